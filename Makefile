@@ -1,0 +1,29 @@
+# make run: set everything up in .venv, then run the main job (the tour).
+# make test: the same set-up, then the whole test suite.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: run test bench lab system-deps clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[test]'
+	touch $(STAMP)
+
+system-deps:
+	@bash scripts/system-deps
+
+run: $(STAMP) system-deps
+	$(PY) -m sandbox_kernel run-tour
+
+test: $(STAMP) system-deps
+	$(PY) -m pytest -q
+
+bench: $(STAMP) system-deps
+	$(PY) -m benchmarks
+
+clean:
+	rm -rf $(VENV) build

@@ -1,0 +1,31 @@
+"""`python -m sandbox_kernel COMMAND ...`: sh, install, kernel (launch), ..."""
+from __future__ import annotations
+
+import importlib
+import sys
+
+#: subcommand -> (module, function, one-line help). Each function takes argv (list) -> int.
+SUBCOMMANDS = {
+    "sh": ("sandbox_kernel.cli", "sh_main", "run a shell script in a fresh sandbox: sh [-c SCRIPT | FILE [ARGS...]]"),
+    "install": ("sandbox_kernel.install", "install_main", "install the Jupyter kernelspec"),
+    "kernel": ("sandbox_kernel.kernelapp", "kernel_main", "launch the kernel (used by kernel.json)"),
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or argv[0] in ("-h", "--help", "help"):
+        print("usage: python -m sandbox_kernel COMMAND [ARGS...]\n\ncommands:")
+        for name, (_, _, text) in SUBCOMMANDS.items():
+            print(f"  {name:10} {text}")
+        return 0 if argv else 2
+    name, rest = argv[0], argv[1:]
+    if name not in SUBCOMMANDS:
+        print(f"sandbox_kernel: unknown command '{name}' (try --help)", file=sys.stderr)
+        return 2
+    module, func, _ = SUBCOMMANDS[name]
+    return int(getattr(importlib.import_module(module), func)(rest) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,120 @@
+"""GNU getopt_long-style option parsing for commands.
+
+    opts, operands = getopt(args, "n:c:qv", {"lines=": "n", "quiet": "q", "color==": None})
+
+``short``: letters; ``x:`` takes an argument, ``x::`` an optional attached one.
+``long``: ``name`` (flag), ``name=`` (required argument), ``name==`` (optional ``=value``);
+the value is the short letter it aliases, or None to report it under its own long name.
+Options and operands may be mixed (GNU permutation) unless ``permute=False`` or
+POSIXLY_CORRECT-style ``+`` is at the start of ``short``; ``--`` ends options.
+Unique prefixes of long options are accepted. Errors raise ``UsageError`` whose message is
+GNU's (``invalid option -- 'x'``, ``unrecognized option '--x'``, ``option requires an
+argument -- 'n'``); the registry prints it with the ``Try 'CMD --help'`` line.
+"""
+from __future__ import annotations
+
+
+class UsageError(Exception):
+    def __init__(self, message: str, status: int = 2) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+def getopt(args: list[str], short: str, long: dict[str, str | None] | None = None,
+           permute: bool = True, negative_numbers: bool = False) -> tuple[list[tuple[str, str | None]], list[str]]:
+    long = long or {}
+    if short.startswith("+"):
+        permute = False
+        short = short[1:]
+    takes: dict[str, int] = {}  # 0 none, 1 required, 2 optional
+    i = 0
+    while i < len(short):
+        ch = short[i]
+        n = 0
+        if short[i + 1:i + 3] == "::":
+            n, i = 2, i + 2
+        elif short[i + 1:i + 2] == ":":
+            n, i = 1, i + 1
+        takes[ch] = n
+        i += 1
+    long_takes: dict[str, tuple[int, str]] = {}
+    for key, alias in long.items():
+        name = key.rstrip("=")
+        n = 2 if key.endswith("==") else 1 if key.endswith("=") else 0
+        long_takes[name] = (n, alias if alias is not None else name)
+
+    opts: list[tuple[str, str | None]] = []
+    operands: list[str] = []
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        i += 1
+        if arg == "--":
+            operands.extend(args[i:])
+            break
+        if arg.startswith("--"):
+            body = arg[2:]
+            name, eq, value = body.partition("=")
+            if name in long_takes:
+                match = name
+            else:
+                cands = [n for n in long_takes if n.startswith(name)]
+                # several prefixes mapping to the same option are not ambiguous
+                targets = {long_takes[c][1] for c in cands}
+                if len(cands) == 1 or (cands and len(targets) == 1):
+                    match = cands[0]
+                elif not cands:
+                    raise UsageError(f"unrecognized option '{arg}'")
+                else:
+                    raise UsageError(f"option '{arg}' is ambiguous; possibilities:" +
+                                     "".join(f" '--{c}'" for c in cands))
+            kind, key = long_takes[match]
+            if kind == 0:
+                if eq:
+                    raise UsageError(f"option '--{match}' doesn't allow an argument")
+                opts.append((key, None))
+            elif kind == 1:
+                if not eq:
+                    if i >= len(args):
+                        raise UsageError(f"option '--{match}' requires an argument")
+                    value = args[i]
+                    i += 1
+                opts.append((key, value))
+            else:
+                opts.append((key, value if eq else None))
+            continue
+        if arg.startswith("-") and len(arg) > 1 and not (negative_numbers and _is_number(arg)):
+            j = 1
+            while j < len(arg):
+                ch = arg[j]
+                j += 1
+                if ch not in takes:
+                    raise UsageError(f"invalid option -- '{ch}'")
+                if takes[ch] == 0:
+                    opts.append((ch, None))
+                    continue
+                if j < len(arg):
+                    opts.append((ch, arg[j:]))
+                elif takes[ch] == 1:
+                    if i >= len(args):
+                        raise UsageError(f"option requires an argument -- '{ch}'")
+                    opts.append((ch, args[i]))
+                    i += 1
+                else:
+                    opts.append((ch, None))
+                break
+            continue
+        operands.append(arg)
+        if not permute:
+            operands.extend(args[i:])
+            break
+    return opts, operands
+
+
+def _is_number(s: str) -> bool:
+    try:
+        float(s)
+        return True
+    except ValueError:
+        return False

@@ -1,0 +1,181 @@
+"""The command registry and what a command gets when it runs.
+
+A command is ``async def cmd(ctx: CommandContext) -> int`` registered by name::
+
+    @command("rev", help=REV_HELP)
+    async def rev(ctx):
+        async for line in ctx.stdin.lines(): ...
+        return 0
+
+``--help`` is answered by the registry from ``help`` (unless ``own_help=True``).
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Awaitable, Callable
+
+from ..streams import FileInput, InputStream, OutputStream
+from ..vfs import FSError, normpath
+
+if TYPE_CHECKING:
+    from ..vfs import VFS
+
+CommandFunc = Callable[["CommandContext"], Awaitable[int]]
+
+
+@dataclass
+class CommandSpec:
+    name: str
+    func: CommandFunc
+    help: str = ""
+    own_help: bool = False  # the command handles --help itself (or treats it as data)
+
+
+COMMANDS: dict[str, CommandSpec] = {}
+
+
+def command(*names: str, help: str = "", own_help: bool = False) -> Callable[[CommandFunc], CommandFunc]:
+    """Register ``func`` under each of ``names``."""
+
+    def register(func: CommandFunc) -> CommandFunc:
+        for name in names:
+            COMMANDS[name] = CommandSpec(name, func, help.strip("\n"), own_help)
+        return func
+
+    return register
+
+
+def lookup(name: str) -> CommandSpec | None:
+    _load_all()
+    return COMMANDS.get(name)
+
+
+def names() -> list[str]:
+    _load_all()
+    return sorted(COMMANDS)
+
+
+_loaded = False
+
+
+def _load_all() -> None:
+    global _loaded
+    if not _loaded:
+        _loaded = True
+        from . import load_all
+        load_all()
+
+
+class CommandCancelled(Exception):
+    """Raised by ``ctx.check()`` when the run is interrupted or out of time."""
+
+
+class CommandExit(Exception):
+    """Raise to end a command with a status (e.g. from a helper deep in the call stack)."""
+
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status
+
+
+@dataclass
+class CommandContext:
+    name: str
+    args: list[str]
+    stdin: InputStream
+    stdout: OutputStream
+    stderr: OutputStream
+    fs: "VFS"
+    cwd: str
+    env: dict[str, str]
+    #: The interpreter/session running this command (gives ``run``, limits, cancel token).
+    shell: Any = None
+    #: The Sandbox (engines by name, limits), when there is one.
+    sandbox: Any = None
+    extra: dict = field(default_factory=dict)
+
+    # --- paths and files
+    def resolve(self, path: str) -> str:
+        """Absolute, lexically normalised path of ``path`` relative to cwd."""
+        return normpath(path, self.cwd)
+
+    def open_input(self, path: str) -> InputStream:
+        """A stream for a file operand; ``-`` and /dev/stdin are the command's stdin.
+        Raises FSError (ENOENT, EISDIR, EACCES...)."""
+        if path == "-" or path in ("/dev/stdin", "/dev/fd/0"):
+            return self.stdin
+        handle = self.fs.open(path, "rb", cwd=self.cwd)
+        return FileInput(handle)
+
+    def read_file(self, path: str) -> bytes:
+        return self.fs.read_bytes(path, cwd=self.cwd)
+
+    # --- output helpers
+    async def out(self, text: str | bytes) -> None:
+        await self.stdout.write(text if isinstance(text, bytes) else text.encode("utf-8", "surrogateescape"))
+
+    async def err(self, text: str | bytes) -> None:
+        await self.stderr.write(text if isinstance(text, bytes) else text.encode("utf-8", "surrogateescape"))
+
+    async def error(self, message: str) -> None:
+        """``name: message`` on stderr, GNU style."""
+        await self.err(f"{self.name}: {message}\n")
+
+    async def file_error(self, path: str, exc: OSError, fmt: str = "{path}: {err}") -> None:
+        """GNU message for an OSError about ``path`` (e.g. ``cat: x: No such file or directory``)."""
+        await self.error(fmt.format(path=path, err=exc.strerror or str(exc)))
+
+    # --- cancellation and limits
+    def check(self) -> None:
+        """Call in loops that don't await: raises CommandCancelled on interrupt/time-out."""
+        if self.shell is not None:
+            self.shell.check_cancel()
+
+    async def checkpoint(self) -> None:
+        """``check()`` plus a chance for other tasks (pipeline stages, the kernel) to run."""
+        if self.shell is not None:
+            await self.shell.checkpoint()
+
+    # --- running other commands (xargs, find -exec, timeout, env, nice ...)
+    async def run(self, argv: list[str], stdin: InputStream | None = None,
+                  stdout: OutputStream | None = None, stderr: OutputStream | None = None,
+                  env: dict[str, str] | None = None) -> int:
+        """Run ``argv`` as the shell would (functions excluded), with these streams; returns
+        the status (127 when not found)."""
+        return await self.shell.run_argv(argv, stdin or self.stdin, stdout or self.stdout,
+                                         stderr or self.stderr, env=env, cwd=self.cwd)
+
+
+def now() -> float:
+    return time.time()
+
+
+__all__ = ["command", "lookup", "names", "CommandContext", "CommandSpec", "CommandCancelled",
+           "CommandExit", "COMMANDS", "FSError"]
+
+
+async def invoke(spec: CommandSpec, ctx: CommandContext) -> int:
+    """Run a registered command: ``--help``, usage errors and stray FSErrors are handled here
+    so every command reports GNU-style and returns a status. BrokenPipeError and
+    CommandCancelled propagate (the shell maps them to 141 and to the cancel status)."""
+    from .options import UsageError
+
+    if not spec.own_help and spec.help:
+        for a in ctx.args:
+            if a == "--":
+                break
+            if a == "--help":
+                await ctx.out(spec.help + "\n")
+                return 0
+    try:
+        return await spec.func(ctx)
+    except UsageError as e:
+        await ctx.error(e.message)
+        await ctx.err(f"Try '{ctx.name} --help' for more information.\n")
+        return e.status
+    except CommandExit as e:
+        return e.status
+    except FSError as e:
+        await ctx.error(f"{e.filename}: {e.strerror}" if e.filename else str(e.strerror))
+        return 1

@@ -1,0 +1,127 @@
+"""The one small interface between the kernel (or CLI) and the engines.
+
+The kernel knows an engine only as ``await engine.run(cell, streams, limits) -> RunResult``.
+Engines never import each other; they reach shared state through the ``Sandbox`` they are
+given at construction (its ``fs`` above all).
+"""
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from typing import Any, Awaitable, Callable, Protocol
+
+from .limits import Limits
+
+
+@dataclass
+class ErrorInfo:
+    ename: str
+    evalue: str
+    traceback: list[str] = field(default_factory=list)
+
+
+@dataclass
+class RunResult:
+    #: Exit status: 0 success, 124 wall time, 130 interrupt, 2 syntax error, ...
+    status: int = 0
+    #: Set when the run should be reported as an error (non-zero status, exception, interrupt).
+    error: ErrorInfo | None = None
+    #: A MIME bundle for ``execute_result`` (e.g. a JS cell's last value); None shows nothing.
+    value: dict[str, Any] | None = None
+
+
+class CancelToken:
+    """Set once (from any thread, or a signal handler) to stop the current run.
+
+    ``reason`` is ``"interrupt"`` or ``"timeout"``. Engines poll ``is_set()`` in loops that
+    never await, await ``wait()`` where they block, and may register ``on_cancel`` callbacks
+    (called in the thread that cancels) to poke something external (a wasm engine, a VM).
+    """
+
+    def __init__(self) -> None:
+        self.reason: str | None = None
+        self._callbacks: list[Callable[[str], None]] = []
+        self._lock = threading.Lock()
+        self._waiters: list[tuple[Any, Any]] = []  # (loop, asyncio.Event)
+
+    def is_set(self) -> bool:
+        return self.reason is not None
+
+    def set(self, reason: str = "interrupt") -> None:
+        with self._lock:
+            if self.reason is not None:
+                return
+            self.reason = reason
+            callbacks = list(self._callbacks)
+            waiters = list(self._waiters)
+        for cb in callbacks:
+            try:
+                cb(reason)
+            except Exception:  # a callback must never break cancellation
+                pass
+        for loop, event in waiters:
+            try:
+                loop.call_soon_threadsafe(event.set)
+            except RuntimeError:  # loop closed
+                pass
+
+    def on_cancel(self, callback: Callable[[str], None]) -> Callable[[], None]:
+        """Register a callback; returns a function that unregisters it."""
+        with self._lock:
+            fire_now = self.reason is not None
+            if not fire_now:
+                self._callbacks.append(callback)
+        if fire_now:
+            callback(self.reason)  # type: ignore[arg-type]
+
+        def remove() -> None:
+            with self._lock:
+                if callback in self._callbacks:
+                    self._callbacks.remove(callback)
+        return remove
+
+    async def wait(self) -> str:
+        """Block until set; returns the reason."""
+        import asyncio
+
+        loop = asyncio.get_running_loop()
+        event = asyncio.Event()
+        with self._lock:
+            if self.reason is not None:
+                return self.reason
+            entry = (loop, event)
+            self._waiters.append(entry)
+        try:
+            await event.wait()
+        finally:
+            with self._lock:
+                if entry in self._waiters:
+                    self._waiters.remove(entry)
+        return self.reason  # type: ignore[return-value]
+
+
+class OutputSink(Protocol):
+    """Where an engine writes stdout or stderr. Thread-safe, never blocks, never raises."""
+
+    def write(self, data: bytes) -> None: ...
+
+
+@dataclass
+class Streams:
+    """What an engine gets for one run."""
+
+    stdout: OutputSink
+    stderr: OutputSink
+    cancel: CancelToken
+    #: ``await input(prompt, password)`` -> a line without newline, or None at end of input.
+    input: Callable[[str, bool], Awaitable[str | None]] | None = None
+    #: ``display(data, metadata, display_id, update)`` sends display_data / update_display_data.
+    display: Callable[[dict, dict | None, str | None, bool], None] | None = None
+
+
+class Engine(Protocol):
+    name: str
+
+    async def run(self, cell: str, streams: Streams, limits: Limits) -> RunResult: ...
+
+    async def shutdown(self) -> None: ...

@@ -1,0 +1,271 @@
+"""Byte streams between commands: pipes, VFS files, sinks, buffers.
+
+Commands read ``InputStream`` and write ``OutputStream`` (both async, bytes). A writer whose
+reader has gone gets ``BrokenPipeError`` (the shell turns it into status 141). Commands never
+close the streams they are given: the shell closes what it opened.
+"""
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from typing import AsyncIterator
+
+CHUNK = 65536
+PIPE_CAPACITY = 65536
+
+
+class InputStream:
+    """Base input: subclasses implement ``read_chunk``."""
+
+    _buf: bytes = b""
+    _eof: bool = False
+
+    async def read_chunk(self) -> bytes:
+        """Next available bytes (any size), b'' at end of input."""
+        raise NotImplementedError
+
+    async def _fill(self) -> bool:
+        if self._eof:
+            return False
+        chunk = await self.read_chunk()
+        if not chunk:
+            self._eof = True
+            return False
+        self._buf += chunk
+        return True
+
+    async def read(self, n: int = -1) -> bytes:
+        """Up to ``n`` bytes (fewer only at end of input); all remaining input when n < 0."""
+        if n is None or n < 0:
+            parts = [self._buf]
+            self._buf = b""
+            while not self._eof:
+                chunk = await self.read_chunk()
+                if not chunk:
+                    self._eof = True
+                    break
+                parts.append(chunk)
+            return b"".join(parts)
+        while len(self._buf) < n and await self._fill():
+            pass
+        data, self._buf = self._buf[:n], self._buf[n:]
+        return data
+
+    async def read_some(self, n: int = CHUNK) -> bytes:
+        """Whatever is buffered or the next chunk, at most n bytes; b'' at end of input."""
+        if not self._buf and not await self._fill():
+            return b""
+        data, self._buf = self._buf[:n], self._buf[n:]
+        return data
+
+    async def readline(self, sep: bytes = b"\n") -> bytes:
+        """One line including ``sep``; the last line may lack it; b'' at end of input."""
+        start = 0
+        while True:
+            i = self._buf.find(sep, start)
+            if i >= 0:
+                end = i + len(sep)
+                line, self._buf = self._buf[:end], self._buf[end:]
+                return line
+            start = max(0, len(self._buf) - len(sep) + 1)
+            if not await self._fill():
+                line, self._buf = self._buf, b""
+                return line
+
+    async def lines(self, sep: bytes = b"\n") -> AsyncIterator[bytes]:
+        """Iterate lines (each including its separator when present)."""
+        while True:
+            # fast path: split everything buffered at once
+            if sep in self._buf:
+                parts = self._buf.split(sep)
+                self._buf = parts.pop()
+                for p in parts:
+                    yield p + sep
+                continue
+            if not await self._fill():
+                if self._buf:
+                    line, self._buf = self._buf, b""
+                    yield line
+                return
+
+    def unread(self, data: bytes) -> None:
+        self._buf = data + self._buf
+
+    def close(self) -> None:
+        """Reader is done: a pipe's writer will get BrokenPipeError."""
+        self._eof = True
+        self._buf = b""
+
+
+class OutputStream:
+    async def write(self, data: bytes) -> None:
+        raise NotImplementedError
+
+    async def flush(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+class EmptyInput(InputStream):
+    async def read_chunk(self) -> bytes:
+        return b""
+
+
+class BytesInput(InputStream):
+    """Input from a fixed byte string (here-docs, here-strings)."""
+
+    def __init__(self, data: bytes) -> None:
+        self._data = data
+
+    async def read_chunk(self) -> bytes:
+        data, self._data = self._data, b""
+        return data
+
+
+class FileInput(InputStream):
+    """Reads a VFS file handle lazily in chunks, so ``cat big | head -1`` reads one chunk."""
+
+    def __init__(self, handle) -> None:
+        self.handle = handle
+
+    async def read_chunk(self) -> bytes:
+        return self.handle.read(CHUNK)
+
+    def close(self) -> None:
+        super().close()
+
+
+class FileOutput(OutputStream):
+    def __init__(self, handle) -> None:
+        self.handle = handle
+
+    async def write(self, data: bytes) -> None:
+        self.handle.write(data)
+
+
+class BufferOutput(OutputStream):
+    """Collects output (command substitution). Raises when it would exceed ``limit``."""
+
+    def __init__(self, limit: int | None = None) -> None:
+        self.buf = bytearray()
+        self.limit = limit
+
+    async def write(self, data: bytes) -> None:
+        if self.limit is not None and len(self.buf) + len(data) > self.limit:
+            raise OutputTooLarge(self.limit)
+        self.buf += data
+
+    def getvalue(self) -> bytes:
+        return bytes(self.buf)
+
+
+class NullOutput(OutputStream):
+    async def write(self, data: bytes) -> None:
+        pass
+
+
+class ClosedOutput(OutputStream):
+    """``>&-``: writing fails like a closed fd."""
+
+    async def write(self, data: bytes) -> None:
+        raise OSError(9, "Bad file descriptor")
+
+
+class ClosedInput(InputStream):
+    async def read_chunk(self) -> bytes:
+        raise OSError(9, "Bad file descriptor")
+
+
+class OutputTooLarge(Exception):
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"output exceeds {limit} bytes")
+        self.limit = limit
+
+
+class SinkOutput(OutputStream):
+    """Writes to an engine sink (the kernel's coalescing stream or the CLI's stdout)."""
+
+    def __init__(self, sink) -> None:
+        self.sink = sink
+
+    async def write(self, data: bytes) -> None:
+        self.sink.write(data)
+
+
+class Pipe:
+    """A bounded in-memory pipe; ``reader`` and ``writer`` are its two ends.
+
+    The writer awaits while the pipe holds ``capacity`` bytes; closing the writer gives the
+    reader end-of-file; closing the reader makes further writes raise BrokenPipeError.
+    """
+
+    def __init__(self, capacity: int = PIPE_CAPACITY) -> None:
+        self.capacity = capacity
+        self.chunks: deque[bytes] = deque()
+        self.size = 0
+        self.writer_closed = False
+        self.reader_closed = False
+        self._readable = asyncio.Event()
+        self._writable = asyncio.Event()
+        self._writable.set()
+        self.reader = _PipeReader(self)
+        self.writer = _PipeWriter(self)
+
+
+class _PipeReader(InputStream):
+    def __init__(self, pipe: Pipe) -> None:
+        self.pipe = pipe
+
+    async def read_chunk(self) -> bytes:
+        p = self.pipe
+        while not p.chunks:
+            if p.writer_closed or p.reader_closed:
+                return b""
+            p._readable.clear()
+            await p._readable.wait()
+        chunk = p.chunks.popleft()
+        p.size -= len(chunk)
+        if p.size < p.capacity:
+            p._writable.set()
+        return chunk
+
+    def close(self) -> None:
+        super().close()
+        p = self.pipe
+        p.reader_closed = True
+        p.chunks.clear()
+        p.size = 0
+        p._writable.set()
+        p._readable.set()
+
+
+class _PipeWriter(OutputStream):
+    def __init__(self, pipe: Pipe) -> None:
+        self.pipe = pipe
+
+    async def write(self, data: bytes) -> None:
+        p = self.pipe
+        if not data:
+            return
+        if p.reader_closed:
+            raise BrokenPipeError(32, "Broken pipe")
+        if p.writer_closed:
+            raise OSError(9, "Bad file descriptor")
+        while p.size >= p.capacity:
+            p._writable.clear()
+            await p._writable.wait()
+            if p.reader_closed:
+                raise BrokenPipeError(32, "Broken pipe")
+        p.chunks.append(bytes(data))
+        p.size += len(data)
+        p._readable.set()
+        if p.size >= p.capacity:
+            # let the reader run before the writer produces more
+            await asyncio.sleep(0)
+
+    def close(self) -> None:
+        p = self.pipe
+        p.writer_closed = True
+        p._readable.set()

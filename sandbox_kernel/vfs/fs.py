@@ -1,0 +1,819 @@
+"""The in-memory filesystem: inodes, POSIX path resolution, quotas, change events."""
+from __future__ import annotations
+
+import random
+import stat as st
+import time
+from dataclasses import dataclass
+from typing import Callable, Iterator
+
+from .errors import (
+    EACCES, EBADF, EBUSY, EEXIST, EINVAL, EISDIR, ELOOP, ENAMETOOLONG, ENOENT, ENOSPC,
+    ENOTDIR, ENOTEMPTY, EPERM, FSError,
+)
+
+USER_UID = 1000
+USER_GID = 1000
+ROOT_UID = 0
+MAX_SYMLINK_HOPS = 40
+MAX_NAME = 255
+MAX_PATH = 4096
+
+
+class Inode:
+    __slots__ = ("ino", "mode", "uid", "gid", "nlink", "atime", "mtime", "ctime")
+
+    def __init__(self, ino: int, mode: int, uid: int, gid: int, now: float) -> None:
+        self.ino = ino
+        self.mode = mode
+        self.uid = uid
+        self.gid = gid
+        self.nlink = 1
+        self.atime = self.mtime = self.ctime = now
+
+    @property
+    def size(self) -> int:
+        return 0
+
+
+class File(Inode):
+    __slots__ = ("data",)
+
+    def __init__(self, ino, mode, uid, gid, now, data: bytes = b"") -> None:
+        super().__init__(ino, st.S_IFREG | mode, uid, gid, now)
+        self.data = bytearray(data)
+
+    @property
+    def size(self) -> int:
+        return len(self.data)
+
+
+class Dir(Inode):
+    __slots__ = ("entries", "parent")
+
+    def __init__(self, ino, mode, uid, gid, now, parent: "Dir | None" = None) -> None:
+        super().__init__(ino, st.S_IFDIR | mode, uid, gid, now)
+        self.entries: dict[str, Inode] = {}
+        self.parent = parent if parent is not None else self
+        self.nlink = 2
+
+    @property
+    def size(self) -> int:
+        return 4096
+
+
+class Symlink(Inode):
+    __slots__ = ("target",)
+
+    def __init__(self, ino, uid, gid, now, target: str) -> None:
+        super().__init__(ino, st.S_IFLNK | 0o777, uid, gid, now)
+        self.target = target
+
+    @property
+    def size(self) -> int:
+        return len(self.target.encode("utf-8", "surrogateescape"))
+
+
+class Device(Inode):
+    """A character device: ``null``, ``zero``, ``random``, or ``fd:N`` (/dev/stdin etc.).
+
+    ``fd:N`` devices are resolved by the shell (they mean "this process's fd N"); the VFS
+    itself only knows how to read and write the stateless ones.
+    """
+
+    __slots__ = ("kind",)
+
+    def __init__(self, ino, now, kind: str) -> None:
+        super().__init__(ino, st.S_IFCHR | 0o666, ROOT_UID, ROOT_UID, now)
+        self.kind = kind
+
+
+@dataclass(frozen=True)
+class Stat:
+    st_mode: int
+    st_ino: int
+    st_nlink: int
+    st_uid: int
+    st_gid: int
+    st_size: int
+    st_atime: float
+    st_mtime: float
+    st_ctime: float
+    st_dev: int = 1
+    st_blksize: int = 4096
+
+    @property
+    def st_blocks(self) -> int:
+        return (self.st_size + 511) // 512 if st.S_ISREG(self.st_mode) else 8 if st.S_ISDIR(self.st_mode) else 0
+
+    @property
+    def type(self) -> str:
+        m = self.st_mode
+        return ("dir" if st.S_ISDIR(m) else "file" if st.S_ISREG(m) else
+                "symlink" if st.S_ISLNK(m) else "device" if st.S_ISCHR(m) else "other")
+
+
+def _stat_of(node: Inode) -> Stat:
+    return Stat(node.mode, node.ino, node.nlink, node.uid, node.gid, node.size,
+                node.atime, node.mtime, node.ctime)
+
+
+def normpath(path: str, cwd: str = "/") -> str:
+    """Lexically absolute and normalised (no symlink resolution); ``..`` stops at ``/``."""
+    if not path.startswith("/"):
+        path = cwd.rstrip("/") + "/" + path
+    parts: list[str] = []
+    for part in path.split("/"):
+        if part in ("", "."):
+            continue
+        if part == "..":
+            if parts:
+                parts.pop()
+            continue
+        parts.append(part)
+    return "/" + "/".join(parts)
+
+
+ChangeListener = Callable[[str, str], None]  # (absolute path, "created"|"modified"|"deleted")
+
+
+class Resolved:
+    """Result of resolving a path: the parent directory, the last name, the node (or None)."""
+
+    __slots__ = ("parent", "name", "node", "path")
+
+    def __init__(self, parent: Dir, name: str, node: Inode | None, path: str) -> None:
+        self.parent = parent
+        self.name = name
+        self.node = node
+        self.path = path  # canonical absolute path of the entry (parent resolved)
+
+
+class VFS:
+    """An in-memory POSIX-like filesystem with quotas.
+
+    All public methods take absolute paths or paths relative to ``cwd`` (keyword). Errors are
+    ``FSError`` (an ``OSError``) with errno set. The acting user is uid 1000 (``user``);
+    permission bits of the owner class are enforced, root-owned system dirs are read-only.
+    """
+
+    def __init__(self, max_bytes: int = 256 * 1024 * 1024, max_inodes: int = 100_000,
+                 seed: int | None = None) -> None:
+        self.max_bytes = max_bytes
+        self.max_inodes = max_inodes
+        self.bytes_used = 0
+        self.inodes_used = 0
+        self._next_ino = 1
+        self.uid = USER_UID
+        self.gid = USER_GID
+        self.umask = 0o022
+        self.listeners: list[ChangeListener] = []
+        self._rng = random.Random(seed)
+        self.root = Dir(self._alloc_ino(), 0o755, ROOT_UID, ROOT_UID, time.time())
+
+    # ----------------------------------------------------------------- bookkeeping
+    def _alloc_ino(self) -> int:
+        if self.inodes_used >= self.max_inodes:
+            raise FSError(ENOSPC)
+        self.inodes_used += 1
+        ino = self._next_ino
+        self._next_ino += 1
+        return ino
+
+    def _release(self, node: Inode) -> None:
+        node.nlink -= 1 if not isinstance(node, Dir) else node.nlink
+        if node.nlink <= 0:
+            self.inodes_used -= 1
+            if isinstance(node, File):
+                self.bytes_used -= len(node.data)
+                node.data = bytearray()
+
+    def _notify(self, path: str, kind: str) -> None:
+        for listener in self.listeners:
+            try:
+                listener(path, kind)
+            except Exception:
+                pass
+
+    def _can(self, node: Inode, bit: int) -> bool:
+        """bit: 4 read, 2 write, 1 exec/search; owner class for the user, other class otherwise."""
+        if self.uid == ROOT_UID:
+            return True
+        shift = 6 if node.uid == self.uid else 0
+        return bool((node.mode >> shift) & bit)
+
+    # ----------------------------------------------------------------- resolution
+    def resolve(self, path: str, cwd: str = "/", follow: bool = True) -> Resolved:
+        """Resolve all but the last component (following symlinks); the last one is followed
+        only when ``follow``. The returned node is None when the last name does not exist."""
+        if path == "":
+            raise FSError(ENOENT, path)
+        if "\0" in path:
+            raise FSError(EINVAL, path)
+        if len(path) > MAX_PATH:
+            raise FSError(ENAMETOOLONG, path)
+        full = path if path.startswith("/") else cwd.rstrip("/") + "/" + path
+        pending = [p for p in full.split("/") if p not in ("", ".")]
+        pending.reverse()  # a stack: next component at the end
+        trailing_slash = path.endswith("/") and len(path) > 1
+        stack: list[tuple[str, Dir]] = []  # (name, dir) of ancestors below root
+        cur: Dir = self.root
+        hops = 0
+        if not pending:
+            return Resolved(self.root, "", self.root, "/")
+        while pending:
+            name = pending.pop()
+            if name == "..":
+                if stack:
+                    stack.pop()
+                    cur = stack[-1][1] if stack else self.root
+                continue
+            if name == ".":
+                continue
+            if len(name) > MAX_NAME:
+                raise FSError(ENAMETOOLONG, path)
+            if not self._can(cur, 1):
+                raise FSError(EACCES, path)
+            node = cur.entries.get(name)
+            last = not pending
+            if isinstance(node, Symlink) and (not last or follow or trailing_slash):
+                hops += 1
+                if hops > MAX_SYMLINK_HOPS:
+                    raise FSError(ELOOP, path)
+                target = node.target
+                if target.startswith("/"):
+                    stack.clear()
+                    cur = self.root
+                parts = [p for p in target.split("/") if p not in ("", ".")]
+                pending.extend(reversed(parts))
+                if not pending:  # symlink to "/"
+                    return Resolved(self.root, "", self.root, "/")
+                continue
+            if last:
+                parent_path = "/" + "/".join(n for n, _ in stack)
+                full_path = parent_path.rstrip("/") + "/" + name
+                if trailing_slash and node is not None and not isinstance(node, Dir):
+                    raise FSError(ENOTDIR, path)
+                return Resolved(cur, name, node, full_path)
+            if node is None:
+                raise FSError(ENOENT, path)
+            if not isinstance(node, Dir):
+                raise FSError(ENOTDIR, path)
+            stack.append((name, node))
+            cur = node
+        # path ended with ".." or "." components: the result is a directory itself
+        if not stack:
+            return Resolved(self.root, "", self.root, "/")
+        name, node = stack[-1]
+        parent = stack[-2][1] if len(stack) > 1 else self.root
+        return Resolved(parent, name, node, "/" + "/".join(n for n, _ in stack))
+
+    def _lookup(self, path: str, cwd: str = "/", follow: bool = True) -> Inode:
+        r = self.resolve(path, cwd, follow)
+        if r.node is None:
+            raise FSError(ENOENT, path)
+        return r.node
+
+    def _lookup_dir(self, path: str, cwd: str = "/") -> Dir:
+        node = self._lookup(path, cwd)
+        if not isinstance(node, Dir):
+            raise FSError(ENOTDIR, path)
+        return node
+
+    def realpath(self, path: str, cwd: str = "/", strict: bool = True) -> str:
+        """Canonical path with every symlink resolved (``readlink -f`` when not strict:
+        the last component may be missing)."""
+        r = self.resolve(path, cwd, follow=True)
+        if r.node is None and strict:
+            raise FSError(ENOENT, path)
+        return r.path
+
+    def abspath(self, path: str, cwd: str = "/") -> str:
+        return normpath(path, cwd)
+
+    # ----------------------------------------------------------------- queries
+    def stat(self, path: str, cwd: str = "/", follow: bool = True) -> Stat:
+        return _stat_of(self._lookup(path, cwd, follow))
+
+    def lstat(self, path: str, cwd: str = "/") -> Stat:
+        return self.stat(path, cwd, follow=False)
+
+    def exists(self, path: str, cwd: str = "/", follow: bool = True) -> bool:
+        try:
+            self._lookup(path, cwd, follow)
+            return True
+        except OSError:
+            return False
+
+    def is_dir(self, path: str, cwd: str = "/") -> bool:
+        try:
+            return isinstance(self._lookup(path, cwd), Dir)
+        except OSError:
+            return False
+
+    def is_file(self, path: str, cwd: str = "/") -> bool:
+        try:
+            return isinstance(self._lookup(path, cwd), File)
+        except OSError:
+            return False
+
+    def access(self, path: str, mode: int, cwd: str = "/") -> bool:
+        """mode: bit mask of 4 (read), 2 (write), 1 (exec) like os.access."""
+        try:
+            node = self._lookup(path, cwd)
+        except OSError:
+            return False
+        return all(self._can(node, b) for b in (4, 2, 1) if mode & b)
+
+    def listdir(self, path: str = "/", cwd: str = "/") -> list[str]:
+        """Names in the directory, sorted bytewise (no ``.``/``..``)."""
+        node = self._lookup(path, cwd)
+        if not isinstance(node, Dir):
+            raise FSError(ENOTDIR, path)
+        if not self._can(node, 4):
+            raise FSError(EACCES, path)
+        return sorted(node.entries)
+
+    def scandir(self, path: str = "/", cwd: str = "/") -> list[tuple[str, Stat]]:
+        """(name, lstat) pairs, sorted by name."""
+        node = self._lookup(path, cwd)
+        if not isinstance(node, Dir):
+            raise FSError(ENOTDIR, path)
+        if not self._can(node, 4):
+            raise FSError(EACCES, path)
+        return [(name, _stat_of(node.entries[name])) for name in sorted(node.entries)]
+
+    def readlink(self, path: str, cwd: str = "/") -> str:
+        node = self._lookup(path, cwd, follow=False)
+        if not isinstance(node, Symlink):
+            raise FSError(EINVAL, path)
+        return node.target
+
+    def walk(self, path: str, cwd: str = "/") -> Iterator[tuple[str, list[str], list[str]]]:
+        """Like os.walk (top-down, symlinks to dirs are not descended)."""
+        top = normpath(path, cwd)
+        node = self._lookup(top)
+        if not isinstance(node, Dir):
+            return
+        todo = [(top, node)]
+        while todo:
+            dpath, d = todo.pop()
+            dirs, files = [], []
+            for name in sorted(d.entries):
+                child = d.entries[name]
+                (dirs if isinstance(child, Dir) else files).append(name)
+            yield dpath, dirs, files
+            for name in reversed(dirs):
+                child = d.entries.get(name)
+                if isinstance(child, Dir):
+                    todo.append(((dpath.rstrip("/") + "/" + name), child))
+
+    # ----------------------------------------------------------------- file content
+    def read_bytes(self, path: str, cwd: str = "/") -> bytes:
+        with self.open(path, "rb", cwd=cwd) as f:
+            return f.read()
+
+    def write_bytes(self, path: str, data: bytes, cwd: str = "/", append: bool = False,
+                    perm: int = 0o666) -> None:
+        """Write a whole file. Replacing is all-or-nothing: over quota, ENOSPC and the old
+        content stays. Appending writes what fits, then raises ENOSPC."""
+        if append:
+            with self.open(path, "ab", cwd=cwd, perm=perm) as f:
+                f.write(data)
+            return
+        r = self.resolve(path, cwd)
+        node = r.node
+        if isinstance(node, Dir):
+            raise FSError(EISDIR, path)
+        old_size = 0
+        if isinstance(node, File):
+            if not self._can(node, 2):
+                raise FSError(EACCES, path)
+            old_size = len(node.data)
+        if self.bytes_used - old_size + len(data) > self.max_bytes:
+            raise FSError(ENOSPC, path)
+        with self.open(path, "wb", cwd=cwd, perm=perm) as f:
+            f.write(data)
+
+    def read_text(self, path: str, cwd: str = "/") -> str:
+        return self.read_bytes(path, cwd).decode("utf-8", "surrogateescape")
+
+    def write_text(self, path: str, text: str, cwd: str = "/") -> None:
+        self.write_bytes(path, text.encode("utf-8", "surrogateescape"), cwd)
+
+    def open(self, path: str, mode: str = "rb", cwd: str = "/", perm: int = 0o666) -> "FileHandle":
+        """Open like Python's ``open`` with binary modes: r, w, a, x, r+, w+, a+ (``b`` optional).
+        ``perm`` is the permission of a new file (before umask)."""
+        flags = mode.replace("b", "").replace("t", "")
+        readable = "r" in flags or "+" in flags
+        writable = any(c in flags for c in "wax") or "+" in flags
+        create = any(c in flags for c in "wax")
+        r = self.resolve(path, cwd, follow=True)
+        node = r.node
+        if node is None:
+            if not create:
+                raise FSError(ENOENT, path)
+            node = self._create_file(r, perm)
+        elif "x" in flags:
+            raise FSError(EEXIST, path)
+        if isinstance(node, Dir):
+            raise FSError(EISDIR, path)
+        if isinstance(node, Device):
+            return DeviceHandle(self, node)
+        assert isinstance(node, File)
+        if readable and not self._can(node, 4):
+            raise FSError(EACCES, path)
+        if writable and not self._can(node, 2):
+            raise FSError(EACCES, path)
+        handle = FileHandle(self, node, r.path, readable, writable, "a" in flags)
+        if "w" in flags and node.data:
+            self.bytes_used -= len(node.data)
+            node.data = bytearray()
+            node.mtime = node.ctime = time.time()
+            self._notify(r.path, "modified")
+        return handle
+
+    def _create_file(self, r: Resolved, perm: int) -> File:
+        if not self._can(r.parent, 2) or not self._can(r.parent, 1):
+            raise FSError(EACCES, r.path)
+        if not r.name:
+            raise FSError(EISDIR, r.path)
+        now = time.time()
+        node = File(self._alloc_ino(), perm & ~self.umask & 0o7777, self.uid, self.gid, now)
+        r.parent.entries[r.name] = node
+        r.parent.mtime = r.parent.ctime = now
+        self._notify(r.path, "created")
+        return node
+
+    def truncate(self, path: str, size: int = 0, cwd: str = "/") -> None:
+        node = self._lookup(path, cwd)
+        if isinstance(node, Dir):
+            raise FSError(EISDIR, path)
+        if not isinstance(node, File):
+            return
+        if not self._can(node, 2):
+            raise FSError(EACCES, path)
+        _resize(self, node, size, path)
+        self._notify(normpath(path, cwd), "modified")
+
+    # ----------------------------------------------------------------- tree changes
+    def mkdir(self, path: str, cwd: str = "/", mode: int = 0o777, parents: bool = False,
+              exist_ok: bool = False) -> None:
+        if parents:
+            parts = [p for p in path.split("/") if p]
+            prefix = "/" if path.startswith("/") else ""
+            for i in range(1, len(parts) + 1):
+                sub = prefix + "/".join(parts[:i])
+                last = i == len(parts)
+                try:
+                    self.mkdir(sub, cwd, mode=mode if last else 0o777)
+                except FSError as e:
+                    if e.errno != EEXIST or not self.is_dir(sub, cwd):
+                        raise
+            return
+        r = self.resolve(path, cwd, follow=False)
+        if r.node is not None:
+            if exist_ok and isinstance(self._lookup(path, cwd), Dir):
+                return
+            raise FSError(EEXIST, path)
+        if not r.name:
+            raise FSError(EEXIST, path)
+        if not self._can(r.parent, 2) or not self._can(r.parent, 1):
+            raise FSError(EACCES, path)
+        now = time.time()
+        node = Dir(self._alloc_ino(), mode & ~self.umask & 0o7777, self.uid, self.gid, now, r.parent)
+        r.parent.entries[r.name] = node
+        r.parent.nlink += 1
+        r.parent.mtime = r.parent.ctime = now
+        self._notify(r.path, "created")
+
+    def makedirs(self, path: str, cwd: str = "/", mode: int = 0o777) -> None:
+        self.mkdir(path, cwd, mode, parents=True)
+
+    def _removable(self, r: Resolved, path: str) -> Inode:
+        if r.node is None:
+            raise FSError(ENOENT, path)
+        if r.node is self.root or not r.name:
+            raise FSError(EBUSY, path)
+        if not self._can(r.parent, 2) or not self._can(r.parent, 1):
+            raise FSError(EACCES, path)
+        if r.parent.mode & st.S_ISVTX and self.uid not in (ROOT_UID, r.node.uid, r.parent.uid):
+            raise FSError(EPERM, path)
+        return r.node
+
+    def unlink(self, path: str, cwd: str = "/") -> None:
+        r = self.resolve(path, cwd, follow=False)
+        node = self._removable(r, path)
+        if isinstance(node, Dir):
+            raise FSError(EISDIR, path)
+        del r.parent.entries[r.name]
+        r.parent.mtime = r.parent.ctime = time.time()
+        self._release(node)
+        self._notify(r.path, "deleted")
+
+    def rmdir(self, path: str, cwd: str = "/") -> None:
+        r = self.resolve(path, cwd, follow=False)
+        node = self._removable(r, path)
+        if not isinstance(node, Dir):
+            raise FSError(ENOTDIR, path)
+        if node.entries:
+            raise FSError(ENOTEMPTY, path)
+        del r.parent.entries[r.name]
+        r.parent.nlink -= 1
+        r.parent.mtime = r.parent.ctime = time.time()
+        self._release(node)
+        self._notify(r.path, "deleted")
+
+    def remove_tree(self, path: str, cwd: str = "/") -> None:
+        """``rm -rf`` of one path (no error if missing is the caller's choice)."""
+        r = self.resolve(path, cwd, follow=False)
+        node = self._removable(r, path)
+        if isinstance(node, Dir):
+            base = r.path
+            for name in list(node.entries):
+                self.remove_tree(base.rstrip("/") + "/" + name)
+            self.rmdir(base)
+        else:
+            self.unlink(r.path)
+
+    def rename(self, src: str, dst: str, cwd: str = "/") -> None:
+        rs = self.resolve(src, cwd, follow=False)
+        node = self._removable(rs, src)
+        rd = self.resolve(dst, cwd, follow=False)
+        if not rd.name:
+            raise FSError(EBUSY, dst)
+        if not self._can(rd.parent, 2) or not self._can(rd.parent, 1):
+            raise FSError(EACCES, dst)
+        if rd.node is node:
+            return
+        if isinstance(node, Dir):
+            # refuse moving a directory into itself
+            p: Dir | None = rd.parent
+            while True:
+                if p is node:
+                    raise FSError(EINVAL, dst)
+                if p is self.root or p is None:
+                    break
+                p = p.parent
+        if rd.node is not None:
+            if isinstance(rd.node, Dir):
+                if not isinstance(node, Dir):
+                    raise FSError(EISDIR, dst)
+                if rd.node.entries:
+                    raise FSError(ENOTEMPTY, dst)
+                rd.parent.nlink -= 1
+            elif isinstance(node, Dir):
+                raise FSError(ENOTDIR, dst)
+            self._release(rd.node)
+        del rs.parent.entries[rs.name]
+        rd.parent.entries[rd.name] = node
+        now = time.time()
+        if isinstance(node, Dir):
+            rs.parent.nlink -= 1
+            rd.parent.nlink += 1
+            node.parent = rd.parent
+        rs.parent.mtime = rs.parent.ctime = rd.parent.mtime = rd.parent.ctime = now
+        node.ctime = now
+        self._notify(rs.path, "deleted")
+        self._notify(rd.path, "created")
+
+    def symlink(self, target: str, path: str, cwd: str = "/") -> None:
+        if "\0" in target:
+            raise FSError(EINVAL, path)
+        r = self.resolve(path, cwd, follow=False)
+        if r.node is not None or not r.name:
+            raise FSError(EEXIST, path)
+        if not self._can(r.parent, 2) or not self._can(r.parent, 1):
+            raise FSError(EACCES, path)
+        now = time.time()
+        r.parent.entries[r.name] = Symlink(self._alloc_ino(), self.uid, self.gid, now, target)
+        r.parent.mtime = r.parent.ctime = now
+        self._notify(r.path, "created")
+
+    def link(self, src: str, dst: str, cwd: str = "/", follow: bool = False) -> None:
+        node = self._lookup(src, cwd, follow=follow)
+        if isinstance(node, Dir):
+            raise FSError(EPERM, src)
+        r = self.resolve(dst, cwd, follow=False)
+        if r.node is not None or not r.name:
+            raise FSError(EEXIST, dst)
+        if not self._can(r.parent, 2) or not self._can(r.parent, 1):
+            raise FSError(EACCES, dst)
+        r.parent.entries[r.name] = node
+        node.nlink += 1
+        node.ctime = r.parent.mtime = r.parent.ctime = time.time()
+        self._notify(r.path, "created")
+
+    def chmod(self, path: str, mode: int, cwd: str = "/", follow: bool = True) -> None:
+        node = self._lookup(path, cwd, follow)
+        if self.uid not in (ROOT_UID, node.uid):
+            raise FSError(EPERM, path)
+        node.mode = (node.mode & ~0o7777) | (mode & 0o7777)
+        node.ctime = time.time()
+        self._notify(normpath(path, cwd), "modified")
+
+    def chown(self, path: str, uid: int, gid: int, cwd: str = "/", follow: bool = True) -> None:
+        node = self._lookup(path, cwd, follow)
+        if self.uid != ROOT_UID and (uid not in (-1, node.uid) or node.uid != self.uid):
+            raise FSError(EPERM, path)
+        if uid != -1:
+            node.uid = uid
+        if gid != -1:
+            node.gid = gid
+        node.ctime = time.time()
+
+    def utime(self, path: str, mtime: float | None = None, atime: float | None = None,
+              cwd: str = "/", follow: bool = True) -> None:
+        node = self._lookup(path, cwd, follow)
+        now = time.time()
+        node.mtime = now if mtime is None else mtime
+        node.atime = node.mtime if atime is None else atime
+        node.ctime = now
+        self._notify(normpath(path, cwd), "modified")
+
+    # ----------------------------------------------------------------- system setup helpers
+    def install_device(self, path: str, kind: str) -> None:
+        r = self.resolve(path, follow=False)
+        r.parent.entries[r.name] = Device(self._alloc_ino(), time.time(), kind)
+
+    def install_dir_as_root(self, path: str, mode: int = 0o755, uid: int = ROOT_UID) -> Dir:
+        """Create a directory chain owned by ``uid`` bypassing permissions (system setup)."""
+        cur = self.root
+        for part in [p for p in path.split("/") if p]:
+            nxt = cur.entries.get(part)
+            if nxt is None:
+                nxt = Dir(self._alloc_ino(), mode, uid, uid, time.time(), cur)
+                cur.entries[part] = nxt
+                cur.nlink += 1
+            assert isinstance(nxt, Dir)
+            cur = nxt
+        return cur
+
+    def install_file_as_root(self, path: str, data: bytes, mode: int = 0o644) -> None:
+        r = self.resolve(path, follow=False)
+        node = File(self._alloc_ino(), mode, ROOT_UID, ROOT_UID, time.time(), data)
+        self.bytes_used += len(data)
+        r.parent.entries[r.name] = node
+
+    def random_bytes(self, n: int) -> bytes:
+        return self._rng.randbytes(n)
+
+    def usage(self) -> dict:
+        return {"bytes_used": self.bytes_used, "bytes_max": self.max_bytes,
+                "inodes_used": self.inodes_used, "inodes_max": self.max_inodes}
+
+
+def _resize(fs: VFS, node: File, size: int, path: str) -> None:
+    if size < 0:
+        raise FSError(EINVAL, path)
+    delta = size - len(node.data)
+    if delta > 0 and fs.bytes_used + delta > fs.max_bytes:
+        raise FSError(ENOSPC, path)
+    if delta > 0:
+        node.data.extend(bytes(delta))
+    else:
+        del node.data[size:]
+    fs.bytes_used += delta
+    node.mtime = node.ctime = time.time()
+
+
+class FileHandle:
+    """An open regular file with its own offset (binary I/O)."""
+
+    def __init__(self, fs: VFS, node: File, path: str, readable: bool, writable: bool,
+                 append: bool) -> None:
+        self.fs = fs
+        self.node = node
+        self.path = path
+        self.readable = readable
+        self.writable = writable
+        self.append = append
+        self.pos = 0
+        self.closed = False
+
+    def __enter__(self) -> "FileHandle":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.closed = True
+
+    def read(self, n: int = -1) -> bytes:
+        if not self.readable:
+            raise FSError(EBADF, self.path)
+        data = self.node.data
+        end = len(data) if n is None or n < 0 else min(len(data), self.pos + n)
+        chunk = bytes(data[self.pos:end])
+        self.pos = max(self.pos, end)
+        return chunk
+
+    def readline(self, limit: int = -1) -> bytes:
+        data = self.node.data
+        nl = data.find(b"\n", self.pos)
+        end = len(data) if nl < 0 else nl + 1
+        if limit is not None and limit >= 0:
+            end = min(end, self.pos + limit)
+        chunk = bytes(data[self.pos:end])
+        self.pos = max(self.pos, end)
+        return chunk
+
+    def write(self, b: bytes) -> int:
+        """Write at the offset (or the end when appending). Over quota: writes what fits,
+        then raises ENOSPC, so nothing already written is lost."""
+        if not self.writable:
+            raise FSError(EBADF, self.path)
+        node, fs = self.node, self.fs
+        if self.append:
+            self.pos = len(node.data)
+        end = self.pos + len(b)
+        growth = max(0, end - len(node.data))
+        room = fs.max_bytes - fs.bytes_used
+        short = growth > room
+        if short:
+            b = b[: max(0, len(b) - (growth - max(room, 0)))]
+            end = self.pos + len(b)
+            growth = max(0, end - len(node.data))
+        if self.pos > len(node.data):
+            node.data.extend(bytes(self.pos - len(node.data)))
+        node.data[self.pos:end] = b
+        fs.bytes_used += growth
+        self.pos = end
+        node.mtime = node.ctime = time.time()
+        if fs.listeners:
+            fs._notify(self.path, "modified")
+        if short:
+            raise FSError(ENOSPC, self.path)
+        return len(b)
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        base = {0: 0, 1: self.pos, 2: len(self.node.data)}[whence]
+        if base + offset < 0:
+            raise FSError(EINVAL, self.path)
+        self.pos = base + offset
+        return self.pos
+
+    def tell(self) -> int:
+        return self.pos
+
+    def truncate(self, size: int | None = None) -> int:
+        if not self.writable:
+            raise FSError(EBADF, self.path)
+        _resize(self.fs, self.node, self.pos if size is None else size, self.path)
+        return len(self.node.data)
+
+    @property
+    def size(self) -> int:
+        return len(self.node.data)
+
+
+class DeviceHandle:
+    """Open /dev/null, /dev/zero, /dev/(u)random. ``fd:N`` devices are the shell's job."""
+
+    def __init__(self, fs: VFS, node: Device) -> None:
+        self.fs = fs
+        self.node = node
+        self.kind = node.kind
+        self.path = "/dev/" + node.kind
+        self.closed = False
+        self.readable = self.writable = True
+        if self.kind.startswith("fd:"):
+            raise FSError(ENXIO_OR_EBADF, self.path)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def close(self) -> None:
+        self.closed = True
+
+    def read(self, n: int = -1) -> bytes:
+        if self.kind == "null":
+            return b""
+        n = 65536 if n is None or n < 0 else n
+        if self.kind == "zero":
+            return bytes(n)
+        return self.fs.random_bytes(n)
+
+    def readline(self, limit: int = -1) -> bytes:
+        return self.read(limit if limit and limit > 0 else 65536)
+
+    def write(self, b: bytes) -> int:
+        return len(b)
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        return 0
+
+    def tell(self) -> int:
+        return 0
+
+    def truncate(self, size: int | None = None) -> int:
+        return 0
+
+    size = 0
+
+
+ENXIO_OR_EBADF = EBADF
