@@ -66,6 +66,8 @@ class Sandbox:
         self.engines: dict[str, Engine] = {}
         self._cancel: CancelToken | None = None
         self._closed = False
+        #: The running run's ``Streams.display`` (None outside runs); the `display` command uses it.
+        self.current_display = None
 
     # ----------------------------------------------------------------- engines
     def engine(self, name: str) -> Engine:
@@ -108,6 +110,7 @@ class Sandbox:
         limits = limits or self.limits
         cancel = streams.cancel
         self._cancel = cancel
+        previous_display, self.current_display = self.current_display, streams.display
         out = LimitedSink(streams.stdout, limits.stdout_bytes, "stdout", streams.stderr)
         err = LimitedSink(streams.stderr, limits.stderr_bytes, "stderr")
         limited = Streams(out, err, cancel, streams.input, streams.display)
@@ -123,6 +126,7 @@ class Sandbox:
             return await eng.run(cell, limited, limits)
         finally:
             timer.cancel()
+            self.current_display = previous_display
             if self._cancel is cancel:
                 self._cancel = None
 

@@ -104,7 +104,10 @@ class Stat:
 
     @property
     def st_blocks(self) -> int:
-        return (self.st_size + 511) // 512 if st.S_ISREG(self.st_mode) else 8 if st.S_ISDIR(self.st_mode) else 0
+        # 512-byte units allocated in 4 KiB blocks, like ext4/tmpfs (so du and ls -s match them)
+        if st.S_ISREG(self.st_mode):
+            return (self.st_size + 4095) // 4096 * 8
+        return 8 if st.S_ISDIR(self.st_mode) else 0
 
     @property
     def type(self) -> str:

@@ -1,0 +1,1 @@
+"""The performance harness: `make bench` / `python -m benchmarks`."""

@@ -1,0 +1,687 @@
+/* sandbox-kernel guest agent: PID 1's successor in the microVM (see guest/README.md).
+ *
+ * Speaks the framed protocol of guest/README.md over the virtio-serial port named
+ * "agent": many requests at once (each has an id), exec output streamed as it happens,
+ * file operations in <= 1 MiB chunks. Every request is validated; a malformed frame gets
+ * an ERROR reply and the agent keeps serving. Build: gcc -static -Os -o vm-agent agent.c
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/random.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/reboot.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAGIC0 'V'
+#define MAGIC1 'M'
+#define VERSION 1
+#define HDR 12
+#define MAX_PAYLOAD ((1u << 20) + 65536u)
+#define CHUNK (1u << 20)
+#define MAX_PATH 4096
+#define MAX_ARGS 4096
+#define MAX_PROCS 64
+#define STDIN_PENDING_MAX (4u << 20)
+#define EXIT_GRACE_MS 150
+
+enum { R_HELLO = 1, R_EXEC, R_STDIN, R_SIGNAL, R_READ, R_WRITE, R_LIST, R_STAT, R_MKDIR,
+       R_REMOVE, R_SYNC, R_SHUTDOWN };
+enum { A_READY = 64, A_PONG, A_STDOUT, A_STDERR, A_EXIT, A_DATA, A_ENTRIES, A_OK, A_ERROR,
+       A_STDIN_ACK };
+enum { T_PATH = 1, T_ARG, T_ENV, T_CWD, T_DATA, T_OFFSET, T_LENGTH, T_TIMEOUT_MS,
+       T_OUTPUT_LIMIT, T_SIGNAL, T_FLAGS, T_MODE, T_MTIME_NS, T_TIME_NS, T_SEED, T_ERRNO,
+       T_MESSAGE, T_EXIT_KIND, T_EXIT_CODE, T_NAME, T_SIZE, T_TYPE, T_TARGET, T_VERSION,
+       T_UPTIME_NS, T_PID };
+enum { KIND_EXITED = 1, KIND_SIGNALED, KIND_TIMED_OUT, KIND_OUTPUT_LIMIT };
+enum { TY_FILE = 1, TY_DIR, TY_SYMLINK, TY_OTHER };
+/* exec flags */
+#define XF_STDIN 1u
+/* write flags */
+#define WF_CREATE 1u
+#define WF_TRUNCATE 2u
+#define WF_PARENTS 4u
+/* list / mkdir / remove flags */
+#define LF_RECURSIVE 1u
+
+static int port = -1;
+
+/* ------------------------------------------------------------------ output framing */
+static void write_all(int fd, const void *buf, size_t n) {
+    const char *p = buf;
+    while (n) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0) {
+            if (errno == EINTR) continue;
+            if (errno == EAGAIN) { struct pollfd f = { fd, POLLOUT, 0 }; poll(&f, 1, 100); continue; }
+            return;
+        }
+        p += w; n -= (size_t)w;
+    }
+}
+
+static void put32(unsigned char *b, uint32_t v) { b[0] = v >> 24; b[1] = v >> 16; b[2] = v >> 8; b[3] = v; }
+static uint32_t get32(const unsigned char *b) { return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3]; }
+
+static void send_frame(uint8_t type, uint32_t id, const void *payload, uint32_t n) {
+    unsigned char h[HDR] = { MAGIC0, MAGIC1, VERSION, type };
+    put32(h + 4, id); put32(h + 8, n);
+    write_all(port, h, HDR);
+    if (n) write_all(port, payload, n);
+}
+
+/* a growable TLV builder for replies */
+struct out { unsigned char *b; size_t n, cap; };
+static void out_raw(struct out *o, const void *p, size_t n) {
+    if (o->n + n > o->cap) { o->cap = (o->n + n) * 2 + 256; o->b = realloc(o->b, o->cap); }
+    memcpy(o->b + o->n, p, n); o->n += n;
+}
+static void out_field(struct out *o, uint16_t tag, const void *p, uint32_t n) {
+    unsigned char h[6] = { tag >> 8, tag & 255 }; put32(h + 2, n);
+    out_raw(o, h, 6); if (n) out_raw(o, p, n);
+}
+static void out_u64(struct out *o, uint16_t tag, uint64_t v) {
+    unsigned char b[8]; put32(b, v >> 32); put32(b + 4, (uint32_t)v); out_field(o, tag, b, 8);
+}
+static void out_str(struct out *o, uint16_t tag, const char *s) { out_field(o, tag, s, strlen(s)); }
+
+static void send_error(uint32_t id, int err, const char *fmt, ...) {
+    char msg[512]; va_list ap; va_start(ap, fmt); vsnprintf(msg, sizeof msg, fmt, ap); va_end(ap);
+    struct out o = { 0 };
+    out_u64(&o, T_ERRNO, (uint64_t)err); out_str(&o, T_MESSAGE, msg);
+    send_frame(A_ERROR, id, o.b, o.n); free(o.b);
+}
+static void send_ok(uint32_t id) { send_frame(A_OK, id, NULL, 0); }
+
+/* ------------------------------------------------------------------ request parsing */
+struct req {
+    const char *path, *cwd; uint32_t path_n, cwd_n;
+    const unsigned char *data; uint32_t data_n; int has_data;
+    uint64_t offset, length, timeout_ms, output_limit, flags, mode, mtime_ns, time_ns, sig;
+    int has_mode, has_mtime, has_time, has_length, has_sig;
+    const unsigned char *seed; uint32_t seed_n;
+    char *args[MAX_ARGS + 1]; int nargs;
+    char *envs[MAX_ARGS + 1]; int nenvs;
+};
+
+static uint64_t get64(const unsigned char *b) { return (uint64_t)get32(b) << 32 | get32(b + 4); }
+
+/* Fields are copied into NUL-terminated strings where they are used as C strings; a value
+ * holding a NUL is rejected (it would silently truncate a path or an argument). */
+static char *dup_cstr(const unsigned char *p, uint32_t n) {
+    if (memchr(p, 0, n)) return NULL;
+    char *s = malloc(n + 1); memcpy(s, p, n); s[n] = 0; return s;
+}
+
+static void free_req(struct req *r) {
+    for (int i = 0; i < r->nargs; i++) free(r->args[i]);
+    for (int i = 0; i < r->nenvs; i++) free(r->envs[i]);
+    free((char *)r->path); free((char *)r->cwd);
+}
+
+/* returns NULL on success, else a message */
+static const char *parse_req(const unsigned char *p, uint32_t n, struct req *r) {
+    memset(r, 0, sizeof *r);
+    uint32_t off = 0;
+    while (off < n) {
+        if (n - off < 6) return "truncated field header";
+        uint16_t tag = (uint16_t)(p[off] << 8 | p[off + 1]);
+        uint32_t len = get32(p + off + 2);
+        off += 6;
+        if (len > n - off) return "field length exceeds frame";
+        const unsigned char *v = p + off;
+        off += len;
+        int is64 = tag == T_OFFSET || tag == T_LENGTH || tag == T_TIMEOUT_MS || tag == T_OUTPUT_LIMIT ||
+                   tag == T_FLAGS || tag == T_MODE || tag == T_MTIME_NS || tag == T_TIME_NS || tag == T_SIGNAL;
+        if (is64 && len != 8) return "integer field must be 8 bytes";
+        switch (tag) {
+        case T_PATH: case T_CWD: {
+            if (len == 0 || len > MAX_PATH) return "path length out of range";
+            if (v[0] != '/') return "path must be absolute";
+            char *s = dup_cstr(v, len); if (!s) return "path contains NUL";
+            if (tag == T_PATH) { free((char *)r->path); r->path = s; r->path_n = len; }
+            else { free((char *)r->cwd); r->cwd = s; r->cwd_n = len; }
+            break; }
+        case T_ARG: case T_ENV: {
+            char *s = dup_cstr(v, len); if (!s) return "argument contains NUL";
+            if (tag == T_ARG) { if (r->nargs >= MAX_ARGS) { free(s); return "too many arguments"; } r->args[r->nargs++] = s; }
+            else {
+                if (!strchr(s, '=') || s[0] == '=') { free(s); return "environment entry must be NAME=VALUE"; }
+                if (r->nenvs >= MAX_ARGS) { free(s); return "too many environment entries"; }
+                r->envs[r->nenvs++] = s;
+            }
+            break; }
+        case T_DATA: r->data = v; r->data_n = len; r->has_data = 1; break;
+        case T_SEED: r->seed = v; r->seed_n = len; break;
+        case T_OFFSET: r->offset = get64(v); break;
+        case T_LENGTH: r->length = get64(v); r->has_length = 1; break;
+        case T_TIMEOUT_MS: r->timeout_ms = get64(v); break;
+        case T_OUTPUT_LIMIT: r->output_limit = get64(v); break;
+        case T_FLAGS: r->flags = get64(v); break;
+        case T_MODE: r->mode = get64(v); r->has_mode = 1; break;
+        case T_MTIME_NS: r->mtime_ns = get64(v); r->has_mtime = 1; break;
+        case T_TIME_NS: r->time_ns = get64(v); r->has_time = 1; break;
+        case T_SIGNAL: r->sig = get64(v); r->has_sig = 1; break;
+        default: return "unknown field";
+        }
+    }
+    r->args[r->nargs] = NULL; r->envs[r->nenvs] = NULL;
+    return NULL;
+}
+
+/* ------------------------------------------------------------------ processes */
+struct proc {
+    uint32_t id; pid_t pid; int used;
+    int in, out, err;               /* -1 when closed */
+    unsigned char *pending; size_t pending_n; int stdin_eof;
+    uint64_t sent, limit; int limit_hit, timed_out;
+    int64_t deadline_ms;            /* 0 = none */
+    int exited; int status; int64_t exit_ms;
+};
+static struct proc procs[MAX_PROCS];
+
+static int64_t now_ms(void) {
+    struct timespec ts; clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static struct proc *proc_by_id(uint32_t id) {
+    for (int i = 0; i < MAX_PROCS; i++) if (procs[i].used && procs[i].id == id) return &procs[i];
+    return NULL;
+}
+
+static void close_fd(int *fd) { if (*fd >= 0) { close(*fd); *fd = -1; } }
+
+static void kill_group(struct proc *p, int sig) { if (p->pid > 0 && !p->exited) kill(-p->pid, sig); }
+
+static char **base_env;
+
+static void do_exec(uint32_t id, struct req *r) {
+    if (r->nargs == 0) { send_error(id, EINVAL, "exec: no argv"); return; }
+    if (proc_by_id(id)) { send_error(id, EEXIST, "exec: request id %u already running", id); return; }
+    int slot = -1;
+    for (int i = 0; i < MAX_PROCS; i++) if (!procs[i].used) { slot = i; break; }
+    if (slot < 0) { send_error(id, EAGAIN, "exec: too many processes (max %d)", MAX_PROCS); return; }
+    const char *cwd = r->cwd ? r->cwd : "/";
+    struct stat st;
+    if (stat(cwd, &st) || !S_ISDIR(st.st_mode)) { send_error(id, errno ? errno : ENOTDIR, "exec: cwd %s: %s", cwd, strerror(errno ? errno : ENOTDIR)); return; }
+    int pi[2] = { -1, -1 }, po[2], pe[2], pf[2];
+    if ((r->flags & XF_STDIN) && pipe2(pi, O_CLOEXEC)) { send_error(id, errno, "exec: pipe: %s", strerror(errno)); return; }
+    if (pipe2(po, O_CLOEXEC) || pipe2(pe, O_CLOEXEC) || pipe2(pf, O_CLOEXEC)) { send_error(id, errno, "exec: pipe: %s", strerror(errno)); return; }
+    /* environment: the agent's base, overridden by the request's entries */
+    int nbase = 0; while (base_env[nbase]) nbase++;
+    char **env = calloc((size_t)nbase + r->nenvs + 1, sizeof *env); int ne = 0;
+    for (int i = 0; i < nbase; i++) {
+        size_t k = strcspn(base_env[i], "="); int overridden = 0;
+        for (int j = 0; j < r->nenvs; j++) if (!strncmp(r->envs[j], base_env[i], k + 1)) overridden = 1;
+        if (!overridden) env[ne++] = base_env[i];
+    }
+    for (int j = 0; j < r->nenvs; j++) env[ne++] = r->envs[j];
+    env[ne] = NULL;
+    pid_t pid = fork();
+    if (pid == 0) {
+        sigset_t all; sigemptyset(&all); sigprocmask(SIG_SETMASK, &all, NULL);
+        signal(SIGPIPE, SIG_DFL);
+        setsid();
+        int nul = open("/dev/null", O_RDONLY);
+        dup2(pi[0] >= 0 ? pi[0] : nul, 0); dup2(po[1], 1); dup2(pe[1], 2);
+        if (chdir(cwd)) _exit(126);
+        environ = env;
+        execvp(r->args[0], r->args);
+        int e = errno;
+        write_all(pf[1], &e, sizeof e);
+        _exit(e == ENOENT ? 127 : 126);
+    }
+    free(env);
+    close(pf[1]); close(po[1]); close(pe[1]); if (pi[0] >= 0) close(pi[0]);
+    if (pid < 0) {
+        send_error(id, errno, "exec: fork: %s", strerror(errno));
+        close(po[0]); close(pe[0]); close(pf[0]); if (pi[1] >= 0) close(pi[1]); return;
+    }
+    int e = 0; ssize_t got;
+    while ((got = read(pf[0], &e, sizeof e)) < 0 && errno == EINTR);
+    close(pf[0]);
+    if (got == sizeof e) {  /* exec failed: report it like a shell would, as status 126/127 */
+        char msg[600]; int n = snprintf(msg, sizeof msg, "%s: %s\n", r->args[0], strerror(e));
+        send_frame(A_STDERR, id, msg, (uint32_t)n);
+    }
+    struct proc *p = &procs[slot];
+    memset(p, 0, sizeof *p);
+    p->used = 1; p->id = id; p->pid = pid; p->in = pi[1]; p->out = po[0]; p->err = pe[0];
+    if (p->in >= 0) fcntl(p->in, F_SETFL, O_NONBLOCK);
+    p->limit = r->output_limit;
+    if (r->timeout_ms) p->deadline_ms = now_ms() + (int64_t)r->timeout_ms;
+    struct out o = { 0 }; out_u64(&o, T_PID, (uint64_t)pid);
+    send_frame(A_OK, id, o.b, o.n); free(o.b);
+}
+
+static void send_stdin_ack(struct proc *p, uint64_t n, int closed) {
+    struct out o = { 0 }; out_u64(&o, T_LENGTH, n); out_u64(&o, T_FLAGS, (uint64_t)closed);
+    send_frame(A_STDIN_ACK, p->id, o.b, o.n); free(o.b);
+}
+
+/* write what the pipe accepts now; the rest waits for POLLOUT */
+static void flush_stdin(struct proc *p) {
+    size_t done = 0;
+    while (p->in >= 0 && done < p->pending_n) {
+        ssize_t w = write(p->in, p->pending + done, p->pending_n - done);
+        if (w < 0) {
+            if (errno == EINTR) continue;
+            if (errno == EAGAIN) break;
+            /* reader gone: drop the rest, tell the host to stop sending */
+            send_stdin_ack(p, p->pending_n, 1);
+            p->pending_n = 0; done = 0; close_fd(&p->in); return;
+        }
+        done += (size_t)w;
+    }
+    if (done) {
+        memmove(p->pending, p->pending + done, p->pending_n - done);
+        p->pending_n -= done;
+        send_stdin_ack(p, done, 0);
+    }
+    if (p->in >= 0 && p->stdin_eof && p->pending_n == 0) close_fd(&p->in);
+}
+
+static void do_stdin(uint32_t id, const unsigned char *data, uint32_t n) {
+    struct proc *p = proc_by_id(id);
+    if (!p) return;  /* the process finished meanwhile: nothing to feed */
+    if (p->in < 0) { if (n) send_stdin_ack(p, n, 1); return; }
+    if (n == 0) { p->stdin_eof = 1; flush_stdin(p); return; }
+    if (p->pending_n + n > STDIN_PENDING_MAX) { send_error(id, ENOBUFS, "stdin: host sent more than the window"); return; }
+    p->pending = realloc(p->pending, p->pending_n + n);
+    memcpy(p->pending + p->pending_n, data, n); p->pending_n += n;
+    flush_stdin(p);
+}
+
+static void forward_output(struct proc *p, int *fd, uint8_t type) {
+    static unsigned char buf[65536];
+    ssize_t r = read(*fd, buf, sizeof buf);
+    if (r < 0 && (errno == EINTR || errno == EAGAIN)) return;
+    if (r <= 0) { close_fd(fd); return; }
+    size_t n = (size_t)r;
+    if (p->limit_hit) return;  /* drained and dropped until the group dies */
+    if (p->limit && p->sent + n > p->limit) {
+        n = (size_t)(p->limit - p->sent);
+        p->limit_hit = 1;
+        kill_group(p, SIGKILL);
+    }
+    if (n) send_frame(type, p->id, buf, (uint32_t)n);
+    p->sent += n;
+}
+
+static void finish_proc(struct proc *p) {
+    struct out o = { 0 };
+    int kind, code;
+    if (p->timed_out) { kind = KIND_TIMED_OUT; code = 124; }
+    else if (p->limit_hit) { kind = KIND_OUTPUT_LIMIT; code = 128 + SIGKILL; }
+    else if (WIFSIGNALED(p->status)) { kind = KIND_SIGNALED; code = WTERMSIG(p->status); }
+    else { kind = KIND_EXITED; code = WEXITSTATUS(p->status); }
+    out_u64(&o, T_EXIT_KIND, (uint64_t)kind); out_u64(&o, T_EXIT_CODE, (uint64_t)code);
+    send_frame(A_EXIT, p->id, o.b, o.n); free(o.b);
+    close_fd(&p->in); close_fd(&p->out); close_fd(&p->err);
+    free(p->pending);
+    memset(p, 0, sizeof *p);
+}
+
+static void reap(void) {
+    int status; pid_t pid;
+    while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+        for (int i = 0; i < MAX_PROCS; i++)
+            if (procs[i].used && procs[i].pid == pid) {
+                procs[i].exited = 1; procs[i].status = status; procs[i].exit_ms = now_ms();
+            }
+    }
+}
+
+/* ------------------------------------------------------------------ files */
+static int type_of(mode_t m) { return S_ISREG(m) ? TY_FILE : S_ISDIR(m) ? TY_DIR : S_ISLNK(m) ? TY_SYMLINK : TY_OTHER; }
+
+static void add_stat(struct out *o, const char *name, const char *full, const struct stat *st) {
+    if (name) out_str(o, T_NAME, name);
+    out_u64(o, T_TYPE, (uint64_t)type_of(st->st_mode));
+    out_u64(o, T_MODE, st->st_mode & 07777);
+    out_u64(o, T_SIZE, (uint64_t)st->st_size);
+    out_u64(o, T_MTIME_NS, (uint64_t)st->st_mtim.tv_sec * 1000000000ull + (uint64_t)st->st_mtim.tv_nsec);
+    if (S_ISLNK(st->st_mode)) {
+        char t[MAX_PATH + 1]; ssize_t n = readlink(full, t, MAX_PATH);
+        if (n >= 0) out_field(o, T_TARGET, t, (uint32_t)n);
+    }
+}
+
+static int mkdirs(const char *path, mode_t mode) {
+    char buf[MAX_PATH + 1]; size_t n = strlen(path);
+    if (n > MAX_PATH) { errno = ENAMETOOLONG; return -1; }
+    memcpy(buf, path, n + 1);
+    for (char *s = buf + 1; ; s++) {
+        if (*s == '/' || *s == 0) {
+            char c = *s; *s = 0;
+            if (mkdir(buf, mode) && errno != EEXIST) return -1;
+            struct stat st;
+            if (stat(buf, &st) == 0 && !S_ISDIR(st.st_mode)) { errno = ENOTDIR; return -1; }
+            *s = c;
+            if (!c) return 0;
+        }
+    }
+}
+
+static void do_read(uint32_t id, struct req *r) {
+    if (!r->path) { send_error(id, EINVAL, "read: no path"); return; }
+    uint64_t want = r->has_length ? r->length : CHUNK;
+    if (want > CHUNK) { send_error(id, EINVAL, "read: length over %u", CHUNK); return; }
+    int fd = open(r->path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) { send_error(id, errno, "%s: %s", r->path, strerror(errno)); return; }
+    unsigned char *buf = malloc(want ? want : 1); size_t got = 0;
+    while (got < want) {
+        ssize_t n = pread(fd, buf + got, want - got, (off_t)(r->offset + got));
+        if (n < 0) { if (errno == EINTR) continue; int e = errno; close(fd); free(buf); send_error(id, e, "%s: %s", r->path, strerror(e)); return; }
+        if (n == 0) break;
+        got += (size_t)n;
+    }
+    close(fd);
+    send_frame(A_DATA, id, buf, (uint32_t)got); free(buf);
+}
+
+static void do_write(uint32_t id, struct req *r) {
+    if (!r->path) { send_error(id, EINVAL, "write: no path"); return; }
+    if (r->data_n > CHUNK) { send_error(id, EINVAL, "write: chunk over %u", CHUNK); return; }
+    if (r->flags & WF_PARENTS) {
+        char dir[MAX_PATH + 1]; strcpy(dir, r->path);
+        char *slash = strrchr(dir, '/'); if (slash && slash != dir) { *slash = 0; if (mkdirs(dir, 0755)) { send_error(id, errno, "%s: %s", dir, strerror(errno)); return; } }
+    }
+    int oflags = O_WRONLY | O_CLOEXEC | ((r->flags & WF_CREATE) ? O_CREAT : 0) | ((r->flags & WF_TRUNCATE) ? O_TRUNC : 0);
+    int fd = open(r->path, oflags, r->has_mode ? (mode_t)(r->mode & 07777) : 0644);
+    if (fd < 0) { send_error(id, errno, "%s: %s", r->path, strerror(errno)); return; }
+    size_t done = 0;
+    while (done < r->data_n) {
+        ssize_t n = pwrite(fd, r->data + done, r->data_n - done, (off_t)(r->offset + done));
+        if (n < 0) { if (errno == EINTR) continue; int e = errno; close(fd); send_error(id, e, "%s: %s", r->path, strerror(e)); return; }
+        done += (size_t)n;
+    }
+    if (r->has_mode) fchmod(fd, (mode_t)(r->mode & 07777));
+    if (r->has_mtime) {
+        struct timespec ts[2] = { { (time_t)(r->mtime_ns / 1000000000ull), (long)(r->mtime_ns % 1000000000ull) } };
+        ts[1] = ts[0]; futimens(fd, ts);
+    }
+    close(fd);
+    send_ok(id);
+}
+
+static void flush_entries(uint32_t id, struct out *o) {
+    if (o->n) send_frame(A_ENTRIES, id, o->b, (uint32_t)o->n);
+    o->n = 0;
+}
+
+static int list_dir(uint32_t id, const char *dir, const char *rel, int recursive, struct out *o, int depth) {
+    DIR *d = opendir(dir);
+    if (!d) return -1;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+        char full[MAX_PATH + 256], name[MAX_PATH + 256];
+        snprintf(full, sizeof full, "%s/%s", strcmp(dir, "/") ? dir : "", e->d_name);
+        snprintf(name, sizeof name, "%s%s%s", rel, *rel ? "/" : "", e->d_name);
+        struct stat st;
+        if (lstat(full, &st)) continue;  /* vanished meanwhile */
+        add_stat(o, name, full, &st);
+        if (o->n > 256 * 1024) flush_entries(id, o);
+        if (recursive && S_ISDIR(st.st_mode) && depth < 64 && strlen(full) < MAX_PATH)
+            list_dir(id, full, name, recursive, o, depth + 1);
+    }
+    closedir(d);
+    return 0;
+}
+
+static void do_list(uint32_t id, struct req *r) {
+    if (!r->path) { send_error(id, EINVAL, "list: no path"); return; }
+    struct out o = { 0 };
+    if (list_dir(id, r->path, "", (r->flags & LF_RECURSIVE) != 0, &o, 0)) {
+        send_error(id, errno, "%s: %s", r->path, strerror(errno)); free(o.b); return;
+    }
+    flush_entries(id, &o); free(o.b);
+    send_ok(id);
+}
+
+static void do_stat(uint32_t id, struct req *r) {
+    if (!r->path) { send_error(id, EINVAL, "stat: no path"); return; }
+    struct stat st;
+    if (lstat(r->path, &st)) { send_error(id, errno, "%s: %s", r->path, strerror(errno)); return; }
+    struct out o = { 0 }; add_stat(&o, NULL, r->path, &st);
+    send_frame(A_OK, id, o.b, o.n); free(o.b);
+}
+
+static void do_mkdir(uint32_t id, struct req *r) {
+    if (!r->path) { send_error(id, EINVAL, "mkdir: no path"); return; }
+    mode_t mode = r->has_mode ? (mode_t)(r->mode & 07777) : 0755;
+    int rc = (r->flags & LF_RECURSIVE) ? mkdirs(r->path, mode) : mkdir(r->path, mode);
+    if (rc) { send_error(id, errno, "%s: %s", r->path, strerror(errno)); return; }
+    if (r->has_mtime) {
+        struct timespec ts[2] = { { (time_t)(r->mtime_ns / 1000000000ull), (long)(r->mtime_ns % 1000000000ull) } };
+        ts[1] = ts[0]; utimensat(AT_FDCWD, r->path, ts, 0);
+    }
+    send_ok(id);
+}
+
+static int remove_tree(const char *path) {
+    struct stat st;
+    if (lstat(path, &st)) return -1;
+    if (!S_ISDIR(st.st_mode)) return unlink(path);
+    DIR *d = opendir(path); if (!d) return -1;
+    struct dirent *e; int rc = 0;
+    while ((e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+        char full[MAX_PATH + 256];
+        if (snprintf(full, sizeof full, "%s/%s", path, e->d_name) >= (int)sizeof full) { errno = ENAMETOOLONG; rc = -1; continue; }
+        if (remove_tree(full)) rc = -1;
+    }
+    closedir(d);
+    return rmdir(path) ? -1 : rc;
+}
+
+static void do_remove(uint32_t id, struct req *r) {
+    if (!r->path) { send_error(id, EINVAL, "remove: no path"); return; }
+    if (!strcmp(r->path, "/")) { send_error(id, EPERM, "remove: refusing to remove /"); return; }
+    struct stat st;
+    if (lstat(r->path, &st)) { send_error(id, errno, "%s: %s", r->path, strerror(errno)); return; }
+    int rc = S_ISDIR(st.st_mode) ? ((r->flags & LF_RECURSIVE) ? remove_tree(r->path) : rmdir(r->path)) : unlink(r->path);
+    if (rc) { send_error(id, errno, "%s: %s", r->path, strerror(errno)); return; }
+    send_ok(id);
+}
+
+/* After a resume from a saved state every clone shares the same clock and RNG state. */
+static void do_sync(uint32_t id, struct req *r) {
+    if (r->has_time) {
+        struct timespec ts = { (time_t)(r->time_ns / 1000000000ull), (long)(r->time_ns % 1000000000ull) };
+        if (clock_settime(CLOCK_REALTIME, &ts)) { send_error(id, errno, "sync: clock: %s", strerror(errno)); return; }
+    }
+    if (r->seed_n) {
+        if (r->seed_n > 4096) { send_error(id, EINVAL, "sync: seed over 4096 bytes"); return; }
+        struct rand_pool_info *info = malloc(sizeof *info + r->seed_n);
+        info->entropy_count = (int)r->seed_n * 8; info->buf_size = (int)r->seed_n;
+        memcpy(info->buf, r->seed, r->seed_n);
+        int fd = open("/dev/urandom", O_WRONLY | O_CLOEXEC);
+        int bad = fd < 0 || ioctl(fd, RNDADDENTROPY, info) || ioctl(fd, RNDRESEEDCRNG);
+        int e = errno;
+        if (fd >= 0) close(fd);
+        free(info);
+        if (bad) { send_error(id, e, "sync: reseed: %s", strerror(e)); return; }
+    }
+    send_ok(id);
+}
+
+static void do_shutdown(uint32_t id) {
+    for (int i = 0; i < MAX_PROCS; i++) if (procs[i].used) kill_group(&procs[i], SIGKILL);
+    send_ok(id);
+    sync();
+    if (getpid() == 1) reboot(RB_POWER_OFF);
+    exit(0);
+}
+
+static void do_hello(uint32_t id, const unsigned char *p, uint32_t n) {
+    struct out o = { 0 };
+    struct timespec ts; clock_gettime(CLOCK_BOOTTIME, &ts);
+    out_u64(&o, T_VERSION, VERSION);
+    out_u64(&o, T_UPTIME_NS, (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec);
+    if (n <= 4096) out_field(&o, T_DATA, p, n);
+    send_frame(A_PONG, id, o.b, o.n); free(o.b);
+}
+
+static void handle(uint8_t type, uint32_t id, const unsigned char *p, uint32_t n) {
+    if (type == R_STDIN) { do_stdin(id, p, n); return; }
+    if (type == R_HELLO) { do_hello(id, p, n); return; }
+    struct req r;
+    const char *bad = parse_req(p, n, &r);
+    if (bad) { send_error(id, EINVAL, "malformed request (type %u): %s", type, bad); free_req(&r); return; }
+    switch (type) {
+    case R_EXEC: do_exec(id, &r); break;
+    case R_SIGNAL: {
+        struct proc *pr = proc_by_id(id);
+        if (!r.has_sig || r.sig < 1 || r.sig > 64) send_error(id, EINVAL, "signal: bad signal number");
+        else if (pr) kill_group(pr, (int)r.sig);
+        break; }
+    case R_READ: do_read(id, &r); break;
+    case R_WRITE: do_write(id, &r); break;
+    case R_LIST: do_list(id, &r); break;
+    case R_STAT: do_stat(id, &r); break;
+    case R_MKDIR: do_mkdir(id, &r); break;
+    case R_REMOVE: do_remove(id, &r); break;
+    case R_SYNC: do_sync(id, &r); break;
+    case R_SHUTDOWN: do_shutdown(id); break;
+    default: send_error(id, EINVAL, "unknown request type %u", type);
+    }
+    free_req(&r);
+}
+
+/* ------------------------------------------------------------------ main loop */
+static char *find_port(void) {
+    static char path[300];
+    for (int tries = 0; tries < 1000; tries++) {
+        DIR *d = opendir("/sys/class/virtio-ports");
+        struct dirent *e;
+        while (d && (e = readdir(d))) {
+            char f[300], name[64] = { 0 };
+            snprintf(f, sizeof f, "/sys/class/virtio-ports/%s/name", e->d_name);
+            int fd = open(f, O_RDONLY); if (fd < 0) continue;
+            ssize_t r = read(fd, name, sizeof name - 1); close(fd);
+            if (r > 0 && !strcmp(name, "agent\n")) {
+                snprintf(path, sizeof path, "/dev/%s", e->d_name);
+                if (access(path, F_OK) == 0) { closedir(d); return path; }
+            }
+        }
+        if (d) closedir(d);
+        usleep(10000);
+    }
+    return NULL;
+}
+
+int main(int argc, char **argv) {
+    char *path = argc > 1 ? argv[1] : find_port();
+    if (!path || (port = open(path, O_RDWR | O_CLOEXEC)) < 0) { perror("vm-agent: port"); return 1; }
+    signal(SIGPIPE, SIG_IGN);
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
+    static char *default_env[] = { "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+                                   "HOME=/root", "LANG=C.UTF-8", "TERM=dumb", "USER=root", "LOGNAME=root",
+                                   "SHELL=/bin/bash", NULL };
+    base_env = default_env;
+    sigset_t mask; sigemptyset(&mask); sigaddset(&mask, SIGCHLD);
+    sigprocmask(SIG_BLOCK, &mask, NULL);
+    int sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+
+    { struct out o = { 0 }; struct timespec ts; clock_gettime(CLOCK_BOOTTIME, &ts);
+      out_u64(&o, T_VERSION, VERSION);
+      out_u64(&o, T_UPTIME_NS, (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec);
+      send_frame(A_READY, 0, o.b, o.n); free(o.b); }
+
+    size_t cap = MAX_PAYLOAD + HDR + 65536, len = 0;
+    unsigned char *buf = malloc(cap);
+    int resyncing = 0;
+    for (;;) {
+        struct pollfd fds[2 + 3 * MAX_PROCS]; int who[2 + 3 * MAX_PROCS], nf = 0;
+        fds[nf] = (struct pollfd){ port, POLLIN, 0 }; who[nf++] = -1;
+        fds[nf] = (struct pollfd){ sfd, POLLIN, 0 }; who[nf++] = -2;
+        int64_t now = now_ms(), wake = -1;
+        for (int i = 0; i < MAX_PROCS; i++) {
+            struct proc *p = &procs[i];
+            if (!p->used) continue;
+            if (p->out >= 0) { fds[nf] = (struct pollfd){ p->out, POLLIN, 0 }; who[nf++] = i; }
+            if (p->err >= 0) { fds[nf] = (struct pollfd){ p->err, POLLIN, 0 }; who[nf++] = i; }
+            if (p->in >= 0 && p->pending_n) { fds[nf] = (struct pollfd){ p->in, POLLOUT, 0 }; who[nf++] = i; }
+            int64_t t = -1;
+            if (p->deadline_ms && !p->exited) t = p->deadline_ms;
+            if (p->exited) t = p->exit_ms + EXIT_GRACE_MS;
+            if (t >= 0 && (wake < 0 || t < wake)) wake = t;
+        }
+        int timeout = wake < 0 ? -1 : (int)(wake > now ? wake - now : 0);
+        int ready = poll(fds, (nfds_t)nf, timeout);
+        if (ready < 0 && errno != EINTR) continue;
+        for (int k = 2; ready > 0 && k < nf; k++) {
+            if (!fds[k].revents) continue;
+            struct proc *p = &procs[who[k]];
+            if (fds[k].fd == p->out) forward_output(p, &p->out, A_STDOUT);
+            else if (fds[k].fd == p->err) forward_output(p, &p->err, A_STDERR);
+            else if (fds[k].fd == p->in) flush_stdin(p);
+        }
+        if (fds[1].revents) { struct signalfd_siginfo si; while (read(sfd, &si, sizeof si) > 0); }
+        reap();
+        now = now_ms();
+        for (int i = 0; i < MAX_PROCS; i++) {
+            struct proc *p = &procs[i];
+            if (!p->used) continue;
+            if (!p->exited && p->deadline_ms && now >= p->deadline_ms && !p->timed_out) {
+                p->timed_out = 1; kill_group(p, SIGKILL);
+            }
+            /* done when the leader is reaped and its output is drained; background children
+             * still holding the pipes get a short grace, then their output is dropped */
+            if (p->exited && ((p->out < 0 && p->err < 0) || now >= p->exit_ms + EXIT_GRACE_MS)) {
+                for (int round = 0; round < 64 && p->out >= 0; round++) {
+                    struct pollfd f = { p->out, POLLIN, 0 }; if (poll(&f, 1, 0) <= 0) break; forward_output(p, &p->out, A_STDOUT);
+                }
+                for (int round = 0; round < 64 && p->err >= 0; round++) {
+                    struct pollfd f = { p->err, POLLIN, 0 }; if (poll(&f, 1, 0) <= 0) break; forward_output(p, &p->err, A_STDERR);
+                }
+                finish_proc(p);
+            }
+        }
+        if (!(fds[0].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+        ssize_t r = read(port, buf + len, cap - len);
+        if (r <= 0) { if (r < 0 && errno == EINTR) continue; usleep(20000); continue; }  /* host side not connected */
+        len += (size_t)r;
+        size_t off = 0;
+        while (len - off >= 2) {
+            if (resyncing || buf[off] != MAGIC0 || buf[off + 1] != MAGIC1) {
+                /* skip garbage up to the next magic */
+                size_t j = off + 1;
+                while (j + 1 < len && !(buf[j] == MAGIC0 && buf[j + 1] == MAGIC1)) j++;
+                if (!resyncing) send_error(0, EPROTO, "bad frame magic: skipped to the next frame");
+                resyncing = 0;
+                if (j + 1 >= len) { off = (buf[len - 1] == MAGIC0) ? len - 1 : len; break; }
+                off = j; continue;
+            }
+            if (len - off < HDR) break;
+            uint8_t version = buf[off + 2], type = buf[off + 3];
+            uint32_t id = get32(buf + off + 4), n = get32(buf + off + 8);
+            if (version != VERSION || n > MAX_PAYLOAD) {
+                send_error(id, EPROTO, version != VERSION ? "unsupported protocol version %u" : "frame length %u over limit",
+                           version != VERSION ? version : n);
+                off += 2; resyncing = 1; continue;
+            }
+            if (len - off < HDR + (size_t)n) break;
+            handle(type, id, buf + off + HDR, n);
+            off += HDR + n;
+        }
+        memmove(buf, buf + off, len - off); len -= off;
+    }
+}

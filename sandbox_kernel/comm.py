@@ -1,0 +1,299 @@
+"""The VFS comm target ``sandbox.vfs``: file access for frontends without running a cell.
+
+Protocol (documented in docs/comm-protocol.md): requests ``{"id", "op", ...}`` with binary
+payloads in the message's ``buffers``; replies ``{"id", "ok": true, "result"}`` or
+``{"id", "ok": false, "error": {"code", "message"}}``; pushed events
+``{"event": "changed", "changes": [{"path", "kind"}]}``.
+``VfsRequestHandler`` is transport-free (unit-testable, fuzzable); ``register_vfs_comm`` binds
+it to an ipykernel CommManager.
+"""
+from __future__ import annotations
+
+import asyncio
+import errno
+import io
+import stat as st
+import time
+from typing import Any, Callable
+
+from .vfs import FSError, VFS, export_tar, import_tar, normpath
+
+PROTOCOL_VERSION = 1
+TARGET_NAME = "sandbox.vfs"
+MAX_READ = 4 * 1024 * 1024
+MAX_WRITE = 4 * 1024 * 1024
+EXPORT_CHUNK = 4 * 1024 * 1024
+WATCH_INTERVAL = 0.1
+MAX_PENDING_CHANGES = 10_000
+
+
+class ProtocolError(Exception):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def _field(req: dict, name: str, kind: type | tuple, default: Any = ..., check: Callable | None = None):
+    if name not in req:
+        if default is ...:
+            raise ProtocolError("EINVAL", f"missing field '{name}'")
+        return default
+    value = req[name]
+    if kind is int and isinstance(value, bool) or not isinstance(value, kind):
+        names = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
+        raise ProtocolError("EINVAL", f"field '{name}' must be {names}")
+    if check is not None and not check(value):
+        raise ProtocolError("EINVAL", f"field '{name}' is out of range")
+    return value
+
+
+def _path(req: dict, name: str = "path") -> str:
+    value = _field(req, name, str)
+    if "\0" in value:
+        raise ProtocolError("EINVAL", f"field '{name}' contains NUL")
+    if not value.startswith("/"):
+        raise ProtocolError("EINVAL", f"field '{name}' must be an absolute path")
+    if len(value) > 4096:
+        raise ProtocolError("ENAMETOOLONG", f"field '{name}' is too long")
+    return normpath(value)
+
+
+def _entry(name: str, s, target: str | None) -> dict:
+    return {"name": name, "type": s.type, "size": s.st_size, "mode": st.S_IMODE(s.st_mode),
+            "mtime": s.st_mtime, "target": target}
+
+
+class VfsRequestHandler:
+    """Answers protocol requests against one VFS. ``emit(data, buffers)`` sends pushed events."""
+
+    def __init__(self, fs: VFS, emit: Callable[[dict, list[bytes]], None] | None = None) -> None:
+        self.fs = fs
+        self.emit = emit
+        self.watching = False
+        self._pending: dict[str, str] = {}
+        self._flush_handle: asyncio.TimerHandle | None = None
+        self._last_flush = 0.0
+
+    # ----------------------------------------------------------------- dispatch
+    def handle(self, req: Any, buffers: list[bytes] | None = None) -> tuple[dict, list[bytes]]:
+        """One request -> (reply, reply buffers). Never raises."""
+        rid = req.get("id") if isinstance(req, dict) else None
+        if not isinstance(rid, (str, int)) or isinstance(rid, bool):
+            rid = None
+        try:
+            if not isinstance(req, dict):
+                raise ProtocolError("EINVAL", "request must be a JSON object")
+            if rid is None:
+                raise ProtocolError("EINVAL", "missing or invalid field 'id'")
+            op = _field(req, "op", str)
+            method = getattr(self, "op_" + op, None) if op.isidentifier() else None
+            if method is None:
+                raise ProtocolError("ENOSYS", f"unknown op '{op}'")
+            result, out_buffers = method(req, [bytes(b) for b in (buffers or [])])
+            return {"id": rid, "ok": True, "result": result}, out_buffers
+        except ProtocolError as e:
+            return self._error(rid, e.code, e.message), []
+        except FSError as e:
+            return self._error(rid, e.code, f"{e.filename}: {e.strerror}" if e.filename else e.strerror), []
+        except OSError as e:
+            code = errno.errorcode.get(e.errno or 0, "EIO")
+            return self._error(rid, code, e.strerror or str(e)), []
+        except Exception as e:  # a bug must still produce a reply, never kill the kernel
+            return self._error(rid, "EIO", f"internal error: {type(e).__name__}: {e}"), []
+
+    @staticmethod
+    def _error(rid, code: str, message: str) -> dict:
+        return {"id": rid, "ok": False, "error": {"code": code, "message": message}}
+
+    # ----------------------------------------------------------------- ops
+    def op_list(self, req, buffers):
+        path = _path(req)
+        entries = []
+        for name, s in self.fs.scandir(path):
+            full = path.rstrip("/") + "/" + name
+            target = self.fs.readlink(full) if st.S_ISLNK(s.st_mode) else None
+            entries.append(_entry(name, s, target))
+        return {"path": path, "entries": entries}, []
+
+    def op_stat(self, req, buffers):
+        path = _path(req)
+        follow = _field(req, "follow", bool, True)
+        s = self.fs.stat(path, follow=follow)
+        target = self.fs.readlink(path) if st.S_ISLNK(s.st_mode) else None
+        return _entry(path.rsplit("/", 1)[-1] or "/", s, target) | {"path": path}, []
+
+    def op_read(self, req, buffers):
+        path = _path(req)
+        offset = _field(req, "offset", int, 0, lambda v: v >= 0)
+        length = _field(req, "length", int, MAX_READ, lambda v: 0 <= v <= MAX_READ)
+        with self.fs.open(path, "rb") as f:
+            size = f.size
+            f.seek(offset)
+            data = f.read(length)
+        return {"path": path, "offset": offset, "length": len(data), "size": size,
+                "eof": offset + len(data) >= size}, [data]
+
+    def op_write(self, req, buffers):
+        path = _path(req)
+        if len(buffers) != 1:
+            raise ProtocolError("EINVAL", "write needs exactly one binary buffer")
+        data = buffers[0]
+        if len(data) > MAX_WRITE:
+            raise ProtocolError("EFBIG", f"buffer larger than {MAX_WRITE} bytes; send chunks")
+        offset = _field(req, "offset", int, None, lambda v: v >= 0) if "offset" in req else None
+        truncate = _field(req, "truncate", bool, offset is None)
+        if _field(req, "parents", bool, False):
+            parent = path.rsplit("/", 1)[0] or "/"
+            self.fs.mkdir(parent, parents=True)
+        if truncate and offset in (None, 0):
+            self.fs.write_bytes(path, data)  # all-or-nothing: over quota keeps old content
+        else:
+            mode = "r+b" if self.fs.exists(path) else "wb"
+            with self.fs.open(path, mode) as f:
+                if truncate:
+                    f.truncate(offset or 0)
+                if offset is not None:
+                    if offset + len(data) > f.size and (offset + len(data) - f.size) > self.fs.max_bytes - self.fs.bytes_used:
+                        raise FSError(errno.ENOSPC, path)
+                    f.seek(offset)
+                else:
+                    f.seek(0, 2)
+                f.write(data)
+        return {"path": path, "size": self.fs.stat(path).st_size}, []
+
+    def op_mkdir(self, req, buffers):
+        path = _path(req)
+        self.fs.mkdir(path, parents=_field(req, "parents", bool, False),
+                      exist_ok=_field(req, "parents", bool, False))
+        return {"path": path}, []
+
+    def op_delete(self, req, buffers):
+        path = _path(req)
+        recursive = _field(req, "recursive", bool, False)
+        if self.fs.is_dir(path) and not self.fs.lstat(path).type == "symlink":
+            if recursive:
+                self.fs.remove_tree(path)
+            else:
+                self.fs.rmdir(path)
+        else:
+            self.fs.unlink(path)
+        return {"path": path}, []
+
+    def op_rename(self, req, buffers):
+        src, dst = _path(req, "path"), _path(req, "to")
+        self.fs.rename(src, dst)
+        return {"path": src, "to": dst}, []
+
+    def op_copy(self, req, buffers):
+        src, dst = _path(req, "path"), _path(req, "to")
+        self._copy(src, dst)
+        return {"path": src, "to": dst}, []
+
+    def _copy(self, src: str, dst: str) -> None:
+        s = self.fs.lstat(src)
+        if s.type == "dir":
+            if dst == src or dst.startswith(src.rstrip("/") + "/"):
+                raise FSError(errno.EINVAL, dst)
+            self.fs.mkdir(dst, exist_ok=True)
+            for name in self.fs.listdir(src):
+                self._copy(src.rstrip("/") + "/" + name, dst.rstrip("/") + "/" + name)
+        elif s.type == "symlink":
+            self.fs.symlink(self.fs.readlink(src), dst)
+        else:
+            self.fs.write_bytes(dst, self.fs.read_bytes(src))
+            self.fs.chmod(dst, st.S_IMODE(s.st_mode))
+
+    def op_export(self, req, buffers):
+        path = _path(req)
+        chunk = _field(req, "chunk_size", int, EXPORT_CHUNK, lambda v: 1024 <= v <= EXPORT_CHUNK)
+        gzip = _field(req, "gzip", bool, False)
+        buf = io.BytesIO()
+        count = export_tar(self.fs, buf, path, compress="gz" if gzip else "")
+        data = buf.getvalue()
+        parts = [data[i:i + chunk] for i in range(0, len(data), chunk)] or [b""]
+        return {"path": path, "entries": count, "size": len(data), "chunks": len(parts)}, parts
+
+    def op_import(self, req, buffers):
+        path = _path(req)
+        if not buffers:
+            raise ProtocolError("EINVAL", "import needs the tar archive in binary buffers")
+        if sum(len(b) for b in buffers) > self.fs.max_bytes:
+            raise FSError(errno.ENOSPC, path)
+        count = import_tar(self.fs, io.BytesIO(b"".join(buffers)), path)
+        return {"path": path, "entries": count}, []
+
+    def op_watch(self, req, buffers):
+        if not self.watching:
+            self.watching = True
+            self.fs.listeners.append(self._on_change)
+        return {"watching": True, "interval": WATCH_INTERVAL}, []
+
+    def op_unwatch(self, req, buffers):
+        self.close()
+        return {"watching": False}, []
+
+    def op_usage(self, req, buffers):
+        return self.fs.usage(), []
+
+    # ----------------------------------------------------------------- change events
+    def _on_change(self, path: str, kind: str) -> None:
+        prev = self._pending.get(path)
+        if prev == "created" and kind == "modified":
+            kind = "created"
+        elif prev == "created" and kind == "deleted":
+            del self._pending[path]
+            return
+        if len(self._pending) < MAX_PENDING_CHANGES or path in self._pending:
+            self._pending[path] = kind
+        if self._flush_handle is None:
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:
+                return  # changes made outside a loop are sent with the next flush
+            delay = max(0.0, WATCH_INTERVAL - (time.monotonic() - self._last_flush))
+            self._flush_handle = loop.call_later(delay, self.flush)
+
+    def flush(self) -> None:
+        """Send the batched changes (called by the timer; public for tests/transports)."""
+        self._flush_handle = None
+        if not self._pending or self.emit is None:
+            return
+        changes = [{"path": p, "kind": k} for p, k in self._pending.items()]
+        self._pending.clear()
+        self._last_flush = time.monotonic()
+        self.emit({"event": "changed", "changes": changes}, [])
+
+    def close(self) -> None:
+        if self.watching:
+            self.watching = False
+            if self._on_change in self.fs.listeners:
+                self.fs.listeners.remove(self._on_change)
+        if self._flush_handle is not None:
+            self._flush_handle.cancel()
+            self._flush_handle = None
+        self._pending.clear()
+
+
+def register_vfs_comm(comm_manager, get_fs: Callable[[], VFS]) -> None:
+    """Register the ``sandbox.vfs`` target on an ipykernel CommManager. ``get_fs`` returns
+    the current sandbox's VFS (it changes on kernel restart / %load)."""
+
+    def on_open(comm, open_msg) -> None:
+        handler = VfsRequestHandler(get_fs(), emit=lambda data, bufs: comm.send(data, buffers=bufs))
+
+        def on_msg(msg) -> None:
+            content = msg.get("content", {})
+            data = content.get("data")
+            reply, bufs = handler.handle(data, msg.get("buffers") or [])
+            comm.send(reply, buffers=bufs)
+
+        def on_close(msg) -> None:
+            handler.close()
+
+        comm.on_msg(on_msg)
+        comm.on_close(on_close)
+        comm.send({"event": "open", "protocol_version": PROTOCOL_VERSION, "target": TARGET_NAME,
+                   "ops": sorted(n[3:] for n in dir(VfsRequestHandler) if n.startswith("op_"))})
+
+    comm_manager.register_target(TARGET_NAME, on_open)

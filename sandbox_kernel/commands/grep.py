@@ -1,0 +1,745 @@
+"""grep: print lines that match patterns (GNU grep 3.8 behaviour over the VFS)."""
+from __future__ import annotations
+
+import fnmatch
+import re
+import stat as stat_mod
+import time
+from collections import deque
+
+from ..vfs import FSError
+from .options import UsageError, getopt
+from .regex_translate import PosixRegex, RegexError, RegexTimeout, compile_posix
+from .registry import CommandContext, command
+
+GREP_HELP = """\
+Usage: grep [OPTION]... PATTERNS [FILE]...
+Search for PATTERNS in each FILE.
+Example: grep -i 'hello world' menu.h main.c
+PATTERNS can contain multiple patterns separated by newlines.
+
+Pattern selection and interpretation:
+  -E, --extended-regexp     PATTERNS are extended regular expressions
+  -F, --fixed-strings       PATTERNS are strings
+  -G, --basic-regexp        PATTERNS are basic regular expressions
+  -P, --perl-regexp         PATTERNS are Perl regular expressions
+  -e, --regexp=PATTERNS     use PATTERNS for matching
+  -f, --file=FILE           take PATTERNS from FILE
+  -i, --ignore-case         ignore case distinctions in patterns and data
+      --no-ignore-case      do not ignore case distinctions (default)
+  -w, --word-regexp         match only whole words
+  -x, --line-regexp         match only whole lines
+  -z, --null-data           a data line ends in 0 byte, not newline
+
+Miscellaneous:
+  -s, --no-messages         suppress error messages
+  -v, --invert-match        select non-matching lines
+  -V, --version             display version information and exit
+      --help                display this help text and exit
+
+Output control:
+  -m, --max-count=NUM       stop after NUM selected lines
+  -b, --byte-offset         print the byte offset with output lines
+  -n, --line-number         print line number with output lines
+      --line-buffered       flush output on every line
+  -H, --with-filename       print file name with output lines
+  -h, --no-filename         suppress the file name prefix on output
+      --label=LABEL         use LABEL as the standard input file name prefix
+  -o, --only-matching       show only nonempty parts of lines that match
+  -q, --quiet, --silent     suppress all normal output
+      --binary-files=TYPE   assume that binary files are TYPE;
+                            TYPE is 'binary', 'text', or 'without-match'
+  -a, --text                equivalent to --binary-files=text
+  -I                        equivalent to --binary-files=without-match
+  -d, --directories=ACTION  how to handle directories;
+                            ACTION is 'read', 'recurse', or 'skip'
+  -r, --recursive           like --directories=recurse
+  -R, --dereference-recursive  likewise, but follow all symlinks
+      --include=GLOB        search only files that match GLOB (a file pattern)
+      --exclude=GLOB        skip files that match GLOB
+      --exclude-from=FILE   skip files that match any file pattern from FILE
+      --exclude-dir=GLOB    skip directories that match GLOB
+  -L, --files-without-match  print only names of FILEs with no selected lines
+  -l, --files-with-matches  print only names of FILEs with selected lines
+  -c, --count               print only a count of selected lines per FILE
+  -T, --initial-tab         make tabs line up (if needed)
+  -Z, --null                print 0 byte after FILE name
+
+Context control:
+  -B, --before-context=NUM  print NUM lines of leading context
+  -A, --after-context=NUM   print NUM lines of trailing context
+  -C, --context=NUM         print NUM lines of output context
+  -NUM                      same as --context=NUM
+      --group-separator=SEP  print SEP on line between matches with context
+      --no-group-separator  do not print separator for matches with context
+      --color[=WHEN],
+      --colour[=WHEN]       use markers to highlight the matching strings;
+                            WHEN is 'always', 'never', or 'auto'
+  -U, --binary              do not strip CR characters at EOL (MSDOS/Windows)
+
+When FILE is '-', read standard input.  With no FILE, read '.' if
+recursive, '-' otherwise.  With fewer than two FILEs, assume -h.
+Exit status is 0 if any line is selected, 1 otherwise;
+if any error occurs and -q is not given, the exit status is 2."""
+
+_LONG = {
+    "extended-regexp": "E", "fixed-strings": "F", "basic-regexp": "G", "perl-regexp": "P",
+    "regexp=": "e", "file=": "f", "ignore-case": "i", "no-ignore-case": None,
+    "word-regexp": "w", "line-regexp": "x", "null-data": "z", "no-messages": "s",
+    "invert-match": "v", "version": "V", "max-count=": "m", "byte-offset": "b",
+    "line-number": "n", "no-line-number": None, "line-buffered": None, "with-filename": "H",
+    "no-filename": "h", "label=": None, "only-matching": "o", "quiet": "q", "silent": "q",
+    "binary-files=": None, "text": "a", "directories=": "d", "devices=": "D", "recursive": "r",
+    "dereference-recursive": "R", "include=": None, "exclude=": None, "exclude-from=": None,
+    "exclude-dir=": None, "files-without-match": "L", "files-with-matches": "l",
+    "count": "c", "initial-tab": "T", "null": "Z", "before-context=": "B",
+    "after-context=": "A", "context=": "C", "group-separator=": None,
+    "no-group-separator": None, "color==": None, "colour==": None, "binary": "U",
+}
+
+# GNU's default GREP_COLORS
+_C_MATCH = "\x1b[01;31m\x1b[K"
+_C_FILE = "\x1b[35m\x1b[K"
+_C_LINENO = "\x1b[32m\x1b[K"
+_C_SEP = "\x1b[36m\x1b[K"
+_C_END = "\x1b[m\x1b[K"
+
+
+class _Options:
+    def __init__(self) -> None:
+        self.mode = "G"
+        self.patterns: list[str] = []
+        self.pattern_given = False
+        self.ignore_case = False
+        self.word = False
+        self.line = False
+        self.null_data = False
+        self.no_messages = False
+        self.invert = False
+        self.max_count: int | None = None
+        self.byte_offset = False
+        self.line_number = False
+        self.with_filename: bool | None = None
+        self.label = "(standard input)"
+        self.only_matching = False
+        self.quiet = False
+        self.binary_files = "binary"
+        self.directories = "read"
+        self.deref = False
+        self.includes: list[str] = []
+        self.excludes: list[str] = []
+        self.exclude_dirs: list[str] = []
+        self.list_files: str | None = None  # "l" or "L"
+        self.count = False
+        self.initial_tab = False
+        self.null_after_name = False
+        self.before = 0
+        self.after = 0
+        self.group_separator: str | None = "--"
+        self.color = False
+
+
+def _context_number(value: str) -> int:
+    try:
+        n = int(value)
+        if n < 0:
+            raise ValueError
+        return n
+    except ValueError:
+        raise UsageError(f"{value}: invalid context length argument") from None
+
+
+def _split_digit_context(args: list[str]) -> tuple[list[str], int | None]:
+    """GNU's ``-NUM`` (context) options, which getopt cannot express."""
+    rest: list[str] = []
+    context = None
+    for i, a in enumerate(args):
+        if a == "--":
+            rest.extend(args[i:])
+            break
+        m = re.fullmatch(r"-(\d+)", a)
+        if m:
+            context = int(m.group(1))
+            continue
+        rest.append(a)
+    return rest, context
+
+
+async def _parse(ctx: CommandContext) -> tuple[_Options, list[str]]:
+    args, digit_context = _split_digit_context(ctx.args)
+    opts, operands = getopt(args, "EFGPe:f:iywxzsvVm:bnHhoqaId:D:rRLlcTZB:A:C:U", _LONG)
+    o = _Options()
+    before = after = None
+    context = digit_context
+    for key, value in opts:
+        if key in ("E", "F", "G", "P"):
+            o.mode = key
+        elif key == "e":
+            o.patterns.extend(value.split("\n"))
+            o.pattern_given = True
+        elif key == "f":
+            try:
+                data = ctx.stdin and await ctx.open_input(value).read() if value == "-" else ctx.read_file(value)
+            except FSError as e:
+                raise _Fatal(f"{value}: {e.strerror}")
+            text = data.decode("utf-8", "surrogateescape")
+            if text.endswith("\n"):
+                text = text[:-1]
+            if text or data:
+                o.patterns.extend(text.split("\n"))
+            o.pattern_given = True
+        elif key in ("i", "y"):
+            o.ignore_case = True
+        elif key == "no-ignore-case":
+            o.ignore_case = False
+        elif key == "w":
+            o.word = True
+        elif key == "x":
+            o.line = True
+        elif key == "z":
+            o.null_data = True
+        elif key == "s":
+            o.no_messages = True
+        elif key == "v":
+            o.invert = True
+        elif key == "V":
+            raise _Version()
+        elif key == "m":
+            try:
+                o.max_count = int(value)
+            except ValueError:
+                raise UsageError("invalid max count") from None
+        elif key == "b":
+            o.byte_offset = True
+        elif key == "n":
+            o.line_number = True
+        elif key == "no-line-number":
+            o.line_number = False
+        elif key == "H":
+            o.with_filename = True
+        elif key == "h":
+            o.with_filename = False
+        elif key == "label":
+            o.label = value
+        elif key == "o":
+            o.only_matching = True
+        elif key == "q":
+            o.quiet = True
+        elif key == "binary-files":
+            if value not in ("binary", "text", "without-match"):
+                raise UsageError("invalid argument '%s' for '--binary-files'" % value)
+            o.binary_files = value
+        elif key == "a":
+            o.binary_files = "text"
+        elif key == "I":
+            o.binary_files = "without-match"
+        elif key == "d":
+            if value not in ("read", "recurse", "skip"):
+                raise UsageError(f"invalid argument '{value}' for '--directories'")
+            o.directories = value
+        elif key == "D":
+            pass
+        elif key == "r":
+            o.directories = "recurse"
+            o.deref = False
+        elif key == "R":
+            o.directories = "recurse"
+            o.deref = True
+        elif key == "include":
+            o.includes.append(value)
+        elif key == "exclude":
+            o.excludes.append(value)
+        elif key == "exclude-from":
+            try:
+                o.excludes.extend(l for l in ctx.read_file(value).decode("utf-8", "surrogateescape").splitlines() if l)
+            except FSError as e:
+                raise _Fatal(f"{value}: {e.strerror}")
+        elif key == "exclude-dir":
+            o.exclude_dirs.append(value)
+        elif key in ("L", "l"):
+            o.list_files = key
+        elif key == "c":
+            o.count = True
+        elif key == "T":
+            o.initial_tab = True
+        elif key == "Z":
+            o.null_after_name = True
+        elif key == "B":
+            before = _context_number(value)
+        elif key == "A":
+            after = _context_number(value)
+        elif key == "C":
+            context = _context_number(value)
+        elif key == "group-separator":
+            o.group_separator = value
+        elif key == "no-group-separator":
+            o.group_separator = None
+        elif key in ("color", "colour"):
+            when = value or "auto"
+            if when in ("always", "yes", "force"):
+                o.color = True
+            elif when in ("never", "no", "none", "auto", "tty", "if-tty"):
+                o.color = False
+            else:
+                raise UsageError(f"invalid argument '{when}' for '--color'\n"
+                                 "Valid arguments are:\n  - 'always', 'yes', 'force'\n"
+                                 "  - 'never', 'no', 'none'\n  - 'auto', 'tty', 'if-tty'")
+    o.before = before if before is not None else (context or 0)
+    o.after = after if after is not None else (context or 0)
+    if not o.pattern_given:
+        if not operands:
+            raise UsageError("Usage: grep [OPTION]... PATTERNS [FILE]...", status=2)
+        o.patterns = operands.pop(0).split("\n")
+    return o, operands
+
+
+class _Fatal(Exception):
+    pass
+
+
+class _Version(Exception):
+    pass
+
+
+class _Matcher:
+    """Decides whether a line matches and finds the matches in it (for -o and --color)."""
+
+    def __init__(self, o: _Options) -> None:
+        patterns = o.patterns
+        self.match_nothing = not patterns
+        self.regexes: list[PosixRegex] = []
+        if self.match_nothing:
+            return
+        if o.mode == "F":
+            sources = [re.escape(p) for p in patterns]
+            self.regexes = [self._compile_python("|".join(f"(?:{s})" for s in sources), o,
+                                                 alternation=len(sources) > 1)]
+            return
+        if o.mode == "P":
+            if len(patterns) > 1:
+                raise _Fatal("the -P option only supports a single pattern")
+            self.regexes = [self._wrap(compile_posix(patterns[0], python=True, ignore_case=o.ignore_case,
+                                                     dotall=False), o)]
+            return
+        extended = o.mode == "E"
+        compiled = [compile_posix(p, extended, ignore_case=o.ignore_case) for p in patterns]
+        if len(compiled) == 1:
+            self.regexes = [self._wrap(compiled[0], o)]
+        elif any(c.groups for c in compiled):
+            # group numbers (back-references) are per pattern: keep them apart
+            self.regexes = [self._wrap(c, o) for c in compiled]
+        else:
+            self.regexes = [self._compile_python("|".join(f"(?:{c.python})" for c in compiled), o,
+                                                 alternation=True)]
+
+    @staticmethod
+    def _compile_python(src: str, o: _Options, alternation: bool) -> PosixRegex:
+        src = _Matcher._decorate(src, o)
+        flags = re.I if o.ignore_case else 0
+        return PosixRegex(src, src, flags | re.S, risky=alternation, posix=alternation)
+
+    @staticmethod
+    def _decorate(src: str, o: _Options) -> str:
+        if o.line:
+            return f"^(?:{src})\\Z"
+        if o.word:
+            return f"(?<!\\w)(?:{src})(?!\\w)"
+        return src
+
+    def _wrap(self, rx: PosixRegex, o: _Options) -> PosixRegex:
+        if not (o.line or o.word):
+            return rx
+        src = self._decorate(rx.python, o)
+        flags = (re.I if o.ignore_case else 0) | re.S
+        return PosixRegex(rx.pattern, src, flags, rx.risky, posix=rx.risky and o.mode != "P")
+
+    def set_deadline(self, deadline: float | None) -> None:
+        for r in self.regexes:
+            r.deadline = deadline
+
+    def matches(self, text: str) -> bool:
+        for r in self.regexes:
+            if r.search(text) is not None:
+                return True
+        return False
+
+    def spans(self, text: str) -> list[tuple[int, int]]:
+        """Non-empty matches, leftmost first, non-overlapping (across all patterns)."""
+        if len(self.regexes) == 1:
+            return [m.span() for m in self.regexes[0].finditer_nonoverlapping(text) if m.end() > m.start()]
+        out = []
+        pos = 0
+        n = len(text)
+        while pos <= n:
+            best = None
+            for r in self.regexes:
+                m = r.search(text, pos)
+                while m is not None and m.end() == m.start() and m.start() < n:
+                    m = r.search(text, m.start() + 1)
+                if m is not None and m.end() > m.start():
+                    if best is None or m.start() < best[0] or (m.start() == best[0] and m.end() > best[1]):
+                        best = m.span()
+            if best is None:
+                break
+            out.append(best)
+            pos = best[1]
+        return out
+
+
+def _deadline(ctx: CommandContext) -> float | None:
+    shell = ctx.shell
+    deadline = getattr(shell, "deadline", None)
+    if isinstance(deadline, (int, float)):
+        return float(deadline)
+    limits = getattr(shell, "limits", None) or getattr(ctx.sandbox, "limits", None)
+    wall = getattr(limits, "wall_time", None)
+    if isinstance(wall, (int, float)):
+        return time.monotonic() + float(wall)
+    return None
+
+
+class _Grep:
+    def __init__(self, ctx: CommandContext, o: _Options, matcher: _Matcher) -> None:
+        self.ctx = ctx
+        self.o = o
+        self.matcher = matcher
+        self.eol = b"\0" if o.null_data else b"\n"
+        self.selected_any = False
+        self.error = False
+        self.out: list[bytes] = []
+        self.out_size = 0
+        self.printed_something = False  # for group separators across files
+        self.show_name = False
+        self.stop_all = False
+
+    async def emit(self, data: bytes) -> None:
+        self.out.append(data)
+        self.out_size += len(data)
+        if self.out_size >= 65536:
+            await self.flush()
+
+    async def flush(self) -> None:
+        if self.out:
+            data = b"".join(self.out)
+            self.out.clear()
+            self.out_size = 0
+            await self.ctx.stdout.write(data)
+
+    async def message(self, text: str) -> None:
+        await self.flush()
+        await self.ctx.error(text)
+
+    async def file_error(self, name: str, text: str) -> None:
+        self.error = True
+        if not self.o.no_messages:
+            await self.message(f"{name}: {text}")
+
+    # ------------------------------------------------------------------ output pieces
+    def prefix(self, name: str, lineno: int, offset: int, sep: str) -> str:
+        o = self.o
+        parts = []
+        color = o.color
+        if self.show_name:
+            parts.append((_C_FILE + name + _C_END) if color else name)
+            parts.append("\0" if o.null_after_name else ((_C_SEP + sep + _C_END) if color else sep))
+        if o.line_number:
+            parts.append((_C_LINENO + str(lineno) + _C_END) if color else str(lineno))
+            parts.append((_C_SEP + sep + _C_END) if color else sep)
+        if o.byte_offset:
+            parts.append((_C_LINENO + str(offset) + _C_END) if color else str(offset))
+            parts.append((_C_SEP + sep + _C_END) if color else sep)
+        if o.initial_tab and parts:
+            parts.append("\t")
+        return "".join(parts)
+
+    async def separator(self) -> None:
+        if self.o.group_separator is not None:
+            sep = self.o.group_separator
+            if self.o.color:
+                sep = _C_SEP + sep + _C_END
+            await self.emit(sep.encode("utf-8", "surrogateescape") + b"\n")
+
+    # ------------------------------------------------------------------ one input
+    async def search(self, inp, name: str) -> None:
+        """Search one input stream; ``name`` is how output names it."""
+        o = self.o
+        ctx = self.ctx
+        matcher = self.matcher
+        eol = self.eol
+        head = await inp.read(32768)
+        binary = o.binary_files != "text" and b"\0" in head and not o.null_data
+        inp.unread(head)
+        if binary and o.binary_files == "without-match":
+            return
+        count = 0
+        lineno = 0
+        offset = 0
+        max_count = o.max_count
+        list_mode = o.list_files
+        quiet = o.quiet
+        counting = o.count
+        invert = o.invert
+        plain_output = not (quiet or counting or list_mode)
+        suppress_lines = binary  # binary: one message at the first match, no lines
+        context = plain_output and (o.before or o.after) and not o.only_matching
+        before: deque = deque(maxlen=o.before or 1)
+        after_left = 0
+        last_printed = 0
+        match_nothing = matcher.match_nothing
+        only = o.only_matching
+        color = o.color
+        check = ctx.check
+        if max_count == 0:
+            return self.finish_file(name, 0) if False else await self.after_file(name, 0)
+        if match_nothing:
+            matches = None
+        elif len(matcher.regexes) == 1 and not only and not color:
+            search = matcher.regexes[0].search
+            matches = None
+        else:
+            search = None
+            matches = matcher.matches
+        async for raw in inp.lines(eol):
+            lineno += 1
+            if not (lineno & 1023):
+                check()
+            if raw.endswith(eol):
+                line_bytes = raw[:-1]
+            else:
+                line_bytes = raw
+            if not binary and o.binary_files != "text" and b"\0" in line_bytes and not o.null_data:
+                binary = suppress_lines = True
+            text = line_bytes.decode("utf-8", "surrogateescape")
+            if match_nothing:
+                hit = False
+            elif search is not None:
+                hit = search(text) is not None
+            else:
+                hit = matches(text)
+            if hit != invert:
+                count += 1
+                self.selected_any = True
+                if quiet:
+                    self.stop_all = True
+                    return
+                if list_mode:
+                    break
+                if suppress_lines:
+                    if not counting:
+                        break
+                elif plain_output:
+                    if context:
+                        if last_printed and lineno - len(before) > last_printed + 1 and self.printed_something:
+                            await self.separator()
+                        elif not last_printed and self.printed_something and (before or lineno > 1):
+                            await self.separator()
+                        first_ctx = lineno - len(before)
+                        for i, (b_raw, b_off) in enumerate(before):
+                            await self.emit(self.prefix(name, first_ctx + i, b_off, "-").encode(
+                                "utf-8", "surrogateescape") + b_raw)
+                        before.clear()
+                    await self.print_selected(name, lineno, offset, text, line_bytes, only, color, invert)
+                    last_printed = lineno
+                    after_left = o.after
+                if max_count is not None and count >= max_count:
+                    offset += len(raw)
+                    if context and o.after:
+                        # GNU prints the trailing context of the last selected line
+                        async for raw2 in inp.lines(eol):
+                            lineno += 1
+                            if after_left <= 0:
+                                break
+                            b = raw2[:-1] if raw2.endswith(eol) else raw2
+                            t = b.decode("utf-8", "surrogateescape")
+                            if (not match_nothing and matcher.matches(t)) != invert:
+                                break
+                            await self.emit(self.prefix(name, lineno, offset, "-").encode(
+                                "utf-8", "surrogateescape") + b + eol)
+                            after_left -= 1
+                            offset += len(raw2)
+                    break
+            elif context:
+                if after_left > 0:
+                    await self.emit(self.prefix(name, lineno, offset, "-").encode("utf-8", "surrogateescape")
+                                    + line_bytes + eol)
+                    after_left -= 1
+                    last_printed = lineno
+                elif o.before:
+                    before.append((line_bytes + eol, offset))
+            offset += len(raw)
+        if binary and count and not (counting or list_mode or quiet):
+            await self.flush()
+            await self.ctx.error(f"{name}: binary file matches")
+        await self.after_file(name, count)
+
+    async def print_selected(self, name, lineno, offset, text, line_bytes, only, color, invert) -> None:
+        eol = self.eol
+        self.printed_something = True
+        if only:
+            if invert:
+                return
+            for start, end in self.matcher.spans(text):
+                part = text[start:end]
+                b_off = offset + len(text[:start].encode("utf-8", "surrogateescape"))
+                piece = (_C_MATCH + part + _C_END) if color else part
+                await self.emit((self.prefix(name, lineno, b_off, ":") + piece).encode(
+                    "utf-8", "surrogateescape") + eol)
+            return
+        if color and not invert:
+            pieces = []
+            pos = 0
+            for start, end in self.matcher.spans(text):
+                pieces.append(text[pos:start])
+                pieces.append(_C_MATCH + text[start:end] + _C_END)
+                pos = end
+            pieces.append(text[pos:])
+            await self.emit((self.prefix(name, lineno, offset, ":") + "".join(pieces)).encode(
+                "utf-8", "surrogateescape") + eol)
+            return
+        prefix = self.prefix(name, lineno, offset, ":")
+        if prefix:
+            await self.emit(prefix.encode("utf-8", "surrogateescape") + line_bytes + eol)
+        else:
+            await self.emit(line_bytes + eol)
+
+    async def after_file(self, name: str, count: int) -> None:
+        o = self.o
+        if o.quiet:
+            return
+        shown = (_C_FILE + name + _C_END) if o.color else name
+        if o.count:
+            if self.show_name:
+                sep = "\0" if o.null_after_name else ((_C_SEP + ":" + _C_END) if o.color else ":")
+                await self.emit(f"{shown}{sep}{count}\n".encode("utf-8", "surrogateescape"))
+            else:
+                await self.emit(f"{count}\n".encode())
+        if (o.list_files == "l" and count) or (o.list_files == "L" and not count):
+            end = "\0" if o.null_after_name else "\n"
+            await self.emit((shown + end).encode("utf-8", "surrogateescape"))
+
+    # ------------------------------------------------------------------ files and trees
+    def _included(self, path: str, command_line: bool) -> bool:
+        base = path.rstrip("/").rsplit("/", 1)[-1]
+        o = self.o
+        for pat in o.excludes:
+            if fnmatch.fnmatchcase(base, pat) or (command_line and fnmatch.fnmatchcase(path, pat)):
+                return False
+        if o.includes:
+            return any(fnmatch.fnmatchcase(base, pat) for pat in o.includes)
+        return True
+
+    async def operand(self, path: str, display: str | None = None, command_line: bool = True) -> None:
+        ctx = self.ctx
+        o = self.o
+        name = display if display is not None else path
+        if path == "-" and command_line:
+            await self.search(ctx.stdin, o.label)
+            return
+        fs = ctx.fs
+        try:
+            st = fs.stat(path, cwd=ctx.cwd)
+        except FSError as e:
+            if not command_line:
+                try:
+                    fs.lstat(path, cwd=ctx.cwd)
+                    return  # dangling symlink met while recursing: GNU skips it silently
+                except FSError:
+                    pass
+            await self.file_error(name, e.strerror)
+            return
+        if stat_mod.S_ISDIR(st.st_mode):
+            if o.directories == "skip":
+                return
+            if o.directories == "recurse":
+                if not command_line and any(fnmatch.fnmatchcase(path.rstrip("/").rsplit("/", 1)[-1], p)
+                                            for p in o.exclude_dirs):
+                    return
+                await self.recurse(path, name)
+                return
+            await self.file_error(name, "Is a directory")
+            return
+        if not self._included(path, command_line):
+            return
+        if not stat_mod.S_ISREG(st.st_mode) and not command_line:
+            return  # devices, fifos met while recursing
+        try:
+            inp = ctx.open_input(path)
+        except FSError as e:
+            await self.file_error(name, e.strerror)
+            return
+        try:
+            await self.search(inp, name)
+        except FSError as e:
+            await self.file_error(name, e.strerror)
+
+    async def recurse(self, path: str, name: str) -> None:
+        ctx = self.ctx
+        try:
+            entries = ctx.fs.scandir(path, cwd=ctx.cwd)
+        except FSError as e:
+            await self.file_error(name, e.strerror)
+            return
+        for entry, st in entries:
+            if self.stop_all:
+                return
+            await ctx.checkpoint()
+            child = path.rstrip("/") + "/" + entry if path != "/" else "/" + entry
+            child_name = (name.rstrip("/") + "/" + entry) if name else entry
+            if stat_mod.S_ISLNK(st.st_mode) and not self.o.deref:
+                continue
+            await self.operand(child, child_name, command_line=False)
+
+
+@command("grep", "egrep", "fgrep", help=GREP_HELP)
+async def grep(ctx: CommandContext) -> int:
+    try:
+        o, operands = await _parse(ctx)
+    except _Fatal as e:
+        await ctx.error(str(e))
+        return 2
+    except _Version:
+        await ctx.out("grep (GNU grep) 3.8 (sandbox_kernel)\n")
+        return 0
+    if ctx.name == "egrep" and o.mode == "G":
+        o.mode = "E"
+    elif ctx.name == "fgrep" and o.mode == "G":
+        o.mode = "F"
+    try:
+        matcher = _Matcher(o)
+    except RegexError as e:
+        await ctx.error(str(e))
+        return 2
+    except _Fatal as e:
+        await ctx.error(str(e))
+        return 2
+    matcher.set_deadline(_deadline(ctx))
+    g = _Grep(ctx, o, matcher)
+    recursive = o.directories == "recurse"
+    if not operands:
+        operands = ["."] if recursive else ["-"]
+        implicit_dot = recursive
+    else:
+        implicit_dot = False
+    if o.with_filename is None:
+        g.show_name = len(operands) > 1 or recursive
+    else:
+        g.show_name = o.with_filename
+    try:
+        for path in operands:
+            if g.stop_all:
+                break
+            if implicit_dot:
+                await g.recurse(".", "")
+            else:
+                await g.operand(path)
+    except RegexTimeout:
+        await g.flush()
+        ctx.check()
+        await ctx.error("regular expression too complex: matching took too long")
+        return 2
+    await g.flush()
+    if o.quiet and g.selected_any:
+        return 0
+    if g.error:
+        return 2
+    return 0 if g.selected_any else 1

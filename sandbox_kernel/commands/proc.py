@@ -1,0 +1,225 @@
+"""Commands about running time: sleep, timeout, time."""
+from __future__ import annotations
+
+import asyncio
+import re
+import resource
+import time as _time
+
+from ..engine import CancelToken
+from .options import UsageError, getopt
+from .registry import CommandContext, command
+from .system import parse_signal, run_command
+
+_DURATION = re.compile(r"^\s*([0-9]*\.?[0-9]*(?:[eE][-+]?[0-9]+)?|inf|infinity)([smhd]?)$", re.I)
+_UNIT = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def parse_duration(text: str) -> float | None:
+    """GNU's DURATION: a non-negative float with an optional s/m/h/d suffix."""
+    m = _DURATION.match(text)
+    if not m or m.group(1) in ("", "."):
+        return None
+    try:
+        value = float(m.group(1))
+    except ValueError:
+        return None
+    if value < 0:
+        return None
+    return value * _UNIT[m.group(2).lower()]
+
+
+def cancel_token(ctx: CommandContext) -> CancelToken | None:
+    for name in ("cancel", "cancel_token", "token"):
+        token = getattr(ctx.shell, name, None)
+        if isinstance(token, CancelToken):
+            return token
+    return None
+
+
+async def interruptible_sleep(ctx: CommandContext, seconds: float) -> None:
+    """Sleep, returning early (by raising via ``ctx.check()``) on interrupt or time-out."""
+    ctx.check()
+    token = cancel_token(ctx)
+    deadline = _time.monotonic() + seconds
+    if token is not None:
+        waiter = asyncio.ensure_future(token.wait())
+        try:
+            remaining = deadline - _time.monotonic()
+            if remaining > 0:
+                await asyncio.wait([waiter], timeout=remaining)
+        finally:
+            waiter.cancel()
+        ctx.check()
+        return
+    # no token to wait on: sleep in slices and poll
+    while True:
+        remaining = deadline - _time.monotonic()
+        if remaining <= 0:
+            break
+        await asyncio.sleep(min(remaining, 0.05))
+        ctx.check()
+
+
+SLEEP_HELP = """Usage: sleep NUMBER[SUFFIX]...
+  or:  sleep OPTION
+Pause for NUMBER seconds.  SUFFIX may be 's' for seconds (the default),
+'m' for minutes, 'h' for hours or 'd' for days.  NUMBER need not be an
+integer.  Given two or more arguments, pause for the amount of time
+specified by the sum of their values.
+"""
+
+
+@command("sleep", help=SLEEP_HELP)
+async def sleep(ctx: CommandContext) -> int:
+    opts, operands = getopt(ctx.args, "", negative_numbers=False)
+    if not operands:
+        raise UsageError("missing operand", 1)
+    total = 0.0
+    bad = False
+    for arg in operands:
+        value = parse_duration(arg)
+        if value is None:
+            await ctx.error(f"invalid time interval '{arg}'")
+            bad = True
+            continue
+        total += value
+    if bad:
+        await ctx.err("Try 'sleep --help' for more information.\n")
+        return 1
+    await interruptible_sleep(ctx, total)
+    return 0
+
+
+TIMEOUT_HELP = """Usage: timeout [OPTION] DURATION COMMAND [ARG]...
+  or:  timeout [OPTION]
+Start COMMAND, and kill it if still running after DURATION.
+
+Mandatory arguments to long options are mandatory for short options too.
+      --preserve-status
+                 exit with the same status as COMMAND, even when the
+                   command times out
+      --foreground
+                 when not running timeout directly from a shell prompt,
+                   allow COMMAND to read from the TTY and get TTY signals;
+                   in this mode, children of COMMAND will not be timed out
+  -k, --kill-after=DURATION
+                 also send a KILL signal if COMMAND is still running
+                   this long after the initial signal was sent
+  -s, --signal=SIGNAL
+                 specify the signal to be sent on timeout;
+                   SIGNAL may be a name like 'HUP' or a number;
+                   see 'kill -l' for a list of signals
+  -v, --verbose  diagnose to stderr any signal sent upon timeout
+
+DURATION is a floating point number with an optional suffix:
+'s' for seconds (the default), 'm' for minutes, 'h' for hours or 'd' for days.
+A duration of 0 disables the associated timeout.
+
+If the command times out, and --preserve-status is not set, then exit with
+status 124.  Otherwise, exit with the status of COMMAND.
+"""
+
+_SIGNAL_NAMES = {1: "HUP", 2: "INT", 3: "QUIT", 9: "KILL", 15: "TERM", 10: "USR1", 12: "USR2",
+                 14: "ALRM", 6: "ABRT"}
+
+
+@command("timeout", help=TIMEOUT_HELP)
+async def timeout(ctx: CommandContext) -> int:
+    try:
+        opts, rest = getopt(ctx.args, "+k:s:v", {"kill-after=": "k", "signal=": "s",
+                                                 "verbose": "v", "preserve-status": None,
+                                                 "foreground": None})
+    except UsageError as e:
+        e.status = 125
+        raise
+    sig = 15
+    verbose = preserve = False
+    for o, v in opts:
+        if o == "s":
+            parsed = parse_signal(v)
+            if parsed is None:
+                await ctx.error(f"{v}: invalid signal")
+                await ctx.err("Try 'timeout --help' for more information.\n")
+                return 125
+            sig = parsed
+        elif o == "k":
+            if parse_duration(v) is None:
+                await ctx.error(f"invalid time interval '{v}'")
+                await ctx.err("Try 'timeout --help' for more information.\n")
+                return 125
+        elif o == "v":
+            verbose = True
+        elif o == "preserve-status":
+            preserve = True
+    if len(rest) < 2:
+        if rest:
+            await ctx.error(f"missing operand after '{rest[0]}'")
+        await ctx.err("Try 'timeout --help' for more information.\n")
+        return 125
+    seconds = parse_duration(rest[0])
+    if seconds is None:
+        await ctx.error(f"invalid time interval '{rest[0]}'")
+        await ctx.err("Try 'timeout --help' for more information.\n")
+        return 125
+    argv = rest[1:]
+    task = asyncio.ensure_future(_run_child(ctx, argv))
+    if seconds <= 0:
+        return await task
+    done, _ = await asyncio.wait([task], timeout=seconds)
+    if task in done:
+        return task.result()
+    task.cancel()
+    try:
+        await task
+    except asyncio.CancelledError:
+        # our own cancellation of the child, unless we were cancelled too
+        current = asyncio.current_task()
+        if current is not None and current.cancelling():
+            raise
+    except Exception:
+        pass
+    if verbose:
+        name = _SIGNAL_NAMES.get(sig, str(sig))
+        await ctx.error(f"sending signal {name} to command '{argv[0]}'")
+    return 128 + sig if preserve else 124
+
+
+async def _run_child(ctx: CommandContext, argv: list[str]) -> int:
+    status = await run_command(ctx, argv)
+    return status
+
+
+TIME_HELP = """Usage: time COMMAND [ARG]...
+Run COMMAND, then report on standard error the elapsed real time and the
+user and system CPU time it used, in bash's format:
+
+real	0m0.000s
+user	0m0.000s
+sys	0m0.000s
+
+  -p   POSIX format (real 0.00 / user 0.00 / sys 0.00)
+"""
+
+
+def _bash_time(seconds: float) -> str:
+    minutes, secs = divmod(max(seconds, 0.0), 60)
+    return f"{int(minutes)}m{secs:.3f}s"
+
+
+@command("time", help=TIME_HELP)
+async def time_cmd(ctx: CommandContext) -> int:
+    opts, argv = getopt(ctx.args, "+p", {"portability": "p"})
+    posix = bool(opts)
+    before = resource.getrusage(resource.RUSAGE_SELF)
+    start = _time.monotonic()
+    status = await run_command(ctx, argv) if argv else 0
+    real = _time.monotonic() - start
+    after = resource.getrusage(resource.RUSAGE_SELF)
+    user = after.ru_utime - before.ru_utime
+    sys_ = after.ru_stime - before.ru_stime
+    if posix:
+        await ctx.err(f"real {real:.2f}\nuser {user:.2f}\nsys {sys_:.2f}\n")
+    else:
+        await ctx.err(f"\nreal\t{_bash_time(real)}\nuser\t{_bash_time(user)}\nsys\t{_bash_time(sys_)}\n")
+    return status

@@ -1,0 +1,493 @@
+"""POSIX regular expressions (BRE and ERE, with GNU extensions) translated to Python regex.
+
+``translate(pattern, extended=False)`` returns Python regex source; ``compile_posix`` returns a
+``PosixRegex`` ready for grep, sed and awk.
+
+What is translated (GNU grep/sed semantics):
+  * BRE: ``\\( \\) \\{m,n\\} \\1..\\9``, GNU ``\\+ \\? \\|``; ``* + ? { } | ( )`` are literal
+    unescaped; ``*`` is literal at the start of the RE, of a group or of an alternative;
+    ``^`` is an anchor only at the start (of the RE, a group, an alternative) and ``$`` only
+    at the end, literal elsewhere.
+  * ERE: ``( ) | + ? {m,n}``; a ``{`` that does not open a valid interval is literal; a
+    repetition operator with nothing to repeat is ignored (GNU warns and does the same);
+    back-references are accepted (GNU extension).
+  * Both: bracket expressions with ``[:class:]``, ``[=c=]``, ``[.c.]``, ``]`` first, backslash
+    literal inside; ``\\< \\> \\b \\B \\w \\W \\s \\S \\` \\'``.
+  * Stacked repetitions (``a**``, ``a+?``) mean a repetition of a repetition, never Python's
+    lazy/possessive forms.
+
+Caveat: POSIX wants the leftmost-*longest* match, Python finds the leftmost match of the
+first alternative that succeeds. The difference shows only with alternation (``a|ab``), so
+patterns with alternation are compiled with the ``regex`` module's POSIX flag. Quantifiers are
+greedy in both, which gives the same answer for everything else. Risky patterns (nested
+repetitions, back-references, alternation) run in the ``regex`` module with a time-out so a
+catastrophic pattern ends with an error instead of hanging the kernel.
+"""
+from __future__ import annotations
+
+import re
+import time
+
+import regex
+
+__all__ = ["RegexError", "RegexTimeout", "translate", "compile_posix", "PosixRegex", "CLASSES"]
+
+
+class RegexError(ValueError):
+    """A malformed POSIX regex; the message is GNU's (e.g. ``Unmatched ( or \\(``)."""
+
+
+class RegexTimeout(Exception):
+    """A match ran past its time budget (catastrophic backtracking)."""
+
+
+# Character classes in the C locale, as Python bracket-expression bodies.
+CLASSES = {
+    "alpha": "a-zA-Z",
+    "digit": "0-9",
+    "alnum": "0-9A-Za-z",
+    "upper": "A-Z",
+    "lower": "a-z",
+    "space": " \\t\\n\\r\\f\\v",
+    "blank": " \\t",
+    "punct": "!-/:-@\\[-`{-~",
+    "print": " -~",
+    "graph": "!-~",
+    "cntrl": "\\x00-\\x1f\\x7f",
+    "xdigit": "0-9A-Fa-f",
+}
+
+_PY_SPECIAL = set(".^$*+?{}[]\\|()#&~ \t\n\r\f\v-")
+
+
+def _lit(ch: str) -> str:
+    """A literal character as Python regex source."""
+    if ch in _PY_SPECIAL:
+        return "\\" + ch if ch not in "\t\n\r\f\v" else {"\t": "\\t", "\n": "\\n", "\r": "\\r",
+                                                         "\f": "\\f", "\v": "\\v"}[ch]
+    return ch
+
+
+def _class_lit(ch: str) -> str:
+    if ch in "\\]^-[&~|":
+        return "\\" + ch
+    if ch == "\n":
+        return "\\n"
+    return ch
+
+
+_SED_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "f": "\f", "v": "\v", "a": "\a"}
+
+
+def _parse_bracket(p: str, i: int) -> tuple[str, int]:
+    """Parse a bracket expression starting after ``[`` at ``p[i]``; return (python, next index)."""
+    n = len(p)
+    negate = False
+    if i < n and p[i] == "^":
+        negate = True
+        i += 1
+    items: list[str] = []
+    first = True
+    prev_char: str | None = None  # last single character, a possible range start
+    while True:
+        if i >= n:
+            raise RegexError("Unmatched [, [^, [:, [., or [=")
+        ch = p[i]
+        if ch == "]" and not first:
+            i += 1
+            break
+        first = False
+        if ch == "[" and i + 1 < n and p[i + 1] in ":=.":
+            kind = p[i + 1]
+            end = p.find(kind + "]", i + 2)
+            if end < 0:
+                raise RegexError("Unmatched [, [^, [:, [., or [=")
+            name = p[i + 2:end]
+            i = end + 2
+            if kind == ":":
+                if name not in CLASSES:
+                    raise RegexError("Invalid character class name")
+                items.append(CLASSES[name])
+                prev_char = None
+                continue
+            if len(name) != 1:
+                raise RegexError("Invalid collation character")
+            ch_value = name
+        else:
+            ch_value = ch
+            i += 1
+        # a range?
+        if i + 1 < n and p[i] == "-" and p[i + 1] != "]":
+            i += 1
+            hi = p[i]
+            if hi == "[" and i + 1 < n and p[i + 1] in ".=":
+                kind = p[i + 1]
+                end = p.find(kind + "]", i + 2)
+                if end < 0:
+                    raise RegexError("Unmatched [, [^, [:, [., or [=")
+                hi = p[i + 2:end]
+                if len(hi) != 1:
+                    raise RegexError("Invalid collation character")
+                i = end + 2
+            else:
+                i += 1
+            if ord(hi) < ord(ch_value):
+                raise RegexError("Invalid range end")
+            items.append(_class_lit(ch_value) + "-" + _class_lit(hi))
+            prev_char = None
+            continue
+        items.append(_class_lit(ch_value))
+        prev_char = ch_value
+    del prev_char
+    body = "".join(items)
+    return ("[^" if negate else "[") + body + "]", i
+
+
+class _Piece:
+    __slots__ = ("src", "quantified", "repeatable")
+
+    def __init__(self, src: str, quantified: bool = False, repeatable: bool = True) -> None:
+        self.src = src
+        self.quantified = quantified
+        self.repeatable = repeatable
+
+
+class _Translator:
+    def __init__(self, pattern: str, extended: bool, multiline: bool, sed_escapes: bool) -> None:
+        self.p = pattern
+        self.ere = extended
+        self.multiline = multiline
+        self.sed_escapes = sed_escapes
+        self.i = 0
+        self.groups_open = 0
+        self.groups_closed: set[int] = set()
+        self.has_alternation = False
+        self.has_backref = False
+        self.nested_repeat = False
+
+    def run(self) -> str:
+        src = self.alternation(depth=0)
+        if self.i < len(self.p):  # a stray close paren
+            raise RegexError("Unmatched ) or \\)")
+        return src
+
+    # alternation := branch ( '|' branch )*
+    def alternation(self, depth: int) -> str:
+        branches = [self.branch(depth)]
+        while self.at_alt():
+            self.i += 2 if not self.ere else 1
+            self.has_alternation = True
+            branches.append(self.branch(depth))
+        return "|".join(branches)
+
+    def at_alt(self) -> bool:
+        p, i = self.p, self.i
+        if self.ere:
+            return i < len(p) and p[i] == "|"
+        return p.startswith("\\|", i)
+
+    def at_close(self) -> bool:
+        p, i = self.p, self.i
+        if self.ere:
+            return i < len(p) and p[i] == ")"
+        return p.startswith("\\)", i)
+
+    def at_branch_end(self, j: int) -> bool:
+        """Is position j the end of a branch (for a BRE ``$`` anchor)?"""
+        p = self.p
+        if j >= len(p):
+            return True
+        if self.ere:
+            return p[j] in "|)"
+        return p.startswith("\\)", j) or p.startswith("\\|", j)
+
+    def branch(self, depth: int) -> str:
+        p = self.p
+        pieces: list[_Piece] = []
+        start = True  # at the start of the branch: '*' literal (BRE), '^' an anchor
+        while self.i < len(p):
+            if self.at_alt():
+                break
+            if self.at_close():
+                if depth == 0 and self.ere:
+                    # GNU ERE: an unmatched ')' is an ordinary character
+                    self.i += 1
+                    pieces.append(_Piece("\\)"))
+                    start = False
+                    continue
+                if depth == 0:
+                    raise RegexError("Unmatched ) or \\)")
+                break
+            ch = p[self.i]
+            # repetition operators
+            quant = self.read_quantifier(start, pieces)
+            if quant is not None:
+                if quant == "":
+                    continue
+                prev = pieces[-1] if pieces else None
+                if prev is None or not prev.repeatable:
+                    # nothing to repeat: GNU ignores the operator in ERE
+                    start = False
+                    continue
+                if prev.quantified:
+                    prev.src = "(?:" + prev.src + ")"
+                    self.nested_repeat = True
+                prev.src += quant
+                prev.quantified = True
+                start = False
+                continue
+            if ch == "^":
+                self.i += 1
+                if start or self.ere:
+                    pieces.append(_Piece("^", repeatable=False))
+                    # in a BRE, '*' right after a leading '^' is literal
+                    start = not self.ere
+                    continue
+                pieces.append(_Piece("\\^"))
+                start = False
+                continue
+            if ch == "$":
+                self.i += 1
+                if self.ere or self.at_branch_end(self.i):
+                    pieces.append(_Piece("$" if self.multiline else "\\Z", repeatable=False))
+                else:
+                    pieces.append(_Piece("\\$"))
+                start = False
+                continue
+            if ch == "[":
+                src, self.i = _parse_bracket(p, self.i + 1)
+                pieces.append(_Piece(src))
+                start = False
+                continue
+            if ch == ".":
+                self.i += 1
+                pieces.append(_Piece("."))
+                start = False
+                continue
+            if self.ere and ch == "(":
+                self.i += 1
+                pieces.append(self.group(depth))
+                start = False
+                continue
+            if ch == "\\":
+                if self.i + 1 >= len(p):
+                    raise RegexError("Trailing backslash")
+                nxt = p[self.i + 1]
+                if not self.ere and nxt == "(":
+                    self.i += 2
+                    pieces.append(self.group(depth))
+                    start = False
+                    continue
+                if not self.ere and nxt == "{" and start:
+                    # GNU: an interval with nothing to repeat at the start is literal
+                    self.i += 2
+                    pieces.append(_Piece("\\{"))
+                    start = False
+                    continue
+                self.i += 2
+                pieces.append(self.escape(nxt))
+                start = False
+                continue
+            self.i += 1
+            pieces.append(_Piece(_lit(ch)))
+            start = False
+        return "".join(pc.src for pc in pieces)
+
+    def group(self, depth: int) -> _Piece:
+        self.groups_open += 1
+        number = self.groups_open
+        inner = self.alternation(depth + 1)
+        if not self.at_close():
+            raise RegexError("Unmatched ( or \\(")
+        self.i += 1 if self.ere else 2
+        self.groups_closed.add(number)
+        return _Piece("(" + inner + ")")
+
+    def read_quantifier(self, start: bool, pieces: list[_Piece]) -> str | None:
+        """A repetition operator at self.i as Python source ('' = consumed and ignored),
+        or None when there is none."""
+        p, i = self.p, self.i
+        ch = p[i]
+        if ch == "*":
+            if not self.ere and (start or not pieces):
+                return None  # literal
+            self.i += 1
+            return "*"
+        if self.ere:
+            if ch in "+?":
+                self.i += 1
+                return ch
+            if ch == "{":
+                m = re.match(r"\{(\d*)(,(\d*))?\}", p[i:])
+                if not m or (m.group(1) == "" and m.group(2) is None):
+                    return None  # literal '{'
+                self.i += m.end()
+                return self.interval(m)
+            return None
+        if ch == "\\" and i + 1 < len(p):
+            nxt = p[i + 1]
+            if nxt in "+?":
+                if start or not pieces:
+                    return None
+                self.i += 2
+                return nxt
+            if nxt == "{":
+                if start or not pieces:
+                    return None
+                end = p.find("\\}", i + 2)
+                if end < 0:
+                    raise RegexError("Unmatched \\{")
+                m = re.fullmatch(r"(\d*)(,(\d*))?", p[i + 2:end])
+                if not m:
+                    raise RegexError("Invalid content of \\{\\}")
+                self.i = end + 2
+                return self.interval(m, offset=0)
+        return None
+
+    @staticmethod
+    def interval(m: re.Match, offset: int = 1) -> str:
+        lo_s = m.group(1)
+        has_comma = m.group(2) is not None
+        hi_s = m.group(3) if has_comma else lo_s
+        lo = int(lo_s) if lo_s else 0
+        hi = int(hi_s) if hi_s else None
+        if hi is not None and hi < lo:
+            raise RegexError("Invalid content of \\{\\}")
+        if max(lo, hi or 0) > 32767:
+            raise RegexError("Regular expression too big")
+        if hi is None:
+            return "{%d,}" % lo
+        if hi == lo:
+            return "{%d}" % lo
+        return "{%d,%d}" % (lo, hi)
+
+    def escape(self, ch: str) -> _Piece:
+        if ch.isdigit() and ch != "0":
+            number = int(ch)
+            if number not in self.groups_closed:
+                raise RegexError("Invalid back reference")
+            self.has_backref = True
+            return _Piece("(?:\\%d)" % number)
+        simple = {
+            "<": ("\\b(?=\\w)", False), ">": ("\\b(?<=\\w)", False),
+            "b": ("\\b", False), "B": ("\\B", False),
+            "w": ("\\w", True), "W": ("\\W", True), "s": ("\\s", True), "S": ("\\S", True),
+            "`": ("\\A", False), "'": ("\\Z", False),
+        }
+        if ch in simple:
+            src, rep = simple[ch]
+            return _Piece(src, repeatable=rep)
+        if self.sed_escapes and ch in _SED_ESCAPES:
+            return _Piece(_lit(_SED_ESCAPES[ch]))
+        return _Piece(_lit(ch))
+
+
+def translate(pattern: str, extended: bool = False, *, multiline: bool = False,
+              sed_escapes: bool = False) -> str:
+    """Python regex source for a POSIX BRE (or ERE when ``extended``). ``multiline``: ``$``
+    may match before a newline (sed's M flag; compile with re.M). ``sed_escapes``: ``\\n``,
+    ``\\t``... mean the control characters, as in sed and awk."""
+    return _Translator(pattern, extended, multiline, sed_escapes).run()
+
+
+_DEFAULT_TIMEOUT = 30.0
+
+
+class PosixRegex:
+    """A compiled POSIX regex: ``search``/``match`` like Python's plus a time budget for
+    patterns that may backtrack catastrophically. ``deadline`` is a ``time.monotonic()``
+    instant (or None: a fixed budget per call)."""
+
+    __slots__ = ("pattern", "python", "compiled", "risky", "groups", "deadline", "search", "match",
+                 "_raw")
+
+    def __init__(self, pattern: str, python: str, flags: int, risky: bool, posix: bool) -> None:
+        self.pattern = pattern
+        self.python = python
+        self.risky = risky
+        self.deadline: float | None = None
+        if risky or posix:
+            rflags = regex.V0 | (regex.POSIX if posix else 0)
+            if flags & re.I:
+                rflags |= regex.I
+            if flags & re.M:
+                rflags |= regex.M
+            if flags & re.S:
+                rflags |= regex.S
+            try:
+                self.compiled = regex.compile(python, rflags)
+            except regex.error as e:
+                raise RegexError(str(e)) from None
+            self.risky = True
+            self.search = self._timed_search
+            self.match = self._timed_match
+        else:
+            try:
+                self.compiled = re.compile(python, flags)
+            except re.error as e:
+                raise RegexError(str(e)) from None
+            self.search = self.compiled.search
+            self.match = self.compiled.match
+        self.groups = self.compiled.groups
+
+    def _budget(self) -> float:
+        if self.deadline is None:
+            return _DEFAULT_TIMEOUT
+        return max(0.01, self.deadline - time.monotonic())
+
+    def _timed_search(self, string: str, pos: int = 0, endpos: int | None = None):
+        try:
+            if endpos is None:
+                return self.compiled.search(string, pos, timeout=self._budget())
+            return self.compiled.search(string, pos, endpos, timeout=self._budget())
+        except TimeoutError:
+            raise RegexTimeout(self.pattern) from None
+
+    def _timed_match(self, string: str, pos: int = 0, endpos: int | None = None):
+        try:
+            if endpos is None:
+                return self.compiled.match(string, pos, timeout=self._budget())
+            return self.compiled.match(string, pos, endpos, timeout=self._budget())
+        except TimeoutError:
+            raise RegexTimeout(self.pattern) from None
+
+    def finditer_nonoverlapping(self, string: str):
+        """Matches as GNU finds them for ``g`` substitution and ``grep -o``: leftmost,
+        non-overlapping, and an empty match is not allowed right where the previous match
+        ended."""
+        pos = 0
+        prev_end = -1
+        n = len(string)
+        search = self.search
+        while pos <= n:
+            m = search(string, pos)
+            if m is None:
+                return
+            start, end = m.span()
+            if start == end and start == prev_end:
+                if start >= n:
+                    return
+                pos = start + 1
+                continue
+            yield m
+            prev_end = end
+            pos = end if end > start else end + 1
+            if end == start and start >= n:
+                return
+
+
+def compile_posix(pattern: str, extended: bool = False, *, ignore_case: bool = False,
+                  multiline: bool = False, sed_escapes: bool = False, dotall: bool = True,
+                  python: bool = False) -> PosixRegex:
+    """Compile a POSIX BRE/ERE (or, with ``python=True``, a Perl-style pattern as grep -P)."""
+    if python:
+        translator = None
+        src = pattern
+        risky, posix = True, False
+    else:
+        translator = _Translator(pattern, extended, multiline, sed_escapes)
+        src = translator.run()
+        risky = translator.has_backref or translator.nested_repeat or translator.has_alternation
+        posix = translator.has_alternation
+    flags = (re.I if ignore_case else 0) | (re.M if multiline else 0) | (re.S if dotall else 0)
+    return PosixRegex(pattern, src, flags, risky, posix)

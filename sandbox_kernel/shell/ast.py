@@ -1,0 +1,263 @@
+"""Typed syntax tree of the shell language.
+
+Words keep their quoting structure as a list of parts so the expander can apply bash's rules
+(which parts are split, which are globbed). Every command node has a ``line`` for LINENO and
+error messages, and compound commands carry their own redirections.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Union
+
+
+# ----------------------------------------------------------------------------- word parts
+@dataclass(slots=True)
+class Lit:
+    """Unquoted literal text (subject to brace expansion, tilde and globbing)."""
+    text: str
+
+
+@dataclass(slots=True)
+class Quoted:
+    """Text that is literal and quoted: '...', $'...', a backslash-escaped character."""
+    text: str
+
+
+@dataclass(slots=True)
+class DQ:
+    """A double-quoted string; its parts are expanded but never split or globbed."""
+    parts: list
+
+
+@dataclass(slots=True)
+class Param:
+    """``$name`` or ``${...}``. ``op`` is None for a plain reference, else one of ``:-``,
+    ``-``, ``:=``, ``#`` (remove prefix), ``/`` (replace), ``:`` (substring), ``len`` ...
+    ``arg``/``arg2`` are Words (the replacement of ``/pat/rep``, the length of ``:off:len``)."""
+    name: str
+    op: str | None = None
+    arg: "Word | None" = None
+    arg2: "Word | None" = None
+    index: "Word | None" = None      # ${a[i]}; "@" / "*" are kept as Lit words
+    indirect: bool = False           # ${!name}
+    length: bool = False             # ${#name}
+
+
+@dataclass(slots=True)
+class CmdSub:
+    body: "Node"
+
+
+@dataclass(slots=True)
+class ArithSub:
+    expr: "Word"
+
+
+@dataclass(slots=True)
+class ProcSub:
+    direction: str  # "<" or ">"
+    body: "Node"
+
+
+Part = Union[Lit, Quoted, DQ, Param, CmdSub, ArithSub, ProcSub]
+
+
+@dataclass(slots=True)
+class Word:
+    parts: list
+    #: the plain text when the word is one unquoted literal without special characters
+    #: (the expander's fast path), else None
+    plain: str | None = None
+
+
+# ----------------------------------------------------------------------------- commands
+@dataclass(slots=True)
+class Assign:
+    name: str
+    value: Word | None              # scalar value (None with ``array``)
+    index: Word | None = None       # name[index]=value
+    array: list | None = None       # name=(...) elements: Word or (key Word, value Word)
+    append: bool = False            # +=
+
+
+@dataclass(slots=True)
+class HereDoc:
+    body: Word                      # expanded unless ``quoted``
+    quoted: bool
+    strip_tabs: bool
+    delimiter: str
+
+
+@dataclass(slots=True)
+class Redir:
+    op: str                         # < > >> >| <> <& >& &> &>> << <<- <<<
+    target: Word | HereDoc
+    fd: int | None = None           # explicit fd number (None = the op's default)
+    fd_var: str | None = None       # {var}>file
+
+
+@dataclass(slots=True)
+class SimpleCommand:
+    assigns: list
+    words: list
+    redirs: list
+    line: int = 0
+
+
+@dataclass(slots=True)
+class Pipeline:
+    commands: list
+    negate: bool = False
+    timed: bool = False
+    line: int = 0
+    #: stage i's stderr also goes into the pipe (``|&``)
+    stderr_pipes: list = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class AndOr:
+    first: "Node"
+    rest: list                      # [(op "&&"|"||", node)]
+    line: int = 0
+
+
+@dataclass(slots=True)
+class CommandList:
+    items: list                     # [(node, background: bool)]
+    line: int = 0
+
+
+@dataclass(slots=True)
+class Subshell:
+    body: "Node"
+    redirs: list = field(default_factory=list)
+    line: int = 0
+
+
+@dataclass(slots=True)
+class BraceGroup:
+    body: "Node"
+    redirs: list = field(default_factory=list)
+    line: int = 0
+
+
+@dataclass(slots=True)
+class If:
+    clauses: list                   # [(condition, body)]
+    else_body: "Node | None"
+    redirs: list = field(default_factory=list)
+    line: int = 0
+
+
+@dataclass(slots=True)
+class Loop:
+    condition: "Node"
+    body: "Node"
+    until: bool = False
+    redirs: list = field(default_factory=list)
+    line: int = 0
+
+
+@dataclass(slots=True)
+class For:
+    var: str
+    words: list | None              # None: "$@"
+    body: "Node"
+    redirs: list = field(default_factory=list)
+    line: int = 0
+
+
+@dataclass(slots=True)
+class Select:
+    var: str
+    words: list | None
+    body: "Node"
+    redirs: list = field(default_factory=list)
+    line: int = 0
+
+
+@dataclass(slots=True)
+class ArithFor:
+    init: Word | None
+    condition: Word | None
+    step: Word | None
+    body: "Node"
+    redirs: list = field(default_factory=list)
+    line: int = 0
+
+
+@dataclass(slots=True)
+class CaseItem:
+    patterns: list                  # [Word]
+    body: "Node | None"
+    terminator: str                 # ";;" ";&" ";;&"
+
+
+@dataclass(slots=True)
+class Case:
+    word: Word
+    items: list
+    redirs: list = field(default_factory=list)
+    line: int = 0
+
+
+@dataclass(slots=True)
+class FunctionDef:
+    name: str
+    body: "Node"
+    line: int = 0
+    source: str = ""                # text for `declare -f` / `type`
+
+
+@dataclass(slots=True)
+class ArithCommand:
+    expr: Word
+    redirs: list = field(default_factory=list)
+    line: int = 0
+
+
+# [[ ... ]] expressions
+@dataclass(slots=True)
+class CondWord:
+    word: Word
+
+
+@dataclass(slots=True)
+class CondUnary:
+    op: str
+    operand: Word
+
+
+@dataclass(slots=True)
+class CondBinary:
+    op: str
+    left: Word
+    right: Word
+
+
+@dataclass(slots=True)
+class CondNot:
+    expr: object
+
+
+@dataclass(slots=True)
+class CondAnd:
+    left: object
+    right: object
+
+
+@dataclass(slots=True)
+class CondOr:
+    left: object
+    right: object
+
+
+@dataclass(slots=True)
+class CondCommand:
+    expr: object
+    redirs: list = field(default_factory=list)
+    line: int = 0
+
+
+Node = Union[SimpleCommand, Pipeline, AndOr, CommandList, Subshell, BraceGroup, If, Loop, For,
+             Select, ArithFor, Case, FunctionDef, ArithCommand, CondCommand]

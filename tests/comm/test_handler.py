@@ -1,0 +1,167 @@
+"""The VFS comm protocol handler, without a kernel: every op, every error code, fuzz."""
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+import tarfile
+
+import pytest
+from hypothesis import given, settings, strategies as hs
+
+from sandbox_kernel.comm import MAX_READ, VfsRequestHandler
+from sandbox_kernel.vfs import make_vfs
+
+
+@pytest.fixture
+def handler():
+    return VfsRequestHandler(make_vfs(1 << 20, 1000))
+
+
+def call(handler, buffers=None, **req):
+    req.setdefault("id", "1")
+    return handler.handle(req, buffers)
+
+
+def ok(handler, buffers=None, **req):
+    reply, bufs = call(handler, buffers, **req)
+    assert reply["ok"], reply
+    return reply["result"], bufs
+
+
+def err(handler, buffers=None, **req):
+    reply, bufs = call(handler, buffers, **req)
+    assert not reply["ok"], reply
+    assert bufs == []
+    return reply["error"]["code"]
+
+
+def test_write_read_binary_round_trip(handler):
+    data = bytes(range(256)) * 100 + b"\0\0"
+    ok(handler, [data], op="write", path="/workspace/bin.dat")
+    result, bufs = ok(handler, op="read", path="/workspace/bin.dat")
+    assert bufs == [data] and result["size"] == len(data) and result["eof"]
+    result, bufs = ok(handler, op="read", path="/workspace/bin.dat", offset=10, length=5)
+    assert bufs == [data[10:15]] and not result["eof"]
+
+
+def test_chunked_write_with_offsets(handler):
+    ok(handler, [b"hello "], op="write", path="/workspace/a.txt")
+    ok(handler, [b"world"], op="write", path="/workspace/a.txt", offset=6, truncate=False)
+    assert handler.fs.read_bytes("/workspace/a.txt") == b"hello world"
+    ok(handler, [b"J"], op="write", path="/workspace/a.txt", offset=0, truncate=False)
+    assert handler.fs.read_bytes("/workspace/a.txt") == b"Jello world"
+
+
+def test_list_stat_mkdir_rename_copy_delete(handler):
+    ok(handler, op="mkdir", path="/workspace/d/e", parents=True)
+    ok(handler, [b"x"], op="write", path="/workspace/d/e/f.txt")
+    handler.fs.symlink("e/f.txt", "/workspace/d/link")
+    result, _ = ok(handler, op="list", path="/workspace/d")
+    by_name = {e["name"]: e for e in result["entries"]}
+    assert by_name["e"]["type"] == "dir" and by_name["link"]["type"] == "symlink"
+    assert by_name["link"]["target"] == "e/f.txt"
+    result, _ = ok(handler, op="stat", path="/workspace/d/e/f.txt")
+    assert result["size"] == 1 and result["type"] == "file"
+    ok(handler, op="copy", path="/workspace/d", to="/workspace/d2")
+    assert handler.fs.read_bytes("/workspace/d2/e/f.txt") == b"x"
+    ok(handler, op="rename", path="/workspace/d2", to="/workspace/d3")
+    assert err(handler, op="delete", path="/workspace/d3") == "ENOTEMPTY"
+    ok(handler, op="delete", path="/workspace/d3", recursive=True)
+    assert not handler.fs.exists("/workspace/d3")
+
+
+def test_export_import_tar(handler):
+    ok(handler, [b"one"], op="write", path="/workspace/p/1.txt", parents=True)
+    ok(handler, [b"two"], op="write", path="/workspace/p/q/2.txt", parents=True)
+    result, bufs = ok(handler, op="export", path="/workspace/p", chunk_size=1024)
+    assert result["chunks"] == len(bufs) > 1
+    names = tarfile.open(fileobj=io.BytesIO(b"".join(bufs))).getnames()
+    assert sorted(names) == ["1.txt", "q", "q/2.txt"]
+    ok(handler, bufs, op="import", path="/workspace/restored")
+    assert handler.fs.read_bytes("/workspace/restored/q/2.txt") == b"two"
+
+
+@pytest.mark.parametrize("req,code", [
+    ({"op": "read", "path": "/nope"}, "ENOENT"),
+    ({"op": "read", "path": "/workspace"}, "EISDIR"),
+    ({"op": "list", "path": "/etc/passwd"}, "ENOTDIR"),
+    ({"op": "mkdir", "path": "/workspace"}, "EEXIST"),
+    ({"op": "mkdir", "path": "/etc/x"}, "EACCES"),
+    ({"op": "read", "path": "relative"}, "EINVAL"),
+    ({"op": "read", "path": "/a\0b"}, "EINVAL"),
+    ({"op": "read", "path": 5}, "EINVAL"),
+    ({"op": "read"}, "EINVAL"),
+    ({"op": "read", "path": "/etc/passwd", "length": MAX_READ + 1}, "EINVAL"),
+    ({"op": "read", "path": "/etc/passwd", "offset": -1}, "EINVAL"),
+    ({"op": "frobnicate"}, "ENOSYS"),
+    ({"op": "__init__"}, "ENOSYS"),
+    ({"op": "write", "path": "/workspace/x"}, "EINVAL"),
+    ({"op": "import", "path": "/workspace/x"}, "EINVAL"),
+])
+def test_error_codes(handler, req, code):
+    assert err(handler, **req) == code
+
+
+def test_symlink_loop_is_eloop(handler):
+    handler.fs.symlink("b", "/workspace/a")
+    handler.fs.symlink("a", "/workspace/b")
+    assert err(handler, op="read", path="/workspace/a") == "ELOOP"
+
+
+def test_dotdot_cannot_escape(handler):
+    result, bufs = ok(handler, op="read", path="/workspace/../../../etc/hostname")
+    assert bufs == [b"sandbox\n"]
+
+
+def test_quota_write_keeps_old_content(handler):
+    ok(handler, [b"precious"], op="write", path="/workspace/keep.txt")
+    assert err(handler, [b"x" * (1 << 20)], op="write", path="/workspace/keep.txt") == "ENOSPC"
+    assert handler.fs.read_bytes("/workspace/keep.txt") == b"precious"
+
+
+def test_malformed_requests_get_error_replies(handler):
+    for bad in (None, [], "x", 5, {"op": "list"}, {"id": True, "op": "list"}, {"id": "1"}):
+        reply, bufs = handler.handle(bad)
+        assert reply["ok"] is False and reply["error"]["code"] == "EINVAL"
+
+
+def test_watch_batches_changes():
+    events = []
+    handler = VfsRequestHandler(make_vfs(1 << 20, 1000), emit=lambda d, b: events.append(d))
+
+    async def scenario():
+        ok(handler, op="watch")
+        for i in range(50):
+            handler.fs.write_bytes(f"/workspace/f{i}", b"x")
+        handler.fs.unlink("/workspace/f0")
+        handler.fs.write_bytes("/tmp/t", b"1")
+        await asyncio.sleep(0.25)
+
+    asyncio.run(scenario())
+    assert len(events) == 1
+    changes = {c["path"]: c["kind"] for c in events[0]["changes"]}
+    assert changes["/workspace/f1"] == "created" and "/workspace/f0" not in changes
+    assert changes["/tmp/t"] == "created"
+    ok(handler, op="unwatch")
+    assert handler.fs.listeners == []
+
+
+json_values = hs.recursive(hs.none() | hs.booleans() | hs.integers() | hs.text(max_size=20),
+                           lambda inner: hs.lists(inner, max_size=3) | hs.dictionaries(hs.text(max_size=8), inner, max_size=3),
+                           max_leaves=8)
+
+
+@settings(max_examples=300, deadline=None)
+@given(op=hs.sampled_from(["list", "stat", "read", "write", "mkdir", "delete", "rename", "copy",
+                           "export", "import", "watch", "unwatch", "nope"]),
+       fields=hs.dictionaries(hs.sampled_from(["id", "path", "to", "offset", "length", "truncate",
+                                               "parents", "recursive", "chunk_size"]), json_values, max_size=5),
+       buffers=hs.lists(hs.binary(max_size=64), max_size=2))
+def test_fuzz_never_raises(op, fields, buffers):
+    handler = VfsRequestHandler(make_vfs(1 << 16, 200))
+    reply, bufs = handler.handle({"op": op, **fields}, buffers)
+    assert isinstance(reply, dict) and "ok" in reply
+    if not reply["ok"]:
+        assert reply["error"]["code"].isupper()
+    handler.close()
