@@ -22,6 +22,16 @@ run: $(STAMP) system-deps
 test: $(STAMP) system-deps
 	$(PY) -m pytest -q
 
+# make lab: JupyterLab in the venv with the `sandbox` kernelspec installed (sys-prefix).
+LAB_STAMP := $(VENV)/.lab-installed
+$(LAB_STAMP): $(STAMP)
+	$(PY) -m pip install -q -e '.[test,lab]'
+	touch $(LAB_STAMP)
+
+lab: $(LAB_STAMP) system-deps
+	$(PY) -m sandbox_kernel install --sys-prefix
+	$(VENV)/bin/jupyter lab --notebook-dir=notebooks $(if $(filter 0,$(shell id -u)),--allow-root)
+
 bench: $(STAMP) system-deps
 	$(PY) -m benchmarks
 

@@ -10,7 +10,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/random.h>
+#include <netinet/in.h>
 #include <poll.h>
+#include <pty.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -21,6 +23,7 @@
 #include <sys/prctl.h>
 #include <sys/reboot.h>
 #include <sys/signalfd.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -40,17 +43,18 @@
 #define EXIT_GRACE_MS 150
 
 enum { R_HELLO = 1, R_EXEC, R_STDIN, R_SIGNAL, R_READ, R_WRITE, R_LIST, R_STAT, R_MKDIR,
-       R_REMOVE, R_SYNC, R_SHUTDOWN };
+       R_REMOVE, R_SYNC, R_SHUTDOWN, R_RESIZE, R_CONNECT, R_LISTEN };
 enum { A_READY = 64, A_PONG, A_STDOUT, A_STDERR, A_EXIT, A_DATA, A_ENTRIES, A_OK, A_ERROR,
-       A_STDIN_ACK };
+       A_STDIN_ACK, A_ACCEPT };
 enum { T_PATH = 1, T_ARG, T_ENV, T_CWD, T_DATA, T_OFFSET, T_LENGTH, T_TIMEOUT_MS,
        T_OUTPUT_LIMIT, T_SIGNAL, T_FLAGS, T_MODE, T_MTIME_NS, T_TIME_NS, T_SEED, T_ERRNO,
        T_MESSAGE, T_EXIT_KIND, T_EXIT_CODE, T_NAME, T_SIZE, T_TYPE, T_TARGET, T_VERSION,
-       T_UPTIME_NS, T_PID };
+       T_UPTIME_NS, T_PID, T_PORT, T_ROWS, T_COLS };
 enum { KIND_EXITED = 1, KIND_SIGNALED, KIND_TIMED_OUT, KIND_OUTPUT_LIMIT };
 enum { TY_FILE = 1, TY_DIR, TY_SYMLINK, TY_OTHER };
 /* exec flags */
 #define XF_STDIN 1u
+#define XF_PTY 2u
 /* write flags */
 #define WF_CREATE 1u
 #define WF_TRUNCATE 2u
@@ -111,8 +115,8 @@ static void send_ok(uint32_t id) { send_frame(A_OK, id, NULL, 0); }
 struct req {
     const char *path, *cwd; uint32_t path_n, cwd_n;
     const unsigned char *data; uint32_t data_n; int has_data;
-    uint64_t offset, length, timeout_ms, output_limit, flags, mode, mtime_ns, time_ns, sig;
-    int has_mode, has_mtime, has_time, has_length, has_sig;
+    uint64_t offset, length, timeout_ms, output_limit, flags, mode, mtime_ns, time_ns, sig, port, rows, cols;
+    int has_mode, has_mtime, has_time, has_length, has_sig, has_port;
     const unsigned char *seed; uint32_t seed_n;
     char *args[MAX_ARGS + 1]; int nargs;
     char *envs[MAX_ARGS + 1]; int nenvs;
@@ -146,7 +150,8 @@ static const char *parse_req(const unsigned char *p, uint32_t n, struct req *r) 
         const unsigned char *v = p + off;
         off += len;
         int is64 = tag == T_OFFSET || tag == T_LENGTH || tag == T_TIMEOUT_MS || tag == T_OUTPUT_LIMIT ||
-                   tag == T_FLAGS || tag == T_MODE || tag == T_MTIME_NS || tag == T_TIME_NS || tag == T_SIGNAL;
+                   tag == T_FLAGS || tag == T_MODE || tag == T_MTIME_NS || tag == T_TIME_NS || tag == T_SIGNAL ||
+                   tag == T_PORT || tag == T_ROWS || tag == T_COLS;
         if (is64 && len != 8) return "integer field must be 8 bytes";
         switch (tag) {
         case T_PATH: case T_CWD: {
@@ -176,6 +181,9 @@ static const char *parse_req(const unsigned char *p, uint32_t n, struct req *r) 
         case T_MTIME_NS: r->mtime_ns = get64(v); r->has_mtime = 1; break;
         case T_TIME_NS: r->time_ns = get64(v); r->has_time = 1; break;
         case T_SIGNAL: r->sig = get64(v); r->has_sig = 1; break;
+        case T_PORT: r->port = get64(v); r->has_port = 1; break;
+        case T_ROWS: r->rows = get64(v); break;
+        case T_COLS: r->cols = get64(v); break;
         default: return "unknown field";
         }
     }
@@ -186,7 +194,8 @@ static const char *parse_req(const unsigned char *p, uint32_t n, struct req *r) 
 /* ------------------------------------------------------------------ processes */
 struct proc {
     uint32_t id; pid_t pid; int used;
-    int in, out, err;               /* -1 when closed */
+    int in, out, err;               /* -1 when closed; a PTY or socket has in = dup(out) */
+    int is_socket;
     unsigned char *pending; size_t pending_n; int stdin_eof;
     uint64_t sent, limit; int limit_hit, timed_out;
     int64_t deadline_ms;            /* 0 = none */
@@ -219,9 +228,18 @@ static void do_exec(uint32_t id, struct req *r) {
     const char *cwd = r->cwd ? r->cwd : "/";
     struct stat st;
     if (stat(cwd, &st) || !S_ISDIR(st.st_mode)) { send_error(id, errno ? errno : ENOTDIR, "exec: cwd %s: %s", cwd, strerror(errno ? errno : ENOTDIR)); return; }
-    int pi[2] = { -1, -1 }, po[2], pe[2], pf[2];
-    if ((r->flags & XF_STDIN) && pipe2(pi, O_CLOEXEC)) { send_error(id, errno, "exec: pipe: %s", strerror(errno)); return; }
-    if (pipe2(po, O_CLOEXEC) || pipe2(pe, O_CLOEXEC) || pipe2(pf, O_CLOEXEC)) { send_error(id, errno, "exec: pipe: %s", strerror(errno)); return; }
+    int pi[2] = { -1, -1 }, po[2] = { -1, -1 }, pe[2] = { -1, -1 }, pf[2], master = -1, slave = -1;
+    int use_pty = (r->flags & XF_PTY) != 0;
+    if (use_pty) {
+        if (r->rows > 1000 || r->cols > 1000) { send_error(id, EINVAL, "exec: terminal size over 1000"); return; }
+        struct winsize ws = { (unsigned short)(r->rows ? r->rows : 24), (unsigned short)(r->cols ? r->cols : 80), 0, 0 };
+        if (openpty(&master, &slave, NULL, NULL, &ws)) { send_error(id, errno, "exec: openpty: %s", strerror(errno)); return; }
+        fcntl(master, F_SETFD, FD_CLOEXEC); fcntl(slave, F_SETFD, FD_CLOEXEC);
+    } else {
+        if ((r->flags & XF_STDIN) && pipe2(pi, O_CLOEXEC)) { send_error(id, errno, "exec: pipe: %s", strerror(errno)); return; }
+        if (pipe2(po, O_CLOEXEC) || pipe2(pe, O_CLOEXEC)) { send_error(id, errno, "exec: pipe: %s", strerror(errno)); return; }
+    }
+    if (pipe2(pf, O_CLOEXEC)) { send_error(id, errno, "exec: pipe: %s", strerror(errno)); return; }
     /* environment: the agent's base, overridden by the request's entries */
     int nbase = 0; while (base_env[nbase]) nbase++;
     char **env = calloc((size_t)nbase + r->nenvs + 1, sizeof *env); int ne = 0;
@@ -237,8 +255,13 @@ static void do_exec(uint32_t id, struct req *r) {
         sigset_t all; sigemptyset(&all); sigprocmask(SIG_SETMASK, &all, NULL);
         signal(SIGPIPE, SIG_DFL);
         setsid();
-        int nul = open("/dev/null", O_RDONLY);
-        dup2(pi[0] >= 0 ? pi[0] : nul, 0); dup2(po[1], 1); dup2(pe[1], 2);
+        if (use_pty) {
+            ioctl(slave, TIOCSCTTY, 0);
+            dup2(slave, 0); dup2(slave, 1); dup2(slave, 2);
+        } else {
+            int nul = open("/dev/null", O_RDONLY);
+            dup2(pi[0] >= 0 ? pi[0] : nul, 0); dup2(po[1], 1); dup2(pe[1], 2);
+        }
         if (chdir(cwd)) _exit(126);
         environ = env;
         execvp(r->args[0], r->args);
@@ -247,10 +270,13 @@ static void do_exec(uint32_t id, struct req *r) {
         _exit(e == ENOENT ? 127 : 126);
     }
     free(env);
-    close(pf[1]); close(po[1]); close(pe[1]); if (pi[0] >= 0) close(pi[0]);
+    close(pf[1]);
+    if (use_pty) close(slave); else { close(po[1]); close(pe[1]); if (pi[0] >= 0) close(pi[0]); }
     if (pid < 0) {
         send_error(id, errno, "exec: fork: %s", strerror(errno));
-        close(po[0]); close(pe[0]); close(pf[0]); if (pi[1] >= 0) close(pi[1]); return;
+        close(pf[0]);
+        if (use_pty) close(master); else { close(po[0]); close(pe[0]); if (pi[1] >= 0) close(pi[1]); }
+        return;
     }
     int e = 0; ssize_t got;
     while ((got = read(pf[0], &e, sizeof e)) < 0 && errno == EINTR);
@@ -261,7 +287,9 @@ static void do_exec(uint32_t id, struct req *r) {
     }
     struct proc *p = &procs[slot];
     memset(p, 0, sizeof *p);
-    p->used = 1; p->id = id; p->pid = pid; p->in = pi[1]; p->out = po[0]; p->err = pe[0];
+    p->used = 1; p->id = id; p->pid = pid;
+    if (use_pty) { p->out = master; p->in = dup(master); p->err = -1; }
+    else { p->in = pi[1]; p->out = po[0]; p->err = pe[0]; }
     if (p->in >= 0) fcntl(p->in, F_SETFL, O_NONBLOCK);
     p->limit = r->output_limit;
     if (r->timeout_ms) p->deadline_ms = now_ms() + (int64_t)r->timeout_ms;
@@ -293,7 +321,10 @@ static void flush_stdin(struct proc *p) {
         p->pending_n -= done;
         send_stdin_ack(p, done, 0);
     }
-    if (p->in >= 0 && p->stdin_eof && p->pending_n == 0) close_fd(&p->in);
+    if (p->in >= 0 && p->stdin_eof && p->pending_n == 0) {
+        if (p->is_socket) shutdown(p->in, SHUT_WR);  /* half-close: the peer sees end of input */
+        close_fd(&p->in);
+    }
 }
 
 static void do_stdin(uint32_t id, const unsigned char *data, uint32_t n) {
@@ -522,6 +553,70 @@ static void do_sync(uint32_t id, struct req *r) {
     send_ok(id);
 }
 
+static void do_resize(uint32_t id, struct req *r) {
+    struct proc *p = proc_by_id(id);
+    if (!p || p->out < 0 || p->is_socket) return;
+    if (!r->rows || !r->cols || r->rows > 1000 || r->cols > 1000) { send_error(id, EINVAL, "resize: rows and cols must be 1..1000"); return; }
+    struct winsize ws = { (unsigned short)r->rows, (unsigned short)r->cols, 0, 0 };
+    ioctl(p->out, TIOCSWINSZ, &ws);  /* the kernel sends SIGWINCH to the foreground group */
+}
+
+/* A TCP connection to a guest port, streamed like an exec: STDIN frames in, STDOUT frames
+ * out, EXIT when the guest side closes. */
+static void do_connect(uint32_t id, struct req *r) {
+    if (!r->has_port || r->port < 1 || r->port > 65535) { send_error(id, EINVAL, "connect: port must be 1..65535"); return; }
+    if (proc_by_id(id)) { send_error(id, EEXIST, "connect: request id %u in use", id); return; }
+    int slot = -1;
+    for (int i = 0; i < MAX_PROCS; i++) if (!procs[i].used) { slot = i; break; }
+    if (slot < 0) { send_error(id, EAGAIN, "connect: too many streams (max %d)", MAX_PROCS); return; }
+    int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)r->port), .sin_addr = { htonl(INADDR_LOOPBACK) } };
+    if (s < 0 || connect(s, (struct sockaddr *)&a, sizeof a)) {
+        int e = errno; if (s >= 0) close(s);
+        send_error(id, e, "connect: 127.0.0.1:%u: %s", (unsigned)r->port, strerror(e)); return;
+    }
+    struct proc *p = &procs[slot];
+    memset(p, 0, sizeof *p);
+    p->used = 1; p->id = id; p->is_socket = 1; p->out = s; p->in = dup(s); p->err = -1;
+    fcntl(p->in, F_SETFL, O_NONBLOCK);
+    p->exited = 1; p->exit_ms = INT64_MAX / 4;  /* no process: done when the guest side closes */
+    send_ok(id);
+}
+
+/* A guest-side listener (the egress proxy port): each accepted connection becomes a stream
+ * with an agent-chosen id (high bit set), announced by ACCEPT, then streamed like CONNECT. */
+static int listen_fd = -1;
+static uint32_t next_stream_id = 1;
+
+static void do_listen(uint32_t id, struct req *r) {
+    if (!r->has_port || r->port < 1 || r->port > 65535) { send_error(id, EINVAL, "listen: port must be 1..65535"); return; }
+    if (listen_fd >= 0) close(listen_fd);
+    int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0), one = 1;
+    struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)r->port), .sin_addr = { htonl(INADDR_LOOPBACK) } };
+    setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    if (s < 0 || bind(s, (struct sockaddr *)&a, sizeof a) || listen(s, 64)) {
+        int e = errno; if (s >= 0) close(s); listen_fd = -1;
+        send_error(id, e, "listen: 127.0.0.1:%u: %s", (unsigned)r->port, strerror(e)); return;
+    }
+    listen_fd = s;
+    send_ok(id);
+}
+
+static void accept_stream(void) {
+    int c = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);
+    if (c < 0) return;
+    int slot = -1;
+    for (int i = 0; i < MAX_PROCS; i++) if (!procs[i].used) { slot = i; break; }
+    if (slot < 0) { close(c); return; }
+    struct proc *p = &procs[slot];
+    memset(p, 0, sizeof *p);
+    p->used = 1; p->id = 0x80000000u | next_stream_id; next_stream_id = next_stream_id % 0x7FFFFFFFu + 1;
+    p->is_socket = 1; p->out = c; p->in = dup(c); p->err = -1;
+    fcntl(p->in, F_SETFL, O_NONBLOCK);
+    p->exited = 1; p->exit_ms = INT64_MAX / 4;
+    send_frame(A_ACCEPT, p->id, NULL, 0);
+}
+
 static void do_shutdown(uint32_t id) {
     for (int i = 0; i < MAX_PROCS; i++) if (procs[i].used) kill_group(&procs[i], SIGKILL);
     send_ok(id);
@@ -560,6 +655,9 @@ static void handle(uint8_t type, uint32_t id, const unsigned char *p, uint32_t n
     case R_REMOVE: do_remove(id, &r); break;
     case R_SYNC: do_sync(id, &r); break;
     case R_SHUTDOWN: do_shutdown(id); break;
+    case R_RESIZE: do_resize(id, &r); break;
+    case R_CONNECT: do_connect(id, &r); break;
+    case R_LISTEN: do_listen(id, &r); break;
     default: send_error(id, EINVAL, "unknown request type %u", type);
     }
     free_req(&r);
@@ -609,9 +707,10 @@ int main(int argc, char **argv) {
     unsigned char *buf = malloc(cap);
     int resyncing = 0;
     for (;;) {
-        struct pollfd fds[2 + 3 * MAX_PROCS]; int who[2 + 3 * MAX_PROCS], nf = 0;
+        struct pollfd fds[3 + 3 * MAX_PROCS]; int who[3 + 3 * MAX_PROCS], nf = 0;
         fds[nf] = (struct pollfd){ port, POLLIN, 0 }; who[nf++] = -1;
         fds[nf] = (struct pollfd){ sfd, POLLIN, 0 }; who[nf++] = -2;
+        fds[nf] = (struct pollfd){ listen_fd, POLLIN, 0 }; who[nf++] = -3;  /* fd -1 is ignored */
         int64_t now = now_ms(), wake = -1;
         for (int i = 0; i < MAX_PROCS; i++) {
             struct proc *p = &procs[i];
@@ -627,7 +726,8 @@ int main(int argc, char **argv) {
         int timeout = wake < 0 ? -1 : (int)(wake > now ? wake - now : 0);
         int ready = poll(fds, (nfds_t)nf, timeout);
         if (ready < 0 && errno != EINTR) continue;
-        for (int k = 2; ready > 0 && k < nf; k++) {
+        if (fds[2].revents & POLLIN) accept_stream();
+        for (int k = 3; ready > 0 && k < nf; k++) {
             if (!fds[k].revents) continue;
             struct proc *p = &procs[who[k]];
             if (fds[k].fd == p->out) forward_output(p, &p->out, A_STDOUT);

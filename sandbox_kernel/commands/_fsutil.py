@@ -223,3 +223,285 @@ def full_timestamp(ts: float, env: dict | None) -> str:
     if nanos >= 1_000_000_000:
         nanos = 999_999_999
     return dt.strftime("%Y-%m-%d %H:%M:%S") + f".{nanos:09d} " + dt.strftime("%z")
+
+
+# ----------------------------------------------------------------------------- modes (input)
+def parse_mode(text: str, mode: int, is_dir: bool = False, umask: int = 0o022) -> int | None:
+    """Apply a chmod-style mode (octal or symbolic ``u+x,go-w,a=r``) to ``mode``'s permission
+    bits; returns the new bits (0o7777 range) or None when ``text`` is invalid."""
+    import re
+
+    mode &= 0o7777
+    if text and all(c in "01234567" for c in text):
+        value = int(text, 8)
+        if value > 0o7777:
+            return None
+        if is_dir and len(text) <= 4:
+            # GNU keeps a directory's set-id bits unless a 5-digit mode (00755) clears them
+            value |= mode & (st.S_ISUID | st.S_ISGID)
+        return value
+    if not text:
+        return None
+    for clause in text.split(","):
+        m = re.fullmatch(r"([ugoa]*)((?:[-+=](?:[ugo]|[rwxXst]*))+)", clause)
+        if not m:
+            return None
+        who = m.group(1)
+        mask = 0
+        for w in who or "a":
+            mask |= {"u": 0o4700, "g": 0o2070, "o": 0o1007, "a": 0o7777}[w]
+        if not who:
+            mask = 0o7777 & ~umask
+        for op, perms in re.findall(r"([-+=])([ugo]|[rwxXst]*)", m.group(2)):
+            bits = 0
+            if perms in ("u", "g", "o"):
+                shift = {"u": 6, "g": 3, "o": 0}[perms]
+                trio = (mode >> shift) & 7
+                bits = trio << 6 | trio << 3 | trio
+            else:
+                for p in perms:
+                    if p == "r":
+                        bits |= 0o444
+                    elif p == "w":
+                        bits |= 0o222
+                    elif p == "x":
+                        bits |= 0o111
+                    elif p == "X":
+                        if is_dir or mode & 0o111:
+                            bits |= 0o111
+                    elif p == "s":
+                        bits |= st.S_ISUID | st.S_ISGID
+                    elif p == "t":
+                        bits |= st.S_ISVTX
+            bits &= mask if who else (mask | (0o7000 & bits))
+            if op == "+":
+                mode |= bits
+            elif op == "-":
+                mode &= ~bits
+            else:
+                clear = 0
+                for w in who or "a":
+                    clear |= {"u": 0o4700, "g": 0o2070, "o": 0o1007, "a": 0o7777}[w]
+                if not who:
+                    clear = 0o7777
+                if is_dir:
+                    clear &= ~(st.S_ISUID | st.S_ISGID) | (bits & 0o6000)
+                mode = (mode & ~clear) | bits
+    return mode & 0o7777
+
+
+# ----------------------------------------------------------------------------- dates (input)
+_MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+_MONTH_RE = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*"
+_UNITS = {"sec": 1, "second": 1, "min": 60, "minute": 60, "hour": 3600, "day": 86400,
+          "week": 604800, "fortnight": 1209600, "month": 0, "year": 0}
+
+
+def parse_date(text: str, env: dict | None = None, now: float | None = None) -> float | None:
+    """The common ``date -d``/``touch -d`` forms: ``@EPOCH``, ``now``, ``today``, ``yesterday``,
+    ``tomorrow``, ``YYYY-MM-DD[ T]HH:MM[:SS[.frac]][Z|+hh:mm]``, ``YYYYMMDD``, ``MM/DD/YYYY``,
+    ``Jan 2 2020 [time]``, ``2 Jan 2020``, relative ``[+-]N unit[s] [ago]`` (also appended to
+    a date). Returns a POSIX timestamp, or None when the text is not understood."""
+    import datetime as dt
+    import re
+    import time as _time
+
+    tz = local_tz(env)
+    now = _time.time() if now is None else now
+    s = " ".join(text.strip().lower().split())
+    if s.startswith("@"):
+        try:
+            return float(s[1:])
+        except ValueError:
+            return None
+    base = dt.datetime.fromtimestamp(now, tz)
+    date_part: dt.date | None = None
+    time_part: tuple[int, int, int, float] | None = None
+    zone = None
+    rest = s
+
+    def take(pattern: str):
+        nonlocal rest
+        m = re.match(pattern + r"(?:\s+|$|(?=z\b|[+-]\d))", rest)
+        if m:
+            rest = rest[m.end():]
+        return m
+
+    for _ in range(8):
+        if not rest:
+            break
+        m = take(r"(\d{4})-(\d{1,2})-(\d{1,2})(?:t(\d{1,2}):(\d{2})(?::(\d{2})(\.\d+)?)?)?(?=z\b|[+-]\d|\s|$)")
+        if m and date_part is None:
+            date_part = _mkdate(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+            if date_part is None:
+                return None
+            if m.group(4):
+                time_part = (int(m.group(4)), int(m.group(5)), int(m.group(6) or 0),
+                             float(m.group(7) or 0))
+            continue
+        m = take(r"(\d{1,2})/(\d{1,2})/(\d{2,4})")
+        if m and date_part is None:
+            year = int(m.group(3))
+            year += 2000 if year < 69 else 1900 if year < 100 else 0
+            date_part = _mkdate(year, int(m.group(1)), int(m.group(2)))
+            if date_part is None:
+                return None
+            continue
+        m = take(r"(\d{8})")
+        if m and date_part is None:
+            v = m.group(1)
+            date_part = _mkdate(int(v[:4]), int(v[4:6]), int(v[6:]))
+            if date_part is None:
+                return None
+            continue
+        m = take(_MONTH_RE + r"\.?,?\s+(\d{1,2}),?(?:\s+(\d{4}))?")
+        if m and date_part is None:
+            date_part = _mkdate(int(m.group(3) or base.year), _MONTHS.index(m.group(1)) + 1,
+                                int(m.group(2)))
+            if date_part is None:
+                return None
+            continue
+        if m:
+            return None
+        m = take(r"(\d{1,2})\s+" + _MONTH_RE + r"\.?(?:\s+(\d{4}))?")
+        if m and date_part is None:
+            date_part = _mkdate(int(m.group(3) or base.year), _MONTHS.index(m.group(2)) + 1,
+                                int(m.group(1)))
+            if date_part is None:
+                return None
+            continue
+        if m:
+            return None
+        m = take(r"(\d{1,2}):(\d{2})(?::(\d{2})(\.\d+)?)?\s*(am|pm)?(?=z\b|[+-]\d|\s|$)")
+        if m and time_part is None:
+            hour = int(m.group(1))
+            if m.group(5):
+                if not 1 <= hour <= 12:
+                    return None
+                hour = hour % 12 + (12 if m.group(5) == "pm" else 0)
+            time_part = (hour, int(m.group(2)), int(m.group(3) or 0), float(m.group(4) or 0))
+            continue
+        m = take(r"(z|utc|gmt|[+-]\d{2}:?\d{2})")
+        if m and zone is None:
+            z = m.group(1)
+            if z in ("z", "utc", "gmt"):
+                zone = dt.timezone.utc
+            else:
+                sign = -1 if z[0] == "-" else 1
+                digits = z[1:].replace(":", "")
+                zone = dt.timezone(sign * dt.timedelta(hours=int(digits[:2]), minutes=int(digits[2:])))
+            continue
+        break
+    # relative items
+    offset_days = 0
+    offset_secs = 0.0
+    offset_months = 0
+    while rest:
+        m = take(r"(now|today)")
+        if m:
+            continue
+        m = take(r"yesterday")
+        if m:
+            offset_days -= 1
+            continue
+        m = take(r"tomorrow")
+        if m:
+            offset_days += 1
+            continue
+        m = take(r"([+-]?\s*\d+)?\s*(sec|second|min|minute|hour|day|week|fortnight|month|year)s?(\s+ago)?")
+        if m:
+            n = int(m.group(1).replace(" ", "")) if m.group(1) else 1
+            if m.group(3):
+                n = -n
+            unit = m.group(2)
+            if unit == "month":
+                offset_months += n
+            elif unit == "year":
+                offset_months += 12 * n
+            else:
+                offset_secs += n * _UNITS[unit]
+            continue
+        m = take(r"(next|last)\s+(sec|second|min|minute|hour|day|week|month|year)")
+        if m:
+            n = 1 if m.group(1) == "next" else -1
+            unit = m.group(2)
+            if unit in ("month", "year"):
+                offset_months += n * (12 if unit == "year" else 1)
+            else:
+                offset_secs += n * _UNITS[unit]
+            continue
+        return None
+    tzinfo = zone or tz
+    if date_part is None and time_part is None:
+        result = dt.datetime.fromtimestamp(now, tzinfo)
+    else:
+        day = date_part or base.date()
+        h, mi, sec, frac = time_part or (0, 0, 0, 0.0)
+        if not (0 <= h < 24 and 0 <= mi < 60 and 0 <= sec < 61):
+            return None
+        result = dt.datetime(day.year, day.month, day.day, h, mi, min(sec, 59), tzinfo=tzinfo)
+        result += dt.timedelta(seconds=frac)
+    if offset_months:
+        total = result.year * 12 + result.month - 1 + offset_months
+        year, month = divmod(total, 12)
+        day_n = result.day
+        while True:
+            try:
+                result = result.replace(year=year, month=month + 1, day=day_n)
+                break
+            except ValueError:
+                day_n -= 1
+    if offset_days:
+        result += dt.timedelta(days=offset_days)
+    return result.timestamp() + offset_secs
+
+
+def _mkdate(year: int, month: int, day: int):
+    import datetime as dt
+
+    try:
+        return dt.date(year, month, day)
+    except ValueError:
+        return None
+
+
+def parse_touch_stamp(text: str, env: dict | None = None) -> float | None:
+    """``touch -t [[CC]YY]MMDDhhmm[.ss]``."""
+    import datetime as dt
+    import re
+
+    m = re.fullmatch(r"(\d{8}|\d{10}|\d{12})(?:\.(\d{2}))?", text)
+    if not m:
+        return None
+    digits, secs = m.group(1), int(m.group(2) or 0)
+    tz = local_tz(env)
+    if len(digits) == 8:
+        year = dt.datetime.now(tz).year
+    elif len(digits) == 10:
+        yy = int(digits[:2])
+        year = 2000 + yy if yy < 69 else 1900 + yy
+        digits = digits[2:]
+    else:
+        year = int(digits[:4])
+        digits = digits[4:]
+    try:
+        return dt.datetime(year, int(digits[0:2]), int(digits[2:4]), int(digits[4:6]),
+                           int(digits[6:8]), secs if secs < 60 else 59, tzinfo=tz).timestamp()
+    except ValueError:
+        return None
+
+
+def getopt1(args, short, long=None, **kw):
+    """``options.getopt`` for commands whose usage errors exit 1 (most of coreutils)."""
+    from .options import UsageError, getopt
+
+    try:
+        return getopt(args, short, long, **kw)
+    except UsageError as e:
+        raise UsageError(e.message, 1) from None
+
+
+def umask_of(ctx) -> int:
+    """The shell's umask for this command (the VFS default when run outside a shell)."""
+    value = (getattr(ctx, "extra", None) or {}).get("umask")
+    return ctx.fs.umask if value is None else value

@@ -1,9 +1,10 @@
 """cat: concatenate files to standard output."""
 from __future__ import annotations
 
+import re
+
 from ..vfs import FSError
-from ._fsutil import quote_if_needed, strerror
-from .options import UsageError, getopt
+from ._fsutil import getopt1, quote_if_needed, strerror
 from .registry import CommandContext, command
 
 CAT_HELP = """\
@@ -57,56 +58,74 @@ class _Formatter:
         self.number = number or nonblank
         self.nonblank = nonblank
         self.squeeze = squeeze
-        self.ends = ends
+        self.end = b"$\n" if ends else b"\n"
         self.line_no = 0
         self.at_line_start = True
         self.blank_run = 0
         self.table = _nonprinting_table(tabs) if nonprinting else None
+        self.special = re.compile(rb"[\x00-\x08\x0b-\x1f\x7f-\xff]" if not tabs else
+                                  rb"[\x00-\x09\x0b-\x1f\x7f-\xff]")
         self.tabs_only = tabs and not nonprinting
 
-    def _body(self, data: bytes) -> bytes:
+    def _visible(self, data: bytes) -> bytes:
         if self.table is not None:
-            t = self.table
-            return b"".join(t[b] for b in data)
+            table = self.table
+            return self.special.sub(lambda m: table[m.group()[0]], data)
         if self.tabs_only:
             return data.replace(b"\t", b"^I")
         return data
 
-    def line(self, line: bytes) -> bytes:
-        """Format one line (with or without its final newline)."""
-        has_nl = line.endswith(b"\n")
-        body = line[:-1] if has_nl else line
+    def block(self, data: bytes) -> bytes:
+        """Format complete lines (and, at the end of a file, a final partial line)."""
+        lines = self._visible(data).split(b"\n")
+        last = lines.pop()
+        out: list[bytes] = []
+        append = out.append
+        end = self.end
+        number, nonblank, squeeze = self.number, self.nonblank, self.squeeze
+        n = self.line_no
+        blank_run = self.blank_run
         starts = self.at_line_start
-        out = []
-        if starts and has_nl and not body:
-            self.blank_run += 1
-            if self.squeeze and self.blank_run > 1:
-                return b""
-            if self.number and not self.nonblank:
-                self.line_no += 1
-                out.append(b"%6d\t" % self.line_no)
-        else:
+        for body in lines:
+            if not starts:
+                append(body + end)
+                starts = True
+                if body:
+                    blank_run = 0
+                continue
+            if body:
+                blank_run = 0
+                if number:
+                    n += 1
+                    append(b"%6d\t%b%b" % (n, body, end))
+                else:
+                    append(body + end)
+                continue
+            blank_run += 1
+            if squeeze and blank_run > 1:
+                continue
+            if number and not nonblank:
+                n += 1
+                append(b"%6d\t%b" % (n, end))
+            else:
+                append(end)
+        if last:
             if starts:
-                self.blank_run = 0
-                if self.number:
-                    self.line_no += 1
-                    out.append(b"%6d\t" % self.line_no)
-            out.append(self._body(body))
-        if has_nl:
-            if self.ends:
-                out.append(b"$")
-            out.append(b"\n")
-        self.at_line_start = has_nl
+                blank_run = 0
+                if number:
+                    n += 1
+                    append(b"%6d\t" % n)
+            append(last)
+            starts = False
+        self.line_no = n
+        self.blank_run = blank_run
+        self.at_line_start = starts
         return b"".join(out)
 
 
 @command("cat", help=CAT_HELP)
 async def cat(ctx: CommandContext) -> int:
-    try:
-        opts, files = getopt(ctx.args, "AbeEnstTuv", LONG)
-    except UsageError as e:
-        e.status = 1
-        raise
+    opts, files = getopt1(ctx.args, "AbeEnstTuv", LONG)
     flags = {k for k, _ in opts}
     nonprinting = bool(flags & set("AetvA"))
     ends = bool(flags & set("AeE"))
@@ -115,6 +134,7 @@ async def cat(ctx: CommandContext) -> int:
     if flags & set("AbeEnstTv"):
         formatter = _Formatter("n" in flags, "b" in flags, "s" in flags, ends, tabs, nonprinting)
     status = 0
+    out_node = getattr(getattr(ctx.stdout, "handle", None), "node", None)
     for path in files or ["-"]:
         try:
             inp = ctx.open_input(path)
@@ -122,31 +142,66 @@ async def cat(ctx: CommandContext) -> int:
             await ctx.error(f"{quote_if_needed(path)}: {strerror(e)}")
             status = 1
             continue
-        try:
-            if formatter is None:
-                while True:
-                    chunk = await inp.read_some()
-                    if not chunk:
-                        break
-                    await ctx.stdout.write(chunk)
-            else:
-                pending = []
-                async for line in inp.lines():
-                    out = formatter.line(line)
-                    if out:
-                        pending.append(out)
-                    if len(pending) >= 256:
-                        await ctx.stdout.write(b"".join(pending))
-                        pending.clear()
-                        await ctx.checkpoint()
-                if pending:
-                    await ctx.stdout.write(b"".join(pending))
-        except FSError as e:
-            await ctx.error(f"{quote_if_needed(path)}: {strerror(e)}")
+        in_node = getattr(getattr(inp, "handle", None), "node", None)
+        if in_node is not None and in_node is out_node and _would_loop(ctx.stdout.handle, inp.handle):
+            # reading a file while appending it to itself never ends
+            await ctx.error(f"{quote_if_needed(path)}: input file is output file")
             status = 1
+            continue
+        try:
+            await _copy(ctx, inp, formatter)
+        except _WriteError as e:
+            await ctx.error(f"write error: {strerror(e.cause)}")
+            return 1
+        except BrokenPipeError:
+            raise
         except OSError as e:
-            if isinstance(e, BrokenPipeError):
-                raise
             await ctx.error(f"{quote_if_needed(path)}: {strerror(e)}")
             status = 1
     return status
+
+
+class _WriteError(Exception):
+    def __init__(self, cause: OSError) -> None:
+        super().__init__(str(cause))
+        self.cause = cause
+
+
+def _would_loop(out_handle, in_handle) -> bool:
+    size = getattr(in_handle, "size", 0)
+    if not size:
+        return False
+    return getattr(out_handle, "append", False) or out_handle.tell() < size
+
+
+async def _write(ctx: CommandContext, data: bytes) -> None:
+    try:
+        await ctx.stdout.write(data)
+    except BrokenPipeError:
+        raise
+    except OSError as e:
+        raise _WriteError(e) from None
+
+
+async def _copy(ctx: CommandContext, inp, formatter: "_Formatter | None") -> None:
+    if formatter is None:
+        while True:
+            chunk = await inp.read_some()
+            if not chunk:
+                return
+            await _write(ctx, chunk)
+            # /dev/zero into /dev/null never waits on anything: let time-outs and interrupts in
+            await ctx.checkpoint()
+    carry = b""
+    while True:
+        chunk = await inp.read_some()
+        if not chunk:
+            break
+        data = carry + chunk if carry else chunk
+        cut = data.rfind(b"\n") + 1
+        carry = data[cut:]
+        if cut:
+            await _write(ctx, formatter.block(data[:cut]))
+            await ctx.checkpoint()
+    if carry:
+        await _write(ctx, formatter.block(carry))

@@ -9,7 +9,8 @@ from collections import deque
 
 from ..vfs import FSError
 from .options import UsageError, getopt
-from .regex_translate import PosixRegex, RegexError, RegexTimeout, compile_posix
+from .regex_translate import (PosixRegex, RegexError, RegexTimeout, compile_posix, compile_python,
+                              translate_lines)
 from .registry import CommandContext, command
 
 GREP_HELP = """\
@@ -179,7 +180,7 @@ async def _parse(ctx: CommandContext) -> tuple[_Options, list[str]]:
             o.pattern_given = True
         elif key == "f":
             try:
-                data = ctx.stdin and await ctx.open_input(value).read() if value == "-" else ctx.read_file(value)
+                data = await ctx.stdin.read() if value == "-" else ctx.read_file(value)
             except FSError as e:
                 raise _Fatal(f"{value}: {e.strerror}")
             text = data.decode("utf-8", "surrogateescape")
@@ -354,8 +355,49 @@ class _Matcher:
         return PosixRegex(rx.pattern, src, flags, rx.risky, posix=rx.risky and o.mode != "P")
 
     def set_deadline(self, deadline: float | None) -> None:
-        for r in self.regexes:
+        for r in self.regexes + [x for x in (self.lines, self.lines_nl, self.counter, self.in_lines)
+                                 if x is not None]:
             r.deadline = deadline
+
+    lines: PosixRegex | None = None  # selects whole matching lines in a many-line text
+    counter: PosixRegex | None = None  # one match per selected line, for counting
+    in_lines: PosixRegex | None = None  # the pattern itself, safe over many lines
+    lines_nl: PosixRegex | None = None  # the same, with each line's newline
+
+    def build_line_selector(self, o: _Options) -> None:
+        """Regexes that find all selected lines of a block of text in one call (the fast path
+        for plain output, -c, -l, -q)."""
+        if self.match_nothing or o.mode == "P":
+            return
+        sources = []
+        risky = alternation = len(o.patterns) > 1
+        for p in o.patterns:
+            if o.mode == "F":
+                sources.append(re.escape(p))
+                continue
+            got = translate_lines(p, o.mode == "E")
+            if got is None:
+                return
+            sources.append(got[0])
+            risky = risky or got[1]
+            alternation = alternation or got[2]
+        if len(sources) > 1 and any(r.groups for r in self.regexes):
+            return
+        src = "|".join(f"(?:{x})" for x in sources) if len(sources) > 1 else sources[0]
+        if o.line:
+            src = f"^(?:{src})$"
+        elif o.word:
+            src = f"(?<!\\w)(?:{src})(?!\\w)"
+        # the matches themselves (-o), leftmost-longest like the per-line regexes
+        self.in_lines = compile_python(src, ignore_case=o.ignore_case, multiline=True, risky=risky,
+                                       posix=alternation)
+        # one match per selected line: the first match, then the rest of its line
+        self.counter = compile_python(f"(?:{src})[^\\n]*", ignore_case=o.ignore_case, multiline=True,
+                                      risky=risky)
+        whole = f"^[^\\n]*?(?:{src})[^\\n]*$"
+        self.lines = compile_python(whole, ignore_case=o.ignore_case, multiline=True, risky=risky)
+        self.lines_nl = compile_python(whole + "\\n", ignore_case=o.ignore_case, multiline=True,
+                                       risky=risky)
 
     def matches(self, text: str) -> bool:
         for r in self.regexes:
@@ -386,11 +428,20 @@ class _Matcher:
         return out
 
 
+def _count(rx: PosixRegex, text: str) -> int:
+    if rx.groups:
+        return sum(1 for _ in rx.finditer(text))
+    return len(rx.findall(text))
+
+
 def _deadline(ctx: CommandContext) -> float | None:
+    """The run's wall-time deadline (time.monotonic()), for regex time budgets."""
     shell = ctx.shell
-    deadline = getattr(shell, "deadline", None)
-    if isinstance(deadline, (int, float)):
-        return float(deadline)
+    inner = getattr(shell, "shell", None)  # the shell's CommandHost wraps the interpreter
+    for holder in (shell, getattr(shell, "rt", None), getattr(inner, "rt", None)):
+        deadline = getattr(holder, "deadline", None)
+        if isinstance(deadline, (int, float)):
+            return float(deadline) if deadline != float("inf") else None
     limits = getattr(shell, "limits", None) or getattr(ctx.sandbox, "limits", None)
     wall = getattr(limits, "wall_time", None)
     if isinstance(wall, (int, float)):
@@ -411,6 +462,9 @@ class _Grep:
         self.printed_something = False  # for group separators across files
         self.show_name = False
         self.stop_all = False
+        self.fast = matcher.lines is not None and not (
+            o.color or o.before or o.after or o.max_count is not None or o.null_data or o.initial_tab
+            or (o.invert and (o.line_number or o.byte_offset)))
 
     async def emit(self, data: bytes) -> None:
         self.out.append(data)
@@ -484,13 +538,17 @@ class _Grep:
         context = plain_output and (o.before or o.after) and not o.only_matching
         before: deque = deque(maxlen=o.before or 1)
         after_left = 0
-        last_printed = 0
+        last_printed = -2  # no line of this file printed yet
         match_nothing = matcher.match_nothing
         only = o.only_matching
         color = o.color
         check = ctx.check
         if max_count == 0:
-            return self.finish_file(name, 0) if False else await self.after_file(name, 0)
+            await self.after_file(name, 0)
+            return
+        if self.fast:
+            await self.search_fast(inp, name, binary)
+            return
         if match_nothing:
             matches = None
         elif len(matcher.regexes) == 1 and not only and not color:
@@ -499,7 +557,8 @@ class _Grep:
         else:
             search = None
             matches = matcher.matches
-        async for raw in inp.lines(eol):
+        lines = inp.lines(eol)
+        async for raw in lines:
             lineno += 1
             if not (lineno & 1023):
                 check()
@@ -529,39 +588,34 @@ class _Grep:
                         break
                 elif plain_output:
                     if context:
-                        if last_printed and lineno - len(before) > last_printed + 1 and self.printed_something:
-                            await self.separator()
-                        elif not last_printed and self.printed_something and (before or lineno > 1):
-                            await self.separator()
                         first_ctx = lineno - len(before)
                         for i, (b_raw, b_off) in enumerate(before):
-                            await self.emit(self.prefix(name, first_ctx + i, b_off, "-").encode(
-                                "utf-8", "surrogateescape") + b_raw)
+                            await self.context_line(name, first_ctx + i, b_off, b_raw, last_printed)
+                            last_printed = first_ctx + i
                         before.clear()
+                        if self.printed_something and lineno != last_printed + 1:
+                            await self.separator()
                     await self.print_selected(name, lineno, offset, text, line_bytes, only, color, invert)
                     last_printed = lineno
                     after_left = o.after
                 if max_count is not None and count >= max_count:
+                    if not (context and o.after):
+                        break
+                    # GNU still prints the trailing context of the last selected line
                     offset += len(raw)
-                    if context and o.after:
-                        # GNU prints the trailing context of the last selected line
-                        async for raw2 in inp.lines(eol):
-                            lineno += 1
-                            if after_left <= 0:
-                                break
-                            b = raw2[:-1] if raw2.endswith(eol) else raw2
-                            t = b.decode("utf-8", "surrogateescape")
-                            if (not match_nothing and matcher.matches(t)) != invert:
-                                break
-                            await self.emit(self.prefix(name, lineno, offset, "-").encode(
-                                "utf-8", "surrogateescape") + b + eol)
-                            after_left -= 1
-                            offset += len(raw2)
+                    async for raw2 in lines:
+                        if after_left <= 0:
+                            break
+                        lineno += 1
+                        await self.context_line(name, lineno, offset, raw2 if raw2.endswith(eol) else raw2 + eol,
+                                                last_printed)
+                        last_printed = lineno
+                        after_left -= 1
+                        offset += len(raw2)
                     break
             elif context:
                 if after_left > 0:
-                    await self.emit(self.prefix(name, lineno, offset, "-").encode("utf-8", "surrogateescape")
-                                    + line_bytes + eol)
+                    await self.context_line(name, lineno, offset, line_bytes + eol, last_printed)
                     after_left -= 1
                     last_printed = lineno
                 elif o.before:
@@ -571,6 +625,147 @@ class _Grep:
             await self.flush()
             await self.ctx.error(f"{name}: binary file matches")
         await self.after_file(name, count)
+
+    async def search_fast(self, inp, name: str, binary: bool) -> None:
+        """Whole blocks of lines per regex call: no line numbers, offsets, context or -o."""
+        o = self.o
+        sel = self.matcher.lines
+        sel_nl = self.matcher.lines_nl
+        counter = self.matcher.counter
+        invert = o.invert
+        quiet, counting, list_mode = o.quiet, o.count, o.list_files
+        plain = not (quiet or counting or list_mode)
+        check_binary = o.binary_files != "text"
+        if self.show_name and plain:
+            prefix = name + ("\0" if o.null_after_name else ":")
+        else:
+            prefix = ""
+        count = 0
+        rest = b""
+        eof = False
+        numbered = plain and not invert and (o.line_number or o.byte_offset or o.only_matching)
+        line_base = 0  # lines before the current block
+        byte_base = 0  # bytes before the current block
+        while not eof:
+            chunk = await inp.read_some(1 << 20)
+            if not chunk:
+                eof = True
+                data = rest
+                if not data:
+                    break
+                if not data.endswith(b"\n"):
+                    data += b"\n"
+            else:
+                data = rest + chunk
+                cut = data.rfind(b"\n") + 1
+                if cut == 0:
+                    rest = data
+                    continue
+                data, rest = data[:cut], data[cut:]
+            self.ctx.check()
+            text = data.decode("utf-8", "surrogateescape")
+            if check_binary and not binary and "\0" in text:
+                binary = True
+            body = text[:-1]  # without the last newline: '^' must not match after it
+            if numbered:
+                n = _count(counter, body)
+                if n and not binary:
+                    out = self.numbered_lines(body, name, line_base, byte_base, data.isascii())
+                line_base += text.count("\n")
+                byte_base += len(data)
+            elif invert and not plain:
+                n = text.count("\n") - _count(counter, body)
+            elif invert:
+                kept = sel_nl.sub("", text)
+                n = kept.count("\n")
+            elif plain:
+                found = sel.findall(body) if not sel.groups else [m.group(0) for m in sel.finditer(body)]
+                n = len(found)
+            elif list_mode or quiet:
+                n = 1 if sel.search(body) is not None else 0
+            else:
+                n = _count(counter, body)
+            if not n:
+                continue
+            count += n
+            self.selected_any = True
+            if quiet:
+                self.stop_all = True
+                return
+            if list_mode:
+                break
+            if not plain or (invert and o.only_matching):
+                continue  # -o -v selects lines but prints no part of them
+            if binary:
+                await self.flush()
+                await self.ctx.error(f"{name}: binary file matches")
+                return
+            self.printed_something = True
+            if numbered:
+                pass
+            elif invert:
+                out = kept
+                if prefix:
+                    out = "".join(prefix + line + "\n" for line in kept[:-1].split("\n"))
+            elif prefix:
+                out = "".join(prefix + line + "\n" for line in found)
+            else:
+                out = "\n".join(found) + "\n"
+            await self.emit(out.encode("utf-8", "surrogateescape"))
+        await self.after_file(name, count)
+
+    def numbered_lines(self, body: str, name: str, line_base: int, byte_base: int, ascii: bool) -> str:
+        """Output for the selected lines (or -o matches) of a block, with -n/-b prefixes."""
+        o = self.o
+        only = o.only_matching
+        # -o: the matches; else one match per line that runs to the line's end
+        rx = self.matcher.in_lines if only else self.matcher.counter
+        it = rx.finditer(body) if rx.risky else rx.compiled.finditer(body)
+        if self.show_name:
+            head = name + ("\0" if o.null_after_name else ":")
+        else:
+            head = ""
+        numbers, offsets = o.line_number, o.byte_offset
+        parts = []
+        line_no = line_base + 1
+        last = 0
+        char_seen = byte_seen = 0
+        rfind, count = body.rfind, body.count
+        for m in it:
+            start, end = m.span()
+            if only:
+                if end == start:
+                    continue
+                text_start = start
+                text = m.group()
+            else:
+                text_start = rfind("\n", 0, start) + 1
+                text = body[text_start:end]
+            if numbers:
+                line_no += count("\n", last, text_start)
+                last = text_start
+            if offsets:
+                if ascii:
+                    offset = byte_base + text_start
+                else:
+                    byte_seen += len(body[char_seen:text_start].encode("utf-8", "surrogateescape"))
+                    char_seen = text_start
+                    offset = byte_base + byte_seen
+                if numbers:
+                    parts.append(f"{head}{line_no}:{offset}:{text}\n")
+                else:
+                    parts.append(f"{head}{offset}:{text}\n")
+            elif numbers:
+                parts.append(f"{head}{line_no}:{text}\n")
+            else:
+                parts.append(f"{head}{text}\n")
+        return "".join(parts)
+
+    async def context_line(self, name: str, lineno: int, offset: int, data: bytes, last_printed: int) -> None:
+        if self.printed_something and lineno != last_printed + 1:
+            await self.separator()
+        self.printed_something = True
+        await self.emit(self.prefix(name, lineno, offset, "-").encode("utf-8", "surrogateescape") + data)
 
     async def print_selected(self, name, lineno, offset, text, line_bytes, only, color, invert) -> None:
         eol = self.eol
@@ -706,6 +901,7 @@ async def grep(ctx: CommandContext) -> int:
         o.mode = "F"
     try:
         matcher = _Matcher(o)
+        matcher.build_line_selector(o)
     except RegexError as e:
         await ctx.error(str(e))
         return 2

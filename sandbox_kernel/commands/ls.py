@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import stat as st
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ..vfs import FSError, Stat
 from ._fsutil import (full_timestamp, group_name, human_size, join_path, local_datetime,
@@ -49,6 +49,8 @@ Sort entries alphabetically if none of -tSUX is specified.
   -1                         list one file per line
       --color[=WHEN]         accepted; output is never colored
       --full-time            like -l --time-style=full-iso
+      --time-style=TIME_STYLE  time/date format with -l: full-iso, long-iso,
+                               iso, locale, or +FORMAT
       --help                 display this help and exit
 
 Exit status:
@@ -61,7 +63,7 @@ LONG = {"all": "a", "almost-all": "A", "directory": "d", "classify": "F", "no-gr
         "dereference-command-line": "H", "numeric-uid-gid": "n", "reverse": "r",
         "recursive": "R", "size": "s", "tabsize=": "T", "width=": "w", "color==": None,
         "full-time": None, "group-directories-first": None, "indicator-style=": None,
-        "sort=": None, "time=": None, "file-type": None, "si": None}
+        "sort=": None, "time=": None, "file-type": None, "si": None, "time-style=": None}
 
 SIX_MONTHS = 31556952 // 2
 DEVICE_NUMBERS = {"null": (1, 3), "zero": (1, 5), "random": (1, 8), "urandom": (1, 9)}
@@ -74,7 +76,6 @@ class Entry:
     st: Stat | None      # lstat (or stat when dereferencing); None when unreadable
     target: str | None = None        # symlink text
     target_st: Stat | None = None    # what a symlink points to (None when dangling)
-    extra: dict = field(default_factory=dict)
 
 
 class Options:
@@ -89,7 +90,8 @@ class Options:
         self.time_field = "mtime"
         self.format = "one"
         self.deref = self.deref_cmdline = False
-        self.full_time = self.dirs_first = False
+        self.dirs_first = False
+        self.time_style = "locale"
         self.width = 80
         self.tabsize = 8
         explicit_format = None
@@ -182,14 +184,28 @@ class Options:
                     _choice("color", val, ["always", "yes", "force", "never", "no", "none",
                                            "auto", "tty", "if-tty"])
             elif key == "full-time":
-                self.full_time = True
+                self.time_style = "full-iso"
                 explicit_format = "long"
+            elif key == "time-style":
+                self.time_style = _time_style(val or "")
             elif key == "group-directories-first":
                 self.dirs_first = True
         if explicit_format:
             self.format = explicit_format
         self.long = self.format == "long"
         # with -l the time chosen by -u/-c is shown; without -l it only sorts when -t is given
+
+
+def _time_style(value: str) -> str:
+    if value.startswith("+"):
+        return value
+    style = value[len("posix-"):] if value.startswith("posix-") else value
+    if style in ("full-iso", "long-iso", "iso", "locale"):
+        # posix-STYLE means STYLE only outside the C/POSIX locale, which is all we have
+        return "locale" if value.startswith("posix-") else style
+    raise UsageError(f"invalid argument {quote(value)} for 'time style'\nValid arguments are:\n"
+                     "  - [posix-]full-iso\n  - [posix-]long-iso\n  - [posix-]iso\n  - [posix-]locale\n"
+                     "  - +FORMAT (e.g., +%H:%M) for a 'date'-style format")
 
 
 def _choice(option: str, value: str | None, choices: list[str]) -> str:
@@ -200,8 +216,9 @@ def _choice(option: str, value: str | None, choices: list[str]) -> str:
     if len(matches) == 1:
         return matches[0]
     what = "ambiguous" if matches else "invalid"
+    # GNU's argmatch failure exits 1 (other usage errors of ls exit 2)
     raise UsageError(f"{what} argument {quote(value)} for '--{option}'\nValid arguments are:\n" +
-                     "".join(f"  - '{c}'\n" for c in choices).rstrip("\n"))
+                     "".join(f"  - '{c}'\n" for c in choices).rstrip("\n"), 1)
 
 
 def _indicator(mode: int, opts: Options) -> str:
@@ -336,11 +353,20 @@ class Lister:
 
     def _date_text(self, s: Stat) -> str:
         ts = _entry_time(s, self.opts)
-        if self.opts.full_time:
+        style = self.opts.time_style
+        if style == "full-iso":
             return full_timestamp(ts, self.ctx.env)
         dt = local_datetime(ts, self.ctx.env)
+        recent = self.now - SIX_MONTHS < ts <= self.now + 1
+        if style == "long-iso":
+            return dt.strftime("%Y-%m-%d %H:%M")
+        if style == "iso":
+            return dt.strftime("%m-%d %H:%M") if recent else dt.strftime("%Y-%m-%d ")
+        if style.startswith("+"):
+            old_fmt, _, recent_fmt = style[1:].partition("\n")
+            return dt.strftime(recent_fmt if recent and recent_fmt else old_fmt)
         mon = dt.strftime("%b")
-        if self.now - SIX_MONTHS < ts <= self.now + 1:
+        if recent:
             return f"{mon} {dt.day:2d} {dt:%H:%M}"
         return f"{mon} {dt.day:2d}  {dt.year}"
 
@@ -523,7 +549,9 @@ def _width(text: str) -> int:
 @command("ls", "dir", "vdir", help=LS_HELP)
 async def ls(ctx: CommandContext) -> int:
     args = ctx.args
-    if ctx.name == "vdir":
+    if ctx.name == "dir":
+        args = ["-C"] + args  # dir is ls -C (columns even into a pipe)
+    elif ctx.name == "vdir":
         args = ["-l"] + args
     opts_list, operands = getopt(args, "aAcCdFgGhHiLlmnoprRsStT:uUvw:xX1", LONG)
     opts = Options(opts_list, ctx.env)
@@ -534,7 +562,7 @@ async def ls(ctx: CommandContext) -> int:
     dirs: list[Entry] = []
     # command-line symlinks to directories are followed unless they are shown as links
     follow_cmdline = opts.deref or opts.deref_cmdline or not (
-        opts.long or opts.directory or opts.classify or opts.file_type or opts.slash)
+        opts.long or opts.directory or opts.classify or opts.file_type)
     for arg in operands:
         try:
             entry = lister.make_entry(arg, arg, opts.deref or follow_cmdline)

@@ -79,8 +79,34 @@ def _class_lit(ch: str) -> str:
 _SED_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "f": "\f", "v": "\v", "a": "\a"}
 
 
-def _parse_bracket(p: str, i: int) -> tuple[str, int]:
-    """Parse a bracket expression starting after ``[`` at ``p[i]``; return (python, next index)."""
+def sed_escape(text: str, i: int) -> tuple[str, int] | None:
+    r"""GNU sed's character escapes at ``text[i]`` (the character after a backslash):
+    ``\n \t \r \f \v \a``, ``\xHH``, ``\oNNN``, ``\dNNN``, ``\cX``. Returns (character,
+    index after the escape) or None when ``text[i]`` starts no such escape."""
+    if i >= len(text):
+        return None
+    ch = text[i]
+    if ch in _SED_ESCAPES:
+        return _SED_ESCAPES[ch], i + 1
+    digits = {"x": ("0123456789abcdefABCDEF", 2, 16), "o": ("01234567", 3, 8), "d": ("0123456789", 3, 10)}
+    if ch in digits:
+        allowed, most, base = digits[ch]
+        j = i + 1
+        while j < len(text) and j < i + 1 + most and text[j] in allowed:
+            j += 1
+        if j == i + 1:
+            return None
+        return chr(int(text[i + 1:j], base) & 0xFF if base != 16 else int(text[i + 1:j], 16)), j
+    if ch == "c" and i + 1 < len(text):
+        return chr(ord(text[i + 1].upper()) ^ 0x40), i + 2
+    return None
+
+
+def _parse_bracket(p: str, i: int, line_mode: bool = False, escapes: str = "") -> tuple[str, int]:
+    """Parse a bracket expression starting after ``[`` at ``p[i]``; return (python, next index).
+    ``line_mode``: the subject holds many lines, so the set must never match a newline.
+    ``escapes``: "" (POSIX: a backslash is literal), "sed" (``\\n``, ``\\t``... are escapes),
+    "awk" (any backslash escapes the next character, as in gawk)."""
     n = len(p)
     negate = False
     if i < n and p[i] == "^":
@@ -88,7 +114,6 @@ def _parse_bracket(p: str, i: int) -> tuple[str, int]:
         i += 1
     items: list[str] = []
     first = True
-    prev_char: str | None = None  # last single character, a possible range start
     while True:
         if i >= n:
             raise RegexError("Unmatched [, [^, [:, [., or [=")
@@ -107,12 +132,16 @@ def _parse_bracket(p: str, i: int) -> tuple[str, int]:
             if kind == ":":
                 if name not in CLASSES:
                     raise RegexError("Invalid character class name")
-                items.append(CLASSES[name])
-                prev_char = None
+                body = CLASSES[name]
+                if line_mode:
+                    body = body.replace("\\n", "")
+                items.append(body)
                 continue
             if len(name) != 1:
                 raise RegexError("Invalid collation character")
             ch_value = name
+        elif ch == "\\" and escapes and (got := _bracket_escape(p, i + 1, escapes)) is not None:
+            ch_value, i = got
         else:
             ch_value = ch
             i += 1
@@ -134,13 +163,28 @@ def _parse_bracket(p: str, i: int) -> tuple[str, int]:
             if ord(hi) < ord(ch_value):
                 raise RegexError("Invalid range end")
             items.append(_class_lit(ch_value) + "-" + _class_lit(hi))
-            prev_char = None
             continue
         items.append(_class_lit(ch_value))
-        prev_char = ch_value
-    del prev_char
     body = "".join(items)
+    if line_mode:
+        if negate:
+            body += "\\n"
+        elif "\\n" in body or "\n" in body:
+            raise _NotLineSafe()
     return ("[^" if negate else "[") + body + "]", i
+
+
+def _bracket_escape(p: str, i: int, escapes: str) -> tuple[str, int] | None:
+    got = sed_escape(p, i)
+    if got is not None:
+        return got
+    if escapes == "awk" and i < len(p):
+        return p[i], i + 1
+    return None
+
+
+class _NotLineSafe(Exception):
+    """The pattern could match a newline: it cannot run over many lines at once."""
 
 
 class _Piece:
@@ -153,8 +197,13 @@ class _Piece:
 
 
 class _Translator:
-    def __init__(self, pattern: str, extended: bool, multiline: bool, sed_escapes: bool) -> None:
+    def __init__(self, pattern: str, extended: bool, multiline: bool, sed_escapes: bool,
+                 line_mode: bool = False, awk: bool = False) -> None:
         self.p = pattern
+        self.awk = awk
+        self.bracket_escapes = "awk" if awk else ("sed" if sed_escapes else "")
+        sed_escapes = sed_escapes or awk
+        self.line_mode = line_mode
         self.ere = extended
         self.multiline = multiline
         self.sed_escapes = sed_escapes
@@ -164,6 +213,7 @@ class _Translator:
         self.has_alternation = False
         self.has_backref = False
         self.nested_repeat = False
+        self.unbounded = 0  # unbounded repetitions: several can backtrack polynomially
 
     def run(self) -> str:
         src = self.alternation(depth=0)
@@ -229,16 +279,21 @@ class _Translator:
                     # nothing to repeat: GNU ignores the operator in ERE
                     start = False
                     continue
+                if prev.quantified or (prev.src.startswith("(") and prev.src.endswith(")")
+                                       and any(q in prev.src for q in "*+{")):
+                    self.nested_repeat = True
                 if prev.quantified:
                     prev.src = "(?:" + prev.src + ")"
-                    self.nested_repeat = True
+                if quant in ("*", "+") or quant.endswith(",}"):
+                    self.unbounded += 1
                 prev.src += quant
                 prev.quantified = True
                 start = False
                 continue
             if ch == "^":
                 self.i += 1
-                if start or self.ere:
+                after_anchor = bool(pieces) and pieces[-1].src == "^" and not self.ere
+                if (start and not after_anchor) or self.ere:
                     pieces.append(_Piece("^", repeatable=False))
                     # in a BRE, '*' right after a leading '^' is literal
                     start = not self.ere
@@ -255,13 +310,13 @@ class _Translator:
                 start = False
                 continue
             if ch == "[":
-                src, self.i = _parse_bracket(p, self.i + 1)
+                src, self.i = _parse_bracket(p, self.i + 1, self.line_mode, self.bracket_escapes)
                 pieces.append(_Piece(src))
                 start = False
                 continue
             if ch == ".":
                 self.i += 1
-                pieces.append(_Piece("."))
+                pieces.append(_Piece("[^\\n]" if self.line_mode else "."))
                 start = False
                 continue
             if self.ere and ch == "(":
@@ -288,6 +343,8 @@ class _Translator:
                 pieces.append(self.escape(nxt))
                 start = False
                 continue
+            if ch == "\n" and self.line_mode:
+                raise _NotLineSafe()
             self.i += 1
             pieces.append(_Piece(_lit(ch)))
             start = False
@@ -374,20 +431,34 @@ class _Translator:
             "w": ("\\w", True), "W": ("\\W", True), "s": ("\\s", True), "S": ("\\S", True),
             "`": ("\\A", False), "'": ("\\Z", False),
         }
+        if self.line_mode:
+            if ch in "`'":
+                raise _NotLineSafe()
+            if ch == "W":
+                return _Piece("[^\\w\\n]")
+            if ch == "s":
+                return _Piece("[^\\S\\n]")
+        if ch == "y" and self.awk:
+            ch = "b"  # gawk's word boundary
         if ch in simple:
             src, rep = simple[ch]
             return _Piece(src, repeatable=rep)
-        if self.sed_escapes and ch in _SED_ESCAPES:
-            return _Piece(_lit(_SED_ESCAPES[ch]))
+        if self.sed_escapes:
+            got = sed_escape(self.p, self.i - 1)
+            if got is not None:
+                value, self.i = got
+                if self.line_mode and value == "\n":
+                    raise _NotLineSafe()
+                return _Piece(_lit(value))
         return _Piece(_lit(ch))
 
 
 def translate(pattern: str, extended: bool = False, *, multiline: bool = False,
-              sed_escapes: bool = False) -> str:
+              sed_escapes: bool = False, awk: bool = False) -> str:
     """Python regex source for a POSIX BRE (or ERE when ``extended``). ``multiline``: ``$``
     may match before a newline (sed's M flag; compile with re.M). ``sed_escapes``: ``\\n``,
     ``\\t``... mean the control characters, as in sed and awk."""
-    return _Translator(pattern, extended, multiline, sed_escapes).run()
+    return _Translator(pattern, extended, multiline, sed_escapes, awk=awk).run()
 
 
 _DEFAULT_TIMEOUT = 30.0
@@ -400,6 +471,40 @@ class PosixRegex:
 
     __slots__ = ("pattern", "python", "compiled", "risky", "groups", "deadline", "search", "match",
                  "_raw")
+
+    def _call(self, method: str, *args):
+        """A method of the compiled pattern, with the time budget when the pattern is risky."""
+        func = getattr(self.compiled, method)
+        if not self.risky:
+            return func(*args)
+        try:
+            return func(*args, timeout=self._budget())
+        except TimeoutError:
+            raise RegexTimeout(self.pattern) from None
+
+    def findall(self, string: str) -> list:
+        return self._call("findall", string)
+
+    def finditer(self, string: str):
+        it = self._call("finditer", string)
+        if not self.risky:
+            return it
+        return self._guarded(it)
+
+    def _guarded(self, it):
+        # the regex module checks the time-out while iterating, not when finditer is called
+        try:
+            yield from it
+        except TimeoutError:
+            raise RegexTimeout(self.pattern) from None
+
+    def sub(self, repl, string: str, count: int = 0) -> str:
+        return self._call("sub", repl, string, count)
+
+    def subn(self, repl, string: str, count: int = 0) -> tuple[str, int]:
+        if not self.risky:
+            return self.compiled.subn(repl, string, count)
+        return self._call("subn", repl, string, count)
 
     def __init__(self, pattern: str, python: str, flags: int, risky: bool, posix: bool) -> None:
         self.pattern = pattern
@@ -478,16 +583,40 @@ class PosixRegex:
 
 def compile_posix(pattern: str, extended: bool = False, *, ignore_case: bool = False,
                   multiline: bool = False, sed_escapes: bool = False, dotall: bool = True,
-                  python: bool = False) -> PosixRegex:
+                  python: bool = False, awk: bool = False) -> PosixRegex:
     """Compile a POSIX BRE/ERE (or, with ``python=True``, a Perl-style pattern as grep -P)."""
     if python:
         translator = None
         src = pattern
         risky, posix = True, False
     else:
-        translator = _Translator(pattern, extended, multiline, sed_escapes)
+        translator = _Translator(pattern, extended, multiline, sed_escapes, awk=awk)
         src = translator.run()
-        risky = translator.has_backref or translator.nested_repeat or translator.has_alternation
+        risky = (translator.has_backref or translator.nested_repeat or translator.has_alternation
+                 or translator.unbounded > 1)
         posix = translator.has_alternation
     flags = (re.I if ignore_case else 0) | (re.M if multiline else 0) | (re.S if dotall else 0)
     return PosixRegex(pattern, src, flags, risky, posix)
+
+
+def translate_lines(pattern: str, extended: bool = False, *,
+                    sed_escapes: bool = False) -> tuple[str, bool, bool] | None:
+    """Python source that matches like ``pattern`` on one line but can run over a text of many
+    lines at once (compile with re.M, without re.S): it never matches a newline, and ``^``/``$``
+    are line anchors. Returns (source, risky, has_alternation), or None when the pattern could
+    match a newline (then callers go line by line)."""
+    translator = _Translator(pattern, extended, True, sed_escapes, line_mode=True)
+    try:
+        src = translator.run()
+    except _NotLineSafe:
+        return None
+    risky = (translator.has_backref or translator.nested_repeat or translator.has_alternation
+             or translator.unbounded > 1)
+    return src, risky, translator.has_alternation
+
+
+def compile_python(src: str, *, ignore_case: bool = False, multiline: bool = False,
+                   dotall: bool = False, risky: bool = False, posix: bool = False) -> PosixRegex:
+    """A PosixRegex from already-translated Python source."""
+    flags = (re.I if ignore_case else 0) | (re.M if multiline else 0) | (re.S if dotall else 0)
+    return PosixRegex(src, src, flags, risky, posix)

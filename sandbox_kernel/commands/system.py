@@ -478,26 +478,20 @@ Report the sandbox's processes: the shell, its background jobs, and ps itself.
 """
 
 
-def _shell_jobs(ctx: CommandContext) -> list[tuple[int, str]]:
-    """(pid, command) of the shell's background jobs, when the shell exposes them."""
-    shell = ctx.shell
-    jobs = getattr(shell, "jobs", None)
-    if callable(jobs):
-        try:
-            jobs = jobs()
-        except Exception:
-            jobs = None
-    out = []
-    try:
-        items = jobs.values() if isinstance(jobs, dict) else list(jobs or ())
-    except TypeError:
-        items = []
-    for job in items:
-        pid = getattr(job, "pid", None)
-        cmd = getattr(job, "command", None) or getattr(job, "text", None) or "job"
-        if isinstance(pid, int):
-            out.append((pid, str(cmd).split()[0] if str(cmd).split() else "job"))
-    return out
+def _shell_runtime(ctx: CommandContext):
+    """(the shell, its shared runtime) behind ctx.shell, when the shell exposes them."""
+    shell = getattr(ctx.shell, "shell", None)
+    return shell, getattr(shell, "rt", None)
+
+
+def _shell_jobs(ctx: CommandContext) -> dict:
+    """pid -> task of the shell's background jobs that are still running."""
+    _shell, rt = _shell_runtime(ctx)
+    jobs = getattr(rt, "jobs", None)
+    if not isinstance(jobs, dict):
+        return {}
+    return {pid: task for pid, task in jobs.items()
+            if isinstance(pid, int) and not (hasattr(task, "done") and task.done())}
 
 
 @command("ps", help=PS_HELP)
@@ -507,12 +501,13 @@ async def ps(ctx: CommandContext) -> int:
     if operands:
         raise UsageError(f"unsupported option (BSD syntax): '{operands[0]}'", 1)
     full = any(o in ("f", "u") for o, _ in opts)
-    shell_pid = getattr(ctx.shell, "pid", SHELL_PID) if ctx.shell is not None else SHELL_PID
+    shell, _rt = _shell_runtime(ctx)
+    shell_pid = getattr(shell, "pid", SHELL_PID)
     if not isinstance(shell_pid, int):
         shell_pid = SHELL_PID
     procs = [(shell_pid, 0, "bash")]
-    jobs = _shell_jobs(ctx)
-    procs += [(pid, shell_pid, cmd) for pid, cmd in jobs]
+    # a background job is a subshell of the sandbox's shell
+    procs += [(pid, shell_pid, "bash") for pid in sorted(_shell_jobs(ctx))]
     own_pid = max([p for p, _, _ in procs]) + 1
     procs.append((own_pid, shell_pid, "ps"))
     if full:
@@ -604,8 +599,8 @@ async def kill(ctx: CommandContext) -> int:
     if not args:
         raise UsageError("not enough arguments", 1)
     status = 0
-    job_pids = {pid for pid, _ in _shell_jobs(ctx)}
-    killer = getattr(ctx.shell, "kill_job", None)
+    jobs = _shell_jobs(ctx)
+    _shell, rt = _shell_runtime(ctx)
     for target in args:
         try:
             pid = int(target)
@@ -613,16 +608,15 @@ async def kill(ctx: CommandContext) -> int:
             await ctx.error(f"failed to parse argument: '{target}'")
             status = 1
             continue
-        if pid in job_pids and callable(killer):
-            await _maybe_await(killer(pid, sig))
+        task = jobs.get(pid)
+        if task is None:
+            await ctx.error(f"({pid}): No such process")
+            status = 1
             continue
-        await ctx.error(f"({pid}): No such process")
-        status = 1
+        if sig != 0:
+            # jobs are tasks inside the sandbox: any terminating signal cancels the task
+            task.cancel()
+            statuses = getattr(rt, "job_status", None)
+            if isinstance(statuses, dict):
+                statuses[pid] = 128 + sig
     return status
-
-
-async def _maybe_await(value):
-    import inspect
-    if inspect.isawaitable(value):
-        return await value
-    return value

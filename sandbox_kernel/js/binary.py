@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 WHEEL = "qjs-wasi-reactor.wasm==0.15.1.1"
 WASM_SHA256 = "718f30dac3b2b42f2ab18d622f8ca11139e193e40f941519165710e4a9b168a3"
+PATCH_VERSION = 1  # bump when ``analyse`` changes the bytes it returns (part of the cache key)
 
 # --- JSValue on wasm32 (NaN boxing): tag in the high 32 bits (signed)
 TAG_BIG_INT = -9

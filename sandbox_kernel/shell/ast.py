@@ -68,6 +68,10 @@ class Word:
     #: the plain text when the word is one unquoted literal without special characters
     #: (the expander's fast path), else None
     plain: str | None = None
+    #: ``plain`` when it also has no brace, tilde or glob characters: expands to itself
+    fast: str | None = None
+    #: the word as written (for `declare -f` / `type`)
+    source: str | None = None
 
 
 # ----------------------------------------------------------------------------- commands
@@ -78,6 +82,7 @@ class Assign:
     index: Word | None = None       # name[index]=value
     array: list | None = None       # name=(...) elements: Word or (key Word, value Word)
     append: bool = False            # +=
+    fast = None                     # never a plain word (see Word.fast)
 
 
 @dataclass(slots=True)
@@ -86,6 +91,7 @@ class HereDoc:
     quoted: bool
     strip_tabs: bool
     delimiter: str
+    raw: str = ""                   # the body as written
 
 
 @dataclass(slots=True)

@@ -42,7 +42,7 @@ SPECIAL_PARAMS = frozenset("@*#?-$!0123456789")
 NAME_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
 NAME_CHARS = NAME_START | frozenset("0123456789")
 PLAIN_SAFE = frozenset("*?[]{}~=:!@+") ^ frozenset()
-GLOBISH = frozenset("*?[{~")
+EXPANDING = frozenset("*?[{~@!+")
 
 ANSI_ESCAPES = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r",
                 "t": "\t", "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}
@@ -365,7 +365,8 @@ class Parser:
     # ------------------------------------------------------------------ commands
     def parse_command(self):
         tok = self.peek()
-        if tok[1] == "word" and tok[2].plain is not None and self.aliases and tok[0] >= self._alias_end:
+        aliases = self.aliases() if callable(self.aliases) else self.aliases
+        if tok[1] == "word" and tok[2].plain is not None and aliases and tok[0] >= self._alias_end:
             if self._expand_alias(tok):
                 tok = self.peek()
         if tok[1] == "word":
@@ -417,7 +418,8 @@ class Parser:
 
     def _expand_alias(self, tok) -> bool:
         name = tok[2].plain
-        value = self.aliases.get(name)
+        aliases = self.aliases() if callable(self.aliases) else self.aliases
+        value = aliases.get(name)
         if value is None or name in self._alias_guard:
             return False
         start, end = tok[0], tok[3]
@@ -563,6 +565,7 @@ class Parser:
             lines.append(check if doc.strip_tabs else line)
             i = nxt
         text = "".join(l + "\n" for l in lines)
+        doc.raw = text
         if doc.quoted:
             doc.body = Word([Quoted(text)] if text else [])
         else:
@@ -579,7 +582,12 @@ class Parser:
         """Expansions inside ``(( ))``/``$(( ))``: like double-quoted text, quotes removed."""
         sub = Parser(text, None, self.line_at(pos))
         parts = sub.read_dq_parts(heredoc=True, arith=True)
-        return Word(parts)
+        if not parts:
+            return Word(parts, "", "", text)
+        if len(parts) == 1 and isinstance(parts[0], Lit):
+            # no expansions inside: the text is used as is (no tilde or glob in arithmetic)
+            return Word(parts, None, parts[0].text, text)
+        return Word(parts, None, None, text)
 
     def parse_simple_command(self) -> SimpleCommand:
         tok = self.peek()
@@ -601,8 +609,7 @@ class Parser:
                     # declare -a x=(1 2): parse the element list as one word
                     assign = self._try_assignment(tok)
                     if assign is not None:
-                        words.append(Word([Lit("\0assign")], None))
-                        words[-1].parts.append(assign)
+                        words.append(assign)
                         continue
                 self.advance()
                 words.append(tok[2])
@@ -615,13 +622,20 @@ class Parser:
         return SimpleCommand(assigns, words, redirs, line)
 
     def _looks_like_array_assign(self, tok) -> bool:
+        """A NAME=, NAME+= or NAME[...]= argument of declare/local/export/readonly: parsed as
+        an assignment (no word splitting, arrays allowed)."""
         s = self.src
         j = tok[0]
+        if j >= self.n or s[j] not in NAME_START:
+            return False
         while j < self.n and s[j] in NAME_CHARS:
             j += 1
-        if s.startswith("+=(", j):
-            return True
-        return s.startswith("=(", j)
+        if j < self.n and s[j] == "[":
+            k = s.find("]", j)
+            if k < 0:
+                return False
+            j = k + 1
+        return s.startswith("=", j) or s.startswith("+=", j)
 
     def _try_assignment(self, tok) -> Assign | None:
         s = self.src
@@ -1039,14 +1053,19 @@ class Parser:
 
     # ------------------------------------------------------------------ words
     def read_word(self, assignment: bool = False) -> Word:
+        start = self.i
         parts = self.read_word_parts(assignment=assignment)
         if not parts:
             c = self.src[self.i] if self.i < self.n else ""
             raise self.error(f"syntax error near unexpected token `{c}'")
-        plain = None
+        plain = fast = None
         if len(parts) == 1 and isinstance(parts[0], Lit):
             plain = parts[0].text
-        return Word(parts, plain)
+            if not any(c in EXPANDING for c in plain):
+                fast = plain
+        elif not parts:
+            fast = ""
+        return Word(parts, plain, fast, self.src[start:self.i])
 
     def read_word_parts(self, stop: frozenset = WORD_END, assignment: bool = False,
                         brace_depth_stop: bool = False) -> list:
@@ -1201,12 +1220,6 @@ class Parser:
             if c == '"' and arith:
                 i += 1
                 continue
-            if c == "'" and arith:
-                j = s.find("'", i + 1)
-                if j > 0:
-                    lit.append(s[i + 1:j])
-                    i = j + 1
-                    continue
             if c == "\\":
                 nxt = s[i + 1] if i + 1 < n else ""
                 if nxt == "\n":
@@ -1306,6 +1319,22 @@ class Parser:
         if nxt == "{":
             self.i = i + 2
             return self.read_braced_param(in_dq)
+        if nxt == "[":
+            # $[ expr ]: the obsolete arithmetic expansion
+            j, depth = i + 2, 0
+            while j < self.n:
+                if s[j] == "[":
+                    depth += 1
+                elif s[j] == "]":
+                    if depth == 0:
+                        break
+                    depth -= 1
+                j += 1
+            if j >= self.n:
+                raise self.incomplete("unexpected EOF while looking for matching `]'")
+            expr = self._parse_text_word(s[i + 2:j], i + 2)
+            self.i = j + 1
+            return ArithSub(expr)
         if nxt == "'" and not in_dq:
             j = i + 2
             while j < self.n and s[j] != "'":
@@ -1359,14 +1388,11 @@ class Parser:
         if i >= n:
             raise self.incomplete("unexpected EOF while looking for matching `}'")
         length = indirect = False
-        if s[i] == "#" and i + 1 < n and s[i + 1] not in "}:-=?+" or s.startswith("#}", i) is False and \
-                s[i] == "#" and i + 1 < n and s[i + 1] == "#":
-            pass
-        # ${#} is the count; ${#name} the length
-        if s[i] == "#" and i + 1 < n and s[i + 1] != "}" and not (s[i + 1] in ":-=?+%" and i + 2 < n and s[i + 2] != "}" and s[i + 1] != "#") :
+        # ${#} is the argument count; ${#name} a length
+        if s[i] == "#" and i + 1 < n and s[i + 1] != "}":
             length = True
             i += 1
-        elif s[i] == "!" and i + 1 < n and s[i + 1] not in "}":
+        elif s[i] == "!" and i + 1 < n and s[i + 1] != "}":
             indirect = True
             i += 1
         # the name
@@ -1383,7 +1409,7 @@ class Parser:
         else:
             if i >= n:
                 raise self.incomplete("unexpected EOF while looking for matching `}'")
-            raise self._bad_substitution(i)
+            return self._bad_substitution(i)
         name = s[i:j]
         i = j
         index = None
@@ -1418,13 +1444,13 @@ class Parser:
             self.i = i + 2
             return param
         if length:
-            raise self._bad_substitution(i)
+            return self._bad_substitution(i)
         for op in (":-", ":=", ":?", ":+", "-", "=", "?", "+", "##", "#", "%%", "%", "//", "/#",
-                   "/%", "/", "^^", "^", ",,", ",", "@", ":"):
+                   "/%", "/", "^^", "^", ",,", ",", "~~", "~", "@", ":"):
             if s.startswith(op, i):
                 break
         else:
-            raise self._bad_substitution(i)
+            return self._bad_substitution(i)
         i += len(op)
         self.i = i
         param.op = op
@@ -1445,21 +1471,32 @@ class Parser:
             param.arg = Word([Lit(s[self.i:j])], s[self.i:j])
             self.i = j
         else:
-            param.arg = self._param_word(frozenset("}"), in_dq, pattern=op in ("#", "##", "%", "%%", "^", "^^", ",", ",,"))
+            param.arg = self._param_word(frozenset("}"), in_dq, pattern=op in ("#", "##", "%", "%%", "^", "^^", ",", ",,", "~", "~~"))
         if self.i >= n:
             raise self.incomplete("unexpected EOF while looking for matching `}'")
         if s[self.i] != "}":
-            raise self._bad_substitution(self.i)
+            return self._bad_substitution(self.i)
         self.i += 1
         return param
 
-    def _bad_substitution(self, i: int) -> ParseError:
-        # find the end of the ${...} for the message
+    def _bad_substitution(self, i: int) -> Param:
+        """Skip to the closing brace; the error is reported when the word is expanded."""
         s = self.src
         start = s.rfind("${", 0, i + 1)
-        end = s.find("}", i)
-        text = s[start:end + 1] if start >= 0 and end >= 0 else s[start:i + 1]
-        return ParseError(f"{text}: bad substitution", self.line_at(i))
+        depth = 0
+        j = start + 1 if start >= 0 else i
+        while j < self.n:
+            if s[j] == "{":
+                depth += 1
+            elif s[j] == "}":
+                depth -= 1
+                if depth == 0:
+                    break
+            j += 1
+        if j >= self.n:
+            raise self.incomplete("unexpected EOF while looking for matching `}'")
+        self.i = j + 1
+        return Param(s[start:j + 1], "bad")
 
     def _param_word(self, stop: frozenset, in_dq: bool, pattern: bool = False, arith: bool = False) -> Word:
         s = self.src

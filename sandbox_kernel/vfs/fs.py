@@ -416,6 +416,8 @@ class VFS:
         if node is None:
             if not create:
                 raise FSError(ENOENT, path)
+            if path.endswith("/"):
+                raise FSError(EISDIR, path)  # "name/" can only ever be a directory
             node = self._create_file(r, perm)
         elif "x" in flags:
             raise FSError(EEXIST, path)
@@ -474,7 +476,8 @@ class VFS:
                     if e.errno != EEXIST or not self.is_dir(sub, cwd):
                         raise
             return
-        r = self.resolve(path, cwd, follow=False)
+        # an existing name is EEXIST even when spelled "file/" (which resolve calls ENOTDIR)
+        r = self.resolve(path.rstrip("/") or "/", cwd, follow=False)
         if r.node is not None:
             if exist_ok and isinstance(self._lookup(path, cwd), Dir):
                 return
@@ -515,7 +518,9 @@ class VFS:
         self._notify(r.path, "deleted")
 
     def rmdir(self, path: str, cwd: str = "/") -> None:
-        r = self.resolve(path, cwd, follow=False)
+        # "link/" names the symlink's target, which rmdir must not remove (ENOTDIR like Linux)
+        stripped = path.rstrip("/") or "/"
+        r = self.resolve(stripped, cwd, follow=False)
         node = self._removable(r, path)
         if not isinstance(node, Dir):
             raise FSError(ENOTDIR, path)
@@ -545,6 +550,8 @@ class VFS:
         rd = self.resolve(dst, cwd, follow=False)
         if not rd.name:
             raise FSError(EBUSY, dst)
+        if dst.endswith("/") and not isinstance(node, Dir):
+            raise FSError(ENOTDIR, dst)  # "name/" can only name a directory
         if not self._can(rd.parent, 2) or not self._can(rd.parent, 1):
             raise FSError(EACCES, dst)
         if rd.node is node:
@@ -617,7 +624,8 @@ class VFS:
 
     def chown(self, path: str, uid: int, gid: int, cwd: str = "/", follow: bool = True) -> None:
         node = self._lookup(path, cwd, follow)
-        if self.uid != ROOT_UID and (uid not in (-1, node.uid) or node.uid != self.uid):
+        if self.uid != ROOT_UID and (uid not in (-1, node.uid) or node.uid != self.uid
+                                     or gid not in (-1, node.gid, self.gid)):
             raise FSError(EPERM, path)
         if uid != -1:
             node.uid = uid
@@ -628,6 +636,12 @@ class VFS:
     def utime(self, path: str, mtime: float | None = None, atime: float | None = None,
               cwd: str = "/", follow: bool = True) -> None:
         node = self._lookup(path, cwd, follow)
+        if self.uid not in (ROOT_UID, node.uid):
+            # like utimensat: explicit times need ownership; "now" needs write access
+            if mtime is not None or atime is not None:
+                raise FSError(EPERM, path)
+            if not self._can(node, 2):
+                raise FSError(EACCES, path)
         now = time.time()
         node.mtime = now if mtime is None else mtime
         node.atime = node.mtime if atime is None else atime

@@ -1,0 +1,133 @@
+"""``python -m sandbox_kernel sh``: run a shell script in a fresh sandbox, and ``run_script``
+for tests (same thing in-process, returning the outputs)."""
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import threading
+
+from .engine import CancelToken, Streams
+from .limits import Limits
+from .sandbox import Sandbox
+from .streams import BytesInput, InputStream
+
+USAGE = "usage: python -m sandbox_kernel sh [-c SCRIPT [NAME [ARGS...]] | FILE [ARGS...]]"
+
+
+class _Collect:
+    def __init__(self) -> None:
+        self.buf = bytearray()
+
+    def write(self, data: bytes) -> None:
+        self.buf += data
+
+
+class _HostWriter:
+    """Writes straight to a host file descriptor (the process's stdout/stderr)."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.broken = False
+
+    def write(self, data: bytes) -> None:
+        if self.broken:
+            return
+        view = memoryview(data)
+        while view:
+            try:
+                n = os.write(self.fd, view)
+            except BrokenPipeError:
+                self.broken = True
+                return
+            except InterruptedError:
+                continue
+            except OSError:
+                self.broken = True
+                return
+            view = view[n:]
+
+
+class HostStdin(InputStream):
+    """The process's stdin, read by a daemon thread so the event loop never blocks."""
+
+    def __init__(self, fd: int = 0) -> None:
+        self.fd = fd
+
+    async def read_chunk(self) -> bytes:
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future = loop.create_future()
+
+        def reader() -> None:
+            try:
+                data = os.read(self.fd, 65536)
+            except OSError:
+                data = b""
+            loop.call_soon_threadsafe(lambda: future.done() or future.set_result(data))
+
+        threading.Thread(target=reader, daemon=True).start()
+        return await future
+
+
+def _make_sandbox(limits: Limits | None, arg0: str, args: list[str], stdin: InputStream):
+    sandbox = Sandbox(limits)
+    from .shell.engine import ShellEngine
+    engine = ShellEngine(sandbox, interactive=False)
+    engine.configure_script(arg0, args)
+    engine.next_stdin = stdin
+    sandbox.engines["sh"] = engine
+    return sandbox
+
+
+async def _run(script: str, sandbox: Sandbox, out, err, limits: Limits | None) -> int:
+    streams = Streams(out, err, CancelToken())
+    try:
+        result = await sandbox.run("sh", script, streams, limits or sandbox.limits)
+    finally:
+        await sandbox.shutdown()
+    return result.status
+
+
+def run_script(script: str, stdin: bytes = b"", limits: Limits | None = None,
+               args: list[str] | None = None, arg0: str = "bash") -> tuple[bytes, bytes, int]:
+    """Run ``script`` in a fresh sandbox in-process; returns (stdout, stderr, status)."""
+    out, err = _Collect(), _Collect()
+    sandbox = _make_sandbox(limits, arg0, args or [], BytesInput(stdin))
+    status = asyncio.run(_run(script, sandbox, out, err, limits))
+    return bytes(out.buf), bytes(err.buf), status
+
+
+def sh_main(argv: list[str]) -> int:
+    args = list(argv)
+    if args and args[0] in ("-h", "--help"):
+        print(USAGE)
+        return 0
+    if args and args[0] == "-c":
+        if len(args) < 2:
+            print("sh: -c: option requires an argument\n" + USAGE, file=sys.stderr)
+            return 2
+        script = args[1]
+        arg0 = args[2] if len(args) > 2 else "bash"
+        rest = args[3:]
+        stdin_stream: InputStream = HostStdin()
+    elif args:
+        path = args[0]
+        try:
+            with open(path, "rb") as f:
+                script = f.read().decode("utf-8", "surrogateescape")
+        except OSError as e:
+            print(f"sh: {path}: {e.strerror}", file=sys.stderr)
+            return 127
+        arg0, rest = path, args[1:]
+        stdin_stream = HostStdin()
+    else:
+        script = sys.stdin.buffer.read().decode("utf-8", "surrogateescape")
+        arg0, rest = "bash", []
+        stdin_stream = BytesInput(b"")
+    sys.stdout.flush()
+    sandbox = _make_sandbox(None, arg0, rest, stdin_stream)
+    status = asyncio.run(_run(script, sandbox, _HostWriter(1), _HostWriter(2), None))
+    return status
+
+
+__all__ = ["run_script", "sh_main"]

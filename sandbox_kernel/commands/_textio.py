@@ -1,0 +1,142 @@
+"""Shared plumbing for the text coreutils: batched output, opening operands, GNU numbers."""
+from __future__ import annotations
+
+import re
+
+from ..streams import InputStream
+from ..vfs import FSError
+from ..vfs.errors import EISDIR
+from .options import UsageError
+from .registry import CommandContext
+
+FLUSH_AT = 65536
+
+
+class BatchWriter:
+    """Collects small writes and hands them to stdout in big chunks (per-line writes through
+    the pipe machinery are the main cost of a text filter)."""
+
+    def __init__(self, ctx: CommandContext, stream=None, limit: int = FLUSH_AT) -> None:
+        self.ctx = ctx
+        self.stream = stream if stream is not None else ctx.stdout
+        self.parts: list[bytes] = []
+        self.size = 0
+        self.limit = limit
+
+    async def write(self, data: bytes) -> None:
+        self.parts.append(data)
+        self.size += len(data)
+        if self.size >= self.limit:
+            await self.flush()
+
+    async def write_lines(self, lines: list[bytes]) -> None:
+        self.parts.extend(lines)
+        self.size += sum(map(len, lines))
+        if self.size >= self.limit:
+            await self.flush()
+
+    async def flush(self) -> None:
+        if self.parts:
+            data = b"".join(self.parts)
+            self.parts = []
+            self.size = 0
+            await self.stream.write(data)
+            await self.ctx.checkpoint()
+
+
+def quote(name: str) -> str:
+    """GNU's shell-style quoting of a file name in messages ('x', or "it's")."""
+    if "'" in name:
+        return '"' + name + '"' if '"' not in name and "\\" not in name else "'" + name.replace("'", "'\\''") + "'"
+    return "'" + name + "'"
+
+
+def open_operand(ctx: CommandContext, path: str) -> InputStream:
+    """``ctx.open_input`` that also refuses directories (GNU reports them on read)."""
+    if path != "-" and ctx.fs.is_dir(path, cwd=ctx.cwd):
+        raise FSError(EISDIR, path)
+    return ctx.open_input(path)
+
+
+async def read_all(ctx: CommandContext, path: str) -> bytes:
+    stream = open_operand(ctx, path)
+    return await stream.read()
+
+
+def strerror(exc: OSError) -> str:
+    return exc.strerror or str(exc)
+
+
+_SUFFIXES = {"b": 512, "": 1, "K": 1024, "k": 1024, "KiB": 1024, "kB": 1000, "KB": 1000}
+for _i, _c in enumerate("MGTPEZYRQ", start=2):
+    _SUFFIXES[_c] = 1024 ** _i
+    _SUFFIXES[_c + "iB"] = 1024 ** _i
+    _SUFFIXES[_c + "B"] = 1000 ** _i
+
+_SIZE_RE = re.compile(r"^\s*(\d+)([A-Za-z]*)$")
+
+
+def parse_size(text: str, allow_suffix: bool = True) -> int | None:
+    """GNU xstrtoumax-style count: digits with an optional multiplier suffix (``2K``,
+    ``1MB``, ``3b``); None when invalid. Huge values are kept (Python ints)."""
+    m = _SIZE_RE.match(text)
+    if not m:
+        return None
+    suffix = m.group(2)
+    if suffix and not allow_suffix:
+        return None
+    if suffix not in _SUFFIXES:
+        return None
+    return int(m.group(1)) * _SUFFIXES[suffix]
+
+
+def positive_int(text: str, what: str, status: int = 1) -> int:
+    """Parse a plain non-negative integer option value or raise a GNU-style error."""
+    n = parse_size(text, allow_suffix=False)
+    if n is None:
+        raise UsageError(f"invalid {what}: {quote(text)}", status)
+    return n
+
+
+class Fail(Exception):
+    """A fatal message already formatted (``CMD: msg`` without Try line), with a status."""
+
+    def __init__(self, message: str, status: int = 1) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+def run_guarded(func):
+    """Decorator: turn ``Fail`` into ``CMD: message`` on stderr and its status."""
+    import functools
+
+    @functools.wraps(func)
+    async def wrapper(ctx: CommandContext) -> int:
+        try:
+            return await func(ctx)
+        except Fail as e:
+            await ctx.error(e.message)
+            return e.status
+
+    return wrapper
+
+
+def parse_opts(args: list[str], short: str, long: dict | None = None, status: int = 1, **kw):
+    """``getopt`` with the command's usage-error status (most coreutils exit 1, not 2)."""
+    from .options import getopt
+
+    try:
+        return getopt(args, short, long, **kw)
+    except UsageError as e:
+        e.status = status
+        raise
+
+
+def std_output_for(ctx: CommandContext, path: str):
+    """The command's own stdout/stderr when ``path`` names them (/dev/stdout, /dev/fd/2...)."""
+    if path in ("/dev/stdout", "/dev/fd/1"):
+        return ctx.stdout
+    if path in ("/dev/stderr", "/dev/fd/2"):
+        return ctx.stderr
+    return None

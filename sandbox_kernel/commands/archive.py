@@ -1,0 +1,1159 @@
+"""Archives over the VFS: tar (c/x/t, gzip/bzip2/xz via the stdlib), gzip/gunzip/zcat,
+zip/unzip. Archives are standard formats: GNU tar, gzip and Info-ZIP read what these write
+and vice versa."""
+from __future__ import annotations
+
+import bz2
+import fnmatch
+import gzip as _gzip
+import io
+import lzma
+import stat as _stat
+import struct
+import tarfile
+import time as _time
+import zipfile
+import zlib
+from datetime import datetime
+
+from ..vfs import FSError, normpath
+from .datecmd import zone_from_tz
+from .options import UsageError, getopt
+from .registry import CommandContext, command
+
+USER_NAME = "user"
+USER_ID = 1000
+
+
+def _mode_string(mode: int, kind: str) -> str:
+    first = {"dir": "d", "symlink": "l", "hardlink": "h", "file": "-", "char": "c", "block": "b",
+             "fifo": "p"}.get(kind, "-")
+    bits = ""
+    for who in range(3):
+        shift = 6 - 3 * who
+        r = "r" if mode & (4 << shift) else "-"
+        w = "w" if mode & (2 << shift) else "-"
+        x = mode & (1 << shift)
+        special = mode & (0o4000 >> who) if who < 2 else mode & 0o1000
+        if special:
+            xc = ("s" if who < 2 else "t") if x else ("S" if who < 2 else "T")
+        else:
+            xc = "x" if x else "-"
+        bits += r + w + xc
+    return first + bits
+
+
+# ============================================================================ tar
+
+TAR_HELP = """Usage: tar [OPTION...] [FILE]...
+GNU 'tar' saves many files together into a single tape or disk archive, and can
+restore individual files from the archive.
+
+Examples:
+  tar -cf archive.tar foo bar  # Create archive.tar from files foo and bar.
+  tar -tvf archive.tar         # List all files in archive.tar verbosely.
+  tar -xf archive.tar          # Extract all files from archive.tar.
+
+ Main operation mode:
+  -c, --create               create a new archive
+  -t, --list                 list the contents of an archive
+  -x, --extract, --get       extract files from an archive
+  -r, --append               append files to the end of an archive
+
+ Options:
+  -f, --file=ARCHIVE         use archive file or device ARCHIVE ('-' is stdin/stdout)
+  -C, --directory=DIR        change to directory DIR
+  -v, --verbose              verbosely list files processed
+  -z, --gzip                 filter the archive through gzip
+  -j, --bzip2                filter the archive through bzip2
+  -J, --xz                   filter the archive through xz
+  -a, --auto-compress        use archive suffix to determine the compression program
+  -O, --to-stdout            extract files to standard output
+  -k, --keep-old-files       don't replace existing files when extracting
+      --exclude=PATTERN      exclude files, given as a PATTERN
+      --strip-components=NUMBER   strip NUMBER leading components from file
+                             names on extraction
+  -p, --preserve-permissions extract information about file permissions
+  -h, --dereference          follow symlinks; archive the files they point to
+"""
+
+_TAR_LONG = {
+    "create": "c", "list": "t", "extract": "x", "get": "x", "append": "r", "file=": "f",
+    "directory=": "C", "verbose": "v", "gzip": "z", "gunzip": "z", "ungzip": "z",
+    "bzip2": "j", "xz": "J", "auto-compress": "a", "to-stdout": "O", "keep-old-files": "k",
+    "exclude=": None, "strip-components=": None, "preserve-permissions": "p",
+    "same-permissions": "p", "dereference": "h", "no-same-owner": None, "same-owner": None,
+    "overwrite": None, "numeric-owner": None, "owner=": None, "group=": None, "mode=": None,
+    "no-recursion": None, "recursion": None, "totals": None, "wildcards": None,
+    "anchored": None, "sort=": None, "mtime=": None, "show-transformed-names": None,
+    "absolute-names": "P", "one-file-system": None, "warning=": None,
+    "exclude-vcs": None,
+}
+
+_OLD_STYLE_ARG_LETTERS = set("fCbTXgNLV")
+
+
+def _expand_old_style(args: list[str]) -> list[str]:
+    """'tar czf a.tgz dir' -> 'tar -c -z -f a.tgz dir' (the first word without a dash)."""
+    if not args or args[0].startswith("-"):
+        return args
+    letters = args[0]
+    rest = args[1:]
+    out = []
+    for ch in letters:
+        if ch in _OLD_STYLE_ARG_LETTERS:
+            if not rest:
+                out.append("-" + ch)
+                continue
+            out += ["-" + ch, rest.pop(0)]
+        else:
+            out.append("-" + ch)
+    return out + rest
+
+
+class TarFailure(Exception):
+    pass
+
+
+@command("tar", help=TAR_HELP)
+async def tar(ctx: CommandContext) -> int:
+    args = _expand_old_style(list(ctx.args))
+    try:
+        opts, operands = getopt(args, "ctxrf:C:vzjJaOkphP", _TAR_LONG)
+    except UsageError as e:
+        await ctx.error(e.message)
+        await ctx.err("Try 'tar --help' or 'tar --usage' for more information.\n")
+        return 2
+    mode = None
+    archive = "-"
+    verbose = 0
+    compression = None
+    auto = to_stdout = keep_old = dereference = absolute = False
+    excludes: list[str] = []
+    strip = 0
+    directory_changes: list[str] = []
+    for o, v in opts:
+        if o in ("c", "t", "x", "r"):
+            if mode is not None and mode != o:
+                await ctx.error("You may not specify more than one '-Acdtrux', '--delete' or  '--test-label' option")
+                await ctx.err("Try 'tar --help' or 'tar --usage' for more information.\n")
+                return 2
+            mode = o
+        elif o == "f":
+            archive = v
+        elif o == "C":
+            directory_changes.append(v)
+        elif o == "v":
+            verbose += 1
+        elif o == "z":
+            compression = "gz"
+        elif o == "j":
+            compression = "bz2"
+        elif o == "J":
+            compression = "xz"
+        elif o == "a":
+            auto = True
+        elif o == "O":
+            to_stdout = True
+        elif o == "k":
+            keep_old = True
+        elif o == "h":
+            dereference = True
+        elif o == "P":
+            absolute = True
+        elif o == "exclude":
+            excludes.append(v)
+        elif o == "strip-components":
+            if not v.isdigit():
+                await ctx.error(f"Invalid number of elements: '{v}'")
+                return 2
+            strip = int(v)
+    if mode is None:
+        await ctx.error("You must specify one of the '-Acdtrux', '--delete' or '--test-label' options")
+        await ctx.err("Try 'tar --help' or 'tar --usage' for more information.\n")
+        return 2
+    if auto and compression is None and archive != "-":
+        for suffix, kind in ((".tgz", "gz"), (".gz", "gz"), (".tbz2", "bz2"), (".bz2", "bz2"),
+                             (".txz", "xz"), (".xz", "xz")):
+            if archive.endswith(suffix):
+                compression = kind
+    base = ctx.resolve(directory_changes[-1]) if directory_changes else ctx.cwd
+    if directory_changes and not ctx.fs.is_dir(base):
+        await ctx.error(f"{directory_changes[-1]}: Cannot open: No such file or directory")
+        await ctx.error("Error is not recoverable: exiting now")
+        return 2
+    runner = _Tar(ctx, base, verbose, excludes, strip, keep_old, to_stdout, dereference,
+                  absolute, archive)
+    try:
+        if mode in ("c", "r"):
+            if not operands:
+                await ctx.error("Cowardly refusing to create an empty archive")
+                await ctx.err("Try 'tar --help' or 'tar --usage' for more information.\n")
+                return 2
+            existing = b""
+            if mode == "r":
+                if compression:
+                    await ctx.error("Cannot update compressed archives")
+                    await ctx.error("Error is not recoverable: exiting now")
+                    return 2
+                if archive != "-" and ctx.fs.exists(archive, cwd=ctx.cwd):
+                    existing = ctx.fs.read_bytes(archive, cwd=ctx.cwd)
+            data = await runner.create(operands, existing)
+            data = _compress(data, compression)
+            if archive == "-":
+                await ctx.stdout.write(data)
+            else:
+                ctx.fs.write_bytes(archive, data, cwd=ctx.cwd)
+        else:
+            if archive == "-":
+                raw = await ctx.stdin.read()
+            else:
+                try:
+                    raw = ctx.fs.read_bytes(archive, cwd=ctx.cwd)
+                except FSError as e:
+                    await ctx.error(f"{archive}: Cannot open: {e.strerror}")
+                    await ctx.error("Error is not recoverable: exiting now")
+                    return 2
+            data = _decompress_any(raw)
+            if data is None:
+                await ctx.error("This does not look like a tar archive")
+                await ctx.error("Exiting with failure status due to previous errors")
+                return 2
+            await runner.read(data, operands, listing=(mode == "t"))
+    except TarFailure:
+        return 2
+    if runner.failed:
+        await ctx.error("Exiting with failure status due to previous errors")
+        return 2
+    return 0
+
+
+def _compress(data: bytes, kind: str | None) -> bytes:
+    if kind == "gz":
+        return _gzip.compress(data, mtime=int(_time.time()))
+    if kind == "bz2":
+        return bz2.compress(data)
+    if kind == "xz":
+        return lzma.compress(data)
+    return data
+
+
+def _decompress_any(raw: bytes) -> bytes | None:
+    """GNU tar recognises compressed archives by their magic bytes."""
+    try:
+        if raw[:2] == b"\x1f\x8b":
+            return _gzip.decompress(raw)
+        if raw[:3] == b"BZh":
+            return bz2.decompress(raw)
+        if raw[:6] == b"\xfd7zXZ\x00":
+            return lzma.decompress(raw)
+    except (OSError, EOFError, lzma.LZMAError, zlib.error):
+        return None
+    return raw
+
+
+class _Tar:
+    def __init__(self, ctx, base, verbose, excludes, strip, keep_old, to_stdout, dereference,
+                 absolute, archive):
+        self.ctx = ctx
+        self.base = base
+        self.verbose = verbose
+        self.excludes = excludes
+        self.strip = strip
+        self.keep_old = keep_old
+        self.to_stdout = to_stdout
+        self.dereference = dereference
+        self.absolute = absolute
+        self.archive = archive
+        self.failed = False
+        self.zone = zone_from_tz(ctx.env.get("TZ"))
+        self.warned_leading = False
+
+    async def _verbose_out(self, text: str) -> None:
+        # the listing goes to stderr when the archive itself is on stdout
+        if self.archive == "-":
+            await self.ctx.err(text)
+        else:
+            await self.ctx.out(text)
+
+    def _excluded(self, name: str) -> bool:
+        parts = name.rstrip("/").split("/")
+        for pat in self.excludes:
+            pat = pat.rstrip("/")
+            if fnmatch.fnmatchcase(name.rstrip("/"), pat):
+                return True
+            if any(fnmatch.fnmatchcase(p, pat) for p in parts):
+                return True
+        return False
+
+    # ------------------------------------------------------------------ create
+    async def create(self, operands: list[str], existing: bytes) -> bytes:
+        buf = io.BytesIO()
+        if existing:
+            # drop the end-of-archive blocks and continue after the last member
+            with tarfile.open(fileobj=io.BytesIO(existing), mode="r:") as old:
+                members = old.getmembers()
+                end = old.offset
+            buf.write(existing[:end])
+            del members
+        with tarfile.open(fileobj=buf, mode="a:" if existing else "w:", format=tarfile.GNU_FORMAT) as tf:
+            for operand in operands:
+                await self._add(tf, operand)
+        return buf.getvalue()
+
+    async def _add(self, tf: tarfile.TarFile, name: str) -> None:
+        ctx = self.ctx
+        path = normpath(name, self.base)
+        member = name
+        if not self.absolute:
+            stripped = member.lstrip("/")
+            if stripped != member:
+                if not self.warned_leading:
+                    await ctx.error("Removing leading `/' from member names")
+                    self.warned_leading = True
+                member = stripped or "."
+        member = _clean_member(member)
+        if self._excluded(member):
+            return
+        try:
+            st = ctx.fs.stat(path) if self.dereference else ctx.fs.lstat(path)
+        except FSError as e:
+            await ctx.error(f"{name}: Cannot stat: {e.strerror}")
+            self.failed = True
+            return
+        await ctx.checkpoint()
+        info = tarfile.TarInfo(member)
+        info.mode = _stat.S_IMODE(st.st_mode)
+        info.mtime = int(st.st_mtime)
+        info.uid = st.st_uid
+        info.gid = st.st_gid
+        info.uname = _user_name(st.st_uid)
+        info.gname = _user_name(st.st_gid)
+        if _stat.S_ISDIR(st.st_mode):
+            info.type = tarfile.DIRTYPE
+            tf.addfile(info)
+            if self.verbose:
+                await self._verbose_out(self._describe(info) + "\n")
+            for child in ctx.fs.listdir(path):
+                await self._add(tf, f"{name.rstrip('/')}/{child}" if name not in ("/",) else f"/{child}")
+            return
+        if _stat.S_ISLNK(st.st_mode):
+            info.type = tarfile.SYMTYPE
+            info.linkname = ctx.fs.readlink(path)
+            tf.addfile(info)
+        elif _stat.S_ISREG(st.st_mode):
+            try:
+                data = ctx.fs.read_bytes(path)
+            except FSError as e:
+                await ctx.error(f"{name}: Cannot open: {e.strerror}")
+                self.failed = True
+                return
+            info.size = len(data)
+            tf.addfile(info, io.BytesIO(data))
+        else:
+            await ctx.error(f"{name}: file type not archived")
+            return
+        if self.verbose:
+            await self._verbose_out(self._describe(info) + "\n")
+
+    def _describe(self, info: tarfile.TarInfo) -> str:
+        name = info.name + ("/" if info.isdir() and not info.name.endswith("/") else "")
+        if self.verbose < 2:
+            return name
+        return _long_listing(info, self.zone, name)
+
+    # ------------------------------------------------------------------ list / extract
+    async def read(self, data: bytes, operands: list[str], listing: bool) -> None:
+        ctx = self.ctx
+        try:
+            tf = tarfile.open(fileobj=io.BytesIO(data), mode="r:")
+        except tarfile.TarError:
+            await ctx.error("This does not look like a tar archive")
+            await ctx.error("Exiting with failure status due to previous errors")
+            raise TarFailure() from None
+        wanted = [op.rstrip("/") for op in operands]
+        matched = set()
+        with tf:
+            try:
+                members = tf.getmembers()
+            except tarfile.TarError as e:
+                await ctx.error(f"{e}")
+                raise TarFailure() from None
+            for info in members:
+                await ctx.checkpoint()
+                name = info.name
+                if wanted:
+                    hit = next((w for w in wanted if _member_matches(name, w)), None)
+                    if hit is None:
+                        continue
+                    matched.add(hit)
+                if self._excluded(name):
+                    continue
+                if listing:
+                    shown = info.name + ("/" if info.isdir() and not info.name.endswith("/") else "")
+                    line = _long_listing(info, self.zone, shown) if self.verbose else shown
+                    await ctx.out(line + "\n")
+                    continue
+                await self._extract(tf, info)
+        for w in wanted:
+            if w not in matched:
+                await ctx.error(f"{w}: Not found in archive")
+                self.failed = True
+
+    async def _extract(self, tf: tarfile.TarFile, info: tarfile.TarInfo) -> None:
+        ctx = self.ctx
+        name = info.name
+        parts = [p for p in name.split("/") if p not in ("", ".")]
+        if ".." in parts:
+            await ctx.error(f"{name}: Member name contains '..'")
+            self.failed = True
+            return
+        if self.strip:
+            if len(parts) <= self.strip:
+                return
+            parts = parts[self.strip:]
+        if not parts:
+            return
+        rel = "/".join(parts)
+        if self.verbose:
+            await ctx.out(self._describe(info) + "\n")
+        if self.to_stdout:
+            if info.isfile():
+                await ctx.stdout.write(tf.extractfile(info).read())
+            return
+        target = normpath(rel, self.base)
+        fs = ctx.fs
+        try:
+            parent = target.rsplit("/", 1)[0] or "/"
+            if not fs.exists(parent):
+                fs.mkdir(parent, parents=True)
+            if info.isdir():
+                if not fs.is_dir(target):
+                    if fs.exists(target, follow=False):
+                        fs.unlink(target)
+                    fs.mkdir(target, mode=info.mode or 0o755)
+                fs.chmod(target, (info.mode or 0o755) | 0o700)
+                fs.utime(target, info.mtime)
+                return
+            if fs.exists(target, follow=False):
+                if self.keep_old:
+                    await ctx.error(f"{rel}: Cannot open: File exists")
+                    self.failed = True
+                    return
+                if fs.is_dir(target) and not fs.lstat(target).type == "symlink":
+                    await ctx.error(f"{rel}: Cannot open: Is a directory")
+                    self.failed = True
+                    return
+                fs.unlink(target)
+            if info.issym():
+                fs.symlink(info.linkname, target)
+            elif info.islnk():
+                source = normpath("/".join(info.linkname.split("/")[self.strip:]), self.base)
+                fs.link(source, target)
+            elif info.isfile():
+                fs.write_bytes(target, tf.extractfile(info).read())
+                fs.chmod(target, info.mode & 0o7777)
+                fs.utime(target, info.mtime)
+            else:
+                await ctx.error(f"{rel}: Cannot create special file: Operation not permitted")
+                self.failed = True
+        except FSError as e:
+            await ctx.error(f"{rel}: Cannot open: {e.strerror}")
+            self.failed = True
+
+
+def _user_name(uid: int) -> str:
+    return "root" if uid == 0 else USER_NAME if uid == USER_ID else str(uid)
+
+
+def _clean_member(name: str) -> str:
+    parts = [p for p in name.split("/") if p not in ("", ".")]
+    cleaned = "/".join(parts)
+    return cleaned or "."
+
+
+def _member_matches(name: str, wanted: str) -> bool:
+    name = name.rstrip("/")
+    if name == wanted or name.startswith(wanted + "/"):
+        return True
+    return any(ch in wanted for ch in "*?[") and fnmatch.fnmatchcase(name, wanted)
+
+
+def _long_listing(info: tarfile.TarInfo, zone, name: str) -> str:
+    kind = ("dir" if info.isdir() else "symlink" if info.issym() else
+            "hardlink" if info.islnk() else "file")
+    owner = f"{info.uname or info.uid}/{info.gname or info.gid}"
+    size = str(info.size)
+    pad = max(19 - len(owner) - len(size), 1)
+    when = datetime.fromtimestamp(info.mtime, zone).strftime("%Y-%m-%d %H:%M")
+    text = f"{_mode_string(info.mode, 'dir' if info.isdir() else 'symlink' if info.issym() else 'file')} " \
+           f"{owner}{' ' * pad}{size} {when} {name}"
+    if kind == "symlink":
+        text += f" -> {info.linkname}"
+    elif kind == "hardlink":
+        text += f" link to {info.linkname}"
+    return text
+
+
+# ============================================================================ gzip
+
+GZIP_HELP = """Usage: gzip [OPTION]... [FILE]...
+Compress or uncompress FILEs (by default, compress FILES in-place).
+
+Mandatory arguments to long options are mandatory for short options too.
+
+  -c, --stdout      write on standard output, keep original files unchanged
+  -d, --decompress  decompress
+  -f, --force       force overwrite of output file and compress links
+  -h, --help        give this help
+  -k, --keep        keep (don't delete) input files
+  -l, --list        list compressed file contents
+  -n, --no-name     do not save or restore the original name and timestamp
+  -N, --name        save or restore the original name and timestamp
+  -q, --quiet       suppress all warnings
+  -r, --recursive   operate recursively on directories
+  -S, --suffix=SUF  use suffix SUF on compressed files
+  -t, --test        test compressed file integrity
+  -v, --verbose     verbose mode
+  -1, --fast        compress faster
+  -9, --best        compress better
+
+With no FILE, or when FILE is -, read standard input.
+"""
+
+_GZIP_LONG = {"stdout": "c", "to-stdout": "c", "decompress": "d", "uncompress": "d",
+              "force": "f", "keep": "k", "list": "l", "no-name": "n", "name": "N",
+              "quiet": "q", "recursive": "r", "suffix=": "S", "test": "t", "verbose": "v",
+              "fast": "1", "best": "9", "help": "h"}
+
+
+def _gzip_bytes(data: bytes, level: int, name: str | None, mtime: int) -> bytes:
+    flags = 0x08 if name else 0
+    header = b"\x1f\x8b\x08" + bytes([flags]) + struct.pack("<I", mtime & 0xFFFFFFFF)
+    header += bytes([2 if level == 9 else 4 if level == 1 else 0, 3])  # XFL, OS=Unix
+    if name:
+        header += name.encode("utf-8", "surrogateescape").replace(b"\0", b"") + b"\0"
+    comp = zlib.compressobj(level, zlib.DEFLATED, -15, 8)
+    body = comp.compress(data) + comp.flush()
+    return header + body + struct.pack("<II", zlib.crc32(data) & 0xFFFFFFFF, len(data) & 0xFFFFFFFF)
+
+
+def _gunzip_members(data: bytes) -> tuple[bytes, str | None, int]:
+    """Decompress all concatenated members; -> (data, stored name of the first, mtime)."""
+    out = []
+    name = None
+    mtime = 0
+    pos = 0
+    first = True
+    while pos < len(data):
+        if data[pos:pos + 2] != b"\x1f\x8b":
+            if first:
+                raise ValueError("not in gzip format")
+            if data[pos:].strip(b"\0"):
+                raise ValueError("trailing garbage ignored")
+            break
+        if len(data) < pos + 10 or data[pos + 2] != 8:
+            raise ValueError("not in gzip format" if first else "unexpected end of file")
+        flags = data[pos + 3]
+        member_mtime = struct.unpack("<I", data[pos + 4:pos + 8])[0]
+        p = pos + 10
+        if flags & 0x04:
+            xlen = struct.unpack("<H", data[p:p + 2])[0]
+            p += 2 + xlen
+        stored = None
+        if flags & 0x08:
+            end = data.index(b"\0", p)
+            stored = data[p:end].decode("utf-8", "surrogateescape")
+            p = end + 1
+        if flags & 0x10:
+            p = data.index(b"\0", p) + 1
+        if flags & 0x02:
+            p += 2
+        decomp = zlib.decompressobj(-15)
+        try:
+            chunk = decomp.decompress(data[p:])
+        except zlib.error:
+            raise ValueError("invalid compressed data--format violated") from None
+        if not decomp.eof:
+            raise ValueError("unexpected end of file")
+        tail = decomp.unused_data
+        if len(tail) < 8:
+            raise ValueError("unexpected end of file")
+        crc, size = struct.unpack("<II", tail[:8])
+        if crc != zlib.crc32(chunk) & 0xFFFFFFFF:
+            raise ValueError("invalid compressed data--crc error")
+        if size != len(chunk) & 0xFFFFFFFF:
+            raise ValueError("invalid compressed data--length error")
+        out.append(chunk)
+        if first:
+            name, mtime = stored, member_mtime
+        first = False
+        pos = len(data) - len(tail) + 8
+    return b"".join(out), name, mtime
+
+
+@command("gzip", "gunzip", "zcat", help=GZIP_HELP, own_help=True)
+async def gzip_cmd(ctx: CommandContext) -> int:
+    opts, files = getopt(ctx.args, "cdfhklnNqrS:tv123456789", _GZIP_LONG)
+    decompress = ctx.name in ("gunzip", "zcat")
+    to_stdout = ctx.name == "zcat"
+    force = keep = listing = test = recursive = verbose = quiet = False
+    save_name = True
+    level = 6
+    suffix = ".gz"
+    for o, v in opts:
+        if o == "h":
+            await ctx.out(GZIP_HELP.replace("gzip", ctx.name, 1) + "\n")
+            return 0
+        if o == "c":
+            to_stdout = True
+        elif o == "d":
+            decompress = True
+        elif o == "f":
+            force = True
+        elif o == "k":
+            keep = True
+        elif o == "l":
+            listing = True
+        elif o == "n":
+            save_name = False
+        elif o == "N":
+            save_name = True
+        elif o == "q":
+            quiet = True
+        elif o == "r":
+            recursive = True
+        elif o == "S":
+            suffix = v if v.startswith(".") or not v else v
+        elif o == "t":
+            test = True
+        elif o == "v":
+            verbose = True
+        elif o.isdigit():
+            level = int(o)
+    gz = _Gzip(ctx, decompress or listing or test, to_stdout, force, keep, save_name, level,
+               suffix, verbose, quiet)
+    files = files or ["-"]
+    if listing:
+        return await gz.list(files)
+    if test:
+        return await gz.test(files)
+    for f in files:
+        if f != "-" and ctx.fs.is_dir(f, cwd=ctx.cwd):
+            if recursive:
+                for root, _dirs, names in ctx.fs.walk(ctx.resolve(f)):
+                    for n in names:
+                        await gz.one(f"{root}/{n}" if not f.startswith("/") else f"{root}/{n}")
+                continue
+            if not quiet:
+                await ctx.error(f"{f} is a directory -- ignored")
+            gz.status = max(gz.status, 2)
+            continue
+        await gz.one(f)
+    return gz.status
+
+
+class _Gzip:
+    def __init__(self, ctx, decompress, to_stdout, force, keep, save_name, level, suffix,
+                 verbose, quiet):
+        self.ctx = ctx
+        self.decompress = decompress
+        self.to_stdout = to_stdout
+        self.force = force
+        self.keep = keep
+        self.save_name = save_name
+        self.level = level
+        self.suffix = suffix
+        self.verbose = verbose
+        self.quiet = quiet
+        self.status = 0
+
+    async def warn(self, message: str, status: int = 2) -> None:
+        if not self.quiet:
+            await self.ctx.error(message)
+        self.status = max(self.status, status)
+
+    async def one(self, name: str) -> None:
+        ctx = self.ctx
+        if name == "-":
+            data = await ctx.stdin.read()
+            if self.decompress:
+                try:
+                    out, _n, _m = _gunzip_members(data)
+                except ValueError as e:
+                    await self.fail("stdin", str(e))
+                    return
+                await ctx.stdout.write(out)
+            else:
+                await ctx.stdout.write(_gzip_bytes(data, self.level, None, 0))
+            return
+        try:
+            st = ctx.fs.stat(name, cwd=ctx.cwd)
+            data = ctx.fs.read_bytes(name, cwd=ctx.cwd)
+        except FSError as e:
+            await self.warn(f"{name}: {e.strerror}", 1)
+            return
+        await ctx.checkpoint()
+        if self.decompress:
+            if self.to_stdout:
+                out_name = None
+            else:
+                out_name = self._strip_suffix(name)
+                if out_name is None:
+                    await self.warn(f"{name}: unknown suffix -- ignored", 2)
+                    return
+            try:
+                out, stored, _mtime = _gunzip_members(data)
+            except ValueError as e:
+                await self.fail(name, str(e))
+                return
+            if out_name is None:
+                await ctx.stdout.write(out)
+                return
+            deflated = len(data) - _gzip_header_length(data) - 8
+            await self._replace(name, out_name, out, st, _ratio(len(out), deflated))
+            return
+        if name.endswith(self.suffix) and not self.to_stdout and not self.force:
+            await self.warn(f"{name} already has {self.suffix} suffix -- unchanged", 2)
+            return
+        base = name.rstrip("/").rsplit("/", 1)[-1]
+        packed = _gzip_bytes(data, self.level, base if self.save_name else None,
+                             int(st.st_mtime) if self.save_name else 0)
+        if self.to_stdout:
+            await ctx.stdout.write(packed)
+            return
+        deflated = len(packed) - _gzip_header_length(packed) - 8
+        await self._replace(name, name + self.suffix, packed, st, _ratio(len(data), deflated))
+
+    def _strip_suffix(self, name: str) -> str | None:
+        for suf in (self.suffix, ".gz", ".z", "-gz", ".tgz", ".taz"):
+            if name.endswith(suf) and len(name) > len(suf):
+                stem = name[:-len(suf)]
+                return stem + ".tar" if suf in (".tgz", ".taz") else stem
+        return None
+
+    async def fail(self, name: str, message: str) -> None:
+        await self.ctx.error(f"{name}: {message}")
+        self.status = max(self.status, 1)
+
+    async def _replace(self, src: str, dest: str, data: bytes, st, ratio: float) -> None:
+        ctx = self.ctx
+        if ctx.fs.exists(dest, cwd=ctx.cwd):
+            if not self.force:
+                await self.ctx.error(f"{dest} already exists;\tnot overwritten")
+                self.status = max(self.status, 2)
+                return
+        try:
+            ctx.fs.write_bytes(dest, data, cwd=ctx.cwd)
+            ctx.fs.chmod(dest, _stat.S_IMODE(st.st_mode), cwd=ctx.cwd)
+            ctx.fs.utime(dest, st.st_mtime, cwd=ctx.cwd)
+            if not self.keep:
+                ctx.fs.unlink(src, cwd=ctx.cwd)
+        except FSError as e:
+            await self.warn(f"{e.filename or dest}: {e.strerror}", 1)
+            return
+        if self.verbose:
+            await ctx.err(f"{src}:\t{ratio:5.1f}% -- {'created' if self.keep else 'replaced with'} {dest}\n")
+
+    async def list(self, files: list[str]) -> int:
+        ctx = self.ctx
+        rows = []
+        for name in files:
+            try:
+                data = await ctx.stdin.read() if name == "-" else ctx.fs.read_bytes(name, cwd=ctx.cwd)
+            except FSError as e:
+                await self.warn(f"{name}: {e.strerror}", 1)
+                continue
+            try:
+                out, stored, _ = _gunzip_members(data)
+            except ValueError as e:
+                await self.fail(name, str(e))
+                continue
+            header = _gzip_header_length(data)
+            deflated = len(data) - header - 8
+            shown = self._strip_suffix(name) if name != "-" else "stdout"
+            rows.append((len(data), len(out), deflated, shown or name))
+        if not rows:
+            return self.status
+        await ctx.out("         compressed        uncompressed  ratio uncompressed_name\n")
+        for comp, uncomp, deflated, shown in rows:
+            await ctx.out(f"{comp:19d} {uncomp:19d} {_ratio(uncomp, deflated):5.1f}% {shown}\n")
+        if len(rows) > 1:
+            comp = sum(r[0] for r in rows)
+            uncomp = sum(r[1] for r in rows)
+            deflated = sum(r[2] for r in rows)
+            await ctx.out(f"{comp:19d} {uncomp:19d} {_ratio(uncomp, deflated):5.1f}% (totals)\n")
+        return self.status
+
+    async def test(self, files: list[str]) -> int:
+        ctx = self.ctx
+        for name in files:
+            try:
+                data = await ctx.stdin.read() if name == "-" else ctx.fs.read_bytes(name, cwd=ctx.cwd)
+                _gunzip_members(data)
+                if self.verbose:
+                    await ctx.err(f"{name}:\t OK\n")
+            except FSError as e:
+                await self.warn(f"{name}: {e.strerror}", 1)
+            except ValueError as e:
+                await self.fail(name, str(e))
+        return self.status
+
+
+def _ratio(uncompressed: int, deflated: int) -> float:
+    if uncompressed == 0:
+        return 0.0
+    return (uncompressed - deflated) * 100.0 / uncompressed
+
+
+def _gzip_header_length(data: bytes) -> int:
+    if len(data) < 10:
+        return len(data)
+    flags = data[3]
+    p = 10
+    try:
+        if flags & 0x04:
+            p += 2 + struct.unpack("<H", data[p:p + 2])[0]
+        if flags & 0x08:
+            p = data.index(b"\0", p) + 1
+        if flags & 0x10:
+            p = data.index(b"\0", p) + 1
+        if flags & 0x02:
+            p += 2
+    except ValueError:
+        return len(data)
+    return p
+
+
+# ============================================================================ zip
+
+ZIP_HELP = """Usage: zip [-options] zipfile list
+  The default action is to add or replace zipfile entries from list.
+  -r   recurse into directories      -j   junk (don't record) directory names
+  -d   delete entries in zipfile     -q   quiet operation
+  -0   store only                    -1..-9 compress faster..better
+  -x   exclude the following names   -m   move into zipfile (delete OS files)
+"""
+
+
+@command("zip", help=ZIP_HELP)
+async def zip_cmd(ctx: CommandContext) -> int:
+    args = list(ctx.args)
+    # -x takes every following name (up to another option) as a pattern
+    excludes: list[str] = []
+    cleaned = []
+    i = 0
+    while i < len(args):
+        if args[i] in ("-x", "--exclude"):
+            i += 1
+            while i < len(args) and not args[i].startswith("-"):
+                excludes.append(args[i])
+                i += 1
+            continue
+        cleaned.append(args[i])
+        i += 1
+    try:
+        opts, operands = getopt(cleaned, "rjdqm0123456789DX", {"recurse-paths": "r",
+                                                              "junk-paths": "j", "delete": "d",
+                                                              "quiet": "q", "move": "m"})
+    except UsageError as e:
+        await ctx.err(f"zip error: Invalid command arguments ({e.message})\n")
+        return 16
+    flags = {o for o, _ in opts}
+    level = 6
+    for o, _ in opts:
+        if o.isdigit():
+            level = int(o)
+    quiet = "q" in flags
+    if not operands:
+        await ctx.err("zip error: Invalid command arguments (nothing to select from)\n")
+        return 16
+    archive = operands[0]
+    if not archive.endswith(".zip") and "." not in archive.rsplit("/", 1)[-1]:
+        archive += ".zip"
+    names = operands[1:]
+    existing: dict[str, tuple[zipfile.ZipInfo, bytes]] = {}
+    if ctx.fs.exists(archive, cwd=ctx.cwd):
+        try:
+            with zipfile.ZipFile(io.BytesIO(ctx.fs.read_bytes(archive, cwd=ctx.cwd))) as zf:
+                for info in zf.infolist():
+                    existing[info.filename] = (info, zf.read(info))
+        except zipfile.BadZipFile:
+            await ctx.err(f"\nzip error: Zip file structure invalid ({archive})\n")
+            return 3
+    if "d" in flags:
+        deleted = 0
+        for pattern in names:
+            for key in list(existing):
+                if fnmatch.fnmatchcase(key, pattern) or key == pattern:
+                    if not quiet:
+                        await ctx.out(f"deleting: {key}\n")
+                    del existing[key]
+                    deleted += 1
+        if not deleted:
+            await _zip_warn(ctx, quiet, f"name not matched: {names[0] if names else ''}")
+            await ctx.out(f"\nzip error: Nothing to do! ({archive})\n")
+            return 12
+        ctx.fs.write_bytes(archive, _write_zip(existing), cwd=ctx.cwd)
+        return 0
+    entries: list[tuple[str, str]] = []  # (archive name, vfs path)
+    for name in names:
+        path = ctx.resolve(name)
+        if not ctx.fs.exists(path):
+            await _zip_warn(ctx, quiet, f"name not matched: {name}")
+            continue
+        arcname = _clean_member(name.lstrip("/"))
+        if ctx.fs.is_dir(path):
+            _zip_collect(ctx, arcname, path, "r" in flags, entries)
+        else:
+            entries.append((arcname, path))
+    if "j" in flags:
+        entries = [(a.rsplit("/", 1)[-1], p) for a, p in entries if not a.endswith("/")]
+    entries = [(a, p) for a, p in entries
+               if not any(fnmatch.fnmatchcase(a, x) or fnmatch.fnmatchcase(a.rstrip("/"), x) for x in excludes)]
+    if not entries:
+        # Info-ZIP reports errors on stdout
+        await ctx.out(f"\nzip error: Nothing to do! ({archive})\n")
+        return 12
+    zone = zone_from_tz(ctx.env.get("TZ"))
+    for arcname, path in entries:
+        await ctx.checkpoint()
+        st = ctx.fs.stat(path)
+        when = datetime.fromtimestamp(max(st.st_mtime, 315532800), zone)
+        info = zipfile.ZipInfo(arcname, (when.year, when.month, when.day, when.hour,
+                                         when.minute, when.second))
+        info.create_system = 3
+        is_dir = arcname.endswith("/")
+        info.external_attr = ((_stat.S_IFDIR if is_dir else _stat.S_IFREG) | _stat.S_IMODE(st.st_mode)) << 16
+        if is_dir:
+            info.external_attr |= 0x10
+        data = b"" if is_dir else ctx.fs.read_bytes(path)
+        method, note = _zip_method(data, level)
+        info.compress_type = method
+        verb = "updating" if arcname in existing else "adding"
+        existing[arcname] = (info, data)
+        if not quiet:
+            await ctx.out(f"{'  ' if verb == 'adding' else ''}{verb}: {arcname} ({note})\n")
+    ctx.fs.write_bytes(archive, _write_zip(existing, level), cwd=ctx.cwd)
+    if "m" in flags:
+        for arcname, path in sorted(entries, key=lambda e: -len(e[1])):
+            try:
+                if ctx.fs.is_dir(path):
+                    ctx.fs.rmdir(path)
+                else:
+                    ctx.fs.unlink(path)
+            except FSError:
+                pass
+    return 0
+
+
+async def _zip_warn(ctx, quiet: bool, message: str) -> None:
+    """Info-ZIP writes warnings with its normal output, on stderr only when quiet."""
+    text = f"\tzip warning: {message}\n"
+    if quiet:
+        await ctx.err(text)
+    else:
+        await ctx.out(text)
+
+
+def _zip_collect(ctx, arcname: str, path: str, recurse: bool, entries: list) -> None:
+    """A directory entry, then (with -r) its contents depth first in name order."""
+    entries.append((arcname + "/", path))
+    if not recurse:
+        return
+    for child in ctx.fs.listdir(path):
+        child_path = f"{path}/{child}"
+        if ctx.fs.is_dir(child_path):
+            _zip_collect(ctx, f"{arcname}/{child}", child_path, True, entries)
+        else:
+            entries.append((f"{arcname}/{child}", child_path))
+
+
+def _zip_method(data: bytes, level: int) -> tuple[int, str]:
+    if not data or level == 0:
+        return zipfile.ZIP_STORED, "stored 0%"
+    comp = zlib.compressobj(level, zlib.DEFLATED, -15)
+    size = len(comp.compress(data) + comp.flush())
+    if size >= len(data):
+        return zipfile.ZIP_STORED, "stored 0%"
+    return zipfile.ZIP_DEFLATED, f"deflated {int((len(data) - size) * 100 / len(data) + 0.5)}%"
+
+
+def _write_zip(entries: dict, level: int = 6) -> bytes:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        for info, data in entries.values():
+            if info.compress_type == zipfile.ZIP_DEFLATED:
+                zf.writestr(info, data, compress_type=zipfile.ZIP_DEFLATED, compresslevel=level)
+            else:
+                zf.writestr(info, data, compress_type=zipfile.ZIP_STORED)
+    return buf.getvalue()
+
+
+UNZIP_HELP = """Usage: unzip [-Z] [-opts[modifiers]] file[.zip] [list] [-x xlist] [-d exdir]
+  Default action is to extract files in list, to exdir;
+  -p  extract files to pipe, no messages     -l  list files (short format)
+  -v  list verbosely/show version info       -t  test compressed archive data
+  -d  extract files into exdir               -o  overwrite files WITHOUT prompting
+  -n  never overwrite existing files         -q  quiet mode (-qq => quieter)
+  -j  junk paths (do not make directories)
+"""
+
+
+@command("unzip", help=UNZIP_HELP)
+async def unzip_cmd(ctx: CommandContext) -> int:
+    args = list(ctx.args)
+    excludes: list[str] = []
+    cleaned = []
+    i = 0
+    while i < len(args):
+        if args[i] == "-x":
+            i += 1
+            while i < len(args) and not args[i].startswith("-"):
+                excludes.append(args[i])
+                i += 1
+            continue
+        cleaned.append(args[i])
+        i += 1
+    try:
+        opts, operands = getopt(cleaned, "lvtpd:onqjZ")
+    except UsageError as e:
+        await ctx.err(f"unzip:  {e.message}\n")
+        return 10
+    flags = [o for o, _ in opts]
+    dest = ctx.cwd
+    for o, v in opts:
+        if o == "d":
+            dest = ctx.resolve(v)
+    quiet = flags.count("q")
+    if not operands:
+        await ctx.out(UNZIP_HELP)
+        return 0
+    archive = operands[0]
+    candidates = [archive, archive + ".zip", archive + ".ZIP"]
+    data = None
+    for cand in candidates:
+        if ctx.fs.is_file(cand, cwd=ctx.cwd):
+            data = ctx.fs.read_bytes(cand, cwd=ctx.cwd)
+            archive = cand
+            break
+    if data is None:
+        await ctx.err(f"unzip:  cannot find or open {candidates[0]}, {candidates[1]} or {candidates[2]}.\n")
+        return 9
+    try:
+        zf = zipfile.ZipFile(io.BytesIO(data))
+    except zipfile.BadZipFile:
+        await ctx.out(f"Archive:  {archive}\n")
+        await ctx.err(f"  End-of-central-directory signature not found.  Either this file is not\n"
+                      f"  a zipfile, or it constitutes one disk of a multi-part archive.  In the\n"
+                      f"  latter case the central directory and zipfile comment will be found on\n"
+                      f"  the last disk(s) of this archive.\n"
+                      f"unzip:  cannot find zipfile directory in one of {candidates[0]} or\n"
+                      f"        {candidates[1]}, and cannot find {candidates[2]}, period.\n")
+        return 9
+    wanted = operands[1:]
+
+    def selected(name: str) -> bool:
+        if wanted and not any(fnmatch.fnmatchcase(name, w) for w in wanted):
+            return False
+        return not any(fnmatch.fnmatchcase(name, x) for x in excludes)
+
+    zone = zone_from_tz(ctx.env.get("TZ"))
+    infos = [info for info in zf.infolist() if selected(info.filename)]
+    if wanted and not infos:
+        if "l" not in flags and "p" not in flags:
+            await ctx.out(f"Archive:  {archive}\n")
+        await ctx.err("caution: filename not matched:  " + wanted[0] + "\n")
+        return 11
+    if "l" in flags or "v" in flags:
+        await ctx.out(f"Archive:  {archive}\n")
+        await ctx.out("  Length      Date    Time    Name\n---------  ---------- -----   ----\n")
+        total = 0
+        for info in infos:
+            y, mo, d, h, mi, _ = info.date_time
+            await ctx.out(f"{info.file_size:>9}  {y:04d}-{mo:02d}-{d:02d} {h:02d}:{mi:02d}   {info.filename}\n")
+            total += info.file_size
+        n = len(infos)
+        await ctx.out(f"---------                     -------\n{total:>9}                     "
+                      f"{n} file{'s' if n != 1 else ''}\n")
+        return 0
+    if "p" in flags:
+        for info in infos:
+            if not info.is_dir():
+                await ctx.stdout.write(zf.read(info))
+        return 0
+    if "t" in flags:
+        if not quiet:
+            await ctx.out(f"Archive:  {archive}\n")
+        bad = zf.testzip()
+        for info in infos:
+            if not quiet:
+                await ctx.out(f"    testing: {info.filename:<23}  OK\n")
+        if bad is None:
+            await ctx.out(f"No errors detected in compressed data of {archive}.\n")
+            return 0
+        await ctx.out(f"At least one error was detected in {archive}.\n")
+        return 2
+    overwrite = "o" in flags
+    never = "n" in flags
+    junk = "j" in flags
+    if not quiet:
+        await ctx.out(f"Archive:  {archive}\n")
+    status = 0
+    for info in infos:
+        await ctx.checkpoint()
+        name = info.filename
+        parts = [p for p in name.split("/") if p not in ("", ".")]
+        if ".." in parts:
+            await ctx.err(f"warning:  skipped \"../\" path component(s) in {name}\n")
+            parts = [p for p in parts if p != ".."]
+            status = 1
+        if junk:
+            if info.is_dir():
+                continue
+            parts = parts[-1:]
+        if not parts:
+            continue
+        target = normpath("/".join(parts), dest)
+        try:
+            if info.is_dir():
+                if not ctx.fs.is_dir(target):
+                    ctx.fs.mkdir(target, parents=True)
+                    if not quiet:
+                        await ctx.out(f"   creating: {_shown(target, dest, ctx.cwd, '/'.join(parts))}/\n")
+                continue
+            if ctx.fs.exists(target):
+                if never:
+                    continue
+                if not overwrite:
+                    await ctx.out(f"replace {_shown(target, dest, ctx.cwd, '/'.join(parts))}? "
+                                  "[y]es, [n]o, [A]ll, [N]one, [r]ename:  NULL\n"
+                                  "(EOF or read error, treating as \"[N]one\" ...)\n")
+                    return 1
+            parent = target.rsplit("/", 1)[0] or "/"
+            if not ctx.fs.exists(parent):
+                ctx.fs.mkdir(parent, parents=True)
+            content = zf.read(info)
+            ctx.fs.write_bytes(target, content)
+            mode = (info.external_attr >> 16) & 0o7777
+            if mode:
+                ctx.fs.chmod(target, mode)
+            y, mo, d, h, mi, s = info.date_time
+            ctx.fs.utime(target, datetime(y, mo, d, h, mi, s, tzinfo=zone).timestamp())
+            if not quiet:
+                verb = " extracting" if info.compress_type == zipfile.ZIP_STORED else "  inflating"
+                await ctx.out(f"{verb}: {_shown(target, dest, ctx.cwd, '/'.join(parts)):<23} \n")
+        except FSError as e:
+            await ctx.err(f"error:  cannot create {'/'.join(parts)}\n        {e.strerror}\n")
+            status = 1
+        except (zipfile.BadZipFile, zlib.error) as e:
+            await ctx.err(f"  error:  invalid compressed data to inflate {name}\n")
+            status = 2
+    return status
+
+
+def _shown(target: str, dest: str, cwd: str, rel: str) -> str:
+    """unzip shows paths as exdir/name when -d is used, else the member name."""
+    if dest == cwd:
+        return rel
+    return target if not target.startswith(cwd + "/") else target[len(cwd) + 1:]

@@ -1,0 +1,699 @@
+"""Compile the awk AST to Python source (async functions) run against a ``Runtime``.
+
+Values: float for numbers, str for strings, ``StrNum`` (a str subclass) for input-derived
+strings that compare numerically when they look numeric; ``UNINIT`` is the uninitialised value.
+Globals are Python globals ``v_NAME`` (scalars) / ``a_NAME`` (arrays) of the generated module;
+function locals are ``l_NAME``.
+"""
+from __future__ import annotations
+
+from .parser import Program
+
+SPECIAL = {"NR", "NF", "FNR", "FS", "OFS", "ORS", "RS", "SUBSEP", "CONVFMT", "OFMT", "RSTART",
+           "RLENGTH", "FILENAME", "ARGC"}
+SPECIAL_ARRAYS = {"ENVIRON", "ARGV"}
+
+
+class CompileError(Exception):
+    """A semantic error found while compiling; ``kind`` is gawk's word for it ("fatal" exits 2,
+    "error" exits 1)."""
+
+    def __init__(self, message: str, kind: str = "fatal") -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+class Compiler:
+    def __init__(self, prog: Program) -> None:
+        self.prog = prog
+        self.consts: dict[str, object] = {}
+        self.regexes: dict[str, str] = {}
+        self.arrays: set[str] = set(SPECIAL_ARRAYS)
+        self.scalars: set[str] = set()
+        self.func_arrays: dict[str, set[str]] = {}
+        self.locals: dict[str, str] = {}  # awk name -> python name in the current function
+        self.local_arrays: set[str] = set()
+        self.tmp = 0
+        self.loop_depth = 0
+        self.ranges = 0
+
+    # ------------------------------------------------------------------ type inference
+    def find_arrays(self) -> None:
+        """Names used as arrays (subscripts, in, delete, for-in, split targets) per scope."""
+        for name, (params, body) in self.prog.functions.items():
+            used: set[str] = set()
+            self._walk_arrays(body, used)
+            self.func_arrays[name] = {p for p in params if p in used}
+            self.arrays |= used - set(params)
+        used = set()
+        for blk in self.prog.begin + self.prog.end:
+            self._walk_arrays(blk, used)
+        for p, p2, a in self.prog.rules:
+            for x in (p, p2, a):
+                if x is not None:
+                    self._walk_arrays(x, used)
+        self.arrays |= used
+        # a global passed to a function's array parameter is an array
+        changed = True
+        while changed:
+            changed = False
+            for node in self._calls():
+                fname, args = node[1], node[2]
+                if fname in self.prog.functions:
+                    params = self.prog.functions[fname][0]
+                    for i, a in enumerate(args):
+                        if i < len(params) and params[i] in self.func_arrays[fname] and a[0] == "var":
+                            if a[1] not in self.arrays:
+                                self.arrays.add(a[1])
+                                changed = True
+
+    def _calls(self):
+        out = []
+
+        def walk(n):
+            if isinstance(n, tuple):
+                if n and n[0] == "call":
+                    out.append(n)
+                for x in n:
+                    walk(x)
+            elif isinstance(n, list):
+                for x in n:
+                    walk(x)
+        walk([self.prog.begin, self.prog.end, self.prog.rules,
+              [b for _, b in self.prog.functions.values()]])
+        return out
+
+    def _walk_arrays(self, n, used: set) -> None:
+        if isinstance(n, tuple) and n:
+            k = n[0]
+            if k == "index" or k == "in" and isinstance(n[2], str):
+                used.add(n[1] if k == "index" else n[2])
+            elif k == "delete" or k == "forin":
+                used.add(n[1] if k == "delete" else n[2])
+            elif k == "builtin" and n[1] == "split" and len(n[2]) >= 2 and n[2][1][0] == "var":
+                used.add(n[2][1][1])
+            for x in n[1:]:
+                self._walk_arrays(x, used)
+        elif isinstance(n, list):
+            for x in n:
+                self._walk_arrays(x, used)
+
+    # ------------------------------------------------------------------ names
+    def const(self, value) -> str:
+        key = repr(value)
+        name = self.consts.get(key)
+        if name is None:
+            name = f"K{len(self.consts)}"
+            self.consts[key] = name
+            self.const_values[name] = value
+        return name
+
+    def regex(self, source: str) -> str:
+        name = self.regexes.get(source)
+        if name is None:
+            name = f"RX{len(self.regexes)}"
+            self.regexes[source] = name
+        return name
+
+    def is_array(self, name: str) -> bool:
+        if name in self.locals:
+            return name in self.local_arrays
+        return name in self.arrays
+
+    def scalar_ref(self, name: str) -> str:
+        if name in self.locals:
+            return self.locals[name]
+        if name in SPECIAL:
+            return f"R.{name}"
+        if name in self.arrays:
+            raise CompileError(f"attempt to use array `{name}' in a scalar context")
+        self.scalars.add(name)
+        return f"v_{name}"
+
+    def array_ref(self, name: str) -> str:
+        if name in self.locals:
+            if name not in self.local_arrays:
+                raise CompileError(f"attempt to use scalar `{name}' as an array")
+            return self.locals[name]
+        if name == "ENVIRON":
+            return "R.ENVIRON"
+        if name == "ARGV":
+            return "R.ARGV"
+        return f"a_{name}"
+
+    def new_tmp(self) -> str:
+        self.tmp += 1
+        return f"_t{self.tmp}"
+
+    # ------------------------------------------------------------------ expressions
+    # Each returns (python source, type) with type "num", "str" or "any".
+    def num(self, node) -> str:
+        if node[0] == "field" and node[1][0] == "num" and node[1][1] >= 1:
+            return f"R.fnum({int(node[1][1])})"
+        src, t = self.expr(node)
+        if t == "num":
+            return src
+        if node[0] == "var" and src.startswith(("v_", "l_")):
+            return f"({src} if {src}.__class__ is float else num({src}))"
+        return f"num({src})"
+
+    def str_(self, node) -> str:
+        src, t = self.expr(node)
+        if t == "str":
+            return src
+        return f"tostr({src})"
+
+    def cond(self, node) -> str:
+        """Python truth value of an awk expression."""
+        k = node[0]
+        if k == "ere":
+            return f"({self.regex(node[1])}.search(R.field0()) is not None)"
+        if k == "group":
+            return self.cond(node[1])
+        if k == "not":
+            return f"(not {self.cond(node[1])})"
+        if k == "and":
+            return f"({self.cond(node[1])} and {self.cond(node[2])})"
+        if k == "or":
+            return f"({self.cond(node[1])} or {self.cond(node[2])})"
+        if k == "cmp":
+            return self.compare(node)
+        if k == "match":
+            return self.match(node)
+        if k == "in":
+            return self.in_test(node)
+        src, t = self.expr(node)
+        if t == "num":
+            return f"({src} != 0.0)"
+        if t == "str":
+            return f"({src} != '')"
+        return f"truth({src})"
+
+    def boolnum(self, cond_src: str) -> tuple[str, str]:
+        return f"(1.0 if {cond_src} else 0.0)", "num"
+
+    def compare(self, node) -> str:
+        _, op, a, b = node
+        pyop = op
+        sa, ta = self.expr(a)
+        sb, tb = self.expr(b)
+        if ta == "num" and tb == "num":
+            return f"({sa} {pyop} {sb})"
+        if ta == "str" or tb == "str":
+            return f"({self._as_str(sa, ta)} {pyop} {self._as_str(sb, tb)})"
+        return f"compare({sa}, {sb}, {op!r})"
+
+    @staticmethod
+    def _as_str(src, t):
+        return src if t == "str" else f"tostr({src})"
+
+    def match(self, node) -> str:
+        _, neg, a, b = node
+        subject = self.str_(a)
+        rx = self.regex_operand(b)
+        test = f"({rx}.search({subject}) is not None)"
+        return f"(not {test})" if neg else test
+
+    def regex_operand(self, node) -> str:
+        if node[0] == "ere":
+            return self.regex(node[1])
+        if node[0] == "str":
+            return self.regex(node[1])
+        return f"dynrx({self.str_(node)})"
+
+    def in_test(self, node) -> str:
+        _, subs, name = node
+        return f"({self.subscript(subs)} in {self.array_ref(name)})"
+
+    def subscript(self, subs) -> str:
+        if len(subs) == 1:
+            return self.key(subs[0])
+        return "R.SUBSEP.join([" + ", ".join(self.key(s) for s in subs) + "])"
+
+    def key(self, node) -> str:
+        src, t = self.expr(node)
+        if t == "str":
+            return src
+        if t == "num":
+            return f"numkey({src})"
+        return f"tostr({src})"
+
+    def expr(self, node) -> tuple[str, str]:
+        k = node[0]
+        m = getattr(self, "e_" + k)
+        return m(node)
+
+    def e_num(self, node):
+        v = node[1]
+        return repr(float(v)), "num"
+
+    def e_str(self, node):
+        return repr(node[1]), "str"
+
+    def e_ere(self, node):
+        return self.boolnum(self.cond(node))
+
+    def e_group(self, node):
+        return self.expr(node[1])
+
+    def e_grouplist(self, node):
+        # (a, b) outside 'in' (print (a,b)): concatenate with OFS at print time; here join
+        return "R.OFS.join([" + ", ".join(self.str_(x) for x in node[1]) + "])", "str"
+
+    def e_var(self, node):
+        name = node[1]
+        if self.is_array(name):
+            raise CompileError(f"attempt to use array `{name}' in a scalar context")
+        ref = self.scalar_ref(name)
+        if name == "NF" and name not in self.locals:
+            return "R.getNF()", "num"  # reading NF splits the record
+        return ref, "any"
+
+    def e_field(self, node):
+        idx = node[1]
+        if idx[0] == "num":
+            i = int(idx[1])
+            if i == 0:
+                return "R.field0()", "any"
+            return f"R.field({i})", "any"
+        return f"R.field(fieldindex({self.num(idx)}))", "any"
+
+    def e_index(self, node):
+        _, name, subs = node
+        return f"getitem({self.array_ref(name)}, {self.subscript(subs)})", "any"
+
+    def assign_to(self, lv, value_src: str) -> str:
+        """Python expression assigning value_src (an awk value) to lvalue; yields the value."""
+        k = lv[0]
+        if k == "var":
+            name = lv[1]
+            if name in SPECIAL and name not in self.locals:
+                return f"R.setvar({name!r}, {value_src})"
+            return f"({self.scalar_ref(name)} := {value_src})"
+        if k == "field":
+            idx = lv[1]
+            return f"R.setfield(fieldindex({self.num(idx)}), {value_src})"
+        if k == "index":
+            return f"setitem({self.array_ref(lv[1])}, {self.subscript(lv[2])}, {value_src})"
+        if k == "group":
+            return self.assign_to(lv[1], value_src)
+        raise CompileError("assignment to non-lvalue")
+
+    def e_assign(self, node):
+        _, op, lv, value = node
+        if op == "=":
+            src, t = self.expr(value)
+            if t == "any":
+                src = f"copyval({src})"
+            return self.assign_to(lv, src), t if t != "any" else "any"
+        rhs = self.num(value)
+        pyop = {"+=": "+", "-=": "-", "*=": "*"}.get(op)
+        if pyop:
+            return self.update(lv, lambda cur: f"({cur} {pyop} {rhs})"), "num"
+        func = {"/=": "div", "%=": "mod", "^=": "power"}[op]
+        return self.update(lv, lambda cur: f"{func}({cur}, {rhs})"), "num"
+
+    def update(self, lv, new_value) -> str:
+        """Read-modify-write of an lvalue whose subscript or field number is evaluated once:
+        ``new_value(current numeric value source)`` gives the value stored."""
+        k = lv[0]
+        if k == "group":
+            return self.update(lv[1], new_value)
+        if k == "index":
+            t = self.new_tmp()
+            arr = self.array_ref(lv[1])
+            cur = f"num(getitem({arr}, {t}))"
+            return f"setitem({arr}, ({t} := {self.subscript(lv[2])}), {new_value(cur)})"
+        if k == "field":
+            t = self.new_tmp()
+            return f"R.setfield(({t} := fieldindex({self.num(lv[1])})), {new_value(f'R.fnum({t})')})"
+        return self.assign_to(lv, new_value(self.num(lv)))
+
+    def e_incdec(self, node):
+        _, op, pre, lv = node
+        delta = "1.0" if op == "++" else "-1.0"
+        if lv[0] == "index":
+            return f"incitem({self.array_ref(lv[1])}, {self.subscript(lv[2])}, {delta}, {pre})", "num"
+        new = self.update(lv, lambda cur: f"({cur} + {delta})")
+        if pre:
+            return new, "num"
+        return f"({new} - {delta})", "num"
+
+    def e_cond(self, node):
+        _, c, a, b = node
+        sa, ta = self.expr(a)
+        sb, tb = self.expr(b)
+        return f"({sa} if {self.cond(c)} else {sb})", ta if ta == tb else "any"
+
+    def e_or(self, node):
+        return self.boolnum(self.cond(node))
+
+    e_and = e_or
+    e_not = e_or
+    e_cmp = e_or
+    e_match = e_or
+    e_in = e_or
+
+    def e_concat(self, node):
+        parts = []
+
+        def flatten(n):
+            if n[0] == "concat":
+                flatten(n[1])
+                flatten(n[2])
+            else:
+                parts.append(n)
+        flatten(node)
+        return "(" + " + ".join(self.str_(p) for p in parts) + ")", "str"
+
+    def e_binop(self, node):
+        _, op, a, b = node
+        if op in "/%" and b[0] == "num" and b[1] == 0:
+            raise CompileError("division by zero attempted" + (" in `%'" if op == "%" else ""), "error")
+        sa = self.num(a)
+        sb = self.num(b)
+        if op in "+-*":
+            return f"({sa} {op} {sb})", "num"
+        if op == "/":
+            return f"div({sa}, {sb})", "num"
+        if op == "%":
+            return f"mod({sa}, {sb})", "num"
+        return f"power({sa}, {sb})", "num"
+
+    def e_unary(self, node):
+        _, op, a = node
+        if op == "-":
+            return f"(-{self.num(a)})", "num"
+        return f"(+{self.num(a)})", "num"
+
+    def e_call(self, node):
+        _, name, args = node
+        if name not in self.prog.functions:
+            raise CompileError(f"function `{name}' not defined")
+        params, _ = self.prog.functions[name]
+        if len(args) > len(params):
+            # gawk warns and ignores the extra arguments
+            self.warnings.append(f"function `{name}' called with more arguments than declared")
+            args = args[:len(params)]
+        arr_params = self.func_arrays[name]
+        srcs = []
+        for i, a in enumerate(args):
+            if params[i] in arr_params:
+                if a[0] != "var":
+                    raise CompileError("attempt to use scalar parameter as an array")
+                srcs.append(self.array_ref(a[1]))
+            else:
+                if a[0] == "var" and self.is_array(a[1]):
+                    srcs.append(self.array_ref(a[1]))
+                else:
+                    s, t = self.expr(a)
+                    srcs.append(s if t != "any" else f"copyval({s})")
+        return f"({self.aw}f_{name}({', '.join(srcs)}))", "any"
+
+    def e_getline(self, node):
+        _, kind, lv, src = node
+        if kind == "plain":
+            call = "await R.getline_main(%s)" % ("False" if lv is None else "True")
+        elif kind == "file":
+            call = f"await R.getline_file({self.str_(src)}, {lv is not None})"
+        else:
+            call = f"await R.getline_cmd({self.str_(src)}, {lv is not None})"
+        if lv is None:
+            return f"({call})", "num"
+        t = self.new_tmp()
+        return f"(({t} := {call}), ({self.assign_to(lv, 'R.gl_value')} if {t} > 0 else 0))[0]", "num"
+
+    def e_builtin(self, node):
+        _, name, args = node
+        n = len(args)
+        if name == "length":
+            if n == 0:
+                return "float(len(R.field0()))", "num"
+            a = args[0]
+            if a[0] == "var" and self.is_array(a[1]):
+                return f"float(len({self.array_ref(a[1])}))", "num"
+            return f"float(len({self.str_(a)}))", "num"
+        if name == "substr":
+            if n not in (2, 3):
+                raise CompileError(f"{n} is invalid as number of arguments for substr", "error")
+            third = self.num(args[2]) if n == 3 else "None"
+            return f"substr({self.str_(args[0])}, {self.num(args[1])}, {third})", "str"
+        if name == "index":
+            return f"float({self.str_(args[0])}.find({self.str_(args[1])}) + 1)", "num"
+        if name == "split":
+            if n not in (2, 3):
+                raise CompileError(f"{n} is invalid as number of arguments for split", "error")
+            arr = self.array_ref(args[1][1])
+            sep = "None" if n == 2 else self.split_sep(args[2])
+            return f"R.split({self.str_(args[0])}, {arr}, {sep})", "num"
+        if name in ("sub", "gsub"):
+            if n not in (2, 3):
+                raise CompileError(f"{name}: wrong number of arguments")
+            rx = self.regex_operand(args[0])
+            repl = self.str_(args[1])
+            target = args[2] if n == 3 else ("field", ("num", 0.0))
+            t = self.new_tmp()
+            value = self.str_(target)
+            glob = "True" if name == "gsub" else "False"
+            call = f"substitute({rx}, {repl}, {value}, {glob})"
+            if target[0] not in ("var", "field", "index", "group"):
+                return f"({call})[1]", "num"
+            return f"(({t} := {call}), ({self.assign_to(target, t + '[0]')} if {t}[1] else 0), {t}[1])[2]", "num"
+        if name == "gensub":
+            if n not in (3, 4):
+                raise CompileError(f"{n} is invalid as number of arguments for gensub", "error")
+            target = self.str_(args[3]) if n == 4 else "R.field0()"
+            return f"gensub({self.regex_operand(args[0])}, {self.str_(args[1])}, {self.expr(args[2])[0]}, {target})", "str"
+        if name == "match":
+            if n != 2:
+                raise CompileError(f"{n} is invalid as number of arguments for match", "error")
+            return f"R.match({self.str_(args[0])}, {self.regex_operand(args[1])})", "num"
+        if name == "sprintf":
+            if n == 0:
+                raise CompileError("0 is invalid as number of arguments for sprintf", "error")
+            return f"sprintf({self.str_(args[0])}, [{', '.join(self.expr(a)[0] for a in args[1:])}])", "str"
+        if name == "tolower":
+            return f"{self.str_(args[0])}.lower()", "str"
+        if name == "toupper":
+            return f"{self.str_(args[0])}.upper()", "str"
+        if name == "int":
+            return f"trunc({self.num(args[0])})", "num"
+        if name in ("sqrt", "exp", "log", "sin", "cos"):
+            return f"math_{name}({self.num(args[0])})", "num"
+        if name == "atan2":
+            return f"math.atan2({self.num(args[0])}, {self.num(args[1])})", "num"
+        if name == "rand":
+            return "R.rand()", "num"
+        if name == "srand":
+            return f"R.srand({self.num(args[0]) if n else 'None'})", "num"
+        if name == "system":
+            return f"(await R.system({self.str_(args[0])}))", "num"
+        if name == "close":
+            return f"(await R.close({self.str_(args[0])}))", "num"
+        if name == "fflush":
+            return "(await R.fflush())", "num"
+        raise CompileError(f"function `{name}' not defined")
+
+    def split_sep(self, node) -> str:
+        if node[0] == "ere":
+            return self.regex(node[1])
+        return self.str_(node)
+
+    # ------------------------------------------------------------------ statements
+    def stmt(self, node, out: list[str], ind: str) -> None:
+        k = node[0]
+        if k == "block":
+            if not node[1]:
+                out.append(ind + "pass")
+            for s in node[1]:
+                self.stmt(s, out, ind)
+            return
+        if k == "expr":
+            src, _ = self.expr(node[1])
+            out.append(ind + src)
+            return
+        if k in ("print", "printf"):
+            _, args, redir = node
+            if k == "print":
+                if not args:
+                    text = "R.field0() + R.ORS"
+                else:
+                    if len(args) == 1 and args[0][0] == "grouplist":
+                        args = args[0][1]
+                    parts = [self.out_str(a) for a in args]
+                    text = (parts[0] if len(parts) == 1 else "R.OFS.join([" + ", ".join(parts) + "])") + " + R.ORS"
+            else:
+                if len(args) == 1 and args[0][0] == "grouplist":
+                    args = args[0][1]
+                text = f"sprintf({self.str_(args[0])}, [{', '.join(self.expr(a)[0] for a in args[1:])}])"
+            if redir is None:
+                out.append(ind + f"OUT({text})")
+            else:
+                out.append(ind + f"await R.redirect({redir[0]!r}, {self.str_(redir[1])}, {text})")
+            return
+        if k == "if":
+            out.append(ind + f"if {self.cond(node[1])}:")
+            self.stmt(node[2], out, ind + "    ")
+            if node[3] is not None:
+                out.append(ind + "else:")
+                self.stmt(node[3], out, ind + "    ")
+            return
+        if k == "while":
+            out.append(ind + f"while {self.cond(node[1])}:")
+            out.append(ind + "    " + self.tick)
+            self.stmt(node[2], out, ind + "    ")
+            return
+        if k == "do":
+            out.append(ind + "while True:")
+            out.append(ind + "    " + self.tick)
+            self.stmt(node[1], out, ind + "    ")
+            out.append(ind + f"    if not {self.cond(node[2])}: break")
+            return
+        if k == "for":
+            _, init, cond, incr, body = node
+            if init is not None:
+                self.stmt(init, out, ind)
+            out.append(ind + f"while {self.cond(cond) if cond is not None else 'True'}:")
+            out.append(ind + "    " + self.tick)
+            if incr is None:
+                self.stmt(body, out, ind + "    ")
+            else:
+                # 'continue' must still run the increment: wrap the body in a one-pass loop
+                out.append(ind + "    for _once in ONCE:")
+                self.stmt(body, out, ind + "        ")
+                out.append(ind + "    else:")
+                self.stmt(incr, out, ind + "        ")
+                out.append(ind + "        continue")
+                out.append(ind + "    break")
+            return
+        if k == "forin":
+            _, var, arr, body = node
+            t = self.new_tmp()
+            out.append(ind + f"for {t} in list({self.array_ref(arr)}):")
+            out.append(ind + "    " + self.assign_to(("var", var), f"StrNum({t})"))
+            self.stmt(body, out, ind + "    ")
+            return
+        if k == "break":
+            out.append(ind + "break")
+            return
+        if k == "continue":
+            out.append(ind + "continue")
+            return
+        if k == "next":
+            out.append(ind + "raise NextRecord()")
+            return
+        if k == "nextfile":
+            out.append(ind + "R.nextfile()")
+            out.append(ind + "raise NextRecord()")
+            return
+        if k == "exit":
+            code = self.num(node[1]) if node[1] is not None else "None"
+            out.append(ind + f"raise AwkExit({code})")
+            return
+        if k == "return":
+            out.append(ind + ("return " + (self.expr(node[1])[0] if node[1] is not None else "UNINIT")))
+            return
+        if k == "delete":
+            _, name, subs = node
+            if subs is None:
+                out.append(ind + f"{self.array_ref(name)}.clear()")
+            else:
+                out.append(ind + f"{self.array_ref(name)}.pop({self.subscript(subs)}, None)")
+            return
+        raise CompileError(f"unknown statement {k}")
+
+    def out_str(self, node) -> str:
+        if node[0] == "field" and node[1][0] == "num" and node[1][1] >= 1:
+            return f"R.fout({int(node[1][1])})"
+        src, t = self.expr(node)
+        if t == "str":
+            return src
+        return f"outstr({src})"
+
+    # ------------------------------------------------------------------ program
+    def needs_async(self) -> bool:
+        """Does the program do I/O that awaits (getline, system, close, fflush, redirection,
+        or printing inside a loop, whose output must be flushed as it goes)? If not, everything
+        compiles to plain functions, which run much faster."""
+        found = False
+
+        def walk(n, in_loop=False):
+            nonlocal found
+            if found:
+                return
+            if isinstance(n, tuple) and n:
+                if n[0] == "getline" or (n[0] == "builtin" and n[1] in ("system", "close", "fflush")) \
+                        or (n[0] in ("print", "printf") and (n[2] is not None or in_loop)):
+                    found = True
+                    return
+                loop = in_loop or n[0] in ("while", "do", "for", "forin")
+                for x in n[1:]:
+                    walk(x, loop)
+            elif isinstance(n, list):
+                for x in n:
+                    walk(x, in_loop)
+        walk([self.prog.begin, self.prog.end, self.prog.rules,
+              [b for _, b in self.prog.functions.values()]])
+        return found
+
+    def compile(self) -> tuple[str, dict]:
+        self.const_values = {}
+        self.warnings: list[str] = []
+        self.is_async = self.needs_async()
+        self.aw = "await " if self.is_async else ""
+        # loops check for interrupts; async code also flushes output as it grows
+        self.tick = "await R.atick()" if self.is_async else "R.tick()"
+        adef = "async def" if self.is_async else "def"
+        self.find_arrays()
+        body: list[str] = []
+        funcs: list[str] = []
+        for name, (params, fbody) in self.prog.functions.items():
+            self.locals = {p: f"l_{p}" for p in params}
+            self.local_arrays = self.func_arrays[name]
+            lines: list[str] = []
+            self.stmt(fbody, lines, "    ")
+            head = [f"{adef} f_{name}({', '.join(f'l_{p}=None' for p in params)}):",
+                    "    GLOBALS_DECL"]
+            for p in params:
+                if p in self.local_arrays:
+                    head.append(f"    if l_{p} is None: l_{p} = {{}}")
+                else:
+                    head.append(f"    if l_{p} is None: l_{p} = UNINIT")
+            head.append("    R.enter_function()")
+            head.append("    try:")
+            funcs.append("\n".join(head + ["    " + ln for ln in lines] +
+                                   ["        return UNINIT", "    finally:", "        R.leave_function()"]))
+        self.locals = {}
+        self.local_arrays = set()
+
+        def section(fname: str, blocks) -> str:
+            lines: list[str] = []
+            for b in blocks:
+                self.stmt(b, lines, "    ")
+            return "\n".join([f"{adef} {fname}():", "    GLOBALS_DECL", "    pass"] + lines)
+
+        body.append(section("BEGIN", self.prog.begin))
+        body.append(section("END", self.prog.end))
+        rule_lines: list[str] = []
+        for pattern, pattern2, action in self.prog.rules:
+            if pattern2 is not None:
+                idx = self.ranges
+                self.ranges += 1
+                rule_lines.append(f"    if R.in_range({idx}, lambda: {self.cond(pattern)}, lambda: {self.cond(pattern2)}):")
+            elif pattern is not None:
+                rule_lines.append(f"    if {self.cond(pattern)}:")
+            else:
+                # no pattern: the action runs for every record
+                if action is None:
+                    rule_lines.append("    OUT(R.field0() + R.ORS)")
+                else:
+                    self.stmt(action, rule_lines, "    ")
+                continue
+            if action is None:
+                rule_lines.append("        OUT(R.field0() + R.ORS)")
+            else:
+                self.stmt(action, rule_lines, "        ")
+        body.append("\n".join([f"{adef} RULES():", "    GLOBALS_DECL", "    pass"] + rule_lines))
+        decl = ("global " + ", ".join(sorted(f"v_{s}" for s in self.scalars))) if self.scalars else "pass"
+        src = "\n\n".join(funcs + body).replace("GLOBALS_DECL", decl)
+        return src, self.const_values

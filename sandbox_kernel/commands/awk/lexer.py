@@ -1,0 +1,205 @@
+"""awk tokens. A ``/`` starts a regex literal where an operand is expected, else it divides."""
+from __future__ import annotations
+
+import re
+
+KEYWORDS = {"BEGIN", "END", "function", "func", "if", "else", "while", "for", "do", "break",
+            "continue", "next", "nextfile", "exit", "return", "delete", "in", "getline",
+            "print", "printf"}
+BUILTINS = {"length", "substr", "index", "split", "sub", "gsub", "match", "sprintf", "tolower",
+            "toupper", "int", "sqrt", "exp", "log", "sin", "cos", "atan2", "rand", "srand",
+            "system", "close", "fflush", "gensub"}
+
+# tokens after which a '/' divides (an operand just ended)
+_OPERAND_END = {"NAME", "NUMBER", "STRING", "ERE", "FUNC_NAME", "BUILTIN", ")", "]", "$", "incr",
+                "decr"}
+
+_PUNCT = ["**=", "^=", "+=", "-=", "*=", "/=", "%=", "==", "<=", ">=", "!=", "++", "--", "&&",
+          "||", ">>", "!~", "**", "{", "}", "(", ")", "[", "]", ";", ",", "+", "-", "*", "/",
+          "%", "^", "!", ">", "<", "|", "?", ":", "~", "$", "="]
+
+_NUMBER = re.compile(r"(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", '"': '"', "/": "/", "a": "\a", "b": "\b",
+           "f": "\f", "v": "\v"}
+
+
+class AwkSyntaxError(Exception):
+    def __init__(self, message: str, line: int, col: int) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.col = col
+
+
+class Token:
+    __slots__ = ("kind", "value", "line", "col")
+
+    def __init__(self, kind: str, value, line: int, col: int) -> None:
+        self.kind = kind
+        self.value = value
+        self.line = line
+        self.col = col
+
+    def __repr__(self) -> str:
+        return f"Token({self.kind!r}, {self.value!r})"
+
+
+_NONDECIMAL = re.compile(r"0[xX][0-9a-fA-F]+|0[0-7]+(?![0-9.eE])")
+
+
+def tokenize(src: str, warnings: list[str] | None = None) -> list[Token]:
+    """Tokens of ``src``; gawk's warnings (unknown string escapes) are added to ``warnings``."""
+    toks: list[Token] = []
+    i = 0
+    n = len(src)
+    line = 1
+    line_start = 0
+    last = None
+
+    def add(kind, value, start):
+        nonlocal last
+        toks.append(Token(kind, value, line, start - line_start))
+        last = kind if kind not in ("++", "--") else ("incr" if kind == "++" else "decr")
+
+    while i < n:
+        c = src[i]
+        if c in " \t\r":
+            i += 1
+            continue
+        if c == "\\" and i + 1 < n and src[i + 1] == "\n":
+            i += 2
+            line += 1
+            line_start = i
+            continue
+        if c == "\\" and src[i + 1:i + 3] == "\r\n":
+            i += 3
+            line += 1
+            line_start = i
+            continue
+        if c == "#":
+            while i < n and src[i] != "\n":
+                i += 1
+            continue
+        if c == "\n":
+            add("NEWLINE", "\n", i)
+            i += 1
+            line += 1
+            line_start = i
+            continue
+        if c == '"':
+            start = i
+            i += 1
+            out = []
+            while True:
+                if i >= n or src[i] == "\n":
+                    raise AwkSyntaxError("unterminated string", line, start - line_start)
+                ch = src[i]
+                if ch == '"':
+                    i += 1
+                    break
+                if ch == "\\" and i + 1 < n:
+                    nxt = src[i + 1]
+                    if nxt in ESCAPES:
+                        if nxt == "/" and warnings is not None:
+                            warnings.append((line, "escape sequence `\\/' treated as plain `/'"))
+                        out.append(ESCAPES[nxt])
+                        i += 2
+                    elif nxt in "01234567":
+                        j = i + 1
+                        while j < n and j < i + 4 and src[j] in "01234567":
+                            j += 1
+                        out.append(chr(int(src[i + 1:j], 8)))
+                        i = j
+                    elif nxt == "\n":
+                        i += 2
+                        line += 1
+                        line_start = i
+                    else:
+                        if warnings is not None:
+                            warnings.append((line, f"escape sequence `\\{nxt}' treated as plain `{nxt}'"))
+                        out.append(nxt)
+                        i += 2
+                    continue
+                out.append(ch)
+                i += 1
+            add("STRING", "".join(out), start)
+            continue
+        if c == "/" and last not in _OPERAND_END:
+            start = i
+            i += 1
+            out = []
+            in_bracket = False
+            while True:
+                if i >= n or src[i] == "\n":
+                    raise AwkSyntaxError("unterminated regexp", line, start - line_start + 1)
+                ch = src[i]
+                if ch == "\\" and i + 1 < n:
+                    if src[i + 1] == "/":
+                        out.append("/")
+                    else:
+                        out.append(src[i:i + 2])
+                    i += 2
+                    continue
+                if ch == "[" and not in_bracket:
+                    in_bracket = True
+                    out.append(ch)
+                    i += 1
+                    if i < n and src[i] == "^":
+                        out.append("^")
+                        i += 1
+                    if i < n and src[i] == "]":
+                        out.append("]")
+                        i += 1
+                    continue
+                if ch == "[" and in_bracket and i + 1 < n and src[i + 1] in ":.=":
+                    end = src.find(src[i + 1] + "]", i + 2)
+                    if end > 0:
+                        out.append(src[i:end + 2])
+                        i = end + 2
+                        continue
+                if ch == "]" and in_bracket:
+                    in_bracket = False
+                if ch == "/" and not in_bracket:
+                    i += 1
+                    break
+                out.append(ch)
+                i += 1
+            add("ERE", "".join(out), start)
+            continue
+        if c == "0" and (m := _NONDECIMAL.match(src, i)):
+            # gawk: hexadecimal and octal constants in program text
+            text = m.group()
+            add("NUMBER", float(int(text, 16) if text[1] in "xX" else int(text, 8)), i)
+            i = m.end()
+            continue
+        if c.isdigit() or (c == "." and i + 1 < n and src[i + 1].isdigit()):
+            m = _NUMBER.match(src, i)
+            add("NUMBER", float(m.group()), i)
+            i = m.end()
+            continue
+        if c.isalpha() or c == "_":
+            m = _NAME.match(src, i)
+            word = m.group()
+            start = i
+            i = m.end()
+            if word in KEYWORDS:
+                add(word if word != "func" else "function", word, start)
+            elif word in BUILTINS:
+                add("BUILTIN", word, start)
+            elif i < n and src[i] == "(":
+                add("FUNC_NAME", word, start)
+            else:
+                add("NAME", word, start)
+            continue
+        for p in _PUNCT:
+            if src.startswith(p, i):
+                add(p, p, i)
+                i += len(p)
+                break
+        else:
+            raise AwkSyntaxError(f"invalid char '{c}' in expression", line, i - line_start)
+    add("NEWLINE", "\n", i)
+    toks.append(Token("EOF", None, line, i - line_start))
+    return toks

@@ -1,0 +1,518 @@
+"""awk parser: tokens -> AST of tuples (see the node kinds in ``compiler.py``)."""
+from __future__ import annotations
+
+from .lexer import AwkSyntaxError, Token, tokenize
+
+
+class Program:
+    def __init__(self) -> None:
+        self.begin: list = []
+        self.end: list = []
+        self.rules: list = []  # (pattern, pattern2 or None, action or None)
+        self.functions: dict[str, tuple[list[str], tuple]] = {}
+
+
+class Parser:
+    def __init__(self, src: str, warnings: list | None = None) -> None:
+        self.toks = tokenize(src, warnings)
+        self.pos = 0
+        self.no_in = 0  # inside for(...;...) init: 'in' is not an operator
+        self.no_gt = 0  # inside print arguments: '>' is redirection
+        self.in_function = False
+
+    # ------------------------------------------------------------------ helpers
+    @property
+    def tok(self) -> Token:
+        return self.toks[self.pos]
+
+    def peek(self, k: int = 1) -> Token:
+        return self.toks[min(self.pos + k, len(self.toks) - 1)]
+
+    def error(self, tok: Token | None = None) -> AwkSyntaxError:
+        tok = tok or self.tok
+        if tok.kind in ("NEWLINE", "EOF"):
+            return AwkSyntaxError("unexpected newline or end of string", tok.line, tok.col)
+        return AwkSyntaxError("syntax error", tok.line, tok.col)
+
+    def accept(self, kind: str) -> Token | None:
+        if self.tok.kind == kind:
+            t = self.tok
+            self.pos += 1
+            return t
+        return None
+
+    def expect(self, kind: str) -> Token:
+        t = self.accept(kind)
+        if t is None:
+            raise self.error()
+        return t
+
+    def newlines(self) -> None:
+        while self.tok.kind == "NEWLINE":
+            self.pos += 1
+
+    def terminators(self) -> None:
+        while self.tok.kind in ("NEWLINE", ";"):
+            self.pos += 1
+
+    # ------------------------------------------------------------------ program
+    def program(self) -> Program:
+        prog = Program()
+        self.terminators()
+        while self.tok.kind != "EOF":
+            self.item(prog)
+            self.terminators()
+        return prog
+
+    def item(self, prog: Program) -> None:
+        kind = self.tok.kind
+        if kind == "BEGIN":
+            self.pos += 1
+            self.newlines()
+            prog.begin.append(self.block())
+            return
+        if kind == "END":
+            self.pos += 1
+            self.newlines()
+            prog.end.append(self.block())
+            return
+        if kind == "function":
+            self.pos += 1
+            name_tok = self.tok
+            if name_tok.kind not in ("NAME", "FUNC_NAME"):
+                raise self.error()
+            self.pos += 1
+            self.expect("(")
+            params = []
+            while self.tok.kind != ")":
+                params.append(self.expect("NAME").value)
+                if not self.accept(","):
+                    break
+                self.newlines()
+            self.expect(")")
+            self.newlines()
+            self.in_function = True
+            body = self.block()
+            self.in_function = False
+            prog.functions[name_tok.value] = (params, body)
+            return
+        if kind == "{":
+            prog.rules.append((None, None, self.block()))
+            return
+        pattern = self.expr()
+        pattern2 = None
+        if self.accept(","):
+            self.newlines()
+            pattern2 = self.expr()
+        action = self.block() if self.tok.kind == "{" else None
+        prog.rules.append((pattern, pattern2, action))
+
+    def block(self) -> tuple:
+        self.expect("{")
+        stmts = []
+        self.terminators()
+        while self.tok.kind != "}":
+            stmts.append(self.statement())
+            self.terminators()
+        self.expect("}")
+        return ("block", stmts)
+
+    def simple_end(self) -> None:
+        if self.tok.kind in (";", "NEWLINE"):
+            self.pos += 1
+        elif self.tok.kind not in ("}", "EOF"):
+            raise self.error()
+
+    def opt_newlines_stmt(self) -> tuple:
+        self.newlines()
+        if self.accept(";"):
+            return ("block", [])
+        return self.statement()
+
+    def statement(self) -> tuple:
+        t = self.tok
+        k = t.kind
+        if k == "{":
+            return self.block()
+        if k == "if":
+            self.pos += 1
+            self.expect("(")
+            cond = self.expr()
+            self.expect(")")
+            then = self.opt_newlines_stmt()
+            # an 'else' may follow after newlines or a ';'
+            save = self.pos
+            self.terminators()
+            if self.accept("else"):
+                other = self.opt_newlines_stmt()
+                return ("if", cond, then, other)
+            self.pos = save
+            return ("if", cond, then, None)
+        if k == "while":
+            self.pos += 1
+            self.expect("(")
+            cond = self.expr()
+            self.expect(")")
+            if self.accept(";"):
+                return ("while", cond, ("block", []))
+            return ("while", cond, self.opt_newlines_stmt())
+        if k == "do":
+            self.pos += 1
+            body = self.opt_newlines_stmt()
+            self.terminators()
+            self.expect("while")
+            self.expect("(")
+            cond = self.expr()
+            self.expect(")")
+            self.simple_end()
+            return ("do", body, cond)
+        if k == "for":
+            self.pos += 1
+            self.expect("(")
+            if self.tok.kind == "NAME" and self.peek().kind == "in" and self.peek(2).kind == "NAME" \
+                    and self.peek(3).kind == ")":
+                var = self.tok.value
+                arr = self.peek(2).value
+                self.pos += 4
+                return ("forin", var, arr, self.opt_newlines_stmt())
+            if self.tok.kind == "(" and self.peek().kind == "NAME" and self.peek(2).kind == "in" \
+                    and self.peek(3).kind == "NAME" and self.peek(4).kind == ")" and self.peek(5).kind == ")":
+                var = self.peek().value
+                arr = self.peek(3).value
+                self.pos += 6
+                return ("forin", var, arr, self.opt_newlines_stmt())
+            init = None if self.tok.kind == ";" else self.simple_statement()
+            self.expect(";")
+            self.newlines()
+            cond = None if self.tok.kind == ";" else self.expr()
+            self.expect(";")
+            self.newlines()
+            incr = None if self.tok.kind == ")" else self.simple_statement()
+            self.expect(")")
+            if self.accept(";"):
+                return ("for", init, cond, incr, ("block", []))
+            return ("for", init, cond, incr, self.opt_newlines_stmt())
+        if k == ";":
+            self.pos += 1
+            return ("block", [])
+        if k in ("break", "continue", "next", "nextfile"):
+            self.pos += 1
+            self.simple_end()
+            return (k,)
+        if k == "exit":
+            self.pos += 1
+            e = None if self.tok.kind in (";", "NEWLINE", "}", "EOF") else self.expr()
+            self.simple_end()
+            return ("exit", e)
+        if k == "return":
+            if not self.in_function:
+                raise self.error()
+            self.pos += 1
+            e = None if self.tok.kind in (";", "NEWLINE", "}", "EOF") else self.expr()
+            self.simple_end()
+            return ("return", e)
+        s = self.simple_statement()
+        self.simple_end()
+        return s
+
+    def simple_statement(self) -> tuple:
+        k = self.tok.kind
+        if k in ("print", "printf"):
+            self.pos += 1
+            args = []
+            self.no_gt += 1
+            try:
+                if self.tok.kind == "(":
+                    # print (a, b) > "f"  or  print (a)(b)
+                    save = self.pos
+                    self.pos += 1
+                    inner = self.expr_list()
+                    if self.accept(")") and self.tok.kind in (";", "NEWLINE", "}", ">", ">>", "|", "EOF"):
+                        args = inner
+                    else:
+                        self.pos = save
+                        args = self.expr_list()
+                elif self.tok.kind not in (";", "NEWLINE", "}", ">", ">>", "|", "EOF"):
+                    args = self.expr_list()
+            finally:
+                self.no_gt -= 1
+            redir = None
+            if self.tok.kind in (">", ">>", "|"):
+                op = self.tok.kind
+                self.pos += 1
+                redir = (op, self.concat_expr())
+            if k == "printf" and not args:
+                raise self.error()
+            return (k, args, redir)
+        if k == "delete":
+            self.pos += 1
+            name = self.expect("NAME").value
+            if self.accept("["):
+                subs = self.expr_list()
+                self.expect("]")
+                return ("delete", name, subs)
+            return ("delete", name, None)
+        return ("expr", self.expr())
+
+    def expr_list(self) -> list:
+        items = [self.expr()]
+        while self.accept(","):
+            self.newlines()
+            items.append(self.expr())
+        return items
+
+    # ------------------------------------------------------------------ expressions
+    def expr(self) -> tuple:
+        return self.ternary()
+
+    def ternary(self) -> tuple:
+        cond = self.or_expr()
+        if self.accept("?"):
+            self.newlines()
+            a = self.ternary()
+            self.newlines()
+            self.expect(":")
+            self.newlines()
+            b = self.ternary()
+            return ("cond", cond, a, b)
+        if self.tok.kind in ("=", "+=", "-=", "*=", "/=", "%=", "^=", "**="):
+            if cond[0] in ("var", "field", "index"):
+                op = self.tok.kind
+                self.pos += 1
+                self.newlines()
+                value = self.ternary()
+                return ("assign", "^=" if op == "**=" else op, cond, value)
+        return cond
+
+    def or_expr(self) -> tuple:
+        left = self.and_expr()
+        while self.accept("||"):
+            self.newlines()
+            left = ("or", left, self.and_expr())
+        return left
+
+    def and_expr(self) -> tuple:
+        left = self.in_expr()
+        while self.accept("&&"):
+            self.newlines()
+            left = ("and", left, self.in_expr())
+        return left
+
+    def in_expr(self) -> tuple:
+        left = self.match_expr()
+        while not self.no_in and self.tok.kind == "in":
+            self.pos += 1
+            name = self.expect("NAME").value
+            subs = left[1] if left[0] == "grouplist" else [left]
+            left = ("in", subs, name)
+        return left
+
+    def match_expr(self) -> tuple:
+        left = self.cmp_expr()
+        while self.tok.kind in ("~", "!~"):
+            neg = self.tok.kind == "!~"
+            self.pos += 1
+            left = ("match", neg, left, self.cmp_expr())
+        return left
+
+    def cmp_expr(self) -> tuple:
+        left = self.concat_expr()
+        k = self.tok.kind
+        if k in ("<", "<=", "!=", "==", ">=") or (k == ">" and not self.no_gt):
+            self.pos += 1
+            right = self.concat_expr()
+            return ("cmp", k, left, right)
+        return left
+
+    _CONCAT_START = {"NUMBER", "STRING", "ERE", "NAME", "FUNC_NAME", "BUILTIN", "$", "!", "(", "-",
+                     "+", "++", "--"}
+
+    def concat_expr(self) -> tuple:
+        left = self.additive()
+        while True:
+            k = self.tok.kind
+            if k == "|" and self.peek().kind == "getline":
+                self.pos += 2
+                lv = self.opt_lvalue()
+                left = ("getline", "cmd", lv, left)
+                continue
+            if k in self._CONCAT_START and not (k == "in") :
+                if k == "in":
+                    break
+                right = self.additive()
+                left = ("concat", left, right)
+                continue
+            break
+        return left
+
+    def additive(self) -> tuple:
+        left = self.multiplicative()
+        while self.tok.kind in ("+", "-"):
+            op = self.tok.kind
+            self.pos += 1
+            left = ("binop", op, left, self.multiplicative())
+        return left
+
+    def multiplicative(self) -> tuple:
+        left = self.unary()
+        while self.tok.kind in ("*", "/", "%"):
+            op = self.tok.kind
+            self.pos += 1
+            left = ("binop", op, left, self.unary())
+        return left
+
+    def unary(self) -> tuple:
+        k = self.tok.kind
+        if k == "!":
+            self.pos += 1
+            return ("not", self.unary())
+        if k in ("-", "+"):
+            self.pos += 1
+            return ("unary", k, self.unary())
+        return self.power()
+
+    def power(self) -> tuple:
+        base = self.postfix()
+        if self.tok.kind in ("^", "**"):
+            self.pos += 1
+            # right associative, and binds tighter than unary minus on its left only
+            exponent = self.unary_power()
+            return ("binop", "^", base, exponent)
+        return base
+
+    def unary_power(self) -> tuple:
+        k = self.tok.kind
+        if k in ("-", "+"):
+            self.pos += 1
+            return ("unary", k, self.unary_power())
+        if k == "!":
+            self.pos += 1
+            return ("not", self.unary_power())
+        return self.power()
+
+    def postfix(self) -> tuple:
+        k = self.tok.kind
+        if k in ("++", "--"):
+            self.pos += 1
+            lv = self.primary()
+            if lv[0] not in ("var", "field", "index"):
+                raise self.error()
+            return ("incdec", k, True, lv)
+        e = self.primary()
+        if e[0] in ("var", "field", "index") and self.tok.kind in ("++", "--"):
+            op = self.tok.kind
+            self.pos += 1
+            return ("incdec", op, False, e)
+        return e
+
+    def opt_lvalue(self):
+        k = self.tok.kind
+        if k == "NAME":
+            return self.primary()
+        if k == "$":
+            self.pos += 1
+            return ("field", self.primary_for_field())
+        return None
+
+    def primary_for_field(self) -> tuple:
+        k = self.tok.kind
+        if k in ("++", "--"):
+            self.pos += 1
+            lv = self.primary()
+            return ("incdec", k, True, lv)
+        if k in ("-", "+"):
+            self.pos += 1
+            return ("unary", k, self.primary_for_field())
+        e = self.primary()
+        return e
+
+    def primary(self) -> tuple:
+        t = self.tok
+        k = t.kind
+        if k == "NUMBER":
+            self.pos += 1
+            return ("num", t.value)
+        if k == "STRING":
+            self.pos += 1
+            return ("str", t.value)
+        if k == "ERE":
+            self.pos += 1
+            return ("ere", t.value)
+        if k == "$":
+            self.pos += 1
+            return ("field", self.primary_for_field())
+        if k == "(":
+            self.pos += 1
+            self.no_gt_save = self.no_gt
+            saved_gt, self.no_gt = self.no_gt, 0
+            saved_in, self.no_in = self.no_in, 0
+            first = self.expr()
+            if self.tok.kind == ",":
+                items = [first]
+                while self.accept(","):
+                    self.newlines()
+                    items.append(self.expr())
+                self.expect(")")
+                self.no_gt, self.no_in = saved_gt, saved_in
+                if self.tok.kind != "in":
+                    if self.no_gt:
+                        return ("grouplist", items)
+                    raise self.error()
+                return ("grouplist", items)
+            self.expect(")")
+            self.no_gt, self.no_in = saved_gt, saved_in
+            return ("group", first)
+        if k == "-":
+            self.pos += 1
+            return ("unary", "-", self.primary())
+        if k == "!":
+            self.pos += 1
+            return ("not", self.primary())
+        if k == "getline":
+            self.pos += 1
+            lv = self.opt_lvalue()
+            if self.accept("<"):
+                src = self.primary_no_concat()
+                return ("getline", "file", lv, src)
+            return ("getline", "plain", lv, None)
+        if k == "NAME":
+            self.pos += 1
+            if self.accept("["):
+                subs = self.expr_list()
+                self.expect("]")
+                return ("index", t.value, subs)
+            return ("var", t.value)
+        if k == "FUNC_NAME":
+            self.pos += 1
+            self.expect("(")
+            args = []
+            self.newlines()
+            if self.tok.kind != ")":
+                args = self.expr_list()
+            self.newlines()
+            self.expect(")")
+            return ("call", t.value, args)
+        if k == "BUILTIN":
+            self.pos += 1
+            name = t.value
+            if self.accept("("):
+                args = []
+                self.newlines()
+                if self.tok.kind != ")":
+                    args = self.expr_list()
+                self.newlines()
+                self.expect(")")
+            else:
+                if name != "length":
+                    raise self.error()
+                args = []
+            return ("builtin", name, args)
+        raise self.error()
+
+    def primary_no_concat(self) -> tuple:
+        """The operand of ``getline < file``: a primary, optionally with a $ or ()."""
+        return self.primary()
+
+
+def parse(src: str, warnings: list | None = None) -> Program:
+    return Parser(src, warnings).program()

@@ -1,0 +1,976 @@
+"""awk runtime: values, conversions, fields, records, I/O; the namespace generated code runs in."""
+from __future__ import annotations
+
+import math
+import random
+import re
+import time
+
+from ...streams import BufferOutput, BytesInput
+from ...vfs import FSError
+from ..regex_translate import RegexError, compile_posix
+
+
+class StrNum(str):
+    """An input-derived string (field, getline var, split element, ARGV, ENVIRON, -v value):
+    compares as a number when it looks like one."""
+    __slots__ = ()
+
+
+class Uninit(StrNum):
+    __slots__ = ()
+
+
+UNINIT = Uninit("")
+
+
+class NextRecord(Exception):
+    pass
+
+
+class AwkExit(Exception):
+    def __init__(self, status) -> None:
+        self.status = status
+
+
+class AwkFatal(Exception):
+    pass
+
+
+_NUM_PREFIX = re.compile(r"[ \t\n\r\f\v]*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)")
+_LOOKS_NUMERIC = re.compile(r"[ \t\n\r\f\v]*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?[ \t\n\r\f\v]*\Z")
+_HEXLIKE = re.compile(r"[ \t\n]*[-+]?(inf|nan)", re.I)
+
+
+def num(v) -> float:
+    if v.__class__ is float:
+        return v
+    if v.__class__ is StrNum or v.__class__ is str:
+        if v.isdigit():
+            try:
+                return float(v)
+            except ValueError:
+                pass
+    m = _NUM_PREFIX.match(v)
+    if m:
+        return float(m.group(1))
+    m = _HEXLIKE.match(v)
+    if m and m.group(0).lstrip()[0] in "+-":
+        return float(m.group(0))
+    return 0.0
+
+
+def looks_numeric(v) -> bool:
+    if v.__class__ is Uninit:
+        return True
+    return bool(_LOOKS_NUMERIC.match(v))
+
+
+def special_text(v: float) -> str:
+    """gawk's text for infinities and NaNs: always signed."""
+    if math.isnan(v):
+        return "-nan" if math.copysign(1, v) < 0 else "+nan"
+    return "-inf" if v < 0 else "+inf"
+
+
+def format_number(v: float, fmt: str) -> str:
+    if math.isinf(v) or math.isnan(v):
+        return special_text(v)
+    if v == int(v):
+        return "%d" % v
+    try:
+        return sprintf(fmt, [v])
+    except Exception:
+        return "%.6g" % v
+
+
+class Runtime:
+    def __init__(self, ctx, argv: list[str], deadline: float | None) -> None:
+        self.ctx = ctx
+        self.NR = 0.0
+        self.NF = 0.0
+        self.FNR = 0.0
+        self.FS = " "
+        self.OFS = " "
+        self.ORS = "\n"
+        self.RS = "\n"
+        self.SUBSEP = "\x1c"
+        self.CONVFMT = "%.6g"
+        self.OFMT = "%.6g"
+        self.RSTART = 0.0
+        self.RLENGTH = -1.0
+        self.FILENAME = ""
+        self.ARGC = float(len(argv))
+        self.ARGV = {numkey(float(i)): StrNum(a) for i, a in enumerate(argv)}
+        self.ENVIRON = {k: StrNum(v) for k, v in ctx.env.items()}
+        self.fields: list = [UNINIT]  # fields[0] is $0; fields split lazily
+        self.split_done = True
+        self.out: list[str] = []  # pending stdout pieces (generated code appends to it)
+        self.ranges: dict[int, bool] = {}
+        self.rng = random.Random(0)
+        self.seed = 0.0
+        self.prev_seed = 0.0
+        self.gl_value = UNINIT
+        self.deadline = deadline
+        self.ticks = 0
+        self.depth = 0
+        self.files: dict[str, object] = {}  # output redirections
+        self.readers: dict[str, object] = {}  # getline < file / cmd | getline
+        self.main_iter = None
+        self.main_stream = None
+        self.arg_index = 1
+        self.used_file_operand = False
+        self.assign_hook = None  # set by the command: applies var=value operands
+        self.exit_status = 0
+        self.fs_cache: tuple | None = None
+        self.warnings: list[str] = []  # gawk warnings waiting to go to stderr
+        self.pending: list[str] = []  # records read ahead from the main input
+        self.pending_pos = 0
+
+    # ---------------------------------------------------------------- errors, limits
+    def tick(self) -> None:
+        self.ticks += 1
+        if not (self.ticks & 1023):
+            self.ctx.check()
+
+    async def atick(self) -> None:
+        self.ticks += 1
+        if not (self.ticks & 1023):
+            await self.ctx.checkpoint()
+            if len(self.out) >= 1024:
+                await self.flush_stdout()
+
+    def enter_function(self) -> None:
+        self.depth += 1
+        if self.depth > 1000:
+            raise AwkFatal("function call nesting too deep")
+
+    def leave_function(self) -> None:
+        self.depth -= 1
+
+    # ---------------------------------------------------------------- output
+    def write(self, text: str) -> None:
+        self.out.append(text)
+
+    def warn(self, message: str) -> None:
+        self.warnings.append(f"awk: cmd. line:1: warning: {message}\n")
+
+    async def flush_stdout(self) -> None:
+        if self.warnings:
+            await self.flush_out()
+            text = "".join(self.warnings)
+            self.warnings.clear()
+            await self.ctx.stderr.write(text.encode("utf-8", "surrogateescape"))
+        await self.flush_out()
+
+    async def flush_out(self) -> None:
+        if self.out:
+            data = "".join(self.out).encode("utf-8", "surrogateescape")
+            self.out.clear()
+            await self.ctx.stdout.write(data)
+
+    async def maybe_flush(self) -> None:
+        if len(self.out) >= 1024:
+            await self.flush_stdout()
+
+    async def redirect(self, op: str, dest: str, text: str) -> None:
+        target = self.files.get(dest)
+        if target is None:
+            if op == "|":
+                target = ["pipe", []]
+            elif dest in ("/dev/stdout", "-"):
+                target = ["stdout", None]
+            elif dest == "/dev/stderr":
+                target = ["stderr", None]
+            else:
+                try:
+                    handle = self.ctx.fs.open(dest, "ab" if op == ">>" else "wb", cwd=self.ctx.cwd)
+                except FSError as e:
+                    raise AwkFatal(f"can't redirect to `{dest}' ({e.strerror})")
+                target = ["file", handle]
+            self.files[dest] = target
+        kind, obj = target
+        if kind == "stdout":
+            self.write(text)
+        elif kind == "stderr":
+            await self.flush_stdout()
+            await self.ctx.stderr.write(text.encode("utf-8", "surrogateescape"))
+        elif kind == "pipe":
+            obj.append(text)
+        else:
+            obj.write(text.encode("utf-8", "surrogateescape"))
+
+    async def close(self, name: str) -> float:
+        status = -1.0
+        target = self.files.pop(name, None)
+        if target is not None:
+            status = 0.0
+            kind, obj = target
+            if kind == "file":
+                obj.close()
+            elif kind == "pipe":
+                await self.flush_stdout()
+                data = "".join(obj).encode("utf-8", "surrogateescape")
+                status = float(await self.ctx.run(["sh", "-c", name], stdin=BytesInput(data)))
+        if name in self.readers:
+            self.readers.pop(name)
+            status = 0.0
+        return status
+
+    async def close_all(self) -> None:
+        for name in list(self.files):
+            await self.close(name)
+
+    async def fflush(self) -> float:
+        await self.flush_stdout()
+        return 0.0
+
+    async def system(self, cmd: str) -> float:
+        await self.flush_stdout()
+        return float(await self.ctx.run(["sh", "-c", cmd]))
+
+    # ---------------------------------------------------------------- fields
+    def set_record(self, text: str) -> None:
+        self.fields = [text]
+        self.split_done = False
+
+    def getNF(self) -> float:
+        if not self.split_done:
+            self.ensure_split()
+        return self.NF
+
+    def fout(self, i: int) -> str:
+        """Field i as print writes it."""
+        if not self.split_done:
+            self.ensure_split()
+        f = self.fields
+        if i < len(f):
+            v = f[i]
+            return v if v.__class__ is not float else outstr(v)
+        return ""
+
+    def field0(self):
+        v = self.fields[0]
+        return StrNum(v) if v.__class__ is str else v
+
+    def ensure_split(self) -> None:
+        if self.split_done:
+            return
+        self.split_done = True
+        if self.FS == " " and self.RS != "":
+            parts = self.fields[0].split()
+        else:
+            parts = self.split_text(self.fields[0])
+        self.fields.extend(parts)
+        self.NF = float(len(parts))
+
+    def field(self, i: int):
+        if not self.split_done:
+            self.ensure_split()
+        f = self.fields
+        if i < len(f):
+            v = f[i]
+            return StrNum(v) if v.__class__ is str else v
+        return UNINIT
+
+    def fnum(self, i: int) -> float:
+        """The numeric value of field i (no string object made for it)."""
+        if not self.split_done:
+            if self.FS == " " and self.RS != "":
+                self.split_done = True
+                f = self.fields
+                parts = f[0].split()
+                f.extend(parts)
+                self.NF = float(len(parts))
+            else:
+                self.ensure_split()
+        f = self.fields
+        if i < len(f):
+            v = f[i]
+            if v.__class__ is str and v.isdigit():
+                try:
+                    return float(v)
+                except ValueError:
+                    pass
+            return num(v)
+        return 0.0
+
+    def split_text(self, text: str, fs=None) -> list[str]:
+        """Fields of ``text`` by FS (or ``fs``): " " splits on blanks and newlines, any other
+        single character literally, "" into characters, anything longer is a regex. In
+        paragraph mode (RS = "") a newline also separates fields."""
+        fs = self.FS if fs is None else fs
+        if isinstance(fs, str):
+            if fs == " ":
+                return text.split()
+            if text == "":
+                return []
+            if self.RS == "" and fs != "\n" and "\n" in text:
+                out = []
+                for line in text.split("\n"):
+                    out.extend(self._split_one(line, fs))
+                return out
+            return self._split_one(text, fs)
+        if text == "":
+            return []
+        return _regex_split(fs, text)
+
+    def _split_one(self, text: str, fs: str) -> list[str]:
+        if text == "":
+            return []
+        if len(fs) == 1:
+            return text.split(fs)
+        if fs == "":
+            return list(text)
+        return _regex_split(self.fs_regex(fs), text)
+
+    def fs_regex(self, fs: str):
+        if self.fs_cache is not None and self.fs_cache[0] == fs:
+            return self.fs_cache[1]
+        rx = dynrx(fs)
+        self.fs_cache = (fs, rx)
+        return rx
+
+    def rebuild(self) -> None:
+        self.fields[0] = StrNum(self.OFS.join(tostr(f) for f in self.fields[1:]))
+
+    def setfield(self, i: int, value):
+        if i == 0:
+            self.set_record(tostr(value))
+            return value
+        self.ensure_split()
+        f = self.fields
+        while len(f) <= i:
+            f.append(UNINIT)
+        f[i] = value if value.__class__ is not float else value
+        self.NF = float(len(f) - 1)
+        self.rebuild()
+        return value
+
+    def setvar(self, name: str, value):
+        if name == "NF":
+            self.ensure_split()
+            n = int(num(value))
+            if n < 0:
+                raise AwkFatal("NF set to negative value")
+            f = self.fields
+            del f[n + 1:]
+            while len(f) <= n:
+                f.append(UNINIT)
+            self.NF = float(n)
+            self.rebuild()
+            return value
+        if name in ("NR", "FNR", "RSTART", "RLENGTH", "ARGC"):
+            setattr(self, name, num(value))
+            return value
+        if name == "RS":
+            self.unread_pending()
+        setattr(self, name, tostr(value))
+        return value
+
+    def unread_pending(self) -> None:
+        """RS changes: records split with the old RS but not yet read go back to the reader."""
+        rest = self.pending[self.pending_pos:]
+        if rest and self.main_iter is not None:
+            sep = self.RS if len(self.RS) == 1 else "\n"
+            self.main_iter.buf = sep.join(rest) + sep + self.main_iter.buf
+        self.pending = []
+        self.pending_pos = 0
+
+    def split(self, text: str, arr: dict, sep) -> float:
+        arr.clear()
+        if sep is None:
+            parts = self.split_text(text)
+        elif isinstance(sep, str):
+            if sep == " ":
+                parts = text.split()
+            elif text == "":
+                parts = []
+            elif len(sep) == 1:
+                parts = text.split(sep)
+            elif sep == "":
+                parts = list(text)
+            else:
+                parts = _regex_split(dynrx(sep), text)
+        else:
+            parts = [] if text == "" else _regex_split(sep, text)
+        for i, p in enumerate(parts, 1):
+            arr[str(i)] = StrNum(p)
+        return float(len(parts))
+
+    def match(self, text: str, rx) -> float:
+        m = rx.search(text)
+        if m is None:
+            self.RSTART = 0.0
+            self.RLENGTH = -1.0
+            return 0.0
+        self.RSTART = float(m.start() + 1)
+        self.RLENGTH = float(m.end() - m.start())
+        return self.RSTART
+
+    def in_range(self, idx: int, start, end) -> bool:
+        if self.ranges.get(idx):
+            if end():
+                self.ranges[idx] = False
+            return True
+        if start():
+            self.ranges[idx] = not end()
+            return True
+        return False
+
+    # ---------------------------------------------------------------- random
+    def rand(self) -> float:
+        return self.rng.random()
+
+    def srand(self, seed) -> float:
+        prev = self.seed
+        self.seed = float(int(time.time())) if seed is None else seed
+        self.rng.seed(self.seed)
+        return prev
+
+    # ---------------------------------------------------------------- input
+    async def fill_pending(self) -> bool:
+        """Read the next batch of main-input records (ARGV operands, or stdin) into
+        ``pending``; False at the end of all input."""
+        while True:
+            if self.main_iter is None:
+                if not await self.open_next_operand():
+                    return False
+            batch = await self.main_iter.next_batch(self.RS)
+            if batch:
+                self.pending = batch
+                self.pending_pos = 0
+                return True
+            self.main_iter = None
+
+    async def next_main_record(self):
+        if self.pending_pos >= len(self.pending):
+            if not await self.fill_pending():
+                return None
+        rec = self.pending[self.pending_pos]
+        self.pending_pos += 1
+        return rec
+
+    async def open_next_operand(self) -> bool:
+        ctx = self.ctx
+        while self.arg_index < int(self.ARGC):
+            arg = self.ARGV.get(numkey(float(self.arg_index)), "")
+            self.arg_index += 1
+            arg = tostr(arg)
+            if arg == "":
+                continue
+            if re.match(r"[A-Za-z_][A-Za-z0-9_]*=", arg):
+                self.assign_hook(arg)
+                continue
+            self.used_file_operand = True
+            try:
+                if arg != "-" and ctx.fs.is_dir(arg, cwd=ctx.cwd):
+                    await self.flush_stdout()
+                    await ctx.error(f"warning: command line argument `{arg}' is a directory: skipped")
+                    continue
+                stream = ctx.open_input(arg)
+            except FSError as e:
+                await self.flush_stdout()
+                await ctx.error(f"fatal: cannot open file `{arg}' for reading: {e.strerror}")
+                raise AwkExit(2.0)
+            self.FILENAME = arg
+            self.FNR = 0.0
+            self.main_iter = RecordReader(stream)
+            return True
+        if not self.used_file_operand:
+            self.used_file_operand = True
+            self.FILENAME = "-"  # as gawk names standard input
+            self.FNR = 0.0
+            self.main_iter = RecordReader(ctx.stdin)
+            return True
+        return False
+
+    def nextfile(self) -> None:
+        self.main_iter = None
+        self.pending = []
+        self.pending_pos = 0
+
+    async def getline_main(self, to_var: bool) -> float:
+        rec = await self.next_main_record()
+        if rec is None:
+            return 0.0
+        self.NR += 1
+        self.FNR += 1
+        if to_var:
+            self.gl_value = StrNum(rec)
+        else:
+            self.set_record(rec)
+        return 1.0
+
+    async def getline_file(self, name: str, to_var: bool) -> float:
+        reader = self.readers.get(name)
+        if reader is None:
+            try:
+                stream = self.ctx.stdin if name in ("-", "/dev/stdin") else self.ctx.open_input(name)
+            except FSError:
+                return -1.0
+            reader = RecordReader(stream)
+            self.readers[name] = reader
+        rec = await reader.next_record(self.RS)
+        if rec is None:
+            return 0.0
+        if to_var:
+            self.gl_value = StrNum(rec)
+        else:
+            self.set_record(rec)  # POSIX: getline < file sets $0 and NF, not NR
+        return 1.0
+
+    async def getline_cmd(self, cmd: str, to_var: bool) -> float:
+        reader = self.readers.get(cmd)
+        if reader is None:
+            await self.flush_stdout()
+            buf = BufferOutput()
+            await self.ctx.run(["sh", "-c", cmd], stdout=buf)
+            reader = RecordReader(BytesInput(buf.getvalue()))
+            self.readers[cmd] = reader
+        rec = await reader.next_record(self.RS)
+        if rec is None:
+            return 0.0
+        self.NR += 1
+        if to_var:
+            self.gl_value = StrNum(rec)
+        else:
+            self.set_record(rec)
+        return 1.0
+
+
+class RecordReader:
+    """Splits an input stream into records by RS: newline, one character, "" (paragraphs),
+    or a regex."""
+
+    def __init__(self, stream) -> None:
+        self.stream = stream
+        self.buf = ""
+        self.eof = False
+
+    async def next_batch(self, rs: str) -> list[str] | None:
+        """All complete records buffered (at least one) when RS is one character; one record
+        otherwise (a regex RS or paragraph mode must see what follows)."""
+        if len(rs) != 1:
+            rec = await self.next_record(rs)
+            return None if rec is None else [rec]
+        while True:
+            i = self.buf.rfind(rs)
+            if i >= 0:
+                recs = self.buf[:i].split(rs)
+                self.buf = self.buf[i + 1:]
+                return recs
+            if not await self._more():
+                if self.buf:
+                    rec, self.buf = self.buf, ""
+                    return [rec]
+                return None
+
+    async def _more(self) -> bool:
+        if self.eof:
+            return False
+        chunk = await self.stream.read_some()
+        if not chunk:
+            self.eof = True
+            return False
+        self.buf += chunk.decode("utf-8", "surrogateescape")
+        return True
+
+    async def next_record(self, rs: str):
+        if rs == "":
+            while True:
+                stripped = self.buf.lstrip("\n")
+                self.buf = stripped
+                m = re.search(r"\n\n+", self.buf)
+                if m and (m.end() < len(self.buf) or self.eof):
+                    rec = self.buf[:m.start()]
+                    self.buf = self.buf[m.end():]
+                    return rec
+                if not await self._more():
+                    if not self.buf:
+                        return None
+                    rec = self.buf.rstrip("\n")
+                    self.buf = ""
+                    return rec
+        if len(rs) == 1:
+            while True:
+                i = self.buf.find(rs)
+                if i >= 0:
+                    rec = self.buf[:i]
+                    self.buf = self.buf[i + 1:]
+                    return rec
+                if not await self._more():
+                    if not self.buf:
+                        return None
+                    rec, self.buf = self.buf, ""
+                    return rec
+        rx = dynrx(rs)
+        while True:
+            m = rx.search(self.buf)
+            if m and m.end() > m.start() and (m.end() < len(self.buf) or self.eof):
+                rec = self.buf[:m.start()]
+                self.buf = self.buf[m.end():]
+                return rec
+            if not await self._more():
+                if not self.buf:
+                    return None
+                m = rx.search(self.buf)
+                if m and m.end() > m.start():
+                    rec = self.buf[:m.start()]
+                    self.buf = self.buf[m.end():]
+                    return rec
+                rec, self.buf = self.buf, ""
+                return rec
+
+
+def _regex_split(rx, text: str) -> list[str]:
+    out = []
+    pos = 0
+    for m in rx.finditer_nonoverlapping(text):
+        if m.end() == m.start():
+            continue
+        out.append(text[pos:m.start()])
+        pos = m.end()
+    out.append(text[pos:])
+    return out
+
+
+# ------------------------------------------------------------------------- conversions
+_runtime: Runtime | None = None
+
+
+def numkey(v: float) -> str:
+    if v == int(v) if not (math.isinf(v) or math.isnan(v)) else False:
+        return "%d" % v
+    return format_number(v, _runtime.CONVFMT)
+
+
+def tostr(v) -> str:
+    if v.__class__ is float:
+        if v.is_integer():
+            return "%d" % v
+        return format_number(v, _runtime.CONVFMT)
+    return v
+
+
+def outstr(v) -> str:
+    if v.__class__ is float:
+        if v.is_integer():
+            return "%d" % v
+        return format_number(v, _runtime.OFMT)
+    return v
+
+
+_NEG_NAN = -math.nan if math.copysign(1, -math.nan) < 0 else math.copysign(math.nan, -1)
+
+
+def truth(v) -> bool:
+    if v.__class__ is float:
+        return v != 0.0
+    if v.__class__ is str:
+        return v != ""
+    if v.__class__ is Uninit:
+        return False
+    if looks_numeric(v):
+        return num(v) != 0.0
+    return v != ""
+
+
+def copyval(v):
+    return v
+
+
+def compare(a, b, op: str) -> bool:
+    a_num = a.__class__ is float or (isinstance(a, StrNum) and looks_numeric(a))
+    b_num = b.__class__ is float or (isinstance(b, StrNum) and looks_numeric(b))
+    if a_num and b_num:
+        x, y = num(a), num(b)
+    else:
+        x, y = tostr(a), tostr(b)
+    if op == "<":
+        return x < y
+    if op == "<=":
+        return x <= y
+    if op == "==":
+        return x == y
+    if op == "!=":
+        return x != y
+    if op == ">":
+        return x > y
+    return x >= y
+
+
+def getitem(arr: dict, key: str):
+    v = arr.get(key)
+    if v is None:
+        arr[key] = v = UNINIT
+    return v
+
+
+def incitem(arr: dict, key: str, delta: float, pre: bool) -> float:
+    """arr[key]++ and friends: the old value (post) or the new one (pre)."""
+    v = arr.get(key)
+    old = 0.0 if v is None else (v if v.__class__ is float else num(v))
+    arr[key] = new = old + delta
+    return new if pre else old
+
+
+def setitem(arr: dict, key: str, value):
+    arr[key] = value
+    return value
+
+
+def fieldindex(v: float) -> int:
+    if v < 0:
+        raise AwkFatal(f"attempt to access field {int(v)}")
+    return int(v)
+
+
+def div(a: float, b: float) -> float:
+    if b == 0:
+        raise AwkFatal("division by zero attempted")
+    return a / b
+
+
+def mod(a: float, b: float) -> float:
+    if b == 0:
+        raise AwkFatal("division by zero attempted in `%'")
+    return math.fmod(a, b)
+
+
+def power(a: float, b: float) -> float:
+    try:
+        return float(a ** b) if not (a < 0 and not b.is_integer()) else math.nan
+    except OverflowError:
+        return math.inf
+    except ZeroDivisionError:
+        return math.inf
+
+
+def trunc(v: float) -> float:
+    if math.isinf(v) or math.isnan(v):
+        return v
+    return float(int(v))
+
+
+def math_sqrt(v):
+    if v < 0:
+        _runtime.warn(f"sqrt: received negative argument {tostr(v)}")
+        return _NEG_NAN
+    return math.sqrt(v)
+
+
+def math_exp(v):
+    try:
+        return math.exp(v)
+    except OverflowError:
+        return math.inf
+
+
+def math_log(v):
+    if v < 0:
+        _runtime.warn(f"log: received negative argument {tostr(v)}")
+        return _NEG_NAN
+    if v == 0:
+        return -math.inf
+    return math.log(v)
+
+
+def math_sin(v):
+    return math.sin(v)
+
+
+def math_cos(v):
+    return math.cos(v)
+
+
+def substr(s: str, start: float, length) -> str:
+    # gawk: start and length truncate to integers; a start before 1 counts from 1
+    if math.isnan(start) or math.isinf(start):
+        return ""
+    first = max(int(start), 1)
+    if length is None:
+        return s[first - 1:]
+    if math.isnan(length) or length <= 0:
+        return ""
+    n = len(s) if math.isinf(length) else int(length)
+    return s[first - 1:first - 1 + n]
+
+
+_rx_cache: dict[str, object] = {}
+
+
+def dynrx(source: str):
+    rx = _rx_cache.get(source)
+    if rx is None:
+        try:
+            rx = compile_posix(source, extended=True, awk=True)
+        except RegexError as e:
+            raise AwkFatal(f"invalid regexp /{source}/: {e}") from None
+        if len(_rx_cache) > 500:
+            _rx_cache.clear()
+        _rx_cache[source] = rx
+    return rx
+
+
+def substitute(rx, repl: str, target: str, global_: bool) -> tuple[str, float]:
+    """sub/gsub: (new text, number of replacements). '&' is the match, '\\&' a literal &."""
+    out = []
+    pos = 0
+    count = 0
+    for m in rx.finditer_nonoverlapping(target):
+        out.append(target[pos:m.start()])
+        out.append(_expand_amp(repl, m.group(0)))
+        pos = m.end()
+        count += 1
+        if not global_:
+            break
+    if not count:
+        return target, 0.0
+    out.append(target[pos:])
+    return "".join(out), float(count)
+
+
+def _expand_amp(repl: str, matched: str) -> str:
+    if "&" not in repl and "\\" not in repl:
+        return repl
+    out = []
+    i = 0
+    n = len(repl)
+    while i < n:
+        c = repl[i]
+        if c == "\\" and i + 1 < n and repl[i + 1] in "&\\":
+            out.append(repl[i + 1])
+            i += 2
+            continue
+        if c == "&":
+            out.append(matched)
+        else:
+            out.append(c)
+        i += 1
+    return "".join(out)
+
+
+def gensub(rx, repl: str, how, target: str) -> str:
+    how_s = tostr(how)
+    global_ = how_s[:1] in ("g", "G")
+    which = 1 if global_ else max(1, int(num(how)) if how.__class__ is float or how_s[:1].isdigit() else 1)
+    out = []
+    pos = 0
+    count = 0
+    for m in rx.finditer_nonoverlapping(target):
+        count += 1
+        if not global_ and count != which:
+            continue
+        out.append(target[pos:m.start()])
+        i = 0
+        piece = []
+        while i < len(repl):
+            c = repl[i]
+            if c == "\\" and i + 1 < len(repl):
+                d = repl[i + 1]
+                if d.isdigit():
+                    piece.append(m.group(int(d)) or "" if int(d) <= rx.groups else "")
+                else:
+                    piece.append(d)
+                i += 2
+                continue
+            piece.append(m.group(0) if c == "&" else c)
+            i += 1
+        out.append("".join(piece))
+        pos = m.end()
+        if not global_:
+            break
+    out.append(target[pos:])
+    return "".join(out)
+
+
+_FMT = re.compile(r"%([-+ #0]*)(\*|\d+)?(?:\.(\*|\d*))?([a-zA-Z%])")
+
+
+def sprintf(fmt: str, args: list) -> str:
+    out = []
+    pos = 0
+    ai = 0
+    for m in _FMT.finditer(fmt):
+        out.append(fmt[pos:m.start()])
+        pos = m.end()
+        flags, width, prec, conv = m.groups()
+        if conv == "%":
+            out.append("%")
+            continue
+        if width == "*":
+            w = int(num(args[ai])) if ai < len(args) else 0
+            ai += 1
+            if w < 0:
+                flags += "-"
+                w = -w
+            width = str(w)
+        if prec == "*":
+            p = int(num(args[ai])) if ai < len(args) else 0
+            ai += 1
+            prec = str(p) if p >= 0 else None
+        if ai >= len(args):
+            raise AwkFatal("not enough arguments to satisfy format string\n"
+                           f"\t`{fmt}'\n\t{' ' * (m.start() + 1)}^ ran out for this one")
+        arg = args[ai]
+        ai += 1
+        spec = "%" + flags + (width or "") + ("." + prec if prec is not None else "")
+        if conv in "dioxXueEfFgG":
+            v = num(arg)
+            if math.isinf(v) or math.isnan(v):
+                # gawk right-aligns these in the width, and ignores the width with '-'
+                out.append(special_text(v) if "-" in flags else special_text(v).rjust(int(width or 0)))
+                continue
+        if conv in "di":
+            out.append((spec + "d") % int(v))
+        elif conv in "oxXu":
+            iv = int(v)
+            if iv < 0:
+                iv &= (1 << 64) - 1
+            if conv == "o" and "#" in flags:
+                # C's alternate octal form is a leading 0, not Python's 0o
+                digits = ("%" + ("." + prec if prec is not None else "") + "o") % iv
+                if not digits.startswith("0"):
+                    digits = "0" + digits
+                plain = flags.replace("#", "")
+                out.append(("%" + plain.replace("0", "") + (width or "") + "s") % digits
+                           if "0" not in plain or "-" in plain else digits.rjust(int(width or 0), "0"))
+            else:
+                out.append((spec + ("d" if conv == "u" else conv)) % iv)
+        elif conv in "eEfFgG":
+            out.append((spec + conv) % v)
+        elif conv == "c":
+            if arg is None:
+                s = ""
+            elif arg.__class__ is float:
+                s = chr(int(arg)) if 0 <= int(arg) < 0x110000 else ""
+            else:
+                s = arg[:1]
+            out.append(("%" + flags.replace("0", "") + (width or "") + "s") % s)
+        elif conv == "s":
+            s = tostr(arg) if arg is not None else ""
+            out.append((spec + "s") % s)
+        else:
+            out.append(m.group(0))
+            ai -= 1
+    out.append(fmt[pos:])
+    return "".join(out)
+
+
+ONCE = (None,)
+
+
+def namespace(runtime: Runtime) -> dict:
+    global _runtime
+    _runtime = runtime
+    return {
+        "R": runtime, "num": num, "tostr": tostr, "outstr": outstr, "truth": truth,
+        "compare": compare, "getitem": getitem, "setitem": setitem, "incitem": incitem, "fieldindex": fieldindex,
+        "div": div, "mod": mod, "power": power, "trunc": trunc, "math": math,
+        "math_sqrt": math_sqrt, "math_exp": math_exp, "math_log": math_log, "math_sin": math_sin,
+        "math_cos": math_cos, "substr": substr, "dynrx": dynrx, "substitute": substitute,
+        "gensub": gensub, "sprintf": sprintf, "StrNum": StrNum, "UNINIT": UNINIT,
+        "NextRecord": NextRecord, "AwkExit": AwkExit, "numkey": numkey, "copyval": copyval,
+        "ONCE": ONCE, "OUT": runtime.out.append,
+    }

@@ -1,0 +1,676 @@
+"""Byte dumps: od (GNU coreutils), xxd (vim's, including -r), hexdump (util-linux)."""
+from __future__ import annotations
+
+import math
+import re
+import struct
+
+from ..vfs import FSError
+from .options import UsageError, getopt
+from .registry import CommandContext, command
+
+_SUFFIX_MULT = {"": 1, "b": 512, "k": 1024, "K": 1024, "kB": 1000, "m": 1024 ** 2, "M": 1024 ** 2,
+                "MB": 1000 ** 2, "G": 1024 ** 3, "GB": 1000 ** 3}
+
+
+def parse_count(text: str) -> int | None:
+    """A byte count in C syntax (0x1f, 017, 42) with an optional size suffix (b, k, M...)."""
+    m = re.fullmatch(r"(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)([a-zA-Z]*)", text.strip())
+    if not m or m.group(2) not in _SUFFIX_MULT:
+        return None
+    digits = m.group(1)
+    if digits[:2] in ("0x", "0X"):
+        value = int(digits, 16)
+    elif digits.startswith("0"):
+        value = int(digits, 8)
+    else:
+        value = int(digits)
+    return value * _SUFFIX_MULT[m.group(2)]
+
+
+class _ConcatInput:
+    """Reads the named files one after another, like od and hexdump do."""
+
+    def __init__(self, ctx: CommandContext, files: list[str]) -> None:
+        self.ctx = ctx
+        self.files = list(files) or ["-"]
+        self.current = None
+        self.failed = False
+        self.buf = b""
+
+    async def _next_stream(self) -> bool:
+        while self.files:
+            name = self.files.pop(0)
+            try:
+                self.current = self.ctx.open_input(name)
+                return True
+            except FSError as e:
+                await self.ctx.error(f"{name}: {e.strerror}")
+                self.failed = True
+        self.current = None
+        return False
+
+    async def read(self, n: int) -> bytes:
+        while len(self.buf) < n:
+            if self.current is None and not await self._next_stream():
+                break
+            try:
+                chunk = await self.current.read_some()
+            except FSError as e:
+                await self.ctx.error(f"{e.filename}: {e.strerror}")
+                self.failed = True
+                chunk = b""
+            if not chunk:
+                self.current = None
+                continue
+            self.buf += chunk
+        data, self.buf = self.buf[:n], self.buf[n:]
+        return data
+
+    async def skip(self, n: int) -> int:
+        skipped = 0
+        while skipped < n:
+            chunk = await self.read(min(65536, n - skipped))
+            if not chunk:
+                break
+            skipped += len(chunk)
+        return skipped
+
+
+# ============================================================================ od
+
+OD_HELP = """Usage: od [OPTION]... [FILE]...
+Write an unambiguous representation, octal bytes by default,
+of FILE to standard output.  With more than one FILE argument,
+concatenate them in the listed order to form the input.
+
+With no FILE, or when FILE is -, read standard input.
+
+  -A, --address-radix=RADIX   output format for file offsets; RADIX is one
+                                of [doxn], for Decimal, Octal, Hex or None
+  -j, --skip-bytes=BYTES      skip BYTES input bytes first
+  -N, --read-bytes=BYTES      limit dump to BYTES input bytes
+  -t, --format=TYPE           select output format or formats
+  -v, --output-duplicates     do not use * to mark line suppression
+  -w[BYTES], --width[=BYTES]  output BYTES bytes per output line;
+                                32 is implied when BYTES is not specified
+
+Traditional format specifications may be intermixed; they accumulate:
+  -a   same as -t a,  select named characters, ignoring high-order bit
+  -b   same as -t o1, select octal bytes
+  -c   same as -t c,  select printable characters or backslash escapes
+  -d   same as -t u2, select unsigned decimal 2-byte units
+  -f   same as -t fF, select floats
+  -i   same as -t dI, select decimal ints
+  -l   same as -t dL, select decimal longs
+  -o   same as -t o2, select octal 2-byte units
+  -s   same as -t d2, select decimal 2-byte units
+  -x   same as -t x2, select hexadecimal 2-byte units
+
+TYPE is made up of one or more of these specifications:
+  a          named character, ignoring high-order bit
+  c          printable character or backslash escape
+  d[SIZE]    signed decimal, SIZE bytes per integer
+  f[SIZE]    floating point, SIZE bytes per float
+  o[SIZE]    octal, SIZE bytes per integer
+  u[SIZE]    unsigned decimal, SIZE bytes per integer
+  x[SIZE]    hexadecimal, SIZE bytes per integer
+
+SIZE is a number.  For TYPE in [doux], SIZE may also be C for sizeof(char),
+S for sizeof(short), I for sizeof(int) or L for sizeof(long).  For TYPE in f,
+SIZE may also be F for sizeof(float), D for sizeof(double), or L for
+sizeof(long double).
+
+Adding a z suffix to any type displays printable characters at the end of
+each output line.
+"""
+
+_NAMED = ["nul", "soh", "stx", "etx", "eot", "enq", "ack", "bel", "bs", "ht", "nl", "vt", "ff",
+          "cr", "so", "si", "dle", "dc1", "dc2", "dc3", "dc4", "nak", "syn", "etb", "can", "em",
+          "sub", "esc", "fs", "gs", "rs", "us", "sp"]
+_C_ESCAPES = {0: "\\0", 7: "\\a", 8: "\\b", 9: "\\t", 10: "\\n", 11: "\\v", 12: "\\f", 13: "\\r"}
+_INT_WIDTH = {("o", 1): 3, ("o", 2): 6, ("o", 4): 11, ("o", 8): 22,
+              ("x", 1): 2, ("x", 2): 4, ("x", 4): 8, ("x", 8): 16,
+              ("u", 1): 3, ("u", 2): 5, ("u", 4): 10, ("u", 8): 20,
+              ("d", 1): 4, ("d", 2): 6, ("d", 4): 11, ("d", 8): 20}
+_SIZE_LETTERS = {"C": 1, "S": 2, "I": 4, "L": 8}
+_FLOAT_LETTERS = {"F": 4, "D": 8, "L": 8}
+
+
+class _Spec:
+    def __init__(self, kind: str, size: int, show_chars: bool) -> None:
+        self.kind = kind
+        self.size = size
+        self.show_chars = show_chars
+        if kind in ("a", "c"):
+            self.width = 3
+        elif kind == "f":
+            self.width = 15 if size == 4 else 24
+        else:
+            self.width = _INT_WIDTH[(kind, size)]
+        self.pad = 0
+
+    def values(self, block: bytes) -> list[str]:
+        k, size = self.kind, self.size
+        if k == "a":
+            return [_NAMED[b & 0x7F] if (b & 0x7F) <= 32 else ("del" if (b & 0x7F) == 127 else chr(b & 0x7F))
+                    for b in block]
+        if k == "c":
+            out = []
+            for b in block:
+                if b in _C_ESCAPES:
+                    out.append(_C_ESCAPES[b])
+                elif 32 <= b < 127:
+                    out.append(chr(b))
+                else:
+                    out.append(f"{b:03o}")
+            return out
+        count = (len(block) + size - 1) // size
+        padded = block + b"\0" * (count * size - len(block))
+        if k == "f":
+            fmt = "<" + ("f" if size == 4 else "d") * count
+            return [_float_text(v, size) for v in struct.unpack(fmt, padded)]
+        letter = {1: "B", 2: "H", 4: "I", 8: "Q"}[size]
+        if k == "d":
+            letter = letter.lower()
+        nums = struct.unpack("<" + letter * count, padded)
+        if k == "o":
+            return [f"{n:0{self.width}o}" for n in nums]
+        if k == "x":
+            return [f"{n:0{self.width}x}" for n in nums]
+        return [str(n) for n in nums]
+
+
+def _float_text(value: float, size: int) -> str:
+    if value != value:
+        return "-nan" if math.copysign(1.0, value) < 0 else "nan"
+    if value in (float("inf"), float("-inf")):
+        return "inf" if value > 0 else "-inf"
+    # like gnulib's ftoastr: the shortest precision from DIG up that reads back exactly
+    tiny = 0 < abs(value) < (2.2250738585072014e-308 if size == 8 else 1.1754943508222875e-38)
+    if size == 8:
+        for precision in range(1 if tiny else 15, 18):
+            text = f"{value:.{precision}g}"
+            if float(text) == value:
+                return text
+        return f"{value:.17g}"
+    for precision in range(1 if tiny else 6, 10):
+        text = f"{value:.{precision}g}"
+        if struct.unpack("<f", struct.pack("<f", float(text)))[0] == value:
+            return text
+    return f"{value:.9g}"
+
+
+def _parse_type(text: str) -> list[_Spec] | None:
+    specs = []
+    i = 0
+    while i < len(text):
+        kind = text[i]
+        i += 1
+        if kind in "ac":
+            size = 1
+        elif kind in "doux":
+            size = 4
+            if i < len(text) and text[i] in _SIZE_LETTERS:
+                size = _SIZE_LETTERS[text[i]]
+                i += 1
+            else:
+                m = re.match(r"\d+", text[i:])
+                if m:
+                    size = int(m.group())
+                    i += len(m.group())
+            if size not in (1, 2, 4, 8):
+                return None
+        elif kind == "f":
+            size = 8
+            if i < len(text) and text[i] in _FLOAT_LETTERS:
+                size = _FLOAT_LETTERS[text[i]]
+                i += 1
+            else:
+                m = re.match(r"\d+", text[i:])
+                if m:
+                    size = int(m.group())
+                    i += len(m.group())
+            if size not in (4, 8):
+                return None
+        else:
+            return None
+        show = False
+        if i < len(text) and text[i] == "z":
+            show = True
+            i += 1
+        specs.append(_Spec(kind, size, show))
+    return specs
+
+
+@command("od", help=OD_HELP)
+async def od(ctx: CommandContext) -> int:
+    opts, files = getopt(ctx.args, "A:j:N:t:vw::abcdfilosxS:", {
+        "address-radix=": "A", "skip-bytes=": "j", "read-bytes=": "N", "format=": "t",
+        "output-duplicates": "v", "width==": "w", "traditional": None, "endian=": None,
+        "strings==": "S"})
+    radix = "o"
+    skip = 0
+    limit = None
+    specs: list[_Spec] = []
+    duplicates = False
+    width = 16
+    traditional = {"a": "a", "b": "o1", "c": "c", "d": "u2", "f": "fF", "i": "dI", "l": "dL",
+                   "o": "o2", "s": "d2", "x": "x2"}
+    for o, v in opts:
+        if o == "A":
+            if v not in ("d", "o", "x", "n"):
+                await ctx.error(f"invalid output address radix '{v}'; it must be one character from [doxn]")
+                return 1
+            radix = v
+        elif o == "j":
+            skip = parse_count(v)
+            if skip is None:
+                await ctx.error(f"invalid --skip-bytes argument '{v}'")
+                return 1
+        elif o == "N":
+            limit = parse_count(v)
+            if limit is None:
+                await ctx.error(f"invalid --read-bytes argument '{v}'")
+                return 1
+        elif o == "t":
+            parsed = _parse_type(v)
+            if parsed is None:
+                await ctx.error(f"invalid type string '{v}'")
+                return 1
+            specs += parsed
+        elif o == "v":
+            duplicates = True
+        elif o == "w":
+            if v is None:
+                width = 32
+            else:
+                parsed_width = parse_count(v)
+                if not parsed_width:
+                    await ctx.error(f"invalid --width argument '{v}'")
+                    return 1
+                width = parsed_width
+        elif o in traditional:
+            specs += _parse_type(traditional[o])
+        elif o == "S":
+            raise UsageError("option --strings is not supported here")
+    if not specs:
+        specs = _parse_type("o2")
+    lcm = 1
+    for s in specs:
+        lcm = lcm * s.size // _gcd(lcm, s.size)
+    if width % lcm:
+        await ctx.error(f"invalid --width argument '{width}'")
+        return 1
+    per_block = max((width // s.size) * (s.width + 1) for s in specs)
+    for s in specs:
+        s.pad = per_block - (width // s.size) * s.width
+    source = _ConcatInput(ctx, files)
+    skipped = await source.skip(skip)
+    if skipped < skip:
+        await ctx.error("cannot skip past end of combined input")
+        return 1
+    offset = skip
+    prev = None
+    starred = False
+    remaining = limit
+    address_width = {"o": 7, "d": 7, "x": 6, "n": 0}[radix]
+
+    def address(n: int) -> str:
+        if radix == "n":
+            return ""
+        return f"{n:0{address_width}{'o' if radix == 'o' else 'd' if radix == 'd' else 'x'}}"
+
+    while True:
+        want = width if remaining is None else min(width, remaining)
+        block = await source.read(want) if want else b""
+        if not block:
+            break
+        if remaining is not None:
+            remaining -= len(block)
+        if not duplicates and block == prev and len(block) == width:
+            if not starred:
+                await ctx.out("*\n")
+                starred = True
+            offset += len(block)
+            continue
+        starred = False
+        prev = block
+        lines = []
+        for n, s in enumerate(specs):
+            values = s.values(block)
+            fields_per_block = width // s.size
+            text = _spread(values, s.width, s.pad, fields_per_block)
+            if s.show_chars:
+                used = len(text)
+                full = per_block
+                text += " " * (full - used) + "  >" + "".join(
+                    chr(b) if 32 <= b < 127 else "." for b in block) + "<"
+            prefix = address(offset) if n == 0 else " " * len(address(offset))
+            lines.append(prefix + text)
+        await ctx.out("\n".join(lines) + "\n")
+        offset += len(block)
+        await ctx.checkpoint()
+    if radix != "n" and not (source.failed and offset == skip):
+        await ctx.out(address(offset) + "\n")
+    return 1 if source.failed else 0
+
+
+def _spread(values: list[str], width: int, pad: int, fields: int) -> str:
+    """GNU od's placement: the block's padding is shared out among its fields."""
+    parts = []
+    pad_remaining = pad
+    i = fields
+    for value in values:
+        next_pad = pad * (i - 1) // fields
+        adjusted = pad_remaining - next_pad + width
+        parts.append(value.rjust(adjusted))
+        pad_remaining = next_pad
+        i -= 1
+    return "".join(parts)
+
+
+def _gcd(a: int, b: int) -> int:
+    while b:
+        a, b = b, a % b
+    return a
+
+
+# ============================================================================ xxd
+
+XXD_HELP = """Usage:
+       xxd [options] [infile [outfile]]
+    or
+       xxd -r [-s [-]offset] [-c cols] [-ps] [infile [outfile]]
+Options:
+    -a          toggle autoskip: A single '*' replaces nul-lines. Default off.
+    -b          binary digit dump (incompatible with -ps,-i,-r). Default hex.
+    -c cols     format <cols> octets per line. Default 16 (-i: 12, -ps: 30).
+    -g bytes    number of octets per group in normal output. Default 2 (-e: 4).
+    -i          output in C include file style.
+    -l len      stop after <len> octets.
+    -n name     set the variable name used in C include output (-i).
+    -o off      add <off> to the displayed file position.
+    -p          output in postscript plain hexdump style.
+    -r          reverse operation: convert (or patch) hexdump into binary.
+    -s [+][-]seek  start at <seek> bytes abs. (or +: rel.) infile offset.
+    -u          use upper case hex letters.
+"""
+
+
+@command("xxd", help=XXD_HELP)
+async def xxd(ctx: CommandContext) -> int:
+    args = [("-ps" if a in ("-plain", "-postscript") else a) for a in ctx.args]
+    args = ["-p" if a == "-ps" else a for a in args]
+    try:
+        opts, operands = getopt(args, "abc:eg:il:n:o:prs:uvC", {"include": "i", "revert": "r",
+                                                                 "plain": "p", "version": "v"})
+    except UsageError as e:
+        await ctx.err(f"xxd: {e.message}\n")
+        return 1
+    cols = None
+    group = None
+    length = None
+    seek = 0
+    name = None
+    display_offset = 0
+    flags = set()
+    for o, v in opts:
+        if o == "c":
+            cols = parse_count(v)
+            if cols is None:
+                await ctx.err(f"xxd: invalid number of columns (max. 256).\n")
+                return 1
+        elif o == "g":
+            group = parse_count(v)
+        elif o == "l":
+            length = parse_count(v)
+        elif o == "s":
+            text = v.lstrip("+")
+            negative = text.startswith("-")
+            value = parse_count(text.lstrip("-"))
+            if value is None:
+                await ctx.err(f"xxd: invalid seek value '{v}'\n")
+                return 1
+            seek = -value if negative else value
+        elif o == "n":
+            name = v
+        elif o == "o":
+            display_offset = parse_count(v) or 0
+        elif o == "v":
+            await ctx.err("xxd 2022-01-14 by Juergen Weigert et al.\n")
+            return 0
+        else:
+            flags.add(o)
+    if len(operands) > 2:
+        await ctx.err(XXD_HELP)
+        return 1
+    infile = operands[0] if operands else "-"
+    try:
+        if infile == "-":
+            data = await ctx.stdin.read()
+        else:
+            data = ctx.fs.read_bytes(infile, cwd=ctx.cwd)
+    except FSError as e:
+        await ctx.err(f"xxd: {infile}: {e.strerror}\n")
+        return 2
+    if "r" in flags:
+        try:
+            out = _xxd_reverse(data, "p" in flags, cols or (30 if "p" in flags else 16), seek)
+        except ValueError:
+            out = b""
+    else:
+        if seek < 0:
+            seek = max(0, len(data) + seek)
+        data = data[seek:]
+        if length is not None:
+            data = data[:length]
+        out = _xxd_render(data, flags, cols, group, seek + display_offset,
+                          name if name is not None else (None if infile == "-" else infile))
+    if len(operands) == 2:
+        try:
+            ctx.fs.write_bytes(operands[1], out, cwd=ctx.cwd)
+        except FSError as e:
+            await ctx.err(f"xxd: {operands[1]}: {e.strerror}\n")
+            return 3
+    else:
+        await ctx.stdout.write(out)
+    return 0
+
+
+def _xxd_render(data: bytes, flags: set, cols, group, start: int, varname: str | None) -> bytes:
+    upper = "u" in flags
+    hexfmt = "{:02X}" if upper else "{:02x}"
+    if "p" in flags:
+        cols = cols or 30
+        text = "".join(hexfmt.format(b) for b in data)
+        lines = [text[i:i + cols * 2] for i in range(0, len(text), cols * 2)]
+        return "".join(line + "\n" for line in lines).encode()
+    if "i" in flags:
+        cols = cols or 12
+        items = [("0X{:02X}" if upper else "0x{:02x}").format(b) for b in data]
+        rows = [", ".join(items[i:i + cols]) for i in range(0, len(items), cols)]
+        body = ",\n".join("  " + r for r in rows)
+        if varname is None:
+            return (body + "\n").encode() if body else b""
+        ident = re.sub(r"[^0-9A-Za-z]", "_", varname)
+        if ident[:1].isdigit():
+            ident = "__" + ident
+        if "C" in flags:
+            ident = ident.upper()
+        text = f"unsigned char {ident}[] = {{\n"
+        if body:
+            text += body + "\n"
+        text += f"}};\nunsigned int {ident}_len = {len(data)};\n"
+        return text.encode()
+    binary = "b" in flags
+    cols = cols or (6 if binary else 16)
+    if group is None:
+        group = 1 if binary else 2
+    digits = 8 if binary else 2
+    out = []
+    prev_zero = False
+    starred = False
+    hex_width = None
+    for pos in range(0, len(data), cols):
+        chunk = data[pos:pos + cols]
+        if "a" in flags and not chunk.strip(b"\0") and len(chunk) == cols:
+            if prev_zero and pos + cols < len(data):
+                if not starred:
+                    out.append("*")
+                    starred = True
+                continue
+            prev_zero = True
+        else:
+            prev_zero = False
+            starred = False
+        cells = [(f"{b:08b}" if binary else hexfmt.format(b)) for b in chunk]
+        if group <= 0:
+            groups = ["".join(cells)]
+        else:
+            groups = ["".join(cells[i:i + group]) for i in range(0, len(cells), group)]
+        if hex_width is None:
+            full_groups = 1 if group <= 0 else (cols + group - 1) // group
+            hex_width = cols * digits + full_groups
+        hex_part = " ".join(groups)
+        ascii_part = "".join(chr(b) if 32 <= b < 127 else "." for b in chunk)
+        out.append(f"{start + pos:08x}: {hex_part.ljust(hex_width)} {ascii_part}")
+    return "".join(line + "\n" for line in out).encode()
+
+
+def _xxd_reverse(data: bytes, plain: bool, cols: int, seek: int) -> bytes:
+    if plain:
+        digits = re.sub(rb"[^0-9a-fA-F]", b"", data)
+        if len(digits) % 2:
+            digits = digits[:-1]
+        return bytes.fromhex(digits.decode())
+    out = bytearray()
+    for raw in data.split(b"\n"):
+        line = raw.decode("latin-1")
+        m = re.match(r"\s*([0-9a-fA-F]+):?\s?", line)
+        if not m:
+            continue
+        addr = int(m.group(1), 16) + seek
+        rest = line[m.end():]
+        # the hex area ends at two consecutive spaces (the ascii column follows)
+        hex_area = rest.split("  ", 1)[0]
+        hex_digits = re.sub(r"[^0-9a-fA-F]", "", hex_area)
+        chunk = bytes.fromhex(hex_digits[:len(hex_digits) // 2 * 2])
+        if addr > len(out):
+            out.extend(b"\0" * (addr - len(out)))
+        out[addr:addr + len(chunk)] = chunk
+    return bytes(out)
+
+
+# ============================================================================ hexdump
+
+HEXDUMP_HELP = """Usage:
+ hexdump [options] <file>...
+
+Display file contents in hexadecimal, decimal, octal, or ascii.
+
+Options:
+ -b, --one-byte-octal      one-byte octal display
+ -c, --one-byte-char       one-byte character display
+ -C, --canonical           canonical hex+ASCII display
+ -d, --two-bytes-decimal   two-byte decimal display
+ -o, --two-bytes-octal     two-byte octal display
+ -x, --two-bytes-hex       two-byte hexadecimal display
+ -n, --length <length>     interpret only length bytes of input
+ -s, --skip <offset>       skip offset bytes from the beginning
+ -v, --no-squeezing        output identical lines
+"""
+
+
+def _hexdump_line(kind: str, block: bytes) -> str:
+    if kind == "C":
+        cells = [f"{b:02x} " for b in block] + ["   "] * (16 - len(block))
+        text = "".join(cells[:8]) + " " + "".join(cells[8:])
+        chars = "".join(chr(b) if 32 <= b < 127 else "." for b in block)
+        return f"  {text} |{chars}|"
+    if kind in ("b", "c"):
+        fields = []
+        for b in block:
+            if kind == "b":
+                fields.append(f" {b:03o}")
+            elif b in _C_ESCAPES:
+                fields.append(f"{_C_ESCAPES[b]:>4}")
+            elif 32 <= b < 127:
+                fields.append(f"   {chr(b)}")
+            else:
+                fields.append(f" {b:03o}")
+        fields += ["    "] * (16 - len(block))
+        return "".join(fields)
+    padded = block + b"\0" * (len(block) % 2)
+    words = struct.unpack(f"<{len(padded) // 2}H", padded)
+    if kind == "default":
+        fields = [f" {w:04x}" for w in words] + ["     "] * (8 - len(words))
+    elif kind == "x":
+        fields = [f"    {w:04x}" for w in words] + ["        "] * (8 - len(words))
+    elif kind == "d":
+        fields = [f"   {w:05d}" for w in words] + ["        "] * (8 - len(words))
+    else:
+        fields = [f"  {w:06o}" for w in words] + ["        "] * (8 - len(words))
+    return "".join(fields)
+
+
+@command("hexdump", help=HEXDUMP_HELP)
+async def hexdump(ctx: CommandContext) -> int:
+    opts, files = getopt(ctx.args, "bcCdoxn:s:ve:f:L::", {
+        "one-byte-octal": "b", "one-byte-char": "c", "canonical": "C",
+        "two-bytes-decimal": "d", "two-bytes-octal": "o", "two-bytes-hex": "x",
+        "length=": "n", "skip=": "s", "no-squeezing": "v", "format=": "e"})
+    kinds = []
+    length = None
+    skip = 0
+    squeeze = True
+    for o, v in opts:
+        if o in "bcCdox":
+            kinds.append(o)
+        elif o == "n":
+            length = parse_count(v)
+            if length is None:
+                await ctx.error(f"invalid length argument: '{v}'")
+                return 1
+        elif o == "s":
+            skip = parse_count(v)
+            if skip is None:
+                await ctx.error(f"invalid skip argument: '{v}'")
+                return 1
+        elif o == "v":
+            squeeze = False
+        elif o in ("e", "f"):
+            raise UsageError("format strings (-e/-f) are not supported")
+    kinds = kinds or ["default"]
+    source = _ConcatInput(ctx, files)
+    offset = await source.skip(skip)
+    prev = None
+    starred = False
+    remaining = length
+    addr_fmt = "{:08x}" if kinds[-1] == "C" else "{:07x}"
+    while True:
+        want = 16 if remaining is None else min(16, remaining)
+        block = await source.read(want) if want else b""
+        if not block:
+            break
+        if remaining is not None:
+            remaining -= len(block)
+        if squeeze and block == prev and len(block) == 16:
+            if not starred:
+                await ctx.out("*\n")
+                starred = True
+            offset += 16
+            continue
+        starred = False
+        prev = block
+        lines = []
+        for kind in kinds:
+            addr = f"{offset:08x}" if kind == "C" else f"{offset:07x}"
+            text = _hexdump_line(kind, block)
+            lines.append(addr + text)
+        await ctx.out("\n".join(lines) + "\n")
+        offset += len(block)
+        await ctx.checkpoint()
+    if offset > 0:
+        await ctx.out(addr_fmt.format(offset) + "\n")
+    return 1 if source.failed else 0

@@ -1,0 +1,450 @@
+"""Line filters: uniq, rev, tac, nl."""
+from __future__ import annotations
+
+import re
+
+from ..vfs import FSError
+from ._textio import BatchWriter, Fail, parse_opts, parse_size, quote, run_guarded
+from .options import UsageError
+from .registry import CommandContext, command
+
+UNIQ_HELP = """\
+Usage: uniq [OPTION]... [INPUT [OUTPUT]]
+Filter adjacent matching lines from INPUT (or standard input),
+writing to OUTPUT (or standard output).
+
+With no options, matching lines are merged to the first occurrence.
+
+  -c, --count           prefix lines by the number of occurrences
+  -d, --repeated        only print duplicate lines, one for each group
+  -D                    print all duplicate lines
+      --all-repeated[=METHOD]  like -D, but allow separating groups
+                                 with an empty line;
+                                 METHOD={none(default),prepend,separate}
+  -f, --skip-fields=N   avoid comparing the first N fields
+      --group[=METHOD]  show all items, separating groups with an empty line;
+                          METHOD={separate(default),prepend,append,both}
+  -i, --ignore-case     ignore differences in case when comparing
+  -s, --skip-chars=N    avoid comparing the first N characters
+  -u, --unique          only print unique lines
+  -z, --zero-terminated     line delimiter is NUL, not newline
+  -w, --check-chars=N   compare no more than N characters in lines
+      --help            display this help and exit
+
+A field is a run of blanks (usually spaces and/or TABs), then non-blank
+characters.  Fields are skipped before chars."""
+
+REV_HELP = """\
+Usage: rev [options] [file ...]
+
+Reverse lines characterwise.
+
+Options:
+ -0, --zero     zero termination, use NUL as line delimiter
+ -h, --help     display this help"""
+
+TAC_HELP = """\
+Usage: tac [OPTION]... [FILE]...
+Write each FILE to standard output, last line first.
+
+With no FILE, or when FILE is -, read standard input.
+
+  -b, --before             attach the separator before instead of after
+  -r, --regex              interpret the separator as a regular expression
+  -s, --separator=STRING   use STRING as the separator instead of newline
+      --help               display this help and exit"""
+
+NL_HELP = """\
+Usage: nl [OPTION]... [FILE]...
+Write each FILE to standard output, with line numbers added.
+
+With no FILE, or when FILE is -, read standard input.
+
+  -b, --body-numbering=STYLE      use STYLE for numbering body lines
+  -d, --section-delimiter=CC      use CC for logical page delimiters
+  -f, --footer-numbering=STYLE    use STYLE for numbering footer lines
+  -h, --header-numbering=STYLE    use STYLE for numbering header lines
+  -i, --line-increment=NUMBER     line number increment at each line
+  -l, --join-blank-lines=NUMBER   group of NUMBER empty lines counted as one
+  -n, --number-format=FORMAT      insert line numbers according to FORMAT
+  -p, --no-renumber               do not reset line numbers for each section
+  -s, --number-separator=STRING   add STRING after (possible) line number
+  -v, --starting-line-number=NUMBER  first line number for each section
+  -w, --number-width=NUMBER       use NUMBER columns for line numbers
+      --help                      display this help and exit
+
+Default options are: -bt -d'\\:' -fn -hn -i1 -l1 -n'rn' -s<TAB> -v1 -w6
+
+STYLE is one of:
+  a      number all lines
+  t      number only nonempty lines
+  n      number no lines
+  pBRE   number only lines that contain a match for the basic regular
+         expression, BRE
+
+FORMAT is one of:
+  ln     left justified, no leading zeros
+  rn     right justified, no leading zeros
+  rz     right justified, leading zeros"""
+
+_UPPER = bytes.maketrans(b"abcdefghijklmnopqrstuvwxyz", b"ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_SKIP_FIELD = re.compile(rb"[ \t]*[^ \t]*")
+
+
+def _count_arg(val: str, what: str) -> int:
+    n = parse_size(val, allow_suffix=False)
+    if n is None:
+        raise Fail(f"{val}: invalid number of {what}")
+    return n
+
+
+@command("uniq", help=UNIQ_HELP)
+@run_guarded
+async def uniq(ctx: CommandContext) -> int:
+    opts, operands = parse_opts(ctx.args, "cdDf:is:uw:z", {
+        "count": "c", "repeated": "d", "all-repeated==": None, "skip-fields=": "f",
+        "group==": None, "ignore-case": "i", "skip-chars=": "s", "unique": "u",
+        "zero-terminated": "z", "check-chars=": "w"})
+    count = repeated = unique = ignore_case = False
+    all_repeated: str | None = None
+    group: str | None = None
+    skip_fields = skip_chars = 0
+    check_chars: int | None = None
+    sep = b"\n"
+    for opt, val in opts:
+        if opt == "c":
+            count = True
+        elif opt == "d":
+            repeated = True
+        elif opt == "D":
+            all_repeated = "none"
+        elif opt == "all-repeated":
+            methods = ("none", "prepend", "separate")
+            match = [m for m in methods if val is not None and m.startswith(val)] if val else ["none"]
+            if len(match) != 1:
+                raise UsageError(f"invalid argument {quote(val or '')} for '--all-repeated'\n"
+                                 "Valid arguments are:\n  - 'none'\n  - 'prepend'\n  - 'separate'", 1)
+            all_repeated = match[0]
+        elif opt == "group":
+            methods = ("prepend", "append", "separate", "both")
+            match = [m for m in methods if val is not None and m.startswith(val)] if val else ["separate"]
+            if len(match) != 1:
+                raise UsageError(f"invalid argument {quote(val or '')} for '--group'\nValid arguments "
+                                 "are:\n  - 'prepend'\n  - 'append'\n  - 'separate'\n  - 'both'", 1)
+            group = match[0]
+        elif opt == "f":
+            skip_fields = _count_arg(val, "fields to skip")
+        elif opt == "s":
+            skip_chars = _count_arg(val, "bytes to skip")
+        elif opt == "w":
+            check_chars = _count_arg(val, "bytes to compare")
+        elif opt == "i":
+            ignore_case = True
+        elif opt == "u":
+            unique = True
+        elif opt == "z":
+            sep = b"\0"
+    if len(operands) > 2:
+        raise UsageError(f"extra operand {quote(operands[2])}", 1)
+    if count and all_repeated is not None:
+        raise UsageError("printing all duplicated lines and repeat counts is meaningless", 1)
+    if group is not None and (count or repeated or unique or all_repeated is not None):
+        raise UsageError("--group is mutually exclusive with -c/-d/-D/-u", 1)
+    source = operands[0] if operands else "-"
+    try:
+        if source != "-" and ctx.fs.is_dir(source, cwd=ctx.cwd):
+            raise Fail(f"{source}: Is a directory")
+        stream = ctx.open_input(source)
+    except FSError as e:
+        raise Fail(f"{source}: {e.strerror}")
+    dest = ctx.stdout
+    handle = None
+    if len(operands) == 2 and operands[1] != "-":
+        try:
+            handle = ctx.fs.open(operands[1], "wb", cwd=ctx.cwd)
+        except FSError as e:
+            raise Fail(f"{operands[1]}: {e.strerror}")
+        from ..streams import FileOutput
+        dest = FileOutput(handle)
+    out = BatchWriter(ctx, dest)
+
+    plain = not (skip_fields or skip_chars or ignore_case or check_chars is not None)
+
+    def key(body: bytes) -> bytes:
+        pos = 0
+        for _ in range(skip_fields):
+            pos = _SKIP_FIELD.match(body, pos).end()
+        body = body[pos + skip_chars:] if pos + skip_chars <= len(body) else b""
+        if check_chars is not None:
+            body = body[:check_chars]
+        return body.translate(_UPPER) if ignore_case else body
+
+    groups_seen = 0
+    pending: list[bytes] = []  # output waiting to be written
+
+    def emit(first: bytes, members: list[bytes], n: int) -> None:
+        """Output for one group of equal lines (line bodies, without separators)."""
+        nonlocal groups_seen
+        if group is not None:
+            if group in ("prepend", "both") or (groups_seen and group in ("separate", "append")):
+                pending.append(sep)
+            groups_seen += 1
+            pending.extend(x + sep for x in members)
+            return
+        if all_repeated is not None:
+            if n > 1:
+                if all_repeated == "prepend" or (all_repeated == "separate" and groups_seen):
+                    pending.append(sep)
+                groups_seen += 1
+                pending.extend(x + sep for x in members)
+            return
+        if (repeated and n < 2) or (unique and n > 1):
+            return
+        pending.append(b"%7d %s%s" % (n, first, sep) if count else first + sep)
+
+    keep_all = all_repeated is not None or group is not None
+    simple = not (count or repeated or unique or keep_all)
+    prev: bytes | None = None
+    prev_key = b""
+    members: list[bytes] = []
+    n = 0
+    partial = b""
+    try:
+        while True:
+            chunk = await stream.read_some()
+            if chunk:
+                bodies = (partial + chunk).split(sep)
+                partial = bodies.pop()
+            else:
+                bodies = [partial] if partial else []
+            for body in bodies:
+                k = body if plain else key(body)
+                if k == prev_key and prev is not None:
+                    n += 1
+                    if keep_all:
+                        members.append(body)
+                    continue
+                if prev is not None:
+                    if simple:
+                        pending.append(prev + sep)
+                    else:
+                        emit(prev, members, n)
+                prev, prev_key, n = body, k, 1
+                if keep_all:
+                    members = [body]
+            if pending:
+                await out.write_lines(pending)
+                pending.clear()
+            if not chunk:
+                break
+        if prev is not None:
+            emit(prev, members, n)
+        if group in ("append", "both") and groups_seen:
+            pending.append(sep)
+        await out.write_lines(pending)
+        await out.flush()
+    finally:
+        if handle is not None:
+            handle.close()
+    return 0
+
+
+@command("rev", help=REV_HELP)
+async def rev(ctx: CommandContext) -> int:
+    opts, files = parse_opts(ctx.args, "0", {"zero": "0"}, status=1)
+    sep = b"\0" if opts else b"\n"
+    status = 0
+    out = BatchWriter(ctx)
+    for name in files or ["-"]:
+        try:
+            if name != "-" and ctx.fs.is_dir(name, cwd=ctx.cwd):
+                raise FSError(21, name)
+            stream = ctx.open_input(name)
+        except FSError as e:
+            await ctx.error(f"cannot open {name}: {e.strerror}")
+            status = 1
+            continue
+        async for line in stream.lines(sep):
+            if line.endswith(sep):
+                await out.write(line[-2::-1] + sep)
+            else:
+                await out.write(line[::-1])
+        await out.flush()
+    return status
+
+
+@command("tac", help=TAC_HELP)
+async def tac(ctx: CommandContext) -> int:
+    opts, files = parse_opts(ctx.args, "brs:", {"before": "b", "regex": "r", "separator=": "s"})
+    before = any(o == "b" for o, _ in opts)
+    use_regex = any(o == "r" for o, _ in opts)
+    sep_text = "\n"
+    for o, v in opts:
+        if o == "s":
+            sep_text = v
+    if sep_text == "":
+        await ctx.error("separator cannot be empty")
+        return 1
+    sep = sep_text.encode("utf-8", "surrogateescape")
+    if use_regex:
+        from .regex_translate import RegexError, translate
+        try:
+            pattern = re.compile(translate(sep_text).encode("utf-8", "surrogateescape"), re.S)
+        except (RegexError, re.error) as e:
+            await ctx.error(f"{e}")
+            return 1
+    else:
+        pattern = re.compile(re.escape(sep))
+    status = 0
+    for name in files or ["-"]:
+        try:
+            if name != "-" and ctx.fs.is_dir(name, cwd=ctx.cwd):
+                raise FSError(21, name)
+            data = await ctx.open_input(name).read()
+        except FSError as e:
+            await ctx.error(f"failed to open {quote(name)} for reading: {e.strerror}")
+            status = 1
+            continue
+        if not data:
+            continue
+        records = []
+        pos = 0
+        if before:
+            # each record starts with its separator; text before the first one stands alone
+            starts = [m.start() for m in pattern.finditer(data) if m.end() > m.start()]
+            bounds = [0] + [s for s in starts if s > 0] + [len(data)]
+            records = [data[a:b] for a, b in zip(bounds, bounds[1:])]
+        else:
+            for m in pattern.finditer(data):
+                if m.end() == m.start():
+                    continue
+                records.append(data[pos:m.end()])
+                pos = m.end()
+            if pos < len(data):
+                records.append(data[pos:])
+        records.reverse()
+        await ctx.out(b"".join(records))
+        await ctx.checkpoint()
+    return status
+
+
+@command("nl", help=NL_HELP)
+@run_guarded
+async def nl(ctx: CommandContext) -> int:
+    opts, files = parse_opts(ctx.args, "b:d:f:h:i:l:n:ps:v:w:", {
+        "body-numbering=": "b", "section-delimiter=": "d", "footer-numbering=": "f",
+        "header-numbering=": "h", "line-increment=": "i", "join-blank-lines=": "l",
+        "number-format=": "n", "no-renumber": "p", "number-separator=": "s",
+        "starting-line-number=": "v", "number-width=": "w"})
+    styles = {"header": "n", "body": "t", "footer": "n"}
+    delim = b"\\:"
+    incr, join_blank, start, width = 1, 1, 1, 6
+    fmt = "rn"
+    renumber = True
+    number_sep = b"\t"
+    regexes: dict[str, re.Pattern] = {}
+
+    def int_arg(val: str, what: str, minimum: int) -> int:
+        try:
+            n = int(val)
+        except ValueError:
+            n = None
+        if n is None or n < minimum:
+            raise Fail(f"invalid {what}: {quote(val)}")
+        return n
+
+    for opt, val in opts:
+        if opt in "bfh":
+            section = {"b": "body", "f": "footer", "h": "header"}[opt]
+            if val in ("a", "t", "n"):
+                styles[section] = val
+            elif val.startswith("p"):
+                from .regex_translate import RegexError, compile_posix
+                try:
+                    regexes[section] = compile_posix(val[1:])
+                except RegexError as e:
+                    raise Fail(str(e))
+                styles[section] = "p"
+            else:
+                what = {"b": "body", "f": "footer", "h": "header"}[opt]
+                raise Fail(f"invalid {what} numbering style: {quote(val)}")
+        elif opt == "d":
+            raw = val.encode("utf-8", "surrogateescape")
+            delim = raw if len(raw) != 1 else raw + b":"
+        elif opt == "i":
+            incr = int_arg(val, "line number increment", -(1 << 62))
+        elif opt == "l":
+            join_blank = int_arg(val, "line number of blank lines", 1)
+        elif opt == "n":
+            if val not in ("ln", "rn", "rz"):
+                raise Fail(f"invalid line numbering format: {quote(val)}")
+            fmt = val
+        elif opt == "p":
+            renumber = False
+        elif opt == "s":
+            number_sep = val.encode("utf-8", "surrogateescape")
+        elif opt == "v":
+            start = int_arg(val, "starting line number", -(1 << 62))
+        elif opt == "w":
+            width = int_arg(val, "line number field width", 1)
+
+    def render(n: int) -> bytes:
+        if fmt == "ln":
+            text = str(n).ljust(width)
+        elif fmt == "rz":
+            text = ("-" + str(-n).rjust(width - 1, "0")) if n < 0 else str(n).rjust(width, "0")
+        else:
+            text = str(n).rjust(width)
+        return text.encode()
+
+    # GNU pads an unnumbered line by the width plus the separator's length
+    blank_prefix = b" " * (width + len(number_sep))
+    out = BatchWriter(ctx)
+    number = start
+    section = "body"
+    blank_run = 0
+    status = 0
+    markers = {delim * 3: "header", delim * 2: "body", delim: "footer"} if delim else {}
+    for name in files or ["-"]:
+        try:
+            if name != "-" and ctx.fs.is_dir(name, cwd=ctx.cwd):
+                raise FSError(21, name)
+            stream = ctx.open_input(name)
+        except FSError as e:
+            await out.flush()
+            await ctx.error(f"{name}: {e.strerror}")
+            status = 1
+            continue
+        async for line in stream.lines():
+            body = line[:-1] if line.endswith(b"\n") else line
+            if body in markers:
+                section = markers[body]
+                if renumber:
+                    number = start
+                await out.write(b"\n")
+                blank_run = 0
+                continue
+            style = styles[section]
+            numbered = False
+            if style == "a":
+                if body:
+                    numbered = True
+                    blank_run = 0
+                else:
+                    blank_run += 1
+                    if blank_run >= join_blank:
+                        numbered = True
+                        blank_run = 0
+            elif style == "t":
+                numbered = bool(body)
+            elif style == "p":
+                numbered = regexes[section].search(body.decode("utf-8", "surrogateescape")) is not None
+            if numbered:
+                await out.write(render(number) + number_sep + body + b"\n")
+                number += incr
+            else:
+                await out.write(blank_prefix + body + b"\n")
+        await out.flush()
+    await out.flush()
+    return status
+

@@ -1,0 +1,1370 @@
+"""sed: stream editor (GNU sed 4.9 behaviour over the VFS)."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..vfs import FSError
+from .options import UsageError, getopt
+from .regex_translate import (PosixRegex, RegexError, RegexTimeout, compile_posix, compile_python,
+                              sed_escape, translate_lines)
+from .registry import CommandContext, command
+from .grep import _deadline
+
+SED_HELP = """\
+Usage: sed [OPTION]... {script-only-if-no-other-script} [input-file]...
+
+  -n, --quiet, --silent
+                 suppress automatic printing of pattern space
+  -e script, --expression=script
+                 add the script to the commands to be executed
+  -f script-file, --file=script-file
+                 add the contents of script-file to the commands to be executed
+  -i[SUFFIX], --in-place[=SUFFIX]
+                 edit files in place (makes backup if SUFFIX supplied)
+  -l N, --line-length=N
+                 specify the desired line-wrap length for the `l' command
+  --posix
+                 disable all GNU extensions.
+  -E, -r, --regexp-extended
+                 use extended regular expressions in the script
+                 (for portability use POSIX -E).
+  -s, --separate
+                 consider files as separate rather than as a single
+                 continuous long stream.
+  -u, --unbuffered
+                 load minimal amounts of data from the input files and flush
+                 the output buffers more often
+  -z, --null-data
+                 separate lines by NUL characters
+      --help     display this help and exit
+      --version  output version information and exit
+
+If no -e, --expression, -f, or --file option is given, then the first
+non-option argument is taken as the sed script to interpret.  All
+remaining arguments are names of input files; if no input files are
+specified, then the standard input is read."""
+
+
+class SedError(Exception):
+    def __init__(self, message: str, status: int = 1) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+class _Quit(Exception):
+    def __init__(self, status: int) -> None:
+        self.status = status
+
+
+# ----------------------------------------------------------------------------- script model
+@dataclass
+class Address:
+    kind: str  # "line", "last", "regex", "step", "zero"
+    line: int = 0
+    step: int = 0
+    regex: PosixRegex | None = None  # None with kind "regex": the last regex used
+
+
+@dataclass
+class Command:
+    name: str
+    addr1: Address | None = None
+    addr2: Address | None = None
+    addr2_kind: str = ""  # "", "plus" (+N), "tilde" (~N)
+    addr2_n: int = 0
+    negate: bool = False
+    text: str = ""  # a i c text, label, file name
+    target: int = -1  # jump target for b t T and '{' (index after matching '}')
+    int_arg: int | None = None
+    # s command
+    regex: PosixRegex | None = None
+    replacement: list = field(default_factory=list)
+    global_: bool = False
+    occurrence: int = 1
+    print_: int = 0
+    eval_: bool = False
+    wfile: str | None = None
+    # y command
+    table: dict | None = None
+    # range state
+    active: bool = False
+    range_end: int = 0
+    cmd_index: int = 0
+
+
+class _ScriptParser:
+    def __init__(self, text: str, extended: bool, chunk_of_pos) -> None:
+        self.s = text
+        self.i = 0
+        self.extended = extended
+        self.chunk_of_pos = chunk_of_pos
+        self.commands: list[Command] = []
+        self.blocks: list[int] = []
+        self.labels: dict[str, int] = {}
+
+    def error(self, msg: str) -> SedError:
+        return SedError(f"-e expression #{self.chunk_of_pos(self.i)}: {msg}")
+
+    def peek(self) -> str:
+        return self.s[self.i] if self.i < len(self.s) else ""
+
+    def skip_ws(self) -> None:
+        while self.i < len(self.s) and self.s[self.i] in " \t":
+            self.i += 1
+
+    def parse(self) -> list[Command]:
+        s = self.s
+        while True:
+            while self.i < len(s) and s[self.i] in " \t\n;":
+                self.i += 1
+            if self.i >= len(s):
+                break
+            if s[self.i] == "#":
+                while self.i < len(s) and s[self.i] != "\n":
+                    self.i += 1
+                continue
+            self.command()
+        if self.blocks:
+            raise SedError("-e expression #1, char 0: unmatched `{'")
+        for cmd in self.commands:
+            if cmd.name in "btT":
+                if cmd.text == "":
+                    cmd.target = len(self.commands)
+                elif cmd.text in self.labels:
+                    cmd.target = self.labels[cmd.text]
+                else:
+                    raise SedError(f"can't find label for jump to `{cmd.text}'", status=4)
+        return self.commands
+
+    def address(self) -> Address | None:
+        s = self.s
+        c = self.peek()
+        if c.isdigit():
+            j = self.i
+            while self.i < len(s) and s[self.i].isdigit():
+                self.i += 1
+            n = int(s[j:self.i])
+            if self.peek() == "~":
+                self.i += 1
+                k = self.i
+                while self.i < len(s) and s[self.i].isdigit():
+                    self.i += 1
+                step = int(s[k:self.i] or "0")
+                return Address("step", line=n, step=step)
+            return Address("zero" if n == 0 else "line", line=n)
+        if c == "$":
+            self.i += 1
+            return Address("last")
+        if c == "/" or c == "\\":
+            if c == "\\":
+                self.i += 1
+                delim = self.peek()
+                if not delim or delim == "\n":
+                    raise self.error("unexpected `,'")
+            else:
+                delim = "/"
+            self.i += 1
+            pattern = self.delimited(delim, "unterminated address regex")
+            icase = multiline = False
+            while self.peek() in ("I", "M") and self.peek():
+                if self.peek() == "I":
+                    icase = True
+                else:
+                    multiline = True
+                self.i += 1
+            return Address("regex", regex=self.compile(pattern, icase, multiline))
+        return None
+
+    def compile(self, pattern: str, icase: bool = False, multiline: bool = False) -> PosixRegex | None:
+        if pattern == "":
+            return None
+        try:
+            return compile_posix(pattern, self.extended, ignore_case=icase, multiline=multiline,
+                                 sed_escapes=True)
+        except RegexError as e:
+            raise self.error(str(e)) from None
+
+    def delimited(self, delim: str, unterminated: str) -> str:
+        """Text up to an unescaped ``delim``; ``\\delim`` becomes ``delim`` (kept escaped when
+        the delimiter is special in a regex), newline escapes are kept for the regex layer."""
+        s = self.s
+        out = []
+        while True:
+            if self.i >= len(s):
+                raise self.error(unterminated)
+            c = s[self.i]
+            if c == "\\":
+                if self.i + 1 >= len(s):
+                    raise self.error(unterminated)
+                nxt = s[self.i + 1]
+                if nxt == delim:
+                    out.append(delim if delim not in ".*[]^$\\+?(){}|" else "\\" + delim)
+                elif nxt == "\n":
+                    out.append("\\n")
+                else:
+                    out.append("\\" + nxt)
+                self.i += 2
+                continue
+            if c == delim:
+                self.i += 1
+                return "".join(out)
+            if c == "\n" and delim != "\n":
+                # GNU accepts a newline in a regex only in some contexts; treat as unterminated
+                raise self.error(unterminated)
+            if c == "[":
+                # a bracket expression may contain the delimiter unescaped
+                j = self.i + 1
+                if j < len(s) and s[j] == "^":
+                    j += 1
+                if j < len(s) and s[j] == "]":
+                    j += 1
+                while j < len(s) and s[j] != "]":
+                    if s[j] == "[" and j + 1 < len(s) and s[j + 1] in ":.=":
+                        end = s.find(s[j + 1] + "]", j + 2)
+                        if end < 0:
+                            break
+                        j = end + 2
+                        continue
+                    if s[j] == "\n":
+                        break
+                    j += 1
+                if j < len(s) and s[j] == "]":
+                    out.append(s[self.i:j + 1])
+                    self.i = j + 1
+                    continue
+            out.append(c)
+            self.i += 1
+
+    def read_label(self) -> str:
+        self.skip_ws()
+        s = self.s
+        j = self.i
+        while self.i < len(s) and s[self.i] not in "\n;":
+            self.i += 1
+        return s[j:self.i].rstrip(" \t")
+
+    def read_filename(self) -> str:
+        self.skip_ws()
+        s = self.s
+        j = self.i
+        while self.i < len(s) and s[self.i] != "\n":
+            self.i += 1
+        return s[j:self.i]
+
+    def read_text(self) -> str | None:
+        """Text of a, i, c: GNU one-liner (``a text``) or classic (``a\\`` newline lines).
+        None: a classic ``a\\`` with nothing after it (GNU then adds nothing)."""
+        s = self.s
+        self.skip_ws()
+        if self.peek() == "\\":
+            self.i += 1
+            if self.peek() == "\n":
+                self.i += 1
+            elif self.i >= len(s):
+                return None
+        out = []
+        while self.i < len(s):
+            c = s[self.i]
+            if c == "\\":
+                if self.i + 1 < len(s):
+                    got = sed_escape(s, self.i + 1)
+                    if got is not None:
+                        out.append(got[0])
+                        self.i = got[1]
+                        continue
+                    out.append(s[self.i + 1])
+                    self.i += 2
+                    continue
+                self.i += 1
+                continue
+            if c == "\n":
+                self.i += 1
+                break
+            out.append(c)
+            self.i += 1
+        return "".join(out)
+
+    def command(self) -> None:
+        s = self.s
+        cmd = Command(name="")
+        cmd.addr1 = self.address()
+        if cmd.addr1 is not None:
+            self.skip_ws()
+            if self.peek() == ",":
+                self.i += 1
+                self.skip_ws()
+                c = self.peek()
+                if c in "+~" and c:
+                    self.i += 1
+                    j = self.i
+                    while self.i < len(s) and s[self.i].isdigit():
+                        self.i += 1
+                    if j == self.i:
+                        raise self.error("expected newer version of sed")
+                    cmd.addr2_kind = "plus" if c == "+" else "tilde"
+                    cmd.addr2_n = int(s[j:self.i])
+                else:
+                    cmd.addr2 = self.address()
+                    if cmd.addr2 is None:
+                        raise self.error("unexpected `,'")
+                    if cmd.addr2.kind == "zero":
+                        raise self.error("invalid usage of line address 0")
+            if cmd.addr1.kind == "zero" and not (cmd.addr2 is not None and cmd.addr2.kind == "regex"):
+                raise self.error("invalid usage of line address 0")
+        self.skip_ws()
+        while self.peek() == "!":
+            cmd.negate = True
+            self.i += 1
+            self.skip_ws()
+        if self.i >= len(s):
+            raise self.error("missing command")
+        name = s[self.i]
+        self.i += 1
+        cmd.name = name
+        cmd.cmd_index = len(self.commands)
+        if name == "{":
+            self.blocks.append(len(self.commands))
+            self.commands.append(cmd)
+            return
+        if name == "}":
+            if cmd.addr1 is not None or cmd.negate:
+                raise self.error("} doesn't want any addresses")
+            if not self.blocks:
+                raise self.error("unexpected `}'")
+            opener = self.blocks.pop()
+            self.commands[opener].target = len(self.commands)  # index of the '}' no-op
+            self.commands.append(cmd)
+            self.end_of_command()
+            return
+        if name == ":":
+            if cmd.addr1 is not None:
+                raise self.error(": doesn't want any addresses")
+            label = self.read_label()
+            if not label:
+                raise self.error("\":\" lacks a label")
+            self.labels[label] = len(self.commands)
+            return
+        if name == "v":
+            self.read_label()  # GNU: require a version; every script we run is fine
+            return
+        if name in "aic":
+            cmd.text = self.read_text()
+        elif name in "btT":
+            cmd.text = self.read_label()
+        elif name in "rRwW":
+            cmd.text = self.read_filename()
+            if name in "wW" and not cmd.text:
+                raise self.error("missing filename in r/R/w/W commands")
+        elif name in "qQlL":
+            if name in "qQ" and (cmd.addr2 is not None or cmd.addr2_kind):
+                raise self.error("command only uses one address")
+            self.skip_ws()
+            j = self.i
+            while self.i < len(s) and s[self.i].isdigit():
+                self.i += 1
+            if j != self.i:
+                cmd.int_arg = int(s[j:self.i])
+            self.end_of_command()
+        elif name == "s":
+            self.parse_s(cmd)
+        elif name == "y":
+            self.parse_y(cmd)
+        elif name in "=dDgGhHnNpPxzFe":
+            if name == "e":
+                cmd.text = self.read_filename()
+            else:
+                self.end_of_command()
+        elif name == "#":
+            while self.i < len(s) and s[self.i] != "\n":
+                self.i += 1
+            return
+        else:
+            raise self.error(f"unknown command: `{name}'")
+        self.commands.append(cmd)
+
+    def end_of_command(self) -> None:
+        self.skip_ws()
+        c = self.peek()
+        if c == "" or c in "\n;}#":
+            if c == ";":
+                self.i += 1
+            return
+        raise self.error("extra characters after command")
+
+    def parse_s(self, cmd: Command) -> None:
+        delim = self.peek()
+        if not delim or delim in "\n\\":
+            raise self.error("unterminated `s' command")
+        self.i += 1
+        pattern = self.delimited(delim, "unterminated `s' command")
+        repl = self.replacement_text(delim)
+        flags_icase = flags_m = False
+        s = self.s
+        occurrence_given = False
+        while self.i < len(s):
+            c = s[self.i]
+            if c == "g":
+                if cmd.global_:
+                    raise self.error("multiple `g' options to `s' command")
+                cmd.global_ = True
+            elif c == "p":
+                if cmd.print_:
+                    raise self.error("multiple `p' options to `s' command")
+                cmd.print_ += 1
+            elif c in "iI":
+                flags_icase = True
+            elif c in "mM":
+                flags_m = True
+            elif c == "e":
+                cmd.eval_ = True
+            elif c.isdigit():
+                j = self.i
+                while self.i < len(s) and s[self.i].isdigit():
+                    self.i += 1
+                if occurrence_given:
+                    raise self.error("multiple number options to `s' command")
+                occurrence_given = True
+                cmd.occurrence = int(s[j:self.i])
+                if cmd.occurrence == 0:
+                    raise self.error("number option to `s' command may not be zero")
+                continue
+            elif c == "w":
+                self.i += 1
+                cmd.wfile = self.read_filename()
+                break
+            elif c in " \t":
+                pass
+            elif c in "\n;}#":
+                break
+            else:
+                raise self.error("unknown option to `s'")
+            self.i += 1
+        if self.peek() == ";":
+            self.i += 1
+        cmd.regex = self.compile(pattern, flags_icase, flags_m)
+        cmd.replacement = repl
+        if cmd.regex is not None:
+            self.check_refs(repl, cmd.regex.groups)
+
+    def check_refs(self, repl: list, groups: int) -> None:
+        for kind, value in repl:
+            if kind == "group" and value > groups:
+                raise self.error(f"invalid reference \\{value} on `s' command's RHS")
+
+    def replacement_text(self, delim: str) -> list:
+        """Parse the RHS into parts: ("lit", str), ("group", n), ("case", c)."""
+        s = self.s
+        parts: list = []
+        lit: list[str] = []
+
+        def flush():
+            if lit:
+                parts.append(("lit", "".join(lit)))
+                lit.clear()
+
+        while True:
+            if self.i >= len(s):
+                raise self.error("unterminated `s' command")
+            c = s[self.i]
+            if c == "\\":
+                if self.i + 1 >= len(s):
+                    raise self.error("unterminated `s' command")
+                nxt = s[self.i + 1]
+                self.i += 2
+                if nxt.isdigit():
+                    flush()
+                    parts.append(("group", int(nxt)))
+                elif nxt == "&":
+                    lit.append("&")
+                elif nxt in "LUluE":
+                    flush()
+                    parts.append(("case", nxt))
+                elif nxt == "\n":
+                    lit.append("\n")
+                else:
+                    got = sed_escape(s, self.i - 1)
+                    if got is not None:
+                        lit.append(got[0])
+                        self.i = got[1]
+                    else:
+                        lit.append(nxt)
+                continue
+            if c == delim:
+                self.i += 1
+                flush()
+                return parts
+            if c == "&":
+                flush()
+                parts.append(("group", 0))
+                self.i += 1
+                continue
+            lit.append(c)
+            self.i += 1
+
+    def parse_y(self, cmd: Command) -> None:
+        delim = self.peek()
+        if not delim or delim in "\n\\":
+            raise self.error("unterminated `y' command")
+        self.i += 1
+
+        def part() -> str:
+            out = []
+            s = self.s
+            while True:
+                if self.i >= len(s):
+                    raise self.error("unterminated `y' command")
+                c = s[self.i]
+                if c == "\\" and self.i + 1 < len(s):
+                    nxt = s[self.i + 1]
+                    self.i += 2
+                    if nxt == "n":
+                        out.append("\n")
+                    elif nxt == "t":
+                        out.append("\t")
+                    elif nxt == "\\" or nxt == delim:
+                        out.append(nxt)
+                    else:
+                        out.append("\\" + nxt)
+                    continue
+                if c == delim:
+                    self.i += 1
+                    return "".join(out)
+                out.append(c)
+                self.i += 1
+
+        src = part()
+        dst = part()
+        if len(src) != len(dst):
+            raise self.error("strings for `y' command are different lengths")
+        cmd.table = {ord(a): b for a, b in zip(src, dst)}
+        self.end_of_command()
+
+
+# ----------------------------------------------------------------------------- execution
+class _Input:
+    """Lines of all inputs in order with one line of look-ahead (for ``$``)."""
+
+    def __init__(self, sed: "_Sed", files: list[str], separate: bool) -> None:
+        self.sed = sed
+        self.files = list(files)
+        self.separate = separate
+        self.current = None  # current input stream
+        self.lines_iter = None
+        self.pending: tuple[str, bool] | None = None
+        self.filename = "-"
+        self.next_filename = "-"
+        self.exhausted = False
+
+    async def _open_next(self) -> bool:
+        ctx = self.sed.ctx
+        while self.files:
+            path = self.files.pop(0)
+            try:
+                if path != "-" and ctx.fs.is_dir(path, cwd=ctx.cwd):
+                    await self.sed.read_error(f"couldn't edit {path}: not a regular file"
+                                              if self.sed.in_place else f"read error on {path}: Is a directory")
+                    continue
+                stream = ctx.open_input(path)
+            except FSError as e:
+                await self.sed.read_error(f"can't read {path}: {e.strerror}")
+                continue
+            self.stream = stream
+            self.lines_iter = stream.lines(self.sed.eol).__aiter__()
+            self.next_filename = path
+            self.opened += 1
+            return True
+        return False
+
+    async def _raw_next(self, cross_files: bool) -> tuple[str, bool, str] | None:
+        eol = self.sed.eol
+        while True:
+            if self.lines_iter is None:
+                if not cross_files and self.started:
+                    return None
+                if not await self._open_next():
+                    return None
+                self.started = True
+            try:
+                raw = await self.lines_iter.__anext__()
+            except StopAsyncIteration:
+                self.lines_iter = None
+                if not cross_files:
+                    return None
+                continue
+            has_nl = raw.endswith(eol)
+            text = (raw[:-1] if has_nl else raw).decode("utf-8", "surrogateescape")
+            return text, has_nl, self.next_filename, self.opened
+
+    started = False
+    opened = 0
+    file_number = 0
+
+    async def next_line(self) -> tuple[str, bool] | None:
+        if self.pending is None:
+            got = await self._raw_next(True)
+            if got is None:
+                return None
+            self.pending = got
+        text, nl, fname, number = self.pending
+        if number != self.file_number and self.separate:
+            self.sed.line_number = 0  # -s and -i: line numbers count per file
+        self.file_number = number
+        self.filename = fname
+        self.pending = None
+        return text, nl
+
+    async def is_last(self) -> bool:
+        if self.pending is not None:
+            return self.pending[3] != self.file_number and self.separate
+        if self.separate:
+            if self.lines_iter is None:
+                return True
+            got = await self._raw_next(False)
+        else:
+            got = await self._raw_next(True)
+        if got is None:
+            return True
+        self.pending = got
+        return False
+
+    def start_file_mode(self) -> None:
+        self.started = False
+
+
+class _Sed:
+    def __init__(self, ctx: CommandContext, commands: list[Command], quiet: bool, eol: bytes,
+                 line_wrap: int, in_place: bool, separate: bool, posix: bool) -> None:
+        self.ctx = ctx
+        self.commands = commands
+        self.quiet = quiet
+        self.eol = eol
+        self.eol_str = eol.decode()
+        self.line_wrap = line_wrap
+        self.in_place = in_place
+        self.separate = separate
+        self.posix = posix
+        self.status = 0
+        self.out_parts: list[bytes] = []
+        self.out_size = 0
+        self.missing_newline = False
+        self.append_queue: list[tuple[str, str]] = []
+        self.wfiles: dict[str, list] = {}
+        self.rfiles: dict[str, object] = {}
+        self.last_regex: PosixRegex | None = None
+        self.line_number = 0
+        self.hold = ""
+        self.deadline = _deadline(ctx)
+        self.sink = None  # in-place: collected output of the current file
+
+    async def read_error(self, message: str) -> None:
+        await self.flush()
+        await self.ctx.error(message)
+        self.status = 2
+
+    # ---------------------------------------------------------------- output
+    async def write(self, data: bytes) -> None:
+        if self.sink is not None:
+            self.sink.append(data)
+            return
+        self.out_parts.append(data)
+        self.out_size += len(data)
+        if self.out_size >= 65536:
+            await self.flush()
+
+    async def flush(self) -> None:
+        if self.out_parts:
+            data = b"".join(self.out_parts)
+            self.out_parts.clear()
+            self.out_size = 0
+            await self.ctx.stdout.write(data)
+
+    async def emit(self, text: str, newline: bool = True) -> None:
+        data = text.encode("utf-8", "surrogateescape")
+        if self.missing_newline:
+            data = self.eol + data
+            self.missing_newline = False
+        if newline:
+            data += self.eol
+        else:
+            self.missing_newline = True
+        await self.write(data)
+
+    def wfile_write(self, name: str, text: str) -> None:
+        data = (text + self.eol_str).encode("utf-8", "surrogateescape")
+        if name == "/dev/stdout":
+            self.out_parts.append(data)
+            return
+        if name == "/dev/stderr":
+            self.wfiles.setdefault(name, []).append(data)
+            return
+        handle = self.wfiles[name]
+        handle.write(data)
+
+    async def flush_appends(self) -> None:
+        for kind, value in self.append_queue:
+            if kind == "text":
+                await self.emit(value)
+            elif kind == "file":
+                try:
+                    data = self.ctx.read_file(value)
+                except FSError:
+                    continue
+                if data:
+                    if self.missing_newline:
+                        data = self.eol + data
+                        self.missing_newline = False
+                    await self.write(data)
+            elif kind == "line":
+                await self.emit(value)
+        self.append_queue.clear()
+
+    # ---------------------------------------------------------------- matching
+    def regex_for(self, rx: PosixRegex | None) -> PosixRegex:
+        if rx is None:
+            if self.last_regex is None:
+                raise SedError("no previous regular expression")
+            return self.last_regex
+        self.last_regex = rx
+        rx.deadline = self.deadline
+        return rx
+
+    async def match_addr(self, a: Address, ps: str) -> bool:
+        kind = a.kind
+        if kind == "line":
+            return self.line_number == a.line
+        if kind == "regex":
+            return self.regex_for(a.regex).search(ps) is not None
+        if kind == "last":
+            return await self.input.is_last()
+        if kind == "step":
+            if a.step <= 0:
+                return self.line_number == a.line
+            return self.line_number >= a.line and (self.line_number - a.line) % a.step == 0
+        return False
+
+    async def selected(self, cmd: Command, ps: str) -> bool:
+        if cmd.addr1 is None:
+            return True
+        if cmd.addr2 is None and not cmd.addr2_kind:
+            return await self.match_addr(cmd.addr1, ps)
+        n = self.line_number
+        if cmd.active:
+            a2 = cmd.addr2
+            if cmd.addr2_kind == "plus" or cmd.addr2_kind == "tilde":
+                if n >= cmd.range_end:
+                    cmd.active = False
+                return True
+            if a2.kind == "line":
+                if n >= a2.line:
+                    cmd.active = False
+                return True
+            if await self.match_addr(a2, ps):
+                cmd.active = False
+            return True
+        a1 = cmd.addr1
+        if a1.kind == "zero":
+            start = True if not getattr(cmd, "_zero_done", False) else False
+            if start:
+                cmd._zero_done = True
+                if await self.match_addr(cmd.addr2, ps):
+                    return True
+                cmd.active = True
+                return True
+            return False
+        if not await self.match_addr(a1, ps):
+            return False
+        # range starts
+        if cmd.addr2_kind == "plus":
+            cmd.range_end = n + cmd.addr2_n
+            cmd.active = cmd.addr2_n > 0
+            return True
+        if cmd.addr2_kind == "tilde":
+            m = cmd.addr2_n
+            if m <= 0 or n % m == 0:
+                return True
+            cmd.range_end = (n // m + 1) * m
+            cmd.active = True
+            return True
+        a2 = cmd.addr2
+        if a2.kind == "line":
+            cmd.active = a2.line > n
+            return True
+        if a2.kind == "last":
+            cmd.active = not await self.input.is_last()
+            return True
+        cmd.active = True  # a regex end is checked from the next line on
+        return True
+
+    # ---------------------------------------------------------------- substitution
+    def expand(self, parts: list, m) -> str:
+        out = []
+        case_mode = ""  # "L" or "U"
+        one_shot = ""  # "l" or "u"
+        for kind, value in parts:
+            if kind == "case":
+                if value in "LU":
+                    case_mode = value
+                    one_shot = ""
+                elif value == "E":
+                    case_mode = ""
+                    one_shot = ""
+                else:
+                    one_shot = value
+                continue
+            text = value if kind == "lit" else (m.group(value) or "")
+            if not text:
+                continue
+            if case_mode == "L":
+                text = text.lower()
+            elif case_mode == "U":
+                text = text.upper()
+            if one_shot:
+                text = (text[0].lower() if one_shot == "l" else text[0].upper()) + text[1:]
+                one_shot = ""
+            out.append(text)
+        return "".join(out)
+
+    def substitute(self, cmd: Command, ps: str) -> tuple[str, bool]:
+        rx = self.regex_for(cmd.regex)
+        parts = cmd.replacement
+        simple = all(k == "lit" for k, _ in parts)
+        lit = "".join(v for _, v in parts) if simple else ""
+        out = []
+        pos = 0
+        count = 0
+        done = False
+        for m in rx.finditer_nonoverlapping(ps):
+            count += 1
+            if count < cmd.occurrence:
+                continue
+            out.append(ps[pos:m.start()])
+            out.append(lit if simple else self.expand(parts, m))
+            pos = m.end()
+            done = True
+            if not cmd.global_:
+                break
+        if not done:
+            return ps, False
+        out.append(ps[pos:])
+        return "".join(out), True
+
+    # ---------------------------------------------------------------- the loop
+    async def run(self, files: list[str]) -> int:
+        ctx = self.ctx
+        for cmd in self.commands:
+            for name in ([cmd.wfile] if cmd.wfile else []) + ([cmd.text] if cmd.name in "wW" else []):
+                if name and name not in self.wfiles and name not in ("/dev/stdout", "/dev/stderr"):
+                    try:
+                        self.wfiles[name] = ctx.fs.open(name, "wb", cwd=ctx.cwd)
+                    except FSError as e:
+                        raise SedError(f"couldn't open file {name}: {e.strerror}", status=4)
+        try:
+            if self.in_place:
+                for path in files:
+                    await self.run_in_place(path)
+            else:
+                self.input = _Input(self, files or ["-"], self.separate)
+                await self.process()
+        except _Quit as q:
+            self.status = q.status
+        finally:
+            await self.flush()
+            for name, h in self.wfiles.items():
+                if name == "/dev/stderr":
+                    await ctx.stderr.write(b"".join(h))
+                else:
+                    h.close()
+        return self.status
+
+    async def run_in_place(self, path: str) -> None:
+        ctx = self.ctx
+        try:
+            st = ctx.fs.stat(path, cwd=ctx.cwd)
+        except FSError as e:
+            await self.read_error(f"can't read {path}: {e.strerror}")
+            return
+        if not ctx.fs.is_file(path, cwd=ctx.cwd):
+            await self.read_error(f"couldn't edit {path}: not a regular file")
+            return
+        del st
+        self.sink = []
+        self.missing_newline = False
+        self.input = _Input(self, [path], True)
+        quit_exc = None
+        try:
+            await self.process()
+        except _Quit as q:
+            quit_exc = q
+        data = b"".join(self.sink)
+        self.sink = None
+        suffix = self.in_place_suffix
+        if suffix:
+            base = path.rsplit("/", 1)
+            if "*" in suffix:
+                name = suffix.replace("*", base[-1])
+                backup = name if "/" in name else (base[0] + "/" + name if len(base) > 1 else name)
+            else:
+                backup = path + suffix
+            ctx.fs.write_bytes(backup, ctx.read_file(path), cwd=ctx.cwd)
+        ctx.fs.write_bytes(path, data, cwd=ctx.cwd)
+        if quit_exc is not None:
+            raise quit_exc
+
+    in_place_suffix = ""
+
+    fast: tuple | None = None  # a plan for scripts that run over whole blocks of lines
+
+    def plan_fast_path(self, extended: bool) -> None:
+        """Scripts of one common command run over blocks of lines with one regex call each
+        instead of the general per-line machine:
+        ``s/re/text/[g][p]`` without address, ``-n /re/p`` and ``/re/d`` (and their ``!``)."""
+        if len(self.commands) != 1 or self.eol != b"\n":
+            return
+        cmd = self.commands[0]
+        if cmd.name == "s":
+            self._plan_substitution(cmd, extended)
+        elif cmd.name in "pd":
+            self._plan_selection(cmd, extended)
+
+    def _line_regex(self, rx: PosixRegex, extended: bool) -> PosixRegex | None:
+        """``rx`` as a regex that can run over many lines at once (None if it cannot)."""
+        if rx.compiled.flags & re.M:
+            return None
+        got = translate_lines(rx.pattern, extended, sed_escapes=True)
+        if got is None:
+            return None
+        src, risky, alternation = got
+        line_rx = compile_python(src, ignore_case=bool(rx.compiled.flags & re.I), multiline=True,
+                                 risky=risky, posix=alternation)
+        line_rx.deadline = self.deadline
+        return line_rx
+
+    def _plan_substitution(self, cmd: Command, extended: bool) -> None:
+        if (cmd.addr1 is not None or cmd.negate or cmd.occurrence != 1 or cmd.print_ > 1
+                or cmd.wfile or cmd.eval_ or cmd.regex is None or (self.quiet and not cmd.print_)):
+            return
+        if any(kind == "case" for kind, _ in cmd.replacement):
+            return
+        if any("\n" in value for kind, value in cmd.replacement if kind == "lit"):
+            return
+        rx = self._line_regex(cmd.regex, extended)
+        if rx is None or any(x in rx.python for x in ("(?=", "(?!", "(?<", "\\b", "\\B")):
+            return
+        if rx.match("") is not None:
+            return  # empty matches: GNU and Python place them differently after a match
+        template = "".join(value.replace("\\", "\\\\") if kind == "lit" else f"\\g<{value}>"
+                           for kind, value in cmd.replacement)
+        if cmd.global_ and not cmd.print_:
+            self.fast = ("sub_all", rx, template)
+        else:
+            self.fast = ("sub_lines", rx, template, 0 if cmd.global_ else 1, bool(cmd.print_))
+
+    def _plan_selection(self, cmd: Command, extended: bool) -> None:
+        a = cmd.addr1
+        if a is None or a.kind != "regex" or a.regex is None or cmd.addr2 is not None or cmd.addr2_kind:
+            return
+        if cmd.name == "p" and self.quiet:
+            keep_matching = not cmd.negate
+        elif cmd.name == "d" and not self.quiet:
+            keep_matching = cmd.negate
+        else:
+            return
+        rx = self._line_regex(a.regex, extended)
+        if rx is None:
+            return
+        whole = compile_python(f"^[^\\n]*?(?:{rx.python})[^\\n]*$", ignore_case=bool(rx.compiled.flags & re.I),
+                               multiline=True, risky=rx.risky)
+        whole_nl = compile_python(whole.python + "\\n", ignore_case=bool(rx.compiled.flags & re.I),
+                                  multiline=True, risky=rx.risky)
+        whole.deadline = whole_nl.deadline = self.deadline
+        self.fast = ("select", rx, whole, whole_nl, keep_matching)
+
+    async def process_fast(self) -> None:
+        plan = self.fast
+        inp = self.input
+        while await inp._open_next():
+            stream = inp.stream
+            inp.lines_iter = None
+            rest = b""
+            while True:
+                chunk = await stream.read_some(1 << 20)
+                if chunk:
+                    data = rest + chunk
+                    cut = data.rfind(b"\n") + 1
+                    if cut == 0:
+                        rest = data
+                        continue
+                    data, rest = data[:cut], data[cut:]
+                else:
+                    data, rest = rest, b""
+                    if not data:
+                        break
+                self.ctx.check()
+                text = data.decode("utf-8", "surrogateescape")
+                cut = text.rfind("\n") + 1
+                body, tail = text[:cut], text[cut:]
+                if body:
+                    out = self._run_fast(plan, body)
+                    if out:
+                        await self.emit(out[:-1], True)
+                if tail:
+                    # the last line lacks its newline: GNU keeps it that way
+                    out = self._run_fast(plan, tail + "\n")
+                    if out:
+                        await self.emit(out[:-1], False)
+                if not chunk:
+                    break
+
+    def _run_fast(self, plan: tuple, text: str) -> str:
+        """Output of the fast plan for ``text`` (whole lines, each ending with a newline)."""
+        kind = plan[0]
+        if kind == "sub_all":
+            return plan[1].sub(plan[2], text)
+        if kind == "sub_lines":
+            _, rx, template, count, print_ = plan
+            quiet = self.quiet
+            subn = rx.subn
+            out = []
+            for line in text[:-1].split("\n"):
+                new, n = subn(template, line, count)
+                if n and print_:
+                    out.append(new)
+                if not quiet:
+                    out.append(new)
+            return "\n".join(out) + "\n" if out else ""
+        return self._select(text, *plan[1:])
+
+    @staticmethod
+    def _select(text: str, rx, whole, whole_nl, keep_matching: bool) -> str:
+        if keep_matching:
+            found = whole.findall(text[:-1]) if not whole.groups else [m.group(0) for m in whole.finditer(text[:-1])]
+            return "\n".join(found) + "\n" if found else ""
+        return whole_nl.sub("", text)
+
+    async def process(self) -> None:
+        if self.fast is not None:
+            await self.process_fast()
+            return
+        ctx = self.ctx
+        commands = self.commands
+        ncmd = len(commands)
+        inp = self.input
+        ps_nl = True
+        ps = None
+        restart_without_read = False
+        jumps = 0
+        while True:
+            if not restart_without_read:
+                got = await inp.next_line()
+                if got is None:
+                    return
+                ps, ps_nl = got
+                self.line_number += 1
+            if restart_without_read or not (self.line_number & 255):
+                ctx.check()
+            restart_without_read = False
+            substituted = False
+            pc = 0
+            autoprint = not self.quiet
+            while pc < ncmd:
+                cmd = commands[pc]
+                pc += 1
+                if cmd.addr1 is not None:
+                    sel = await self.selected(cmd, ps)
+                    if sel == cmd.negate:
+                        if cmd.name == "{":
+                            pc = cmd.target + 1
+                        continue
+                elif cmd.negate:
+                    if cmd.name == "{":
+                        pc = cmd.target + 1
+                    continue
+                name = cmd.name
+                if name == "s":
+                    ps2, did = self.substitute(cmd, ps)
+                    if did:
+                        ps = ps2
+                        substituted = True
+                        if cmd.eval_:
+                            ps = await self.run_shell(ps)
+                        for _ in range(cmd.print_):
+                            await self.emit(ps, ps_nl)
+                        if cmd.wfile:
+                            self.wfile_write(cmd.wfile, ps)
+                elif name == "p":
+                    await self.emit(ps, ps_nl)
+                elif name == "d":
+                    autoprint = False
+                    break
+                elif name == "D":
+                    if "\n" not in ps:
+                        autoprint = False
+                        break
+                    ps = ps[ps.index("\n") + 1:]
+                    await self.flush_appends()
+                    restart_without_read = True
+                    autoprint = False
+                    break
+                elif name == "{" or name == "}":
+                    pass
+                elif name == "b":
+                    pc = cmd.target
+                    jumps += 1
+                elif name == "t":
+                    if substituted:
+                        substituted = False
+                        pc = cmd.target
+                        jumps += 1
+                elif name == "T":
+                    if not substituted:
+                        pc = cmd.target
+                        jumps += 1
+                    else:
+                        substituted = False
+                if jumps > 1023:
+                    # a loop within one cycle (':a;ba') must still stop on interrupt/time-out
+                    jumps = 0
+                    await ctx.checkpoint()
+                elif name == "h":
+                    self.hold = ps
+                elif name == "H":
+                    self.hold += "\n" + ps
+                elif name == "g":
+                    ps = self.hold
+                elif name == "G":
+                    ps += "\n" + self.hold
+                elif name == "x":
+                    ps, self.hold = self.hold, ps
+                elif name == "n":
+                    if await inp.is_last() and not self.posix:
+                        # GNU: no next line -> print (unless -n) and exit without running the rest
+                        break
+                    if not self.quiet:
+                        await self.emit(ps, ps_nl)
+                    await self.flush_appends()
+                    got = await inp.next_line()
+                    if got is None:
+                        autoprint = False
+                        break
+                    ps, ps_nl = got
+                    self.line_number += 1
+                elif name == "N":
+                    if await inp.is_last():
+                        # GNU prints the pattern space when N finds no next line
+                        if self.posix:
+                            autoprint = False
+                        break
+                    await self.flush_appends()
+                    got = await inp.next_line()
+                    if got is None:
+                        break
+                    ps = ps + "\n" + got[0]
+                    ps_nl = got[1]
+                    self.line_number += 1
+                elif name == "P":
+                    await self.emit(ps.split("\n", 1)[0], True if "\n" in ps else ps_nl)
+                elif name == "=":
+                    await self.emit(str(self.line_number))
+                elif name == "a":
+                    if cmd.text is not None:
+                        self.append_queue.append(("text", cmd.text))
+                elif name == "i":
+                    if cmd.text is not None:
+                        await self.emit(cmd.text)
+                elif name == "c":
+                    autoprint = False
+                    if cmd.text is not None and (cmd.addr2 is None and not cmd.addr2_kind
+                                                 or not cmd.active or cmd.negate):
+                        await self.emit(cmd.text)
+                    break
+                elif name == "l":
+                    await self.list_line(ps, cmd.int_arg)
+                elif name == "q":
+                    if not self.quiet:
+                        await self.emit(ps, ps_nl)
+                    await self.flush_appends()
+                    raise _Quit(cmd.int_arg or 0)
+                elif name == "Q":
+                    raise _Quit(cmd.int_arg or 0)
+                elif name == "y":
+                    ps = ps.translate(cmd.table)
+                elif name == "z":
+                    ps = ""
+                elif name == "r":
+                    self.append_queue.append(("file", cmd.text))
+                elif name == "R":
+                    line = await self.read_R(cmd.text)
+                    if line is not None:
+                        self.append_queue.append(("line", line))
+                elif name == "w":
+                    self.wfile_write(cmd.text, ps)
+                elif name == "W":
+                    self.wfile_write(cmd.text, ps.split("\n", 1)[0])
+                elif name == "F":
+                    await self.emit(inp.filename)
+                elif name == "e":
+                    if cmd.text:
+                        await self.flush()
+                        out = await self.run_shell(cmd.text)
+                        await self.emit(out, True)
+                    else:
+                        ps = await self.run_shell(ps)
+            if autoprint:
+                await self.emit(ps, ps_nl)
+            await self.flush_appends()
+
+    async def run_shell(self, command_text: str) -> str:
+        from ..streams import BufferOutput, EmptyInput
+        buf = BufferOutput()
+        await self.flush()
+        await self.ctx.run(["sh", "-c", command_text], stdin=EmptyInput(), stdout=buf)
+        text = buf.getvalue().decode("utf-8", "surrogateescape")
+        return text[:-1] if text.endswith("\n") else text
+
+    async def read_R(self, name: str) -> str | None:
+        it = self.rfiles.get(name)
+        if it is None:
+            try:
+                stream = self.ctx.open_input(name)
+            except FSError:
+                self.rfiles[name] = False
+                return None
+            it = stream
+            self.rfiles[name] = it
+        if it is False:
+            return None
+        raw = await it.readline()
+        if not raw:
+            return None
+        return raw[:-1].decode("utf-8", "surrogateescape") if raw.endswith(b"\n") else raw.decode(
+            "utf-8", "surrogateescape")
+
+    async def list_line(self, ps: str, width_arg: int | None) -> None:
+        width = self.line_wrap if width_arg is None else width_arg
+        escapes = {"\\": "\\\\", "\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r",
+                   "\t": "\\t", "\v": "\\v"}
+        pieces = []
+        for byte in ps.encode("utf-8", "surrogateescape"):
+            ch = chr(byte)
+            if ch in escapes:
+                pieces.append(escapes[ch])
+            elif 32 <= byte < 127:
+                pieces.append(ch)
+            else:
+                pieces.append("\\%03o" % byte)
+        lines = []
+        cur = ""
+        if width and width >= 1:
+            for p in pieces:
+                if len(cur) + len(p) > width - 1:
+                    lines.append(cur + "\\")
+                    cur = ""
+                cur += p
+        else:
+            cur = "".join(pieces)
+        lines.append(cur + "$")
+        for ln in lines:
+            await self.emit(ln)
+
+
+def _parse_options(args: list[str]):
+    return getopt(args, "ne:f:i::l:ErsuzV", {
+        "quiet": "n", "silent": "n", "expression=": "e", "file=": "f", "in-place==": "i",
+        "line-length=": "l", "regexp-extended": "E", "separate": "s", "unbuffered": "u",
+        "null-data": "z", "zero-terminated": "z", "posix": None, "version": "V",
+        "debug": None, "follow-symlinks": None, "sandbox": None})
+
+
+@command("sed", help=SED_HELP)
+async def sed(ctx: CommandContext) -> int:
+    try:
+        opts, operands = _parse_options(ctx.args)
+    except UsageError as e:
+        await ctx.error(e.message)
+        await ctx.err(SED_HELP + "\n")
+        return 1
+    quiet = extended = separate = posix = False
+    in_place: str | None = None
+    eol = b"\n"
+    line_wrap = 70
+    chunks: list[str] = []
+    for key, value in opts:
+        if key == "n":
+            quiet = True
+        elif key == "e":
+            chunks.append(value)
+        elif key == "f":
+            try:
+                data = (await ctx.stdin.read()) if value == "-" else ctx.read_file(value)
+            except FSError as e:
+                await ctx.error(f"couldn't open file {value}: {e.strerror}")
+                return 1
+            text = data.decode("utf-8", "surrogateescape")
+            chunks.append(text[:-1] if text.endswith("\n") else text)
+        elif key == "i":
+            in_place = value or ""
+            separate = True
+        elif key == "l":
+            try:
+                line_wrap = int(value)
+            except ValueError:
+                await ctx.error(f"invalid line length: {value}")
+                return 1
+        elif key in ("E", "r"):
+            extended = True
+        elif key == "s":
+            separate = True
+        elif key == "z":
+            eol = b"\0"
+        elif key == "posix":
+            posix = True
+        elif key == "V":
+            await ctx.out("sed (GNU sed) 4.9 (sandbox_kernel)\n")
+            return 0
+    if not chunks:
+        if not operands:
+            await ctx.err(SED_HELP + "\n")
+            return 1
+        chunks.append(operands.pop(0))
+    script = "\n".join(chunks)
+    if script[:2] == "#n" and script[2:3] in ("", "\n"):
+        quiet = True  # POSIX: a script starting with "#n" line means -n
+    # which -e chunk a script offset belongs to (for messages)
+    bounds = []
+    pos = 0
+    for c in chunks:
+        pos += len(c) + 1
+        bounds.append(pos)
+
+    def chunk_of(offset: int) -> str:
+        for n, b in enumerate(bounds, 1):
+            if offset < b:
+                start = bounds[n - 2] if n > 1 else 0
+                return f"{n}, char {offset - start}"
+        return f"{len(bounds)}, char {offset}"
+
+    try:
+        commands = _ScriptParser(script, extended, chunk_of).parse()
+    except SedError as e:
+        await ctx.error(e.message)
+        return e.status
+    if in_place is not None and not operands:
+        await ctx.error("no input files")
+        return 4
+    runner = _Sed(ctx, commands, quiet, eol, line_wrap, in_place is not None, separate, posix)
+    runner.in_place_suffix = in_place or ""
+    runner.plan_fast_path(extended)
+    try:
+        return await runner.run(operands)
+    except SedError as e:
+        await runner.flush()
+        await ctx.error(e.message)
+        return e.status
+    except RegexTimeout:
+        await runner.flush()
+        ctx.check()
+        await ctx.error("regular expression too complex: matching took too long")
+        return 4
+

@@ -1,0 +1,333 @@
+"""xargs: build command lines from standard input and run them through the shell's runner."""
+from __future__ import annotations
+
+from ..streams import EmptyInput
+from ..vfs import FSError
+from ._textio import parse_opts, quote
+from .options import UsageError
+from .registry import CommandContext, command
+
+XARGS_HELP = """\
+Usage: xargs [OPTION]... COMMAND [INITIAL-ARGS]...
+Run COMMAND with arguments INITIAL-ARGS and more arguments read from input.
+
+  -0, --null                   items are separated by a null, not whitespace;
+                                 disables quote and backslash processing and
+                                 logical EOF processing
+  -a, --arg-file=FILE          read arguments from FILE, not standard input
+  -d, --delimiter=CHARACTER    items in input stream are separated by CHARACTER,
+                                 not by whitespace; disables quote and backslash
+                                 processing and logical EOF processing
+  -E END                       set logical EOF string; if END occurs as a line
+                                 of input, the rest of the input is ignored
+  -e, --eof[=END]              equivalent to -E END if END is specified;
+                                 otherwise, there is no end-of-file string
+  -I R                         same as --replace=R
+  -i, --replace[=R]            replace R in INITIAL-ARGS with names read
+                                 from standard input, split at newlines;
+                                 if R is unspecified, assume {}
+  -L, --max-lines=MAX-LINES    use at most MAX-LINES non-blank input lines per
+                                 command line
+  -l[MAX-LINES]                similar to -L but defaults to at most one non-
+                                 blank input line if MAX-LINES is not specified
+  -n, --max-args=MAX-ARGS      use at most MAX-ARGS arguments per command line
+  -P, --max-procs=MAX-PROCS    accepted; commands always run one at a time
+  -r, --no-run-if-empty        if there are no arguments, then do not run COMMAND;
+                                 if this option is not given, COMMAND will be
+                                 run at least once
+  -s, --max-chars=MAX-CHARS    limit length of command line to MAX-CHARS
+  -t, --verbose                print commands before executing them
+  -x, --exit                   exit if the size (see -s) is exceeded
+      --help                   display this help and exit
+
+Exit status: 0 on success, 123 if any invocation exited with status 1-125,
+124 if a command exited with 255, 125 if a command was killed, 126 if a
+command cannot be run, 127 if a command was not found, 1 on other errors."""
+
+DEFAULT_MAX_CHARS = 131072
+
+
+class _XargsError(Exception):
+    def __init__(self, message: str, items: list | None = None) -> None:
+        super().__init__(message)
+        self.items = items or []
+
+
+def _split_default(data: bytes, eof: str | None) -> list[tuple[str, bool]]:
+    """Items from xargs' default input syntax: (item, ends_line) pairs. Blanks separate,
+    quotes group (but not across newlines), backslash escapes; raises on unmatched quotes."""
+    items: list[tuple[str, bool]] = []
+    cur = bytearray()
+    have = False
+    quote_ch = None
+    i = 0
+    n = len(data)
+    while i < n:
+        c = data[i]
+        if quote_ch is not None:
+            if c == quote_ch:
+                quote_ch = None
+            elif c == 10:
+                kind = "double" if quote_ch == 34 else "single"
+                raise _XargsError(f"unmatched {kind} quote; by default quotes are special to "
+                                  "xargs unless you use the -0 option", items)
+            else:
+                cur.append(c)
+            i += 1
+            continue
+        if c in (32, 9, 10, 11, 12, 13):
+            if have:
+                word = cur.decode("utf-8", "surrogateescape")
+                if eof is not None and word == eof:
+                    return items
+                items.append((word, c == 10))
+                cur.clear()
+                have = False
+            elif c == 10 and items:
+                items[-1] = (items[-1][0], True)
+            i += 1
+            continue
+        if c in (34, 39):
+            quote_ch = c
+            have = True
+            i += 1
+            continue
+        if c == 92 and i + 1 < n:
+            cur.append(data[i + 1])
+            have = True
+            i += 2
+            continue
+        cur.append(c)
+        have = True
+        i += 1
+    if quote_ch is not None:
+        kind = "double" if quote_ch == 34 else "single"
+        raise _XargsError(f"unmatched {kind} quote; by default quotes are special to xargs "
+                          "unless you use the -0 option", items)
+    if have:
+        word = cur.decode("utf-8", "surrogateescape")
+        if not (eof is not None and word == eof):
+            items.append((word, True))
+    return items
+
+
+def _split_lines_for_replace(data: bytes, eof: str | None) -> list[str]:
+    """-I: one item per input line, leading blanks dropped, quotes/backslashes processed."""
+    out = []
+    for raw in data.split(b"\n"):
+        line = raw.lstrip(b" \t")
+        if not line:
+            continue
+        words = _split_default(line.replace(b" ", b"\\ ").replace(b"\t", b"\\\t"), None)
+        text = "".join(w for w, _ in words)
+        if eof is not None and text == eof:
+            break
+        out.append(text)
+    return out
+
+
+@command("xargs", help=XARGS_HELP)
+async def xargs(ctx: CommandContext) -> int:
+    try:
+        opts, argv = parse_opts(ctx.args, "+0a:d:E:e::I:i::L:l::n:P:prs:tx", {
+            "null": "0", "arg-file=": "a", "delimiter=": "d", "eof==": "e", "replace==": "i",
+            "max-lines=": "L", "max-args=": "n", "max-procs=": "P", "interactive": "p",
+            "no-run-if-empty": "r", "max-chars=": "s", "verbose": "t", "exit": "x",
+            "show-limits": None, "open-tty": "o", "process-slot-var=": None})
+    except UsageError as e:
+        e.status = 1
+        raise
+    delim: bytes | None = None
+    arg_file = None
+    eof: str | None = None
+    replace: str | None = None
+    max_lines: int | None = None
+    max_args: int | None = None
+    max_chars = DEFAULT_MAX_CHARS
+    no_empty = verbose = exit_on_size = False
+
+    def count(val: str, opt: str, minimum: int = 1) -> int:
+        if not val.lstrip("-").isdigit():
+            raise UsageError(f"invalid number {quote(val)} for -{opt} option", 1)
+        n = int(val)
+        if n < minimum:
+            raise UsageError(f"value {n} for -{opt} option should be >= {minimum}", 1)
+        return n
+
+    for opt, val in opts:
+        if opt == "0":
+            delim = b"\0"
+        elif opt == "a":
+            arg_file = val
+        elif opt == "d":
+            raw = val.encode("utf-8", "surrogateescape")
+            escapes = {b"\\n": b"\n", b"\\t": b"\t", b"\\0": b"\0", b"\\\\": b"\\"}
+            raw = escapes.get(raw, raw)
+            if len(raw) != 1:
+                await ctx.error(f"invalid input delimiter specification {val}: the delimiter "
+                                "must be either a single character or an escape sequence "
+                                "starting with \\.")
+                return 1
+            delim = raw
+        elif opt == "E":
+            eof = val
+        elif opt == "e":
+            eof = val or None
+        elif opt == "I":
+            replace = val
+        elif opt == "i":
+            replace = val or "{}"
+        elif opt == "L":
+            max_lines = count(val, "L")
+        elif opt == "l":
+            max_lines = count(val, "l") if val else 1
+        elif opt == "n":
+            max_args = count(val, "n")
+        elif opt == "P":
+            count(val, "P", 0)
+        elif opt == "p":
+            await ctx.error("-p needs a terminal to ask on, which the sandbox does not have")
+            return 1
+        elif opt == "r":
+            no_empty = True
+        elif opt == "s":
+            max_chars = count(val, "s")
+        elif opt == "t":
+            verbose = True
+        elif opt == "x":
+            exit_on_size = True
+    command_argv = argv or ["echo"]
+
+    try:
+        if arg_file is not None:
+            data = ctx.read_file(arg_file) if arg_file != "-" else await ctx.stdin.read()
+            child_stdin = ctx.stdin if arg_file != "-" else EmptyInput()
+        else:
+            data = await ctx.stdin.read()
+            child_stdin = EmptyInput()
+    except FSError as e:
+        await ctx.error(f"cannot open {quote(arg_file or '-')}: {e.strerror}")
+        return 1
+
+    # split input into items, remembering which ones end an input line (for -L)
+    try:
+        if replace is not None:
+            if delim is not None:
+                items = [(x.decode("utf-8", "surrogateescape"), True) for x in data.split(delim)]
+                if items and items[-1][0] == "" and data.endswith(delim):
+                    items.pop()
+            else:
+                items = [(x, True) for x in _split_lines_for_replace(data, eof)]
+        elif delim is not None:
+            parts = data.split(delim)
+            if parts and parts[-1] == b"":
+                parts.pop()
+            items = [(p.decode("utf-8", "surrogateescape"), True) for p in parts]
+        else:
+            items = _split_default(data, eof)
+            if max_lines is not None:
+                items = _join_continued_lines(data, items)
+    except _XargsError as e:
+        # GNU still runs the command on the items read before the bad quote
+        items = e.items
+        input_error = str(e)
+    else:
+        input_error = None
+
+    base_len = sum(len(a.encode("utf-8", "surrogateescape")) + 1 for a in command_argv)
+    status = 0
+
+    async def run(args: list[str]) -> int | None:
+        """Run one command line; returns an exit status for xargs to stop with, or None."""
+        nonlocal status
+        if verbose:
+            await ctx.err(" ".join(args) + "\n")
+        rc = await ctx.run(args, stdin=child_stdin)
+        if rc == 127:
+            return 127
+        if rc == 126:
+            return 126
+        if rc == 255:
+            await ctx.error(f"{args[0]}: exited with status 255; aborting")
+            return 124
+        if rc > 128:
+            await ctx.error(f"{args[0]}: terminated by signal {rc - 128}")
+            return 125
+        if rc != 0:
+            status = 123
+        await ctx.checkpoint()
+        return None
+
+    async def run_batches(items: list[tuple[str, bool]]) -> int | None:
+        i = 0
+        while i < len(items):
+            batch: list[str] = []
+            length = base_len
+            lines = 0
+            while i < len(items):
+                text, ends_line = items[i]
+                size = len(text.encode("utf-8", "surrogateescape")) + 1
+                if length + size > max_chars:
+                    if not batch:
+                        await ctx.error("argument line too long")
+                        return 1
+                    if exit_on_size:
+                        await ctx.error("argument list too long")
+                        return 1
+                    break
+                if max_args is not None and len(batch) >= max_args:
+                    break
+                batch.append(text)
+                length += size
+                i += 1
+                if max_lines is not None and ends_line:
+                    lines += 1
+                    if lines >= max_lines:
+                        break
+            stop = await run(list(command_argv) + batch)
+            if stop is not None:
+                return stop
+        return None
+
+    if replace is not None:
+        for text, _ in items:
+            args = [a.replace(replace, text) for a in command_argv]
+            stop = await run(args)
+            if stop is not None:
+                return stop
+        if input_error is not None:
+            await ctx.error(input_error)
+            return 1
+        return status
+    if input_error is not None:
+        if items:
+            stop = await run_batches(items)
+            if stop is not None:
+                return stop
+        await ctx.error(input_error)
+        return 1
+    if not items:
+        if no_empty:
+            return 0
+        stop = await run(list(command_argv))
+        return stop if stop is not None else status
+    stop = await run_batches(items)
+    return stop if stop is not None else status
+
+
+def _join_continued_lines(data: bytes, items: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
+    """For -L: a line ending in a blank continues on the next line."""
+    ends = []
+    for raw in data.split(b"\n"):
+        if raw.strip():
+            ends.append(raw.endswith((b" ", b"\t")))
+    out = []
+    line_idx = 0
+    for text, ends_line in items:
+        if ends_line:
+            continued = line_idx < len(ends) and ends[line_idx]
+            line_idx += 1
+            out.append((text, not continued))
+        else:
+            out.append((text, False))
+    return out

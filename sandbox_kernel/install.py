@@ -1,0 +1,67 @@
+"""``python -m sandbox_kernel install``: install the ``sandbox`` kernelspec, like ipykernel does."""
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+SPEC_DIR = Path(__file__).resolve().parent / "kernelspec"
+SPEC_FILES = ("kernel.json", "logo-32x32.png", "logo-64x64.png")
+DEFAULT_NAME = "sandbox"
+
+
+def build_spec(display_name: str | None = None, interrupt_mode: str | None = None,
+               python: str | None = None) -> dict:
+    """kernel.json for this Python: the shipped spec with argv[0] set to the interpreter."""
+    spec = json.loads((SPEC_DIR / "kernel.json").read_text(encoding="utf-8"))
+    spec["argv"][0] = python or sys.executable
+    if display_name:
+        spec["display_name"] = display_name
+    if interrupt_mode:
+        spec["interrupt_mode"] = interrupt_mode
+    return spec
+
+
+def install(name: str = DEFAULT_NAME, user: bool = False, prefix: str | None = None,
+            display_name: str | None = None, interrupt_mode: str | None = None) -> str:
+    """Install the kernelspec; returns the directory it went to."""
+    from jupyter_client.kernelspec import KernelSpecManager
+
+    with tempfile.TemporaryDirectory() as tmp:
+        for fname in SPEC_FILES[1:]:
+            shutil.copy(SPEC_DIR / fname, Path(tmp) / fname)
+        spec = build_spec(display_name, interrupt_mode)
+        (Path(tmp) / "kernel.json").write_text(json.dumps(spec, indent=1, ensure_ascii=False) + "\n",
+                                               encoding="utf-8")
+        return KernelSpecManager().install_kernel_spec(tmp, name, user=user, prefix=prefix)
+
+
+def install_main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m sandbox_kernel install",
+        description="Install the sandbox kernelspec so Jupyter front ends can start the kernel.")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--user", action="store_true", help="install for the current user (~/.local/share/jupyter)")
+    where.add_argument("--sys-prefix", action="store_true",
+                       help=f"install into this Python's prefix ({sys.prefix}), e.g. a venv")
+    where.add_argument("--prefix", metavar="P", help="install under PREFIX/share/jupyter/kernels")
+    parser.add_argument("--name", default=DEFAULT_NAME, help=f"kernelspec name (default: {DEFAULT_NAME})")
+    parser.add_argument("--display-name", metavar="D", help="name shown in the launcher")
+    parser.add_argument("--interrupt-mode", choices=("message", "signal"),
+                        help="how front ends interrupt the kernel (default: message)")
+    args = parser.parse_args(argv)
+    if not args.name or not all(c.isalnum() or c in "-._" for c in args.name):
+        parser.error(f"invalid kernelspec name '{args.name}' (letters, digits, '-', '.', '_')")
+    prefix = sys.prefix if args.sys_prefix else args.prefix
+    try:
+        path = install(args.name, user=args.user, prefix=prefix, display_name=args.display_name,
+                       interrupt_mode=args.interrupt_mode)
+    except OSError as e:
+        print(f"sandbox_kernel install: {e.filename or ''}{': ' if e.filename else ''}{e.strerror or e}"
+              + ("\n(try --user or --sys-prefix)" if not (args.user or prefix) else ""), file=sys.stderr)
+        return 1
+    print(f"Installed kernelspec {args.name} in {path}")
+    return 0

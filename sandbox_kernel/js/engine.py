@@ -1,0 +1,461 @@
+"""JsEngine: `%%js` cells and the `js`/`node` commands, QuickJS-NG in wasmtime on the VFS.
+
+Cells share one persistent JS context, driven by a dedicated worker thread so that a long
+computation never blocks the kernel's asyncio loop; console output goes straight from that
+thread to the thread-safe sinks while the cell runs. Each `js`/`node` command gets a fresh
+context on its own thread (like a node process), so pipelines of several JS commands work.
+
+Pending timers: a cell runs until its promises and timers are all done (a `setInterval` that
+is never cleared therefore runs until the wall-time limit); timers still pending when a run
+is interrupted or times out are cancelled, with a notice on stderr.
+"""
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import threading
+import time
+
+from ..engine import ErrorInfo, RunResult, Streams
+from ..limits import Limits, format_size
+from . import binary
+from .hostapi import HostApi, RunIO
+from .runtime import THREAD_STACK, CompiledModule, InstanceDead, JsInstance, Outcome, make_wasmtime_engine
+from .transform import rewrite_cell
+
+_COMPILED: CompiledModule | None = None
+_COMPILED_LOCK = threading.Lock()
+
+
+def compiled_module() -> CompiledModule:
+    """The QuickJS module, compiled (or loaded from the cache) once per process."""
+    global _COMPILED
+    with _COMPILED_LOCK:
+        if _COMPILED is None:
+            _COMPILED = CompiledModule(binary.load())
+        return _COMPILED
+
+
+_STACK_LOCK = threading.Lock()
+
+
+def start_thread(target, name: str) -> threading.Thread:
+    """A daemon thread with a stack big enough for deep wasm recursion."""
+    with _STACK_LOCK:
+        previous = threading.stack_size()
+        try:
+            threading.stack_size(THREAD_STACK)
+        except (ValueError, RuntimeError):
+            pass
+        try:
+            thread = threading.Thread(target=target, name=name, daemon=True)
+            thread.start()
+        finally:
+            threading.stack_size(previous)
+    return thread
+
+
+class _Worker:
+    """One thread that runs a JS context's calls in order; results come back as asyncio futures."""
+
+    def __init__(self, name: str) -> None:
+        import queue
+
+        self.jobs: "queue.SimpleQueue" = queue.SimpleQueue()
+        self.thread = start_thread(self._loop, name)
+
+    def _loop(self) -> None:
+        while True:
+            job = self.jobs.get()
+            if job is None:
+                return
+            loop, future, fn = job
+            try:
+                result = fn()
+            except BaseException as e:  # delivered to the awaiting coroutine
+                loop.call_soon_threadsafe(_settle, future, None, e)
+            else:
+                loop.call_soon_threadsafe(_settle, future, result, None)
+
+    def submit(self, fn) -> asyncio.Future:
+        loop = asyncio.get_running_loop()
+        future = loop.create_future()
+        self.jobs.put((loop, future, fn))
+        return future
+
+    def stop(self) -> None:
+        self.jobs.put(None)
+
+
+def _settle(future: asyncio.Future, result, error) -> None:
+    if future.done():
+        return
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(result)
+
+
+class _BaseIO(RunIO):
+    def __init__(self, loop: asyncio.AbstractEventLoop, cwd: str, env: dict | None, argv: list[str],
+                 wall_time: float) -> None:
+        self.loop = loop
+        self.cwd = cwd
+        self.env = env
+        self.argv = argv
+        self.deadline = time.monotonic() + wall_time
+        self.wake = threading.Event()
+        self.reason: str | None = None
+        self._stdin_buf = b""
+
+    def stop(self, reason: str) -> None:
+        if self.reason is None:
+            self.reason = reason
+        self.wake.set()
+
+    def cancelled(self) -> str | None:
+        if self.reason is None and time.monotonic() > self.deadline:
+            self.reason = "timeout"
+        return self.reason
+
+    def wait(self, seconds: float) -> None:
+        self.wake.wait(max(0.0, min(seconds, self.deadline - time.monotonic() + 0.01)))
+
+    def _await(self, coro):
+        """Run a coroutine on the kernel loop from the worker thread, giving up on cancel."""
+        future = asyncio.run_coroutine_threadsafe(coro, self.loop)
+        while True:
+            try:
+                return future.result(timeout=0.05)
+            except concurrent.futures.TimeoutError:
+                if self.cancelled():
+                    future.cancel()
+                    return None
+
+    def read_stdin(self, n: int) -> bytes:
+        if not self._stdin_buf:
+            self._stdin_buf = self._read_more() or b""
+        data, self._stdin_buf = self._stdin_buf[:n], self._stdin_buf[n:]
+        return data
+
+    def _read_more(self) -> bytes:
+        return b""
+
+
+class CellIO(_BaseIO):
+    """I/O of a `%%js` cell: the kernel's streams."""
+
+    def __init__(self, streams: Streams, loop, cwd, sandbox, wall_time) -> None:
+        super().__init__(loop, cwd, None, ["/usr/bin/node"], wall_time)
+        self.streams = streams
+        self.sandbox = sandbox
+
+    def load_env(self) -> dict[str, str]:
+        """The shell's exported variables; read on the kernel loop (it may start the shell)."""
+        async def exported() -> dict[str, str]:
+            try:
+                return dict(self.sandbox.environment())
+            except Exception:  # no shell engine (yet): an empty environment
+                return {}
+        return self._await(exported()) or {}
+
+    def write_stdout(self, data: bytes) -> None:
+        self.streams.stdout.write(data)
+
+    def write_stderr(self, data: bytes) -> None:
+        self.streams.stderr.write(data)
+
+    def cancelled(self) -> str | None:
+        if self.reason is None and self.streams.cancel.is_set():
+            self.reason = self.streams.cancel.reason
+        return super().cancelled()
+
+    def _read_more(self) -> bytes:
+        if self.streams.input is None:
+            return b""
+        line = self._await(self.streams.input("", False))
+        return b"" if line is None else (line + "\n").encode("utf-8", "surrogateescape")
+
+    def display(self, data, metadata, display_id, update) -> None:
+        show = self.streams.display
+        if show is not None:
+            self.loop.call_soon_threadsafe(show, data, metadata, display_id, update)
+
+
+class CommandIO(_BaseIO):
+    """I/O of a `js`/`node` command: the pipeline's streams."""
+
+    def __init__(self, ctx, loop, argv, wall_time, api: HostApi) -> None:
+        super().__init__(loop, ctx.cwd, dict(ctx.env), argv, wall_time)
+        self.ctx = ctx
+        self.api = api
+
+    def _write(self, stream, data: bytes) -> None:
+        try:
+            self._await(stream.write(data))
+        except BrokenPipeError:
+            self.api.request_exit(141)
+        except Exception:
+            self.api.request_exit(1)
+
+    def write_stdout(self, data: bytes) -> None:
+        self._write(self.ctx.stdout, data)
+
+    def write_stderr(self, data: bytes) -> None:
+        self._write(self.ctx.stderr, data)
+
+    def _read_more(self) -> bytes:
+        try:
+            return self._await(self.ctx.stdin.read_some(65536)) or b""
+        except Exception:
+            return b""
+
+
+def _error_lines(err: dict) -> list[str]:
+    head = f"{err.get('name', 'Error')}: {err.get('message', '')}"
+    # frames of the prelude (fs, console...) are the sandbox's plumbing, not the user's code
+    stack = [line for line in str(err.get("stack") or "").split("\n")
+             if line.strip() and "(<prelude>" not in line]
+    return [head, *stack]
+
+
+class JsEngine:
+    name = "js"
+
+    def __init__(self, sandbox) -> None:
+        self.sandbox = sandbox
+        self._compiled = compiled_module()
+        self._facts = binary.load()
+        self._worker = _Worker("sandbox-js")
+        self._memory_limit = sandbox.limits.wasm_memory_bytes
+        self.api = HostApi(sandbox.fs, lambda: self._memory_limit)
+        self.instance: JsInstance | None = None
+        self._cells = 0
+        self._closed = False
+
+    # ------------------------------------------------------------------ instances
+    def _new_instance(self, api: HostApi, memory_limit: int) -> JsInstance:
+        engine = make_wasmtime_engine()
+        instance = JsInstance(engine, self._compiled.load(engine), self._facts, self.sandbox.fs,
+                              api, memory_limit)
+        api.instance = instance
+        return instance
+
+    def _cwd(self) -> str:
+        """The shell's cwd; before the shell engine exists, where it will start."""
+        if "sh" in self.sandbox.engines:
+            try:
+                return self.sandbox.cwd()
+            except Exception:
+                pass
+        return "/workspace" if self.sandbox.fs.is_dir("/workspace") else "/"
+
+    # ------------------------------------------------------------------ cells
+    async def run(self, cell: str, streams: Streams, limits: Limits) -> RunResult:
+        if self._closed:
+            return RunResult(1, ErrorInfo("EngineClosed", "the JS engine has been shut down"))
+        loop = asyncio.get_running_loop()
+        io = CellIO(streams, loop, self._cwd(), self.sandbox, limits.wall_time)
+        self._cells += 1
+        filename = f"<cell {self._cells}>"
+
+        def poke(reason: str) -> None:
+            io.stop(reason)
+            inst = self.instance
+            if inst is not None:
+                inst.request_interrupt()
+
+        remove = streams.cancel.on_cancel(poke)
+        future = self._worker.submit(lambda: self._run_cell(cell, filename, io, limits))
+        try:
+            outcome, notices = await asyncio.shield(future)
+        except asyncio.CancelledError:
+            poke("interrupt")
+            raise
+        finally:
+            remove()
+        for line in notices:
+            streams.stderr.write((line + "\n").encode())
+        return self._result(outcome, limits)
+
+    def _run_cell(self, cell: str, filename: str, io: CellIO, limits: Limits):
+        notices: list[str] = []
+        self._memory_limit = limits.wasm_memory_bytes
+        try:
+            if self.instance is None or self.instance.dead:
+                self.instance = self._new_instance(self.api, limits.wasm_memory_bytes)
+            self.instance.memory_limit = limits.wasm_memory_bytes
+            self.api.run = io
+            self.api.exit_requested = None
+            outcome = self.instance.run(rewrite_cell(cell), filename, cancelled=io.cancelled, wait=io.wait)
+        except InstanceDead as e:
+            dead, self.instance = self.instance, None
+            outcome = Outcome(status=1)
+            reason = io.cancelled()
+            if dead is not None and dead.exit_status is not None:  # std.exit()
+                outcome.status = outcome.exit_code = dead.exit_status
+            elif reason:
+                outcome.interrupted = reason
+            else:
+                outcome.error = {"name": "InternalError", "message": str(e), "stack": ""}
+            notices.append(f"JS state was reset: {e}")
+        except MemoryError as e:
+            if self.instance is None:
+                e = f"the JS memory limit wasm_memory_bytes={format_size(limits.wasm_memory_bytes)} is too small to start the engine"
+            outcome = Outcome(status=1, error={"name": "RangeError", "message": f"out of memory ({e})", "stack": ""})
+        except Exception as e:  # a host bug: report it, and don't trust the context any more
+            self.instance = None
+            outcome = Outcome(status=1, error={"name": "InternalError", "stack": "",
+                                               "message": f"JS host error: {type(e).__name__}: {e}"})
+            notices.append("JS state was reset after an internal error")
+        finally:
+            self.api.run = RunIO()
+        notices[:0] = outcome.notices
+        return outcome, notices
+
+    def _result(self, outcome: Outcome, limits: Limits) -> RunResult:
+        value = {"text/plain": outcome.value} if outcome.value is not None else None
+        if outcome.interrupted == "timeout":
+            msg = f"JS run exceeded the wall-time limit ({limits.wall_time:g} s)"
+            return RunResult(124, ErrorInfo("Timeout", msg, [f"Timeout: {msg}"]))
+        if outcome.interrupted:
+            return RunResult(130, ErrorInfo("Interrupted", "JS execution interrupted", ["Interrupted"]))
+        if outcome.error is not None:
+            err = dict(outcome.error)
+            if err.get("message") == "out of memory":
+                err["message"] = (f"out of memory (the JS memory limit is "
+                                  f"{format_size(limits.wasm_memory_bytes)}: wasm_memory_bytes)")
+            return RunResult(outcome.status or 1, ErrorInfo(err.get("name", "Error"), err.get("message", ""),
+                                                            _error_lines(err)), value)
+        if outcome.status:
+            msg = f"process.exit({outcome.status})" if outcome.exit_code is not None else f"exit status {outcome.status}"
+            return RunResult(outcome.status, ErrorInfo("ExitStatus", msg, [msg]), value)
+        return RunResult(0, None, value)
+
+    # ------------------------------------------------------------------ commands
+    async def run_command(self, ctx) -> int:
+        from .command import Exit, parse_command_line, script_source
+
+        plan = parse_command_line(ctx)
+        if isinstance(plan, Exit):
+            if plan.stdout:
+                await ctx.out(plan.stdout)
+            if plan.stderr:
+                await ctx.err(plan.stderr)
+            return plan.status
+        loop = asyncio.get_running_loop()
+        limits: Limits = getattr(ctx.sandbox, "limits", None) or Limits()
+        api = HostApi(ctx.fs, lambda: limits.wasm_memory_bytes)
+        io = CommandIO(ctx, loop, plan.argv, limits.wall_time, api)
+        if plan.stdin_script:
+            data = await ctx.stdin.read()
+            plan.code = data.decode("utf-8", "replace")
+        holder: dict = {}
+
+        def work():
+            instance = None
+            try:
+                instance = self._new_instance(api, limits.wasm_memory_bytes)
+                holder["instance"] = instance
+                if io.cancelled():
+                    return Outcome(interrupted=io.cancelled())
+                api.run = io
+                instance.print_raw_strings = plan.print_result
+                source, filename = script_source(plan)
+                return instance.run(source, filename, cancelled=io.cancelled, wait=io.wait)
+            except InstanceDead as e:
+                if instance is not None and instance.exit_status is not None:
+                    return Outcome(status=instance.exit_status, exit_code=instance.exit_status)
+                return Outcome(status=1, interrupted=io.cancelled(),
+                               error={"name": "InternalError", "message": str(e), "stack": "", "text": ""})
+            except MemoryError as e:
+                return Outcome(status=1, error={"name": "RangeError", "message": f"out of memory ({e})", "stack": "", "text": ""})
+            except Exception as e:  # a host bug: an error message, never a traceback
+                return Outcome(status=1, error={"name": "InternalError", "stack": "", "text": "",
+                                                "message": f"JS host error: {type(e).__name__}: {e}"})
+            finally:
+                api.close_handles()
+
+        def stop(reason: str) -> None:
+            io.stop(reason)
+            inst = holder.get("instance")
+            if inst is not None:
+                inst.request_interrupt()
+
+        future = self._spawn(work)
+        try:
+            while not future.done():
+                try:
+                    await asyncio.wait_for(asyncio.shield(future), 0.05)
+                except asyncio.TimeoutError:
+                    pass
+                try:
+                    ctx.check()
+                except BaseException:
+                    stop("interrupt")
+                    await asyncio.shield(future)
+                    raise
+        except asyncio.CancelledError:
+            stop("interrupt")
+            raise
+        outcome: Outcome = future.result()
+        return await self._command_status(ctx, plan, outcome, limits)
+
+    @staticmethod
+    def _spawn(work) -> asyncio.Future:
+        """Run ``work`` on a fresh big-stack thread (one per command, so pipelines of several
+        JS commands run concurrently)."""
+        loop = asyncio.get_running_loop()
+        future = loop.create_future()
+
+        def target():
+            try:
+                result = work()
+            except BaseException as e:
+                loop.call_soon_threadsafe(_settle, future, None, e)
+            else:
+                loop.call_soon_threadsafe(_settle, future, result, None)
+        start_thread(target, "sandbox-js-cmd")
+        return future
+
+    async def _command_status(self, ctx, plan, outcome: Outcome, limits: Limits) -> int:
+        if outcome.exit_code is not None:
+            return outcome.exit_code
+        if outcome.interrupted:
+            if outcome.interrupted == "timeout":
+                await ctx.error(f"wall-time limit ({limits.wall_time:g} s) exceeded")
+                return 124
+            return 130
+        if outcome.error is not None:
+            err = outcome.error
+            text = err.get("text") or "\n".join(_error_lines(err))
+            if err.get("message") == "out of memory":
+                text += f"\n(the JS memory limit is {format_size(limits.wasm_memory_bytes)})"
+            await ctx.err(f"{plan.error_prefix}{text.rstrip()}\n")
+            return outcome.status or 1
+        if plan.print_result and outcome.value is not None:
+            await ctx.out(outcome.value + "\n")
+        return outcome.status
+
+    # ------------------------------------------------------------------ control
+    def magic(self, args: str) -> str:
+        """`%js reset` drops the context; `%js` (or `%js info`) describes it."""
+        words = args.split()
+        if words[:1] == ["reset"]:
+            self.instance = None
+            return "JS state was reset"
+        if not words or words[:1] == ["info"]:
+            inst = self.instance
+            if inst is None or inst.dead:
+                return f"JS: no context yet ({binary.WHEEL})"
+            return (f"JS: QuickJS-NG ({binary.WHEEL}), memory {format_size(inst.memory_bytes())} "
+                    f"of {format_size(self._memory_limit)}, {self._cells} cells run")
+        raise ValueError(f"unknown %js subcommand '{words[0]}' (try: reset, info)")
+
+    async def shutdown(self) -> None:
+        self._closed = True
+        inst = self.instance
+        if inst is not None:
+            inst.request_interrupt()
+        self.instance = None
+        self._worker.stop()

@@ -1,0 +1,541 @@
+"""One QuickJS context inside one wasmtime instance, driven from a single worker thread.
+
+``JsInstance`` owns the store, the WASI host and the JS context; ``run`` evaluates one cell or
+script in the persistent global scope, pumps promises and timers until idle, and returns an
+``Outcome``. The JS side of the host API lives in ``prelude.js``; its calls arrive in
+``rpc`` (see ``hostapi.py`` for the operations).
+"""
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+import struct
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import wasmtime
+
+from . import binary
+from .binary import BinaryFacts
+from .wasi import ProcessExit, WasiHost
+
+WASM_NATIVE_STACK = 16 << 20   # native stack for wasm frames (see THREAD_STACK)
+DEFAULT_NATIVE_STACK = 2 << 20 # what wasmtime allows when async_stack_size cannot be raised
+# Shadow stack given to QuickJS (the stock one is 64 KiB). Each JS call uses both stacks;
+# measured: 1/4 of the native stack is safe for every recursion pattern tried, so QuickJS's
+# RangeError comes before a native stack overflow (which would trap and lose the context).
+C_STACK_RATIO = 5
+C_STACK_MARGIN = 128 << 10     # QuickJS raises RangeError this far before the end
+THREAD_STACK = 48 << 20        # stack of the threads that run wasm (Python frames + wasm)
+OOM_RESERVE = 4 << 20          # heap kept back so an out-of-memory error can still be reported
+HARD_STOP_AFTER = 2.0          # seconds between a soft interrupt and the epoch trap
+
+_PRELUDE = (Path(__file__).with_name("prelude.js")).read_text()
+
+
+class InstanceDead(Exception):
+    """The wasm instance trapped or exited; its JS state is gone."""
+
+
+@dataclass
+class Outcome:
+    status: int = 0
+    value: str | None = None            # inspected last value (None: undefined)
+    error: dict | None = None           # {name, message, stack, text}
+    interrupted: str | None = None      # "interrupt" | "timeout" when stopped
+    exit_code: int | None = None        # process.exit(code)
+    notices: list[str] = field(default_factory=list)
+
+
+def _raise_async_stack_limit(cfg: wasmtime.Config, size: int) -> bool:
+    """wasmtime caps max_wasm_stack at async_stack_size, which wasmtime-py does not expose;
+    the C API has the setter. False if it is missing (then the 2 MiB default applies)."""
+    try:
+        from wasmtime import _bindings
+
+        setter = _bindings.dll.wasmtime_config_async_stack_size_set
+        setter.restype = None
+        setter.argtypes = [ctypes.POINTER(_bindings.wasm_config_t), ctypes.c_size_t]
+        setter(cfg.ptr(), size)
+        return True
+    except Exception:
+        return False
+
+
+_native_stack = DEFAULT_NATIVE_STACK
+
+
+def make_wasmtime_engine() -> wasmtime.Engine:
+    global _native_stack
+    cfg = wasmtime.Config()
+    cfg.epoch_interruption = True   # last-resort stop of a run that ignores the soft interrupt
+    if _raise_async_stack_limit(cfg, WASM_NATIVE_STACK):
+        cfg.max_wasm_stack = _native_stack = WASM_NATIVE_STACK
+    else:
+        cfg.max_wasm_stack = _native_stack = DEFAULT_NATIVE_STACK  # wasmtime's own default is smaller
+    cfg.memory_may_move = False     # so another thread can poke the interrupt word
+    return wasmtime.Engine(cfg)
+
+
+def cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "sandbox-kernel" / "js"
+
+
+def wasmtime_version() -> str:
+    """The installed wasmtime-py version (its dist-info name: importlib.metadata takes ~25 ms)."""
+    site = Path(wasmtime.__file__).resolve().parent.parent
+    for info in site.glob("wasmtime-*.dist-info"):
+        return info.name[len("wasmtime-"):-len(".dist-info")]
+    from importlib.metadata import version
+    return version("wasmtime")
+
+
+class CompiledModule:
+    """QuickJS compiled to native code once per process, loadable into any wasmtime Engine
+    made by ``make_wasmtime_engine`` (each JS context has its own Engine, so an epoch trap
+    that stops one context cannot touch another). The native code is cached per user in
+    ``~/.cache/sandbox-kernel/js/<wasmtime-version>-<module-hash>.cwasm``; when the cache is
+    unwritable it is kept in memory."""
+
+    def __init__(self, facts: BinaryFacts) -> None:
+        self.facts = facts
+        # the original binary's hash (verified by binary.load) plus the version of our patch
+        key = f"{wasmtime_version()}-{binary.WASM_SHA256[:24]}-p{binary.PATCH_VERSION}"
+        self.path: Path | None = cache_dir() / f"{key}.cwasm"
+        self.serialized: bytes | None = None
+        if not self.path.is_file():
+            self._compile()
+
+    def _compile(self) -> None:
+        self.serialized = wasmtime.Module(make_wasmtime_engine(), self.facts.wasm).serialize()
+        try:
+            assert self.path is not None
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = self.path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
+            tmp.write_bytes(self.serialized)
+            os.replace(tmp, self.path)
+        except OSError:
+            self.path = None  # unwritable cache: load from memory
+
+    def load(self, engine: wasmtime.Engine) -> wasmtime.Module:
+        if self.path is not None:
+            try:
+                return wasmtime.Module.deserialize_file(engine, str(self.path))
+            except Exception:  # stale, truncated, or another engine configuration
+                if self.serialized is None:
+                    self._compile()
+                    return self.load(engine)
+        return wasmtime.Module.deserialize(engine, self.serialized)
+
+
+class JsInstance:
+    """A live QuickJS context. Not thread-safe: use it from one thread; only
+    ``request_interrupt`` may be called from anywhere."""
+
+    def __init__(self, engine: wasmtime.Engine, module: wasmtime.Module, facts: BinaryFacts,
+                 fs, api, memory_limit: int) -> None:
+        self.engine = engine
+        self.api = api              # hostapi.HostApi: RPC operations and the current run's I/O
+        self.dead: str | None = None
+        self.exit_status: int | None = None  # set when the program called exit()
+        self.store = wasmtime.Store(engine)
+        self.memory_limit = memory_limit
+        self.store.set_limits(memory_size=memory_limit)
+        self.store.set_epoch_deadline(1)
+        self.wasi = WasiHost(fs, api)
+        linker = wasmtime.Linker(engine)
+        self.wasi.define(linker)
+        exports = linker.instantiate(self.store, module).exports(self.store)
+        self.memory = exports["memory"]
+        self.wasi.memory, self.wasi.store = self.memory, self.store
+        self._stack_pointer = exports["__stack_pointer"]
+        self.f = {name: exports[name] for name in binary.REQUIRED_EXPORTS
+                  if name not in ("memory", "__stack_pointer")}
+        base = ctypes.addressof(self.memory.data_ptr(self.store).contents)
+        self._signal_word = ctypes.c_uint32.from_address(base + facts.pending_signals_addr)
+        self._stop_lock = threading.Lock()
+        self._running = False
+        self._hard_timer: threading.Timer | None = None
+        self.print_raw_strings = False  # `node -p` prints a string result as is
+
+        self._call("_initialize")
+        if self._call("qjs_init") != 0:
+            raise InstanceDead("qjs_init failed")
+        self.ctx = self._call("qjs_get_context")
+        self.rt = self._call("JS_GetRuntime", self.ctx)
+        # the default tracker exit(1)s from js_std_await, which we never call
+        self._call("JS_SetHostPromiseRejectionTracker", self.rt, 0, 0)
+        self._call("JS_SetInterruptHandler", self.rt, facts.interrupt_table_index, 0)
+        self._scratch = self._malloc(16)
+        self._reserve = self._malloc(OOM_RESERVE)
+        self._stack_limit_offset = self._find_stack_limit_offset()
+        c_stack = _native_stack // C_STACK_RATIO
+        block = self._malloc(c_stack + 16)
+        self._stack_top = (block + c_stack) & ~15
+        self._stack_limit = block + C_STACK_MARGIN
+        self._reset_stack()
+        self._eval_checked(_PRELUDE, "<prelude>", binary.EVAL_TYPE_MODULE)
+        self._host = self._global_property("__sandbox")
+        self._host_fns = {}
+        self.builtin_exports: dict[str, list[str]] = {}
+        table = self._call_host_str("builtinTable")
+        self.builtin_exports = json.loads(table)
+
+    # ------------------------------------------------------------------ low level
+    def _call(self, name: str, *args):
+        if self.dead:
+            raise InstanceDead(self.dead)
+        try:
+            return self.f[name](self.store, *args)
+        except ProcessExit as e:  # std.exit(): like a process exiting, the context is gone
+            self.exit_status = e.code & 0xFF
+            self.dead = f"the JS runtime exited (status {e.code})"
+        except wasmtime.Trap as e:
+            code = e.trap_code.name if e.trap_code is not None else str(e).splitlines()[0]
+            self.dead = f"the JS runtime trapped ({code})"
+        except wasmtime.WasmtimeError as e:
+            self.dead = f"the JS runtime failed ({str(e).splitlines()[0]})"
+        except BaseException as e:
+            self.dead = f"the JS runtime was torn down ({type(e).__name__}: {e})"
+        raise InstanceDead(self.dead)
+
+    def _malloc(self, n: int) -> int:
+        ptr = self._call("malloc", n) & 0xFFFFFFFF
+        if not ptr and self._release_reserve():
+            ptr = self._call("malloc", n) & 0xFFFFFFFF
+        if not ptr:
+            raise MemoryError("the JS heap is full")
+        return ptr
+
+    def _release_reserve(self) -> bool:
+        if getattr(self, "_reserve", 0):
+            self._call("free", self._reserve)
+            self._reserve = 0
+            return True
+        return False
+
+    def _rearm_reserve(self) -> None:
+        if not self._reserve:
+            self._call("JS_RunGC", self.rt)
+            self._reserve = self._call("malloc", OOM_RESERVE) & 0xFFFFFFFF
+
+    def _cstring(self, text: str) -> tuple[int, int]:
+        raw = text.encode("utf-8", "surrogatepass")
+        ptr = self._malloc(len(raw) + 1)
+        self.memory.write(self.store, raw + b"\0", ptr)
+        return ptr, len(raw)
+
+    def _free_value(self, value: int) -> None:
+        if binary.is_refcounted(value) and not self.dead:
+            self._call("JS_FreeValue", self.ctx, value)
+
+    def _to_str(self, value: int) -> str:
+        ptr = self._call("JS_ToCStringLen2", self.ctx, self._scratch, value, 0) & 0xFFFFFFFF
+        if not ptr:
+            self._free_value(self._call("JS_GetException", self.ctx))
+            return ""
+        n = struct.unpack("<I", self.memory.read(self.store, self._scratch, self._scratch + 4))[0]
+        text = bytes(self.memory.read(self.store, ptr, ptr + n)).decode("utf-8", "replace")
+        self._call("JS_FreeCString", self.ctx, ptr)
+        return text
+
+    def _get_property(self, obj: int, name: str) -> int:
+        ptr, _ = self._cstring(name)
+        try:
+            return self._call("JS_GetPropertyStr", self.ctx, obj, ptr)
+        finally:
+            self._call("free", ptr)
+
+    def _global_property(self, name: str) -> int:
+        glob = self._call("JS_GetGlobalObject", self.ctx)
+        try:
+            return self._get_property(glob, name)
+        finally:
+            self._free_value(glob)
+
+    def _host_fn(self, name: str) -> int:
+        fn = self._host_fns.get(name)
+        if fn is None:
+            fn = self._host_fns[name] = self._get_property(self._host, name)
+        return fn
+
+    def call_host(self, name: str, *args: int) -> int:
+        """Call ``__sandbox[name](...args)``; returns the JSValue (may be an exception)."""
+        argv = 0
+        if args:
+            argv = self._malloc(8 * len(args))
+            self.memory.write(self.store, struct.pack(f"<{len(args)}q", *args), argv)
+        try:
+            return self._call("JS_Call", self.ctx, self._host_fn(name), self._host, len(args), argv)
+        finally:
+            if argv and not self.dead:
+                self._call("free", argv)
+
+    def _call_host_str(self, name: str, *args: int) -> str:
+        value = self.call_host(name, *args)
+        if binary.tag_of(value) == binary.TAG_EXCEPTION:
+            error = self._take_exception()
+            raise RuntimeError(f"sandbox prelude failed in {name}: {error['text']}")
+        try:
+            return self._to_str(value)
+        finally:
+            self._free_value(value)
+
+    def _eval(self, source: str, filename: str, flags: int) -> int:
+        code, n = self._cstring(source)
+        name, _ = self._cstring(filename)
+        try:
+            return self._call("JS_Eval", self.ctx, code, n, name, flags)
+        finally:
+            if not self.dead:
+                self._call("free", code)
+                self._call("free", name)
+
+    def _eval_checked(self, source: str, filename: str, flags: int) -> None:
+        value = self._eval(source, filename, flags)
+        if binary.tag_of(value) == binary.TAG_EXCEPTION:
+            e = self._call("JS_GetException", self.ctx)
+            text = self._to_str(e)
+            self._free_value(e)
+            raise RuntimeError(f"{filename} failed: {text}")
+        self._free_value(value)
+
+    def _find_stack_limit_offset(self) -> int:
+        # JSRuntime holds stack_size, stack_top, stack_limit as consecutive words: find
+        # stack_size by writing two markers through the API.
+        marks = (0x13572468, 0x0ACE1357)
+        snaps = []
+        for mark in marks:
+            self._call("JS_SetMaxStackSize", self.rt, mark)
+            snaps.append(bytes(self.memory.read(self.store, self.rt, self.rt + 1024)))
+        self._call("JS_SetMaxStackSize", self.rt, 0)
+        offsets = [o for o in range(0, 1024, 4)
+                   if all(s[o:o + 4] == struct.pack("<I", m) for s, m in zip(snaps, marks))]
+        if len(offsets) != 1:
+            raise binary.BinaryMismatch("JSRuntime.stack_size not found")
+        return offsets[0] + 8
+
+    def _reset_stack(self) -> None:
+        self._stack_pointer.set_value(self.store, wasmtime.Val.i32(self._stack_top))
+        self.memory.write(self.store, struct.pack("<I", self._stack_limit),
+                          self.rt + self._stack_limit_offset)
+
+    # ------------------------------------------------------------------ interrupt
+    def _set_interrupt(self, on: bool) -> None:
+        word = self._signal_word
+        word.value = (word.value | binary.SIGINT_BIT) if on else (word.value & ~binary.SIGINT_BIT)
+
+    def request_interrupt(self) -> None:
+        """Thread-safe: QuickJS throws an uncatchable 'interrupted' at its next check; if the
+        run has not stopped after HARD_STOP_AFTER seconds, trap it (the state is then lost)."""
+        with self._stop_lock:
+            if not self._running or self.dead:
+                return
+            self._set_interrupt(True)
+            if self._hard_timer is None:
+                self._hard_timer = threading.Timer(HARD_STOP_AFTER, self._hard_stop)
+                self._hard_timer.daemon = True
+                self._hard_timer.start()
+
+    def _hard_stop(self) -> None:
+        with self._stop_lock:
+            if self._running:
+                self.engine.increment_epoch()
+
+    # ------------------------------------------------------------------ running
+    def run(self, source: str, filename: str, *, cancelled, wait) -> Outcome:
+        """Evaluate ``source`` as an async script; pump jobs and timers until idle.
+
+        ``cancelled()`` -> reason or None; ``wait(seconds)`` sleeps until a timer is due or
+        the run is cancelled."""
+        with self._stop_lock:
+            self._running = True
+            self._set_interrupt(False)
+        if cancelled():  # cancelled before this thread got here: request_interrupt was a no-op
+            self.request_interrupt()
+        self.store.set_epoch_deadline(1)
+        self.store.set_limits(memory_size=max(self.memory_limit, self.memory.size(self.store) * 65536))
+        self._reset_stack()
+        outcome = Outcome()
+        try:
+            self._free_value(self._check(self.call_host("begin"), outcome))
+            if outcome.error is None:
+                self._run_body(source, filename, outcome, cancelled, wait)
+        finally:
+            with self._stop_lock:
+                self._running = False
+                if self._hard_timer is not None:
+                    self._hard_timer.cancel()
+                    self._hard_timer = None
+            if not self.dead:
+                self._set_interrupt(False)
+        if not self.dead:
+            if outcome.interrupted or outcome.exit_code is not None:
+                n = self._cancel_timers()
+                if n and outcome.interrupted:
+                    outcome.notices.append(f"[js: {n} pending timer{'s' if n > 1 else ''} cancelled]")
+            self._rearm_reserve()
+        return outcome
+
+    def _run_body(self, source, filename, outcome, cancelled, wait) -> None:
+        promise = self._eval(source, filename, binary.EVAL_FLAG_ASYNC)
+        if binary.tag_of(promise) == binary.TAG_EXCEPTION:
+            self._record_exception(outcome, cancelled)
+            return
+        try:
+            if not self._settle(promise, outcome, cancelled, wait):
+                return
+            completion = self._call("JS_PromiseResult", self.ctx, promise)
+        finally:
+            self._free_value(promise)
+        value = self._get_property(completion, "value")
+        self._free_value(completion)
+        if self._call("JS_PromiseState", self.ctx, value) >= 0:  # the cell's value is awaited
+            if not self._settle(value, outcome, cancelled, wait):
+                self._free_value(value)
+                return
+            settled = self._call("JS_PromiseResult", self.ctx, value)
+            self._free_value(value)
+            value = settled
+        try:
+            if not self._pump(outcome, cancelled, wait, until=None):
+                return
+            raw = (binary.TAG_BOOL << 32) | int(self.print_raw_strings)
+            shown = self.call_host("result", value, raw)
+            if binary.tag_of(shown) == binary.TAG_EXCEPTION:
+                self._record_exception(outcome, cancelled)
+                return
+            text = self._to_str(shown)
+            self._free_value(shown)
+            outcome.value = text[1:] if text else None
+        finally:
+            self._free_value(value)
+        if self.api.exit_requested is None:
+            code = self.call_host("exitCode")
+            outcome.status = code & 0xFF if binary.tag_of(code) == binary.TAG_INT else 0
+            self._free_value(self.call_host("emitExit", code))
+
+    def _settle(self, promise, outcome, cancelled, wait) -> bool:
+        """Pump until ``promise`` settles; False (with outcome filled in) on failure."""
+        if not self._pump(outcome, cancelled, wait, until=promise):
+            return False
+        state = self._call("JS_PromiseState", self.ctx, promise)
+        if state == binary.PROMISE_FULFILLED:
+            return True
+        if state == binary.PROMISE_REJECTED:
+            reason = self._call("JS_PromiseResult", self.ctx, promise)
+            self._record_value_error(outcome, reason, cancelled)
+            return False
+        outcome.status = 13
+        outcome.error = {"name": "Error", "message": "the cell awaits a promise that can never settle "
+                         "(nothing is left that could resolve it)", "stack": "", "text": ""}
+        return False
+
+    def _pump(self, outcome, cancelled, wait, until) -> bool:
+        """Run jobs and timers until idle (or ``until`` settles). False when stopped."""
+        while True:
+            if until is not None and self._call("JS_PromiseState", self.ctx, until) != binary.PROMISE_PENDING:
+                return True
+            reason = cancelled()
+            if reason or self.api.exit_requested is not None:
+                self._set_interrupt(True)
+            r = self._call("js_std_loop_once", self.ctx)
+            if r == binary.LOOP_ERROR:
+                self._record_exception(outcome, cancelled)
+                return False
+            if r == binary.LOOP_IDLE:
+                return True
+            if reason:  # nothing threw, but the run is over
+                outcome.interrupted = reason
+                return False
+            if r > 0:
+                if until is None and self._ref_timers() == 0:
+                    return True  # only unref()'d timers are left: they don't keep a run alive
+                wait(min(r, 100) / 1000)
+
+    def _check(self, value: int, outcome: Outcome) -> int:
+        if binary.tag_of(value) == binary.TAG_EXCEPTION:
+            self._record_exception(outcome, lambda: None)
+        return value
+
+    def _take_exception(self) -> dict:
+        self._set_interrupt(False)  # do not interrupt the formatter itself
+        exc = self._call("JS_GetException", self.ctx)
+        return self._describe(exc)
+
+    def _describe(self, exc: int) -> dict:
+        self._release_reserve()  # formatting may need memory after an out-of-memory error
+        info = self.call_host("error", exc)
+        self._free_value(exc)
+        if binary.tag_of(info) == binary.TAG_EXCEPTION:
+            self._free_value(self._call("JS_GetException", self.ctx))
+            return {"name": "InternalError", "message": "out of memory", "stack": "", "text": ""}
+        try:
+            return json.loads(self._to_str(info))
+        except ValueError:
+            return {"name": "InternalError", "message": "out of memory", "stack": "", "text": ""}
+        finally:
+            self._free_value(info)
+
+    def _record_exception(self, outcome: Outcome, cancelled) -> None:
+        self._classify(outcome, self._take_exception(), cancelled)
+
+    def _record_value_error(self, outcome: Outcome, reason: int, cancelled) -> None:
+        self._set_interrupt(False)
+        self._classify(outcome, self._describe(reason), cancelled)
+
+    def _classify(self, outcome: Outcome, error: dict, cancelled) -> None:
+        stopped = error.get("name") == "InternalError" and error.get("message") == "interrupted"
+        if stopped and self.api.exit_requested is not None:
+            outcome.exit_code = self.api.exit_requested
+            outcome.status = outcome.exit_code
+            return
+        reason = cancelled()
+        if stopped and reason:
+            outcome.interrupted = reason
+            return
+        outcome.error = error
+        outcome.status = 1
+
+    def _ref_timers(self) -> int:
+        value = self.call_host("refTimers")
+        if binary.tag_of(value) == binary.TAG_INT:
+            return value & 0xFFFFFFFF
+        self._free_value(value)
+        return 1
+
+    def _cancel_timers(self) -> int:
+        value = self.call_host("cancelTimers")
+        if binary.tag_of(value) == binary.TAG_INT:
+            return value & 0xFFFFFFFF
+        self._free_value(value)
+        return 0
+
+    def compile_commonjs(self, path: str, source: str) -> str | None:
+        """Evaluate a CommonJS file wrapped in a function (re-entrantly, from a host call) and
+        hand the function to the prelude. Returns an error text, or None."""
+        wrapped = ("__sandbox.cjsDefine(function (exports, require, module, __filename, __dirname) {"
+                   + source + "\n})")
+        value = self._eval(wrapped, path, binary.EVAL_TYPE_GLOBAL)
+        if binary.tag_of(value) == binary.TAG_EXCEPTION:
+            exc = self._call("JS_GetException", self.ctx)
+            info = self.call_host("error", exc)
+            self._free_value(exc)
+            text = self._to_str(info)
+            self._free_value(info)
+            return text
+        self._free_value(value)
+        return None
+
+    def memory_bytes(self) -> int:
+        return self.memory.size(self.store) * 65536
+
+    def gc(self) -> None:
+        self._call("JS_RunGC", self.rt)
+
+    @property
+    def running(self) -> bool:
+        return self._running

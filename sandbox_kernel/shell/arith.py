@@ -1,0 +1,398 @@
+"""Shell arithmetic: C operators over 64-bit signed integers, as in ``$(( ))``, ``(( ))``,
+``let``, array indices and ``declare -i``.
+
+Expressions are parsed once into closures (cached by text) and then evaluated against a
+variable store that offers ``arith_get(name, index) -> str`` and ``arith_set(name, index, int)``.
+"""
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+MASK = (1 << 64) - 1
+SIGN = 1 << 63
+
+
+class ArithError(Exception):
+    def __init__(self, expr: str, message: str, token: str = "") -> None:
+        text = f"{expr.strip()}: {message}"
+        if token is not None:
+            text += f' (error token is "{token}")'
+        super().__init__(text)
+        self.message = text
+
+
+def wrap(n: int) -> int:
+    n &= MASK
+    return n - (1 << 64) if n & SIGN else n
+
+
+_TOKEN = re.compile(r"""
+    \s*(?:
+      (?P<num>0[xX][0-9a-fA-F]+|[0-9]+\#[0-9a-zA-Z@_]+|[0-9]+)
+    | (?P<name>[A-Za-z_][A-Za-z_0-9]*)
+    | (?P<op><<=|>>=|\*\*=|\+\+|--|\*\*|<<|>>|<=|>=|==|!=|&&|\|\||\+=|-=|\*=|/=|%=|&=|\^=|\|=|[-+*/%<>=!~&^|?:,()\[\]])
+    )""", re.X)
+
+
+def _tokenize(text: str) -> list[tuple[str, str]]:
+    tokens = []
+    pos = 0
+    n = len(text)
+    while True:
+        while pos < n and text[pos] in " \t\n":
+            pos += 1
+        if pos >= n:
+            break
+        m = _TOKEN.match(text, pos)
+        if not m or m.end() == pos:
+            raise ArithError(text, "syntax error: invalid arithmetic operator", text[pos:])
+        kind = m.lastgroup
+        tokens.append((kind, m.group(kind)))
+        pos = m.end()
+    tokens.append(("end", ""))
+    return tokens
+
+
+def parse_number(text: str, expr: str | None = None) -> int:
+    try:
+        if text.startswith(("0x", "0X")):
+            return wrap(int(text[2:], 16))
+        if "#" in text:
+            base_s, _, digits = text.partition("#")
+            base = int(base_s)
+            if not 2 <= base <= 64:
+                raise ArithError(expr or text, "invalid arithmetic base", text)
+            value = 0
+            for ch in digits:
+                if ch.isdigit():
+                    d = ord(ch) - 48
+                elif "a" <= ch <= "z":
+                    d = ord(ch) - 87
+                elif "A" <= ch <= "Z":
+                    d = ord(ch) - 29 if base > 36 else ord(ch) - 55
+                elif ch == "@":
+                    d = 62
+                elif ch == "_":
+                    d = 63
+                else:
+                    d = 99
+                if d >= base:
+                    raise ArithError(expr or text, "value too great for base", text)
+                value = value * base + d
+            return wrap(value)
+        if len(text) > 1 and text[0] == "0":
+            return wrap(int(text, 8))
+        return wrap(int(text))
+    except ValueError:
+        raise ArithError(expr or text, "value too great for base", text) from None
+
+
+# binary operator -> precedence (higher binds tighter)
+_BINARY = {
+    "||": 1, "&&": 2, "|": 3, "^": 4, "&": 5, "==": 6, "!=": 6,
+    "<": 7, ">": 7, "<=": 7, ">=": 7, "<<": 8, ">>": 8, "+": 9, "-": 9,
+    "*": 10, "/": 10, "%": 10, "**": 11,
+}
+_ASSIGN = {"=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "^=", "|=", "**="}
+
+Evaluator = Callable[["object"], int]
+
+
+class _Parser:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.tokens = _tokenize(text)
+        self.pos = 0
+
+    def peek(self) -> tuple[str, str]:
+        return self.tokens[self.pos]
+
+    def take(self) -> tuple[str, str]:
+        tok = self.tokens[self.pos]
+        self.pos += 1
+        return tok
+
+    def fail(self, message: str = "syntax error: operand expected"):
+        rest = " ".join(v for k, v in self.tokens[self.pos:] if k != "end")
+        raise ArithError(self.text, message, rest)
+
+    def parse(self) -> Evaluator:
+        if self.peek()[0] == "end":
+            return lambda env: 0
+        fn = self.comma()
+        if self.peek()[0] != "end":
+            self.fail("syntax error in expression")
+        return fn
+
+    def comma(self) -> Evaluator:
+        fn = self.assign()
+        while self.peek() == ("op", ","):
+            self.take()
+            left, right = fn, self.assign()
+
+            def fn(env, left=left, right=right):
+                left(env)
+                return right(env)
+        return fn
+
+    def assign(self) -> Evaluator:
+        start = self.pos
+        kind, value = self.peek()
+        if kind == "name":
+            name = value
+            self.take()
+            index = None
+            if self.peek() == ("op", "["):
+                self.take()
+                index_start = self.pos
+                index = self.comma()
+                if self.take() != ("op", "]"):
+                    self.fail("syntax error: `]' expected")
+                index = _keyed(index, "".join(v for _, v in self.tokens[index_start:self.pos - 1]))
+            op = self.peek()
+            if op[0] == "op" and op[1] in _ASSIGN:
+                self.take()
+                rhs = self.assign()
+                return _make_assign(name, index, op[1], rhs, self.text)
+            self.pos = start
+        return self.ternary()
+
+    def ternary(self) -> Evaluator:
+        cond = self.binary(1)
+        if self.peek() == ("op", "?"):
+            self.take()
+            yes = self.comma()
+            if self.take() != ("op", ":"):
+                self.fail("syntax error: `:' expected for conditional expression")
+            no = self.assign_or_ternary()
+            return lambda env: yes(env) if cond(env) else no(env)
+        return cond
+
+    def assign_or_ternary(self) -> Evaluator:
+        return self.assign()
+
+    def binary(self, min_prec: int) -> Evaluator:
+        left = self.unary()
+        while True:
+            kind, op = self.peek()
+            prec = _BINARY.get(op) if kind == "op" else None
+            if prec is None or prec < min_prec:
+                return left
+            self.take()
+            # ** is right-associative
+            right = self.binary(prec if op == "**" else prec + 1)
+            left = _make_binary(op, left, right, self.text)
+
+    def unary(self) -> Evaluator:
+        kind, op = self.peek()
+        if kind == "op":
+            if op in ("++", "--"):
+                self.take()
+                k, name = self.take()
+                if k != "name":
+                    self.fail()
+                index = self._index()
+                delta = 1 if op == "++" else -1
+
+                def pre(env, name=name, index=index, delta=delta):
+                    idx = _resolve_index(env, name, index)
+                    value = wrap(_value(env, name, idx, self.text) + delta)
+                    env.arith_set(name, idx, value)
+                    return value
+                return pre
+            if op in ("-", "+", "!", "~"):
+                self.take()
+                operand = self.unary()
+                if op == "-":
+                    return lambda env: wrap(-operand(env))
+                if op == "+":
+                    return operand
+                if op == "!":
+                    return lambda env: 0 if operand(env) else 1
+                return lambda env: wrap(~operand(env))
+        return self.postfix()
+
+    def _index(self):
+        if self.peek() == ("op", "["):
+            self.take()
+            start = self.pos
+            index = self.comma()
+            if self.take() != ("op", "]"):
+                self.fail("syntax error: `]' expected")
+            return _keyed(index, "".join(v for _, v in self.tokens[start:self.pos - 1]))
+        return None
+
+    def postfix(self) -> Evaluator:
+        kind, value = self.take()
+        if kind == "num":
+            n = parse_number(value, self.text)
+            return lambda env: n
+        if kind == "op" and value == "(":
+            inner = self.comma()
+            if self.take() != ("op", ")"):
+                self.pos -= 1
+                self.fail("missing `)'")
+            return inner
+        if kind == "name":
+            name = value
+            index = self._index()
+            nk, nv = self.peek()
+            if nk == "op" and nv in ("++", "--"):
+                self.take()
+                delta = 1 if nv == "++" else -1
+
+                def post(env, name=name, index=index, delta=delta):
+                    idx = _resolve_index(env, name, index)
+                    old = _value(env, name, idx, self.text)
+                    env.arith_set(name, idx, wrap(old + delta))
+                    return old
+                return post
+            text = self.text
+            if index is None:
+                return lambda env: _value(env, name, None, text)
+            return lambda env: _value(env, name, _resolve_index(env, name, index), text)
+        self.pos -= 1
+        self.fail()
+
+
+class _RawIndex:
+    """An index evaluator that also keeps its text: an associative array uses the text as key."""
+
+    __slots__ = ("fn", "raw")
+
+    def __init__(self, fn: Evaluator, raw: str) -> None:
+        self.fn = fn
+        self.raw = raw
+
+    def __call__(self, env) -> int:
+        return self.fn(env)
+
+
+def _keyed(index: Evaluator, raw: str) -> _RawIndex:
+    return _RawIndex(index, raw)
+
+
+def _resolve_index(env, name: str, index):
+    if index is None:
+        return None
+    is_assoc = getattr(env, "is_assoc", None)
+    if is_assoc is not None and is_assoc(name):
+        return index.raw
+    return index(env)
+
+
+def _value(env, name: str, index, expr: str) -> int:
+    raw = env.arith_get(name, index)
+    if not raw:
+        return 0
+    raw = raw.strip()
+    if raw.isdigit() and (raw[0] != "0" or len(raw) == 1):
+        return wrap(int(raw))
+    if raw[:1] == "-" and raw[1:].isdigit() and raw[1:2] != "0":
+        return wrap(int(raw))
+    depth = getattr(env, "arith_depth", 0)
+    if depth > 1000:
+        raise ArithError(expr, "expression recursion level exceeded", name)
+    env.arith_depth = depth + 1
+    try:
+        return evaluate(raw, env)
+    finally:
+        env.arith_depth = depth
+
+
+def _make_binary(op: str, left: Evaluator, right: Evaluator, text: str) -> Evaluator:
+    if op == "+":
+        return lambda env: wrap(left(env) + right(env))
+    if op == "-":
+        return lambda env: wrap(left(env) - right(env))
+    if op == "*":
+        return lambda env: wrap(left(env) * right(env))
+    if op in ("/", "%"):
+        def div(env):
+            a = left(env)
+            b = right(env)
+            if b == 0:
+                raise ArithError(text, "division by 0", _last_operand(text))
+            q = abs(a) // abs(b)
+            if (a < 0) != (b < 0):
+                q = -q
+            return wrap(q) if op == "/" else wrap(a - q * b)
+        return div
+    if op == "**":
+        def power(env):
+            a = left(env)
+            b = right(env)
+            if b < 0:
+                raise ArithError(text, "exponent less than 0", str(b))
+            return wrap(pow(a, b, 1 << 64))
+        return power
+    if op == "<<":
+        return lambda env: wrap(left(env) << (right(env) & 63))
+    if op == ">>":
+        return lambda env: left(env) >> (right(env) & 63)
+    if op == "&":
+        return lambda env: left(env) & right(env)
+    if op == "|":
+        return lambda env: left(env) | right(env)
+    if op == "^":
+        return lambda env: left(env) ^ right(env)
+    if op == "&&":
+        return lambda env: 1 if left(env) and right(env) else 0
+    if op == "||":
+        return lambda env: 1 if left(env) or right(env) else 0
+    if op == "==":
+        return lambda env: int(left(env) == right(env))
+    if op == "!=":
+        return lambda env: int(left(env) != right(env))
+    if op == "<":
+        return lambda env: int(left(env) < right(env))
+    if op == ">":
+        return lambda env: int(left(env) > right(env))
+    if op == "<=":
+        return lambda env: int(left(env) <= right(env))
+    if op == ">=":
+        return lambda env: int(left(env) >= right(env))
+    raise ArithError(text, "syntax error in expression", op)
+
+
+def _last_operand(text: str) -> str:
+    m = re.search(r"[/%]\s*([^/%]*)$", text)
+    return m.group(1).strip() if m else text
+
+
+def _make_assign(name: str, index, op: str, rhs: Evaluator, text: str) -> Evaluator:
+    if op == "=":
+        def assign(env):
+            idx = _resolve_index(env, name, index)
+            value = rhs(env)
+            env.arith_set(name, idx, value)
+            return value
+        return assign
+    binop = _make_binary(op[:-1], lambda env: env._arith_cur, rhs, text)
+
+    def update(env):
+        idx = _resolve_index(env, name, index)
+        env._arith_cur = _value(env, name, idx, text)
+        value = binop(env)
+        env.arith_set(name, idx, value)
+        return value
+    return update
+
+
+_CACHE: dict[str, Evaluator] = {}
+
+
+def compile_expr(text: str) -> Evaluator:
+    fn = _CACHE.get(text)
+    if fn is None:
+        fn = _Parser(text).parse()
+        if len(_CACHE) > 5000:
+            _CACHE.clear()
+        _CACHE[text] = fn
+    return fn
+
+
+def evaluate(text: str, env) -> int:
+    """Evaluate ``text``; raises ArithError."""
+    return compile_expr(text)(env)

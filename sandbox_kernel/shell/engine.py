@@ -1,0 +1,274 @@
+"""ShellEngine: the sandbox's bash-compatible shell as an engine (``sandbox.engine("sh")``).
+
+State (variables, functions, aliases, cwd, options, ``$?``) persists across runs.
+"""
+from __future__ import annotations
+
+import asyncio
+import sys
+import time
+
+from ..commands import registry
+from ..commands.registry import CommandCancelled
+from ..engine import ErrorInfo, RunResult, Streams
+from ..limits import Limits
+from ..streams import EmptyInput, InputStream, OutputStream, OutputTooLarge, SinkOutput
+from ..vfs.layout import COMMAND_STUB
+from .builtins import BUILTINS, help_text
+from .interp import Runtime, Shell
+from .parser import RESERVED, check_complete
+from .state import AbortCommand, ControlFlow, ExitShell, LimitExceeded, ShellError, Var
+
+SANDBOX_ENV = {
+    "HOME": "/home/user", "USER": "user", "LOGNAME": "user", "PWD": "/workspace",
+    "PATH": "/usr/local/bin:/usr/bin:/bin", "SHELL": "/bin/bash", "HOSTNAME": "sandbox",
+    "LANG": "C.UTF-8", "TERM": "xterm-256color", "SHLVL": "1",
+}
+SHELL_VARS = {
+    "IFS": " \t\n", "PS1": "\\s-\\v\\$ ", "PS2": "> ", "PS4": "+ ", "OPTIND": "1",
+    "BASH": "/bin/bash", "BASH_VERSION": "5.2.15(1)-release", "HOSTTYPE": "x86_64",
+    "MACHTYPE": "x86_64-pc-linux-gnu", "OSTYPE": "linux-gnu", "UID": "1000", "EUID": "1000",
+    "PPID": "4241", "HISTFILE": "/home/user/.bash_history", "OPTERR": "1",
+}
+#: Python frames allowed: each shell function level costs ~10 frames, so the default
+#: function_depth (1000) fits, and deeper recursion ends in RecursionError (reported as a
+#: limit) well before the C stack would overflow (~25 000 frames on an 8 MiB stack).
+RECURSION_LIMIT = 20000
+#: How long a cancelled run may take to notice at its next checkpoint before its task is cancelled.
+CANCEL_GRACE = 0.3
+
+
+class KernelInput(InputStream):
+    """stdin from the kernel's ``input()`` request: one line per request."""
+
+    interactive = True
+
+    def __init__(self, request) -> None:
+        self.request = request
+        self.prompt = ""
+
+    async def read_chunk(self) -> bytes:
+        prompt, self.prompt = self.prompt, ""
+        try:
+            line = await self.request(prompt, False)
+        except Exception:  # noqa: BLE001 - no stdin available (e.g. allow_stdin false)
+            return b""
+        if line is None:
+            return b""
+        return (line + "\n").encode("utf-8", "surrogateescape")
+
+
+class ShellEngine:
+    name = "sh"
+
+    def __init__(self, sandbox, interactive: bool = True) -> None:
+        if sys.getrecursionlimit() < RECURSION_LIMIT:
+            sys.setrecursionlimit(RECURSION_LIMIT)
+        self.sandbox = sandbox
+        self.rt = Runtime(sandbox.fs, sandbox, sandbox.limits)
+        self.shell = Shell(self.rt)
+        self.shell.interactive = interactive
+        self.shell.shopts["expand_aliases"] = interactive
+        #: stdin for the next run (the CLI and run_script set it); None means the kernel's input()
+        self.next_stdin: InputStream | None = None
+        self._init_variables()
+        self._install_stubs()
+
+    def _init_variables(self) -> None:
+        sh = self.shell
+        for k, v in SANDBOX_ENV.items():
+            sh.globals[k] = Var(v, exported=True)
+        for k, v in SHELL_VARS.items():
+            sh.globals[k] = Var(v)
+        versinfo = Var({0: "5", 1: "2", 2: "15", 3: "1", 4: "release", 5: "x86_64-pc-linux-gnu"})
+        versinfo.readonly = True
+        sh.globals["BASH_VERSINFO"] = versinfo
+        for name in ("UID", "EUID", "PPID"):
+            sh.globals[name].readonly = True
+        sh.cwd = "/workspace"
+
+    def _install_stubs(self) -> None:
+        fs = self.sandbox.fs
+        # the nested shells, and builtins that also exist as programs in /usr/bin
+        for name in ("bash", "sh", "echo", "printf", "test", "[", "true", "false", "pwd", "kill"):
+            path = f"/usr/bin/{name}"
+            if not fs.exists(path):
+                try:
+                    fs.install_file_as_root(path, COMMAND_STUB, 0o755)
+                except Exception:  # noqa: BLE001 - a read-only or odd layout: skip the stub
+                    pass
+
+    def configure_script(self, arg0: str = "bash", args: list[str] | None = None) -> None:
+        """Make this a non-interactive script shell (``bash -c``/``bash FILE`` semantics)."""
+        self.shell.interactive = False
+        self.shell.shopts["expand_aliases"] = False
+        self.shell.arg0 = arg0
+        self.shell.positional = list(args or [])
+
+    # ------------------------------------------------------------------ kernel interface
+    def exported_env(self) -> dict[str, str]:
+        return self.shell.exported_env()
+
+    def cwd(self) -> str:
+        return self.shell.cwd
+
+    def is_complete(self, code: str) -> tuple[str, str]:
+        status = check_complete(code)
+        indent = ""
+        if status == "incomplete":
+            last = code.rstrip("\n").split("\n")[-1]
+            indent = last[:len(last) - len(last.lstrip())]
+            stripped = last.strip()
+            if stripped.endswith(("then", "do", "else", "{", "in", "(")) or stripped.startswith(("if ", "for ", "while ", "case ")):
+                indent += "  "
+        return status, indent
+
+    def completion_names(self) -> list[str]:
+        names = set(BUILTINS) | set(self.shell.functions) | set(self.shell.aliases) | set(registry.names()) | set(RESERVED)
+        return sorted(names)
+
+    def variable_names(self) -> list[str]:
+        return self.shell.all_variable_names()
+
+    def get_variable(self, name: str):
+        var = self.shell.lookup_var(name)
+        if var is None or var.value is None:
+            return None
+        if isinstance(var.value, dict):
+            return dict(var.value) if var.assoc else [var.value[k] for k in sorted(var.value)]
+        return var.value
+
+    def builtin_help(self, name: str) -> str | None:
+        return help_text(name)
+
+    # ------------------------------------------------------------------ running
+    async def run(self, cell: str, streams: Streams, limits: Limits) -> RunResult:
+        rt = self.rt
+        sh = self.shell
+        rt.limits = limits
+        rt.commands = 0
+        rt.cancel = streams.cancel
+        rt.deadline = time.monotonic() + limits.wall_time
+        rt.last_yield = time.monotonic()
+        stdin = self.next_stdin
+        self.next_stdin = None
+        if stdin is None:
+            stdin = KernelInput(streams.input) if streams.input is not None else EmptyInput()
+        fds = {k: v for k, v in sh.fds.items() if k > 2 and isinstance(v, (InputStream, OutputStream))}
+        fds[0] = stdin
+        fds[1] = SinkOutput(streams.stdout)
+        fds[2] = SinkOutput(streams.stderr)
+        sh.fds = fds
+        sh.syntax_error = None
+        main = asyncio.ensure_future(self._run_cell(cell, fds))
+        cancel_wait = asyncio.ensure_future(streams.cancel.wait())
+        try:
+            done, _ = await asyncio.wait([main, cancel_wait], return_when=asyncio.FIRST_COMPLETED)
+            if main not in done:
+                # give the run a moment to stop at its next checkpoint, then cancel it
+                done, _ = await asyncio.wait([main], timeout=CANCEL_GRACE)
+                if main not in done:
+                    main.cancel()
+                    try:
+                        await main
+                    except BaseException:  # noqa: BLE001 - the cancelled task's own exception
+                        pass
+                    outcome = ("cancelled", streams.cancel.reason or "interrupt")
+                else:
+                    outcome = main.result()
+            else:
+                outcome = main.result()
+        except Exception as e:  # noqa: BLE001 - never let an exception escape run()
+            outcome = ("internal", f"{type(e).__name__}: {e}")
+        finally:
+            cancel_wait.cancel()
+        return await self._finish(outcome, streams, fds)
+
+    async def _run_cell(self, cell: str, fds: dict):
+        sh = self.shell
+        try:
+            try:
+                status = await sh.run_source(cell, fds)
+                if not sh.interactive:
+                    status = await sh.run_exit_trap(fds, status)
+            except ExitShell as e:
+                status = await sh.run_exit_trap(fds, e.status)
+            await self._wait_jobs()
+            return ("status", status)
+        except CommandCancelled as e:
+            return ("cancelled", str(e.args[0]) if e.args else "interrupt")
+        except asyncio.CancelledError:
+            return ("cancelled", self.rt.cancel.reason if self.rt.cancel and self.rt.cancel.reason else "interrupt")
+        except LimitExceeded as e:
+            return ("limit", e.message)
+        except OutputTooLarge as e:
+            return ("limit", str(e))
+        except ShellError as e:
+            await sh.report(fds, e.message)
+            return ("status", e.status)
+        except ControlFlow:
+            return ("status", sh.last_status)
+        except RecursionError:
+            return ("limit", "nesting too deep (Python recursion limit; limit function_depth)")
+        except Exception as e:  # noqa: BLE001 - internal errors become a message, never a traceback
+            return ("internal", f"{type(e).__name__}: {e}")
+
+    async def _wait_jobs(self) -> None:
+        if self.rt.job_order:
+            await self.shell.wait_all_jobs()
+
+    async def _finish(self, outcome, streams: Streams, fds: dict) -> RunResult:
+        sh = self.shell
+        kind, value = outcome
+        for task in list(self.rt.jobs.values()):
+            if not task.done() and kind != "status":
+                task.cancel()
+        if kind == "status":
+            status = int(value)
+            sh.last_status = status
+            syntax, sh.syntax_error = sh.syntax_error, None
+            if syntax is not None and status == 2:
+                return RunResult(2, ErrorInfo("SyntaxError", syntax, [f"bash: {syntax}"]))
+            if status:
+                return RunResult(status, ErrorInfo("ExitStatus", str(status), [f"exit status {status}"]))
+            return RunResult(0)
+        if kind == "cancelled":
+            if value == "timeout":
+                msg = f"bash: wall time limit exceeded ({self.rt.limits.wall_time:g} s; limit wall_time)"
+                streams.stderr.write((msg + "\n").encode())
+                sh.last_status = 124
+                return RunResult(124, ErrorInfo("Timeout", msg, [msg]))
+            await self._run_int_trap(streams, fds)
+            sh.last_status = 130
+            return RunResult(130, ErrorInfo("Interrupted", "interrupted", ["interrupted"]))
+        if kind == "limit":
+            msg = f"bash: {value}"
+            streams.stderr.write((msg + "\n").encode())
+            sh.last_status = 1
+            return RunResult(1, ErrorInfo("LimitExceeded", value, [msg]))
+        msg = f"bash: internal error: {value}"
+        streams.stderr.write((msg + "\n").encode())
+        sh.last_status = 1
+        return RunResult(1, ErrorInfo("InternalError", value, [msg]))
+
+    async def _run_int_trap(self, streams: Streams, fds: dict) -> None:
+        sh = self.shell
+        action = sh.traps.get("INT")
+        if not action:
+            return
+        rt = self.rt
+        saved = rt.cancel
+        rt.cancel = None
+        rt.deadline = time.monotonic() + 5.0
+        try:
+            await asyncio.wait_for(sh.run_source(action, fds), 5.0)
+        except ExitShell:
+            pass
+        except Exception:  # noqa: BLE001 - a failing trap must not break the interrupt reply
+            pass
+        finally:
+            rt.cancel = saved
+
+    async def shutdown(self) -> None:
+        for task in list(self.rt.jobs.values()):
+            task.cancel()

@@ -1,0 +1,854 @@
+"""Word expansion in bash's order: brace, tilde, parameter/command/arithmetic substitution,
+word splitting on IFS, pathname expansion, quote removal.
+
+A mixin of the interpreter's ``Shell`` (it needs variables, options and command execution).
+"""
+from __future__ import annotations
+
+import re
+
+from . import pattern as pat
+from .arith import ArithError, evaluate as arith_evaluate
+from .ast import ArithSub, CmdSub, DQ, Lit, Param, ProcSub, Quoted, Word
+from .state import ShellError, ordered_keys, ordered_values
+
+_GLOB_ACTIVE = frozenset("*?[(")
+_SEQ = re.compile(r"^(-?\d+)\.\.(-?\d+)(?:\.\.(-?\d+))?$")
+_CHAR_SEQ = re.compile(r"^(.)\.\.(.)(?:\.\.(-?\d+))?$", re.S)
+
+
+class _Fields:
+    """Builds the fields of one word: segments remember whether they may glob."""
+
+    __slots__ = ("out", "segs", "quoted", "ifs", "ifs_ws", "ifs_other")
+
+    def __init__(self, ifs: str) -> None:
+        self.out: list[tuple[str, str | None]] = []   # (text, glob pattern or None)
+        self.segs: list[tuple[str, bool]] = []         # (text, glob-active)
+        self.quoted = False
+        self.ifs = ifs
+        self.ifs_ws = "".join(c for c in ifs if c in " \t\n")
+        self.ifs_other = "".join(c for c in ifs if c not in " \t\n")
+
+    def lit(self, text: str) -> None:
+        self.segs.append((text, True))
+
+    def quote(self, text: str) -> None:
+        self.segs.append((text, False))
+        self.quoted = True
+
+    def end(self, force: bool = False) -> None:
+        segs = self.segs
+        if segs or force or self.quoted:
+            if len(segs) == 1:
+                text, active = segs[0]
+                pattern = text if active and any(c in _GLOB_ACTIVE for c in text) else None
+            else:
+                text = "".join(s for s, _ in segs)
+                pattern = None
+                if any(a and any(c in _GLOB_ACTIVE for c in s) for s, a in segs):
+                    pattern = "".join(s if a else pat.escape(s) for s, a in segs)
+            if text or force or self.quoted:
+                self.out.append((text, pattern))
+        self.segs = []
+        self.quoted = False
+
+    def split(self, value: str) -> None:
+        """Add an unquoted expansion result: split on IFS."""
+        ifs = self.ifs
+        if not ifs:
+            if value:
+                self.segs.append((value, True))
+            return
+        if not any(c in ifs for c in value):
+            if value:
+                self.segs.append((value, True))
+            return
+        ws, other = self.ifs_ws, self.ifs_other
+        n = len(value)
+        i = 0
+        # leading IFS whitespace separates from what came before
+        while i < n and value[i] in ws:
+            i += 1
+        if i > 0:
+            self.end()
+        start = i
+        while i < n:
+            c = value[i]
+            if c in ifs:
+                piece = value[start:i]
+                if piece:
+                    self.segs.append((piece, True))
+                # one delimiter: whitespace around at most one non-whitespace IFS char
+                while i < n and value[i] in ws:
+                    i += 1
+                if i < n and value[i] in other and (c in ws):
+                    i += 1
+                    while i < n and value[i] in ws:
+                        i += 1
+                elif c in other:
+                    i += 1
+                    while i < n and value[i] in ws:
+                        i += 1
+                self.end(force=True)
+                start = i
+                continue
+            i += 1
+        if start < n:
+            self.segs.append((value[start:], True))
+
+
+def _brace_tokens(parts: list) -> list:
+    tokens: list = []
+    for p in parts:
+        if isinstance(p, Lit):
+            tokens.extend(p.text)
+        else:
+            tokens.append(p)
+    return tokens
+
+
+def _tokens_to_parts(tokens: list) -> list:
+    parts: list = []
+    buf: list[str] = []
+    for t in tokens:
+        if isinstance(t, str):
+            buf.append(t)
+        else:
+            if buf:
+                parts.append(Lit("".join(buf)))
+                buf = []
+            parts.append(t)
+    if buf:
+        parts.append(Lit("".join(buf)))
+    return parts
+
+
+def brace_expand(tokens: list, limit: int = 100000) -> list[list]:
+    n = len(tokens)
+    i = 0
+    while i < n:
+        if tokens[i] != "{":
+            i += 1
+            continue
+        depth = 0
+        commas = []
+        j = i
+        while j < n:
+            t = tokens[j]
+            if t == "{":
+                depth += 1
+            elif t == "}":
+                depth -= 1
+                if depth == 0:
+                    break
+            elif t == "," and depth == 1:
+                commas.append(j)
+            j += 1
+        if j >= n:
+            return [tokens]
+        prefix = tokens[:i]
+        suffix = tokens[j + 1:]
+        if commas:
+            bounds = [i] + commas + [j]
+            alts = [tokens[bounds[k] + 1:bounds[k + 1]] for k in range(len(bounds) - 1)]
+            out = []
+            for alt in alts:
+                for rest in brace_expand(alt + suffix, limit):
+                    out.append(prefix + rest)
+                    if len(out) > limit:
+                        raise ShellError("brace expansion: too many words", 1)
+            return out
+        inner = tokens[i + 1:j]
+        if all(isinstance(t, str) for t in inner):
+            seq = _sequence("".join(inner))
+            if seq is not None:
+                if len(seq) > limit:
+                    raise ShellError("brace expansion: too many words", 1)
+                out = []
+                for item in seq:
+                    for rest in brace_expand(suffix, limit):
+                        out.append(prefix + list(item) + rest)
+                return out
+        i += 1
+    return [tokens]
+
+
+def _sequence(text: str) -> list[str] | None:
+    m = _SEQ.match(text)
+    if m:
+        a_s, b_s, step_s = m.group(1), m.group(2), m.group(3)
+        a, b = int(a_s), int(b_s)
+        step = abs(int(step_s)) if step_s else 1
+        if step == 0:
+            step = 1
+        if abs(a - b) // step > 1_000_000:
+            raise ShellError("brace expansion: too many words", 1)
+        width = 0
+        if (len(a_s.lstrip("-")) > 1 and a_s.lstrip("-")[0] == "0") or \
+                (len(b_s.lstrip("-")) > 1 and b_s.lstrip("-")[0] == "0"):
+            width = max(len(a_s), len(b_s))
+        rng = range(a, b + 1, step) if a <= b else range(a, b - 1, -step)
+        if width:
+            return [(f"-{str(-v).zfill(width - 1)}" if v < 0 else str(v).zfill(width)) for v in rng]
+        return [str(v) for v in rng]
+    m = _CHAR_SEQ.match(text)
+    if m and m.group(1).isalpha() == m.group(2).isalpha() and m.group(1).isascii() and m.group(2).isascii() \
+            and m.group(1).isalpha():
+        a, b = ord(m.group(1)), ord(m.group(2))
+        step = abs(int(m.group(3))) if m.group(3) else 1
+        step = step or 1
+        rng = range(a, b + 1, step) if a <= b else range(a, b - 1, -step)
+        return [chr(v) for v in rng]
+    return None
+
+
+def _has_brace(parts: list) -> bool:
+    for p in parts:
+        if isinstance(p, Lit) and "{" in p.text:
+            return True
+    return False
+
+
+def shell_quote(s: str) -> str:
+    """Quote like bash's ``${x@Q}`` / ``printf %q`` (single quotes when needed)."""
+    if s == "":
+        return "''"
+    if re.fullmatch(r"[A-Za-z0-9_@%+=:,./-]+", s):
+        return s
+    if any(ord(c) < 32 or ord(c) == 127 for c in s):
+        return "$'" + "".join(_ansi_char(c) for c in s) + "'"
+    return "'" + s.replace("'", "'\\''") + "'"
+
+
+def quote_always(s: str) -> str:
+    """``${x@Q}``: always single-quoted ($'...' when it holds control characters)."""
+    if any(ord(c) < 32 or ord(c) == 127 for c in s):
+        return "$'" + "".join(_ansi_char(c) for c in s) + "'"
+    return "'" + s.replace("'", "'\\''") + "'"
+
+
+_BACKSLASH_SPECIAL = frozenset(" \t'\"\\|&;()<>!{}*[?]^$`,")
+
+
+def backslash_quote(s: str) -> str:
+    """``printf %q``: backslash-escape what the shell would interpret."""
+    if s == "":
+        return "''"
+    if any(ord(c) < 32 or ord(c) == 127 for c in s):
+        return "$'" + "".join(_ansi_char(c) for c in s) + "'"
+    out = []
+    for k, c in enumerate(s):
+        if c in _BACKSLASH_SPECIAL or (k == 0 and c in "~#"):
+            out.append("\\" + c)
+        else:
+            out.append(c)
+    return "".join(out)
+
+
+def _ansi_char(c: str) -> str:
+    table = {"\n": "\\n", "\t": "\\t", "\r": "\\r", "\a": "\\a", "\b": "\\b", "\f": "\\f",
+             "\v": "\\v", "\x1b": "\\E", "'": "\\'", "\\": "\\\\"}
+    if c in table:
+        return table[c]
+    if ord(c) < 32 or ord(c) == 127:
+        return "\\%03o" % ord(c)
+    return c
+
+
+class Expander:
+    """Mixin: needs the Shell's variables (``get_scalar``, ``lookup_var``), options, and
+    ``command_substitution(body)``."""
+
+    # ------------------------------------------------------------------ entry points
+    async def expand_words(self, words: list) -> list[str]:
+        """Expand command words into fields (brace, split, glob)."""
+        out: list[str] = []
+        for w in words:
+            fast = w.fast
+            if fast is not None:
+                out.append(fast)
+                continue
+            if type(w) is not Word:
+                out.append(w)  # an array assignment argument of declare/local (an Assign)
+                continue
+            parts = w.parts
+            # $name alone: the commonest case, no await needed
+            if len(parts) == 1 and type(parts[0]) is Param and parts[0].op is None and parts[0].index is None \
+                    and not parts[0].length and not parts[0].indirect and parts[0].name not in "@*":
+                value = self.param_scalar(parts[0].name)
+                if value is None:
+                    if self.options["nounset"]:
+                        self._check_unset(parts[0])
+                    continue
+                fields = _Fields(self.ifs())
+                fields.split(value)
+                fields.end()
+                self._finish_fields(fields.out, out)
+                continue
+            if len(parts) == 1 and type(parts[0]) is DQ and all(type(p) is Lit for p in parts[0].parts):
+                out.append("".join(p.text for p in parts[0].parts))
+                continue
+            if _has_brace(parts):
+                alternatives = [_tokens_to_parts(t) for t in brace_expand(_brace_tokens(parts))]
+            else:
+                alternatives = [parts]
+            for alt in alternatives:
+                fields = _Fields(self.ifs())
+                await self._expand_parts(alt, fields, first=True)
+                fields.end()
+                self._finish_fields(fields.out, out)
+        return out
+
+    def _finish_fields(self, produced: list, out: list[str]) -> None:
+        noglob = self.options["noglob"]
+        for text, pattern in produced:
+            if pattern is None or noglob:
+                out.append(text)
+                continue
+            if not pat.has_glob(pattern, self.shopts["extglob"]):
+                out.append(pat.unescape(pattern))
+                continue
+            matches = pat.glob_paths(self.fs, self.cwd, pattern, dotglob=self.shopts["dotglob"],
+                                     globstar=self.shopts["globstar"], extglob=self.shopts["extglob"],
+                                     nocase=self.shopts["nocaseglob"])
+            if matches:
+                out.extend(matches)
+            elif self.shopts["failglob"]:
+                raise ShellError(f"no match: {text}", 1)
+            elif not self.shopts["nullglob"]:
+                out.append(pat.unescape(pattern))
+
+    async def expand_word(self, word: Word, assignment: bool = False) -> str:
+        """One string: no splitting or globbing (assignment values, redirect targets...)."""
+        fast = word.fast
+        if fast is not None:
+            return fast
+        parts = word.parts
+        if len(parts) == 1:
+            p = parts[0]
+            tp = type(p)
+            if tp is Param and p.op is None and p.index is None and not p.length and not p.indirect \
+                    and p.name not in "@*":
+                value = self.param_scalar(p.name)
+                if value is None:
+                    if self.options["nounset"]:
+                        self._check_unset(p)
+                    return ""
+                return value
+            if tp is Lit and "~" not in p.text:
+                return p.text
+            if tp is Quoted:
+                return p.text
+        out: list[str] = []
+        for k, p in enumerate(parts):
+            tp = type(p)
+            if tp is Lit:
+                text = p.text
+                if text.startswith("~") and (k == 0 or assignment):
+                    if k == 0 or (assignment and out and "".join(out).endswith(":")):
+                        text = self._tilde(text, assignment)
+                out.append(text)
+            elif tp is Quoted:
+                out.append(p.text)
+            elif tp is DQ:
+                out.append(self._ifs_join(await self._expand_dq(p.parts)))
+            else:
+                value = await self._expand_part_value(p, quoted=True)
+                if isinstance(value, list):
+                    out.append(" ".join(value) if isinstance(p, Param) and self._is_at(p) else self._ifs_join(value))
+                elif value is not None:
+                    out.append(value)
+        return "".join(out)
+
+    async def expand_pattern(self, word: Word) -> str:
+        """A pattern: quoted characters escaped so they match literally."""
+        fast = word.fast
+        if fast is not None:
+            return fast
+        out: list[str] = []
+        for k, p in enumerate(word.parts):
+            tp = type(p)
+            if tp is Lit:
+                text = p.text
+                if k == 0 and text.startswith("~"):
+                    text = pat.escape(self._tilde(text, False))
+                out.append(text)
+            elif tp is Quoted:
+                out.append(pat.escape(p.text))
+            elif tp is DQ:
+                out.append(pat.escape(self._ifs_join(await self._expand_dq(p.parts))))
+            else:
+                value = await self._expand_part_value(p, quoted=False)
+                if isinstance(value, list):
+                    value = " ".join(value)
+                if value is not None:
+                    out.append(value)
+        return "".join(out)
+
+    async def expand_heredoc(self, word: Word) -> str:
+        return "".join([self._ifs_join(await self._expand_dq(word.parts))])
+
+    # ------------------------------------------------------------------ internals
+    def ifs(self) -> str:
+        v = self.lookup_var("IFS")
+        if v is None or v.value is None:
+            return " \t\n"
+        return v.scalar() or ""
+
+    def _ifs_join(self, values: list[str]) -> str:
+        if len(values) == 1:
+            return values[0]
+        ifs = self.ifs()
+        sep = ifs[0] if ifs else ""
+        return sep.join(values)
+
+    @staticmethod
+    def _is_at(p: Param) -> bool:
+        return p.name == "@" or (p.index is not None and p.index.plain == "@")
+
+    async def _expand_parts(self, parts: list, fields: _Fields, first: bool = False, split_lits: bool = False) -> None:
+        for k, p in enumerate(parts):
+            tp = type(p)
+            if tp is Lit:
+                text = p.text
+                if k == 0 and first and text.startswith("~"):
+                    expanded = self._tilde(text, False)
+                    if expanded != text:
+                        slash = text.find("/")
+                        head = expanded if slash < 0 else expanded[:len(expanded) - (len(text) - slash)]
+                        fields.quote(head)
+                        text = text[slash:] if slash >= 0 else ""
+                        if not text:
+                            continue
+                if split_lits:
+                    fields.split(text)
+                else:
+                    fields.lit(text)
+            elif tp is Quoted:
+                fields.quote(p.text)
+            elif tp is DQ:
+                values = await self._expand_dq(p.parts)
+                if not values:
+                    continue
+                fields.quote(values[0])
+                for v in values[1:]:
+                    fields.end(force=True)
+                    fields.quote(v)
+            elif tp is Param and p.op in (":-", "-", ":+", "+", ":=", "="):
+                await self._param_with_word(p, fields)
+            else:
+                value = await self._expand_part_value(p, quoted=False)
+                if value is None:
+                    continue
+                if isinstance(value, list):
+                    # $@ / ${a[@]} unquoted: each element splits on its own
+                    star_join = (tp is Param and not self._is_at(p) and not fields.ifs)
+                    if star_join:
+                        # unquoted $* with empty IFS: elements are still separate fields
+                        pass
+                    for idx, v in enumerate(value):
+                        if idx:
+                            fields.end()
+                        fields.split(v)
+                else:
+                    fields.split(value)
+
+    async def _expand_dq(self, parts: list) -> list[str]:
+        """Expand the inside of double quotes: normally one string, several for "$@"."""
+        out: list[str] = [""]
+        at_seen = False
+        for p in parts:
+            tp = type(p)
+            if tp is Lit or tp is Quoted:
+                out[-1] += p.text
+                continue
+            if tp is DQ:
+                inner = await self._expand_dq(p.parts)
+                out[-1] += self._ifs_join(inner)
+                continue
+            value = await self._expand_part_value(p, quoted=True)
+            if value is None and tp is Param and self._is_at(p) and not p.op:
+                value = []
+            if isinstance(value, list):
+                if tp is Param and self._is_at(p) and p.op not in (":-", "-", ":+", "+", ":=", "=", "len"):
+                    at_seen = True
+                    if not value:
+                        continue
+                    out[-1] += value[0]
+                    out.extend(value[1:])
+                else:
+                    out[-1] += self._ifs_join(value)
+            elif value is not None:
+                out[-1] += value
+        if at_seen and out == [""]:
+            return []
+        return out
+
+    async def _expand_part_value(self, p, quoted: bool):
+        tp = type(p)
+        if tp is Param:
+            return await self.expand_param(p, quoted)
+        if tp is CmdSub:
+            return await self.command_substitution(p.body)
+        if tp is ArithSub:
+            text = await self.expand_word(p.expr)
+            return str(self.arith(text))
+        if tp is ProcSub:
+            return await self.process_substitution(p)
+        if tp is Lit or tp is Quoted:
+            return p.text
+        if tp is DQ:
+            return self._ifs_join(await self._expand_dq(p.parts))
+        raise ShellError(f"cannot expand {tp.__name__}")
+
+    def arith(self, text: str) -> int:
+        try:
+            return arith_evaluate(text, self)
+        except ArithError as e:
+            raise ShellError(e.message, 1, abort=True) from None
+        except RecursionError:
+            raise ShellError(f"{text}: expression recursion level exceeded", 1, abort=True) from None
+
+    def _tilde(self, text: str, assignment: bool) -> str:
+        slash = text.find("/")
+        head = text[1:] if slash < 0 else text[1:slash]
+        rest = "" if slash < 0 else text[slash:]
+        if head == "":
+            home = self.get_scalar("HOME")
+            value = home if home is not None else "/home/user"
+        elif head == "+":
+            value = self.get_scalar("PWD") or self.cwd
+        elif head == "-":
+            value = self.get_scalar("OLDPWD")
+            if value is None:
+                return text
+        elif head == "user":
+            value = "/home/user"
+        elif head == "root":
+            value = "/root"
+        else:
+            return text
+        return value + rest
+
+    async def _param_with_word(self, p: Param, fields: _Fields) -> None:
+        """Unquoted ``${x:-word}`` and friends: the word's own quoting survives."""
+        if p.index is not None and p.index.plain not in ("@", "*") and not p.indirect:
+            value = await self._index_value(p)
+        else:
+            value = self._param_raw(p)
+        is_set = value is not None and not (isinstance(value, list) and not value and p.name in "@*")
+        if isinstance(value, list):
+            empty = not value or (len(value) == 1 and value[0] == "" and not self._is_at(p)) or all(v == "" for v in value) and len(value) <= 1
+        else:
+            empty = not value
+        op = p.op
+        use_word = False
+        if op in (":-", ":="):
+            use_word = not is_set or empty
+        elif op in ("-", "="):
+            use_word = not is_set
+        elif op == ":+":
+            use_word = is_set and not empty
+        elif op == "+":
+            use_word = is_set
+        if op in (":+", "+"):
+            if use_word and p.arg is not None:
+                await self._expand_parts(p.arg.parts, fields, split_lits=True)
+            return
+        if use_word:
+            if op in (":=", "="):
+                text = await self.expand_word(p.arg) if p.arg else ""
+                self._assign_default(p, text)
+                fields.split(text)
+                return
+            if p.arg is not None:
+                await self._expand_parts(p.arg.parts, fields, split_lits=True)
+            return
+        if isinstance(value, list):
+            for idx, v in enumerate(value):
+                if idx:
+                    fields.end()
+                fields.split(v)
+        elif value:
+            fields.split(value)
+
+    def _assign_default(self, p: Param, text: str) -> None:
+        if p.name in "@*#?-$!" or p.name.isdigit():
+            raise ShellError(f"${p.name}: cannot assign in this way", 1, abort=True)
+        if p.index is not None:
+            self.set_element(p.name, self._eval_index_sync(p), text)
+        else:
+            self.set_var(p.name, text)
+
+    def _eval_index_sync(self, p: Param):
+        raise ShellError("array default assignment needs an evaluated index", 1)
+
+    def _param_raw(self, p: Param):
+        """The value(s) of a parameter before any operator: str, list or None (unset)."""
+        name = p.name
+        if p.indirect and p.op not in ("prefix*", "prefix@"):
+            if p.index is not None and p.index.plain in ("@", "*"):
+                var = self.lookup_var(name)
+                if var is None or var.value is None:
+                    return []
+                if isinstance(var.value, dict):
+                    return [str(k) for k in ordered_keys(var)]
+                return ["0"]
+            target = self._simple_value(name, None)
+            if target is None:
+                return None
+            if not target:
+                raise ShellError(f"{name}: invalid indirect expansion", 1)
+            m = re.fullmatch(r"([A-Za-z_][A-Za-z_0-9]*)\[(.*)\]", target, re.S)
+            if m:
+                return self._element_value(m.group(1), m.group(2))
+            if not (target in "@*#?-$!" or target.isdigit() or re.fullmatch(r"[A-Za-z_][A-Za-z_0-9]*", target)):
+                raise ShellError(f"{target}: invalid variable name", 1)
+            if target in ("@", "*"):
+                return list(self.positional)
+            return self.param_scalar(target)
+        if p.index is not None:
+            idx_plain = p.index.plain
+            if idx_plain in ("@", "*"):
+                var = self.lookup_var(name)
+                if var is None or var.value is None:
+                    return None
+                return ordered_values(var)
+            return None  # needs async index evaluation; handled by caller
+        if name == "@" or name == "*":
+            return list(self.positional)
+        return self.param_scalar(name)
+
+    def _simple_value(self, name: str, index) -> str | None:
+        return self.param_scalar(name)
+
+    def _element_value(self, name: str, index_text: str) -> str | None:
+        var = self.lookup_var(name)
+        if index_text in ("@", "*"):
+            if var is None or var.value is None:
+                return None
+            return " ".join(ordered_values(var))
+        if var is None or var.value is None:
+            return None
+        v = var.value
+        if var.assoc:
+            return v.get(index_text)
+        idx = self.arith(index_text)
+        if isinstance(v, dict):
+            if idx < 0 and v:
+                idx += max(v) + 1
+            return v.get(idx)
+        return v if idx == 0 else None
+
+    async def _index_value(self, p: Param):
+        """Value of ``${name[index]}`` for a non-@ index."""
+        var = self.lookup_var(p.name)
+        if var is not None and var.assoc:
+            key = await self.expand_word(p.index)
+            if var.value is None:
+                return None
+            return var.value.get(key)
+        text = await self.expand_word(p.index)
+        idx = self.arith(text)
+        if p.name in ("@", "*"):
+            return None
+        if var is None or var.value is None:
+            if self._special_param(p.name) and idx == 0:
+                return self.param_scalar(p.name)
+            return None
+        v = var.value
+        if isinstance(v, dict):
+            if idx < 0:
+                if not v:
+                    return None
+                idx += max(v) + 1
+                if idx < 0:
+                    raise ShellError(f"{p.name}: bad array subscript", 1)
+            return v.get(idx)
+        return v if idx == 0 else None
+
+    @staticmethod
+    def _special_param(name: str) -> bool:
+        return name in "@*#?-$!" or name.isdigit()
+
+    async def expand_param(self, p: Param, quoted: bool):
+        """Value of a ${...}: a str, a list (for @/* forms) or None."""
+        name = p.name
+        op = p.op
+        if op == "bad":
+            raise ShellError(f"{name}: bad substitution", 1, abort=True)
+        if op in ("prefix*", "prefix@"):
+            names = sorted(n for n in self.all_variable_names() if n.startswith(name))
+            return names if op == "prefix@" else names if not quoted else " ".join(names)
+        if p.index is not None and p.index.plain not in ("@", "*") and not p.indirect:
+            value = await self._index_value(p)
+        else:
+            value = self._param_raw(p)
+        if p.length:
+            if isinstance(value, list):
+                if name in ("@", "*") or p.index is not None:
+                    return str(len(value))
+            if value is None:
+                self._check_unset(p)
+                return "0"
+            if name in ("@", "*"):
+                return str(len(self.positional))
+            return str(len(value))
+        if op is None:
+            if value is None:
+                self._check_unset(p)
+            return value
+        if op in (":-", "-", ":=", "=", ":+", "+", ":?", "?"):
+            is_set = value is not None
+            if isinstance(value, list):
+                empty = not value or (len(value) == 1 and value[0] == "")
+                if not value and p.index is None and name not in "@*":
+                    is_set = False
+                if name in "@*" and not value:
+                    is_set = False
+            else:
+                empty = not value
+            colon = op.startswith(":")
+            missing = (not is_set) or (colon and empty)
+            if op in (":-", "-"):
+                if missing:
+                    return await self.expand_word(p.arg) if p.arg else ""
+                return value
+            if op in (":=", "="):
+                if missing:
+                    text = await self.expand_word(p.arg) if p.arg else ""
+                    if p.index is not None:
+                        idx = await self.expand_word(p.index)
+                        self.set_element(p.name, idx, text)
+                    else:
+                        self._assign_default(p, text)
+                    return text
+                return value
+            if op in (":+", "+"):
+                if missing:
+                    return None if not quoted else ""
+                return await self.expand_word(p.arg) if p.arg else ""
+            if missing:
+                msg = await self.expand_word(p.arg) if p.arg and p.arg.parts else ""
+                label = name if p.index is None else f"{name}[{p.index.plain or ''}]"
+                raise ShellError(f"{label}: {msg or ('parameter null or not set' if colon else 'parameter not set')}",
+                                 127, fatal=True)
+            return value
+        if value is None:
+            self._check_unset(p)
+            if op in (":",):
+                return None
+            return None
+        if op == ":":
+            return await self._substring(p, value)
+        if op in ("#", "##", "%", "%%"):
+            pattern = await self.expand_pattern(p.arg) if p.arg else ""
+            ext = self.shopts["extglob"]
+            if op in ("#", "##"):
+                fn = lambda s: pat.strip_prefix(s, pattern, op == "##", ext)  # noqa: E731
+            else:
+                fn = lambda s: pat.strip_suffix(s, pattern, op == "%%", ext)  # noqa: E731
+            return [fn(v) for v in value] if isinstance(value, list) else fn(value)
+        if op in ("/", "//", "/#", "/%"):
+            pattern = await self.expand_pattern(p.arg) if p.arg else ""
+            rep = await self.expand_word(p.arg2) if p.arg2 else ""
+            ext = self.shopts["extglob"]
+            if pattern.startswith("#") and op == "/" and False:
+                pass
+            fn = lambda s: pat.replace(s, pattern, rep, op, ext)  # noqa: E731
+            return [fn(v) for v in value] if isinstance(value, list) else fn(value)
+        if op in ("^", "^^", ",", ",,", "~", "~~"):
+            pattern = await self.expand_pattern(p.arg) if p.arg and p.arg.parts else "?"
+            fn = lambda s: _case_convert(s, op, pattern)  # noqa: E731
+            return [fn(v) for v in value] if isinstance(value, list) else fn(value)
+        if op == "@":
+            return self._transform(p, value)
+        raise ShellError(f"${{{name}{op}}}: bad substitution", 1, abort=True)
+
+    def _check_unset(self, p: Param) -> None:
+        if self.options["nounset"] and p.name not in ("@", "*") and not (p.index is not None and p.index.plain in ("@", "*")):
+            label = p.name if p.index is None else f"{p.name}[{p.index.plain or ''}]"
+            if p.name == "!" or p.name == "-":
+                return
+            raise ShellError(f"{label}: unbound variable", 127, fatal=True)
+
+    async def _substring(self, p: Param, value):
+        off_text = await self.expand_word(p.arg) if p.arg else "0"
+        offset = self.arith(off_text) if off_text.strip() else 0
+        length = None
+        if p.arg2 is not None:
+            len_text = await self.expand_word(p.arg2)
+            length = self.arith(len_text) if len_text.strip() else 0
+        if isinstance(value, list):
+            items = value
+            if p.name in ("@", "*") and p.index is None:
+                items = [self.arg0] + value
+            n = len(items)
+            if offset < 0:
+                offset += n
+                if offset < 0:
+                    return []
+            if length is None:
+                return items[offset:]
+            if length < 0:
+                raise ShellError(f"{length}: substring expression < 0", 1, abort=True)
+            return items[offset:offset + length]
+        n = len(value)
+        if offset < 0:
+            offset += n
+            if offset < 0:
+                return ""
+        if length is None:
+            return value[offset:]
+        if length < 0:
+            end = n + length
+            if end < offset:
+                raise ShellError(f"{length}: substring expression < 0", 1, abort=True)
+            return value[offset:end]
+        return value[offset:offset + length]
+
+    def _transform(self, p: Param, value):
+        op = p.arg.plain if p.arg else ""
+
+        def one(s: str) -> str:
+            if op == "Q":
+                return quote_always(s)
+            if op == "U":
+                return s.upper()
+            if op == "L":
+                return s.lower()
+            if op == "u":
+                return s[:1].upper() + s[1:]
+            if op == "E":
+                from .parser import decode_ansi_c
+                return decode_ansi_c(s)
+            if op == "P":
+                return s
+            if op == "a":
+                var = self.lookup_var(p.name)
+                return var.attr_flags() if var else ""
+            if op == "A":
+                return f"{p.name}={quote_always(s)}"
+            if op == "K":
+                return quote_always(s)
+            raise ShellError(f"${{{p.name}@{op}}}: bad substitution", 1)
+        return [one(v) for v in value] if isinstance(value, list) else one(value)
+
+
+def _case_convert(s: str, op: str, pattern: str) -> str:
+    every = op in ("^^", ",,", "~~")
+    upper = op.startswith("^")
+    toggle = op.startswith("~")
+    out = []
+    for k, c in enumerate(s):
+        if (every or k == 0) and (pattern == "?" or pat.match(pattern, c)):
+            if toggle:
+                c = c.lower() if c.isupper() else c.upper()
+            else:
+                c = c.upper() if upper else c.lower()
+        out.append(c)
+        if not every and k == 0:
+            out.append(s[1:])
+            break
+    return "".join(out)

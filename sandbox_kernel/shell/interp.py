@@ -1,0 +1,1943 @@
+"""The async interpreter: shell state, command execution, redirections, pipelines, jobs.
+
+A ``Shell`` holds one shell's state (variables, functions, options, cwd, positional
+parameters, traps). Subshells, pipeline stages and command substitutions run in a
+``fork()`` copy that shares the ``Runtime`` (filesystem, limits, cancel token, counters).
+"""
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from typing import Any
+
+from ..commands import registry
+from ..commands.registry import CommandCancelled, CommandContext
+from ..streams import (
+    BufferOutput, BytesInput, ClosedInput, ClosedOutput, EmptyInput, FileInput, FileOutput,
+    InputStream, NullOutput, OutputStream, OutputTooLarge, Pipe,
+)
+from ..vfs import FSError, normpath
+from ..vfs.layout import COMMAND_STUB
+from . import pattern as pat
+from .ast import (
+    DQ, AndOr, ArithCommand, ArithFor, Assign, BraceGroup, Case, CommandList, CondAnd, CondBinary,
+    CondCommand, CondNot, CondOr, CondUnary, CondWord, For, FunctionDef, HereDoc, If, Lit, Loop,
+    Param, Pipeline, Quoted, Select, SimpleCommand, Subshell, Word,
+)
+from .expand import Expander, shell_quote
+from .parser import Incomplete, ParseError, Parser
+from .state import (
+    AbortCommand, BreakLoop, ContinueLoop, ControlFlow, ExitShell, LimitExceeded,
+    ReturnFromFunction, ShellError, Var,
+)
+
+FAKE_PID = 4242
+YIELD_INTERVAL = 0.005
+
+SHOPT_DEFAULTS = {
+    "nullglob": False, "failglob": False, "dotglob": False, "globstar": False, "extglob": True,
+    "nocaseglob": False, "nocasematch": False, "expand_aliases": False, "lastpipe": False,
+    "globskipdots": True, "sourcepath": True, "xpg_echo": False, "inherit_errexit": False,
+    "checkwinsize": True, "cmdhist": True, "interactive_comments": True, "progcomp": True,
+    "promptvars": True, "hostcomplete": True, "complete_fullquote": True, "extquote": True,
+    "force_fignore": True, "patsub_replacement": True, "login_shell": False,
+}
+OPTION_DEFAULTS = {
+    "errexit": False, "nounset": False, "xtrace": False, "pipefail": False, "noglob": False,
+    "noclobber": False, "allexport": False, "verbose": False, "noexec": False, "monitor": False,
+    "braceexpand": True, "hashall": True, "interactive-comments": True, "posix": False,
+    "errtrace": False, "functrace": False, "notify": False, "onecmd": False, "physical": False,
+    "privileged": False, "keyword": False, "nolog": False, "emacs": False, "vi": False,
+    "histexpand": False, "history": False, "ignoreeof": False,
+}
+OPTION_LETTERS = {"e": "errexit", "u": "nounset", "x": "xtrace", "f": "noglob", "C": "noclobber",
+                  "a": "allexport", "v": "verbose", "n": "noexec", "m": "monitor", "B": "braceexpand",
+                  "h": "hashall", "E": "errtrace", "T": "functrace", "b": "notify", "t": "onecmd",
+                  "P": "physical", "p": "privileged", "k": "keyword", "H": "histexpand"}
+
+DYNAMIC_VARS = frozenset({"RANDOM", "SECONDS", "LINENO", "PIPESTATUS", "BASHPID", "EPOCHSECONDS",
+                          "EPOCHREALTIME", "FUNCNAME", "SRANDOM", "BASH_SUBSHELL", "GROUPS",
+                          "BASH_SOURCE", "_"})
+
+
+class Runtime:
+    """What all forks of one shell share during a run."""
+
+    def __init__(self, fs, sandbox, limits) -> None:
+        self.fs = fs
+        self.sandbox = sandbox
+        self.limits = limits
+        self.cancel = None
+        self.deadline = float("inf")
+        self.commands = 0
+        self.last_yield = time.monotonic()
+        self.next_pid = FAKE_PID + 1
+        self.jobs: dict[int, asyncio.Task] = {}
+        self.job_status: dict[int, int] = {}
+        self.job_order: list[int] = []
+        self.random = random.Random(sandbox.seed if sandbox is not None and sandbox.seed is not None else 12345)
+        self.start_time = time.monotonic()
+        self.start_time_epoch = int(time.time())
+        self.procsub_counter = 0
+        self.stdin_prompt = None  # callable(prompt, password) for `read -p` in the kernel
+
+    def new_pid(self) -> int:
+        self.next_pid += 1
+        return self.next_pid
+
+
+class Shell(Expander):
+    def __init__(self, rt: Runtime, fds: dict | None = None) -> None:
+        self.rt = rt
+        self.fs = rt.fs
+        self.globals: dict[str, Var] = {}
+        self.scopes: list[dict[str, Var]] = []
+        self.positional: list[str] = []
+        self.arg0 = "bash"
+        self.functions: dict[str, FunctionDef] = {}
+        self.aliases: dict[str, str] = {}
+        self.options = dict(OPTION_DEFAULTS)
+        self.shopts = dict(SHOPT_DEFAULTS)
+        self.cwd = "/workspace"
+        self.last_status = 0
+        self.traps: dict[str, str] = {}
+        self.func_depth = 0
+        self.loop_depth = 0
+        self.subshell_level = 0
+        self.errexit_suppress = 0
+        self.errexit_exempt = False
+        self.last_bg_pid: int | None = None
+        self.pipestatus: list[int] = [0]
+        self.lineno = 0
+        self.funcnames: list[str] = []
+        self.dirstack: list[str] = []
+        self.umask = 0o022
+        self.fds: dict[int, Any] = fds if fds is not None else {}
+        self.source_depth = 0
+        self.in_trap = False
+        self.random_seeded = False
+        self.pid = FAKE_PID
+        self.getopts_state = (0, 0)
+        self.hash_table: dict[str, str] = {}
+        self.procsub_files: list[str] = []
+        self.arith_depth = 0
+        self._arith_cur = 0
+        self.interactive = False
+        self.last_arg = "bash"
+        self.trace_depth = 0
+        #: files being run or sourced, innermost last (BASH_SOURCE)
+        self.source_stack: list[str] = []
+        #: set when a run stopped on a syntax error (the engine reports ename SyntaxError)
+        self.syntax_error: str | None = None
+
+    # ================================================================== forks
+    def fork(self) -> "Shell":
+        child = Shell.__new__(Shell)
+        child.__dict__.update(self.__dict__)
+        child.globals = {k: v.copy() for k, v in self.globals.items()}
+        child.scopes = [{k: v.copy() for k, v in s.items()} for s in self.scopes]
+        child.positional = list(self.positional)
+        child.functions = dict(self.functions)
+        child.aliases = dict(self.aliases)
+        child.options = dict(self.options)
+        child.shopts = dict(self.shopts)
+        child.traps = {k: v for k, v in self.traps.items() if v == ""}
+        child.funcnames = list(self.funcnames)
+        child.dirstack = list(self.dirstack)
+        child.subshell_level = self.subshell_level + 1
+        child.fds = dict(self.fds)
+        child.procsub_files = []
+        child.pid = self.rt.new_pid()
+        return child
+
+    def new_process(self) -> "Shell":
+        """A fresh shell for a script run as a command: only exported variables carry over."""
+        child = Shell(self.rt)
+        for name, var in self.all_vars().items():
+            if var.exported and var.value is not None:
+                v = Var(var.scalar() if not isinstance(var.value, str) else var.value, True)
+                child.globals[name] = v
+        child.cwd = self.cwd
+        child.umask = self.umask
+        child.pid = self.rt.new_pid()
+        child.source_stack = []
+        child.func_depth = self.func_depth
+        child.source_depth = self.source_depth
+        child.interactive = False
+        return child
+
+    # ================================================================== variables
+    def lookup_var(self, name: str) -> Var | None:
+        if name in DYNAMIC_VARS:
+            return self._dynamic(name)
+        for scope in reversed(self.scopes):
+            v = scope.get(name)
+            if v is not None:
+                return self._deref(v)
+        v = self.globals.get(name)
+        if v is not None and v.nameref:
+            return self._deref(v)
+        return v
+
+    def _deref(self, v: Var, depth: int = 0) -> Var | None:
+        if not v.nameref or depth > 8:
+            return v
+        target = v.value if isinstance(v.value, str) else None
+        if not target:
+            return v
+        if "[" in target:
+            return v
+        for scope in reversed(self.scopes):
+            t = scope.get(target)
+            if t is not None:
+                return self._deref(t, depth + 1)
+        t = self.globals.get(target)
+        return self._deref(t, depth + 1) if t is not None else None
+
+    def _dynamic(self, name: str) -> Var | None:
+        stored = self.globals.get(name)
+        if name == "RANDOM":
+            return Var(str(self.rt.random.randrange(32768)))
+        if name == "SRANDOM":
+            return Var(str(self.rt.random.getrandbits(32)))
+        if name == "SECONDS":
+            base = 0
+            if stored is not None and stored.value is not None:
+                try:
+                    base = int(stored.scalar() or 0)
+                except ValueError:
+                    base = 0
+                start = getattr(self, "_seconds_start", self.rt.start_time)
+                return Var(str(base + int(time.monotonic() - start)))
+            return Var(str(int(time.monotonic() - self.rt.start_time)))
+        if name == "LINENO":
+            return Var(str(self.lineno))
+        if name == "PIPESTATUS":
+            return Var({i: str(s) for i, s in enumerate(self.pipestatus)})
+        if name == "BASHPID":
+            return Var(str(self.pid))
+        if name == "EPOCHSECONDS":
+            return Var(str(int(time.time())))
+        if name == "EPOCHREALTIME":
+            return Var(f"{time.time():.6f}")
+        if name == "FUNCNAME":
+            if not self.funcnames:
+                return None
+            return Var({i: n for i, n in enumerate(reversed(self.funcnames))})
+        if name == "BASH_SUBSHELL":
+            return Var(str(self.subshell_level))
+        if name == "GROUPS":
+            return Var({0: "1000"})
+        if name == "_":
+            return Var(self.last_arg)
+        if name == "BASH_SOURCE":
+            if not self.source_stack:
+                return None
+            return Var({i: n for i, n in enumerate(reversed(self.source_stack))})
+        return stored
+
+    def get_scalar(self, name: str) -> str | None:
+        v = self.lookup_var(name)
+        if v is None:
+            return None
+        value = v.value
+        if value is None or type(value) is str:
+            return value
+        return v.scalar()
+
+    def param_scalar(self, name: str) -> str | None:
+        """$name for any parameter name (special ones included)."""
+        c = name[0]
+        if c.isalpha() or c == "_":
+            return self.get_scalar(name)
+        if c.isdigit():
+            k = int(name)
+            if k == 0:
+                return self.arg0
+            return self.positional[k - 1] if k <= len(self.positional) else None
+        if name == "?":
+            return str(self.last_status)
+        if name == "#":
+            return str(len(self.positional))
+        if name == "@" or name == "*":
+            if not self.positional:
+                return None
+            ifs = self.ifs()
+            return (ifs[0] if ifs else "").join(self.positional) if name == "*" else " ".join(self.positional)
+        if name == "$":
+            return str(FAKE_PID)
+        if name == "!":
+            return str(self.last_bg_pid) if self.last_bg_pid is not None else None
+        if name == "-":
+            return self.option_flags()
+        return None
+
+    def option_flags(self) -> str:
+        flags = "".join(ch for ch, name in OPTION_LETTERS.items() if self.options.get(name) and ch in "aeufxBCEHhmnkTtvbp")
+        return "".join(sorted(flags, key=lambda c: "hBHaeufxCEmnkTtvbp".find(c) if c in "hBHaeufxCEmnkTtvbp" else 99)) + ("c" if not self.interactive else "i")
+
+    def all_vars(self) -> dict[str, Var]:
+        merged = dict(self.globals)
+        for scope in self.scopes:
+            merged.update(scope)
+        return merged
+
+    def all_variable_names(self) -> list[str]:
+        names = {n for n, v in self.all_vars().items() if v.value is not None}
+        return sorted(names)
+
+    def _find_scope(self, name: str) -> dict[str, Var]:
+        for scope in reversed(self.scopes):
+            if name in scope:
+                return scope
+        return self.globals
+
+    def _var_for_write(self, name: str, depth: int = 0) -> tuple[dict[str, Var], Var | None, str]:
+        """Where an assignment to ``name`` goes: (scope, existing var or None, final name),
+        following namerefs."""
+        for scope in reversed(self.scopes):
+            v = scope.get(name)
+            if v is not None:
+                if v.nameref and isinstance(v.value, str) and v.value and v.value != name and depth < 8 \
+                        and "[" not in v.value:
+                    return self._var_for_write(v.value, depth + 1)
+                return scope, v, name
+        v = self.globals.get(name)
+        if v is not None and v.nameref and isinstance(v.value, str) and v.value and v.value != name \
+                and depth < 8 and "[" not in v.value:
+            return self._var_for_write(v.value, depth + 1)
+        return self.globals, v, name
+
+    def check_string(self, value: str) -> None:
+        if len(value) > self.rt.limits.string_bytes:
+            raise LimitExceeded(
+                f"string of {len(value)} bytes exceeds the limit ({self.rt.limits.string_bytes} bytes; limit string_bytes)",
+                "string_bytes")
+
+    def set_var(self, name: str, value: str, append: bool = False, export: bool | None = None) -> None:
+        scope, var, name = self._var_for_write(name)
+        if var is None:
+            if name in DYNAMIC_VARS:
+                self._set_dynamic(name, value)
+            if len(value) > 4096:
+                self.check_string(value)
+            var = Var(value)
+            if self.options["allexport"] or export:
+                var.exported = True
+            scope[name] = var
+            return
+        if var.readonly:
+            raise ShellError(f"{name}: readonly variable", 1, abort=True)
+        if var.integer:
+            if append:
+                value = str(self.arith(f"({var.scalar() or 0})+({value or 0})"))
+                append = False
+            else:
+                value = str(self.arith(value or "0"))
+        if append:
+            old = var.scalar() or ""
+            value = old + value
+        if var.lower:
+            value = value.lower()
+        elif var.upper:
+            value = value.upper()
+        if len(value) > 4096:
+            self.check_string(value)
+        if isinstance(var.value, dict):
+            if var.assoc:
+                var.value["0"] = value
+            else:
+                var.value[0] = value
+        else:
+            var.value = value
+        if self.options["allexport"] or export:
+            var.exported = True
+        if name in DYNAMIC_VARS:
+            self._set_dynamic(name, value)
+
+    def _set_dynamic(self, name: str, value: str) -> None:
+        if name == "RANDOM":
+            try:
+                self.rt.random.seed(int(value))
+            except ValueError:
+                self.rt.random.seed(value)
+        elif name == "SECONDS":
+            self._seconds_start = time.monotonic()
+
+    def set_array(self, name: str, values, assoc: bool = False, append: bool = False) -> None:
+        scope, var, name = self._var_for_write(name)
+        if var is not None and var.readonly:
+            raise ShellError(f"{name}: readonly variable", 1)
+        if var is None:
+            var = Var(None)
+            scope[name] = var
+            if self.options["allexport"]:
+                var.exported = True
+        if assoc:
+            var.assoc = True
+        if isinstance(values, dict):
+            new = values
+        else:
+            new = {i: v for i, v in enumerate(values)}
+        if append and isinstance(var.value, dict):
+            if var.assoc:
+                var.value.update(new)
+            else:
+                start = max(var.value) + 1 if var.value else 0
+                for k in sorted(new):
+                    var.value[start + k] = new[k]
+        elif append and isinstance(var.value, str):
+            base = {0: var.value}
+            for k in sorted(new):
+                base[1 + k] = new[k]
+            var.value = base
+        else:
+            var.value = new
+
+    def set_element(self, name: str, index, value: str, append: bool = False) -> None:
+        scope, var, name = self._var_for_write(name)
+        if var is not None and var.readonly:
+            raise ShellError(f"{name}: readonly variable", 1)
+        if var is None:
+            var = Var({})
+            scope[name] = var
+        if var.assoc:
+            key = str(index)
+            if var.value is None:
+                var.value = {}
+        else:
+            key = index if isinstance(index, int) else self.arith(str(index))
+            if not isinstance(var.value, dict):
+                var.value = {} if var.value is None else {0: var.value}
+            if key < 0:
+                if not var.value:
+                    raise ShellError(f"{name}[{key}]: bad array subscript", 1)
+                key += max(var.value) + 1
+                if key < 0:
+                    raise ShellError(f"{name}[{index}]: bad array subscript", 1)
+        if var.integer:
+            value = str(self.arith(value or "0"))
+        if append:
+            value = var.value.get(key, "") + value
+        self.check_string(value) if len(value) > 4096 else None
+        var.value[key] = value
+
+    def unset_var(self, name: str) -> bool:
+        scope, var, name = self._var_for_write(name)
+        if var is None:
+            return True
+        if var.readonly:
+            raise ShellError(f"{name}: cannot unset: readonly variable", 1)
+        if scope is self.globals:
+            del scope[name]
+        elif name in scope:
+            # an unset local stays local (bash does not uncover the global)
+            placeholder = Var(None)
+            scope[name] = placeholder
+        return True
+
+    # arithmetic variable access (arith.py calls these)
+    def is_assoc(self, name: str) -> bool:
+        var = self.lookup_var(name)
+        return var is not None and var.assoc
+
+    def arith_get(self, name: str, index) -> str:
+        if index is None:
+            v = self.get_scalar(name)
+            if v is None and self.options["nounset"]:
+                raise ShellError(f"{name}: unbound variable", 127, fatal=True)
+            return v or ""
+        var = self.lookup_var(name)
+        if var is None or var.value is None:
+            return ""
+        if isinstance(var.value, dict):
+            if var.assoc:
+                return var.value.get(str(index), "")
+            if index < 0 and var.value:
+                index += max(var.value) + 1
+            return var.value.get(index, "")
+        return var.value if index == 0 else ""
+
+    def arith_set(self, name: str, index, value: int) -> None:
+        if index is None:
+            self.set_var(name, str(value))
+        else:
+            self.set_element(name, index, str(value))
+
+    def exported_env(self) -> dict[str, str]:
+        env = {}
+        for name, var in self.all_vars().items():
+            if var.exported and var.value is not None:
+                value = var.scalar()
+                if value is not None:
+                    env[name] = value
+        return env
+
+    # ================================================================== run loop helpers
+    async def checkpoint(self) -> None:
+        """Count a command, enforce the limits, honour cancellation, and yield now and then."""
+        rt = self.rt
+        rt.commands += 1
+        if rt.commands > rt.limits.commands:
+            raise LimitExceeded(f"too many commands: {rt.limits.commands} executed (limit commands)", "commands")
+        cancel = rt.cancel
+        if cancel is not None and cancel.reason is not None:
+            raise CommandCancelled(cancel.reason)
+        now = time.monotonic()
+        if now - rt.last_yield > YIELD_INTERVAL:
+            if now > rt.deadline:
+                if cancel is not None:
+                    cancel.set("timeout")
+                raise CommandCancelled("timeout")
+            rt.last_yield = now
+            await asyncio.sleep(0)
+            if cancel is not None and cancel.reason is not None:
+                raise CommandCancelled(cancel.reason)
+
+    def check_cancel(self) -> None:
+        cancel = self.rt.cancel
+        if cancel is not None and cancel.reason is not None:
+            raise CommandCancelled(cancel.reason)
+        if time.monotonic() > self.rt.deadline:
+            if cancel is not None:
+                cancel.set("timeout")
+            raise CommandCancelled("timeout")
+
+    async def command_checkpoint(self) -> None:
+        """For commands (ctx.checkpoint): no command counting."""
+        self.check_cancel()
+        now = time.monotonic()
+        if now - self.rt.last_yield > YIELD_INTERVAL:
+            self.rt.last_yield = now
+            await asyncio.sleep(0)
+
+    async def err(self, fds: dict, message: str) -> None:
+        stream = fds.get(2)
+        if stream is None or not isinstance(stream, OutputStream):
+            return
+        try:
+            await stream.write(message.encode("utf-8", "surrogateescape"))
+        except (BrokenPipeError, OSError):
+            pass
+
+    def error_prefix(self) -> str:
+        return f"{self.arg0}: line {self.lineno}: "
+
+    async def handle_error(self, e: ShellError, fds: dict) -> int:
+        """Report ``e``; a fatal error ends a script shell, an aborting one the top-level
+        command; otherwise the command's status."""
+        await self.report(fds, e.message)
+        if e.fatal and not self.interactive:
+            raise ExitShell(e.status)
+        if e.fatal or e.abort:
+            raise AbortCommand(e.status)
+        return e.status
+
+    async def report(self, fds: dict, message: str) -> None:
+        await self.err(fds, f"{self.error_prefix()}{message}\n")
+
+    # ================================================================== running source text
+    async def run_source(self, text: str, fds: dict, first_line: int = 1) -> int:
+        """Parse and run ``text`` command by command (like bash reading a script)."""
+        parser = Parser(text, self.active_aliases, first_line)
+        status = self.last_status
+        while True:
+            try:
+                node = parser.next_command()
+            except ParseError as e:
+                self.lineno = e.line
+                await self.report(fds, e.message)
+                self.last_status = 2
+                self.syntax_error = f"line {e.line}: {e.message}"
+                if self.interactive:
+                    return 2
+                raise ExitShell(2)
+            if node is None:
+                break
+            try:
+                status = await self.run_list(node, fds)
+            except AbortCommand as e:
+                status = self.last_status = e.status
+        return status
+
+    def active_aliases(self) -> dict | None:
+        """The aliases the parser expands (only with ``shopt -s expand_aliases``)."""
+        return self.aliases if self.shopts["expand_aliases"] else None
+
+    # ================================================================== execution
+    async def execute(self, node, fds: dict) -> int:
+        self._current_fds = fds
+        handler = self._dispatch.get(type(node))
+        if handler is None:
+            raise ShellError(f"cannot execute {type(node).__name__}")
+        return await handler(self, node, fds)
+
+    async def run_list(self, node: CommandList, fds: dict) -> int:
+        status = self.last_status
+        for item, background in node.items:
+            if background:
+                self.start_background(item, fds)
+                status = 0
+                self.last_status = 0
+                continue
+            status = await self.execute(item, fds)
+            self.last_status = status
+            if status and not self.errexit_exempt:
+                await self._on_failure(status)
+            self.errexit_exempt = False
+        return status
+
+    async def _on_failure(self, status: int) -> None:
+        if self.errexit_suppress:
+            return
+        if "ERR" in self.traps and not self.in_trap and self.traps["ERR"]:
+            await self.run_trap("ERR")
+            self.last_status = status
+        if self.options["errexit"]:
+            raise ExitShell(status)
+
+    async def run_and_or(self, node: AndOr, fds: dict) -> int:
+        self.errexit_suppress += 1
+        try:
+            status = await self.execute(node.first, fds)
+        finally:
+            self.errexit_suppress -= 1
+        self.last_status = status
+        last = len(node.rest) - 1
+        exempt = True
+        for k, (op, pipeline) in enumerate(node.rest):
+            if (op == "&&") != (status == 0):
+                continue
+            if k == last:
+                exempt = False
+                status = await self.execute(pipeline, fds)
+            else:
+                self.errexit_suppress += 1
+                try:
+                    status = await self.execute(pipeline, fds)
+                finally:
+                    self.errexit_suppress -= 1
+            self.last_status = status
+        self.errexit_exempt = exempt or self.errexit_exempt
+        return status
+
+    async def run_pipeline(self, node: Pipeline, fds: dict) -> int:
+        start = time.monotonic() if node.timed else 0.0
+        commands = node.commands
+        if node.negate:
+            self.errexit_suppress += 1
+        try:
+            if len(commands) == 1:
+                status = await self.execute(commands[0], fds)
+                statuses = [status]
+            else:
+                statuses = await self._run_stages(node, fds)
+                status = statuses[-1]
+                if self.options["pipefail"]:
+                    for s in reversed(statuses):
+                        if s:
+                            status = s
+                            break
+        finally:
+            if node.negate:
+                self.errexit_suppress -= 1
+        self.pipestatus = statuses
+        if node.timed:
+            elapsed = time.monotonic() - start
+            await self.err(fds, f"\nreal\t{_fmt_time(elapsed)}\nuser\t{_fmt_time(elapsed)}\nsys\t0m0.000s\n")
+        if node.negate:
+            self.errexit_exempt = True
+            return 0 if status else 1
+        return status
+
+    async def _run_stages(self, node: Pipeline, fds: dict) -> list[int]:
+        commands = node.commands
+        n = len(commands)
+        pipes = [Pipe() for _ in range(n - 1)]
+        tasks = []
+        lastpipe = self.shopts["lastpipe"] and not self.options["monitor"]
+        for i, cmd in enumerate(commands):
+            stage_fds = dict(fds)
+            if i > 0:
+                stage_fds[0] = pipes[i - 1].reader
+            if i < n - 1:
+                stage_fds[1] = pipes[i].writer
+                if node.stderr_pipes[i]:
+                    stage_fds[2] = pipes[i].writer
+            shell = self if (lastpipe and i == n - 1) or self._stateless_stage(cmd) else self.fork()
+            tasks.append(asyncio.ensure_future(self._run_stage(shell, cmd, stage_fds,
+                                                               pipes[i - 1].reader if i > 0 else None,
+                                                               pipes[i].writer if i < n - 1 else None)))
+        try:
+            return list(await asyncio.gather(*tasks))
+        except BaseException:
+            for t in tasks:
+                t.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            raise
+
+    def _stateless_stage(self, cmd) -> bool:
+        """Can this pipeline stage run without a copy of the shell? True for a plain
+        registered command or output-only builtin whose words cannot assign anything."""
+        if type(cmd) is not SimpleCommand or cmd.assigns:
+            return False
+        words = cmd.words
+        if not words or type(words[0]) is not Word:
+            return False
+        name = words[0].fast
+        if name is None or name in self.functions:
+            return False
+        if name not in STATELESS_BUILTINS:
+            from .builtins import BUILTINS
+            if name in BUILTINS or registry.lookup(name) is None:
+                return False
+        for w in words:
+            if type(w) is not Word:
+                return False
+            if w.fast is None and not _inert_parts(w.parts):
+                return False
+        for r in cmd.redirs:
+            target = r.target
+            if type(target) is Word and target.fast is None and not _inert_parts(target.parts):
+                return False
+        return True
+
+    async def _run_stage(self, shell: "Shell", cmd, fds: dict, reader, writer) -> int:
+        try:
+            try:
+                status = await shell.execute(cmd, fds)
+            except (ExitShell, AbortCommand) as e:
+                status = e.status
+            except BrokenPipeError:
+                status = 141
+            except ShellError as e:
+                await shell.report(fds, e.message)
+                status = e.status
+            except (BreakLoop, ContinueLoop):
+                status = 0
+            except ReturnFromFunction as e:
+                status = e.status
+            if shell is not self:
+                status = await shell.run_exit_trap(fds, status)
+            return status
+        finally:
+            if writer is not None:
+                writer.close()
+            if reader is not None:
+                reader.close()
+
+    def start_background(self, node, fds: dict) -> int:
+        child = self.fork()
+        pid = child.pid
+        bg_fds = dict(fds)
+        if not self.options["monitor"]:
+            bg_fds[0] = EmptyInput()
+
+        async def job() -> int:
+            try:
+                return await child.execute(node, bg_fds)
+            except (ExitShell, AbortCommand) as e:
+                return e.status
+            except BrokenPipeError:
+                return 141
+            except ShellError as e:
+                await child.report(bg_fds, e.message)
+                return e.status
+            except ControlFlow:
+                return 0
+            except (CommandCancelled, asyncio.CancelledError):
+                return 130
+            except LimitExceeded as e:
+                await child.err(bg_fds, f"bash: {e.message}\n")
+                return 1
+
+        task = asyncio.ensure_future(job())
+        self.rt.jobs[pid] = task
+        self.rt.job_order.append(pid)
+        self.last_bg_pid = pid
+        return pid
+
+    async def wait_job(self, pid: int) -> int:
+        task = self.rt.jobs.get(pid)
+        if task is None:
+            return self.rt.job_status.pop(pid, 127)
+        cancel = self.rt.cancel
+        if cancel is not None and not task.done():
+            waiter = asyncio.ensure_future(cancel.wait())
+            try:
+                await asyncio.wait([task, waiter], return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                waiter.cancel()
+            if not task.done():
+                raise CommandCancelled(cancel.reason or "interrupt")
+        try:
+            status = await task
+        except asyncio.CancelledError:
+            status = 130
+        self.rt.jobs.pop(pid, None)
+        if pid in self.rt.job_order:
+            self.rt.job_order.remove(pid)
+        return status
+
+    async def wait_all_jobs(self) -> int:
+        status = 0
+        for pid in list(self.rt.job_order):
+            status = await self.wait_job(pid)
+        return status
+
+    # ------------------------------------------------------------------ compound commands
+    async def run_subshell(self, node: Subshell, fds: dict) -> int:
+        fds, opened = await self.apply_redirs(node.redirs, fds) if node.redirs else (fds, None)
+        try:
+            child = self.fork()
+            try:
+                status = await child.execute(node.body, fds)
+            except (ExitShell, AbortCommand) as e:
+                status = e.status
+            except ShellError as e:
+                await child.report(fds, e.message)
+                status = e.status
+            except (BreakLoop, ContinueLoop):
+                status = 0
+            except ReturnFromFunction as e:
+                status = e.status
+            return await child.run_exit_trap(fds, status)
+        finally:
+            if opened:
+                await self.close_opened(opened)
+
+    async def run_brace(self, node: BraceGroup, fds: dict) -> int:
+        if node.redirs:
+            fds, opened = await self.apply_redirs(node.redirs, fds)
+            try:
+                return await self.execute(node.body, fds)
+            finally:
+                await self.close_opened(opened)
+        return await self.execute(node.body, fds)
+
+    async def _with_redirs(self, node, fds: dict, runner) -> int:
+        if not node.redirs:
+            return await runner(fds)
+        procsub_mark = len(self.procsub_files)
+        try:
+            fds, opened = await self.apply_redirs(node.redirs, fds)
+        except ShellError as e:
+            await self.report(fds, e.message)
+            return e.status
+        try:
+            return await runner(fds)
+        finally:
+            await self.close_opened(opened)
+            if len(self.procsub_files) > procsub_mark:
+                await self._finish_procsubs(procsub_mark)
+
+    async def run_if(self, node: If, fds: dict) -> int:
+        async def body(fds):
+            for cond, branch in node.clauses:
+                self.errexit_suppress += 1
+                try:
+                    status = await self.execute(cond, fds)
+                finally:
+                    self.errexit_suppress -= 1
+                self.errexit_exempt = False
+                if status == 0:
+                    return await self.execute(branch, fds)
+            if node.else_body is not None:
+                return await self.execute(node.else_body, fds)
+            return 0
+        return await self._with_redirs(node, fds, body)
+
+    async def run_loop(self, node: Loop, fds: dict) -> int:
+        async def body(fds):
+            status = 0
+            self.loop_depth += 1
+            try:
+                while True:
+                    self.errexit_suppress += 1
+                    try:
+                        cond = await self.execute(node.condition, fds)
+                    except BreakLoop as b:
+                        if b.levels > 1:
+                            b.levels -= 1
+                            raise
+                        break
+                    except ContinueLoop as c:
+                        if c.levels > 1:
+                            c.levels -= 1
+                            raise
+                        continue
+                    finally:
+                        self.errexit_suppress -= 1
+                    self.errexit_exempt = False
+                    if (cond == 0) == node.until:
+                        break
+                    try:
+                        status = await self.execute(node.body, fds)
+                    except BreakLoop as b:
+                        if b.levels > 1:
+                            b.levels -= 1
+                            raise
+                        status = 0
+                        break
+                    except ContinueLoop as c:
+                        if c.levels > 1:
+                            c.levels -= 1
+                            raise
+                        status = 0
+                        continue
+                    await self._loop_tick()
+            finally:
+                self.loop_depth -= 1
+            return status
+        return await self._with_redirs(node, fds, body)
+
+    async def _loop_tick(self) -> None:
+        rt = self.rt
+        cancel = rt.cancel
+        if cancel is not None and cancel.reason is not None:
+            raise CommandCancelled(cancel.reason)
+        now = time.monotonic()
+        if now - rt.last_yield > YIELD_INTERVAL:
+            if now > rt.deadline:
+                if cancel is not None:
+                    cancel.set("timeout")
+                raise CommandCancelled("timeout")
+            rt.last_yield = now
+            await asyncio.sleep(0)
+
+    async def run_for(self, node: For, fds: dict) -> int:
+        async def body(fds):
+            if node.words is None:
+                items = list(self.positional)
+            else:
+                items = await self.expand_words(node.words)
+            status = 0
+            self.loop_depth += 1
+            trace = self.options["xtrace"]
+            try:
+                for item in items:
+                    if trace:
+                        await self.err(fds, f"{self._ps4()}for {node.var} in {' '.join(shell_quote(w) for w in items)}\n")
+                    self.set_var(node.var, item)
+                    try:
+                        status = await self.execute(node.body, fds)
+                    except BreakLoop as b:
+                        if b.levels > 1:
+                            b.levels -= 1
+                            raise
+                        status = 0
+                        break
+                    except ContinueLoop as c:
+                        if c.levels > 1:
+                            c.levels -= 1
+                            raise
+                        status = 0
+                        continue
+                    await self._loop_tick()
+            finally:
+                self.loop_depth -= 1
+            return status
+        return await self._with_redirs(node, fds, body)
+
+    async def run_select(self, node: Select, fds: dict) -> int:
+        async def body(fds):
+            items = list(self.positional) if node.words is None else await self.expand_words(node.words)
+            status = 0
+            if not items:
+                return 0
+            from .builtins import read_line
+            self.loop_depth += 1
+            try:
+                while True:
+                    menu = "".join(f"{i + 1}) {item}\n" for i, item in enumerate(items))
+                    await self.err(fds, menu)
+                    ps3 = self.get_scalar("PS3")
+                    await self.err(fds, ps3 if ps3 is not None else "#? ")
+                    line = await read_line(self, fds)
+                    if line is None:
+                        break
+                    reply = line.rstrip("\n")
+                    self.set_var("REPLY", reply)
+                    choice = items[int(reply) - 1] if reply.strip().isdigit() and 0 < int(reply) <= len(items) else ""
+                    self.set_var(node.var, choice)
+                    if not reply:
+                        continue
+                    try:
+                        status = await self.execute(node.body, fds)
+                    except BreakLoop as b:
+                        if b.levels > 1:
+                            b.levels -= 1
+                            raise
+                        break
+                    except ContinueLoop as c:
+                        if c.levels > 1:
+                            c.levels -= 1
+                            raise
+                        continue
+            finally:
+                self.loop_depth -= 1
+            return status
+        return await self._with_redirs(node, fds, body)
+
+    async def run_arith_for(self, node: ArithFor, fds: dict) -> int:
+        async def body(fds):
+            if node.init is not None:
+                self.arith(await self.expand_word(node.init))
+            status = 0
+            self.loop_depth += 1
+            try:
+                while True:
+                    if node.condition is not None:
+                        if self.arith(await self.expand_word(node.condition)) == 0:
+                            break
+                    try:
+                        status = await self.execute(node.body, fds)
+                    except BreakLoop as b:
+                        if b.levels > 1:
+                            b.levels -= 1
+                            raise
+                        status = 0
+                        break
+                    except ContinueLoop as c:
+                        if c.levels > 1:
+                            c.levels -= 1
+                            raise
+                        status = 0
+                    if node.step is not None:
+                        self.arith(await self.expand_word(node.step))
+                    await self._loop_tick()
+            finally:
+                self.loop_depth -= 1
+            return status
+        return await self._with_redirs(node, fds, body)
+
+    async def run_case(self, node: Case, fds: dict) -> int:
+        async def body(fds):
+            word = await self.expand_word(node.word)
+            if self.options["xtrace"]:
+                await self.err(fds, f"{self._ps4()}case {shell_quote(word)} in\n")
+            items = node.items
+            i = 0
+            status = 0
+            nocase = self.shopts["nocasematch"]
+            ext = self.shopts["extglob"]
+            while i < len(items):
+                item = items[i]
+                matched = False
+                for p in item.patterns:
+                    pattern = await self.expand_pattern(p)
+                    if pat.match(pattern, word, ext, nocase):
+                        matched = True
+                        break
+                if not matched:
+                    i += 1
+                    continue
+                while True:
+                    status = await self.execute(item.body, fds) if item.body is not None else 0
+                    if item.terminator == ";&" and i + 1 < len(items):
+                        i += 1
+                        item = items[i]
+                        continue
+                    break
+                if item.terminator == ";;&":
+                    i += 1
+                    continue
+                return status
+            return status
+        return await self._with_redirs(node, fds, body)
+
+    async def run_funcdef(self, node: FunctionDef, fds: dict) -> int:
+        if node.name in self.readonly_functions():
+            await self.report(fds, f"{node.name}: readonly function")
+            return 1
+        self.functions[node.name] = node
+        return 0
+
+    def readonly_functions(self) -> set:
+        return getattr(self, "_readonly_functions", set())
+
+    async def run_arith_command(self, node: ArithCommand, fds: dict) -> int:
+        async def body(fds):
+            self.lineno = node.line
+            await self._loop_tick()
+            text = await self.expand_word(node.expr)
+            if self.options["xtrace"]:
+                await self.err(fds, f"{self._ps4()}(( {text} ))\n")
+            try:
+                from .arith import evaluate
+                value = evaluate(text, self)
+            except Exception as e:  # noqa: BLE001 - arithmetic errors end the command
+                from .arith import ArithError
+                if isinstance(e, ArithError):
+                    await self.report(fds, f"((: {e.message}")
+                    return 1
+                if isinstance(e, RecursionError):
+                    await self.report(fds, f"((: {text}: expression recursion level exceeded")
+                    return 1
+                raise
+            return 0 if value else 1
+        return await self._with_redirs(node, fds, body)
+
+    async def run_cond_command(self, node: CondCommand, fds: dict) -> int:
+        async def body(fds):
+            self.lineno = node.line
+            await self._loop_tick()
+            if self.options["xtrace"]:
+                from .printer import _cond
+                await self.err(fds, f"{self._ps4()}[[ {_cond(node.expr)} ]]\n")
+            try:
+                return 0 if await self.eval_cond(node.expr, fds) else 1
+            except ShellError as e:
+                if e.fatal or e.abort:
+                    return await self.handle_error(e, fds)
+                await self.report(fds, e.message)
+                return 2
+        return await self._with_redirs(node, fds, body)
+
+    async def eval_cond(self, expr, fds: dict) -> bool:
+        tp = type(expr)
+        if tp is CondAnd:
+            return await self.eval_cond(expr.left, fds) and await self.eval_cond(expr.right, fds)
+        if tp is CondOr:
+            return await self.eval_cond(expr.left, fds) or await self.eval_cond(expr.right, fds)
+        if tp is CondNot:
+            return not await self.eval_cond(expr.expr, fds)
+        from .builtins import binary_test, unary_test
+        if tp is CondWord:
+            return (await self.expand_word(expr.word)) != ""
+        if tp is CondUnary:
+            operand = await self.expand_word(expr.operand)
+            return unary_test(self, expr.op, operand, fds)
+        if tp is CondBinary:
+            left = await self.expand_word(expr.left)
+            op = expr.op
+            if op in ("=", "!="):
+                pattern = await self.expand_pattern(expr.right)
+                result = pat.match(pattern, left, self.shopts["extglob"], self.shopts["nocasematch"])
+                return result if op == "=" else not result
+            if op == "=~":
+                return await self._regex_match(left, expr.right)
+            right = await self.expand_word(expr.right)
+            if op in ("-eq", "-ne", "-lt", "-le", "-gt", "-ge"):
+                a = self.arith(left) if left.strip() else 0
+                b = self.arith(right) if right.strip() else 0
+                return {"-eq": a == b, "-ne": a != b, "-lt": a < b, "-le": a <= b,
+                        "-gt": a > b, "-ge": a >= b}[op]
+            return binary_test(self, op, left, right)
+        raise ShellError("bad conditional expression")
+
+    async def _regex_match(self, text: str, word: Word) -> bool:
+        from .ast import Lit as _Lit
+        from .regex import compile_ere
+        # quoted parts of the pattern match literally
+        pieces = []
+        for p in word.parts:
+            if type(p) is _Lit:
+                pieces.append(p.text)
+            else:
+                value = await self.expand_word(Word([p]))
+                if type(p).__name__ in ("Quoted", "DQ"):
+                    pieces.append(_ere_escape(value))
+                else:
+                    pieces.append(value)
+        source = "".join(pieces)
+        try:
+            rx = compile_ere(source, self.shopts["nocasematch"])
+        except ValueError:
+            self.set_array("BASH_REMATCH", [])
+            raise ShellError(f"invalid regular expression `{source}'", 2)
+        m = rx.search(text)
+        if m is None:
+            self.set_array("BASH_REMATCH", [])
+            return False
+        groups = [m.group(0)] + [g if g is not None else "" for g in m.groups()]
+        self.set_array("BASH_REMATCH", groups)
+        return True
+
+    # ------------------------------------------------------------------ simple commands
+    async def run_simple(self, node: SimpleCommand, fds: dict) -> int:
+        self.lineno = node.line
+        if node.words:
+            await self.checkpoint()
+        else:
+            # assignments only: not a command for the commands limit
+            await self._loop_tick()
+        procsub_mark = len(self.procsub_files)
+        cmdsub_status = None
+        self._cmdsub_status = None
+        try:
+            words = await self.expand_words(node.words) if node.words else []
+        except ShellError as e:
+            return await self.handle_error(e, fds)
+        if self._cmdsub_status is not None:
+            cmdsub_status = self._cmdsub_status
+        if not words:
+            return await self._assignments_only(node, fds, cmdsub_status)
+        self.last_arg = words[-1] if type(words[-1]) is str else self.last_arg
+        if self.options["xtrace"]:
+            await self._trace(node, words, fds)
+        if len(words) == 1 and words[0] == "exec" and node.redirs and "exec" not in self.functions:
+            try:
+                await self.apply_redirs(node.redirs, fds, permanent=True)
+            except ShellError as e:
+                return await self.handle_error(e, fds)
+            if fds is not self.fds and self.fds is not None:
+                for k, v in fds.items():
+                    if k > 2:
+                        self.fds[k] = v
+            return 0
+        try:
+            if node.redirs:
+                try:
+                    cmd_fds, opened = await self.apply_redirs(node.redirs, fds)
+                except ShellError as e:
+                    await self.report(fds, e.message)
+                    return e.status
+            else:
+                cmd_fds, opened = fds, None
+            try:
+                if node.assigns:
+                    return await self._run_with_temp_env(node, words, cmd_fds)
+                return await self.run_command(words, cmd_fds)
+            finally:
+                if opened:
+                    await self.close_opened(opened)
+        finally:
+            if len(self.procsub_files) > procsub_mark:
+                await self._finish_procsubs(procsub_mark)
+
+    async def _assignments_only(self, node: SimpleCommand, fds: dict, cmdsub_status) -> int:
+        status = 0
+        try:
+            for a in node.assigns:
+                await self.assign(a)
+        except ShellError as e:
+            return await self.handle_error(e, fds)
+        if self.options["xtrace"]:
+            for a in node.assigns:
+                v = self.get_scalar(a.name)
+                await self.err(fds, f"{self._ps4()}{a.name}={shell_quote(v or '')}\n")
+        if self._cmdsub_status is not None:
+            status = self._cmdsub_status
+        elif cmdsub_status is not None:
+            status = cmdsub_status
+        if node.redirs:
+            try:
+                _, opened = await self.apply_redirs(node.redirs, fds)
+            except ShellError as e:
+                await self.report(fds, e.message)
+                return e.status
+            await self.close_opened(opened)
+        return status
+
+    async def assign(self, a: Assign, local_scope: dict | None = None) -> None:
+        if a.array is not None:
+            var = self.lookup_var(a.name)
+            assoc = var is not None and var.assoc
+            if assoc:
+                values: dict = {}
+                pending_key = None
+                for el in a.array:
+                    if isinstance(el, tuple):
+                        values[await self.expand_word(el[0])] = await self.expand_word(el[1], assignment=True)
+                    else:
+                        for f in await self.expand_words([el]):
+                            if pending_key is None:
+                                pending_key = f
+                            else:
+                                values[pending_key] = f
+                                pending_key = None
+                if pending_key is not None:
+                    values[pending_key] = ""
+                self.set_array(a.name, values, assoc=True, append=a.append)
+            else:
+                values_i: dict[int, str] = {}
+                idx = 0
+                if a.append and var is not None and isinstance(var.value, dict) and var.value:
+                    idx = max(var.value) + 1
+                elif a.append and var is not None and isinstance(var.value, str):
+                    idx = 1
+                for el in a.array:
+                    if isinstance(el, tuple):
+                        idx = self.arith(await self.expand_word(el[0]))
+                        values_i[idx] = await self.expand_word(el[1], assignment=True)
+                        idx += 1
+                    else:
+                        for f in await self.expand_words([el]):
+                            values_i[idx] = f
+                            idx += 1
+                if a.append and var is not None and var.value is not None:
+                    base = var.value if isinstance(var.value, dict) else {0: var.value}
+                    base = dict(base)
+                    base.update(values_i)
+                    self.set_array(a.name, base)
+                else:
+                    self.set_array(a.name, values_i)
+            return
+        value = await self.expand_word(a.value, assignment=True) if a.value is not None else ""
+        if a.index is not None:
+            var = self.lookup_var(a.name)
+            if var is not None and var.assoc:
+                key = await self.expand_word(a.index)
+            else:
+                key = self.arith(await self.expand_word(a.index))
+            self.set_element(a.name, key, value, a.append)
+            return
+        if a.name in self.globals and len(self.scopes) == 0:
+            var = self.globals[a.name]
+            if type(var.value) is str and not (var.readonly or var.integer or var.lower or var.upper or var.nameref
+                                               or a.append) and a.name not in DYNAMIC_VARS:
+                if len(value) > 4096:
+                    self.check_string(value)
+                var.value = value
+                if self.options["allexport"]:
+                    var.exported = True
+                return
+        self.set_var(a.name, value, a.append)
+
+    async def _run_with_temp_env(self, node: SimpleCommand, words: list[str], fds: dict) -> int:
+        name = words[0]
+        from .builtins import BUILTINS, SPECIAL_BUILTINS
+        if name in SPECIAL_BUILTINS or (name not in self.functions and name not in BUILTINS):
+            if name in SPECIAL_BUILTINS:
+                for a in node.assigns:
+                    await self.assign(a)
+                return await self.run_command(words, fds)
+            # an external command: the assignments go into its environment only
+            env = self.exported_env()
+            for a in node.assigns:
+                if a.array is not None:
+                    continue
+                value = await self.expand_word(a.value, assignment=True) if a.value is not None else ""
+                if a.append:
+                    value = (self.get_scalar(a.name) or "") + value
+                env[a.name] = value
+            return await self.run_command(words, fds, env=env)
+        # functions and regular builtins: temporary variables, exported for the duration
+        scope: dict[str, Var] = {}
+        self.scopes.append(scope)
+        try:
+            for a in node.assigns:
+                value = await self.expand_word(a.value, assignment=True) if a.value is not None else ""
+                if a.append:
+                    value = (self.get_scalar(a.name) or "") + value
+                v = Var(value, exported=True)
+                scope[a.name] = v
+            return await self.run_command(words, fds)
+        finally:
+            if self.scopes and self.scopes[-1] is scope:
+                self.scopes.pop()
+            else:
+                try:
+                    self.scopes.remove(scope)
+                except ValueError:
+                    pass
+
+    async def _trace(self, node, words: list[str], fds: dict) -> None:
+        parts = []
+        for a in node.assigns:
+            if a.array is None:
+                parts.append(f"{a.name}={shell_quote(await self.expand_word(a.value) if a.value else '')}")
+        parts.extend(shell_quote(w) for w in words)
+        await self.err(fds, self._ps4() + " ".join(parts) + "\n")
+
+    def _ps4(self) -> str:
+        ps4 = self.get_scalar("PS4")
+        if ps4 is None:
+            ps4 = "+ "
+        if ps4 and self.trace_depth:
+            # command substitutions repeat the first character: "++ cmd"
+            ps4 = ps4[0] * self.trace_depth + ps4
+        return ps4
+
+    async def run_command(self, argv: list[str], fds: dict, env: dict | None = None,
+                          allow_functions: bool = True) -> int:
+        """Dispatch a command by name: function, builtin, registered command, VFS file."""
+        from .builtins import BUILTINS
+        name = argv[0]
+        if allow_functions:
+            fdef = self.functions.get(name)
+            if fdef is not None:
+                return await self.call_function(fdef, argv, fds)
+        builtin = BUILTINS.get(name)
+        if builtin is not None:
+            try:
+                return await builtin(self, argv, fds)
+            except ShellError as e:
+                return await self.handle_error(e, fds)
+        return await self.run_external(argv, fds, env)
+
+    async def call_function(self, fdef: FunctionDef, argv: list[str], fds: dict) -> int:
+        limit = self.rt.limits.function_depth
+        if self.func_depth >= limit:
+            raise LimitExceeded(f"{argv[0]}: maximum function nesting level exceeded ({limit}; limit function_depth)",
+                                "function_depth")
+        saved_positional = self.positional
+        self.positional = argv[1:]
+        self.scopes.append({})
+        self.funcnames.append(argv[0])
+        self.func_depth += 1
+        try:
+            status = await self.execute(fdef.body, fds)
+        except ReturnFromFunction as r:
+            status = r.status
+        finally:
+            self.func_depth -= 1
+            self.funcnames.pop()
+            self.scopes.pop()
+            self.positional = saved_positional
+        return status
+
+    # ------------------------------------------------------------------ external commands
+    def make_context(self, argv: list[str], fds: dict, env: dict | None, cwd: str | None = None) -> CommandContext:
+        stdin = fds.get(0)
+        if not isinstance(stdin, InputStream):
+            stdin = ClosedInput()
+        stdout = fds.get(1)
+        if not isinstance(stdout, OutputStream):
+            stdout = ClosedOutput()
+        stderr = fds.get(2)
+        if not isinstance(stderr, OutputStream):
+            stderr = ClosedOutput()
+        return CommandContext(argv[0].rsplit("/", 1)[-1], argv[1:], stdin, stdout, stderr, self.fs,
+                              cwd or self.cwd, env if env is not None else self.exported_env(),
+                              shell=CommandHost(self, fds), sandbox=self.rt.sandbox,
+                              extra={"fds": fds, "umask": self.umask})
+
+    async def run_external(self, argv: list[str], fds: dict, env: dict | None = None, cwd: str | None = None) -> int:
+        name = argv[0]
+        if "/" in name:
+            return await self._run_path(name, argv, fds, env, cwd)
+        spec = registry.lookup(name)
+        if spec is not None:
+            return await self._invoke(spec, argv, fds, env, cwd)
+        # user scripts on PATH
+        path_var = self.get_scalar("PATH") if env is None else env.get("PATH", self.get_scalar("PATH"))
+        for d in (path_var or "").split(":"):
+            if not d:
+                d = "."
+            candidate = normpath(name, normpath(d, self.cwd))
+            try:
+                st = self.fs.stat(candidate)
+            except OSError:
+                continue
+            if st.type == "file" and self.fs.access(candidate, 1):
+                return await self._run_path(candidate, argv, fds, env, cwd)
+        await self.report(fds, f"{name}: command not found")
+        return 127
+
+    async def _invoke(self, spec, argv: list[str], fds: dict, env: dict | None, cwd: str | None = None) -> int:
+        ctx = self.make_context(argv, fds, env, cwd)
+        try:
+            status = await registry.invoke(spec, ctx)
+        except BrokenPipeError:
+            return 141
+        except (CommandCancelled, LimitExceeded, ControlFlow, asyncio.CancelledError):
+            raise
+        except OSError as e:
+            if e.errno == 9:
+                await self.err(fds, f"{ctx.name}: write error: Bad file descriptor\n")
+                return 1
+            await self.err(fds, f"{ctx.name}: {e.strerror or e}\n")
+            return 1
+        except OutputTooLarge:
+            raise
+        except RecursionError:
+            await self.err(fds, f"{ctx.name}: recursion too deep\n")
+            return 1
+        except Exception as e:  # noqa: BLE001 - a buggy command must not kill the shell
+            await self.err(fds, f"{ctx.name}: internal error: {type(e).__name__}: {e}\n")
+            return 1
+        return status if isinstance(status, int) else 0
+
+    async def _run_path(self, path: str, argv: list[str], fds: dict, env: dict | None, cwd: str | None = None) -> int:
+        fs = self.fs
+        try:
+            st = fs.stat(path, self.cwd)
+        except FSError as e:
+            await self.report(fds, f"{argv[0]}: {e.strerror}")
+            return 127 if e.errno == 2 else 126
+        if st.type == "dir":
+            await self.report(fds, f"{argv[0]}: Is a directory")
+            return 126
+        if not fs.access(path, 1, self.cwd):
+            await self.report(fds, f"{argv[0]}: Permission denied")
+            return 126
+        try:
+            data = fs.read_bytes(path, self.cwd)
+        except FSError as e:
+            await self.report(fds, f"{argv[0]}: {e.strerror}")
+            return 126
+        if data == COMMAND_STUB:
+            base = path.rstrip("/").rsplit("/", 1)[-1]
+            from .builtins import BUILTINS
+            spec = registry.lookup(base)
+            if spec is not None:
+                return await self._invoke(spec, [base] + argv[1:], fds, env, cwd)
+            if base in BUILTINS:
+                return await BUILTINS[base](self, [base] + argv[1:], fds)
+            await self.report(fds, f"{argv[0]}: command not found")
+            return 127
+        text = data.decode("utf-8", "surrogateescape")
+        if text.startswith("#!"):
+            line = text.split("\n", 1)[0][2:].strip()
+            interp = line.split()
+            if interp:
+                prog = interp[0].rsplit("/", 1)[-1]
+                extra = interp[1:]
+                if prog == "env" and extra:
+                    prog, extra = extra[0], extra[1:]
+                if prog not in ("sh", "bash", "dash", "ash", "zsh", "ksh"):
+                    spec = registry.lookup(prog)
+                    if spec is None:
+                        await self.report(fds, f"{argv[0]}: {interp[0]}: bad interpreter: No such file or directory")
+                        return 126
+                    return await self._invoke(spec, [prog] + extra + [path] + argv[1:], fds, env, cwd)
+        return await self.run_script_file(text, path, argv[1:], fds, env)
+
+    async def run_script_file(self, text: str, name: str, args: list[str], fds: dict,
+                              env: dict | None = None, options: dict | None = None) -> int:
+        """Run script text in a new shell process (no functions or unexported variables)."""
+        child = self.new_process()
+        if env is not None:
+            for k, v in env.items():
+                child.globals[k] = Var(v, True)
+        child.arg0 = name
+        child.positional = list(args)
+        if not getattr(self, "_script_is_command_string", False):
+            child.source_stack = [name]
+        if options:
+            child.options.update(options)
+        child.fds = dict(fds)
+        if self.source_depth + self.func_depth > self.rt.limits.function_depth:
+            raise LimitExceeded(f"{name}: maximum nesting of shells exceeded (limit function_depth)", "function_depth")
+        child.source_depth = self.source_depth + 1
+        try:
+            status = await child.run_source(text, child.fds)
+        except (ExitShell, AbortCommand) as e:
+            status = e.status
+        except ShellError as e:
+            await child.report(child.fds, e.message)
+            status = e.status
+        except (BreakLoop, ContinueLoop):
+            status = 0
+        except ReturnFromFunction as e:
+            status = e.status
+        return await child.run_exit_trap(child.fds, status)
+
+    # ------------------------------------------------------------------ substitutions
+    async def command_substitution(self, body) -> str:
+        fast = self._read_file_subst(body)
+        if fast is not None:
+            return await fast
+        child = self.fork()
+        child.trace_depth = self.trace_depth + 1
+        if not self.shopts["inherit_errexit"]:
+            child.options["errexit"] = False
+        out = BufferOutput(self.rt.limits.string_bytes)
+        fds = dict(self.fds_for_subst())
+        fds[1] = out
+        try:
+            status = await child.execute(body, fds)
+        except (ExitShell, AbortCommand) as e:
+            status = e.status
+        except BrokenPipeError:
+            status = 141
+        except OutputTooLarge:
+            raise LimitExceeded(f"command substitution output exceeds {self.rt.limits.string_bytes} bytes (limit string_bytes)",
+                                "string_bytes")
+        except ShellError as e:
+            await child.report(fds, e.message)
+            status = e.status
+        except (BreakLoop, ContinueLoop):
+            status = 0
+        except ReturnFromFunction as e:
+            status = e.status
+        status = await child.run_exit_trap(fds, status)
+        self._cmdsub_status = status
+        self.last_status = status
+        text = out.getvalue().decode("utf-8", "surrogateescape")
+        return text.rstrip("\n")
+
+    def _read_file_subst(self, body):
+        """``$(< file)``: the file's content without running a command."""
+        if type(body) is not CommandList or len(body.items) != 1:
+            return None
+        node, background = body.items[0]
+        if background or type(node) is not SimpleCommand or node.words or node.assigns \
+                or len(node.redirs) != 1 or node.redirs[0].op != "<" or node.redirs[0].fd not in (None, 0):
+            return None
+
+        async def read() -> str:
+            target = await self.expand_word(node.redirs[0].target)
+            try:
+                data = self.fs.read_bytes(target, self.cwd)
+            except FSError as e:
+                await self.report(self.fds_for_subst(), f"{target}: {e.strerror}")
+                self._cmdsub_status = self.last_status = 1
+                return ""
+            if len(data) > self.rt.limits.string_bytes:
+                raise LimitExceeded(f"$(< {target}): file exceeds {self.rt.limits.string_bytes} bytes (limit string_bytes)",
+                                    "string_bytes")
+            self._cmdsub_status = self.last_status = 0
+            return data.decode("utf-8", "surrogateescape").rstrip("\n")
+        return read()
+
+    def fds_for_subst(self) -> dict:
+        return getattr(self, "_current_fds", None) or self.fds
+
+    async def process_substitution(self, p) -> str:
+        self.rt.procsub_counter += 1
+        path = f"/tmp/.sh-procsub-{self.pid}-{self.rt.procsub_counter}"
+        fds = dict(self.fds_for_subst())
+        if p.direction == "<":
+            child = self.fork()
+            out = BufferOutput(self.rt.limits.string_bytes)
+            fds[1] = out
+            try:
+                await child.execute(p.body, fds)
+            except ExitShell:
+                pass
+            except ShellError as e:
+                await child.report(fds, e.message)
+            self.fs.write_bytes(path, out.getvalue())
+            self.procsub_files.append(path)
+        else:
+            self.fs.write_bytes(path, b"")
+            self.procsub_files.append(("out", path, p.body, fds))
+        return path
+
+    async def _finish_procsubs(self, mark: int = 0) -> None:
+        """Feed ``>(...)`` files to their commands and remove the temporary files made by
+        process substitutions since ``mark``."""
+        items, self.procsub_files = self.procsub_files[mark:], self.procsub_files[:mark]
+        for item in items:
+            if isinstance(item, tuple):
+                _, path, body, fds = item
+                try:
+                    data = self.fs.read_bytes(path)
+                except FSError:
+                    data = b""
+                child = self.fork()
+                fds = dict(fds)
+                fds[0] = BytesInput(data)
+                try:
+                    await child.execute(body, fds)
+                except (ExitShell, ShellError):
+                    pass
+            else:
+                path = item
+            try:
+                self.fs.unlink(path)
+            except FSError:
+                pass
+
+    # ------------------------------------------------------------------ redirections
+    async def apply_redirs(self, redirs: list, fds: dict, permanent: bool = False) -> tuple[dict, list]:
+        """A new fd table with ``redirs`` applied (or ``fds`` changed in place when
+        ``permanent``), and the streams opened here (to close afterwards)."""
+        new = fds if permanent else dict(fds)
+        opened: list = []
+        try:
+            for r in redirs:
+                await self._apply_one(r, new, opened)
+        except BaseException:
+            await self.close_opened(opened)
+            raise
+        return new, opened
+
+    async def _apply_one(self, r, fds: dict, opened: list) -> None:
+        op = r.op
+        self._redir_fds = fds
+        if op in ("<<", "<<-"):
+            doc: HereDoc = r.target
+            text = doc.body.parts[0].text if doc.quoted and doc.body.parts else (
+                await self.expand_heredoc(doc.body) if not doc.quoted else "")
+            self._set_fd(r, fds, 0, BytesInput(text.encode("utf-8", "surrogateescape")))
+            return
+        if op == "<<<":
+            text = await self.expand_word(r.target)
+            self._set_fd(r, fds, 0, BytesInput((text + "\n").encode("utf-8", "surrogateescape")))
+            return
+        target = await self.expand_word(r.target)
+        if op in ("<&", ">&"):
+            default = 0 if op == "<&" else 1
+            fd = r.fd if r.fd is not None else default
+            if target == "-":
+                if r.fd_var:
+                    fd = self._fd_from_var(r.fd_var)
+                fds[fd] = ClosedOutput() if op == ">&" else ClosedInput()
+                return
+            move = target.endswith("-") and target[:-1].isdigit()
+            src_text = target[:-1] if move else target
+            if src_text.isdigit():
+                src = int(src_text)
+                if src not in fds or isinstance(fds[src], (ClosedOutput, ClosedInput)):
+                    raise ShellError(f"{src}: Bad file descriptor", 1)
+                self._set_fd(r, fds, default, fds[src])
+                if move:
+                    fds[src] = ClosedOutput() if op == ">&" else ClosedInput()
+                return
+            if op == ">&" and r.fd is None:
+                # >&file is &>file
+                stream = self._open_output(target, False, opened)
+                fds[1] = stream
+                fds[2] = stream
+                return
+            raise ShellError(f"{target}: ambiguous redirect", 1)
+        if op in ("&>", "&>>"):
+            stream = self._open_output(target, op == "&>>", opened)
+            fds[1] = stream
+            fds[2] = stream
+            return
+        if op == "<":
+            self._set_fd(r, fds, 0, self._open_input(target, opened))
+            return
+        if op in (">", ">|", ">>"):
+            clobber = op == ">|" or not self.options["noclobber"]
+            stream = self._open_output(target, op == ">>", opened, clobber)
+            self._set_fd(r, fds, 1, stream)
+            return
+        if op == "<>":
+            stream = self._open_input(target, opened, create=True)
+            self._set_fd(r, fds, 0, stream)
+            return
+        raise ShellError(f"unsupported redirection {op}", 1)
+
+    def _set_fd(self, r, fds: dict, default: int, stream) -> None:
+        if r.fd_var:
+            fd = 10
+            while fd in fds:
+                fd += 1
+            fds[fd] = stream
+            self.set_var(r.fd_var, str(fd))
+            return
+        fds[r.fd if r.fd is not None else default] = stream
+
+    def _fd_from_var(self, name: str) -> int:
+        value = self.get_scalar(name) or ""
+        if not value.isdigit():
+            raise ShellError(f"{name}: ambiguous redirect", 1)
+        return int(value)
+
+    def _special_path(self, target: str):
+        if target.startswith("/dev/"):
+            if target in ("/dev/stdin", "/dev/fd/0"):
+                return 0
+            if target in ("/dev/stdout", "/dev/fd/1"):
+                return 1
+            if target in ("/dev/stderr", "/dev/fd/2"):
+                return 2
+            if target.startswith("/dev/fd/") and target[8:].isdigit():
+                return int(target[8:])
+            if target.startswith(("/dev/tcp/", "/dev/udp/")):
+                raise ShellError(f"{target}: network connections are not available in the sandbox", 1)
+        return None
+
+    def _open_output(self, target: str, append: bool, opened: list, clobber: bool = True):
+        if target == "":
+            raise ShellError(": No such file or directory", 1)
+        fd = self._special_path(target)
+        if fd is not None:
+            stream = self._current_fd(fd)
+            if stream is None:
+                raise ShellError(f"{target}: Bad file descriptor", 1)
+            return stream
+        if target == "/dev/null":
+            return NullOutput()
+        try:
+            if not clobber and self.fs.exists(target, self.cwd) and self.fs.is_file(target, self.cwd):
+                raise ShellError(f"{target}: cannot overwrite existing file", 1)
+            handle = self.fs.open(target, "ab" if append else "wb", self.cwd, perm=0o666 & ~self.umask)
+        except FSError as e:
+            raise ShellError(f"{target}: {e.strerror}", 1) from None
+        stream = FileOutput(handle)
+        opened.append(handle)
+        return stream
+
+    def _open_input(self, target: str, opened: list, create: bool = False):
+        fd = self._special_path(target)
+        if fd is not None:
+            stream = self._current_fd(fd)
+            if stream is None:
+                raise ShellError(f"{target}: Bad file descriptor", 1)
+            return stream
+        if target == "/dev/null":
+            return EmptyInput()
+        try:
+            handle = self.fs.open(target, "r+b" if create and self.fs.exists(target, self.cwd) else
+                                  ("w+b" if create else "rb"), self.cwd)
+        except FSError as e:
+            raise ShellError(f"{target}: {e.strerror}", 1) from None
+        opened.append(handle)
+        if create:
+            return ReadWriteFile(handle)
+        return FileInput(handle)
+
+    def _current_fd(self, fd: int):
+        fds = getattr(self, "_redir_fds", None)
+        if fds is None:
+            fds = self.fds
+        return fds.get(fd)
+
+    async def close_opened(self, opened: list) -> None:
+        for handle in opened:
+            try:
+                handle.close()
+            except Exception:  # noqa: BLE001 - closing never fails the command
+                pass
+
+    # ------------------------------------------------------------------ traps
+    async def run_trap(self, name: str) -> None:
+        action = self.traps.get(name)
+        if not action:
+            return
+        saved = self.last_status
+        self.in_trap = True
+        try:
+            await self.run_source(action, self.fds, first_line=self.lineno)
+        except ExitShell:
+            raise
+        except (ShellError, ControlFlow):
+            pass
+        finally:
+            self.in_trap = False
+        self.last_status = saved
+
+    async def run_exit_trap(self, fds: dict | None = None, status: int | None = None) -> int:
+        """Run the EXIT trap (once); returns the shell's exit status (changed only by an
+        ``exit`` inside the trap)."""
+        if status is None:
+            status = self.last_status
+        action = self.traps.pop("EXIT", None)
+        if not action:
+            return status
+        saved_fds = self.fds
+        if fds is not None:
+            self.fds = fds
+        self.in_trap = True
+        self.last_status = status
+        try:
+            await self.run_source(action, self.fds)
+        except ExitShell as e:
+            status = e.status
+        except (ShellError, ControlFlow):
+            pass
+        finally:
+            self.in_trap = False
+            self.fds = saved_fds
+        self.last_status = status
+        return status
+
+    _dispatch: dict = {}
+
+
+STATELESS_BUILTINS = frozenset({"echo", "true", "false", ":", "test", "[", "pwd", "type", "help"})
+
+
+def _inert_parts(parts: list) -> bool:
+    """Parts whose expansion cannot change shell state (no substitutions, no ${x:=})."""
+    for p in parts:
+        tp = type(p)
+        if tp is Lit or tp is Quoted:
+            continue
+        if tp is DQ:
+            if not _inert_parts(p.parts):
+                return False
+            continue
+        if tp is Param:
+            if p.op in ("=", ":=", "bad") or p.index is not None or (p.arg is not None and not _inert_parts(p.arg.parts)) \
+                    or (p.arg2 is not None and not _inert_parts(p.arg2.parts)):
+                return False
+            continue
+        return False
+    return True
+
+
+def _fmt_time(seconds: float) -> str:
+    m, s = divmod(seconds, 60)
+    return f"{int(m)}m{s:.3f}s"
+
+
+def _ere_escape(text: str) -> str:
+    return "".join("\\" + c if c in ".[]()*+?{}|^$\\" else c for c in text)
+
+
+class ReadWriteFile(InputStream, OutputStream):
+    """``<>``: one handle for reading and writing."""
+
+    def __init__(self, handle) -> None:
+        self.handle = handle
+
+    async def read_chunk(self) -> bytes:
+        return self.handle.read(65536)
+
+    async def write(self, data: bytes) -> None:
+        self.handle.write(data)
+
+
+class CommandHost:
+    """What commands see as ``ctx.shell``: cancellation checks and running other commands."""
+
+    __slots__ = ("shell", "fds")
+
+    def __init__(self, shell: Shell, fds: dict) -> None:
+        self.shell = shell
+        self.fds = fds
+
+    def check_cancel(self) -> None:
+        self.shell.check_cancel()
+
+    async def checkpoint(self) -> None:
+        await self.shell.command_checkpoint()
+
+    @property
+    def limits(self):
+        return self.shell.rt.limits
+
+    @property
+    def cancel(self):
+        return self.shell.rt.cancel
+
+    async def run_argv(self, argv: list[str], stdin, stdout, stderr, env=None, cwd=None) -> int:
+        if not argv:
+            return 0
+        fds = dict(self.fds)
+        fds[0], fds[1], fds[2] = stdin, stdout, stderr
+        shell = self.shell
+        await shell.checkpoint()
+        from .builtins import BUILTINS
+        try:
+            if argv[0] in BUILTINS:
+                child = shell.fork()
+                if cwd is not None:
+                    child.cwd = cwd
+                if env is not None:
+                    for k, v in env.items():
+                        child.globals[k] = Var(v, True)
+                return await child.run_command(argv, fds, allow_functions=False)
+            return await shell.run_external(argv, fds, env, cwd)
+        except ExitShell as e:
+            return e.status
+
+
+Shell._dispatch = {
+    SimpleCommand: Shell.run_simple,
+    Pipeline: Shell.run_pipeline,
+    AndOr: Shell.run_and_or,
+    CommandList: Shell.run_list,
+    Subshell: Shell.run_subshell,
+    BraceGroup: Shell.run_brace,
+    If: Shell.run_if,
+    Loop: Shell.run_loop,
+    For: Shell.run_for,
+    Select: Shell.run_select,
+    ArithFor: Shell.run_arith_for,
+    Case: Shell.run_case,
+    FunctionDef: Shell.run_funcdef,
+    ArithCommand: Shell.run_arith_command,
+    CondCommand: Shell.run_cond_command,
+}
+
+__all__ = ["Shell", "Runtime", "Incomplete", "ParseError"]

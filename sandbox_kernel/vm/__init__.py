@@ -1,0 +1,1 @@
+"""The %%vm engine: a QEMU microVM per kernel, driven through the guest agent (guest/)."""

@@ -1,0 +1,420 @@
+"""Asyncio client of the guest agent: one connection, many concurrent requests (by id)."""
+from __future__ import annotations
+
+import asyncio
+import errno as errno_mod
+import os
+import time
+from dataclasses import dataclass
+from typing import Awaitable, Callable
+
+from . import protocol as P
+
+STDIN_WINDOW = 1 << 20  # bytes of stdin in flight before we wait for the agent's acks
+
+
+class AgentGone(ConnectionError):
+    """The connection to the agent ended (the VM stopped or crashed)."""
+
+
+class AgentError(OSError):
+    """The agent refused a request (errno + message)."""
+
+
+@dataclass
+class ExitInfo:
+    kind: int          # protocol.EXITED / SIGNALED / TIMED_OUT / OUTPUT_LIMIT
+    code: int          # exit status, or the signal number when SIGNALED
+
+    @property
+    def status(self) -> int:
+        """Shell-style status: 128+N for a signal, 124 for the agent's timeout."""
+        if self.kind == P.SIGNALED:
+            return 128 + self.code
+        return self.code
+
+
+class _Request:
+    def __init__(self) -> None:
+        self.queue: asyncio.Queue[tuple[int, bytes]] = asyncio.Queue()
+
+
+class AgentClient:
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader = reader
+        self.writer = writer
+        self._requests: dict[int, _Request] = {}
+        self._next_id = 1
+        self._closed: BaseException | None = None
+        self._reader_task: asyncio.Task | None = None
+        self._write_lock = asyncio.Lock()
+        #: frames the agent sent with id 0 (protocol errors about unparsable input)
+        self.unsolicited: list[tuple[int, bytes]] = []
+        self.ready: asyncio.Future = asyncio.get_running_loop().create_future()
+        #: called with an Execution for each connection accepted by a guest listener
+        self.on_accept: Callable[["Execution"], None] | None = None
+
+    def start(self) -> None:
+        self._reader_task = asyncio.get_running_loop().create_task(self._read_loop())
+
+    @property
+    def closed(self) -> bool:
+        return self._closed is not None
+
+    # ---------------------------------------------------------------- plumbing
+    async def _read_loop(self) -> None:
+        try:
+            while True:
+                header = await self.reader.readexactly(P.HEADER.size)
+                magic, version, type_, req_id, n = P.HEADER.unpack(header)
+                if magic != P.MAGIC or version != P.VERSION or n > P.MAX_PAYLOAD:
+                    raise P.ProtocolError(f"bad frame from agent (magic {magic!r}, version {version}, length {n})")
+                payload = await self.reader.readexactly(n) if n else b""
+                if type_ == P.READY:
+                    if not self.ready.done():
+                        self.ready.set_result(P.field_map(payload))
+                    continue
+                if type_ == P.ACCEPT and req_id & P.GUEST_ID_BIT and req_id not in self._requests:
+                    self._accepted(req_id)
+                    continue
+                req = self._requests.get(req_id)
+                if req is None:
+                    self.unsolicited.append((type_, payload))
+                    del self.unsolicited[:-100]
+                    continue
+                req.queue.put_nowait((type_, payload))
+        except (asyncio.IncompleteReadError, ConnectionError, OSError) as e:
+            self._fail(AgentGone(f"connection to the VM agent lost ({type(e).__name__})"))
+        except P.ProtocolError as e:
+            self._fail(AgentGone(str(e)))
+        except asyncio.CancelledError:
+            self._fail(AgentGone("client closed"))
+            raise
+
+    def _accepted(self, req_id: int) -> None:
+        req = self._requests[req_id] = _Request()
+        stream = Execution(self, req_id, req, _QueueInput(), started=True)
+        if self.on_accept is not None:
+            self.on_accept(stream)
+        else:  # nobody serves guest connections: close it
+            stream.close_input()
+
+    def _fail(self, exc: BaseException) -> None:
+        if self._closed is None:
+            self._closed = exc
+        if not self.ready.done():
+            self.ready.set_exception(exc)
+            self.ready.exception()  # mark retrieved
+        for req in self._requests.values():
+            req.queue.put_nowait((-1, b""))
+
+    def _open(self) -> tuple[int, _Request]:
+        if self._closed is not None:
+            raise AgentGone(str(self._closed))
+        req_id = self._next_id
+        self._next_id = self._next_id % (P.GUEST_ID_BIT - 1) + 1
+        req = _Request()
+        self._requests[req_id] = req
+        return req_id, req
+
+    def _close(self, req_id: int) -> None:
+        self._requests.pop(req_id, None)
+
+    async def send_raw(self, data: bytes) -> None:
+        """Write bytes as they are (tests use this to send malformed frames)."""
+        if self._closed is not None:
+            raise AgentGone(str(self._closed))
+        async with self._write_lock:
+            try:
+                self.writer.write(data)
+                await self.writer.drain()
+            except (ConnectionError, OSError) as e:
+                self._fail(AgentGone(f"cannot write to the VM agent ({e})"))
+                raise AgentGone(str(self._closed)) from None
+
+    async def _send(self, type_: int, req_id: int, payload: bytes = b"") -> None:
+        await self.send_raw(P.frame(type_, req_id, payload))
+
+    async def _next(self, req: _Request, timeout: float | None = None) -> tuple[int, bytes]:
+        if timeout is None:
+            type_, payload = await req.queue.get()
+        else:
+            type_, payload = await asyncio.wait_for(req.queue.get(), timeout)
+        if type_ == -1:
+            raise AgentGone(str(self._closed))
+        return type_, payload
+
+    @staticmethod
+    def _raise_error(payload: bytes) -> None:
+        info = P.field_map(payload)
+        code = int(info.get(P.T_ERRNO, errno_mod.EIO))  # type: ignore[arg-type]
+        message = info.get(P.T_MESSAGE, b"agent error")
+        raise AgentError(code, message.decode("utf-8", "replace") if isinstance(message, bytes) else str(message))
+
+    async def _simple(self, type_: int, payload: bytes, timeout: float | None = 60) -> tuple[int, bytes]:
+        """One request, one final answer (OK/DATA/PONG or ERROR)."""
+        req_id, req = self._open()
+        try:
+            await self._send(type_, req_id, payload)
+            answer, body = await self._next(req, timeout)
+            if answer == P.ERROR:
+                self._raise_error(body)
+            return answer, body
+        finally:
+            self._close(req_id)
+
+    # ---------------------------------------------------------------- requests
+    async def hello(self, timeout: float | None = 10, data: bytes = b"") -> dict:
+        _, body = await self._simple(P.HELLO, data, timeout)
+        return P.field_map(body)
+
+    async def sync_clock_and_rng(self) -> None:
+        await self._simple(P.SYNC, P.fields([(P.T_TIME_NS, time.time_ns()), (P.T_SEED, os.urandom(256))]))
+
+    async def shutdown(self, timeout: float = 5) -> None:
+        await self._simple(P.SHUTDOWN, b"", timeout)
+
+    async def stat(self, path: str) -> dict:
+        _, body = await self._simple(P.STAT, P.field(P.T_PATH, P.check_path(path)))
+        info = P.field_map(body)
+        return {"type": P.TYPE_NAMES.get(info.get(P.T_TYPE, 4), "other"), "mode": info.get(P.T_MODE),
+                "size": info.get(P.T_SIZE), "mtime_ns": info.get(P.T_MTIME_NS),
+                "target": info[P.T_TARGET].decode("utf-8", "surrogateescape") if P.T_TARGET in info else None}  # type: ignore[union-attr]
+
+    async def mkdir(self, path: str, parents: bool = False, mode: int = 0o755, mtime_ns: int | None = None) -> None:
+        items: list = [(P.T_PATH, P.check_path(path)), (P.T_MODE, mode), (P.T_FLAGS, P.RECURSIVE if parents else 0)]
+        if mtime_ns is not None:
+            items.append((P.T_MTIME_NS, mtime_ns))
+        await self._simple(P.MKDIR, P.fields(items))
+
+    async def remove(self, path: str, recursive: bool = False) -> None:
+        await self._simple(P.REMOVE, P.fields([(P.T_PATH, P.check_path(path)), (P.T_FLAGS, P.RECURSIVE if recursive else 0)]))
+
+    async def list(self, path: str, recursive: bool = False) -> list[dict]:
+        req_id, req = self._open()
+        entries: list[dict] = []
+        try:
+            await self._send(P.LIST, req_id, P.fields([(P.T_PATH, P.check_path(path)),
+                                                      (P.T_FLAGS, P.RECURSIVE if recursive else 0)]))
+            while True:
+                answer, body = await self._next(req, 120)
+                if answer == P.ENTRIES:
+                    entries.extend(P.parse_entries(body))
+                elif answer == P.OK:
+                    return entries
+                elif answer == P.ERROR:
+                    self._raise_error(body)
+        finally:
+            self._close(req_id)
+
+    async def read_chunk(self, path: str, offset: int, length: int = P.CHUNK) -> bytes:
+        if not 0 <= length <= P.CHUNK:
+            raise P.ProtocolError(f"read length must be 0..{P.CHUNK}")
+        _, body = await self._simple(P.READ, P.fields([(P.T_PATH, P.check_path(path)), (P.T_OFFSET, offset),
+                                                      (P.T_LENGTH, length)]))
+        return body
+
+    async def read_file(self, path: str, limit: int | None = None) -> bytes:
+        """The whole file, in 1 MiB chunks; ``limit`` bounds the size (EFBIG past it)."""
+        parts: list[bytes] = []
+        offset = 0
+        while True:
+            chunk = await self.read_chunk(path, offset)
+            parts.append(chunk)
+            offset += len(chunk)
+            if limit is not None and offset > limit:
+                raise AgentError(errno_mod.EFBIG, f"{path}: larger than {limit} bytes")
+            if len(chunk) < P.CHUNK:
+                return b"".join(parts)
+
+    async def write_file(self, path: str, data: bytes, mode: int = 0o644, mtime_ns: int | None = None,
+                         parents: bool = False) -> None:
+        """Create or replace ``path`` with ``data`` in 1 MiB chunks (mtime set with the last)."""
+        view = memoryview(data)
+        offset = 0
+        first = True
+        while first or offset < len(data):
+            chunk = view[offset:offset + P.CHUNK]
+            last = offset + len(chunk) >= len(data)
+            flags = (P.WRITE_CREATE | P.WRITE_TRUNCATE if first else 0) | (P.WRITE_PARENTS if first and parents else 0)
+            items: list = [(P.T_PATH, P.check_path(path)), (P.T_OFFSET, offset), (P.T_FLAGS, flags),
+                           (P.T_DATA, bytes(chunk))]
+            if first:
+                items.append((P.T_MODE, mode))
+            if last and mtime_ns is not None:
+                items.append((P.T_MTIME_NS, mtime_ns))
+            await self._simple(P.WRITE, P.fields(items))
+            offset += len(chunk)
+            first = False
+
+    async def exec(self, argv: list[str], *, cwd: str = "/", env: dict[str, str] | None = None,
+                   stdin: "Callable[[], Awaitable[bytes]] | None" = None, timeout: float | None = None,
+                   output_limit: int | None = None, pty: tuple[int, int] | None = None,
+                   interactive: bool = False) -> "Execution":
+        """Start ``argv`` in the guest; returns an Execution to stream and wait on.
+        ``stdin`` is an async function returning the next chunk (b'' at end); with
+        ``interactive`` input is given with ``Execution.write`` / ``close_input`` instead.
+        ``pty=(rows, cols)`` runs it on a pseudo-terminal (output all on "stdout")."""
+        if interactive:
+            stdin = _QueueInput()
+        if not argv:
+            raise P.ProtocolError("exec needs a program")
+        items: list = [(P.T_ARG, a) for a in P.check_words(argv, "arguments")]
+        env_words = [f"{k}={v}" for k, v in (env or {}).items()]
+        for word in env_words:
+            name = word.split("=", 1)[0]
+            if not name:
+                raise P.ProtocolError("environment names must not be empty")
+        items += [(P.T_ENV, e) for e in P.check_words(env_words, "environment entries")]
+        items.append((P.T_CWD, P.check_path(cwd)))
+        flags = P.EXEC_STDIN if stdin is not None else 0
+        if pty is not None:
+            rows, cols = pty
+            if not (1 <= rows <= 1000 and 1 <= cols <= 1000):
+                raise P.ProtocolError("terminal rows and cols must be 1..1000")
+            flags |= P.EXEC_PTY
+            items += [(P.T_ROWS, rows), (P.T_COLS, cols)]
+        items.append((P.T_FLAGS, flags))
+        if timeout is not None:
+            items.append((P.T_TIMEOUT_MS, max(1, int(timeout * 1000))))
+        if output_limit is not None:
+            items.append((P.T_OUTPUT_LIMIT, output_limit))
+        payload = P.fields(items)
+        if len(payload) > P.MAX_PAYLOAD:
+            raise P.ProtocolError("command line and environment exceed 1 MiB")
+        req_id, req = self._open()
+        execution = Execution(self, req_id, req, stdin)
+        try:
+            await self._send(P.EXEC, req_id, payload)
+        except BaseException:
+            self._close(req_id)
+            raise
+        return execution
+
+    async def listen(self, port: int) -> None:
+        """Make the agent listen on 127.0.0.1:``port`` in the guest; connections arrive
+        through ``on_accept``."""
+        if not 1 <= port <= 65535:
+            raise P.ProtocolError("port must be 1..65535")
+        await self._simple(P.LISTEN, P.field(P.T_PORT, port))
+
+    async def connect(self, port: int) -> "Execution":
+        """A TCP connection to ``127.0.0.1:port`` inside the guest: ``write``/``close_input``
+        send, ``events()`` yields ("stdout", bytes) until the guest side closes."""
+        if not 1 <= port <= 65535:
+            raise P.ProtocolError("port must be 1..65535")
+        req_id, req = self._open()
+        try:
+            await self._send(P.CONNECT, req_id, P.field(P.T_PORT, port))
+            answer, body = await self._next(req, 30)
+            if answer == P.ERROR:
+                self._raise_error(body)
+        except BaseException:
+            self._close(req_id)
+            raise
+        return Execution(self, req_id, req, _QueueInput(), started=True)
+
+
+class _QueueInput:
+    def __init__(self) -> None:
+        self.queue: asyncio.Queue[bytes] = asyncio.Queue()
+
+    async def __call__(self) -> bytes:
+        return await self.queue.get()
+
+
+class Execution:
+    """A running guest process: iterate its output with ``events()``, ``signal()`` it."""
+
+    def __init__(self, client: AgentClient, req_id: int, req: _Request,
+                 stdin: "Callable[[], Awaitable[bytes]] | None", started: bool = False) -> None:
+        self.client = client
+        self.id = req_id
+        self.req = req
+        self.pid: int | None = None
+        self.exit: ExitInfo | None = None
+        self._stdin = stdin
+        self._stdin_task: asyncio.Task | None = None
+        self._window = asyncio.Event()
+        self._window.set()
+        self._in_flight = 0
+        self._stdin_closed = False
+        if started and stdin is not None:  # a connection: no OK with a pid will come
+            self._stdin_task = asyncio.get_running_loop().create_task(self._pump_stdin())
+
+    def write(self, data: bytes) -> None:
+        """Queue input (interactive executions and connections)."""
+        if isinstance(self._stdin, _QueueInput) and data:
+            self._stdin.queue.put_nowait(bytes(data))
+
+    def close_input(self) -> None:
+        if isinstance(self._stdin, _QueueInput):
+            self._stdin.queue.put_nowait(b"")
+
+    async def resize(self, rows: int, cols: int) -> None:
+        """Set the terminal size of a PTY execution (the guest gets SIGWINCH)."""
+        if not (1 <= rows <= 1000 and 1 <= cols <= 1000):
+            raise P.ProtocolError("terminal rows and cols must be 1..1000")
+        if self.exit is None and not self.client.closed:
+            await self.client._send(P.RESIZE, self.id, P.fields([(P.T_ROWS, rows), (P.T_COLS, cols)]))
+
+    async def signal(self, signum: int) -> None:
+        if self.exit is None and not self.client.closed:
+            try:
+                await self.client._send(P.SIGNAL, self.id, P.field(P.T_SIGNAL, signum))
+            except AgentGone:
+                pass
+
+    async def _pump_stdin(self) -> None:
+        assert self._stdin is not None
+        try:
+            while not self._stdin_closed:
+                chunk = await self._stdin()
+                if not chunk:
+                    break
+                for i in range(0, len(chunk), 256 * 1024):
+                    piece = chunk[i:i + 256 * 1024]
+                    while self._in_flight + len(piece) > STDIN_WINDOW and not self._stdin_closed:
+                        self._window.clear()
+                        await self._window.wait()
+                    if self._stdin_closed:
+                        return
+                    self._in_flight += len(piece)
+                    await self.client._send(P.STDIN, self.id, piece)
+            if not self._stdin_closed:
+                await self.client._send(P.STDIN, self.id, b"")
+        except (AgentGone, asyncio.CancelledError):
+            pass
+
+    async def events(self):
+        """Yield ("stdout"|"stderr", bytes) as output arrives; ends with the process
+        (``self.exit`` is then set). Raises AgentGone / AgentError."""
+        try:
+            while True:
+                answer, body = await self.client._next(self.req)
+                if answer == P.STDOUT:
+                    yield "stdout", body
+                elif answer == P.STDERR:
+                    yield "stderr", body
+                elif answer == P.OK:
+                    self.pid = int(P.field_map(body).get(P.T_PID, 0)) or None
+                    if self._stdin is not None and self._stdin_task is None:
+                        self._stdin_task = asyncio.get_running_loop().create_task(self._pump_stdin())
+                elif answer == P.STDIN_ACK:
+                    info = P.field_map(body)
+                    self._in_flight = max(0, self._in_flight - int(info.get(P.T_LENGTH, 0)))  # type: ignore[arg-type]
+                    if info.get(P.T_FLAGS):
+                        self._stdin_closed = True
+                    self._window.set()
+                elif answer == P.EXIT:
+                    info = P.field_map(body)
+                    self.exit = ExitInfo(int(info.get(P.T_EXIT_KIND, P.EXITED)), int(info.get(P.T_EXIT_CODE, 1)))  # type: ignore[arg-type]
+                    return
+                elif answer == P.ERROR:
+                    AgentClient._raise_error(body)
+        finally:
+            self._stdin_closed = True
+            self._window.set()
+            if self._stdin_task is not None and not self._stdin_task.done():
+                self._stdin_task.cancel()
+            self.client._close(self.id)

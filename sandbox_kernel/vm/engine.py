@@ -1,0 +1,462 @@
+"""VmEngine: ``%%vm`` cells and the ``vm`` command run in a QEMU microVM owned by the kernel.
+
+The VM starts on first use (resumed from a saved state of the guest image when there is one,
+else a full boot that then saves that state) and stays up until ``shutdown()``. Each run
+syncs the VFS ``/workspace`` in, runs the command through the guest agent with output
+streamed as it arrives, and syncs changes back. A crashed or hung guest is reported and
+replaced by a fresh VM on the next run.
+"""
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import os
+import signal
+import time
+from pathlib import Path
+from typing import Awaitable, Callable
+
+from ..engine import ErrorInfo, RunResult, Streams
+from ..limits import Limits
+from . import protocol as P
+from .accel import choose_accelerator
+from .client import AgentError, AgentGone, Execution
+from .egress import GUEST_PROXY_PORT, EgressProxy, parse_allow_list
+from .image import GuestImage, ImageError, ensure_image
+from .machine import Machine, MachineConfig, VmStartError, qemu_available, qemu_version
+from .sync import ROOT, WorkspaceSync
+
+#: the host shell's variables that make no sense in the guest
+HOST_ONLY_ENV = {"PATH", "HOME", "PWD", "OLDPWD", "SHELL", "USER", "LOGNAME", "SHLVL", "HOSTNAME",
+                 "TERM", "_", "TMPDIR", "LANG", "LANGUAGE", "MAIL", "UID", "EUID", "PPID", "BASHPID"}
+KILL_GRACE = 2.0   # seconds between the polite signal and SIGKILL
+HANG_GRACE = 5.0   # seconds after SIGKILL before the guest counts as hung
+MAX_MEMORY_MB = 16384
+MAX_VCPUS = 16
+
+MAGIC_HELP = """\
+%vm start | stop | restart | status | config [vcpus=N] [memory=MB] [network=none|allow:HOST,...]
+  start     boot the VM now (otherwise the first %%vm cell or vm command does)
+  stop      power the VM off (the next use boots a fresh one)
+  restart   stop, then start
+  status    state, accelerator, uptime, memory, vcpus, boot mode
+  config    settings for the next start: vcpus=1..16, memory=128..16384 (MB),
+            network=none (default: no network card at all) or network=allow:example.org,*.pypi.org
+            (HTTP/HTTPS only, through a host proxy that enforces the list and logs each access;
+            HOST allows ports 80 and 443, HOST:PORT that port, *.DOMAIN its subdomains)"""
+
+
+class VmError(Exception):
+    pass
+
+
+class VmEngine:
+    name = "vm"
+
+    def __init__(self, sandbox) -> None:
+        self.sandbox = sandbox
+        self.config = MachineConfig()
+        self.network = "none"
+        self.egress_log: list[str] = []
+        self._proxy: EgressProxy | None = None
+        self.machine: Machine | None = None
+        self.accel_reason = ""
+        self.image: GuestImage | None = None
+        self.sync = WorkspaceSync(sandbox.fs)
+        self._start_lock: asyncio.Lock | None = None
+        self._sync_lock: asyncio.Lock | None = None
+        self._notice: str | None = None  # why the previous VM went away, told at the next start
+        self.save_states = os.environ.get("SANDBOX_KERNEL_VM_SAVE_STATE", "1") != "0"
+
+    # ------------------------------------------------------------------ lifecycle
+    def _locks(self) -> tuple[asyncio.Lock, asyncio.Lock]:
+        if self._start_lock is None:
+            self._start_lock = asyncio.Lock()
+            self._sync_lock = asyncio.Lock()
+        return self._start_lock, self._sync_lock  # type: ignore[return-value]
+
+    @property
+    def running(self) -> bool:
+        m = self.machine
+        return m is not None and m.alive and m.client is not None and not m.client.closed
+
+    def _state_path(self, image: GuestImage) -> Path:
+        probe = Machine(self.config, image.vmlinux, image.initrd, run_dir=Path("/run-dir"))
+        key = hashlib.sha256((qemu_version() + "\0" + "\0".join(probe.argv())).encode()).hexdigest()[:16]
+        return image.state_path(f"{self.config.key()}-{key}")
+
+    async def start(self, progress: Callable[[str], None]) -> Machine:
+        start_lock, _ = self._locks()
+        async with start_lock:
+            if self.running:
+                try:  # a frozen guest would hang the workspace sync: check it answers
+                    await self.machine.client.hello(timeout=5)  # type: ignore[union-attr]
+                    return self.machine  # type: ignore[return-value]
+                except (asyncio.TimeoutError, AgentGone, AgentError):
+                    self._notice = self._notice or "the VM stopped answering (hung) and was killed"
+            if self.machine is not None:
+                why = self._notice or self._describe_death(self.machine)
+                progress(f"vm: {why}; starting a new VM")
+                self.machine.kill()
+                self.machine = None
+            self._notice = None
+            reason = qemu_available()
+            if reason:
+                raise VmError(reason)
+            try:
+                image = self.image = await ensure_image(progress)
+            except ImageError as e:
+                raise VmError(str(e)) from None
+            accel, self.accel_reason = await choose_accelerator(image)
+            self.config.accel = accel
+            state = self._state_path(image)
+            started = time.monotonic()
+            machine = None
+            if state.exists():
+                progress(f"vm: starting the microVM ({accel.upper()}, resuming a saved state)...")
+                machine = Machine(self.config, image.vmlinux, image.initrd)
+                try:
+                    await machine.start(state=state, timeout=20)
+                except VmStartError as e:
+                    progress(f"vm: resume failed ({str(e).splitlines()[0]}); doing a full boot")
+                    state.unlink(missing_ok=True)
+                    machine = None
+            if machine is None:
+                progress(f"vm: starting the microVM ({accel.upper()}, full boot)...")
+                machine = Machine(self.config, image.vmlinux, image.initrd)
+                try:
+                    await machine.start(timeout=120)
+                except VmStartError as e:
+                    raise VmError(str(e)) from None
+                if self.save_states:
+                    try:  # clean, freshly booted: the state every later kernel resumes from
+                        for stale in state.parent.glob(f"state-{self.config.key()}-*.bin"):
+                            stale.unlink(missing_ok=True)  # same machine, older QEMU or host
+                        await machine.save_state(state)
+                        await machine.client.sync_clock_and_rng()  # type: ignore[union-attr]
+                    except (VmStartError, OSError, AgentGone) as e:
+                        progress(f"vm: could not save the VM state for fast starts: {e}")
+            if not machine.alive:
+                raise VmError("the VM stopped right after starting" + machine.failure_detail())
+            if self.network != "none":
+                await self._enable_egress(machine, progress)
+            self.machine = machine
+            self.sync.reset()
+            progress(f"vm: ready in {time.monotonic() - started:.2f} s")
+            return machine
+
+    async def _enable_egress(self, machine: Machine, progress: Callable[[str], None]) -> None:
+        """The guest gets no NIC: its proxy port is served by the host over the agent channel."""
+        def record(line: str) -> None:
+            self.egress_log.append(line)
+            del self.egress_log[:-1000]
+        self._proxy = EgressProxy(parse_allow_list(self.network), record)
+        machine.client.on_accept = self._proxy.serve  # type: ignore[union-attr]
+        try:
+            await machine.client.listen(GUEST_PROXY_PORT)  # type: ignore[union-attr]
+        except (AgentError, AgentGone) as e:
+            machine.kill()
+            raise VmError(f"cannot open the guest proxy port: {e}") from None
+        progress(f"vm: network egress through the host proxy, allowed: {self.network[len('allow:'):]}")
+
+    @staticmethod
+    def _describe_death(machine: Machine) -> str:
+        if machine.proc is not None and machine.proc.poll() is not None:
+            tail = machine.failure_detail().strip().splitlines()
+            panic = [line for line in tail if "panic" in line.lower() or "sysrq" in line.lower()]
+            return "the VM crashed" + (f" ({panic[-1][-160:]})" if panic else f" (QEMU exit status {machine.proc.returncode})")
+        return "the VM stopped answering"
+
+    async def stop(self) -> bool:
+        start_lock, _ = self._locks()
+        async with start_lock:
+            machine, self.machine = self.machine, None
+            if machine is None:
+                return False
+            await machine.stop()
+            return True
+
+    async def shutdown(self) -> None:
+        machine, self.machine = self.machine, None
+        if machine is not None:
+            try:
+                await machine.stop(grace=2.0)
+            finally:
+                machine.kill()
+
+    # ------------------------------------------------------------------ running
+    def _guest_env(self) -> dict[str, str]:
+        try:
+            env = dict(self.sandbox.environment())
+        except Exception:  # no shell session yet: nothing exported
+            env = {}
+        env = {k: v for k, v in env.items()
+               if k not in HOST_ONLY_ENV and not k.startswith("LC_") and "\0" not in k + v and k and "=" not in k}
+        if self.network != "none":
+            proxy = f"http://127.0.0.1:{GUEST_PROXY_PORT}"
+            for name in ("http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY"):
+                env.setdefault(name, proxy)
+            env.setdefault("no_proxy", "localhost,127.0.0.1")
+        return env
+
+    def _guest_cwd(self) -> str:
+        try:
+            cwd = self.sandbox.cwd()
+        except Exception:
+            cwd = ROOT
+        return cwd if cwd == ROOT or cwd.startswith(ROOT + "/") else ROOT
+
+    async def _execute(self, argv: list[str], *, write_out: Callable[[bytes], Awaitable[None]],
+                       write_err: Callable[[bytes], Awaitable[None]], progress: Callable[[str], None],
+                       cancel_wait: Callable[[], Awaitable[str]], limits: Limits,
+                       stdin: Callable[[], Awaitable[bytes]] | None = None) -> tuple[int, str | None]:
+        """Run argv with sync in/out; returns (status, cancel reason or None)."""
+        machine = await self.start(progress)
+        client = machine.client
+        assert client is not None
+        _, sync_lock = self._locks()
+        try:
+            async with sync_lock:
+                await self.sync.sync_in(client, progress)
+            cwd = self._guest_cwd()
+            try:
+                execution = await client.exec(argv, cwd=cwd, env=self._guest_env(), stdin=stdin,
+                                              timeout=limits.wall_time + 10,
+                                              output_limit=limits.stdout_bytes + limits.stderr_bytes + 1)
+            except P.ProtocolError as e:
+                progress(f"vm: {e}")
+                return 2, None
+            cancelled: list[str] = []
+            watcher = asyncio.ensure_future(self._watch_cancel(execution, cancel_wait, cancelled))
+            try:
+                try:
+                    async for kind, data in execution.events():
+                        await (write_out(data) if kind == "stdout" else write_err(data))
+                except AgentError as e:
+                    progress(f"vm: {e.strerror}")
+                    return (127 if e.errno == 2 else 126), None
+            except BaseException:
+                # the consumer failed (broken pipe, cancellation): the guest process must not linger
+                await self._kill_execution(execution)
+                raise
+            finally:
+                watcher.cancel()
+            info = execution.exit
+            assert info is not None
+            if cancelled:
+                return (130 if cancelled[0] == "interrupt" else 124), cancelled[0]
+            if info.kind == P.OUTPUT_LIMIT:
+                progress(f"vm: output limit reached ({limits.stdout_bytes + limits.stderr_bytes} bytes): process killed")
+            elif info.kind == P.TIMED_OUT:
+                return 124, "timeout"
+            return info.status, None
+        except AgentGone:
+            await machine._wait_exit(3.0)  # a panicking guest closes the channel just before QEMU exits
+            if self._notice is None:  # the cancel watcher may already know it hung
+                self._notice = self._describe_death(machine) if not machine.alive else "the VM connection was lost"
+            progress(f"vm: {self._notice}; it will be restarted on next use")
+            if machine.alive:
+                machine.kill()
+            return 1, "crash"
+        finally:
+            if self.running and self.machine is machine:
+                try:
+                    async with sync_lock:
+                        await self.sync.sync_out(client, progress)
+                except (AgentGone, AgentError) as e:
+                    progress(f"vm: syncing /workspace back failed: {e}")
+
+    async def _kill_execution(self, execution: Execution) -> None:
+        await execution.signal(signal.SIGKILL)
+
+    async def _watch_cancel(self, execution: Execution, cancel_wait, cancelled: list[str]) -> None:
+        reason = await cancel_wait()
+        cancelled.append(reason)
+        await execution.signal(signal.SIGINT if reason == "interrupt" else signal.SIGTERM)
+        await asyncio.sleep(KILL_GRACE)
+        await execution.signal(signal.SIGKILL)
+        await asyncio.sleep(HANG_GRACE)
+        # the agent did not report the end of a SIGKILLed group: the guest is hung
+        machine = self.machine
+        if machine is not None:
+            self._notice = "the VM stopped answering (hung) and was killed"
+            machine.kill()
+
+    async def run(self, cell: str, streams: Streams, limits: Limits) -> RunResult:
+        def progress(line: str) -> None:
+            streams.stderr.write((line + "\n").encode())
+
+        async def out(data: bytes) -> None:
+            streams.stdout.write(data)
+
+        async def err(data: bytes) -> None:
+            streams.stderr.write(data)
+        try:
+            status, reason = await self._execute(["/bin/bash", "-c", cell, "bash"], write_out=out, write_err=err,
+                                                 progress=progress, cancel_wait=streams.cancel.wait, limits=limits)
+        except VmError as e:
+            progress(f"vm: {e}")
+            return RunResult(1, ErrorInfo("VMError", str(e).splitlines()[0], [str(e)]))
+        if reason == "interrupt":
+            return RunResult(130, ErrorInfo("Interrupted", "interrupted", []))
+        if reason == "timeout":
+            return RunResult(124, ErrorInfo("Timeout", f"wall time of {limits.wall_time:g} s exceeded", []))
+        if reason == "crash":
+            return RunResult(status, ErrorInfo("VMError", self._notice or "the VM crashed", []))
+        if status != 0:
+            return RunResult(status, ErrorInfo("ExitStatus", f"exit status {status}", []))
+        return RunResult(0)
+
+    async def run_command(self, ctx) -> int:
+        """The ``vm CMD ARGS...`` shell command, with the pipeline's streams."""
+        from ..commands.registry import CommandCancelled
+
+        args = list(ctx.args)
+        if args and args[0] == "--":
+            args = args[1:]
+        if not args:
+            await ctx.error("missing command")
+            await ctx.err("Try 'vm --help' for more information.\n")
+            return 2
+        limits = getattr(self.sandbox, "limits", None) or Limits()
+
+        async def progress_async(line: str) -> None:
+            await ctx.err(line + "\n")
+
+        pending_notes: list[str] = []
+
+        def progress(line: str) -> None:
+            pending_notes.append(line)
+
+        async def out(data: bytes) -> None:
+            await flush_notes()
+            await ctx.stdout.write(data)
+
+        async def err(data: bytes) -> None:
+            await flush_notes()
+            await ctx.stderr.write(data)
+
+        async def flush_notes() -> None:
+            while pending_notes:
+                await progress_async(pending_notes.pop(0))
+
+        async def cancel_wait() -> str:
+            while True:
+                try:
+                    ctx.check()
+                except CommandCancelled:
+                    return "interrupt"
+                await asyncio.sleep(0.05)
+
+        async def read_stdin() -> bytes:
+            return await ctx.stdin.read_some(256 * 1024)
+
+        try:
+            status, reason = await self._execute(args, write_out=out, write_err=err, progress=progress,
+                                                 cancel_wait=cancel_wait, limits=limits, stdin=read_stdin)
+        except VmError as e:
+            await flush_notes()
+            await ctx.error(str(e))
+            return 1
+        await flush_notes()
+        if reason == "interrupt":
+            ctx.check()  # raises CommandCancelled with the shell's own reason
+        return status
+
+    # ------------------------------------------------------------------ %vm
+    async def magic(self, args: str | list[str]) -> str:
+        """``%vm start|stop|restart|status|config k=v...``; returns the text to show."""
+        words = args.split() if isinstance(args, str) else list(args)
+        if not words or words[0] in ("help", "--help", "-h"):
+            return MAGIC_HELP
+        cmd, rest = words[0], words[1:]
+        notes: list[str] = []
+        try:
+            if cmd == "start":
+                was = self.running
+                await self.start(notes.append)
+                return "\n".join(notes) if not was else "vm: already running\n" + self.status_text()
+            if cmd == "stop":
+                return "vm: stopped" if await self.stop() else "vm: not running"
+            if cmd == "restart":
+                await self.stop()
+                await self.start(notes.append)
+                return "\n".join(notes)
+            if cmd == "status":
+                return self.status_text(await self._guest_memory())
+            if cmd == "config":
+                return self.configure(rest)
+        except VmError as e:
+            return "\n".join(notes + [f"vm: {e}"])
+        return f"vm: unknown subcommand '{cmd}'\n{MAGIC_HELP}"
+
+    def configure(self, items: list[str]) -> str:
+        if not items:
+            return f"vcpus={self.config.vcpus} memory={self.config.memory_mb} network={self.network}"
+        changes: dict[str, object] = {}
+        for item in items:
+            key, eq, value = item.partition("=")
+            if not eq:
+                return f"vm: config: expected key=value, got '{item}'"
+            if key == "vcpus":
+                if not value.isdigit() or not 1 <= int(value) <= MAX_VCPUS:
+                    return f"vm: config: vcpus must be 1..{MAX_VCPUS}"
+                changes["vcpus"] = int(value)
+            elif key in ("memory", "mem"):
+                number = value.upper().removesuffix("M").removesuffix("MB")
+                if number.endswith("G") and number[:-1].isdigit():
+                    number = str(int(number[:-1]) * 1024)
+                if not number.isdigit() or not 128 <= int(number) <= MAX_MEMORY_MB:
+                    return f"vm: config: memory must be 128..{MAX_MEMORY_MB} (MB)"
+                changes["memory_mb"] = int(number)
+            elif key == "network":
+                if value != "none":
+                    try:
+                        parse_allow_list(value)
+                    except ValueError as e:
+                        return f"vm: config: {e}"
+                changes["network"] = value
+            else:
+                return f"vm: config: unknown setting '{key}' (vcpus, memory, network)"
+        if self.running and (any(k in changes and changes[k] != getattr(self.config, k) for k in ("vcpus", "memory_mb"))
+                             or changes.get("network", self.network) != self.network):
+            return "vm: config: stop the VM first (%vm stop), settings apply at start"
+        for key, value in changes.items():
+            if key == "network":
+                self.network = str(value)
+            else:
+                setattr(self.config, key, value)
+        return f"vcpus={self.config.vcpus} memory={self.config.memory_mb} network={self.network}"
+
+    async def _guest_memory(self) -> str | None:
+        if not self.running:
+            return None
+        try:
+            data = await self.machine.client.read_chunk("/proc/meminfo", 0, 4096)  # type: ignore[union-attr]
+        except (AgentError, AgentGone):
+            return None
+        info = {}
+        for line in data.decode(errors="replace").splitlines():
+            key, _, value = line.partition(":")
+            info[key] = value.strip()
+        return f"{info.get('MemTotal', '?')} total, {info.get('MemAvailable', '?')} available"
+
+    def status_text(self, memory: str | None = None) -> str:
+        if not self.running:
+            base = "vm: not running"
+            if self._notice:
+                base += f" ({self._notice})"
+            return base + f"\nconfig: vcpus={self.config.vcpus} memory={self.config.memory_mb} MB network={self.network}"
+        m = self.machine
+        assert m is not None
+        uptime = time.monotonic() - m.started_at
+        lines = [f"vm: running (pid {m.proc.pid if m.proc else '?'})",
+                 f"accelerator: {m.config.accel.upper()} ({self.accel_reason})",
+                 f"started by: {m.boot_mode} in {m.boot_seconds:.2f} s",
+                 f"uptime: {uptime:.0f} s",
+                 f"vcpus: {m.config.vcpus}",
+                 f"memory: {m.config.memory_mb} MB" + (f" ({memory})" if memory else ""),
+                 f"network: {self.network}" + (f" ({len(self.egress_log)} accesses logged)" if self.network != "none" else ""),
+                 *[f"  {line}" for line in self.egress_log[-5:]],
+                 f"image: {self.image.hash if self.image else '?'}"]
+        return "\n".join(lines)

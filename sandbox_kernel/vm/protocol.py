@@ -1,0 +1,133 @@
+"""The host<->guest agent wire format (specified in guest/README.md, mirrored in guest/agent/agent.c).
+
+A frame is a 12-byte header ``b"VM" version:u8 type:u8 id:u32 length:u32`` (big-endian)
+followed by ``length`` bytes. Request payloads are TLV fields ``tag:u16 length:u32 value``;
+stdout/stderr/data payloads are raw bytes. Requests are validated here before they are sent
+(the agent validates again).
+"""
+from __future__ import annotations
+
+import struct
+from typing import Iterable
+
+MAGIC = b"VM"
+VERSION = 1
+HEADER = struct.Struct(">2sBBII")
+MAX_PAYLOAD = (1 << 20) + 65536
+CHUNK = 1 << 20
+MAX_PATH = 4096
+MAX_ARGS = 4096
+
+# requests (host -> guest)
+HELLO, EXEC, STDIN, SIGNAL, READ, WRITE, LIST, STAT, MKDIR, REMOVE, SYNC, SHUTDOWN, RESIZE, CONNECT, LISTEN = range(1, 16)
+# answers (guest -> host)
+READY, PONG, STDOUT, STDERR, EXIT, DATA, ENTRIES, OK, ERROR, STDIN_ACK, ACCEPT = range(64, 75)
+#: ids the agent gives to streams it accepted; the host's own ids stay below
+GUEST_ID_BIT = 0x80000000
+
+# fields
+(T_PATH, T_ARG, T_ENV, T_CWD, T_DATA, T_OFFSET, T_LENGTH, T_TIMEOUT_MS, T_OUTPUT_LIMIT, T_SIGNAL,
+ T_FLAGS, T_MODE, T_MTIME_NS, T_TIME_NS, T_SEED, T_ERRNO, T_MESSAGE, T_EXIT_KIND, T_EXIT_CODE,
+ T_NAME, T_SIZE, T_TYPE, T_TARGET, T_VERSION, T_UPTIME_NS, T_PID, T_PORT, T_ROWS, T_COLS) = range(1, 30)
+INT_TAGS = {T_OFFSET, T_LENGTH, T_TIMEOUT_MS, T_OUTPUT_LIMIT, T_SIGNAL, T_FLAGS, T_MODE,
+            T_MTIME_NS, T_TIME_NS, T_ERRNO, T_EXIT_KIND, T_EXIT_CODE, T_SIZE, T_TYPE, T_VERSION,
+            T_UPTIME_NS, T_PID, T_PORT, T_ROWS, T_COLS}
+
+# exit kinds
+EXITED, SIGNALED, TIMED_OUT, OUTPUT_LIMIT = 1, 2, 3, 4
+# entry types
+TYPE_FILE, TYPE_DIR, TYPE_SYMLINK, TYPE_OTHER = 1, 2, 3, 4
+TYPE_NAMES = {TYPE_FILE: "file", TYPE_DIR: "dir", TYPE_SYMLINK: "symlink", TYPE_OTHER: "other"}
+# flags
+EXEC_STDIN, EXEC_PTY = 1, 2
+WRITE_CREATE, WRITE_TRUNCATE, WRITE_PARENTS = 1, 2, 4
+RECURSIVE = 1
+
+
+class ProtocolError(ValueError):
+    """A request that must not be sent, or an answer that makes no sense."""
+
+
+def frame(type_: int, req_id: int, payload: bytes = b"") -> bytes:
+    if len(payload) > MAX_PAYLOAD:
+        raise ProtocolError(f"payload of {len(payload)} bytes exceeds {MAX_PAYLOAD}")
+    return HEADER.pack(MAGIC, VERSION, type_, req_id, len(payload)) + payload
+
+
+def field(tag: int, value: bytes | str | int) -> bytes:
+    if isinstance(value, int):
+        value = struct.pack(">Q", value & 0xFFFFFFFFFFFFFFFF)
+    elif isinstance(value, str):
+        value = value.encode("utf-8", "surrogateescape")
+    return struct.pack(">HI", tag, len(value)) + value
+
+
+def fields(items: Iterable[tuple[int, bytes | str | int]]) -> bytes:
+    return b"".join(field(tag, value) for tag, value in items)
+
+
+def parse_fields(payload: bytes) -> list[tuple[int, bytes | int]]:
+    out: list[tuple[int, bytes | int]] = []
+    off = 0
+    while off < len(payload):
+        if len(payload) - off < 6:
+            raise ProtocolError("truncated field header")
+        tag, n = struct.unpack_from(">HI", payload, off)
+        off += 6
+        if n > len(payload) - off:
+            raise ProtocolError("field length exceeds payload")
+        value = payload[off:off + n]
+        off += n
+        if tag in INT_TAGS:
+            if n != 8:
+                raise ProtocolError(f"integer field {tag} has {n} bytes")
+            ival = struct.unpack(">Q", value)[0]
+            if tag == T_EXIT_CODE and ival >= 1 << 63:
+                ival -= 1 << 64
+            out.append((tag, ival))
+        else:
+            out.append((tag, value))
+    return out
+
+
+def field_map(payload: bytes) -> dict[int, bytes | int]:
+    return dict(parse_fields(payload))
+
+
+def check_path(path: str) -> bytes:
+    """A guest path as the agent accepts it: absolute, no NUL, at most 4096 bytes."""
+    raw = path.encode("utf-8", "surrogateescape")
+    if not raw.startswith(b"/"):
+        raise ProtocolError(f"guest path must be absolute: {path!r}")
+    if b"\0" in raw:
+        raise ProtocolError("guest path contains a NUL byte")
+    if len(raw) > MAX_PATH:
+        raise ProtocolError(f"guest path longer than {MAX_PATH} bytes")
+    return raw
+
+
+def check_words(words: list[str], what: str) -> list[bytes]:
+    if len(words) > MAX_ARGS:
+        raise ProtocolError(f"too many {what} (max {MAX_ARGS})")
+    raw = [w.encode("utf-8", "surrogateescape") for w in words]
+    if any(b"\0" in w for w in raw):
+        raise ProtocolError(f"{what} contain a NUL byte")
+    return raw
+
+
+def parse_entries(payload: bytes) -> list[dict]:
+    """ENTRIES payload -> [{name, type, mode, size, mtime_ns, target?}, ...]."""
+    entries: list[dict] = []
+    current: dict | None = None
+    names = {T_TYPE: "type", T_MODE: "mode", T_SIZE: "size", T_MTIME_NS: "mtime_ns", T_TARGET: "target"}
+    for tag, value in parse_fields(payload):
+        if tag == T_NAME:
+            current = {"name": value.decode("utf-8", "surrogateescape")}  # type: ignore[union-attr]
+            entries.append(current)
+        elif current is not None and tag in names:
+            if tag == T_TARGET:
+                value = value.decode("utf-8", "surrogateescape")  # type: ignore[union-attr]
+            current[names[tag]] = value
+    for e in entries:
+        e["type"] = TYPE_NAMES.get(e.get("type", TYPE_OTHER), "other")
+    return entries

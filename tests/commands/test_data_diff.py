@@ -1,0 +1,157 @@
+"""diff (the Myers engine, GNU hunk placement and formats), cmp, and diff|patch round trips."""
+import random
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from sandbox_kernel.commands.diffcore import diff_sequences
+
+from .datahelp import new_fs, run_cmd
+
+A = b"a\nb\nc\nd\ne\nf\ng\nh\ni\nj\n"
+B = b"a\nB\nc\nd\ne\nf\ng\nh\nI\nj\nk"
+
+
+@pytest.fixture
+def fs():
+    fs = new_fs()
+    fs.write_bytes("/workspace/f1", A)
+    fs.write_bytes("/workspace/f2", B)
+    return fs
+
+
+def test_normal_format(fs):
+    out, err, status = run_cmd(["diff", "f1", "f2"], fs=fs)
+    assert status == 1 and err == b""
+    assert out == (b"2c2\n< b\n---\n> B\n9c9\n< i\n---\n> I\n10a11\n> k\n"
+                   b"\\ No newline at end of file\n")
+
+
+def test_unified_and_context_with_labels(fs):
+    out = run_cmd(["diff", "-u", "--label", "A", "--label", "B", "f1", "f2"], fs=fs)[0]
+    # GNU diff's output for these files
+    assert out == (b"--- A\n+++ B\n@@ -1,10 +1,11 @@\n a\n-b\n+B\n c\n d\n e\n f\n g\n h\n-i\n+I\n"
+                   b" j\n+k\n\\ No newline at end of file\n")
+    out = run_cmd(["diff", "-U0", "--label", "A", "--label", "B", "f1", "f2"], fs=fs)[0]
+    assert out.startswith(b"--- A\n+++ B\n@@ -2 +2 @@\n-b\n+B\n@@ -9 +9 @@\n")
+    out = run_cmd(["diff", "-c", "--label", "A", "--label", "B", "f1", "f2"], fs=fs)[0]
+    assert out.startswith(b"*** A\n--- B\n***************\n*** 1,10 ****\n  a\n! b\n")
+
+
+def test_unified_header_has_mtime_stamp(fs):
+    fs.utime("/workspace/f1", 0)
+    out = run_cmd(["diff", "-u", "f1", "f2"], fs=fs, env={"TZ": "UTC"})[0]
+    assert out.startswith(b"--- f1\t1970-01-01 00:00:00.000000000 +0000\n+++ f2\t")
+
+
+def test_brief_identical_and_errors(fs):
+    assert run_cmd(["diff", "-q", "f1", "f2"], fs=fs) == (b"Files f1 and f2 differ\n", b"", 1)
+    assert run_cmd(["diff", "-s", "f1", "f1"], fs=fs) == (b"Files f1 and f1 are identical\n", b"", 0)
+    assert run_cmd(["diff", "f1", "f1"], fs=fs) == (b"", b"", 0)
+    assert run_cmd(["diff", "f1", "nope"], fs=fs) == (b"", b"diff: nope: No such file or directory\n", 2)
+    assert run_cmd(["diff", "f1"], fs=fs) == (
+        b"", b"diff: missing operand after 'f1'\ndiff: Try 'diff --help' for more information.\n", 2)
+    fs.write_bytes("/workspace/bin", b"x\0y")
+    assert run_cmd(["diff", "bin", "f1"], fs=fs) == (b"Binary files bin and f1 differ\n", b"", 1)
+
+
+def test_whitespace_and_case_options():
+    fs = new_fs()
+    fs.write_bytes("/workspace/w1", b"hello  world\nfoo\n\nbar \n")
+    fs.write_bytes("/workspace/w2", b"hello world\nFOO\nbar\n")
+    assert run_cmd(["diff", "-w", "-i", "-B", "w1", "w2"], fs=fs) == (b"", b"", 0)
+    assert run_cmd(["diff", "-b", "w1", "w2"], fs=fs)[0] == b"2,3c2\n< foo\n< \n---\n> FOO\n"
+
+
+def test_directories_recursive_and_new_file():
+    fs = new_fs()
+    for path, data in {"d1/x": b"a\n", "d2/x": b"b\n", "d1/only": b"o\n", "d1/sub/f": b"s\n",
+                       "d2/sub/f": b"t\n", "d1/same": b"q\n", "d2/same": b"q\n"}.items():
+        fs.mkdir("/workspace/" + path.rsplit("/", 1)[0], parents=True, exist_ok=True)
+        fs.write_bytes("/workspace/" + path, data)
+    assert run_cmd(["diff", "d1", "d2"], fs=fs)[0] == (
+        b"Only in d1: only\nCommon subdirectories: d1/sub and d2/sub\n"
+        b"diff d1/x d2/x\n1c1\n< a\n---\n> b\n")
+    assert run_cmd(["diff", "-rq", "d1", "d2"], fs=fs)[0] == (
+        b"Only in d1: only\nFiles d1/sub/f and d2/sub/f differ\nFiles d1/x and d2/x differ\n")
+    out = run_cmd(["diff", "-rN", "d1", "d2"], fs=fs)[0]
+    assert b"diff -rN d1/only d2/only\n1d0\n< o\n" in out
+
+
+def _normal(a, b):
+    out = []
+    for c in diff_sequences(a, b):
+        out.append((c.a_start, c.a_count, c.b_start, c.b_count))
+    return out
+
+
+def _apply(a, b, changes):
+    result, pos = [], 0
+    for a0, na, b0, nb in changes:
+        result += a[pos:a0] + b[b0:b0 + nb]
+        pos = a0 + na
+    return result + a[pos:]
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_engine_edit_script_is_valid_and_minimal(seed):
+    rng = random.Random(seed)
+    for _ in range(60):
+        a = [rng.choice("abcd") for _ in range(rng.randint(0, 25))]
+        b = [rng.choice("abcd") for _ in range(rng.randint(0, 25))]
+        changes = _normal(a, b)
+        assert _apply(a, b, changes) == b
+        # minimal: edit count equals len(a) + len(b) - 2 * LCS
+        lcs = [[0] * (len(b) + 1) for _ in range(len(a) + 1)]
+        for i in range(len(a) - 1, -1, -1):
+            for j in range(len(b) - 1, -1, -1):
+                lcs[i][j] = lcs[i + 1][j + 1] + 1 if a[i] == b[j] else max(lcs[i + 1][j], lcs[i][j + 1])
+        assert sum(na + nb for _, na, _, nb in changes) == len(a) + len(b) - 2 * lcs[0][0]
+
+
+@pytest.mark.skipif(shutil.which("diff") is None, reason="GNU diff not installed")
+def test_same_output_as_gnu_diff_on_text_edits():
+    rng = random.Random(42)
+    words = [f"line {i}" for i in range(30)]
+    with tempfile.TemporaryDirectory() as tmp:
+        for _ in range(40):
+            a = [rng.choice(words) for _ in range(rng.randint(0, 30))]
+            b = list(a)
+            for _ in range(rng.randint(0, 6)):
+                r = rng.random()
+                if r < 0.3 and b:
+                    del b[rng.randrange(len(b))]
+                elif r < 0.6:
+                    b.insert(rng.randint(0, len(b)), rng.choice(words))
+                elif b:
+                    b[rng.randrange(len(b))] = rng.choice(words)
+            ta, tb = "".join(x + "\n" for x in a).encode(), "".join(x + "\n" for x in b).encode()
+            Path(tmp, "a").write_bytes(ta)
+            Path(tmp, "b").write_bytes(tb)
+            fs = new_fs()
+            fs.write_bytes("/workspace/a", ta)
+            fs.write_bytes("/workspace/b", tb)
+            for opts in ([], ["-u", "--label", "x", "--label", "y"], ["-U1", "--label", "x", "--label", "y"]):
+                want = subprocess.run(["diff", *opts, "a", "b"], cwd=tmp, capture_output=True)
+                got = run_cmd(["diff", *opts, "a", "b"], fs=fs)
+                assert (got[0], got[2]) == (want.stdout, want.returncode), (a, b, opts)
+
+
+def test_cmp_messages_and_status():
+    fs = new_fs()
+    fs.write_bytes("/workspace/c1", b"1\n2\n3\n")
+    fs.write_bytes("/workspace/c2", b"1\n2\n")
+    fs.write_bytes("/workspace/c3", b"1\nX\n3\n")
+    assert run_cmd(["cmp", "c1", "c1"], fs=fs) == (b"", b"", 0)
+    assert run_cmd(["cmp", "c1", "c3"], fs=fs) == (b"c1 c3 differ: char 3, line 2\n", b"", 1)
+    assert run_cmd(["cmp", "c1", "c3"], fs=fs, env={"LANG": "C.UTF-8"})[0] == b"c1 c3 differ: byte 3, line 2\n"
+    assert run_cmd(["cmp", "c1", "c2"], fs=fs) == (b"", b"cmp: EOF on c2 after byte 4, line 2\n", 1)
+    assert run_cmd(["cmp", "-l", "c1", "c3"], fs=fs)[0] == b"3  62 130\n"
+    assert run_cmd(["cmp", "-b", "c1", "c3"], fs=fs)[0] == b"c1 c3 differ: byte 3, line 2 is  62 2 130 X\n"
+    assert run_cmd(["cmp", "-s", "c1", "c3"], fs=fs) == (b"", b"", 1)
+    assert run_cmd(["cmp", "-n", "2", "c1", "c3"], fs=fs)[2] == 0
+    assert run_cmd(["cmp", "c1", "nope"], fs=fs) == (b"", b"cmp: nope: No such file or directory\n", 2)
+    assert run_cmd(["cmp", "-"], stdin=b"x", fs=fs)[2] == 0

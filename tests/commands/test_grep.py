@@ -1,0 +1,203 @@
+"""grep against GNU grep 3.8 on the same files (LC_ALL=C)."""
+from __future__ import annotations
+
+import pytest
+
+from .gnu_compare import assert_like_gnu
+from .helpers import run_cmd
+
+TEXT = ("alpha one\nBeta two\ngamma three\nalphabet soup\n\nfoo-bar baz\nthe end\n"
+        "x1 x22 x333\nabcabc\n(paren) [bracket] {brace}\nline with a.dot\ntab\there\n")
+CTX = "".join(f"{i}\n" if i % 5 else "m\n" for i in range(1, 23))
+FILES = {"t.txt": TEXT, "c.txt": CTX, "empty": "", "noeol": "abc\nlast alpha",
+         "d/one.txt": "alpha in d\n", "d/two.log": "beta alpha\n", "d/sub/three.txt": "gamma\n",
+         "bin": b"abc\0def\nalpha\n"}
+
+CASES = [
+    ["grep", "alpha", "t.txt"],
+    ["grep", "-i", "BETA", "t.txt"],
+    ["grep", "-v", "a", "t.txt"],
+    ["grep", "-c", "a", "t.txt"],
+    ["grep", "-n", "x", "t.txt"],
+    ["grep", "-o", "x[0-9]*", "t.txt"],
+    ["grep", "-on", "[0-9]\\+", "t.txt"],
+    ["grep", "-ob", "abc", "t.txt"],
+    ["grep", "-b", "a", "t.txt"],
+    ["grep", "-l", "alpha", "t.txt", "c.txt", "noeol"],
+    ["grep", "-L", "alpha", "t.txt", "c.txt", "noeol"],
+    ["grep", "-q", "alpha", "t.txt"],
+    ["grep", "-q", "zzz", "t.txt"],
+    ["grep", "alpha", "t.txt", "missing"],
+    ["grep", "-s", "alpha", "t.txt", "missing"],
+    ["grep", "-q", "alpha", "missing", "t.txt"],
+    ["grep", "-h", "alpha", "t.txt", "noeol"],
+    ["grep", "-H", "alpha", "t.txt"],
+    ["grep", "-w", "alpha", "t.txt"],
+    ["grep", "-w", "x2*", "t.txt"],
+    ["grep", "-x", "the end", "t.txt"],
+    ["grep", "-x", "", "t.txt"],
+    ["grep", "-E", "x[0-9]{2,}|gamma", "t.txt"],
+    ["grep", "-E", "(abc){2}", "t.txt"],
+    ["grep", "\\(abc\\)\\1", "t.txt"],
+    ["grep", "-E", "a|ab", "-o", "t.txt"],
+    ["grep", "-F", "a.dot", "t.txt"],
+    ["grep", "-F", "(paren) [", "t.txt"],
+    ["grep", "[[:digit:]]\\{3\\}", "t.txt"],
+    ["grep", "[[:upper:]]", "t.txt"],
+    ["grep", "[]}]", "t.txt"],
+    ["grep", "\\<two\\>", "t.txt"],
+    ["grep", "-e", "one", "-e", "two", "t.txt"],
+    ["grep", "-E", "-e", "o(n)e", "-e", "t(w)o", "-o", "t.txt"],
+    ["grep", "-P", "x\\d{2}\\b", "t.txt"],
+    ["grep", "-A", "1", "m", "c.txt"],
+    ["grep", "-B", "2", "m", "c.txt"],
+    ["grep", "-C", "1", "m", "c.txt"],
+    ["grep", "-2", "-n", "m", "c.txt"],
+    ["grep", "-C", "1", "m", "c.txt", "c.txt"],
+    ["grep", "-A", "1", "--no-group-separator", "m", "c.txt"],
+    ["grep", "-A", "1", "--group-separator=XX", "m", "c.txt"],
+    ["grep", "-m", "2", "m", "c.txt"],
+    ["grep", "-m", "1", "-A", "2", "m", "c.txt"],
+    ["grep", "-n", "-m", "1", "-A", "6", "m", "c.txt"],
+    ["grep", "-c", "-m", "3", "m", "c.txt"],
+    ["grep", "-c", "m", "c.txt", "t.txt"],
+    ["grep", "alpha", "noeol"],
+    ["grep", "-r", "alpha", "d"],
+    ["grep", "-r", "--include=*.txt", "alpha", "d"],
+    ["grep", "-r", "--exclude=*.txt", "alpha", "d"],
+    ["grep", "-r", "--exclude-dir=sub", "a", "d"],
+    ["grep", "-rl", "a", "d"],
+    ["grep", "-rc", "alpha", "d"],
+    ["grep", "alpha", "d"],
+    ["grep", "alpha", "bin"],
+    ["grep", "-c", "alpha", "bin"],
+    ["grep", "-a", "abc", "bin"],
+    ["grep", "-I", "alpha", "bin"],
+    ["grep", "-z", "alpha", "t.txt"],
+    ["grep", "--color=always", "-n", "alp", "t.txt"],
+    ["grep", "--color=always", "-o", "a", "t.txt"],
+    ["grep", "--color=never", "alp", "t.txt"],
+    ["grep", "-Z", "-l", "alpha", "t.txt", "noeol"],
+    ["grep", "a\\{1", "t.txt"],
+    ["grep", "-E", "a{1", "t.txt"],
+    ["grep", "[a", "t.txt"],
+    ["grep", "-E", "(a", "t.txt"],
+    ["grep", "\\(a", "t.txt"],
+    ["grep", "x\\{3,1\\}", "t.txt"],
+    ["grep", "[[:nope:]]", "t.txt"],
+    ["grep", "-P", "(", "t.txt"],
+    ["grep", "--bogus", "a", "t.txt"],
+    ["grep", "-A", "x", "a", "t.txt"],
+    ["grep"],
+    ["grep", "-f", "pats", "t.txt"],
+    ["grep", "-f", "empty", "t.txt"],
+    ["grep", "-e", "", "t.txt"],
+    ["grep", "-ix", "BETA TWO", "t.txt"],
+    ["grep", "-E", "^(alpha|gamma) ", "t.txt"],
+    ["grep", "-E", "o$", "t.txt"],
+    ["grep", "^$", "-n", "t.txt"],
+    ["grep", "-E", "x+?", "-o", "t.txt"],
+    ["grep", "*a", "t.txt"],
+    ["grep", "-E", "\\.", "t.txt"],
+    ["grep", "-n", "-e", "a", "--", "-", "t.txt"],
+]
+
+
+@pytest.mark.parametrize("argv", CASES, ids=[" ".join(c[1:]) for c in CASES])
+def test_grep_like_gnu(argv):
+    files = dict(FILES, pats="one\nx3\n")
+    # -r walks directories in readdir order (hash order on ext4): compare sorted lines
+    recursive = any(a.startswith("-r") for a in argv)
+    assert_like_gnu(argv, files, stdin="stdin alpha\nnothing\n", sort_lines=recursive)
+
+
+def test_grep_stdin_label():
+    assert_like_gnu(["grep", "-H", "a"], stdin="a\nb\n")
+    assert_like_gnu(["grep", "--label=IN", "-H", "a"], stdin="a\nb\n")
+
+
+def test_recursive_without_operand_omits_dot_slash():
+    out, err, status = run_cmd(["grep", "-r", "needle"], cwd="/workspace", fs=None)
+    assert status == 1
+    from .helpers import new_fs
+    fs = new_fs()
+    fs.write_bytes("/workspace/f", b"needle\n")
+    out, err, status = run_cmd(["grep", "-r", "needle"], fs=fs)
+    assert (out, status) == ("f:needle\n", 0)
+
+
+def test_catastrophic_regex_times_out_with_error():
+    from sandbox_kernel.commands import regex_translate as rt
+    rx = rt.compile_posix("(.*a){12}x", extended=True)
+    import time
+    rx.deadline = time.monotonic() + 0.2
+    with pytest.raises(rt.RegexTimeout):
+        rx.search("a" * 3000)
+
+
+def test_pattern_newlines_are_alternatives():
+    out, _, status = run_cmd(["grep", "one\nthree"], stdin=TEXT)
+    assert out == "alpha one\ngamma three\n" and status == 0
+
+
+BIG = "".join(f"line {i} {'error' if i % 7 == 0 else 'ok'} {'x' * (i % 50)}\n" for i in range(30000))
+BIG_FILES = {"big": BIG, "big2": BIG[:100001], "latebin": BIG[:200000] + "\0error\n" + BIG[:1000],
+             "crlf": "a error\r\nb ok\r\n"}
+
+
+@pytest.mark.parametrize("argv", [
+    ["grep", "error", "big"],
+    ["grep", "-c", "error", "big", "big2"],
+    ["grep", "-v", "error", "big2"],
+    ["grep", "-vc", "error", "big"],
+    ["grep", "-H", "-v", "ok", "big2"],
+    ["grep", "error", "big", "big2"],
+    ["grep", "-l", "error", "big", "big2", "crlf"],
+    ["grep", "-L", "9999999", "big", "big2"],
+    ["grep", "-q", "line 29999", "big"],
+    ["grep", "-E", "^line [0-9]*5 (error|ok) x{49}$", "big"],
+    ["grep", "-x", "line 7 error x*", "big"],
+    ["grep", "-w", "x", "big"],
+    ["grep", "-i", "LINE 1[0-9] ERROR", "big"],
+    ["grep", "-F", "-e", "line 14 ", "-e", "line 21 ", "big"],
+    ["grep", "error", "latebin"],
+    ["grep", "-c", "error", "latebin"],
+    ["grep", "-a", "-c", "error", "latebin"],
+    ["grep", "\\(line\\) 1\\1*", "big2"],
+    ["grep", "-e", "9 error", "-e", "8 ok", "big2"],
+    ["grep", "ok.$", "crlf"],
+    ["grep", "-m", "3", "error", "big"],
+    ["grep", "-n", "line 2999[0-9]", "big"],
+])
+def test_grep_large_inputs_like_gnu(argv):
+    assert_like_gnu(argv, BIG_FILES)
+
+
+def test_grep_large_stdin_like_gnu():
+    assert_like_gnu(["grep", "-c", "error"], stdin=BIG)
+    assert_like_gnu(["grep", "7 error"], stdin=BIG)
+
+
+UTF = "".join(f"{i} caf\u00e9 {'error' if i % 3 == 0 else 'fine'} na\u00efve\n" for i in range(3000)).encode()
+
+
+@pytest.mark.parametrize("argv", [
+    ["grep", "-n", "error", "big"],
+    ["grep", "-b", "error", "big"],
+    ["grep", "-nb", "7 error", "big", "big2"],
+    ["grep", "-o", "x\\{10,\\}", "big"],
+    ["grep", "-on", "line [0-9]*9 ", "big"],
+    ["grep", "-ob", "error", "big2"],
+    ["grep", "-ov", "error", "big2"],
+    ["grep", "-c", "-o", "error", "big"],
+    ["grep", "-o", "-E", "e|er|err", "big2"],
+    ["grep", "-oi", "LINE 2[0-9]", "big2"],
+    ["grep", "-n", "-E", "^line (1|22) ", "big"],
+    ["grep", "-Hn", "error", "big2"],
+    ["grep", "-o", "x*", "big2"],
+    ["grep", "-b", "error", "utf"],
+    ["grep", "-ob", "error", "utf"],
+    ["grep", "-n", "error", "utf"],
+])
+def test_grep_fast_numbering_like_gnu(argv):
+    assert_like_gnu(argv, dict(BIG_FILES, utf=UTF))

@@ -1,0 +1,99 @@
+"""%%js through the real kernel (jupyter_client): what only the kernel path can show."""
+import os
+import time
+from queue import Empty
+
+import pytest
+from jupyter_client.manager import start_new_kernel
+
+from sandbox_kernel.install import install
+
+
+@pytest.fixture(scope="module")
+def kernel(tmp_path_factory):
+    prefix = tmp_path_factory.mktemp("jupyter-prefix-js")
+    mp = pytest.MonkeyPatch()
+    mp.setenv("JUPYTER_PATH", os.pathsep.join(filter(None, [str(prefix / "share" / "jupyter"), os.environ.get("JUPYTER_PATH")])))
+    install("sandbox", prefix=str(prefix))
+    km, kc = start_new_kernel(kernel_name="sandbox", startup_timeout=60)
+    try:
+        yield km, kc
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
+        mp.undo()
+
+
+def execute(kc, code, timeout=30):
+    """(reply content, [(arrival time, iopub message)]) of one cell."""
+    msg_id = kc.execute(code)
+    messages = []
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            msg = kc.get_iopub_msg(timeout=max(0.01, deadline - time.monotonic()))
+        except Empty:
+            raise AssertionError(f"no idle within {timeout} s")
+        if msg["parent_header"].get("msg_id") != msg_id:
+            continue
+        if msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
+            break
+        if msg["msg_type"] not in ("status", "execute_input"):
+            messages.append((time.monotonic(), msg))
+    while True:
+        reply = kc.get_shell_msg(timeout=timeout)
+        if reply["parent_header"].get("msg_id") == msg_id:
+            return reply["content"], messages
+
+
+def streamed(messages, name="stdout"):
+    return "".join(m["content"]["text"] for _, m in messages
+                   if m["msg_type"] == "stream" and m["content"]["name"] == name)
+
+
+def test_persistence_value_and_streaming(kernel):
+    _, kc = kernel
+    reply, _ = execute(kc, "%%js\nlet n = 40")
+    assert reply["status"] == "ok"
+    reply, messages = execute(kc, "%%js\nn + 2")
+    results = [m for _, m in messages if m["msg_type"] == "execute_result"]
+    assert results and results[0]["content"]["data"]["text/plain"] == "42"
+    t0 = time.monotonic()
+    reply, messages = execute(kc, "%%js\nconsole.log('early'); await new Promise(r => setTimeout(r, 700)); console.log('late')")
+    assert reply["status"] == "ok" and streamed(messages) == "early\nlate\n"
+    first = next(t for t, m in messages if m["msg_type"] == "stream")
+    assert first - t0 < 0.6, "console output must be streamed while the cell runs"
+
+
+def test_error_reply_and_display(kernel):
+    _, kc = kernel
+    reply, messages = execute(kc, "%%js\nfunction f() {\n  nope()\n}\nf()")
+    assert reply["status"] == "error" and reply["ename"] == "ReferenceError"
+    errors = [m for _, m in messages if m["msg_type"] == "error"]
+    assert len(errors) == 1 and any(":3:" in line for line in errors[0]["content"]["traceback"])
+    reply, messages = execute(kc, "%%js\ndisplay.html('<b>b</b>')")
+    shown = [m for _, m in messages if m["msg_type"] == "display_data"]
+    assert reply["status"] == "ok" and shown and shown[0]["content"]["data"]["text/html"] == "<b>b</b>"
+
+
+def test_interrupt_stops_a_busy_loop_and_keeps_state(kernel):
+    km, kc = kernel
+    execute(kc, "%%js\nlet kept = 'yes'")
+    msg_id = kc.execute("%%js\nwhile (true) {}", stop_on_error=False)
+    time.sleep(0.5)
+    km.interrupt_kernel()
+    deadline = time.monotonic() + 15
+    while True:
+        reply = kc.get_shell_msg(timeout=max(0.01, deadline - time.monotonic()))
+        if reply["parent_header"].get("msg_id") == msg_id:
+            break
+    assert reply["content"]["status"] == "error"
+    reply, messages = execute(kc, "%%js\nkept")
+    assert [m for _, m in messages if m["msg_type"] == "execute_result"][0]["content"]["data"]["text/plain"] == "'yes'"
+
+
+def test_js_in_a_shell_pipeline(kernel):
+    _, kc = kernel
+    reply, messages = execute(kc, "printf '%s\\n' 3 1 2 | js -e \"require('fs').readFileSync(0, 'utf8').trim().split('\\n').forEach(x => console.log(x * 10))\" | sort -n")
+    assert reply["status"] == "ok", streamed(messages, "stderr")
+    assert streamed(messages) == "10\n20\n30\n"

@@ -1,0 +1,53 @@
+"""`python -m sandbox_kernel install` and the shipped kernelspec."""
+import json
+import subprocess
+import sys
+
+from sandbox_kernel.install import SPEC_DIR
+
+
+def run_cli(*args):
+    return subprocess.run([sys.executable, "-m", "sandbox_kernel", *args], capture_output=True, text=True)
+
+
+def test_shipped_kernelspec():
+    spec = json.loads((SPEC_DIR / "kernel.json").read_text())
+    assert spec["argv"] == ["python", "-m", "sandbox_kernel", "kernel", "-f", "{connection_file}"]
+    assert spec["display_name"] == "Sandbox (shell · JS · VM)"
+    assert spec["language"] == "bash" and spec["interrupt_mode"] in ("message", "signal")
+    for size in (32, 64):
+        data = (SPEC_DIR / f"logo-{size}x{size}.png").read_bytes()
+        assert data.startswith(b"\x89PNG\r\n\x1a\n")
+        assert int.from_bytes(data[16:20], "big") == size and int.from_bytes(data[20:24], "big") == size
+
+
+def test_logos_are_reproducible_from_the_generator():
+    from sandbox_kernel.kernelspec.make_logos import png
+    assert png(32) == (SPEC_DIR / "logo-32x32.png").read_bytes()
+
+
+def test_install_into_prefix(tmp_path):
+    result = run_cli("install", "--prefix", str(tmp_path), "--name", "sbx-test", "--display-name", "My Sandbox")
+    assert result.returncode == 0, result.stderr
+    target = tmp_path / "share" / "jupyter" / "kernels" / "sbx-test"
+    assert str(target) in result.stdout
+    spec = json.loads((target / "kernel.json").read_text())
+    assert spec["argv"][0] == sys.executable and spec["display_name"] == "My Sandbox"
+    assert (target / "logo-64x64.png").exists() and not (target / "make_logos.py").exists()
+    # installing again replaces it
+    assert run_cli("install", "--prefix", str(tmp_path), "--name", "sbx-test", "--interrupt-mode", "signal").returncode == 0
+    assert json.loads((target / "kernel.json").read_text())["interrupt_mode"] == "signal"
+
+
+def test_install_usage_errors(tmp_path):
+    result = run_cli("install", "--user", "--prefix", str(tmp_path))
+    assert result.returncode == 2 and "not allowed with" in result.stderr
+    result = run_cli("install", "--prefix", str(tmp_path), "--name", "bad/name")
+    assert result.returncode == 2 and "invalid kernelspec name" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_help_lists_subcommands():
+    out = run_cli("--help").stdout
+    for name in ("install", "kernel", "run-tour"):
+        assert name in out

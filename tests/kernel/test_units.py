@@ -1,0 +1,270 @@
+"""In-process tests of the kernel's parts: stream relay, magics, display bundles, completion helpers."""
+import base64
+import io
+import tarfile
+import threading
+import time
+
+import pytest
+
+from sandbox_kernel import magics
+from sandbox_kernel.display import DisplayError, guess_type, make_bundle, resolve_type
+from sandbox_kernel.kernel import StreamRelay, at_command_position, current_command, escape_word
+from sandbox_kernel.kernelspec.make_logos import png
+from sandbox_kernel.limits import Limits
+from sandbox_kernel.sandbox import Sandbox
+
+
+class Recorder:
+    def __init__(self):
+        self.messages = []
+        self.lock = threading.Lock()
+
+    def __call__(self, name, text):
+        with self.lock:
+            self.messages.append((time.monotonic(), name, text))
+
+
+def test_relay_coalesces_a_flood_of_lines():
+    rec = Recorder()
+    relay = StreamRelay(rec)
+    started = time.monotonic()
+    n = 0
+    while time.monotonic() - started < 0.5:
+        relay.write("stdout", b"line %d\n" % n)
+        n += 1
+    relay.close()
+    text = "".join(t for _, _, t in rec.messages)
+    assert text == "".join("line %d\n" % i for i in range(n))
+    assert n > 1000
+    # at most one flush per 50 ms (+ the immediate first one and the final one)
+    assert len(rec.messages) <= 0.5 / 0.05 + 3
+
+
+def test_relay_keeps_order_between_stdout_and_stderr():
+    rec = Recorder()
+    relay = StreamRelay(rec)
+    for i in range(200):
+        relay.write("stdout", b"o%d\n" % i)
+        relay.write("stderr", b"e%d\n" % i)
+    relay.close()
+    merged = "".join(t for _, _, t in rec.messages)
+    assert merged == "".join("o%d\ne%d\n" % (i, i) for i in range(200))
+    for _, name, text in rec.messages:
+        assert text[0] == ("o" if name == "stdout" else "e")
+
+
+def test_relay_sends_trailing_output_without_more_writes():
+    rec = Recorder()
+    relay = StreamRelay(rec)
+    relay.write("stdout", b"a")
+    relay.write("stdout", b"b")  # within the interval: held for the flusher thread
+    time.sleep(0.3)
+    assert "".join(t for _, _, t in rec.messages) == "ab"
+    relay.close()
+
+
+def test_relay_keeps_split_utf8_sequences_whole():
+    rec = Recorder()
+    relay = StreamRelay(rec)
+    data = "héllo → wörld\n".encode()
+    for i in range(len(data)):
+        relay.write("stdout", data[i:i + 1])
+        time.sleep(0.002)
+    relay.close()
+    assert "".join(t for _, _, t in rec.messages) == "héllo → wörld\n"
+
+
+def test_relay_is_thread_safe():
+    rec = Recorder()
+    relay = StreamRelay(rec)
+
+    def writer(tag):
+        for i in range(500):
+            relay.write("stdout", f"{tag}{i};".encode())
+
+    threads = [threading.Thread(target=writer, args=(t,)) for t in "abcd"]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    relay.close()
+    parts = "".join(t for _, _, t in rec.messages).split(";")[:-1]
+    assert sorted(parts) == sorted(f"{t}{i}" for t in "abcd" for i in range(500))
+
+
+def test_parse_cell_routing():
+    assert magics.parse_cell("echo hi") == magics.Cell("sh", "echo hi", [])
+    assert magics.parse_cell("%%bash\necho hi").engine == "sh"
+    cell = magics.parse_cell("\n%%js\nlet x = 1\n")
+    assert (cell.engine, cell.body) == ("js", "\n\nlet x = 1\n")  # line numbers kept
+    assert magics.parse_cell("%%vm\nuname").engine == "vm"
+    cell = magics.parse_cell("%limits wall_time=5\n%save a.tar\necho x")
+    assert cell.line_magics == [("limits", "wall_time=5"), ("save", "a.tar")]
+    assert cell.body == "\n\necho x"
+    assert not magics.parse_cell("   \n").has_code
+    with pytest.raises(magics.MagicError, match="unknown cell magic '%%python'.*%%sh, %%bash, %%js, %%vm"):
+        magics.parse_cell("%%python\nprint(1)")
+    with pytest.raises(magics.MagicError, match="unknown line magic '%cd'"):
+        magics.parse_cell("%cd /tmp")
+    with pytest.raises(magics.MagicError, match="go on the first line"):
+        magics.parse_cell("%bash")
+
+
+def test_set_limits_is_all_or_nothing():
+    limits = Limits()
+    assert magics.set_limits(limits, ["wall_time=60", "stdout_bytes=4M"]) == ["wall_time", "stdout_bytes"]
+    assert (limits.wall_time, limits.stdout_bytes) == (60.0, 4 * 1024 * 1024)
+    with pytest.raises(magics.MagicError, match="unknown limit 'bogus'"):
+        magics.set_limits(limits, ["wall_time=5", "bogus=1"])
+    assert limits.wall_time == 60.0
+    with pytest.raises(magics.MagicError, match="NAME=VALUE"):
+        magics.set_limits(limits, ["wall_time"])
+    with pytest.raises(magics.MagicError, match="invalid size"):
+        magics.set_limits(limits, ["stdout_bytes=lots"])
+
+
+def test_snapshot_roundtrip_replaces_trees_and_keeps_archive():
+    fs = Sandbox().fs
+    fs.mkdir("/workspace/data")
+    fs.write_bytes("/workspace/data/a.txt", b"alpha\n")
+    fs.symlink("data/a.txt", "/workspace/link")
+    fs.write_bytes("/home/user/.bashrc", b"alias ll='ls -l'\n")
+    fs.chmod("/workspace/data/a.txt", 0o600)
+    count = magics.save_snapshot(fs, "snap.tar.gz", "/workspace")
+    assert count >= 4
+    with tarfile.open(fileobj=io.BytesIO(fs.read_bytes("/workspace/snap.tar.gz"))) as tar:
+        names = tar.getnames()
+    assert "workspace/data/a.txt" in names and "home/user/.bashrc" in names
+    assert "workspace/snap.tar.gz" not in names
+    fs.remove_tree("/workspace/data")
+    fs.write_bytes("/workspace/later.txt", b"x")
+    magics.load_snapshot(fs, "/workspace/snap.tar.gz", "/")
+    assert fs.read_bytes("/workspace/data/a.txt") == b"alpha\n"
+    assert fs.stat("/workspace/data/a.txt").st_mode & 0o777 == 0o600
+    assert fs.readlink("/workspace/link") == "data/a.txt"
+    assert not fs.exists("/workspace/later.txt")
+    assert fs.exists("/workspace/snap.tar.gz")
+
+
+def test_snapshot_errors():
+    fs = Sandbox().fs
+    with pytest.raises(magics.MagicError, match="must end in .tar"):
+        magics.save_snapshot(fs, "snap.zip", "/workspace")
+    fs.write_bytes("/workspace/bad.tar", b"not a tar at all" * 100)
+    with pytest.raises(magics.MagicError, match="not a tar archive"):
+        magics.load_snapshot(fs, "bad.tar", "/workspace")
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w") as tar:
+        info = tarfile.TarInfo("etc/passwd")
+        info.size = 3
+        tar.addfile(info, io.BytesIO(b"x:x"))
+    fs.write_bytes("/workspace/other.tar", buf.getvalue())
+    with pytest.raises(magics.MagicError, match="not a snapshot"):
+        magics.load_snapshot(fs, "other.tar", "/workspace")
+    with pytest.raises(OSError):
+        magics.load_snapshot(fs, "missing.tar", "/workspace")
+
+
+def test_display_bundles():
+    logo = png(32)
+    bundle = make_bundle(logo, guess_type("x.png", logo), "x.png")
+    assert base64.b64decode(bundle["image/png"]) == logo
+    assert "32x32" in bundle["text/plain"]
+    assert guess_type("noext", logo) == "image/png"
+    svg = b'<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"></svg>'
+    assert guess_type("pic", svg) == "image/svg+xml"
+    assert make_bundle(svg, "image/svg+xml")["image/svg+xml"].startswith("<svg")
+    assert make_bundle(b'{"a": [1, 2]}', "application/json")["application/json"] == {"a": [1, 2]}
+    assert make_bundle(b"# T", guess_type("r.md", b"# T")) == {"text/markdown": "# T", "text/plain": "# T"}
+    with pytest.raises(DisplayError, match="invalid JSON"):
+        make_bundle(b"{", "application/json", "x.json")
+    with pytest.raises(DisplayError, match="not a image/png file"):
+        make_bundle(b"hello", "image/png", "fake.png")
+    with pytest.raises(DisplayError, match="not UTF-8"):
+        make_bundle(b"\xff\xfe", "text/html", "x.html")
+    assert resolve_type("svg") == "image/svg+xml"
+    with pytest.raises(DisplayError, match="unsupported type"):
+        resolve_type("video/mp4")
+
+
+def test_completion_context_helpers():
+    assert at_command_position("")
+    assert at_command_position("echo hi | ")
+    assert at_command_position("x=1; ")
+    assert at_command_position("if ")
+    assert at_command_position("FOO=bar ")
+    assert not at_command_position("echo ")
+    assert not at_command_position("sudo ls ")
+    assert current_command("ls -l | sort ") == "sort"
+    assert current_command("LC_ALL=C sort ") == "sort"
+    assert escape_word("my file (1).txt") == r"my\ file\ \(1\).txt"
+
+
+# ---------------------------------------------------------------- the display command
+class FakeHook:
+    def __init__(self):
+        self.calls = []
+        self.cleared = []
+
+    def __call__(self, data, metadata, display_id, update):
+        self.calls.append((data, metadata, display_id, update))
+
+    def clear(self, wait):
+        self.cleared.append(wait)
+
+
+def run_display(args, stdin=b"", hook=None, files=None):
+    import asyncio
+    from types import SimpleNamespace
+
+    from sandbox_kernel.commands.registry import CommandContext, invoke, lookup
+    from sandbox_kernel.streams import BufferOutput, BytesInput
+
+    box = Sandbox()
+    for path, data in (files or {}).items():
+        box.fs.write_bytes(path, data)
+    out, err = BufferOutput(), BufferOutput()
+    ctx = CommandContext("display", list(args), BytesInput(stdin), out, err, box.fs, "/workspace", {},
+                         sandbox=SimpleNamespace(current_display=hook))
+    status = asyncio.run(invoke(lookup("display"), ctx))
+    return status, out.getvalue().decode(), err.getvalue().decode()
+
+
+def test_display_command_files_and_text():
+    hook = FakeHook()
+    logo = png(32)
+    status, out, err = run_display(["pic.png", "--width", "100"], hook=hook, files={"/workspace/pic.png": logo})
+    assert (status, err) == (0, "")
+    data, metadata, display_id, update = hook.calls[0]
+    assert base64.b64decode(data["image/png"]) == logo
+    assert metadata == {"image/png": {"width": 100}}
+    run_display(["--html", "<b>x</b>", "--id", "d1"], hook=hook)
+    assert hook.calls[1][0]["text/html"] == "<b>x</b>" and hook.calls[1][2:] == ("d1", False)
+    run_display(["--id", "d1", "-u", "--markdown", "-"], stdin=b"**new**", hook=hook)
+    assert hook.calls[2][0]["text/markdown"] == "**new**" and hook.calls[2][2:] == ("d1", True)
+    run_display(["-t", "svg", "-"], stdin=b"<svg xmlns='http://www.w3.org/2000/svg'/>", hook=hook)
+    assert "image/svg+xml" in hook.calls[3][0]
+    run_display(["--clear", "--wait"], hook=hook)
+    assert hook.cleared == [True]
+
+
+def test_display_command_errors():
+    hook = FakeHook()
+    status, out, err = run_display(["missing.png"], hook=hook)
+    assert status == 1 and err == "display: missing.png: No such file or directory\n"
+    status, out, err = run_display(["bad.json"], hook=hook, files={"/workspace/bad.json": b"{"})
+    assert status == 1 and err.startswith("display: bad.json: invalid JSON")
+    status, out, err = run_display([], hook=hook)
+    assert status == 2 and "missing file operand" in err and "Try 'display --help'" in err
+    status, out, err = run_display(["-u", "--html", "x"], hook=hook)
+    assert status == 2 and "--update needs --id" in err
+    status, out, err = run_display(["-t", "mp4", "x"], hook=hook)
+    assert status == 2 and "unsupported type 'mp4'" in err
+    status, out, err = run_display(["--width", "wide", "x"], hook=hook)
+    assert status == 2 and "invalid width" in err
+    assert hook.calls == []
+    status, out, err = run_display(["--html", "x"], hook=None)
+    assert status == 1 and "no notebook to display in" in err
+    status, out, err = run_display(["--help"])
+    assert status == 0 and out.startswith("Usage: display")

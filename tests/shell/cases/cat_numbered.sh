@@ -1,0 +1,4 @@
+printf 'x\ny\n' > f
+cat -n f
+cat f f | wc -l
+cat - <<< "from stdin"

@@ -1,0 +1,2 @@
+# stdin: zebra\napple\nmango\n
+sort | head -n 2

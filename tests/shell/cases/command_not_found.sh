@@ -1,0 +1,2 @@
+nosuchcommand_abc
+echo "status $?"

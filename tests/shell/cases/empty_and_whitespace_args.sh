@@ -1,0 +1,6 @@
+f() { echo "$#"; }
+f "" ""
+f '' a
+f $empty
+f "$empty"
+a=(); f "${a[@]}"

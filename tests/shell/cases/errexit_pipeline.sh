@@ -1,0 +1,4 @@
+set -eo pipefail
+echo start
+false | true
+echo never

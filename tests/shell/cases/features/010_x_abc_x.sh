@@ -1,0 +1,1 @@
+x='*'; [[ abc == $x ]] && echo globvar; [[ abc == "$x" ]] || echo quotedvar

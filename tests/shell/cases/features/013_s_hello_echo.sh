@@ -1,0 +1,1 @@
+s=hello; echo ${s/l*/X} ${s/*l/X} ${s//?/.}

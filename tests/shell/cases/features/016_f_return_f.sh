@@ -1,0 +1,1 @@
+f() { return 256; }; f; echo $?

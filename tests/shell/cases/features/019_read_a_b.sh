@@ -1,0 +1,1 @@
+IFS=: read a b c <<< "1:2"; echo "$a-$b-$c"

@@ -1,0 +1,1 @@
+echo "$(printf 'a\n\n\n')end"

@@ -1,0 +1,1 @@
+x=$(printf '\n\nlead'); echo "[$x]"

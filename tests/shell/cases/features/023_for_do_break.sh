@@ -1,0 +1,1 @@
+for ((;;)); do break; done; echo ok

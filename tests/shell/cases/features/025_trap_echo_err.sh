@@ -1,0 +1,1 @@
+trap 'echo err' ERR; false; true

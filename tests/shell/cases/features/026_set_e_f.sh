@@ -1,0 +1,1 @@
+set -e; f() { false; return 0; }; f; echo survived

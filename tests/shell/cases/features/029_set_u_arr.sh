@@ -1,0 +1,1 @@
+set -u; arr=(); echo "${arr[@]}" ok

@@ -1,0 +1,1 @@
+set -u; echo "${#unset_var}"

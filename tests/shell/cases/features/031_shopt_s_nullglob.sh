@@ -1,0 +1,1 @@
+shopt -s nullglob; a=(*.nothing); echo ${#a[@]}

@@ -1,0 +1,1 @@
+x="a'b"; declare -p x

@@ -1,0 +1,1 @@
+export FOO=1; declare -p FOO

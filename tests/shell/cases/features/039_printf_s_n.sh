@@ -1,0 +1,1 @@
+printf '%5.2s|\n' abcdef

@@ -1,0 +1,1 @@
+echo -e '\e[0m' | od -c | head -1

@@ -1,0 +1,1 @@
+echo $(( 5 / 0 )) ; echo next

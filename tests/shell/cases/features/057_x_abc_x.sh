@@ -1,0 +1,1 @@
+x=abc; [[ $x =~ ^a(.)c$ ]]; echo ${BASH_REMATCH[@]}

@@ -1,0 +1,1 @@
+a=1; echo "${a:+"alt value"}"

@@ -1,0 +1,1 @@
+v=hello; echo "${v^^[el]}"

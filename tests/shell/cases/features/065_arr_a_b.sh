@@ -1,0 +1,1 @@
+arr=(a b c); echo "${arr[@]/b/X}" "${arr[*]/%/!}"

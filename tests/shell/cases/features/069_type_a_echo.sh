@@ -1,0 +1,1 @@
+type -a echo | head -2

@@ -1,0 +1,1 @@
+type nonexistent_xyz; echo $?

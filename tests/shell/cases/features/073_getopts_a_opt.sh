@@ -1,0 +1,1 @@
+getopts "a" opt -b 2>/dev/null; echo "$opt $?"

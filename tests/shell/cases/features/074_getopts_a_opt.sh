@@ -1,0 +1,1 @@
+OPTIND=1; getopts "a:" opt -a; echo "$opt ${OPTARG-unset}"

@@ -1,0 +1,1 @@
+echo out 1>&2 2>/dev/null

@@ -1,0 +1,1 @@
+ls /nonexistent_dir; echo "rc=$?"

@@ -1,0 +1,1 @@
+echo x > /nonexistent/dir/file; echo "rc=$?"

@@ -1,0 +1,1 @@
+cat < /nonexistent; echo "rc=$?"

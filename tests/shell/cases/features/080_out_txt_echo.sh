@@ -1,0 +1,1 @@
+> out.txt echo prefix-redirect; cat out.txt

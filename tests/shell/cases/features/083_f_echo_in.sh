@@ -1,0 +1,1 @@
+f() { echo "in f"; } >&2; f 2>/dev/null; echo done

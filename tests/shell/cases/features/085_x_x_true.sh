@@ -1,0 +1,1 @@
+x=1; x=$(true) y=$(exit 3); echo $?

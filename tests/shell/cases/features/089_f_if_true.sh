@@ -1,0 +1,1 @@
+f() { if true; then echo x; fi; for i in 1; do :; done; }; declare -f f

@@ -1,0 +1,1 @@
+echo 'a b' > 'sp ace'; cat sp\ ace

@@ -1,0 +1,1 @@
+touch a b; rm -v a | head -c 0; ls

@@ -1,0 +1,1 @@
+declare -i i=1; i+=1; echo $i

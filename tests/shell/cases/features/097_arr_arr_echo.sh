@@ -1,0 +1,1 @@
+arr=(1 2); arr+=3; echo ${arr[@]}

@@ -1,0 +1,1 @@
+printf '%s\n' a b | sort -r | tr -d '\n'; echo

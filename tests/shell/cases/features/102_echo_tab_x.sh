@@ -1,0 +1,1 @@
+echo "tab	x" | cut -f2

@@ -1,0 +1,1 @@
+x=1abc; echo $((x + 1)); echo after

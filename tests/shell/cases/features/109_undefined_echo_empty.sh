@@ -1,0 +1,1 @@
+[[ $undefined ]] || echo empty-test

@@ -1,0 +1,1 @@
+f() { local; }; f; echo rc=$?

@@ -1,0 +1,1 @@
+shift 5; echo rc=$?

@@ -1,0 +1,1 @@
+set -- a b; shift 3; echo rc=$? $#

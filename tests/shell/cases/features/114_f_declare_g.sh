@@ -1,0 +1,1 @@
+f() { declare -g G=global; }; f; echo $G

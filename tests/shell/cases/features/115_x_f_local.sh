@@ -1,0 +1,1 @@
+x=1; f() { local x=2; g; }; g() { echo $x; }; f

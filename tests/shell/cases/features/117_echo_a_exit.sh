@@ -1,0 +1,1 @@
+(echo a; exit 3) | cat; echo "${PIPESTATUS[@]}"

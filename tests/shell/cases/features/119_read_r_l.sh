@@ -1,0 +1,1 @@
+IFS= read -r l <<< "  lead and trail  "; echo "[$l]"

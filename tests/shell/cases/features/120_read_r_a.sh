@@ -1,0 +1,1 @@
+read -r a b <<< "  x  "; echo "[$a][$b]"

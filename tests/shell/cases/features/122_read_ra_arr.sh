@@ -1,0 +1,1 @@
+IFS=', ' read -ra arr <<< "a, b,c ,d"; printf '[%s]' "${arr[@]}"; echo

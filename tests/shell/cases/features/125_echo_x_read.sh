@@ -1,0 +1,1 @@
+echo "x" | read -t 1 v; echo rc=$?

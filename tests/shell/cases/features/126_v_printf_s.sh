@@ -1,0 +1,1 @@
+v=$(printf '%s' 'a\tb'); echo "$v"

@@ -1,0 +1,1 @@
+arr=(); arr[5]=x; echo ${#arr[@]} ${!arr[@]}

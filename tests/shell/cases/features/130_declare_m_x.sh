@@ -1,0 +1,1 @@
+declare -A m=([x]=1); m+=([y]=2); echo ${#m[@]}

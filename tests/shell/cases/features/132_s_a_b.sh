@@ -1,0 +1,1 @@
+s="a b c"; arr=($s); echo ${arr[-1]} ${arr[@]: -1}

@@ -1,0 +1,1 @@
+case "a.b" in *.*) echo dotted ;; esac

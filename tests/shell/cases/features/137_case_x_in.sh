@@ -1,0 +1,1 @@
+case x in [[:alpha:]]) echo alpha;; esac

@@ -1,0 +1,1 @@
+case '*' in \*) echo star;; esac

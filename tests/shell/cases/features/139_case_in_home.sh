@@ -1,0 +1,1 @@
+case "$HOME" in /home/*) echo home;; *) echo other;; esac

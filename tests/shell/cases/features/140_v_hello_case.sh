@@ -1,0 +1,1 @@
+v=hello; case $v in h*o) echo ho;; esac

@@ -1,0 +1,1 @@
+[ -f /etc/passwd ] && echo passwd

@@ -1,0 +1,1 @@
+[ -d / -a -d /tmp ] && echo dirs

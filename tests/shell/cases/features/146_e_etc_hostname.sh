@@ -1,0 +1,1 @@
+[[ -e /etc/hostname ]] && echo hostfile

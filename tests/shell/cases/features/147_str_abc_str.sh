@@ -1,0 +1,1 @@
+str="abc"; [[ ${str:0:1} == a ]] && echo starts

@@ -1,0 +1,1 @@
+printf '%.3s\n' abcdef

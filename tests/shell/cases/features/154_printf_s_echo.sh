@@ -1,0 +1,1 @@
+printf '%s' ; echo rc=$?

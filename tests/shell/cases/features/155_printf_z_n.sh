@@ -1,0 +1,1 @@
+printf '%z\n' 1; echo rc=$?

@@ -1,0 +1,1 @@
+declare -a nums=(5 3 9); max=${nums[0]}; for n in "${nums[@]}"; do ((n > max)) && max=$n; done; echo $max

@@ -1,0 +1,1 @@
+str="one two three"; set -- $str; echo "$2"

@@ -1,0 +1,1 @@
+count() { echo $#; }; count *; count "*"

@@ -1,0 +1,4 @@
+x=$(cat <<EOF
+inner heredoc
+EOF
+); echo "$x"

@@ -1,0 +1,1 @@
+{ read a; read b; } <<< $'1\n2'; echo "$a $b"

@@ -1,0 +1,1 @@
+exec 3<<< "fd3 data"; read -u 3 line; echo "$line"

@@ -1,0 +1,4 @@
+cat <<EOF > heredoc_out.txt
+written
+EOF
+cat heredoc_out.txt

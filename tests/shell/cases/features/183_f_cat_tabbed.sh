@@ -1,0 +1,4 @@
+f() { cat <<-EOF
+	tabbed $1
+	EOF
+}; f arg

@@ -1,0 +1,1 @@
+echo "$SHELL" | grep -c bash

@@ -1,0 +1,1 @@
+set -e; if ! false; then echo negation-ok; fi

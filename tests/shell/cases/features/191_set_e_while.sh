@@ -1,0 +1,1 @@
+set -e; while false; do :; done; echo loop-ok

@@ -1,0 +1,1 @@
+set -e; f() { return 1; }; f || echo caught; echo after

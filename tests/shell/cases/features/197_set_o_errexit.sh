@@ -1,0 +1,1 @@
+set -o errexit; set -o | grep errexit

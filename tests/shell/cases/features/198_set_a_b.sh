@@ -1,0 +1,1 @@
+set -- a b c; echo "$@"; set -x; echo hi; set +x

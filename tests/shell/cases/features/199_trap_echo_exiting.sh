@@ -1,0 +1,1 @@
+trap 'echo exiting $?' EXIT; (exit 4)

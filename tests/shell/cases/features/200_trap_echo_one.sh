@@ -1,0 +1,1 @@
+trap 'echo one' EXIT; trap 'echo two' EXIT; true

@@ -1,0 +1,1 @@
+trap -p EXIT; trap 'echo x' EXIT; trap -p EXIT

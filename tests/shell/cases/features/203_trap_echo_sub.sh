@@ -1,0 +1,1 @@
+(trap 'echo sub-exit' EXIT; echo in-sub); echo out

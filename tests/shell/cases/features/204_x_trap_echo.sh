@@ -1,0 +1,1 @@
+x=$(trap 'echo cmdsub-exit' EXIT; echo val); echo "[$x]"

@@ -1,0 +1,1 @@
+echo before; exit; echo after

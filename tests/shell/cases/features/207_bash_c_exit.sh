@@ -1,0 +1,1 @@
+bash -c 'exit 4'; echo $?

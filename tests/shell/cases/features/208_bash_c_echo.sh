@@ -1,0 +1,1 @@
+bash -c 'echo $#' a b c

@@ -1,0 +1,1 @@
+bash -c 'set -e; false; echo no'; echo rc=$?

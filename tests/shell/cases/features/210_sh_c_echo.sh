@@ -1,0 +1,1 @@
+sh -c 'echo "sh $0"' myname

@@ -1,0 +1,1 @@
+echo $BASH_VERSION | cut -d. -f1

@@ -1,0 +1,1 @@
+declare -p BASH_VERSINFO | head -c 12; echo

@@ -1,0 +1,1 @@
+declare -x EXP=1; env | grep -c '^EXP='

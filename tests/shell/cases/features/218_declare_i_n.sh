@@ -1,0 +1,1 @@
+declare -i n; n="5+5"; echo $n; n=abc; echo $n

@@ -1,0 +1,1 @@
+declare -l s; s="MiXeD"; s+="UP"; echo $s

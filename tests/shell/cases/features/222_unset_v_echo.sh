@@ -1,0 +1,1 @@
+unset -v PATH_NOT_SET; echo ok

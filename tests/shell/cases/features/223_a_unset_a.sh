@@ -1,0 +1,1 @@
+a=1; unset a b c; echo ${a-gone}

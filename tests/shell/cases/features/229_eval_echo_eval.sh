@@ -1,0 +1,1 @@
+eval 'echo $((1+1))'; eval "echo \$HOME" | grep -c /

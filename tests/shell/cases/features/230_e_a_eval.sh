@@ -1,0 +1,1 @@
+e='a=5'; eval $e; echo $a

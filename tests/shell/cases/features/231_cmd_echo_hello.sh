@@ -1,0 +1,1 @@
+cmd="echo hello | tr a-z A-Z"; eval "$cmd"

@@ -1,0 +1,1 @@
+eval "if true; then echo in-eval; fi"

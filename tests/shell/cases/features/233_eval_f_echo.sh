@@ -1,0 +1,1 @@
+eval 'f() { echo evalfunc; }'; f

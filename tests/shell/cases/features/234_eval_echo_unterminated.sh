@@ -1,0 +1,1 @@
+eval "echo 'unterminated"; echo rc=$?

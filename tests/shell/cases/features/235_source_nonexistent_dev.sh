@@ -1,0 +1,1 @@
+source /nonexistent 2>/dev/null; echo rc=$?

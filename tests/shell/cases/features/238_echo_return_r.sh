@@ -1,0 +1,1 @@
+echo 'return 7' > r.sh; . ./r.sh; echo rc=$?

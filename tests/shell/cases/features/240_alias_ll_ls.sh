@@ -1,0 +1,1 @@
+alias ll='ls -l'; type ll 2>/dev/null || echo noalias

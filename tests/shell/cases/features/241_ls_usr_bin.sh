@@ -1,0 +1,1 @@
+ls /usr/bin | grep -c '^ls$'

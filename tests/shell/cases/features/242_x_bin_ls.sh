@@ -1,0 +1,1 @@
+[ -x /bin/ls ] && echo exec-ls

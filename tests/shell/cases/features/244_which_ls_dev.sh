@@ -1,0 +1,1 @@
+which ls 2>/dev/null || command -v ls

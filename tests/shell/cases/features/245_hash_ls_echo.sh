@@ -1,0 +1,1 @@
+hash ls; echo rc=$?

@@ -1,0 +1,1 @@
+sleep 0.01 & wait; echo waited

@@ -1,0 +1,1 @@
+{ sleep 0.05; echo late; } & echo early; wait

@@ -1,0 +1,1 @@
+true & pid=$!; kill $pid 2>/dev/null; wait $pid; echo done

@@ -1,0 +1,1 @@
+times | wc -l

@@ -1,0 +1,1 @@
+umask; umask 027; umask; umask -S

@@ -1,0 +1,1 @@
+help true | head -1

@@ -1,0 +1,1 @@
+help nonexistent_builtin; echo rc=$?

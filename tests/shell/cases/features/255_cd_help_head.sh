@@ -1,0 +1,1 @@
+cd --help | head -1

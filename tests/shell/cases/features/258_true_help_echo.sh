@@ -1,0 +1,1 @@
+true --help; echo $?

@@ -1,0 +1,1 @@
+arr=(a b c); x="${arr[@]}"; echo "$x"; y=${arr[*]}; echo "$y"

@@ -1,0 +1,1 @@
+f() { declare -a arr=("$@"); echo "${arr[@]}"; }; f 1 2

@@ -1,0 +1,1 @@
+IFS=,; arr=(a b); x="${arr[*]}"; echo "$x"; echo "${arr[@]}"

@@ -1,0 +1,1 @@
+touch q1 q2; x=q*; echo $x; echo "$x"

@@ -1,0 +1,1 @@
+a='$HOME'; echo "$a" $a

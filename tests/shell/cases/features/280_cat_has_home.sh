@@ -1,0 +1,3 @@
+cat <<EOF
+${HOME:+has-home} $((1+1)) \$(not cmd)
+EOF

@@ -1,0 +1,4 @@
+cat <<EOF
+line with trailing backslash \
+continued
+EOF

@@ -1,0 +1,5 @@
+cat <<'A' <<'B'
+first
+A
+second
+B

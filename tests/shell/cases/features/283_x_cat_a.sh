@@ -1,0 +1,4 @@
+x=$(cat <<'E'
+a "quoted" $thing
+E
+); echo "$x"

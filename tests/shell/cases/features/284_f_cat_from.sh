@@ -1,0 +1,4 @@
+f() { cat; } <<EOF
+from heredoc redirect on function call
+EOF
+f <<< "here"

@@ -1,0 +1,4 @@
+while read -r a; do echo "[$a]"; done <<'EOF'
+  spaced
+	tabbed
+EOF

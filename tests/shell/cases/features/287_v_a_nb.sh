@@ -1,0 +1,1 @@
+v=$'a\nb\nc'; while read -r l; do echo "<$l>"; done <<< "$v"

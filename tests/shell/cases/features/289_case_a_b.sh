@@ -1,0 +1,1 @@
+case "a|b" in "a|b") echo literal-pipe;; esac

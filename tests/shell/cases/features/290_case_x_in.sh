@@ -1,0 +1,1 @@
+case x in (x) echo paren-pattern;; esac

@@ -1,0 +1,1 @@
+p='a*'; case abc in $p) echo var-pattern;; esac; case 'a*' in "$p") echo quoted-var;; esac

@@ -1,0 +1,1 @@
+[[ "a b" == a\ b ]] && echo escaped-space

@@ -1,0 +1,1 @@
+[[ x == [xyz] ]] && echo bracket

@@ -1,0 +1,1 @@
+[[ ab == @(ab|cd) ]] && echo extglob-cond

@@ -1,0 +1,1 @@
+x=abc; [[ $x == a* && $x != *d ]] && echo combo

@@ -1,0 +1,1 @@
+shopt -s extglob; x="  lead"; echo "[${x##+( )}]"

@@ -1,0 +1,1 @@
+shopt -s extglob; f="a.txt"; [[ $f == !(*.log) ]] && echo not-log

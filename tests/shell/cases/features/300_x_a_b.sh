@@ -1,0 +1,1 @@
+x="a.b.c"; echo ${x//./ }; arr=(${x//./ }); echo ${#arr[@]}

@@ -1,0 +1,1 @@
+x="key=value=more"; echo "${x%%=*}" "${x#*=}"

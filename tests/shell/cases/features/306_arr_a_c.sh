@@ -1,0 +1,1 @@
+arr=(a "" c); echo ${#arr[@]}; for x in "${arr[@]}"; do echo "[$x]"; done

@@ -1,0 +1,1 @@
+arr=("x y" z); echo "${arr[0]}"; echo ${arr[0]}

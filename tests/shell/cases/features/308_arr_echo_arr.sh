@@ -1,0 +1,1 @@
+arr=(1 2 3); echo $arr ${arr} "${arr}"

@@ -1,0 +1,1 @@
+declare -A h; h[x]=1; h[y]=2; echo ${h[x]}${h[y]} ${#h[*]}

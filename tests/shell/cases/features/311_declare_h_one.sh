@@ -1,0 +1,1 @@
+declare -A h=([one]=1); echo "${h[one]}" "${h[two]:-none}"

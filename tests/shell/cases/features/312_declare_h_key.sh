@@ -1,0 +1,1 @@
+declare -A h; key="a b"; h[$key]=spaced; echo "${h[a b]}" "${h["a b"]}" "${h[$key]}"

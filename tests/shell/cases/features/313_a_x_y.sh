@@ -1,0 +1,1 @@
+a=(x y z); unset 'a[-1]'; echo "${a[@]}"

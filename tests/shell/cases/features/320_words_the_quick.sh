@@ -1,0 +1,1 @@
+words=(the quick brown); echo "${words[@]^}"

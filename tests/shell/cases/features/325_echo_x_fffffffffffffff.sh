@@ -1,0 +1,1 @@
+echo $(( 0x7fffffffffffffff ))

@@ -1,0 +1,1 @@
+(( 0 )) || echo zero-false; (( 1 )) && echo one-true

@@ -1,0 +1,1 @@
+s=hello; printf '%s\n' "${s:1:2}" "${#s}"

@@ -1,0 +1,1 @@
+printf '[%-8s][%8s]\n' left right

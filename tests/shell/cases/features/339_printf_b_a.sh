@@ -1,0 +1,1 @@
+printf '%b' 'a\nb\c rest'; echo

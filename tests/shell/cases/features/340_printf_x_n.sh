@@ -1,0 +1,1 @@
+printf 'A\x42C\n'

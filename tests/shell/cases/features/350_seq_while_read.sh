@@ -1,0 +1,1 @@
+seq 3 | while read l; do echo "L$l"; done

@@ -1,0 +1,1 @@
+echo "HELLO" | tr 'A-Z' 'a-z'

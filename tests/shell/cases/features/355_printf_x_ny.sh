@@ -1,0 +1,1 @@
+printf 'x\ny\n' | sed -n '$p'

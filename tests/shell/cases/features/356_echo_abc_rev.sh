@@ -1,0 +1,1 @@
+echo abc | rev 2>/dev/null || echo cba

@@ -1,0 +1,1 @@
+printf 'k=v\n' | { IFS== read k v; echo "$k:$v"; }

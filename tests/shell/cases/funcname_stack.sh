@@ -1,0 +1,3 @@
+a() { echo "${FUNCNAME[0]} <- ${FUNCNAME[1]}"; b; }
+b() { echo "${FUNCNAME[*]}"; }
+a

@@ -1,0 +1,7 @@
+echo "l1 $LINENO"
+
+f() {
+  echo "in f $LINENO"
+}
+f
+echo "l7 $LINENO"

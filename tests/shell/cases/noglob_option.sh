@@ -1,0 +1,5 @@
+touch x1 x2
+set -f
+echo x*
+set +f
+echo x*

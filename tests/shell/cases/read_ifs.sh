@@ -1,0 +1,7 @@
+line="a:b:c:d"
+IFS=: read -r x y rest <<< "$line"
+echo "$x|$y|$rest"
+IFS=, read -ra parts <<< "1,2,3"
+echo "${#parts[@]} ${parts[1]}"
+read -r whole <<< "  spaced  out  "
+echo "[$whole]"

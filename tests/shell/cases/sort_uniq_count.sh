@@ -1,0 +1,3 @@
+printf 'b\na\nc\na\nb\na\n' > letters
+sort letters | uniq -c | sort -rn
+sort -u letters

@@ -1,0 +1,7 @@
+s="The cat sat on the mat"
+echo "${s//at/og}"
+echo "${s/the/a}"
+echo "${s//[aeiou]/}"
+echo "${s// /_}"
+t="aaa"; echo "${t//a/bb}"
+u="path/to/file"; echo "${u//\//:}"

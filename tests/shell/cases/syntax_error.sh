@@ -1,0 +1,3 @@
+echo before
+if then
+echo after

@@ -1,0 +1,4 @@
+echo ~ | grep -c /
+x=~/file; [[ $x == */file ]] && echo tilde-assign
+echo "~"
+echo '~'

@@ -1,0 +1,2 @@
+time true 2>/dev/null
+echo "after time"

@@ -1,0 +1,4 @@
+trap 'echo "error on line $LINENO"' ERR
+true
+false
+echo after

@@ -1,0 +1,4 @@
+s="héllo wörld"
+echo "$s"
+printf '%s\n' "$s" | wc -c
+echo "${s/wörld/there}"

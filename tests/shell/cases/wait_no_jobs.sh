@@ -1,0 +1,2 @@
+wait; echo "wait status $?"
+true & wait $!; echo "bg status $?"

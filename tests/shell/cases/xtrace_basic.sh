@@ -1,0 +1,5 @@
+set -x
+a=1
+echo "value $a"
+set +x
+echo quiet

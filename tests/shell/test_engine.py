@@ -1,0 +1,208 @@
+"""ShellEngine: state across runs, status conventions, limits, cancellation, kernel helpers."""
+import asyncio
+import time
+
+import pytest
+
+from sandbox_kernel.cli import run_script
+from sandbox_kernel.engine import CancelToken, Streams
+from sandbox_kernel.limits import Limits
+from sandbox_kernel.sandbox import Sandbox
+
+
+class Sink:
+    def __init__(self):
+        self.data = bytearray()
+
+    def write(self, b):
+        self.data += b
+
+    @property
+    def text(self):
+        return self.data.decode()
+
+
+def run_cells(cells, limits=None, cancel_after=None):
+    """Run cells in one sandbox; returns [(result, stdout, stderr)]."""
+    async def main():
+        sb = Sandbox(limits)
+        results = []
+        for cell in cells:
+            out, err = Sink(), Sink()
+            token = CancelToken()
+            if cancel_after is not None:
+                asyncio.get_running_loop().call_later(cancel_after, token.set, "interrupt")
+            res = await sb.run("sh", cell, Streams(out, err, token), limits)
+            results.append((res, out.text, err.text))
+        await sb.shutdown()
+        return results
+    return asyncio.run(main())
+
+
+def test_state_persists_across_runs():
+    r = run_cells(["x=41; f() { echo f$1; }; cd /tmp; alias ll='echo aliased'",
+                   "echo $((x+1)); f 2; pwd; ll", "false", "echo $?"])
+    assert r[1][1] == "42\nf2\n/tmp\naliased\n"
+    assert r[2][0].status == 1 and r[2][0].error.ename == "ExitStatus"
+    assert r[3][1] == "1\n"
+
+
+def test_syntax_error_status_and_line():
+    (res, out, err), = run_cells(["echo ok\nif then\n"])
+    assert out == "ok\n"
+    assert res.status == 2 and "line 2" in err and "syntax error" in err
+    assert res.error.ename == "SyntaxError" and "line 2" in res.error.evalue
+
+
+def test_command_not_found():
+    (res, out, err), = run_cells(["nosuchthing_xyz"])
+    assert res.status == 127 and "nosuchthing_xyz: command not found" in err
+
+
+def test_command_limit_and_recovery():
+    lim = Limits(commands=500)
+    r = run_cells(["while true; do :; done", "echo still alive"], limits=lim)
+    assert r[0][0].status != 0 and "limit commands" in r[0][2]
+    assert r[1][1] == "still alive\n" and r[1][0].status == 0
+
+
+def test_function_depth_limit_and_recovery():
+    lim = Limits(function_depth=50)
+    r = run_cells(["f() { f; }; f", "echo ok"], limits=lim)
+    assert r[0][0].status != 0 and "function_depth" in r[0][2]
+    assert r[1][1] == "ok\n"
+
+
+def test_string_limit_and_recovery():
+    lim = Limits(string_bytes=10000)
+    r = run_cells(["x=a; while true; do x=$x$x; done", "echo ok"], limits=lim)
+    assert r[0][0].status != 0 and "string_bytes" in r[0][2]
+    assert r[1][1] == "ok\n"
+
+
+def test_wall_time_limit_and_recovery():
+    lim = Limits(wall_time=0.5, commands=10**9)
+    start = time.monotonic()
+    r = run_cells(["while :; do :; done", "echo ok"], limits=lim)
+    assert time.monotonic() - start < 5
+    assert r[0][0].status == 124 and r[0][0].error.ename == "Timeout" and "wall_time" in r[0][2]
+    assert r[1][1] == "ok\n"
+
+
+def test_stdout_limit():
+    lim = Limits(stdout_bytes=1000)
+    r = run_cells(["for i in {1..1000}; do echo line $i; done", "echo ok"], limits=lim)
+    assert len(r[0][1]) <= 1000 and "truncated" in r[0][2]
+    assert r[1][1] == "ok\n"
+
+
+def test_interrupt_runs_int_trap():
+    r = run_cells(["trap 'echo trapped' INT; while true; do :; done"], limits=Limits(commands=10**9),
+                  cancel_after=0.3)
+    res, out, err = r[0]
+    assert res.status == 130 and res.error.ename == "Interrupted"
+    assert "trapped" in out
+
+
+def test_interrupt_blocking_read():
+    r = run_cells(["cat /dev/zero | while read -r x; do :; done"], limits=Limits(commands=10**9),
+                  cancel_after=0.3)
+    assert r[0][0].status == 130
+
+
+def test_vfs_quota():
+    lim = Limits(vfs_bytes=100_000)
+    r = run_cells(["head -c 200000 /dev/zero > big; echo status=$?", "rm -f big; echo hi > small && cat small"],
+                  limits=lim)
+    assert "status=1" in r[0][1] or r[0][0].status != 0
+    assert r[1][1] == "hi\n"
+
+
+def test_kernel_helpers():
+    async def main():
+        sb = Sandbox()
+        eng = sb.engine("sh")
+        assert eng.is_complete("if true; then")[0] == "incomplete"
+        assert eng.is_complete("echo hi")[0] == "complete"
+        assert eng.is_complete("fi")[0] == "invalid"
+        out = Sink()
+        await sb.run("sh", "export FOO=bar; arr=(1 2); cd /tmp; myfn() { :; }", Streams(out, Sink(), CancelToken()))
+        assert eng.exported_env()["FOO"] == "bar"
+        assert eng.cwd() == "/tmp"
+        assert eng.get_variable("arr") == ["1", "2"]
+        assert "myfn" in eng.completion_names() and "echo" in eng.completion_names()
+        assert "FOO" in eng.variable_names()
+        assert "cd" in eng.builtin_help("cd")
+        assert eng.builtin_help("nonexistent") is None
+        assert sb.environment()["HOME"] == "/home/user"
+        await sb.shutdown()
+    asyncio.run(main())
+
+
+def test_sandbox_environment():
+    out, err, status = run_script('echo "$HOME $USER $PWD $SHELL $HOSTNAME"; echo $PATH; env | grep -c "^HOME="')
+    assert out.decode().splitlines()[:2] == ["/home/user user /workspace /bin/bash sandbox",
+                                             "/usr/local/bin:/usr/bin:/bin"]
+
+
+def test_pipeline_ends_early():
+    start = time.monotonic()
+    out, err, status = run_script("while :; do echo y; done | head -n 3; cat /dev/zero | head -c 5 | wc -c")
+    assert out == b"y\ny\ny\n5\n"
+    assert time.monotonic() - start < 5
+
+
+def test_broken_pipe_status():
+    out, err, status = run_script('while :; do echo y; done | head -n1 >/dev/null; echo "${PIPESTATUS[@]}"')
+    assert out == b"141 0\n"
+
+
+def test_scripts_in_vfs():
+    script = "\n".join([
+        "cat > /tmp/hello.sh <<'END'",
+        "#!/bin/bash",
+        'echo "hello $1 from $0"',
+        "exit 3",
+        "END",
+        "chmod +x /tmp/hello.sh",
+        '/tmp/hello.sh world; echo "st=$?"',
+        'bash /tmp/hello.sh x; echo "st=$?"',
+        "bash -c 'echo \"c: $0 $1\"' name arg",
+        "sh -c 'exit 5'; echo \"st=$?\"",
+        "/usr/bin/echo stub dispatch",
+        "/bin/cat /tmp/hello.sh | head -1",
+        'cd /tmp && ./hello.sh rel; echo "st=$?"',
+    ])
+    out, err, status = run_script(script)
+    lines = out.decode().splitlines()
+    assert lines[0] == "hello world from /tmp/hello.sh" and lines[1] == "st=3", (out, err)
+    assert lines[2] == "hello x from /tmp/hello.sh"
+    assert "c: name arg" in lines
+    assert "st=5" in lines
+    assert "stub dispatch" in lines
+    assert "#!/bin/bash" in lines
+    assert "hello rel from ./hello.sh" in lines
+
+
+def test_dev_tcp_refused():
+    out, err, status = run_script("echo x > /dev/tcp/example.com/80")
+    assert status == 1 and b"network" in err
+
+
+def test_help_for_every_builtin():
+    from sandbox_kernel.shell.builtins import BUILTINS, HELP
+    for name in BUILTINS:
+        assert HELP[name][0], name
+    out, err, status = run_script("help cd; cd --help; help")
+    assert status == 0 and out.count(b"cd: cd [-L|[-P [-e]] [-@]] [dir]") == 2
+
+
+def test_background_jobs():
+    out, err, status = run_script("f() { echo job; return 4; }; f & pid=$!; wait $pid; echo st=$?")
+    assert out == b"job\nst=4\n"
+
+
+def test_no_python_traceback_on_odd_input():
+    for src in ["${", "$((", "echo ${x:?", "((1/0))", "echo $((1/0))", "declare -A a; a=([x]=1); echo ${a[", ")"]:
+        out, err, status = run_script(src)
+        assert b"Traceback" not in err and b"internal error" not in err, src

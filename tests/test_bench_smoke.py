@@ -1,0 +1,25 @@
+"""Keep the benchmark harness from rotting: one quick iteration of the cheap groups."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_harness_quick_run(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "benchmarks", "--quick", "--no-install",
+                           "--only", "shell,memory", "--out", str(tmp_path)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    data = json.loads((tmp_path / "bench.json").read_text())
+    rows = data["rows"]
+    groups = {r["group"] for r in rows}
+    assert {"shell", "memory"} <= groups
+    errors = [r for r in rows if "harness error" in r["note"]]
+    assert not errors, errors
+    shell_rows = [r for r in rows if r["group"] == "shell" and r["peer"] == "bash" and r["ours"]]
+    assert len(shell_rows) >= 10  # every corpus case ran against real bash
+    assert "per idle Sandbox()" in proc.stdout

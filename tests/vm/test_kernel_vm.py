@@ -1,0 +1,80 @@
+"""%%vm through a real kernel process: a cell, %vm status, and SIGKILL of the kernel."""
+from __future__ import annotations
+
+import os
+import signal
+import time
+from pathlib import Path
+
+import pytest
+from jupyter_client.manager import start_new_kernel
+
+from sandbox_kernel.install import install
+
+pytestmark = [pytest.mark.vm, pytest.mark.slow]
+
+
+def _children(pid: int) -> list[tuple[int, bytes]]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            status = (entry / "status").read_text()
+            ppid = int(next(line.split()[1] for line in status.splitlines() if line.startswith("PPid:")))
+            if ppid == pid:
+                found.append((int(entry.name), (entry / "cmdline").read_bytes()))
+        except (OSError, StopIteration, ValueError):
+            continue
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def _iopub_text(kc, msg_id, timeout=120):
+    out = []
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        msg = kc.get_iopub_msg(timeout=timeout)
+        if msg["parent_header"].get("msg_id") != msg_id:
+            continue
+        if msg["msg_type"] == "stream":
+            out.append((msg["content"]["name"], msg["content"]["text"]))
+        if msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
+            return out
+    raise AssertionError("no idle status")
+
+
+def test_vm_cell_in_a_kernel_and_sigkill(guest_image, tmp_path, monkeypatch):
+    prefix = tmp_path / "prefix"
+    monkeypatch.setenv("JUPYTER_PATH", str(prefix / "share" / "jupyter"))
+    install("sandbox", prefix=str(prefix))
+    km, kc = start_new_kernel(kernel_name="sandbox", startup_timeout=60)
+    try:
+        msg_id = kc.execute("echo hello > /workspace/from-shell.txt")
+        _iopub_text(kc, msg_id)
+        msg_id = kc.execute("%%vm\ncat from-shell.txt; uname -s; echo vm-made > from-vm.txt")
+        streams = _iopub_text(kc, msg_id)
+        stdout = "".join(t for n, t in streams if n == "stdout")
+        assert stdout == "hello\nLinux\n", streams
+        assert kc.get_shell_msg(timeout=30)["content"]["status"] == "ok"
+        msg_id = kc.execute("%vm status\ncat from-vm.txt")
+        streams = _iopub_text(kc, msg_id)
+        stdout = "".join(t for n, t in streams if n == "stdout")
+        assert "vm-made" in stdout and "vm: running" in stdout and "accelerator:" in stdout
+        kernel_pid = km.provisioner.process.pid
+        qemus = [pid for pid, cmd in _children(kernel_pid) if b"qemu-system" in cmd]
+        assert len(qemus) == 1
+        os.kill(kernel_pid, signal.SIGKILL)
+        killed_at = time.monotonic()
+        while _alive(qemus[0]) and time.monotonic() - killed_at < 5:
+            time.sleep(0.02)
+        assert not _alive(qemus[0]), "QEMU outlived the SIGKILLed kernel"
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)

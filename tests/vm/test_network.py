@@ -1,0 +1,68 @@
+"""Network: none by default; allow-listed HTTP/HTTPS egress through the host proxy."""
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from sandbox_kernel.vm.egress import AllowRule, parse_allow_list
+
+from vm_helpers import run_cell, with_sandbox
+
+pytestmark = [pytest.mark.vm, pytest.mark.slow]
+
+
+def test_allow_rules():
+    rules = parse_allow_list("allow:example.org,*.pypi.org,localhost:8080")
+    allowed = lambda h, p: any(r.matches(h, p) for r in rules)  # noqa: E731
+    assert allowed("example.org", 443) and allowed("EXAMPLE.org.", 80)
+    assert not allowed("example.org", 22) and not allowed("www.example.org", 443)
+    assert allowed("files.pypi.org", 443) and not allowed("pypi.org", 443) and not allowed("evilpypi.org", 443)
+    assert allowed("localhost", 8080) and not allowed("localhost", 80)
+    for bad in ("allow:", "allow:a b", "allow:host:99999", "everything"):
+        with pytest.raises(ValueError):
+            parse_allow_list(bad)
+    assert AllowRule("*.x.org").host == "*.x.org"
+
+
+GUEST_CLIENT = """
+import http.client, os, sys, urllib.request, urllib.error
+port = int(sys.argv[1])
+print(urllib.request.urlopen(f"http://localhost:{port}/plain").read().decode())
+try:
+    urllib.request.urlopen("http://example.org/")
+except urllib.error.HTTPError as e:
+    print("denied", e.code)
+c = http.client.HTTPConnection("127.0.0.1", 3128)
+c.set_tunnel("localhost", port)
+c.request("GET", "/tunnel")
+print(c.getresponse().read().decode())
+"""
+
+
+def test_allow_listed_egress_through_the_host_proxy(guest_image):
+    async def body(sb):
+        async def serve(reader, writer):
+            head = await reader.readuntil(b"\r\n\r\n")
+            path = head.split()[1].decode()
+            reply = f"hello from the host, {path}".encode()
+            writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\nConnection: close\r\n\r\n" % len(reply) + reply)
+            await writer.drain()
+            writer.close()
+        server = await asyncio.start_server(serve, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        engine = sb.engine("vm")
+        assert (await engine.magic(f"config network=allow:localhost:{port}")).endswith(f"network=allow:localhost:{port}")
+        sb.fs.write_text("/workspace/client.py", GUEST_CLIENT)
+        # the test server is on the host's localhost, which the guest's no_proxy exempts
+        run = await run_cell(sb, f"no_proxy= python3 client.py {port} && ls /sys/class/net")
+        server.close()
+        assert run.status == 0, run.err.text
+        assert run.out.text.splitlines() == ["hello from the host, /plain", "denied 403",
+                                             "hello from the host, /tunnel", "lo"]
+        assert "network egress through the host proxy" in run.err.text
+        log = "\n".join(engine.egress_log)
+        assert f"ALLOWED GET localhost:{port}" in log and "DENIED GET example.org:80" in log
+        assert f"ALLOWED CONNECT localhost:{port}" in log
+        assert "accesses logged" in await engine.magic("status")
+    with_sandbox(body)
