@@ -1,4 +1,25 @@
+import os
 import sys
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).parent))
+
+
+@pytest.fixture(scope="session")
+def jupyter_kernels(tmp_path_factory):
+    """The sandbox kernelspecs (message and signal interrupt modes) in a temporary prefix found
+    through JUPYTER_PATH — the route jupyter_client's standard provisioner takes for any
+    installed kernel. Yields the data path."""
+    from sandbox_kernel.install import install
+
+    prefix = tmp_path_factory.mktemp("jupyter-prefix")
+    data_path = str(prefix / "share" / "jupyter")
+    mp = pytest.MonkeyPatch()
+    mp.setenv("JUPYTER_PATH", os.pathsep.join(filter(None, [data_path, os.environ.get("JUPYTER_PATH")])))
+    install("sandbox", prefix=str(prefix))
+    install("sandbox-signal", prefix=str(prefix), interrupt_mode="signal",
+            display_name="Sandbox (signal interrupts)")
+    yield data_path
+    mp.undo()

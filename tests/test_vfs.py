@@ -206,6 +206,12 @@ def test_sticky_tmp(fs):
     assert code(e) == "EPERM"
 
 
+def test_layout_owners(fs):
+    owners = {p: fs.stat(p).st_uid for p in ("/", "/home", "/home/user", "/workspace", "/tmp", "/etc")}
+    assert owners == {"/": 0, "/home": 0, "/home/user": 1000, "/workspace": 1000, "/tmp": 0, "/etc": 0}
+    assert fs.stat("/tmp").st_mode & 0o7777 == 0o1777
+
+
 def test_umask_applies_to_new_files_and_dirs(fs):
     fs.write_text("/workspace/f", "x")
     fs.mkdir("/workspace/d")

@@ -505,3 +505,76 @@ def umask_of(ctx) -> int:
     """The shell's umask for this command (the VFS default when run outside a shell)."""
     value = (getattr(ctx, "extra", None) or {}).get("umask")
     return ctx.fs.umask if value is None else value
+
+
+def utf8_locale(env: dict | None) -> bool:
+    """Whether LC_ALL / LC_CTYPE / LANG (first one set) names a UTF-8 locale."""
+    for var in ("LC_ALL", "LC_CTYPE", "LANG"):
+        value = (env or {}).get(var)
+        if value:
+            return "utf-8" in value.lower() or "utf8" in value.lower()
+    return False
+
+
+def _unprintable(ch: str, utf8: bool) -> bool:
+    code = ord(ch)
+    if code < 0x20 or code == 0x7F:
+        return True
+    if code >= 0x80:
+        # surrogate escapes are undecodable bytes; outside UTF-8 every high byte is unprintable
+        return not utf8 or 0xDC80 <= code <= 0xDCFF or not ch.isprintable()
+    return False
+
+
+def _octal_bytes(ch: str) -> str:
+    return "".join(f"\\{b:03o}" for b in ch.encode("utf-8", "surrogateescape"))
+
+
+def ls_quote(name: str, style: str, utf8: bool) -> str:
+    """A name in one of ls's quoting styles: literal, escape (-b), c (-Q), shell,
+    shell-always, shell-escape, shell-escape-always; ``hide`` replaces unprintables with ?."""
+    if style == "literal":
+        return name
+    if style == "hide":
+        return "".join("?" * (len(ch.encode("utf-8", "surrogateescape")) if not utf8 else 1)
+                       if _unprintable(ch, utf8) else ch for ch in name)
+    if style in ("escape", "c"):
+        out = []
+        for ch in name:
+            if ch == "\\":
+                out.append("\\\\")
+            elif ch == '"' and style == "c":
+                out.append('\\"')
+            elif ch == " " and style == "escape":
+                out.append("\\ ")
+            elif ord(ch) in _C_ESCAPES and ch != " ":
+                out.append("\\" + _C_ESCAPES[ord(ch)])
+            elif _unprintable(ch, utf8):
+                out.append(_octal_bytes(ch))
+            else:
+                out.append(ch)
+        text = "".join(out)
+        return f'"{text}"' if style == "c" else text
+    always = style.endswith("-always")
+    if style.startswith("shell-escape") and not utf8 and any(ord(c) >= 0x80 for c in name):
+        # C locale: high bytes are shown as $'\ooo' escapes
+        parts, run = [], []
+        for ch in name:
+            if ord(ch) >= 0x80:
+                if run:
+                    parts.append(quote("".join(run), always=True))
+                    run = []
+                parts.append("$'" + _octal_bytes(ch) + "'")
+            else:
+                run.append(ch)
+        if run:
+            parts.append(quote("".join(run), always=True))
+        text = "".join(parts)
+        return text if parts and parts[0].startswith("'") else "''" + text
+    if style.startswith("shell") and not style.startswith("shell-escape"):
+        if not _needs_quotes(name) and not always:
+            return name
+        if "'" in name and not any(ch in _DOUBLE_QUOTE_UNSAFE for ch in name):
+            return f'"{name}"'
+        return "'" + name.replace("'", "'\\''") + "'"
+    return quote(name, always=always)

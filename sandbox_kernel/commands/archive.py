@@ -292,10 +292,9 @@ class _Tar:
         if existing:
             # drop the end-of-archive blocks and continue after the last member
             with tarfile.open(fileobj=io.BytesIO(existing), mode="r:") as old:
-                members = old.getmembers()
+                old.getmembers()  # reads to the end of the last member
                 end = old.offset
             buf.write(existing[:end])
-            del members
         with tarfile.open(fileobj=buf, mode="a:" if existing else "w:", format=tarfile.GNU_FORMAT) as tf:
             for operand in operands:
                 await self._add(tf, operand)
@@ -1146,7 +1145,7 @@ async def unzip_cmd(ctx: CommandContext) -> int:
         except FSError as e:
             await ctx.err(f"error:  cannot create {'/'.join(parts)}\n        {e.strerror}\n")
             status = 1
-        except (zipfile.BadZipFile, zlib.error) as e:
+        except (zipfile.BadZipFile, zlib.error):
             await ctx.err(f"  error:  invalid compressed data to inflate {name}\n")
             status = 2
     return status

@@ -3,7 +3,6 @@ dates (ISO, @EPOCH, month names, weekdays, relative items like '2 days ago'), -u
 --rfc-3339, -r FILE, and TZ from the environment (IANA names or POSIX 'NAME[+-]H')."""
 from __future__ import annotations
 
-import calendar
 import re
 import time as _time
 from dataclasses import dataclass, field

@@ -51,8 +51,16 @@ def diff_sequences(a: Sequence, b: Sequence, check: Callable[[], None] | None = 
 
 def _mark_changes(a, b, changed_a, changed_b, check) -> None:
     """Divide and conquer on the middle point of an optimal path (Myers, linear space)."""
+    # GNU's cost cap (about the square root of the input size) past which it settles for a
+    # good rather than a minimal split; its floor is lower here (1024, GNU: 4096) because an
+    # interpreter pays far more per step.
+    too_expensive = 1
+    diags = len(a) + len(b) + 3
+    while diags:
+        too_expensive <<= 1
+        diags >>= 2
+    too_expensive = max(1024, too_expensive)
     stack = [(0, len(a), 0, len(b))]
-    steps = 0
     while stack:
         xoff, xlim, yoff, ylim = stack.pop()
         while xoff < xlim and yoff < ylim and a[xoff] == b[yoff]:
@@ -69,15 +77,12 @@ def _mark_changes(a, b, changed_a, changed_b, check) -> None:
             for i in range(xoff, xlim):
                 changed_a[i + 1] = 1
             continue
-        steps += 1
-        if check is not None and steps % 64 == 0:
-            check()
-        xmid, ymid = _midpoint(a, b, xoff, xlim, yoff, ylim)
+        xmid, ymid = _midpoint(a, b, xoff, xlim, yoff, ylim, check, too_expensive)
         stack.append((xmid, xlim, ymid, ylim))
         stack.append((xoff, xmid, yoff, ymid))
 
 
-def _midpoint(a, b, xoff, xlim, yoff, ylim) -> tuple[int, int]:
+def _midpoint(a, b, xoff, xlim, yoff, ylim, check=None, too_expensive: int = 1 << 30) -> tuple[int, int]:
     """Where the forward and backward searches for a shortest edit path meet.
 
     Diagonals are numbered k = x - y in absolute coordinates and kept inside the box; each
@@ -94,7 +99,13 @@ def _midpoint(a, b, xoff, xlim, yoff, ylim) -> tuple[int, int]:
     fmin = fmax = fmid
     bmin = bmax = bmid
     infinity = xlim + ylim + 1
+    rounds = 0
     while True:
+        rounds += 1
+        if check is not None and rounds % 16 == 0:
+            check()
+        if rounds >= too_expensive:
+            return _best_effort_midpoint(fd, bd, base, fmin, fmax, bmin, bmax, xoff, xlim, yoff, ylim)
         if fmin > dmin:
             fmin -= 1
             fd[fmin - 1 + base] = -1
@@ -135,6 +146,29 @@ def _midpoint(a, b, xoff, xlim, yoff, ylim) -> tuple[int, int]:
             bd[k + base] = x
             if not odd and fmin <= k <= fmax and x <= fd[k + base]:
                 return x, y
+
+
+def _best_effort_midpoint(fd, bd, base, fmin, fmax, bmin, bmax, xoff, xlim, yoff, ylim):
+    """GNU's give-up rule: the furthest-reaching forward or backward diagonal so far."""
+    fxybest, fxbest = -1, xoff
+    for k in range(fmax, fmin - 1, -2):
+        x = min(fd[k + base], xlim)
+        y = x - k
+        if ylim < y:
+            x, y = ylim + k, ylim
+        if fxybest < x + y:
+            fxybest, fxbest = x + y, x
+    bxybest, bxbest = None, xlim
+    for k in range(bmax, bmin - 1, -2):
+        x = max(xoff, bd[k + base])
+        y = x - k
+        if y < yoff:
+            x, y = yoff + k, yoff
+        if bxybest is None or x + y < bxybest:
+            bxybest, bxbest = x + y, x
+    if (xlim + ylim) - bxybest < fxybest - (xoff + yoff):
+        return fxbest, fxybest - fxbest
+    return bxbest, bxybest - bxbest
 
 
 def _shift_boundaries(lines, changed, other_changed) -> None:

@@ -419,7 +419,7 @@ async def xxd(ctx: CommandContext) -> int:
         if o == "c":
             cols = parse_count(v)
             if cols is None:
-                await ctx.err(f"xxd: invalid number of columns (max. 256).\n")
+                await ctx.err("xxd: invalid number of columns (max. 256).\n")
                 return 1
         elif o == "g":
             group = parse_count(v)
@@ -466,7 +466,7 @@ async def xxd(ctx: CommandContext) -> int:
         if length is not None:
             data = data[:length]
         out = _xxd_render(data, flags, cols, group, seek + display_offset,
-                          name if name is not None else (None if infile == "-" else infile))
+                          name if name is not None else (None if infile == "-" else infile), ctx.check)
     if len(operands) == 2:
         try:
             ctx.fs.write_bytes(operands[1], out, cwd=ctx.cwd)
@@ -478,7 +478,8 @@ async def xxd(ctx: CommandContext) -> int:
     return 0
 
 
-def _xxd_render(data: bytes, flags: set, cols, group, start: int, varname: str | None) -> bytes:
+def _xxd_render(data: bytes, flags: set, cols, group, start: int, varname: str | None,
+                check=None) -> bytes:
     upper = "u" in flags
     hexfmt = "{:02X}" if upper else "{:02x}"
     if "p" in flags:
@@ -513,6 +514,8 @@ def _xxd_render(data: bytes, flags: set, cols, group, start: int, varname: str |
     starred = False
     hex_width = None
     for pos in range(0, len(data), cols):
+        if check is not None and pos % (cols * 1024) == 0:
+            check()
         chunk = data[pos:pos + cols]
         if "a" in flags and not chunk.strip(b"\0") and len(chunk) == cols:
             if prev_zero and pos + cols < len(data):

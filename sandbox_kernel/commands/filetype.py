@@ -68,6 +68,51 @@ def _png(data: bytes) -> Verdict:
     return Verdict(desc, "image/png")
 
 
+_SOF_KINDS = {0xC0: "baseline", 0xC1: "extended sequential", 0xC2: "progressive",
+              0xC3: "lossless", 0xC9: "extended sequential, arithmetic coding",
+              0xCA: "progressive, arithmetic coding"}
+
+
+def _jpeg(data: bytes) -> Verdict:
+    parts = ["JPEG image data"]
+    pos = 2
+    n = len(data)
+    while pos + 4 <= n and data[pos] == 0xFF:
+        marker = data[pos + 1]
+        length = struct.unpack(">H", data[pos + 2:pos + 4])[0]
+        body = data[pos + 4:pos + 2 + length]
+        if marker == 0xE0 and body.startswith(b"JFIF\0") and len(body) >= 12:
+            units = {0: "aspect ratio", 1: "resolution (DPI)", 2: "resolution (DPCM)"}.get(body[7], "")
+            dx, dy = struct.unpack(">HH", body[8:12])
+            parts.append(f"JFIF standard {body[5]}.{body[6]:02d}")
+            if units:
+                parts.append(units)
+            parts.append(f"density {dx}x{dy}")
+            parts.append(f"segment length {length}")
+            if len(body) >= 14 and (body[12] or body[13]):
+                parts.append(f"thumbnail {body[12]}x{body[13]}")
+        elif marker == 0xE1 and body.startswith(b"Exif\0\0") and len(body) >= 14:
+            tiff = body[6:]
+            endian = {b"II": ("<", "little"), b"MM": (">", "big")}.get(tiff[:2])
+            text = "Exif standard: [TIFF image data"
+            if endian:
+                ifd = struct.unpack(endian[0] + "I", tiff[4:8])[0]
+                text += f", {endian[1]}-endian"
+                if ifd + 2 <= len(tiff):
+                    text += f", direntries={struct.unpack(endian[0] + 'H', tiff[ifd:ifd + 2])[0]}"
+            parts.append(text + "]")
+        elif marker in _SOF_KINDS and len(body) >= 6:
+            precision = body[0]
+            height, width = struct.unpack(">HH", body[1:5])
+            parts += [_SOF_KINDS[marker], f"precision {precision}", f"{width}x{height}",
+                      f"components {body[5]}"]
+            break
+        elif marker == 0xDA:
+            break
+        pos += 2 + length
+    return Verdict(", ".join(parts), "image/jpeg")
+
+
 def _gif(data: bytes) -> Verdict:
     desc = f"GIF image data, version {data[3:6].decode('latin-1')}"
     if len(data) >= 10:
@@ -189,7 +234,7 @@ def _magic(data: bytes, tail: bytes, env) -> Verdict | None:
     if data.startswith(b"\x89PNG\r\n\x1a\n"):
         return _png(data)
     if data.startswith(b"\xff\xd8\xff"):
-        return Verdict("JPEG image data", "image/jpeg")
+        return _jpeg(data)
     if data[:6] in (b"GIF87a", b"GIF89a"):
         return _gif(data)
     if data.startswith(b"RIFF") and data[8:12] == b"WEBP":

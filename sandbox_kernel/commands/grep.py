@@ -54,6 +54,8 @@ Output control:
   -I                        equivalent to --binary-files=without-match
   -d, --directories=ACTION  how to handle directories;
                             ACTION is 'read', 'recurse', or 'skip'
+  -D, --devices=ACTION      how to handle devices, FIFOs and sockets;
+                            ACTION is 'read' or 'skip'
   -r, --recursive           like --directories=recurse
   -R, --dereference-recursive  likewise, but follow all symlinks
       --include=GLOB        search only files that match GLOB (a file pattern)
@@ -147,14 +149,19 @@ def _context_number(value: str) -> int:
             raise ValueError
         return n
     except ValueError:
-        raise UsageError(f"{value}: invalid context length argument") from None
+        raise _Fatal(f"{value}: invalid context length argument") from None
 
 
 def _split_digit_context(args: list[str]) -> tuple[list[str], int | None]:
     """GNU's ``-NUM`` (context) options, which getopt cannot express."""
     rest: list[str] = []
     context = None
+    takes_value = False  # the previous argument was an option that takes this one
     for i, a in enumerate(args):
+        if takes_value:
+            rest.append(a)
+            takes_value = False
+            continue
         if a == "--":
             rest.extend(args[i:])
             break
@@ -163,7 +170,13 @@ def _split_digit_context(args: list[str]) -> tuple[list[str], int | None]:
             context = int(m.group(1))
             continue
         rest.append(a)
+        takes_value = bool(re.fullmatch(r"-[a-zA-Z]*[efmABCdD]", a)) or a in _LONG_WITH_VALUE
     return rest, context
+
+
+_LONG_WITH_VALUE = {"--regexp", "--file", "--max-count", "--label", "--binary-files", "--directories",
+                    "--devices", "--include", "--exclude", "--exclude-from", "--exclude-dir",
+                    "--before-context", "--after-context", "--context", "--group-separator"}
 
 
 async def _parse(ctx: CommandContext) -> tuple[_Options, list[str]]:
@@ -209,7 +222,7 @@ async def _parse(ctx: CommandContext) -> tuple[_Options, list[str]]:
             try:
                 o.max_count = int(value)
             except ValueError:
-                raise UsageError("invalid max count") from None
+                raise _Fatal("invalid max count") from None
         elif key == "b":
             o.byte_offset = True
         elif key == "n":

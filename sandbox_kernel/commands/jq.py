@@ -13,7 +13,6 @@ from typing import Any, Iterator
 import regex
 
 from ..vfs import FSError
-from .options import UsageError, getopt
 from .registry import CommandContext, command
 
 # ============================================================================ values
@@ -850,6 +849,13 @@ class Interpreter:
         self.steps = 0
         self.check = None
 
+    def tick(self) -> None:
+        """Count work in loops that do not go through eval (native builtins), so an
+        interrupt or the wall-time limit can stop them."""
+        self.steps += 1
+        if self.check is not None and self.steps % 4096 == 0:
+            self.check()
+
     # ---------------------------------------------------------------- evaluation
     def eval(self, node, inp, env: Env) -> Iterator[Any]:
         kind = node[0]
@@ -1010,7 +1016,7 @@ class Interpreter:
         key_node, value_node = entries[i]
         for key in self.eval(key_node, inp, env):
             if not isinstance(key, str):
-                raise JqError(f"Object keys must be strings")
+                raise JqError("Object keys must be strings")
             for value in self.eval(value_node, inp, env):
                 nxt = dict(acc)
                 nxt[key] = value
@@ -1139,14 +1145,14 @@ class Interpreter:
             yield from self.paths(node[2], inp, env, base)
         elif kind == "index":
             for p, target in self.paths(node[1], inp, env, base):
-                for key in self.eval(node[2], self._root_input, env):
-                    if isinstance(key, dict) and target is None or isinstance(key, (list, dict)):
-                        raise JqError("Invalid path component")
+                for key in self.eval(node[2], inp, env):
+                    if isinstance(key, list):
+                        raise JqError("Cannot update field at object index of array")
                     yield p + (key,), index_value(target, key)
         elif kind == "slice":
             for p, target in self.paths(node[1], inp, env, base):
-                for hi in (self.eval(node[3], self._root_input, env) if node[3] is not None else [None]):
-                    for lo in (self.eval(node[2], self._root_input, env) if node[2] is not None else [None]):
+                for hi in (self.eval(node[3], inp, env) if node[3] is not None else [None]):
+                    for lo in (self.eval(node[2], inp, env) if node[2] is not None else [None]):
                         yield p + ({"start": lo, "end": hi},), slice_value(target, lo, hi)
         elif kind == "iterate":
             for p, target in self.paths(node[1], inp, env, base):
@@ -1262,24 +1268,11 @@ class Interpreter:
             inner.vars[name] = value
             yield from self._paths_bind(binds, i + 1, inner, body, inp, env, base)
 
-    _root_input: Any = None
-
     def path_list(self, node, inp, env) -> list[tuple]:
-        saved = self._root_input
-        self._root_input = inp
-        try:
-            return [p for p, _ in self.paths(node, inp, env)]
-        finally:
-            self._root_input = saved
+        return [p for p, _ in self.paths(node, inp, env)]
 
     def iter_paths(self, node, inp, env):
-        saved = self._root_input
-        self._root_input = inp
-        try:
-            for p, v in self.paths(node, inp, env):
-                yield p, v
-        finally:
-            self._root_input = saved
+        return self.paths(node, inp, env)
 
     # ---------------------------------------------------------------- assignment
     def assign(self, op, lhs, rhs, inp, env):
@@ -1550,7 +1543,7 @@ def setpath(value: Any, path, new: Any) -> Any:
         if not isinstance(replacement, list):
             raise JqError("A slice of an array can only be assigned another array")
         return value[:start] + replacement + value[end:]
-    raise JqError(f"Invalid path component")
+    raise JqError("Invalid path component")
 
 
 def delpaths(value: Any, paths) -> Any:
@@ -1765,7 +1758,7 @@ def _getpath(interp, args, inp, env):
 
 
 def _getpath_paths(interp, args, inp, env, base):
-    for path in interp.eval(args[0], interp._root_input, env):
+    for path in interp.eval(args[0], inp, env):
         if not isinstance(path, list):
             raise JqError("Path must be specified as an array")
         try:
@@ -1837,6 +1830,7 @@ def _recurse1(interp, args, inp, env):
         except StopIteration:
             stack.pop()
             continue
+        interp.tick()
         yield v
         stack.append(iter(interp.eval(args[0], v, env)))
 
@@ -1930,6 +1924,7 @@ def _range1(interp, args, inp, env):
     for n in interp.eval(args[0], inp, env):
         i = 0.0
         while i < n:
+            interp.tick()
             yield i
             i += 1
 
@@ -1940,6 +1935,7 @@ def _range2(interp, args, inp, env):
         for hi in interp.eval(args[1], inp, env):
             i = lo
             while i < hi:
+                interp.tick()
                 yield i
                 i += 1
 
@@ -1952,15 +1948,17 @@ def _range3(interp, args, inp, env):
                 i = lo
                 if step > 0:
                     while i < hi:
+                        interp.tick()
                         yield i
                         i += step
                 elif step < 0:
                     while i > hi:
+                        interp.tick()
                         yield i
                         i += step
                 elif lo < hi:
                     while True:
-                        interp.check and interp.check()
+                        interp.tick()
                         yield lo
 
 
@@ -1968,6 +1966,7 @@ def _range3(interp, args, inp, env):
 def _while(interp, args, inp, env):
     v = inp
     while True:
+        interp.tick()
         if not any(truthy(c) for c in interp.eval(args[0], v, env)):
             return
         yield v
@@ -1981,6 +1980,7 @@ def _while(interp, args, inp, env):
 def _until(interp, args, inp, env):
     v = inp
     while True:
+        interp.tick()
         if any(truthy(c) for c in interp.eval(args[0], v, env)):
             yield v
             return
@@ -2000,6 +2000,7 @@ def _repeat(interp, args, inp, env):
         except StopIteration:
             stack.pop()
             continue
+        interp.tick()
         yield v
         stack.append(iter(interp.eval(args[0], v, env)))
 
@@ -2806,7 +2807,7 @@ NATIVE[("strflocaltime", 1)] = NATIVE[("strftime", 1)]
 @with_values("strptime", 1)
 def _strptime(v, fmt):
     if not isinstance(v, str):
-        raise JqError(f"strptime/1 requires string inputs and arguments")
+        raise JqError("strptime/1 requires string inputs and arguments")
     try:
         st = _time.strptime(v, fmt)
     except ValueError:
@@ -3162,7 +3163,7 @@ async def jq(ctx: CommandContext) -> int:
                         try:
                             named[var] = parse_json_text(value)
                         except JqError:
-                            return await _usage(ctx, f"Invalid JSON text passed to --argjson")
+                            return await _usage(ctx, "Invalid JSON text passed to --argjson")
                     else:
                         try:
                             data = ctx.fs.read_bytes(value, cwd=ctx.cwd).decode("utf-8", "replace")
@@ -3223,7 +3224,7 @@ async def jq(ctx: CommandContext) -> int:
                 try:
                     positional.append(parse_json_text(a))
                 except JqError:
-                    return await _usage(ctx, f"Invalid JSON text passed to --jsonargs")
+                    return await _usage(ctx, "Invalid JSON text passed to --jsonargs")
             else:
                 files.append(a)
     except JqError as e:

@@ -6,8 +6,8 @@ import time
 from dataclasses import dataclass
 
 from ..vfs import FSError, Stat
-from ._fsutil import (full_timestamp, group_name, human_size, join_path, local_datetime,
-                      mode_string, quote, strerror, user_name)
+from ._fsutil import (full_timestamp, group_name, human_size, join_path, local_datetime, ls_quote,
+                      mode_string, quote, strerror, user_name, utf8_locale)
 from .options import UsageError, getopt
 from .registry import CommandContext, command
 
@@ -18,6 +18,7 @@ Sort entries alphabetically if none of -tSUX is specified.
 
   -a, --all                  do not ignore entries starting with .
   -A, --almost-all           do not list implied . and ..
+  -b, --escape               print C-style escapes for nongraphic characters
   -C                         list entries by columns
   -d, --directory            list directories themselves, not their contents
   -F, --classify             append indicator (one of */=>@|) to entries
@@ -31,8 +32,13 @@ Sort entries alphabetically if none of -tSUX is specified.
   -L, --dereference          show information for the file symlinks point to
   -m                         fill width with a comma separated list of entries
   -n, --numeric-uid-gid      like -l, but list numeric user and group IDs
+  -N, --literal              print entry names without quoting (the default here)
   -o                         like -l, but do not list group information
   -p                         append / indicator to directories
+  -q, --hide-control-chars   print ? instead of nongraphic characters
+  -Q, --quote-name           enclose entry names in double quotes
+      --quoting-style=WORD   literal, shell, shell-always, shell-escape,
+                             shell-escape-always, c, escape
   -r, --reverse              reverse order while sorting
   -R, --recursive            list subdirectories recursively
   -s, --size                 print the allocated size of each file, in blocks
@@ -63,7 +69,12 @@ LONG = {"all": "a", "almost-all": "A", "directory": "d", "classify": "F", "no-gr
         "dereference-command-line": "H", "numeric-uid-gid": "n", "reverse": "r",
         "recursive": "R", "size": "s", "tabsize=": "T", "width=": "w", "color==": None,
         "full-time": None, "group-directories-first": None, "indicator-style=": None,
-        "sort=": None, "time=": None, "file-type": None, "si": None, "time-style=": None}
+        "sort=": None, "time=": None, "file-type": None, "si": None, "time-style=": None,
+        "escape": "b", "quote-name": "Q", "hide-control-chars": "q", "literal": "N",
+        "show-control-chars": None, "quoting-style=": None}
+
+QUOTING_STYLES = ["literal", "shell", "shell-always", "shell-escape", "shell-escape-always", "c",
+                  "escape", "locale", "clocale"]
 
 SIX_MONTHS = 31556952 // 2
 DEVICE_NUMBERS = {"null": (1, 3), "zero": (1, 5), "random": (1, 8), "urandom": (1, 9)}
@@ -92,6 +103,7 @@ class Options:
         self.deref = self.deref_cmdline = False
         self.dirs_first = False
         self.time_style = "locale"
+        self.quoting = "literal"  # output is never a terminal, where GNU would shell-escape
         self.width = 80
         self.tabsize = 8
         explicit_format = None
@@ -188,6 +200,13 @@ class Options:
                 explicit_format = "long"
             elif key == "time-style":
                 self.time_style = _time_style(val or "")
+            elif key in "bQqN" and len(key) == 1:
+                self.quoting = {"b": "escape", "Q": "c", "q": "hide", "N": "literal"}[key]
+            elif key == "show-control-chars":
+                self.quoting = "literal"
+            elif key == "quoting-style":
+                style = _choice("quoting-style", val, QUOTING_STYLES)
+                self.quoting = "c" if style in ("locale", "clocale") else style
             elif key == "group-directories-first":
                 self.dirs_first = True
         if explicit_format:
@@ -295,6 +314,7 @@ class Lister:
         self.groups: dict[int, str] = {}
         self.out: list[str] = []
         self.first_block = True
+        self.utf8 = utf8_locale(ctx.env)
 
     async def flush(self) -> None:
         if self.out:
@@ -370,12 +390,17 @@ class Lister:
             return f"{mon} {dt.day:2d} {dt:%H:%M}"
         return f"{mon} {dt.day:2d}  {dt.year}"
 
+    def _quoted(self, name: str) -> str:
+        if self.opts.quoting == "literal":
+            return name
+        return ls_quote(name, self.opts.quoting, self.utf8)
+
     def _display_name(self, e: Entry) -> str:
-        text = e.name
+        text = self._quoted(e.name)
         if e.st is None:
             return text
         if self.opts.long and e.target is not None and st.S_ISLNK(e.st.st_mode):
-            text += " -> " + e.target
+            text += " -> " + self._quoted(e.target)
             if e.target_st is not None and (self.opts.classify or self.opts.file_type):
                 text += _indicator(e.target_st.st_mode, self.opts)
             return text
@@ -521,7 +546,7 @@ class Lister:
             self.status = 2 if self.status == 0 else self.status
             return
         if header:
-            self.out.append(f"{path}:\n")
+            self.out.append(f"{self._quoted(path)}:\n")
         if self.opts.long or self.opts.size_blocks:
             total = sum(e.st.st_blocks for e in entries if e.st)
             self.out.append(f"total {self._blocks_text(total)}\n")
@@ -553,7 +578,7 @@ async def ls(ctx: CommandContext) -> int:
         args = ["-C"] + args  # dir is ls -C (columns even into a pipe)
     elif ctx.name == "vdir":
         args = ["-l"] + args
-    opts_list, operands = getopt(args, "aAcCdFgGhHiLlmnoprRsStT:uUvw:xX1", LONG)
+    opts_list, operands = getopt(args, "aAbcCdFgGhHiLlmnNopqQrRsStT:uUvw:xX1", LONG)
     opts = Options(opts_list, ctx.env)
     lister = Lister(ctx, opts)
     explicit = bool(operands)

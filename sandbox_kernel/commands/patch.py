@@ -183,7 +183,7 @@ def _parse_hunk(lines: list[bytes], i: int) -> tuple[Hunk, int]:
         hunk.text.append(line if line.endswith(b"\n") else line + b"\n")
         i += 1
     if old_left > 0 or new_left > 0:
-        raise PatchSyntaxError(f"unexpected end of file in patch")
+        raise PatchSyntaxError("unexpected end of file in patch")
     return hunk, i
 
 

@@ -104,8 +104,9 @@ class _ScriptParser:
         self.blocks: list[int] = []
         self.labels: dict[str, int] = {}
 
-    def error(self, msg: str) -> SedError:
-        return SedError(f"-e expression #{self.chunk_of_pos(self.i)}: {msg}")
+    def error(self, msg: str, ahead: int = 0) -> SedError:
+        """GNU's message; it counts the characters read, which may be one past ``self.i``."""
+        return SedError(f"-e expression #{self.chunk_of_pos(self.i + ahead)}: {msg}")
 
     def peek(self) -> str:
         return self.s[self.i] if self.i < len(self.s) else ""
@@ -234,6 +235,10 @@ class _ScriptParser:
                     out.append(s[self.i:j + 1])
                     self.i = j + 1
                     continue
+                if j >= len(s):
+                    # GNU: an open bracket swallows the delimiter
+                    self.i = len(s)
+                    raise self.error(unterminated)
             out.append(c)
             self.i += 1
 
@@ -308,16 +313,18 @@ class _ScriptParser:
                 else:
                     cmd.addr2 = self.address()
                     if cmd.addr2 is None:
-                        raise self.error("unexpected `,'")
+                        raise self.error("unexpected `,'", 1)
                     if cmd.addr2.kind == "zero":
-                        raise self.error("invalid usage of line address 0")
+                        raise self.error("invalid usage of line address 0", 1)
             if cmd.addr1.kind == "zero" and not (cmd.addr2 is not None and cmd.addr2.kind == "regex"):
-                raise self.error("invalid usage of line address 0")
+                raise self.error("invalid usage of line address 0", 1)
         self.skip_ws()
-        while self.peek() == "!":
+        if self.peek() == "!":
             cmd.negate = True
             self.i += 1
             self.skip_ws()
+            if self.peek() == "!":
+                raise self.error("multiple `!'s", 1)
         if self.i >= len(s):
             raise self.error("missing command")
         name = s[self.i]
@@ -407,11 +414,11 @@ class _ScriptParser:
             c = s[self.i]
             if c == "g":
                 if cmd.global_:
-                    raise self.error("multiple `g' options to `s' command")
+                    raise self.error("multiple `g' options to `s' command", 1)
                 cmd.global_ = True
             elif c == "p":
                 if cmd.print_:
-                    raise self.error("multiple `p' options to `s' command")
+                    raise self.error("multiple `p' options to `s' command", 1)
                 cmd.print_ += 1
             elif c in "iI":
                 flags_icase = True
@@ -439,7 +446,7 @@ class _ScriptParser:
             elif c in "\n;}#":
                 break
             else:
-                raise self.error("unknown option to `s'")
+                raise self.error("unknown option to `s'", 1)
             self.i += 1
         if self.peek() == ";":
             self.i += 1
@@ -563,9 +570,9 @@ class _Input:
             path = self.files.pop(0)
             try:
                 if path != "-" and ctx.fs.is_dir(path, cwd=ctx.cwd):
-                    await self.sed.read_error(f"couldn't edit {path}: not a regular file"
-                                              if self.sed.in_place else f"read error on {path}: Is a directory")
-                    continue
+                    # GNU gives up on the whole run (status 4, its "panic")
+                    await self.sed.read_error(f"read error on {path}: Is a directory")
+                    raise _Quit(4)
                 stream = ctx.open_input(path)
             except FSError as e:
                 await self.sed.read_error(f"can't read {path}: {e.strerror}")
@@ -887,8 +894,10 @@ class _Sed:
             return
         if not ctx.fs.is_file(path, cwd=ctx.cwd):
             await self.read_error(f"couldn't edit {path}: not a regular file")
+            self.status = 4
             return
-        del st
+        if self.follow_symlinks:
+            path = ctx.fs.realpath(path, cwd=ctx.cwd)
         self.sink = []
         self.missing_newline = False
         self.input = _Input(self, [path], True)
@@ -899,20 +908,40 @@ class _Sed:
             quit_exc = q
         data = b"".join(self.sink)
         self.sink = None
+        # like GNU: write a temporary file beside the original, then rename it over the name
+        # (so a read-only file in a writable directory can be edited, and a symlink is replaced)
+        fs = ctx.fs
+        directory, _, base = ctx.resolve(path).rpartition("/")
+        directory = directory or "/"
+        n = 0
+        while True:
+            tmp = f"{directory.rstrip('/')}/sed{n:06d}"
+            if not fs.exists(tmp, follow=False):
+                break
+            n += 1
+        try:
+            fs.write_bytes(tmp, data)
+            fs.chmod(tmp, st.st_mode & 0o7777)
+        except FSError as e:
+            if fs.exists(tmp, follow=False):
+                fs.unlink(tmp)
+            await self.flush()
+            await ctx.error(f"couldn't open temporary file {directory.rstrip('/')}/sedXXXXXX: {e.strerror}")
+            raise _Quit(4)
         suffix = self.in_place_suffix
         if suffix:
-            base = path.rsplit("/", 1)
             if "*" in suffix:
-                name = suffix.replace("*", base[-1])
-                backup = name if "/" in name else (base[0] + "/" + name if len(base) > 1 else name)
+                name = suffix.replace("*", base)
+                backup = name if "/" in name else f"{directory.rstrip('/')}/{name}"
             else:
                 backup = path + suffix
-            ctx.fs.write_bytes(backup, ctx.read_file(path), cwd=ctx.cwd)
-        ctx.fs.write_bytes(path, data, cwd=ctx.cwd)
+            fs.rename(path, backup, cwd=ctx.cwd)
+        fs.rename(tmp, path, cwd=ctx.cwd)
         if quit_exc is not None:
             raise quit_exc
 
     in_place_suffix = ""
+    follow_symlinks = False
 
     fast: tuple | None = None  # a plan for scripts that run over whole blocks of lines
 
@@ -1285,7 +1314,7 @@ async def sed(ctx: CommandContext) -> int:
         await ctx.error(e.message)
         await ctx.err(SED_HELP + "\n")
         return 1
-    quiet = extended = separate = posix = False
+    quiet = extended = separate = posix = follow_symlinks = False
     in_place: str | None = None
     eol = b"\n"
     line_wrap = 70
@@ -1320,6 +1349,8 @@ async def sed(ctx: CommandContext) -> int:
             eol = b"\0"
         elif key == "posix":
             posix = True
+        elif key == "follow-symlinks":
+            follow_symlinks = True
         elif key == "V":
             await ctx.out("sed (GNU sed) 4.9 (sandbox_kernel)\n")
             return 0
@@ -1355,6 +1386,7 @@ async def sed(ctx: CommandContext) -> int:
         return 4
     runner = _Sed(ctx, commands, quiet, eol, line_wrap, in_place is not None, separate, posix)
     runner.in_place_suffix = in_place or ""
+    runner.follow_symlinks = follow_symlinks
     runner.plan_fast_path(extended)
     try:
         return await runner.run(operands)

@@ -120,11 +120,20 @@ def _legacy_number(args: list[str]) -> tuple[list[str], str | None]:
 
 # ---- fold ----
 
+_FOLD_SEGMENT = re.compile(rb"[\x08\r\t]|[^\x08\r\t]+")
+
+
 def _fold_line(line: bytes, width: int, spaces: bool, count_bytes: bool, eol: bytes) -> bytes:
-    if count_bytes and not spaces:
-        return eol.join(line[i:i + width] for i in range(0, len(line), width)) if line else b""
-    if not spaces and not re.search(rb"[\x08\r\t]", line):
-        return eol.join(line[i:i + width] for i in range(0, len(line), width)) if line else b""
+    """GNU fold for one line (without its newline): runs of ordinary characters are placed
+    in bulk; tab, backspace and carriage return move the column as a terminal would."""
+    if not line:
+        return b""
+    if count_bytes or not re.search(rb"[\x08\r\t]", line):
+        if not spaces:
+            return eol.join(line[i:i + width] for i in range(0, len(line), width))
+        segments = [line]
+    else:
+        segments = _FOLD_SEGMENT.findall(line)
 
     def adjust(col: int, c: int) -> int:
         if count_bytes:
@@ -137,35 +146,62 @@ def _fold_line(line: bytes, width: int, spaces: bool, count_bytes: bool, eol: by
             return col + 8 - col % 8
         return col + 1
 
+    def width_of(data: bytes | bytearray) -> int:
+        col = 0
+        for c in data:
+            col = adjust(col, c)
+        return col
+
     out = bytearray()
     buf = bytearray()
     col = 0
-    i = 0
-    n = len(line)
-    while i < n:
-        c = line[i]
-        col = adjust(col, c)
-        if col > width:
-            if spaces:
-                cut = max(buf.rfind(b" "), buf.rfind(b"\t"))
-                if cut >= 0:
-                    out += buf[:cut + 1] + eol
-                    del buf[:cut + 1]
-                    col = 0
-                    for b in buf:
-                        col = adjust(col, b)
-                    continue  # rescan this character
-            if not buf:
-                buf.append(c)
-                i += 1
-                continue
-            out += buf + eol
-            buf.clear()
-            col = 0
+
+    def break_line() -> None:
+        """The next character does not fit: end the output line (at the last blank with -s)."""
+        nonlocal col
+        if spaces:
+            cut = max(buf.rfind(b" "), buf.rfind(b"\t"))
+            if cut >= 0:
+                out.extend(buf[:cut + 1])
+                out.extend(eol)
+                del buf[:cut + 1]
+                col = width_of(buf)
+                return
+        out.extend(buf)
+        out.extend(eol)
+        buf.clear()
+        col = 0
+
+    for seg in segments:
+        if len(seg) == 1 and seg[0] in (8, 9, 13) and not count_bytes:
+            c = seg[0]
+            while True:
+                new = adjust(col, c)
+                if new <= width or not buf:
+                    buf.append(c)
+                    col = new
+                    break
+                break_line()
             continue
-        buf.append(c)
-        i += 1
-    out += buf
+        pos = 0
+        n = len(seg)
+        while pos < n:
+            room = width - col
+            if n - pos <= room:
+                buf.extend(seg[pos:])
+                col += n - pos
+                break
+            if room > 0:
+                buf.extend(seg[pos:pos + room])
+                col += room
+                pos += room
+            if not buf:  # a lone character wider than the line still goes out
+                buf.append(seg[pos])
+                col += 1
+                pos += 1
+                continue
+            break_line()
+    out.extend(buf)
     return bytes(out)
 
 
@@ -260,6 +296,8 @@ class TabStops:
 def _expand_line(line: bytes, tabs: TabStops, initial: bool) -> bytes:
     if b"\t" not in line:
         return line
+    if tabs.size and not initial and b"\x08" not in line and b"\r" not in line:
+        return line.expandtabs(tabs.size)
     out = bytearray()
     column = 0
     index = [0]

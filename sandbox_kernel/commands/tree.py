@@ -4,7 +4,7 @@ from __future__ import annotations
 import stat as st
 
 from ..vfs import FSError
-from ._fsutil import group_name, join_path, mode_string, user_name
+from ._fsutil import group_name, join_path, mode_string, user_name, utf8_locale
 from .find import glob_regex
 from .registry import CommandContext, command
 
@@ -45,15 +45,6 @@ usage: tree [-adfFhilprstuvCDgnU] [-L level] [-P pattern] [-I pattern] [--norepo
 
 BOX_ART = ("├── ", "└── ", "│\u00a0\u00a0 ", "    ")  # tree 2.x pads with no-break spaces
 ASCII_ART = ("|-- ", "`-- ", "|   ", "    ")
-
-
-def _utf8_locale(env: dict) -> bool:
-    """tree draws box characters only in a UTF-8 locale (LC_ALL, then LC_CTYPE, then LANG)."""
-    for var in ("LC_ALL", "LC_CTYPE", "LANG"):
-        value = env.get(var)
-        if value:
-            return "utf-8" in value.lower() or "utf8" in value.lower()
-    return False
 
 
 class TreeUsage(Exception):
@@ -129,7 +120,7 @@ class TreePrinter:
         self.lines: list[str] = []
         self.listed = 0
         self.visited: set[int] = set()
-        self.art = BOX_ART if _utf8_locale(ctx.env) else ASCII_ART
+        self.art = BOX_ART if utf8_locale(ctx.env) else ASCII_ART  # box lines need UTF-8
         self.include = [glob_regex(p) for pat in o["include"] for p in pat.split("|")]
         self.exclude = [glob_regex(p) for pat in o["exclude"] for p in pat.split("|")]
 

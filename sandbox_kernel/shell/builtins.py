@@ -123,7 +123,8 @@ def echo_escapes(s: str) -> tuple[str, bool]:
             i += 2
         elif e == "c":
             return "".join(res), True
-        elif e == "0" or e in "1234567" and False:
+        elif e == "0":
+            # \0NNN: up to three octal digits after the zero
             j = i + 2
             while j < n and j < i + 5 and s[j] in "01234567":
                 j += 1
@@ -359,8 +360,6 @@ def printf_format(sh, fmt: str, args: list[str], errors: list, start: int = 0) -
                 res.append(float(v).hex())
             else:
                 res.append((spec + conv) % v)
-        if arg is None and False:
-            pass
     return "".join(res), False, consumed
 
 
@@ -709,27 +708,34 @@ def _odd_backslashes(body: bytes) -> bool:
 
 
 def _split_all(text: str, ifs: str, escapes) -> list[str]:
-    from .expand import _Fields
-    if escapes is None:
-        f = _Fields(ifs)
-        f.split(text)
-        f.end()
-        return [t for t, _ in f.out]
-    fields = []
-    rest = text
-    esc = escapes
-    while True:
-        parts = split_read_fields(rest, 2, ifs, esc)
-        if parts[0] == "" and not rest.strip(" \t\n"):
-            break
-        fields.append(parts[0])
-        if not parts[1]:
-            break
-        cut = len(rest) - len(parts[1]) if rest.endswith(parts[1]) else len(rest)
-        idx = rest.rfind(parts[1]) if parts[1] else len(rest)
-        esc = esc[idx:] if idx >= 0 else []
-        rest = parts[1]
-        del cut
+    """``read -a``: every field of the line (backslash-escaped characters never split)."""
+    esc = escapes or [False] * len(text)
+    ws = [c for c in ifs if c in " \t\n"]
+    fields: list[str] = []
+    cur: list[str] = []
+    pending = False  # a field has started (possibly empty, after a non-blank delimiter)
+    i, n = 0, len(text)
+    while i < n and text[i] in ws and not esc[i]:
+        i += 1
+    while i < n:
+        c = text[i]
+        if c in ifs and not esc[i]:
+            fields.append("".join(cur))
+            cur, pending = [], False
+            blank = c in ws
+            i += 1
+            while i < n and text[i] in ws and not esc[i]:
+                i += 1
+            if blank and i < n and text[i] in ifs and not esc[i]:
+                i += 1
+                while i < n and text[i] in ws and not esc[i]:
+                    i += 1
+            continue
+        cur.append(c)
+        pending = True
+        i += 1
+    if pending or cur:
+        fields.append("".join(cur))
     return fields
 
 
@@ -1816,7 +1822,6 @@ class _TestParser:
                 return (a[0] != "" and a[2] != "") if a[1] == "-a" else (a[0] != "" or a[2] != "")
             if a[0] == "!":
                 self.pos = 1
-                r = self.expr_by_count(2) if False else None
                 sub = _TestParser(self.sh, a[1:], self.fds)
                 r = sub.parse()
                 self.pos = 3

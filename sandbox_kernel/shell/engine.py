@@ -131,6 +131,11 @@ class ShellEngine:
         return self.shell.all_variable_names()
 
     def get_variable(self, name: str):
+        """A variable's value: str, list (indexed array), dict (associative) or None."""
+        if name and not (name[0].isalpha() or name[0] == "_"):
+            if name in ("@", "*"):
+                return list(self.shell.positional)
+            return self.shell.param_scalar(name)
         var = self.shell.lookup_var(name)
         if var is None or var.value is None:
             return None
@@ -147,6 +152,7 @@ class ShellEngine:
         sh = self.shell
         rt.limits = limits
         rt.commands = 0
+        rt.limit_error = None
         rt.cancel = streams.cancel
         rt.deadline = time.monotonic() + limits.wall_time
         rt.last_yield = time.monotonic()
@@ -194,6 +200,8 @@ class ShellEngine:
             except ExitShell as e:
                 status = await sh.run_exit_trap(fds, e.status)
             await self._wait_jobs()
+            if self.rt.cancel is not None and self.rt.cancel.reason is not None:
+                return ("cancelled", self.rt.cancel.reason)
             return ("status", status)
         except CommandCancelled as e:
             return ("cancelled", str(e.args[0]) if e.args else "interrupt")
@@ -220,9 +228,17 @@ class ShellEngine:
     async def _finish(self, outcome, streams: Streams, fds: dict) -> RunResult:
         sh = self.shell
         kind, value = outcome
-        for task in list(self.rt.jobs.values()):
-            if not task.done() and kind != "status":
+        if kind == "status" and self.rt.limit_error is not None:
+            kind, value = "limit", self.rt.limit_error
+        if kind != "status":
+            # background jobs of a failed run end with it
+            pending = [t for t in self.rt.jobs.values() if not t.done()]
+            for task in pending:
                 task.cancel()
+            if pending:
+                await asyncio.wait(pending, timeout=CANCEL_GRACE)
+            self.rt.jobs.clear()
+            self.rt.job_order.clear()
         if kind == "status":
             status = int(value)
             sh.last_status = status
@@ -270,5 +286,10 @@ class ShellEngine:
             rt.cancel = saved
 
     async def shutdown(self) -> None:
-        for task in list(self.rt.jobs.values()):
+        tasks = [t for t in self.rt.jobs.values() if not t.done()]
+        for task in tasks:
             task.cancel()
+        if tasks:
+            await asyncio.gather(*tasks, return_exceptions=True)
+        self.rt.jobs.clear()
+        self.rt.job_order.clear()

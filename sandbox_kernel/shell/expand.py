@@ -443,10 +443,6 @@ class Expander:
                     continue
                 if isinstance(value, list):
                     # $@ / ${a[@]} unquoted: each element splits on its own
-                    star_join = (tp is Param and not self._is_at(p) and not fields.ifs)
-                    if star_join:
-                        # unquoted $* with empty IFS: elements are still separate fields
-                        pass
                     for idx, v in enumerate(value):
                         if idx:
                             fields.end()
@@ -559,7 +555,12 @@ class Expander:
         if use_word:
             if op in (":=", "="):
                 text = await self.expand_word(p.arg) if p.arg else ""
-                self._assign_default(p, text)
+                if p.index is not None:
+                    var = self.lookup_var(p.name)
+                    key = await self.expand_word(p.index)
+                    self.set_element(p.name, key if var is not None and var.assoc else self.arith(key), text)
+                else:
+                    self._assign_default(p, text)
                 fields.split(text)
                 return
             if p.arg is not None:
@@ -576,13 +577,7 @@ class Expander:
     def _assign_default(self, p: Param, text: str) -> None:
         if p.name in "@*#?-$!" or p.name.isdigit():
             raise ShellError(f"${p.name}: cannot assign in this way", 1, abort=True)
-        if p.index is not None:
-            self.set_element(p.name, self._eval_index_sync(p), text)
-        else:
-            self.set_var(p.name, text)
-
-    def _eval_index_sync(self, p: Param):
-        raise ShellError("array default assignment needs an evaluated index", 1)
+        self.set_var(p.name, text)
 
     def _param_raw(self, p: Param):
         """The value(s) of a parameter before any operator: str, list or None (unset)."""
@@ -754,8 +749,6 @@ class Expander:
             pattern = await self.expand_pattern(p.arg) if p.arg else ""
             rep = await self.expand_word(p.arg2) if p.arg2 else ""
             ext = self.shopts["extglob"]
-            if pattern.startswith("#") and op == "/" and False:
-                pass
             fn = lambda s: pat.replace(s, pattern, rep, op, ext)  # noqa: E731
             return [fn(v) for v in value] if isinstance(value, list) else fn(value)
         if op in ("^", "^^", ",", ",,", "~", "~~"):

@@ -33,6 +33,8 @@ from .state import (
 )
 
 FAKE_PID = 4242
+#: background jobs that may run at once
+MAX_LIVE_JOBS = 1000
 YIELD_INTERVAL = 0.005
 
 SHOPT_DEFAULTS = {
@@ -80,6 +82,9 @@ class Runtime:
         self.start_time = time.monotonic()
         self.start_time_epoch = int(time.time())
         self.procsub_counter = 0
+        self.live_jobs = 0
+        #: a limit hit inside a background job (reported when the run ends)
+        self.limit_error: str | None = None
         self.stdin_prompt = None  # callable(prompt, password) for `read -p` in the kernel
 
     def new_pid(self) -> int:
@@ -728,6 +733,11 @@ class Shell(Expander):
                 reader.close()
 
     def start_background(self, node, fds: dict) -> int:
+        rt = self.rt
+        if rt.live_jobs >= MAX_LIVE_JOBS:
+            # what stops a fork bomb quickly (bash would fail in fork())
+            raise LimitExceeded(f"fork: {MAX_LIVE_JOBS} background jobs already running (limit commands)", "commands")
+        rt.live_jobs += 1
         child = self.fork()
         pid = child.pid
         bg_fds = dict(fds)
@@ -749,8 +759,12 @@ class Shell(Expander):
             except (CommandCancelled, asyncio.CancelledError):
                 return 130
             except LimitExceeded as e:
-                await child.err(bg_fds, f"bash: {e.message}\n")
+                # the whole run fails: the engine reports the limit when the run ends
+                if child.rt.limit_error is None:
+                    child.rt.limit_error = e.message
                 return 1
+            finally:
+                child.rt.live_jobs -= 1
 
         task = asyncio.ensure_future(job())
         self.rt.jobs[pid] = task
@@ -761,6 +775,8 @@ class Shell(Expander):
     async def wait_job(self, pid: int) -> int:
         task = self.rt.jobs.get(pid)
         if task is None:
+            if pid in self.rt.job_order:
+                self.rt.job_order.remove(pid)
             return self.rt.job_status.pop(pid, 127)
         cancel = self.rt.cancel
         if cancel is not None and not task.done():
@@ -782,8 +798,9 @@ class Shell(Expander):
 
     async def wait_all_jobs(self) -> int:
         status = 0
-        for pid in list(self.rt.job_order):
-            status = await self.wait_job(pid)
+        # jobs may start more jobs while we wait
+        while self.rt.job_order:
+            status = await self.wait_job(self.rt.job_order[0])
         return status
 
     # ------------------------------------------------------------------ compound commands

@@ -41,7 +41,6 @@ REDIR_OPS = frozenset({"<", ">", ">>", ">|", "<>", "<&", ">&", "&>", "&>>", "<<"
 SPECIAL_PARAMS = frozenset("@*#?-$!0123456789")
 NAME_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
 NAME_CHARS = NAME_START | frozenset("0123456789")
-PLAIN_SAFE = frozenset("*?[]{}~=:!@+") ^ frozenset()
 EXPANDING = frozenset("*?[{~@!+")
 
 ANSI_ESCAPES = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r",
@@ -534,11 +533,9 @@ class Parser:
         self.advance()
         word = target_tok[2]
         if op in ("<<", "<<-"):
-            raw = self.src[target_tok[0]:target_tok[3]]
             quoted = any(not isinstance(p, Lit) for p in word.parts)
             delim = _heredoc_delimiter(word)
             doc = HereDoc(Word([]), quoted, op == "<<-", delim)
-            del raw
             self.pending_heredocs.append(doc)
             return Redir(op, doc, fd, fd_var)
         return Redir(op, word, fd, fd_var)
@@ -549,9 +546,7 @@ class Parser:
         i = self.i
         while True:
             if i >= self.n:
-                if not lines and i == self.i and False:
-                    pass
-                # bash warns and uses what it has; an unterminated here-doc at EOF is complete
+                # bash warns and uses what it has: a here-doc cut short by EOF still counts
                 break
             j = s.find("\n", i)
             if j < 0:
@@ -813,14 +808,12 @@ class Parser:
 
     def parse_for(self):
         start = self.peek()[0]
-        nxt = self.src.find("((", start + 3)
         self.advance()
         self.skip_blanks()
         if self.src.startswith("((", self.i):
             return self.parse_arith_for()
         self._peeked = None
         self.i = start
-        del nxt
         var, words = self._parse_for_head()
         body = self._parse_do_group()
         return For(var, words, body, [])
@@ -1507,8 +1500,7 @@ class Parser:
         if in_dq and pattern:
             parts = self.read_word_parts(stop=stop, brace_depth_stop=True)
             return Word(parts)
-        parts = self.read_word_parts(stop=stop | frozenset("\n") - frozenset("\n") if False else stop,
-                                     brace_depth_stop=True)
+        parts = self.read_word_parts(stop=stop, brace_depth_stop=True)
         if self.i < self.n and s[self.i] not in stop:
             # blanks and operators are literal inside ${...}
             more = []

@@ -24,6 +24,7 @@ def make_vfs(max_bytes: int, max_inodes: int, commands: Iterable[str] = (), seed
     for d in ("/usr/bin", "/usr/local/bin", "/usr/lib", "/usr/share", "/etc", "/dev", "/proc", "/var/log", "/root"):
         fs.install_dir_as_root(d, 0o700 if d == "/root" else 0o755)
     fs.install_dir_as_root("/tmp", 0o1777)
+    fs.install_dir_as_root("/home", 0o755)  # root's, like any /home; only the user's dir is theirs
     fs.install_dir_as_root("/home/user", 0o755, USER_UID)
     fs.install_dir_as_root("/workspace", 0o755, USER_UID)
     fs.root.entries["bin"] = _symlink(fs, "usr/bin")

@@ -209,8 +209,10 @@ class VmEngine:
     async def _execute(self, argv: list[str], *, write_out: Callable[[bytes], Awaitable[None]],
                        write_err: Callable[[bytes], Awaitable[None]], progress: Callable[[str], None],
                        cancel_wait: Callable[[], Awaitable[str]], limits: Limits,
-                       stdin: Callable[[], Awaitable[bytes]] | None = None) -> tuple[int, str | None]:
-        """Run argv with sync in/out; returns (status, cancel reason or None)."""
+                       stdin: Callable[[], Awaitable[bytes]] | None = None,
+                       flush_progress: Callable[[], Awaitable[None]] | None = None) -> tuple[int, str | None]:
+        """Run argv with sync in/out; returns (status, cancel reason or None).
+        ``flush_progress`` (when progress lines are buffered) is awaited once they matter."""
         machine = await self.start(progress)
         client = machine.client
         assert client is not None
@@ -218,6 +220,8 @@ class VmEngine:
         try:
             async with sync_lock:
                 await self.sync.sync_in(client, progress)
+            if flush_progress is not None:
+                await flush_progress()
             cwd = self._guest_cwd()
             try:
                 execution = await client.exec(argv, cwd=cwd, env=self._guest_env(), stdin=stdin,
@@ -237,7 +241,7 @@ class VmEngine:
                     return (127 if e.errno == 2 else 126), None
             except BaseException:
                 # the consumer failed (broken pipe, cancellation): the guest process must not linger
-                await self._kill_execution(execution)
+                await execution.signal(signal.SIGKILL)
                 raise
             finally:
                 watcher.cancel()
@@ -265,9 +269,6 @@ class VmEngine:
                         await self.sync.sync_out(client, progress)
                 except (AgentGone, AgentError) as e:
                     progress(f"vm: syncing /workspace back failed: {e}")
-
-    async def _kill_execution(self, execution: Execution) -> None:
-        await execution.signal(signal.SIGKILL)
 
     async def _watch_cancel(self, execution: Execution, cancel_wait, cancelled: list[str]) -> None:
         reason = await cancel_wait()
@@ -320,9 +321,7 @@ class VmEngine:
             return 2
         limits = getattr(self.sandbox, "limits", None) or Limits()
 
-        async def progress_async(line: str) -> None:
-            await ctx.err(line + "\n")
-
+        # progress lines come from sync code (VM start, sync reports): queued, written in order
         pending_notes: list[str] = []
 
         def progress(line: str) -> None:
@@ -338,7 +337,7 @@ class VmEngine:
 
         async def flush_notes() -> None:
             while pending_notes:
-                await progress_async(pending_notes.pop(0))
+                await ctx.err(pending_notes.pop(0) + "\n")
 
         async def cancel_wait() -> str:
             while True:
@@ -353,7 +352,8 @@ class VmEngine:
 
         try:
             status, reason = await self._execute(args, write_out=out, write_err=err, progress=progress,
-                                                 cancel_wait=cancel_wait, limits=limits, stdin=read_stdin)
+                                                 cancel_wait=cancel_wait, limits=limits, stdin=read_stdin,
+                                                 flush_progress=flush_notes)
         except VmError as e:
             await flush_notes()
             await ctx.error(str(e))

@@ -39,21 +39,25 @@ class WorkspaceSync:
 
     # ------------------------------------------------------------------ snapshots
     def scan_vfs(self) -> dict[str, Entry]:
+        """rel path -> entry; an entry the sandbox user may not stat is ("unreadable",) so it
+        is neither copied nor mistaken for a deletion."""
         out: dict[str, Entry] = {}
         fs = self.fs
-        try:
-            if not fs.is_dir(ROOT):
-                return out
-            for dirpath, dirs, files in fs.walk(ROOT):
-                for name in dirs + files:
-                    path = f"{dirpath.rstrip('/')}/{name}"
+        if not fs.is_dir(ROOT):
+            return out
+        for dirpath, dirs, files in fs.walk(ROOT):
+            for name in dirs + files:
+                path = f"{dirpath.rstrip('/')}/{name}"
+                rel = path[len(ROOT) + 1:]
+                try:
                     st = fs.lstat(path)
                     kind = _vfs_type(st)
                     target = fs.readlink(path) if kind == "symlink" else None
-                    size = st.st_size if kind == "file" else 0
-                    out[path[len(ROOT) + 1:]] = (kind, size, st.st_mtime if kind == "file" else 0, st.st_mode & 0o7777, target)
-        except FSError:
-            pass
+                except FSError:
+                    out[rel] = ("unreadable",)
+                    continue
+                size = st.st_size if kind == "file" else 0
+                out[rel] = (kind, size, st.st_mtime if kind == "file" else 0, st.st_mode & 0o7777, target)
         return out
 
     async def scan_guest(self, client: AgentClient) -> dict[str, Entry]:
@@ -85,6 +89,8 @@ class WorkspaceSync:
             if self.vfs_base.get(rel) == entry and rel in self.guest_base:
                 continue
             path = f"{ROOT}/{rel}"
+            if entry[0] in ("unreadable", "other"):
+                continue
             kind, size, mtime, mode, target = entry
             old = self.guest_base.get(rel)
             try:
@@ -133,6 +139,9 @@ class WorkspaceSync:
                 continue
             path = f"{ROOT}/{rel}"
             kind, size, mtime_ns, mode, target = entry
+            if current.get(rel, ("",))[0] == "unreadable":
+                report(f"vm: sync: {path}: not copied back: permission denied in the sandbox")
+                continue
             if changed_in_vfs(rel) and current.get(rel) is not None:
                 report(f"vm: sync: {path} changed both in the VM and in the sandbox; kept the sandbox version")
                 keep_old_vfs.add(rel)
@@ -180,6 +189,8 @@ class WorkspaceSync:
             if changed_in_vfs(rel):
                 report(f"vm: sync: {path} was deleted in the VM but changed in the sandbox; kept it")
                 keep_old_vfs.add(rel)
+                continue
+            if current[rel][0] == "unreadable":
                 continue
             try:
                 if current[rel][0] == "dir":

@@ -126,7 +126,9 @@ def test_number_to_string_rules():
 
 def test_syntax_error_shape():
     out, err, status = run_cmd(["awk", "BEGIN { print 1 +"])
-    assert status == 1 and err.startswith("awk: cmd. line:1:") and "syntax error" in err
+    assert status == 1 and err.startswith("awk: cmd. line:1:") and "unexpected newline" in err
+    out, err, status = run_cmd(["awk", "BEGIN { print ) }"])
+    assert status == 1 and err.endswith("^ syntax error\n")
 
 
 def test_parser_precedence():

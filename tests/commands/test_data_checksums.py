@@ -1,7 +1,6 @@
 """md5sum/sha*sum/b2sum/cksum and base64/base32, checked against hashlib and GNU's formats."""
 import base64
 import hashlib
-import zlib
 
 import pytest
 

@@ -159,6 +159,25 @@ def _png(w, h):
     return b"\x89PNG\r\n\x1a\n" + struct.pack(">I", 13) + b"IHDR" + struct.pack(">IIBBBBB", w, h, 8, 6, 0, 0, 0)
 
 
+def _jpeg(units, density, sof, width, height, comps):
+    app0 = b"JFIF\0" + bytes([1, 1, units]) + struct.pack(">HH", density, density) + b"\0\0"
+    sof_body = bytes([8]) + struct.pack(">HH", height, width) + bytes([comps]) + b"\x01\x11\x00" * comps
+    return (b"\xff\xd8\xff\xe0" + struct.pack(">H", len(app0) + 2) + app0 + bytes([0xFF, sof]) +
+            struct.pack(">H", len(sof_body) + 2) + sof_body + b"\xff\xd9")
+
+
+def test_file_jpeg_details():
+    fs = new_fs()
+    fs.write_bytes("/workspace/a.jpg", _jpeg(1, 72, 0xC0, 100, 50, 3))
+    fs.write_bytes("/workspace/b.jpg", _jpeg(2, 28, 0xC2, 640, 480, 1))
+    # both measured with file 5.44
+    assert run_cmd(["file", "-b", "a.jpg", "b.jpg"], fs=fs)[0] == (
+        "JPEG image data, JFIF standard 1.01, resolution (DPI), density 72x72, segment length 16, "
+        "baseline, precision 8, 100x50, components 3\n"
+        "JPEG image data, JFIF standard 1.01, resolution (DPCM), density 28x28, segment length 16, "
+        "progressive, precision 8, 640x480, components 1\n")
+
+
 def test_file_kinds():
     fs = new_fs()
     zbuf = io.BytesIO()

@@ -281,3 +281,43 @@ BIG = "".join(f"line {i} {'error' if i % 7 == 0 else 'ok'} {'ab' * (i % 40)}\n" 
 ])
 def test_sed_fast_paths_like_gnu(argv):
     assert_like_gnu(argv, {"big": BIG, "noeol": "one\ntwo"}, check_files=True)
+
+
+@pytest.mark.parametrize("argv", [
+    ["sed", "p", "dir", "f"],
+    ["sed", "p", "f", "dir", "f"],
+    ["sed", "-i", "s/a/A/", "link"],
+    ["sed", "-i", "--follow-symlinks", "s/a/A/", "link"],
+    ["sed", "-i.orig", "s/a/A/", "f", "g"],
+    ["sed", "-i", "bak/*.old", "s/a/A/", "f"],
+])
+def test_sed_files_like_gnu(argv, tmp_path):
+    import subprocess
+    from .gnu_compare import ENV
+    from .helpers import new_fs, run_cmd_bytes
+
+    def setup_real(root):
+        (root / "dir").mkdir()
+        (root / "bak").mkdir()
+        (root / "f").write_text("abc\n")
+        (root / "g").write_text("xa\n")
+        (root / "link").symlink_to("f")
+
+    setup_real(tmp_path)
+    real = subprocess.run(argv, cwd=tmp_path, capture_output=True, env=ENV)
+    fs = new_fs()
+    fs.mkdir("/workspace/dir")
+    fs.mkdir("/workspace/bak")
+    fs.write_bytes("/workspace/f", b"abc\n")
+    fs.write_bytes("/workspace/g", b"xa\n")
+    fs.symlink("f", "/workspace/link")
+    out, err, status = run_cmd_bytes(argv, fs=fs)
+    assert (out, status, bool(err)) == (real.stdout, real.returncode, bool(real.stderr))
+    for name in ("f", "g", "link", "f.orig", "bak/f.old"):
+        path = tmp_path / name
+        ours = "/workspace/" + name
+        assert path.is_symlink() == (fs.exists(ours, follow=False) and fs.lstat(ours).type == "symlink"), name
+        if path.exists():
+            assert fs.read_bytes(ours) == path.read_bytes(), name
+        else:
+            assert not fs.exists(ours), name

@@ -2,17 +2,12 @@
 message or correct output, a sane status, bounded time, and that the sandbox keeps working."""
 from __future__ import annotations
 
-import asyncio
-import os
-import time
-from pathlib import Path
-
 import pytest
 
 from sandbox_kernel.cli import run_script
-from sandbox_kernel.engine import CancelToken, Streams
 from sandbox_kernel.limits import Limits
-from sandbox_kernel.sandbox import Sandbox
+
+from .session import Session
 
 CANARY_TEXT = b"host-canary-5f2a"
 
@@ -31,32 +26,6 @@ def canary(tmp_path, monkeypatch):
 
 def sh(script: str, **limits):
     return run_script(script, limits=Limits(**limits) if limits else None)
-
-
-class Recorder:
-    def __init__(self) -> None:
-        self.data = bytearray()
-
-    def write(self, data: bytes) -> None:
-        self.data += data
-
-
-class Session:
-    """One sandbox kept across runs, like a kernel."""
-
-    def __init__(self, **limits) -> None:
-        self.loop = asyncio.new_event_loop()
-        self.sandbox = Sandbox(Limits(**limits) if limits else None)
-
-    def run(self, code: str, engine: str = "sh"):
-        out, err = Recorder(), Recorder()
-        t = time.monotonic()
-        result = self.loop.run_until_complete(self.sandbox.run(engine, code, Streams(out, err, CancelToken())))
-        return result, bytes(out.data), bytes(err.data), time.monotonic() - t
-
-    def close(self) -> None:
-        self.loop.run_until_complete(self.sandbox.shutdown())
-        self.loop.close()
 
 
 @pytest.fixture

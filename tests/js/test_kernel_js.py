@@ -1,27 +1,20 @@
 """%%js through the real kernel (jupyter_client): what only the kernel path can show."""
-import os
 import time
 from queue import Empty
 
 import pytest
 from jupyter_client.manager import start_new_kernel
 
-from sandbox_kernel.install import install
 
 
 @pytest.fixture(scope="module")
-def kernel(tmp_path_factory):
-    prefix = tmp_path_factory.mktemp("jupyter-prefix-js")
-    mp = pytest.MonkeyPatch()
-    mp.setenv("JUPYTER_PATH", os.pathsep.join(filter(None, [str(prefix / "share" / "jupyter"), os.environ.get("JUPYTER_PATH")])))
-    install("sandbox", prefix=str(prefix))
+def kernel(jupyter_kernels):
     km, kc = start_new_kernel(kernel_name="sandbox", startup_timeout=60)
     try:
         yield km, kc
     finally:
         kc.stop_channels()
         km.shutdown_kernel(now=True)
-        mp.undo()
 
 
 def execute(kc, code, timeout=30):

@@ -181,3 +181,17 @@ def test_vm_command_interrupt_and_broken_pipe(guest_image):
         status, out, _ = await _vm_command(sb, ["sh", "-c", "sleep 0.3; pgrep -x 'yes|sleep' || echo none"])
         assert out == b"none\n"
     with_sandbox(body)
+
+
+def test_unreadable_sandbox_entries_are_neither_copied_nor_deleted(guest_image):
+    async def body(sb):
+        fs = sb.fs
+        fs.mkdir("/workspace/locked")
+        fs.write_bytes("/workspace/locked/secret", b"s")
+        fs.chmod("/workspace/locked", 0)
+        run = await run_cell(sb, "ls -A locked | wc -l; echo hi > locked/new")
+        assert run.out.text == "0\n"
+        assert "locked/new: not copied back" in run.err.text
+        fs.chmod("/workspace/locked", 0o755)
+        assert fs.read_bytes("/workspace/locked/secret") == b"s"
+    with_sandbox(body)

@@ -130,23 +130,26 @@ async def awk(ctx: CommandContext) -> int:
     except AwkSyntaxError as e:
         lines = program_text.split("\n")
         line_text = lines[e.line - 1] if 0 < e.line <= len(lines) else ""
-        await ctx.err(f"awk: {label}:{e.line}: {line_text}\n"
-                      f"awk: {label}:{e.line}: {' ' * e.col}^ {e.message}\n")
+        await ctx.err(f"{ctx.name}: {label}:{e.line}: {line_text}\n"
+                      f"{ctx.name}: {label}:{e.line}: {' ' * e.col}^ {e.message}\n")
         return 1
     except CompileError as e:
-        await ctx.err(f"awk: {label}:1: {e.kind}: {e}\n")
+        await ctx.err(f"{ctx.name}: {label}:1: {e.kind}: {e}\n")
         return 2 if e.kind == "fatal" else 1
     except RegexError as e:
-        await ctx.err(f"awk: {label}:1: fatal: {e}\n")
+        await ctx.err(f"{ctx.name}: {label}:1: fatal: {e}\n")
         return 2
     except (SyntaxError, RecursionError) as e:
-        await ctx.err(f"awk: {label}:1: fatal: program too complex ({e.__class__.__name__})\n")
+        await ctx.err(f"{ctx.name}: {label}:1: fatal: program too complex ({e.__class__.__name__})\n")
+        return 2
+    except Exception as e:  # a construct the compiler cannot handle: say so, no traceback
+        await ctx.err(f"{ctx.name}: {label}:1: fatal: cannot compile this program ({e.__class__.__name__}: {e})\n")
         return 2
 
     for line, message in warnings:
-        await ctx.err(f"awk: {label}:{line}: warning: {message}\n")
+        await ctx.err(f"{ctx.name}: {label}:{line}: warning: {message}\n")
     for message in compiler.warnings:
-        await ctx.err(f"awk: {label}:1: warning: {message}\n")
+        await ctx.err(f"{ctx.name}: {label}:1: warning: {message}\n")
     runtime = rt.Runtime(ctx, [ctx.name] + operands, _deadline(ctx))
     ns = rt.namespace(runtime)
     ns.update(consts)
@@ -154,7 +157,7 @@ async def awk(ctx: CommandContext) -> int:
     try:
         exec(code, ns)
     except Exception as e:  # pragma: no cover - generated code always defines its functions
-        await ctx.err(f"awk: internal error: {e}\n")
+        await ctx.err(f"{ctx.name}: internal error: {e}\n")
         return 2
 
     def assign(text: str) -> None:
@@ -178,13 +181,13 @@ async def awk(ctx: CommandContext) -> int:
             rx.deadline = deadline
             ns[name] = rx
     except RegexError as e:
-        await ctx.err(f"awk: {label}:1: fatal: {e}\n")
+        await ctx.err(f"{ctx.name}: {label}:1: fatal: {e}\n")
         return 2
     if fs is not None:
         runtime.FS = fs
     for a in assigns:
         if "=" not in a or not re.match(r"[A-Za-z_][A-Za-z0-9_]*=", a):
-            await ctx.err(f"awk: fatal: `{a}' is not a legal variable name\n")
+            await ctx.err(f"{ctx.name}: fatal: `{a}' is not a legal variable name\n")
             return 2
         assign(a)
 
@@ -209,20 +212,26 @@ async def awk(ctx: CommandContext) -> int:
         where = ""
         if runtime.NR:  # gawk names the record it was working on
             where = f"(FILENAME={runtime.FILENAME} FNR={int(runtime.FNR)}) "
-        await ctx.err(f"awk: cmd. line:1: {where}fatal: {e}\n")
+        await ctx.err(f"{ctx.name}: cmd. line:1: {where}fatal: {e}\n")
         return 2
     except RegexTimeout:
         await runtime.flush_stdout()
         ctx.check()
-        await ctx.err("awk: fatal: regular expression too complex: matching took too long\n")
+        await ctx.err(f"{ctx.name}: fatal: regular expression too complex: matching took too long\n")
         return 2
     except RecursionError:
         await runtime.flush_stdout()
-        await ctx.err("awk: fatal: function call nesting too deep\n")
+        await ctx.err(f"{ctx.name}: fatal: function call nesting too deep\n")
         return 2
     except FSError as e:
         await runtime.flush_stdout()
-        await ctx.err(f"awk: fatal: {e.filename}: {e.strerror}\n")
+        await ctx.err(f"{ctx.name}: fatal: {e.filename}: {e.strerror}\n")
+        return 2
+    except (TypeError, ValueError, AttributeError, KeyError, IndexError, OverflowError,
+            ZeroDivisionError) as e:
+        # a gap in this awk, not the user's fault: a clear message instead of a traceback
+        await runtime.flush_stdout()
+        await ctx.err(f"{ctx.name}: fatal: internal error ({e.__class__.__name__}: {e})\n")
         return 2
     await runtime.flush_stdout()
     return status

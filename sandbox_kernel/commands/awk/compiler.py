@@ -423,9 +423,22 @@ class Compiler:
         t = self.new_tmp()
         return f"(({t} := {call}), ({self.assign_to(lv, 'R.gl_value')} if {t} > 0 else 0))[0]", "num"
 
+    _ARITY = {"length": (0, 1), "substr": (2, 3), "index": (2, 2), "split": (2, 3), "sub": (2, 3),
+              "gsub": (2, 3), "gensub": (3, 4), "match": (2, 2), "sprintf": (1, 10**9),
+              "tolower": (1, 1), "toupper": (1, 1), "int": (1, 1), "sqrt": (1, 1), "exp": (1, 1),
+              "log": (1, 1), "sin": (1, 1), "cos": (1, 1), "atan2": (2, 2), "rand": (0, 0),
+              "srand": (0, 1), "system": (1, 1), "close": (1, 1), "fflush": (0, 1)}
+
     def e_builtin(self, node):
         _, name, args = node
         n = len(args)
+        low, high = self._ARITY[name]
+        if not low <= n <= high:
+            raise CompileError(f"{n} is invalid as number of arguments for {name}", "error")
+        if name in ("split", "sub", "gsub") and n >= 2:
+            target = args[1] if name == "split" else (args[2] if n == 3 else None)
+            if name == "split" and target[0] != "var":
+                raise CompileError("split: second argument is not an array")
         if name == "length":
             if n == 0:
                 return "float(len(R.field0()))", "num"
@@ -448,7 +461,7 @@ class Compiler:
             return f"R.split({self.str_(args[0])}, {arr}, {sep})", "num"
         if name in ("sub", "gsub"):
             if n not in (2, 3):
-                raise CompileError(f"{name}: wrong number of arguments")
+                raise CompileError(f"{n} is invalid as number of arguments for {name}", "error")
             rx = self.regex_operand(args[0])
             repl = self.str_(args[1])
             target = args[2] if n == 3 else ("field", ("num", 0.0))

@@ -153,7 +153,7 @@ class Runtime:
         self.out.append(text)
 
     def warn(self, message: str) -> None:
-        self.warnings.append(f"awk: cmd. line:1: warning: {message}\n")
+        self.warnings.append(f"{self.ctx.name}: cmd. line:1: warning: {message}\n")
 
     async def flush_stdout(self) -> None:
         if self.warnings:

@@ -1,0 +1,308 @@
+/**
+ * A client for the kernel's `sandbox.vfs` comm (protocol: docs/comm-protocol.md).
+ *
+ * Requests carry a string id; replies are matched to their promise by that id. Binary
+ * payloads travel in the comm message's `buffers`.
+ */
+import { Kernel, KernelMessage } from '@jupyterlab/services';
+import { ISignal, Signal } from '@lumino/signaling';
+
+export const TARGET_NAME = 'sandbox.vfs';
+/** The protocol's per-message buffer limit (read length and write chunk). */
+export const CHUNK_SIZE = 4 * 1024 * 1024;
+/** Refuse to load bigger files into the text editor (they are still downloadable). */
+export const MAX_EDIT_SIZE = 16 * 1024 * 1024;
+
+export interface IEntry {
+  name: string;
+  type: 'file' | 'dir' | 'symlink' | 'device';
+  size: number;
+  mode: number;
+  mtime: number;
+  target: string | null;
+}
+
+export interface IStat extends IEntry {
+  path: string;
+}
+
+export interface IChange {
+  path: string;
+  kind: 'created' | 'modified' | 'deleted';
+}
+
+/** A failed request: `code` is the errno name the kernel sent (ENOENT, ENOSPC, ...). */
+export class VfsError extends Error {
+  constructor(
+    readonly code: string,
+    message: string
+  ) {
+    super(message);
+  }
+}
+
+interface IReply {
+  result: any;
+  buffers: DataView[];
+}
+
+interface IPending {
+  resolve: (reply: IReply) => void;
+  reject: (error: Error) => void;
+}
+
+/** One comm to one kernel; reopened on demand after a kernel restart. */
+export class VfsConnection {
+  constructor(readonly kernel: Kernel.IKernelConnection) {
+    kernel.statusChanged.connect(this._onStatus, this);
+    kernel.disposed.connect(() => this.dispose());
+  }
+
+  /** Batched change events pushed by the kernel (after `watch`). */
+  get changed(): ISignal<this, IChange[]> {
+    return this._changed;
+  }
+
+  /** Emitted after a restart gave the kernel a fresh sandbox (all listings are stale). */
+  get reset(): ISignal<this, void> {
+    return this._reset;
+  }
+
+  get isDisposed(): boolean {
+    return this._disposed;
+  }
+
+  dispose(): void {
+    if (this._disposed) {
+      return;
+    }
+    this._disposed = true;
+    this._drop(new VfsError('EIO', 'the kernel connection was closed'));
+    this.kernel.statusChanged.disconnect(this._onStatus, this);
+    Signal.clearData(this);
+  }
+
+  /** Send one request; resolves with the result, rejects with a VfsError. */
+  async request(
+    op: string,
+    fields: Record<string, unknown> = {},
+    buffers: ArrayBuffer[] = []
+  ): Promise<IReply> {
+    const comm = await this._open();
+    const id = `${++this._counter}`;
+    return new Promise<IReply>((resolve, reject) => {
+      this._pending.set(id, { resolve, reject });
+      try {
+        comm.send({ id, op, ...fields } as any, undefined, buffers);
+      } catch (error) {
+        this._pending.delete(id);
+        reject(new VfsError('EIO', `could not send the request: ${error}`));
+      }
+    });
+  }
+
+  async list(path: string): Promise<IEntry[]> {
+    return (await this.request('list', { path })).result.entries;
+  }
+
+  async stat(path: string): Promise<IStat> {
+    return (await this.request('stat', { path })).result;
+  }
+
+  /** The whole file, read in protocol-sized chunks. */
+  async readAll(
+    path: string,
+    onProgress?: (done: number, total: number) => void
+  ): Promise<Uint8Array> {
+    const parts: Uint8Array[] = [];
+    let offset = 0;
+    for (;;) {
+      const reply = await this.request('read', { path, offset, length: CHUNK_SIZE });
+      const view = reply.buffers[0];
+      const chunk = view
+        ? new Uint8Array(view.buffer, view.byteOffset, view.byteLength).slice()
+        : new Uint8Array(0);
+      parts.push(chunk);
+      offset += chunk.byteLength;
+      onProgress?.(offset, reply.result.size);
+      if (reply.result.eof || chunk.byteLength === 0) {
+        break;
+      }
+    }
+    const out = new Uint8Array(offset);
+    let at = 0;
+    for (const part of parts) {
+      out.set(part, at);
+      at += part.byteLength;
+    }
+    return out;
+  }
+
+  /**
+   * Replace `path` with `data`, in chunks of at most CHUNK_SIZE with explicit offsets.
+   * A transfer that fails half-way removes the partial file, so nothing truncated remains.
+   */
+  async writeAll(
+    path: string,
+    data: Blob | Uint8Array,
+    onProgress?: (done: number, total: number) => void
+  ): Promise<void> {
+    const total = data instanceof Blob ? data.size : data.byteLength;
+    let offset = 0;
+    do {
+      const end = Math.min(offset + CHUNK_SIZE, total);
+      const chunk =
+        data instanceof Blob
+          ? await data.slice(offset, end).arrayBuffer()
+          : data.slice(offset, end).buffer;
+      try {
+        await this.request('write', { path, offset, truncate: offset === 0 }, [chunk]);
+      } catch (error) {
+        if (offset > 0) {
+          await this.request('delete', { path }).catch(() => undefined);
+        }
+        throw error;
+      }
+      offset = end;
+      onProgress?.(offset, total);
+    } while (offset < total);
+  }
+
+  private async _open(): Promise<Kernel.IComm> {
+    if (this._disposed) {
+      throw new VfsError('EIO', 'the kernel connection was closed');
+    }
+    if (!this._opening) {
+      this._opening = this._connect();
+      // a failed open is retried by the next request
+      this._opening.catch(() => (this._opening = null));
+    }
+    return this._opening;
+  }
+
+  private _connect(): Promise<Kernel.IComm> {
+    return new Promise<Kernel.IComm>((resolve, reject) => {
+      let comm: Kernel.IComm;
+      try {
+        comm = this.kernel.createComm(TARGET_NAME);
+      } catch (error) {
+        reject(new VfsError('EIO', `cannot open the sandbox.vfs comm: ${error}`));
+        return;
+      }
+      let opened = false;
+      const timer = window.setTimeout(() => {
+        if (!opened) {
+          reject(new VfsError('ETIMEDOUT', 'the kernel did not answer the sandbox.vfs comm'));
+          this._comm = null;
+        }
+      }, 30000);
+      comm.onMsg = (msg: KernelMessage.ICommMsgMsg) => {
+        const data = msg.content.data as any;
+        if (data && data.event === 'open') {
+          opened = true;
+          window.clearTimeout(timer);
+          this._comm = comm;
+          // watch on every (re)open so that change events flow for this comm
+          this._watch(comm);
+          resolve(comm);
+        } else if (data && data.event === 'changed') {
+          this._changed.emit(data.changes as IChange[]);
+        } else if (data && data.id !== undefined && data.id !== null) {
+          this._settle(data, (msg.buffers || []) as DataView[]);
+        }
+      };
+      comm.onClose = () => {
+        window.clearTimeout(timer);
+        if (this._comm === comm) {
+          this._comm = null;
+          this._opening = null;
+        }
+        if (!opened) {
+          reject(new VfsError('EIO', 'the kernel closed the sandbox.vfs comm'));
+        }
+      };
+      comm.open();
+    });
+  }
+
+  private _watch(comm: Kernel.IComm): void {
+    const id = `${++this._counter}`;
+    this._pending.set(id, { resolve: () => undefined, reject: () => undefined });
+    comm.send({ id, op: 'watch' });
+  }
+
+  private _settle(data: any, buffers: DataView[]): void {
+    const id = String(data.id);
+    const pending = this._pending.get(id);
+    if (!pending) {
+      return;
+    }
+    this._pending.delete(id);
+    if (data.ok) {
+      pending.resolve({ result: data.result, buffers });
+    } else {
+      const error = data.error || {};
+      pending.reject(new VfsError(error.code || 'EIO', error.message || 'request failed'));
+    }
+  }
+
+  private _drop(error: Error): void {
+    const pending = [...this._pending.values()];
+    this._pending.clear();
+    pending.forEach(p => p.reject(error));
+    if (this._comm && !this._comm.isDisposed) {
+      try {
+        this._comm.close();
+      } catch {
+        // the kernel may already be gone
+      }
+    }
+    this._comm = null;
+    this._opening = null;
+  }
+
+  private _onStatus(_: Kernel.IKernelConnection, status: Kernel.Status): void {
+    if (status === 'restarting' || status === 'autorestarting' || status === 'dead') {
+      // the sandbox (and its comm) is gone; the next request opens a new comm
+      this._drop(new VfsError('EIO', 'the kernel restarted'));
+      this._restarted = true;
+    } else if (this._restarted && status === 'idle') {
+      this._restarted = false;
+      this._reset.emit();
+    }
+  }
+
+  private _comm: Kernel.IComm | null = null;
+  private _opening: Promise<Kernel.IComm> | null = null;
+  private _pending = new Map<string, IPending>();
+  private _counter = 0;
+  private _disposed = false;
+  private _restarted = false;
+  private _changed = new Signal<this, IChange[]>(this);
+  private _reset = new Signal<this, void>(this);
+}
+
+/** Join a directory and a name into an absolute VFS path. */
+export function joinPath(dir: string, name: string): string {
+  return dir === '/' ? `/${name}` : `${dir}/${name}`;
+}
+
+export function dirname(path: string): string {
+  const at = path.lastIndexOf('/');
+  return at <= 0 ? '/' : path.slice(0, at);
+}
+
+export function basename(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1) || '/';
+}
+
+export function formatSize(size: number): string {
+  const units = ['B', 'KiB', 'MiB', 'GiB'];
+  let value = size;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return unit === 0 ? `${size} B` : `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
+}

@@ -1,0 +1,155 @@
+"""The sandbox.vfs comm through a real kernel, with the Python client."""
+from __future__ import annotations
+
+import os
+import threading
+import time
+import uuid
+
+import pytest
+from jupyter_client.manager import start_new_kernel
+
+from sandbox_kernel.client import VfsClient, VfsError
+
+
+@pytest.fixture(scope="module")
+def kernel(jupyter_kernels):
+    km, kc = start_new_kernel(kernel_name="sandbox", startup_timeout=60)
+    yield km, kc
+    kc.stop_channels()
+    km.shutdown_kernel(now=True)
+
+
+@pytest.fixture
+def vfs(kernel):
+    client = VfsClient(kernel[1])
+    with client:
+        yield client
+
+
+def run_cell(kc, code: str, timeout: float = 30) -> dict:
+    return kc.execute_interactive(code, timeout=timeout, output_hook=lambda m: None)["content"]
+
+
+def test_open_reports_protocol_version(vfs):
+    assert vfs.protocol_version == 1
+
+
+def test_file_made_by_shell_is_visible(kernel, vfs):
+    assert run_cell(kernel[1], "echo hi > /workspace/from_shell.txt")["status"] == "ok"
+    assert vfs.read_text("/workspace/from_shell.txt") == "hi\n"
+    names = {e["name"]: e for e in vfs.list("/workspace")}
+    assert names["from_shell.txt"]["size"] == 3 and names["from_shell.txt"]["type"] == "file"
+
+
+def test_file_written_by_client_is_seen_by_shell(kernel, vfs):
+    vfs.write_text("/workspace/seed/in.csv", "a,b\n1,2\n", parents=True)
+    reply = kernel[1].execute_interactive("cut -d, -f2 /workspace/seed/in.csv > /workspace/seed/out.txt",
+                                          timeout=30, output_hook=lambda m: None)
+    assert reply["content"]["status"] == "ok"
+    assert vfs.read_text("/workspace/seed/out.txt") == "b\n2\n"
+
+
+def test_binary_round_trip_20mb_in_chunks(vfs, tmp_path):
+    data = os.urandom(20 * 1024 * 1024) + b"\0\0\xff"
+    seen = []
+    vfs.write_bytes("/workspace/big.bin", data, progress=lambda done, total: seen.append(done))
+    assert seen[-1] == len(data) and len(seen) >= 5
+    assert vfs.stat("/workspace/big.bin")["size"] == len(data)
+    assert vfs.read_bytes("/workspace/big.bin") == data
+    local = tmp_path / "down.bin"
+    vfs.download("/workspace/big.bin", local)
+    assert local.read_bytes() == data
+    vfs.delete("/workspace/big.bin")
+
+
+def test_upload_then_shell_checksum(kernel, vfs, tmp_path):
+    local = tmp_path / "up.txt"
+    local.write_text("upload me\n")
+    vfs.upload(local, "/workspace/up/up.txt")
+    outputs = []
+    kernel[1].execute_interactive("cat /workspace/up/up.txt", timeout=30,
+                                  output_hook=lambda m: outputs.append(m["content"].get("text", "")))
+    assert "".join(outputs) == "upload me\n"
+
+
+def test_mkdir_rename_copy_delete_export_import(vfs):
+    vfs.mkdir("/workspace/t/a", parents=True)
+    vfs.write_text("/workspace/t/a/x.txt", "x")
+    vfs.copy("/workspace/t/a", "/workspace/t/b")
+    vfs.rename("/workspace/t/b/x.txt", "/workspace/t/b/y.txt")
+    tar = vfs.export_tar("/workspace/t")
+    vfs.delete("/workspace/t", recursive=True)
+    with pytest.raises(VfsError) as e:
+        vfs.stat("/workspace/t")
+    assert e.value.code == "ENOENT"
+    assert vfs.import_tar(tar, "/workspace/t2") >= 4
+    assert vfs.read_text("/workspace/t2/b/y.txt") == "x"
+
+
+@pytest.mark.parametrize("op,fields,code", [
+    ("read", {"path": "/workspace/missing"}, "ENOENT"),
+    ("list", {"path": "/etc/hostname"}, "ENOTDIR"),
+    ("read", {"path": "/workspace"}, "EISDIR"),
+    ("mkdir", {"path": "/etc/new"}, "EACCES"),
+    ("mkdir", {"path": "/workspace"}, "EEXIST"),
+    ("read", {"path": "no/slash"}, "EINVAL"),
+    ("read", {"path": "/a\0b"}, "EINVAL"),
+    ("read", {"path": "/etc/hostname", "length": 1 << 40}, "EINVAL"),
+    ("bogus", {}, "ENOSYS"),
+])
+def test_errors_through_the_kernel(vfs, op, fields, code):
+    with pytest.raises(VfsError) as e:
+        vfs.request(op, **fields)
+    assert e.value.code == code
+
+
+def test_served_while_a_cell_runs(kernel, vfs):
+    kc = kernel[1]
+    msg_id = kc.execute("sleep 3; echo done")
+    time.sleep(0.5)
+    t = time.monotonic()
+    entries = vfs.list("/")
+    elapsed = time.monotonic() - t
+    assert {e["name"] for e in entries} >= {"workspace", "tmp", "etc"}
+    assert elapsed < 2.0  # answered while the 3 s cell still runs
+    while True:
+        msg = kc.get_shell_msg(timeout=30)
+        if msg["parent_header"].get("msg_id") == msg_id:
+            break
+
+
+def test_watch_reports_shell_changes(kernel, vfs):
+    events: list[dict] = []
+    vfs.watch(events.extend)
+    run_cell(kernel[1], "mkdir -p /workspace/w && echo 1 > /workspace/w/f && rm /workspace/w/f && echo 2 > /workspace/w/g")
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and not any(c["path"] == "/workspace/w/g" for c in events):
+        vfs.poll_events(0.3)
+    kinds = {c["path"]: c["kind"] for c in events}
+    assert kinds.get("/workspace/w/g") == "created"
+    assert "/workspace/w/f" not in kinds  # created and deleted within one batch
+
+
+def test_burst_of_1000_requests(kernel, vfs):
+    kc = vfs._client._kc
+    ids = []
+    for i in range(1000):
+        rid = f"burst-{i}"
+        ids.append(rid)
+        msg = kc.session.msg("comm_msg", {"comm_id": vfs.comm_id, "data": {"id": rid, "op": "stat",
+                                                                           "path": "/workspace"}})
+        kc.shell_channel.send(msg)
+    got = set()
+    deadline = time.monotonic() + 60
+    while len(got) < 1000 and time.monotonic() < deadline:
+        try:
+            msg = vfs._loop.run_until_complete(kc.get_iopub_msg(timeout=5))
+        except Exception:
+            continue
+        data = msg["content"].get("data") or {}
+        if msg["msg_type"] == "comm_msg" and str(data.get("id", "")).startswith("burst-"):
+            assert data["ok"]
+            got.add(data["id"])
+    assert got == set(ids)
+    assert run_cell(kernel[1], "echo still alive")["status"] == "ok"

@@ -1,0 +1,129 @@
+"""Kernel lifecycle under abuse: interrupts of every engine, restart mid-cell, SIGKILL leaves
+no child process, two kernels share nothing."""
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import threading
+import time
+
+import pytest
+from jupyter_client.manager import start_new_kernel
+
+
+def run(kc, code: str, timeout: float = 60) -> tuple[dict, str]:
+    texts: list[str] = []
+
+    def hook(msg):
+        if msg["msg_type"] == "stream":
+            texts.append(msg["content"]["text"])
+        elif msg["msg_type"] == "execute_result":
+            texts.append(msg["content"]["data"].get("text/plain", ""))
+
+    reply = kc.execute_interactive(code, timeout=timeout, output_hook=hook)
+    return reply["content"], "".join(texts)
+
+
+@pytest.fixture
+def kernel(jupyter_kernels):
+    km, kc = start_new_kernel(kernel_name="sandbox", startup_timeout=60)
+    yield km, kc
+    kc.stop_channels()
+    km.shutdown_kernel(now=True)
+
+
+def children_of(pid: int) -> set[int]:
+    found = set()
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            if int(fields[1]) == pid:
+                found.add(int(entry))
+        except (OSError, IndexError, ValueError):
+            continue
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.parametrize("code", [
+    "while true; do :; done",
+    "sleep 100",
+    "yes | cat | cat > /dev/null",
+    "%%js\nwhile (true) {}",
+    "%%js\nawait new Promise(r => setTimeout(r, 100000))",
+])
+def test_interrupt_any_cell(kernel, code):
+    km, kc = kernel
+    run(kc, "echo keep > /workspace/keep.txt")
+    threading.Timer(1.0, km.interrupt_kernel).start()
+    t = time.monotonic()
+    content, _ = run(kc, code, timeout=30)
+    assert time.monotonic() - t < 10
+    assert content["status"] == "error" and content["ename"] == "Interrupted"
+    content, out = run(kc, "cat /workspace/keep.txt")
+    assert content["status"] == "ok" and out == "keep\n"
+
+
+def test_restart_during_running_cell_gives_fresh_sandbox(kernel):
+    km, kc = kernel
+    run(kc, "echo old > /workspace/old.txt; X=1")
+    kc.execute("sleep 100")
+    time.sleep(0.5)
+    km.restart_kernel(now=True)
+    kc.wait_for_ready(timeout=60)
+    content, out = run(kc, "ls /workspace; echo \"X=[$X]\"")
+    assert content["status"] == "ok" and out == "X=[]\n"
+
+
+def test_sigkill_leaves_no_child(jupyter_kernels):
+    km, kc = start_new_kernel(kernel_name="sandbox", startup_timeout=60)
+    try:
+        run(kc, "echo hi")
+        run(kc, "%%js\n1 + 1")
+        if shutil.which("qemu-system-x86_64"):
+            run(kc, "%%vm\ntrue", timeout=120)
+        pid = km.provisioner.process.pid
+        kids = children_of(pid)
+        grandkids = set().union(*(children_of(k) for k in kids)) if kids else set()
+        os.kill(pid, signal.SIGKILL)
+        deadline = time.monotonic() + 15
+        survivors = kids | grandkids
+        while time.monotonic() < deadline:
+            survivors = {p for p in survivors if alive(p)}
+            if not survivors:
+                break
+            time.sleep(0.2)
+        assert not survivors, f"processes outlived the kernel: {survivors}"
+    finally:
+        kc.stop_channels()
+        km.cleanup_resources()
+
+
+def test_two_kernels_share_nothing(jupyter_kernels):
+    a = start_new_kernel(kernel_name="sandbox", startup_timeout=60)
+    b = start_new_kernel(kernel_name="sandbox", startup_timeout=60)
+    try:
+        run(a[1], "echo secret > /workspace/s.txt; export TOKEN=abc; f() { echo fa; }")
+        run(a[1], "%%js\nglobalThis.shared = 'a'; fs.writeFileSync('/tmp/js.txt', 'a')")
+        content, out = run(b[1], "ls /workspace /tmp; echo \"[$TOKEN]\"; type f 2>&1 | head -1")
+        assert "s.txt" not in out and "js.txt" not in out and "[]" in out and "not found" in out
+        content, out = run(b[1], "%%js\ntypeof globalThis.shared")
+        assert "undefined" in out
+        content, out = run(a[1], "echo $RANDOM $RANDOM")
+        content2, out2 = run(b[1], "echo $RANDOM $RANDOM")
+        assert content["status"] == content2["status"] == "ok"
+    finally:
+        for km, kc in (a, b):
+            kc.stop_channels()
+            km.shutdown_kernel(now=True)
