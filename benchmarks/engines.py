@@ -119,7 +119,7 @@ def bench_vm(report: Report, runs: int) -> None:
         eng = sandbox.engines.get("vm")
         if eng is not None and hasattr(eng, "magic"):
             try:
-                accel = eng.magic("status").replace("\n", "; ")[:160]
+                accel = loop.run_until_complete(eng.magic("status")).replace("\n", "; ")[:160]
             except Exception:
                 pass
         report.add(Row("vm", "first %%vm cell (cold)", Sample(cold, cold, cold, 1),

@@ -140,3 +140,19 @@ def std_output_for(ctx: CommandContext, path: str):
     if path in ("/dev/stderr", "/dev/fd/2"):
         return ctx.stderr
     return None
+
+
+async def line_batches(stream: InputStream, sep: bytes = b"\n", size: int = 1 << 20):
+    """Lists of lines (each with its separator, the last line of the input maybe without),
+    one list per chunk read: per-line awaits are the main cost of a Python text filter."""
+    partial = b""
+    while True:
+        chunk = await stream.read_some(size)
+        if not chunk:
+            if partial:
+                yield [partial]
+            return
+        lines = (partial + chunk).split(sep)
+        partial = lines.pop()
+        if lines:
+            yield [line + sep for line in lines]

@@ -18,6 +18,7 @@ from datetime import datetime
 
 from ..vfs import FSError, normpath
 from .datecmd import zone_from_tz
+from ._dataopts import getopt_status
 from .options import UsageError, getopt
 from .registry import CommandContext, command
 
@@ -123,7 +124,7 @@ async def tar(ctx: CommandContext) -> int:
     except UsageError as e:
         await ctx.error(e.message)
         await ctx.err("Try 'tar --help' or 'tar --usage' for more information.\n")
-        return 2
+        return 64  # what GNU tar exits with on a bad option
     mode = None
     archive = "-"
     verbose = 0
@@ -593,7 +594,7 @@ def _gunzip_members(data: bytes) -> tuple[bytes, str | None, int]:
 
 @command("gzip", "gunzip", "zcat", help=GZIP_HELP, own_help=True)
 async def gzip_cmd(ctx: CommandContext) -> int:
-    opts, files = getopt(ctx.args, "cdfhklnNqrS:tv123456789", _GZIP_LONG)
+    opts, files = getopt_status(ctx.args, "cdfhklnNqrS:tv123456789", _GZIP_LONG)
     decompress = ctx.name in ("gunzip", "zcat")
     to_stdout = ctx.name == "zcat"
     force = keep = listing = test = recursive = verbose = quiet = False
@@ -1064,7 +1065,24 @@ async def unzip_cmd(ctx: CommandContext) -> int:
             await ctx.out(f"Archive:  {archive}\n")
         await ctx.err("caution: filename not matched:  " + wanted[0] + "\n")
         return 11
-    if "l" in flags or "v" in flags:
+    if "v" in flags:
+        await ctx.out(f"Archive:  {archive}\n")
+        await ctx.out(" Length   Method    Size  Cmpr    Date    Time   CRC-32   Name\n"
+                      "--------  ------  ------- ---- ---------- ----- --------  ----\n")
+        total = ctotal = 0
+        for info in infos:
+            y, mo, d, h, mi, _ = info.date_time
+            await ctx.out(f"{info.file_size:>8}  {_zip_method_name(info):<6} {info.compress_size:>8} "
+                          f"{_zip_ratio(info.file_size, info.compress_size):>3}% "
+                          f"{y:04d}-{mo:02d}-{d:02d} {h:02d}:{mi:02d} {info.CRC:08x}  {info.filename}\n")
+            total += info.file_size
+            ctotal += info.compress_size
+        n = len(infos)
+        await ctx.out("--------          -------  ---                            -------\n"
+                      f"{total:>8}         {ctotal:>8} {_zip_ratio(total, ctotal):>3}%"
+                      f"                            {n} file{'s' if n != 1 else ''}\n")
+        return 0
+    if "l" in flags:
         await ctx.out(f"Archive:  {archive}\n")
         await ctx.out("  Length      Date    Time    Name\n---------  ---------- -----   ----\n")
         total = 0
@@ -1149,6 +1167,21 @@ async def unzip_cmd(ctx: CommandContext) -> int:
             await ctx.err(f"  error:  invalid compressed data to inflate {name}\n")
             status = 2
     return status
+
+
+def _zip_method_name(info: zipfile.ZipInfo) -> str:
+    if info.compress_type == zipfile.ZIP_STORED:
+        return "Stored"
+    if info.compress_type == zipfile.ZIP_DEFLATED:
+        # bits 1-2 of the flags say which deflate level family was used
+        return "Defl:" + {0: "N", 1: "X", 2: "F", 3: "S"}[(info.flag_bits >> 1) & 3]
+    return "Unk:%03d" % info.compress_type
+
+
+def _zip_ratio(size: int, csize: int) -> int:
+    if not size:
+        return 0
+    return int(round((size - csize) * 100 / size))
 
 
 def _shown(target: str, dest: str, cwd: str, rel: str) -> str:

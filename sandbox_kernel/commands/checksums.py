@@ -5,7 +5,8 @@ import hashlib
 import re
 
 from ..vfs import FSError
-from .options import UsageError, getopt
+from ._dataopts import getopt_status
+from .options import UsageError
 from .registry import CommandContext, command
 
 _ALGORITHMS = {
@@ -98,7 +99,7 @@ async def digest_sum(ctx: CommandContext) -> int:
     if ctx.name == "b2sum":
         longs["length="] = "l"
         short += "l:"
-    opts, files = getopt(ctx.args, short, longs)
+    opts, files = getopt_status(ctx.args, short, longs, 1)
     binary = check = bsd_tag = zero = False
     ignore_missing = quiet = status_only = strict = warn = False
     bits = 512
@@ -158,13 +159,13 @@ async def digest_sum(ctx: CommandContext) -> int:
         files = ["-"]
     if check:
         if bsd_tag:
-            raise UsageError("the --tag option is meaningless when verifying checksums")
+            raise UsageError("the --tag option is meaningless when verifying checksums", 1)
         return await _check(ctx, files, factory, tag, quiet, status_only, strict, warn,
                             ignore_missing)
     for o in ("ignore-missing", "quiet", "status", "strict", "w"):
         if any(k == o for k, _ in opts):
             label = {"w": "warn"}.get(o, o)
-            raise UsageError(f"the --{label} option is meaningful only when verifying checksums")
+            raise UsageError(f"the --{label} option is meaningful only when verifying checksums", 1)
     status = 0
     end = "\0" if zero else "\n"
     for path in files:
@@ -350,8 +351,8 @@ _CKSUM_DIGESTS = {"md5": ("md5", "MD5"), "sha1": ("sha1", "SHA1"), "sha224": ("s
 
 @command("cksum", help=CKSUM_HELP)
 async def cksum(ctx: CommandContext) -> int:
-    opts, files = getopt(ctx.args, "a:l:", {"algorithm=": "a", "length=": "l", "tag": None,
-                                             "untagged": None})
+    opts, files = getopt_status(ctx.args, "a:l:", {"algorithm=": "a", "length=": "l", "tag": None,
+                                                    "untagged": None}, 1)
     algorithm = "crc"
     bits = 512
     untagged = False

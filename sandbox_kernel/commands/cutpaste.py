@@ -176,16 +176,18 @@ async def cut(ctx: CommandContext) -> int:
             await ctx.error(f"{name}: {e.strerror}")
             status = 1
             continue
-        batch = []
-        async for line in stream.lines(sep):
-            body = line[:-1] if line.endswith(sep) else line
-            result = process(body)
-            if result is not None:
-                batch.append(result + sep)
-            if len(batch) >= 2048:
-                await out.write_lines(batch)
-                batch = []
-        await out.write_lines(batch)
+        partial = b""
+        while True:
+            chunk = await stream.read_some(1 << 20)
+            if chunk:
+                bodies = (partial + chunk).split(sep)
+                partial = bodies.pop()
+            else:
+                bodies = [partial] if partial else []
+            results = [process(body) for body in bodies]
+            await out.write_lines([r + sep for r in results if r is not None])
+            if not chunk:
+                break
         await out.flush()
     return status
 
@@ -253,24 +255,61 @@ async def paste(ctx: CommandContext) -> int:
             await out.write(b"".join(pieces))
         await out.flush()
         return 0
-    live = [True] * len(streams)
+    shared = len({id(st) for st in streams}) != len(streams)
+    if shared:
+        # the same stream (stdin) given more than once: take lines from it in turn
+        live = [True] * len(streams)
+        while True:
+            row = []
+            any_line = False
+            for k, stream in enumerate(streams):
+                line = await stream.readline(sep) if live[k] else b""
+                if not line:
+                    live[k] = False
+                else:
+                    any_line = True
+                row.append(line[:-1] if line.endswith(sep) else line)
+            if not any_line:
+                break
+            await out.write(_paste_row(row, delims, sep))
+        await out.flush()
+        return 0
+    buffers: list[list[bytes]] = [[] for _ in streams]
+    partials = [b""] * len(streams)
+    done = [False] * len(streams)
     while True:
-        row = []
-        any_line = False
         for k, stream in enumerate(streams):
-            line = await stream.readline(sep) if live[k] else b""
-            if not line:
-                live[k] = False
-            else:
-                any_line = True
-            row.append(line[:-1] if line.endswith(sep) else line)
-        if not any_line:
+            while not done[k] and not buffers[k]:
+                chunk = await stream.read_some(1 << 20)
+                if chunk:
+                    lines = (partials[k] + chunk).split(sep)
+                    partials[k] = lines.pop()
+                    buffers[k] = lines
+                else:
+                    done[k] = True
+                    if partials[k]:
+                        buffers[k] = [partials[k]]
+                        partials[k] = b""
+        ready = [len(b) for k, b in enumerate(buffers) if not (done[k] and not b)]
+        if not ready:
             break
-        pieces = [row[0]]
-        for k in range(1, len(row)):
-            pieces.append(delims[(k - 1) % len(delims)])
-            pieces.append(row[k])
-        pieces.append(sep)
-        await out.write(b"".join(pieces))
+        n = min(ready)
+        rows = []
+        for i in range(n):
+            rows.append(_paste_row([b[i] if i < len(b) else b"" for b in buffers], delims, sep))
+        for k in range(len(buffers)):
+            del buffers[k][:n]
+        await out.write_lines(rows)
     await out.flush()
     return 0
+
+
+def _paste_row(row: list[bytes], delims: list[bytes], sep: bytes) -> bytes:
+    if len(delims) == 1:
+        return delims[0].join(row) + sep
+    pieces = [row[0]]
+    for k in range(1, len(row)):
+        pieces.append(delims[(k - 1) % len(delims)])
+        pieces.append(row[k])
+    pieces.append(sep)
+    return b"".join(pieces)

@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from .options import UsageError, getopt
+from ._dataopts import getopt_status
+from .options import UsageError
 from .registry import CommandContext, command
 
 DATE_HELP = """Usage: date [OPTION]... [+FORMAT]
@@ -345,7 +346,7 @@ _TOKEN = re.compile(r"""
     (?P<iso>\d{4}-\d{1,2}-\d{1,2})(?:T(?=\d))?
   | (?P<time>\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?)
   | (?P<zone>[+-]\d{2}:?\d{2}\b)
-  | (?P<slash>\d{1,2}/\d{1,2}(?:/\d{2,4})?)
+  | (?P<slash>\d{4}/\d{1,2}/\d{1,2}|\d{1,2}/\d{1,2}(?:/\d{2,4})?)
   | (?P<num>(?:[+-]\s*)?\d+)
   | (?P<word>[A-Za-z]+\.?)
   | (?P<comma>,)
@@ -398,6 +399,11 @@ def parse_date(text: str, now: datetime, zone: tzinfo) -> tuple[datetime, int | 
             raise DateError(text)
         p.date = (y, mo, d)
 
+    def set_date_year(y):
+        p.date = (y, p.date[1], p.date[2])
+
+    year_defaulted = False
+
     def set_time(h, mi, sec, ns=0):
         if p.time is not None:
             raise DateError(text)
@@ -428,11 +434,15 @@ def parse_date(text: str, now: datetime, zone: tzinfo) -> tuple[datetime, int | 
             p.zone = off if val[0] == "+" else -off
         elif kind == "slash":
             parts = [int(x) for x in val.split("/")]
-            mo, d = parts[0], parts[1]
-            y = parts[2] if len(parts) > 2 else now.year
-            if len(parts) > 2 and y < 100:
-                y += 2000 if y < 69 else 1900
-            set_date(y, mo, d)
+            if len(val.split("/")[0]) == 4:
+                set_date(parts[0], parts[1], parts[2])
+            else:
+                mo, d = parts[0], parts[1]
+                y = parts[2] if len(parts) > 2 else now.year
+                if len(parts) > 2 and y < 100:
+                    y += 2000 if y < 69 else 1900
+                set_date(y, mo, d)
+                year_defaulted = len(parts) == 2
         elif kind == "num":
             number = int(val)
             if nxt[0] == "word" and _unit_of(nxt[1]) is not None:
@@ -452,6 +462,10 @@ def parse_date(text: str, now: datetime, zone: tzinfo) -> tuple[datetime, int | 
                     y = int(tokens[i + 1][1])
                     i += 1
                 set_date(y, mo, number)
+            elif len(val) == 4 and val.isdigit() and p.date is not None and year_defaulted:
+                # "Wed Dec  2 17:49:55 UTC 2026": the year may follow the time (date's output)
+                set_date_year(int(val))
+                year_defaulted = False
             elif len(val) == 8 and val.isdigit() and p.date is None:
                 set_date(int(val[:4]), int(val[4:6]), int(val[6:]))
             elif val.isdigit() and len(val) == 4 and p.date is not None and p.time is None:
@@ -495,9 +509,11 @@ def parse_date(text: str, now: datetime, zone: tzinfo) -> tuple[datetime, int | 
                     d = int(nxt[1])
                     i += 1
                     y = now.year
+                    year_defaulted = True
                     if i + 1 < len(tokens) and tokens[i + 1][0] == "num" and tokens[i + 1][1].isdigit() \
                             and len(tokens[i + 1][1]) == 4:
                         y = int(tokens[i + 1][1])
+                        year_defaulted = False
                         i += 1
                     set_date(y, mo, d)
                 else:
@@ -618,7 +634,7 @@ def _pick(arg: str, choices: dict, option: str) -> str:
 
 @command("date", help=DATE_HELP)
 async def date(ctx: CommandContext) -> int:
-    opts, operands = getopt(ctx.args, "d:f:I::Rr:s:u", {
+    opts, operands = getopt_status(ctx.args, "d:f:I::Rr:s:u", status=1, long={
         "date=": "d", "file=": "f", "iso-8601==": "I", "rfc-email": "R", "rfc-822": "R",
         "rfc-2822": "R", "rfc-3339=": None, "reference=": "r", "set=": "s", "utc": "u",
         "universal": "u", "debug": None})

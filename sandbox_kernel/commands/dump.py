@@ -6,6 +6,7 @@ import re
 import struct
 
 from ..vfs import FSError
+from ._dataopts import getopt_status
 from .options import UsageError, getopt
 from .registry import CommandContext, command
 
@@ -245,7 +246,7 @@ def _parse_type(text: str) -> list[_Spec] | None:
 
 @command("od", help=OD_HELP)
 async def od(ctx: CommandContext) -> int:
-    opts, files = getopt(ctx.args, "A:j:N:t:vw::abcdfilosxS:", {
+    opts, files = getopt_status(ctx.args, "A:j:N:t:vw::abcdfilosxS:", {
         "address-radix=": "A", "skip-bytes=": "j", "read-bytes=": "N", "format=": "t",
         "output-duplicates": "v", "width==": "w", "traditional": None, "endian=": None,
         "strings==": "S"})
@@ -293,7 +294,7 @@ async def od(ctx: CommandContext) -> int:
         elif o in traditional:
             specs += _parse_type(traditional[o])
         elif o == "S":
-            raise UsageError("option --strings is not supported here")
+            raise UsageError("option --strings is not supported here", 1)
     if not specs:
         specs = _parse_type("o2")
     lcm = 1
@@ -619,7 +620,7 @@ def _hexdump_line(kind: str, block: bytes) -> str:
 
 @command("hexdump", help=HEXDUMP_HELP)
 async def hexdump(ctx: CommandContext) -> int:
-    opts, files = getopt(ctx.args, "bcCdoxn:s:ve:f:L::", {
+    opts, files = getopt_status(ctx.args, "bcCdoxn:s:ve:f:L::", {
         "one-byte-octal": "b", "one-byte-char": "c", "canonical": "C",
         "two-bytes-decimal": "d", "two-bytes-octal": "o", "two-bytes-hex": "x",
         "length=": "n", "skip=": "s", "no-squeezing": "v", "format=": "e"})
@@ -643,7 +644,7 @@ async def hexdump(ctx: CommandContext) -> int:
         elif o == "v":
             squeeze = False
         elif o in ("e", "f"):
-            raise UsageError("format strings (-e/-f) are not supported")
+            raise UsageError("format strings (-e/-f) are not supported", 1)
     kinds = kinds or ["default"]
     source = _ConcatInput(ctx, files)
     offset = await source.skip(skip)

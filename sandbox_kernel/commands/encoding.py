@@ -6,7 +6,8 @@ import binascii
 import re
 
 from ..vfs import FSError
-from .options import UsageError, getopt
+from ._dataopts import getopt_status
+from .options import UsageError
 from .registry import CommandContext, command
 
 _HELP = """Usage: {name} [OPTION]... [FILE]
@@ -44,7 +45,7 @@ async def base32_cmd(ctx: CommandContext) -> int:
 
 
 async def _run(ctx: CommandContext) -> int:
-    opts, files = getopt(ctx.args, "diw:", {"decode": "d", "ignore-garbage": "i", "wrap=": "w"})
+    opts, files = getopt_status(ctx.args, "diw:", {"decode": "d", "ignore-garbage": "i", "wrap=": "w"}, 1)
     decode = ignore = False
     wrap = 76
     for o, v in opts:
@@ -58,7 +59,7 @@ async def _run(ctx: CommandContext) -> int:
                 return 1
             wrap = int(v)
     if len(files) > 1:
-        raise UsageError(f"extra operand '{files[1]}'")
+        raise UsageError(f"extra operand '{files[1]}'", 1)
     path = files[0] if files else "-"
     try:
         inp = ctx.open_input(path)

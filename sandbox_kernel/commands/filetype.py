@@ -166,71 +166,110 @@ def _gzip(data: bytes, size_tail: bytes, env) -> Verdict:
     return Verdict(", ".join(parts), "application/gzip")
 
 
-def _elf(data: bytes) -> Verdict:
-    if len(data) < 20:
+_ELF_MACHINES = {3: "Intel 80386", 0x3E: "x86-64", 0x28: "ARM", 0xB7: "ARM aarch64",
+                 0xF3: "UCB RISC-V", 8: "MIPS", 0x14: "PowerPC",
+                 0x15: "64-bit PowerPC or cisco 7500", 0x2B: "SPARC V9"}
+
+
+def _elf(data: bytes, read_at) -> Verdict:
+    """ELF header, program headers (interpreter, dynamic), notes (build id, ABI) and section
+    headers (stripped?) like libmagic's elf module."""
+    if len(data) < 52 or data[4] not in (1, 2):
         return Verdict("ELF", "application/octet-stream")
-    bits = {1: "32-bit", 2: "64-bit"}.get(data[4], "invalid class")
+    is64 = data[4] == 2
     little = data[5] == 1
-    order = "LSB" if little else "MSB"
-    fmt = "<" if little else ">"
-    e_type, machine = struct.unpack(fmt + "HH", data[16:20])
-    machines = {3: "Intel 80386", 0x3E: "x86-64", 0x28: "ARM", 0xB7: "ARM aarch64",
-                0xF3: "UCB RISC-V", 8: "MIPS", 0x14: "PowerPC", 0x15: "64-bit PowerPC or cisco 7500"}
-    has_interp = False
-    interp = ""
-    dynamic = False
-    try:
-        if data[4] == 2 and len(data) >= 64:
-            phoff = struct.unpack(fmt + "Q", data[32:40])[0]
-            phentsize, phnum = struct.unpack(fmt + "HH", data[54:58])
-            for i in range(phnum):
-                off = phoff + i * phentsize
-                p_type = struct.unpack(fmt + "I", data[off:off + 4])[0]
-                if p_type == 3:
-                    has_interp = True
-                    p_offset = struct.unpack(fmt + "Q", data[off + 8:off + 16])[0]
-                    p_filesz = struct.unpack(fmt + "Q", data[off + 32:off + 40])[0]
-                    interp = data[p_offset:p_offset + p_filesz].rstrip(b"\0").decode("latin-1")
-                elif p_type == 2:
-                    dynamic = True
-        elif data[4] == 1 and len(data) >= 52:
-            phoff = struct.unpack(fmt + "I", data[28:32])[0]
-            phentsize, phnum = struct.unpack(fmt + "HH", data[42:46])
-            for i in range(phnum):
-                off = phoff + i * phentsize
-                p_type = struct.unpack(fmt + "I", data[off:off + 4])[0]
-                if p_type == 3:
-                    has_interp = True
-                    p_offset, _, _, p_filesz = struct.unpack(fmt + "IIII", data[off + 4:off + 20])
-                    interp = data[p_offset:p_offset + p_filesz].rstrip(b"\0").decode("latin-1")
-                elif p_type == 2:
-                    dynamic = True
-    except struct.error:
-        pass
-    if e_type == 1:
-        kind, mime = "relocatable", "application/x-object"
-    elif e_type == 2:
-        kind, mime = "executable", "application/x-executable"
-    elif e_type == 3:
-        if has_interp:
-            kind, mime = "pie executable", "application/x-pie-executable"
-        else:
-            kind, mime = "shared object", "application/x-sharedlib"
-    elif e_type == 4:
-        kind, mime = "core file", "application/x-coredump"
+    e = "<" if little else ">"
+    word = "Q" if is64 else "I"
+    e_type, machine = struct.unpack(e + "HH", data[16:20])
+    if is64:
+        phoff, shoff = struct.unpack(e + "QQ", data[32:48])
+        phentsize, phnum, shentsize, shnum = struct.unpack(e + "HHHH", data[54:62])
     else:
-        kind, mime = "unknown type", "application/octet-stream"
+        phoff, shoff = struct.unpack(e + "II", data[28:36])
+        phentsize, phnum, shentsize, shnum = struct.unpack(e + "HHHH", data[42:50])
+    interp = None
+    dynamic = pie = False
+    notes: list[str] = []
+    try:
+        for i in range(min(phnum, 256)):
+            ph = read_at(phoff + i * phentsize, phentsize)
+            p_type = struct.unpack(e + "I", ph[:4])[0]
+            if is64:
+                p_offset, p_filesz = struct.unpack(e + "Q", ph[8:16])[0], struct.unpack(e + "Q", ph[32:40])[0]
+            else:
+                p_offset, p_filesz = struct.unpack(e + "I", ph[4:8])[0], struct.unpack(e + "I", ph[16:20])[0]
+            if p_type == 3:
+                interp = read_at(p_offset, min(p_filesz, 4096)).rstrip(b"\0").decode("latin-1")
+            elif p_type == 2:
+                dynamic = True
+                pie = pie or _has_pie_flag(read_at(p_offset, min(p_filesz, 65536)), e, word)
+            elif p_type == 4:
+                notes += _elf_notes(read_at(p_offset, min(p_filesz, 65536)), e)
+        stripped = None
+        if shoff and shnum:
+            stripped = True
+            for i in range(min(shnum, 4096)):
+                sh = read_at(shoff + i * shentsize, shentsize)
+                if len(sh) >= 8 and struct.unpack(e + "I", sh[4:8])[0] == 2:  # SHT_SYMTAB
+                    stripped = False
+                    break
+    except struct.error:
+        stripped = None
+    kinds = {1: ("relocatable", "application/x-object"), 2: ("executable", "application/x-executable"),
+             4: ("core file", "application/x-coredump")}
+    if e_type == 3:
+        kind, mime = (("pie executable", "application/x-pie-executable") if pie
+                      else ("shared object", "application/x-sharedlib"))
+    else:
+        kind, mime = kinds.get(e_type, ("unknown type", "application/octet-stream"))
     osabi = {0: "SYSV", 3: "GNU/Linux", 9: "FreeBSD"}.get(data[7], str(data[7]))
-    parts = [f"ELF {bits} {order} {kind}", machines.get(machine, f"unknown arch 0x{machine:x}"),
+    parts = [f"ELF {'64' if is64 else '32'}-bit {'LSB' if little else 'MSB'} {kind}",
+             _ELF_MACHINES.get(machine, f"unknown arch 0x{machine:x}"),
              f"version {data[6]} ({osabi})"]
     if e_type in (2, 3):
-        parts.append("dynamically linked" if dynamic or has_interp else "statically linked")
+        parts.append("dynamically linked" if dynamic or interp is not None else "statically linked")
         if interp:
             parts.append(f"interpreter {interp}")
+    parts += notes
+    if stripped is not None and e_type != 4:
+        parts.append("stripped" if stripped else "not stripped")
     return Verdict(", ".join(parts), mime)
 
 
-def _magic(data: bytes, tail: bytes, env) -> Verdict | None:
+def _has_pie_flag(dynamic: bytes, e: str, word: str) -> bool:
+    """DT_FLAGS_1 with DF_1_PIE: what tells a PIE program from a shared library."""
+    size = struct.calcsize(e + word)
+    for pos in range(0, len(dynamic) - 2 * size + 1, 2 * size):
+        tag, value = struct.unpack(e + word + word, dynamic[pos:pos + 2 * size])
+        if tag == 0:
+            break
+        if tag == 0x6FFFFFFB:
+            return bool(value & 0x08000000)
+    return False
+
+
+def _elf_notes(blob: bytes, e: str) -> list[str]:
+    out = []
+    pos = 0
+    while pos + 12 <= len(blob):
+        namesz, descsz, ntype = struct.unpack(e + "III", blob[pos:pos + 12])
+        name_end = pos + 12 + namesz
+        desc_start = pos + 12 + ((namesz + 3) & ~3)
+        desc = blob[desc_start:desc_start + descsz]
+        name = blob[pos + 12:name_end].rstrip(b"\0")
+        if name == b"GNU":
+            if ntype == 3 and desc:
+                algo = {16: "md5/uuid", 20: "sha1", 8: "xxHash"}.get(len(desc), "unknown")
+                out.append(f"BuildID[{algo}]={desc.hex()}")
+            elif ntype == 1 and len(desc) >= 16:
+                os_id, major, minor, sub = struct.unpack(e + "IIII", desc[:16])
+                system = {0: "GNU/Linux", 1: "GNU/Hurd", 2: "Solaris", 3: "FreeBSD"}.get(os_id, "unknown")
+                out.append(f"for {system} {major}.{minor}.{sub}")
+        pos = desc_start + ((descsz + 3) & ~3)
+    return out
+
+
+def _magic(data: bytes, tail: bytes, env, read_at) -> Verdict | None:
     if data.startswith(b"\x89PNG\r\n\x1a\n"):
         return _png(data)
     if data.startswith(b"\xff\xd8\xff"):
@@ -264,7 +303,7 @@ def _magic(data: bytes, tail: bytes, env) -> Verdict | None:
     if data.startswith(b"7z\xbc\xaf\x27\x1c"):
         return Verdict(f"7-zip archive data, version {data[6]}.{data[7]}", "application/x-7z-compressed")
     if data.startswith(b"\x7fELF"):
-        return _elf(data)
+        return _elf(data, read_at)
     if data.startswith(b"SQLite format 3\0"):
         return Verdict("SQLite 3.x database", "application/vnd.sqlite3")
     if data.startswith(b"\0asm"):
@@ -399,7 +438,12 @@ def _classify(ctx: CommandContext, path: str, s) -> tuple[Verdict, str]:
         if data.startswith(b"\x1f\x8b") and handle.size >= 4:
             handle.seek(handle.size - 4)
             tail = handle.read(4)
-    found = _magic(data, tail, ctx.env)
+
+        def read_at(offset: int, n: int) -> bytes:
+            handle.seek(offset)
+            return handle.read(n)
+
+        found = _magic(data, tail, ctx.env, read_at)
     if found is not None:
         return found, "magic"
     text = _text(data)

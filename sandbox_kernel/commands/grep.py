@@ -859,8 +859,8 @@ class _Grep:
             if o.directories == "skip":
                 return
             if o.directories == "recurse":
-                if not command_line and any(fnmatch.fnmatchcase(path.rstrip("/").rsplit("/", 1)[-1], p)
-                                            for p in o.exclude_dirs):
+                base = path.rstrip("/").rsplit("/", 1)[-1]
+                if base not in (".", "..") and any(fnmatch.fnmatchcase(base, p) for p in o.exclude_dirs):
                     return
                 await self.recurse(path, name)
                 return

@@ -191,11 +191,28 @@ async def head(ctx: CommandContext) -> int:
         await out.flush()
 
     async def all_but_last_lines(stream) -> None:
-        window: deque[bytes] = deque()
-        async for line in stream.lines(sep):
-            window.append(line)
-            if len(window) > count:
-                await out.write(window.popleft())
+        held = b""
+        keep_at = 0
+        while chunk := await stream.read_some(1 << 20):
+            held += chunk
+            if len(held) < keep_at:
+                continue
+            parts = held.split(sep)
+            # parts[-1] is the unfinished line; keep it and the last ``count`` lines
+            if len(parts) - 1 > count:
+                cut = len(parts) - 1 - count
+                await out.write(sep.join(parts[:cut]) + sep)
+                held = sep.join(parts[cut:])
+            keep_at = 2 * len(held)
+        if count == 0:
+            await out.write(held)
+            await out.flush()
+            return
+        parts = held.split(sep)
+        if parts[-1] == b"":
+            parts.pop()
+        if len(parts) > count:
+            await out.write(sep.join(parts[:len(parts) - count]) + sep)
         await out.flush()
 
     job = _Job(ctx, files, verbose)

@@ -776,14 +776,12 @@ class Parser:
             return ("object", entries)
 
     def parse_object_value(self):
-        node = self.parse_alt_no_comma()
+        """An object value: pipes of comma-free expressions (a comma ends the entry)."""
+        node = self.parse_alt()
         while self.at_op("|"):
             self.next()
-            node = ("pipe", node, self.parse_alt_no_comma())
+            node = ("pipe", node, self.parse_alt())
         return node
-
-    def parse_alt_no_comma(self):
-        return self.parse_alt()
 
 
 # ============================================================================ interpreter
@@ -2459,17 +2457,16 @@ def _map(interp, args, inp, env):
 
 @native("tostream")
 def _tostream(interp, args, inp, env):
-    def walk(path, v, top):
+    """[path, leaf] events, and [path] closing each non-empty array or object."""
+    def walk(path, v):
         if isinstance(v, (list, dict)) and v:
-            items = list(enumerate(v)) if isinstance(v, list) else list(v.items())
-            for n, (k, x) in enumerate(items):
-                yield from walk(path + [float(k) if isinstance(v, list) else k], x, False)
-            last_key = float(len(v) - 1) if isinstance(v, list) else items[-1][0]
-            yield [path + [last_key]]
+            items = [(float(i), x) for i, x in enumerate(v)] if isinstance(v, list) else list(v.items())
+            for key, x in items:
+                yield from walk(path + [key], x)
+            yield [path + [items[-1][0]]]
         else:
             yield [path, v]
-    for event in walk([], inp, True):
-        yield event
+    yield from walk([], inp)
 
 
 @simple("floor")

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 from ..vfs import FSError
-from ._textio import BatchWriter, Fail, parse_opts, parse_size, quote, run_guarded
+from ._textio import BatchWriter, Fail, line_batches, parse_opts, parse_size, quote, run_guarded
 from .options import UsageError
 from .registry import CommandContext, command
 
@@ -264,11 +264,9 @@ async def rev(ctx: CommandContext) -> int:
             await ctx.error(f"cannot open {name}: {e.strerror}")
             status = 1
             continue
-        async for line in stream.lines(sep):
-            if line.endswith(sep):
-                await out.write(line[-2::-1] + sep)
-            else:
-                await out.write(line[::-1])
+        async for lines in line_batches(stream, sep):
+            await out.write_lines([line[-2::-1] + sep if line.endswith(sep) else line[::-1]
+                                   for line in lines])
         await out.flush()
     return status
 
@@ -306,6 +304,13 @@ async def tac(ctx: CommandContext) -> int:
             status = 1
             continue
         if not data:
+            continue
+        if not use_regex and not before:
+            parts = data.split(sep)
+            last = parts.pop()  # text after the final separator (usually empty)
+            parts.reverse()
+            await ctx.out(last + sep.join(parts) + (sep if parts else b""))
+            await ctx.checkpoint()
             continue
         records = []
         pos = 0
@@ -415,35 +420,36 @@ async def nl(ctx: CommandContext) -> int:
             await ctx.error(f"{name}: {e.strerror}")
             status = 1
             continue
-        async for line in stream.lines():
-            body = line[:-1] if line.endswith(b"\n") else line
-            if body in markers:
-                section = markers[body]
-                if renumber:
-                    number = start
-                await out.write(b"\n")
-                blank_run = 0
-                continue
-            style = styles[section]
-            numbered = False
-            if style == "a":
-                if body:
-                    numbered = True
+        async for batch in line_batches(stream):
+            for line in batch:
+                body = line[:-1] if line.endswith(b"\n") else line
+                if body in markers:
+                    section = markers[body]
+                    if renumber:
+                        number = start
+                    await out.write(b"\n")
                     blank_run = 0
-                else:
-                    blank_run += 1
-                    if blank_run >= join_blank:
+                    continue
+                style = styles[section]
+                numbered = False
+                if style == "a":
+                    if body:
                         numbered = True
                         blank_run = 0
-            elif style == "t":
-                numbered = bool(body)
-            elif style == "p":
-                numbered = regexes[section].search(body.decode("utf-8", "surrogateescape")) is not None
-            if numbered:
-                await out.write(render(number) + number_sep + body + b"\n")
-                number += incr
-            else:
-                await out.write(blank_prefix + body + b"\n")
+                    else:
+                        blank_run += 1
+                        if blank_run >= join_blank:
+                            numbered = True
+                            blank_run = 0
+                elif style == "t":
+                    numbered = bool(body)
+                elif style == "p":
+                    numbered = regexes[section].search(body.decode("utf-8", "surrogateescape")) is not None
+                if numbered:
+                    await out.write(render(number) + number_sep + body + b"\n")
+                    number += incr
+                else:
+                    await out.write(blank_prefix + body + b"\n")
         await out.flush()
     await out.flush()
     return status

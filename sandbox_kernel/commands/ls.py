@@ -1,6 +1,8 @@
 """ls: list directory contents (GNU layout: one per line, -C columns, -l long format)."""
 from __future__ import annotations
 
+import functools
+import re
 import stat as st
 import time
 from dataclasses import dataclass
@@ -262,10 +264,75 @@ def _entry_time(s: Stat, opts: Options) -> float:
     return {"atime": s.st_atime, "ctime": s.st_ctime}.get(opts.time_field, s.st_mtime)
 
 
-def _version_key(name: str):
-    import re
+def _ver_order(ch: str | None) -> int:
+    if ch is None or "0" <= ch <= "9":
+        return 0
+    if ch.isascii() and ch.isalpha():
+        return ord(ch)
+    if ch == "~":
+        return -1
+    return ord(ch) + 256
 
-    return [(0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.split(r"(\d+)", name) if p]
+
+def _verrevcmp(a: str, b: str) -> int:
+    """Debian's version comparison, as gnulib's filevercmp uses it."""
+    i = j = 0
+    la, lb = len(a), len(b)
+    while i < la or j < lb:
+        while (i < la and not a[i].isdigit()) or (j < lb and not b[j].isdigit()):
+            ac = _ver_order(a[i] if i < la else None)
+            bc = _ver_order(b[j] if j < lb else None)
+            if ac != bc:
+                return ac - bc
+            i += 1
+            j += 1
+        while i < la and a[i] == "0":
+            i += 1
+        while j < lb and b[j] == "0":
+            j += 1
+        first_diff = 0
+        while i < la and a[i].isdigit() and j < lb and b[j].isdigit():
+            if not first_diff:
+                first_diff = ord(a[i]) - ord(b[j])
+            i += 1
+            j += 1
+        if i < la and a[i].isdigit():
+            return 1
+        if j < lb and b[j].isdigit():
+            return -1
+        if first_diff:
+            return first_diff
+    return 0
+
+
+_SUFFIX = re.compile(r"(?:\.[A-Za-z~][A-Za-z0-9~]*)*$")
+
+
+def filevercmp(a: str, b: str) -> int:
+    """GNU ls -v / sort -V order: hidden names first, file extensions compared last."""
+    if a == b:
+        return 0
+    for special in ("", ".", ".."):
+        if a == special:
+            return -1
+        if b == special:
+            return 1
+    if a[0] == "." and b[0] != ".":
+        return -1
+    if a[0] != "." and b[0] == ".":
+        return 1
+    if a[0] == "." and b[0] == ".":
+        a, b = a[1:], b[1:]
+    a_pre = a[:_SUFFIX.search(a).start()]
+    b_pre = b[:_SUFFIX.search(b).start()]
+    result = _verrevcmp(a, b) if a_pre == b_pre else _verrevcmp(a_pre, b_pre)
+    if result:
+        return result
+    ab, bb = a.encode("utf-8", "surrogateescape"), b.encode("utf-8", "surrogateescape")
+    return (ab > bb) - (ab < bb)
+
+
+_version_key = functools.cmp_to_key(filevercmp)
 
 
 def _sort_entries(entries: list[Entry], opts: Options) -> list[Entry]:
@@ -281,7 +348,7 @@ def _sort_entries(entries: list[Entry], opts: Options) -> list[Entry]:
         elif opts.sort == "size":
             out.sort(key=lambda e: -(e.st.st_size if e.st else 0))
         elif opts.sort == "version":
-            out.sort(key=lambda e: _version_key(e.name))
+            out.sort(key=lambda e: _version_key(e.name))  # stable over the name order
         elif opts.sort == "extension":
             def ext(e: Entry) -> bytes:
                 base = e.name.rsplit("/", 1)[-1]
@@ -533,18 +600,18 @@ class Lister:
                 continue
         return _sort_entries(entries, self.opts)
 
-    async def list_dir(self, path: str, header: bool) -> None:
-        if not self.first_block:
-            self.out.append("\n")
-        self.first_block = False
+    async def list_dir(self, path: str, header: bool, from_command_line: bool = True) -> None:
         try:
             entries = self.read_dir(path)
         except FSError as e:
-            # GNU prints the header only after opening succeeded
+            # GNU prints neither the separator nor the header of a directory it cannot open
             await self.flush()
             await self.ctx.error(f"cannot open directory {quote(path)}: {strerror(e)}")
-            self.status = 2 if self.status == 0 else self.status
+            self.status = max(self.status, 2 if from_command_line else 1)
             return
+        if not self.first_block:
+            self.out.append("\n")
+        self.first_block = False
         if header:
             self.out.append(f"{self._quoted(path)}:\n")
         if self.opts.long or self.opts.size_blocks:
@@ -562,7 +629,7 @@ class Lister:
                 if e.name in (".", "..") or e.st is None:
                     continue
                 if st.S_ISDIR(e.st.st_mode) and not (e.target is not None and not self.opts.deref):
-                    await self.list_dir(join_path(path, e.name), True)
+                    await self.list_dir(join_path(path, e.name), True, from_command_line=False)
 
 
 def _width(text: str) -> int:

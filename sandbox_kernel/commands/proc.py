@@ -7,6 +7,7 @@ import resource
 import time as _time
 
 from ..engine import CancelToken
+from ._dataopts import getopt_status
 from .options import UsageError, getopt
 from .registry import CommandContext, command
 from .system import parse_signal, run_command
@@ -72,7 +73,7 @@ specified by the sum of their values.
 
 @command("sleep", help=SLEEP_HELP)
 async def sleep(ctx: CommandContext) -> int:
-    opts, operands = getopt(ctx.args, "", negative_numbers=False)
+    opts, operands = getopt_status(ctx.args, "", status=1)
     if not operands:
         raise UsageError("missing operand", 1)
     total = 0.0

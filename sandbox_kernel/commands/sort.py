@@ -159,27 +159,29 @@ def _make_extractor(key: Key, tab: bytes | None) -> Callable[[bytes], bytes] | N
         return pos
 
     if tab is None:
-        def field_end(line: bytes, k: int, ends_cache: list) -> int:
-            if k == 0:
+        # end of the k-th blank-led field, in one regex call per position
+        skip_beg = re.compile(rb"(?:[ \t\n]*[^ \t\n]+){%d}" % sword) if sword else None
+        end_field = eword + 1 if eword is not None and echar == 0 else eword
+        skip_end = re.compile(rb"(?:[ \t\n]*[^ \t\n]+){%d}" % end_field) if end_field else None
+
+        def field_end(line: bytes, rx) -> int:
+            if rx is None:
                 return 0
-            if not ends_cache:
-                ends_cache.append([m.end() for m in _FIELD_END.finditer(line)])
-            ends = ends_cache[0]
-            return ends[k - 1] if k <= len(ends) else len(line)
+            m = rx.match(line)
+            return m.end() if m else len(line)
 
         def extract(line: bytes) -> bytes:
             lim = len(line)
-            cache: list = []
-            beg = field_end(line, sword, cache)
+            beg = field_end(line, skip_beg)
             if sblank:
                 beg = skip_blanks(line, beg, lim)
             beg = min(lim, beg + schar)
             if eword is None:
                 end = lim
             elif echar == 0:
-                end = field_end(line, eword + 1, cache)
+                end = field_end(line, skip_end)
             else:
-                end = field_end(line, eword, cache)
+                end = field_end(line, skip_end)
                 if eblank:
                     end = skip_blanks(line, end, lim)
                 end = min(lim, end + echar)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import signal as _signal
 import stat as _stat
 
+from ._dataopts import getopt_status
 from .options import UsageError, getopt
 from .registry import CommandContext, command
 
@@ -222,7 +223,7 @@ def _group_name(ctx: CommandContext, gid: int) -> str:
 
 @command("whoami", help="Usage: whoami [OPTION]...\nPrint the user name associated with the current effective user ID.\nSame as id -un.")
 async def whoami(ctx: CommandContext) -> int:
-    _, operands = getopt(ctx.args, "")
+    _, operands = getopt_status(ctx.args, "")
     if operands:
         raise UsageError(f"extra operand '{operands[0]}'", 1)
     await ctx.out("user\n")
@@ -245,7 +246,7 @@ or (when USER omitted) for the current user.
 
 @command("id", help=ID_HELP)
 async def id_cmd(ctx: CommandContext) -> int:
-    opts, users = getopt(ctx.args, "gGnruz", {"group": "g", "groups": "G", "name": "n",
+    opts, users = getopt_status(ctx.args, "gGnruz", {"group": "g", "groups": "G", "name": "n",
                                               "real": "r", "user": "u", "zero": "z"})
     flags = {o for o, _ in opts}
     only = [f for f in "ugG" if f in flags]
@@ -299,9 +300,9 @@ Show the system's host name.
 
 @command("hostname", help=HOSTNAME_HELP)
 async def hostname(ctx: CommandContext) -> int:
-    opts, operands = getopt(ctx.args, "sfdiIA", {"short": "s", "fqdn": "f", "long": "f",
+    opts, operands = getopt_status(ctx.args, "sfdiIA", {"short": "s", "fqdn": "f", "long": "f",
                                                  "domain": "d", "ip-address": "i",
-                                                 "all-ip-addresses": "I", "all-fqdns": "A"})
+                                                 "all-ip-addresses": "I", "all-fqdns": "A"}, 255)
     if operands:
         await ctx.error("you must be root to change the host name")
         return 1
@@ -338,7 +339,7 @@ Print certain system information.  With no OPTION, same as -s.
 
 @command("uname", help=UNAME_HELP)
 async def uname(ctx: CommandContext) -> int:
-    opts, operands = getopt(ctx.args, "asnrvmpio", {
+    opts, operands = getopt_status(ctx.args, "asnrvmpio", {
         "all": "a", "kernel-name": "s", "nodename": "n", "kernel-release": "r",
         "kernel-version": "v", "machine": "m", "processor": "p", "hardware-platform": "i",
         "operating-system": "o"})
@@ -367,7 +368,7 @@ which may be less than the number of online processors
 
 @command("nproc", help=NPROC_HELP)
 async def nproc(ctx: CommandContext) -> int:
-    opts, operands = getopt(ctx.args, "", {"all": None, "ignore=": None})
+    opts, operands = getopt_status(ctx.args, "", {"all": None, "ignore=": None})
     if operands:
         raise UsageError(f"extra operand '{operands[0]}'", 1)
     count = PROCESSORS
@@ -390,7 +391,7 @@ Write the full path of COMMAND(s) to standard output.
 
 @command("which", help=WHICH_HELP)
 async def which(ctx: CommandContext) -> int:
-    opts, names = getopt(ctx.args, "as")
+    opts, names = getopt_status(ctx.args, "as", None, 2)
     show_all = any(o == "a" for o, _ in opts)
     silent = any(o == "s" for o, _ in opts)
     status = 0 if names else 1
@@ -406,7 +407,7 @@ async def which(ctx: CommandContext) -> int:
 
 @command("clear", help="Usage: clear [-x]\nClear the terminal screen.\n\n  -x  do not try to clear scrollback")
 async def clear(ctx: CommandContext) -> int:
-    opts, operands = getopt(ctx.args, "xVT:")
+    opts, operands = getopt_status(ctx.args, "xVT:")
     if operands:
         await ctx.error(f"extra operand '{operands[0]}'")
         return 1
@@ -497,7 +498,7 @@ def _shell_jobs(ctx: CommandContext) -> dict:
 @command("ps", help=PS_HELP)
 async def ps(ctx: CommandContext) -> int:
     args = [("-" + a) if a in ("ax", "aux", "ef", "e") else a for a in ctx.args]
-    opts, operands = getopt(args, "eAfauxo:")
+    opts, operands = getopt_status(args, "eAfauxo:")
     if operands:
         raise UsageError(f"unsupported option (BSD syntax): '{operands[0]}'", 1)
     full = any(o in ("f", "u") for o, _ in opts)

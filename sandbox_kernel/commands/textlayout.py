@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 from ..vfs import FSError
-from ._textio import BatchWriter, Fail, parse_opts, quote, run_guarded
+from ._textio import BatchWriter, Fail, line_batches, parse_opts, quote, run_guarded
 from .options import UsageError
 from .registry import CommandContext, command
 
@@ -230,11 +230,11 @@ async def fold(ctx: CommandContext) -> int:
         if stream is None:
             status = 1
             continue
-        async for line in stream.lines():
-            if line.endswith(b"\n"):
-                await out.write(_fold_line(line[:-1], width, spaces, count_bytes, b"\n") + b"\n")
-            else:
-                await out.write(_fold_line(line, width, spaces, count_bytes, b"\n"))
+        async for lines in line_batches(stream):
+            await out.write_lines([
+                _fold_line(line[:-1], width, spaces, count_bytes, b"\n") + b"\n"
+                if line.endswith(b"\n") else _fold_line(line, width, spaces, count_bytes, b"\n")
+                for line in lines])
         await out.flush()
     return status
 
@@ -342,8 +342,8 @@ async def expand(ctx: CommandContext) -> int:
         if stream is None:
             status = 1
             continue
-        async for line in stream.lines():
-            await out.write(_expand_line(line, tabs, initial))
+        async for lines in line_batches(stream):
+            await out.write_lines([_expand_line(line, tabs, initial) for line in lines])
         await out.flush()
     return status
 
@@ -420,8 +420,8 @@ async def unexpand(ctx: CommandContext) -> int:
         if stream is None:
             status = 1
             continue
-        async for line in stream.lines():
-            await out.write(_unexpand_line(line, tabs, all_blanks))
+        async for lines in line_batches(stream):
+            await out.write_lines([_unexpand_line(line, tabs, all_blanks) for line in lines])
         await out.flush()
     return status
 

@@ -119,6 +119,7 @@ class TreePrinter:
         self.files = 0
         self.lines: list[str] = []
         self.listed = 0
+        self.failed = False  # some directory could not be read: exit status 2
         self.visited: set[int] = set()
         self.art = BOX_ART if utf8_locale(ctx.env) else ASCII_ART  # box lines need UTF-8
         self.include = [glob_regex(p) for pat in o["include"] for p in pat.split("|")]
@@ -205,6 +206,7 @@ class TreePrinter:
             children = self.entries(path)
         except FSError:
             self.lines[-1] = self.lines[-1].rstrip("\n") + "  [error opening dir]\n"
+            self.failed = True
             return
         for index, (name, lst, target) in enumerate(children):
             last = index == len(children) - 1
@@ -281,4 +283,4 @@ async def tree(ctx: CommandContext) -> int:
             f = printer.files
             printer.lines.append(f"\n{dirs}, {f} file{'' if f == 1 else 's'}\n")
     await printer.flush()
-    return status
+    return 2 if printer.failed else status

@@ -486,6 +486,8 @@ class Shell(Expander):
         rt.commands += 1
         if rt.commands > rt.limits.commands:
             raise LimitExceeded(f"too many commands: {rt.limits.commands} executed (limit commands)", "commands")
+        if rt.limit_error is not None:
+            raise LimitExceeded(rt.limit_error, "commands")
         cancel = rt.cancel
         if cancel is not None and cancel.reason is not None:
             raise CommandCancelled(cancel.reason)
@@ -558,6 +560,11 @@ class Shell(Expander):
                 if self.interactive:
                     return 2
                 raise ExitShell(2)
+            if parser.warnings:
+                for line, message in parser.warnings:
+                    self.lineno = line
+                    await self.report(fds, f"warning: {message}")
+                parser.warnings.clear()
             if node is None:
                 break
             try:

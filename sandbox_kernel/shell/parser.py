@@ -117,6 +117,8 @@ class Parser:
         self.pending_heredocs: list[HereDoc] = []
         self._peeked: tuple | None = None  # (start, kind, value, end)
         self._alias_guard: set[str] = set()
+        #: (line, message) notes bash prints as warnings (a here-doc ended by end of input)
+        self.warnings: list[tuple[int, str]] = []
         self._alias_end = -1
 
     # ------------------------------------------------------------------ positions
@@ -547,6 +549,8 @@ class Parser:
         while True:
             if i >= self.n:
                 # bash warns and uses what it has: a here-doc cut short by EOF still counts
+                self.warnings.append((self.line_at(self.n), f"here-document at line {self.line_at(self.i) - 1} "
+                                      f"delimited by end-of-file (wanted `{doc.delimiter}')"))
                 break
             j = s.find("\n", i)
             if j < 0:

@@ -210,3 +210,16 @@ def test_cat_reports_write_errors(fs):
         err, status = _run_with_stdout(["cat", "big"], fs, handle)
     assert err == "cat: write error: No space left on device\n" and status == 1
     assert fs.stat("/workspace/out").st_size == 1000
+
+
+def test_ls_recursive_unreadable_subdirectory_is_a_minor_problem():
+    # measured as an unprivileged user with GNU ls 9.1
+    fs = new_fs()
+    fs.mkdir("/workspace/a/locked", parents=True)
+    fs.mkdir("/workspace/b")
+    fs.chmod("/workspace/a/locked", 0)
+    assert run_cmd(["ls", "-R"], fs=fs) == (
+        ".:\na\nb\n\n./a:\nlocked\n\n./b:\n",
+        "ls: cannot open directory './a/locked': Permission denied\n", 1)
+    assert run_cmd(["ls", "a/locked", "b"], fs=fs) == (
+        "b:\n", "ls: cannot open directory 'a/locked': Permission denied\n", 2)

@@ -250,3 +250,38 @@ def test_tree_errors(fs):
     out, err, status = run_cmd(["tree", "-L", "0"], fs=fs, env={})
     assert err.startswith("tree: Invalid level, must be greater than 0.\n") and status == 1
     assert run_cmd(["tree", "-Y"], fs=fs)[1].startswith("tree: Invalid argument -`Y'.\n")
+
+
+@pytest.mark.skipif(not __import__("shutil").which("file"), reason="host file(1) not installed")
+@pytest.mark.parametrize("host_path", ["/bin/true", "/usr/lib/x86_64-linux-gnu/libc.so.6",
+                                       "/usr/bin/bash", "/usr/lib/os-release"])
+def test_file_matches_host_file_on_host_binaries(host_path):
+    import os
+    import subprocess
+
+    if not os.path.isfile(host_path):
+        pytest.skip(f"{host_path} not on this machine")
+    fs = new_fs()
+    with open(host_path, "rb") as f:
+        fs.write_bytes("/workspace/sample", f.read())
+    want = subprocess.run(["file", "-b", host_path], capture_output=True, text=True,
+                          env={"LC_ALL": "C"}).stdout
+    assert run_cmd(["file", "-b", "sample"], fs=fs)[0] == want
+
+
+def test_unreadable_directories_in_find_du_tree():
+    # each measured as an unprivileged user against findutils 4.9, coreutils 9.1, tree 2.1
+    fs = new_fs()
+    fs.mkdir("/workspace/a/locked", parents=True)
+    fs.mkdir("/workspace/b")
+    fs.write_bytes("/workspace/a/locked/x", b"")
+    fs.chmod("/workspace/a/locked", 0)
+    out, err, status = run_cmd(["find", "."], fs=fs)
+    assert out == ".\n./a\n./a/locked\n./b\n" and status == 1
+    assert err == "find: './a/locked': Permission denied\n"
+    out, err, status = run_cmd(["du"], fs=fs)
+    assert sorted(out.splitlines()) == sorted(["4\t./a/locked", "8\t./a", "4\t./b", "16\t."]) and status == 1
+    assert err == "du: cannot read directory './a/locked': Permission denied\n"
+    assert run_cmd(["cp", "-r", "a", "c"], fs=fs)[1:] == ("cp: cannot access 'a/locked': Permission denied\n", 1)
+    out, err, status = run_cmd(["tree", "a"], fs=fs, env={})
+    assert out == "a\n`-- locked  [error opening dir]\n\n2 directories, 0 files\n" and status == 2

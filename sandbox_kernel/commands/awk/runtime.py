@@ -22,6 +22,8 @@ class Uninit(StrNum):
 
 
 UNINIT = Uninit("")
+#: a field past NF: an empty string that compares as a string (gawk: $5 == 0 is false)
+NO_FIELD = StrNum("")
 
 
 class NextRecord(Exception):
@@ -271,7 +273,7 @@ class Runtime:
         if i < len(f):
             v = f[i]
             return StrNum(v) if v.__class__ is str else v
-        return UNINIT
+        return NO_FIELD
 
     def fnum(self, i: int) -> float:
         """The numeric value of field i (no string object made for it)."""
@@ -341,7 +343,7 @@ class Runtime:
         self.ensure_split()
         f = self.fields
         while len(f) <= i:
-            f.append(UNINIT)
+            f.append("")
         f[i] = value if value.__class__ is not float else value
         self.NF = float(len(f) - 1)
         self.rebuild()
@@ -356,7 +358,7 @@ class Runtime:
             f = self.fields
             del f[n + 1:]
             while len(f) <= n:
-                f.append(UNINIT)
+                f.append("")
             self.NF = float(n)
             self.rebuild()
             return value

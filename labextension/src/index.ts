@@ -1,0 +1,230 @@
+/**
+ * JupyterLab plugin: the "Sandbox files" side panel for notebooks running the sandbox kernel.
+ */
+import { JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
+import { Dialog, showDialog, WidgetTracker } from '@jupyterlab/apputils';
+import { IEditorServices } from '@jupyterlab/codeeditor';
+import { INotebookTracker, NotebookPanel } from '@jupyterlab/notebook';
+import { Kernel } from '@jupyterlab/services';
+import {
+  deleteIcon,
+  downloadIcon,
+  editIcon,
+  LabIcon,
+  newFolderIcon,
+  refreshIcon,
+  textEditorIcon
+} from '@jupyterlab/ui-components';
+
+import { loadText, SandboxFileEditor } from './editor';
+import { describe, SandboxFilesPanel } from './panel';
+import { VfsConnection, VfsError } from './vfs';
+
+import '../style/index.css';
+
+/** kernel_info's `implementation` for the sandbox kernel (any kernelspec name). */
+const IMPLEMENTATION = 'sandbox_kernel';
+const PANEL_ID = 'sandbox-files';
+
+const sandboxIcon = new LabIcon({
+  name: 'sandbox-kernel:files',
+  svgstr:
+    '<svg xmlns="http://www.w3.org/2000/svg" width="16" viewBox="0 0 24 24">' +
+    '<path class="jp-icon3" fill="#616161" d="M3 5h7l2 2h9v12H3z"/>' +
+    '<path fill="#fff" d="M7 11h10v1.5H7zm0 3h7v1.5H7z"/></svg>'
+});
+
+namespace CommandIDs {
+  export const open = 'sandbox-files:open';
+  export const download = 'sandbox-files:download';
+  export const rename = 'sandbox-files:rename';
+  export const remove = 'sandbox-files:delete';
+  export const newFolder = 'sandbox-files:new-folder';
+  export const refresh = 'sandbox-files:refresh';
+  export const save = 'sandbox-files:save';
+}
+
+const plugin: JupyterFrontEndPlugin<void> = {
+  id: 'sandbox-kernel-labextension:plugin',
+  description: 'A side panel with the files of the sandbox kernel of the current notebook.',
+  autoStart: true,
+  requires: [INotebookTracker, IEditorServices],
+  activate: (app: JupyterFrontEnd, notebooks: INotebookTracker, editorServices: IEditorServices) => {
+    const editors = new WidgetTracker<SandboxFileEditor>({ namespace: 'sandbox-files-editor' });
+    const connections = new WeakMap<Kernel.IKernelConnection, VfsConnection>();
+    const autoOpened = new WeakSet<Kernel.IKernelConnection>();
+
+    const openFile = async (connection: VfsConnection, path: string): Promise<void> => {
+      const existing = editors.find(e => e.connection === connection && e.path === path);
+      if (existing) {
+        app.shell.activateById(existing.id);
+        return;
+      }
+      try {
+        const text = await loadText(connection, path);
+        const editor = new SandboxFileEditor(connection, path, text, panel.label, editorServices);
+        editor.id = `sandbox-file-${Private.counter++}`;
+        void editors.add(editor);
+        app.shell.add(editor, 'main');
+        app.shell.activateById(editor.id);
+      } catch (error) {
+        const binary = error instanceof VfsError && (error.code === 'EILSEQ' || error.code === 'EFBIG');
+        const answer = await showDialog({
+          title: `Cannot open ${path}`,
+          body: describe(error),
+          buttons: binary
+            ? [Dialog.cancelButton(), Dialog.okButton({ label: 'Download' })]
+            : [Dialog.okButton({ label: 'Close' })]
+        });
+        if (binary && answer.button.accept) {
+          await panel.download(path);
+        }
+      }
+    };
+
+    const panel = new SandboxFilesPanel({ openFile: (c, p) => void openFile(c, p) });
+    panel.id = PANEL_ID;
+    panel.title.icon = sandboxIcon;
+    panel.title.caption = 'Sandbox files';
+    let panelAdded = false;
+
+    // ---------------------------------------------------------------- following the kernel
+    const connectionFor = (kernel: Kernel.IKernelConnection): VfsConnection => {
+      let connection = connections.get(kernel);
+      if (!connection || connection.isDisposed) {
+        connection = new VfsConnection(kernel);
+        connections.set(kernel, connection);
+      }
+      return connection;
+    };
+
+    let generation = 0;
+    const update = async (): Promise<void> => {
+      const current = ++generation;
+      const notebook = notebooks.currentWidget;
+      const kernel = notebook?.sessionContext.session?.kernel ?? null;
+      if (!notebook || !kernel) {
+        panel.setConnection(null, '', notebook ? `${notebook.title.label} has no kernel.` : undefined);
+        return;
+      }
+      let implementation = '';
+      try {
+        implementation = (await kernel.info).implementation;
+      } catch {
+        implementation = '';
+      }
+      if (current !== generation) {
+        return; // a newer update superseded this one
+      }
+      if (implementation !== IMPLEMENTATION) {
+        panel.setConnection(null, '', `${notebook.title.label} does not use the Sandbox kernel.`);
+        return;
+      }
+      if (!panelAdded) {
+        app.shell.add(panel, 'left', { rank: 150 });
+        panelAdded = true;
+      }
+      panel.setConnection(connectionFor(kernel), notebook.title.label);
+      if (!autoOpened.has(kernel)) {
+        // show the panel once per kernel, without taking the keyboard from the notebook
+        autoOpened.add(kernel);
+        const focused = document.activeElement as HTMLElement | null;
+        app.shell.activateById(panel.id);
+        focused?.focus?.();
+      }
+    };
+
+    const watched = new WeakSet<NotebookPanel>();
+    notebooks.currentChanged.connect((_, notebook) => {
+      if (notebook && !watched.has(notebook)) {
+        watched.add(notebook);
+        notebook.sessionContext.kernelChanged.connect(() => {
+          if (notebooks.currentWidget === notebook) {
+            void update();
+          }
+        });
+        notebook.sessionContext.statusChanged.connect((_, status) => {
+          if (notebooks.currentWidget === notebook && status === 'idle' && !panel.connection) {
+            void update();
+          }
+        });
+      }
+      void update();
+    });
+
+    // ---------------------------------------------------------------- commands
+    const contextPath = (): string | null => {
+      const node = app.contextMenuHitTest(n => !!n.dataset.path && n.classList.contains('jp-SandboxFiles-item'));
+      return node?.dataset.path ?? panel.selected;
+    };
+    const isFile = () => {
+      const path = contextPath();
+      return !!path && panel.entryOf(path)?.type !== 'dir';
+    };
+    const { commands } = app;
+    commands.addCommand(CommandIDs.open, {
+      label: 'Open',
+      icon: textEditorIcon,
+      isEnabled: isFile,
+      execute: () => {
+        const path = contextPath();
+        if (path && panel.connection) {
+          return openFile(panel.connection, path);
+        }
+      }
+    });
+    commands.addCommand(CommandIDs.download, {
+      label: 'Download',
+      icon: downloadIcon,
+      isEnabled: isFile,
+      execute: () => {
+        const path = contextPath();
+        return path ? panel.download(path) : undefined;
+      }
+    });
+    commands.addCommand(CommandIDs.rename, {
+      label: 'Rename…',
+      icon: editIcon,
+      execute: () => {
+        const path = contextPath();
+        return path ? panel.rename(path) : undefined;
+      }
+    });
+    commands.addCommand(CommandIDs.remove, {
+      label: 'Delete…',
+      icon: deleteIcon,
+      execute: () => {
+        const path = contextPath();
+        return path ? panel.delete(path) : undefined;
+      }
+    });
+    commands.addCommand(CommandIDs.newFolder, {
+      label: 'New Folder…',
+      icon: newFolderIcon,
+      execute: () => panel.newFolder()
+    });
+    commands.addCommand(CommandIDs.refresh, {
+      label: 'Refresh',
+      icon: refreshIcon,
+      execute: () => panel.refresh()
+    });
+    commands.addCommand(CommandIDs.save, {
+      label: 'Save to Sandbox',
+      execute: () => editors.currentWidget?.save()
+    });
+    commands.addKeyBinding({ command: CommandIDs.save, keys: ['Accel S'], selector: '.jp-SandboxFileEditor' });
+
+    const selector = '.jp-SandboxFiles-item';
+    [CommandIDs.open, CommandIDs.download, CommandIDs.rename, CommandIDs.remove].forEach((command, i) =>
+      app.contextMenu.addItem({ command, selector, rank: i + 1 })
+    );
+    app.contextMenu.addItem({ command: CommandIDs.newFolder, selector: '.jp-SandboxFiles-tree', rank: 10 });
+    app.contextMenu.addItem({ command: CommandIDs.refresh, selector: '.jp-SandboxFiles-tree', rank: 11 });
+  }
+};
+
+namespace Private {
+  export let counter = 0;
+}
+
+export default plugin;

@@ -1,1 +1,0 @@
-echo "$SHELL" | grep -c bash
