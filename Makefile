@@ -5,12 +5,15 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench lab system-deps clean
+.PHONY: run test bench lab labextension system-deps clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e '.[test]'
+	# an editable install skips data-files: link the prebuilt JupyterLab extension by hand
+	mkdir -p $(VENV)/share/jupyter/labextensions
+	ln -sfn $(CURDIR)/sandbox_kernel/labextension $(VENV)/share/jupyter/labextensions/sandbox-kernel-labextension
 	touch $(STAMP)
 
 system-deps:
@@ -31,6 +34,11 @@ $(LAB_STAMP): $(STAMP)
 lab: $(LAB_STAMP) system-deps
 	$(PY) -m sandbox_kernel install --sys-prefix
 	$(VENV)/bin/jupyter lab --notebook-dir=notebooks $(if $(filter 0,$(shell id -u)),--allow-root)
+
+# make labextension: rebuild the committed JupyterLab extension (sandbox_kernel/labextension)
+# from labextension/src with the npm toolchain (node + npm; not part of `make test`).
+labextension: $(STAMP)
+	cd labextension && npm ci --no-audit --no-fund && PATH=$(CURDIR)/$(VENV)/bin:$$PATH npm run build
 
 bench: $(STAMP) system-deps
 	$(PY) -m benchmarks

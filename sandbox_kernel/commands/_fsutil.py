@@ -297,11 +297,15 @@ _UNITS = {"sec": 1, "second": 1, "min": 60, "minute": 60, "hour": 3600, "day": 8
           "week": 604800, "fortnight": 1209600, "month": 0, "year": 0}
 
 
+_WEEKDAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+
+
 def parse_date(text: str, env: dict | None = None, now: float | None = None) -> float | None:
-    """The common ``date -d``/``touch -d`` forms: ``@EPOCH``, ``now``, ``today``, ``yesterday``,
-    ``tomorrow``, ``YYYY-MM-DD[ T]HH:MM[:SS[.frac]][Z|+hh:mm]``, ``YYYYMMDD``, ``MM/DD/YYYY``,
-    ``Jan 2 2020 [time]``, ``2 Jan 2020``, relative ``[+-]N unit[s] [ago]`` (also appended to
-    a date). Returns a POSIX timestamp, or None when the text is not understood."""
+    """The common ``date -d``/``touch -d`` forms, items in any order: ``@EPOCH``, ``now``,
+    ``today``, ``yesterday``, ``tomorrow``, ``YYYY-MM-DD[ T]HH:MM[:SS[.frac]][Z|+hh:mm]``,
+    ``YYYYMMDD``, ``MM/DD/YYYY``, ``Jan 2 2020``, ``2 Jan 2020``, ``Thu, 02 Jan 2020``,
+    ``10am``, ``3:30pm``, weekdays (``monday``, ``next friday``), relative ``[+-]N unit[s]
+    [ago]``, ``next/last unit``. Returns a POSIX timestamp, or None when not understood."""
     import datetime as dt
     import re
     import time as _time
@@ -318,94 +322,102 @@ def parse_date(text: str, env: dict | None = None, now: float | None = None) -> 
     date_part: dt.date | None = None
     time_part: tuple[int, int, int, float] | None = None
     zone = None
+    weekday: tuple[int, int] | None = None  # (weekday, ordinal: 0 this/next-coming, 1 next, -1 last)
+    offset_secs = 0.0
+    offset_months = 0
+    offset_days = 0
     rest = s
 
     def take(pattern: str):
         nonlocal rest
-        m = re.match(pattern + r"(?:\s+|$|(?=z\b|[+-]\d))", rest)
+        m = re.match(pattern + r"(?:[\s,]+|$|(?=z\b|[+-]\d))", rest)
         if m:
             rest = rest[m.end():]
         return m
 
-    for _ in range(8):
+    for _ in range(32):
         if not rest:
             break
-        m = take(r"(\d{4})-(\d{1,2})-(\d{1,2})(?:t(\d{1,2}):(\d{2})(?::(\d{2})(\.\d+)?)?)?(?=z\b|[+-]\d|\s|$)")
-        if m and date_part is None:
-            date_part = _mkdate(int(m.group(1)), int(m.group(2)), int(m.group(3)))
-            if date_part is None:
-                return None
-            if m.group(4):
-                time_part = (int(m.group(4)), int(m.group(5)), int(m.group(6) or 0),
-                             float(m.group(7) or 0))
-            continue
-        m = take(r"(\d{1,2})/(\d{1,2})/(\d{2,4})")
-        if m and date_part is None:
-            year = int(m.group(3))
-            year += 2000 if year < 69 else 1900 if year < 100 else 0
-            date_part = _mkdate(year, int(m.group(1)), int(m.group(2)))
-            if date_part is None:
-                return None
-            continue
-        m = take(r"(\d{8})")
-        if m and date_part is None:
-            v = m.group(1)
-            date_part = _mkdate(int(v[:4]), int(v[4:6]), int(v[6:]))
-            if date_part is None:
-                return None
-            continue
-        m = take(_MONTH_RE + r"\.?,?\s+(\d{1,2}),?(?:\s+(\d{4}))?")
-        if m and date_part is None:
-            date_part = _mkdate(int(m.group(3) or base.year), _MONTHS.index(m.group(1)) + 1,
-                                int(m.group(2)))
-            if date_part is None:
-                return None
-            continue
-        if m:
-            return None
-        m = take(r"(\d{1,2})\s+" + _MONTH_RE + r"\.?(?:\s+(\d{4}))?")
-        if m and date_part is None:
-            date_part = _mkdate(int(m.group(3) or base.year), _MONTHS.index(m.group(2)) + 1,
-                                int(m.group(1)))
-            if date_part is None:
-                return None
-            continue
-        if m:
-            return None
-        m = take(r"(\d{1,2}):(\d{2})(?::(\d{2})(\.\d+)?)?\s*(am|pm)?(?=z\b|[+-]\d|\s|$)")
-        if m and time_part is None:
-            hour = int(m.group(1))
-            if m.group(5):
-                if not 1 <= hour <= 12:
+        if date_part is None:
+            m = take(r"(\d{4})-(\d{1,2})-(\d{1,2})(?:t(\d{1,2}):(\d{2})(?::(\d{2})(\.\d+)?)?)?")
+            if m:
+                date_part = _mkdate(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+                if date_part is None:
                     return None
-                hour = hour % 12 + (12 if m.group(5) == "pm" else 0)
-            time_part = (hour, int(m.group(2)), int(m.group(3) or 0), float(m.group(4) or 0))
-            continue
-        m = take(r"(z|utc|gmt|[+-]\d{2}:?\d{2})")
-        if m and zone is None:
-            z = m.group(1)
-            if z in ("z", "utc", "gmt"):
-                zone = dt.timezone.utc
-            else:
-                sign = -1 if z[0] == "-" else 1
-                digits = z[1:].replace(":", "")
-                zone = dt.timezone(sign * dt.timedelta(hours=int(digits[:2]), minutes=int(digits[2:])))
-            continue
-        break
-    # relative items
-    offset_days = 0
-    offset_secs = 0.0
-    offset_months = 0
-    while rest:
-        m = take(r"(now|today)")
+                if m.group(4):
+                    time_part = (int(m.group(4)), int(m.group(5)), int(m.group(6) or 0),
+                                 float(m.group(7) or 0))
+                continue
+            m = take(r"(\d{1,2})/(\d{1,2})/(\d{2,4})")
+            if m:
+                year = int(m.group(3))
+                year += 2000 if year < 69 else 1900 if year < 100 else 0
+                date_part = _mkdate(year, int(m.group(1)), int(m.group(2)))
+                if date_part is None:
+                    return None
+                continue
+            m = take(r"(\d{8})")
+            if m:
+                v = m.group(1)
+                date_part = _mkdate(int(v[:4]), int(v[4:6]), int(v[6:]))
+                if date_part is None:
+                    return None
+                continue
+            m = take(_MONTH_RE + r"\.?\s+(\d{1,2})(?:,?\s+(\d{4}))?")
+            if m:
+                date_part = _mkdate(int(m.group(3) or base.year), _MONTHS.index(m.group(1)) + 1,
+                                    int(m.group(2)))
+                if date_part is None:
+                    return None
+                continue
+            m = take(r"(\d{1,2})\s+" + _MONTH_RE + r"\.?(?:\s+(\d{4}))?")
+            if m:
+                date_part = _mkdate(int(m.group(3) or base.year), _MONTHS.index(m.group(2)) + 1,
+                                    int(m.group(1)))
+                if date_part is None:
+                    return None
+                continue
+        if time_part is None:
+            m = take(r"(\d{1,2}):(\d{2})(?::(\d{2})(\.\d+)?)?\s*(am|pm|a\.m\.|p\.m\.)?")
+            if not m:
+                m2 = take(r"(\d{1,2})\s*(am|pm|a\.m\.|p\.m\.)")
+                if m2:
+                    hour = int(m2.group(1))
+                    if not 1 <= hour <= 12:
+                        return None
+                    time_part = (hour % 12 + (12 if m2.group(2).startswith("p") else 0), 0, 0, 0.0)
+                    continue
+            if m:
+                hour = int(m.group(1))
+                if m.group(5):
+                    if not 1 <= hour <= 12:
+                        return None
+                    hour = hour % 12 + (12 if m.group(5).startswith("p") else 0)
+                time_part = (hour, int(m.group(2)), int(m.group(3) or 0), float(m.group(4) or 0))
+                continue
+        if zone is None:
+            m = take(r"(z|utc|gmt|[+-]\d{2}:?\d{2})")
+            if m:
+                z = m.group(1)
+                if z in ("z", "utc", "gmt"):
+                    zone = dt.timezone.utc
+                else:
+                    sign = -1 if z[0] == "-" else 1
+                    digits = z[1:].replace(":", "")
+                    zone = dt.timezone(sign * dt.timedelta(hours=int(digits[:2]), minutes=int(digits[2:])))
+                continue
+        m = take(r"(?:(next|last|this)\s+)?(monday|mon|tuesday|tues|tue|wednesday|wed|thursday|"
+                 r"thurs|thur|thu|friday|fri|saturday|sat|sunday|sun)\.?")
         if m:
+            ordinal = {"next": 1, "last": -1}.get(m.group(1) or "", 0)
+            weekday = (_WEEKDAYS.index(m.group(2)[:3]), ordinal)
             continue
-        m = take(r"yesterday")
-        if m:
+        if take(r"(now|today)"):
+            continue
+        if take(r"yesterday"):
             offset_days -= 1
             continue
-        m = take(r"tomorrow")
-        if m:
+        if take(r"tomorrow"):
             offset_days += 1
             continue
         m = take(r"([+-]?\s*\d+)?\s*(sec|second|min|minute|hour|day|week|fortnight|month|year)s?(\s+ago)?")
@@ -431,11 +443,21 @@ def parse_date(text: str, env: dict | None = None, now: float | None = None) -> 
                 offset_secs += n * _UNITS[unit]
             continue
         return None
+    if rest:
+        return None
     tzinfo = zone or tz
-    if date_part is None and time_part is None:
+    if date_part is None and time_part is None and weekday is None:
         result = dt.datetime.fromtimestamp(now, tzinfo)
     else:
-        day = date_part or base.date()
+        day = date_part or dt.datetime.fromtimestamp(now, tzinfo).date()
+        if weekday is not None and date_part is None:
+            wd, ordinal = weekday
+            ahead = (wd - day.weekday()) % 7
+            if ordinal == 1 and ahead == 0:
+                ahead = 7
+            elif ordinal == -1:
+                ahead = -((day.weekday() - wd) % 7 or 7)
+            day = day + dt.timedelta(days=ahead)
         h, mi, sec, frac = time_part or (0, 0, 0, 0.0)
         if not (0 <= h < 24 and 0 <= mi < 60 and 0 <= sec < 61):
             return None

@@ -25,6 +25,11 @@ Mandatory arguments to long options are mandatory for short options too.
   -c, -C NUM, --context[=NUM]   output NUM (default 3) lines of copied context
   -u, -U NUM, --unified[=NUM]   output NUM (default 3) lines of unified context
   -e, --ed                      output an ed script
+  -y, --side-by-side            output in two columns
+  -W, --width=NUM               output at most NUM (default 130) print columns
+      --left-column             output only the left column of common lines
+      --suppress-common-lines   do not output common lines
+  -t, --expand-tabs             expand tabs to spaces in output
   -r, --recursive                 recursively compare any subdirectories found
   -N, --new-file                  treat absent files as empty
       --unidirectional-new-file   treat absent first files as empty
@@ -57,6 +62,7 @@ _LONG = {
     "text": "a", "strip-trailing-cr": None, "label=": None, "minimal": "d",
     "speed-large-files": None, "color==": None, "no-dereference": None, "expand-tabs": "t",
     "initial-tab": "T", "show-c-function": "p", "suppress-common-lines": None,
+    "side-by-side": "y", "width=": "W", "left-column": None,
 }
 
 
@@ -81,6 +87,10 @@ class DiffOptions:
     strip_cr: bool = False
     labels: list[str] = field(default_factory=list)
     switches: str = ""
+    width: int = 130
+    suppress_common: bool = False
+    left_column: bool = False
+    expand_tabs: bool = False
 
 
 class _Trouble(Exception):
@@ -90,7 +100,7 @@ class _Trouble(Exception):
 @command("diff", help=DIFF_HELP)
 async def diff(ctx: CommandContext) -> int:
     try:
-        opts, files = getopt(ctx.args, "qscC:uU:erNx:iEZbwBI:adtTp", _LONG)
+        opts, files = getopt(ctx.args, "qscC:uU:erNx:iEZbwBI:adtTpyW:", _LONG)
     except UsageError as e:
         await ctx.error(e.message)
         await ctx.error("Try 'diff --help' for more information.")
@@ -121,6 +131,20 @@ async def diff(ctx: CommandContext) -> int:
                 o.context = int(value)
         elif key == "e":
             o.style = "ed"
+        elif key == "y":
+            o.style = "side"
+        elif key == "W":
+            if not value.isdigit() or int(value) == 0:
+                await ctx.error(f"invalid width '{value}'")
+                await ctx.error("Try 'diff --help' for more information.")
+                return 2
+            o.width = int(value)
+        elif key == "suppress-common-lines":
+            o.suppress_common = True
+        elif key == "left-column":
+            o.left_column = True
+        elif key == "t":
+            o.expand_tabs = True
         elif key == "r":
             o.recursive = True
         elif key == "N":
@@ -359,6 +383,8 @@ class _Differ:
             text = self._context(changes, lines_a, lines_b, a, b)
         elif o.style == "ed":
             text = _ed_script(changes, lines_a, lines_b)
+        elif o.style == "side":
+            text = _side_by_side(changes, lines_a, lines_b, o)
         else:
             text = _normal(changes, lines_a, lines_b)
         await ctx.stdout.write(text)
@@ -546,6 +572,93 @@ def _normal(changes, lines_a, lines_b) -> bytes:
             out.append(b"---\n")
         for k in range(c.b_start, c.b_start + c.b_count):
             out.append(_tagged(b"> ", lines_b[k]))
+    return b"".join(out)
+
+
+def _side_by_side(changes, lines_a, lines_b, o: DiffOptions) -> bytes:
+    """diff -y: both files in two columns with a gutter mark, laid out like GNU's sdiff mode."""
+    tab = 1 if o.expand_tabs else 8
+    offset = (o.width + tab + 3) // (2 * tab) * tab
+    half = max(0, min(offset - 3, o.width - offset))
+    column2 = offset if half else o.width
+    out: list[bytes] = []
+
+    def tab_from_to(col: int, to: int) -> int:
+        if not o.expand_tabs:
+            stop = col + 8 - col % 8
+            while stop <= to:
+                out.append(b"\t")
+                col = stop
+                stop += 8
+        out.append(b" " * max(0, to - col))
+        return to
+
+    def half_line(line: bytes, indent: int) -> int:
+        """Print the line's text clipped to the column width; returns the end column."""
+        in_pos = out_pos = 0
+        for byte in line.rstrip(b"\n"):
+            if byte == 9:
+                spaces = 8 - in_pos % 8
+                if in_pos == out_pos:
+                    stop = out_pos + spaces
+                    if o.expand_tabs:
+                        stop = min(stop, half)
+                        out.append(b" " * (stop - out_pos))
+                        out_pos = stop
+                    elif stop < half:
+                        out.append(b"\t")
+                        out_pos = stop
+                in_pos += spaces
+            else:
+                if in_pos < half:
+                    out.append(bytes([byte]))
+                    out_pos = in_pos + 1
+                in_pos += 1
+        return indent + out_pos
+
+    def row(left: bytes | None, sep: str, right: bytes | None) -> None:
+        col = 0
+        newline = False
+        if left is not None:
+            newline = left.endswith(b"\n")
+            col = half_line(left, 0)
+        if sep != " ":
+            col = tab_from_to(col, (half + column2 - 1) // 2) + 1
+            if sep == "|" and right is not None and newline != right.endswith(b"\n"):
+                sep = "/" if newline else "\\"
+            out.append(sep.encode())
+        if right is not None:
+            newline = newline or right.endswith(b"\n")
+            if right not in (b"\n", b""):
+                col = tab_from_to(col, column2)
+                half_line(right, col)
+        if newline:
+            out.append(b"\n")
+
+    def common(i: int, j: int) -> None:
+        if o.suppress_common:
+            return
+        if o.left_column:
+            row(lines_a[i], "(", None)
+        else:
+            row(lines_a[i], " ", lines_b[j])
+
+    i = j = 0
+    for c in changes:
+        while i < c.a_start:
+            common(i, j)
+            i += 1
+            j += 1
+        for k in range(max(c.a_count, c.b_count)):
+            left = lines_a[c.a_start + k] if k < c.a_count else None
+            right = lines_b[c.b_start + k] if k < c.b_count else None
+            row(left, "|" if left is not None and right is not None else "<" if left is not None else ">",
+                right)
+        i, j = c.a_start + c.a_count, c.b_start + c.b_count
+    while i < len(lines_a):
+        common(i, j)
+        i += 1
+        j += 1
     return b"".join(out)
 
 

@@ -2973,6 +2973,17 @@ def _check_pattern(pattern, scope, variables) -> None:
                 _check_pattern(sub, scope, variables)
 
 
+def _calls(node, names: set) -> bool:
+    """Whether the program calls any of ``names`` (anywhere, including in definitions)."""
+    if isinstance(node, tuple):
+        if node and node[0] == "call" and node[1] in names:
+            return True
+        return any(_calls(part, names) for part in node[1:])
+    if isinstance(node, list):
+        return any(_calls(part, names) for part in node)
+    return False
+
+
 _NODE_KINDS = {"identity", "literal", "literal_array", "paren", "pipe", "comma", "index", "slice",
                "iterate", "collect", "object", "neg", "binop", "and", "or", "alt", "if", "try",
                "var", "string", "format", "as", "reduce", "foreach", "label", "defs", "call",
@@ -3343,7 +3354,8 @@ async def jq(ctx: CommandContext) -> int:
 
     try:
         if opts["null_input"]:
-            if need_stdin:
+            # like jq, read standard input only when the program asks for it
+            if need_stdin and _calls(program, {"input", "inputs"}):
                 await ensure_stdin()
             await run_one(None)
         else:

@@ -86,6 +86,8 @@ class Command:
     print_: int = 0
     eval_: bool = False
     wfile: str | None = None
+    literal: str | None = None  # the replacement when it has no & \\1 or case conversion
+    template: str | None = None  # a Python re template when Python's sub() gives GNU's answer
     # y command
     table: dict | None = None
     # range state
@@ -454,6 +456,15 @@ class _ScriptParser:
         cmd.replacement = repl
         if cmd.regex is not None:
             self.check_refs(repl, cmd.regex.groups)
+        if all(kind == "lit" for kind, _ in repl):
+            cmd.literal = "".join(value for _, value in repl)
+        rx = cmd.regex
+        if (rx is not None and not rx.risky and not any(kind == "case" for kind, _ in repl)
+                and not any(x in rx.python for x in ("(?=", "(?!", "(?<", "\\b", "\\B"))
+                and rx.match("") is None):
+            # no empty matches: Python's sub() places matches exactly as GNU does
+            cmd.template = "".join(value.replace("\\", "\\\\") if kind == "lit" else f"\\g<{value}>"
+                                   for kind, value in repl)
 
     def check_refs(self, repl: list, groups: int) -> None:
         for kind, value in repl:
@@ -551,18 +562,23 @@ class _ScriptParser:
 
 # ----------------------------------------------------------------------------- execution
 class _Input:
-    """Lines of all inputs in order with one line of look-ahead (for ``$``)."""
+    """Lines of all inputs in order, read a block at a time, with look-ahead for ``$``."""
 
     def __init__(self, sed: "_Sed", files: list[str], separate: bool) -> None:
         self.sed = sed
         self.files = list(files)
         self.separate = separate
-        self.current = None  # current input stream
-        self.lines_iter = None
-        self.pending: tuple[str, bool] | None = None
-        self.filename = "-"
+        self.stream = None  # the input being read
+        self.rest = b""  # an incomplete line at the end of the last block
+        self.queue: list[str] = []  # decoded lines waiting to be read
+        self.qpos = 0
+        self.queue_last_nl = True  # does the queue's last line end with a newline?
+        self.queue_file = 0  # which input the queued lines come from (1, 2, ...)
+        self.queue_filename = "-"
+        self.opened = 0
         self.next_filename = "-"
-        self.exhausted = False
+        self.file_number = 0  # input of the line last returned
+        self.filename = "-"
 
     async def _open_next(self) -> bool:
         ctx = self.sed.ctx
@@ -578,66 +594,64 @@ class _Input:
                 await self.sed.read_error(f"can't read {path}: {e.strerror}")
                 continue
             self.stream = stream
-            self.lines_iter = stream.lines(self.sed.eol).__aiter__()
+            self.rest = b""
             self.next_filename = path
             self.opened += 1
             return True
         return False
 
-    async def _raw_next(self, cross_files: bool) -> tuple[str, bool, str] | None:
+    async def _fill(self, cross_files: bool) -> bool:
+        """Queue the next block of lines; False at the end of all input (or of the current
+        input when not ``cross_files``)."""
         eol = self.sed.eol
         while True:
-            if self.lines_iter is None:
-                if not cross_files and self.started:
-                    return None
-                if not await self._open_next():
-                    return None
-                self.started = True
-            try:
-                raw = await self.lines_iter.__anext__()
-            except StopAsyncIteration:
-                self.lines_iter = None
-                if not cross_files:
-                    return None
-                continue
-            has_nl = raw.endswith(eol)
-            text = (raw[:-1] if has_nl else raw).decode("utf-8", "surrogateescape")
-            return text, has_nl, self.next_filename, self.opened
-
-    started = False
-    opened = 0
-    file_number = 0
+            if self.stream is None:
+                if not cross_files or not await self._open_next():
+                    return False
+            chunk = await self.stream.read_some(65536)
+            if chunk:
+                parts = (self.rest + chunk).split(eol)
+                self.rest = parts.pop()
+                if not parts:
+                    continue
+                last_nl = True
+            else:
+                self.stream = None
+                if not self.rest:
+                    if not cross_files:
+                        return False
+                    continue
+                parts = [self.rest]
+                self.rest = b""
+                last_nl = False
+            self.queue = [p.decode("utf-8", "surrogateescape") for p in parts]
+            self.qpos = 0
+            self.queue_last_nl = last_nl
+            self.queue_file = self.opened
+            self.queue_filename = self.next_filename
+            return True
 
     async def next_line(self) -> tuple[str, bool] | None:
-        if self.pending is None:
-            got = await self._raw_next(True)
-            if got is None:
-                return None
-            self.pending = got
-        text, nl, fname, number = self.pending
-        if number != self.file_number and self.separate:
-            self.sed.line_number = 0  # -s and -i: line numbers count per file
-        self.file_number = number
-        self.filename = fname
-        self.pending = None
-        return text, nl
+        if self.qpos >= len(self.queue) and not await self._fill(True):
+            return None
+        pos = self.qpos
+        self.qpos = pos + 1
+        if self.queue_file != self.file_number:
+            if self.separate:
+                self.sed.line_number = 0  # -s and -i: line numbers count per file
+            self.file_number = self.queue_file
+            self.filename = self.queue_filename
+        has_nl = self.queue_last_nl or self.qpos < len(self.queue)
+        return self.queue[pos], has_nl
 
     async def is_last(self) -> bool:
-        if self.pending is not None:
-            return self.pending[3] != self.file_number and self.separate
+        if self.qpos < len(self.queue):
+            return False
         if self.separate:
-            if self.lines_iter is None:
-                return True
-            got = await self._raw_next(False)
-        else:
-            got = await self._raw_next(True)
-        if got is None:
-            return True
-        self.pending = got
-        return False
-
-    def start_file_mode(self) -> None:
-        self.started = False
+            if self.queue_file != self.file_number:
+                return True  # the queue already holds the next file's lines
+            return not await self._fill(False)
+        return not await self._fill(True)
 
 
 class _Sed:
@@ -836,8 +850,17 @@ class _Sed:
     def substitute(self, cmd: Command, ps: str) -> tuple[str, bool]:
         rx = self.regex_for(cmd.regex)
         parts = cmd.replacement
-        simple = all(k == "lit" for k, _ in parts)
-        lit = "".join(v for _, v in parts) if simple else ""
+        lit = cmd.literal
+        simple = lit is not None
+        if cmd.occurrence == 1:
+            if not cmd.global_:
+                m = rx.search(ps)
+                if m is None:
+                    return ps, False
+                return ps[:m.start()] + (lit if simple else self.expand(parts, m)) + ps[m.end():], True
+            if cmd.template is not None and cmd.regex is not None:
+                new, n = rx.compiled.subn(cmd.template, ps)
+                return new, n > 0
         out = []
         pos = 0
         count = 0
@@ -1015,7 +1038,6 @@ class _Sed:
         inp = self.input
         while await inp._open_next():
             stream = inp.stream
-            inp.lines_iter = None
             rest = b""
             while True:
                 chunk = await stream.read_some(1 << 20)

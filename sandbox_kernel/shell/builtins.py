@@ -1149,7 +1149,7 @@ async def _declare_print(sh, fds, names: list, flags: set) -> int:
     if names:
         for n in names:
             n = n if isinstance(n, str) else n.name
-            var = sh.lookup_var(n)
+            var = sh.lookup_raw(n) or sh.lookup_var(n)
             if var is None:
                 await err(sh, fds, "declare", f"{n}: not found")
                 status = 1
@@ -1588,9 +1588,14 @@ async def b_source(sh, argv, fds):
     sh.sourcing = getattr(sh, "sourcing", 0) + 1
     sh.source_stack.append(name)
     try:
-        return await sh.run_source(text, fds)
-    except ReturnFromFunction as r:
-        return r.status
+        try:
+            status = await sh.run_source(text, fds)
+        except ReturnFromFunction as r:
+            status = r.status
+        if sh.traps.get("RETURN") and not sh.in_trap:
+            sh.last_status = status
+            await sh.run_trap("RETURN")
+        return status
     finally:
         sh.source_stack.pop()
         sh.sourcing -= 1
@@ -2665,3 +2670,23 @@ async def b_complete(sh, argv, fds):
 async def b_logout(sh, argv, fds):
     await err(sh, fds, "logout", "not login shell: use `exit'")
     return 1
+
+
+@builtin("fg", usage="fg [job_spec]", text="Move job to the foreground: waits for the job (the current one by default) and returns its status.")
+async def b_fg(sh, argv, fds):
+    spec = argv[1] if len(argv) > 1 else "%+"
+    pid = _job_pid(sh, spec)
+    if pid is None or pid not in sh.rt.jobs:
+        await err(sh, fds, "fg", f"{spec if len(argv) > 1 else 'current'}: no such job")
+        return 1
+    return await sh.wait_job(pid)
+
+
+@builtin("bg", usage="bg [job_spec ...]", text="Move jobs to the background (jobs started with `&' already run in the background).")
+async def b_bg(sh, argv, fds):
+    spec = argv[1] if len(argv) > 1 else "%+"
+    pid = _job_pid(sh, spec)
+    if pid is None or pid not in sh.rt.jobs:
+        await err(sh, fds, "bg", f"{spec if len(argv) > 1 else 'current'}: no such job")
+        return 1
+    return 0

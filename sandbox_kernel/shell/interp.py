@@ -185,6 +185,14 @@ class Shell(Expander):
             return self._deref(v)
         return v
 
+    def lookup_raw(self, name: str) -> Var | None:
+        """The variable called ``name`` itself (a nameref is not followed)."""
+        for scope in reversed(self.scopes):
+            v = scope.get(name)
+            if v is not None:
+                return v
+        return self.globals.get(name)
+
     def _deref(self, v: Var, depth: int = 0) -> Var | None:
         if not v.nameref or depth > 8:
             return v
@@ -385,6 +393,8 @@ class Shell(Expander):
             new = values
         else:
             new = {i: v for i, v in enumerate(values)}
+        if var.integer:
+            new = {k: str(self.arith(v or "0")) for k, v in new.items()}
         if append and isinstance(var.value, dict):
             if var.assoc:
                 var.value.update(new)
@@ -1152,8 +1162,8 @@ class Shell(Expander):
         raise ShellError("bad conditional expression")
 
     async def _regex_match(self, text: str, word: Word) -> bool:
+        from ..commands.regex_translate import RegexError, RegexTimeout, compile_posix
         from .ast import Lit as _Lit
-        from .regex import compile_ere
         # quoted parts of the pattern match literally
         pieces = []
         for p in word.parts:
@@ -1167,11 +1177,14 @@ class Shell(Expander):
                     pieces.append(value)
         source = "".join(pieces)
         try:
-            rx = compile_ere(source, self.shopts["nocasematch"])
-        except ValueError:
+            rx = compile_posix(source, extended=True, ignore_case=self.shopts["nocasematch"])
+            m = rx.search(text)
+        except RegexError:
             self.set_array("BASH_REMATCH", [])
             raise ShellError(f"invalid regular expression `{source}'", 2)
-        m = rx.search(text)
+        except RegexTimeout:
+            self.set_array("BASH_REMATCH", [])
+            raise ShellError(f"regular expression `{source}' took too long to match", 2)
         if m is None:
             self.set_array("BASH_REMATCH", [])
             return False
@@ -1402,10 +1415,17 @@ class Shell(Expander):
         self.scopes.append({})
         self.funcnames.append(argv[0])
         self.func_depth += 1
+        # functions do not inherit a RETURN trap: it fires only when set by this function
+        inherited_return_trap = self.traps.get("RETURN")
         try:
-            status = await self.execute(fdef.body, fds)
-        except ReturnFromFunction as r:
-            status = r.status
+            try:
+                status = await self.execute(fdef.body, fds)
+            except ReturnFromFunction as r:
+                status = r.status
+            trap = self.traps.get("RETURN")
+            if trap and trap != inherited_return_trap and not self.in_trap:
+                self.last_status = status
+                await self.run_trap("RETURN")
         finally:
             self.func_depth -= 1
             self.funcnames.pop()

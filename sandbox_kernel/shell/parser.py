@@ -1551,6 +1551,15 @@ class Parser:
                 parts.extend(self.read_dq_parts())
                 i = self.i
                 continue
+            if c == "$" and i + 1 < n and s[i + 1] == "'":
+                # $'...' keeps its meaning inside "${x:-...}" (bash's extquote)
+                if lit:
+                    parts.append(Lit("".join(lit)))
+                    lit = []
+                self.i = i
+                parts.append(self.read_dollar(in_dq=False))
+                i = self.i
+                continue
             if c == "$" or c == "`":
                 self.i = i
                 part = self.read_dollar(in_dq=True) if c == "$" else self.read_backtick()

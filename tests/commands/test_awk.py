@@ -330,3 +330,25 @@ def test_awk_regex_escapes_like_gawk(prog):
 ])
 def test_awk_read_modify_write_like_gawk(prog):
     assert_like_gnu(["gawk", prog])
+
+
+@pytest.mark.skipif(shutil.which("gawk") is None, reason="gawk is not installed")
+@pytest.mark.parametrize("args", [
+    ["-F"], ["--bogus", "1"], ["-q", "1"], ["-vx=1", "BEGIN { print x }"], ["--assign=x=2", "BEGIN { print x }"],
+    ["--field-separator=:", "{ print $2 }"], ["-f", "missing.awk"], ["-f"], [], ["-v", "1x=2", "BEGIN { }"],
+    ["-e", "BEGIN { print 1 }", "-e", "BEGIN { print 2 }"], ["--version"][:0] + ["--", "BEGIN { print \"dashdash\" }"],
+])
+def test_awk_options_like_gawk(args):
+    assert_like_gnu(["gawk"] + args, stdin="a:b\n")
+
+
+@pytest.mark.skipif(shutil.which("gawk") is None, reason="gawk is not installed")
+@pytest.mark.parametrize("prog", [
+    "function g(a) { f(a) } function f(b) { b[1] = 7 } BEGIN { g(x); print x[1], length(x) }",
+    "function f(b) { b[\"k\"]++ } function g(a, n) { while (n-- > 0) f(a) } BEGIN { g(c, 3); print c[\"k\"] }",
+    "function fill(a, n,  i) { for (i = 1; i <= n; i++) a[i] = i } function sum(a,  k, s) { for (k in a) s += a[k]; return s } BEGIN { fill(v, 4); print sum(v) }",
+    "function f(s) { s = s \"x\"; return s } BEGIN { t = \"a\"; print f(t), t }",
+    "function f(a) { split(\"p q r\", a) } BEGIN { f(arr); print arr[3] }",
+])
+def test_awk_array_parameters_like_gawk(prog):
+    assert_like_gnu(["gawk", prog])

@@ -155,3 +155,16 @@ def test_cmp_messages_and_status():
     assert run_cmd(["cmp", "-n", "2", "c1", "c3"], fs=fs)[2] == 0
     assert run_cmd(["cmp", "c1", "nope"], fs=fs) == (b"", b"cmp: nope: No such file or directory\n", 2)
     assert run_cmd(["cmp", "-"], stdin=b"x", fs=fs)[2] == 0
+
+
+def test_side_by_side_layout():
+    fs = new_fs()
+    fs.write_bytes("/workspace/y1", b"a\n\tb\nc\n" + b"x" * 70 + b"\n")
+    fs.write_bytes("/workspace/y2", b"a\n\tB\nc\nnew\n")
+    out, _, status = run_cmd(["diff", "-y", "y1", "y2"], fs=fs)
+    # measured with GNU diff 3.8: tabs fill to the gutter at column 62, right column at 64
+    assert status == 1 and out == (b"a" + b"\t" * 8 + b"a\n"
+                                   b"\tb" + b"\t" * 6 + b"      |\t\tB\n"
+                                   b"c" + b"\t" * 8 + b"c\n" + b"x" * 61 + b" |\tnew\n")
+    out = run_cmd(["diff", "-y", "--suppress-common-lines", "-W", "40", "y1", "y2"], fs=fs)[0]
+    assert out == b"\tb\t   |\t\tB\n" + b"x" * 16 + b"   |\tnew\n"

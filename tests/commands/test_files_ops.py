@@ -252,3 +252,21 @@ def test_truncate(fs):
 def test_sync_and_mkfifo(fs):
     ok(["sync"], fs)
     assert run_cmd(["mkfifo", "p"], fs=fs) == ("", "mkfifo: cannot create fifo 'p': Operation not supported\n", 1)
+
+
+@pytest.mark.parametrize("text,want", [
+    # expectations computed with GNU date -d (TZ=UTC) at now = 2026-12-02 17:00:00 (a Wednesday)
+    ("2020-01-02 03:04:05", 1577934245), ("2020-01-02T03:04:05Z", 1577934245),
+    ("2020-01-02 03:04:05 +0200", 1577927045), ("@1600000000", 1600000000),
+    ("yesterday", 1796144400), ("2 days ago", 1796058000), ("-2 hours", 1796223600),
+    ("1 month ago", 1793638800), ("Jan 2 2020", 1577923200), ("2 Jan 2020", 1577923200),
+    ("01/02/2020", 1577923200), ("20200102", 1577923200), ("10am", 1796205600),
+    ("3:30pm", 1796225400), ("friday", 1796342400), ("last friday", 1795737600),
+    ("next monday", 1796601600), ("Thu, 02 Jan 2020 10:00:00 +0000", 1577959200),
+    ("1 year ago 2020-01-01", 1546300800), ("2020-01-02 + 1 day", 1578009600),
+    ("garbage", None), ("2020-02-30", None), ("25:00", None),
+])
+def test_parse_date_forms(text, want):
+    from sandbox_kernel.commands._fsutil import parse_date
+
+    assert parse_date(text, {"TZ": "UTC"}, now=1796230800.0) == want

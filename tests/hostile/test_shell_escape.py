@@ -132,19 +132,21 @@ def test_output_flood_truncated_within_time():
         s.close()
 
 
-@pytest.mark.parametrize("script", [
-    "seq 1e12 > /dev/null",
-    "printf '%*s' 2000000000 x > /dev/null",
-    "a=$(yes | head -c 1G); echo ${#a}",
-    "echo {1..100000000} > /dev/null",
-    "cat /dev/zero | head -c 10G > /dev/null",
+@pytest.mark.parametrize("script,may_finish", [
+    ("seq 1e12 > /dev/null", False),
+    ("printf '%*s' 2000000000 x > /dev/null", False),
+    ("a=$(yes | head -c 1G); echo ${#a}", False),
+    ("echo {1..100000000} > /dev/null", False),
+    # large chunks make 10 GB of zeros cheap enough to finish inside the limit: either is fine
+    ("cat /dev/zero | head -c 10G > /dev/null", True),
 ])
-def test_bombs_end_in_bounded_time(script):
+def test_bombs_end_in_bounded_time(script, may_finish):
     s = Session(wall_time=3)
     try:
         result, out, err, dt = s.run(script)
         assert dt < 8, f"{script} took {dt:.1f}s"
-        assert result.status != 0 and err
+        if not (may_finish and result.status == 0):
+            assert result.status != 0 and err
         assert s.run("echo alive")[1] == b"alive\n"
     finally:
         s.close()

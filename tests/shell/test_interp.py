@@ -5,7 +5,6 @@ from sandbox_kernel.cli import run_script
 from sandbox_kernel.shell import pattern
 from sandbox_kernel.shell.arith import ArithError, evaluate
 from sandbox_kernel.shell.expand import brace_expand, _sequence
-from sandbox_kernel.shell.regex import translate_ere
 
 
 def sh(src, stdin=b""):
@@ -85,12 +84,10 @@ def test_pattern_strip_and_replace():
     assert pattern.replace("aaa", "a*", "X", "/") == "X"
 
 
-def test_ere_translation():
-    import re
-    assert re.search(translate_ere("^[[:alpha:]]+[0-9]{2}$"), "abc12")
-    assert re.search(translate_ere("a|b"), "b")
-    assert re.search(translate_ere("[]a]"), "]")
-    assert not re.search(translate_ere("^x*$"), "xy")
+def test_regex_match_posix_semantics():
+    out, _, _ = sh('[[ abc12 =~ ^[[:alpha:]]+[0-9]{2}$ ]] && echo class; [[ xyz =~ x|xy ]] && echo "${BASH_REMATCH[0]}"; '
+                   '[[ "]" =~ []a] ]] && echo bracket; [[ a.c =~ "." ]] && echo literal-dot')
+    assert out == "class\nxy\nbracket\nliteral-dot\n"
 
 
 def test_word_splitting_and_quotes():

@@ -68,21 +68,12 @@ async def awk(ctx: CommandContext) -> int:
             break
         if not a.startswith("-") or a == "-":
             break
-        def value_of(short: str, long: str):
+
+        def value_of(short: str, long: str) -> str:
             nonlocal i
-            if a.startswith("--"):
-                if "=" in a:
-                    return a.split("=", 1)[1]
-                i += 1
-                if i >= len(args):
-                    raise _Usage(f"option '{long}' requires an argument")
-                return args[i]
-            if len(a) > 2:
-                return a[2:]
-            i += 1
-            if i >= len(args):
-                raise _Usage(f"option requires an argument -- '{short}'")
-            return args[i]
+            value, i = _option_value(args, i, short, long)
+            return value
+
         try:
             if a.startswith("-F") or a.startswith("--field-separator"):
                 fs = _fs_value(value_of("F", "--field-separator"))
@@ -105,18 +96,18 @@ async def awk(ctx: CommandContext) -> int:
                        "-b", "--sandbox", "-S", "--lint", "--non-decimal-data", "-n"):
                 pass
             else:
-                raise _Usage(f"{'unrecognized option' if a.startswith('--') else 'invalid option --'} "
-                             f"{repr(a) if a.startswith('--') else repr(a[1])}".replace('"', "'"))
+                raise _Usage("")  # gawk prints just the usage for an unknown option
         except _Usage as e:
-            await ctx.error(e.message)
-            await ctx.err(AWK_HELP + "\n")
-            return 2
+            if e.message:
+                await ctx.error(e.message)
+            await ctx.err(_usage(ctx.name) + "\n")
+            return 1
         i += 1
     operands = args[i:]
     if not sources:
         if not operands:
-            await ctx.err(AWK_HELP + "\n")
-            return 2
+            await ctx.err(_usage(ctx.name) + "\n")
+            return 1
         sources.append(("cmd. line", operands.pop(0)))
     program_text = "\n".join(text for _, text in sources)
     label = sources[0][0] if len(sources) == 1 else "cmd. line"
@@ -287,6 +278,25 @@ async def _main_loop(R: rt.Runtime, rules, is_async: bool, ctx: CommandContext) 
         finally:
             if R.pending is batch:
                 R.pending_pos = pos
+
+
+def _option_value(args: list[str], i: int, short: str, long: str) -> tuple[str, int]:
+    """The value of the option at ``args[i]`` (attached, ``--opt=value`` or the next
+    argument) and the index of the last argument it used."""
+    a = args[i]
+    if a.startswith("--"):
+        if "=" in a:
+            return a.split("=", 1)[1], i
+    elif len(a) > 2:
+        return a[2:], i
+    if i + 1 >= len(args):
+        raise _Usage(f"option '{long}' requires an argument" if a.startswith("--")
+                     else f"option requires an argument -- {short}")
+    return args[i + 1], i + 1
+
+
+def _usage(name: str) -> str:
+    return AWK_HELP.replace("Usage: awk", f"Usage: {name}")
 
 
 class _Usage(Exception):

@@ -53,21 +53,33 @@ class Compiler:
                 if x is not None:
                     self._walk_arrays(x, used)
         self.arrays |= used
-        # a global passed to a function's array parameter is an array
+        # a name passed to a function's array parameter is an array: a global, or a parameter
+        # of the calling function (which makes that function's parameter an array in turn)
+        scopes = [(None, [self.prog.begin, self.prog.end, self.prog.rules])]
+        scopes += [(fname, body) for fname, (_, body) in self.prog.functions.items()]
         changed = True
         while changed:
             changed = False
-            for node in self._calls():
-                fname, args = node[1], node[2]
-                if fname in self.prog.functions:
-                    params = self.prog.functions[fname][0]
-                    for i, a in enumerate(args):
-                        if i < len(params) and params[i] in self.func_arrays[fname] and a[0] == "var":
-                            if a[1] not in self.arrays:
-                                self.arrays.add(a[1])
+            for caller, body in scopes:
+                caller_params = self.prog.functions[caller][0] if caller else []
+                for node in self._calls(body):
+                    callee, args = node[1], node[2]
+                    if callee not in self.prog.functions:
+                        continue
+                    params = self.prog.functions[callee][0]
+                    for i, a in enumerate(args[:len(params)]):
+                        if params[i] not in self.func_arrays[callee] or a[0] != "var":
+                            continue
+                        if a[1] in caller_params:
+                            if a[1] not in self.func_arrays[caller]:
+                                self.func_arrays[caller].add(a[1])
                                 changed = True
+                        elif a[1] not in self.arrays:
+                            self.arrays.add(a[1])
+                            changed = True
 
-    def _calls(self):
+    @staticmethod
+    def _calls(tree) -> list:
         out = []
 
         def walk(n):
@@ -79,8 +91,7 @@ class Compiler:
             elif isinstance(n, list):
                 for x in n:
                     walk(x)
-        walk([self.prog.begin, self.prog.end, self.prog.rules,
-              [b for _, b in self.prog.functions.values()]])
+        walk(tree)
         return out
 
     def _walk_arrays(self, n, used: set) -> None:

@@ -20,3 +20,4 @@ mkdir uz; unzip -q z.zip -d uz; diff -r src uz/src && echo unzipped-same
 unzip -p z.zip src/a; zip -d z.zip src/a; unzip -l z.zip | tail -1
 zip -q none.zip nosuch 2>/dev/null; echo "status $?"
 unzip -q nosuch.zip 2>/dev/null; echo "status $?"
+zip -q lv.zip src/sub/b; unzip -v lv.zip | awk 'NR==4{print $1, $2, $3, $4, $7}'

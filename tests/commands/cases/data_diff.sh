@@ -22,3 +22,7 @@ cmp f1 f1; echo "status $?"; cmp f1 f2; echo "status $?"
 printf '1\n2\n3\n' > c1; printf '1\n2\n' > c2; printf '1\nX\n3\n' > c3
 cmp c1 c3; cmp -l c1 c3; cmp -b c1 c3; cmp -s c1 c3; echo "status $?"
 cmp c1 c2 2>&1; echo "status $?"; cmp -n 2 c1 c3; echo "status $?"; cmp -i 2 c1 c3; echo "status $?"
+printf 'a\n\tb\nc\nlong line that is definitely longer than sixty one characters in total width ok\n' > y1
+printf 'a\n\tB\nc\nnew\n' > y2
+diff -y y1 y2; diff -y -W 40 y1 y2; diff -y --suppress-common-lines y1 y2; diff -y --left-column y1 y2
+diff -y -t y1 y2; diff -y f1 f2; echo; echo "status $?"

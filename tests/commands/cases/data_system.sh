@@ -19,3 +19,5 @@ true; echo "true $?"; false; echo "false $?"
 which sh >/dev/null; echo "which $?"; which nosuchcmd; echo "status $?"
 getconf PAGESIZE; getconf PATH_MAX /; getconf NOSUCH 2>/dev/null; echo "status $?"
 /bin/kill -l 9; /bin/kill -l TERM
+now=$(date); [ "$(date -d "$now" +%s)" -le "$(date +%s)" ] && echo parsed-own-output
+date -d "$(date -R)" +%Y >/dev/null && echo parsed-rfc; date -d '2024/01/15' +%F; date -d 'Mon Jan 15 10:30:00 2024' '+%F %T'

@@ -1,0 +1,228 @@
+"""The "Sandbox files" JupyterLab extension: packaging checks, and JupyterLab on loopback driven
+by Debian's Chromium (Selenium + chromedriver): a cell writes /workspace/a.txt, the panel shows it
+live, the file opens in the editor, an edit is saved back, an upload and a delete go through the
+comm. Screenshot: build/labextension.png."""
+import json
+import os
+import re
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import tomllib
+import urllib.request
+import warnings
+from pathlib import Path
+
+import nbformat
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+LABEXTENSION = ROOT / "sandbox_kernel" / "labextension"
+LABEXTENSION_NAME = "sandbox-kernel-labextension"
+CHROMIUM = shutil.which("chromium")
+CHROMEDRIVER = shutil.which("chromedriver")
+
+
+# ----------------------------------------------------------------------------- packaging
+def test_built_assets_are_complete_and_small():
+    built = json.loads((LABEXTENSION / "package.json").read_text())
+    source = json.loads((ROOT / "labextension" / "package.json").read_text())
+    assert built["name"] == source["name"] == LABEXTENSION_NAME
+    assert built["version"] == source["version"]
+    load = LABEXTENSION / built["jupyterlab"]["_build"]["load"]
+    assert load.is_file(), f"{load} is missing: run `make labextension`"
+    assert (LABEXTENSION / "install.json").is_file()
+    static = list((LABEXTENSION / "static").iterdir())
+    assert sum(f.stat().st_size for f in static) < 200_000, "the bundle should only hold our code"
+    assert not any(f.suffix == ".map" for f in static), "no source maps in the shipped assets"
+
+
+def test_wheel_data_files_cover_the_built_assets():
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    data_files = config["tool"]["setuptools"]["data-files"]
+    target = f"share/jupyter/labextensions/{LABEXTENSION_NAME}"
+    shipped = set()
+    for dest, patterns in data_files.items():
+        for pattern in patterns:
+            for path in ROOT.glob(pattern):
+                shipped.add((dest, path.name))
+    for path in LABEXTENSION.rglob("*"):
+        if path.is_file():
+            dest = target if path.parent == LABEXTENSION else f"{target}/{path.parent.relative_to(LABEXTENSION)}"
+            assert (dest, path.name) in shipped, f"{path} is not mapped into the wheel's data-files"
+
+
+def test_jupyterlab_lists_the_extension_as_enabled():
+    """The environment's own install (pip install . or `make`'s editable install + link)."""
+    env = {k: v for k, v in os.environ.items() if k != "JUPYTER_PATH"}
+    out = subprocess.run([sys.executable, "-m", "jupyter", "labextension", "list"], env=env,
+                         capture_output=True, text=True, timeout=60)
+    text = re.sub(r"\x1b\[[0-9;]*m", "", out.stdout + out.stderr)
+    assert re.search(rf"{LABEXTENSION_NAME} v\S+ enabled OK", text), text
+
+
+# ----------------------------------------------------------------------------- browser
+def requirements_missing() -> str | None:
+    if not CHROMIUM or not CHROMEDRIVER:
+        return ("Chromium/chromedriver are not installed (scripts/system-deps installs the Debian "
+                "packages chromium and chromium-driver when run as root)")
+    for module in ("selenium", "jupyterlab"):
+        try:
+            __import__(module)
+        except ImportError:
+            return f"the Python package {module} is not installed (pip install -e '.[test]')"
+    return None
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory, jupyter_data_dir):
+    reason = requirements_missing()
+    if reason:
+        warnings.warn(f"browser test skipped: {reason}", UserWarning)
+        pytest.skip(reason)
+    root = tmp_path_factory.mktemp("lab-ext")
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell("echo hi > /workspace/a.txt"),
+        nbformat.v4.new_code_cell("cat /workspace/a.txt; cat /workspace/upload.txt; ls /workspace"),
+    ])
+    nb.metadata["kernelspec"] = {"name": "sandbox", "display_name": "Sandbox", "language": "bash"}
+    nbformat.write(nb, root / "files.ipynb")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    token = secrets.token_hex(16)
+    env = dict(os.environ, JUPYTER_PATH=jupyter_data_dir, JUPYTER_CONFIG_DIR=str(root / ".config"))
+    log_path = root / "lab.log"
+    log = open(log_path, "wb")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
+         f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
+         "--LabApp.news_url=", "--ServerApp.port_retries=0", "--allow-root",
+         "--ServerApp.terminals_enabled=False"],
+        stdout=log, stderr=subprocess.STDOUT, env=env)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            urllib.request.urlopen(f"{url}/api/status?token={token}", timeout=2)
+            break
+        except OSError:
+            if server.poll() is not None or time.monotonic() > deadline:
+                server.kill()
+                pytest.fail("JupyterLab did not start:\n" + log_path.read_text()[-3000:])
+            time.sleep(0.3)
+    try:
+        yield url, token, root
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        log.close()
+
+
+@pytest.mark.browser
+@pytest.mark.timeout(150)
+def test_sandbox_files_panel(lab, tmp_path):
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    url, token, root = lab
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                "--window-size=1280,800"):
+        options.add_argument(arg)
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    screenshot = ROOT / "build" / "labextension.png"
+    screenshot.parent.mkdir(exist_ok=True)
+    wait = WebDriverWait(driver, 60)
+
+    def css(selector):
+        return driver.find_elements(By.CSS_SELECTOR, selector)
+
+    def row(path):
+        found = css(f'.jp-SandboxFiles-item[data-path="{path}"]')
+        return found[0] if found else None
+
+    def run_cell(index):
+        tab = [t for t in css(".lm-DockPanel-tabBar .lm-TabBar-tab") if "files.ipynb" in t.text]
+        tab[0].click()
+        wait.until(lambda d: css(".jp-Notebook .jp-Cell .cm-content")[index].is_displayed())
+        editor = css(".jp-Notebook .jp-Cell .cm-content")[index]
+        editor.click()
+        editor.send_keys(Keys.SHIFT, Keys.ENTER)
+
+    def idle(d):
+        return d.execute_script("const s = document.querySelector('.jp-Notebook-ExecutionIndicator');"
+                                "return s && s.getAttribute('data-status') === 'idle';")
+
+    try:
+        driver.get(f"{url}/lab/tree/files.ipynb?token={token}")
+        wait.until(lambda d: css(".jp-Notebook .jp-Cell .cm-content"))
+        wait.until(idle)
+        # the panel opens by itself for a sandbox kernel and lists /workspace
+        wait.until(lambda d: css("#sandbox-files .jp-SandboxFiles-tree:not([hidden])"))
+        assert "/workspace" in css("#sandbox-files .jp-SandboxFiles-path")[0].text.replace(" ", "")
+        assert row("/workspace/a.txt") is None
+
+        # a shell cell writes the file: the watch event makes it appear without a refresh
+        run_cell(0)
+        wait.until(lambda d: row("/workspace/a.txt"))
+        assert row("/workspace/a.txt").find_element(By.CSS_SELECTOR, ".jp-SandboxFiles-detail").text == "3 B"
+
+        # open it in the editor and read it
+        ActionChains(driver).double_click(row("/workspace/a.txt")).perform()
+        wait.until(lambda d: css(".jp-SandboxFileEditor .cm-content"))
+        content = css(".jp-SandboxFileEditor .cm-content")[0]
+        wait.until(lambda d: content.text.strip() == "hi")
+        driver.save_screenshot(str(screenshot))
+
+        # edit and save back (Ctrl+S); the panel's size follows through the watch event
+        content.click()
+        content.send_keys(Keys.CONTROL, Keys.END)
+        content.send_keys("there")
+        content.send_keys(Keys.CONTROL, "s")
+        wait.until(lambda d: row("/workspace/a.txt").find_element(
+            By.CSS_SELECTOR, ".jp-SandboxFiles-detail").text == "8 B")
+
+        # upload through the panel's file input (the same chunked write path as drag-and-drop)
+        local = tmp_path / "upload.txt"
+        local.write_bytes(b"uploaded\n")
+        css("#sandbox-files .jp-SandboxFiles-fileInput")[0].send_keys(str(local))
+        wait.until(lambda d: row("/workspace/upload.txt"))
+
+        # the kernel sees both through its shell
+        run_cell(1)
+        wait.until(lambda d: any("uploaded" in e.text for e in css(".jp-OutputArea-output")))
+        output = [e.text for e in css(".jp-OutputArea-output") if "uploaded" in e.text][0]
+        assert output.startswith("hi\nthereuploaded\n"), output  # the edit added no newline
+
+        # delete through the context menu, with a confirmation dialog
+        ActionChains(driver).context_click(row("/workspace/upload.txt")).perform()
+        wait.until(lambda d: [e for e in css(".lm-Menu-item") if e.text.startswith("Delete")])
+        [e for e in css(".lm-Menu-item") if e.text.startswith("Delete")][0].click()
+        wait.until(lambda d: css(".jp-Dialog .jp-mod-accept"))
+        assert "upload.txt" in css(".jp-Dialog-body")[0].text
+        css(".jp-Dialog .jp-mod-accept")[0].click()
+        wait.until(lambda d: row("/workspace/upload.txt") is None)
+
+        # the breadcrumb goes to / and shows the top-level directories
+        [e for e in css(".jp-SandboxFiles-crumb") if e.get_attribute("data-root") == "/"][0].click()
+        wait.until(lambda d: row("/workspace") and row("/tmp"))
+    except Exception:
+        driver.save_screenshot(str(screenshot))
+        logs = (root / "lab.log").read_text(errors="replace")[-2000:]
+        console = "\n".join(str(e) for e in driver.get_log("browser"))[-2000:]
+        print(f"JupyterLab log tail:\n{logs}\nbrowser console:\n{console}")
+        raise
+    finally:
+        driver.quit()

@@ -1,0 +1,1 @@
+set --; echo "${@:-default}"; set -- a; echo "${@:-default}"

@@ -1,0 +1,1 @@
+declare -ai nums=(1 2); nums+=(3*2); echo ${nums[@]}

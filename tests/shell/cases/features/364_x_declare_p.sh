@@ -1,0 +1,1 @@
+x=1; declare -p x y 2>/dev/null; echo rc=$?

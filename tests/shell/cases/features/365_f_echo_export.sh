@@ -1,0 +1,1 @@
+f() { echo $1; }; export -f f 2>/dev/null; echo ok

@@ -1,0 +1,1 @@
+set -- a b c; n=2; echo "${!n}"

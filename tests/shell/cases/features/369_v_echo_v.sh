@@ -1,0 +1,1 @@
+v=PATH; echo "${!v}" | grep -c bin

@@ -1,0 +1,1 @@
+s=abc; echo "${s/b/$'\t'}" | od -c | head -1

@@ -1,0 +1,1 @@
+x=$(printf 'a b'); set -- $x; echo $#

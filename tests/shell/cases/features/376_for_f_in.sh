@@ -1,0 +1,1 @@
+for f in *.none; do echo "loop $f"; done

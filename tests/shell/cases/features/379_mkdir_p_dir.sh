@@ -1,0 +1,1 @@
+mkdir -p 'dir a'; touch 'dir a/x'; ls 'dir a'; cd 'dir a' && pwd | grep -c 'dir a'

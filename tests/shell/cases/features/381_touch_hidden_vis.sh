@@ -1,0 +1,1 @@
+touch .hidden vis; echo .* | tr ' ' '\n' | grep -c hidden

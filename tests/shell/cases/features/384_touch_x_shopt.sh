@@ -1,0 +1,1 @@
+touch x.TXT; shopt -s nocaseglob; echo *.txt

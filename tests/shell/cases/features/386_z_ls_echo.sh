@@ -1,0 +1,1 @@
+[[ -z $(ls -A) ]] && echo empty-dir

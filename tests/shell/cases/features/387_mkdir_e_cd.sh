@@ -1,0 +1,1 @@
+mkdir e && cd e && echo * && echo "rc=$?"

@@ -1,0 +1,1 @@
+printf '%s\n' {a..c}{1..2} | head -3

@@ -1,0 +1,1 @@
+if [[ -d /tmp ]]; then echo dir; elif [[ -f /tmp ]]; then echo file; fi

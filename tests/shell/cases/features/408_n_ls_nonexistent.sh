@@ -1,0 +1,1 @@
+[ -n "$(ls /nonexistent 2>/dev/null)" ] || echo nothing

@@ -1,0 +1,1 @@
+x=""; [ -z "$x" ] && [ ! -n "$x" ] && echo both-empty

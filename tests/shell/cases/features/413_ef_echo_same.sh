@@ -1,0 +1,1 @@
+[ / -ef /. ] && echo same

@@ -1,0 +1,1 @@
+[[ -o errexit ]] || echo no-errexit; set -e; [[ -o errexit ]] && echo errexit-on

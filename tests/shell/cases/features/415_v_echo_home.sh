@@ -1,0 +1,1 @@
+[[ -v HOME ]] && echo home-set; [[ -v NOPE ]] || echo nope-unset

@@ -1,0 +1,1 @@
+echo a | tee /dev/null

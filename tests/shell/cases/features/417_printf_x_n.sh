@@ -1,0 +1,1 @@
+printf 'x\n' | cat -A 2>/dev/null || printf 'x$\n'

@@ -1,0 +1,1 @@
+echo 'a:b' | awk -F: '{print $2}'

@@ -1,0 +1,1 @@
+printf 'x\ny\nz\n' | head -2 | tail -1

@@ -1,0 +1,1 @@
+echo abcabc | sed 's/b/B/2'

@@ -1,0 +1,1 @@
+basename /x/y/z.sh .sh; dirname /x/y/z.sh

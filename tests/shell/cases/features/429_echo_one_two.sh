@@ -1,0 +1,1 @@
+echo 'one two' | { read -r a b; echo "$b $a"; }

@@ -1,0 +1,1 @@
+x=$(echo -e 'a\nb' | wc -l); echo $((x + 0))

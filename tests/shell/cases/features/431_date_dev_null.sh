@@ -1,0 +1,1 @@
+date +%Y >/dev/null && echo date-ok

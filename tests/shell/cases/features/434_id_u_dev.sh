@@ -1,0 +1,1 @@
+id -u >/dev/null && echo id-ok

@@ -1,0 +1,1 @@
+true; echo "${PIPESTATUS[@]}"; false | true | false; echo "${PIPESTATUS[@]}"

@@ -1,0 +1,1 @@
+echo text 1>&2 | wc -c
