@@ -48,7 +48,7 @@ export class SandboxFileEditor extends MainAreaWidget<CodeEditorWrapper> {
 
     model.sharedModel.changed.connect(this._updateDirty, this);
     connection.changed.connect(this._onChanged, this);
-    connection.reset.connect(() => this._setState('the kernel restarted: this file is no longer in its sandbox'), this);
+    connection.reset.connect(this._onReset, this);
   }
 
   get dirty(): boolean {
@@ -58,6 +58,7 @@ export class SandboxFileEditor extends MainAreaWidget<CodeEditorWrapper> {
   dispose(): void {
     if (!this.isDisposed) {
       this.connection.changed.disconnect(this._onChanged, this);
+      this.connection.reset.disconnect(this._onReset, this);
     }
     super.dispose();
   }
@@ -108,6 +109,10 @@ export class SandboxFileEditor extends MainAreaWidget<CodeEditorWrapper> {
     } else {
       void this.reload();
     }
+  }
+
+  private _onReset(): void {
+    this._setState('the kernel restarted: this file is no longer in its sandbox (save to recreate it)');
   }
 
   private _updateDirty(): void {

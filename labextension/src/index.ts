@@ -99,10 +99,13 @@ const plugin: JupyterFrontEndPlugin<void> = {
     };
 
     let generation = 0;
+    // the kernel the panel's state was decided for (undefined: nothing decided yet)
+    let decidedFor: Kernel.IKernelConnection | null | undefined = undefined;
     const update = async (): Promise<void> => {
       const current = ++generation;
       const notebook = notebooks.currentWidget;
       const kernel = notebook?.sessionContext.session?.kernel ?? null;
+      decidedFor = kernel;
       if (!notebook || !kernel) {
         panel.setConnection(null, '', notebook ? `${notebook.title.label} has no kernel.` : undefined);
         return;
@@ -138,16 +141,18 @@ const plugin: JupyterFrontEndPlugin<void> = {
     notebooks.currentChanged.connect((_, notebook) => {
       if (notebook && !watched.has(notebook)) {
         watched.add(notebook);
-        notebook.sessionContext.kernelChanged.connect(() => {
-          if (notebooks.currentWidget === notebook) {
+        // the session and its kernel arrive after the notebook: re-decide whenever the
+        // current notebook's kernel is not the one the panel was set up for
+        const recheck = () => {
+          if (notebooks.currentWidget === notebook && notebook.sessionContext.session?.kernel !== decidedFor) {
             void update();
           }
-        });
-        notebook.sessionContext.statusChanged.connect((_, status) => {
-          if (notebooks.currentWidget === notebook && status === 'idle' && !panel.connection) {
-            void update();
-          }
-        });
+        };
+        const context = notebook.sessionContext;
+        context.sessionChanged.connect(recheck);
+        context.kernelChanged.connect(recheck);
+        context.statusChanged.connect(recheck);
+        context.connectionStatusChanged.connect(recheck);
       }
       void update();
     });

@@ -44,6 +44,9 @@ export class SandboxFilesPanel extends Widget {
     this.addClass('jp-SandboxFiles');
     this.node.tabIndex = -1;
 
+    const header = document.createElement('div');
+    header.className = 'jp-SandboxFiles-header';
+    header.textContent = 'Sandbox files';
     const toolbar = document.createElement('div');
     toolbar.className = 'jp-SandboxFiles-toolbar';
     toolbar.append(
@@ -69,7 +72,7 @@ export class SandboxFilesPanel extends Widget {
     this._message.className = 'jp-SandboxFiles-message';
     this._status.className = 'jp-SandboxFiles-status';
     this._status.hidden = true;
-    this.node.append(toolbar, this._crumbs, this._message, this._tree, this._status);
+    this.node.append(header, toolbar, this._crumbs, this._message, this._tree, this._status);
     this._showMessage('Open a notebook that uses the Sandbox kernel to see its files.');
   }
 
@@ -99,11 +102,14 @@ export class SandboxFilesPanel extends Widget {
 
   /** Follow another kernel (null: the current notebook has no sandbox kernel). */
   setConnection(connection: VfsConnection | null, label: string, reason?: string): void {
-    if (connection === this._connection) {
-      this._label = label;
+    if (connection && connection === this._connection) {
+      if (label !== this._label) {
+        this._label = label;
+        this._renderCrumbs();
+      }
       return;
     }
-    if (this._connection) {
+    if (this._connection && this._connection !== connection) {
       this._connection.changed.disconnect(this._onChanged, this);
       this._connection.reset.disconnect(this._onReset, this);
     }
@@ -120,7 +126,7 @@ export class SandboxFilesPanel extends Widget {
     }
     connection.changed.connect(this._onChanged, this);
     connection.reset.connect(this._onReset, this);
-    this._root = HOME;
+    this._root = this._roots.get(connection) ?? HOME;
     void this.refresh();
   }
 
@@ -129,6 +135,7 @@ export class SandboxFilesPanel extends Widget {
       return;
     }
     this._root = path;
+    this._roots.set(this._connection, path);
     this._selected = null;
     void this.refresh();
   }
@@ -537,7 +544,13 @@ export class SandboxFilesPanel extends Widget {
 
   private async _toggle(path: string): Promise<void> {
     if (this._expanded.has(path)) {
+      // forget the hidden listings: they would be re-listed on every change event
       this._expanded.delete(path);
+      for (const dir of [...this._listings.keys()]) {
+        if (dir === path || dir.startsWith(path + '/')) {
+          this._listings.delete(dir);
+        }
+      }
       this._render();
     } else {
       this._expanded.add(path);
@@ -724,6 +737,8 @@ export class SandboxFilesPanel extends Widget {
 
   private _connection: VfsConnection | null = null;
   private _label = '';
+  /** The folder shown for each kernel, kept while the panel follows other notebooks. */
+  private _roots = new WeakMap<VfsConnection, string>();
   private _root = HOME;
   private _rootError = '';
   private _selected: string | null = null;

@@ -30,6 +30,7 @@ class BatchWriter:
             await self.flush()
 
     async def write_lines(self, lines: list[bytes]) -> None:
+        self.ctx.check()  # batches come from input chunks: a cheap place to notice interrupts
         self.parts.extend(lines)
         self.size += sum(map(len, lines))
         if self.size >= self.limit:
@@ -156,3 +157,32 @@ async def line_batches(stream: InputStream, sep: bytes = b"\n", size: int = 1 <<
         partial = lines.pop()
         if lines:
             yield [line + sep for line in lines]
+
+
+def is_utf8(ctx: CommandContext) -> bool:
+    """Whether the command's locale (LC_ALL, LC_CTYPE, LANG in that order) is UTF-8."""
+    for var in ("LC_ALL", "LC_CTYPE", "LANG"):
+        value = ctx.env.get(var)
+        if value:
+            low = value.lower()
+            return "utf-8" in low or "utf8" in low
+    return False
+
+
+def char_width(ch: str) -> int:
+    """Terminal columns of one character (wcwidth-like): 0 for controls and combining marks,
+    2 for wide East Asian characters, else 1."""
+    import unicodedata
+
+    code = ord(ch)
+    if code < 0x20 or 0x7F <= code < 0xA0 or 0xDC80 <= code <= 0xDCFF:
+        return 0
+    if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf"):
+        return 0
+    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+
+
+def display_width(text: str) -> int:
+    if text.isascii():
+        return len(text)
+    return sum(char_width(c) for c in text)

@@ -91,6 +91,8 @@ With no FILE, or when FILE is -, read standard input.
                                 of [doxn], for Decimal, Octal, Hex or None
   -j, --skip-bytes=BYTES      skip BYTES input bytes first
   -N, --read-bytes=BYTES      limit dump to BYTES input bytes
+  -S BYTES, --strings[=BYTES]  output strings of at least BYTES graphic chars;
+                                3 is implied when BYTES is not specified
   -t, --format=TYPE           select output format or formats
   -v, --output-duplicates     do not use * to mark line suppression
   -w[BYTES], --width[=BYTES]  output BYTES bytes per output line;
@@ -253,6 +255,7 @@ async def od(ctx: CommandContext) -> int:
     radix = "o"
     skip = 0
     limit = None
+    min_string = None
     specs: list[_Spec] = []
     duplicates = False
     width = 16
@@ -294,7 +297,12 @@ async def od(ctx: CommandContext) -> int:
         elif o in traditional:
             specs += _parse_type(traditional[o])
         elif o == "S":
-            raise UsageError("option --strings is not supported here", 1)
+            min_string = 3 if v is None else parse_count(v)
+            if min_string is None:
+                await ctx.error(f"invalid --strings argument '{v}'")
+                return 1
+    if min_string is not None:
+        return await _od_strings(ctx, files, skip, limit, radix, min_string)
     if not specs:
         specs = _parse_type("o2")
     lcm = 1
@@ -357,6 +365,34 @@ async def od(ctx: CommandContext) -> int:
     return 1 if source.failed else 0
 
 
+async def _od_strings(ctx, files, skip, limit, radix, minimum) -> int:
+    """od -S: NUL-terminated runs of at least ``minimum`` printable characters."""
+    source = _ConcatInput(ctx, files)
+    offset = await source.skip(skip)
+    remaining = limit
+    run = bytearray()
+    start = offset
+    fmt = {"o": "{:07o} ", "d": "{:07d} ", "x": "{:06x} ", "n": ""}[radix]
+    while remaining is None or remaining > 0:
+        chunk = await source.read(65536 if remaining is None else min(65536, remaining))
+        if not chunk:
+            break
+        if remaining is not None:
+            remaining -= len(chunk)
+        for byte in chunk:
+            if 32 <= byte < 127:
+                if not run:
+                    start = offset
+                run.append(byte)
+            else:
+                if byte == 0 and len(run) >= minimum:
+                    await ctx.out(fmt.format(start) + run.decode("ascii") + "\n")
+                run.clear()
+            offset += 1
+        await ctx.checkpoint()
+    return 1 if source.failed else 0
+
+
 def _spread(values: list[str], width: int, pad: int, fields: int) -> str:
     """GNU od's placement: the block's padding is shared out among its fields."""
     parts = []
@@ -375,6 +411,195 @@ def _gcd(a: int, b: int) -> int:
     while b:
         a, b = b, a % b
     return a
+
+
+# ============================================================================ xxd (below), hexdump -e
+
+#: util-linux's own definitions of the fixed displays, used when they mix with -e.
+_KIND_FORMATS = {
+    "b": ['"%07.7_Ax\n"', '"%07.7_ax " 16/1 "%03o " "\n"'],
+    "c": ['"%07.7_Ax\n"', '"%07.7_ax " 16/1 "%3_c " "\n"'],
+    "C": ['"%08.8_Ax\n"', '"%08.8_ax  " 8/1 "%02x " "  " 8/1 "%02x "', '"  |" 16/1 "%_p" "|\n"'],
+    "d": ['"%07.7_Ax\n"', '"%07.7_ax " 8/2 "  %05u " "\n"'],
+    "o": ['"%07.7_Ax\n"', '"%07.7_ax " 8/2 " %06o " "\n"'],
+    "x": ['"%07.7_Ax\n"', '"%07.7_ax " 8/2 "   %04x " "\n"'],
+}
+
+_UNIT = re.compile(r'\s*(\d+)?\s*(?:/\s*(\d+))?\s*"((?:[^"\\]|\\.)*)"')
+_CONV = re.compile(r"%([-+ #0]*)(\d*)(?:\.(\d+))?(_a[dox]|_A[dox]|_c|_p|_u|[diouxXeEfgGcs%])")
+_ESCAPES = {"n": "\n", "t": "\t", "\\": "\\", '"': '"', "a": "\a", "b": "\b", "f": "\f",
+            "r": "\r", "v": "\v", "0": "\0"}
+_DEFAULT_SIZE = {"d": 4, "i": 4, "o": 4, "u": 4, "x": 4, "X": 4, "e": 8, "E": 8, "f": 8, "g": 8,
+                 "G": 8, "c": 1, "_c": 1, "_p": 1, "_u": 1}
+
+
+class _FormatUnit:
+    """``[iterations][/bytes] "text"`` of a hexdump format string."""
+
+    def __init__(self, reps: int | None, bcount: int | None, text: str) -> None:
+        self.explicit_reps = reps is not None
+        self.reps = reps or 1
+        self.items: list = []  # literal str, or (flags, width, precision, conv, size)
+        pos = 0
+        consumers = 0
+        for m in _CONV.finditer(text):
+            if m.start() > pos:
+                self.items.append(text[pos:m.start()])
+            flags, width, precision, conv = m.groups()
+            pos = m.end()
+            if conv == "%":
+                self.items.append("%")
+                continue
+            if conv == "s":
+                if bcount is None and precision is None:
+                    raise ValueError("%s requires a precision or a byte count")
+                size = bcount or int(precision)
+            elif conv.startswith(("_a", "_A")):
+                size = 0
+            else:
+                size = bcount or _DEFAULT_SIZE[conv]
+                if conv in ("e", "E", "f", "g", "G") and size not in (4, 8) or \
+                        conv in "diouxX" and size not in (1, 2, 4, 8):
+                    raise ValueError(f"bad byte count for conversion character {conv}")
+            if size:
+                consumers += 1
+            self.items.append((flags, width, precision, conv, size))
+        if pos < len(text):
+            self.items.append(text[pos:])
+        if bcount is not None and consumers > 1:
+            raise ValueError("byte count with multiple conversion characters")
+        self.size = sum(item[4] for item in self.items if isinstance(item, tuple))
+        self.deferred = any(isinstance(i, tuple) and i[3].startswith("_A") for i in self.items)
+        # the trailing whitespace that the last repetition leaves out
+        tail = self.items[-1] if self.items and isinstance(self.items[-1], str) else ""
+        self.trailing_space = len(tail) - len(tail.rstrip())
+
+
+def _parse_hexdump_format(text: str) -> list[_FormatUnit]:
+    units = []
+    pos = 0
+    while pos < len(text):
+        if not text[pos:].strip():
+            break
+        m = _UNIT.match(text, pos)
+        if not m:
+            raise ValueError(f"bad format {{{text}}}")
+        raw = m.group(3)
+        literal = re.sub(r"\\(.)", lambda e: _ESCAPES.get(e.group(1), e.group(1)), raw)
+        units.append(_FormatUnit(int(m.group(1)) if m.group(1) else None,
+                                 int(m.group(2)) if m.group(2) else None, literal))
+        pos = m.end()
+    return units
+
+
+_NAMED_LOW = ["nul", "soh", "stx", "etx", "eot", "enq", "ack", "bel", "bs", "ht", "lf", "vt", "ff",
+              "cr", "so", "si", "dle", "dc1", "dc2", "dc3", "dc4", "nak", "syn", "etb", "can", "em",
+              "sub", "esc", "fs", "gs", "rs", "us"]
+
+
+def _render_conversion(item, data: bytes, address: int, pad: bool) -> bytes:
+    flags, width, precision, conv, size = item
+    if pad:
+        # past the end of input: a blank of the same width (util-linux's bpad)
+        spec = "%" + ("-" if "-" in flags else "") + width + "s"
+        return (spec % "").encode()
+    if conv.startswith(("_a", "_A")):
+        spec = "%" + flags + width + ("." + precision if precision else "") + conv[2]
+        return (spec % address).encode()
+    if conv in ("c", "_c", "_p", "_u"):
+        b = data[0]
+        if conv == "c":
+            return b" " * max(0, int(width or 0) - 1) + bytes([b]) if "-" not in flags else \
+                bytes([b]) + b" " * max(0, int(width or 0) - 1)
+        if conv == "_p":
+            text = chr(b) if 32 <= b < 127 else "."
+        elif conv == "_u":
+            text = _NAMED_LOW[b] if b < 32 else "del" if b == 127 else chr(b) if b < 127 else f"{b:02x}"
+        else:
+            text = _C_ESCAPES.get(b) or (chr(b) if 32 <= b < 127 else f"{b:03o}")
+        spec = "%" + ("-" if "-" in flags else "") + width + "s"
+        return (spec % text).encode()
+    if conv == "s":
+        text = data[:size].split(b"\0")[0].decode("latin-1")
+        spec = "%" + ("-" if "-" in flags else "") + width + "s"
+        return (spec % text).encode("latin-1")
+    if conv in "eEfgG":
+        value = struct.unpack("<f" if size == 4 else "<d", data[:size])[0]
+        if value != value:
+            # C's printf shows the NaN's sign
+            text = ("-" if math.copysign(1.0, value) < 0 else "") + ("NAN" if conv in "EG" else "nan")
+            return (("%" + ("-" if "-" in flags else "") + width + "s") % text).encode()
+    else:
+        letter = {1: "B", 2: "H", 4: "I", 8: "Q"}[size]
+        value = struct.unpack("<" + (letter.lower() if conv in "di" else letter), data[:size])[0]
+    spec = "%" + flags + width + ("." + precision if precision is not None else "") + \
+        ("d" if conv == "i" else "d" if conv == "u" else conv)
+    return (spec % value).encode()
+
+
+async def _hexdump_formats(ctx, files, program, skip, length, squeeze) -> int:
+    sizes = [sum(u.reps * u.size for u in units) for units in program]
+    blocksize = max(sizes + [1])
+    for units, size in zip(program, sizes):
+        # a final unit without an iteration count repeats to fill the block
+        if units and size and size < blocksize and not units[-1].explicit_reps and units[-1].size:
+            units[-1].reps += (blocksize - size) // units[-1].size
+    source = _ConcatInput(ctx, files)
+    offset = await source.skip(skip)
+    remaining = length
+    prev = None
+    starred = False
+    while True:
+        want = blocksize if remaining is None else min(blocksize, remaining)
+        block = await source.read(want) if want else b""
+        if not block:
+            break
+        if remaining is not None:
+            remaining -= len(block)
+        if squeeze and block == prev and len(block) == blocksize:
+            if not starred:
+                await ctx.out("*\n")
+                starred = True
+            offset += len(block)
+            continue
+        starred = False
+        prev = block
+        end = offset + len(block)
+        padded = block + b"\0" * (blocksize - len(block))
+        out = []
+        for units in program:
+            pos = 0
+            for unit in units:
+                if unit.deferred:
+                    continue
+                for rep in range(unit.reps):
+                    last = rep == unit.reps - 1 and unit.reps > 1
+                    for n, item in enumerate(unit.items):
+                        if isinstance(item, str):
+                            text = item
+                            if last and n == len(unit.items) - 1 and unit.trailing_space:
+                                text = text[:len(text) - unit.trailing_space]
+                            out.append(text.encode("latin-1", "replace"))
+                            continue
+                        address = offset + pos
+                        data = padded[pos:pos + item[4]]
+                        out.append(_render_conversion(item, data, address,
+                                                      pad=address >= end and item[4] > 0))
+                        pos += item[4]
+        await ctx.stdout.write(b"".join(out))
+        offset = end
+        await ctx.checkpoint()
+    # the end address (%_A) is shown once, by the last format string that has one
+    tail = []
+    ending = [units for units in program if any(u.deferred for u in units)]
+    if ending and offset > 0:
+        for unit in ending[-1]:
+            if unit.deferred:
+                for item in unit.items:
+                    tail.append(item.encode("latin-1", "replace") if isinstance(item, str)
+                                else _render_conversion(item, b"", offset, False))
+    await ctx.stdout.write(b"".join(tail))
+    return 1 if source.failed else 0
 
 
 # ============================================================================ xxd
@@ -447,6 +672,9 @@ async def xxd(ctx: CommandContext) -> int:
         await ctx.err(XXD_HELP)
         return 1
     infile = operands[0] if operands else "-"
+    streamable = not ({"r", "i", "a"} & flags) and seek >= 0 and len(operands) < 2
+    if streamable:
+        return await _xxd_stream(ctx, infile, flags, cols, group, seek, length, display_offset)
     try:
         if infile == "-":
             data = await ctx.stdin.read()
@@ -476,6 +704,36 @@ async def xxd(ctx: CommandContext) -> int:
             return 3
     else:
         await ctx.stdout.write(out)
+    return 0
+
+
+async def _xxd_stream(ctx, infile, flags, cols, group, seek, length, display_offset) -> int:
+    """Plain and -p dumps, a block of whole lines at a time (``xxd big | head`` stops early)."""
+    try:
+        inp = ctx.open_input(infile)
+    except FSError as e:
+        await ctx.err(f"xxd: {infile}: {e.strerror}\n")
+        return 2
+    cols = cols or (30 if "p" in flags else 6 if "b" in flags else 16)
+    block = cols * 256
+    try:
+        skipped = len(await inp.read(seek)) if seek else 0
+        offset = skipped
+        remaining = length
+        while remaining is None or remaining > 0:
+            want = block if remaining is None else min(block, remaining)
+            data = await inp.read(want)
+            if not data:
+                break
+            if remaining is not None:
+                remaining -= len(data)
+            await ctx.stdout.write(_xxd_render(data, flags, cols, group, offset + display_offset, None,
+                                               ctx.check))
+            offset += len(data)
+            await ctx.checkpoint()
+    except FSError as e:
+        await ctx.err(f"xxd: {infile}: {e.strerror}\n")
+        return 2
     return 0
 
 
@@ -510,24 +768,12 @@ def _xxd_render(data: bytes, flags: set, cols, group, start: int, varname: str |
     if group is None:
         group = 1 if binary else 2
     digits = 8 if binary else 2
-    out = []
-    prev_zero = False
-    starred = False
+    lines = []
     hex_width = None
     for pos in range(0, len(data), cols):
         if check is not None and pos % (cols * 1024) == 0:
             check()
         chunk = data[pos:pos + cols]
-        if "a" in flags and not chunk.strip(b"\0") and len(chunk) == cols:
-            if prev_zero and pos + cols < len(data):
-                if not starred:
-                    out.append("*")
-                    starred = True
-                continue
-            prev_zero = True
-        else:
-            prev_zero = False
-            starred = False
         cells = [(f"{b:08b}" if binary else hexfmt.format(b)) for b in chunk]
         if group <= 0:
             groups = ["".join(cells)]
@@ -538,8 +784,47 @@ def _xxd_render(data: bytes, flags: set, cols, group, start: int, varname: str |
             hex_width = cols * digits + full_groups
         hex_part = " ".join(groups)
         ascii_part = "".join(chr(b) if 32 <= b < 127 else "." for b in chunk)
-        out.append(f"{start + pos:08x}: {hex_part.ljust(hex_width)} {ascii_part}")
-    return "".join(line + "\n" for line in out).encode()
+        text = f"{start + pos:08x}: {hex_part.ljust(hex_width)} {ascii_part}"
+        lines.append((text, len(chunk) == cols and not chunk.strip(b"\0")))
+    if "a" not in flags:
+        return "".join(text + "\n" for text, _ in lines).encode()
+    return _autoskip(lines, len(data) % cols == 0).encode()
+
+
+def _autoskip(lines: list[tuple[str, bool]], ends_on_full_line: bool) -> str:
+    """xxd -a, following vim xxd's rules: in a run of all-zero lines the first is kept and
+    the rest become one '*', a run of two shows both, and a final full line is flushed."""
+    out = []
+    zero_seen = 0
+    saved = ""
+
+    def feed(text: str, nz: int) -> None:
+        nonlocal zero_seen, saved
+        if not nz and zero_seen == 1:
+            saved = text
+        was = zero_seen
+        if not nz:
+            zero_seen += 1
+        if nz or was == 0:
+            if nz:
+                if nz < 0:
+                    zero_seen -= 1
+                if zero_seen == 2:
+                    out.append(saved)
+                if zero_seen > 2:
+                    out.append("*")
+            if nz >= 0 or zero_seen > 0:
+                out.append(text)
+            if nz:
+                zero_seen = 0
+
+    for n, (text, zero) in enumerate(lines):
+        partial = n == len(lines) - 1 and not ends_on_full_line
+        feed(text, 1 if partial or not zero else 0)
+    if lines and ends_on_full_line:
+        feed(lines[-1][0], -1)
+    return "".join(line + "\n" for line in out)
+
 
 
 def _xxd_reverse(data: bytes, plain: bool, cols: int, seek: int) -> bytes:
@@ -580,6 +865,8 @@ Options:
  -d, --two-bytes-decimal   two-byte decimal display
  -o, --two-bytes-octal     two-byte octal display
  -x, --two-bytes-hex       two-byte hexadecimal display
+ -e, --format <format>     format string to be used for displaying data
+ -f, --format-file <file>  file that contains format strings
  -n, --length <length>     interpret only length bytes of input
  -s, --skip <offset>       skip offset bytes from the beginning
  -v, --no-squeezing        output identical lines
@@ -623,14 +910,17 @@ async def hexdump(ctx: CommandContext) -> int:
     opts, files = getopt_status(ctx.args, "bcCdoxn:s:ve:f:L::", {
         "one-byte-octal": "b", "one-byte-char": "c", "canonical": "C",
         "two-bytes-decimal": "d", "two-bytes-octal": "o", "two-bytes-hex": "x",
-        "length=": "n", "skip=": "s", "no-squeezing": "v", "format=": "e"})
+        "length=": "n", "skip=": "s", "no-squeezing": "v", "format=": "e",
+        "format-file=": "f"})
     kinds = []
+    formats: list[str] = []  # every display in option order, as format strings
     length = None
     skip = 0
     squeeze = True
     for o, v in opts:
         if o in "bcCdox":
             kinds.append(o)
+            formats += _KIND_FORMATS[o]
         elif o == "n":
             length = parse_count(v)
             if length is None:
@@ -643,8 +933,24 @@ async def hexdump(ctx: CommandContext) -> int:
                 return 1
         elif o == "v":
             squeeze = False
-        elif o in ("e", "f"):
-            raise UsageError("format strings (-e/-f) are not supported", 1)
+        elif o == "e":
+            formats.append(v)
+            kinds.append("e")
+        elif o == "f":
+            try:
+                text = ctx.fs.read_text(v, cwd=ctx.cwd)
+            except FSError as e:
+                await ctx.error(f"{v}: {e.strerror}")
+                return 1
+            formats += [line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+            kinds.append("e")
+    if "e" in kinds:
+        try:
+            program = [_parse_hexdump_format(f) for f in formats]
+        except ValueError as e:
+            await ctx.error(str(e))
+            return 1
+        return await _hexdump_formats(ctx, files, program, skip, length, squeeze)
     kinds = kinds or ["default"]
     source = _ConcatInput(ctx, files)
     offset = await source.skip(skip)

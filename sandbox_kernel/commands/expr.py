@@ -1,6 +1,7 @@
 """expr: evaluate an expression given as separate arguments (GNU semantics)."""
 from __future__ import annotations
 
+from ._textio import is_utf8
 from .registry import CommandContext, command
 
 EXPR_HELP = """\
@@ -199,7 +200,7 @@ class _Parser:
             self.take()
             return value
         if tok == ")":
-            raise ExprError(f"syntax error: unexpected ')'")
+            raise ExprError("syntax error: unexpected ')'")
         if tok == "+":
             self.take()
             self.need_operand()
@@ -207,7 +208,7 @@ class _Parser:
         if tok == "length":
             self.take()
             self.need_operand()
-            return len(_text(self.primary()).encode("utf-8", "surrogateescape"))
+            return len(_text(self.primary()))
         if tok == "match":
             self.take()
             self.need_operand()
@@ -252,7 +253,7 @@ def regex_match(string: str, pattern: str):
         if m is None or m.group(1) is None:
             return ""
         return m.group(1)
-    return len(m.group(0).encode("utf-8", "surrogateescape")) if m else 0
+    return len(m.group(0)) if m else 0
 
 
 @command("expr", help=EXPR_HELP)
@@ -260,6 +261,10 @@ async def expr(ctx: CommandContext) -> int:
     args = list(ctx.args)
     if args[:1] == ["--"]:
         args = args[1:]
+    # work on characters in a UTF-8 locale, on bytes (one latin-1 character each) otherwise
+    utf8 = is_utf8(ctx)
+    if not utf8:
+        args = [a.encode("utf-8", "surrogateescape").decode("latin-1") for a in args]
     if not args:
         await ctx.error("missing operand")
         await ctx.err("Try 'expr --help' for more information.\n")
@@ -272,5 +277,6 @@ async def expr(ctx: CommandContext) -> int:
     except RecursionError:
         await ctx.error("expression too deeply nested")
         return 2
-    await ctx.out(_text(value) + "\n")
+    text = _text(value)
+    await ctx.out((text if utf8 else text.encode("latin-1").decode("utf-8", "surrogateescape")) + "\n")
     return 1 if is_null(value) else 0

@@ -8,6 +8,7 @@ import time
 from collections import deque
 
 from ..vfs import FSError
+from ._lineblocks import LineTooLong, TextCodec, line_blocks
 from .options import UsageError, getopt
 from .regex_translate import (PosixRegex, RegexError, RegexTimeout, compile_posix, compile_python,
                               translate_lines)
@@ -318,7 +319,8 @@ class _Version(Exception):
 class _Matcher:
     """Decides whether a line matches and finds the matches in it (for -o and --color)."""
 
-    def __init__(self, o: _Options) -> None:
+    def __init__(self, o: _Options, ascii: bool = False) -> None:
+        self.ascii = ascii
         patterns = o.patterns
         self.match_nothing = not patterns
         self.regexes: list[PosixRegex] = []
@@ -333,10 +335,10 @@ class _Matcher:
             if len(patterns) > 1:
                 raise _Fatal("the -P option only supports a single pattern")
             self.regexes = [self._wrap(compile_posix(patterns[0], python=True, ignore_case=o.ignore_case,
-                                                     dotall=False), o)]
+                                                     dotall=False, ascii=ascii), o)]
             return
         extended = o.mode == "E"
-        compiled = [compile_posix(p, extended, ignore_case=o.ignore_case) for p in patterns]
+        compiled = [compile_posix(p, extended, ignore_case=o.ignore_case, ascii=ascii) for p in patterns]
         if len(compiled) == 1:
             self.regexes = [self._wrap(compiled[0], o)]
         elif any(c.groups for c in compiled):
@@ -346,10 +348,9 @@ class _Matcher:
             self.regexes = [self._compile_python("|".join(f"(?:{c.python})" for c in compiled), o,
                                                  alternation=True)]
 
-    @staticmethod
-    def _compile_python(src: str, o: _Options, alternation: bool) -> PosixRegex:
+    def _compile_python(self, src: str, o: _Options, alternation: bool) -> PosixRegex:
         src = _Matcher._decorate(src, o)
-        flags = re.I if o.ignore_case else 0
+        flags = (re.I if o.ignore_case else 0) | (re.A if self.ascii else 0)
         return PosixRegex(src, src, flags | re.S, risky=alternation, posix=alternation)
 
     @staticmethod
@@ -364,7 +365,7 @@ class _Matcher:
         if not (o.line or o.word):
             return rx
         src = self._decorate(rx.python, o)
-        flags = (re.I if o.ignore_case else 0) | re.S
+        flags = (re.I if o.ignore_case else 0) | re.S | (re.A if self.ascii else 0)
         return PosixRegex(rx.pattern, src, flags, rx.risky, posix=rx.risky and o.mode != "P")
 
     def set_deadline(self, deadline: float | None) -> None:
@@ -402,14 +403,15 @@ class _Matcher:
         elif o.word:
             src = f"(?<!\\w)(?:{src})(?!\\w)"
         # the matches themselves (-o), leftmost-longest like the per-line regexes
-        self.in_lines = compile_python(src, ignore_case=o.ignore_case, multiline=True, risky=risky,
+        self.in_lines = compile_python(src, ignore_case=o.ignore_case, multiline=True, ascii=self.ascii, risky=risky,
                                        posix=alternation)
         # one match per selected line: the first match, then the rest of its line
-        self.counter = compile_python(f"(?:{src})[^\\n]*", ignore_case=o.ignore_case, multiline=True,
+        # (run it on text whose every line ends with a newline: no match can be empty)
+        self.counter = compile_python(f"(?:{src})[^\\n]*\\n", ignore_case=o.ignore_case, multiline=True, ascii=self.ascii,
                                       risky=risky)
         whole = f"^[^\\n]*?(?:{src})[^\\n]*$"
-        self.lines = compile_python(whole, ignore_case=o.ignore_case, multiline=True, risky=risky)
-        self.lines_nl = compile_python(whole + "\\n", ignore_case=o.ignore_case, multiline=True,
+        self.lines = compile_python(whole, ignore_case=o.ignore_case, multiline=True, ascii=self.ascii, risky=risky)
+        self.lines_nl = compile_python(whole + "\\n", ignore_case=o.ignore_case, multiline=True, ascii=self.ascii,
                                        risky=risky)
 
     def matches(self, text: str) -> bool:
@@ -441,6 +443,18 @@ class _Matcher:
         return out
 
 
+async def _lines_of(inp, eol: bytes, check):
+    """The lines of ``inp`` (each with its ``eol`` except a last unterminated one), read in
+    blocks so endless input without newlines is bounded and interruptible."""
+    async for block in line_blocks(inp, eol, check):
+        parts = block.split(eol)
+        last = parts.pop()
+        for part in parts:
+            yield part + eol
+        if last:
+            yield last
+
+
 def _count(rx: PosixRegex, text: str) -> int:
     if rx.groups:
         return sum(1 for _ in rx.finditer(text))
@@ -463,8 +477,9 @@ def _deadline(ctx: CommandContext) -> float | None:
 
 
 class _Grep:
-    def __init__(self, ctx: CommandContext, o: _Options, matcher: _Matcher) -> None:
+    def __init__(self, ctx: CommandContext, o: _Options, matcher: _Matcher, codec: TextCodec) -> None:
         self.ctx = ctx
+        self.codec = codec
         self.o = o
         self.matcher = matcher
         self.eol = b"\0" if o.null_data else b"\n"
@@ -475,6 +490,7 @@ class _Grep:
         self.printed_something = False  # for group separators across files
         self.show_name = False
         self.stop_all = False
+        self.active_dirs: set[int] = set()  # directories being searched (loop detection)
         self.fast = matcher.lines is not None and not (
             o.color or o.before or o.after or o.max_count is not None or o.null_data or o.initial_tab
             or (o.invert and (o.line_number or o.byte_offset)))
@@ -524,7 +540,7 @@ class _Grep:
             sep = self.o.group_separator
             if self.o.color:
                 sep = _C_SEP + sep + _C_END
-            await self.emit(sep.encode("utf-8", "surrogateescape") + b"\n")
+            await self.emit(self.codec.encode(sep) + b"\n")
 
     # ------------------------------------------------------------------ one input
     async def search(self, inp, name: str) -> None:
@@ -533,6 +549,8 @@ class _Grep:
         ctx = self.ctx
         matcher = self.matcher
         eol = self.eol
+        name = self.codec.arg(name)  # output is text of the locale
+        decode = self.codec.decode
         head = await inp.read(32768)
         binary = o.binary_files != "text" and b"\0" in head and not o.null_data
         inp.unread(head)
@@ -570,7 +588,7 @@ class _Grep:
         else:
             search = None
             matches = matcher.matches
-        lines = inp.lines(eol)
+        lines = _lines_of(inp, eol, check)
         async for raw in lines:
             lineno += 1
             if not (lineno & 1023):
@@ -581,7 +599,7 @@ class _Grep:
                 line_bytes = raw
             if not binary and o.binary_files != "text" and b"\0" in line_bytes and not o.null_data:
                 binary = suppress_lines = True
-            text = line_bytes.decode("utf-8", "surrogateescape")
+            text = decode(line_bytes)
             if match_nothing:
                 hit = False
             elif search is not None:
@@ -640,7 +658,7 @@ class _Grep:
         await self.after_file(name, count)
 
     async def search_fast(self, inp, name: str, binary: bool) -> None:
-        """Whole blocks of lines per regex call: no line numbers, offsets, context or -o."""
+        """Whole blocks of lines per regex call (everything but context, -m and colours)."""
         o = self.o
         sel = self.matcher.lines
         sel_nl = self.matcher.lines_nl
@@ -654,40 +672,25 @@ class _Grep:
         else:
             prefix = ""
         count = 0
-        rest = b""
-        eof = False
         numbered = plain and not invert and (o.line_number or o.byte_offset or o.only_matching)
         line_base = 0  # lines before the current block
         byte_base = 0  # bytes before the current block
-        while not eof:
-            chunk = await inp.read_some(1 << 20)
-            if not chunk:
-                eof = True
-                data = rest
-                if not data:
-                    break
-                if not data.endswith(b"\n"):
-                    data += b"\n"
-            else:
-                data = rest + chunk
-                cut = data.rfind(b"\n") + 1
-                if cut == 0:
-                    rest = data
-                    continue
-                data, rest = data[:cut], data[cut:]
-            self.ctx.check()
-            text = data.decode("utf-8", "surrogateescape")
+        async for data in line_blocks(inp, check=self.ctx.check):
+            if not data.endswith(b"\n"):
+                data += b"\n"
+            text = self.codec.decode(data)
             if check_binary and not binary and "\0" in text:
                 binary = True
             body = text[:-1]  # without the last newline: '^' must not match after it
             if numbered:
-                n = _count(counter, body)
+                n = _count(counter, text)
                 if n and not binary:
-                    out = self.numbered_lines(body, name, line_base, byte_base, data.isascii())
+                    out = self.numbered_lines(body, name, line_base, byte_base,
+                                              self.codec.bytes_mode or data.isascii())
                 line_base += text.count("\n")
                 byte_base += len(data)
             elif invert and not plain:
-                n = text.count("\n") - _count(counter, body)
+                n = text.count("\n") - _count(counter, text)
             elif invert:
                 kept = sel_nl.sub("", text)
                 n = kept.count("\n")
@@ -697,7 +700,7 @@ class _Grep:
             elif list_mode or quiet:
                 n = 1 if sel.search(body) is not None else 0
             else:
-                n = _count(counter, body)
+                n = _count(counter, text)
             if not n:
                 continue
             count += n
@@ -724,7 +727,7 @@ class _Grep:
                 out = "".join(prefix + line + "\n" for line in found)
             else:
                 out = "\n".join(found) + "\n"
-            await self.emit(out.encode("utf-8", "surrogateescape"))
+            await self.emit(self.codec.encode(out))
         await self.after_file(name, count)
 
     def numbered_lines(self, body: str, name: str, line_base: int, byte_base: int, ascii: bool) -> str:
@@ -733,7 +736,8 @@ class _Grep:
         only = o.only_matching
         # -o: the matches; else one match per line that runs to the line's end
         rx = self.matcher.in_lines if only else self.matcher.counter
-        it = rx.finditer(body) if rx.risky else rx.compiled.finditer(body)
+        subject = body if only else body + "\n"
+        it = rx.finditer(subject) if rx.risky else rx.compiled.finditer(subject)
         if self.show_name:
             head = name + ("\0" if o.null_after_name else ":")
         else:
@@ -753,7 +757,7 @@ class _Grep:
                 text = m.group()
             else:
                 text_start = rfind("\n", 0, start) + 1
-                text = body[text_start:end]
+                text = body[text_start:end - 1]
             if numbers:
                 line_no += count("\n", last, text_start)
                 last = text_start
@@ -761,7 +765,7 @@ class _Grep:
                 if ascii:
                     offset = byte_base + text_start
                 else:
-                    byte_seen += len(body[char_seen:text_start].encode("utf-8", "surrogateescape"))
+                    byte_seen += len(self.codec.encode(body[char_seen:text_start]))
                     char_seen = text_start
                     offset = byte_base + byte_seen
                 if numbers:
@@ -778,7 +782,7 @@ class _Grep:
         if self.printed_something and lineno != last_printed + 1:
             await self.separator()
         self.printed_something = True
-        await self.emit(self.prefix(name, lineno, offset, "-").encode("utf-8", "surrogateescape") + data)
+        await self.emit(self.codec.encode(self.prefix(name, lineno, offset, "-")) + data)
 
     async def print_selected(self, name, lineno, offset, text, line_bytes, only, color, invert) -> None:
         eol = self.eol
@@ -788,10 +792,9 @@ class _Grep:
                 return
             for start, end in self.matcher.spans(text):
                 part = text[start:end]
-                b_off = offset + len(text[:start].encode("utf-8", "surrogateescape"))
+                b_off = offset + len(self.codec.encode(text[:start]))
                 piece = (_C_MATCH + part + _C_END) if color else part
-                await self.emit((self.prefix(name, lineno, b_off, ":") + piece).encode(
-                    "utf-8", "surrogateescape") + eol)
+                await self.emit(self.codec.encode(self.prefix(name, lineno, b_off, ":") + piece) + eol)
             return
         if color and not invert:
             pieces = []
@@ -801,12 +804,11 @@ class _Grep:
                 pieces.append(_C_MATCH + text[start:end] + _C_END)
                 pos = end
             pieces.append(text[pos:])
-            await self.emit((self.prefix(name, lineno, offset, ":") + "".join(pieces)).encode(
-                "utf-8", "surrogateescape") + eol)
+            await self.emit(self.codec.encode(self.prefix(name, lineno, offset, ":") + "".join(pieces)) + eol)
             return
         prefix = self.prefix(name, lineno, offset, ":")
         if prefix:
-            await self.emit(prefix.encode("utf-8", "surrogateescape") + line_bytes + eol)
+            await self.emit(self.codec.encode(prefix) + line_bytes + eol)
         else:
             await self.emit(line_bytes + eol)
 
@@ -818,12 +820,12 @@ class _Grep:
         if o.count:
             if self.show_name:
                 sep = "\0" if o.null_after_name else ((_C_SEP + ":" + _C_END) if o.color else ":")
-                await self.emit(f"{shown}{sep}{count}\n".encode("utf-8", "surrogateescape"))
+                await self.emit(self.codec.encode(f"{shown}{sep}{count}\n"))
             else:
                 await self.emit(f"{count}\n".encode())
         if (o.list_files == "l" and count) or (o.list_files == "L" and not count):
             end = "\0" if o.null_after_name else "\n"
-            await self.emit((shown + end).encode("utf-8", "surrogateescape"))
+            await self.emit(self.codec.encode(shown + end))
 
     # ------------------------------------------------------------------ files and trees
     def _included(self, path: str, command_line: bool) -> bool:
@@ -883,10 +885,23 @@ class _Grep:
     async def recurse(self, path: str, name: str) -> None:
         ctx = self.ctx
         try:
+            ino = ctx.fs.stat(path, cwd=ctx.cwd).st_ino
             entries = ctx.fs.scandir(path, cwd=ctx.cwd)
         except FSError as e:
             await self.file_error(name, e.strerror)
             return
+        if ino in self.active_dirs:  # -R through a symlink to an enclosing directory
+            if not self.o.no_messages:
+                await self.message(f"{name}: warning: recursive directory loop")
+            return
+        self.active_dirs.add(ino)
+        try:
+            await self._recurse_entries(path, name, entries)
+        finally:
+            self.active_dirs.discard(ino)
+
+    async def _recurse_entries(self, path: str, name: str, entries) -> None:
+        ctx = self.ctx
         for entry, st in entries:
             if self.stop_all:
                 return
@@ -912,8 +927,12 @@ async def grep(ctx: CommandContext) -> int:
         o.mode = "E"
     elif ctx.name == "fgrep" and o.mode == "G":
         o.mode = "F"
+    codec = TextCodec.for_env(ctx.env)
+    o.patterns = [codec.arg(p) for p in o.patterns]
+    if o.group_separator is not None:
+        o.group_separator = codec.arg(o.group_separator)
     try:
-        matcher = _Matcher(o)
+        matcher = _Matcher(o, ascii=codec.bytes_mode)
         matcher.build_line_selector(o)
     except RegexError as e:
         await ctx.error(str(e))
@@ -922,7 +941,7 @@ async def grep(ctx: CommandContext) -> int:
         await ctx.error(str(e))
         return 2
     matcher.set_deadline(_deadline(ctx))
-    g = _Grep(ctx, o, matcher)
+    g = _Grep(ctx, o, matcher, codec)
     recursive = o.directories == "recurse"
     if not operands:
         operands = ["."] if recursive else ["-"]
@@ -930,7 +949,9 @@ async def grep(ctx: CommandContext) -> int:
     else:
         implicit_dot = False
     if o.with_filename is None:
-        g.show_name = len(operands) > 1 or recursive
+        # GNU names files when there are several, or when it searches a directory tree
+        g.show_name = len(operands) > 1 or implicit_dot or (
+            recursive and any(op != "-" and ctx.fs.is_dir(op, cwd=ctx.cwd) for op in operands))
     else:
         g.show_name = o.with_filename
     try:
@@ -945,6 +966,10 @@ async def grep(ctx: CommandContext) -> int:
         await g.flush()
         ctx.check()
         await ctx.error("regular expression too complex: matching took too long")
+        return 2
+    except LineTooLong:
+        await g.flush()
+        await ctx.error("memory exhausted")
         return 2
     await g.flush()
     if o.quiet and g.selected_any:

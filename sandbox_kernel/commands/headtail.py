@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import re
-from collections import deque
 
 from ..streams import FileInput
 from ..vfs import FSError
@@ -174,6 +173,7 @@ async def head(ctx: CommandContext) -> int:
                     stream.unread(chunk[end + 1:])
                 break
             left -= n
+            ctx.check()
             await out.write(chunk)
         await out.flush()
 
@@ -191,28 +191,33 @@ async def head(ctx: CommandContext) -> int:
         await out.flush()
 
     async def all_but_last_lines(stream) -> None:
-        held = b""
+        held = bytearray()
         keep_at = 0
         while chunk := await stream.read_some(1 << 20):
             held += chunk
             if len(held) < keep_at:
                 continue
-            parts = held.split(sep)
-            # parts[-1] is the unfinished line; keep it and the last ``count`` lines
-            if len(parts) - 1 > count:
-                cut = len(parts) - 1 - count
-                await out.write(sep.join(parts[:cut]) + sep)
-                held = sep.join(parts[cut:])
+            # keep the unfinished line and the last ``count`` complete lines
+            end = len(held)
+            found = 0
+            while found <= count:
+                i = held.rfind(sep, 0, end)
+                if i < 0:
+                    break
+                found += 1
+                end = i
+            if found > count:
+                await out.write(bytes(held[:end + 1]))
+                del held[:end + 1]
             keep_at = 2 * len(held)
         if count == 0:
-            await out.write(held)
-            await out.flush()
-            return
-        parts = held.split(sep)
-        if parts[-1] == b"":
-            parts.pop()
-        if len(parts) > count:
-            await out.write(sep.join(parts[:len(parts) - count]) + sep)
+            await out.write(bytes(held))
+        else:
+            parts = bytes(held).split(sep)
+            if parts[-1] == b"":
+                parts.pop()
+            if len(parts) > count:
+                await out.write(sep.join(parts[:len(parts) - count]) + sep)
         await out.flush()
 
     job = _Job(ctx, files, verbose)
@@ -285,6 +290,7 @@ async def tail(ctx: CommandContext) -> int:
             if skip == 0:
                 await out.write(chunk[pos:])
         while chunk := await stream.read_some():
+            ctx.check()
             await out.write(chunk)
         await out.flush()
 

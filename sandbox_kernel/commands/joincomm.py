@@ -177,8 +177,9 @@ async def join(ctx: CommandContext) -> int:
     def fields_of(line: bytes) -> list[bytes]:
         if tab is not None:
             return line.split(tab) if line else []
+        # GNU: leading blanks are skipped; trailing blanks leave one empty last field
         line = line.lstrip(b" \t")
-        return _BLANK_RUN.split(line.rstrip(b" \t")) if line.strip(b" \t") else []
+        return _BLANK_RUN.split(line) if line else []
 
     def key_of(fields: list[bytes], n: int) -> bytes:
         k = fields[field[n] - 1] if len(fields) >= field[n] else b""
@@ -202,7 +203,7 @@ async def join(ctx: CommandContext) -> int:
                 else:
                     src = f1 if n == 1 else f2
                     value = src[i - 1] if src is not None and len(src) >= i else None
-                parts.append(fill if value is None else value)
+                parts.append(value if value else fill)  # GNU fills empty fields too
             return out_sep.join(parts) + sep
         src, fn = (f1, 1) if f1 is not None else (f2, 2)
         key = src[field[fn] - 1] if len(src) >= field[fn] else fill
@@ -211,7 +212,7 @@ async def join(ctx: CommandContext) -> int:
             parts += [x for i, x in enumerate(f1, 1) if i != field[1]]
         if f2 is not None:
             parts += [x for i, x in enumerate(f2, 1) if i != field[2]]
-        return out_sep.join(parts) + sep
+        return out_sep.join(p if p else fill for p in parts) + sep
 
     status = 0
     warned = {1: False, 2: False}
@@ -251,8 +252,9 @@ async def join(ctx: CommandContext) -> int:
         f2 = fields_of(line2) if line2 is not None else None
         while f1 is not None and f2 is not None:
             k1, k2 = key_of(f1, 1), key_of(f2, 2)
+            # as in GNU, the next line is read (and its order checked) before the
+            # unpairable line counts as seen
             if k1 < k2:
-                seen_unpairable = True
                 if unpaired[1]:
                     await out.write(render(f1, None))
                 prev1 = f1
@@ -260,9 +262,9 @@ async def join(ctx: CommandContext) -> int:
                 f1 = fields_of(line1) if line1 is not None else None
                 if f1 is not None:
                     await check_order(1, prev1, f1, r1, line1)
+                seen_unpairable = True
                 continue
             if k1 > k2:
-                seen_unpairable = True
                 if unpaired[2]:
                     await out.write(render(None, f2))
                 prev2 = f2
@@ -270,6 +272,7 @@ async def join(ctx: CommandContext) -> int:
                 f2 = fields_of(line2) if line2 is not None else None
                 if f2 is not None:
                     await check_order(2, prev2, f2, r2, line2)
+                seen_unpairable = True
                 continue
             group1 = [f1]
             while True:
@@ -297,7 +300,6 @@ async def join(ctx: CommandContext) -> int:
                     for b in group2:
                         await out.write(render(a, b))
         while f1 is not None:
-            seen_unpairable = True
             if unpaired[1]:
                 await out.write(render(f1, None))
             prev1 = f1
@@ -306,7 +308,6 @@ async def join(ctx: CommandContext) -> int:
             if f1 is not None:
                 await check_order(1, prev1, f1, r1, line1)
         while f2 is not None:
-            seen_unpairable = True
             if unpaired[2]:
                 await out.write(render(None, f2))
             prev2 = f2

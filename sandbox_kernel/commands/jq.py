@@ -2457,6 +2457,10 @@ def _map(interp, args, inp, env):
 
 @native("tostream")
 def _tostream(interp, args, inp, env):
+    yield from _stream_events(inp)
+
+
+def _stream_events(value):
     """[path, leaf] events, and [path] closing each non-empty array or object."""
     def walk(path, v):
         if isinstance(v, (list, dict)) and v:
@@ -2466,7 +2470,7 @@ def _tostream(interp, args, inp, env):
             yield [path + [items[-1][0]]]
         else:
             yield [path, v]
-    yield from walk([], inp)
+    yield from walk([], value)
 
 
 @simple("floor")
@@ -2996,12 +3000,14 @@ class InputSource:
     """The stream of JSON values (or raw lines) jq reads, shared by the main loop and
     `input`/`inputs`."""
 
-    def __init__(self, texts: list[tuple[str, str]], raw: bool, slurp: bool) -> None:
+    def __init__(self, texts: list[tuple[str, str]], raw: bool, slurp: bool,
+                 stream: bool = False) -> None:
         self.texts = texts
         self.raw = raw
         self.slurp = slurp
+        self.stream = stream
         self.current_name = None
-        self._iter = self._values()
+        self._iter = self._streamed() if stream and not raw else self._values()
         self.error: str | None = None
 
     def _values(self):
@@ -3033,6 +3039,16 @@ class InputSource:
             yield from self._decode(decoder, text)
             if self.error:
                 return
+
+    def _streamed(self):
+        """--stream: each input becomes its [path, leaf] / [path] events (with -s, one
+        array of all the events)."""
+        slurp, self.slurp = self.slurp, False
+        events = (event for value in self._values() for event in _stream_events(value))
+        if slurp:
+            yield list(events)
+        else:
+            yield from events
 
     def _decode(self, decoder, text):
         pos = 0
@@ -3096,6 +3112,7 @@ Some of the options include:
   --rawfile a f    set variable $a to a string consisting of the contents of <f>;
   --args           remaining arguments are string arguments, not files;
   --jsonargs       remaining arguments are JSON arguments, not files;
+  --stream         parse the input in streaming fashion ([path, leaf] events);
   --               terminates argument processing;
 """
 
@@ -3111,7 +3128,7 @@ async def jq(ctx: CommandContext) -> int:
     opts: dict[str, Any] = {"indent": 2, "tab": False, "compact": False, "raw": False,
                             "join": False, "ascii": False, "sort": False, "null_input": False,
                             "slurp": False, "raw_input": False, "exit_status": False,
-                            "seq": False}
+                            "seq": False, "stream": False}
     named: dict[str, Any] = {}
     positional: list[Any] = []
     filter_text = None
@@ -3145,8 +3162,6 @@ async def jq(ctx: CommandContext) -> int:
             if a.startswith("--") and len(a) > 2:
                 name = a[2:]
                 if name in longs:
-                    if longs[name] == "stream":
-                        return await _usage(ctx, "--stream is not supported")
                     if longs[name]:
                         opts[longs[name]] = True
                 elif name == "indent":
@@ -3264,7 +3279,7 @@ async def jq(ctx: CommandContext) -> int:
             return 2
     if not files:
         texts = [("<stdin>", "")]
-    source = InputSource(texts, opts["raw_input"], opts["slurp"])
+    source = InputSource(texts, opts["raw_input"], opts["slurp"], opts["stream"])
     need_stdin = not files
     stdin_loaded = False
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 from ..vfs import FSError
-from ._textio import BatchWriter, Fail, line_batches, parse_opts, parse_size, quote, run_guarded
+from ._textio import BatchWriter, Fail, is_utf8, line_batches, parse_opts, parse_size, quote, run_guarded
 from .options import UsageError
 from .registry import CommandContext, command
 
@@ -253,6 +253,7 @@ async def uniq(ctx: CommandContext) -> int:
 async def rev(ctx: CommandContext) -> int:
     opts, files = parse_opts(ctx.args, "0", {"zero": "0"}, status=1)
     sep = b"\0" if opts else b"\n"
+    utf8 = is_utf8(ctx)  # util-linux rev reverses characters, not bytes
     status = 0
     out = BatchWriter(ctx)
     for name in files or ["-"]:
@@ -265,10 +266,68 @@ async def rev(ctx: CommandContext) -> int:
             status = 1
             continue
         async for lines in line_batches(stream, sep):
+            if utf8:
+                await out.write_lines([_reverse_chars(line, sep) for line in lines])
+                continue
             await out.write_lines([line[-2::-1] + sep if line.endswith(sep) else line[::-1]
                                    for line in lines])
         await out.flush()
     return status
+
+
+def emacs_to_ere(pattern: str) -> str:
+    """GNU tac compiles -r separators with the regex library's default (Emacs) syntax:
+    \\( \\) \\| \\{ \\} are operators and ( ) | { } literal; + ? * are operators."""
+    out = []
+    i = 0
+    n = len(pattern)
+    while i < n:
+        c = pattern[i]
+        if c == "[":
+            j = i + 1
+            if j < n and pattern[j] == "^":
+                j += 1
+            if j < n and pattern[j] == "]":
+                j += 1
+            while j < n and pattern[j] != "]":
+                if pattern.startswith("[:", j) or pattern.startswith("[=", j) or pattern.startswith("[.", j):
+                    k = pattern.find(pattern[j + 1] + "]", j + 2)
+                    j = k + 2 if k >= 0 else j + 1
+                else:
+                    j += 1
+            out.append(pattern[i:j + 1])
+            i = j + 1
+            continue
+        if c == "\\" and i + 1 < n:
+            d = pattern[i + 1]
+            out.append(d if d in "(){}|" else "\\" + d)
+            i += 2
+            continue
+        out.append("\\" + c if c in "(){}|" else c)
+        i += 1
+    return "".join(out)
+
+
+def _separator_spans(data: bytes, find_before) -> list[tuple[int, int]]:
+    """Separators found the way GNU tac finds them: searching backward from the end, each
+    search limited to the text before the previous separator."""
+    spans = []
+    limit = len(data)
+    while limit > 0:
+        span = find_before(limit)
+        if span is None:
+            break
+        spans.append(span)
+        limit = span[0]
+    spans.reverse()
+    return spans
+
+
+def _reverse_chars(line: bytes, sep: bytes) -> bytes:
+    body, end = (line[:-1], sep) if line.endswith(sep) else (line, b"")
+    if body.isascii():
+        return body[::-1] + end
+    return body.decode("utf-8", "surrogateescape")[::-1].encode("utf-8", "surrogateescape") + end
 
 
 @command("tac", help=TAC_HELP)
@@ -284,15 +343,16 @@ async def tac(ctx: CommandContext) -> int:
         await ctx.error("separator cannot be empty")
         return 1
     sep = sep_text.encode("utf-8", "surrogateescape")
+    rx = None
     if use_regex:
         from .regex_translate import RegexError, translate
         try:
-            pattern = re.compile(translate(sep_text).encode("utf-8", "surrogateescape"), re.S)
+            source = translate(emacs_to_ere(sep_text), extended=True)
+            rx = re.compile(source.encode("utf-8", "surrogateescape"), re.S)
+            starts = re.compile(b"(?=" + rx.pattern + b")", re.S)
         except (RegexError, re.error) as e:
             await ctx.error(f"{e}")
             return 1
-    else:
-        pattern = re.compile(re.escape(sep))
     status = 0
     for name in files or ["-"]:
         try:
@@ -305,28 +365,33 @@ async def tac(ctx: CommandContext) -> int:
             continue
         if not data:
             continue
-        if not use_regex and not before:
+        if not use_regex and not before and len(sep) == 1:
             parts = data.split(sep)
             last = parts.pop()  # text after the final separator (usually empty)
             parts.reverse()
             await ctx.out(last + sep.join(parts) + (sep if parts else b""))
             await ctx.checkpoint()
             continue
-        records = []
-        pos = 0
-        if before:
-            # each record starts with its separator; text before the first one stands alone
-            starts = [m.start() for m in pattern.finditer(data) if m.end() > m.start()]
-            bounds = [0] + [s for s in starts if s > 0] + [len(data)]
-            records = [data[a:b] for a, b in zip(bounds, bounds[1:])]
+        if rx is None:
+            def find_before(limit: int, data=data):
+                i = data.rfind(sep, 0, limit)
+                return None if i < 0 else (i, i + len(sep))
         else:
-            for m in pattern.finditer(data):
-                if m.end() == m.start():
-                    continue
-                records.append(data[pos:m.end()])
-                pos = m.end()
-            if pos < len(data):
-                records.append(data[pos:])
+            candidates = [m.start() for m in starts.finditer(data)]
+
+            def find_before(limit: int, data=data, candidates=candidates):
+                while candidates:
+                    s = candidates.pop()
+                    if s >= limit:
+                        continue
+                    m = rx.match(data, s, limit)
+                    if m and m.end() > s:
+                        return (s, m.end())
+                return None
+        spans = _separator_spans(data, find_before)
+        cuts = [a if before else b for a, b in spans]
+        bounds = [0] + [c for c in cuts if 0 < c < len(data)] + [len(data)]
+        records = [data[x:y] for x, y in zip(bounds, bounds[1:]) if y > x]
         records.reverse()
         await ctx.out(b"".join(records))
         await ctx.checkpoint()

@@ -1,6 +1,6 @@
-"""patch: apply unified diffs (diff -u, diff -ruN, git diff) to files in the VFS, with GNU
-patch's messages: offsets, failed hunks and .rej files, reversed-patch detection, creating
-and deleting files, -p N, -R, -N, -i, -o, -d, --dry-run."""
+"""patch: apply unified diffs (diff -u, diff -ruN, git diff), and normal diffs to a named
+file, in the VFS, with GNU patch's messages: offsets, failed hunks and .rej files,
+reversed-patch detection, creating and deleting files, -p N, -R, -N, -i, -o, -d, --dry-run."""
 from __future__ import annotations
 
 import re
@@ -102,6 +102,50 @@ def _header_name(raw: bytes) -> tuple[str, bool]:
         name = name[1:-1].encode("latin-1", "backslashreplace").decode("unicode_escape")
     epoch = bool(re.match(r"\s*1970-01-01 00:00:00|\s*1969-12-31 ", stamp))
     return name.strip() if not stamp else name, epoch
+
+
+_NORMAL_COMMAND = re.compile(rb"^(\d+)(?:,(\d+))?([acd])(\d+)(?:,(\d+))?\r?\n?$")
+
+
+def parse_normal_diff(data: bytes) -> FilePatch | None:
+    """A plain `diff` (normal format) patch; it names no file, so the target must be given."""
+    lines = data.splitlines(keepends=True)
+    if not lines or not _NORMAL_COMMAND.match(lines[0]):
+        return None
+    fp = FilePatch("", "", [], [], 1)
+    i = 0
+    while i < len(lines):
+        m = _NORMAL_COMMAND.match(lines[i])
+        if not m:
+            raise PatchSyntaxError(f"malformed patch at line {i + 1}: {lines[i].decode('latin-1').rstrip()}")
+        a1, a2, cmd, b1, b2 = m.groups()
+        a_lo, a_hi = int(a1), int(a2 or a1)
+        b_lo, b_hi = int(b1), int(b2 or b1)
+        old_count = 0 if cmd == b"a" else a_hi - a_lo + 1
+        new_count = 0 if cmd == b"d" else b_hi - b_lo + 1
+        hunk = Hunk(a_lo, old_count, b_lo, new_count, text=[lines[i]])
+        i += 1
+        for want, prefix, target in ((old_count, b"< ", hunk.old_lines), (new_count, b"> ", hunk.new_lines)):
+            if target is hunk.new_lines and old_count and new_count:
+                if i >= len(lines) or lines[i].rstrip(b"\r\n") != b"---":
+                    raise PatchSyntaxError(f"malformed patch at line {i + 1}")
+                hunk.text.append(lines[i])
+                i += 1
+            for _ in range(want):
+                if i >= len(lines) or not lines[i].startswith(prefix):
+                    raise PatchSyntaxError(f"malformed patch at line {i + 1}")
+                body = lines[i][2:]
+                hunk.text.append(lines[i])
+                i += 1
+                if i < len(lines) and lines[i].startswith(b"\\"):
+                    hunk.text.append(lines[i])
+                    i += 1
+                    body = body.rstrip(b"\n")
+                elif not body.endswith(b"\n"):
+                    body += b"\n"
+                target.append(body)
+        fp.hunks.append(hunk)
+    return fp
 
 
 def parse_patch(data: bytes) -> list[FilePatch]:
@@ -284,6 +328,10 @@ async def patch(ctx: CommandContext) -> int:
         return 2
     try:
         patches = parse_patch(data)
+        if not any(p.hunks for p in patches) and target_override is not None:
+            normal = parse_normal_diff(data)
+            if normal is not None:
+                patches = [normal]
     except PatchSyntaxError as e:
         await ctx.error(f"**** {e}")
         return 2
@@ -353,7 +401,7 @@ async def patch(ctx: CommandContext) -> int:
             await say(f"{'checking' if dry_run else 'patching'} file {target}\n")
         lines = original.splitlines(keepends=True)
         result, failed, inexact, messages, reversed_detected = _apply_hunks(
-            lines, hunks, forward_only, batch, force)
+            lines, hunks, forward_only, batch, force, creating and exists)
         if reversed_detected == "assume":
             hunks = [h.reversed() for h in hunks]
             creating, deleting = deleting, creating
@@ -445,7 +493,7 @@ def _choose_target(ctx, cwd: str, old_name: str, new_name: str, strip: int | Non
     return None
 
 
-def _apply_hunks(lines, hunks, forward_only, batch, force):
+def _apply_hunks(lines, hunks, forward_only, batch, force, creating=False):
     """-> (result lines, failed hunk indexes, inexact?, messages, reversed verdict)."""
     result: list[bytes] = []
     cursor = 0
@@ -465,7 +513,7 @@ def _apply_hunks(lines, hunks, forward_only, batch, force):
             failed.append(k)
             messages.append(f"Hunk #{k + 1} FAILED at {hunk.old_start + offset if hunk.old_count else hunk.old_start}.\n")
             continue
-        if k == 0 and not force and hunk.old_count == 0 and lines and not hunk.old_lines:
+        if k == 0 and not force and creating and hunk.old_count == 0 and lines:
             # creating a file that already has content: applied already?
             rev = hunk.reversed()
             if _find(lines, rev.old_lines, 0, 0) is not None:
@@ -476,11 +524,16 @@ def _apply_hunks(lines, hunks, forward_only, batch, force):
         line_offset = pos - (hunk.old_start - 1 if hunk.old_count else hunk.old_start)
         if line_offset:
             inexact = True
-            # GNU reports where the hunk landed in the new file
-            messages.append(f"Hunk #{k + 1} succeeded at {hunk.new_start + line_offset} "
-                            f"(offset {line_offset} line{'s' if abs(line_offset) != 1 else ''}).\n")
+            # GNU reports where the hunk landed in the new file (after the line, for a deletion)
+            landed = hunk.new_start + (1 if hunk.new_count == 0 else 0) + line_offset
+            messages.append(f"Hunk #{k + 1} succeeded at {landed} "
+                            f"(offset {line_offset} line{'s' if line_offset != 1 else ''}).\n")
         offset = line_offset
     result.extend(lines[cursor:])
+    # a line that lost its newline but no longer ends the file gets it back
+    for n in range(len(result) - 1):
+        if not result[n].endswith(b"\n"):
+            result[n] += b"\n"
     return result, failed, inexact, messages, None
 
 

@@ -9,7 +9,7 @@ import time as _time
 from ..engine import CancelToken
 from ._dataopts import getopt_status
 from .options import UsageError, getopt
-from .registry import CommandContext, command
+from .registry import CommandCancelled, CommandContext, command
 from .system import parse_signal, run_command
 
 _DURATION = re.compile(r"^\s*([0-9]*\.?[0-9]*(?:[eE][-+]?[0-9]+)?|inf|infinity)([smhd]?)$", re.I)
@@ -164,10 +164,15 @@ async def timeout(ctx: CommandContext) -> int:
         await ctx.err("Try 'timeout --help' for more information.\n")
         return 125
     argv = rest[1:]
-    task = asyncio.ensure_future(_run_child(ctx, argv))
-    if seconds <= 0:
-        return await task
-    done, _ = await asyncio.wait([task], timeout=seconds)
+    task = asyncio.ensure_future(run_command(ctx, argv, failure="failed to run command "))
+    try:
+        if seconds <= 0:
+            return await task
+        done, _ = await asyncio.wait([task], timeout=seconds)
+    except BaseException:
+        # interrupted ourselves: never leave the child running
+        task.cancel()
+        raise
     if task in done:
         return task.result()
     task.cancel()
@@ -178,17 +183,14 @@ async def timeout(ctx: CommandContext) -> int:
         current = asyncio.current_task()
         if current is not None and current.cancelling():
             raise
+    except CommandCancelled:
+        raise
     except Exception:
-        pass
+        pass  # whatever the killed command was doing no longer matters
     if verbose:
         name = _SIGNAL_NAMES.get(sig, str(sig))
         await ctx.error(f"sending signal {name} to command '{argv[0]}'")
     return 128 + sig if preserve else 124
-
-
-async def _run_child(ctx: CommandContext, argv: list[str]) -> int:
-    status = await run_command(ctx, argv)
-    return status
 
 
 TIME_HELP = """Usage: time COMMAND [ARG]...

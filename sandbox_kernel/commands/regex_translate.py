@@ -158,6 +158,8 @@ def _parse_bracket(p: str, i: int, line_mode: bool = False, escapes: str = "") -
                 if len(hi) != 1:
                     raise RegexError("Invalid collation character")
                 i = end + 2
+            elif hi == "\\" and escapes and (got := _bracket_escape(p, i + 1, escapes)) is not None:
+                hi, i = got
             else:
                 i += 1
             if ord(hi) < ord(ch_value):
@@ -175,6 +177,11 @@ def _parse_bracket(p: str, i: int, line_mode: bool = False, escapes: str = "") -
 
 
 def _bracket_escape(p: str, i: int, escapes: str) -> tuple[str, int] | None:
+    if escapes == "awk" and i < len(p) and p[i] in "01234567":
+        j = i + 1
+        while j < len(p) and j < i + 3 and p[j] in "01234567":
+            j += 1
+        return chr(int(p[i:j], 8)), j
     got = sed_escape(p, i)
     if got is not None:
         return got
@@ -419,6 +426,14 @@ class _Translator:
         return "{%d,%d}" % (lo, hi)
 
     def escape(self, ch: str) -> _Piece:
+        if self.awk and ch in "01234567":
+            # awk has no back-references: \NNN is an octal character code
+            j = self.i
+            while j < len(self.p) and j < self.i + 2 and self.p[j] in "01234567":
+                j += 1
+            value = chr(int(ch + self.p[self.i:j], 8))
+            self.i = j
+            return _Piece(_lit(value))
         if ch.isdigit() and ch != "0":
             number = int(ch)
             if number not in self.groups_closed:
@@ -519,6 +534,8 @@ class PosixRegex:
                 rflags |= regex.M
             if flags & re.S:
                 rflags |= regex.S
+            if flags & re.A:
+                rflags |= regex.A
             try:
                 self.compiled = regex.compile(python, rflags)
             except regex.error as e:
@@ -583,7 +600,7 @@ class PosixRegex:
 
 def compile_posix(pattern: str, extended: bool = False, *, ignore_case: bool = False,
                   multiline: bool = False, sed_escapes: bool = False, dotall: bool = True,
-                  python: bool = False, awk: bool = False) -> PosixRegex:
+                  python: bool = False, awk: bool = False, ascii: bool = False) -> PosixRegex:
     """Compile a POSIX BRE/ERE (or, with ``python=True``, a Perl-style pattern as grep -P)."""
     if python:
         translator = None
@@ -596,6 +613,8 @@ def compile_posix(pattern: str, extended: bool = False, *, ignore_case: bool = F
                  or translator.unbounded > 1)
         posix = translator.has_alternation
     flags = (re.I if ignore_case else 0) | (re.M if multiline else 0) | (re.S if dotall else 0)
+    if ascii:  # C locale: \w, \b and case folding know ASCII only
+        flags |= re.A
     return PosixRegex(pattern, src, flags, risky, posix)
 
 
@@ -616,7 +635,10 @@ def translate_lines(pattern: str, extended: bool = False, *,
 
 
 def compile_python(src: str, *, ignore_case: bool = False, multiline: bool = False,
-                   dotall: bool = False, risky: bool = False, posix: bool = False) -> PosixRegex:
+                   dotall: bool = False, risky: bool = False, posix: bool = False,
+                   ascii: bool = False) -> PosixRegex:
     """A PosixRegex from already-translated Python source."""
     flags = (re.I if ignore_case else 0) | (re.M if multiline else 0) | (re.S if dotall else 0)
+    if ascii:
+        flags |= re.A
     return PosixRegex(src, src, flags, risky, posix)

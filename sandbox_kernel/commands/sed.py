@@ -5,6 +5,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..vfs import FSError
+from ._lineblocks import LineTooLong, TextCodec, line_blocks
 from .options import UsageError, getopt
 from .regex_translate import (PosixRegex, RegexError, RegexTimeout, compile_posix, compile_python,
                               sed_escape, translate_lines)
@@ -97,8 +98,9 @@ class Command:
 
 
 class _ScriptParser:
-    def __init__(self, text: str, extended: bool, chunk_of_pos) -> None:
+    def __init__(self, text: str, extended: bool, chunk_of_pos, ascii: bool = False) -> None:
         self.s = text
+        self.ascii = ascii
         self.i = 0
         self.extended = extended
         self.chunk_of_pos = chunk_of_pos
@@ -185,7 +187,7 @@ class _ScriptParser:
             return None
         try:
             return compile_posix(pattern, self.extended, ignore_case=icase, multiline=multiline,
-                                 sed_escapes=True)
+                                 sed_escapes=True, ascii=self.ascii)
         except RegexError as e:
             raise self.error(str(e)) from None
 
@@ -569,7 +571,7 @@ class _Input:
         self.files = list(files)
         self.separate = separate
         self.stream = None  # the input being read
-        self.rest = b""  # an incomplete line at the end of the last block
+        self.blocks = None  # its blocks of whole lines
         self.queue: list[str] = []  # decoded lines waiting to be read
         self.qpos = 0
         self.queue_last_nl = True  # does the queue's last line end with a newline?
@@ -594,7 +596,6 @@ class _Input:
                 await self.sed.read_error(f"can't read {path}: {e.strerror}")
                 continue
             self.stream = stream
-            self.rest = b""
             self.next_filename = path
             self.opened += 1
             return True
@@ -605,26 +606,24 @@ class _Input:
         input when not ``cross_files``)."""
         eol = self.sed.eol
         while True:
-            if self.stream is None:
+            if self.blocks is None:
                 if not cross_files or not await self._open_next():
                     return False
-            chunk = await self.stream.read_some(65536)
-            if chunk:
-                parts = (self.rest + chunk).split(eol)
-                self.rest = parts.pop()
-                if not parts:
-                    continue
-                last_nl = True
-            else:
+                self.blocks = line_blocks(self.stream, eol, self.sed.ctx.check, 65536).__aiter__()
+            try:
+                block = await self.blocks.__anext__()
+            except StopAsyncIteration:
+                self.blocks = None
                 self.stream = None
-                if not self.rest:
-                    if not cross_files:
-                        return False
-                    continue
-                parts = [self.rest]
-                self.rest = b""
-                last_nl = False
-            self.queue = [p.decode("utf-8", "surrogateescape") for p in parts]
+                if not cross_files:
+                    return False
+                continue
+            parts = block.split(eol)
+            last_nl = parts[-1] == b""
+            if last_nl:
+                parts.pop()
+            decode = self.sed.codec.decode
+            self.queue = [decode(p) for p in parts]
             self.qpos = 0
             self.queue_last_nl = last_nl
             self.queue_file = self.opened
@@ -654,7 +653,15 @@ class _Input:
         return not await self._fill(True)
 
 
+_ASCII_UPPER = str.maketrans("abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
 class _Sed:
+    codec = TextCodec(False)
+    upper = staticmethod(str.upper)
+    lower = staticmethod(str.lower)
+
     def __init__(self, ctx: CommandContext, commands: list[Command], quiet: bool, eol: bytes,
                  line_wrap: int, in_place: bool, separate: bool, posix: bool) -> None:
         self.ctx = ctx
@@ -702,7 +709,7 @@ class _Sed:
             await self.ctx.stdout.write(data)
 
     async def emit(self, text: str, newline: bool = True) -> None:
-        data = text.encode("utf-8", "surrogateescape")
+        data = self.codec.encode(text)
         if self.missing_newline:
             data = self.eol + data
             self.missing_newline = False
@@ -713,7 +720,7 @@ class _Sed:
         await self.write(data)
 
     def wfile_write(self, name: str, text: str) -> None:
-        data = (text + self.eol_str).encode("utf-8", "surrogateescape")
+        data = self.codec.encode(text + self.eol_str)
         if name == "/dev/stdout":
             self.out_parts.append(data)
             return
@@ -729,7 +736,10 @@ class _Sed:
                 await self.emit(value)
             elif kind == "file":
                 try:
-                    data = self.ctx.read_file(value)
+                    if value in ("/dev/stdin", "-"):
+                        data = await self.ctx.stdin.read()
+                    else:
+                        data = self.ctx.read_file(self.codec.unarg(value))
                 except FSError:
                     continue
                 if data:
@@ -803,8 +813,9 @@ class _Sed:
             return True
         if cmd.addr2_kind == "tilde":
             m = cmd.addr2_n
-            if m <= 0 or n % m == 0:
+            if m <= 0:
                 return True
+            # GNU: up to the next multiple of m after this line (even if this one is a multiple)
             cmd.range_end = (n // m + 1) * m
             cmd.active = True
             return True
@@ -838,11 +849,11 @@ class _Sed:
             if not text:
                 continue
             if case_mode == "L":
-                text = text.lower()
+                text = self.lower(text)
             elif case_mode == "U":
-                text = text.upper()
+                text = self.upper(text)
             if one_shot:
-                text = (text[0].lower() if one_shot == "l" else text[0].upper()) + text[1:]
+                text = (self.lower(text[0]) if one_shot == "l" else self.upper(text[0])) + text[1:]
                 one_shot = ""
             out.append(text)
         return "".join(out)
@@ -887,7 +898,7 @@ class _Sed:
             for name in ([cmd.wfile] if cmd.wfile else []) + ([cmd.text] if cmd.name in "wW" else []):
                 if name and name not in self.wfiles and name not in ("/dev/stdout", "/dev/stderr"):
                     try:
-                        self.wfiles[name] = ctx.fs.open(name, "wb", cwd=ctx.cwd)
+                        self.wfiles[name] = ctx.fs.open(self.codec.unarg(name), "wb", cwd=ctx.cwd)
                     except FSError as e:
                         raise SedError(f"couldn't open file {name}: {e.strerror}", status=4)
         try:
@@ -989,6 +1000,7 @@ class _Sed:
             return None
         src, risky, alternation = got
         line_rx = compile_python(src, ignore_case=bool(rx.compiled.flags & re.I), multiline=True,
+                                 ascii=bool(rx.compiled.flags & re.A),
                                  risky=risky, posix=alternation)
         line_rx.deadline = self.deadline
         return line_rx
@@ -1027,8 +1039,10 @@ class _Sed:
         if rx is None:
             return
         whole = compile_python(f"^[^\\n]*?(?:{rx.python})[^\\n]*$", ignore_case=bool(rx.compiled.flags & re.I),
+                               ascii=bool(rx.compiled.flags & re.A),
                                multiline=True, risky=rx.risky)
         whole_nl = compile_python(whole.python + "\\n", ignore_case=bool(rx.compiled.flags & re.I),
+                                  ascii=bool(rx.compiled.flags & re.A),
                                   multiline=True, risky=rx.risky)
         whole.deadline = whole_nl.deadline = self.deadline
         self.fast = ("select", rx, whole, whole_nl, keep_matching)
@@ -1037,23 +1051,8 @@ class _Sed:
         plan = self.fast
         inp = self.input
         while await inp._open_next():
-            stream = inp.stream
-            rest = b""
-            while True:
-                chunk = await stream.read_some(1 << 20)
-                if chunk:
-                    data = rest + chunk
-                    cut = data.rfind(b"\n") + 1
-                    if cut == 0:
-                        rest = data
-                        continue
-                    data, rest = data[:cut], data[cut:]
-                else:
-                    data, rest = rest, b""
-                    if not data:
-                        break
-                self.ctx.check()
-                text = data.decode("utf-8", "surrogateescape")
+            async for data in line_blocks(inp.stream, check=self.ctx.check):
+                text = self.codec.decode(data)
                 cut = text.rfind("\n") + 1
                 body, tail = text[:cut], text[cut:]
                 if body:
@@ -1065,8 +1064,6 @@ class _Sed:
                     out = self._run_fast(plan, tail + "\n")
                     if out:
                         await self.emit(out[:-1], False)
-                if not chunk:
-                    break
 
     def _run_fast(self, plan: tuple, text: str) -> str:
         """Output of the fast plan for ``text`` (whole lines, each ending with a newline)."""
@@ -1254,7 +1251,7 @@ class _Sed:
                 elif name == "W":
                     self.wfile_write(cmd.text, ps.split("\n", 1)[0])
                 elif name == "F":
-                    await self.emit(inp.filename)
+                    await self.emit(self.codec.arg(inp.filename))
                 elif name == "e":
                     if cmd.text:
                         await self.flush()
@@ -1270,15 +1267,15 @@ class _Sed:
         from ..streams import BufferOutput, EmptyInput
         buf = BufferOutput()
         await self.flush()
-        await self.ctx.run(["sh", "-c", command_text], stdin=EmptyInput(), stdout=buf)
-        text = buf.getvalue().decode("utf-8", "surrogateescape")
+        await self.ctx.run(["sh", "-c", self.codec.unarg(command_text)], stdin=EmptyInput(), stdout=buf)
+        text = self.codec.decode(buf.getvalue())
         return text[:-1] if text.endswith("\n") else text
 
     async def read_R(self, name: str) -> str | None:
         it = self.rfiles.get(name)
         if it is None:
             try:
-                stream = self.ctx.open_input(name)
+                stream = self.ctx.open_input(self.codec.unarg(name))
             except FSError:
                 self.rfiles[name] = False
                 return None
@@ -1289,15 +1286,14 @@ class _Sed:
         raw = await it.readline()
         if not raw:
             return None
-        return raw[:-1].decode("utf-8", "surrogateescape") if raw.endswith(b"\n") else raw.decode(
-            "utf-8", "surrogateescape")
+        return self.codec.decode(raw[:-1] if raw.endswith(b"\n") else raw)
 
     async def list_line(self, ps: str, width_arg: int | None) -> None:
         width = self.line_wrap if width_arg is None else width_arg
         escapes = {"\\": "\\\\", "\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r",
                    "\t": "\\t", "\v": "\\v"}
         pieces = []
-        for byte in ps.encode("utf-8", "surrogateescape"):
+        for byte in self.codec.encode(ps):
             ch = chr(byte)
             if ch in escapes:
                 pieces.append(escapes[ch])
@@ -1382,6 +1378,7 @@ async def sed(ctx: CommandContext) -> int:
             return 1
         chunks.append(operands.pop(0))
     script = "\n".join(chunks)
+    codec = TextCodec.for_env(ctx.env)
     if script[:2] == "#n" and script[2:3] in ("", "\n"):
         quiet = True  # POSIX: a script starting with "#n" line means -n
     # which -e chunk a script offset belongs to (for messages)
@@ -1399,7 +1396,7 @@ async def sed(ctx: CommandContext) -> int:
         return f"{len(bounds)}, char {offset}"
 
     try:
-        commands = _ScriptParser(script, extended, chunk_of).parse()
+        commands = _ScriptParser(codec.arg(script), extended, chunk_of, ascii=codec.bytes_mode).parse()
     except SedError as e:
         await ctx.error(e.message)
         return e.status
@@ -1407,6 +1404,10 @@ async def sed(ctx: CommandContext) -> int:
         await ctx.error("no input files")
         return 4
     runner = _Sed(ctx, commands, quiet, eol, line_wrap, in_place is not None, separate, posix)
+    runner.codec = codec
+    if codec.bytes_mode:  # C locale: \U and \L change ASCII letters only
+        runner.upper = lambda text: text.translate(_ASCII_UPPER)
+        runner.lower = lambda text: text.translate(_ASCII_LOWER)
     runner.in_place_suffix = in_place or ""
     runner.follow_symlinks = follow_symlinks
     runner.plan_fast_path(extended)
@@ -1420,5 +1421,9 @@ async def sed(ctx: CommandContext) -> int:
         await runner.flush()
         ctx.check()
         await ctx.error("regular expression too complex: matching took too long")
+        return 4
+    except LineTooLong:
+        await runner.flush()
+        await ctx.error("couldn't re-allocate memory")
         return 4
 

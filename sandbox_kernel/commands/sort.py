@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Callable
 
 from ..vfs import FSError
@@ -137,7 +137,6 @@ def _parse_keydef(spec: str) -> Key:
 
 # ---- extracting a key's text from a line (GNU begfield/limfield) ----
 
-_FIELD_END = re.compile(rb"[ \t\n]*[^ \t\n]+")
 
 
 def _make_extractor(key: Key, tab: bytes | None) -> Callable[[bytes], bytes] | None:
@@ -160,9 +159,10 @@ def _make_extractor(key: Key, tab: bytes | None) -> Callable[[bytes], bytes] | N
 
     if tab is None:
         # end of the k-th blank-led field, in one regex call per position
-        skip_beg = re.compile(rb"(?:[ \t\n]*[^ \t\n]+){%d}" % sword) if sword else None
+        field = rb"[ \t\n]*[^ \t\n]+(?![^ \t\n])"  # a whole field: never split a word
+        skip_beg = re.compile(rb"(?:%s){%d}" % (field, sword)) if sword else None
         end_field = eword + 1 if eword is not None and echar == 0 else eword
-        skip_end = re.compile(rb"(?:[ \t\n]*[^ \t\n]+){%d}" % end_field) if end_field else None
+        skip_end = re.compile(rb"(?:%s){%d}" % (field, end_field)) if end_field else None
 
         def field_end(line: bytes, rx) -> int:
             if rx is None:
@@ -258,7 +258,8 @@ def general_value(text: bytes) -> tuple:
         return (0, 0.0)
     sign, hexnum, dec, inf, nan = m.groups()
     if nan:
-        return (1, 0.0)
+        # GNU orders NaNs by their bytes: +nan before -nan
+        return (1, 1.0 if sign == b"-" else 0.0)
     if inf:
         v = float("inf")
     elif hexnum:
@@ -365,7 +366,7 @@ class Sorter:
             if "R" in key.flags:
                 base = value or (lambda s: s)
 
-                def value(s, base=base, salt=salt):  # noqa: E731 - group equal keys, random order
+                def value(s, base=base, salt=salt):  # equal keys hash alike: grouped, random order
                     return hashlib.md5(salt + repr(base(s)).encode()).digest()
             if extract is None:
                 func = value or _whole_line
@@ -424,7 +425,7 @@ async def sort(ctx: CommandContext) -> int:
         "random-source=": None, "stable": "s", "buffer-size=": "S", "field-separator=": "t",
         "temporary-directory=": "T", "unique": "u", "version-sort": "V",
         "zero-terminated": "z", "sort=": None, "parallel=": None, "files0-from=": None,
-        "batch-size=": None, "compress-program=": None, "debug": None}, status=2)
+        "batch-size=": None, "compress-program=": None}, status=2)
     global_key = Key()
     keys: list[Key] = []
     check = None

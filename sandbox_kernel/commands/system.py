@@ -120,9 +120,11 @@ async def env_cmd(ctx: CommandContext) -> int:
 
 
 async def run_command(ctx: CommandContext, argv: list[str], env: dict | None = None,
-                      cwd: str | None = None, stdin=None, stdout=None, stderr=None) -> int:
+                      cwd: str | None = None, stdin=None, stdout=None, stderr=None,
+                      failure: str = "") -> int:
     """Run argv like a program runner (env, timeout, time): GNU's 127 message when the
-    command does not exist, 126 when it is not executable."""
+    command does not exist, 126 when it is not executable (``failure`` prefixes it, e.g.
+    timeout's "failed to run command ")."""
     from .registry import lookup
 
     name = argv[0]
@@ -131,13 +133,13 @@ async def run_command(ctx: CommandContext, argv: list[str], env: dict | None = N
         if "/" in name:
             full = ctx.resolve(name) if cwd is None else _join(cwd, name)
             if not ctx.fs.exists(full):
-                await ctx.error(f"'{name}': No such file or directory")
+                await ctx.error(f"{failure}'{name}': No such file or directory")
                 return 127
             if not _is_executable(ctx, full):
-                await ctx.error(f"'{name}': Permission denied")
+                await ctx.error(f"{failure}'{name}': Permission denied")
                 return 126
         elif not find_executable(ctx, name, path_var):
-            await ctx.error(f"'{name}': No such file or directory")
+            await ctx.error(f"{failure}'{name}': No such file or directory")
             return 127
     saved_cwd = ctx.cwd
     if cwd is not None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import itertools
 import random
 import re
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
 from ..vfs import FSError
 from ._textio import Fail, parse_opts, quote, run_guarded

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 from ..vfs import FSError
-from ._textio import BatchWriter, Fail, line_batches, parse_opts, quote, run_guarded
+from ._textio import BatchWriter, Fail, display_width, line_batches, parse_opts, quote, run_guarded
 from .options import UsageError
 from .registry import CommandContext, command
 
@@ -569,8 +569,10 @@ async def column(ctx: CommandContext) -> int:
 
 
 def _display_width(b: bytes) -> int:
+    if b.isascii():
+        return len(b)
     try:
-        return len(b.decode("utf-8"))
+        return display_width(b.decode("utf-8"))
     except UnicodeDecodeError:
         return len(b)
 
@@ -635,6 +637,7 @@ class _Fmt:
         self.tagged = tagged
         self.prefix = prefix
         self.prefix_stripped = prefix.strip(b" \t")
+        self.prefix_full = len(prefix.lstrip(b" \t"))  # with its trailing blanks
         self.prefix_lead = len(prefix) - len(prefix.lstrip(b" \t"))
         self.tabs = False
         self.last_other_indent = 0  # GNU keeps the secondary indent across paragraphs
@@ -669,6 +672,8 @@ class _Fmt:
             if line[k] == 9:
                 self.tabs = True
             k += 1
+        if col < pcol + self.prefix_full and k < len(line):
+            return None  # the prefix's trailing blanks are part of it
         return pcol, col, k
 
     def _words(self, body: bytes, col: int) -> list[_Word]:
@@ -680,6 +685,8 @@ class _Fmt:
             for c in m.group(2):
                 col = (col // 8 + 1) * 8 if c == 9 else col + 1
             w.space = col - start
+            if 9 in m.group(2):
+                self.tabs = True
             at_end = m.end() >= len(body)
             w.final = w.period and (at_end or w.space > 1)
             if at_end or self.uniform:
@@ -693,6 +700,10 @@ class _Fmt:
         while i < n:
             line = lines[i]
             info = self._split_prefix(line)
+            if info is not None and info[2] >= len(line) and not self.prefix_stripped:
+                self.out.append(b"\n")  # a blank (or all-whitespace) line
+                i += 1
+                continue
             if info is None or info[2] >= len(line) or info[0] < self.prefix_lead:
                 self.out.append(line + b"\n")
                 i += 1

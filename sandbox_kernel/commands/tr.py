@@ -84,7 +84,7 @@ _SIMPLE_ESCAPES = {ord("a"): 7, ord("b"): 8, ord("f"): 12, ord("n"): 10, ord("r"
 
 @dataclass
 class Element:
-    kind: str            # "char", "range", "class", "repeat"
+    kind: str            # "char", "range", "class", "equiv", "repeat"
     values: list[int]
     name: str = ""       # class name
     fill: bool = False   # [c*]: repeat to fill
@@ -146,8 +146,8 @@ def parse_set(text: str, is_set2: bool) -> tuple[list[Element], bool]:
                     i = end + 2
                     continue
             # [=c=]
-            if lit(i + 1, "=") and i + 4 < n + 1 and lit(i + 3, "=") and lit(i + 4, "]"):
-                elems.append(Element("char", [chars[i + 2][0]]))
+            if lit(i + 1, "=") and lit(i + 3, "=") and lit(i + 4, "]"):
+                elems.append(Element("equiv", [chars[i + 2][0]]))
                 i += 5
                 continue
             # [c*n]
@@ -189,7 +189,8 @@ def _squeezer(values: set[int]):
 @command("tr", help=TR_HELP)
 @run_guarded
 async def tr(ctx: CommandContext) -> int:
-    opts, operands = parse_opts(ctx.args, "cCdst", {
+    # GNU tr stops at the first operand: "tr a -b" translates to "-b"
+    opts, operands = parse_opts(ctx.args, "+cCdst", {
         "complement": "c", "delete": "d", "squeeze-repeats": "s", "truncate-set1": "t"})
     flags = {o for o, _ in opts}
     complement = bool(flags & {"c", "C"})
@@ -227,6 +228,8 @@ async def tr(ctx: CommandContext) -> int:
     table = None
     delete_bytes = b""
     squeeze_set: set[int] = set()
+    if sum(e.fill for e in elems2) > 1:
+        raise Fail("only one [c*] repeat construct may appear in string2")
     if translating:
         if not elems2:
             raise Fail("when not truncating set1, string2 must be non-empty")
@@ -241,11 +244,13 @@ async def tr(ctx: CommandContext) -> int:
         fixed2 = sum(len(e.values) for e in elems2 if not e.fill)
         set2: list[int] = []
         for e in elems2:
+            if e.kind == "equiv":
+                raise Fail("[=c=] expressions may not appear in string2 when translating")
             if e.kind == "class":
                 if e.name not in ("upper", "lower"):
                     raise Fail("when translating, the only character classes that may appear in "
                                "string2 are 'upper' and 'lower'")
-                if complement or pos1.get(k) not in ("upper", "lower"):
+                if not complement and k <= len(set1) and pos1.get(k) not in ("upper", "lower"):
                     raise Fail("misaligned [:upper:] and/or [:lower:] construct")
             if e.fill:
                 count = max(0, len(set1) - fixed2)
@@ -256,6 +261,12 @@ async def tr(ctx: CommandContext) -> int:
             k += len(e.values)
         if not set2:
             raise Fail("when not truncating set1, string2 must be non-empty")
+        if not truncate and len(set1) > len(set2) and elems2[-1].kind == "class":
+            raise Fail("when translating with string1 longer than string2,\n"
+                       "the latter string must not end with a character class")
+        if complement and any(e.kind == "class" for e in elems1) and len(set(set2)) > 1:
+            raise Fail("when translating with complemented character classes,\n"
+                       "string2 must map all characters in the domain to one")
         if truncate:
             set1 = set1[:len(set2)]
         elif len(set2) < len(set1):
@@ -267,6 +278,8 @@ async def tr(ctx: CommandContext) -> int:
         if squeeze:
             squeeze_set = set(set2)
     else:
+        if any(e.fill for e in elems2):
+            raise Fail("the [c*] construct may appear in string2 only when translating")
         if delete:
             delete_bytes = bytes(sorted(set(set1)))
             if squeeze:
@@ -277,6 +290,7 @@ async def tr(ctx: CommandContext) -> int:
     out = BatchWriter(ctx)
     last = -1
     while chunk := await ctx.stdin.read_some():
+        ctx.check()
         if table is not None:
             chunk = chunk.translate(table)
         if delete_bytes:

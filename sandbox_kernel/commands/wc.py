@@ -1,11 +1,12 @@
 """wc: newline, word, character, byte and longest-line counts."""
 from __future__ import annotations
 
+import codecs
 import re
 
 from ..streams import FileInput
-from ..vfs import FSError
-from ._textio import parse_opts, quote
+from ..vfs import FileHandle, FSError
+from ._textio import char_width, is_utf8, parse_opts, quote
 from .options import UsageError
 from .registry import CommandContext, command
 
@@ -38,26 +39,61 @@ _WIDTH_SPECIAL = re.compile(rb"[^\x20-\x7e]")
 
 
 class _Counts:
-    __slots__ = ("lines", "words", "chars", "bytes", "maxlen", "_carry", "_linepos", "_utf8")
+    __slots__ = ("lines", "words", "chars", "bytes", "maxlen", "_carry", "_linepos", "_utf8",
+                 "_decoder", "_in_word")
 
     def __init__(self, utf8: bool = False) -> None:
         self.lines = self.words = self.chars = self.bytes = self.maxlen = 0
         self._carry = b""  # unfinished word at the end of the previous chunk
         self._linepos = 0
         self._utf8 = utf8
+        self._decoder = codecs.getincrementaldecoder("utf-8")("surrogateescape") if utf8 else None
+        self._in_word = (False, False)  # (inside a word, that word already counted)
 
     def feed(self, chunk: bytes, want_words: bool, want_chars: bool, want_len: bool) -> None:
         self.bytes += len(chunk)
         self.lines += chunk.count(b"\n")
-        if want_chars and self._utf8:
-            # every byte that is not a UTF-8 continuation byte starts a character
-            self.chars += len(chunk) - sum(chunk.count(bytes([b])) for b in range(0x80, 0xC0))
-        else:
-            self.chars += len(chunk)
+        if self._utf8 and (want_chars or want_words or want_len) and not chunk.isascii():
+            self._feed_text(self._decoder.decode(chunk), want_words, want_len)
+            return
+        if self._utf8 and self._in_word != (False, False) and want_words:
+            self._feed_text(chunk.decode("ascii"), want_words, want_len)
+            return
+        self.chars += len(chunk)
         if want_words:
             self._words(chunk)
         if want_len:
             self._widths(chunk)
+
+    def _feed_text(self, text: str, want_words: bool, want_len: bool) -> None:
+        """The multibyte path: characters, Unicode blanks, display widths."""
+        self.chars += len(text)
+        if want_words:
+            if self._carry:  # a word begun in the byte-oriented path
+                self._in_word = (True, self._carry == b"a")
+                self._carry = b""
+            inside, counted = self._in_word
+            for ch in text:
+                if ch.isspace():
+                    inside = counted = False
+                elif not counted and ch.isprintable():
+                    self.words += 1
+                    inside = counted = True
+                else:
+                    inside = True
+            self._in_word = (inside, counted)
+        if want_len:
+            pos, best = self._linepos, self.maxlen
+            for ch in text:
+                if ch in "\n\r\x0c":
+                    best = max(best, pos)
+                    pos = 0
+                elif ch == "\t":
+                    pos += 8 - pos % 8
+                else:
+                    pos += char_width(ch)
+            self._linepos = pos
+            self.maxlen = max(best, pos)
 
     def _words(self, chunk: bytes) -> None:
         data = self._carry + chunk
@@ -94,6 +130,7 @@ class _Counts:
         if self._carry:
             self.words += 1
             self._carry = b""
+        self._in_word = (False, False)
 
 
 @command("wc", help=WC_HELP)
@@ -116,8 +153,7 @@ async def wc(ctx: CommandContext) -> int:
     if not want:
         want = {"l", "w", "c"}
     order = [k for k in "lwmcL" if k in want]
-    utf8 = any("utf-8" in ctx.env.get(v, "").lower() or "utf8" in ctx.env.get(v, "").lower()
-               for v in ("LC_ALL", "LC_CTYPE", "LANG")[:1 if ctx.env.get("LC_ALL") else 3])
+    utf8 = is_utf8(ctx)
     operands = files or ["-"]
 
     # GNU sizes the columns from the regular files' total size (7 when any is not regular)
@@ -126,7 +162,7 @@ async def wc(ctx: CommandContext) -> int:
         try:
             if name == "-":
                 stdin = ctx.stdin
-                if isinstance(stdin, FileInput) and hasattr(stdin.handle, "node"):
+                if isinstance(stdin, FileInput) and isinstance(stdin.handle, FileHandle):
                     sized.append((name, True, stdin.handle.size))
                 else:
                     sized.append((name, True, -1))

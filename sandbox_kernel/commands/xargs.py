@@ -53,26 +53,37 @@ class _XargsError(Exception):
         self.items = items or []
 
 
-def _split_default(data: bytes, eof: str | None) -> list[tuple[str, bool]]:
+def _split_default(data: bytes, eof: str | None, lines_per_command: int | None = None) -> list[tuple[str, bool]]:
     """Items from xargs' default input syntax: (item, ends_line) pairs. Blanks separate,
-    quotes group (but not across newlines), backslash escapes; raises on unmatched quotes."""
+    quotes group (but not across newlines), backslash escapes anything; a line ending in a
+    blank continues on the next one (for -L). An unmatched quote raises with the items GNU
+    still runs: everything before it, or with -L only the complete groups of lines."""
     items: list[tuple[str, bool]] = []
+    complete = 0  # items belonging to finished groups of lines (-L)
+    lines_done = 0
     cur = bytearray()
     have = False
     quote_ch = None
+    prev = 10
     i = 0
     n = len(data)
+
+    def unmatched() -> _XargsError:
+        kind = "double" if quote_ch == 34 else "single"
+        return _XargsError(f"unmatched {kind} quote; by default quotes are special to xargs "
+                           "unless you use the -0 option",
+                           items[:complete] if lines_per_command else items)
+
     while i < n:
         c = data[i]
         if quote_ch is not None:
             if c == quote_ch:
                 quote_ch = None
             elif c == 10:
-                kind = "double" if quote_ch == 34 else "single"
-                raise _XargsError(f"unmatched {kind} quote; by default quotes are special to "
-                                  "xargs unless you use the -0 option", items)
+                raise unmatched()
             else:
                 cur.append(c)
+            prev = c
             i += 1
             continue
         if c in (32, 9, 10, 11, 12, 13):
@@ -80,60 +91,110 @@ def _split_default(data: bytes, eof: str | None) -> list[tuple[str, bool]]:
                 word = cur.decode("utf-8", "surrogateescape")
                 if eof is not None and word == eof:
                     return items
-                items.append((word, c == 10))
+                items.append((word, False))
                 cur.clear()
                 have = False
-            elif c == 10 and items:
+            if c == 10 and prev not in (32, 9) and items and not items[-1][1]:
                 items[-1] = (items[-1][0], True)
+                lines_done += 1
+                if lines_per_command and lines_done % lines_per_command == 0:
+                    complete = len(items)
+            prev = c
             i += 1
             continue
         if c in (34, 39):
             quote_ch = c
             have = True
+            prev = c
             i += 1
             continue
-        if c == 92 and i + 1 < n:
-            cur.append(data[i + 1])
-            have = True
+        if c == 92:
+            if i + 1 < n:
+                cur.append(data[i + 1])
+                have = True
+            prev = 0
             i += 2
             continue
         cur.append(c)
         have = True
+        prev = c
         i += 1
-    if quote_ch is not None:
-        kind = "double" if quote_ch == 34 else "single"
-        raise _XargsError(f"unmatched {kind} quote; by default quotes are special to xargs "
-                          "unless you use the -0 option", items)
-    if have:
+    if quote_ch is not None and cur:
+        raise unmatched()
+    if have and quote_ch is None:
+        # the last word, ended by end of input: GNU takes it as the EOF string only
+        # when nothing came before it
         word = cur.decode("utf-8", "surrogateescape")
-        if not (eof is not None and word == eof):
+        if not (eof is not None and word == eof and not items):
             items.append((word, True))
+    elif items:
+        items[-1] = (items[-1][0], True)
     return items
 
 
 def _split_lines_for_replace(data: bytes, eof: str | None) -> list[str]:
-    """-I: one item per input line, leading blanks dropped, quotes/backslashes processed."""
-    out = []
-    for raw in data.split(b"\n"):
-        line = raw.lstrip(b" \t")
-        if not line:
+    """-I: one item per input line; leading blanks dropped, quotes and backslashes processed
+    (a backslash-newline continues the item), other blanks kept."""
+    out: list[str] = []
+    item = bytearray()
+    started = False  # past the leading blanks of the current line
+    quote_ch = None
+    i = 0
+    n = len(data)
+
+    def unmatched() -> _XargsError:
+        kind = "double" if quote_ch == 34 else "single"
+        return _XargsError(f"unmatched {kind} quote; by default quotes are special to xargs "
+                           "unless you use the -0 option", [(x, True) for x in out])
+
+    while i < n:
+        c = data[i]
+        i += 1
+        if quote_ch is not None:
+            if c == quote_ch:
+                quote_ch = None
+            elif c == 10:
+                raise unmatched()
+            else:
+                item.append(c)
             continue
-        words = _split_default(line.replace(b" ", b"\\ ").replace(b"\t", b"\\\t"), None)
-        text = "".join(w for w, _ in words)
-        if eof is not None and text == eof:
-            break
-        out.append(text)
+        if c == 10:
+            if started:
+                text = item.decode("utf-8", "surrogateescape")
+                if eof is not None and text == eof:
+                    return out
+                out.append(text)
+            item.clear()
+            started = False
+            continue
+        if not started and c in (32, 9):
+            continue
+        started = True
+        if c in (34, 39):
+            quote_ch = c
+        elif c == 92:
+            if i < n:
+                item.append(data[i])
+                i += 1
+        else:
+            item.append(c)
+    if quote_ch is not None and item:
+        raise unmatched()
+    if started and quote_ch is None:
+        text = item.decode("utf-8", "surrogateescape")
+        if not (eof is not None and text == eof):
+            out.append(text)
     return out
 
 
-@command("xargs", help=XARGS_HELP)
+@command("xargs", help=XARGS_HELP, own_help=True)  # "xargs grep --help" runs grep --help
 async def xargs(ctx: CommandContext) -> int:
     try:
         opts, argv = parse_opts(ctx.args, "+0a:d:E:e::I:i::L:l::n:P:prs:tx", {
             "null": "0", "arg-file=": "a", "delimiter=": "d", "eof==": "e", "replace==": "i",
             "max-lines=": "L", "max-args=": "n", "max-procs=": "P", "interactive": "p",
             "no-run-if-empty": "r", "max-chars=": "s", "verbose": "t", "exit": "x",
-            "show-limits": None, "open-tty": "o", "process-slot-var=": None})
+            "show-limits": None, "open-tty": "o", "process-slot-var=": None, "help": None})
     except UsageError as e:
         e.status = 1
         raise
@@ -154,6 +215,9 @@ async def xargs(ctx: CommandContext) -> int:
             raise UsageError(f"value {n} for -{opt} option should be >= {minimum}", 1)
         return n
 
+    if any(opt == "help" for opt, _ in opts):
+        await ctx.out(XARGS_HELP + "\n")
+        return 0
     for opt, val in opts:
         if opt == "0":
             delim = b"\0"
@@ -224,9 +288,7 @@ async def xargs(ctx: CommandContext) -> int:
                 parts.pop()
             items = [(p.decode("utf-8", "surrogateescape"), True) for p in parts]
         else:
-            items = _split_default(data, eof)
-            if max_lines is not None:
-                items = _join_continued_lines(data, items)
+            items = _split_default(data, eof, max_lines)
     except _XargsError as e:
         # GNU still runs the command on the items read before the bad quote
         items = e.items
@@ -289,22 +351,21 @@ async def xargs(ctx: CommandContext) -> int:
                 return stop
         return None
 
+    if input_error is not None:
+        # GNU reports the bad quote, then still runs the command on the items before it
+        await ctx.error(input_error)
     if replace is not None:
         for text, _ in items:
             args = [a.replace(replace, text) for a in command_argv]
             stop = await run(args)
             if stop is not None:
                 return stop
-        if input_error is not None:
-            await ctx.error(input_error)
-            return 1
-        return status
+        return 1 if input_error is not None else status
     if input_error is not None:
         if items:
             stop = await run_batches(items)
             if stop is not None:
                 return stop
-        await ctx.error(input_error)
         return 1
     if not items:
         if no_empty:
@@ -313,21 +374,3 @@ async def xargs(ctx: CommandContext) -> int:
         return stop if stop is not None else status
     stop = await run_batches(items)
     return stop if stop is not None else status
-
-
-def _join_continued_lines(data: bytes, items: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
-    """For -L: a line ending in a blank continues on the next line."""
-    ends = []
-    for raw in data.split(b"\n"):
-        if raw.strip():
-            ends.append(raw.endswith((b" ", b"\t")))
-    out = []
-    line_idx = 0
-    for text, ends_line in items:
-        if ends_line:
-            continued = line_idx < len(ends) and ends[line_idx]
-            line_idx += 1
-            out.append((text, not continued))
-        else:
-            out.append((text, False))
-    return out

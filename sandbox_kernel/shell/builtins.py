@@ -309,6 +309,10 @@ def printf_format(sh, fmt: str, args: list[str], errors: list, start: int = 0) -
         i = m.end()
         flags, width, prec, _, conv = m.groups()
         if conv == "%":
+            if m.end() - m.start() > 2:
+                # "%5%" and the like: bash rejects flags or a width on %%
+                errors.append("`%': invalid format character")
+                raise _PrintfError()
             res.append("%")
             continue
         if width == "*":
@@ -520,11 +524,12 @@ def split_read_fields(line: str, count: int, ifs: str, raw_escapes: list[bool] |
             while j > i and is_ws(j - 1):
                 j -= 1
             rest = line[i:j]
-            # a single trailing non-whitespace delimiter is dropped too when nothing follows it
-            if count > 1 and j > i and is_ifs(j - 1) and not is_ws(j - 1):
+            # one trailing non-whitespace delimiter goes too when what precedes it is one field
+            if j > i and is_ifs(j - 1) and not is_ws(j - 1):
                 k = j - 1
-                inner = [p for p in range(i, k) if is_ifs(p)]
-                if not inner:
+                while k > i and is_ws(k - 1):
+                    k -= 1
+                if not any(is_ifs(p) for p in range(i, k)):
                     rest = line[i:k]
             fields.append(rest)
             break

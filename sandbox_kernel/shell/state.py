@@ -132,7 +132,8 @@ def _bash_hash(key: str) -> int:
 
 def ordered_keys(var: Var) -> list:
     """Keys in the order bash lists them: indices ascending, or the hash-table order of an
-    associative array (bucket by bucket, newest first within a bucket)."""
+    associative array (bucket by bucket, newest first within a bucket; the table starts with
+    1024 buckets and grows fourfold once it holds twice as many entries)."""
     value = var.value
     if not isinstance(value, dict):
         return [0] if value is not None else []
@@ -141,8 +142,28 @@ def ordered_keys(var: Var) -> list:
     keys = list(value)
     if len(keys) < 2:
         return keys
-    position = {k: i for i, k in enumerate(keys)}
-    return sorted(keys, key=lambda k: (_bash_hash(k) & (ASSOC_BUCKETS - 1), -position[k]))
+    if len(keys) <= 2 * ASSOC_BUCKETS:
+        position = {k: i for i, k in enumerate(keys)}
+        return sorted(keys, key=lambda k: (_bash_hash(k) & (ASSOC_BUCKETS - 1), -position[k]))
+    return _simulate_table(keys)
+
+
+def _simulate_table(keys: list) -> list:
+    from collections import deque
+    size = ASSOC_BUCKETS
+    buckets = [deque() for _ in range(size)]
+    hashes = {k: _bash_hash(k) for k in keys}
+    for count, key in enumerate(keys):
+        if count >= size * 2:
+            # bash's hash_rehash: walk the old chains, pushing each item on its new chain
+            size *= 4
+            grown = [deque() for _ in range(size)]
+            for chain in buckets:
+                for item in chain:
+                    grown[hashes[item] & (size - 1)].appendleft(item)
+            buckets = grown
+        buckets[hashes[key] & (size - 1)].appendleft(key)
+    return [k for chain in buckets for k in chain]
 
 
 def ordered_values(var: Var) -> list[str]:

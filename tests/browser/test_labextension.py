@@ -2,6 +2,7 @@
 by Debian's Chromium (Selenium + chromedriver): a cell writes /workspace/a.txt, the panel shows it
 live, the file opens in the editor, an edit is saved back, an upload and a delete go through the
 comm. Screenshot: build/labextension.png."""
+import hashlib
 import json
 import os
 import re
@@ -87,9 +88,17 @@ def lab(tmp_path_factory, jupyter_data_dir):
     nb = nbformat.v4.new_notebook(cells=[
         nbformat.v4.new_code_cell("echo hi > /workspace/a.txt"),
         nbformat.v4.new_code_cell("cat /workspace/a.txt; cat /workspace/upload.txt; ls /workspace"),
+        nbformat.v4.new_code_cell("wc -c < /workspace/big.bin; sha256sum /workspace/big.bin"),
     ])
     nb.metadata["kernelspec"] = {"name": "sandbox", "display_name": "Sandbox", "language": "bash"}
     nbformat.write(nb, root / "files.ipynb")
+    other = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("1 + 1")])
+    other.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nbformat.write(other, root / "other.ipynb")
+    # own settings (no news prompt over the screenshot) and workspaces, not the user's
+    settings = root / ".settings" / "@jupyterlab" / "apputils-extension"
+    settings.mkdir(parents=True)
+    (settings / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -101,7 +110,8 @@ def lab(tmp_path_factory, jupyter_data_dir):
         [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
          f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
          "--LabApp.news_url=", "--ServerApp.port_retries=0", "--allow-root",
-         "--ServerApp.terminals_enabled=False"],
+         "--ServerApp.terminals_enabled=False",
+         f"--LabApp.user_settings_dir={root / '.settings'}", f"--LabApp.workspaces_dir={root / '.workspaces'}"],
         stdout=log, stderr=subprocess.STDOUT, env=env)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
@@ -131,6 +141,7 @@ def test_sandbox_files_panel(lab, tmp_path):
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support.ui import WebDriverWait
@@ -141,10 +152,15 @@ def test_sandbox_files_panel(lab, tmp_path):
     for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
                 "--window-size=1280,800"):
         options.add_argument(arg)
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    options.add_experimental_option("prefs", {"download.default_directory": str(downloads),
+                                              "download.prompt_for_download": False})
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     screenshot = ROOT / "build" / "labextension.png"
     screenshot.parent.mkdir(exist_ok=True)
-    wait = WebDriverWait(driver, 60)
+    # the panel re-renders its rows on every change event: retry on stale references
+    wait = WebDriverWait(driver, 60, ignored_exceptions=(StaleElementReferenceException,))
 
     def css(selector):
         return driver.find_elements(By.CSS_SELECTOR, selector)
@@ -152,6 +168,15 @@ def test_sandbox_files_panel(lab, tmp_path):
     def row(path):
         found = css(f'.jp-SandboxFiles-item[data-path="{path}"]')
         return found[0] if found else None
+
+    def on_row(path, action):
+        def attempt(d):
+            element = row(path)
+            if element is None:
+                return False
+            action(element)
+            return True
+        wait.until(attempt)
 
     def run_cell(index):
         tab = [t for t in css(".lm-DockPanel-tabBar .lm-TabBar-tab") if "files.ipynb" in t.text]
@@ -177,10 +202,10 @@ def test_sandbox_files_panel(lab, tmp_path):
         # a shell cell writes the file: the watch event makes it appear without a refresh
         run_cell(0)
         wait.until(lambda d: row("/workspace/a.txt"))
-        assert row("/workspace/a.txt").find_element(By.CSS_SELECTOR, ".jp-SandboxFiles-detail").text == "3 B"
+        wait.until(lambda d: row("/workspace/a.txt").find_element(By.CSS_SELECTOR, ".jp-SandboxFiles-detail").text == "3 B")
 
         # open it in the editor and read it
-        ActionChains(driver).double_click(row("/workspace/a.txt")).perform()
+        on_row("/workspace/a.txt", lambda e: ActionChains(driver).double_click(e).perform())
         wait.until(lambda d: css(".jp-SandboxFileEditor .cm-content"))
         content = css(".jp-SandboxFileEditor .cm-content")[0]
         wait.until(lambda d: content.text.strip() == "hi")
@@ -206,8 +231,32 @@ def test_sandbox_files_panel(lab, tmp_path):
         output = [e.text for e in css(".jp-OutputArea-output") if "uploaded" in e.text][0]
         assert output.startswith("hi\nthereuploaded\n"), output  # the edit added no newline
 
+        # drag-and-drop a file from the desktop: 5 MiB + 123 bytes goes as two chunked writes
+        size = 5 * 1024 * 1024 + 123
+        driver.execute_script("""
+            const data = new Uint8Array(arguments[0]);
+            for (let i = 0; i < data.length; i++) data[i] = i % 251;
+            const transfer = new DataTransfer();
+            transfer.items.add(new File([data], 'big.bin'));
+            const tree = document.querySelector('#sandbox-files .jp-SandboxFiles-tree');
+            for (const type of ['dragenter', 'dragover', 'drop'])
+                tree.dispatchEvent(new DragEvent(type, {dataTransfer: transfer, bubbles: true, cancelable: true}));
+        """, size)
+        wait.until(lambda d: row("/workspace/big.bin"))
+        run_cell(2)
+        expected = hashlib.sha256(bytes(i % 251 for i in range(size))).hexdigest()
+        wait.until(lambda d: any(expected in e.text for e in css(".jp-OutputArea-output")))
+        assert f"{size}\n{expected}" in "\n".join(e.text for e in css(".jp-OutputArea-output"))
+
+        # download through the context menu: the browser saves the bytes
+        on_row("/workspace/a.txt", lambda e: ActionChains(driver).context_click(e).perform())
+        wait.until(lambda d: [e for e in css(".lm-Menu-item") if e.text.startswith("Download")])
+        [e for e in css(".lm-Menu-item") if e.text.startswith("Download")][0].click()
+        wait.until(lambda d: (downloads / "a.txt").is_file() and (downloads / "a.txt").read_bytes())
+        assert (downloads / "a.txt").read_bytes() == b"hi\nthere"
+
         # delete through the context menu, with a confirmation dialog
-        ActionChains(driver).context_click(row("/workspace/upload.txt")).perform()
+        on_row("/workspace/upload.txt", lambda e: ActionChains(driver).context_click(e).perform())
         wait.until(lambda d: [e for e in css(".lm-Menu-item") if e.text.startswith("Delete")])
         [e for e in css(".lm-Menu-item") if e.text.startswith("Delete")][0].click()
         wait.until(lambda d: css(".jp-Dialog .jp-mod-accept"))
@@ -215,9 +264,48 @@ def test_sandbox_files_panel(lab, tmp_path):
         css(".jp-Dialog .jp-mod-accept")[0].click()
         wait.until(lambda d: row("/workspace/upload.txt") is None)
 
+        # new folder (toolbar) and rename (F2), each through a dialog
+        css('#sandbox-files .jp-SandboxFiles-button[data-command="new-folder"]')[0].click()
+        wait.until(lambda d: css(".jp-Dialog input"))
+        css(".jp-Dialog input")[0].send_keys("sub")
+        css(".jp-Dialog .jp-mod-accept")[0].click()
+        wait.until(lambda d: row("/workspace/sub") and row("/workspace/sub").get_attribute("data-type") == "dir")
+        on_row("/workspace/a.txt", lambda e: e.click())
+        driver.switch_to.active_element.send_keys(Keys.F2)
+        wait.until(lambda d: css(".jp-Dialog input"))
+        field = css(".jp-Dialog input")[0]
+        field.send_keys(Keys.CONTROL, "a")
+        field.send_keys("sub/b.txt")
+        css(".jp-Dialog .jp-mod-accept")[0].click()
+        wait.until(lambda d: row("/workspace/a.txt") is None)
+        on_row("/workspace/sub", lambda e: e.click())  # expand
+        wait.until(lambda d: row("/workspace/sub/b.txt"))
+
+        # a kernel restart gives a fresh sandbox: the panel reconnects and re-lists
+        [e for e in css(".lm-MenuBar-item") if e.text == "Kernel"][0].click()
+        wait.until(lambda d: [e for e in css(".lm-Menu-item") if e.text.startswith("Restart Kernel…")])
+        [e for e in css(".lm-Menu-item") if e.text.startswith("Restart Kernel…")][0].click()
+        wait.until(lambda d: css(".jp-Dialog .jp-mod-accept"))
+        css(".jp-Dialog .jp-mod-accept")[0].click()
+        wait.until(lambda d: row("/workspace/sub") is None)
+        wait.until(idle)
+        run_cell(0)
+        wait.until(lambda d: row("/workspace/a.txt"))
+
         # the breadcrumb goes to / and shows the top-level directories
         [e for e in css(".jp-SandboxFiles-crumb") if e.get_attribute("data-root") == "/"][0].click()
         wait.until(lambda d: row("/workspace") and row("/tmp"))
+
+        # a notebook with another kernel: the panel says so; back on the sandbox notebook, files again
+        css('.jp-SideBar .lm-TabBar-tab[data-id="filebrowser"]')[0].click()
+        wait.until(lambda d: [e for e in css(".jp-DirListing-item") if "other.ipynb" in e.text])
+        item = [e for e in css(".jp-DirListing-item") if "other.ipynb" in e.text][0]
+        ActionChains(driver).double_click(item).perform()
+        css('.jp-SideBar .lm-TabBar-tab[data-id="sandbox-files"]')[0].click()
+        wait.until(lambda d: "does not use the Sandbox kernel" in css("#sandbox-files .jp-SandboxFiles-message")[0].text)
+        assert not css("#sandbox-files .jp-SandboxFiles-tree")[0].is_displayed()
+        [t for t in css(".lm-DockPanel-tabBar .lm-TabBar-tab") if "files.ipynb" in t.text][0].click()
+        wait.until(lambda d: row("/workspace"))
     except Exception:
         driver.save_screenshot(str(screenshot))
         logs = (root / "lab.log").read_text(errors="replace")[-2000:]

@@ -198,6 +198,7 @@ MORE_CASES = [
     ["awk", "BEGIN { printf \"%.3e %G %g %g\\n\", 1234.5, 0.00001234, 1e10, 123456789 }"],
     ["awk", "BEGIN { printf \"%5.1s|%.0f|%#o|%#x|%+.2e\\n\", \"abc\", 2.5, 8, 255, 12345 }"],
     ["awk", "BEGIN { printf \"%c\", 10 }"],
+    ["awk", "{ printf \"%c|%c|%d|%s\\n\", $1, $2, $2, $1 + 0 }", "chars"],
     ["awk", "BEGIN { printf \"%-*d|\\n\", 5, 42 }"],
     ["awk", "BEGIN { printf \"%s %s %s\\n\", 1, 2.5, \"x\" }"],
     ["awk", "BEGIN { printf \"%d %d\\n\", 2147483648 * 4, -2147483649 }"],
@@ -302,7 +303,7 @@ MORE_CASES = [
 @pytest.mark.skipif(shutil.which("gawk") is None, reason="gawk is not installed")
 @pytest.mark.parametrize("argv", MORE_CASES, ids=[" ".join(c[1:])[:70] for c in MORE_CASES])
 def test_awk_more_like_gawk(argv):
-    files = dict(MORE_FILES, p=FILES["p"], para2="a,b\nc\n\n\nd\n", bs="x\\y\\z\n", nums="0\n1\n00\n0.0\nx\n", **{"prog.awk": "{ n++ }\n",
+    files = dict(MORE_FILES, p=FILES["p"], chars="65 abc\n", para2="a,b\nc\n\n\nd\n", bs="x\\y\\z\n", nums="0\n1\n00\n0.0\nx\n", **{"prog.awk": "{ n++ }\n",
                  "prog2.awk": "END { print n, NR }\n"})
     assert_like_gnu(["gawk"] + argv[1:], files, stdin="in1 a\nin2 b\n", check_files=True)
 
@@ -352,3 +353,44 @@ def test_awk_options_like_gawk(args):
 ])
 def test_awk_array_parameters_like_gawk(prog):
     assert_like_gnu(["gawk", prog])
+
+
+@pytest.mark.skipif(shutil.which("gawk") is None, reason="gawk is not installed")
+@pytest.mark.parametrize("prog", [
+    "{ print length($0), toupper($0), substr($0, 4, 2) }",
+    "{ n = split($0, c, \"\"); print n, c[4] }",
+    "BEGIN { printf \"%c|%c\\n\", 233, \"\\303\\251\" }",
+    "{ print match($0, /.\\251/), RSTART, RLENGTH }",
+    "{ gsub(/[^a-z]/, \"?\"); print }",
+    "{ print index($0, \"\\251\") }",
+    "{ x = \"caf\\303\\251\"; print (x == $1), length(x) }",
+])
+def test_awk_c_locale_counts_bytes_like_gawk(prog):
+    assert_like_gnu(["gawk", prog], stdin="caf\u00e9 na\u00efve\n".encode())
+
+
+def test_awk_utf8_locale_counts_characters():
+    from .helpers import DEFAULT_ENV
+    utf8 = dict(DEFAULT_ENV, LC_ALL="C.UTF-8")
+    out, _, _ = run_cmd(["awk", "{ print length($0), toupper($1), substr($0, 4, 2) }"],
+                        stdin="caf\u00e9 na\u00efve\n", env=utf8)
+    assert out == "10 CAF\u00c9 \u00e9 \n"
+    out, _, _ = run_cmd(["awk", "-v", "v=\u00e9", "BEGIN { print length(v), v }"], env=utf8)
+    assert out == "1 \u00e9\n"
+    out, _, _ = run_cmd(["awk", "-v", "v=\u00e9", "BEGIN { print length(v), v }"])
+    assert out == "2 \u00e9\n"  # C locale: bytes, and the bytes come out unchanged
+
+
+@pytest.mark.skipif(shutil.which("gawk") is None, reason="gawk is not installed")
+@pytest.mark.parametrize("prog", [
+    "BEGIN { split(\"c a b 10 9\", x); n = asort(x); print n, x[1], x[2], x[3], x[5] }",
+    "BEGIN { split(\"c a b\", y); m = asorti(y, z); print m, z[1], z[3], y[1] }",
+    "BEGIN { a[\"x\"] = 3; a[\"y\"] = 1; n = asort(a, b); print n, b[1], b[2], a[\"x\"] }",
+    "BEGIN { print strtonum(\"0x1A\"), strtonum(\"017\"), strtonum(\"12abc\"), strtonum(3.5) }",
+    "BEGIN { print and(12, 10), or(12, 10), xor(12, 10), lshift(1, 4), rshift(16, 2), compl(0), and(7, 6, 3) }",
+    "BEGIN { print strftime(\"%Y-%m-%d %H:%M:%S\", 0); print strftime(\"%Y\", 86400 * 366, 1) }",
+    "BEGIN { print mktime(\"2024 01 02 03 04 05\"), mktime(\"2024 13 01 00 00 00\"), mktime(\"bad\") }",
+    "BEGIN { t = systime(); print (t > 1600000000), length(strftime()) > 10 }",
+])
+def test_awk_gawk_extensions_like_gawk(prog):
+    assert_like_gnu(["gawk", prog], check_files=True)

@@ -63,3 +63,19 @@ def test_hexdump_canonical_and_default():
         b"00000030  61 61                                             |aa|\n00000032\n")
     assert run_cmd(["hexdump", "-C"], stdin=b"")[0] == b""
     assert run_cmd(["hexdump", "nosuch"])[2] == 1
+
+
+def test_hexdump_format_strings():
+    data = b"hello world, this is hexdump!"
+    assert run_cmd(["hexdump", "-e", '16/1 "%02x " "\\n"'], stdin=data)[0] == (
+        b"68 65 6c 6c 6f 20 77 6f 72 6c 64 2c 20 74 68 69\n"
+        b"73 20 69 73 20 68 65 78 64 75 6d 70 21         \n")
+    assert run_cmd(["hexdump", "-v", "-e", '/1 "%02X "'], stdin=b"AB")[0] == b"41 42 "
+    assert run_cmd(["hexdump", "-e", '4/4 "%08x " "\\n"'], stdin=data)[0].splitlines()[1] == \
+        b"73692073 78656820 706d7564 00000021"
+    assert run_cmd(["hexdump", "-e", '"%07.7_Ax\\n"', "-e", '4/1 "%3d" "\\n"'], stdin=b"ab")[0] == \
+        b" 97 98      \n0000002\n"
+    assert run_cmd(["hexdump", "-e", '8/1 "%_u|" "\\n"'], stdin=b"\0\x01\x7f\x80\xff a")[0] == \
+        b"nul|soh|del|80|ff| |a||\n"
+    assert run_cmd(["hexdump", "-e", '"%s"'], stdin=data) == (
+        b"", b"hexdump: %s requires a precision or a byte count\n", 1)

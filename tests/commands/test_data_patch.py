@@ -86,3 +86,17 @@ def test_missing_file_and_garbage():
     assert status == 1 and out.startswith(b"can't find file to patch at input line 3\n")
     assert run_cmd(["patch"], stdin=b"garbage\n", fs=fs) == (
         b"", b"patch: **** Only garbage was found in the patch input.\n", 2)
+
+
+def test_normal_diff_needs_target_and_applies():
+    fs = new_fs()
+    fs.write_bytes("/workspace/a", b"".join(b"%d\n" % i for i in range(1, 11)))
+    fs.write_bytes("/workspace/b", b"1\n2\nthree\n4\n5\n6\n8\n9\n10\neleven\n")
+    normal = run_cmd(["diff", "a", "b"], fs=fs)[0]
+    fs.write_bytes("/workspace/t", b"x\n" + fs.read_bytes("/workspace/a"))
+    out, err, status = run_cmd(["patch", "t"], stdin=normal, fs=fs)
+    assert (out, status) == (b"patching file t\nHunk #1 succeeded at 4 (offset 1 line).\n"
+                             b"Hunk #2 succeeded at 8 (offset 1 line).\n"
+                             b"Hunk #3 succeeded at 11 (offset 1 line).\n", 0)
+    assert fs.read_bytes("/workspace/t") == b"x\n" + fs.read_bytes("/workspace/b")
+    assert run_cmd(["patch"], stdin=normal, fs=fs)[2] == 2

@@ -205,3 +205,82 @@ UTF = "".join(f"{i} caf\u00e9 {'error' if i % 3 == 0 else 'fine'} na\u00efve\n" 
 ])
 def test_grep_fast_numbering_like_gnu(argv):
     assert_like_gnu(argv, dict(BIG_FILES, utf=UTF))
+
+
+def test_dereference_recursive_stops_at_directory_loops():
+    from .helpers import new_fs
+    fs = new_fs()
+    fs.mkdir("/workspace/a/b", parents=True)
+    fs.write_bytes("/workspace/a/f", b"x\n")
+    fs.symlink("..", "/workspace/a/b/up")
+    out, err, status = run_cmd(["grep", "-R", "x", "a"], fs=fs)
+    assert (out, status) == ("a/f:x\n", 0)
+    assert err == "grep: a/b/up: warning: recursive directory loop\n"
+    out, err, status = run_cmd(["grep", "-r", "x", "a"], fs=fs)
+    assert (out, err, status) == ("a/f:x\n", "", 0)
+
+
+def test_endless_input_without_newlines_fails_cleanly(monkeypatch):
+    """/dev/zero has no newlines: the tools stop with an error instead of eating memory."""
+    from sandbox_kernel.commands import _lineblocks
+    monkeypatch.setattr(_lineblocks, "MAX_LINE", 1 << 20)
+    from sandbox_kernel.commands.awk import runtime as awk_runtime
+    monkeypatch.setattr(awk_runtime, "MAX_LINE", 1 << 20)
+    for argv, message in ((["grep", "x", "/dev/zero"], "grep: memory exhausted\n"),
+                          (["grep", "-C1", "x", "/dev/zero"], "grep: memory exhausted\n"),
+                          (["sed", "p", "/dev/zero"], "sed: couldn't re-allocate memory\n"),
+                          (["sed", "s/a/b/g", "/dev/zero"], "sed: couldn't re-allocate memory\n"),
+                          (["awk", "{ n++ }", "/dev/zero"], None)):
+        out, err, status = run_cmd(argv)
+        assert status in (2, 4) and out == "", argv
+        assert err == message if message else "record too long" in err, (argv, err)
+
+
+def test_utf8_split_across_reads_keeps_characters():
+    from .helpers import DEFAULT_ENV
+    utf8 = dict(DEFAULT_ENV, LC_ALL="C.UTF-8")
+    text = ("\u00e9" * 40000 + "\n") * 3  # 80 000 bytes per line: reads split characters
+    out, _, _ = run_cmd(["awk", "{ print length($0) }"], stdin=text.encode(), env=utf8)
+    assert out == "40000\n" * 3
+    out, _, _ = run_cmd(["grep", "-c", "^\u00e9*$"], stdin=text.encode(), env=utf8)
+    assert out == "3\n"
+    out, _, _ = run_cmd(["sed", "-n", "s/\u00e9\u00e9/x/gp"], stdin=text.encode(), env=utf8)
+    assert out == ("x" * 20000 + "\n") * 3
+
+
+@pytest.mark.parametrize("argv", [
+    ["grep", "-o", "caf.", "utf"],
+    ["grep", "-c", "^[0-9]* caf.\\{2\\} ", "utf"],
+    ["grep", "-ob", "na.", "utf"],
+    ["grep", "-w", "-c", "caf", "utf"],
+    ["grep", "-i", "-c", "CAF\u00c9", "utf"],
+])
+def test_grep_c_locale_is_bytes_like_gnu(argv):
+    assert_like_gnu(argv, {"utf": UTF})
+
+
+EDGE_FILES = {"t": b"foo bar\nfoobar\n\nFOO\nbar-foo\nfoo_bar\n  foo\nx\n", "e": b"", "n": b"a\nb", "crlf": b"foo\r\nbar\r\n"}
+EDGE_CASES = [
+ ["grep", "-w", "foo", "t"], ["grep", "-w", "", "t"], ["grep", "-wo", "foo", "t"], ["grep", "-x", "-e", "", "-e", "x", "t"],
+ ["grep", "-e", "", "-e", "x", "-c", "t"], ["grep", "-v", "-e", "foo", "-e", "bar", "t"], ["grep", "-i", "-o", "FOO", "t"],
+ ["grep", "-c", "", "e"], ["grep", "", "e"], ["grep", "-L", "", "e"], ["grep", "-l", "", "e"], ["grep", "b", "n"], ["grep", "-c", "b$", "n"],
+ ["grep", "-v", "x", "n"], ["grep", "foo$", "crlf"], ["grep", "-c", "\\r$", "crlf"], ["grep", "-ow", "o*", "t"],
+ ["grep", "-E", "^(foo|bar)", "t"], ["grep", "-E", "o{2,}b", "t"], ["grep", "-F", "-x", "foo", "t"], ["grep", "-F", "-w", "-i", "FOO", "t"],
+ ["grep", "-n", "-v", "foo", "t"], ["grep", "-b", "-v", "foo", "t"], ["grep", "-c", "-v", "-x", "", "t"], ["grep", "-m1", "-c", "foo", "t"],
+ ["grep", "-m2", "-o", "o", "t"], ["grep", "-A1", "-m1", "FOO", "t"], ["grep", "-h", "-c", "foo", "t", "n"], ["grep", "-H", "-c", "foo", "t"],
+ ["grep", "-q", "-v", "zzz", "t"], ["grep", "-s", "x", "nothere", "t"], ["grep", "-E", "(", "t"], ["grep", "-E", "a{1,2}{3}", "t"],
+ ["grep", "-P", "\\bfoo\\b", "t"], ["grep", "-P", "(?i)^foo$", "t"], ["grep", "-oP", "fo+(?=bar)", "t"], ["grep", "-cP", "\\d", "t"],
+ ["grep", "-F", "", "t"], ["grep", "-Fc", "-e", "foo", "-e", "", "t"], ["grep", "--", "-x", "t"], ["grep", "-e", "-x", "t"],
+ ["grep", "[[:space:]]foo", "t"], ["grep", "\\sfoo", "t"], ["grep", "\\Sbar", "t"], ["grep", "\\W", "t"], ["grep", "-c", "\\w\\+", "t"],
+ ["grep", "-o", "\\<f", "t"], ["grep", "-o", "o\\>", "t"], ["grep", "\\bbar", "t"], ["grep", "-o", "\\Bo", "t"],
+ ["grep", "foo\\|^x", "t"], ["grep", "-E", "foo|^x$", "t"], ["grep", "-c", "^", "t"], ["grep", "-c", "$", "n"],
+ ["grep", "-o", "", "t"], ["grep", "-ob", "o", "n"], ["grep", "-z", "-c", "foo", "t"], ["grep", "-zo", "fo*", "t"],
+ ["grep", "-r", "foo", "t"], ["grep", "-y", "FOO", "t"], ["grep", "--no-ignore-case", "-i", "FOO", "t"], ["grep", "-i", "--no-ignore-case", "FOO", "t"],
+ ["grep", "--line-buffered", "foo", "t"], ["grep", "-U", "foo", "crlf"], ["grep", "--binary-files=text", "foo", "t"],
+ ["grep", "-d", "skip", "foo", "t"], ["grep", "--null", "-c", "foo", "t", "n"], ["grep", "--label=L", "-H", "x", "-"],
+]
+
+
+@pytest.mark.parametrize("argv", EDGE_CASES, ids=[" ".join(c[1:]) for c in EDGE_CASES])
+def test_grep_edges_like_gnu(argv):
+    assert_like_gnu(argv, EDGE_FILES, stdin="x\ny\n")

@@ -321,3 +321,30 @@ def test_sed_files_like_gnu(argv, tmp_path):
             assert fs.read_bytes(ours) == path.read_bytes(), name
         else:
             assert not fs.exists(ours), name
+
+
+EDGE_FILES = {"t": b"a1\nb2\nc3\nd4\n", "u": b"caf\xc3\xa9\n\x01\x7f\xff\n"}
+EDGE_CASES = [
+ ["sed", "N;s/^/>/Mg", "t"], ["sed", "N;s/$/</Mg", "t"], ["sed", "N;s/^/>/g", "t"], ["sed", "N;N;s/\\`/[/M;s/\\'/]/M", "t"],
+ ["sed", "N;/^b/Mp;d", "t"], ["sed", "-n", "l", "u"], ["sed", "-n", "l 3", "u"], ["sed", "s/./X/g", "u"],
+ ["sed", "1a\\\nA\n1i\\\nI\n1c\\\nC", "t"], ["sed", "2{a after\ni before\n}", "t"], ["sed", "$!{N;D}", "t"],
+ ["sed", "/b2/{x;p;x}", "t"], ["sed", "1h;1!H;$!d;x;s/\\n/+/g", "t"], ["sed", "-n", "/a1/,/c3/{/c3/!p}", "t"],
+ ["sed", "2,3{=;d}", "t"], ["sed", "N;P;D;", "t"], ["sed", "1~2{N;s/\\n/=/}", "t"], ["sed", "0~2i ---", "t"],
+ ["sed", "s/[[:digit:]]/(&)/;s/(\\([0-9]\\))/<\\1>/", "t"], ["sed", "-E", "s/([a-z])([0-9])/\\2\\1/;T;s/^/ok:/", "t"],
+ ["sed", "-n", "/a/,/b/{//p}", "t"], ["sed", "2r /dev/stdin", "t"], ["sed", "1w /dev/stderr", "t"],
+ ["sed", "$a\\", "t"], ["sed", "a\\  indented", "t"], ["sed", "1s/a/\\\n/", "t"], ["sed", "y/\\n/X/;N;y/\\n/_/", "t"],
+ ["sed", "-E", "s/a|b/X/2", "t"], ["sed", "s/\\(a\\)\\|b/[\\1]/g", "t"],
+ ["sed", "-n", "/\\(.\\)[0-9]/{s//\\1/;p}", "t"], ["sed", "s/.*/\\U&/;s/\\(.\\)\\(.\\)/\\l\\1\\u\\2/", "t"],
+ ["sed", "s/a1/\\U\\n&x/", "t"], ["sed", "s/\\w\\b/<&>/g", "t"], ["sed", "s/\\B/-/g", "t"], ["sed", "s/\\</[/g", "t"],
+ ["sed", "s/\\>/]/g", "t"], ["sed", "s/x*/-/2", "t"], ["sed", "s/b*/-/3g", "t"], ["sed", "-n", "$!{$!p}", "t"],
+ ["sed", "-e", "2{", "-e", "s/b/B/", "-e", "}", "t"], ["sed", "-n", "-e", "1{p;p}", "t"], ["sed", "/a1/{n;d}", "t"],
+ ["sed", "n;N;s/\\n/,/", "t"], ["sed", "-s", "$=", "t", "t"], ["sed", "-n", "$=", "t", "t"], ["sed", "3,1!d", "t"],
+ ["sed", "2,/./d", "t"], ["sed", "0,/./d", "t"], ["sed", "/c3/,$!d", "t"], ["sed", "1,+0d", "t"], ["sed", "2,~2d", "t"],
+ ["sed", "s/\\(b\\)\\(2\\)/\\2\\1\\0/", "t"], ["sed", "s/1/\\x26/", "t"], ["sed", "s/1/\\o101\\d66\\cA/", "t"],
+ ["sed", "s/a/\\t/;s/b/\\f/", "t"], ["sed", "s/[[:punct:]]//g;s/[[:alnum:]]/_/", "t"],
+]
+
+
+@pytest.mark.parametrize("argv", EDGE_CASES, ids=[" ".join(c[1:]) for c in EDGE_CASES])
+def test_sed_edges_like_gnu(argv):
+    assert_like_gnu(argv, EDGE_FILES, stdin="STDIN\n")

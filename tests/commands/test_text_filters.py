@@ -10,7 +10,7 @@ CSV = "name,age,city\nbob,25,NY\nalice,30,LA\nnocomma\ncarol,,SF,extra\n"
 TSV = "a\tb\tc\td\n1\t2\t3\t4\nplain\n\t\t\n"
 FILES = {"u": U, "csv": CSV, "tsv": TSV, "p1": "1\n2\n3\n", "p2": "a\nb", "p3": "x\n",
          "empty": "", "nl": "one\n\ntwo\n\n\nthree\n\\:\\:\\:\nhead\n\\:\\:\nbody\n\\:\nfoot\n",
-         "tac": "a\nb\nc", "tacs": "a:b:c:", "z": "b\0a\0a\0", "d/x": ""}
+         "tac": "a\nb\nc", "digits": "a1b22c333d\nx1\n", "tacs": "a:b:c:", "z": "b\0a\0a\0", "d/x": ""}
 
 CASES = [
     ["uniq", "u"], ["uniq", "-c", "u"], ["uniq", "-d", "u"], ["uniq", "-u", "u"], ["uniq", "-D", "u"],
@@ -37,7 +37,8 @@ CASES = [
     ["paste", "empty", "p1"], ["paste", "-s", "empty"], ["paste", "-z", "z", "z"], ["paste", "-d", "", "p1", "p2"],
     ["rev", "u"], ["rev", "p2", "u"], ["rev", "nope"], ["rev"], ["rev", "empty"],
     ["tac", "tac"], ["tac", "u", "p1"], ["tac", "-s", ":", "tacs"], ["tac", "-b", "-s", ":", "tacs"],
-    ["tac", "-r", "-s", "[0-9]", "u"], ["tac", "nope"], ["tac"], ["tac", "-b", "u"],
+    ["tac", "-r", "-s", "[0-9]", "u"], ["tac", "-r", "-s", "[0-9]+", "digits"], ["tac", "-r", "-s", "[0-9]\\+", "digits"],
+    ["tac", "-b", "-r", "-s", "[0-9]+", "digits"], ["tac", "-s", "22", "digits"], ["tac", "-r", "-s", "\\(1\\|2\\)", "digits"], ["tac", "nope"], ["tac"], ["tac", "-b", "u"],
     ["nl", "nl"], ["nl", "-ba", "nl"], ["nl", "-bn", "nl"], ["nl", "-ba", "-nln", "nl"], ["nl", "-nrz", "-w3", "nl"],
     ["nl", "-s", ": ", "nl"], ["nl", "-v", "10", "-i", "5", "nl"], ["nl", "-p", "nl"], ["nl", "-ha", "-fa", "nl"],
     ["nl", "-b", "pt", "nl"], ["nl", "-ba", "-l", "2", "nl"], ["nl", "-bx", "nl"], ["nl", "-w", "0", "nl"],

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from .gnu_compare import assert_like_gnu, run_ours
+from .gnu_compare import assert_like_gnu
 from .helpers import new_fs, run_cmd
 
 SEQ_CASES = [
@@ -138,3 +138,43 @@ def test_seq_huge_range_streams_lazily():
         return await task
 
     assert asyncio.run(asyncio.wait_for(go(), 10)) == b"1\n"
+
+
+@pytest.mark.parametrize("argv", [["yes"], ["seq", "inf"], ["shuf", "-r", "-e", "a"], ["tr", "a", "b"],
+                                  ["cut", "-c1"]])
+def test_endless_producers_notice_interrupts(argv):
+    import asyncio
+    from sandbox_kernel.commands.registry import CommandCancelled
+    from sandbox_kernel.streams import InputStream, OutputStream
+    from .helpers import DirectRunner, DEFAULT_ENV
+
+    class Interrupting(DirectRunner):
+        interrupted = False
+
+        def check_cancel(self):
+            if self.interrupted:
+                raise CommandCancelled("interrupt")
+
+        async def checkpoint(self):
+            self.check_cancel()
+            await asyncio.sleep(0)
+
+    runner = Interrupting(new_fs(), dict(DEFAULT_ENV))
+
+    class EndlessInput(InputStream):
+        async def read_chunk(self):
+            return b"abc\n" * 16384
+
+    class Sink(OutputStream):
+        size = 0
+
+        async def write(self, data):
+            self.size += len(data)
+            if self.size > 1_000_000:
+                runner.interrupted = True
+
+    async def go():
+        await runner.run_argv(argv, EndlessInput(), Sink(), Sink())
+
+    with pytest.raises(CommandCancelled):
+        asyncio.run(asyncio.wait_for(go(), 20))

@@ -17,12 +17,20 @@ SPACES = "        eight\n    four    x\n                sixteen   and  more     
 COLS = "apple\nbanana\ncherry\nd\nelderberry\nfig\ngrape\nh\nkiwi\nlemon\nmango\n"
 TABLE = "name age city\nalice 30 Paris\nbob 4\n\ncarol  25   Rome\n"
 FILES = {"prose": PROSE, "tabs": TABS, "spaces": SPACES, "cols": COLS, "table": TABLE,
-         "csv": "a,b,c\nddd,,e\nf\n", "long": "x" * 200 + "\n" + "word " * 40 + "\n", "empty": ""}
+         "csv": "a,b,c\nddd,,e\nf\n", "long": "x" * 200 + "\n" + "word " * 40 + "\n", "empty": "",
+         "comments": ("# This is a comment line that is rather long and should be wrapped by fmt.\n"
+                      "# Second comment line.\ncode line here stays\n  # indented comment that also goes "
+                      "on and on and on for a while\n#no space after hash but long enough to wrap around "
+                      "the width\n\n> quoted reply text that is long enough to need wrapping at forty\n"
+                      "> more quoted\n"),
+         "ctl": "ab\bcd\refgh\tij klm nop\n" * 3 + "a b c d e f g h i j k l\n\t\t\tx\n"}
 
 CASES = [
     ["fold", "prose"], ["fold", "-w", "20", "prose"], ["fold", "-sw", "20", "prose"], ["fold", "-w20", "-b", "tabs"],
     ["fold", "-w", "5", "tabs"], ["fold", "-s", "-w", "7", "tabs"], ["fold", "-30", "long"], ["fold", "-w", "0", "long"],
-    ["fold", "-w", "x", "long"], ["fold", "nope"], ["fold", "-s", "long"], ["fold", "-w", "3", "-s", "spaces"],
+    ["fold", "-w", "x", "long"], ["fold", "-w", "4", "ctl"], ["fold", "-s", "-w", "5", "ctl"],
+    ["fold", "-b", "-w", "3", "ctl"], ["fold", "-bs", "-w", "6", "ctl"], ["fold", "-w", "9", "ctl"],
+    ["fold", "-s", "-w", "1", "ctl"], ["expand", "ctl"], ["unexpand", "-a", "ctl"], ["fold", "nope"], ["fold", "-s", "long"], ["fold", "-w", "3", "-s", "spaces"],
     ["expand", "tabs"], ["expand", "-t", "4", "tabs"], ["expand", "-t", "2,5,9", "tabs"], ["expand", "-i", "tabs"],
     ["expand", "-4", "tabs"], ["expand", "-t", "3", "-t", "7", "tabs"], ["expand", "-t", "0", "tabs"],
     ["expand", "-t", "5,3", "tabs"], ["expand", "-t", "4,/6", "tabs"], ["expand", "-t", "4,+6", "tabs"],
@@ -36,7 +44,9 @@ CASES = [
     ["fmt", "prose"], ["fmt", "-w", "40", "prose"], ["fmt", "-40", "prose"], ["fmt", "-u", "prose"], ["fmt", "-s", "-w", "30", "prose"],
     ["fmt", "-w", "20", "long"], ["fmt", "-c", "-w", "50", "prose"], ["fmt", "-t", "-w", "50", "prose"],
     ["fmt", "-g", "30", "prose"], ["fmt", "-w", "x", "prose"], ["fmt", "nope"], ["fmt", "-w", "60", "-g", "50", "prose"],
-    ["fmt", "-w", "25", "spaces"],
+    ["fmt", "-w", "25", "spaces"], ["fmt", "-p", "#", "-w", "30", "comments"],
+    ["fmt", "-p", "# ", "-w", "30", "comments"], ["fmt", "-p", ">", "-w", "25", "comments"],
+    ["fmt", "-p", "  #", "-w", "30", "comments"], ["fmt", "-c", "-w", "30", "comments"],
 ]
 
 

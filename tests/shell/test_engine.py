@@ -206,3 +206,20 @@ def test_no_python_traceback_on_odd_input():
     for src in ["${", "$((", "echo ${x:?", "((1/0))", "echo $((1/0))", "declare -A a; a=([x]=1); echo ${a[", ")"]:
         out, err, status = run_script(src)
         assert b"Traceback" not in err and b"internal error" not in err, src
+
+
+def test_fork_bomb_stops_and_sandbox_survives():
+    start = time.monotonic()
+    r = run_cells([":(){ :|:& };:", "echo alive"])
+    assert r[0][0].status != 0 and r[0][2] and time.monotonic() - start < 20
+    assert r[1][1] == "alive\n"
+
+
+def test_unterminated_heredoc_warns():
+    (res, out, err), = run_cells(["cat <<EOF\nno end"])
+    assert out == "no end\n" and "here-document" in err
+
+
+def test_return_trap_and_exit_trap_status():
+    out, err, status = run_script("f() { trap 'echo returned' RETURN; echo body; }; f; trap 'echo bye $?' EXIT; (exit 4)")
+    assert out == b"body\nreturned\nbye 4\n" and status == 4

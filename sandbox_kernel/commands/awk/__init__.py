@@ -7,6 +7,7 @@ from ...vfs import FSError
 from ..registry import CommandContext, command
 from ..regex_translate import RegexError, RegexTimeout, compile_posix
 from ..grep import _deadline
+from .._lineblocks import TextCodec
 from .compiler import CompileError, Compiler
 from .lexer import AwkSyntaxError, ESCAPES
 from .parser import parse
@@ -109,7 +110,8 @@ async def awk(ctx: CommandContext) -> int:
             await ctx.err(_usage(ctx.name) + "\n")
             return 1
         sources.append(("cmd. line", operands.pop(0)))
-    program_text = "\n".join(text for _, text in sources)
+    codec = TextCodec.for_env(ctx.env)
+    program_text = codec.arg("\n".join(text for _, text in sources))
     label = sources[0][0] if len(sources) == 1 else "cmd. line"
     try:
         warnings: list = []
@@ -141,7 +143,7 @@ async def awk(ctx: CommandContext) -> int:
         await ctx.err(f"{ctx.name}: {label}:{line}: warning: {message}\n")
     for message in compiler.warnings:
         await ctx.err(f"{ctx.name}: {label}:1: warning: {message}\n")
-    runtime = rt.Runtime(ctx, [ctx.name] + operands, _deadline(ctx))
+    runtime = rt.Runtime(ctx, [ctx.name] + operands, _deadline(ctx), codec)
     ns = rt.namespace(runtime)
     ns.update(consts)
     deadline = runtime.deadline
@@ -153,7 +155,7 @@ async def awk(ctx: CommandContext) -> int:
 
     def assign(text: str) -> None:
         name, _, value = text.partition("=")
-        value = rt.StrNum(_unescape(value))
+        value = rt.StrNum(_unescape(codec.arg(value)))
         if name in ("FS", "OFS", "ORS", "RS", "SUBSEP", "CONVFMT", "OFMT", "FILENAME"):
             setattr(runtime, name, str(value))
         elif name in ("NR", "NF", "FNR"):
@@ -168,14 +170,14 @@ async def awk(ctx: CommandContext) -> int:
         ns.setdefault(arr, {})
     try:
         for source, name in compiler.regexes.items():
-            rx = compile_posix(source, extended=True, awk=True)
+            rx = compile_posix(source, extended=True, awk=True, ascii=codec.bytes_mode)
             rx.deadline = deadline
             ns[name] = rx
     except RegexError as e:
         await ctx.err(f"{ctx.name}: {label}:1: fatal: {e}\n")
         return 2
     if fs is not None:
-        runtime.FS = fs
+        runtime.FS = codec.arg(fs)
     for a in assigns:
         if "=" not in a or not re.match(r"[A-Za-z_][A-Za-z0-9_]*=", a):
             await ctx.err(f"{ctx.name}: fatal: `{a}' is not a legal variable name\n")
@@ -209,6 +211,10 @@ async def awk(ctx: CommandContext) -> int:
         await runtime.flush_stdout()
         ctx.check()
         await ctx.err(f"{ctx.name}: fatal: regular expression too complex: matching took too long\n")
+        return 2
+    except rt.LineTooLong:
+        await runtime.flush_stdout()
+        await ctx.err(f"{ctx.name}: fatal: record too long (over {rt.MAX_LINE} bytes)\n")
         return 2
     except RecursionError:
         await runtime.flush_stdout()

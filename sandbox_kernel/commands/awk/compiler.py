@@ -103,6 +103,8 @@ class Compiler:
                 used.add(n[1] if k == "delete" else n[2])
             elif k == "builtin" and n[1] == "split" and len(n[2]) >= 2 and n[2][1][0] == "var":
                 used.add(n[2][1][1])
+            elif k == "builtin" and n[1] in ("asort", "asorti"):
+                used.update(a[1] for a in n[2] if a[0] == "var")
             for x in n[1:]:
                 self._walk_arrays(x, used)
         elif isinstance(n, list):
@@ -169,6 +171,8 @@ class Compiler:
         return f"num({src})"
 
     def str_(self, node) -> str:
+        if node[0] == "field" and node[1][0] == "num" and node[1][1] >= 1:
+            return f"R.fstr({int(node[1][1])})"
         src, t = self.expr(node)
         if t == "str":
             return src
@@ -211,12 +215,8 @@ class Compiler:
         if ta == "num" and tb == "num":
             return f"({sa} {pyop} {sb})"
         if ta == "str" or tb == "str":
-            return f"({self._as_str(sa, ta)} {pyop} {self._as_str(sb, tb)})"
+            return f"({self.str_(a)} {pyop} {self.str_(b)})"
         return f"compare({sa}, {sb}, {op!r})"
-
-    @staticmethod
-    def _as_str(src, t):
-        return src if t == "str" else f"tostr({src})"
 
     def match(self, node) -> str:
         _, neg, a, b = node
@@ -438,7 +438,10 @@ class Compiler:
               "gsub": (2, 3), "gensub": (3, 4), "match": (2, 2), "sprintf": (1, 10**9),
               "tolower": (1, 1), "toupper": (1, 1), "int": (1, 1), "sqrt": (1, 1), "exp": (1, 1),
               "log": (1, 1), "sin": (1, 1), "cos": (1, 1), "atan2": (2, 2), "rand": (0, 0),
-              "srand": (0, 1), "system": (1, 1), "close": (1, 1), "fflush": (0, 1)}
+              "srand": (0, 1), "system": (1, 1), "close": (1, 1), "fflush": (0, 1),
+              "systime": (0, 0), "strftime": (0, 3), "mktime": (1, 2), "asort": (1, 2),
+              "asorti": (1, 2), "strtonum": (1, 1), "and": (2, 10**9), "or": (2, 10**9),
+              "xor": (2, 10**9), "lshift": (2, 2), "rshift": (2, 2), "compl": (1, 1)}
 
     def e_builtin(self, node):
         _, name, args = node
@@ -497,9 +500,9 @@ class Compiler:
                 raise CompileError("0 is invalid as number of arguments for sprintf", "error")
             return f"sprintf({self.str_(args[0])}, [{', '.join(self.expr(a)[0] for a in args[1:])}])", "str"
         if name == "tolower":
-            return f"{self.str_(args[0])}.lower()", "str"
+            return f"R.lower({self.str_(args[0])})", "str"
         if name == "toupper":
-            return f"{self.str_(args[0])}.upper()", "str"
+            return f"R.upper({self.str_(args[0])})", "str"
         if name == "int":
             return f"trunc({self.num(args[0])})", "num"
         if name in ("sqrt", "exp", "log", "sin", "cos"):
@@ -516,6 +519,29 @@ class Compiler:
             return f"(await R.close({self.str_(args[0])}))", "num"
         if name == "fflush":
             return "(await R.fflush())", "num"
+        if name == "systime":
+            return "float(int(time.time()))", "num"
+        if name == "strftime":
+            srcs = [self.str_(args[0]) if n > 0 else "None",
+                    self.num(args[1]) if n > 1 else "None",
+                    self.cond(args[2]) if n > 2 else "False"]
+            return f"R.strftime({', '.join(srcs)})", "str"
+        if name == "mktime":
+            return f"R.mktime({self.str_(args[0])})", "num"
+        if name in ("asort", "asorti"):
+            for a in args:
+                if a[0] != "var" or not self.is_array(a[1]):
+                    raise CompileError(f"{name}: argument is not an array")
+            dest = self.array_ref(args[1][1]) if n == 2 else "None"
+            return f"{name}_({self.array_ref(args[0][1])}, {dest})", "num"
+        if name == "strtonum":
+            return f"strtonum({self.expr(args[0])[0]})", "num"
+        if name in ("and", "or", "xor"):
+            return f"bits_{name}([{', '.join(self.num(a) for a in args)}])", "num"
+        if name in ("lshift", "rshift"):
+            return f"bits_{name}({self.num(args[0])}, {self.num(args[1])})", "num"
+        if name == "compl":
+            return f"bits_compl({self.num(args[0])})", "num"
         raise CompileError(f"function `{name}' not defined")
 
     def split_sep(self, node) -> str:

@@ -8,7 +8,10 @@ KEYWORDS = {"BEGIN", "END", "function", "func", "if", "else", "while", "for", "d
             "print", "printf"}
 BUILTINS = {"length", "substr", "index", "split", "sub", "gsub", "match", "sprintf", "tolower",
             "toupper", "int", "sqrt", "exp", "log", "sin", "cos", "atan2", "rand", "srand",
-            "system", "close", "fflush", "gensub"}
+            "system", "close", "fflush", "gensub",
+            # gawk extensions people use
+            "systime", "strftime", "mktime", "asort", "asorti", "strtonum", "and", "or", "xor",
+            "lshift", "rshift", "compl"}
 
 # tokens after which a '/' divides (an operand just ended)
 _OPERAND_END = {"NAME", "NUMBER", "STRING", "ERE", "FUNC_NAME", "BUILTIN", ")", "]", "$", "incr",

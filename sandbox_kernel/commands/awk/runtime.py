@@ -1,6 +1,7 @@
 """awk runtime: values, conversions, fields, records, I/O; the namespace generated code runs in."""
 from __future__ import annotations
 
+import codecs
 import math
 import random
 import re
@@ -8,6 +9,10 @@ import time
 
 from ...streams import BufferOutput, BytesInput
 from ...vfs import FSError
+from .._lineblocks import MAX_LINE, LineTooLong, TextCodec
+
+_ASCII_UPPER = str.maketrans("abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 from ..regex_translate import RegexError, compile_posix
 
 
@@ -87,8 +92,15 @@ def format_number(v: float, fmt: str) -> str:
 
 
 class Runtime:
-    def __init__(self, ctx, argv: list[str], deadline: float | None) -> None:
+    def __init__(self, ctx, argv: list[str], deadline: float | None,
+                 codec: TextCodec | None = None) -> None:
         self.ctx = ctx
+        self.codec = codec = codec or TextCodec(False)
+        if codec.bytes_mode:  # C locale: toupper/tolower change ASCII letters only
+            self.upper = lambda text: text.translate(_ASCII_UPPER)
+            self.lower = lambda text: text.translate(_ASCII_LOWER)
+        else:
+            self.upper, self.lower = str.upper, str.lower
         self.NR = 0.0
         self.NF = 0.0
         self.FNR = 0.0
@@ -103,8 +115,8 @@ class Runtime:
         self.RLENGTH = -1.0
         self.FILENAME = ""
         self.ARGC = float(len(argv))
-        self.ARGV = {numkey(float(i)): StrNum(a) for i, a in enumerate(argv)}
-        self.ENVIRON = {k: StrNum(v) for k, v in ctx.env.items()}
+        self.ARGV = {numkey(float(i)): StrNum(codec.arg(a)) for i, a in enumerate(argv)}
+        self.ENVIRON = {codec.arg(k): StrNum(codec.arg(v)) for k, v in ctx.env.items()}
         self.fields: list = [UNINIT]  # fields[0] is $0; fields split lazily
         self.split_done = True
         self.out: list[str] = []  # pending stdout pieces (generated code appends to it)
@@ -162,12 +174,12 @@ class Runtime:
             await self.flush_out()
             text = "".join(self.warnings)
             self.warnings.clear()
-            await self.ctx.stderr.write(text.encode("utf-8", "surrogateescape"))
+            await self.ctx.stderr.write(text.encode("utf-8", "surrogateescape"))  # our own words
         await self.flush_out()
 
     async def flush_out(self) -> None:
         if self.out:
-            data = "".join(self.out).encode("utf-8", "surrogateescape")
+            data = self.codec.encode("".join(self.out))
             self.out.clear()
             await self.ctx.stdout.write(data)
 
@@ -186,7 +198,8 @@ class Runtime:
                 target = ["stderr", None]
             else:
                 try:
-                    handle = self.ctx.fs.open(dest, "ab" if op == ">>" else "wb", cwd=self.ctx.cwd)
+                    handle = self.ctx.fs.open(self.codec.unarg(dest), "ab" if op == ">>" else "wb",
+                                              cwd=self.ctx.cwd)
                 except FSError as e:
                     raise AwkFatal(f"can't redirect to `{dest}' ({e.strerror})")
                 target = ["file", handle]
@@ -196,11 +209,11 @@ class Runtime:
             self.write(text)
         elif kind == "stderr":
             await self.flush_stdout()
-            await self.ctx.stderr.write(text.encode("utf-8", "surrogateescape"))
+            await self.ctx.stderr.write(self.codec.encode(text))
         elif kind == "pipe":
             obj.append(text)
         else:
-            obj.write(text.encode("utf-8", "surrogateescape"))
+            obj.write(self.codec.encode(text))
 
     async def close(self, name: str) -> float:
         status = -1.0
@@ -212,8 +225,9 @@ class Runtime:
                 obj.close()
             elif kind == "pipe":
                 await self.flush_stdout()
-                data = "".join(obj).encode("utf-8", "surrogateescape")
-                status = float(await self.ctx.run(["sh", "-c", name], stdin=BytesInput(data)))
+                data = self.codec.encode("".join(obj))
+                status = float(await self.ctx.run(["sh", "-c", self.codec.unarg(name)],
+                                                  stdin=BytesInput(data)))
         if name in self.readers:
             self.readers.pop(name)
             status = 0.0
@@ -229,7 +243,7 @@ class Runtime:
 
     async def system(self, cmd: str) -> float:
         await self.flush_stdout()
-        return float(await self.ctx.run(["sh", "-c", cmd]))
+        return float(await self.ctx.run(["sh", "-c", self.codec.unarg(cmd)]))
 
     # ---------------------------------------------------------------- fields
     def set_record(self, text: str) -> None:
@@ -240,6 +254,16 @@ class Runtime:
         if not self.split_done:
             self.ensure_split()
         return self.NF
+
+    def fstr(self, i: int) -> str:
+        """Field i as a string (CONVFMT for a number assigned to it)."""
+        if not self.split_done:
+            self.ensure_split()
+        f = self.fields
+        if i < len(f):
+            v = f[i]
+            return v if v.__class__ is not float else tostr(v)
+        return ""
 
     def fout(self, i: int) -> str:
         """Field i as print writes it."""
@@ -420,6 +444,42 @@ class Runtime:
             return True
         return False
 
+    # ---------------------------------------------------------------- time (gawk)
+    def zone(self):
+        from datetime import timezone
+        name = self.ctx.env.get("TZ", "UTC") or "UTC"
+        try:
+            from zoneinfo import ZoneInfo
+            return ZoneInfo(name.lstrip(":"))
+        except Exception:  # unknown zone names mean UTC, as in C
+            return timezone.utc
+
+    def strftime(self, fmt, stamp, utc: bool) -> str:
+        from datetime import datetime, timezone
+        if fmt is None:
+            fmt = "%a %b %e %H:%M:%S %Z %Y"
+        when = time.time() if stamp is None else stamp
+        try:
+            moment = datetime.fromtimestamp(int(when), timezone.utc if utc else self.zone())
+            return moment.strftime(fmt)
+        except (OverflowError, OSError, ValueError):
+            return ""
+
+    def mktime(self, spec: str) -> float:
+        from datetime import datetime, timedelta
+        parts = spec.split()
+        if len(parts) < 6:
+            return -1.0
+        try:
+            year, month, day, hour, minute, second = (int(p) for p in parts[:6])
+            year += (month - 1) // 12
+            month = (month - 1) % 12 + 1
+            base = datetime(year, month, 1, tzinfo=self.zone())
+            moment = base + timedelta(days=day - 1, hours=hour, minutes=minute, seconds=second)
+            return float(int(moment.timestamp()))
+        except (ValueError, OverflowError):
+            return -1.0
+
     # ---------------------------------------------------------------- random
     def rand(self) -> float:
         return self.rng.random()
@@ -462,28 +522,29 @@ class Runtime:
             if arg == "":
                 continue
             if re.match(r"[A-Za-z_][A-Za-z0-9_]*=", arg):
-                self.assign_hook(arg)
+                self.assign_hook(self.codec.unarg(arg))  # ARGV holds locale text already
                 continue
             self.used_file_operand = True
+            path = self.codec.unarg(arg)
             try:
-                if arg != "-" and ctx.fs.is_dir(arg, cwd=ctx.cwd):
+                if arg != "-" and ctx.fs.is_dir(path, cwd=ctx.cwd):
                     await self.flush_stdout()
-                    await ctx.error(f"warning: command line argument `{arg}' is a directory: skipped")
+                    await ctx.error(f"warning: command line argument `{path}' is a directory: skipped")
                     continue
-                stream = ctx.open_input(arg)
+                stream = ctx.open_input(path)
             except FSError as e:
                 await self.flush_stdout()
-                await ctx.error(f"fatal: cannot open file `{arg}' for reading: {e.strerror}")
+                await ctx.error(f"fatal: cannot open file `{path}' for reading: {e.strerror}")
                 raise AwkExit(2.0)
             self.FILENAME = arg
             self.FNR = 0.0
-            self.main_iter = RecordReader(stream)
+            self.main_iter = RecordReader(stream, self.codec)
             return True
         if not self.used_file_operand:
             self.used_file_operand = True
             self.FILENAME = "-"  # as gawk names standard input
             self.FNR = 0.0
-            self.main_iter = RecordReader(ctx.stdin)
+            self.main_iter = RecordReader(ctx.stdin, self.codec)
             return True
         return False
 
@@ -508,10 +569,11 @@ class Runtime:
         reader = self.readers.get(name)
         if reader is None:
             try:
-                stream = self.ctx.stdin if name in ("-", "/dev/stdin") else self.ctx.open_input(name)
+                stream = (self.ctx.stdin if name in ("-", "/dev/stdin")
+                          else self.ctx.open_input(self.codec.unarg(name)))
             except FSError:
                 return -1.0
-            reader = RecordReader(stream)
+            reader = RecordReader(stream, self.codec)
             self.readers[name] = reader
         rec = await reader.next_record(self.RS)
         if rec is None:
@@ -527,8 +589,8 @@ class Runtime:
         if reader is None:
             await self.flush_stdout()
             buf = BufferOutput()
-            await self.ctx.run(["sh", "-c", cmd], stdout=buf)
-            reader = RecordReader(BytesInput(buf.getvalue()))
+            await self.ctx.run(["sh", "-c", self.codec.unarg(cmd)], stdout=buf)
+            reader = RecordReader(BytesInput(buf.getvalue()), self.codec)
             self.readers[cmd] = reader
         rec = await reader.next_record(self.RS)
         if rec is None:
@@ -545,10 +607,12 @@ class RecordReader:
     """Splits an input stream into records by RS: newline, one character, "" (paragraphs),
     or a regex."""
 
-    def __init__(self, stream) -> None:
+    def __init__(self, stream, codec: TextCodec) -> None:
         self.stream = stream
         self.buf = ""
         self.eof = False
+        # decodes across chunk boundaries, so a UTF-8 character split between reads survives
+        self.decoder = codecs.getincrementaldecoder(codec.encoding)(codec.errors)
 
     async def next_batch(self, rs: str) -> list[str] | None:
         """All complete records buffered (at least one) when RS is one character; one record
@@ -562,20 +626,43 @@ class RecordReader:
                 recs = self.buf[:i].split(rs)
                 self.buf = self.buf[i + 1:]
                 return recs
-            if not await self._more():
-                if self.buf:
-                    rec, self.buf = self.buf, ""
-                    return [rec]
-                return None
+            # gather chunks until one holds a separator: linear even for very long records
+            pieces = [self.buf]
+            size = len(self.buf)
+            while True:
+                text = await self._read()
+                if text is None:
+                    self.buf = ""
+                    rec = "".join(pieces)
+                    return [rec] if rec else None
+                pieces.append(text)
+                size += len(text)
+                if rs in text:
+                    break
+                if size > MAX_LINE:
+                    raise LineTooLong()
+            self.buf = "".join(pieces)
+
+    async def _read(self) -> str | None:
+        """The next decoded text, or None at end of input."""
+        while not self.eof:
+            chunk = await self.stream.read_some()
+            if not chunk:
+                self.eof = True
+                rest = self.decoder.decode(b"", final=True)
+                return rest or None
+            text = self.decoder.decode(chunk)
+            if text:
+                return text
+        return None
 
     async def _more(self) -> bool:
-        if self.eof:
+        text = await self._read()
+        if text is None:
             return False
-        chunk = await self.stream.read_some()
-        if not chunk:
-            self.eof = True
-            return False
-        self.buf += chunk.decode("utf-8", "surrogateescape")
+        self.buf += text
+        if len(self.buf) > MAX_LINE:
+            raise LineTooLong()
         return True
 
     async def next_record(self, rs: str):
@@ -635,6 +722,87 @@ def _regex_split(rx, text: str) -> list[str]:
         pos = m.end()
     out.append(text[pos:])
     return out
+
+
+# ------------------------------------------------------------------------- gawk extensions
+def _sort_key(v):
+    """gawk's asort order: numbers (numerically) before strings (by text)."""
+    if v.__class__ is float or (isinstance(v, StrNum) and v != "" and looks_numeric(v)):
+        return (0, num(v), "")
+    return (1, 0.0, tostr(v))
+
+
+def asort_(src: dict, dest: dict | None) -> float:
+    values = sorted(src.values(), key=_sort_key)
+    target = src if dest is None else dest
+    target.clear()
+    for i, v in enumerate(values, 1):
+        target[str(i)] = v
+    return float(len(values))
+
+
+def asorti_(src: dict, dest: dict | None) -> float:
+    keys = sorted(src)
+    target = src if dest is None else dest
+    target.clear()
+    for i, k in enumerate(keys, 1):
+        target[str(i)] = StrNum(k)
+    return float(len(keys))
+
+
+def strtonum(v) -> float:
+    if v.__class__ is float:
+        return v
+    text = v.strip()
+    m = re.match(r"[-+]?0[xX]([0-9a-fA-F]+)", text)
+    if m:
+        return float(int(m.group(1), 16)) * (-1 if text.startswith("-") else 1)
+    m = re.match(r"[-+]?0([0-7]+)(?![0-9.eE])", text)
+    if m:
+        return float(int(m.group(1), 8)) * (-1 if text.startswith("-") else 1)
+    return num(v)
+
+
+_BITS = (1 << 53) - 1
+
+
+def _bit_operand(v: float) -> int:
+    if v < 0:
+        raise AwkFatal("negative values are not allowed in bit operations")
+    return int(v)
+
+
+def bits_and(values: list) -> float:
+    out = _bit_operand(values[0])
+    for v in values[1:]:
+        out &= _bit_operand(v)
+    return float(out)
+
+
+def bits_or(values: list) -> float:
+    out = 0
+    for v in values:
+        out |= _bit_operand(v)
+    return float(out)
+
+
+def bits_xor(values: list) -> float:
+    out = 0
+    for v in values:
+        out ^= _bit_operand(v)
+    return float(out)
+
+
+def bits_lshift(v: float, n: float) -> float:
+    return float((_bit_operand(v) << _bit_operand(n)) & ((1 << 64) - 1))
+
+
+def bits_rshift(v: float, n: float) -> float:
+    return float(_bit_operand(v) >> _bit_operand(n))
+
+
+def bits_compl(v: float) -> float:
+    return float(~_bit_operand(v) & _BITS)
 
 
 # ------------------------------------------------------------------------- conversions
@@ -806,7 +974,7 @@ def dynrx(source: str):
     rx = _rx_cache.get(source)
     if rx is None:
         try:
-            rx = compile_posix(source, extended=True, awk=True)
+            rx = compile_posix(source, extended=True, awk=True, ascii=_runtime.codec.bytes_mode)
         except RegexError as e:
             raise AwkFatal(f"invalid regexp /{source}/: {e}") from None
         if len(_rx_cache) > 500:
@@ -945,8 +1113,9 @@ def sprintf(fmt: str, args: list) -> str:
         elif conv == "c":
             if arg is None:
                 s = ""
-            elif arg.__class__ is float:
-                s = chr(int(arg)) if 0 <= int(arg) < 0x110000 else ""
+            elif arg.__class__ is float or (isinstance(arg, StrNum) and arg != "" and looks_numeric(arg)):
+                code = int(num(arg))  # a number, or input that looks like one (gawk)
+                s = chr(code) if 0 <= code < 0x110000 else ""
             else:
                 s = arg[:1]
             out.append(("%" + flags.replace("0", "") + (width or "") + "s") % s)
@@ -974,5 +1143,8 @@ def namespace(runtime: Runtime) -> dict:
         "math_cos": math_cos, "substr": substr, "dynrx": dynrx, "substitute": substitute,
         "gensub": gensub, "sprintf": sprintf, "StrNum": StrNum, "UNINIT": UNINIT,
         "NextRecord": NextRecord, "AwkExit": AwkExit, "numkey": numkey, "copyval": copyval,
-        "ONCE": ONCE, "OUT": runtime.out.append,
+        "ONCE": ONCE, "OUT": runtime.out.append, "time": time,
+        "asort_": asort_, "asorti_": asorti_, "strtonum": strtonum, "bits_and": bits_and,
+        "bits_or": bits_or, "bits_xor": bits_xor, "bits_lshift": bits_lshift,
+        "bits_rshift": bits_rshift, "bits_compl": bits_compl,
     }

@@ -41,3 +41,6 @@ jq -nc '[{"k":"a","v":1},{"k":"b","v":2}] | map({(.k): .v}) | add'
 jq -nc 'try error("boom") catch ("caught " + .)'
 jq -nc '[.[]?], (null | length), ("abc" | length), ([1,2] | contains([1]))'
 jq -nc 'label $f | range(10) | ., (select(. == 2) | break $f)'
+echo '{"a":[1,{"b":2}],"c":[]} 3 []' | jq -c --stream .
+echo '{"a":[1,{"b":2}]}' | jq -c --stream -n '[inputs | select(length == 2)]'
+echo '{"a":[1,{"b":2}]}' | jq -c 'fromstream(tostream)'

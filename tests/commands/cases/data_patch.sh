@@ -15,3 +15,7 @@ ls -R . ; cat f created nonl; echo
 patch -p1 -R < ../tree.diff; echo "status $?"; ls; cd ..
 printf -- '--- x\n+++ x\n@@ -1 +1 @@\n-a\n+b\n' | patch -p0; echo "status $?"
 echo garbage | patch 2>/dev/null; echo "status $?"
+seq 1 10 > n1; seq 1 10 | sed 's/^3$/three/; /^7$/d; $a\eleven' > n2; diff n1 n2 > n.diff
+cp n1 nt; patch nt n.diff; cmp nt n2 && echo normal-same; (echo x; cat n1) > nt2; patch nt2 n.diff; echo "status $?"
+patch -R nt n.diff; cmp nt n1 && echo normal-back; patch < n.diff 2>/dev/null; echo "status $?"
+(seq 2 10) > up; patch up n.diff; echo "status $?"

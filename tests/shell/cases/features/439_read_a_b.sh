@@ -1,0 +1,1 @@
+IFS=: read a b <<< "x:y:"; echo "[$a][$b]"

@@ -1,0 +1,1 @@
+IFS=: read a <<< "x:"; echo "[$a]"

@@ -1,0 +1,1 @@
+IFS=: read a b c <<< ":x"; echo "[$a][$b][$c]"

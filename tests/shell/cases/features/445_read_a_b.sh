@@ -1,0 +1,1 @@
+read a b <<< "x   y   z   "; echo "[$a][$b]"

@@ -1,0 +1,1 @@
+IFS=, read -a arr <<< ",a,,b,"; echo "${#arr[@]}"; printf '[%s]' "${arr[@]}"; echo

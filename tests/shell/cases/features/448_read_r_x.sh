@@ -1,0 +1,1 @@
+read -r x <<< 'a\b'; read y <<< 'a\b'; echo "$x $y"

@@ -1,0 +1,1 @@
+read -r x <<< '  a  '; echo "[$x]"; IFS= read -r y <<< '  a  '; echo "[$y]"

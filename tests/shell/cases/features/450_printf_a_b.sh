@@ -1,0 +1,1 @@
+printf 'a b\\\nc\n' | { read x y; echo "[$x][$y]"; }

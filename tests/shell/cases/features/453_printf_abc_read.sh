@@ -1,0 +1,1 @@
+printf 'abc' | { read -N 2 c; echo "[$c]"; }
