@@ -15,14 +15,28 @@ PIPE_CAPACITY = 65536
 
 
 class InputStream:
-    """Base input: subclasses implement ``read_chunk``."""
+    """Base input: subclasses implement ``read_chunk``.
 
-    _buf: bytes = b""
+    ``_buf`` is a bytearray so taking data off its front is cheap (CPython trims a bytearray's
+    head in O(1)); reading a large buffered input in small pieces stays linear."""
+
+    _buf: bytes | bytearray = b""
     _eof: bool = False
 
     async def read_chunk(self) -> bytes:
         """Next available bytes (any size), b'' at end of input."""
         raise NotImplementedError
+
+    def _take(self, n: int) -> bytes:
+        buf = self._buf
+        if n >= len(buf):
+            self._buf = bytearray()
+            return bytes(buf)
+        data = bytes(buf[:n])
+        if not isinstance(buf, bytearray):
+            buf = self._buf = bytearray(buf)
+        del buf[:n]
+        return data
 
     async def _fill(self) -> bool:
         if self._eof:
@@ -31,14 +45,19 @@ class InputStream:
         if not chunk:
             self._eof = True
             return False
-        self._buf += chunk
+        if not self._buf:
+            self._buf = bytearray(chunk)
+        else:
+            if not isinstance(self._buf, bytearray):
+                self._buf = bytearray(self._buf)
+            self._buf += chunk
         return True
 
     async def read(self, n: int = -1) -> bytes:
         """Up to ``n`` bytes (fewer only at end of input); all remaining input when n < 0."""
         if n is None or n < 0:
-            parts = [self._buf]
-            self._buf = b""
+            parts = [bytes(self._buf)]
+            self._buf = bytearray()
             while not self._eof:
                 chunk = await self.read_chunk()
                 if not chunk:
@@ -48,15 +67,13 @@ class InputStream:
             return b"".join(parts)
         while len(self._buf) < n and await self._fill():
             pass
-        data, self._buf = self._buf[:n], self._buf[n:]
-        return data
+        return self._take(n)
 
     async def read_some(self, n: int = CHUNK) -> bytes:
         """Whatever is buffered or the next chunk, at most n bytes; b'' at end of input."""
         if not self._buf and not await self._fill():
             return b""
-        data, self._buf = self._buf[:n], self._buf[n:]
-        return data
+        return self._take(n)
 
     async def readline(self, sep: bytes = b"\n") -> bytes:
         """One line including ``sep``; the last line may lack it; b'' at end of input."""
@@ -64,37 +81,33 @@ class InputStream:
         while True:
             i = self._buf.find(sep, start)
             if i >= 0:
-                end = i + len(sep)
-                line, self._buf = self._buf[:end], self._buf[end:]
-                return line
+                return self._take(i + len(sep))
             start = max(0, len(self._buf) - len(sep) + 1)
             if not await self._fill():
-                line, self._buf = self._buf, b""
-                return line
+                return self._take(len(self._buf))
 
     async def lines(self, sep: bytes = b"\n") -> AsyncIterator[bytes]:
         """Iterate lines (each including its separator when present)."""
         while True:
             # fast path: split everything buffered at once
             if sep in self._buf:
-                parts = self._buf.split(sep)
-                self._buf = parts.pop()
+                parts = bytes(self._buf).split(sep)
+                self._buf = bytearray(parts.pop())
                 for p in parts:
                     yield p + sep
                 continue
             if not await self._fill():
                 if self._buf:
-                    line, self._buf = self._buf, b""
-                    yield line
+                    yield self._take(len(self._buf))
                 return
 
     def unread(self, data: bytes) -> None:
-        self._buf = data + self._buf
+        self._buf = bytearray(data) + self._buf
 
     def close(self) -> None:
         """Reader is done: a pipe's writer will get BrokenPipeError."""
         self._eof = True
-        self._buf = b""
+        self._buf = bytearray()
 
 
 class OutputStream:

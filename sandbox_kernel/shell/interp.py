@@ -78,7 +78,8 @@ class Runtime:
         self.jobs: dict[int, asyncio.Task] = {}
         self.job_status: dict[int, int] = {}
         self.job_order: list[int] = []
-        self.random = random.Random(sandbox.seed if sandbox is not None and sandbox.seed is not None else 12345)
+        # unseeded sandboxes draw from the OS, so no two kernels share RANDOM sequences
+        self.random = random.Random(sandbox.seed if sandbox is not None else None)
         self.start_time = time.monotonic()
         self.start_time_epoch = int(time.time())
         self.procsub_counter = 0

@@ -65,6 +65,7 @@ def alive(pid: int) -> bool:
 ])
 def test_interrupt_any_cell(kernel, code):
     km, kc = kernel
+    run(kc, "%limits commands=1000000000")  # let the loop run until the interrupt
     run(kc, "echo keep > /workspace/keep.txt")
     threading.Timer(1.0, km.interrupt_kernel).start()
     t = time.monotonic()
@@ -120,9 +121,9 @@ def test_two_kernels_share_nothing(jupyter_kernels):
         assert "s.txt" not in out and "js.txt" not in out and "[]" in out and "not found" in out
         content, out = run(b[1], "%%js\ntypeof globalThis.shared")
         assert "undefined" in out
-        content, out = run(a[1], "echo $RANDOM $RANDOM")
-        content2, out2 = run(b[1], "echo $RANDOM $RANDOM")
-        assert content["status"] == content2["status"] == "ok"
+        content, out = run(a[1], "echo $RANDOM $RANDOM $RANDOM")
+        content2, out2 = run(b[1], "echo $RANDOM $RANDOM $RANDOM")
+        assert content["status"] == content2["status"] == "ok" and out != out2
     finally:
         for km, kc in (a, b):
             kc.stop_channels()
