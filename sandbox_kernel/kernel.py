@@ -432,9 +432,12 @@ class SandboxKernel(Kernel):
             handler = getattr(engine, "magic", None)
             if handler is None:
                 raise magics.MagicError(f"the {name} engine has no line magics")
-            text = handler(args)
-            if inspect.isawaitable(text):
-                text = await text
+            try:  # engines report bad magic arguments as ValueError (they can't import ours)
+                text = handler(args)
+                if inspect.isawaitable(text):
+                    text = await text
+            except ValueError as e:
+                raise magics.MagicError(str(e)) from None
             if text:
                 streams.stdout.write((str(text).rstrip("\n") + "\n").encode())
 

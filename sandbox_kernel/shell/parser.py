@@ -1637,12 +1637,20 @@ def parse(src: str, aliases: dict[str, str] | None = None) -> CommandList:
 
 def check_complete(src: str) -> str:
     """``complete``, ``incomplete`` or ``invalid``."""
+    parser = Parser(src)
     try:
-        Parser(src).parse_program()
+        parser.parse_program()
     except Incomplete:
         return "incomplete"
     except ParseError:
         return "invalid"
     except RecursionError:
         return "invalid"
+    # a script would run these, but a frontend should wait for more lines: a here-doc still
+    # open at the end, or a final backslash-newline continuation
+    if parser.warnings:
+        return "incomplete"
+    tail = src.rstrip("\n") if src.endswith("\\\n") else src
+    if (len(tail) - len(tail.rstrip("\\"))) % 2 == 1:
+        return "incomplete"
     return "complete"

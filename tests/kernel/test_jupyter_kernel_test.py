@@ -17,10 +17,8 @@ class SandboxKernelTests(jkt.KernelTests):
         {"text": "%%j", "matches": {"%%js"}},
     ]
     complete_code_samples = ["echo hi", "for i in 1 2; do echo $i; done", "%limits", "x=1\ny=2"]
-    # (a trailing backslash and an open here-doc belong here too once the shell parser reports
-    # them: see the xfail cases in test_kernel.py::test_is_complete)
     incomplete_code_samples = ["echo 'unterminated", "if true; then", "echo a |", "f() {",
-                               "for i in 1 2; do"]
+                               "for i in 1 2; do", "echo a \\", "cat <<EOF\nx"]
     invalid_code_samples = ["fi", "done", "%%python\nprint(1)"]
     code_page_something = "%help ls"
     code_generate_error = "false"

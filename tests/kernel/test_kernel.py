@@ -292,11 +292,9 @@ def test_inspection(kc):
     ("echo hi", "complete"),
     ("if true; then", "incomplete"),
     ("echo 'open", "incomplete"),
-    pytest.param("cat <<EOF\nx", "incomplete", marks=pytest.mark.xfail(
-        strict=True, reason="shell parser's check_complete misses an unterminated here-doc")),
+    ("cat <<EOF\nx", "incomplete"),
     ("echo a |", "incomplete"),
-    pytest.param("echo a \\", "incomplete", marks=pytest.mark.xfail(
-        strict=True, reason="shell parser's check_complete misses a trailing backslash")),
+    ("echo a \\", "incomplete"),
     ("fi", "invalid"),
     ("%%nope\nx", "invalid"),
 ])
