@@ -907,25 +907,30 @@ class Shell(Expander):
                     self.errexit_exempt = False
                     if (cond == 0) == node.until:
                         break
-                    try:
-                        status = await self.execute(node.body, fds)
-                    except BreakLoop as b:
-                        if b.levels > 1:
-                            b.levels -= 1
-                            raise
-                        status = 0
+                    status, stop = await self._loop_body(node.body, fds)
+                    if stop:
                         break
-                    except ContinueLoop as c:
-                        if c.levels > 1:
-                            c.levels -= 1
-                            raise
-                        status = 0
-                        continue
                     await self._loop_tick()
             finally:
                 self.loop_depth -= 1
             return status
         return await self._with_redirs(node, fds, body)
+
+    async def _loop_body(self, body, fds: dict) -> tuple[int, bool]:
+        """One iteration of a loop body: (status, stop). ``break``/``continue`` aimed at this
+        loop give status 0; aimed further out they propagate with one level used up."""
+        try:
+            return await self.execute(body, fds), False
+        except BreakLoop as b:
+            if b.levels > 1:
+                b.levels -= 1
+                raise
+            return 0, True
+        except ContinueLoop as c:
+            if c.levels > 1:
+                c.levels -= 1
+                raise
+            return 0, False
 
     async def _loop_tick(self) -> None:
         rt = self.rt
@@ -955,20 +960,9 @@ class Shell(Expander):
                     if trace:
                         await self.err(fds, f"{self._ps4()}for {node.var} in {' '.join(shell_quote(w) for w in items)}\n")
                     self.set_var(node.var, item)
-                    try:
-                        status = await self.execute(node.body, fds)
-                    except BreakLoop as b:
-                        if b.levels > 1:
-                            b.levels -= 1
-                            raise
-                        status = 0
+                    status, stop = await self._loop_body(node.body, fds)
+                    if stop:
                         break
-                    except ContinueLoop as c:
-                        if c.levels > 1:
-                            c.levels -= 1
-                            raise
-                        status = 0
-                        continue
                     await self._loop_tick()
             finally:
                 self.loop_depth -= 1
@@ -1026,19 +1020,9 @@ class Shell(Expander):
                     if node.condition is not None:
                         if self.arith(await self.expand_word(node.condition)) == 0:
                             break
-                    try:
-                        status = await self.execute(node.body, fds)
-                    except BreakLoop as b:
-                        if b.levels > 1:
-                            b.levels -= 1
-                            raise
-                        status = 0
+                    status, stop = await self._loop_body(node.body, fds)
+                    if stop:
                         break
-                    except ContinueLoop as c:
-                        if c.levels > 1:
-                            c.levels -= 1
-                            raise
-                        status = 0
                     if node.step is not None:
                         self.arith(await self.expand_word(node.step))
                     await self._loop_tick()

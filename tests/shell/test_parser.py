@@ -111,10 +111,16 @@ def test_line_numbers():
     "case x in", "a &&", "a |", "cat <<EOF\nx", "while true", "echo ${x", "[[ a ==",
 ])
 def test_incomplete(src):
-    if src.startswith("cat <<EOF"):
-        assert check_complete(src) == "complete"  # bash accepts a here-doc ended by EOF
-        return
     assert check_complete(src) == "incomplete"
+
+
+def test_heredoc_ended_by_eof_runs_but_is_incomplete_for_frontends():
+    parser = Parser("cat <<EOF\nx")
+    parser.parse_program()  # a script runs it, as bash does, with a warning
+    assert parser.warnings
+    assert check_complete("cat <<EOF\nx") == "incomplete"
+    assert check_complete("echo a \\") == "incomplete"
+    assert check_complete("echo a \\\\") == "complete"
 
 
 @pytest.mark.parametrize("src,line", [
