@@ -6,25 +6,19 @@ import hashlib
 import json
 import os
 import re
-import secrets
-import shutil
-import socket
 import subprocess
 import sys
-import time
 import tomllib
-import urllib.request
-import warnings
 from pathlib import Path
 
 import nbformat
 import pytest
 
+from browserlab import chrome, jupyterlab, skip_unless_browser
+
 ROOT = Path(__file__).resolve().parents[2]
 LABEXTENSION = ROOT / "sandbox_kernel" / "labextension"
 LABEXTENSION_NAME = "sandbox-kernel-labextension"
-CHROMIUM = shutil.which("chromium")
-CHROMEDRIVER = shutil.which("chromedriver")
 
 
 # ----------------------------------------------------------------------------- packaging
@@ -66,24 +60,9 @@ def test_jupyterlab_lists_the_extension_as_enabled():
 
 
 # ----------------------------------------------------------------------------- browser
-def requirements_missing() -> str | None:
-    if not CHROMIUM or not CHROMEDRIVER:
-        return ("Chromium/chromedriver are not installed (scripts/system-deps installs the Debian "
-                "packages chromium and chromium-driver when run as root)")
-    for module in ("selenium", "jupyterlab"):
-        try:
-            __import__(module)
-        except ImportError:
-            return f"the Python package {module} is not installed (pip install -e '.[test]')"
-    return None
-
-
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory, jupyter_data_dir):
-    reason = requirements_missing()
-    if reason:
-        warnings.warn(f"browser test skipped: {reason}", UserWarning)
-        pytest.skip(reason)
+    skip_unless_browser()
     root = tmp_path_factory.mktemp("lab-ext")
     nb = nbformat.v4.new_notebook(cells=[
         nbformat.v4.new_code_cell("echo hi > /workspace/a.txt"),
@@ -99,47 +78,15 @@ def lab(tmp_path_factory, jupyter_data_dir):
     settings = root / ".settings" / "@jupyterlab" / "apputils-extension"
     settings.mkdir(parents=True)
     (settings / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    token = secrets.token_hex(16)
-    env = dict(os.environ, JUPYTER_PATH=jupyter_data_dir, JUPYTER_CONFIG_DIR=str(root / ".config"))
-    log_path = root / "lab.log"
-    log = open(log_path, "wb")
-    server = subprocess.Popen(
-        [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
-         f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
-         "--LabApp.news_url=", "--ServerApp.port_retries=0", "--allow-root",
-         "--ServerApp.terminals_enabled=False",
-         f"--LabApp.user_settings_dir={root / '.settings'}", f"--LabApp.workspaces_dir={root / '.workspaces'}"],
-        stdout=log, stderr=subprocess.STDOUT, env=env)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            urllib.request.urlopen(f"{url}/api/status?token={token}", timeout=2)
-            break
-        except OSError:
-            if server.poll() is not None or time.monotonic() > deadline:
-                server.kill()
-                pytest.fail("JupyterLab did not start:\n" + log_path.read_text()[-3000:])
-            time.sleep(0.3)
-    try:
+    extra = (f"--LabApp.user_settings_dir={root / '.settings'}",
+             f"--LabApp.workspaces_dir={root / '.workspaces'}")
+    with jupyterlab(root, jupyter_data_dir, extra, timeout=60) as (url, token):
         yield url, token, root
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            server.kill()
-        log.close()
 
 
 @pytest.mark.browser
 @pytest.mark.timeout(150)
 def test_sandbox_files_panel(lab, tmp_path):
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.common.by import By
@@ -147,16 +94,10 @@ def test_sandbox_files_panel(lab, tmp_path):
     from selenium.webdriver.support.ui import WebDriverWait
 
     url, token, root = lab
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                "--window-size=1280,800"):
-        options.add_argument(arg)
     downloads = tmp_path / "downloads"
     downloads.mkdir()
-    options.add_experimental_option("prefs", {"download.default_directory": str(downloads),
-                                              "download.prompt_for_download": False})
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver = chrome("1280,800", {"download.default_directory": str(downloads),
+                                 "download.prompt_for_download": False})
     screenshot = ROOT / "build" / "labextension.png"
     screenshot.parent.mkdir(exist_ok=True)
     # the panel re-renders its rows on every change event: retry on stale references
