@@ -891,24 +891,22 @@ class Shell(Expander):
                 while True:
                     self.errexit_suppress += 1
                     try:
-                        cond = await self.execute(node.condition, fds)
-                    except BreakLoop as b:
-                        if b.levels > 1:
-                            b.levels -= 1
-                            raise
-                        break
-                    except ContinueLoop as c:
-                        if c.levels > 1:
-                            c.levels -= 1
-                            raise
-                        continue
+                        cond, flow = await self._loop_body(node.condition, fds)
                     finally:
                         self.errexit_suppress -= 1
+                    if flow == "break":
+                        # bash 5.2: a `break` in a while condition ends with 0, in an until
+                        # condition with the last body status
+                        if not node.until:
+                            status = 0
+                        break
+                    if flow == "continue":
+                        continue
                     self.errexit_exempt = False
                     if (cond == 0) == node.until:
                         break
-                    status, stop = await self._loop_body(node.body, fds)
-                    if stop:
+                    status, flow = await self._loop_body(node.body, fds)
+                    if flow == "break":
                         break
                     await self._loop_tick()
             finally:
@@ -916,21 +914,22 @@ class Shell(Expander):
             return status
         return await self._with_redirs(node, fds, body)
 
-    async def _loop_body(self, body, fds: dict) -> tuple[int, bool]:
-        """One iteration of a loop body: (status, stop). ``break``/``continue`` aimed at this
-        loop give status 0; aimed further out they propagate with one level used up."""
+    async def _loop_body(self, body, fds: dict) -> tuple[int, str | None]:
+        """Run a loop's body (or condition) once: (status, flow) with flow ``"break"``,
+        ``"continue"`` or None. ``break``/``continue`` aimed at this loop give status 0; aimed
+        further out they propagate with one level used up."""
         try:
-            return await self.execute(body, fds), False
+            return await self.execute(body, fds), None
         except BreakLoop as b:
             if b.levels > 1:
                 b.levels -= 1
                 raise
-            return 0, True
+            return 0, "break"
         except ContinueLoop as c:
             if c.levels > 1:
                 c.levels -= 1
                 raise
-            return 0, False
+            return 0, "continue"
 
     async def _loop_tick(self) -> None:
         rt = self.rt
@@ -960,8 +959,8 @@ class Shell(Expander):
                     if trace:
                         await self.err(fds, f"{self._ps4()}for {node.var} in {' '.join(shell_quote(w) for w in items)}\n")
                     self.set_var(node.var, item)
-                    status, stop = await self._loop_body(node.body, fds)
-                    if stop:
+                    status, flow = await self._loop_body(node.body, fds)
+                    if flow == "break":
                         break
                     await self._loop_tick()
             finally:
@@ -1020,8 +1019,8 @@ class Shell(Expander):
                     if node.condition is not None:
                         if self.arith(await self.expand_word(node.condition)) == 0:
                             break
-                    status, stop = await self._loop_body(node.body, fds)
-                    if stop:
+                    status, flow = await self._loop_body(node.body, fds)
+                    if flow == "break":
                         break
                     if node.step is not None:
                         self.arith(await self.expand_word(node.step))
