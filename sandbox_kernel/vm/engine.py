@@ -67,6 +67,7 @@ class VmEngine:
         self._sync_lock: asyncio.Lock | None = None
         self._notice: str | None = None  # why the previous VM went away, told at the next start
         self.save_states = os.environ.get("SANDBOX_KERNEL_VM_SAVE_STATE", "1") != "0"
+        self.resume_states = True  # False: always a full boot (the benchmark's second path)
 
     # ------------------------------------------------------------------ lifecycle
     def _locks(self) -> tuple[asyncio.Lock, asyncio.Lock]:
@@ -112,7 +113,7 @@ class VmEngine:
             state = self._state_path(image)
             started = time.monotonic()
             machine = None
-            if state.exists():
+            if self.resume_states and state.exists():
                 progress(f"vm: starting the microVM ({accel.upper()}, resuming a saved state)...")
                 machine = Machine(self.config, image.vmlinux, image.initrd)
                 try:

@@ -22,7 +22,21 @@ from .client import AgentClient, AgentGone
 
 QEMU = "qemu-system-x86_64"
 KERNEL_ARGS = ("console=ttyS0 quiet 8250.nr_uarts=1 cryptomgr.notests=1 mitigations=off audit=0 "
-               "apparmor=0 security=none panic=-1 init_on_free=1 rdinit=/init")
+               "apparmor=0 security=none panic=-1 rdinit=/init")
+#: TCG caches translated guest code by virtual address: with address-space randomisation
+#: every new process maps its libraries elsewhere and all of their code is translated again
+#: (a dynamic `true` took 22 ms instead of 4.4 ms, `bash -c true` 44 ms instead of 7 ms).
+#: The VM is the security boundary, so under TCG the guest runs without it.
+TCG_KERNEL_ARGS = "norandmaps"
+#: Fills the guest's free memory with zeros and frees it again, so a saved state stores
+#: those pages as "zero" markers (a boot with init_on_free=1 would do it too, at 0.4-1.4 s
+#: of boot time under TCG). Keeps 24 MiB free so nothing is pushed out of memory.
+ZERO_FREE_MEMORY = (
+    "set -e; kb=$(/bin/busybox awk '/^MemFree:/ {print $2 - 24576}' /proc/meminfo); "
+    "[ \"$kb\" -gt 0 ] || exit 0; d=/run/.zero-fill; /bin/busybox mkdir -p $d; "
+    "/bin/busybox mount -t tmpfs -o size=${kb}k zero-fill $d; "
+    "/bin/busybox dd if=/dev/zero of=$d/zeros bs=1M 2>/dev/null || true; "
+    "/bin/busybox umount $d; /bin/busybox rmdir $d")
 
 
 class VmStartError(RuntimeError):
@@ -119,6 +133,7 @@ class Machine:
             khz = host_tsc_khz()
             if khz:
                 append += f" tsc_early_khz={khz} tsc=reliable"
+            append += " " + TCG_KERNEL_ARGS
         cmd = [QEMU, "-M", "microvm,pit=on,acpi=on", "-accel", self.config.accel,
                "-m", str(self.config.memory_mb), "-smp", str(self.config.vcpus),
                "-nodefaults", "-no-user-config", "-nographic", "-no-reboot",
@@ -240,6 +255,7 @@ class Machine:
     async def save_state(self, path: Path) -> None:
         """Write RAM + device state to ``path`` (atomically), then let the VM run on."""
         tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        await self.zero_free_memory()
         uri = "exec:cat > " + shlex.quote(str(tmp))
         [res] = await self.qmp({"execute": "migrate", "arguments": {"uri": uri}})
         if "error" in res:
@@ -256,6 +272,13 @@ class Machine:
             await asyncio.sleep(0.05)
         os.replace(tmp, path)
         await self.qmp({"execute": "cont"})
+
+    async def zero_free_memory(self) -> None:
+        if self.client is None:
+            return
+        execution = await self.client.exec(["/bin/busybox", "sh", "-c", ZERO_FREE_MEMORY], timeout=60)
+        async for _ in execution.events():
+            pass
 
     # ---------------------------------------------------------------- stop
     async def stop(self, grace: float = 3.0) -> None:
