@@ -28,6 +28,12 @@ class Limits:
     string_bytes: int = 64 * 1024 * 1024
     #: Linear memory of the JS engine (wasm) in bytes.
     wasm_memory_bytes: int = 64 * 1024 * 1024
+    #: Memory one VM command (a %%vm cell, a `vm` command) may use in the guest, page cache and
+    #: files it writes to the guest's tmpfs included; the guest also caps it at its own memory
+    #: less 64 MiB, so the OOM killer acts inside the command and the VM stays up.
+    vm_memory_bytes: int = 16 * 1024 * 1024 * 1024
+    #: Processes and threads one VM command may have at once in the guest (fork bombs).
+    vm_processes: int = 1024
 
     def replace(self, **changes) -> "Limits":
         return dataclasses.replace(self, **changes)

@@ -20,11 +20,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/reboot.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/sysinfo.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -32,7 +34,7 @@
 
 #define MAGIC0 'V'
 #define MAGIC1 'M'
-#define VERSION 1
+#define VERSION 2
 #define HDR 12
 #define MAX_PAYLOAD ((1u << 20) + 65536u)
 #define CHUNK (1u << 20)
@@ -41,20 +43,28 @@
 #define MAX_PROCS 64
 #define STDIN_PENDING_MAX (4u << 20)
 #define EXIT_GRACE_MS 150
+#define STDIN_SCAN_MS 40            /* how often a demand-driven stdin looks for a waiting reader */
+#define CGROUP_ROOT "/sys/fs/cgroup"
+#define MEMORY_RESERVE (64ull << 20) /* kept back from every exec for the kernel and the agent */
+#define MAX_STALE_CGROUPS 256
 
 enum { R_HELLO = 1, R_EXEC, R_STDIN, R_SIGNAL, R_READ, R_WRITE, R_LIST, R_STAT, R_MKDIR,
        R_REMOVE, R_SYNC, R_SHUTDOWN, R_RESIZE, R_CONNECT, R_LISTEN };
 enum { A_READY = 64, A_PONG, A_STDOUT, A_STDERR, A_EXIT, A_DATA, A_ENTRIES, A_OK, A_ERROR,
-       A_STDIN_ACK, A_ACCEPT };
+       A_STDIN_ACK, A_ACCEPT, A_STDIN_WANTED };
 enum { T_PATH = 1, T_ARG, T_ENV, T_CWD, T_DATA, T_OFFSET, T_LENGTH, T_TIMEOUT_MS,
        T_OUTPUT_LIMIT, T_SIGNAL, T_FLAGS, T_MODE, T_MTIME_NS, T_TIME_NS, T_SEED, T_ERRNO,
        T_MESSAGE, T_EXIT_KIND, T_EXIT_CODE, T_NAME, T_SIZE, T_TYPE, T_TARGET, T_VERSION,
-       T_UPTIME_NS, T_PID, T_PORT, T_ROWS, T_COLS };
+       T_UPTIME_NS, T_PID, T_PORT, T_ROWS, T_COLS, T_PIDS_MAX, T_MEMORY_MAX, T_OOM_KILLS,
+       T_FORKS_REFUSED };
 enum { KIND_EXITED = 1, KIND_SIGNALED, KIND_TIMED_OUT, KIND_OUTPUT_LIMIT };
 enum { TY_FILE = 1, TY_DIR, TY_SYMLINK, TY_OTHER };
 /* exec flags */
 #define XF_STDIN 1u
 #define XF_PTY 2u
+#define XF_STDIN_DEMAND 4u  /* stdin is a pipe fed on request: STDIN_WANTED when a reader waits */
+/* signal flags */
+#define SF_WHOLE_COMMAND 1u  /* every process of the command, and none may outlive it */
 /* write flags */
 #define WF_CREATE 1u
 #define WF_TRUNCATE 2u
@@ -116,6 +126,7 @@ struct req {
     const char *path, *cwd; uint32_t path_n, cwd_n;
     const unsigned char *data; uint32_t data_n; int has_data;
     uint64_t offset, length, timeout_ms, output_limit, flags, mode, mtime_ns, time_ns, sig, port, rows, cols;
+    uint64_t pids_max, memory_max;
     int has_mode, has_mtime, has_time, has_length, has_sig, has_port;
     const unsigned char *seed; uint32_t seed_n;
     char *args[MAX_ARGS + 1]; int nargs;
@@ -151,7 +162,7 @@ static const char *parse_req(const unsigned char *p, uint32_t n, struct req *r) 
         off += len;
         int is64 = tag == T_OFFSET || tag == T_LENGTH || tag == T_TIMEOUT_MS || tag == T_OUTPUT_LIMIT ||
                    tag == T_FLAGS || tag == T_MODE || tag == T_MTIME_NS || tag == T_TIME_NS || tag == T_SIGNAL ||
-                   tag == T_PORT || tag == T_ROWS || tag == T_COLS;
+                   tag == T_PORT || tag == T_ROWS || tag == T_COLS || tag == T_PIDS_MAX || tag == T_MEMORY_MAX;
         if (is64 && len != 8) return "integer field must be 8 bytes";
         switch (tag) {
         case T_PATH: case T_CWD: {
@@ -184,6 +195,8 @@ static const char *parse_req(const unsigned char *p, uint32_t n, struct req *r) 
         case T_PORT: r->port = get64(v); r->has_port = 1; break;
         case T_ROWS: r->rows = get64(v); break;
         case T_COLS: r->cols = get64(v); break;
+        case T_PIDS_MAX: r->pids_max = get64(v); break;
+        case T_MEMORY_MAX: r->memory_max = get64(v); break;
         default: return "unknown field";
         }
     }
@@ -200,6 +213,10 @@ struct proc {
     uint64_t sent, limit; int limit_hit, timed_out;
     int64_t deadline_ms;            /* 0 = none */
     int exited; int status; int64_t exit_ms;
+    char *cgroup;                   /* its own cgroup directory, or NULL without cgroups */
+    int demand, wanted;             /* stdin on request; STDIN_WANTED sent and not yet answered */
+    int stop_all;                   /* stopped as a whole: nothing of it may outlive the leader */
+    ino_t stdin_ino; int64_t next_scan_ms;
 };
 static struct proc procs[MAX_PROCS];
 
@@ -215,7 +232,164 @@ static struct proc *proc_by_id(uint32_t id) {
 
 static void close_fd(int *fd) { if (*fd >= 0) { close(*fd); *fd = -1; } }
 
-static void kill_group(struct proc *p, int sig) { if (p->pid > 0 && !p->exited) kill(-p->pid, sig); }
+/* ------------------------------------------------------------------ cgroups
+ * Each exec runs in a cgroup of its own under the root: pids.max stops fork bombs,
+ * memory.max makes the OOM killer pick inside the command, never starve the guest, and
+ * cgroup.kill reaches processes that left the process group (setsid daemons). */
+static int cgroups_ok;
+static uint32_t cgroup_serial;
+static char *stale_cgroups[MAX_STALE_CGROUPS];
+
+static int write_text(const char *path, const char *text) {
+    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    ssize_t n = write(fd, text, strlen(text));
+    int e = errno; close(fd); errno = e;
+    return n == (ssize_t)strlen(text) ? 0 : -1;
+}
+
+static void cgroups_init(void) {
+    mkdir(CGROUP_ROOT, 0755);
+    if (mount("cgroup2", CGROUP_ROOT, "cgroup2", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) && errno != EBUSY) return;
+    cgroups_ok = write_text(CGROUP_ROOT "/cgroup.subtree_control", "+memory +pids") == 0;
+}
+
+static uint64_t cgroup_counter(const char *dir, const char *file, const char *key) {
+    char path[256], buf[1024]; snprintf(path, sizeof path, "%s/%s", dir, file);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    ssize_t n = read(fd, buf, sizeof buf - 1); close(fd);
+    if (n <= 0) return 0;
+    buf[n] = 0;
+    size_t k = strlen(key);
+    for (char *line = buf; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
+        if (!strncmp(line, key, k) && line[k] == ' ') return strtoull(line + k + 1, NULL, 10);
+    return 0;
+}
+
+/* a cgroup still holding background processes is removed once they are gone */
+static void remove_cgroup(char *dir) {
+    if (!dir) return;
+    if (rmdir(dir) == 0 || errno == ENOENT) { free(dir); return; }
+    for (int i = 0; i < MAX_STALE_CGROUPS; i++) if (!stale_cgroups[i]) { stale_cgroups[i] = dir; return; }
+    free(dir);
+}
+
+static void sweep_cgroups(void) {
+    for (int i = 0; i < MAX_STALE_CGROUPS; i++)
+        if (stale_cgroups[i] && (rmdir(stale_cgroups[i]) == 0 || errno == ENOENT)) { free(stale_cgroups[i]); stale_cgroups[i] = NULL; }
+}
+
+/* returns the new cgroup's directory and an open cgroup.procs for the child, or NULL */
+static char *make_cgroup(struct req *r, int *procs_fd) {
+    *procs_fd = -1;
+    if (!cgroups_ok) return NULL;
+    sweep_cgroups();
+    char *dir = malloc(64), path[128], value[32];
+    snprintf(dir, 64, CGROUP_ROOT "/exec-%u", ++cgroup_serial);
+    if (mkdir(dir, 0755)) { free(dir); return NULL; }
+    struct sysinfo si;
+    uint64_t cap = sysinfo(&si) == 0 ? (uint64_t)si.totalram * si.mem_unit : 0;
+    cap = cap > 2 * MEMORY_RESERVE ? cap - MEMORY_RESERVE : cap / 2;
+    uint64_t mem = r->memory_max && r->memory_max < cap ? r->memory_max : cap;
+    if (mem) {
+        snprintf(path, sizeof path, "%s/memory.max", dir); snprintf(value, sizeof value, "%llu", (unsigned long long)mem);
+        write_text(path, value);
+    }
+    if (r->pids_max) {
+        snprintf(path, sizeof path, "%s/pids.max", dir); snprintf(value, sizeof value, "%llu", (unsigned long long)r->pids_max);
+        write_text(path, value);
+    }
+    snprintf(path, sizeof path, "%s/cgroup.procs", dir);
+    *procs_fd = open(path, O_WRONLY | O_CLOEXEC);
+    if (*procs_fd < 0) { rmdir(dir); free(dir); return NULL; }
+    return dir;
+}
+
+static void kill_group(struct proc *p, int sig) {
+    if (p->pid <= 0 || p->exited) return;
+    kill(-p->pid, sig);
+    if (sig == SIGKILL && p->cgroup) {  /* also whatever left the group */
+        char path[128]; snprintf(path, sizeof path, "%s/cgroup.kill", p->cgroup);
+        write_text(path, "1");
+    }
+}
+
+/* every process of the command, also those that left its process group */
+static void signal_cgroup(struct proc *p, int sig) {
+    if (!p->cgroup) return;
+    char path[128], buf[8192]; snprintf(path, sizeof path, "%s/cgroup.procs", p->cgroup);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return;
+    ssize_t n = read(fd, buf, sizeof buf - 1); close(fd);
+    if (n <= 0) return;
+    buf[n] = 0;
+    for (char *s = buf; *s; ) {
+        char *end; long pid = strtol(s, &end, 10);
+        if (end == s) break;
+        if (pid > 1) kill((pid_t)pid, sig);
+        s = end; while (*s == '\n') s++;
+    }
+}
+
+/* ------------------------------------------------------------------ stdin on request
+ * The host asks the notebook user for input only when a guest process really waits for it:
+ * a task blocked in read(2) on this exec's stdin pipe while the pipe is empty. */
+static int reads_pipe(pid_t pid, const char *tid, ino_t ino) {
+    char path[320], buf[256];
+    snprintf(path, sizeof path, "/proc/%d/task/%s/syscall", (int)pid, tid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    ssize_t n = read(fd, buf, sizeof buf - 1); close(fd);
+    if (n <= 0) return 0;
+    buf[n] = 0;
+    long nr; unsigned long arg;
+    if (sscanf(buf, "%ld 0x%lx", &nr, &arg) != 2) return 0;   /* "running" */
+    if (nr != 0 && nr != 17 && nr != 19) return 0;             /* read, pread64, readv */
+    char link[64], want[64];
+    snprintf(path, sizeof path, "/proc/%d/fd/%lu", (int)pid, arg);
+    ssize_t k = readlink(path, link, sizeof link - 1);
+    if (k <= 0) return 0;
+    link[k] = 0;
+    snprintf(want, sizeof want, "pipe:[%lu]", (unsigned long)ino);
+    return strcmp(link, want) == 0;
+}
+
+static int process_reads_pipe(pid_t pid, ino_t ino) {
+    char path[64]; snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
+    DIR *d = opendir(path);
+    if (!d) return 0;
+    struct dirent *e; int found = 0;
+    while (!found && (e = readdir(d))) if (e->d_name[0] != '.') found = reads_pipe(pid, e->d_name, ino);
+    closedir(d);
+    return found;
+}
+
+static int stdin_waited_for(struct proc *p) {
+    int queued = 0;
+    if (ioctl(p->in, FIONREAD, &queued) == 0 && queued > 0) return 0;
+    int found = 0;
+    if (p->cgroup) {  /* only this command's processes */
+        char path[128], buf[8192]; snprintf(path, sizeof path, "%s/cgroup.procs", p->cgroup);
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0) return 0;
+        ssize_t n = read(fd, buf, sizeof buf - 1); close(fd);
+        if (n <= 0) return 0;
+        buf[n] = 0;
+        for (char *s = buf; !found && *s; ) {
+            char *end; long pid = strtol(s, &end, 10);
+            if (end == s) break;
+            found = process_reads_pipe((pid_t)pid, p->stdin_ino);
+            s = end; while (*s == '\n') s++;
+        }
+        return found;
+    }
+    DIR *d = opendir("/proc");
+    struct dirent *e;
+    while (d && !found && (e = readdir(d))) if (e->d_name[0] >= '1' && e->d_name[0] <= '9') found = process_reads_pipe((pid_t)atoi(e->d_name), p->stdin_ino);
+    if (d) closedir(d);
+    return found;
+}
 
 static char **base_env;
 
@@ -236,7 +410,7 @@ static void do_exec(uint32_t id, struct req *r) {
         if (openpty(&master, &slave, NULL, NULL, &ws)) { send_error(id, errno, "exec: openpty: %s", strerror(errno)); return; }
         fcntl(master, F_SETFD, FD_CLOEXEC); fcntl(slave, F_SETFD, FD_CLOEXEC);
     } else {
-        if ((r->flags & XF_STDIN) && pipe2(pi, O_CLOEXEC)) { send_error(id, errno, "exec: pipe: %s", strerror(errno)); return; }
+        if ((r->flags & (XF_STDIN | XF_STDIN_DEMAND)) && pipe2(pi, O_CLOEXEC)) { send_error(id, errno, "exec: pipe: %s", strerror(errno)); return; }
         if (pipe2(po, O_CLOEXEC) || pipe2(pe, O_CLOEXEC)) { send_error(id, errno, "exec: pipe: %s", strerror(errno)); return; }
     }
     if (pipe2(pf, O_CLOEXEC)) { send_error(id, errno, "exec: pipe: %s", strerror(errno)); return; }
@@ -250,10 +424,13 @@ static void do_exec(uint32_t id, struct req *r) {
     }
     for (int j = 0; j < r->nenvs; j++) env[ne++] = r->envs[j];
     env[ne] = NULL;
+    int cg_procs;
+    char *cgroup = make_cgroup(r, &cg_procs);
     pid_t pid = fork();
     if (pid == 0) {
         sigset_t all; sigemptyset(&all); sigprocmask(SIG_SETMASK, &all, NULL);
         signal(SIGPIPE, SIG_DFL);
+        if (cg_procs >= 0 && write(cg_procs, "0", 1) != 1) _exit(126);
         setsid();
         if (use_pty) {
             ioctl(slave, TIOCSCTTY, 0);
@@ -270,10 +447,12 @@ static void do_exec(uint32_t id, struct req *r) {
         _exit(e == ENOENT ? 127 : 126);
     }
     free(env);
+    if (cg_procs >= 0) close(cg_procs);
     close(pf[1]);
     if (use_pty) close(slave); else { close(po[1]); close(pe[1]); if (pi[0] >= 0) close(pi[0]); }
     if (pid < 0) {
         send_error(id, errno, "exec: fork: %s", strerror(errno));
+        remove_cgroup(cgroup);
         close(pf[0]);
         if (use_pty) close(master); else { close(po[0]); close(pe[0]); if (pi[1] >= 0) close(pi[1]); }
         return;
@@ -287,7 +466,11 @@ static void do_exec(uint32_t id, struct req *r) {
     }
     struct proc *p = &procs[slot];
     memset(p, 0, sizeof *p);
-    p->used = 1; p->id = id; p->pid = pid;
+    p->used = 1; p->id = id; p->pid = pid; p->cgroup = cgroup;
+    if (!use_pty && (r->flags & XF_STDIN_DEMAND)) {
+        struct stat pst;
+        if (fstat(pi[1], &pst) == 0) { p->demand = 1; p->stdin_ino = pst.st_ino; p->next_scan_ms = now_ms() + 5; }
+    }
     if (use_pty) { p->out = master; p->in = dup(master); p->err = -1; }
     else { p->in = pi[1]; p->out = po[0]; p->err = pe[0]; }
     if (p->in >= 0) fcntl(p->in, F_SETFL, O_NONBLOCK);
@@ -330,6 +513,7 @@ static void flush_stdin(struct proc *p) {
 static void do_stdin(uint32_t id, const unsigned char *data, uint32_t n) {
     struct proc *p = proc_by_id(id);
     if (!p) return;  /* the process finished meanwhile: nothing to feed */
+    p->wanted = 0;
     if (p->in < 0) { if (n) send_stdin_ack(p, n, 1); return; }
     if (n == 0) { p->stdin_eof = 1; flush_stdin(p); return; }
     if (p->pending_n + n > STDIN_PENDING_MAX) { send_error(id, ENOBUFS, "stdin: host sent more than the window"); return; }
@@ -347,7 +531,7 @@ static void forward_output(struct proc *p, int *fd, uint8_t type) {
     if (p->limit_hit) return;  /* drained and dropped until the group dies */
     if (p->limit && p->sent + n > p->limit) {
         n = (size_t)(p->limit - p->sent);
-        p->limit_hit = 1;
+        p->limit_hit = 1; p->stop_all = 1;
         kill_group(p, SIGKILL);
     }
     if (n) send_frame(type, p->id, buf, (uint32_t)n);
@@ -362,8 +546,18 @@ static void finish_proc(struct proc *p) {
     else if (WIFSIGNALED(p->status)) { kind = KIND_SIGNALED; code = WTERMSIG(p->status); }
     else { kind = KIND_EXITED; code = WEXITSTATUS(p->status); }
     out_u64(&o, T_EXIT_KIND, (uint64_t)kind); out_u64(&o, T_EXIT_CODE, (uint64_t)code);
+    if (p->cgroup) {
+        uint64_t ooms = cgroup_counter(p->cgroup, "memory.events", "oom_kill");
+        uint64_t refused = cgroup_counter(p->cgroup, "pids.events", "max");
+        if (ooms) out_u64(&o, T_OOM_KILLS, ooms);
+        if (refused) out_u64(&o, T_FORKS_REFUSED, refused);
+        /* a command that ran into its process limit leaves a fork bomb behind, not a server */
+        if (refused) { char path[128]; snprintf(path, sizeof path, "%s/cgroup.kill", p->cgroup); write_text(path, "1"); }
+    }
     send_frame(A_EXIT, p->id, o.b, o.n); free(o.b);
+    if (p->stop_all && p->cgroup) { char path[128]; snprintf(path, sizeof path, "%s/cgroup.kill", p->cgroup); write_text(path, "1"); }
     close_fd(&p->in); close_fd(&p->out); close_fd(&p->err);
+    remove_cgroup(p->cgroup);
     free(p->pending);
     memset(p, 0, sizeof *p);
 }
@@ -645,7 +839,10 @@ static void handle(uint8_t type, uint32_t id, const unsigned char *p, uint32_t n
     case R_SIGNAL: {
         struct proc *pr = proc_by_id(id);
         if (!r.has_sig || r.sig < 1 || r.sig > 64) send_error(id, EINVAL, "signal: bad signal number");
-        else if (pr) kill_group(pr, (int)r.sig);
+        else if (pr) {
+            kill_group(pr, (int)r.sig);
+            if (r.flags & SF_WHOLE_COMMAND) { pr->stop_all = 1; signal_cgroup(pr, (int)r.sig); }
+        }
         break; }
     case R_READ: do_read(id, &r); break;
     case R_WRITE: do_write(id, &r); break;
@@ -690,6 +887,7 @@ int main(int argc, char **argv) {
     if (!path || (port = open(path, O_RDWR | O_CLOEXEC)) < 0) { perror("vm-agent: port"); return 1; }
     signal(SIGPIPE, SIG_IGN);
     prctl(PR_SET_CHILD_SUBREAPER, 1);
+    cgroups_init();
     static char *default_env[] = { "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
                                    "HOME=/root", "LANG=C.UTF-8", "TERM=dumb", "USER=root", "LOGNAME=root",
                                    "SHELL=/bin/bash", NULL };
@@ -722,6 +920,8 @@ int main(int argc, char **argv) {
             if (p->deadline_ms && !p->exited) t = p->deadline_ms;
             if (p->exited) t = p->exit_ms + EXIT_GRACE_MS;
             if (t >= 0 && (wake < 0 || t < wake)) wake = t;
+            if (p->demand && !p->wanted && !p->exited && p->in >= 0 && !p->stdin_eof && !p->pending_n &&
+                (wake < 0 || p->next_scan_ms < wake)) wake = p->next_scan_ms;
         }
         int timeout = wake < 0 ? -1 : (int)(wake > now ? wake - now : 0);
         int ready = poll(fds, (nfds_t)nf, timeout);
@@ -741,7 +941,12 @@ int main(int argc, char **argv) {
             struct proc *p = &procs[i];
             if (!p->used) continue;
             if (!p->exited && p->deadline_ms && now >= p->deadline_ms && !p->timed_out) {
-                p->timed_out = 1; kill_group(p, SIGKILL);
+                p->timed_out = 1; p->stop_all = 1; kill_group(p, SIGKILL);
+            }
+            if (p->demand && !p->wanted && !p->exited && p->in >= 0 && !p->stdin_eof && !p->pending_n &&
+                now >= p->next_scan_ms) {
+                p->next_scan_ms = now + STDIN_SCAN_MS;
+                if (stdin_waited_for(p)) { p->wanted = 1; send_frame(A_STDIN_WANTED, p->id, NULL, 0); }
             }
             /* done when the leader is reaped and its output is drained; background children
              * still holding the pipes get a short grace, then their output is dropped */

@@ -25,6 +25,8 @@ class AgentError(OSError):
 class ExitInfo:
     kind: int          # protocol.EXITED / SIGNALED / TIMED_OUT / OUTPUT_LIMIT
     code: int          # exit status, or the signal number when SIGNALED
+    oom_kills: int = 0       # processes of the command the guest's OOM killer ended
+    forks_refused: int = 0   # forks refused at the command's process limit
 
     @property
     def status(self) -> int:
@@ -250,13 +252,19 @@ class AgentClient:
     async def exec(self, argv: list[str], *, cwd: str = "/", env: dict[str, str] | None = None,
                    stdin: "Callable[[], Awaitable[bytes]] | None" = None, timeout: float | None = None,
                    output_limit: int | None = None, pty: tuple[int, int] | None = None,
-                   interactive: bool = False) -> "Execution":
+                   interactive: bool = False, stdin_on_request: "Callable[[], Awaitable[bytes]] | None" = None,
+                   pids_max: int | None = None, memory_max: int | None = None) -> "Execution":
         """Start ``argv`` in the guest; returns an Execution to stream and wait on.
         ``stdin`` is an async function returning the next chunk (b'' at end); with
-        ``interactive`` input is given with ``Execution.write`` / ``close_input`` instead.
-        ``pty=(rows, cols)`` runs it on a pseudo-terminal (output all on "stdout")."""
+        ``interactive`` input is given with ``Execution.write`` / ``close_input`` instead;
+        ``stdin_on_request`` is called only when a guest process waits for input on an
+        empty stdin (b'' ends the input). ``pty=(rows, cols)`` runs it on a pseudo-terminal
+        (output all on "stdout"). ``pids_max`` / ``memory_max`` limit the command's cgroup
+        (memory is also capped by the agent at the guest's memory less a reserve)."""
         if interactive:
             stdin = _QueueInput()
+        if stdin is not None and stdin_on_request is not None:
+            raise P.ProtocolError("stdin and stdin_on_request exclude each other")
         if not argv:
             raise P.ProtocolError("exec needs a program")
         items: list = [(P.T_ARG, a) for a in P.check_words(argv, "arguments")]
@@ -267,7 +275,7 @@ class AgentClient:
                 raise P.ProtocolError("environment names must not be empty")
         items += [(P.T_ENV, e) for e in P.check_words(env_words, "environment entries")]
         items.append((P.T_CWD, P.check_path(cwd)))
-        flags = P.EXEC_STDIN if stdin is not None else 0
+        flags = P.EXEC_STDIN if stdin is not None else P.EXEC_STDIN_DEMAND if stdin_on_request is not None else 0
         if pty is not None:
             rows, cols = pty
             if not (1 <= rows <= 1000 and 1 <= cols <= 1000):
@@ -279,11 +287,16 @@ class AgentClient:
             items.append((P.T_TIMEOUT_MS, max(1, int(timeout * 1000))))
         if output_limit is not None:
             items.append((P.T_OUTPUT_LIMIT, output_limit))
+        if pids_max is not None:
+            items.append((P.T_PIDS_MAX, pids_max))
+        if memory_max is not None:
+            items.append((P.T_MEMORY_MAX, memory_max))
         payload = P.fields(items)
         if len(payload) > P.MAX_PAYLOAD:
             raise P.ProtocolError("command line and environment exceed 1 MiB")
         req_id, req = self._open()
         execution = Execution(self, req_id, req, stdin)
+        execution._on_request = stdin_on_request
         try:
             await self._send(P.EXEC, req_id, payload)
         except BaseException:
@@ -339,6 +352,8 @@ class Execution:
         self._window.set()
         self._in_flight = 0
         self._stdin_closed = False
+        self._on_request: "Callable[[], Awaitable[bytes]] | None" = None
+        self._request_task: asyncio.Task | None = None
         if started and stdin is not None:  # a connection: no OK with a pid will come
             self._stdin_task = asyncio.get_running_loop().create_task(self._pump_stdin())
 
@@ -358,10 +373,13 @@ class Execution:
         if self.exit is None and not self.client.closed:
             await self.client._send(P.RESIZE, self.id, P.fields([(P.T_ROWS, rows), (P.T_COLS, cols)]))
 
-    async def signal(self, signum: int) -> None:
+    async def signal(self, signum: int, whole_command: bool = False) -> None:
+        """Signal the process group; ``whole_command`` also every process of the command's
+        cgroup (those that left the group too), and nothing of it outlives its end."""
         if self.exit is None and not self.client.closed:
+            items = [(P.T_SIGNAL, signum), (P.T_FLAGS, P.SIGNAL_WHOLE_COMMAND if whole_command else 0)]
             try:
-                await self.client._send(P.SIGNAL, self.id, P.field(P.T_SIGNAL, signum))
+                await self.client._send(P.SIGNAL, self.id, P.fields(items))
             except AgentGone:
                 pass
 
@@ -386,6 +404,20 @@ class Execution:
         except (AgentGone, asyncio.CancelledError):
             pass
 
+    async def _answer_request(self) -> None:
+        """A guest process waits on the empty stdin: ask for input, send it (b'' = end)."""
+        assert self._on_request is not None
+        try:
+            data = await self._on_request()
+            if self.exit is None and not self._stdin_closed:
+                for i in range(0, len(data), 256 * 1024):
+                    await self.client._send(P.STDIN, self.id, bytes(data[i:i + 256 * 1024]))
+                if not data:
+                    await self.client._send(P.STDIN, self.id, b"")
+                    self._stdin_closed = True
+        except (AgentGone, asyncio.CancelledError):
+            pass
+
     async def events(self):
         """Yield ("stdout"|"stderr", bytes) as output arrives; ends with the process
         (``self.exit`` is then set). Raises AgentGone / AgentError."""
@@ -406,15 +438,20 @@ class Execution:
                     if info.get(P.T_FLAGS):
                         self._stdin_closed = True
                     self._window.set()
+                elif answer == P.STDIN_WANTED:
+                    if self._on_request is not None and (self._request_task is None or self._request_task.done()):
+                        self._request_task = asyncio.get_running_loop().create_task(self._answer_request())
                 elif answer == P.EXIT:
                     info = P.field_map(body)
-                    self.exit = ExitInfo(int(info.get(P.T_EXIT_KIND, P.EXITED)), int(info.get(P.T_EXIT_CODE, 1)))  # type: ignore[arg-type]
+                    self.exit = ExitInfo(int(info.get(P.T_EXIT_KIND, P.EXITED)), int(info.get(P.T_EXIT_CODE, 1)),  # type: ignore[arg-type]
+                                         int(info.get(P.T_OOM_KILLS, 0)), int(info.get(P.T_FORKS_REFUSED, 0)))  # type: ignore[arg-type]
                     return
                 elif answer == P.ERROR:
                     AgentClient._raise_error(body)
         finally:
             self._stdin_closed = True
             self._window.set()
-            if self._stdin_task is not None and not self._stdin_task.done():
-                self._stdin_task.cancel()
+            for task in (self._stdin_task, self._request_task):
+                if task is not None and not task.done():
+                    task.cancel()
             self.client._close(self.id)

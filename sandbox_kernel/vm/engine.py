@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Awaitable, Callable
 
 from ..engine import ErrorInfo, RunResult, Streams
-from ..limits import Limits
+from ..limits import Limits, format_size
 from . import protocol as P
 from .accel import choose_accelerator
 from .client import AgentError, AgentGone, Execution
@@ -211,9 +211,12 @@ class VmEngine:
                        write_err: Callable[[bytes], Awaitable[None]], progress: Callable[[str], None],
                        cancel_wait: Callable[[], Awaitable[str]], limits: Limits,
                        stdin: Callable[[], Awaitable[bytes]] | None = None,
+                       stdin_on_request: Callable[[], Awaitable[bytes]] | None = None,
                        flush_progress: Callable[[], Awaitable[None]] | None = None) -> tuple[int, str | None]:
         """Run argv with sync in/out; returns (status, cancel reason or None).
-        ``flush_progress`` (when progress lines are buffered) is awaited once they matter."""
+        ``stdin`` is pumped as the guest takes it; ``stdin_on_request`` is asked only when
+        a guest process waits for input. ``flush_progress`` (when progress lines are
+        buffered) is awaited once they matter."""
         machine = await self.start(progress)
         client = machine.client
         assert client is not None
@@ -226,8 +229,10 @@ class VmEngine:
             cwd = self._guest_cwd()
             try:
                 execution = await client.exec(argv, cwd=cwd, env=self._guest_env(), stdin=stdin,
+                                              stdin_on_request=stdin_on_request,
                                               timeout=limits.wall_time + 10,
-                                              output_limit=limits.stdout_bytes + limits.stderr_bytes + 1)
+                                              output_limit=limits.stdout_bytes + limits.stderr_bytes + 1,
+                                              pids_max=limits.vm_processes, memory_max=limits.vm_memory_bytes)
             except P.ProtocolError as e:
                 progress(f"vm: {e}")
                 return 2, None
@@ -242,12 +247,20 @@ class VmEngine:
                     return (127 if e.errno == 2 else 126), None
             except BaseException:
                 # the consumer failed (broken pipe, cancellation): the guest process must not linger
-                await execution.signal(signal.SIGKILL)
+                await execution.signal(signal.SIGKILL, whole_command=True)
                 raise
             finally:
                 watcher.cancel()
             info = execution.exit
             assert info is not None
+            if info.oom_kills:
+                killed = f"{info.oom_kills} process" + ("es" if info.oom_kills > 1 else "")
+                progress(f"vm: out of memory: the guest's OOM killer ended {killed} of this "
+                         f"command (limit: {self._memory_cap(limits)}; more with %vm config memory=MB "
+                         f"or %limits vm_memory_bytes=SIZE)")
+            if info.forks_refused:
+                progress(f"vm: process limit reached: {info.forks_refused} fork(s) refused, the command's "
+                         f"remaining processes were killed (vm_processes={limits.vm_processes}; raise it with %limits)")
             if cancelled:
                 return (130 if cancelled[0] == "interrupt" else 124), cancelled[0]
             if info.kind == P.OUTPUT_LIMIT:
@@ -271,12 +284,20 @@ class VmEngine:
                 except (AgentGone, AgentError) as e:
                     progress(f"vm: syncing /workspace back failed: {e}")
 
+    def _memory_cap(self, limits: Limits) -> str:
+        """Which limit the guest enforced (it keeps 64 MiB of its memory back)."""
+        if limits.vm_memory_bytes < (self.config.memory_mb - 64) << 20:
+            return f"vm_memory_bytes={format_size(limits.vm_memory_bytes)}"
+        return f"the VM's {self.config.memory_mb} MB less 64 MiB"
+
     async def _watch_cancel(self, execution: Execution, cancel_wait, cancelled: list[str]) -> None:
         reason = await cancel_wait()
         cancelled.append(reason)
-        await execution.signal(signal.SIGINT if reason == "interrupt" else signal.SIGTERM)
+        # interrupt is Ctrl-C (the process group); the wall-time limit stops all of the command
+        interrupt = reason == "interrupt"
+        await execution.signal(signal.SIGINT if interrupt else signal.SIGTERM, whole_command=not interrupt)
         await asyncio.sleep(KILL_GRACE)
-        await execution.signal(signal.SIGKILL)
+        await execution.signal(signal.SIGKILL, whole_command=True)
         await asyncio.sleep(HANG_GRACE)
         # the agent did not report the end of a SIGKILLed group: the guest is hung
         machine = self.machine
@@ -293,9 +314,19 @@ class VmEngine:
 
         async def err(data: bytes) -> None:
             streams.stderr.write(data)
+
+        ask = streams.input
+
+        async def read_line() -> bytes:  # the notebook's input box, one line per request
+            try:
+                line = await ask("", False)  # type: ignore[misc]
+            except Exception:  # noqa: BLE001 - the frontend has no stdin
+                return b""
+            return b"" if line is None else (line + "\n").encode("utf-8", "surrogateescape")
         try:
             status, reason = await self._execute(["/bin/bash", "-c", cell, "bash"], write_out=out, write_err=err,
-                                                 progress=progress, cancel_wait=streams.cancel.wait, limits=limits)
+                                                 progress=progress, cancel_wait=streams.cancel.wait, limits=limits,
+                                                 stdin_on_request=read_line if ask is not None else None)
         except VmError as e:
             progress(f"vm: {e}")
             return RunResult(1, ErrorInfo("VMError", str(e).splitlines()[0], [str(e)]))

@@ -105,7 +105,7 @@ def test_agent_answers_malformed_frames_and_keeps_serving(guest_image):
         # bad version and oversized length: an error, then the stream resynchronises
         bad_version = struct.pack(">2sBBII", b"VM", 7, P.HELLO, rid, 0)
         assert "version" in await expect_error(bad_version, rid, errno.EPROTO)
-        huge = struct.pack(">2sBBII", b"VM", 1, P.WRITE, rid, 1 << 30)
+        huge = struct.pack(">2sBBII", b"VM", P.VERSION, P.WRITE, rid, 1 << 30)
         assert "over limit" in await expect_error(huge, rid, errno.EPROTO)
         await client.send_raw(os.urandom(3000).replace(b"VM", b"vm"))
         info = await client.hello(timeout=10, data=b"still here")

@@ -78,3 +78,25 @@ def test_vm_cell_in_a_kernel_and_sigkill(guest_image, tmp_path, monkeypatch):
     finally:
         kc.stop_channels()
         km.shutdown_kernel(now=True)
+
+
+def test_vm_cell_reads_stdin_through_input_request(guest_image, tmp_path, monkeypatch):
+    prefix = tmp_path / "prefix"
+    monkeypatch.setenv("JUPYTER_PATH", str(prefix / "share" / "jupyter"))
+    install("sandbox", prefix=str(prefix))
+    km, kc = start_new_kernel(kernel_name="sandbox", startup_timeout=60)
+    try:
+        msg_id = kc.execute("%%vm\necho before; read name; echo \"hi $name\"", allow_stdin=True)
+        request = kc.get_stdin_msg(timeout=120)  # the first %%vm cell also starts the VM
+        assert request["msg_type"] == "input_request"
+        kc.input("Ada")
+        streams = _iopub_text(kc, msg_id)
+        assert "".join(t for n, t in streams if n == "stdout") == "before\nhi Ada\n"
+        assert kc.get_shell_msg(timeout=30)["content"]["status"] == "ok"
+        # a frontend without stdin: the guest reads end of input at once
+        msg_id = kc.execute("%%vm\nread name; echo \"status $?\"", allow_stdin=False)
+        streams = _iopub_text(kc, msg_id)
+        assert "".join(t for n, t in streams if n == "stdout") == "status 1\n"
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)

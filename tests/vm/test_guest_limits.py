@@ -1,0 +1,101 @@
+"""Limits inside the guest (a cgroup per VM command) and stdin given only on request."""
+from __future__ import annotations
+
+import pytest
+
+from sandbox_kernel.engine import CancelToken, Streams
+
+from vm_helpers import Recorder, run_cell, with_sandbox
+
+pytestmark = [pytest.mark.vm, pytest.mark.slow]
+
+GROW = "python3 -c '\nblocks = []\nwhile True: blocks.append(bytearray(10**7))'"
+
+
+def test_each_command_runs_in_its_own_limited_cgroup(guest_image):
+    async def body(sb):
+        script = ('cg=/sys/fs/cgroup$(cut -d: -f3 /proc/self/cgroup); echo "$cg"; '
+                  'cat "$cg/pids.max" "$cg/memory.max"')
+        run = await run_cell(sb, script, vm_processes=77, vm_memory_bytes=123 << 20)
+        cgroup, pids, memory = run.out.text.split()
+        assert cgroup.startswith("/sys/fs/cgroup/exec-") and pids == "77" and int(memory) == 123 << 20
+        run = await run_cell(sb, script)
+        assert run.out.text.split()[0] != cgroup  # a fresh cgroup per command
+        # the default memory limit is the guest's memory less the agent's reserve
+        total_kb = int((await run_cell(sb, "awk '/MemTotal/ {print $2}' /proc/meminfo")).out.text)
+        assert int(run.out.text.split()[2]) == total_kb * 1024 - (64 << 20)
+    with_sandbox(body)
+
+
+def test_memory_bomb_is_killed_inside_the_command(guest_image):
+    async def body(sb):
+        run = await run_cell(sb, f"{GROW}; echo status $?", vm_memory_bytes=96 << 20)
+        assert run.out.text == "status 137\n", run.err.text
+        assert "vm: out of memory" in run.err.text and "vm_memory_bytes=96M" in run.err.text
+        # without a lower limit the guest's own memory bounds it, and the VM stays up
+        run = await run_cell(sb, f"{GROW}; echo status $?")
+        assert run.out.text == "status 137\n" and "the VM's 512 MB less 64 MiB" in run.err.text
+        run = await run_cell(sb, "echo alive")
+        assert run.status == 0 and run.out.text == "alive\n"
+    with_sandbox(body)
+
+
+def test_fork_bomb_meets_the_process_limit(guest_image):
+    async def body(sb):
+        run = await run_cell(sb, "bomb() { bomb | bomb & }; bomb; sleep 3; echo done",
+                             vm_processes=64, wall_time=30)
+        assert run.ended - run.started < 25
+        assert "vm: process limit reached" in run.err.text and "vm_processes=64" in run.err.text
+        run = await run_cell(sb, "ps -e -o comm= | grep -c '^bash$' || true")
+        assert int(run.out.text) <= 3, "the bomb's processes outlived the command"
+    with_sandbox(body)
+
+
+def test_timeout_kills_processes_that_left_the_process_group(guest_image):
+    async def body(sb):
+        run = await run_cell(sb, "setsid sleep 300 & sleep 30", wall_time=1.5)
+        assert run.status == 124
+        run = await run_cell(sb, "pgrep -x sleep || echo none")
+        assert run.out.text == "none\n"
+    with_sandbox(body)
+
+
+def test_background_processes_outlive_a_finished_cell(guest_image):
+    async def body(sb):
+        run = await run_cell(sb, "sleep 300 > /dev/null 2>&1 & echo started")
+        assert run.status == 0 and run.out.text == "started\n"
+        run = await run_cell(sb, "pgrep -x sleep > /dev/null && echo still-running")
+        assert run.out.text == "still-running\n"
+    with_sandbox(body)
+
+
+async def _run_with_input(sb, code: str, answers: list[str | None]):
+    asked: list[str] = []
+    pending = list(answers)
+
+    async def ask(prompt: str, password: bool) -> str | None:
+        asked.append(prompt)
+        return pending.pop(0) if pending else None
+    out, err = Recorder(), Recorder()
+    result = await sb.run("vm", code, Streams(out, err, CancelToken(), input=ask))
+    return result, out.text, err.text, asked
+
+
+def test_stdin_is_asked_for_only_when_a_guest_process_reads_it(guest_image):
+    async def body(sb):
+        result, out, err, asked = await _run_with_input(sb, "sleep 0.5; echo no input needed", ["unused"])
+        assert result.status == 0 and out == "no input needed\n" and asked == []
+        code = ("read name; echo \"hi $name\"; python3 -c 'print(input().upper())'; "
+                "cat; echo \"end $?\"")
+        result, out, err, asked = await _run_with_input(sb, code, ["Ada", "grace", None])
+        assert result.status == 0, err
+        assert out == "hi Ada\nGRACE\nend 0\n"
+        assert len(asked) == 3  # read, input(), then cat until end of input
+    with_sandbox(body)
+
+
+def test_stdin_without_a_frontend_is_empty(guest_image):
+    async def body(sb):
+        run = await run_cell(sb, "read line; echo \"read status $?\"; cat; echo end")
+        assert run.out.text == "read status 1\nend\n"
+    with_sandbox(body)
