@@ -11,6 +11,7 @@ A command is ``async def cmd(ctx: CommandContext) -> int`` registered by name::
 """
 from __future__ import annotations
 
+import importlib
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Awaitable, Callable
@@ -47,24 +48,27 @@ def command(*names: str, help: str = "", own_help: bool = False) -> Callable[[Co
 
 
 def lookup(name: str) -> CommandSpec | None:
-    _load_all()
-    return COMMANDS.get(name)
+    spec = COMMANDS.get(name)
+    if spec is None:
+        module = _defining_module().get(name)
+        if module is not None:  # first use: its module registers it on import
+            importlib.import_module(f"{__package__}.{module}")
+            spec = COMMANDS.get(name)
+    return spec
 
 
 def names() -> list[str]:
-    _load_all()
-    return sorted(COMMANDS)
+    return sorted(_defining_module().keys() | COMMANDS.keys())
 
 
-_loaded = False
+_by_name: dict[str, str] = {}
 
 
-def _load_all() -> None:
-    global _loaded
-    if not _loaded:
-        _loaded = True
-        from . import load_all
-        load_all()
+def _defining_module() -> dict[str, str]:
+    if not _by_name:
+        from .index import COMMAND_MODULES
+        _by_name.update({cmd: module for module, cmds in COMMAND_MODULES.items() for cmd in cmds.split()})
+    return _by_name
 
 
 class CommandCancelled(Exception):
