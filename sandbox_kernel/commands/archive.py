@@ -827,6 +827,24 @@ def _gzip_header_length(data: bytes) -> int:
 
 # ============================================================================ zip
 
+def _split_excludes(args: list[str], flags: tuple[str, ...]) -> tuple[list[str], list[str]]:
+    """zip/unzip ``-x``: every name after it, up to the next option, is an exclude pattern.
+    Returns the other args and the patterns."""
+    rest: list[str] = []
+    excludes: list[str] = []
+    i = 0
+    while i < len(args):
+        if args[i] in flags:
+            i += 1
+            while i < len(args) and not args[i].startswith("-"):
+                excludes.append(args[i])
+                i += 1
+            continue
+        rest.append(args[i])
+        i += 1
+    return rest, excludes
+
+
 ZIP_HELP = """Usage: zip [-options] zipfile list
   The default action is to add or replace zipfile entries from list.
   -r   recurse into directories      -j   junk (don't record) directory names
@@ -838,20 +856,7 @@ ZIP_HELP = """Usage: zip [-options] zipfile list
 
 @command("zip", help=ZIP_HELP)
 async def zip_cmd(ctx: CommandContext) -> int:
-    args = list(ctx.args)
-    # -x takes every following name (up to another option) as a pattern
-    excludes: list[str] = []
-    cleaned = []
-    i = 0
-    while i < len(args):
-        if args[i] in ("-x", "--exclude"):
-            i += 1
-            while i < len(args) and not args[i].startswith("-"):
-                excludes.append(args[i])
-                i += 1
-            continue
-        cleaned.append(args[i])
-        i += 1
+    cleaned, excludes = _split_excludes(ctx.args, ("-x", "--exclude"))
     try:
         opts, operands = getopt(cleaned, "rjdqm0123456789DX", {"recurse-paths": "r",
                                                               "junk-paths": "j", "delete": "d",
@@ -1002,19 +1007,7 @@ UNZIP_HELP = """Usage: unzip [-Z] [-opts[modifiers]] file[.zip] [list] [-x xlist
 
 @command("unzip", help=UNZIP_HELP)
 async def unzip_cmd(ctx: CommandContext) -> int:
-    args = list(ctx.args)
-    excludes: list[str] = []
-    cleaned = []
-    i = 0
-    while i < len(args):
-        if args[i] == "-x":
-            i += 1
-            while i < len(args) and not args[i].startswith("-"):
-                excludes.append(args[i])
-                i += 1
-            continue
-        cleaned.append(args[i])
-        i += 1
+    cleaned, excludes = _split_excludes(ctx.args, ("-x",))
     try:
         opts, operands = getopt(cleaned, "lvtpd:onqjZ")
     except UsageError as e:

@@ -43,16 +43,19 @@ _B2_EXTRA = "  -l, --length         digest length in bits; must not exceed the m
             "                         the blake2 algorithm and must be a multiple of 8\n"
 
 
-async def _digest_stream(ctx: CommandContext, path: str, factory) -> "hashlib._Hash":
-    inp = ctx.open_input(path)
-    h = factory()
+async def _feed(ctx: CommandContext, inp, acc):
+    """``acc.update`` with all the rest of ``inp``; returns ``acc``."""
     while True:
         chunk = await inp.read_some()
         if not chunk:
             break
-        h.update(chunk)
+        acc.update(chunk)
         await ctx.checkpoint()
-    return h
+    return acc
+
+
+async def _digest_stream(ctx: CommandContext, path: str, factory) -> "hashlib._Hash":
+    return await _feed(ctx, ctx.open_input(path), factory())
 
 
 def _escape_name(name: str) -> tuple[str, str]:
@@ -386,12 +389,7 @@ async def cksum(ctx: CommandContext) -> int:
                 acc = hashlib.blake2b(digest_size=bits // 8)
             else:
                 acc = hashlib.new(_CKSUM_DIGESTS[algorithm][0])
-            while True:
-                chunk = await inp.read_some()
-                if not chunk:
-                    break
-                acc.update(chunk)
-                await ctx.checkpoint()
+            await _feed(ctx, inp, acc)
         except FSError as e:
             await ctx.file_error(path, e)
             status = 1

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..vfs import FSError
-from ._textio import BatchWriter, Fail, parse_opts, quote, run_guarded
+from ._textio import BatchWriter, Fail, open_operand, parse_opts, quote, run_guarded
 from .options import UsageError
 from .registry import CommandContext, command
 
@@ -168,9 +168,7 @@ async def cut(ctx: CommandContext) -> int:
 
     for name in files or ["-"]:
         try:
-            if name != "-" and ctx.fs.is_dir(name, cwd=ctx.cwd):
-                raise FSError(21, name)
-            stream = ctx.open_input(name)
+            stream = open_operand(ctx, name)
         except FSError as e:
             await out.flush()
             await ctx.error(f"{name}: {e.strerror}")
@@ -231,9 +229,7 @@ async def paste(ctx: CommandContext) -> int:
     streams = []
     for name in files:
         try:
-            if name != "-" and ctx.fs.is_dir(name, cwd=ctx.cwd):
-                raise FSError(21, name)
-            streams.append(ctx.open_input(name))
+            streams.append(open_operand(ctx, name))
         except FSError as e:
             raise Fail(f"{name}: {e.strerror}")
     out = BatchWriter(ctx)

@@ -97,6 +97,17 @@ class _Trouble(Exception):
     pass
 
 
+# options that switch one DiffOptions field on, and those that pick the output style
+_FLAG_OPTIONS = {
+    "q": "brief", "s": "report_identical", "suppress-common-lines": "suppress_common",
+    "left-column": "left_column", "t": "expand_tabs", "r": "recursive", "N": "new_file",
+    "unidirectional-new-file": "new_file_first_only", "i": "ignore_case", "E": "ignore_tabs",
+    "Z": "ignore_trailing", "b": "ignore_space_change", "w": "ignore_all_space",
+    "B": "ignore_blank", "a": "text", "strip-trailing-cr": "strip_cr",
+}
+_STYLE_OPTIONS = {"normal": "normal", "e": "ed", "y": "side"}
+
+
 @command("diff", help=DIFF_HELP)
 async def diff(ctx: CommandContext) -> int:
     try:
@@ -107,74 +118,32 @@ async def diff(ctx: CommandContext) -> int:
         return 2
     o = DiffOptions()
     for key, value in opts:
-        if key == "normal":
-            o.style = "normal"
-        elif key == "q":
-            o.brief = True
-        elif key == "s":
-            o.report_identical = True
-        elif key in ("c", "C", "context"):
-            o.style = "context"
+        if key in _FLAG_OPTIONS:
+            setattr(o, _FLAG_OPTIONS[key], True)
+        elif key in _STYLE_OPTIONS:
+            o.style = _STYLE_OPTIONS[key]
+        elif key in ("c", "C", "context", "u", "U", "unified"):
+            o.style = "context" if key in ("c", "C", "context") else "unified"
             if value is not None:
                 if not value.isdigit():
                     await ctx.error(f"invalid context length '{value}'")
                     await ctx.error("Try 'diff --help' for more information.")
                     return 2
                 o.context = int(value)
-        elif key in ("u", "U", "unified"):
-            o.style = "unified"
-            if value is not None:
-                if not value.isdigit():
-                    await ctx.error(f"invalid context length '{value}'")
-                    await ctx.error("Try 'diff --help' for more information.")
-                    return 2
-                o.context = int(value)
-        elif key == "e":
-            o.style = "ed"
-        elif key == "y":
-            o.style = "side"
         elif key == "W":
             if not value.isdigit() or int(value) == 0:
                 await ctx.error(f"invalid width '{value}'")
                 await ctx.error("Try 'diff --help' for more information.")
                 return 2
             o.width = int(value)
-        elif key == "suppress-common-lines":
-            o.suppress_common = True
-        elif key == "left-column":
-            o.left_column = True
-        elif key == "t":
-            o.expand_tabs = True
-        elif key == "r":
-            o.recursive = True
-        elif key == "N":
-            o.new_file = True
-        elif key == "unidirectional-new-file":
-            o.new_file_first_only = True
         elif key == "x":
             o.excludes.append(value)
-        elif key == "i":
-            o.ignore_case = True
-        elif key == "E":
-            o.ignore_tabs = True
-        elif key == "Z":
-            o.ignore_trailing = True
-        elif key == "b":
-            o.ignore_space_change = True
-        elif key == "w":
-            o.ignore_all_space = True
-        elif key == "B":
-            o.ignore_blank = True
         elif key == "I":
             try:
                 o.ignore_regexes.append(re.compile(value.encode("utf-8", "surrogateescape")))
             except re.error:
                 await ctx.error(f"invalid regular expression '{value}'")
                 return 2
-        elif key == "a":
-            o.text = True
-        elif key == "strip-trailing-cr":
-            o.strip_cr = True
         elif key == "label":
             o.labels.append(value)
         elif key == "color" and value not in (None, "never", "auto", "always"):
@@ -457,24 +426,24 @@ class _Differ:
         for group, a_lo, a_hi, b_lo, b_hi in _hunks(changes, self.o.context, len(lines_a), len(lines_b)):
             out.append(b"***************\n")
             out.append(f"*** {_context_range(a_lo, a_hi)} ****\n".encode())
-            if any(c.a_count for c in group):
-                marks = {}
-                for c in group:
-                    tag = b"!" if c.b_count else b"-"
-                    for k in range(c.a_start, c.a_start + c.a_count):
-                        marks[k] = tag
-                for k in range(a_lo, a_hi):
-                    out.append(_tagged(marks.get(k, b" ") + b" ", lines_a[k]))
+            out += _context_side(lines_a, a_lo, a_hi,
+                                 [(c.a_start, c.a_count, b"!" if c.b_count else b"-") for c in group])
             out.append(f"--- {_context_range(b_lo, b_hi)} ----\n".encode())
-            if any(c.b_count for c in group):
-                marks = {}
-                for c in group:
-                    tag = b"!" if c.a_count else b"+"
-                    for k in range(c.b_start, c.b_start + c.b_count):
-                        marks[k] = tag
-                for k in range(b_lo, b_hi):
-                    out.append(_tagged(marks.get(k, b" ") + b" ", lines_b[k]))
+            out += _context_side(lines_b, b_lo, b_hi,
+                                 [(c.b_start, c.b_count, b"!" if c.a_count else b"+") for c in group])
         return b"".join(out)
+
+
+def _context_side(lines: list[bytes], lo: int, hi: int, spans) -> list[bytes]:
+    """One side of a context diff hunk, each changed line marked with its span's tag; nothing
+    when no span (start, count, tag) of the side holds a line."""
+    if not any(count for _, count, _ in spans):
+        return []
+    marks = {}
+    for start, count, tag in spans:
+        for k in range(start, start + count):
+            marks[k] = tag
+    return [_tagged(marks.get(k, b" ") + b" ", lines[k]) for k in range(lo, hi)]
 
 
 def _isdir_error(name: str) -> FSError:

@@ -37,6 +37,15 @@ Summarize disk usage of the set of FILEs, recursively for directories.
       --help            display this help and exit"""
 
 
+async def _block_size(ctx: CommandContext, val: str | None) -> int | None:
+    """-B SIZE for du and df; None (reported) when SIZE is not a positive size."""
+    size = parse_size(val or "")
+    if size is None or size <= 0:
+        await ctx.error(f"invalid -B argument {quote(val or '')}")
+        return None
+    return size
+
+
 @command("du", help=DU_HELP)
 async def du(ctx: CommandContext) -> int:
     opts, operands = getopt1(ctx.args, "0abB:cd:DhHklLmPsSx", {
@@ -60,11 +69,9 @@ async def du(ctx: CommandContext) -> int:
         elif key == "b":
             apparent, block = True, 1
         elif key == "B":
-            size = parse_size(val or "")
-            if size is None or size <= 0:
-                await ctx.error(f"invalid -B argument {quote(val or '')}")
+            block = await _block_size(ctx, val)
+            if block is None:
                 return 1
-            block = size
         elif key == "c":
             total = True
         elif key == "d":
@@ -221,11 +228,9 @@ async def df(ctx: CommandContext) -> int:
         elif key == "k":
             block = 1024
         elif key == "B":
-            size = parse_size(val or "")
-            if size is None or size <= 0:
-                await ctx.error(f"invalid -B argument {quote(val or '')}")
+            block = await _block_size(ctx, val)
+            if block is None:
                 return 1
-            block = size
         elif key == "total":
             show_total = True
         elif key == "t":

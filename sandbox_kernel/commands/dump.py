@@ -78,6 +78,43 @@ class _ConcatInput:
         return skipped
 
 
+class _Blocks:
+    """od/hexdump's reading loop: blocks of ``width`` bytes up to ``limit`` in all; with
+    ``squeeze``, a run of full blocks equal to the one before shows as one ``*`` line."""
+
+    def __init__(self, source: _ConcatInput, offset: int, width: int, limit: int | None,
+                 squeeze: bool) -> None:
+        self.source = source
+        self.offset = offset  # where the next block starts; the end address once done
+        self.width = width
+        self.limit = limit
+        self.squeeze = squeeze
+
+    async def each(self, ctx: CommandContext):
+        """Yield (offset, block) for each block to print."""
+        remaining = self.limit
+        prev = None
+        starred = False
+        while True:
+            want = self.width if remaining is None else min(self.width, remaining)
+            block = await self.source.read(want) if want else b""
+            if not block:
+                break
+            if remaining is not None:
+                remaining -= len(block)
+            if self.squeeze and block == prev and len(block) == self.width:
+                if not starred:
+                    await ctx.out("*\n")
+                    starred = True
+                self.offset += len(block)
+                continue
+            starred = False
+            prev = block
+            yield self.offset, block
+            self.offset += len(block)
+            await ctx.checkpoint()
+
+
 # ============================================================================ od
 
 OD_HELP = """Usage: od [OPTION]... [FILE]...
@@ -204,6 +241,16 @@ def _float_text(value: float, size: int) -> str:
     return f"{value:.9g}"
 
 
+def _type_size(text: str, i: int, default: int, letters: dict[str, int]) -> tuple[int, int]:
+    """The size after a -t type letter (a size letter, a byte count or nothing), and where it ends."""
+    if i < len(text) and text[i] in letters:
+        return letters[text[i]], i + 1
+    m = re.match(r"\d+", text[i:])
+    if m:
+        return int(m.group()), i + len(m.group())
+    return default, i
+
+
 def _parse_type(text: str) -> list[_Spec] | None:
     specs = []
     i = 0
@@ -213,27 +260,11 @@ def _parse_type(text: str) -> list[_Spec] | None:
         if kind in "ac":
             size = 1
         elif kind in "doux":
-            size = 4
-            if i < len(text) and text[i] in _SIZE_LETTERS:
-                size = _SIZE_LETTERS[text[i]]
-                i += 1
-            else:
-                m = re.match(r"\d+", text[i:])
-                if m:
-                    size = int(m.group())
-                    i += len(m.group())
+            size, i = _type_size(text, i, 4, _SIZE_LETTERS)
             if size not in (1, 2, 4, 8):
                 return None
         elif kind == "f":
-            size = 8
-            if i < len(text) and text[i] in _FLOAT_LETTERS:
-                size = _FLOAT_LETTERS[text[i]]
-                i += 1
-            else:
-                m = re.match(r"\d+", text[i:])
-                if m:
-                    size = int(m.group())
-                    i += len(m.group())
+            size, i = _type_size(text, i, 8, _FLOAT_LETTERS)
             if size not in (4, 8):
                 return None
         else:
@@ -319,10 +350,7 @@ async def od(ctx: CommandContext) -> int:
     if skipped < skip:
         await ctx.error("cannot skip past end of combined input")
         return 1
-    offset = skip
-    prev = None
-    starred = False
-    remaining = limit
+    blocks = _Blocks(source, skip, width, limit, not duplicates)
     address_width = {"o": 7, "d": 7, "x": 6, "n": 0}[radix]
 
     def address(n: int) -> str:
@@ -330,21 +358,7 @@ async def od(ctx: CommandContext) -> int:
             return ""
         return f"{n:0{address_width}{'o' if radix == 'o' else 'd' if radix == 'd' else 'x'}}"
 
-    while True:
-        want = width if remaining is None else min(width, remaining)
-        block = await source.read(want) if want else b""
-        if not block:
-            break
-        if remaining is not None:
-            remaining -= len(block)
-        if not duplicates and block == prev and len(block) == width:
-            if not starred:
-                await ctx.out("*\n")
-                starred = True
-            offset += len(block)
-            continue
-        starred = False
-        prev = block
+    async for offset, block in blocks.each(ctx):
         lines = []
         for n, s in enumerate(specs):
             values = s.values(block)
@@ -358,8 +372,7 @@ async def od(ctx: CommandContext) -> int:
             prefix = address(offset) if n == 0 else " " * len(address(offset))
             lines.append(prefix + text)
         await ctx.out("\n".join(lines) + "\n")
-        offset += len(block)
-        await ctx.checkpoint()
+    offset = blocks.offset
     if radix != "n" and not (source.failed and offset == skip):
         await ctx.out(address(offset) + "\n")
     return 1 if source.failed else 0
@@ -545,25 +558,8 @@ async def _hexdump_formats(ctx, files, program, skip, length, squeeze) -> int:
         if units and size and size < blocksize and not units[-1].explicit_reps and units[-1].size:
             units[-1].reps += (blocksize - size) // units[-1].size
     source = _ConcatInput(ctx, files)
-    offset = await source.skip(skip)
-    remaining = length
-    prev = None
-    starred = False
-    while True:
-        want = blocksize if remaining is None else min(blocksize, remaining)
-        block = await source.read(want) if want else b""
-        if not block:
-            break
-        if remaining is not None:
-            remaining -= len(block)
-        if squeeze and block == prev and len(block) == blocksize:
-            if not starred:
-                await ctx.out("*\n")
-                starred = True
-            offset += len(block)
-            continue
-        starred = False
-        prev = block
+    blocks = _Blocks(source, await source.skip(skip), blocksize, length, squeeze)
+    async for offset, block in blocks.each(ctx):
         end = offset + len(block)
         padded = block + b"\0" * (blocksize - len(block))
         out = []
@@ -587,8 +583,7 @@ async def _hexdump_formats(ctx, files, program, skip, length, squeeze) -> int:
                                                       pad=address >= end and item[4] > 0))
                         pos += item[4]
         await ctx.stdout.write(b"".join(out))
-        offset = end
-        await ctx.checkpoint()
+    offset = blocks.offset
     # the end address (%_A) is shown once, by the last format string that has one
     tail = []
     ending = [units for units in program if any(u.deferred for u in units)]
@@ -953,34 +948,15 @@ async def hexdump(ctx: CommandContext) -> int:
         return await _hexdump_formats(ctx, files, program, skip, length, squeeze)
     kinds = kinds or ["default"]
     source = _ConcatInput(ctx, files)
-    offset = await source.skip(skip)
-    prev = None
-    starred = False
-    remaining = length
+    blocks = _Blocks(source, await source.skip(skip), 16, length, squeeze)
     addr_fmt = "{:08x}" if kinds[-1] == "C" else "{:07x}"
-    while True:
-        want = 16 if remaining is None else min(16, remaining)
-        block = await source.read(want) if want else b""
-        if not block:
-            break
-        if remaining is not None:
-            remaining -= len(block)
-        if squeeze and block == prev and len(block) == 16:
-            if not starred:
-                await ctx.out("*\n")
-                starred = True
-            offset += 16
-            continue
-        starred = False
-        prev = block
+    async for offset, block in blocks.each(ctx):
         lines = []
         for kind in kinds:
             addr = f"{offset:08x}" if kind == "C" else f"{offset:07x}"
             text = _hexdump_line(kind, block)
             lines.append(addr + text)
         await ctx.out("\n".join(lines) + "\n")
-        offset += len(block)
-        await ctx.checkpoint()
-    if offset > 0:
-        await ctx.out(addr_fmt.format(offset) + "\n")
+    if blocks.offset > 0:
+        await ctx.out(addr_fmt.format(blocks.offset) + "\n")
     return 1 if source.failed else 0

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ._textio import is_utf8
+from .options import ArgCursor
 from .registry import CommandContext, command
 
 EXPR_HELP = """\
@@ -86,18 +87,8 @@ def _text(v) -> str:
     return str(v) if isinstance(v, int) else v
 
 
-class _Parser:
-    def __init__(self, args: list[str]) -> None:
-        self.args = args
-        self.pos = 0
-
-    def peek(self) -> str | None:
-        return self.args[self.pos] if self.pos < len(self.args) else None
-
-    def take(self) -> str:
-        tok = self.args[self.pos]
-        self.pos += 1
-        return tok
+class _Parser(ArgCursor):
+    """expr's grammar, by recursive descent over the argument words."""
 
     def need_operand(self) -> None:
         if self.pos >= len(self.args):

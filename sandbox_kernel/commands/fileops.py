@@ -244,9 +244,12 @@ class _Copier:
                 fs.chmod(dst, sst.st_mode & 0o7777, cwd)
             except FSError:
                 pass
+        self.copy_times(dst, sst)
+
+    def copy_times(self, dst: str, sst) -> None:
         if self.preserve_times:
             try:
-                fs.utime(dst, sst.st_mtime, sst.st_atime, cwd)
+                self.fs.utime(dst, sst.st_mtime, sst.st_atime, self.ctx.cwd)
             except FSError:
                 pass
 
@@ -281,11 +284,7 @@ class _Copier:
                 fs.chmod(dst, mode if self.preserve_mode else mode & ~umask_of(self.ctx), cwd)
             except FSError:
                 pass
-        if self.preserve_times:
-            try:
-                fs.utime(dst, sst.st_mtime, sst.st_atime, cwd)
-            except FSError:
-                pass
+        self.copy_times(dst, sst)
 
 
 def _preserve_list(copier: _Copier, value: str | None, on: bool) -> None:
@@ -297,6 +296,9 @@ def _preserve_list(copier: _Copier, value: str | None, on: bool) -> None:
             copier.preserve_mode = on
         if item in ("timestamps", "all"):
             copier.preserve_times = on
+
+# which symbolic links in SOURCE cp follows, by option
+_CP_DEREF = {"d": "never", "P": "never", "L": "always", "H": "cmdline"}
 
 
 @command("cp", help=CP_HELP)
@@ -310,14 +312,8 @@ async def cp(ctx: CommandContext) -> int:
             c.recursive = True
             c.deref = "never"
             c.preserve_mode = c.preserve_times = True
-        elif key == "d":
-            c.deref = "never"
-        elif key == "P":
-            c.deref = "never"
-        elif key == "L":
-            c.deref = "always"
-        elif key == "H":
-            c.deref = "cmdline"
+        elif key in _CP_DEREF:
+            c.deref = _CP_DEREF[key]
         elif key in "rR":
             c.recursive = True
         elif key == "p":

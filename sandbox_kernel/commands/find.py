@@ -11,6 +11,7 @@ from typing import Callable
 from ..vfs import FSError, Stat
 from ._fsutil import (group_id, group_name, join_path, local_datetime, mode_string,
                       parse_mode, quote, strerror, user_id, user_name)
+from .options import ArgCursor
 from .registry import CommandContext, command
 
 FIND_HELP = """\
@@ -51,6 +52,24 @@ class FindError(Exception):
 
 
 # ----------------------------------------------------------------------------- patterns
+def _bracket_end(pattern: str, start: int, negators: str) -> int:
+    """Index of the ``]`` closing the bracket expression at ``start`` (len(pattern) if none):
+    a ``]`` first in the list, and ``[:class:]``, ``[.x.]``, ``[=x=]`` inside, do not close it."""
+    n = len(pattern)
+    j = start + 1
+    if j < n and pattern[j] in negators:
+        j += 1
+    if j < n and pattern[j] == "]":
+        j += 1
+    while j < n and pattern[j] != "]":
+        if pattern[j] == "[" and j + 1 < n and pattern[j + 1] in ":.=":
+            close = pattern.find(pattern[j + 1] + "]", j + 2)
+            j = close + 2 if close >= 0 else j + 1
+        else:
+            j += 1
+    return j
+
+
 def glob_regex(pattern: str, ignore_case: bool = False) -> re.Pattern:
     """fnmatch(3) without FNM_PATHNAME/FNM_PERIOD: ``*`` and ``?`` match ``/`` and dots."""
     out = []
@@ -65,17 +84,7 @@ def glob_regex(pattern: str, ignore_case: bool = False) -> re.Pattern:
             i += 1
             out.append(re.escape(pattern[i]))
         elif ch == "[":
-            j = i + 1
-            if j < n and pattern[j] in "!^":
-                j += 1
-            if j < n and pattern[j] == "]":
-                j += 1
-            while j < n and pattern[j] != "]":
-                if pattern[j] == "[" and j + 1 < n and pattern[j + 1] in ":.=":
-                    close = pattern.find(pattern[j + 1] + "]", j + 2)
-                    j = close + 2 if close >= 0 else j + 1
-                else:
-                    j += 1
+            j = _bracket_end(pattern, i, "!^")
             if j >= n:
                 out.append(re.escape(ch))
             else:
@@ -141,17 +150,7 @@ def _emacs_to_ere(pattern: str) -> str:
         if ch in "(){}|":
             out.append("\\" + ch)
         elif ch == "[":
-            j = i + 1
-            if j < n and pattern[j] == "^":
-                j += 1
-            if j < n and pattern[j] == "]":
-                j += 1
-            while j < n and pattern[j] != "]":
-                if pattern[j] == "[" and j + 1 < n and pattern[j + 1] in ":.=":
-                    close = pattern.find(pattern[j + 1] + "]", j + 2)
-                    j = close + 2 if close >= 0 else j + 1
-                else:
-                    j += 1
+            j = _bracket_end(pattern, i, "^")
             out.append(pattern[i:j + 1])
             i = j + 1
             continue
@@ -201,23 +200,14 @@ class Item:
         return st.S_ISDIR(self.st.st_mode)
 
 
-class Parser:
+class Parser(ArgCursor):
     def __init__(self, ctx: CommandContext, walker: "Walker", args: list[str]) -> None:
+        super().__init__(args)
         self.ctx = ctx
         self.w = walker
-        self.args = args
-        self.pos = 0
         self.has_action = False
         self.regex_type = "findutils-default"
         self.warnings: list[str] = []
-
-    def peek(self) -> str | None:
-        return self.args[self.pos] if self.pos < len(self.args) else None
-
-    def take(self) -> str:
-        tok = self.args[self.pos]
-        self.pos += 1
-        return tok
 
     def arg(self, option: str) -> str:
         if self.pos >= len(self.args):
@@ -524,37 +514,30 @@ def p_perm(p: Parser, opt: str) -> Node:
     return _test(f, opt)
 
 
-def p_user(p: Parser, opt: str) -> Node:
+# -user/-uid and -group/-gid: (numeric option, stat field, name lookup, unknown-name message)
+_OWNER_TESTS = {
+    "-user": ("-uid", "st_uid", user_id, "is not the name of a known user"),
+    "-group": ("-gid", "st_gid", group_id, "is not the name of an existing group"),
+}
+_OWNER_TESTS["-uid"] = _OWNER_TESTS["-user"]
+_OWNER_TESTS["-gid"] = _OWNER_TESTS["-group"]
+
+
+def p_owner(p: Parser, opt: str) -> Node:
     text = p.arg(opt)
-    if opt == "-uid":
+    numeric_opt, attr, lookup, unknown = _OWNER_TESTS[opt]
+    if opt == numeric_opt:
         sign, n = _parse_n(text, opt)
 
         async def f(w, it: Item) -> bool:
-            return _compare(sign, it.st.st_uid, n)
+            return _compare(sign, getattr(it.st, attr), n)
         return _test(f, opt)
-    uid = user_id(p.w.fs, text)
-    if uid is None:
-        raise FindError(f"{quote(text)} is not the name of a known user")
+    owner = lookup(p.w.fs, text)
+    if owner is None:
+        raise FindError(f"{quote(text)} {unknown}")
 
     async def g(w, it: Item) -> bool:
-        return it.st.st_uid == uid
-    return _test(g, opt)
-
-
-def p_group(p: Parser, opt: str) -> Node:
-    text = p.arg(opt)
-    if opt == "-gid":
-        sign, n = _parse_n(text, opt)
-
-        async def f(w, it: Item) -> bool:
-            return _compare(sign, it.st.st_gid, n)
-        return _test(f, opt)
-    gid = group_id(p.w.fs, text)
-    if gid is None:
-        raise FindError(f"{quote(text)} is not the name of an existing group")
-
-    async def g(w, it: Item) -> bool:
-        return it.st.st_gid == gid
+        return getattr(it.st, attr) == owner
     return _test(g, opt)
 
 
@@ -779,8 +762,8 @@ PRIMARIES: dict[str, Callable[[Parser, str], Node]] = {
     "-mtime": p_time, "-atime": p_time, "-ctime": p_time,
     "-mmin": p_time, "-amin": p_time, "-cmin": p_time,
     "-newer": p_newer, "-anewer": p_newer, "-cnewer": p_newer,
-    "-empty": p_empty, "-perm": p_perm, "-user": p_user, "-uid": p_user,
-    "-group": p_group, "-gid": p_group, "-nouser": p_nouser, "-nogroup": p_nouser,
+    "-empty": p_empty, "-perm": p_perm, "-user": p_owner, "-uid": p_owner,
+    "-group": p_owner, "-gid": p_owner, "-nouser": p_nouser, "-nogroup": p_nouser,
     "-links": p_links, "-inum": p_links, "-samefile": p_samefile,
     "-readable": p_access, "-writable": p_access, "-executable": p_access,
     "-true": p_const, "-false": p_const,

@@ -108,13 +108,29 @@ class _Job:
         return status
 
 
+class _Framing:
+    """-q, -v and -z, the same in head and tail: file name headers forced off or on, and
+    NUL- instead of newline-terminated lines."""
+
+    def __init__(self) -> None:
+        self.verbose: bool | None = None
+        self.sep = b"\n"
+
+    def take(self, flag: str) -> None:
+        if flag == "q":
+            self.verbose = False
+        elif flag == "v":
+            self.verbose = True
+        elif flag == "z":
+            self.sep = b"\0"
+
+
 @command("head", help=HEAD_HELP)
 @run_guarded
 async def head(ctx: CommandContext) -> int:
     args = list(ctx.args)
     mode, sign, count = "n", "", 10
-    verbose: bool | None = None
-    sep = b"\n"
+    framing = _Framing()
     if args and (m := _LEGACY_HEAD.match(args[0])):
         count = int(m.group(1)) * _LEGACY_MULT[m.group(2)]
         for flag in m.group(3):
@@ -122,12 +138,8 @@ async def head(ctx: CommandContext) -> int:
                 mode = "c"
             elif flag == "l":
                 mode = "n"
-            elif flag == "q":
-                verbose = False
-            elif flag == "v":
-                verbose = True
-            elif flag == "z":
-                sep = b"\0"
+            else:
+                framing.take(flag)
         args = args[1:]
     opts, files = parse_opts(args, "c:n:qvz", {"bytes=": "c", "lines=": "n", "quiet": "q",
                                             "silent": "q", "verbose": "v",
@@ -137,12 +149,9 @@ async def head(ctx: CommandContext) -> int:
             mode = opt
             sign, count = _count(val, "bytes" if opt == "c" else "lines", "-+")
             sign = sign.replace("+", "")
-        elif opt == "q":
-            verbose = False
-        elif opt == "v":
-            verbose = True
-        elif opt == "z":
-            sep = b"\0"
+        else:
+            framing.take(opt)
+    verbose, sep = framing.verbose, framing.sep
     out = BatchWriter(ctx)
 
     async def first_bytes(stream) -> None:
@@ -233,9 +242,8 @@ async def head(ctx: CommandContext) -> int:
 async def tail(ctx: CommandContext) -> int:
     args = list(ctx.args)
     mode, from_start, count = "n", False, 10
-    verbose: bool | None = None
+    framing = _Framing()
     follow = False
-    sep = b"\n"
     # obsolete forms: tail -5, tail +5, tail -5c, tail +3l, only as the first argument
     if args and (m := _LEGACY_TAIL.match(args[0])) and (m.group(2) or m.group(1) == "+") \
             and args[0] not in ("-", "+") and (m.group(1) == "+" or m.group(2)):
@@ -258,12 +266,9 @@ async def tail(ctx: CommandContext) -> int:
             from_start = sign == "+"
         elif opt in "fF":
             follow = True
-        elif opt == "q":
-            verbose = False
-        elif opt == "v":
-            verbose = True
-        elif opt == "z":
-            sep = b"\0"
+        else:
+            framing.take(opt)
+    verbose, sep = framing.verbose, framing.sep
     out = BatchWriter(ctx)
 
     async def skip_then_copy(stream) -> None:

@@ -234,6 +234,24 @@ async def join(ctx: CommandContext) -> int:
             if check == "check-order":
                 raise Fail_silent(1)
 
+    async def next_fields(n: int, reader: _Reader, prev: list[bytes]) -> list[bytes] | None:
+        """The next line's fields (None at the end), its order checked against ``prev``."""
+        line = await reader.next()
+        fields = fields_of(line) if line is not None else None
+        if fields is not None:
+            await check_order(n, prev, fields, reader, line)
+        return fields
+
+    async def key_group(n: int, reader: _Reader, first: list[bytes]):
+        """``first`` and the lines after it with the same key; and the line after those."""
+        group = [first]
+        key = key_of(first, n)
+        while True:
+            fields = await next_fields(n, reader, group[-1])
+            if fields is None or key_of(fields, n) != key:
+                return group, fields
+            group.append(fields)
+
     line1 = await r1.next()
     line2 = await r2.next()
     if auto:
@@ -246,8 +264,6 @@ async def join(ctx: CommandContext) -> int:
             await out.write(render(f1 if f1 is not None else [], f2))
             line1 = await r1.next()
             line2 = await r2.next()
-        prev1: list[bytes] | None = None
-        prev2: list[bytes] | None = None
         f1 = fields_of(line1) if line1 is not None else None
         f2 = fields_of(line2) if line2 is not None else None
         while f1 is not None and f2 is not None:
@@ -257,44 +273,17 @@ async def join(ctx: CommandContext) -> int:
             if k1 < k2:
                 if unpaired[1]:
                     await out.write(render(f1, None))
-                prev1 = f1
-                line1 = await r1.next()
-                f1 = fields_of(line1) if line1 is not None else None
-                if f1 is not None:
-                    await check_order(1, prev1, f1, r1, line1)
+                f1 = await next_fields(1, r1, f1)
                 seen_unpairable = True
                 continue
             if k1 > k2:
                 if unpaired[2]:
                     await out.write(render(None, f2))
-                prev2 = f2
-                line2 = await r2.next()
-                f2 = fields_of(line2) if line2 is not None else None
-                if f2 is not None:
-                    await check_order(2, prev2, f2, r2, line2)
+                f2 = await next_fields(2, r2, f2)
                 seen_unpairable = True
                 continue
-            group1 = [f1]
-            while True:
-                line1 = await r1.next()
-                f1 = fields_of(line1) if line1 is not None else None
-                if f1 is None:
-                    break
-                await check_order(1, group1[-1], f1, r1, line1)
-                if key_of(f1, 1) != k1:
-                    break
-                group1.append(f1)
-            group2 = [f2]
-            while True:
-                line2 = await r2.next()
-                f2 = fields_of(line2) if line2 is not None else None
-                if f2 is None:
-                    break
-                await check_order(2, group2[-1], f2, r2, line2)
-                if key_of(f2, 2) != k2:
-                    break
-                group2.append(f2)
-            prev1, prev2 = group1[-1], group2[-1]
+            group1, f1 = await key_group(1, r1, f1)
+            group2, f2 = await key_group(2, r2, f2)
             if not only_unpaired:
                 for a in group1:
                     for b in group2:
@@ -302,19 +291,11 @@ async def join(ctx: CommandContext) -> int:
         while f1 is not None:
             if unpaired[1]:
                 await out.write(render(f1, None))
-            prev1 = f1
-            line1 = await r1.next()
-            f1 = fields_of(line1) if line1 is not None else None
-            if f1 is not None:
-                await check_order(1, prev1, f1, r1, line1)
+            f1 = await next_fields(1, r1, f1)
         while f2 is not None:
             if unpaired[2]:
                 await out.write(render(None, f2))
-            prev2 = f2
-            line2 = await r2.next()
-            f2 = fields_of(line2) if line2 is not None else None
-            if f2 is not None:
-                await check_order(2, prev2, f2, r2, line2)
+            f2 = await next_fields(2, r2, f2)
     except Fail_silent as e:
         await out.flush()
         return e.status

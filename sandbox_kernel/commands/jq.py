@@ -478,23 +478,7 @@ class Parser:
         return self.parse_postfix()
 
     def parse_postfix(self):
-        node = self.parse_term()
-        while True:
-            if self.at("FIELD"):
-                node = ("index", node, ("literal", self.next().value))
-            elif self.at_op(".") and self.peek(1).kind == "STR":
-                self.next()
-                node = ("index", node, self.parse_string_literal(None))
-            elif self.at_op(".") and self.peek(1).kind == "OP" and self.peek(1).value == "[":
-                self.next()
-                node = self.parse_bracket_suffix(node)
-            elif self.at_op("["):
-                node = self.parse_bracket_suffix(node)
-            elif self.at_op("?"):
-                self.next()
-                node = ("try", node, None)
-            else:
-                break
+        node = self.parse_postfix_no_as()
         if self.at("KW", "as"):
             self.next()
             patterns = [self.parse_pattern()]
@@ -1819,30 +1803,29 @@ def _recurse(interp, args, inp, env):
 NATIVE_PATHS[("recurse", 0)] = lambda interp, args, inp, env, base: _walk_paths(inp, base)
 
 
-@native("recurse", 1)
-def _recurse1(interp, args, inp, env):
-    stack = [iter([inp])]
+def _preorder(roots, children, tick=None):
+    """Each value, then (depth first) its children; an explicit stack, so deep data cannot
+    exhaust Python's recursion limit."""
+    stack = [iter(roots)]
     while stack:
         try:
             v = next(stack[-1])
         except StopIteration:
             stack.pop()
             continue
-        interp.tick()
+        if tick is not None:
+            tick()
         yield v
-        stack.append(iter(interp.eval(args[0], v, env)))
+        stack.append(iter(children(v)))
+
+
+@native("recurse", 1)
+def _recurse1(interp, args, inp, env):
+    yield from _preorder([inp], lambda v: interp.eval(args[0], v, env), interp.tick)
 
 
 def _recurse1_paths(interp, args, inp, env, base):
-    stack = [iter([(base, inp)])]
-    while stack:
-        try:
-            p, v = next(stack[-1])
-        except StopIteration:
-            stack.pop()
-            continue
-        yield p, v
-        stack.append(iter(interp.paths(args[0], v, env, p)))
+    yield from _preorder([(base, inp)], lambda pv: interp.paths(args[0], pv[1], env, pv[0]))
 
 
 NATIVE_PATHS[("recurse", 1)] = _recurse1_paths
@@ -1850,16 +1833,8 @@ NATIVE_PATHS[("recurse", 1)] = _recurse1_paths
 
 @native("recurse", 2)
 def _recurse2(interp, args, inp, env):
-    stack = [iter([inp])]
-    while stack:
-        try:
-            v = next(stack[-1])
-        except StopIteration:
-            stack.pop()
-            continue
-        yield v
-        stack.append(x for x in interp.eval(args[0], v, env)
-                     if any(truthy(c) for c in interp.eval(args[1], x, env)))
+    yield from _preorder([inp], lambda v: (x for x in interp.eval(args[0], v, env)
+                                       if any(truthy(c) for c in interp.eval(args[1], x, env))))
 
 
 @native("select", 1)
@@ -1991,16 +1966,7 @@ def _until(interp, args, inp, env):
 @native("repeat", 1)
 def _repeat(interp, args, inp, env):
     # jq 1.6: def repeat(f): def _repeat: f | (., _repeat); _repeat;
-    stack = [iter(interp.eval(args[0], inp, env))]
-    while stack:
-        try:
-            v = next(stack[-1])
-        except StopIteration:
-            stack.pop()
-            continue
-        interp.tick()
-        yield v
-        stack.append(iter(interp.eval(args[0], v, env)))
+    yield from _preorder(interp.eval(args[0], inp, env), lambda v: interp.eval(args[0], v, env), interp.tick)
 
 
 @native("input")

@@ -4,7 +4,8 @@ from __future__ import annotations
 import re
 
 from ..vfs import FSError
-from ._textio import BatchWriter, Fail, is_utf8, line_batches, parse_opts, parse_size, quote, run_guarded
+from ._textio import (BatchWriter, Fail, is_utf8, line_batches, open_operand, parse_opts, parse_size,
+                      quote, run_guarded)
 from .options import UsageError
 from .registry import CommandContext, command
 
@@ -98,6 +99,15 @@ def _count_arg(val: str, what: str) -> int:
     return n
 
 
+def _uniq_method(option: str, val: str | None, methods: tuple[str, ...], default: str) -> str:
+    """The method a --all-repeated/--group argument names (a unique prefix), or ``default``."""
+    match = [m for m in methods if m.startswith(val)] if val else [default]
+    if len(match) != 1:
+        raise UsageError(f"invalid argument {quote(val or '')} for '--{option}'\nValid arguments are:\n"
+                         + "\n".join(f"  - '{m}'" for m in methods), 1)
+    return match[0]
+
+
 @command("uniq", help=UNIQ_HELP)
 @run_guarded
 async def uniq(ctx: CommandContext) -> int:
@@ -119,19 +129,9 @@ async def uniq(ctx: CommandContext) -> int:
         elif opt == "D":
             all_repeated = "none"
         elif opt == "all-repeated":
-            methods = ("none", "prepend", "separate")
-            match = [m for m in methods if val is not None and m.startswith(val)] if val else ["none"]
-            if len(match) != 1:
-                raise UsageError(f"invalid argument {quote(val or '')} for '--all-repeated'\n"
-                                 "Valid arguments are:\n  - 'none'\n  - 'prepend'\n  - 'separate'", 1)
-            all_repeated = match[0]
+            all_repeated = _uniq_method("all-repeated", val, ("none", "prepend", "separate"), "none")
         elif opt == "group":
-            methods = ("prepend", "append", "separate", "both")
-            match = [m for m in methods if val is not None and m.startswith(val)] if val else ["separate"]
-            if len(match) != 1:
-                raise UsageError(f"invalid argument {quote(val or '')} for '--group'\nValid arguments "
-                                 "are:\n  - 'prepend'\n  - 'append'\n  - 'separate'\n  - 'both'", 1)
-            group = match[0]
+            group = _uniq_method("group", val, ("prepend", "append", "separate", "both"), "separate")
         elif opt == "f":
             skip_fields = _count_arg(val, "fields to skip")
         elif opt == "s":
@@ -258,9 +258,7 @@ async def rev(ctx: CommandContext) -> int:
     out = BatchWriter(ctx)
     for name in files or ["-"]:
         try:
-            if name != "-" and ctx.fs.is_dir(name, cwd=ctx.cwd):
-                raise FSError(21, name)
-            stream = ctx.open_input(name)
+            stream = open_operand(ctx, name)
         except FSError as e:
             await ctx.error(f"cannot open {name}: {e.strerror}")
             status = 1
@@ -356,9 +354,7 @@ async def tac(ctx: CommandContext) -> int:
     status = 0
     for name in files or ["-"]:
         try:
-            if name != "-" and ctx.fs.is_dir(name, cwd=ctx.cwd):
-                raise FSError(21, name)
-            data = await ctx.open_input(name).read()
+            data = await open_operand(ctx, name).read()
         except FSError as e:
             await ctx.error(f"failed to open {quote(name)} for reading: {e.strerror}")
             status = 1
@@ -477,9 +473,7 @@ async def nl(ctx: CommandContext) -> int:
     markers = {delim * 3: "header", delim * 2: "body", delim: "footer"} if delim else {}
     for name in files or ["-"]:
         try:
-            if name != "-" and ctx.fs.is_dir(name, cwd=ctx.cwd):
-                raise FSError(21, name)
-            stream = ctx.open_input(name)
+            stream = open_operand(ctx, name)
         except FSError as e:
             await out.flush()
             await ctx.error(f"{name}: {e.strerror}")

@@ -80,6 +80,8 @@ QUOTING_STYLES = ["literal", "shell", "shell-always", "shell-escape", "shell-esc
 
 SIX_MONTHS = 31556952 // 2
 DEVICE_NUMBERS = {"null": (1, 3), "zero": (1, 5), "random": (1, 8), "urandom": (1, 9)}
+# -t -S -U -v -X: the sort order each option picks
+_SORT_OPTIONS = {"t": "time", "S": "size", "U": "none", "v": "version", "X": "extension"}
 
 
 @dataclass
@@ -152,16 +154,8 @@ class Options:
                 self.slash = style == "slash"
             elif key == "r":
                 self.reverse = True
-            elif key == "t":
-                self.sort = "time"
-            elif key == "S":
-                self.sort = "size"
-            elif key == "U":
-                self.sort = "none"
-            elif key == "v":
-                self.sort = "version"
-            elif key == "X":
-                self.sort = "extension"
+            elif key in _SORT_OPTIONS:
+                self.sort = _SORT_OPTIONS[key]
             elif key == "sort":
                 self.sort = {"none": "none", "time": "time", "size": "size", "version": "version",
                              "extension": "extension", "name": "name"}[

@@ -21,6 +21,22 @@ class UsageError(Exception):
         self.status = status
 
 
+class ArgCursor:
+    """Reads an expression given as words (expr's, find's) one word at a time."""
+
+    def __init__(self, args: list[str]) -> None:
+        self.args = args
+        self.pos = 0
+
+    def peek(self) -> str | None:
+        return self.args[self.pos] if self.pos < len(self.args) else None
+
+    def take(self) -> str:
+        tok = self.args[self.pos]
+        self.pos += 1
+        return tok
+
+
 def getopt(args: list[str], short: str, long: dict[str, str | None] | None = None,
            permute: bool = True, negative_numbers: bool = False) -> tuple[list[tuple[str, str | None]], list[str]]:
     long = long or {}

@@ -380,6 +380,14 @@ def _split_mode_args(args: list[str]) -> tuple[list[str], str | None]:
     return rest, mode
 
 
+async def _walk_all(ctx: CommandContext, paths: list[str], recursive: bool, visit) -> int:
+    """``_walk`` each path in turn; the worst status."""
+    status = 0
+    for path in paths:
+        status = max(status, await _walk(ctx, path, recursive, visit))
+    return status
+
+
 async def _walk(ctx: CommandContext, path: str, recursive: bool, visit) -> int:
     """Apply ``visit(path)`` to path and (when recursive) everything below it; symlinks met
     during the walk are not followed."""
@@ -484,10 +492,7 @@ async def chmod(ctx: CommandContext) -> int:
             await ctx.out(f"mode of {quote(path)} retained as {_mode_desc(full_old)}\n")
         return 0
 
-    status = 0
-    for path in operands:
-        status = max(status, await _walk(ctx, path, recursive, visit))
-    return status
+    return await _walk_all(ctx, operands, recursive, visit)
 
 
 # ============================================================================ chown / chgrp
@@ -620,8 +625,5 @@ async def _change_owner(ctx: CommandContext, is_chgrp: bool) -> int:
                 await ctx.out(f"{what} of {quote(path)} retained as {new_desc}\n")
         return 0
 
-    status = 0
-    for path in operands:
-        status = max(status, await _walk(ctx, path, recursive, visit))
-    return status
+    return await _walk_all(ctx, operands, recursive, visit)
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 import re
 
 from ..vfs import FSError
-from ._textio import BatchWriter, Fail, display_width, line_batches, parse_opts, quote, run_guarded
+from ._textio import (BatchWriter, Fail, display_width, line_batches, open_operand, parse_opts, quote,
+                      run_guarded)
 from .options import UsageError
 from .registry import CommandContext, command
 
@@ -19,6 +20,16 @@ With no FILE, or when FILE is -, read standard input.
   -w, --width=WIDTH   use WIDTH columns instead of 80
       --help          display this help and exit"""
 
+# expand and unexpand describe -t LIST alike
+_TABS_LIST_HELP = """\
+  -t, --tabs=LIST  use comma separated list of tab positions.
+                     The last specified position can be prefixed with '/'
+                     to specify a tab size to use after the last
+                     explicitly specified tab stop.  Also a prefix of '+'
+                     can be used to align remaining tab stops relative to
+                     the last specified tab stop instead of the first column
+      --help       display this help and exit"""
+
 EXPAND_HELP = """\
 Usage: expand [OPTION]... [FILE]...
 Convert tabs in each FILE to spaces, writing to standard output.
@@ -27,13 +38,7 @@ With no FILE, or when FILE is -, read standard input.
 
   -i, --initial    do not convert tabs after non blanks
   -t, --tabs=N     have tabs N characters apart, not 8
-  -t, --tabs=LIST  use comma separated list of tab positions.
-                     The last specified position can be prefixed with '/'
-                     to specify a tab size to use after the last
-                     explicitly specified tab stop.  Also a prefix of '+'
-                     can be used to align remaining tab stops relative to
-                     the last specified tab stop instead of the first column
-      --help       display this help and exit"""
+""" + _TABS_LIST_HELP
 
 UNEXPAND_HELP = """\
 Usage: unexpand [OPTION]... [FILE]...
@@ -44,13 +49,7 @@ With no FILE, or when FILE is -, read standard input.
   -a, --all        convert all blanks, instead of just initial blanks
       --first-only  convert only leading sequences of blanks (overrides -a)
   -t, --tabs=N     have tabs N characters apart instead of 8 (enables -a)
-  -t, --tabs=LIST  use comma separated list of tab positions.
-                     The last specified position can be prefixed with '/'
-                     to specify a tab size to use after the last
-                     explicitly specified tab stop.  Also a prefix of '+'
-                     can be used to align remaining tab stops relative to
-                     the last specified tab stop instead of the first column
-      --help       display this help and exit"""
+""" + _TABS_LIST_HELP
 
 COLUMN_HELP = """\
 Usage:
@@ -94,14 +93,26 @@ async def _each_input(ctx: CommandContext, files: list[str], fmt: str = "{name}:
     """Yield (name, stream) per operand, reporting the ones that cannot be read."""
     for name in files or ["-"]:
         try:
-            if name != "-" and ctx.fs.is_dir(name, cwd=ctx.cwd):
-                raise FSError(21, name)
-            stream = ctx.open_input(name)
+            stream = open_operand(ctx, name)
         except FSError as e:
             await ctx.error(fmt.format(name=name, qname=quote(name), err=e.strerror))
             yield name, None
             continue
         yield name, stream
+
+
+async def _filter_lines(ctx: CommandContext, files: list[str], convert) -> int:
+    """Write ``convert(line)`` for every line (newline included) of every input: 1 if one failed."""
+    out = BatchWriter(ctx)
+    status = 0
+    async for _name, stream in _each_input(ctx, files):
+        if stream is None:
+            status = 1
+            continue
+        async for lines in line_batches(stream):
+            await out.write_lines([convert(line) for line in lines])
+        await out.flush()
+    return status
 
 
 def _legacy_number(args: list[str]) -> tuple[list[str], str | None]:
@@ -224,19 +235,13 @@ async def fold(ctx: CommandContext) -> int:
         if not width_text.isdigit() or int(width_text) == 0:
             raise Fail(f"invalid number of columns: {quote(width_text)}")
         width = int(width_text)
-    out = BatchWriter(ctx)
-    status = 0
-    async for name, stream in _each_input(ctx, files):
-        if stream is None:
-            status = 1
-            continue
-        async for lines in line_batches(stream):
-            await out.write_lines([
-                _fold_line(line[:-1], width, spaces, count_bytes, b"\n") + b"\n"
-                if line.endswith(b"\n") else _fold_line(line, width, spaces, count_bytes, b"\n")
-                for line in lines])
-        await out.flush()
-    return status
+
+    def fold_line(line: bytes) -> bytes:
+        if line.endswith(b"\n"):
+            return _fold_line(line[:-1], width, spaces, count_bytes, b"\n") + b"\n"
+        return _fold_line(line, width, spaces, count_bytes, b"\n")
+
+    return await _filter_lines(ctx, files, fold_line)
 
 
 # ---- expand / unexpand ----
@@ -323,29 +328,26 @@ def _expand_line(line: bytes, tabs: TabStops, initial: bool) -> bytes:
     return bytes(out)
 
 
+def _legacy_tab_lists(args: list[str]) -> tuple[list[str], list[str]]:
+    """Split obsolete ``-N[,N]...`` tab lists (expand -4, unexpand -2,6) from the other args."""
+    rest, lists = [], []
+    for a in args:
+        if re.fullmatch(r"-\d[\d,]*", a):
+            lists.append(a[1:])
+        else:
+            rest.append(a)
+    return rest, lists
+
+
 @command("expand", help=EXPAND_HELP)
 @run_guarded
 async def expand(ctx: CommandContext) -> int:
-    args, legacy = [], []
-    for a in ctx.args:
-        if re.fullmatch(r"-\d[\d,]*", a):
-            legacy.append(a[1:])
-        else:
-            args.append(a)
+    args, legacy = _legacy_tab_lists(ctx.args)
     opts, files = parse_opts(args, "it:", {"initial": "i", "tabs=": "t"})
     specs = legacy + [v for o, v in opts if o == "t"]
     initial = any(o == "i" for o, _ in opts)
     tabs = TabStops(specs, "expand")
-    out = BatchWriter(ctx)
-    status = 0
-    async for name, stream in _each_input(ctx, files):
-        if stream is None:
-            status = 1
-            continue
-        async for lines in line_batches(stream):
-            await out.write_lines([_expand_line(line, tabs, initial) for line in lines])
-        await out.flush()
-    return status
+    return await _filter_lines(ctx, files, lambda line: _expand_line(line, tabs, initial))
 
 
 def _unexpand_line(line: bytes, tabs: TabStops, all_blanks: bool) -> bytes:
@@ -402,28 +404,14 @@ def _unexpand_line(line: bytes, tabs: TabStops, all_blanks: bool) -> bytes:
 @command("unexpand", help=UNEXPAND_HELP)
 @run_guarded
 async def unexpand(ctx: CommandContext) -> int:
-    args, legacy = [], []
-    for a in ctx.args:
-        if re.fullmatch(r"-\d[\d,]*", a):
-            legacy.append(a[1:])
-        else:
-            args.append(a)
+    args, legacy = _legacy_tab_lists(ctx.args)
     opts, files = parse_opts(args, "at:", {"all": "a", "first-only": None, "tabs=": "t"})
     specs = legacy + [v for o, v in opts if o == "t"]
     all_blanks = any(o == "a" for o, _ in opts) or bool(specs)
     if any(o == "first-only" for o, _ in opts):
         all_blanks = False
     tabs = TabStops(specs, "unexpand")
-    out = BatchWriter(ctx)
-    status = 0
-    async for name, stream in _each_input(ctx, files):
-        if stream is None:
-            status = 1
-            continue
-        async for lines in line_batches(stream):
-            await out.write_lines([_unexpand_line(line, tabs, all_blanks) for line in lines])
-        await out.flush()
-    return status
+    return await _filter_lines(ctx, files, lambda line: _unexpand_line(line, tabs, all_blanks))
 
 
 # ---- column (util-linux) ----

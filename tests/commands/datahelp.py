@@ -1,61 +1,31 @@
-"""Running data/system commands directly through the registry, for unit tests.
-
-A tiny stand-in shell gives ``ctx.run`` (env, timeout, time) and cancellation without needing
-the real interpreter.
-"""
+"""Running data/system commands directly through the registry, for unit tests: bytes in and
+out, and an environment without PWD (see helpers.run_direct, which does the running)."""
 from __future__ import annotations
 
-import asyncio
+from .helpers import new_fs, run_direct
 
-from sandbox_kernel.commands import invoke, lookup
-from sandbox_kernel.commands.registry import CommandCancelled, CommandContext
-from sandbox_kernel.engine import CancelToken
-from sandbox_kernel.streams import BufferOutput, BytesInput
-from sandbox_kernel.vfs import make_vfs
-from sandbox_kernel.commands import names
+__all__ = ["DEFAULT_ENV", "new_fs", "random_edits", "run_cmd"]
 
 DEFAULT_ENV = {"PATH": "/usr/bin:/bin", "HOME": "/home/user", "USER": "user", "TZ": "UTC",
                "LC_ALL": "C"}
 
 
-class MiniShell:
-    """Just enough of the interpreter for commands that run other commands."""
-
-    def __init__(self, fs, env):
-        self.fs = fs
-        self.env = env
-        self.cancel = CancelToken()
-
-    def check_cancel(self):
-        if self.cancel.is_set():
-            raise CommandCancelled(self.cancel.reason)
-
-    async def checkpoint(self):
-        self.check_cancel()
-        await asyncio.sleep(0)
-
-    async def run_argv(self, argv, stdin, stdout, stderr, env=None, cwd="/workspace"):
-        spec = lookup(argv[0])
-        if spec is None:
-            await stderr.write(f"{argv[0]}: command not found\n".encode())
-            return 127
-        ctx = CommandContext(argv[0], list(argv[1:]), stdin, stdout, stderr, self.fs, cwd,
-                             dict(self.env if env is None else env), shell=self)
-        return await invoke(spec, ctx)
-
-
-def new_fs():
-    return make_vfs(64 * 1024 * 1024, 10000, names())
-
-
 def run_cmd(argv, stdin=b"", fs=None, cwd="/workspace", env=None):
     """Run one command; returns (stdout bytes, stderr bytes, status)."""
-    fs = fs or new_fs()
-    shell = MiniShell(fs, dict(DEFAULT_ENV if env is None else env))
-    out, err = BufferOutput(), BufferOutput()
+    return run_direct(argv, stdin, fs if fs is not None else new_fs(), cwd,
+                      dict(DEFAULT_ENV if env is None else env))
 
-    async def main():
-        return await shell.run_argv(list(argv), BytesInput(stdin), out, err, cwd=cwd)
 
-    status = asyncio.run(main())
-    return out.getvalue(), err.getvalue(), status
+def random_edits(rng, lines: list, pool: list, edits: int) -> list:
+    """A copy of ``lines`` after ``edits`` random deletions, insertions and replacements
+    (new lines drawn from ``pool``), for the diff and patch round trips."""
+    out = list(lines)
+    for _ in range(edits):
+        r = rng.random()
+        if r < 0.3 and out:
+            del out[rng.randrange(len(out))]
+        elif r < 0.6:
+            out.insert(rng.randint(0, len(out)), rng.choice(pool))
+        elif out:
+            out[rng.randrange(len(out))] = rng.choice(pool)
+    return out

@@ -11,14 +11,16 @@ from .helpers import new_fs, run_cmd_bytes
 ENV = {"PATH": "/usr/bin:/bin", "LC_ALL": "C", "HOME": "/tmp", "TZ": "UTC"}
 
 
-def run_gnu(argv: list[str], files: dict[str, bytes] | None = None, stdin: bytes = b"") -> tuple[bytes, bytes, int, dict[str, bytes]]:
+def run_gnu(argv: list[str], files: dict[str, bytes] | None = None, stdin: bytes = b"",
+            env: dict[str, str] | None = None) -> tuple[bytes, bytes, int, dict[str, bytes]]:
     with tempfile.TemporaryDirectory(prefix="gnucmp-") as tmp:
         root = Path(tmp)
         for name, data in (files or {}).items():
             path = root / name
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(data)
-        proc = subprocess.run(argv, cwd=tmp, input=stdin, capture_output=True, env=ENV, timeout=30)
+        proc = subprocess.run(argv, cwd=tmp, input=stdin, capture_output=True,
+                              env=ENV if env is None else env, timeout=30)
         after = {str(p.relative_to(root)): p.read_bytes() for p in root.rglob("*") if p.is_file()}
         return proc.stdout, proc.stderr, proc.returncode, after
 

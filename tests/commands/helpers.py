@@ -3,13 +3,16 @@
     out, err, status = run_cmd(["cat", "-n", "f"], fs=fs)
 
 ``fs`` defaults to a fresh sandbox VFS (see ``new_fs``); ``out``/``err`` are str
-(utf-8, surrogateescape); use ``run_cmd_bytes`` for raw bytes.
+(utf-8, surrogateescape); use ``run_cmd_bytes`` for raw bytes. The other command test
+helpers (datahelp, gnu_compare) run commands through ``run_direct`` here too.
 """
 from __future__ import annotations
 
 import asyncio
 
 from sandbox_kernel.commands import registry
+from sandbox_kernel.commands.registry import CommandCancelled
+from sandbox_kernel.engine import CancelToken
 from sandbox_kernel.streams import BufferOutput, BytesInput, InputStream, OutputStream
 from sandbox_kernel.vfs import VFS, make_vfs
 
@@ -22,16 +25,20 @@ def new_fs(max_bytes: int = 64 * 1024 * 1024, max_inodes: int = 10_000, seed: in
 
 
 class DirectRunner:
-    """Stands in for the shell: ``ctx.run(argv)`` runs registered commands directly."""
+    """Stands in for the shell: ``ctx.run(argv)`` runs registered commands directly, and
+    setting ``cancel`` interrupts them as an interrupt in the kernel would."""
 
     def __init__(self, fs: VFS, env: dict[str, str]) -> None:
         self.fs = fs
         self.env = env
+        self.cancel = CancelToken()
 
     def check_cancel(self) -> None:
-        pass
+        if self.cancel.is_set():
+            raise CommandCancelled(self.cancel.reason)
 
     async def checkpoint(self) -> None:
+        self.check_cancel()
         await asyncio.sleep(0)
 
     async def run_argv(self, argv: list[str], stdin: InputStream, stdout: OutputStream,
@@ -46,11 +53,14 @@ class DirectRunner:
         return await registry.invoke(spec, ctx)
 
 
-async def _run(argv, stdin, fs, cwd, env):
-    out, err = BufferOutput(), BufferOutput()
-    runner = DirectRunner(fs, env)
-    status = await runner.run_argv(list(argv), BytesInput(stdin), out, err, cwd=cwd)
-    return out.getvalue(), err.getvalue(), status
+def run_direct(argv: list[str], stdin: bytes, fs: VFS, cwd: str,
+               env: dict[str, str]) -> tuple[bytes, bytes, int]:
+    """Run one command with exactly this environment; (stdout, stderr, status)."""
+    async def main():
+        out, err = BufferOutput(), BufferOutput()
+        status = await DirectRunner(fs, env).run_argv(list(argv), BytesInput(stdin), out, err, cwd=cwd)
+        return out.getvalue(), err.getvalue(), status
+    return asyncio.run(main())
 
 
 def run_cmd_bytes(argv: list[str], stdin: bytes = b"", fs: VFS | None = None,
@@ -58,7 +68,7 @@ def run_cmd_bytes(argv: list[str], stdin: bytes = b"", fs: VFS | None = None,
     fs = fs if fs is not None else new_fs()
     env = dict(DEFAULT_ENV if env is None else env)
     env.setdefault("PWD", cwd)
-    return asyncio.run(_run(argv, stdin, fs, cwd, env))
+    return run_direct(argv, stdin, fs, cwd, env)
 
 
 def run_cmd(argv: list[str], stdin: bytes | str = b"", fs: VFS | None = None,

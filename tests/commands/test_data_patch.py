@@ -3,7 +3,7 @@ import random
 
 import pytest
 
-from .datahelp import new_fs, run_cmd
+from .datahelp import new_fs, random_edits, run_cmd
 
 P1 = b"a\nb\nc\nd\ne\nf\ng\nh\n"
 P2 = b"a\nB\nc\nd\ne\nf\ng\nH\n"
@@ -19,16 +19,7 @@ def test_diff_patch_round_trip(seed):
     words = [f"w{i}\n".encode() for i in range(12)]
     for _ in range(15):
         a = b"".join(rng.choice(words) for _ in range(rng.randint(0, 30)))
-        lines = a.splitlines(keepends=True)
-        for _ in range(rng.randint(1, 5)):
-            r = rng.random()
-            if r < 0.3 and lines:
-                del lines[rng.randrange(len(lines))]
-            elif r < 0.6:
-                lines.insert(rng.randint(0, len(lines)), rng.choice(words))
-            elif lines:
-                lines[rng.randrange(len(lines))] = rng.choice(words)
-        b = b"".join(lines)
+        b = b"".join(random_edits(rng, a.splitlines(keepends=True), words, rng.randint(1, 5)))
         if rng.random() < 0.3 and b:
             b = b.rstrip(b"\n")  # also exercise "\ No newline at end of file"
         fs = new_fs()

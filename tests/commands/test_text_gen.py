@@ -148,18 +148,7 @@ def test_endless_producers_notice_interrupts(argv):
     from sandbox_kernel.streams import InputStream, OutputStream
     from .helpers import DirectRunner, DEFAULT_ENV
 
-    class Interrupting(DirectRunner):
-        interrupted = False
-
-        def check_cancel(self):
-            if self.interrupted:
-                raise CommandCancelled("interrupt")
-
-        async def checkpoint(self):
-            self.check_cancel()
-            await asyncio.sleep(0)
-
-    runner = Interrupting(new_fs(), dict(DEFAULT_ENV))
+    runner = DirectRunner(new_fs(), dict(DEFAULT_ENV))
 
     class EndlessInput(InputStream):
         async def read_chunk(self):
@@ -171,7 +160,7 @@ def test_endless_producers_notice_interrupts(argv):
         async def write(self, data):
             self.size += len(data)
             if self.size > 1_000_000:
-                runner.interrupted = True
+                runner.cancel.set("interrupt")
 
     async def go():
         await runner.run_argv(argv, EndlessInput(), Sink(), Sink())

@@ -1,10 +1,9 @@
 """Text commands in a UTF-8 locale (the sandbox's default LANG=C.UTF-8) against GNU tools."""
 from __future__ import annotations
 
-import subprocess
-
 import pytest
 
+from .gnu_compare import run_gnu
 from .helpers import run_cmd_bytes
 
 CASES = [
@@ -20,11 +19,11 @@ CASES = [
 
 @pytest.mark.parametrize("argv,stdin", CASES, ids=[" ".join(a) + " " + s[:8] for a, s in CASES])
 def test_utf8_locale_like_gnu(argv, stdin):
-    env = {"LC_ALL": "C.UTF-8", "PATH": "/usr/bin:/bin"}
-    want = subprocess.run(argv, input=stdin.encode(), capture_output=True, env=env)
+    want_out, _, want_status, _ = run_gnu(argv, stdin=stdin.encode(),
+                                          env={"LC_ALL": "C.UTF-8", "PATH": "/usr/bin:/bin"})
     out, err, status = run_cmd_bytes(argv, stdin=stdin.encode(),
                                      env={"LANG": "C.UTF-8", "HOME": "/home/user", "PATH": "/usr/bin"})
-    assert (out, status) == (want.stdout, want.returncode), err
+    assert (out, status) == (want_out, want_status), err
 
 
 def test_c_locale_counts_bytes():
