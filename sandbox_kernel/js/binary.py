@@ -12,7 +12,10 @@ The engine is PyPI ``qjs-wasi-reactor.wasm==0.15.1.1`` (QuickJS-NG built as a WA
   so the host can point ``JS_SetInterruptHandler`` at it and set the bit from another thread;
 * the C stack: the stock shadow stack is 64 KiB and QuickJS's own stack check is off on WASI.
   We export global 0 (``__stack_pointer``) so the host can move the stack into a bigger heap
-  block, and find ``JSRuntime.stack_limit`` (two words after ``stack_size``) by probing.
+  block, and find ``JSRuntime.stack_limit`` (two words after ``stack_size``) by probing;
+* the function table is not exported and has a fixed size: we add one slot at its end and
+  export it (``__indirect_function_table``) so the host can install its own promise-rejection
+  tracker there (``JS_SetHostPromiseRejectionTracker`` takes a table index).
 """
 from __future__ import annotations
 
@@ -22,7 +25,7 @@ from dataclasses import dataclass
 
 WHEEL = "qjs-wasi-reactor.wasm==0.15.1.1"
 WASM_SHA256 = "718f30dac3b2b42f2ab18d622f8ca11139e193e40f941519165710e4a9b168a3"
-PATCH_VERSION = 1  # bump when ``analyse`` changes the bytes it returns (part of the cache key)
+PATCH_VERSION = 2  # bump when ``analyse`` changes the bytes it returns (part of the cache key)
 
 # --- JSValue on wasm32 (NaN boxing): tag in the high 32 bits (signed)
 TAG_BIG_INT = -9
@@ -34,6 +37,7 @@ TAG_NULL = 2
 TAG_UNDEFINED = 3
 TAG_EXCEPTION = 6
 UNDEFINED = TAG_UNDEFINED << 32
+REF_COUNT_OFFSET = 0  # a refcounted value points at its int32 ref_count (JSRefCountHeader)
 
 # --- JS_Eval flags
 EVAL_TYPE_GLOBAL = 0
@@ -49,13 +53,15 @@ LOOP_ERROR = -2
 
 SIGINT_BIT = 1 << 2  # bit (1 << SIGINT) of os_pending_signals
 
+TABLE_EXPORT = "__indirect_function_table"
+
 REQUIRED_EXPORTS = (
     "memory", "_initialize", "malloc", "free", "qjs_init", "qjs_get_context", "JS_GetRuntime",
     "JS_SetHostPromiseRejectionTracker", "JS_SetInterruptHandler", "JS_SetMaxStackSize",
     "JS_Eval", "JS_GetException", "JS_FreeValue", "JS_ToCStringLen2", "JS_FreeCString",
     "JS_GetGlobalObject", "JS_GetPropertyStr", "JS_Call", "JS_PromiseState", "JS_PromiseResult",
     "js_std_loop_once", "JS_RunGC", "JS_ResetUncatchableError", "JS_IsUncatchableError",
-    "__stack_pointer",
+    "__stack_pointer", TABLE_EXPORT,
 )
 
 
@@ -68,6 +74,7 @@ class BinaryFacts:
     wasm: bytes                 # the module to compile (with __stack_pointer exported)
     interrupt_table_index: int  # table slot of quickjs-libc's interrupt_handler
     pending_signals_addr: int   # linear-memory address of os_pending_signals
+    tracker_table_index: int    # the table slot we added for the host's rejection tracker
 
 
 def original_wasm() -> bytes:
@@ -137,13 +144,15 @@ def _name_section(data: bytes, start: int, end: int) -> tuple[dict[int, str], di
 
 
 def analyse(data: bytes) -> BinaryFacts:
-    """Find the interrupt word and export ``__stack_pointer``; raises BinaryMismatch."""
+    """Find the interrupt word, export ``__stack_pointer`` and the function table (with a slot
+    added for the rejection tracker); raises BinaryMismatch."""
     imported_funcs = 0
     table_slot: dict[int, int] = {}
     bodies: list[tuple[int, int]] = []
     funcs: dict[int, str] = {}
     globals_: dict[int, str] = {}
     export_section = None
+    table_section = None
     for sid, start, i, end in _sections(data):
         if sid == 2:
             count, i = _uleb(data, i)
@@ -157,6 +166,8 @@ def analyse(data: bytes) -> BinaryFacts:
                     raise BinaryMismatch("unexpected non-function import")
                 _, i = _uleb(data, i)
                 imported_funcs += 1
+        elif sid == 4:
+            table_section = (i, end)
         elif sid == 7:
             export_section = (start, i, end)
         elif sid == 9:
@@ -195,12 +206,36 @@ def analyse(data: bytes) -> BinaryFacts:
     offset, j = _uleb(body, j)
     if globals_.get(0) != "__stack_pointer" or export_section is None:
         raise BinaryMismatch("global 0 is not __stack_pointer")
+    if table_section is None:
+        raise BinaryMismatch("no function table")
+    table_payload, tracker_slot = _grow_table(data, *table_section)
     start, i, end = export_section
     count, j = _uleb(data, i)
-    name = b"__stack_pointer"
-    payload = _encode_uleb(count + 1) + data[j:end] + _encode_uleb(len(name)) + name + b"\x03\x00"
-    patched = data[:start] + b"\x07" + _encode_uleb(len(payload)) + payload + data[end:]
-    return BinaryFacts(patched, table_slot[handler], (addr + offset) & 0xFFFFFFFF)
+    entries = data[j:end]
+    for name, kind in ((b"__stack_pointer", 3), (TABLE_EXPORT.encode(), 1)):
+        entries += _encode_uleb(len(name)) + name + bytes((kind, 0))
+    export_payload = _encode_uleb(count + 2) + entries
+    out = bytearray(data[:8])
+    for sid, s0, _, p1 in _sections(data):
+        payload = {4: table_payload, 7: export_payload}.get(sid)
+        out += data[s0:p1] if payload is None else bytes((sid,)) + _encode_uleb(len(payload)) + payload
+    return BinaryFacts(bytes(out), table_slot[handler], (addr + offset) & 0xFFFFFFFF, tracker_slot)
+
+
+def _grow_table(data: bytes, start: int, end: int) -> tuple[bytes, int]:
+    """The table section with one more (null) slot at the end, and that slot's index."""
+    count, i = _uleb(data, start)
+    if count != 1 or data[i] != 0x70 or data[i + 1] not in (0, 1):
+        raise BinaryMismatch("unexpected function table")
+    has_max = data[i + 1] == 1
+    size, j = _uleb(data, i + 2)
+    limits = _encode_uleb(size + 1)
+    if has_max:
+        maximum, j = _uleb(data, j)
+        limits += _encode_uleb(maximum + 1)
+    if j != end:
+        raise BinaryMismatch("unexpected function table")
+    return b"\x01\x70" + data[i + 1:i + 2] + limits, size
 
 
 _facts: BinaryFacts | None = None

@@ -5,7 +5,7 @@ import json
 import re
 from dataclasses import dataclass, field
 
-from .transform import rewrite_cell
+from .transform import Cell, prepare_cell
 
 VERSION = "v22.0.0 (sandbox: QuickJS-NG in wasmtime)"
 
@@ -100,11 +100,11 @@ def parse_command_line(ctx) -> Plan | Exit:
     return plan
 
 
-def script_source(plan: Plan) -> tuple[str, str]:
-    """(source of the async script to evaluate, its file name)."""
+def script_source(plan: Plan) -> tuple[Cell, str]:
+    """(the async script to evaluate, its file name)."""
     if plan.path is not None:
         if plan.is_module:
-            return f"await import({json.dumps(plan.path)}); undefined", plan.path
-        return f"__sandbox.runMain({json.dumps(plan.path)}); undefined", plan.path
+            return Cell(f"await import({json.dumps(plan.path)}); undefined"), plan.path
+        return Cell(f"__sandbox.runMain({json.dumps(plan.path)}); undefined"), plan.path
     name = "[stdin]" if plan.stdin_script else "[eval]"
-    return rewrite_cell(plan.code or ""), name
+    return prepare_cell(plan.code or ""), name

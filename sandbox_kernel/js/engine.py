@@ -21,7 +21,7 @@ from ..limits import Limits, format_size
 from . import binary
 from .hostapi import HostApi, RunIO
 from .runtime import THREAD_STACK, CompiledModule, InstanceDead, JsInstance, Outcome, make_wasmtime_engine
-from .transform import rewrite_cell
+from .transform import prepare_cell
 
 _COMPILED: CompiledModule | None = None
 _COMPILED_LOCK = threading.Lock()
@@ -287,7 +287,9 @@ class JsEngine:
             self.instance.memory_limit = limits.wasm_memory_bytes
             self.api.run = io
             self.api.exit_requested = None
-            outcome = self.instance.run(rewrite_cell(cell), filename, cancelled=io.cancelled, wait=io.wait)
+            prepared = prepare_cell(cell)
+            io.consts, io.declared = prepared.consts, prepared.declared
+            outcome = self.instance.run(prepared.source, filename, cancelled=io.cancelled, wait=io.wait)
         except InstanceDead as e:
             dead, self.instance = self.instance, None
             outcome = Outcome(status=1)
@@ -361,8 +363,9 @@ class JsEngine:
                     return Outcome(interrupted=io.cancelled())
                 api.run = io
                 instance.print_raw_strings = plan.print_result
-                source, filename = script_source(plan)
-                return instance.run(source, filename, cancelled=io.cancelled, wait=io.wait)
+                script, filename = script_source(plan)
+                io.consts, io.declared = script.consts, script.declared
+                return instance.run(script.source, filename, cancelled=io.cancelled, wait=io.wait)
             except InstanceDead as e:
                 if instance is not None and instance.exit_status is not None:
                     return Outcome(status=instance.exit_status, exit_code=instance.exit_status)

@@ -75,6 +75,8 @@ class RunIO:
     cwd: str = "/"
     env: dict[str, str] | None = None   # None: fetched by load_env() on first use
     argv: list[str] = []
+    consts: list[str] = []     # top-level names the cell declares (transform.prepare_cell)
+    declared: list[str] = []
 
     def load_env(self) -> dict[str, str]: return {}
 
@@ -168,7 +170,8 @@ class HostApi:
 
     # --- process / session
     def op_session(self, req, payload):
-        return {"cwd": self.run.cwd, "env": self.run.env, "argv": self.run.argv}
+        return {"cwd": self.run.cwd, "env": self.run.env, "argv": self.run.argv,
+                "consts": self.run.consts, "declared": self.run.declared}
 
     def op_env(self, req, payload):
         if self.run.env is None:

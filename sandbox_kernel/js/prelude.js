@@ -1314,6 +1314,47 @@ cwdGlobal('__dirname', () => hostState.cwd);
 Object.defineProperty(globalThis, 'std', { value: std, writable: true, configurable: true });
 Object.defineProperty(globalThis, 'os', { value: os, writable: true, configurable: true });
 
+// V8's side-effect-free ToString, as node quotes a non-error rejection reason
+function reasonText(v) {
+  if (typeof v === 'symbol') return v.toString();
+  if (typeof v === 'function') return Function.prototype.toString.call(v);
+  if (v === null || typeof v !== 'object') return String(v);
+  try {
+    const ctor = v.toString === Object.prototype.toString && v.constructor;
+    if (typeof ctor === 'function' && ctor.name) return `#<${ctor.name}>`;
+  } catch {}
+  return Object.prototype.toString.call(v);
+}
+
+// A cell's top-level `const` runs as a `var` (so the cell can be re-run). Before the cell,
+// `begin` turns each such name into an accessor that takes the initialiser's assignment and
+// rejects any later one, as node does; a cell declaring the name again starts it afresh, and
+// one declaring it with let/var/class/import makes it a plain variable again.
+const constSetters = new WeakSet();
+function declareCell(consts, declared) {
+  for (const name of declared) {
+    const d = Object.getOwnPropertyDescriptor(globalThis, name);
+    if (d && constSetters.has(d.set)) Object.defineProperty(globalThis, name, { value: d.get(), writable: true, enumerable: true, configurable: true });
+  }
+  for (const name of consts) {
+    const d = Object.getOwnPropertyDescriptor(globalThis, name);
+    if (d && !d.configurable) continue;  // an earlier `var` or function: cannot become constant
+    let value = !d ? undefined : constSetters.has(d.set) ? d.get() : d.get ? undefined : d.value;
+    let initialised = false;
+    const set = v => {
+      if (initialised) {
+        const e = new TypeError('Assignment to constant variable.');
+        Error.captureStackTrace(e, set);  // the stack starts at the assignment, as in node
+        throw e;
+      }
+      initialised = true;
+      value = v;
+    };
+    constSetters.add(set);
+    Object.defineProperty(globalThis, name, { get: () => value, set, enumerable: true, configurable: true });
+  }
+}
+
 // Called by the host (never by user code).
 const host = {
   builtin,
@@ -1326,7 +1367,7 @@ const host = {
     return jsonStringify(table);
   },
   begin() {
-    const { cwd, env, argv } = hostCall('session');
+    const { cwd, env, argv, consts, declared } = hostCall('session');
     hostState.cwd = cwd;
     hostState.exiting = false;
     try { os.chdir(cwd); } catch {}
@@ -1335,6 +1376,7 @@ const host = {
     process.exitCode = undefined;
     process.stdin = new StdinStream();
     groupIndent = '';
+    if (consts.length || declared.length) declareCell(consts, declared);
   },
   cancelTimers() { const n = liveTimers.size; for (const t of liveTimers.values()) os.clearTimeout(t.handle); liveTimers.clear(); return n; },
   refTimers() { let n = 0; for (const t of liveTimers.values()) if (t.ref) n++; return n; },
@@ -1345,6 +1387,21 @@ const host = {
     if (e instanceof Error || (e && typeof e === 'object' && 'stack' in e && 'message' in e))
       return jsonStringify({ name: String(e.name || 'Error'), message: String(e.message ?? ''), stack: String(e.stack || ''), text: errorText(e) });
     return jsonStringify({ name: 'Uncaught', message: inspect(e), stack: '', text: 'Uncaught ' + inspect(e) });
+  },
+  // a rejection nobody handled by the end of a run: true when process listeners took it
+  unhandledRejection(reason, promise) {
+    if (!process.listenerCount('unhandledRejection')) return false;
+    process.emit('unhandledRejection', reason, promise);
+    return true;
+  },
+  // what the run ends with otherwise: node wraps a reason that is not error-like
+  rejectionError(reason) {
+    if (reason instanceof Error || (reason && typeof reason === 'object' && Object.hasOwn(reason, 'stack'))) return reason;
+    const e = new Error('This error originated either by throwing inside of an async function without a catch block, ' +
+      `or by rejecting a promise which was not handled with .catch(). The promise rejected with the reason "${reasonText(reason)}".`);
+    Object.defineProperties(e, { name: { value: 'UnhandledPromiseRejection' }, stack: { value: '' } });
+    e.code = 'ERR_UNHANDLED_REJECTION';
+    return e;
   },
   cjsDefine(fn) { hostState.cjsResult = fn; },
   runMain(file) {

@@ -153,8 +153,14 @@ class JsInstance:
         self.wasi.memory, self.wasi.store = self.memory, self.store
         self._stack_pointer = exports["__stack_pointer"]
         self.f = {name: exports[name] for name in binary.REQUIRED_EXPORTS
-                  if name not in ("memory", "__stack_pointer")}
-        base = ctypes.addressof(self.memory.data_ptr(self.store).contents)
+                  if name not in ("memory", "__stack_pointer", binary.TABLE_EXPORT)}
+        # promises rejected with no handler yet (each holds a reference), oldest first
+        self._rejected: dict[int, None] = {}
+        i32, i64 = wasmtime.ValType.i32(), wasmtime.ValType.i64()
+        tracker = wasmtime.Func(self.store, wasmtime.FuncType([i32, i64, i64, i32, i32], []),
+                                self._track_rejection)
+        exports[binary.TABLE_EXPORT].set(self.store, facts.tracker_table_index, tracker)
+        base = self._memory_base = ctypes.addressof(self.memory.data_ptr(self.store).contents)
         self._signal_word = ctypes.c_uint32.from_address(base + facts.pending_signals_addr)
         self._stop_lock = threading.Lock()
         self._running = False
@@ -166,8 +172,8 @@ class JsInstance:
             raise InstanceDead("qjs_init failed")
         self.ctx = self._call("qjs_get_context")
         self.rt = self._call("JS_GetRuntime", self.ctx)
-        # the default tracker exit(1)s from js_std_await, which we never call
-        self._call("JS_SetHostPromiseRejectionTracker", self.rt, 0, 0)
+        # ours, not quickjs-libc's (which exit(1)s from js_std_await and cannot be asked)
+        self._call("JS_SetHostPromiseRejectionTracker", self.rt, facts.tracker_table_index, 0)
         self._call("JS_SetInterruptHandler", self.rt, facts.interrupt_table_index, 0)
         self._scratch = self._malloc(16)
         self._reserve = self._malloc(OOM_RESERVE)
@@ -323,6 +329,53 @@ class JsInstance:
         self.memory.write(self.store, struct.pack("<I", self._stack_limit),
                           self.rt + self._stack_limit_offset)
 
+    # ------------------------------------------------------------------ rejections
+    def _track_rejection(self, ctx: int, promise: int, reason: int, is_handled: int, opaque: int) -> None:
+        """QuickJS calls this (from inside wasm) when a promise is rejected with no handler and
+        when such a promise gets its first handler. It runs for every rejection, so the
+        reference is counted by hand: a JS_DupValue call would cost ~3x the callback itself."""
+        if not is_handled:
+            if promise not in self._rejected:
+                self._ref_count(promise).value += 1
+                self._rejected[promise] = None
+        elif promise in self._rejected:
+            del self._rejected[promise]
+            self._ref_count(promise).value -= 1  # never reaches 0: QuickJS's caller holds the promise
+
+    def _ref_count(self, obj: int) -> ctypes.c_int32:
+        return ctypes.c_int32.from_address(self._memory_base + (obj & 0xFFFFFFFF) + binary.REF_COUNT_OFFSET)
+
+    def _drop_rejections(self) -> None:
+        rejected, self._rejected = list(self._rejected), {}
+        for promise in rejected:
+            self._free_value(promise)
+
+    def _report_rejections(self, outcome, cancelled, wait) -> bool:
+        """Like node: a rejection still unhandled once the run has drained ends it with that
+        error, unless process.on('unhandledRejection') listeners take it. False when it ends."""
+        while self._rejected:
+            promise = next(iter(self._rejected))
+            del self._rejected[promise]
+            reason = self._call("JS_PromiseResult", self.ctx, promise)
+            try:
+                taken = self.call_host("unhandledRejection", reason, promise)
+                if binary.tag_of(taken) == binary.TAG_EXCEPTION:  # a listener threw
+                    self._record_exception(outcome, cancelled)
+                    return False
+                if taken != (binary.TAG_BOOL << 32) | 1:
+                    error = self.call_host("rejectionError", reason)
+                    if binary.tag_of(error) == binary.TAG_EXCEPTION:
+                        self._record_exception(outcome, cancelled)
+                    else:
+                        self._record_value_error(outcome, error, cancelled)
+                    return False
+            finally:
+                self._free_value(reason)
+                self._free_value(promise)
+            if not self._pump(outcome, cancelled, wait, until=None):  # the listeners' own work
+                return False
+        return True
+
     # ------------------------------------------------------------------ interrupt
     def _set_interrupt(self, on: bool) -> None:
         word = self._signal_word
@@ -361,6 +414,7 @@ class JsInstance:
         self._reset_stack()
         outcome = Outcome()
         try:
+            self._drop_rejections()  # the prelude's, or left by a run that failed
             self._free_value(self._check(self.call_host("begin"), outcome))
             if outcome.error is None:
                 self._run_body(source, filename, outcome, cancelled, wait)
@@ -373,6 +427,7 @@ class JsInstance:
             if not self.dead:
                 self._set_interrupt(False)
         if not self.dead:
+            self._drop_rejections()
             if outcome.interrupted or outcome.exit_code is not None:
                 n = self._cancel_timers()
                 if n and outcome.interrupted:
@@ -402,6 +457,8 @@ class JsInstance:
             value = settled
         try:
             if not self._pump(outcome, cancelled, wait, until=None):
+                return
+            if not self._report_rejections(outcome, cancelled, wait):
                 return
             raw = (binary.TAG_BOOL << 32) | int(self.print_raw_strings)
             shown = self.call_host("result", value, raw)

@@ -7,11 +7,14 @@ turned into ``var`` (``const`` -> ``var``, padded so columns stay put; ``class C
 ``var C = class C``), and static ``import`` statements, which scripts cannot contain, into
 ``var ... = await import(...)``. Line numbers are preserved. Only the top level is touched:
 a light tokenizer skips strings, template literals, comments, regular expressions and
-bracketed code. The price: a top-level ``const`` can be reassigned in a later cell.
+bracketed code. ``prepare_cell`` also lists the names each cell declares, so the engine can
+keep a top-level ``const`` constant (see ``declareCell`` in prelude.js) and let a re-run or a
+later ``let``/``var`` declare it again.
 """
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 
 _IDENT = re.compile(r"[A-Za-z_$\u0080-\uffff][\w$\u0080-\uffff]*")
 _SPACE = re.compile(r"\s+")
@@ -184,9 +187,81 @@ def _import_code(clause: str | None, module: str, attributes: str | None = None)
     return f"var {{ {', '.join(fields)} }} = {target};"
 
 
+def _skip_to_comma(tokens: list[_Token], j: int, depth: int) -> int:
+    """Index of the next `,` at ``depth`` or of the token closing that depth."""
+    while j < len(tokens) and tokens[j].depth >= depth:
+        if tokens[j].depth == depth and tokens[j].text == ",":
+            return j
+        j += 1
+    return j
+
+
+def _binding_names(tokens: list[_Token], j: int, names: list[str]) -> int:
+    """Add the names bound by the identifier or destructuring pattern at ``tokens[j]``;
+    returns the index after it."""
+    if j >= len(tokens):
+        return j
+    t = tokens[j]
+    if t.kind == "ident":
+        names.append(t.text)
+        return j + 1
+    if t.text not in ("[", "{"):
+        return j
+    inner, j = t.depth + 1, j + 1
+    while j < len(tokens) and tokens[j].depth >= inner:
+        while j < len(tokens) and tokens[j].text == ".":  # `...rest`
+            j += 1
+        if j >= len(tokens) or tokens[j].depth < inner or tokens[j].text == ",":
+            j += 1
+            continue
+        if t.text == "{":
+            key = tokens[j]
+            if key.text == "[":  # computed key: skip to its `]`
+                j += 1
+                while j < len(tokens) and tokens[j].depth > key.depth:
+                    j += 1
+            if j + 1 < len(tokens) and tokens[j + 1].text == ":":
+                j = _binding_names(tokens, j + 2, names)
+            elif key.kind == "ident":
+                names.append(key.text)
+        else:
+            j = _binding_names(tokens, j, names)
+        j = _skip_to_comma(tokens, j, inner) + 1  # past a default value and the comma
+    return j
+
+
+def _declarator_names(tokens: list[_Token], j: int) -> list[str]:
+    """Names declared by `let`/`const`/`var` declarators starting at ``tokens[j]``."""
+    names: list[str] = []
+    while j < len(tokens):
+        j = _binding_names(tokens, j, names)
+        # skip the initialiser: up to a `,` at the top level, or the statement's end
+        while j < len(tokens) and not (tokens[j].depth == 0 and tokens[j].text in (",", ";")):
+            if tokens[j].depth == 0 and tokens[j].newline_before and _statement_start(tokens, j):
+                return names
+            j += 1
+        if j >= len(tokens) or tokens[j].text == ";":
+            return names
+        j += 1
+    return names
+
+
+@dataclass
+class Cell:
+    source: str                                          # the rewritten cell
+    consts: list[str] = field(default_factory=list)      # names of its top-level `const`s
+    declared: list[str] = field(default_factory=list)    # its other top-level let/var/class/import names
+
+
 def rewrite_cell(src: str) -> str:
     """The cell with top-level declarations made re-runnable (same line numbers)."""
+    return prepare_cell(src).source
+
+
+def prepare_cell(src: str) -> Cell:
+    """The rewritten cell and the names it declares at the top level."""
     tokens = tokenize(src)
+    cell = Cell(src)
     edits: list[tuple[int, int, str]] = []  # (start, end, replacement)
     k = 0
     while k < len(tokens):
@@ -202,6 +277,7 @@ def rewrite_cell(src: str) -> str:
         if t.text in ("let", "const") and nxt is not None and (nxt.kind == "ident" or nxt.text in ("[", "{")):
             if nxt.text not in ("in", "of", "instanceof"):
                 edits.append((t.start, t.end, "var" + " " * (len(t.text) - 3)))
+                (cell.consts if t.text == "const" else cell.declared).extend(_declarator_names(tokens, k + 1))
                 # `let a, b;` re-run must reset a and b, as a fresh `let` would
                 names, j = [], k + 1
                 while j < len(tokens) and tokens[j].kind == "ident" and (j == k + 1 or not tokens[j].newline_before):
@@ -215,7 +291,10 @@ def rewrite_cell(src: str) -> str:
                 if names and ends and (j - k - 1) == 2 * len(names) - 1:
                     for name in names:
                         edits.append((name.end, name.end, " = undefined"))
+        elif t.text == "var" and nxt is not None and (nxt.kind == "ident" or nxt.text in ("[", "{")):
+            cell.declared.extend(_declarator_names(tokens, k + 1))
         elif t.text == "class" and nxt is not None and nxt.kind == "ident" and nxt.text != "extends":
+            cell.declared.append(nxt.text)
             j = k + 2
             while j < len(tokens) and not (tokens[j].text == "{" and tokens[j].depth == 0):
                 j += 1
@@ -256,6 +335,9 @@ def rewrite_cell(src: str) -> str:
                         after = close + 1
                 if after < len(tokens) and tokens[after].text == ";":
                     end = tokens[after].end
+                if clause is not None:
+                    default, namespace, named = _import_clause(clause)
+                    cell.declared.extend([n for n in (default, namespace) if n] + [local for _, local in named])
                 replaced = src[t.start:end]
                 code = _import_code(clause, module_tok.text, attributes) + "\n" * replaced.count("\n")
                 edits.append((t.start, end, code))
@@ -264,11 +346,12 @@ def rewrite_cell(src: str) -> str:
                 continue
         k += 1
     if not edits:
-        return src
+        return cell
     out, pos = [], 0
     for start, end, text in sorted(edits, key=lambda e: (e[0], e[1])):
         out.append(src[pos:start])
         out.append(text)
         pos = end
     out.append(src[pos:])
-    return "".join(out)
+    cell.source = "".join(out)
+    return cell
