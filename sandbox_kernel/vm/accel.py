@@ -39,7 +39,7 @@ async def choose_accelerator(image: GuestImage) -> tuple[str, str]:
         return verdict["accel"], verdict["why"] + " (cached probe)"
     except (OSError, ValueError, KeyError):
         pass
-    probe = Machine(MachineConfig(accel="kvm"), image.vmlinux, image.initrd)
+    probe = Machine.for_image(MachineConfig(accel="kvm"), image)
     try:
         await probe.start(timeout=PROBE_SECONDS)
         accel, why = "kvm", f"KVM probe boot took {probe.boot_seconds:.2f} s"

@@ -34,7 +34,7 @@ async def _full_boot() -> tuple[float, str]:
     image = await _image()
     config = MachineConfig()
     config.accel, _ = await choose_accelerator(image)
-    machine = Machine(config, image.vmlinux, image.initrd)
+    machine = Machine.for_image(config, image)
     started = time.monotonic()
     try:
         await machine.start()

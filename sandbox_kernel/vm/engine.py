@@ -82,7 +82,7 @@ class VmEngine:
         return m is not None and m.alive and m.client is not None and not m.client.closed
 
     def _state_path(self, image: GuestImage) -> Path:
-        probe = Machine(self.config, image.vmlinux, image.initrd, run_dir=Path("/run-dir"))
+        probe = Machine.for_image(self.config, image, run_dir=Path("/run-dir"))
         key = hashlib.sha256((qemu_version() + "\0" + "\0".join(probe.argv())).encode()).hexdigest()[:16]
         return image.state_path(f"{self.config.key()}-{key}")
 
@@ -115,7 +115,7 @@ class VmEngine:
             machine = None
             if self.resume_states and state.exists():
                 progress(f"vm: starting the microVM ({accel.upper()}, resuming a saved state)...")
-                machine = Machine(self.config, image.vmlinux, image.initrd)
+                machine = Machine.for_image(self.config, image)
                 try:
                     await machine.start(state=state, timeout=20)
                 except VmStartError as e:
@@ -124,7 +124,7 @@ class VmEngine:
                     machine = None
             if machine is None:
                 progress(f"vm: starting the microVM ({accel.upper()}, full boot)...")
-                machine = Machine(self.config, image.vmlinux, image.initrd)
+                machine = Machine.for_image(self.config, image)
                 try:
                     await machine.start(timeout=120)
                 except VmStartError as e:

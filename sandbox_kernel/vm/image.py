@@ -1,4 +1,4 @@
-"""The guest image (kernel + initramfs) built by ``guest/build``, and its saved VM states."""
+"""The guest image (kernel, initramfs, root image) built by ``guest/build``, and its saved VM states."""
 from __future__ import annotations
 
 import asyncio
@@ -29,7 +29,8 @@ def cache_root() -> Path:
 def recipe_hash() -> str:
     """Same computation as guest/build's recipe_hash (the inputs kept in the repository)."""
     h = hashlib.sha256()
-    for f in (GUEST_DIR / "packages.txt", GUEST_DIR / "agent" / "agent.c", GUEST_DIR / "init", GUEST_DIR / "build"):
+    for f in (GUEST_DIR / "packages.txt", GUEST_DIR / "agent" / "agent.c", GUEST_DIR / "init",
+              GUEST_DIR / "initramfs-init", GUEST_DIR / "build"):
         h.update(f.name.encode() + b"\0" + f.read_bytes() + b"\0")
     return h.hexdigest()[:16]
 
@@ -48,6 +49,10 @@ class GuestImage:
         return self.path / "initrd.cpio"
 
     @property
+    def rootfs(self) -> Path:
+        return self.path / "rootfs.squashfs"
+
+    @property
     def hash(self) -> str:
         return self.manifest.get("hash", self.path.name)
 
@@ -60,7 +65,7 @@ def _load(path: Path) -> GuestImage | None:
         manifest = json.loads((path / "manifest.json").read_text())
     except (OSError, ValueError):
         return None
-    if not (path / "vmlinux").is_file() or not (path / "initrd.cpio").is_file():
+    if not all((path / name).is_file() for name in ("vmlinux", "initrd.cpio", "rootfs.squashfs")):
         return None
     return GuestImage(path, manifest)
 

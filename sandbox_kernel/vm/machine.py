@@ -116,12 +116,17 @@ class Machine:
     config: MachineConfig
     vmlinux: Path
     initrd: Path
+    rootfs: Path
     run_dir: Path = field(default_factory=_new_run_dir)
     proc: subprocess.Popen | None = None
     client: AgentClient | None = None
     started_at: float = 0.0
     boot_seconds: float = 0.0
     boot_mode: str = ""  # "full boot" or "resume"
+
+    @classmethod
+    def for_image(cls, config: MachineConfig, image, **kw) -> "Machine":
+        return cls(config, image.vmlinux, image.initrd, image.rootfs, **kw)
 
     @property
     def console_log(self) -> Path:
@@ -140,6 +145,9 @@ class Machine:
                "-serial", f"file:{self.console_log}",
                "-qmp", f"unix:{self.run_dir / 'qmp.sock'},server=on,wait=off",
                "-kernel", str(self.vmlinux), "-initrd", str(self.initrd), "-append", append,
+               # the root image, read-only (a tmpfs overlay in the guest makes / writable)
+               "-drive", f"file={self.rootfs},if=none,id=root,format=raw,readonly=on",
+               "-device", "virtio-blk-device,drive=root",
                "-chardev", f"socket,id=agent,path={self.run_dir / 'agent.sock'}",
                "-device", "virtio-serial-device", "-device", "virtserialport,chardev=agent,name=agent"]
         if self.config.accel == "kvm":
