@@ -65,7 +65,7 @@ class Limits:
 
 
 def parse_size(text: str) -> int:
-    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([KMGT]?)(?:i?B)?\s*", text, re.IGNORECASE)
+    m = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]+)?)\s*([KMGT]?)(?:i?B)?\s*", text, re.IGNORECASE)
     if not m:
         raise ValueError(f"invalid size '{text}'")
     return int(float(m.group(1)) * _SIZE_UNITS[m.group(2).upper()])

@@ -4,6 +4,7 @@ from __future__ import annotations
 import stat as st
 
 from ..vfs import FSError
+from ..chars import isdigits
 
 # Characters that make GNU tools (gnulib "shell-escape" quoting) quote a file name.
 _SHELL_SPECIAL = set(" \t!\"$&'()*;<>?[\\]^`{|}=:")
@@ -112,7 +113,7 @@ def _read_db(fs, path: str) -> dict[int, str]:
         return names
     for line in text.splitlines():
         fields = line.split(":")
-        if len(fields) >= 3 and fields[2].isdigit():
+        if len(fields) >= 3 and isdigits(fields[2]):
             names.setdefault(int(fields[2]), fields[0])
     return names
 
@@ -128,7 +129,7 @@ def group_name(fs, gid: int) -> str:
 
 def user_id(fs, name: str) -> int | None:
     """uid of a user name or number, None when unknown."""
-    if name.isdigit():
+    if isdigits(name):
         return int(name)
     for uid, n in _read_db(fs, "/etc/passwd").items():
         if n == name:
@@ -137,7 +138,7 @@ def user_id(fs, name: str) -> int | None:
 
 
 def group_id(fs, name: str) -> int | None:
-    if name.isdigit():
+    if isdigits(name):
         return int(name)
     for gid, n in _read_db(fs, "/etc/group").items():
         if n == name:
@@ -174,7 +175,7 @@ def parse_size(text: str) -> int | None:
     """``10``, ``10K``, ``1M``, ``2KB``, ``3KiB`` (truncate, du thresholds); None if invalid."""
     import re
 
-    m = re.fullmatch(r"(\d+)([KMGTPEZY]?)(iB|B)?", text, re.I)
+    m = re.fullmatch(r"([0-9]+)([KMGTPEZY]?)(iB|B)?", text, re.I)
     if not m:
         return None
     num, unit, suffix = int(m.group(1)), m.group(2).upper(), m.group(3)
@@ -330,7 +331,7 @@ def parse_date(text: str, env: dict | None = None, now: float | None = None) -> 
 
     def take(pattern: str):
         nonlocal rest
-        m = re.match(pattern + r"(?:[\s,]+|$|(?=z\b|[+-]\d))", rest)
+        m = re.match(pattern + r"(?:[\s,]+|$|(?=z\b|[+-][0-9]))", rest)
         if m:
             rest = rest[m.end():]
         return m
@@ -339,7 +340,7 @@ def parse_date(text: str, env: dict | None = None, now: float | None = None) -> 
         if not rest:
             break
         if date_part is None:
-            m = take(r"(\d{4})-(\d{1,2})-(\d{1,2})(?:t(\d{1,2}):(\d{2})(?::(\d{2})(\.\d+)?)?)?")
+            m = take(r"([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})(?:t([0-9]{1,2}):([0-9]{2})(?::([0-9]{2})(\.[0-9]+)?)?)?")
             if m:
                 date_part = _mkdate(int(m.group(1)), int(m.group(2)), int(m.group(3)))
                 if date_part is None:
@@ -348,7 +349,7 @@ def parse_date(text: str, env: dict | None = None, now: float | None = None) -> 
                     time_part = (int(m.group(4)), int(m.group(5)), int(m.group(6) or 0),
                                  float(m.group(7) or 0))
                 continue
-            m = take(r"(\d{1,2})/(\d{1,2})/(\d{2,4})")
+            m = take(r"([0-9]{1,2})/([0-9]{1,2})/([0-9]{2,4})")
             if m:
                 year = int(m.group(3))
                 year += 2000 if year < 69 else 1900 if year < 100 else 0
@@ -356,21 +357,21 @@ def parse_date(text: str, env: dict | None = None, now: float | None = None) -> 
                 if date_part is None:
                     return None
                 continue
-            m = take(r"(\d{8})")
+            m = take(r"([0-9]{8})")
             if m:
                 v = m.group(1)
                 date_part = _mkdate(int(v[:4]), int(v[4:6]), int(v[6:]))
                 if date_part is None:
                     return None
                 continue
-            m = take(_MONTH_RE + r"\.?\s+(\d{1,2})(?:,?\s+(\d{4}))?")
+            m = take(_MONTH_RE + r"\.?\s+([0-9]{1,2})(?:,?\s+([0-9]{4}))?")
             if m:
                 date_part = _mkdate(int(m.group(3) or base.year), _MONTHS.index(m.group(1)) + 1,
                                     int(m.group(2)))
                 if date_part is None:
                     return None
                 continue
-            m = take(r"(\d{1,2})\s+" + _MONTH_RE + r"\.?(?:\s+(\d{4}))?")
+            m = take(r"([0-9]{1,2})\s+" + _MONTH_RE + r"\.?(?:\s+([0-9]{4}))?")
             if m:
                 date_part = _mkdate(int(m.group(3) or base.year), _MONTHS.index(m.group(2)) + 1,
                                     int(m.group(1)))
@@ -378,9 +379,9 @@ def parse_date(text: str, env: dict | None = None, now: float | None = None) -> 
                     return None
                 continue
         if time_part is None:
-            m = take(r"(\d{1,2}):(\d{2})(?::(\d{2})(\.\d+)?)?\s*(am|pm|a\.m\.|p\.m\.)?")
+            m = take(r"([0-9]{1,2}):([0-9]{2})(?::([0-9]{2})(\.[0-9]+)?)?\s*(am|pm|a\.m\.|p\.m\.)?")
             if not m:
-                m2 = take(r"(\d{1,2})\s*(am|pm|a\.m\.|p\.m\.)")
+                m2 = take(r"([0-9]{1,2})\s*(am|pm|a\.m\.|p\.m\.)")
                 if m2:
                     hour = int(m2.group(1))
                     if not 1 <= hour <= 12:
@@ -396,7 +397,7 @@ def parse_date(text: str, env: dict | None = None, now: float | None = None) -> 
                 time_part = (hour, int(m.group(2)), int(m.group(3) or 0), float(m.group(4) or 0))
                 continue
         if zone is None:
-            m = take(r"(z|utc|gmt|[+-]\d{2}:?\d{2})")
+            m = take(r"(z|utc|gmt|[+-][0-9]{2}:?[0-9]{2})")
             if m:
                 z = m.group(1)
                 if z in ("z", "utc", "gmt"):
@@ -420,7 +421,7 @@ def parse_date(text: str, env: dict | None = None, now: float | None = None) -> 
         if take(r"tomorrow"):
             offset_days += 1
             continue
-        m = take(r"([+-]?\s*\d+)?\s*(sec|second|min|minute|hour|day|week|fortnight|month|year)s?(\s+ago)?")
+        m = take(r"([+-]?\s*[0-9]+)?\s*(sec|second|min|minute|hour|day|week|fortnight|month|year)s?(\s+ago)?")
         if m:
             n = int(m.group(1).replace(" ", "")) if m.group(1) else 1
             if m.group(3):
@@ -492,7 +493,7 @@ def parse_touch_stamp(text: str, env: dict | None = None) -> float | None:
     import datetime as dt
     import re
 
-    m = re.fullmatch(r"(\d{8}|\d{10}|\d{12})(?:\.(\d{2}))?", text)
+    m = re.fullmatch(r"([0-9]{8}|[0-9]{10}|[0-9]{12})(?:\.([0-9]{2}))?", text)
     if not m:
         return None
     digits, secs = m.group(1), int(m.group(2) or 0)

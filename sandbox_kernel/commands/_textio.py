@@ -74,7 +74,7 @@ for _i, _c in enumerate("MGTPEZYRQ", start=2):
     _SUFFIXES[_c + "iB"] = 1024 ** _i
     _SUFFIXES[_c + "B"] = 1000 ** _i
 
-_SIZE_RE = re.compile(r"^\s*(\d+)([A-Za-z]*)$")
+_SIZE_RE = re.compile(r"^\s*([0-9]+)([A-Za-z]*)$")
 
 
 def parse_size(text: str, allow_suffix: bool = True) -> int | None:

@@ -21,6 +21,7 @@ from .datecmd import zone_from_tz
 from ._dataopts import getopt_status
 from .options import UsageError, getopt
 from .registry import CommandContext, command
+from ..chars import isdigits
 
 USER_NAME = "user"
 USER_ID = 1000
@@ -165,7 +166,7 @@ async def tar(ctx: CommandContext) -> int:
         elif o == "exclude":
             excludes.append(v)
         elif o == "strip-components":
-            if not v.isdigit():
+            if not isdigits(v):
                 await ctx.error(f"Invalid number of elements: '{v}'")
                 return 2
             strip = int(v)
@@ -629,7 +630,7 @@ async def gzip_cmd(ctx: CommandContext) -> int:
             test = True
         elif o == "v":
             verbose = True
-        elif o.isdigit():
+        elif isdigits(o):
             level = int(o)
     gz = _Gzip(ctx, decompress or listing or test, to_stdout, force, keep, save_name, level,
                suffix, verbose, quiet)
@@ -867,7 +868,7 @@ async def zip_cmd(ctx: CommandContext) -> int:
     flags = {o for o, _ in opts}
     level = 6
     for o, _ in opts:
-        if o.isdigit():
+        if isdigits(o):
             level = int(o)
     quiet = "q" in flags
     if not operands:

@@ -8,6 +8,7 @@ from ..vfs import FSError
 from ._dataopts import getopt_status
 from .options import UsageError
 from .registry import CommandContext, command
+from ..chars import isdigits
 
 _ALGORITHMS = {
     "md5sum": ("md5", "MD5"),
@@ -369,7 +370,7 @@ async def cksum(ctx: CommandContext) -> int:
                 return 1
             algorithm = v
         elif o == "l":
-            if not v.isdigit() or int(v) % 8 or not 0 < int(v) <= 512:
+            if not isdigits(v) or int(v) % 8 or not 0 < int(v) <= 512:
                 await ctx.error(f"invalid length: '{v}'")
                 return 1
             bits = int(v)

@@ -4,6 +4,7 @@ from __future__ import annotations
 from ..vfs import FSError
 from .options import UsageError, getopt
 from .registry import CommandContext, command
+from ..chars import isdigits
 
 CMP_HELP = """Usage: cmp [OPTION]... FILE1 [FILE2 [SKIP1 [SKIP2]]]
 Compare two files byte by byte.
@@ -35,7 +36,7 @@ _SUFFIXES = {"": 1, "kB": 1000, "K": 1024, "KiB": 1024, "MB": 10**6, "M": 2**20,
 
 def _parse_size(text: str) -> int | None:
     i = 0
-    while i < len(text) and text[i].isdigit():
+    while i < len(text) and isdigits(text[i]):
         i += 1
     if i == 0:
         return None

@@ -5,6 +5,7 @@ from ..vfs import FSError
 from ._textio import BatchWriter, Fail, open_operand, parse_opts, quote, run_guarded
 from .options import UsageError
 from .registry import CommandContext, command
+from ..chars import isdigits
 
 CUT_HELP = """\
 Usage: cut OPTION... [FILE]...
@@ -63,7 +64,7 @@ def parse_list(spec: str, fields: bool) -> list[tuple[int, int]]:
         if dash and not lo_text and not hi_text:
             raise UsageError("invalid range with no endpoint: -", 1)
         for t in (lo_text, hi_text):
-            if t and not t.isdigit():
+            if t and not isdigits(t):
                 what = "field value" if fields else "byte/character position"
                 raise UsageError(f"invalid {what} {quote(t)}", 1)
         lo = int(lo_text) if lo_text else 1

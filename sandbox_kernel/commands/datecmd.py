@@ -12,6 +12,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from ._dataopts import getopt_status
 from .options import UsageError
 from .registry import CommandContext, command
+from ..chars import isdigits
 
 DATE_HELP = """Usage: date [OPTION]... [+FORMAT]
 Display the current time in the given FORMAT.
@@ -112,7 +113,7 @@ class FixedZone(tzinfo):
         return self.name
 
 
-_POSIX_TZ = re.compile(r"^:?([A-Za-z]{3,}|<[^>]+>)([+-]?)(\d{1,2})(?::(\d{2}))?(?::(\d{2}))?$")
+_POSIX_TZ = re.compile(r"^:?([A-Za-z]{3,}|<[^>]+>)([+-]?)([0-9]{1,2})(?::([0-9]{2}))?(?::([0-9]{2}))?$")
 
 
 def zone_from_tz(tz: str | None) -> tzinfo:
@@ -179,7 +180,7 @@ def format_date(fmt: str, d: datetime, nanos: int) -> str:
             flags += fmt[j]
             j += 1
         width_text = ""
-        while j < n and fmt[j].isdigit():
+        while j < n and isdigits(fmt[j]):
             width_text += fmt[j]
             j += 1
         colons = 0
@@ -343,11 +344,11 @@ _ZONE_WORDS = {"utc": 0, "gmt": 0, "z": 0, "ut": 0, "est": -5, "edt": -4, "cst":
                "mst": -7, "mdt": -6, "pst": -8, "pdt": -7, "cet": 1, "cest": 2, "bst": 1}
 
 _TOKEN = re.compile(r"""
-    (?P<iso>\d{4}-\d{1,2}-\d{1,2})(?:T(?=\d))?
-  | (?P<time>\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?)
-  | (?P<zone>[+-]\d{2}:?\d{2}\b)
-  | (?P<slash>\d{4}/\d{1,2}/\d{1,2}|\d{1,2}/\d{1,2}(?:/\d{2,4})?)
-  | (?P<num>(?:[+-]\s*)?\d+)
+    (?P<iso>[0-9]{4}-[0-9]{1,2}-[0-9]{1,2})(?:T(?=[0-9]))?
+  | (?P<time>[0-9]{1,2}:[0-9]{2}(?::[0-9]{2}(?:[.,][0-9]+)?)?)
+  | (?P<zone>[+-][0-9]{2}:?[0-9]{2}\b)
+  | (?P<slash>[0-9]{4}/[0-9]{1,2}/[0-9]{1,2}|[0-9]{1,2}/[0-9]{1,2}(?:/[0-9]{2,4})?)
+  | (?P<num>(?:[+-]\s*)?[0-9]+)
   | (?P<word>[A-Za-z]+\.?)
   | (?P<comma>,)
   | (?P<space>\s+)
@@ -371,7 +372,7 @@ def parse_date(text: str, now: datetime, zone: tzinfo) -> tuple[datetime, int | 
     """GNU-style free-form date -> (aware datetime, nanoseconds, None when the text is only
     relative to now so the current nanoseconds carry over)."""
     s = text.strip()
-    m = re.fullmatch(r"@\s*([+-]?\d+)(?:[.,](\d+))?", s)
+    m = re.fullmatch(r"@\s*([+-]?[0-9]+)(?:[.,]([0-9]+))?", s)
     if m:
         secs = int(m.group(1))
         frac = (m.group(2) or "")[:9].ljust(9, "0")
@@ -462,15 +463,15 @@ def parse_date(text: str, now: datetime, zone: tzinfo) -> tuple[datetime, int | 
                     y = int(tokens[i + 1][1])
                     i += 1
                 set_date(y, mo, number)
-            elif len(val) == 4 and val.isdigit() and p.date is not None and year_defaulted:
+            elif len(val) == 4 and isdigits(val) and p.date is not None and year_defaulted:
                 # "Wed Dec  2 17:49:55 UTC 2026": the year may follow the time (date's output)
                 set_date_year(int(val))
                 year_defaulted = False
-            elif len(val) == 8 and val.isdigit() and p.date is None:
+            elif len(val) == 8 and isdigits(val) and p.date is None:
                 set_date(int(val[:4]), int(val[4:6]), int(val[6:]))
-            elif val.isdigit() and len(val) == 4 and p.date is not None and p.time is None:
+            elif isdigits(val) and len(val) == 4 and p.date is not None and p.time is None:
                 set_time(int(val[:2]), int(val[2:]), 0)
-            elif val.isdigit() and len(val) == 4 and p.date is None and p.time is not None:
+            elif isdigits(val) and len(val) == 4 and p.date is None and p.time is not None:
                 set_date(int(val), 1, 1)
             elif p.date is not None and len(val) == 4 and p.time is not None:
                 raise DateError(text)
@@ -505,12 +506,12 @@ def parse_date(text: str, now: datetime, zone: tzinfo) -> tuple[datetime, int | 
                 p.weekday = (0, _DAY_WORDS[low])
             elif low in _MONTH_WORDS:
                 mo = _MONTH_WORDS[low]
-                if nxt[0] == "num" and nxt[1].isdigit():
+                if nxt[0] == "num" and isdigits(nxt[1]):
                     d = int(nxt[1])
                     i += 1
                     y = now.year
                     year_defaulted = True
-                    if i + 1 < len(tokens) and tokens[i + 1][0] == "num" and tokens[i + 1][1].isdigit() \
+                    if i + 1 < len(tokens) and tokens[i + 1][0] == "num" and isdigits(tokens[i + 1][1]) \
                             and len(tokens[i + 1][1]) == 4:
                         y = int(tokens[i + 1][1])
                         year_defaulted = False

@@ -14,6 +14,7 @@ from .datecmd import format_date, zone_from_tz
 from .diffcore import Change, diff_sequences
 from .options import UsageError, getopt
 from .registry import CommandContext, command
+from ..chars import isdigits
 
 DIFF_HELP = """Usage: diff [OPTION]... FILES
 Compare FILES line by line.
@@ -125,13 +126,13 @@ async def diff(ctx: CommandContext) -> int:
         elif key in ("c", "C", "context", "u", "U", "unified"):
             o.style = "context" if key in ("c", "C", "context") else "unified"
             if value is not None:
-                if not value.isdigit():
+                if not isdigits(value):
                     await ctx.error(f"invalid context length '{value}'")
                     await ctx.error("Try 'diff --help' for more information.")
                     return 2
                 o.context = int(value)
         elif key == "W":
-            if not value.isdigit() or int(value) == 0:
+            if not isdigits(value) or int(value) == 0:
                 await ctx.error(f"invalid width '{value}'")
                 await ctx.error("Try 'diff --help' for more information.")
                 return 2

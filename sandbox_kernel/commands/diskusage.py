@@ -8,6 +8,7 @@ from ..vfs import FSError
 from ._fsutil import getopt1, human_size, join_path, parse_size, quote, strerror
 from .options import UsageError
 from .registry import CommandContext, command
+from ..chars import isdigits
 
 DU_HELP = """\
 Usage: du [OPTION]... [FILE]...
@@ -75,7 +76,7 @@ async def du(ctx: CommandContext) -> int:
         elif key == "c":
             total = True
         elif key == "d":
-            if not (val or "").isdigit():
+            if not isdigits(val or ""):
                 await ctx.error(f"invalid maximum depth {quote(val or '')}")
                 return 1
             max_depth = int(val)

@@ -4,6 +4,7 @@ from __future__ import annotations
 from ..display import DisplayError, guess_type, make_bundle, resolve_type
 from .options import UsageError, getopt
 from .registry import CommandContext, command
+from ..chars import isdigits
 
 DISPLAY_HELP = """Usage: display [OPTION]... FILE...
   or:  display --html TEXT | --markdown TEXT | --svg TEXT | --json TEXT | --latex TEXT
@@ -54,7 +55,7 @@ async def display(ctx: CommandContext) -> int:
             elif key in _TEXT_OPTIONS:
                 texts.append((_TEXT_OPTIONS[key], value or ""))
             elif key == "width":
-                if not (value or "").isdigit() or int(value) <= 0:
+                if not isdigits(value or "") or int(value) <= 0:
                     raise UsageError(f"invalid width '{value}': a positive number of pixels")
                 width = int(value)
             elif key == "id":

@@ -9,6 +9,7 @@ from ..vfs import FSError
 from ._dataopts import getopt_status
 from .options import UsageError, getopt
 from .registry import CommandContext, command
+from ..chars import isdigits
 
 _SUFFIX_MULT = {"": 1, "b": 512, "k": 1024, "K": 1024, "kB": 1000, "m": 1024 ** 2, "M": 1024 ** 2,
                 "MB": 1000 ** 2, "G": 1024 ** 3, "GB": 1000 ** 3}
@@ -245,7 +246,7 @@ def _type_size(text: str, i: int, default: int, letters: dict[str, int]) -> tupl
     """The size after a -t type letter (a size letter, a byte count or nothing), and where it ends."""
     if i < len(text) and text[i] in letters:
         return letters[text[i]], i + 1
-    m = re.match(r"\d+", text[i:])
+    m = re.match(r"[0-9]+", text[i:])
     if m:
         return int(m.group()), i + len(m.group())
     return default, i
@@ -438,8 +439,8 @@ _KIND_FORMATS = {
     "x": ['"%07.7_Ax\n"', '"%07.7_ax " 8/2 "   %04x " "\n"'],
 }
 
-_UNIT = re.compile(r'\s*(\d+)?\s*(?:/\s*(\d+))?\s*"((?:[^"\\]|\\.)*)"')
-_CONV = re.compile(r"%([-+ #0]*)(\d*)(?:\.(\d+))?(_a[dox]|_A[dox]|_c|_p|_u|[diouxXeEfgGcs%])")
+_UNIT = re.compile(r'\s*([0-9]+)?\s*(?:/\s*([0-9]+))?\s*"((?:[^"\\]|\\.)*)"')
+_CONV = re.compile(r"%([-+ #0]*)([0-9]*)(?:\.([0-9]+))?(_a[dox]|_A[dox]|_c|_p|_u|[diouxXeEfgGcs%])")
 _ESCAPES = {"n": "\n", "t": "\t", "\\": "\\", '"': '"', "a": "\a", "b": "\b", "f": "\f",
             "r": "\r", "v": "\v", "0": "\0"}
 _DEFAULT_SIZE = {"d": 4, "i": 4, "o": 4, "u": 4, "x": 4, "X": 4, "e": 8, "E": 8, "f": 8, "g": 8,
@@ -749,7 +750,7 @@ def _xxd_render(data: bytes, flags: set, cols, group, start: int, varname: str |
         if varname is None:
             return (body + "\n").encode() if body else b""
         ident = re.sub(r"[^0-9A-Za-z]", "_", varname)
-        if ident[:1].isdigit():
+        if isdigits(ident[:1]):
             ident = "__" + ident
         if "C" in flags:
             ident = ident.upper()

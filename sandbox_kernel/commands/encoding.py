@@ -9,6 +9,7 @@ from ..vfs import FSError
 from ._dataopts import getopt_status
 from .options import UsageError
 from .registry import CommandContext, command
+from ..chars import isdigits
 
 _HELP = """Usage: {name} [OPTION]... [FILE]
 {name_cap} encode or decode FILE, or standard input, to standard output.
@@ -54,7 +55,7 @@ async def _run(ctx: CommandContext) -> int:
         elif o == "i":
             ignore = True
         elif o == "w":
-            if not v.isdigit():
+            if not isdigits(v):
                 await ctx.error(f"invalid wrap size: '{v}'")
                 return 1
             wrap = int(v)

@@ -4,6 +4,7 @@ from __future__ import annotations
 from ._textio import is_utf8
 from .options import ArgCursor
 from .registry import CommandContext, command
+from ..chars import isdigits
 
 EXPR_HELP = """\
 Usage: expr EXPRESSION
@@ -63,7 +64,7 @@ def _is_integer(s) -> bool:
     if isinstance(s, int):
         return True
     body = s[1:] if s.startswith("-") else s
-    return body.isdigit() and body.isascii()
+    return isdigits(body) and body.isascii()
 
 
 def _to_int(v) -> int:

@@ -7,6 +7,7 @@ import struct
 from ..vfs import FSError
 from ._fsutil import getopt1, local_datetime
 from .registry import CommandContext, command
+from ..chars import isdigits
 
 FILE_HELP = """\
 Usage: file [OPTION...] [FILE...]
@@ -291,7 +292,7 @@ def _magic(data: bytes, tail: bytes, env, read_at) -> Verdict | None:
         return Verdict("Zip archive data (empty)", "application/zip")
     if data.startswith(b"\x1f\x8b"):
         return _gzip(data, tail, env)
-    if data.startswith(b"BZh") and data[3:4].isdigit():
+    if data.startswith(b"BZh") and isdigits(data[3:4]):
         return Verdict(f"bzip2 compressed data, block size = {int(data[3:4]) * 100}k",
                        "application/x-bzip2")
     if data.startswith(b"\xfd7zXZ\x00"):

@@ -13,6 +13,7 @@ from ._fsutil import (group_id, group_name, join_path, local_datetime, mode_stri
                       parse_mode, quote, strerror, user_id, user_name)
 from .options import ArgCursor
 from .registry import CommandContext, command
+from ..chars import isdigits
 
 FIND_HELP = """\
 Usage: find [-H] [-L] [-P] [path...] [expression]
@@ -296,7 +297,7 @@ class Parser(ArgCursor):
 
 # ---- helpers for numeric arguments
 def _parse_n(text: str, option: str) -> tuple[str, float]:
-    m = re.fullmatch(r"([+-]?)(\d+(?:\.\d+)?)", text)
+    m = re.fullmatch(r"([+-]?)([0-9]+(?:\.[0-9]+)?)", text)
     if not m:
         raise FindError(f"invalid argument `{text}' to `{option}'")
     return m.group(1), float(m.group(2))
@@ -407,9 +408,9 @@ _SIZE_UNITS = {"c": 1, "w": 2, "b": 512, "k": 1024, "M": 1024 ** 2, "G": 1024 **
 
 def p_size(p: Parser, opt: str) -> Node:
     text = p.arg(opt)
-    m = re.fullmatch(r"([+-]?)(\d+)([a-zA-Z]?)", text)
+    m = re.fullmatch(r"([+-]?)([0-9]+)([a-zA-Z]?)", text)
     if not m:
-        raise FindError(f"invalid argument `{text}' to `{opt}'" if not re.fullmatch(r"[+-]?\d+.*", text)
+        raise FindError(f"invalid argument `{text}' to `{opt}'" if not re.fullmatch(r"[+-]?[0-9]+.*", text)
                         else f"invalid -size type `{text[-1]}'")
     sign, num, unit = m.group(1), int(m.group(2)), m.group(3) or "b"
     if unit not in _SIZE_UNITS:
@@ -594,7 +595,7 @@ def p_global(p: Parser, opt: str) -> Node:
     w = p.w
     if opt in ("-maxdepth", "-mindepth"):
         text = p.arg(opt)
-        if not text.isdigit():
+        if not isdigits(text):
             raise FindError(f"Expected a positive decimal integer argument to {opt}, but got {quote(text)}")
         if opt == "-maxdepth":
             w.maxdepth = int(text)
@@ -637,7 +638,7 @@ _PRINTF_DIRECTIVES = set("%aAbcCdDfFgGhHiklmMnpPsStTuUyYZ")
 
 def _printf_warnings(fmt: str) -> list[str]:
     warnings = []
-    for m in re.finditer(r"%[-+ #0]*\d*(?:\.\d+)?(.?)", fmt):
+    for m in re.finditer(r"%[-+ #0]*[0-9]*(?:\.[0-9]+)?(.?)", fmt):
         ch = m.group(1)
         if ch and ch not in _PRINTF_DIRECTIVES:
             warnings.append(f"warning: unrecognized format directive `%{ch}'")
@@ -830,7 +831,7 @@ def render_printf(w: "Walker", it: Item, fmt: str) -> str:
             out.append(ch)
             i += 1
             continue
-        m = re.match(r"%([-+ #0]*)(\d*)(?:\.(\d+))?([ACT].|.)?", fmt[i:], re.S)
+        m = re.match(r"%([-+ #0]*)([0-9]*)(?:\.([0-9]+))?([ACT].|.)?", fmt[i:], re.S)
         i += m.end()
         flags, width, prec, spec = m.group(1), m.group(2), m.group(3) or "", m.group(4)
         if spec is None:
@@ -1083,7 +1084,7 @@ async def find(ctx: CommandContext) -> int:
     args = list(ctx.args)
     walker = Walker(ctx)
     # leading -H -L -P -O/-D options
-    while args and args[0] in ("-H", "-L", "-P") or (args and re.fullmatch(r"-O\d", args[0] or "")):
+    while args and args[0] in ("-H", "-L", "-P") or (args and re.fullmatch(r"-O[0-9]", args[0] or "")):
         opt = args.pop(0)
         if opt == "-L":
             walker.follow = True

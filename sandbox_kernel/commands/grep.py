@@ -166,7 +166,7 @@ def _split_digit_context(args: list[str]) -> tuple[list[str], int | None]:
         if a == "--":
             rest.extend(args[i:])
             break
-        m = re.fullmatch(r"-(\d+)", a)
+        m = re.fullmatch(r"-([0-9]+)", a)
         if m:
             context = int(m.group(1))
             continue

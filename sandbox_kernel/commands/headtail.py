@@ -54,8 +54,8 @@ With no FILE, or when FILE is -, read standard input.
 NUM may have a multiplier suffix: b 512, kB 1000, K 1024, MB 1000*1000, M 1024*1024,
 GB, G, and so on for T, P, E, Z, Y, R, Q."""
 
-_LEGACY_HEAD = re.compile(r"^-(\d+)([bkm]?)([cqlvz]*)$")
-_LEGACY_TAIL = re.compile(r"^([-+])(\d*)([bkm]?)([cflqvz]*)$")
+_LEGACY_HEAD = re.compile(r"^-([0-9]+)([bkm]?)([cqlvz]*)$")
+_LEGACY_TAIL = re.compile(r"^([-+])([0-9]*)([bkm]?)([cflqvz]*)$")
 _LEGACY_MULT = {"": 1, "b": 512, "k": 1024, "m": 1024 * 1024}
 
 

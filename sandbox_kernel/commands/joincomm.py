@@ -7,6 +7,7 @@ from ..vfs import FSError
 from ._textio import BatchWriter, Fail, parse_opts, quote, run_guarded
 from .options import UsageError
 from .registry import CommandContext, command
+from ..chars import isdigits
 
 JOIN_HELP = """\
 Usage: join [OPTION]... FILE1 FILE2
@@ -103,7 +104,7 @@ async def _open_pair(ctx: CommandContext, files: list[str], sep: bytes) -> tuple
 
 
 def _field_number(text: str) -> int:
-    if not text.isdigit() or int(text) == 0:
+    if not isdigits(text) or int(text) == 0:
         raise Fail(f"invalid field number: {quote(text)}")
     return int(text)
 
@@ -151,9 +152,9 @@ async def join(ctx: CommandContext) -> int:
                 if spec == "0":
                     fmt.append((0, 0))
                     continue
-                m = re.fullmatch(r"([12])\.(\d+)", spec)
+                m = re.fullmatch(r"([12])\.([0-9]+)", spec)
                 if not m:
-                    if re.fullmatch(r"\d+\.\d*", spec) or "." not in spec:
+                    if re.fullmatch(r"[0-9]+\.[0-9]*", spec) or "." not in spec:
                         raise Fail(f"invalid field specifier: {quote(spec)}")
                     raise Fail(f"invalid file number in field spec: {quote(spec)}")
                 fmt.append((int(m.group(1)), _field_number(m.group(2))))

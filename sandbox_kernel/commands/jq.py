@@ -14,6 +14,7 @@ import regex
 
 from ..vfs import FSError
 from .registry import CommandContext, command
+from ..chars import isdigits
 
 # ============================================================================ values
 
@@ -278,8 +279,8 @@ def tokenize(src: str) -> list[Token]:
             tokens.append(Token("STR", parts, i))
             i = j
             continue
-        if ch.isdigit() or (ch == "." and i + 1 < n and src[i + 1].isdigit()):
-            m = regex.match(r"(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?", src[i:])
+        if isdigits(ch) or (ch == "." and i + 1 < n and isdigits(src[i + 1])):
+            m = regex.match(r"(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?", src[i:])
             tokens.append(Token("NUM", float(m.group()), i))
             i += len(m.group())
             continue
@@ -2153,7 +2154,7 @@ def _tonumber(v):
         return v
     if isinstance(v, str):
         try:
-            if not regex.fullmatch(r"\s*-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*|\s*(nan|-?infinity)\s*", v, regex.I):
+            if not regex.fullmatch(r"\s*-?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?\s*|\s*(nan|-?infinity)\s*", v, regex.I):
                 raise ValueError
             return float(v)
         except ValueError:

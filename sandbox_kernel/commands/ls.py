@@ -12,6 +12,7 @@ from ._fsutil import (full_timestamp, group_name, human_size, join_path, local_d
                       mode_string, quote, strerror, user_name, utf8_locale)
 from .options import UsageError, getopt
 from .registry import CommandContext, command
+from ..chars import isdigits
 
 LS_HELP = """\
 Usage: ls [OPTION]... [FILE]...
@@ -112,7 +113,7 @@ class Options:
         self.tabsize = 8
         explicit_format = None
         cols = env.get("COLUMNS", "")
-        if cols.isdigit() and int(cols) > 0:
+        if isdigits(cols) and int(cols) > 0:
             self.width = int(cols)
         for key, val in opts:
             if key == "a":
@@ -180,11 +181,11 @@ class Options:
             elif key == "H":
                 self.deref_cmdline = True
             elif key == "w":
-                if val is None or not val.isdigit():
+                if val is None or not isdigits(val):
                     raise UsageError(f"invalid line width: {quote(val or '')}")
                 self.width = int(val)
             elif key == "T":
-                if val is None or not val.isdigit():
+                if val is None or not isdigits(val):
                     raise UsageError(f"invalid tab size: {quote(val or '')}")
                 self.tabsize = int(val)
             elif key == "color":
@@ -273,7 +274,7 @@ def _verrevcmp(a: str, b: str) -> int:
     i = j = 0
     la, lb = len(a), len(b)
     while i < la or j < lb:
-        while (i < la and not a[i].isdigit()) or (j < lb and not b[j].isdigit()):
+        while (i < la and not isdigits(a[i])) or (j < lb and not isdigits(b[j])):
             ac = _ver_order(a[i] if i < la else None)
             bc = _ver_order(b[j] if j < lb else None)
             if ac != bc:
@@ -285,14 +286,14 @@ def _verrevcmp(a: str, b: str) -> int:
         while j < lb and b[j] == "0":
             j += 1
         first_diff = 0
-        while i < la and a[i].isdigit() and j < lb and b[j].isdigit():
+        while i < la and isdigits(a[i]) and j < lb and isdigits(b[j]):
             if not first_diff:
                 first_diff = ord(a[i]) - ord(b[j])
             i += 1
             j += 1
-        if i < la and a[i].isdigit():
+        if i < la and isdigits(a[i]):
             return 1
-        if j < lb and b[j].isdigit():
+        if j < lb and isdigits(b[j]):
             return -1
         if first_diff:
             return first_diff

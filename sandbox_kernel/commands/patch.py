@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from ..vfs import FSError, normpath
 from .options import UsageError, getopt
 from .registry import CommandContext, command
+from ..chars import isdigits
 
 PATCH_HELP = """Usage: patch [OPTION]... [ORIGFILE [PATCHFILE]]
 
@@ -41,7 +42,7 @@ _LONG = {"strip=": "p", "fuzz=": "F", "reverse": "R", "forward": "N", "input=": 
          "quiet": "s", "silent": "s", "batch": "t", "force": "f", "directory=": "d",
          "unified": "u", "verbose": None, "posix": None, "binary": None}
 
-_HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
+_HUNK = re.compile(r"^@@ -([0-9]+)(?:,([0-9]+))? \+([0-9]+)(?:,([0-9]+))? @@")
 
 
 @dataclass
@@ -96,8 +97,8 @@ class PatchSyntaxError(Exception):
 def _header_name(raw: bytes) -> tuple[str, bool]:
     text = raw.decode("utf-8", "surrogateescape").rstrip("\n").rstrip("\r")
     name, _, stamp = text.partition("\t")
-    if not stamp and re.search(r"\s\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", name):
-        name, stamp = re.split(r"\s+(?=\d{4}-\d\d-\d\d )", name, maxsplit=1)
+    if not stamp and re.search(r"\s[0-9]{4}-[0-9][0-9]-[0-9][0-9] [0-9][0-9]:[0-9][0-9]:[0-9][0-9]", name):
+        name, stamp = re.split(r"\s+(?=[0-9]{4}-[0-9][0-9]-[0-9][0-9] )", name, maxsplit=1)
     if name.startswith('"') and name.endswith('"') and len(name) > 1:
         name = name[1:-1].encode("latin-1", "backslashreplace").decode("unicode_escape")
     epoch = bool(re.match(r"\s*1970-01-01 00:00:00|\s*1969-12-31 ", stamp))
@@ -278,7 +279,7 @@ async def patch(ctx: CommandContext) -> int:
     input_file = output_file = reject_file = directory = None
     for o, v in opts:
         if o == "p":
-            if not v.isdigit():
+            if not isdigits(v):
                 await ctx.error(f"**** strip count {v} is not a number")
                 return 2
             strip = int(v)

@@ -29,6 +29,7 @@ import re
 import time
 
 import regex
+from ..chars import isdigits
 
 __all__ = ["RegexError", "RegexTimeout", "translate", "compile_posix", "PosixRegex", "CLASSES"]
 
@@ -382,7 +383,7 @@ class _Translator:
                 self.i += 1
                 return ch
             if ch == "{":
-                m = re.match(r"\{(\d*)(,(\d*))?\}", p[i:])
+                m = re.match(r"\{([0-9]*)(,([0-9]*))?\}", p[i:])
                 if not m or (m.group(1) == "" and m.group(2) is None):
                     return None  # literal '{'
                 self.i += m.end()
@@ -401,7 +402,7 @@ class _Translator:
                 end = p.find("\\}", i + 2)
                 if end < 0:
                     raise RegexError("Unmatched \\{")
-                m = re.fullmatch(r"(\d*)(,(\d*))?", p[i + 2:end])
+                m = re.fullmatch(r"([0-9]*)(,([0-9]*))?", p[i + 2:end])
                 if not m:
                     raise RegexError("Invalid content of \\{\\}")
                 self.i = end + 2
@@ -434,7 +435,7 @@ class _Translator:
             value = chr(int(ch + self.p[self.i:j], 8))
             self.i = j
             return _Piece(_lit(value))
-        if ch.isdigit() and ch != "0":
+        if isdigits(ch) and ch != "0":
             number = int(ch)
             if number not in self.groups_closed:
                 raise RegexError("Invalid back reference")

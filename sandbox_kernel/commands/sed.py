@@ -11,6 +11,7 @@ from .regex_translate import (PosixRegex, RegexError, RegexTimeout, compile_posi
                               sed_escape, translate_lines)
 from .registry import CommandContext, command
 from .grep import _deadline
+from ..chars import isdigits
 
 SED_HELP = """\
 Usage: sed [OPTION]... {script-only-if-no-other-script} [input-file]...
@@ -146,15 +147,15 @@ class _ScriptParser:
     def address(self) -> Address | None:
         s = self.s
         c = self.peek()
-        if c.isdigit():
+        if isdigits(c):
             j = self.i
-            while self.i < len(s) and s[self.i].isdigit():
+            while self.i < len(s) and isdigits(s[self.i]):
                 self.i += 1
             n = int(s[j:self.i])
             if self.peek() == "~":
                 self.i += 1
                 k = self.i
-                while self.i < len(s) and s[self.i].isdigit():
+                while self.i < len(s) and isdigits(s[self.i]):
                     self.i += 1
                 step = int(s[k:self.i] or "0")
                 return Address("step", line=n, step=step)
@@ -308,7 +309,7 @@ class _ScriptParser:
                 if c in "+~" and c:
                     self.i += 1
                     j = self.i
-                    while self.i < len(s) and s[self.i].isdigit():
+                    while self.i < len(s) and isdigits(s[self.i]):
                         self.i += 1
                     if j == self.i:
                         raise self.error("expected newer version of sed")
@@ -373,7 +374,7 @@ class _ScriptParser:
                 raise self.error("command only uses one address")
             self.skip_ws()
             j = self.i
-            while self.i < len(s) and s[self.i].isdigit():
+            while self.i < len(s) and isdigits(s[self.i]):
                 self.i += 1
             if j != self.i:
                 cmd.int_arg = int(s[j:self.i])
@@ -430,9 +431,9 @@ class _ScriptParser:
                 flags_m = True
             elif c == "e":
                 cmd.eval_ = True
-            elif c.isdigit():
+            elif isdigits(c):
                 j = self.i
-                while self.i < len(s) and s[self.i].isdigit():
+                while self.i < len(s) and isdigits(s[self.i]):
                     self.i += 1
                 if occurrence_given:
                     raise self.error("multiple number options to `s' command")
@@ -493,7 +494,7 @@ class _ScriptParser:
                     raise self.error("unterminated `s' command")
                 nxt = s[self.i + 1]
                 self.i += 2
-                if nxt.isdigit():
+                if isdigits(nxt):
                     flush()
                     parts.append(("group", int(nxt)))
                 elif nxt == "&":

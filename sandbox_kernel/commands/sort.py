@@ -16,6 +16,7 @@ from typing import Callable
 from ..vfs import FSError
 from ._textio import Fail, parse_opts, quote, run_guarded, std_output_for
 from .registry import CommandContext, command
+from ..chars import isdigits
 
 SORT_HELP = """\
 Usage: sort [OPTION]... [FILE]...
@@ -94,7 +95,7 @@ def _parse_keydef(spec: str) -> Key:
     key = Key()
 
     def number(text: str, pos: int, what: str) -> tuple[int, int]:
-        m = re.compile(r"\s*\+?(\d+)").match(text, pos)
+        m = re.compile(r"\s*\+?([0-9]+)").match(text, pos)
         if not m:
             raise Fail(f"{what}: invalid count at start of {quote(text[pos:])}", 2)
         return int(m.group(1)), m.end()
@@ -226,15 +227,15 @@ _NUM = re.compile(rb"[ \t\n]*(-?)(\d*)(?:\.(\d*))?")
 
 def numeric_value(text: bytes):
     """GNU -n: optional '-', digits, optional fraction; anything else counts as 0."""
-    if text.isdigit():
+    if isdigits(text):
         return int(text)
     # fast path: a plain integer token (after blanks) followed by whitespace or the end
     stripped = text.lstrip(b" \t\n")
-    if stripped[:1].isdigit() or stripped[:1] == b"-":
+    if isdigits(stripped[:1]) or stripped[:1] == b"-":
         token = stripped.split(None, 1)[0] if stripped else b""
-        if token.isdigit():
+        if isdigits(token):
             return int(token)
-        if token[:1] == b"-" and token[1:].isdigit():
+        if token[:1] == b"-" and isdigits(token[1:]):
             return -int(token[1:])
     m = _NUM.match(text)
     sign, whole, frac = m.group(1), m.group(2), m.group(3)

@@ -254,7 +254,7 @@ def render(info, fmt: str) -> str:
             out.append(ch)
             i += 1
             continue
-        m = re.match(r"%([-#+ 0']*)(\d*)(?:\.(\d*))?([HL]?[a-zA-Z%])?", fmt[i:])
+        m = re.match(r"%([-#+ 0']*)([0-9]*)(?:\.([0-9]*))?([HL]?[a-zA-Z%])?", fmt[i:])
         flags, width, precision, spec = m.group(1), m.group(2), m.group(3) or "", m.group(4)
         i += m.end()
         if spec is None:

@@ -8,6 +8,7 @@ import stat as _stat
 from ._dataopts import getopt_status
 from .options import UsageError, getopt
 from .registry import CommandContext, command
+from ..chars import isdigits
 
 #: What ``uname`` reports: a fixed, plausible Linux.
 KERNEL_NAME = "Linux"
@@ -266,7 +267,7 @@ async def id_cmd(ctx: CommandContext) -> int:
     sep = "\0" if "z" in flags else " "
     end = "\0" if "z" in flags else "\n"
     for who in targets:
-        entry = next((p for p in _passwd(ctx) if p[0] == who or (who.isdigit() and p[2] == who)), None)
+        entry = next((p for p in _passwd(ctx) if p[0] == who or (isdigits(who) and p[2] == who)), None)
         if entry is None:
             await ctx.error(f"'{who}': no such user")
             status = 1
@@ -376,7 +377,7 @@ async def nproc(ctx: CommandContext) -> int:
     count = PROCESSORS
     for o, v in opts:
         if o == "ignore":
-            if not v.isdigit():
+            if not isdigits(v):
                 await ctx.error(f"invalid number: '{v}'")
                 return 1
             count = max(1, count - int(v))
@@ -546,7 +547,7 @@ def _signal_names() -> dict[int, str]:
 
 def parse_signal(spec: str) -> int | None:
     names = _signal_names()
-    if spec.isdigit():
+    if isdigits(spec):
         n = int(spec)
         return n if n == 0 or n in names else None
     upper = spec.upper()
@@ -568,7 +569,7 @@ async def kill(ctx: CommandContext) -> int:
             return 0
         status = 0
         for a in args[1:]:
-            if a.isdigit():
+            if isdigits(a):
                 n = int(a)
                 n = n - 128 if n > 128 else n
                 if n in names:

@@ -7,6 +7,7 @@ from ..vfs import FSError
 from ._textio import Fail, parse_opts, parse_size, quote, run_guarded, std_output_for
 from .options import UsageError
 from .registry import CommandContext, command
+from ..chars import isdigits
 
 TEE_HELP = """\
 Usage: tee [OPTION]... [FILE]...
@@ -199,7 +200,7 @@ class _Suffixes:
 async def split(ctx: CommandContext) -> int:
     args = []
     for a in ctx.args:
-        args.append(f"-l{a[1:]}" if re.fullmatch(r"-\d+", a) else a)
+        args.append(f"-l{a[1:]}" if re.fullmatch(r"-[0-9]+", a) else a)
     opts, operands = parse_opts(args, "a:b:C:dxel:n:t:u", {
         "suffix-length=": "a", "additional-suffix=": None, "bytes=": "b", "line-bytes=": "C",
         "numeric-suffixes==": None, "hex-suffixes==": None, "elide-empty-files": "e",
@@ -215,7 +216,7 @@ async def split(ctx: CommandContext) -> int:
     sep = b"\n"
     for opt, val in opts:
         if opt == "a":
-            if not val.isdigit() or int(val) == 0:
+            if not isdigits(val) or int(val) == 0:
                 raise Fail(f"invalid suffix length: {quote(val)}")
             suffix_len = int(val)
         elif opt == "additional-suffix":
@@ -231,13 +232,13 @@ async def split(ctx: CommandContext) -> int:
         elif opt in ("d", "numeric-suffixes", "x", "hex-suffixes"):
             alphabet = "0123456789" if opt in ("d", "numeric-suffixes") else "0123456789abcdef"
             if val:
-                if not val.isdigit():
+                if not isdigits(val):
                     raise Fail(f"invalid start value for numerical suffix: {quote(val)}")
                 start = int(val)
         elif opt == "e":
             elide = True
         elif opt == "n":
-            m = re.fullmatch(r"(?:([lr])/)?(?:(\d+)/)?(\d+)", val)
+            m = re.fullmatch(r"(?:([lr])/)?(?:([0-9]+)/)?([0-9]+)", val)
             if not m or int(m.group(3)) == 0:
                 raise Fail(f"invalid number of chunks: {quote(val)}")
             k = int(m.group(2)) if m.group(2) else None

@@ -10,6 +10,7 @@ from ..vfs import FSError
 from ._textio import Fail, parse_opts, quote, run_guarded
 from .options import UsageError
 from .registry import CommandContext, command
+from ..chars import isdigits
 
 SEQ_HELP = """\
 Usage: seq [OPTION]... LAST
@@ -60,9 +61,9 @@ With no FILE, or when FILE is -, read standard input.
 
 Without --random-source the order comes from the sandbox's seeded generator."""
 
-_NUMBER = re.compile(r"\s*[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf(?:inity)?)\s*$", re.I)
-_HEX = re.compile(r"\s*([+-]?)0[xX]([0-9a-fA-F]*\.?[0-9a-fA-F]*)(?:[pP]([+-]?\d+))?\s*$")
-_FORMAT = re.compile(r"%([-+ #0']*)(\d*)(?:\.(\d*))?([aAeEfFgG])")
+_NUMBER = re.compile(r"\s*[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf(?:inity)?)\s*$", re.I)
+_HEX = re.compile(r"\s*([+-]?)0[xX]([0-9a-fA-F]*\.?[0-9a-fA-F]*)(?:[pP]([+-]?[0-9]+))?\s*$")
+_FORMAT = re.compile(r"%([-+ #0']*)([0-9]*)(?:\.([0-9]*))?([aAeEfFgG])")
 
 
 class _Arg:
@@ -295,12 +296,12 @@ async def shuf(ctx: CommandContext) -> int:
         elif opt == "i":
             if rng_range is not None:
                 raise Fail("multiple -i options specified")
-            m = re.fullmatch(r"(\d+)-(\d+)", val)
+            m = re.fullmatch(r"([0-9]+)-([0-9]+)", val)
             if not m or int(m.group(2)) < int(m.group(1)) - 1:
                 raise Fail(f"invalid input range: {quote(val)}")
             rng_range = (int(m.group(1)), int(m.group(2)))
         elif opt == "n":
-            if not val.isdigit():
+            if not isdigits(val):
                 raise Fail(f"invalid line count: {quote(val)}")
             count = int(val) if count is None else min(count, int(val))
         elif opt == "o":

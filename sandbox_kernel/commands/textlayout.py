@@ -8,6 +8,7 @@ from ._textio import (BatchWriter, Fail, display_width, line_batches, open_opera
                       run_guarded)
 from .options import UsageError
 from .registry import CommandContext, command
+from ..chars import isdigits
 
 FOLD_HELP = """\
 Usage: fold [OPTION]... [FILE]...
@@ -122,7 +123,7 @@ def _legacy_number(args: list[str]) -> tuple[list[str], str | None]:
         if a == "--":
             rest.extend(args[i:])
             break
-        if re.fullmatch(r"-\d+", a):
+        if re.fullmatch(r"-[0-9]+", a):
             value = a[1:]
         else:
             rest.append(a)
@@ -232,7 +233,7 @@ async def fold(ctx: CommandContext) -> int:
             width_text = val
     width = 80
     if width_text is not None:
-        if not width_text.isdigit() or int(width_text) == 0:
+        if not isdigits(width_text) or int(width_text) == 0:
             raise Fail(f"invalid number of columns: {quote(width_text)}")
         width = int(width_text)
 
@@ -259,7 +260,7 @@ class TabStops:
                 prefix = ""
                 if item[0] in "/+":
                     prefix, item = item[0], item[1:]
-                if not item.isdigit():
+                if not isdigits(item):
                     raise Fail(f"tab size contains invalid character(s): {quote(item)}")
                 value = int(item)
                 if prefix == "/":
@@ -332,7 +333,7 @@ def _legacy_tab_lists(args: list[str]) -> tuple[list[str], list[str]]:
     """Split obsolete ``-N[,N]...`` tab lists (expand -4, unexpand -2,6) from the other args."""
     rest, lists = [], []
     for a in args:
-        if re.fullmatch(r"-\d[\d,]*", a):
+        if re.fullmatch(r"-[0-9][0-9,]*", a):
             lists.append(a[1:])
         else:
             rest.append(a)
@@ -437,7 +438,7 @@ async def column(ctx: CommandContext) -> int:
         elif opt == "o":
             out_sep = val.encode("utf-8", "surrogateescape")
         elif opt == "c":
-            if not val.isdigit():
+            if not isdigits(val):
                 raise Fail(f"invalid columns argument: '{val}'")
             width_text = val
         elif opt == "x":
@@ -445,12 +446,12 @@ async def column(ctx: CommandContext) -> int:
         elif opt == "L":
             keep_empty = True
         elif opt == "R":
-            right |= {int(x) for x in val.split(",") if x.isdigit()}
+            right |= {int(x) for x in val.split(",") if isdigits(x)}
         elif opt == "N":
             names = [n.encode("utf-8", "surrogateescape") for n in val.split(",")]
         elif opt == "json":
             raise UsageError("--json is not supported", 1)
-    width = int(width_text) if width_text.isdigit() and int(width_text) > 0 else 80
+    width = int(width_text) if isdigits(width_text) and int(width_text) > 0 else 80
     lines: list[bytes] = []
     status = 0
     async for name, stream in _each_input(ctx, files, "cannot open {name}: {err}"):
@@ -855,11 +856,11 @@ async def fmt(ctx: CommandContext) -> int:
             goal_text = val
     width = 75
     if width_text is not None:
-        if not width_text.isdigit() or int(width_text) > 2500:
+        if not isdigits(width_text) or int(width_text) > 2500:
             raise Fail(f"invalid width: {quote(width_text)}")
         width = int(width_text)
     if goal_text is not None:
-        if not goal_text.isdigit():
+        if not isdigits(goal_text):
             raise Fail(f"invalid width: {quote(goal_text)}")
         goal = int(goal_text)
         if width_text is None:

@@ -155,8 +155,8 @@ def parse_set(text: str, is_set2: bool) -> tuple[list[Element], bool]:
                 end = next((k for k in range(i + 3, n) if lit(k, "]")), None)
                 if end is not None:
                     digits = bytes(v for v, _ in chars[i + 3:end]).decode("latin-1")
-                    if digits == "" or re.fullmatch(r"\d+", digits):
-                        if digits and not re.fullmatch(r"0[0-7]*|[1-9]\d*", digits):
+                    if digits == "" or re.fullmatch(r"[0-9]+", digits):
+                        if digits and not re.fullmatch(r"0[0-7]*|[1-9][0-9]*", digits):
                             raise Fail(f"invalid repeat count {quote(digits)} in [c*n] construct")
                         count = int(digits, 8 if digits.startswith("0") else 10) if digits else 0
                         if not is_set2 and not (digits and count):

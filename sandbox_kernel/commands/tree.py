@@ -7,6 +7,7 @@ from ..vfs import FSError
 from ._fsutil import group_name, join_path, mode_string, user_name, utf8_locale
 from .find import glob_regex
 from .registry import CommandContext, command
+from ..chars import isdigits
 
 TREE_HELP = """\
 usage: tree [-adfFhilprstuvCDgnU] [-L level] [-P pattern] [-I pattern] [--noreport]
@@ -97,7 +98,7 @@ def _parse_args(args: list[str]) -> tuple[dict, list[str]]:
                     value = args[i]
                     i += 1
                     if ch == "L":
-                        if not value.isdigit() or int(value) < 1:
+                        if not isdigits(value) or int(value) < 1:
                             raise TreeUsage("tree: Invalid level, must be greater than 0.")
                         o["level"] = int(value)
                     else:

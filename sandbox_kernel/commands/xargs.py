@@ -6,6 +6,7 @@ from ..vfs import FSError
 from ._textio import parse_opts, quote
 from .options import UsageError
 from .registry import CommandContext, command
+from ..chars import isdigits
 
 XARGS_HELP = """\
 Usage: xargs [OPTION]... COMMAND [INITIAL-ARGS]...
@@ -208,7 +209,7 @@ async def xargs(ctx: CommandContext) -> int:
     no_empty = verbose = exit_on_size = False
 
     def count(val: str, opt: str, minimum: int = 1) -> int:
-        if not val.lstrip("-").isdigit():
+        if not isdigits(val.lstrip("-")):
             raise UsageError(f"invalid number {quote(val)} for -{opt} option", 1)
         n = int(val)
         if n < minimum:

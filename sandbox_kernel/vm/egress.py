@@ -15,6 +15,7 @@ import time
 from typing import Callable
 
 from .client import AgentGone, Execution
+from ..chars import isdigits
 
 GUEST_PROXY_PORT = 3128
 DEFAULT_PORTS = (80, 443)
@@ -31,7 +32,7 @@ class AllowRule:
         host, sep, port = text.strip().rpartition(":") if ":" in text else (text.strip(), "", "")
         if not _HOST_RE.fullmatch(host):
             raise ValueError(f"invalid host pattern '{text}'")
-        if sep and (not port.isdigit() or not 1 <= int(port) <= 65535):
+        if sep and (not isdigits(port) or not 1 <= int(port) <= 65535):
             raise ValueError(f"invalid port in '{text}'")
         self.text = text.strip()
         self.host = host.lower()
@@ -187,6 +188,6 @@ def _split_host_port(text: str, default: int) -> tuple[str | None, int | None]:
         host, _, port = text.partition(":")
     else:
         host, port = text, ""
-    if port and not port.isdigit():
+    if port and not isdigits(port):
         return None, None
     return host or None, int(port) if port else default

@@ -25,6 +25,7 @@ from .egress import GUEST_PROXY_PORT, EgressProxy, parse_allow_list
 from .image import GuestImage, ImageError, ensure_image
 from .machine import Machine, MachineConfig, VmStartError, qemu_available, qemu_version
 from .sync import ROOT, WorkspaceSync
+from ..chars import isdigits
 
 #: the host shell's variables that make no sense in the guest
 HOST_ONLY_ENV = {"PATH", "HOME", "PWD", "OLDPWD", "SHELL", "USER", "LOGNAME", "SHLVL", "HOSTNAME",
@@ -431,14 +432,14 @@ class VmEngine:
             if not eq:
                 return f"vm: config: expected key=value, got '{item}'"
             if key == "vcpus":
-                if not value.isdigit() or not 1 <= int(value) <= MAX_VCPUS:
+                if not isdigits(value) or not 1 <= int(value) <= MAX_VCPUS:
                     return f"vm: config: vcpus must be 1..{MAX_VCPUS}"
                 changes["vcpus"] = int(value)
             elif key in ("memory", "mem"):
                 number = value.upper().removesuffix("M").removesuffix("MB")
-                if number.endswith("G") and number[:-1].isdigit():
+                if number.endswith("G") and isdigits(number[:-1]):
                     number = str(int(number[:-1]) * 1024)
-                if not number.isdigit() or not 128 <= int(number) <= MAX_MEMORY_MB:
+                if not isdigits(number) or not 128 <= int(number) <= MAX_MEMORY_MB:
                     return f"vm: config: memory must be 128..{MAX_MEMORY_MB} (MB)"
                 changes["memory_mb"] = int(number)
             elif key == "network":
