@@ -15,7 +15,9 @@ The engine is PyPI ``qjs-wasi-reactor.wasm==0.15.1.1`` (QuickJS-NG built as a WA
   block, and find ``JSRuntime.stack_limit`` (two words after ``stack_size``) by probing;
 * the function table is not exported and has a fixed size: we add one slot at its end and
   export it (``__indirect_function_table``) so the host can install its own promise-rejection
-  tracker there (``JS_SetHostPromiseRejectionTracker`` takes a table index).
+  tracker there (``JS_SetHostPromiseRejectionTracker`` takes a table index);
+* out of memory: when QuickJS cannot even allocate the "out of memory" error it throws
+  ``null``; libc's ``errno`` (found by probing, see ``runtime``) then reads ``ENOMEM``.
 """
 from __future__ import annotations
 
@@ -52,6 +54,7 @@ LOOP_IDLE = -1
 LOOP_ERROR = -2
 
 SIGINT_BIT = 1 << 2  # bit (1 << SIGINT) of os_pending_signals
+ENOMEM = 48          # WASI's errno value, set by a failing malloc
 
 TABLE_EXPORT = "__indirect_function_table"
 
@@ -60,7 +63,7 @@ REQUIRED_EXPORTS = (
     "JS_SetHostPromiseRejectionTracker", "JS_SetInterruptHandler", "JS_SetMaxStackSize",
     "JS_Eval", "JS_GetException", "JS_FreeValue", "JS_ToCStringLen2", "JS_FreeCString",
     "JS_GetGlobalObject", "JS_GetPropertyStr", "JS_Call", "JS_PromiseState", "JS_PromiseResult",
-    "js_std_loop_once", "JS_RunGC", "JS_ResetUncatchableError", "JS_IsUncatchableError",
+    "js_std_loop_once", "JS_IsJobPending", "JS_RunGC", "JS_ResetUncatchableError", "JS_IsUncatchableError",
     "__stack_pointer", TABLE_EXPORT,
 )
 

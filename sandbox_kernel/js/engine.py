@@ -290,6 +290,8 @@ class JsEngine:
             prepared = prepare_cell(cell)
             io.consts, io.declared = prepared.consts, prepared.declared
             outcome = self.instance.run(prepared.source, filename, cancelled=io.cancelled, wait=io.wait)
+            if self.instance.dead:  # given up after running out of memory (the notice says so)
+                self.instance = None
         except InstanceDead as e:
             dead, self.instance = self.instance, None
             outcome = Outcome(status=1)
@@ -301,10 +303,15 @@ class JsEngine:
             else:
                 outcome.error = {"name": "InternalError", "message": str(e), "stack": ""}
             notices.append(f"JS state was reset: {e}")
-        except MemoryError as e:
+        except MemoryError as e:  # the host could not pass the cell in
             if self.instance is None:
                 e = f"the JS memory limit wasm_memory_bytes={format_size(limits.wasm_memory_bytes)} is too small to start the engine"
-            outcome = Outcome(status=1, error={"name": "RangeError", "message": f"out of memory ({e})", "stack": ""})
+                outcome = Outcome(status=1, error={"name": "RangeError", "message": f"out of memory ({e})", "stack": ""})
+            else:
+                outcome = Outcome(status=1, error={"name": "InternalError", "message": "out of memory", "stack": ""})
+                if not self._usable_after_oom():
+                    notices.append(self.instance.reset_notice())
+                    self.instance = None
         except Exception as e:  # a host bug: report it, and don't trust the context any more
             self.instance = None
             outcome = Outcome(status=1, error={"name": "InternalError", "stack": "",
@@ -314,6 +321,12 @@ class JsEngine:
             self.api.run = RunIO()
         notices[:0] = outcome.notices
         return outcome, notices
+
+    def _usable_after_oom(self) -> bool:
+        try:
+            return self.instance.usable_after_oom()
+        except InstanceDead:
+            return False
 
     def _result(self, outcome: Outcome, limits: Limits) -> RunResult:
         value = {"text/plain": outcome.value} if outcome.value is not None else None

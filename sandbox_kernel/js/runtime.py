@@ -17,6 +17,7 @@ from pathlib import Path
 
 import wasmtime
 
+from ..limits import format_size
 from . import binary
 from .binary import BinaryFacts
 from .wasi import ProcessExit, WasiHost
@@ -30,9 +31,15 @@ C_STACK_RATIO = 5
 C_STACK_MARGIN = 128 << 10     # QuickJS raises RangeError this far before the end
 THREAD_STACK = 48 << 20        # stack of the threads that run wasm (Python frames + wasm)
 OOM_RESERVE = 4 << 20          # heap kept back so an out-of-memory error can still be reported
+# A heap that cannot give OOM_RESERVE plus this much after a GC is nearly full: the reserve is
+# then left to the next run (so it can free what fills the heap) instead of being kept back.
+OOM_HEADROOM = 4 << 20
+OOM_MIN_ROOM = 1 << 20         # less than this free after an out-of-memory: the context is given up
 HARD_STOP_AFTER = 2.0          # seconds between a soft interrupt and the epoch trap
 
 _PRELUDE = (Path(__file__).with_name("prelude.js")).read_text()
+OUT_OF_MEMORY = {"name": "InternalError", "message": "out of memory", "stack": "", "text": ""}
+_errno_addr: int | None = None  # libc's errno: a static word, the same in every instance
 
 
 class InstanceDead(Exception):
@@ -178,6 +185,7 @@ class JsInstance:
         self._scratch = self._malloc(16)
         self._reserve = self._malloc(OOM_RESERVE)
         self._stack_limit_offset = self._find_stack_limit_offset()
+        self._errno = ctypes.c_uint32.from_address(base + self._find_errno_addr())
         c_stack = _native_stack // C_STACK_RATIO
         block = self._malloc(c_stack + 16)
         self._stack_top = (block + c_stack) & ~15
@@ -216,6 +224,28 @@ class JsInstance:
             raise MemoryError("the JS heap is full")
         return ptr
 
+    def _find_errno_addr(self) -> int:
+        """errno is the only static word a failing malloc changes: find it by diffing the
+        memory below the heap (where the first host block lies) around one."""
+        global _errno_addr
+        if _errno_addr is None:
+            end = self._scratch
+            before = bytes(self.memory.read(self.store, 0, end))
+            if self._call("malloc", 0xFFFFFFF0) != 0:
+                raise binary.BinaryMismatch("malloc of 4 GiB succeeded")
+            after = bytes(self.memory.read(self.store, 0, end))
+            chunk = 4096
+            changed = [o for c in range(0, end, chunk) if before[c:c + chunk] != after[c:c + chunk]
+                       for o in range(c, min(c + chunk, end) & ~3, 4) if before[o:o + 4] != after[o:o + 4]]
+            if len(changed) != 1 or after[changed[0]:changed[0] + 4] != struct.pack("<I", binary.ENOMEM):
+                raise binary.BinaryMismatch(f"errno not found (changed words: {changed[:8]})")
+            _errno_addr = changed[0]
+        return _errno_addr
+
+    def out_of_memory(self) -> bool:
+        """Whether an allocation failed since the run began."""
+        return self._errno.value == binary.ENOMEM
+
     def _release_reserve(self) -> bool:
         if getattr(self, "_reserve", 0):
             self._call("free", self._reserve)
@@ -223,10 +253,56 @@ class JsInstance:
             return True
         return False
 
-    def _rearm_reserve(self) -> None:
+    def _rearm_reserve(self, check: bool) -> bool:
+        """Hold OOM_RESERVE back for the next run if the heap (after a GC) has that much and
+        OOM_HEADROOM more; otherwise leave it all to the next run. True when there was room."""
+        if self._reserve and not check:
+            return True
+        self._call("JS_RunGC", self.rt)
         if not self._reserve:
-            self._call("JS_RunGC", self.rt)
             self._reserve = self._call("malloc", OOM_RESERVE) & 0xFFFFFFFF
+        if self._reserve:
+            room = self._call("malloc", OOM_HEADROOM) & 0xFFFFFFFF
+            if room:
+                self._call("free", room)
+                return True
+            self._release_reserve()
+        return False
+
+    def _runs_code(self) -> bool:
+        """Whether the context has room for a small cell and still runs a small script (an
+        allocation failing in the middle of an operation may have left QuickJS broken)."""
+        room = self._call("malloc", OOM_MIN_ROOM) & 0xFFFFFFFF
+        if not room:
+            return False
+        self._call("free", room)
+        try:
+            value = self._eval("[1, 2, 3].map(String).join()", "<probe>", binary.EVAL_TYPE_GLOBAL)
+        except MemoryError:
+            return False
+        if binary.tag_of(value) == binary.TAG_EXCEPTION:
+            self._free_value(self._call("JS_GetException", self.ctx))
+            return False
+        try:
+            return self._to_str(value) == "1,2,3"
+        finally:
+            self._free_value(value)
+
+    def usable_after_oom(self) -> bool:
+        """After the heap ran out: False (and the instance is marked dead) when the context is
+        not worth keeping: it cannot run a small script, or queued jobs (which only running
+        them could free) hold a heap that is still nearly full."""
+        if self.dead:
+            return False
+        roomy = self._rearm_reserve(check=True)
+        if (not roomy and self._call("JS_IsJobPending", self.rt)) or not self._runs_code():
+            self.dead = "the JS context ran out of memory"
+            return False
+        return True
+
+    def reset_notice(self) -> str:
+        return (f"JS state was reset after running out of memory (wasm_memory_bytes="
+                f"{format_size(self.memory_limit)}): globals are gone")
 
     def _cstring(self, text: str) -> tuple[int, int]:
         raw = text.encode("utf-8", "surrogatepass")
@@ -357,6 +433,10 @@ class JsInstance:
             promise = next(iter(self._rejected))
             del self._rejected[promise]
             reason = self._call("JS_PromiseResult", self.ctx, promise)
+            if self._is_oom_null(reason):
+                self._free_value(promise)
+                outcome.status, outcome.error = 1, dict(OUT_OF_MEMORY)
+                return False
             try:
                 taken = self.call_host("unhandledRejection", reason, promise)
                 if binary.tag_of(taken) == binary.TAG_EXCEPTION:  # a listener threw
@@ -412,6 +492,7 @@ class JsInstance:
         self.store.set_epoch_deadline(1)
         self.store.set_limits(memory_size=max(self.memory_limit, self.memory.size(self.store) * 65536))
         self._reset_stack()
+        self._errno.value = 0
         outcome = Outcome()
         try:
             self._drop_rejections()  # the prelude's, or left by a run that failed
@@ -427,13 +508,27 @@ class JsInstance:
             if not self.dead:
                 self._set_interrupt(False)
         if not self.dead:
-            self._drop_rejections()
-            if outcome.interrupted or outcome.exit_code is not None:
-                n = self._cancel_timers()
-                if n and outcome.interrupted:
-                    outcome.notices.append(f"[js: {n} pending timer{'s' if n > 1 else ''} cancelled]")
-            self._rearm_reserve()
+            self._after_run(outcome)
         return outcome
+
+    def _after_run(self, outcome: Outcome) -> None:
+        oom = self.out_of_memory()  # read first: the host's own probing below may set errno
+        failed = oom and outcome.error is not None and outcome.error.get("message") == "out of memory"
+        try:
+            self._drop_rejections()
+            if outcome.interrupted or outcome.exit_code is not None or failed:
+                n = self._cancel_timers()  # an out-of-memory error ends the run like an interrupt
+                if n and (outcome.interrupted or failed):
+                    outcome.notices.append(f"[js: {n} pending timer{'s' if n > 1 else ''} cancelled]")
+            if not oom:
+                self._rearm_reserve(check=False)
+            elif not self.usable_after_oom():
+                outcome.notices.append(self.reset_notice())
+            elif not self._reserve:
+                outcome.notices.append("[js: the JS heap is still nearly full after garbage collection: "
+                                       "drop what big globals hold (x = null) or run %js reset]")
+        except InstanceDead:  # e.g. a trap in the GC: the state is gone either way
+            outcome.notices.append(self.reset_notice() if oom else f"JS state was reset: {self.dead}")
 
     def _run_body(self, source, filename, outcome, cancelled, wait) -> None:
         promise = self._eval(source, filename, binary.EVAL_FLAG_ASYNC)
@@ -523,17 +618,23 @@ class JsInstance:
         exc = self._call("JS_GetException", self.ctx)
         return self._describe(exc)
 
+    def _is_oom_null(self, value: int) -> bool:
+        """QuickJS throws null when it cannot allocate its "out of memory" error."""
+        return binary.tag_of(value) == binary.TAG_NULL and self.out_of_memory()
+
     def _describe(self, exc: int) -> dict:
         self._release_reserve()  # formatting may need memory after an out-of-memory error
+        if self._is_oom_null(exc):
+            return dict(OUT_OF_MEMORY)
         info = self.call_host("error", exc)
         self._free_value(exc)
         if binary.tag_of(info) == binary.TAG_EXCEPTION:
             self._free_value(self._call("JS_GetException", self.ctx))
-            return {"name": "InternalError", "message": "out of memory", "stack": "", "text": ""}
+            return dict(OUT_OF_MEMORY)
         try:
             return json.loads(self._to_str(info))
         except ValueError:
-            return {"name": "InternalError", "message": "out of memory", "stack": "", "text": ""}
+            return dict(OUT_OF_MEMORY)
         finally:
             self._free_value(info)
 

@@ -47,6 +47,16 @@ def test_memory_bomb(js):
     alive(js)
 
 
+def test_promise_job_bomb_is_out_of_memory_and_the_next_cell_works(js):
+    # a heap full of queued jobs cannot be freed without running them: a fresh context, said once
+    result, out, err, dt = js.run("for (let i = 0; i < 1e6; i++) Promise.resolve(i).then(x => x)", "js")
+    assert result.status == 1 and "out of memory" in result.error.evalue and "wasm_memory_bytes" in result.error.evalue
+    assert b"globals are gone" in err
+    result, out, err, dt = js.run("typeof marker", "js")
+    assert result.value == {"text/plain": "'undefined'"} and err == b""
+    alive(js)
+
+
 def test_huge_string(js):
     result, out, err, dt = js.run("let s = 'x'; for (let i = 0; i < 40; i++) s += s; s.length", "js")
     assert result.status != 0 and dt < 7
