@@ -18,6 +18,7 @@ import zlib
 from typing import Any, Callable
 
 from ..vfs import FSError, normpath
+from ..chars import isdigits
 
 # libuv's wording where it differs from the C library's
 _UV_TEXT = {
@@ -409,7 +410,7 @@ class HostApi:
     # --- descriptors (fs.openSync & co.)
     def op_open(self, req, payload):
         flags = str(req.get("flags") or "r")
-        if flags.isdigit():
+        if isdigits(flags):
             n = int(flags)
             base = "a" if n & 1024 else "w" if n & (512 | 64) and n & 3 else "r"
             flags = base + ("x" if n & 128 and base != "r" else "") + ("+" if n & 3 == 2 else "")

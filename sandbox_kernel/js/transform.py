@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from ..chars import isdigits
 
 _IDENT = re.compile(r"[A-Za-z_$\u0080-\uffff][\w$\u0080-\uffff]*")
 _SPACE = re.compile(r"\s+")
@@ -119,8 +120,8 @@ def tokenize(src: str) -> list[_Token]:
                 j += 1
             i = j
             kind = "regex"
-        elif c.isdigit() or (c == "." and i + 1 < n and src[i + 1].isdigit()):
-            m = re.compile(r"(0[xXoObB][\da-fA-F_]+n?|[\d_]*\.?[\d_]+(?:[eE][+-]?\d+)?n?)").match(src, i)
+        elif isdigits(c) or (c == "." and i + 1 < n and isdigits(src[i + 1])):
+            m = re.compile(r"(0[xXoObB][0-9a-fA-F_]+n?|[0-9_]*\.?[0-9_]+(?:[eE][+-]?[0-9]+)?n?)").match(src, i)
             i = m.end() if m and m.end() > i else i + 1
             kind = "num"
         elif (m := _IDENT.match(src, i)):
