@@ -5,6 +5,8 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
+from sandbox_kernel.vm.machine import qemu_available
+
 NOTEBOOKS = sorted((Path(__file__).resolve().parents[2] / "notebooks").glob("*.ipynb"))
 
 
@@ -18,10 +20,20 @@ def outputs_text(cell):
     return "".join(parts)
 
 
+def needs_vm(nb) -> None:
+    """Notebooks with %%vm cells need QEMU (they run in CI, which has it)."""
+    if any(c.cell_type == "code" and c.source.startswith("%%vm") for c in nb.cells):
+        reason = qemu_available()
+        if reason:
+            print(f"skipped: {reason}")
+            pytest.skip(reason)
+
+
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_notebook_runs(path):
     nb = nbformat.read(path, as_version=4)
-    NotebookClient(nb, timeout=60, kernel_name="sandbox").execute()  # raises on unexpected errors
+    needs_vm(nb)
+    NotebookClient(nb, timeout=120, kernel_name="sandbox").execute()  # raises on unexpected errors
     for cell in nb.cells:
         if cell.cell_type != "code":
             continue
@@ -33,7 +45,8 @@ def test_notebook_runs(path):
 
 def test_tour_outputs():
     nb = nbformat.read(NOTEBOOKS[0].parent / "tour.ipynb", as_version=4)
-    NotebookClient(nb, timeout=60, kernel_name="sandbox").execute()
+    needs_vm(nb)
+    NotebookClient(nb, timeout=120, kernel_name="sandbox").execute()
     cells = {c.source.split("\n")[0]: c for c in nb.cells if c.cell_type == "code"}
     hello = outputs_text(cells['echo "Hello from $(whoami)@$(hostname) in $PWD"'])
     assert hello.startswith("Hello from user@sandbox in /workspace")
@@ -53,5 +66,10 @@ def test_tour_outputs():
     assert js.outputs[0].text == "banana, cherry, date\n" and js.outputs[1].data["text/plain"] == "36"
     shown = cells["# back in the shell: the file written by JavaScript"].outputs[0].data
     assert [row["name"] for row in shown["application/json"]] == ["banana", "cherry", "date"]
+    vm = cells["%%vm"]
+    stdout = "".join(o.text for o in vm.outputs if o.output_type == "stream" and o.name == "stdout")
+    assert stdout.startswith("python 3.") and "on Linux x86_64" in stdout
+    assert outputs_text(cells["# back in the shell: the file written inside the VM"]) == \
+        "apple,8\nbanana,12\ncherry,7\ndate,9\n"
     last = [c for c in nb.cells if c.cell_type == "code"][-1]
     assert [o.ename for o in last.outputs if o.output_type == "error"] == ["ExitStatus"]
