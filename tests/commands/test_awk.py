@@ -394,3 +394,98 @@ def test_awk_utf8_locale_counts_characters():
 ])
 def test_awk_gawk_extensions_like_gawk(prog):
     assert_like_gnu(["gawk", prog], check_files=True)
+
+
+# ---------------------------------------------------------------- gawk's numbers and order
+def test_rand_is_gawks_sequence():
+    """Values taken from gawk 5.2: the first rand() without srand, srand's returned seeds
+    (truncated toward zero, LONG_MIN when out of range), and a seeded int(rand()*N) loop."""
+    out, _, _ = run_cmd(["awk", "BEGIN { printf \"%.17g %.17g\\n\", rand(), rand(); "
+                         "print srand(-7.9), srand(2^40), srand(1e30), srand(5), srand(5); "
+                         "for (i = 0; i < 12; i++) printf \"%d \", int(rand() * 100); print \"\" }"])
+    assert out == ("0.92404581539912467 0.59390861929587824\n"
+                   "1 -7 1099511627776 -9223372036854775808 5\n"
+                   "19 77 47 19 93 74 40 72 53 82 81 64 \n")
+    out, _, _ = run_cmd(["awk", "BEGIN { srand(0); a = rand(); srand(123459876); print a, rand(); "
+                         "srand(-2147483648); print rand() }"])
+    assert out == "0.855566 0.0315347\n0.550394\n"
+
+
+def test_for_in_order_is_gawks():
+    """Orders taken from gawk 5.2: words by its string hash, integers ascending after the
+    strings when the first subscript is an integer."""
+    out, _, _ = run_cmd(["awk", "BEGIN { n = split(\"the cat and the dog and a bird or two\", w); "
+                         "for (i = 1; i <= n; i++) c[w[i]]++; for (k in c) printf \"%s:%d \", k, c[k]; print \"\" }"])
+    assert out == "two:1 or:1 the:2 bird:1 a:1 and:2 cat:1 dog:1 \n"
+    out, _, _ = run_cmd(["awk", "BEGIN { a[3]; a[\"x\"]; a[1]; a[\"-1\"]; a[20]; a[\"y\"]; a[2]; "
+                         "for (k in a) printf \"%s \", k; print \"\" }"])
+    assert out == "-1 x y 1 2 3 20 \n"
+
+
+_WORDS = " ".join(f"w{i * 7919 % 1000}x{i % 13}" for i in range(700))
+
+
+@pytest.mark.skipif(shutil.which("gawk") is None, reason="gawk is not installed")
+@pytest.mark.parametrize("prog", [
+    "BEGIN { print rand(), rand(), rand() }",
+    "BEGIN { for (s = -40; s < 3000; s += 97.3) { srand(s); x = x \" \" rand() } print x }",
+    "BEGIN { print srand(12), srand(4294967297), srand(-1), srand(\"12x\"), srand(2147483648), rand() }",
+    "BEGIN { srand(42); for (i = 0; i < 5000; i++) s += int(rand() * 1000); printf \"%d %.17g\\n\", s, rand() }",
+    "BEGIN { srand(7); for (i = 0; i < 50; i++) printf \"%d \", int(rand() * 6) + 1; print \"\" }",
+    "BEGIN { for (i = 1; i <= 300; i++) a[i]; for (k in a) s = s \" \" k; print s }",
+    "BEGIN { for (i = 300; i >= 0; i--) a[i]; for (k in a) s = s \" \" k; print s }",
+    "BEGIN { n = split(\"a b c d e f g h i j k l m\", p); for (k in p) printf \"%s=%s \", k, p[k]; print \"\" }",
+    "BEGIN { n = split(\"" + _WORDS + "\", w); for (i = 1; i <= n; i++) c[w[i]]++; "
+    "for (k in c) printf \"%s:%d \", k, c[k]; print \"\" }",
+    "BEGIN { split(\"" + _WORDS + "\", w); for (i = 1; i <= 39; i++) c[w[i]]; for (k in c) printf \"%s \", k; print \"\" }",
+    "BEGIN { split(\"" + _WORDS + "\", w); for (i = 1; i <= 40; i++) c[w[i]]; for (k in c) printf \"%s \", k; print \"\" }",
+    "BEGIN { a[\"x\"]; a[1]; a[2]; a[\"y\"]; a[-3]; a[\"1.0\"]; a[\"01\"]; for (k in a) printf \"%s \", k; print \"\" }",
+    "BEGIN { a[1]; a[\"x\"]; a[\"y\"]; a[-1]; a[\"z\"]; a[\"foo\"]; a[\"bar\"]; a[-2]; a[0]; for (k in a) printf \"%s \", k; print \"\" }",
+    "BEGIN { a[\"caf\\303\\251\"]; a[\"na\\303\\257ve\"]; a[\"x\"]; a[\"\\344\\270\\255\"]; for (k in a) printf \"%s \", k; print \"\" }",
+    "BEGIN { a[\"k\"]; delete a; a[5]; a[\"z\"]; a[1]; for (k in a) printf \"%s \", k; print \"\" }",
+])
+def test_awk_numbers_and_order_like_gawk(prog):
+    assert_like_gnu(["gawk", prog], check_files=True)
+
+
+# ---------------------------------------------------------------- pipes stream
+def _sh(script: str) -> tuple[str, str, int]:
+    from sandbox_kernel.cli import run_script
+    from sandbox_kernel.limits import Limits
+
+    out, err, status = run_script(script, limits=Limits(wall_time=20.0))
+    return out.decode(), err.decode(), status
+
+
+def test_getline_from_endless_command_streams():
+    # the command never ends: the first lines come while it runs, close() stops it (SIGPIPE)
+    out, err, status = _sh("awk 'BEGIN { \"yes\" | getline x; \"yes\" | getline y; print x y, close(\"yes\") }'")
+    assert (out, err, status) == ("yy 141\n", "", 0)
+    out, _, status = _sh("awk 'BEGIN { \"seq 1000000000\" | getline; print $0, NR }'")
+    assert (out, status) == ("1 0\n", 0)  # stopped at exit; gawk leaves NR alone here
+
+
+def test_getline_from_command_status_and_reopen():
+    out, _, _ = _sh("awk 'BEGIN { c = \"echo hi; exit 3\"; c | getline x; print x, close(c), close(c); "
+                    "while ((\"seq 3\" | getline n) > 0) s = s n; print s, close(\"seq 3\") }'")
+    assert out == "hi 3 -1\n123 0\n"
+
+
+def test_print_to_command_streams():
+    # head ends early: awk is told at its next write instead of buffering forever (as gawk)
+    out, err, status = _sh("awk 'BEGIN { while (1) print \"y\" | \"head -2\" }'")
+    assert out == "y\ny\n" and status == 2
+    assert err == "awk: cmd. line:1: fatal: print to \"head -2\" failed: Broken pipe\n"
+
+
+def test_pipe_output_order_like_gawk():
+    """stdout is flushed when an output pipe opens and by close(); at exit the pipes are
+    closed (newest first) before awk's own buffered output goes out."""
+    out, _, _ = _sh("awk 'BEGIN { print \"a\"; print \"b\" | \"cat\"; print \"c\" }'")
+    assert out == "a\nb\nc\n"
+    out, _, _ = _sh("awk 'BEGIN { print \"a\"; print \"b\" | \"cat\"; print \"c\"; close(\"cat\"); print \"d\" }'")
+    assert out == "a\nc\nb\nd\n"
+    out, _, _ = _sh("awk 'BEGIN { print \"a\"; print \"b\" | \"sort\"; print \"c\"; print \"d\" | \"cat\" }'")
+    assert out == "a\nc\nd\nb\n"
+    out, _, _ = _sh("awk 'BEGIN { print \"x\" | \"cat; exit 3\"; print close(\"cat; exit 3\") }'")
+    assert out == "x\n3\n"

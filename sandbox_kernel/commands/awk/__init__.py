@@ -184,9 +184,17 @@ async def awk(ctx: CommandContext) -> int:
             return 2
         assign(a)
 
-    status = 0
     rules = ns["RULES"]
     has_main = bool(prog.rules) or bool(prog.end)
+    try:
+        return await _run_program(runtime, ns, rules, has_main, is_async, ctx)
+    finally:
+        runtime.kill_children()  # only those an error or interrupt left running
+
+
+async def _run_program(runtime: rt.Runtime, ns: dict, rules, has_main: bool, is_async: bool,
+                       ctx: CommandContext) -> int:
+    status = 0
     try:
         try:
             await _call(ns["BEGIN"], is_async)

@@ -619,7 +619,7 @@ class Compiler:
         if k == "forin":
             _, var, arr, body = node
             t = self.new_tmp()
-            out.append(ind + f"for {t} in list({self.array_ref(arr)}):")
+            out.append(ind + f"for {t} in R.forin({self.array_ref(arr)}):")
             out.append(ind + "    " + self.assign_to(("var", var), f"StrNum({t})"))
             self.stmt(body, out, ind + "    ")
             return

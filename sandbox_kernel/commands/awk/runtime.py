@@ -1,15 +1,19 @@
 """awk runtime: values, conversions, fields, records, I/O; the namespace generated code runs in."""
 from __future__ import annotations
 
+import asyncio
 import codecs
 import math
-import random
 import re
 import time
 
-from ...streams import BufferOutput, BytesInput
+from ...streams import Pipe
 from ...vfs import FSError
 from .._lineblocks import MAX_LINE, LineTooLong, TextCodec
+from .arrayorder import forin_order
+from .gawkrand import GawkRandom, seed_of
+
+PIPE_BUFFER = 8192  # what ``print | cmd`` holds before passing it on, as stdio would
 
 _ASCII_UPPER = str.maketrans("abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
@@ -121,15 +125,15 @@ class Runtime:
         self.split_done = True
         self.out: list[str] = []  # pending stdout pieces (generated code appends to it)
         self.ranges: dict[int, bool] = {}
-        self.rng = random.Random(0)
-        self.seed = 0.0
-        self.prev_seed = 0.0
+        self.rng: GawkRandom | None = None  # made on first use: seeding costs ~1 ms
+        self.seed = 1  # gawk's initial seed, what the first srand() returns
         self.gl_value = UNINIT
         self.deadline = deadline
         self.ticks = 0
         self.depth = 0
         self.files: dict[str, object] = {}  # output redirections
-        self.readers: dict[str, object] = {}  # getline < file / cmd | getline
+        self.readers: dict[str, RecordReader] = {}  # getline < file / cmd | getline
+        self.children: list[asyncio.Task] = []  # commands started by pipes
         self.main_iter = None
         self.main_stream = None
         self.arg_index = 1
@@ -191,7 +195,8 @@ class Runtime:
         target = self.files.get(dest)
         if target is None:
             if op == "|":
-                target = ["pipe", []]
+                await self.flush_stdout()  # gawk flushes stdout before starting the command
+                target = ["pipe", self.start_output_command(dest)]
             elif dest in ("/dev/stdout", "-"):
                 target = ["stdout", None]
             elif dest == "/dev/stderr":
@@ -211,11 +216,44 @@ class Runtime:
             await self.flush_stdout()
             await self.ctx.stderr.write(self.codec.encode(text))
         elif kind == "pipe":
-            obj.append(text)
+            obj.pending.append(text)
+            obj.size += len(text)
+            if obj.size >= PIPE_BUFFER:
+                await self.feed(dest, obj)
         else:
             obj.write(self.codec.encode(text))
 
-    async def close(self, name: str) -> float:
+    def start_output_command(self, cmd: str) -> "ChildCommand":
+        pipe = Pipe()
+        child = ChildCommand(pipe)
+        child.task = self.spawn(cmd, child, stdin=pipe.reader)
+        return child
+
+    def spawn(self, cmd: str, child: "ChildCommand", stdin=None, stdout=None) -> asyncio.Task:
+        """Run ``sh -c cmd`` beside awk (a pipe end in ``stdin`` or ``stdout``)."""
+        async def run() -> int:
+            try:
+                return await self.ctx.run(["sh", "-c", self.codec.unarg(cmd)], stdin=stdin, stdout=stdout)
+            except BrokenPipeError:
+                return 141
+            finally:  # the command's end of the pipe: awk then sees EOF or EPIPE
+                (stdout or stdin).close()
+        task = asyncio.ensure_future(run())
+        self.children = [t for t in self.children if not t.done()]  # a loop may open many
+        self.children.append(task)
+        return task
+
+    async def feed(self, cmd: str, child: "ChildCommand") -> None:
+        """Pass what ``print | cmd`` buffered to the command (gawk block-buffers pipes too)."""
+        data = self.codec.encode("".join(child.pending))
+        child.pending.clear()
+        child.size = 0
+        try:
+            await child.pipe.writer.write(data)
+        except BrokenPipeError:
+            raise AwkFatal(f'print to "{cmd}" failed: Broken pipe')
+
+    async def close(self, name: str, flush: bool = True) -> float:
         status = -1.0
         target = self.files.pop(name, None)
         if target is not None:
@@ -224,25 +262,47 @@ class Runtime:
             if kind == "file":
                 obj.close()
             elif kind == "pipe":
-                await self.flush_stdout()
-                data = self.codec.encode("".join(obj))
-                status = float(await self.ctx.run(["sh", "-c", self.codec.unarg(name)],
-                                                  stdin=BytesInput(data)))
-        if name in self.readers:
-            self.readers.pop(name)
+                if flush:
+                    await self.flush_stdout()
+                if obj.pending:
+                    await self.feed(name, obj)
+                obj.pipe.writer.close()
+                status = float(await obj.task)
+        reader = self.readers.pop(name, None)
+        if reader is not None:
             status = 0.0
+            if reader.child is not None:
+                reader.child.pipe.reader.close()  # a command still writing gets SIGPIPE
+                status = float(await reader.child.task)
         return status
 
     async def close_all(self) -> None:
-        for name in list(self.files):
+        """At exit, as gawk: the most recently opened first, stdout left for afterwards."""
+        for name in reversed(list(self.files)):
+            await self.close(name, flush=False)
+        for name in list(self.readers):
             await self.close(name)
+
+    def kill_children(self) -> None:
+        """Stop the commands still running (awk ends on an error or is interrupted)."""
+        for task in self.children:
+            if not task.done():
+                task.cancel()
+                task.add_done_callback(_retrieve)
+
+    async def flush_pipes(self) -> None:
+        for name, (kind, obj) in list(self.files.items()):
+            if kind == "pipe" and obj.pending:
+                await self.feed(name, obj)
 
     async def fflush(self) -> float:
         await self.flush_stdout()
+        await self.flush_pipes()
         return 0.0
 
     async def system(self, cmd: str) -> float:
         await self.flush_stdout()
+        await self.flush_pipes()
         return float(await self.ctx.run(["sh", "-c", self.codec.unarg(cmd)]))
 
     # ---------------------------------------------------------------- fields
@@ -480,15 +540,24 @@ class Runtime:
         except (ValueError, OverflowError):
             return -1.0
 
+    def forin(self, arr: dict) -> list[str]:
+        """The keys of ``arr`` in the order gawk's for-in visits them."""
+        return forin_order(list(arr), self.codec.encode)
+
     # ---------------------------------------------------------------- random
     def rand(self) -> float:
-        return self.rng.random()
+        if self.rng is None:
+            self.rng = GawkRandom(self.seed)
+        return self.rng.rand()
 
     def srand(self, seed) -> float:
         prev = self.seed
-        self.seed = float(int(time.time())) if seed is None else seed
-        self.rng.seed(self.seed)
-        return prev
+        self.seed = int(time.time()) if seed is None else seed_of(seed)
+        if self.rng is None:
+            self.rng = GawkRandom(self.seed)
+        else:
+            self.rng.seed(self.seed)
+        return float(prev)
 
     # ---------------------------------------------------------------- input
     async def fill_pending(self) -> bool:
@@ -587,20 +656,37 @@ class Runtime:
     async def getline_cmd(self, cmd: str, to_var: bool) -> float:
         reader = self.readers.get(cmd)
         if reader is None:
-            await self.flush_stdout()
-            buf = BufferOutput()
-            await self.ctx.run(["sh", "-c", self.codec.unarg(cmd)], stdout=buf)
-            reader = RecordReader(BytesInput(buf.getvalue()), self.codec)
+            # streams: the first line is here while the command still runs
+            pipe = Pipe()
+            child = ChildCommand(pipe)
+            child.task = self.spawn(cmd, child, stdout=pipe.writer)
+            reader = RecordReader(pipe.reader, self.codec)
+            reader.child = child
             self.readers[cmd] = reader
         rec = await reader.next_record(self.RS)
         if rec is None:
             return 0.0
-        self.NR += 1
-        if to_var:
+        if to_var:  # gawk 5.2 leaves NR alone here, whatever POSIX says
             self.gl_value = StrNum(rec)
         else:
             self.set_record(rec)
         return 1.0
+
+
+class ChildCommand:
+    """A command awk runs with a pipe to (``print | cmd``) or from (``cmd | getline``) it."""
+    __slots__ = ("pipe", "task", "pending", "size")
+
+    def __init__(self, pipe: Pipe) -> None:
+        self.pipe = pipe
+        self.task: asyncio.Task | None = None
+        self.pending: list[str] = []  # print | cmd text not yet passed on
+        self.size = 0
+
+
+def _retrieve(task: asyncio.Task) -> None:
+    if not task.cancelled():
+        task.exception()  # consumed: a killed command's error is of no interest
 
 
 class RecordReader:
@@ -609,6 +695,7 @@ class RecordReader:
 
     def __init__(self, stream, codec: TextCodec) -> None:
         self.stream = stream
+        self.child: ChildCommand | None = None  # the command writing to stream, if any
         self.buf = ""
         self.eof = False
         # decodes across chunk boundaries, so a UTF-8 character split between reads survives
