@@ -39,3 +39,9 @@ def test_non_ascii_digits_are_not_numbers(argv):
     assert (status != 0) == (gnu_status != 0), (err, gnu_err)
     assert out == gnu_out
     assert bool(err) == bool(gnu_err)
+
+
+def test_awk_reads_only_ascii_digits_as_numbers():
+    data = {"f": "٣ 1\n² 2\n7 3\n".encode()}
+    program = ["awk", "{ print $1 + 0, $2 * 2, ($1 == 3) }", "f"]
+    assert run_ours(program, data)[:3] == run_gnu(program, data)[:3]

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from ...chars import isdigits
 
 KEYWORDS = {"BEGIN", "END", "function", "func", "if", "else", "while", "for", "do", "break",
             "continue", "next", "nextfile", "exit", "return", "delete", "in", "getline",
@@ -21,7 +22,7 @@ _PUNCT = ["**=", "^=", "+=", "-=", "*=", "/=", "%=", "==", "<=", ">=", "!=", "++
           "||", ">>", "!~", "**", "{", "}", "(", ")", "[", "]", ";", ",", "+", "-", "*", "/",
           "%", "^", "!", ">", "<", "|", "?", ":", "~", "$", "="]
 
-_NUMBER = re.compile(r"(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+_NUMBER = re.compile(r"(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", '"': '"', "/": "/", "a": "\a", "b": "\b",
@@ -177,7 +178,7 @@ def tokenize(src: str, warnings: list[str] | None = None) -> list[Token]:
             add("NUMBER", float(int(text, 16) if text[1] in "xX" else int(text, 8)), i)
             i = m.end()
             continue
-        if c.isdigit() or (c == "." and i + 1 < n and src[i + 1].isdigit()):
+        if isdigits(c) or (c == "." and i + 1 < n and isdigits(src[i + 1])):
             m = _NUMBER.match(src, i)
             add("NUMBER", float(m.group()), i)
             i = m.end()

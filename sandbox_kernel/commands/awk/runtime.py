@@ -12,6 +12,7 @@ from ...vfs import FSError
 from .._lineblocks import MAX_LINE, LineTooLong, TextCodec
 from .arrayorder import forin_order
 from .gawkrand import GawkRandom, seed_of
+from ...chars import isdigits
 
 PIPE_BUFFER = 8192  # what ``print | cmd`` holds before passing it on, as stdio would
 
@@ -48,8 +49,8 @@ class AwkFatal(Exception):
     pass
 
 
-_NUM_PREFIX = re.compile(r"[ \t\n\r\f\v]*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)")
-_LOOKS_NUMERIC = re.compile(r"[ \t\n\r\f\v]*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?[ \t\n\r\f\v]*\Z")
+_NUM_PREFIX = re.compile(r"[ \t\n\r\f\v]*([-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?)")
+_LOOKS_NUMERIC = re.compile(r"[ \t\n\r\f\v]*[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?[ \t\n\r\f\v]*\Z")
 _HEXLIKE = re.compile(r"[ \t\n]*[-+]?(inf|nan)", re.I)
 
 
@@ -57,7 +58,7 @@ def num(v) -> float:
     if v.__class__ is float:
         return v
     if v.__class__ is StrNum or v.__class__ is str:
-        if v.isdigit():
+        if v.isascii() and v.isdigit():  # isdigits() inlined: the hottest path
             try:
                 return float(v)
             except ValueError:
@@ -373,7 +374,7 @@ class Runtime:
         f = self.fields
         if i < len(f):
             v = f[i]
-            if v.__class__ is str and v.isdigit():
+            if v.__class__ is str and v.isascii() and v.isdigit():
                 try:
                     return float(v)
                 except ValueError:
@@ -1111,7 +1112,7 @@ def _expand_amp(repl: str, matched: str) -> str:
 def gensub(rx, repl: str, how, target: str) -> str:
     how_s = tostr(how)
     global_ = how_s[:1] in ("g", "G")
-    which = 1 if global_ else max(1, int(num(how)) if how.__class__ is float or how_s[:1].isdigit() else 1)
+    which = 1 if global_ else max(1, int(num(how)) if how.__class__ is float or isdigits(how_s[:1]) else 1)
     out = []
     pos = 0
     count = 0
@@ -1126,7 +1127,7 @@ def gensub(rx, repl: str, how, target: str) -> str:
             c = repl[i]
             if c == "\\" and i + 1 < len(repl):
                 d = repl[i + 1]
-                if d.isdigit():
+                if isdigits(d):
                     piece.append(m.group(int(d)) or "" if int(d) <= rx.groups else "")
                 else:
                     piece.append(d)
@@ -1142,7 +1143,7 @@ def gensub(rx, repl: str, how, target: str) -> str:
     return "".join(out)
 
 
-_FMT = re.compile(r"%([-+ #0]*)(\*|\d+)?(?:\.(\*|\d*))?([a-zA-Z%])")
+_FMT = re.compile(r"%([-+ #0]*)(\*|[0-9]+)?(?:\.(\*|[0-9]*))?([a-zA-Z%])")
 
 
 def sprintf(fmt: str, args: list) -> str:
