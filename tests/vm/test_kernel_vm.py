@@ -50,53 +50,53 @@ def _iopub_text(kc, msg_id, timeout=120):
     raise AssertionError("no idle status")
 
 
-def test_vm_cell_in_a_kernel_and_sigkill(guest_image, tmp_path, monkeypatch):
+@pytest.fixture
+def kernel(guest_image, tmp_path, monkeypatch):
+    """A sandbox kernel process (kernelspec in a private prefix) and its client."""
     prefix = tmp_path / "prefix"
     monkeypatch.setenv("JUPYTER_PATH", str(prefix / "share" / "jupyter"))
     install("sandbox", prefix=str(prefix))
     km, kc = start_new_kernel(kernel_name="sandbox", startup_timeout=60)
     try:
-        msg_id = kc.execute("echo hello > /workspace/from-shell.txt")
-        _iopub_text(kc, msg_id)
-        msg_id = kc.execute("%%vm\ncat from-shell.txt; uname -s; echo vm-made > from-vm.txt")
-        streams = _iopub_text(kc, msg_id)
-        stdout = "".join(t for n, t in streams if n == "stdout")
-        assert stdout == "hello\nLinux\n", streams
-        assert kc.get_shell_msg(timeout=30)["content"]["status"] == "ok"
-        msg_id = kc.execute("%vm status\ncat from-vm.txt")
-        streams = _iopub_text(kc, msg_id)
-        stdout = "".join(t for n, t in streams if n == "stdout")
-        assert "vm-made" in stdout and "vm: running" in stdout and "accelerator:" in stdout
-        kernel_pid = km.provisioner.process.pid
-        qemus = [pid for pid, cmd in _children(kernel_pid) if b"qemu-system" in cmd]
-        assert len(qemus) == 1
-        os.kill(kernel_pid, signal.SIGKILL)
-        killed_at = time.monotonic()
-        while _alive(qemus[0]) and time.monotonic() - killed_at < 5:
-            time.sleep(0.02)
-        assert not _alive(qemus[0]), "QEMU outlived the SIGKILLed kernel"
+        yield km, kc
     finally:
         kc.stop_channels()
         km.shutdown_kernel(now=True)
 
 
-def test_vm_cell_reads_stdin_through_input_request(guest_image, tmp_path, monkeypatch):
-    prefix = tmp_path / "prefix"
-    monkeypatch.setenv("JUPYTER_PATH", str(prefix / "share" / "jupyter"))
-    install("sandbox", prefix=str(prefix))
-    km, kc = start_new_kernel(kernel_name="sandbox", startup_timeout=60)
-    try:
-        msg_id = kc.execute("%%vm\necho before; read name; echo \"hi $name\"", allow_stdin=True)
-        request = kc.get_stdin_msg(timeout=120)  # the first %%vm cell also starts the VM
-        assert request["msg_type"] == "input_request"
-        kc.input("Ada")
-        streams = _iopub_text(kc, msg_id)
-        assert "".join(t for n, t in streams if n == "stdout") == "before\nhi Ada\n"
-        assert kc.get_shell_msg(timeout=30)["content"]["status"] == "ok"
-        # a frontend without stdin: the guest reads end of input at once
-        msg_id = kc.execute("%%vm\nread name; echo \"status $?\"", allow_stdin=False)
-        streams = _iopub_text(kc, msg_id)
-        assert "".join(t for n, t in streams if n == "stdout") == "status 1\n"
-    finally:
-        kc.stop_channels()
-        km.shutdown_kernel(now=True)
+def test_vm_cell_in_a_kernel_and_sigkill(kernel):
+    km, kc = kernel
+    msg_id = kc.execute("echo hello > /workspace/from-shell.txt")
+    _iopub_text(kc, msg_id)
+    msg_id = kc.execute("%%vm\ncat from-shell.txt; uname -s; echo vm-made > from-vm.txt")
+    streams = _iopub_text(kc, msg_id)
+    stdout = "".join(t for n, t in streams if n == "stdout")
+    assert stdout == "hello\nLinux\n", streams
+    assert kc.get_shell_msg(timeout=30)["content"]["status"] == "ok"
+    msg_id = kc.execute("%vm status\ncat from-vm.txt")
+    streams = _iopub_text(kc, msg_id)
+    stdout = "".join(t for n, t in streams if n == "stdout")
+    assert "vm-made" in stdout and "vm: running" in stdout and "accelerator:" in stdout
+    kernel_pid = km.provisioner.process.pid
+    qemus = [pid for pid, cmd in _children(kernel_pid) if b"qemu-system" in cmd]
+    assert len(qemus) == 1
+    os.kill(kernel_pid, signal.SIGKILL)
+    killed_at = time.monotonic()
+    while _alive(qemus[0]) and time.monotonic() - killed_at < 5:
+        time.sleep(0.02)
+    assert not _alive(qemus[0]), "QEMU outlived the SIGKILLed kernel"
+
+
+def test_vm_cell_reads_stdin_through_input_request(kernel):
+    _, kc = kernel
+    msg_id = kc.execute("%%vm\necho before; read name; echo \"hi $name\"", allow_stdin=True)
+    request = kc.get_stdin_msg(timeout=120)  # the first %%vm cell also starts the VM
+    assert request["msg_type"] == "input_request"
+    kc.input("Ada")
+    streams = _iopub_text(kc, msg_id)
+    assert "".join(t for n, t in streams if n == "stdout") == "before\nhi Ada\n"
+    assert kc.get_shell_msg(timeout=30)["content"]["status"] == "ok"
+    # a frontend without stdin: the guest reads end of input at once
+    msg_id = kc.execute("%%vm\nread name; echo \"status $?\"", allow_stdin=False)
+    streams = _iopub_text(kc, msg_id)
+    assert "".join(t for n, t in streams if n == "stdout") == "status 1\n"
