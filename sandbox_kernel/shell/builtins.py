@@ -17,7 +17,7 @@ from . import pattern as pat
 from .arith import ArithError, evaluate as arith_evaluate
 from .ast import Assign
 from .expand import backslash_quote, shell_quote
-from .parser import RESERVED, decode_ansi_c, is_name
+from .parser import RESERVED, byte_char, decode_escapes, is_name
 from .printer import format_function
 from .state import (
     BreakLoop, ContinueLoop, ExitShell, ReturnFromFunction, ShellError, Var, ordered_keys,
@@ -101,75 +101,6 @@ async def b_false(sh, argv, fds):
 
 
 # ============================================================================ echo / printf
-_ECHO_ESCAPES = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r",
-                 "t": "\t", "v": "\v", "\\": "\\"}
-
-
-def echo_escapes(s: str) -> tuple[str, bool]:
-    """Interpret echo -e / printf %b escapes; returns (text, stop) where stop means \\c."""
-    if "\\" not in s:
-        return s, False
-    res = []
-    i, n = 0, len(s)
-    while i < n:
-        c = s[i]
-        if c != "\\" or i + 1 >= n:
-            res.append(c)
-            i += 1
-            continue
-        e = s[i + 1]
-        if e in _ECHO_ESCAPES:
-            res.append(_ECHO_ESCAPES[e])
-            i += 2
-        elif e == "c":
-            return "".join(res), True
-        elif e == "0":
-            # \0NNN: up to three octal digits after the zero
-            j = i + 2
-            while j < n and j < i + 5 and s[j] in "01234567":
-                j += 1
-            res.append(_byte(int(s[i + 2:j] or "0", 8) & 0xFF))
-            i = j
-        elif e in "1234567":
-            j = i + 1
-            while j < n and j < i + 4 and s[j] in "01234567":
-                j += 1
-            res.append(_byte(int(s[i + 1:j], 8) & 0xFF))
-            i = j
-        elif e == "x":
-            j = i + 2
-            while j < n and j < i + 4 and s[j] in "0123456789abcdefABCDEF":
-                j += 1
-            if j == i + 2:
-                res.append("\\x")
-                i += 2
-            else:
-                res.append(_byte(int(s[i + 2:j], 16)))
-                i = j
-        elif e in "uU":
-            width = 4 if e == "u" else 8
-            j = i + 2
-            while j < n and j < i + 2 + width and s[j] in "0123456789abcdefABCDEF":
-                j += 1
-            if j == i + 2:
-                res.append("\\" + e)
-                i += 2
-            else:
-                try:
-                    res.append(chr(int(s[i + 2:j], 16)))
-                except (ValueError, OverflowError):
-                    res.append("?")
-                i = j
-        else:
-            res.append("\\" + e)
-            i += 2
-    return "".join(res), False
-
-
-def _byte(b: int) -> str:
-    return chr(b) if b < 0x80 else bytes([b]).decode("utf-8", "surrogateescape")
-
-
 @builtin("echo", usage="echo [-neE] [arg ...]", text="""
 Write arguments to the standard output, separated by single spaces and followed by a newline.
   -n  do not append a newline
@@ -194,7 +125,7 @@ async def b_echo(sh, argv, fds):
             break
     text = " ".join(argv[i:])
     if escapes:
-        text, stop = echo_escapes(text)
+        text, stop = decode_escapes(text, echo=True)
         if stop:
             newline = False
     if newline:
@@ -269,7 +200,7 @@ def printf_format(sh, fmt: str, args: list[str], errors: list, start: int = 0) -
                 k = j
                 while k < n and k < j + 3 and fmt[k] in "01234567":
                     k += 1
-                res.append(_byte(int(fmt[j:k], 8) & 0xFF))
+                res.append(byte_char(int(fmt[j:k], 8) & 0xFF))
                 i = k
                 continue
             if j < n and fmt[j] == "c":
@@ -279,7 +210,7 @@ def printf_format(sh, fmt: str, args: list[str], errors: list, start: int = 0) -
                 i = j + 1
                 continue
             consumed_len = _escape_len(fmt, i)
-            text, _ = echo_escapes(fmt[i:i + consumed_len])
+            text, _ = decode_escapes(fmt[i:i + consumed_len], echo=True)
             res.append(text)
             i += consumed_len
             continue
@@ -334,7 +265,7 @@ def printf_format(sh, fmt: str, args: list[str], errors: list, start: int = 0) -
         if conv == "s":
             res.append(_bytes_format(spec, arg if arg is not None else ""))
         elif conv == "b":
-            text, stop = echo_escapes(arg or "")
+            text, stop = decode_escapes(arg or "", echo=True)
             res.append(_bytes_format(spec, text))
             if stop:
                 return "".join(res), True, consumed
@@ -668,6 +599,11 @@ async def b_read(sh, argv, fds):
         data, eof = await read_with_cancel(sh, stream, read_data(), delim_b if nchars is None else None, timeout)
     except asyncio.TimeoutError:
         return 142
+    except OSError as e:  # a closed descriptor (`<&-`)
+        # select reads with an empty name: bash names no command there
+        name = f"{argv[0]}: " if argv[0] else ""
+        await sh.report(fds, f"{name}read error: {fd}: {e.strerror}")
+        return 1
     text = data.decode("utf-8", "surrogateescape")
     if eof and not text and nchars != 0:
         if array is not None:

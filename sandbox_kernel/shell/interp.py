@@ -7,7 +7,9 @@ parameters, traps). Subshells, pipeline stages and command substitutions run in 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
+import re
 import time
 from typing import Any
 
@@ -26,7 +28,7 @@ from .ast import (
     Param, Pipeline, Quoted, Select, SimpleCommand, Subshell, Word,
 )
 from .expand import Expander, shell_quote
-from .parser import Incomplete, ParseError, Parser
+from .parser import Incomplete, ParseError, Parser, is_name
 from .state import (
     AbortCommand, BreakLoop, ContinueLoop, ControlFlow, ExitShell, LimitExceeded,
     ReturnFromFunction, ShellError, Var,
@@ -499,19 +501,8 @@ class Shell(Expander):
             raise LimitExceeded(f"too many commands: {rt.limits.commands} executed (limit commands)", "commands")
         if rt.limit_error is not None:
             raise LimitExceeded(rt.limit_error, "commands")
-        cancel = rt.cancel
-        if cancel is not None and cancel.reason is not None:
-            raise CommandCancelled(cancel.reason)
-        now = time.monotonic()
-        if now - rt.last_yield > YIELD_INTERVAL:
-            if now > rt.deadline:
-                if cancel is not None:
-                    cancel.set("timeout")
-                raise CommandCancelled("timeout")
-            rt.last_yield = now
-            await asyncio.sleep(0)
-            if cancel is not None and cancel.reason is not None:
-                raise CommandCancelled(cancel.reason)
+        if self._time_to_yield():
+            await self._yield_now()
 
     def check_cancel(self) -> None:
         cancel = self.rt.cancel
@@ -729,18 +720,9 @@ class Shell(Expander):
     async def _run_stage(self, shell: "Shell", cmd, fds: dict, reader, writer) -> int:
         try:
             try:
-                status = await shell.execute(cmd, fds)
-            except (ExitShell, AbortCommand) as e:
-                status = e.status
+                status = await shell._run_as_child(cmd, fds)
             except BrokenPipeError:
                 status = 141
-            except ShellError as e:
-                await shell.report(fds, e.message)
-                status = e.status
-            except (BreakLoop, ContinueLoop):
-                status = 0
-            except ReturnFromFunction as e:
-                status = e.status
             if shell is not self:
                 status = await shell.run_exit_trap(fds, status)
             return status
@@ -749,6 +731,19 @@ class Shell(Expander):
                 writer.close()
             if reader is not None:
                 reader.close()
+
+    async def _run_as_child(self, node, fds: dict) -> int:
+        """Run ``node`` as a subshell, pipeline stage or command substitution does: an exit, an
+        error, or a break/return with nothing to catch it becomes the status."""
+        try:
+            return await self.execute(node, fds)
+        except (ExitShell, AbortCommand, ReturnFromFunction) as e:
+            return e.status
+        except ShellError as e:
+            await self.report(fds, e.message)
+            return e.status
+        except (BreakLoop, ContinueLoop):
+            return 0
 
     def start_background(self, node, fds: dict) -> int:
         rt = self.rt
@@ -826,17 +821,7 @@ class Shell(Expander):
         fds, opened = await self.apply_redirs(node.redirs, fds) if node.redirs else (fds, None)
         try:
             child = self.fork()
-            try:
-                status = await child.execute(node.body, fds)
-            except (ExitShell, AbortCommand) as e:
-                status = e.status
-            except ShellError as e:
-                await child.report(fds, e.message)
-                status = e.status
-            except (BreakLoop, ContinueLoop):
-                status = 0
-            except ReturnFromFunction as e:
-                status = e.status
+            status = await child._run_as_child(node.body, fds)
             return await child.run_exit_trap(fds, status)
         finally:
             if opened:
@@ -886,8 +871,7 @@ class Shell(Expander):
     async def run_loop(self, node: Loop, fds: dict) -> int:
         async def body(fds):
             status = 0
-            self.loop_depth += 1
-            try:
+            with self._in_loop():
                 while True:
                     self.errexit_suppress += 1
                     try:
@@ -897,22 +881,26 @@ class Shell(Expander):
                     if flow == "break":
                         # bash 5.2: a `break` in a while condition ends with 0, in an until
                         # condition with the last body status
-                        if not node.until:
-                            status = 0
-                        break
+                        return status if node.until else 0
                     if flow == "continue":
                         continue
                     self.errexit_exempt = False
                     if (cond == 0) == node.until:
-                        break
+                        return status
                     status, flow = await self._loop_body(node.body, fds)
                     if flow == "break":
-                        break
+                        return status
                     await self._loop_tick()
-            finally:
-                self.loop_depth -= 1
-            return status
         return await self._with_redirs(node, fds, body)
+
+    @contextlib.contextmanager
+    def _in_loop(self):
+        """Count a loop level while the loop runs (what `break N` may reach)."""
+        self.loop_depth += 1
+        try:
+            yield
+        finally:
+            self.loop_depth -= 1
 
     async def _loop_body(self, body, fds: dict) -> tuple[int, str | None]:
         """Run a loop's body (or condition) once: (status, flow) with flow ``"break"``,
@@ -931,102 +919,137 @@ class Shell(Expander):
                 raise
             return 0, "continue"
 
+    async def _check_loop_name(self, name: str, fds: dict) -> bool:
+        # bash checks a for/select variable name when the loop runs, not when it is parsed
+        if is_name(name):
+            return True
+        await self.report(fds, f"`{name}': not a valid identifier")
+        return False
+
+    async def _set_loop_var(self, name: str, value: str, fds: dict) -> bool:
+        """Bind a for/select variable; a readonly one ends the loop (status 1), not the script."""
+        var = self._var_for_write(name)[1]
+        if var is not None and var.readonly:
+            await self.report(fds, f"{name}: readonly variable")
+            return False
+        self.set_var(name, value)
+        return True
+
     async def _loop_tick(self) -> None:
+        """Honour cancellation and the deadline, and yield to the event loop now and then."""
+        if self._time_to_yield():
+            await self._yield_now()
+
+    def _time_to_yield(self) -> bool:
+        """Raise on cancellation or a passed deadline; True when the run should let others run
+        (synchronous: it runs for every command)."""
         rt = self.rt
         cancel = rt.cancel
         if cancel is not None and cancel.reason is not None:
             raise CommandCancelled(cancel.reason)
         now = time.monotonic()
-        if now - rt.last_yield > YIELD_INTERVAL:
-            if now > rt.deadline:
-                if cancel is not None:
-                    cancel.set("timeout")
-                raise CommandCancelled("timeout")
-            rt.last_yield = now
-            await asyncio.sleep(0)
+        if now - rt.last_yield <= YIELD_INTERVAL:
+            return False
+        if now > rt.deadline:
+            if cancel is not None:
+                cancel.set("timeout")
+            raise CommandCancelled("timeout")
+        rt.last_yield = now
+        return True
+
+    async def _yield_now(self) -> None:
+        await asyncio.sleep(0)
+        cancel = self.rt.cancel
+        if cancel is not None and cancel.reason is not None:
+            raise CommandCancelled(cancel.reason)
 
     async def run_for(self, node: For, fds: dict) -> int:
         async def body(fds):
+            self.lineno = node.line
+            if not await self._check_loop_name(node.var, fds):
+                return 1
             if node.words is None:
                 items = list(self.positional)
             else:
                 items = await self.expand_words(node.words)
             status = 0
-            self.loop_depth += 1
             trace = self.options["xtrace"]
-            try:
+            with self._in_loop():
                 for item in items:
                     if trace:
                         await self.err(fds, f"{self._ps4()}for {node.var} in {' '.join(shell_quote(w) for w in items)}\n")
-                    self.set_var(node.var, item)
+                    if not await self._set_loop_var(node.var, item, fds):
+                        return 1
                     status, flow = await self._loop_body(node.body, fds)
                     if flow == "break":
                         break
                     await self._loop_tick()
-            finally:
-                self.loop_depth -= 1
             return status
         return await self._with_redirs(node, fds, body)
 
     async def run_select(self, node: Select, fds: dict) -> int:
         async def body(fds):
+            self.lineno = node.line
+            if not await self._check_loop_name(node.var, fds):
+                return 1
+            if self.options["xtrace"]:
+                from .printer import _word
+                words = '"$@"' if node.words is None else " ".join(_word(w) for w in node.words)
+                await self.err(fds, f"{self._ps4()}select {node.var} in {words}\n")
             items = list(self.positional) if node.words is None else await self.expand_words(node.words)
-            status = 0
             if not items:
                 return 0
-            from .builtins import read_line
-            self.loop_depth += 1
-            try:
+            show_menu = True
+            with self._in_loop():
                 while True:
-                    menu = "".join(f"{i + 1}) {item}\n" for i, item in enumerate(items))
-                    await self.err(fds, menu)
-                    ps3 = self.get_scalar("PS3")
-                    await self.err(fds, ps3 if ps3 is not None else "#? ")
-                    line = await read_line(self, fds)
-                    if line is None:
-                        break
-                    reply = line.rstrip("\n")
-                    self.set_var("REPLY", reply)
-                    choice = items[int(reply) - 1] if reply.strip().isdigit() and 0 < int(reply) <= len(items) else ""
-                    self.set_var(node.var, choice)
-                    if not reply:
-                        continue
-                    try:
-                        status = await self.execute(node.body, fds)
-                    except BreakLoop as b:
-                        if b.levels > 1:
-                            b.levels -= 1
-                            raise
-                        break
-                    except ContinueLoop as c:
-                        if c.levels > 1:
-                            c.levels -= 1
-                            raise
-                        continue
-            finally:
-                self.loop_depth -= 1
-            return status
+                    self.lineno = node.line
+                    choice = await self._select_query(items, fds, show_menu)
+                    if choice is None or not await self._set_loop_var(node.var, choice, fds):
+                        return 1
+                    status, flow = await self._loop_body(node.body, fds)
+                    if flow == "break":
+                        return status
+                    await self._loop_tick()
+                    # like ksh, the menu shows again only after an empty reply
+                    show_menu = self.get_scalar("REPLY") == ""
         return await self._with_redirs(node, fds, body)
+
+    async def _select_query(self, items: list[str], fds: dict, show_menu: bool) -> str | None:
+        """Prompt until a non-empty line is read: the chosen item, "" for a reply that is no
+        item's number, None at end of input."""
+        from .builtins import BUILTINS, out
+        ps3 = self.get_scalar("PS3")
+        while True:
+            if show_menu:
+                await self.err(fds, select_menu(items, _columns(self.get_scalar("COLUMNS"))))
+            await self.err(fds, "#? " if ps3 is None else ps3)
+            # no command name: bash's read errors inside select name none
+            if await BUILTINS["read"](self, [""], fds) != 0:
+                try:
+                    await out(fds, "\n")
+                except OSError:
+                    pass
+                return None
+            reply = self.get_scalar("REPLY") or ""
+            if reply == "":
+                show_menu = True
+                continue
+            number = _c_integer(reply)
+            return items[number - 1] if number is not None and 1 <= number <= len(items) else ""
 
     async def run_arith_for(self, node: ArithFor, fds: dict) -> int:
         async def body(fds):
             if node.init is not None:
                 self.arith(await self.expand_word(node.init))
             status = 0
-            self.loop_depth += 1
-            try:
-                while True:
-                    if node.condition is not None:
-                        if self.arith(await self.expand_word(node.condition)) == 0:
-                            break
+            with self._in_loop():
+                while node.condition is None or self.arith(await self.expand_word(node.condition)) != 0:
                     status, flow = await self._loop_body(node.body, fds)
                     if flow == "break":
                         break
                     if node.step is not None:
                         self.arith(await self.expand_word(node.step))
                     await self._loop_tick()
-            finally:
-                self.loop_depth -= 1
             return status
         return await self._with_redirs(node, fds, body)
 
@@ -1567,21 +1590,12 @@ class Shell(Expander):
         fds = dict(self.fds_for_subst())
         fds[1] = out
         try:
-            status = await child.execute(body, fds)
-        except (ExitShell, AbortCommand) as e:
-            status = e.status
+            status = await child._run_as_child(body, fds)
         except BrokenPipeError:
             status = 141
         except OutputTooLarge:
             raise LimitExceeded(f"command substitution output exceeds {self.rt.limits.string_bytes} bytes (limit string_bytes)",
                                 "string_bytes")
-        except ShellError as e:
-            await child.report(fds, e.message)
-            status = e.status
-        except (BreakLoop, ContinueLoop):
-            status = 0
-        except ReturnFromFunction as e:
-            status = e.status
         status = await child.run_exit_trap(fds, status)
         self._cmdsub_status = status
         self.last_status = status
@@ -1763,14 +1777,21 @@ class Shell(Expander):
                 raise ShellError(f"{target}: network connections are not available in the sandbox", 1)
         return None
 
+    def _fd_path_stream(self, target: str):
+        """The open stream a path like /dev/stdout or /dev/fd/N names; None for other paths."""
+        fd = self._special_path(target)
+        if fd is None:
+            return None
+        stream = self._current_fd(fd)
+        if stream is None:
+            raise ShellError(f"{target}: Bad file descriptor", 1)
+        return stream
+
     def _open_output(self, target: str, append: bool, opened: list, clobber: bool = True):
         if target == "":
             raise ShellError(": No such file or directory", 1)
-        fd = self._special_path(target)
-        if fd is not None:
-            stream = self._current_fd(fd)
-            if stream is None:
-                raise ShellError(f"{target}: Bad file descriptor", 1)
+        stream = self._fd_path_stream(target)
+        if stream is not None:
             return stream
         if target == "/dev/null":
             return NullOutput()
@@ -1785,11 +1806,8 @@ class Shell(Expander):
         return stream
 
     def _open_input(self, target: str, opened: list, create: bool = False):
-        fd = self._special_path(target)
-        if fd is not None:
-            stream = self._current_fd(fd)
-            if stream is None:
-                raise ShellError(f"{target}: Bad file descriptor", 1)
+        stream = self._fd_path_stream(target)
+        if stream is not None:
             return stream
         if target == "/dev/null":
             return EmptyInput()
@@ -1881,6 +1899,64 @@ def _inert_parts(parts: list) -> bool:
             continue
         return False
     return True
+
+
+def select_menu(items: list[str], columns: int) -> str:
+    """The ``select`` menu laid out as bash does: numbered items down then across in as many
+    columns as fit; a cell's padding uses tabs (stops of 8) counted from the cell's start."""
+    count = len(items)
+    number_width = min(len(str(count)), 6)
+    cell = max(len(item) for item in items) + number_width + 4
+    cols = max(columns // cell, 1)
+    rows = -(-count // cols)
+    cols = -(-count // rows)
+    if rows == 1:
+        # everything would fit on one line: bash lists it as one column instead
+        rows, cols = cols, 1
+    first_width = len(str(rows))
+    lines = []
+    for row in range(rows):
+        line = []
+        index, pos = row, 0
+        while True:
+            text = f"{index + 1:>{first_width if pos == 0 else number_width}}) {items[index]}"
+            line.append(text)
+            index += rows
+            if index >= count:
+                break
+            line.append(_indent(pos + len(text), pos + cell))
+            pos += cell
+        lines.append("".join(line) + "\n")
+    return "".join(lines)
+
+
+def _indent(col: int, to: int) -> str:
+    pad = []
+    while col < to:
+        if to // 8 > col // 8:
+            pad.append("\t")
+            col += 8 - col % 8
+        else:
+            pad.append(" ")
+            col += 1
+    return "".join(pad)
+
+
+def _columns(value: str | None) -> int:
+    """The screen width from COLUMNS read like C ``atoi``; 80 when unset or not positive."""
+    m = re.match(r"[ \t\n\v\f\r]*([+-]?[0-9]{1,18})", value or "")
+    width = int(m.group(1)) if m else 0
+    return width if width > 0 else 80
+
+
+def _c_integer(text: str) -> int | None:
+    """A select reply as a number the way bash accepts one (leading white space and a sign,
+    trailing blanks; nothing out of the 64-bit range)."""
+    m = re.fullmatch(r"[ \t\n\v\f\r]*([+-]?[0-9]+)[ \t]*", text)
+    if m is None or len(m.group(1)) > 20:
+        return None
+    value = int(m.group(1))
+    return value if -2**63 <= value < 2**63 else None
 
 
 def _fmt_time(seconds: float) -> str:

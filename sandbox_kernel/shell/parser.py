@@ -15,6 +15,7 @@ from .ast import (
     For, FunctionDef, HereDoc, If, Lit, Loop, Param, Pipeline, ProcSub, Quoted, Redir, Select,
     SimpleCommand, Subshell, Word,
 )
+from .pattern import group_end
 
 
 class ParseError(Exception):
@@ -42,9 +43,12 @@ SPECIAL_PARAMS = frozenset("@*#?-$!0123456789")
 NAME_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
 NAME_CHARS = NAME_START | frozenset("0123456789")
 EXPANDING = frozenset("*?[{~@!+")
+DIGITS = frozenset("0123456789")
+HEX_DIGITS = DIGITS | frozenset("abcdefABCDEF")
 
-ANSI_ESCAPES = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r",
-                "t": "\t", "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}
+ECHO_ESCAPES = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r",
+                "t": "\t", "v": "\v", "\\": "\\"}
+ANSI_ESCAPES = {**ECHO_ESCAPES, "'": "'", '"': '"', "?": "?"}
 
 
 def is_name(s: str) -> bool:
@@ -53,6 +57,16 @@ def is_name(s: str) -> bool:
 
 def decode_ansi_c(s: str) -> str:
     """The value of a ``$'...'`` string body."""
+    return decode_escapes(s)[0]
+
+
+def decode_escapes(s: str, echo: bool = False) -> tuple[str, bool]:
+    """Backslash escapes as bash reads them in ``$'...'``, or with ``echo`` as echo -e and
+    printf %b do (``\\0NNN`` octal, octal bytes kept raw, ``\\c`` stops all output):
+    (text, whether ``\\c`` stopped it)."""
+    if "\\" not in s:
+        return s, False
+    table = ECHO_ESCAPES if echo else ANSI_ESCAPES
     out = []
     i, n = 0, len(s)
     while i < n:
@@ -62,46 +76,61 @@ def decode_ansi_c(s: str) -> str:
             i += 1
             continue
         e = s[i + 1]
-        i += 2
-        if e in ANSI_ESCAPES:
-            out.append(ANSI_ESCAPES[e])
+        if e in table:
+            out.append(table[e])
+            i += 2
         elif e in "01234567":
-            j = i - 1
-            while j < n and j < i + 2 and s[j] in "01234567":
+            start = i + 2 if echo and e == "0" else i + 1
+            j = start
+            while j < n and j < start + 3 and s[j] in "01234567":
                 j += 1
-            out.append(chr(int(s[i - 1:j], 8) & 0xFF))
+            value = int(s[start:j] or "0", 8) & 0xFF
+            out.append(byte_char(value) if echo else chr(value))
             i = j
-        elif e == "x":
-            j = i
-            while j < n and j < i + 2 and s[j] in "0123456789abcdefABCDEF":
-                j += 1
-            if j == i:
-                out.append("\\x")
-            else:
-                out.append(_byte_char(int(s[i:j], 16)))
-                i = j
-        elif e in "uU":
-            width = 4 if e == "u" else 8
-            j = i
-            while j < n and j < i + width and s[j] in "0123456789abcdefABCDEF":
-                j += 1
-            if j == i:
+        elif e in "xuU":
+            value, j = read_hex(s, i + 2, e)
+            if value is None:
                 out.append("\\" + e)
+                i += 2
             else:
-                try:
-                    out.append(chr(int(s[i:j], 16)))
-                except (ValueError, OverflowError):
-                    out.append("\ufffd")
+                out.append(byte_char(value) if e == "x" else unicode_char(value, "?" if echo else "\ufffd"))
                 i = j
-        elif e == "c" and i < n:
-            out.append(chr(ord(s[i]) & 0x1F))
-            i += 1
+        elif e == "c" and echo:
+            return "".join(out), True
+        elif e == "c" and i + 2 < n:
+            out.append(chr(ord(s[i + 2]) & 0x1F))
+            i += 3
         else:
             out.append("\\" + e)
-    return "".join(out)
+            i += 2
+    return "".join(out), False
 
 
-def _byte_char(b: int) -> str:
+def _flush_lit(parts: list, lit: list[str]) -> None:
+    """Move the literal text gathered so far into ``parts`` as one Lit."""
+    if lit:
+        parts.append(Lit("".join(lit)))
+        lit.clear()
+
+
+def read_hex(s: str, i: int, escape: str) -> tuple[int | None, int]:
+    """The hex digits of a ``\\x`` (up to 2), ``\\u`` (4) or ``\\U`` (8) escape starting at
+    ``s[i]``: (value, index after them), or (None, i) when there are none."""
+    end = min(len(s), i + {"x": 2, "u": 4, "U": 8}[escape])
+    j = i
+    while j < end and s[j] in HEX_DIGITS:
+        j += 1
+    return (int(s[i:j], 16) if j > i else None), j
+
+
+def unicode_char(code: int, invalid: str) -> str:
+    try:
+        return chr(code)
+    except (ValueError, OverflowError):
+        return invalid
+
+
+def byte_char(b: int) -> str:
     # a raw byte >= 0x80 round-trips through surrogateescape
     return chr(b) if b < 0x80 else bytes([b]).decode("utf-8", "surrogateescape")
 
@@ -180,7 +209,7 @@ class Parser:
             else:
                 # an fd number or {var} directly before a redirection operator
                 j = start
-                while j < self.n and s[j].isdigit():
+                while j < self.n and s[j] in DIGITS:  # not str.isdigit: that takes "²"
                     j += 1
                 if j > start and j < self.n and s[j] in "<>":
                     tok = (start, "ionum", int(s[start:j]), j)
@@ -486,23 +515,9 @@ class Parser:
         """After ``(`` with another ``(`` next: parse ``(( expr ))``; None when it is
         really a nested subshell."""
         s = self.src
-        j = start + 2
-        depth = 0
-        while j < self.n:
-            c = s[j]
-            if c == "(":
-                depth += 1
-            elif c == ")":
-                if depth == 0:
-                    if j + 1 < self.n and s[j + 1] == ")":
-                        break
-                    return None
-                depth -= 1
-            elif c == "\n" and depth == 0:
-                pass
-            j += 1
-        else:
-            raise self.incomplete("unexpected EOF while looking for matching `))'")
+        j = self._arith_close(start + 2)
+        if not s.startswith("))", j):
+            return None
         expr = self._parse_text_word(s[start + 2:j], start + 2)
         self._peeked = None
         self.i = j + 2
@@ -648,21 +663,8 @@ class Parser:
         index = None
         if j < self.n and s[j] == "[":
             # name[index]=
-            depth = 0
-            k = j
-            while k < self.n:
-                if s[k] == "[":
-                    depth += 1
-                elif s[k] == "]":
-                    depth -= 1
-                    if depth == 0:
-                        break
-                elif s[k] == "\n":
-                    return None
-                k += 1
-            else:
-                return None
-            if not (s.startswith("=", k + 1) or s.startswith("+=", k + 1)):
+            k = self._closing(j, newline_ends=True)
+            if k < 0 or not (s.startswith("=", k + 1) or s.startswith("+=", k + 1)):
                 return None
             index = self._parse_text_word(s[j + 1:k], j + 1)
             j = k + 1
@@ -686,6 +688,28 @@ class Parser:
             value = self.read_word(assignment=True)
         return Assign(name, value, index, None, append)
 
+    def _closing(self, k: int, pair: str = "[]", depth: int = 0, newline_ends: bool = False,
+                 semicolons: list[int] | None = None) -> int:
+        """Index from ``k`` where the nesting of ``pair`` (``depth`` levels already open) closes,
+        or -1 when the text (with ``newline_ends``, the line) ends first. ``;`` at the outer
+        level go into ``semicolons``."""
+        s = self.src
+        opener, closer = pair
+        while k < self.n:
+            c = s[k]
+            if c == opener:
+                depth += 1
+            elif c == closer:
+                depth -= 1
+                if depth == 0:
+                    return k
+            elif c == "\n" and newline_ends:
+                return -1
+            elif c == ";" and depth == 1 and semicolons is not None:
+                semicolons.append(k)
+            k += 1
+        return -1
+
     def _parse_array_elements(self) -> list:
         elements = []
         while True:
@@ -708,17 +732,8 @@ class Parser:
             if c == "[":
                 # [key]=value
                 s = self.src
-                depth = 0
-                k = self.i
-                while k < self.n:
-                    if s[k] == "[":
-                        depth += 1
-                    elif s[k] == "]":
-                        depth -= 1
-                        if depth == 0:
-                            break
-                    k += 1
-                if k < self.n and (s.startswith("=", k + 1) or s.startswith("+=", k + 1)):
+                k = self._closing(self.i)
+                if k >= 0 and (s.startswith("=", k + 1) or s.startswith("+=", k + 1)):
                     key = self._parse_text_word(s[self.i + 1:k], self.i + 1)
                     self.i = k + (2 if s[k + 1] == "=" else 3)
                     if self.i < self.n and s[self.i] not in WORD_END:
@@ -781,8 +796,6 @@ class Parser:
             raise self.unexpected(tok)
         self.advance()
         var = self._token_text(tok)
-        if not is_name(var):
-            raise self.error(f"`{var}': not a valid identifier", tok[0])
         # optional: newlines, then `in words` or `;`/newline
         tok = self.peek()
         words = None
@@ -829,24 +842,11 @@ class Parser:
 
     def parse_arith_for(self):
         s = self.src
-        j = self.i + 2
-        depth = 0
-        parts_pos = [j]
-        while j < self.n:
-            c = s[j]
-            if c == "(":
-                depth += 1
-            elif c == ")":
-                if depth == 0:
-                    break
-                depth -= 1
-            elif c == ";" and depth == 0:
-                parts_pos.append(j + 1)
-            j += 1
-        if j >= self.n or not s.startswith("))", j):
-            if j >= self.n:
-                raise self.incomplete("unexpected EOF while looking for matching `))'")
+        semicolons: list[int] = []
+        j = self._arith_close(self.i + 2, semicolons)
+        if not s.startswith("))", j):
             raise self.error("syntax error: `))' expected")
+        parts_pos = [self.i + 2] + [k + 1 for k in semicolons]
         if len(parts_pos) != 3:
             raise self.error("syntax error: arithmetic expression required")
         texts = [s[parts_pos[0]:parts_pos[1] - 1], s[parts_pos[1]:parts_pos[2] - 1], s[parts_pos[2]:j]]
@@ -931,24 +931,20 @@ class Parser:
             return tok
 
     def _cond_or(self):
-        left = self._cond_and()
-        while True:
-            tok = self._cond_peek()
-            if tok[1] == "op" and tok[2] == "||":
-                self.advance()
-                left = CondOr(left, self._cond_and())
-            else:
-                return left
+        return self._cond_chain("||", CondOr, self._cond_and)
 
     def _cond_and(self):
-        left = self._cond_not()
+        return self._cond_chain("&&", CondAnd, self._cond_not)
+
+    def _cond_chain(self, op: str, node_type, operand):
+        """``operand (op operand)*``, grouped from the left."""
+        left = operand()
         while True:
             tok = self._cond_peek()
-            if tok[1] == "op" and tok[2] == "&&":
-                self.advance()
-                left = CondAnd(left, self._cond_not())
-            else:
+            if not (tok[1] == "op" and tok[2] == op):
                 return left
+            self.advance()
+            left = node_type(left, operand())
 
     def _cond_not(self):
         tok = self._cond_peek()
@@ -1105,9 +1101,7 @@ class Parser:
                 if nxt == "\n":
                     i += 2
                     continue
-                if lit:
-                    parts.append(Lit("".join(lit)))
-                    lit = []
+                _flush_lit(parts, lit)
                 parts.append(Quoted(nxt))
                 i += 2
             elif c == "'":
@@ -1115,46 +1109,27 @@ class Parser:
                 if j < 0:
                     self.i = n
                     raise self.incomplete("unexpected EOF while looking for matching `''")
-                if lit:
-                    parts.append(Lit("".join(lit)))
-                    lit = []
+                _flush_lit(parts, lit)
                 parts.append(Quoted(s[i + 1:j]))
                 i = j + 1
             elif c == '"':
-                if lit:
-                    parts.append(Lit("".join(lit)))
-                    lit = []
+                _flush_lit(parts, lit)
                 self.i = i + 1
                 inner = self.read_dq_parts()
                 parts.append(DQ(inner))
                 i = self.i
-            elif c == "$":
-                if lit:
-                    parts.append(Lit("".join(lit)))
-                    lit = []
-                self.i = i
-                part = self.read_dollar()
-                if part is None:
-                    lit.append("$")
-                    i += 1
-                    continue
-                parts.append(part)
-                i = self.i
-            elif c == "`":
-                if lit:
-                    parts.append(Lit("".join(lit)))
-                    lit = []
-                self.i = i
-                parts.append(self.read_backtick())
-                i = self.i
+            elif c == "$" or c == "`":
+                # literal text before a lone `$` stays a part of its own
+                _flush_lit(parts, lit)
+                i = self._read_expansion(i, parts, lit, in_dq=False)
             elif brace_depth_stop and c == "{":
                 brace_depth += 1
                 lit.append(c)
                 i += 1
             elif c == "~" and assignment and lit and lit[-1].endswith(":"):
                 # a tilde after ':' in an assignment value expands too
-                parts.append(Lit("".join(lit)))
-                lit = [c]
+                _flush_lit(parts, lit)
+                lit.append(c)
                 i += 1
             else:
                 j = i + 1
@@ -1168,27 +1143,15 @@ class Parser:
                     continue
                 lit.append(s[i:j])
                 i = j
-        if lit:
-            parts.append(Lit("".join(lit)))
+        _flush_lit(parts, lit)
         self.i = i
         return parts
 
     def _match_paren(self, i: int) -> int:
-        depth = 0
-        s = self.src
-        while i < self.n:
-            c = s[i]
-            if c == "\\":
-                i += 2
-                continue
-            if c == "(":
-                depth += 1
-            elif c == ")":
-                depth -= 1
-                if depth == 0:
-                    return i
-            i += 1
-        raise self.incomplete("unexpected EOF while looking for matching `)'")
+        j = group_end(self.src, i)
+        if j < 0:
+            raise self.incomplete("unexpected EOF while looking for matching `)'")
+        return j
 
     def _expect_close_paren(self) -> None:
         tok = self.peek()
@@ -1196,6 +1159,18 @@ class Parser:
             self.advance()
             return
         raise self.unexpected(tok)
+
+    def _read_expansion(self, i: int, parts: list, lit: list[str], in_dq: bool) -> int:
+        """Read the ``$...`` or backquoted expansion at ``i`` into ``parts`` (a ``$`` that starts
+        none stays literal text); returns where reading goes on."""
+        self.i = i
+        part = self.read_dollar(in_dq=in_dq) if self.src[i] == "$" else self.read_backtick()
+        if part is None:
+            lit.append("$")
+            return i + 1
+        _flush_lit(parts, lit)
+        parts.append(part)
+        return self.i
 
     def read_dq_parts(self, heredoc: bool = False, arith: bool = False) -> list:
         """Inside double quotes (self.i after the opening quote); consumes the closing one.
@@ -1229,34 +1204,15 @@ class Parser:
                 lit.append("\\")
                 i += 1
                 continue
-            if c == "$":
-                self.i = i
-                part = self.read_dollar(in_dq=True)
-                if part is None:
-                    lit.append("$")
-                    i += 1
-                    continue
-                if lit:
-                    parts.append(Lit("".join(lit)))
-                    lit = []
-                parts.append(part)
-                i = self.i
-                continue
-            if c == "`":
-                if lit:
-                    parts.append(Lit("".join(lit)))
-                    lit = []
-                self.i = i
-                parts.append(self.read_backtick())
-                i = self.i
+            if c == "$" or c == "`":
+                i = self._read_expansion(i, parts, lit, in_dq=True)
                 continue
             j = i + 1
             while j < n and s[j] not in '"\\$`\'':
                 j += 1
             lit.append(s[i:j])
             i = j
-        if lit:
-            parts.append(Lit("".join(lit)))
+        _flush_lit(parts, lit)
         self.i = i
         return parts
 
@@ -1359,24 +1315,20 @@ class Parser:
 
     def _try_arith_sub(self, i: int):
         s = self.src
-        j = i + 3
-        depth = 0
-        while j < self.n:
-            c = s[j]
-            if c == "(":
-                depth += 1
-            elif c == ")":
-                if depth == 0:
-                    if j + 1 < self.n and s[j + 1] == ")":
-                        expr = self._parse_text_word(s[i + 3:j], i + 3)
-                        self.i = j + 2
-                        return ArithSub(expr)
-                    return None
-                depth -= 1
-            elif c in "'\"\\":
-                pass
-            j += 1
-        raise self.incomplete("unexpected EOF while looking for matching `))'")
+        j = self._arith_close(i + 3)
+        if not s.startswith("))", j):
+            return None
+        expr = self._parse_text_word(s[i + 3:j], i + 3)
+        self.i = j + 2
+        return ArithSub(expr)
+
+    def _arith_close(self, j: int, semicolons: list[int] | None = None) -> int:
+        """Index of the ``)`` that closes the ``(`` before ``j``: arithmetic text ends there
+        when ``))`` follows."""
+        j = self._closing(j, "()", depth=1, semicolons=semicolons)
+        if j < 0:
+            raise self.incomplete("unexpected EOF while looking for matching `))'")
+        return j
 
     def read_braced_param(self, in_dq: bool) -> Param:
         """After ``${``; consumes through the closing ``}``."""
@@ -1397,9 +1349,9 @@ class Parser:
             j = i + 1
             while j < n and s[j] in NAME_CHARS:
                 j += 1
-        elif i < n and s[i].isdigit():
+        elif i < n and s[i] in DIGITS:
             j = i + 1
-            while j < n and s[j].isdigit():
+            while j < n and s[j] in DIGITS:
                 j += 1
         elif i < n and s[i] in "@*#?-$!0":
             j = i + 1
@@ -1411,17 +1363,8 @@ class Parser:
         i = j
         index = None
         if i < n and s[i] == "[" and is_name(name):
-            k = i
-            depth = 0
-            while k < n:
-                if s[k] == "[":
-                    depth += 1
-                elif s[k] == "]":
-                    depth -= 1
-                    if depth == 0:
-                        break
-                k += 1
-            if k >= n:
+            k = self._closing(i)
+            if k < 0:
                 raise self.incomplete("unexpected EOF while looking for matching `]'")
             inner = s[i + 1:k]
             index = Word([Lit(inner)], inner) if inner in ("@", "*") else self._parse_text_word(inner, i + 1)
@@ -1432,8 +1375,6 @@ class Parser:
         c = s[i]
         if c == "}":
             self.i = i + 1
-            if indirect and s[i - 1] in "*@" and index is None and name in "*@" and False:
-                pass
             return param
         if indirect and c in "*@" and s.startswith("}", i + 1):
             # ${!prefix*} / ${!prefix@}
@@ -1544,39 +1485,24 @@ class Parser:
                 continue
             if c == '"':
                 # a nested double-quoted string inside "${x:-"..."}"
-                if lit:
-                    parts.append(Lit("".join(lit)))
-                    lit = []
+                _flush_lit(parts, lit)
                 self.i = i + 1
                 parts.extend(self.read_dq_parts())
                 i = self.i
                 continue
             if c == "$" and i + 1 < n and s[i + 1] == "'":
                 # $'...' keeps its meaning inside "${x:-...}" (bash's extquote)
-                if lit:
-                    parts.append(Lit("".join(lit)))
-                    lit = []
+                _flush_lit(parts, lit)
                 self.i = i
                 parts.append(self.read_dollar(in_dq=False))
                 i = self.i
                 continue
             if c == "$" or c == "`":
-                self.i = i
-                part = self.read_dollar(in_dq=True) if c == "$" else self.read_backtick()
-                if part is None:
-                    lit.append("$")
-                    i += 1
-                    continue
-                if lit:
-                    parts.append(Lit("".join(lit)))
-                    lit = []
-                parts.append(part)
-                i = self.i
+                i = self._read_expansion(i, parts, lit, in_dq=True)
                 continue
             lit.append(c)
             i += 1
-        if lit:
-            parts.append(Lit("".join(lit)))
+        _flush_lit(parts, lit)
         self.i = i
         return parts
 

@@ -130,7 +130,7 @@ def translate(pat: str, extglob: bool = True, path: bool = False) -> str:
     while i < n:
         c = pat[i]
         if extglob and c in EXTGLOB_CHARS and i + 1 < n and pat[i + 1] == "(":
-            end = _group_end(pat, i + 1)
+            end = group_end(pat, i + 1)
             if end > 0:
                 alts = [translate(a, extglob, path) for a in _split_alternatives(pat[i + 2:end])]
                 group = "(?:" + "|".join(alts) + ")"
@@ -172,7 +172,8 @@ def translate(pat: str, extglob: bool = True, path: bool = False) -> str:
     return "".join(out)
 
 
-def _group_end(pat: str, i: int) -> int:
+def group_end(pat: str, i: int) -> int:
+    """Index of the ``)`` closing the ``(`` at ``i`` (backslash escapes skipped), or -1."""
     depth = 0
     n = len(pat)
     while i < n:

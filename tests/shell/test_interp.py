@@ -84,23 +84,6 @@ def test_pattern_strip_and_replace():
     assert pattern.replace("aaa", "a*", "X", "/") == "X"
 
 
-def test_regex_match_posix_semantics():
-    out, _, _ = sh('[[ abc12 =~ ^[[:alpha:]]+[0-9]{2}$ ]] && echo class; [[ xyz =~ x|xy ]] && echo "${BASH_REMATCH[0]}"; '
-                   '[[ "]" =~ []a] ]] && echo bracket; [[ a.c =~ "." ]] && echo literal-dot')
-    assert out == "class\nxy\nbracket\nliteral-dot\n"
-
-
-def test_word_splitting_and_quotes():
-    out, _, _ = sh('v="  a  b  "; printf "<%s>" $v "$v"; echo; IFS=:; w="x::y:"; printf "<%s>" $w; echo')
-    assert out == "<a><b><  a  b  >\n<x><><y>\n"
-
-
-def test_at_and_star():
-    out, _, _ = sh('set -- "a b" c; printf "[%s]" "$@"; printf "[%s]" "$*"; printf "[%s]" $@; '
-                   'printf "[%s]" "x$@y"; set --; printf "[%s]" "$@"; echo')
-    assert out == "[a b][c][a b c][a][b][c][xa b][cy][]\n"
-
-
 def test_glob_against_vfs():
     out, _, _ = sh("mkdir -p d/e; touch d/a.txt d/b.txt d/.h d/e/c.txt; echo d/*.txt; echo d/*; "
                    "shopt -s globstar; echo d/**/*.txt; echo d/*.none")
@@ -108,21 +91,11 @@ def test_glob_against_vfs():
                                 "d/a.txt d/b.txt d/e/c.txt", "d/*.none"]
 
 
-def test_cmdsub_and_subshell_isolation():
-    out, _, _ = sh('x=1; y=$(x=2; cd /; echo $x); (x=3); echo $x $y; pwd')
-    assert out == "1 2\n/workspace\n"
-
-
 def test_redirections_and_fds():
     out, err, status = sh('exec 3>f3; echo to3 >&3; exec 3>&-; cat f3; echo e 2>&1 1>/dev/null >&2 | cat; '
                           '{ echo o; echo e >&2; } 2>err >out; cat out err; echo x >&5')
     assert out == "to3\ne\no\ne\n"
     assert "5: Bad file descriptor" in err
-
-
-def test_heredoc_expansion_and_tabs():
-    out, _, _ = sh('x=v\ncat <<EOF\n$x \\$x `echo c`\nEOF\ncat <<-X\n\t\tindented\n\tX\n')
-    assert out == "v $x c\nindented\n"
 
 
 def test_errexit_and_err_trap():
@@ -140,12 +113,6 @@ def test_arith_error_aborts_line_only():
     assert out == "next line\n" and "division by 0" in err
 
 
-def test_read_builtin_variants():
-    out, _, _ = sh('read -r a b <<< "1 2 3"; echo "$a|$b"; IFS=, read -ra x <<< "p,q"; echo ${x[1]}; '
-                   'read -n2 c <<< "xyz"; echo $c; read -d: d <<< "k:v"; echo $d', )
-    assert out == "1|2 3\nq\nxy\nk\n"
-
-
 def test_read_from_stdin():
     out, _, status = sh("while read -r l; do echo \"<$l>\"; done; read x; echo st=$?", stdin=b"a\nb")
     assert out == "<a>\nst=1\n"  # like bash: a last line without newline ends the loop
@@ -156,53 +123,66 @@ def test_printf_builtin():
     assert out == "a| 3.14|7  |ff\n0\n" and status == 1 and "invalid number" in err
 
 
-def test_declare_print_format():
-    out, _, _ = sh('a=(x "y z"); declare -A m=([k]=v); n=1; declare -p a m n')
-    assert out == 'declare -a a=([0]="x" [1]="y z")\ndeclare -A m=([k]="v" )\ndeclare -- n="1"\n'
-
-
-def test_assoc_order_matches_bash():
-    out, _, _ = sh("declare -A m; for k in apple banana cherry date; do m[$k]=1; done; echo ${!m[@]}")
-    assert out == "cherry apple date banana\n"
-
-
-def test_case_and_cond_patterns():
-    out, _, _ = sh('x=file.tar.gz; case $x in *.tar.*) echo tar;; esac; [[ $x == *.gz ]] && echo gz; '
-                   '[[ $x =~ ^([a-z]+)\\.(.*)$ ]] && echo "${BASH_REMATCH[2]}"')
-    assert out == "tar\ngz\ntar.gz\n"
-
-
-def test_getopts():
-    out, _, _ = sh('while getopts "ab:" o -a -b x -c; do echo "$o ${OPTARG-}"; done 2>/dev/null; echo $OPTIND')
-    assert out == "a \nb x\n? \n5\n"
-
-
-def test_nested_shell_state_isolation():
-    out, _, _ = sh("f() { :; }; x=1; export y=2; bash -c 'type -t f || echo nof; echo ${x-unset} $y'")
-    assert out == "nof\nunset 2\n"
-
-
 def test_deep_recursion_within_default_limit():
     out, err, status = sh("f() { (( $1 > 0 )) && f $(( $1 - 1 )); return 0; }; f 900; echo done")
     assert out == "done\n" and err == ""
 
+# scripts checked by their whole stdout: {test id: (script, stdout)}
+STDOUT_CASES = {
+    "regex_match_posix_semantics": (
+        '[[ abc12 =~ ^[[:alpha:]]+[0-9]{2}$ ]] && echo class; [[ xyz =~ x|xy ]] && echo "${BASH_REMATCH[0]}"; '
+        '[[ "]" =~ []a] ]] && echo bracket; [[ a.c =~ "." ]] && echo literal-dot',
+        "class\nxy\nbracket\nliteral-dot\n"),
+    "word_splitting_and_quotes": (
+        'v="  a  b  "; printf "<%s>" $v "$v"; echo; IFS=:; w="x::y:"; printf "<%s>" $w; echo',
+        "<a><b><  a  b  >\n<x><><y>\n"),
+    "at_and_star": (
+        'set -- "a b" c; printf "[%s]" "$@"; printf "[%s]" "$*"; printf "[%s]" $@; '
+        'printf "[%s]" "x$@y"; set --; printf "[%s]" "$@"; echo',
+        "[a b][c][a b c][a][b][c][xa b][cy][]\n"),
+    "cmdsub_and_subshell_isolation": (
+        'x=1; y=$(x=2; cd /; echo $x); (x=3); echo $x $y; pwd',
+        "1 2\n/workspace\n"),
+    "heredoc_expansion_and_tabs": (
+        'x=v\ncat <<EOF\n$x \\$x `echo c`\nEOF\ncat <<-X\n\t\tindented\n\tX\n',
+        "v $x c\nindented\n"),
+    "read_builtin_variants": (
+        'read -r a b <<< "1 2 3"; echo "$a|$b"; IFS=, read -ra x <<< "p,q"; echo ${x[1]}; '
+        'read -n2 c <<< "xyz"; echo $c; read -d: d <<< "k:v"; echo $d',
+        "1|2 3\nq\nxy\nk\n"),
+    "declare_print_format": (
+        'a=(x "y z"); declare -A m=([k]=v); n=1; declare -p a m n',
+        'declare -a a=([0]="x" [1]="y z")\ndeclare -A m=([k]="v" )\ndeclare -- n="1"\n'),
+    "assoc_order_matches_bash": (
+        "declare -A m; for k in apple banana cherry date; do m[$k]=1; done; echo ${!m[@]}",
+        "cherry apple date banana\n"),
+    "case_and_cond_patterns": (
+        'x=file.tar.gz; case $x in *.tar.*) echo tar;; esac; [[ $x == *.gz ]] && echo gz; '
+        '[[ $x =~ ^([a-z]+)\\.(.*)$ ]] && echo "${BASH_REMATCH[2]}"',
+        "tar\ngz\ntar.gz\n"),
+    "getopts": (
+        'while getopts "ab:" o -a -b x -c; do echo "$o ${OPTARG-}"; done 2>/dev/null; echo $OPTIND',
+        "a \nb x\n? \n5\n"),
+    "nested_shell_state_isolation": (
+        "f() { :; }; x=1; export y=2; bash -c 'type -t f || echo nof; echo ${x-unset} $y'",
+        "nof\nunset 2\n"),
+    "function_printing_like_bash": (
+        "f() { local x=1; if [ $x ]; then echo y; fi; }; declare -f f",
+        "f () \n{ \n    local x=1;\n    if [ $x ]; then\n        echo y;\n    fi\n}\n"),
+    "file_substitution_and_assoc_arith": (
+        "printf 'abc\\n\\n' > f; x=$(<f); echo \"[$x]\"; declare -A m=([k]=4); (( m[k] += 1 )); "
+        "echo ${m[k]} $(( m[k] * 2 ))",
+        "[abc]\n5 10\n"),
+    "printf_time_and_byte_widths": (
+        "printf '%(%Y-%m-%d)T|%3s|\\n' 86400 é",
+        "1970-01-02| \u00e9|\n"),
+    "aliases_in_interactive_style": (
+        "shopt -s expand_aliases\nalias greet='echo hi'\ngreet there",
+        "hi there\n"),
+}
 
-def test_function_printing_like_bash():
-    out, _, _ = sh("f() { local x=1; if [ $x ]; then echo y; fi; }; declare -f f")
-    assert out == "f () \n{ \n    local x=1;\n    if [ $x ]; then\n        echo y;\n    fi\n}\n"
 
-
-def test_file_substitution_and_assoc_arith():
-    out, _, _ = sh("printf 'abc\\n\\n' > f; x=$(<f); echo \"[$x]\"; declare -A m=([k]=4); (( m[k] += 1 )); "
-                   "echo ${m[k]} $(( m[k] * 2 ))")
-    assert out == "[abc]\n5 10\n"
-
-
-def test_printf_time_and_byte_widths():
-    out, _, _ = sh("printf '%(%Y-%m-%d)T|%3s|\\n' 86400 é")
-    assert out == "1970-01-02| \u00e9|\n"
-
-
-def test_aliases_in_interactive_style():
-    out, _, _ = sh("shopt -s expand_aliases\nalias greet='echo hi'\ngreet there")
-    assert out == "hi there\n"
+@pytest.mark.parametrize("script,expected", STDOUT_CASES.values(), ids=STDOUT_CASES.keys())
+def test_script_stdout(script, expected):
+    out, _, _ = sh(script)
+    assert out == expected
