@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from typing import Callable
+from ..chars import isdigits
 
 MASK = (1 << 64) - 1
 SIGN = 1 << 63
@@ -65,7 +66,7 @@ def parse_number(text: str, expr: str | None = None) -> int:
                 raise ArithError(expr or text, "invalid arithmetic base", text)
             value = 0
             for ch in digits:
-                if ch.isdigit():
+                if isdigits(ch):
                     d = ord(ch) - 48
                 elif "a" <= ch <= "z":
                     d = ord(ch) - 87
@@ -287,9 +288,9 @@ def _value(env, name: str, index, expr: str) -> int:
     if not raw:
         return 0
     raw = raw.strip()
-    if raw.isdigit() and (raw[0] != "0" or len(raw) == 1):
+    if isdigits(raw) and (raw[0] != "0" or len(raw) == 1):
         return wrap(int(raw))
-    if raw[:1] == "-" and raw[1:].isdigit() and raw[1:2] != "0":
+    if raw[:1] == "-" and isdigits(raw[1:]) and raw[1:2] != "0":
         return wrap(int(raw))
     depth = getattr(env, "arith_depth", 0)
     if depth > 1000:

@@ -22,6 +22,7 @@ from .printer import format_function
 from .state import (
     BreakLoop, ContinueLoop, ExitShell, ReturnFromFunction, ShellError, Var, ordered_keys,
 )
+from ..chars import isdigits, parse_int
 
 BUILTINS: dict = {}
 HELP: dict[str, tuple[str, str]] = {}
@@ -137,6 +138,14 @@ class _PrintfError(Exception):
     pass
 
 
+def _bash_int(text: str) -> int:
+    """int() as bash reads a builtin's number (ValueError otherwise)."""
+    n = parse_int(text)
+    if n is None:
+        raise ValueError(text)
+    return n
+
+
 def _printf_number(sh, arg: str, errors: list, floating: bool = False):
     s = arg.strip()
     if not s:
@@ -147,9 +156,11 @@ def _printf_number(sh, arg: str, errors: list, floating: bool = False):
         return 0
     if floating:
         try:
+            if not s.isascii() or "_" in s:  # float() also reads '٣' and '1_0'
+                raise ValueError(s)
             return float(s)
         except ValueError:
-            m = re.match(r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?", s)
+            m = re.match(r"[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?", s)
             errors.append(f"{arg}: invalid number")
             return float(m.group(0)) if m else 0.0
     m = re.fullmatch(r"([-+]?)(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)", s)
@@ -167,13 +178,13 @@ def _printf_number(sh, arg: str, errors: list, floating: bool = False):
             errors.append(f"{arg}: Numerical result out of range")
             v = (1 << 63) - 1 if v > 0 else -(1 << 63)
         return v
-    m = re.match(r"[-+]?\d+", s)
+    m = re.match(r"[-+]?[0-9]+", s)
     errors.append(f"{arg}: invalid number")
     return int(m.group(0)) if m else 0
 
 
-_TIME_SPEC = re.compile(r"%([-+ #0]*)(\d+)?\(([^)]*)\)T")
-_FMT_SPEC = re.compile(r"%([-+ #0]*)(\*|\d+)?(?:\.(\*|\d*))?(hh|h|ll|l|L|q|j|z|t)?([diouxXeEfFgGaAcsbqQ%])")
+_TIME_SPEC = re.compile(r"%([-+ #0]*)([0-9]+)?\(([^)]*)\)T")
+_FMT_SPEC = re.compile(r"%([-+ #0]*)(\*|[0-9]+)?(?:\.(\*|[0-9]*))?(hh|h|ll|l|L|q|j|z|t)?([diouxXeEfFgGaAcsbqQ%])")
 
 
 def printf_format(sh, fmt: str, args: list[str], errors: list, start: int = 0) -> tuple[str, bool, int]:
@@ -257,7 +268,7 @@ def printf_format(sh, fmt: str, args: list[str], errors: list, start: int = 0) -
             prec = str(_printf_number(sh, a or "0", errors))
         arg = next_arg()
         for number in (width, prec):
-            if number and number.isdigit() and int(number) > sh.rt.limits.string_bytes:
+            if number and isdigits(number) and int(number) > sh.rt.limits.string_bytes:
                 from .state import LimitExceeded
                 raise LimitExceeded(f"printf: field width {number} exceeds the string limit (limit string_bytes)",
                                     "string_bytes")
@@ -531,24 +542,26 @@ async def b_read(sh, argv, fds):
                 elif c == "d":
                     delim = value[:1] if value else "\0"
                 elif c in "nN":
-                    if not value.isdigit():
+                    if not isdigits(value):
                         await err(sh, fds, "read", f"{value}: invalid number")
-                        return 2
-                    nchars = int(value)
+                        return 1
+                    nchars = _bash_int(value)
                     exact = c == "N"
                 elif c == "p":
                     prompt = value
                 elif c == "t":
                     try:
+                        if not re.fullmatch(r"[0-9]*\.?[0-9]*", value) or value in ("", "."):
+                            raise ValueError(value)  # bash takes N, N.N or .N; float() takes more
                         timeout = float(value)
                     except ValueError:
                         await err(sh, fds, "read", f"{value}: invalid timeout specification")
-                        return 2
+                        return 1
                 elif c == "u":
-                    if not value.isdigit():
+                    if not isdigits(value):
                         await err(sh, fds, "read", f"{value}: invalid file descriptor specification")
-                        return 2
-                    fd = int(value)
+                        return 1
+                    fd = _bash_int(value)
                 break
             await err(sh, fds, "read", f"-{c}: invalid option")
             await sh.err(fds, "read: usage: read [-ers] [-a array] [-d delim] [-i text] [-n nchars] [-N nchars] [-p prompt] [-t timeout] [-u fd] [name ...]\n")
@@ -722,13 +735,13 @@ async def b_mapfile(sh, argv, fds):
                 if c == "d":
                     delim = value[:1] or "\0"
                 elif c == "n":
-                    count = int(value)
+                    count = _bash_int(value)
                 elif c == "O":
-                    origin = int(value)
+                    origin = _bash_int(value)
                 elif c == "s":
-                    skip = int(value)
+                    skip = _bash_int(value)
                 elif c == "u":
-                    fd = int(value)
+                    fd = _bash_int(value)
             except ValueError:
                 await err(sh, fds, argv[0], f"{value}: invalid number")
                 return 1
@@ -1295,10 +1308,10 @@ async def b_shift(sh, argv, fds):
     n = 1
     if len(argv) > 1:
         try:
-            n = int(argv[1])
+            n = _bash_int(argv[1])
         except ValueError:
             await err(sh, fds, "shift", f"{argv[1]}: numeric argument required")
-            return 2
+            return 1
         if n < 0:
             await err(sh, fds, "shift", f"{argv[1]}: shift count out of range")
             return 1
@@ -1549,7 +1562,7 @@ async def b_source(sh, argv, fds):
 async def b_exit(sh, argv, fds):
     if len(argv) > 1:
         try:
-            status = int(argv[1]) & 0xFF
+            status = _bash_int(argv[1]) & 0xFF
         except ValueError:
             await err(sh, fds, "exit", f"{argv[1]}: numeric argument required")
             raise ExitShell(2)
@@ -1569,7 +1582,7 @@ async def b_return(sh, argv, fds):
     status = sh.last_status
     if len(argv) > 1:
         try:
-            status = int(argv[1]) & 0xFF
+            status = _bash_int(argv[1]) & 0xFF
         except ValueError:
             await err(sh, fds, "return", f"{argv[1]}: numeric argument required")
             status = 2
@@ -1577,19 +1590,19 @@ async def b_return(sh, argv, fds):
 
 
 async def _loop_control(sh, argv, fds, cls):
+    if sh.loop_depth == 0:  # bash looks at the loop before the argument
+        await err(sh, fds, argv[0], "only meaningful in a `for', `while', or `until' loop")
+        return 0
     n = 1
     if len(argv) > 1:
         try:
-            n = int(argv[1])
+            n = _bash_int(argv[1])
         except ValueError:
             await err(sh, fds, argv[0], f"{argv[1]}: numeric argument required")
             raise ExitShell(128) if not sh.interactive else ShellError("", 128)
         if n < 1:
             await err(sh, fds, argv[0], f"{argv[1]}: loop count out of range")
             return 1
-    if sh.loop_depth == 0:
-        await err(sh, fds, argv[0], "only meaningful in a `for', `while', or `until' loop")
-        return 0
     raise cls(min(n, sh.loop_depth))
 
 
@@ -1623,7 +1636,7 @@ def unary_test(sh, op: str, operand: str, fds: dict) -> bool:
             return (key if var.assoc else sh.arith(key)) in var.value
         var = sh.lookup_var(operand)
         if var is None:
-            return operand.isdigit() and 0 < int(operand) <= len(sh.positional)
+            return isdigits(operand) and 0 < int(operand) <= len(sh.positional)
         return var.value is not None and (not isinstance(var.value, dict) or bool(var.value) and (0 in var.value or var.assoc))
     if op == "-o":
         return bool(sh.options.get(operand))
@@ -1720,7 +1733,7 @@ class _TestError(Exception):
 
 def _test_int(s: str) -> int:
     t = s.strip()
-    if not re.fullmatch(r"[-+]?\d+", t):
+    if not re.fullmatch(r"[-+]?[0-9]+", t):
         raise _TestError(f"{s}: integer expression expected")
     return int(t)
 
@@ -2210,11 +2223,11 @@ def _job_pid(sh, spec: str) -> int | None:
             return order[-1] if order else None
         if rest == "-":
             return order[-2] if len(order) > 1 else None
-        if rest.isdigit():
+        if isdigits(rest):
             k = int(rest)
             return order[k - 1] if 0 < k <= len(order) else None
         return None
-    if spec.isdigit():
+    if isdigits(spec):
         return int(spec)
     return None
 
@@ -2255,7 +2268,7 @@ async def b_kill(sh, argv, fds):
             spec = args[1]
             args = args[1:]
         spec = spec.upper().removeprefix("SIG")
-        signum = int(spec) if spec.isdigit() else _SIGNALS.get(spec, -1)
+        signum = int(spec) if isdigits(spec) else _SIGNALS.get(spec, -1)
         if signum < 0:
             await err(sh, fds, "kill", f"{args[0][1:]}: invalid signal specification")
             return 1
@@ -2324,7 +2337,7 @@ async def b_trap(sh, argv, fds):
     if args[0] == "-l":
         await out(fds, " ".join(f"{n}) SIG{s}" for s, n in sorted(_SIGNALS.items(), key=lambda x: x[1])) + "\n")
         return 0
-    if len(args) == 1 or args[0] == "-" or (args[0].isdigit() and _trap_name(args[0])):
+    if len(args) == 1 or args[0] == "-" or (isdigits(args[0]) and _trap_name(args[0])):
         specs = args[1:] if args[0] == "-" else args
         for spec in specs:
             name = _trap_name(spec)

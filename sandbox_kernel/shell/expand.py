@@ -11,10 +11,11 @@ from . import pattern as pat
 from .arith import ArithError, evaluate as arith_evaluate
 from .ast import ArithSub, CmdSub, DQ, Lit, Param, ProcSub, Quoted, Word
 from .state import ShellError, ordered_keys, ordered_values
+from ..chars import isdigits
 
 _GLOB_ACTIVE = frozenset("*?[(")
-_SEQ = re.compile(r"^(-?\d+)\.\.(-?\d+)(?:\.\.(-?\d+))?$")
-_CHAR_SEQ = re.compile(r"^(.)\.\.(.)(?:\.\.(-?\d+))?$", re.S)
+_SEQ = re.compile(r"^(-?[0-9]+)\.\.(-?[0-9]+)(?:\.\.(-?[0-9]+))?$")
+_CHAR_SEQ = re.compile(r"^(.)\.\.(.)(?:\.\.(-?[0-9]+))?$", re.S)
 
 
 class _Fields:
@@ -575,7 +576,7 @@ class Expander:
             fields.split(value)
 
     def _assign_default(self, p: Param, text: str) -> None:
-        if p.name in "@*#?-$!" or p.name.isdigit():
+        if p.name in "@*#?-$!" or isdigits(p.name):
             raise ShellError(f"${p.name}: cannot assign in this way", 1, abort=True)
         self.set_var(p.name, text)
 
@@ -598,7 +599,7 @@ class Expander:
             m = re.fullmatch(r"([A-Za-z_][A-Za-z_0-9]*)\[(.*)\]", target, re.S)
             if m:
                 return self._element_value(m.group(1), m.group(2))
-            if not (target in "@*#?-$!" or target.isdigit() or re.fullmatch(r"[A-Za-z_][A-Za-z_0-9]*", target)):
+            if not (target in "@*#?-$!" or isdigits(target) or re.fullmatch(r"[A-Za-z_][A-Za-z_0-9]*", target)):
                 raise ShellError(f"{target}: invalid variable name", 1)
             if target in ("@", "*"):
                 return list(self.positional)
@@ -665,7 +666,7 @@ class Expander:
 
     @staticmethod
     def _special_param(name: str) -> bool:
-        return name in "@*#?-$!" or name.isdigit()
+        return name in "@*#?-$!" or isdigits(name)
 
     async def expand_param(self, p: Param, quoted: bool):
         """Value of a ${...}: a str, a list (for @/* forms) or None."""

@@ -33,6 +33,7 @@ from .state import (
     AbortCommand, BreakLoop, ContinueLoop, ControlFlow, ExitShell, LimitExceeded,
     ReturnFromFunction, ShellError, Var,
 )
+from ..chars import isdigits
 
 FAKE_PID = 4242
 #: background jobs that may run at once
@@ -267,7 +268,7 @@ class Shell(Expander):
         c = name[0]
         if c.isalpha() or c == "_":
             return self.get_scalar(name)
-        if c.isdigit():
+        if isdigits(c):
             k = int(name)
             if k == 0:
                 return self.arg0
@@ -680,6 +681,8 @@ class Shell(Expander):
                 if node.stderr_pipes[i]:
                     stage_fds[2] = pipes[i].writer
             shell = self if (lastpipe and i == n - 1) or self._stateless_stage(cmd) else self.fork()
+            if shell is not self and type(cmd) is not SimpleCommand:
+                shell.loop_depth = 0  # like ( ): a compound stage is outside the enclosing loops
             tasks.append(asyncio.ensure_future(self._run_stage(shell, cmd, stage_fds,
                                                                pipes[i - 1].reader if i > 0 else None,
                                                                pipes[i].writer if i < n - 1 else None)))
@@ -821,6 +824,7 @@ class Shell(Expander):
         fds, opened = await self.apply_redirs(node.redirs, fds) if node.redirs else (fds, None)
         try:
             child = self.fork()
+            child.loop_depth = 0  # bash: break/continue in ( ) do not reach the enclosing loops
             status = await child._run_as_child(node.body, fds)
             return await child.run_exit_trap(fds, status)
         finally:
@@ -1711,9 +1715,9 @@ class Shell(Expander):
                     fd = self._fd_from_var(r.fd_var)
                 fds[fd] = ClosedOutput() if op == ">&" else ClosedInput()
                 return
-            move = target.endswith("-") and target[:-1].isdigit()
+            move = target.endswith("-") and isdigits(target[:-1])
             src_text = target[:-1] if move else target
-            if src_text.isdigit():
+            if isdigits(src_text):
                 src = int(src_text)
                 if src not in fds or isinstance(fds[src], (ClosedOutput, ClosedInput)):
                     raise ShellError(f"{src}: Bad file descriptor", 1)
@@ -1759,7 +1763,7 @@ class Shell(Expander):
 
     def _fd_from_var(self, name: str) -> int:
         value = self.get_scalar(name) or ""
-        if not value.isdigit():
+        if not isdigits(value):
             raise ShellError(f"{name}: ambiguous redirect", 1)
         return int(value)
 
@@ -1771,7 +1775,7 @@ class Shell(Expander):
                 return 1
             if target in ("/dev/stderr", "/dev/fd/2"):
                 return 2
-            if target.startswith("/dev/fd/") and target[8:].isdigit():
+            if target.startswith("/dev/fd/") and isdigits(target[8:]):
                 return int(target[8:])
             if target.startswith(("/dev/tcp/", "/dev/udp/")):
                 raise ShellError(f"{target}: network connections are not available in the sandbox", 1)

@@ -16,6 +16,7 @@ from .ast import (
     SimpleCommand, Subshell, Word,
 )
 from .pattern import group_end
+from ..chars import isdigits
 
 
 class ParseError(Exception):
@@ -1524,8 +1525,8 @@ def is_name_word(text: str | None) -> bool:
     # function names may contain more than variable names (e.g. dashes, dots, colons)
     if not text:
         return False
-    return all(c not in "$`'\"\\=" for c in text) and text not in RESERVED and not text[0].isdigit() or \
-        (text[0].isdigit() and not text.isdigit() and "=" not in text)
+    return all(c not in "$`'\"\\=" for c in text) and text not in RESERVED and not isdigits(text[0]) or \
+        (isdigits(text[0]) and not isdigits(text) and "=" not in text)
 
 
 def _append_lit(parts: list, text: str) -> None:

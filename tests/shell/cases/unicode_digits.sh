@@ -1,0 +1,18 @@
+# Only ASCII 0-9 are digits for bash: '٣' (Arabic-Indic three) and '²' are ordinary characters.
+(exit ٣); echo "exit: $?"
+(exit 1_0); echo "exit underscore: $?"
+(exit " 4 "); echo "exit blanks: $?"
+f() { return ٢; }; f; echo "return: $?"
+set -- a b c; shift ٢; echo "shift: $? $#"
+for i in 1 2; do (break ٢); done; echo "break: $?"
+read -t ٣ x < /dev/null; echo "read -t: $?"
+read -n ٣ x <<< abc; echo "read -n: $? [$x]"
+printf '%f\n' ٣ 1_0 2; echo "printf: $?"
+printf '%d|\n' ٣; echo "printf %d: $?"
+kill -٣ $$ 2>/dev/null; echo "kill: $?"
+echo "${#٣}" 2>/dev/null; echo "length: $?"
+echo $(( ٣ + 1 )) 2>/dev/null; echo "arith: $?"
+a=(x y z); echo "${a[1]}"
+[ ٣ -eq 3 ] 2>/dev/null; echo "test: $?"
+case ٣ in [0-9]) echo digit;; *) echo other;; esac
+x=٣²; echo "${x//[0-9]/D}"
