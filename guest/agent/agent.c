@@ -26,6 +26,7 @@
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysinfo.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -47,6 +48,7 @@
 #define CGROUP_ROOT "/sys/fs/cgroup"
 #define MEMORY_RESERVE (64ull << 20) /* kept back from every exec for the kernel and the agent */
 #define MAX_STALE_CGROUPS 256
+#define HOUSEKEEPING_IDLE_MS 20      /* idle time after which cgroups are made and removed */
 
 enum { R_HELLO = 1, R_EXEC, R_STDIN, R_SIGNAL, R_READ, R_WRITE, R_LIST, R_STAT, R_MKDIR,
        R_REMOVE, R_SYNC, R_SHUTDOWN, R_RESIZE, R_CONNECT, R_LISTEN };
@@ -216,6 +218,8 @@ struct proc {
     char *cgroup;                   /* its own cgroup directory, or NULL without cgroups */
     int demand, wanted;             /* stdin on request; STDIN_WANTED sent and not yet answered */
     int stop_all;                   /* stopped as a whole: nothing of it may outlive the leader */
+    uint64_t oom_base, forks_base;  /* the cgroup's counters at the start (cgroups are reused) */
+    uint64_t cg_mem, cg_pids;       /* the limits its cgroup has */
     ino_t stdin_ino; int64_t next_scan_ms;
 };
 static struct proc procs[MAX_PROCS];
@@ -239,6 +243,13 @@ static void close_fd(int *fd) { if (*fd >= 0) { close(*fd); *fd = -1; } }
 static int cgroups_ok;
 static uint32_t cgroup_serial;
 static char *stale_cgroups[MAX_STALE_CGROUPS];
+/* Making and removing a cgroup costs milliseconds under TCG: both happen when the agent is
+ * idle (a spare is made ahead, empty ones are removed later), never between request and reply. */
+static char *spare_cgroup;
+/* what the spare already has (a reused one): limits written and counters, so an exec that
+ * wants the same limits does no cgroup file I/O at start */
+static uint64_t spare_mem, spare_pids, spare_oom, spare_forks;
+static int housekeeping_due;
 
 static int write_text(const char *path, const char *text) {
     int fd = open(path, O_WRONLY | O_CLOEXEC);
@@ -250,8 +261,19 @@ static int write_text(const char *path, const char *text) {
 
 static void cgroups_init(void) {
     mkdir(CGROUP_ROOT, 0755);
-    if (mount("cgroup2", CGROUP_ROOT, "cgroup2", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) && errno != EBUSY) return;
+    /* favordynmods: moving a process into a cgroup skips an RCU grace period (4 ms -> 1 ms) */
+    unsigned long flags = MS_NOSUID | MS_NODEV | MS_NOEXEC;
+    if (mount("cgroup2", CGROUP_ROOT, "cgroup2", flags, "favordynmods") &&
+        mount("cgroup2", CGROUP_ROOT, "cgroup2", flags, NULL) && errno != EBUSY) return;
     cgroups_ok = write_text(CGROUP_ROOT "/cgroup.subtree_control", "+memory +pids") == 0;
+    housekeeping_due = cgroups_ok;
+}
+
+static char *new_cgroup(void) {
+    char *dir = malloc(64);
+    snprintf(dir, 64, CGROUP_ROOT "/exec-%u", ++cgroup_serial);
+    if (mkdir(dir, 0755)) { free(dir); return NULL; }
+    return dir;
 }
 
 static uint64_t cgroup_counter(const char *dir, const char *file, const char *key) {
@@ -267,43 +289,79 @@ static uint64_t cgroup_counter(const char *dir, const char *file, const char *ke
     return 0;
 }
 
-/* a cgroup still holding background processes is removed once they are gone */
+/* removed when the agent is idle; one still holding background processes once they are gone */
 static void remove_cgroup(char *dir) {
     if (!dir) return;
-    if (rmdir(dir) == 0 || errno == ENOENT) { free(dir); return; }
+    housekeeping_due = 1;
     for (int i = 0; i < MAX_STALE_CGROUPS; i++) if (!stale_cgroups[i]) { stale_cgroups[i] = dir; return; }
+    rmdir(dir);  /* list full: now, or never */
     free(dir);
 }
 
-static void sweep_cgroups(void) {
+static void cgroup_housekeeping(void) {
+    housekeeping_due = 0;
     for (int i = 0; i < MAX_STALE_CGROUPS; i++)
         if (stale_cgroups[i] && (rmdir(stale_cgroups[i]) == 0 || errno == ENOENT)) { free(stale_cgroups[i]); stale_cgroups[i] = NULL; }
+    if (cgroups_ok && !spare_cgroup) {
+        spare_cgroup = new_cgroup();
+        spare_mem = spare_pids = spare_oom = spare_forks = 0;  /* fresh: kernel defaults */
+    }
 }
 
-/* returns the new cgroup's directory and an open cgroup.procs for the child, or NULL */
-static char *make_cgroup(struct req *r, int *procs_fd) {
-    *procs_fd = -1;
+/* The cgroup for a new exec (the spare, or a new one) with its limits set; NULL without
+ * cgroups. *dir_fd is an open directory for clone3's CLONE_INTO_CGROUP. */
+static char *make_cgroup(struct req *r, int *dir_fd, uint64_t *oom_base, uint64_t *forks_base,
+                         uint64_t *mem_set, uint64_t *pids_set) {
+    *dir_fd = -1; *oom_base = *forks_base = *mem_set = *pids_set = 0;
     if (!cgroups_ok) return NULL;
-    sweep_cgroups();
-    char *dir = malloc(64), path[128], value[32];
-    snprintf(dir, 64, CGROUP_ROOT "/exec-%u", ++cgroup_serial);
-    if (mkdir(dir, 0755)) { free(dir); return NULL; }
-    struct sysinfo si;
-    uint64_t cap = sysinfo(&si) == 0 ? (uint64_t)si.totalram * si.mem_unit : 0;
-    cap = cap > 2 * MEMORY_RESERVE ? cap - MEMORY_RESERVE : cap / 2;
+    char *dir = spare_cgroup, path[128], value[32];
+    uint64_t had_mem = spare_mem, had_pids = spare_pids;
+    *oom_base = spare_oom; *forks_base = spare_forks;
+    if (!dir) { dir = new_cgroup(); had_mem = had_pids = 0; *oom_base = *forks_base = 0; }
+    spare_cgroup = NULL;
+    housekeeping_due = 1;
+    if (!dir) return NULL;
+    static uint64_t total_ram;
+    if (!total_ram) { struct sysinfo si; if (sysinfo(&si) == 0) total_ram = (uint64_t)si.totalram * si.mem_unit; }
+    uint64_t cap = total_ram > 2 * MEMORY_RESERVE ? total_ram - MEMORY_RESERVE : total_ram / 2;
     uint64_t mem = r->memory_max && r->memory_max < cap ? r->memory_max : cap;
-    if (mem) {
+    uint64_t pids = r->pids_max ? r->pids_max : UINT64_MAX;
+    if (mem && mem != had_mem) {
         snprintf(path, sizeof path, "%s/memory.max", dir); snprintf(value, sizeof value, "%llu", (unsigned long long)mem);
         write_text(path, value);
     }
-    if (r->pids_max) {
-        snprintf(path, sizeof path, "%s/pids.max", dir); snprintf(value, sizeof value, "%llu", (unsigned long long)r->pids_max);
+    if (pids != had_pids) {
+        snprintf(path, sizeof path, "%s/pids.max", dir);
+        if (r->pids_max) snprintf(value, sizeof value, "%llu", (unsigned long long)r->pids_max);
+        else strcpy(value, "max");
         write_text(path, value);
     }
-    snprintf(path, sizeof path, "%s/cgroup.procs", dir);
-    *procs_fd = open(path, O_WRONLY | O_CLOEXEC);
-    if (*procs_fd < 0) { rmdir(dir); free(dir); return NULL; }
+    *mem_set = mem ? mem : had_mem; *pids_set = pids;  /* kept for when it is the spare again */
+    *dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (*dir_fd < 0) { rmdir(dir); free(dir); return NULL; }
     return dir;
+}
+
+static int cgroup_populated(const char *dir) {
+    return cgroup_counter(dir, "cgroup.events", "populated") != 0;
+}
+
+/* fork() straight into the cgroup (clone3 CLONE_INTO_CGROUP: no migration afterwards, which
+ * costs a millisecond under TCG); *placed says whether that worked */
+struct clone3_args { uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls,
+                     set_tid, set_tid_size, cgroup; };
+#define CLONE_INTO_CGROUP_FLAG 0x200000000ULL
+
+static pid_t fork_into(int dir_fd, int *placed) {
+    *placed = 0;
+    if (dir_fd >= 0) {
+        struct clone3_args args; memset(&args, 0, sizeof args);
+        args.flags = CLONE_INTO_CGROUP_FLAG; args.exit_signal = SIGCHLD; args.cgroup = (uint64_t)dir_fd;
+        long pid = syscall(SYS_clone3, &args, sizeof args);
+        if (pid >= 0) { *placed = 1; return (pid_t)pid; }
+        if (errno != ENOSYS && errno != EINVAL && errno != E2BIG && errno != EOPNOTSUPP) return -1;
+    }
+    return fork();
 }
 
 static void kill_group(struct proc *p, int sig) {
@@ -424,13 +482,17 @@ static void do_exec(uint32_t id, struct req *r) {
     }
     for (int j = 0; j < r->nenvs; j++) env[ne++] = r->envs[j];
     env[ne] = NULL;
-    int cg_procs;
-    char *cgroup = make_cgroup(r, &cg_procs);
-    pid_t pid = fork();
+    int cg_dir, placed;
+    uint64_t oom_base, forks_base, cg_mem, cg_pids;
+    char *cgroup = make_cgroup(r, &cg_dir, &oom_base, &forks_base, &cg_mem, &cg_pids);
+    pid_t pid = fork_into(cg_dir, &placed);
     if (pid == 0) {
         sigset_t all; sigemptyset(&all); sigprocmask(SIG_SETMASK, &all, NULL);
         signal(SIGPIPE, SIG_DFL);
-        if (cg_procs >= 0 && write(cg_procs, "0", 1) != 1) _exit(126);
+        if (cg_dir >= 0 && !placed) {  /* an older kernel: join the cgroup by hand */
+            int procs = openat(cg_dir, "cgroup.procs", O_WRONLY | O_CLOEXEC);
+            if (procs < 0 || write(procs, "0", 1) != 1) _exit(126);
+        }
         setsid();
         if (use_pty) {
             ioctl(slave, TIOCSCTTY, 0);
@@ -447,7 +509,7 @@ static void do_exec(uint32_t id, struct req *r) {
         _exit(e == ENOENT ? 127 : 126);
     }
     free(env);
-    if (cg_procs >= 0) close(cg_procs);
+    if (cg_dir >= 0) close(cg_dir);
     close(pf[1]);
     if (use_pty) close(slave); else { close(po[1]); close(pe[1]); if (pi[0] >= 0) close(pi[0]); }
     if (pid < 0) {
@@ -467,6 +529,7 @@ static void do_exec(uint32_t id, struct req *r) {
     struct proc *p = &procs[slot];
     memset(p, 0, sizeof *p);
     p->used = 1; p->id = id; p->pid = pid; p->cgroup = cgroup;
+    p->oom_base = oom_base; p->forks_base = forks_base; p->cg_mem = cg_mem; p->cg_pids = cg_pids;
     if (!use_pty && (r->flags & XF_STDIN_DEMAND)) {
         struct stat pst;
         if (fstat(pi[1], &pst) == 0) { p->demand = 1; p->stdin_ino = pst.st_ino; p->next_scan_ms = now_ms() + 5; }
@@ -546,9 +609,11 @@ static void finish_proc(struct proc *p) {
     else if (WIFSIGNALED(p->status)) { kind = KIND_SIGNALED; code = WTERMSIG(p->status); }
     else { kind = KIND_EXITED; code = WEXITSTATUS(p->status); }
     out_u64(&o, T_EXIT_KIND, (uint64_t)kind); out_u64(&o, T_EXIT_CODE, (uint64_t)code);
+    uint64_t oom_total = 0, forks_total = 0;
     if (p->cgroup) {
-        uint64_t ooms = cgroup_counter(p->cgroup, "memory.events", "oom_kill");
-        uint64_t refused = cgroup_counter(p->cgroup, "pids.events", "max");
+        oom_total = cgroup_counter(p->cgroup, "memory.events", "oom_kill");
+        forks_total = cgroup_counter(p->cgroup, "pids.events", "max");
+        uint64_t ooms = oom_total - p->oom_base, refused = forks_total - p->forks_base;
         if (ooms) out_u64(&o, T_OOM_KILLS, ooms);
         if (refused) out_u64(&o, T_FORKS_REFUSED, refused);
         /* a command that ran into its process limit leaves a fork bomb behind, not a server */
@@ -557,7 +622,11 @@ static void finish_proc(struct proc *p) {
     send_frame(A_EXIT, p->id, o.b, o.n); free(o.b);
     if (p->stop_all && p->cgroup) { char path[128]; snprintf(path, sizeof path, "%s/cgroup.kill", p->cgroup); write_text(path, "1"); }
     close_fd(&p->in); close_fd(&p->out); close_fd(&p->err);
-    remove_cgroup(p->cgroup);
+    /* an empty cgroup serves the next exec (no mkdir/rmdir between back-to-back commands) */
+    if (p->cgroup && !p->stop_all && !spare_cgroup && !cgroup_populated(p->cgroup)) {
+        spare_cgroup = p->cgroup; spare_oom = oom_total; spare_forks = forks_total;
+        spare_mem = p->cg_mem; spare_pids = p->cg_pids;
+    } else remove_cgroup(p->cgroup);
     free(p->pending);
     memset(p, 0, sizeof *p);
 }
@@ -924,7 +993,9 @@ int main(int argc, char **argv) {
                 (wake < 0 || p->next_scan_ms < wake)) wake = p->next_scan_ms;
         }
         int timeout = wake < 0 ? -1 : (int)(wake > now ? wake - now : 0);
+        if (housekeeping_due && (timeout < 0 || timeout > HOUSEKEEPING_IDLE_MS)) timeout = HOUSEKEEPING_IDLE_MS;
         int ready = poll(fds, (nfds_t)nf, timeout);
+        if (ready == 0 && housekeeping_due) cgroup_housekeeping();
         if (ready < 0 && errno != EINTR) continue;
         if (fds[2].revents & POLLIN) accept_stream();
         for (int k = 3; ready > 0 && k < nf; k++) {

@@ -20,10 +20,14 @@ def test_each_command_runs_in_its_own_limited_cgroup(guest_image):
         cgroup, pids, memory = run.out.text.split()
         assert cgroup.startswith("/sys/fs/cgroup/exec-") and pids == "77" and int(memory) == 123 << 20
         run = await run_cell(sb, script)
-        assert run.out.text.split()[0] != cgroup  # a fresh cgroup per command
-        # the default memory limit is the guest's memory less the agent's reserve
+        # each command gets its own limits (a cgroup left empty may be reused)
+        assert run.out.text.split()[1] == "1024"
         total_kb = int((await run_cell(sb, "awk '/MemTotal/ {print $2}' /proc/meminfo")).out.text)
-        assert int(run.out.text.split()[2]) == total_kb * 1024 - (64 << 20)
+        assert int(run.out.text.split()[2]) == total_kb * 1024 - (64 << 20)  # guest memory less the reserve
+        # a command's cgroup holds only its own processes, not those a previous one left running
+        left = (await run_cell(sb, "sleep 300 > /dev/null 2>&1 & echo $!")).out.text.strip()
+        run = await run_cell(sb, 'cat "/sys/fs/cgroup$(cut -d: -f3 /proc/self/cgroup)/cgroup.procs"')
+        assert left not in run.out.text.split()
     with_sandbox(body)
 
 
@@ -37,6 +41,7 @@ def test_memory_bomb_is_killed_inside_the_command(guest_image):
         assert run.out.text == "status 137\n" and "the VM's 512 MB less 64 MiB" in run.err.text
         run = await run_cell(sb, "echo alive")
         assert run.status == 0 and run.out.text == "alive\n"
+        assert "out of memory" not in run.err.text  # counted per command, not per cgroup
     with_sandbox(body)
 
 
