@@ -153,7 +153,7 @@ def bench_vm(report: Report, runs: int) -> None:
                 pass
             return time.perf_counter() - t
         round_trip = Sample.of([loop.run_until_complete(exec_true()) for _ in range(max(runs * 10, 20))])
-        report.add(Row("vm", "agent exec round trip (static `true`)", round_trip, note=accel))
+        report.add(Row("vm", "agent exec round trip (`true`)", round_trip, note=accel))
 
         sandbox.fs.write_bytes("/workspace/up.bin", os.urandom(50 * 1024 * 1024))
         up = _timed(loop, sandbox, "vm", "test -s /workspace/up.bin")

@@ -55,6 +55,8 @@ class AgentClient:
         self.ready: asyncio.Future = asyncio.get_running_loop().create_future()
         #: called with an Execution for each connection accepted by a guest listener
         self.on_accept: Callable[["Execution"], None] | None = None
+        #: time.monotonic() of the last frame from the agent
+        self.last_heard = time.monotonic()
 
     def start(self) -> None:
         self._reader_task = asyncio.get_running_loop().create_task(self._read_loop())
@@ -72,6 +74,7 @@ class AgentClient:
                 if magic != P.MAGIC or version != P.VERSION or n > P.MAX_PAYLOAD:
                     raise P.ProtocolError(f"bad frame from agent (magic {magic!r}, version {version}, length {n})")
                 payload = await self.reader.readexactly(n) if n else b""
+                self.last_heard = time.monotonic()
                 if type_ == P.READY:
                     if not self.ready.done():
                         self.ready.set_result(P.field_map(payload))

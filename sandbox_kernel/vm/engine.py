@@ -32,6 +32,7 @@ HOST_ONLY_ENV = {"PATH", "HOME", "PWD", "OLDPWD", "SHELL", "USER", "LOGNAME", "S
                  "TERM", "_", "TMPDIR", "LANG", "LANGUAGE", "MAIL", "UID", "EUID", "PPID", "BASHPID"}
 KILL_GRACE = 2.0   # seconds between the polite signal and SIGKILL
 HANG_GRACE = 5.0   # seconds after SIGKILL before the guest counts as hung
+RECENTLY_HEARD = 1.0  # seconds: an agent that answered this recently needs no liveness check
 MAX_MEMORY_MB = 16384
 MAX_VCPUS = 16
 
@@ -91,8 +92,11 @@ class VmEngine:
         start_lock, _ = self._locks()
         async with start_lock:
             if self.running:
+                client = self.machine.client  # type: ignore[union-attr]
+                if time.monotonic() - client.last_heard < RECENTLY_HEARD:
+                    return self.machine  # type: ignore[return-value]
                 try:  # a frozen guest would hang the workspace sync: check it answers
-                    await self.machine.client.hello(timeout=5)  # type: ignore[union-attr]
+                    await client.hello(timeout=5)
                     return self.machine  # type: ignore[return-value]
                 except (asyncio.TimeoutError, AgentGone, AgentError):
                     self._notice = self._notice or "the VM stopped answering (hung) and was killed"
@@ -224,7 +228,7 @@ class VmEngine:
         _, sync_lock = self._locks()
         try:
             async with sync_lock:
-                await self.sync.sync_in(client, progress)
+                await self._guard(self.sync.sync_in(client, progress), cancel_wait, machine)
             if flush_progress is not None:
                 await flush_progress()
             cwd = self._guest_cwd()
@@ -281,9 +285,31 @@ class VmEngine:
             if self.running and self.machine is machine:
                 try:
                     async with sync_lock:
-                        await self.sync.sync_out(client, progress)
+                        await self._guard(self.sync.sync_out(client, progress), cancel_wait, machine)
                 except (AgentGone, AgentError) as e:
                     progress(f"vm: syncing /workspace back failed: {e}")
+
+    async def _guard(self, work: Awaitable, cancel_wait, machine: Machine):
+        """Await a sync step. Once the cell is interrupted or out of time, the step may go on
+        only while the agent keeps answering: silent for HANG_GRACE, the guest counts as hung
+        (a frozen VM would otherwise hold the cell until the requests' own timeouts)."""
+        task = asyncio.ensure_future(work)
+        cancelled = asyncio.ensure_future(cancel_wait())
+        try:
+            await asyncio.wait({task, cancelled}, return_when=asyncio.FIRST_COMPLETED)
+            while not task.done():
+                await asyncio.wait({task}, timeout=0.5)
+                client = machine.client
+                if not task.done() and client is not None and time.monotonic() - client.last_heard > HANG_GRACE:
+                    task.cancel()
+                    self._notice = "the VM stopped answering (hung) and was killed"
+                    machine.kill()
+                    raise AgentGone(self._notice)
+            return task.result()
+        finally:
+            cancelled.cancel()
+            if not task.done():
+                task.cancel()
 
     def _memory_cap(self, limits: Limits) -> str:
         """Which limit the guest enforced (it keeps 64 MiB of its memory back)."""

@@ -31,11 +31,13 @@ class WorkspaceSync:
         self.fs = fs
         self.vfs_base: dict[str, Entry] = {}
         self.guest_base: dict[str, Entry] = {}
+        self.root_listed = False  # the last sync_out listed the guest's /workspace
 
     def reset(self) -> None:
         """A fresh guest: its /workspace is empty, everything must be copied in."""
         self.vfs_base = {}
         self.guest_base = {}
+        self.root_listed = False
 
     # ------------------------------------------------------------------ snapshots
     def scan_vfs(self) -> dict[str, Entry]:
@@ -64,7 +66,9 @@ class WorkspaceSync:
         try:
             entries = await client.list(ROOT, recursive=True)
         except AgentError:
+            self.root_listed = False
             return {}
+        self.root_listed = True
         out: dict[str, Entry] = {}
         for e in entries:
             kind = e["type"]
@@ -112,6 +116,8 @@ class WorkspaceSync:
         self.vfs_base = current
 
     async def _ensure_root(self, client: AgentClient) -> None:
+        if self.root_listed:  # it was there after the last command: spare a round trip
+            return
         try:
             await client.mkdir(ROOT, parents=True)
         except AgentError:

@@ -178,3 +178,21 @@ def test_hung_guest_is_killed_and_replaced(guest_image):
         run = await run_cell(sb, "echo back")
         assert run.out.text == "back\n"
     with_sandbox(body)
+
+
+def test_guest_frozen_between_cells_is_reported_during_the_sync(guest_image):
+    import os
+    import signal as sig
+
+    async def body(sb):
+        await run_cell(sb, "true")
+        qemu = sb.engine("vm").machine.proc
+        os.kill(qemu.pid, sig.SIGSTOP)  # frozen right after a cell: the next one has files to sync in
+        sb.fs.write_bytes("/workspace/new.txt", b"x" * 100_000)
+        run = await run_cell(sb, "cat new.txt > /dev/null", wall_time=1.0)
+        assert run.ended - run.started < 15
+        assert run.status != 0 and run.result.error.ename == "VMError" and "hung" in run.result.error.evalue
+        assert qemu.poll() is not None
+        run = await run_cell(sb, "wc -c < new.txt")
+        assert run.out.text == "100000\n"
+    with_sandbox(body)
