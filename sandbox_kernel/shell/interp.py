@@ -38,7 +38,11 @@ from ..chars import isdigits
 FAKE_PID = 4242
 #: background jobs that may run at once
 MAX_LIVE_JOBS = 1000
-YIELD_INTERVAL = 0.005
+#: Seconds between yields to the event loop. Well above CPython's GIL switch interval (5 ms):
+#: a thread waiting for the GIL asks the holder to drop it only after a whole interval in which
+#: the GIL never changed hands, and each yield releases and retakes it. At 5 ms that never
+#: happened, and the kernel's control thread (interrupts) and timers starved for seconds.
+YIELD_INTERVAL = 0.02
 
 SHOPT_DEFAULTS = {
     "nullglob": False, "failglob": False, "dotglob": False, "globstar": False, "extglob": True,

@@ -223,3 +223,22 @@ def test_unterminated_heredoc_warns():
 def test_return_trap_and_exit_trap_status():
     out, err, status = run_script("f() { trap 'echo returned' RETURN; echo body; }; f; trap 'echo bye $?' EXIT; (exit 4)")
     assert out == b"body\nreturned\nbye 4\n" and status == 4
+
+
+@pytest.mark.parametrize("loop", ["while true; do x=1; done", "while true; do :; done",
+                                  "for ((i = 0; ; i++)); do y=$i; done"])
+def test_other_threads_get_the_gil_while_a_loop_runs(loop):
+    """An interrupt comes from another thread (the kernel's control thread). The interpreter's
+    periodic yields once came every 5 ms, CPython's GIL switch interval, and a waiting thread
+    then never got the GIL: the interrupt took seconds. Three tries, each must stop quickly."""
+    import threading
+
+    async def main():
+        sb = Sandbox(Limits(commands=10**9, wall_time=20))
+        for _ in range(3):
+            cancel = CancelToken()
+            threading.Timer(0.2, cancel.set, args=("interrupt",)).start()
+            started = time.monotonic()
+            res = await sb.run("sh", loop, Streams(Sink(), Sink(), cancel))
+            assert res.status == 130 and time.monotonic() - started < 2.0
+    asyncio.run(main())
