@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 import zmq
+from ipykernel._version import kernel_protocol_version
 from ipykernel.comm import Comm, CommManager
 from ipykernel.kernelbase import Kernel
 
@@ -215,12 +216,19 @@ class SandboxKernel(Kernel):
 
     @property
     def kernel_info(self) -> dict:
-        info = super().kernel_info
+        # Built here, not by the base class: it imports debugpy to see whether a debugger
+        # could be offered (60 ms on the first kernel_info_request, a third of the start-up).
         # No debugger works for sandbox code; subshells are refused (see SUBSHELLS_REFUSED).
-        info["supported_features"] = [f for f in info.get("supported_features", [])
-                                      if f not in ("debugger", "kernel subshells")]
-        info["debugger"] = False
-        return info
+        return {
+            "protocol_version": kernel_protocol_version,
+            "implementation": self.implementation,
+            "implementation_version": self.implementation_version,
+            "language_info": self.language_info,
+            "banner": self.banner,
+            "help_links": self.help_links,
+            "supported_features": [],
+            "debugger": False,
+        }
 
     # ------------------------------------------------------------------ subshells: refused
     async def create_subshell_request(self, socket_, ident, parent) -> None:
