@@ -3,9 +3,7 @@ from __future__ import annotations
 
 from ipykernel.kernelapp import IPKernelApp
 
-#: Named, not imported: traitlets imports it in init_kernel, after the ZMQ sockets are bound.
-#: A frontend that started connecting early (ZMQ retries every 100 ms) gets through sooner.
-KERNEL_CLASS = "sandbox_kernel.kernel.SandboxKernel"
+from .kernel import SandboxKernel
 
 
 class SandboxKernelApp(IPKernelApp):
@@ -19,5 +17,5 @@ class SandboxKernelApp(IPKernelApp):
 
 
 def kernel_main(argv: list[str]) -> int:
-    SandboxKernelApp.launch_instance(argv=list(argv), kernel_class=KERNEL_CLASS)
+    SandboxKernelApp.launch_instance(argv=list(argv), kernel_class=SandboxKernel)
     return 0
