@@ -8,7 +8,6 @@ import tempfile
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from queue import Empty
 
 from .harness import Report, Row, Sample, measure_pair
 

@@ -9,7 +9,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from .harness import Report, Row, Sample, geomean, measure, measure_pair
+from .harness import Report, Row, geomean, measure_pair
 
 CORPUS = sorted((Path(__file__).parent / "corpus").glob("*.sh"))
 BASH_ENV = {"PATH": "/usr/bin:/bin", "LC_ALL": "C", "HOME": "/tmp"}

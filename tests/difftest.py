@@ -1,7 +1,6 @@
 """Run one script in real GNU bash and in the sandbox shell, for differential tests."""
 from __future__ import annotations
 
-import os
 import subprocess
 import tempfile
 from dataclasses import dataclass

@@ -4,7 +4,9 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-from .registry import CommandContext, command, lookup, names, invoke  # noqa: F401
+from .registry import CommandContext, command, lookup, names, invoke
+
+__all__ = ["CommandContext", "command", "lookup", "names", "invoke", "load_all"]
 
 _SKIP = {"registry", "options"}
 

@@ -17,7 +17,7 @@ from ..vfs.layout import COMMAND_STUB
 from .builtins import BUILTINS, help_text
 from .interp import Runtime, Shell
 from .parser import RESERVED, check_complete
-from .state import AbortCommand, ControlFlow, ExitShell, LimitExceeded, ShellError, Var
+from .state import ControlFlow, ExitShell, LimitExceeded, ShellError, Var
 
 SANDBOX_ENV = {
     "HOME": "/home/user", "USER": "user", "LOGNAME": "user", "PWD": "/workspace",

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import io
-import stat as st
 import tarfile
 from typing import BinaryIO
 

@@ -2,9 +2,7 @@
 from __future__ import annotations
 
 import os
-import threading
 import time
-import uuid
 
 import pytest
 from jupyter_client.manager import start_new_kernel

@@ -2,12 +2,10 @@
 parser or the interpreter, and every run ends within its limits."""
 from __future__ import annotations
 
-import time
 
 from hypothesis import HealthCheck, given, settings, strategies as hs
 
 from sandbox_kernel.shell.parser import check_complete
-from sandbox_kernel.limits import Limits
 
 from .session import Session
 
@@ -42,7 +40,6 @@ def session() -> Session:
 @given(src=scripts)
 def test_interpreter_never_raises_and_ends_in_time(src):
     s = session()
-    t = time.monotonic()
     result, out, err, dt = s.run(src)
     assert dt < 6, f"{src!r} ran {dt:.1f}s"
     assert isinstance(result.status, int) and 0 <= result.status <= 255

@@ -2,9 +2,8 @@
 import pytest
 
 from sandbox_kernel.shell.ast import (
-    AndOr, ArithCommand, ArithFor, ArithSub, Assign, BraceGroup, Case, CmdSub, CommandList,
-    CondBinary, CondCommand, DQ, For, FunctionDef, HereDoc, If, Lit, Loop, Param, Pipeline,
-    Quoted, SimpleCommand, Subshell,
+    AndOr, ArithCommand, ArithFor, ArithSub, BraceGroup, Case, CmdSub, CondBinary, CondCommand,
+    DQ, For, FunctionDef, HereDoc, If, Loop, Param, Pipeline, Quoted, SimpleCommand, Subshell,
 )
 from sandbox_kernel.shell.parser import Incomplete, ParseError, Parser, check_complete, parse
 
