@@ -16,8 +16,9 @@ class Limits:
     stdout_bytes: int = 1024 * 1024
     #: Bytes of stderr one run may produce; the rest is dropped with one notice.
     stderr_bytes: int = 1024 * 1024
-    #: Commands (simple commands, builtins and functions) one run may execute; stops loop and fork bombs.
-    commands: int = 100_000
+    #: Commands (simple commands, builtins and functions) one run may execute: a backstop for
+    #: runaway loops next to the wall time (a while-read loop over 1M lines needs ~3M).
+    commands: int = 10_000_000
     #: Nesting depth of shell function calls (and nested `bash -c` / `source`).
     function_depth: int = 1000
     #: Total bytes of file content the VFS may hold.

@@ -161,7 +161,7 @@ def test_interrupt_message_mode(kernel, code):
         assert elapsed < 3
         assert run_ok(kc, "echo $survivor") == "yes\n"
     finally:
-        run_ok(kc, "%limits commands=100000")
+        run_ok(kc, "%limits commands=10000000")
 
 
 def test_interrupt_runs_trap_handler(kernel):
@@ -223,7 +223,7 @@ def test_limits_magic(kc):
     assert run_ok(kc, "%limits commands=5000") == "commands = 5000\n"
     reply, _ = execute(kc, "%limits nonsense=1")
     assert reply["ename"] == "UsageError" and "unknown limit" in reply["evalue"]
-    run_ok(kc, "%limits commands=100000")
+    run_ok(kc, "%limits commands=10000000")
 
 
 def test_save_and_load_snapshot(kc):

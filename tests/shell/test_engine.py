@@ -242,3 +242,10 @@ def test_other_threads_get_the_gil_while_a_loop_runs(loop):
             res = await sb.run("sh", loop, Streams(Sink(), Sink(), cancel))
             assert res.status == 130 and time.monotonic() - started < 2.0
     asyncio.run(main())
+
+
+def test_default_limits_let_a_long_while_read_loop_finish():
+    # 60 000 lines x 2 commands: past the old default of 100 000 commands
+    r = run_cells(["seq 60000 | while read -r x; do y=$x; done; echo $y"])
+    res, out, err = r[0]
+    assert res.status == 0 and out == "60000\n", err
