@@ -245,7 +245,7 @@ def test_other_threads_get_the_gil_while_a_loop_runs(loop):
 
 
 def test_default_limits_let_a_long_while_read_loop_finish():
-    # 60 000 lines x 2 commands: past the old default of 100 000 commands
-    r = run_cells(["seq 60000 | while read -r x; do y=$x; done; echo $y"])
+    # 120 000 reads: past the old default of 100 000 commands
+    r = run_cells(["seq 120000 | { while read -r x; do y=$x; done; echo $y; }"])
     res, out, err = r[0]
-    assert res.status == 0 and out == "60000\n", err
+    assert res.status == 0 and out == "120000\n", err
