@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import stat as st
 
-from ..vfs import FSError
 from ..chars import isdigits
+from ..vfs import FSError
 
 # Characters that make GNU tools (gnulib "shell-escape" quoting) quote a file name.
 _SHELL_SPECIAL = set(" \t!\"$&'()*;<>?[\\]^`{|}=:")

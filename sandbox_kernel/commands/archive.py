@@ -16,12 +16,12 @@ import zipfile
 import zlib
 from datetime import datetime
 
+from ..chars import isdigits
 from ..vfs import FSError, normpath
 from .datecmd import zone_from_tz
 from ._dataopts import getopt_status
 from .options import UsageError, getopt
 from .registry import CommandContext, command
-from ..chars import isdigits
 
 USER_NAME = "user"
 USER_ID = 1000

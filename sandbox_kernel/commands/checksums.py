@@ -4,11 +4,11 @@ from __future__ import annotations
 import hashlib
 import re
 
+from ..chars import isdigits
 from ..vfs import FSError
 from ._dataopts import getopt_status
 from .options import UsageError
 from .registry import CommandContext, command
-from ..chars import isdigits
 
 _ALGORITHMS = {
     "md5sum": ("md5", "MD5"),

@@ -1,10 +1,10 @@
 """cmp: compare two files byte by byte (GNU diffutils messages and exit status 0/1/2)."""
 from __future__ import annotations
 
+from ..chars import isdigits
 from ..vfs import FSError
 from .options import UsageError, getopt
 from .registry import CommandContext, command
-from ..chars import isdigits
 
 CMP_HELP = """Usage: cmp [OPTION]... FILE1 [FILE2 [SKIP1 [SKIP2]]]
 Compare two files byte by byte.

@@ -1,11 +1,11 @@
 """cut and paste."""
 from __future__ import annotations
 
+from ..chars import isdigits
 from ..vfs import FSError
 from ._textio import BatchWriter, Fail, open_operand, parse_opts, quote, run_guarded
 from .options import UsageError
 from .registry import CommandContext, command
-from ..chars import isdigits
 
 CUT_HELP = """\
 Usage: cut OPTION... [FILE]...

@@ -9,10 +9,10 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from ..chars import isdigits
 from ._dataopts import getopt_status
 from .options import UsageError
 from .registry import CommandContext, command
-from ..chars import isdigits
 
 DATE_HELP = """Usage: date [OPTION]... [+FORMAT]
 Display the current time in the given FORMAT.

@@ -9,12 +9,12 @@ import time as _time
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from ..chars import isdigits
 from ..vfs import FSError
 from .datecmd import format_date, zone_from_tz
 from .diffcore import Change, diff_sequences
 from .options import UsageError, getopt
 from .registry import CommandContext, command
-from ..chars import isdigits
 
 DIFF_HELP = """Usage: diff [OPTION]... FILES
 Compare FILES line by line.

@@ -4,11 +4,11 @@ from __future__ import annotations
 import fnmatch
 import stat as st
 
+from ..chars import isdigits
 from ..vfs import FSError
 from ._fsutil import getopt1, human_size, join_path, parse_size, quote, strerror
 from .options import UsageError
 from .registry import CommandContext, command
-from ..chars import isdigits
 
 DU_HELP = """\
 Usage: du [OPTION]... [FILE]...

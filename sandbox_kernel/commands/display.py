@@ -1,10 +1,10 @@
 """display: rich output (images, HTML, Markdown, JSON) in the notebook, from VFS files or text."""
 from __future__ import annotations
 
+from ..chars import isdigits
 from ..display import DisplayError, guess_type, make_bundle, resolve_type
 from .options import UsageError, getopt
 from .registry import CommandContext, command
-from ..chars import isdigits
 
 DISPLAY_HELP = """Usage: display [OPTION]... FILE...
   or:  display --html TEXT | --markdown TEXT | --svg TEXT | --json TEXT | --latex TEXT

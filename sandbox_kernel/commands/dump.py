@@ -5,11 +5,11 @@ import math
 import re
 import struct
 
+from ..chars import isdigits
 from ..vfs import FSError
 from ._dataopts import getopt_status
 from .options import UsageError, getopt
 from .registry import CommandContext, command
-from ..chars import isdigits
 
 _SUFFIX_MULT = {"": 1, "b": 512, "k": 1024, "K": 1024, "kB": 1000, "m": 1024 ** 2, "M": 1024 ** 2,
                 "MB": 1000 ** 2, "G": 1024 ** 3, "GB": 1000 ** 3}

@@ -5,11 +5,11 @@ import base64
 import binascii
 import re
 
+from ..chars import isdigits
 from ..vfs import FSError
 from ._dataopts import getopt_status
 from .options import UsageError
 from .registry import CommandContext, command
-from ..chars import isdigits
 
 _HELP = """Usage: {name} [OPTION]... [FILE]
 {name_cap} encode or decode FILE, or standard input, to standard output.

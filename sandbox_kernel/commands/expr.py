@@ -1,10 +1,10 @@
 """expr: evaluate an expression given as separate arguments (GNU semantics)."""
 from __future__ import annotations
 
+from ..chars import isdigits
 from ._textio import is_utf8
 from .options import ArgCursor
 from .registry import CommandContext, command
-from ..chars import isdigits
 
 EXPR_HELP = """\
 Usage: expr EXPRESSION

@@ -4,10 +4,10 @@ from __future__ import annotations
 import stat as st
 import struct
 
+from ..chars import isdigits
 from ..vfs import FSError
 from ._fsutil import getopt1, local_datetime
 from .registry import CommandContext, command
-from ..chars import isdigits
 
 FILE_HELP = """\
 Usage: file [OPTION...] [FILE...]

@@ -8,12 +8,12 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
+from ..chars import isdigits
 from ..vfs import FSError, Stat
 from ._fsutil import (group_id, group_name, join_path, local_datetime, mode_string,
                       parse_mode, quote, strerror, user_id, user_name)
 from .options import ArgCursor
 from .registry import CommandContext, command
-from ..chars import isdigits
 
 FIND_HELP = """\
 Usage: find [-H] [-L] [-P] [path...] [expression]

@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import re
 
+from ..chars import isdigits
 from ..vfs import FSError
 from ._textio import BatchWriter, Fail, parse_opts, quote, run_guarded
 from .options import UsageError
 from .registry import CommandContext, command
-from ..chars import isdigits
 
 JOIN_HELP = """\
 Usage: join [OPTION]... FILE1 FILE2

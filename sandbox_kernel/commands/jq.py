@@ -12,9 +12,9 @@ from typing import Any, Iterator
 
 import regex
 
+from ..chars import isdigits
 from ..vfs import FSError
 from .registry import CommandContext, command
-from ..chars import isdigits
 
 # ============================================================================ values
 

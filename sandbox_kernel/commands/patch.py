@@ -6,10 +6,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ..chars import isdigits
 from ..vfs import FSError, normpath
 from .options import UsageError, getopt
 from .registry import CommandContext, command
-from ..chars import isdigits
 
 PATCH_HELP = """Usage: patch [OPTION]... [ORIGFILE [PATCHFILE]]
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ..chars import isdigits
 from ..vfs import FSError
 from ._lineblocks import LineTooLong, TextCodec, line_blocks
 from .options import UsageError, getopt
@@ -11,7 +12,6 @@ from .regex_translate import (PosixRegex, RegexError, RegexTimeout, compile_posi
                               sed_escape, translate_lines)
 from .registry import CommandContext, command
 from .grep import _deadline
-from ..chars import isdigits
 
 SED_HELP = """\
 Usage: sed [OPTION]... {script-only-if-no-other-script} [input-file]...

@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Callable
 
+from ..chars import isdigits
 from ..vfs import FSError
 from ._textio import Fail, parse_opts, quote, run_guarded, std_output_for
 from .registry import CommandContext, command
-from ..chars import isdigits
 
 SORT_HELP = """\
 Usage: sort [OPTION]... [FILE]...

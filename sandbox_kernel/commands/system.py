@@ -5,10 +5,10 @@ from __future__ import annotations
 import signal as _signal
 import stat as _stat
 
+from ..chars import isdigits
 from ._dataopts import getopt_status
 from .options import UsageError, getopt
 from .registry import CommandContext, command
-from ..chars import isdigits
 
 #: What ``uname`` reports: a fixed, plausible Linux.
 KERNEL_NAME = "Linux"

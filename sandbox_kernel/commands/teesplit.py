@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import re
 
+from ..chars import isdigits
 from ..vfs import FSError
 from ._textio import Fail, parse_opts, parse_size, quote, run_guarded, std_output_for
 from .options import UsageError
 from .registry import CommandContext, command
-from ..chars import isdigits
 
 TEE_HELP = """\
 Usage: tee [OPTION]... [FILE]...

@@ -6,11 +6,11 @@ import random
 import re
 from decimal import Decimal
 
+from ..chars import isdigits
 from ..vfs import FSError
 from ._textio import Fail, parse_opts, quote, run_guarded
 from .options import UsageError
 from .registry import CommandContext, command
-from ..chars import isdigits
 
 SEQ_HELP = """\
 Usage: seq [OPTION]... LAST

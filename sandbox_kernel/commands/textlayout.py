@@ -3,12 +3,12 @@ from __future__ import annotations
 
 import re
 
+from ..chars import isdigits
 from ..vfs import FSError
 from ._textio import (BatchWriter, Fail, display_width, line_batches, open_operand, parse_opts, quote,
                       run_guarded)
 from .options import UsageError
 from .registry import CommandContext, command
-from ..chars import isdigits
 
 FOLD_HELP = """\
 Usage: fold [OPTION]... [FILE]...

@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import stat as st
 
+from ..chars import isdigits
 from ..vfs import FSError
 from ._fsutil import group_name, join_path, mode_string, user_name, utf8_locale
 from .find import glob_regex
 from .registry import CommandContext, command
-from ..chars import isdigits
 
 TREE_HELP = """\
 usage: tree [-adfFhilprstuvCDgnU] [-L level] [-P pattern] [-I pattern] [--noreport]

@@ -1,12 +1,12 @@
 """xargs: build command lines from standard input and run them through the shell's runner."""
 from __future__ import annotations
 
+from ..chars import isdigits
 from ..streams import EmptyInput
 from ..vfs import FSError
 from ._textio import parse_opts, quote
 from .options import UsageError
 from .registry import CommandContext, command
-from ..chars import isdigits
 
 XARGS_HELP = """\
 Usage: xargs [OPTION]... COMMAND [INITIAL-ARGS]...

@@ -17,8 +17,8 @@ import stat as st
 import zlib
 from typing import Any, Callable
 
-from ..vfs import FSError, normpath
 from ..chars import isdigits
+from ..vfs import FSError, normpath
 
 # libuv's wording where it differs from the C library's
 _UV_TEXT = {

@@ -10,6 +10,7 @@ import re
 import stat as st
 import time
 
+from ..chars import isdigits, parse_int
 from ..commands import registry
 from ..streams import BytesInput, EmptyInput, FileInput, InputStream, OutputStream
 from ..vfs import FSError, normpath
@@ -22,7 +23,6 @@ from .printer import format_function
 from .state import (
     BreakLoop, ContinueLoop, ExitShell, ReturnFromFunction, ShellError, Var, ordered_keys,
 )
-from ..chars import isdigits, parse_int
 
 BUILTINS: dict = {}
 HELP: dict[str, tuple[str, str]] = {}

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import re
 
+from ..chars import isdigits
 from . import pattern as pat
 from .arith import ArithError, evaluate as arith_evaluate
 from .ast import ArithSub, CmdSub, DQ, Lit, Param, ProcSub, Quoted, Word
 from .state import ShellError, ordered_keys, ordered_values
-from ..chars import isdigits
 
 _GLOB_ACTIVE = frozenset("*?[(")
 _SEQ = re.compile(r"^(-?[0-9]+)\.\.(-?[0-9]+)(?:\.\.(-?[0-9]+))?$")

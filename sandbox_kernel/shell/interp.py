@@ -13,6 +13,7 @@ import re
 import time
 from typing import Any
 
+from ..chars import isdigits
 from ..commands import registry
 from ..commands.registry import CommandCancelled, CommandContext
 from ..streams import (
@@ -33,7 +34,6 @@ from .state import (
     AbortCommand, BreakLoop, ContinueLoop, ControlFlow, ExitShell, LimitExceeded,
     ReturnFromFunction, ShellError, Var,
 )
-from ..chars import isdigits
 
 FAKE_PID = 4242
 #: background jobs that may run at once

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import bisect
 
+from ..chars import isdigits
 from .ast import (
     AndOr, ArithCommand, ArithFor, ArithSub, Assign, BraceGroup, Case, CaseItem, CmdSub,
     CommandList, CondAnd, CondBinary, CondCommand, CondNot, CondOr, CondUnary, CondWord, DQ,
@@ -16,7 +17,6 @@ from .ast import (
     SimpleCommand, Subshell, Word,
 )
 from .pattern import group_end
-from ..chars import isdigits
 
 
 class ParseError(Exception):

@@ -14,8 +14,8 @@ import re
 import time
 from typing import Callable
 
-from .client import AgentGone, Execution
 from ..chars import isdigits
+from .client import AgentGone, Execution
 
 GUEST_PROXY_PORT = 3128
 DEFAULT_PORTS = (80, 443)

@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 from typing import Awaitable, Callable
 
+from ..chars import isdigits
 from ..engine import ErrorInfo, RunResult, Streams
 from ..limits import Limits, format_size
 from . import protocol as P
@@ -25,7 +26,6 @@ from .egress import GUEST_PROXY_PORT, EgressProxy, parse_allow_list
 from .image import GuestImage, ImageError, ensure_image
 from .machine import Machine, MachineConfig, VmStartError, qemu_available, qemu_version
 from .sync import ROOT, WorkspaceSync
-from ..chars import isdigits
 
 #: the host shell's variables that make no sense in the guest
 HOST_ONLY_ENV = {"PATH", "HOME", "PWD", "OLDPWD", "SHELL", "USER", "LOGNAME", "SHLVL", "HOSTNAME",

@@ -7,12 +7,12 @@ import math
 import re
 import time
 
+from ...chars import isdigits
 from ...streams import Pipe
 from ...vfs import FSError
 from .._lineblocks import MAX_LINE, LineTooLong, TextCodec
 from .arrayorder import forin_order
 from .gawkrand import GawkRandom, seed_of
-from ...chars import isdigits
 
 PIPE_BUFFER = 8192  # what ``print | cmd`` holds before passing it on, as stdio would
 
