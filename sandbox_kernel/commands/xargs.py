@@ -54,6 +54,13 @@ class _XargsError(Exception):
         self.items = items or []
 
 
+def _unmatched_quote(quote_ch: int, done: list[tuple[str, bool]]) -> _XargsError:
+    """GNU's error for a quote left open at a newline or the end; ``done`` still runs."""
+    kind = "double" if quote_ch == 34 else "single"
+    return _XargsError(f"unmatched {kind} quote; by default quotes are special to xargs "
+                       "unless you use the -0 option", done)
+
+
 def _split_default(data: bytes, eof: str | None, lines_per_command: int | None = None) -> list[tuple[str, bool]]:
     """Items from xargs' default input syntax: (item, ends_line) pairs. Blanks separate,
     quotes group (but not across newlines), backslash escapes anything; a line ending in a
@@ -70,10 +77,7 @@ def _split_default(data: bytes, eof: str | None, lines_per_command: int | None =
     n = len(data)
 
     def unmatched() -> _XargsError:
-        kind = "double" if quote_ch == 34 else "single"
-        return _XargsError(f"unmatched {kind} quote; by default quotes are special to xargs "
-                           "unless you use the -0 option",
-                           items[:complete] if lines_per_command else items)
+        return _unmatched_quote(quote_ch, items[:complete] if lines_per_command else items)
 
     while i < n:
         c = data[i]
@@ -144,9 +148,7 @@ def _split_lines_for_replace(data: bytes, eof: str | None) -> list[str]:
     n = len(data)
 
     def unmatched() -> _XargsError:
-        kind = "double" if quote_ch == 34 else "single"
-        return _XargsError(f"unmatched {kind} quote; by default quotes are special to xargs "
-                           "unless you use the -0 option", [(x, True) for x in out])
+        return _unmatched_quote(quote_ch, [(x, True) for x in out])
 
     while i < n:
         c = data[i]
