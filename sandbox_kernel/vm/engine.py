@@ -33,6 +33,7 @@ HOST_ONLY_ENV = {"PATH", "HOME", "PWD", "OLDPWD", "SHELL", "USER", "LOGNAME", "S
 KILL_GRACE = 2.0   # seconds between the polite signal and SIGKILL
 HANG_GRACE = 5.0   # seconds after SIGKILL before the guest counts as hung
 RECENTLY_HEARD = 1.0  # seconds: an agent that answered this recently needs no liveness check
+HUNG_NOTICE = "the VM stopped answering (hung) and was killed"
 MAX_MEMORY_MB = 16384
 MAX_VCPUS = 16
 
@@ -99,7 +100,7 @@ class VmEngine:
                     await client.hello(timeout=5)
                     return self.machine  # type: ignore[return-value]
                 except (asyncio.TimeoutError, AgentGone, AgentError):
-                    self._notice = self._notice or "the VM stopped answering (hung) and was killed"
+                    self._notice = self._notice or HUNG_NOTICE
             if self.machine is not None:
                 why = self._notice or self._describe_death(self.machine)
                 progress(f"vm: {why}; starting a new VM")
@@ -302,7 +303,7 @@ class VmEngine:
                 client = machine.client
                 if not task.done() and client is not None and time.monotonic() - client.last_heard > HANG_GRACE:
                     task.cancel()
-                    self._notice = "the VM stopped answering (hung) and was killed"
+                    self._notice = HUNG_NOTICE
                     machine.kill()
                     raise AgentGone(self._notice)
             return task.result()
@@ -329,7 +330,7 @@ class VmEngine:
         # the agent did not report the end of a SIGKILLed group: the guest is hung
         machine = self.machine
         if machine is not None:
-            self._notice = "the VM stopped answering (hung) and was killed"
+            self._notice = HUNG_NOTICE
             machine.kill()
 
     async def run(self, cell: str, streams: Streams, limits: Limits) -> RunResult:
