@@ -48,6 +48,7 @@
 #define CGROUP_ROOT "/sys/fs/cgroup"
 #define MEMORY_RESERVE (64ull << 20) /* kept back from every exec for the kernel and the agent */
 #define MAX_STALE_CGROUPS 256
+#define MAX_CGROUP_PIDS 4096         /* processes of one command looked at (signals, stdin) */
 #define HOUSEKEEPING_IDLE_MS 20      /* idle time after which cgroups are made and removed */
 
 enum { R_HELLO = 1, R_EXEC, R_STDIN, R_SIGNAL, R_READ, R_WRITE, R_LIST, R_STAT, R_MKDIR,
@@ -289,6 +290,31 @@ static uint64_t cgroup_counter(const char *dir, const char *file, const char *ke
     return 0;
 }
 
+/* the processes in a cgroup (at most max) */
+static int cgroup_pids(const char *dir, pid_t *pids, int max) {
+    char path[128], buf[MAX_CGROUP_PIDS * 8];
+    snprintf(path, sizeof path, "%s/cgroup.procs", dir);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    ssize_t n = read(fd, buf, sizeof buf - 1); close(fd);
+    if (n <= 0) return 0;
+    buf[n] = 0;
+    int count = 0;
+    for (char *s = buf; *s && count < max; ) {
+        char *end; long pid = strtol(s, &end, 10);
+        if (end == s) break;
+        pids[count++] = (pid_t)pid;
+        s = end; while (*s == '\n') s++;
+    }
+    return count;
+}
+
+/* every process in the cgroup, also those that left their process group */
+static void kill_cgroup(const char *dir) {
+    char path[128]; snprintf(path, sizeof path, "%s/cgroup.kill", dir);
+    write_text(path, "1");
+}
+
 /* removed when the agent is idle; one still holding background processes once they are gone */
 static void remove_cgroup(char *dir) {
     if (!dir) return;
@@ -367,27 +393,14 @@ static pid_t fork_into(int dir_fd, int *placed) {
 static void kill_group(struct proc *p, int sig) {
     if (p->pid <= 0 || p->exited) return;
     kill(-p->pid, sig);
-    if (sig == SIGKILL && p->cgroup) {  /* also whatever left the group */
-        char path[128]; snprintf(path, sizeof path, "%s/cgroup.kill", p->cgroup);
-        write_text(path, "1");
-    }
+    if (sig == SIGKILL && p->cgroup) kill_cgroup(p->cgroup);  /* also whatever left the group */
 }
 
 /* every process of the command, also those that left its process group */
 static void signal_cgroup(struct proc *p, int sig) {
-    if (!p->cgroup) return;
-    char path[128], buf[8192]; snprintf(path, sizeof path, "%s/cgroup.procs", p->cgroup);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return;
-    ssize_t n = read(fd, buf, sizeof buf - 1); close(fd);
-    if (n <= 0) return;
-    buf[n] = 0;
-    for (char *s = buf; *s; ) {
-        char *end; long pid = strtol(s, &end, 10);
-        if (end == s) break;
-        if (pid > 1) kill((pid_t)pid, sig);
-        s = end; while (*s == '\n') s++;
-    }
+    pid_t pids[MAX_CGROUP_PIDS];
+    int n = p->cgroup ? cgroup_pids(p->cgroup, pids, MAX_CGROUP_PIDS) : 0;
+    for (int i = 0; i < n; i++) if (pids[i] > 1) kill(pids[i], sig);
 }
 
 /* ------------------------------------------------------------------ stdin on request
@@ -428,18 +441,9 @@ static int stdin_waited_for(struct proc *p) {
     if (ioctl(p->in, FIONREAD, &queued) == 0 && queued > 0) return 0;
     int found = 0;
     if (p->cgroup) {  /* only this command's processes */
-        char path[128], buf[8192]; snprintf(path, sizeof path, "%s/cgroup.procs", p->cgroup);
-        int fd = open(path, O_RDONLY | O_CLOEXEC);
-        if (fd < 0) return 0;
-        ssize_t n = read(fd, buf, sizeof buf - 1); close(fd);
-        if (n <= 0) return 0;
-        buf[n] = 0;
-        for (char *s = buf; !found && *s; ) {
-            char *end; long pid = strtol(s, &end, 10);
-            if (end == s) break;
-            found = process_reads_pipe((pid_t)pid, p->stdin_ino);
-            s = end; while (*s == '\n') s++;
-        }
+        pid_t pids[MAX_CGROUP_PIDS];
+        int n = cgroup_pids(p->cgroup, pids, MAX_CGROUP_PIDS);
+        for (int i = 0; i < n && !found; i++) found = process_reads_pipe(pids[i], p->stdin_ino);
         return found;
     }
     DIR *d = opendir("/proc");
@@ -617,10 +621,10 @@ static void finish_proc(struct proc *p) {
         if (ooms) out_u64(&o, T_OOM_KILLS, ooms);
         if (refused) out_u64(&o, T_FORKS_REFUSED, refused);
         /* a command that ran into its process limit leaves a fork bomb behind, not a server */
-        if (refused) { char path[128]; snprintf(path, sizeof path, "%s/cgroup.kill", p->cgroup); write_text(path, "1"); }
+        if (refused) kill_cgroup(p->cgroup);
     }
     send_frame(A_EXIT, p->id, o.b, o.n); free(o.b);
-    if (p->stop_all && p->cgroup) { char path[128]; snprintf(path, sizeof path, "%s/cgroup.kill", p->cgroup); write_text(path, "1"); }
+    if (p->stop_all && p->cgroup) kill_cgroup(p->cgroup);
     close_fd(&p->in); close_fd(&p->out); close_fd(&p->err);
     /* an empty cgroup serves the next exec (no mkdir/rmdir between back-to-back commands) */
     if (p->cgroup && !p->stop_all && !spare_cgroup && !cgroup_populated(p->cgroup)) {
