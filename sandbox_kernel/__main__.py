@@ -13,7 +13,20 @@ SUBCOMMANDS = {
 }
 
 
+def _drop_working_directory() -> None:
+    """``python -m`` puts the working directory first on sys.path: a ``zoneinfo.py`` beside a
+    notebook would be imported as ours. kernel.json starts us with ``-P``; for every other way
+    in, drop the entry before anything else is imported."""
+    if sys.flags.safe_path or not sys.path:
+        return
+    import os
+    first = sys.path[0]
+    if first in ("", ".") or os.path.abspath(first) == os.getcwd():
+        del sys.path[0]
+
+
 def main(argv: list[str] | None = None) -> int:
+    _drop_working_directory()
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or argv[0] in ("-h", "--help", "help"):
         print("usage: python -m sandbox_kernel COMMAND [ARGS...]\n\ncommands:")

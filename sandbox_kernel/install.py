@@ -8,16 +8,22 @@ import sys
 import tempfile
 from pathlib import Path
 
+from . import policy
+
 SPEC_DIR = Path(__file__).resolve().parent / "kernelspec"
 SPEC_FILES = ("kernel.json", "logo-32x32.png", "logo-64x64.png")
 DEFAULT_NAME = "sandbox"
 
 
 def build_spec(display_name: str | None = None, interrupt_mode: str | None = None,
-               python: str | None = None) -> dict:
-    """kernel.json for this Python: the shipped spec with argv[0] set to the interpreter."""
+               python: str | None = None, policy_argv: list[str] | None = None) -> dict:
+    """kernel.json for this Python: the shipped spec with argv[0] set to the interpreter and
+    the admin's policy options before the connection file."""
     spec = json.loads((SPEC_DIR / "kernel.json").read_text(encoding="utf-8"))
     spec["argv"][0] = python or sys.executable
+    if policy_argv:
+        at = spec["argv"].index("-f")
+        spec["argv"][at:at] = list(policy_argv)
     if display_name:
         spec["display_name"] = display_name
     if interrupt_mode:
@@ -26,14 +32,15 @@ def build_spec(display_name: str | None = None, interrupt_mode: str | None = Non
 
 
 def install(name: str = DEFAULT_NAME, user: bool = False, prefix: str | None = None,
-            display_name: str | None = None, interrupt_mode: str | None = None) -> str:
+            display_name: str | None = None, interrupt_mode: str | None = None,
+            policy_argv: list[str] | None = None) -> str:
     """Install the kernelspec; returns the directory it went to."""
     from jupyter_client.kernelspec import KernelSpecManager
 
     with tempfile.TemporaryDirectory() as tmp:
         for fname in SPEC_FILES[1:]:
             shutil.copy(SPEC_DIR / fname, Path(tmp) / fname)
-        spec = build_spec(display_name, interrupt_mode)
+        spec = build_spec(display_name, interrupt_mode, policy_argv=policy_argv)
         (Path(tmp) / "kernel.json").write_text(json.dumps(spec, indent=1, ensure_ascii=False) + "\n",
                                                encoding="utf-8")
         return KernelSpecManager().install_kernel_spec(tmp, name, user=user, prefix=prefix)
@@ -52,13 +59,18 @@ def install_main(argv: list[str]) -> int:
     parser.add_argument("--display-name", metavar="D", help="name shown in the launcher")
     parser.add_argument("--interrupt-mode", choices=("message", "signal"),
                         help="how front ends interrupt the kernel (default: message)")
+    policy.add_arguments(parser)
     args = parser.parse_args(argv)
+    try:
+        policy.from_arguments(args)
+    except ValueError as e:
+        parser.error(str(e))
     if not args.name or not all(c.isalnum() or c in "-._" for c in args.name):
         parser.error(f"invalid kernelspec name '{args.name}' (letters, digits, '-', '.', '_')")
     prefix = sys.prefix if args.sys_prefix else args.prefix
     try:
         path = install(args.name, user=args.user, prefix=prefix, display_name=args.display_name,
-                       interrupt_mode=args.interrupt_mode)
+                       interrupt_mode=args.interrupt_mode, policy_argv=policy.to_argv(args))
     except OSError as e:
         print(f"sandbox_kernel install: {e.filename or ''}{': ' if e.filename else ''}{e.strerror or e}"
               + ("\n(try --user or --sys-prefix)" if not (args.user or prefix) else ""), file=sys.stderr)

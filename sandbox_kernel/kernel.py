@@ -31,7 +31,9 @@ from .comm import register_vfs_comm
 from .commands import registry
 from .limits import format_size
 from .engine import CancelToken, ErrorInfo, RunResult, Streams
+from .policy import Policy
 from .sandbox import ENGINE_FACTORIES, EngineUnavailable, Sandbox
+from .sanitize import passive_bundle, safe_display_id
 
 #: Seconds an engine gets to stop by itself after an interrupt or time-out before the kernel
 #: cancels the cell's task.
@@ -136,18 +138,25 @@ class RelaySink:
 
 class DisplayHook:
     """``Streams.display`` for one cell: display_data / update_display_data messages, and
-    ``clear(wait)`` for clear_output. Pending stream output is sent first to keep the order."""
+    ``clear(wait)`` for clear_output. Pending stream output is sent first to keep the order.
+    Bundles come from sandbox code: unless the admin allows active output they are made
+    passive first (``sanitize``), and what had to be dropped is said on stderr."""
 
-    def __init__(self, publish: Callable[[str, dict], None], relay: StreamRelay) -> None:
+    def __init__(self, publish: Callable[[str, dict], None], relay: StreamRelay,
+                 active_output: bool = False) -> None:
         self._publish = publish
         self._relay = relay
+        self._active = active_output
 
     def __call__(self, data: dict, metadata: dict | None = None, display_id: str | None = None,
                  update: bool = False) -> None:
+        data, metadata = safe_output(data, metadata, self._active, self._relay.sink("stderr"))
+        if not data:
+            return
         self._relay.flush()
-        content: dict[str, Any] = {"data": data, "metadata": metadata or {}}
+        content: dict[str, Any] = {"data": data, "metadata": metadata}
         if display_id is not None:
-            content["transient"] = {"display_id": display_id}
+            content["transient"] = {"display_id": safe_display_id(display_id)}
         self._publish("update_display_data" if update else "display_data", content)
 
     def clear(self, wait: bool = False) -> None:
@@ -173,9 +182,12 @@ class SandboxKernel(Kernel):
         "codemirror_mode": "shell",
     }
 
+    #: The admin's policy, set by ``kernelapp.kernel_main`` from the kernel's argv.
+    policy = Policy()
+
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.sandbox = Sandbox()
+        self.sandbox = Sandbox(policy=self.policy)
         self.cell_history: list[tuple[int, str, str]] = []  # (line, input, output text)
         self.history_session = 1
         #: The running cell's token, for interrupts from other threads (None when idle).
@@ -320,25 +332,31 @@ class SandboxKernel(Kernel):
 
         relay = StreamRelay(lambda name, text: publish("stream", {"name": name, "text": text}))
         cancel = CancelToken()
+        active = self.sandbox.policy.active_output
         streams = Streams(relay.sink("stdout"), relay.sink("stderr"), cancel,
                           self._make_input(relay, ident, parent, cancel) if allow_stdin else None,
-                          DisplayHook(publish, relay))
+                          DisplayHook(publish, relay, active))
         self._running = cancel
         try:
-            outcome = await self._supervise(self._run_cell(code, streams), cancel)
-        except Exception as e:  # a kernel bug must still produce a reply
-            self.log.exception("cell failed")
-            outcome = CellOutcome(RunResult(1, ErrorInfo("InternalError", f"{type(e).__name__}: {e}")))
+            try:
+                outcome = await self._supervise(self._run_cell(code, streams), cancel)
+            except Exception as e:  # a kernel bug must still produce a reply
+                self.log.exception("cell failed")
+                outcome = CellOutcome(RunResult(1, ErrorInfo("InternalError", f"{type(e).__name__}: {e}")))
+            finally:
+                self._running = None
+            value: dict = {}
+            if outcome.result.value:
+                value, _ = safe_output(outcome.result.value, {}, active, relay.sink("stderr"))
         finally:
-            self._running = None
             relay.close()
 
         result = outcome.result
         output_text = ""
-        if result.value:
-            output_text = str(result.value.get("text/plain", ""))
+        if value:
+            output_text = str(value.get("text/plain", ""))
             publish("execute_result", {"execution_count": self.execution_count,
-                                       "data": result.value, "metadata": {}})
+                                       "data": value, "metadata": {}})
         if store_history:
             self.cell_history.append((self.execution_count, code, output_text))
         reply: dict[str, Any] = {"execution_count": self.execution_count}
@@ -698,6 +716,17 @@ def format_value(value: Any) -> str:
     if isinstance(value, (list, tuple)):
         return "(" + " ".join(repr(v) for v in value) + ")"
     return repr(value) if isinstance(value, str) and (not value or re.search(r"\s", value)) else str(value)
+
+
+def safe_output(data: dict, metadata: dict | None, active: bool, notices) -> tuple[dict, dict]:
+    """A bundle from sandbox code as it may be sent: passive unless the admin allows active
+    output; a notice on ``notices`` names each part that was dropped."""
+    if active:
+        return data, metadata or {}
+    data, metadata, notes = passive_bundle(data, metadata)
+    for note in notes:
+        notices.write(f"[sandbox: {note} (active output is off in this kernel's policy)]\n".encode())
+    return data, metadata
 
 
 def usage_error(message: str, ename: str = "UsageError") -> RunResult:

@@ -1,8 +1,12 @@
-"""Launching the kernel: ``python -m sandbox_kernel kernel -f CONNECTION_FILE``."""
+"""Launching the kernel: ``python -P -m sandbox_kernel kernel [POLICY OPTIONS] -f CONNECTION_FILE``."""
 from __future__ import annotations
+
+import argparse
+import sys
 
 from ipykernel.kernelapp import IPKernelApp
 
+from . import policy
 from .kernel import SandboxKernel
 
 
@@ -17,5 +21,14 @@ class SandboxKernelApp(IPKernelApp):
 
 
 def kernel_main(argv: list[str]) -> int:
-    SandboxKernelApp.launch_instance(argv=list(argv), kernel_class=SandboxKernel)
+    """Our policy options first (the admin's, from kernel.json), the rest is ipykernel's."""
+    parser = argparse.ArgumentParser(prog="python -m sandbox_kernel kernel", add_help=False)
+    policy.add_arguments(parser)
+    args, rest = parser.parse_known_args(list(argv))
+    try:
+        SandboxKernel.policy = policy.from_arguments(args)
+    except ValueError as e:
+        print(f"sandbox_kernel kernel: {e}", file=sys.stderr)
+        return 2
+    SandboxKernelApp.launch_instance(argv=rest, kernel_class=SandboxKernel)
     return 0

@@ -8,6 +8,7 @@ from typing import Any
 
 from .engine import CancelToken, Engine, ErrorInfo, RunResult, Streams
 from .limits import Limits
+from .policy import Policy
 from .vfs import VFS, make_vfs
 
 #: Engine name -> "module:Class"; each class is constructed as ``Class(sandbox)``.
@@ -58,8 +59,11 @@ class LimitedSink:
 class Sandbox:
     """A sandboxed machine: one VFS, one shell session, lazily-started JS and VM engines."""
 
-    def __init__(self, limits: Limits | None = None, seed: int | None = None) -> None:
+    def __init__(self, limits: Limits | None = None, seed: int | None = None,
+                 policy: Policy | None = None) -> None:
         self.limits = limits or Limits()
+        #: The admin's decisions (network, active output); nothing a cell runs changes them.
+        self.policy = policy or Policy()
         self.seed = seed
         from .commands import names as command_names
         self.fs: VFS = make_vfs(self.limits.vfs_bytes, self.limits.vfs_inodes, command_names(), seed)

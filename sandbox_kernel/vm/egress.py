@@ -1,60 +1,29 @@
 """Allow-listed network egress for the guest, without giving it a network card.
 
-The guest has only ``lo``. With ``%vm config network=allow:example.org,*.pypi.org`` the agent
-listens on 127.0.0.1:3128 inside the guest and hands each connection to the host over the
-agent channel; this module is the HTTP proxy at the host end. It accepts ``CONNECT host:port``
-(HTTPS and any TLS) and absolute-URI plain HTTP requests, lets through only hosts on the
-allow-list, logs every access (allowed or denied), and answers everything else with 403.
+The guest has only ``lo``. When the kernel's policy allows a network (the admin's
+``--network allow:example.org,*.pypi.org``, which a cell may narrow) the agent listens on
+127.0.0.1:3128 inside the guest and hands each connection to the host over the agent channel;
+this module is the HTTP proxy at the host end. It accepts ``CONNECT host:port`` (HTTPS and any
+TLS) and absolute-URI plain HTTP requests, lets through only hosts on the allow-list, resolves
+each name once and connects to a resolved public address (``netpolicy.reachable``), logs every
+access (allowed or denied), and answers everything else with 403.
 """
 from __future__ import annotations
 
 import asyncio
 import logging
 import re
+import socket
 import time
 from typing import Callable
 
 from ..chars import isdigits
+from ..netpolicy import AllowRule, host_addresses, parse_address, reachable
 from .client import AgentGone, Execution
 
 GUEST_PROXY_PORT = 3128
-DEFAULT_PORTS = (80, 443)
 MAX_HEAD = 64 * 1024
 log = logging.getLogger(__name__)
-
-_HOST_RE = re.compile(r"(\*\.)?[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*")
-
-
-class AllowRule:
-    """``host`` (ports 80 and 443), ``host:port``, ``*.domain`` (any subdomain of domain)."""
-
-    def __init__(self, text: str) -> None:
-        host, sep, port = text.strip().rpartition(":") if ":" in text else (text.strip(), "", "")
-        if not _HOST_RE.fullmatch(host):
-            raise ValueError(f"invalid host pattern '{text}'")
-        if sep and (not isdigits(port) or not 1 <= int(port) <= 65535):
-            raise ValueError(f"invalid port in '{text}'")
-        self.text = text.strip()
-        self.host = host.lower()
-        self.ports = (int(port),) if sep else DEFAULT_PORTS
-
-    def matches(self, host: str, port: int) -> bool:
-        host = host.lower().rstrip(".")
-        if port not in self.ports:
-            return False
-        if self.host.startswith("*."):
-            return host.endswith(self.host[1:]) and len(host) > len(self.host) - 1
-        return host == self.host
-
-
-def parse_allow_list(spec: str) -> list[AllowRule]:
-    """``allow:a.org,*.b.org:8443`` -> rules; raises ValueError."""
-    if not spec.startswith("allow:"):
-        raise ValueError("network must be 'none' or 'allow:HOST[,HOST...]'")
-    items = [s for s in spec[len("allow:"):].split(",") if s.strip()]
-    if not items:
-        raise ValueError("network=allow: needs at least one host")
-    return [AllowRule(s) for s in items]
 
 
 class EgressProxy:
@@ -114,7 +83,21 @@ class EgressProxy:
                 self._reply(stream, 403, f"Forbidden by the VM network allow-list: {host}:{port}")
                 return
             try:
-                reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), 15)
+                addresses = await self._resolve(host, port)
+            except OSError as e:
+                self._log("FAILED", f"{what} (cannot resolve: {e})")
+                self._reply(stream, 502, f"Bad Gateway: cannot resolve {host}")
+                return
+            own = host_addresses()
+            allowed = [a for a in addresses if reachable(a, port, self.rules, own)]
+            if not allowed:
+                shown = ", ".join(str(a) for a in addresses[:4])
+                self._log("DENIED", f"{what} (resolves to {shown}: not a public address)")
+                self._reply(stream, 403, f"Forbidden: {host} resolves to {shown}, which is not a "
+                                         "public address (loopback, private, link-local or this host)")
+                return
+            try:
+                reader, writer = await self._connect(allowed, port)
             except (OSError, asyncio.TimeoutError) as e:
                 self._log("FAILED", f"{what} ({e or type(e).__name__})")
                 self._reply(stream, 502, f"Bad Gateway: {e or 'timed out'}")
@@ -137,6 +120,33 @@ class EgressProxy:
                 await asyncio.wait_for(_drain(events), 30)
             except (asyncio.TimeoutError, AgentGone):
                 await events.aclose()
+
+    @staticmethod
+    async def _resolve(host: str, port: int) -> list:
+        """Every address of ``host``, resolved once: the connection goes to one of these, so a
+        name cannot resolve to something else between the check and the connect."""
+        literal = parse_address(host)
+        if literal is not None:
+            return [literal]
+        infos = await asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        found = []
+        for info in infos:
+            addr = parse_address(info[4][0].split("%")[0])
+            if addr is not None and addr not in found:
+                found.append(addr)
+        if not found:
+            raise OSError(f"no address for {host}")
+        return found
+
+    @staticmethod
+    async def _connect(addresses: list, port: int):
+        error: BaseException | None = None
+        for addr in addresses:
+            try:
+                return await asyncio.wait_for(asyncio.open_connection(str(addr), port), 15)
+            except (OSError, asyncio.TimeoutError) as e:
+                error = e
+        raise error if error else OSError("no address")
 
     async def _pipe(self, stream: Execution, events, reader: asyncio.StreamReader,
                     writer: asyncio.StreamWriter) -> None:

@@ -22,7 +22,8 @@ from ..limits import Limits, format_size
 from . import protocol as P
 from .accel import choose_accelerator
 from .client import AgentError, AgentGone, Execution
-from .egress import GUEST_PROXY_PORT, EgressProxy, parse_allow_list
+from ..netpolicy import check_narrower, parse_allow_list
+from .egress import GUEST_PROXY_PORT, EgressProxy
 from .image import GuestImage, ImageError, ensure_image
 from .machine import Machine, MachineConfig, VmStartError, qemu_available, qemu_version
 from .sync import ROOT, WorkspaceSync
@@ -44,9 +45,11 @@ MAGIC_HELP = """\
   restart   stop, then start
   status    state, accelerator, uptime, memory, vcpus, boot mode
   config    settings for the next start: vcpus=1..16, memory=128..16384 (MB),
-            network=none (default: no network card at all) or network=allow:example.org,*.pypi.org
+            network=none (no network card at all) or network=allow:example.org,*.pypi.org
             (HTTP/HTTPS only, through a host proxy that enforces the list and logs each access;
-            HOST allows ports 80 and 443, HOST:PORT that port, *.DOMAIN its subdomains)"""
+            HOST allows ports 80 and 443, HOST:PORT that port, *.DOMAIN its subdomains).
+            The admin's policy is the widest a cell may ask for (default: none); a cell may
+            only narrow it."""
 
 
 class VmError(Exception):
@@ -59,7 +62,8 @@ class VmEngine:
     def __init__(self, sandbox) -> None:
         self.sandbox = sandbox
         self.config = MachineConfig()
-        self.network = "none"
+        #: This kernel's egress: the admin's policy unless a cell narrowed it.
+        self.network = sandbox.policy.network
         self.egress_log: list[str] = []
         self._proxy: EgressProxy | None = None
         self.machine: Machine | None = None
@@ -470,11 +474,11 @@ class VmEngine:
                     return f"vm: config: memory must be 128..{MAX_MEMORY_MB} (MB)"
                 changes["memory_mb"] = int(number)
             elif key == "network":
-                if value != "none":
-                    try:
-                        parse_allow_list(value)
-                    except ValueError as e:
-                        return f"vm: config: {e}"
+                try:
+                    check_narrower(value, self.sandbox.policy.network)
+                except ValueError as e:
+                    return (f"vm: config: network={value}: {e}; a cell may only narrow the "
+                            "network the admin allows (python -m sandbox_kernel install --network ...)")
                 changes["network"] = value
             else:
                 return f"vm: config: unknown setting '{key}' (vcpus, memory, network)"

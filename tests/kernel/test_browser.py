@@ -1,5 +1,7 @@
 """JupyterLab on loopback driven by Debian's Chromium (Selenium + chromedriver): open a notebook
-with the `sandbox` kernel, run a cell, see its output. Screenshot: build/browser-lab.png."""
+with the `sandbox` kernel, run a cell, see its output; hostile rich output runs no script.
+Screenshots: build/browser-lab.png, build/browser-payloads.png."""
+import time
 from pathlib import Path
 
 import nbformat
@@ -16,33 +18,117 @@ ROOT = Path(__file__).resolve().parents[2]
 def lab(tmp_path_factory, jupyter_kernels):
     skip_unless_browser()
     root = tmp_path_factory.mktemp("lab")
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("echo hello | tr a-z A-Z")])
-    nb.metadata["kernelspec"] = {"name": "sandbox", "display_name": "Sandbox (shell · JS · VM)",
-                                 "language": "bash"}
-    nbformat.write(nb, root / "hello.ipynb")
+    from sandbox_kernel.install import install
+
+    # the admin's opt-in, to show the payloads are real: with it they do run
+    install("sandbox-active", prefix=str(Path(jupyter_kernels).parents[1]),
+            display_name="Sandbox (active output)", policy_argv=["--allow-active-output"])
+    for name, source, kernel in (("hello", "echo hello | tr a-z A-Z", "sandbox"),
+                                 ("payloads", PAYLOADS, "sandbox"),
+                                 ("payloads-active", PAYLOADS, "sandbox-active")):
+        nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source)])
+        nb.metadata["kernelspec"] = {"name": kernel, "display_name": "Sandbox", "language": "bash"}
+        nbformat.write(nb, root / f"{name}.ipynb")
     with jupyterlab(root, jupyter_kernels) as server:
         yield server
+
+
+#: Rich output that ran script in the browser before it was made passive (red team, item 1);
+#: each would set window.__pwned. The last two lines are benign and must still render.
+PAYLOADS = r"""display --html '<img src=x onerror="window.__pwned=1">'
+printf 'window.__pwned = 2;\n' > evil.js; display -t application/javascript evil.js 2>/dev/null; display evil.js
+display --markdown 'm <img src=y onerror="window.__pwned=3"> [click](javascript:window.__pwned=4)'
+display --svg '<svg xmlns="http://www.w3.org/2000/svg" onload="window.__pwned=5"><script>window.__pwned=6</script><circle r="4"/></svg>'
+display --html '<a href="javascript:window.__pwned=7" id="jslink">link</a><iframe srcdoc="<script>parent.__pwned=8</script>"></iframe>'
+display --html '<b class="benign">bold and safe</b><table><tr><td>cell</td></tr></table>'
+display --markdown '**strong markdown**'
+"""
+
+
+def open_notebook(driver, url: str, token: str, name: str):
+    """Open ``name`` and wait for its kernel to be idle; returns the WebDriverWait."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ec
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    driver.get(f"{url}/lab/tree/{name}?reset&token={token}")  # reset: no tabs of earlier tests
+    wait = WebDriverWait(driver, 120)
+    wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, ".jp-Notebook .jp-Cell .cm-content")))
+    wait.until(lambda d: "Sandbox" in d.find_element(By.CSS_SELECTOR, ".jp-KernelName").text)
+    wait.until(lambda d: d.execute_script(
+        "const s = document.querySelector('.jp-Notebook-ExecutionIndicator');"
+        "return s && s.getAttribute('data-status') === 'idle';"))
+    return wait
+
+
+def run_payloads(driver, url: str, token: str, notebook: str):
+    """Run the payload cell, click every link in its output; returns window.__pwned."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    wait = open_notebook(driver, url, token, notebook)
+    editor = driver.find_element(By.CSS_SELECTOR, ".jp-Notebook .jp-Cell .cm-content")
+    editor.click()
+    editor.send_keys(Keys.SHIFT, Keys.ENTER)
+    wait.until(lambda d: any("strong markdown" in e.text for e in
+                             d.find_elements(By.CSS_SELECTOR, ".jp-OutputArea-output")))
+    for link in driver.find_elements(By.CSS_SELECTOR, ".jp-OutputArea-output a"):
+        try:
+            link.click()  # a javascript: link that survived would run now
+        except Exception:
+            pass
+    time.sleep(1)  # image errors and SVG loads fire asynchronously
+    return driver.execute_script("return window.__pwned")
+
+
+def test_rich_output_runs_no_script(lab):
+    """display of hostile HTML/JS/Markdown/SVG runs nothing in JupyterLab; benign HTML renders."""
+    from selenium.webdriver.common.by import By
+
+    url, token = lab
+    driver = chrome("1280,900")
+    screenshot = ROOT / "build" / "browser-payloads.png"
+    screenshot.parent.mkdir(exist_ok=True)
+    try:
+        pwned = run_payloads(driver, url, token, "payloads.ipynb")
+        driver.save_screenshot(str(screenshot))
+        assert pwned is None, f"payload {pwned} ran"
+        bold = driver.find_elements(By.CSS_SELECTOR, ".jp-OutputArea-output b")
+        assert any(b.text == "bold and safe" for b in bold)
+        assert any(e.text == "strong markdown" for e in
+                   driver.find_elements(By.CSS_SELECTOR, ".jp-OutputArea-output strong"))
+        assert driver.find_elements(By.CSS_SELECTOR, ".jp-OutputArea-output td")
+        text = "\n".join(e.text for e in driver.find_elements(By.CSS_SELECTOR, ".jp-OutputArea-output"))
+        assert "window.__pwned = 2;" in text  # the script file is shown as its text
+        assert not driver.find_elements(By.CSS_SELECTOR, ".jp-OutputArea-output iframe")
+    except Exception:
+        driver.save_screenshot(str(screenshot))
+        raise
+    finally:
+        driver.quit()
+
+
+def test_active_output_is_the_admins_choice(lab):
+    """With the admin's --allow-active-output the same payloads do run (so the test above
+    would catch a sanitiser that let them through)."""
+    url, token = lab
+    driver = chrome("1280,900")
+    try:
+        assert run_payloads(driver, url, token, "payloads-active.ipynb") is not None
+    finally:
+        driver.quit()
 
 
 def test_run_a_cell_in_jupyterlab(lab):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
-    from selenium.webdriver.support import expected_conditions as ec
-    from selenium.webdriver.support.ui import WebDriverWait
 
     url, token = lab
     driver = chrome("1280,900")
     screenshot = ROOT / "build" / "browser-lab.png"
     screenshot.parent.mkdir(exist_ok=True)
     try:
-        driver.get(f"{url}/lab/tree/hello.ipynb?token={token}")
-        wait = WebDriverWait(driver, 120)
-        # the kernel is up when the toolbar's kernel status says idle
-        wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, ".jp-Notebook .jp-Cell .cm-content")))
-        wait.until(lambda d: "Sandbox" in d.find_element(By.CSS_SELECTOR, ".jp-KernelName").text)
-        wait.until(lambda d: d.execute_script(
-            "const s = document.querySelector('.jp-Notebook-ExecutionIndicator');"
-            "return s && s.getAttribute('data-status') === 'idle';"))
+        wait = open_notebook(driver, url, token, "hello.ipynb")
         editor = driver.find_element(By.CSS_SELECTOR, ".jp-Notebook .jp-Cell .cm-content")
         editor.click()
         editor.send_keys(Keys.SHIFT, Keys.ENTER)

@@ -12,7 +12,7 @@ def run_cli(*args):
 
 def test_shipped_kernelspec():
     spec = json.loads((SPEC_DIR / "kernel.json").read_text())
-    assert spec["argv"] == ["python", "-m", "sandbox_kernel", "kernel", "-f", "{connection_file}"]
+    assert spec["argv"] == ["python", "-P", "-m", "sandbox_kernel", "kernel", "-f", "{connection_file}"]
     assert spec["display_name"] == "Sandbox (shell · JS · VM)"
     assert spec["language"] == "bash" and spec["interrupt_mode"] in ("message", "signal")
     for size in (32, 64):
@@ -37,6 +37,22 @@ def test_install_into_prefix(tmp_path):
     # installing again replaces it
     assert run_cli("install", "--prefix", str(tmp_path), "--name", "sbx-test", "--interrupt-mode", "signal").returncode == 0
     assert json.loads((target / "kernel.json").read_text())["interrupt_mode"] == "signal"
+
+
+def test_install_writes_the_admins_policy(tmp_path):
+    result = run_cli("install", "--prefix", str(tmp_path), "--name", "sbx-policy",
+                     "--network", "allow:pypi.org,10.0.0.5:8080", "--allow-active-output")
+    assert result.returncode == 0, result.stderr
+    spec = json.loads((tmp_path / "share/jupyter/kernels/sbx-policy/kernel.json").read_text())
+    assert spec["argv"][1:] == ["-P", "-m", "sandbox_kernel", "kernel", "--network", "allow:pypi.org,10.0.0.5:8080",
+                                "--allow-active-output", "-f", "{connection_file}"]
+    result = run_cli("install", "--prefix", str(tmp_path), "--network", "allow:bad host")
+    assert result.returncode == 2 and "invalid host pattern" in result.stderr
+
+
+def test_kernel_refuses_a_bad_policy():
+    result = run_cli("kernel", "--network", "everything", "-f", "/nonexistent.json")
+    assert result.returncode == 2 and "network must be" in result.stderr and "Traceback" not in result.stderr
 
 
 def test_install_usage_errors(tmp_path):

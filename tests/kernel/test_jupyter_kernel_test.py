@@ -25,7 +25,7 @@ class SandboxKernelTests(jkt.KernelTests):
     code_execute_result = [{"code": "%limits", "mime": "text/html"}]
     code_display_data = [
         {"code": "display --html '<b>bold</b>'", "mime": "text/html"},
-        {"code": "display --markdown '# Title'", "mime": "text/markdown"},
+        {"code": "display --markdown '# Title'", "mime": "text/html"},  # rendered and sanitised
         {"code": "display --json '{\"a\": 1}'", "mime": "application/json"},
         {"code": "echo '<svg xmlns=\"http://www.w3.org/2000/svg\"/>' > s.svg; display s.svg",
          "mime": "image/svg+xml"},

@@ -57,10 +57,11 @@ def test_tour_outputs():
     assert outputs_text(cells["for step in 1 2 3; do"]) == "step 1\nstep 2\nstep 3\n"
     chart = cells["{"]
     kinds = [next(iter(sorted(o.data))) for o in chart.outputs if o.output_type == "display_data"]
-    assert kinds == ["image/svg+xml", "text/markdown"]
+    assert kinds == ["image/svg+xml", "text/html"]  # Markdown is rendered and sanitised in the kernel
     svg = chart.outputs[0].data["image/svg+xml"]
     assert svg.count("<rect") == 4 and "banana" in svg  # one bar per fruit
-    assert "**5** rows" in chart.outputs[1].data["text/markdown"]
+    assert "**5** rows" in chart.outputs[1].data["text/plain"]
+    assert "<strong>5</strong> rows" in chart.outputs[1].data["text/html"]
     js = cells["%%js"]
     assert [o.output_type for o in js.outputs] == ["stream", "execute_result"]
     assert js.outputs[0].text == "banana, cherry, date\n" and js.outputs[1].data["text/plain"] == "36"

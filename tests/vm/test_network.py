@@ -2,10 +2,12 @@
 from __future__ import annotations
 
 import asyncio
+import socket
 
 import pytest
 
-from sandbox_kernel.vm.egress import AllowRule, parse_allow_list
+from sandbox_kernel.policy import Policy
+from sandbox_kernel.netpolicy import AllowRule, parse_allow_list
 
 from vm_helpers import run_cell, with_sandbox
 
@@ -25,6 +27,24 @@ def test_allow_rules():
     assert AllowRule("*.x.org").host == "*.x.org"
 
 
+def loopback_listener() -> tuple[socket.socket, int]:
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen()
+    return sock, sock.getsockname()[1]
+
+
+async def serve_canary(sock: socket.socket):
+    async def serve(reader, writer):
+        head = await reader.readuntil(b"\r\n\r\n")
+        path = head.split()[1].decode()
+        reply = f"hello from the host, {path}".encode()
+        writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\nConnection: close\r\n\r\n" % len(reply) + reply)
+        await writer.drain()
+        writer.close()
+    return await asyncio.start_server(serve, sock=sock)
+
+
 GUEST_CLIENT = """
 import http.client, os, sys, urllib.request, urllib.error
 port = int(sys.argv[1])
@@ -41,18 +61,16 @@ print(c.getresponse().read().decode())
 
 
 def test_allow_listed_egress_through_the_host_proxy(guest_image):
+    """The admin lists the test server by name and by its exact loopback address (a name alone
+    that resolves to loopback is refused: see the next test)."""
+    sock, port = loopback_listener()
+
     async def body(sb):
-        async def serve(reader, writer):
-            head = await reader.readuntil(b"\r\n\r\n")
-            path = head.split()[1].decode()
-            reply = f"hello from the host, {path}".encode()
-            writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\nConnection: close\r\n\r\n" % len(reply) + reply)
-            await writer.drain()
-            writer.close()
-        server = await asyncio.start_server(serve, "127.0.0.1", 0)
-        port = server.sockets[0].getsockname()[1]
+        server = await serve_canary(sock)
         engine = sb.engine("vm")
-        assert (await engine.magic(f"config network=allow:localhost:{port}")).endswith(f"network=allow:localhost:{port}")
+        assert engine.network == f"allow:localhost:{port},127.0.0.1:{port}"
+        assert (await engine.magic(f"config network=allow:localhost:{port},127.0.0.1:{port}")).endswith(
+            f"network=allow:localhost:{port},127.0.0.1:{port}")
         sb.fs.write_text("/workspace/client.py", GUEST_CLIENT)
         # the test server is on the host's localhost, which the guest's no_proxy exempts
         run = await run_cell(sb, f"no_proxy= python3 client.py {port} && ls /sys/class/net")
@@ -65,4 +83,25 @@ def test_allow_listed_egress_through_the_host_proxy(guest_image):
         assert f"ALLOWED GET localhost:{port}" in log and "DENIED GET example.org:80" in log
         assert f"ALLOWED CONNECT localhost:{port}" in log
         assert "accesses logged" in await engine.magic("status")
-    with_sandbox(body)
+    with_sandbox(body, policy=Policy(network=f"allow:localhost:{port},127.0.0.1:{port}"))
+
+
+def test_guest_cannot_reach_host_loopback(guest_image):
+    """Red team, item 3: a cell widening the network is refused, and a name the admin allowed
+    that resolves to loopback is refused by the proxy; the canary is never read."""
+    sock, port = loopback_listener()
+    probe = (f"no_proxy= python3 -c \"import urllib.request as u; print(u.urlopen('http://localhost:{port}/c').read())\"; "
+             f"echo status=$?")
+
+    async def body(sb):
+        server = await serve_canary(sock)
+        engine = sb.engine("vm")
+        answer = await engine.magic(f"config network=allow:127.0.0.1:{port}")
+        assert "not within the admin's allow-list" in answer
+        assert engine.network == f"allow:localhost:{port}"
+        run = await run_cell(sb, probe)
+        server.close()
+        assert "hello from the host" not in run.out.text and "status=1" in run.out.text
+        assert "403" in run.err.text
+        assert any("DENIED" in line and "not a public address" in line for line in engine.egress_log)
+    with_sandbox(body, policy=Policy(network=f"allow:localhost:{port}"))

@@ -1,0 +1,145 @@
+"""The VM's network is the admin's policy; a cell may only narrow it, and the proxy never
+connects to loopback, private, link-local or the host's own addresses unless the admin listed
+that exact address (red team, item 3: a cell set ``network=allow:127.0.0.1:PORT`` and read a
+host loopback service; names were checked, resolved addresses were not)."""
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+
+import pytest
+
+from sandbox_kernel.netpolicy import (AllowRule, check_narrower, host_addresses, is_public,
+                                      parse_address, parse_allow_list, reachable)
+from sandbox_kernel.policy import Policy
+from sandbox_kernel.sandbox import Sandbox
+from sandbox_kernel.vm.egress import EgressProxy
+
+CANARY = b"host-loopback-canary-6f1e"
+
+
+@pytest.mark.parametrize("cell, admin", [
+    ("allow:127.0.0.1:8080", "none"),
+    ("allow:example.org", "none"),
+    ("allow:127.0.0.1:8080", "allow:example.org"),
+    ("allow:example.org:22", "allow:example.org"),
+    ("allow:*.example.org", "allow:www.example.org"),
+    ("allow:*.org", "allow:*.example.org"),
+    ("allow:evilexample.org", "allow:*.example.org"),
+    ("allow:[::1]:80", "allow:localhost"),
+])
+def test_a_cell_cannot_widen_the_network(cell, admin):
+    with pytest.raises(ValueError):
+        check_narrower(cell, admin)
+
+
+@pytest.mark.parametrize("cell, admin", [
+    ("none", "none"),
+    ("none", "allow:example.org"),
+    ("allow:example.org:443", "allow:example.org"),
+    ("allow:a.example.org,*.b.example.org", "allow:*.example.org"),
+    ("allow:*.example.org", "allow:*.example.org"),
+    ("allow:10.0.0.5:8080", "allow:10.0.0.5:8080,example.org"),
+    ("allow:[::ffff:10.0.0.5]:8080", "allow:10.0.0.5:8080"),
+])
+def test_a_cell_may_narrow_the_network(cell, admin):
+    check_narrower(cell, admin)
+
+
+@pytest.mark.parametrize("text", ["127.0.0.1", "127.8.9.1", "10.1.2.3", "172.16.0.1", "192.168.1.1",
+                                  "169.254.169.254", "100.64.0.1", "0.0.0.0", "224.0.0.1", "255.255.255.255",
+                                  "::1", "::", "fe80::1", "fc00::1", "ff02::1", "::ffff:127.0.0.1",
+                                  "::ffff:169.254.169.254", "64:ff9b::7f00:1", "2002:7f00:1::1",
+                                  "[::ffff:10.0.0.1]"])
+def test_non_public_addresses(text):
+    addr = parse_address(text)
+    assert addr is not None and not is_public(addr)
+
+
+def test_public_addresses_and_exact_listing():
+    for text in ("93.184.216.34", "2606:2800:220:1:248:1893:25c8:1946", "1.1.1.1"):
+        assert is_public(parse_address(text))
+    loop = ipaddress.ip_address("127.0.0.1")
+    assert not reachable(loop, 8080, parse_allow_list("allow:localhost:8080"), set())
+    assert reachable(loop, 8080, parse_allow_list("allow:127.0.0.1:8080"), set())
+    assert not reachable(loop, 8081, parse_allow_list("allow:127.0.0.1:8080"), set())
+    assert AllowRule("[::1]:9").matches("::1", 9) and AllowRule("10.0.0.1").matches("[::ffff:10.0.0.1]", 80)
+
+
+def test_the_hosts_own_addresses_are_known():
+    import socket
+
+    own = host_addresses()
+    assert ipaddress.ip_address("127.0.0.1") in own
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:  # the address of the default route
+        try:
+            s.connect(("192.0.2.1", 9))
+            assert ipaddress.ip_address(s.getsockname()[0]) in own
+        except OSError:
+            pass  # no route at all: nothing more to compare
+
+
+def test_cell_config_cannot_widen_the_admin_policy():
+    sb = Sandbox(policy=Policy(network="allow:example.org"))
+    vm = sb.engine("vm")
+    assert vm.network == "allow:example.org"  # the admin's list is where a kernel starts
+    answer = vm.configure(["network=allow:127.0.0.1:8080"])
+    assert "not within the admin's allow-list" in answer and vm.network == "allow:example.org"
+    assert vm.configure(["network=allow:example.org:443"]).endswith("network=allow:example.org:443")
+    assert vm.configure(["network=none"]).endswith("network=none")
+    assert "no network" in Sandbox().engine("vm").configure(["network=allow:127.0.0.1:8080"])
+
+
+class FakeGuestConnection:
+    """What the proxy sees of one guest connection: the request bytes, then the reply."""
+
+    def __init__(self, request: bytes) -> None:
+        self.request = request
+        self.reply = bytearray()
+        self.closed = asyncio.Event()
+
+    def events(self):
+        async def gen():
+            yield "stdout", self.request
+            await self.closed.wait()
+        return gen()
+
+    def write(self, data: bytes) -> None:
+        self.reply += data
+
+    def close_input(self) -> None:
+        self.closed.set()
+
+
+async def _through_proxy(rules: str, request: str) -> tuple[bytes, list[str]]:
+    async def serve(reader, writer):
+        await reader.readuntil(b"\r\n\r\n")
+        writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\nConnection: close\r\n\r\n" % len(CANARY) + CANARY)
+        await writer.drain()
+        writer.close()
+    server = await asyncio.start_server(serve, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    log: list[str] = []
+    proxy = EgressProxy(parse_allow_list(rules.format(port=port)), log.append)
+    conn = FakeGuestConnection(request.format(port=port).encode())
+    await asyncio.wait_for(proxy._handle(conn), 20)
+    server.close()
+    return bytes(conn.reply), log
+
+
+@pytest.mark.parametrize("rules, request_text", [
+    ("allow:localhost:{port}", "GET http://localhost:{port}/ HTTP/1.1\r\nHost: localhost\r\n\r\n"),
+    ("allow:localhost:{port}", "CONNECT localhost:{port} HTTP/1.1\r\n\r\n"),
+    ("allow:localhost:{port}", "CONNECT [::ffff:127.0.0.1]:{port} HTTP/1.1\r\n\r\n"),
+    ("allow:localhost:{port}", "CONNECT 127.0.0.1:{port} HTTP/1.1\r\n\r\n"),
+])
+def test_proxy_refuses_loopback_behind_a_name(rules, request_text):
+    reply, log = asyncio.run(_through_proxy(rules, request_text))
+    assert CANARY not in reply and reply.startswith(b"HTTP/1.1 403"), reply
+    assert any("DENIED" in line for line in log)
+
+
+def test_proxy_reaches_an_address_the_admin_listed_exactly():
+    reply, log = asyncio.run(_through_proxy("allow:127.0.0.1:{port}",
+                                            "GET http://127.0.0.1:{port}/ HTTP/1.1\r\nHost: x\r\n\r\n"))
+    assert CANARY in reply and any("ALLOWED" in line for line in log)
