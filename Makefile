@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -q -e '.[test]'
 	# an editable install skips data-files: link the prebuilt JupyterLab extension by hand
 	mkdir -p $(VENV)/share/jupyter/labextensions
-	ln -sfn $(CURDIR)/sandbox_kernel/labextension $(VENV)/share/jupyter/labextensions/sandbox-kernel-labextension
+	ln -sfn $(CURDIR)/sandbox_kernel/kernel/labextension $(VENV)/share/jupyter/labextensions/sandbox-kernel-labextension
 	touch $(STAMP)
 
 system-deps:
@@ -35,7 +35,7 @@ lab: $(LAB_STAMP) system-deps
 	$(PY) -m sandbox_kernel install --sys-prefix
 	$(VENV)/bin/jupyter lab --notebook-dir=notebooks $(if $(filter 0,$(shell id -u)),--allow-root)
 
-# make labextension: rebuild the committed JupyterLab extension (sandbox_kernel/labextension)
+# make labextension: rebuild the committed JupyterLab extension (sandbox_kernel/kernel/labextension)
 # from labextension/src with the npm toolchain (node + npm; not part of `make test`).
 labextension: $(STAMP)
 	cd labextension && npm ci --no-audit --no-fund && PATH=$(CURDIR)/$(VENV)/bin:$$PATH npm run build

@@ -7,9 +7,9 @@ import sys
 #: subcommand -> (module, function, one-line help). Each function takes argv (list) -> int.
 SUBCOMMANDS = {
     "sh": ("sandbox_kernel.cli", "sh_main", "run a shell script in a fresh sandbox: sh [-c SCRIPT | FILE [ARGS...]]"),
-    "install": ("sandbox_kernel.install", "install_main", "install the Jupyter kernelspec"),
-    "kernel": ("sandbox_kernel.kernelapp", "kernel_main", "launch the kernel (used by kernel.json)"),
-    "run-tour": ("sandbox_kernel.tour", "tour_main", "install the kernelspec into this Python's prefix, execute notebooks/tour.ipynb, write build/tour.ipynb"),
+    "install": ("sandbox_kernel.kernel.install", "install_main", "install the Jupyter kernelspec"),
+    "kernel": ("sandbox_kernel.kernel.app", "kernel_main", "launch the kernel (used by kernel.json)"),
+    "run-tour": ("sandbox_kernel.kernel.tour", "tour_main", "install the kernelspec into this Python's prefix, execute notebooks/tour.ipynb, write build/tour.ipynb"),
 }
 
 

@@ -12,7 +12,7 @@ def jupyter_kernels(tmp_path_factory):
     """The sandbox kernelspecs (message and signal interrupt modes) in a temporary prefix found
     through JUPYTER_PATH — the route jupyter_client's standard provisioner takes for any
     installed kernel. Yields the data path."""
-    from sandbox_kernel.install import install
+    from sandbox_kernel.kernel.install import install
 
     prefix = tmp_path_factory.mktemp("jupyter-prefix")
     data_path = str(prefix / "share" / "jupyter")

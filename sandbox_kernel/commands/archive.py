@@ -19,7 +19,7 @@ from datetime import datetime
 from ..chars import isdigits
 from ..vfs import FSError, normpath
 from .datecmd import zone_from_tz
-from ._dataopts import getopt_status
+from ._lib.dataopts import getopt_status
 from .options import UsageError, getopt
 from .registry import CommandContext, command
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 from ..vfs import FSError
-from ._fsutil import getopt1, quote_if_needed, strerror
+from ._lib.fsutil import getopt1, quote_if_needed, strerror
 from .registry import CommandContext, command
 
 CAT_HELP = """\

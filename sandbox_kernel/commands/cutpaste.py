@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ..chars import isdigits
 from ..vfs import FSError
-from ._textio import BatchWriter, Fail, open_operand, parse_opts, quote, run_guarded
+from ._lib.textio import BatchWriter, Fail, open_operand, parse_opts, quote, run_guarded
 from .options import UsageError
 from .registry import CommandContext, command
 

@@ -10,7 +10,7 @@ from datetime import datetime, timedelta, timezone, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ..chars import isdigits
-from ._dataopts import getopt_status
+from ._lib.dataopts import getopt_status
 from .options import UsageError
 from .registry import CommandContext, command
 

@@ -12,7 +12,7 @@ from datetime import datetime
 from ..chars import isdigits
 from ..vfs import FSError
 from .datecmd import format_date, zone_from_tz
-from .diffcore import Change, diff_sequences
+from ._lib.diffcore import Change, diff_sequences
 from .options import UsageError, getopt
 from .registry import CommandContext, command
 

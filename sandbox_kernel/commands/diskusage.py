@@ -6,7 +6,7 @@ import stat as st
 
 from ..chars import isdigits
 from ..vfs import FSError
-from ._fsutil import getopt1, human_size, join_path, parse_size, quote, strerror
+from ._lib.fsutil import getopt1, human_size, join_path, parse_size, quote, strerror
 from .options import UsageError
 from .registry import CommandContext, command
 

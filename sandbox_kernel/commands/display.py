@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..chars import isdigits
-from ..display import DisplayError, guess_type, make_bundle, resolve_type
+from ._lib.mimebundle import DisplayError, guess_type, make_bundle, resolve_type
 from .options import UsageError, getopt
 from .registry import CommandContext, command
 

@@ -7,7 +7,7 @@ import struct
 
 from ..chars import isdigits
 from ..vfs import FSError
-from ._dataopts import getopt_status
+from ._lib.dataopts import getopt_status
 from .options import UsageError, getopt
 from .registry import CommandContext, command
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..chars import isdigits
-from ._textio import is_utf8
+from ._lib.textio import is_utf8
 from .options import ArgCursor
 from .registry import CommandContext, command
 
@@ -234,7 +234,7 @@ class _Parser(ArgCursor):
 
 
 def regex_match(string: str, pattern: str):
-    from .regex_translate import RegexError, compile_posix
+    from ._lib.posix_regex import RegexError, compile_posix
 
     try:
         rx = compile_posix(pattern)

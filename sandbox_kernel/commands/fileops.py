@@ -6,8 +6,8 @@ import stat as st
 import time
 
 from ..vfs import FSError, normpath
-from ._fsutil import (getopt1, join_path, parse_date, parse_mode, parse_size, parse_touch_stamp, quote,
-                      strerror, umask_of)
+from ._lib.fsutil import (getopt1, join_path, parse_date, parse_mode, parse_size, parse_touch_stamp, quote,
+    strerror, umask_of)
 from .options import UsageError
 from .registry import CommandContext, command
 

@@ -6,7 +6,7 @@ import struct
 
 from ..chars import isdigits
 from ..vfs import FSError
-from ._fsutil import getopt1, local_datetime
+from ._lib.fsutil import getopt1, local_datetime
 from .registry import CommandContext, command
 
 FILE_HELP = """\

@@ -10,8 +10,8 @@ from typing import Callable
 
 from ..chars import isdigits
 from ..vfs import FSError, Stat
-from ._fsutil import (group_id, group_name, join_path, local_datetime, mode_string,
-                      parse_mode, quote, strerror, user_id, user_name)
+from ._lib.fsutil import (group_id, group_name, join_path, local_datetime, mode_string, parse_mode, quote,
+    strerror, user_id, user_name)
 from .options import ArgCursor
 from .registry import CommandContext, command
 
@@ -162,7 +162,7 @@ def _emacs_to_ere(pattern: str) -> str:
 
 
 def compile_find_regex(pattern: str, regex_type: str, ignore_case: bool):
-    from .regex_translate import RegexError, compile_posix
+    from ._lib.posix_regex import RegexError, compile_posix
 
     if regex_type in ("findutils-default", "emacs", "gnu-awk", "posix-awk", "awk"):
         source, extended = _emacs_to_ere(pattern) if regex_type in ("findutils-default", "emacs") \
@@ -466,7 +466,7 @@ def p_newer_xy(p: Parser, opt: str) -> Node:
     if "B" in (x, y):
         raise FindError("This system does not provide a way to find the birth time of a file.")
     if y == "t":
-        from ._fsutil import parse_date
+        from ._lib.fsutil import parse_date
 
         when = parse_date(ref, p.w.ctx.env)
         if when is None:

@@ -8,10 +8,10 @@ import time
 from collections import deque
 
 from ..vfs import FSError
-from ._lineblocks import LineTooLong, TextCodec, line_blocks
+from ._lib.lineblocks import LineTooLong, TextCodec, line_blocks
 from .options import UsageError, getopt
-from .regex_translate import (PosixRegex, RegexError, RegexTimeout, compile_posix, compile_python,
-                              translate_lines)
+from ._lib.posix_regex import (PosixRegex, RegexError, RegexTimeout, compile_posix, compile_python,
+    translate_lines)
 from .registry import CommandContext, command
 
 GREP_HELP = """\

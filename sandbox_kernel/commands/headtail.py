@@ -5,7 +5,7 @@ import re
 
 from ..streams import FileInput
 from ..vfs import FSError
-from ._textio import BatchWriter, Fail, parse_opts, parse_size, quote, run_guarded
+from ._lib.textio import BatchWriter, Fail, parse_opts, parse_size, quote, run_guarded
 from .registry import CommandContext, command
 
 HEAD_HELP = """\

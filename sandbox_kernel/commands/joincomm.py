@@ -5,7 +5,7 @@ import re
 
 from ..chars import isdigits
 from ..vfs import FSError
-from ._textio import BatchWriter, Fail, parse_opts, quote, run_guarded
+from ._lib.textio import BatchWriter, Fail, parse_opts, quote, run_guarded
 from .options import UsageError
 from .registry import CommandContext, command
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 import re
 
 from ..vfs import FSError
-from ._textio import (BatchWriter, Fail, is_utf8, line_batches, open_operand, parse_opts, parse_size,
-                      quote, run_guarded)
+from ._lib.textio import (BatchWriter, Fail, is_utf8, line_batches, open_operand, parse_opts, parse_size,
+    quote, run_guarded)
 from .options import UsageError
 from .registry import CommandContext, command
 
@@ -343,7 +343,7 @@ async def tac(ctx: CommandContext) -> int:
     sep = sep_text.encode("utf-8", "surrogateescape")
     rx = None
     if use_regex:
-        from .regex_translate import RegexError, translate
+        from ._lib.posix_regex import RegexError, translate
         try:
             source = translate(emacs_to_ere(sep_text), extended=True)
             rx = re.compile(source.encode("utf-8", "surrogateescape"), re.S)
@@ -425,7 +425,7 @@ async def nl(ctx: CommandContext) -> int:
             if val in ("a", "t", "n"):
                 styles[section] = val
             elif val.startswith("p"):
-                from .regex_translate import RegexError, compile_posix
+                from ._lib.posix_regex import RegexError, compile_posix
                 try:
                     regexes[section] = compile_posix(val[1:])
                 except RegexError as e:

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 
 from ..chars import isdigits
 from ..vfs import FSError, Stat
-from ._fsutil import (full_timestamp, group_name, human_size, join_path, local_datetime, ls_quote,
-                      mode_string, quote, strerror, user_name, utf8_locale)
+from ._lib.fsutil import (full_timestamp, group_name, human_size, join_path, local_datetime, ls_quote,
+    mode_string, quote, strerror, user_name, utf8_locale)
 from .options import UsageError, getopt
 from .registry import CommandContext, command
 

@@ -5,7 +5,7 @@ import errno
 import stat as st
 
 from ..vfs import FSError, normpath
-from ._fsutil import getopt1, join_path, quote, strerror
+from ._lib.fsutil import getopt1, join_path, quote, strerror
 from .options import UsageError
 from .registry import CommandContext, command
 

@@ -7,7 +7,7 @@ import resource
 import time as _time
 
 from ..engine import CancelToken
-from ._dataopts import getopt_status
+from ._lib.dataopts import getopt_status
 from .options import UsageError, getopt
 from .registry import CommandCancelled, CommandContext, command
 from .system import parse_signal, run_command

@@ -52,7 +52,7 @@ def lookup(name: str) -> CommandSpec | None:
     if spec is None:
         module = _defining_module().get(name)
         if module is not None:  # first use: its module registers it on import
-            importlib.import_module(f"{__package__}.{module}")
+            importlib.import_module(f"sandbox_kernel.{module}")
             spec = COMMANDS.get(name)
     return spec
 

@@ -6,10 +6,10 @@ from dataclasses import dataclass, field
 
 from ..chars import isdigits
 from ..vfs import FSError
-from ._lineblocks import LineTooLong, TextCodec, line_blocks
+from ._lib.lineblocks import LineTooLong, TextCodec, line_blocks
 from .options import UsageError, getopt
-from .regex_translate import (PosixRegex, RegexError, RegexTimeout, compile_posix, compile_python,
-                              sed_escape, translate_lines)
+from ._lib.posix_regex import (PosixRegex, RegexError, RegexTimeout, compile_posix, compile_python,
+    sed_escape, translate_lines)
 from .registry import CommandContext, command
 from .grep import _deadline
 

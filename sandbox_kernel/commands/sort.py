@@ -15,7 +15,7 @@ from typing import Callable
 
 from ..chars import isdigits
 from ..vfs import FSError
-from ._textio import Fail, parse_opts, quote, run_guarded, std_output_for
+from ._lib.textio import Fail, parse_opts, quote, run_guarded, std_output_for
 from .registry import CommandContext, command
 
 SORT_HELP = """\

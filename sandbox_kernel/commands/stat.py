@@ -5,8 +5,8 @@ import re
 import stat as st
 
 from ..vfs import FSError
-from ._fsutil import (file_type_name, full_timestamp, getopt1, group_id, group_name, join_path,
-                      mode_string, parse_mode, quote, strerror, umask_of, user_id, user_name)
+from ._lib.fsutil import (file_type_name, full_timestamp, getopt1, group_id, group_name, join_path,
+    mode_string, parse_mode, quote, strerror, umask_of, user_id, user_name)
 from .options import UsageError
 from .registry import CommandContext, command
 

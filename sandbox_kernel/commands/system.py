@@ -6,7 +6,7 @@ import signal as _signal
 import stat as _stat
 
 from ..chars import isdigits
-from ._dataopts import getopt_status
+from ._lib.dataopts import getopt_status
 from .options import UsageError, getopt
 from .registry import CommandContext, command
 

@@ -5,7 +5,7 @@ import re
 
 from ..chars import isdigits
 from ..vfs import FSError
-from ._textio import Fail, parse_opts, parse_size, quote, run_guarded, std_output_for
+from ._lib.textio import Fail, parse_opts, parse_size, quote, run_guarded, std_output_for
 from .options import UsageError
 from .registry import CommandContext, command
 

@@ -8,7 +8,7 @@ from decimal import Decimal
 
 from ..chars import isdigits
 from ..vfs import FSError
-from ._textio import Fail, parse_opts, quote, run_guarded
+from ._lib.textio import Fail, parse_opts, quote, run_guarded
 from .options import UsageError
 from .registry import CommandContext, command
 

@@ -5,8 +5,8 @@ import re
 
 from ..chars import isdigits
 from ..vfs import FSError
-from ._textio import (BatchWriter, Fail, display_width, line_batches, open_operand, parse_opts, quote,
-                      run_guarded)
+from ._lib.textio import (BatchWriter, Fail, display_width, line_batches, open_operand, parse_opts, quote,
+    run_guarded)
 from .options import UsageError
 from .registry import CommandContext, command
 

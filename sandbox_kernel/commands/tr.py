@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ._textio import BatchWriter, Fail, parse_opts, quote, run_guarded
+from ._lib.textio import BatchWriter, Fail, parse_opts, quote, run_guarded
 from .options import UsageError
 from .registry import CommandContext, command
 

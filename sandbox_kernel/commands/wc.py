@@ -6,7 +6,7 @@ import re
 
 from ..streams import FileInput
 from ..vfs import FileHandle, FSError
-from ._textio import char_width, is_utf8, parse_opts, quote
+from ._lib.textio import char_width, is_utf8, parse_opts, quote
 from .options import UsageError
 from .registry import CommandContext, command
 

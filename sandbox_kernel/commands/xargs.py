@@ -4,7 +4,7 @@ from __future__ import annotations
 from ..chars import isdigits
 from ..streams import EmptyInput
 from ..vfs import FSError
-from ._textio import parse_opts, quote
+from ._lib.textio import parse_opts, quote
 from .options import UsageError
 from .registry import CommandContext, command
 

@@ -349,7 +349,7 @@ class JsEngine:
 
     # ------------------------------------------------------------------ commands
     async def run_command(self, ctx) -> int:
-        from .command import Exit, parse_command_line, script_source
+        from .cmdline import Exit, parse_command_line, script_source
 
         plan = parse_command_line(ctx)
         if isinstance(plan, Exit):

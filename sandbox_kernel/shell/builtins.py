@@ -14,12 +14,12 @@ from ..chars import isdigits, parse_int
 from ..commands import registry
 from ..streams import BytesInput, EmptyInput, FileInput, InputStream, OutputStream
 from ..vfs import FSError, normpath
-from . import pattern as pat
-from .arith import ArithError, evaluate as arith_evaluate
-from .ast import Assign
-from .expand import backslash_quote, shell_quote
-from .parser import RESERVED, byte_char, decode_escapes, is_name
-from .printer import format_function
+from .eval import pattern as pat
+from .eval.arith import ArithError, evaluate as arith_evaluate
+from .syntax.ast import Assign
+from .eval.word import backslash_quote, shell_quote
+from .syntax.parser import RESERVED, byte_char, decode_escapes, is_name
+from .syntax.printer import format_function
 from .state import (
     BreakLoop, ContinueLoop, ExitShell, ReturnFromFunction, ShellError, Var, ordered_keys,
 )
@@ -1084,7 +1084,7 @@ async def _declare_one(sh, name: str, value, on: set, off: set, make_local: bool
             sh.set_element(name, key if var.assoc else sh.arith(key), text, append)
         elif isinstance(var.value, dict) and not append and text.startswith("(") and text.endswith(")"):
             # declare -a x='(1 2)' style: treat as a compound assignment
-            from .parser import Parser
+            from .syntax.parser import Parser
             p = Parser(f"{name}={text}")
             node = p.parse_program()
             cmd = node.items[0][0]
@@ -1340,7 +1340,7 @@ async def b_let(sh, argv, fds):
 
 # ============================================================================ set / shopt
 def _print_options(sh, plus: bool) -> str:
-    from .interp import OPTION_DEFAULTS
+    from .eval.interp import OPTION_DEFAULTS
     lines = []
     for name in sorted(OPTION_DEFAULTS):
         on = sh.options.get(name, False)
@@ -1364,7 +1364,7 @@ Set or unset values of shell options and positional parameters.
 Using + rather than - causes these flags to be turned off. Without arguments, set prints the
 names and values of all shell variables.""")
 async def b_set(sh, argv, fds):
-    from .interp import OPTION_DEFAULTS, OPTION_LETTERS
+    from .eval.interp import OPTION_DEFAULTS, OPTION_LETTERS
     args = argv[1:]
     if not args:
         lines = [_set_line(n, v) for n, v in sorted(sh.all_vars().items()) if v.value is not None]
@@ -1487,7 +1487,7 @@ async def b_eval(sh, argv, fds):
     text = " ".join(args)
     if not text.strip():
         return 0
-    from .parser import ParseError, Parser
+    from .syntax.parser import ParseError, Parser
     parser = Parser(text, sh.active_aliases, sh.lineno)
     status = 0
     sh.last_status = 0
@@ -2481,7 +2481,7 @@ async def b_bash(sh, argv, fds):
     args = argv[1:]
     command = None
     options: dict = {}
-    from .interp import OPTION_LETTERS
+    from .eval.interp import OPTION_LETTERS
     while args and args[0].startswith(("-", "+")) and len(args[0]) > 1:
         a = args[0]
         if a == "--":

@@ -15,8 +15,8 @@ from ..limits import Limits
 from ..streams import EmptyInput, InputStream, OutputStream, OutputTooLarge, SinkOutput
 from ..vfs.layout import COMMAND_STUB
 from .builtins import BUILTINS, help_text
-from .interp import Runtime, Shell
-from .parser import RESERVED, check_complete
+from .eval.interp import Runtime, Shell
+from .syntax.parser import RESERVED, check_complete
 from .state import ControlFlow, ExitShell, LimitExceeded, ShellError, Var
 
 SANDBOX_ENV = {

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-#: the repository's guest/ directory (the package is installed editable from the repo)
-GUEST_DIR = Path(os.environ.get("SANDBOX_KERNEL_GUEST_DIR", Path(__file__).resolve().parents[2] / "guest"))
+#: the guest recipe (agent source, build script, init scripts, package list): package data
+GUEST_DIR = Path(os.environ.get("SANDBOX_KERNEL_GUEST_DIR", Path(__file__).resolve().parent / "guest"))
 
 
 class ImageError(RuntimeError):

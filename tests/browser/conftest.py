@@ -1,15 +1,15 @@
 """A temporary Jupyter data dir for the browser tests, found through JUPYTER_PATH: the `sandbox`
-kernelspec, and the repository's prebuilt JupyterLab extension (sandbox_kernel/labextension)
+kernelspec, and the repository's prebuilt JupyterLab extension (sandbox_kernel/kernel/labextension)
 so that the test exercises the committed assets whatever is installed in the environment."""
 import os
 from pathlib import Path
 
 import pytest
 
-from sandbox_kernel.install import install
+from sandbox_kernel.kernel.install import install
 
 ROOT = Path(__file__).resolve().parents[2]
-LABEXTENSION = ROOT / "sandbox_kernel" / "labextension"
+LABEXTENSION = ROOT / "sandbox_kernel" / "kernel" / "labextension"
 LABEXTENSION_NAME = "sandbox-kernel-labextension"
 
 

@@ -17,7 +17,7 @@ import pytest
 from browserlab import chrome, jupyterlab, skip_unless_browser
 
 ROOT = Path(__file__).resolve().parents[2]
-LABEXTENSION = ROOT / "sandbox_kernel" / "labextension"
+LABEXTENSION = ROOT / "sandbox_kernel" / "kernel" / "labextension"
 LABEXTENSION_NAME = "sandbox-kernel-labextension"
 
 

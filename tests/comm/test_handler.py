@@ -8,7 +8,7 @@ import tarfile
 import pytest
 from hypothesis import given, settings, strategies as hs
 
-from sandbox_kernel.comm import MAX_READ, VfsRequestHandler
+from sandbox_kernel.kernel.comm import MAX_READ, VfsRequestHandler
 from sandbox_kernel.vfs import make_vfs
 
 

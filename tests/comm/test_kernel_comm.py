@@ -7,7 +7,7 @@ import time
 import pytest
 from jupyter_client.manager import start_new_kernel
 
-from sandbox_kernel.client import VfsClient, VfsError
+from sandbox_kernel.kernel.vfs_client import VfsClient, VfsError
 
 
 @pytest.fixture(scope="module")

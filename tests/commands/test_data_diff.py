@@ -4,7 +4,7 @@ import shutil
 
 import pytest
 
-from sandbox_kernel.commands.diffcore import diff_sequences
+from sandbox_kernel.commands._lib.diffcore import diff_sequences
 
 from .datahelp import new_fs, random_edits, run_cmd
 from .gnu_compare import assert_like_gnu

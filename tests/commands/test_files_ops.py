@@ -267,6 +267,6 @@ def test_sync_and_mkfifo(fs):
     ("garbage", None), ("2020-02-30", None), ("25:00", None),
 ])
 def test_parse_date_forms(text, want):
-    from sandbox_kernel.commands._fsutil import parse_date
+    from sandbox_kernel.commands._lib.fsutil import parse_date
 
     assert parse_date(text, {"TZ": "UTC"}, now=1796230800.0) == want

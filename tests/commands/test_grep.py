@@ -131,7 +131,7 @@ def test_recursive_without_operand_omits_dot_slash():
 
 
 def test_catastrophic_regex_times_out_with_error():
-    from sandbox_kernel.commands import regex_translate as rt
+    from sandbox_kernel.commands._lib import posix_regex as rt
     rx = rt.compile_posix("(.*a){12}x", extended=True)
     import time
     rx.deadline = time.monotonic() + 0.2
@@ -222,7 +222,7 @@ def test_dereference_recursive_stops_at_directory_loops():
 
 def test_endless_input_without_newlines_fails_cleanly(monkeypatch):
     """/dev/zero has no newlines: the tools stop with an error instead of eating memory."""
-    from sandbox_kernel.commands import _lineblocks
+    from sandbox_kernel.commands._lib import lineblocks as _lineblocks
     monkeypatch.setattr(_lineblocks, "MAX_LINE", 1 << 20)
     from sandbox_kernel.commands.awk import runtime as awk_runtime
     monkeypatch.setattr(awk_runtime, "MAX_LINE", 1 << 20)

@@ -5,8 +5,8 @@ import time
 
 import pytest
 
-from sandbox_kernel.commands.regex_translate import (RegexError, RegexTimeout, compile_posix,
-                                                     translate, translate_lines)
+from sandbox_kernel.commands._lib.posix_regex import (RegexError, RegexTimeout, compile_posix, translate,
+    translate_lines)
 
 
 @pytest.mark.parametrize("bre, python", [

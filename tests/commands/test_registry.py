@@ -13,7 +13,7 @@ def test_index_matches_the_registrations():
     load_all()
     registered: dict[str, set[str]] = {}
     for name, spec in registry.COMMANDS.items():
-        registered.setdefault(spec.func.__module__.rsplit(".", 1)[-1], set()).add(name)
+        registered.setdefault(spec.func.__module__.removeprefix("sandbox_kernel."), set()).add(name)
     indexed = {module: set(names.split()) for module, names in COMMAND_MODULES.items()}
     assert indexed == registered, "update sandbox_kernel/commands/index.py"
 

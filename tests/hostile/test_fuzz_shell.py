@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings, strategies as hs
 
-from sandbox_kernel.shell.parser import check_complete
+from sandbox_kernel.shell.syntax.parser import check_complete
 
 from .session import Session
 

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from sandbox_kernel.sanitize import clean_svg, passive_bundle, UnsafeContent
+from sandbox_kernel.kernel.sanitize import clean_svg, passive_bundle, UnsafeContent
 
 ACTIVE = re.compile(r"<script|onerror|onload|onclick|javascript:|<iframe|<form|<foreignObject|<animate"
                     r"|<set\b|@import|<object|<embed|<meta|<base|<link", re.IGNORECASE)

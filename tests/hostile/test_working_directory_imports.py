@@ -56,7 +56,7 @@ def test_cli_ignores_the_cwd(trap_dir):
 
 
 def test_installed_kernelspec_uses_safe_path():
-    from sandbox_kernel.install import build_spec
+    from sandbox_kernel.kernel.install import build_spec
 
     argv = build_spec()["argv"]
     assert argv[:4] == [sys.executable, "-P", "-m", "sandbox_kernel"]

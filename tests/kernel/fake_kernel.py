@@ -73,5 +73,5 @@ class FakeEngine:
 if __name__ == "__main__":
     sys.modules.setdefault("fake_kernel", sys.modules["__main__"])
     sandbox.ENGINE_FACTORIES["sh"] = "fake_kernel:FakeEngine"
-    from sandbox_kernel.kernelapp import kernel_main
+    from sandbox_kernel.kernel.app import kernel_main
     kernel_main(sys.argv[1:])

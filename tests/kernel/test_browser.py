@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def lab(tmp_path_factory, jupyter_kernels):
     skip_unless_browser()
     root = tmp_path_factory.mktemp("lab")
-    from sandbox_kernel.install import install
+    from sandbox_kernel.kernel.install import install
 
     # the admin's opt-in, to show the payloads are real: with it they do run
     install("sandbox-active", prefix=str(Path(jupyter_kernels).parents[1]),

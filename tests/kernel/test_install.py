@@ -3,7 +3,7 @@ import json
 import subprocess
 import sys
 
-from sandbox_kernel.install import SPEC_DIR
+from sandbox_kernel.kernel.install import SPEC_DIR
 
 
 def run_cli(*args):
@@ -22,7 +22,7 @@ def test_shipped_kernelspec():
 
 
 def test_logos_are_reproducible_from_the_generator():
-    from sandbox_kernel.kernelspec.make_logos import png
+    from sandbox_kernel.kernel.kernelspec.make_logos import png
     assert png(32) == (SPEC_DIR / "logo-32x32.png").read_bytes()
 
 

@@ -2,9 +2,9 @@
 import pytest
 
 from sandbox_kernel.cli import run_script
-from sandbox_kernel.shell import pattern
-from sandbox_kernel.shell.arith import ArithError, evaluate
-from sandbox_kernel.shell.expand import brace_expand, _sequence
+from sandbox_kernel.shell.eval import pattern
+from sandbox_kernel.shell.eval.arith import ArithError, evaluate
+from sandbox_kernel.shell.eval.word import brace_expand, _sequence
 
 
 def sh(src, stdin=b""):

@@ -1,11 +1,10 @@
 """Parser: AST shapes, error positions, incomplete vs invalid input."""
 import pytest
 
-from sandbox_kernel.shell.ast import (
-    AndOr, ArithCommand, ArithFor, ArithSub, BraceGroup, Case, CmdSub, CondBinary, CondCommand,
-    DQ, For, FunctionDef, HereDoc, If, Loop, Param, Pipeline, Quoted, SimpleCommand, Subshell,
-)
-from sandbox_kernel.shell.parser import Incomplete, ParseError, Parser, check_complete, parse
+from sandbox_kernel.shell.syntax.ast import (AndOr, ArithCommand, ArithFor, ArithSub, BraceGroup, Case,
+    CmdSub, CondBinary, CondCommand, DQ, For, FunctionDef, HereDoc, If, Loop, Param, Pipeline, Quoted,
+    SimpleCommand, Subshell)
+from sandbox_kernel.shell.syntax.parser import Incomplete, ParseError, Parser, check_complete, parse
 
 
 def first(src):

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from jupyter_client.manager import start_new_kernel
 
-from sandbox_kernel.install import install
+from sandbox_kernel.kernel.install import install
 
 pytestmark = [pytest.mark.vm, pytest.mark.slow]
 

@@ -5,9 +5,9 @@ import re
 
 from ...vfs import FSError
 from ..registry import CommandContext, command
-from ..regex_translate import RegexError, RegexTimeout, compile_posix
+from .._lib.posix_regex import RegexError, RegexTimeout, compile_posix
 from ..grep import _deadline
-from .._lineblocks import TextCodec
+from .._lib.lineblocks import TextCodec
 from .compiler import CompileError, Compiler
 from .lexer import AwkSyntaxError, ESCAPES
 from .parser import parse

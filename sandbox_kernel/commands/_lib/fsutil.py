@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import stat as st
 
-from ..chars import isdigits
-from ..vfs import FSError
+from ...chars import isdigits
+from ...vfs import FSError
 
 # Characters that make GNU tools (gnulib "shell-escape" quoting) quote a file name.
 _SHELL_SPECIAL = set(" \t!\"$&'()*;<>?[\\]^`{|}=:")
@@ -516,7 +516,7 @@ def parse_touch_stamp(text: str, env: dict | None = None) -> float | None:
 
 def getopt1(args, short, long=None, **kw):
     """``options.getopt`` for commands whose usage errors exit 1 (most of coreutils)."""
-    from .options import UsageError, getopt
+    from ..options import UsageError, getopt
 
     try:
         return getopt(args, short, long, **kw)

@@ -26,13 +26,14 @@ from ipykernel._version import kernel_protocol_version
 from ipykernel.comm import Comm, CommManager
 from ipykernel.kernelbase import Kernel
 
-from . import __version__, magics
+from .. import __version__
+from . import magics
 from .comm import register_vfs_comm
-from .commands import registry
-from .limits import format_size
-from .engine import CancelToken, ErrorInfo, RunResult, Streams
-from .policy import Policy
-from .sandbox import ENGINE_FACTORIES, EngineUnavailable, Sandbox
+from ..commands import registry
+from ..limits import format_size
+from ..engine import CancelToken, ErrorInfo, RunResult, Streams
+from ..policy import Policy
+from ..sandbox import ENGINE_FACTORIES, EngineUnavailable, Sandbox
 from .sanitize import passive_bundle, safe_display_id
 
 #: Seconds an engine gets to stop by itself after an interrupt or time-out before the kernel
@@ -45,7 +46,7 @@ INPUT_POLL = 0.02
 
 SUBSHELLS_REFUSED = ("kernel subshells are not supported: the sandbox runs one cell at a time "
                      "(requests for them get an error reply)")
-README = Path(__file__).resolve().parent.parent / "README.md"
+README = Path(__file__).resolve().parents[2] / "README.md"
 
 
 class StreamRelay:

@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import re
 
-from ..streams import InputStream
-from ..vfs import FSError
-from ..vfs.errors import EISDIR
-from .options import UsageError
-from .registry import CommandContext
+from ...streams import InputStream
+from ...vfs import FSError
+from ...vfs.errors import EISDIR
+from ..options import UsageError
+from ..registry import CommandContext
 
 FLUSH_AT = 65536
 
@@ -125,7 +125,7 @@ def run_guarded(func):
 
 def parse_opts(args: list[str], short: str, long: dict | None = None, status: int = 1, **kw):
     """``getopt`` with the command's usage-error status (most coreutils exit 1, not 2)."""
-    from .options import getopt
+    from ..options import getopt
 
     try:
         return getopt(args, short, long, **kw)

@@ -6,7 +6,7 @@ import sys
 
 from ipykernel.kernelapp import IPKernelApp
 
-from . import policy
+from .. import policy
 from .kernel import SandboxKernel
 
 

@@ -2,7 +2,7 @@
 bad option, tar 64, hostname 255...), for the data and system commands."""
 from __future__ import annotations
 
-from .options import UsageError, getopt
+from ..options import UsageError, getopt
 
 
 def getopt_status(args: list[str], short: str, long: dict | None = None, status: int = 1,

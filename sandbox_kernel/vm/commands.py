@@ -1,7 +1,7 @@
 """`vm CMD ARGS...`: run one command in the notebook's microVM with the pipeline's streams."""
 from __future__ import annotations
 
-from .registry import CommandContext, command
+from ..commands.registry import CommandContext, command
 
 VM_HELP = """\
 Usage: vm COMMAND [ARG]...

@@ -16,7 +16,7 @@ import stat as st
 import time
 from typing import Any, Callable
 
-from .vfs import FSError, VFS, export_tar, import_tar, normpath
+from ..vfs import FSError, VFS, export_tar, import_tar, normpath
 
 PROTOCOL_VERSION = 1
 TARGET_NAME = "sandbox.vfs"

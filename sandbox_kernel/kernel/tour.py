@@ -7,7 +7,7 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_NOTEBOOK = ROOT / "notebooks" / "tour.ipynb"
 DEFAULT_OUTPUT = Path("build") / "tour.ipynb"
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from typing import Callable
-from ..chars import isdigits
+from ...chars import isdigits
 
 MASK = (1 << 64) - 1
 SIGN = 1 << 63

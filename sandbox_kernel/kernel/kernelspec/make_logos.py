@@ -1,7 +1,7 @@
 """Writes logo-32x32.png and logo-64x64.png next to this file (stdlib only: zlib + struct).
 
 The logo: a dark rounded square with a shell prompt ``>_`` in teal.
-Run: python sandbox_kernel/kernelspec/make_logos.py
+Run: python sandbox_kernel/kernel/kernelspec/make_logos.py
 """
 from __future__ import annotations
 

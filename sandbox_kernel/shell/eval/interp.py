@@ -13,27 +13,21 @@ import re
 import time
 from typing import Any
 
-from ..chars import isdigits
-from ..commands import registry
-from ..commands.registry import CommandCancelled, CommandContext
-from ..streams import (
-    BufferOutput, BytesInput, ClosedInput, ClosedOutput, EmptyInput, FileInput, FileOutput,
-    InputStream, NullOutput, OutputStream, OutputTooLarge, Pipe,
-)
-from ..vfs import FSError, normpath
-from ..vfs.layout import COMMAND_STUB
+from ...chars import isdigits
+from ...commands import registry
+from ...commands.registry import CommandCancelled, CommandContext
+from ...streams import (BufferOutput, BytesInput, ClosedInput, ClosedOutput, EmptyInput, FileInput,
+    FileOutput, InputStream, NullOutput, OutputStream, OutputTooLarge, Pipe)
+from ...vfs import FSError, normpath
+from ...vfs.layout import COMMAND_STUB
 from . import pattern as pat
-from .ast import (
-    DQ, AndOr, ArithCommand, ArithFor, Assign, BraceGroup, Case, CommandList, CondAnd, CondBinary,
-    CondCommand, CondNot, CondOr, CondUnary, CondWord, For, FunctionDef, HereDoc, If, Lit, Loop,
-    Param, Pipeline, Quoted, Select, SimpleCommand, Subshell, Word,
-)
-from .expand import Expander, shell_quote
-from .parser import Incomplete, ParseError, Parser, is_name
-from .state import (
-    AbortCommand, BreakLoop, ContinueLoop, ControlFlow, ExitShell, LimitExceeded,
-    ReturnFromFunction, ShellError, Var,
-)
+from ..syntax.ast import (DQ, AndOr, ArithCommand, ArithFor, Assign, BraceGroup, Case, CommandList, CondAnd,
+    CondBinary, CondCommand, CondNot, CondOr, CondUnary, CondWord, For, FunctionDef, HereDoc, If, Lit, Loop,
+    Param, Pipeline, Quoted, Select, SimpleCommand, Subshell, Word)
+from .word import Expander, shell_quote
+from ..syntax.parser import Incomplete, ParseError, Parser, is_name
+from ..state import (AbortCommand, BreakLoop, ContinueLoop, ControlFlow, ExitShell, LimitExceeded,
+    ReturnFromFunction, ShellError, Var)
 
 FAKE_PID = 4242
 #: background jobs that may run at once
@@ -710,7 +704,7 @@ class Shell(Expander):
         if name is None or name in self.functions:
             return False
         if name not in STATELESS_BUILTINS:
-            from .builtins import BUILTINS
+            from ..builtins import BUILTINS
             if name in BUILTINS or registry.lookup(name) is None:
                 return False
         for w in words:
@@ -1001,7 +995,7 @@ class Shell(Expander):
             if not await self._check_loop_name(node.var, fds):
                 return 1
             if self.options["xtrace"]:
-                from .printer import _word
+                from ..syntax.printer import _word
                 words = '"$@"' if node.words is None else " ".join(_word(w) for w in node.words)
                 await self.err(fds, f"{self._ps4()}select {node.var} in {words}\n")
             items = list(self.positional) if node.words is None else await self.expand_words(node.words)
@@ -1025,7 +1019,7 @@ class Shell(Expander):
     async def _select_query(self, items: list[str], fds: dict, show_menu: bool) -> str | None:
         """Prompt until a non-empty line is read: the chosen item, "" for a reply that is no
         item's number, None at end of input."""
-        from .builtins import BUILTINS, out
+        from ..builtins import BUILTINS, out
         ps3 = self.get_scalar("PS3")
         while True:
             if show_menu:
@@ -1133,7 +1127,7 @@ class Shell(Expander):
             self.lineno = node.line
             await self._loop_tick()
             if self.options["xtrace"]:
-                from .printer import _cond
+                from ..syntax.printer import _cond
                 await self.err(fds, f"{self._ps4()}[[ {_cond(node.expr)} ]]\n")
             try:
                 return 0 if await self.eval_cond(node.expr, fds) else 1
@@ -1152,7 +1146,7 @@ class Shell(Expander):
             return await self.eval_cond(expr.left, fds) or await self.eval_cond(expr.right, fds)
         if tp is CondNot:
             return not await self.eval_cond(expr.expr, fds)
-        from .builtins import binary_test, unary_test
+        from ..builtins import binary_test, unary_test
         if tp is CondWord:
             return (await self.expand_word(expr.word)) != ""
         if tp is CondUnary:
@@ -1177,8 +1171,8 @@ class Shell(Expander):
         raise ShellError("bad conditional expression")
 
     async def _regex_match(self, text: str, word: Word) -> bool:
-        from ..commands.regex_translate import RegexError, RegexTimeout, compile_posix
-        from .ast import Lit as _Lit
+        from ...commands._lib.posix_regex import RegexError, RegexTimeout, compile_posix
+        from ..syntax.ast import Lit as _Lit
         # quoted parts of the pattern match literally
         pieces = []
         for p in word.parts:
@@ -1350,7 +1344,7 @@ class Shell(Expander):
 
     async def _run_with_temp_env(self, node: SimpleCommand, words: list[str], fds: dict) -> int:
         name = words[0]
-        from .builtins import BUILTINS, SPECIAL_BUILTINS
+        from ..builtins import BUILTINS, SPECIAL_BUILTINS
         if name in SPECIAL_BUILTINS or (name not in self.functions and name not in BUILTINS):
             if name in SPECIAL_BUILTINS:
                 for a in node.assigns:
@@ -1406,7 +1400,7 @@ class Shell(Expander):
     async def run_command(self, argv: list[str], fds: dict, env: dict | None = None,
                           allow_functions: bool = True) -> int:
         """Dispatch a command by name: function, builtin, registered command, VFS file."""
-        from .builtins import BUILTINS
+        from ..builtins import BUILTINS
         name = argv[0]
         if allow_functions:
             fdef = self.functions.get(name)
@@ -1530,7 +1524,7 @@ class Shell(Expander):
             return 126
         if data == COMMAND_STUB:
             base = path.rstrip("/").rsplit("/", 1)[-1]
-            from .builtins import BUILTINS
+            from ..builtins import BUILTINS
             spec = registry.lookup(base)
             if spec is not None:
                 return await self._invoke(spec, [base] + argv[1:], fds, env, cwd)
@@ -2019,7 +2013,7 @@ class CommandHost:
         fds[0], fds[1], fds[2] = stdin, stdout, stderr
         shell = self.shell
         await shell.checkpoint()
-        from .builtins import BUILTINS
+        from ..builtins import BUILTINS
         try:
             if argv[0] in BUILTINS:
                 child = shell.fork()

@@ -29,7 +29,7 @@ import re
 import time
 
 import regex
-from ..chars import isdigits
+from ...chars import isdigits
 
 __all__ = ["RegexError", "RegexTimeout", "translate", "compile_posix", "PosixRegex", "CLASSES"]
 

@@ -10,8 +10,8 @@ import shlex
 import tarfile
 from dataclasses import dataclass, field
 
-from .limits import Limits
-from .vfs import FSError, export_tar, import_tar, normpath
+from ..limits import Limits
+from ..vfs import FSError, export_tar, import_tar, normpath
 
 #: ``%%name`` -> engine.
 CELL_MAGICS = {"sh": "sh", "bash": "sh", "js": "js", "vm": "vm"}

@@ -8,7 +8,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from . import policy
+from .. import policy
 
 SPEC_DIR = Path(__file__).resolve().parent / "kernelspec"
 SPEC_FILES = ("kernel.json", "logo-32x32.png", "logo-64x64.png")

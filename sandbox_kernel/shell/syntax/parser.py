@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import bisect
 
-from ..chars import isdigits
+from ...chars import isdigits
 from .ast import (
     AndOr, ArithCommand, ArithFor, ArithSub, Assign, BraceGroup, Case, CaseItem, CmdSub,
     CommandList, CondAnd, CondBinary, CondCommand, CondNot, CondOr, CondUnary, CondWord, DQ,
     For, FunctionDef, HereDoc, If, Lit, Loop, Param, Pipeline, ProcSub, Quoted, Redir, Select,
     SimpleCommand, Subshell, Word,
 )
-from .pattern import group_end
+from ..eval.pattern import group_end
 
 
 class ParseError(Exception):

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import re
 
-from ..chars import isdigits
+from ...chars import isdigits
 from . import pattern as pat
 from .arith import ArithError, evaluate as arith_evaluate
-from .ast import ArithSub, CmdSub, DQ, Lit, Param, ProcSub, Quoted, Word
-from .state import ShellError, ordered_keys, ordered_values
+from ..syntax.ast import ArithSub, CmdSub, DQ, Lit, Param, ProcSub, Quoted, Word
+from ..state import ShellError, ordered_keys, ordered_values
 
 _GLOB_ACTIVE = frozenset("*?[(")
 _SEQ = re.compile(r"^(-?[0-9]+)\.\.(-?[0-9]+)(?:\.\.(-?[0-9]+))?$")
@@ -815,7 +815,7 @@ class Expander:
             if op == "u":
                 return s[:1].upper() + s[1:]
             if op == "E":
-                from .parser import decode_ansi_c
+                from ..syntax.parser import decode_ansi_c
                 return decode_ansi_c(s)
             if op == "P":
                 return s

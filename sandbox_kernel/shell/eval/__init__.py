@@ -1,0 +1,1 @@
+"""Running the AST: words, arithmetic, patterns, the interpreter."""
