@@ -33,12 +33,16 @@ $(LAB_STAMP): $(STAMP)
 
 lab: $(LAB_STAMP) system-deps
 	$(PY) -m sandbox_kernel install --sys-prefix
-	$(VENV)/bin/jupyter lab --notebook-dir=notebooks $(if $(filter 0,$(shell id -u)),--allow-root)
+	$(VENV)/bin/jupyter lab --notebook-dir=$(CURDIR) \
+	    --ServerApp.default_url=/lab/tree/$(if $(wildcard build/tour.ipynb),build,notebooks)/tour.ipynb \
+	    $(if $(filter 0,$(shell id -u)),--allow-root)
 
 # make labextension: rebuild the committed JupyterLab extension (sandbox_kernel/kernel/labextension)
-# from labextension/src with the npm toolchain (node + npm; not part of `make test`).
+# from labextension/src with the npm toolchain (node + npm; not part of `make test`, which checks
+# that the committed bundle's source.sha256 matches the sources).
 labextension: $(STAMP)
 	cd labextension && npm ci --no-audit --no-fund && PATH=$(CURDIR)/$(VENV)/bin:$$PATH npm run build
+	$(PY) labextension/source_hash.py > sandbox_kernel/kernel/labextension/source.sha256
 
 bench: $(STAMP) system-deps
 	$(PY) -m benchmarks

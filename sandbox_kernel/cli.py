@@ -63,7 +63,7 @@ class HostStdin(InputStream):
                 data = os.read(self.fd, 65536)
             except OSError:
                 data = b""
-            loop.call_soon_threadsafe(lambda: future.done() or future.set_result(data))
+            loop.call_soon_threadsafe(lambda: None if future.done() else future.set_result(data))
 
         threading.Thread(target=reader, daemon=True).start()
         return await future

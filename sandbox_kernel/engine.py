@@ -106,6 +106,10 @@ class OutputSink(Protocol):
     def write(self, data: bytes) -> None: ...
 
 
+#: ``display(data, metadata, display_id, update)``
+DisplayFunc = Callable[[dict, "dict | None", "str | None", bool], None]
+
+
 @dataclass
 class Streams:
     """What an engine gets for one run."""
@@ -116,7 +120,7 @@ class Streams:
     #: ``await input(prompt, password)`` -> a line without newline, or None at end of input.
     input: Callable[[str, bool], Awaitable[str | None]] | None = None
     #: ``display(data, metadata, display_id, update)`` sends display_data / update_display_data.
-    display: Callable[[dict, dict | None, str | None, bool], None] | None = None
+    display: DisplayFunc | None = None
 
 
 class Engine(Protocol):

@@ -6,7 +6,7 @@ import importlib
 import threading
 from typing import Any
 
-from .engine import CancelToken, Engine, ErrorInfo, RunResult, Streams
+from .engine import CancelToken, DisplayFunc, Engine, ErrorInfo, RunResult, Streams
 from .limits import Limits
 from .policy import Policy
 from .vfs import VFS, make_vfs
@@ -71,7 +71,7 @@ class Sandbox:
         self._cancel: CancelToken | None = None
         self._closed = False
         #: The running run's ``Streams.display`` (None outside runs); the `display` command uses it.
-        self.current_display = None
+        self.current_display: DisplayFunc | None = None
 
     # ----------------------------------------------------------------- engines
     def engine(self, name: str) -> Engine:

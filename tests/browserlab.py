@@ -9,11 +9,12 @@ import subprocess
 import sys
 import time
 import urllib.request
-import warnings
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+
+from prereqs import require
 
 CHROMIUM = shutil.which("chromium")
 CHROMEDRIVER = shutil.which("chromedriver")
@@ -32,11 +33,8 @@ def requirements_missing() -> str | None:
 
 
 def skip_unless_browser() -> None:
-    """Skip with a warning `make test` shows when Chromium or the Python packages are missing."""
-    reason = requirements_missing()
-    if reason:
-        warnings.warn(f"browser test skipped: {reason}", UserWarning)
-        pytest.skip(reason)
+    """Skip (locally) or fail (in CI) when Chromium or the Python packages are missing."""
+    require(requirements_missing())
 
 
 @contextmanager

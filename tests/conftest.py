@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).parents[1] / "scripts"))  # make_logos: the logo generator
 
 
 @pytest.fixture(scope="session")
@@ -23,3 +24,17 @@ def jupyter_kernels(tmp_path_factory):
             display_name="Sandbox (signal interrupts)")
     yield data_path
     mp.undo()
+
+
+@pytest.fixture(scope="module")
+def kernel(jupyter_kernels):
+    """(KernelManager, client) of one `sandbox` kernel shared by a test module."""
+    from kernelclient import start_kernel
+
+    with start_kernel("sandbox") as pair:
+        yield pair
+
+
+@pytest.fixture
+def kc(kernel):
+    return kernel[1]

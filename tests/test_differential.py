@@ -4,11 +4,10 @@ A case file may start with comment lines ``# stdin: TEXT`` (input, \\n escapes a
 """
 from __future__ import annotations
 
-import shutil
-
 import pytest
 
 from difftest import assert_same, case_files
+from prereqs import host_tool
 
 CASES = case_files("shell/cases", "commands/cases")
 
@@ -22,7 +21,7 @@ def _stdin_of(text: str) -> bytes:
     return b""
 
 
-@pytest.mark.skipif(shutil.which("bash") is None, reason="real bash is not installed")
+@host_tool("bash")
 @pytest.mark.parametrize("case", CASES, ids=[f"{p.parent.parent.name}/{p.name}" for p in CASES])
 def test_case_matches_bash(case):
     text = case.read_text()

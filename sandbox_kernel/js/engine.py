@@ -303,10 +303,10 @@ class JsEngine:
             else:
                 outcome.error = {"name": "InternalError", "message": str(e), "stack": ""}
             notices.append(f"JS state was reset: {e}")
-        except MemoryError as e:  # the host could not pass the cell in
+        except MemoryError:  # the host could not pass the cell in
             if self.instance is None:
-                e = f"the JS memory limit wasm_memory_bytes={format_size(limits.wasm_memory_bytes)} is too small to start the engine"
-                outcome = Outcome(status=1, error={"name": "RangeError", "message": f"out of memory ({e})", "stack": ""})
+                why = f"the JS memory limit wasm_memory_bytes={format_size(limits.wasm_memory_bytes)} is too small to start the engine"
+                outcome = Outcome(status=1, error={"name": "RangeError", "message": f"out of memory ({why})", "stack": ""})
             else:
                 outcome = Outcome(status=1, error={"name": "InternalError", "message": "out of memory", "stack": ""})
                 if not self._usable_after_oom():

@@ -95,7 +95,7 @@ class VfsRequestHandler:
         except ProtocolError as e:
             return self._error(rid, e.code, e.message), []
         except FSError as e:
-            return self._error(rid, e.code, f"{e.filename}: {e.strerror}" if e.filename else e.strerror), []
+            return self._error(rid, e.code, f"{e.filename}: {e.strerror}" if e.filename else str(e.strerror)), []
         except OSError as e:
             code = errno.errorcode.get(e.errno or 0, "EIO")
             return self._error(rid, code, e.strerror or str(e)), []

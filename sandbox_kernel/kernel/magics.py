@@ -147,7 +147,7 @@ def save_snapshot(fs, path: str, cwd: str) -> int:
     target = normpath(path, cwd)
     buf = io.BytesIO()
     count = 0
-    with tarfile.open(fileobj=buf, mode="w:" + compress if compress else "w",
+    with tarfile.open(fileobj=buf, mode="w:" + compress if compress else "w",  # type: ignore[call-overload]
                       format=tarfile.PAX_FORMAT) as out:
         for root in SNAPSHOT_ROOTS:
             if not fs.is_dir(root):

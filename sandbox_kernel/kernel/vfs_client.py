@@ -12,6 +12,8 @@ cells. See docs/comm-protocol.md.
 """
 from __future__ import annotations
 
+import builtins
+
 import asyncio
 import os
 import uuid
@@ -171,7 +173,7 @@ class AsyncVfsClient:
         bufs = [data[i:i + CHUNK] for i in range(0, len(data), CHUNK)]
         return (await self.request("import", bufs, path=path))[0]["entries"]
 
-    async def watch(self, callback: Callable[[list[dict]], None]) -> None:
+    async def watch(self, callback: Callable[[builtins.list[dict]], None]) -> None:
         """``callback(changes)`` is called while the client waits for messages
         (any request, or ``poll_events``)."""
         self._watchers.append(callback)

@@ -361,15 +361,16 @@ class VFS:
         todo = [(top, node)]
         while todo:
             dpath, d = todo.pop()
-            dirs, files = [], []
+            dirs: list[str] = []
+            files: list[str] = []
             for name in sorted(d.entries):
                 child = d.entries[name]
                 (dirs if isinstance(child, Dir) else files).append(name)
             yield dpath, dirs, files
             for name in reversed(dirs):
-                child = d.entries.get(name)
-                if isinstance(child, Dir):
-                    todo.append(((dpath.rstrip("/") + "/" + name), child))
+                sub_dir = d.entries.get(name)
+                if isinstance(sub_dir, Dir):
+                    todo.append(((dpath.rstrip("/") + "/" + name), sub_dir))
 
     # ----------------------------------------------------------------- file content
     def read_bytes(self, path: str, cwd: str = "/") -> bytes:
@@ -404,7 +405,7 @@ class VFS:
     def write_text(self, path: str, text: str, cwd: str = "/") -> None:
         self.write_bytes(path, text.encode("utf-8", "surrogateescape"), cwd)
 
-    def open(self, path: str, mode: str = "rb", cwd: str = "/", perm: int = 0o666) -> "FileHandle":
+    def open(self, path: str, mode: str = "rb", cwd: str = "/", perm: int = 0o666) -> "FileHandle | DeviceHandle":
         """Open like Python's ``open`` with binary modes: r, w, a, x, r+, w+, a+ (``b`` optional).
         ``perm`` is the permission of a new file (before umask)."""
         flags = mode.replace("b", "").replace("t", "")

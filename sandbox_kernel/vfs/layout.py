@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from .fs import VFS, File, ROOT_UID, USER_UID
+from .fs import VFS, Dir, File, ROOT_UID, USER_UID
 
 ETC_FILES = {
     "/etc/passwd": b"root:x:0:0:root:/root:/bin/bash\nuser:x:1000:1000:Sandbox User:/home/user:/bin/bash\n",
@@ -37,7 +37,9 @@ def make_vfs(max_bytes: int, max_inodes: int, commands: Iterable[str] = (), seed
     fs.install_dir_as_root("/dev/fd", 0o755)
     for n in range(3):
         fs.install_device(f"/dev/fd/{n}", f"fd:{n}")
-    bindir = fs.root.entries["usr"].entries["bin"]  # type: ignore[union-attr]
+    usr = fs.root.entries["usr"]
+    bindir = usr.entries["bin"] if isinstance(usr, Dir) else None
+    assert isinstance(bindir, Dir)  # made above
     for name in commands:
         if "/" not in name:
             bindir.entries[name] = File(fs._alloc_ino(), 0o755, ROOT_UID, ROOT_UID, 0.0, COMMAND_STUB)

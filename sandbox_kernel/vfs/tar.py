@@ -15,7 +15,7 @@ def export_tar(fs: VFS, fileobj: BinaryIO, path: str = "/", cwd: str = "/",
     Names in the archive are relative to ``path``'s parent for a file, to ``path`` for a dir."""
     top = fs.realpath(path, cwd)
     count = 0
-    with tarfile.open(fileobj=fileobj, mode="w|" + compress, format=tarfile.PAX_FORMAT) as tar:
+    with tarfile.open(fileobj=fileobj, mode="w|" + compress, format=tarfile.PAX_FORMAT) as tar:  # type: ignore[call-overload]  # mode built at run time
         node = fs._lookup(top)
         if isinstance(node, Dir):
             for dpath, dirs, files in fs.walk(top):

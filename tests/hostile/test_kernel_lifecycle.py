@@ -5,32 +5,23 @@ from __future__ import annotations
 import os
 import shutil
 import signal
-import threading
 import time
 
 import pytest
-from jupyter_client.manager import start_new_kernel
+
+from kernelclient import execute, interrupt_after_output, output_text, start_kernel, stream_contains, wait_for_message
 
 
 def run(kc, code: str, timeout: float = 60) -> tuple[dict, str]:
-    texts: list[str] = []
-
-    def hook(msg):
-        if msg["msg_type"] == "stream":
-            texts.append(msg["content"]["text"])
-        elif msg["msg_type"] == "execute_result":
-            texts.append(msg["content"]["data"].get("text/plain", ""))
-
-    reply = kc.execute_interactive(code, timeout=timeout, output_hook=hook)
-    return reply["content"], "".join(texts)
+    reply, messages = execute(kc, code, timeout)
+    return reply, output_text(messages)
 
 
 @pytest.fixture
 def kernel(jupyter_kernels):
-    km, kc = start_new_kernel(kernel_name="sandbox", startup_timeout=60)
-    yield km, kc
-    kc.stop_channels()
-    km.shutdown_kernel(now=True)
+    """A kernel of its own per test: these tests restart and kill it."""
+    with start_kernel("sandbox") as pair:
+        yield pair
 
 
 def children_of(pid: int) -> set[int]:
@@ -57,20 +48,18 @@ def alive(pid: int) -> bool:
 
 
 @pytest.mark.parametrize("code", [
-    "while true; do :; done",
-    "sleep 100",
-    "yes | cat | cat > /dev/null",
-    "%%js\nwhile (true) {}",
-    "%%js\nawait new Promise(r => setTimeout(r, 100000))",
+    "echo started; while true; do :; done",
+    "echo started; sleep 100",
+    "echo started; yes | cat | cat > /dev/null",
+    "%%js\nconsole.log('started'); while (true) {}",
+    "%%js\nconsole.log('started'); await new Promise(r => setTimeout(r, 100000))",
 ])
 def test_interrupt_any_cell(kernel, code):
     km, kc = kernel
     run(kc, "%limits commands=1000000000")  # let the loop run until the interrupt
     run(kc, "echo keep > /workspace/keep.txt")
-    threading.Timer(1.0, km.interrupt_kernel).start()
-    t = time.monotonic()
-    content, _ = run(kc, code, timeout=30)
-    assert time.monotonic() - t < 10
+    content, messages, seconds = interrupt_after_output(km, kc, code, stream_contains("started"))
+    assert seconds < 10
     assert content["status"] == "error" and content["ename"] == "Interrupted"
     content, out = run(kc, "cat /workspace/keep.txt")
     assert content["status"] == "ok" and out == "keep\n"
@@ -79,42 +68,36 @@ def test_interrupt_any_cell(kernel, code):
 def test_restart_during_running_cell_gives_fresh_sandbox(kernel):
     km, kc = kernel
     run(kc, "echo old > /workspace/old.txt; X=1")
-    kc.execute("sleep 100")
-    time.sleep(0.5)
+    msg_id = kc.execute("echo started; sleep 100")
+    wait_for_message(kc, msg_id, stream_contains("started"))  # the cell runs: restart now
     km.restart_kernel(now=True)
     kc.wait_for_ready(timeout=60)
     content, out = run(kc, "ls /workspace; echo \"X=[$X]\"")
     assert content["status"] == "ok" and out == "X=[]\n"
 
 
-def test_sigkill_leaves_no_child(jupyter_kernels):
-    km, kc = start_new_kernel(kernel_name="sandbox", startup_timeout=60)
-    try:
-        run(kc, "echo hi")
-        run(kc, "%%js\n1 + 1")
-        if shutil.which("qemu-system-x86_64"):
-            run(kc, "%%vm\ntrue", timeout=120)
-        pid = km.provisioner.process.pid
-        kids = children_of(pid)
-        grandkids = set().union(*(children_of(k) for k in kids)) if kids else set()
-        os.kill(pid, signal.SIGKILL)
-        deadline = time.monotonic() + 15
-        survivors = kids | grandkids
-        while time.monotonic() < deadline:
-            survivors = {p for p in survivors if alive(p)}
-            if not survivors:
-                break
-            time.sleep(0.2)
-        assert not survivors, f"processes outlived the kernel: {survivors}"
-    finally:
-        kc.stop_channels()
-        km.cleanup_resources()
+def test_sigkill_leaves_no_child(kernel):
+    km, kc = kernel
+    run(kc, "echo hi")
+    run(kc, "%%js\n1 + 1")
+    if shutil.which("qemu-system-x86_64"):
+        run(kc, "%%vm\ntrue", timeout=120)
+    pid = km.provisioner.process.pid
+    kids = children_of(pid)
+    grandkids = set().union(*(children_of(k) for k in kids)) if kids else set()
+    os.kill(pid, signal.SIGKILL)
+    deadline = time.monotonic() + 15
+    survivors = kids | grandkids
+    while time.monotonic() < deadline:
+        survivors = {p for p in survivors if alive(p)}
+        if not survivors:
+            break
+        time.sleep(0.2)
+    assert not survivors, f"processes outlived the kernel: {survivors}"
 
 
 def test_two_kernels_share_nothing(jupyter_kernels):
-    a = start_new_kernel(kernel_name="sandbox", startup_timeout=60)
-    b = start_new_kernel(kernel_name="sandbox", startup_timeout=60)
-    try:
+    with start_kernel("sandbox") as a, start_kernel("sandbox") as b:
         run(a[1], "echo secret > /workspace/s.txt; export TOKEN=abc; f() { echo fa; }")
         run(a[1], "%%js\nglobalThis.shared = 'a'; fs.writeFileSync('/tmp/js.txt', 'a')")
         content, out = run(b[1], "ls /workspace /tmp; echo \"[$TOKEN]\"; type f 2>&1 | head -1")
@@ -124,7 +107,3 @@ def test_two_kernels_share_nothing(jupyter_kernels):
         content, out = run(a[1], "echo $RANDOM $RANDOM $RANDOM")
         content2, out2 = run(b[1], "echo $RANDOM $RANDOM $RANDOM")
         assert content["status"] == content2["status"] == "ok" and out != out2
-    finally:
-        for km, kc in (a, b):
-            kc.stop_channels()
-            km.shutdown_kernel(now=True)

@@ -106,21 +106,20 @@ def test_only_image_sizes_stay_in_metadata():
     assert metadata == {"image/png": {"width": 40}}
 
 
-def test_kernel_sends_only_passive_output(jupyter_kernels):
+def test_kernel_sends_only_passive_output(kc):
     """Through a real kernel: the shell's display and the JS engine's display.mime both go
     through the sanitiser; the user is told what was dropped."""
-    from kernel.helpers import execute, running_kernel, stream_text
+    from kernelclient import execute, stream_text
 
-    with running_kernel() as (_, kc):
-        reply, messages = execute(kc, "display --html '<img src=x onerror=alert(1)><b>ok</b>'\n"
-                                      "echo 'alert(1)' > a.js; display -t application/javascript a.js")
-        assert reply["status"] == "ok"
-        shown = [m["content"]["data"] for m in messages if m["msg_type"] == "display_data"]
-        assert shown[0]["text/html"] == '<img src="x"><b>ok</b>'  # text/plain is shown as text
-        assert shown[1] == {"text/plain": "alert(1)\n"}
-        assert "application/javascript not shown" in stream_text(messages, "stderr")
-        reply, messages = execute(kc, "%%js\ndisplay.mime({'application/javascript': 'alert(2)', "
-                                      "'text/html': '<script>alert(3)</script><i>js</i>'}, {id: 'p'})")
-        shown = [m["content"] for m in messages if m["msg_type"] == "display_data"]
-        assert shown[0]["data"] == {"text/html": "<i>js</i>"}
-        assert shown[0]["transient"]["display_id"] == "sandbox-p"
+    reply, messages = execute(kc, "display --html '<img src=x onerror=alert(1)><b>ok</b>'\n"
+                                  "echo 'alert(1)' > a.js; display -t application/javascript a.js")
+    assert reply["status"] == "ok"
+    shown = [m["content"]["data"] for m in messages if m["msg_type"] == "display_data"]
+    assert shown[0]["text/html"] == '<img src="x"><b>ok</b>'  # text/plain is shown as text
+    assert shown[1] == {"text/plain": "alert(1)\n"}
+    assert "application/javascript not shown" in stream_text(messages, "stderr")
+    reply, messages = execute(kc, "%%js\ndisplay.mime({'application/javascript': 'alert(2)', "
+                                  "'text/html': '<script>alert(3)</script><i>js</i>'}, {id: 'p'})")
+    shown = [m["content"] for m in messages if m["msg_type"] == "display_data"]
+    assert shown[0]["data"] == {"text/html": "<i>js</i>"}
+    assert shown[0]["transient"]["display_id"] == "sandbox-p"

@@ -2,8 +2,11 @@
 The kernel-side sandbox must report each clearly and keep working."""
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
+from prereqs import require
 from sandbox_kernel.vm.image import ensure_image
 from sandbox_kernel.vm.machine import qemu_available
 
@@ -14,10 +17,7 @@ pytestmark = [pytest.mark.vm, pytest.mark.slow]
 
 @pytest.fixture(scope="module")
 def vm():
-    reason = qemu_available()
-    if reason:
-        pytest.skip(reason)
-    import asyncio
+    require(qemu_available())
     asyncio.run(ensure_image(lambda line: None))
     s = Session(wall_time=20, vfs_bytes=32 * 1024 * 1024)
     s.run("echo precious > /workspace/keep.txt")

@@ -25,22 +25,16 @@ def trap_dir(tmp_path):
 
 
 def test_kernel_started_by_its_kernelspec_ignores_the_cwd(trap_dir, jupyter_kernels):
-    from jupyter_client.manager import start_new_kernel
-
-    from kernel.helpers import execute, stream_text
+    from kernelclient import execute, start_kernel, stream_text
 
     cwd, canary = trap_dir
-    km, kc = start_new_kernel(kernel_name="sandbox", startup_timeout=60, cwd=str(cwd))
-    try:
+    with start_kernel("sandbox", cwd=str(cwd)) as (_, kc):
         reply, messages = execute(kc, "TZ=Europe/Paris date -d @0 +%H; echo abc | grep -E 'b+'; "
                                       "display --html '<b>x</b>'; echo x > f; tar cf a.tar f; tar tf a.tar")
         assert reply["status"] == "ok", stream_text(messages, "stderr")
         assert stream_text(messages) == "01\nabc\nf\n"
         reply, messages = execute(kc, "%%js\nconsole.log(6 * 7)", timeout=60)
         assert reply["status"] == "ok" and stream_text(messages) == "42\n"
-    finally:
-        kc.stop_channels()
-        km.shutdown_kernel(now=True)
     assert not canary.exists(), f"{canary.read_text()}.py from the working directory was imported"
 
 

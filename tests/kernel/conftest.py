@@ -1,11 +1,17 @@
-"""Kernelspecs for the kernel tests: the shared ones plus a fake-engine kernel."""
+"""Kernelspecs for the kernel tests: the shared ones plus a fake-engine kernel; and for the
+JupyterLab panel test a data dir with the repository's prebuilt extension."""
 import json
+import os
 import sys
 from pathlib import Path
 
 import pytest
 
+from sandbox_kernel.kernel.install import install
+
 HERE = Path(__file__).resolve().parent
+LABEXTENSION = HERE.parents[1] / "sandbox_kernel" / "kernel" / "labextension"
+LABEXTENSION_NAME = "sandbox-kernel-labextension"
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -18,3 +24,19 @@ def jupyter_kernels(jupyter_kernels):
         "display_name": "Sandbox with a scripted fake engine", "language": "bash",
         "interrupt_mode": "message"}))
     return jupyter_kernels
+
+
+@pytest.fixture(scope="session")
+def jupyter_data_dir(tmp_path_factory):
+    """JUPYTER_PATH with the `sandbox` kernelspec and the committed prebuilt extension, so the
+    panel test exercises the repository's assets whatever is installed in the environment."""
+    prefix = tmp_path_factory.mktemp("browser-prefix")
+    data_path = prefix / "share" / "jupyter"
+    install("sandbox", prefix=str(prefix))
+    extensions = data_path / "labextensions"
+    extensions.mkdir(parents=True)
+    (extensions / LABEXTENSION_NAME).symlink_to(LABEXTENSION, target_is_directory=True)
+    mp = pytest.MonkeyPatch()
+    mp.setenv("JUPYTER_PATH", os.pathsep.join(filter(None, [str(data_path), os.environ.get("JUPYTER_PATH")])))
+    yield str(data_path)
+    mp.undo()

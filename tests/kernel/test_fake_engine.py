@@ -2,18 +2,18 @@
 
 import pytest
 
-from .helpers import collect, execute, interrupt_after_output, running_kernel, shell_reply, stream_text
+from kernelclient import collect, execute, interrupt_after_output, shell_reply, start_kernel, stream_text
 
 
 @pytest.fixture(scope="module")
 def fake():
-    with running_kernel("sandbox-fake") as (km, kc):
+    with start_kernel("sandbox-fake") as (km, kc):
         yield km, kc
 
 
 def test_engine_that_ignores_cancellation_still_gets_a_reply(fake):
     km, kc = fake
-    reply, messages, elapsed = interrupt_after_output(km, kc, "stubborn 60")
+    reply, messages, elapsed = interrupt_after_output(km, kc, "echo started\nstubborn 60")
     assert reply["status"] == "error" and reply["ename"] == "Interrupted"
     assert elapsed < 6  # grace period, then the task is cancelled
     assert execute(kc, "echo after")[0]["status"] == "ok"
@@ -21,7 +21,7 @@ def test_engine_that_ignores_cancellation_still_gets_a_reply(fake):
 
 def test_cpu_loop_engine_sees_the_token(fake):
     km, kc = fake
-    reply, messages, elapsed = interrupt_after_output(km, kc, "spin 60")
+    reply, messages, elapsed = interrupt_after_output(km, kc, "echo started\nspin 60")
     assert reply["ename"] == "Interrupted" and reply["evalue"] == "spin interrupted"
     assert elapsed < 3
 

@@ -22,7 +22,7 @@ def test_shipped_kernelspec():
 
 
 def test_logos_are_reproducible_from_the_generator():
-    from sandbox_kernel.kernel.kernelspec.make_logos import png
+    from make_logos import png
     assert png(32) == (SPEC_DIR / "logo-32x32.png").read_bytes()
 
 

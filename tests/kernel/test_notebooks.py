@@ -5,6 +5,7 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
+from prereqs import require
 from sandbox_kernel.vm.machine import qemu_available
 
 NOTEBOOKS = sorted((Path(__file__).resolve().parents[2] / "notebooks").glob("*.ipynb"))
@@ -20,20 +21,34 @@ def outputs_text(cell):
     return "".join(parts)
 
 
-def needs_vm(nb) -> None:
-    """Notebooks with %%vm cells need QEMU (they run in CI, which has it)."""
-    if any(c.cell_type == "code" and c.source.startswith("%%vm") for c in nb.cells):
-        reason = qemu_available()
-        if reason:
-            print(f"skipped: {reason}")
-            pytest.skip(reason)
-
-
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
-def test_notebook_runs(path):
+def uses_vm(path: Path) -> bool:
     nb = nbformat.read(path, as_version=4)
-    needs_vm(nb)
-    NotebookClient(nb, timeout=120, kernel_name="sandbox").execute()  # raises on unexpected errors
+    return any(c.cell_type == "code" and c.source.startswith("%%vm") for c in nb.cells)
+
+
+#: notebooks with %%vm cells boot the VM: marked like the VM tests (they run in CI, which has QEMU)
+PARAMS = [pytest.param(p, id=p.name, marks=[pytest.mark.vm, pytest.mark.slow] if uses_vm(p) else [])
+          for p in NOTEBOOKS]
+_executed: dict[Path, nbformat.NotebookNode] = {}
+
+
+@pytest.fixture
+def executed(jupyter_kernels):
+    """path -> the notebook executed by nbclient, once per test session (the tour boots the VM)."""
+    def run(path: Path):
+        if path not in _executed:
+            if uses_vm(path):
+                require(qemu_available())
+            nb = nbformat.read(path, as_version=4)
+            NotebookClient(nb, timeout=120, kernel_name="sandbox").execute()  # raises on unexpected errors
+            _executed[path] = nb
+        return _executed[path]
+    return run
+
+
+@pytest.mark.parametrize("path", PARAMS)
+def test_notebook_runs(path, executed):
+    nb = executed(path)
     for cell in nb.cells:
         if cell.cell_type != "code":
             continue
@@ -43,10 +58,10 @@ def test_notebook_runs(path):
     assert nb.metadata["language_info"]["name"] == "bash"
 
 
-def test_tour_outputs():
-    nb = nbformat.read(NOTEBOOKS[0].parent / "tour.ipynb", as_version=4)
-    needs_vm(nb)
-    NotebookClient(nb, timeout=120, kernel_name="sandbox").execute()
+@pytest.mark.vm
+@pytest.mark.slow
+def test_tour_outputs(executed):
+    nb = executed(NOTEBOOKS[0].parent / "tour.ipynb")
     cells = {c.source.split("\n")[0]: c for c in nb.cells if c.cell_type == "code"}
     hello = outputs_text(cells['echo "Hello from $(whoami)@$(hostname) in $PWD"'])
     assert hello.startswith("Hello from user@sandbox in /workspace")

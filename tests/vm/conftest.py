@@ -6,6 +6,7 @@ import time
 
 import pytest
 
+from prereqs import require
 from sandbox_kernel.vm.image import ensure_image
 from sandbox_kernel.vm.machine import qemu_available
 
@@ -13,10 +14,7 @@ from sandbox_kernel.vm.machine import qemu_available
 @pytest.fixture(scope="session")
 def guest_image():
     """Builds the guest image on a fresh machine (guest/build, cached afterwards)."""
-    reason = qemu_available()
-    if reason:
-        print(f"VM tests skipped: {reason}")
-        pytest.skip(reason)
+    require(qemu_available())
     started = time.monotonic()
     image = asyncio.run(ensure_image(lambda line: print(line)))
     print(f"guest image {image.hash} ready after {time.monotonic() - started:.1f} s")

@@ -11,6 +11,7 @@ from ...chars import isdigits
 from ...streams import Pipe
 from ...vfs import FSError
 from .._lib.lineblocks import MAX_LINE, LineTooLong, TextCodec
+from .._lib.posix_regex import RegexError, compile_posix
 from .arrayorder import forin_order
 from .gawkrand import GawkRandom, seed_of
 
@@ -18,7 +19,6 @@ PIPE_BUFFER = 8192  # what ``print | cmd`` holds before passing it on, as stdio 
 
 _ASCII_UPPER = str.maketrans("abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
-from .._lib.posix_regex import RegexError, compile_posix
 
 
 class StrNum(str):

@@ -35,6 +35,16 @@ def test_built_assets_are_complete_and_small():
     assert not any(f.suffix == ".map" for f in static), "no source maps in the shipped assets"
 
 
+def test_committed_bundle_is_built_from_the_sources():
+    """The build is deterministic (same sources, same hashed file names); `make labextension`
+    records the hash of the sources it built from."""
+    sys.path.insert(0, str(ROOT / "labextension"))
+    from source_hash import source_hash
+
+    recorded = (LABEXTENSION / "source.sha256").read_text().strip()
+    assert recorded == source_hash(), "labextension/ changed without a rebuild: run `make labextension`"
+
+
 def test_wheel_data_files_cover_the_built_assets():
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())
     data_files = config["tool"]["setuptools"]["data-files"]

@@ -1,4 +1,5 @@
-"""Driving a real kernel subprocess with jupyter_client."""
+"""Driving a real kernel subprocess with jupyter_client: the one set of helpers every
+kernel-level test uses (fixtures over them are in tests/conftest.py)."""
 import time
 from contextlib import contextmanager
 from queue import Empty
@@ -7,8 +8,10 @@ from jupyter_client.manager import start_new_kernel
 
 
 @contextmanager
-def running_kernel(name="sandbox"):
-    km, kc = start_new_kernel(kernel_name=name, startup_timeout=60)
+def start_kernel(name="sandbox", **kw):
+    """(KernelManager, client) of a new kernel of kernelspec ``name``; ``kw`` goes to
+    ``start_kernel`` (cwd=, env=, extra_arguments=)."""
+    km, kc = start_new_kernel(kernel_name=name, startup_timeout=60, **kw)
     try:
         yield km, kc
     finally:
@@ -66,6 +69,17 @@ def stream_text(messages, name="stdout"):
                    if m["msg_type"] == "stream" and m["content"]["name"] == name)
 
 
+def output_text(messages):
+    """stdout and the text/plain of results, in order."""
+    parts = []
+    for m in messages:
+        if m["msg_type"] == "stream" and m["content"]["name"] == "stdout":
+            parts.append(m["content"]["text"])
+        elif m["msg_type"] == "execute_result":
+            parts.append(m["content"]["data"].get("text/plain", ""))
+    return "".join(parts)
+
+
 def run_ok(kc, code, timeout=30):
     """stdout of a cell that must succeed."""
     reply, messages = execute(kc, code, timeout)
@@ -73,12 +87,11 @@ def run_ok(kc, code, timeout=30):
     return stream_text(messages)
 
 
-def interrupt_after_output(km, kc, code, marker_seen=lambda m: True, timeout=15, wait_for=1.0):
-    """Run ``code``, interrupt once a message satisfying ``marker_seen`` arrived (or after
-    ``wait_for`` s), return (reply content, messages, seconds from interrupt to reply)."""
-    msg_id = kc.execute(code)
+def wait_for_message(kc, msg_id, marker_seen, timeout=60):
+    """IOPub messages of request ``msg_id`` up to (and including) the first one that satisfies
+    ``marker_seen``; fails if none arrives within ``timeout`` (an event, not a guess of time)."""
     messages = []
-    deadline = time.monotonic() + wait_for
+    deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:
             msg = kc.get_iopub_msg(timeout=0.1)
@@ -89,7 +102,22 @@ def interrupt_after_output(km, kc, code, marker_seen=lambda m: True, timeout=15,
         if msg["msg_type"] not in ("status", "execute_input"):
             messages.append(msg)
             if marker_seen(msg):
-                break
+                return messages
+    raise AssertionError(f"no expected message within {timeout} s; got {[m['msg_type'] for m in messages]}")
+
+
+def stream_contains(text):
+    """A ``marker_seen`` for wait_for_message: a stream message containing ``text``."""
+    return lambda m: m["msg_type"] == "stream" and text in m["content"]["text"]
+
+
+def interrupt_after_output(km, kc, code, marker_seen=None, timeout=15, wait_for=60):
+    """Run ``code``, interrupt once a message satisfying ``marker_seen`` arrived (by default:
+    the cell printed "started", so the interrupt never comes before the cell runs), return
+    (reply content, messages, seconds from interrupt to reply)."""
+    marker_seen = marker_seen or stream_contains("started")
+    msg_id = kc.execute(code)
+    messages = wait_for_message(kc, msg_id, marker_seen, wait_for)
     time.sleep(0.3)
     started = time.monotonic()
     km.interrupt_kernel()

@@ -1,7 +1,7 @@
-"""Writes logo-32x32.png and logo-64x64.png next to this file (stdlib only: zlib + struct).
+"""Writes the kernelspec's logo-32x32.png and logo-64x64.png (stdlib only: zlib + struct).
 
-The logo: a dark rounded square with a shell prompt ``>_`` in teal.
-Run: python sandbox_kernel/kernel/kernelspec/make_logos.py
+The logo: a dark rounded square with a shell prompt ``>_`` in teal. A development script, kept
+out of the package. Run: python scripts/make_logos.py
 """
 from __future__ import annotations
 
@@ -60,9 +60,9 @@ def png(size: int) -> bytes:
 
 
 def main() -> None:
-    here = Path(__file__).resolve().parent
+    spec_dir = Path(__file__).resolve().parents[1] / "sandbox_kernel" / "kernel" / "kernelspec"
     for size in (32, 64):
-        (here / f"logo-{size}x{size}.png").write_bytes(png(size))
+        (spec_dir / f"logo-{size}x{size}.png").write_bytes(png(size))
 
 
 if __name__ == "__main__":

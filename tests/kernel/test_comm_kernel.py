@@ -5,17 +5,9 @@ import os
 import time
 
 import pytest
-from jupyter_client.manager import start_new_kernel
 
+from kernelclient import execute
 from sandbox_kernel.kernel.vfs_client import VfsClient, VfsError
-
-
-@pytest.fixture(scope="module")
-def kernel(jupyter_kernels):
-    km, kc = start_new_kernel(kernel_name="sandbox", startup_timeout=60)
-    yield km, kc
-    kc.stop_channels()
-    km.shutdown_kernel(now=True)
 
 
 @pytest.fixture
@@ -26,7 +18,7 @@ def vfs(kernel):
 
 
 def run_cell(kc, code: str, timeout: float = 30) -> dict:
-    return kc.execute_interactive(code, timeout=timeout, output_hook=lambda m: None)["content"]
+    return execute(kc, code, timeout)[0]
 
 
 def test_open_reports_protocol_version(vfs):

@@ -1,0 +1,178 @@
+"""A cell from its text to its outcome: line magics first, then the body in its engine,
+supervised so that an interrupt or a time-out always ends it with a reply."""
+from __future__ import annotations
+
+import asyncio
+import inspect
+import logging
+import time
+from dataclasses import dataclass, field
+
+from ..commands import registry
+from ..engine import CancelToken, ErrorInfo, RunResult, Streams
+from ..sandbox import EngineUnavailable, Sandbox
+from . import magics
+
+#: Seconds an engine gets to stop by itself after an interrupt or time-out before the kernel
+#: cancels the cell's task.
+STOP_GRACE = 2.0
+
+
+@dataclass
+class CellOutcome:
+    result: RunResult
+    payload: list[dict] = field(default_factory=list)
+
+
+class CellRunner:
+    """Runs cells in one sandbox; also answers the help and cwd questions the kernel's other
+    handlers ask of the shell."""
+
+    def __init__(self, sandbox: Sandbox, log: logging.Logger) -> None:
+        self.sandbox = sandbox
+        self.log = log
+
+    async def run(self, code: str, streams: Streams) -> CellOutcome:
+        """The cell's outcome; always returns, also when the engine ignores cancellation."""
+        return await self._supervise(self._run_cell(code, streams), streams.cancel)
+
+    async def _supervise(self, coro, cancel: CancelToken) -> CellOutcome:
+        """Await the cell; once it is cancelled (interrupt or time-out) give the engine
+        STOP_GRACE seconds to stop, then cancel its task. Always returns an outcome."""
+        task = asyncio.ensure_future(coro)
+        limits = self.sandbox.limits
+        started = time.monotonic()
+        cancelled_at: float | None = None
+        while True:
+            done, _ = await asyncio.wait({task}, timeout=0.1)
+            if done:
+                break
+            now = time.monotonic()
+            if not cancel.is_set() and now - started > limits.wall_time + STOP_GRACE:
+                cancel.set("timeout")  # backstop if the engine's own timer could not fire
+            if cancel.is_set():
+                if cancelled_at is None:
+                    cancelled_at = now
+                elif now - cancelled_at > STOP_GRACE:
+                    task.cancel()
+                    done, _ = await asyncio.wait({task}, timeout=STOP_GRACE)
+                    if not done:
+                        self.log.error("engine did not stop after cancellation")
+                        return CellOutcome(cancelled_result(cancel, limits, stuck=True))
+                    break
+        try:
+            return task.result()
+        except asyncio.CancelledError:
+            return CellOutcome(cancelled_result(cancel, limits))
+
+    async def _run_cell(self, code: str, streams: Streams) -> CellOutcome:
+        try:
+            cell = magics.parse_cell(code)
+        except magics.MagicError as e:
+            return CellOutcome(usage_error(str(e)))
+        outcome = CellOutcome(RunResult())
+        for name, args in cell.line_magics:
+            if streams.cancel.is_set():
+                return CellOutcome(cancelled_result(streams.cancel, self.sandbox.limits))
+            try:
+                await self._line_magic(name, args, streams, outcome)
+            except magics.MagicError as e:
+                return CellOutcome(usage_error(f"%{name}: {e}"))
+            except OSError as e:  # VFS errors of %save / %load
+                where = f"{e.filename}: " if getattr(e, "filename", None) else ""
+                return CellOutcome(usage_error(f"%{name}: {where}{e.strerror or e}", "FileError"))
+        if cell.has_code:
+            value = outcome.result.value
+            outcome.result = await self.sandbox.run(cell.engine, cell.body, streams, self.sandbox.limits)
+            outcome.result.value = outcome.result.value or value
+        return outcome
+
+    async def _line_magic(self, name: str, args: str, streams: Streams, outcome: CellOutcome) -> None:
+        sandbox = self.sandbox
+        if name == "limits":
+            changed = magics.set_limits(sandbox.limits, magics.split_args(args))
+            if changed:
+                shown = dict(line.split(None, 1) for line in sandbox.limits.describe().splitlines())
+                streams.stdout.write("".join(f"{n} = {shown[n]}\n" for n in changed).encode())
+            else:
+                outcome.result.value = magics.limits_bundle(sandbox.limits)
+        elif name in ("save", "load"):
+            argv = magics.split_args(args)
+            if len(argv) != 1:
+                raise magics.MagicError(f"usage: %{name} PATH.tar")
+            cwd = self.cwd()
+            if name == "save":
+                count = magics.save_snapshot(sandbox.fs, argv[0], cwd)
+                streams.stdout.write(f"saved {count} entries to {argv[0]}\n".encode())
+            else:
+                count = magics.load_snapshot(sandbox.fs, argv[0], cwd)
+                streams.stdout.write(f"restored {count} entries from {argv[0]}\n".encode())
+        elif name == "help":
+            argv = magics.split_args(args)
+            if len(argv) != 1:
+                raise magics.MagicError("usage: %help NAME")
+            text = self.help_text(argv[0])
+            if text is None:
+                raise magics.MagicError(f"no help for '{argv[0]}'")
+            outcome.payload.append({"source": "page", "data": {"text/plain": text}, "start": 0})
+        elif name in ("js", "vm"):
+            try:
+                engine = sandbox.engine(name)
+            except EngineUnavailable as e:
+                raise magics.MagicError(str(e)) from None
+            handler = getattr(engine, "magic", None)
+            if handler is None:
+                raise magics.MagicError(f"the {name} engine has no line magics")
+            try:  # engines report bad magic arguments as ValueError (they can't import ours)
+                text = handler(args)
+                if inspect.isawaitable(text):
+                    text = await text
+            except ValueError as e:
+                raise magics.MagicError(str(e)) from None
+            if text:
+                streams.stdout.write((str(text).rstrip("\n") + "\n").encode())
+
+    # ------------------------------------------------------------------ shell helpers
+    def shell(self):
+        """The shell engine, or None when it cannot be created."""
+        try:
+            return self.sandbox.engine("sh")
+        except EngineUnavailable:
+            return None
+
+    def cwd(self) -> str:
+        shell = self.shell()
+        try:
+            return shell.cwd() if shell is not None else "/workspace"
+        except Exception:
+            return "/workspace"
+
+    def help_text(self, name: str) -> str | None:
+        if name.startswith("%"):
+            key = name.lstrip("%")
+            if key in magics.LINE_MAGICS:
+                return magics.LINE_MAGICS[key]
+            if key in magics.CELL_MAGICS:
+                return f"%%{key}: the rest of the cell runs in the {magics.CELL_MAGICS[key]} engine"
+            return None
+        shell = self.shell()
+        text = shell.builtin_help(name) if shell is not None else None
+        if text:
+            return text
+        spec = registry.lookup(name)
+        if spec is not None and spec.help:
+            return spec.help
+        return None
+
+
+def usage_error(message: str, ename: str = "UsageError") -> RunResult:
+    return RunResult(2, ErrorInfo(ename, message, [f"{ename}: {message}"]))
+
+
+def cancelled_result(cancel: CancelToken, limits, stuck: bool = False) -> RunResult:
+    note = " (the engine did not stop; state may be inconsistent)" if stuck else ""
+    if cancel.reason == "timeout":
+        msg = f"wall time limit of {limits.wall_time:g} s exceeded{note}"
+        return RunResult(124, ErrorInfo("Timeout", msg, [f"Timeout: {msg}"]))
+    msg = f"interrupted{note}"
+    return RunResult(130, ErrorInfo("Interrupted", msg, [f"Interrupted: {msg}"]))
