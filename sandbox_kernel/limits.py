@@ -1,4 +1,11 @@
-"""Resource limits of a sandbox run (one cell, one CLI script)."""
+"""Resource limits of a sandbox run (one cell, one CLI script), and the ceilings a cell may
+raise them to.
+
+``Limits()`` are the tight defaults of ``python -m sandbox_kernel sh``; kernel cells start
+from ``notebook_defaults()`` (a generous wall time: the interrupt button is the control, as in
+ipykernel). The admin may change both and set ceilings (``policy.Policy``); ``%limits`` may
+lower any limit and raise it up to its ceiling.
+"""
 from __future__ import annotations
 
 import dataclasses
@@ -49,20 +56,71 @@ class Limits:
             raise ValueError(f"unknown limit '{name}' (known: {', '.join(self.field_names())})")
         current = getattr(self, name)
         if isinstance(current, float):
-            value: float | int = float(text)
+            value: float | int = parse_seconds(text)
         else:
             value = parse_size(text)
         if value <= 0:
             raise ValueError(f"limit '{name}' must be positive")
         setattr(self, name, value)
 
+    def shown(self, name: str) -> str:
+        """One limit as the user writes it: ``600 s``, ``64M``, ``1000``."""
+        value = getattr(self, name)
+        if isinstance(value, float):
+            return f"{value:g} s"
+        return format_size(value) if name.endswith("bytes") else str(value)
+
+    def raise_hint(self, name: str) -> str:
+        """How to give a run more of ``name``: the text every limit message ends with."""
+        value = getattr(self, name)
+        more = f"{value * 2:g}" if isinstance(value, float) else (
+            format_size(value * 2) if name.endswith("bytes") else str(value * 2))
+        return f"raise it with %limits {name}={more}"
+
     def describe(self) -> str:
-        rows = []
-        for f in fields(self):
-            value = getattr(self, f.name)
-            shown = f"{value:g} s" if isinstance(value, float) else format_size(value) if f.name.endswith("bytes") else str(value)
-            rows.append(f"{f.name:18} {shown}")
-        return "\n".join(rows)
+        return "\n".join(f"{f.name:18} {self.shown(f.name)}" for f in fields(self))
+
+
+def notebook_defaults() -> Limits:
+    """Kernel cells: 10 minutes of wall time (a lesson loop calling a 2 s program 15 times,
+    `sleep 35`, a long build all fit), the rest as for the CLI."""
+    return Limits(wall_time=600.0)
+
+
+#: The most a cell may ask for unless the admin sets other ceilings: sized so that one
+#: notebook cannot take a typical host (memory-backed limits) and stays interruptible.
+DEFAULT_CEILINGS = Limits(
+    wall_time=24 * 3600.0,
+    stdout_bytes=256 * 1024**2,
+    stderr_bytes=256 * 1024**2,
+    commands=10**10,
+    function_depth=1000,
+    vfs_bytes=4 * 1024**3,
+    vfs_inodes=2_000_000,
+    string_bytes=1024**3,
+    wasm_memory_bytes=2 * 1024**3,
+    vm_memory_bytes=64 * 1024**3,
+    vm_processes=32768,
+)
+
+
+def check_ceiling(limits: Limits, ceilings: Limits, name: str) -> None:
+    """Raise ValueError when ``limits.name`` is above its ceiling."""
+    if getattr(limits, name) > getattr(ceilings, name):
+        raise ValueError(f"{name}={limits.shown(name)} is above this kernel's ceiling of "
+                         f"{ceilings.shown(name)} (the admin sets ceilings: python -m sandbox_kernel "
+                         f"install --max-limit {name}=...)")
+
+
+_SECONDS = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def parse_seconds(text: str) -> float:
+    """``60``, ``1.5``, ``10m``, ``2h`` -> seconds (finite: no ``inf`` or ``nan``)."""
+    m = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]+)?)\s*([smhd]?)\s*", text, re.IGNORECASE)
+    if not m:
+        raise ValueError(f"invalid duration '{text}' (seconds, or with a unit: 90s, 10m, 2h)")
+    return float(m.group(1)) * _SECONDS[m.group(2).lower()]
 
 
 def parse_size(text: str) -> int:

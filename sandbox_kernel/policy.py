@@ -1,14 +1,15 @@
 """Policy: what the admin decided for every kernel of a kernelspec; cells may only narrow it.
 
 The admin sets it on the kernel's command line (``kernel.json`` argv, written by
-``python -m sandbox_kernel install --network ... --allow-active-output``). Nothing a cell
-runs can change it.
+``python -m sandbox_kernel install --limit ... --max-limit ... --network ...
+--allow-active-output``). Nothing a cell runs can change it.
 """
 from __future__ import annotations
 
 import argparse
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from .limits import DEFAULT_CEILINGS, Limits, notebook_defaults
 from .netpolicy import parse_allow_list
 
 
@@ -20,6 +21,10 @@ class Policy:
     #: Whether rich output may carry scripts (HTML as given, application/javascript).
     #: Off: everything is made passive first (``sanitize``).
     active_output: bool = False
+    #: What each kernel's cells start with (``--limit NAME=VALUE``).
+    limits: Limits = field(default_factory=notebook_defaults)
+    #: The most ``%limits`` may raise each limit to (``--max-limit NAME=VALUE``).
+    ceilings: Limits = field(default_factory=lambda: DEFAULT_CEILINGS.replace())
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -27,6 +32,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--network", metavar="SPEC", default=None,
                         help="VM egress for every kernel of this spec: none (default) or "
                              "allow:HOST[:PORT],*.DOMAIN,...; cells may only narrow it")
+    parser.add_argument("--limit", metavar="NAME=VALUE", action="append", default=[],
+                        help="a limit every kernel of this spec starts with (e.g. wall_time=120, "
+                             "vfs_bytes=1G); raises its ceiling to at least that")
+    parser.add_argument("--max-limit", metavar="NAME=VALUE", action="append", default=[],
+                        help="the most a cell may raise a limit to with %%limits")
     parser.add_argument("--allow-active-output", action="store_true", default=None,
                         help="let rich output run scripts in the browser (off: HTML, Markdown and "
                              "SVG are sanitised, application/javascript is dropped)")
@@ -37,7 +47,26 @@ def from_arguments(args: argparse.Namespace) -> Policy:
     network = args.network or "none"
     if network != "none":
         parse_allow_list(network)
-    return Policy(network=network, active_output=bool(args.allow_active_output))
+    limits, ceilings = notebook_defaults(), DEFAULT_CEILINGS.replace()
+    for option, target in (("--max-limit", ceilings), ("--limit", limits)):
+        for item in getattr(args, option[2:].replace("-", "_")) or []:
+            name, eq, value = item.partition("=")
+            if not eq:
+                raise ValueError(f"{option} {item}: expected NAME=VALUE (e.g. {option} wall_time=120)")
+            target.set_from_text(name, value)
+    given_limits = {i.partition("=")[0] for i in args.limit or []}
+    given_ceilings = {i.partition("=")[0] for i in args.max_limit or []}
+    for name in Limits.field_names():
+        if getattr(limits, name) <= getattr(ceilings, name):
+            continue
+        if name in given_limits and name in given_ceilings:
+            raise ValueError(f"--limit {name}={limits.shown(name)} is above --max-limit {name}={ceilings.shown(name)}")
+        if name in given_limits:  # the admin's own default may also be asked for
+            setattr(ceilings, name, getattr(limits, name))
+        else:  # a ceiling below the built-in default lowers the default
+            setattr(limits, name, getattr(ceilings, name))
+    return Policy(network=network, active_output=bool(args.allow_active_output), limits=limits,
+                  ceilings=ceilings)
 
 
 def to_argv(args: argparse.Namespace) -> list[str]:
@@ -47,4 +76,8 @@ def to_argv(args: argparse.Namespace) -> list[str]:
         argv += ["--network", args.network]
     if args.allow_active_output:
         argv.append("--allow-active-output")
+    for item in args.limit or []:
+        argv += ["--limit", item]
+    for item in args.max_limit or []:
+        argv += ["--max-limit", item]
     return argv

@@ -7,7 +7,7 @@ import threading
 from typing import Any
 
 from .engine import CancelToken, DisplayFunc, Engine, ErrorInfo, RunResult, Streams
-from .limits import Limits
+from .limits import Limits, check_ceiling, format_size
 from .policy import Policy
 from .vfs import VFS, make_vfs
 
@@ -30,11 +30,12 @@ class LimitedSink:
     """Counts bytes written to ``sink``; past ``limit`` drops the rest with one notice
     (written to ``notice_sink``). Thread-safe."""
 
-    def __init__(self, sink, limit: int, label: str, notice_sink=None) -> None:
+    def __init__(self, sink, limit: int, label: str, notice_sink=None, hint: str = "") -> None:
         self.sink = sink
         self.limit = limit
         self.label = label
         self.notice_sink = notice_sink or sink
+        self.hint = hint
         self.written = 0
         self.truncated = False
         self._lock = threading.Lock()
@@ -53,7 +54,8 @@ class LimitedSink:
             self.written = self.limit
             self.truncated = True
         self.notice_sink.write(
-            f"\n[sandbox: {self.label} truncated at {self.limit} bytes (limit {self.label}_bytes)]\n".encode())
+            f"\n[sandbox: {self.label} truncated at {self.limit} bytes (limit {self.label}_bytes"
+            f"{'; ' + self.hint if self.hint else ''})]\n".encode())
 
 
 class Sandbox:
@@ -107,6 +109,23 @@ class Sandbox:
     def cwd(self) -> str:
         return self.shell.cwd()
 
+    def update_limits(self, limits: Limits, names: list[str]) -> None:
+        """Make ``limits`` this sandbox's (all or nothing): each changed limit within the admin's
+        ceiling, VFS quotas applied at once and never below what the VFS already holds.
+        Raises ValueError with the reason."""
+        for name in names:
+            check_ceiling(limits, self.policy.ceilings, name)
+        usage = self.fs.usage()
+        if limits.vfs_bytes < usage["bytes_used"]:
+            raise ValueError(f"vfs_bytes={limits.shown('vfs_bytes')} is below what the VFS holds "
+                             f"({format_size(usage['bytes_used'])}B); remove files first")
+        if limits.vfs_inodes < usage["inodes_used"]:
+            raise ValueError(f"vfs_inodes={limits.vfs_inodes} is below the {usage['inodes_used']} "
+                             "files and directories the VFS holds; remove some first")
+        self.fs.max_bytes, self.fs.max_inodes = limits.vfs_bytes, limits.vfs_inodes
+        for name in names:
+            setattr(self.limits, name, getattr(limits, name))
+
     # ----------------------------------------------------------------- running
     async def run(self, engine_name: str, cell: str, streams: Streams,
                   limits: Limits | None = None) -> RunResult:
@@ -115,8 +134,9 @@ class Sandbox:
         cancel = streams.cancel
         self._cancel = cancel
         previous_display, self.current_display = self.current_display, streams.display
-        out = LimitedSink(streams.stdout, limits.stdout_bytes, "stdout", streams.stderr)
-        err = LimitedSink(streams.stderr, limits.stderr_bytes, "stderr")
+        out = LimitedSink(streams.stdout, limits.stdout_bytes, "stdout", streams.stderr,
+                          limits.raise_hint("stdout_bytes"))
+        err = LimitedSink(streams.stderr, limits.stderr_bytes, "stderr", hint=limits.raise_hint("stderr_bytes"))
         limited = Streams(out, err, cancel, streams.input, streams.display)
         loop = asyncio.get_running_loop()
         timer = loop.call_later(limits.wall_time, cancel.set, "timeout")

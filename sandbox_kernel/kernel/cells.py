@@ -90,12 +90,15 @@ class CellRunner:
     async def _line_magic(self, name: str, args: str, streams: Streams, outcome: CellOutcome) -> None:
         sandbox = self.sandbox
         if name == "limits":
-            changed = magics.set_limits(sandbox.limits, magics.split_args(args))
+            trial, changed = magics.parse_limits(sandbox.limits, magics.split_args(args))
+            try:
+                sandbox.update_limits(trial, changed)
+            except ValueError as e:
+                raise magics.MagicError(str(e)) from None
             if changed:
-                shown = dict(line.split(None, 1) for line in sandbox.limits.describe().splitlines())
-                streams.stdout.write("".join(f"{n} = {shown[n]}\n" for n in changed).encode())
+                streams.stdout.write("".join(f"{n} = {sandbox.limits.shown(n)}\n" for n in changed).encode())
             else:
-                outcome.result.value = magics.limits_bundle(sandbox.limits)
+                outcome.result.value = magics.limits_bundle(sandbox.limits, sandbox.policy.ceilings)
         elif name in ("save", "load"):
             argv = magics.split_args(args)
             if len(argv) != 1:
@@ -172,7 +175,7 @@ def usage_error(message: str, ename: str = "UsageError") -> RunResult:
 def cancelled_result(cancel: CancelToken, limits, stuck: bool = False) -> RunResult:
     note = " (the engine did not stop; state may be inconsistent)" if stuck else ""
     if cancel.reason == "timeout":
-        msg = f"wall time limit of {limits.wall_time:g} s exceeded{note}"
+        msg = f"wall time limit of {limits.wall_time:g} s exceeded{note}; {limits.raise_hint('wall_time')}"
         return RunResult(124, ErrorInfo("Timeout", msg, [f"Timeout: {msg}"]))
     msg = f"interrupted{note}"
     return RunResult(130, ErrorInfo("Interrupted", msg, [f"Interrupted: {msg}"]))

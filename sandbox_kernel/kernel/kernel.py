@@ -54,7 +54,7 @@ class SandboxKernel(Kernel):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.sandbox = Sandbox(policy=self.policy)
+        self.sandbox = Sandbox(self.policy.limits.replace(), policy=self.policy)
         self.cells = CellRunner(self.sandbox, self.log)
         self.cell_history: list[tuple[int, str, str]] = []  # (line, input, output text)
         self.history_session = 1

@@ -102,8 +102,8 @@ def split_args(text: str) -> list[str]:
 
 
 # ------------------------------------------------------------------ %limits
-def set_limits(limits: Limits, args: list[str]) -> list[str]:
-    """Apply ``NAME=VALUE`` settings (all or none); returns the changed names."""
+def parse_limits(limits: Limits, args: list[str]) -> tuple[Limits, list[str]]:
+    """``limits`` with the ``NAME=VALUE`` settings applied to a copy, and the changed names."""
     trial = limits.replace()
     changed = []
     for arg in args:
@@ -115,17 +115,18 @@ def set_limits(limits: Limits, args: list[str]) -> list[str]:
         except ValueError as e:
             raise MagicError(str(e)) from None
         changed.append(name)
-    for name in changed:
-        setattr(limits, name, getattr(trial, name))
-    return changed
+    return trial, changed
 
 
-def limits_bundle(limits: Limits) -> dict:
-    rows = limits.describe().splitlines()
-    html_rows = "".join(
-        "<tr><td><code>{}</code></td><td>{}</td></tr>".format(*(row.split(None, 1) + [""])[:2]) for row in rows)
-    return {"text/plain": "\n".join(rows),
-            "text/html": f"<table><tr><th>limit</th><th>value</th></tr>{html_rows}</table>"}
+def limits_bundle(limits: Limits, ceilings: Limits) -> dict:
+    """The %limits table: each limit, and the most %limits may raise it to."""
+    names = Limits.field_names()
+    text = [f"{'limit':18} {'value':>10}  ceiling"] + [
+        f"{n:18} {limits.shown(n):>10}  {ceilings.shown(n)}" for n in names]
+    html_rows = "".join(f"<tr><td><code>{n}</code></td><td>{limits.shown(n)}</td><td>{ceilings.shown(n)}</td></tr>"
+                        for n in names)
+    return {"text/plain": "\n".join(text),
+            "text/html": f"<table><tr><th>limit</th><th>value</th><th>ceiling</th></tr>{html_rows}</table>"}
 
 
 # ------------------------------------------------------------------ %save / %load

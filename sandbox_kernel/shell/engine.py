@@ -250,7 +250,8 @@ class ShellEngine:
             return RunResult(0)
         if kind == "cancelled":
             if value == "timeout":
-                msg = f"bash: wall time limit exceeded ({self.rt.limits.wall_time:g} s; limit wall_time)"
+                msg = (f"bash: wall time limit exceeded ({self.rt.limits.wall_time:g} s; limit wall_time; "
+                       f"{self.rt.limits.raise_hint('wall_time')})")
                 streams.stderr.write((msg + "\n").encode())
                 sh.last_status = 124
                 return RunResult(124, ErrorInfo("Timeout", msg, [msg]))

@@ -5,6 +5,7 @@ import subprocess
 import sys
 import time
 import uuid
+from pathlib import Path
 from queue import Empty
 
 import pytest
@@ -126,11 +127,12 @@ def test_wall_time_limit(kc):
     run_ok(kc, "%limits wall_time=1")
     try:
         started = time.monotonic()
-        reply, _ = execute(kc, "sleep 10")
+        reply, messages = execute(kc, "sleep 10")
         assert reply["ename"] == "Timeout"
         assert time.monotonic() - started < 5
+        assert "raise it with %limits wall_time=2" in stream_text(messages, "stderr") + reply["evalue"]
     finally:
-        run_ok(kc, "%limits wall_time=30")
+        run_ok(kc, "%limits wall_time=10m")
     assert run_ok(kc, "echo fine") == "fine\n"
 
 
@@ -208,11 +210,47 @@ def test_cell_magics(kc):
 def test_limits_magic(kc):
     reply, messages = execute(kc, "%limits")
     result = [m for m in messages if m["msg_type"] == "execute_result"]
-    assert "wall_time" in result[0]["content"]["data"]["text/plain"]
+    table = result[0]["content"]["data"]["text/plain"]
+    assert "wall_time" in table and "ceiling" in table
     assert run_ok(kc, "%limits commands=5000") == "commands = 5000\n"
     reply, _ = execute(kc, "%limits nonsense=1")
     assert reply["ename"] == "UsageError" and "unknown limit" in reply["evalue"]
     run_ok(kc, "%limits commands=10000000")
+
+
+def test_cells_get_notebook_defaults_and_cannot_pass_the_ceilings():
+    """Red team, item 4: limits were optional. Kernel cells start with 10 minutes of wall time;
+    %limits raises only up to the admin's ceiling and applies VFS quotas or refuses them."""
+    with start_kernel("sandbox") as (_, kc):  # a fresh kernel: the defaults, not what other tests set
+        table = [m for m in execute(kc, "%limits")[1] if m["msg_type"] == "execute_result"][0]
+        assert "wall_time" in table["content"]["data"]["text/plain"].split("\n")[1]
+        assert "600 s" in table["content"]["data"]["text/plain"]
+        reply, _ = execute(kc, "%limits wall_time=100000 string_bytes=100G wasm_memory_bytes=100G")
+        assert reply["status"] == "error" and "above this kernel's ceiling" in reply["evalue"]
+        assert "600 s" in [m for m in execute(kc, "%limits")[1] if m["msg_type"] == "execute_result"][0][
+            "content"]["data"]["text/plain"]  # nothing changed
+        run_ok(kc, "head -c 200000 /dev/zero > /workspace/quota.bin")
+        reply, _ = execute(kc, "%limits vfs_bytes=100K")
+        assert reply["status"] == "error" and "below what the VFS holds" in reply["evalue"]
+        run_ok(kc, "%limits vfs_bytes=1M vfs_inodes=100000")
+        reply, messages = execute(kc, "head -c 2000000 /dev/zero > /workspace/more.bin")
+        assert reply["status"] == "error" and "No space left" in stream_text(messages, "stderr")
+        run_ok(kc, "rm -f /workspace/quota.bin /workspace/more.bin")
+        run_ok(kc, "%limits vfs_bytes=256M")
+
+
+def test_admin_limits_from_the_kernelspec(jupyter_kernels, tmp_path):
+    """install --limit/--max-limit are written into kernel.json and hold for every cell."""
+    from sandbox_kernel.kernel.install import install
+
+    install("sandbox-limited", prefix=str(Path(jupyter_kernels).parents[1]),
+            policy_argv=["--limit", "wall_time=2", "--max-limit", "wall_time=5"])
+    with start_kernel("sandbox-limited") as (_, kc2):
+        reply, _ = execute(kc2, "sleep 3")
+        assert reply["ename"] == "Timeout" and "(2 s;" in reply["evalue"]
+        reply, _ = execute(kc2, "%limits wall_time=10")
+        assert reply["status"] == "error" and "ceiling of 5 s" in reply["evalue"]
+        assert run_ok(kc2, "%limits wall_time=4\nsleep 3; echo done") == "wall_time = 4 s\ndone\n"
 
 
 def test_save_and_load_snapshot(kc):

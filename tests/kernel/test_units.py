@@ -112,17 +112,60 @@ def test_parse_cell_routing():
         magics.parse_cell("%bash")
 
 
-def test_set_limits_is_all_or_nothing():
+def test_parse_limits_leaves_the_original_alone():
     limits = Limits()
-    assert magics.set_limits(limits, ["wall_time=60", "stdout_bytes=4M"]) == ["wall_time", "stdout_bytes"]
-    assert (limits.wall_time, limits.stdout_bytes) == (60.0, 4 * 1024 * 1024)
+    trial, changed = magics.parse_limits(limits, ["wall_time=60", "stdout_bytes=4M"])
+    assert changed == ["wall_time", "stdout_bytes"]
+    assert (trial.wall_time, trial.stdout_bytes) == (60.0, 4 * 1024 * 1024) and limits.wall_time == 30.0
     with pytest.raises(magics.MagicError, match="unknown limit 'bogus'"):
-        magics.set_limits(limits, ["wall_time=5", "bogus=1"])
-    assert limits.wall_time == 60.0
+        magics.parse_limits(limits, ["wall_time=5", "bogus=1"])
     with pytest.raises(magics.MagicError, match="NAME=VALUE"):
-        magics.set_limits(limits, ["wall_time"])
+        magics.parse_limits(limits, ["wall_time"])
     with pytest.raises(magics.MagicError, match="invalid size"):
-        magics.set_limits(limits, ["stdout_bytes=lots"])
+        magics.parse_limits(limits, ["stdout_bytes=lots"])
+    for bad in ("inf", "nan", "1e999", "-5", "0"):
+        with pytest.raises(magics.MagicError):
+            magics.parse_limits(limits, [f"wall_time={bad}"])
+    assert magics.parse_limits(limits, ["wall_time=10m"])[0].wall_time == 600.0
+
+
+def test_update_limits_respects_ceilings_and_applies_vfs_quotas():
+    sb = Sandbox()
+    trial, changed = magics.parse_limits(sb.limits, ["wall_time=100000", "string_bytes=100G"])
+    with pytest.raises(ValueError, match="above this kernel's ceiling"):
+        sb.update_limits(trial, changed)
+    assert sb.limits.wall_time == 30.0 and sb.limits.string_bytes == 64 * 1024 * 1024  # all or nothing
+    sb.fs.write_bytes("/workspace/big", b"x" * 300_000)
+    trial, changed = magics.parse_limits(sb.limits, ["vfs_bytes=100K"])
+    with pytest.raises(ValueError, match="below what the VFS holds"):
+        sb.update_limits(trial, changed)
+    trial, changed = magics.parse_limits(sb.limits, ["vfs_bytes=1M", "vfs_inodes=2000"])
+    sb.update_limits(trial, changed)
+    assert (sb.fs.max_bytes, sb.fs.max_inodes) == (1024 * 1024, 2000)
+    with pytest.raises(OSError, match="No space"):
+        sb.fs.write_bytes("/workspace/more", b"y" * 800_000)
+
+
+def test_admin_policy_from_kernel_arguments():
+    import argparse
+
+    from sandbox_kernel import policy
+
+    def parse(*argv):
+        parser = argparse.ArgumentParser()
+        policy.add_arguments(parser)
+        return policy.from_arguments(parser.parse_args(list(argv)))
+
+    p = parse()
+    assert p.limits.wall_time == 600.0 and p.ceilings.wall_time == 86400.0  # notebooks: 10 minutes
+    p = parse("--limit", "wall_time=120", "--limit", "vfs_bytes=8G", "--max-limit", "string_bytes=16M")
+    assert p.limits.wall_time == 120.0 and p.limits.vfs_bytes == 8 * 1024**3
+    assert p.ceilings.vfs_bytes == 8 * 1024**3  # the admin's own default may be asked for
+    assert p.limits.string_bytes == p.ceilings.string_bytes == 16 * 1024**2  # a low ceiling lowers the default
+    with pytest.raises(ValueError, match="above --max-limit"):
+        parse("--limit", "wall_time=120", "--max-limit", "wall_time=60")
+    with pytest.raises(ValueError, match="unknown limit"):
+        parse("--limit", "walltime=1")
 
 
 def test_snapshot_roundtrip_replaces_trees_and_keeps_archive():
