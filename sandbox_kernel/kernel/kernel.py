@@ -29,6 +29,7 @@ from ..shell.complete import Completer
 from . import magics
 from .cells import CellOutcome, CellRunner
 from .comm import register_vfs_comm
+from .host_files import HostFiles
 from .relay import DisplayHook, StreamRelay, safe_output
 
 #: How often a pending input_request is polled for its reply.
@@ -56,6 +57,8 @@ class SandboxKernel(Kernel):
         super().__init__(**kwargs)
         self.sandbox = Sandbox(self.policy.limits.replace(), policy=self.policy)
         self.cells = CellRunner(self.sandbox, self.log)
+        #: the admin's host mounts and the persistent workspace (set up before any cell)
+        self.host_files = HostFiles(self.sandbox, self.policy, self.log)
         self.cell_history: list[tuple[int, str, str]] = []  # (line, input, output text)
         self.history_session = 1
         #: The running cell's token, for interrupts from other threads (None when idle).
@@ -211,12 +214,16 @@ class SandboxKernel(Kernel):
         self._running = cancel
         try:
             try:
+                for notice in self.host_files.take_notices():
+                    streams.stderr.write((notice + "\n").encode())
                 outcome = await self.cells.run(code, streams)
             except Exception as e:  # a kernel bug must still produce a reply
                 self.log.exception("cell failed")
                 outcome = CellOutcome(RunResult(1, ErrorInfo("InternalError", f"{type(e).__name__}: {e}")))
             finally:
                 self._running = None
+            for notice in self.host_files.after_cell():
+                streams.stderr.write((notice + "\n").encode())
             value: dict = {}
             if outcome.result.value:
                 value, _ = safe_output(outcome.result.value, {}, active, relay.sink("stderr"))
@@ -344,6 +351,7 @@ class SandboxKernel(Kernel):
         return {"status": "ok", "history": history}
 
     async def do_shutdown(self, restart):
+        self.host_files.close()
         try:
             await self.sandbox.shutdown()
         except Exception:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import random
 import stat as st
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
@@ -650,6 +651,17 @@ class VFS:
         self._notify(normpath(path, cwd), "modified")
 
     # ----------------------------------------------------------------- system setup helpers
+    @contextmanager
+    def privileged(self, uid: int = ROOT_UID) -> Iterator[None]:
+        """Act as ``uid`` (root by default) for the kernel's own work on the sandbox's files
+        (restoring a saved workspace, host mounts): permission bits don't stop it, quotas do.
+        Never held while sandbox code runs."""
+        saved, self.uid = self.uid, uid
+        try:
+            yield
+        finally:
+            self.uid = saved
+
     def install_device(self, path: str, kind: str) -> None:
         r = self.resolve(path, follow=False)
         r.parent.entries[r.name] = Device(self._alloc_ino(), time.time(), kind)

@@ -1,0 +1,79 @@
+"""Host files are a trust boundary (the admin's mounts, the persistent workspace): sandbox
+code must not reach host paths through them, and a tampered store must not reach the VFS's
+system files."""
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from sandbox_kernel.kernel.mounts import HostMount
+from sandbox_kernel.kernel.store import WorkspaceStore
+from sandbox_kernel.policy import parse_mount
+from sandbox_kernel.sandbox import Sandbox
+
+
+@pytest.fixture
+def host(tmp_path):
+    top = tmp_path / "data"
+    top.mkdir()
+    (top / "a.csv").write_text("x\n")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "canary").write_text("host secret\n")
+    (top / "escape").symlink_to(outside)
+    return top, outside
+
+
+def mounted(top: Path, rw: bool = True):
+    sb = Sandbox()
+    mount = HostMount(parse_mount(f"{top}:/workspace/data:{'rw' if rw else 'ro'}"), sb.fs)
+    mount.copy_in()
+    return sb, mount
+
+
+def sh(sb: Sandbox, script: str) -> str:
+    import asyncio
+
+    from sandbox_kernel.cli import _Collect, _run
+    out, err = _Collect(), _Collect()
+    asyncio.run(_run(script, sb, out, err, sb.limits))
+    return bytes(out.buf).decode() + bytes(err.buf).decode()
+
+
+def reopened(path: Path):
+    sb = Sandbox()
+    store = WorkspaceStore(path, sb.fs)
+    return sb, store, store.open()
+
+
+def test_host_symlinks_are_never_followed(host):
+    top, outside = host
+    sb, mount = mounted(top, rw=True)
+    out = sh(sb, "readlink /workspace/data/escape; cat /workspace/data/escape/canary 2>&1; echo")
+    assert str(outside) in out and "host secret" not in out  # a VFS symlink, resolved in the VFS
+    sh(sb, "rm /workspace/data/escape && mkdir /workspace/data/escape && echo pwned > /workspace/data/escape/canary")
+    notes = mount.write_back()
+    assert (outside / "canary").read_text() == "host secret\n"  # the host symlink was not followed
+    assert any("escape/canary" in n and "not written" in n for n in notes), notes
+
+
+def test_a_sandbox_symlink_is_not_created_on_the_host(host):
+    top, outside = host
+    sb, mount = mounted(top)
+    sh(sb, "ln -s /etc/shadow /workspace/data/shadow; ln -s ../outside /workspace/data/out2")
+    mount.write_back()
+    assert not (top / "shadow").exists() and not (top / "out2").is_symlink()
+
+
+def test_a_store_with_hostile_paths_is_refused(tmp_path):
+    db = tmp_path / "ws.sqlite"
+    sb, store, _ = reopened(db)
+    store.close()
+    with sqlite3.connect(db) as con:
+        con.execute("INSERT INTO entries VALUES ('/workspace/../etc/passwd', 'file', 420, 1000, 1000, 0, x'41', NULL)")
+    sb2, store2, notice = reopened(db)
+    assert "could not be read" in notice and "bad path" in notice
+    assert sb2.fs.read_bytes("/etc/passwd").startswith(b"root:")
+    store2.close()

@@ -1,0 +1,159 @@
+"""The persistent workspace (--persist): saved to SQLite after every cell, incrementally and
+crash-safe, restored at start with a notice; a corrupt store never kills the kernel."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from kernelclient import execute, run_ok, start_kernel, stream_text
+from sandbox_kernel.kernel.install import install
+from sandbox_kernel.kernel.store import WorkspaceStore, store_path
+from sandbox_kernel.sandbox import Sandbox
+
+
+def sh(sb: Sandbox, script: str) -> str:
+    import asyncio
+
+    from sandbox_kernel.cli import _Collect, _run
+    out, err = _Collect(), _Collect()
+    status = asyncio.run(_run(script, sb, out, err, sb.limits))
+    assert status == 0, bytes(err.buf)
+    return bytes(out.buf).decode()
+
+
+def reopened(path: Path) -> tuple[Sandbox, WorkspaceStore, str]:
+    sb = Sandbox()
+    store = WorkspaceStore(path, sb.fs)
+    return sb, store, store.open()
+
+
+def test_files_survive_and_only_changes_are_written(tmp_path):
+    db = tmp_path / "ws.sqlite"
+    sb, store, notice = reopened(db)
+    assert "kept across restarts" in notice
+    sh(sb, "mkdir -p proj/src && echo one > proj/src/a.txt && printf '#!/bin/sh\\n' > proj/run && chmod 750 proj/run"
+           " && ln -s src/a.txt proj/link && touch -d '2020-01-02 03:04:05' proj/src/a.txt && echo h > ~/.notes"
+           " && echo gone > /tmp/tmpfile")
+    assert store.save() is None
+    assert store.save() is None and not store.tracker.pending  # nothing changed: nothing to do
+    store.close()
+
+    sb2, store2, notice = reopened(db)
+    assert "restored 3 files" in notice
+    assert sh(sb2, "cat proj/src/a.txt ~/.notes; stat -c '%a %n' proj/run; readlink proj/link;"
+                   " date -r proj/src/a.txt +%F; ls /tmp") == "one\nh\n750 proj/run\nsrc/a.txt\n2020-01-02\n"
+    sh(sb2, "mv proj/src proj/lib && rm ~/.notes && echo two >> proj/lib/a.txt")
+    store2.save()
+    rows = {r[0] for r in store2.db.execute("SELECT path FROM entries")}
+    assert "/workspace/proj/lib/a.txt" in rows and not any("/src" in r or ".notes" in r for r in rows)
+    store2.close()
+    sb3, store3, _ = reopened(db)
+    assert sh(sb3, "cat proj/lib/a.txt; ls -A ~") == "one\ntwo\n"
+    store3.close()
+
+
+def test_a_corrupt_store_gives_a_message_and_an_empty_workspace(tmp_path):
+    db = tmp_path / "ws.sqlite"
+    db.write_bytes(b"SQLite format 3\0" + os.urandom(4000))
+    sb, store, notice = reopened(db)
+    assert "could not be read" in notice and "empty workspace" in notice
+    assert list(tmp_path.glob("ws.sqlite.unreadable-*")), "the bad store is kept aside for the user"
+    sh(sb, "echo fresh > f")
+    store.close()
+    sb2, store2, notice = reopened(db)
+    assert "restored 1 files" in notice and sh(sb2, "cat f") == "fresh\n"
+    store2.close()
+
+
+def test_a_second_kernel_of_the_same_notebook_does_not_write(tmp_path):
+    db = tmp_path / "ws.sqlite"
+    _, first, _ = reopened(db)
+    _, second, notice = reopened(db)
+    assert "another kernel" in notice
+    first.close()
+    second.close()
+
+
+CHILD = textwrap.dedent("""
+    import sys
+    from sandbox_kernel.kernel.store import WorkspaceStore
+    from sandbox_kernel.sandbox import Sandbox
+    sb = Sandbox()
+    store = WorkspaceStore(__import__("pathlib").Path(sys.argv[1]), sb.fs)
+    print(store.open(), flush=True)
+    generation = 0
+    while True:
+        generation += 1
+        for i in range(200):
+            sb.fs.write_bytes(f"/workspace/f{i:03}", b"%d" % generation * 2000)
+        store.save()
+        print("saved", generation, flush=True)
+""")
+
+
+def test_kill_9_mid_save_leaves_a_consistent_state(tmp_path):
+    db = tmp_path / "ws.sqlite"
+    for attempt in range(3):
+        child = subprocess.Popen([sys.executable, "-c", CHILD, str(db)], stdout=subprocess.PIPE, text=True)
+        child.stdout.readline()
+        for _ in range(3 + attempt):
+            child.stdout.readline()  # a few saves done, the next one under way
+        time.sleep(0.003 * attempt)
+        os.kill(child.pid, signal.SIGKILL)
+        child.wait()
+        sb, store, notice = reopened(db)
+        assert "restored 200 files" in notice, notice
+        contents = {sb.fs.read_bytes(f"/workspace/f{i:03}") for i in range(200)}
+        assert len(contents) == 1, "a save was half applied"
+        store.close()
+
+
+def test_store_names_follow_the_notebook(tmp_path):
+    a = store_path("/home/me/work/analysis.ipynb", tmp_path)
+    b = store_path("/home/me/other/analysis.ipynb", tmp_path)
+    assert a != b and a.name.startswith("analysis-") and store_path(None, tmp_path).name == "default.sqlite"
+
+
+def test_kernel_keeps_files_across_a_kill(jupyter_kernels, tmp_path, monkeypatch):
+    install("sandbox-persist", prefix=str(Path(jupyter_kernels).parents[1]), policy_argv=["--persist"])
+    env = dict(os.environ, SANDBOX_KERNEL_DATA=str(tmp_path / "data"), JPY_SESSION_NAME="/nb/lesson.ipynb")
+    with start_kernel("sandbox-persist", env=env) as (km, kc):
+        reply, messages = execute(kc, "echo results > /workspace/out.txt; mkdir -p ~/cfg; echo k=v > ~/cfg/app")
+        assert reply["status"] == "ok" and "kept across restarts" in stream_text(messages, "stderr")
+        os.kill(km.provisioner.process.pid, signal.SIGKILL)  # no shutdown: only the per-cell save
+    assert list((tmp_path / "data" / "workspaces").glob("lesson-*.sqlite"))
+    with start_kernel("sandbox-persist", env=env) as (km, kc):
+        reply, messages = execute(kc, "cat /workspace/out.txt ~/cfg/app")
+        assert stream_text(messages) == "results\nk=v\n"
+        assert "restored 2 files" in stream_text(messages, "stderr")
+        assert run_ok(kc, "cat /workspace/out.txt") == "results\n"  # the notice is told once
+    other = dict(env, JPY_SESSION_NAME="/nb/other.ipynb")
+    with start_kernel("sandbox-persist", env=other) as (km, kc):
+        assert run_ok(kc, "ls /workspace") == ""  # another notebook, another workspace
+
+
+def test_a_corrupt_store_does_not_kill_the_kernel(jupyter_kernels, tmp_path):
+    install("sandbox-persist", prefix=str(Path(jupyter_kernels).parents[1]), policy_argv=["--persist"])
+    data = tmp_path / "data"
+    (data / "workspaces").mkdir(parents=True)
+    store_path("/nb/broken.ipynb", data / "workspaces").write_bytes(b"not a database at all" * 100)
+    env = dict(os.environ, SANDBOX_KERNEL_DATA=str(data), JPY_SESSION_NAME="/nb/broken.ipynb")
+    with start_kernel("sandbox-persist", env=env) as (_, kc):
+        reply, messages = execute(kc, "echo alive")
+        assert reply["status"] == "ok" and stream_text(messages) == "alive\n"
+        assert "could not be read" in stream_text(messages, "stderr")
+
+
+@pytest.mark.parametrize("flag", ["--persist"])
+def test_persist_is_written_into_the_kernelspec(tmp_path, flag):
+    import json
+    install("sbx-p", prefix=str(tmp_path), policy_argv=[flag])
+    argv = json.loads((tmp_path / "share/jupyter/kernels/sbx-p/kernel.json").read_text())["argv"]
+    assert flag in argv and argv.index(flag) < argv.index("-f")
