@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import json
 import threading
 from typing import Any
 
@@ -40,6 +41,20 @@ class LimitedSink:
         self.truncated = False
         self._lock = threading.Lock()
 
+    def take(self, size: int) -> bool:
+        """Count ``size`` bytes of output that goes elsewhere (rich output): True when it fits,
+        else the truncation notice is given once and False."""
+        with self._lock:
+            if self.truncated:
+                return False
+            if self.written + size <= self.limit:
+                self.written += size
+                return True
+            self.written = self.limit
+            self.truncated = True
+        self._notice()
+        return False
+
     def write(self, data: bytes) -> None:
         with self._lock:
             if self.truncated:
@@ -53,9 +68,35 @@ class LimitedSink:
                 self.sink.write(data[:room])
             self.written = self.limit
             self.truncated = True
+        self._notice()
+
+    def _notice(self) -> None:
         self.notice_sink.write(
             f"\n[sandbox: {self.label} truncated at {self.limit} bytes (limit {self.label}_bytes"
             f"{'; ' + self.hint if self.hint else ''})]\n".encode())
+
+
+def bundle_size(data: dict) -> int:
+    """Bytes a MIME bundle adds to a notebook (what the output limit counts)."""
+    size = 0
+    for value in data.values():
+        size += len(value) if isinstance(value, str) else len(json.dumps(value, default=str))
+    return size
+
+
+def counted_display(display: DisplayFunc | None, out: LimitedSink) -> DisplayFunc | None:
+    """``display`` whose bundles count against the stdout limit like text does."""
+    if display is None:
+        return None
+
+    def show(data: dict, metadata: dict | None = None, display_id: str | None = None,
+             update: bool = False) -> None:
+        if isinstance(data, dict) and out.take(bundle_size(data)):
+            display(data, metadata, display_id, update)
+    clear = getattr(display, "clear", None)
+    if clear is not None:  # clear_output: the `display --clear` command needs it
+        show.clear = clear  # type: ignore[attr-defined]
+    return show
 
 
 class Sandbox:
@@ -133,11 +174,12 @@ class Sandbox:
         limits = limits or self.limits
         cancel = streams.cancel
         self._cancel = cancel
-        previous_display, self.current_display = self.current_display, streams.display
         out = LimitedSink(streams.stdout, limits.stdout_bytes, "stdout", streams.stderr,
                           limits.raise_hint("stdout_bytes"))
         err = LimitedSink(streams.stderr, limits.stderr_bytes, "stderr", hint=limits.raise_hint("stderr_bytes"))
-        limited = Streams(out, err, cancel, streams.input, streams.display)
+        display = counted_display(streams.display, out)
+        previous_display, self.current_display = self.current_display, display
+        limited = Streams(out, err, cancel, streams.input, display)
         loop = asyncio.get_running_loop()
         timer = loop.call_later(limits.wall_time, cancel.set, "timeout")
         try:

@@ -104,11 +104,12 @@ class CellRunner:
             if len(argv) != 1:
                 raise magics.MagicError(f"usage: %{name} PATH.tar")
             cwd = self.cwd()
+            check = self._magic_check(streams.cancel)
             if name == "save":
-                count = magics.save_snapshot(sandbox.fs, argv[0], cwd)
+                count = magics.save_snapshot(sandbox.fs, argv[0], cwd, check)
                 streams.stdout.write(f"saved {count} entries to {argv[0]}\n".encode())
             else:
-                count = magics.load_snapshot(sandbox.fs, argv[0], cwd)
+                count = magics.load_snapshot(sandbox.fs, argv[0], cwd, check)
                 streams.stdout.write(f"restored {count} entries from {argv[0]}\n".encode())
         elif name == "help":
             argv = magics.split_args(args)
@@ -134,6 +135,20 @@ class CellRunner:
                 raise magics.MagicError(str(e)) from None
             if text:
                 streams.stdout.write((str(text).rstrip("\n") + "\n").encode())
+
+    def _magic_check(self, cancel: CancelToken):
+        """For magics that work without awaiting (%save, %load): they obey the interrupt and the
+        wall time like a cell; ``check()`` raises MagicError once either has come."""
+        limits = self.sandbox.limits
+        deadline = time.monotonic() + limits.wall_time
+
+        def check() -> None:
+            if cancel.is_set():
+                raise magics.MagicError("interrupted; nothing was changed")
+            if time.monotonic() > deadline:
+                raise magics.MagicError(f"wall time limit of {limits.wall_time:g} s exceeded; nothing was "
+                                        f"changed; {limits.raise_hint('wall_time')}")
+        return check
 
     # ------------------------------------------------------------------ shell helpers
     def shell(self):

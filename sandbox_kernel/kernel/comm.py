@@ -25,6 +25,8 @@ MAX_WRITE = 4 * 1024 * 1024
 EXPORT_CHUNK = 4 * 1024 * 1024
 WATCH_INTERVAL = 0.1
 MAX_PENDING_CHANGES = 10_000
+#: watching comms per kernel: each one is a listener on every VFS write and a message stream
+MAX_WATCHERS = 8
 
 
 class ProtocolError(Exception):
@@ -64,12 +66,38 @@ def _entry(name: str, s, target: str | None) -> dict:
             "mtime": s.st_mtime, "target": target}
 
 
+class BuffersReader(io.RawIOBase):
+    """A file over a message's buffers, read in place (no joined copy)."""
+
+    def __init__(self, buffers: list[memoryview]) -> None:
+        self._parts = [memoryview(b).cast("B") for b in buffers]
+        self._at = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buf) -> int:
+        while self._parts and self._at >= len(self._parts[0]):
+            self._parts.pop(0)
+            self._at = 0
+        if not self._parts:
+            return 0
+        part = self._parts[0]
+        n = min(len(buf), len(part) - self._at)
+        buf[:n] = part[self._at:self._at + n]
+        self._at += n
+        return n
+
+
 class VfsRequestHandler:
     """Answers protocol requests against one VFS. ``emit(data, buffers)`` sends pushed events."""
 
-    def __init__(self, fs: VFS, emit: Callable[[dict, list[bytes]], None] | None = None) -> None:
+    def __init__(self, fs: VFS, emit: Callable[[dict, list[bytes]], None] | None = None,
+                 watchers: set | None = None) -> None:
         self.fs = fs
         self.emit = emit
+        #: the watching handlers of this kernel (shared by its comms), for MAX_WATCHERS
+        self.watchers: set = watchers if watchers is not None else set()
         self.watching = False
         self._pending: dict[str, str] = {}
         self._flush_handle: asyncio.TimerHandle | None = None
@@ -90,7 +118,18 @@ class VfsRequestHandler:
             method = getattr(self, "op_" + op, None) if op.isidentifier() else None
             if method is None:
                 raise ProtocolError("ENOSYS", f"unknown op '{op}'")
-            result, out_buffers = method(req, [bytes(b) for b in (buffers or [])])
+            raw = list(buffers or [])
+            size = sum(len(b) for b in raw)
+            if op == "import":  # checked before anything is copied: the archive may be huge
+                room = self.fs.max_bytes - self.fs.bytes_used
+                if size > room:
+                    raise ProtocolError("ENOSPC", f"archive of {size} bytes is larger than the free VFS space "
+                                                  f"({max(room, 0)} bytes)")
+                result, out_buffers = method(req, [memoryview(b) for b in raw])
+            elif size > MAX_WRITE:
+                raise ProtocolError("EFBIG", f"buffers larger than {MAX_WRITE} bytes; send chunks")
+            else:
+                result, out_buffers = method(req, [bytes(b) for b in raw])
             return {"id": rid, "ok": True, "result": result}, out_buffers
         except ProtocolError as e:
             return self._error(rid, e.code, e.message), []
@@ -218,14 +257,16 @@ class VfsRequestHandler:
         path = _path(req)
         if not buffers:
             raise ProtocolError("EINVAL", "import needs the tar archive in binary buffers")
-        if sum(len(b) for b in buffers) > self.fs.max_bytes:
-            raise FSError(errno.ENOSPC, path)
-        count = import_tar(self.fs, io.BytesIO(b"".join(buffers)), path)
+        count = import_tar(self.fs, BuffersReader(buffers), path)
         return {"path": path, "entries": count}, []
 
     def op_watch(self, req, buffers):
         if not self.watching:
+            if len(self.watchers) >= MAX_WATCHERS:
+                raise ProtocolError("EBUSY", f"{MAX_WATCHERS} comms already watch this kernel's files; "
+                                             "close one (or unwatch) first")
             self.watching = True
+            self.watchers.add(self)
             self.fs.listeners.append(self._on_change)
         return {"watching": True, "interval": WATCH_INTERVAL}, []
 
@@ -267,6 +308,7 @@ class VfsRequestHandler:
     def close(self) -> None:
         if self.watching:
             self.watching = False
+            self.watchers.discard(self)
             if self._on_change in self.fs.listeners:
                 self.fs.listeners.remove(self._on_change)
         if self._flush_handle is not None:
@@ -279,8 +321,11 @@ def register_vfs_comm(comm_manager, get_fs: Callable[[], VFS]) -> None:
     """Register the ``sandbox.vfs`` target on an ipykernel CommManager. ``get_fs`` returns
     the current sandbox's VFS (it changes on kernel restart / %load)."""
 
+    watchers: set = set()
+
     def on_open(comm, open_msg) -> None:
-        handler = VfsRequestHandler(get_fs(), emit=lambda data, bufs: comm.send(data, buffers=bufs))
+        handler = VfsRequestHandler(get_fs(), emit=lambda data, bufs: comm.send(data, buffers=bufs),
+                                    watchers=watchers)
 
         def on_msg(msg) -> None:
             content = msg.get("content", {})

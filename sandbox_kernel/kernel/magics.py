@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import io
 import re
+import secrets
 import shlex
-import tarfile
 from dataclasses import dataclass, field
+from typing import Callable
 
-from ..limits import Limits
-from ..vfs import FSError, export_tar, import_tar, normpath
+from ..limits import Limits, format_size
+from ..vfs import USER_UID, FSError, export_tar, import_tar, normpath
 
 #: ``%%name`` -> engine.
 CELL_MAGICS = {"sh": "sh", "bash": "sh", "js": "js", "vm": "vm"}
@@ -142,72 +143,67 @@ def _compression(path: str) -> str:
     raise MagicError(f"'{path}': the snapshot name must end in .tar, .tar.gz, .tar.bz2 or .tar.xz")
 
 
-def save_snapshot(fs, path: str, cwd: str) -> int:
+def _in_snapshot(name: str) -> bool:
+    """Whether archive name ``name`` (relative to /) belongs to a snapshot tree."""
+    return any(name == r.lstrip("/") or name.startswith(r.lstrip("/") + "/") for r in SNAPSHOT_ROOTS)
+
+
+def save_snapshot(fs, path: str, cwd: str, check: Callable[[], None] | None = None) -> int:
     """Write the snapshot trees to ``path`` (a VFS file, itself left out); returns the entry count."""
     compress = _compression(path)
     target = normpath(path, cwd)
     buf = io.BytesIO()
-    count = 0
-    with tarfile.open(fileobj=buf, mode="w:" + compress if compress else "w",  # type: ignore[call-overload]
-                      format=tarfile.PAX_FORMAT) as out:
-        for root in SNAPSHOT_ROOTS:
-            if not fs.is_dir(root):
-                continue
-            part = io.BytesIO()
-            export_tar(fs, part, root)
-            part.seek(0)
-            prefix = root.lstrip("/")
-            root_info = tarfile.TarInfo(prefix)
-            root_info.type = tarfile.DIRTYPE
-            st = fs.stat(root)
-            root_info.mode, root_info.mtime = st.st_mode & 0o7777, int(st.st_mtime)
-            out.addfile(root_info)
-            with tarfile.open(fileobj=part, mode="r") as tin:
-                for member in tin.getmembers():
-                    if root + "/" + member.name == target:
-                        continue
-                    data = tin.extractfile(member) if member.isreg() else None
-                    member.name = prefix + "/" + member.name
-                    out.addfile(member, data)
-                    count += 1
+    count = export_tar(fs, buf, "/", compress=compress, check=check,
+                       skip=lambda name: not _in_snapshot(name) or "/" + name == target)
     fs.write_bytes(target, buf.getvalue())
-    return count
+    return count - sum(1 for r in SNAPSHOT_ROOTS if fs.is_dir(r))  # the roots themselves
 
 
-def load_snapshot(fs, path: str, cwd: str) -> int:
+def load_snapshot(fs, path: str, cwd: str, check: Callable[[], None] | None = None) -> int:
     """Replace the snapshot trees with the contents of the snapshot ``path``; returns the count
-    of entries restored. The archive file itself is kept."""
+    of entries restored. The archive is unpacked beside the current trees first and swapped in
+    only when all of it unpacked: a bad archive, a full VFS or an interrupt changes nothing.
+    The archive file itself is kept."""
     target = normpath(path, cwd)
     data = fs.read_bytes(target)
-    prefixes = tuple(root.lstrip("/") for root in SNAPSHOT_ROOTS)
-    kept = io.BytesIO()
-    restored = 0
+    staging = f"/.sandbox-load-{secrets.token_hex(4)}"
+    fs.install_dir_as_root(staging, 0o700, USER_UID)
     try:
-        with tarfile.open(fileobj=io.BytesIO(data), mode="r:*") as tin, \
-                tarfile.open(fileobj=kept, mode="w", format=tarfile.PAX_FORMAT) as out:
-            for member in tin.getmembers():
-                name = member.name.lstrip("/")
-                if name in prefixes:
-                    continue
-                if not name.startswith(tuple(p + "/" for p in prefixes)):
-                    continue
-                member.name = name
-                out.addfile(member, tin.extractfile(member) if member.isreg() else None)
-                restored += 1
-    except (tarfile.TarError, EOFError, OSError) as e:
-        if isinstance(e, FSError):
+        try:
+            import_tar(fs, io.BytesIO(data), staging, check=check)
+        except FSError as e:
+            if e.code == "ENOSPC":
+                raise MagicError(f"'{path}': not enough room in the VFS to unpack the snapshot beside "
+                                 f"the current files (vfs_bytes={format_size(fs.max_bytes)}B); free some "
+                                 "space or raise vfs_bytes; nothing was changed") from None
+            if e.code == "EINVAL":
+                raise MagicError(f"'{path}': {e.filename or 'not a tar archive'}; nothing was changed") from None
             raise
-        raise MagicError(f"'{path}': not a tar archive ({e})") from None
-    if restored == 0:
-        raise MagicError(f"'{path}': not a snapshot made by %save (nothing under "
-                         + ", ".join(SNAPSHOT_ROOTS) + ")")
-    for root in SNAPSHOT_ROOTS:
-        if fs.is_dir(root):
+        restored = {root: sum(1 for _ in _entries_below(fs, staging + root)) for root in SNAPSHOT_ROOTS}
+        if not any(restored.values()):
+            raise MagicError(f"'{path}': not a snapshot made by %save (nothing under "
+                             + ", ".join(SNAPSHOT_ROOTS) + "); nothing was changed")
+        for root in SNAPSHOT_ROOTS:
+            staged = staging + root
+            if not fs.is_dir(root) or not fs.is_dir(staged):
+                continue
             for name in fs.listdir(root):
                 fs.remove_tree(root + "/" + name)
-    kept.seek(0)
-    import_tar(fs, kept, "/")
-    if target.startswith(tuple(root + "/" for root in SNAPSHOT_ROOTS)):
-        fs.mkdir(target.rsplit("/", 1)[0] or "/", parents=True)
+            for name in fs.listdir(staged):
+                fs.rename(staged + "/" + name, root + "/" + name)
+    finally:
+        with fs.privileged():
+            fs.remove_tree(staging)
+    if target.startswith(tuple(root + "/" for root in SNAPSHOT_ROOTS)) and not fs.exists(target):
+        fs.mkdir(target.rsplit("/", 1)[0] or "/", parents=True, exist_ok=True)
         fs.write_bytes(target, data)
-    return restored
+    return sum(restored.values())
+
+
+def _entries_below(fs, top: str):
+    try:
+        for _, dirs, files in fs.walk(top):
+            yield from dirs
+            yield from files
+    except FSError:
+        return

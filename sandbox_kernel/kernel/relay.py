@@ -3,6 +3,7 @@ output (display_data, update_display_data, clear_output) made passive first."""
 from __future__ import annotations
 
 import codecs
+import re
 import threading
 import time
 from dataclasses import dataclass
@@ -29,6 +30,7 @@ class StreamRelay:
         self._segments: list[tuple[str, bytearray]] = []
         self._decoders = {name: codecs.getincrementaldecoder("utf-8")("replace")
                           for name in ("stdout", "stderr")}
+        self._terminals = {name: TerminalText() for name in ("stdout", "stderr")}
         self._last_flush = 0.0
         self._closed = False
         self._thread = threading.Thread(target=self._flush_loop, name="sandbox-stream-relay", daemon=True)
@@ -66,12 +68,12 @@ class StreamRelay:
         segments, self._segments = self._segments, []
         self._last_flush = time.monotonic()
         for name, data in segments:
-            text = self._decoders[name].decode(bytes(data))
+            text = self._terminals[name].clean(self._decoders[name].decode(bytes(data)))
             if text:
                 self._send(name, text)
         if final:
             for name, decoder in self._decoders.items():
-                text = decoder.decode(b"", final=True)
+                text = self._terminals[name].clean(decoder.decode(b"", final=True), final=True)
                 if text:
                     self._send(name, text)
 
@@ -89,6 +91,49 @@ class StreamRelay:
                     self._flush_locked(final=False)
                 except Exception:  # a failed send must not kill the relay
                     pass
+
+
+#: the escape and control sequences a terminal would act on; SGR (colours, bold) is kept
+_CSI = r"\x1b\[[0-?]*[ -/]*[@-~]"                  # cursor moves, clear screen, SGR
+_OSC = r"\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)"          # title, hyperlinks, clipboard
+_STRING = r"\x1b[PX^_][^\x1b]*\x1b\\"                # DCS, SOS, PM, APC
+_OTHER = r"\x1b[ -/]*(?![PX\[\]^_])[0-~]"             # two-character escapes
+_SEQUENCE = re.compile(f"{_CSI}|{_OSC}|{_STRING}|{_OTHER}|[\\x80-\\x9f]")  # C1: U+009B is CSI too
+_OPENERS = {"[": re.compile(_CSI), "]": re.compile(_OSC), "P": re.compile(_STRING), "X": re.compile(_STRING),
+            "^": re.compile(_STRING), "_": re.compile(_STRING)}
+_SGR = r"\x1b\[[0-9;:]*m"
+#: kept SGR (group 1) | a sequence | a lone ESC or another control character: all but SGR go
+_UNSAFE = re.compile(f"({_SGR})|{_SEQUENCE.pattern}|[\\x00-\\x07\\x0b\\x0c\\x0e-\\x1f\\x7f]")
+#: an unfinished sequence is held for the next chunk up to this many characters
+MAX_HELD = 4096
+
+
+class TerminalText:
+    """Stream text with only what renders as text: raw terminal escapes from sandbox code could
+    move the cursor, set the title, write the clipboard or spoof output in a terminal frontend
+    (jupyter console). Colours (SGR) stay, as do newline, carriage return, tab and backspace.
+    A sequence split between two writes is held until its end arrives."""
+
+    def __init__(self) -> None:
+        self._held = ""
+
+    def clean(self, text: str, final: bool = False) -> str:
+        text = self._held + text
+        self._held = ""
+        cut = text.rfind("\x1b")
+        if not final and cut >= 0 and _unfinished(text[cut:]) and len(text) - cut <= MAX_HELD:
+            text, self._held = text[:cut], text[cut:]
+        return _UNSAFE.sub(lambda m: m.group(1) or "", text)
+
+
+def _unfinished(tail: str) -> bool:
+    """Whether ``tail`` (starting with ESC) is the start of a sequence still to come."""
+    if len(tail) == 1:
+        return True
+    opener = _OPENERS.get(tail[1])
+    if opener is not None:
+        return not opener.match(tail)
+    return not re.match(_OTHER, tail)
 
 
 @dataclass

@@ -535,16 +535,37 @@ class VFS:
         self._notify(r.path, "deleted")
 
     def remove_tree(self, path: str, cwd: str = "/") -> None:
-        """``rm -rf`` of one path (no error if missing is the caller's choice)."""
+        """``rm -rf`` of one path (no error if missing is the caller's choice). Works on the
+        nodes, without recursion or re-resolving paths: trees deeper than a path may be long
+        go too. Stops at the first entry it may not remove (EACCES/EPERM), like rm."""
         r = self.resolve(path, cwd, follow=False)
         node = self._removable(r, path)
-        if isinstance(node, Dir):
-            base = r.path
-            for name in list(node.entries):
-                self.remove_tree(base.rstrip("/") + "/" + name)
-            self.rmdir(base)
-        else:
+        if not isinstance(node, Dir):
             self.unlink(r.path)
+            return
+        order: list[tuple[Dir, str, str]] = []  # (parent, name, path), parents before children
+        todo: list[tuple[str, Dir]] = [(r.path, node)]
+        while todo:
+            dpath, folder = todo.pop()
+            for name, child in folder.entries.items():
+                sub = dpath.rstrip("/") + "/" + name
+                order.append((folder, name, sub))
+                if isinstance(child, Dir):
+                    todo.append((sub, child))
+        now = time.time()
+        for folder, name, sub in reversed(order):
+            child = folder.entries[name]
+            if not self._can(folder, 2) or not self._can(folder, 1):
+                raise FSError(EACCES, sub)
+            if folder.mode & st.S_ISVTX and self.uid not in (ROOT_UID, child.uid, folder.uid):
+                raise FSError(EPERM, sub)
+            del folder.entries[name]
+            if isinstance(child, Dir):
+                folder.nlink -= 1
+            folder.mtime = folder.ctime = now
+            self._release(child)
+            self._notify(sub, "deleted")
+        self.rmdir(r.path)
 
     def rename(self, src: str, dst: str, cwd: str = "/") -> None:
         rs = self.resolve(src, cwd, follow=False)

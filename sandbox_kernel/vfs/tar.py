@@ -1,39 +1,74 @@
-"""Export and import a VFS subtree as a tar stream (stdlib tarfile)."""
+"""Export and import a VFS subtree as a tar stream (stdlib tarfile).
+
+Import is bounded whatever the archive: decompression goes through the stdlib's file readers
+(which decompress a bounded amount per read, so a small bz2/gzip/xz bomb cannot expand in one
+step), every byte written meets the VFS quota, an optional ``check()`` is called between
+members (wall time, interrupt), names are confined to the destination also through symlinks
+the archive itself creates, hard links and devices are skipped, timestamps are clamped.
+Export walks the tree's nodes without recursion and without re-resolving paths, so trees
+deeper than a path can be long still export.
+"""
 from __future__ import annotations
 
+import bz2
+import gzip
 import io
+import lzma
 import tarfile
-from typing import BinaryIO
+from typing import IO, BinaryIO, Callable, Iterator, cast
 
-from .errors import EINVAL, FSError
-from .fs import VFS, Dir, File, Symlink, normpath
+from .errors import EINVAL, ENOENT, FSError
+from .fs import VFS, Dir, File, Inode, Symlink, normpath
+
+#: the latest mtime kept from an archive (9999-12-31): later ones would break date formatting
+MAX_MTIME = 253402300799.0
+_MAGIC: tuple[tuple[bytes, Callable[[IO[bytes]], IO[bytes]]], ...] = (
+    (b"\x1f\x8b", lambda f: cast(IO[bytes], gzip.GzipFile(fileobj=f))),
+    (b"BZh", lambda f: cast(IO[bytes], bz2.BZ2File(f))),
+    (b"\xfd7zXZ\x00", lambda f: cast(IO[bytes], lzma.LZMAFile(f))),
+)
 
 
 def export_tar(fs: VFS, fileobj: BinaryIO, path: str = "/", cwd: str = "/",
-               compress: str = "") -> int:
+               compress: str = "", skip: Callable[[str], bool] | None = None,
+               check: Callable[[], None] | None = None) -> int:
     """Write ``path`` (a file or a directory tree) to ``fileobj``; returns the entry count.
-    Names in the archive are relative to ``path``'s parent for a file, to ``path`` for a dir."""
+    Names in the archive are relative to ``path``'s parent for a file, to ``path`` for a dir;
+    ``skip(name)`` leaves an entry out; ``check()`` may raise to stop between entries."""
     top = fs.realpath(path, cwd)
+    node = fs.resolve(top).node
+    if node is None:
+        raise FSError(ENOENT, path)
     count = 0
     with tarfile.open(fileobj=fileobj, mode="w|" + compress, format=tarfile.PAX_FORMAT) as tar:  # type: ignore[call-overload]  # mode built at run time
-        node = fs._lookup(top)
         if isinstance(node, Dir):
-            for dpath, dirs, files in fs.walk(top):
-                rel = dpath[len(top):].lstrip("/")
-                if rel:
-                    _add(fs, tar, dpath, rel)
-                    count += 1
-                for name in files:
-                    _add(fs, tar, dpath.rstrip("/") + "/" + name, (rel + "/" + name).lstrip("/"))
-                    count += 1
+            for name, child in _walk_nodes(node):
+                if check is not None:
+                    check()
+                if skip is not None and skip(name):
+                    continue
+                _add(tar, child, name)
+                count += 1
         else:
-            _add(fs, tar, top, top.rsplit("/", 1)[-1])
+            _add(tar, node, top.rsplit("/", 1)[-1])
             count += 1
     return count
 
 
-def _add(fs: VFS, tar: tarfile.TarFile, path: str, arcname: str) -> None:
-    node = fs._lookup(path, follow=False)
+def _walk_nodes(top: Dir) -> Iterator[tuple[str, Inode]]:
+    """(relative name, node) of everything below ``top``, parents first, iteratively."""
+    todo: list[tuple[str, Dir]] = [("", top)]
+    while todo:
+        prefix, folder = todo.pop()
+        for name in sorted(folder.entries, reverse=True):
+            child = folder.entries[name]
+            rel = prefix + name
+            yield rel, child
+            if isinstance(child, Dir):
+                todo.append((rel + "/", child))
+
+
+def _add(tar: tarfile.TarFile, node: Inode, arcname: str) -> None:
     info = tarfile.TarInfo(arcname)
     info.mode = node.mode & 0o7777
     info.mtime = int(node.mtime)
@@ -51,46 +86,106 @@ def _add(fs: VFS, tar: tarfile.TarFile, path: str, arcname: str) -> None:
         tar.addfile(info, io.BytesIO(bytes(node.data)))
 
 
-def import_tar(fs: VFS, fileobj: BinaryIO, dest: str = "/", cwd: str = "/") -> int:
-    """Extract a tar stream under ``dest`` (created if missing); returns the entry count.
-    Absolute names and ``..`` are confined to ``dest``; device and fifo entries are skipped."""
-    base = normpath(dest, cwd)
-    fs.mkdir(base, parents=True)
+def open_archive(fileobj: BinaryIO) -> IO[bytes]:
+    """``fileobj`` itself for a plain tar, else a bounded decompressing reader over it."""
+    head = fileobj.read(6)
+    rest = cast(IO[bytes], _Prefixed(head, fileobj))
+    for magic, reader in _MAGIC:
+        if head.startswith(magic):
+            return reader(rest)
+    return rest
+
+
+class _Prefixed(io.RawIOBase):
+    """``head`` followed by the rest of ``tail``: puts back the bytes read to sniff the format."""
+
+    def __init__(self, head: bytes, tail: BinaryIO) -> None:
+        self._head = head
+        self._tail = tail
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buf) -> int:
+        if self._head:
+            n = min(len(buf), len(self._head))
+            buf[:n], self._head = self._head[:n], self._head[n:]
+            return n
+        data = self._tail.read(len(buf))
+        buf[:len(data)] = data
+        return len(data)
+
+
+def inside(fs: VFS, path: str, base: str) -> bool:
+    """Whether ``path`` stays under ``base`` once every existing symlink on the way is
+    resolved (what an archive's own symlinks could redirect)."""
+    try:
+        real = fs.realpath(path, strict=False)
+    except FSError:
+        return False
+    return real == base or real.startswith(base.rstrip("/") + "/")
+
+
+def _is_dir_itself(fs: VFS, path: str) -> bool:
+    """A directory, not a symlink to one."""
+    return isinstance(fs.resolve(path, follow=False).node, Dir)
+
+
+def import_tar(fs: VFS, fileobj: BinaryIO, dest: str = "/", cwd: str = "/",
+               check: Callable[[], None] | None = None) -> int:
+    """Extract a tar stream (plain, gzip, bzip2 or xz) under ``dest`` (created if missing);
+    returns the entry count. ``check()`` may raise to stop between members."""
+    base = fs.realpath(normpath(dest, cwd), strict=False)
+    fs.mkdir(base, parents=True, exist_ok=True)
     count = 0
     try:
-        tar = tarfile.open(fileobj=fileobj, mode="r|*")
-    except tarfile.TarError as e:
+        tar = tarfile.open(fileobj=open_archive(fileobj), mode="r|")
+    except (tarfile.TarError, OSError, EOFError, lzma.LZMAError) as e:
         raise FSError(EINVAL, f"{dest}: not a tar archive ({e})") from None
-    with tar:
-        for member in tar:
-            target = normpath(member.name, base) if not member.name.startswith("/") else normpath(base + "/" + member.name)
-            if not (target == base or target.startswith(base.rstrip("/") + "/")):
-                continue
-            mode = member.mode & 0o7777
-            if member.isdir():
-                fs.mkdir(target, parents=True)
-                fs.chmod(target, mode | 0o700)
-            elif member.issym():
+    try:
+        with tar:
+            for member in tar:
+                if check is not None:
+                    check()
+                name = member.name.lstrip("/")
+                target = normpath(name, base)
+                if not (target == base or target.startswith(base.rstrip("/") + "/")) or target == base:
+                    continue
                 parent = target.rsplit("/", 1)[0] or "/"
-                fs.mkdir(parent, parents=True)
-                if fs.exists(target, follow=False):
-                    fs.unlink(target)
-                fs.symlink(member.linkname, target)
-            elif member.isreg():
-                parent = target.rsplit("/", 1)[0] or "/"
-                fs.mkdir(parent, parents=True)
-                src = tar.extractfile(member)
-                if fs.exists(target, follow=False) and not fs.is_dir(target):
-                    fs.unlink(target)
-                with fs.open(target, "wb") as out:
-                    while True:
-                        chunk = src.read(1 << 20) if src else b""
-                        if not chunk:
-                            break
-                        out.write(chunk)
-                fs.chmod(target, mode)
-                fs.utime(target, float(member.mtime))
-            else:
-                continue
-            count += 1
+                if not inside(fs, parent, base):
+                    continue  # through a symlink out of the destination
+                mode = member.mode & 0o7777
+                mtime = min(max(float(member.mtime), 0.0), MAX_MTIME)
+                if member.isdir():
+                    if fs.exists(target, follow=False) and not _is_dir_itself(fs, target):
+                        fs.unlink(target)
+                    fs.mkdir(target, parents=True, exist_ok=True)
+                    fs.chmod(target, mode | 0o700)
+                elif member.issym():
+                    fs.mkdir(parent, parents=True, exist_ok=True)
+                    if fs.exists(target, follow=False):
+                        if _is_dir_itself(fs, target):
+                            fs.remove_tree(target)
+                        else:
+                            fs.unlink(target)
+                    fs.symlink(member.linkname, target)
+                elif member.isreg():
+                    fs.mkdir(parent, parents=True, exist_ok=True)
+                    src = tar.extractfile(member)
+                    if fs.exists(target, follow=False) and not _is_dir_itself(fs, target):
+                        fs.unlink(target)  # never write through a symlink the archive left
+                    with fs.open(target, "wb") as out:
+                        while chunk := (src.read(1 << 20) if src else b""):
+                            out.write(chunk)
+                            if check is not None:
+                                check()
+                    fs.chmod(target, mode)
+                    fs.utime(target, mtime)
+                else:
+                    continue  # hard links, devices, fifos
+                count += 1
+    except (tarfile.TarError, EOFError, lzma.LZMAError, OSError) as e:
+        if isinstance(e, FSError):
+            raise
+        raise FSError(EINVAL, f"{dest}: damaged archive ({e})") from None
     return count

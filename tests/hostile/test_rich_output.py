@@ -123,3 +123,18 @@ def test_kernel_sends_only_passive_output(kc):
     shown = [m["content"] for m in messages if m["msg_type"] == "display_data"]
     assert shown[0]["data"] == {"text/html": "<i>js</i>"}
     assert shown[0]["transient"]["display_id"] == "sandbox-p"
+
+
+def test_display_counts_against_the_output_limit(kc):
+    """Red team: `display` output was not counted against stdout_bytes (1.2 GB in 16 s)."""
+    from kernelclient import execute, run_ok, stream_text
+
+    run_ok(kc, "%limits stdout_bytes=64K")
+    try:
+        reply, messages = execute(kc, "x=$(printf '%01000d' 0); for i in $(seq 400); do display --html \"<b>$x</b>\"; done",
+                                  timeout=120)
+        shown = [m for m in messages if m["msg_type"] == "display_data"]
+        assert 28 <= len(shown) <= 36, len(shown)  # ~2 KB each (HTML + its text) within 64 KiB, then nothing
+        assert stream_text(messages, "stderr").count("stdout truncated") == 1
+    finally:
+        run_ok(kc, "%limits stdout_bytes=1M")

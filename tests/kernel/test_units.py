@@ -312,3 +312,29 @@ def test_display_command_errors():
     assert status == 1 and "no notebook to display in" in err
     status, out, err = run_display(["--help"])
     assert status == 0 and out.startswith("Usage: display")
+
+
+@pytest.mark.parametrize("raw, shown", [
+    ("plain \x1b[1;31mred\x1b[0m\r\n", "plain \x1b[1;31mred\x1b[0m\r\n"),      # colours stay
+    ("\x1b]0;Fake title\x07after", "after"),                                   # window title
+    ("\x1b]52;c;cm0gLXJmIH4=\x07", ""),                                        # clipboard write
+    ("\x1b]8;;http://evil\x1b\\looks safe\x1b]8;;\x1b\\", "looks safe"),     # hidden hyperlink
+    ("real\x1b[1A\x1b[2K\x1b[1Gfake", "realfake"),                            # rewriting earlier lines
+    ("\x9b2J\x1bc\x1bP+q\x1b\\x", "2Jx"),                                      # C1 CSI, reset, DCS
+    ("nul\x00 bell\x07 tab\t back\b", "nul bell tab\t back\b"),
+])
+def test_stream_text_keeps_only_what_renders_as_text(raw, shown):
+    """Red team: raw terminal escapes from sandbox code passed through (spoofing jupyter console)."""
+    from sandbox_kernel.kernel.relay import TerminalText
+
+    assert TerminalText().clean(raw, final=True) == shown
+
+
+def test_a_sequence_split_between_writes_is_held():
+    sent = []
+    relay = StreamRelay(lambda name, text: sent.append(text), interval=0)
+    for part in (b"ok \x1b[3", b"2mgreen\x1b]0;ti", b"tle\x07 done"):
+        relay.write("stdout", part)
+        relay.flush()
+    relay.close()
+    assert "".join(sent) == "ok \x1b[32mgreen done"
