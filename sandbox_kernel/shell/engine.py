@@ -12,6 +12,7 @@ from ..commands import registry
 from ..commands.registry import CommandCancelled
 from ..engine import ErrorInfo, RunResult, Streams
 from ..limits import Limits
+from ..stack import recursion_limit
 from ..streams import EmptyInput, InputStream, OutputStream, OutputTooLarge, SinkOutput
 from ..vfs.layout import COMMAND_STUB
 from .builtins import BUILTINS, help_text
@@ -30,10 +31,6 @@ SHELL_VARS = {
     "MACHTYPE": "x86_64-pc-linux-gnu", "OSTYPE": "linux-gnu", "UID": "1000", "EUID": "1000",
     "PPID": "4241", "HISTFILE": "/home/user/.bash_history", "OPTERR": "1",
 }
-#: Python frames allowed: each shell function level costs ~10 frames, so the default
-#: function_depth (1000) fits, and deeper recursion ends in RecursionError (reported as a
-#: limit) well before the C stack would overflow (~25 000 frames on an 8 MiB stack).
-RECURSION_LIMIT = 20000
 #: How long a cancelled run may take to notice at its next checkpoint before its task is cancelled.
 CANCEL_GRACE = 0.3
 
@@ -62,8 +59,12 @@ class ShellEngine:
     name = "sh"
 
     def __init__(self, sandbox, interactive: bool = True) -> None:
-        if sys.getrecursionlimit() < RECURSION_LIMIT:
-            sys.setrecursionlimit(RECURSION_LIMIT)
+        # each shell function level costs ~10 frames: the default function_depth (1000) fits
+        # a 64 MiB stack, and deeper recursion ends in RecursionError (reported as a limit)
+        # before the C stack would overflow (stack.py)
+        limit = recursion_limit()
+        if sys.getrecursionlimit() < limit:
+            sys.setrecursionlimit(limit)
         self.sandbox = sandbox
         self.rt = Runtime(sandbox.fs, sandbox, sandbox.limits)
         self.shell = Shell(self.rt)
