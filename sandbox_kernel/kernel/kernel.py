@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import fnmatch
+from collections import deque
 import importlib.util
 import signal
 import socket
@@ -34,6 +35,10 @@ from .relay import DisplayHook, StreamRelay, safe_output
 
 #: How often a pending input_request is polled for its reply.
 INPUT_POLL = 0.02
+#: history_request answers from the last this many cells, each input/output cut to HISTORY_TEXT
+#: characters: a long-running kernel keeps bounded memory
+HISTORY_CELLS = 10_000
+HISTORY_TEXT = 100_000
 
 SUBSHELLS_REFUSED = ("kernel subshells are not supported: the sandbox runs one cell at a time "
                      "(requests for them get an error reply)")
@@ -59,7 +64,8 @@ class SandboxKernel(Kernel):
         self.cells = CellRunner(self.sandbox, self.log)
         #: the admin's host mounts and the persistent workspace (set up before any cell)
         self.host_files = HostFiles(self.sandbox, self.policy, self.log)
-        self.cell_history: list[tuple[int, str, str]] = []  # (line, input, output text)
+        #: (line, input, output text) of the last HISTORY_CELLS cells, for history_request
+        self.cell_history: deque[tuple[int, str, str]] = deque(maxlen=HISTORY_CELLS)
         self.history_session = 1
         #: The running cell's token, for interrupts from other threads (None when idle).
         self._running: CancelToken | None = None
@@ -237,7 +243,7 @@ class SandboxKernel(Kernel):
             publish("execute_result", {"execution_count": self.execution_count,
                                        "data": value, "metadata": {}})
         if store_history:
-            self.cell_history.append((self.execution_count, code, output_text))
+            self.cell_history.append((self.execution_count, code[:HISTORY_TEXT], output_text[:HISTORY_TEXT]))
         reply: dict[str, Any] = {"execution_count": self.execution_count}
         if result.error is not None:
             error = result.error
@@ -324,7 +330,7 @@ class SandboxKernel(Kernel):
 
     async def do_history(self, hist_access_type, output, raw, session=None, start=None,
                          stop=None, n=None, pattern=None, unique=False):
-        entries = self.cell_history
+        entries: list[tuple[int, str, str]] = list(self.cell_history)
         if hist_access_type == "tail":
             entries = entries[-n:] if n else entries[-10:]
         elif hist_access_type == "range":

@@ -338,3 +338,21 @@ def test_a_sequence_split_between_writes_is_held():
         relay.flush()
     relay.close()
     assert "".join(sent) == "ok \x1b[32mgreen done"
+
+
+def test_cell_history_is_bounded(monkeypatch):
+    """A long-running kernel kept every cell's code and output forever (~360 B a cell)."""
+    import asyncio
+
+    from sandbox_kernel.kernel import kernel as kernel_module
+
+    monkeypatch.setattr(kernel_module, "HISTORY_CELLS", 5)
+    monkeypatch.setattr(kernel_module, "HISTORY_TEXT", 10)
+    k = kernel_module.SandboxKernel()
+
+    async def cells():
+        for i in range(8):
+            await k.do_execute(f"echo {i} #" + "x" * 50, silent=True)
+            k.execution_count += 1
+    asyncio.run(cells())
+    assert [(n, text) for n, text, _ in k.cell_history] == [(n, f"echo {n} #xx") for n in range(3, 8)]
