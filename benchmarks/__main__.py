@@ -17,7 +17,7 @@ from pathlib import Path
 from .harness import Report
 
 ROOT = Path(__file__).resolve().parent.parent
-GROUPS = ["shell", "coreutils", "kernel", "js", "vm", "memory", "store"]
+GROUPS = ["shell", "coreutils", "kernel", "js", "vm", "memory", "store", "fidelity"]
 PEER_MODULES = {"bashkit": "bashkit", "just-bash": "just_bash", "bash_kernel": "bash_kernel"}
 
 
@@ -37,11 +37,12 @@ def ensure_peers(report: Report, install: bool) -> None:
 
 
 def run_group(name: str, report: Report, runs: int) -> None:
-    from . import engines, hostfiles, kernels, shell
+    from . import engines, fidelity, hostfiles, kernels, shell
 
     table = {"shell": shell.bench_shell, "coreutils": shell.bench_coreutils,
              "kernel": kernels.bench_kernels, "js": engines.bench_js, "vm": engines.bench_vm,
-             "memory": engines.bench_memory, "store": hostfiles.bench_store}
+             "memory": engines.bench_memory, "store": hostfiles.bench_store,
+             "fidelity": fidelity.bench_fidelity}
     t = time.perf_counter()
     try:
         table[name](report, runs)
