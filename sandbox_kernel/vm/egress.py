@@ -335,8 +335,7 @@ class EgressProxy:
             self._reply(conn, 400, message)
 
         down = self._downstream(up_reader, conn.write, self.injector.scrubber(secrets) if secrets else None)
-        await self._exchange(send(), down, refuse, record, grace=None)
-        conn.close()
+        await self._exchange(send(), down, refuse, conn.close, record, grace=None)
 
     async def _terminated(self, conn: GuestConnection, reader: Reader, up_reader, up_writer, host: str,
                           port: int, secrets: list[ActiveSecret], record: AccessRecord) -> None:
@@ -380,19 +379,21 @@ class EgressProxy:
             tls.write(b"HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\nConnection: close\r\n"
                       b"Content-Length: %d\r\n\r\n" % len(body) + body)
 
-        try:
-            down = self._downstream(up_reader, tls.write, self.injector.scrubber(secrets))
-            await self._exchange(send(), down, refuse, record, grace=DRAIN_GRACE)
-        finally:
+        def close() -> None:
             tls.close()
             conn.close()
 
+        down = self._downstream(up_reader, tls.write, self.injector.scrubber(secrets))
+        await self._exchange(send(), down, refuse, close, record, grace=DRAIN_GRACE)
+
     @staticmethod
     async def _exchange(send: Awaitable[None], down: Awaitable[None], refuse: Callable[[str], None],
-                        record: AccessRecord, grace: float | None) -> None:
+                        close: Callable[[], None], record: AccessRecord, grace: float | None) -> None:
         """Requests up and the responses down at once (a client may wait for ``100 Continue``
-        before its body). The server closing ends it; the guest's end leaves the response
-        ``grace`` seconds (None: until the server closes); a bad request is refused."""
+        before its body). The guest's end leaves the response ``grace`` seconds (None: until
+        the server closes); a bad request is refused. Then the guest side is closed, and only
+        after that the request side stops waiting for the guest: stopping it first would end
+        the agent stream before the close reached the guest."""
         up_task, down_task = asyncio.ensure_future(send), asyncio.ensure_future(down)
         try:
             await asyncio.wait({up_task, down_task}, return_when=asyncio.FIRST_COMPLETED)
@@ -402,10 +403,15 @@ class EgressProxy:
                     down_task.cancel()
                     record.reason = f"bad request: {error}"
                     refuse(f"Bad Request ({error})")
-                    return
-                if error is not None and not isinstance(error, (OSError, AgentGone)):
+                elif error is not None and not isinstance(error, (OSError, AgentGone)):
                     raise error
-                await asyncio.wait({down_task}, timeout=grace)
+                else:
+                    await asyncio.wait({down_task}, timeout=grace)
+            if not down_task.done():
+                down_task.cancel()
+            close()
+            if not up_task.done():  # the guest answers the close by closing its end
+                await asyncio.wait({up_task}, timeout=FIRST_HEAD_TIMEOUT)
         finally:
             for task in (up_task, down_task):
                 if not task.done():

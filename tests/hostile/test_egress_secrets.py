@@ -26,10 +26,12 @@ VALUE = "s3cret-VALUE-7d1e0a9b"
 
 
 class SocketStream:
-    """A TCP connection shaped like the agent's stream of a guest connection."""
+    """A TCP connection shaped like the agent's stream of a guest connection: as with the
+    agent's, nothing written after its events ended reaches the guest."""
 
     def __init__(self, reader, writer) -> None:
         self.reader, self.writer = reader, writer
+        self.ended = False
 
     def events(self):
         async def gen():
@@ -38,15 +40,21 @@ class SocketStream:
                     yield "stdout", data
             except ConnectionError:
                 return
+            finally:
+                self.ended = True
         return gen()
 
     def write(self, data: bytes) -> None:
-        if not self.writer.is_closing():
-            self.writer.write(data)
+        self._queue(lambda: self.writer.write(data))
 
     def close_input(self) -> None:
-        if not self.writer.is_closing():
-            self.writer.close()
+        self._queue(self.writer.close)
+
+    def _queue(self, action) -> None:
+        def send() -> None:  # queued, as the agent client's stdin pump sends it
+            if not self.writer.is_closing() and not self.ended:
+                action()
+        asyncio.get_running_loop().call_soon(send)
 
 
 class Hosts:
@@ -91,8 +99,11 @@ class Hosts:
         self.proxy = EgressProxy(rules, self.log, self.injector, self.ca,
                                  upstream_context(self.cert if self.trust_upstream else None))
 
+        self.streams: list[SocketStream] = []  # kept: a collected writer would close its socket
+
         async def handle(reader, writer):
-            await self.proxy._handle(SocketStream(reader, writer))
+            self.streams.append(SocketStream(reader, writer))
+            await self.proxy._handle(self.streams[-1])
         self.front = await asyncio.start_server(handle, "127.0.0.1", 0)
         self.proxy_port = self.front.sockets[0].getsockname()[1]
         self.ca_file = os.path.join(self.tmp, "kernel-ca.pem")
@@ -164,6 +175,26 @@ def test_https_secret_reaches_its_host_only_and_is_masked_on_the_way_back(tmp_pa
     assert stat.S_IMODE(os.stat(hosts.log.path).st_mode) == 0o600
     entry = json.loads(open(hosts.log.path).read().splitlines()[0])
     assert entry["host"] == "127.0.0.1" and entry["secrets"] == ["TOKEN"] and entry["verdict"] == "allowed"
+
+
+def test_a_reply_that_ends_with_the_connection_reaches_the_guest(tmp_path):
+    """The server closes to end its reply: the proxy must close the guest's side before it stops
+    reading from the guest (the agent stream sends nothing once its events ended)."""
+    async def body(hosts: Hosts):
+        async def close_after_reply(reader, writer):
+            await reader.readuntil(b"\r\n\r\n")
+            writer.write(b"HTTP/1.1 200 OK\r\nConnection: close\r\n\r\nuntil the end")
+            await writer.drain()
+            writer.close()
+        hosts.https.close()
+        tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        tls.load_cert_chain(hosts.cert, hosts.cert.replace("server.pem", "server.key"))
+        sock = socket.socket()
+        sock.bind(("127.0.0.1", hosts.https_port))
+        sock.listen()
+        hosts.https = await asyncio.start_server(close_after_reply, sock=sock, ssl=tls)
+        return await asyncio.to_thread(hosts.https_get, ["/"], {"Authorization": hosts.placeholder})
+    assert run(tmp_path, body) == [(200, b"until the end")]
 
 
 def test_basic_credentials_get_the_value_too(tmp_path):

@@ -44,12 +44,13 @@ def listener() -> tuple[socket.socket, int]:
 
 
 async def reflecting_servers(cert: str, key: str, seen: list[bytes], https_sock, http_sock):
-    """An HTTPS and an HTTP server on loopback that record each request head and echo it back."""
+    """An HTTPS and an HTTP server on loopback that record each request head and echo it back
+    (a body that ends where the connection does: the proxy must pass the server's close on)."""
     async def reflect(reader, writer):
         try:
             head = await reader.readuntil(b"\r\n\r\n")
             seen.append(head)
-            writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\nConnection: close\r\n\r\n" % len(head) + head)
+            writer.write(b"HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n" + head)
             await writer.drain()
         except (asyncio.IncompleteReadError, ConnectionError, ssl.SSLError):
             pass
