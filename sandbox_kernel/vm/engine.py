@@ -606,7 +606,7 @@ class VmEngine:
                  f"memory: {m.config.memory_mb} MB" + (f" ({memory})" if memory else ""),
                  f"network: {self.network}" + (f" ({len(self.egress.records)} accesses logged, %vm egress)"
                                                if self.network != "none" else ""),
-                 *[f"  {line}" for line in self.egress.lines()[-5:]],
+                 *[f"  {record.line()}" for record in list(self.egress.records)[-5:]],
                  *self._policy_lines(),
                  f"image: {self.image.hash if self.image else '?'}"]
         return "\n".join(lines)
