@@ -36,9 +36,10 @@ def parse_address(text: str) -> IPAddress | None:
 
 class AllowRule:
     """``host`` (ports 80 and 443), ``host:port``, ``*.domain`` (any subdomain of domain),
-    an IP address ``10.0.0.5:8080`` / ``[::1]:8080`` (that exact address)."""
+    an IP address ``10.0.0.5:8080`` / ``[::1]:8080`` (that exact address). ``default_ports``
+    are the ports of a rule that names none (a secret's hosts default to 443 only)."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, default_ports: tuple[int, ...] = DEFAULT_PORTS) -> None:
         self.text = text.strip()
         host, port = _split_rule(self.text)
         self.address = parse_address(host)
@@ -47,7 +48,7 @@ class AllowRule:
         if port is not None and (not isdigits(port) or not 1 <= int(port) <= 65535):
             raise ValueError(f"invalid port in '{text}'")
         self.host = str(self.address) if self.address is not None else host.lower()
-        self.ports = (int(port),) if port is not None else DEFAULT_PORTS
+        self.ports = (int(port),) if port is not None else default_ports
         self.wildcard = self.address is None and self.host.startswith("*.")
 
     def matches_host(self, host: str) -> bool:
@@ -86,14 +87,14 @@ def _split_rule(text: str) -> tuple[str, str | None]:
     return text, None
 
 
-def parse_allow_list(spec: str) -> list[AllowRule]:
+def parse_allow_list(spec: str, default_ports: tuple[int, ...] = DEFAULT_PORTS) -> list[AllowRule]:
     """``allow:a.org,*.b.org:8443`` -> rules; raises ValueError."""
     if not spec.startswith("allow:"):
         raise ValueError("network must be 'none' or 'allow:HOST[,HOST...]'")
     items = [s for s in spec[len("allow:"):].split(",") if s.strip()]
     if not items:
         raise ValueError("network=allow: needs at least one host")
-    return [AllowRule(s) for s in items]
+    return [AllowRule(s, default_ports) for s in items]
 
 
 def check_narrower(spec: str, ceiling: str) -> None:
@@ -103,6 +104,11 @@ def check_narrower(spec: str, ceiling: str) -> None:
     rules = parse_allow_list(spec)
     if ceiling == "none":
         raise ValueError("this kernel has no network (the admin's policy is network=none)")
+    check_within(rules, ceiling)
+
+
+def check_within(rules: list[AllowRule], ceiling: str) -> None:
+    """Raise ValueError unless every host and port of ``rules`` is allowed by ``ceiling``."""
     limit = parse_allow_list(ceiling)
     for rule in rules:
         for port in rule.ports:

@@ -2,16 +2,49 @@
 
 The admin sets it on the kernel's command line (``kernel.json`` argv, written by
 ``python -m sandbox_kernel install --limit ... --max-limit ... --network ... --mount ...
---persist --allow-active-output``). Nothing a cell runs can change it.
+--persist --secret ... --max-vms ... --allow-active-output``). Secret values never appear on
+a command line: they come from the kernel's environment (``kernel.json`` ``env`` or the
+spawner's) or from a file only the kernel's user can read. Nothing a cell runs can change any
+of it.
 """
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import re
+import stat
 from dataclasses import dataclass, field
+from typing import MutableMapping
 
 from .limits import DEFAULT_CEILINGS, Limits, notebook_defaults
-from .netpolicy import parse_allow_list
+from .netpolicy import AllowRule, check_within, parse_allow_list
 from .vfs.changes import under
+
+#: A secret's hosts get it on this port unless their rule names one: HTTPS only, never in clear.
+SECRET_PORTS = (443,)
+SECRET_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+#: Variables the VM engine sets itself (proxy and CA settings): a secret may not take them.
+RESERVED_NAMES = {"http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "no_proxy", "NO_PROXY",
+                  "SSL_CERT_FILE", "REQUESTS_CA_BUNDLE", "PIP_CERT", "NODE_EXTRA_CA_CERTS",
+                  "CURL_CA_BUNDLE", "GIT_SSL_CAINFO", "PATH", "HOME"}
+MIN_SECRET, MAX_SECRET = 8, 8192
+MAX_VMS_LIMIT = 1024
+
+
+@dataclass(frozen=True)
+class Secret:
+    """``name`` -> ``value``, sent only to ``hosts`` (an ``allow:`` list; port 443 unless a rule
+    names another). ``value`` is None when its source did not provide it (the kernel says so)."""
+
+    name: str
+    hosts: str
+    value: str | None = field(default=None, repr=False, compare=False)
+    source: str = ""
+
+    def rules(self) -> list[AllowRule]:
+        return parse_allow_list(self.hosts, SECRET_PORTS)
+
 
 # ------------------------------------------------------------------ host mounts
 #: host mounts go inside this tree: the one the shell, JS and %%vm all see
@@ -88,6 +121,22 @@ class Policy:
     mounts: tuple[MountSpec, ...] = ()
     #: Keep /workspace and /home/user across restarts (``--persist``; per notebook).
     persist: bool = False
+    #: Credentials the guest never sees: it gets a placeholder, the egress proxy puts the
+    #: value into requests to the secret's hosts only.
+    secrets: tuple[Secret, ...] = ()
+    #: Append every egress access to this file too (JSON lines, created 0600).
+    egress_log: str | None = None
+    #: Extra CA certificates (PEM) the proxy trusts for upstream TLS, beside the system's.
+    egress_ca_file: str | None = None
+    #: At most this many VMs run at once on this host (all kernels sharing ``vm_slots_dir``).
+    max_vms: int | None = None
+    vm_slots_dir: str | None = None
+    #: Seconds a start waits for a free VM slot before it is refused.
+    vm_queue_timeout: float = 60.0
+    #: Seconds a full boot may take (a resume gets at most 20 of them, then boots fully).
+    vm_boot_timeout: float = 120.0
+    #: Seconds a stopping guest gets to power off before QEMU is terminated.
+    vm_stop_timeout: float = 3.0
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -110,10 +159,36 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--allow-active-output", action="store_true", default=None,
                         help="let rich output run scripts in the browser (off: HTML, Markdown and "
                              "SVG are sanitised, application/javascript is dropped)")
+    parser.add_argument("--secret", metavar="NAME@HOST[,HOST...]", action="append", default=None,
+                        help="a credential the guest never sees: the value of the kernel's "
+                             "environment variable NAME, put by the egress proxy into requests to "
+                             "HOST only (port 443 unless HOST:PORT); the guest's $NAME is a placeholder")
+    parser.add_argument("--secrets-file", metavar="PATH", default=None,
+                        help='secrets from a JSON file readable by the kernel\'s user only: '
+                             '{"NAME": {"value": "...", "hosts": ["HOST", ...]}}')
+    parser.add_argument("--egress-log", metavar="PATH", default=None,
+                        help="append every VM egress access to PATH (JSON lines, created 0600)")
+    parser.add_argument("--egress-ca-file", metavar="PATH", default=None,
+                        help="extra CA certificates (PEM) the egress proxy trusts for upstream TLS")
+    parser.add_argument("--max-vms", metavar="N", type=int, default=None,
+                        help="at most N VMs running at once on this host, across all kernels "
+                             "sharing --vm-slots-dir")
+    parser.add_argument("--vm-slots-dir", metavar="DIR", default=None,
+                        help="the lock directory of --max-vms (default: the cache directory)")
+    parser.add_argument("--vm-queue-timeout", metavar="SECONDS", type=float, default=None,
+                        help="how long a VM start waits for a free slot (default 60)")
+    parser.add_argument("--vm-boot-timeout", metavar="SECONDS", type=float, default=None,
+                        help="how long a VM boot may take (default 120)")
+    parser.add_argument("--vm-stop-timeout", metavar="SECONDS", type=float, default=None,
+                        help="how long a stopping VM gets to power off (default 3)")
 
 
-def from_arguments(args: argparse.Namespace) -> Policy:
-    """A Policy from parsed options; raises ValueError for a bad value."""
+def from_arguments(args: argparse.Namespace, environ: MutableMapping[str, str] | None = None) -> Policy:
+    """A Policy from parsed options; raises ValueError for a bad value.
+
+    With ``environ`` (the kernel starting) secret values are read: ``--secret NAME`` takes
+    ``environ[NAME]`` and removes it, so no child process (QEMU) inherits it; the secrets
+    file is read. Without it (``install``) only the options' syntax is checked."""
     network = args.network or "none"
     if network != "none":
         parse_allow_list(network)
@@ -137,12 +212,108 @@ def from_arguments(args: argparse.Namespace) -> Policy:
             setattr(limits, name, getattr(ceilings, name))
     mounts = [parse_mount(text) for text in args.mount or []]
     check_mounts(mounts)
+    secrets = [_secret_from_option(text, environ) for text in args.secret or ()]
+    if args.secrets_file:
+        if not os.path.isabs(args.secrets_file):
+            raise ValueError(f"--secrets-file must be an absolute path: {args.secrets_file}")
+        if environ is not None:
+            secrets += read_secrets_file(args.secrets_file)
+    names = [s.name for s in secrets]
+    for name in names:
+        if names.count(name) > 1:
+            raise ValueError(f"secret {name} is defined twice")
+    for secret in secrets:
+        if network == "none":
+            raise ValueError(f"secret {secret.name} needs a network: --network allow:... listing "
+                             f"its hosts ({secret.hosts[len('allow:'):]}); this policy has none")
+        try:
+            check_within(secret.rules(), network)
+        except ValueError as e:
+            raise ValueError(f"secret {secret.name}: {e}") from None
+    for option in ("egress_log", "egress_ca_file", "vm_slots_dir"):
+        path = getattr(args, option)
+        if path is not None and not os.path.isabs(path):
+            raise ValueError(f"--{option.replace('_', '-')} must be an absolute path: {path}")
+    if args.max_vms is not None and not 1 <= args.max_vms <= MAX_VMS_LIMIT:
+        raise ValueError(f"--max-vms must be 1..{MAX_VMS_LIMIT}")
+    timeouts = {}
+    for option, low, high in (("vm_queue_timeout", 0, 86400), ("vm_boot_timeout", 1, 3600),
+                              ("vm_stop_timeout", 0.1, 600)):
+        value = getattr(args, option)
+        if value is not None:
+            if not low <= value <= high:  # also refuses nan
+                raise ValueError(f"--{option.replace('_', '-')} must be {low}..{high} seconds")
+            timeouts[option] = float(value)
     return Policy(network=network, active_output=bool(args.allow_active_output), limits=limits,
-                  ceilings=ceilings, mounts=tuple(mounts), persist=bool(args.persist))
+                  ceilings=ceilings, mounts=tuple(mounts), persist=bool(args.persist),
+                  secrets=tuple(secrets), egress_log=args.egress_log, egress_ca_file=args.egress_ca_file,
+                  max_vms=args.max_vms, vm_slots_dir=args.vm_slots_dir, **timeouts)
+
+
+def _secret_from_option(text: str, environ: MutableMapping[str, str] | None) -> Secret:
+    name, at, hosts = text.partition("@")
+    if not at or not hosts.strip():
+        raise ValueError(f"--secret {text}: expected NAME@HOST[,HOST...]")
+    check_secret_name(name)
+    secret = Secret(name, "allow:" + hosts, source=f"environment variable {name}")
+    secret.rules()
+    if environ is None:
+        return secret
+    value = environ.pop(name, None)
+    if value is not None:
+        check_secret_value(name, value)
+    return Secret(name, secret.hosts, value, secret.source)
+
+
+def read_secrets_file(path: str) -> list[Secret]:
+    """The secrets of a JSON file the kernel's user owns and nobody else may read."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+    except OSError as e:
+        raise ValueError(f"--secrets-file {path}: {e.strerror}") from None
+    with os.fdopen(fd, "rb") as f:
+        info = os.fstat(f.fileno())
+        if not stat.S_ISREG(info.st_mode) or info.st_mode & 0o077 or info.st_uid != os.getuid():
+            raise ValueError(f"--secrets-file {path}: must be a regular file owned by this user and "
+                             "not readable or writable by others (chmod 600)")
+        try:
+            data = json.loads(f.read(1 << 20))
+        except ValueError as e:
+            raise ValueError(f"--secrets-file {path}: not valid JSON ({e.__class__.__name__})") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"--secrets-file {path}: expected an object of NAME: {{value, hosts}}")
+    secrets = []
+    for name, entry in data.items():
+        check_secret_name(name)
+        hosts = entry.get("hosts") if isinstance(entry, dict) else None
+        value = entry.get("value") if isinstance(entry, dict) else None
+        if not isinstance(value, str) or not isinstance(hosts, list) or not hosts \
+                or not all(isinstance(h, str) and h.strip() and "," not in h for h in hosts):
+            raise ValueError(f"--secrets-file {path}: secret {name} needs \"value\" (a string) and "
+                             "\"hosts\" (a list of HOST[:PORT] strings)")
+        check_secret_value(name, value)
+        secret = Secret(name, "allow:" + ",".join(hosts), value, f"secrets file {path}")
+        secret.rules()
+        secrets.append(secret)
+    return secrets
+
+
+def check_secret_name(name: str) -> None:
+    if not SECRET_NAME.fullmatch(name) or name in RESERVED_NAMES:
+        raise ValueError(f"invalid secret name '{name}' (letters, digits and _; not a proxy or CA variable)")
+
+
+def check_secret_value(name: str, value: str) -> None:
+    """Printable ASCII of a sane length: it goes into HTTP headers, and responses are searched
+    for it (a very short value would match by chance)."""
+    if not MIN_SECRET <= len(value) <= MAX_SECRET:
+        raise ValueError(f"secret {name}: the value must be {MIN_SECRET}..{MAX_SECRET} characters")
+    if not all(" " <= c <= "~" for c in value):
+        raise ValueError(f"secret {name}: the value must be printable ASCII (no newlines or control characters)")
 
 
 def to_argv(args: argparse.Namespace) -> list[str]:
-    """The options of ``args`` that differ from the defaults, as kernel argv."""
+    """The options of ``args`` that differ from the defaults, as kernel argv (never a secret value)."""
     argv: list[str] = []
     if args.network and args.network != "none":
         argv += ["--network", args.network]
@@ -156,4 +327,11 @@ def to_argv(args: argparse.Namespace) -> list[str]:
         argv += ["--limit", item]
     for item in args.max_limit or []:
         argv += ["--max-limit", item]
+    for text in args.secret or ():
+        argv += ["--secret", text]
+    for option in ("secrets_file", "egress_log", "egress_ca_file", "max_vms", "vm_slots_dir",
+                   "vm_queue_timeout", "vm_boot_timeout", "vm_stop_timeout"):
+        value = getattr(args, option)
+        if value is not None:
+            argv += ["--" + option.replace("_", "-"), f"{value:g}" if isinstance(value, float) else str(value)]
     return argv

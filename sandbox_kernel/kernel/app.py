@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from ipykernel.kernelapp import IPKernelApp
@@ -21,12 +22,13 @@ class SandboxKernelApp(IPKernelApp):
 
 
 def kernel_main(argv: list[str]) -> int:
-    """Our policy options first (the admin's, from kernel.json), the rest is ipykernel's."""
+    """Our policy options first (the admin's, from kernel.json), the rest is ipykernel's.
+    Secret values are taken out of the environment here, before anything is started."""
     parser = argparse.ArgumentParser(prog="python -m sandbox_kernel kernel", add_help=False)
     policy.add_arguments(parser)
     args, rest = parser.parse_known_args(list(argv))
     try:
-        SandboxKernel.policy = policy.from_arguments(args)
+        SandboxKernel.policy = policy.from_arguments(args, os.environ)
     except ValueError as e:
         print(f"sandbox_kernel kernel: {e}", file=sys.stderr)
         return 2

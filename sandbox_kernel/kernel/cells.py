@@ -133,7 +133,9 @@ class CellRunner:
                     text = await text
             except ValueError as e:
                 raise magics.MagicError(str(e)) from None
-            if text:
+            if isinstance(text, dict):  # a MIME bundle (e.g. %vm egress's table)
+                outcome.result.value = text
+            elif text:
                 streams.stdout.write((str(text).rstrip("\n") + "\n").encode())
 
     def _magic_check(self, cancel: CancelToken):

@@ -5,121 +5,492 @@ The guest has only ``lo``. When the kernel's policy allows a network (the admin'
 127.0.0.1:3128 inside the guest and hands each connection to the host over the agent channel;
 this module is the HTTP proxy at the host end. It accepts ``CONNECT host:port`` (HTTPS and any
 TLS) and absolute-URI plain HTTP requests, lets through only hosts on the allow-list, resolves
-each name once and connects to a resolved public address (``netpolicy.reachable``), logs every
-access (allowed or denied), and answers everything else with 403.
+each name once and connects to a resolved public address (``netpolicy.reachable``), records
+every access (allowed or denied, with byte counts) in an ``AccessSink``, and answers
+everything else with 403.
+
+Secrets (``injection``): plain HTTP requests and the TLS of CONNECTs to a secret's hosts are
+parsed request by request, and the secret's placeholder in a header becomes its value when
+the request really goes to that host (the Host header and target name it too). For TLS the
+proxy terminates the guest's connection with the kernel's CA (``tlsintercept``) and opens its
+own to the real server, which it verifies. All other CONNECTs are end-to-end tunnels.
 """
 from __future__ import annotations
 
 import asyncio
-import logging
 import re
 import socket
+import ssl
 import time
-from typing import Callable
+from typing import Awaitable, Callable
 
 from ..chars import isdigits
 from ..netpolicy import AllowRule, host_addresses, parse_address, reachable
-from .client import AgentGone, Execution
+from .accesslog import AccessRecord, AccessSink
+from .client import AgentGone
+from .injection import ActiveSecret, Scrubber, SecretInjector
+from .tlsintercept import GuestTls, KernelCA
 
 GUEST_PROXY_PORT = 3128
 MAX_HEAD = 64 * 1024
-log = logging.getLogger(__name__)
+MAX_LINE = 8192
+FIRST_HEAD_TIMEOUT = 30.0
+CONNECT_TIMEOUT = 15.0
+DRAIN_GRACE = 5.0  # seconds a response may still take after the guest closed a terminated TLS connection
+PAUSE = 0.2         # seconds a response may pause before a held-back tail is flushed (Scrubber)
+HOP_BY_HOP = {"proxy-connection", "proxy-authorization", "keep-alive"}
+_TOKEN = re.compile(rb"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+
+
+class BadRequest(Exception):
+    """A request the proxy will not forward (answered with 400)."""
+
+
+class GuestConnection:
+    """One guest connection (an agent stream): reads, writes and byte counts for the record."""
+
+    def __init__(self, stream, record: AccessRecord | None = None) -> None:
+        self.stream = stream
+        self.events = stream.events()
+        self.record = record
+        self.up = 0
+        self.down = 0
+
+    async def read(self) -> bytes:
+        try:
+            _, data = await self.events.__anext__()
+        except StopAsyncIteration:
+            return b""
+        self.up += len(data)
+        if self.record is not None:
+            self.record.bytes_up += len(data)
+        return data
+
+    def write(self, data: bytes) -> None:
+        if data:
+            self.down += len(data)
+            if self.record is not None:
+                self.record.bytes_down += len(data)
+            self.stream.write(data)
+
+    def close(self) -> None:
+        self.stream.close_input()
+
+
+class Reader:
+    """Buffered reads over ``read()`` (b'' = end): request heads, lines, exact lengths."""
+
+    def __init__(self, read: Callable[[], Awaitable[bytes]], data: bytes = b"") -> None:
+        self._read = read
+        self.buffer = bytearray(data)
+        self.ended = False
+
+    async def _more(self) -> bool:
+        if self.ended:
+            return False
+        data = await self._read()
+        if not data:
+            self.ended = True
+            return False
+        self.buffer += data
+        return True
+
+    async def until(self, marker: bytes, limit: int) -> bytes | None:
+        """Bytes up to and including ``marker``; None at a clean end; BadRequest past ``limit``."""
+        while True:
+            at = self.buffer.find(marker)
+            if at >= 0:
+                chunk = bytes(self.buffer[:at + len(marker)])
+                del self.buffer[:at + len(marker)]
+                return chunk
+            if len(self.buffer) > limit:
+                raise BadRequest("request header too large")
+            if not await self._more():
+                if self.buffer:
+                    raise BadRequest("connection closed in the middle of a request")
+                return None
+
+    async def chunks(self, length: int | None):
+        """``length`` bytes as they come (None: everything until the end)."""
+        left = length
+        while left is None or left > 0:
+            if not self.buffer and not await self._more():
+                if left:
+                    raise BadRequest("connection closed in the middle of a request body")
+                return
+            take = len(self.buffer) if left is None else min(left, len(self.buffer))
+            chunk = bytes(self.buffer[:take])
+            del self.buffer[:take]
+            if left is not None:
+                left -= take
+            yield chunk
+
+
+class Request:
+    """A parsed HTTP/1.x request head."""
+
+    def __init__(self, head: bytes) -> None:
+        lines = head[:-4].split(b"\r\n") if head.endswith(b"\r\n\r\n") else head.split(b"\r\n")
+        parts = lines[0].split(b" ")
+        if len(parts) != 3 or not parts[2].startswith(b"HTTP/1."):
+            raise BadRequest("malformed request line")
+        self.method = parts[0].decode("latin-1")
+        self.target = parts[1].decode("latin-1")
+        self.version = parts[2].decode("latin-1")
+        if not _TOKEN.fullmatch(parts[0]):
+            raise BadRequest("malformed method")
+        self.headers: list[tuple[str, bytes]] = []
+        for line in lines[1:]:
+            name, colon, value = line.partition(b":")
+            if not colon or not _TOKEN.fullmatch(name):
+                raise BadRequest("malformed header line")  # also refuses obsolete line folding
+            self.headers.append((name.decode("latin-1"), value.strip(b" \t")))
+
+    def values(self, name: str) -> list[bytes]:
+        return [v for n, v in self.headers if n.lower() == name]
+
+    def body_length(self) -> int | None | str:
+        """Content-Length, or "chunked", or 0; BadRequest for ambiguous framing (smuggling)."""
+        encodings = self.values("transfer-encoding")
+        lengths = self.values("content-length")
+        if encodings:
+            if lengths or len(encodings) != 1 or encodings[0].lower() != b"chunked":
+                raise BadRequest("unsupported or ambiguous Transfer-Encoding")
+            return "chunked"
+        if not lengths:
+            return 0
+        if len(set(lengths)) != 1 or not isdigits(lengths[0].decode("latin-1")) or len(lengths[0]) > 18:
+            raise BadRequest("invalid Content-Length")
+        return int(lengths[0])
+
+    def wants_close(self) -> bool:
+        tokens = {t.strip().lower() for v in self.values("connection") for t in v.split(b",")}
+        return b"close" in tokens or (self.version == "HTTP/1.0" and b"keep-alive" not in tokens)
+
+    def serialize(self, target: str, headers: list[tuple[str, bytes]]) -> bytes:
+        lines = [f"{self.method} {target} {self.version}".encode("latin-1")]
+        lines += [name.encode("latin-1") + b": " + value for name, value in headers]
+        return b"\r\n".join(lines) + b"\r\n\r\n"
+
+
+def _same_host(text: bytes | str, host: str, port: int, default: int) -> bool:
+    """Whether a Host header or URL authority names exactly ``host:port``."""
+    if isinstance(text, bytes):
+        text = text.decode("latin-1")
+    name, named_port = _split_host_port(text.strip(), default)
+    if name is None or named_port != port:
+        return False
+    addr, other = parse_address(name), parse_address(host)
+    if addr is not None or other is not None:
+        return addr == other
+    return name.lower().rstrip(".") == host.lower().rstrip(".")
 
 
 class EgressProxy:
-    def __init__(self, rules: list[AllowRule], record: Callable[[str], None] | None = None) -> None:
+    def __init__(self, rules: list[AllowRule], sink: AccessSink | None = None,
+                 injector: SecretInjector | None = None, ca: KernelCA | None = None,
+                 upstream_tls: ssl.SSLContext | None = None) -> None:
         self.rules = rules
-        self.record = record
+        self.sink = sink
+        self.injector = injector or SecretInjector(())
+        self.ca = ca
+        self.upstream_tls = upstream_tls
         self.tasks: set[asyncio.Task] = set()
 
     def allowed(self, host: str, port: int) -> bool:
         return any(rule.matches(host, port) for rule in self.rules)
 
-    def _log(self, verdict: str, what: str) -> None:
-        line = f"{time.strftime('%H:%M:%S')} {verdict} {what}"
-        log.info("vm egress: %s", line)
-        if self.record:
-            self.record(line)
+    def _open(self, record: AccessRecord) -> None:
+        if self.sink is not None:
+            self.sink.opened(record)
 
-    def serve(self, stream: Execution) -> None:
+    def _close(self, record: AccessRecord, started: float) -> None:
+        record.open = False
+        record.duration = time.monotonic() - started
+        if self.sink is not None:
+            self.sink.closed(record)
+
+    def serve(self, stream) -> None:
         task = asyncio.get_running_loop().create_task(self._handle(stream))
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
-    async def _handle(self, stream: Execution) -> None:
-        events = stream.events()
-        head = b""
+    async def _handle(self, stream) -> None:
+        conn = GuestConnection(stream)
+        reader = Reader(conn.read)
+        record: AccessRecord | None = None
+        started = time.monotonic()
         try:
-            while b"\r\n\r\n" not in head:
-                try:
-                    _, data = await asyncio.wait_for(events.__anext__(), 30)
-                except (StopAsyncIteration, asyncio.TimeoutError):
-                    stream.close_input()
-                    return
-                head += data
-                if len(head) > MAX_HEAD:
-                    self._reply(stream, 431, "Request Header Fields Too Large")
-                    return
-            head, _, rest = head.partition(b"\r\n\r\n")
-            lines = head.decode("latin-1").split("\r\n")
-            parts = lines[0].split()
-            if len(parts) != 3:
-                self._reply(stream, 400, "Bad Request")
+            try:
+                head = await asyncio.wait_for(reader.until(b"\r\n\r\n", MAX_HEAD), FIRST_HEAD_TIMEOUT)
+            except asyncio.TimeoutError:
+                head = None
+            except BadRequest as e:
+                self._reply(conn, 431 if "too large" in str(e) else 400, str(e))
                 return
-            method, target, version = parts
-            tunnel = method.upper() == "CONNECT"
+            if head is None:
+                conn.close()
+                return
+            try:
+                request = Request(head)
+            except BadRequest as e:
+                self._reply(conn, 400, f"Bad Request ({e})")
+                return
+            tunnel = request.method.upper() == "CONNECT"
             if tunnel:
-                host, port = _split_host_port(target, 443)
+                host, port = _split_host_port(request.target, 443)
             else:
-                m = re.fullmatch(r"http://([^/?#]+)([^#]*)", target, re.IGNORECASE)
+                m = re.fullmatch(r"http://([^/?#]+)([^#]*)", request.target, re.IGNORECASE)
                 if not m:
-                    self._reply(stream, 400, "Bad Request (absolute http:// URL or CONNECT expected)")
+                    self._reply(conn, 400, "Bad Request (absolute http:// URL or CONNECT expected)")
                     return
                 host, port = _split_host_port(m.group(1), 80)
-                path = m.group(2) or "/"
-            what = f"{method} {host}:{port}"
+            record = AccessRecord(request.method[:16], (host or "?")[:255], port,
+                                  mode="tunnel" if tunnel else "http")
+            conn.record = record
+            record.bytes_up = conn.up
             if host is None or port is None or not self.allowed(host, port):
-                self._log("DENIED", what)
-                self._reply(stream, 403, f"Forbidden by the VM network allow-list: {host}:{port}")
+                self._deny(conn, record, "not on the allow-list", 403,
+                           f"Forbidden by the VM network allow-list: {host}:{port}")
                 return
             try:
                 addresses = await self._resolve(host, port)
             except OSError as e:
-                self._log("FAILED", f"{what} (cannot resolve: {e})")
-                self._reply(stream, 502, f"Bad Gateway: cannot resolve {host}")
+                self._fail(conn, record, f"cannot resolve: {e}"[:200], f"Bad Gateway: cannot resolve {host}")
                 return
             own = host_addresses()
             allowed = [a for a in addresses if reachable(a, port, self.rules, own)]
             if not allowed:
                 shown = ", ".join(str(a) for a in addresses[:4])
-                self._log("DENIED", f"{what} (resolves to {shown}: not a public address)")
-                self._reply(stream, 403, f"Forbidden: {host} resolves to {shown}, which is not a "
-                                         "public address (loopback, private, link-local or this host)")
+                self._deny(conn, record, f"resolves to {shown}: not a public address", 403,
+                           f"Forbidden: {host} resolves to {shown}, which is not a public address "
+                           "(loopback, private, link-local or this host)")
                 return
+            secrets = self.injector.for_target(host, port)
+            terminate = tunnel and bool(secrets) and self.ca is not None
             try:
-                reader, writer = await self._connect(allowed, port)
-            except (OSError, asyncio.TimeoutError) as e:
-                self._log("FAILED", f"{what} ({e or type(e).__name__})")
-                self._reply(stream, 502, f"Bad Gateway: {e or 'timed out'}")
+                if terminate:
+                    upstream = await self._connect(allowed, port, tls=self.upstream_tls or ssl.create_default_context(),
+                                                   server_hostname=host)
+                else:
+                    upstream = await self._connect(allowed, port)
+            except ssl.SSLCertVerificationError as e:
+                self._fail(conn, record, f"upstream certificate not valid: {e.verify_message}"[:200],
+                           f"Bad Gateway: the certificate of {host} did not verify ({e.verify_message})")
                 return
-            self._log("ALLOWED", what)
-            if tunnel:
-                stream.write(b"HTTP/1.1 200 Connection established\r\n\r\n")
-            else:
-                headers = [h for h in lines[1:] if not h.lower().startswith(("proxy-connection:", "proxy-authorization:"))]
-                writer.write(f"{method} {path} {version}\r\n".encode("latin-1")
-                             + "\r\n".join(headers).encode("latin-1") + b"\r\n\r\n")
-            if rest:
-                writer.write(rest)
-            await self._pipe(stream, events, reader, writer)
+            except (OSError, asyncio.TimeoutError, ssl.SSLError) as e:
+                self._fail(conn, record, str(e or type(e).__name__)[:200], f"Bad Gateway: {e or 'timed out'}")
+                return
+            self._open(record)
+            up_reader, up_writer = upstream
+            try:
+                if terminate:
+                    record.mode = "tls-terminated"
+                    conn.write(b"HTTP/1.1 200 Connection established\r\n\r\n")
+                    await self._terminated(conn, reader, up_reader, up_writer, host, port, secrets, record)
+                elif tunnel:
+                    conn.write(b"HTTP/1.1 200 Connection established\r\n\r\n")
+                    if reader.buffer:
+                        up_writer.write(bytes(reader.buffer))
+                    await self._pipe(conn, up_reader, up_writer)
+                else:
+                    await self._plain(conn, reader, request, up_reader, up_writer, host, port, secrets, record)
+            finally:
+                up_writer.close()
+                self._close(record, started)
         except AgentGone:
             pass
         finally:
             # the queued answer is still being sent: wait for the guest side to close
             try:
-                await asyncio.wait_for(_drain(events), 30)
+                await asyncio.wait_for(_drain(conn.events), 30)
             except (asyncio.TimeoutError, AgentGone):
-                await events.aclose()
+                await conn.events.aclose()
+
+    def _deny(self, conn: GuestConnection, record: AccessRecord, reason: str, code: int, message: str) -> None:
+        record.verdict, record.reason, record.open = "denied", reason, False
+        self._open(record)
+        self._close(record, time.monotonic())
+        self._reply(conn, code, message)
+
+    def _fail(self, conn: GuestConnection, record: AccessRecord, reason: str, message: str) -> None:
+        record.verdict, record.reason, record.open = "failed", reason, False
+        self._open(record)
+        self._close(record, time.monotonic())
+        self._reply(conn, 502, message)
+
+    # ------------------------------------------------------------------ forwarding
+    async def _plain(self, conn: GuestConnection, reader: Reader, request: Request, up_reader, up_writer,
+                     host: str, port: int, secrets: list[ActiveSecret], record: AccessRecord) -> None:
+        """One plain-HTTP request (forwarded with ``Connection: close``, so the server ends the
+        exchange and a next request to another host comes on a new connection)."""
+        path = re.fullmatch(r"http://[^/?#]+([^#]*)", request.target, re.IGNORECASE).group(1) or "/"  # type: ignore[union-attr]
+
+        async def send() -> None:
+            await self._forward(request, path, reader, up_writer, host, port, 80, secrets, record, force_close=True)
+            if up_writer.can_write_eof():
+                up_writer.write_eof()
+
+        def refuse(message: str) -> None:
+            self._reply(conn, 400, message)
+
+        down = self._downstream(up_reader, conn.write, self.injector.scrubber(secrets) if secrets else None)
+        await self._exchange(send(), down, refuse, conn.close, record, grace=None)
+
+    async def _terminated(self, conn: GuestConnection, reader: Reader, up_reader, up_writer, host: str,
+                          port: int, secrets: list[ActiveSecret], record: AccessRecord) -> None:
+        """TLS to a secret's host: the guest talks to us, we talk to the server, request by request."""
+        assert self.ca is not None
+        early = bytes(reader.buffer)
+
+        async def raw_read() -> bytes:
+            nonlocal early
+            if early:
+                data, early = early, b""
+                return data
+            return await conn.read()
+
+        tls = GuestTls(raw_read, conn.write, self.ca.server_context(host))
+        try:
+            await asyncio.wait_for(tls.handshake(), FIRST_HEAD_TIMEOUT)
+        except (ssl.SSLError, ConnectionError, asyncio.TimeoutError) as e:
+            record.reason = f"guest TLS handshake failed: {getattr(e, 'reason', None) or type(e).__name__}"[:200]
+            conn.close()
+            return
+        plain = Reader(tls.read)
+
+        async def send() -> None:
+            while True:
+                head = await plain.until(b"\r\n\r\n", MAX_HEAD)
+                if head is None:
+                    return
+                request = Request(head)
+                target = request.target
+                if not target.startswith("/") and target != "*":
+                    if not (target.lower().startswith("https://")
+                            and _same_host(re.split(r"[/?#]", target[8:], maxsplit=1)[0], host, port, 443)):
+                        raise BadRequest("request target names another host")
+                    target = "/" + target[8:].partition("/")[2]
+                if not await self._forward(request, target, plain, up_writer, host, port, 443, secrets, record):
+                    return
+
+        def refuse(message: str) -> None:
+            body = (message + "\n").encode()
+            tls.write(b"HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\nConnection: close\r\n"
+                      b"Content-Length: %d\r\n\r\n" % len(body) + body)
+
+        def close() -> None:
+            tls.close()
+            conn.close()
+
+        down = self._downstream(up_reader, tls.write, self.injector.scrubber(secrets))
+        await self._exchange(send(), down, refuse, close, record, grace=DRAIN_GRACE)
+
+    @staticmethod
+    async def _exchange(send: Awaitable[None], down: Awaitable[None], refuse: Callable[[str], None],
+                        close: Callable[[], None], record: AccessRecord, grace: float | None) -> None:
+        """Requests up and the responses down at once (a client may wait for ``100 Continue``
+        before its body). The guest's end leaves the response ``grace`` seconds (None: until
+        the server closes); a bad request is refused. Then the guest side is closed, and only
+        after that the request side stops waiting for the guest: stopping it first would end
+        the agent stream before the close reached the guest."""
+        up_task, down_task = asyncio.ensure_future(send), asyncio.ensure_future(down)
+        try:
+            await asyncio.wait({up_task, down_task}, return_when=asyncio.FIRST_COMPLETED)
+            if up_task.done() and not up_task.cancelled():
+                error = up_task.exception()
+                if isinstance(error, BadRequest):
+                    down_task.cancel()
+                    record.reason = f"bad request: {error}"
+                    refuse(f"Bad Request ({error})")
+                elif error is not None and not isinstance(error, (OSError, AgentGone)):
+                    raise error
+                else:
+                    await asyncio.wait({down_task}, timeout=grace)
+            if not down_task.done():
+                down_task.cancel()
+            close()
+            if not up_task.done():  # the guest answers the close by closing its end
+                await asyncio.wait({up_task}, timeout=FIRST_HEAD_TIMEOUT)
+        finally:
+            for task in (up_task, down_task):
+                if not task.done():
+                    task.cancel()
+
+    async def _forward(self, request: Request, target: str, reader: Reader, up_writer, host: str, port: int,
+                       default_port: int, secrets: list[ActiveSecret], record: AccessRecord,
+                       force_close: bool = False) -> bool:
+        """Send one request upstream (headers rewritten, body streamed); False when the
+        connection must not carry another request."""
+        framing = request.body_length()
+        headers = [(n, v) for n, v in request.headers if n.lower() not in HOP_BY_HOP]
+        hosts = request.values("host")
+        if secrets and len(hosts) == 1 and _same_host(hosts[0], host, port, default_port):
+            headers, used = SecretInjector.inject(headers, secrets)
+            if used:
+                headers = [(n, v) for n, v in headers if n.lower() != "accept-encoding"]  # keep replies searchable
+                record.secrets.extend(n for n in used if n not in record.secrets)
+        elif secrets and any(s.placeholder in v for s in secrets for _, v in headers):
+            record.reason = f"secret not put in: the Host header does not name {host}:{port}"
+        if force_close:
+            headers = [(n, v) for n, v in headers if n.lower() != "connection"] + [("Connection", b"close")]
+        up_writer.write(request.serialize(target, headers))
+        upgrade = bool(request.values("upgrade")) or request.method.upper() == "CONNECT"
+        if framing == "chunked":
+            while True:
+                line = await reader.until(b"\r\n", MAX_LINE)
+                if line is None:
+                    raise BadRequest("connection closed in a chunked body")
+                size_text = line.split(b";")[0].strip()
+                if not size_text or len(size_text) > 16 or not all(c in b"0123456789abcdefABCDEF" for c in size_text):
+                    raise BadRequest("invalid chunk size")
+                up_writer.write(line)
+                size = int(size_text, 16)
+                if size == 0:
+                    while True:  # trailers, up to the empty line
+                        trailer = await reader.until(b"\r\n", MAX_LINE)
+                        if trailer is None:
+                            raise BadRequest("connection closed in chunked trailers")
+                        up_writer.write(trailer)
+                        if trailer == b"\r\n":
+                            break
+                    break
+                async for chunk in reader.chunks(size + 2):
+                    up_writer.write(chunk)
+                await up_writer.drain()
+        elif framing:
+            async for chunk in reader.chunks(framing):  # type: ignore[arg-type]
+                up_writer.write(chunk)
+                await up_writer.drain()
+        await up_writer.drain()
+        if upgrade:  # the connection is no longer HTTP: pass the rest through as it is
+            async for chunk in reader.chunks(None):
+                up_writer.write(chunk)
+                await up_writer.drain()
+            return False
+        return not (force_close or request.wants_close())
+
+    @staticmethod
+    async def _downstream(up_reader: asyncio.StreamReader, write: Callable[[bytes], None],
+                          scrubber: Scrubber | None) -> None:
+        """Server -> guest until the server closes; secret values masked when it got any."""
+        try:
+            while True:
+                if scrubber is not None and scrubber.pending:
+                    try:
+                        data = await asyncio.wait_for(up_reader.read(65536), PAUSE)
+                    except asyncio.TimeoutError:
+                        write(scrubber.flush())
+                        continue
+                else:
+                    data = await up_reader.read(65536)
+                if not data:
+                    break
+                write(scrubber.feed(data) if scrubber is not None else data)
+        except (OSError, ssl.SSLError):
+            pass
+        if scrubber is not None:
+            write(scrubber.flush())
 
     @staticmethod
     async def _resolve(host: str, port: int) -> list:
@@ -139,20 +510,24 @@ class EgressProxy:
         return found
 
     @staticmethod
-    async def _connect(addresses: list, port: int):
+    async def _connect(addresses: list, port: int, tls: ssl.SSLContext | None = None,
+                       server_hostname: str | None = None):
         error: BaseException | None = None
         for addr in addresses:
             try:
-                return await asyncio.wait_for(asyncio.open_connection(str(addr), port), 15)
+                return await asyncio.wait_for(asyncio.open_connection(
+                    str(addr), port, ssl=tls, server_hostname=server_hostname if tls else None), CONNECT_TIMEOUT)
+            except ssl.SSLCertVerificationError:
+                raise
             except (OSError, asyncio.TimeoutError) as e:
                 error = e
         raise error if error else OSError("no address")
 
-    async def _pipe(self, stream: Execution, events, reader: asyncio.StreamReader,
+    async def _pipe(self, conn: GuestConnection, reader: asyncio.StreamReader,
                     writer: asyncio.StreamWriter) -> None:
         async def upstream() -> None:
             try:
-                async for _, data in events:
+                while data := await conn.read():
                     writer.write(data)
                     await writer.drain()
                 if writer.can_write_eof():
@@ -160,29 +535,20 @@ class EgressProxy:
             except (OSError, AgentGone):
                 pass
 
-        async def downstream() -> None:
-            try:
-                while data := await reader.read(65536):
-                    stream.write(data)
-            except OSError:
-                pass
-            stream.close_input()
-
         up = asyncio.ensure_future(upstream())
         try:
-            await downstream()
+            await self._downstream(reader, conn.write, None)
+            conn.close()
             await asyncio.wait_for(up, 60)
         except asyncio.TimeoutError:
             up.cancel()
-        finally:
-            writer.close()
 
     @staticmethod
-    def _reply(stream: Execution, code: int, reason: str) -> None:
+    def _reply(conn: GuestConnection, code: int, reason: str) -> None:
         body = (reason + "\n").encode()
-        stream.write(f"HTTP/1.1 {code} {reason.split(':')[0]}\r\nContent-Type: text/plain\r\n"
-                     f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode() + body)
-        stream.close_input()
+        conn.write(f"HTTP/1.1 {code} {reason.split(':')[0].split(' (')[0]}\r\nContent-Type: text/plain\r\n"
+                   f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode() + body)
+        conn.close()
 
 
 async def _drain(events) -> None:
@@ -198,6 +564,6 @@ def _split_host_port(text: str, default: int) -> tuple[str | None, int | None]:
         host, _, port = text.partition(":")
     else:
         host, port = text, ""
-    if port and not isdigits(port):
+    if port and (not isdigits(port) or not 0 < int(port) < 65536):
         return None, None
     return host or None, int(port) if port else default

@@ -23,8 +23,13 @@ from . import protocol as P
 from .accel import choose_accelerator
 from .client import AgentError, AgentGone, Execution
 from ..netpolicy import check_narrower, parse_allow_list
+from .accesslog import AccessLog
 from .egress import GUEST_PROXY_PORT, EgressProxy
-from .image import GuestImage, ImageError, ensure_image
+from .guestinput import GuestInputError, check_exec
+from .hostcap import HostFull, HostSlots, Slot
+from .image import GuestImage, ImageError, cache_root, ensure_image
+from .injection import SecretInjector
+from .tlsintercept import GUEST_TRUST_ENV, KernelCA, trust_in_guest, upstream_context
 from .machine import Machine, MachineConfig, VmStartError, qemu_available, qemu_version
 from .sync import ROOT, WorkspaceSync
 
@@ -37,13 +42,15 @@ RECENTLY_HEARD = 1.0  # seconds: an agent that answered this recently needs no l
 HUNG_NOTICE = "the VM stopped answering (hung) and was killed"
 MAX_MEMORY_MB = 16384
 MAX_VCPUS = 16
+RESUME_TIMEOUT = 20.0  # seconds before a resume that hangs gives way to a full boot
 
 MAGIC_HELP = """\
-%vm start | stop | restart | status | config [vcpus=N] [memory=MB] [network=none|allow:HOST,...]
+%vm start | stop | restart | status | egress [N] | config [vcpus=N] [memory=MB] [network=...]
   start     boot the VM now (otherwise the first %%vm cell or vm command does)
   stop      power the VM off (the next use boots a fresh one)
   restart   stop, then start
-  status    state, accelerator, uptime, memory, vcpus, boot mode
+  status    state, accelerator, uptime, memory, vcpus, boot mode, secrets, host VM slots
+  egress    this kernel's network accesses (allowed and denied, bytes up/down), the last N (50)
   config    settings for the next start: vcpus=1..16, memory=128..16384 (MB),
             network=none (no network card at all) or network=allow:example.org,*.pypi.org
             (HTTP/HTTPS only, through a host proxy that enforces the list and logs each access;
@@ -63,9 +70,15 @@ class VmEngine:
         self.sandbox = sandbox
         self.config = MachineConfig()
         #: This kernel's egress: the admin's policy unless a cell narrowed it.
-        self.network = sandbox.policy.network
-        self.egress_log: list[str] = []
+        policy = sandbox.policy
+        self.network = policy.network
+        self.egress = AccessLog(policy.egress_log)
+        self.secrets = SecretInjector(policy.secrets)
+        self._ca: KernelCA | None = None  # made at the first start that needs it, kept in memory
         self._proxy: EgressProxy | None = None
+        self.slots = HostSlots(Path(policy.vm_slots_dir) if policy.vm_slots_dir else cache_root() / "vm-slots",
+                               policy.max_vms) if policy.max_vms else None
+        self._slot: Slot | None = None
         self.machine: Machine | None = None
         self.accel_reason = ""
         self.image: GuestImage | None = None
@@ -110,6 +123,7 @@ class VmEngine:
                 progress(f"vm: {why}; starting a new VM")
                 self.machine.kill()
                 self.machine = None
+                self._free_slot()
             self._notice = None
             reason = qemu_available()
             if reason:
@@ -118,57 +132,103 @@ class VmEngine:
                 image = self.image = await ensure_image(progress)
             except ImageError as e:
                 raise VmError(str(e)) from None
-            accel, self.accel_reason = await choose_accelerator(image)
-            self.config.accel = accel
-            state = self._state_path(image)
-            started = time.monotonic()
-            machine = None
-            if self.resume_states and state.exists():
-                progress(f"vm: starting the microVM ({accel.upper()}, resuming a saved state)...")
-                machine = Machine.for_image(self.config, image)
-                try:
-                    await machine.start(state=state, timeout=20)
-                except VmStartError as e:
-                    progress(f"vm: resume failed ({str(e).splitlines()[0]}); doing a full boot")
-                    state.unlink(missing_ok=True)
-                    machine = None
-            if machine is None:
-                progress(f"vm: starting the microVM ({accel.upper()}, full boot)...")
-                machine = Machine.for_image(self.config, image)
-                try:
-                    await machine.start(timeout=120)
-                except VmStartError as e:
-                    raise VmError(str(e)) from None
-                if self.save_states:
-                    try:  # clean, freshly booted: the state every later kernel resumes from
-                        for stale in state.parent.glob(f"state-{self.config.key()}-*.bin"):
-                            stale.unlink(missing_ok=True)  # same machine, older QEMU or host
-                        await machine.save_state(state)
-                        await machine.client.sync_clock_and_rng()  # type: ignore[union-attr]
-                    except (VmStartError, OSError, AgentGone) as e:
-                        progress(f"vm: could not save the VM state for fast starts: {e}")
-            if not machine.alive:
-                raise VmError("the VM stopped right after starting" + machine.failure_detail())
-            if self.network != "none":
-                await self._enable_egress(machine, progress)
-            self.machine = machine
-            self.sync.reset()
-            progress(f"vm: ready in {time.monotonic() - started:.2f} s")
-            return machine
+            await self._take_slot(progress)
+            try:
+                return await self._boot(image, progress)
+            except BaseException:
+                self._free_slot()
+                raise
+
+    async def _take_slot(self, progress: Callable[[str], None]) -> None:
+        """One of the host's VM slots (the admin's --max-vms), waiting a bounded time for it."""
+        if self.slots is None or (self._slot is not None and self._slot.held):
+            return
+        policy = self.sandbox.policy
+        try:
+            self._slot = await self.slots.acquire(policy.vm_queue_timeout, progress)
+        except HostFull as e:
+            raise VmError(str(e)) from None
+        except OSError as e:
+            raise VmError(f"cannot use the VM lock directory {self.slots.directory}: {e.strerror or e}") from None
+
+    def _free_slot(self) -> None:
+        slot, self._slot = self._slot, None
+        if slot is not None:
+            slot.release()
+
+    async def _boot(self, image: GuestImage, progress: Callable[[str], None]) -> Machine:
+        accel, self.accel_reason = await choose_accelerator(image)
+        self.config.accel = accel
+        state = self._state_path(image)
+        started = time.monotonic()
+        machine = None
+        if self.resume_states and state.exists():
+            progress(f"vm: starting the microVM ({accel.upper()}, resuming a saved state)...")
+            machine = Machine.for_image(self.config, image)
+            try:
+                await machine.start(state=state, timeout=min(RESUME_TIMEOUT, self.sandbox.policy.vm_boot_timeout))
+            except VmStartError as e:
+                progress(f"vm: resume failed ({str(e).splitlines()[0]}); doing a full boot")
+                state.unlink(missing_ok=True)
+                machine = None
+        if machine is None:
+            progress(f"vm: starting the microVM ({accel.upper()}, full boot)...")
+            machine = Machine.for_image(self.config, image)
+            try:
+                await machine.start(timeout=self.sandbox.policy.vm_boot_timeout)
+            except VmStartError as e:
+                raise VmError(str(e)) from None
+            if self.save_states:
+                try:  # clean, freshly booted: the state every later kernel resumes from
+                    for stale in state.parent.glob(f"state-{self.config.key()}-*.bin"):
+                        stale.unlink(missing_ok=True)  # same machine, older QEMU or host
+                    await machine.save_state(state)
+                    await machine.client.sync_clock_and_rng()  # type: ignore[union-attr]
+                except (VmStartError, OSError, AgentGone) as e:
+                    progress(f"vm: could not save the VM state for fast starts: {e}")
+        if not machine.alive:
+            raise VmError("the VM stopped right after starting" + machine.failure_detail())
+        self._tell_secrets(progress)
+        if self.network != "none":
+            await self._enable_egress(machine, progress)
+        self.machine = machine
+        self.sync.reset()
+        progress(f"vm: ready in {time.monotonic() - started:.2f} s")
+        return machine
 
     async def _enable_egress(self, machine: Machine, progress: Callable[[str], None]) -> None:
-        """The guest gets no NIC: its proxy port is served by the host over the agent channel."""
-        def record(line: str) -> None:
-            self.egress_log.append(line)
-            del self.egress_log[:-1000]
-        self._proxy = EgressProxy(parse_allow_list(self.network), record)
-        machine.client.on_accept = self._proxy.serve  # type: ignore[union-attr]
+        """The guest gets no NIC: its proxy port is served by the host over the agent channel.
+        With secrets the guest also trusts this kernel's CA (for their hosts only)."""
+        client = machine.client
+        assert client is not None
         try:
-            await machine.client.listen(GUEST_PROXY_PORT)  # type: ignore[union-attr]
-        except (AgentError, AgentGone) as e:
+            upstream = upstream_context(self.sandbox.policy.egress_ca_file)
+        except (OSError, ValueError) as e:
             machine.kill()
-            raise VmError(f"cannot open the guest proxy port: {e}") from None
+            raise VmError(f"cannot load the admin's --egress-ca-file: {e}") from None
+        if self.secrets and self._ca is None:
+            self._ca = KernelCA(self.secrets.rules())
+        self._proxy = EgressProxy(parse_allow_list(self.network), self.egress, self.secrets, self._ca, upstream)
+        client.on_accept = self._proxy.serve
+        try:
+            await client.listen(GUEST_PROXY_PORT)
+            if self._ca is not None:
+                await trust_in_guest(client, self._ca.pem)
+        except (AgentError, AgentGone, P.ProtocolError) as e:
+            machine.kill()
+            raise VmError(f"cannot set up the guest's network: {e}") from None
         progress(f"vm: network egress through the host proxy, allowed: {self.network[len('allow:'):]}")
+
+    def _tell_secrets(self, progress: Callable[[str], None]) -> None:
+        """Say which of the admin's secrets this VM cannot use, and why (never their values)."""
+        missing = [s for s in self.sandbox.policy.secrets if s.value is None]
+        for secret in missing:
+            progress(f"vm: secret {secret.name} is not available: the admin's {secret.source} was not set "
+                     f"for this kernel (${secret.name} is unset in the VM)")
+        if self.secrets and self.network == "none":
+            names = ", ".join(self.secrets.placeholders())
+            progress(f"vm: secrets {names} are not usable: this VM has no network (network=none); "
+                     f"they are unset in the VM")
 
     @staticmethod
     def _describe_death(machine: Machine) -> str:
@@ -184,16 +244,23 @@ class VmEngine:
             machine, self.machine = self.machine, None
             if machine is None:
                 return False
-            await machine.stop()
+            try:
+                await machine.stop(grace=self.sandbox.policy.vm_stop_timeout)
+            finally:
+                self._free_slot()
             return True
 
     async def shutdown(self) -> None:
         machine, self.machine = self.machine, None
-        if machine is not None:
-            try:
-                await machine.stop(grace=2.0)
-            finally:
-                machine.kill()
+        try:
+            if machine is not None:
+                try:
+                    await machine.stop(grace=self.sandbox.policy.vm_stop_timeout)
+                finally:
+                    machine.kill()
+        finally:
+            self._free_slot()
+            self.egress.close()
 
     # ------------------------------------------------------------------ running
     def _guest_env(self) -> dict[str, str]:
@@ -208,6 +275,11 @@ class VmEngine:
             for name in ("http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY"):
                 env.setdefault(name, proxy)
             env.setdefault("no_proxy", "localhost,127.0.0.1")
+            for name, placeholder in self.secrets.placeholders().items():
+                env.setdefault(name, placeholder)  # the proxy turns it into the value, for its hosts
+            if self.secrets:  # the VM trusts the kernel's CA (for the secrets' hosts)
+                for name, value in GUEST_TRUST_ENV.items():
+                    env.setdefault(name, value)
         return env
 
     def _guest_cwd(self) -> str:
@@ -227,6 +299,13 @@ class VmEngine:
         ``stdin`` is pumped as the guest takes it; ``stdin_on_request`` is asked only when
         a guest process waits for input. ``flush_progress`` (when progress lines are
         buffered) is awaited once they matter."""
+        try:  # everything the agent will get, checked before the VM is even started
+            request = check_exec(argv, self._guest_env(), self._guest_cwd(), timeout=limits.wall_time + 10,
+                                 output_limit=limits.stdout_bytes + limits.stderr_bytes + 1,
+                                 pids_max=limits.vm_processes, memory_max=limits.vm_memory_bytes)
+        except GuestInputError as e:
+            progress(f"vm: {e}")
+            return 2, None
         machine = await self.start(progress)
         client = machine.client
         assert client is not None
@@ -236,13 +315,11 @@ class VmEngine:
                 await self._guard(self.sync.sync_in(client, progress), cancel_wait, machine)
             if flush_progress is not None:
                 await flush_progress()
-            cwd = self._guest_cwd()
             try:
-                execution = await client.exec(argv, cwd=cwd, env=self._guest_env(), stdin=stdin,
-                                              stdin_on_request=stdin_on_request,
-                                              timeout=limits.wall_time + 10,
-                                              output_limit=limits.stdout_bytes + limits.stderr_bytes + 1,
-                                              pids_max=limits.vm_processes, memory_max=limits.vm_memory_bytes)
+                execution = await client.exec(request.argv, cwd=request.cwd, env=request.env, stdin=stdin,
+                                              stdin_on_request=stdin_on_request, timeout=request.timeout,
+                                              output_limit=request.output_limit, pids_max=request.pids_max,
+                                              memory_max=request.memory_max)
             except P.ProtocolError as e:
                 progress(f"vm: {e}")
                 return 2, None
@@ -285,6 +362,8 @@ class VmEngine:
             progress(f"vm: {self._notice}; it will be restarted on next use")
             if machine.alive:
                 machine.kill()
+            if self.machine is machine:
+                self._free_slot()  # a dead VM holds no slot of the host
             return 1, "crash"
         finally:
             if self.running and self.machine is machine:
@@ -448,6 +527,10 @@ class VmEngine:
                 return "\n".join(notes)
             if cmd == "status":
                 return self.status_text(await self._guest_memory())
+            if cmd == "egress":
+                if len(rest) > 1 or (rest and (not isdigits(rest[0]) or not 1 <= int(rest[0]) <= 1000)):
+                    return "vm: usage: %vm egress [N]   (the last N accesses, 1..1000, default 50)"
+                return self.egress.table(int(rest[0]) if rest else 50)
             if cmd == "config":
                 return self.configure(rest)
         except VmError as e:
@@ -510,7 +593,8 @@ class VmEngine:
             base = "vm: not running"
             if self._notice:
                 base += f" ({self._notice})"
-            return base + f"\nconfig: vcpus={self.config.vcpus} memory={self.config.memory_mb} MB network={self.network}"
+            return "\n".join([base, f"config: vcpus={self.config.vcpus} memory={self.config.memory_mb} MB "
+                                    f"network={self.network}", *self._policy_lines()])
         m = self.machine
         assert m is not None
         uptime = time.monotonic() - m.started_at
@@ -520,7 +604,24 @@ class VmEngine:
                  f"uptime: {uptime:.0f} s",
                  f"vcpus: {m.config.vcpus}",
                  f"memory: {m.config.memory_mb} MB" + (f" ({memory})" if memory else ""),
-                 f"network: {self.network}" + (f" ({len(self.egress_log)} accesses logged)" if self.network != "none" else ""),
-                 *[f"  {line}" for line in self.egress_log[-5:]],
+                 f"network: {self.network}" + (f" ({len(self.egress.records)} accesses logged, %vm egress)"
+                                               if self.network != "none" else ""),
+                 *[f"  {record.line()}" for record in list(self.egress.records)[-5:]],
+                 *self._policy_lines(),
                  f"image: {self.image.hash if self.image else '?'}"]
         return "\n".join(lines)
+
+    def _policy_lines(self) -> list[str]:
+        """Secrets (names, hosts, placeholders: never values) and the host's VM slots."""
+        lines = []
+        placeholders = self.secrets.placeholders()
+        for secret in self.sandbox.policy.secrets:
+            where = secret.hosts[len("allow:"):]
+            if secret.value is None:
+                lines.append(f"secret {secret.name}: not available ({secret.source} not set)")
+            else:
+                lines.append(f"secret {secret.name}: for {where}; in the VM ${secret.name} = {placeholders[secret.name]}")
+        if self.slots is not None:
+            taken = len(self.slots.holders())
+            lines.append(f"host VM slots: {taken} of {self.slots.count} in use ({self.slots.directory})")
+        return lines

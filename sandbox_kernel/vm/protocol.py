@@ -51,6 +51,11 @@ class ProtocolError(ValueError):
     """A request that must not be sent, or an answer that makes no sense."""
 
 
+class GuestInputError(ProtocolError):
+    """A path, argument, environment entry or limit the agent must not be sent (the one
+    error of the host-side validation, ``guestinput``); the message says what and why."""
+
+
 def frame(type_: int, req_id: int, payload: bytes = b"") -> bytes:
     if len(payload) > MAX_PAYLOAD:
         raise ProtocolError(f"payload of {len(payload)} bytes exceeds {MAX_PAYLOAD}")
@@ -98,23 +103,30 @@ def field_map(payload: bytes) -> dict[int, bytes | int]:
 
 
 def check_path(path: str) -> bytes:
-    """A guest path as the agent accepts it: absolute, no NUL, at most 4096 bytes."""
+    """A guest path as the agent accepts it: absolute, no NUL, no ``..``, at most 4096 bytes."""
+    if not isinstance(path, str):
+        raise GuestInputError(f"guest path must be a string, not {type(path).__name__}")
     raw = path.encode("utf-8", "surrogateescape")
+    shown = path[:80] + ("..." if len(path) > 80 else "")
     if not raw.startswith(b"/"):
-        raise ProtocolError(f"guest path must be absolute: {path!r}")
+        raise GuestInputError(f"guest path must be absolute: {shown!r}")
     if b"\0" in raw:
-        raise ProtocolError("guest path contains a NUL byte")
+        raise GuestInputError(f"guest path contains a NUL byte: {shown!r}")
+    if b".." in raw.split(b"/"):
+        raise GuestInputError(f"guest path must not contain '..': {shown!r}")
     if len(raw) > MAX_PATH:
-        raise ProtocolError(f"guest path longer than {MAX_PATH} bytes")
+        raise GuestInputError(f"guest path longer than {MAX_PATH} bytes: {shown!r}")
     return raw
 
 
 def check_words(words: list[str], what: str) -> list[bytes]:
     if len(words) > MAX_ARGS:
-        raise ProtocolError(f"too many {what} (max {MAX_ARGS})")
+        raise GuestInputError(f"too many {what} ({len(words)}; at most {MAX_ARGS})")
+    if not all(isinstance(w, str) for w in words):
+        raise GuestInputError(f"{what} must be strings")
     raw = [w.encode("utf-8", "surrogateescape") for w in words]
     if any(b"\0" in w for w in raw):
-        raise ProtocolError(f"{what} contain a NUL byte")
+        raise GuestInputError(f"{what} contain a NUL byte")
     return raw
 
 

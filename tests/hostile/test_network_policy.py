@@ -13,6 +13,7 @@ from sandbox_kernel.netpolicy import (AllowRule, check_narrower, host_addresses,
                                       parse_address, parse_allow_list, reachable)
 from sandbox_kernel.policy import Policy
 from sandbox_kernel.sandbox import Sandbox
+from sandbox_kernel.vm.accesslog import AccessLog
 from sandbox_kernel.vm.egress import EgressProxy
 
 CANARY = b"host-loopback-canary-6f1e"
@@ -119,12 +120,12 @@ async def _through_proxy(rules: str, request: str) -> tuple[bytes, list[str]]:
         writer.close()
     server = await asyncio.start_server(serve, "127.0.0.1", 0)
     port = server.sockets[0].getsockname()[1]
-    log: list[str] = []
-    proxy = EgressProxy(parse_allow_list(rules.format(port=port)), log.append)
+    log = AccessLog()
+    proxy = EgressProxy(parse_allow_list(rules.format(port=port)), log)
     conn = FakeGuestConnection(request.format(port=port).encode())
     await asyncio.wait_for(proxy._handle(conn), 20)
     server.close()
-    return bytes(conn.reply), log
+    return bytes(conn.reply), log.lines()
 
 
 @pytest.mark.parametrize("rules, request_text", [

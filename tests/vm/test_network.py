@@ -79,7 +79,7 @@ def test_allow_listed_egress_through_the_host_proxy(guest_image):
         assert run.out.text.splitlines() == ["hello from the host, /plain", "denied 403",
                                              "hello from the host, /tunnel", "lo"]
         assert "network egress through the host proxy" in run.err.text
-        log = "\n".join(engine.egress_log)
+        log = "\n".join(engine.egress.lines())
         assert f"ALLOWED GET localhost:{port}" in log and "DENIED GET example.org:80" in log
         assert f"ALLOWED CONNECT localhost:{port}" in log
         assert "accesses logged" in await engine.magic("status")
@@ -103,5 +103,5 @@ def test_guest_cannot_reach_host_loopback(guest_image):
         server.close()
         assert "hello from the host" not in run.out.text and "status=1" in run.out.text
         assert "403" in run.err.text
-        assert any("DENIED" in line and "not a public address" in line for line in engine.egress_log)
+        assert any("DENIED" in line and "not a public address" in line for line in engine.egress.lines())
     with_sandbox(body, policy=Policy(network=f"allow:localhost:{port}"))

@@ -36,8 +36,8 @@ class CellRun:
 
 
 async def run_cell(sandbox: Sandbox, code: str, cancel: CancelToken | None = None,
-                   out: Recorder | None = None, **limits) -> CellRun:
-    out, err = out or Recorder(), Recorder()
+                   out: Recorder | None = None, err: Recorder | None = None, **limits) -> CellRun:
+    out, err = out or Recorder(), err or Recorder()
     started = time.monotonic()
     result = await sandbox.run("vm", code, Streams(out, err, cancel or CancelToken()),
                                sandbox.limits.replace(**limits) if limits else None)

@@ -1,0 +1,126 @@
+"""The egress access log: one record per connection the proxy allowed, denied or failed.
+
+Records are what the notebook's ``%vm egress`` shows and what the admin's ``--egress-log``
+file receives (JSON lines, append-only, created 0600). A record names hosts, ports, byte
+counts and which secrets were put in; never headers, paths or secret values.
+"""
+from __future__ import annotations
+
+import html
+import json
+import logging
+import os
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Protocol
+
+log = logging.getLogger(__name__)
+KEEP = 1000  # records a kernel keeps for %vm egress
+
+
+@dataclass
+class AccessRecord:
+    method: str                 # CONNECT, GET, ...
+    host: str
+    port: int | None
+    verdict: str = "allowed"    # allowed | denied | failed
+    reason: str = ""
+    mode: str = ""              # http | tunnel | tls-terminated
+    time: float = field(default_factory=time.time)
+    bytes_up: int = 0           # guest -> host, as the guest sent them
+    bytes_down: int = 0         # host -> guest
+    secrets: list[str] = field(default_factory=list)
+    open: bool = True
+    duration: float = 0.0
+
+    def as_dict(self) -> dict:
+        return {"time": round(self.time, 3), "method": self.method, "host": self.host, "port": self.port,
+                "verdict": self.verdict, "reason": self.reason, "mode": self.mode, "bytes_up": self.bytes_up,
+                "bytes_down": self.bytes_down, "secrets": list(self.secrets), "duration": round(self.duration, 3)}
+
+    def line(self) -> str:
+        """One line of text, e.g. ``12:00:01 ALLOWED CONNECT pypi.org:443 up 1.2K down 40K``."""
+        parts = [time.strftime("%H:%M:%S", time.localtime(self.time)), self.verdict.upper(),
+                 f"{self.method} {self.host}:{self.port}"]
+        if self.verdict == "allowed":
+            parts.append(f"up {_size(self.bytes_up)} down {_size(self.bytes_down)}" + (" (open)" if self.open else ""))
+        if self.secrets:
+            parts.append("secrets " + ",".join(self.secrets))
+        if self.reason:
+            parts.append(f"({self.reason})")
+        return " ".join(parts)
+
+
+class AccessSink(Protocol):
+    """Where records go: ``opened`` when the verdict is known, ``closed`` when the connection ended
+    (the byte counts are final then; denied accesses are closed at once)."""
+
+    def opened(self, record: AccessRecord) -> None: ...
+
+    def closed(self, record: AccessRecord) -> None: ...
+
+
+class AccessLog:
+    """A kernel's log: the last KEEP records in memory, and the admin's file if configured."""
+
+    def __init__(self, path: str | None = None, owner: str = "") -> None:
+        self.records: deque[AccessRecord] = deque(maxlen=KEEP)
+        self.path = path
+        self.owner = owner or f"pid {os.getpid()}"
+        self.file_error: str | None = None
+        self._fd: int | None = None
+
+    def opened(self, record: AccessRecord) -> None:
+        self.records.append(record)
+        log.info("vm egress: %s", record.line())
+
+    def closed(self, record: AccessRecord) -> None:
+        if self.path is None or self.file_error:
+            return
+        try:
+            if self._fd is None:
+                self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
+            entry = {"kernel": self.owner, **record.as_dict()}
+            os.write(self._fd, (json.dumps(entry, ensure_ascii=True) + "\n").encode())  # one write: one line
+        except OSError as e:
+            self.file_error = f"cannot write the admin's egress log {self.path}: {e.strerror or e}"
+            log.warning("vm egress: %s", self.file_error)
+
+    def close(self) -> None:
+        fd, self._fd = self._fd, None
+        if fd is not None:
+            os.close(fd)
+
+    def lines(self) -> list[str]:
+        return [r.line() for r in self.records]
+
+    def table(self, last: int = 50) -> dict:
+        """``%vm egress``: the last records as text/plain and a small HTML table."""
+        rows = list(self.records)[-last:]
+        header = ("time", "verdict", "request", "host", "up", "down", "secrets", "note")
+        cells = [(time.strftime("%H:%M:%S", time.localtime(r.time)), r.verdict, r.method, f"{r.host}:{r.port}",
+                  _size(r.bytes_up), _size(r.bytes_down), ",".join(r.secrets),
+                  "; ".join(x for x in (r.mode, r.reason, "open" if r.open and r.verdict == "allowed" else "") if x))
+                 for r in rows]
+        total = len(self.records)
+        title = (f"vm egress: {total} access{'es' if total != 1 else ''} logged"
+                 + (f", the last {len(rows)} shown" if len(rows) < total else ""))
+        notes = [title] + ([f"warning: {self.file_error}"] if self.file_error else [])
+        if not rows:
+            return {"text/plain": "\n".join(notes + ["(no network access yet)"])}
+        widths = [max(len(str(c)) for c in col) for col in zip(header, *cells)]
+        text = [title] + ["  ".join(str(c).ljust(w) for c, w in zip(row, widths)).rstrip() for row in (header, *cells)]
+        if self.file_error:
+            text.append(f"warning: {self.file_error}")
+        head_html = "".join(f"<th>{h}</th>" for h in header)
+        body_html = "".join("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in row) + "</tr>" for row in cells)
+        return {"text/plain": "\n".join(text),
+                "text/html": f"<p>{html.escape(' — '.join(notes))}</p><table><tr>{head_html}</tr>{body_html}</table>"}
+
+
+def _size(n: int) -> str:
+    for unit, scale in (("G", 1 << 30), ("M", 1 << 20), ("K", 1 << 10)):
+        if n >= scale:
+            return f"{n / scale:.1f}{unit}"
+    return str(n)
