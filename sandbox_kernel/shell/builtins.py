@@ -18,7 +18,8 @@ from .eval import pattern as pat
 from .eval.arith import ArithError, evaluate as arith_evaluate
 from .syntax.ast import Assign
 from .eval.word import backslash_quote, shell_quote
-from .syntax.parser import RESERVED, byte_char, decode_escapes, is_name
+from .syntax.escapes import PRINTF, decode_escape, decode_escapes
+from .syntax.parser import RESERVED, is_name
 from .syntax.printer import format_function
 from .state import (
     BreakLoop, ContinueLoop, ExitShell, ReturnFromFunction, ShellError, Var, ordered_keys,
@@ -206,24 +207,10 @@ def printf_format(sh, fmt: str, args: list[str], errors: list, start: int = 0) -
     while i < n:
         c = fmt[i]
         if c == "\\":
-            j = i + 1
-            if j < n and fmt[j] in "01234567":
-                k = j
-                while k < n and k < j + 3 and fmt[k] in "01234567":
-                    k += 1
-                res.append(byte_char(int(fmt[j:k], 8) & 0xFF))
-                i = k
-                continue
-            if j < n and fmt[j] == "c":
+            text, i, stop = decode_escape(fmt, i, PRINTF)
+            if stop:
                 return "".join(res), True, consumed
-            if j < n and fmt[j] in "\"'?":
-                res.append(fmt[j])
-                i = j + 1
-                continue
-            consumed_len = _escape_len(fmt, i)
-            text, _ = decode_escapes(fmt[i:i + consumed_len], echo=True)
             res.append(text)
-            i += consumed_len
             continue
         if c != "%":
             j = i
@@ -315,25 +302,6 @@ def _bytes_format(spec: str, text: str) -> str:
         return text
     data = text.encode("utf-8", "surrogateescape")
     return ((spec + "s").encode() % data).decode("utf-8", "surrogateescape")
-
-
-def _escape_len(fmt: str, i: int) -> int:
-    j = i + 1
-    if j >= len(fmt):
-        return 1
-    e = fmt[j]
-    if e == "x":
-        k = j + 1
-        while k < len(fmt) and k < j + 3 and fmt[k] in "0123456789abcdefABCDEF":
-            k += 1
-        return k - i
-    if e in "uU":
-        width = 4 if e == "u" else 8
-        k = j + 1
-        while k < len(fmt) and k < j + 1 + width and fmt[k] in "0123456789abcdefABCDEF":
-            k += 1
-        return k - i
-    return 2
 
 
 @builtin("printf", usage="printf [-v var] format [arguments]", text="""

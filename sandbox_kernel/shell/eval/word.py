@@ -10,6 +10,7 @@ import re
 from ...chars import isdigits
 from . import pattern as pat
 from .arith import ArithError, evaluate as arith_evaluate
+from ..syntax.escapes import decode_ansi_c
 from ..syntax.ast import ArithSub, CmdSub, DQ, Lit, Param, ProcSub, Quoted, Word
 from ..state import ShellError, ordered_keys, ordered_values
 
@@ -815,7 +816,6 @@ class Expander:
             if op == "u":
                 return s[:1].upper() + s[1:]
             if op == "E":
-                from ..syntax.parser import decode_ansi_c
                 return decode_ansi_c(s)
             if op == "P":
                 return s

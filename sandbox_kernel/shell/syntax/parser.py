@@ -17,6 +17,7 @@ from .ast import (
     SimpleCommand, Subshell, Word,
 )
 from ..eval.pattern import group_end
+from .escapes import decode_ansi_c
 
 
 class ParseError(Exception):
@@ -45,66 +46,10 @@ NAME_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
 NAME_CHARS = NAME_START | frozenset("0123456789")
 EXPANDING = frozenset("*?[{~@!+")
 DIGITS = frozenset("0123456789")
-HEX_DIGITS = DIGITS | frozenset("abcdefABCDEF")
-
-ECHO_ESCAPES = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r",
-                "t": "\t", "v": "\v", "\\": "\\"}
-ANSI_ESCAPES = {**ECHO_ESCAPES, "'": "'", '"': '"', "?": "?"}
 
 
 def is_name(s: str) -> bool:
     return bool(s) and s[0] in NAME_START and all(c in NAME_CHARS for c in s)
-
-
-def decode_ansi_c(s: str) -> str:
-    """The value of a ``$'...'`` string body."""
-    return decode_escapes(s)[0]
-
-
-def decode_escapes(s: str, echo: bool = False) -> tuple[str, bool]:
-    """Backslash escapes as bash reads them in ``$'...'``, or with ``echo`` as echo -e and
-    printf %b do (``\\0NNN`` octal, octal bytes kept raw, ``\\c`` stops all output):
-    (text, whether ``\\c`` stopped it)."""
-    if "\\" not in s:
-        return s, False
-    table = ECHO_ESCAPES if echo else ANSI_ESCAPES
-    out = []
-    i, n = 0, len(s)
-    while i < n:
-        c = s[i]
-        if c != "\\" or i + 1 >= n:
-            out.append(c)
-            i += 1
-            continue
-        e = s[i + 1]
-        if e in table:
-            out.append(table[e])
-            i += 2
-        elif e in "01234567":
-            start = i + 2 if echo and e == "0" else i + 1
-            j = start
-            while j < n and j < start + 3 and s[j] in "01234567":
-                j += 1
-            value = int(s[start:j] or "0", 8) & 0xFF
-            out.append(byte_char(value) if echo else chr(value))
-            i = j
-        elif e in "xuU":
-            value, j = read_hex(s, i + 2, e)
-            if value is None:
-                out.append("\\" + e)
-                i += 2
-            else:
-                out.append(byte_char(value) if e == "x" else unicode_char(value, "?" if echo else "\ufffd"))
-                i = j
-        elif e == "c" and echo:
-            return "".join(out), True
-        elif e == "c" and i + 2 < n:
-            out.append(chr(ord(s[i + 2]) & 0x1F))
-            i += 3
-        else:
-            out.append("\\" + e)
-            i += 2
-    return "".join(out), False
 
 
 def _flush_lit(parts: list, lit: list[str]) -> None:
@@ -112,28 +57,6 @@ def _flush_lit(parts: list, lit: list[str]) -> None:
     if lit:
         parts.append(Lit("".join(lit)))
         lit.clear()
-
-
-def read_hex(s: str, i: int, escape: str) -> tuple[int | None, int]:
-    """The hex digits of a ``\\x`` (up to 2), ``\\u`` (4) or ``\\U`` (8) escape starting at
-    ``s[i]``: (value, index after them), or (None, i) when there are none."""
-    end = min(len(s), i + {"x": 2, "u": 4, "U": 8}[escape])
-    j = i
-    while j < end and s[j] in HEX_DIGITS:
-        j += 1
-    return (int(s[i:j], 16) if j > i else None), j
-
-
-def unicode_char(code: int, invalid: str) -> str:
-    try:
-        return chr(code)
-    except (ValueError, OverflowError):
-        return invalid
-
-
-def byte_char(b: int) -> str:
-    # a raw byte >= 0x80 round-trips through surrogateescape
-    return chr(b) if b < 0x80 else bytes([b]).decode("utf-8", "surrogateescape")
 
 
 class Parser:
