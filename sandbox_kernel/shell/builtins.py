@@ -19,7 +19,7 @@ from .eval.arith import ArithError, evaluate as arith_evaluate
 from .syntax.ast import Assign
 from .eval.word import backslash_quote, shell_quote
 from .syntax.escapes import PRINTF, decode_escape, decode_escapes
-from .syntax.parser import RESERVED, is_name
+from .syntax.lexer import RESERVED, is_name
 from .syntax.printer import format_function
 from .state import (
     BreakLoop, ContinueLoop, ExitShell, ReturnFromFunction, ShellError, Var, ordered_keys,

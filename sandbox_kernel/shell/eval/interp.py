@@ -25,7 +25,8 @@ from ..syntax.ast import (DQ, AndOr, ArithCommand, ArithFor, Assign, BraceGroup,
     CondBinary, CondCommand, CondNot, CondOr, CondUnary, CondWord, For, FunctionDef, HereDoc, If, Lit, Loop,
     Param, Pipeline, Quoted, Select, SimpleCommand, Subshell, Word)
 from .word import Expander, shell_quote
-from ..syntax.parser import Incomplete, ParseError, Parser, is_name
+from ..syntax.lexer import Incomplete, ParseError, is_name
+from ..syntax.parser import Parser
 from ..state import (AbortCommand, BreakLoop, ContinueLoop, ControlFlow, ExitShell, LimitExceeded,
     ReturnFromFunction, ShellError, Var)
 
