@@ -1020,7 +1020,8 @@ class Shell(Expander):
     async def _select_query(self, items: list[str], fds: dict, show_menu: bool) -> str | None:
         """Prompt until a non-empty line is read: the chosen item, "" for a reply that is no
         item's number, None at end of input."""
-        from ..builtins import BUILTINS, out
+        from ..builtins import BUILTINS
+        from ..builtins.output import out
         ps3 = self.get_scalar("PS3")
         while True:
             if show_menu:
@@ -1147,7 +1148,7 @@ class Shell(Expander):
             return await self.eval_cond(expr.left, fds) or await self.eval_cond(expr.right, fds)
         if tp is CondNot:
             return not await self.eval_cond(expr.expr, fds)
-        from ..builtins import binary_test, unary_test
+        from ..builtins.conditional import binary_test, unary_test
         if tp is CondWord:
             return (await self.expand_word(expr.word)) != ""
         if tp is CondUnary:

@@ -220,13 +220,18 @@ def shell_quote(s: str) -> str:
         return s
     if any(ord(c) < 32 or ord(c) == 127 for c in s):
         return "$'" + "".join(_ansi_char(c) for c in s) + "'"
-    return "'" + s.replace("'", "'\\''") + "'"
+    return single_quote(s)
 
 
 def quote_always(s: str) -> str:
     """``${x@Q}``: always single-quoted ($'...' when it holds control characters)."""
     if any(ord(c) < 32 or ord(c) == 127 for c in s):
         return "$'" + "".join(_ansi_char(c) for c in s) + "'"
+    return single_quote(s)
+
+
+def single_quote(s: str) -> str:
+    """``'...'`` around ``s`` (how alias and trap print values), a quote as ``'\\''``."""
     return "'" + s.replace("'", "'\\''") + "'"
 
 
