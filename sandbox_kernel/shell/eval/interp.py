@@ -21,9 +21,9 @@ from ...streams import (BufferOutput, BytesInput, ClosedInput, ClosedOutput, Emp
 from ...vfs import FSError, normpath
 from ...vfs.layout import COMMAND_STUB
 from . import pattern as pat
-from ..syntax.ast import (DQ, AndOr, ArithCommand, ArithFor, Assign, BraceGroup, Case, CommandList, CondAnd,
-    CondBinary, CondCommand, CondNot, CondOr, CondUnary, CondWord, For, FunctionDef, HereDoc, If, Lit, Loop,
-    Param, Pipeline, Quoted, Select, SimpleCommand, Subshell, Word)
+from ..syntax.ast import (DQ, AndOr, ArithCommand, ArithFor, Assign, BraceGroup, Case, CommandList, CondCommand,
+    For, FunctionDef, HereDoc, If, Lit, Loop, Param, Pipeline, Quoted, Select, SimpleCommand, Subshell, Word)
+from .cond import eval_cond
 from .word import Expander, shell_quote
 from ..syntax.lexer import Incomplete, ParseError, is_name
 from ..syntax.parser import Parser
@@ -1132,76 +1132,13 @@ class Shell(Expander):
                 from ..syntax.printer import _cond
                 await self.err(fds, f"{self._ps4()}[[ {_cond(node.expr)} ]]\n")
             try:
-                return 0 if await self.eval_cond(node.expr, fds) else 1
+                return 0 if await eval_cond(self, node.expr) else 1
             except ShellError as e:
                 if e.fatal or e.abort:
                     return await self.handle_error(e, fds)
                 await self.report(fds, e.message)
                 return 2
         return await self._with_redirs(node, fds, body)
-
-    async def eval_cond(self, expr, fds: dict) -> bool:
-        tp = type(expr)
-        if tp is CondAnd:
-            return await self.eval_cond(expr.left, fds) and await self.eval_cond(expr.right, fds)
-        if tp is CondOr:
-            return await self.eval_cond(expr.left, fds) or await self.eval_cond(expr.right, fds)
-        if tp is CondNot:
-            return not await self.eval_cond(expr.expr, fds)
-        from ..builtins.conditional import binary_test, unary_test
-        if tp is CondWord:
-            return (await self.expand_word(expr.word)) != ""
-        if tp is CondUnary:
-            operand = await self.expand_word(expr.operand)
-            return unary_test(self, expr.op, operand, fds)
-        if tp is CondBinary:
-            left = await self.expand_word(expr.left)
-            op = expr.op
-            if op in ("=", "!="):
-                pattern = await self.expand_pattern(expr.right)
-                result = pat.match(pattern, left, self.shopts["extglob"], self.shopts["nocasematch"])
-                return result if op == "=" else not result
-            if op == "=~":
-                return await self._regex_match(left, expr.right)
-            right = await self.expand_word(expr.right)
-            if op in ("-eq", "-ne", "-lt", "-le", "-gt", "-ge"):
-                a = self.arith(left) if left.strip() else 0
-                b = self.arith(right) if right.strip() else 0
-                return {"-eq": a == b, "-ne": a != b, "-lt": a < b, "-le": a <= b,
-                        "-gt": a > b, "-ge": a >= b}[op]
-            return binary_test(self, op, left, right)
-        raise ShellError("bad conditional expression")
-
-    async def _regex_match(self, text: str, word: Word) -> bool:
-        from ...commands._lib.posix_regex import RegexError, RegexTimeout, compile_posix
-        from ..syntax.ast import Lit as _Lit
-        # quoted parts of the pattern match literally
-        pieces = []
-        for p in word.parts:
-            if type(p) is _Lit:
-                pieces.append(p.text)
-            else:
-                value = await self.expand_word(Word([p]))
-                if type(p).__name__ in ("Quoted", "DQ"):
-                    pieces.append(_ere_escape(value))
-                else:
-                    pieces.append(value)
-        source = "".join(pieces)
-        try:
-            rx = compile_posix(source, extended=True, ignore_case=self.shopts["nocasematch"])
-            m = rx.search(text)
-        except RegexError:
-            self.set_array("BASH_REMATCH", [])
-            raise ShellError(f"invalid regular expression `{source}'", 2)
-        except RegexTimeout:
-            self.set_array("BASH_REMATCH", [])
-            raise ShellError(f"regular expression `{source}' took too long to match", 2)
-        if m is None:
-            self.set_array("BASH_REMATCH", [])
-            return False
-        groups = [m.group(0)] + [g if g is not None else "" for g in m.groups()]
-        self.set_array("BASH_REMATCH", groups)
-        return True
 
     # ------------------------------------------------------------------ simple commands
     async def run_simple(self, node: SimpleCommand, fds: dict) -> int:
@@ -1966,10 +1903,6 @@ def _c_integer(text: str) -> int | None:
 def _fmt_time(seconds: float) -> str:
     m, s = divmod(seconds, 60)
     return f"{int(m)}m{s:.3f}s"
-
-
-def _ere_escape(text: str) -> str:
-    return "".join("\\" + c if c in ".[]()*+?{}|^$\\" else c for c in text)
 
 
 class ReadWriteFile(InputStream, OutputStream):
