@@ -1,6 +1,8 @@
 """Shell variables, control-flow signals and errors shared by the interpreter and builtins."""
 from __future__ import annotations
 
+from collections import deque
+
 
 class Var:
     """One variable. ``value`` is a str (scalar), a dict[int, str] (indexed array), a
@@ -149,7 +151,6 @@ def ordered_keys(var: Var) -> list:
 
 
 def _simulate_table(keys: list) -> list:
-    from collections import deque
     size = ASSOC_BUCKETS
     buckets = [deque() for _ in range(size)]
     hashes = {k: _bash_hash(k) for k in keys}

@@ -8,6 +8,7 @@ from ..state import BreakLoop, ContinueLoop, ExitShell, LimitExceeded, ReturnFro
 from ..syntax.lexer import ParseError
 from ..syntax.parser import Parser
 from .args import bash_int
+from ..options import OPTION_LETTERS
 from .output import err, out
 from .read import race_cancel
 from .registry import builtin, help_text
@@ -186,7 +187,6 @@ async def b_bash(sh, argv, fds):
     args = argv[1:]
     command = None
     options: dict = {}
-    from ..eval.interp import OPTION_LETTERS
     while args and args[0].startswith(("-", "+")) and len(args[0]) > 1:
         a = args[0]
         if a == "--":

@@ -2,13 +2,13 @@
 from __future__ import annotations
 
 from ..syntax.printer import format_function
+from ..options import OPTION_DEFAULTS, OPTION_LETTERS
 from .output import err, out
 from .registry import builtin
 from .variables import set_line
 
 
 def _print_options(sh, plus: bool) -> str:
-    from ..eval.interp import OPTION_DEFAULTS
     lines = []
     for name in sorted(OPTION_DEFAULTS):
         on = sh.options.get(name, False)
@@ -32,7 +32,6 @@ Set or unset values of shell options and positional parameters.
 Using + rather than - causes these flags to be turned off. Without arguments, set prints the
 names and values of all shell variables.""")
 async def b_set(sh, argv, fds):
-    from ..eval.interp import OPTION_DEFAULTS, OPTION_LETTERS
     args = argv[1:]
     if not args:
         lines = [set_line(n, v) for n, v in sorted(sh.all_vars().items()) if v.value is not None]

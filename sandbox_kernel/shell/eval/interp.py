@@ -19,47 +19,29 @@ from ...commands.registry import CommandCancelled, CommandContext
 from ...streams import BufferOutput, BytesInput, ClosedInput, ClosedOutput, InputStream, OutputStream, OutputTooLarge
 from ...vfs import FSError, normpath
 from ...vfs.layout import COMMAND_STUB
-from . import pattern as pat
+from ..builtins import BUILTINS, SPECIAL_BUILTINS
+from ..builtins.output import out
+from ..options import OPTION_DEFAULTS, OPTION_LETTERS, SHOPT_DEFAULTS
+from ..state import (AbortCommand, BreakLoop, ContinueLoop, ControlFlow, ExitShell, LimitExceeded,
+    ReturnFromFunction, ShellError, Var)
 from ..syntax.ast import (AndOr, ArithCommand, ArithFor, Assign, BraceGroup, Case, CommandList, CondCommand, For,
     FunctionDef, If, Loop, Pipeline, Select, SimpleCommand, Subshell)
+from ..syntax.lexer import Incomplete, ParseError, is_name
+from ..syntax.parser import Parser
+from ..syntax.printer import format_cond, format_word
+from . import pattern as pat
+from .arith import ArithError, evaluate as arith_evaluate
 from .cond import eval_cond
 from .pipeline import Pipelines
 from .redirect import Redirections
 from .word import Expander, shell_quote
-from ..syntax.lexer import Incomplete, ParseError, is_name
-from ..syntax.parser import Parser
-from ..state import (AbortCommand, BreakLoop, ContinueLoop, ControlFlow, ExitShell, LimitExceeded,
-    ReturnFromFunction, ShellError, Var)
 
 FAKE_PID = 4242
-#: background jobs that may run at once
 #: Seconds between yields to the event loop. Well above CPython's GIL switch interval (5 ms):
 #: a thread waiting for the GIL asks the holder to drop it only after a whole interval in which
 #: the GIL never changed hands, and each yield releases and retakes it. At 5 ms that never
 #: happened, and the kernel's control thread (interrupts) and timers starved for seconds.
 YIELD_INTERVAL = 0.02
-
-SHOPT_DEFAULTS = {
-    "nullglob": False, "failglob": False, "dotglob": False, "globstar": False, "extglob": True,
-    "nocaseglob": False, "nocasematch": False, "expand_aliases": False, "lastpipe": False,
-    "globskipdots": True, "sourcepath": True, "xpg_echo": False, "inherit_errexit": False,
-    "checkwinsize": True, "cmdhist": True, "interactive_comments": True, "progcomp": True,
-    "promptvars": True, "hostcomplete": True, "complete_fullquote": True, "extquote": True,
-    "force_fignore": True, "patsub_replacement": True, "login_shell": False,
-}
-OPTION_DEFAULTS = {
-    "errexit": False, "nounset": False, "xtrace": False, "pipefail": False, "noglob": False,
-    "noclobber": False, "allexport": False, "verbose": False, "noexec": False, "monitor": False,
-    "braceexpand": True, "hashall": True, "interactive-comments": True, "posix": False,
-    "errtrace": False, "functrace": False, "notify": False, "onecmd": False, "physical": False,
-    "privileged": False, "keyword": False, "nolog": False, "emacs": False, "vi": False,
-    "histexpand": False, "history": False, "ignoreeof": False,
-}
-OPTION_LETTERS = {"e": "errexit", "u": "nounset", "x": "xtrace", "f": "noglob", "C": "noclobber",
-                  "a": "allexport", "v": "verbose", "n": "noexec", "m": "monitor", "B": "braceexpand",
-                  "h": "hashall", "E": "errtrace", "T": "functrace", "b": "notify", "t": "onecmd",
-                  "P": "physical", "p": "privileged", "k": "keyword", "H": "histexpand"}
-
 DYNAMIC_VARS = frozenset({"RANDOM", "SECONDS", "LINENO", "PIPESTATUS", "BASHPID", "EPOCHSECONDS",
                           "EPOCHREALTIME", "FUNCNAME", "SRANDOM", "BASH_SUBSHELL", "GROUPS",
                           "BASH_SOURCE", "_"})
@@ -814,8 +796,7 @@ class Shell(Expander, Redirections, Pipelines):
             if not await self._check_loop_name(node.var, fds):
                 return 1
             if self.options["xtrace"]:
-                from ..syntax.printer import _word
-                words = '"$@"' if node.words is None else " ".join(_word(w) for w in node.words)
+                words = '"$@"' if node.words is None else " ".join(format_word(w) for w in node.words)
                 await self.err(fds, f"{self._ps4()}select {node.var} in {words}\n")
             items = list(self.positional) if node.words is None else await self.expand_words(node.words)
             if not items:
@@ -838,8 +819,6 @@ class Shell(Expander, Redirections, Pipelines):
     async def _select_query(self, items: list[str], fds: dict, show_menu: bool) -> str | None:
         """Prompt until a non-empty line is read: the chosen item, "" for a reply that is no
         item's number, None at end of input."""
-        from ..builtins import BUILTINS
-        from ..builtins.output import out
         ps3 = self.get_scalar("PS3")
         while True:
             if show_menu:
@@ -928,10 +907,8 @@ class Shell(Expander, Redirections, Pipelines):
             if self.options["xtrace"]:
                 await self.err(fds, f"{self._ps4()}(( {text} ))\n")
             try:
-                from .arith import evaluate
-                value = evaluate(text, self)
+                value = arith_evaluate(text, self)
             except Exception as e:  # noqa: BLE001 - arithmetic errors end the command
-                from .arith import ArithError
                 if isinstance(e, ArithError):
                     await self.report(fds, f"((: {e.message}")
                     return 1
@@ -947,8 +924,7 @@ class Shell(Expander, Redirections, Pipelines):
             self.lineno = node.line
             await self._loop_tick()
             if self.options["xtrace"]:
-                from ..syntax.printer import _cond
-                await self.err(fds, f"{self._ps4()}[[ {_cond(node.expr)} ]]\n")
+                await self.err(fds, f"{self._ps4()}[[ {format_cond(node.expr)} ]]\n")
             try:
                 return 0 if await eval_cond(self, node.expr) else 1
             except ShellError as e:
@@ -1101,7 +1077,6 @@ class Shell(Expander, Redirections, Pipelines):
 
     async def _run_with_temp_env(self, node: SimpleCommand, words: list[str], fds: dict) -> int:
         name = words[0]
-        from ..builtins import BUILTINS, SPECIAL_BUILTINS
         if name in SPECIAL_BUILTINS or (name not in self.functions and name not in BUILTINS):
             if name in SPECIAL_BUILTINS:
                 for a in node.assigns:
@@ -1157,7 +1132,6 @@ class Shell(Expander, Redirections, Pipelines):
     async def run_command(self, argv: list[str], fds: dict, env: dict | None = None,
                           allow_functions: bool = True) -> int:
         """Dispatch a command by name: function, builtin, registered command, VFS file."""
-        from ..builtins import BUILTINS
         name = argv[0]
         if allow_functions:
             fdef = self.functions.get(name)
@@ -1281,7 +1255,6 @@ class Shell(Expander, Redirections, Pipelines):
             return 126
         if data == COMMAND_STUB:
             base = path.rstrip("/").rsplit("/", 1)[-1]
-            from ..builtins import BUILTINS
             spec = registry.lookup(base)
             if spec is not None:
                 return await self._invoke(spec, [base] + argv[1:], fds, env, cwd)
@@ -1576,7 +1549,6 @@ class CommandHost:
         fds[0], fds[1], fds[2] = stdin, stdout, stderr
         shell = self.shell
         await shell.checkpoint()
-        from ..builtins import BUILTINS
         try:
             if argv[0] in BUILTINS:
                 child = shell.fork()
