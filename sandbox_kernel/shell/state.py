@@ -33,10 +33,6 @@ class Var:
         v.nameref = self.nameref
         return v
 
-    @property
-    def is_array(self) -> bool:
-        return isinstance(self.value, dict)
-
     def scalar(self) -> str | None:
         """The value as a scalar (element 0 of an indexed array)."""
         v = self.value

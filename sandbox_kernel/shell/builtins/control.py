@@ -87,7 +87,7 @@ async def b_source(sh, argv, fds):
     if len(args) > 1:
         sh.positional = args[1:]
     sh.source_depth += 1
-    sh.sourcing = getattr(sh, "sourcing", 0) + 1
+    sh.sourcing += 1
     sh.source_stack.append(name)
     try:
         try:
@@ -124,7 +124,7 @@ async def b_exit(sh, argv, fds):
 
 @builtin("return", usage="return [n]", text="Return from a shell function (or sourced script) with the return value N (default: the status of the last command).")
 async def b_return(sh, argv, fds):
-    if not sh.funcnames and not getattr(sh, "sourcing", 0):
+    if not sh.funcnames and not sh.sourcing:
         await err(sh, fds, "return", "can only `return' from a function or sourced script")
         return 2
     status = sh.last_status
@@ -223,11 +223,11 @@ async def b_bash(sh, argv, fds):
             return 2
         text = args[0]
         name = args[1] if len(args) > 1 else argv[0]
-        sh._script_is_command_string = True
+        sh.running_command_string = True
         try:
             return await sh.run_script_file(text, name, args[2:], fds, options=options)
         finally:
-            sh._script_is_command_string = False
+            sh.running_command_string = False
     if args:
         path = args[0]
         try:

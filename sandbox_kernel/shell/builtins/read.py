@@ -13,16 +13,6 @@ from .output import err
 from .registry import builtin
 
 
-async def read_line(sh, fds: dict, delim: bytes = b"\n", fd: int = 0) -> str | None:
-    stream = fds.get(fd)
-    if not isinstance(stream, InputStream):
-        return None
-    data = await read_with_cancel(sh, stream, stream.readline(delim), delim)
-    if not data:
-        return None
-    return data.decode("utf-8", "surrogateescape")
-
-
 def never_blocks(stream: InputStream, delim: bytes | None = None) -> bool:
     """True when reading ``stream`` cannot wait (data buffered, or a file/bytes source)."""
     if isinstance(stream, (BytesInput, FileInput, EmptyInput)):

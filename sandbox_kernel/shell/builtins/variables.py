@@ -115,7 +115,7 @@ async def _declare_one(sh, name: str, value, on: set, off: set, make_local: bool
         if not make_local:
             var = sh.lookup_var(name) if name not in sh.globals else sh.globals[name]
             if var is not None and sh.scopes and name not in sh.globals:
-                scope = sh._find_scope(name)
+                scope = sh.find_scope(name)
         if var is None:
             var = Var(None)
             scope[name] = var

@@ -70,7 +70,6 @@ class Runtime:
         self.live_jobs = 0
         #: a limit hit inside a background job (reported when the run ends)
         self.limit_error: str | None = None
-        self.stdin_prompt = None  # callable(prompt, password) for `read -p` in the kernel
 
     def new_pid(self) -> int:
         self.next_pid += 1
@@ -109,13 +108,16 @@ class Shell(Expander, Redirections, Pipelines):
         self.fds: dict[int, Any] = fds if fds is not None else {}
         self.source_depth = 0
         self.in_trap = False
-        self.random_seeded = False
         self.pid = FAKE_PID
         self.getopts_state = (0, 0)
         self.hash_table: dict[str, str] = {}
         self.procsub_files: list[str] = []
         self.arith_depth = 0
-        self._arith_cur = 0
+        self.arith_current = 0
+        #: how many `source`/`.` files are running (return is allowed in them)
+        self.sourcing = 0
+        #: set while `bash -c` runs its string (no BASH_SOURCE entry for it)
+        self.running_command_string = False
         self.interactive = False
         self.last_arg = "bash"
         self.trace_depth = 0
@@ -288,7 +290,8 @@ class Shell(Expander, Redirections, Pipelines):
         names = {n for n, v in self.all_vars().items() if v.value is not None}
         return sorted(names)
 
-    def _find_scope(self, name: str) -> dict[str, Var]:
+    def find_scope(self, name: str) -> dict[str, Var]:
+        """The innermost scope that holds ``name`` (the globals when none does)."""
         for scope in reversed(self.scopes):
             if name in scope:
                 return scope
@@ -890,14 +893,8 @@ class Shell(Expander, Redirections, Pipelines):
         return await self.with_redirs(node, fds, body)
 
     async def run_funcdef(self, node: FunctionDef, fds: dict) -> int:
-        if node.name in self.readonly_functions():
-            await self.report(fds, f"{node.name}: readonly function")
-            return 1
         self.functions[node.name] = node
         return 0
-
-    def readonly_functions(self) -> set:
-        return getattr(self, "_readonly_functions", set())
 
     async def run_arith_command(self, node: ArithCommand, fds: dict) -> int:
         async def body(fds):
@@ -1010,7 +1007,7 @@ class Shell(Expander, Redirections, Pipelines):
             await self.close_opened(opened)
         return status
 
-    async def assign(self, a: Assign, local_scope: dict | None = None) -> None:
+    async def assign(self, a: Assign) -> None:
         if a.array is not None:
             var = self.lookup_var(a.name)
             assoc = var is not None and var.assoc
@@ -1288,7 +1285,7 @@ class Shell(Expander, Redirections, Pipelines):
                 child.globals[k] = Var(v, True)
         child.arg0 = name
         child.positional = list(args)
-        if not getattr(self, "_script_is_command_string", False):
+        if not self.running_command_string:
             child.source_stack = [name]
         if options:
             child.options.update(options)
@@ -1450,7 +1447,8 @@ class Shell(Expander, Redirections, Pipelines):
         self.last_status = status
         return status
 
-    _dispatch: dict = {}
+    #: node type -> the method that runs it (filled in below the class)
+    _dispatch: dict[type, Any] = {}
 
 
 

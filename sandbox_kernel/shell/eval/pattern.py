@@ -9,7 +9,6 @@ import re
 
 from ..syntax.lexer import group_end
 
-GLOB_CHARS = frozenset("*?[")
 EXTGLOB_CHARS = frozenset("*?+@!")
 
 _CLASSES = {
@@ -347,8 +346,6 @@ def glob_paths(fs, cwd: str, pattern: str, *, dotglob: bool = False, globstar: b
                     if not last and not fs.is_dir(path, cwd):
                         continue
                     new.append(path)
-            if unescape(comp) in (".*",) and False:
-                pass
         results = new
         if not results:
             return []

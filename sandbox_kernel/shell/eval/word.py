@@ -163,7 +163,7 @@ def brace_expand(tokens: list, limit: int = 100000) -> list[list]:
             return out
         inner = tokens[i + 1:j]
         if all(isinstance(t, str) for t in inner):
-            seq = _sequence("".join(inner))
+            seq = brace_sequence("".join(inner))
             if seq is not None:
                 if len(seq) > limit:
                     raise ShellError("brace expansion: too many words", 1)
@@ -176,7 +176,7 @@ def brace_expand(tokens: list, limit: int = 100000) -> list[list]:
     return [tokens]
 
 
-def _sequence(text: str) -> list[str] | None:
+def brace_sequence(text: str) -> list[str] | None:
     m = _SEQ.match(text)
     if m:
         a_s, b_s, step_s = m.group(1), m.group(2), m.group(3)

@@ -763,10 +763,10 @@ class Lexer:
         self.i = i
         param.op = op
         if op == ":":
-            param.arg = self._param_word(frozenset(":}"), in_dq, arith=True)
+            param.arg = self._param_word(frozenset(":}"), in_dq)
             if self.i < n and s[self.i] == ":":
                 self.i += 1
-                param.arg2 = self._param_word(frozenset("}"), in_dq, arith=True)
+                param.arg2 = self._param_word(frozenset("}"), in_dq)
         elif op in ("/", "//", "/#", "/%"):
             param.arg = self._param_word(frozenset("/}"), in_dq, pattern=True)
             if self.i < n and s[self.i] == "/":
@@ -806,7 +806,7 @@ class Lexer:
         self.i = j + 1
         return Param(s[start:j + 1], "bad")
 
-    def _param_word(self, stop: frozenset, in_dq: bool, pattern: bool = False, arith: bool = False) -> Word:
+    def _param_word(self, stop: frozenset, in_dq: bool, pattern: bool = False) -> Word:
         s = self.src
         if in_dq and not pattern:
             # inside "${x:-...}" the word is double-quoted text, single quotes literal
@@ -827,7 +827,6 @@ class Lexer:
                 else:
                     more.extend(self.read_word_parts(stop=stop | frozenset(" \t\n;&|<>()"), brace_depth_stop=True))
             parts = _merge_lits(parts + more)
-        del arith
         if len(parts) == 1 and isinstance(parts[0], Lit):
             return Word(parts, parts[0].text)
         return Word(parts)
