@@ -10,7 +10,7 @@ from __future__ import annotations
 import bisect
 from typing import Any, Callable, Union
 
-from .ast import DQ, ArithSub, Assign, CmdSub, CommandList, HereDoc, Lit, Param, ProcSub, Quoted, Word
+from .ast import DQ, ArithSub, Assign, CmdSub, CommandList, HereDoc, Lit, Param, Part, ProcSub, Quoted, Word
 from .escapes import decode_ansi_c
 
 #: (start, kind, value, end); value is the operator text, the Word, the fd number or name
@@ -130,6 +130,7 @@ class Lexer:
         self.skip_blanks()
         start = self.i
         s = self.src
+        tok: Token
         if start >= self.n:
             tok = (start, "eof", None, start)
         else:
@@ -294,7 +295,7 @@ class Lexer:
         """The right side of ``=~``: parentheses and | are literal regex characters here."""
         self.skip_blanks()
         self._peeked = None
-        parts: list = []
+        parts: list[Part] = []
         depth = 0
         s = self.src
         while self.i < self.n:
@@ -387,8 +388,8 @@ class Lexer:
             value = self.read_word(assignment=True)
         return Assign(name, value, index, None, append)
 
-    def _parse_array_elements(self) -> list:
-        elements = []
+    def _parse_array_elements(self) -> list[Word | tuple[Word, Word]]:
+        elements: list[Word | tuple[Word, Word]] = []
         while True:
             # blanks, newlines and comments separate elements
             while True:
@@ -437,11 +438,11 @@ class Lexer:
             fast = ""
         return Word(parts, plain, fast, self.src[start:self.i])
 
-    def read_word_parts(self, stop: frozenset = WORD_END, assignment: bool = False,
-                        brace_depth_stop: bool = False) -> list:
+    def read_word_parts(self, stop: frozenset[str] = WORD_END, assignment: bool = False,
+                        brace_depth_stop: bool = False) -> list[Part]:
         """Parts of one word starting at self.i, up to an unquoted ``stop`` character."""
         s, n = self.src, self.n
-        parts: list = []
+        parts: list[Part] = []
         lit: list[str] = []
         i = self.i
         brace_depth = 0
@@ -530,7 +531,7 @@ class Lexer:
             raise self.incomplete("unexpected EOF while looking for matching `)'")
         return j
 
-    def _read_expansion(self, i: int, parts: list, lit: list[str], in_dq: bool) -> int:
+    def _read_expansion(self, i: int, parts: list[Part], lit: list[str], in_dq: bool) -> int:
         """Read the ``$...`` or backquoted expansion at ``i`` into ``parts`` (a ``$`` that starts
         none stays literal text); returns where reading goes on."""
         self.i = i
@@ -542,11 +543,11 @@ class Lexer:
         parts.append(part)
         return self.i
 
-    def read_dq_parts(self, heredoc: bool = False, arith: bool = False) -> list:
+    def read_dq_parts(self, heredoc: bool = False, arith: bool = False) -> list[Part]:
         """Inside double quotes (self.i after the opening quote); consumes the closing one.
         ``heredoc``: the whole text, double quotes literal; ``arith``: quotes removed."""
         s, n = self.src, self.n
-        parts: list = []
+        parts: list[Part] = []
         lit: list[str] = []
         i = self.i
         while True:
@@ -612,7 +613,7 @@ class Lexer:
         self.i = i + 1
         return CmdSub(body)
 
-    def read_dollar(self, in_dq: bool = False):
+    def read_dollar(self, in_dq: bool = False) -> Part | None:
         """At ``$``: returns a part (self.i after it), or None for a literal ``$``."""
         s = self.src
         i = self.i
@@ -659,16 +660,7 @@ class Lexer:
             self.i = j + 1
             return ArithSub(expr)
         if nxt == "'" and not in_dq:
-            j = i + 2
-            while j < self.n and s[j] != "'":
-                if s[j] == "\\":
-                    j += 1
-                j += 1
-            if j >= self.n:
-                self.i = self.n
-                raise self.incomplete("unexpected EOF while looking for matching `''")
-            self.i = j + 1
-            return Quoted(decode_ansi_c(s[i + 2:j]))
+            return self._read_ansi_c(i)
         if nxt == '"' and not in_dq:
             self.i = i + 2
             return DQ(self.read_dq_parts())
@@ -683,7 +675,21 @@ class Lexer:
             return Param(nxt)
         return None
 
-    def _try_arith_sub(self, i: int):
+    def _read_ansi_c(self, i: int) -> Quoted:
+        """The ``$'...'`` string at ``i`` (self.i after it)."""
+        s = self.src
+        j = i + 2
+        while j < self.n and s[j] != "'":
+            if s[j] == "\\":
+                j += 1
+            j += 1
+        if j >= self.n:
+            self.i = self.n
+            raise self.incomplete("unexpected EOF while looking for matching `''")
+        self.i = j + 1
+        return Quoted(decode_ansi_c(s[i + 2:j]))
+
+    def _try_arith_sub(self, i: int) -> ArithSub | None:
         s = self.src
         j = self.arith_close(i + 3)
         if not s.startswith("))", j):
@@ -806,7 +812,7 @@ class Lexer:
         self.i = j + 1
         return Param(s[start:j + 1], "bad")
 
-    def _param_word(self, stop: frozenset, in_dq: bool, pattern: bool = False) -> Word:
+    def _param_word(self, stop: frozenset[str], in_dq: bool, pattern: bool = False) -> Word:
         s = self.src
         if in_dq and not pattern:
             # inside "${x:-...}" the word is double-quoted text, single quotes literal
@@ -818,7 +824,7 @@ class Lexer:
         parts = self.read_word_parts(stop=stop, brace_depth_stop=True)
         if self.i < self.n and s[self.i] not in stop:
             # blanks and operators are literal inside ${...}
-            more = []
+            more: list[Part] = []
             while self.i < self.n and s[self.i] not in stop:
                 c = s[self.i]
                 if c in " \t\n;&|<>()":
@@ -831,9 +837,9 @@ class Lexer:
             return Word(parts, parts[0].text)
         return Word(parts)
 
-    def _read_dq_until(self, stop: frozenset) -> list:
+    def _read_dq_until(self, stop: frozenset[str]) -> list[Part]:
         s, n = self.src, self.n
-        parts: list = []
+        parts: list[Part] = []
         lit: list[str] = []
         i = self.i
         depth = 0
@@ -862,8 +868,7 @@ class Lexer:
             if c == "$" and i + 1 < n and s[i + 1] == "'":
                 # $'...' keeps its meaning inside "${x:-...}" (bash's extquote)
                 _flush_lit(parts, lit)
-                self.i = i
-                parts.append(self.read_dollar(in_dq=False))
+                parts.append(self._read_ansi_c(i))
                 i = self.i
                 continue
             if c == "$" or c == "`":
@@ -881,7 +886,7 @@ class Lexer:
         or -1 when the text (with ``newline_ends``, the line) ends first. ``;`` at the outer
         level go into ``semicolons``."""
         s = self.src
-        opener, closer = pair
+        opener, closer = pair[0], pair[1]
         while k < self.n:
             c = s[k]
             if c == opener:
@@ -923,22 +928,22 @@ class Lexer:
         raise NotImplementedError
 
 
-def _flush_lit(parts: list, lit: list[str]) -> None:
+def _flush_lit(parts: list[Part], lit: list[str]) -> None:
     """Move the literal text gathered so far into ``parts`` as one Lit."""
     if lit:
         parts.append(Lit("".join(lit)))
         lit.clear()
 
 
-def _append_lit(parts: list, text: str) -> None:
+def _append_lit(parts: list[Part], text: str) -> None:
     if parts and isinstance(parts[-1], Lit):
         parts[-1] = Lit(parts[-1].text + text)
     else:
         parts.append(Lit(text))
 
 
-def _merge_lits(parts: list) -> list:
-    out: list = []
+def _merge_lits(parts: list[Part]) -> list[Part]:
+    out: list[Part] = []
     for p in parts:
         if isinstance(p, Lit) and out and isinstance(out[-1], Lit):
             out[-1] = Lit(out[-1].text + p.text)

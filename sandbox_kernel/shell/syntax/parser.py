@@ -8,13 +8,17 @@ finish the text (the kernel's is_complete); ``ParseError`` is a real syntax erro
 from __future__ import annotations
 
 from ...chars import isdigits
+from typing import Callable, Union
+
 from .ast import (
     AndOr, ArithCommand, ArithFor, Assign, BraceGroup, Case, CaseItem, CommandList, CondAnd,
-    CondBinary, CondCommand, CondNot, CondOr, CondUnary, CondWord, For, FunctionDef, If, Loop,
-    Pipeline, Redir, Select, SimpleCommand, Subshell, Word,
+    CondBinary, CondCommand, CondExpr, CondNot, CondOr, CondUnary, CondWord, For, FunctionDef, If,
+    Loop, Node, Pipeline, Redir, Select, SimpleCommand, Subshell, Word,
 )
 from .lexer import CLOSERS, RESERVED, Aliases, Incomplete, Lexer, ParseError, Token
 
+#: the commands that start with a reserved word (and take trailing redirections)
+CompoundCommand = Union[If, Loop, For, Select, ArithFor, Case, BraceGroup, CondCommand]
 REDIR_OPS = frozenset({"<", ">", ">>", ">|", "<>", "<&", ">&", "&>", "&>>", "<<", "<<-", "<<<"})
 
 
@@ -92,7 +96,7 @@ class Parser(Lexer):
             raise self.unexpected(self.peek())
         return CommandList(items, line)
 
-    def parse_and_or(self):
+    def parse_and_or(self) -> Node:
         first = self.parse_pipeline()
         rest = []
         while True:
@@ -107,7 +111,7 @@ class Parser(Lexer):
             return first
         return AndOr(first, rest, getattr(first, "line", 0))
 
-    def parse_pipeline(self):
+    def parse_pipeline(self) -> Node:
         tok = self.peek()
         negate = timed = False
         line = self.line_at(tok[0])
@@ -141,7 +145,7 @@ class Parser(Lexer):
         return Pipeline(commands, negate, timed, line, stderr_pipes)
 
     # ------------------------------------------------------------------ commands
-    def parse_command(self):
+    def parse_command(self) -> Node:
         tok = self.peek()
         if self.expand_alias(tok):
             tok = self.peek()
@@ -149,6 +153,7 @@ class Parser(Lexer):
             text = tok[2].plain
             if text is not None and text in RESERVED:
                 line = self.line_at(tok[0])
+                node: CompoundCommand
                 if text == "if":
                     node = self.parse_if()
                 elif text in ("while", "until"):
@@ -187,9 +192,9 @@ class Parser(Lexer):
                     return arith
             body = self.parse_compound_list(close_paren=True)
             self.expect_op(")")
-            node = Subshell(body, [], line)
-            self.parse_trailing_redirs(node.redirs)
-            return node
+            subshell = Subshell(body, [], line)
+            self.parse_trailing_redirs(subshell.redirs)
+            return subshell
         return self.parse_simple_command()
 
     def _is_funcdef_start(self, tok: Token) -> bool:
@@ -206,14 +211,14 @@ class Parser(Lexer):
             return k < self.n and s[k] == ")"
         return False
 
-    def parse_function(self, name: str, start: int):
+    def parse_function(self, name: str, start: int) -> FunctionDef:
         line = self.line_at(start)
         self.advance()
         self.expect_op("(")
         self.expect_op(")")
         return self._function_body(name, start, line)
 
-    def parse_function_keyword(self):
+    def parse_function_keyword(self) -> FunctionDef:
         tok = self.advance()
         start = tok[0]
         line = self.line_at(start)
@@ -228,7 +233,7 @@ class Parser(Lexer):
             self.expect_op(")")
         return self._function_body(name, start, line)
 
-    def _function_body(self, name: str, start: int, line: int):
+    def _function_body(self, name: str, start: int, line: int) -> FunctionDef:
         self.skip_newlines()
         tok = self.peek()
         if tok[1] == "eof":
@@ -238,7 +243,7 @@ class Parser(Lexer):
             raise self.unexpected(tok)
         return FunctionDef(name, body, line, self.src[start:self.i].strip())
 
-    def _try_arith_command(self, start: int):
+    def _try_arith_command(self, start: int) -> ArithCommand | None:
         """After ``(`` with another ``(`` next: parse ``(( expr ))``; None when it is
         really a nested subshell."""
         s = self.src
@@ -249,7 +254,7 @@ class Parser(Lexer):
         self.seek(j + 2)
         return ArithCommand(expr, [], self.line_at(start))
 
-    def parse_trailing_redirs(self, redirs: list) -> None:
+    def parse_trailing_redirs(self, redirs: list[Redir]) -> None:
         while True:
             tok = self.peek()
             if tok[1] == "ionum" or (tok[1] == "op" and tok[2] in REDIR_OPS):
@@ -283,8 +288,9 @@ class Parser(Lexer):
         tok = self.peek()
         line = self.line_at(tok[0])
         assigns: list[Assign] = []
-        words: list[Word] = []
+        words: list[Word | Assign] = []
         redirs: list[Redir] = []
+        name: str | None = None  # the command name, when it is a plain word
         while True:
             tok = self.peek()
             kind = tok[1]
@@ -294,7 +300,7 @@ class Parser(Lexer):
                     if assign is not None:
                         assigns.append(assign)
                         continue
-                elif words[0].plain in ("declare", "typeset", "local", "export", "readonly") and \
+                elif name in ("declare", "typeset", "local", "export", "readonly") and \
                         self.looks_like_array_assign(tok):
                     # declare -a x=(1 2): parse the element list as one word
                     assign = self.read_assignment(tok)
@@ -302,6 +308,8 @@ class Parser(Lexer):
                         words.append(assign)
                         continue
                 self.advance()
+                if not words:
+                    name = tok[2].plain
                 words.append(tok[2])
             elif kind == "ionum" or (kind == "op" and tok[2] in REDIR_OPS):
                 redirs.append(self.parse_redir())
@@ -344,7 +352,7 @@ class Parser(Lexer):
         body = self._parse_do_group()
         return Loop(cond, body, until, [])
 
-    def _parse_do_group(self):
+    def _parse_do_group(self) -> CommandList:
         tok = self.peek()
         if self.is_reserved(tok, "{"):
             self.advance()
@@ -356,7 +364,7 @@ class Parser(Lexer):
         self.expect_reserved("done")
         return body
 
-    def _parse_for_head(self):
+    def _parse_for_head(self) -> tuple[str, list[Word] | None]:
         self.advance()
         tok = self.peek()
         if tok[1] != "word":
@@ -390,7 +398,7 @@ class Parser(Lexer):
             self.skip_newlines()
         return var, words
 
-    def parse_for(self):
+    def parse_for(self) -> For | ArithFor:
         start = self.peek()[0]
         self.advance()
         self.skip_blanks()
@@ -401,12 +409,12 @@ class Parser(Lexer):
         body = self._parse_do_group()
         return For(var, words, body, [])
 
-    def parse_select(self):
+    def parse_select(self) -> Select:
         var, words = self._parse_for_head()
         body = self._parse_do_group()
         return Select(var, words, body, [])
 
-    def parse_arith_for(self):
+    def parse_arith_for(self) -> ArithFor:
         s = self.src
         semicolons: list[int] = []
         j = self.arith_close(self.i + 2, semicolons)
@@ -485,7 +493,7 @@ class Parser(Lexer):
         self.advance()
         return CondCommand(expr, [])
 
-    def _cond_peek(self):
+    def _cond_peek(self) -> Token:
         while True:
             tok = self.peek()
             if tok[1] == "nl":
@@ -495,13 +503,14 @@ class Parser(Lexer):
                 raise self.incomplete("unexpected EOF while looking for `]]'")
             return tok
 
-    def _cond_or(self):
+    def _cond_or(self) -> CondExpr:
         return self._cond_chain("||", CondOr, self._cond_and)
 
-    def _cond_and(self):
+    def _cond_and(self) -> CondExpr:
         return self._cond_chain("&&", CondAnd, self._cond_not)
 
-    def _cond_chain(self, op: str, node_type, operand):
+    def _cond_chain(self, op: str, node_type: type[CondAnd] | type[CondOr],
+                    operand: Callable[[], CondExpr]) -> CondExpr:
         """``operand (op operand)*``, grouped from the left."""
         left = operand()
         while True:
@@ -511,7 +520,7 @@ class Parser(Lexer):
             self.advance()
             left = node_type(left, operand())
 
-    def _cond_not(self):
+    def _cond_not(self) -> CondExpr:
         tok = self._cond_peek()
         if tok[1] == "word" and tok[2].plain == "!":
             self.advance()
@@ -522,10 +531,11 @@ class Parser(Lexer):
         tok = self._cond_peek()
         if tok[1] == "word":
             self.advance()
-            return tok[2]
+            word: Word = tok[2]
+            return word
         raise self.error(f"syntax error in conditional expression: unexpected token `{tok[2]}'", tok[0])
 
-    def _cond_primary(self):
+    def _cond_primary(self) -> CondExpr:
         tok = self._cond_peek()
         if tok[1] == "op" and tok[2] == "(":
             self.advance()

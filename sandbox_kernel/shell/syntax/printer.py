@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from .ast import (
     AndOr, ArithCommand, ArithFor, Assign, BraceGroup, Case, CommandList, CondAnd, CondBinary,
-    CondCommand, CondNot, CondOr, CondUnary, CondWord, For, FunctionDef, HereDoc, If, Loop,
-    Pipeline, Select, SimpleCommand, Subshell,
+    CondCommand, CondExpr, CondNot, CondOr, CondUnary, CondWord, For, FunctionDef, HereDoc, If, Loop,
+    Node, Pipeline, Redir, Select, SimpleCommand, Subshell, Word,
 )
 
 INDENT = "    "
@@ -19,7 +19,8 @@ def format_function(f: FunctionDef) -> str:
     return f"{f.name} () \n{{ \n{INDENT}{_command(body, 1)}\n}}"
 
 
-def format_word(w) -> str:
+def format_word(w: Word | Assign) -> str:
+    """A word as written (an Assign among declare's words as NAME=value)."""
     if isinstance(w, Assign):
         return _assign(w)
     if w.source is not None:
@@ -41,7 +42,7 @@ def _assign(a: Assign) -> str:
     return f"{target}{op}{format_word(a.value) if a.value is not None else ''}"
 
 
-def _redirs(redirs: list) -> str:
+def _redirs(redirs: list[Redir]) -> str:
     out = []
     for r in redirs:
         fd = "" if r.fd is None else str(r.fd)
@@ -56,11 +57,11 @@ def _redirs(redirs: list) -> str:
     return (" " + " ".join(out)) if out else ""
 
 
-def _heredocs(redirs: list) -> list[HereDoc]:
+def _heredocs(redirs: list[Redir]) -> list[HereDoc]:
     return [r.target for r in redirs if isinstance(r.target, HereDoc)]
 
 
-def _list(node, level: int, last_semicolon: bool) -> str:
+def _list(node: Node, level: int, last_semicolon: bool) -> str:
     """The commands of a list, one per line at ``level``."""
     items = node.items if isinstance(node, CommandList) else [(node, False)]
     lines = []
@@ -79,7 +80,7 @@ def _list(node, level: int, last_semicolon: bool) -> str:
     return "\n".join(lines)
 
 
-def _all_heredocs(cmd) -> list[HereDoc]:
+def _all_heredocs(cmd: Node) -> list[HereDoc]:
     if isinstance(cmd, SimpleCommand):
         return _heredocs(cmd.redirs)
     if isinstance(cmd, Pipeline):
@@ -89,7 +90,7 @@ def _all_heredocs(cmd) -> list[HereDoc]:
     return []
 
 
-def _command(node, level: int) -> str:
+def _command(node: Node, level: int) -> str:
     pad = INDENT * level
     if isinstance(node, SimpleCommand):
         parts = [_assign(a) for a in node.assigns] + [format_word(w) for w in node.words]
@@ -152,13 +153,14 @@ def _command(node, level: int) -> str:
     return ""
 
 
-def _inline(node, level: int) -> str:
+def _inline(node: Node, level: int) -> str:
     if isinstance(node, CommandList):
         return "; ".join(_command(c, level) + (" &" if bg else "") for c, bg in node.items)
     return _command(node, level)
 
 
-def format_cond(e) -> str:
+def format_cond(e: CondExpr) -> str:
+    """A ``[[ ]]`` expression as written (for xtrace and ``declare -f``)."""
     if isinstance(e, CondAnd):
         return f"{format_cond(e.left)} && {format_cond(e.right)}"
     if isinstance(e, CondOr):
