@@ -129,19 +129,23 @@ async def b_disown(sh, argv, fds):
 
 @builtin("fg", usage="fg [job_spec]", text="Move job to the foreground: waits for the job (the current one by default) and returns its status.")
 async def b_fg(sh, argv, fds):
-    spec = argv[1] if len(argv) > 1 else "%+"
-    pid = _job_pid(sh, spec)
-    if pid is None or pid not in sh.rt.jobs:
-        await err(sh, fds, "fg", f"{spec if len(argv) > 1 else 'current'}: no such job")
+    pid = await _named_job(sh, argv, fds)
+    if pid is None:
         return 1
     return await sh.wait_job(pid)
 
 
 @builtin("bg", usage="bg [job_spec ...]", text="Move jobs to the background (jobs started with `&' already run in the background).")
 async def b_bg(sh, argv, fds):
+    return 0 if await _named_job(sh, argv, fds) is not None else 1
+
+
+async def _named_job(sh, argv, fds) -> int | None:
+    """The running job ``fg``/``bg`` name (the current one by default); None after
+    reporting that there is none."""
     spec = argv[1] if len(argv) > 1 else "%+"
     pid = _job_pid(sh, spec)
     if pid is None or pid not in sh.rt.jobs:
-        await err(sh, fds, "bg", f"{spec if len(argv) > 1 else 'current'}: no such job")
-        return 1
-    return 0
+        await err(sh, fds, argv[0], f"{spec if len(argv) > 1 else 'current'}: no such job")
+        return None
+    return pid
