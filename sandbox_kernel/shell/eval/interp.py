@@ -1,4 +1,6 @@
-"""The async interpreter: shell state, command execution, redirections, pipelines, jobs.
+"""The async interpreter: shell state, and running commands (simple and compound ones,
+functions, external commands, substitutions, traps). Word expansion, redirections and
+pipelines/jobs are mixins from word.py, redirect.py and pipeline.py; [[ ]] is cond.py.
 
 A ``Shell`` holds one shell's state (variables, functions, options, cwd, positional
 parameters, traps). Subshells, pipeline stages and command substitutions run in a
