@@ -17,7 +17,8 @@ from ..streams import EmptyInput, InputStream, OutputStream, OutputTooLarge, Sin
 from ..vfs.layout import COMMAND_STUB
 from .builtins import BUILTINS, help_text
 from .eval.interp import Runtime, Shell
-from .syntax.parser import RESERVED, check_complete
+from .syntax.lexer import RESERVED
+from .syntax.parser import check_complete
 from .state import ControlFlow, ExitShell, LimitExceeded, ShellError, Var
 
 SANDBOX_ENV = {

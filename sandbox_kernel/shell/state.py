@@ -1,6 +1,8 @@
 """Shell variables, control-flow signals and errors shared by the interpreter and builtins."""
 from __future__ import annotations
 
+from collections import deque
+
 
 class Var:
     """One variable. ``value`` is a str (scalar), a dict[int, str] (indexed array), a
@@ -30,10 +32,6 @@ class Var:
         v.upper = self.upper
         v.nameref = self.nameref
         return v
-
-    @property
-    def is_array(self) -> bool:
-        return isinstance(self.value, dict)
 
     def scalar(self) -> str | None:
         """The value as a scalar (element 0 of an indexed array)."""
@@ -149,7 +147,6 @@ def ordered_keys(var: Var) -> list:
 
 
 def _simulate_table(keys: list) -> list:
-    from collections import deque
     size = ASSOC_BUCKETS
     buckets = [deque() for _ in range(size)]
     hashes = {k: _bash_hash(k) for k in keys}

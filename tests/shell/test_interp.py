@@ -4,7 +4,7 @@ import pytest
 from sandbox_kernel.cli import run_script
 from sandbox_kernel.shell.eval import pattern
 from sandbox_kernel.shell.eval.arith import ArithError, evaluate
-from sandbox_kernel.shell.eval.word import brace_expand, _sequence
+from sandbox_kernel.shell.eval.word import brace_expand, brace_sequence
 
 
 def sh(src, stdin=b""):
@@ -51,11 +51,11 @@ def test_arith_errors(expr):
 
 
 def test_brace_sequences():
-    assert _sequence("1..5") == ["1", "2", "3", "4", "5"]
-    assert _sequence("5..1..2") == ["5", "3", "1"]
-    assert _sequence("01..03") == ["01", "02", "03"]
-    assert _sequence("a..e..2") == ["a", "c", "e"]
-    assert _sequence("a..5") is None
+    assert brace_sequence("1..5") == ["1", "2", "3", "4", "5"]
+    assert brace_sequence("5..1..2") == ["5", "3", "1"]
+    assert brace_sequence("01..03") == ["01", "02", "03"]
+    assert brace_sequence("a..e..2") == ["a", "c", "e"]
+    assert brace_sequence("a..5") is None
     words = ["".join(t) for t in brace_expand(list("x{a,b{1,2}}y"))]
     assert words == ["xay", "xb1y", "xb2y"]
     assert ["".join(t) for t in brace_expand(list("{a}"))] == ["{a}"]

@@ -370,11 +370,11 @@ def _make_assign(name: str, index, op: str, rhs: Evaluator, text: str) -> Evalua
             env.arith_set(name, idx, value)
             return value
         return assign
-    binop = _make_binary(op[:-1], lambda env: env._arith_cur, rhs, text)
+    binop = _make_binary(op[:-1], lambda env: env.arith_current, rhs, text)
 
     def update(env):
         idx = _resolve_index(env, name, index)
-        env._arith_cur = _value(env, name, idx, text)
+        env.arith_current = _value(env, name, idx, text)
         value = binop(env)
         env.arith_set(name, idx, value)
         return value

@@ -1,4 +1,6 @@
-"""The async interpreter: shell state, command execution, redirections, pipelines, jobs.
+"""The async interpreter: shell state, and running commands (simple and compound ones,
+functions, external commands, substitutions, traps). Word expansion, redirections and
+pipelines/jobs are mixins from word.py, redirect.py and pipeline.py; [[ ]] is cond.py.
 
 A ``Shell`` holds one shell's state (variables, functions, options, cwd, positional
 parameters, traps). Subshells, pipeline stages and command substitutions run in a
@@ -16,49 +18,32 @@ from typing import Any
 from ...chars import isdigits
 from ...commands import registry
 from ...commands.registry import CommandCancelled, CommandContext
-from ...streams import (BufferOutput, BytesInput, ClosedInput, ClosedOutput, EmptyInput, FileInput,
-    FileOutput, InputStream, NullOutput, OutputStream, OutputTooLarge, Pipe)
+from ...streams import BufferOutput, BytesInput, ClosedInput, ClosedOutput, InputStream, OutputStream, OutputTooLarge
 from ...vfs import FSError, normpath
 from ...vfs.layout import COMMAND_STUB
-from . import pattern as pat
-from ..syntax.ast import (DQ, AndOr, ArithCommand, ArithFor, Assign, BraceGroup, Case, CommandList, CondAnd,
-    CondBinary, CondCommand, CondNot, CondOr, CondUnary, CondWord, For, FunctionDef, HereDoc, If, Lit, Loop,
-    Param, Pipeline, Quoted, Select, SimpleCommand, Subshell, Word)
-from .word import Expander, shell_quote
-from ..syntax.parser import Incomplete, ParseError, Parser, is_name
+from ..builtins import BUILTINS, SPECIAL_BUILTINS
+from ..builtins.output import out
+from ..options import OPTION_DEFAULTS, OPTION_LETTERS, SHOPT_DEFAULTS
 from ..state import (AbortCommand, BreakLoop, ContinueLoop, ControlFlow, ExitShell, LimitExceeded,
     ReturnFromFunction, ShellError, Var)
+from ..syntax.ast import (AndOr, ArithCommand, ArithFor, Assign, BraceGroup, Case, CommandList, CondCommand, For,
+    FunctionDef, If, Loop, Pipeline, Select, SimpleCommand, Subshell)
+from ..syntax.lexer import Incomplete, ParseError, is_name
+from ..syntax.parser import Parser
+from ..syntax.printer import format_cond, format_word
+from . import pattern as pat
+from .arith import ArithError, evaluate as arith_evaluate
+from .cond import eval_cond
+from .pipeline import Pipelines
+from .redirect import Redirections
+from .word import Expander, shell_quote
 
 FAKE_PID = 4242
-#: background jobs that may run at once
-MAX_LIVE_JOBS = 1000
 #: Seconds between yields to the event loop. Well above CPython's GIL switch interval (5 ms):
 #: a thread waiting for the GIL asks the holder to drop it only after a whole interval in which
 #: the GIL never changed hands, and each yield releases and retakes it. At 5 ms that never
 #: happened, and the kernel's control thread (interrupts) and timers starved for seconds.
 YIELD_INTERVAL = 0.02
-
-SHOPT_DEFAULTS = {
-    "nullglob": False, "failglob": False, "dotglob": False, "globstar": False, "extglob": True,
-    "nocaseglob": False, "nocasematch": False, "expand_aliases": False, "lastpipe": False,
-    "globskipdots": True, "sourcepath": True, "xpg_echo": False, "inherit_errexit": False,
-    "checkwinsize": True, "cmdhist": True, "interactive_comments": True, "progcomp": True,
-    "promptvars": True, "hostcomplete": True, "complete_fullquote": True, "extquote": True,
-    "force_fignore": True, "patsub_replacement": True, "login_shell": False,
-}
-OPTION_DEFAULTS = {
-    "errexit": False, "nounset": False, "xtrace": False, "pipefail": False, "noglob": False,
-    "noclobber": False, "allexport": False, "verbose": False, "noexec": False, "monitor": False,
-    "braceexpand": True, "hashall": True, "interactive-comments": True, "posix": False,
-    "errtrace": False, "functrace": False, "notify": False, "onecmd": False, "physical": False,
-    "privileged": False, "keyword": False, "nolog": False, "emacs": False, "vi": False,
-    "histexpand": False, "history": False, "ignoreeof": False,
-}
-OPTION_LETTERS = {"e": "errexit", "u": "nounset", "x": "xtrace", "f": "noglob", "C": "noclobber",
-                  "a": "allexport", "v": "verbose", "n": "noexec", "m": "monitor", "B": "braceexpand",
-                  "h": "hashall", "E": "errtrace", "T": "functrace", "b": "notify", "t": "onecmd",
-                  "P": "physical", "p": "privileged", "k": "keyword", "H": "histexpand"}
-
 DYNAMIC_VARS = frozenset({"RANDOM", "SECONDS", "LINENO", "PIPESTATUS", "BASHPID", "EPOCHSECONDS",
                           "EPOCHREALTIME", "FUNCNAME", "SRANDOM", "BASH_SUBSHELL", "GROUPS",
                           "BASH_SOURCE", "_"})
@@ -87,14 +72,16 @@ class Runtime:
         self.live_jobs = 0
         #: a limit hit inside a background job (reported when the run ends)
         self.limit_error: str | None = None
-        self.stdin_prompt = None  # callable(prompt, password) for `read -p` in the kernel
 
     def new_pid(self) -> int:
         self.next_pid += 1
         return self.next_pid
 
 
-class Shell(Expander):
+class Shell(Expander, Redirections, Pipelines):
+    """One shell's state, and running commands in it (words: ``Expander``; redirections:
+    ``Redirections``; pipelines and jobs: ``Pipelines``)."""
+
     def __init__(self, rt: Runtime, fds: dict | None = None) -> None:
         self.rt = rt
         self.fs = rt.fs
@@ -123,13 +110,16 @@ class Shell(Expander):
         self.fds: dict[int, Any] = fds if fds is not None else {}
         self.source_depth = 0
         self.in_trap = False
-        self.random_seeded = False
         self.pid = FAKE_PID
         self.getopts_state = (0, 0)
         self.hash_table: dict[str, str] = {}
         self.procsub_files: list[str] = []
         self.arith_depth = 0
-        self._arith_cur = 0
+        self.arith_current = 0
+        #: how many `source`/`.` files are running (return is allowed in them)
+        self.sourcing = 0
+        #: set while `bash -c` runs its string (no BASH_SOURCE entry for it)
+        self.running_command_string = False
         self.interactive = False
         self.last_arg = "bash"
         self.trace_depth = 0
@@ -302,7 +292,8 @@ class Shell(Expander):
         names = {n for n, v in self.all_vars().items() if v.value is not None}
         return sorted(names)
 
-    def _find_scope(self, name: str) -> dict[str, Var]:
+    def find_scope(self, name: str) -> dict[str, Var]:
+        """The innermost scope that holds ``name`` (the globals when none does)."""
         for scope in reversed(self.scopes):
             if name in scope:
                 return scope
@@ -635,105 +626,7 @@ class Shell(Expander):
         self.errexit_exempt = exempt or self.errexit_exempt
         return status
 
-    async def run_pipeline(self, node: Pipeline, fds: dict) -> int:
-        start = time.monotonic() if node.timed else 0.0
-        commands = node.commands
-        if node.negate:
-            self.errexit_suppress += 1
-        try:
-            if len(commands) == 1:
-                status = await self.execute(commands[0], fds)
-                statuses = [status]
-            else:
-                statuses = await self._run_stages(node, fds)
-                status = statuses[-1]
-                if self.options["pipefail"]:
-                    for s in reversed(statuses):
-                        if s:
-                            status = s
-                            break
-        finally:
-            if node.negate:
-                self.errexit_suppress -= 1
-        self.pipestatus = statuses
-        if node.timed:
-            elapsed = time.monotonic() - start
-            await self.err(fds, f"\nreal\t{_fmt_time(elapsed)}\nuser\t{_fmt_time(elapsed)}\nsys\t0m0.000s\n")
-        if node.negate:
-            self.errexit_exempt = True
-            return 0 if status else 1
-        return status
-
-    async def _run_stages(self, node: Pipeline, fds: dict) -> list[int]:
-        commands = node.commands
-        n = len(commands)
-        pipes = [Pipe() for _ in range(n - 1)]
-        tasks = []
-        lastpipe = self.shopts["lastpipe"] and not self.options["monitor"]
-        for i, cmd in enumerate(commands):
-            stage_fds = dict(fds)
-            if i > 0:
-                stage_fds[0] = pipes[i - 1].reader
-            if i < n - 1:
-                stage_fds[1] = pipes[i].writer
-                if node.stderr_pipes[i]:
-                    stage_fds[2] = pipes[i].writer
-            shell = self if (lastpipe and i == n - 1) or self._stateless_stage(cmd) else self.fork()
-            if shell is not self and type(cmd) is not SimpleCommand:
-                shell.loop_depth = 0  # like ( ): a compound stage is outside the enclosing loops
-            tasks.append(asyncio.ensure_future(self._run_stage(shell, cmd, stage_fds,
-                                                               pipes[i - 1].reader if i > 0 else None,
-                                                               pipes[i].writer if i < n - 1 else None)))
-        try:
-            return list(await asyncio.gather(*tasks))
-        except BaseException:
-            for t in tasks:
-                t.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
-            raise
-
-    def _stateless_stage(self, cmd) -> bool:
-        """Can this pipeline stage run without a copy of the shell? True for a plain
-        registered command or output-only builtin whose words cannot assign anything."""
-        if type(cmd) is not SimpleCommand or cmd.assigns:
-            return False
-        words = cmd.words
-        if not words or type(words[0]) is not Word:
-            return False
-        name = words[0].fast
-        if name is None or name in self.functions:
-            return False
-        if name not in STATELESS_BUILTINS:
-            from ..builtins import BUILTINS
-            if name in BUILTINS or registry.lookup(name) is None:
-                return False
-        for w in words:
-            if type(w) is not Word:
-                return False
-            if w.fast is None and not _inert_parts(w.parts):
-                return False
-        for r in cmd.redirs:
-            target = r.target
-            if type(target) is Word and target.fast is None and not _inert_parts(target.parts):
-                return False
-        return True
-
-    async def _run_stage(self, shell: "Shell", cmd, fds: dict, reader, writer) -> int:
-        try:
-            try:
-                status = await shell._run_as_child(cmd, fds)
-            except BrokenPipeError:
-                status = 141
-            if shell is not self:
-                status = await shell.run_exit_trap(fds, status)
-            return status
-        finally:
-            if writer is not None:
-                writer.close()
-            if reader is not None:
-                reader.close()
-
-    async def _run_as_child(self, node, fds: dict) -> int:
+    async def run_as_child(self, node, fds: dict) -> int:
         """Run ``node`` as a subshell, pipeline stage or command substitution does: an exit, an
         error, or a break/return with nothing to catch it becomes the status."""
         try:
@@ -746,84 +639,13 @@ class Shell(Expander):
         except (BreakLoop, ContinueLoop):
             return 0
 
-    def start_background(self, node, fds: dict) -> int:
-        rt = self.rt
-        if rt.live_jobs >= MAX_LIVE_JOBS:
-            # what stops a fork bomb quickly (bash would fail in fork())
-            raise LimitExceeded(f"fork: {MAX_LIVE_JOBS} background jobs already running (limit commands)", "commands")
-        rt.live_jobs += 1
-        child = self.fork()
-        pid = child.pid
-        bg_fds = dict(fds)
-        if not self.options["monitor"]:
-            bg_fds[0] = EmptyInput()
-
-        async def job() -> int:
-            try:
-                return await child.execute(node, bg_fds)
-            except (ExitShell, AbortCommand) as e:
-                return e.status
-            except BrokenPipeError:
-                return 141
-            except ShellError as e:
-                await child.report(bg_fds, e.message)
-                return e.status
-            except ControlFlow:
-                return 0
-            except (CommandCancelled, asyncio.CancelledError):
-                return 130
-            except LimitExceeded as e:
-                # the whole run fails: the engine reports the limit when the run ends
-                if child.rt.limit_error is None:
-                    child.rt.limit_error = e.message
-                return 1
-            finally:
-                child.rt.live_jobs -= 1
-
-        task = asyncio.ensure_future(job())
-        self.rt.jobs[pid] = task
-        self.rt.job_order.append(pid)
-        self.last_bg_pid = pid
-        return pid
-
-    async def wait_job(self, pid: int) -> int:
-        task = self.rt.jobs.get(pid)
-        if task is None:
-            if pid in self.rt.job_order:
-                self.rt.job_order.remove(pid)
-            return self.rt.job_status.pop(pid, 127)
-        cancel = self.rt.cancel
-        if cancel is not None and not task.done():
-            waiter = asyncio.ensure_future(cancel.wait())
-            try:
-                await asyncio.wait([task, waiter], return_when=asyncio.FIRST_COMPLETED)
-            finally:
-                waiter.cancel()
-            if not task.done():
-                raise CommandCancelled(cancel.reason or "interrupt")
-        try:
-            status = await task
-        except asyncio.CancelledError:
-            status = 130
-        self.rt.jobs.pop(pid, None)
-        if pid in self.rt.job_order:
-            self.rt.job_order.remove(pid)
-        return status
-
-    async def wait_all_jobs(self) -> int:
-        status = 0
-        # jobs may start more jobs while we wait
-        while self.rt.job_order:
-            status = await self.wait_job(self.rt.job_order[0])
-        return status
-
     # ------------------------------------------------------------------ compound commands
     async def run_subshell(self, node: Subshell, fds: dict) -> int:
         fds, opened = await self.apply_redirs(node.redirs, fds) if node.redirs else (fds, None)
         try:
             child = self.fork()
             child.loop_depth = 0  # bash: break/continue in ( ) do not reach the enclosing loops
-            status = await child._run_as_child(node.body, fds)
+            status = await child.run_as_child(node.body, fds)
             return await child.run_exit_trap(fds, status)
         finally:
             if opened:
@@ -837,22 +659,6 @@ class Shell(Expander):
             finally:
                 await self.close_opened(opened)
         return await self.execute(node.body, fds)
-
-    async def _with_redirs(self, node, fds: dict, runner) -> int:
-        if not node.redirs:
-            return await runner(fds)
-        procsub_mark = len(self.procsub_files)
-        try:
-            fds, opened = await self.apply_redirs(node.redirs, fds)
-        except ShellError as e:
-            await self.report(fds, e.message)
-            return e.status
-        try:
-            return await runner(fds)
-        finally:
-            await self.close_opened(opened)
-            if len(self.procsub_files) > procsub_mark:
-                await self._finish_procsubs(procsub_mark)
 
     async def run_if(self, node: If, fds: dict) -> int:
         async def body(fds):
@@ -868,7 +674,7 @@ class Shell(Expander):
             if node.else_body is not None:
                 return await self.execute(node.else_body, fds)
             return 0
-        return await self._with_redirs(node, fds, body)
+        return await self.with_redirs(node, fds, body)
 
     async def run_loop(self, node: Loop, fds: dict) -> int:
         async def body(fds):
@@ -893,7 +699,7 @@ class Shell(Expander):
                     if flow == "break":
                         return status
                     await self._loop_tick()
-        return await self._with_redirs(node, fds, body)
+        return await self.with_redirs(node, fds, body)
 
     @contextlib.contextmanager
     def _in_loop(self):
@@ -987,7 +793,7 @@ class Shell(Expander):
                         break
                     await self._loop_tick()
             return status
-        return await self._with_redirs(node, fds, body)
+        return await self.with_redirs(node, fds, body)
 
     async def run_select(self, node: Select, fds: dict) -> int:
         async def body(fds):
@@ -995,8 +801,7 @@ class Shell(Expander):
             if not await self._check_loop_name(node.var, fds):
                 return 1
             if self.options["xtrace"]:
-                from ..syntax.printer import _word
-                words = '"$@"' if node.words is None else " ".join(_word(w) for w in node.words)
+                words = '"$@"' if node.words is None else " ".join(format_word(w) for w in node.words)
                 await self.err(fds, f"{self._ps4()}select {node.var} in {words}\n")
             items = list(self.positional) if node.words is None else await self.expand_words(node.words)
             if not items:
@@ -1014,12 +819,11 @@ class Shell(Expander):
                     await self._loop_tick()
                     # like ksh, the menu shows again only after an empty reply
                     show_menu = self.get_scalar("REPLY") == ""
-        return await self._with_redirs(node, fds, body)
+        return await self.with_redirs(node, fds, body)
 
     async def _select_query(self, items: list[str], fds: dict, show_menu: bool) -> str | None:
         """Prompt until a non-empty line is read: the chosen item, "" for a reply that is no
         item's number, None at end of input."""
-        from ..builtins import BUILTINS, out
         ps3 = self.get_scalar("PS3")
         while True:
             if show_menu:
@@ -1053,7 +857,7 @@ class Shell(Expander):
                         self.arith(await self.expand_word(node.step))
                     await self._loop_tick()
             return status
-        return await self._with_redirs(node, fds, body)
+        return await self.with_redirs(node, fds, body)
 
     async def run_case(self, node: Case, fds: dict) -> int:
         async def body(fds):
@@ -1088,17 +892,11 @@ class Shell(Expander):
                     continue
                 return status
             return status
-        return await self._with_redirs(node, fds, body)
+        return await self.with_redirs(node, fds, body)
 
     async def run_funcdef(self, node: FunctionDef, fds: dict) -> int:
-        if node.name in self.readonly_functions():
-            await self.report(fds, f"{node.name}: readonly function")
-            return 1
         self.functions[node.name] = node
         return 0
-
-    def readonly_functions(self) -> set:
-        return getattr(self, "_readonly_functions", set())
 
     async def run_arith_command(self, node: ArithCommand, fds: dict) -> int:
         async def body(fds):
@@ -1108,10 +906,8 @@ class Shell(Expander):
             if self.options["xtrace"]:
                 await self.err(fds, f"{self._ps4()}(( {text} ))\n")
             try:
-                from .arith import evaluate
-                value = evaluate(text, self)
+                value = arith_evaluate(text, self)
             except Exception as e:  # noqa: BLE001 - arithmetic errors end the command
-                from .arith import ArithError
                 if isinstance(e, ArithError):
                     await self.report(fds, f"((: {e.message}")
                     return 1
@@ -1120,86 +916,22 @@ class Shell(Expander):
                     return 1
                 raise
             return 0 if value else 1
-        return await self._with_redirs(node, fds, body)
+        return await self.with_redirs(node, fds, body)
 
     async def run_cond_command(self, node: CondCommand, fds: dict) -> int:
         async def body(fds):
             self.lineno = node.line
             await self._loop_tick()
             if self.options["xtrace"]:
-                from ..syntax.printer import _cond
-                await self.err(fds, f"{self._ps4()}[[ {_cond(node.expr)} ]]\n")
+                await self.err(fds, f"{self._ps4()}[[ {format_cond(node.expr)} ]]\n")
             try:
-                return 0 if await self.eval_cond(node.expr, fds) else 1
+                return 0 if await eval_cond(self, node.expr) else 1
             except ShellError as e:
                 if e.fatal or e.abort:
                     return await self.handle_error(e, fds)
                 await self.report(fds, e.message)
                 return 2
-        return await self._with_redirs(node, fds, body)
-
-    async def eval_cond(self, expr, fds: dict) -> bool:
-        tp = type(expr)
-        if tp is CondAnd:
-            return await self.eval_cond(expr.left, fds) and await self.eval_cond(expr.right, fds)
-        if tp is CondOr:
-            return await self.eval_cond(expr.left, fds) or await self.eval_cond(expr.right, fds)
-        if tp is CondNot:
-            return not await self.eval_cond(expr.expr, fds)
-        from ..builtins import binary_test, unary_test
-        if tp is CondWord:
-            return (await self.expand_word(expr.word)) != ""
-        if tp is CondUnary:
-            operand = await self.expand_word(expr.operand)
-            return unary_test(self, expr.op, operand, fds)
-        if tp is CondBinary:
-            left = await self.expand_word(expr.left)
-            op = expr.op
-            if op in ("=", "!="):
-                pattern = await self.expand_pattern(expr.right)
-                result = pat.match(pattern, left, self.shopts["extglob"], self.shopts["nocasematch"])
-                return result if op == "=" else not result
-            if op == "=~":
-                return await self._regex_match(left, expr.right)
-            right = await self.expand_word(expr.right)
-            if op in ("-eq", "-ne", "-lt", "-le", "-gt", "-ge"):
-                a = self.arith(left) if left.strip() else 0
-                b = self.arith(right) if right.strip() else 0
-                return {"-eq": a == b, "-ne": a != b, "-lt": a < b, "-le": a <= b,
-                        "-gt": a > b, "-ge": a >= b}[op]
-            return binary_test(self, op, left, right)
-        raise ShellError("bad conditional expression")
-
-    async def _regex_match(self, text: str, word: Word) -> bool:
-        from ...commands._lib.posix_regex import RegexError, RegexTimeout, compile_posix
-        from ..syntax.ast import Lit as _Lit
-        # quoted parts of the pattern match literally
-        pieces = []
-        for p in word.parts:
-            if type(p) is _Lit:
-                pieces.append(p.text)
-            else:
-                value = await self.expand_word(Word([p]))
-                if type(p).__name__ in ("Quoted", "DQ"):
-                    pieces.append(_ere_escape(value))
-                else:
-                    pieces.append(value)
-        source = "".join(pieces)
-        try:
-            rx = compile_posix(source, extended=True, ignore_case=self.shopts["nocasematch"])
-            m = rx.search(text)
-        except RegexError:
-            self.set_array("BASH_REMATCH", [])
-            raise ShellError(f"invalid regular expression `{source}'", 2)
-        except RegexTimeout:
-            self.set_array("BASH_REMATCH", [])
-            raise ShellError(f"regular expression `{source}' took too long to match", 2)
-        if m is None:
-            self.set_array("BASH_REMATCH", [])
-            return False
-        groups = [m.group(0)] + [g if g is not None else "" for g in m.groups()]
-        self.set_array("BASH_REMATCH", groups)
-        return True
+        return await self.with_redirs(node, fds, body)
 
     # ------------------------------------------------------------------ simple commands
     async def run_simple(self, node: SimpleCommand, fds: dict) -> int:
@@ -1251,7 +983,7 @@ class Shell(Expander):
                     await self.close_opened(opened)
         finally:
             if len(self.procsub_files) > procsub_mark:
-                await self._finish_procsubs(procsub_mark)
+                await self.finish_procsubs(procsub_mark)
 
     async def _assignments_only(self, node: SimpleCommand, fds: dict, cmdsub_status) -> int:
         status = 0
@@ -1277,7 +1009,7 @@ class Shell(Expander):
             await self.close_opened(opened)
         return status
 
-    async def assign(self, a: Assign, local_scope: dict | None = None) -> None:
+    async def assign(self, a: Assign) -> None:
         if a.array is not None:
             var = self.lookup_var(a.name)
             assoc = var is not None and var.assoc
@@ -1344,7 +1076,6 @@ class Shell(Expander):
 
     async def _run_with_temp_env(self, node: SimpleCommand, words: list[str], fds: dict) -> int:
         name = words[0]
-        from ..builtins import BUILTINS, SPECIAL_BUILTINS
         if name in SPECIAL_BUILTINS or (name not in self.functions and name not in BUILTINS):
             if name in SPECIAL_BUILTINS:
                 for a in node.assigns:
@@ -1400,7 +1131,6 @@ class Shell(Expander):
     async def run_command(self, argv: list[str], fds: dict, env: dict | None = None,
                           allow_functions: bool = True) -> int:
         """Dispatch a command by name: function, builtin, registered command, VFS file."""
-        from ..builtins import BUILTINS
         name = argv[0]
         if allow_functions:
             fdef = self.functions.get(name)
@@ -1524,7 +1254,6 @@ class Shell(Expander):
             return 126
         if data == COMMAND_STUB:
             base = path.rstrip("/").rsplit("/", 1)[-1]
-            from ..builtins import BUILTINS
             spec = registry.lookup(base)
             if spec is not None:
                 return await self._invoke(spec, [base] + argv[1:], fds, env, cwd)
@@ -1558,7 +1287,7 @@ class Shell(Expander):
                 child.globals[k] = Var(v, True)
         child.arg0 = name
         child.positional = list(args)
-        if not getattr(self, "_script_is_command_string", False):
+        if not self.running_command_string:
             child.source_stack = [name]
         if options:
             child.options.update(options)
@@ -1592,7 +1321,7 @@ class Shell(Expander):
         fds = dict(self.fds_for_subst())
         fds[1] = out
         try:
-            status = await child._run_as_child(body, fds)
+            status = await child.run_as_child(body, fds)
         except BrokenPipeError:
             status = 141
         except OutputTooLarge:
@@ -1652,7 +1381,7 @@ class Shell(Expander):
             self.procsub_files.append(("out", path, p.body, fds))
         return path
 
-    async def _finish_procsubs(self, mark: int = 0) -> None:
+    async def finish_procsubs(self, mark: int = 0) -> None:
         """Feed ``>(...)`` files to their commands and remove the temporary files made by
         process substitutions since ``mark``."""
         items, self.procsub_files = self.procsub_files[mark:], self.procsub_files[:mark]
@@ -1678,164 +1407,6 @@ class Shell(Expander):
                 pass
 
     # ------------------------------------------------------------------ redirections
-    async def apply_redirs(self, redirs: list, fds: dict, permanent: bool = False) -> tuple[dict, list]:
-        """A new fd table with ``redirs`` applied (or ``fds`` changed in place when
-        ``permanent``), and the streams opened here (to close afterwards)."""
-        new = fds if permanent else dict(fds)
-        opened: list = []
-        try:
-            for r in redirs:
-                await self._apply_one(r, new, opened)
-        except BaseException:
-            await self.close_opened(opened)
-            raise
-        return new, opened
-
-    async def _apply_one(self, r, fds: dict, opened: list) -> None:
-        op = r.op
-        self._redir_fds = fds
-        if op in ("<<", "<<-"):
-            doc: HereDoc = r.target
-            text = doc.body.parts[0].text if doc.quoted and doc.body.parts else (
-                await self.expand_heredoc(doc.body) if not doc.quoted else "")
-            self._set_fd(r, fds, 0, BytesInput(text.encode("utf-8", "surrogateescape")))
-            return
-        if op == "<<<":
-            text = await self.expand_word(r.target)
-            self._set_fd(r, fds, 0, BytesInput((text + "\n").encode("utf-8", "surrogateescape")))
-            return
-        target = await self.expand_word(r.target)
-        if op in ("<&", ">&"):
-            default = 0 if op == "<&" else 1
-            fd = r.fd if r.fd is not None else default
-            if target == "-":
-                if r.fd_var:
-                    fd = self._fd_from_var(r.fd_var)
-                fds[fd] = ClosedOutput() if op == ">&" else ClosedInput()
-                return
-            move = target.endswith("-") and isdigits(target[:-1])
-            src_text = target[:-1] if move else target
-            if isdigits(src_text):
-                src = int(src_text)
-                if src not in fds or isinstance(fds[src], (ClosedOutput, ClosedInput)):
-                    raise ShellError(f"{src}: Bad file descriptor", 1)
-                self._set_fd(r, fds, default, fds[src])
-                if move:
-                    fds[src] = ClosedOutput() if op == ">&" else ClosedInput()
-                return
-            if op == ">&" and r.fd is None:
-                # >&file is &>file
-                stream = self._open_output(target, False, opened)
-                fds[1] = stream
-                fds[2] = stream
-                return
-            raise ShellError(f"{target}: ambiguous redirect", 1)
-        if op in ("&>", "&>>"):
-            stream = self._open_output(target, op == "&>>", opened)
-            fds[1] = stream
-            fds[2] = stream
-            return
-        if op == "<":
-            self._set_fd(r, fds, 0, self._open_input(target, opened))
-            return
-        if op in (">", ">|", ">>"):
-            clobber = op == ">|" or not self.options["noclobber"]
-            stream = self._open_output(target, op == ">>", opened, clobber)
-            self._set_fd(r, fds, 1, stream)
-            return
-        if op == "<>":
-            stream = self._open_input(target, opened, create=True)
-            self._set_fd(r, fds, 0, stream)
-            return
-        raise ShellError(f"unsupported redirection {op}", 1)
-
-    def _set_fd(self, r, fds: dict, default: int, stream) -> None:
-        if r.fd_var:
-            fd = 10
-            while fd in fds:
-                fd += 1
-            fds[fd] = stream
-            self.set_var(r.fd_var, str(fd))
-            return
-        fds[r.fd if r.fd is not None else default] = stream
-
-    def _fd_from_var(self, name: str) -> int:
-        value = self.get_scalar(name) or ""
-        if not isdigits(value):
-            raise ShellError(f"{name}: ambiguous redirect", 1)
-        return int(value)
-
-    def _special_path(self, target: str):
-        if target.startswith("/dev/"):
-            if target in ("/dev/stdin", "/dev/fd/0"):
-                return 0
-            if target in ("/dev/stdout", "/dev/fd/1"):
-                return 1
-            if target in ("/dev/stderr", "/dev/fd/2"):
-                return 2
-            if target.startswith("/dev/fd/") and isdigits(target[8:]):
-                return int(target[8:])
-            if target.startswith(("/dev/tcp/", "/dev/udp/")):
-                raise ShellError(f"{target}: network connections are not available in the sandbox", 1)
-        return None
-
-    def _fd_path_stream(self, target: str):
-        """The open stream a path like /dev/stdout or /dev/fd/N names; None for other paths."""
-        fd = self._special_path(target)
-        if fd is None:
-            return None
-        stream = self._current_fd(fd)
-        if stream is None:
-            raise ShellError(f"{target}: Bad file descriptor", 1)
-        return stream
-
-    def _open_output(self, target: str, append: bool, opened: list, clobber: bool = True):
-        if target == "":
-            raise ShellError(": No such file or directory", 1)
-        stream = self._fd_path_stream(target)
-        if stream is not None:
-            return stream
-        if target == "/dev/null":
-            return NullOutput()
-        try:
-            if not clobber and self.fs.exists(target, self.cwd) and self.fs.is_file(target, self.cwd):
-                raise ShellError(f"{target}: cannot overwrite existing file", 1)
-            handle = self.fs.open(target, "ab" if append else "wb", self.cwd, perm=0o666 & ~self.umask)
-        except FSError as e:
-            raise ShellError(f"{target}: {e.strerror}", 1) from None
-        stream = FileOutput(handle)
-        opened.append(handle)
-        return stream
-
-    def _open_input(self, target: str, opened: list, create: bool = False):
-        stream = self._fd_path_stream(target)
-        if stream is not None:
-            return stream
-        if target == "/dev/null":
-            return EmptyInput()
-        try:
-            handle = self.fs.open(target, "r+b" if create and self.fs.exists(target, self.cwd) else
-                                  ("w+b" if create else "rb"), self.cwd)
-        except FSError as e:
-            raise ShellError(f"{target}: {e.strerror}", 1) from None
-        opened.append(handle)
-        if create:
-            return ReadWriteFile(handle)
-        return FileInput(handle)
-
-    def _current_fd(self, fd: int):
-        fds = getattr(self, "_redir_fds", None)
-        if fds is None:
-            fds = self.fds
-        return fds.get(fd)
-
-    async def close_opened(self, opened: list) -> None:
-        for handle in opened:
-            try:
-                handle.close()
-            except Exception:  # noqa: BLE001 - closing never fails the command
-                pass
-
     # ------------------------------------------------------------------ traps
     async def run_trap(self, name: str) -> None:
         action = self.traps.get(name)
@@ -1878,29 +1449,12 @@ class Shell(Expander):
         self.last_status = status
         return status
 
-    _dispatch: dict = {}
+    #: node type -> the method that runs it (filled in below the class)
+    _dispatch: dict[type, Any] = {}
 
 
-STATELESS_BUILTINS = frozenset({"echo", "true", "false", ":", "test", "[", "pwd", "type", "help"})
 
 
-def _inert_parts(parts: list) -> bool:
-    """Parts whose expansion cannot change shell state (no substitutions, no ${x:=})."""
-    for p in parts:
-        tp = type(p)
-        if tp is Lit or tp is Quoted:
-            continue
-        if tp is DQ:
-            if not _inert_parts(p.parts):
-                return False
-            continue
-        if tp is Param:
-            if p.op in ("=", ":=", "bad") or p.index is not None or (p.arg is not None and not _inert_parts(p.arg.parts)) \
-                    or (p.arg2 is not None and not _inert_parts(p.arg2.parts)):
-                return False
-            continue
-        return False
-    return True
 
 
 def select_menu(items: list[str], columns: int) -> str:
@@ -1961,26 +1515,8 @@ def _c_integer(text: str) -> int | None:
     return value if -2**63 <= value < 2**63 else None
 
 
-def _fmt_time(seconds: float) -> str:
-    m, s = divmod(seconds, 60)
-    return f"{int(m)}m{s:.3f}s"
 
 
-def _ere_escape(text: str) -> str:
-    return "".join("\\" + c if c in ".[]()*+?{}|^$\\" else c for c in text)
-
-
-class ReadWriteFile(InputStream, OutputStream):
-    """``<>``: one handle for reading and writing."""
-
-    def __init__(self, handle) -> None:
-        self.handle = handle
-
-    async def read_chunk(self) -> bytes:
-        return self.handle.read(65536)
-
-    async def write(self, data: bytes) -> None:
-        self.handle.write(data)
 
 
 class CommandHost:
@@ -2013,7 +1549,6 @@ class CommandHost:
         fds[0], fds[1], fds[2] = stdin, stdout, stderr
         shell = self.shell
         await shell.checkpoint()
-        from ..builtins import BUILTINS
         try:
             if argv[0] in BUILTINS:
                 child = shell.fork()

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import re
 
-GLOB_CHARS = frozenset("*?[")
+from ..syntax.lexer import group_end
+
 EXTGLOB_CHARS = frozenset("*?+@!")
 
 _CLASSES = {
@@ -170,25 +171,6 @@ def translate(pat: str, extglob: bool = True, path: bool = False) -> str:
             out.append(re.escape(c))
         i += 1
     return "".join(out)
-
-
-def group_end(pat: str, i: int) -> int:
-    """Index of the ``)`` closing the ``(`` at ``i`` (backslash escapes skipped), or -1."""
-    depth = 0
-    n = len(pat)
-    while i < n:
-        c = pat[i]
-        if c == "\\":
-            i += 2
-            continue
-        if c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-            if depth == 0:
-                return i
-        i += 1
-    return -1
 
 
 def _split_alternatives(body: str) -> list[str]:
@@ -364,8 +346,6 @@ def glob_paths(fs, cwd: str, pattern: str, *, dotglob: bool = False, globstar: b
                     if not last and not fs.is_dir(path, cwd):
                         continue
                     new.append(path)
-            if unescape(comp) in (".*",) and False:
-                pass
         results = new
         if not results:
             return []

@@ -10,6 +10,7 @@ import re
 from ...chars import isdigits
 from . import pattern as pat
 from .arith import ArithError, evaluate as arith_evaluate
+from ..syntax.escapes import decode_ansi_c
 from ..syntax.ast import ArithSub, CmdSub, DQ, Lit, Param, ProcSub, Quoted, Word
 from ..state import ShellError, ordered_keys, ordered_values
 
@@ -162,7 +163,7 @@ def brace_expand(tokens: list, limit: int = 100000) -> list[list]:
             return out
         inner = tokens[i + 1:j]
         if all(isinstance(t, str) for t in inner):
-            seq = _sequence("".join(inner))
+            seq = brace_sequence("".join(inner))
             if seq is not None:
                 if len(seq) > limit:
                     raise ShellError("brace expansion: too many words", 1)
@@ -175,7 +176,7 @@ def brace_expand(tokens: list, limit: int = 100000) -> list[list]:
     return [tokens]
 
 
-def _sequence(text: str) -> list[str] | None:
+def brace_sequence(text: str) -> list[str] | None:
     m = _SEQ.match(text)
     if m:
         a_s, b_s, step_s = m.group(1), m.group(2), m.group(3)
@@ -219,13 +220,18 @@ def shell_quote(s: str) -> str:
         return s
     if any(ord(c) < 32 or ord(c) == 127 for c in s):
         return "$'" + "".join(_ansi_char(c) for c in s) + "'"
-    return "'" + s.replace("'", "'\\''") + "'"
+    return single_quote(s)
 
 
 def quote_always(s: str) -> str:
     """``${x@Q}``: always single-quoted ($'...' when it holds control characters)."""
     if any(ord(c) < 32 or ord(c) == 127 for c in s):
         return "$'" + "".join(_ansi_char(c) for c in s) + "'"
+    return single_quote(s)
+
+
+def single_quote(s: str) -> str:
+    """``'...'`` around ``s`` (how alias and trap print values), a quote as ``'\\''``."""
     return "'" + s.replace("'", "'\\''") + "'"
 
 
@@ -815,7 +821,6 @@ class Expander:
             if op == "u":
                 return s[:1].upper() + s[1:]
             if op == "E":
-                from ..syntax.parser import decode_ansi_c
                 return decode_ansi_c(s)
             if op == "P":
                 return s

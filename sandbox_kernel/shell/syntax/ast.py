@@ -26,7 +26,7 @@ class Quoted:
 @dataclass(slots=True)
 class DQ:
     """A double-quoted string; its parts are expanded but never split or globbed."""
-    parts: list
+    parts: list[Part]
 
 
 @dataclass(slots=True)
@@ -45,7 +45,7 @@ class Param:
 
 @dataclass(slots=True)
 class CmdSub:
-    body: "Node"
+    body: CommandList
 
 
 @dataclass(slots=True)
@@ -56,7 +56,7 @@ class ArithSub:
 @dataclass(slots=True)
 class ProcSub:
     direction: str  # "<" or ">"
-    body: "Node"
+    body: CommandList
 
 
 Part = Union[Lit, Quoted, DQ, Param, CmdSub, ArithSub, ProcSub]
@@ -64,7 +64,7 @@ Part = Union[Lit, Quoted, DQ, Param, CmdSub, ArithSub, ProcSub]
 
 @dataclass(slots=True)
 class Word:
-    parts: list
+    parts: list[Part]
     #: the plain text when the word is one unquoted literal without special characters
     #: (the expander's fast path), else None
     plain: str | None = None
@@ -80,7 +80,7 @@ class Assign:
     name: str
     value: Word | None              # scalar value (None with ``array``)
     index: Word | None = None       # name[index]=value
-    array: list | None = None       # name=(...) elements: Word or (key Word, value Word)
+    array: list[Word | tuple[Word, Word]] | None = None  # name=(...): Word or ([key], value)
     append: bool = False            # +=
     fast = None                     # never a plain word (see Word.fast)
 
@@ -104,81 +104,82 @@ class Redir:
 
 @dataclass(slots=True)
 class SimpleCommand:
-    assigns: list
-    words: list
-    redirs: list
+    assigns: list[Assign]
+    #: an Assign among the words is an array argument of declare/local/export/readonly
+    words: list[Word | Assign]
+    redirs: list[Redir]
     line: int = 0
 
 
 @dataclass(slots=True)
 class Pipeline:
-    commands: list
+    commands: list[Node]
     negate: bool = False
     timed: bool = False
     line: int = 0
     #: stage i's stderr also goes into the pipe (``|&``)
-    stderr_pipes: list = field(default_factory=list)
+    stderr_pipes: list[bool] = field(default_factory=list)
 
 
 @dataclass(slots=True)
 class AndOr:
-    first: "Node"
-    rest: list                      # [(op "&&"|"||", node)]
+    first: Node
+    rest: list[tuple[str, Node]]    # [(op "&&"|"||", node)]
     line: int = 0
 
 
 @dataclass(slots=True)
 class CommandList:
-    items: list                     # [(node, background: bool)]
+    items: list[tuple[Node, bool]]  # [(node, background)]
     line: int = 0
 
 
 @dataclass(slots=True)
 class Subshell:
-    body: "Node"
-    redirs: list = field(default_factory=list)
+    body: Node
+    redirs: list[Redir] = field(default_factory=list)
     line: int = 0
 
 
 @dataclass(slots=True)
 class BraceGroup:
-    body: "Node"
-    redirs: list = field(default_factory=list)
+    body: Node
+    redirs: list[Redir] = field(default_factory=list)
     line: int = 0
 
 
 @dataclass(slots=True)
 class If:
-    clauses: list                   # [(condition, body)]
-    else_body: "Node | None"
-    redirs: list = field(default_factory=list)
+    clauses: list[tuple[CommandList, CommandList]]  # [(condition, body)]
+    else_body: CommandList | None
+    redirs: list[Redir] = field(default_factory=list)
     line: int = 0
 
 
 @dataclass(slots=True)
 class Loop:
-    condition: "Node"
-    body: "Node"
+    condition: Node
+    body: Node
     until: bool = False
-    redirs: list = field(default_factory=list)
+    redirs: list[Redir] = field(default_factory=list)
     line: int = 0
 
 
 @dataclass(slots=True)
 class For:
     var: str
-    words: list | None              # None: "$@"
-    body: "Node"
-    redirs: list = field(default_factory=list)
+    words: list[Word] | None        # None: "$@"
+    body: Node
+    redirs: list[Redir] = field(default_factory=list)
     line: int = 0
 
 
 @dataclass(slots=True)
 class Select:
     var: str
-    words: list | None
-    body: "Node"
-    redirs: list = field(default_factory=list)
+    words: list[Word] | None
+    body: Node
+    redirs: list[Redir] = field(default_factory=list)
     line: int = 0
 
 
@@ -187,30 +188,30 @@ class ArithFor:
     init: Word | None
     condition: Word | None
     step: Word | None
-    body: "Node"
-    redirs: list = field(default_factory=list)
+    body: Node
+    redirs: list[Redir] = field(default_factory=list)
     line: int = 0
 
 
 @dataclass(slots=True)
 class CaseItem:
-    patterns: list                  # [Word]
-    body: "Node | None"
+    patterns: list[Word]
+    body: CommandList | None
     terminator: str                 # ";;" ";&" ";;&"
 
 
 @dataclass(slots=True)
 class Case:
     word: Word
-    items: list
-    redirs: list = field(default_factory=list)
+    items: list[CaseItem]
+    redirs: list[Redir] = field(default_factory=list)
     line: int = 0
 
 
 @dataclass(slots=True)
 class FunctionDef:
     name: str
-    body: "Node"
+    body: Node
     line: int = 0
     source: str = ""                # text for `declare -f` / `type`
 
@@ -218,7 +219,7 @@ class FunctionDef:
 @dataclass(slots=True)
 class ArithCommand:
     expr: Word
-    redirs: list = field(default_factory=list)
+    redirs: list[Redir] = field(default_factory=list)
     line: int = 0
 
 
@@ -243,27 +244,28 @@ class CondBinary:
 
 @dataclass(slots=True)
 class CondNot:
-    expr: object
+    expr: CondExpr
 
 
 @dataclass(slots=True)
 class CondAnd:
-    left: object
-    right: object
+    left: CondExpr
+    right: CondExpr
 
 
 @dataclass(slots=True)
 class CondOr:
-    left: object
-    right: object
+    left: CondExpr
+    right: CondExpr
 
 
 @dataclass(slots=True)
 class CondCommand:
-    expr: object
-    redirs: list = field(default_factory=list)
+    expr: CondExpr
+    redirs: list[Redir] = field(default_factory=list)
     line: int = 0
 
 
 Node = Union[SimpleCommand, Pipeline, AndOr, CommandList, Subshell, BraceGroup, If, Loop, For,
              Select, ArithFor, Case, FunctionDef, ArithCommand, CondCommand]
+CondExpr = Union[CondWord, CondUnary, CondBinary, CondNot, CondAnd, CondOr]

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from .ast import (
     AndOr, ArithCommand, ArithFor, Assign, BraceGroup, Case, CommandList, CondAnd, CondBinary,
-    CondCommand, CondNot, CondOr, CondUnary, CondWord, For, FunctionDef, HereDoc, If, Loop,
-    Pipeline, Select, SimpleCommand, Subshell, Word,
+    CondCommand, CondExpr, CondNot, CondOr, CondUnary, CondWord, For, FunctionDef, HereDoc, If, Loop,
+    Node, Pipeline, Redir, Select, SimpleCommand, Subshell, Word,
 )
 
 INDENT = "    "
@@ -19,7 +19,8 @@ def format_function(f: FunctionDef) -> str:
     return f"{f.name} () \n{{ \n{INDENT}{_command(body, 1)}\n}}"
 
 
-def _word(w) -> str:
+def format_word(w: Word | Assign) -> str:
+    """A word as written (an Assign among declare's words as NAME=value)."""
     if isinstance(w, Assign):
         return _assign(w)
     if w.source is not None:
@@ -29,19 +30,19 @@ def _word(w) -> str:
 
 def _assign(a: Assign) -> str:
     op = "+=" if a.append else "="
-    target = a.name + (f"[{_word(a.index)}]" if a.index is not None else "")
+    target = a.name + (f"[{format_word(a.index)}]" if a.index is not None else "")
     if a.array is not None:
         items = []
         for el in a.array:
             if isinstance(el, tuple):
-                items.append(f"[{_word(el[0])}]={_word(el[1])}")
+                items.append(f"[{format_word(el[0])}]={format_word(el[1])}")
             else:
-                items.append(_word(el))
+                items.append(format_word(el))
         return f"{target}{op}({' '.join(items)})"
-    return f"{target}{op}{_word(a.value) if a.value is not None else ''}"
+    return f"{target}{op}{format_word(a.value) if a.value is not None else ''}"
 
 
-def _redirs(redirs: list) -> str:
+def _redirs(redirs: list[Redir]) -> str:
     out = []
     for r in redirs:
         fd = "" if r.fd is None else str(r.fd)
@@ -50,17 +51,17 @@ def _redirs(redirs: list) -> str:
         if isinstance(r.target, HereDoc):
             out.append(f"{fd}{r.op}{r.target.delimiter}")
         elif r.op in (">&", "<&"):
-            out.append(f"{fd}{r.op}{_word(r.target)}")
+            out.append(f"{fd}{r.op}{format_word(r.target)}")
         else:
-            out.append(f"{fd}{r.op} {_word(r.target)}")
+            out.append(f"{fd}{r.op} {format_word(r.target)}")
     return (" " + " ".join(out)) if out else ""
 
 
-def _heredocs(redirs: list) -> list[HereDoc]:
+def _heredocs(redirs: list[Redir]) -> list[HereDoc]:
     return [r.target for r in redirs if isinstance(r.target, HereDoc)]
 
 
-def _list(node, level: int, last_semicolon: bool) -> str:
+def _list(node: Node, level: int, last_semicolon: bool) -> str:
     """The commands of a list, one per line at ``level``."""
     items = node.items if isinstance(node, CommandList) else [(node, False)]
     lines = []
@@ -79,7 +80,7 @@ def _list(node, level: int, last_semicolon: bool) -> str:
     return "\n".join(lines)
 
 
-def _all_heredocs(cmd) -> list[HereDoc]:
+def _all_heredocs(cmd: Node) -> list[HereDoc]:
     if isinstance(cmd, SimpleCommand):
         return _heredocs(cmd.redirs)
     if isinstance(cmd, Pipeline):
@@ -89,10 +90,10 @@ def _all_heredocs(cmd) -> list[HereDoc]:
     return []
 
 
-def _command(node, level: int) -> str:
+def _command(node: Node, level: int) -> str:
     pad = INDENT * level
     if isinstance(node, SimpleCommand):
-        parts = [_assign(a) for a in node.assigns] + [_word(w) for w in node.words]
+        parts = [_assign(a) for a in node.assigns] + [format_word(w) for w in node.words]
         return " ".join(parts) + _redirs(node.redirs) if parts else _redirs(node.redirs).lstrip()
     if isinstance(node, Pipeline):
         text = " | ".join(_command(c, level) for c in node.commands)
@@ -122,17 +123,17 @@ def _command(node, level: int) -> str:
                 f"{pad}done" + _redirs(node.redirs))
     if isinstance(node, (For, Select)):
         word = "for" if isinstance(node, For) else "select"
-        words = "" if node.words is None else " in " + " ".join(_word(w) for w in node.words)
+        words = "" if node.words is None else " in " + " ".join(format_word(w) for w in node.words)
         return (f"{word} {node.var}{words};\n{pad}do\n{_list(node.body, level + 1, True)}\n{pad}done"
                 + _redirs(node.redirs))
     if isinstance(node, ArithFor):
-        parts = [(_word(w).strip() if w is not None else "") for w in (node.init, node.condition, node.step)]
+        parts = [(format_word(w).strip() if w is not None else "") for w in (node.init, node.condition, node.step)]
         return (f"for (({parts[0]}; {parts[1]}; {parts[2]}))\n{pad}do\n{_list(node.body, level + 1, True)}\n"
                 f"{pad}done" + _redirs(node.redirs))
     if isinstance(node, Case):
-        out = [f"case {_word(node.word)} in \n"]
+        out = [f"case {format_word(node.word)} in \n"]
         for item in node.items:
-            pats = " | ".join(_word(p) for p in item.patterns)
+            pats = " | ".join(format_word(p) for p in item.patterns)
             out.append(f"{INDENT * (level + 1)}{pats})\n")
             if item.body is not None:
                 out.append(_list(item.body, level + 2, False) + "\n")
@@ -144,35 +145,36 @@ def _command(node, level: int) -> str:
     if isinstance(node, Subshell):
         return f"( {_inline(node.body, level)} )" + _redirs(node.redirs)
     if isinstance(node, ArithCommand):
-        return f"(( {_word(node.expr).strip()} ))" + _redirs(node.redirs)
+        return f"(( {format_word(node.expr).strip()} ))" + _redirs(node.redirs)
     if isinstance(node, CondCommand):
-        return f"[[ {_cond(node.expr)} ]]" + _redirs(node.redirs)
+        return f"[[ {format_cond(node.expr)} ]]" + _redirs(node.redirs)
     if isinstance(node, FunctionDef):
         return format_function(node)
     return ""
 
 
-def _inline(node, level: int) -> str:
+def _inline(node: Node, level: int) -> str:
     if isinstance(node, CommandList):
         return "; ".join(_command(c, level) + (" &" if bg else "") for c, bg in node.items)
     return _command(node, level)
 
 
-def _cond(e) -> str:
+def format_cond(e: CondExpr) -> str:
+    """A ``[[ ]]`` expression as written (for xtrace and ``declare -f``)."""
     if isinstance(e, CondAnd):
-        return f"{_cond(e.left)} && {_cond(e.right)}"
+        return f"{format_cond(e.left)} && {format_cond(e.right)}"
     if isinstance(e, CondOr):
-        return f"{_cond(e.left)} || {_cond(e.right)}"
+        return f"{format_cond(e.left)} || {format_cond(e.right)}"
     if isinstance(e, CondNot):
-        return f"! {_cond(e.expr)}"
+        return f"! {format_cond(e.expr)}"
     if isinstance(e, CondUnary):
-        return f"{e.op} {_word(e.operand)}"
+        return f"{e.op} {format_word(e.operand)}"
     if isinstance(e, CondBinary):
         op = "==" if e.op == "=" else e.op
-        return f"{_word(e.left)} {op} {_word(e.right)}"
+        return f"{format_word(e.left)} {op} {format_word(e.right)}"
     if isinstance(e, CondWord):
-        return _word(e.word)
+        return format_word(e.word)
     return ""
 
 
-__all__ = ["format_function", "Word"]
+__all__ = ["format_cond", "format_function", "format_word"]

@@ -1,0 +1,241 @@
+"""Running code and unwinding: eval, source, bash/sh, exec, exit, return, break, continue,
+and the no-ops : true false."""
+from __future__ import annotations
+
+from ...streams import InputStream
+from ...vfs import FSError, normpath
+from ..state import BreakLoop, ContinueLoop, ExitShell, LimitExceeded, ReturnFromFunction, ShellError
+from ..syntax.lexer import ParseError
+from ..syntax.parser import Parser
+from .args import bash_int
+from ..options import OPTION_LETTERS
+from .output import err, out
+from .read import race_cancel
+from .registry import builtin, help_text
+
+
+@builtin(":", usage=":", text="Null command: no effect; the exit status is 0.")
+async def b_colon(sh, argv, fds):
+    return 0
+
+
+@builtin("true", usage="true", text="Return a successful result.")
+async def b_true(sh, argv, fds):
+    return 0
+
+
+@builtin("false", usage="false", text="Return an unsuccessful result.")
+async def b_false(sh, argv, fds):
+    return 1
+
+
+@builtin("eval", usage="eval [arg ...]", text="Execute arguments as a shell command: combine ARGs into a single string, use the result as input to the shell, and execute the resulting commands.")
+async def b_eval(sh, argv, fds):
+    args = argv[1:]
+    if args and args[0] == "--":
+        args = args[1:]
+    text = " ".join(args)
+    if not text.strip():
+        return 0
+    parser = Parser(text, sh.active_aliases, sh.lineno)
+    status = 0
+    sh.last_status = 0
+    while True:
+        try:
+            node = parser.next_command()
+        except ParseError as e:
+            await sh.report(fds, e.message)
+            return 2
+        if node is None:
+            return status
+        status = await sh.run_list(node, fds)
+
+
+@builtin("source", ".", usage="source filename [arguments]", text="""
+Execute commands from a file in the current shell. Read and execute commands from FILENAME
+in the current shell. The entries in $PATH are used to find the directory containing
+FILENAME. If any ARGUMENTS are supplied, they become the positional parameters when
+FILENAME is executed.""")
+async def b_source(sh, argv, fds):
+    args = argv[1:]
+    if args and args[0] == "--":
+        args = args[1:]
+    if not args:
+        await err(sh, fds, argv[0], "filename argument required")
+        await sh.err(fds, f"{argv[0]}: usage: {argv[0]} filename [arguments]\n")
+        return 2
+    name = args[0]
+    path = None
+    if "/" in name or sh.fs.is_file(name, sh.cwd):
+        path = normpath(name, sh.cwd)
+    else:
+        for d in (sh.get_scalar("PATH") or "").split(":"):
+            cand = normpath(name, normpath(d or ".", sh.cwd))
+            if sh.fs.is_file(cand):
+                path = cand
+                break
+        if path is None:
+            path = normpath(name, sh.cwd)
+    try:
+        text = sh.fs.read_bytes(path).decode("utf-8", "surrogateescape")
+    except FSError as e:
+        await err(sh, fds, name, e.strerror)
+        return 1
+    if sh.source_depth + sh.func_depth >= sh.rt.limits.function_depth:
+        raise LimitExceeded(f"{name}: maximum source nesting level exceeded (limit function_depth)", "function_depth")
+    saved_positional = sh.positional
+    if len(args) > 1:
+        sh.positional = args[1:]
+    sh.source_depth += 1
+    sh.sourcing += 1
+    sh.source_stack.append(name)
+    try:
+        try:
+            status = await sh.run_source(text, fds)
+        except ReturnFromFunction as r:
+            status = r.status
+        if sh.traps.get("RETURN") and not sh.in_trap:
+            sh.last_status = status
+            await sh.run_trap("RETURN")
+        return status
+    finally:
+        sh.source_stack.pop()
+        sh.sourcing -= 1
+        sh.source_depth -= 1
+        if len(args) > 1:
+            sh.positional = saved_positional
+
+
+@builtin("exit", usage="exit [n]", text="Exit the shell with a status of N. If N is omitted, the exit status is that of the last command executed.")
+async def b_exit(sh, argv, fds):
+    if len(argv) > 1:
+        try:
+            status = bash_int(argv[1]) & 0xFF
+        except ValueError:
+            await err(sh, fds, "exit", f"{argv[1]}: numeric argument required")
+            raise ExitShell(2)
+        if len(argv) > 2:
+            await err(sh, fds, "exit", "too many arguments")
+            return 1
+    else:
+        status = sh.last_status
+    raise ExitShell(status)
+
+
+@builtin("return", usage="return [n]", text="Return from a shell function (or sourced script) with the return value N (default: the status of the last command).")
+async def b_return(sh, argv, fds):
+    if not sh.funcnames and not sh.sourcing:
+        await err(sh, fds, "return", "can only `return' from a function or sourced script")
+        return 2
+    status = sh.last_status
+    if len(argv) > 1:
+        try:
+            status = bash_int(argv[1]) & 0xFF
+        except ValueError:
+            await err(sh, fds, "return", f"{argv[1]}: numeric argument required")
+            status = 2
+    raise ReturnFromFunction(status)
+
+
+async def _loop_control(sh, argv, fds, cls):
+    if sh.loop_depth == 0:  # bash looks at the loop before the argument
+        await err(sh, fds, argv[0], "only meaningful in a `for', `while', or `until' loop")
+        return 0
+    n = 1
+    if len(argv) > 1:
+        try:
+            n = bash_int(argv[1])
+        except ValueError:
+            await err(sh, fds, argv[0], f"{argv[1]}: numeric argument required")
+            raise ExitShell(128) if not sh.interactive else ShellError("", 128)
+        if n < 1:
+            await err(sh, fds, argv[0], f"{argv[1]}: loop count out of range")
+            return 1
+    raise cls(min(n, sh.loop_depth))
+
+
+@builtin("break", usage="break [n]", text="Exit for, while, or until loops. If N is specified, break N enclosing loops.")
+async def b_break(sh, argv, fds):
+    return await _loop_control(sh, argv, fds, BreakLoop)
+
+
+@builtin("continue", usage="continue [n]", text="Resume the next iteration of the enclosing for, while or until loop (the Nth enclosing loop if N is given).")
+async def b_continue(sh, argv, fds):
+    return await _loop_control(sh, argv, fds, ContinueLoop)
+
+
+@builtin("exec", usage="exec [-cl] [-a name] [command [argument ...]] [redirection ...]", text="""
+Replace the shell with the given command: execute COMMAND, then end the shell with its
+status. If COMMAND is not specified, any redirections take effect in the current shell.""")
+async def b_exec(sh, argv, fds):
+    args = argv[1:]
+    while args and args[0] in ("-c", "-l"):
+        args = args[1:]
+    if args and args[0] == "-a" and len(args) > 1:
+        args = args[2:]
+    if not args:
+        return 0
+    status = await sh.run_command(args, fds, allow_functions=False)
+    raise ExitShell(status)
+
+
+@builtin("bash", "sh", usage="bash [-ceux] [-o option] [-c command_string [name [args ...]] | file [args ...]]", text="""
+Run a nested shell in the sandbox: with -c, run COMMAND_STRING (NAME becomes $0 and ARGS the
+positional parameters); with FILE, run the script FILE from the sandbox's filesystem;
+otherwise read the script from the standard input.""")
+async def b_bash(sh, argv, fds):
+    args = argv[1:]
+    command = None
+    options: dict = {}
+    while args and args[0].startswith(("-", "+")) and len(args[0]) > 1:
+        a = args[0]
+        if a == "--":
+            args = args[1:]
+            break
+        if a in ("--norc", "--noprofile", "--posix", "--login", "-l", "-i", "-s"):
+            args = args[1:]
+            continue
+        if a == "--help":
+            await out(fds, help_text("bash") + "\n")
+            return 0
+        if a == "--version":
+            await out(fds, "GNU bash, version 5.2.15(1)-release (x86_64-pc-linux-gnu) [sandbox_kernel]\n")
+            return 0
+        on = a[0] == "-"
+        args = args[1:]
+        for c in a[1:]:
+            if c == "c":
+                command = True
+            elif c == "o":
+                if args:
+                    options[args[0]] = on
+                    args = args[1:]
+            elif c in OPTION_LETTERS:
+                options[OPTION_LETTERS[c]] = on
+            elif c in "ils":
+                pass
+            else:
+                await sh.err(fds, f"{argv[0]}: -{c}: invalid option\n")
+                return 2
+    if command:
+        if not args:
+            await sh.err(fds, f"{argv[0]}: -c: option requires an argument\n")
+            return 2
+        text = args[0]
+        name = args[1] if len(args) > 1 else argv[0]
+        sh.running_command_string = True
+        try:
+            return await sh.run_script_file(text, name, args[2:], fds, options=options)
+        finally:
+            sh.running_command_string = False
+    if args:
+        path = args[0]
+        try:
+            text = sh.fs.read_bytes(path, sh.cwd).decode("utf-8", "surrogateescape")
+        except FSError as e:
+            await sh.err(fds, f"{argv[0]}: {path}: {e.strerror}\n")
+            return 127
+        return await sh.run_script_file(text, path, args[1:], fds, options=options)
+    stream = fds.get(0)
+    data = await race_cancel(sh, stream.read()) if isinstance(stream, InputStream) else b""
+    return await sh.run_script_file(data.decode("utf-8", "surrogateescape"), argv[0], [], fds, options=options)

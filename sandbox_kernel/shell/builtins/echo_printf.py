@@ -1,0 +1,264 @@
+"""echo and printf."""
+from __future__ import annotations
+
+import re
+import time
+
+from ...chars import isdigits
+from ..eval.word import backslash_quote
+from ..state import LimitExceeded, Var
+from ..syntax.escapes import PRINTF, decode_escape, decode_escapes
+from ..syntax.lexer import is_name
+from .output import err, out, write_or_fail
+from .registry import builtin
+
+
+@builtin("echo", usage="echo [-neE] [arg ...]", text="""
+Write arguments to the standard output, separated by single spaces and followed by a newline.
+  -n  do not append a newline
+  -e  enable interpretation of backslash escapes (\\n \\t \\\\ \\0NNN \\xHH \\c ...)
+  -E  disable interpretation of backslash escapes (default)""")
+async def b_echo(sh, argv, fds):
+    newline = True
+    escapes = sh.shopts.get("xpg_echo", False)
+    i = 1
+    while i < len(argv):
+        a = argv[i]
+        if len(a) > 1 and a[0] == "-" and all(c in "neE" for c in a[1:]):
+            for c in a[1:]:
+                if c == "n":
+                    newline = False
+                elif c == "e":
+                    escapes = True
+                else:
+                    escapes = False
+            i += 1
+        else:
+            break
+    text = " ".join(argv[i:])
+    if escapes:
+        text, stop = decode_escapes(text, echo=True)
+        if stop:
+            newline = False
+    if newline:
+        text += "\n"
+    return await write_or_fail(sh, fds, "echo", text)
+
+
+class _PrintfError(Exception):
+    pass
+
+
+def _printf_number(sh, arg: str, errors: list, floating: bool = False):
+    s = arg.strip()
+    if not s:
+        return 0.0 if floating else 0
+    if s[0] in "'\"" and len(s) >= 2:
+        return float(ord(s[1])) if floating else ord(s[1])
+    if s[0] in "'\"":
+        return 0
+    if floating:
+        try:
+            if not s.isascii() or "_" in s:  # float() also reads '٣' and '1_0'
+                raise ValueError(s)
+            return float(s)
+        except ValueError:
+            m = re.match(r"[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?", s)
+            errors.append(f"{arg}: invalid number")
+            return float(m.group(0)) if m else 0.0
+    m = re.fullmatch(r"([-+]?)(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)", s)
+    if m:
+        sign = -1 if m.group(1) == "-" else 1
+        body = m.group(2)
+        if body.lower().startswith("0x"):
+            v = int(body, 16)
+        elif body.startswith("0") and len(body) > 1:
+            v = int(body, 8)
+        else:
+            v = int(body)
+        v *= sign
+        if v >= 1 << 63 or v < -(1 << 63):
+            errors.append(f"{arg}: Numerical result out of range")
+            v = (1 << 63) - 1 if v > 0 else -(1 << 63)
+        return v
+    m = re.match(r"[-+]?[0-9]+", s)
+    errors.append(f"{arg}: invalid number")
+    return int(m.group(0)) if m else 0
+
+
+_TIME_SPEC = re.compile(r"%([-+ #0]*)([0-9]+)?\(([^)]*)\)T")
+
+_FMT_SPEC = re.compile(r"%([-+ #0]*)(\*|[0-9]+)?(?:\.(\*|[0-9]*))?(hh|h|ll|l|L|q|j|z|t)?([diouxXeEfFgGaAcsbqQ%])")
+
+
+def printf_format(sh, fmt: str, args: list[str], errors: list, start: int = 0) -> tuple[str, bool, int]:
+    """Format once through ``fmt``; returns (text, stop requested by \\c, args consumed)."""
+    res = []
+    i, n = 0, len(fmt)
+    argi = start
+    consumed = 0
+
+    def next_arg():
+        nonlocal argi, consumed
+        if argi < len(args):
+            a = args[argi]
+            argi += 1
+            consumed += 1
+            return a
+        return None
+
+    while i < n:
+        c = fmt[i]
+        if c == "\\":
+            text, i, stop = decode_escape(fmt, i, PRINTF)
+            if stop:
+                return "".join(res), True, consumed
+            res.append(text)
+            continue
+        if c != "%":
+            j = i
+            while j < n and fmt[j] not in "%\\":
+                j += 1
+            res.append(fmt[i:j])
+            i = j
+            continue
+        tm = _TIME_SPEC.match(fmt, i)
+        if tm:
+            i = tm.end()
+            arg = next_arg()
+            try:
+                when = time.time() if arg in (None, "", "-1") else (sh.rt.start_time_epoch if arg == "-2" else int(arg))
+            except ValueError:
+                errors.append(f"{arg}: invalid number")
+                when = 0
+            stamp = time.strftime(tm.group(3) or "%X", time.gmtime(when))  # the sandbox runs on UTC
+            res.append(_bytes_format("%" + tm.group(1) + (tm.group(2) or ""), stamp))
+            continue
+        m = _FMT_SPEC.match(fmt, i)
+        if not m:
+            errors.append(f"`{fmt[i + 1:i + 2] or '%'}': invalid format character" if i + 1 < n else "`%': missing format character")
+            raise _PrintfError()
+        i = m.end()
+        flags, width, prec, _, conv = m.groups()
+        if conv == "%":
+            if m.end() - m.start() > 2:
+                # "%5%" and the like: bash rejects flags or a width on %%
+                errors.append("`%': invalid format character")
+                raise _PrintfError()
+            res.append("%")
+            continue
+        if width == "*":
+            a = next_arg()
+            width = str(_printf_number(sh, a or "0", errors))
+            if width.startswith("-"):
+                flags += "-"
+                width = width[1:]
+        if prec == "*":
+            a = next_arg()
+            prec = str(_printf_number(sh, a or "0", errors))
+        arg = next_arg()
+        for number in (width, prec):
+            if number and isdigits(number) and int(number) > sh.rt.limits.string_bytes:
+                raise LimitExceeded(f"printf: field width {number} exceeds the string limit (limit string_bytes)",
+                                    "string_bytes")
+        spec = "%" + flags + (width or "") + ("." + prec if prec is not None else "")
+        if conv == "s":
+            res.append(_bytes_format(spec, arg if arg is not None else ""))
+        elif conv == "b":
+            text, stop = decode_escapes(arg or "", echo=True)
+            res.append(_bytes_format(spec, text))
+            if stop:
+                return "".join(res), True, consumed
+        elif conv in "qQ":
+            res.append(_bytes_format(spec, backslash_quote(arg if arg is not None else "")))
+        elif conv == "c":
+            res.append(_bytes_format(spec, (arg or "")[:1] if arg else ("\0" if arg == "" else "")))
+        elif conv in "di":
+            v = _printf_number(sh, arg or "", errors)
+            res.append((spec + "d") % v)
+        elif conv in "ouxX":
+            v = _printf_number(sh, arg or "", errors)
+            if v < 0:
+                v &= (1 << 64) - 1
+            if conv == "o" and "#" in flags:
+                # C's %#o prefixes 0 (Python's would write 0o)
+                spec = spec.replace("#", "")
+                digits = ("%" + ("." + prec if prec is not None else "") + "o") % v
+                if not digits.startswith("0"):
+                    digits = "0" + digits
+                res.append((spec + "s") % digits)
+            else:
+                res.append((spec + (conv if conv != "u" else "d")) % v)
+        elif conv in "eEfFgGaA":
+            v = _printf_number(sh, arg or "", errors, floating=True)
+            if conv in "aA":
+                res.append(float(v).hex())
+            else:
+                res.append((spec + conv) % v)
+    return "".join(res), False, consumed
+
+
+def _bytes_format(spec: str, text: str) -> str:
+    """%s with width/precision counted in bytes, as bash's printf (C printf) does."""
+    if spec == "%":
+        return text
+    data = text.encode("utf-8", "surrogateescape")
+    return ((spec + "s").encode() % data).decode("utf-8", "surrogateescape")
+
+
+@builtin("printf", usage="printf [-v var] format [arguments]", text="""
+Formats and prints ARGUMENTS under control of the FORMAT.
+  -v var  assign the output to shell variable VAR rather than display it
+FORMAT is a character string which contains three types of objects: plain characters, which
+are simply copied to standard output; character escape sequences, which are converted and
+copied to the standard output; and format specifications (%s %d %i %o %u %x %X %c %e %f %g
+%b %q %%), each of which causes printing of the next successive argument. The format is
+reused as necessary to consume all of the arguments.""")
+async def b_printf(sh, argv, fds):
+    args = argv[1:]
+    var = None
+    if args and args[0] == "-v":
+        if len(args) < 2:
+            await err(sh, fds, "printf", "-v: option requires an argument")
+            return 2
+        var = args[1]
+        args = args[2:]
+    if args and args[0] == "--":
+        args = args[1:]
+    if not args:
+        await sh.report(fds, "printf: usage: printf [-v var] format [arguments]")
+        return 2
+    fmt, rest = args[0], args[1:]
+    errors: list[str] = []
+    chunks = []
+    try:
+        start = 0
+        while True:
+            text, stop, consumed = printf_format(sh, fmt, rest, errors, start)
+            chunks.append(text)
+            start += consumed
+            if stop or consumed == 0 or start >= len(rest):
+                break
+    except _PrintfError:
+        for e in errors:
+            await err(sh, fds, "printf", e)
+        if var is None:
+            await out(fds, "".join(chunks))
+        return 1
+    result = "".join(chunks)
+    for e in errors:
+        await err(sh, fds, "printf", e)
+    if var is not None:
+        m = re.fullmatch(r"([A-Za-z_][A-Za-z_0-9]*)\[(.*)\]", var)
+        if m:
+            sh.set_element(m.group(1), m.group(2) if (sh.lookup_var(m.group(1)) or Var()).assoc else sh.arith(m.group(2)), result)
+        elif not is_name(var):
+            await err(sh, fds, "printf", f"`{var}': not a valid identifier")
+            return 2
+        else:
+            sh.set_var(var, result)
+    else:
+        status = await write_or_fail(sh, fds, "printf", result)
+        if status:
+            return status
+    return 1 if errors else 0

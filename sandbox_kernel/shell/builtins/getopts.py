@@ -1,0 +1,90 @@
+"""getopts."""
+from __future__ import annotations
+
+from .registry import builtin
+
+
+@builtin("getopts", usage="getopts optstring name [arg ...]", text="""
+Parse option arguments. OPTSTRING contains the option letters to be recognized; a letter
+followed by a colon expects an argument (put in OPTARG). Each call puts the next option in
+the shell variable NAME and its index in OPTIND. A leading colon in OPTSTRING selects silent
+error reporting. Returns non-zero at the end of the options.""")
+async def b_getopts(sh, argv, fds):
+    if len(argv) < 3:
+        await sh.err(fds, "getopts: usage: getopts optstring name [arg ...]\n")
+        return 2
+    optstring, name = argv[1], argv[2]
+    args = argv[3:] if len(argv) > 3 else list(sh.positional)
+    silent = optstring.startswith(":")
+    if silent:
+        optstring = optstring[1:]
+    try:
+        optind = int(sh.get_scalar("OPTIND") or "1")
+    except ValueError:
+        optind = 1
+    last_ind, charpos = sh.getopts_state
+    if last_ind != optind or charpos == 0:
+        charpos = 1
+    if optind < 1:
+        optind = 1
+    if optind > len(args):
+        sh.set_var(name, "?")
+        sh.getopts_state = (0, 0)
+        return 1
+    arg = args[optind - 1]
+    if charpos == 1:
+        if arg == "--":
+            sh.set_var("OPTIND", str(optind + 1))
+            sh.set_var(name, "?")
+            sh.getopts_state = (0, 0)
+            return 1
+        if not arg.startswith("-") or arg == "-":
+            sh.set_var(name, "?")
+            sh.getopts_state = (0, 0)
+            return 1
+    opt = arg[charpos]
+    charpos += 1
+    at_end = charpos >= len(arg)
+    idx = optstring.find(opt) if opt != ":" else -1
+    if idx < 0:
+        if silent:
+            sh.set_var("OPTARG", opt)
+        else:
+            await sh.report(fds, f"illegal option -- {opt}")
+            sh.unset_var("OPTARG")
+        sh.set_var(name, "?")
+        if at_end:
+            optind += 1
+            charpos = 0
+        sh.set_var("OPTIND", str(optind))
+        sh.getopts_state = (optind, charpos)
+        return 0
+    if idx + 1 < len(optstring) and optstring[idx + 1] == ":":
+        if not at_end:
+            sh.set_var("OPTARG", arg[charpos:])
+            optind += 1
+        elif optind < len(args):
+            sh.set_var("OPTARG", args[optind])
+            optind += 2
+        else:
+            optind += 1
+            sh.set_var("OPTIND", str(optind))
+            sh.getopts_state = (optind, 0)
+            if silent:
+                sh.set_var(name, ":")
+                sh.set_var("OPTARG", opt)
+            else:
+                await sh.report(fds, f"option requires an argument -- {opt}")
+                sh.set_var(name, "?")
+                sh.unset_var("OPTARG")
+            return 0
+        charpos = 0
+    else:
+        sh.unset_var("OPTARG")
+        if at_end:
+            optind += 1
+            charpos = 0
+    sh.set_var(name, opt)
+    sh.set_var("OPTIND", str(optind))
+    sh.getopts_state = (optind, charpos)
+    return 0

@@ -1,0 +1,386 @@
+"""read and mapfile/readarray, and reading a stream so that an interrupt stops the wait."""
+from __future__ import annotations
+
+import asyncio
+import re
+
+from ...chars import isdigits
+from ...commands.registry import CommandCancelled
+from ...streams import BytesInput, EmptyInput, FileInput, InputStream
+from ..syntax.lexer import is_name
+from .args import bash_int
+from .output import err
+from .registry import builtin
+
+
+def never_blocks(stream: InputStream, delim: bytes | None = None) -> bool:
+    """True when reading ``stream`` cannot wait (data buffered, or a file/bytes source)."""
+    if isinstance(stream, (BytesInput, FileInput, EmptyInput)):
+        return True
+    return delim is not None and delim in stream._buf
+
+
+async def read_with_cancel(sh, stream: InputStream, coro, delim: bytes | None = None, timeout: float | None = None):
+    if timeout is None and never_blocks(stream, delim):
+        return await coro
+    return await race_cancel(sh, coro, timeout)
+
+
+async def race_cancel(sh, coro, timeout: float | None = None):
+    """Await ``coro`` but give up at once on interrupt/time-out (or after ``timeout``)."""
+    cancel = sh.rt.cancel
+    task = asyncio.ensure_future(coro)
+    if task.done():
+        return task.result()
+    waiters = [task]
+    cancel_task = None
+    if cancel is not None:
+        cancel_task = asyncio.ensure_future(cancel.wait())
+        waiters.append(cancel_task)
+    try:
+        done, _ = await asyncio.wait(waiters, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        if cancel_task is not None:
+            cancel_task.cancel()
+    if task in done:
+        return task.result()
+    task.cancel()
+    if cancel is not None and cancel.reason is not None:
+        raise CommandCancelled(cancel.reason)
+    raise asyncio.TimeoutError()
+
+
+def split_read_fields(line: str, count: int, ifs: str, raw_escapes: list[bool] | None = None) -> list[str]:
+    """Split a read line for ``count`` names: the last one gets the rest of the line."""
+    ws = "".join(c for c in ifs if c in " \t\n")
+    esc = raw_escapes or [False] * len(line)
+    n = len(line)
+    i = 0
+    fields = []
+
+    def is_ifs(k):
+        return line[k] in ifs and not esc[k]
+
+    def is_ws(k):
+        return line[k] in ws and not esc[k]
+
+    while i < n and is_ws(i):
+        i += 1
+    for idx in range(count):
+        if idx == count - 1:
+            # rest of line, trailing IFS whitespace removed
+            j = n
+            while j > i and is_ws(j - 1):
+                j -= 1
+            rest = line[i:j]
+            # one trailing non-whitespace delimiter goes too when what precedes it is one field
+            if j > i and is_ifs(j - 1) and not is_ws(j - 1):
+                k = j - 1
+                while k > i and is_ws(k - 1):
+                    k -= 1
+                if not any(is_ifs(p) for p in range(i, k)):
+                    rest = line[i:k]
+            fields.append(rest)
+            break
+        start = i
+        while i < n and not is_ifs(i):
+            i += 1
+        fields.append(line[start:i])
+        # consume one delimiter: ws* [non-ws] ws*
+        while i < n and is_ws(i):
+            i += 1
+        if i < n and is_ifs(i) and not is_ws(i):
+            i += 1
+            while i < n and is_ws(i):
+                i += 1
+    while len(fields) < count:
+        fields.append("")
+    return fields
+
+
+@builtin("read", usage="read [-ers] [-a array] [-d delim] [-n nchars] [-N nchars] [-p prompt] [-t timeout] [-u fd] [name ...]", text="""
+Read a line from the standard input and split it into fields.
+The line is split on IFS; the first word goes to the first NAME, the second to the second,
+and the rest of the line to the last NAME. Without NAMEs the line is stored in REPLY.
+  -a array  assign the words to indices of ARRAY, starting at zero
+  -d delim  continue until the first character of DELIM is read, rather than newline
+  -n nchars return after reading NCHARS characters (or a newline)
+  -N nchars return only after reading exactly NCHARS characters
+  -p prompt output PROMPT (to stderr) before reading
+  -r        do not allow backslashes to escape any characters
+  -s        do not echo input
+  -t timeout  time out and return failure after TIMEOUT seconds
+  -u fd     read from file descriptor FD instead of the standard input
+Exit status: 0 unless end-of-file is encountered, read times out, or an invalid option is given.""")
+async def b_read(sh, argv, fds):
+    raw = False
+    array = None
+    delim = "\n"
+    nchars = None
+    exact = False
+    prompt = None
+    timeout = None
+    fd = 0
+    args = argv[1:]
+    i = 0
+    while i < len(args) and args[i].startswith("-") and args[i] != "-":
+        a = args[i]
+        if a == "--":
+            i += 1
+            break
+        j = 1
+        while j < len(a):
+            c = a[j]
+            if c in "rse":
+                if c == "r":
+                    raw = True
+                j += 1
+                continue
+            if c in "adnNptui":
+                value = a[j + 1:]
+                if not value:
+                    i += 1
+                    if i >= len(args):
+                        await err(sh, fds, "read", f"-{c}: option requires an argument")
+                        return 2
+                    value = args[i]
+                if c == "a":
+                    array = value
+                elif c == "d":
+                    delim = value[:1] if value else "\0"
+                elif c in "nN":
+                    if not isdigits(value):
+                        await err(sh, fds, "read", f"{value}: invalid number")
+                        return 1
+                    nchars = bash_int(value)
+                    exact = c == "N"
+                elif c == "p":
+                    prompt = value
+                elif c == "t":
+                    try:
+                        if not re.fullmatch(r"[0-9]*\.?[0-9]*", value) or value in ("", "."):
+                            raise ValueError(value)  # bash takes N, N.N or .N; float() takes more
+                        timeout = float(value)
+                    except ValueError:
+                        await err(sh, fds, "read", f"{value}: invalid timeout specification")
+                        return 1
+                elif c == "u":
+                    if not isdigits(value):
+                        await err(sh, fds, "read", f"{value}: invalid file descriptor specification")
+                        return 1
+                    fd = bash_int(value)
+                break
+            await err(sh, fds, "read", f"-{c}: invalid option")
+            await sh.err(fds, "read: usage: read [-ers] [-a array] [-d delim] [-i text] [-n nchars] [-N nchars] [-p prompt] [-t timeout] [-u fd] [name ...]\n")
+            return 2
+        i += 1
+    names = args[i:]
+    for name in names:
+        if not is_name(name):
+            await err(sh, fds, "read", f"`{name}': not a valid identifier")
+            return 1
+    stream = fds.get(fd)
+    if not isinstance(stream, InputStream):
+        await err(sh, fds, "read", f"{fd}: invalid file descriptor: Bad file descriptor")
+        return 1
+    if prompt is not None and getattr(stream, "interactive", False):
+        # like bash, the prompt shows only when input comes from a terminal (the notebook)
+        stream.prompt = prompt
+    delim_b = delim.encode("utf-8", "surrogateescape")
+
+    async def read_data():
+        if nchars is not None:
+            buf = bytearray()
+            while len(buf) < nchars:
+                chunk = await stream.read(1)
+                if not chunk:
+                    return bytes(buf), True
+                if not exact and chunk == delim_b:
+                    return bytes(buf), False
+                buf += chunk
+            return bytes(buf), False
+        pieces = []
+        while True:
+            line = await stream.readline(delim_b)
+            if not line:
+                return b"".join(pieces), True
+            if line.endswith(delim_b):
+                body = line[:-len(delim_b)]
+                # a backslash before the delimiter continues the line (without -r)
+                if not raw and body.endswith(b"\\") and _odd_backslashes(body):
+                    pieces.append(body[:-1])
+                    continue
+                pieces.append(body)
+                return b"".join(pieces), False
+            pieces.append(line)
+            return b"".join(pieces), True
+
+    try:
+        data, eof = await read_with_cancel(sh, stream, read_data(), delim_b if nchars is None else None, timeout)
+    except asyncio.TimeoutError:
+        return 142
+    except OSError as e:  # a closed descriptor (`<&-`)
+        # select reads with an empty name: bash names no command there
+        name = f"{argv[0]}: " if argv[0] else ""
+        await sh.report(fds, f"{name}read error: {fd}: {e.strerror}")
+        return 1
+    text = data.decode("utf-8", "surrogateescape")
+    if eof and not text and nchars != 0:
+        if array is not None:
+            sh.set_array(array, [])
+        elif names:
+            for name in names:
+                sh.set_var(name, "")
+        else:
+            sh.set_var("REPLY", "")
+        return 1
+    escapes = None
+    if not raw and "\\" in text:
+        chars, escapes = [], []
+        k = 0
+        while k < len(text):
+            if text[k] == "\\" and k + 1 < len(text):
+                chars.append(text[k + 1])
+                escapes.append(True)
+                k += 2
+            elif text[k] == "\\":
+                k += 1
+            else:
+                chars.append(text[k])
+                escapes.append(False)
+                k += 1
+        text = "".join(chars)
+    ifs = sh.ifs()
+    if array is not None:
+        fields = _split_all(text, ifs, escapes)
+        sh.set_array(array, fields)
+    elif not names:
+        sh.set_var("REPLY", text)
+    else:
+        fields = split_read_fields(text, len(names), ifs, escapes)
+        for name, value in zip(names, fields):
+            sh.set_var(name, value)
+    return 1 if eof else 0
+
+
+def _odd_backslashes(body: bytes) -> bool:
+    count = len(body) - len(body.rstrip(b"\\"))
+    return count % 2 == 1
+
+
+def _split_all(text: str, ifs: str, escapes) -> list[str]:
+    """``read -a``: every field of the line (backslash-escaped characters never split)."""
+    esc = escapes or [False] * len(text)
+    ws = [c for c in ifs if c in " \t\n"]
+    fields: list[str] = []
+    cur: list[str] = []
+    pending = False  # a field has started (possibly empty, after a non-blank delimiter)
+    i, n = 0, len(text)
+    while i < n and text[i] in ws and not esc[i]:
+        i += 1
+    while i < n:
+        c = text[i]
+        if c in ifs and not esc[i]:
+            fields.append("".join(cur))
+            cur, pending = [], False
+            blank = c in ws
+            i += 1
+            while i < n and text[i] in ws and not esc[i]:
+                i += 1
+            if blank and i < n and text[i] in ifs and not esc[i]:
+                i += 1
+                while i < n and text[i] in ws and not esc[i]:
+                    i += 1
+            continue
+        cur.append(c)
+        pending = True
+        i += 1
+    if pending or cur:
+        fields.append("".join(cur))
+    return fields
+
+
+@builtin("mapfile", "readarray", usage="mapfile [-d delim] [-n count] [-O origin] [-s count] [-t] [-u fd] [array]", text="""
+Read lines from the standard input into an indexed array variable (default MAPFILE).
+  -d delim  use DELIM to terminate lines, instead of newline
+  -n count  copy at most COUNT lines (0: all)
+  -O origin begin assigning to ARRAY at index ORIGIN
+  -s count  discard the first COUNT lines read
+  -t        remove a trailing DELIM from each line read
+  -u fd     read lines from file descriptor FD""")
+async def b_mapfile(sh, argv, fds):
+    delim = "\n"
+    count = 0
+    origin = None
+    skip = 0
+    strip = False
+    fd = 0
+    args = argv[1:]
+    i = 0
+    while i < len(args) and args[i].startswith("-") and len(args[i]) > 1:
+        a = args[i]
+        if a == "--":
+            i += 1
+            break
+        c = a[1]
+        if c == "t":
+            strip = True
+            if len(a) > 2:
+                args[i] = "-" + a[2:]
+                continue
+            i += 1
+            continue
+        if c in "dnOsuCc":
+            value = a[2:]
+            if not value:
+                i += 1
+                if i >= len(args):
+                    await err(sh, fds, argv[0], f"-{c}: option requires an argument")
+                    return 2
+                value = args[i]
+            try:
+                if c == "d":
+                    delim = value[:1] or "\0"
+                elif c == "n":
+                    count = bash_int(value)
+                elif c == "O":
+                    origin = bash_int(value)
+                elif c == "s":
+                    skip = bash_int(value)
+                elif c == "u":
+                    fd = bash_int(value)
+            except ValueError:
+                await err(sh, fds, argv[0], f"{value}: invalid number")
+                return 1
+            i += 1
+            continue
+        await err(sh, fds, argv[0], f"-{c}: invalid option")
+        return 2
+    name = args[i] if i < len(args) else "MAPFILE"
+    stream = fds.get(fd)
+    if not isinstance(stream, InputStream):
+        await err(sh, fds, argv[0], f"{fd}: invalid file descriptor: Bad file descriptor")
+        return 1
+    d = delim.encode("utf-8", "surrogateescape")
+    lines = []
+    while True:
+        if count and len(lines) >= count:
+            break
+        line = await read_with_cancel(sh, stream, stream.readline(d), d)
+        if not line:
+            break
+        if skip:
+            skip -= 1
+            continue
+        if strip and line.endswith(d):
+            line = line[:-len(d)]
+        lines.append(line.decode("utf-8", "surrogateescape"))
+    if origin is None:
+        sh.set_array(name, lines)
+    else:
+        var = sh.lookup_var(name)
+        base = dict(var.value) if var is not None and isinstance(var.value, dict) else {}
+        for k, line in enumerate(lines):
+            base[origin + k] = line
+        sh.set_array(name, base)
+    return 0

@@ -1,0 +1,336 @@
+"""Conditional expressions: ``[[ ... ]]`` and the arguments of test/[, over one set of
+unary and binary tests."""
+from __future__ import annotations
+
+import re
+import stat as st
+
+from ...chars import isdigits
+from ...commands._lib.posix_regex import RegexError, RegexTimeout, compile_posix
+from ...vfs import FSError
+from . import pattern as pat
+from ..state import ShellError
+from ..syntax.ast import DQ, CondAnd, CondBinary, CondNot, CondOr, CondUnary, CondWord, Lit, Quoted, Word
+
+INTEGER_OPS = frozenset({"-eq", "-ne", "-lt", "-le", "-gt", "-ge"})
+TEST_UNARY_OPS = frozenset({"-a", "-b", "-c", "-d", "-e", "-f", "-g", "-h", "-k", "-n", "-o", "-p", "-r", "-s",
+                            "-t", "-u", "-v", "-w", "-x", "-z", "-G", "-L", "-N", "-O", "-R", "-S"})
+TEST_BINARY_OPS = frozenset({"=", "==", "!=", "<", ">", "-nt", "-ot", "-ef"}) | INTEGER_OPS
+
+
+class TestError(Exception):
+    """A malformed test/[ expression (status 2)."""
+
+
+def unary_test(sh, op: str, operand: str) -> bool:
+    """``-f file``, ``-z text``, ``-v name`` ...: the operators test and [[ ]] share."""
+    fs = sh.fs
+    cwd = sh.cwd
+    if op == "-z":
+        return operand == ""
+    if op == "-n":
+        return operand != ""
+    if op == "-v":
+        m = re.fullmatch(r"([A-Za-z_][A-Za-z_0-9]*)\[(.*)\]", operand)
+        if m:
+            var = sh.lookup_var(m.group(1))
+            if var is None or not isinstance(var.value, dict):
+                return var is not None and var.value is not None and m.group(2) in ("0", "@", "*")
+            key = m.group(2)
+            if key in ("@", "*"):
+                return bool(var.value)
+            return (key if var.assoc else sh.arith(key)) in var.value
+        var = sh.lookup_var(operand)
+        if var is None:
+            return isdigits(operand) and 0 < int(operand) <= len(sh.positional)
+        return var.value is not None and (not isinstance(var.value, dict) or bool(var.value) and (0 in var.value or var.assoc))
+    if op == "-o":
+        return bool(sh.options.get(operand))
+    if op == "-R":
+        var = sh.lookup_var(operand)
+        return var is not None and var.nameref
+    if op == "-t":
+        return False
+    if operand.startswith("/dev/fd/") or operand in ("/dev/stdin", "/dev/stdout", "/dev/stderr"):
+        return op in ("-e", "-c", "-r", "-w")
+    follow = op not in ("-L", "-h")
+    try:
+        stat = fs.stat(operand, cwd) if follow else fs.lstat(operand, cwd)
+    except (FSError, OSError):
+        return False
+    mode = stat.st_mode
+    if op in ("-e", "-a"):
+        return True
+    if op == "-f":
+        return st.S_ISREG(mode)
+    if op == "-d":
+        return st.S_ISDIR(mode)
+    if op in ("-L", "-h"):
+        return st.S_ISLNK(mode)
+    if op == "-s":
+        return stat.st_size > 0
+    if op == "-r":
+        return fs.access(operand, 4, cwd)
+    if op == "-w":
+        return fs.access(operand, 2, cwd)
+    if op == "-x":
+        return fs.access(operand, 1, cwd)
+    if op == "-c":
+        return st.S_ISCHR(mode)
+    if op == "-b":
+        return st.S_ISBLK(mode)
+    if op == "-p":
+        return st.S_ISFIFO(mode)
+    if op == "-S":
+        return st.S_ISSOCK(mode)
+    if op == "-g":
+        return bool(mode & st.S_ISGID)
+    if op == "-u":
+        return bool(mode & st.S_ISUID)
+    if op == "-k":
+        return bool(mode & st.S_ISVTX)
+    if op == "-O":
+        return stat.st_uid == 1000
+    if op == "-G":
+        return stat.st_gid == 1000
+    if op == "-N":
+        return stat.st_mtime > stat.st_atime
+    return False
+
+
+def binary_test(sh, op: str, left: str, right: str) -> bool:
+    """The string and file comparisons test and [[ ]] share (``=``, ``<``, ``-nt`` ...)."""
+    if op in ("=", "=="):
+        return left == right
+    if op == "!=":
+        return left != right
+    if op == "<":
+        return left < right
+    if op == ">":
+        return left > right
+    fs = sh.fs
+    if op in ("-nt", "-ot"):
+        try:
+            a = fs.stat(left, sh.cwd).st_mtime
+        except OSError:
+            a = None
+        try:
+            b = fs.stat(right, sh.cwd).st_mtime
+        except OSError:
+            b = None
+        if op == "-nt":
+            return a is not None and (b is None or a > b)
+        return b is not None and (a is None or a < b)
+    if op == "-ef":
+        try:
+            return fs.stat(left, sh.cwd).st_ino == fs.stat(right, sh.cwd).st_ino
+        except OSError:
+            return False
+    raise ShellError(f"{op}: binary operator expected", 2)
+
+
+def compare_integers(op: str, a: int, b: int) -> bool:
+    if op == "-eq":
+        return a == b
+    if op == "-ne":
+        return a != b
+    if op == "-lt":
+        return a < b
+    if op == "-le":
+        return a <= b
+    if op == "-gt":
+        return a > b
+    return a >= b
+
+
+# ----------------------------------------------------------------------------- test / [
+def _test_int(s: str) -> int:
+    t = s.strip()
+    if not re.fullmatch(r"[-+]?[0-9]+", t):
+        raise TestError(f"{s}: integer expression expected")
+    return int(t)
+
+
+class TestExpression:
+    """The arguments of test or [ as an expression (POSIX's rules by argument count first)."""
+
+    def __init__(self, sh, args: list[str]) -> None:
+        self.sh = sh
+        self.args = args
+        self.pos = 0
+
+    def peek(self, k: int = 0):
+        j = self.pos + k
+        return self.args[j] if j < len(self.args) else None
+
+    def parse(self) -> bool:
+        n = len(self.args)
+        if n == 0:
+            return False
+        result = self.expr_by_count(n)
+        if self.pos < n:
+            raise TestError(f"{self.args[self.pos]}: unexpected argument" if n > 4 else "too many arguments")
+        return result
+
+    def expr_by_count(self, n: int) -> bool:
+        a = self.args
+        # POSIX rules for small argument counts
+        if n == 1:
+            self.pos = 1
+            return a[0] != ""
+        if n == 2:
+            if a[0] == "!":
+                self.pos = 2
+                return a[1] == ""
+            if a[0] in TEST_UNARY_OPS:
+                self.pos = 2
+                return self.unary(a[0], a[1])
+            raise TestError(f"{a[0]}: unary operator expected")
+        if n == 3:
+            if a[1] in TEST_BINARY_OPS:
+                self.pos = 3
+                return self.binary(a[1], a[0], a[2])
+            if a[1] in ("-a", "-o"):
+                self.pos = 3
+                return (a[0] != "" and a[2] != "") if a[1] == "-a" else (a[0] != "" or a[2] != "")
+            if a[0] == "!":
+                self.pos = 1
+                sub = TestExpression(self.sh, a[1:])
+                r = sub.parse()
+                self.pos = 3
+                return not r
+            if a[0] == "(" and a[2] == ")":
+                self.pos = 3
+                return a[1] != ""
+            raise TestError(f"{a[1]}: binary operator expected")
+        if n == 4:
+            if a[0] == "!":
+                sub = TestExpression(self.sh, a[1:])
+                r = sub.parse()
+                self.pos = 4
+                return not r
+            if a[0] == "(" and a[3] == ")":
+                sub = TestExpression(self.sh, a[1:3])
+                r = sub.parse()
+                self.pos = 4
+                return r
+        return self.or_expr()
+
+    def or_expr(self) -> bool:
+        left = self.and_expr()
+        while self.peek() == "-o":
+            self.pos += 1
+            right = self.and_expr()
+            left = left or right
+        return left
+
+    def and_expr(self) -> bool:
+        left = self.not_expr()
+        while self.peek() == "-a":
+            self.pos += 1
+            right = self.not_expr()
+            left = left and right
+        return left
+
+    def not_expr(self) -> bool:
+        if self.peek() == "!":
+            self.pos += 1
+            return not self.not_expr()
+        return self.primary()
+
+    def primary(self) -> bool:
+        tok = self.peek()
+        if tok is None:
+            raise TestError("argument expected")
+        if tok == "(":
+            self.pos += 1
+            r = self.or_expr()
+            if self.peek() != ")":
+                raise TestError("`)' expected")
+            self.pos += 1
+            return r
+        nxt = self.peek(1)
+        if nxt is not None and nxt in TEST_BINARY_OPS and self.peek(2) is not None:
+            self.pos += 3
+            return self.binary(nxt, tok, self.args[self.pos - 1])
+        if tok in TEST_UNARY_OPS and nxt is not None:
+            self.pos += 2
+            return self.unary(tok, nxt)
+        self.pos += 1
+        return tok != ""
+
+    def unary(self, op: str, operand: str) -> bool:
+        return unary_test(self.sh, op, operand)
+
+    def binary(self, op: str, left: str, right: str) -> bool:
+        if op in INTEGER_OPS:
+            return compare_integers(op, _test_int(left), _test_int(right))
+        return binary_test(self.sh, op, left, right)
+
+
+# ----------------------------------------------------------------------------- [[ ]]
+async def eval_cond(sh, expr) -> bool:
+    """The value of a ``[[ ]]`` expression (words expanded by ``sh``)."""
+    tp = type(expr)
+    if tp is CondAnd:
+        return await eval_cond(sh, expr.left) and await eval_cond(sh, expr.right)
+    if tp is CondOr:
+        return await eval_cond(sh, expr.left) or await eval_cond(sh, expr.right)
+    if tp is CondNot:
+        return not await eval_cond(sh, expr.expr)
+    if tp is CondWord:
+        return (await sh.expand_word(expr.word)) != ""
+    if tp is CondUnary:
+        operand = await sh.expand_word(expr.operand)
+        return unary_test(sh, expr.op, operand)
+    if tp is CondBinary:
+        left = await sh.expand_word(expr.left)
+        op = expr.op
+        if op in ("=", "!="):
+            pattern = await sh.expand_pattern(expr.right)
+            result = pat.match(pattern, left, sh.shopts["extglob"], sh.shopts["nocasematch"])
+            return result if op == "=" else not result
+        if op == "=~":
+            return await regex_match(sh, left, expr.right)
+        right = await sh.expand_word(expr.right)
+        if op in INTEGER_OPS:
+            # [[ ]] reads its integer operands as arithmetic expressions
+            a = sh.arith(left) if left.strip() else 0
+            b = sh.arith(right) if right.strip() else 0
+            return compare_integers(op, a, b)
+        return binary_test(sh, op, left, right)
+    raise ShellError("bad conditional expression")
+
+
+async def regex_match(sh, text: str, word: Word) -> bool:
+    """``text =~ word``: an ERE whose quoted parts match literally; sets BASH_REMATCH."""
+    pieces = []
+    for p in word.parts:
+        if type(p) is Lit:
+            pieces.append(p.text)
+        else:
+            value = await sh.expand_word(Word([p]))
+            if type(p) is Quoted or type(p) is DQ:
+                pieces.append(_ere_escape(value))
+            else:
+                pieces.append(value)
+    source = "".join(pieces)
+    try:
+        rx = compile_posix(source, extended=True, ignore_case=sh.shopts["nocasematch"])
+        m = rx.search(text)
+    except RegexError:
+        sh.set_array("BASH_REMATCH", [])
+        raise ShellError(f"invalid regular expression `{source}'", 2)
+    except RegexTimeout:
+        sh.set_array("BASH_REMATCH", [])
+        raise ShellError(f"regular expression `{source}' took too long to match", 2)
+    if m is None:
+        sh.set_array("BASH_REMATCH", [])
+        return False
+    groups = [m.group(0)] + [g if g is not None else "" for g in m.groups()]
+    sh.set_array("BASH_REMATCH", groups)
+    return True
+
+
+def _ere_escape(text: str) -> str:
+    return "".join("\\" + c if c in ".[]()*+?{}|^$\\" else c for c in text)

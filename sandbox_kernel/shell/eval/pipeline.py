@@ -1,0 +1,220 @@
+"""Pipelines and background jobs: the parts of a run that go on concurrently.
+
+A mixin of the interpreter's ``Shell``, which owns the state: it needs ``execute``, ``fork``,
+``run_as_child``, ``run_exit_trap``, ``err``, ``report``, the options and the ``Runtime``
+(``rt``: job table, limits).
+"""
+from __future__ import annotations
+
+import asyncio
+import time
+
+from ...commands import registry
+from ...commands.registry import CommandCancelled
+from ...streams import EmptyInput, Pipe
+from ..builtins import BUILTINS
+from ..state import AbortCommand, ControlFlow, ExitShell, LimitExceeded, ShellError
+from ..syntax.ast import DQ, Lit, Param, Pipeline, Quoted, SimpleCommand, Word
+
+#: background jobs that may run at once
+MAX_LIVE_JOBS = 1000
+
+#: builtins a pipeline stage may run in the shell itself (they only write output)
+STATELESS_BUILTINS = frozenset({"echo", "true", "false", ":", "test", "[", "pwd", "type", "help"})
+
+
+class Pipelines:
+    """Running ``a | b | c`` (each stage in a fork, or in the shell itself when it cannot
+    change state) and ``cmd &`` jobs."""
+
+    async def run_pipeline(self, node: Pipeline, fds: dict) -> int:
+        start = time.monotonic() if node.timed else 0.0
+        commands = node.commands
+        if node.negate:
+            self.errexit_suppress += 1
+        try:
+            if len(commands) == 1:
+                status = await self.execute(commands[0], fds)
+                statuses = [status]
+            else:
+                statuses = await self._run_stages(node, fds)
+                status = statuses[-1]
+                if self.options["pipefail"]:
+                    for s in reversed(statuses):
+                        if s:
+                            status = s
+                            break
+        finally:
+            if node.negate:
+                self.errexit_suppress -= 1
+        self.pipestatus = statuses
+        if node.timed:
+            elapsed = time.monotonic() - start
+            await self.err(fds, f"\nreal\t{_fmt_time(elapsed)}\nuser\t{_fmt_time(elapsed)}\nsys\t0m0.000s\n")
+        if node.negate:
+            self.errexit_exempt = True
+            return 0 if status else 1
+        return status
+
+    async def _run_stages(self, node: Pipeline, fds: dict) -> list[int]:
+        commands = node.commands
+        n = len(commands)
+        pipes = [Pipe() for _ in range(n - 1)]
+        tasks = []
+        lastpipe = self.shopts["lastpipe"] and not self.options["monitor"]
+        for i, cmd in enumerate(commands):
+            stage_fds = dict(fds)
+            if i > 0:
+                stage_fds[0] = pipes[i - 1].reader
+            if i < n - 1:
+                stage_fds[1] = pipes[i].writer
+                if node.stderr_pipes[i]:
+                    stage_fds[2] = pipes[i].writer
+            shell = self if (lastpipe and i == n - 1) or self._stateless_stage(cmd) else self.fork()
+            if shell is not self and type(cmd) is not SimpleCommand:
+                shell.loop_depth = 0  # like ( ): a compound stage is outside the enclosing loops
+            tasks.append(asyncio.ensure_future(self._run_stage(shell, cmd, stage_fds,
+                                                               pipes[i - 1].reader if i > 0 else None,
+                                                               pipes[i].writer if i < n - 1 else None)))
+        try:
+            return list(await asyncio.gather(*tasks))
+        except BaseException:
+            for t in tasks:
+                t.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            raise
+
+    def _stateless_stage(self, cmd) -> bool:
+        """Can this pipeline stage run without a copy of the shell? True for a plain
+        registered command or output-only builtin whose words cannot assign anything."""
+        if type(cmd) is not SimpleCommand or cmd.assigns:
+            return False
+        words = cmd.words
+        if not words or type(words[0]) is not Word:
+            return False
+        name = words[0].fast
+        if name is None or name in self.functions:
+            return False
+        if name not in STATELESS_BUILTINS:
+            if name in BUILTINS or registry.lookup(name) is None:
+                return False
+        for w in words:
+            if type(w) is not Word:
+                return False
+            if w.fast is None and not _inert_parts(w.parts):
+                return False
+        for r in cmd.redirs:
+            target = r.target
+            if type(target) is Word and target.fast is None and not _inert_parts(target.parts):
+                return False
+        return True
+
+    async def _run_stage(self, shell: Pipelines, cmd, fds: dict, reader, writer) -> int:
+        try:
+            try:
+                status = await shell.run_as_child(cmd, fds)
+            except BrokenPipeError:
+                status = 141
+            if shell is not self:
+                status = await shell.run_exit_trap(fds, status)
+            return status
+        finally:
+            if writer is not None:
+                writer.close()
+            if reader is not None:
+                reader.close()
+
+    def start_background(self, node, fds: dict) -> int:
+        rt = self.rt
+        if rt.live_jobs >= MAX_LIVE_JOBS:
+            # what stops a fork bomb quickly (bash would fail in fork())
+            raise LimitExceeded(f"fork: {MAX_LIVE_JOBS} background jobs already running (limit commands)", "commands")
+        rt.live_jobs += 1
+        child = self.fork()
+        pid = child.pid
+        bg_fds = dict(fds)
+        if not self.options["monitor"]:
+            bg_fds[0] = EmptyInput()
+
+        async def job() -> int:
+            try:
+                return await child.execute(node, bg_fds)
+            except (ExitShell, AbortCommand) as e:
+                return e.status
+            except BrokenPipeError:
+                return 141
+            except ShellError as e:
+                await child.report(bg_fds, e.message)
+                return e.status
+            except ControlFlow:
+                return 0
+            except (CommandCancelled, asyncio.CancelledError):
+                return 130
+            except LimitExceeded as e:
+                # the whole run fails: the engine reports the limit when the run ends
+                if child.rt.limit_error is None:
+                    child.rt.limit_error = e.message
+                return 1
+            finally:
+                child.rt.live_jobs -= 1
+
+        task = asyncio.ensure_future(job())
+        self.rt.jobs[pid] = task
+        self.rt.job_order.append(pid)
+        self.last_bg_pid = pid
+        return pid
+
+    async def wait_job(self, pid: int) -> int:
+        task = self.rt.jobs.get(pid)
+        if task is None:
+            if pid in self.rt.job_order:
+                self.rt.job_order.remove(pid)
+            return self.rt.job_status.pop(pid, 127)
+        cancel = self.rt.cancel
+        if cancel is not None and not task.done():
+            waiter = asyncio.ensure_future(cancel.wait())
+            try:
+                await asyncio.wait([task, waiter], return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                waiter.cancel()
+            if not task.done():
+                raise CommandCancelled(cancel.reason or "interrupt")
+        try:
+            status = await task
+        except asyncio.CancelledError:
+            status = 130
+        self.rt.jobs.pop(pid, None)
+        if pid in self.rt.job_order:
+            self.rt.job_order.remove(pid)
+        return status
+
+    async def wait_all_jobs(self) -> int:
+        status = 0
+        # jobs may start more jobs while we wait
+        while self.rt.job_order:
+            status = await self.wait_job(self.rt.job_order[0])
+        return status
+
+
+def _inert_parts(parts: list) -> bool:
+    """Parts whose expansion cannot change shell state (no substitutions, no ${x:=})."""
+    for p in parts:
+        tp = type(p)
+        if tp is Lit or tp is Quoted:
+            continue
+        if tp is DQ:
+            if not _inert_parts(p.parts):
+                return False
+            continue
+        if tp is Param:
+            if p.op in ("=", ":=", "bad") or p.index is not None or (p.arg is not None and not _inert_parts(p.arg.parts)) \
+                    or (p.arg2 is not None and not _inert_parts(p.arg2.parts)):
+                return False
+            continue
+        return False
+    return True
+
+
+def _fmt_time(seconds: float) -> str:
+    m, s = divmod(seconds, 60)
+    return f"{int(m)}m{s:.3f}s"

@@ -1,0 +1,209 @@
+"""Redirections: opening files and wiring file descriptors for a command.
+
+A mixin of the interpreter's ``Shell``, which owns the state: it needs ``fs``, ``cwd``,
+``umask``, ``options``, ``fds``, ``expand_word``/``expand_heredoc``, ``set_var``/``get_scalar``,
+``report``, and ``procsub_files``/``finish_procsubs`` (process substitutions end with the
+command they belong to).
+"""
+from __future__ import annotations
+
+from ...chars import isdigits
+from ...streams import (BytesInput, ClosedInput, ClosedOutput, EmptyInput, FileInput, FileOutput, InputStream,
+    NullOutput, OutputStream)
+from ...vfs import FSError
+from ..state import ShellError
+from ..syntax.ast import HereDoc
+
+
+class Redirections:
+    """Applying ``>``, ``<``, ``>>``, ``<&``, ``<<`` ... to an fd table."""
+
+    #: the fd table being redirected (what /dev/stdout or /dev/fd/N names meanwhile)
+    _redir_fds: dict | None = None
+
+    async def with_redirs(self, node, fds: dict, runner) -> int:
+        if not node.redirs:
+            return await runner(fds)
+        procsub_mark = len(self.procsub_files)
+        try:
+            fds, opened = await self.apply_redirs(node.redirs, fds)
+        except ShellError as e:
+            await self.report(fds, e.message)
+            return e.status
+        try:
+            return await runner(fds)
+        finally:
+            await self.close_opened(opened)
+            if len(self.procsub_files) > procsub_mark:
+                await self.finish_procsubs(procsub_mark)
+
+    async def apply_redirs(self, redirs: list, fds: dict, permanent: bool = False) -> tuple[dict, list]:
+        """A new fd table with ``redirs`` applied (or ``fds`` changed in place when
+        ``permanent``), and the streams opened here (to close afterwards)."""
+        new = fds if permanent else dict(fds)
+        opened: list = []
+        try:
+            for r in redirs:
+                await self._apply_one(r, new, opened)
+        except BaseException:
+            await self.close_opened(opened)
+            raise
+        return new, opened
+
+    async def _apply_one(self, r, fds: dict, opened: list) -> None:
+        op = r.op
+        self._redir_fds = fds
+        if op in ("<<", "<<-"):
+            doc: HereDoc = r.target
+            text = doc.body.parts[0].text if doc.quoted and doc.body.parts else (
+                await self.expand_heredoc(doc.body) if not doc.quoted else "")
+            self._set_fd(r, fds, 0, BytesInput(text.encode("utf-8", "surrogateescape")))
+            return
+        if op == "<<<":
+            text = await self.expand_word(r.target)
+            self._set_fd(r, fds, 0, BytesInput((text + "\n").encode("utf-8", "surrogateescape")))
+            return
+        target = await self.expand_word(r.target)
+        if op in ("<&", ">&"):
+            default = 0 if op == "<&" else 1
+            fd = r.fd if r.fd is not None else default
+            if target == "-":
+                if r.fd_var:
+                    fd = self._fd_from_var(r.fd_var)
+                fds[fd] = ClosedOutput() if op == ">&" else ClosedInput()
+                return
+            move = target.endswith("-") and isdigits(target[:-1])
+            src_text = target[:-1] if move else target
+            if isdigits(src_text):
+                src = int(src_text)
+                if src not in fds or isinstance(fds[src], (ClosedOutput, ClosedInput)):
+                    raise ShellError(f"{src}: Bad file descriptor", 1)
+                self._set_fd(r, fds, default, fds[src])
+                if move:
+                    fds[src] = ClosedOutput() if op == ">&" else ClosedInput()
+                return
+            if op == ">&" and r.fd is None:
+                # >&file is &>file
+                stream = self._open_output(target, False, opened)
+                fds[1] = stream
+                fds[2] = stream
+                return
+            raise ShellError(f"{target}: ambiguous redirect", 1)
+        if op in ("&>", "&>>"):
+            stream = self._open_output(target, op == "&>>", opened)
+            fds[1] = stream
+            fds[2] = stream
+            return
+        if op == "<":
+            self._set_fd(r, fds, 0, self._open_input(target, opened))
+            return
+        if op in (">", ">|", ">>"):
+            clobber = op == ">|" or not self.options["noclobber"]
+            stream = self._open_output(target, op == ">>", opened, clobber)
+            self._set_fd(r, fds, 1, stream)
+            return
+        if op == "<>":
+            stream = self._open_input(target, opened, create=True)
+            self._set_fd(r, fds, 0, stream)
+            return
+        raise ShellError(f"unsupported redirection {op}", 1)
+
+    def _set_fd(self, r, fds: dict, default: int, stream) -> None:
+        if r.fd_var:
+            fd = 10
+            while fd in fds:
+                fd += 1
+            fds[fd] = stream
+            self.set_var(r.fd_var, str(fd))
+            return
+        fds[r.fd if r.fd is not None else default] = stream
+
+    def _fd_from_var(self, name: str) -> int:
+        value = self.get_scalar(name) or ""
+        if not isdigits(value):
+            raise ShellError(f"{name}: ambiguous redirect", 1)
+        return int(value)
+
+    def _special_path(self, target: str):
+        if target.startswith("/dev/"):
+            if target in ("/dev/stdin", "/dev/fd/0"):
+                return 0
+            if target in ("/dev/stdout", "/dev/fd/1"):
+                return 1
+            if target in ("/dev/stderr", "/dev/fd/2"):
+                return 2
+            if target.startswith("/dev/fd/") and isdigits(target[8:]):
+                return int(target[8:])
+            if target.startswith(("/dev/tcp/", "/dev/udp/")):
+                raise ShellError(f"{target}: network connections are not available in the sandbox", 1)
+        return None
+
+    def _fd_path_stream(self, target: str):
+        """The open stream a path like /dev/stdout or /dev/fd/N names; None for other paths."""
+        fd = self._special_path(target)
+        if fd is None:
+            return None
+        stream = self._current_fd(fd)
+        if stream is None:
+            raise ShellError(f"{target}: Bad file descriptor", 1)
+        return stream
+
+    def _open_output(self, target: str, append: bool, opened: list, clobber: bool = True):
+        if target == "":
+            raise ShellError(": No such file or directory", 1)
+        stream = self._fd_path_stream(target)
+        if stream is not None:
+            return stream
+        if target == "/dev/null":
+            return NullOutput()
+        try:
+            if not clobber and self.fs.exists(target, self.cwd) and self.fs.is_file(target, self.cwd):
+                raise ShellError(f"{target}: cannot overwrite existing file", 1)
+            handle = self.fs.open(target, "ab" if append else "wb", self.cwd, perm=0o666 & ~self.umask)
+        except FSError as e:
+            raise ShellError(f"{target}: {e.strerror}", 1) from None
+        stream = FileOutput(handle)
+        opened.append(handle)
+        return stream
+
+    def _open_input(self, target: str, opened: list, create: bool = False):
+        stream = self._fd_path_stream(target)
+        if stream is not None:
+            return stream
+        if target == "/dev/null":
+            return EmptyInput()
+        try:
+            handle = self.fs.open(target, "r+b" if create and self.fs.exists(target, self.cwd) else
+                                  ("w+b" if create else "rb"), self.cwd)
+        except FSError as e:
+            raise ShellError(f"{target}: {e.strerror}", 1) from None
+        opened.append(handle)
+        if create:
+            return ReadWriteFile(handle)
+        return FileInput(handle)
+
+    def _current_fd(self, fd: int):
+        fds = self._redir_fds
+        if fds is None:
+            fds = self.fds
+        return fds.get(fd)
+
+    async def close_opened(self, opened: list) -> None:
+        for handle in opened:
+            try:
+                handle.close()
+            except Exception:  # noqa: BLE001 - closing never fails the command
+                pass
+
+
+class ReadWriteFile(InputStream, OutputStream):
+    """``<>``: one handle for reading and writing."""
+
+    def __init__(self, handle) -> None:
+        self.handle = handle
+
+    async def read_chunk(self) -> bytes:
+        return self.handle.read(65536)
+
+    async def write(self, data: bytes) -> None:
+        self.handle.write(data)

@@ -1,0 +1,102 @@
+"""Backslash escapes, decoded one way for the three places bash reads them.
+
+``ANSI_C``: a ``$'...'`` string; ``ECHO``: ``echo -e`` and ``printf %b`` (``\\0NNN`` octal, raw
+bytes, ``\\c`` stops all output); ``PRINTF``: a printf format (``\\NNN`` octal, ``\\"``, ``\\'``
+and ``\\?`` literal, ``\\c`` stops). Bytes >= 0x80 are kept as surrogate escapes so they reach
+the output unchanged.
+"""
+from __future__ import annotations
+
+ANSI_C = "ansi-c"
+ECHO = "echo"
+PRINTF = "printf"
+
+ECHO_ESCAPES = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r",
+                "t": "\t", "v": "\v", "\\": "\\"}
+ANSI_ESCAPES = {**ECHO_ESCAPES, "'": "'", '"': '"', "?": "?"}
+OCTAL_DIGITS = frozenset("01234567")
+HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
+#: how many hex digits each hex escape takes at most
+HEX_WIDTH = {"x": 2, "u": 4, "U": 8}
+
+
+def decode_escape(s: str, i: int, mode: str) -> tuple[str, int, bool]:
+    """The escape whose backslash is ``s[i]``: (its text, the index after it, whether it is a
+    ``\\c`` that stops the output)."""
+    n = len(s)
+    if i + 1 >= n:
+        return "\\", n, False
+    e = s[i + 1]
+    table = ECHO_ESCAPES if mode == ECHO else ANSI_ESCAPES
+    if e in table:
+        return table[e], i + 2, False
+    if e in OCTAL_DIGITS:
+        # echo's octal escape is \0NNN: the 0 is not one of the digits
+        start = i + 2 if mode == ECHO and e == "0" else i + 1
+        j = start
+        while j < n and j < start + 3 and s[j] in OCTAL_DIGITS:
+            j += 1
+        value = int(s[start:j] or "0", 8) & 0xFF
+        return (chr(value) if mode == ANSI_C else byte_char(value)), j, False
+    if e in HEX_WIDTH:
+        code, j = read_hex(s, i + 2, e)
+        if code is None:
+            return "\\" + e, i + 2, False
+        if e == "x":
+            return byte_char(code), j, False
+        return unicode_char(code, "\ufffd" if mode == ANSI_C else "?"), j, False
+    if e == "c":
+        if mode != ANSI_C:
+            return "", i + 2, True
+        if i + 2 < n:
+            # $'\cX': the control character of X
+            return chr(ord(s[i + 2]) & 0x1F), i + 3, False
+    return "\\" + e, i + 2, False
+
+
+def decode_escapes(s: str, echo: bool = False) -> tuple[str, bool]:
+    """Every backslash escape in ``s`` as ``$'...'`` reads them, or with ``echo`` as echo -e
+    and printf %b do: (text, whether ``\\c`` stopped it)."""
+    if "\\" not in s:
+        return s, False
+    mode = ECHO if echo else ANSI_C
+    out = []
+    i, n = 0, len(s)
+    while i < n:
+        k = s.find("\\", i)
+        if k < 0:
+            out.append(s[i:])
+            break
+        out.append(s[i:k])
+        text, i, stop = decode_escape(s, k, mode)
+        if stop:
+            return "".join(out), True
+        out.append(text)
+    return "".join(out), False
+
+
+def decode_ansi_c(s: str) -> str:
+    """The value of a ``$'...'`` string body."""
+    return decode_escapes(s)[0]
+
+
+def read_hex(s: str, i: int, escape: str) -> tuple[int | None, int]:
+    """The hex digits of a ``\\x`` (up to 2), ``\\u`` (4) or ``\\U`` (8) escape starting at
+    ``s[i]``: (value, index after them), or (None, i) when there are none."""
+    end = min(len(s), i + HEX_WIDTH[escape])
+    j = i
+    while j < end and s[j] in HEX_DIGITS:
+        j += 1
+    return (int(s[i:j], 16) if j > i else None), j
+
+
+def unicode_char(code: int, invalid: str) -> str:
+    try:
+        return chr(code)
+    except (ValueError, OverflowError):
+        return invalid
+
+
+def byte_char(b: int) -> str:
+    # a raw byte >= 0x80 round-trips through surrogateescape
+    return chr(b) if b < 0x80 else bytes([b]).decode("utf-8", "surrogateescape")

@@ -1,0 +1,33 @@
+"""syntax/escapes.py: one decoder, three ways bash reads backslash escapes."""
+from sandbox_kernel.shell.syntax.escapes import ANSI_C, ECHO, PRINTF, decode_ansi_c, decode_escape, decode_escapes
+
+
+def test_octal_rules_differ_by_place():
+    # $'\101' and printf '\101' take up to three digits; echo -e wants \0NNN
+    assert decode_ansi_c(r"\101") == "A"
+    assert decode_escape(r"\101", 0, PRINTF) == ("A", 4, False)
+    assert decode_escape(r"\0101", 0, ECHO) == ("A", 5, False)
+    assert decode_escape(r"\0101", 0, PRINTF) == ("\b", 4, False)
+
+
+def test_backslash_c():
+    # echo/printf stop all output; $'\cA' is a control character
+    assert decode_escapes(r"ab\cde", echo=True) == ("ab", True)
+    assert decode_escape(r"\c", 0, PRINTF) == ("", 2, True)
+    assert decode_ansi_c(r"\cA") == "\x01"
+    assert decode_ansi_c("x\\c") == "x\\c"
+
+
+def test_quotes_are_escapes_in_ansi_c_and_printf_only():
+    assert decode_escape(r"\"", 0, PRINTF) == ('"', 2, False)
+    assert decode_escape(r"\'", 0, ANSI_C) == ("'", 2, False)
+    assert decode_escape(r"\'", 0, ECHO) == ("\\'", 2, False)
+
+
+def test_hex_unicode_and_bytes():
+    assert decode_ansi_c(r"\x41\u00e9") == "Aé"
+    assert decode_ansi_c(r"\xff").encode("utf-8", "surrogateescape") == b"\xff"
+    assert decode_escape(r"\U110000", 0, ANSI_C)[0] == "\ufffd"
+    assert decode_escape(r"\U110000", 0, ECHO)[0] == "?"
+    assert decode_ansi_c(r"\xq") == r"\xq"
+    assert decode_escapes("a\\", echo=True) == ("a\\", False)
