@@ -19,7 +19,6 @@ from datetime import datetime
 from ..chars import isdigits
 from ..vfs import FSError, normpath
 from .datecmd import zone_from_tz
-from ._lib.dataopts import getopt_status
 from .options import UsageError, getopt
 from .registry import CommandContext, command
 
@@ -595,7 +594,7 @@ def _gunzip_members(data: bytes) -> tuple[bytes, str | None, int]:
 
 @command("gzip", "gunzip", "zcat", help=GZIP_HELP, own_help=True)
 async def gzip_cmd(ctx: CommandContext) -> int:
-    opts, files = getopt_status(ctx.args, "cdfhklnNqrS:tv123456789", _GZIP_LONG)
+    opts, files = getopt(ctx.args, "cdfhklnNqrS:tv123456789", _GZIP_LONG, status=1)
     decompress = ctx.name in ("gunzip", "zcat")
     to_stdout = ctx.name == "zcat"
     force = keep = listing = test = recursive = verbose = quiet = False

@@ -4,7 +4,8 @@ from __future__ import annotations
 import re
 
 from ..vfs import FSError
-from ._lib.fsutil import getopt1, quote_if_needed, strerror
+from ._lib.fsutil import quote_if_needed, strerror
+from .options import getopt
 from .registry import CommandContext, command
 
 CAT_HELP = """\
@@ -125,7 +126,7 @@ class _Formatter:
 
 @command("cat", help=CAT_HELP)
 async def cat(ctx: CommandContext) -> int:
-    opts, files = getopt1(ctx.args, "AbeEnstTuv", LONG)
+    opts, files = getopt(ctx.args, "AbeEnstTuv", LONG, status=1)
     flags = {k for k, _ in opts}
     nonprinting = bool(flags & set("AetvA"))
     ends = bool(flags & set("AeE"))

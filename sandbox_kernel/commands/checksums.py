@@ -6,8 +6,7 @@ import re
 
 from ..chars import isdigits
 from ..vfs import FSError
-from ._lib.dataopts import getopt_status
-from .options import UsageError
+from .options import UsageError, getopt
 from .registry import CommandContext, command
 
 _ALGORITHMS = {
@@ -103,7 +102,7 @@ async def digest_sum(ctx: CommandContext) -> int:
     if ctx.name == "b2sum":
         longs["length="] = "l"
         short += "l:"
-    opts, files = getopt_status(ctx.args, short, longs, 1)
+    opts, files = getopt(ctx.args, short, longs, status=1)
     binary = check = bsd_tag = zero = False
     ignore_missing = quiet = status_only = strict = warn = False
     bits = 512
@@ -355,8 +354,8 @@ _CKSUM_DIGESTS = {"md5": ("md5", "MD5"), "sha1": ("sha1", "SHA1"), "sha224": ("s
 
 @command("cksum", help=CKSUM_HELP)
 async def cksum(ctx: CommandContext) -> int:
-    opts, files = getopt_status(ctx.args, "a:l:", {"algorithm=": "a", "length=": "l", "tag": None,
-                                                    "untagged": None}, 1)
+    opts, files = getopt(ctx.args, "a:l:", {"algorithm=": "a", "length=": "l", "tag": None,
+                                             "untagged": None}, status=1)
     algorithm = "crc"
     bits = 512
     untagged = False

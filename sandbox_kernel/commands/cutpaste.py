@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from ..chars import isdigits
 from ..vfs import FSError
-from ._lib.textio import BatchWriter, Fail, open_operand, parse_opts, quote, run_guarded
-from .options import UsageError
+from ._lib.textio import BatchWriter, Fail, open_operand, quote, run_guarded
+from .options import UsageError, getopt
 from .registry import CommandContext, command
 
 CUT_HELP = """\
@@ -99,10 +99,10 @@ def complement(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
 @command("cut", help=CUT_HELP)
 @run_guarded
 async def cut(ctx: CommandContext) -> int:
-    opts, files = parse_opts(ctx.args, "b:c:d:f:nsz", {
+    opts, files = getopt(ctx.args, "b:c:d:f:nsz", {
         "bytes=": "b", "characters=": "c", "delimiter=": "d", "fields=": "f",
         "complement": None, "only-delimited": "s", "output-delimiter=": None,
-        "zero-terminated": "z"})
+        "zero-terminated": "z"}, status=1)
     mode = None
     spec = ""
     delim: bytes | None = None
@@ -214,8 +214,8 @@ def parse_delimiters(spec: str) -> list[bytes]:
 @command("paste", help=PASTE_HELP)
 @run_guarded
 async def paste(ctx: CommandContext) -> int:
-    opts, files = parse_opts(ctx.args, "d:sz", {"delimiters=": "d", "serial": "s",
-                                               "zero-terminated": "z"})
+    opts, files = getopt(ctx.args, "d:sz", {"delimiters=": "d", "serial": "s",
+                                           "zero-terminated": "z"}, status=1)
     delims = [b"\t"]
     serial = False
     sep = b"\n"

@@ -10,8 +10,7 @@ from datetime import datetime, timedelta, timezone, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ..chars import isdigits
-from ._lib.dataopts import getopt_status
-from .options import UsageError
+from .options import UsageError, getopt
 from .registry import CommandContext, command
 
 DATE_HELP = """Usage: date [OPTION]... [+FORMAT]
@@ -635,7 +634,7 @@ def _pick(arg: str, choices: dict, option: str) -> str:
 
 @command("date", help=DATE_HELP)
 async def date(ctx: CommandContext) -> int:
-    opts, operands = getopt_status(ctx.args, "d:f:I::Rr:s:u", status=1, long={
+    opts, operands = getopt(ctx.args, "d:f:I::Rr:s:u", status=1, long={
         "date=": "d", "file=": "f", "iso-8601==": "I", "rfc-email": "R", "rfc-822": "R",
         "rfc-2822": "R", "rfc-3339=": None, "reference=": "r", "set=": "s", "utc": "u",
         "universal": "u", "debug": None})

@@ -6,8 +6,8 @@ import stat as st
 
 from ..chars import isdigits
 from ..vfs import FSError
-from ._lib.fsutil import getopt1, human_size, join_path, parse_size, quote, strerror
-from .options import UsageError
+from ._lib.fsutil import human_size, join_path, parse_size, quote, strerror
+from .options import UsageError, getopt
 from .registry import CommandContext, command
 
 DU_HELP = """\
@@ -49,11 +49,11 @@ async def _block_size(ctx: CommandContext, val: str | None) -> int | None:
 
 @command("du", help=DU_HELP)
 async def du(ctx: CommandContext) -> int:
-    opts, operands = getopt1(ctx.args, "0abB:cd:DhHklLmPsSx", {
+    opts, operands = getopt(ctx.args, "0abB:cd:DhHklLmPsSx", {
         "null": "0", "all": "a", "apparent-size": None, "block-size=": "B", "bytes": "b",
         "total": "c", "max-depth=": "d", "human-readable": "h", "si": None, "dereference": "L",
         "count-links": "l", "no-dereference": "P", "separate-dirs": "S", "summarize": "s",
-        "one-file-system": "x", "exclude=": None, "dereference-args": "D"})
+        "one-file-system": "x", "exclude=": None, "dereference-args": "D"}, status=1)
     show_all = total = summarize = human = si = apparent = follow = count_links = separate = False
     follow_args = False
     block = 1024
@@ -207,10 +207,10 @@ FS_TYPE = "sandboxfs"
 
 @command("df", help=DF_HELP)
 async def df(ctx: CommandContext) -> int:
-    opts, operands = getopt1(ctx.args, "aB:hHiklPt:Tx:", {
+    opts, operands = getopt(ctx.args, "aB:hHiklPt:Tx:", {
         "all": "a", "block-size=": "B", "human-readable": "h", "si": "H", "inodes": "i",
         "local": "l", "portability": "P", "total": None, "type=": "t", "print-type": "T",
-        "exclude-type=": "x", "sync": None, "no-sync": None, "output==": None})
+        "exclude-type=": "x", "sync": None, "no-sync": None, "output==": None}, status=1)
     human = si = inodes = print_type = posix = show_total = False
     block = 1024
     only_types: list[str] = []

@@ -7,7 +7,6 @@ import struct
 
 from ..chars import isdigits
 from ..vfs import FSError
-from ._lib.dataopts import getopt_status
 from .options import UsageError, getopt
 from .registry import CommandContext, command
 
@@ -280,10 +279,10 @@ def _parse_type(text: str) -> list[_Spec] | None:
 
 @command("od", help=OD_HELP)
 async def od(ctx: CommandContext) -> int:
-    opts, files = getopt_status(ctx.args, "A:j:N:t:vw::abcdfilosxS:", {
+    opts, files = getopt(ctx.args, "A:j:N:t:vw::abcdfilosxS:", {
         "address-radix=": "A", "skip-bytes=": "j", "read-bytes=": "N", "format=": "t",
         "output-duplicates": "v", "width==": "w", "traditional": None, "endian=": None,
-        "strings==": "S"})
+        "strings==": "S"}, status=1)
     radix = "o"
     skip = 0
     limit = None
@@ -903,11 +902,11 @@ def _hexdump_line(kind: str, block: bytes) -> str:
 
 @command("hexdump", help=HEXDUMP_HELP)
 async def hexdump(ctx: CommandContext) -> int:
-    opts, files = getopt_status(ctx.args, "bcCdoxn:s:ve:f:L::", {
+    opts, files = getopt(ctx.args, "bcCdoxn:s:ve:f:L::", {
         "one-byte-octal": "b", "one-byte-char": "c", "canonical": "C",
         "two-bytes-decimal": "d", "two-bytes-octal": "o", "two-bytes-hex": "x",
         "length=": "n", "skip=": "s", "no-squeezing": "v", "format=": "e",
-        "format-file=": "f"})
+        "format-file=": "f"}, status=1)
     kinds = []
     formats: list[str] = []  # every display in option order, as format strings
     length = None

@@ -7,8 +7,7 @@ import re
 
 from ..chars import isdigits
 from ..vfs import FSError
-from ._lib.dataopts import getopt_status
-from .options import UsageError
+from .options import UsageError, getopt
 from .registry import CommandContext, command
 
 _HELP = """Usage: {name} [OPTION]... [FILE]
@@ -46,7 +45,7 @@ async def base32_cmd(ctx: CommandContext) -> int:
 
 
 async def _run(ctx: CommandContext) -> int:
-    opts, files = getopt_status(ctx.args, "diw:", {"decode": "d", "ignore-garbage": "i", "wrap=": "w"}, 1)
+    opts, files = getopt(ctx.args, "diw:", {"decode": "d", "ignore-garbage": "i", "wrap=": "w"}, status=1)
     decode = ignore = False
     wrap = 76
     for o, v in opts:

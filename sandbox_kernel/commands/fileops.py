@@ -6,9 +6,9 @@ import stat as st
 import time
 
 from ..vfs import FSError, normpath
-from ._lib.fsutil import (getopt1, join_path, parse_date, parse_mode, parse_size, parse_touch_stamp, quote,
+from ._lib.fsutil import (join_path, parse_date, parse_mode, parse_size, parse_touch_stamp, quote,
     strerror, umask_of)
-from .options import UsageError
+from .options import UsageError, getopt
 from .registry import CommandContext, command
 
 
@@ -303,7 +303,7 @@ _CP_DEREF = {"d": "never", "P": "never", "L": "always", "H": "cmdline"}
 
 @command("cp", help=CP_HELP)
 async def cp(ctx: CommandContext) -> int:
-    opts, operands = getopt1(ctx.args, "adfiHlLnPprRsSt:Tuv", CP_LONG)
+    opts, operands = getopt(ctx.args, "adfiHlLnPprRsSt:Tuv", CP_LONG, status=1)
     c = _Copier(ctx)
     target_dir = None
     no_target = False
@@ -380,9 +380,9 @@ Rename SOURCE to DEST, or move SOURCE(s) to DIRECTORY.
 
 @command("mv", help=MV_HELP)
 async def mv(ctx: CommandContext) -> int:
-    opts, operands = getopt1(ctx.args, "bfint:TuvZ", {
+    opts, operands = getopt(ctx.args, "bfint:TuvZ", {
         "force": "f", "interactive": "i", "no-clobber": "n", "target-directory=": "t",
-        "no-target-directory": "T", "update": "u", "verbose": "v"})
+        "no-target-directory": "T", "update": "u", "verbose": "v"}, status=1)
     flags = {k for k, _ in opts}
     target_dir = next((v for k, v in opts if k == "t"), None)
     no_clobber = "n" in flags and not [k for k, _ in opts if k == "f"][-1:] == ["f"]
@@ -456,9 +456,9 @@ Remove (unlink) the FILE(s).
 
 @command("rm", help=RM_HELP)
 async def rm(ctx: CommandContext) -> int:
-    opts, operands = getopt1(ctx.args, "dfiIrRv", {
+    opts, operands = getopt(ctx.args, "dfiIrRv", {
         "force": "f", "interactive==": None, "recursive": "r", "dir": "d", "verbose": "v",
-        "no-preserve-root": None, "preserve-root==": None, "one-file-system": None})
+        "no-preserve-root": None, "preserve-root==": None, "one-file-system": None}, status=1)
     force = recursive = empty_dirs = verbose = False
     preserve_root = True
     for key, _ in opts:
@@ -563,7 +563,7 @@ Create the DIRECTORY(ies), if they do not already exist.
 
 @command("mkdir", help=MKDIR_HELP)
 async def mkdir(ctx: CommandContext) -> int:
-    opts, operands = getopt1(ctx.args, "m:pvZ", {"mode=": "m", "parents": "p", "verbose": "v"})
+    opts, operands = getopt(ctx.args, "m:pvZ", {"mode=": "m", "parents": "p", "verbose": "v"}, status=1)
     parents = verbose = False
     mode_text = None
     for key, val in opts:
@@ -638,8 +638,8 @@ Remove the DIRECTORY(ies), if they are empty.
 
 @command("rmdir", help=RMDIR_HELP)
 async def rmdir(ctx: CommandContext) -> int:
-    opts, operands = getopt1(ctx.args, "pv", {"parents": "p", "verbose": "v",
-                                              "ignore-fail-on-non-empty": None})
+    opts, operands = getopt(ctx.args, "pv", {"parents": "p", "verbose": "v",
+                                             "ignore-fail-on-non-empty": None}, status=1)
     keys = {k for k, _ in opts}
     if not operands:
         raise UsageError("missing operand", 1)
@@ -691,8 +691,8 @@ is supplied.
 
 @command("touch", help=TOUCH_HELP)
 async def touch(ctx: CommandContext) -> int:
-    opts, operands = getopt1(ctx.args, "acd:fhmr:t:", {
-        "no-create": "c", "date=": "d", "no-dereference": "h", "reference=": "r", "time=": None})
+    opts, operands = getopt(ctx.args, "acd:fhmr:t:", {
+        "no-create": "c", "date=": "d", "no-dereference": "h", "reference=": "r", "time=": None}, status=1)
     only_a = only_m = no_create = no_deref = False
     stamp: float | None = None
     ref_times: tuple[float, float] | None = None
@@ -803,10 +803,10 @@ def _relative_to(target_abs: str, start_dir: str) -> str:
 
 @command("ln", help=LN_HELP)
 async def ln(ctx: CommandContext) -> int:
-    opts, operands = getopt1(ctx.args, "bfiLnPrst:Tv", {
+    opts, operands = getopt(ctx.args, "bfiLnPrst:Tv", {
         "force": "f", "interactive": "i", "logical": "L", "no-dereference": "n",
         "physical": "P", "relative": "r", "symbolic": "s", "target-directory=": "t",
-        "no-target-directory": "T", "verbose": "v", "no-target": "T"})
+        "no-target-directory": "T", "verbose": "v", "no-target": "T"}, status=1)
     keys = [k for k, _ in opts]
     symbolic, force, verbose = "s" in keys, "f" in keys, "v" in keys
     no_deref, relative, logical = "n" in keys, "r" in keys, "L" in keys
@@ -917,8 +917,8 @@ SIZE may also be prefixed by one of the following modifying characters:
 
 @command("truncate", help=TRUNCATE_HELP)
 async def truncate(ctx: CommandContext) -> int:
-    opts, operands = getopt1(ctx.args, "cor:s:", {"no-create": "c", "io-blocks": "o",
-                                                  "reference=": "r", "size=": "s"})
+    opts, operands = getopt(ctx.args, "cor:s:", {"no-create": "c", "io-blocks": "o",
+                                                 "reference=": "r", "size=": "s"}, status=1)
     no_create = any(k == "c" for k, _ in opts)
     size_text = next((v for k, v in reversed(opts) if k == "s"), None)
     ref = next((v for k, v in reversed(opts) if k == "r"), None)
@@ -984,14 +984,14 @@ async def truncate(ctx: CommandContext) -> int:
 @command("sync", help="Usage: sync [OPTION] [FILE]...\nSynchronize cached writes to persistent storage.\n"
                       "(The in-memory filesystem has nothing to flush: this does nothing.)")
 async def sync(ctx: CommandContext) -> int:
-    getopt1(ctx.args, "df", {"data": "d", "file-system": "f"})
+    getopt(ctx.args, "df", {"data": "d", "file-system": "f"}, status=1)
     return 0
 
 
 @command("mkfifo", help="Usage: mkfifo [OPTION]... NAME...\nCreate named pipes (FIFOs) with the given NAMEs.\n"
                         "The sandbox filesystem does not support FIFOs: use a pipeline instead.")
 async def mkfifo(ctx: CommandContext) -> int:
-    _, operands = getopt1(ctx.args, "m:Z", {"mode=": "m"})
+    _, operands = getopt(ctx.args, "m:Z", {"mode=": "m"}, status=1)
     if not operands:
         raise UsageError("missing operand", 1)
     for name in operands:

@@ -5,8 +5,8 @@ import re
 
 from ..chars import isdigits
 from ..vfs import FSError
-from ._lib.textio import BatchWriter, Fail, parse_opts, quote, run_guarded
-from .options import UsageError
+from ._lib.textio import BatchWriter, Fail, quote, run_guarded
+from .options import UsageError, getopt
 from .registry import CommandContext, command
 
 JOIN_HELP = """\
@@ -114,9 +114,9 @@ def _field_number(text: str) -> int:
 async def join(ctx: CommandContext) -> int:
     # GNU accepts the obsolete "-j1 N" and "-j2 N" spellings
     args = list(ctx.args)
-    opts, files = parse_opts(args, "a:e:i1:2:j:o:t:v:z", {
+    opts, files = getopt(args, "a:e:i1:2:j:o:t:v:z", {
         "ignore-case": "i", "check-order": None, "nocheck-order": None, "header": None,
-        "zero-terminated": "z"})
+        "zero-terminated": "z"}, status=1)
     unpaired = {1: False, 2: False}
     only_unpaired = False
     empty: bytes | None = None
@@ -315,9 +315,9 @@ class Fail_silent(Exception):  # noqa: N801 - message already printed
 @command("comm", help=COMM_HELP)
 @run_guarded
 async def comm(ctx: CommandContext) -> int:
-    opts, files = parse_opts(ctx.args, "123z", {
+    opts, files = getopt(ctx.args, "123z", {
         "check-order": None, "nocheck-order": None, "output-delimiter=": None, "total": None,
-        "zero-terminated": "z"})
+        "zero-terminated": "z"}, status=1)
     hide = {1: False, 2: False, 3: False}
     check = None
     delim = b"\t"

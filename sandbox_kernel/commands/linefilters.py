@@ -4,9 +4,9 @@ from __future__ import annotations
 import re
 
 from ..vfs import FSError
-from ._lib.textio import (BatchWriter, Fail, is_utf8, line_batches, open_operand, parse_opts, parse_size,
+from ._lib.textio import (BatchWriter, Fail, is_utf8, line_batches, open_operand, parse_size,
     quote, run_guarded)
-from .options import UsageError
+from .options import UsageError, getopt
 from .registry import CommandContext, command
 
 UNIQ_HELP = """\
@@ -111,10 +111,10 @@ def _uniq_method(option: str, val: str | None, methods: tuple[str, ...], default
 @command("uniq", help=UNIQ_HELP)
 @run_guarded
 async def uniq(ctx: CommandContext) -> int:
-    opts, operands = parse_opts(ctx.args, "cdDf:is:uw:z", {
+    opts, operands = getopt(ctx.args, "cdDf:is:uw:z", {
         "count": "c", "repeated": "d", "all-repeated==": None, "skip-fields=": "f",
         "group==": None, "ignore-case": "i", "skip-chars=": "s", "unique": "u",
-        "zero-terminated": "z", "check-chars=": "w"})
+        "zero-terminated": "z", "check-chars=": "w"}, status=1)
     count = repeated = unique = ignore_case = False
     all_repeated: str | None = None
     group: str | None = None
@@ -251,7 +251,7 @@ async def uniq(ctx: CommandContext) -> int:
 
 @command("rev", help=REV_HELP)
 async def rev(ctx: CommandContext) -> int:
-    opts, files = parse_opts(ctx.args, "0", {"zero": "0"}, status=1)
+    opts, files = getopt(ctx.args, "0", {"zero": "0"}, status=1)
     sep = b"\0" if opts else b"\n"
     utf8 = is_utf8(ctx)  # util-linux rev reverses characters, not bytes
     status = 0
@@ -330,7 +330,7 @@ def _reverse_chars(line: bytes, sep: bytes) -> bytes:
 
 @command("tac", help=TAC_HELP)
 async def tac(ctx: CommandContext) -> int:
-    opts, files = parse_opts(ctx.args, "brs:", {"before": "b", "regex": "r", "separator=": "s"})
+    opts, files = getopt(ctx.args, "brs:", {"before": "b", "regex": "r", "separator=": "s"}, status=1)
     before = any(o == "b" for o, _ in opts)
     use_regex = any(o == "r" for o, _ in opts)
     sep_text = "\n"
@@ -397,11 +397,11 @@ async def tac(ctx: CommandContext) -> int:
 @command("nl", help=NL_HELP)
 @run_guarded
 async def nl(ctx: CommandContext) -> int:
-    opts, files = parse_opts(ctx.args, "b:d:f:h:i:l:n:ps:v:w:", {
+    opts, files = getopt(ctx.args, "b:d:f:h:i:l:n:ps:v:w:", {
         "body-numbering=": "b", "section-delimiter=": "d", "footer-numbering=": "f",
         "header-numbering=": "h", "line-increment=": "i", "join-blank-lines=": "l",
         "number-format=": "n", "no-renumber": "p", "number-separator=": "s",
-        "starting-line-number=": "v", "number-width=": "w"})
+        "starting-line-number=": "v", "number-width=": "w"}, status=1)
     styles = {"header": "n", "body": "t", "footer": "n"}
     delim = b"\\:"
     incr, join_blank, start, width = 1, 1, 1, 6

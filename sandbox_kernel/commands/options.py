@@ -9,7 +9,9 @@ Options and operands may be mixed (GNU permutation) unless ``permute=False`` or
 POSIXLY_CORRECT-style ``+`` is at the start of ``short``; ``--`` ends options.
 Unique prefixes of long options are accepted. Errors raise ``UsageError`` whose message is
 GNU's (``invalid option -- 'x'``, ``unrecognized option '--x'``, ``option requires an
-argument -- 'n'``); the registry prints it with the ``Try 'CMD --help'`` line.
+argument -- 'n'``) and whose status is ``status``: the real tool's usage-error exit status
+(2 for grep/sed/diff, 1 for most of coreutils, 64 for tar, 125 for env/timeout, 255 for
+hostname); the registry prints it with the ``Try 'CMD --help'`` line.
 """
 from __future__ import annotations
 
@@ -38,8 +40,17 @@ class ArgCursor:
 
 
 def getopt(args: list[str], short: str, long: dict[str, str | None] | None = None,
-           permute: bool = True, negative_numbers: bool = False) -> tuple[list[tuple[str, str | None]], list[str]]:
-    long = long or {}
+           permute: bool = True, negative_numbers: bool = False,
+           status: int = 2) -> tuple[list[tuple[str, str | None]], list[str]]:
+    try:
+        return _parse(args, short, long or {}, permute, negative_numbers)
+    except UsageError as e:
+        e.status = status
+        raise
+
+
+def _parse(args: list[str], short: str, long: dict[str, str | None], permute: bool,
+           negative_numbers: bool) -> tuple[list[tuple[str, str | None]], list[str]]:
     if short.startswith("+"):
         permute = False
         short = short[1:]

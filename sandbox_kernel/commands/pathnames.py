@@ -5,8 +5,8 @@ import errno
 import stat as st
 
 from ..vfs import FSError, normpath
-from ._lib.fsutil import getopt1, join_path, quote, strerror
-from .options import UsageError
+from ._lib.fsutil import join_path, quote, strerror
+from .options import UsageError, getopt
 from .registry import CommandContext, command
 
 MAX_HOPS = 40
@@ -96,9 +96,9 @@ Print value of a symbolic link or canonical file name
 
 @command("readlink", help=READLINK_HELP)
 async def readlink(ctx: CommandContext) -> int:
-    opts, operands = getopt1(ctx.args, "efmnqsvz", {
+    opts, operands = getopt(ctx.args, "efmnqsvz", {
         "canonicalize": "f", "canonicalize-existing": "e", "canonicalize-missing": "m",
-        "no-newline": "n", "quiet": "q", "silent": "s", "verbose": "v", "zero": "z"})
+        "no-newline": "n", "quiet": "q", "silent": "s", "verbose": "v", "zero": "z"}, status=1)
     mode = None
     no_newline = verbose = zero = False
     for key, _ in opts:
@@ -154,10 +154,10 @@ all but the last component must exist
 
 @command("realpath", help=REALPATH_HELP)
 async def realpath(ctx: CommandContext) -> int:
-    opts, operands = getopt1(ctx.args, "emLPqsz", {
+    opts, operands = getopt(ctx.args, "emLPqsz", {
         "canonicalize-existing": "e", "canonicalize-missing": "m", "logical": "L",
         "physical": "P", "quiet": "q", "strip": "s", "no-symlinks": "s", "zero": "z",
-        "relative-to=": None, "relative-base=": None})
+        "relative-to=": None, "relative-base=": None}, status=1)
     mode = "f"
     logical = strip = quiet = zero = False
     rel_to = rel_base = None
@@ -263,7 +263,7 @@ def dir_name(name: str) -> str:
 
 @command("basename", help=BASENAME_HELP)
 async def basename(ctx: CommandContext) -> int:
-    opts, operands = getopt1(ctx.args, "as:z", {"multiple": "a", "suffix=": "s", "zero": "z"})
+    opts, operands = getopt(ctx.args, "as:z", {"multiple": "a", "suffix=": "s", "zero": "z"}, status=1)
     multiple = zero = False
     suffix = ""
     for key, val in opts:
@@ -298,7 +298,7 @@ removed; if NAME contains no /'s, output '.' (meaning the current directory).
 
 @command("dirname", help=DIRNAME_HELP)
 async def dirname(ctx: CommandContext) -> int:
-    opts, operands = getopt1(ctx.args, "z", {"zero": "z"})
+    opts, operands = getopt(ctx.args, "z", {"zero": "z"}, status=1)
     if not operands:
         raise UsageError("missing operand", 1)
     end = "\0" if opts else "\n"
@@ -318,7 +318,7 @@ Print the full filename of the current working directory.
 
 @command("pwd", help=PWD_HELP)
 async def pwd(ctx: CommandContext) -> int:
-    opts, operands = getopt1(ctx.args, "LP", {"logical": "L", "physical": "P"})
+    opts, operands = getopt(ctx.args, "LP", {"logical": "L", "physical": "P"}, status=1)
     if operands:
         await ctx.error("ignoring non-option arguments")
     logical = bool(opts) and opts[-1][0] == "L"
@@ -368,8 +368,8 @@ _TEMP_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 
 @command("mktemp", help=MKTEMP_HELP)
 async def mktemp(ctx: CommandContext) -> int:
-    opts, operands = getopt1(ctx.args, "dup:qt", {
-        "directory": "d", "dry-run": "u", "quiet": "q", "tmpdir==": "p", "suffix=": None})
+    opts, operands = getopt(ctx.args, "dup:qt", {
+        "directory": "d", "dry-run": "u", "quiet": "q", "tmpdir==": "p", "suffix=": None}, status=1)
     make_dir = dry = quiet = legacy_t = False
     tmpdir: str | None = None
     use_tmpdir = False

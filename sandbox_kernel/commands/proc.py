@@ -7,7 +7,6 @@ import resource
 import time as _time
 
 from ..engine import CancelToken
-from ._lib.dataopts import getopt_status
 from .options import UsageError, getopt
 from .registry import CommandCancelled, CommandContext, command
 from .system import parse_signal, run_command
@@ -73,7 +72,7 @@ specified by the sum of their values.
 
 @command("sleep", help=SLEEP_HELP)
 async def sleep(ctx: CommandContext) -> int:
-    opts, operands = getopt_status(ctx.args, "", status=1)
+    opts, operands = getopt(ctx.args, "", status=1)
     if not operands:
         raise UsageError("missing operand", 1)
     total = 0.0
@@ -127,13 +126,9 @@ _SIGNAL_NAMES = {1: "HUP", 2: "INT", 3: "QUIT", 9: "KILL", 15: "TERM", 10: "USR1
 
 @command("timeout", help=TIMEOUT_HELP)
 async def timeout(ctx: CommandContext) -> int:
-    try:
-        opts, rest = getopt(ctx.args, "+k:s:v", {"kill-after=": "k", "signal=": "s",
-                                                 "verbose": "v", "preserve-status": None,
-                                                 "foreground": None})
-    except UsageError as e:
-        e.status = 125
-        raise
+    opts, rest = getopt(ctx.args, "+k:s:v", {"kill-after=": "k", "signal=": "s",
+                                             "verbose": "v", "preserve-status": None,
+                                             "foreground": None}, status=125)
     sig = 15
     verbose = preserve = False
     for o, v in opts:

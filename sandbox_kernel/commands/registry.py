@@ -12,12 +12,13 @@ A command is ``async def cmd(ctx: CommandContext) -> int`` registered by name::
 from __future__ import annotations
 
 import importlib
-import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 from ..streams import FileInput, InputStream, OutputStream
 from ..vfs import FSError, normpath
+from .index import COMMAND_MODULES
+from .options import UsageError
 
 if TYPE_CHECKING:
     from ..vfs import VFS
@@ -66,7 +67,6 @@ _by_name: dict[str, str] = {}
 
 def _defining_module() -> dict[str, str]:
     if not _by_name:
-        from .index import COMMAND_MODULES
         _by_name.update({cmd: module for module, cmds in COMMAND_MODULES.items() for cmd in cmds.split()})
     return _by_name
 
@@ -151,10 +151,6 @@ class CommandContext:
                                          stderr or self.stderr, env=env, cwd=self.cwd)
 
 
-def now() -> float:
-    return time.time()
-
-
 __all__ = ["command", "lookup", "names", "CommandContext", "CommandSpec", "CommandCancelled",
            "CommandExit", "COMMANDS", "FSError"]
 
@@ -163,8 +159,6 @@ async def invoke(spec: CommandSpec, ctx: CommandContext) -> int:
     """Run a registered command: ``--help``, usage errors and stray FSErrors are handled here
     so every command reports GNU-style and returns a status. BrokenPipeError and
     CommandCancelled propagate (the shell maps them to 141 and to the cancel status)."""
-    from .options import UsageError
-
     if not spec.own_help and spec.help:
         for a in ctx.args:
             if a == "--":

@@ -15,7 +15,8 @@ from typing import Callable
 
 from ..chars import isdigits
 from ..vfs import FSError
-from ._lib.textio import Fail, parse_opts, quote, run_guarded, std_output_for
+from ._lib.textio import Fail, quote, run_guarded, std_output_for
+from .options import getopt
 from .registry import CommandContext, command
 
 SORT_HELP = """\
@@ -418,7 +419,7 @@ def _check_compatible(key: Key) -> None:
 @command("sort", help=SORT_HELP)
 @run_guarded
 async def sort(ctx: CommandContext) -> int:
-    opts, files = parse_opts(ctx.args, "bcCdfghik:mMno:rRsS:t:T:uVz", {
+    opts, files = getopt(ctx.args, "bcCdfghik:mMno:rRsS:t:T:uVz", {
         "ignore-leading-blanks": "b", "check==": "c", "dictionary-order": "d",
         "ignore-case": "f", "general-numeric-sort": "g", "human-numeric-sort": "h",
         "ignore-nonprinting": "i", "key=": "k", "merge": "m", "month-sort": "M",

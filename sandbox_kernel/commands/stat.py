@@ -5,9 +5,9 @@ import re
 import stat as st
 
 from ..vfs import FSError
-from ._lib.fsutil import (file_type_name, full_timestamp, getopt1, group_id, group_name, join_path,
+from ._lib.fsutil import (file_type_name, full_timestamp, group_id, group_name, join_path,
     mode_string, parse_mode, quote, strerror, umask_of, user_id, user_name)
-from .options import UsageError
+from .options import UsageError, getopt
 from .registry import CommandContext, command
 
 DEVICE_NUMBERS = {"null": (1, 3), "zero": (1, 5), "random": (1, 8), "urandom": (1, 9)}
@@ -306,9 +306,9 @@ def fs_default_format(terse: bool) -> str:
 
 @command("stat", help=STAT_HELP)
 async def stat_cmd(ctx: CommandContext) -> int:
-    opts, operands = getopt1(ctx.args, "c:fLt", {
+    opts, operands = getopt(ctx.args, "c:fLt", {
         "format=": "c", "printf=": None, "dereference": "L", "file-system": "f", "terse": "t",
-        "cached=": None})
+        "cached=": None}, status=1)
     fmt = None
     escapes = False
     follow = filesystem = terse = False
@@ -429,9 +429,9 @@ def _mode_desc(mode: int) -> str:
 @command("chmod", help=CHMOD_HELP)
 async def chmod(ctx: CommandContext) -> int:
     args, dash_mode = _split_mode_args(ctx.args)
-    opts, operands = getopt1(args, "cfvR", {
+    opts, operands = getopt(args, "cfvR", {
         "changes": "c", "silent": "f", "quiet": "f", "verbose": "v", "recursive": "R",
-        "reference=": None, "preserve-root": None, "no-preserve-root": None})
+        "reference=": None, "preserve-root": None, "no-preserve-root": None}, status=1)
     changes = quiet = verbose = recursive = False
     reference = None
     for key, val in opts:
@@ -536,10 +536,10 @@ async def chgrp(ctx: CommandContext) -> int:
 
 
 async def _change_owner(ctx: CommandContext, is_chgrp: bool) -> int:
-    opts, operands = getopt1(ctx.args, "cfvhHLPR", {
+    opts, operands = getopt(ctx.args, "cfvhHLPR", {
         "changes": "c", "silent": "f", "quiet": "f", "verbose": "v", "no-dereference": "h",
         "dereference": None, "recursive": "R", "reference=": None, "from=": None,
-        "preserve-root": None, "no-preserve-root": None})
+        "preserve-root": None, "no-preserve-root": None}, status=1)
     quiet = verbose = changes = recursive = False
     follow = True
     reference = None

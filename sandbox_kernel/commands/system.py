@@ -6,7 +6,6 @@ import signal as _signal
 import stat as _stat
 
 from ..chars import isdigits
-from ._lib.dataopts import getopt_status
 from .options import UsageError, getopt
 from .registry import CommandContext, command
 
@@ -67,12 +66,8 @@ A mere - implies -i.  If no COMMAND, print the resulting environment.
 
 @command("env", help=ENV_HELP)
 async def env_cmd(ctx: CommandContext) -> int:
-    try:
-        opts, rest = getopt(ctx.args, "+i0u:C:", {"ignore-environment": "i", "null": "0",
-                                                  "unset=": "u", "chdir=": "C"})
-    except UsageError as e:
-        e.status = 125
-        raise
+    opts, rest = getopt(ctx.args, "+i0u:C:", {"ignore-environment": "i", "null": "0",
+                                              "unset=": "u", "chdir=": "C"}, status=125)
     env = dict(ctx.env)
     nul = False
     chdir = None
@@ -169,11 +164,7 @@ If no VARIABLE is specified, print name and value pairs for them all.
 
 @command("printenv", help=PRINTENV_HELP)
 async def printenv(ctx: CommandContext) -> int:
-    try:
-        opts, names = getopt(ctx.args, "0", {"null": "0"})
-    except UsageError as e:
-        e.status = 2
-        raise
+    opts, names = getopt(ctx.args, "0", {"null": "0"})
     end = "\0" if opts else "\n"
     if not names:
         await ctx.out("".join(f"{k}={v}{end}" for k, v in ctx.env.items()))
@@ -226,7 +217,7 @@ def _group_name(ctx: CommandContext, gid: int) -> str:
 
 @command("whoami", help="Usage: whoami [OPTION]...\nPrint the user name associated with the current effective user ID.\nSame as id -un.")
 async def whoami(ctx: CommandContext) -> int:
-    _, operands = getopt_status(ctx.args, "")
+    _, operands = getopt(ctx.args, "", status=1)
     if operands:
         raise UsageError(f"extra operand '{operands[0]}'", 1)
     await ctx.out("user\n")
@@ -249,8 +240,8 @@ or (when USER omitted) for the current user.
 
 @command("id", help=ID_HELP)
 async def id_cmd(ctx: CommandContext) -> int:
-    opts, users = getopt_status(ctx.args, "gGnruz", {"group": "g", "groups": "G", "name": "n",
-                                              "real": "r", "user": "u", "zero": "z"})
+    opts, users = getopt(ctx.args, "gGnruz", {"group": "g", "groups": "G", "name": "n",
+                                       "real": "r", "user": "u", "zero": "z"}, status=1)
     flags = {o for o, _ in opts}
     only = [f for f in "ugG" if f in flags]
     if len(only) > 1:
@@ -303,9 +294,9 @@ Show the system's host name.
 
 @command("hostname", help=HOSTNAME_HELP)
 async def hostname(ctx: CommandContext) -> int:
-    opts, operands = getopt_status(ctx.args, "sfdiIA", {"short": "s", "fqdn": "f", "long": "f",
-                                                 "domain": "d", "ip-address": "i",
-                                                 "all-ip-addresses": "I", "all-fqdns": "A"}, 255)
+    opts, operands = getopt(ctx.args, "sfdiIA", {"short": "s", "fqdn": "f", "long": "f",
+                                          "domain": "d", "ip-address": "i",
+                                          "all-ip-addresses": "I", "all-fqdns": "A"}, status=255)
     if operands:
         await ctx.error("you must be root to change the host name")
         return 1
@@ -342,10 +333,10 @@ Print certain system information.  With no OPTION, same as -s.
 
 @command("uname", help=UNAME_HELP)
 async def uname(ctx: CommandContext) -> int:
-    opts, operands = getopt_status(ctx.args, "asnrvmpio", {
+    opts, operands = getopt(ctx.args, "asnrvmpio", {
         "all": "a", "kernel-name": "s", "nodename": "n", "kernel-release": "r",
         "kernel-version": "v", "machine": "m", "processor": "p", "hardware-platform": "i",
-        "operating-system": "o"})
+        "operating-system": "o"}, status=1)
     if operands:
         raise UsageError(f"extra operand '{operands[0]}'", 1)
     flags = {o for o, _ in opts} or {"s"}
@@ -371,7 +362,7 @@ which may be less than the number of online processors
 
 @command("nproc", help=NPROC_HELP)
 async def nproc(ctx: CommandContext) -> int:
-    opts, operands = getopt_status(ctx.args, "", {"all": None, "ignore=": None})
+    opts, operands = getopt(ctx.args, "", {"all": None, "ignore=": None}, status=1)
     if operands:
         raise UsageError(f"extra operand '{operands[0]}'", 1)
     count = PROCESSORS
@@ -394,7 +385,7 @@ Write the full path of COMMAND(s) to standard output.
 
 @command("which", help=WHICH_HELP)
 async def which(ctx: CommandContext) -> int:
-    opts, names = getopt_status(ctx.args, "as", None, 2)
+    opts, names = getopt(ctx.args, "as", None, status=2)
     show_all = any(o == "a" for o, _ in opts)
     silent = any(o == "s" for o, _ in opts)
     status = 0 if names else 1
@@ -410,7 +401,7 @@ async def which(ctx: CommandContext) -> int:
 
 @command("clear", help="Usage: clear [-x]\nClear the terminal screen.\n\n  -x  do not try to clear scrollback")
 async def clear(ctx: CommandContext) -> int:
-    opts, operands = getopt_status(ctx.args, "xVT:")
+    opts, operands = getopt(ctx.args, "xVT:", status=1)
     if operands:
         await ctx.error(f"extra operand '{operands[0]}'")
         return 1
@@ -501,7 +492,7 @@ def _shell_jobs(ctx: CommandContext) -> dict:
 @command("ps", help=PS_HELP)
 async def ps(ctx: CommandContext) -> int:
     args = [("-" + a) if a in ("ax", "aux", "ef", "e") else a for a in ctx.args]
-    opts, operands = getopt_status(args, "eAfauxo:")
+    opts, operands = getopt(args, "eAfauxo:", status=1)
     if operands:
         raise UsageError(f"unsupported option (BSD syntax): '{operands[0]}'", 1)
     full = any(o in ("f", "u") for o, _ in opts)

@@ -5,8 +5,8 @@ import re
 
 from ..chars import isdigits
 from ..vfs import FSError
-from ._lib.textio import Fail, parse_opts, parse_size, quote, run_guarded, std_output_for
-from .options import UsageError
+from ._lib.textio import Fail, parse_size, quote, run_guarded, std_output_for
+from .options import UsageError, getopt
 from .registry import CommandContext, command
 
 TEE_HELP = """\
@@ -75,8 +75,8 @@ class _Sink:
 
 @command("tee", help=TEE_HELP)
 async def tee(ctx: CommandContext) -> int:
-    opts, files = parse_opts(ctx.args, "aip", {"append": "a", "ignore-interrupts": "i",
-                                              "output-error==": None})
+    opts, files = getopt(ctx.args, "aip", {"append": "a", "ignore-interrupts": "i",
+                                          "output-error==": None}, status=1)
     append = any(o == "a" for o, _ in opts)
     mode = None
     for opt, val in opts:
@@ -201,11 +201,11 @@ async def split(ctx: CommandContext) -> int:
     args = []
     for a in ctx.args:
         args.append(f"-l{a[1:]}" if re.fullmatch(r"-[0-9]+", a) else a)
-    opts, operands = parse_opts(args, "a:b:C:dxel:n:t:u", {
+    opts, operands = getopt(args, "a:b:C:dxel:n:t:u", {
         "suffix-length=": "a", "additional-suffix=": None, "bytes=": "b", "line-bytes=": "C",
         "numeric-suffixes==": None, "hex-suffixes==": None, "elide-empty-files": "e",
         "lines=": "l", "number=": "n", "separator=": "t", "verbose": None, "unbuffered": "u",
-        "filter=": None})
+        "filter=": None}, status=1)
     mode, amount = "l", 1000
     chunks: tuple[str, int | None, int] | None = None
     alphabet = "abcdefghijklmnopqrstuvwxyz"

@@ -8,8 +8,8 @@ from decimal import Decimal
 
 from ..chars import isdigits
 from ..vfs import FSError
-from ._lib.textio import Fail, parse_opts, quote, run_guarded
-from .options import UsageError
+from ._lib.textio import Fail, quote, run_guarded
+from .options import UsageError, getopt
 from .registry import CommandContext, command
 
 SEQ_HELP = """\
@@ -142,8 +142,8 @@ def _c_format(fmt: str, value: Decimal) -> str:
 @command("seq", help=SEQ_HELP)
 @run_guarded
 async def seq(ctx: CommandContext) -> int:
-    opts, operands = parse_opts(ctx.args, "f:s:w", {"format=": "f", "separator=": "s",
-                                                   "equal-width": "w"}, negative_numbers=True)
+    opts, operands = getopt(ctx.args, "f:s:w", {"format=": "f", "separator=": "s",
+                                               "equal-width": "w"}, negative_numbers=True, status=1)
     fmt = None
     sep = "\n"
     equal = False
@@ -281,9 +281,9 @@ async def yes(ctx: CommandContext) -> int:
 @command("shuf", help=SHUF_HELP)
 @run_guarded
 async def shuf(ctx: CommandContext) -> int:
-    opts, operands = parse_opts(ctx.args, "ei:n:o:rz", {
+    opts, operands = getopt(ctx.args, "ei:n:o:rz", {
         "echo": "e", "input-range=": "i", "head-count=": "n", "output=": "o",
-        "random-source=": None, "repeat": "r", "zero-terminated": "z"})
+        "random-source=": None, "repeat": "r", "zero-terminated": "z"}, status=1)
     echo = repeat = False
     rng_range = None
     count: int | None = None

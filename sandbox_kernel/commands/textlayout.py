@@ -5,9 +5,9 @@ import re
 
 from ..chars import isdigits
 from ..vfs import FSError
-from ._lib.textio import (BatchWriter, Fail, display_width, line_batches, open_operand, parse_opts, quote,
+from ._lib.textio import (BatchWriter, Fail, display_width, line_batches, open_operand, quote,
     run_guarded)
-from .options import UsageError
+from .options import UsageError, getopt
 from .registry import CommandContext, command
 
 FOLD_HELP = """\
@@ -221,7 +221,7 @@ def _fold_line(line: bytes, width: int, spaces: bool, count_bytes: bool, eol: by
 @run_guarded
 async def fold(ctx: CommandContext) -> int:
     args, legacy = _legacy_number(ctx.args)
-    opts, files = parse_opts(args, "bsw:", {"bytes": "b", "spaces": "s", "width=": "w"})
+    opts, files = getopt(args, "bsw:", {"bytes": "b", "spaces": "s", "width=": "w"}, status=1)
     width_text = legacy
     spaces = count_bytes = False
     for opt, val in opts:
@@ -344,7 +344,7 @@ def _legacy_tab_lists(args: list[str]) -> tuple[list[str], list[str]]:
 @run_guarded
 async def expand(ctx: CommandContext) -> int:
     args, legacy = _legacy_tab_lists(ctx.args)
-    opts, files = parse_opts(args, "it:", {"initial": "i", "tabs=": "t"})
+    opts, files = getopt(args, "it:", {"initial": "i", "tabs=": "t"}, status=1)
     specs = legacy + [v for o, v in opts if o == "t"]
     initial = any(o == "i" for o, _ in opts)
     tabs = TabStops(specs, "expand")
@@ -406,7 +406,7 @@ def _unexpand_line(line: bytes, tabs: TabStops, all_blanks: bool) -> bytes:
 @run_guarded
 async def unexpand(ctx: CommandContext) -> int:
     args, legacy = _legacy_tab_lists(ctx.args)
-    opts, files = parse_opts(args, "at:", {"all": "a", "first-only": None, "tabs=": "t"})
+    opts, files = getopt(args, "at:", {"all": "a", "first-only": None, "tabs=": "t"}, status=1)
     specs = legacy + [v for o, v in opts if o == "t"]
     all_blanks = any(o == "a" for o, _ in opts) or bool(specs)
     if any(o == "first-only" for o, _ in opts):
@@ -420,10 +420,10 @@ async def unexpand(ctx: CommandContext) -> int:
 @command("column", help=COLUMN_HELP)
 @run_guarded
 async def column(ctx: CommandContext) -> int:
-    opts, files = parse_opts(ctx.args, "ts:o:c:xR:N:eLn", {
+    opts, files = getopt(ctx.args, "ts:o:c:xR:N:eLn", {
         "table": "t", "separator=": "s", "output-separator=": "o", "output-width=": "c",
         "fillrows": "x", "table-right=": "R", "table-columns=": "N", "table-empty-lines": "e",
-        "keep-empty-lines": "L", "table-noheadings": None, "json": None})
+        "keep-empty-lines": "L", "table-noheadings": None, "json": None}, status=1)
     table = fill_rows = keep_empty = False
     seps: bytes | None = None
     out_sep = b"  "
@@ -833,9 +833,9 @@ class _Fmt:
 @run_guarded
 async def fmt(ctx: CommandContext) -> int:
     args, legacy = _legacy_number(ctx.args)
-    opts, files = parse_opts(args, "cp:stuw:g:", {
+    opts, files = getopt(args, "cp:stuw:g:", {
         "crown-margin": "c", "prefix=": "p", "split-only": "s", "tagged-paragraph": "t",
-        "uniform-spacing": "u", "width=": "w", "goal=": "g"})
+        "uniform-spacing": "u", "width=": "w", "goal=": "g"}, status=1)
     width_text, goal_text = legacy, None
     crown = tagged = split = uniform = False
     prefix = b""

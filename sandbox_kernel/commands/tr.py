@@ -4,8 +4,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ._lib.textio import BatchWriter, Fail, parse_opts, quote, run_guarded
-from .options import UsageError
+from ._lib.textio import BatchWriter, Fail, quote, run_guarded
+from .options import UsageError, getopt
 from .registry import CommandContext, command
 
 TR_HELP = """\
@@ -190,8 +190,8 @@ def _squeezer(values: set[int]):
 @run_guarded
 async def tr(ctx: CommandContext) -> int:
     # GNU tr stops at the first operand: "tr a -b" translates to "-b"
-    opts, operands = parse_opts(ctx.args, "+cCdst", {
-        "complement": "c", "delete": "d", "squeeze-repeats": "s", "truncate-set1": "t"})
+    opts, operands = getopt(ctx.args, "+cCdst", {
+        "complement": "c", "delete": "d", "squeeze-repeats": "s", "truncate-set1": "t"}, status=1)
     flags = {o for o, _ in opts}
     complement = bool(flags & {"c", "C"})
     delete, squeeze, truncate = "d" in flags, "s" in flags, "t" in flags

@@ -6,8 +6,8 @@ import re
 
 from ..streams import FileInput
 from ..vfs import FileHandle, FSError
-from ._lib.textio import char_width, is_utf8, parse_opts, quote
-from .options import UsageError
+from ._lib.textio import char_width, is_utf8, quote
+from .options import UsageError, getopt
 from .registry import CommandContext, command
 
 WC_HELP = """\
@@ -135,9 +135,9 @@ class _Counts:
 
 @command("wc", help=WC_HELP)
 async def wc(ctx: CommandContext) -> int:
-    opts, files = parse_opts(ctx.args, "clLmw", {
+    opts, files = getopt(ctx.args, "clLmw", {
         "bytes": "c", "chars": "m", "lines": "l", "max-line-length": "L", "words": "w",
-        "files0-from=": None})
+        "files0-from=": None}, status=1)
     want = {o for o, _ in opts if len(o) == 1}
     files0 = [v for o, v in opts if o == "files0-from"]
     if files0:

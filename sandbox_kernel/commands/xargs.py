@@ -4,8 +4,8 @@ from __future__ import annotations
 from ..chars import isdigits
 from ..streams import EmptyInput
 from ..vfs import FSError
-from ._lib.textio import parse_opts, quote
-from .options import UsageError
+from ._lib.textio import quote
+from .options import UsageError, getopt
 from .registry import CommandContext, command
 
 XARGS_HELP = """\
@@ -192,15 +192,11 @@ def _split_lines_for_replace(data: bytes, eof: str | None) -> list[str]:
 
 @command("xargs", help=XARGS_HELP, own_help=True)  # "xargs grep --help" runs grep --help
 async def xargs(ctx: CommandContext) -> int:
-    try:
-        opts, argv = parse_opts(ctx.args, "+0a:d:E:e::I:i::L:l::n:P:prs:tx", {
-            "null": "0", "arg-file=": "a", "delimiter=": "d", "eof==": "e", "replace==": "i",
-            "max-lines=": "L", "max-args=": "n", "max-procs=": "P", "interactive": "p",
-            "no-run-if-empty": "r", "max-chars=": "s", "verbose": "t", "exit": "x",
-            "show-limits": None, "open-tty": "o", "process-slot-var=": None, "help": None})
-    except UsageError as e:
-        e.status = 1
-        raise
+    opts, argv = getopt(ctx.args, "+0a:d:E:e::I:i::L:l::n:P:prs:tx", {
+        "null": "0", "arg-file=": "a", "delimiter=": "d", "eof==": "e", "replace==": "i",
+        "max-lines=": "L", "max-args=": "n", "max-procs=": "P", "interactive": "p",
+        "no-run-if-empty": "r", "max-chars=": "s", "verbose": "t", "exit": "x",
+        "show-limits": None, "open-tty": "o", "process-slot-var=": None, "help": None}, status=1)
     delim: bytes | None = None
     arg_file = None
     eof: str | None = None

@@ -514,16 +514,6 @@ def parse_touch_stamp(text: str, env: dict | None = None) -> float | None:
         return None
 
 
-def getopt1(args, short, long=None, **kw):
-    """``options.getopt`` for commands whose usage errors exit 1 (most of coreutils)."""
-    from ..options import UsageError, getopt
-
-    try:
-        return getopt(args, short, long, **kw)
-    except UsageError as e:
-        raise UsageError(e.message, 1) from None
-
-
 def umask_of(ctx) -> int:
     """The shell's umask for this command (the VFS default when run outside a shell)."""
     value = (getattr(ctx, "extra", None) or {}).get("umask")

@@ -123,17 +123,6 @@ def run_guarded(func):
     return wrapper
 
 
-def parse_opts(args: list[str], short: str, long: dict | None = None, status: int = 1, **kw):
-    """``getopt`` with the command's usage-error status (most coreutils exit 1, not 2)."""
-    from ..options import getopt
-
-    try:
-        return getopt(args, short, long, **kw)
-    except UsageError as e:
-        e.status = status
-        raise
-
-
 def std_output_for(ctx: CommandContext, path: str):
     """The command's own stdout/stderr when ``path`` names them (/dev/stdout, /dev/fd/2...)."""
     if path in ("/dev/stdout", "/dev/fd/1"):
