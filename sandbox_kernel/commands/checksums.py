@@ -6,6 +6,7 @@ import re
 
 from ..chars import isdigits
 from ..vfs import FSError
+from ._lib.quoting import quote
 from .options import UsageError, getopt
 from .registry import CommandContext, command
 
@@ -138,14 +139,14 @@ async def digest_sum(ctx: CommandContext) -> int:
             try:
                 bits = int(v)
             except ValueError:
-                await ctx.error(f"invalid length: '{v}'")
+                await ctx.error(f"invalid length: {quote(v, 'locale')}")
                 return 1
             if bits % 8 or bits <= 0 or bits > 512:
                 if bits > 512:
-                    await ctx.error(f"invalid length: '{v}'")
+                    await ctx.error(f"invalid length: {quote(v, 'locale')}")
                     await ctx.error("maximum digest length for 'BLAKE2b' is 512 bits")
                 else:
-                    await ctx.error(f"invalid length: '{v}'")
+                    await ctx.error(f"invalid length: {quote(v, 'locale')}")
                     await ctx.error("length is not a multiple of 8")
                 return 1
 
@@ -362,7 +363,7 @@ async def cksum(ctx: CommandContext) -> int:
     for o, v in opts:
         if o == "a":
             if v not in _CKSUM_DIGESTS and v not in ("crc", "sysv", "bsd"):
-                await ctx.error(f"invalid argument '{v}' for '--algorithm'")
+                await ctx.error(f"invalid argument {quote(v, 'locale')} for '--algorithm'")
                 await ctx.err("Valid arguments are:\n" + "".join(
                     f"  - '{a}'\n" for a in ("sysv", "bsd", "crc", *_CKSUM_DIGESTS)))
                 await ctx.err("Try 'cksum --help' for more information.\n")
@@ -370,7 +371,7 @@ async def cksum(ctx: CommandContext) -> int:
             algorithm = v
         elif o == "l":
             if not isdigits(v) or int(v) % 8 or not 0 < int(v) <= 512:
-                await ctx.error(f"invalid length: '{v}'")
+                await ctx.error(f"invalid length: {quote(v, 'locale')}")
                 return 1
             bits = int(v)
         elif o == "untagged":

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ..chars import isdigits
 from ..vfs import FSError
+from ._lib.quoting import quote
 from .options import UsageError, getopt
 from .registry import CommandContext, command
 
@@ -84,23 +85,23 @@ async def cmp(ctx: CommandContext) -> int:
         elif o == "n":
             limit = _parse_size(v)
             if limit is None:
-                return await _usage(ctx, f"invalid --bytes value '{v}'")
+                return await _usage(ctx, f"invalid --bytes value {quote(v, 'locale')}")
         elif o == "i":
             parts = v.split(":", 1)
             values = [_parse_size(p) for p in parts]
             if any(x is None for x in values):
-                return await _usage(ctx, f"invalid --ignore-initial value '{v}'")
+                return await _usage(ctx, f"invalid --ignore-initial value {quote(v, 'locale')}")
             skip = [values[0], values[-1]]
     if verbose and quiet:
         return await _usage(ctx, "options -l and -s are incompatible")
     if not files:
         return await _usage(ctx, "missing operand after 'cmp'")
     if len(files) > 4:
-        return await _usage(ctx, f"extra operand '{files[4]}'")
+        return await _usage(ctx, f"extra operand {quote(files[4], 'locale')}")
     for k, extra in enumerate(files[2:4]):
         value = _parse_size(extra)
         if value is None:
-            return await _usage(ctx, f"invalid --ignore-initial value '{extra}'")
+            return await _usage(ctx, f"invalid --ignore-initial value {quote(extra, 'locale')}")
         skip[k] = value
     name_a = files[0]
     name_b = files[1] if len(files) > 1 else "-"

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from ..chars import isdigits
 from ..vfs import FSError
-from ._lib.textio import BatchWriter, Fail, open_operand, quote, run_guarded
+from ._lib.quoting import quote
+from ._lib.textio import BatchWriter, Fail, open_operand, run_guarded
 from .options import UsageError, getopt
 from .registry import CommandContext, command
 
@@ -66,7 +67,7 @@ def parse_list(spec: str, fields: bool) -> list[tuple[int, int]]:
         for t in (lo_text, hi_text):
             if t and not isdigits(t):
                 what = "field value" if fields else "byte/character position"
-                raise UsageError(f"invalid {what} {quote(t)}", 1)
+                raise UsageError(f"invalid {what} {quote(t, 'locale')}", 1)
         lo = int(lo_text) if lo_text else 1
         hi = (int(hi_text) if hi_text else INF) if dash else lo
         if lo == 0 or (dash and hi_text and hi == 0):
@@ -172,7 +173,7 @@ async def cut(ctx: CommandContext) -> int:
             stream = open_operand(ctx, name)
         except FSError as e:
             await out.flush()
-            await ctx.error(f"{name}: {e.strerror}")
+            await ctx.error(f"{quote(name, 'shell-escape', colon=True)}: {e.strerror}")
             status = 1
             continue
         partial = b""
@@ -201,7 +202,7 @@ def parse_delimiters(spec: str) -> list[bytes]:
         c = raw[i]
         if c == 0x5C:
             if i + 1 >= len(raw):
-                raise Fail(f"delimiter list ends with an unescaped backslash: {quote(spec)}")
+                raise Fail(f"delimiter list ends with an unescaped backslash: {spec}")
             nxt = raw[i + 1]
             out.append(escapes.get(nxt, bytes([nxt])))
             i += 2
@@ -232,7 +233,7 @@ async def paste(ctx: CommandContext) -> int:
         try:
             streams.append(open_operand(ctx, name))
         except FSError as e:
-            raise Fail(f"{name}: {e.strerror}")
+            raise Fail(f"{quote(name, 'shell-escape', colon=True)}: {e.strerror}")
     out = BatchWriter(ctx)
     if serial:
         for stream in streams:

@@ -10,6 +10,7 @@ from datetime import datetime, timedelta, timezone, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ..chars import isdigits
+from ._lib.quoting import quote
 from .options import UsageError, getopt
 from .registry import CommandContext, command
 
@@ -629,7 +630,7 @@ def _pick(arg: str, choices: dict, option: str) -> str:
         return matches[0]
     kind = "ambiguous" if matches else "invalid"
     valid = "".join(f"  - '{k}'\n" for k in choices)
-    raise UsageError(f"{kind} argument '{arg}' for '{option}'\nValid arguments are:\n{valid.rstrip()}", 1)
+    raise UsageError(f"{kind} argument {quote(arg, 'locale')} for '{option}'\nValid arguments are:\n{valid.rstrip()}", 1)
 
 
 @command("date", help=DATE_HELP)
@@ -666,14 +667,14 @@ async def date(ctx: CommandContext) -> int:
     if sum(x is not None for x in (date_text, file_arg, reference)) > 1:
         raise UsageError("the options to specify dates for printing are mutually exclusive", 1)
     if len(operands) > 1:
-        raise UsageError(f"extra operand '{operands[1]}'", 1)
+        raise UsageError(f"extra operand {quote(operands[1], 'locale')}", 1)
     for operand in operands:
         if operand.startswith("+"):
             if fmt is not None or formats_given:
                 raise UsageError("multiple output formats specified", 1)
             fmt = operand[1:]
         else:
-            await ctx.error(f"invalid date '{operand}'")
+            await ctx.error(f"invalid date {quote(operand, 'locale')}")
             return 1
     if fmt is None:
         fmt = "%a %b %e %H:%M:%S %Z %Y"
@@ -695,7 +696,7 @@ async def date(ctx: CommandContext) -> int:
             try:
                 when, frac = parse_date(line, now, zone)
             except DateError:
-                await ctx.error(f"invalid date '{line}'")
+                await ctx.error(f"invalid date {quote(line, 'locale')}")
                 status = 1
                 continue
             await ctx.out(format_date(fmt, when, now_frac if frac is None else frac) + "\n")
@@ -704,7 +705,7 @@ async def date(ctx: CommandContext) -> int:
         try:
             when, frac = parse_date(date_text, now, zone)
         except DateError:
-            await ctx.error(f"invalid date '{date_text}'")
+            await ctx.error(f"invalid date {quote(date_text, 'locale')}")
             return 1
         if frac is None:
             frac = now_frac

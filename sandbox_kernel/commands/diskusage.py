@@ -6,7 +6,8 @@ import stat as st
 
 from ..chars import isdigits
 from ..vfs import FSError
-from ._lib.fsutil import human_size, join_path, parse_size, quote, strerror
+from ._lib.fsutil import human_size, join_path, parse_size
+from ._lib.quoting import quote, strerror
 from .options import UsageError, getopt
 from .registry import CommandContext, command
 
@@ -42,7 +43,7 @@ async def _block_size(ctx: CommandContext, val: str | None) -> int | None:
     """-B SIZE for du and df; None (reported) when SIZE is not a positive size."""
     size = parse_size(val or "")
     if size is None or size <= 0:
-        await ctx.error(f"invalid -B argument {quote(val or '')}")
+        await ctx.error(f"invalid -B argument '{val or ''}'")  # GNU leaves this one unescaped
         return None
     return size
 
@@ -77,7 +78,7 @@ async def du(ctx: CommandContext) -> int:
             total = True
         elif key == "d":
             if not isdigits(val or ""):
-                await ctx.error(f"invalid maximum depth {quote(val or '')}")
+                await ctx.error(f"invalid maximum depth {quote(val or '', 'locale')}")
                 return 1
             max_depth = int(val)
         elif key == "h":

@@ -7,6 +7,7 @@ import struct
 
 from ..chars import isdigits
 from ..vfs import FSError
+from ._lib.quoting import quote
 from .options import UsageError, getopt
 from .registry import CommandContext, command
 
@@ -30,10 +31,12 @@ def parse_count(text: str) -> int | None:
 
 
 class _ConcatInput:
-    """Reads the named files one after another, like od and hexdump do."""
+    """Reads the named files one after another, like od and hexdump do; ``quoting`` is how
+    the command shows a name it cannot open (od: GNU's quotef, hexdump: as given)."""
 
-    def __init__(self, ctx: CommandContext, files: list[str]) -> None:
+    def __init__(self, ctx: CommandContext, files: list[str], quoting: str = "shell-escape") -> None:
         self.ctx = ctx
+        self.quoting = quoting
         self.files = list(files) or ["-"]
         self.current = None
         self.failed = False
@@ -46,7 +49,7 @@ class _ConcatInput:
                 self.current = self.ctx.open_input(name)
                 return True
             except FSError as e:
-                await self.ctx.error(f"{name}: {e.strerror}")
+                await self.ctx.error(f"{quote(name, self.quoting, colon=True)}: {e.strerror}")
                 self.failed = True
         self.current = None
         return False
@@ -295,23 +298,23 @@ async def od(ctx: CommandContext) -> int:
     for o, v in opts:
         if o == "A":
             if v not in ("d", "o", "x", "n"):
-                await ctx.error(f"invalid output address radix '{v}'; it must be one character from [doxn]")
+                await ctx.error(f"invalid output address radix {quote(v, 'locale')}; it must be one character from [doxn]")
                 return 1
             radix = v
         elif o == "j":
             skip = parse_count(v)
             if skip is None:
-                await ctx.error(f"invalid --skip-bytes argument '{v}'")
+                await ctx.error(f"invalid --skip-bytes argument {quote(v, 'locale')}")
                 return 1
         elif o == "N":
             limit = parse_count(v)
             if limit is None:
-                await ctx.error(f"invalid --read-bytes argument '{v}'")
+                await ctx.error(f"invalid --read-bytes argument {quote(v, 'locale')}")
                 return 1
         elif o == "t":
             parsed = _parse_type(v)
             if parsed is None:
-                await ctx.error(f"invalid type string '{v}'")
+                await ctx.error(f"invalid type string {quote(v, 'locale')}")
                 return 1
             specs += parsed
         elif o == "v":
@@ -322,7 +325,7 @@ async def od(ctx: CommandContext) -> int:
             else:
                 parsed_width = parse_count(v)
                 if not parsed_width:
-                    await ctx.error(f"invalid --width argument '{v}'")
+                    await ctx.error(f"invalid --width argument {quote(v, 'locale')}")
                     return 1
                 width = parsed_width
         elif o in traditional:
@@ -330,7 +333,7 @@ async def od(ctx: CommandContext) -> int:
         elif o == "S":
             min_string = 3 if v is None else parse_count(v)
             if min_string is None:
-                await ctx.error(f"invalid --strings argument '{v}'")
+                await ctx.error(f"invalid --strings argument {quote(v, 'locale')}")
                 return 1
     if min_string is not None:
         return await _od_strings(ctx, files, skip, limit, radix, min_string)
@@ -340,7 +343,7 @@ async def od(ctx: CommandContext) -> int:
     for s in specs:
         lcm = lcm * s.size // _gcd(lcm, s.size)
     if width % lcm:
-        await ctx.error(f"invalid --width argument '{width}'")
+        await ctx.error(f"invalid --width argument {quote(width, 'locale')}")
         return 1
     per_block = max((width // s.size) * (s.width + 1) for s in specs)
     for s in specs:
@@ -557,7 +560,7 @@ async def _hexdump_formats(ctx, files, program, skip, length, squeeze) -> int:
         # a final unit without an iteration count repeats to fill the block
         if units and size and size < blocksize and not units[-1].explicit_reps and units[-1].size:
             units[-1].reps += (blocksize - size) // units[-1].size
-    source = _ConcatInput(ctx, files)
+    source = _ConcatInput(ctx, files, "literal")
     blocks = _Blocks(source, await source.skip(skip), blocksize, length, squeeze)
     async for offset, block in blocks.each(ctx):
         end = offset + len(block)
@@ -919,12 +922,12 @@ async def hexdump(ctx: CommandContext) -> int:
         elif o == "n":
             length = parse_count(v)
             if length is None:
-                await ctx.error(f"invalid length argument: '{v}'")
+                await ctx.error(f"invalid length argument: {quote(v, 'locale')}")
                 return 1
         elif o == "s":
             skip = parse_count(v)
             if skip is None:
-                await ctx.error(f"invalid skip argument: '{v}'")
+                await ctx.error(f"invalid skip argument: {quote(v, 'locale')}")
                 return 1
         elif o == "v":
             squeeze = False
@@ -947,7 +950,7 @@ async def hexdump(ctx: CommandContext) -> int:
             return 1
         return await _hexdump_formats(ctx, files, program, skip, length, squeeze)
     kinds = kinds or ["default"]
-    source = _ConcatInput(ctx, files)
+    source = _ConcatInput(ctx, files, "literal")
     blocks = _Blocks(source, await source.skip(skip), 16, length, squeeze)
     addr_fmt = "{:08x}" if kinds[-1] == "C" else "{:07x}"
     async for offset, block in blocks.each(ctx):

@@ -7,6 +7,7 @@ import re
 
 from ..chars import isdigits
 from ..vfs import FSError
+from ._lib.quoting import quote
 from .options import UsageError, getopt
 from .registry import CommandContext, command
 
@@ -55,11 +56,11 @@ async def _run(ctx: CommandContext) -> int:
             ignore = True
         elif o == "w":
             if not isdigits(v):
-                await ctx.error(f"invalid wrap size: '{v}'")
+                await ctx.error(f"invalid wrap size: {quote(v, 'locale')}")
                 return 1
             wrap = int(v)
     if len(files) > 1:
-        raise UsageError(f"extra operand '{files[1]}'", 1)
+        raise UsageError(f"extra operand {quote(files[1], 'locale')}", 1)
     path = files[0] if files else "-"
     try:
         inp = ctx.open_input(path)

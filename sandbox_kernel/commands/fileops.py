@@ -6,8 +6,8 @@ import stat as st
 import time
 
 from ..vfs import FSError, normpath
-from ._lib.fsutil import (join_path, parse_date, parse_mode, parse_size, parse_touch_stamp, quote,
-    strerror, umask_of)
+from ._lib.fsutil import join_path, parse_date, parse_mode, parse_size, parse_touch_stamp, umask_of
+from ._lib.quoting import quote, strerror
 from .options import UsageError, getopt
 from .registry import CommandContext, command
 
@@ -291,7 +291,7 @@ def _preserve_list(copier: _Copier, value: str | None, on: bool) -> None:
     items = (value or "mode,ownership,timestamps").split(",")
     for item in items:
         if item not in ("mode", "ownership", "timestamps", "links", "context", "xattr", "all"):
-            raise UsageError(f"invalid argument {quote(item)} for '--preserve'", 1)
+            raise UsageError(f"invalid argument {quote(item, 'locale')} for '--preserve'", 1)
         if item in ("mode", "all"):
             copier.preserve_mode = on
         if item in ("timestamps", "all"):
@@ -581,7 +581,7 @@ async def mkdir(ctx: CommandContext) -> int:
     if mode_text is not None:
         mode = parse_mode(mode_text, 0o777, is_dir=True, umask=umask)
         if mode is None:
-            await ctx.error(f"invalid mode {quote(mode_text)}")
+            await ctx.error(f"invalid mode {quote(mode_text, 'locale')}")
             return 1
     status = 0
     for path in operands:
@@ -601,7 +601,7 @@ async def mkdir(ctx: CommandContext) -> int:
             existing = _stat(ctx, sub)
             if parents and existing is not None:
                 if not _is_dir(existing):
-                    await ctx.error(f"cannot create directory {quote(path if last else sub)}: "
+                    await ctx.error(f"cannot create directory {quote(path if last else sub, 'locale')}: "
                                     f"{'File exists' if last else 'Not a directory'}")
                     ok = False
                     break
@@ -613,7 +613,7 @@ async def mkdir(ctx: CommandContext) -> int:
                 else:
                     fs.chmod(sub, (0o777 & ~umask) | 0o300, cwd)
             except FSError as e:
-                await ctx.error(f"cannot create directory {quote(sub if parents else path)}: {strerror(e)}")
+                await ctx.error(f"cannot create directory {quote(sub if parents else path, 'locale')}: {strerror(e)}")
                 ok = False
                 break
             if verbose:
@@ -709,12 +709,12 @@ async def touch(ctx: CommandContext) -> int:
         elif key == "d":
             stamp = parse_date(val or "", ctx.env)
             if stamp is None:
-                await ctx.error(f"invalid date format {quote(val or '')}")
+                await ctx.error(f"invalid date format {quote(val or '', 'locale')}")
                 return 1
         elif key == "t":
             stamp = parse_touch_stamp(val or "", ctx.env)
             if stamp is None:
-                await ctx.error(f"invalid date format {quote(val or '')}")
+                await ctx.error(f"invalid date format {quote(val or '', 'locale')}")
                 return 1
         elif key == "r":
             try:
@@ -729,7 +729,7 @@ async def touch(ctx: CommandContext) -> int:
             elif val in ("modify", "mtime"):
                 only_m = True
             else:
-                raise UsageError(f"invalid argument {quote(val or '')} for '--time'", 1)
+                raise UsageError(f"invalid argument {quote(val or '', 'locale')} for '--time'", 1)
     if not operands:
         raise UsageError("missing file operand", 1)
     if only_a and only_m:
@@ -934,7 +934,7 @@ async def truncate(ctx: CommandContext) -> int:
             op, text = text[0], text[1:]
         parsed = parse_size(text)
         if parsed is None:
-            await ctx.error(f"Invalid number: {quote(size_text)}")
+            await ctx.error(f"Invalid number: {quote(size_text, 'locale')}")
             return 1
         amount = parsed
         if op in "/%" and op and amount == 0:

@@ -10,8 +10,9 @@ from typing import Callable
 
 from ..chars import isdigits
 from ..vfs import FSError, Stat
-from ._lib.fsutil import (group_id, group_name, join_path, local_datetime, mode_string, parse_mode, quote,
-    strerror, user_id, user_name)
+from ._lib.fsutil import (group_id, group_name, join_path, local_datetime, mode_string, parse_mode,
+    user_id, user_name)
+from ._lib.quoting import quote, strerror
 from .options import ArgCursor
 from .registry import CommandContext, command
 
@@ -174,7 +175,7 @@ def compile_find_regex(pattern: str, regex_type: str, ignore_case: bool):
     try:
         return compile_posix(source, extended, ignore_case=ignore_case).compiled
     except RegexError as e:
-        raise FindError(f"Invalid regular expression {quote(pattern)}: {e}") from None
+        raise FindError(f"Invalid regular expression {quote(pattern, 'locale')}: {e}") from None
 
 
 # ----------------------------------------------------------------------------- expression tree
@@ -364,8 +365,8 @@ def p_regex(p: Parser, opt: str) -> Node:
 def p_regextype(p: Parser, opt: str) -> Node:
     kind = p.arg(opt)
     if kind not in REGEX_TYPES:
-        raise FindError(f"Unknown regular expression type {quote(kind)}; valid types are " +
-                        ", ".join(quote(t) for t in REGEX_TYPES) + ".")
+        raise FindError(f"Unknown regular expression type {quote(kind, 'locale')}; valid types are " +
+                        ", ".join(quote(t, 'locale') for t in REGEX_TYPES) + ".")
     p.regex_type = kind
     return _test(_true)
 
@@ -448,7 +449,7 @@ def p_newer(p: Parser, opt: str) -> Node:
     try:
         rs = p.w.fs.stat(ref, p.w.cwd)
     except FSError as e:
-        raise FindError(f"{quote(ref)}: {strerror(e)}") from None
+        raise FindError(f"{quote(ref, 'locale')}: {strerror(e)}") from None
     mine = {"-newer": "st_mtime", "-anewer": "st_atime", "-cnewer": "st_ctime"}[opt]
 
     async def f(w, it: Item) -> bool:
@@ -470,12 +471,12 @@ def p_newer_xy(p: Parser, opt: str) -> Node:
 
         when = parse_date(ref, p.w.ctx.env)
         if when is None:
-            raise FindError(f"I cannot figure out how to interpret {quote(ref)} as a date or time")
+            raise FindError(f"I cannot figure out how to interpret {quote(ref, 'locale')} as a date or time")
     else:
         try:
             when = getattr(p.w.fs.stat(ref, p.w.cwd), _TIME_FIELDS[y])
         except FSError as e:
-            raise FindError(f"{quote(ref)}: {strerror(e)}") from None
+            raise FindError(f"{quote(ref, 'locale')}: {strerror(e)}") from None
     attr = _TIME_FIELDS[x]
 
     async def f(w, it: Item) -> bool:
@@ -503,7 +504,7 @@ def p_perm(p: Parser, opt: str) -> Node:
         kind, body = text[0], text[1:]
     mode = parse_mode(body, 0, False, 0) if body else None
     if mode is None:
-        raise FindError(f"invalid mode {quote(text)}")
+        raise FindError(f"invalid mode {quote(text, 'locale')}")
 
     async def f(w, it: Item) -> bool:
         bits = it.st.st_mode & 0o7777
@@ -535,7 +536,7 @@ def p_owner(p: Parser, opt: str) -> Node:
         return _test(f, opt)
     owner = lookup(p.w.fs, text)
     if owner is None:
-        raise FindError(f"{quote(text)} {unknown}")
+        raise FindError(f"{quote(text, 'locale')} {unknown}")
 
     async def g(w, it: Item) -> bool:
         return getattr(it.st, attr) == owner
@@ -564,7 +565,7 @@ def p_samefile(p: Parser, opt: str) -> Node:
     try:
         ino = p.w.fs.stat(ref, p.w.cwd).st_ino
     except FSError as e:
-        raise FindError(f"{quote(ref)}: {strerror(e)}") from None
+        raise FindError(f"{quote(ref, 'locale')}: {strerror(e)}") from None
 
     async def f(w, it: Item) -> bool:
         return it.st.st_ino == ino
@@ -596,7 +597,7 @@ def p_global(p: Parser, opt: str) -> Node:
     if opt in ("-maxdepth", "-mindepth"):
         text = p.arg(opt)
         if not isdigits(text):
-            raise FindError(f"Expected a positive decimal integer argument to {opt}, but got {quote(text)}")
+            raise FindError(f"Expected a positive decimal integer argument to {opt}, but got {quote(text, 'locale')}")
         if opt == "-maxdepth":
             w.maxdepth = int(text)
         else:
@@ -689,7 +690,7 @@ def p_delete(p: Parser, opt: str) -> Node:
                 w.fs.unlink(it.path, w.cwd)
         except FSError as e:
             await w.flush()
-            await w.ctx.error(f"cannot delete {quote(it.path)}: {strerror(e)}")
+            await w.ctx.error(f"cannot delete {quote(it.path, 'locale')}: {strerror(e)}")
             w.status = 1
             return False
         return True
@@ -961,7 +962,7 @@ class Walker:
         try:
             self.fs.write_bytes(path, b"", self.cwd)
         except FSError as e:
-            raise FindError(f"{quote(path)}: {strerror(e)}") from None
+            raise FindError(f"{quote(path, 'locale')}: {strerror(e)}") from None
         self.fprint_files[path] = []
 
     def write_file(self, path: str, text: str) -> None:
@@ -1044,15 +1045,15 @@ class Walker:
         if can_descend:
             if stt.st_ino in ancestors:
                 await self.flush()
-                await self.ctx.error(f"File system loop detected; {quote(path)} is part of the "
-                                     "same file system loop as " + quote(start) + ".")
+                await self.ctx.error(f"File system loop detected; {quote(path, 'locale')} is part of the "
+                                     "same file system loop as " + quote(start, 'locale') + ".")
                 self.status = 1
             else:
                 try:
                     names = self.fs.listdir(path, self.cwd)
                 except FSError as e:
                     await self.flush()
-                    await self.ctx.error(f"{quote(path)}: {strerror(e)}")
+                    await self.ctx.error(f"{quote(path, 'locale')}: {strerror(e)}")
                     self.status = 1
                     names = []
                 for child_name in names:
@@ -1063,7 +1064,7 @@ class Walker:
                         c_lst = self.fs.lstat(child, self.cwd)
                     except FSError as e:
                         await self.flush()
-                        await self.ctx.error(f"{quote(child)}: {strerror(e)}")
+                        await self.ctx.error(f"{quote(child, 'locale')}: {strerror(e)}")
                         self.status = 1
                         continue
                     c_st = c_lst
@@ -1122,7 +1123,7 @@ async def find(ctx: CommandContext) -> int:
         try:
             lst = ctx.fs.lstat(path, ctx.cwd)
         except FSError as e:
-            await ctx.error(f"{quote(path)}: {strerror(e)}")
+            await ctx.error(f"{quote(path, 'locale')}: {strerror(e)}")
             walker.status = 1
             continue
         stt = lst

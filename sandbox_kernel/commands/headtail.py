@@ -5,7 +5,8 @@ import re
 
 from ..streams import FileInput
 from ..vfs import FSError
-from ._lib.textio import BatchWriter, Fail, parse_size, quote, run_guarded
+from ._lib.quoting import quote
+from ._lib.textio import BatchWriter, Fail, parse_size, run_guarded
 from .options import getopt
 from .registry import CommandContext, command
 
@@ -68,7 +69,7 @@ def _count(text: str, what: str, signs: str) -> tuple[str, int]:
         sign, body = body[0], body[1:]
     n = parse_size(body)
     if n is None:
-        raise Fail(f"invalid number of {what}: {quote(text)}")
+        raise Fail(f"invalid number of {what}: {quote(text, 'locale')}")
     return sign, n
 
 

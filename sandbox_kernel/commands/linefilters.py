@@ -4,8 +4,9 @@ from __future__ import annotations
 import re
 
 from ..vfs import FSError
+from ._lib.quoting import quote
 from ._lib.textio import (BatchWriter, Fail, is_utf8, line_batches, open_operand, parse_size,
-    quote, run_guarded)
+    run_guarded)
 from .options import UsageError, getopt
 from .registry import CommandContext, command
 
@@ -103,7 +104,7 @@ def _uniq_method(option: str, val: str | None, methods: tuple[str, ...], default
     """The method a --all-repeated/--group argument names (a unique prefix), or ``default``."""
     match = [m for m in methods if m.startswith(val)] if val else [default]
     if len(match) != 1:
-        raise UsageError(f"invalid argument {quote(val or '')} for '--{option}'\nValid arguments are:\n"
+        raise UsageError(f"invalid argument {quote(val or '', 'locale')} for '--{option}'\nValid arguments are:\n"
                          + "\n".join(f"  - '{m}'" for m in methods), 1)
     return match[0]
 
@@ -145,7 +146,7 @@ async def uniq(ctx: CommandContext) -> int:
         elif opt == "z":
             sep = b"\0"
     if len(operands) > 2:
-        raise UsageError(f"extra operand {quote(operands[2])}", 1)
+        raise UsageError(f"extra operand {quote(operands[2], 'locale')}", 1)
     if count and all_repeated is not None:
         raise UsageError("printing all duplicated lines and repeat counts is meaningless", 1)
     if group is not None and (count or repeated or unique or all_repeated is not None):
@@ -153,10 +154,10 @@ async def uniq(ctx: CommandContext) -> int:
     source = operands[0] if operands else "-"
     try:
         if source != "-" and ctx.fs.is_dir(source, cwd=ctx.cwd):
-            raise Fail(f"{source}: Is a directory")
+            raise Fail(f"{quote(source, 'shell-escape', colon=True)}: Is a directory")
         stream = ctx.open_input(source)
     except FSError as e:
-        raise Fail(f"{source}: {e.strerror}")
+        raise Fail(f"{quote(source, 'shell-escape', colon=True)}: {e.strerror}")
     dest = ctx.stdout
     handle = None
     if len(operands) == 2 and operands[1] != "-":
@@ -416,7 +417,7 @@ async def nl(ctx: CommandContext) -> int:
         except ValueError:
             n = None
         if n is None or n < minimum:
-            raise Fail(f"invalid {what}: {quote(val)}")
+            raise Fail(f"invalid {what}: {quote(val, 'locale')}")
         return n
 
     for opt, val in opts:
@@ -433,7 +434,7 @@ async def nl(ctx: CommandContext) -> int:
                 styles[section] = "p"
             else:
                 what = {"b": "body", "f": "footer", "h": "header"}[opt]
-                raise Fail(f"invalid {what} numbering style: {quote(val)}")
+                raise Fail(f"invalid {what} numbering style: {quote(val, 'locale')}")
         elif opt == "d":
             raw = val.encode("utf-8", "surrogateescape")
             delim = raw if len(raw) != 1 else raw + b":"
@@ -443,7 +444,7 @@ async def nl(ctx: CommandContext) -> int:
             join_blank = int_arg(val, "line number of blank lines", 1)
         elif opt == "n":
             if val not in ("ln", "rn", "rz"):
-                raise Fail(f"invalid line numbering format: {quote(val)}")
+                raise Fail(f"invalid line numbering format: {quote(val, 'locale')}")
             fmt = val
         elif opt == "p":
             renumber = False
@@ -476,7 +477,7 @@ async def nl(ctx: CommandContext) -> int:
             stream = open_operand(ctx, name)
         except FSError as e:
             await out.flush()
-            await ctx.error(f"{name}: {e.strerror}")
+            await ctx.error(f"{quote(name, 'shell-escape', colon=True)}: {e.strerror}")
             status = 1
             continue
         async for batch in line_batches(stream):

@@ -9,8 +9,9 @@ from dataclasses import dataclass
 
 from ..chars import isdigits
 from ..vfs import FSError, Stat
-from ._lib.fsutil import (full_timestamp, group_name, human_size, join_path, local_datetime, ls_quote,
-    mode_string, quote, strerror, user_name, utf8_locale)
+from ._lib.fsutil import (full_timestamp, group_name, human_size, join_path, local_datetime,
+    mode_string, user_name, utf8_locale)
+from ._lib.quoting import quote, strerror
 from .options import UsageError, getopt
 from .registry import CommandContext, command
 
@@ -182,11 +183,11 @@ class Options:
                 self.deref_cmdline = True
             elif key == "w":
                 if val is None or not isdigits(val):
-                    raise UsageError(f"invalid line width: {quote(val or '')}")
+                    raise UsageError(f"invalid line width: {quote(val or '', 'locale')}")
                 self.width = int(val)
             elif key == "T":
                 if val is None or not isdigits(val):
-                    raise UsageError(f"invalid tab size: {quote(val or '')}")
+                    raise UsageError(f"invalid tab size: {quote(val or '', 'locale')}")
                 self.tabsize = int(val)
             elif key == "color":
                 if val is not None:
@@ -216,10 +217,10 @@ def _time_style(value: str) -> str:
     if value.startswith("+"):
         return value
     style = value[len("posix-"):] if value.startswith("posix-") else value
-    if style in ("full-iso", "long-iso", "iso", "locale"):
+    if style in ("full-iso", "long-iso", "iso", 'locale'):
         # posix-STYLE means STYLE only outside the C/POSIX locale, which is all we have
         return "locale" if value.startswith("posix-") else style
-    raise UsageError(f"invalid argument {quote(value)} for 'time style'\nValid arguments are:\n"
+    raise UsageError(f"invalid argument {quote(value, 'locale')} for 'time style'\nValid arguments are:\n"
                      "  - [posix-]full-iso\n  - [posix-]long-iso\n  - [posix-]iso\n  - [posix-]locale\n"
                      "  - +FORMAT (e.g., +%H:%M) for a 'date'-style format")
 
@@ -233,7 +234,7 @@ def _choice(option: str, value: str | None, choices: list[str]) -> str:
         return matches[0]
     what = "ambiguous" if matches else "invalid"
     # GNU's argmatch failure exits 1 (other usage errors of ls exit 2)
-    raise UsageError(f"{what} argument {quote(value)} for '--{option}'\nValid arguments are:\n" +
+    raise UsageError(f"{what} argument {quote(value, 'locale')} for '--{option}'\nValid arguments are:\n" +
                      "".join(f"  - '{c}'\n" for c in choices).rstrip("\n"), 1)
 
 
@@ -455,7 +456,7 @@ class Lister:
     def _quoted(self, name: str) -> str:
         if self.opts.quoting == "literal":
             return name
-        return ls_quote(name, self.opts.quoting, self.utf8)
+        return quote(name, self.opts.quoting, self.utf8)
 
     def _display_name(self, e: Entry) -> str:
         text = self._quoted(e.name)

@@ -5,7 +5,8 @@ import errno
 import stat as st
 
 from ..vfs import FSError, normpath
-from ._lib.fsutil import join_path, quote, strerror
+from ._lib.fsutil import join_path
+from ._lib.quoting import quote, strerror
 from .options import UsageError, getopt
 from .registry import CommandContext, command
 
@@ -278,7 +279,7 @@ async def basename(ctx: CommandContext) -> int:
         raise UsageError("missing operand", 1)
     if not multiple:
         if len(operands) > 2:
-            raise UsageError(f"extra operand {quote(operands[2])}", 1)
+            raise UsageError(f"extra operand {quote(operands[2], 'locale')}", 1)
         if len(operands) == 2:
             suffix = operands[1]
         operands = operands[:1]
@@ -404,7 +405,7 @@ async def mktemp(ctx: CommandContext) -> int:
         use_tmpdir = True
     if suffix is not None:
         if "/" in suffix:
-            return await fail(f"invalid suffix {quote(suffix)}, contains directory separator")
+            return await fail(f"invalid suffix {quote(suffix, 'locale')}, contains directory separator")
     else:
         last = template.rsplit("/", 1)[-1]
         stripped = last.rstrip("X")
@@ -418,12 +419,12 @@ async def mktemp(ctx: CommandContext) -> int:
             suffix = ""
     base = template
     if not base.endswith("XXX"):
-        return await fail(f"too few X's in template {quote(template + suffix)}")
+        return await fail(f"too few X's in template {quote(template + suffix, 'locale')}")
     if use_tmpdir or legacy_t:
         if legacy_t and "/" in template:
-            return await fail(f"invalid template, {quote(template + suffix)}, contains directory separator")
+            return await fail(f"invalid template, {quote(template + suffix, 'locale')}, contains directory separator")
         if use_tmpdir and template.startswith("/") and operands:
-            return await fail(f"invalid template, {quote(template + suffix)}; with --tmpdir, it may not be absolute")
+            return await fail(f"invalid template, {quote(template + suffix, 'locale')}; with --tmpdir, it may not be absolute")
         directory = tmpdir or ctx.env.get("TMPDIR") or "/tmp"
         if legacy_t and ctx.env.get("TMPDIR"):
             directory = ctx.env["TMPDIR"]
@@ -453,4 +454,4 @@ async def mktemp(ctx: CommandContext) -> int:
         return 0
     kind = "directory" if make_dir else "file"
     reason = strerror(last_error) if last_error else "File exists"
-    return await fail(f"failed to create {kind} via template {quote(base + suffix)}: {reason}")
+    return await fail(f"failed to create {kind} via template {quote(base + suffix, 'locale')}: {reason}")

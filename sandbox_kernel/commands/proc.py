@@ -7,6 +7,7 @@ import resource
 import time as _time
 
 from ..engine import CancelToken
+from ._lib.quoting import quote
 from .options import UsageError, getopt
 from .registry import CommandCancelled, CommandContext, command
 from .system import parse_signal, run_command
@@ -80,7 +81,7 @@ async def sleep(ctx: CommandContext) -> int:
     for arg in operands:
         value = parse_duration(arg)
         if value is None:
-            await ctx.error(f"invalid time interval '{arg}'")
+            await ctx.error(f"invalid time interval {quote(arg, 'locale')}")
             bad = True
             continue
         total += value
@@ -141,7 +142,7 @@ async def timeout(ctx: CommandContext) -> int:
             sig = parsed
         elif o == "k":
             if parse_duration(v) is None:
-                await ctx.error(f"invalid time interval '{v}'")
+                await ctx.error(f"invalid time interval {quote(v, 'locale')}")
                 await ctx.err("Try 'timeout --help' for more information.\n")
                 return 125
         elif o == "v":
@@ -150,12 +151,12 @@ async def timeout(ctx: CommandContext) -> int:
             preserve = True
     if len(rest) < 2:
         if rest:
-            await ctx.error(f"missing operand after '{rest[0]}'")
+            await ctx.error(f"missing operand after {quote(rest[0], 'locale')}")
         await ctx.err("Try 'timeout --help' for more information.\n")
         return 125
     seconds = parse_duration(rest[0])
     if seconds is None:
-        await ctx.error(f"invalid time interval '{rest[0]}'")
+        await ctx.error(f"invalid time interval {quote(rest[0], 'locale')}")
         await ctx.err("Try 'timeout --help' for more information.\n")
         return 125
     argv = rest[1:]
@@ -184,7 +185,7 @@ async def timeout(ctx: CommandContext) -> int:
         pass  # whatever the killed command was doing no longer matters
     if verbose:
         name = _SIGNAL_NAMES.get(sig, str(sig))
-        await ctx.error(f"sending signal {name} to command '{argv[0]}'")
+        await ctx.error(f"sending signal {name} to command {quote(argv[0], 'locale')}")
     return 128 + sig if preserve else 124
 
 

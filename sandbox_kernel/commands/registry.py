@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 from ..streams import FileInput, InputStream, OutputStream
 from ..vfs import FSError, normpath
+from ._lib.quoting import quote, strerror
 from .index import COMMAND_MODULES
 from .options import UsageError
 
@@ -126,9 +127,9 @@ class CommandContext:
         """``name: message`` on stderr, GNU style."""
         await self.err(f"{self.name}: {message}\n")
 
-    async def file_error(self, path: str, exc: OSError, fmt: str = "{path}: {err}") -> None:
+    async def file_error(self, path: str, exc: OSError) -> None:
         """GNU message for an OSError about ``path`` (e.g. ``cat: x: No such file or directory``)."""
-        await self.error(fmt.format(path=path, err=exc.strerror or str(exc)))
+        await self.error(f"{quote(path, 'shell-escape', colon=True)}: {strerror(exc)}")
 
     # --- cancellation and limits
     def check(self) -> None:
@@ -175,5 +176,5 @@ async def invoke(spec: CommandSpec, ctx: CommandContext) -> int:
     except CommandExit as e:
         return e.status
     except FSError as e:
-        await ctx.error(f"{e.filename}: {e.strerror}" if e.filename else str(e.strerror))
+        await ctx.file_error(e.filename, e) if e.filename else await ctx.error(strerror(e))
         return 1

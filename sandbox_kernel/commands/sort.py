@@ -15,7 +15,8 @@ from typing import Callable
 
 from ..chars import isdigits
 from ..vfs import FSError
-from ._lib.textio import Fail, quote, run_guarded, std_output_for
+from ._lib.quoting import quote
+from ._lib.textio import Fail, run_guarded, std_output_for
 from .options import getopt
 from .registry import CommandContext, command
 
@@ -98,7 +99,7 @@ def _parse_keydef(spec: str) -> Key:
     def number(text: str, pos: int, what: str) -> tuple[int, int]:
         m = re.compile(r"\s*\+?([0-9]+)").match(text, pos)
         if not m:
-            raise Fail(f"{what}: invalid count at start of {quote(text[pos:])}", 2)
+            raise Fail(f"{what}: invalid count at start of {quote(text[pos:], 'locale')}", 2)
         return int(m.group(1)), m.end()
 
     def modifiers(text: str, pos: int, end_side: bool) -> int:
@@ -116,24 +117,24 @@ def _parse_keydef(spec: str) -> Key:
 
     n, pos = number(spec, 0, "invalid number at field start")
     if n == 0:
-        raise Fail(f"field number is zero: invalid field specification {quote(spec)}", 2)
+        raise Fail(f"field number is zero: invalid field specification {quote(spec, 'locale')}", 2)
     key.sword = n - 1
     if pos < len(spec) and spec[pos] == ".":
         n, pos = number(spec, pos + 1, "invalid number after '.'")
         if n == 0:
-            raise Fail(f"character offset is zero: invalid field specification {quote(spec)}", 2)
+            raise Fail(f"character offset is zero: invalid field specification {quote(spec, 'locale')}", 2)
         key.schar = n - 1
     pos = modifiers(spec, pos, False)
     if pos < len(spec) and spec[pos] == ",":
         n, pos = number(spec, pos + 1, "invalid number after ','")
         if n == 0:
-            raise Fail(f"field number is zero: invalid field specification {quote(spec)}", 2)
+            raise Fail(f"field number is zero: invalid field specification {quote(spec, 'locale')}", 2)
         key.eword = n - 1
         if pos < len(spec) and spec[pos] == ".":
             key.echar, pos = number(spec, pos + 1, "invalid number after '.'")
         pos = modifiers(spec, pos, True)
     if pos != len(spec):
-        raise Fail(f"stray character in field spec: invalid field specification {quote(spec)}", 2)
+        raise Fail(f"stray character in field spec: invalid field specification {quote(spec, 'locale')}", 2)
     return key
 
 
@@ -446,7 +447,7 @@ async def sort(ctx: CommandContext) -> int:
             global_key.skip_start_blanks = global_key.skip_end_blanks = True
         elif opt == "sort":
             if val not in sort_words:
-                raise Fail(f"invalid argument {quote(val)} for '--sort'\nValid arguments are:\n"
+                raise Fail(f"invalid argument {quote(val, 'locale')} for '--sort'\nValid arguments are:\n"
                            + "".join(f"  - '{w}'\n" for w in sort_words)
                            + "Try 'sort --help' for more information.", 1)
             global_key.flags.add(sort_words[val])
@@ -456,7 +457,7 @@ async def sort(ctx: CommandContext) -> int:
             elif val in ("quiet", "silent"):
                 check = "quiet"
             else:
-                raise Fail(f"invalid argument {quote(val)} for '--check'\nValid arguments are:\n"
+                raise Fail(f"invalid argument {quote(val, 'locale')} for '--check'\nValid arguments are:\n"
                            "  - 'diagnose-first'\n  - 'quiet', 'silent'\n"
                            "Try 'sort --help' for more information.", 1)
         elif opt == "C":
@@ -478,7 +479,7 @@ async def sort(ctx: CommandContext) -> int:
             if raw == b"\\0":
                 raw = b"\0"
             if len(raw) != 1:
-                raise Fail("empty tab" if not raw else f"multi-character tab {quote(val)}", 2)
+                raise Fail("empty tab" if not raw else f"multi-character tab {quote(val, 'locale')}", 2)
             if tab is not None and tab != raw:
                 raise Fail("incompatible tabs", 2)
             tab = raw
@@ -505,20 +506,20 @@ async def sort(ctx: CommandContext) -> int:
                 key.skip_end_blanks = global_key.skip_end_blanks
     if files0 is not None:
         if files:
-            raise Fail(f"extra operand {quote(files[0])}\nfile operands cannot be combined "
+            raise Fail(f"extra operand {quote(files[0], 'locale')}\nfile operands cannot be combined "
                        "with --files0-from\nTry 'sort --help' for more information.", 2)
         try:
             names = (await ctx.open_input(files0).read()).split(b"\0")
         except FSError as e:
-            raise Fail(f"cannot open {quote(files0)} for reading: {e.strerror}", 2)
+            raise Fail(f"open failed: {quote(files0)}: {e.strerror}", 2)
         files = [n.decode("utf-8", "surrogateescape") for n in names if n]
     if check and len(files) > 1:
-        raise Fail(f"extra operand {quote(files[1])} not allowed with -c", 2)
+        raise Fail(f"extra operand {quote(files[1], 'locale')} not allowed with -c", 2)
     if random_source is not None:
         try:
             salt = ctx.read_file(random_source)[:64] if random_source != "-" else b""
         except FSError as e:
-            raise Fail(f"{random_source}: {e.strerror}", 2)
+            raise Fail(f"{quote(random_source, 'shell-escape', colon=True)}: {e.strerror}", 2)
     else:
         salt = ctx.fs.random_bytes(16)
     sorter = Sorter(keys, tab, stable, unique, reverse, salt)
@@ -528,10 +529,10 @@ async def sort(ctx: CommandContext) -> int:
     for name in files or ["-"]:
         try:
             if name != "-" and ctx.fs.is_dir(name, cwd=ctx.cwd):
-                raise Fail(f"read failed: {name}: Is a directory", 2)
+                raise Fail(f"read failed: {quote(name, 'shell-escape', colon=True)}: Is a directory", 2)
             data = await ctx.open_input(name).read()
         except FSError as e:
-            raise Fail(f"cannot read: {name}: {e.strerror}", 2)
+            raise Fail(f"cannot read: {quote(name, 'shell-escape', colon=True)}: {e.strerror}", 2)
         if data:
             part = data.split(sep)
             if part[-1] == b"":

@@ -6,7 +6,8 @@ import stat as st
 
 from ..vfs import FSError
 from ._lib.fsutil import (file_type_name, full_timestamp, group_id, group_name, join_path,
-    mode_string, parse_mode, quote, strerror, umask_of, user_id, user_name)
+    mode_string, parse_mode, umask_of, user_id, user_name)
+from ._lib.quoting import quote, strerror
 from .options import UsageError, getopt
 from .registry import CommandContext, command
 
@@ -464,10 +465,10 @@ async def chmod(ctx: CommandContext) -> int:
     if not operands:
         if mode_text is None:
             raise UsageError("missing operand", 1)
-        raise UsageError(f"missing operand after {quote(mode_text)}", 1)
+        raise UsageError(f"missing operand after {quote(mode_text, 'locale')}", 1)
     umask = umask_of(ctx)
     if mode_text is not None and parse_mode(mode_text, 0, False, umask) is None:
-        raise UsageError(f"invalid mode: {quote(mode_text)}", 1)
+        raise UsageError(f"invalid mode: {quote(mode_text, 'locale')}", 1)
 
     async def visit(path: str) -> int:
         try:
@@ -575,7 +576,7 @@ async def _change_owner(ctx: CommandContext, is_chgrp: bool) -> int:
         if is_chgrp:
             gid_found = group_id(fs, spec) if spec else -1
             if gid_found is None:
-                await ctx.error(f"invalid group: {quote(spec)}")
+                await ctx.error(f"invalid group: {quote(spec, 'locale')}")
                 return 1
             gid = gid_found
         else:
@@ -585,20 +586,20 @@ async def _change_owner(ctx: CommandContext, is_chgrp: bool) -> int:
             if user_part:
                 found = user_id(fs, user_part)
                 if found is None:
-                    await ctx.error(f"invalid user: {quote(spec)}")
+                    await ctx.error(f"invalid user: {quote(spec, 'locale')}")
                     return 1
                 uid = found
             if group_part:
                 found = group_id(fs, group_part)
                 if found is None:
-                    await ctx.error(f"invalid group: {quote(spec)}")
+                    await ctx.error(f"invalid group: {quote(spec, 'locale')}")
                     return 1
                 gid = found
             elif sep and user_part:
                 # "user:" means the user's login group
                 gid = 1000 if uid == 1000 else 0 if uid == 0 else gid
     if not operands:
-        raise UsageError(f"missing operand after {quote(spec)}" if spec else "missing operand", 1)
+        raise UsageError(f"missing operand after {quote(spec, 'locale')}" if spec else "missing operand", 1)
 
     async def visit(path: str) -> int:
         try:

@@ -6,6 +6,7 @@ import signal as _signal
 import stat as _stat
 
 from ..chars import isdigits
+from ._lib.quoting import quote
 from .options import UsageError, getopt
 from .registry import CommandContext, command
 
@@ -78,7 +79,7 @@ async def env_cmd(ctx: CommandContext) -> int:
             nul = True
         elif o == "u":
             if "=" in v or not v:
-                await ctx.error(f"cannot unset '{v}': Invalid argument")
+                await ctx.error(f"cannot unset {quote(v, 'locale')}: Invalid argument")
                 return 125
             env.pop(v, None)
         elif o == "C":
@@ -107,7 +108,7 @@ async def env_cmd(ctx: CommandContext) -> int:
     if chdir is not None:
         target = ctx.resolve(chdir)
         if not ctx.fs.is_dir(target):
-            await ctx.error(f"cannot change directory to '{chdir}': "
+            await ctx.error(f"cannot change directory to {quote(chdir, 'locale')}: "
                             f"{'Not a directory' if ctx.fs.exists(target) else 'No such file or directory'}")
             return 125
         cwd = target
@@ -129,13 +130,13 @@ async def run_command(ctx: CommandContext, argv: list[str], env: dict | None = N
         if "/" in name:
             full = ctx.resolve(name) if cwd is None else _join(cwd, name)
             if not ctx.fs.exists(full):
-                await ctx.error(f"{failure}'{name}': No such file or directory")
+                await ctx.error(f"{failure}{quote(name, 'locale')}: No such file or directory")
                 return 127
             if not _is_executable(ctx, full):
-                await ctx.error(f"{failure}'{name}': Permission denied")
+                await ctx.error(f"{failure}{quote(name, 'locale')}: Permission denied")
                 return 126
         elif not find_executable(ctx, name, path_var):
-            await ctx.error(f"{failure}'{name}': No such file or directory")
+            await ctx.error(f"{failure}{quote(name, 'locale')}: No such file or directory")
             return 127
     saved_cwd = ctx.cwd
     if cwd is not None:
@@ -219,7 +220,7 @@ def _group_name(ctx: CommandContext, gid: int) -> str:
 async def whoami(ctx: CommandContext) -> int:
     _, operands = getopt(ctx.args, "", status=1)
     if operands:
-        raise UsageError(f"extra operand '{operands[0]}'", 1)
+        raise UsageError(f"extra operand {quote(operands[0], 'locale')}", 1)
     await ctx.out("user\n")
     return 0
 
@@ -260,7 +261,7 @@ async def id_cmd(ctx: CommandContext) -> int:
     for who in targets:
         entry = next((p for p in _passwd(ctx) if p[0] == who or (isdigits(who) and p[2] == who)), None)
         if entry is None:
-            await ctx.error(f"'{who}': no such user")
+            await ctx.error(f"{quote(who, 'locale')}: no such user")
             status = 1
             continue
         name, uid, gid = entry[0], int(entry[2]), int(entry[3])
@@ -338,7 +339,7 @@ async def uname(ctx: CommandContext) -> int:
         "kernel-version": "v", "machine": "m", "processor": "p", "hardware-platform": "i",
         "operating-system": "o"}, status=1)
     if operands:
-        raise UsageError(f"extra operand '{operands[0]}'", 1)
+        raise UsageError(f"extra operand {quote(operands[0], 'locale')}", 1)
     flags = {o for o, _ in opts} or {"s"}
     fields = [("s", KERNEL_NAME), ("n", hostname_of(ctx)), ("r", KERNEL_RELEASE),
               ("v", KERNEL_VERSION), ("m", MACHINE), ("p", "unknown"), ("i", "unknown"),
@@ -364,12 +365,12 @@ which may be less than the number of online processors
 async def nproc(ctx: CommandContext) -> int:
     opts, operands = getopt(ctx.args, "", {"all": None, "ignore=": None}, status=1)
     if operands:
-        raise UsageError(f"extra operand '{operands[0]}'", 1)
+        raise UsageError(f"extra operand {quote(operands[0], 'locale')}", 1)
     count = PROCESSORS
     for o, v in opts:
         if o == "ignore":
             if not isdigits(v):
-                await ctx.error(f"invalid number: '{v}'")
+                await ctx.error(f"invalid number: {quote(v, 'locale')}")
                 return 1
             count = max(1, count - int(v))
     await ctx.out(f"{count}\n")
@@ -403,7 +404,7 @@ async def which(ctx: CommandContext) -> int:
 async def clear(ctx: CommandContext) -> int:
     opts, operands = getopt(ctx.args, "xVT:", status=1)
     if operands:
-        await ctx.error(f"extra operand '{operands[0]}'")
+        await ctx.error(f"extra operand {quote(operands[0], 'locale')}")
         return 1
     keep_scrollback = any(o == "x" for o, _ in opts)
     await ctx.out("\x1b[H\x1b[2J" + ("" if keep_scrollback else "\x1b[3J"))

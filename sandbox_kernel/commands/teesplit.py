@@ -5,7 +5,8 @@ import re
 
 from ..chars import isdigits
 from ..vfs import FSError
-from ._lib.textio import Fail, parse_size, quote, run_guarded, std_output_for
+from ._lib.quoting import quote
+from ._lib.textio import Fail, parse_size, run_guarded, std_output_for
 from .options import UsageError, getopt
 from .registry import CommandContext, command
 
@@ -89,7 +90,7 @@ async def tee(ctx: CommandContext) -> int:
             else:
                 matches = [c for c in choices if c == val] or [c for c in choices if c.startswith(val)]
                 if len(matches) != 1:
-                    await ctx.error(f"invalid argument {quote(val)} for '--output-error'\nValid "
+                    await ctx.error(f"invalid argument {quote(val, 'locale')} for '--output-error'\nValid "
                                     "arguments are:\n  - 'warn'\n  - 'warn-nopipe'\n  - 'exit'\n"
                                     "  - 'exit-nopipe'")
                     await ctx.err("Try 'tee --help' for more information.\n")
@@ -217,33 +218,33 @@ async def split(ctx: CommandContext) -> int:
     for opt, val in opts:
         if opt == "a":
             if not isdigits(val) or int(val) == 0:
-                raise Fail(f"invalid suffix length: {quote(val)}")
+                raise Fail(f"invalid suffix length: {quote(val, 'locale')}")
             suffix_len = int(val)
         elif opt == "additional-suffix":
             if "/" in val:
-                raise Fail(f"invalid suffix {quote(val)}, contains directory separator")
+                raise Fail(f"invalid suffix {quote(val, 'locale')}, contains directory separator")
             additional = val
         elif opt in ("b", "C", "l"):
             n = parse_size(val, allow_suffix=opt != "l")
             if n is None or n == 0:
                 what = {"b": "bytes", "C": "bytes", "l": "lines"}[opt]
-                raise Fail(f"invalid number of {what}: {quote(val)}")
+                raise Fail(f"invalid number of {what}: {quote(val, 'locale')}")
             mode, amount = opt, n
         elif opt in ("d", "numeric-suffixes", "x", "hex-suffixes"):
             alphabet = "0123456789" if opt in ("d", "numeric-suffixes") else "0123456789abcdef"
             if val:
                 if not isdigits(val):
-                    raise Fail(f"invalid start value for numerical suffix: {quote(val)}")
+                    raise Fail(f"invalid start value for numerical suffix: {quote(val, 'locale')}")
                 start = int(val)
         elif opt == "e":
             elide = True
         elif opt == "n":
             m = re.fullmatch(r"(?:([lr])/)?(?:([0-9]+)/)?([0-9]+)", val)
             if not m or int(m.group(3)) == 0:
-                raise Fail(f"invalid number of chunks: {quote(val)}")
+                raise Fail(f"invalid number of chunks: {quote(val, 'locale')}")
             k = int(m.group(2)) if m.group(2) else None
             if k is not None and (k == 0 or k > int(m.group(3))):
-                raise Fail(f"invalid chunk number: {quote(m.group(2))}")
+                raise Fail(f"invalid chunk number: {quote(m.group(2), 'locale')}")
             chunks = (m.group(1) or "", k, int(m.group(3)))
             mode = "n"
         elif opt == "t":
@@ -251,14 +252,14 @@ async def split(ctx: CommandContext) -> int:
             if raw == b"\\0":
                 raw = b"\0"
             if len(raw) != 1:
-                raise Fail(f"multi-character separator {quote(val)}")
+                raise Fail(f"multi-character separator {quote(val, 'locale')}")
             sep = raw
         elif opt == "verbose":
             verbose = True
         elif opt == "filter":
             raise Fail("--filter is not supported in the sandbox")
     if len(operands) > 2:
-        raise UsageError(f"extra operand {quote(operands[2])}", 1)
+        raise UsageError(f"extra operand {quote(operands[2], 'locale')}", 1)
     source = operands[0] if operands else "-"
     prefix = operands[1] if len(operands) > 1 else "x"
     if chunks is not None and suffix_len is None:

@@ -5,8 +5,8 @@ import re
 
 from ..chars import isdigits
 from ..vfs import FSError
-from ._lib.textio import (BatchWriter, Fail, display_width, line_batches, open_operand, quote,
-    run_guarded)
+from ._lib.quoting import quote
+from ._lib.textio import BatchWriter, Fail, display_width, line_batches, open_operand, run_guarded
 from .options import UsageError, getopt
 from .registry import CommandContext, command
 
@@ -90,13 +90,15 @@ With no FILE, or when FILE is -, read standard input.
       --help                display this help and exit"""
 
 
-async def _each_input(ctx: CommandContext, files: list[str], fmt: str = "{name}: {err}"):
-    """Yield (name, stream) per operand, reporting the ones that cannot be read."""
+async def _each_input(ctx: CommandContext, files: list[str], fmt: str = "{fname}: {err}"):
+    """Yield (name, stream) per operand, reporting the ones that cannot be read with ``fmt``:
+    ``{name}`` as given, ``{qname}`` quoted (gnulib quoteaf), ``{fname}`` quoted if needed."""
     for name in files or ["-"]:
         try:
             stream = open_operand(ctx, name)
         except FSError as e:
-            await ctx.error(fmt.format(name=name, qname=quote(name), err=e.strerror))
+            await ctx.error(fmt.format(name=name, qname=quote(name), err=e.strerror,
+                                       fname=quote(name, "shell-escape", colon=True)))
             yield name, None
             continue
         yield name, stream
@@ -234,7 +236,7 @@ async def fold(ctx: CommandContext) -> int:
     width = 80
     if width_text is not None:
         if not isdigits(width_text) or int(width_text) == 0:
-            raise Fail(f"invalid number of columns: {quote(width_text)}")
+            raise Fail(f"invalid number of columns: {quote(width_text, 'locale')}")
         width = int(width_text)
 
     def fold_line(line: bytes) -> bytes:
@@ -261,7 +263,7 @@ class TabStops:
                 if item[0] in "/+":
                     prefix, item = item[0], item[1:]
                 if not isdigits(item):
-                    raise Fail(f"tab size contains invalid character(s): {quote(item)}")
+                    raise Fail(f"tab size contains invalid character(s): {quote(item, 'locale')}")
                 value = int(item)
                 if prefix == "/":
                     self.extend = value
@@ -454,7 +456,7 @@ async def column(ctx: CommandContext) -> int:
     width = int(width_text) if isdigits(width_text) and int(width_text) > 0 else 80
     lines: list[bytes] = []
     status = 0
-    async for name, stream in _each_input(ctx, files, "cannot open {name}: {err}"):
+    async for name, stream in _each_input(ctx, files, "{name}: {err}"):
         if stream is None:
             status = 1
             continue
@@ -857,18 +859,18 @@ async def fmt(ctx: CommandContext) -> int:
     width = 75
     if width_text is not None:
         if not isdigits(width_text) or int(width_text) > 2500:
-            raise Fail(f"invalid width: {quote(width_text)}")
+            raise Fail(f"invalid width: {quote(width_text, 'locale')}")
         width = int(width_text)
     if goal_text is not None:
         if not isdigits(goal_text):
-            raise Fail(f"invalid width: {quote(goal_text)}")
+            raise Fail(f"invalid width: {quote(goal_text, 'locale')}")
         goal = int(goal_text)
         if width_text is None:
             width = goal + 10
     else:
         goal = width * (2 * (100 - 7) + 1) // 200
     if goal > width:
-        raise Fail(f"invalid width: {quote(str(goal))}")
+        raise Fail(f"invalid width: {quote(str(goal), 'locale')}")
     status = 0
     async for name, stream in _each_input(ctx, files, "cannot open {qname} for reading: {err}"):
         if stream is None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from ..chars import isdigits
 from ..streams import EmptyInput
 from ..vfs import FSError
-from ._lib.textio import quote
+from ._lib.quoting import quote
 from .options import UsageError, getopt
 from .registry import CommandContext, command
 
@@ -208,7 +208,7 @@ async def xargs(ctx: CommandContext) -> int:
 
     def count(val: str, opt: str, minimum: int = 1) -> int:
         if not isdigits(val.lstrip("-")):
-            raise UsageError(f"invalid number {quote(val)} for -{opt} option", 1)
+            raise UsageError(f'invalid number "{val}" for -{opt} option', 1)
         n = int(val)
         if n < minimum:
             raise UsageError(f"value {n} for -{opt} option should be >= {minimum}", 1)
@@ -269,7 +269,7 @@ async def xargs(ctx: CommandContext) -> int:
             data = await ctx.stdin.read()
             child_stdin = EmptyInput()
     except FSError as e:
-        await ctx.error(f"cannot open {quote(arg_file or '-')}: {e.strerror}")
+        await ctx.error(f"Cannot open input file {quote(arg_file or '-', 'locale')}: {e.strerror}")
         return 1
 
     # split input into items, remembering which ones end an input line (for -L)

@@ -1,65 +1,10 @@
-"""Helpers shared by the file commands: GNU-style name quoting, mode strings, owners, sizes."""
+"""Helpers shared by the file commands: mode strings, owners, sizes, paths."""
 from __future__ import annotations
 
 import stat as st
 
 from ...chars import isdigits
 from ...vfs import FSError
-
-# Characters that make GNU tools (gnulib "shell-escape" quoting) quote a file name.
-_SHELL_SPECIAL = set(" \t!\"$&'()*;<>?[\\]^`{|}=:")
-_DOUBLE_QUOTE_UNSAFE = set("\"$`\\!")
-_C_ESCAPES = {7: "a", 8: "b", 9: "t", 10: "n", 11: "v", 12: "f", 13: "r"}
-
-
-def _is_control(ch: str) -> bool:
-    return ord(ch) < 0x20 or ord(ch) == 0x7F
-
-
-def _needs_quotes(name: str) -> bool:
-    if not name:
-        return True
-    if name[0] in "#~":
-        return True
-    return any(ch in _SHELL_SPECIAL or _is_control(ch) for ch in name)
-
-
-def quote(name: str, always: bool = True) -> str:
-    """Quote a file name like GNU diagnostics do: ``'a b'``, ``"a'b"``, ``'a'$'\\n''b'``.
-
-    ``always=False`` leaves names that need no quoting bare (cat, rm's ``x: ...`` forms)."""
-    if not _needs_quotes(name):
-        return f"'{name}'" if always else name
-    if not any(_is_control(ch) for ch in name):
-        if "'" not in name:
-            return f"'{name}'"
-        if not any(ch in _DOUBLE_QUOTE_UNSAFE for ch in name):
-            return f'"{name}"'
-    parts = ["'"]
-    for i, ch in enumerate(name):
-        if ch == "'":
-            parts.append("'\\''")
-        elif _is_control(ch):
-            code = ord(ch)
-            esc = _C_ESCAPES.get(code) or f"{code:03o}"
-            parts.append(f"'$'\\{esc}'")
-            if i + 1 < len(name):
-                parts.append("'")
-            else:
-                return "".join(parts)
-        else:
-            parts.append(ch)
-    parts.append("'")
-    return "".join(parts)
-
-
-def quote_if_needed(name: str) -> str:
-    return quote(name, always=False)
-
-
-def strerror(exc: OSError) -> str:
-    return exc.strerror or str(exc)
-
 
 # ----------------------------------------------------------------------------- modes
 _TYPE_CHARS = ((st.S_ISDIR, "d"), (st.S_ISLNK, "l"), (st.S_ISCHR, "c"), (st.S_ISBLK, "b"),
@@ -527,67 +472,3 @@ def utf8_locale(env: dict | None) -> bool:
         if value:
             return "utf-8" in value.lower() or "utf8" in value.lower()
     return False
-
-
-def _unprintable(ch: str, utf8: bool) -> bool:
-    code = ord(ch)
-    if code < 0x20 or code == 0x7F:
-        return True
-    if code >= 0x80:
-        # surrogate escapes are undecodable bytes; outside UTF-8 every high byte is unprintable
-        return not utf8 or 0xDC80 <= code <= 0xDCFF or not ch.isprintable()
-    return False
-
-
-def _octal_bytes(ch: str) -> str:
-    return "".join(f"\\{b:03o}" for b in ch.encode("utf-8", "surrogateescape"))
-
-
-def ls_quote(name: str, style: str, utf8: bool) -> str:
-    """A name in one of ls's quoting styles: literal, escape (-b), c (-Q), shell,
-    shell-always, shell-escape, shell-escape-always; ``hide`` replaces unprintables with ?."""
-    if style == "literal":
-        return name
-    if style == "hide":
-        return "".join("?" * (len(ch.encode("utf-8", "surrogateescape")) if not utf8 else 1)
-                       if _unprintable(ch, utf8) else ch for ch in name)
-    if style in ("escape", "c"):
-        out = []
-        for ch in name:
-            if ch == "\\":
-                out.append("\\\\")
-            elif ch == '"' and style == "c":
-                out.append('\\"')
-            elif ch == " " and style == "escape":
-                out.append("\\ ")
-            elif ord(ch) in _C_ESCAPES and ch != " ":
-                out.append("\\" + _C_ESCAPES[ord(ch)])
-            elif _unprintable(ch, utf8):
-                out.append(_octal_bytes(ch))
-            else:
-                out.append(ch)
-        text = "".join(out)
-        return f'"{text}"' if style == "c" else text
-    always = style.endswith("-always")
-    if style.startswith("shell-escape") and not utf8 and any(ord(c) >= 0x80 for c in name):
-        # C locale: high bytes are shown as $'\ooo' escapes
-        parts, run = [], []
-        for ch in name:
-            if ord(ch) >= 0x80:
-                if run:
-                    parts.append(quote("".join(run), always=True))
-                    run = []
-                parts.append("$'" + _octal_bytes(ch) + "'")
-            else:
-                run.append(ch)
-        if run:
-            parts.append(quote("".join(run), always=True))
-        text = "".join(parts)
-        return text if parts and parts[0].startswith("'") else "''" + text
-    if style.startswith("shell") and not style.startswith("shell-escape"):
-        if not _needs_quotes(name) and not always:
-            return name
-        if "'" in name and not any(ch in _DOUBLE_QUOTE_UNSAFE for ch in name):
-            return f'"{name}"'
-        return "'" + name.replace("'", "'\\''") + "'"
-    return quote(name, always=always)

@@ -6,7 +6,6 @@ import re
 from ...streams import InputStream
 from ...vfs import FSError
 from ...vfs.errors import EISDIR
-from ..options import UsageError
 from ..registry import CommandContext
 
 FLUSH_AT = 65536
@@ -45,27 +44,11 @@ class BatchWriter:
             await self.ctx.checkpoint()
 
 
-def quote(name: str) -> str:
-    """GNU's shell-style quoting of a file name in messages ('x', or "it's")."""
-    if "'" in name:
-        return '"' + name + '"' if '"' not in name and "\\" not in name else "'" + name.replace("'", "'\\''") + "'"
-    return "'" + name + "'"
-
-
 def open_operand(ctx: CommandContext, path: str) -> InputStream:
     """``ctx.open_input`` that also refuses directories (GNU reports them on read)."""
     if path != "-" and ctx.fs.is_dir(path, cwd=ctx.cwd):
         raise FSError(EISDIR, path)
     return ctx.open_input(path)
-
-
-async def read_all(ctx: CommandContext, path: str) -> bytes:
-    stream = open_operand(ctx, path)
-    return await stream.read()
-
-
-def strerror(exc: OSError) -> str:
-    return exc.strerror or str(exc)
 
 
 _SUFFIXES = {"b": 512, "": 1, "K": 1024, "k": 1024, "KiB": 1024, "kB": 1000, "KB": 1000}
@@ -89,14 +72,6 @@ def parse_size(text: str, allow_suffix: bool = True) -> int | None:
     if suffix not in _SUFFIXES:
         return None
     return int(m.group(1)) * _SUFFIXES[suffix]
-
-
-def positive_int(text: str, what: str, status: int = 1) -> int:
-    """Parse a plain non-negative integer option value or raise a GNU-style error."""
-    n = parse_size(text, allow_suffix=False)
-    if n is None:
-        raise UsageError(f"invalid {what}: {quote(text)}", status)
-    return n
 
 
 class Fail(Exception):
