@@ -11,7 +11,7 @@ from datetime import datetime
 
 from ..chars import isdigits
 from ..vfs import FSError
-from .datecmd import format_date, zone_from_tz
+from ._lib.dates import format_date, local_zone
 from ._lib.diffcore import Change, diff_sequences
 from ._lib.quoting import quote
 from .options import UsageError, getopt
@@ -191,7 +191,7 @@ class _Differ:
     def __init__(self, ctx: CommandContext, o: DiffOptions) -> None:
         self.ctx = ctx
         self.o = o
-        self.zone = zone_from_tz(ctx.env.get("TZ"))
+        self.zone = local_zone(ctx.env)
         self.trouble = False
         self.stdin_data: bytes | None = None
 

@@ -6,7 +6,8 @@ import stat as st
 import time
 
 from ..vfs import FSError, normpath
-from ._lib.fsutil import join_path, parse_date, parse_mode, parse_size, parse_touch_stamp, umask_of
+from ._lib.dates import DateError, parse_timestamp, parse_touch_stamp
+from ._lib.fsutil import join_path, parse_mode, parse_size, umask_of
 from ._lib.quoting import quote, strerror
 from .options import UsageError, getopt
 from .registry import CommandContext, command
@@ -707,8 +708,9 @@ async def touch(ctx: CommandContext) -> int:
         elif key == "h":
             no_deref = True
         elif key == "d":
-            stamp = parse_date(val or "", ctx.env)
-            if stamp is None:
+            try:
+                stamp = parse_timestamp(val or "", ctx.env)
+            except DateError:
                 await ctx.error(f"invalid date format {quote(val or '', 'locale')}")
                 return 1
         elif key == "t":

@@ -6,7 +6,7 @@ import struct
 
 from ..chars import isdigits
 from ..vfs import FSError
-from ._lib.fsutil import local_datetime
+from ._lib.dates import local_datetime
 from .options import getopt
 from .registry import CommandContext, command
 

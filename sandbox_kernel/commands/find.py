@@ -10,8 +10,9 @@ from typing import Callable
 
 from ..chars import isdigits
 from ..vfs import FSError, Stat
-from ._lib.fsutil import (group_id, group_name, join_path, local_datetime, mode_string, parse_mode,
-    user_id, user_name)
+from ._lib.dates import DateError, local_datetime, parse_timestamp
+from ._lib.fsutil import (group_id, group_name, join_path, mode_string, parse_mode, user_id,
+    user_name)
 from ._lib.quoting import quote, strerror
 from .options import ArgCursor
 from .registry import CommandContext, command
@@ -467,11 +468,10 @@ def p_newer_xy(p: Parser, opt: str) -> Node:
     if "B" in (x, y):
         raise FindError("This system does not provide a way to find the birth time of a file.")
     if y == "t":
-        from ._lib.fsutil import parse_date
-
-        when = parse_date(ref, p.w.ctx.env)
-        if when is None:
-            raise FindError(f"I cannot figure out how to interpret {quote(ref, 'locale')} as a date or time")
+        try:
+            when = parse_timestamp(ref, p.w.ctx.env)
+        except DateError:
+            raise FindError(f"I cannot figure out how to interpret {quote(ref, 'locale')} as a date or time") from None
     else:
         try:
             when = getattr(p.w.fs.stat(ref, p.w.cwd), _TIME_FIELDS[y])

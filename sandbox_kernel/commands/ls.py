@@ -9,8 +9,8 @@ from dataclasses import dataclass
 
 from ..chars import isdigits
 from ..vfs import FSError, Stat
-from ._lib.fsutil import (full_timestamp, group_name, human_size, join_path, local_datetime,
-    mode_string, user_name, utf8_locale)
+from ._lib.dates import full_timestamp, local_datetime
+from ._lib.fsutil import group_name, human_size, join_path, mode_string, user_name, utf8_locale
 from ._lib.quoting import quote, strerror
 from .options import UsageError, getopt
 from .registry import CommandContext, command

@@ -5,8 +5,9 @@ import re
 import stat as st
 
 from ..vfs import FSError
-from ._lib.fsutil import (file_type_name, full_timestamp, group_id, group_name, join_path,
-    mode_string, parse_mode, umask_of, user_id, user_name)
+from ._lib.dates import full_timestamp
+from ._lib.fsutil import (file_type_name, group_id, group_name, join_path, mode_string, parse_mode,
+    umask_of, user_id, user_name)
 from ._lib.quoting import quote, strerror
 from .options import UsageError, getopt
 from .registry import CommandContext, command

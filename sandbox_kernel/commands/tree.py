@@ -5,6 +5,7 @@ import stat as st
 
 from ..chars import isdigits
 from ..vfs import FSError
+from ._lib.dates import local_datetime
 from ._lib.fsutil import group_name, join_path, mode_string, user_name, utf8_locale
 from .find import glob_regex
 from .registry import CommandContext, command
@@ -140,7 +141,6 @@ class TreePrinter:
         elif o["s"]:
             fields.append(f"{s.st_size:>11}")
         if o["D"]:
-            from ._lib.fsutil import local_datetime
             dt = local_datetime(s.st_mtime, self.ctx.env)
             fields.append(f"{dt:%b} {dt.day:2d} {dt:%H:%M}")
         return f"[{' '.join(fields)}]  " if fields else ""
