@@ -1,8 +1,6 @@
 """ls: list directory contents (GNU layout: one per line, -C columns, -l long format)."""
 from __future__ import annotations
 
-import functools
-import re
 import stat as st
 import time
 from dataclasses import dataclass
@@ -12,6 +10,7 @@ from ..vfs import FSError, Stat
 from ._lib.dates import full_timestamp, local_datetime
 from ._lib.fsutil import group_name, human_size, join_path, mode_string, user_name, utf8_locale
 from ._lib.quoting import quote, strerror
+from ._lib.versionsort import version_key
 from .options import UsageError, getopt
 from .registry import CommandContext, command
 
@@ -260,77 +259,6 @@ def _entry_time(s: Stat, opts: Options) -> float:
     return {"atime": s.st_atime, "ctime": s.st_ctime}.get(opts.time_field, s.st_mtime)
 
 
-def _ver_order(ch: str | None) -> int:
-    if ch is None or "0" <= ch <= "9":
-        return 0
-    if ch.isascii() and ch.isalpha():
-        return ord(ch)
-    if ch == "~":
-        return -1
-    return ord(ch) + 256
-
-
-def _verrevcmp(a: str, b: str) -> int:
-    """Debian's version comparison, as gnulib's filevercmp uses it."""
-    i = j = 0
-    la, lb = len(a), len(b)
-    while i < la or j < lb:
-        while (i < la and not isdigits(a[i])) or (j < lb and not isdigits(b[j])):
-            ac = _ver_order(a[i] if i < la else None)
-            bc = _ver_order(b[j] if j < lb else None)
-            if ac != bc:
-                return ac - bc
-            i += 1
-            j += 1
-        while i < la and a[i] == "0":
-            i += 1
-        while j < lb and b[j] == "0":
-            j += 1
-        first_diff = 0
-        while i < la and isdigits(a[i]) and j < lb and isdigits(b[j]):
-            if not first_diff:
-                first_diff = ord(a[i]) - ord(b[j])
-            i += 1
-            j += 1
-        if i < la and isdigits(a[i]):
-            return 1
-        if j < lb and isdigits(b[j]):
-            return -1
-        if first_diff:
-            return first_diff
-    return 0
-
-
-_SUFFIX = re.compile(r"(?:\.[A-Za-z~][A-Za-z0-9~]*)*$")
-
-
-def filevercmp(a: str, b: str) -> int:
-    """GNU ls -v / sort -V order: hidden names first, file extensions compared last."""
-    if a == b:
-        return 0
-    for special in ("", ".", ".."):
-        if a == special:
-            return -1
-        if b == special:
-            return 1
-    if a[0] == "." and b[0] != ".":
-        return -1
-    if a[0] != "." and b[0] == ".":
-        return 1
-    if a[0] == "." and b[0] == ".":
-        a, b = a[1:], b[1:]
-    a_pre = a[:_SUFFIX.search(a).start()]
-    b_pre = b[:_SUFFIX.search(b).start()]
-    result = _verrevcmp(a, b) if a_pre == b_pre else _verrevcmp(a_pre, b_pre)
-    if result:
-        return result
-    ab, bb = a.encode("utf-8", "surrogateescape"), b.encode("utf-8", "surrogateescape")
-    return (ab > bb) - (ab < bb)
-
-
-_version_key = functools.cmp_to_key(filevercmp)
-
-
 def _sort_entries(entries: list[Entry], opts: Options) -> list[Entry]:
     if opts.sort == "none":
         out = list(entries)
@@ -344,7 +272,7 @@ def _sort_entries(entries: list[Entry], opts: Options) -> list[Entry]:
         elif opts.sort == "size":
             out.sort(key=lambda e: -(e.st.st_size if e.st else 0))
         elif opts.sort == "version":
-            out.sort(key=lambda e: _version_key(e.name))  # stable over the name order
+            out.sort(key=lambda e: version_key(e.name.encode("utf-8", "surrogateescape")))  # stable over the name order
         elif opts.sort == "extension":
             def ext(e: Entry) -> bytes:
                 base = e.name.rsplit("/", 1)[-1]

@@ -17,6 +17,7 @@ from ..chars import isdigits
 from ..vfs import FSError
 from ._lib.quoting import quote
 from ._lib.textio import Fail, run_guarded, std_output_for
+from ._lib.versionsort import version_key
 from .options import getopt
 from .registry import CommandContext, command
 
@@ -297,42 +298,6 @@ def month_value(text: bytes) -> int:
     return _MONTHS.get(text.lstrip(_BLANKS)[:3].upper(), 0)
 
 
-_VER_PARTS = re.compile(rb"(\D*)(\d*)")
-_SUFFIX = re.compile(rb"(?:\.[A-Za-z~][A-Za-z0-9~]*)*$")
-
-
-def _char_order(c: int) -> int:
-    if 0x41 <= c <= 0x5A or 0x61 <= c <= 0x7A:
-        return c
-    if c == 0x7E:
-        return -2
-    return c + 256
-
-
-def _verkey(s: bytes) -> tuple:
-    parts = []
-    for text, digits in _VER_PARTS.findall(s):
-        if not text and not digits:
-            continue
-        parts.append((tuple(_char_order(c) for c in text) + (-1,), int(digits) if digits else 0))
-    parts.append(((-1,), -1))
-    return tuple(parts)
-
-
-def version_value(s: bytes) -> tuple:
-    """GNU filevercmp as a sort key."""
-    if not s:
-        return (0,)
-    if s == b".":
-        return (1,)
-    if s == b"..":
-        return (2,)
-    hidden = s[:1] == b"."
-    body = s[1:] if hidden else s
-    prefix = body[:_SUFFIX.search(body).start()]
-    return (3 if hidden else 4, _verkey(prefix), _verkey(body))
-
-
 def _transform(flags: set[str]) -> Callable[[bytes], object] | None:
     """The ordering value of a key's text, or None when the text itself is the value."""
     delete = _NOT_DICT if "d" in flags else _NOT_PRINT if "i" in flags else None
@@ -346,7 +311,7 @@ def _transform(flags: set[str]) -> Callable[[bytes], object] | None:
     if "M" in flags:
         return month_value
     if "V" in flags:
-        return version_value
+        return version_key
     if delete is not None and fold:
         return lambda s: s.translate(_UPPER, delete)
     if delete is not None:

@@ -7,7 +7,8 @@ from ..chars import isdigits
 from ..vfs import FSError
 from ._lib.dates import local_datetime
 from ._lib.fsutil import group_name, join_path, mode_string, user_name, utf8_locale
-from .find import glob_regex
+from ._lib.globs import glob_regex
+from ._lib.versionsort import version_key
 from .registry import CommandContext, command
 
 TREE_HELP = """\
@@ -189,8 +190,7 @@ class TreePrinter:
         if not o["U"]:
             key_name = (lambda e: e[0].encode("utf-8", "surrogateescape"))
             if o["v"]:
-                from .ls import _version_key
-                out.sort(key=lambda e: _version_key(e[0]))
+                out.sort(key=lambda e: version_key(key_name(e)))
             else:
                 out.sort(key=key_name)
             if o["t"]:

@@ -4,14 +4,13 @@ from __future__ import annotations
 import re
 
 from ...vfs import FSError
-from ..registry import CommandContext, command
-from .._lib.posix_regex import RegexError, RegexTimeout, compile_posix
-from ..grep import _deadline
 from .._lib.lineblocks import TextCodec
+from .._lib.posix_regex import RegexError, RegexTimeout, compile_posix, regex_deadline
+from ..registry import CommandContext, command
+from . import runtime as rt
 from .compiler import CompileError, Compiler
 from .lexer import AwkSyntaxError, ESCAPES
 from .parser import parse
-from . import runtime as rt
 
 AWK_HELP = """\
 Usage: awk [POSIX or GNU style options] -f progfile [--] file ...
@@ -143,7 +142,7 @@ async def awk(ctx: CommandContext) -> int:
         await ctx.err(f"{ctx.name}: {label}:{line}: warning: {message}\n")
     for message in compiler.warnings:
         await ctx.err(f"{ctx.name}: {label}:1: warning: {message}\n")
-    runtime = rt.Runtime(ctx, [ctx.name] + operands, _deadline(ctx), codec)
+    runtime = rt.Runtime(ctx, [ctx.name] + operands, regex_deadline(ctx), codec)
     ns = rt.namespace(runtime)
     ns.update(consts)
     deadline = runtime.deadline
