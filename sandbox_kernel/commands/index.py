@@ -7,7 +7,7 @@ from __future__ import annotations
 #: module (under sandbox_kernel) -> the commands it registers, space-separated
 COMMAND_MODULES: dict[str, str] = {
     "commands.archive": "gunzip gzip tar unzip zcat zip",
-    "commands.awk": "awk gawk",
+    "commands.awk.cli": "awk gawk",
     "commands.bytedump": "hexdump od xxd",
     "commands.cat": "cat",
     "commands.checksums": "b2sum cksum md5sum sha1sum sha224sum sha256sum sha384sum sha512sum",
@@ -27,7 +27,7 @@ COMMAND_MODULES: dict[str, str] = {
     "commands.headtail": "head tail",
     "commands.identity": "getconf hostname id nproc uname whoami",
     "commands.joincomm": "comm join",
-    "commands.jq": "jq",
+    "commands.jq.cli": "jq",
     "commands.linefilters": "nl rev tac uniq",
     "commands.ls": "dir ls vdir",
     "commands.patch": "patch",

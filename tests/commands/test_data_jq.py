@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from sandbox_kernel.commands.jq import format_number
+from sandbox_kernel.commands.jq.formats import format_number
 
 from .datahelp import new_fs, run_cmd
 
