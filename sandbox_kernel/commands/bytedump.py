@@ -8,27 +8,9 @@ import struct
 from ..chars import isdigits
 from ..vfs import FSError
 from ._lib.quoting import quote
+from ._lib.sizes import parse_size
 from .options import UsageError, getopt
 from .registry import CommandContext, command
-
-_SUFFIX_MULT = {"": 1, "b": 512, "k": 1024, "K": 1024, "kB": 1000, "m": 1024 ** 2, "M": 1024 ** 2,
-                "MB": 1000 ** 2, "G": 1024 ** 3, "GB": 1000 ** 3}
-
-
-def parse_count(text: str) -> int | None:
-    """A byte count in C syntax (0x1f, 017, 42) with an optional size suffix (b, k, M...)."""
-    m = re.fullmatch(r"(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)([a-zA-Z]*)", text.strip())
-    if not m or m.group(2) not in _SUFFIX_MULT:
-        return None
-    digits = m.group(1)
-    if digits[:2] in ("0x", "0X"):
-        value = int(digits, 16)
-    elif digits.startswith("0"):
-        value = int(digits, 8)
-    else:
-        value = int(digits)
-    return value * _SUFFIX_MULT[m.group(2)]
-
 
 class _ConcatInput:
     """Reads the named files one after another, like od and hexdump do; ``quoting`` is how
@@ -302,12 +284,12 @@ async def od(ctx: CommandContext) -> int:
                 return 1
             radix = v
         elif o == "j":
-            skip = parse_count(v)
+            skip = parse_size(v, c_syntax=True)
             if skip is None:
                 await ctx.error(f"invalid --skip-bytes argument {quote(v, 'locale')}")
                 return 1
         elif o == "N":
-            limit = parse_count(v)
+            limit = parse_size(v, c_syntax=True)
             if limit is None:
                 await ctx.error(f"invalid --read-bytes argument {quote(v, 'locale')}")
                 return 1
@@ -323,7 +305,7 @@ async def od(ctx: CommandContext) -> int:
             if v is None:
                 width = 32
             else:
-                parsed_width = parse_count(v)
+                parsed_width = parse_size(v, c_syntax=True)
                 if not parsed_width:
                     await ctx.error(f"invalid --width argument {quote(v, 'locale')}")
                     return 1
@@ -331,7 +313,7 @@ async def od(ctx: CommandContext) -> int:
         elif o in traditional:
             specs += _parse_type(traditional[o])
         elif o == "S":
-            min_string = 3 if v is None else parse_count(v)
+            min_string = 3 if v is None else parse_size(v, c_syntax=True)
             if min_string is None:
                 await ctx.error(f"invalid --strings argument {quote(v, 'locale')}")
                 return 1
@@ -641,18 +623,18 @@ async def xxd(ctx: CommandContext) -> int:
     flags = set()
     for o, v in opts:
         if o == "c":
-            cols = parse_count(v)
+            cols = parse_size(v, c_syntax=True)
             if cols is None:
                 await ctx.err("xxd: invalid number of columns (max. 256).\n")
                 return 1
         elif o == "g":
-            group = parse_count(v)
+            group = parse_size(v, c_syntax=True)
         elif o == "l":
-            length = parse_count(v)
+            length = parse_size(v, c_syntax=True)
         elif o == "s":
             text = v.lstrip("+")
             negative = text.startswith("-")
-            value = parse_count(text.lstrip("-"))
+            value = parse_size(text.lstrip("-"), c_syntax=True)
             if value is None:
                 await ctx.err(f"xxd: invalid seek value '{v}'\n")
                 return 1
@@ -660,7 +642,7 @@ async def xxd(ctx: CommandContext) -> int:
         elif o == "n":
             name = v
         elif o == "o":
-            display_offset = parse_count(v) or 0
+            display_offset = parse_size(v, c_syntax=True) or 0
         elif o == "v":
             await ctx.err("xxd 2022-01-14 by Juergen Weigert et al.\n")
             return 0
@@ -920,12 +902,12 @@ async def hexdump(ctx: CommandContext) -> int:
             kinds.append(o)
             formats += _KIND_FORMATS[o]
         elif o == "n":
-            length = parse_count(v)
+            length = parse_size(v, c_syntax=True)
             if length is None:
                 await ctx.error(f"invalid length argument: {quote(v, 'locale')}")
                 return 1
         elif o == "s":
-            skip = parse_count(v)
+            skip = parse_size(v, c_syntax=True)
             if skip is None:
                 await ctx.error(f"invalid skip argument: {quote(v, 'locale')}")
                 return 1

@@ -6,8 +6,9 @@ import stat as st
 
 from ..chars import isdigits
 from ..vfs import FSError
-from ._lib.fsutil import human_size, join_path, parse_size
+from ._lib.fsutil import human_size, join_path
 from ._lib.quoting import quote, strerror
+from ._lib.sizes import parse_size
 from .options import UsageError, getopt
 from .registry import CommandContext, command
 
@@ -41,7 +42,7 @@ Summarize disk usage of the set of FILEs, recursively for directories.
 
 async def _block_size(ctx: CommandContext, val: str | None) -> int | None:
     """-B SIZE for du and df; None (reported) when SIZE is not a positive size."""
-    size = parse_size(val or "")
+    size = parse_size(val or "", "eEgGkKmMpPtTyYzZ0")
     if size is None or size <= 0:
         await ctx.error(f"invalid -B argument '{val or ''}'")  # GNU leaves this one unescaped
         return None

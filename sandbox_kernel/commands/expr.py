@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..chars import isdigits
-from ._lib.textio import is_utf8
+from ._lib.textio import utf8_locale
 from .options import ArgCursor
 from .registry import CommandContext, command
 
@@ -254,7 +254,7 @@ async def expr(ctx: CommandContext) -> int:
     if args[:1] == ["--"]:
         args = args[1:]
     # work on characters in a UTF-8 locale, on bytes (one latin-1 character each) otherwise
-    utf8 = is_utf8(ctx)
+    utf8 = utf8_locale(ctx.env)
     if not utf8:
         args = [a.encode("utf-8", "surrogateescape").decode("latin-1") for a in args]
     if not args:

@@ -7,8 +7,9 @@ import time
 
 from ..vfs import FSError, normpath
 from ._lib.dates import DateError, parse_timestamp, parse_touch_stamp
-from ._lib.fsutil import join_path, parse_mode, parse_size, umask_of
+from ._lib.fsutil import join_path, parse_mode, umask_of
 from ._lib.quoting import quote, strerror
+from ._lib.sizes import parse_size
 from .options import UsageError, getopt
 from .registry import CommandContext, command
 
@@ -934,7 +935,7 @@ async def truncate(ctx: CommandContext) -> int:
         text = size_text
         if text and text[0] in "+-<>/%":
             op, text = text[0], text[1:]
-        parsed = parse_size(text)
+        parsed = parse_size(text, "EgGkKmMPQRtTYZ0")
         if parsed is None:
             await ctx.error(f"Invalid number: {quote(size_text, 'locale')}")
             return 1

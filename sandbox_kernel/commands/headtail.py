@@ -6,7 +6,8 @@ import re
 from ..streams import FileInput
 from ..vfs import FSError
 from ._lib.quoting import quote
-from ._lib.textio import BatchWriter, Fail, parse_size, run_guarded
+from ._lib.sizes import parse_size
+from ._lib.textio import BatchWriter, Fail, run_guarded
 from .options import getopt
 from .registry import CommandContext, command
 

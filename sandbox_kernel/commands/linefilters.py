@@ -5,8 +5,8 @@ import re
 
 from ..vfs import FSError
 from ._lib.quoting import quote
-from ._lib.textio import (BatchWriter, Fail, is_utf8, line_batches, open_operand, parse_size,
-    run_guarded)
+from ._lib.sizes import parse_size
+from ._lib.textio import BatchWriter, Fail, line_batches, open_operand, run_guarded, utf8_locale
 from .options import UsageError, getopt
 from .registry import CommandContext, command
 
@@ -94,7 +94,7 @@ _SKIP_FIELD = re.compile(rb"[ \t]*[^ \t]*")
 
 
 def _count_arg(val: str, what: str) -> int:
-    n = parse_size(val, allow_suffix=False)
+    n = parse_size(val, "")
     if n is None:
         raise Fail(f"{val}: invalid number of {what}")
     return n
@@ -254,7 +254,7 @@ async def uniq(ctx: CommandContext) -> int:
 async def rev(ctx: CommandContext) -> int:
     opts, files = getopt(ctx.args, "0", {"zero": "0"}, status=1)
     sep = b"\0" if opts else b"\n"
-    utf8 = is_utf8(ctx)  # util-linux rev reverses characters, not bytes
+    utf8 = utf8_locale(ctx.env)  # util-linux rev reverses characters, not bytes
     status = 0
     out = BatchWriter(ctx)
     for name in files or ["-"]:

@@ -8,8 +8,9 @@ from dataclasses import dataclass
 from ..chars import isdigits
 from ..vfs import FSError, Stat
 from ._lib.dates import full_timestamp, local_datetime
-from ._lib.fsutil import group_name, human_size, join_path, mode_string, user_name, utf8_locale
+from ._lib.fsutil import group_name, human_size, join_path, mode_string, user_name
 from ._lib.quoting import quote, strerror
+from ._lib.textio import utf8_locale
 from ._lib.versionsort import version_key
 from .options import UsageError, getopt
 from .registry import CommandContext, command

@@ -6,7 +6,8 @@ import re
 from ..chars import isdigits
 from ..vfs import FSError
 from ._lib.quoting import quote
-from ._lib.textio import Fail, parse_size, run_guarded, std_output_for
+from ._lib.sizes import COREUTILS_SUFFIXES, parse_size
+from ._lib.textio import Fail, run_guarded, std_output_for
 from .options import UsageError, getopt
 from .registry import CommandContext, command
 
@@ -225,7 +226,7 @@ async def split(ctx: CommandContext) -> int:
                 raise Fail(f"invalid suffix {quote(val, 'locale')}, contains directory separator")
             additional = val
         elif opt in ("b", "C", "l"):
-            n = parse_size(val, allow_suffix=opt != "l")
+            n = parse_size(val, COREUTILS_SUFFIXES if opt != "l" else "")
             if n is None or n == 0:
                 what = {"b": "bytes", "C": "bytes", "l": "lines"}[opt]
                 raise Fail(f"invalid number of {what}: {quote(val, 'locale')}")

@@ -6,8 +6,9 @@ import stat as st
 from ..chars import isdigits
 from ..vfs import FSError
 from ._lib.dates import local_datetime
-from ._lib.fsutil import group_name, join_path, mode_string, user_name, utf8_locale
+from ._lib.fsutil import group_name, join_path, mode_string, user_name
 from ._lib.globs import glob_regex
+from ._lib.textio import utf8_locale
 from ._lib.versionsort import version_key
 from .registry import CommandContext, command
 

@@ -7,7 +7,7 @@ import re
 from ..streams import FileInput
 from ..vfs import FileHandle, FSError
 from ._lib.quoting import quote
-from ._lib.textio import char_width, is_utf8
+from ._lib.textio import char_width, utf8_locale
 from .options import UsageError, getopt
 from .registry import CommandContext, command
 
@@ -154,7 +154,7 @@ async def wc(ctx: CommandContext) -> int:
     if not want:
         want = {"l", "w", "c"}
     order = [k for k in "lwmcL" if k in want]
-    utf8 = is_utf8(ctx)
+    utf8 = utf8_locale(ctx.env)
     operands = files or ["-"]
 
     # GNU sizes the columns from the regular files' total size (7 when any is not regular)

@@ -116,19 +116,6 @@ def human_size(n: float, si: bool = False) -> str:
     return str(int(n))
 
 
-def parse_size(text: str) -> int | None:
-    """``10``, ``10K``, ``1M``, ``2KB``, ``3KiB`` (truncate, du thresholds); None if invalid."""
-    import re
-
-    m = re.fullmatch(r"([0-9]+)([KMGTPEZY]?)(iB|B)?", text, re.I)
-    if not m:
-        return None
-    num, unit, suffix = int(m.group(1)), m.group(2).upper(), m.group(3)
-    if not unit:
-        return None if suffix else num
-    power = "KMGTPEZY".index(unit) + 1
-    base = 1000 if suffix == "B" else 1024
-    return num * base ** power
 
 
 def join_path(base: str, name: str) -> str:
@@ -207,12 +194,3 @@ def umask_of(ctx) -> int:
     """The shell's umask for this command (the VFS default when run outside a shell)."""
     value = (getattr(ctx, "extra", None) or {}).get("umask")
     return ctx.fs.umask if value is None else value
-
-
-def utf8_locale(env: dict | None) -> bool:
-    """Whether LC_ALL / LC_CTYPE / LANG (first one set) names a UTF-8 locale."""
-    for var in ("LC_ALL", "LC_CTYPE", "LANG"):
-        value = (env or {}).get(var)
-        if value:
-            return "utf-8" in value.lower() or "utf8" in value.lower()
-    return False

@@ -1,7 +1,6 @@
-"""Shared plumbing for the text coreutils: batched output, opening operands, GNU numbers."""
+"""Shared plumbing for the text coreutils: batched output, opening operands, line batches,
+the locale's character widths."""
 from __future__ import annotations
-
-import re
 
 from ...streams import InputStream
 from ...vfs import FSError
@@ -51,27 +50,6 @@ def open_operand(ctx: CommandContext, path: str) -> InputStream:
     return ctx.open_input(path)
 
 
-_SUFFIXES = {"b": 512, "": 1, "K": 1024, "k": 1024, "KiB": 1024, "kB": 1000, "KB": 1000}
-for _i, _c in enumerate("MGTPEZYRQ", start=2):
-    _SUFFIXES[_c] = 1024 ** _i
-    _SUFFIXES[_c + "iB"] = 1024 ** _i
-    _SUFFIXES[_c + "B"] = 1000 ** _i
-
-_SIZE_RE = re.compile(r"^\s*([0-9]+)([A-Za-z]*)$")
-
-
-def parse_size(text: str, allow_suffix: bool = True) -> int | None:
-    """GNU xstrtoumax-style count: digits with an optional multiplier suffix (``2K``,
-    ``1MB``, ``3b``); None when invalid. Huge values are kept (Python ints)."""
-    m = _SIZE_RE.match(text)
-    if not m:
-        return None
-    suffix = m.group(2)
-    if suffix and not allow_suffix:
-        return None
-    if suffix not in _SUFFIXES:
-        return None
-    return int(m.group(1)) * _SUFFIXES[suffix]
 
 
 class Fail(Exception):
@@ -123,10 +101,10 @@ async def line_batches(stream: InputStream, sep: bytes = b"\n", size: int = 1 <<
             yield [line + sep for line in lines]
 
 
-def is_utf8(ctx: CommandContext) -> bool:
-    """Whether the command's locale (LC_ALL, LC_CTYPE, LANG in that order) is UTF-8."""
+def utf8_locale(env: dict | None) -> bool:
+    """Whether LC_ALL / LC_CTYPE / LANG (the first one set) names a UTF-8 locale."""
     for var in ("LC_ALL", "LC_CTYPE", "LANG"):
-        value = ctx.env.get(var)
+        value = (env or {}).get(var)
         if value:
             low = value.lower()
             return "utf-8" in low or "utf8" in low
