@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ..chars import isdigits
+from ._lib.posix_regex import RegexError, compile_posix
 from ._lib.textio import utf8_locale
 from .options import ArgCursor
 from .registry import CommandContext, command
@@ -234,8 +235,6 @@ class _Parser(ArgCursor):
 
 
 def regex_match(string: str, pattern: str):
-    from ._lib.posix_regex import RegexError, compile_posix
-
     try:
         rx = compile_posix(pattern)
     except RegexError as e:

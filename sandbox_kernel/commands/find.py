@@ -14,6 +14,7 @@ from ._lib.dates import DateError, local_datetime, parse_timestamp
 from ._lib.fsutil import (group_id, group_name, join_path, mode_string, parse_mode, user_id,
     user_name)
 from ._lib.globs import bracket_end, glob_regex
+from ._lib.posix_regex import RegexError, compile_posix
 from ._lib.printf import apply_width, interpret_escapes
 from ._lib.quoting import quote, strerror
 from .options import ArgCursor
@@ -91,8 +92,6 @@ def _emacs_to_ere(pattern: str) -> str:
 
 
 def compile_find_regex(pattern: str, regex_type: str, ignore_case: bool):
-    from ._lib.posix_regex import RegexError, compile_posix
-
     if regex_type in ("findutils-default", "emacs", "gnu-awk", "posix-awk", "awk"):
         source, extended = _emacs_to_ere(pattern) if regex_type in ("findutils-default", "emacs") \
             else pattern, True

@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import re
 
+from ..streams import FileOutput
 from ..vfs import FSError
+from ._lib.posix_regex import RegexError, compile_posix, translate
 from ._lib.quoting import quote
 from ._lib.sizes import parse_size
 from ._lib.textio import BatchWriter, Fail, line_batches, open_operand, run_guarded, utf8_locale
@@ -165,7 +167,6 @@ async def uniq(ctx: CommandContext) -> int:
             handle = ctx.fs.open(operands[1], "wb", cwd=ctx.cwd)
         except FSError as e:
             raise Fail(f"{operands[1]}: {e.strerror}")
-        from ..streams import FileOutput
         dest = FileOutput(handle)
     out = BatchWriter(ctx, dest)
 
@@ -344,7 +345,6 @@ async def tac(ctx: CommandContext) -> int:
     sep = sep_text.encode("utf-8", "surrogateescape")
     rx = None
     if use_regex:
-        from ._lib.posix_regex import RegexError, translate
         try:
             source = translate(emacs_to_ere(sep_text), extended=True)
             rx = re.compile(source.encode("utf-8", "surrogateescape"), re.S)
@@ -426,7 +426,6 @@ async def nl(ctx: CommandContext) -> int:
             if val in ("a", "t", "n"):
                 styles[section] = val
             elif val.startswith("p"):
-                from ._lib.posix_regex import RegexError, compile_posix
                 try:
                     regexes[section] = compile_posix(val[1:])
                 except RegexError as e:

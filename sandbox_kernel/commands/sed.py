@@ -5,6 +5,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..chars import isdigits
+from ..streams import BufferOutput, EmptyInput
 from ..vfs import FSError
 from ._lib.lineblocks import LineTooLong, TextCodec, line_blocks
 from ._lib.posix_regex import (PosixRegex, RegexError, RegexTimeout, compile_posix, compile_python,
@@ -1264,7 +1265,6 @@ class _Sed:
             await self.flush_appends()
 
     async def run_shell(self, command_text: str) -> str:
-        from ..streams import BufferOutput, EmptyInput
         buf = BufferOutput()
         await self.flush()
         await self.ctx.run(["sh", "-c", self.codec.unarg(command_text)], stdin=EmptyInput(), stdout=buf)

@@ -363,11 +363,6 @@ class Sorter:
             return -c if self.reverse else c
         return 0
 
-    def equal_keys(self, a: bytes, b: bytes) -> bool:
-        if not self.funcs:
-            return a == b
-        return all(func(a) == func(b) for func, _ in self.funcs)
-
 
 def _whole_line(line: bytes) -> bytes:
     return line

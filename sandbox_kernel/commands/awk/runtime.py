@@ -190,10 +190,6 @@ class Runtime:
             self.out.clear()
             await self.ctx.stdout.write(data)
 
-    async def maybe_flush(self) -> None:
-        if len(self.out) >= 1024:
-            await self.flush_stdout()
-
     async def redirect(self, op: str, dest: str, text: str) -> None:
         target = self.files.get(dest)
         if target is None:
