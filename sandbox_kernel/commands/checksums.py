@@ -7,7 +7,7 @@ import re
 from ..chars import isdigits
 from ..vfs import FSError
 from ._lib.quoting import quote
-from .options import UsageError, getopt
+from .options import UsageError, argmatch, getopt
 from .registry import CommandContext, command
 
 _ALGORITHMS = {
@@ -362,13 +362,7 @@ async def cksum(ctx: CommandContext) -> int:
     untagged = False
     for o, v in opts:
         if o == "a":
-            if v not in _CKSUM_DIGESTS and v not in ("crc", "sysv", "bsd"):
-                await ctx.error(f"invalid argument {quote(v, 'locale')} for '--algorithm'")
-                await ctx.err("Valid arguments are:\n" + "".join(
-                    f"  - '{a}'\n" for a in ("sysv", "bsd", "crc", *_CKSUM_DIGESTS)))
-                await ctx.err("Try 'cksum --help' for more information.\n")
-                return 1
-            algorithm = v
+            algorithm = argmatch(v, ["bsd", "sysv", "crc", *_CKSUM_DIGESTS], "--algorithm")
         elif o == "l":
             if not isdigits(v) or int(v) % 8 or not 0 < int(v) <= 512:
                 await ctx.error(f"invalid length: {quote(v, 'locale')}")

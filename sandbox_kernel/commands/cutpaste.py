@@ -4,7 +4,7 @@ from __future__ import annotations
 from ..chars import isdigits
 from ..vfs import FSError
 from ._lib.quoting import quote
-from ._lib.textio import BatchWriter, Fail, open_operand, run_guarded
+from ._lib.textio import BatchWriter, Fail, each_input, open_operand, run_guarded
 from .options import UsageError, getopt
 from .registry import CommandContext, command
 
@@ -168,12 +168,8 @@ async def cut(ctx: CommandContext) -> int:
                 return b"".join(pieces)
             return out_delim.join(pieces)
 
-    for name in files or ["-"]:
-        try:
-            stream = open_operand(ctx, name)
-        except FSError as e:
-            await out.flush()
-            await ctx.error(f"{quote(name, 'shell-escape', colon=True)}: {e.strerror}")
+    async for _name, stream in each_input(ctx, files, out=out):
+        if stream is None:
             status = 1
             continue
         partial = b""

@@ -8,7 +8,7 @@ from datetime import datetime, timezone
 
 from ._lib.dates import UTC, DateError, format_date, local_zone, parse_date
 from ._lib.quoting import quote
-from .options import UsageError, getopt
+from .options import UsageError, argmatch, getopt
 from .registry import CommandContext, command
 
 DATE_HELP = """Usage: date [OPTION]... [+FORMAT]
@@ -92,17 +92,6 @@ _RFC3339_FORMATS = {"date": "%Y-%m-%d", "seconds": "%Y-%m-%d %H:%M:%S%:z",
                     "ns": "%Y-%m-%d %H:%M:%S.%N%:z"}
 
 
-def _pick(arg: str, choices: dict, option: str) -> str:
-    matches = [k for k in choices if k.startswith(arg)] if arg else []
-    if arg in choices:
-        return arg
-    if len(matches) == 1:
-        return matches[0]
-    kind = "ambiguous" if matches else "invalid"
-    valid = "".join(f"  - '{k}'\n" for k in choices)
-    raise UsageError(f"{kind} argument {quote(arg, 'locale')} for '{option}'\nValid arguments are:\n{valid.rstrip()}", 1)
-
-
 @command("date", help=DATE_HELP)
 async def date(ctx: CommandContext) -> int:
     opts, operands = getopt(ctx.args, "d:f:I::Rr:s:u", status=1, long={
@@ -119,13 +108,13 @@ async def date(ctx: CommandContext) -> int:
         elif o == "f":
             file_arg = v
         elif o == "I":
-            fmt = _ISO_FORMATS[_pick(v, _ISO_FORMATS, "--iso-8601") if v else "date"]
+            fmt = _ISO_FORMATS[argmatch(v, ["hours", "minutes", "date", "seconds", "ns"], "--iso-8601") if v else "date"]
             formats_given += 1
         elif o == "R":
             fmt = "%a, %d %b %Y %H:%M:%S %z"
             formats_given += 1
         elif o == "rfc-3339":
-            fmt = _RFC3339_FORMATS[_pick(v, _RFC3339_FORMATS, "--rfc-3339")]
+            fmt = _RFC3339_FORMATS[argmatch(v, list(_RFC3339_FORMATS), "--rfc-3339")]
             formats_given += 1
         elif o == "r":
             reference = v

@@ -10,7 +10,7 @@ from ._lib.dates import DateError, parse_timestamp, parse_touch_stamp
 from ._lib.fsutil import join_path, parse_mode, umask_of
 from ._lib.quoting import quote, strerror
 from ._lib.sizes import parse_size
-from .options import UsageError, getopt
+from .options import UsageError, argmatch, getopt
 from .registry import CommandContext, command
 
 
@@ -292,8 +292,8 @@ class _Copier:
 def _preserve_list(copier: _Copier, value: str | None, on: bool) -> None:
     items = (value or "mode,ownership,timestamps").split(",")
     for item in items:
-        if item not in ("mode", "ownership", "timestamps", "links", "context", "xattr", "all"):
-            raise UsageError(f"invalid argument {quote(item, 'locale')} for '--preserve'", 1)
+        item = argmatch(item, ["mode", "timestamps", "ownership", "links", "context", "xattr", "all"],
+                        "--preserve")
         if item in ("mode", "all"):
             copier.preserve_mode = on
         if item in ("timestamps", "all"):
@@ -727,12 +727,11 @@ async def touch(ctx: CommandContext) -> int:
                 return 1
             ref_times = (rs.st_atime, rs.st_mtime)
         elif key == "time":
-            if val in ("access", "atime", "use"):
+            if argmatch(val, {"atime": "a", "access": "a", "use": "a", "mtime": "m", "modify": "m"},
+                        "--time") == "a":
                 only_a = True
-            elif val in ("modify", "mtime"):
-                only_m = True
             else:
-                raise UsageError(f"invalid argument {quote(val or '', 'locale')} for '--time'", 1)
+                only_m = True
     if not operands:
         raise UsageError("missing file operand", 1)
     if only_a and only_m:

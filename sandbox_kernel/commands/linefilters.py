@@ -8,8 +8,9 @@ from ..vfs import FSError
 from ._lib.posix_regex import RegexError, compile_posix, translate
 from ._lib.quoting import quote
 from ._lib.sizes import parse_size
-from ._lib.textio import BatchWriter, Fail, line_batches, open_operand, run_guarded, utf8_locale
-from .options import UsageError, getopt
+from ._lib.textio import (BatchWriter, Fail, each_input, line_batches, open_operand, run_guarded,
+    utf8_locale)
+from .options import UsageError, argmatch, getopt
 from .registry import CommandContext, command
 
 UNIQ_HELP = """\
@@ -102,15 +103,6 @@ def _count_arg(val: str, what: str) -> int:
     return n
 
 
-def _uniq_method(option: str, val: str | None, methods: tuple[str, ...], default: str) -> str:
-    """The method a --all-repeated/--group argument names (a unique prefix), or ``default``."""
-    match = [m for m in methods if m.startswith(val)] if val else [default]
-    if len(match) != 1:
-        raise UsageError(f"invalid argument {quote(val or '', 'locale')} for '--{option}'\nValid arguments are:\n"
-                         + "\n".join(f"  - '{m}'" for m in methods), 1)
-    return match[0]
-
-
 @command("uniq", help=UNIQ_HELP)
 @run_guarded
 async def uniq(ctx: CommandContext) -> int:
@@ -132,9 +124,9 @@ async def uniq(ctx: CommandContext) -> int:
         elif opt == "D":
             all_repeated = "none"
         elif opt == "all-repeated":
-            all_repeated = _uniq_method("all-repeated", val, ("none", "prepend", "separate"), "none")
+            all_repeated = argmatch(val, ["none", "prepend", "separate"], "--all-repeated") if val else "none"
         elif opt == "group":
-            group = _uniq_method("group", val, ("prepend", "append", "separate", "both"), "separate")
+            group = argmatch(val, ["prepend", "append", "separate", "both"], "--group") if val else "separate"
         elif opt == "f":
             skip_fields = _count_arg(val, "fields to skip")
         elif opt == "s":
@@ -471,12 +463,8 @@ async def nl(ctx: CommandContext) -> int:
     blank_run = 0
     status = 0
     markers = {delim * 3: "header", delim * 2: "body", delim: "footer"} if delim else {}
-    for name in files or ["-"]:
-        try:
-            stream = open_operand(ctx, name)
-        except FSError as e:
-            await out.flush()
-            await ctx.error(f"{quote(name, 'shell-escape', colon=True)}: {e.strerror}")
+    async for _name, stream in each_input(ctx, files, out=out):
+        if stream is None:
             status = 1
             continue
         async for batch in line_batches(stream):

@@ -8,11 +8,11 @@ from dataclasses import dataclass
 from ..chars import isdigits
 from ..vfs import FSError, Stat
 from ._lib.dates import full_timestamp, local_datetime
-from ._lib.fsutil import group_name, human_size, join_path, mode_string, user_name
+from ._lib.fsutil import group_name, human_size, join_path, mode_string, type_indicator, user_name
 from ._lib.quoting import quote, strerror
 from ._lib.textio import utf8_locale
 from ._lib.versionsort import version_key
-from .options import UsageError, getopt
+from .options import UsageError, argmatch, getopt
 from .registry import CommandContext, command
 
 LS_HELP = """\
@@ -150,7 +150,7 @@ class Options:
             elif key == "file-type":
                 self.file_type = True
             elif key == "indicator-style":
-                style = _choice("indicator-style", val, ["none", "slash", "file-type", "classify"])
+                style = argmatch(val, ["none", "slash", "file-type", "classify"], "--indicator-style")
                 self.classify = style == "classify"
                 self.file_type = style == "file-type"
                 self.slash = style == "slash"
@@ -159,18 +159,16 @@ class Options:
             elif key in _SORT_OPTIONS:
                 self.sort = _SORT_OPTIONS[key]
             elif key == "sort":
-                self.sort = {"none": "none", "time": "time", "size": "size", "version": "version",
-                             "extension": "extension", "name": "name"}[
-                    _choice("sort", val, ["none", "time", "size", "version", "extension", "name"])]
+                self.sort = argmatch(val, ["none", "time", "size", "extension", "version", "name"],
+                                     "--sort")
             elif key == "u":
                 self.time_field = "atime"
             elif key == "c":
                 self.time_field = "ctime"
             elif key == "time":
-                choice = _choice("time", val, ["atime", "access", "use", "ctime", "status",
-                                               "mtime", "modification"])
-                self.time_field = {"access": "atime", "use": "atime", "atime": "atime",
-                                   "status": "ctime", "ctime": "ctime"}.get(choice, "mtime")
+                self.time_field = argmatch(val, {
+                    "atime": "atime", "access": "atime", "use": "atime", "ctime": "ctime",
+                    "status": "ctime", "mtime": "mtime", "modification": "mtime"}, "--time")
             elif key == "1":
                 explicit_format = explicit_format if explicit_format == "long" else "one"
                 if explicit_format != "long":
@@ -191,8 +189,8 @@ class Options:
                 self.tabsize = int(val)
             elif key == "color":
                 if val is not None:
-                    _choice("color", val, ["always", "yes", "force", "never", "no", "none",
-                                           "auto", "tty", "if-tty"])
+                    argmatch(val, {"always": 1, "yes": 1, "force": 1, "never": 0, "no": 0,
+                                   "none": 0, "auto": 2, "tty": 2, "if-tty": 2}, "--color")
             elif key == "full-time":
                 self.time_style = "full-iso"
                 explicit_format = "long"
@@ -203,7 +201,7 @@ class Options:
             elif key == "show-control-chars":
                 self.quoting = "literal"
             elif key == "quoting-style":
-                style = _choice("quoting-style", val, QUOTING_STYLES)
+                style = argmatch(val, QUOTING_STYLES, "--quoting-style")
                 self.quoting = "c" if style in ("locale", "clocale") else style
             elif key == "group-directories-first":
                 self.dirs_first = True
@@ -225,32 +223,9 @@ def _time_style(value: str) -> str:
                      "  - +FORMAT (e.g., +%H:%M) for a 'date'-style format")
 
 
-def _choice(option: str, value: str | None, choices: list[str]) -> str:
-    value = value or ""
-    matches = [c for c in choices if c.startswith(value)] if value else []
-    if value in choices:
-        return value
-    if len(matches) == 1:
-        return matches[0]
-    what = "ambiguous" if matches else "invalid"
-    # GNU's argmatch failure exits 1 (other usage errors of ls exit 2)
-    raise UsageError(f"{what} argument {quote(value, 'locale')} for '--{option}'\nValid arguments are:\n" +
-                     "".join(f"  - '{c}'\n" for c in choices).rstrip("\n"), 1)
-
-
 def _indicator(mode: int, opts: Options) -> str:
     if opts.classify or opts.file_type:
-        if st.S_ISDIR(mode):
-            return "/"
-        if st.S_ISLNK(mode):
-            return "@"
-        if st.S_ISFIFO(mode):
-            return "|"
-        if st.S_ISSOCK(mode):
-            return "="
-        if opts.classify and st.S_ISREG(mode) and mode & 0o111:
-            return "*"
-        return ""
+        return type_indicator(mode, executables=opts.classify)
     if opts.slash and st.S_ISDIR(mode):
         return "/"
     return ""

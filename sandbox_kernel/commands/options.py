@@ -15,6 +15,10 @@ hostname); the registry prints it with the ``Try 'CMD --help'`` line.
 """
 from __future__ import annotations
 
+from collections.abc import Hashable
+
+from ._lib.quoting import quote
+
 
 class UsageError(Exception):
     def __init__(self, message: str, status: int = 2) -> None:
@@ -37,6 +41,27 @@ class ArgCursor:
         tok = self.args[self.pos]
         self.pos += 1
         return tok
+
+
+def argmatch(value: str | None, choices: list[str] | dict[str, Hashable], option: str,
+             status: int = 1) -> Hashable:
+    """GNU argmatch: what ``value`` means among ``choices`` (words, or words -> meanings; words
+    with one meaning are synonyms), given whole or as a prefix that only synonyms share. Else
+    a UsageError: ``invalid argument 'x' for '--sort'`` (or ``ambiguous``) and the list of the
+    valid arguments, synonyms on one line."""
+    table = choices if isinstance(choices, dict) else {word: word for word in choices}
+    value = value or ""
+    if value in table:
+        return table[value]
+    matches = [word for word in table if word.startswith(value)]
+    if len({table[word] for word in matches}) == 1:
+        return table[matches[0]]
+    groups: dict[Hashable, list[str]] = {}
+    for word, meaning in table.items():
+        groups.setdefault(meaning, []).append(f"'{word}'")
+    listing = "\n".join("  - " + ", ".join(words) for words in groups.values())
+    raise UsageError(f"{'ambiguous' if matches else 'invalid'} argument {quote(value, 'locale')} "
+                     f"for {quote(option, 'locale')}\nValid arguments are:\n{listing}", status)
 
 
 def getopt(args: list[str], short: str, long: dict[str, str | None] | None = None,

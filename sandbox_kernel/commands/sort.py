@@ -18,7 +18,7 @@ from ..vfs import FSError
 from ._lib.quoting import quote
 from ._lib.textio import Fail, run_guarded, std_output_for
 from ._lib.versionsort import version_key
-from .options import getopt
+from .options import argmatch, getopt
 from .registry import CommandContext, command
 
 SORT_HELP = """\
@@ -406,20 +406,10 @@ async def sort(ctx: CommandContext) -> int:
         elif opt == "b":
             global_key.skip_start_blanks = global_key.skip_end_blanks = True
         elif opt == "sort":
-            if val not in sort_words:
-                raise Fail(f"invalid argument {quote(val, 'locale')} for '--sort'\nValid arguments are:\n"
-                           + "".join(f"  - '{w}'\n" for w in sort_words)
-                           + "Try 'sort --help' for more information.", 1)
-            global_key.flags.add(sort_words[val])
+            global_key.flags.add(argmatch(val, sort_words, "--sort"))
         elif opt == "c":
-            if val in (None, "diagnose-first"):
-                check = "diagnose"
-            elif val in ("quiet", "silent"):
-                check = "quiet"
-            else:
-                raise Fail(f"invalid argument {quote(val, 'locale')} for '--check'\nValid arguments are:\n"
-                           "  - 'diagnose-first'\n  - 'quiet', 'silent'\n"
-                           "Try 'sort --help' for more information.", 1)
+            check = argmatch(val, {"quiet": "quiet", "silent": "quiet", "diagnose-first": "diagnose"},
+                             "--check") if val is not None else "diagnose"
         elif opt == "C":
             check = "quiet"
         elif opt == "k":

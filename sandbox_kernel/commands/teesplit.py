@@ -8,7 +8,7 @@ from ..vfs import FSError
 from ._lib.quoting import quote
 from ._lib.sizes import COREUTILS_SUFFIXES, parse_size
 from ._lib.textio import Fail, run_guarded, std_output_for
-from .options import UsageError, getopt
+from .options import UsageError, argmatch, getopt
 from .registry import CommandContext, command
 
 TEE_HELP = """\
@@ -85,18 +85,8 @@ async def tee(ctx: CommandContext) -> int:
         if opt == "p":
             mode = "warn-nopipe"
         elif opt == "output-error":
-            choices = ["warn", "warn-nopipe", "exit", "exit-nopipe"]
-            if val is None:
-                mode = "warn-nopipe"
-            else:
-                matches = [c for c in choices if c == val] or [c for c in choices if c.startswith(val)]
-                if len(matches) != 1:
-                    await ctx.error(f"invalid argument {quote(val, 'locale')} for '--output-error'\nValid "
-                                    "arguments are:\n  - 'warn'\n  - 'warn-nopipe'\n  - 'exit'\n"
-                                    "  - 'exit-nopipe'")
-                    await ctx.err("Try 'tee --help' for more information.\n")
-                    return 1
-                mode = matches[0]
+            mode = "warn-nopipe" if val is None else argmatch(
+                val, ["warn", "warn-nopipe", "exit", "exit-nopipe"], "--output-error")
     status = 0
     sinks = [_Sink("-", stream=ctx.stdout)]
     for name in files:

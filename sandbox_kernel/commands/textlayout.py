@@ -4,9 +4,8 @@ from __future__ import annotations
 import re
 
 from ..chars import isdigits
-from ..vfs import FSError
 from ._lib.quoting import quote
-from ._lib.textio import BatchWriter, Fail, display_width, line_batches, open_operand, run_guarded
+from ._lib.textio import BatchWriter, Fail, display_width, each_input, line_batches, run_guarded
 from .options import UsageError, getopt
 from .registry import CommandContext, command
 
@@ -90,25 +89,11 @@ With no FILE, or when FILE is -, read standard input.
       --help                display this help and exit"""
 
 
-async def _each_input(ctx: CommandContext, files: list[str], fmt: str = "{fname}: {err}"):
-    """Yield (name, stream) per operand, reporting the ones that cannot be read with ``fmt``:
-    ``{name}`` as given, ``{qname}`` quoted (gnulib quoteaf), ``{fname}`` quoted if needed."""
-    for name in files or ["-"]:
-        try:
-            stream = open_operand(ctx, name)
-        except FSError as e:
-            await ctx.error(fmt.format(name=name, qname=quote(name), err=e.strerror,
-                                       fname=quote(name, "shell-escape", colon=True)))
-            yield name, None
-            continue
-        yield name, stream
-
-
 async def _filter_lines(ctx: CommandContext, files: list[str], convert) -> int:
     """Write ``convert(line)`` for every line (newline included) of every input: 1 if one failed."""
     out = BatchWriter(ctx)
     status = 0
-    async for _name, stream in _each_input(ctx, files):
+    async for _name, stream in each_input(ctx, files):
         if stream is None:
             status = 1
             continue
@@ -456,7 +441,7 @@ async def column(ctx: CommandContext) -> int:
     width = int(width_text) if isdigits(width_text) and int(width_text) > 0 else 80
     lines: list[bytes] = []
     status = 0
-    async for name, stream in _each_input(ctx, files, "{name}: {err}"):
+    async for name, stream in each_input(ctx, files, "{name}: {err}"):
         if stream is None:
             status = 1
             continue
@@ -872,7 +857,7 @@ async def fmt(ctx: CommandContext) -> int:
     if goal > width:
         raise Fail(f"invalid width: {quote(str(goal), 'locale')}")
     status = 0
-    async for name, stream in _each_input(ctx, files, "cannot open {qname} for reading: {err}"):
+    async for name, stream in each_input(ctx, files, "cannot open {qname} for reading: {err}"):
         if stream is None:
             status = 1
             continue

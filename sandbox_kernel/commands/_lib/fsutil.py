@@ -49,6 +49,22 @@ def file_type_name(mode: int, size: int = 1) -> str:
     return "weird file"
 
 
+def type_indicator(mode: int, executables: bool = True) -> str:
+    """ls -F's mark after a name: ``/`` ``@`` ``|`` ``=``, and ``*`` for an executable file
+    unless ``executables`` is false (ls -p, --indicator-style=file-type)."""
+    if st.S_ISDIR(mode):
+        return "/"
+    if st.S_ISLNK(mode):
+        return "@"
+    if st.S_ISFIFO(mode):
+        return "|"
+    if st.S_ISSOCK(mode):
+        return "="
+    if executables and st.S_ISREG(mode) and mode & 0o111:
+        return "*"
+    return ""
+
+
 # ----------------------------------------------------------------------------- owners
 def _read_db(fs, path: str) -> dict[int, str]:
     names: dict[int, str] = {}

@@ -6,6 +6,7 @@ from ...streams import InputStream
 from ...vfs import FSError
 from ...vfs.errors import EISDIR
 from ..registry import CommandContext
+from .quoting import quote
 
 FLUSH_AT = 65536
 
@@ -83,6 +84,24 @@ def std_output_for(ctx: CommandContext, path: str):
     if path in ("/dev/stderr", "/dev/fd/2"):
         return ctx.stderr
     return None
+
+
+async def each_input(ctx: CommandContext, files: list[str], fmt: str = "{fname}: {err}",
+                     out: BatchWriter | None = None):
+    """(name, stream) per operand ("-" when none), or (name, None) for one that cannot be read
+    after reporting it with ``fmt``: ``{name}`` as given, ``{qname}`` quoted (gnulib quoteaf),
+    ``{fname}`` quoted if needed (quotef). ``out`` is flushed first, to keep output in order."""
+    for name in files or ["-"]:
+        try:
+            stream = open_operand(ctx, name)
+        except FSError as e:
+            if out is not None:
+                await out.flush()
+            await ctx.error(fmt.format(name=name, qname=quote(name), err=e.strerror,
+                                       fname=quote(name, "shell-escape", colon=True)))
+            yield name, None
+            continue
+        yield name, stream
 
 
 async def line_batches(stream: InputStream, sep: bytes = b"\n", size: int = 1 << 20):
