@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from commands.helpers import new_fs, run_cmd
+from .helpers import new_fs, run_cmd
 from sandbox_kernel.commands._lib.dates import DateError, parse_timestamp
 
 

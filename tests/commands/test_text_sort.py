@@ -6,8 +6,7 @@ import pytest
 from sandbox_kernel.commands._lib.versionsort import version_key
 from sandbox_kernel.commands.sort import general_value, human_value, numeric_value
 
-from .gnu_compare import assert_like_gnu
-from .helpers import run_cmd
+from .helpers import assert_like_gnu, run_cmd
 
 WORDS = "banana\napple\nCherry\n  date\napple\nBanana\n\teggplant\nfig 10\nfig 9\n10\n9\n-3\n1.5\n1.50\n\n"
 TABLE = ("bob,25,NY,3.5K\nalice,30,LA,1G\ncarol,25,SF,200\ndave,40,NY,1.5M\neve,30,LA,-2K\n"
