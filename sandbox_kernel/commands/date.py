@@ -108,7 +108,8 @@ async def date(ctx: CommandContext) -> int:
         elif o == "f":
             file_arg = v
         elif o == "I":
-            fmt = _ISO_FORMATS[argmatch(v, ["hours", "minutes", "date", "seconds", "ns"], "--iso-8601") if v else "date"]
+            precision = argmatch(v, ["hours", "minutes", "date", "seconds", "ns"], "--iso-8601") if v else "date"
+            fmt = _ISO_FORMATS[precision]
             formats_given += 1
         elif o == "R":
             fmt = "%a, %d %b %Y %H:%M:%S %z"

@@ -248,7 +248,8 @@ def _sort_entries(entries: list[Entry], opts: Options) -> list[Entry]:
         elif opts.sort == "size":
             out.sort(key=lambda e: -(e.st.st_size if e.st else 0))
         elif opts.sort == "version":
-            out.sort(key=lambda e: version_key(e.name.encode("utf-8", "surrogateescape")))  # stable over the name order
+            # stable over the name order
+            out.sort(key=lambda e: version_key(e.name.encode("utf-8", "surrogateescape")))
         elif opts.sort == "extension":
             def ext(e: Entry) -> bytes:
                 base = e.name.rsplit("/", 1)[-1]

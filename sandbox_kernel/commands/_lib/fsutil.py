@@ -7,18 +7,20 @@ from ...chars import isdigits
 from ...vfs import FSError
 
 # ----------------------------------------------------------------------------- modes
-_TYPE_CHARS = ((st.S_ISDIR, "d"), (st.S_ISLNK, "l"), (st.S_ISCHR, "c"), (st.S_ISBLK, "b"),
-               (st.S_ISFIFO, "p"), (st.S_ISSOCK, "s"))
+# The kinds of file besides regular ones: ls -l's letter, stat's %F name, ls -F's mark.
+_KINDS = ((st.S_ISDIR, "d", "directory", "/"), (st.S_ISLNK, "l", "symbolic link", "@"),
+          (st.S_ISCHR, "c", "character special file", ""), (st.S_ISBLK, "b", "block special file", ""),
+          (st.S_ISFIFO, "p", "fifo", "|"), (st.S_ISSOCK, "s", "socket", "="))
+
+
+def _kind(mode: int) -> tuple | None:
+    return next((kind for kind in _KINDS if kind[0](mode)), None)
 
 
 def mode_string(mode: int) -> str:
     """``drwxr-xr-x`` like ls -l and stat %A (setuid/setgid/sticky included)."""
-    kind = "-"
-    for test, ch in _TYPE_CHARS:
-        if test(mode):
-            kind = ch
-            break
-    chars = []
+    kind = _kind(mode)
+    chars = [kind[1] if kind else "-"]
     for shift, special, special_ch in ((6, st.S_ISUID, "s"), (3, st.S_ISGID, "s"), (0, st.S_ISVTX, "t")):
         bits = (mode >> shift) & 7
         chars.append("r" if bits & 4 else "-")
@@ -27,42 +29,24 @@ def mode_string(mode: int) -> str:
             chars.append(special_ch if bits & 1 else special_ch.upper())
         else:
             chars.append("x" if bits & 1 else "-")
-    return kind + "".join(chars)
+    return "".join(chars)
 
 
 def file_type_name(mode: int, size: int = 1) -> str:
     """stat's %F: ``regular file``, ``regular empty file``, ``directory``, ``symbolic link``..."""
     if st.S_ISREG(mode):
         return "regular file" if size else "regular empty file"
-    if st.S_ISDIR(mode):
-        return "directory"
-    if st.S_ISLNK(mode):
-        return "symbolic link"
-    if st.S_ISCHR(mode):
-        return "character special file"
-    if st.S_ISBLK(mode):
-        return "block special file"
-    if st.S_ISFIFO(mode):
-        return "fifo"
-    if st.S_ISSOCK(mode):
-        return "socket"
-    return "weird file"
+    kind = _kind(mode)
+    return kind[2] if kind else "weird file"
 
 
 def type_indicator(mode: int, executables: bool = True) -> str:
     """ls -F's mark after a name: ``/`` ``@`` ``|`` ``=``, and ``*`` for an executable file
     unless ``executables`` is false (ls -p, --indicator-style=file-type)."""
-    if st.S_ISDIR(mode):
-        return "/"
-    if st.S_ISLNK(mode):
-        return "@"
-    if st.S_ISFIFO(mode):
-        return "|"
-    if st.S_ISSOCK(mode):
-        return "="
-    if executables and st.S_ISREG(mode) and mode & 0o111:
-        return "*"
-    return ""
+    kind = _kind(mode)
+    if kind:
+        return kind[3]
+    return "*" if executables and st.S_ISREG(mode) and mode & 0o111 else ""
 
 
 # ----------------------------------------------------------------------------- owners
