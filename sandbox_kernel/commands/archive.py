@@ -18,8 +18,7 @@ from datetime import datetime
 
 from ..chars import isdigits
 from ..vfs import FSError, normpath
-from .datecmd import zone_from_tz
-from ._lib.dataopts import getopt_status
+from ._lib.dates import local_zone
 from .options import UsageError, getopt
 from .registry import CommandContext, command
 
@@ -268,7 +267,7 @@ class _Tar:
         self.absolute = absolute
         self.archive = archive
         self.failed = False
-        self.zone = zone_from_tz(ctx.env.get("TZ"))
+        self.zone = local_zone(ctx.env)
         self.warned_leading = False
 
     async def _verbose_out(self, text: str) -> None:
@@ -595,7 +594,7 @@ def _gunzip_members(data: bytes) -> tuple[bytes, str | None, int]:
 
 @command("gzip", "gunzip", "zcat", help=GZIP_HELP, own_help=True)
 async def gzip_cmd(ctx: CommandContext) -> int:
-    opts, files = getopt_status(ctx.args, "cdfhklnNqrS:tv123456789", _GZIP_LONG)
+    opts, files = getopt(ctx.args, "cdfhklnNqrS:tv123456789", _GZIP_LONG, status=1)
     decompress = ctx.name in ("gunzip", "zcat")
     to_stdout = ctx.name == "zcat"
     force = keep = listing = test = recursive = verbose = quiet = False
@@ -921,7 +920,7 @@ async def zip_cmd(ctx: CommandContext) -> int:
         # Info-ZIP reports errors on stdout
         await ctx.out(f"\nzip error: Nothing to do! ({archive})\n")
         return 12
-    zone = zone_from_tz(ctx.env.get("TZ"))
+    zone = local_zone(ctx.env)
     for arcname, path in entries:
         await ctx.checkpoint()
         st = ctx.fs.stat(path)
@@ -1052,7 +1051,7 @@ async def unzip_cmd(ctx: CommandContext) -> int:
             return False
         return not any(fnmatch.fnmatchcase(name, x) for x in excludes)
 
-    zone = zone_from_tz(ctx.env.get("TZ"))
+    zone = local_zone(ctx.env)
     infos = [info for info in zf.infolist() if selected(info.filename)]
     if wanted and not infos:
         if "l" not in flags and "p" not in flags:

@@ -4,7 +4,8 @@ from __future__ import annotations
 import re
 
 from ..vfs import FSError
-from ._lib.fsutil import getopt1, quote_if_needed, strerror
+from ._lib.quoting import quote, strerror
+from .options import getopt
 from .registry import CommandContext, command
 
 CAT_HELP = """\
@@ -125,7 +126,7 @@ class _Formatter:
 
 @command("cat", help=CAT_HELP)
 async def cat(ctx: CommandContext) -> int:
-    opts, files = getopt1(ctx.args, "AbeEnstTuv", LONG)
+    opts, files = getopt(ctx.args, "AbeEnstTuv", LONG, status=1)
     flags = {k for k, _ in opts}
     nonprinting = bool(flags & set("AetvA"))
     ends = bool(flags & set("AeE"))
@@ -139,13 +140,13 @@ async def cat(ctx: CommandContext) -> int:
         try:
             inp = ctx.open_input(path)
         except FSError as e:
-            await ctx.error(f"{quote_if_needed(path)}: {strerror(e)}")
+            await ctx.error(f"{quote(path, 'shell-escape', colon=True)}: {strerror(e)}")
             status = 1
             continue
         in_node = getattr(getattr(inp, "handle", None), "node", None)
         if in_node is not None and in_node is out_node and _would_loop(ctx.stdout.handle, inp.handle):
             # reading a file while appending it to itself never ends
-            await ctx.error(f"{quote_if_needed(path)}: input file is output file")
+            await ctx.error(f"{quote(path, 'shell-escape', colon=True)}: input file is output file")
             status = 1
             continue
         try:
@@ -156,7 +157,7 @@ async def cat(ctx: CommandContext) -> int:
         except BrokenPipeError:
             raise
         except OSError as e:
-            await ctx.error(f"{quote_if_needed(path)}: {strerror(e)}")
+            await ctx.error(f"{quote(path, 'shell-escape', colon=True)}: {strerror(e)}")
             status = 1
     return status
 

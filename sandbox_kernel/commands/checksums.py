@@ -6,8 +6,8 @@ import re
 
 from ..chars import isdigits
 from ..vfs import FSError
-from ._lib.dataopts import getopt_status
-from .options import UsageError
+from ._lib.quoting import quote
+from .options import UsageError, argmatch, getopt
 from .registry import CommandContext, command
 
 _ALGORITHMS = {
@@ -103,7 +103,7 @@ async def digest_sum(ctx: CommandContext) -> int:
     if ctx.name == "b2sum":
         longs["length="] = "l"
         short += "l:"
-    opts, files = getopt_status(ctx.args, short, longs, 1)
+    opts, files = getopt(ctx.args, short, longs, status=1)
     binary = check = bsd_tag = zero = False
     ignore_missing = quiet = status_only = strict = warn = False
     bits = 512
@@ -139,14 +139,14 @@ async def digest_sum(ctx: CommandContext) -> int:
             try:
                 bits = int(v)
             except ValueError:
-                await ctx.error(f"invalid length: '{v}'")
+                await ctx.error(f"invalid length: {quote(v, 'locale')}")
                 return 1
             if bits % 8 or bits <= 0 or bits > 512:
                 if bits > 512:
-                    await ctx.error(f"invalid length: '{v}'")
+                    await ctx.error(f"invalid length: {quote(v, 'locale')}")
                     await ctx.error("maximum digest length for 'BLAKE2b' is 512 bits")
                 else:
-                    await ctx.error(f"invalid length: '{v}'")
+                    await ctx.error(f"invalid length: {quote(v, 'locale')}")
                     await ctx.error("length is not a multiple of 8")
                 return 1
 
@@ -355,23 +355,17 @@ _CKSUM_DIGESTS = {"md5": ("md5", "MD5"), "sha1": ("sha1", "SHA1"), "sha224": ("s
 
 @command("cksum", help=CKSUM_HELP)
 async def cksum(ctx: CommandContext) -> int:
-    opts, files = getopt_status(ctx.args, "a:l:", {"algorithm=": "a", "length=": "l", "tag": None,
-                                                    "untagged": None}, 1)
+    opts, files = getopt(ctx.args, "a:l:", {"algorithm=": "a", "length=": "l", "tag": None,
+                                             "untagged": None}, status=1)
     algorithm = "crc"
     bits = 512
     untagged = False
     for o, v in opts:
         if o == "a":
-            if v not in _CKSUM_DIGESTS and v not in ("crc", "sysv", "bsd"):
-                await ctx.error(f"invalid argument '{v}' for '--algorithm'")
-                await ctx.err("Valid arguments are:\n" + "".join(
-                    f"  - '{a}'\n" for a in ("sysv", "bsd", "crc", *_CKSUM_DIGESTS)))
-                await ctx.err("Try 'cksum --help' for more information.\n")
-                return 1
-            algorithm = v
+            algorithm = argmatch(v, ["bsd", "sysv", "crc", *_CKSUM_DIGESTS], "--algorithm")
         elif o == "l":
             if not isdigits(v) or int(v) % 8 or not 0 < int(v) <= 512:
-                await ctx.error(f"invalid length: '{v}'")
+                await ctx.error(f"invalid length: {quote(v, 'locale')}")
                 return 1
             bits = int(v)
         elif o == "untagged":

@@ -1,8 +1,9 @@
 """cmp: compare two files byte by byte (GNU diffutils messages and exit status 0/1/2)."""
 from __future__ import annotations
 
-from ..chars import isdigits
 from ..vfs import FSError
+from ._lib.quoting import quote
+from ._lib.sizes import parse_size
 from .options import UsageError, getopt
 from .registry import CommandContext, command
 
@@ -29,20 +30,6 @@ GB 1,000,000,000, G 1,073,741,824, and so on for T, P, E, Z, Y.
 If a FILE is '-' or missing, read standard input.
 Exit status is 0 if inputs are the same, 1 if different, 2 if trouble.
 """
-
-_SUFFIXES = {"": 1, "kB": 1000, "K": 1024, "KiB": 1024, "MB": 10**6, "M": 2**20, "MiB": 2**20,
-             "GB": 10**9, "G": 2**30, "GiB": 2**30, "TB": 10**12, "T": 2**40, "B": 1}
-
-
-def _parse_size(text: str) -> int | None:
-    i = 0
-    while i < len(text) and isdigits(text[i]):
-        i += 1
-    if i == 0:
-        return None
-    mult = _SUFFIXES.get(text[i:])
-    return None if mult is None else int(text[:i]) * mult
-
 
 def _printable(b: int) -> str:
     """cmp -b's rendering of a byte (like cat -t: ^X, M-x)."""
@@ -82,25 +69,25 @@ async def cmp(ctx: CommandContext) -> int:
         elif o == "s":
             quiet = True
         elif o == "n":
-            limit = _parse_size(v)
+            limit = parse_size(v, "kKMGTPEZY0")
             if limit is None:
-                return await _usage(ctx, f"invalid --bytes value '{v}'")
+                return await _usage(ctx, f"invalid --bytes value {quote(v, 'locale')}")
         elif o == "i":
             parts = v.split(":", 1)
-            values = [_parse_size(p) for p in parts]
+            values = [parse_size(p, "kKMGTPEZY0") for p in parts]
             if any(x is None for x in values):
-                return await _usage(ctx, f"invalid --ignore-initial value '{v}'")
+                return await _usage(ctx, f"invalid --ignore-initial value {quote(v, 'locale')}")
             skip = [values[0], values[-1]]
     if verbose and quiet:
         return await _usage(ctx, "options -l and -s are incompatible")
     if not files:
         return await _usage(ctx, "missing operand after 'cmp'")
     if len(files) > 4:
-        return await _usage(ctx, f"extra operand '{files[4]}'")
+        return await _usage(ctx, f"extra operand {quote(files[4], 'locale')}")
     for k, extra in enumerate(files[2:4]):
-        value = _parse_size(extra)
+        value = parse_size(extra, "kKMGTPEZY0")
         if value is None:
-            return await _usage(ctx, f"invalid --ignore-initial value '{extra}'")
+            return await _usage(ctx, f"invalid --ignore-initial value {quote(extra, 'locale')}")
         skip[k] = value
     name_a = files[0]
     name_b = files[1] if len(files) > 1 else "-"

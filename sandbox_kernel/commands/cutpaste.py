@@ -3,8 +3,9 @@ from __future__ import annotations
 
 from ..chars import isdigits
 from ..vfs import FSError
-from ._lib.textio import BatchWriter, Fail, open_operand, parse_opts, quote, run_guarded
-from .options import UsageError
+from ._lib.quoting import quote
+from ._lib.textio import BatchWriter, Fail, each_input, open_operand, run_guarded
+from .options import UsageError, getopt
 from .registry import CommandContext, command
 
 CUT_HELP = """\
@@ -66,7 +67,7 @@ def parse_list(spec: str, fields: bool) -> list[tuple[int, int]]:
         for t in (lo_text, hi_text):
             if t and not isdigits(t):
                 what = "field value" if fields else "byte/character position"
-                raise UsageError(f"invalid {what} {quote(t)}", 1)
+                raise UsageError(f"invalid {what} {quote(t, 'locale')}", 1)
         lo = int(lo_text) if lo_text else 1
         hi = (int(hi_text) if hi_text else INF) if dash else lo
         if lo == 0 or (dash and hi_text and hi == 0):
@@ -99,10 +100,10 @@ def complement(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
 @command("cut", help=CUT_HELP)
 @run_guarded
 async def cut(ctx: CommandContext) -> int:
-    opts, files = parse_opts(ctx.args, "b:c:d:f:nsz", {
+    opts, files = getopt(ctx.args, "b:c:d:f:nsz", {
         "bytes=": "b", "characters=": "c", "delimiter=": "d", "fields=": "f",
         "complement": None, "only-delimited": "s", "output-delimiter=": None,
-        "zero-terminated": "z"})
+        "zero-terminated": "z"}, status=1)
     mode = None
     spec = ""
     delim: bytes | None = None
@@ -167,12 +168,8 @@ async def cut(ctx: CommandContext) -> int:
                 return b"".join(pieces)
             return out_delim.join(pieces)
 
-    for name in files or ["-"]:
-        try:
-            stream = open_operand(ctx, name)
-        except FSError as e:
-            await out.flush()
-            await ctx.error(f"{name}: {e.strerror}")
+    async for _name, stream in each_input(ctx, files, out=out):
+        if stream is None:
             status = 1
             continue
         partial = b""
@@ -201,7 +198,7 @@ def parse_delimiters(spec: str) -> list[bytes]:
         c = raw[i]
         if c == 0x5C:
             if i + 1 >= len(raw):
-                raise Fail(f"delimiter list ends with an unescaped backslash: {quote(spec)}")
+                raise Fail(f"delimiter list ends with an unescaped backslash: {spec}")
             nxt = raw[i + 1]
             out.append(escapes.get(nxt, bytes([nxt])))
             i += 2
@@ -214,8 +211,8 @@ def parse_delimiters(spec: str) -> list[bytes]:
 @command("paste", help=PASTE_HELP)
 @run_guarded
 async def paste(ctx: CommandContext) -> int:
-    opts, files = parse_opts(ctx.args, "d:sz", {"delimiters=": "d", "serial": "s",
-                                               "zero-terminated": "z"})
+    opts, files = getopt(ctx.args, "d:sz", {"delimiters=": "d", "serial": "s",
+                                           "zero-terminated": "z"}, status=1)
     delims = [b"\t"]
     serial = False
     sep = b"\n"
@@ -232,7 +229,7 @@ async def paste(ctx: CommandContext) -> int:
         try:
             streams.append(open_operand(ctx, name))
         except FSError as e:
-            raise Fail(f"{name}: {e.strerror}")
+            raise Fail(f"{quote(name, 'shell-escape', colon=True)}: {e.strerror}")
     out = BatchWriter(ctx)
     if serial:
         for stream in streams:

@@ -11,8 +11,9 @@ from datetime import datetime
 
 from ..chars import isdigits
 from ..vfs import FSError
-from .datecmd import format_date, zone_from_tz
+from ._lib.dates import format_date, local_zone
 from ._lib.diffcore import Change, diff_sequences
+from ._lib.quoting import quote
 from .options import UsageError, getopt
 from .registry import CommandContext, command
 
@@ -127,13 +128,13 @@ async def diff(ctx: CommandContext) -> int:
             o.style = "context" if key in ("c", "C", "context") else "unified"
             if value is not None:
                 if not isdigits(value):
-                    await ctx.error(f"invalid context length '{value}'")
+                    await ctx.error(f"invalid context length {quote(value, 'locale')}")
                     await ctx.error("Try 'diff --help' for more information.")
                     return 2
                 o.context = int(value)
         elif key == "W":
             if not isdigits(value) or int(value) == 0:
-                await ctx.error(f"invalid width '{value}'")
+                await ctx.error(f"invalid width {quote(value, 'locale')}")
                 await ctx.error("Try 'diff --help' for more information.")
                 return 2
             o.width = int(value)
@@ -143,20 +144,20 @@ async def diff(ctx: CommandContext) -> int:
             try:
                 o.ignore_regexes.append(re.compile(value.encode("utf-8", "surrogateescape")))
             except re.error:
-                await ctx.error(f"invalid regular expression '{value}'")
+                await ctx.error(f"invalid regular expression {quote(value, 'locale')}")
                 return 2
         elif key == "label":
             o.labels.append(value)
         elif key == "color" and value not in (None, "never", "auto", "always"):
-            await ctx.error(f"invalid argument '{value}' for '--color'")
+            await ctx.error(f"invalid argument {quote(value, 'locale')} for '--color'")
             return 2
     if len(files) < 2:
         after = files[0] if files else "diff"
-        await ctx.error(f"missing operand after '{after}'")
+        await ctx.error(f"missing operand after {quote(after, 'locale')}")
         await ctx.error("Try 'diff --help' for more information.")
         return 2
     if len(files) > 2:
-        await ctx.error(f"extra operand '{files[2]}'")
+        await ctx.error(f"extra operand {quote(files[2], 'locale')}")
         await ctx.error("Try 'diff --help' for more information.")
         return 2
     o.switches = _switch_string(ctx.args, files)
@@ -190,7 +191,7 @@ class _Differ:
     def __init__(self, ctx: CommandContext, o: DiffOptions) -> None:
         self.ctx = ctx
         self.o = o
-        self.zone = zone_from_tz(ctx.env.get("TZ"))
+        self.zone = local_zone(ctx.env)
         self.trouble = False
         self.stdin_data: bytes | None = None
 

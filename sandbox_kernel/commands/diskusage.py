@@ -6,8 +6,10 @@ import stat as st
 
 from ..chars import isdigits
 from ..vfs import FSError
-from ._lib.fsutil import getopt1, human_size, join_path, parse_size, quote, strerror
-from .options import UsageError
+from ._lib.fsutil import human_size, join_path
+from ._lib.quoting import quote, strerror
+from ._lib.sizes import parse_size
+from .options import UsageError, getopt
 from .registry import CommandContext, command
 
 DU_HELP = """\
@@ -40,20 +42,20 @@ Summarize disk usage of the set of FILEs, recursively for directories.
 
 async def _block_size(ctx: CommandContext, val: str | None) -> int | None:
     """-B SIZE for du and df; None (reported) when SIZE is not a positive size."""
-    size = parse_size(val or "")
+    size = parse_size(val or "", "eEgGkKmMpPtTyYzZ0")
     if size is None or size <= 0:
-        await ctx.error(f"invalid -B argument {quote(val or '')}")
+        await ctx.error(f"invalid -B argument '{val or ''}'")  # GNU leaves this one unescaped
         return None
     return size
 
 
 @command("du", help=DU_HELP)
 async def du(ctx: CommandContext) -> int:
-    opts, operands = getopt1(ctx.args, "0abB:cd:DhHklLmPsSx", {
+    opts, operands = getopt(ctx.args, "0abB:cd:DhHklLmPsSx", {
         "null": "0", "all": "a", "apparent-size": None, "block-size=": "B", "bytes": "b",
         "total": "c", "max-depth=": "d", "human-readable": "h", "si": None, "dereference": "L",
         "count-links": "l", "no-dereference": "P", "separate-dirs": "S", "summarize": "s",
-        "one-file-system": "x", "exclude=": None, "dereference-args": "D"})
+        "one-file-system": "x", "exclude=": None, "dereference-args": "D"}, status=1)
     show_all = total = summarize = human = si = apparent = follow = count_links = separate = False
     follow_args = False
     block = 1024
@@ -77,7 +79,7 @@ async def du(ctx: CommandContext) -> int:
             total = True
         elif key == "d":
             if not isdigits(val or ""):
-                await ctx.error(f"invalid maximum depth {quote(val or '')}")
+                await ctx.error(f"invalid maximum depth {quote(val or '', 'locale')}")
                 return 1
             max_depth = int(val)
         elif key == "h":
@@ -207,10 +209,10 @@ FS_TYPE = "sandboxfs"
 
 @command("df", help=DF_HELP)
 async def df(ctx: CommandContext) -> int:
-    opts, operands = getopt1(ctx.args, "aB:hHiklPt:Tx:", {
+    opts, operands = getopt(ctx.args, "aB:hHiklPt:Tx:", {
         "all": "a", "block-size=": "B", "human-readable": "h", "si": "H", "inodes": "i",
         "local": "l", "portability": "P", "total": None, "type=": "t", "print-type": "T",
-        "exclude-type=": "x", "sync": None, "no-sync": None, "output==": None})
+        "exclude-type=": "x", "sync": None, "no-sync": None, "output==": None}, status=1)
     human = si = inodes = print_type = posix = show_total = False
     block = 1024
     only_types: list[str] = []

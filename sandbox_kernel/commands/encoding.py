@@ -7,8 +7,8 @@ import re
 
 from ..chars import isdigits
 from ..vfs import FSError
-from ._lib.dataopts import getopt_status
-from .options import UsageError
+from ._lib.quoting import quote
+from .options import UsageError, getopt
 from .registry import CommandContext, command
 
 _HELP = """Usage: {name} [OPTION]... [FILE]
@@ -46,7 +46,7 @@ async def base32_cmd(ctx: CommandContext) -> int:
 
 
 async def _run(ctx: CommandContext) -> int:
-    opts, files = getopt_status(ctx.args, "diw:", {"decode": "d", "ignore-garbage": "i", "wrap=": "w"}, 1)
+    opts, files = getopt(ctx.args, "diw:", {"decode": "d", "ignore-garbage": "i", "wrap=": "w"}, status=1)
     decode = ignore = False
     wrap = 76
     for o, v in opts:
@@ -56,11 +56,11 @@ async def _run(ctx: CommandContext) -> int:
             ignore = True
         elif o == "w":
             if not isdigits(v):
-                await ctx.error(f"invalid wrap size: '{v}'")
+                await ctx.error(f"invalid wrap size: {quote(v, 'locale')}")
                 return 1
             wrap = int(v)
     if len(files) > 1:
-        raise UsageError(f"extra operand '{files[1]}'", 1)
+        raise UsageError(f"extra operand {quote(files[1], 'locale')}", 1)
     path = files[0] if files else "-"
     try:
         inp = ctx.open_input(path)

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from ..chars import isdigits
-from ._lib.textio import is_utf8
+from ._lib.posix_regex import RegexError, compile_posix
+from ._lib.textio import utf8_locale
 from .options import ArgCursor
 from .registry import CommandContext, command
 
@@ -234,8 +235,6 @@ class _Parser(ArgCursor):
 
 
 def regex_match(string: str, pattern: str):
-    from ._lib.posix_regex import RegexError, compile_posix
-
     try:
         rx = compile_posix(pattern)
     except RegexError as e:
@@ -254,7 +253,7 @@ async def expr(ctx: CommandContext) -> int:
     if args[:1] == ["--"]:
         args = args[1:]
     # work on characters in a UTF-8 locale, on bytes (one latin-1 character each) otherwise
-    utf8 = is_utf8(ctx)
+    utf8 = utf8_locale(ctx.env)
     if not utf8:
         args = [a.encode("utf-8", "surrogateescape").decode("latin-1") for a in args]
     if not args:

@@ -6,9 +6,11 @@ import stat as st
 import time
 
 from ..vfs import FSError, normpath
-from ._lib.fsutil import (getopt1, join_path, parse_date, parse_mode, parse_size, parse_touch_stamp, quote,
-    strerror, umask_of)
-from .options import UsageError
+from ._lib.dates import DateError, parse_timestamp, parse_touch_stamp
+from ._lib.fsutil import join_path, parse_mode, umask_of
+from ._lib.quoting import quote, strerror
+from ._lib.sizes import parse_size
+from .options import UsageError, argmatch, getopt
 from .registry import CommandContext, command
 
 
@@ -290,8 +292,8 @@ class _Copier:
 def _preserve_list(copier: _Copier, value: str | None, on: bool) -> None:
     items = (value or "mode,ownership,timestamps").split(",")
     for item in items:
-        if item not in ("mode", "ownership", "timestamps", "links", "context", "xattr", "all"):
-            raise UsageError(f"invalid argument {quote(item)} for '--preserve'", 1)
+        item = argmatch(item, ["mode", "timestamps", "ownership", "links", "context", "xattr", "all"],
+                        "--preserve")
         if item in ("mode", "all"):
             copier.preserve_mode = on
         if item in ("timestamps", "all"):
@@ -303,7 +305,7 @@ _CP_DEREF = {"d": "never", "P": "never", "L": "always", "H": "cmdline"}
 
 @command("cp", help=CP_HELP)
 async def cp(ctx: CommandContext) -> int:
-    opts, operands = getopt1(ctx.args, "adfiHlLnPprRsSt:Tuv", CP_LONG)
+    opts, operands = getopt(ctx.args, "adfiHlLnPprRsSt:Tuv", CP_LONG, status=1)
     c = _Copier(ctx)
     target_dir = None
     no_target = False
@@ -380,9 +382,9 @@ Rename SOURCE to DEST, or move SOURCE(s) to DIRECTORY.
 
 @command("mv", help=MV_HELP)
 async def mv(ctx: CommandContext) -> int:
-    opts, operands = getopt1(ctx.args, "bfint:TuvZ", {
+    opts, operands = getopt(ctx.args, "bfint:TuvZ", {
         "force": "f", "interactive": "i", "no-clobber": "n", "target-directory=": "t",
-        "no-target-directory": "T", "update": "u", "verbose": "v"})
+        "no-target-directory": "T", "update": "u", "verbose": "v"}, status=1)
     flags = {k for k, _ in opts}
     target_dir = next((v for k, v in opts if k == "t"), None)
     no_clobber = "n" in flags and not [k for k, _ in opts if k == "f"][-1:] == ["f"]
@@ -456,9 +458,9 @@ Remove (unlink) the FILE(s).
 
 @command("rm", help=RM_HELP)
 async def rm(ctx: CommandContext) -> int:
-    opts, operands = getopt1(ctx.args, "dfiIrRv", {
+    opts, operands = getopt(ctx.args, "dfiIrRv", {
         "force": "f", "interactive==": None, "recursive": "r", "dir": "d", "verbose": "v",
-        "no-preserve-root": None, "preserve-root==": None, "one-file-system": None})
+        "no-preserve-root": None, "preserve-root==": None, "one-file-system": None}, status=1)
     force = recursive = empty_dirs = verbose = False
     preserve_root = True
     for key, _ in opts:
@@ -563,7 +565,7 @@ Create the DIRECTORY(ies), if they do not already exist.
 
 @command("mkdir", help=MKDIR_HELP)
 async def mkdir(ctx: CommandContext) -> int:
-    opts, operands = getopt1(ctx.args, "m:pvZ", {"mode=": "m", "parents": "p", "verbose": "v"})
+    opts, operands = getopt(ctx.args, "m:pvZ", {"mode=": "m", "parents": "p", "verbose": "v"}, status=1)
     parents = verbose = False
     mode_text = None
     for key, val in opts:
@@ -581,7 +583,7 @@ async def mkdir(ctx: CommandContext) -> int:
     if mode_text is not None:
         mode = parse_mode(mode_text, 0o777, is_dir=True, umask=umask)
         if mode is None:
-            await ctx.error(f"invalid mode {quote(mode_text)}")
+            await ctx.error(f"invalid mode {quote(mode_text, 'locale')}")
             return 1
     status = 0
     for path in operands:
@@ -601,7 +603,7 @@ async def mkdir(ctx: CommandContext) -> int:
             existing = _stat(ctx, sub)
             if parents and existing is not None:
                 if not _is_dir(existing):
-                    await ctx.error(f"cannot create directory {quote(path if last else sub)}: "
+                    await ctx.error(f"cannot create directory {quote(path if last else sub, 'locale')}: "
                                     f"{'File exists' if last else 'Not a directory'}")
                     ok = False
                     break
@@ -613,7 +615,7 @@ async def mkdir(ctx: CommandContext) -> int:
                 else:
                     fs.chmod(sub, (0o777 & ~umask) | 0o300, cwd)
             except FSError as e:
-                await ctx.error(f"cannot create directory {quote(sub if parents else path)}: {strerror(e)}")
+                await ctx.error(f"cannot create directory {quote(sub if parents else path, 'locale')}: {strerror(e)}")
                 ok = False
                 break
             if verbose:
@@ -638,8 +640,8 @@ Remove the DIRECTORY(ies), if they are empty.
 
 @command("rmdir", help=RMDIR_HELP)
 async def rmdir(ctx: CommandContext) -> int:
-    opts, operands = getopt1(ctx.args, "pv", {"parents": "p", "verbose": "v",
-                                              "ignore-fail-on-non-empty": None})
+    opts, operands = getopt(ctx.args, "pv", {"parents": "p", "verbose": "v",
+                                             "ignore-fail-on-non-empty": None}, status=1)
     keys = {k for k, _ in opts}
     if not operands:
         raise UsageError("missing operand", 1)
@@ -691,8 +693,8 @@ is supplied.
 
 @command("touch", help=TOUCH_HELP)
 async def touch(ctx: CommandContext) -> int:
-    opts, operands = getopt1(ctx.args, "acd:fhmr:t:", {
-        "no-create": "c", "date=": "d", "no-dereference": "h", "reference=": "r", "time=": None})
+    opts, operands = getopt(ctx.args, "acd:fhmr:t:", {
+        "no-create": "c", "date=": "d", "no-dereference": "h", "reference=": "r", "time=": None}, status=1)
     only_a = only_m = no_create = no_deref = False
     stamp: float | None = None
     ref_times: tuple[float, float] | None = None
@@ -707,14 +709,15 @@ async def touch(ctx: CommandContext) -> int:
         elif key == "h":
             no_deref = True
         elif key == "d":
-            stamp = parse_date(val or "", ctx.env)
-            if stamp is None:
-                await ctx.error(f"invalid date format {quote(val or '')}")
+            try:
+                stamp = parse_timestamp(val or "", ctx.env)
+            except DateError:
+                await ctx.error(f"invalid date format {quote(val or '', 'locale')}")
                 return 1
         elif key == "t":
             stamp = parse_touch_stamp(val or "", ctx.env)
             if stamp is None:
-                await ctx.error(f"invalid date format {quote(val or '')}")
+                await ctx.error(f"invalid date format {quote(val or '', 'locale')}")
                 return 1
         elif key == "r":
             try:
@@ -724,12 +727,11 @@ async def touch(ctx: CommandContext) -> int:
                 return 1
             ref_times = (rs.st_atime, rs.st_mtime)
         elif key == "time":
-            if val in ("access", "atime", "use"):
+            if argmatch(val, {"atime": "a", "access": "a", "use": "a", "mtime": "m", "modify": "m"},
+                        "--time") == "a":
                 only_a = True
-            elif val in ("modify", "mtime"):
-                only_m = True
             else:
-                raise UsageError(f"invalid argument {quote(val or '')} for '--time'", 1)
+                only_m = True
     if not operands:
         raise UsageError("missing file operand", 1)
     if only_a and only_m:
@@ -803,10 +805,10 @@ def _relative_to(target_abs: str, start_dir: str) -> str:
 
 @command("ln", help=LN_HELP)
 async def ln(ctx: CommandContext) -> int:
-    opts, operands = getopt1(ctx.args, "bfiLnPrst:Tv", {
+    opts, operands = getopt(ctx.args, "bfiLnPrst:Tv", {
         "force": "f", "interactive": "i", "logical": "L", "no-dereference": "n",
         "physical": "P", "relative": "r", "symbolic": "s", "target-directory=": "t",
-        "no-target-directory": "T", "verbose": "v", "no-target": "T"})
+        "no-target-directory": "T", "verbose": "v", "no-target": "T"}, status=1)
     keys = [k for k, _ in opts]
     symbolic, force, verbose = "s" in keys, "f" in keys, "v" in keys
     no_deref, relative, logical = "n" in keys, "r" in keys, "L" in keys
@@ -917,8 +919,8 @@ SIZE may also be prefixed by one of the following modifying characters:
 
 @command("truncate", help=TRUNCATE_HELP)
 async def truncate(ctx: CommandContext) -> int:
-    opts, operands = getopt1(ctx.args, "cor:s:", {"no-create": "c", "io-blocks": "o",
-                                                  "reference=": "r", "size=": "s"})
+    opts, operands = getopt(ctx.args, "cor:s:", {"no-create": "c", "io-blocks": "o",
+                                                 "reference=": "r", "size=": "s"}, status=1)
     no_create = any(k == "c" for k, _ in opts)
     size_text = next((v for k, v in reversed(opts) if k == "s"), None)
     ref = next((v for k, v in reversed(opts) if k == "r"), None)
@@ -932,9 +934,9 @@ async def truncate(ctx: CommandContext) -> int:
         text = size_text
         if text and text[0] in "+-<>/%":
             op, text = text[0], text[1:]
-        parsed = parse_size(text)
+        parsed = parse_size(text, "EgGkKmMPQRtTYZ0")
         if parsed is None:
-            await ctx.error(f"Invalid number: {quote(size_text)}")
+            await ctx.error(f"Invalid number: {quote(size_text, 'locale')}")
             return 1
         amount = parsed
         if op in "/%" and op and amount == 0:
@@ -984,14 +986,14 @@ async def truncate(ctx: CommandContext) -> int:
 @command("sync", help="Usage: sync [OPTION] [FILE]...\nSynchronize cached writes to persistent storage.\n"
                       "(The in-memory filesystem has nothing to flush: this does nothing.)")
 async def sync(ctx: CommandContext) -> int:
-    getopt1(ctx.args, "df", {"data": "d", "file-system": "f"})
+    getopt(ctx.args, "df", {"data": "d", "file-system": "f"}, status=1)
     return 0
 
 
 @command("mkfifo", help="Usage: mkfifo [OPTION]... NAME...\nCreate named pipes (FIFOs) with the given NAMEs.\n"
                         "The sandbox filesystem does not support FIFOs: use a pipeline instead.")
 async def mkfifo(ctx: CommandContext) -> int:
-    _, operands = getopt1(ctx.args, "m:Z", {"mode=": "m"})
+    _, operands = getopt(ctx.args, "m:Z", {"mode=": "m"}, status=1)
     if not operands:
         raise UsageError("missing operand", 1)
     for name in operands:

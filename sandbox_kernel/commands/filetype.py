@@ -6,7 +6,8 @@ import struct
 
 from ..chars import isdigits
 from ..vfs import FSError
-from ._lib.fsutil import getopt1, local_datetime
+from ._lib.dates import local_datetime
+from .options import getopt
 from .registry import CommandContext, command
 
 FILE_HELP = """\
@@ -455,11 +456,11 @@ def _classify(ctx: CommandContext, path: str, s) -> tuple[Verdict, str]:
 
 @command("file", help=FILE_HELP)
 async def file_cmd(ctx: CommandContext) -> int:
-    opts, operands = getopt1(ctx.args, "bcEf:F:hiLkNnprsvz0", {
+    opts, operands = getopt(ctx.args, "bcEf:F:hiLkNnprsvz0", {
         "brief": "b", "files-from=": "f", "separator=": "F", "mime": "i", "mime-type": None,
         "mime-encoding": None, "dereference": "L", "no-dereference": "h", "no-pad": "N",
         "print0": "0", "keep-going": "k", "raw": "r", "special-files": "s",
-        "uncompress": "z", "no-buffer": "n", "preserve-date": "p", "version": "v"})
+        "uncompress": "z", "no-buffer": "n", "preserve-date": "p", "version": "v"}, status=1)
     brief = no_pad = print0 = False
     follow = False
     mime = ""

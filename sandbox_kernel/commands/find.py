@@ -10,8 +10,13 @@ from typing import Callable
 
 from ..chars import isdigits
 from ..vfs import FSError, Stat
-from ._lib.fsutil import (group_id, group_name, join_path, local_datetime, mode_string, parse_mode, quote,
-    strerror, user_id, user_name)
+from ._lib.dates import DateError, local_datetime, parse_timestamp
+from ._lib.fsutil import (group_id, group_name, join_path, mode_string, parse_mode, user_id,
+    user_name)
+from ._lib.globs import bracket_end, glob_regex
+from ._lib.posix_regex import RegexError, compile_posix
+from ._lib.printf import apply_width, interpret_escapes
+from ._lib.quoting import quote, strerror
 from .options import ArgCursor
 from .registry import CommandContext, command
 
@@ -53,81 +58,6 @@ class FindError(Exception):
 
 
 # ----------------------------------------------------------------------------- patterns
-def _bracket_end(pattern: str, start: int, negators: str) -> int:
-    """Index of the ``]`` closing the bracket expression at ``start`` (len(pattern) if none):
-    a ``]`` first in the list, and ``[:class:]``, ``[.x.]``, ``[=x=]`` inside, do not close it."""
-    n = len(pattern)
-    j = start + 1
-    if j < n and pattern[j] in negators:
-        j += 1
-    if j < n and pattern[j] == "]":
-        j += 1
-    while j < n and pattern[j] != "]":
-        if pattern[j] == "[" and j + 1 < n and pattern[j + 1] in ":.=":
-            close = pattern.find(pattern[j + 1] + "]", j + 2)
-            j = close + 2 if close >= 0 else j + 1
-        else:
-            j += 1
-    return j
-
-
-def glob_regex(pattern: str, ignore_case: bool = False) -> re.Pattern:
-    """fnmatch(3) without FNM_PATHNAME/FNM_PERIOD: ``*`` and ``?`` match ``/`` and dots."""
-    out = []
-    i, n = 0, len(pattern)
-    while i < n:
-        ch = pattern[i]
-        if ch == "*":
-            out.append(".*")
-        elif ch == "?":
-            out.append(".")
-        elif ch == "\\" and i + 1 < n:
-            i += 1
-            out.append(re.escape(pattern[i]))
-        elif ch == "[":
-            j = _bracket_end(pattern, i, "!^")
-            if j >= n:
-                out.append(re.escape(ch))
-            else:
-                out.append(_bracket(pattern[i + 1:j]))
-                i = j
-        else:
-            out.append(re.escape(ch))
-        i += 1
-    return re.compile("".join(out), re.S | (re.I if ignore_case else 0))
-
-
-_CLASSES = {"alpha": "a-zA-Z", "digit": "0-9", "alnum": "a-zA-Z0-9", "upper": "A-Z",
-            "lower": "a-z", "space": r" \t\n\r\f\v", "blank": r" \t", "punct": r"!-/:-@\[-`{-~",
-            "xdigit": "0-9A-Fa-f", "cntrl": r"\x00-\x1f\x7f", "print": r" -~", "graph": r"!-~",
-            "word": r"\w"}
-
-
-def _bracket(body: str) -> str:
-    negate = body[:1] in ("!", "^")
-    if negate:
-        body = body[1:]
-    parts = []
-    i = 0
-    while i < len(body):
-        if body.startswith("[:", i):
-            close = body.find(":]", i + 2)
-            if close > 0:
-                parts.append(_CLASSES.get(body[i + 2:close], ""))
-                i = close + 2
-                continue
-        ch = body[i]
-        if ch == "-" and parts and i + 1 < len(body):
-            parts.append("-")
-        elif ch == "\\" and i + 1 < len(body):
-            i += 1
-            parts.append(re.escape(body[i]))
-        else:
-            parts.append(re.escape(ch) if ch != "-" else r"\-")
-        i += 1
-    return "[" + ("^" if negate else "") + "".join(parts) + "]"
-
-
 REGEX_TYPES = ["findutils-default", "ed", "emacs", "gnu-awk", "grep", "posix-awk", "awk",
                "posix-basic", "posix-egrep", "egrep", "posix-extended", "posix-minimal-basic",
                "sed"]
@@ -151,7 +81,7 @@ def _emacs_to_ere(pattern: str) -> str:
         if ch in "(){}|":
             out.append("\\" + ch)
         elif ch == "[":
-            j = _bracket_end(pattern, i, "^")
+            j = bracket_end(pattern, i, "^")
             out.append(pattern[i:j + 1])
             i = j + 1
             continue
@@ -162,8 +92,6 @@ def _emacs_to_ere(pattern: str) -> str:
 
 
 def compile_find_regex(pattern: str, regex_type: str, ignore_case: bool):
-    from ._lib.posix_regex import RegexError, compile_posix
-
     if regex_type in ("findutils-default", "emacs", "gnu-awk", "posix-awk", "awk"):
         source, extended = _emacs_to_ere(pattern) if regex_type in ("findutils-default", "emacs") \
             else pattern, True
@@ -174,7 +102,7 @@ def compile_find_regex(pattern: str, regex_type: str, ignore_case: bool):
     try:
         return compile_posix(source, extended, ignore_case=ignore_case).compiled
     except RegexError as e:
-        raise FindError(f"Invalid regular expression {quote(pattern)}: {e}") from None
+        raise FindError(f"Invalid regular expression {quote(pattern, 'locale')}: {e}") from None
 
 
 # ----------------------------------------------------------------------------- expression tree
@@ -364,8 +292,8 @@ def p_regex(p: Parser, opt: str) -> Node:
 def p_regextype(p: Parser, opt: str) -> Node:
     kind = p.arg(opt)
     if kind not in REGEX_TYPES:
-        raise FindError(f"Unknown regular expression type {quote(kind)}; valid types are " +
-                        ", ".join(quote(t) for t in REGEX_TYPES) + ".")
+        raise FindError(f"Unknown regular expression type {quote(kind, 'locale')}; valid types are " +
+                        ", ".join(quote(t, 'locale') for t in REGEX_TYPES) + ".")
     p.regex_type = kind
     return _test(_true)
 
@@ -448,7 +376,7 @@ def p_newer(p: Parser, opt: str) -> Node:
     try:
         rs = p.w.fs.stat(ref, p.w.cwd)
     except FSError as e:
-        raise FindError(f"{quote(ref)}: {strerror(e)}") from None
+        raise FindError(f"{quote(ref, 'locale')}: {strerror(e)}") from None
     mine = {"-newer": "st_mtime", "-anewer": "st_atime", "-cnewer": "st_ctime"}[opt]
 
     async def f(w, it: Item) -> bool:
@@ -466,16 +394,15 @@ def p_newer_xy(p: Parser, opt: str) -> Node:
     if "B" in (x, y):
         raise FindError("This system does not provide a way to find the birth time of a file.")
     if y == "t":
-        from ._lib.fsutil import parse_date
-
-        when = parse_date(ref, p.w.ctx.env)
-        if when is None:
-            raise FindError(f"I cannot figure out how to interpret {quote(ref)} as a date or time")
+        try:
+            when = parse_timestamp(ref, p.w.ctx.env)
+        except DateError:
+            raise FindError(f"I cannot figure out how to interpret {quote(ref, 'locale')} as a date or time") from None
     else:
         try:
             when = getattr(p.w.fs.stat(ref, p.w.cwd), _TIME_FIELDS[y])
         except FSError as e:
-            raise FindError(f"{quote(ref)}: {strerror(e)}") from None
+            raise FindError(f"{quote(ref, 'locale')}: {strerror(e)}") from None
     attr = _TIME_FIELDS[x]
 
     async def f(w, it: Item) -> bool:
@@ -503,7 +430,7 @@ def p_perm(p: Parser, opt: str) -> Node:
         kind, body = text[0], text[1:]
     mode = parse_mode(body, 0, False, 0) if body else None
     if mode is None:
-        raise FindError(f"invalid mode {quote(text)}")
+        raise FindError(f"invalid mode {quote(text, 'locale')}")
 
     async def f(w, it: Item) -> bool:
         bits = it.st.st_mode & 0o7777
@@ -535,7 +462,7 @@ def p_owner(p: Parser, opt: str) -> Node:
         return _test(f, opt)
     owner = lookup(p.w.fs, text)
     if owner is None:
-        raise FindError(f"{quote(text)} {unknown}")
+        raise FindError(f"{quote(text, 'locale')} {unknown}")
 
     async def g(w, it: Item) -> bool:
         return getattr(it.st, attr) == owner
@@ -564,7 +491,7 @@ def p_samefile(p: Parser, opt: str) -> Node:
     try:
         ino = p.w.fs.stat(ref, p.w.cwd).st_ino
     except FSError as e:
-        raise FindError(f"{quote(ref)}: {strerror(e)}") from None
+        raise FindError(f"{quote(ref, 'locale')}: {strerror(e)}") from None
 
     async def f(w, it: Item) -> bool:
         return it.st.st_ino == ino
@@ -596,7 +523,7 @@ def p_global(p: Parser, opt: str) -> Node:
     if opt in ("-maxdepth", "-mindepth"):
         text = p.arg(opt)
         if not isdigits(text):
-            raise FindError(f"Expected a positive decimal integer argument to {opt}, but got {quote(text)}")
+            raise FindError(f"Expected a positive decimal integer argument to {opt}, but got {quote(text, 'locale')}")
         if opt == "-maxdepth":
             w.maxdepth = int(text)
         else:
@@ -689,7 +616,7 @@ def p_delete(p: Parser, opt: str) -> Node:
                 w.fs.unlink(it.path, w.cwd)
         except FSError as e:
             await w.flush()
-            await w.ctx.error(f"cannot delete {quote(it.path)}: {strerror(e)}")
+            await w.ctx.error(f"cannot delete {quote(it.path, 'locale')}: {strerror(e)}")
             w.status = 1
             return False
         return True
@@ -809,8 +736,6 @@ def _ctime(w, ts: float) -> str:
 
 
 def render_printf(w: "Walker", it: Item, fmt: str) -> str:
-    from .stat import apply_width, interpret_escapes
-
     out = []
     i, n = 0, len(fmt)
     while i < n:
@@ -961,7 +886,7 @@ class Walker:
         try:
             self.fs.write_bytes(path, b"", self.cwd)
         except FSError as e:
-            raise FindError(f"{quote(path)}: {strerror(e)}") from None
+            raise FindError(f"{quote(path, 'locale')}: {strerror(e)}") from None
         self.fprint_files[path] = []
 
     def write_file(self, path: str, text: str) -> None:
@@ -1044,15 +969,15 @@ class Walker:
         if can_descend:
             if stt.st_ino in ancestors:
                 await self.flush()
-                await self.ctx.error(f"File system loop detected; {quote(path)} is part of the "
-                                     "same file system loop as " + quote(start) + ".")
+                await self.ctx.error(f"File system loop detected; {quote(path, 'locale')} is part of the "
+                                     "same file system loop as " + quote(start, 'locale') + ".")
                 self.status = 1
             else:
                 try:
                     names = self.fs.listdir(path, self.cwd)
                 except FSError as e:
                     await self.flush()
-                    await self.ctx.error(f"{quote(path)}: {strerror(e)}")
+                    await self.ctx.error(f"{quote(path, 'locale')}: {strerror(e)}")
                     self.status = 1
                     names = []
                 for child_name in names:
@@ -1063,7 +988,7 @@ class Walker:
                         c_lst = self.fs.lstat(child, self.cwd)
                     except FSError as e:
                         await self.flush()
-                        await self.ctx.error(f"{quote(child)}: {strerror(e)}")
+                        await self.ctx.error(f"{quote(child, 'locale')}: {strerror(e)}")
                         self.status = 1
                         continue
                     c_st = c_lst
@@ -1122,7 +1047,7 @@ async def find(ctx: CommandContext) -> int:
         try:
             lst = ctx.fs.lstat(path, ctx.cwd)
         except FSError as e:
-            await ctx.error(f"{quote(path)}: {strerror(e)}")
+            await ctx.error(f"{quote(path, 'locale')}: {strerror(e)}")
             walker.status = 1
             continue
         stt = lst

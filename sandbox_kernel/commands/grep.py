@@ -4,14 +4,13 @@ from __future__ import annotations
 import fnmatch
 import re
 import stat as stat_mod
-import time
 from collections import deque
 
 from ..vfs import FSError
 from ._lib.lineblocks import LineTooLong, TextCodec, line_blocks
-from .options import UsageError, getopt
 from ._lib.posix_regex import (PosixRegex, RegexError, RegexTimeout, compile_posix, compile_python,
-    translate_lines)
+    regex_deadline, translate_lines)
+from .options import UsageError, getopt
 from .registry import CommandContext, command
 
 GREP_HELP = """\
@@ -459,21 +458,6 @@ def _count(rx: PosixRegex, text: str) -> int:
     if rx.groups:
         return sum(1 for _ in rx.finditer(text))
     return len(rx.findall(text))
-
-
-def _deadline(ctx: CommandContext) -> float | None:
-    """The run's wall-time deadline (time.monotonic()), for regex time budgets."""
-    shell = ctx.shell
-    inner = getattr(shell, "shell", None)  # the shell's CommandHost wraps the interpreter
-    for holder in (shell, getattr(shell, "rt", None), getattr(inner, "rt", None)):
-        deadline = getattr(holder, "deadline", None)
-        if isinstance(deadline, (int, float)):
-            return float(deadline) if deadline != float("inf") else None
-    limits = getattr(shell, "limits", None) or getattr(ctx.sandbox, "limits", None)
-    wall = getattr(limits, "wall_time", None)
-    if isinstance(wall, (int, float)):
-        return time.monotonic() + float(wall)
-    return None
 
 
 class _Grep:
@@ -940,7 +924,7 @@ async def grep(ctx: CommandContext) -> int:
     except _Fatal as e:
         await ctx.error(str(e))
         return 2
-    matcher.set_deadline(_deadline(ctx))
+    matcher.set_deadline(regex_deadline(ctx))
     g = _Grep(ctx, o, matcher, codec)
     recursive = o.directories == "recurse"
     if not operands:

@@ -5,7 +5,10 @@ import re
 
 from ..streams import FileInput
 from ..vfs import FSError
-from ._lib.textio import BatchWriter, Fail, parse_opts, parse_size, quote, run_guarded
+from ._lib.quoting import quote
+from ._lib.sizes import parse_size
+from ._lib.textio import BatchWriter, Fail, run_guarded
+from .options import getopt
 from .registry import CommandContext, command
 
 HEAD_HELP = """\
@@ -67,7 +70,7 @@ def _count(text: str, what: str, signs: str) -> tuple[str, int]:
         sign, body = body[0], body[1:]
     n = parse_size(body)
     if n is None:
-        raise Fail(f"invalid number of {what}: {quote(text)}")
+        raise Fail(f"invalid number of {what}: {quote(text, 'locale')}")
     return sign, n
 
 
@@ -141,9 +144,9 @@ async def head(ctx: CommandContext) -> int:
             else:
                 framing.take(flag)
         args = args[1:]
-    opts, files = parse_opts(args, "c:n:qvz", {"bytes=": "c", "lines=": "n", "quiet": "q",
-                                            "silent": "q", "verbose": "v",
-                                            "zero-terminated": "z"})
+    opts, files = getopt(args, "c:n:qvz", {"bytes=": "c", "lines=": "n", "quiet": "q",
+                                        "silent": "q", "verbose": "v",
+                                        "zero-terminated": "z"}, status=1)
     for opt, val in opts:
         if opt in "cn":
             mode = opt
@@ -255,10 +258,10 @@ async def tail(ctx: CommandContext) -> int:
                 mode = "c"
             follow = "f" in flags
             args = args[1:]
-    opts, files = parse_opts(args, "c:n:fFqvzs:", {
+    opts, files = getopt(args, "c:n:fFqvzs:", {
         "bytes=": "c", "lines=": "n", "follow==": "f", "quiet": "q", "silent": "q",
         "verbose": "v", "zero-terminated": "z", "sleep-interval=": "s", "pid=": None,
-        "retry": None, "max-unchanged-stats=": None})
+        "retry": None, "max-unchanged-stats=": None}, status=1)
     for opt, val in opts:
         if opt in "cn":
             mode = opt

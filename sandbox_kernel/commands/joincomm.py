@@ -5,8 +5,9 @@ import re
 
 from ..chars import isdigits
 from ..vfs import FSError
-from ._lib.textio import BatchWriter, Fail, parse_opts, quote, run_guarded
-from .options import UsageError
+from ._lib.quoting import quote
+from ._lib.textio import BatchWriter, Fail, run_guarded
+from .options import UsageError, getopt
 from .registry import CommandContext, command
 
 JOIN_HELP = """\
@@ -78,11 +79,11 @@ class _Reader:
         self.name = name
         self.sep = sep
         if name != "-" and ctx.fs.is_dir(name, cwd=ctx.cwd):
-            raise Fail(f"{name}: Is a directory")
+            raise Fail(f"{quote(name, 'shell-escape', colon=True)}: Is a directory")
         try:
             self.stream = ctx.open_input(name)
         except FSError as e:
-            raise Fail(f"{name}: {e.strerror}")
+            raise Fail(f"{quote(name, 'shell-escape', colon=True)}: {e.strerror}")
         self.lineno = 0
 
     async def next(self) -> bytes | None:
@@ -95,9 +96,11 @@ class _Reader:
 
 async def _open_pair(ctx: CommandContext, files: list[str], sep: bytes) -> tuple[_Reader, _Reader]:
     if len(files) < 2:
-        raise UsageError("missing operand" if not files else f"missing operand after {quote(files[-1])}", 1)
+        raise UsageError("missing operand" if not files else f"missing operand after {quote(files[-1], 'locale')}", 1)
     if len(files) > 2:
-        raise UsageError(f"extra operand {quote(files[2])}", 1)
+        # join names the operand as a file, comm as any other argument
+        style = "shell-escape-always" if ctx.name == "join" else "locale"
+        raise UsageError(f"extra operand {quote(files[2], style)}", 1)
     if files[0] == "-" and files[1] == "-":
         raise Fail("both files cannot be standard input")
     return _Reader(ctx, files[0], sep), _Reader(ctx, files[1], sep)
@@ -105,7 +108,7 @@ async def _open_pair(ctx: CommandContext, files: list[str], sep: bytes) -> tuple
 
 def _field_number(text: str) -> int:
     if not isdigits(text) or int(text) == 0:
-        raise Fail(f"invalid field number: {quote(text)}")
+        raise Fail(f"invalid field number: {quote(text, 'locale')}")
     return int(text)
 
 
@@ -114,9 +117,9 @@ def _field_number(text: str) -> int:
 async def join(ctx: CommandContext) -> int:
     # GNU accepts the obsolete "-j1 N" and "-j2 N" spellings
     args = list(ctx.args)
-    opts, files = parse_opts(args, "a:e:i1:2:j:o:t:v:z", {
+    opts, files = getopt(args, "a:e:i1:2:j:o:t:v:z", {
         "ignore-case": "i", "check-order": None, "nocheck-order": None, "header": None,
-        "zero-terminated": "z"})
+        "zero-terminated": "z"}, status=1)
     unpaired = {1: False, 2: False}
     only_unpaired = False
     empty: bytes | None = None
@@ -131,7 +134,7 @@ async def join(ctx: CommandContext) -> int:
     for opt, val in opts:
         if opt in "av":
             if val not in ("1", "2"):
-                raise Fail(f"invalid field number: {quote(val)}")
+                raise Fail(f"invalid field number: {quote(val, 'locale')}")
             unpaired[int(val)] = True
             if opt == "v":
                 only_unpaired = True
@@ -155,8 +158,8 @@ async def join(ctx: CommandContext) -> int:
                 m = re.fullmatch(r"([12])\.([0-9]+)", spec)
                 if not m:
                     if re.fullmatch(r"[0-9]+\.[0-9]*", spec) or "." not in spec:
-                        raise Fail(f"invalid field specifier: {quote(spec)}")
-                    raise Fail(f"invalid file number in field spec: {quote(spec)}")
+                        raise Fail(f"invalid field specifier: {quote(spec, 'locale')}")
+                    raise Fail(f"invalid file number in field spec: {quote(spec, 'locale')}")
                 fmt.append((int(m.group(1)), _field_number(m.group(2))))
         elif opt == "t":
             raw = val.encode("utf-8", "surrogateescape")
@@ -164,7 +167,7 @@ async def join(ctx: CommandContext) -> int:
                 if raw == b"\\0":
                     raw = b"\0"
                 else:
-                    raise Fail(f"multi-character tab {quote(val)}")
+                    raise Fail(f"multi-character tab {quote(val, 'locale')}")
             tab = raw if raw else b"\n"
         elif opt in ("check-order", "nocheck-order"):
             check = opt
@@ -315,9 +318,9 @@ class Fail_silent(Exception):  # noqa: N801 - message already printed
 @command("comm", help=COMM_HELP)
 @run_guarded
 async def comm(ctx: CommandContext) -> int:
-    opts, files = parse_opts(ctx.args, "123z", {
+    opts, files = getopt(ctx.args, "123z", {
         "check-order": None, "nocheck-order": None, "output-delimiter=": None, "total": None,
-        "zero-terminated": "z"})
+        "zero-terminated": "z"}, status=1)
     hide = {1: False, 2: False, 3: False}
     check = None
     delim = b"\t"

@@ -3,10 +3,14 @@ from __future__ import annotations
 
 import re
 
+from ..streams import FileOutput
 from ..vfs import FSError
-from ._lib.textio import (BatchWriter, Fail, is_utf8, line_batches, open_operand, parse_opts, parse_size,
-    quote, run_guarded)
-from .options import UsageError
+from ._lib.posix_regex import RegexError, compile_posix, translate
+from ._lib.quoting import quote
+from ._lib.sizes import parse_size
+from ._lib.textio import (BatchWriter, Fail, each_input, line_batches, open_operand, run_guarded,
+    utf8_locale)
+from .options import UsageError, argmatch, getopt
 from .registry import CommandContext, command
 
 UNIQ_HELP = """\
@@ -93,28 +97,19 @@ _SKIP_FIELD = re.compile(rb"[ \t]*[^ \t]*")
 
 
 def _count_arg(val: str, what: str) -> int:
-    n = parse_size(val, allow_suffix=False)
+    n = parse_size(val, "")
     if n is None:
         raise Fail(f"{val}: invalid number of {what}")
     return n
 
 
-def _uniq_method(option: str, val: str | None, methods: tuple[str, ...], default: str) -> str:
-    """The method a --all-repeated/--group argument names (a unique prefix), or ``default``."""
-    match = [m for m in methods if m.startswith(val)] if val else [default]
-    if len(match) != 1:
-        raise UsageError(f"invalid argument {quote(val or '')} for '--{option}'\nValid arguments are:\n"
-                         + "\n".join(f"  - '{m}'" for m in methods), 1)
-    return match[0]
-
-
 @command("uniq", help=UNIQ_HELP)
 @run_guarded
 async def uniq(ctx: CommandContext) -> int:
-    opts, operands = parse_opts(ctx.args, "cdDf:is:uw:z", {
+    opts, operands = getopt(ctx.args, "cdDf:is:uw:z", {
         "count": "c", "repeated": "d", "all-repeated==": None, "skip-fields=": "f",
         "group==": None, "ignore-case": "i", "skip-chars=": "s", "unique": "u",
-        "zero-terminated": "z", "check-chars=": "w"})
+        "zero-terminated": "z", "check-chars=": "w"}, status=1)
     count = repeated = unique = ignore_case = False
     all_repeated: str | None = None
     group: str | None = None
@@ -129,9 +124,9 @@ async def uniq(ctx: CommandContext) -> int:
         elif opt == "D":
             all_repeated = "none"
         elif opt == "all-repeated":
-            all_repeated = _uniq_method("all-repeated", val, ("none", "prepend", "separate"), "none")
+            all_repeated = argmatch(val, ["none", "prepend", "separate"], "--all-repeated") if val else "none"
         elif opt == "group":
-            group = _uniq_method("group", val, ("prepend", "append", "separate", "both"), "separate")
+            group = argmatch(val, ["prepend", "append", "separate", "both"], "--group") if val else "separate"
         elif opt == "f":
             skip_fields = _count_arg(val, "fields to skip")
         elif opt == "s":
@@ -145,7 +140,7 @@ async def uniq(ctx: CommandContext) -> int:
         elif opt == "z":
             sep = b"\0"
     if len(operands) > 2:
-        raise UsageError(f"extra operand {quote(operands[2])}", 1)
+        raise UsageError(f"extra operand {quote(operands[2], 'locale')}", 1)
     if count and all_repeated is not None:
         raise UsageError("printing all duplicated lines and repeat counts is meaningless", 1)
     if group is not None and (count or repeated or unique or all_repeated is not None):
@@ -153,10 +148,10 @@ async def uniq(ctx: CommandContext) -> int:
     source = operands[0] if operands else "-"
     try:
         if source != "-" and ctx.fs.is_dir(source, cwd=ctx.cwd):
-            raise Fail(f"{source}: Is a directory")
+            raise Fail(f"{quote(source, 'shell-escape', colon=True)}: Is a directory")
         stream = ctx.open_input(source)
     except FSError as e:
-        raise Fail(f"{source}: {e.strerror}")
+        raise Fail(f"{quote(source, 'shell-escape', colon=True)}: {e.strerror}")
     dest = ctx.stdout
     handle = None
     if len(operands) == 2 and operands[1] != "-":
@@ -164,7 +159,6 @@ async def uniq(ctx: CommandContext) -> int:
             handle = ctx.fs.open(operands[1], "wb", cwd=ctx.cwd)
         except FSError as e:
             raise Fail(f"{operands[1]}: {e.strerror}")
-        from ..streams import FileOutput
         dest = FileOutput(handle)
     out = BatchWriter(ctx, dest)
 
@@ -251,9 +245,9 @@ async def uniq(ctx: CommandContext) -> int:
 
 @command("rev", help=REV_HELP)
 async def rev(ctx: CommandContext) -> int:
-    opts, files = parse_opts(ctx.args, "0", {"zero": "0"}, status=1)
+    opts, files = getopt(ctx.args, "0", {"zero": "0"}, status=1)
     sep = b"\0" if opts else b"\n"
-    utf8 = is_utf8(ctx)  # util-linux rev reverses characters, not bytes
+    utf8 = utf8_locale(ctx.env)  # util-linux rev reverses characters, not bytes
     status = 0
     out = BatchWriter(ctx)
     for name in files or ["-"]:
@@ -330,7 +324,7 @@ def _reverse_chars(line: bytes, sep: bytes) -> bytes:
 
 @command("tac", help=TAC_HELP)
 async def tac(ctx: CommandContext) -> int:
-    opts, files = parse_opts(ctx.args, "brs:", {"before": "b", "regex": "r", "separator=": "s"})
+    opts, files = getopt(ctx.args, "brs:", {"before": "b", "regex": "r", "separator=": "s"}, status=1)
     before = any(o == "b" for o, _ in opts)
     use_regex = any(o == "r" for o, _ in opts)
     sep_text = "\n"
@@ -343,7 +337,6 @@ async def tac(ctx: CommandContext) -> int:
     sep = sep_text.encode("utf-8", "surrogateescape")
     rx = None
     if use_regex:
-        from ._lib.posix_regex import RegexError, translate
         try:
             source = translate(emacs_to_ere(sep_text), extended=True)
             rx = re.compile(source.encode("utf-8", "surrogateescape"), re.S)
@@ -397,11 +390,11 @@ async def tac(ctx: CommandContext) -> int:
 @command("nl", help=NL_HELP)
 @run_guarded
 async def nl(ctx: CommandContext) -> int:
-    opts, files = parse_opts(ctx.args, "b:d:f:h:i:l:n:ps:v:w:", {
+    opts, files = getopt(ctx.args, "b:d:f:h:i:l:n:ps:v:w:", {
         "body-numbering=": "b", "section-delimiter=": "d", "footer-numbering=": "f",
         "header-numbering=": "h", "line-increment=": "i", "join-blank-lines=": "l",
         "number-format=": "n", "no-renumber": "p", "number-separator=": "s",
-        "starting-line-number=": "v", "number-width=": "w"})
+        "starting-line-number=": "v", "number-width=": "w"}, status=1)
     styles = {"header": "n", "body": "t", "footer": "n"}
     delim = b"\\:"
     incr, join_blank, start, width = 1, 1, 1, 6
@@ -416,7 +409,7 @@ async def nl(ctx: CommandContext) -> int:
         except ValueError:
             n = None
         if n is None or n < minimum:
-            raise Fail(f"invalid {what}: {quote(val)}")
+            raise Fail(f"invalid {what}: {quote(val, 'locale')}")
         return n
 
     for opt, val in opts:
@@ -425,7 +418,6 @@ async def nl(ctx: CommandContext) -> int:
             if val in ("a", "t", "n"):
                 styles[section] = val
             elif val.startswith("p"):
-                from ._lib.posix_regex import RegexError, compile_posix
                 try:
                     regexes[section] = compile_posix(val[1:])
                 except RegexError as e:
@@ -433,7 +425,7 @@ async def nl(ctx: CommandContext) -> int:
                 styles[section] = "p"
             else:
                 what = {"b": "body", "f": "footer", "h": "header"}[opt]
-                raise Fail(f"invalid {what} numbering style: {quote(val)}")
+                raise Fail(f"invalid {what} numbering style: {quote(val, 'locale')}")
         elif opt == "d":
             raw = val.encode("utf-8", "surrogateescape")
             delim = raw if len(raw) != 1 else raw + b":"
@@ -443,7 +435,7 @@ async def nl(ctx: CommandContext) -> int:
             join_blank = int_arg(val, "line number of blank lines", 1)
         elif opt == "n":
             if val not in ("ln", "rn", "rz"):
-                raise Fail(f"invalid line numbering format: {quote(val)}")
+                raise Fail(f"invalid line numbering format: {quote(val, 'locale')}")
             fmt = val
         elif opt == "p":
             renumber = False
@@ -471,12 +463,8 @@ async def nl(ctx: CommandContext) -> int:
     blank_run = 0
     status = 0
     markers = {delim * 3: "header", delim * 2: "body", delim: "footer"} if delim else {}
-    for name in files or ["-"]:
-        try:
-            stream = open_operand(ctx, name)
-        except FSError as e:
-            await out.flush()
-            await ctx.error(f"{name}: {e.strerror}")
+    async for _name, stream in each_input(ctx, files, out=out):
+        if stream is None:
             status = 1
             continue
         async for batch in line_batches(stream):

@@ -1,17 +1,18 @@
 """ls: list directory contents (GNU layout: one per line, -C columns, -l long format)."""
 from __future__ import annotations
 
-import functools
-import re
 import stat as st
 import time
 from dataclasses import dataclass
 
 from ..chars import isdigits
 from ..vfs import FSError, Stat
-from ._lib.fsutil import (full_timestamp, group_name, human_size, join_path, local_datetime, ls_quote,
-    mode_string, quote, strerror, user_name, utf8_locale)
-from .options import UsageError, getopt
+from ._lib.dates import full_timestamp, local_datetime
+from ._lib.fsutil import group_name, human_size, join_path, mode_string, type_indicator, user_name
+from ._lib.quoting import quote, strerror
+from ._lib.textio import utf8_locale
+from ._lib.versionsort import version_key
+from .options import UsageError, argmatch, getopt
 from .registry import CommandContext, command
 
 LS_HELP = """\
@@ -149,7 +150,7 @@ class Options:
             elif key == "file-type":
                 self.file_type = True
             elif key == "indicator-style":
-                style = _choice("indicator-style", val, ["none", "slash", "file-type", "classify"])
+                style = argmatch(val, ["none", "slash", "file-type", "classify"], "--indicator-style")
                 self.classify = style == "classify"
                 self.file_type = style == "file-type"
                 self.slash = style == "slash"
@@ -158,18 +159,16 @@ class Options:
             elif key in _SORT_OPTIONS:
                 self.sort = _SORT_OPTIONS[key]
             elif key == "sort":
-                self.sort = {"none": "none", "time": "time", "size": "size", "version": "version",
-                             "extension": "extension", "name": "name"}[
-                    _choice("sort", val, ["none", "time", "size", "version", "extension", "name"])]
+                self.sort = argmatch(val, ["none", "time", "size", "extension", "version", "name"],
+                                     "--sort")
             elif key == "u":
                 self.time_field = "atime"
             elif key == "c":
                 self.time_field = "ctime"
             elif key == "time":
-                choice = _choice("time", val, ["atime", "access", "use", "ctime", "status",
-                                               "mtime", "modification"])
-                self.time_field = {"access": "atime", "use": "atime", "atime": "atime",
-                                   "status": "ctime", "ctime": "ctime"}.get(choice, "mtime")
+                self.time_field = argmatch(val, {
+                    "atime": "atime", "access": "atime", "use": "atime", "ctime": "ctime",
+                    "status": "ctime", "mtime": "mtime", "modification": "mtime"}, "--time")
             elif key == "1":
                 explicit_format = explicit_format if explicit_format == "long" else "one"
                 if explicit_format != "long":
@@ -182,16 +181,16 @@ class Options:
                 self.deref_cmdline = True
             elif key == "w":
                 if val is None or not isdigits(val):
-                    raise UsageError(f"invalid line width: {quote(val or '')}")
+                    raise UsageError(f"invalid line width: {quote(val or '', 'locale')}")
                 self.width = int(val)
             elif key == "T":
                 if val is None or not isdigits(val):
-                    raise UsageError(f"invalid tab size: {quote(val or '')}")
+                    raise UsageError(f"invalid tab size: {quote(val or '', 'locale')}")
                 self.tabsize = int(val)
             elif key == "color":
                 if val is not None:
-                    _choice("color", val, ["always", "yes", "force", "never", "no", "none",
-                                           "auto", "tty", "if-tty"])
+                    argmatch(val, {"always": 1, "yes": 1, "force": 1, "never": 0, "no": 0,
+                                   "none": 0, "auto": 2, "tty": 2, "if-tty": 2}, "--color")
             elif key == "full-time":
                 self.time_style = "full-iso"
                 explicit_format = "long"
@@ -202,7 +201,7 @@ class Options:
             elif key == "show-control-chars":
                 self.quoting = "literal"
             elif key == "quoting-style":
-                style = _choice("quoting-style", val, QUOTING_STYLES)
+                style = argmatch(val, QUOTING_STYLES, "--quoting-style")
                 self.quoting = "c" if style in ("locale", "clocale") else style
             elif key == "group-directories-first":
                 self.dirs_first = True
@@ -216,40 +215,17 @@ def _time_style(value: str) -> str:
     if value.startswith("+"):
         return value
     style = value[len("posix-"):] if value.startswith("posix-") else value
-    if style in ("full-iso", "long-iso", "iso", "locale"):
+    if style in ("full-iso", "long-iso", "iso", 'locale'):
         # posix-STYLE means STYLE only outside the C/POSIX locale, which is all we have
         return "locale" if value.startswith("posix-") else style
-    raise UsageError(f"invalid argument {quote(value)} for 'time style'\nValid arguments are:\n"
+    raise UsageError(f"invalid argument {quote(value, 'locale')} for 'time style'\nValid arguments are:\n"
                      "  - [posix-]full-iso\n  - [posix-]long-iso\n  - [posix-]iso\n  - [posix-]locale\n"
                      "  - +FORMAT (e.g., +%H:%M) for a 'date'-style format")
 
 
-def _choice(option: str, value: str | None, choices: list[str]) -> str:
-    value = value or ""
-    matches = [c for c in choices if c.startswith(value)] if value else []
-    if value in choices:
-        return value
-    if len(matches) == 1:
-        return matches[0]
-    what = "ambiguous" if matches else "invalid"
-    # GNU's argmatch failure exits 1 (other usage errors of ls exit 2)
-    raise UsageError(f"{what} argument {quote(value)} for '--{option}'\nValid arguments are:\n" +
-                     "".join(f"  - '{c}'\n" for c in choices).rstrip("\n"), 1)
-
-
 def _indicator(mode: int, opts: Options) -> str:
     if opts.classify or opts.file_type:
-        if st.S_ISDIR(mode):
-            return "/"
-        if st.S_ISLNK(mode):
-            return "@"
-        if st.S_ISFIFO(mode):
-            return "|"
-        if st.S_ISSOCK(mode):
-            return "="
-        if opts.classify and st.S_ISREG(mode) and mode & 0o111:
-            return "*"
-        return ""
+        return type_indicator(mode, executables=opts.classify)
     if opts.slash and st.S_ISDIR(mode):
         return "/"
     return ""
@@ -257,77 +233,6 @@ def _indicator(mode: int, opts: Options) -> str:
 
 def _entry_time(s: Stat, opts: Options) -> float:
     return {"atime": s.st_atime, "ctime": s.st_ctime}.get(opts.time_field, s.st_mtime)
-
-
-def _ver_order(ch: str | None) -> int:
-    if ch is None or "0" <= ch <= "9":
-        return 0
-    if ch.isascii() and ch.isalpha():
-        return ord(ch)
-    if ch == "~":
-        return -1
-    return ord(ch) + 256
-
-
-def _verrevcmp(a: str, b: str) -> int:
-    """Debian's version comparison, as gnulib's filevercmp uses it."""
-    i = j = 0
-    la, lb = len(a), len(b)
-    while i < la or j < lb:
-        while (i < la and not isdigits(a[i])) or (j < lb and not isdigits(b[j])):
-            ac = _ver_order(a[i] if i < la else None)
-            bc = _ver_order(b[j] if j < lb else None)
-            if ac != bc:
-                return ac - bc
-            i += 1
-            j += 1
-        while i < la and a[i] == "0":
-            i += 1
-        while j < lb and b[j] == "0":
-            j += 1
-        first_diff = 0
-        while i < la and isdigits(a[i]) and j < lb and isdigits(b[j]):
-            if not first_diff:
-                first_diff = ord(a[i]) - ord(b[j])
-            i += 1
-            j += 1
-        if i < la and isdigits(a[i]):
-            return 1
-        if j < lb and isdigits(b[j]):
-            return -1
-        if first_diff:
-            return first_diff
-    return 0
-
-
-_SUFFIX = re.compile(r"(?:\.[A-Za-z~][A-Za-z0-9~]*)*$")
-
-
-def filevercmp(a: str, b: str) -> int:
-    """GNU ls -v / sort -V order: hidden names first, file extensions compared last."""
-    if a == b:
-        return 0
-    for special in ("", ".", ".."):
-        if a == special:
-            return -1
-        if b == special:
-            return 1
-    if a[0] == "." and b[0] != ".":
-        return -1
-    if a[0] != "." and b[0] == ".":
-        return 1
-    if a[0] == "." and b[0] == ".":
-        a, b = a[1:], b[1:]
-    a_pre = a[:_SUFFIX.search(a).start()]
-    b_pre = b[:_SUFFIX.search(b).start()]
-    result = _verrevcmp(a, b) if a_pre == b_pre else _verrevcmp(a_pre, b_pre)
-    if result:
-        return result
-    ab, bb = a.encode("utf-8", "surrogateescape"), b.encode("utf-8", "surrogateescape")
-    return (ab > bb) - (ab < bb)
-
-
-_version_key = functools.cmp_to_key(filevercmp)
 
 
 def _sort_entries(entries: list[Entry], opts: Options) -> list[Entry]:
@@ -343,7 +248,8 @@ def _sort_entries(entries: list[Entry], opts: Options) -> list[Entry]:
         elif opts.sort == "size":
             out.sort(key=lambda e: -(e.st.st_size if e.st else 0))
         elif opts.sort == "version":
-            out.sort(key=lambda e: _version_key(e.name))  # stable over the name order
+            # stable over the name order
+            out.sort(key=lambda e: version_key(e.name.encode("utf-8", "surrogateescape")))
         elif opts.sort == "extension":
             def ext(e: Entry) -> bytes:
                 base = e.name.rsplit("/", 1)[-1]
@@ -455,7 +361,7 @@ class Lister:
     def _quoted(self, name: str) -> str:
         if self.opts.quoting == "literal":
             return name
-        return ls_quote(name, self.opts.quoting, self.utf8)
+        return quote(name, self.opts.quoting, self.utf8)
 
     def _display_name(self, e: Entry) -> str:
         text = self._quoted(e.name)

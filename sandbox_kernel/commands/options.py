@@ -9,9 +9,15 @@ Options and operands may be mixed (GNU permutation) unless ``permute=False`` or
 POSIXLY_CORRECT-style ``+`` is at the start of ``short``; ``--`` ends options.
 Unique prefixes of long options are accepted. Errors raise ``UsageError`` whose message is
 GNU's (``invalid option -- 'x'``, ``unrecognized option '--x'``, ``option requires an
-argument -- 'n'``); the registry prints it with the ``Try 'CMD --help'`` line.
+argument -- 'n'``) and whose status is ``status``: the real tool's usage-error exit status
+(2 for grep/sed/diff, 1 for most of coreutils, 64 for tar, 125 for env/timeout, 255 for
+hostname); the registry prints it with the ``Try 'CMD --help'`` line.
 """
 from __future__ import annotations
+
+from collections.abc import Hashable
+
+from ._lib.quoting import quote
 
 
 class UsageError(Exception):
@@ -37,9 +43,39 @@ class ArgCursor:
         return tok
 
 
+def argmatch(value: str | None, choices: list[str] | dict[str, Hashable], option: str,
+             status: int = 1) -> Hashable:
+    """GNU argmatch: what ``value`` means among ``choices`` (words, or words -> meanings; words
+    with one meaning are synonyms), given whole or as a prefix that only synonyms share. Else
+    a UsageError: ``invalid argument 'x' for '--sort'`` (or ``ambiguous``) and the list of the
+    valid arguments, synonyms on one line."""
+    table = choices if isinstance(choices, dict) else {word: word for word in choices}
+    value = value or ""
+    if value in table:
+        return table[value]
+    matches = [word for word in table if word.startswith(value)]
+    if len({table[word] for word in matches}) == 1:
+        return table[matches[0]]
+    groups: dict[Hashable, list[str]] = {}
+    for word, meaning in table.items():
+        groups.setdefault(meaning, []).append(f"'{word}'")
+    listing = "\n".join("  - " + ", ".join(words) for words in groups.values())
+    raise UsageError(f"{'ambiguous' if matches else 'invalid'} argument {quote(value, 'locale')} "
+                     f"for {quote(option, 'locale')}\nValid arguments are:\n{listing}", status)
+
+
 def getopt(args: list[str], short: str, long: dict[str, str | None] | None = None,
-           permute: bool = True, negative_numbers: bool = False) -> tuple[list[tuple[str, str | None]], list[str]]:
-    long = long or {}
+           permute: bool = True, negative_numbers: bool = False,
+           status: int = 2) -> tuple[list[tuple[str, str | None]], list[str]]:
+    try:
+        return _parse(args, short, long or {}, permute, negative_numbers)
+    except UsageError as e:
+        e.status = status
+        raise
+
+
+def _parse(args: list[str], short: str, long: dict[str, str | None], permute: bool,
+           negative_numbers: bool) -> tuple[list[tuple[str, str | None]], list[str]]:
     if short.startswith("+"):
         permute = False
         short = short[1:]

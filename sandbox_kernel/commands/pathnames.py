@@ -5,8 +5,9 @@ import errno
 import stat as st
 
 from ..vfs import FSError, normpath
-from ._lib.fsutil import getopt1, join_path, quote, strerror
-from .options import UsageError
+from ._lib.fsutil import join_path
+from ._lib.quoting import quote, strerror
+from .options import UsageError, getopt
 from .registry import CommandContext, command
 
 MAX_HOPS = 40
@@ -96,9 +97,9 @@ Print value of a symbolic link or canonical file name
 
 @command("readlink", help=READLINK_HELP)
 async def readlink(ctx: CommandContext) -> int:
-    opts, operands = getopt1(ctx.args, "efmnqsvz", {
+    opts, operands = getopt(ctx.args, "efmnqsvz", {
         "canonicalize": "f", "canonicalize-existing": "e", "canonicalize-missing": "m",
-        "no-newline": "n", "quiet": "q", "silent": "s", "verbose": "v", "zero": "z"})
+        "no-newline": "n", "quiet": "q", "silent": "s", "verbose": "v", "zero": "z"}, status=1)
     mode = None
     no_newline = verbose = zero = False
     for key, _ in opts:
@@ -154,10 +155,10 @@ all but the last component must exist
 
 @command("realpath", help=REALPATH_HELP)
 async def realpath(ctx: CommandContext) -> int:
-    opts, operands = getopt1(ctx.args, "emLPqsz", {
+    opts, operands = getopt(ctx.args, "emLPqsz", {
         "canonicalize-existing": "e", "canonicalize-missing": "m", "logical": "L",
         "physical": "P", "quiet": "q", "strip": "s", "no-symlinks": "s", "zero": "z",
-        "relative-to=": None, "relative-base=": None})
+        "relative-to=": None, "relative-base=": None}, status=1)
     mode = "f"
     logical = strip = quiet = zero = False
     rel_to = rel_base = None
@@ -263,7 +264,7 @@ def dir_name(name: str) -> str:
 
 @command("basename", help=BASENAME_HELP)
 async def basename(ctx: CommandContext) -> int:
-    opts, operands = getopt1(ctx.args, "as:z", {"multiple": "a", "suffix=": "s", "zero": "z"})
+    opts, operands = getopt(ctx.args, "as:z", {"multiple": "a", "suffix=": "s", "zero": "z"}, status=1)
     multiple = zero = False
     suffix = ""
     for key, val in opts:
@@ -278,7 +279,7 @@ async def basename(ctx: CommandContext) -> int:
         raise UsageError("missing operand", 1)
     if not multiple:
         if len(operands) > 2:
-            raise UsageError(f"extra operand {quote(operands[2])}", 1)
+            raise UsageError(f"extra operand {quote(operands[2], 'locale')}", 1)
         if len(operands) == 2:
             suffix = operands[1]
         operands = operands[:1]
@@ -298,7 +299,7 @@ removed; if NAME contains no /'s, output '.' (meaning the current directory).
 
 @command("dirname", help=DIRNAME_HELP)
 async def dirname(ctx: CommandContext) -> int:
-    opts, operands = getopt1(ctx.args, "z", {"zero": "z"})
+    opts, operands = getopt(ctx.args, "z", {"zero": "z"}, status=1)
     if not operands:
         raise UsageError("missing operand", 1)
     end = "\0" if opts else "\n"
@@ -318,7 +319,7 @@ Print the full filename of the current working directory.
 
 @command("pwd", help=PWD_HELP)
 async def pwd(ctx: CommandContext) -> int:
-    opts, operands = getopt1(ctx.args, "LP", {"logical": "L", "physical": "P"})
+    opts, operands = getopt(ctx.args, "LP", {"logical": "L", "physical": "P"}, status=1)
     if operands:
         await ctx.error("ignoring non-option arguments")
     logical = bool(opts) and opts[-1][0] == "L"
@@ -368,8 +369,8 @@ _TEMP_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 
 @command("mktemp", help=MKTEMP_HELP)
 async def mktemp(ctx: CommandContext) -> int:
-    opts, operands = getopt1(ctx.args, "dup:qt", {
-        "directory": "d", "dry-run": "u", "quiet": "q", "tmpdir==": "p", "suffix=": None})
+    opts, operands = getopt(ctx.args, "dup:qt", {
+        "directory": "d", "dry-run": "u", "quiet": "q", "tmpdir==": "p", "suffix=": None}, status=1)
     make_dir = dry = quiet = legacy_t = False
     tmpdir: str | None = None
     use_tmpdir = False
@@ -404,7 +405,7 @@ async def mktemp(ctx: CommandContext) -> int:
         use_tmpdir = True
     if suffix is not None:
         if "/" in suffix:
-            return await fail(f"invalid suffix {quote(suffix)}, contains directory separator")
+            return await fail(f"invalid suffix {quote(suffix, 'locale')}, contains directory separator")
     else:
         last = template.rsplit("/", 1)[-1]
         stripped = last.rstrip("X")
@@ -418,12 +419,12 @@ async def mktemp(ctx: CommandContext) -> int:
             suffix = ""
     base = template
     if not base.endswith("XXX"):
-        return await fail(f"too few X's in template {quote(template + suffix)}")
+        return await fail(f"too few X's in template {quote(template + suffix, 'locale')}")
     if use_tmpdir or legacy_t:
         if legacy_t and "/" in template:
-            return await fail(f"invalid template, {quote(template + suffix)}, contains directory separator")
+            return await fail(f"invalid template, {quote(template + suffix, 'locale')}, contains directory separator")
         if use_tmpdir and template.startswith("/") and operands:
-            return await fail(f"invalid template, {quote(template + suffix)}; with --tmpdir, it may not be absolute")
+            return await fail(f"invalid template, {quote(template + suffix, 'locale')}; with --tmpdir, it may not be absolute")
         directory = tmpdir or ctx.env.get("TMPDIR") or "/tmp"
         if legacy_t and ctx.env.get("TMPDIR"):
             directory = ctx.env["TMPDIR"]
@@ -453,4 +454,4 @@ async def mktemp(ctx: CommandContext) -> int:
         return 0
     kind = "directory" if make_dir else "file"
     reason = strerror(last_error) if last_error else "File exists"
-    return await fail(f"failed to create {kind} via template {quote(base + suffix)}: {reason}")
+    return await fail(f"failed to create {kind} via template {quote(base + suffix, 'locale')}: {reason}")

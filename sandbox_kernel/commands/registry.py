@@ -12,12 +12,14 @@ A command is ``async def cmd(ctx: CommandContext) -> int`` registered by name::
 from __future__ import annotations
 
 import importlib
-import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 from ..streams import FileInput, InputStream, OutputStream
 from ..vfs import FSError, normpath
+from ._lib.quoting import quote, strerror
+from .index import COMMAND_MODULES
+from .options import UsageError
 
 if TYPE_CHECKING:
     from ..vfs import VFS
@@ -66,7 +68,6 @@ _by_name: dict[str, str] = {}
 
 def _defining_module() -> dict[str, str]:
     if not _by_name:
-        from .index import COMMAND_MODULES
         _by_name.update({cmd: module for module, cmds in COMMAND_MODULES.items() for cmd in cmds.split()})
     return _by_name
 
@@ -126,9 +127,9 @@ class CommandContext:
         """``name: message`` on stderr, GNU style."""
         await self.err(f"{self.name}: {message}\n")
 
-    async def file_error(self, path: str, exc: OSError, fmt: str = "{path}: {err}") -> None:
+    async def file_error(self, path: str, exc: OSError) -> None:
         """GNU message for an OSError about ``path`` (e.g. ``cat: x: No such file or directory``)."""
-        await self.error(fmt.format(path=path, err=exc.strerror or str(exc)))
+        await self.error(f"{quote(path, 'shell-escape', colon=True)}: {strerror(exc)}")
 
     # --- cancellation and limits
     def check(self) -> None:
@@ -151,10 +152,6 @@ class CommandContext:
                                          stderr or self.stderr, env=env, cwd=self.cwd)
 
 
-def now() -> float:
-    return time.time()
-
-
 __all__ = ["command", "lookup", "names", "CommandContext", "CommandSpec", "CommandCancelled",
            "CommandExit", "COMMANDS", "FSError"]
 
@@ -163,8 +160,6 @@ async def invoke(spec: CommandSpec, ctx: CommandContext) -> int:
     """Run a registered command: ``--help``, usage errors and stray FSErrors are handled here
     so every command reports GNU-style and returns a status. BrokenPipeError and
     CommandCancelled propagate (the shell maps them to 141 and to the cancel status)."""
-    from .options import UsageError
-
     if not spec.own_help and spec.help:
         for a in ctx.args:
             if a == "--":
@@ -181,5 +176,5 @@ async def invoke(spec: CommandSpec, ctx: CommandContext) -> int:
     except CommandExit as e:
         return e.status
     except FSError as e:
-        await ctx.error(f"{e.filename}: {e.strerror}" if e.filename else str(e.strerror))
+        await ctx.file_error(e.filename, e) if e.filename else await ctx.error(strerror(e))
         return 1

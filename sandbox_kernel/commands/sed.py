@@ -5,13 +5,13 @@ import re
 from dataclasses import dataclass, field
 
 from ..chars import isdigits
+from ..streams import BufferOutput, EmptyInput
 from ..vfs import FSError
 from ._lib.lineblocks import LineTooLong, TextCodec, line_blocks
-from .options import UsageError, getopt
 from ._lib.posix_regex import (PosixRegex, RegexError, RegexTimeout, compile_posix, compile_python,
-    sed_escape, translate_lines)
+    regex_deadline, sed_escape, translate_lines)
+from .options import UsageError, getopt
 from .registry import CommandContext, command
-from .grep import _deadline
 
 SED_HELP = """\
 Usage: sed [OPTION]... {script-only-if-no-other-script} [input-file]...
@@ -684,7 +684,7 @@ class _Sed:
         self.last_regex: PosixRegex | None = None
         self.line_number = 0
         self.hold = ""
-        self.deadline = _deadline(ctx)
+        self.deadline = regex_deadline(ctx)
         self.sink = None  # in-place: collected output of the current file
 
     async def read_error(self, message: str) -> None:
@@ -1265,7 +1265,6 @@ class _Sed:
             await self.flush_appends()
 
     async def run_shell(self, command_text: str) -> str:
-        from ..streams import BufferOutput, EmptyInput
         buf = BufferOutput()
         await self.flush()
         await self.ctx.run(["sh", "-c", self.codec.unarg(command_text)], stdin=EmptyInput(), stdout=buf)

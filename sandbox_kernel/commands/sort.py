@@ -15,7 +15,10 @@ from typing import Callable
 
 from ..chars import isdigits
 from ..vfs import FSError
-from ._lib.textio import Fail, parse_opts, quote, run_guarded, std_output_for
+from ._lib.quoting import quote
+from ._lib.textio import Fail, run_guarded, std_output_for
+from ._lib.versionsort import version_key
+from .options import argmatch, getopt
 from .registry import CommandContext, command
 
 SORT_HELP = """\
@@ -97,7 +100,7 @@ def _parse_keydef(spec: str) -> Key:
     def number(text: str, pos: int, what: str) -> tuple[int, int]:
         m = re.compile(r"\s*\+?([0-9]+)").match(text, pos)
         if not m:
-            raise Fail(f"{what}: invalid count at start of {quote(text[pos:])}", 2)
+            raise Fail(f"{what}: invalid count at start of {quote(text[pos:], 'locale')}", 2)
         return int(m.group(1)), m.end()
 
     def modifiers(text: str, pos: int, end_side: bool) -> int:
@@ -115,24 +118,24 @@ def _parse_keydef(spec: str) -> Key:
 
     n, pos = number(spec, 0, "invalid number at field start")
     if n == 0:
-        raise Fail(f"field number is zero: invalid field specification {quote(spec)}", 2)
+        raise Fail(f"field number is zero: invalid field specification {quote(spec, 'locale')}", 2)
     key.sword = n - 1
     if pos < len(spec) and spec[pos] == ".":
         n, pos = number(spec, pos + 1, "invalid number after '.'")
         if n == 0:
-            raise Fail(f"character offset is zero: invalid field specification {quote(spec)}", 2)
+            raise Fail(f"character offset is zero: invalid field specification {quote(spec, 'locale')}", 2)
         key.schar = n - 1
     pos = modifiers(spec, pos, False)
     if pos < len(spec) and spec[pos] == ",":
         n, pos = number(spec, pos + 1, "invalid number after ','")
         if n == 0:
-            raise Fail(f"field number is zero: invalid field specification {quote(spec)}", 2)
+            raise Fail(f"field number is zero: invalid field specification {quote(spec, 'locale')}", 2)
         key.eword = n - 1
         if pos < len(spec) and spec[pos] == ".":
             key.echar, pos = number(spec, pos + 1, "invalid number after '.'")
         pos = modifiers(spec, pos, True)
     if pos != len(spec):
-        raise Fail(f"stray character in field spec: invalid field specification {quote(spec)}", 2)
+        raise Fail(f"stray character in field spec: invalid field specification {quote(spec, 'locale')}", 2)
     return key
 
 
@@ -295,42 +298,6 @@ def month_value(text: bytes) -> int:
     return _MONTHS.get(text.lstrip(_BLANKS)[:3].upper(), 0)
 
 
-_VER_PARTS = re.compile(rb"(\D*)(\d*)")
-_SUFFIX = re.compile(rb"(?:\.[A-Za-z~][A-Za-z0-9~]*)*$")
-
-
-def _char_order(c: int) -> int:
-    if 0x41 <= c <= 0x5A or 0x61 <= c <= 0x7A:
-        return c
-    if c == 0x7E:
-        return -2
-    return c + 256
-
-
-def _verkey(s: bytes) -> tuple:
-    parts = []
-    for text, digits in _VER_PARTS.findall(s):
-        if not text and not digits:
-            continue
-        parts.append((tuple(_char_order(c) for c in text) + (-1,), int(digits) if digits else 0))
-    parts.append(((-1,), -1))
-    return tuple(parts)
-
-
-def version_value(s: bytes) -> tuple:
-    """GNU filevercmp as a sort key."""
-    if not s:
-        return (0,)
-    if s == b".":
-        return (1,)
-    if s == b"..":
-        return (2,)
-    hidden = s[:1] == b"."
-    body = s[1:] if hidden else s
-    prefix = body[:_SUFFIX.search(body).start()]
-    return (3 if hidden else 4, _verkey(prefix), _verkey(body))
-
-
 def _transform(flags: set[str]) -> Callable[[bytes], object] | None:
     """The ordering value of a key's text, or None when the text itself is the value."""
     delete = _NOT_DICT if "d" in flags else _NOT_PRINT if "i" in flags else None
@@ -344,7 +311,7 @@ def _transform(flags: set[str]) -> Callable[[bytes], object] | None:
     if "M" in flags:
         return month_value
     if "V" in flags:
-        return version_value
+        return version_key
     if delete is not None and fold:
         return lambda s: s.translate(_UPPER, delete)
     if delete is not None:
@@ -396,11 +363,6 @@ class Sorter:
             return -c if self.reverse else c
         return 0
 
-    def equal_keys(self, a: bytes, b: bytes) -> bool:
-        if not self.funcs:
-            return a == b
-        return all(func(a) == func(b) for func, _ in self.funcs)
-
 
 def _whole_line(line: bytes) -> bytes:
     return line
@@ -418,7 +380,7 @@ def _check_compatible(key: Key) -> None:
 @command("sort", help=SORT_HELP)
 @run_guarded
 async def sort(ctx: CommandContext) -> int:
-    opts, files = parse_opts(ctx.args, "bcCdfghik:mMno:rRsS:t:T:uVz", {
+    opts, files = getopt(ctx.args, "bcCdfghik:mMno:rRsS:t:T:uVz", {
         "ignore-leading-blanks": "b", "check==": "c", "dictionary-order": "d",
         "ignore-case": "f", "general-numeric-sort": "g", "human-numeric-sort": "h",
         "ignore-nonprinting": "i", "key=": "k", "merge": "m", "month-sort": "M",
@@ -444,20 +406,10 @@ async def sort(ctx: CommandContext) -> int:
         elif opt == "b":
             global_key.skip_start_blanks = global_key.skip_end_blanks = True
         elif opt == "sort":
-            if val not in sort_words:
-                raise Fail(f"invalid argument {quote(val)} for '--sort'\nValid arguments are:\n"
-                           + "".join(f"  - '{w}'\n" for w in sort_words)
-                           + "Try 'sort --help' for more information.", 1)
-            global_key.flags.add(sort_words[val])
+            global_key.flags.add(argmatch(val, sort_words, "--sort"))
         elif opt == "c":
-            if val in (None, "diagnose-first"):
-                check = "diagnose"
-            elif val in ("quiet", "silent"):
-                check = "quiet"
-            else:
-                raise Fail(f"invalid argument {quote(val)} for '--check'\nValid arguments are:\n"
-                           "  - 'diagnose-first'\n  - 'quiet', 'silent'\n"
-                           "Try 'sort --help' for more information.", 1)
+            check = argmatch(val, {"quiet": "quiet", "silent": "quiet", "diagnose-first": "diagnose"},
+                             "--check") if val is not None else "diagnose"
         elif opt == "C":
             check = "quiet"
         elif opt == "k":
@@ -477,7 +429,7 @@ async def sort(ctx: CommandContext) -> int:
             if raw == b"\\0":
                 raw = b"\0"
             if len(raw) != 1:
-                raise Fail("empty tab" if not raw else f"multi-character tab {quote(val)}", 2)
+                raise Fail("empty tab" if not raw else f"multi-character tab {quote(val, 'locale')}", 2)
             if tab is not None and tab != raw:
                 raise Fail("incompatible tabs", 2)
             tab = raw
@@ -504,20 +456,20 @@ async def sort(ctx: CommandContext) -> int:
                 key.skip_end_blanks = global_key.skip_end_blanks
     if files0 is not None:
         if files:
-            raise Fail(f"extra operand {quote(files[0])}\nfile operands cannot be combined "
+            raise Fail(f"extra operand {quote(files[0], 'locale')}\nfile operands cannot be combined "
                        "with --files0-from\nTry 'sort --help' for more information.", 2)
         try:
             names = (await ctx.open_input(files0).read()).split(b"\0")
         except FSError as e:
-            raise Fail(f"cannot open {quote(files0)} for reading: {e.strerror}", 2)
+            raise Fail(f"open failed: {quote(files0)}: {e.strerror}", 2)
         files = [n.decode("utf-8", "surrogateescape") for n in names if n]
     if check and len(files) > 1:
-        raise Fail(f"extra operand {quote(files[1])} not allowed with -c", 2)
+        raise Fail(f"extra operand {quote(files[1], 'locale')} not allowed with -c", 2)
     if random_source is not None:
         try:
             salt = ctx.read_file(random_source)[:64] if random_source != "-" else b""
         except FSError as e:
-            raise Fail(f"{random_source}: {e.strerror}", 2)
+            raise Fail(f"{quote(random_source, 'shell-escape', colon=True)}: {e.strerror}", 2)
     else:
         salt = ctx.fs.random_bytes(16)
     sorter = Sorter(keys, tab, stable, unique, reverse, salt)
@@ -527,10 +479,10 @@ async def sort(ctx: CommandContext) -> int:
     for name in files or ["-"]:
         try:
             if name != "-" and ctx.fs.is_dir(name, cwd=ctx.cwd):
-                raise Fail(f"read failed: {name}: Is a directory", 2)
+                raise Fail(f"read failed: {quote(name, 'shell-escape', colon=True)}: Is a directory", 2)
             data = await ctx.open_input(name).read()
         except FSError as e:
-            raise Fail(f"cannot read: {name}: {e.strerror}", 2)
+            raise Fail(f"cannot read: {quote(name, 'shell-escape', colon=True)}: {e.strerror}", 2)
         if data:
             part = data.split(sep)
             if part[-1] == b"":

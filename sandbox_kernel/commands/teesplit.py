@@ -5,8 +5,10 @@ import re
 
 from ..chars import isdigits
 from ..vfs import FSError
-from ._lib.textio import Fail, parse_opts, parse_size, quote, run_guarded, std_output_for
-from .options import UsageError
+from ._lib.quoting import quote
+from ._lib.sizes import COREUTILS_SUFFIXES, parse_size
+from ._lib.textio import Fail, run_guarded, std_output_for
+from .options import UsageError, argmatch, getopt
 from .registry import CommandContext, command
 
 TEE_HELP = """\
@@ -75,26 +77,16 @@ class _Sink:
 
 @command("tee", help=TEE_HELP)
 async def tee(ctx: CommandContext) -> int:
-    opts, files = parse_opts(ctx.args, "aip", {"append": "a", "ignore-interrupts": "i",
-                                              "output-error==": None})
+    opts, files = getopt(ctx.args, "aip", {"append": "a", "ignore-interrupts": "i",
+                                          "output-error==": None}, status=1)
     append = any(o == "a" for o, _ in opts)
     mode = None
     for opt, val in opts:
         if opt == "p":
             mode = "warn-nopipe"
         elif opt == "output-error":
-            choices = ["warn", "warn-nopipe", "exit", "exit-nopipe"]
-            if val is None:
-                mode = "warn-nopipe"
-            else:
-                matches = [c for c in choices if c == val] or [c for c in choices if c.startswith(val)]
-                if len(matches) != 1:
-                    await ctx.error(f"invalid argument {quote(val)} for '--output-error'\nValid "
-                                    "arguments are:\n  - 'warn'\n  - 'warn-nopipe'\n  - 'exit'\n"
-                                    "  - 'exit-nopipe'")
-                    await ctx.err("Try 'tee --help' for more information.\n")
-                    return 1
-                mode = matches[0]
+            mode = "warn-nopipe" if val is None else argmatch(
+                val, ["warn", "warn-nopipe", "exit", "exit-nopipe"], "--output-error")
     status = 0
     sinks = [_Sink("-", stream=ctx.stdout)]
     for name in files:
@@ -201,11 +193,11 @@ async def split(ctx: CommandContext) -> int:
     args = []
     for a in ctx.args:
         args.append(f"-l{a[1:]}" if re.fullmatch(r"-[0-9]+", a) else a)
-    opts, operands = parse_opts(args, "a:b:C:dxel:n:t:u", {
+    opts, operands = getopt(args, "a:b:C:dxel:n:t:u", {
         "suffix-length=": "a", "additional-suffix=": None, "bytes=": "b", "line-bytes=": "C",
         "numeric-suffixes==": None, "hex-suffixes==": None, "elide-empty-files": "e",
         "lines=": "l", "number=": "n", "separator=": "t", "verbose": None, "unbuffered": "u",
-        "filter=": None})
+        "filter=": None}, status=1)
     mode, amount = "l", 1000
     chunks: tuple[str, int | None, int] | None = None
     alphabet = "abcdefghijklmnopqrstuvwxyz"
@@ -217,33 +209,33 @@ async def split(ctx: CommandContext) -> int:
     for opt, val in opts:
         if opt == "a":
             if not isdigits(val) or int(val) == 0:
-                raise Fail(f"invalid suffix length: {quote(val)}")
+                raise Fail(f"invalid suffix length: {quote(val, 'locale')}")
             suffix_len = int(val)
         elif opt == "additional-suffix":
             if "/" in val:
-                raise Fail(f"invalid suffix {quote(val)}, contains directory separator")
+                raise Fail(f"invalid suffix {quote(val, 'locale')}, contains directory separator")
             additional = val
         elif opt in ("b", "C", "l"):
-            n = parse_size(val, allow_suffix=opt != "l")
+            n = parse_size(val, COREUTILS_SUFFIXES if opt != "l" else "")
             if n is None or n == 0:
                 what = {"b": "bytes", "C": "bytes", "l": "lines"}[opt]
-                raise Fail(f"invalid number of {what}: {quote(val)}")
+                raise Fail(f"invalid number of {what}: {quote(val, 'locale')}")
             mode, amount = opt, n
         elif opt in ("d", "numeric-suffixes", "x", "hex-suffixes"):
             alphabet = "0123456789" if opt in ("d", "numeric-suffixes") else "0123456789abcdef"
             if val:
                 if not isdigits(val):
-                    raise Fail(f"invalid start value for numerical suffix: {quote(val)}")
+                    raise Fail(f"invalid start value for numerical suffix: {quote(val, 'locale')}")
                 start = int(val)
         elif opt == "e":
             elide = True
         elif opt == "n":
             m = re.fullmatch(r"(?:([lr])/)?(?:([0-9]+)/)?([0-9]+)", val)
             if not m or int(m.group(3)) == 0:
-                raise Fail(f"invalid number of chunks: {quote(val)}")
+                raise Fail(f"invalid number of chunks: {quote(val, 'locale')}")
             k = int(m.group(2)) if m.group(2) else None
             if k is not None and (k == 0 or k > int(m.group(3))):
-                raise Fail(f"invalid chunk number: {quote(m.group(2))}")
+                raise Fail(f"invalid chunk number: {quote(m.group(2), 'locale')}")
             chunks = (m.group(1) or "", k, int(m.group(3)))
             mode = "n"
         elif opt == "t":
@@ -251,14 +243,14 @@ async def split(ctx: CommandContext) -> int:
             if raw == b"\\0":
                 raw = b"\0"
             if len(raw) != 1:
-                raise Fail(f"multi-character separator {quote(val)}")
+                raise Fail(f"multi-character separator {quote(val, 'locale')}")
             sep = raw
         elif opt == "verbose":
             verbose = True
         elif opt == "filter":
             raise Fail("--filter is not supported in the sandbox")
     if len(operands) > 2:
-        raise UsageError(f"extra operand {quote(operands[2])}", 1)
+        raise UsageError(f"extra operand {quote(operands[2], 'locale')}", 1)
     source = operands[0] if operands else "-"
     prefix = operands[1] if len(operands) > 1 else "x"
     if chunks is not None and suffix_len is None:

@@ -8,8 +8,9 @@ from decimal import Decimal
 
 from ..chars import isdigits
 from ..vfs import FSError
-from ._lib.textio import Fail, parse_opts, quote, run_guarded
-from .options import UsageError
+from ._lib.quoting import quote
+from ._lib.textio import Fail, run_guarded
+from .options import UsageError, getopt
 from .registry import CommandContext, command
 
 SEQ_HELP = """\
@@ -70,7 +71,7 @@ class _Arg:
     def __init__(self, text: str) -> None:
         self.text = text
         if re.fullmatch(r"\s*[+-]?nan\s*", text, re.I):
-            raise Fail(f"invalid 'not-a-number' argument: {quote(text)}\n"
+            raise Fail(f"invalid 'not-a-number' argument: {quote(text, 'locale')}\n"
                        "Try 'seq --help' for more information.")
         if _NUMBER.match(text):
             body = text.strip()
@@ -95,7 +96,7 @@ class _Arg:
             self.value = -value if sign == "-" else value
             self.precision = 0
             return
-        raise Fail(f"invalid floating point argument: {quote(text)}\n"
+        raise Fail(f"invalid floating point argument: {quote(text, 'locale')}\n"
                    "Try 'seq --help' for more information.")
 
 
@@ -112,16 +113,16 @@ def _check_format(fmt: str) -> None:
                 while j < n and fmt[j] in "-+ #0'0123456789.":
                     j += 1
                 if j >= n:
-                    raise Fail(f"format {quote(fmt)} ends in %")
-                raise Fail(f"format {quote(fmt)} has unknown %{fmt[j]} directive")
+                    raise Fail(f"format {quote(fmt, 'locale')} ends in %")
+                raise Fail(f"format {quote(fmt, 'locale')} has unknown %{fmt[j]} directive")
             found += 1
             if found > 1:
-                raise Fail(f"format {quote(fmt)} has too many % directives")
+                raise Fail(f"format {quote(fmt, 'locale')} has too many % directives")
             i = m.end()
             continue
         i += 1
     if not found:
-        raise Fail(f"format {quote(fmt)} has no % directive")
+        raise Fail(f"format {quote(fmt, 'locale')} has no % directive")
 
 
 def _c_format(fmt: str, value: Decimal) -> str:
@@ -142,8 +143,8 @@ def _c_format(fmt: str, value: Decimal) -> str:
 @command("seq", help=SEQ_HELP)
 @run_guarded
 async def seq(ctx: CommandContext) -> int:
-    opts, operands = parse_opts(ctx.args, "f:s:w", {"format=": "f", "separator=": "s",
-                                                   "equal-width": "w"}, negative_numbers=True)
+    opts, operands = getopt(ctx.args, "f:s:w", {"format=": "f", "separator=": "s",
+                                               "equal-width": "w"}, negative_numbers=True, status=1)
     fmt = None
     sep = "\n"
     equal = False
@@ -157,7 +158,7 @@ async def seq(ctx: CommandContext) -> int:
     if not operands:
         raise UsageError("missing operand", 1)
     if len(operands) > 3:
-        raise UsageError(f"extra operand {quote(operands[3])}", 1)
+        raise UsageError(f"extra operand {quote(operands[3], 'locale')}", 1)
     if fmt is not None and equal:
         raise Fail("format string may not be specified when printing equal width strings\n"
                    "Try 'seq --help' for more information.")
@@ -168,7 +169,7 @@ async def seq(ctx: CommandContext) -> int:
     step = args[1] if len(args) == 3 else _Arg("1")
     last = args[-1]
     if step.value == 0:
-        raise Fail(f"invalid Zero increment value: {quote(step.text)}\n"
+        raise Fail(f"invalid Zero increment value: {quote(step.text, 'locale')}\n"
                    "Try 'seq --help' for more information.")
     precision = max(first.precision, step.precision)
     sep_b = sep.encode("utf-8", "surrogateescape")
@@ -281,9 +282,9 @@ async def yes(ctx: CommandContext) -> int:
 @command("shuf", help=SHUF_HELP)
 @run_guarded
 async def shuf(ctx: CommandContext) -> int:
-    opts, operands = parse_opts(ctx.args, "ei:n:o:rz", {
+    opts, operands = getopt(ctx.args, "ei:n:o:rz", {
         "echo": "e", "input-range=": "i", "head-count=": "n", "output=": "o",
-        "random-source=": None, "repeat": "r", "zero-terminated": "z"})
+        "random-source=": None, "repeat": "r", "zero-terminated": "z"}, status=1)
     echo = repeat = False
     rng_range = None
     count: int | None = None
@@ -298,11 +299,11 @@ async def shuf(ctx: CommandContext) -> int:
                 raise Fail("multiple -i options specified")
             m = re.fullmatch(r"([0-9]+)-([0-9]+)", val)
             if not m or int(m.group(2)) < int(m.group(1)) - 1:
-                raise Fail(f"invalid input range: {quote(val)}")
+                raise Fail(f"invalid input range: {quote(val, 'locale')}")
             rng_range = (int(m.group(1)), int(m.group(2)))
         elif opt == "n":
             if not isdigits(val):
-                raise Fail(f"invalid line count: {quote(val)}")
+                raise Fail(f"invalid line count: {quote(val, 'locale')}")
             count = int(val) if count is None else min(count, int(val))
         elif opt == "o":
             output = val
@@ -315,9 +316,9 @@ async def shuf(ctx: CommandContext) -> int:
     if echo and rng_range is not None:
         raise UsageError("cannot combine -e and -i options", 1)
     if rng_range is not None and operands:
-        raise UsageError(f"extra operand {quote(operands[0])}", 1)
+        raise UsageError(f"extra operand {quote(operands[0], 'locale')}", 1)
     if not echo and rng_range is None and len(operands) > 1:
-        raise UsageError(f"extra operand {quote(operands[1])}", 1)
+        raise UsageError(f"extra operand {quote(operands[1], 'locale')}", 1)
 
     if source is not None:
         try:

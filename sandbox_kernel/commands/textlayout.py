@@ -4,10 +4,9 @@ from __future__ import annotations
 import re
 
 from ..chars import isdigits
-from ..vfs import FSError
-from ._lib.textio import (BatchWriter, Fail, display_width, line_batches, open_operand, parse_opts, quote,
-    run_guarded)
-from .options import UsageError
+from ._lib.quoting import quote
+from ._lib.textio import BatchWriter, Fail, display_width, each_input, line_batches, run_guarded
+from .options import UsageError, getopt
 from .registry import CommandContext, command
 
 FOLD_HELP = """\
@@ -90,23 +89,11 @@ With no FILE, or when FILE is -, read standard input.
       --help                display this help and exit"""
 
 
-async def _each_input(ctx: CommandContext, files: list[str], fmt: str = "{name}: {err}"):
-    """Yield (name, stream) per operand, reporting the ones that cannot be read."""
-    for name in files or ["-"]:
-        try:
-            stream = open_operand(ctx, name)
-        except FSError as e:
-            await ctx.error(fmt.format(name=name, qname=quote(name), err=e.strerror))
-            yield name, None
-            continue
-        yield name, stream
-
-
 async def _filter_lines(ctx: CommandContext, files: list[str], convert) -> int:
     """Write ``convert(line)`` for every line (newline included) of every input: 1 if one failed."""
     out = BatchWriter(ctx)
     status = 0
-    async for _name, stream in _each_input(ctx, files):
+    async for _name, stream in each_input(ctx, files):
         if stream is None:
             status = 1
             continue
@@ -221,7 +208,7 @@ def _fold_line(line: bytes, width: int, spaces: bool, count_bytes: bool, eol: by
 @run_guarded
 async def fold(ctx: CommandContext) -> int:
     args, legacy = _legacy_number(ctx.args)
-    opts, files = parse_opts(args, "bsw:", {"bytes": "b", "spaces": "s", "width=": "w"})
+    opts, files = getopt(args, "bsw:", {"bytes": "b", "spaces": "s", "width=": "w"}, status=1)
     width_text = legacy
     spaces = count_bytes = False
     for opt, val in opts:
@@ -234,7 +221,7 @@ async def fold(ctx: CommandContext) -> int:
     width = 80
     if width_text is not None:
         if not isdigits(width_text) or int(width_text) == 0:
-            raise Fail(f"invalid number of columns: {quote(width_text)}")
+            raise Fail(f"invalid number of columns: {quote(width_text, 'locale')}")
         width = int(width_text)
 
     def fold_line(line: bytes) -> bytes:
@@ -261,7 +248,7 @@ class TabStops:
                 if item[0] in "/+":
                     prefix, item = item[0], item[1:]
                 if not isdigits(item):
-                    raise Fail(f"tab size contains invalid character(s): {quote(item)}")
+                    raise Fail(f"tab size contains invalid character(s): {quote(item, 'locale')}")
                 value = int(item)
                 if prefix == "/":
                     self.extend = value
@@ -344,7 +331,7 @@ def _legacy_tab_lists(args: list[str]) -> tuple[list[str], list[str]]:
 @run_guarded
 async def expand(ctx: CommandContext) -> int:
     args, legacy = _legacy_tab_lists(ctx.args)
-    opts, files = parse_opts(args, "it:", {"initial": "i", "tabs=": "t"})
+    opts, files = getopt(args, "it:", {"initial": "i", "tabs=": "t"}, status=1)
     specs = legacy + [v for o, v in opts if o == "t"]
     initial = any(o == "i" for o, _ in opts)
     tabs = TabStops(specs, "expand")
@@ -406,7 +393,7 @@ def _unexpand_line(line: bytes, tabs: TabStops, all_blanks: bool) -> bytes:
 @run_guarded
 async def unexpand(ctx: CommandContext) -> int:
     args, legacy = _legacy_tab_lists(ctx.args)
-    opts, files = parse_opts(args, "at:", {"all": "a", "first-only": None, "tabs=": "t"})
+    opts, files = getopt(args, "at:", {"all": "a", "first-only": None, "tabs=": "t"}, status=1)
     specs = legacy + [v for o, v in opts if o == "t"]
     all_blanks = any(o == "a" for o, _ in opts) or bool(specs)
     if any(o == "first-only" for o, _ in opts):
@@ -420,10 +407,10 @@ async def unexpand(ctx: CommandContext) -> int:
 @command("column", help=COLUMN_HELP)
 @run_guarded
 async def column(ctx: CommandContext) -> int:
-    opts, files = parse_opts(ctx.args, "ts:o:c:xR:N:eLn", {
+    opts, files = getopt(ctx.args, "ts:o:c:xR:N:eLn", {
         "table": "t", "separator=": "s", "output-separator=": "o", "output-width=": "c",
         "fillrows": "x", "table-right=": "R", "table-columns=": "N", "table-empty-lines": "e",
-        "keep-empty-lines": "L", "table-noheadings": None, "json": None})
+        "keep-empty-lines": "L", "table-noheadings": None, "json": None}, status=1)
     table = fill_rows = keep_empty = False
     seps: bytes | None = None
     out_sep = b"  "
@@ -454,7 +441,7 @@ async def column(ctx: CommandContext) -> int:
     width = int(width_text) if isdigits(width_text) and int(width_text) > 0 else 80
     lines: list[bytes] = []
     status = 0
-    async for name, stream in _each_input(ctx, files, "cannot open {name}: {err}"):
+    async for name, stream in each_input(ctx, files, "{name}: {err}"):
         if stream is None:
             status = 1
             continue
@@ -833,9 +820,9 @@ class _Fmt:
 @run_guarded
 async def fmt(ctx: CommandContext) -> int:
     args, legacy = _legacy_number(ctx.args)
-    opts, files = parse_opts(args, "cp:stuw:g:", {
+    opts, files = getopt(args, "cp:stuw:g:", {
         "crown-margin": "c", "prefix=": "p", "split-only": "s", "tagged-paragraph": "t",
-        "uniform-spacing": "u", "width=": "w", "goal=": "g"})
+        "uniform-spacing": "u", "width=": "w", "goal=": "g"}, status=1)
     width_text, goal_text = legacy, None
     crown = tagged = split = uniform = False
     prefix = b""
@@ -857,20 +844,20 @@ async def fmt(ctx: CommandContext) -> int:
     width = 75
     if width_text is not None:
         if not isdigits(width_text) or int(width_text) > 2500:
-            raise Fail(f"invalid width: {quote(width_text)}")
+            raise Fail(f"invalid width: {quote(width_text, 'locale')}")
         width = int(width_text)
     if goal_text is not None:
         if not isdigits(goal_text):
-            raise Fail(f"invalid width: {quote(goal_text)}")
+            raise Fail(f"invalid width: {quote(goal_text, 'locale')}")
         goal = int(goal_text)
         if width_text is None:
             width = goal + 10
     else:
         goal = width * (2 * (100 - 7) + 1) // 200
     if goal > width:
-        raise Fail(f"invalid width: {quote(str(goal))}")
+        raise Fail(f"invalid width: {quote(str(goal), 'locale')}")
     status = 0
-    async for name, stream in _each_input(ctx, files, "cannot open {qname} for reading: {err}"):
+    async for name, stream in each_input(ctx, files, "cannot open {qname} for reading: {err}"):
         if stream is None:
             status = 1
             continue

@@ -4,8 +4,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ._lib.textio import BatchWriter, Fail, parse_opts, quote, run_guarded
-from .options import UsageError
+from ._lib.quoting import quote
+from ._lib.textio import BatchWriter, Fail, run_guarded
+from .options import UsageError, getopt
 from .registry import CommandContext, command
 
 TR_HELP = """\
@@ -141,7 +142,7 @@ def parse_set(text: str, is_set2: bool) -> tuple[list[Element], bool]:
                 if end is not None:
                     name = bytes(v for v, _ in chars[i + 2:end]).decode("latin-1")
                     if name not in CLASSES:
-                        raise Fail(f"invalid character class {quote(name)}")
+                        raise Fail(f"invalid character class {quote(name, 'locale')}")
                     elems.append(Element("class", list(CLASSES[name]), name))
                     i = end + 2
                     continue
@@ -157,7 +158,7 @@ def parse_set(text: str, is_set2: bool) -> tuple[list[Element], bool]:
                     digits = bytes(v for v, _ in chars[i + 3:end]).decode("latin-1")
                     if digits == "" or re.fullmatch(r"[0-9]+", digits):
                         if digits and not re.fullmatch(r"0[0-7]*|[1-9][0-9]*", digits):
-                            raise Fail(f"invalid repeat count {quote(digits)} in [c*n] construct")
+                            raise Fail(f"invalid repeat count {quote(digits, 'locale')} in [c*n] construct")
                         count = int(digits, 8 if digits.startswith("0") else 10) if digits else 0
                         if not is_set2 and not (digits and count):
                             raise Fail("the [c*] repeat construct may not appear in string1")
@@ -190,8 +191,8 @@ def _squeezer(values: set[int]):
 @run_guarded
 async def tr(ctx: CommandContext) -> int:
     # GNU tr stops at the first operand: "tr a -b" translates to "-b"
-    opts, operands = parse_opts(ctx.args, "+cCdst", {
-        "complement": "c", "delete": "d", "squeeze-repeats": "s", "truncate-set1": "t"})
+    opts, operands = getopt(ctx.args, "+cCdst", {
+        "complement": "c", "delete": "d", "squeeze-repeats": "s", "truncate-set1": "t"}, status=1)
     flags = {o for o, _ in opts}
     complement = bool(flags & {"c", "C"})
     delete, squeeze, truncate = "d" in flags, "s" in flags, "t" in flags
@@ -206,12 +207,12 @@ async def tr(ctx: CommandContext) -> int:
         need = 2
     if len(operands) < need:
         if delete and squeeze:
-            raise UsageError(f"missing operand after {quote(operands[0])}\nTwo strings must be "
+            raise UsageError(f"missing operand after {quote(operands[0], 'locale')}\nTwo strings must be "
                              "given when both deleting and squeezing repeats.", 1)
-        raise UsageError(f"missing operand after {quote(operands[0])}\nTwo strings must be given "
+        raise UsageError(f"missing operand after {quote(operands[0], 'locale')}\nTwo strings must be given "
                          "when translating.", 1)
     if len(operands) > need:
-        extra = f"extra operand {quote(operands[need])}"
+        extra = f"extra operand {quote(operands[need], 'locale')}"
         if delete and not squeeze:
             extra += "\nOnly one string may be given when deleting without squeezing repeats."
         raise UsageError(extra, 1)

@@ -5,8 +5,11 @@ import stat as st
 
 from ..chars import isdigits
 from ..vfs import FSError
-from ._lib.fsutil import group_name, join_path, mode_string, user_name, utf8_locale
-from .find import glob_regex
+from ._lib.dates import local_datetime
+from ._lib.fsutil import group_name, join_path, mode_string, type_indicator, user_name
+from ._lib.globs import glob_regex
+from ._lib.textio import utf8_locale
+from ._lib.versionsort import version_key
 from .registry import CommandContext, command
 
 TREE_HELP = """\
@@ -140,26 +143,15 @@ class TreePrinter:
         elif o["s"]:
             fields.append(f"{s.st_size:>11}")
         if o["D"]:
-            from ._lib.fsutil import local_datetime
             dt = local_datetime(s.st_mtime, self.ctx.env)
             fields.append(f"{dt:%b} {dt.day:2d} {dt:%H:%M}")
         return f"[{' '.join(fields)}]  " if fields else ""
 
-    def _suffix(self, s, target_is_dir: bool) -> str:
+    def _suffix(self, s) -> str:
         if not self.o["F"]:
             return ""
-        mode = s.st_mode
-        if st.S_ISDIR(mode):
-            return "/"
-        if st.S_ISLNK(mode):
-            return ""
-        if st.S_ISFIFO(mode):
-            return "|"
-        if st.S_ISSOCK(mode):
-            return "="
-        if st.S_ISREG(mode) and mode & 0o111:
-            return "*"
-        return ""
+        # tree shows a link's target instead of ls's "@"
+        return "" if st.S_ISLNK(s.st_mode) else type_indicator(s.st_mode)
 
     def entries(self, path: str) -> list[tuple[str, object, object]]:
         """(name, lstat, stat-or-None) of listed children, sorted."""
@@ -189,8 +181,7 @@ class TreePrinter:
         if not o["U"]:
             key_name = (lambda e: e[0].encode("utf-8", "surrogateescape"))
             if o["v"]:
-                from .ls import _version_key
-                out.sort(key=lambda e: _version_key(e[0]))
+                out.sort(key=lambda e: version_key(key_name(e)))
             else:
                 out.sort(key=key_name)
             if o["t"]:
@@ -220,9 +211,9 @@ class TreePrinter:
                 link = self.fs.readlink(child, self.ctx.cwd)
                 text += " -> " + link
                 if target is not None:
-                    text += self._suffix(target, False)
+                    text += self._suffix(target)
             else:
-                text += self._suffix(lst, False)
+                text += self._suffix(lst)
             self.lines.append(line + text + "\n")
             self.listed += 1
             if is_dir:

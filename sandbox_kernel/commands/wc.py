@@ -6,8 +6,9 @@ import re
 
 from ..streams import FileInput
 from ..vfs import FileHandle, FSError
-from ._lib.textio import char_width, is_utf8, parse_opts, quote
-from .options import UsageError
+from ._lib.quoting import quote
+from ._lib.textio import char_width, utf8_locale
+from .options import UsageError, getopt
 from .registry import CommandContext, command
 
 WC_HELP = """\
@@ -135,14 +136,14 @@ class _Counts:
 
 @command("wc", help=WC_HELP)
 async def wc(ctx: CommandContext) -> int:
-    opts, files = parse_opts(ctx.args, "clLmw", {
+    opts, files = getopt(ctx.args, "clLmw", {
         "bytes": "c", "chars": "m", "lines": "l", "max-line-length": "L", "words": "w",
-        "files0-from=": None})
+        "files0-from=": None}, status=1)
     want = {o for o, _ in opts if len(o) == 1}
     files0 = [v for o, v in opts if o == "files0-from"]
     if files0:
         if files:
-            raise UsageError(f"extra operand {quote(files[0])}\nfile operands cannot be "
+            raise UsageError(f"extra operand {quote(files[0], 'locale')}\nfile operands cannot be "
                              "combined with --files0-from", 1)
         try:
             names = (await ctx.open_input(files0[-1]).read()).split(b"\0")
@@ -153,7 +154,7 @@ async def wc(ctx: CommandContext) -> int:
     if not want:
         want = {"l", "w", "c"}
     order = [k for k in "lwmcL" if k in want]
-    utf8 = is_utf8(ctx)
+    utf8 = utf8_locale(ctx.env)
     operands = files or ["-"]
 
     # GNU sizes the columns from the regular files' total size (7 when any is not regular)
@@ -191,7 +192,7 @@ async def wc(ctx: CommandContext) -> int:
         counts = _Counts(utf8)
         try:
             if name != "-" and ctx.fs.is_dir(name, cwd=ctx.cwd):
-                await ctx.error(f"{name}: Is a directory")
+                await ctx.error(f"{quote(name, 'shell-escape', colon=True)}: Is a directory")
                 status = 1
             else:
                 stream = ctx.open_input(name)
@@ -201,11 +202,13 @@ async def wc(ctx: CommandContext) -> int:
                     await ctx.checkpoint()
                 counts.finish()
         except FSError as e:
-            await ctx.error(f"{name}: {e.strerror}")
+            await ctx.error(f"{quote(name, 'shell-escape', colon=True)}: {e.strerror}")
             status = 1
             continue
         done += 1
-        await ctx.out(row(counts, None if not files else name))
+        # like GNU, a name is quoted in the counts only when it holds a newline
+        label = quote(name, "shell-escape", colon=True) if "\n" in name else name
+        await ctx.out(row(counts, None if not files else label))
         total.lines += counts.lines
         total.words += counts.words
         total.chars += counts.chars

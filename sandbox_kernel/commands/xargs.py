@@ -4,8 +4,8 @@ from __future__ import annotations
 from ..chars import isdigits
 from ..streams import EmptyInput
 from ..vfs import FSError
-from ._lib.textio import parse_opts, quote
-from .options import UsageError
+from ._lib.quoting import quote
+from .options import UsageError, getopt
 from .registry import CommandContext, command
 
 XARGS_HELP = """\
@@ -192,15 +192,11 @@ def _split_lines_for_replace(data: bytes, eof: str | None) -> list[str]:
 
 @command("xargs", help=XARGS_HELP, own_help=True)  # "xargs grep --help" runs grep --help
 async def xargs(ctx: CommandContext) -> int:
-    try:
-        opts, argv = parse_opts(ctx.args, "+0a:d:E:e::I:i::L:l::n:P:prs:tx", {
-            "null": "0", "arg-file=": "a", "delimiter=": "d", "eof==": "e", "replace==": "i",
-            "max-lines=": "L", "max-args=": "n", "max-procs=": "P", "interactive": "p",
-            "no-run-if-empty": "r", "max-chars=": "s", "verbose": "t", "exit": "x",
-            "show-limits": None, "open-tty": "o", "process-slot-var=": None, "help": None})
-    except UsageError as e:
-        e.status = 1
-        raise
+    opts, argv = getopt(ctx.args, "+0a:d:E:e::I:i::L:l::n:P:prs:tx", {
+        "null": "0", "arg-file=": "a", "delimiter=": "d", "eof==": "e", "replace==": "i",
+        "max-lines=": "L", "max-args=": "n", "max-procs=": "P", "interactive": "p",
+        "no-run-if-empty": "r", "max-chars=": "s", "verbose": "t", "exit": "x",
+        "show-limits": None, "open-tty": "o", "process-slot-var=": None, "help": None}, status=1)
     delim: bytes | None = None
     arg_file = None
     eof: str | None = None
@@ -212,7 +208,7 @@ async def xargs(ctx: CommandContext) -> int:
 
     def count(val: str, opt: str, minimum: int = 1) -> int:
         if not isdigits(val.lstrip("-")):
-            raise UsageError(f"invalid number {quote(val)} for -{opt} option", 1)
+            raise UsageError(f'invalid number "{val}" for -{opt} option', 1)
         n = int(val)
         if n < minimum:
             raise UsageError(f"value {n} for -{opt} option should be >= {minimum}", 1)
@@ -273,7 +269,7 @@ async def xargs(ctx: CommandContext) -> int:
             data = await ctx.stdin.read()
             child_stdin = EmptyInput()
     except FSError as e:
-        await ctx.error(f"cannot open {quote(arg_file or '-')}: {e.strerror}")
+        await ctx.error(f"Cannot open input file {quote(arg_file or '-', 'locale')}: {e.strerror}")
         return 1
 
     # split input into items, remembering which ones end an input line (for -L)

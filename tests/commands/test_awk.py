@@ -5,8 +5,7 @@ import shutil
 
 import pytest
 
-from .gnu_compare import assert_like_gnu
-from .helpers import run_cmd
+from .helpers import DEFAULT_ENV, assert_like_gnu, run_cmd
 
 DATA = "alice 30 NY\nbob 25 LA\ncarol 35 NY\ndave 40 SF\n"
 CSV = "id,name,score\n1,ann,90\n2,ben,85.5\n3,cy,70\n"
@@ -370,7 +369,6 @@ def test_awk_c_locale_counts_bytes_like_gawk(prog):
 
 
 def test_awk_utf8_locale_counts_characters():
-    from .helpers import DEFAULT_ENV
     utf8 = dict(DEFAULT_ENV, LC_ALL="C.UTF-8")
     out, _, _ = run_cmd(["awk", "{ print length($0), toupper($1), substr($0, 4, 2) }"],
                         stdin="caf\u00e9 na\u00efve\n", env=utf8)

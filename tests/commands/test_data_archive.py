@@ -6,7 +6,7 @@ import zipfile
 
 import pytest
 
-from .datahelp import new_fs, run_cmd
+from .helpers import new_fs, run_cmd_bytes
 
 
 @pytest.fixture
@@ -21,7 +21,7 @@ def fs():
 
 
 def test_tar_czf_is_readable_by_tarfile(fs):
-    assert run_cmd(["tar", "czf", "x.tgz", "src"], fs=fs) == (b"", b"", 0)
+    assert run_cmd_bytes(["tar", "czf", "x.tgz", "src"], fs=fs) == (b"", b"", 0)
     with tarfile.open(fileobj=io.BytesIO(fs.read_bytes("/workspace/x.tgz"))) as tf:
         members = {m.name: m for m in tf.getmembers()}
         assert sorted(members) == ["src", "src/a", "src/lnk", "src/sub", "src/sub/b"]
@@ -31,26 +31,26 @@ def test_tar_czf_is_readable_by_tarfile(fs):
 
 
 def test_tar_list_verbose_and_bundled_forms(fs):
-    run_cmd(["tar", "-cf", "y.tar", "src"], fs=fs)
-    assert run_cmd(["tar", "tf", "y.tar"], fs=fs)[0] == b"src/\nsrc/a\nsrc/lnk\nsrc/sub/\nsrc/sub/b\n"
-    lines = run_cmd(["tar", "-tvf", "y.tar"], fs=fs)[0].decode().splitlines()
+    run_cmd_bytes(["tar", "-cf", "y.tar", "src"], fs=fs)
+    assert run_cmd_bytes(["tar", "tf", "y.tar"], fs=fs)[0] == b"src/\nsrc/a\nsrc/lnk\nsrc/sub/\nsrc/sub/b\n"
+    lines = run_cmd_bytes(["tar", "-tvf", "y.tar"], fs=fs)[0].decode().splitlines()
     assert lines[1].startswith("-rwxr-x--- user/user         3 ") and lines[1].endswith(" src/a")
     assert lines[2].endswith("src/lnk -> a")
-    assert run_cmd(["tar", "-cvf", "v.tar", "src/a"], fs=fs)[0] == b"src/a\n"
+    assert run_cmd_bytes(["tar", "-cvf", "v.tar", "src/a"], fs=fs)[0] == b"src/a\n"
 
 
 def test_tar_round_trip_extract_with_C_exclude_strip(fs):
-    run_cmd(["tar", "-czf", "x.tgz", "--exclude=sub", "src"], fs=fs)
+    run_cmd_bytes(["tar", "-czf", "x.tgz", "--exclude=sub", "src"], fs=fs)
     fs.mkdir("/workspace/out")
-    assert run_cmd(["tar", "xzf", "x.tgz", "-C", "out"], fs=fs) == (b"", b"", 0)
+    assert run_cmd_bytes(["tar", "xzf", "x.tgz", "-C", "out"], fs=fs) == (b"", b"", 0)
     assert sorted(fs.listdir("/workspace/out/src")) == ["a", "lnk"]
     assert fs.read_bytes("/workspace/out/src/a") == b"hi\n"
     assert fs.readlink("/workspace/out/src/lnk") == "a"
-    run_cmd(["tar", "cf", "y.tar", "src"], fs=fs)
+    run_cmd_bytes(["tar", "cf", "y.tar", "src"], fs=fs)
     fs.mkdir("/workspace/flat")
-    run_cmd(["tar", "-x", "-f", "y.tar", "-C", "flat", "--strip-components=1", "src/sub"], fs=fs)
+    run_cmd_bytes(["tar", "-x", "-f", "y.tar", "-C", "flat", "--strip-components=1", "src/sub"], fs=fs)
     assert fs.listdir("/workspace/flat") == ["sub"]
-    assert run_cmd(["tar", "xOf", "y.tar", "src/a"], fs=fs)[0] == b"hi\n"
+    assert run_cmd_bytes(["tar", "xOf", "y.tar", "src/a"], fs=fs)[0] == b"hi\n"
 
 
 def test_tar_reads_archives_made_by_tarfile():
@@ -61,58 +61,58 @@ def test_tar_reads_archives_made_by_tarfile():
         info.size = 5
         tf.addfile(info, io.BytesIO(b"12345"))
     fs.write_bytes("/workspace/in.tar.gz", buf.getvalue())
-    assert run_cmd(["tar", "-xzf", "in.tar.gz"], fs=fs)[2] == 0
+    assert run_cmd_bytes(["tar", "-xzf", "in.tar.gz"], fs=fs)[2] == 0
     assert fs.read_bytes("/workspace/dir/file.txt") == b"12345"
 
 
 def test_tar_errors(fs):
-    assert run_cmd(["tar", "tf", "nosuch.tar"], fs=fs) == (
+    assert run_cmd_bytes(["tar", "tf", "nosuch.tar"], fs=fs) == (
         b"", b"tar: nosuch.tar: Cannot open: No such file or directory\n"
              b"tar: Error is not recoverable: exiting now\n", 2)
-    run_cmd(["tar", "cf", "y.tar", "src/a"], fs=fs)
-    assert run_cmd(["tar", "xf", "y.tar", "nosuch"], fs=fs) == (
+    run_cmd_bytes(["tar", "cf", "y.tar", "src/a"], fs=fs)
+    assert run_cmd_bytes(["tar", "xf", "y.tar", "nosuch"], fs=fs) == (
         b"", b"tar: nosuch: Not found in archive\n"
              b"tar: Exiting with failure status due to previous errors\n", 2)
-    assert run_cmd(["tar", "cf", "z.tar", "missing"], fs=fs)[2] == 2
-    assert run_cmd(["tar", "cf", "z.tar"], fs=fs)[1].startswith(b"tar: Cowardly refusing")
-    out, err, status = run_cmd(["tar", "cf", "abs.tar", "/workspace/src/a"], fs=fs)
+    assert run_cmd_bytes(["tar", "cf", "z.tar", "missing"], fs=fs)[2] == 2
+    assert run_cmd_bytes(["tar", "cf", "z.tar"], fs=fs)[1].startswith(b"tar: Cowardly refusing")
+    out, err, status = run_cmd_bytes(["tar", "cf", "abs.tar", "/workspace/src/a"], fs=fs)
     assert err == b"tar: Removing leading `/' from member names\n" and status == 0
 
 
 def test_gzip_gunzip_zcat(fs):
-    assert run_cmd(["gzip", "-k", "src/sub/b"], fs=fs) == (b"", b"", 0)
+    assert run_cmd_bytes(["gzip", "-k", "src/sub/b"], fs=fs) == (b"", b"", 0)
     packed = fs.read_bytes("/workspace/src/sub/b.gz")
     assert gzip.decompress(packed) == b"there\n" * 100
-    assert run_cmd(["zcat", "src/sub/b.gz"], fs=fs)[0] == b"there\n" * 100
-    assert run_cmd(["gzip", "src/sub/b"], fs=fs) == (b"", b"gzip: src/sub/b.gz already exists;\tnot overwritten\n", 2)
+    assert run_cmd_bytes(["zcat", "src/sub/b.gz"], fs=fs)[0] == b"there\n" * 100
+    assert run_cmd_bytes(["gzip", "src/sub/b"], fs=fs) == (b"", b"gzip: src/sub/b.gz already exists;\tnot overwritten\n", 2)
     fs.unlink("/workspace/src/sub/b")
-    assert run_cmd(["gunzip", "src/sub/b.gz"], fs=fs)[2] == 0
+    assert run_cmd_bytes(["gunzip", "src/sub/b.gz"], fs=fs)[2] == 0
     assert fs.read_bytes("/workspace/src/sub/b") == b"there\n" * 100
     assert not fs.exists("/workspace/src/sub/b.gz")
-    assert run_cmd(["gzip", "-d"], stdin=gzip.compress(b"abc") + gzip.compress(b"def"))[0] == b"abcdef"
-    assert run_cmd(["gzip", "-c"], stdin=b"")[2] == 0
-    assert run_cmd(["gzip", "-d"], stdin=b"not gzip") == (b"", b"gzip: stdin: not in gzip format\n", 1)
-    assert run_cmd(["gunzip", "nosuch.gz"], fs=fs) == (b"", b"gunzip: nosuch.gz: No such file or directory\n", 1)
-    listing = run_cmd(["gzip", "-l"], stdin=gzip.compress(b"x" * 1000), fs=fs)[0].decode().splitlines()
+    assert run_cmd_bytes(["gzip", "-d"], stdin=gzip.compress(b"abc") + gzip.compress(b"def"))[0] == b"abcdef"
+    assert run_cmd_bytes(["gzip", "-c"], stdin=b"")[2] == 0
+    assert run_cmd_bytes(["gzip", "-d"], stdin=b"not gzip") == (b"", b"gzip: stdin: not in gzip format\n", 1)
+    assert run_cmd_bytes(["gunzip", "nosuch.gz"], fs=fs) == (b"", b"gunzip: nosuch.gz: No such file or directory\n", 1)
+    listing = run_cmd_bytes(["gzip", "-l"], stdin=gzip.compress(b"x" * 1000), fs=fs)[0].decode().splitlines()
     assert listing[0].split() == ["compressed", "uncompressed", "ratio", "uncompressed_name"]
     assert listing[1].split()[1] == "1000"
 
 
 def test_zip_and_unzip(fs):
-    out, err, status = run_cmd(["zip", "-r", "z.zip", "src"], fs=fs)
+    out, err, status = run_cmd_bytes(["zip", "-r", "z.zip", "src"], fs=fs)
     assert status == 0 and out.splitlines()[0] == b"  adding: src/ (stored 0%)"
     assert b"  adding: src/sub/b (deflated" in out
     with zipfile.ZipFile(io.BytesIO(fs.read_bytes("/workspace/z.zip"))) as zf:
         assert zf.read("src/sub/b") == b"there\n" * 100
         assert "src/a" in zf.namelist()
-    assert run_cmd(["zip", "z.zip", "src/a"], fs=fs)[0] == b"updating: src/a (stored 0%)\n"
-    listing = run_cmd(["unzip", "-l", "z.zip"], fs=fs)[0].decode().splitlines()
+    assert run_cmd_bytes(["zip", "z.zip", "src/a"], fs=fs)[0] == b"updating: src/a (stored 0%)\n"
+    listing = run_cmd_bytes(["unzip", "-l", "z.zip"], fs=fs)[0].decode().splitlines()
     assert listing[0] == "Archive:  z.zip" and listing[-1].split()[-2:] == ["5", "files"]
     fs.mkdir("/workspace/out")
-    out, _, status = run_cmd(["unzip", "-q", "z.zip", "-d", "out"], fs=fs)
+    out, _, status = run_cmd_bytes(["unzip", "-q", "z.zip", "-d", "out"], fs=fs)
     assert (out, status) == (b"", 0)
     assert fs.read_bytes("/workspace/out/src/sub/b") == b"there\n" * 100
-    assert run_cmd(["unzip", "-p", "z.zip", "src/a"], fs=fs)[0] == b"hi\n"
-    assert run_cmd(["zip", "-d", "z.zip", "src/a"], fs=fs)[0] == b"deleting: src/a\n"
-    assert run_cmd(["zip", "z3.zip", "nosuch"], fs=fs)[2] == 12
-    assert run_cmd(["unzip", "nosuch.zip"], fs=fs)[2] == 9
+    assert run_cmd_bytes(["unzip", "-p", "z.zip", "src/a"], fs=fs)[0] == b"hi\n"
+    assert run_cmd_bytes(["zip", "-d", "z.zip", "src/a"], fs=fs)[0] == b"deleting: src/a\n"
+    assert run_cmd_bytes(["zip", "z3.zip", "nosuch"], fs=fs)[2] == 12
+    assert run_cmd_bytes(["unzip", "nosuch.zip"], fs=fs)[2] == 9

@@ -4,13 +4,13 @@ import json
 
 import pytest
 
-from sandbox_kernel.commands.jq import format_number
+from sandbox_kernel.commands.jq.formats import format_number
 
-from .datahelp import new_fs, run_cmd
+from .helpers import new_fs, run_cmd_bytes
 
 
 def jq(*args, stdin=b"null", fs=None):
-    return run_cmd(["jq", *args], stdin=stdin, fs=fs)
+    return run_cmd_bytes(["jq", *args], stdin=stdin, fs=fs)
 
 
 CASES = [

@@ -3,77 +3,77 @@ import time
 
 import pytest
 
-from .datahelp import run_cmd
+from .helpers import run_cmd_bytes
 
 ENV = {"PATH": "/usr/bin:/bin", "HOME": "/home/user", "USER": "user", "TZ": "UTC"}
 
 
 def test_env_prints_sets_unsets_and_runs():
-    assert run_cmd(["env"], env=ENV)[0] == b"PATH=/usr/bin:/bin\nHOME=/home/user\nUSER=user\nTZ=UTC\n"
-    assert run_cmd(["env", "-i", "A=1", "B=2"], env=ENV)[0] == b"A=1\nB=2\n"
-    assert b"HOME" not in run_cmd(["env", "-u", "HOME"], env=ENV)[0]
-    assert run_cmd(["env", "FOO=bar", "printenv", "FOO"], env=ENV) == (b"bar\n", b"", 0)
-    assert run_cmd(["env", "-i", "printenv"], env=ENV) == (b"", b"", 0)
-    assert run_cmd(["env", "nosuch"], env=ENV) == (b"", b"env: 'nosuch': No such file or directory\n", 127)
-    assert run_cmd(["env", "-u"], env=ENV)[2] == 125
+    assert run_cmd_bytes(["env"], env=ENV)[0] == b"PATH=/usr/bin:/bin\nHOME=/home/user\nUSER=user\nTZ=UTC\n"
+    assert run_cmd_bytes(["env", "-i", "A=1", "B=2"], env=ENV)[0] == b"A=1\nB=2\n"
+    assert b"HOME" not in run_cmd_bytes(["env", "-u", "HOME"], env=ENV)[0]
+    assert run_cmd_bytes(["env", "FOO=bar", "printenv", "FOO"], env=ENV) == (b"bar\n", b"", 0)
+    assert run_cmd_bytes(["env", "-i", "printenv"], env=ENV) == (b"", b"", 0)
+    assert run_cmd_bytes(["env", "nosuch"], env=ENV) == (b"", b"env: 'nosuch': No such file or directory\n", 127)
+    assert run_cmd_bytes(["env", "-u"], env=ENV)[2] == 125
 
 
 def test_printenv_status():
-    assert run_cmd(["printenv", "HOME", "NOPE"], env=ENV) == (b"/home/user\n", b"", 1)
+    assert run_cmd_bytes(["printenv", "HOME", "NOPE"], env=ENV) == (b"/home/user\n", b"", 1)
 
 
 def test_identity_commands():
-    assert run_cmd(["id"])[0] == b"uid=1000(user) gid=1000(user) groups=1000(user)\n"
-    assert run_cmd(["id", "-un"])[0] == b"user\n"
-    assert run_cmd(["id", "-u"])[0] == b"1000\n"
-    assert run_cmd(["id", "root"])[0] == b"uid=0(root) gid=0(root) groups=0(root)\n"
-    assert run_cmd(["id", "nosuch"]) == (b"", b"id: 'nosuch': no such user\n", 1)
-    assert run_cmd(["id", "-n"])[2] == 1
-    assert run_cmd(["whoami"])[0] == b"user\n"
-    assert run_cmd(["hostname"])[0] == b"sandbox\n"
-    assert run_cmd(["uname"])[0] == b"Linux\n"
-    assert run_cmd(["uname", "-srm"])[0] == b"Linux 6.1.0-sandbox x86_64\n"
-    assert run_cmd(["uname", "-a"])[0].split()[:2] == [b"Linux", b"sandbox"]
-    assert run_cmd(["nproc"])[0] == b"1\n"
+    assert run_cmd_bytes(["id"])[0] == b"uid=1000(user) gid=1000(user) groups=1000(user)\n"
+    assert run_cmd_bytes(["id", "-un"])[0] == b"user\n"
+    assert run_cmd_bytes(["id", "-u"])[0] == b"1000\n"
+    assert run_cmd_bytes(["id", "root"])[0] == b"uid=0(root) gid=0(root) groups=0(root)\n"
+    assert run_cmd_bytes(["id", "nosuch"]) == (b"", b"id: 'nosuch': no such user\n", 1)
+    assert run_cmd_bytes(["id", "-n"])[2] == 1
+    assert run_cmd_bytes(["whoami"])[0] == b"user\n"
+    assert run_cmd_bytes(["hostname"])[0] == b"sandbox\n"
+    assert run_cmd_bytes(["uname"])[0] == b"Linux\n"
+    assert run_cmd_bytes(["uname", "-srm"])[0] == b"Linux 6.1.0-sandbox x86_64\n"
+    assert run_cmd_bytes(["uname", "-a"])[0].split()[:2] == [b"Linux", b"sandbox"]
+    assert run_cmd_bytes(["nproc"])[0] == b"1\n"
 
 
 def test_which_searches_path_in_vfs():
-    assert run_cmd(["which", "ls", "nosuch"], env=ENV) == (b"/usr/bin/ls\n", b"", 1)
-    assert run_cmd(["which", "-a", "ls"], env=ENV)[0] == b"/usr/bin/ls\n/bin/ls\n"
+    assert run_cmd_bytes(["which", "ls", "nosuch"], env=ENV) == (b"/usr/bin/ls\n", b"", 1)
+    assert run_cmd_bytes(["which", "-a", "ls"], env=ENV)[0] == b"/usr/bin/ls\n/bin/ls\n"
 
 
 def test_getconf_kill_ps():
-    assert run_cmd(["getconf", "PAGESIZE"])[0] == b"4096\n"
-    assert run_cmd(["getconf", "PATH_MAX", "/"])[0] == b"4096\n"
-    assert run_cmd(["getconf", "FOO"]) == (b"", b"getconf: Unrecognized variable `FOO'\n", 2)
-    assert run_cmd(["kill", "-l", "9"])[0] == b"KILL\n"
-    assert run_cmd(["kill", "-l", "TERM"])[0] == b"15\n"
-    assert run_cmd(["kill", "4242"]) == (b"", b"kill: (4242): No such process\n", 1)
-    out = run_cmd(["ps"])[0].decode().splitlines()
+    assert run_cmd_bytes(["getconf", "PAGESIZE"])[0] == b"4096\n"
+    assert run_cmd_bytes(["getconf", "PATH_MAX", "/"])[0] == b"4096\n"
+    assert run_cmd_bytes(["getconf", "FOO"]) == (b"", b"getconf: Unrecognized variable `FOO'\n", 2)
+    assert run_cmd_bytes(["kill", "-l", "9"])[0] == b"KILL\n"
+    assert run_cmd_bytes(["kill", "-l", "TERM"])[0] == b"15\n"
+    assert run_cmd_bytes(["kill", "4242"]) == (b"", b"kill: (4242): No such process\n", 1)
+    out = run_cmd_bytes(["ps"])[0].decode().splitlines()
     assert out[0].split() == ["PID", "TTY", "TIME", "CMD"] and out[-1].endswith("ps")
 
 
 def test_sleep_validation_and_duration():
-    assert run_cmd(["sleep"]) == (b"", b"sleep: missing operand\nTry 'sleep --help' for more information.\n", 1)
-    assert run_cmd(["sleep", "1x"])[2] == 1
+    assert run_cmd_bytes(["sleep"]) == (b"", b"sleep: missing operand\nTry 'sleep --help' for more information.\n", 1)
+    assert run_cmd_bytes(["sleep", "1x"])[2] == 1
     start = time.monotonic()
-    assert run_cmd(["sleep", "0.05", "0.05s"])[2] == 0
+    assert run_cmd_bytes(["sleep", "0.05", "0.05s"])[2] == 0
     assert 0.09 < time.monotonic() - start < 1.5
 
 
 def test_timeout_kills_with_124_and_passes_status():
     start = time.monotonic()
-    assert run_cmd(["timeout", "0.2", "sleep", "5"])[2] == 124
+    assert run_cmd_bytes(["timeout", "0.2", "sleep", "5"])[2] == 124
     assert time.monotonic() - start < 2
-    assert run_cmd(["timeout", "-v", "--preserve-status", "0.1", "sleep", "5"]) == \
+    assert run_cmd_bytes(["timeout", "-v", "--preserve-status", "0.1", "sleep", "5"]) == \
         (b"", b"timeout: sending signal TERM to command 'sleep'\n", 143)
-    assert run_cmd(["timeout", "5", "false"])[2] == 1
-    assert run_cmd(["timeout", "1x", "true"])[2] == 125
-    assert run_cmd(["timeout", "1", "nosuch"])[2] == 127
+    assert run_cmd_bytes(["timeout", "5", "false"])[2] == 1
+    assert run_cmd_bytes(["timeout", "1x", "true"])[2] == 125
+    assert run_cmd_bytes(["timeout", "1", "nosuch"])[2] == 127
 
 
 def test_time_reports_bash_format():
-    out, err, status = run_cmd(["time", "false"])
+    out, err, status = run_cmd_bytes(["time", "false"])
     assert status == 1
     lines = err.decode().split("\n")
     assert lines[0] == "" and lines[1].startswith("real\t0m") and lines[2].startswith("user\t") \
@@ -94,26 +94,26 @@ def test_time_reports_bash_format():
      "07:08:09 AM 07:08 Tue Mar  5 07:08:09 2024 12345 123 123456789"),
 ])
 def test_date_parsing_and_formats(spec, fmt, want):
-    assert run_cmd(["date", "-d", spec, "+" + fmt], env=ENV) == ((want + "\n").encode(), b"", 0)
+    assert run_cmd_bytes(["date", "-d", spec, "+" + fmt], env=ENV) == ((want + "\n").encode(), b"", 0)
 
 
 def test_date_zones_iso_rfc_and_errors():
     ny = dict(ENV, TZ="America/New_York")
-    assert run_cmd(["date", "-d", "2024-07-01 12:00", "+%F %T %Z %z"], env=ny)[0] == b"2024-07-01 12:00:00 EDT -0400\n"
-    assert run_cmd(["date", "-d", "@1700000000"], env=dict(ENV, TZ="UTC+3"))[0] == b"Tue Nov 14 19:13:20 UTC 2023\n"
-    assert run_cmd(["date", "-u", "-d", "@0"], env=ny)[0] == b"Thu Jan  1 00:00:00 UTC 1970\n"
-    assert run_cmd(["date", "-d", "2024-01-01 10:00", "-Iseconds"], env=ENV)[0] == b"2024-01-01T10:00:00+00:00\n"
-    assert run_cmd(["date", "-d", "@0", "-R"], env=ENV)[0] == b"Thu, 01 Jan 1970 00:00:00 +0000\n"
-    assert run_cmd(["date", "-d", "2024-01-01", "--rfc-3339=ns"], env=ENV)[0] == b"2024-01-01 00:00:00.000000000+00:00\n"
-    assert run_cmd(["date", "-d", "garbage"], env=ENV) == (b"", b"date: invalid date 'garbage'\n", 1)
-    assert run_cmd(["date", "-d", "2024-02-30"], env=ENV)[2] == 1
+    assert run_cmd_bytes(["date", "-d", "2024-07-01 12:00", "+%F %T %Z %z"], env=ny)[0] == b"2024-07-01 12:00:00 EDT -0400\n"
+    assert run_cmd_bytes(["date", "-d", "@1700000000"], env=dict(ENV, TZ="UTC+3"))[0] == b"Tue Nov 14 19:13:20 UTC 2023\n"
+    assert run_cmd_bytes(["date", "-u", "-d", "@0"], env=ny)[0] == b"Thu Jan  1 00:00:00 UTC 1970\n"
+    assert run_cmd_bytes(["date", "-d", "2024-01-01 10:00", "-Iseconds"], env=ENV)[0] == b"2024-01-01T10:00:00+00:00\n"
+    assert run_cmd_bytes(["date", "-d", "@0", "-R"], env=ENV)[0] == b"Thu, 01 Jan 1970 00:00:00 +0000\n"
+    assert run_cmd_bytes(["date", "-d", "2024-01-01", "--rfc-3339=ns"], env=ENV)[0] == b"2024-01-01 00:00:00.000000000+00:00\n"
+    assert run_cmd_bytes(["date", "-d", "garbage"], env=ENV) == (b"", b"date: invalid date 'garbage'\n", 1)
+    assert run_cmd_bytes(["date", "-d", "2024-02-30"], env=ENV)[2] == 1
 
 
 def test_date_relative_items_follow_now():
     import datetime
-    out = run_cmd(["date", "-d", "yesterday", "+%F"], env=ENV)[0].decode().strip()
+    out = run_cmd_bytes(["date", "-d", "yesterday", "+%F"], env=ENV)[0].decode().strip()
     want = (datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(days=1)).strftime("%F")
     assert out == want
     now = int(time.time())
-    later = int(run_cmd(["date", "-d", "now + 1 hour", "+%s"], env=ENV)[0])
+    later = int(run_cmd_bytes(["date", "-d", "now + 1 hour", "+%s"], env=ENV)[0])
     assert abs(later - now - 3600) <= 2

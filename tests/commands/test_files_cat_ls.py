@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from commands.helpers import new_fs, run_cmd, run_cmd_bytes
+from .helpers import DirectRunner, new_fs, run_cmd, run_cmd_bytes
 
 
 @pytest.fixture
@@ -187,7 +187,6 @@ def test_ls_device_and_inode(lsfs):
 def _run_with_stdout(argv, fs, handle):
     import asyncio
 
-    from commands.helpers import DirectRunner
     from sandbox_kernel.streams import BufferOutput, BytesInput, FileOutput
 
     err = BufferOutput()

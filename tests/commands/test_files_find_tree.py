@@ -8,7 +8,7 @@ import zipfile
 
 import pytest
 
-from commands.helpers import new_fs, run_cmd, run_cmd_bytes
+from .helpers import new_fs, run_cmd, run_cmd_bytes
 
 
 @pytest.fixture

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from commands.helpers import new_fs, run_cmd
+from .helpers import new_fs, run_cmd
+from sandbox_kernel.commands._lib.dates import DateError, parse_timestamp
 
 
 @pytest.fixture
@@ -267,6 +268,8 @@ def test_sync_and_mkfifo(fs):
     ("garbage", None), ("2020-02-30", None), ("25:00", None),
 ])
 def test_parse_date_forms(text, want):
-    from sandbox_kernel.commands._lib.fsutil import parse_date
-
-    assert parse_date(text, {"TZ": "UTC"}, now=1796230800.0) == want
+    if want is None:
+        with pytest.raises(DateError):
+            parse_timestamp(text, {"TZ": "UTC"}, now=1796230800.0)
+    else:
+        assert parse_timestamp(text, {"TZ": "UTC"}, now=1796230800.0) == want

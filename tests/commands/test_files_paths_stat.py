@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from commands.helpers import new_fs, run_cmd
+from .helpers import new_fs, run_cmd
 
 
 @pytest.fixture

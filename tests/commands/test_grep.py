@@ -3,8 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from .gnu_compare import assert_like_gnu
-from .helpers import run_cmd
+from .helpers import DEFAULT_ENV, assert_like_gnu, new_fs, run_cmd
 
 TEXT = ("alpha one\nBeta two\ngamma three\nalphabet soup\n\nfoo-bar baz\nthe end\n"
         "x1 x22 x333\nabcabc\n(paren) [bracket] {brace}\nline with a.dot\ntab\there\n")
@@ -123,7 +122,6 @@ def test_grep_stdin_label():
 def test_recursive_without_operand_omits_dot_slash():
     out, err, status = run_cmd(["grep", "-r", "needle"], cwd="/workspace", fs=None)
     assert status == 1
-    from .helpers import new_fs
     fs = new_fs()
     fs.write_bytes("/workspace/f", b"needle\n")
     out, err, status = run_cmd(["grep", "-r", "needle"], fs=fs)
@@ -208,7 +206,6 @@ def test_grep_fast_numbering_like_gnu(argv):
 
 
 def test_dereference_recursive_stops_at_directory_loops():
-    from .helpers import new_fs
     fs = new_fs()
     fs.mkdir("/workspace/a/b", parents=True)
     fs.write_bytes("/workspace/a/f", b"x\n")
@@ -237,7 +234,6 @@ def test_endless_input_without_newlines_fails_cleanly(monkeypatch):
 
 
 def test_utf8_split_across_reads_keeps_characters():
-    from .helpers import DEFAULT_ENV
     utf8 = dict(DEFAULT_ENV, LC_ALL="C.UTF-8")
     text = ("\u00e9" * 40000 + "\n") * 3  # 80 000 bytes per line: reads split characters
     out, _, _ = run_cmd(["awk", "{ print length($0) }"], stdin=text.encode(), env=utf8)

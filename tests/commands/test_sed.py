@@ -3,8 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from .gnu_compare import assert_like_gnu
-from .helpers import run_cmd
+from .helpers import GNU_ENV, assert_like_gnu, new_fs, run_cmd, run_cmd_bytes
 
 NUMS = "".join(f"{i}\n" for i in range(1, 11))
 TEXT = "hello world\nfoo bar baz\n\nThe Quick brown fox\nabcabc abc\nlast line\n"
@@ -293,8 +292,6 @@ def test_sed_fast_paths_like_gnu(argv):
 ])
 def test_sed_files_like_gnu(argv, tmp_path):
     import subprocess
-    from .gnu_compare import ENV
-    from .helpers import new_fs, run_cmd_bytes
 
     def setup_real(root):
         (root / "dir").mkdir()
@@ -304,7 +301,7 @@ def test_sed_files_like_gnu(argv, tmp_path):
         (root / "link").symlink_to("f")
 
     setup_real(tmp_path)
-    real = subprocess.run(argv, cwd=tmp_path, capture_output=True, env=ENV)
+    real = subprocess.run(argv, cwd=tmp_path, capture_output=True, env=GNU_ENV)
     fs = new_fs()
     fs.mkdir("/workspace/dir")
     fs.mkdir("/workspace/bak")

@@ -5,7 +5,7 @@ import shutil
 
 import pytest
 
-from .gnu_compare import assert_like_gnu
+from .helpers import assert_like_gnu
 
 OL_TEXT = b"one two three\nfour five\n\n\nsix seven eight nine\n  ten  \neleven\ntwelve thirteen\n\nfourteen\n"
 OL_NUMS = b"".join(b"%d\n" % i for i in [5, 3, 10, 1, 7, 3, 8])

@@ -5,8 +5,7 @@ import pytest
 
 from sandbox_kernel.commands.expr import is_null
 
-from .gnu_compare import assert_like_gnu
-from .helpers import new_fs, run_cmd
+from .helpers import assert_like_gnu, new_fs, run_cmd
 
 EXPR_CASES = [
     ["abc", ":", "^a"], ["^abc", ":", "^a"], ["abc", ":", "a\\(b\\)"], ["abc", ":", "x\\(b\\)"], ["abc", ":", ".*"],

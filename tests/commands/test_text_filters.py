@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from .gnu_compare import assert_like_gnu
+from .helpers import assert_like_gnu
 
 U = "a\na\nb\nB\nb\nc\n  x 1\n y 1\n  x 2\nfoo\nfoo\nfoo\nlast"
 CSV = "name,age,city\nbob,25,NY\nalice,30,LA\nnocomma\ncarol,,SF,extra\n"

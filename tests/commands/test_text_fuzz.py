@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from .gnu_compare import run_gnu, run_ours
+from .helpers import run_gnu, run_ours
 
 SORT_OPTIONS = [["-n"], ["-g"], ["-h"], ["-V"], ["-f"], ["-d"], ["-i"], ["-b"], ["-M"], ["-r"], ["-u"],
                 ["-fu"], ["-nu"], ["-k2"], ["-k2n"], ["-k2,2"], ["-k1.2,1.4"], ["-t,", "-k2"],

@@ -3,8 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from .gnu_compare import assert_like_gnu
-from .helpers import new_fs, run_cmd
+from .helpers import DEFAULT_ENV, DirectRunner, assert_like_gnu, new_fs, run_cmd
 
 SEQ_CASES = [
     ["5"], ["3", "7"], ["1", "0.5", "3"], ["10", "-2", "1"], ["-w", "-1", "1"], ["-w", "1", "0.5", "10"],
@@ -91,7 +90,6 @@ def test_shuf_like_gnu_where_deterministic(argv):
 def test_yes_streams_until_reader_stops():
     from sandbox_kernel.streams import Pipe
     import asyncio
-    from .helpers import DirectRunner, DEFAULT_ENV
 
     async def go():
         fs = new_fs()
@@ -119,7 +117,6 @@ def test_yes_streams_until_reader_stops():
 def test_seq_huge_range_streams_lazily():
     import asyncio
     from sandbox_kernel.streams import Pipe, BufferOutput, EmptyInput
-    from .helpers import DirectRunner, DEFAULT_ENV
 
     async def go():
         runner = DirectRunner(new_fs(), dict(DEFAULT_ENV))
@@ -146,7 +143,6 @@ def test_endless_producers_notice_interrupts(argv):
     import asyncio
     from sandbox_kernel.commands.registry import CommandCancelled
     from sandbox_kernel.streams import InputStream, OutputStream
-    from .helpers import DirectRunner, DEFAULT_ENV
 
     runner = DirectRunner(new_fs(), dict(DEFAULT_ENV))
 

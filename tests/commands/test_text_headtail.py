@@ -3,8 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from .gnu_compare import assert_like_gnu
-from .helpers import run_cmd
+from .helpers import assert_like_gnu, run_cmd
 
 LINES = "".join(f"line {i}\n" for i in range(1, 31))
 FILES = {"f": LINES, "short": "a\nb\nc\n", "noeol": "x\ny\nz", "empty": "", "z": "a\0b\0c\0",

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from .gnu_compare import assert_like_gnu
+from .helpers import assert_like_gnu
 
 FILES = {
     "a": "1 apple red\n2 banana yellow\n3 cherry red\n5 fig purple\n",

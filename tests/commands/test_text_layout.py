@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from .gnu_compare import assert_like_gnu
+from .helpers import assert_like_gnu, run_cmd
 
 PROSE = ("The quick brown fox jumps over the lazy dog. Pack my box with five dozen liquor jugs!\n"
          "How vexingly quick daft zebras jump (said someone) while the five boxing wizards jump "
@@ -56,6 +56,5 @@ def test_like_gnu(argv):
 
 
 def test_column_fill_uses_columns_env():
-    from .helpers import run_cmd
     out, _, status = run_cmd(["column"], stdin=COLS, env={"COLUMNS": "40"})
     assert status == 0 and out.count("\n") == 6

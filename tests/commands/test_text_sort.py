@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-from sandbox_kernel.commands.sort import general_value, human_value, numeric_value, version_value
+from sandbox_kernel.commands._lib.versionsort import version_key
+from sandbox_kernel.commands.sort import general_value, human_value, numeric_value
 
-from .gnu_compare import assert_like_gnu
-from .helpers import run_cmd
+from .helpers import assert_like_gnu, run_cmd
 
 WORDS = "banana\napple\nCherry\n  date\napple\nBanana\n\teggplant\nfig 10\nfig 9\n10\n9\n-3\n1.5\n1.50\n\n"
 TABLE = ("bob,25,NY,3.5K\nalice,30,LA,1G\ncarol,25,SF,200\ndave,40,NY,1.5M\neve,30,LA,-2K\n"
@@ -77,7 +77,7 @@ def test_general_and_human_values():
 
 def test_version_order():
     names = [b"a-1.10", b"a-1.9", b"a-1.9~rc1", b"a-1.9a"]
-    assert sorted(names, key=version_value) == [b"a-1.9~rc1", b"a-1.9", b"a-1.9a", b"a-1.10"]
+    assert sorted(names, key=version_key) == [b"a-1.9~rc1", b"a-1.9", b"a-1.9a", b"a-1.10"]
 
 
 def test_big_numeric_sort():

@@ -5,8 +5,7 @@ import pytest
 
 from sandbox_kernel.commands.tr import parse_set
 
-from .gnu_compare import assert_like_gnu
-from .helpers import run_cmd
+from .helpers import assert_like_gnu, run_cmd
 
 TEXT = "Hello, World!\n\tTabs  and   spaces\nabc123xyz\n\x01ctl\xff\nAAAaaa\n"
 

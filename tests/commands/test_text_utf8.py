@@ -3,8 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from .gnu_compare import run_gnu
-from .helpers import run_cmd_bytes
+from .helpers import run_cmd_bytes, run_gnu
 
 CASES = [
     (["wc"], "héllo wörld\n日本語 x\n"), (["wc", "-L"], "héllo wörld\n日本語\tx\n"), (["wc", "-m"], "héllo\n"),

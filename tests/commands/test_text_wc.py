@@ -3,8 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from .gnu_compare import assert_like_gnu
-from .helpers import run_cmd
+from .helpers import assert_like_gnu, run_cmd
 
 FILES = {"f": "hello world\nfoo  bar baz\n\tindented line here\n", "g": "a\x01b \x01 c\x80 \x80",
          "w": "abc\rd\nab\bc\n\x0bx\x0cyy\n" + "x" * 100 + "\n", "empty": "", "d/x": "1\n",

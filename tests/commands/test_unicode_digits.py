@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from .gnu_compare import run_gnu, run_ours
+from .helpers import run_gnu, run_ours
 
 CASES = [
     ["head", "-n", "²", "f"],

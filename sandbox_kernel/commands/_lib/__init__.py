@@ -1,1 +1,4 @@
-"""Helpers shared by commands (text I/O, file utilities, POSIX regexes, diffs, MIME bundles); nothing here registers a command."""
+"""Helpers shared by commands, one of each: quoting (names in messages), dates, sizes, textio
+(text I/O, locale), fsutil (modes, owners, paths), posix_regex, globs, printf (stat/find formats),
+versionsort, programs (PATH lookup, running programs), lineblocks, diffcore, mimebundle. Nothing
+here registers a command."""

@@ -1,4 +1,4 @@
-"""Helpers shared by the file commands: GNU-style name quoting, mode strings, owners, sizes."""
+"""Helpers shared by the file commands: mode strings, owners, sizes, paths."""
 from __future__ import annotations
 
 import stat as st
@@ -6,74 +6,21 @@ import stat as st
 from ...chars import isdigits
 from ...vfs import FSError
 
-# Characters that make GNU tools (gnulib "shell-escape" quoting) quote a file name.
-_SHELL_SPECIAL = set(" \t!\"$&'()*;<>?[\\]^`{|}=:")
-_DOUBLE_QUOTE_UNSAFE = set("\"$`\\!")
-_C_ESCAPES = {7: "a", 8: "b", 9: "t", 10: "n", 11: "v", 12: "f", 13: "r"}
-
-
-def _is_control(ch: str) -> bool:
-    return ord(ch) < 0x20 or ord(ch) == 0x7F
-
-
-def _needs_quotes(name: str) -> bool:
-    if not name:
-        return True
-    if name[0] in "#~":
-        return True
-    return any(ch in _SHELL_SPECIAL or _is_control(ch) for ch in name)
-
-
-def quote(name: str, always: bool = True) -> str:
-    """Quote a file name like GNU diagnostics do: ``'a b'``, ``"a'b"``, ``'a'$'\\n''b'``.
-
-    ``always=False`` leaves names that need no quoting bare (cat, rm's ``x: ...`` forms)."""
-    if not _needs_quotes(name):
-        return f"'{name}'" if always else name
-    if not any(_is_control(ch) for ch in name):
-        if "'" not in name:
-            return f"'{name}'"
-        if not any(ch in _DOUBLE_QUOTE_UNSAFE for ch in name):
-            return f'"{name}"'
-    parts = ["'"]
-    for i, ch in enumerate(name):
-        if ch == "'":
-            parts.append("'\\''")
-        elif _is_control(ch):
-            code = ord(ch)
-            esc = _C_ESCAPES.get(code) or f"{code:03o}"
-            parts.append(f"'$'\\{esc}'")
-            if i + 1 < len(name):
-                parts.append("'")
-            else:
-                return "".join(parts)
-        else:
-            parts.append(ch)
-    parts.append("'")
-    return "".join(parts)
-
-
-def quote_if_needed(name: str) -> str:
-    return quote(name, always=False)
-
-
-def strerror(exc: OSError) -> str:
-    return exc.strerror or str(exc)
-
-
 # ----------------------------------------------------------------------------- modes
-_TYPE_CHARS = ((st.S_ISDIR, "d"), (st.S_ISLNK, "l"), (st.S_ISCHR, "c"), (st.S_ISBLK, "b"),
-               (st.S_ISFIFO, "p"), (st.S_ISSOCK, "s"))
+# The kinds of file besides regular ones: ls -l's letter, stat's %F name, ls -F's mark.
+_KINDS = ((st.S_ISDIR, "d", "directory", "/"), (st.S_ISLNK, "l", "symbolic link", "@"),
+          (st.S_ISCHR, "c", "character special file", ""), (st.S_ISBLK, "b", "block special file", ""),
+          (st.S_ISFIFO, "p", "fifo", "|"), (st.S_ISSOCK, "s", "socket", "="))
+
+
+def _kind(mode: int) -> tuple | None:
+    return next((kind for kind in _KINDS if kind[0](mode)), None)
 
 
 def mode_string(mode: int) -> str:
     """``drwxr-xr-x`` like ls -l and stat %A (setuid/setgid/sticky included)."""
-    kind = "-"
-    for test, ch in _TYPE_CHARS:
-        if test(mode):
-            kind = ch
-            break
-    chars = []
+    kind = _kind(mode)
+    chars = [kind[1] if kind else "-"]
     for shift, special, special_ch in ((6, st.S_ISUID, "s"), (3, st.S_ISGID, "s"), (0, st.S_ISVTX, "t")):
         bits = (mode >> shift) & 7
         chars.append("r" if bits & 4 else "-")
@@ -82,26 +29,24 @@ def mode_string(mode: int) -> str:
             chars.append(special_ch if bits & 1 else special_ch.upper())
         else:
             chars.append("x" if bits & 1 else "-")
-    return kind + "".join(chars)
+    return "".join(chars)
 
 
 def file_type_name(mode: int, size: int = 1) -> str:
     """stat's %F: ``regular file``, ``regular empty file``, ``directory``, ``symbolic link``..."""
     if st.S_ISREG(mode):
         return "regular file" if size else "regular empty file"
-    if st.S_ISDIR(mode):
-        return "directory"
-    if st.S_ISLNK(mode):
-        return "symbolic link"
-    if st.S_ISCHR(mode):
-        return "character special file"
-    if st.S_ISBLK(mode):
-        return "block special file"
-    if st.S_ISFIFO(mode):
-        return "fifo"
-    if st.S_ISSOCK(mode):
-        return "socket"
-    return "weird file"
+    kind = _kind(mode)
+    return kind[2] if kind else "weird file"
+
+
+def type_indicator(mode: int, executables: bool = True) -> str:
+    """ls -F's mark after a name: ``/`` ``@`` ``|`` ``=``, and ``*`` for an executable file
+    unless ``executables`` is false (ls -p, --indicator-style=file-type)."""
+    kind = _kind(mode)
+    if kind:
+        return kind[3]
+    return "*" if executables and st.S_ISREG(mode) and mode & 0o111 else ""
 
 
 # ----------------------------------------------------------------------------- owners
@@ -171,19 +116,6 @@ def human_size(n: float, si: bool = False) -> str:
     return str(int(n))
 
 
-def parse_size(text: str) -> int | None:
-    """``10``, ``10K``, ``1M``, ``2KB``, ``3KiB`` (truncate, du thresholds); None if invalid."""
-    import re
-
-    m = re.fullmatch(r"([0-9]+)([KMGTPEZY]?)(iB|B)?", text, re.I)
-    if not m:
-        return None
-    num, unit, suffix = int(m.group(1)), m.group(2).upper(), m.group(3)
-    if not unit:
-        return None if suffix else num
-    power = "KMGTPEZY".index(unit) + 1
-    base = 1000 if suffix == "B" else 1024
-    return num * base ** power
 
 
 def join_path(base: str, name: str) -> str:
@@ -191,39 +123,6 @@ def join_path(base: str, name: str) -> str:
     if base.endswith("/"):
         return base + name
     return base + "/" + name
-
-
-# ----------------------------------------------------------------------------- time
-def local_tz(env: dict | None):
-    """The tzinfo named by ``TZ`` in the command's environment (UTC when unset/unknown)."""
-    import datetime as _dt
-
-    name = (env or {}).get("TZ", "") or "UTC"
-    if name.startswith(":"):
-        name = name[1:]
-    if name in ("UTC", "UTC0", "GMT", "Z", "UTC+0", "GMT0"):
-        return _dt.timezone.utc
-    try:
-        from zoneinfo import ZoneInfo
-
-        return ZoneInfo(name)
-    except Exception:
-        return _dt.timezone.utc
-
-
-def local_datetime(ts: float, env: dict | None):
-    import datetime as _dt
-
-    return _dt.datetime.fromtimestamp(ts, local_tz(env))
-
-
-def full_timestamp(ts: float, env: dict | None) -> str:
-    """``2024-01-02 03:04:05.123456789 +0000`` (stat %y, ls --full-time)."""
-    dt = local_datetime(ts, env)
-    nanos = int(round((ts - int(ts)) * 1e9)) if ts >= 0 else 0
-    if nanos >= 1_000_000_000:
-        nanos = 999_999_999
-    return dt.strftime("%Y-%m-%d %H:%M:%S") + f".{nanos:09d} " + dt.strftime("%z")
 
 
 # ----------------------------------------------------------------------------- modes (input)
@@ -291,313 +190,7 @@ def parse_mode(text: str, mode: int, is_dir: bool = False, umask: int = 0o022) -
     return mode & 0o7777
 
 
-# ----------------------------------------------------------------------------- dates (input)
-_MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
-_MONTH_RE = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*"
-_UNITS = {"sec": 1, "second": 1, "min": 60, "minute": 60, "hour": 3600, "day": 86400,
-          "week": 604800, "fortnight": 1209600, "month": 0, "year": 0}
-
-
-_WEEKDAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
-
-
-def parse_date(text: str, env: dict | None = None, now: float | None = None) -> float | None:
-    """The common ``date -d``/``touch -d`` forms, items in any order: ``@EPOCH``, ``now``,
-    ``today``, ``yesterday``, ``tomorrow``, ``YYYY-MM-DD[ T]HH:MM[:SS[.frac]][Z|+hh:mm]``,
-    ``YYYYMMDD``, ``MM/DD/YYYY``, ``Jan 2 2020``, ``2 Jan 2020``, ``Thu, 02 Jan 2020``,
-    ``10am``, ``3:30pm``, weekdays (``monday``, ``next friday``), relative ``[+-]N unit[s]
-    [ago]``, ``next/last unit``. Returns a POSIX timestamp, or None when not understood."""
-    import datetime as dt
-    import re
-    import time as _time
-
-    tz = local_tz(env)
-    now = _time.time() if now is None else now
-    s = " ".join(text.strip().lower().split())
-    if s.startswith("@"):
-        try:
-            return float(s[1:])
-        except ValueError:
-            return None
-    base = dt.datetime.fromtimestamp(now, tz)
-    date_part: dt.date | None = None
-    time_part: tuple[int, int, int, float] | None = None
-    zone = None
-    weekday: tuple[int, int] | None = None  # (weekday, ordinal: 0 this/next-coming, 1 next, -1 last)
-    offset_secs = 0.0
-    offset_months = 0
-    offset_days = 0
-    rest = s
-
-    def take(pattern: str):
-        nonlocal rest
-        m = re.match(pattern + r"(?:[\s,]+|$|(?=z\b|[+-][0-9]))", rest)
-        if m:
-            rest = rest[m.end():]
-        return m
-
-    for _ in range(32):
-        if not rest:
-            break
-        if date_part is None:
-            m = take(r"([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})(?:t([0-9]{1,2}):([0-9]{2})(?::([0-9]{2})(\.[0-9]+)?)?)?")
-            if m:
-                date_part = _mkdate(int(m.group(1)), int(m.group(2)), int(m.group(3)))
-                if date_part is None:
-                    return None
-                if m.group(4):
-                    time_part = (int(m.group(4)), int(m.group(5)), int(m.group(6) or 0),
-                                 float(m.group(7) or 0))
-                continue
-            m = take(r"([0-9]{1,2})/([0-9]{1,2})/([0-9]{2,4})")
-            if m:
-                year = int(m.group(3))
-                year += 2000 if year < 69 else 1900 if year < 100 else 0
-                date_part = _mkdate(year, int(m.group(1)), int(m.group(2)))
-                if date_part is None:
-                    return None
-                continue
-            m = take(r"([0-9]{8})")
-            if m:
-                v = m.group(1)
-                date_part = _mkdate(int(v[:4]), int(v[4:6]), int(v[6:]))
-                if date_part is None:
-                    return None
-                continue
-            m = take(_MONTH_RE + r"\.?\s+([0-9]{1,2})(?:,?\s+([0-9]{4}))?")
-            if m:
-                date_part = _mkdate(int(m.group(3) or base.year), _MONTHS.index(m.group(1)) + 1,
-                                    int(m.group(2)))
-                if date_part is None:
-                    return None
-                continue
-            m = take(r"([0-9]{1,2})\s+" + _MONTH_RE + r"\.?(?:\s+([0-9]{4}))?")
-            if m:
-                date_part = _mkdate(int(m.group(3) or base.year), _MONTHS.index(m.group(2)) + 1,
-                                    int(m.group(1)))
-                if date_part is None:
-                    return None
-                continue
-        if time_part is None:
-            m = take(r"([0-9]{1,2}):([0-9]{2})(?::([0-9]{2})(\.[0-9]+)?)?\s*(am|pm|a\.m\.|p\.m\.)?")
-            if not m:
-                m2 = take(r"([0-9]{1,2})\s*(am|pm|a\.m\.|p\.m\.)")
-                if m2:
-                    hour = int(m2.group(1))
-                    if not 1 <= hour <= 12:
-                        return None
-                    time_part = (hour % 12 + (12 if m2.group(2).startswith("p") else 0), 0, 0, 0.0)
-                    continue
-            if m:
-                hour = int(m.group(1))
-                if m.group(5):
-                    if not 1 <= hour <= 12:
-                        return None
-                    hour = hour % 12 + (12 if m.group(5).startswith("p") else 0)
-                time_part = (hour, int(m.group(2)), int(m.group(3) or 0), float(m.group(4) or 0))
-                continue
-        if zone is None:
-            m = take(r"(z|utc|gmt|[+-][0-9]{2}:?[0-9]{2})")
-            if m:
-                z = m.group(1)
-                if z in ("z", "utc", "gmt"):
-                    zone = dt.timezone.utc
-                else:
-                    sign = -1 if z[0] == "-" else 1
-                    digits = z[1:].replace(":", "")
-                    zone = dt.timezone(sign * dt.timedelta(hours=int(digits[:2]), minutes=int(digits[2:])))
-                continue
-        m = take(r"(?:(next|last|this)\s+)?(monday|mon|tuesday|tues|tue|wednesday|wed|thursday|"
-                 r"thurs|thur|thu|friday|fri|saturday|sat|sunday|sun)\.?")
-        if m:
-            ordinal = {"next": 1, "last": -1}.get(m.group(1) or "", 0)
-            weekday = (_WEEKDAYS.index(m.group(2)[:3]), ordinal)
-            continue
-        if take(r"(now|today)"):
-            continue
-        if take(r"yesterday"):
-            offset_days -= 1
-            continue
-        if take(r"tomorrow"):
-            offset_days += 1
-            continue
-        m = take(r"([+-]?\s*[0-9]+)?\s*(sec|second|min|minute|hour|day|week|fortnight|month|year)s?(\s+ago)?")
-        if m:
-            n = int(m.group(1).replace(" ", "")) if m.group(1) else 1
-            if m.group(3):
-                n = -n
-            unit = m.group(2)
-            if unit == "month":
-                offset_months += n
-            elif unit == "year":
-                offset_months += 12 * n
-            else:
-                offset_secs += n * _UNITS[unit]
-            continue
-        m = take(r"(next|last)\s+(sec|second|min|minute|hour|day|week|month|year)")
-        if m:
-            n = 1 if m.group(1) == "next" else -1
-            unit = m.group(2)
-            if unit in ("month", "year"):
-                offset_months += n * (12 if unit == "year" else 1)
-            else:
-                offset_secs += n * _UNITS[unit]
-            continue
-        return None
-    if rest:
-        return None
-    tzinfo = zone or tz
-    if date_part is None and time_part is None and weekday is None:
-        result = dt.datetime.fromtimestamp(now, tzinfo)
-    else:
-        day = date_part or dt.datetime.fromtimestamp(now, tzinfo).date()
-        if weekday is not None and date_part is None:
-            wd, ordinal = weekday
-            ahead = (wd - day.weekday()) % 7
-            if ordinal == 1 and ahead == 0:
-                ahead = 7
-            elif ordinal == -1:
-                ahead = -((day.weekday() - wd) % 7 or 7)
-            day = day + dt.timedelta(days=ahead)
-        h, mi, sec, frac = time_part or (0, 0, 0, 0.0)
-        if not (0 <= h < 24 and 0 <= mi < 60 and 0 <= sec < 61):
-            return None
-        result = dt.datetime(day.year, day.month, day.day, h, mi, min(sec, 59), tzinfo=tzinfo)
-        result += dt.timedelta(seconds=frac)
-    if offset_months:
-        total = result.year * 12 + result.month - 1 + offset_months
-        year, month = divmod(total, 12)
-        day_n = result.day
-        while True:
-            try:
-                result = result.replace(year=year, month=month + 1, day=day_n)
-                break
-            except ValueError:
-                day_n -= 1
-    if offset_days:
-        result += dt.timedelta(days=offset_days)
-    return result.timestamp() + offset_secs
-
-
-def _mkdate(year: int, month: int, day: int):
-    import datetime as dt
-
-    try:
-        return dt.date(year, month, day)
-    except ValueError:
-        return None
-
-
-def parse_touch_stamp(text: str, env: dict | None = None) -> float | None:
-    """``touch -t [[CC]YY]MMDDhhmm[.ss]``."""
-    import datetime as dt
-    import re
-
-    m = re.fullmatch(r"([0-9]{8}|[0-9]{10}|[0-9]{12})(?:\.([0-9]{2}))?", text)
-    if not m:
-        return None
-    digits, secs = m.group(1), int(m.group(2) or 0)
-    tz = local_tz(env)
-    if len(digits) == 8:
-        year = dt.datetime.now(tz).year
-    elif len(digits) == 10:
-        yy = int(digits[:2])
-        year = 2000 + yy if yy < 69 else 1900 + yy
-        digits = digits[2:]
-    else:
-        year = int(digits[:4])
-        digits = digits[4:]
-    try:
-        return dt.datetime(year, int(digits[0:2]), int(digits[2:4]), int(digits[4:6]),
-                           int(digits[6:8]), secs if secs < 60 else 59, tzinfo=tz).timestamp()
-    except ValueError:
-        return None
-
-
-def getopt1(args, short, long=None, **kw):
-    """``options.getopt`` for commands whose usage errors exit 1 (most of coreutils)."""
-    from ..options import UsageError, getopt
-
-    try:
-        return getopt(args, short, long, **kw)
-    except UsageError as e:
-        raise UsageError(e.message, 1) from None
-
-
 def umask_of(ctx) -> int:
     """The shell's umask for this command (the VFS default when run outside a shell)."""
     value = (getattr(ctx, "extra", None) or {}).get("umask")
     return ctx.fs.umask if value is None else value
-
-
-def utf8_locale(env: dict | None) -> bool:
-    """Whether LC_ALL / LC_CTYPE / LANG (first one set) names a UTF-8 locale."""
-    for var in ("LC_ALL", "LC_CTYPE", "LANG"):
-        value = (env or {}).get(var)
-        if value:
-            return "utf-8" in value.lower() or "utf8" in value.lower()
-    return False
-
-
-def _unprintable(ch: str, utf8: bool) -> bool:
-    code = ord(ch)
-    if code < 0x20 or code == 0x7F:
-        return True
-    if code >= 0x80:
-        # surrogate escapes are undecodable bytes; outside UTF-8 every high byte is unprintable
-        return not utf8 or 0xDC80 <= code <= 0xDCFF or not ch.isprintable()
-    return False
-
-
-def _octal_bytes(ch: str) -> str:
-    return "".join(f"\\{b:03o}" for b in ch.encode("utf-8", "surrogateescape"))
-
-
-def ls_quote(name: str, style: str, utf8: bool) -> str:
-    """A name in one of ls's quoting styles: literal, escape (-b), c (-Q), shell,
-    shell-always, shell-escape, shell-escape-always; ``hide`` replaces unprintables with ?."""
-    if style == "literal":
-        return name
-    if style == "hide":
-        return "".join("?" * (len(ch.encode("utf-8", "surrogateescape")) if not utf8 else 1)
-                       if _unprintable(ch, utf8) else ch for ch in name)
-    if style in ("escape", "c"):
-        out = []
-        for ch in name:
-            if ch == "\\":
-                out.append("\\\\")
-            elif ch == '"' and style == "c":
-                out.append('\\"')
-            elif ch == " " and style == "escape":
-                out.append("\\ ")
-            elif ord(ch) in _C_ESCAPES and ch != " ":
-                out.append("\\" + _C_ESCAPES[ord(ch)])
-            elif _unprintable(ch, utf8):
-                out.append(_octal_bytes(ch))
-            else:
-                out.append(ch)
-        text = "".join(out)
-        return f'"{text}"' if style == "c" else text
-    always = style.endswith("-always")
-    if style.startswith("shell-escape") and not utf8 and any(ord(c) >= 0x80 for c in name):
-        # C locale: high bytes are shown as $'\ooo' escapes
-        parts, run = [], []
-        for ch in name:
-            if ord(ch) >= 0x80:
-                if run:
-                    parts.append(quote("".join(run), always=True))
-                    run = []
-                parts.append("$'" + _octal_bytes(ch) + "'")
-            else:
-                run.append(ch)
-        if run:
-            parts.append(quote("".join(run), always=True))
-        text = "".join(parts)
-        return text if parts and parts[0].startswith("'") else "''" + text
-    if style.startswith("shell") and not style.startswith("shell-escape"):
-        if not _needs_quotes(name) and not always:
-            return name
-        if "'" in name and not any(ch in _DOUBLE_QUOTE_UNSAFE for ch in name):
-            return f'"{name}"'
-        return "'" + name.replace("'", "'\\''") + "'"
-    return quote(name, always=always)

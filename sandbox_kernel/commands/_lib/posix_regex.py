@@ -42,6 +42,22 @@ class RegexTimeout(Exception):
     """A match ran past its time budget (catastrophic backtracking)."""
 
 
+def regex_deadline(ctx) -> float | None:
+    """The wall-time deadline (time.monotonic()) of the run ``ctx`` (a CommandContext)
+    belongs to: matches raise RegexTimeout past it."""
+    shell = ctx.shell
+    inner = getattr(shell, "shell", None)  # the shell's CommandHost wraps the interpreter
+    for holder in (shell, getattr(shell, "rt", None), getattr(inner, "rt", None)):
+        deadline = getattr(holder, "deadline", None)
+        if isinstance(deadline, (int, float)):
+            return float(deadline) if deadline != float("inf") else None
+    limits = getattr(shell, "limits", None) or getattr(ctx.sandbox, "limits", None)
+    wall = getattr(limits, "wall_time", None)
+    if isinstance(wall, (int, float)):
+        return time.monotonic() + float(wall)
+    return None
+
+
 # Character classes in the C locale, as Python bracket-expression bodies.
 CLASSES = {
     "alpha": "a-zA-Z",

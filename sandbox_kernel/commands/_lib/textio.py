@@ -1,13 +1,12 @@
-"""Shared plumbing for the text coreutils: batched output, opening operands, GNU numbers."""
+"""Shared plumbing for the text coreutils: batched output, opening operands, line batches,
+the locale's character widths."""
 from __future__ import annotations
-
-import re
 
 from ...streams import InputStream
 from ...vfs import FSError
 from ...vfs.errors import EISDIR
-from ..options import UsageError
 from ..registry import CommandContext
+from .quoting import quote
 
 FLUSH_AT = 65536
 
@@ -45,13 +44,6 @@ class BatchWriter:
             await self.ctx.checkpoint()
 
 
-def quote(name: str) -> str:
-    """GNU's shell-style quoting of a file name in messages ('x', or "it's")."""
-    if "'" in name:
-        return '"' + name + '"' if '"' not in name and "\\" not in name else "'" + name.replace("'", "'\\''") + "'"
-    return "'" + name + "'"
-
-
 def open_operand(ctx: CommandContext, path: str) -> InputStream:
     """``ctx.open_input`` that also refuses directories (GNU reports them on read)."""
     if path != "-" and ctx.fs.is_dir(path, cwd=ctx.cwd):
@@ -59,44 +51,6 @@ def open_operand(ctx: CommandContext, path: str) -> InputStream:
     return ctx.open_input(path)
 
 
-async def read_all(ctx: CommandContext, path: str) -> bytes:
-    stream = open_operand(ctx, path)
-    return await stream.read()
-
-
-def strerror(exc: OSError) -> str:
-    return exc.strerror or str(exc)
-
-
-_SUFFIXES = {"b": 512, "": 1, "K": 1024, "k": 1024, "KiB": 1024, "kB": 1000, "KB": 1000}
-for _i, _c in enumerate("MGTPEZYRQ", start=2):
-    _SUFFIXES[_c] = 1024 ** _i
-    _SUFFIXES[_c + "iB"] = 1024 ** _i
-    _SUFFIXES[_c + "B"] = 1000 ** _i
-
-_SIZE_RE = re.compile(r"^\s*([0-9]+)([A-Za-z]*)$")
-
-
-def parse_size(text: str, allow_suffix: bool = True) -> int | None:
-    """GNU xstrtoumax-style count: digits with an optional multiplier suffix (``2K``,
-    ``1MB``, ``3b``); None when invalid. Huge values are kept (Python ints)."""
-    m = _SIZE_RE.match(text)
-    if not m:
-        return None
-    suffix = m.group(2)
-    if suffix and not allow_suffix:
-        return None
-    if suffix not in _SUFFIXES:
-        return None
-    return int(m.group(1)) * _SUFFIXES[suffix]
-
-
-def positive_int(text: str, what: str, status: int = 1) -> int:
-    """Parse a plain non-negative integer option value or raise a GNU-style error."""
-    n = parse_size(text, allow_suffix=False)
-    if n is None:
-        raise UsageError(f"invalid {what}: {quote(text)}", status)
-    return n
 
 
 class Fail(Exception):
@@ -123,17 +77,6 @@ def run_guarded(func):
     return wrapper
 
 
-def parse_opts(args: list[str], short: str, long: dict | None = None, status: int = 1, **kw):
-    """``getopt`` with the command's usage-error status (most coreutils exit 1, not 2)."""
-    from ..options import getopt
-
-    try:
-        return getopt(args, short, long, **kw)
-    except UsageError as e:
-        e.status = status
-        raise
-
-
 def std_output_for(ctx: CommandContext, path: str):
     """The command's own stdout/stderr when ``path`` names them (/dev/stdout, /dev/fd/2...)."""
     if path in ("/dev/stdout", "/dev/fd/1"):
@@ -141,6 +84,24 @@ def std_output_for(ctx: CommandContext, path: str):
     if path in ("/dev/stderr", "/dev/fd/2"):
         return ctx.stderr
     return None
+
+
+async def each_input(ctx: CommandContext, files: list[str], fmt: str = "{fname}: {err}",
+                     out: BatchWriter | None = None):
+    """(name, stream) per operand ("-" when none), or (name, None) for one that cannot be read
+    after reporting it with ``fmt``: ``{name}`` as given, ``{qname}`` quoted (gnulib quoteaf),
+    ``{fname}`` quoted if needed (quotef). ``out`` is flushed first, to keep output in order."""
+    for name in files or ["-"]:
+        try:
+            stream = open_operand(ctx, name)
+        except FSError as e:
+            if out is not None:
+                await out.flush()
+            await ctx.error(fmt.format(name=name, qname=quote(name), err=e.strerror,
+                                       fname=quote(name, "shell-escape", colon=True)))
+            yield name, None
+            continue
+        yield name, stream
 
 
 async def line_batches(stream: InputStream, sep: bytes = b"\n", size: int = 1 << 20):
@@ -159,10 +120,10 @@ async def line_batches(stream: InputStream, sep: bytes = b"\n", size: int = 1 <<
             yield [line + sep for line in lines]
 
 
-def is_utf8(ctx: CommandContext) -> bool:
-    """Whether the command's locale (LC_ALL, LC_CTYPE, LANG in that order) is UTF-8."""
+def utf8_locale(env: dict | None) -> bool:
+    """Whether LC_ALL / LC_CTYPE / LANG (the first one set) names a UTF-8 locale."""
     for var in ("LC_ALL", "LC_CTYPE", "LANG"):
-        value = ctx.env.get(var)
+        value = (env or {}).get(var)
         if value:
             low = value.lower()
             return "utf-8" in low or "utf8" in low

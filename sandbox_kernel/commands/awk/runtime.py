@@ -6,10 +6,12 @@ import codecs
 import math
 import re
 import time
+from datetime import datetime, timedelta, timezone
 
 from ...chars import isdigits
 from ...streams import Pipe
 from ...vfs import FSError
+from .._lib.dates import local_zone
 from .._lib.lineblocks import MAX_LINE, LineTooLong, TextCodec
 from .._lib.posix_regex import RegexError, compile_posix
 from .arrayorder import forin_order
@@ -187,10 +189,6 @@ class Runtime:
             data = self.codec.encode("".join(self.out))
             self.out.clear()
             await self.ctx.stdout.write(data)
-
-    async def maybe_flush(self) -> None:
-        if len(self.out) >= 1024:
-            await self.flush_stdout()
 
     async def redirect(self, op: str, dest: str, text: str) -> None:
         target = self.files.get(dest)
@@ -506,28 +504,17 @@ class Runtime:
         return False
 
     # ---------------------------------------------------------------- time (gawk)
-    def zone(self):
-        from datetime import timezone
-        name = self.ctx.env.get("TZ", "UTC") or "UTC"
-        try:
-            from zoneinfo import ZoneInfo
-            return ZoneInfo(name.lstrip(":"))
-        except Exception:  # unknown zone names mean UTC, as in C
-            return timezone.utc
-
     def strftime(self, fmt, stamp, utc: bool) -> str:
-        from datetime import datetime, timezone
         if fmt is None:
             fmt = "%a %b %e %H:%M:%S %Z %Y"
         when = time.time() if stamp is None else stamp
         try:
-            moment = datetime.fromtimestamp(int(when), timezone.utc if utc else self.zone())
+            moment = datetime.fromtimestamp(int(when), timezone.utc if utc else local_zone(self.ctx.env))
             return moment.strftime(fmt)
         except (OverflowError, OSError, ValueError):
             return ""
 
     def mktime(self, spec: str) -> float:
-        from datetime import datetime, timedelta
         parts = spec.split()
         if len(parts) < 6:
             return -1.0
@@ -535,7 +522,7 @@ class Runtime:
             year, month, day, hour, minute, second = (int(p) for p in parts[:6])
             year += (month - 1) // 12
             month = (month - 1) % 12 + 1
-            base = datetime(year, month, 1, tzinfo=self.zone())
+            base = datetime(year, month, 1, tzinfo=local_zone(self.ctx.env))
             moment = base + timedelta(days=day - 1, hours=hour, minutes=minute, seconds=second)
             return float(int(moment.timestamp()))
         except (ValueError, OverflowError):

@@ -10,3 +10,5 @@ mkdir -p v && cd v && touch f1 f10 f2 f1.10 f1.2 x.tar.gz x.tar x.gz y.c y.h
 tree -v --noreport .
 ls -X
 ls -Xr
+# equal prefixes by number ('01' and '1') are told apart by the whole names, as sort -V does
+mkdir vp && cd vp && touch 01.Z1 1 9 09.bbb b0 b.aa 01.~ '~.b' '~0' && ls -v && printf '%s\n' * | sort -V && cd ..

@@ -7,34 +7,18 @@ import struct
 
 from ..chars import isdigits
 from ..vfs import FSError
-from ._lib.dataopts import getopt_status
+from ._lib.quoting import quote
+from ._lib.sizes import parse_size
 from .options import UsageError, getopt
 from .registry import CommandContext, command
 
-_SUFFIX_MULT = {"": 1, "b": 512, "k": 1024, "K": 1024, "kB": 1000, "m": 1024 ** 2, "M": 1024 ** 2,
-                "MB": 1000 ** 2, "G": 1024 ** 3, "GB": 1000 ** 3}
-
-
-def parse_count(text: str) -> int | None:
-    """A byte count in C syntax (0x1f, 017, 42) with an optional size suffix (b, k, M...)."""
-    m = re.fullmatch(r"(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)([a-zA-Z]*)", text.strip())
-    if not m or m.group(2) not in _SUFFIX_MULT:
-        return None
-    digits = m.group(1)
-    if digits[:2] in ("0x", "0X"):
-        value = int(digits, 16)
-    elif digits.startswith("0"):
-        value = int(digits, 8)
-    else:
-        value = int(digits)
-    return value * _SUFFIX_MULT[m.group(2)]
-
-
 class _ConcatInput:
-    """Reads the named files one after another, like od and hexdump do."""
+    """Reads the named files one after another, like od and hexdump do; ``quoting`` is how
+    the command shows a name it cannot open (od: GNU's quotef, hexdump: as given)."""
 
-    def __init__(self, ctx: CommandContext, files: list[str]) -> None:
+    def __init__(self, ctx: CommandContext, files: list[str], quoting: str = "shell-escape") -> None:
         self.ctx = ctx
+        self.quoting = quoting
         self.files = list(files) or ["-"]
         self.current = None
         self.failed = False
@@ -47,7 +31,7 @@ class _ConcatInput:
                 self.current = self.ctx.open_input(name)
                 return True
             except FSError as e:
-                await self.ctx.error(f"{name}: {e.strerror}")
+                await self.ctx.error(f"{quote(name, self.quoting, colon=True)}: {e.strerror}")
                 self.failed = True
         self.current = None
         return False
@@ -280,10 +264,10 @@ def _parse_type(text: str) -> list[_Spec] | None:
 
 @command("od", help=OD_HELP)
 async def od(ctx: CommandContext) -> int:
-    opts, files = getopt_status(ctx.args, "A:j:N:t:vw::abcdfilosxS:", {
+    opts, files = getopt(ctx.args, "A:j:N:t:vw::abcdfilosxS:", {
         "address-radix=": "A", "skip-bytes=": "j", "read-bytes=": "N", "format=": "t",
         "output-duplicates": "v", "width==": "w", "traditional": None, "endian=": None,
-        "strings==": "S"})
+        "strings==": "S"}, status=1)
     radix = "o"
     skip = 0
     limit = None
@@ -296,23 +280,23 @@ async def od(ctx: CommandContext) -> int:
     for o, v in opts:
         if o == "A":
             if v not in ("d", "o", "x", "n"):
-                await ctx.error(f"invalid output address radix '{v}'; it must be one character from [doxn]")
+                await ctx.error(f"invalid output address radix {quote(v, 'locale')}; it must be one character from [doxn]")
                 return 1
             radix = v
         elif o == "j":
-            skip = parse_count(v)
+            skip = parse_size(v, c_syntax=True)
             if skip is None:
-                await ctx.error(f"invalid --skip-bytes argument '{v}'")
+                await ctx.error(f"invalid --skip-bytes argument {quote(v, 'locale')}")
                 return 1
         elif o == "N":
-            limit = parse_count(v)
+            limit = parse_size(v, c_syntax=True)
             if limit is None:
-                await ctx.error(f"invalid --read-bytes argument '{v}'")
+                await ctx.error(f"invalid --read-bytes argument {quote(v, 'locale')}")
                 return 1
         elif o == "t":
             parsed = _parse_type(v)
             if parsed is None:
-                await ctx.error(f"invalid type string '{v}'")
+                await ctx.error(f"invalid type string {quote(v, 'locale')}")
                 return 1
             specs += parsed
         elif o == "v":
@@ -321,17 +305,17 @@ async def od(ctx: CommandContext) -> int:
             if v is None:
                 width = 32
             else:
-                parsed_width = parse_count(v)
+                parsed_width = parse_size(v, c_syntax=True)
                 if not parsed_width:
-                    await ctx.error(f"invalid --width argument '{v}'")
+                    await ctx.error(f"invalid --width argument {quote(v, 'locale')}")
                     return 1
                 width = parsed_width
         elif o in traditional:
             specs += _parse_type(traditional[o])
         elif o == "S":
-            min_string = 3 if v is None else parse_count(v)
+            min_string = 3 if v is None else parse_size(v, c_syntax=True)
             if min_string is None:
-                await ctx.error(f"invalid --strings argument '{v}'")
+                await ctx.error(f"invalid --strings argument {quote(v, 'locale')}")
                 return 1
     if min_string is not None:
         return await _od_strings(ctx, files, skip, limit, radix, min_string)
@@ -341,7 +325,7 @@ async def od(ctx: CommandContext) -> int:
     for s in specs:
         lcm = lcm * s.size // _gcd(lcm, s.size)
     if width % lcm:
-        await ctx.error(f"invalid --width argument '{width}'")
+        await ctx.error(f"invalid --width argument {quote(width, 'locale')}")
         return 1
     per_block = max((width // s.size) * (s.width + 1) for s in specs)
     for s in specs:
@@ -558,7 +542,7 @@ async def _hexdump_formats(ctx, files, program, skip, length, squeeze) -> int:
         # a final unit without an iteration count repeats to fill the block
         if units and size and size < blocksize and not units[-1].explicit_reps and units[-1].size:
             units[-1].reps += (blocksize - size) // units[-1].size
-    source = _ConcatInput(ctx, files)
+    source = _ConcatInput(ctx, files, "literal")
     blocks = _Blocks(source, await source.skip(skip), blocksize, length, squeeze)
     async for offset, block in blocks.each(ctx):
         end = offset + len(block)
@@ -639,18 +623,18 @@ async def xxd(ctx: CommandContext) -> int:
     flags = set()
     for o, v in opts:
         if o == "c":
-            cols = parse_count(v)
+            cols = parse_size(v, c_syntax=True)
             if cols is None:
                 await ctx.err("xxd: invalid number of columns (max. 256).\n")
                 return 1
         elif o == "g":
-            group = parse_count(v)
+            group = parse_size(v, c_syntax=True)
         elif o == "l":
-            length = parse_count(v)
+            length = parse_size(v, c_syntax=True)
         elif o == "s":
             text = v.lstrip("+")
             negative = text.startswith("-")
-            value = parse_count(text.lstrip("-"))
+            value = parse_size(text.lstrip("-"), c_syntax=True)
             if value is None:
                 await ctx.err(f"xxd: invalid seek value '{v}'\n")
                 return 1
@@ -658,7 +642,7 @@ async def xxd(ctx: CommandContext) -> int:
         elif o == "n":
             name = v
         elif o == "o":
-            display_offset = parse_count(v) or 0
+            display_offset = parse_size(v, c_syntax=True) or 0
         elif o == "v":
             await ctx.err("xxd 2022-01-14 by Juergen Weigert et al.\n")
             return 0
@@ -903,11 +887,11 @@ def _hexdump_line(kind: str, block: bytes) -> str:
 
 @command("hexdump", help=HEXDUMP_HELP)
 async def hexdump(ctx: CommandContext) -> int:
-    opts, files = getopt_status(ctx.args, "bcCdoxn:s:ve:f:L::", {
+    opts, files = getopt(ctx.args, "bcCdoxn:s:ve:f:L::", {
         "one-byte-octal": "b", "one-byte-char": "c", "canonical": "C",
         "two-bytes-decimal": "d", "two-bytes-octal": "o", "two-bytes-hex": "x",
         "length=": "n", "skip=": "s", "no-squeezing": "v", "format=": "e",
-        "format-file=": "f"})
+        "format-file=": "f"}, status=1)
     kinds = []
     formats: list[str] = []  # every display in option order, as format strings
     length = None
@@ -918,14 +902,14 @@ async def hexdump(ctx: CommandContext) -> int:
             kinds.append(o)
             formats += _KIND_FORMATS[o]
         elif o == "n":
-            length = parse_count(v)
+            length = parse_size(v, c_syntax=True)
             if length is None:
-                await ctx.error(f"invalid length argument: '{v}'")
+                await ctx.error(f"invalid length argument: {quote(v, 'locale')}")
                 return 1
         elif o == "s":
-            skip = parse_count(v)
+            skip = parse_size(v, c_syntax=True)
             if skip is None:
-                await ctx.error(f"invalid skip argument: '{v}'")
+                await ctx.error(f"invalid skip argument: {quote(v, 'locale')}")
                 return 1
         elif o == "v":
             squeeze = False
@@ -948,7 +932,7 @@ async def hexdump(ctx: CommandContext) -> int:
             return 1
         return await _hexdump_formats(ctx, files, program, skip, length, squeeze)
     kinds = kinds or ["default"]
-    source = _ConcatInput(ctx, files)
+    source = _ConcatInput(ctx, files, "literal")
     blocks = _Blocks(source, await source.skip(skip), 16, length, squeeze)
     addr_fmt = "{:08x}" if kinds[-1] == "C" else "{:07x}"
     async for offset, block in blocks.each(ctx):

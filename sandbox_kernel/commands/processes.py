@@ -1,16 +1,172 @@
-"""Commands about running time: sleep, timeout, time."""
+"""The sandbox's processes and their running time: ps, kill, sleep, timeout, time."""
 from __future__ import annotations
 
 import asyncio
 import re
 import resource
+import signal as _signal
 import time as _time
 
+from ..chars import isdigits
 from ..engine import CancelToken
-from ._lib.dataopts import getopt_status
+from ._lib.programs import run_command
+from ._lib.quoting import quote
 from .options import UsageError, getopt
 from .registry import CommandCancelled, CommandContext, command
-from .system import parse_signal, run_command
+
+SHELL_PID = 1
+
+PS_HELP = """Usage: ps [-ef] [-o FORMAT]
+Report the sandbox's processes: the shell, its background jobs, and ps itself.
+
+  -e, -A, ax   every process (the same as the default here)
+  -f           full format: UID PID PPID C STIME TTY TIME CMD
+"""
+
+
+def _shell_runtime(ctx: CommandContext):
+    """(the shell, its shared runtime) behind ctx.shell, when the shell exposes them."""
+    shell = getattr(ctx.shell, "shell", None)
+    return shell, getattr(shell, "rt", None)
+
+
+def _shell_jobs(ctx: CommandContext) -> dict:
+    """pid -> task of the shell's background jobs that are still running."""
+    _shell, rt = _shell_runtime(ctx)
+    jobs = getattr(rt, "jobs", None)
+    if not isinstance(jobs, dict):
+        return {}
+    return {pid: task for pid, task in jobs.items()
+            if isinstance(pid, int) and not (hasattr(task, "done") and task.done())}
+
+
+@command("ps", help=PS_HELP)
+async def ps(ctx: CommandContext) -> int:
+    args = [("-" + a) if a in ("ax", "aux", "ef", "e") else a for a in ctx.args]
+    opts, operands = getopt(args, "eAfauxo:", status=1)
+    if operands:
+        raise UsageError(f"unsupported option (BSD syntax): '{operands[0]}'", 1)
+    full = any(o in ("f", "u") for o, _ in opts)
+    shell, _rt = _shell_runtime(ctx)
+    shell_pid = getattr(shell, "pid", SHELL_PID)
+    if not isinstance(shell_pid, int):
+        shell_pid = SHELL_PID
+    procs = [(shell_pid, 0, "bash")]
+    # a background job is a subshell of the sandbox's shell
+    procs += [(pid, shell_pid, "bash") for pid in sorted(_shell_jobs(ctx))]
+    own_pid = max([p for p, _, _ in procs]) + 1
+    procs.append((own_pid, shell_pid, "ps"))
+    if full:
+        lines = ["UID          PID    PPID  C STIME TTY          TIME CMD"]
+        lines += [f"user     {pid:>7} {ppid:>7}  0 00:00 pts/0    00:00:00 {cmd}" for pid, ppid, cmd in procs]
+    else:
+        lines = ["    PID TTY          TIME CMD"]
+        lines += [f"{pid:>7} pts/0    00:00:00 {cmd}" for pid, _, cmd in procs]
+    await ctx.out("\n".join(lines) + "\n")
+    return 0
+
+
+KILL_HELP = """Usage: kill [-s SIGNAL | -SIGNAL] PID...
+  or:  kill -l [SIGNAL]...
+Send signals to processes, or list signals.
+
+  -s, --signal=SIGNAL, -SIGNAL
+                   specify the name or number of the signal to be sent
+  -l, --list       list signal names, or convert signal names to/from numbers
+"""
+
+
+def _signal_names() -> dict[int, str]:
+    names = {}
+    for sig in _signal.Signals:
+        if sig.name.startswith("SIG") and not sig.name.startswith("SIG_") and sig.value < 32:
+            names.setdefault(int(sig.value), sig.name[3:])
+    names[6] = "ABRT"
+    names[17] = "CHLD"
+    names[29] = "IO" if 29 not in names else names[29]
+    return names
+
+
+def parse_signal(spec: str) -> int | None:
+    names = _signal_names()
+    if isdigits(spec):
+        n = int(spec)
+        return n if n == 0 or n in names else None
+    upper = spec.upper()
+    if upper.startswith("SIG"):
+        upper = upper[3:]
+    for n, name in names.items():
+        if name == upper:
+            return n
+    return None
+
+
+@command("kill", help=KILL_HELP)
+async def kill(ctx: CommandContext) -> int:
+    args = list(ctx.args)
+    names = _signal_names()
+    if args and args[0] in ("-l", "--list", "-L", "--table"):
+        if len(args) == 1:
+            await ctx.out(" ".join(names[n] for n in sorted(names)) + "\n")
+            return 0
+        status = 0
+        for a in args[1:]:
+            if isdigits(a):
+                n = int(a)
+                n = n - 128 if n > 128 else n
+                if n in names:
+                    await ctx.out(names[n] + "\n")
+                    continue
+            else:
+                n = parse_signal(a)
+                if n is not None:
+                    await ctx.out(f"{n}\n")
+                    continue
+            await ctx.error(f"unknown signal: {a}")
+            status = 1
+        return status
+    sig = 15
+    if args and args[0] in ("-s", "--signal", "-n"):
+        if len(args) < 2:
+            raise UsageError("option requires an argument -- 's'", 1)
+        parsed = parse_signal(args[1])
+        if parsed is None:
+            await ctx.error(f"unknown signal: {args[1]}")
+            return 1
+        sig, args = parsed, args[2:]
+    elif args and args[0].startswith("-") and args[0] != "-" and args[0] != "--" and len(args[0]) > 1:
+        parsed = parse_signal(args[0][1:])
+        if parsed is None:
+            await ctx.error(f"unknown signal: {args[0][1:]}")
+            return 1
+        sig, args = parsed, args[1:]
+    if args and args[0] == "--":
+        args = args[1:]
+    if not args:
+        raise UsageError("not enough arguments", 1)
+    status = 0
+    jobs = _shell_jobs(ctx)
+    _shell, rt = _shell_runtime(ctx)
+    for target in args:
+        try:
+            pid = int(target)
+        except ValueError:
+            await ctx.error(f"failed to parse argument: '{target}'")
+            status = 1
+            continue
+        task = jobs.get(pid)
+        if task is None:
+            await ctx.error(f"({pid}): No such process")
+            status = 1
+            continue
+        if sig != 0:
+            # jobs are tasks inside the sandbox: any terminating signal cancels the task
+            task.cancel()
+            statuses = getattr(rt, "job_status", None)
+            if isinstance(statuses, dict):
+                statuses[pid] = 128 + sig
+    return status
+
 
 _DURATION = re.compile(r"^\s*([0-9]*\.?[0-9]*(?:[eE][-+]?[0-9]+)?|inf|infinity)([smhd]?)$", re.I)
 _UNIT = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
@@ -73,7 +229,7 @@ specified by the sum of their values.
 
 @command("sleep", help=SLEEP_HELP)
 async def sleep(ctx: CommandContext) -> int:
-    opts, operands = getopt_status(ctx.args, "", status=1)
+    opts, operands = getopt(ctx.args, "", status=1)
     if not operands:
         raise UsageError("missing operand", 1)
     total = 0.0
@@ -81,7 +237,7 @@ async def sleep(ctx: CommandContext) -> int:
     for arg in operands:
         value = parse_duration(arg)
         if value is None:
-            await ctx.error(f"invalid time interval '{arg}'")
+            await ctx.error(f"invalid time interval {quote(arg, 'locale')}")
             bad = True
             continue
         total += value
@@ -121,19 +277,11 @@ If the command times out, and --preserve-status is not set, then exit with
 status 124.  Otherwise, exit with the status of COMMAND.
 """
 
-_SIGNAL_NAMES = {1: "HUP", 2: "INT", 3: "QUIT", 9: "KILL", 15: "TERM", 10: "USR1", 12: "USR2",
-                 14: "ALRM", 6: "ABRT"}
-
-
 @command("timeout", help=TIMEOUT_HELP)
 async def timeout(ctx: CommandContext) -> int:
-    try:
-        opts, rest = getopt(ctx.args, "+k:s:v", {"kill-after=": "k", "signal=": "s",
-                                                 "verbose": "v", "preserve-status": None,
-                                                 "foreground": None})
-    except UsageError as e:
-        e.status = 125
-        raise
+    opts, rest = getopt(ctx.args, "+k:s:v", {"kill-after=": "k", "signal=": "s",
+                                             "verbose": "v", "preserve-status": None,
+                                             "foreground": None}, status=125)
     sig = 15
     verbose = preserve = False
     for o, v in opts:
@@ -146,7 +294,7 @@ async def timeout(ctx: CommandContext) -> int:
             sig = parsed
         elif o == "k":
             if parse_duration(v) is None:
-                await ctx.error(f"invalid time interval '{v}'")
+                await ctx.error(f"invalid time interval {quote(v, 'locale')}")
                 await ctx.err("Try 'timeout --help' for more information.\n")
                 return 125
         elif o == "v":
@@ -155,12 +303,12 @@ async def timeout(ctx: CommandContext) -> int:
             preserve = True
     if len(rest) < 2:
         if rest:
-            await ctx.error(f"missing operand after '{rest[0]}'")
+            await ctx.error(f"missing operand after {quote(rest[0], 'locale')}")
         await ctx.err("Try 'timeout --help' for more information.\n")
         return 125
     seconds = parse_duration(rest[0])
     if seconds is None:
-        await ctx.error(f"invalid time interval '{rest[0]}'")
+        await ctx.error(f"invalid time interval {quote(rest[0], 'locale')}")
         await ctx.err("Try 'timeout --help' for more information.\n")
         return 125
     argv = rest[1:]
@@ -188,8 +336,8 @@ async def timeout(ctx: CommandContext) -> int:
     except Exception:
         pass  # whatever the killed command was doing no longer matters
     if verbose:
-        name = _SIGNAL_NAMES.get(sig, str(sig))
-        await ctx.error(f"sending signal {name} to command '{argv[0]}'")
+        name = _signal_names().get(sig, str(sig))
+        await ctx.error(f"sending signal {name} to command {quote(argv[0], 'locale')}")
     return 128 + sig if preserve else 124
 
 

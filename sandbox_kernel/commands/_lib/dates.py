@@ -1,91 +1,15 @@
-"""date: GNU formats (%Y %N %:z, flags - _ 0 ^ #, widths), -d with the common free-form
-dates (ISO, @EPOCH, month names, weekdays, relative items like '2 days ago'), -u, -I, -R,
---rfc-3339, -r FILE, and TZ from the environment (IANA names or POSIX 'NAME[+-]H')."""
+"""Dates and times for the commands: the time zone TZ names, GNU date's free-form date
+parser (date -d, touch -d, find -newermt), its strftime (date +FORMAT, diff's labels), touch's
+-t stamps, and the timestamps ls/stat/find print."""
 from __future__ import annotations
 
 import re
-import time as _time
+import time
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from ..chars import isdigits
-from ._lib.dataopts import getopt_status
-from .options import UsageError
-from .registry import CommandContext, command
-
-DATE_HELP = """Usage: date [OPTION]... [+FORMAT]
-Display the current time in the given FORMAT.
-
-Mandatory arguments to long options are mandatory for short options too.
-  -d, --date=STRING          display time described by STRING, not 'now'
-  -f, --file=DATEFILE        like --date; once for each line of DATEFILE
-  -I[FMT], --iso-8601[=FMT]  output date/time in ISO 8601 format.
-                               FMT='date' for date only (the default),
-                               'hours', 'minutes', 'seconds', or 'ns'
-  -R, --rfc-email            output date and time in RFC 5322 format.
-      --rfc-3339=FMT         output date/time in RFC 3339 format.
-                               FMT='date', 'seconds', or 'ns'
-  -r, --reference=FILE       display the last modification time of FILE
-  -s, --set=STRING           set time described by STRING
-  -u, --utc, --universal     print or set Coordinated Universal Time (UTC)
-
-FORMAT controls the output.  Interpreted sequences are:
-  %%   a literal %
-  %a   locale's abbreviated weekday name (e.g., Sun)
-  %A   locale's full weekday name (e.g., Sunday)
-  %b   locale's abbreviated month name (e.g., Jan)
-  %B   locale's full month name (e.g., January)
-  %c   locale's date and time (e.g., Thu Mar  3 23:05:25 2005)
-  %C   century; like %Y, except omit last two digits (e.g., 20)
-  %d   day of month (e.g., 01)
-  %D   date; same as %m/%d/%y
-  %e   day of month, space padded; same as %_d
-  %F   full date; like %+4Y-%m-%d
-  %g   last two digits of year of ISO week number (see %G)
-  %G   year of ISO week number (see %V); normally useful only with %V
-  %h   same as %b
-  %H   hour (00..23)
-  %I   hour (01..12)
-  %j   day of year (001..366)
-  %k   hour, space padded ( 0..23); same as %_H
-  %l   hour, space padded ( 1..12); same as %_I
-  %m   month (01..12)
-  %M   minute (00..59)
-  %n   a newline
-  %N   nanoseconds (000000000..999999999)
-  %p   locale's equivalent of either AM or PM; blank if not known
-  %P   like %p, but lower case
-  %q   quarter of year (1..4)
-  %r   locale's 12-hour clock time (e.g., 11:11:04 PM)
-  %R   24-hour hour and minute; same as %H:%M
-  %s   seconds since the Epoch (1970-01-01 00:00 UTC)
-  %S   second (00..60)
-  %t   a tab
-  %T   time; same as %H:%M:%S
-  %u   day of week (1..7); 1 is Monday
-  %U   week number of year, with Sunday as first day of week (00..53)
-  %V   ISO week number, with Monday as first day of week (01..53)
-  %w   day of week (0..6); 0 is Sunday
-  %W   week number of year, with Monday as first day of week (00..53)
-  %x   locale's date representation (e.g., 12/31/99)
-  %X   locale's time representation (e.g., 23:13:48)
-  %y   last two digits of year (00..99)
-  %Y   year
-  %z   +hhmm numeric time zone (e.g., -0400)
-  %:z  +hh:mm numeric time zone (e.g., -04:00)
-  %::z  +hh:mm:ss numeric time zone (e.g., -04:00:00)
-  %Z   alphabetic time zone abbreviation (e.g., EDT)
-
-By default, date pads numeric fields with zeroes.
-The following optional flags may follow '%':
-
-  -  (hyphen) do not pad the field
-  _  (underscore) pad with spaces
-  0  (zero) pad with zeros
-  ^  use upper case if possible
-  #  use opposite case if possible
-"""
+from ...chars import isdigits
 
 DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August",
@@ -113,13 +37,14 @@ class FixedZone(tzinfo):
         return self.name
 
 
+UTC = FixedZone(timedelta(0), "UTC")
 _POSIX_TZ = re.compile(r"^:?([A-Za-z]{3,}|<[^>]+>)([+-]?)([0-9]{1,2})(?::([0-9]{2}))?(?::([0-9]{2}))?$")
 
 
-def zone_from_tz(tz: str | None) -> tzinfo:
+def _zone_named(tz: str | None) -> tzinfo:
     """The zone TZ names: an IANA key, a POSIX 'NAME[+-]H[:MM]', else UTC (like glibc)."""
     if not tz:
-        return FixedZone(timedelta(0), "UTC")
+        return UTC
     key = tz[1:] if tz.startswith(":") else tz
     if ".." not in key and not key.startswith("/"):
         try:
@@ -614,103 +539,56 @@ def _localize(naive: datetime, zone: tzinfo) -> datetime:
     return aware
 
 
-# ----------------------------------------------------------------------------- command
+# ----------------------------------------------------------------------------- commands' uses
 
-_ISO_FORMATS = {"date": "%Y-%m-%d", "hours": "%Y-%m-%dT%H%:z", "minutes": "%Y-%m-%dT%H:%M%:z",
-                "seconds": "%Y-%m-%dT%H:%M:%S%:z", "ns": "%Y-%m-%dT%H:%M:%S,%N%:z"}
-_RFC3339_FORMATS = {"date": "%Y-%m-%d", "seconds": "%Y-%m-%d %H:%M:%S%:z",
-                    "ns": "%Y-%m-%d %H:%M:%S.%N%:z"}
-
-
-def _pick(arg: str, choices: dict, option: str) -> str:
-    matches = [k for k in choices if k.startswith(arg)] if arg else []
-    if arg in choices:
-        return arg
-    if len(matches) == 1:
-        return matches[0]
-    kind = "ambiguous" if matches else "invalid"
-    valid = "".join(f"  - '{k}'\n" for k in choices)
-    raise UsageError(f"{kind} argument '{arg}' for '{option}'\nValid arguments are:\n{valid.rstrip()}", 1)
+def local_zone(env: dict | None) -> tzinfo:
+    """The zone ``TZ`` in the command's environment names (UTC when unset)."""
+    return _zone_named((env or {}).get("TZ"))
 
 
-@command("date", help=DATE_HELP)
-async def date(ctx: CommandContext) -> int:
-    opts, operands = getopt_status(ctx.args, "d:f:I::Rr:s:u", status=1, long={
-        "date=": "d", "file=": "f", "iso-8601==": "I", "rfc-email": "R", "rfc-822": "R",
-        "rfc-2822": "R", "rfc-3339=": None, "reference=": "r", "set=": "s", "utc": "u",
-        "universal": "u", "debug": None})
-    date_text = file_arg = reference = None
-    fmt = None
-    formats_given = 0
-    utc = False
-    for o, v in opts:
-        if o == "d":
-            date_text = v
-        elif o == "f":
-            file_arg = v
-        elif o == "I":
-            fmt = _ISO_FORMATS[_pick(v, _ISO_FORMATS, "--iso-8601") if v else "date"]
-            formats_given += 1
-        elif o == "R":
-            fmt = "%a, %d %b %Y %H:%M:%S %z"
-            formats_given += 1
-        elif o == "rfc-3339":
-            fmt = _RFC3339_FORMATS[_pick(v, _RFC3339_FORMATS, "--rfc-3339")]
-            formats_given += 1
-        elif o == "r":
-            reference = v
-        elif o == "s":
-            await ctx.error("cannot set date: Operation not permitted")
-            return 1
-        elif o == "u":
-            utc = True
-    if sum(x is not None for x in (date_text, file_arg, reference)) > 1:
-        raise UsageError("the options to specify dates for printing are mutually exclusive", 1)
-    if len(operands) > 1:
-        raise UsageError(f"extra operand '{operands[1]}'", 1)
-    for operand in operands:
-        if operand.startswith("+"):
-            if fmt is not None or formats_given:
-                raise UsageError("multiple output formats specified", 1)
-            fmt = operand[1:]
-        else:
-            await ctx.error(f"invalid date '{operand}'")
-            return 1
-    if fmt is None:
-        fmt = "%a %b %e %H:%M:%S %Z %Y"
-    zone = FixedZone(timedelta(0), "UTC") if utc else zone_from_tz(ctx.env.get("TZ"))
-    now_ns = _time.time_ns()
-    now = datetime.fromtimestamp(now_ns // 1_000_000_000, timezone.utc).astimezone(zone)
-    now_frac = now_ns % 1_000_000_000
-    if reference is not None:
-        st = ctx.fs.stat(reference, cwd=ctx.cwd)
-        secs = int(st.st_mtime // 1)
-        frac = int(round((st.st_mtime - secs) * 1e9)) % 1_000_000_000
-        await ctx.out(format_date(fmt, datetime.fromtimestamp(secs, zone), frac) + "\n")
-        return 0
-    if file_arg is not None:
-        inp = ctx.open_input(file_arg)
-        status = 0
-        async for raw in inp.lines():
-            line = raw.decode("utf-8", "surrogateescape").rstrip("\n")
-            try:
-                when, frac = parse_date(line, now, zone)
-            except DateError:
-                await ctx.error(f"invalid date '{line}'")
-                status = 1
-                continue
-            await ctx.out(format_date(fmt, when, now_frac if frac is None else frac) + "\n")
-        return status
-    if date_text is not None:
-        try:
-            when, frac = parse_date(date_text, now, zone)
-        except DateError:
-            await ctx.error(f"invalid date '{date_text}'")
-            return 1
-        if frac is None:
-            frac = now_frac
+def local_datetime(ts: float, env: dict | None) -> datetime:
+    return datetime.fromtimestamp(ts, local_zone(env))
+
+
+def full_timestamp(ts: float, env: dict | None) -> str:
+    """``2024-01-02 03:04:05.123456789 +0000`` (stat %y, ls --full-time)."""
+    dt = local_datetime(ts, env)
+    nanos = int(round((ts - int(ts)) * 1e9)) if ts >= 0 else 0
+    if nanos >= 1_000_000_000:
+        nanos = 999_999_999
+    return dt.strftime("%Y-%m-%d %H:%M:%S") + f".{nanos:09d} " + dt.strftime("%z")
+
+
+def parse_timestamp(text: str, env: dict | None, now: float | None = None) -> float:
+    """What ``date -d TEXT`` means, as a POSIX timestamp (touch -d, find -newermt): the
+    current time's fraction is kept when TEXT is only relative to now. Raises DateError."""
+    zone = local_zone(env)
+    now = time.time() if now is None else now
+    whole = int(now // 1)
+    when, nanos = parse_date(text, datetime.fromtimestamp(whole, timezone.utc).astimezone(zone), zone)
+    frac = now - whole if nanos is None else nanos / 1e9
+    return int(when.timestamp()) + frac
+
+
+def parse_touch_stamp(text: str, env: dict | None = None) -> float | None:
+    """``touch -t [[CC]YY]MMDDhhmm[.ss]``; None when invalid."""
+    m = re.fullmatch(r"([0-9]{8}|[0-9]{10}|[0-9]{12})(?:\.([0-9]{2}))?", text)
+    if not m:
+        return None
+    digits, secs = m.group(1), int(m.group(2) or 0)
+    zone = local_zone(env)
+    if len(digits) == 8:
+        year = datetime.now(zone).year
+    elif len(digits) == 10:
+        yy = int(digits[:2])
+        year = 2000 + yy if yy < 69 else 1900 + yy
+        digits = digits[2:]
     else:
-        when, frac = now, now_frac
-    await ctx.out(format_date(fmt, when, frac) + "\n")
-    return 0
-
+        year = int(digits[:4])
+        digits = digits[4:]
+    try:
+        naive = datetime(year, int(digits[0:2]), int(digits[2:4]), int(digits[4:6]),
+                         int(digits[6:8]), min(secs, 59))
+    except ValueError:
+        return None
+    return _localize(naive, zone).timestamp()

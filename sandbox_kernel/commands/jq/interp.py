@@ -1,0 +1,652 @@
+"""Evaluating jq ASTs: generators of outputs, paths for the assignment operators, closures
+and their scopes, the jq-defined prelude, and the compile-time check that every function
+and variable a program uses is defined."""
+from __future__ import annotations
+
+import json
+from typing import Any, Iterator
+
+from .builtins import NATIVE, NATIVE_PATHS, PRELUDE
+from .formats import apply_format, describe, dump, short
+from .inputs import InputSource
+from .lexer import JqSyntaxError
+from .operations import (binop, delpaths, getpath, index_value, iterate_value, setpath,
+    slice_value)
+from .parser import Parser
+from .values import MISSING, BreakOut, JqError, is_number, truthy, type_name
+
+
+class Env:
+    """Variables and function definitions, chained to the enclosing scope."""
+
+    __slots__ = ("vars", "funcs", "parent")
+
+    def __init__(self, parent: "Env | None" = None) -> None:
+        self.vars: dict[str, Any] = {}
+        self.funcs: dict[tuple[str, int], Any] = {}
+        self.parent = parent
+
+    def lookup_var(self, name: str):
+        env = self
+        while env is not None:
+            if name in env.vars:
+                return env.vars[name]
+            env = env.parent
+        raise KeyError(name)
+
+    def lookup_func(self, key):
+        env = self
+        while env is not None:
+            f = env.funcs.get(key)
+            if f is not None:
+                return f
+            env = env.parent
+        return None
+
+    def child(self) -> "Env":
+        return Env(self)
+
+
+class Closure:
+    """A user function: parameters, body, and the scope it was defined in."""
+
+    __slots__ = ("name", "params", "body", "env")
+
+    def __init__(self, name, params, body, env) -> None:
+        self.name = name
+        self.params = params
+        self.body = body
+        self.env = env
+
+
+class FilterArg:
+    """A filter passed as an argument: evaluated in the caller's scope."""
+
+    __slots__ = ("node", "env")
+
+    def __init__(self, node, env) -> None:
+        self.node = node
+        self.env = env
+
+
+class Interpreter:
+    def __init__(self, ctx_env: dict[str, str], inputs: InputSource, stderr_lines: list) -> None:
+        self.environ = ctx_env
+        self.inputs = inputs
+        self.stderr_lines = stderr_lines
+        self.steps = 0
+        self.check = None
+
+    def builtin_names(self) -> list[str]:
+        """What ``builtins`` lists: every native and prelude function as name/arity."""
+        return [f"{n}/{a}" for (n, a) in NATIVE] + [f"{n}/{a}" for (n, a) in PRELUDE_NAMES]
+
+    def tick(self) -> None:
+        """Count work in loops that do not go through eval (native builtins), so an
+        interrupt or the wall-time limit can stop them."""
+        self.steps += 1
+        if self.check is not None and self.steps % 4096 == 0:
+            self.check()
+
+    # ---------------------------------------------------------------- evaluation
+    def eval(self, node, inp, env: Env) -> Iterator[Any]:
+        kind = node[0]
+        self.steps += 1
+        if self.check is not None and self.steps % 4096 == 0:
+            self.check()
+        if kind == "identity":
+            yield inp
+        elif kind == "literal":
+            yield node[1]
+        elif kind == "literal_array":
+            yield []
+        elif kind == "paren":
+            yield from self.eval(node[1], inp, env)
+        elif kind == "pipe":
+            for v in self.eval(node[1], inp, env):
+                yield from self.eval(node[2], v, env)
+        elif kind == "comma":
+            yield from self.eval(node[1], inp, env)
+            yield from self.eval(node[2], inp, env)
+        elif kind == "index":
+            for target in self.eval(node[1], inp, env):
+                for key in self.eval(node[2], inp, env):
+                    yield index_value(target, key)
+        elif kind == "slice":
+            for target in self.eval(node[1], inp, env):
+                for hi in (self.eval(node[3], inp, env) if node[3] is not None else [None]):
+                    for lo in (self.eval(node[2], inp, env) if node[2] is not None else [None]):
+                        yield slice_value(target, lo, hi)
+        elif kind == "iterate":
+            for target in self.eval(node[1], inp, env):
+                yield from iterate_value(target)
+        elif kind == "collect":
+            yield list(self.eval(node[1], inp, env))
+        elif kind == "object":
+            yield from self.build_object(node[1], 0, {}, inp, env)
+        elif kind == "neg":
+            for v in self.eval(node[1], inp, env):
+                if not is_number(v):
+                    raise JqError(f"{describe(v)} cannot be negated")
+                yield -v
+        elif kind == "binop":
+            op = node[1]
+            for rhs in self.eval(node[3], inp, env):
+                for lhs in self.eval(node[2], inp, env):
+                    yield binop(op, lhs, rhs)
+        elif kind == "and":
+            for lhs in self.eval(node[1], inp, env):
+                if not truthy(lhs):
+                    yield False
+                    continue
+                for rhs in self.eval(node[2], inp, env):
+                    yield truthy(rhs)
+        elif kind == "or":
+            for lhs in self.eval(node[1], inp, env):
+                if truthy(lhs):
+                    yield True
+                    continue
+                for rhs in self.eval(node[2], inp, env):
+                    yield truthy(rhs)
+        elif kind == "alt":
+            found = False
+            try:
+                for v in self.eval(node[1], inp, env):
+                    if truthy(v):
+                        found = True
+                        yield v
+            except JqError:
+                pass
+            if not found:
+                yield from self.eval(node[2], inp, env)
+        elif kind == "if":
+            for cond in self.eval(node[1], inp, env):
+                if truthy(cond):
+                    yield from self.eval(node[2], inp, env)
+                elif node[3] is not None:
+                    yield from self.eval(node[3], inp, env)
+                else:
+                    yield inp
+        elif kind == "try":
+            try:
+                for v in self.eval(node[1], inp, env):
+                    yield v
+            except JqError as e:
+                if node[2] is not None:
+                    if e.value == "__jq_break__":
+                        raise
+                    yield from self.eval(node[2], e.value, env)
+        elif kind == "var":
+            try:
+                yield env.lookup_var(node[1])
+            except KeyError:
+                if node[1] == "ENV":
+                    yield dict(self.environ)
+                else:
+                    raise JqError(f"${node[1]} is not defined") from None
+        elif kind == "string":
+            yield from self.interpolate(node[1], node[2], 0, "", inp, env)
+        elif kind == "format":
+            yield apply_format(node[1], inp)
+        elif kind == "as":
+            for value in self.eval(node[1], inp, env):
+                yield from self.bind_patterns(node[2], value, inp, env, node[3])
+        elif kind == "reduce":
+            _, source, pattern, init, update = node
+            for acc in self.eval(init, inp, env):
+                for value in self.eval(source, inp, env):
+                    for scope in self.destructure(pattern, value, inp, env):
+                        last = None
+                        have = False
+                        for out in self.eval(update, acc, scope):
+                            last = out
+                            have = True
+                        acc = last if have else None
+                yield acc
+        elif kind == "foreach":
+            _, source, pattern, init, update, extract = node
+            for acc in self.eval(init, inp, env):
+                for value in self.eval(source, inp, env):
+                    for scope in self.destructure(pattern, value, inp, env):
+                        for out in self.eval(update, acc, scope):
+                            acc = out
+                            if extract is None:
+                                yield out
+                            else:
+                                yield from self.eval(extract, out, scope)
+        elif kind == "label":
+            token = object()
+            scope = env.child()
+            scope.vars["*label*" + node[1]] = token
+            try:
+                yield from self.eval(node[2], inp, scope)
+            except BreakOut as b:
+                if b.label is not token:
+                    raise
+        elif kind == "defs":
+            name, params, body = node[1]
+            scope = env.child()
+            scope.funcs[(name, len(params))] = Closure(name, params, body, scope)
+            yield from self.eval(node[2], inp, scope)
+        elif kind == "call":
+            yield from self.call(node[1], node[2], inp, env)
+        elif kind == "break":
+            try:
+                token = env.lookup_var("*label*" + node[1])
+            except KeyError:
+                raise JqError(f"$*label-{node[1]} is not defined") from None
+            raise BreakOut(token)
+        elif kind == "assign":
+            yield from self.assign(node[1], node[2], node[3], inp, env)
+        else:
+            raise JqError(f"unknown node {kind}")
+
+    def build_object(self, entries, i, acc, inp, env):
+        if i == len(entries):
+            yield dict(acc)
+            return
+        key_node, value_node = entries[i]
+        for key in self.eval(key_node, inp, env):
+            if not isinstance(key, str):
+                raise JqError("Object keys must be strings")
+            for value in self.eval(value_node, inp, env):
+                nxt = dict(acc)
+                nxt[key] = value
+                yield from self.build_object(entries, i + 1, nxt, inp, env)
+
+    def interpolate(self, parts, fmt, i, acc, inp, env):
+        if i == len(parts):
+            yield acc
+            return
+        part = parts[i]
+        if isinstance(part, str):
+            yield from self.interpolate(parts, fmt, i + 1, acc + part, inp, env)
+            return
+        for v in self.eval(part, inp, env):
+            text = apply_format(fmt, v) if fmt else (v if isinstance(v, str) else dump(v))
+            yield from self.interpolate(parts, fmt, i + 1, acc + text, inp, env)
+
+    # ---------------------------------------------------------------- patterns
+    def bind_patterns(self, patterns, value, inp, env, body):
+        if len(patterns) == 1:
+            for scope in self.destructure(patterns[0], value, inp, env):
+                yield from self.eval(body, inp, scope)
+            return
+        # ?// alternatives: the first pattern whose body does not error
+        all_vars = set()
+        for p in patterns:
+            all_vars |= _pattern_vars(p)
+        for n, p in enumerate(patterns):
+            try:
+                for scope in self.destructure(p, value, inp, env):
+                    for name in all_vars:
+                        scope.vars.setdefault(name, None)
+                    yield from self.eval(body, inp, scope)
+                return
+            except JqError:
+                if n == len(patterns) - 1:
+                    raise
+
+    def destructure(self, pattern, value, inp, env) -> Iterator[Env]:
+        kind = pattern[0]
+        if kind == "pvar":
+            scope = env.child()
+            scope.vars[pattern[1]] = value
+            yield scope
+        elif kind == "parray":
+            yield from self._destructure_seq(
+                [(("literal", float(i)), None, sub) for i, sub in enumerate(pattern[1])], value, inp, env, 0)
+        else:
+            yield from self._destructure_seq(pattern[1], value, inp, env, 0)
+
+    def _destructure_seq(self, entries, value, inp, env, i):
+        if i == len(entries):
+            yield env
+            return
+        key_node, var_name, sub = entries[i]
+        for key in self.eval(key_node, inp, env):
+            if value is not None and not isinstance(value, (list, dict)):
+                raise JqError(f"Cannot index {type_name(value)} with "
+                              f"{'number' if is_number(key) else 'string ' + json.dumps(key)}")
+            item = index_value(value, key)
+            scope = env
+            if var_name is not None:
+                scope = env.child()
+                scope.vars[var_name] = item
+            if sub is None:
+                yield from self._destructure_seq(entries, value, inp, scope, i + 1)
+            else:
+                for inner in self.destructure(sub, item, inp, scope):
+                    yield from self._destructure_seq(entries, value, inp, inner, i + 1)
+
+    # ---------------------------------------------------------------- functions
+    def call(self, name, args, inp, env):
+        arity = len(args)
+        fn = env.lookup_func((name, arity))
+        if isinstance(fn, FilterArg):
+            yield from self.eval(fn.node, inp, fn.env)
+            return
+        if isinstance(fn, Closure):
+            yield from self.call_closure(fn, args, inp, env)
+            return
+        native = NATIVE.get((name, arity))
+        if native is not None:
+            yield from native(self, args, inp, env)
+            return
+        raise JqError(f"{name}/{arity} is not defined")
+
+    def call_closure(self, fn: Closure, args, inp, env):
+        scope = fn.env.child()
+        scope.funcs[(fn.name, len(fn.params))] = fn
+        value_params = []
+        for param, arg in zip(fn.params, args):
+            if param.startswith("$"):
+                value_params.append((param[1:], arg))
+                # a $param is also callable as a filter
+                scope.funcs[(param[1:], 0)] = FilterArg(arg, env)
+            else:
+                scope.funcs[(param, 0)] = FilterArg(arg, env)
+        if not value_params:
+            yield from self.eval(fn.body, inp, scope)
+            return
+        yield from self._bind_values(value_params, 0, scope, fn.body, inp, env)
+
+    def _bind_values(self, params, i, scope, body, inp, env):
+        if i == len(params):
+            yield from self.eval(body, inp, scope)
+            return
+        name, arg = params[i]
+        for value in self.eval(arg, inp, env):
+            inner = scope.child()
+            inner.vars[name] = value
+            yield from self._bind_values(params, i + 1, inner, body, inp, env)
+
+    # ---------------------------------------------------------------- paths
+    def paths(self, node, inp, env, base=()) -> Iterator[tuple[tuple, Any]]:
+        """(path, value) pairs of a path expression applied to ``inp`` (at ``base``)."""
+        kind = node[0]
+        if kind == "identity":
+            yield base, inp
+        elif kind == "paren":
+            yield from self.paths(node[1], inp, env, base)
+        elif kind == "pipe":
+            for p, v in self.paths(node[1], inp, env, base):
+                yield from self.paths(node[2], v, env, p)
+        elif kind == "comma":
+            yield from self.paths(node[1], inp, env, base)
+            yield from self.paths(node[2], inp, env, base)
+        elif kind == "index":
+            for p, target in self.paths(node[1], inp, env, base):
+                for key in self.eval(node[2], inp, env):
+                    if isinstance(key, list):
+                        raise JqError("Cannot update field at object index of array")
+                    yield p + (key,), index_value(target, key)
+        elif kind == "slice":
+            for p, target in self.paths(node[1], inp, env, base):
+                for hi in (self.eval(node[3], inp, env) if node[3] is not None else [None]):
+                    for lo in (self.eval(node[2], inp, env) if node[2] is not None else [None]):
+                        yield p + ({"start": lo, "end": hi},), slice_value(target, lo, hi)
+        elif kind == "iterate":
+            for p, target in self.paths(node[1], inp, env, base):
+                if isinstance(target, list):
+                    for i, v in enumerate(target):
+                        yield p + (float(i),), v
+                elif isinstance(target, dict):
+                    for k, v in target.items():
+                        yield p + (k,), v
+                elif target is None:
+                    continue
+                else:
+                    raise JqError(f"Cannot iterate over {describe(target)}")
+        elif kind == "if":
+            for cond in self.eval(node[1], inp, env):
+                if truthy(cond):
+                    yield from self.paths(node[2], inp, env, base)
+                elif node[3] is not None:
+                    yield from self.paths(node[3], inp, env, base)
+                else:
+                    yield base, inp
+        elif kind == "alt":
+            found = False
+            try:
+                for p, v in self.paths(node[1], inp, env, base):
+                    if truthy(v):
+                        found = True
+                        yield p, v
+            except JqError:
+                pass
+            if not found:
+                yield from self.paths(node[2], inp, env, base)
+        elif kind == "try":
+            try:
+                for pv in self.paths(node[1], inp, env, base):
+                    yield pv
+            except JqError as e:
+                if node[2] is not None:
+                    raise JqError("Invalid path expression") from e
+        elif kind == "as":
+            for value in self.eval(node[1], inp, env):
+                for scope in self.destructure(node[2][0], value, inp, env):
+                    yield from self.paths(node[3], inp, scope, base)
+        elif kind == "defs":
+            name, params, body = node[1]
+            scope = env.child()
+            scope.funcs[(name, len(params))] = Closure(name, params, body, scope)
+            yield from self.paths(node[2], inp, scope, base)
+        elif kind == "label":
+            token = object()
+            scope = env.child()
+            scope.vars["*label*" + node[1]] = token
+            try:
+                yield from self.paths(node[2], inp, scope, base)
+            except BreakOut as b:
+                if b.label is not token:
+                    raise
+        elif kind == "reduce":
+            _, source, pattern, init, update = node
+            for acc_path, acc in self.paths(init, inp, env, base):
+                for value in self.eval(source, inp, env):
+                    for scope in self.destructure(pattern, value, inp, env):
+                        last = None
+                        for pv in self.paths(update, acc, scope, acc_path):
+                            last = pv
+                        if last is None:
+                            acc_path, acc = base, None
+                        else:
+                            acc_path, acc = last
+                yield acc_path, acc
+        elif kind == "call":
+            yield from self.call_paths(node[1], node[2], inp, env, base)
+        elif kind == "literal" and node[1] is None:
+            yield base, None
+        else:
+            value = next(iter(self.eval(node, inp, env)), None)
+            raise JqError(f"Invalid path expression with result {short(value)}")
+
+    def call_paths(self, name, args, inp, env, base):
+        arity = len(args)
+        fn = env.lookup_func((name, arity))
+        if isinstance(fn, FilterArg):
+            yield from self.paths(fn.node, inp, fn.env, base)
+            return
+        if isinstance(fn, Closure):
+            scope = fn.env.child()
+            scope.funcs[(fn.name, arity)] = fn
+            binds = []
+            for param, arg in zip(fn.params, args):
+                if param.startswith("$"):
+                    binds.append((param[1:], arg))
+                    scope.funcs[(param[1:], 0)] = FilterArg(arg, env)
+                else:
+                    scope.funcs[(param, 0)] = FilterArg(arg, env)
+            yield from self._paths_bind(binds, 0, scope, fn.body, inp, env, base)
+            return
+        native = NATIVE_PATHS.get((name, arity))
+        if native is not None:
+            yield from native(self, args, inp, env, base)
+            return
+        if (name, arity) in NATIVE:
+            value = next(iter(NATIVE[(name, arity)](self, args, inp, env)), None)
+            raise JqError(f"Invalid path expression with result {short(value)}")
+        raise JqError(f"{name}/{arity} is not defined")
+
+    def _paths_bind(self, binds, i, scope, body, inp, env, base):
+        if i == len(binds):
+            yield from self.paths(body, inp, scope, base)
+            return
+        name, arg = binds[i]
+        for value in self.eval(arg, inp, env):
+            inner = scope.child()
+            inner.vars[name] = value
+            yield from self._paths_bind(binds, i + 1, inner, body, inp, env, base)
+
+    def path_list(self, node, inp, env) -> list[tuple]:
+        return [p for p, _ in self.paths(node, inp, env)]
+
+    def iter_paths(self, node, inp, env):
+        return self.paths(node, inp, env)
+
+    # ---------------------------------------------------------------- assignment
+    def assign(self, op, lhs, rhs, inp, env):
+        if op == "|=":
+            result = inp
+            for p in self.path_list(lhs, inp, env):
+                old = getpath(result, p)
+                new = next(iter(self.eval(rhs, old, env)), MISSING)
+                if new is MISSING:
+                    result = delpaths(result, [p])
+                else:
+                    result = setpath(result, p, new)
+            yield result
+            return
+        for value in self.eval(rhs, inp, env):
+            result = inp
+            for p in self.path_list(lhs, inp, env):
+                if op == "=":
+                    result = setpath(result, p, value)
+                elif op == "//=":
+                    old = getpath(result, p)
+                    result = setpath(result, p, old if truthy(old) else value)
+                else:
+                    result = setpath(result, p, binop(op[0], getpath(result, p), value))
+            yield result
+
+
+def _pattern_vars(pattern) -> set:
+    kind = pattern[0]
+    if kind == "pvar":
+        return {pattern[1]}
+    if kind == "parray":
+        out = set()
+        for sub in pattern[1]:
+            out |= _pattern_vars(sub)
+        return out
+    out = set()
+    for _key, var, sub in pattern[1]:
+        if var:
+            out.add(var)
+        if sub is not None:
+            out |= _pattern_vars(sub)
+    return out
+
+
+def _build_prelude() -> tuple[Env, list]:
+    env = Env()
+    names = []
+    node = Parser(PRELUDE.strip() + " .").parse_program()
+    while node[0] == "defs":
+        name, params, body = node[1]
+        env.funcs[(name, len(params))] = Closure(name, params, body, env)
+        names.append((name, len(params)))
+        node = node[2]
+    return env, names
+
+
+PRELUDE_ENV, PRELUDE_NAMES = _build_prelude()
+
+
+def check_defined(node, scope: frozenset, variables: frozenset | None = None) -> None:
+    """jq resolves every function call and variable at compile time: report unknown ones.
+    ``variables`` None means variables are not checked."""
+    if not isinstance(node, tuple) or not node:
+        return
+    kind = node[0]
+    if kind == "var":
+        if variables is not None and node[1] not in variables:
+            raise JqSyntaxError(f"${node[1]} is not defined")
+        return
+    if kind == "as":
+        check_defined(node[1], scope, variables)
+        bound = variables
+        for pattern in node[2]:
+            _check_pattern(pattern, scope, variables)
+            if bound is not None:
+                bound = bound | _pattern_vars(pattern)
+        check_defined(node[3], scope, bound)
+        return
+    if kind in ("reduce", "foreach"):
+        check_defined(node[1], scope, variables)
+        _check_pattern(node[2], scope, variables)
+        check_defined(node[3], scope, variables)
+        inner = None if variables is None else variables | _pattern_vars(node[2])
+        for part in node[4:]:
+            check_defined(part, scope, inner)
+        return
+    if kind == "label":
+        check_defined(node[2], scope, variables)
+        return
+    if kind == "call":
+        key = (node[1], len(node[2]))
+        if key not in scope and key not in NATIVE and key not in PRELUDE_ENV.funcs:
+            raise JqSyntaxError(f"{node[1]}/{len(node[2])} is not defined")
+        for arg in node[2]:
+            check_defined(arg, scope, variables)
+        return
+    if kind == "defs":
+        name, params, body = node[1]
+        inner = scope | {(name, len(params))} | {(p.lstrip("$"), 0) for p in params}
+        inner_vars = None if variables is None else \
+            variables | {p[1:] for p in params if p.startswith("$")}
+        check_defined(body, inner, inner_vars)
+        check_defined(node[2], scope | {(name, len(params))}, variables)
+        return
+    for part in node[1:]:
+        if isinstance(part, tuple):
+            check_defined(part, scope, variables)
+        elif isinstance(part, list):
+            for item in part:
+                if isinstance(item, tuple):
+                    if item and isinstance(item[0], str) and item[0] in _NODE_KINDS:
+                        check_defined(item, scope, variables)
+                    else:
+                        for sub in item:
+                            check_defined(sub, scope, variables)
+
+
+def _check_pattern(pattern, scope, variables) -> None:
+    """Object patterns may compute keys with expressions: check those."""
+    if pattern[0] == "parray":
+        for sub in pattern[1]:
+            _check_pattern(sub, scope, variables)
+    elif pattern[0] == "pobject":
+        for key, _var, sub in pattern[1]:
+            check_defined(key, scope, variables)
+            if sub is not None:
+                _check_pattern(sub, scope, variables)
+
+
+def calls(node, names: set) -> bool:
+    """Whether the program calls any of ``names`` (anywhere, including in definitions)."""
+    if isinstance(node, tuple):
+        if node and node[0] == "call" and node[1] in names:
+            return True
+        return any(calls(part, names) for part in node[1:])
+    if isinstance(node, list):
+        return any(calls(part, names) for part in node)
+    return False
+
+
+_NODE_KINDS = {"identity", "literal", "literal_array", "paren", "pipe", "comma", "index", "slice",
+               "iterate", "collect", "object", "neg", "binop", "and", "or", "alt", "if", "try",
+               "var", "string", "format", "as", "reduce", "foreach", "label", "defs", "call",
+               "assign", "break", "pvar", "parray", "pobject"}

@@ -1,0 +1,455 @@
+"""jq programs to ASTs: tuples ``(kind, ...)``."""
+from __future__ import annotations
+
+from typing import Any
+
+from .lexer import JqSyntaxError, Token, tokenize
+from .values import is_number
+
+
+# AST nodes are tuples: (kind, ...)
+
+class Parser:
+    def __init__(self, src: str) -> None:
+        self.src = src
+        self.tokens = tokenize(src)
+        self.i = 0
+
+    def peek(self, k: int = 0) -> Token:
+        return self.tokens[min(self.i + k, len(self.tokens) - 1)]
+
+    def next(self) -> Token:
+        tok = self.tokens[self.i]
+        self.i += 1
+        return tok
+
+    def at(self, kind: str, value: Any = None) -> bool:
+        tok = self.peek()
+        return tok.kind == kind and (value is None or tok.value == value)
+
+    def at_op(self, *values: str) -> bool:
+        tok = self.peek()
+        return tok.kind == "OP" and tok.value in values
+
+    def expect_op(self, value: str) -> None:
+        tok = self.next()
+        if tok.kind != "OP" or tok.value != value:
+            raise JqSyntaxError(f"syntax error, unexpected {self._describe(tok)}, expecting '{value}'")
+
+    def expect_kw(self, value: str) -> None:
+        tok = self.next()
+        if tok.kind != "KW" or tok.value != value:
+            raise JqSyntaxError(f"syntax error, unexpected {self._describe(tok)}, expecting {value}")
+
+    @staticmethod
+    def _describe(tok: Token) -> str:
+        if tok.kind == "EOF":
+            return "$end"
+        if tok.kind == "OP":
+            return f"'{tok.value}'"
+        if tok.kind == "IDENT":
+            return f"IDENT {tok.value}"
+        return f"{tok.kind} {tok.value!r}"
+
+    def parse_program(self):
+        node = self.parse_pipe()
+        if not self.at("EOF"):
+            raise JqSyntaxError(f"syntax error, unexpected {self._describe(self.peek())}, expecting $end")
+        return node
+
+    def parse_pipe(self):
+        if self.at("KW", "def"):
+            fdef = self.parse_def()
+            body = self.parse_pipe()
+            return ("defs", fdef, body)
+        lhs = self.parse_comma()
+        if self.at_op("|"):
+            self.next()
+            return ("pipe", lhs, self.parse_pipe())
+        return lhs
+
+    def parse_def(self):
+        self.expect_kw("def")
+        tok = self.next()
+        if tok.kind not in ("IDENT", "KW"):
+            raise JqSyntaxError(f"syntax error, unexpected {self._describe(tok)}, expecting IDENT")
+        params = []
+        if self.at_op("("):
+            self.next()
+            while True:
+                p = self.next()
+                if p.kind == "VAR":
+                    params.append("$" + p.value)
+                elif p.kind in ("IDENT", "KW"):
+                    params.append(p.value)
+                else:
+                    raise JqSyntaxError(f"syntax error, unexpected {self._describe(p)}")
+                if self.at_op(";"):
+                    self.next()
+                    continue
+                self.expect_op(")")
+                break
+        self.expect_op(":")
+        body = self.parse_pipe()
+        self.expect_op(";")
+        return (tok.value, tuple(params), body)
+
+    def parse_comma(self):
+        node = self.parse_alt()
+        while self.at_op(","):
+            self.next()
+            node = ("comma", node, self.parse_alt())
+        return node
+
+    def parse_alt(self):
+        lhs = self.parse_assign()
+        if self.at_op("//"):
+            self.next()
+            return ("alt", lhs, self.parse_alt())
+        return lhs
+
+    def parse_assign(self):
+        lhs = self.parse_or()
+        if self.at_op("=", "|=", "+=", "-=", "*=", "/=", "%=", "//="):
+            op = self.next().value
+            rhs = self.parse_alt()
+            return ("assign", op, lhs, rhs)
+        return lhs
+
+    def parse_or(self):
+        node = self.parse_and()
+        while self.at("KW", "or"):
+            self.next()
+            node = ("or", node, self.parse_and())
+        return node
+
+    def parse_and(self):
+        node = self.parse_cmp()
+        while self.at("KW", "and"):
+            self.next()
+            node = ("and", node, self.parse_cmp())
+        return node
+
+    def parse_cmp(self):
+        node = self.parse_add()
+        if self.at_op("==", "!=", "<", "<=", ">", ">="):
+            op = self.next().value
+            node = ("binop", op, node, self.parse_add())
+            if self.at_op("==", "!=", "<", "<=", ">", ">="):
+                raise JqSyntaxError(f"syntax error, unexpected '{self.peek().value}'")
+        return node
+
+    def parse_add(self):
+        node = self.parse_mul()
+        while self.at_op("+", "-"):
+            op = self.next().value
+            node = ("binop", op, node, self.parse_mul())
+        return node
+
+    def parse_mul(self):
+        node = self.parse_unary()
+        while self.at_op("*", "/", "%"):
+            op = self.next().value
+            rhs = self.parse_unary()
+            # jq folds constant arithmetic at compile time and rejects a literal zero divisor
+            if op == "/" and node[0] == "literal" and rhs[0] == "literal" \
+                    and is_number(node[1]) and rhs[1] == 0 and is_number(rhs[1]):
+                raise JqSyntaxError("Division by zero?")
+            node = ("binop", op, node, rhs)
+        return node
+
+    def parse_unary(self):
+        if self.at_op("-"):
+            self.next()
+            return ("neg", self.parse_unary())
+        return self.parse_postfix()
+
+    def parse_postfix(self):
+        node = self.parse_postfix_no_as()
+        if self.at("KW", "as"):
+            self.next()
+            patterns = [self.parse_pattern()]
+            while self.at_op("?//"):
+                self.next()
+                patterns.append(self.parse_pattern())
+            self.expect_op("|")
+            body = self.parse_pipe()
+            return ("as", node, patterns, body)
+        return node
+
+    def parse_bracket_suffix(self, node):
+        self.expect_op("[")
+        if self.at_op("]"):
+            self.next()
+            return ("iterate", node)
+        if self.at_op(":"):
+            self.next()
+            hi = self.parse_pipe()
+            self.expect_op("]")
+            return ("slice", node, None, hi)
+        idx = self.parse_pipe()
+        if self.at_op(":"):
+            self.next()
+            hi = None if self.at_op("]") else self.parse_pipe()
+            self.expect_op("]")
+            return ("slice", node, idx, hi)
+        self.expect_op("]")
+        return ("index", node, idx)
+
+    def parse_pattern(self):
+        if self.at("VAR"):
+            return ("pvar", self.next().value)
+        if self.at_op("["):
+            self.next()
+            elems = []
+            if not self.at_op("]"):
+                while True:
+                    elems.append(self.parse_pattern())
+                    if self.at_op(","):
+                        self.next()
+                        continue
+                    break
+            self.expect_op("]")
+            return ("parray", elems)
+        if self.at_op("{"):
+            self.next()
+            entries = []
+            while True:
+                if self.at("VAR"):
+                    name = self.next().value
+                    sub = None
+                    if self.at_op(":"):
+                        self.next()
+                        sub = self.parse_pattern()
+                    entries.append((("literal", name), name, sub))
+                else:
+                    if self.at("IDENT") or self.at("KW"):
+                        key = ("literal", self.next().value)
+                    elif self.at("STR"):
+                        key = self.parse_string_literal(None)
+                    elif self.at_op("("):
+                        self.next()
+                        key = self.parse_pipe()
+                        self.expect_op(")")
+                    else:
+                        raise JqSyntaxError(f"syntax error, unexpected {self._describe(self.peek())}")
+                    self.expect_op(":")
+                    entries.append((key, None, self.parse_pattern()))
+                if self.at_op(","):
+                    self.next()
+                    continue
+                break
+            self.expect_op("}")
+            return ("pobject", entries)
+        raise JqSyntaxError(f"syntax error, unexpected {self._describe(self.peek())}")
+
+    def parse_string_literal(self, fmt: str | None):
+        tok = self.next()
+        parts = []
+        for part in tok.value:
+            if isinstance(part, tuple):
+                parts.append(Parser(part[1]).parse_program())
+            else:
+                parts.append(part)
+        if all(isinstance(p, str) for p in parts):
+            return ("literal", "".join(parts))
+        return ("string", parts, fmt)
+
+    def parse_term(self):
+        tok = self.peek()
+        if tok.kind == "NUM":
+            self.next()
+            return ("literal", tok.value)
+        if tok.kind == "STR":
+            return self.parse_string_literal(None)
+        if tok.kind == "FORMAT":
+            self.next()
+            if self.at("STR"):
+                return self.parse_string_literal(tok.value)
+            return ("format", tok.value)
+        if tok.kind == "FIELD":
+            self.next()
+            return ("index", ("identity",), ("literal", tok.value))
+        if tok.kind == "VAR":
+            self.next()
+            if tok.value == "__loc__":
+                return ("literal", {"file": "<top-level>", "line": 1})
+            return ("var", tok.value)
+        if tok.kind == "KW":
+            return self.parse_keyword_term(tok)
+        if tok.kind == "IDENT" and tok.value == "break" and self.peek(1).kind == "VAR":
+            self.next()
+            return ("break", self.next().value)
+        if tok.kind == "IDENT":
+            self.next()
+            args = []
+            if self.at_op("("):
+                self.next()
+                while True:
+                    args.append(self.parse_pipe())
+                    if self.at_op(";"):
+                        self.next()
+                        continue
+                    self.expect_op(")")
+                    break
+            return ("call", tok.value, tuple(args))
+        if tok.kind == "OP":
+            v = tok.value
+            if v == ".":
+                self.next()
+                if self.at("STR"):
+                    return ("index", ("identity",), self.parse_string_literal(None))
+                return ("identity",)
+            if v == "..":
+                self.next()
+                return ("call", "recurse", ())
+            if v == "(":
+                self.next()
+                node = self.parse_pipe()
+                self.expect_op(")")
+                return ("paren", node)
+            if v == "[":
+                self.next()
+                if self.at_op("]"):
+                    self.next()
+                    return ("literal_array",)
+                node = self.parse_pipe()
+                self.expect_op("]")
+                return ("collect", node)
+            if v == "{":
+                return self.parse_object()
+            if v == "-":
+                self.next()
+                return ("neg", self.parse_postfix())
+        raise JqSyntaxError(f"syntax error, unexpected {self._describe(tok)}")
+
+    def parse_keyword_term(self, tok):
+        kw = tok.value
+        if kw == "if":
+            self.next()
+            cond = self.parse_pipe()
+            self.expect_kw("then")
+            then = self.parse_pipe()
+            if self.at("KW", "elif"):
+                # elif is an if nested in the else branch
+                self.tokens[self.i] = Token("KW", "if", self.peek().pos)
+                other = self.parse_keyword_term(self.peek())
+                return ("if", cond, then, other)
+            # jq 1.6 requires the else branch
+            self.expect_kw("else")
+            other = self.parse_pipe()
+            self.expect_kw("end")
+            return ("if", cond, then, other)
+        if kw == "try":
+            self.next()
+            body = self.parse_postfix_no_as()
+            handler = None
+            if self.at("KW", "catch"):
+                self.next()
+                handler = self.parse_postfix_no_as()
+            return ("try", body, handler)
+        if kw in ("reduce", "foreach"):
+            self.next()
+            source = self.parse_postfix_no_as()
+            self.expect_kw("as")
+            pattern = self.parse_pattern()
+            self.expect_op("(")
+            init = self.parse_pipe()
+            self.expect_op(";")
+            update = self.parse_pipe()
+            extract = None
+            if kw == "foreach" and self.at_op(";"):
+                self.next()
+                extract = self.parse_pipe()
+            self.expect_op(")")
+            if kw == "reduce":
+                return ("reduce", source, pattern, init, update)
+            return ("foreach", source, pattern, init, update, extract)
+        if kw == "label":
+            self.next()
+            name = self.next()
+            if name.kind != "VAR":
+                raise JqSyntaxError("syntax error, expecting label variable")
+            self.expect_op("|")
+            body = self.parse_pipe()
+            return ("label", name.value, body)
+        if kw == "def":
+            fdef = self.parse_def()
+            body = self.parse_pipe()
+            return ("defs", fdef, body)
+        if kw in ("and", "or", "__loc__"):
+            raise JqSyntaxError(f"syntax error, unexpected {kw}")
+        raise JqSyntaxError(f"syntax error, unexpected {kw}")
+
+    def parse_postfix_no_as(self):
+        node = self.parse_term()
+        while True:
+            if self.at("FIELD"):
+                node = ("index", node, ("literal", self.next().value))
+            elif self.at_op(".") and self.peek(1).kind == "STR":
+                self.next()
+                node = ("index", node, self.parse_string_literal(None))
+            elif self.at_op(".") and self.peek(1).kind == "OP" and self.peek(1).value == "[":
+                self.next()
+                node = self.parse_bracket_suffix(node)
+            elif self.at_op("["):
+                node = self.parse_bracket_suffix(node)
+            elif self.at_op("?"):
+                self.next()
+                node = ("try", node, None)
+            else:
+                return node
+
+    def parse_object(self):
+        self.expect_op("{")
+        entries = []
+        if self.at_op("}"):
+            self.next()
+            return ("object", entries)
+        while True:
+            tok = self.peek()
+            if tok.kind == "VAR":
+                self.next()
+                entries.append((("literal", tok.value), ("var", tok.value)))
+            else:
+                if tok.kind in ("IDENT", "KW"):
+                    self.next()
+                    key = ("literal", tok.value)
+                elif tok.kind == "NUM":
+                    raise JqSyntaxError("syntax error, unexpected LITERAL, expecting '}'")
+                elif tok.kind == "STR":
+                    key = self.parse_string_literal(None)
+                elif tok.kind == "FORMAT":
+                    self.next()
+                    key = self.parse_string_literal(tok.value) if self.at("STR") else ("format", tok.value)
+                elif tok.kind == "OP" and tok.value == "(":
+                    self.next()
+                    key = self.parse_pipe()
+                    self.expect_op(")")
+                else:
+                    raise JqSyntaxError(f"syntax error, unexpected {self._describe(tok)}")
+                if self.at_op(":"):
+                    self.next()
+                    value = self.parse_object_value()
+                else:
+                    if key[0] != "literal":
+                        if key[0] == "string":
+                            value = ("index", ("identity",), key)
+                        else:
+                            raise JqSyntaxError("syntax error, unexpected '}'")
+                    else:
+                        value = ("index", ("identity",), key)
+                entries.append((key, value))
+            if self.at_op(","):
+                self.next()
+                continue
+            self.expect_op("}")
+            return ("object", entries)
+
+    def parse_object_value(self):
+        """An object value: pipes of comma-free expressions (a comma ends the entry)."""
+        node = self.parse_alt()
+        while self.at_op("|"):
+            self.next()
+            node = ("pipe", node, self.parse_alt())
+        return node

@@ -1,0 +1,74 @@
+"""jq's values (JSON as Python: None, bool, float, str, list, dict): type names, order,
+truthiness, and the exceptions evaluation raises."""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+
+class JqError(Exception):
+    """A jq runtime error carrying the error value (usually a message string)."""
+
+    def __init__(self, value: Any) -> None:
+        super().__init__(value)
+        self.value = value
+
+
+class BreakOut(Exception):
+    def __init__(self, label: object) -> None:
+        super().__init__()
+        self.label = label
+
+
+class HaltSignal(Exception):
+    def __init__(self, status: int, message: Any = None, has_message: bool = False) -> None:
+        super().__init__(status)
+        self.status = status
+        self.message = message
+        self.has_message = has_message
+
+
+def type_name(v: Any) -> str:
+    if v is None:
+        return "null"
+    if v is True or v is False:
+        return "boolean"
+    if isinstance(v, (int, float)):
+        return "number"
+    if isinstance(v, str):
+        return "string"
+    if isinstance(v, list):
+        return "array"
+    return "object"
+
+
+def sort_key(v: Any):
+    if v is None:
+        return (0,)
+    if v is False:
+        return (1,)
+    if v is True:
+        return (2,)
+    if isinstance(v, (int, float)):
+        return (3, v if v == v else -math.inf)
+    if isinstance(v, str):
+        return (4, v)
+    if isinstance(v, list):
+        return (5, tuple(sort_key(x) for x in v))
+    keys = sorted(v)
+    return (6, tuple(keys), tuple(sort_key(v[k]) for k in keys))
+
+
+def equal(a: Any, b: Any) -> bool:
+    return sort_key(a) == sort_key(b)
+
+
+def truthy(v: Any) -> bool:
+    return not (v is None or v is False)
+
+
+def is_number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+MISSING = object()  # no value (an exhausted input, an empty update)
