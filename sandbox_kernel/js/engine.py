@@ -177,9 +177,21 @@ class CellIO(_BaseIO):
         return b"" if line is None else (line + "\n").encode("utf-8", "surrogateescape")
 
     def display(self, data, metadata, display_id, update) -> None:
+        """Hand the bundle to the kernel loop and wait until it is sent, so a display loop
+        queues one bundle at a time, not all of them, in host memory."""
         show = self.streams.display
-        if show is not None:
-            self.loop.call_soon_threadsafe(show, data, metadata, display_id, update)
+        if show is None:
+            return
+        sent = threading.Event()
+
+        def deliver() -> None:
+            try:
+                show(data, metadata, display_id, update)
+            finally:
+                sent.set()
+        self.loop.call_soon_threadsafe(deliver)
+        while not sent.wait(0.05) and not self.cancelled():
+            pass
 
 
 class CommandIO(_BaseIO):

@@ -493,6 +493,7 @@ class JsInstance:
         self.store.set_limits(memory_size=max(self.memory_limit, self.memory.size(self.store) * 65536))
         self._reset_stack()
         self._errno.value = 0
+        self.wasi.reset_calls()  # a half-written call of the last run must not poison this one
         outcome = Outcome()
         try:
             self._drop_rejections()  # the prelude's, or left by a run that failed
@@ -507,6 +508,7 @@ class JsInstance:
                     self._hard_timer = None
             if not self.dead:
                 self._set_interrupt(False)
+            self.wasi.reset_calls()  # unread answers hold host memory
         if not self.dead:
             self._after_run(outcome)
         return outcome

@@ -32,6 +32,15 @@ RPC_DATA_PATH = f"/dev/fd/{RPC_DATA_FD}"
 W_SUCCESS, W_EACCES, W_EBADF, W_EBUSY, W_EEXIST, W_EINVAL, W_EIO = 0, 2, 8, 10, 20, 28, 29
 W_EISDIR, W_ELOOP, W_ENAMETOOLONG, W_ENOENT, W_ENOSPC, W_ENOSYS = 31, 32, 37, 44, 51, 52
 W_ENOTDIR, W_ENOTEMPTY, W_ENOTSUP, W_EPERM, W_ESPIPE, W_EXDEV, W_EINTR = 54, 55, 58, 63, 70, 75, 27
+W_EFBIG, W_EMFILE = 22, 33
+
+#: Open descriptors one JS context may hold (each costs host memory; node's usual ulimit -n).
+MAX_OPEN_FDS = 1024
+#: A host call's JSON header (display bundles travel in it) may not be bigger than this, nor
+#: have more separators than MAX_HEADER_ITEMS: json.loads turns small items into objects
+#: ~20x their size, so both bound the host memory one call can take.
+MAX_HEADER_BYTES = 16 << 20
+MAX_HEADER_ITEMS = 1_000_000
 
 _ERRNO_TO_WASI = {
     py_errno.EACCES: W_EACCES, py_errno.EBADF: W_EBADF, py_errno.EBUSY: W_EBUSY,
@@ -88,6 +97,13 @@ class WasiHost:
         self._data_in = bytearray()     # payload written by JS for the next call
         self._ctl_out = b""             # reply JSON line for JS to read
         self._data_out = b""            # reply bytes for JS to read
+        self._refused: str | None = None  # why the call being written cannot be made
+
+    def reset_calls(self) -> None:
+        """Forget a half-written host call and unread replies (a new run starts clean)."""
+        self._ctl_in, self._data_in = bytearray(), bytearray()
+        self._ctl_out = self._data_out = b""
+        self._refused = None
 
     # ------------------------------------------------------------------ linking
     def define(self, linker: wasmtime.Linker) -> None:
@@ -226,14 +242,13 @@ class WasiHost:
         elif fd == 2:
             self.io.write_stderr(data)
         elif fd == RPC_DATA_FD:
+            if self._refused is None and len(self._data_in) + len(data) > self.io.buffer_limit():
+                self._refuse("payload")
+            if self._refused is not None:
+                return W_EFBIG
             self._data_in += data
         elif fd == RPC_CTL_FD:
-            self._ctl_in += data
-            if self._ctl_in.endswith(b"\n"):
-                header, payload = bytes(self._ctl_in), bytes(self._data_in)
-                self._ctl_in.clear()
-                self._data_in.clear()
-                self._ctl_out, self._data_out = self.io.rpc(header, payload)
+            return self._write_header(data, nwritten_ptr)
         elif fd == 0:
             return W_EBADF
         else:
@@ -248,6 +263,39 @@ class WasiHost:
                 raise
         self._put_u32(len(data), nwritten_ptr)
         return W_SUCCESS
+
+    def _refuse(self, part: str) -> None:
+        self._refused = part
+        self._data_in = bytearray()  # give the memory back at once
+
+    def _write_header(self, data: bytes, nwritten_ptr: int) -> int:
+        """Header bytes up to a newline, then the call. An oversized header or payload is
+        dropped and the call answered with an error (the JS side throws a RangeError)."""
+        rest = data
+        while True:
+            end = rest.find(b"\n")
+            head = rest if end < 0 else rest[:end]
+            if self._refused is None and len(self._ctl_in) + len(head) > min(MAX_HEADER_BYTES, self.io.buffer_limit()):
+                self._refuse("header")
+            if self._refused is None:
+                self._ctl_in += head
+            if end < 0:
+                break
+            self._call_host()
+            rest = rest[end + 1:]
+        self._put_u32(len(data), nwritten_ptr)
+        return W_SUCCESS
+
+    def _call_host(self) -> None:
+        header, payload = self._ctl_in, self._data_in
+        self._ctl_in, self._data_in = bytearray(), bytearray()
+        if self._refused is None and header.count(b",") + header.count(b":") > MAX_HEADER_ITEMS:
+            self._refused = "header"
+        if self._refused is not None:
+            self._ctl_out, self._data_out = self.io.refused_call(self._refused), b""
+            self._refused = None
+        else:
+            self._ctl_out, self._data_out = self.io.rpc(header, payload)
 
     def fd_read(self, fd: int, iovs: int, count: int, nread_ptr: int) -> int:
         vecs = self._iovecs(iovs, count)
@@ -312,6 +360,8 @@ class WasiHost:
     # ------------------------------------------------------------------ paths
     def path_open(self, dirfd: int, lookupflags: int, path_ptr: int, path_len: int, oflags: int,
                   rights_base: int, rights_inheriting: int, fdflags: int, fd_ptr: int) -> int:
+        if len(self.fds) >= MAX_OPEN_FDS:
+            return W_EMFILE
         path = self._path(dirfd, path_ptr, path_len)
         if path == RPC_DATA_PATH:  # the prelude reads a text reply with std.loadFile (fast)
             from .hostapi import virtual_handle

@@ -49,7 +49,7 @@ class Ran:
 
 
 async def run_js_async(sandbox, code: str, limits: Limits | None = None, cancel: CancelToken | None = None,
-                       display: bool = True, stdin_lines: list[str] | None = None) -> Ran:
+                       display=True, stdin_lines: list[str] | None = None) -> Ran:
     out, err = RecordingSink(), RecordingSink()
     displays: list = []
     lines = list(stdin_lines or [])
@@ -57,8 +57,13 @@ async def run_js_async(sandbox, code: str, limits: Limits | None = None, cancel:
     async def read_input(prompt: str, password: bool):
         return lines.pop(0) if lines else None
 
+    def record(*bundle) -> None:
+        displays.append(bundle)
+        if callable(display):
+            display(*bundle)
+
     streams = Streams(out, err, cancel or CancelToken(), read_input if stdin_lines is not None else None,
-                      (lambda *a: displays.append(a)) if display else None)
+                      record if display else None)
     result = await sandbox.run("js", code, streams, limits)
     ran = Ran(result, out, err, displays, time.monotonic())
     await asyncio.sleep(0)  # let call_soon_threadsafe display callbacks land
