@@ -170,7 +170,7 @@ class HostApi:
 
     # ------------------------------------------------------------------ RPC
     def rpc(self, header: bytes, payload: bytes) -> tuple[bytes, bytes]:
-        data = b""
+        data, op = b"", ""
         try:
             request = json.loads(header)
             op = request.pop("op")
@@ -198,6 +198,9 @@ class HostApi:
         except BrokenPipeError:
             self.request_exit(141)
             reply = {"value": None}
+        except RecursionError:  # e.g. json.loads of arguments nested a thousand deep
+            reply = {"error": {"name": "RangeError", "message":
+                               f"Maximum call stack size exceeded (in the host: {op or 'decoding the arguments'})"}}
         except Exception as e:  # a host bug must surface as a JS error, never a crash
             reply = {"error": {"name": "Error", "message": f"sandbox host error: {type(e).__name__}: {e}"}}
         return json.dumps(reply).encode(), b""
