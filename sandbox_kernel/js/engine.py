@@ -19,6 +19,7 @@ import time
 from ..engine import ErrorInfo, RunResult, Streams
 from ..limits import Limits, format_size
 from . import binary
+from .completeness import is_complete
 from .hostapi import HostApi, RunIO
 from .runtime import THREAD_STACK, CompiledModule, InstanceDead, JsInstance, Outcome, make_wasmtime_engine
 from .transform import prepare_cell
@@ -466,6 +467,13 @@ class JsEngine:
         return outcome.status
 
     # ------------------------------------------------------------------ control
+    @staticmethod
+    def is_complete(code: str) -> tuple[str, str]:
+        """(status, indent) for Jupyter's is_complete_request: "incomplete" while brackets,
+        strings, template literals or comments are open, "invalid" for a closer that matches
+        nothing; the code is tokenized, never run (no context is needed)."""
+        return is_complete(code)
+
     def magic(self, args: str) -> str:
         """`%js reset` drops the context; `%js` (or `%js info`) describes it."""
         words = args.split()
