@@ -16,10 +16,12 @@ class RecordingSink:
     def __init__(self) -> None:
         self.chunks: list[tuple[float, bytes]] = []
         self._lock = threading.Lock()
+        self.written = threading.Event()  # set at the first write
 
     def write(self, data: bytes) -> None:
         with self._lock:
             self.chunks.append((time.monotonic(), bytes(data)))
+        self.written.set()
 
     @property
     def text(self) -> str:
@@ -48,9 +50,22 @@ class Ran:
         return self.result.error
 
 
+def interrupt_when_printed(token: CancelToken) -> RecordingSink:
+    """A stdout sink; its first write makes another thread interrupt the run (so the
+    interrupt comes while the cell runs, never before it started, however slow the machine)."""
+    out = RecordingSink()
+
+    def interrupt() -> None:
+        if out.written.wait(60):
+            token.set("interrupt")
+    threading.Thread(target=interrupt, daemon=True).start()
+    return out
+
+
 async def run_js_async(sandbox, code: str, limits: Limits | None = None, cancel: CancelToken | None = None,
-                       display=True, stdin_lines: list[str] | None = None) -> Ran:
-    out, err = RecordingSink(), RecordingSink()
+                       display=True, stdin_lines: list[str] | None = None,
+                       out: RecordingSink | None = None) -> Ran:
+    out, err = out or RecordingSink(), RecordingSink()
     displays: list = []
     lines = list(stdin_lines or [])
 
