@@ -412,8 +412,8 @@ function format(...args) {
     const f = args[0];
     i = 1;
     let last = 0;
-    for (let j = 0; j < f.length - 1; j++) {
-      if (f[j] !== '%') continue;
+    // from one '%' to the next (a char-by-char loop took 3 s over a 4 MB string)
+    for (let j = f.indexOf('%'); j !== -1 && j < f.length - 1; j = f.indexOf('%', j + 1)) {
       const c = f[j + 1];
       let rep;
       if (c === '%') rep = '%';

@@ -163,7 +163,7 @@ class JsInstance:
         self.wasi.define(linker)
         exports = linker.instantiate(self.store, module).exports(self.store)
         self.memory = exports["memory"]
-        self.wasi.memory, self.wasi.store = self.memory, self.store
+        self.wasi.attach(self.memory, self.store)
         self._stack_pointer = exports["__stack_pointer"]
         self.f = {name: exports[name] for name in binary.REQUIRED_EXPORTS
                   if name not in ("memory", "__stack_pointer", binary.TABLE_EXPORT)}

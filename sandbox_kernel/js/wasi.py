@@ -12,6 +12,7 @@ unwind the wasm stack and leave QuickJS in an inconsistent state.
 """
 from __future__ import annotations
 
+import ctypes
 import errno as py_errno
 import stat as st
 import struct
@@ -32,7 +33,7 @@ RPC_DATA_PATH = f"/dev/fd/{RPC_DATA_FD}"
 W_SUCCESS, W_EACCES, W_EBADF, W_EBUSY, W_EEXIST, W_EINVAL, W_EIO = 0, 2, 8, 10, 20, 28, 29
 W_EISDIR, W_ELOOP, W_ENAMETOOLONG, W_ENOENT, W_ENOSPC, W_ENOSYS = 31, 32, 37, 44, 51, 52
 W_ENOTDIR, W_ENOTEMPTY, W_ENOTSUP, W_EPERM, W_ESPIPE, W_EXDEV, W_EINTR = 54, 55, 58, 63, 70, 75, 27
-W_EFBIG, W_EMFILE = 22, 33
+W_EFAULT, W_EFBIG, W_EMFILE = 21, 22, 33
 
 #: Open descriptors one JS context may hold (each costs host memory; node's usual ulimit -n).
 MAX_OPEN_FDS = 1024
@@ -91,6 +92,7 @@ class WasiHost:
         self.fds: dict[int, object] = {PREOPEN_FD: _DirFd("/")}
         self.next_fd = 4
         self.memory: wasmtime.Memory | None = None
+        self._base = 0  # host address of the linear memory (see attach)
         self.store: wasmtime.Store | None = None
         self.exit_code: int | None = None
         self._ctl_in = bytearray()      # header bytes written by JS, up to a newline
@@ -137,6 +139,8 @@ class WasiHost:
                 return _ERRNO_TO_WASI.get(e.errno or 0, W_EIO)
             except KeyError:
                 return W_EBADF
+            except IndexError:  # a pointer outside the linear memory
+                return W_EFAULT
             except Exception as e:  # never unwind through wasm
                 try:
                     sys.__stderr__.write(f"sandbox js: WASI {name} failed: {e!r}\n")
@@ -146,8 +150,16 @@ class WasiHost:
         return call
 
     # ------------------------------------------------------------------ memory helpers
+    def attach(self, memory: wasmtime.Memory, store: wasmtime.Store) -> None:
+        self.memory, self.store = memory, store
+        self._base = ctypes.addressof(memory.data_ptr(store).contents)
+
     def _read(self, ptr: int, n: int) -> bytes:
-        return bytes(self.memory.read(self.store, ptr, ptr + n))
+        # straight from the linear memory (it never moves: memory_may_move=False), after the
+        # bounds check Memory.read would make; Memory.read itself takes 40 ms per 16 MB
+        if ptr < 0 or n < 0 or ptr + n > self.memory.data_len(self.store):
+            raise IndexError("out of bounds memory access")
+        return ctypes.string_at(self._base + ptr, n)
 
     def _write(self, data: bytes, ptr: int) -> None:
         self.memory.write(self.store, data, ptr)
@@ -236,7 +248,8 @@ class WasiHost:
         return W_SUCCESS
 
     def fd_write(self, fd: int, iovs: int, count: int, nwritten_ptr: int) -> int:
-        data = b"".join(self._read(p, n) for p, n in self._iovecs(iovs, count))
+        pieces = [self._read(p, n) for p, n in self._iovecs(iovs, count) if n]
+        data = pieces[0] if len(pieces) == 1 else b"".join(pieces)  # a big write: one copy
         if fd == 1:
             self.io.write_stdout(data)
         elif fd == 2:

@@ -155,6 +155,7 @@ HOST_MEMORY_BOMBS = {
     "write at a far offset": "const fd = fs.openSync('/tmp/far', 'w'); try { fs.writeSync(fd, 'x', 2e9) } catch (e) { e.code }",
     "random bytes": "try { require('crypto').randomBytes(2e9) } catch (e) { e.code }",
     "gunzip bomb": "try { require('zlib').gunzipSync(fs.readFileSync('/tmp/bomb.gz')) } catch (e) { e.code }",
+    "console output": "const line = 'x'.repeat(8 << 20); for (let i = 0; i < 12; i++) console.log(line); 'printed'",
 }
 
 
@@ -174,5 +175,6 @@ def test_host_memory_stays_bounded_and_the_engine_recovers():
     assert runs["write at a far offset"]["value"] == "'ENOSPC'"
     assert runs["random bytes"]["value"] == "'ERR_OUT_OF_RANGE'"
     assert runs["gunzip bomb"]["value"] == "'ERR_BUFFER_TOO_LARGE'"
+    assert runs["console output"]["value"] == "'printed'", runs["console output"]
     assert all(run["next"] == "2" for run in runs.values()), runs
     assert report["growth"] < 320 << 20, (report["growth"] >> 20, runs)

@@ -96,3 +96,23 @@ def test_recursive_readdir_is_breadth_first_and_deep_trees_work(sandbox):
                          "for (const f of ['a/x', 'a/b/y', 'c/z', 'w']) fs.writeFileSync('/tmp/r/' + f, '');"
                          "fs.readdirSync('/tmp/r', {recursive: true}).join() + ' ' + fs.readdirSync('/tmp/d', {recursive: true}).length")
     assert got == "'a,c,w,a/b,a/x,c/z,a/b/y 1500'"  # node's order
+
+
+def test_wasi_reads_check_the_linear_memory_bounds():
+    # the shim reads guest memory by address: a pointer past the end must be EFAULT, not a
+    # read of host memory
+    import struct
+
+    import wasmtime
+
+    from sandbox_kernel.js import wasi
+
+    store = wasmtime.Store(wasmtime.Engine())
+    memory = wasmtime.Memory(store, wasmtime.MemoryType(wasmtime.Limits(1, 1)))
+    host = wasi.WasiHost(None, None)
+    host.attach(memory, store)
+    memory.write(store, struct.pack("<II", 65536 - 4, 64), 0)  # one iovec running off the end
+    call = host._guard("fd_write", host.fd_write)
+    assert call(1, 0, 1, 16) == wasi.W_EFAULT
+    memory.write(store, b"ok", 100)
+    assert host._read(100, 2) == b"ok" and host._read(65536, 0) == b""
