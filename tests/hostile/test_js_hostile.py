@@ -131,7 +131,7 @@ def peak():
 loop = asyncio.new_event_loop()
 sandbox = Sandbox(Limits(wall_time=60, wasm_memory_bytes=64 << 20))
 gz = zlib.compressobj(1, zlib.DEFLATED, 31)
-sandbox.fs.write_bytes("/tmp/bomb.gz", b"".join(gz.compress(bytes(1 << 20)) for _ in range(1024)) + gz.flush())
+sandbox.fs.write_bytes("/tmp/bomb.gz", b"".join(gz.compress(bytes(1 << 20)) for _ in range(512)) + gz.flush())
 
 def run(code):
     r = loop.run_until_complete(sandbox.run("js", code, Streams(Sink(), Sink(), CancelToken())))
