@@ -19,6 +19,7 @@ import time
 from ..engine import ErrorInfo, RunResult, Streams
 from ..limits import Limits, format_size
 from . import binary
+from .completeness import is_complete
 from .hostapi import HostApi, RunIO
 from .runtime import THREAD_STACK, CompiledModule, InstanceDead, JsInstance, Outcome, make_wasmtime_engine
 from .transform import prepare_cell
@@ -177,9 +178,21 @@ class CellIO(_BaseIO):
         return b"" if line is None else (line + "\n").encode("utf-8", "surrogateescape")
 
     def display(self, data, metadata, display_id, update) -> None:
+        """Hand the bundle to the kernel loop and wait until it is sent, so a display loop
+        queues one bundle at a time, not all of them, in host memory."""
         show = self.streams.display
-        if show is not None:
-            self.loop.call_soon_threadsafe(show, data, metadata, display_id, update)
+        if show is None:
+            return
+        sent = threading.Event()
+
+        def deliver() -> None:
+            try:
+                show(data, metadata, display_id, update)
+            finally:
+                sent.set()
+        self.loop.call_soon_threadsafe(deliver)
+        while not sent.wait(0.05) and not self.cancelled():
+            pass
 
 
 class CommandIO(_BaseIO):
@@ -454,6 +467,13 @@ class JsEngine:
         return outcome.status
 
     # ------------------------------------------------------------------ control
+    @staticmethod
+    def is_complete(code: str) -> tuple[str, str]:
+        """(status, indent) for Jupyter's is_complete_request: "incomplete" while brackets,
+        strings, template literals or comments are open, "invalid" for a closer that matches
+        nothing; the code is tokenized, never run (no context is needed)."""
+        return is_complete(code)
+
     def magic(self, args: str) -> str:
         """`%js reset` drops the context; `%js` (or `%js info`) describes it."""
         words = args.split()

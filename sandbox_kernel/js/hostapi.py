@@ -18,6 +18,7 @@ import zlib
 from typing import Any, Callable
 
 from ..chars import isdigits
+from ..limits import format_size
 from ..vfs import FSError, normpath
 
 # libuv's wording where it differs from the C library's
@@ -36,6 +37,8 @@ try typeof var void while with yield let static implements interface package pri
 await""".split())
 _HASHES = {"md5", "sha1", "sha224", "sha256", "sha384", "sha512"}
 _BUILTIN_NAME = re.compile(r"^(node:)?[a-z_/]+$")
+#: Files one JS context may have open through fs.openSync (node's usual ulimit -n).
+MAX_OPEN_HANDLES = 1024
 
 
 class HostError(Exception):
@@ -101,6 +104,35 @@ class HostApi:
         self.next_handle = 20
         self.memory_limit = memory_limit
 
+    # ------------------------------------------------------------------ sizes
+    def buffer_limit(self) -> int:
+        """No host-side buffer of a call (payload, header, answer) may be bigger than the JS
+        heap: nothing bigger could come from it or fit into it."""
+        memory = self.instance.memory_bytes() if self.instance is not None else 0
+        return max(self.memory_limit(), memory)
+
+    def too_large(self, what: str, size: int, code: str = "ERR_BUFFER_TOO_LARGE") -> HostError:
+        return HostError({"name": "RangeError", "code": code, "message":
+                          f"{what} ({size} bytes) is larger than the JS memory limit "
+                          f"({format_size(self.memory_limit())}: wasm_memory_bytes)"})
+
+    def refused_call(self, part: str) -> bytes:
+        """The answer to a call whose header or payload was too big to take in."""
+        if part == "payload":
+            info = self.too_large("the data of one host call", self.buffer_limit() + 1).info
+            info["message"] = info["message"].replace(f"({self.buffer_limit() + 1} bytes) ", "")
+        else:
+            info = {"name": "RangeError", "code": "ERR_BUFFER_TOO_LARGE", "message":
+                    "the arguments of one host call (display data, paths) may not exceed "
+                    "16M or 1000000 items"}
+        return json.dumps({"error": info}).encode()
+
+    def _read_file(self, path: str) -> bytes:
+        size = self.fs.stat(path).st_size
+        if size > self.buffer_limit():
+            raise self.too_large(f"File {path!r}", size, "ERR_FS_FILE_TOO_LARGE")
+        return self.fs.read_bytes(path)
+
     # ------------------------------------------------------------------ WASI-side I/O
     def write_stdout(self, data: bytes) -> None:
         self.run.write_stdout(data)
@@ -138,7 +170,7 @@ class HostApi:
 
     # ------------------------------------------------------------------ RPC
     def rpc(self, header: bytes, payload: bytes) -> tuple[bytes, bytes]:
-        data = b""
+        data, op = b"", ""
         try:
             request = json.loads(header)
             op = request.pop("op")
@@ -155,14 +187,23 @@ class HostApi:
                 reply: dict = {"size": len(data)}
             else:
                 reply = {"value": result}
+            if len(data) > self.buffer_limit():
+                raise self.too_large(f"the answer of {op}", len(data))
+            answer = json.dumps(reply).encode()
+            if len(answer) > self.buffer_limit():
+                raise self.too_large(f"the answer of {op}", len(answer))
+            return answer, data
         except HostError as e:
             reply = {"error": e.info}
         except BrokenPipeError:
             self.request_exit(141)
             reply = {"value": None}
+        except RecursionError:  # e.g. json.loads of arguments nested a thousand deep
+            reply = {"error": {"name": "RangeError", "message":
+                               f"Maximum call stack size exceeded (in the host: {op or 'decoding the arguments'})"}}
         except Exception as e:  # a host bug must surface as a JS error, never a crash
             reply = {"error": {"name": "Error", "message": f"sandbox host error: {type(e).__name__}: {e}"}}
-        return json.dumps(reply).encode(), data
+        return json.dumps(reply).encode(), b""
 
     def request_exit(self, code: int) -> None:
         self.exit_requested = code
@@ -196,11 +237,11 @@ class HostApi:
                          bool(req.get("update")))
 
     def op_stdin(self, req, payload):
-        return self.run.read_stdin(max(1, int(req.get("size", 65536))))
+        return self.run.read_stdin(min(self.buffer_limit(), max(1, int(req.get("size", 65536)))))
 
     def op_compileCommonJS(self, req, payload):
         path = req["path"]
-        source = self.fs.read_bytes(path).decode("utf-8", "replace")
+        source = self._read_file(path).decode("utf-8", "replace")
         if source.startswith("#!"):
             source = "//" + source
         error = self.instance.compile_commonjs(path, source)
@@ -223,7 +264,10 @@ class HostApi:
             return False
 
     def op_random(self, req, payload):
-        return self.fs.random_bytes(max(0, int(req.get("size") or 0)))
+        size = max(0, int(req.get("size") or 0))
+        if size > self.buffer_limit():
+            raise self.too_large("the requested random data", size, "ERR_OUT_OF_RANGE")
+        return self.fs.random_bytes(size)
 
     def op_hash(self, req, payload):
         algorithm = str(req.get("algorithm") or "")
@@ -243,7 +287,11 @@ class HostApi:
                 return c.compress(payload) + c.flush()
             bits = {"gunzip": 31, "inflate": 15, "inflateRaw": -15, "unzip": 47}[fmt]
             d = zlib.decompressobj(bits)
-            out = d.decompress(payload) + d.flush()
+            limit = self.buffer_limit()
+            out = d.decompress(payload, limit + 1)  # a small bomb must not fill the host
+            if len(out) > limit:
+                raise self.too_large("the decompressed data", len(out))
+            out += d.flush()
             if not d.eof:
                 raise zlib.error("unexpected end of file")
             return out
@@ -252,7 +300,7 @@ class HostApi:
 
     # --- fs
     def op_readFile(self, req, payload):
-        return self.fs.read_bytes(req["path"])
+        return self._read_file(req["path"])
 
     def op_writeFile(self, req, payload):
         path, flag = req["path"], req.get("flag") or "w"
@@ -285,14 +333,17 @@ class HostApi:
         if not req.get("recursive"):
             return [[name, s.st_mode] for name, s in self.fs.scandir(path)]
         out = []
-
-        def walk(rel: str) -> None:
+        limit, size = self.buffer_limit(), 0
+        pending = [""]
+        for rel in pending:  # breadth first, as node lists; no Python recursion; bounded
             for name, s in self.fs.scandir(normpath(rel, path) if rel else path):
                 entry = f"{rel}/{name}" if rel else name
                 out.append([entry, s.st_mode])
+                size += len(entry) + 16
+                if size > limit:
+                    raise self.too_large(f"the recursive listing of {path!r}", size)
                 if st.S_ISDIR(s.st_mode):
-                    walk(entry)
-        walk("")
+                    pending.append(entry)
         return out
 
     def op_mkdir(self, req, payload):
@@ -422,6 +473,8 @@ class HostApi:
                              "message": f"The argument 'flags' is invalid. Received '{flags}'"})
         mode, exclusive = spec
         path = req["path"]
+        if len(self.handles) >= MAX_OPEN_HANDLES:
+            raise FSError(py_errno.EMFILE, path)
         if exclusive and self.fs.exists(path, follow=False):
             raise FSError(py_errno.EEXIST, path)
         handle = self.fs.open(path, mode, perm=int(req.get("mode") or 0o666))
@@ -447,7 +500,7 @@ class HostApi:
 
     def op_read(self, req, payload):
         handle = self._handle(req["fd"])
-        size, position = int(req.get("size") or 0), req.get("position")
+        size, position = min(self.buffer_limit(), int(req.get("size") or 0)), req.get("position")
         if position is None:
             return handle.read(size)
         saved = handle.tell()

@@ -22,20 +22,26 @@ from . import binary
 from .binary import BinaryFacts
 from .wasi import ProcessExit, WasiHost
 
-WASM_NATIVE_STACK = 16 << 20   # native stack for wasm frames (see THREAD_STACK)
+WASM_NATIVE_STACK = 96 << 20   # native stack for wasm frames (see THREAD_STACK)
 DEFAULT_NATIVE_STACK = 2 << 20 # what wasmtime allows when async_stack_size cannot be raised
-# Shadow stack given to QuickJS (the stock one is 64 KiB). Each JS call uses both stacks;
-# measured: 1/4 of the native stack is safe for every recursion pattern tried, so QuickJS's
-# RangeError comes before a native stack overflow (which would trap and lose the context).
-C_STACK_RATIO = 5
+# Shadow stack given to QuickJS (the stock one is 64 KiB), which checks only that one. Each C
+# frame uses both stacks, in a proportion that depends on the code: measured native bytes per
+# shadow byte, ~2.3 for plain JS recursion, up to 14.5 in the parser (nested brackets), 17 in
+# JSON.parse/stringify and 18 through Proxy chains (tests/js/test_deep.py). 1/28 keeps QuickJS's
+# RangeError ahead of a native stack overflow (a trap, which would lose the context).
+C_STACK_RATIO = 28
 C_STACK_MARGIN = 128 << 10     # QuickJS raises RangeError this far before the end
-THREAD_STACK = 48 << 20        # stack of the threads that run wasm (Python frames + wasm)
+THREAD_STACK = 128 << 20       # threads that run wasm: the wasm stack plus host (Python) frames
 OOM_RESERVE = 4 << 20          # heap kept back so an out-of-memory error can still be reported
 # A heap that cannot give OOM_RESERVE plus this much after a GC is nearly full: the reserve is
 # then left to the next run (so it can free what fills the heap) instead of being kept back.
 OOM_HEADROOM = 4 << 20
 OOM_MIN_ROOM = 1 << 20         # less than this free after an out-of-memory: the context is given up
 HARD_STOP_AFTER = 2.0          # seconds between a soft interrupt and the epoch trap
+# JS evaluated from inside a host call (require compiles a file; formatting its SyntaxError can
+# run user getters that require again...) nests Python frames per level: stop it well before
+# Python's recursion limit, with the RangeError JS code expects from deep recursion.
+MAX_NESTED_EVALS = 16
 
 _PRELUDE = (Path(__file__).with_name("prelude.js")).read_text()
 OUT_OF_MEMORY = {"name": "InternalError", "message": "out of memory", "stack": "", "text": ""}
@@ -157,7 +163,7 @@ class JsInstance:
         self.wasi.define(linker)
         exports = linker.instantiate(self.store, module).exports(self.store)
         self.memory = exports["memory"]
-        self.wasi.memory, self.wasi.store = self.memory, self.store
+        self.wasi.attach(self.memory, self.store)
         self._stack_pointer = exports["__stack_pointer"]
         self.f = {name: exports[name] for name in binary.REQUIRED_EXPORTS
                   if name not in ("memory", "__stack_pointer", binary.TABLE_EXPORT)}
@@ -173,6 +179,7 @@ class JsInstance:
         self._running = False
         self._hard_timer: threading.Timer | None = None
         self.print_raw_strings = False  # `node -p` prints a string result as is
+        self._nested_evals = 0
 
         self._call("_initialize")
         if self._call("qjs_init") != 0:
@@ -493,6 +500,7 @@ class JsInstance:
         self.store.set_limits(memory_size=max(self.memory_limit, self.memory.size(self.store) * 65536))
         self._reset_stack()
         self._errno.value = 0
+        self.wasi.reset_calls()  # a half-written call of the last run must not poison this one
         outcome = Outcome()
         try:
             self._drop_rejections()  # the prelude's, or left by a run that failed
@@ -507,6 +515,7 @@ class JsInstance:
                     self._hard_timer = None
             if not self.dead:
                 self._set_interrupt(False)
+            self.wasi.reset_calls()  # unread answers hold host memory
         if not self.dead:
             self._after_run(outcome)
         return outcome
@@ -675,6 +684,16 @@ class JsInstance:
     def compile_commonjs(self, path: str, source: str) -> str | None:
         """Evaluate a CommonJS file wrapped in a function (re-entrantly, from a host call) and
         hand the function to the prelude. Returns an error text, or None."""
+        if self._nested_evals >= MAX_NESTED_EVALS:
+            return json.dumps({"name": "RangeError", "message": "Maximum call stack size exceeded "
+                               f"(require nested {MAX_NESTED_EVALS} deep inside host calls)"})
+        self._nested_evals += 1
+        try:
+            return self._compile_commonjs(path, source)
+        finally:
+            self._nested_evals -= 1
+
+    def _compile_commonjs(self, path: str, source: str) -> str | None:
         wrapped = ("__sandbox.cjsDefine(function (exports, require, module, __filename, __dirname) {"
                    + source + "\n})")
         value = self._eval(wrapped, path, binary.EVAL_TYPE_GLOBAL)

@@ -12,6 +12,7 @@ unwind the wasm stack and leave QuickJS in an inconsistent state.
 """
 from __future__ import annotations
 
+import ctypes
 import errno as py_errno
 import stat as st
 import struct
@@ -32,6 +33,15 @@ RPC_DATA_PATH = f"/dev/fd/{RPC_DATA_FD}"
 W_SUCCESS, W_EACCES, W_EBADF, W_EBUSY, W_EEXIST, W_EINVAL, W_EIO = 0, 2, 8, 10, 20, 28, 29
 W_EISDIR, W_ELOOP, W_ENAMETOOLONG, W_ENOENT, W_ENOSPC, W_ENOSYS = 31, 32, 37, 44, 51, 52
 W_ENOTDIR, W_ENOTEMPTY, W_ENOTSUP, W_EPERM, W_ESPIPE, W_EXDEV, W_EINTR = 54, 55, 58, 63, 70, 75, 27
+W_EFAULT, W_EFBIG, W_EMFILE = 21, 22, 33
+
+#: Open descriptors one JS context may hold (each costs host memory; node's usual ulimit -n).
+MAX_OPEN_FDS = 1024
+#: A host call's JSON header (display bundles travel in it) may not be bigger than this, nor
+#: have more separators than MAX_HEADER_ITEMS: json.loads turns small items into objects
+#: ~20x their size, so both bound the host memory one call can take.
+MAX_HEADER_BYTES = 16 << 20
+MAX_HEADER_ITEMS = 1_000_000
 
 _ERRNO_TO_WASI = {
     py_errno.EACCES: W_EACCES, py_errno.EBADF: W_EBADF, py_errno.EBUSY: W_EBUSY,
@@ -82,12 +92,20 @@ class WasiHost:
         self.fds: dict[int, object] = {PREOPEN_FD: _DirFd("/")}
         self.next_fd = 4
         self.memory: wasmtime.Memory | None = None
+        self._base = 0  # host address of the linear memory (see attach)
         self.store: wasmtime.Store | None = None
         self.exit_code: int | None = None
         self._ctl_in = bytearray()      # header bytes written by JS, up to a newline
         self._data_in = bytearray()     # payload written by JS for the next call
         self._ctl_out = b""             # reply JSON line for JS to read
         self._data_out = b""            # reply bytes for JS to read
+        self._refused: str | None = None  # why the call being written cannot be made
+
+    def reset_calls(self) -> None:
+        """Forget a half-written host call and unread replies (a new run starts clean)."""
+        self._ctl_in, self._data_in = bytearray(), bytearray()
+        self._ctl_out = self._data_out = b""
+        self._refused = None
 
     # ------------------------------------------------------------------ linking
     def define(self, linker: wasmtime.Linker) -> None:
@@ -121,6 +139,8 @@ class WasiHost:
                 return _ERRNO_TO_WASI.get(e.errno or 0, W_EIO)
             except KeyError:
                 return W_EBADF
+            except IndexError:  # a pointer outside the linear memory
+                return W_EFAULT
             except Exception as e:  # never unwind through wasm
                 try:
                     sys.__stderr__.write(f"sandbox js: WASI {name} failed: {e!r}\n")
@@ -130,8 +150,16 @@ class WasiHost:
         return call
 
     # ------------------------------------------------------------------ memory helpers
+    def attach(self, memory: wasmtime.Memory, store: wasmtime.Store) -> None:
+        self.memory, self.store = memory, store
+        self._base = ctypes.addressof(memory.data_ptr(store).contents)
+
     def _read(self, ptr: int, n: int) -> bytes:
-        return bytes(self.memory.read(self.store, ptr, ptr + n))
+        # straight from the linear memory (it never moves: memory_may_move=False), after the
+        # bounds check Memory.read would make; Memory.read itself takes 40 ms per 16 MB
+        if ptr < 0 or n < 0 or ptr + n > self.memory.data_len(self.store):
+            raise IndexError("out of bounds memory access")
+        return ctypes.string_at(self._base + ptr, n)
 
     def _write(self, data: bytes, ptr: int) -> None:
         self.memory.write(self.store, data, ptr)
@@ -220,20 +248,20 @@ class WasiHost:
         return W_SUCCESS
 
     def fd_write(self, fd: int, iovs: int, count: int, nwritten_ptr: int) -> int:
-        data = b"".join(self._read(p, n) for p, n in self._iovecs(iovs, count))
+        pieces = [self._read(p, n) for p, n in self._iovecs(iovs, count) if n]
+        data = pieces[0] if len(pieces) == 1 else b"".join(pieces)  # a big write: one copy
         if fd == 1:
             self.io.write_stdout(data)
         elif fd == 2:
             self.io.write_stderr(data)
         elif fd == RPC_DATA_FD:
+            if self._refused is None and len(self._data_in) + len(data) > self.io.buffer_limit():
+                self._refuse("payload")
+            if self._refused is not None:
+                return W_EFBIG
             self._data_in += data
         elif fd == RPC_CTL_FD:
-            self._ctl_in += data
-            if self._ctl_in.endswith(b"\n"):
-                header, payload = bytes(self._ctl_in), bytes(self._data_in)
-                self._ctl_in.clear()
-                self._data_in.clear()
-                self._ctl_out, self._data_out = self.io.rpc(header, payload)
+            return self._write_header(data, nwritten_ptr)
         elif fd == 0:
             return W_EBADF
         else:
@@ -248,6 +276,39 @@ class WasiHost:
                 raise
         self._put_u32(len(data), nwritten_ptr)
         return W_SUCCESS
+
+    def _refuse(self, part: str) -> None:
+        self._refused = part
+        self._data_in = bytearray()  # give the memory back at once
+
+    def _write_header(self, data: bytes, nwritten_ptr: int) -> int:
+        """Header bytes up to a newline, then the call. An oversized header or payload is
+        dropped and the call answered with an error (the JS side throws a RangeError)."""
+        rest = data
+        while True:
+            end = rest.find(b"\n")
+            head = rest if end < 0 else rest[:end]
+            if self._refused is None and len(self._ctl_in) + len(head) > min(MAX_HEADER_BYTES, self.io.buffer_limit()):
+                self._refuse("header")
+            if self._refused is None:
+                self._ctl_in += head
+            if end < 0:
+                break
+            self._call_host()
+            rest = rest[end + 1:]
+        self._put_u32(len(data), nwritten_ptr)
+        return W_SUCCESS
+
+    def _call_host(self) -> None:
+        header, payload = self._ctl_in, self._data_in
+        self._ctl_in, self._data_in = bytearray(), bytearray()
+        if self._refused is None and header.count(b",") + header.count(b":") > MAX_HEADER_ITEMS:
+            self._refused = "header"
+        if self._refused is not None:
+            self._ctl_out, self._data_out = self.io.refused_call(self._refused), b""
+            self._refused = None
+        else:
+            self._ctl_out, self._data_out = self.io.rpc(header, payload)
 
     def fd_read(self, fd: int, iovs: int, count: int, nread_ptr: int) -> int:
         vecs = self._iovecs(iovs, count)
@@ -312,6 +373,8 @@ class WasiHost:
     # ------------------------------------------------------------------ paths
     def path_open(self, dirfd: int, lookupflags: int, path_ptr: int, path_len: int, oflags: int,
                   rights_base: int, rights_inheriting: int, fdflags: int, fd_ptr: int) -> int:
+        if len(self.fds) >= MAX_OPEN_FDS:
+            return W_EMFILE
         path = self._path(dirfd, path_ptr, path_len)
         if path == RPC_DATA_PATH:  # the prelude reads a text reply with std.loadFile (fast)
             from .hostapi import virtual_handle

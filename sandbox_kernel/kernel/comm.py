@@ -13,6 +13,7 @@ import asyncio
 import errno
 import io
 import stat as st
+import threading
 import time
 from typing import Any, Callable
 
@@ -102,6 +103,11 @@ class VfsRequestHandler:
         self._pending: dict[str, str] = {}
         self._flush_handle: asyncio.TimerHandle | None = None
         self._last_flush = 0.0
+        # changes also come from other threads (the JS engine's worker writes files while a
+        # %%js cell runs): the batch is locked and the flush is armed on the watch's loop
+        self._lock = threading.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._arming = False
 
     # ----------------------------------------------------------------- dispatch
     def handle(self, req: Any, buffers: list[bytes] | None = None) -> tuple[dict, list[bytes]]:
@@ -267,6 +273,10 @@ class VfsRequestHandler:
                                              "close one (or unwatch) first")
             self.watching = True
             self.watchers.add(self)
+            try:
+                self._loop = asyncio.get_running_loop()
+            except RuntimeError:
+                self._loop = None  # adopted from the first change made on a loop
             self.fs.listeners.append(self._on_change)
         return {"watching": True, "interval": WATCH_INTERVAL}, []
 
@@ -279,30 +289,51 @@ class VfsRequestHandler:
 
     # ----------------------------------------------------------------- change events
     def _on_change(self, path: str, kind: str) -> None:
-        prev = self._pending.get(path)
-        if prev == "created" and kind == "modified":
-            kind = "created"
-        elif prev == "created" and kind == "deleted":
-            del self._pending[path]
-            return
-        if len(self._pending) < MAX_PENDING_CHANGES or path in self._pending:
-            self._pending[path] = kind
-        if self._flush_handle is None:
+        """A VFS listener: called on whichever thread changed the file."""
+        with self._lock:
+            prev = self._pending.get(path)
+            if prev == "created" and kind == "modified":
+                kind = "created"
+            elif prev == "created" and kind == "deleted":
+                del self._pending[path]
+                return
+            if len(self._pending) < MAX_PENDING_CHANGES or path in self._pending:
+                self._pending[path] = kind
+            if self._flush_handle is not None or self._arming:
+                return
+            self._arming = True
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if self._loop is None:
+            self._loop = running
+        if self._loop is None:
+            self._arming = False  # no loop anywhere: the next flush() sends them
+        elif running is self._loop:
+            self._arm_flush()
+        else:
             try:
-                loop = asyncio.get_running_loop()
-            except RuntimeError:
-                return  # changes made outside a loop are sent with the next flush
+                self._loop.call_soon_threadsafe(self._arm_flush)
+            except RuntimeError:  # the loop is closed: nobody to send to
+                self._arming = False
+
+    def _arm_flush(self) -> None:
+        """On the loop: send the batch at most every WATCH_INTERVAL."""
+        self._arming = False
+        if self._flush_handle is None and self.watching and self._loop is not None:
             delay = max(0.0, WATCH_INTERVAL - (time.monotonic() - self._last_flush))
-            self._flush_handle = loop.call_later(delay, self.flush)
+            self._flush_handle = self._loop.call_later(delay, self.flush)
 
     def flush(self) -> None:
         """Send the batched changes (called by the timer; public for tests/transports)."""
-        self._flush_handle = None
-        if not self._pending or self.emit is None:
-            return
-        changes = [{"path": p, "kind": k} for p, k in self._pending.items()]
-        self._pending.clear()
-        self._last_flush = time.monotonic()
+        with self._lock:
+            self._flush_handle = None
+            if not self._pending or self.emit is None:
+                return
+            changes = [{"path": p, "kind": k} for p, k in self._pending.items()]
+            self._pending.clear()
+            self._last_flush = time.monotonic()
         self.emit({"event": "changed", "changes": changes}, [])
 
     def close(self) -> None:

@@ -783,6 +783,8 @@ class FileHandle:
         room = fs.max_bytes - fs.bytes_used
         short = growth > room
         if short:
+            if self.pos - len(node.data) > room:  # not even the hole before the offset fits
+                raise FSError(ENOSPC, self.path)
             b = b[: max(0, len(b) - (growth - max(room, 0)))]
             end = self.pos + len(b)
             growth = max(0, end - len(node.data))

@@ -16,10 +16,12 @@ class RecordingSink:
     def __init__(self) -> None:
         self.chunks: list[tuple[float, bytes]] = []
         self._lock = threading.Lock()
+        self.written = threading.Event()  # set at the first write
 
     def write(self, data: bytes) -> None:
         with self._lock:
             self.chunks.append((time.monotonic(), bytes(data)))
+        self.written.set()
 
     @property
     def text(self) -> str:
@@ -48,17 +50,35 @@ class Ran:
         return self.result.error
 
 
+def interrupt_when_printed(token: CancelToken) -> RecordingSink:
+    """A stdout sink; its first write makes another thread interrupt the run (so the
+    interrupt comes while the cell runs, never before it started, however slow the machine)."""
+    out = RecordingSink()
+
+    def interrupt() -> None:
+        if out.written.wait(60):
+            token.set("interrupt")
+    threading.Thread(target=interrupt, daemon=True).start()
+    return out
+
+
 async def run_js_async(sandbox, code: str, limits: Limits | None = None, cancel: CancelToken | None = None,
-                       display: bool = True, stdin_lines: list[str] | None = None) -> Ran:
-    out, err = RecordingSink(), RecordingSink()
+                       display=True, stdin_lines: list[str] | None = None,
+                       out: RecordingSink | None = None) -> Ran:
+    out, err = out or RecordingSink(), RecordingSink()
     displays: list = []
     lines = list(stdin_lines or [])
 
     async def read_input(prompt: str, password: bool):
         return lines.pop(0) if lines else None
 
+    def record(*bundle) -> None:
+        displays.append(bundle)
+        if callable(display):
+            display(*bundle)
+
     streams = Streams(out, err, cancel or CancelToken(), read_input if stdin_lines is not None else None,
-                      (lambda *a: displays.append(a)) if display else None)
+                      record if display else None)
     result = await sandbox.run("js", code, streams, limits)
     ran = Ran(result, out, err, displays, time.monotonic())
     await asyncio.sleep(0)  # let call_soon_threadsafe display callbacks land

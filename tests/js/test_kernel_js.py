@@ -5,6 +5,7 @@ from queue import Empty
 import pytest
 from jupyter_client.manager import start_new_kernel
 
+from sandbox_kernel.kernel.vfs_client import VfsClient
 
 
 @pytest.fixture(scope="module")
@@ -51,11 +52,25 @@ def test_persistence_value_and_streaming(kernel):
     reply, messages = execute(kc, "%%js\nn + 2")
     results = [m for _, m in messages if m["msg_type"] == "execute_result"]
     assert results and results[0]["content"]["data"]["text/plain"] == "42"
-    t0 = time.monotonic()
-    reply, messages = execute(kc, "%%js\nconsole.log('early'); await new Promise(r => setTimeout(r, 700)); console.log('late')")
-    assert reply["status"] == "ok" and streamed(messages) == "early\nlate\n"
-    first = next(t for t, m in messages if m["msg_type"] == "stream")
-    assert first - t0 < 0.6, "console output must be streamed while the cell runs"
+    # streamed while the cell runs: the cell goes on only once the client has seen 'early'
+    with VfsClient(kc) as vfs:
+        msg_id = kc.execute("%%js\nconsole.log('early');\n"
+                            "while (!fs.existsSync('/workspace/saw-early')) await new Promise(r => setTimeout(r, 10));\n"
+                            "console.log('late')")
+        try:
+            wait_for_output(kc, msg_id, "early", timeout=20)
+        finally:
+            vfs.write_text("/workspace/saw-early", "")
+        seen = ""
+        while True:
+            msg = kc.get_iopub_msg(timeout=30)
+            if msg["parent_header"].get("msg_id") != msg_id:
+                continue
+            if msg["msg_type"] == "stream":
+                seen += msg["content"]["text"]
+            if msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
+                break
+    assert seen == "late\n"
 
 
 def test_error_reply_and_display(kernel):
@@ -69,11 +84,20 @@ def test_error_reply_and_display(kernel):
     assert reply["status"] == "ok" and shown and shown[0]["content"]["data"]["text/html"] == "<b>b</b>"
 
 
+def wait_for_output(kc, msg_id, text, timeout=30):
+    """Read iopub until the cell ``msg_id`` has printed ``text``."""
+    seen, deadline = "", time.monotonic() + timeout
+    while text not in seen:
+        msg = kc.get_iopub_msg(timeout=max(0.01, deadline - time.monotonic()))
+        if msg["parent_header"].get("msg_id") == msg_id and msg["msg_type"] == "stream":
+            seen += msg["content"]["text"]
+
+
 def test_interrupt_stops_a_busy_loop_and_keeps_state(kernel):
     km, kc = kernel
     execute(kc, "%%js\nlet kept = 'yes'")
-    msg_id = kc.execute("%%js\nwhile (true) {}", stop_on_error=False)
-    time.sleep(0.5)
+    msg_id = kc.execute("%%js\nconsole.log('looping'); while (true) {}", stop_on_error=False)
+    wait_for_output(kc, msg_id, "looping")  # the loop runs: the interrupt cannot come too early
     km.interrupt_kernel()
     deadline = time.monotonic() + 15
     while True:
@@ -90,3 +114,29 @@ def test_js_in_a_shell_pipeline(kernel):
     reply, messages = execute(kc, "printf '%s\\n' 3 1 2 | js -e \"require('fs').readFileSync(0, 'utf8').trim().split('\\n').forEach(x => console.log(x * 10))\" | sort -n")
     assert reply["status"] == "ok", streamed(messages, "stderr")
     assert streamed(messages) == "10\n20\n30\n"
+
+
+def test_files_written_by_js_reach_watchers_while_the_cell_runs(kernel):
+    _, kc = kernel
+    with VfsClient(kc) as vfs:
+        changes: list[dict] = []
+        vfs.watch(changes.extend)
+        # the cell writes two files (node fs and WASI), then waits until the client has seen
+        # them and says so: without the events it would wait until its wall time
+        msg_id = kc.execute("%%js\nfs.writeFileSync('/workspace/by-js.txt', 'node');\n"
+                            "const std = await import('qjs:std'); const f = std.open('/workspace/by-wasi.txt', 'w');"
+                            " f.puts('wasi'); f.close();\n"
+                            "while (!fs.existsSync('/workspace/seen')) await new Promise(r => setTimeout(r, 10));\n"
+                            "'released'")
+        deadline = time.monotonic() + 20
+        wanted = {"/workspace/by-js.txt", "/workspace/by-wasi.txt"}
+        while not wanted <= {c["path"] for c in changes} and time.monotonic() < deadline:
+            vfs.poll_events(0.1)
+        seen = {c["path"] for c in changes}
+        vfs.write_text("/workspace/seen", "")  # ends the cell either way
+        while True:
+            reply = kc.get_shell_msg(timeout=30)
+            if reply["parent_header"].get("msg_id") == msg_id:
+                break
+    assert wanted <= seen, changes
+    assert reply["content"]["status"] == "ok"

@@ -95,7 +95,8 @@ def test_an_interval_that_fills_the_heap_is_cancelled(sandbox):
     r = run_js(sandbox, BOMBS["timer"])
     assert_out_of_memory(r)
     assert "[js: 1 pending timer cancelled]" in r.err.text
-    assert run_js(sandbox, "th = null; 'quiet'", limits=Limits(wall_time=2)).value == "'quiet'"
+    # a live interval would keep this run going until the wall time: it ends because none is left
+    assert run_js(sandbox, "th = null; 'quiet'").value == "'quiet'"
 
 
 def test_a_real_throw_null_stays_one_after_an_out_of_memory(sandbox):

@@ -250,6 +250,17 @@ def test_byte_quota_handle_writes_what_fits(fs):
     assert fs.bytes_used == fs.max_bytes - room
 
 
+
+def test_byte_quota_write_past_the_end_does_not_fill_the_hole(fs):
+    # a write at a far offset used to zero-fill the hole in host memory, past the quota
+    used = fs.bytes_used
+    with fs.open("/workspace/f", "wb") as h:
+        h.seek(fs.max_bytes * 100)
+        with pytest.raises(FSError) as e:
+            h.write(b"x")
+        assert code(e) == "ENOSPC"
+    assert fs.stat("/workspace/f").st_size == 0 and fs.bytes_used == used
+
 def test_inode_quota(fs):
     free = fs.max_inodes - fs.inodes_used
     for i in range(free):
