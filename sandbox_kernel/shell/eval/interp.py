@@ -869,12 +869,13 @@ class Shell(Expander, Redirections, Pipelines):
             status = 0
             nocase = self.shopts["nocasematch"]
             ext = self.shopts["extglob"]
+            budget = self.pattern_budget()
             while i < len(items):
                 item = items[i]
                 matched = False
                 for p in item.patterns:
                     pattern = await self.expand_pattern(p)
-                    if pat.match(pattern, word, ext, nocase):
+                    if pat.match(pattern, word, ext, nocase, budget):
                         matched = True
                         break
                 if not matched:

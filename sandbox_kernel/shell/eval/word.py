@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from ...chars import isdigits
+from ...wildcard import Budget
 from . import pattern as pat
 from .arith import ArithError, evaluate as arith_evaluate
 from ..syntax.escapes import decode_ansi_c
@@ -308,23 +309,37 @@ class Expander:
         return out
 
     def _finish_fields(self, produced: list, out: list[str]) -> None:
+        """Pathname expansion of the fields: a field that matches nothing stays as it was
+        (a backslash that came from a variable's value is kept)."""
         noglob = self.options["noglob"]
         for text, pattern in produced:
-            if pattern is None or noglob:
+            if pattern is None or noglob or not pat.has_glob(pattern, self.shopts["extglob"]):
                 out.append(text)
                 continue
-            if not pat.has_glob(pattern, self.shopts["extglob"]):
-                out.append(pat.unescape(pattern))
-                continue
-            matches = pat.glob_paths(self.fs, self.cwd, pattern, dotglob=self.shopts["dotglob"],
+            ignore = self._globignore()
+            matches = pat.glob_paths(self.fs, self.cwd, pattern, dotglob=self.shopts["dotglob"] or bool(ignore),
                                      globstar=self.shopts["globstar"], extglob=self.shopts["extglob"],
-                                     nocase=self.shopts["nocaseglob"])
+                                     nocase=self.shopts["nocaseglob"], skipdots=self.shopts["globskipdots"],
+                                     budget=self.pattern_budget())
+            if ignore:
+                # . and .. never match when GLOBIGNORE is set
+                matches = [m for m in matches if m.rstrip("/").rsplit("/", 1)[-1] not in (".", "..")
+                           and not any(g.fullmatch(m) for g in ignore)]
             if matches:
                 out.extend(matches)
             elif self.shopts["failglob"]:
                 raise ShellError(f"no match: {text}", 1)
             elif not self.shopts["nullglob"]:
-                out.append(pat.unescape(pattern))
+                out.append(text)
+
+    def _globignore(self) -> list:
+        """The matchers of GLOBIGNORE's colon-separated patterns (whole paths; ``*`` does not
+        match ``/``)."""
+        value = self.get_scalar("GLOBIGNORE")
+        if not value:
+            return []
+        ext = self.shopts["extglob"]
+        return [pat.compile_pattern(g, ext, path=True) for g in pat.split_pattern_list(value) if g]
 
     async def expand_word(self, word: Word, assignment: bool = False) -> str:
         """One string: no splitting or globbing (assignment values, redirect targets...)."""
@@ -397,6 +412,10 @@ class Expander:
         return "".join([self._ifs_join(await self._expand_dq(word.parts))])
 
     # ------------------------------------------------------------------ internals
+    def pattern_budget(self) -> Budget:
+        """How long one pattern match may run: until this run is cancelled or out of time."""
+        return Budget(self.check_cancel, self.rt.deadline)
+
     def ifs(self) -> str:
         v = self.lookup_var("IFS")
         if v is None or v.value is None:
@@ -747,16 +766,18 @@ class Expander:
         if op in ("#", "##", "%", "%%"):
             pattern = await self.expand_pattern(p.arg) if p.arg else ""
             ext = self.shopts["extglob"]
+            budget = self.pattern_budget()
             if op in ("#", "##"):
-                fn = lambda s: pat.strip_prefix(s, pattern, op == "##", ext)  # noqa: E731
+                fn = lambda s: pat.strip_prefix(s, pattern, op == "##", ext, budget)  # noqa: E731
             else:
-                fn = lambda s: pat.strip_suffix(s, pattern, op == "%%", ext)  # noqa: E731
+                fn = lambda s: pat.strip_suffix(s, pattern, op == "%%", ext, budget)  # noqa: E731
             return [fn(v) for v in value] if isinstance(value, list) else fn(value)
         if op in ("/", "//", "/#", "/%"):
             pattern = await self.expand_pattern(p.arg) if p.arg else ""
             rep = await self.expand_word(p.arg2) if p.arg2 else ""
             ext = self.shopts["extglob"]
-            fn = lambda s: pat.replace(s, pattern, rep, op, ext)  # noqa: E731
+            budget = self.pattern_budget()
+            fn = lambda s: pat.replace(s, pattern, rep, op, ext, budget)  # noqa: E731
             return [fn(v) for v in value] if isinstance(value, list) else fn(value)
         if op in ("^", "^^", ",", ",,", "~", "~~"):
             pattern = await self.expand_pattern(p.arg) if p.arg and p.arg.parts else "?"
