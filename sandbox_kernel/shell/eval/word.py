@@ -6,6 +6,7 @@ A mixin of the interpreter's ``Shell`` (it needs variables, options and command 
 from __future__ import annotations
 
 import re
+from typing import Callable, Sequence
 
 from ...chars import isdigits
 from ...wildcard import Budget
@@ -13,7 +14,7 @@ from . import pattern as pat
 from .arith import ArithError, evaluate as arith_evaluate
 from ..syntax.escapes import decode_ansi_c
 from ..syntax.ast import ArithSub, CmdSub, DQ, Lit, Param, ProcSub, Quoted, Word
-from ..state import ShellError, ordered_keys, ordered_values
+from ..state import LimitExceeded, ShellError, ordered_keys, ordered_values
 
 _GLOB_ACTIVE = frozenset("*?[(")
 _SEQ = re.compile(r"^(-?[0-9]+)\.\.(-?[0-9]+)(?:\.\.(-?[0-9]+))?$")
@@ -127,57 +128,80 @@ def _tokens_to_parts(tokens: list) -> list:
     return parts
 
 
-def brace_expand(tokens: list, limit: int = 100000) -> list[list]:
+def _brace_close(tokens: Sequence, i: int) -> tuple[int, list[int]]:
+    """The ``}`` matching the ``{`` at ``i`` and the commas at its level: (-1, []) if none."""
+    depth = 0
+    commas = []
+    for j in range(i, len(tokens)):
+        t = tokens[j]
+        if t == "{":
+            depth += 1
+        elif t == "}":
+            depth -= 1
+            if depth == 0:
+                return j, commas
+        elif t == "," and depth == 1:
+            commas.append(j)
+    return -1, []
+
+
+def too_many_words(limit: int) -> LimitExceeded:
+    return LimitExceeded(f"too many words: over {limit} in one command (limit words)", "words")
+
+
+def brace_expand(tokens: Sequence, limit: int, check: Callable[[], None] | None = None) -> list:
+    """The brace expansions of a word: ``tokens`` is a str (an all-literal word) or a list of
+    one-character strs and word parts; each result has the same type. The number of results
+    is known before they are built, so ``limit`` (words) stops a product such as
+    ``{1..1000}{1..1000}{1..1000}`` before it takes memory; ``check`` (raising on an interrupt
+    or the deadline) runs now and then while a large product is built."""
     n = len(tokens)
     i = 0
     while i < n:
         if tokens[i] != "{":
             i += 1
             continue
-        depth = 0
-        commas = []
-        j = i
-        while j < n:
-            t = tokens[j]
-            if t == "{":
-                depth += 1
-            elif t == "}":
-                depth -= 1
-                if depth == 0:
-                    break
-            elif t == "," and depth == 1:
-                commas.append(j)
-            j += 1
-        if j >= n:
-            return [tokens]
-        prefix = tokens[:i]
-        suffix = tokens[j + 1:]
+        j, commas = _brace_close(tokens, i)
+        if j < 0:
+            # an unmatched brace is literal; a later one may still expand ({{a,b} is {a {b)
+            i += 1
+            continue
+        choices: list
         if commas:
             bounds = [i] + commas + [j]
-            alts = [tokens[bounds[k] + 1:bounds[k + 1]] for k in range(len(bounds) - 1)]
-            out = []
-            for alt in alts:
-                for rest in brace_expand(alt + suffix, limit):
-                    out.append(prefix + rest)
-                    if len(out) > limit:
-                        raise ShellError("brace expansion: too many words", 1)
-            return out
-        inner = tokens[i + 1:j]
-        if all(isinstance(t, str) for t in inner):
-            seq = brace_sequence("".join(inner))
-            if seq is not None:
-                if len(seq) > limit:
-                    raise ShellError("brace expansion: too many words", 1)
-                out = []
-                for item in seq:
-                    for rest in brace_expand(suffix, limit):
-                        out.append(prefix + list(item) + rest)
-                return out
-        i += 1
+            choices = []
+            for k in range(len(bounds) - 1):
+                choices.extend(brace_expand(tokens[bounds[k] + 1:bounds[k + 1]], limit, check))
+                if len(choices) > limit:
+                    raise too_many_words(limit)
+        else:
+            inner = tokens[i + 1:j]
+            seq = None
+            if all(type(t) is str for t in inner):
+                after = tokens[j + 1:]
+                seq = brace_sequence("".join(inner), limit, after if isinstance(after, str) else "".join(
+                    t if type(t) is str else "$" for t in after))
+            if seq is None:
+                i += 1
+                continue
+            choices = seq if isinstance(tokens, str) else [list(item) for item in seq]
+        rests = brace_expand(tokens[j + 1:], limit, check)
+        if len(choices) * len(rests) > limit:
+            raise too_many_words(limit)
+        prefix = tokens[:i]
+        out: list = []
+        for c in choices:
+            head = prefix + c
+            out.extend([head + r for r in rests])
+            if check is not None and len(out) % 4096 < len(rests):
+                check()
+        return out
     return [tokens]
 
 
-def brace_sequence(text: str) -> list[str] | None:
+def brace_sequence(text: str, limit: int, followed: str = "") -> list[str] | None:
+    """``{a..b[..step]}`` of numbers or letters; None when ``text`` is no sequence.
+    ``followed``: the text after the closing brace."""
     m = _SEQ.match(text)
     if m:
         a_s, b_s, step_s = m.group(1), m.group(2), m.group(3)
@@ -185,8 +209,8 @@ def brace_sequence(text: str) -> list[str] | None:
         step = abs(int(step_s)) if step_s else 1
         if step == 0:
             step = 1
-        if abs(a - b) // step > 1_000_000:
-            raise ShellError("brace expansion: too many words", 1)
+        if abs(a - b) // step >= limit:
+            raise too_many_words(limit)
         width = 0
         if (len(a_s.lstrip("-")) > 1 and a_s.lstrip("-")[0] == "0") or \
                 (len(b_s.lstrip("-")) > 1 and b_s.lstrip("-")[0] == "0"):
@@ -196,9 +220,12 @@ def brace_sequence(text: str) -> list[str] | None:
             return [(f"-{str(-v).zfill(width - 1)}" if v < 0 else str(v).zfill(width)) for v in rng]
         return [str(v) for v in rng]
     m = _CHAR_SEQ.match(text)
-    if m and m.group(1).isalpha() == m.group(2).isalpha() and m.group(1).isascii() and m.group(2).isascii() \
-            and m.group(1).isalpha():
+    if m and m.group(1).isascii() and m.group(2).isascii() and m.group(1).isalpha() and m.group(2).isalpha():
         a, b = ord(m.group(1)), ord(m.group(2))
+        if m.group(1).islower() != m.group(2).islower() and followed:
+            # bash builds the range through the punctuation between Z and a, and the backquote
+            # then starts an unclosed command substitution with the text after the braces
+            raise ShellError(f'bad substitution: no closing "`" in `{followed}', 1, abort=True)
         step = abs(int(m.group(3))) if m.group(3) else 1
         step = step or 1
         rng = range(a, b + 1, step) if a <= b else range(a, b - 1, -step)
@@ -270,8 +297,9 @@ class Expander:
 
     # ------------------------------------------------------------------ entry points
     async def expand_words(self, words: list) -> list[str]:
-        """Expand command words into fields (brace, split, glob)."""
+        """Expand command words into fields (brace, split, glob); at most ``Limits.words``."""
         out: list[str] = []
+        limit = self.rt.limits.words
         for w in words:
             fast = w.fast
             if fast is not None:
@@ -297,16 +325,40 @@ class Expander:
             if len(parts) == 1 and type(parts[0]) is DQ and all(type(p) is Lit for p in parts[0].parts):
                 out.append("".join(p.text for p in parts[0].parts))
                 continue
-            if _has_brace(parts):
-                alternatives = [_tokens_to_parts(t) for t in brace_expand(_brace_tokens(parts))]
-            else:
-                alternatives = [parts]
-            for alt in alternatives:
+            if not _has_brace(parts) or not self.options["braceexpand"]:
                 fields = _Fields(self.ifs())
-                await self._expand_parts(alt, fields, first=True)
+                await self._expand_parts(parts, fields, first=True)
                 fields.end()
                 self._finish_fields(fields.out, out)
+            else:
+                await self._expand_braced(parts, out, limit)
+            if len(out) > limit:
+                raise too_many_words(limit)
         return out
+
+    async def _expand_braced(self, parts: list, out: list[str], limit: int) -> None:
+        """A word with braces: each brace expansion is expanded on its own."""
+        literal = len(parts) == 1 and type(parts[0]) is Lit
+        expansions = brace_expand(parts[0].text if literal else _brace_tokens(parts), limit, self.check_cancel)
+        for k, alt in enumerate(expansions):
+            if k % 10_000 == 9_999:
+                # a long expansion still honours the wall time and interrupts
+                await self.command_checkpoint()
+            if literal:
+                if not alt:
+                    continue
+                if not alt.startswith("~") and not any(c in _GLOB_ACTIVE for c in alt):
+                    out.append(alt)
+                    continue
+                alt_parts = [Lit(alt)]
+            else:
+                alt_parts = _tokens_to_parts(alt)
+            fields = _Fields(self.ifs())
+            await self._expand_parts(alt_parts, fields, first=True)
+            fields.end()
+            self._finish_fields(fields.out, out)
+            if len(out) > limit:
+                raise too_many_words(limit)
 
     def _finish_fields(self, produced: list, out: list[str]) -> None:
         """Pathname expansion of the fields: a field that matches nothing stays as it was
