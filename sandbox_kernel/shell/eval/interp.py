@@ -28,7 +28,7 @@ from ..state import (AbortCommand, BreakLoop, ContinueLoop, ControlFlow, ExitShe
     ReturnFromFunction, ShellError, Var)
 from ..syntax.ast import (AndOr, ArithCommand, ArithFor, Assign, BraceGroup, Case, CommandList, CondCommand, For,
     FunctionDef, If, Loop, Pipeline, Select, SimpleCommand, Subshell)
-from ..syntax.lexer import Incomplete, ParseError, is_name
+from ..syntax.lexer import KEEP_STATUS, Incomplete, ParseError, is_name
 from ..syntax.parser import Parser
 from ..syntax.printer import format_cond, format_word
 from . import pattern as pat
@@ -547,11 +547,12 @@ class Shell(Expander, Redirections, Pipelines):
             except ParseError as e:
                 self.lineno = e.line
                 await self.report(fds, e.message)
-                self.last_status = 2
+                status = self.last_status if e.status == KEEP_STATUS else e.status
+                self.last_status = status
                 self.syntax_error = f"line {e.line}: {e.message}"
                 if self.interactive:
-                    return 2
-                raise ExitShell(2)
+                    return status
+                raise ExitShell(status)
             if parser.warnings:
                 for line, message in parser.warnings:
                     self.lineno = line
@@ -930,7 +931,8 @@ class Shell(Expander, Redirections, Pipelines):
             except ShellError as e:
                 if e.fatal or e.abort:
                     return await self.handle_error(e, fds)
-                await self.report(fds, e.message)
+                if e.message:  # an invalid regex fails silently, as in bash
+                    await self.report(fds, e.message)
                 return 2
         return await self.with_redirs(node, fds, body)
 

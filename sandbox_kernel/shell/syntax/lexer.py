@@ -19,11 +19,19 @@ Token = tuple[int, str, Any, int]
 Aliases = Union[dict[str, str], Callable[[], "dict[str, str] | None"], None]
 
 
+#: the exit status of a script whose syntax error is inside ``[[ ]]``: bash keeps ``$?``
+KEEP_STATUS = -1
+
+
 class ParseError(Exception):
-    def __init__(self, message: str, line: int) -> None:
+    """A syntax error; ``status`` is what a non-interactive shell exits with (2, 127 for an
+    error inside ``$(...)`` as bash gives, or KEEP_STATUS for one inside ``[[ ]]``)."""
+
+    def __init__(self, message: str, line: int, status: int = 2) -> None:
         super().__init__(message)
         self.message = message
         self.line = line
+        self.status = status
 
 
 class Incomplete(ParseError):
@@ -298,6 +306,8 @@ class Lexer:
         parts: list[Part] = []
         depth = 0
         s = self.src
+        if s.startswith("]]", self.i) and (self.i + 2 >= self.n or s[self.i + 2] in WORD_END):
+            raise self.error("unexpected argument `]]' to conditional binary operator")
         while self.i < self.n:
             c = s[self.i]
             if depth == 0 and c in " \t\n":
@@ -314,7 +324,11 @@ class Lexer:
                 depth -= 1
                 _append_lit(parts, c)
                 self.i += 1
-            elif c in "|<>&;" :
+            elif c in "<>&;" and depth == 0:
+                # outside parentheses only | is a literal operator character
+                raise self.error(f"syntax error in conditional expression: unexpected token "
+                                 f"`{'<>' if s.startswith('<>', self.i) else c}'")
+            elif c in "|<>&;":
                 _append_lit(parts, c)
                 self.i += 1
             elif c in " \t" and depth > 0:
@@ -632,10 +646,18 @@ class Lexer:
                 self.advance()
                 body = CommandList([])
             else:
-                body = self.parse_compound_list(close_paren=True)
-                tok = self.peek()
-                if not (tok[1] == "op" and tok[2] == ")"):
-                    raise self.unexpected(tok)
+                try:
+                    body = self.parse_compound_list(close_paren=True)
+                    tok = self.peek()
+                    if not (tok[1] == "op" and tok[2] == ")"):
+                        raise self.unexpected(tok)
+                except Incomplete:
+                    raise
+                except ParseError as e:
+                    if e.status == 2:
+                        # bash's status for a syntax error inside $(...)
+                        e.status = 127
+                    raise
                 self.i = tok[3]
                 self._peeked = None
             self.pending_heredocs = saved_heredocs + self.pending_heredocs

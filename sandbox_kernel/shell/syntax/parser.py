@@ -15,7 +15,7 @@ from .ast import (
     CondBinary, CondCommand, CondExpr, CondNot, CondOr, CondUnary, CondWord, For, FunctionDef, If,
     Loop, Node, Pipeline, Redir, Select, SimpleCommand, Subshell, Word,
 )
-from .lexer import CLOSERS, RESERVED, Aliases, Incomplete, Lexer, ParseError, Token
+from .lexer import CLOSERS, KEEP_STATUS, RESERVED, Aliases, Incomplete, Lexer, ParseError, Token
 
 #: the commands that start with a reserved word (and take trailing redirections)
 CompoundCommand = Union[If, Loop, For, Select, ArithFor, Case, BraceGroup, CondCommand]
@@ -239,7 +239,8 @@ class Parser(Lexer):
         if tok[1] == "eof":
             raise self.incomplete("syntax error: unexpected end of file")
         body = self.parse_command()
-        if isinstance(body, SimpleCommand):
+        if isinstance(body, (SimpleCommand, FunctionDef)):
+            # the body is a compound command (f() g() { ...; } is an error)
             raise self.unexpected(tok)
         return FunctionDef(name, body, line, self.src[start:self.i].strip())
 
@@ -485,13 +486,25 @@ class Parser(Lexer):
 
     # ------------------------------------------------------------------ [[ ]]
     def parse_cond_command(self) -> CondCommand:
+        """``[[ expr ]]``, parsed as bash does (a syntax error in it keeps ``$?``)."""
         self.advance()
-        expr = self._cond_or()
-        tok = self._cond_peek()
-        if not (tok[1] == "word" and tok[2].plain == "]]"):
-            raise self.unexpected(tok)
+        try:
+            expr = self._cond_or()
+            tok = self._cond_peek()
+            if not self._is_cond_end(tok):
+                raise self.error("syntax error in conditional expression", tok[0])
+        except Incomplete:
+            raise
+        except ParseError as e:
+            if e.status == 2:
+                e.status = KEEP_STATUS
+            raise
         self.advance()
         return CondCommand(expr, [])
+
+    @staticmethod
+    def _is_cond_end(tok: Token) -> bool:
+        return tok[1] == "word" and tok[2].plain == "]]"
 
     def _cond_peek(self) -> Token:
         while True:
@@ -507,7 +520,7 @@ class Parser(Lexer):
         return self._cond_chain("||", CondOr, self._cond_and)
 
     def _cond_and(self) -> CondExpr:
-        return self._cond_chain("&&", CondAnd, self._cond_not)
+        return self._cond_chain("&&", CondAnd, self._cond_term)
 
     def _cond_chain(self, op: str, node_type: type[CondAnd] | type[CondOr],
                     operand: Callable[[], CondExpr]) -> CondExpr:
@@ -520,49 +533,40 @@ class Parser(Lexer):
             self.advance()
             left = node_type(left, operand())
 
-    def _cond_not(self) -> CondExpr:
+    def _cond_operand(self, kind: str) -> Word:
+        """The word after a unary or binary operator."""
         tok = self._cond_peek()
-        if tok[1] == "word" and tok[2].plain == "!":
-            self.advance()
-            return CondNot(self._cond_not())
-        return self._cond_primary()
+        if tok[1] != "word" or self._is_cond_end(tok):
+            raise self.error(f"unexpected argument `{self._cond_text(tok)}' to conditional {kind} operator", tok[0])
+        self.advance()
+        word: Word = tok[2]
+        return word
 
-    def _cond_word(self) -> Word:
-        tok = self._cond_peek()
-        if tok[1] == "word":
-            self.advance()
-            word: Word = tok[2]
-            return word
-        raise self.error(f"syntax error in conditional expression: unexpected token `{tok[2]}'", tok[0])
+    def _cond_text(self, tok: Token) -> str:
+        return self.token_text(tok) if tok[1] in ("word", "ionum") else str(tok[2])
 
-    def _cond_primary(self) -> CondExpr:
+    def _cond_term(self) -> CondExpr:
         tok = self._cond_peek()
         if tok[1] == "op" and tok[2] == "(":
             self.advance()
             expr = self._cond_or()
             tok = self._cond_peek()
             if not (tok[1] == "op" and tok[2] == ")"):
-                raise self.unexpected(tok)
+                raise self.error("expected `)'", tok[0])
             self.advance()
             return expr
         if tok[1] != "word":
-            raise self.error(f"syntax error in conditional expression: unexpected token `{tok[2]}'", tok[0])
+            raise self.error(f"unexpected token `{self._cond_text(tok)}' in conditional command", tok[0])
         text = tok[2].plain
         if text == "]]":
             raise self.error("syntax error in conditional expression", tok[0])
+        self.advance()
+        if text == "!":
+            return CondNot(self._cond_term())
         if text is not None and len(text) == 2 and text[0] == "-" and text[1] in UNARY_TESTS:
-            # unary operator unless it's followed by a binary operator or ]]
-            self.advance()
-            nxt = self._cond_peek()
-            if nxt[1] == "word" and nxt[2].plain != "]]" and not _is_cond_binop(nxt):
-                operand = self._cond_word()
-                return CondUnary(text, operand)
-            if nxt[1] == "word" and nxt[2].plain == "]]":
-                return CondWord(tok[2])
-            left = tok[2]
-        else:
-            self.advance()
-            left = tok[2]
+            # bash: a unary operator always takes the next word (even `==`) as its operand
+            return CondUnary(text, self._cond_operand("unary"))
+        left = tok[2]
         nxt = self._cond_peek()
         if _is_cond_binop(nxt):
             op = nxt[2] if nxt[1] == "op" else nxt[2].plain
@@ -570,11 +574,13 @@ class Parser(Lexer):
             if op == "=~":
                 right = self.read_regex_word()
             else:
-                right = self._cond_word()
+                right = self._cond_operand("binary")
             if op == "==":
                 op = "="
             return CondBinary(op, left, right)
-        return CondWord(left)
+        if self._is_cond_end(nxt) or (nxt[1] == "op" and nxt[2] in ("&&", "||", ")")):
+            return CondWord(left)
+        raise self.error("conditional binary operator expected", nxt[0])
 
     def sub_parser(self, text: str, first_line: int) -> Parser:
         return Parser(text, None, first_line)
