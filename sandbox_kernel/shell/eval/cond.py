@@ -288,7 +288,8 @@ async def eval_cond(sh, expr) -> bool:
         op = expr.op
         if op in ("=", "!="):
             pattern = await sh.expand_pattern(expr.right)
-            result = pat.match(pattern, left, sh.shopts["extglob"], sh.shopts["nocasematch"], sh.pattern_budget())
+            # [[ == ]] matches as if extglob were on (bash 5.2)
+            result = pat.match(pattern, left, True, sh.shopts["nocasematch"], sh.pattern_budget())
             return result if op == "=" else not result
         if op == "=~":
             return await regex_match(sh, left, expr.right)

@@ -539,7 +539,7 @@ class Shell(Expander, Redirections, Pipelines):
     # ================================================================== running source text
     async def run_source(self, text: str, fds: dict, first_line: int = 1) -> int:
         """Parse and run ``text`` command by command (like bash reading a script)."""
-        parser = Parser(text, self.active_aliases, first_line)
+        parser = Parser(text, self.active_aliases, first_line, self.parse_extglob)
         status = self.last_status
         while True:
             try:

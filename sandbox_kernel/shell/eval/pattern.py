@@ -16,7 +16,6 @@ from typing import Iterator, Union
 import regex
 
 from ...wildcard import Budget, CLASSES, CharSet, Wildcard, bracket_end, compile_wildcard, parse_bracket
-from ..syntax.lexer import group_end
 
 EXTGLOB_CHARS = frozenset("*?+@!")
 #: seconds a regex match runs on the calling thread before it moves to a helper thread
@@ -114,6 +113,25 @@ def split_pattern_list(text: str) -> list[str]:
         i += 1
     out.append(text[start:])
     return out
+
+
+def group_end(pat: str, i: int) -> int:
+    """Index of the ``)`` closing the ``(`` at ``i`` (backslash escapes skipped), or -1."""
+    depth = 0
+    n = len(pat)
+    while i < n:
+        c = pat[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    return -1
 
 
 # ----------------------------------------------------------------------------- extglob regexes

@@ -464,6 +464,10 @@ class Expander:
         return "".join([self._ifs_join(await self._expand_dq(word.parts))])
 
     # ------------------------------------------------------------------ internals
+    def parse_extglob(self) -> bool:
+        """For the parser: extglob groups are words when the line is read with extglob on."""
+        return self.shopts["extglob"]
+
     def pattern_budget(self) -> Budget:
         """How long one pattern match may run: until this run is cancelled or out of time."""
         return Budget(self.check_cancel, self.rt.deadline)

@@ -17,6 +17,8 @@ from .escapes import decode_ansi_c
 Token = tuple[int, str, Any, int]
 #: an alias table, or a callable returning the current one (None: no alias expansion)
 Aliases = Union[dict[str, str], Callable[[], "dict[str, str] | None"], None]
+#: a parse-time option: a value, or a callable returning the current value
+Switch = Union[bool, Callable[[], bool]]
 
 
 #: the exit status of a script whose syntax error is inside ``[[ ]]``: bash keeps ``$?``
@@ -50,6 +52,10 @@ SPECIAL_PARAMS = frozenset("@*#?-$!0123456789")
 NAME_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
 NAME_CHARS = NAME_START | frozenset("0123456789")
 EXPANDING = frozenset("*?[{~@!+")
+#: the characters before ( that start an extglob group
+EXTGLOB_PREFIX = frozenset("?*+@!")
+#: where the text of one alternative of an extglob group ends
+GROUP_STOP = frozenset("|)")
 DIGITS = frozenset("0123456789")
 
 
@@ -57,36 +63,23 @@ def is_name(s: str) -> bool:
     return bool(s) and s[0] in NAME_START and all(c in NAME_CHARS for c in s)
 
 
-def group_end(pat: str, i: int) -> int:
-    """Index of the ``)`` closing the ``(`` at ``i`` (backslash escapes skipped), or -1."""
-    depth = 0
-    n = len(pat)
-    while i < n:
-        c = pat[i]
-        if c == "\\":
-            i += 2
-            continue
-        if c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-            if depth == 0:
-                return i
-        i += 1
-    return -1
-
-
 class Lexer:
     """Reads ``src`` from ``self.i``. ``peek``/``advance`` give tokens; a newline token also
     reads the here-documents started on its line. The grammar parser subclasses this and
     provides the three methods at the end (nested command lists)."""
 
-    def __init__(self, src: str, aliases: Aliases = None, first_line: int = 1) -> None:
+    def __init__(self, src: str, aliases: Aliases = None, first_line: int = 1,
+                 extglob: Switch = True) -> None:
         self.src = src
         self.n = len(src)
         self.i = 0
         self.aliases = aliases
         self.first_line = first_line
+        #: whether @(...) and friends are read as part of a word (shopt extglob when the
+        #: line is parsed); a callable is asked each time
+        self.extglob = extglob
+        #: set while the pattern after == / != in [[ ]] is read (always extglob there)
+        self.force_extglob = False
         self._newlines = [k for k, c in enumerate(src) if c == "\n"]
         self.pending_heredocs: list[HereDoc] = []
         self._peeked: Token | None = None
@@ -463,6 +456,10 @@ class Lexer:
         start = i
         while i < n:
             c = s[i]
+            if c == "(" and lit and lit[-1] and lit[-1][-1] in EXTGLOB_PREFIX and \
+                    (stop is WORD_END or stop is GROUP_STOP) and self.extglob_on():
+                i = self._read_extglob_group(i, parts, lit)
+                continue
             if c in stop:
                 if brace_depth_stop and c == "}" and brace_depth > 0:
                     brace_depth -= 1
@@ -476,12 +473,6 @@ class Lexer:
                     self.expect_close_paren()
                     parts.append(ProcSub(c, body))
                     i = self.i
-                    continue
-                # extglob group after a pattern char: @(a|b)
-                if c == "(" and lit and lit[-1] and lit[-1][-1] in "?*+@!" and stop is WORD_END:
-                    j = self._match_paren(i)
-                    lit.append(s[i:j + 1])
-                    i = j + 1
                     continue
                 break
             if c == "\\":
@@ -539,11 +530,33 @@ class Lexer:
         self.i = i
         return parts
 
-    def _match_paren(self, i: int) -> int:
-        j = group_end(self.src, i)
-        if j < 0:
-            raise self.incomplete("unexpected EOF while looking for matching `)'")
-        return j
+    def extglob_on(self) -> bool:
+        if self.force_extglob:
+            return True
+        return self.extglob() if callable(self.extglob) else self.extglob
+
+    def _read_extglob_group(self, i: int, parts: list[Part], lit: list[str]) -> int:
+        """At the ``(`` of an extglob group such as ``@(a|b)``: its alternatives are read as
+        ordinary word parts (quotes and expansions work inside, and blanks, ``;``, ``&``,
+        ``<``, ``>`` are literal there); returns the index after the closing ``)``."""
+        s, n = self.src, self.n
+        lit.append("(")
+        i += 1
+        while True:
+            self.i = i
+            for p in self.read_word_parts(stop=GROUP_STOP):
+                if type(p) is Lit:
+                    lit.append(p.text)
+                else:
+                    _flush_lit(parts, lit)
+                    parts.append(p)
+            i = self.i
+            if i >= n:
+                raise self.incomplete("unexpected EOF while looking for matching `)'")
+            lit.append(s[i])
+            i += 1
+            if s[i - 1] == ")":
+                return i
 
     def _read_expansion(self, i: int, parts: list[Part], lit: list[str], in_dq: bool) -> int:
         """Read the ``$...`` or backquoted expansion at ``i`` into ``parts`` (a ``$`` that starts

@@ -573,6 +573,13 @@ class Parser(Lexer):
             self.advance()
             if op == "=~":
                 right = self.read_regex_word()
+            elif op in ("=", "==", "!="):
+                # the pattern is read (and matched) as with extglob on
+                self.force_extglob = True
+                try:
+                    right = self._cond_operand("binary")
+                finally:
+                    self.force_extglob = False
             else:
                 right = self._cond_operand("binary")
             if op == "==":
@@ -583,7 +590,7 @@ class Parser(Lexer):
         raise self.error("conditional binary operator expected", nxt[0])
 
     def sub_parser(self, text: str, first_line: int) -> Parser:
-        return Parser(text, None, first_line)
+        return Parser(text, None, first_line, self.extglob)
 
 UNARY_TESTS = frozenset("abcdefghknoprstuvwxzGLNOS")
 COND_BINOPS = frozenset({"=", "==", "!=", "=~", "-eq", "-ne", "-lt", "-le", "-gt", "-ge", "-nt",
