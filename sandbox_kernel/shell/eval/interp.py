@@ -29,7 +29,7 @@ from ..state import (AbortCommand, BreakLoop, ContinueLoop, ControlFlow, ExitShe
 from ..syntax.ast import (AndOr, ArithCommand, ArithFor, Assign, BraceGroup, Case, CommandList, CondCommand, For,
     FunctionDef, If, Loop, Pipeline, Select, SimpleCommand, Subshell)
 from ..syntax.lexer import KEEP_STATUS, Incomplete, ParseError, is_name
-from ..syntax.parser import Parser
+from ..syntax.parser import Parser, is_name_word
 from ..syntax.printer import format_cond, format_word
 from . import pattern as pat
 from .arith import ArithError, evaluate as arith_evaluate
@@ -897,6 +897,10 @@ class Shell(Expander, Redirections, Pipelines):
         return await self.with_redirs(node, fds, body)
 
     async def run_funcdef(self, node: FunctionDef, fds: dict) -> int:
+        if not is_name_word(node.name):
+            self.lineno = node.line
+            await self.report(fds, f"`{node.name}': not a valid identifier")
+            return 1
         self.functions[node.name] = node
         return 0
 

@@ -251,7 +251,7 @@ class Lexer:
     # ------------------------------------------------------------------ here-documents
     def add_heredoc(self, op: str, word: Word) -> HereDoc:
         """A ``<<``/``<<-`` redirection to ``word``: its body is read after the current line."""
-        quoted = any(not isinstance(p, Lit) for p in word.parts)
+        quoted = any(isinstance(p, (Quoted, DQ)) for p in word.parts)
         doc = HereDoc(Word([]), quoted, op == "<<-", _heredoc_delimiter(word))
         self.pending_heredocs.append(doc)
         return doc
@@ -445,14 +445,12 @@ class Lexer:
             fast = ""
         return Word(parts, plain, fast, self.src[start:self.i])
 
-    def read_word_parts(self, stop: frozenset[str] = WORD_END, assignment: bool = False,
-                        brace_depth_stop: bool = False) -> list[Part]:
+    def read_word_parts(self, stop: frozenset[str] = WORD_END, assignment: bool = False) -> list[Part]:
         """Parts of one word starting at self.i, up to an unquoted ``stop`` character."""
         s, n = self.src, self.n
         parts: list[Part] = []
         lit: list[str] = []
         i = self.i
-        brace_depth = 0
         start = i
         while i < n:
             c = s[i]
@@ -461,11 +459,6 @@ class Lexer:
                 i = self._read_extglob_group(i, parts, lit)
                 continue
             if c in stop:
-                if brace_depth_stop and c == "}" and brace_depth > 0:
-                    brace_depth -= 1
-                    lit.append(c)
-                    i += 1
-                    continue
                 # <( and >( start a process substitution at the beginning of a word
                 if c in "<>" and i == start and i + 1 < n and s[i + 1] == "(":
                     self.i = i + 2
@@ -505,10 +498,6 @@ class Lexer:
                 # literal text before a lone `$` stays a part of its own
                 _flush_lit(parts, lit)
                 i = self._read_expansion(i, parts, lit, in_dq=False)
-            elif brace_depth_stop and c == "{":
-                brace_depth += 1
-                lit.append(c)
-                i += 1
             elif c == "~" and assignment and lit and lit[-1].endswith(":"):
                 # a tilde after ':' in an assignment value expands too
                 _flush_lit(parts, lit)
@@ -519,8 +508,6 @@ class Lexer:
                 while j < n and s[j] not in stop and s[j] not in "\\'\"$`({~":
                     j += 1
                 if j == i + 1 and c in "({":
-                    if c == "{" and brace_depth_stop:
-                        brace_depth += 1
                     lit.append(c)
                     i += 1
                     continue
@@ -562,7 +549,7 @@ class Lexer:
         """Read the ``$...`` or backquoted expansion at ``i`` into ``parts`` (a ``$`` that starts
         none stays literal text); returns where reading goes on."""
         self.i = i
-        part = self.read_dollar(in_dq=in_dq) if self.src[i] == "$" else self.read_backtick()
+        part = self.read_dollar(in_dq=in_dq) if self.src[i] == "$" else self.read_backtick(in_dq)
         if part is None:
             lit.append("$")
             return i + 1
@@ -614,7 +601,10 @@ class Lexer:
         self.i = i
         return parts
 
-    def read_backtick(self) -> CmdSub:
+    def read_backtick(self, in_dq: bool = False) -> CmdSub:
+        """A backquoted command: ``\\$``, ``\\` ``, ``\\\\`` (and ``\\"`` inside double
+        quotes) lose their backslash before the body is parsed."""
+        escaped = '$`\\"' if in_dq else "$`\\"
         s = self.src
         i = self.i + 1
         buf = []
@@ -625,7 +615,7 @@ class Lexer:
             c = s[i]
             if c == "`":
                 break
-            if c == "\\" and i + 1 < self.n and s[i + 1] in "$`\\":
+            if c == "\\" and i + 1 < self.n and s[i + 1] in escaped:
                 buf.append(s[i + 1])
                 i += 2
                 continue
@@ -644,9 +634,12 @@ class Lexer:
         """At ``$``: returns a part (self.i after it), or None for a literal ``$``."""
         s = self.src
         i = self.i
+        while s.startswith("\\\n", i + 1):
+            # a line continuation after $ ($\<newline>? is $?): read on as if $ were at i
+            i += 2
         nxt = s[i + 1] if i + 1 < self.n else ""
         if nxt == "(":
-            if s.startswith("$((", i):
+            if s.startswith("((", i + 1):
                 arith = self._try_arith_sub(i)
                 if arith is not None:
                     return arith
@@ -748,8 +741,10 @@ class Lexer:
         if i >= n:
             raise self.incomplete("unexpected EOF while looking for matching `}'")
         length = indirect = False
-        # ${#} is the argument count; ${#name} a length
-        if s[i] == "#" and i + 1 < n and s[i + 1] != "}":
+        # ${#} is the argument count; ${#name} a length; ${##}/${#-}/${#?} the length of a
+        # special parameter, but ${###} and ${##pat} are $# with an operator (bash's reading)
+        if s[i] == "#" and i + 1 < n and s[i + 1] != "}" and (
+                s[i + 1] in NAME_CHARS or s.startswith("}", i + 2) or s.startswith("[", i + 2)):
             length = True
             i += 1
         elif s[i] == "!" and i + 1 < n and s[i + 1] != "}":
@@ -804,15 +799,23 @@ class Lexer:
         self.i = i
         param.op = op
         if op == ":":
-            param.arg = self._param_word(frozenset(":}"), in_dq)
+            if s.startswith("}", i):
+                return self._bad_substitution(i)
+            param.arg = self._offset_word(in_dq)
             if self.i < n and s[self.i] == ":":
                 self.i += 1
                 param.arg2 = self._param_word(frozenset("}"), in_dq)
         elif op in ("/", "//", "/#", "/%"):
+            lead = op == "//" and s.startswith("/", self.i)
+            if lead:
+                # ${x////c}: the pattern cannot be empty, so this slash starts it
+                self.i += 1
             param.arg = self._param_word(frozenset("/}"), in_dq, pattern=True)
+            if lead:
+                param.arg = Word(_merge_lits([Lit("/"), *param.arg.parts]))
             if self.i < n and s[self.i] == "/":
                 self.i += 1
-                param.arg2 = self._param_word(frozenset("}"), in_dq)
+                param.arg2 = self._param_word(frozenset("}"), in_dq, replacement=True)
         elif op == "@":
             j = self.i
             while j < n and s[j] != "}":
@@ -827,6 +830,23 @@ class Lexer:
             return self._bad_substitution(self.i)
         self.i += 1
         return param
+
+    def _offset_word(self, in_dq: bool) -> Word:
+        """The offset of ``${x:offset:length}``: an arithmetic text, so a ``:`` that belongs to
+        a ``?`` (``${s: 1 ? 2 : 0 : 1}``) does not end it."""
+        s = self.src
+        parts: list[Part] = []
+        while True:
+            parts.extend(self._param_word(frozenset(":}"), in_dq).parts)
+            questions = sum(p.text.count("?") - p.text.count(":") for p in parts if type(p) is Lit)
+            if questions > 0 and self.i < self.n and s[self.i] == ":":
+                parts.append(Lit(":"))
+                self.i += 1
+                continue
+            parts = _merge_lits(parts)
+            if len(parts) == 1 and isinstance(parts[0], Lit):
+                return Word(parts, parts[0].text)
+            return Word(parts)
 
     def _bad_substitution(self, i: int) -> Param:
         """Skip to the closing brace; the error is reported when the word is expanded."""
@@ -847,16 +867,20 @@ class Lexer:
         self.i = j + 1
         return Param(s[start:j + 1], "bad")
 
-    def _param_word(self, stop: frozenset[str], in_dq: bool, pattern: bool = False) -> Word:
+    def _param_word(self, stop: frozenset[str], in_dq: bool, pattern: bool = False,
+                    replacement: bool = False) -> Word:
+        """The word of a ``${name OP word}``; it ends at the first unquoted ``stop``
+        character (bash counts no braces: ``${x:-{a}b}`` is ``{a`` then ``b}``)."""
         s = self.src
         if in_dq and not pattern:
-            # inside "${x:-...}" the word is double-quoted text, single quotes literal
-            parts = self._read_dq_until(stop)
+            # inside "${x:-...}" the word is double-quoted text with single quotes literal;
+            # in the replacement of "${x/p/r}" bash 5.2 removes them
+            parts = self._read_dq_until(stop, quotes=replacement)
             return Word([DQ(parts)] if parts else [])
         if in_dq and pattern:
-            parts = self.read_word_parts(stop=stop, brace_depth_stop=True)
+            parts = self.read_word_parts(stop=stop)
             return Word(parts)
-        parts = self.read_word_parts(stop=stop, brace_depth_stop=True)
+        parts = self.read_word_parts(stop=stop)
         if self.i < self.n and s[self.i] not in stop:
             # blanks and operators are literal inside ${...}
             more: list[Part] = []
@@ -866,32 +890,45 @@ class Lexer:
                     more.append(Lit(c))
                     self.i += 1
                 else:
-                    more.extend(self.read_word_parts(stop=stop | frozenset(" \t\n;&|<>()"), brace_depth_stop=True))
+                    more.extend(self.read_word_parts(stop=stop | frozenset(" \t\n;&|<>()")))
             parts = _merge_lits(parts + more)
         if len(parts) == 1 and isinstance(parts[0], Lit):
             return Word(parts, parts[0].text)
         return Word(parts)
 
-    def _read_dq_until(self, stop: frozenset[str]) -> list[Part]:
+    def _read_dq_until(self, stop: frozenset[str], quotes: bool = False) -> list[Part]:
+        """Double-quoted text inside ``"${...}"`` up to a ``stop`` character. Single quotes
+        protect what they hold; with ``quotes`` they are removed, else kept as text."""
         s, n = self.src, self.n
         parts: list[Part] = []
         lit: list[str] = []
         i = self.i
-        depth = 0
+        in_single = False  # inside literal single quotes: expansions go on, no stop
         while True:
             if i >= n:
                 self.i = n
                 raise self.incomplete("unexpected EOF while looking for matching `}'")
             c = s[i]
-            if c in stop and not (c == "}" and depth > 0):
+            if c in stop and not in_single:
                 break
-            if c == "{":
-                depth += 1
-            elif c == "}":
-                depth -= 1
+            if c == "\\" and i + 1 < n and s[i + 1] == "\n":
+                i += 2
+                continue
             if c == "\\" and i + 1 < n and s[i + 1] in '$`\\"}':
                 lit.append(s[i + 1])
                 i += 2
+                continue
+            if c == "'" and quotes:
+                j = s.find("'", i + 1)
+                if j >= 0:
+                    _flush_lit(parts, lit)
+                    parts.append(Quoted(s[i + 1:j]))
+                    i = j + 1
+                    continue
+            if c == "'" and (in_single or s.find("'", i + 1) >= 0):
+                in_single = not in_single
+                lit.append(c)
+                i += 1
                 continue
             if c == '"':
                 # a nested double-quoted string inside "${x:-"..."}"
@@ -988,13 +1025,32 @@ def _merge_lits(parts: list[Part]) -> list[Part]:
 
 
 def _heredoc_delimiter(word: Word) -> str:
+    """The delimiter word as written, quotes removed but nothing expanded (``<<${a}`` ends at
+    a line ``${a}``)."""
+    src = word.source
+    if src is None:
+        return "".join(p.text for p in word.parts if isinstance(p, (Lit, Quoted)))
     out = []
-    for p in word.parts:
-        if isinstance(p, (Lit, Quoted)):
-            out.append(p.text)
-        elif isinstance(p, DQ):
-            out.append("".join(q.text if isinstance(q, Lit) else "" for q in p.parts))
-        elif isinstance(p, Param):
-            out.append("$" + p.name)
+    i, n = 0, len(src)
+    while i < n:
+        c = src[i]
+        if c == "\\" and i + 1 < n:
+            out.append(src[i + 1])
+            i += 2
+        elif c == "'":
+            j = src.find("'", i + 1)
+            j = n if j < 0 else j
+            out.append(src[i + 1:j])
+            i = j + 1
+        elif c == '"':
+            j = i + 1
+            while j < n and src[j] != '"':
+                if src[j] == "\\" and j + 1 < n and src[j + 1] in '"\\$`':
+                    j += 1
+                out.append(src[j])
+                j += 1
+            i = j + 1
+        else:
+            out.append(c)
+            i += 1
     return "".join(out)
-

@@ -15,7 +15,7 @@ from .ast import (
     CondBinary, CondCommand, CondExpr, CondNot, CondOr, CondUnary, CondWord, For, FunctionDef, If,
     Loop, Node, Pipeline, Redir, Select, SimpleCommand, Subshell, Word,
 )
-from .lexer import CLOSERS, KEEP_STATUS, RESERVED, Aliases, Incomplete, Lexer, ParseError, Token
+from .lexer import CLOSERS, KEEP_STATUS, RESERVED, Aliases, Incomplete, Lexer, ParseError, Token, is_name
 
 #: the commands that start with a reserved word (and take trailing redirections)
 CompoundCommand = Union[If, Loop, For, Select, ArithFor, Case, BraceGroup, CondCommand]
@@ -178,9 +178,10 @@ class Parser(Lexer):
                 node.line = line
                 self.parse_trailing_redirs(node.redirs)
                 return node
-            # name() { ... }
-            if text is not None and self._is_funcdef_start(tok):
-                return self.parse_function(text, tok[0])
+            # name() { ... }; a name with expansions in it ($foo-bar) is an error only when the
+            # definition runs, as in bash
+            if self._is_funcdef_start(tok):
+                return self.parse_function(text if text is not None else self.token_text(tok), tok[0])
         elif tok[1] == "op" and tok[2] == "(":
             line = self.line_at(tok[0])
             self.advance()
@@ -198,7 +199,10 @@ class Parser(Lexer):
         return self.parse_simple_command()
 
     def _is_funcdef_start(self, tok: Token) -> bool:
-        if not is_name_word(tok[2].plain):
+        text = tok[2].plain
+        if text is not None and not is_name_word(text):
+            return False
+        if text is None and (tok[2].source is None or tok[2].source in RESERVED or is_assignment(tok[2].source)):
             return False
         j = tok[3]
         s = self.src
@@ -301,6 +305,10 @@ class Parser(Lexer):
                     if assign is not None:
                         assigns.append(assign)
                         continue
+                elif name == "let" and self.looks_like_array_assign(tok) and self._paren_follows(tok):
+                    # let x=( 1 + 2 ): bash reads the parenthesized text as one argument
+                    words.append(self._let_paren_word(tok))
+                    continue
                 elif name in ("declare", "typeset", "local", "export", "readonly") and \
                         self.looks_like_array_assign(tok):
                     # declare -a x=(1 2): parse the element list as one word
@@ -319,6 +327,20 @@ class Parser(Lexer):
         if not assigns and not words and not redirs:
             raise self.unexpected(self.peek())
         return SimpleCommand(assigns, words, redirs, line)
+
+    def _paren_follows(self, tok: Token) -> bool:
+        s = self.src
+        eq = s.find("=", tok[0])
+        return 0 <= eq < tok[3] and s.startswith("(", eq + 1)
+
+    def _let_paren_word(self, tok: Token) -> Word:
+        s = self.src
+        start = s.find("(", tok[0])
+        end = self.closing(start, "()")
+        if end < 0:
+            raise self.incomplete("unexpected EOF while looking for matching `)'")
+        self.seek(end + 1)
+        return self.parse_text_word(s[tok[0]:end + 1], tok[0])
 
     # ------------------------------------------------------------------ compound commands
     def parse_if(self) -> If:
@@ -606,11 +628,23 @@ def _is_cond_binop(tok: Token) -> bool:
 
 
 def is_name_word(text: str | None) -> bool:
-    # function names may contain more than variable names (e.g. dashes, dots, colons)
-    if not text:
+    """Can ``text`` name a function? More than a variable name: dashes, dots, colons and an
+    ``=`` that does not make it an assignment (``func-name=ext () {...}``)."""
+    if not text or is_assignment(text):
         return False
-    return all(c not in "$`'\"\\=" for c in text) and text not in RESERVED and not isdigits(text[0]) or \
-        (isdigits(text[0]) and not isdigits(text) and "=" not in text)
+    return all(c not in "$`'\"\\" for c in text) and text not in RESERVED and not isdigits(text[0]) or \
+        (isdigits(text[0]) and not isdigits(text))
+
+
+def is_assignment(text: str) -> bool:
+    """Does the word ``text`` start with ``NAME=``, ``NAME+=`` or ``NAME[...]=``?"""
+    head = text.split("=", 1)[0]
+    if head == text:
+        return False
+    head = head.removesuffix("+")
+    if head.endswith("]") and "[" in head:
+        head = head[:head.index("[")]
+    return is_name(head)
 
 
 def parse(src: str, aliases: Aliases = None) -> CommandList:
@@ -638,4 +672,4 @@ def check_complete(src: str) -> str:
     return "complete"
 
 
-__all__ = ["Incomplete", "ParseError", "Parser", "check_complete", "parse"]
+__all__ = ["Incomplete", "ParseError", "Parser", "check_complete", "is_name_word", "parse"]
