@@ -17,6 +17,8 @@ from ..syntax.ast import ArithSub, CmdSub, DQ, Lit, Param, ProcSub, Quoted, Word
 from ..state import LimitExceeded, ShellError, ordered_keys, ordered_values
 
 _GLOB_ACTIVE = frozenset("*?[(")
+#: the ${x OP word} operators whose word is used as a value
+_DEFAULT_OPS = frozenset({":-", "-", ":=", "=", ":+", "+"})
 _SEQ = re.compile(r"^(-?[0-9]+)\.\.(-?[0-9]+)(?:\.\.(-?[0-9]+))?$")
 _CHAR_SEQ = re.compile(r"^(.)\.\.(.)(?:\.\.(-?[0-9]+))?$", re.S)
 
@@ -295,6 +297,9 @@ class Expander:
     """Mixin: needs the Shell's variables (``get_scalar``, ``lookup_var``), options, and
     ``command_substitution(body)``."""
 
+    #: set while the word of a ${x-word} inside an assignment value expands
+    in_assignment_word = False
+
     # ------------------------------------------------------------------ entry points
     async def expand_words(self, words: list) -> list[str]:
         """Expand command words into fields (brace, split, glob); at most ``Limits.words``."""
@@ -327,7 +332,7 @@ class Expander:
                 continue
             if not _has_brace(parts) or not self.options["braceexpand"]:
                 fields = _Fields(self.ifs())
-                await self._expand_parts(parts, fields, first=True)
+                await self._expand_parts(parts, fields, first=True, assign_like=w.assign_like)
                 fields.end()
                 self._finish_fields(fields.out, out)
             else:
@@ -415,20 +420,29 @@ class Expander:
             if tp is Quoted:
                 return p.text
         out: list[str] = []
+        assignment = assignment or self.in_assignment_word
         for k, p in enumerate(parts):
             tp = type(p)
             if tp is Lit:
                 text = p.text
-                if text.startswith("~") and (k == 0 or assignment):
-                    if k == 0 or (assignment and out and "".join(out).endswith(":")):
-                        text = self._tilde(text, assignment)
+                if "~" in text and (k == 0 or assignment):
+                    text = self._tilde(text, assignment, k == 0 or (bool(out) and out[-1].endswith(":")))
                 out.append(text)
             elif tp is Quoted:
                 out.append(p.text)
             elif tp is DQ:
-                out.append(self._ifs_join(await self._expand_dq(p.parts)))
+                # "$@" in a one-string context joins with spaces whatever IFS is
+                out.append(" ".join(await self._expand_dq(p.parts)))
             else:
-                value = await self._expand_part_value(p, quoted=True)
+                if assignment and tp is Param and p.op in _DEFAULT_OPS and not self.in_assignment_word:
+                    # x=~:${u-~:~}: the word inside takes an assignment's tilde rules too
+                    self.in_assignment_word = True
+                    try:
+                        value = await self._expand_part_value(p, quoted=True)
+                    finally:
+                        self.in_assignment_word = False
+                else:
+                    value = await self._expand_part_value(p, quoted=True)
                 if isinstance(value, list):
                     out.append(" ".join(value) if isinstance(p, Param) and self._is_at(p) else self._ifs_join(value))
                 elif value is not None:
@@ -487,26 +501,32 @@ class Expander:
 
     @staticmethod
     def _is_at(p: Param) -> bool:
-        return p.name == "@" or (p.index is not None and p.index.plain == "@")
+        """Does "p" give several words like "$@"?"""
+        return p.name == "@" or (p.index is not None and p.index.plain == "@") or p.op == "prefix@"
 
-    async def _expand_parts(self, parts: list, fields: _Fields, first: bool = False, split_lits: bool = False) -> None:
+    async def _expand_parts(self, parts: list, fields: _Fields, first: bool = False, split_lits: bool = False,
+                            assign_like: bool = False) -> None:
+        """Add a word's parts to ``fields``. ``first``: the parts start the word (a leading
+        tilde expands); ``split_lits``: literal text splits too (the word of an unquoted
+        ``${x:-word}``); ``assign_like``: an argument such as ``x=~/a:~/b``."""
         for k, p in enumerate(parts):
             tp = type(p)
             if tp is Lit:
                 text = p.text
-                if k == 0 and first and text.startswith("~"):
-                    expanded = self._tilde(text, False)
-                    if expanded != text:
-                        slash = text.find("/")
-                        head = expanded if slash < 0 else expanded[:len(expanded) - (len(text) - slash)]
-                        fields.quote(head)
-                        text = text[slash:] if slash >= 0 else ""
-                        if not text:
-                            continue
-                if split_lits:
-                    fields.split(text)
-                else:
-                    fields.lit(text)
+                pieces = None
+                if "~" in text and (assign_like or (k == 0 and first)):
+                    if assign_like and k == 0:
+                        eq = text.find("=") + 1
+                        fields.lit(text[:eq])
+                        text = text[eq:]
+                    pieces = self.tilde_pieces(text, k == 0 and first, assign_like)
+                for piece, expanded in pieces or [(text, False)]:
+                    if expanded:
+                        fields.quote(piece)
+                    elif split_lits:
+                        fields.split(piece)
+                    elif piece:
+                        fields.lit(piece)
             elif tp is Quoted:
                 fields.quote(p.text)
             elif tp is DQ:
@@ -524,13 +544,26 @@ class Expander:
                 if value is None:
                     continue
                 if isinstance(value, list):
-                    # $@ / ${a[@]} unquoted: each element splits on its own
-                    for idx, v in enumerate(value):
-                        if idx:
-                            fields.end()
-                        fields.split(v)
+                    self._split_list(p, value, fields)
                 else:
                     fields.split(value)
+
+    def _split_list(self, p, values: list[str], fields: _Fields) -> None:
+        """Unquoted ``$@``, ``$*``, ``${a[@]}``: bash joins the elements with IFS's first
+        character and splits the whole, so with IFS=x an empty element is an empty field.
+        With an empty IFS each element is a field of its own (empty ones vanish), except
+        ``${!prefix*}`` (joined without a separator) and ``${!a[*]}`` (with spaces)."""
+        ifs = fields.ifs
+        if ifs:
+            fields.split(ifs[0].join(values))
+            return
+        if type(p) is Param and (p.op == "prefix*" or (p.indirect and p.index is not None and p.index.plain == "*")):
+            fields.split(("" if p.op == "prefix*" else " ").join(values))
+            return
+        for idx, v in enumerate(values):
+            if idx:
+                fields.end()
+            fields.split(v)
 
     async def _expand_dq(self, parts: list) -> list[str]:
         """Expand the inside of double quotes: normally one string, several for "$@"."""
@@ -588,26 +621,57 @@ class Expander:
         except RecursionError:
             raise ShellError(f"{text}: expression recursion level exceeded", 1, abort=True) from None
 
-    def _tilde(self, text: str, assignment: bool) -> str:
-        slash = text.find("/")
-        head = text[1:] if slash < 0 else text[1:slash]
-        rest = "" if slash < 0 else text[slash:]
-        if head == "":
+    def _tilde_dir(self, name: str) -> str | None:
+        """The directory ``~name`` stands for, or None (the text stays as written)."""
+        if name == "":
             home = self.get_scalar("HOME")
-            value = home if home is not None else "/home/user"
-        elif head == "+":
-            value = self.get_scalar("PWD") or self.cwd
-        elif head == "-":
-            value = self.get_scalar("OLDPWD")
+            return home if home is not None else "/home/user"
+        if name == "+":
+            return self.get_scalar("PWD") or self.cwd
+        if name == "-":
+            return self.get_scalar("OLDPWD")
+        if name == "user":
+            return "/home/user"
+        if name == "root":
+            return "/root"
+        return None
+
+    def tilde_pieces(self, text: str, at_start: bool, after_colons: bool) -> list[tuple[str, bool]] | None:
+        """``text`` as (piece, expanded) pairs: a ``~`` at its start (``at_start``) or, in an
+        assignment (``after_colons``), after a ``:`` is expanded up to the next ``/`` (or
+        ``:``). None when nothing was expanded."""
+        if "~" not in text:
+            return None
+        starts = [0] if at_start and text.startswith("~") else []
+        if after_colons:
+            k = text.find(":~")
+            while k >= 0:
+                starts.append(k + 1)
+                k = text.find(":~", k + 1)
+        pieces: list[tuple[str, bool]] = []
+        done = 0
+        for i in starts:
+            if i < done:
+                continue
+            end = i + 1
+            while end < len(text) and text[end] != "/" and not (after_colons and text[end] == ":"):
+                end += 1
+            value = self._tilde_dir(text[i + 1:end])
             if value is None:
-                return text
-        elif head == "user":
-            value = "/home/user"
-        elif head == "root":
-            value = "/root"
-        else:
-            return text
-        return value + rest
+                continue
+            if i > done:
+                pieces.append((text[done:i], False))
+            pieces.append((value, True))
+            done = end
+        if not pieces:
+            return None
+        if done < len(text):
+            pieces.append((text[done:], False))
+        return pieces
+
+    def _tilde(self, text: str, assignment: bool, at_start: bool = True) -> str:
+        pieces = self.tilde_pieces(text, at_start, assignment)
+        return text if pieces is None else "".join(t for t, _ in pieces)
 
     async def _param_with_word(self, p: Param, fields: _Fields) -> None:
         """Unquoted ``${x:-word}`` and friends: the word's own quoting survives."""
@@ -632,7 +696,7 @@ class Expander:
             use_word = is_set
         if op in (":+", "+"):
             if use_word and p.arg is not None:
-                await self._expand_parts(p.arg.parts, fields, split_lits=True)
+                await self._expand_parts(p.arg.parts, fields, first=True, split_lits=True)
             return
         if use_word:
             if op in (":=", "="):
@@ -646,13 +710,10 @@ class Expander:
                 fields.split(text)
                 return
             if p.arg is not None:
-                await self._expand_parts(p.arg.parts, fields, split_lits=True)
+                await self._expand_parts(p.arg.parts, fields, first=True, split_lits=True)
             return
         if isinstance(value, list):
-            for idx, v in enumerate(value):
-                if idx:
-                    fields.end()
-                fields.split(v)
+            self._split_list(p, value, fields)
         elif value:
             fields.split(value)
 

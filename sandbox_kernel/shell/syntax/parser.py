@@ -319,6 +319,8 @@ class Parser(Lexer):
                 self.advance()
                 if not words:
                     name = tok[2].plain
+                elif tok[2].source is not None and is_assignment(tok[2].source):
+                    tok[2].assign_like = True
                 words.append(tok[2])
             elif kind == "ionum" or (kind == "op" and tok[2] in REDIR_OPS):
                 redirs.append(self.parse_redir())
