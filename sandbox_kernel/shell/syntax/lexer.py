@@ -83,10 +83,13 @@ class Lexer:
         self._newlines = [k for k, c in enumerate(src) if c == "\n"]
         self.pending_heredocs: list[HereDoc] = []
         self._peeked: Token | None = None
-        self._alias_guard: set[str] = set()
         #: (line, message) notes bash prints as warnings (a here-doc ended by end of input)
         self.warnings: list[tuple[int, str]] = []
-        self._alias_end = -1
+        #: (end, name) of the alias values being read: a name is not expanded inside itself
+        self._alias_regions: list[tuple[int, str]] = []
+        #: after an alias whose value ends in a blank, the first word from here on is
+        #: checked for an alias too (-1: none)
+        self._alias_next = -1
 
     # ------------------------------------------------------------------ positions
     def line_at(self, pos: int) -> int:
@@ -128,6 +131,17 @@ class Lexer:
         """The next token as (start, kind, value, end): kind is op|word|nl|eof|ionum."""
         if self._peeked is not None:
             return self._peeked
+        tok = self._lex()
+        if self._alias_next >= 0 and tok[0] >= self._alias_next:
+            # the word after an alias value ending in a blank, and the first word of what
+            # that word expands to, again and again
+            self._alias_next = -1
+            while self.expand_alias(tok):
+                tok = self._lex()
+        self._peeked = tok
+        return tok
+
+    def _lex(self) -> Token:
         self.skip_blanks()
         start = self.i
         s = self.src
@@ -160,7 +174,6 @@ class Lexer:
                         tok = self._word_token(start)
                 else:
                     tok = self._word_token(start)
-        self._peeked = tok
         return tok
 
     def _word_token(self, start: int) -> Token:
@@ -225,27 +238,29 @@ class Lexer:
 
     # ------------------------------------------------------------------ aliases
     def expand_alias(self, tok: Token) -> bool:
-        """Replace the command word ``tok`` by its alias in the source (the next ``peek``
-        reads the value); False when it is no alias or may not be expanded here."""
-        if tok[1] != "word" or tok[2].plain is None or tok[0] < self._alias_end:
+        """Replace the word ``tok`` by its alias in the source (the next ``peek`` reads the
+        value); False when it is no alias or is one whose value is being read."""
+        if tok[1] != "word" or tok[2].plain is None:
             return False
         aliases = self.aliases() if callable(self.aliases) else self.aliases
         if not aliases:
             return False
         name = tok[2].plain
         value = aliases.get(name)
-        if value is None or name in self._alias_guard:
-            return False
         start, end = tok[0], tok[3]
+        # the values this word is inside of
+        regions = [r for r in self._alias_regions if r[0] > start]
+        self._alias_regions = regions
+        if value is None or any(n == name for _, n in regions):
+            return False
         self.src = self.src[:start] + value + self.src[end:]
         self.n = len(self.src)
         self._newlines = [k for k, c in enumerate(self.src) if c == "\n"]
         self.seek(start)
-        self._alias_guard.add(name)
-        # a value ending in a blank makes the next word eligible too
-        self._alias_end = start + len(value) if not value.endswith((" ", "\t")) else start + len(value) - 1
-        if not value.endswith((" ", "\t")):
-            self._alias_guard = set()
+        delta = len(value) - (end - start)
+        self._alias_regions = [(e + delta, n) for e, n in regions] + [(start + len(value), name)]
+        # a value ending in a blank makes the word after it eligible too
+        self._alias_next = start + len(value) if value.endswith((" ", "\t")) else -1
         return True
 
     # ------------------------------------------------------------------ here-documents
@@ -302,7 +317,7 @@ class Lexer:
         if s.startswith("]]", self.i) and (self.i + 2 >= self.n or s[self.i + 2] in WORD_END):
             raise self.error("unexpected argument `]]' to conditional binary operator")
         while self.i < self.n:
-            c = s[self.i]
+            c = self.src[self.i]
             if depth == 0 and c in " \t\n":
                 break
             if depth == 0 and (s.startswith("&&", self.i) or s.startswith("||", self.i)):
@@ -330,6 +345,7 @@ class Lexer:
             else:
                 start = self.i
                 sub = self.read_word_parts(stop=frozenset(" \t\n()|<>&;"))
+                s = self.src  # an alias inside may have changed the text
                 if self.i == start:
                     break
                 for p in sub:
@@ -457,6 +473,7 @@ class Lexer:
             if c == "(" and lit and lit[-1] and lit[-1][-1] in EXTGLOB_PREFIX and \
                     (stop is WORD_END or stop is GROUP_STOP) and self.extglob_on():
                 i = self._read_extglob_group(i, parts, lit)
+                s, n = self.src, self.n  # an alias inside may have changed the text
                 continue
             if c in stop:
                 # <( and >( start a process substitution at the beginning of a word
@@ -466,6 +483,7 @@ class Lexer:
                     self.expect_close_paren()
                     parts.append(ProcSub(c, body))
                     i = self.i
+                    s, n = self.src, self.n
                     continue
                 break
             if c == "\\":
@@ -494,10 +512,12 @@ class Lexer:
                 inner = self.read_dq_parts()
                 parts.append(DQ(inner))
                 i = self.i
+                s, n = self.src, self.n
             elif c == "$" or c == "`":
                 # literal text before a lone `$` stays a part of its own
                 _flush_lit(parts, lit)
                 i = self._read_expansion(i, parts, lit, in_dq=False)
+                s, n = self.src, self.n  # an alias inside may have changed the text
             elif c == "~" and assignment and lit and lit[-1].endswith(":"):
                 # a tilde after ':' in an assignment value expands too
                 _flush_lit(parts, lit)
@@ -538,6 +558,7 @@ class Lexer:
                     _flush_lit(parts, lit)
                     parts.append(p)
             i = self.i
+            s, n = self.src, self.n  # an alias inside may have changed the text
             if i >= n:
                 raise self.incomplete("unexpected EOF while looking for matching `)'")
             lit.append(s[i])
@@ -591,6 +612,7 @@ class Lexer:
                 continue
             if c == "$" or c == "`":
                 i = self._read_expansion(i, parts, lit, in_dq=True)
+                s, n = self.src, self.n  # an alias inside may have changed the text
                 continue
             j = i + 1
             while j < n and s[j] not in '"\\$`\'':
@@ -802,7 +824,7 @@ class Lexer:
             if s.startswith("}", i):
                 return self._bad_substitution(i)
             param.arg = self._offset_word(in_dq)
-            if self.i < n and s[self.i] == ":":
+            if self.i < self.n and self.src[self.i] == ":":
                 self.i += 1
                 param.arg2 = self._param_word(frozenset("}"), in_dq)
         elif op in ("/", "//", "/#", "/%"):
@@ -813,7 +835,7 @@ class Lexer:
             param.arg = self._param_word(frozenset("/}"), in_dq, pattern=True)
             if lead:
                 param.arg = Word(_merge_lits([Lit("/"), *param.arg.parts]))
-            if self.i < n and s[self.i] == "/":
+            if self.i < self.n and self.src[self.i] == "/":
                 self.i += 1
                 param.arg2 = self._param_word(frozenset("}"), in_dq, replacement=True)
         elif op == "@":
@@ -824,9 +846,9 @@ class Lexer:
             self.i = j
         else:
             param.arg = self._param_word(frozenset("}"), in_dq, pattern=op in ("#", "##", "%", "%%", "^", "^^", ",", ",,", "~", "~~"))
-        if self.i >= n:
+        if self.i >= self.n:
             raise self.incomplete("unexpected EOF while looking for matching `}'")
-        if s[self.i] != "}":
+        if self.src[self.i] != "}":
             return self._bad_substitution(self.i)
         self.i += 1
         return param
@@ -834,12 +856,11 @@ class Lexer:
     def _offset_word(self, in_dq: bool) -> Word:
         """The offset of ``${x:offset:length}``: an arithmetic text, so a ``:`` that belongs to
         a ``?`` (``${s: 1 ? 2 : 0 : 1}``) does not end it."""
-        s = self.src
         parts: list[Part] = []
         while True:
             parts.extend(self._param_word(frozenset(":}"), in_dq).parts)
             questions = sum(p.text.count("?") - p.text.count(":") for p in parts if type(p) is Lit)
-            if questions > 0 and self.i < self.n and s[self.i] == ":":
+            if questions > 0 and self.i < self.n and self.src[self.i] == ":":
                 parts.append(Lit(":"))
                 self.i += 1
                 continue
@@ -871,7 +892,6 @@ class Lexer:
                     replacement: bool = False) -> Word:
         """The word of a ``${name OP word}``; it ends at the first unquoted ``stop``
         character (bash counts no braces: ``${x:-{a}b}`` is ``{a`` then ``b}``)."""
-        s = self.src
         if in_dq and not pattern:
             # inside "${x:-...}" the word is double-quoted text with single quotes literal;
             # in the replacement of "${x/p/r}" bash 5.2 removes them
@@ -881,11 +901,11 @@ class Lexer:
             parts = self.read_word_parts(stop=stop)
             return Word(parts)
         parts = self.read_word_parts(stop=stop)
-        if self.i < self.n and s[self.i] not in stop:
+        if self.i < self.n and self.src[self.i] not in stop:
             # blanks and operators are literal inside ${...}
             more: list[Part] = []
-            while self.i < self.n and s[self.i] not in stop:
-                c = s[self.i]
+            while self.i < self.n and self.src[self.i] not in stop:
+                c = self.src[self.i]
                 if c in " \t\n;&|<>()":
                     more.append(Lit(c))
                     self.i += 1
@@ -936,6 +956,7 @@ class Lexer:
                 self.i = i + 1
                 parts.extend(self.read_dq_parts())
                 i = self.i
+                s, n = self.src, self.n
                 continue
             if c == "$" and i + 1 < n and s[i + 1] == "'":
                 # $'...' keeps its meaning inside "${x:-...}" (bash's extquote)
@@ -945,6 +966,7 @@ class Lexer:
                 continue
             if c == "$" or c == "`":
                 i = self._read_expansion(i, parts, lit, in_dq=True)
+                s, n = self.src, self.n  # an alias inside may have changed the text
                 continue
             lit.append(c)
             i += 1

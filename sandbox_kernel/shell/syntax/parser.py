@@ -147,7 +147,8 @@ class Parser(Lexer):
     # ------------------------------------------------------------------ commands
     def parse_command(self) -> Node:
         tok = self.peek()
-        if self.expand_alias(tok):
+        # the command word, and the first word of an alias's value, again and again
+        while self.expand_alias(tok):
             tok = self.peek()
         if tok[1] == "word":
             text = tok[2].plain
@@ -300,6 +301,9 @@ class Parser(Lexer):
             tok = self.peek()
             kind = tok[1]
             if kind == "word":
+                if not words and (assigns or redirs) and self.expand_alias(tok):
+                    # the command word after assignments and redirections
+                    continue
                 if not words:
                     assign = self.read_assignment(tok)
                     if assign is not None:
@@ -614,7 +618,7 @@ class Parser(Lexer):
         raise self.error("conditional binary operator expected", nxt[0])
 
     def sub_parser(self, text: str, first_line: int) -> Parser:
-        return Parser(text, None, first_line, self.extglob)
+        return Parser(text, self.aliases, first_line, self.extglob)
 
 UNARY_TESTS = frozenset("abcdefghknoprstuvwxzGLNOS")
 COND_BINOPS = frozenset({"=", "==", "!=", "=~", "-eq", "-ne", "-lt", "-le", "-gt", "-ge", "-nt",
