@@ -449,6 +449,17 @@ class Expander:
                     out.append(value)
         return "".join(out)
 
+    async def expand_redirect_target(self, word: Word) -> str:
+        """The file of a redirection: brace-expanded, split and globbed like a command word
+        (``> one-*``), and it must come to exactly one word."""
+        fast = word.fast
+        if fast is not None:
+            return fast
+        fields = await self.expand_words([word])
+        if len(fields) != 1:
+            raise ShellError(f"{word.source or ''}: ambiguous redirect", 1)
+        return fields[0]
+
     async def expand_pattern(self, word: Word) -> str:
         """A pattern: quoted characters escaped so they match literally."""
         fast = word.fast
