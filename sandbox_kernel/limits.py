@@ -26,6 +26,9 @@ class Limits:
     #: Commands (simple commands, builtins and functions) one run may execute: a backstop for
     #: runaway loops next to the wall time (a while-read loop over 1M lines needs ~3M).
     commands: int = 10_000_000
+    #: Words one shell command may expand to (brace expansion, "$@", globs): word-list bombs
+    #: such as {1..1000}{1..1000}{1..1000} end with an error before they take the memory.
+    words: int = 1_000_000
     #: Nesting depth of shell function calls (and nested `bash -c` / `source`).
     function_depth: int = 1000
     #: Total bytes of file content the VFS may hold.
@@ -94,6 +97,7 @@ DEFAULT_CEILINGS = Limits(
     stdout_bytes=256 * 1024**2,
     stderr_bytes=256 * 1024**2,
     commands=10**10,
+    words=20_000_000,
     function_depth=1000,
     vfs_bytes=4 * 1024**3,
     vfs_inodes=2_000_000,

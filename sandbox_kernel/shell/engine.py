@@ -71,6 +71,9 @@ class ShellEngine:
         self.shell = Shell(self.rt)
         self.shell.interactive = interactive
         self.shell.shopts["expand_aliases"] = interactive
+        # notebook cells get extglob (as an interactive bash with bash-completion has it);
+        # scripts and `bash -c` start without it, as bash does
+        self.shell.shopts["extglob"] = interactive
         #: stdin for the next run (the CLI and run_script set it); None means the kernel's input()
         self.next_stdin: InputStream | None = None
         self._init_variables()
@@ -104,6 +107,7 @@ class ShellEngine:
         """Make this a non-interactive script shell (``bash -c``/``bash FILE`` semantics)."""
         self.shell.interactive = False
         self.shell.shopts["expand_aliases"] = False
+        self.shell.shopts["extglob"] = False
         self.shell.arg0 = arg0
         self.shell.positional = list(args or [])
 

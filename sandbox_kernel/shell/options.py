@@ -3,7 +3,7 @@ values a new shell starts with. Shared by the interpreter and the set/shopt/bash
 from __future__ import annotations
 
 SHOPT_DEFAULTS = {
-    "nullglob": False, "failglob": False, "dotglob": False, "globstar": False, "extglob": True,
+    "nullglob": False, "failglob": False, "dotglob": False, "globstar": False, "extglob": False,
     "nocaseglob": False, "nocasematch": False, "expand_aliases": False, "lastpipe": False,
     "globskipdots": True, "sourcepath": True, "xpg_echo": False, "inherit_errexit": False,
     "checkwinsize": True, "cmdhist": True, "interactive_comments": True, "progcomp": True,

@@ -31,3 +31,11 @@ def test_hex_unicode_and_bytes():
     assert decode_escape(r"\U110000", 0, ECHO)[0] == "?"
     assert decode_ansi_c(r"\xq") == r"\xq"
     assert decode_escapes("a\\", echo=True) == ("a\\", False)
+
+
+def test_ansi_c_strings_are_c_strings():
+    # bash keeps C strings: $'...' ends at a NUL, and an octal escape is a byte
+    assert decode_ansi_c(r"a\0b") == "a"
+    assert decode_ansi_c(r"x\U0z") == "x"
+    assert decode_ansi_c(r"\x00") == ""
+    assert decode_ansi_c(r"\377").encode("utf-8", "surrogateescape") == b"\xff"

@@ -5,6 +5,7 @@ from sandbox_kernel.cli import run_script
 from sandbox_kernel.shell.eval import pattern
 from sandbox_kernel.shell.eval.arith import ArithError, evaluate
 from sandbox_kernel.shell.eval.word import brace_expand, brace_sequence
+from sandbox_kernel.shell.state import LimitExceeded
 
 
 def sh(src, stdin=b""):
@@ -51,14 +52,24 @@ def test_arith_errors(expr):
 
 
 def test_brace_sequences():
-    assert brace_sequence("1..5") == ["1", "2", "3", "4", "5"]
-    assert brace_sequence("5..1..2") == ["5", "3", "1"]
-    assert brace_sequence("01..03") == ["01", "02", "03"]
-    assert brace_sequence("a..e..2") == ["a", "c", "e"]
-    assert brace_sequence("a..5") is None
-    words = ["".join(t) for t in brace_expand(list("x{a,b{1,2}}y"))]
+    assert brace_sequence("1..5", 100) == ["1", "2", "3", "4", "5"]
+    assert brace_sequence("5..1..2", 100) == ["5", "3", "1"]
+    assert brace_sequence("01..03", 100) == ["01", "02", "03"]
+    assert brace_sequence("a..e..2", 100) == ["a", "c", "e"]
+    assert brace_sequence("a..5", 100) is None
+    words = ["".join(t) for t in brace_expand(list("x{a,b{1,2}}y"), 100)]
     assert words == ["xay", "xb1y", "xb2y"]
-    assert ["".join(t) for t in brace_expand(list("{a}"))] == ["{a}"]
+    assert ["".join(t) for t in brace_expand(list("{a}"), 100)] == ["{a}"]
+    # an all-literal word expands as strings; an unmatched brace stays literal
+    assert brace_expand("{{a,b}", 100) == ["{a", "{b"]
+
+
+def test_brace_products_are_bounded_before_they_are_built():
+    assert len(brace_expand("{1..10}{1..10}", 100)) == 100
+    with pytest.raises(LimitExceeded):
+        brace_expand("{1..10}{1..10}x{a,b}", 100)
+    with pytest.raises(LimitExceeded):
+        brace_sequence("1..101", 100)
 
 
 @pytest.mark.parametrize("pat,text,ok", [

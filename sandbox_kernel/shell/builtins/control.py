@@ -37,7 +37,7 @@ async def b_eval(sh, argv, fds):
     text = " ".join(args)
     if not text.strip():
         return 0
-    parser = Parser(text, sh.active_aliases, sh.lineno)
+    parser = Parser(text, sh.active_aliases, sh.lineno, sh.parse_extglob)
     status = 0
     sh.last_status = 0
     while True:

@@ -288,7 +288,8 @@ async def eval_cond(sh, expr) -> bool:
         op = expr.op
         if op in ("=", "!="):
             pattern = await sh.expand_pattern(expr.right)
-            result = pat.match(pattern, left, sh.shopts["extglob"], sh.shopts["nocasematch"])
+            # [[ == ]] matches as if extglob were on (bash 5.2)
+            result = pat.match(pattern, left, True, sh.shopts["nocasematch"], sh.pattern_budget())
             return result if op == "=" else not result
         if op == "=~":
             return await regex_match(sh, left, expr.right)
@@ -316,11 +317,13 @@ async def regex_match(sh, text: str, word: Word) -> bool:
                 pieces.append(value)
     source = "".join(pieces)
     try:
+        if not _ere_valid(source):
+            raise RegexError(source)
         rx = compile_posix(source, extended=True, ignore_case=sh.shopts["nocasematch"])
         m = rx.search(text)
     except RegexError:
         sh.set_array("BASH_REMATCH", [])
-        raise ShellError(f"invalid regular expression `{source}'", 2)
+        raise ShellError("", 2)
     except RegexTimeout:
         sh.set_array("BASH_REMATCH", [])
         raise ShellError(f"regular expression `{source}' took too long to match", 2)
@@ -329,6 +332,49 @@ async def regex_match(sh, text: str, word: Word) -> bool:
         return False
     groups = [m.group(0)] + [g if g is not None else "" for g in m.groups()]
     sh.set_array("BASH_REMATCH", groups)
+    return True
+
+
+_INTERVAL = re.compile(r"\{(?:[0-9]+(?:,[0-9]*)?|,[0-9]+)\}")
+
+
+def _ere_valid(source: str) -> bool:
+    """What glibc's regcomp (bash's) rejects and our translator would take: a repetition
+    (``* + ? {``) with nothing before it, and a ``{`` that starts no interval."""
+    at_start = True
+    i, n = 0, len(source)
+    while i < n:
+        c = source[i]
+        if c == "\\":
+            i += 2
+            at_start = False
+            continue
+        if c == "[":
+            j = i + 1
+            if j < n and source[j] == "^":
+                j += 1
+            if j < n and source[j] == "]":
+                j += 1
+            while j < n and source[j] != "]":
+                j = source.find(":]", j + 2) + 2 if source.startswith("[:", j) else j + 1
+                if j <= 1:
+                    return False
+            if j >= n:
+                return False
+            i = j + 1
+            at_start = False
+            continue
+        if c in "*+?{":
+            if at_start:
+                return False
+            if c == "{":
+                m = _INTERVAL.match(source, i)
+                if m is None:
+                    return False
+                i = m.end()
+                continue
+        at_start = c in "(|^"
+        i += 1
     return True
 
 

@@ -28,8 +28,8 @@ from ..state import (AbortCommand, BreakLoop, ContinueLoop, ControlFlow, ExitShe
     ReturnFromFunction, ShellError, Var)
 from ..syntax.ast import (AndOr, ArithCommand, ArithFor, Assign, BraceGroup, Case, CommandList, CondCommand, For,
     FunctionDef, If, Loop, Pipeline, Select, SimpleCommand, Subshell)
-from ..syntax.lexer import Incomplete, ParseError, is_name
-from ..syntax.parser import Parser
+from ..syntax.lexer import KEEP_STATUS, Incomplete, ParseError, is_name
+from ..syntax.parser import Parser, is_name_word
 from ..syntax.printer import format_cond, format_word
 from . import pattern as pat
 from .arith import ArithError, evaluate as arith_evaluate
@@ -539,7 +539,7 @@ class Shell(Expander, Redirections, Pipelines):
     # ================================================================== running source text
     async def run_source(self, text: str, fds: dict, first_line: int = 1) -> int:
         """Parse and run ``text`` command by command (like bash reading a script)."""
-        parser = Parser(text, self.active_aliases, first_line)
+        parser = Parser(text, self.active_aliases, first_line, self.parse_extglob)
         status = self.last_status
         while True:
             try:
@@ -547,11 +547,12 @@ class Shell(Expander, Redirections, Pipelines):
             except ParseError as e:
                 self.lineno = e.line
                 await self.report(fds, e.message)
-                self.last_status = 2
+                status = self.last_status if e.status == KEEP_STATUS else e.status
+                self.last_status = status
                 self.syntax_error = f"line {e.line}: {e.message}"
                 if self.interactive:
-                    return 2
-                raise ExitShell(2)
+                    return status
+                raise ExitShell(status)
             if parser.warnings:
                 for line, message in parser.warnings:
                     self.lineno = line
@@ -869,12 +870,13 @@ class Shell(Expander, Redirections, Pipelines):
             status = 0
             nocase = self.shopts["nocasematch"]
             ext = self.shopts["extglob"]
+            budget = self.pattern_budget()
             while i < len(items):
                 item = items[i]
                 matched = False
                 for p in item.patterns:
                     pattern = await self.expand_pattern(p)
-                    if pat.match(pattern, word, ext, nocase):
+                    if pat.match(pattern, word, ext, nocase, budget):
                         matched = True
                         break
                 if not matched:
@@ -895,6 +897,10 @@ class Shell(Expander, Redirections, Pipelines):
         return await self.with_redirs(node, fds, body)
 
     async def run_funcdef(self, node: FunctionDef, fds: dict) -> int:
+        if not is_name_word(node.name):
+            self.lineno = node.line
+            await self.report(fds, f"`{node.name}': not a valid identifier")
+            return 1
         self.functions[node.name] = node
         return 0
 
@@ -929,7 +935,8 @@ class Shell(Expander, Redirections, Pipelines):
             except ShellError as e:
                 if e.fatal or e.abort:
                     return await self.handle_error(e, fds)
-                await self.report(fds, e.message)
+                if e.message:  # an invalid regex fails silently, as in bash
+                    await self.report(fds, e.message)
                 return 2
         return await self.with_redirs(node, fds, body)
 

@@ -1,21 +1,33 @@
-"""Shell patterns: glob/extglob to Python regex, matching, and pathname expansion on the VFS.
+"""Shell patterns: matching, prefix/suffix removal, replacement and pathname expansion.
 
 Patterns arrive with quoted characters backslash-escaped (the expander does that), so ``\\*``
-is a literal star and ``*`` a wildcard.
+is a literal star and ``*`` a wildcard. Plain wildcard patterns (``* ? [...]``, nearly all
+of them) run on the linear-time matcher of ``sandbox_kernel.wildcard``; only patterns with an
+extglob group become a regex, compiled by the ``regex`` module and run with a time budget, so
+no pattern can hold the kernel past its wall time or an interrupt. The loops here (every
+prefix, every position) check the ``Budget`` as they go.
 """
 from __future__ import annotations
 
 import re
+import threading
+from typing import Iterator, Union
 
-from ..syntax.lexer import group_end
+import regex
+
+from ...wildcard import Budget, CLASSES, CharSet, Wildcard, bracket_end, compile_wildcard, parse_bracket
 
 EXTGLOB_CHARS = frozenset("*?+@!")
+#: seconds a regex match runs on the calling thread before it moves to a helper thread
+REGEX_SLICE = 0.05
+#: how often the caller looks at the budget while a helper thread matches
+REGEX_POLL = 0.02
+#: positions tried between two budget checks in the prefix/suffix/replace loops
+LOOP_CHECK = 256
 
-_CLASSES = {
-    "alpha": "a-zA-Z", "digit": "0-9", "alnum": "a-zA-Z0-9", "upper": "A-Z", "lower": "a-z",
-    "space": r" \t\n\r\f\v", "blank": r" \t", "punct": r"!-/:-@\[-`{-~", "xdigit": "0-9A-Fa-f",
-    "cntrl": r"\x00-\x1f\x7f", "print": r" -~", "graph": r"!-~", "word": r"a-zA-Z0-9_",
-}
+#: the ASCII characters of each [:class:], for regex character classes
+_CLASS_CHARS = {name: "".join(re.escape(chr(k)) for k in range(128) if test(chr(k)))
+                for name, test in CLASSES.items()}
 
 
 def has_glob(pat: str, extglob: bool = True) -> bool:
@@ -29,9 +41,23 @@ def has_glob(pat: str, extglob: bool = True) -> bool:
         if c in "*?":
             return True
         if c == "[":
-            if _bracket_end(pat, i) > 0:
+            if bracket_end(pat, i) > 0:
                 return True
         if extglob and c in "+@!" and i + 1 < n and pat[i + 1] == "(":
+            return True
+        i += 1
+    return False
+
+
+def has_extglob(pat: str) -> bool:
+    """Does ``pat`` contain an unescaped extglob group such as ``@(a|b)``?"""
+    i, n = 0, len(pat)
+    while i < n - 1:
+        c = pat[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c in EXTGLOB_CHARS and pat[i + 1] == "(" and group_end(pat, i + 1) > 0:
             return True
         i += 1
     return False
@@ -54,72 +80,68 @@ def unescape(pat: str) -> str:
     return "".join(out)
 
 
+_SPECIAL = frozenset("*?[]\\+@!()|-^")
+
+
 def escape(text: str) -> str:
-    """Quote ``text`` so every character matches literally."""
-    if not any(c in "*?[]\\+@!()|" for c in text):
+    """Quote ``text`` so every character matches literally (also inside a bracket, where a
+    quoted ``-`` is no range)."""
+    if not any(c in _SPECIAL for c in text):
         return text
-    return "".join("\\" + c if c in "*?[]\\+@!()|" else c for c in text)
+    return "".join("\\" + c if c in _SPECIAL else c for c in text)
 
 
-def _bracket_end(pat: str, i: int) -> int:
-    """Index of the ``]`` closing the bracket expression at ``i``, or -1."""
-    j = i + 1
-    n = len(pat)
-    if j < n and pat[j] in "!^":
-        j += 1
-    if j < n and pat[j] == "]":
-        j += 1
-    while j < n:
-        c = pat[j]
+def split_pattern_list(text: str) -> list[str]:
+    """A colon-separated list of patterns (GLOBIGNORE): colons inside ``[...]`` belong to
+    the pattern (``[[:alnum:]]*``)."""
+    out = []
+    start = i = 0
+    n = len(text)
+    while i < n:
+        c = text[i]
         if c == "\\":
-            j += 2
+            i += 2
             continue
-        if c == "[" and j + 1 < n and pat[j + 1] in ":=.":
-            close = pat.find(pat[j + 1] + "]", j + 2)
-            if close < 0:
-                return -1
-            j = close + 2
+        if c == "[":
+            end = bracket_end(text, i)
+            if end > 0:
+                i = end + 1
+                continue
+        if c == ":":
+            out.append(text[start:i])
+            start = i + 1
+        i += 1
+    out.append(text[start:])
+    return out
+
+
+def group_end(pat: str, i: int) -> int:
+    """Index of the ``)`` closing the ``(`` at ``i`` (backslash escapes skipped), or -1."""
+    depth = 0
+    n = len(pat)
+    while i < n:
+        c = pat[i]
+        if c == "\\":
+            i += 2
             continue
-        if c == "]":
-            return j
-        j += 1
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
     return -1
 
 
-def _translate_bracket(body: str) -> str:
-    negate = False
-    if body[:1] in ("!", "^"):
-        negate = True
-        body = body[1:]
-    out = []
-    i, n = 0, len(body)
-    while i < n:
-        c = body[i]
-        if c == "[" and i + 1 < n and body[i + 1] == ":":
-            close = body.find(":]", i + 2)
-            name = body[i + 2:close]
-            out.append(_CLASSES.get(name, ""))
-            i = close + 2
-            continue
-        if c == "[" and i + 1 < n and body[i + 1] in "=.":
-            close = body.find(body[i + 1] + "]", i + 2)
-            out.append(re.escape(body[i + 2:close]))
-            i = close + 2
-            continue
-        if c == "\\" and i + 1 < n:
-            out.append(re.escape(body[i + 1]))
-            i += 2
-            continue
-        if c == "-" and out and i + 1 < n:
-            out.append("-")
-            i += 1
-            continue
-        out.append(re.escape(c) if c not in "-" else r"\-")
-        i += 1
-    inner = "".join(out)
-    if not inner:
-        return "(?!)" if not negate else "."
-    return ("[^" if negate else "[") + inner + "]"
+# ----------------------------------------------------------------------------- extglob regexes
+def _bracket_regex(cs: CharSet, path: bool) -> str:
+    inner = "".join(re.escape(c) for c in sorted(cs.chars))
+    inner += "".join(f"{re.escape(lo)}-{re.escape(hi)}" for lo, hi in cs.ranges)
+    inner += "".join(_CLASS_CHARS[name] for name in cs.class_names)
+    if cs.negate:
+        return "[^" + inner + ("/" if path else "") + "]" if inner or path else "."
+    return "[" + inner + "]" if inner else "(?!)"
 
 
 def translate(pat: str, extglob: bool = True, path: bool = False) -> str:
@@ -155,11 +177,11 @@ def translate(pat: str, extglob: bool = True, path: bool = False) -> str:
         elif c == "?":
             out.append(any_char)
         elif c == "[":
-            end = _bracket_end(pat, i)
+            end = bracket_end(pat, i)
             if end < 0:
                 out.append(r"\[")
             else:
-                out.append(_translate_bracket(pat[i + 1:end]))
+                out.append(_bracket_regex(parse_bracket(pat[i + 1:end]), path))
                 i = end
         elif c == "\\":
             if i + 1 < n:
@@ -198,107 +220,165 @@ def _split_alternatives(body: str) -> list[str]:
     return alts
 
 
-_CACHE: dict[tuple, re.Pattern] = {}
+class RegexPattern:
+    """An extglob pattern as a ``regex`` pattern; every match call runs under a budget: a
+    short slice on this thread, then (a slow match) on a helper thread with the GIL released
+    while this one polls the budget, so an interrupt or the wall time ends it."""
+
+    __slots__ = ("rx",)
+
+    def __init__(self, source: str, nocase: bool) -> None:
+        flags = regex.DOTALL | (regex.IGNORECASE if nocase else 0)
+        try:
+            self.rx = regex.compile(source, flags)
+        except regex.error:
+            self.rx = regex.compile(r"(?!)")
+
+    def _fullmatch(self, text: str, start: int, end: int, budget: Budget | None) -> bool:
+        if budget is None:
+            return self.rx.fullmatch(text, start, end) is not None
+        budget.check()
+        try:
+            return self.rx.fullmatch(text, start, end, timeout=REGEX_SLICE) is not None
+        except TimeoutError:
+            pass
+        budget.check()
+        box: list[object] = []
+
+        def work() -> None:
+            try:
+                box.append(self.rx.fullmatch(text, start, end, concurrent=True,
+                                             timeout=max(budget.remaining(), REGEX_SLICE)))
+            except BaseException as e:  # noqa: BLE001 - handed to the waiting thread
+                box.append(e)
+
+        helper = threading.Thread(target=work, name="extglob-match", daemon=True)
+        helper.start()
+        while helper.is_alive():
+            helper.join(REGEX_POLL)
+            budget.check()
+        result = box[0] if box else None
+        if isinstance(result, BaseException):
+            budget.check()
+            if isinstance(result, TimeoutError):
+                return False
+            raise result
+        return result is not None
+
+    def fullmatch(self, text: str, budget: Budget | None = None) -> bool:
+        return self._fullmatch(text, 0, len(text), budget)
+
+    def ends(self, text: str, start: int = 0, budget: Budget | None = None) -> Iterator[int]:
+        for j in range(start, len(text) + 1):
+            if self._fullmatch(text, start, j, budget):
+                yield j
+
+    def starts(self, text: str, budget: Budget | None = None) -> Iterator[int]:
+        n = len(text)
+        for i in range(n, -1, -1):
+            if self._fullmatch(text, i, n, budget):
+                yield i
 
 
-def compile_pattern(pat: str, extglob: bool = True, nocase: bool = False, path: bool = False) -> re.Pattern:
+Matcher = Union[Wildcard, RegexPattern]
+_CACHE: dict[tuple[str, bool, bool, bool], RegexPattern] = {}
+
+
+def compile_pattern(pat: str, extglob: bool = True, nocase: bool = False, path: bool = False) -> Matcher:
+    """A matcher for the whole of a text: ``fullmatch``, ``ends`` and ``starts``."""
+    if not (extglob and has_extglob(pat)):
+        return compile_wildcard(pat, nocase, path)
     key = (pat, extglob, nocase, path)
     rx = _CACHE.get(key)
     if rx is None:
-        flags = re.DOTALL | (re.IGNORECASE if nocase else 0)
-        try:
-            rx = re.compile(translate(pat, extglob, path) + r"\Z", flags)
-        except re.error:
-            # e.g. a reversed range [z-a]: bash matches nothing with it
-            rx = re.compile(r"(?!)")
         if len(_CACHE) > 4000:
             _CACHE.clear()
-        _CACHE[key] = rx
+        rx = _CACHE[key] = RegexPattern(translate(pat, extglob, path), nocase)
     return rx
 
 
-def match(pat: str, text: str, extglob: bool = True, nocase: bool = False) -> bool:
+def match(pat: str, text: str, extglob: bool = True, nocase: bool = False, budget: Budget | None = None) -> bool:
     """Does the whole of ``text`` match the pattern?"""
     if not nocase and not has_glob(pat, extglob):
         return unescape(pat) == text
-    return compile_pattern(pat, extglob, nocase).match(text) is not None
+    return compile_pattern(pat, extglob, nocase).fullmatch(text, budget)
 
 
-def strip_prefix(text: str, pat: str, longest: bool, extglob: bool = True) -> str:
-    rx = compile_pattern(pat, extglob)
-    rng = range(len(text), -1, -1) if longest else range(0, len(text) + 1)
-    for i in rng:
-        if rx.match(text, 0, i):
-            return text[i:]
-    return text
+def _first(it: Iterator[int]) -> int | None:
+    return next(it, None)
 
 
-def strip_suffix(text: str, pat: str, longest: bool, extglob: bool = True) -> str:
-    rx = compile_pattern(pat, extglob)
-    rng = range(0, len(text) + 1) if longest else range(len(text), -1, -1)
-    for i in rng:
-        if rx.match(text, i):
-            return text[:i]
-    return text
+def _last(it: Iterator[int]) -> int | None:
+    end = None
+    for end in it:
+        pass
+    return end
 
 
-def replace(text: str, pat: str, rep: str, mode: str, extglob: bool = True) -> str:
-    """``${x/pat/rep}``: mode is ``/`` (first), ``//`` (all), ``/#`` (prefix), ``/%`` (suffix)."""
+def _prefix_end(text: str, pat: str, longest: bool, extglob: bool, budget: Budget | None) -> int | None:
+    ends = compile_pattern(pat, extglob).ends(text, 0, budget)
+    return _last(ends) if longest else _first(ends)
+
+
+def _suffix_start(text: str, pat: str, longest: bool, extglob: bool, budget: Budget | None) -> int | None:
+    starts = compile_pattern(pat, extglob).starts(text, budget)
+    return _last(starts) if longest else _first(starts)
+
+
+def strip_prefix(text: str, pat: str, longest: bool, extglob: bool = True, budget: Budget | None = None) -> str:
+    end = _prefix_end(text, pat, longest, extglob, budget)
+    return text if end is None else text[end:]
+
+
+def strip_suffix(text: str, pat: str, longest: bool, extglob: bool = True, budget: Budget | None = None) -> str:
+    start = _suffix_start(text, pat, longest, extglob, budget)
+    return text if start is None else text[:start]
+
+
+def replace(text: str, pat: str, rep: str, mode: str, extglob: bool = True, budget: Budget | None = None) -> str:
+    """``${x/pat/rep}``: mode is ``/`` (first), ``//`` (all), ``/#`` (prefix), ``/%`` (suffix);
+    each match is the longest one at the leftmost position."""
     if mode == "/#":
-        rx = compile_pattern(pat, extglob)
-        for i in range(len(text), -1, -1):
-            if rx.match(text, 0, i):
-                return rep + text[i:]
-        return text
+        end = _prefix_end(text, pat, True, extglob, budget)
+        return text if end is None else rep + text[end:]
     if mode == "/%":
-        rx = compile_pattern(pat, extglob)
-        for i in range(0, len(text) + 1):
-            if rx.match(text, i):
-                return text[:i] + rep
-        return text
+        start = _suffix_start(text, pat, True, extglob, budget)
+        return text if start is None else text[:start] + rep
     if pat == "":
         return text
-    try:
-        body = re.compile(translate(pat, extglob), re.DOTALL)
-    except re.error:
-        return text
+    if not has_glob(pat, extglob):
+        # a literal: its one match at each place is itself
+        return text.replace(unescape(pat), rep, -1 if mode == "//" else 1)
+    matcher = compile_pattern(pat, extglob)
     out = []
     i = 0
     n = len(text)
+    tried = 0
     while i <= n:
-        m = _longest_at(body, pat, text, i, extglob)
-        if m is not None and m > i:
+        tried += 1
+        if budget is not None and tried % LOOP_CHECK == 0:
+            budget.check()
+        end = _last(matcher.ends(text, i, budget))
+        if end is not None and end > i:
             out.append(rep)
-            i = m
+            i = end
             if mode != "//":
                 out.append(text[i:])
                 return "".join(out)
             continue
-        if m == i and m is not None and pat and not has_glob(pat):
-            pass
         if i < n:
             out.append(text[i])
         i += 1
     return "".join(out)
 
 
-def _longest_at(body: re.Pattern, pat: str, text: str, i: int, extglob: bool) -> int | None:
-    m = body.match(text, i)
-    if m is None:
-        return None
-    end = m.end()
-    # greedy regex match is usually the longest; verify against the anchored form
-    anchored = compile_pattern(pat, extglob)
-    for j in range(len(text), end - 1, -1):
-        if anchored.match(text, i, j):
-            return j
-    return end
-
-
 # ----------------------------------------------------------------------------- pathnames
 def glob_paths(fs, cwd: str, pattern: str, *, dotglob: bool = False, globstar: bool = False,
-               extglob: bool = True, nocase: bool = False) -> list[str]:
-    """Expand a (backslash-escaped) pattern against the VFS; sorted matches, [] when none."""
+               extglob: bool = True, nocase: bool = False, skipdots: bool = True,
+               budget: Budget | None = None) -> list[str]:
+    """Expand a (backslash-escaped) pattern against the VFS; sorted matches, [] when none.
+    ``.`` and ``..`` match only a pattern that starts with a literal dot, and only when
+    ``skipdots`` (shopt globskipdots) is off."""
     absolute = pattern.startswith("/")
     components = [c for c in pattern.split("/")]
     if absolute:
@@ -314,7 +394,7 @@ def glob_paths(fs, cwd: str, pattern: str, *, dotglob: bool = False, globstar: b
         new: list[str] = []
         if globstar and comp == "**":
             for base in results:
-                new.extend(_globstar(fs, cwd, base, dotglob, dirs_only=not last))
+                new.extend(_globstar(fs, cwd, base, dotglob, dirs_only=not last, budget=budget))
             results = _dedupe(new)
             continue
         if not has_glob(comp, extglob):
@@ -330,18 +410,25 @@ def glob_paths(fs, cwd: str, pattern: str, *, dotglob: bool = False, globstar: b
             if not results:
                 return []
             continue
-        rx = compile_pattern(comp, extglob, nocase)
-        show_hidden = dotglob or unescape(comp).startswith(".")
+        matcher = compile_pattern(comp, extglob, nocase)
+        leading_dot = unescape(comp).startswith(".")
+        show_hidden = dotglob or leading_dot
+        seen = 0
         for base in results:
             d = base or "."
             try:
                 names = fs.listdir(d, cwd)
             except OSError:
                 continue
+            if leading_dot and not skipdots:
+                names = [".", "..", *names]
             for name in names:
+                seen += 1
+                if budget is not None and seen % LOOP_CHECK == 0:
+                    budget.check()
                 if name[0] == "." and not show_hidden:
                     continue
-                if rx.match(name):
+                if matcher.fullmatch(name, budget):
                     path = base + name if base.endswith("/") or base == "" else base + "/" + name
                     if not last and not fs.is_dir(path, cwd):
                         continue
@@ -356,11 +443,13 @@ def glob_paths(fs, cwd: str, pattern: str, *, dotglob: bool = False, globstar: b
     return sorted(results)
 
 
-def _globstar(fs, cwd: str, base: str, dotglob: bool, dirs_only: bool) -> list[str]:
+def _globstar(fs, cwd: str, base: str, dotglob: bool, dirs_only: bool, budget: Budget | None) -> list[str]:
     """``**``: base itself (as a prefix) and every file/dir below it."""
     out = [base]
     stack = [base]
     while stack:
+        if budget is not None:
+            budget.check()
         cur = stack.pop()
         d = cur or "."
         try:

@@ -1,8 +1,8 @@
 """Redirections: opening files and wiring file descriptors for a command.
 
 A mixin of the interpreter's ``Shell``, which owns the state: it needs ``fs``, ``cwd``,
-``umask``, ``options``, ``fds``, ``expand_word``/``expand_heredoc``, ``set_var``/``get_scalar``,
-``report``, and ``procsub_files``/``finish_procsubs`` (process substitutions end with the
+``umask``, ``options``, ``fds``, ``expand_word``/``expand_redirect_target``/``expand_heredoc``,
+``set_var``/``get_scalar``, ``report``, and ``procsub_files``/``finish_procsubs`` (process substitutions end with the
 command they belong to).
 """
 from __future__ import annotations
@@ -63,7 +63,7 @@ class Redirections:
             text = await self.expand_word(r.target)
             self._set_fd(r, fds, 0, BytesInput((text + "\n").encode("utf-8", "surrogateescape")))
             return
-        target = await self.expand_word(r.target)
+        target = await self.expand_redirect_target(r.target)
         if op in ("<&", ">&"):
             default = 0 if op == "<&" else 1
             fd = r.fd if r.fd is not None else default
@@ -82,8 +82,8 @@ class Redirections:
                 if move:
                     fds[src] = ClosedOutput() if op == ">&" else ClosedInput()
                 return
-            if op == ">&" and r.fd is None:
-                # >&file is &>file
+            if op == ">&" and r.fd in (None, 1):
+                # >&file (and 1>&file) is &>file
                 stream = self._open_output(target, False, opened)
                 fds[1] = stream
                 fds[2] = stream

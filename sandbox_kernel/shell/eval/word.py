@@ -6,15 +6,19 @@ A mixin of the interpreter's ``Shell`` (it needs variables, options and command 
 from __future__ import annotations
 
 import re
+from typing import Callable, Sequence
 
 from ...chars import isdigits
+from ...wildcard import Budget
 from . import pattern as pat
 from .arith import ArithError, evaluate as arith_evaluate
 from ..syntax.escapes import decode_ansi_c
 from ..syntax.ast import ArithSub, CmdSub, DQ, Lit, Param, ProcSub, Quoted, Word
-from ..state import ShellError, ordered_keys, ordered_values
+from ..state import LimitExceeded, ShellError, ordered_keys, ordered_values
 
 _GLOB_ACTIVE = frozenset("*?[(")
+#: the ${x OP word} operators whose word is used as a value
+_DEFAULT_OPS = frozenset({":-", "-", ":=", "=", ":+", "+"})
 _SEQ = re.compile(r"^(-?[0-9]+)\.\.(-?[0-9]+)(?:\.\.(-?[0-9]+))?$")
 _CHAR_SEQ = re.compile(r"^(.)\.\.(.)(?:\.\.(-?[0-9]+))?$", re.S)
 
@@ -126,57 +130,80 @@ def _tokens_to_parts(tokens: list) -> list:
     return parts
 
 
-def brace_expand(tokens: list, limit: int = 100000) -> list[list]:
+def _brace_close(tokens: Sequence, i: int) -> tuple[int, list[int]]:
+    """The ``}`` matching the ``{`` at ``i`` and the commas at its level: (-1, []) if none."""
+    depth = 0
+    commas = []
+    for j in range(i, len(tokens)):
+        t = tokens[j]
+        if t == "{":
+            depth += 1
+        elif t == "}":
+            depth -= 1
+            if depth == 0:
+                return j, commas
+        elif t == "," and depth == 1:
+            commas.append(j)
+    return -1, []
+
+
+def too_many_words(limit: int) -> LimitExceeded:
+    return LimitExceeded(f"too many words: over {limit} in one command (limit words)", "words")
+
+
+def brace_expand(tokens: Sequence, limit: int, check: Callable[[], None] | None = None) -> list:
+    """The brace expansions of a word: ``tokens`` is a str (an all-literal word) or a list of
+    one-character strs and word parts; each result has the same type. The number of results
+    is known before they are built, so ``limit`` (words) stops a product such as
+    ``{1..1000}{1..1000}{1..1000}`` before it takes memory; ``check`` (raising on an interrupt
+    or the deadline) runs now and then while a large product is built."""
     n = len(tokens)
     i = 0
     while i < n:
         if tokens[i] != "{":
             i += 1
             continue
-        depth = 0
-        commas = []
-        j = i
-        while j < n:
-            t = tokens[j]
-            if t == "{":
-                depth += 1
-            elif t == "}":
-                depth -= 1
-                if depth == 0:
-                    break
-            elif t == "," and depth == 1:
-                commas.append(j)
-            j += 1
-        if j >= n:
-            return [tokens]
-        prefix = tokens[:i]
-        suffix = tokens[j + 1:]
+        j, commas = _brace_close(tokens, i)
+        if j < 0:
+            # an unmatched brace is literal; a later one may still expand ({{a,b} is {a {b)
+            i += 1
+            continue
+        choices: list
         if commas:
             bounds = [i] + commas + [j]
-            alts = [tokens[bounds[k] + 1:bounds[k + 1]] for k in range(len(bounds) - 1)]
-            out = []
-            for alt in alts:
-                for rest in brace_expand(alt + suffix, limit):
-                    out.append(prefix + rest)
-                    if len(out) > limit:
-                        raise ShellError("brace expansion: too many words", 1)
-            return out
-        inner = tokens[i + 1:j]
-        if all(isinstance(t, str) for t in inner):
-            seq = brace_sequence("".join(inner))
-            if seq is not None:
-                if len(seq) > limit:
-                    raise ShellError("brace expansion: too many words", 1)
-                out = []
-                for item in seq:
-                    for rest in brace_expand(suffix, limit):
-                        out.append(prefix + list(item) + rest)
-                return out
-        i += 1
+            choices = []
+            for k in range(len(bounds) - 1):
+                choices.extend(brace_expand(tokens[bounds[k] + 1:bounds[k + 1]], limit, check))
+                if len(choices) > limit:
+                    raise too_many_words(limit)
+        else:
+            inner = tokens[i + 1:j]
+            seq = None
+            if all(type(t) is str for t in inner):
+                after = tokens[j + 1:]
+                seq = brace_sequence("".join(inner), limit, after if isinstance(after, str) else "".join(
+                    t if type(t) is str else "$" for t in after))
+            if seq is None:
+                i += 1
+                continue
+            choices = seq if isinstance(tokens, str) else [list(item) for item in seq]
+        rests = brace_expand(tokens[j + 1:], limit, check)
+        if len(choices) * len(rests) > limit:
+            raise too_many_words(limit)
+        prefix = tokens[:i]
+        out: list = []
+        for c in choices:
+            head = prefix + c
+            out.extend([head + r for r in rests])
+            if check is not None and len(out) % 4096 < len(rests):
+                check()
+        return out
     return [tokens]
 
 
-def brace_sequence(text: str) -> list[str] | None:
+def brace_sequence(text: str, limit: int, followed: str = "") -> list[str] | None:
+    """``{a..b[..step]}`` of numbers or letters; None when ``text`` is no sequence.
+    ``followed``: the text after the closing brace."""
     m = _SEQ.match(text)
     if m:
         a_s, b_s, step_s = m.group(1), m.group(2), m.group(3)
@@ -184,8 +211,8 @@ def brace_sequence(text: str) -> list[str] | None:
         step = abs(int(step_s)) if step_s else 1
         if step == 0:
             step = 1
-        if abs(a - b) // step > 1_000_000:
-            raise ShellError("brace expansion: too many words", 1)
+        if abs(a - b) // step >= limit:
+            raise too_many_words(limit)
         width = 0
         if (len(a_s.lstrip("-")) > 1 and a_s.lstrip("-")[0] == "0") or \
                 (len(b_s.lstrip("-")) > 1 and b_s.lstrip("-")[0] == "0"):
@@ -195,9 +222,12 @@ def brace_sequence(text: str) -> list[str] | None:
             return [(f"-{str(-v).zfill(width - 1)}" if v < 0 else str(v).zfill(width)) for v in rng]
         return [str(v) for v in rng]
     m = _CHAR_SEQ.match(text)
-    if m and m.group(1).isalpha() == m.group(2).isalpha() and m.group(1).isascii() and m.group(2).isascii() \
-            and m.group(1).isalpha():
+    if m and m.group(1).isascii() and m.group(2).isascii() and m.group(1).isalpha() and m.group(2).isalpha():
         a, b = ord(m.group(1)), ord(m.group(2))
+        if m.group(1).islower() != m.group(2).islower() and followed:
+            # bash builds the range through the punctuation between Z and a, and the backquote
+            # then starts an unclosed command substitution with the text after the braces
+            raise ShellError(f'bad substitution: no closing "`" in `{followed}', 1, abort=True)
         step = abs(int(m.group(3))) if m.group(3) else 1
         step = step or 1
         rng = range(a, b + 1, step) if a <= b else range(a, b - 1, -step)
@@ -267,10 +297,14 @@ class Expander:
     """Mixin: needs the Shell's variables (``get_scalar``, ``lookup_var``), options, and
     ``command_substitution(body)``."""
 
+    #: set while the word of a ${x-word} inside an assignment value expands
+    in_assignment_word = False
+
     # ------------------------------------------------------------------ entry points
     async def expand_words(self, words: list) -> list[str]:
-        """Expand command words into fields (brace, split, glob)."""
+        """Expand command words into fields (brace, split, glob); at most ``Limits.words``."""
         out: list[str] = []
+        limit = self.rt.limits.words
         for w in words:
             fast = w.fast
             if fast is not None:
@@ -296,35 +330,73 @@ class Expander:
             if len(parts) == 1 and type(parts[0]) is DQ and all(type(p) is Lit for p in parts[0].parts):
                 out.append("".join(p.text for p in parts[0].parts))
                 continue
-            if _has_brace(parts):
-                alternatives = [_tokens_to_parts(t) for t in brace_expand(_brace_tokens(parts))]
-            else:
-                alternatives = [parts]
-            for alt in alternatives:
+            if not _has_brace(parts) or not self.options["braceexpand"]:
                 fields = _Fields(self.ifs())
-                await self._expand_parts(alt, fields, first=True)
+                await self._expand_parts(parts, fields, first=True, assign_like=w.assign_like)
                 fields.end()
                 self._finish_fields(fields.out, out)
+            else:
+                await self._expand_braced(parts, out, limit)
+            if len(out) > limit:
+                raise too_many_words(limit)
         return out
 
+    async def _expand_braced(self, parts: list, out: list[str], limit: int) -> None:
+        """A word with braces: each brace expansion is expanded on its own."""
+        literal = len(parts) == 1 and type(parts[0]) is Lit
+        expansions = brace_expand(parts[0].text if literal else _brace_tokens(parts), limit, self.check_cancel)
+        for k, alt in enumerate(expansions):
+            if k % 10_000 == 9_999:
+                # a long expansion still honours the wall time and interrupts
+                await self.command_checkpoint()
+            if literal:
+                if not alt:
+                    continue
+                if not alt.startswith("~") and not any(c in _GLOB_ACTIVE for c in alt):
+                    out.append(alt)
+                    continue
+                alt_parts = [Lit(alt)]
+            else:
+                alt_parts = _tokens_to_parts(alt)
+            fields = _Fields(self.ifs())
+            await self._expand_parts(alt_parts, fields, first=True)
+            fields.end()
+            self._finish_fields(fields.out, out)
+            if len(out) > limit:
+                raise too_many_words(limit)
+
     def _finish_fields(self, produced: list, out: list[str]) -> None:
+        """Pathname expansion of the fields: a field that matches nothing stays as it was
+        (a backslash that came from a variable's value is kept)."""
         noglob = self.options["noglob"]
         for text, pattern in produced:
-            if pattern is None or noglob:
+            if pattern is None or noglob or not pat.has_glob(pattern, self.shopts["extglob"]):
                 out.append(text)
                 continue
-            if not pat.has_glob(pattern, self.shopts["extglob"]):
-                out.append(pat.unescape(pattern))
-                continue
-            matches = pat.glob_paths(self.fs, self.cwd, pattern, dotglob=self.shopts["dotglob"],
+            ignore = self._globignore()
+            matches = pat.glob_paths(self.fs, self.cwd, pattern, dotglob=self.shopts["dotglob"] or bool(ignore),
                                      globstar=self.shopts["globstar"], extglob=self.shopts["extglob"],
-                                     nocase=self.shopts["nocaseglob"])
+                                     nocase=self.shopts["nocaseglob"], skipdots=self.shopts["globskipdots"],
+                                     budget=self.pattern_budget())
+            if ignore:
+                # . and .. never match when GLOBIGNORE is set
+                matches = [m for m in matches if m.rstrip("/").rsplit("/", 1)[-1] not in (".", "..")
+                           and not any(g.fullmatch(m) for g in ignore)]
             if matches:
                 out.extend(matches)
             elif self.shopts["failglob"]:
                 raise ShellError(f"no match: {text}", 1)
             elif not self.shopts["nullglob"]:
-                out.append(pat.unescape(pattern))
+                out.append(text)
+
+    def _globignore(self) -> list:
+        """The matchers of GLOBIGNORE's colon-separated patterns (whole paths; ``*`` does not
+        match ``/``)."""
+        value = self.get_scalar("GLOBIGNORE")
+        if not value:
+            return []
+        ext = self.shopts["extglob"]
+        return [pat.compile_pattern(g, ext, path=True) for g in pat.split_pattern_list(value) if g]
 
     async def expand_word(self, word: Word, assignment: bool = False) -> str:
         """One string: no splitting or globbing (assignment values, redirect targets...)."""
@@ -348,25 +420,45 @@ class Expander:
             if tp is Quoted:
                 return p.text
         out: list[str] = []
+        assignment = assignment or self.in_assignment_word
         for k, p in enumerate(parts):
             tp = type(p)
             if tp is Lit:
                 text = p.text
-                if text.startswith("~") and (k == 0 or assignment):
-                    if k == 0 or (assignment and out and "".join(out).endswith(":")):
-                        text = self._tilde(text, assignment)
+                if "~" in text and (k == 0 or assignment):
+                    text = self._tilde(text, assignment, k == 0 or (bool(out) and out[-1].endswith(":")))
                 out.append(text)
             elif tp is Quoted:
                 out.append(p.text)
             elif tp is DQ:
-                out.append(self._ifs_join(await self._expand_dq(p.parts)))
+                # "$@" in a one-string context joins with spaces whatever IFS is
+                out.append(" ".join(await self._expand_dq(p.parts)))
             else:
-                value = await self._expand_part_value(p, quoted=True)
+                if assignment and tp is Param and p.op in _DEFAULT_OPS and not self.in_assignment_word:
+                    # x=~:${u-~:~}: the word inside takes an assignment's tilde rules too
+                    self.in_assignment_word = True
+                    try:
+                        value = await self._expand_part_value(p, quoted=True)
+                    finally:
+                        self.in_assignment_word = False
+                else:
+                    value = await self._expand_part_value(p, quoted=True)
                 if isinstance(value, list):
                     out.append(" ".join(value) if isinstance(p, Param) and self._is_at(p) else self._ifs_join(value))
                 elif value is not None:
                     out.append(value)
         return "".join(out)
+
+    async def expand_redirect_target(self, word: Word) -> str:
+        """The file of a redirection: brace-expanded, split and globbed like a command word
+        (``> one-*``), and it must come to exactly one word."""
+        fast = word.fast
+        if fast is not None:
+            return fast
+        fields = await self.expand_words([word])
+        if len(fields) != 1:
+            raise ShellError(f"{word.source or ''}: ambiguous redirect", 1)
+        return fields[0]
 
     async def expand_pattern(self, word: Word) -> str:
         """A pattern: quoted characters escaped so they match literally."""
@@ -397,6 +489,14 @@ class Expander:
         return "".join([self._ifs_join(await self._expand_dq(word.parts))])
 
     # ------------------------------------------------------------------ internals
+    def parse_extglob(self) -> bool:
+        """For the parser: extglob groups are words when the line is read with extglob on."""
+        return self.shopts["extglob"]
+
+    def pattern_budget(self) -> Budget:
+        """How long one pattern match may run: until this run is cancelled or out of time."""
+        return Budget(self.check_cancel, self.rt.deadline)
+
     def ifs(self) -> str:
         v = self.lookup_var("IFS")
         if v is None or v.value is None:
@@ -412,26 +512,32 @@ class Expander:
 
     @staticmethod
     def _is_at(p: Param) -> bool:
-        return p.name == "@" or (p.index is not None and p.index.plain == "@")
+        """Does "p" give several words like "$@"?"""
+        return p.name == "@" or (p.index is not None and p.index.plain == "@") or p.op == "prefix@"
 
-    async def _expand_parts(self, parts: list, fields: _Fields, first: bool = False, split_lits: bool = False) -> None:
+    async def _expand_parts(self, parts: list, fields: _Fields, first: bool = False, split_lits: bool = False,
+                            assign_like: bool = False) -> None:
+        """Add a word's parts to ``fields``. ``first``: the parts start the word (a leading
+        tilde expands); ``split_lits``: literal text splits too (the word of an unquoted
+        ``${x:-word}``); ``assign_like``: an argument such as ``x=~/a:~/b``."""
         for k, p in enumerate(parts):
             tp = type(p)
             if tp is Lit:
                 text = p.text
-                if k == 0 and first and text.startswith("~"):
-                    expanded = self._tilde(text, False)
-                    if expanded != text:
-                        slash = text.find("/")
-                        head = expanded if slash < 0 else expanded[:len(expanded) - (len(text) - slash)]
-                        fields.quote(head)
-                        text = text[slash:] if slash >= 0 else ""
-                        if not text:
-                            continue
-                if split_lits:
-                    fields.split(text)
-                else:
-                    fields.lit(text)
+                pieces = None
+                if "~" in text and (assign_like or (k == 0 and first)):
+                    if assign_like and k == 0:
+                        eq = text.find("=") + 1
+                        fields.lit(text[:eq])
+                        text = text[eq:]
+                    pieces = self.tilde_pieces(text, k == 0 and first, assign_like)
+                for piece, expanded in pieces or [(text, False)]:
+                    if expanded:
+                        fields.quote(piece)
+                    elif split_lits:
+                        fields.split(piece)
+                    elif piece:
+                        fields.lit(piece)
             elif tp is Quoted:
                 fields.quote(p.text)
             elif tp is DQ:
@@ -449,13 +555,26 @@ class Expander:
                 if value is None:
                     continue
                 if isinstance(value, list):
-                    # $@ / ${a[@]} unquoted: each element splits on its own
-                    for idx, v in enumerate(value):
-                        if idx:
-                            fields.end()
-                        fields.split(v)
+                    self._split_list(p, value, fields)
                 else:
                     fields.split(value)
+
+    def _split_list(self, p, values: list[str], fields: _Fields) -> None:
+        """Unquoted ``$@``, ``$*``, ``${a[@]}``: bash joins the elements with IFS's first
+        character and splits the whole, so with IFS=x an empty element is an empty field.
+        With an empty IFS each element is a field of its own (empty ones vanish), except
+        ``${!prefix*}`` (joined without a separator) and ``${!a[*]}`` (with spaces)."""
+        ifs = fields.ifs
+        if ifs:
+            fields.split(ifs[0].join(values))
+            return
+        if type(p) is Param and (p.op == "prefix*" or (p.indirect and p.index is not None and p.index.plain == "*")):
+            fields.split(("" if p.op == "prefix*" else " ").join(values))
+            return
+        for idx, v in enumerate(values):
+            if idx:
+                fields.end()
+            fields.split(v)
 
     async def _expand_dq(self, parts: list) -> list[str]:
         """Expand the inside of double quotes: normally one string, several for "$@"."""
@@ -513,26 +632,57 @@ class Expander:
         except RecursionError:
             raise ShellError(f"{text}: expression recursion level exceeded", 1, abort=True) from None
 
-    def _tilde(self, text: str, assignment: bool) -> str:
-        slash = text.find("/")
-        head = text[1:] if slash < 0 else text[1:slash]
-        rest = "" if slash < 0 else text[slash:]
-        if head == "":
+    def _tilde_dir(self, name: str) -> str | None:
+        """The directory ``~name`` stands for, or None (the text stays as written)."""
+        if name == "":
             home = self.get_scalar("HOME")
-            value = home if home is not None else "/home/user"
-        elif head == "+":
-            value = self.get_scalar("PWD") or self.cwd
-        elif head == "-":
-            value = self.get_scalar("OLDPWD")
+            return home if home is not None else "/home/user"
+        if name == "+":
+            return self.get_scalar("PWD") or self.cwd
+        if name == "-":
+            return self.get_scalar("OLDPWD")
+        if name == "user":
+            return "/home/user"
+        if name == "root":
+            return "/root"
+        return None
+
+    def tilde_pieces(self, text: str, at_start: bool, after_colons: bool) -> list[tuple[str, bool]] | None:
+        """``text`` as (piece, expanded) pairs: a ``~`` at its start (``at_start``) or, in an
+        assignment (``after_colons``), after a ``:`` is expanded up to the next ``/`` (or
+        ``:``). None when nothing was expanded."""
+        if "~" not in text:
+            return None
+        starts = [0] if at_start and text.startswith("~") else []
+        if after_colons:
+            k = text.find(":~")
+            while k >= 0:
+                starts.append(k + 1)
+                k = text.find(":~", k + 1)
+        pieces: list[tuple[str, bool]] = []
+        done = 0
+        for i in starts:
+            if i < done:
+                continue
+            end = i + 1
+            while end < len(text) and text[end] != "/" and not (after_colons and text[end] == ":"):
+                end += 1
+            value = self._tilde_dir(text[i + 1:end])
             if value is None:
-                return text
-        elif head == "user":
-            value = "/home/user"
-        elif head == "root":
-            value = "/root"
-        else:
-            return text
-        return value + rest
+                continue
+            if i > done:
+                pieces.append((text[done:i], False))
+            pieces.append((value, True))
+            done = end
+        if not pieces:
+            return None
+        if done < len(text):
+            pieces.append((text[done:], False))
+        return pieces
+
+    def _tilde(self, text: str, assignment: bool, at_start: bool = True) -> str:
+        pieces = self.tilde_pieces(text, at_start, assignment)
+        return text if pieces is None else "".join(t for t, _ in pieces)
 
     async def _param_with_word(self, p: Param, fields: _Fields) -> None:
         """Unquoted ``${x:-word}`` and friends: the word's own quoting survives."""
@@ -557,7 +707,7 @@ class Expander:
             use_word = is_set
         if op in (":+", "+"):
             if use_word and p.arg is not None:
-                await self._expand_parts(p.arg.parts, fields, split_lits=True)
+                await self._expand_parts(p.arg.parts, fields, first=True, split_lits=True)
             return
         if use_word:
             if op in (":=", "="):
@@ -571,13 +721,10 @@ class Expander:
                 fields.split(text)
                 return
             if p.arg is not None:
-                await self._expand_parts(p.arg.parts, fields, split_lits=True)
+                await self._expand_parts(p.arg.parts, fields, first=True, split_lits=True)
             return
         if isinstance(value, list):
-            for idx, v in enumerate(value):
-                if idx:
-                    fields.end()
-                fields.split(v)
+            self._split_list(p, value, fields)
         elif value:
             fields.split(value)
 
@@ -747,16 +894,18 @@ class Expander:
         if op in ("#", "##", "%", "%%"):
             pattern = await self.expand_pattern(p.arg) if p.arg else ""
             ext = self.shopts["extglob"]
+            budget = self.pattern_budget()
             if op in ("#", "##"):
-                fn = lambda s: pat.strip_prefix(s, pattern, op == "##", ext)  # noqa: E731
+                fn = lambda s: pat.strip_prefix(s, pattern, op == "##", ext, budget)  # noqa: E731
             else:
-                fn = lambda s: pat.strip_suffix(s, pattern, op == "%%", ext)  # noqa: E731
+                fn = lambda s: pat.strip_suffix(s, pattern, op == "%%", ext, budget)  # noqa: E731
             return [fn(v) for v in value] if isinstance(value, list) else fn(value)
         if op in ("/", "//", "/#", "/%"):
             pattern = await self.expand_pattern(p.arg) if p.arg else ""
             rep = await self.expand_word(p.arg2) if p.arg2 else ""
             ext = self.shopts["extglob"]
-            fn = lambda s: pat.replace(s, pattern, rep, op, ext)  # noqa: E731
+            budget = self.pattern_budget()
+            fn = lambda s: pat.replace(s, pattern, rep, op, ext, budget)  # noqa: E731
             return [fn(v) for v in value] if isinstance(value, list) else fn(value)
         if op in ("^", "^^", ",", ",,", "~", "~~"):
             pattern = await self.expand_pattern(p.arg) if p.arg and p.arg.parts else "?"

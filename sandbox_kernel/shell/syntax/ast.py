@@ -72,6 +72,8 @@ class Word:
     fast: str | None = None
     #: the word as written (for `declare -f` / `type`)
     source: str | None = None
+    #: a command argument that looks like NAME=value: a tilde after the = or a : expands
+    assign_like: bool = False
 
 
 # ----------------------------------------------------------------------------- commands

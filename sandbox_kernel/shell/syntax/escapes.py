@@ -37,7 +37,8 @@ def decode_escape(s: str, i: int, mode: str) -> tuple[str, int, bool]:
         while j < n and j < start + 3 and s[j] in OCTAL_DIGITS:
             j += 1
         value = int(s[start:j] or "0", 8) & 0xFF
-        return (chr(value) if mode == ANSI_C else byte_char(value)), j, False
+        # a byte: $'\377' is the byte 0xff, not the character U+00FF
+        return byte_char(value), j, False
     if e in HEX_WIDTH:
         code, j = read_hex(s, i + 2, e)
         if code is None:
@@ -76,8 +77,8 @@ def decode_escapes(s: str, echo: bool = False) -> tuple[str, bool]:
 
 
 def decode_ansi_c(s: str) -> str:
-    """The value of a ``$'...'`` string body."""
-    return decode_escapes(s)[0]
+    """The value of a ``$'...'`` string body: a C string, so it ends at a NUL."""
+    return decode_escapes(s)[0].split("\0", 1)[0]
 
 
 def read_hex(s: str, i: int, escape: str) -> tuple[int | None, int]:

@@ -17,13 +17,23 @@ from .escapes import decode_ansi_c
 Token = tuple[int, str, Any, int]
 #: an alias table, or a callable returning the current one (None: no alias expansion)
 Aliases = Union[dict[str, str], Callable[[], "dict[str, str] | None"], None]
+#: a parse-time option: a value, or a callable returning the current value
+Switch = Union[bool, Callable[[], bool]]
+
+
+#: the exit status of a script whose syntax error is inside ``[[ ]]``: bash keeps ``$?``
+KEEP_STATUS = -1
 
 
 class ParseError(Exception):
-    def __init__(self, message: str, line: int) -> None:
+    """A syntax error; ``status`` is what a non-interactive shell exits with (2, 127 for an
+    error inside ``$(...)`` as bash gives, or KEEP_STATUS for one inside ``[[ ]]``)."""
+
+    def __init__(self, message: str, line: int, status: int = 2) -> None:
         super().__init__(message)
         self.message = message
         self.line = line
+        self.status = status
 
 
 class Incomplete(ParseError):
@@ -42,6 +52,10 @@ SPECIAL_PARAMS = frozenset("@*#?-$!0123456789")
 NAME_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
 NAME_CHARS = NAME_START | frozenset("0123456789")
 EXPANDING = frozenset("*?[{~@!+")
+#: the characters before ( that start an extglob group
+EXTGLOB_PREFIX = frozenset("?*+@!")
+#: where the text of one alternative of an extglob group ends
+GROUP_STOP = frozenset("|)")
 DIGITS = frozenset("0123456789")
 
 
@@ -49,43 +63,33 @@ def is_name(s: str) -> bool:
     return bool(s) and s[0] in NAME_START and all(c in NAME_CHARS for c in s)
 
 
-def group_end(pat: str, i: int) -> int:
-    """Index of the ``)`` closing the ``(`` at ``i`` (backslash escapes skipped), or -1."""
-    depth = 0
-    n = len(pat)
-    while i < n:
-        c = pat[i]
-        if c == "\\":
-            i += 2
-            continue
-        if c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-            if depth == 0:
-                return i
-        i += 1
-    return -1
-
-
 class Lexer:
     """Reads ``src`` from ``self.i``. ``peek``/``advance`` give tokens; a newline token also
     reads the here-documents started on its line. The grammar parser subclasses this and
     provides the three methods at the end (nested command lists)."""
 
-    def __init__(self, src: str, aliases: Aliases = None, first_line: int = 1) -> None:
+    def __init__(self, src: str, aliases: Aliases = None, first_line: int = 1,
+                 extglob: Switch = True) -> None:
         self.src = src
         self.n = len(src)
         self.i = 0
         self.aliases = aliases
         self.first_line = first_line
+        #: whether @(...) and friends are read as part of a word (shopt extglob when the
+        #: line is parsed); a callable is asked each time
+        self.extglob = extglob
+        #: set while the pattern after == / != in [[ ]] is read (always extglob there)
+        self.force_extglob = False
         self._newlines = [k for k, c in enumerate(src) if c == "\n"]
         self.pending_heredocs: list[HereDoc] = []
         self._peeked: Token | None = None
-        self._alias_guard: set[str] = set()
         #: (line, message) notes bash prints as warnings (a here-doc ended by end of input)
         self.warnings: list[tuple[int, str]] = []
-        self._alias_end = -1
+        #: (end, name) of the alias values being read: a name is not expanded inside itself
+        self._alias_regions: list[tuple[int, str]] = []
+        #: after an alias whose value ends in a blank, the first word from here on is
+        #: checked for an alias too (-1: none)
+        self._alias_next = -1
 
     # ------------------------------------------------------------------ positions
     def line_at(self, pos: int) -> int:
@@ -127,6 +131,17 @@ class Lexer:
         """The next token as (start, kind, value, end): kind is op|word|nl|eof|ionum."""
         if self._peeked is not None:
             return self._peeked
+        tok = self._lex()
+        if self._alias_next >= 0 and tok[0] >= self._alias_next:
+            # the word after an alias value ending in a blank, and the first word of what
+            # that word expands to, again and again
+            self._alias_next = -1
+            while self.expand_alias(tok):
+                tok = self._lex()
+        self._peeked = tok
+        return tok
+
+    def _lex(self) -> Token:
         self.skip_blanks()
         start = self.i
         s = self.src
@@ -159,7 +174,6 @@ class Lexer:
                         tok = self._word_token(start)
                 else:
                     tok = self._word_token(start)
-        self._peeked = tok
         return tok
 
     def _word_token(self, start: int) -> Token:
@@ -224,33 +238,35 @@ class Lexer:
 
     # ------------------------------------------------------------------ aliases
     def expand_alias(self, tok: Token) -> bool:
-        """Replace the command word ``tok`` by its alias in the source (the next ``peek``
-        reads the value); False when it is no alias or may not be expanded here."""
-        if tok[1] != "word" or tok[2].plain is None or tok[0] < self._alias_end:
+        """Replace the word ``tok`` by its alias in the source (the next ``peek`` reads the
+        value); False when it is no alias or is one whose value is being read."""
+        if tok[1] != "word" or tok[2].plain is None:
             return False
         aliases = self.aliases() if callable(self.aliases) else self.aliases
         if not aliases:
             return False
         name = tok[2].plain
         value = aliases.get(name)
-        if value is None or name in self._alias_guard:
-            return False
         start, end = tok[0], tok[3]
+        # the values this word is inside of
+        regions = [r for r in self._alias_regions if r[0] > start]
+        self._alias_regions = regions
+        if value is None or any(n == name for _, n in regions):
+            return False
         self.src = self.src[:start] + value + self.src[end:]
         self.n = len(self.src)
         self._newlines = [k for k, c in enumerate(self.src) if c == "\n"]
         self.seek(start)
-        self._alias_guard.add(name)
-        # a value ending in a blank makes the next word eligible too
-        self._alias_end = start + len(value) if not value.endswith((" ", "\t")) else start + len(value) - 1
-        if not value.endswith((" ", "\t")):
-            self._alias_guard = set()
+        delta = len(value) - (end - start)
+        self._alias_regions = [(e + delta, n) for e, n in regions] + [(start + len(value), name)]
+        # a value ending in a blank makes the word after it eligible too
+        self._alias_next = start + len(value) if value.endswith((" ", "\t")) else -1
         return True
 
     # ------------------------------------------------------------------ here-documents
     def add_heredoc(self, op: str, word: Word) -> HereDoc:
         """A ``<<``/``<<-`` redirection to ``word``: its body is read after the current line."""
-        quoted = any(not isinstance(p, Lit) for p in word.parts)
+        quoted = any(isinstance(p, (Quoted, DQ)) for p in word.parts)
         doc = HereDoc(Word([]), quoted, op == "<<-", _heredoc_delimiter(word))
         self.pending_heredocs.append(doc)
         return doc
@@ -298,8 +314,10 @@ class Lexer:
         parts: list[Part] = []
         depth = 0
         s = self.src
+        if s.startswith("]]", self.i) and (self.i + 2 >= self.n or s[self.i + 2] in WORD_END):
+            raise self.error("unexpected argument `]]' to conditional binary operator")
         while self.i < self.n:
-            c = s[self.i]
+            c = self.src[self.i]
             if depth == 0 and c in " \t\n":
                 break
             if depth == 0 and (s.startswith("&&", self.i) or s.startswith("||", self.i)):
@@ -314,7 +332,11 @@ class Lexer:
                 depth -= 1
                 _append_lit(parts, c)
                 self.i += 1
-            elif c in "|<>&;" :
+            elif c in "<>&;" and depth == 0:
+                # outside parentheses only | is a literal operator character
+                raise self.error(f"syntax error in conditional expression: unexpected token "
+                                 f"`{'<>' if s.startswith('<>', self.i) else c}'")
+            elif c in "|<>&;":
                 _append_lit(parts, c)
                 self.i += 1
             elif c in " \t" and depth > 0:
@@ -323,6 +345,7 @@ class Lexer:
             else:
                 start = self.i
                 sub = self.read_word_parts(stop=frozenset(" \t\n()|<>&;"))
+                s = self.src  # an alias inside may have changed the text
                 if self.i == start:
                     break
                 for p in sub:
@@ -438,23 +461,21 @@ class Lexer:
             fast = ""
         return Word(parts, plain, fast, self.src[start:self.i])
 
-    def read_word_parts(self, stop: frozenset[str] = WORD_END, assignment: bool = False,
-                        brace_depth_stop: bool = False) -> list[Part]:
+    def read_word_parts(self, stop: frozenset[str] = WORD_END, assignment: bool = False) -> list[Part]:
         """Parts of one word starting at self.i, up to an unquoted ``stop`` character."""
         s, n = self.src, self.n
         parts: list[Part] = []
         lit: list[str] = []
         i = self.i
-        brace_depth = 0
         start = i
         while i < n:
             c = s[i]
+            if c == "(" and lit and lit[-1] and lit[-1][-1] in EXTGLOB_PREFIX and \
+                    (stop is WORD_END or stop is GROUP_STOP) and self.extglob_on():
+                i = self._read_extglob_group(i, parts, lit)
+                s, n = self.src, self.n  # an alias inside may have changed the text
+                continue
             if c in stop:
-                if brace_depth_stop and c == "}" and brace_depth > 0:
-                    brace_depth -= 1
-                    lit.append(c)
-                    i += 1
-                    continue
                 # <( and >( start a process substitution at the beginning of a word
                 if c in "<>" and i == start and i + 1 < n and s[i + 1] == "(":
                     self.i = i + 2
@@ -462,12 +483,7 @@ class Lexer:
                     self.expect_close_paren()
                     parts.append(ProcSub(c, body))
                     i = self.i
-                    continue
-                # extglob group after a pattern char: @(a|b)
-                if c == "(" and lit and lit[-1] and lit[-1][-1] in "?*+@!" and stop is WORD_END:
-                    j = self._match_paren(i)
-                    lit.append(s[i:j + 1])
-                    i = j + 1
+                    s, n = self.src, self.n
                     continue
                 break
             if c == "\\":
@@ -496,14 +512,12 @@ class Lexer:
                 inner = self.read_dq_parts()
                 parts.append(DQ(inner))
                 i = self.i
+                s, n = self.src, self.n
             elif c == "$" or c == "`":
                 # literal text before a lone `$` stays a part of its own
                 _flush_lit(parts, lit)
                 i = self._read_expansion(i, parts, lit, in_dq=False)
-            elif brace_depth_stop and c == "{":
-                brace_depth += 1
-                lit.append(c)
-                i += 1
+                s, n = self.src, self.n  # an alias inside may have changed the text
             elif c == "~" and assignment and lit and lit[-1].endswith(":"):
                 # a tilde after ':' in an assignment value expands too
                 _flush_lit(parts, lit)
@@ -514,8 +528,6 @@ class Lexer:
                 while j < n and s[j] not in stop and s[j] not in "\\'\"$`({~":
                     j += 1
                 if j == i + 1 and c in "({":
-                    if c == "{" and brace_depth_stop:
-                        brace_depth += 1
                     lit.append(c)
                     i += 1
                     continue
@@ -525,17 +537,40 @@ class Lexer:
         self.i = i
         return parts
 
-    def _match_paren(self, i: int) -> int:
-        j = group_end(self.src, i)
-        if j < 0:
-            raise self.incomplete("unexpected EOF while looking for matching `)'")
-        return j
+    def extglob_on(self) -> bool:
+        if self.force_extglob:
+            return True
+        return self.extglob() if callable(self.extglob) else self.extglob
+
+    def _read_extglob_group(self, i: int, parts: list[Part], lit: list[str]) -> int:
+        """At the ``(`` of an extglob group such as ``@(a|b)``: its alternatives are read as
+        ordinary word parts (quotes and expansions work inside, and blanks, ``;``, ``&``,
+        ``<``, ``>`` are literal there); returns the index after the closing ``)``."""
+        s, n = self.src, self.n
+        lit.append("(")
+        i += 1
+        while True:
+            self.i = i
+            for p in self.read_word_parts(stop=GROUP_STOP):
+                if type(p) is Lit:
+                    lit.append(p.text)
+                else:
+                    _flush_lit(parts, lit)
+                    parts.append(p)
+            i = self.i
+            s, n = self.src, self.n  # an alias inside may have changed the text
+            if i >= n:
+                raise self.incomplete("unexpected EOF while looking for matching `)'")
+            lit.append(s[i])
+            i += 1
+            if s[i - 1] == ")":
+                return i
 
     def _read_expansion(self, i: int, parts: list[Part], lit: list[str], in_dq: bool) -> int:
         """Read the ``$...`` or backquoted expansion at ``i`` into ``parts`` (a ``$`` that starts
         none stays literal text); returns where reading goes on."""
         self.i = i
-        part = self.read_dollar(in_dq=in_dq) if self.src[i] == "$" else self.read_backtick()
+        part = self.read_dollar(in_dq=in_dq) if self.src[i] == "$" else self.read_backtick(in_dq)
         if part is None:
             lit.append("$")
             return i + 1
@@ -577,6 +612,7 @@ class Lexer:
                 continue
             if c == "$" or c == "`":
                 i = self._read_expansion(i, parts, lit, in_dq=True)
+                s, n = self.src, self.n  # an alias inside may have changed the text
                 continue
             j = i + 1
             while j < n and s[j] not in '"\\$`\'':
@@ -587,7 +623,10 @@ class Lexer:
         self.i = i
         return parts
 
-    def read_backtick(self) -> CmdSub:
+    def read_backtick(self, in_dq: bool = False) -> CmdSub:
+        """A backquoted command: ``\\$``, ``\\` ``, ``\\\\`` (and ``\\"`` inside double
+        quotes) lose their backslash before the body is parsed."""
+        escaped = '$`\\"' if in_dq else "$`\\"
         s = self.src
         i = self.i + 1
         buf = []
@@ -598,7 +637,7 @@ class Lexer:
             c = s[i]
             if c == "`":
                 break
-            if c == "\\" and i + 1 < self.n and s[i + 1] in "$`\\":
+            if c == "\\" and i + 1 < self.n and s[i + 1] in escaped:
                 buf.append(s[i + 1])
                 i += 2
                 continue
@@ -617,9 +656,12 @@ class Lexer:
         """At ``$``: returns a part (self.i after it), or None for a literal ``$``."""
         s = self.src
         i = self.i
+        while s.startswith("\\\n", i + 1):
+            # a line continuation after $ ($\<newline>? is $?): read on as if $ were at i
+            i += 2
         nxt = s[i + 1] if i + 1 < self.n else ""
         if nxt == "(":
-            if s.startswith("$((", i):
+            if s.startswith("((", i + 1):
                 arith = self._try_arith_sub(i)
                 if arith is not None:
                     return arith
@@ -632,10 +674,18 @@ class Lexer:
                 self.advance()
                 body = CommandList([])
             else:
-                body = self.parse_compound_list(close_paren=True)
-                tok = self.peek()
-                if not (tok[1] == "op" and tok[2] == ")"):
-                    raise self.unexpected(tok)
+                try:
+                    body = self.parse_compound_list(close_paren=True)
+                    tok = self.peek()
+                    if not (tok[1] == "op" and tok[2] == ")"):
+                        raise self.unexpected(tok)
+                except Incomplete:
+                    raise
+                except ParseError as e:
+                    if e.status == 2:
+                        # bash's status for a syntax error inside $(...)
+                        e.status = 127
+                    raise
                 self.i = tok[3]
                 self._peeked = None
             self.pending_heredocs = saved_heredocs + self.pending_heredocs
@@ -713,8 +763,10 @@ class Lexer:
         if i >= n:
             raise self.incomplete("unexpected EOF while looking for matching `}'")
         length = indirect = False
-        # ${#} is the argument count; ${#name} a length
-        if s[i] == "#" and i + 1 < n and s[i + 1] != "}":
+        # ${#} is the argument count; ${#name} a length; ${##}/${#-}/${#?} the length of a
+        # special parameter, but ${###} and ${##pat} are $# with an operator (bash's reading)
+        if s[i] == "#" and i + 1 < n and s[i + 1] != "}" and (
+                s[i + 1] in NAME_CHARS or s.startswith("}", i + 2) or s.startswith("[", i + 2)):
             length = True
             i += 1
         elif s[i] == "!" and i + 1 < n and s[i + 1] != "}":
@@ -769,15 +821,23 @@ class Lexer:
         self.i = i
         param.op = op
         if op == ":":
-            param.arg = self._param_word(frozenset(":}"), in_dq)
-            if self.i < n and s[self.i] == ":":
+            if s.startswith("}", i):
+                return self._bad_substitution(i)
+            param.arg = self._offset_word(in_dq)
+            if self.i < self.n and self.src[self.i] == ":":
                 self.i += 1
                 param.arg2 = self._param_word(frozenset("}"), in_dq)
         elif op in ("/", "//", "/#", "/%"):
-            param.arg = self._param_word(frozenset("/}"), in_dq, pattern=True)
-            if self.i < n and s[self.i] == "/":
+            lead = op == "//" and s.startswith("/", self.i)
+            if lead:
+                # ${x////c}: the pattern cannot be empty, so this slash starts it
                 self.i += 1
-                param.arg2 = self._param_word(frozenset("}"), in_dq)
+            param.arg = self._param_word(frozenset("/}"), in_dq, pattern=True)
+            if lead:
+                param.arg = Word(_merge_lits([Lit("/"), *param.arg.parts]))
+            if self.i < self.n and self.src[self.i] == "/":
+                self.i += 1
+                param.arg2 = self._param_word(frozenset("}"), in_dq, replacement=True)
         elif op == "@":
             j = self.i
             while j < n and s[j] != "}":
@@ -786,12 +846,28 @@ class Lexer:
             self.i = j
         else:
             param.arg = self._param_word(frozenset("}"), in_dq, pattern=op in ("#", "##", "%", "%%", "^", "^^", ",", ",,", "~", "~~"))
-        if self.i >= n:
+        if self.i >= self.n:
             raise self.incomplete("unexpected EOF while looking for matching `}'")
-        if s[self.i] != "}":
+        if self.src[self.i] != "}":
             return self._bad_substitution(self.i)
         self.i += 1
         return param
+
+    def _offset_word(self, in_dq: bool) -> Word:
+        """The offset of ``${x:offset:length}``: an arithmetic text, so a ``:`` that belongs to
+        a ``?`` (``${s: 1 ? 2 : 0 : 1}``) does not end it."""
+        parts: list[Part] = []
+        while True:
+            parts.extend(self._param_word(frozenset(":}"), in_dq).parts)
+            questions = sum(p.text.count("?") - p.text.count(":") for p in parts if type(p) is Lit)
+            if questions > 0 and self.i < self.n and self.src[self.i] == ":":
+                parts.append(Lit(":"))
+                self.i += 1
+                continue
+            parts = _merge_lits(parts)
+            if len(parts) == 1 and isinstance(parts[0], Lit):
+                return Word(parts, parts[0].text)
+            return Word(parts)
 
     def _bad_substitution(self, i: int) -> Param:
         """Skip to the closing brace; the error is reported when the word is expanded."""
@@ -812,51 +888,67 @@ class Lexer:
         self.i = j + 1
         return Param(s[start:j + 1], "bad")
 
-    def _param_word(self, stop: frozenset[str], in_dq: bool, pattern: bool = False) -> Word:
-        s = self.src
+    def _param_word(self, stop: frozenset[str], in_dq: bool, pattern: bool = False,
+                    replacement: bool = False) -> Word:
+        """The word of a ``${name OP word}``; it ends at the first unquoted ``stop``
+        character (bash counts no braces: ``${x:-{a}b}`` is ``{a`` then ``b}``)."""
         if in_dq and not pattern:
-            # inside "${x:-...}" the word is double-quoted text, single quotes literal
-            parts = self._read_dq_until(stop)
+            # inside "${x:-...}" the word is double-quoted text with single quotes literal;
+            # in the replacement of "${x/p/r}" bash 5.2 removes them
+            parts = self._read_dq_until(stop, quotes=replacement)
             return Word([DQ(parts)] if parts else [])
         if in_dq and pattern:
-            parts = self.read_word_parts(stop=stop, brace_depth_stop=True)
+            parts = self.read_word_parts(stop=stop)
             return Word(parts)
-        parts = self.read_word_parts(stop=stop, brace_depth_stop=True)
-        if self.i < self.n and s[self.i] not in stop:
+        parts = self.read_word_parts(stop=stop)
+        if self.i < self.n and self.src[self.i] not in stop:
             # blanks and operators are literal inside ${...}
             more: list[Part] = []
-            while self.i < self.n and s[self.i] not in stop:
-                c = s[self.i]
+            while self.i < self.n and self.src[self.i] not in stop:
+                c = self.src[self.i]
                 if c in " \t\n;&|<>()":
                     more.append(Lit(c))
                     self.i += 1
                 else:
-                    more.extend(self.read_word_parts(stop=stop | frozenset(" \t\n;&|<>()"), brace_depth_stop=True))
+                    more.extend(self.read_word_parts(stop=stop | frozenset(" \t\n;&|<>()")))
             parts = _merge_lits(parts + more)
         if len(parts) == 1 and isinstance(parts[0], Lit):
             return Word(parts, parts[0].text)
         return Word(parts)
 
-    def _read_dq_until(self, stop: frozenset[str]) -> list[Part]:
+    def _read_dq_until(self, stop: frozenset[str], quotes: bool = False) -> list[Part]:
+        """Double-quoted text inside ``"${...}"`` up to a ``stop`` character. Single quotes
+        protect what they hold; with ``quotes`` they are removed, else kept as text."""
         s, n = self.src, self.n
         parts: list[Part] = []
         lit: list[str] = []
         i = self.i
-        depth = 0
+        in_single = False  # inside literal single quotes: expansions go on, no stop
         while True:
             if i >= n:
                 self.i = n
                 raise self.incomplete("unexpected EOF while looking for matching `}'")
             c = s[i]
-            if c in stop and not (c == "}" and depth > 0):
+            if c in stop and not in_single:
                 break
-            if c == "{":
-                depth += 1
-            elif c == "}":
-                depth -= 1
+            if c == "\\" and i + 1 < n and s[i + 1] == "\n":
+                i += 2
+                continue
             if c == "\\" and i + 1 < n and s[i + 1] in '$`\\"}':
                 lit.append(s[i + 1])
                 i += 2
+                continue
+            if c == "'" and quotes:
+                j = s.find("'", i + 1)
+                if j >= 0:
+                    _flush_lit(parts, lit)
+                    parts.append(Quoted(s[i + 1:j]))
+                    i = j + 1
+                    continue
+            if c == "'" and (in_single or s.find("'", i + 1) >= 0):
+                in_single = not in_single
+                lit.append(c)
+                i += 1
                 continue
             if c == '"':
                 # a nested double-quoted string inside "${x:-"..."}"
@@ -864,6 +956,7 @@ class Lexer:
                 self.i = i + 1
                 parts.extend(self.read_dq_parts())
                 i = self.i
+                s, n = self.src, self.n
                 continue
             if c == "$" and i + 1 < n and s[i + 1] == "'":
                 # $'...' keeps its meaning inside "${x:-...}" (bash's extquote)
@@ -873,6 +966,7 @@ class Lexer:
                 continue
             if c == "$" or c == "`":
                 i = self._read_expansion(i, parts, lit, in_dq=True)
+                s, n = self.src, self.n  # an alias inside may have changed the text
                 continue
             lit.append(c)
             i += 1
@@ -953,13 +1047,32 @@ def _merge_lits(parts: list[Part]) -> list[Part]:
 
 
 def _heredoc_delimiter(word: Word) -> str:
+    """The delimiter word as written, quotes removed but nothing expanded (``<<${a}`` ends at
+    a line ``${a}``)."""
+    src = word.source
+    if src is None:
+        return "".join(p.text for p in word.parts if isinstance(p, (Lit, Quoted)))
     out = []
-    for p in word.parts:
-        if isinstance(p, (Lit, Quoted)):
-            out.append(p.text)
-        elif isinstance(p, DQ):
-            out.append("".join(q.text if isinstance(q, Lit) else "" for q in p.parts))
-        elif isinstance(p, Param):
-            out.append("$" + p.name)
+    i, n = 0, len(src)
+    while i < n:
+        c = src[i]
+        if c == "\\" and i + 1 < n:
+            out.append(src[i + 1])
+            i += 2
+        elif c == "'":
+            j = src.find("'", i + 1)
+            j = n if j < 0 else j
+            out.append(src[i + 1:j])
+            i = j + 1
+        elif c == '"':
+            j = i + 1
+            while j < n and src[j] != '"':
+                if src[j] == "\\" and j + 1 < n and src[j + 1] in '"\\$`':
+                    j += 1
+                out.append(src[j])
+                j += 1
+            i = j + 1
+        else:
+            out.append(c)
+            i += 1
     return "".join(out)
-

@@ -15,7 +15,7 @@ from .ast import (
     CondBinary, CondCommand, CondExpr, CondNot, CondOr, CondUnary, CondWord, For, FunctionDef, If,
     Loop, Node, Pipeline, Redir, Select, SimpleCommand, Subshell, Word,
 )
-from .lexer import CLOSERS, RESERVED, Aliases, Incomplete, Lexer, ParseError, Token
+from .lexer import CLOSERS, KEEP_STATUS, RESERVED, Aliases, Incomplete, Lexer, ParseError, Token, is_name
 
 #: the commands that start with a reserved word (and take trailing redirections)
 CompoundCommand = Union[If, Loop, For, Select, ArithFor, Case, BraceGroup, CondCommand]
@@ -147,7 +147,8 @@ class Parser(Lexer):
     # ------------------------------------------------------------------ commands
     def parse_command(self) -> Node:
         tok = self.peek()
-        if self.expand_alias(tok):
+        # the command word, and the first word of an alias's value, again and again
+        while self.expand_alias(tok):
             tok = self.peek()
         if tok[1] == "word":
             text = tok[2].plain
@@ -178,9 +179,10 @@ class Parser(Lexer):
                 node.line = line
                 self.parse_trailing_redirs(node.redirs)
                 return node
-            # name() { ... }
-            if text is not None and self._is_funcdef_start(tok):
-                return self.parse_function(text, tok[0])
+            # name() { ... }; a name with expansions in it ($foo-bar) is an error only when the
+            # definition runs, as in bash
+            if self._is_funcdef_start(tok):
+                return self.parse_function(text if text is not None else self.token_text(tok), tok[0])
         elif tok[1] == "op" and tok[2] == "(":
             line = self.line_at(tok[0])
             self.advance()
@@ -198,7 +200,10 @@ class Parser(Lexer):
         return self.parse_simple_command()
 
     def _is_funcdef_start(self, tok: Token) -> bool:
-        if not is_name_word(tok[2].plain):
+        text = tok[2].plain
+        if text is not None and not is_name_word(text):
+            return False
+        if text is None and (tok[2].source is None or tok[2].source in RESERVED or is_assignment(tok[2].source)):
             return False
         j = tok[3]
         s = self.src
@@ -239,7 +244,8 @@ class Parser(Lexer):
         if tok[1] == "eof":
             raise self.incomplete("syntax error: unexpected end of file")
         body = self.parse_command()
-        if isinstance(body, SimpleCommand):
+        if isinstance(body, (SimpleCommand, FunctionDef)):
+            # the body is a compound command (f() g() { ...; } is an error)
             raise self.unexpected(tok)
         return FunctionDef(name, body, line, self.src[start:self.i].strip())
 
@@ -295,11 +301,18 @@ class Parser(Lexer):
             tok = self.peek()
             kind = tok[1]
             if kind == "word":
+                if not words and (assigns or redirs) and self.expand_alias(tok):
+                    # the command word after assignments and redirections
+                    continue
                 if not words:
                     assign = self.read_assignment(tok)
                     if assign is not None:
                         assigns.append(assign)
                         continue
+                elif name == "let" and self.looks_like_array_assign(tok) and self._paren_follows(tok):
+                    # let x=( 1 + 2 ): bash reads the parenthesized text as one argument
+                    words.append(self._let_paren_word(tok))
+                    continue
                 elif name in ("declare", "typeset", "local", "export", "readonly") and \
                         self.looks_like_array_assign(tok):
                     # declare -a x=(1 2): parse the element list as one word
@@ -310,6 +323,8 @@ class Parser(Lexer):
                 self.advance()
                 if not words:
                     name = tok[2].plain
+                elif tok[2].source is not None and is_assignment(tok[2].source):
+                    tok[2].assign_like = True
                 words.append(tok[2])
             elif kind == "ionum" or (kind == "op" and tok[2] in REDIR_OPS):
                 redirs.append(self.parse_redir())
@@ -318,6 +333,20 @@ class Parser(Lexer):
         if not assigns and not words and not redirs:
             raise self.unexpected(self.peek())
         return SimpleCommand(assigns, words, redirs, line)
+
+    def _paren_follows(self, tok: Token) -> bool:
+        s = self.src
+        eq = s.find("=", tok[0])
+        return 0 <= eq < tok[3] and s.startswith("(", eq + 1)
+
+    def _let_paren_word(self, tok: Token) -> Word:
+        s = self.src
+        start = s.find("(", tok[0])
+        end = self.closing(start, "()")
+        if end < 0:
+            raise self.incomplete("unexpected EOF while looking for matching `)'")
+        self.seek(end + 1)
+        return self.parse_text_word(s[tok[0]:end + 1], tok[0])
 
     # ------------------------------------------------------------------ compound commands
     def parse_if(self) -> If:
@@ -485,13 +514,25 @@ class Parser(Lexer):
 
     # ------------------------------------------------------------------ [[ ]]
     def parse_cond_command(self) -> CondCommand:
+        """``[[ expr ]]``, parsed as bash does (a syntax error in it keeps ``$?``)."""
         self.advance()
-        expr = self._cond_or()
-        tok = self._cond_peek()
-        if not (tok[1] == "word" and tok[2].plain == "]]"):
-            raise self.unexpected(tok)
+        try:
+            expr = self._cond_or()
+            tok = self._cond_peek()
+            if not self._is_cond_end(tok):
+                raise self.error("syntax error in conditional expression", tok[0])
+        except Incomplete:
+            raise
+        except ParseError as e:
+            if e.status == 2:
+                e.status = KEEP_STATUS
+            raise
         self.advance()
         return CondCommand(expr, [])
+
+    @staticmethod
+    def _is_cond_end(tok: Token) -> bool:
+        return tok[1] == "word" and tok[2].plain == "]]"
 
     def _cond_peek(self) -> Token:
         while True:
@@ -507,7 +548,7 @@ class Parser(Lexer):
         return self._cond_chain("||", CondOr, self._cond_and)
 
     def _cond_and(self) -> CondExpr:
-        return self._cond_chain("&&", CondAnd, self._cond_not)
+        return self._cond_chain("&&", CondAnd, self._cond_term)
 
     def _cond_chain(self, op: str, node_type: type[CondAnd] | type[CondOr],
                     operand: Callable[[], CondExpr]) -> CondExpr:
@@ -520,64 +561,64 @@ class Parser(Lexer):
             self.advance()
             left = node_type(left, operand())
 
-    def _cond_not(self) -> CondExpr:
+    def _cond_operand(self, kind: str) -> Word:
+        """The word after a unary or binary operator."""
         tok = self._cond_peek()
-        if tok[1] == "word" and tok[2].plain == "!":
-            self.advance()
-            return CondNot(self._cond_not())
-        return self._cond_primary()
+        if tok[1] != "word" or self._is_cond_end(tok):
+            raise self.error(f"unexpected argument `{self._cond_text(tok)}' to conditional {kind} operator", tok[0])
+        self.advance()
+        word: Word = tok[2]
+        return word
 
-    def _cond_word(self) -> Word:
-        tok = self._cond_peek()
-        if tok[1] == "word":
-            self.advance()
-            word: Word = tok[2]
-            return word
-        raise self.error(f"syntax error in conditional expression: unexpected token `{tok[2]}'", tok[0])
+    def _cond_text(self, tok: Token) -> str:
+        return self.token_text(tok) if tok[1] in ("word", "ionum") else str(tok[2])
 
-    def _cond_primary(self) -> CondExpr:
+    def _cond_term(self) -> CondExpr:
         tok = self._cond_peek()
         if tok[1] == "op" and tok[2] == "(":
             self.advance()
             expr = self._cond_or()
             tok = self._cond_peek()
             if not (tok[1] == "op" and tok[2] == ")"):
-                raise self.unexpected(tok)
+                raise self.error("expected `)'", tok[0])
             self.advance()
             return expr
         if tok[1] != "word":
-            raise self.error(f"syntax error in conditional expression: unexpected token `{tok[2]}'", tok[0])
+            raise self.error(f"unexpected token `{self._cond_text(tok)}' in conditional command", tok[0])
         text = tok[2].plain
         if text == "]]":
             raise self.error("syntax error in conditional expression", tok[0])
+        self.advance()
+        if text == "!":
+            return CondNot(self._cond_term())
         if text is not None and len(text) == 2 and text[0] == "-" and text[1] in UNARY_TESTS:
-            # unary operator unless it's followed by a binary operator or ]]
-            self.advance()
-            nxt = self._cond_peek()
-            if nxt[1] == "word" and nxt[2].plain != "]]" and not _is_cond_binop(nxt):
-                operand = self._cond_word()
-                return CondUnary(text, operand)
-            if nxt[1] == "word" and nxt[2].plain == "]]":
-                return CondWord(tok[2])
-            left = tok[2]
-        else:
-            self.advance()
-            left = tok[2]
+            # bash: a unary operator always takes the next word (even `==`) as its operand
+            return CondUnary(text, self._cond_operand("unary"))
+        left = tok[2]
         nxt = self._cond_peek()
         if _is_cond_binop(nxt):
             op = nxt[2] if nxt[1] == "op" else nxt[2].plain
             self.advance()
             if op == "=~":
                 right = self.read_regex_word()
+            elif op in ("=", "==", "!="):
+                # the pattern is read (and matched) as with extglob on
+                self.force_extglob = True
+                try:
+                    right = self._cond_operand("binary")
+                finally:
+                    self.force_extglob = False
             else:
-                right = self._cond_word()
+                right = self._cond_operand("binary")
             if op == "==":
                 op = "="
             return CondBinary(op, left, right)
-        return CondWord(left)
+        if self._is_cond_end(nxt) or (nxt[1] == "op" and nxt[2] in ("&&", "||", ")")):
+            return CondWord(left)
+        raise self.error("conditional binary operator expected", nxt[0])
 
     def sub_parser(self, text: str, first_line: int) -> Parser:
-        return Parser(text, None, first_line)
+        return Parser(text, self.aliases, first_line, self.extglob)
 
 UNARY_TESTS = frozenset("abcdefghknoprstuvwxzGLNOS")
 COND_BINOPS = frozenset({"=", "==", "!=", "=~", "-eq", "-ne", "-lt", "-le", "-gt", "-ge", "-nt",
@@ -593,11 +634,23 @@ def _is_cond_binop(tok: Token) -> bool:
 
 
 def is_name_word(text: str | None) -> bool:
-    # function names may contain more than variable names (e.g. dashes, dots, colons)
-    if not text:
+    """Can ``text`` name a function? More than a variable name: dashes, dots, colons and an
+    ``=`` that does not make it an assignment (``func-name=ext () {...}``)."""
+    if not text or is_assignment(text):
         return False
-    return all(c not in "$`'\"\\=" for c in text) and text not in RESERVED and not isdigits(text[0]) or \
-        (isdigits(text[0]) and not isdigits(text) and "=" not in text)
+    return all(c not in "$`'\"\\" for c in text) and text not in RESERVED and not isdigits(text[0]) or \
+        (isdigits(text[0]) and not isdigits(text))
+
+
+def is_assignment(text: str) -> bool:
+    """Does the word ``text`` start with ``NAME=``, ``NAME+=`` or ``NAME[...]=``?"""
+    head = text.split("=", 1)[0]
+    if head == text:
+        return False
+    head = head.removesuffix("+")
+    if head.endswith("]") and "[" in head:
+        head = head[:head.index("[")]
+    return is_name(head)
 
 
 def parse(src: str, aliases: Aliases = None) -> CommandList:
@@ -625,4 +678,4 @@ def check_complete(src: str) -> str:
     return "complete"
 
 
-__all__ = ["Incomplete", "ParseError", "Parser", "check_complete", "parse"]
+__all__ = ["Incomplete", "ParseError", "Parser", "check_complete", "is_name_word", "parse"]

@@ -1,0 +1,285 @@
+"""Wildcard patterns (``*``, ``?``, ``[...]``) matched in linear time, without backtracking.
+
+A pattern compiles to a list of tokens and runs as a bit-parallel NFA: the set of pattern
+positions reached so far is one Python int, updated once per text character. So one match
+costs O(len(text)) big-int steps whatever the pattern (a backtracking regex needs exponential
+time on ``*a*a*a*a*b``), and the set of all match ends from one start falls out of the same
+pass (``ends``), which prefix/suffix stripping and replacement need.
+
+Backslash quotes the next character (``\\*`` is a literal star). ``[...]`` takes ``!``/``^``
+negation, ranges, ``[:class:]`` (ASCII, as in the C locale), ``[=c=]`` and ``[.c.]``; an
+unclosed ``[`` is literal. With ``pathname`` (fnmatch's FNM_PATHNAME) only a literal ``/``
+matches ``/``. Used by the shell (``shell/eval/pattern.py``) and by commands (``find -name``,
+``tar --exclude``): ``fnmatch(pattern, name)``.
+"""
+from __future__ import annotations
+
+import time
+from typing import Callable, Iterator
+
+__all__ = ["Budget", "CharSet", "Wildcard", "bracket_end", "compile_wildcard", "fnmatch", "parse_bracket"]
+
+#: characters between two budget checks in a long match
+CHECK_EVERY = 1024
+
+CLASSES: dict[str, Callable[[str], bool]] = {
+    "alpha": lambda c: c.isascii() and c.isalpha(),
+    "digit": lambda c: "0" <= c <= "9",
+    "alnum": lambda c: c.isascii() and c.isalnum(),
+    "upper": lambda c: "A" <= c <= "Z",
+    "lower": lambda c: "a" <= c <= "z",
+    "space": lambda c: c in " \t\n\r\f\v",
+    "blank": lambda c: c in " \t",
+    "punct": lambda c: c.isascii() and 33 <= ord(c) <= 126 and not c.isalnum(),
+    "xdigit": lambda c: c in "0123456789abcdefABCDEF",
+    "cntrl": lambda c: ord(c) < 32 or ord(c) == 127,
+    "print": lambda c: 32 <= ord(c) <= 126,
+    "graph": lambda c: 33 <= ord(c) <= 126,
+    "word": lambda c: c == "_" or (c.isascii() and c.isalnum()),
+}
+
+
+class Budget:
+    """How long a match may run: ``check()`` raises (the caller's exception) when the run is
+    cancelled or past its deadline; ``deadline`` is a ``time.monotonic()`` value."""
+
+    __slots__ = ("check", "deadline")
+
+    def __init__(self, check: Callable[[], None], deadline: float = float("inf")) -> None:
+        self.check = check
+        self.deadline = deadline
+
+    def remaining(self) -> float:
+        return self.deadline - time.monotonic()
+
+
+class CharSet:
+    """One bracket expression."""
+
+    __slots__ = ("negate", "chars", "ranges", "class_names")
+
+    def __init__(self, negate: bool, chars: set[str], ranges: list[tuple[str, str]],
+                 class_names: list[str]) -> None:
+        self.negate = negate
+        self.chars = frozenset(chars)
+        self.ranges = ranges
+        #: the [:name:] classes (known names only)
+        self.class_names = class_names
+
+    def contains(self, c: str) -> bool:
+        hit = c in self.chars or any(lo <= c <= hi for lo, hi in self.ranges) or \
+            any(CLASSES[name](c) for name in self.class_names)
+        return hit != self.negate
+
+
+STAR = "*"   # a token: any run of characters
+ANY = "?"    # a token: any one character
+
+
+def bracket_end(pat: str, i: int) -> int:
+    """Index of the ``]`` closing the bracket expression that starts at ``pat[i] == '['``,
+    or -1 when there is none (the ``[`` is then a literal)."""
+    j = i + 1
+    n = len(pat)
+    if j < n and pat[j] in "!^":
+        j += 1
+    if j < n and pat[j] == "]":
+        j += 1
+    while j < n:
+        c = pat[j]
+        if c == "\\":
+            j += 2
+            continue
+        if c == "[" and j + 1 < n and pat[j + 1] in ":=.":
+            close = pat.find(pat[j + 1] + "]", j + 2)
+            if close >= 0:
+                j = close + 2
+                continue
+        if c == "]":
+            return j
+        j += 1
+    return -1
+
+
+def parse_bracket(body: str) -> CharSet:
+    """The set of a bracket expression's body (the text between ``[`` and ``]``)."""
+    negate = body[:1] in ("!", "^")
+    if negate:
+        body = body[1:]
+    chars: set[str] = set()
+    ranges: list[tuple[str, str]] = []
+    class_names: list[str] = []
+    # (character, whether it may start/end a range): an escaped '-' is always literal
+    items: list[tuple[str, bool]] = []
+    i, n = 0, len(body)
+    while i < n:
+        c = body[i]
+        if c == "[" and i + 1 < n and body[i + 1] in ":=.":
+            close = body.find(body[i + 1] + "]", i + 2)
+            if close >= 0:
+                name = body[i + 2:close]
+                if body[i + 1] == ":":
+                    if name in CLASSES:
+                        class_names.append(name)
+                else:
+                    chars.update(name)
+                i = close + 2
+                continue
+        if c == "\\" and i + 1 < n:
+            items.append((body[i + 1], body[i + 1] != "-"))
+            i += 2
+            continue
+        items.append((c, True))
+        i += 1
+    k = 0
+    while k < len(items):
+        c, can_range = items[k]
+        if can_range and k + 2 < len(items) and items[k + 1] == ("-", True) and items[k + 2][1]:
+            lo, hi = c, items[k + 2][0]
+            if lo <= hi:  # a reversed range matches nothing
+                ranges.append((lo, hi))
+            k += 3
+            continue
+        chars.add(c)
+        k += 1
+    return CharSet(negate, chars, ranges, class_names)
+
+
+class _Literal(str):
+    """A literal character token (a str subclass, so a quoted '*' is not the STAR token)."""
+
+    __slots__ = ()
+
+
+def tokenize(pat: str) -> list[str | CharSet]:
+    """Tokens: STAR, ANY, a CharSet, or a one-character literal string (consecutive stars
+    are one)."""
+    tokens: list[str | CharSet] = []
+    i, n = 0, len(pat)
+    while i < n:
+        c = pat[i]
+        if c == "*":
+            if not tokens or tokens[-1] is not STAR:
+                tokens.append(STAR)
+        elif c == "?":
+            tokens.append(ANY)
+        elif c == "[":
+            end = bracket_end(pat, i)
+            if end < 0:
+                tokens.append(_Literal("["))
+            else:
+                tokens.append(parse_bracket(pat[i + 1:end]))
+                i = end
+        elif c == "\\" and i + 1 < n:
+            i += 1
+            tokens.append(_Literal(pat[i]))  # a literal, even if it is '*' or '?'
+        else:
+            tokens.append(_Literal(c))
+        i += 1
+    return tokens
+
+
+class Wildcard:
+    """A compiled wildcard pattern."""
+
+    __slots__ = ("tokens", "nocase", "pathname", "stars", "accept", "start", "_masks", "_reverse")
+
+    def __init__(self, pattern: str | list[str | CharSet], nocase: bool = False, pathname: bool = False) -> None:
+        self.tokens = tokenize(pattern) if isinstance(pattern, str) else pattern
+        self.nocase = nocase
+        self.pathname = pathname
+        stars = 0
+        for k, t in enumerate(self.tokens):
+            if t is STAR:
+                stars |= 1 << k
+        self.stars = stars
+        self.accept = 1 << len(self.tokens)
+        self.start = self._closure(1)
+        self._masks: dict[str, int] = {}
+        self._reverse: Wildcard | None = None
+
+    def _closure(self, states: int) -> int:
+        # a star may match nothing: reaching it also reaches the token after it
+        return states | ((states & self.stars) << 1)
+
+    def _mask(self, c: str) -> int:
+        """Bits of the one-character tokens that match ``c``."""
+        mask = 0
+        forms = (c, c.lower(), c.upper()) if self.nocase else (c,)
+        slash = self.pathname and c == "/"
+        for k, t in enumerate(self.tokens):
+            if t is STAR:
+                continue
+            if t is ANY:
+                hit = not slash
+            elif isinstance(t, CharSet):
+                hit = not slash and any(t.contains(f) for f in forms)
+            else:
+                hit = any(f == t or (self.nocase and f.lower() == t.lower()) for f in forms)
+            if hit:
+                mask |= 1 << k
+        if len(self._masks) < 4096:
+            self._masks[c] = mask
+        return mask
+
+    def ends(self, text: str, start: int = 0, budget: Budget | None = None) -> Iterator[int]:
+        """Every ``j`` (ascending) where ``text[start:j]`` matches the whole pattern."""
+        states = self.start
+        accept = self.accept
+        if states & accept:
+            yield start
+        masks = self._masks
+        stars = self.stars
+        slash_stops = self.pathname
+        countdown = CHECK_EVERY
+        for j in range(start, len(text)):
+            c = text[j]
+            mask = masks.get(c)
+            if mask is None:
+                mask = self._mask(c)
+            keep = 0 if slash_stops and c == "/" else states & stars
+            states = ((states & mask) << 1) | keep
+            if not states:
+                return
+            states |= (states & stars) << 1
+            if states & accept:
+                yield j + 1
+            countdown -= 1
+            if countdown == 0 and budget is not None:
+                budget.check()
+                countdown = CHECK_EVERY
+
+    def fullmatch(self, text: str, budget: Budget | None = None) -> bool:
+        end = -1
+        for end in self.ends(text, 0, budget):
+            pass
+        return end == len(text)
+
+    def starts(self, text: str, budget: Budget | None = None) -> Iterator[int]:
+        """Every ``i`` (descending) where ``text[i:]`` matches the whole pattern."""
+        rev = self._reverse
+        if rev is None:
+            rev = self._reverse = Wildcard(self.tokens[::-1], self.nocase, self.pathname)
+        n = len(text)
+        for j in rev.ends(text[::-1], 0, budget):
+            yield n - j
+
+
+_CACHE: dict[tuple[str, bool, bool], Wildcard] = {}
+
+
+def compile_wildcard(pattern: str, nocase: bool = False, pathname: bool = False) -> Wildcard:
+    key = (pattern, nocase, pathname)
+    w = _CACHE.get(key)
+    if w is None:
+        if len(_CACHE) > 4000:
+            _CACHE.clear()
+        w = _CACHE[key] = Wildcard(pattern, nocase, pathname)
+    return w
+
+
+def fnmatch(pattern: str, text: str, *, nocase: bool = False, pathname: bool = False,
+            budget: Budget | None = None) -> bool:
+    """Does the whole of ``text`` match the wildcard ``pattern``? (fnmatch(3) without
+    FNM_PERIOD; ``pathname`` is FNM_PATHNAME)."""
+    return compile_wildcard(pattern, nocase, pathname).fullmatch(text, budget)
