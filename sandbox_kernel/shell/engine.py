@@ -26,12 +26,8 @@ SANDBOX_ENV = {
     "PATH": "/usr/local/bin:/usr/bin:/bin", "SHELL": "/bin/bash", "HOSTNAME": "sandbox",
     "LANG": "C.UTF-8", "TERM": "xterm-256color", "SHLVL": "1",
 }
-SHELL_VARS = {
-    "IFS": " \t\n", "PS1": "\\s-\\v\\$ ", "PS2": "> ", "PS4": "+ ", "OPTIND": "1",
-    "BASH": "/bin/bash", "BASH_VERSION": "5.2.15(1)-release", "HOSTTYPE": "x86_64",
-    "MACHTYPE": "x86_64-pc-linux-gnu", "OSTYPE": "linux-gnu", "UID": "1000", "EUID": "1000",
-    "PPID": "4241", "HISTFILE": "/home/user/.bash_history", "OPTERR": "1",
-}
+#: what an interactive shell (the notebook) sets on top of SHELL_VARS
+INTERACTIVE_VARS = {"PS1": "\\s-\\v\\$ ", "PS2": "> ", "HISTFILE": "/home/user/.bash_history"}
 #: How long a cancelled run may take to notice at its next checkpoint before its task is cancelled.
 CANCEL_GRACE = 0.3
 
@@ -70,6 +66,7 @@ class ShellEngine:
         self.rt = Runtime(sandbox.fs, sandbox, sandbox.limits)
         self.shell = Shell(self.rt)
         self.shell.interactive = interactive
+        self.shell.command_string = not interactive
         self.shell.shopts["expand_aliases"] = interactive
         #: stdin for the next run (the CLI and run_script set it); None means the kernel's input()
         self.next_stdin: InputStream | None = None
@@ -78,15 +75,12 @@ class ShellEngine:
 
     def _init_variables(self) -> None:
         sh = self.shell
+        sh.init_shell_vars("4241")
         for k, v in SANDBOX_ENV.items():
             sh.globals[k] = Var(v, exported=True)
-        for k, v in SHELL_VARS.items():
-            sh.globals[k] = Var(v)
-        versinfo = Var({0: "5", 1: "2", 2: "15", 3: "1", 4: "release", 5: "x86_64-pc-linux-gnu"})
-        versinfo.readonly = True
-        sh.globals["BASH_VERSINFO"] = versinfo
-        for name in ("UID", "EUID", "PPID"):
-            sh.globals[name].readonly = True
+        if sh.interactive:
+            for k, v in INTERACTIVE_VARS.items():
+                sh.globals[k] = Var(v)
         sh.cwd = "/workspace"
 
     def _install_stubs(self) -> None:
@@ -103,7 +97,9 @@ class ShellEngine:
     def configure_script(self, arg0: str = "bash", args: list[str] | None = None) -> None:
         """Make this a non-interactive script shell (``bash -c``/``bash FILE`` semantics)."""
         self.shell.interactive = False
+        self.shell.command_string = True
         self.shell.shopts["expand_aliases"] = False
+        self.shell.sync_option_vars()
         self.shell.arg0 = arg0
         self.shell.positional = list(args or [])
 

@@ -184,39 +184,11 @@ Run a nested shell in the sandbox: with -c, run COMMAND_STRING (NAME becomes $0 
 positional parameters); with FILE, run the script FILE from the sandbox's filesystem;
 otherwise read the script from the standard input.""")
 async def b_bash(sh, argv, fds):
-    args = argv[1:]
-    command = None
-    options: dict = {}
-    while args and args[0].startswith(("-", "+")) and len(args[0]) > 1:
-        a = args[0]
-        if a == "--":
-            args = args[1:]
-            break
-        if a in ("--norc", "--noprofile", "--posix", "--login", "-l", "-i", "-s"):
-            args = args[1:]
-            continue
-        if a == "--help":
-            await out(fds, help_text("bash") + "\n")
-            return 0
-        if a == "--version":
-            await out(fds, "GNU bash, version 5.2.15(1)-release (x86_64-pc-linux-gnu) [sandbox_kernel]\n")
-            return 0
-        on = a[0] == "-"
-        args = args[1:]
-        for c in a[1:]:
-            if c == "c":
-                command = True
-            elif c == "o":
-                if args:
-                    options[args[0]] = on
-                    args = args[1:]
-            elif c in OPTION_LETTERS:
-                options[OPTION_LETTERS[c]] = on
-            elif c in "ils":
-                pass
-            else:
-                await sh.err(fds, f"{argv[0]}: -{c}: invalid option\n")
-                return 2
+    invocation = await _parse_invocation(sh, argv, fds)
+    if isinstance(invocation, int):
+        return invocation
+    command, read_stdin, args, options, shopts, interactive = invocation
+    run = sh.run_script_file
     if command:
         if not args:
             await sh.err(fds, f"{argv[0]}: -c: option requires an argument\n")
@@ -225,17 +197,87 @@ async def b_bash(sh, argv, fds):
         name = args[1] if len(args) > 1 else argv[0]
         sh.running_command_string = True
         try:
-            return await sh.run_script_file(text, name, args[2:], fds, options=options)
+            return await run(text, name, args[2:], fds, options=options, shopts=shopts, command_string=True,
+                             interactive=interactive)
         finally:
             sh.running_command_string = False
-    if args:
+    if args and not read_stdin:
         path = args[0]
         try:
             text = sh.fs.read_bytes(path, sh.cwd).decode("utf-8", "surrogateescape")
         except FSError as e:
             await sh.err(fds, f"{argv[0]}: {path}: {e.strerror}\n")
             return 127
-        return await sh.run_script_file(text, path, args[1:], fds, options=options)
+        return await run(text, path, args[1:], fds, options=options, shopts=shopts, interactive=interactive)
     stream = fds.get(0)
     data = await race_cancel(sh, stream.read()) if isinstance(stream, InputStream) else b""
-    return await sh.run_script_file(data.decode("utf-8", "surrogateescape"), argv[0], [], fds, options=options)
+    return await run(data.decode("utf-8", "surrogateescape"), argv[0], args, fds, options=options, shopts=shopts,
+                     interactive=interactive)
+
+
+#: long options bash accepts (and ignores in the sandbox); those taking an argument map to True
+LONG_OPTIONS = {"--norc": False, "--noprofile": False, "--login": False, "--noediting": False,
+                "--debugger": False, "--debug": False, "--restricted": False, "--dump-strings": False,
+                "--dump-po-strings": False, "--pretty-print": False, "--rcfile": True, "--init-file": True}
+
+
+async def _parse_invocation(sh, argv, fds):
+    """bash's command line: (-c given, -s given, remaining arguments, set -o options, shopt
+    options, -i given), or the exit status after an error or --help/--version."""
+    args = argv[1:]
+    command = read_stdin = interactive = False
+    options: dict = {}
+    shopts: dict = {}
+    while args:
+        a = args[0]
+        if a in ("--", "-"):
+            args = args[1:]
+            break
+        if a.startswith("--"):
+            args = args[1:]
+            if a == "--help":
+                await out(fds, help_text("bash") + "\n")
+                return 0
+            if a == "--version":
+                await out(fds, "GNU bash, version 5.2.15(1)-release (x86_64-pc-linux-gnu) [sandbox_kernel]\n")
+                return 0
+            if a in ("--posix", "--verbose"):
+                options[a[2:]] = True
+            elif a in LONG_OPTIONS:
+                if LONG_OPTIONS[a]:
+                    if not args:
+                        await sh.err(fds, f"{argv[0]}: {a[2:]}: option requires an argument\n")
+                        return 2
+                    args = args[1:]
+            else:
+                await sh.err(fds, f"{argv[0]}: {a}: invalid option\n")
+                return 2
+            continue
+        if len(a) < 2 or a[0] not in "-+":
+            break
+        on = a[0] == "-"
+        args = args[1:]
+        for c in a[1:]:
+            if c in "oO":
+                if not args:
+                    await sh.err(fds, f"{argv[0]}: -{c}: option requires an argument\n")
+                    return 2
+                name, args = args[0], args[1:]
+                table, known = (options, sh.options) if c == "o" else (shopts, sh.shopts)
+                if name not in known:
+                    kind = "invalid option name" if c == "o" else "invalid shell option name"
+                    await sh.err(fds, f"{argv[0]}: {name}: {kind}\n")
+                    return 2
+                table[name] = on
+            elif c == "c":
+                command = True
+            elif c == "i":
+                interactive = True
+            elif c == "s":
+                read_stdin = True
+            elif c in OPTION_LETTERS:
+                options[OPTION_LETTERS[c]] = on
+            elif c not in "lrD":
+                await sh.err(fds, f"{argv[0]}: -{c}: invalid option\n")
+                return 2
+    return command, read_stdin, args, options, shopts, interactive

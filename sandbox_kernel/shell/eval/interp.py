@@ -23,7 +23,7 @@ from ...vfs import FSError, normpath
 from ...vfs.layout import COMMAND_STUB
 from ..builtins import BUILTINS, SPECIAL_BUILTINS
 from ..builtins.output import out
-from ..options import OPTION_DEFAULTS, OPTION_LETTERS, SHOPT_DEFAULTS
+from ..options import OPTION_DEFAULTS, SHOPT_DEFAULTS, bashopts, option_flags, shellopts
 from ..state import (AbortCommand, BreakLoop, ContinueLoop, ControlFlow, ExitShell, LimitExceeded,
     ReturnFromFunction, ShellError, Var)
 from ..syntax.ast import (AndOr, ArithCommand, ArithFor, Assign, BraceGroup, Case, CommandList, CondCommand, For,
@@ -39,6 +39,15 @@ from .redirect import Redirections
 from .word import Expander, shell_quote
 
 FAKE_PID = 4242
+#: variables every new shell sets (bash 5.2 without a startup file)
+SHELL_VARS = {
+    "IFS": " \t\n", "PS4": "+ ", "OPTIND": "1", "OPTERR": "1", "BASH": "/bin/bash",
+    "BASH_VERSION": "5.2.15(1)-release",
+}
+#: ... and those it sets only when the environment has no value
+DEFAULT_VARS = {"HOSTTYPE": "x86_64", "MACHTYPE": "x86_64-pc-linux-gnu", "OSTYPE": "linux-gnu",
+                "PATH": "/usr/local/bin:/usr/local/sbin:/usr/bin:/usr/sbin:/bin:/sbin:."}
+READONLY_SHELL_VARS = {"UID": "1000", "EUID": "1000"}
 #: Seconds between yields to the event loop. Well above CPython's GIL switch interval (5 ms):
 #: a thread waiting for the GIL asks the holder to drop it only after a whole interval in which
 #: the GIL never changed hands, and each yield releases and retakes it. At 5 ms that never
@@ -121,6 +130,8 @@ class Shell(Expander, Redirections, Pipelines):
         #: set while `bash -c` runs its string (no BASH_SOURCE entry for it)
         self.running_command_string = False
         self.interactive = False
+        #: running a -c string rather than a script file ($- shows "c")
+        self.command_string = True
         self.last_arg = "bash"
         self.trace_depth = 0
         #: files being run or sourced, innermost last (BASH_SOURCE)
@@ -148,13 +159,15 @@ class Shell(Expander, Redirections, Pipelines):
         child.pid = self.rt.new_pid()
         return child
 
-    def new_process(self) -> "Shell":
-        """A fresh shell for a script run as a command: only exported variables carry over."""
+    def new_process(self, env: dict[str, str] | None = None) -> "Shell":
+        """A fresh shell for a script run as a command: its environment (the exported
+        variables, or ``env``) and the variables bash sets at startup."""
         child = Shell(self.rt)
-        for name, var in self.all_vars().items():
-            if var.exported and var.value is not None:
-                v = Var(var.scalar() if not isinstance(var.value, str) else var.value, True)
-                child.globals[name] = v
+        if env is None:
+            env = self.exported_env()
+        for name, value in env.items():
+            child.globals[name] = Var(value, True)
+        child.init_shell_vars(str(self.pid))
         child.cwd = self.cwd
         child.umask = self.umask
         child.pid = self.rt.new_pid()
@@ -163,6 +176,34 @@ class Shell(Expander, Redirections, Pipelines):
         child.source_depth = self.source_depth
         child.interactive = False
         return child
+
+    def init_shell_vars(self, ppid: str) -> None:
+        """The variables a starting bash sets (over its environment): IFS, PS4, BASH_VERSION,
+        the readonly UID/EUID/PPID, SHELLOPTS/BASHOPTS, PWD and SHLVL, and defaults (PATH,
+        OSTYPE ...) for those the environment lacks."""
+        g = self.globals
+        shellopts = g.get("SHELLOPTS")
+        if shellopts is not None and isinstance(shellopts.value, str):
+            # an exported SHELLOPTS turns its options on in the new shell
+            for opt in shellopts.value.split(":"):
+                if opt in OPTION_DEFAULTS:
+                    self.options[opt] = True
+        for name, value in SHELL_VARS.items():
+            g[name] = Var(value)
+        versinfo = Var({0: "5", 1: "2", 2: "15", 3: "1", 4: "release", 5: "x86_64-pc-linux-gnu"})
+        versinfo.readonly = True
+        g["BASH_VERSINFO"] = versinfo
+        for name, value in (*READONLY_SHELL_VARS.items(), ("PPID", ppid)):
+            var = g[name] = Var(value)
+            var.readonly = True
+        for name, value in DEFAULT_VARS.items():
+            if name not in g:
+                g[name] = Var(value)
+        g["PWD"] = Var(self.cwd, True)
+        level = g.get("SHLVL")
+        depth = int(level.value) if level is not None and isinstance(level.value, str) and isdigits(level.value) else 0
+        g["SHLVL"] = Var(str(depth + 1), True)
+        self.sync_option_vars()
 
     # ================================================================== variables
     def lookup_var(self, name: str) -> Var | None:
@@ -279,8 +320,16 @@ class Shell(Expander, Redirections, Pipelines):
         return None
 
     def option_flags(self) -> str:
-        flags = "".join(ch for ch, name in OPTION_LETTERS.items() if self.options.get(name) and ch in "aeufxBCEHhmnkTtvbp")
-        return "".join(sorted(flags, key=lambda c: "hBHaeufxCEmnkTtvbp".find(c) if c in "hBHaeufxCEmnkTtvbp" else 99)) + ("c" if not self.interactive else "i")
+        return option_flags(self.options, self.interactive, self.command_string)
+
+    def sync_option_vars(self) -> None:
+        """Bring SHELLOPTS and BASHOPTS (readonly variables) up to date with the options."""
+        for name, value in (("SHELLOPTS", shellopts(self.options)), ("BASHOPTS", bashopts(self.shopts))):
+            var = self.globals.get(name)
+            if var is None:
+                var = self.globals[name] = Var(value)
+            var.value = value
+            var.readonly = True
 
     def all_vars(self) -> dict[str, Var]:
         merged = dict(self.globals)
@@ -559,6 +608,8 @@ class Shell(Expander, Redirections, Pipelines):
                 parser.warnings.clear()
             if node is None:
                 break
+            if self.options["noexec"] and not self.interactive:
+                continue
             try:
                 status = await self.run_list(node, fds)
             except AbortCommand as e:
@@ -1279,18 +1330,24 @@ class Shell(Expander, Redirections, Pipelines):
         return await self.run_script_file(text, path, argv[1:], fds, env)
 
     async def run_script_file(self, text: str, name: str, args: list[str], fds: dict,
-                              env: dict | None = None, options: dict | None = None) -> int:
+                              env: dict | None = None, options: dict | None = None,
+                              shopts: dict | None = None, command_string: bool = False,
+                              interactive: bool = False) -> int:
         """Run script text in a new shell process (no functions or unexported variables)."""
-        child = self.new_process()
-        if env is not None:
-            for k, v in env.items():
-                child.globals[k] = Var(v, True)
+        child = self.new_process(env)
+        child.command_string = command_string
+        if interactive:
+            child.interactive = True
+            child.options["emacs"] = child.options["histexpand"] = True
+        if shopts:
+            child.shopts.update(shopts)
         child.arg0 = name
         child.positional = list(args)
         if not self.running_command_string:
             child.source_stack = [name]
         if options:
             child.options.update(options)
+        child.sync_option_vars()
         child.fds = dict(fds)
         if self.source_depth + self.func_depth > self.rt.limits.function_depth:
             raise LimitExceeded(f"{name}: maximum nesting of shells exceeded (limit function_depth)", "function_depth")
@@ -1315,8 +1372,9 @@ class Shell(Expander, Redirections, Pipelines):
             return await fast
         child = self.fork()
         child.trace_depth = self.trace_depth + 1
-        if not self.shopts["inherit_errexit"]:
+        if not self.shopts["inherit_errexit"] and child.options["errexit"]:
             child.options["errexit"] = False
+            child.sync_option_vars()
         out = BufferOutput(self.rt.limits.string_bytes)
         fds = dict(self.fds_for_subst())
         fds[1] = out
