@@ -16,7 +16,7 @@ from ..stack import recursion_limit
 from ..streams import EmptyInput, InputStream, OutputStream, OutputTooLarge, SinkOutput
 from ..vfs.layout import COMMAND_STUB
 from .builtins import BUILTINS, help_text
-from .eval.interp import Runtime, Shell
+from .eval.interp import Frame, Runtime, Shell
 from .syntax.lexer import RESERVED
 from .syntax.parser import check_complete
 from .state import ControlFlow, ExitShell, LimitExceeded, ShellError, Var
@@ -67,6 +67,7 @@ class ShellEngine:
         self.shell = Shell(self.rt)
         self.shell.interactive = interactive
         self.shell.command_string = not interactive
+        self.shell.script_source = "main" if interactive else "environment"
         self.shell.shopts["expand_aliases"] = interactive
         #: stdin for the next run (the CLI and run_script set it); None means the kernel's input()
         self.next_stdin: InputStream | None = None
@@ -94,10 +95,13 @@ class ShellEngine:
                 except Exception:  # noqa: BLE001 - a read-only or odd layout: skip the stub
                     pass
 
-    def configure_script(self, arg0: str = "bash", args: list[str] | None = None) -> None:
-        """Make this a non-interactive script shell (``bash -c``/``bash FILE`` semantics)."""
+    def configure_script(self, arg0: str = "bash", args: list[str] | None = None, script_file: bool = False) -> None:
+        """Make this a non-interactive script shell: ``bash -c`` semantics, or with
+        ``script_file`` those of ``bash FILE`` (FILE being ``arg0``)."""
         self.shell.interactive = False
-        self.shell.command_string = True
+        self.shell.command_string = not script_file
+        self.shell.script_source = "main" if script_file else "environment"
+        self.shell.frames = [Frame("main", arg0, 0, False)] if script_file else []
         self.shell.shopts["expand_aliases"] = False
         self.shell.sync_option_vars()
         self.shell.arg0 = arg0

@@ -88,10 +88,10 @@ async def b_source(sh, argv, fds):
         sh.positional = args[1:]
     sh.source_depth += 1
     sh.sourcing += 1
-    sh.source_stack.append(name)
+    sh.push_frame("source", name)
     try:
         try:
-            status = await sh.run_source(text, fds)
+            status = await sh.run_source(text, fds, sourced=True)
         except ReturnFromFunction as r:
             status = r.status
         if sh.traps.get("RETURN") and not sh.in_trap:
@@ -99,7 +99,7 @@ async def b_source(sh, argv, fds):
             await sh.run_trap("RETURN")
         return status
     finally:
-        sh.source_stack.pop()
+        sh.frames.pop()
         sh.sourcing -= 1
         sh.source_depth -= 1
         if len(args) > 1:
@@ -124,7 +124,7 @@ async def b_exit(sh, argv, fds):
 
 @builtin("return", usage="return [n]", text="Return from a shell function (or sourced script) with the return value N (default: the status of the last command).")
 async def b_return(sh, argv, fds):
-    if not sh.funcnames and not sh.sourcing:
+    if not sh.func_depth and not sh.sourcing:
         await err(sh, fds, "return", "can only `return' from a function or sourced script")
         return 2
     status = sh.last_status
@@ -195,12 +195,8 @@ async def b_bash(sh, argv, fds):
             return 2
         text = args[0]
         name = args[1] if len(args) > 1 else argv[0]
-        sh.running_command_string = True
-        try:
-            return await run(text, name, args[2:], fds, options=options, shopts=shopts, command_string=True,
-                             interactive=interactive)
-        finally:
-            sh.running_command_string = False
+        return await run(text, name, args[2:], fds, options=options, shopts=shopts, mode="command",
+                         interactive=interactive)
     if args and not read_stdin:
         path = args[0]
         try:
@@ -212,7 +208,7 @@ async def b_bash(sh, argv, fds):
     stream = fds.get(0)
     data = await race_cancel(sh, stream.read()) if isinstance(stream, InputStream) else b""
     return await run(data.decode("utf-8", "surrogateescape"), argv[0], args, fds, options=options, shopts=shopts,
-                     interactive=interactive)
+                     mode="stdin", interactive=interactive)
 
 
 #: long options bash accepts (and ignores in the sandbox); those taking an argument map to True

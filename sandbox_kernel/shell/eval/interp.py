@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import random
 import re
 import time
@@ -53,9 +54,25 @@ READONLY_SHELL_VARS = {"UID": "1000", "EUID": "1000"}
 #: the GIL never changed hands, and each yield releases and retakes it. At 5 ms that never
 #: happened, and the kernel's control thread (interrupts) and timers starved for seconds.
 YIELD_INTERVAL = 0.02
+#: how bash names a trap whose string has a syntax error
+TRAP_CONTEXTS = {"ERR": "error trap", "DEBUG": "debug trap", "RETURN": "return trap", "INT": "interrupt trap"}
 DYNAMIC_VARS = frozenset({"RANDOM", "SECONDS", "LINENO", "PIPESTATUS", "BASHPID", "EPOCHSECONDS",
                           "EPOCHREALTIME", "FUNCNAME", "SRANDOM", "BASH_SUBSHELL", "GROUPS",
-                          "BASH_SOURCE", "_"})
+                          "BASH_SOURCE", "BASH_LINENO", "_"})
+
+
+class Frame:
+    """One call-stack entry: a function call, a sourced file, or the script itself
+    (FUNCNAME, BASH_SOURCE and BASH_LINENO read the stack)."""
+
+    __slots__ = ("name", "source", "line", "function")
+
+    def __init__(self, name: str, source: str, line: int, function: bool) -> None:
+        self.name = name
+        self.source = source
+        #: the line it was called from (0 for the script)
+        self.line = line
+        self.function = function
 
 
 class Runtime:
@@ -71,7 +88,10 @@ class Runtime:
         self.last_yield = time.monotonic()
         self.next_pid = FAKE_PID + 1
         self.jobs: dict[int, asyncio.Task] = {}
+        #: the status `wait PID` reports: 128+N once `kill` sent signal N, then the final one
         self.job_status: dict[int, int] = {}
+        #: the command text of running jobs (for the "Killed" report)
+        self.job_commands: dict[int, str] = {}
         self.job_order: list[int] = []
         # unseeded sandboxes draw from the OS, so no two kernels share RANDOM sequences
         self.random = random.Random(sandbox.seed if sandbox is not None else None)
@@ -111,9 +131,13 @@ class Shell(Expander, Redirections, Pipelines):
         self.errexit_suppress = 0
         self.errexit_exempt = False
         self.last_bg_pid: int | None = None
-        self.pipestatus: list[int] = [0]
+        #: the statuses of the last pipeline, or one status (a simple command's)
+        self.pipestatus: list[int] | int = []
         self.lineno = 0
-        self.funcnames: list[str] = []
+        #: the call stack (functions, sourced files, the script), innermost last
+        self.frames: list[Frame] = []
+        #: the file each function was defined in (BASH_SOURCE of its frame)
+        self.function_files: dict[str, str] = {}
         self.dirstack: list[str] = []
         self.umask = 0o022
         self.fds: dict[int, Any] = fds if fds is not None else {}
@@ -127,15 +151,16 @@ class Shell(Expander, Redirections, Pipelines):
         self.arith_current = 0
         #: how many `source`/`.` files are running (return is allowed in them)
         self.sourcing = 0
-        #: set while `bash -c` runs its string (no BASH_SOURCE entry for it)
-        self.running_command_string = False
         self.interactive = False
         #: running a -c string rather than a script file ($- shows "c")
         self.command_string = True
         self.last_arg = "bash"
         self.trace_depth = 0
-        #: files being run or sourced, innermost last (BASH_SOURCE)
-        self.source_stack: list[str] = []
+        #: what BASH_SOURCE names top-level code that is not from a file ("environment" for
+        #: a -c string, "main" for standard input)
+        self.script_source = "environment"
+        #: the traps a subshell lists until it sets one of its own (bash's behaviour)
+        self.parent_traps: dict[str, str] | None = None
         #: set when a run stopped on a syntax error (the engine reports ename SyntaxError)
         self.syntax_error: str | None = None
 
@@ -150,8 +175,11 @@ class Shell(Expander, Redirections, Pipelines):
         child.aliases = dict(self.aliases)
         child.options = dict(self.options)
         child.shopts = dict(self.shopts)
-        child.traps = {k: v for k, v in self.traps.items() if v == ""}
-        child.funcnames = list(self.funcnames)
+        child.traps = self.inherited_traps()
+        child.parent_traps = self.traps if self.traps else self.parent_traps
+        child.update_trap_dispatch()
+        child.frames = list(self.frames)
+        child.function_files = dict(self.function_files)
         child.dirstack = list(self.dirstack)
         child.subshell_level = self.subshell_level + 1
         child.fds = dict(self.fds)
@@ -171,7 +199,6 @@ class Shell(Expander, Redirections, Pipelines):
         child.cwd = self.cwd
         child.umask = self.umask
         child.pid = self.rt.new_pid()
-        child.source_stack = []
         child.func_depth = self.func_depth
         child.source_depth = self.source_depth
         child.interactive = False
@@ -260,7 +287,10 @@ class Shell(Expander, Redirections, Pipelines):
         if name == "LINENO":
             return Var(str(self.lineno))
         if name == "PIPESTATUS":
-            return Var({i: str(s) for i, s in enumerate(self.pipestatus)})
+            statuses = self.pipestatus
+            if type(statuses) is int:
+                return Var({0: str(statuses)})
+            return Var({i: str(s) for i, s in enumerate(statuses)})
         if name == "BASHPID":
             return Var(str(self.pid))
         if name == "EPOCHSECONDS":
@@ -268,9 +298,10 @@ class Shell(Expander, Redirections, Pipelines):
         if name == "EPOCHREALTIME":
             return Var(f"{time.time():.6f}")
         if name == "FUNCNAME":
-            if not self.funcnames:
+            # set only while a function runs; then it names every frame
+            if not any(f.function for f in self.frames):
                 return None
-            return Var({i: n for i, n in enumerate(reversed(self.funcnames))})
+            return Var({i: f.name for i, f in enumerate(reversed(self.frames))})
         if name == "BASH_SUBSHELL":
             return Var(str(self.subshell_level))
         if name == "GROUPS":
@@ -278,9 +309,9 @@ class Shell(Expander, Redirections, Pipelines):
         if name == "_":
             return Var(self.last_arg)
         if name == "BASH_SOURCE":
-            if not self.source_stack:
-                return None
-            return Var({i: n for i, n in enumerate(reversed(self.source_stack))})
+            return Var({i: f.source for i, f in enumerate(reversed(self.frames))})
+        if name == "BASH_LINENO":
+            return Var({i: str(f.line) for i, f in enumerate(reversed(self.frames))})
         return stored
 
     def get_scalar(self, name: str) -> str | None:
@@ -570,7 +601,27 @@ class Shell(Expander, Redirections, Pipelines):
             pass
 
     def error_prefix(self) -> str:
-        return f"{self.arg0}: line {self.lineno}: "
+        """``NAME: line N: `` as bash starts an error message; NAME is the file the running
+        code comes from (BASH_SOURCE[0]: a script, a sourced file, "environment" for functions
+        of a -c string), else $0."""
+        name = self.arg0
+        if self.frames and not self.interactive:
+            name = self.frames[-1].source or name
+        return f"{name}: line {self.lineno}: "
+
+    def current_source(self) -> str:
+        """What BASH_SOURCE[0] would name for the code running now."""
+        return self.frames[-1].source if self.frames else self.script_source
+
+    def push_frame(self, name: str, source: str, function: bool = False) -> None:
+        """Enter a call-stack frame (a function, or a sourced file named ``source``), called
+        from the current line; the caller pops ``frames`` when it ends."""
+        self.frames.append(Frame(name, source, self.lineno, function))
+
+    @property
+    def funcnames(self) -> list[str]:
+        """The functions being run, outermost first."""
+        return [f.name for f in self.frames if f.function]
 
     async def handle_error(self, e: ShellError, fds: dict) -> int:
         """Report ``e``; a fatal error ends a script shell, an aborting one the top-level
@@ -586,17 +637,29 @@ class Shell(Expander, Redirections, Pipelines):
         await self.err(fds, f"{self.error_prefix()}{message}\n")
 
     # ================================================================== running source text
-    async def run_source(self, text: str, fds: dict, first_line: int = 1) -> int:
-        """Parse and run ``text`` command by command (like bash reading a script)."""
+    async def run_source(self, text: str, fds: dict, first_line: int = 1, context: str | None = None,
+                         sourced: bool = False) -> int:
+        """Parse and run ``text`` command by command (like bash reading a script). A syntax
+        error ends a script shell; in a sourced file (``sourced``) or a trap string (``context``,
+        named in the message: "exit trap") it ends only the text, with status 2."""
         parser = Parser(text, self.active_aliases, first_line)
         status = self.last_status
         while True:
             try:
                 node = parser.next_command()
             except ParseError as e:
-                self.lineno = e.line
-                await self.report(fds, e.message)
                 self.last_status = 2
+                if context is not None:
+                    name = self.arg0 if self.interactive or not self.frames else self.frames[-1].source
+                    await self.err(fds, f"{name}: {context}: line {e.line - first_line + 1}: {e.message}\n")
+                    return 2
+                self.lineno = e.line
+                if self.command_string and not self.frames and not self.interactive:
+                    await self.err(fds, f"{self.arg0}: -c: line {e.line}: {e.message}\n")
+                else:
+                    await self.report(fds, e.message)
+                if sourced:
+                    return 2
                 self.syntax_error = f"line {e.line}: {e.message}"
                 if self.interactive:
                     return 2
@@ -636,17 +699,20 @@ class Shell(Expander, Redirections, Pipelines):
                 status = 0
                 self.last_status = 0
                 continue
+            self.errexit_exempt = False
             status = await self.execute(item, fds)
             self.last_status = status
             if status and not self.errexit_exempt:
                 await self._on_failure(status)
-            self.errexit_exempt = False
+                # handled: the compound command around it does not fail again for it
+                self.errexit_exempt = True
         return status
 
     async def _on_failure(self, status: int) -> None:
+        """A command failed: the ERR trap, then errexit (unless in a condition)."""
         if self.errexit_suppress:
             return
-        if "ERR" in self.traps and not self.in_trap and self.traps["ERR"]:
+        if self.traps.get("ERR") and not self.in_trap:
             await self.run_trap("ERR")
             self.last_status = status
         if self.options["errexit"]:
@@ -666,6 +732,7 @@ class Shell(Expander, Redirections, Pipelines):
                 continue
             if k == last:
                 exempt = False
+                self.errexit_exempt = False
                 status = await self.execute(pipeline, fds)
             else:
                 self.errexit_suppress += 1
@@ -692,23 +759,20 @@ class Shell(Expander, Redirections, Pipelines):
 
     # ------------------------------------------------------------------ compound commands
     async def run_subshell(self, node: Subshell, fds: dict) -> int:
-        fds, opened = await self.apply_redirs(node.redirs, fds) if node.redirs else (fds, None)
-        try:
+        self.lineno = node.line
+
+        async def body(fds):
             child = self.fork()
             child.loop_depth = 0  # bash: break/continue in ( ) do not reach the enclosing loops
             status = await child.run_as_child(node.body, fds)
             return await child.run_exit_trap(fds, status)
-        finally:
-            if opened:
-                await self.close_opened(opened)
+        status = await self.with_redirs(node, fds, body)
+        self.pipestatus = status
+        return status
 
     async def run_brace(self, node: BraceGroup, fds: dict) -> int:
         if node.redirs:
-            fds, opened = await self.apply_redirs(node.redirs, fds)
-            try:
-                return await self.execute(node.body, fds)
-            finally:
-                await self.close_opened(opened)
+            return await self.with_redirs(node, fds, lambda fds: self.execute(node.body, fds))
         return await self.execute(node.body, fds)
 
     async def run_if(self, node: If, fds: dict) -> int:
@@ -743,9 +807,11 @@ class Shell(Expander, Redirections, Pipelines):
                         return status if node.until else 0
                     if flow == "continue":
                         continue
-                    self.errexit_exempt = False
                     if (cond == 0) == node.until:
+                        # the loop's status is its body's, whose failure was handled there
+                        self.errexit_exempt = True
                         return status
+                    self.errexit_exempt = False
                     status, flow = await self._loop_body(node.body, fds)
                     if flow == "break":
                         return status
@@ -835,6 +901,8 @@ class Shell(Expander, Redirections, Pipelines):
             trace = self.options["xtrace"]
             with self._in_loop():
                 for item in items:
+                    if self.traps.get("DEBUG"):
+                        await self.debug_trap(node.line)
                     if trace:
                         await self.err(fds, f"{self._ps4()}for {node.var} in {' '.join(shell_quote(w) for w in items)}\n")
                     if not await self._set_loop_var(node.var, item, fds):
@@ -895,23 +963,34 @@ class Shell(Expander, Redirections, Pipelines):
             return items[number - 1] if number is not None and 1 <= number <= len(items) else ""
 
     async def run_arith_for(self, node: ArithFor, fds: dict) -> int:
+        async def head(expr):
+            # each of init, condition and step is a command of its own for LINENO and DEBUG
+            self.lineno = node.line
+            if self.traps.get("DEBUG"):
+                await self.debug_trap(node.line)
+            return None if expr is None else self.arith(await self.expand_word(expr))
+
         async def body(fds):
-            if node.init is not None:
-                self.arith(await self.expand_word(node.init))
+            await head(node.init)
             status = 0
             with self._in_loop():
-                while node.condition is None or self.arith(await self.expand_word(node.condition)) != 0:
+                while True:
+                    value = await head(node.condition)
+                    if value == 0:
+                        break
                     status, flow = await self._loop_body(node.body, fds)
                     if flow == "break":
                         break
-                    if node.step is not None:
-                        self.arith(await self.expand_word(node.step))
+                    await head(node.step)
                     await self._loop_tick()
             return status
         return await self.with_redirs(node, fds, body)
 
     async def run_case(self, node: Case, fds: dict) -> int:
         async def body(fds):
+            self.lineno = node.line
+            if self.traps.get("DEBUG"):
+                await self.debug_trap(node.line)
             word = await self.expand_word(node.word)
             if self.options["xtrace"]:
                 await self.err(fds, f"{self._ps4()}case {shell_quote(word)} in\n")
@@ -947,6 +1026,7 @@ class Shell(Expander, Redirections, Pipelines):
 
     async def run_funcdef(self, node: FunctionDef, fds: dict) -> int:
         self.functions[node.name] = node
+        self.function_files[node.name] = self.current_source()
         return 0
 
     async def run_arith_command(self, node: ArithCommand, fds: dict) -> int:
@@ -967,7 +1047,9 @@ class Shell(Expander, Redirections, Pipelines):
                     return 1
                 raise
             return 0 if value else 1
-        return await self.with_redirs(node, fds, body)
+        status = await self.with_redirs(node, fds, body)
+        self.pipestatus = status
+        return status
 
     async def run_cond_command(self, node: CondCommand, fds: dict) -> int:
         async def body(fds):
@@ -982,10 +1064,13 @@ class Shell(Expander, Redirections, Pipelines):
                     return await self.handle_error(e, fds)
                 await self.report(fds, e.message)
                 return 2
-        return await self.with_redirs(node, fds, body)
+        status = await self.with_redirs(node, fds, body)
+        self.pipestatus = status
+        return status
 
     # ------------------------------------------------------------------ simple commands
     async def run_simple(self, node: SimpleCommand, fds: dict) -> int:
+        # every way out sets PIPESTATUS to the status (inline: this runs for every command)
         self.lineno = node.line
         if node.words:
             await self.checkpoint()
@@ -998,18 +1083,23 @@ class Shell(Expander, Redirections, Pipelines):
         try:
             words = await self.expand_words(node.words) if node.words else []
         except ShellError as e:
+            self.pipestatus = e.status
             return await self.handle_error(e, fds)
         if self._cmdsub_status is not None:
             cmdsub_status = self._cmdsub_status
         if not words:
-            return await self._assignments_only(node, fds, cmdsub_status)
+            status = await self._assignments_only(node, fds, cmdsub_status)
+            self.pipestatus = status
+            return status
         self.last_arg = words[-1] if type(words[-1]) is str else self.last_arg
         if self.options["xtrace"]:
             await self._trace(node, words, fds)
         if len(words) == 1 and words[0] == "exec" and node.redirs and "exec" not in self.functions:
+            self.pipestatus = 0
             try:
                 await self.apply_redirs(node.redirs, fds, permanent=True)
             except ShellError as e:
+                self.pipestatus = e.status
                 return await self.handle_error(e, fds)
             if fds is not self.fds and self.fds is not None:
                 for k, v in fds.items():
@@ -1022,13 +1112,17 @@ class Shell(Expander, Redirections, Pipelines):
                     cmd_fds, opened = await self.apply_redirs(node.redirs, fds)
                 except ShellError as e:
                     await self.report(fds, e.message)
+                    self.pipestatus = e.status
                     return e.status
             else:
                 cmd_fds, opened = fds, None
             try:
                 if node.assigns:
-                    return await self._run_with_temp_env(node, words, cmd_fds)
-                return await self.run_command(words, cmd_fds)
+                    status = await self._run_with_temp_env(node, words, cmd_fds)
+                else:
+                    status = await self.run_command(words, cmd_fds)
+                self.pipestatus = status
+                return status
             finally:
                 if opened:
                     await self.close_opened(opened)
@@ -1038,15 +1132,14 @@ class Shell(Expander, Redirections, Pipelines):
 
     async def _assignments_only(self, node: SimpleCommand, fds: dict, cmdsub_status) -> int:
         status = 0
+        trace = self.options["xtrace"]
         try:
             for a in node.assigns:
                 await self.assign(a)
+                if trace:
+                    await self.err(fds, f"{self._ps4()}{self._traced_assign(a)}\n")
         except ShellError as e:
             return await self.handle_error(e, fds)
-        if self.options["xtrace"]:
-            for a in node.assigns:
-                v = self.get_scalar(a.name)
-                await self.err(fds, f"{self._ps4()}{a.name}={shell_quote(v or '')}\n")
         if self._cmdsub_status is not None:
             status = self._cmdsub_status
         elif cmdsub_status is not None:
@@ -1059,6 +1152,19 @@ class Shell(Expander, Redirections, Pipelines):
                 return e.status
             await self.close_opened(opened)
         return status
+
+    def _traced_assign(self, a: Assign) -> str:
+        """An assignment as xtrace shows it once done: NAME=value quoted, arrays as written."""
+        if a.array is not None:
+            return format_word(a)
+        target = a.name + (f"[{format_word(a.index)}]" if a.index is not None else "")
+        var = self.lookup_var(a.name)
+        value = ""
+        if var is not None and a.index is None:
+            value = var.scalar() or ""
+        elif a.value is not None:
+            value = format_word(a.value)
+        return f"{target}{'+=' if a.append and a.index is not None else '='}{shell_quote(value)}"
 
     async def assign(self, a: Assign) -> None:
         if a.array is not None:
@@ -1203,24 +1309,29 @@ class Shell(Expander, Redirections, Pipelines):
         saved_positional = self.positional
         self.positional = argv[1:]
         self.scopes.append({})
-        self.funcnames.append(argv[0])
+        name = argv[0]
+        self.frames.append(Frame(name, self.function_files.get(name, self.script_source), self.lineno, True))
         self.func_depth += 1
-        # functions do not inherit a RETURN trap: it fires only when set by this function
-        inherited_return_trap = self.traps.get("RETURN")
+        hidden = self.hide_traps_for_function() if self.traps else None
+        call_line = self.lineno
         try:
             try:
                 status = await self.execute(fdef.body, fds)
             except ReturnFromFunction as r:
                 status = r.status
-            trap = self.traps.get("RETURN")
-            if trap and trap != inherited_return_trap and not self.in_trap:
+            if self.traps.get("RETURN") and not self.in_trap:
                 self.last_status = status
                 await self.run_trap("RETURN")
         finally:
+            self.lineno = call_line
             self.func_depth -= 1
-            self.funcnames.pop()
+            self.frames.pop()
             self.scopes.pop()
             self.positional = saved_positional
+            if hidden:
+                self.restore_hidden_traps(hidden)
+        # a failure inside was handled there; the call itself is a failing command
+        self.errexit_exempt = False
         return status
 
     # ------------------------------------------------------------------ external commands
@@ -1331,11 +1442,16 @@ class Shell(Expander, Redirections, Pipelines):
 
     async def run_script_file(self, text: str, name: str, args: list[str], fds: dict,
                               env: dict | None = None, options: dict | None = None,
-                              shopts: dict | None = None, command_string: bool = False,
+                              shopts: dict | None = None, mode: str = "file",
                               interactive: bool = False) -> int:
-        """Run script text in a new shell process (no functions or unexported variables)."""
+        """Run script text in a new shell process (no functions or unexported variables).
+        ``mode``: "file" (``name`` is the script: the bottom "main" frame), "command" (a -c
+        string) or "stdin"."""
         child = self.new_process(env)
-        child.command_string = command_string
+        child.command_string = mode == "command"
+        if mode == "file":
+            child.frames = [Frame("main", name, 0, False)]
+        child.script_source = "environment" if mode == "command" else "main"
         if interactive:
             child.interactive = True
             child.options["emacs"] = child.options["histexpand"] = True
@@ -1343,8 +1459,6 @@ class Shell(Expander, Redirections, Pipelines):
             child.shopts.update(shopts)
         child.arg0 = name
         child.positional = list(args)
-        if not self.running_command_string:
-            child.source_stack = [name]
         if options:
             child.options.update(options)
         child.sync_option_vars()
@@ -1466,6 +1580,61 @@ class Shell(Expander, Redirections, Pipelines):
 
     # ------------------------------------------------------------------ redirections
     # ------------------------------------------------------------------ traps
+    def inherited_traps(self) -> dict[str, str]:
+        """The traps a subshell keeps: ignored signals, ERR with errtrace, DEBUG and RETURN
+        with functrace."""
+        kept = {}
+        for name, action in self.traps.items():
+            if action == "" or (name == "ERR" and self.options["errtrace"]) \
+                    or (name in ("DEBUG", "RETURN") and self.options["functrace"]):
+                kept[name] = action
+        return kept
+
+    def hide_traps_for_function(self) -> dict[str, str] | None:
+        """Take away the traps a function does not inherit (ERR without errtrace, DEBUG and
+        RETURN without functrace); returns them for ``restore_hidden_traps``."""
+        hidden = {}
+        traps = self.traps
+        for name in ("ERR", "DEBUG", "RETURN"):
+            action = traps.get(name)
+            if action and not self.options["errtrace" if name == "ERR" else "functrace"]:
+                hidden[name] = traps.pop(name)
+        if "DEBUG" in hidden:
+            self.update_trap_dispatch()
+        return hidden
+
+    def restore_hidden_traps(self, hidden: dict[str, str]) -> None:
+        """After a function: its hidden traps come back unless it set its own."""
+        for name, action in hidden.items():
+            self.traps.setdefault(name, action)
+        self.update_trap_dispatch()
+
+    def update_trap_dispatch(self) -> None:
+        """Run commands through the table that runs the DEBUG trap first exactly while one is
+        set (so that without one no command pays for the check)."""
+        if self.traps.get("DEBUG"):
+            self._dispatch = DEBUG_DISPATCH
+        elif "_dispatch" in self.__dict__:
+            del self.__dict__["_dispatch"]
+
+    async def debug_trap(self, line: int) -> None:
+        """The DEBUG trap, before a simple command, [[ ]], (( )) and the heads of for, select
+        and case: $? is kept, LINENO is the command's line; errexit and exit in it apply."""
+        action = self.traps.get("DEBUG")
+        if not action or self.in_trap:
+            return
+        self.lineno = line
+        saved = self.last_status
+        self.in_trap = True
+        try:
+            await self.run_source(action, self.fds_for_subst(), first_line=line, context="debug trap")
+        except (ShellError, BreakLoop, ContinueLoop, ReturnFromFunction):
+            pass
+        finally:
+            self.in_trap = False
+        self.last_status = saved
+        self.lineno = line
+
     async def run_trap(self, name: str) -> None:
         action = self.traps.get(name)
         if not action:
@@ -1473,7 +1642,8 @@ class Shell(Expander, Redirections, Pipelines):
         saved = self.last_status
         self.in_trap = True
         try:
-            await self.run_source(action, self.fds, first_line=self.lineno)
+            await self.run_source(action, self.fds_for_subst(), first_line=self.lineno,
+                                  context=TRAP_CONTEXTS.get(name, "trap"))
         except ExitShell:
             raise
         except (ShellError, ControlFlow):
@@ -1496,7 +1666,7 @@ class Shell(Expander, Redirections, Pipelines):
         self.in_trap = True
         self.last_status = status
         try:
-            await self.run_source(action, self.fds)
+            await self.run_source(action, self.fds, context="exit trap")
         except ExitShell as e:
             status = e.status
         except (ShellError, ControlFlow):
@@ -1621,6 +1791,11 @@ class CommandHost:
             return e.status
 
 
+async def _debug_then(run, self: Shell, node, fds: dict) -> int:
+    await self.debug_trap(node.line)
+    return await run(self, node, fds)
+
+
 Shell._dispatch = {
     SimpleCommand: Shell.run_simple,
     Pipeline: Shell.run_pipeline,
@@ -1638,5 +1813,9 @@ Shell._dispatch = {
     ArithCommand: Shell.run_arith_command,
     CondCommand: Shell.run_cond_command,
 }
+#: the table while a DEBUG trap is set: the trap runs before each simple command, [[ ]], (( ))
+DEBUG_DISPATCH = dict(Shell._dispatch)
+for _kind in (SimpleCommand, ArithCommand, CondCommand):
+    DEBUG_DISPATCH[_kind] = functools.partial(_debug_then, Shell._dispatch[_kind])
 
 __all__ = ["Shell", "Runtime", "Incomplete", "ParseError"]

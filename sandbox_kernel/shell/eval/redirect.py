@@ -20,6 +20,8 @@ class Redirections:
 
     #: the fd table being redirected (what /dev/stdout or /dev/fd/N names meanwhile)
     _redir_fds: dict | None = None
+    #: the fd table of the command being run (command substitutions and traps write there)
+    _current_fds: dict | None = None
 
     async def with_redirs(self, node, fds: dict, runner) -> int:
         if not node.redirs:
@@ -30,9 +32,12 @@ class Redirections:
         except ShellError as e:
             await self.report(fds, e.message)
             return e.status
+        # command substitutions in the command's own words see its redirections
+        saved_current, self._current_fds = self._current_fds, fds
         try:
             return await runner(fds)
         finally:
+            self._current_fds = saved_current
             await self.close_opened(opened)
             if len(self.procsub_files) > procsub_mark:
                 await self.finish_procsubs(procsub_mark)
