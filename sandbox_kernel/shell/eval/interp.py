@@ -1118,7 +1118,7 @@ class Shell(Expander, Redirections, Pipelines):
                 cmd_fds, opened = fds, None
             try:
                 if node.assigns:
-                    status = await self._run_with_temp_env(node, words, cmd_fds)
+                    status = await self._run_with_temp_env(node, words, cmd_fds, fds)
                 else:
                     status = await self.run_command(words, cmd_fds)
                 self.pipestatus = status
@@ -1231,42 +1231,47 @@ class Shell(Expander, Redirections, Pipelines):
                 return
         self.set_var(a.name, value, a.append)
 
-    async def _run_with_temp_env(self, node: SimpleCommand, words: list[str], fds: dict) -> int:
+    async def _run_with_temp_env(self, node: SimpleCommand, words: list[str], fds: dict, shell_fds: dict) -> int:
+        """``VAR=x cmd``: the assignments hold (exported) while the command runs, each seeing
+        the ones before it; in POSIX mode those before a special builtin stay afterwards
+        (unless the builtin unset them). Errors go to ``shell_fds`` (before the command's
+        redirections)."""
         name = words[0]
-        if name in SPECIAL_BUILTINS or (name not in self.functions and name not in BUILTINS):
-            if name in SPECIAL_BUILTINS:
-                for a in node.assigns:
-                    await self.assign(a)
-                return await self.run_command(words, fds)
-            # an external command: the assignments go into its environment only
-            env = self.exported_env()
+        persist = self.options["posix"] and name in SPECIAL_BUILTINS and name not in self.functions
+        saved: list[tuple[dict[str, Var], str, Var | None, Var]] = []
+        try:
             for a in node.assigns:
                 if a.array is not None:
                     continue
-                value = await self.expand_word(a.value, assignment=True) if a.value is not None else ""
-                if a.append:
-                    value = (self.get_scalar(a.name) or "") + value
-                env[a.name] = value
-            return await self.run_command(words, fds, env=env)
-        # functions and regular builtins: temporary variables, exported for the duration
-        scope: dict[str, Var] = {}
-        self.scopes.append(scope)
-        try:
-            for a in node.assigns:
-                value = await self.expand_word(a.value, assignment=True) if a.value is not None else ""
-                if a.append:
-                    value = (self.get_scalar(a.name) or "") + value
-                v = Var(value, exported=True)
-                scope[a.name] = v
+                binding = await self._temp_binding(a, shell_fds)
+                if binding is not None:
+                    saved.append(binding)
             return await self.run_command(words, fds)
         finally:
-            if self.scopes and self.scopes[-1] is scope:
-                self.scopes.pop()
-            else:
-                try:
-                    self.scopes.remove(scope)
-                except ValueError:
-                    pass
+            for scope, var_name, before, temp in reversed(saved):
+                now = scope.get(var_name)
+                if persist and now is not None and now.value is not None:
+                    continue
+                if before is None:
+                    scope.pop(var_name, None)
+                else:
+                    scope[var_name] = before
+
+    async def _temp_binding(self, a: Assign, fds: dict):
+        """Bind ``a`` for the duration of a command, in the scope where its name lives:
+        (scope, name, the variable it hides or None, the temporary one); None (after an
+        error message) for a readonly variable."""
+        value = await self.expand_word(a.value, assignment=True) if a.value is not None else ""
+        scope = self.find_scope(a.name)
+        before = scope.get(a.name)
+        if before is not None and before.readonly:
+            await self.report(fds, f"{a.name}: readonly variable")
+            return None
+        if a.append and before is not None:
+            value = (before.scalar() or "") + value
+        temp = Var(value, exported=True)
+        scope[a.name] = temp
+        return scope, a.name, before, temp
 
     async def _trace(self, node, words: list[str], fds: dict) -> None:
         parts = []
