@@ -11,7 +11,7 @@ from .args import bash_int
 from ..options import OPTION_LETTERS
 from .output import err, out
 from .read import race_cancel
-from .registry import builtin, help_text
+from .registry import BUILTINS, builtin, help_text
 
 
 @builtin(":", usage=":", text="Null command: no effect; the exit status is 0.")
@@ -34,6 +34,10 @@ async def b_eval(sh, argv, fds):
     args = argv[1:]
     if args and args[0] == "--":
         args = args[1:]
+    elif args and args[0].startswith("-") and len(args[0]) > 1:
+        await err(sh, fds, "eval", f"{args[0]}: invalid option")
+        await sh.err(fds, "eval: usage: eval [arg ...]\n")
+        return 2
     text = " ".join(args)
     if not text.strip():
         return 0
@@ -44,7 +48,8 @@ async def b_eval(sh, argv, fds):
         try:
             node = parser.next_command()
         except ParseError as e:
-            await sh.report(fds, e.message)
+            # bash names eval in the message: "bash: eval: line 3: syntax error ..."
+            await sh.err(fds, f"{sh.error_prefix().split(': line ')[0]}: eval: line {e.line}: {e.message}\n")
             return 2
         if node is None:
             return status
@@ -66,16 +71,15 @@ async def b_source(sh, argv, fds):
         return 2
     name = args[0]
     path = None
-    if "/" in name or sh.fs.is_file(name, sh.cwd):
-        path = normpath(name, sh.cwd)
-    else:
+    if "/" not in name and sh.shopts["sourcepath"]:
+        # bash searches PATH first, then the current directory
         for d in (sh.get_scalar("PATH") or "").split(":"):
             cand = normpath(name, normpath(d or ".", sh.cwd))
             if sh.fs.is_file(cand):
                 path = cand
                 break
-        if path is None:
-            path = normpath(name, sh.cwd)
+    if path is None:
+        path = normpath(name, sh.cwd)
     try:
         text = sh.fs.read_bytes(path).decode("utf-8", "surrogateescape")
     except FSError as e:
@@ -108,6 +112,7 @@ async def b_source(sh, argv, fds):
 
 @builtin("exit", usage="exit [n]", text="Exit the shell with a status of N. If N is omitted, the exit status is that of the last command executed.")
 async def b_exit(sh, argv, fds):
+    argv = _skip_dashdash(argv)
     if len(argv) > 1:
         try:
             status = bash_int(argv[1]) & 0xFF
@@ -116,10 +121,21 @@ async def b_exit(sh, argv, fds):
             raise ExitShell(2)
         if len(argv) > 2:
             await err(sh, fds, "exit", "too many arguments")
-            return 1
+            return await _fatal_usage(sh)
     else:
         status = sh.last_status
     raise ExitShell(status)
+
+
+async def _fatal_usage(sh) -> int:
+    """A special builtin's usage error (too many arguments): it ends a script shell."""
+    if sh.interactive:
+        return 1
+    raise ExitShell(1)
+
+
+def _skip_dashdash(argv: list[str]) -> list[str]:
+    return [argv[0]] + argv[2:] if len(argv) > 1 and argv[1] == "--" else argv
 
 
 @builtin("return", usage="return [n]", text="Return from a shell function (or sourced script) with the return value N (default: the status of the last command).")
@@ -127,6 +143,7 @@ async def b_return(sh, argv, fds):
     if not sh.func_depth and not sh.sourcing:
         await err(sh, fds, "return", "can only `return' from a function or sourced script")
         return 2
+    argv = _skip_dashdash(argv)
     status = sh.last_status
     if len(argv) > 1:
         try:
@@ -134,6 +151,9 @@ async def b_return(sh, argv, fds):
         except ValueError:
             await err(sh, fds, "return", f"{argv[1]}: numeric argument required")
             status = 2
+        if len(argv) > 2:
+            await err(sh, fds, "return", "too many arguments")
+            return await _fatal_usage(sh)
     raise ReturnFromFunction(status)
 
 
@@ -141,7 +161,11 @@ async def _loop_control(sh, argv, fds, cls):
     if sh.loop_depth == 0:  # bash looks at the loop before the argument
         await err(sh, fds, argv[0], "only meaningful in a `for', `while', or `until' loop")
         return 0
+    argv = _skip_dashdash(argv)
     n = 1
+    if len(argv) > 2:
+        await err(sh, fds, argv[0], "too many arguments")
+        return await _fatal_usage(sh)
     if len(argv) > 1:
         try:
             n = bash_int(argv[1])
@@ -169,13 +193,32 @@ Replace the shell with the given command: execute COMMAND, then end the shell wi
 status. If COMMAND is not specified, any redirections take effect in the current shell.""")
 async def b_exec(sh, argv, fds):
     args = argv[1:]
-    while args and args[0] in ("-c", "-l"):
-        args = args[1:]
-    if args and args[0] == "-a" and len(args) > 1:
-        args = args[2:]
+    name = None
+    login = clear_env = False
+    while args and args[0].startswith("-") and len(args[0]) > 1:
+        flag, args = args[0], args[1:]
+        if flag == "--":
+            break
+        for c in flag[1:]:
+            if c == "a" and args:
+                name, args = args[0], args[1:]
+            elif c == "l":
+                login = True
+            elif c == "c":
+                clear_env = True
+            else:
+                await err(sh, fds, "exec", f"-{c}: invalid option")
+                await sh.err(fds, "exec: usage: exec [-cl] [-a name] [command [argument ...]] [redirection ...]\n")
+                return 2
     if not args:
         return 0
-    status = await sh.run_command(args, fds, allow_functions=False)
+    if name is not None or login:
+        # argv[0] as the command sees it; only builtins (the nested shells) read it here
+        shown = ("-" if login else "") + (name or args[0])
+        if args[0] in BUILTINS:
+            raise ExitShell(await BUILTINS[args[0]](sh, [shown] + args[1:], fds))
+    env = {} if clear_env else None
+    status = await sh.run_command(args, fds, env=env, allow_functions=False)
     raise ExitShell(status)
 
 

@@ -624,11 +624,12 @@ class Shell(Expander, Redirections, Pipelines):
         return [f.name for f in self.frames if f.function]
 
     async def handle_error(self, e: ShellError, fds: dict) -> int:
-        """Report ``e``; a fatal error ends a script shell, an aborting one the top-level
-        command; otherwise the command's status."""
+        """Report ``e``; a fatal error ends a script shell (status 127 at the top, 1 in a
+        subshell or under errexit, like bash), an aborting one the top-level command;
+        otherwise the command's status."""
         await self.report(fds, e.message)
         if e.fatal and not self.interactive:
-            raise ExitShell(e.status)
+            raise ExitShell(1 if self.options["errexit"] or self.subshell_level else e.status)
         if e.fatal or e.abort:
             raise AbortCommand(e.status)
         return e.status
@@ -677,6 +678,13 @@ class Shell(Expander, Redirections, Pipelines):
                 status = await self.run_list(node, fds)
             except AbortCommand as e:
                 status = self.last_status = e.status
+            except ShellError as e:
+                # an expansion error outside a simple command (a case word, a for list ...)
+                try:
+                    status = await self.handle_error(e, fds)
+                except AbortCommand as abort:
+                    status = abort.status
+                self.last_status = status
         return status
 
     def active_aliases(self) -> dict | None:
@@ -971,18 +979,25 @@ class Shell(Expander, Redirections, Pipelines):
             return None if expr is None else self.arith(await self.expand_word(expr))
 
         async def body(fds):
-            await head(node.init)
             status = 0
-            with self._in_loop():
-                while True:
-                    value = await head(node.condition)
-                    if value == 0:
-                        break
-                    status, flow = await self._loop_body(node.body, fds)
-                    if flow == "break":
-                        break
-                    await head(node.step)
-                    await self._loop_tick()
+            try:
+                await head(node.init)
+                with self._in_loop():
+                    while True:
+                        value = await head(node.condition)
+                        if value == 0:
+                            break
+                        status, flow = await self._loop_body(node.body, fds)
+                        if flow == "break":
+                            break
+                        await head(node.step)
+                        await self._loop_tick()
+            except ShellError as e:
+                if e.fatal:
+                    raise
+                # an arithmetic error in a head ends the loop, not the script
+                await self.report(fds, f"((: {e.message}")
+                return 1
             return status
         return await self.with_redirs(node, fds, body)
 
@@ -1094,7 +1109,8 @@ class Shell(Expander, Redirections, Pipelines):
         self.last_arg = words[-1] if type(words[-1]) is str else self.last_arg
         if self.options["xtrace"]:
             await self._trace(node, words, fds)
-        if len(words) == 1 and words[0] == "exec" and node.redirs and "exec" not in self.functions:
+        if node.redirs and words[0] == "exec" and (len(words) == 1 or words[1:] == ["--"]) \
+                and "exec" not in self.functions:
             self.pipestatus = 0
             try:
                 await self.apply_redirs(node.redirs, fds, permanent=True)
@@ -1139,6 +1155,10 @@ class Shell(Expander, Redirections, Pipelines):
                 if trace:
                     await self.err(fds, f"{self._ps4()}{self._traced_assign(a)}\n")
         except ShellError as e:
+            var = self.lookup_raw(a.name)
+            if var is not None and var.readonly and not e.fatal:
+                await self.report(fds, e.message)
+                await self._readonly_assignment_failed()
             return await self.handle_error(e, fds)
         if self._cmdsub_status is not None:
             status = self._cmdsub_status
@@ -1165,6 +1185,15 @@ class Shell(Expander, Redirections, Pipelines):
         elif a.value is not None:
             value = format_word(a.value)
         return f"{target}{'+=' if a.append and a.index is not None else '='}{shell_quote(value)}"
+
+    async def _readonly_assignment_failed(self) -> None:
+        """After ``x=v`` failed on a readonly x: a POSIX-mode script exits (127), errexit
+        exits (1), otherwise the rest of the top-level command is skipped."""
+        if self.options["posix"] and not self.interactive:
+            raise ExitShell(127)
+        if self.options["errexit"] and not self.errexit_suppress:
+            raise ExitShell(1)
+        raise AbortCommand(1)
 
     async def assign(self, a: Assign) -> None:
         if a.array is not None:
@@ -1266,6 +1295,8 @@ class Shell(Expander, Redirections, Pipelines):
         before = scope.get(a.name)
         if before is not None and before.readonly:
             await self.report(fds, f"{a.name}: readonly variable")
+            if self.options["errexit"] and not self.errexit_suppress:
+                raise ExitShell(1)
             return None
         if a.append and before is not None:
             value = (before.scalar() or "") + value
