@@ -1127,9 +1127,8 @@ class Shell(Expander, Redirections, Pipelines):
                 try:
                     cmd_fds, opened = await self.apply_redirs(node.redirs, fds)
                 except ShellError as e:
-                    await self.report(fds, e.message)
                     self.pipestatus = e.status
-                    return e.status
+                    return await self.handle_error(e, fds)
             else:
                 cmd_fds, opened = fds, None
             try:
@@ -1168,8 +1167,7 @@ class Shell(Expander, Redirections, Pipelines):
             try:
                 _, opened = await self.apply_redirs(node.redirs, fds)
             except ShellError as e:
-                await self.report(fds, e.message)
-                return e.status
+                return await self.handle_error(e, fds)
             await self.close_opened(opened)
         return status
 
@@ -1541,8 +1539,9 @@ class Shell(Expander, Redirections, Pipelines):
         text = out.getvalue().decode("utf-8", "surrogateescape")
         return text.rstrip("\n")
 
-    def _read_file_subst(self, body):
-        """``$(< file)``: the file's content without running a command."""
+    def _read_file_subst(self, body, strip: bool = True):
+        """``$(< file)``: the file's content (without its trailing newlines when ``strip``)
+        without running a command."""
         if type(body) is not CommandList or len(body.items) != 1:
             return None
         node, background = body.items[0]
@@ -1562,7 +1561,8 @@ class Shell(Expander, Redirections, Pipelines):
                 raise LimitExceeded(f"$(< {target}): file exceeds {self.rt.limits.string_bytes} bytes (limit string_bytes)",
                                     "string_bytes")
             self._cmdsub_status = self.last_status = 0
-            return data.decode("utf-8", "surrogateescape").rstrip("\n")
+            text = data.decode("utf-8", "surrogateescape")
+            return text.rstrip("\n") if strip else text
         return read()
 
     def fds_for_subst(self) -> dict:
@@ -1573,6 +1573,12 @@ class Shell(Expander, Redirections, Pipelines):
         path = f"/tmp/.sh-procsub-{self.pid}-{self.rt.procsub_counter}"
         fds = dict(self.fds_for_subst())
         if p.direction == "<":
+            fast = self._read_file_subst(p.body, strip=False)
+            if fast is not None:
+                # <(< file) is the file, like $(< file)
+                self.fs.write_bytes(path, (await fast).encode("utf-8", "surrogateescape"))
+                self.procsub_files.append(path)
+                return path
             child = self.fork()
             out = BufferOutput(self.rt.limits.string_bytes)
             fds[1] = out

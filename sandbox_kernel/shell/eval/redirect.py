@@ -2,7 +2,7 @@
 
 A mixin of the interpreter's ``Shell``, which owns the state: it needs ``fs``, ``cwd``,
 ``umask``, ``options``, ``fds``, ``expand_word``/``expand_heredoc``, ``set_var``/``get_scalar``,
-``report``, and ``procsub_files``/``finish_procsubs`` (process substitutions end with the
+``report``, ``handle_error``, and ``procsub_files``/``finish_procsubs`` (process substitutions end with the
 command they belong to).
 """
 from __future__ import annotations
@@ -13,6 +13,7 @@ from ...streams import (BytesInput, ClosedInput, ClosedOutput, EmptyInput, FileI
 from ...vfs import FSError
 from ..state import ShellError
 from ..syntax.ast import HereDoc
+from ..syntax.printer import format_word
 
 
 class Redirections:
@@ -30,8 +31,7 @@ class Redirections:
         try:
             fds, opened = await self.apply_redirs(node.redirs, fds)
         except ShellError as e:
-            await self.report(fds, e.message)
-            return e.status
+            return await self.handle_error(e, fds)
         # command substitutions in the command's own words see its redirections
         saved_current, self._current_fds = self._current_fds, fds
         try:
@@ -62,13 +62,13 @@ class Redirections:
             doc: HereDoc = r.target
             text = doc.body.parts[0].text if doc.quoted and doc.body.parts else (
                 await self.expand_heredoc(doc.body) if not doc.quoted else "")
-            self._set_fd(r, fds, 0, BytesInput(text.encode("utf-8", "surrogateescape")))
+            self._set_fd(r, fds, opened, 0, BytesInput(text.encode("utf-8", "surrogateescape")))
             return
         if op == "<<<":
             text = await self.expand_word(r.target)
-            self._set_fd(r, fds, 0, BytesInput((text + "\n").encode("utf-8", "surrogateescape")))
+            self._set_fd(r, fds, opened, 0, BytesInput((text + "\n").encode("utf-8", "surrogateescape")))
             return
-        target = await self.expand_word(r.target)
+        target = await self._redirect_target(r.target)
         if op in ("<&", ">&"):
             default = 0 if op == "<&" else 1
             fd = r.fd if r.fd is not None else default
@@ -83,43 +83,61 @@ class Redirections:
                 src = int(src_text)
                 if src not in fds or isinstance(fds[src], (ClosedOutput, ClosedInput)):
                     raise ShellError(f"{src}: Bad file descriptor", 1)
-                self._set_fd(r, fds, default, fds[src])
+                self._set_fd(r, fds, opened, default, fds[src])
                 if move:
                     fds[src] = ClosedOutput() if op == ">&" else ClosedInput()
                 return
-            if op == ">&" and r.fd is None:
-                # >&file is &>file
-                stream = self._open_output(target, False, opened)
+            if op == ">&" and r.fd in (None, 1):
+                # >&file and 1>&file are &>file
+                stream = self._open_output(target, False, opened, not self.options["noclobber"])
                 fds[1] = stream
                 fds[2] = stream
                 return
             raise ShellError(f"{target}: ambiguous redirect", 1)
         if op in ("&>", "&>>"):
-            stream = self._open_output(target, op == "&>>", opened)
+            stream = self._open_output(target, op == "&>>", opened, op == "&>>" or not self.options["noclobber"])
             fds[1] = stream
             fds[2] = stream
             return
         if op == "<":
-            self._set_fd(r, fds, 0, self._open_input(target, opened))
+            self._set_fd(r, fds, opened, 0, self._open_input(target, opened))
             return
         if op in (">", ">|", ">>"):
-            clobber = op == ">|" or not self.options["noclobber"]
+            # noclobber refuses only > on an existing file
+            clobber = op != ">" or not self.options["noclobber"]
             stream = self._open_output(target, op == ">>", opened, clobber)
-            self._set_fd(r, fds, 1, stream)
+            self._set_fd(r, fds, opened, 1, stream)
             return
         if op == "<>":
             stream = self._open_input(target, opened, create=True)
-            self._set_fd(r, fds, 0, stream)
+            self._set_fd(r, fds, opened, 0, stream)
             return
         raise ShellError(f"unsupported redirection {op}", 1)
 
-    def _set_fd(self, r, fds: dict, default: int, stream) -> None:
+    async def _redirect_target(self, word) -> str:
+        """A redirection's file word: brace-expanded, split and globbed like a command word,
+        it must come out as exactly one word ("ambiguous redirect" otherwise)."""
+        fast = word.fast
+        if fast is not None:
+            return fast
+        fields = await self.expand_words([word])
+        if len(fields) != 1:
+            raise ShellError(f"{format_word(word)}: ambiguous redirect", 1)
+        return fields[0]
+
+    def _set_fd(self, r, fds: dict, opened: list, default: int, stream) -> None:
         if r.fd_var:
             fd = 10
-            while fd in fds:
+            while fd in fds or fd in self.fds:
                 fd += 1
             fds[fd] = stream
             self.set_var(r.fd_var, str(fd))
+            if not self.shopts["varredir_close"]:
+                # bash leaves a {var} descriptor open after the command
+                self.fds[fd] = stream
+                handle = getattr(stream, "handle", None)
+                if handle is not None and handle in opened:
+                    opened.remove(handle)
             return
         fds[r.fd if r.fd is not None else default] = stream
 
@@ -202,7 +220,7 @@ class Redirections:
 
 
 class ReadWriteFile(InputStream, OutputStream):
-    """``<>``: one handle for reading and writing."""
+    """``<>``: one handle, one file offset, for reading and writing."""
 
     def __init__(self, handle) -> None:
         self.handle = handle
@@ -211,4 +229,9 @@ class ReadWriteFile(InputStream, OutputStream):
         return self.handle.read(65536)
 
     async def write(self, data: bytes) -> None:
+        if self._buf:
+            # read ahead but not consumed: the offset is where the reader stopped
+            self.handle.seek(self.handle.tell() - len(self._buf))
+            self._buf = bytearray()
+        self._eof = False
         self.handle.write(data)
