@@ -27,8 +27,8 @@ from ..builtins.output import out
 from ..options import OPTION_DEFAULTS, SHOPT_DEFAULTS, bashopts, option_flags, shellopts
 from ..state import (AbortCommand, BreakLoop, ContinueLoop, ControlFlow, ExitShell, LimitExceeded,
     ReturnFromFunction, ShellError, Var)
-from ..syntax.ast import (AndOr, ArithCommand, ArithFor, Assign, BraceGroup, Case, CommandList, CondCommand, For,
-    FunctionDef, If, Loop, Pipeline, Select, SimpleCommand, Subshell)
+from ..syntax.ast import (DQ, AndOr, ArithCommand, ArithFor, Assign, BraceGroup, Case, CommandList, CondCommand, For,
+    FunctionDef, If, Lit, Loop, Pipeline, Quoted, Select, SimpleCommand, Subshell, Word)
 from ..syntax.lexer import Incomplete, ParseError, is_name
 from ..syntax.parser import Parser
 from ..syntax.printer import format_cond, format_word
@@ -37,7 +37,7 @@ from .arith import ArithError, evaluate as arith_evaluate
 from .cond import eval_cond
 from .pipeline import Pipelines
 from .redirect import Redirections
-from .word import Expander, shell_quote
+from .word import Expander, shell_quote, single_quote
 
 FAKE_PID = 4242
 #: variables every new shell sets (bash 5.2 without a startup file)
@@ -912,7 +912,9 @@ class Shell(Expander, Redirections, Pipelines):
                     if self.traps.get("DEBUG"):
                         await self.debug_trap(node.line)
                     if trace:
-                        await self.err(fds, f"{self._ps4()}for {node.var} in {' '.join(shell_quote(w) for w in items)}\n")
+                        # bash shows the words as written
+                        words = '"$@"' if node.words is None else " ".join(format_word(w) for w in node.words)
+                        await self.err(fds, f"{self._ps4()}for {node.var} in {words}\n")
                     if not await self._set_loop_var(node.var, item, fds):
                         return 1
                     status, flow = await self._loop_body(node.body, fds)
@@ -1307,8 +1309,20 @@ class Shell(Expander, Redirections, Pipelines):
         for a in node.assigns:
             if a.array is None:
                 parts.append(f"{a.name}={shell_quote(await self.expand_word(a.value) if a.value else '')}")
-        parts.extend(shell_quote(w) for w in words)
-        await self.err(fds, self._ps4() + " ".join(parts) + "\n")
+        lines = []
+        for w in words:
+            if type(w) is str:
+                parts.append(shell_quote(w))
+            elif w.array is not None:
+                # declare NAME=(...): the array assignment first, then the command with NAME
+                op = "+=" if w.append else "="
+                items = " ".join(single_quote(_literal_text(el)) for el in w.array if not isinstance(el, tuple))
+                lines.append(f"{self._ps4()}{w.name}{op}({items})\n")
+                parts.append(w.name)
+            else:
+                value = "" if w.value is None else _literal_text(w.value)
+                parts.append(shell_quote(f"{w.name}{'+=' if w.append else '='}{value}"))
+        await self.err(fds, "".join(lines) + self._ps4() + " ".join(parts) + "\n")
 
     def _ps4(self) -> str:
         ps4 = self.get_scalar("PS4")
@@ -1725,6 +1739,20 @@ class Shell(Expander, Redirections, Pipelines):
 
 
 
+
+
+def _literal_text(word: Word) -> str:
+    """A word's text for xtrace without expanding it again: the value of a literal (quoted or
+    not), else the word as written."""
+    text = []
+    for part in word.parts:
+        if type(part) is Lit or type(part) is Quoted:
+            text.append(part.text)
+        elif type(part) is DQ and all(type(p) is Lit for p in part.parts):
+            text.extend(p.text for p in part.parts)
+        else:
+            return format_word(word)
+    return "".join(text)
 
 
 def select_menu(items: list[str], columns: int) -> str:
