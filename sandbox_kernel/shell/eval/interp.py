@@ -144,7 +144,9 @@ class Shell(Expander, Redirections, Pipelines):
         self.source_depth = 0
         self.in_trap = False
         self.pid = FAKE_PID
-        self.getopts_state = (0, 0)
+        #: (OPTIND, position in the argument, OPTIND's variable, the arguments) where getopts
+        #: stopped inside an option group
+        self.getopts_state: tuple = (0, 0, None, None)
         self.hash_table: dict[str, str] = {}
         self.procsub_files: list[str] = []
         self.arith_depth = 0
