@@ -32,6 +32,11 @@ INTERACTIVE_VARS = {"PS1": "\\s-\\v\\$ ", "PS2": "> ", "HISTFILE": "/home/user/.
 CANCEL_GRACE = 0.3
 
 
+def exit_summary(status: int) -> str:
+    """The error box's text for a run whose message is already on stderr."""
+    return f"exit status {status}"
+
+
 class KernelInput(InputStream):
     """stdin from the kernel's ``input()`` request: one line per request."""
 
@@ -245,10 +250,12 @@ class ShellEngine:
             status = int(value)
             sh.last_status = status
             syntax, sh.syntax_error = sh.syntax_error, None
+            # the shell printed its own message on stderr: the error box only sums up (the
+            # message stays in evalue, for nbclient/papermill)
             if syntax is not None and status == 2:
-                return RunResult(2, ErrorInfo("SyntaxError", syntax, [f"bash: {syntax}"]))
+                return RunResult(2, ErrorInfo("SyntaxError", syntax, [exit_summary(2)]))
             if status:
-                return RunResult(status, ErrorInfo("ExitStatus", str(status), [f"exit status {status}"]))
+                return RunResult(status, ErrorInfo("ExitStatus", str(status), [exit_summary(status)]))
             return RunResult(0)
         if kind == "cancelled":
             if value == "timeout":
@@ -256,7 +263,7 @@ class ShellEngine:
                        f"{self.rt.limits.raise_hint('wall_time')})")
                 streams.stderr.write((msg + "\n").encode())
                 sh.last_status = 124
-                return RunResult(124, ErrorInfo("Timeout", msg, [msg]))
+                return RunResult(124, ErrorInfo("Timeout", msg, [exit_summary(124)]))
             await self._run_int_trap(streams, fds)
             sh.last_status = 130
             return RunResult(130, ErrorInfo("Interrupted", "interrupted", ["interrupted"]))
@@ -264,11 +271,11 @@ class ShellEngine:
             msg = f"bash: {value}"
             streams.stderr.write((msg + "\n").encode())
             sh.last_status = 1
-            return RunResult(1, ErrorInfo("LimitExceeded", value, [msg]))
+            return RunResult(1, ErrorInfo("LimitExceeded", value, [exit_summary(1)]))
         msg = f"bash: internal error: {value}"
         streams.stderr.write((msg + "\n").encode())
         sh.last_status = 1
-        return RunResult(1, ErrorInfo("InternalError", value, [msg]))
+        return RunResult(1, ErrorInfo("InternalError", value, [exit_summary(1)]))
 
     async def _run_int_trap(self, streams: Streams, fds: dict) -> None:
         sh = self.shell

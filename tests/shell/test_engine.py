@@ -54,6 +54,20 @@ def test_syntax_error_status_and_line():
     assert res.error.ename == "SyntaxError" and "line 2" in res.error.evalue
 
 
+def test_error_reply_does_not_repeat_stderr():
+    """The shell's message is on stderr once; the error's traceback (what the notebook shows)
+    only sums up, and evalue keeps the message."""
+    lim = Limits(wall_time=0.3, commands=10**9)
+    (syntax, _, syntax_err), (timeout, _, timeout_err), (limit, _, limit_err) = run_cells(
+        ["if then", "while :; do :; done", "f() { f; }; f"], limits=lim)
+    assert syntax_err.count("syntax error") == 1 and "syntax error" in syntax.error.evalue
+    assert syntax.error.traceback == ["exit status 2"]
+    assert "wall time limit" in timeout_err and "wall time limit" in timeout.error.evalue
+    assert timeout.error.traceback == ["exit status 124"]
+    assert limit.error.ename == "LimitExceeded" and limit.error.evalue in limit_err
+    assert limit.error.traceback == ["exit status 1"]
+
+
 def test_command_not_found():
     (res, out, err), = run_cells(["nosuchthing_xyz"])
     assert res.status == 127 and "nosuchthing_xyz: command not found" in err
