@@ -16,6 +16,7 @@ from ..stack import recursion_limit
 from ..streams import EmptyInput, InputStream, OutputStream, OutputTooLarge, SinkOutput
 from ..vfs.layout import COMMAND_STUB
 from .builtins import BUILTINS, help_text
+from .builtins.history import history_entries, remember
 from .eval.interp import Frame, Runtime, Shell
 from .syntax.lexer import RESERVED
 from .syntax.parser import check_complete
@@ -27,7 +28,8 @@ SANDBOX_ENV = {
     "LANG": "C.UTF-8", "TERM": "xterm-256color", "SHLVL": "1",
 }
 #: what an interactive shell (the notebook) sets on top of SHELL_VARS
-INTERACTIVE_VARS = {"PS1": "\\s-\\v\\$ ", "PS2": "> ", "HISTFILE": "/home/user/.bash_history"}
+INTERACTIVE_VARS = {"PS1": "\\s-\\v\\$ ", "PS2": "> ", "HISTFILE": "/home/user/.bash_history",
+                    "HISTSIZE": "500", "HISTFILESIZE": "500"}
 #: How long a cancelled run may take to notice at its next checkpoint before its task is cancelled.
 CANCEL_GRACE = 0.3
 
@@ -87,6 +89,8 @@ class ShellEngine:
         if sh.interactive:
             for k, v in INTERACTIVE_VARS.items():
                 sh.globals[k] = Var(v)
+            sh.options["history"] = True
+            sh.sync_option_vars()
         sh.cwd = "/workspace"
 
     def _install_stubs(self) -> None:
@@ -104,6 +108,7 @@ class ShellEngine:
         """Make this a non-interactive script shell: ``bash -c`` semantics, or with
         ``script_file`` those of ``bash FILE`` (FILE being ``arg0``)."""
         self.shell.interactive = False
+        self.shell.options["history"] = False
         self.shell.command_string = not script_file
         self.shell.script_source = "main" if script_file else "environment"
         self.shell.frames = [Frame("main", arg0, 0, False)] if script_file else []
@@ -149,6 +154,14 @@ class ShellEngine:
         if isinstance(var.value, dict):
             return dict(var.value) if var.assoc else [var.value[k] for k in sorted(var.value)]
         return var.value
+
+    def add_history(self, code: str) -> None:
+        """Record a cell's commands in the shell's history (what ``history`` lists), as bash
+        does for each command line it reads. The kernel calls this for each executed cell,
+        before running it (so that a cell's own ``history`` shows itself, as in bash)."""
+        sh = self.shell
+        if sh.interactive and sh.options["history"]:
+            remember(sh, history_entries(code))
 
     def builtin_help(self, name: str) -> str | None:
         return help_text(name)

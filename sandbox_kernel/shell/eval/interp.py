@@ -163,6 +163,11 @@ class Shell(Expander, Redirections, Pipelines):
         self.script_source = "environment"
         #: the traps a subshell lists until it sets one of its own (bash's behaviour)
         self.parent_traps: dict[str, str] | None = None
+        #: the command history (interactive shells): entries, the number of the first, and
+        #: how many are in HISTFILE already (history -a)
+        self.history: list[str] = []
+        self.history_base = 1
+        self.history_saved = 0
         #: set when a run stopped on a syntax error (the engine reports ename SyntaxError)
         self.syntax_error: str | None = None
 
