@@ -16,7 +16,8 @@ from ..stack import recursion_limit
 from ..streams import EmptyInput, InputStream, OutputStream, OutputTooLarge, SinkOutput
 from ..vfs.layout import COMMAND_STUB
 from .builtins import BUILTINS, help_text
-from .eval.interp import Runtime, Shell
+from .builtins.history import history_entries, remember
+from .eval.interp import Frame, Runtime, Shell
 from .syntax.lexer import RESERVED
 from .syntax.parser import check_complete
 from .state import ControlFlow, ExitShell, LimitExceeded, ShellError, Var
@@ -26,14 +27,16 @@ SANDBOX_ENV = {
     "PATH": "/usr/local/bin:/usr/bin:/bin", "SHELL": "/bin/bash", "HOSTNAME": "sandbox",
     "LANG": "C.UTF-8", "TERM": "xterm-256color", "SHLVL": "1",
 }
-SHELL_VARS = {
-    "IFS": " \t\n", "PS1": "\\s-\\v\\$ ", "PS2": "> ", "PS4": "+ ", "OPTIND": "1",
-    "BASH": "/bin/bash", "BASH_VERSION": "5.2.15(1)-release", "HOSTTYPE": "x86_64",
-    "MACHTYPE": "x86_64-pc-linux-gnu", "OSTYPE": "linux-gnu", "UID": "1000", "EUID": "1000",
-    "PPID": "4241", "HISTFILE": "/home/user/.bash_history", "OPTERR": "1",
-}
+#: what an interactive shell (the notebook) sets on top of SHELL_VARS
+INTERACTIVE_VARS = {"PS1": "\\s-\\v\\$ ", "PS2": "> ", "HISTFILE": "/home/user/.bash_history",
+                    "HISTSIZE": "500", "HISTFILESIZE": "500"}
 #: How long a cancelled run may take to notice at its next checkpoint before its task is cancelled.
 CANCEL_GRACE = 0.3
+
+
+def exit_summary(status: int) -> str:
+    """The error box's text for a run whose message is already on stderr."""
+    return f"exit status {status}"
 
 
 class KernelInput(InputStream):
@@ -70,6 +73,8 @@ class ShellEngine:
         self.rt = Runtime(sandbox.fs, sandbox, sandbox.limits)
         self.shell = Shell(self.rt)
         self.shell.interactive = interactive
+        self.shell.command_string = not interactive
+        self.shell.script_source = "main" if interactive else "environment"
         self.shell.shopts["expand_aliases"] = interactive
         # notebook cells get extglob (as an interactive bash with bash-completion has it);
         # scripts and `bash -c` start without it, as bash does
@@ -81,15 +86,14 @@ class ShellEngine:
 
     def _init_variables(self) -> None:
         sh = self.shell
+        sh.init_shell_vars("4241")
         for k, v in SANDBOX_ENV.items():
             sh.globals[k] = Var(v, exported=True)
-        for k, v in SHELL_VARS.items():
-            sh.globals[k] = Var(v)
-        versinfo = Var({0: "5", 1: "2", 2: "15", 3: "1", 4: "release", 5: "x86_64-pc-linux-gnu"})
-        versinfo.readonly = True
-        sh.globals["BASH_VERSINFO"] = versinfo
-        for name in ("UID", "EUID", "PPID"):
-            sh.globals[name].readonly = True
+        if sh.interactive:
+            for k, v in INTERACTIVE_VARS.items():
+                sh.globals[k] = Var(v)
+            sh.options["history"] = True
+            sh.sync_option_vars()
         sh.cwd = "/workspace"
 
     def _install_stubs(self) -> None:
@@ -103,11 +107,17 @@ class ShellEngine:
                 except Exception:  # noqa: BLE001 - a read-only or odd layout: skip the stub
                     pass
 
-    def configure_script(self, arg0: str = "bash", args: list[str] | None = None) -> None:
-        """Make this a non-interactive script shell (``bash -c``/``bash FILE`` semantics)."""
+    def configure_script(self, arg0: str = "bash", args: list[str] | None = None, script_file: bool = False) -> None:
+        """Make this a non-interactive script shell: ``bash -c`` semantics, or with
+        ``script_file`` those of ``bash FILE`` (FILE being ``arg0``)."""
         self.shell.interactive = False
+        self.shell.options["history"] = False
+        self.shell.command_string = not script_file
+        self.shell.script_source = "main" if script_file else "environment"
+        self.shell.frames = [Frame("main", arg0, 0, False)] if script_file else []
         self.shell.shopts["expand_aliases"] = False
         self.shell.shopts["extglob"] = False
+        self.shell.sync_option_vars()
         self.shell.arg0 = arg0
         self.shell.positional = list(args or [])
 
@@ -148,6 +158,14 @@ class ShellEngine:
         if isinstance(var.value, dict):
             return dict(var.value) if var.assoc else [var.value[k] for k in sorted(var.value)]
         return var.value
+
+    def add_history(self, code: str) -> None:
+        """Record a cell's commands in the shell's history (what ``history`` lists), as bash
+        does for each command line it reads. The kernel calls this for each executed cell,
+        before running it (so that a cell's own ``history`` shows itself, as in bash)."""
+        sh = self.shell
+        if sh.interactive and sh.options["history"]:
+            remember(sh, history_entries(code))
 
     def builtin_help(self, name: str) -> str | None:
         return help_text(name)
@@ -249,10 +267,12 @@ class ShellEngine:
             status = int(value)
             sh.last_status = status
             syntax, sh.syntax_error = sh.syntax_error, None
+            # the shell printed its own message on stderr: the error box only sums up (the
+            # message stays in evalue, for nbclient/papermill)
             if syntax is not None and status == 2:
-                return RunResult(2, ErrorInfo("SyntaxError", syntax, [f"bash: {syntax}"]))
+                return RunResult(2, ErrorInfo("SyntaxError", syntax, [exit_summary(2)]))
             if status:
-                return RunResult(status, ErrorInfo("ExitStatus", str(status), [f"exit status {status}"]))
+                return RunResult(status, ErrorInfo("ExitStatus", str(status), [exit_summary(status)]))
             return RunResult(0)
         if kind == "cancelled":
             if value == "timeout":
@@ -260,7 +280,7 @@ class ShellEngine:
                        f"{self.rt.limits.raise_hint('wall_time')})")
                 streams.stderr.write((msg + "\n").encode())
                 sh.last_status = 124
-                return RunResult(124, ErrorInfo("Timeout", msg, [msg]))
+                return RunResult(124, ErrorInfo("Timeout", msg, [exit_summary(124)]))
             await self._run_int_trap(streams, fds)
             sh.last_status = 130
             return RunResult(130, ErrorInfo("Interrupted", "interrupted", ["interrupted"]))
@@ -268,11 +288,11 @@ class ShellEngine:
             msg = f"bash: {value}"
             streams.stderr.write((msg + "\n").encode())
             sh.last_status = 1
-            return RunResult(1, ErrorInfo("LimitExceeded", value, [msg]))
+            return RunResult(1, ErrorInfo("LimitExceeded", value, [exit_summary(1)]))
         msg = f"bash: internal error: {value}"
         streams.stderr.write((msg + "\n").encode())
         sh.last_status = 1
-        return RunResult(1, ErrorInfo("InternalError", value, [msg]))
+        return RunResult(1, ErrorInfo("InternalError", value, [exit_summary(1)]))
 
     async def _run_int_trap(self, streams: Streams, fds: dict) -> None:
         sh = self.shell

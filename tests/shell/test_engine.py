@@ -54,6 +54,46 @@ def test_syntax_error_status_and_line():
     assert res.error.ename == "SyntaxError" and "line 2" in res.error.evalue
 
 
+def test_error_reply_does_not_repeat_stderr():
+    """The shell's message is on stderr once; the error's traceback (what the notebook shows)
+    only sums up, and evalue keeps the message."""
+    lim = Limits(wall_time=0.3, commands=10**9)
+    (syntax, _, syntax_err), (timeout, _, timeout_err), (limit, _, limit_err) = run_cells(
+        ["if then", "while :; do :; done", "f() { f; }; f"], limits=lim)
+    assert syntax_err.count("syntax error") == 1 and "syntax error" in syntax.error.evalue
+    assert syntax.error.traceback == ["exit status 2"]
+    assert "wall time limit" in timeout_err and "wall time limit" in timeout.error.evalue
+    assert timeout.error.traceback == ["exit status 124"]
+    assert limit.error.ename == "LimitExceeded" and limit.error.evalue in limit_err
+    assert limit.error.traceback == ["exit status 1"]
+
+
+def test_history_lists_earlier_cells():
+    """Each cell handed to add_history becomes entries like bash's (one per command, a
+    multi-line loop joined into one); `history N`, -d, -c and -w/-r work on them."""
+    cells = ["x=1\necho $x", "for i in 1 2\ndo\n  echo $i\ndone", "history",
+             "history 1; history -d 1; history 2", "history -w h.txt; history -c; history; cat h.txt",
+             "history -r h.txt; history 1"]
+
+    async def main():
+        sb = Sandbox()
+        engine = sb.engine("sh")
+        outs = []
+        for cell in cells:
+            engine.add_history(cell)
+            out, err = Sink(), Sink()
+            await sb.run("sh", cell, Streams(out, err, CancelToken()), sb.limits)
+            outs.append(out.text)
+        await sb.shutdown()
+        return outs
+    outs = asyncio.run(main())
+    assert outs[2] == "    1  x=1\n    2  echo $x\n    3  for i in 1 2; do   echo $i; done\n    4  history\n"
+    assert outs[3] == "    5  history 1; history -d 1; history 2\n    3  history\n    4  history 1; history -d 1; history 2\n"
+    assert outs[4].startswith("echo $x\nfor i in 1 2; do   echo $i; done\nhistory\n")
+    # after -c the numbers start again; -r appends the file's five lines to this cell's entry
+    assert outs[5] == "    6  history -w h.txt; history -c; history; cat h.txt\n"
+
+
 def test_command_not_found():
     (res, out, err), = run_cells(["nosuchthing_xyz"])
     assert res.status == 127 and "nosuchthing_xyz: command not found" in err

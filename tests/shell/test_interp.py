@@ -110,8 +110,11 @@ def test_redirections_and_fds():
 
 
 def test_errexit_and_err_trap():
+    # a function does not inherit ERR (no errtrace), but errexit ends the shell inside it
     out, _, status = sh("set -e; trap 'echo trapped $?' ERR; f() { false; }; if f; then :; fi; f; echo no")
-    assert out == "trapped 1\n" and status == 1
+    assert out == "" and status == 1
+    out, _, status = sh("trap 'echo trapped $?' ERR; f() { false; }; f; set -E; f; echo end")
+    assert out == "trapped 1\ntrapped 1\ntrapped 1\nend\n" and status == 0
 
 
 def test_unbound_variable_exits():

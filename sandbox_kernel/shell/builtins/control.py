@@ -11,7 +11,7 @@ from .args import bash_int
 from ..options import OPTION_LETTERS
 from .output import err, out
 from .read import race_cancel
-from .registry import builtin, help_text
+from .registry import BUILTINS, builtin, help_text
 
 
 @builtin(":", usage=":", text="Null command: no effect; the exit status is 0.")
@@ -34,6 +34,10 @@ async def b_eval(sh, argv, fds):
     args = argv[1:]
     if args and args[0] == "--":
         args = args[1:]
+    elif args and args[0].startswith("-") and len(args[0]) > 1:
+        await err(sh, fds, "eval", f"{args[0]}: invalid option")
+        await sh.err(fds, "eval: usage: eval [arg ...]\n")
+        return 2
     text = " ".join(args)
     if not text.strip():
         return 0
@@ -44,7 +48,8 @@ async def b_eval(sh, argv, fds):
         try:
             node = parser.next_command()
         except ParseError as e:
-            await sh.report(fds, e.message)
+            # bash names eval in the message: "bash: eval: line 3: syntax error ..."
+            await sh.err(fds, f"{sh.error_prefix().split(': line ')[0]}: eval: line {e.line}: {e.message}\n")
             return 2
         if node is None:
             return status
@@ -66,16 +71,15 @@ async def b_source(sh, argv, fds):
         return 2
     name = args[0]
     path = None
-    if "/" in name or sh.fs.is_file(name, sh.cwd):
-        path = normpath(name, sh.cwd)
-    else:
+    if "/" not in name and sh.shopts["sourcepath"]:
+        # bash searches PATH first, then the current directory
         for d in (sh.get_scalar("PATH") or "").split(":"):
             cand = normpath(name, normpath(d or ".", sh.cwd))
             if sh.fs.is_file(cand):
                 path = cand
                 break
-        if path is None:
-            path = normpath(name, sh.cwd)
+    if path is None:
+        path = normpath(name, sh.cwd)
     try:
         text = sh.fs.read_bytes(path).decode("utf-8", "surrogateescape")
     except FSError as e:
@@ -88,10 +92,10 @@ async def b_source(sh, argv, fds):
         sh.positional = args[1:]
     sh.source_depth += 1
     sh.sourcing += 1
-    sh.source_stack.append(name)
+    sh.push_frame("source", name)
     try:
         try:
-            status = await sh.run_source(text, fds)
+            status = await sh.run_source(text, fds, sourced=True)
         except ReturnFromFunction as r:
             status = r.status
         if sh.traps.get("RETURN") and not sh.in_trap:
@@ -99,7 +103,7 @@ async def b_source(sh, argv, fds):
             await sh.run_trap("RETURN")
         return status
     finally:
-        sh.source_stack.pop()
+        sh.frames.pop()
         sh.sourcing -= 1
         sh.source_depth -= 1
         if len(args) > 1:
@@ -108,6 +112,7 @@ async def b_source(sh, argv, fds):
 
 @builtin("exit", usage="exit [n]", text="Exit the shell with a status of N. If N is omitted, the exit status is that of the last command executed.")
 async def b_exit(sh, argv, fds):
+    argv = _skip_dashdash(argv)
     if len(argv) > 1:
         try:
             status = bash_int(argv[1]) & 0xFF
@@ -116,17 +121,29 @@ async def b_exit(sh, argv, fds):
             raise ExitShell(2)
         if len(argv) > 2:
             await err(sh, fds, "exit", "too many arguments")
-            return 1
+            return await _fatal_usage(sh)
     else:
         status = sh.last_status
     raise ExitShell(status)
 
 
+async def _fatal_usage(sh) -> int:
+    """A special builtin's usage error (too many arguments): it ends a script shell."""
+    if sh.interactive:
+        return 1
+    raise ExitShell(1)
+
+
+def _skip_dashdash(argv: list[str]) -> list[str]:
+    return [argv[0]] + argv[2:] if len(argv) > 1 and argv[1] == "--" else argv
+
+
 @builtin("return", usage="return [n]", text="Return from a shell function (or sourced script) with the return value N (default: the status of the last command).")
 async def b_return(sh, argv, fds):
-    if not sh.funcnames and not sh.sourcing:
+    if not sh.func_depth and not sh.sourcing:
         await err(sh, fds, "return", "can only `return' from a function or sourced script")
         return 2
+    argv = _skip_dashdash(argv)
     status = sh.last_status
     if len(argv) > 1:
         try:
@@ -134,6 +151,9 @@ async def b_return(sh, argv, fds):
         except ValueError:
             await err(sh, fds, "return", f"{argv[1]}: numeric argument required")
             status = 2
+        if len(argv) > 2:
+            await err(sh, fds, "return", "too many arguments")
+            return await _fatal_usage(sh)
     raise ReturnFromFunction(status)
 
 
@@ -141,7 +161,11 @@ async def _loop_control(sh, argv, fds, cls):
     if sh.loop_depth == 0:  # bash looks at the loop before the argument
         await err(sh, fds, argv[0], "only meaningful in a `for', `while', or `until' loop")
         return 0
+    argv = _skip_dashdash(argv)
     n = 1
+    if len(argv) > 2:
+        await err(sh, fds, argv[0], "too many arguments")
+        return await _fatal_usage(sh)
     if len(argv) > 1:
         try:
             n = bash_int(argv[1])
@@ -169,13 +193,32 @@ Replace the shell with the given command: execute COMMAND, then end the shell wi
 status. If COMMAND is not specified, any redirections take effect in the current shell.""")
 async def b_exec(sh, argv, fds):
     args = argv[1:]
-    while args and args[0] in ("-c", "-l"):
-        args = args[1:]
-    if args and args[0] == "-a" and len(args) > 1:
-        args = args[2:]
+    name = None
+    login = clear_env = False
+    while args and args[0].startswith("-") and len(args[0]) > 1:
+        flag, args = args[0], args[1:]
+        if flag == "--":
+            break
+        for c in flag[1:]:
+            if c == "a" and args:
+                name, args = args[0], args[1:]
+            elif c == "l":
+                login = True
+            elif c == "c":
+                clear_env = True
+            else:
+                await err(sh, fds, "exec", f"-{c}: invalid option")
+                await sh.err(fds, "exec: usage: exec [-cl] [-a name] [command [argument ...]] [redirection ...]\n")
+                return 2
     if not args:
         return 0
-    status = await sh.run_command(args, fds, allow_functions=False)
+    if name is not None or login:
+        # argv[0] as the command sees it; only builtins (the nested shells) read it here
+        shown = ("-" if login else "") + (name or args[0])
+        if args[0] in BUILTINS:
+            raise ExitShell(await BUILTINS[args[0]](sh, [shown] + args[1:], fds))
+    env = {} if clear_env else None
+    status = await sh.run_command(args, fds, env=env, allow_functions=False)
     raise ExitShell(status)
 
 
@@ -184,58 +227,96 @@ Run a nested shell in the sandbox: with -c, run COMMAND_STRING (NAME becomes $0 
 positional parameters); with FILE, run the script FILE from the sandbox's filesystem;
 otherwise read the script from the standard input.""")
 async def b_bash(sh, argv, fds):
-    args = argv[1:]
-    command = None
-    options: dict = {}
-    while args and args[0].startswith(("-", "+")) and len(args[0]) > 1:
-        a = args[0]
-        if a == "--":
-            args = args[1:]
-            break
-        if a in ("--norc", "--noprofile", "--posix", "--login", "-l", "-i", "-s"):
-            args = args[1:]
-            continue
-        if a == "--help":
-            await out(fds, help_text("bash") + "\n")
-            return 0
-        if a == "--version":
-            await out(fds, "GNU bash, version 5.2.15(1)-release (x86_64-pc-linux-gnu) [sandbox_kernel]\n")
-            return 0
-        on = a[0] == "-"
-        args = args[1:]
-        for c in a[1:]:
-            if c == "c":
-                command = True
-            elif c == "o":
-                if args:
-                    options[args[0]] = on
-                    args = args[1:]
-            elif c in OPTION_LETTERS:
-                options[OPTION_LETTERS[c]] = on
-            elif c in "ils":
-                pass
-            else:
-                await sh.err(fds, f"{argv[0]}: -{c}: invalid option\n")
-                return 2
+    invocation = await _parse_invocation(sh, argv, fds)
+    if isinstance(invocation, int):
+        return invocation
+    command, read_stdin, args, options, shopts, interactive = invocation
+    run = sh.run_script_file
     if command:
         if not args:
             await sh.err(fds, f"{argv[0]}: -c: option requires an argument\n")
             return 2
         text = args[0]
         name = args[1] if len(args) > 1 else argv[0]
-        sh.running_command_string = True
-        try:
-            return await sh.run_script_file(text, name, args[2:], fds, options=options)
-        finally:
-            sh.running_command_string = False
-    if args:
+        return await run(text, name, args[2:], fds, options=options, shopts=shopts, mode="command",
+                         interactive=interactive)
+    if args and not read_stdin:
         path = args[0]
         try:
             text = sh.fs.read_bytes(path, sh.cwd).decode("utf-8", "surrogateescape")
         except FSError as e:
             await sh.err(fds, f"{argv[0]}: {path}: {e.strerror}\n")
             return 127
-        return await sh.run_script_file(text, path, args[1:], fds, options=options)
+        return await run(text, path, args[1:], fds, options=options, shopts=shopts, interactive=interactive)
     stream = fds.get(0)
     data = await race_cancel(sh, stream.read()) if isinstance(stream, InputStream) else b""
-    return await sh.run_script_file(data.decode("utf-8", "surrogateescape"), argv[0], [], fds, options=options)
+    return await run(data.decode("utf-8", "surrogateescape"), argv[0], args, fds, options=options, shopts=shopts,
+                     mode="stdin", interactive=interactive)
+
+
+#: long options bash accepts (and ignores in the sandbox); those taking an argument map to True
+LONG_OPTIONS = {"--norc": False, "--noprofile": False, "--login": False, "--noediting": False,
+                "--debugger": False, "--debug": False, "--restricted": False, "--dump-strings": False,
+                "--dump-po-strings": False, "--pretty-print": False, "--rcfile": True, "--init-file": True}
+
+
+async def _parse_invocation(sh, argv, fds):
+    """bash's command line: (-c given, -s given, remaining arguments, set -o options, shopt
+    options, -i given), or the exit status after an error or --help/--version."""
+    args = argv[1:]
+    command = read_stdin = interactive = False
+    options: dict = {}
+    shopts: dict = {}
+    while args:
+        a = args[0]
+        if a in ("--", "-"):
+            args = args[1:]
+            break
+        if a.startswith("--"):
+            args = args[1:]
+            if a == "--help":
+                await out(fds, help_text("bash") + "\n")
+                return 0
+            if a == "--version":
+                await out(fds, "GNU bash, version 5.2.15(1)-release (x86_64-pc-linux-gnu) [sandbox_kernel]\n")
+                return 0
+            if a in ("--posix", "--verbose"):
+                options[a[2:]] = True
+            elif a in LONG_OPTIONS:
+                if LONG_OPTIONS[a]:
+                    if not args:
+                        await sh.err(fds, f"{argv[0]}: {a[2:]}: option requires an argument\n")
+                        return 2
+                    args = args[1:]
+            else:
+                await sh.err(fds, f"{argv[0]}: {a}: invalid option\n")
+                return 2
+            continue
+        if len(a) < 2 or a[0] not in "-+":
+            break
+        on = a[0] == "-"
+        args = args[1:]
+        for c in a[1:]:
+            if c in "oO":
+                if not args:
+                    await sh.err(fds, f"{argv[0]}: -{c}: option requires an argument\n")
+                    return 2
+                name, args = args[0], args[1:]
+                table, known = (options, sh.options) if c == "o" else (shopts, sh.shopts)
+                if name not in known:
+                    kind = "invalid option name" if c == "o" else "invalid shell option name"
+                    await sh.err(fds, f"{argv[0]}: {name}: {kind}\n")
+                    return 2
+                table[name] = on
+            elif c == "c":
+                command = True
+            elif c == "i":
+                interactive = True
+            elif c == "s":
+                read_stdin = True
+            elif c in OPTION_LETTERS:
+                options[OPTION_LETTERS[c]] = on
+            elif c not in "lrD":
+                await sh.err(fds, f"{argv[0]}: -{c}: invalid option\n")
+                return 2
+    return command, read_stdin, args, options, shopts, interactive

@@ -3,6 +3,9 @@ from __future__ import annotations
 
 from .registry import builtin
 
+#: getopts_state when no option group (-abc) is half read
+NO_GROUP = (0, 0, None, None)
+
 
 @builtin("getopts", usage="getopts optstring name [arg ...]", text="""
 Parse option arguments. OPTSTRING contains the option letters to be recognized; a letter
@@ -22,25 +25,28 @@ async def b_getopts(sh, argv, fds):
         optind = int(sh.get_scalar("OPTIND") or "1")
     except ValueError:
         optind = 1
-    last_ind, charpos = sh.getopts_state
-    if last_ind != optind or charpos == 0:
+    # where the last call stopped inside a group like -abc; it applies only to the same OPTIND
+    # variable (not a new `local OPTIND`) and, for explicit arguments, the same ones
+    last_ind, charpos, last_var, last_args = sh.getopts_state
+    source = list(args) if len(argv) > 3 else None
+    if last_ind != optind or charpos == 0 or last_var is not sh.lookup_raw("OPTIND") or last_args != source:
         charpos = 1
     if optind < 1:
         optind = 1
     if optind > len(args):
         sh.set_var(name, "?")
-        sh.getopts_state = (0, 0)
+        sh.getopts_state = NO_GROUP
         return 1
     arg = args[optind - 1]
     if charpos == 1:
         if arg == "--":
             sh.set_var("OPTIND", str(optind + 1))
             sh.set_var(name, "?")
-            sh.getopts_state = (0, 0)
+            sh.getopts_state = NO_GROUP
             return 1
         if not arg.startswith("-") or arg == "-":
             sh.set_var(name, "?")
-            sh.getopts_state = (0, 0)
+            sh.getopts_state = NO_GROUP
             return 1
     opt = arg[charpos]
     charpos += 1
@@ -57,7 +63,7 @@ async def b_getopts(sh, argv, fds):
             optind += 1
             charpos = 0
         sh.set_var("OPTIND", str(optind))
-        sh.getopts_state = (optind, charpos)
+        sh.getopts_state = (optind, charpos, sh.lookup_raw("OPTIND"), source)
         return 0
     if idx + 1 < len(optstring) and optstring[idx + 1] == ":":
         if not at_end:
@@ -69,7 +75,7 @@ async def b_getopts(sh, argv, fds):
         else:
             optind += 1
             sh.set_var("OPTIND", str(optind))
-            sh.getopts_state = (optind, 0)
+            sh.getopts_state = NO_GROUP
             if silent:
                 sh.set_var(name, ":")
                 sh.set_var("OPTARG", opt)
@@ -86,5 +92,5 @@ async def b_getopts(sh, argv, fds):
             charpos = 0
     sh.set_var(name, opt)
     sh.set_var("OPTIND", str(optind))
-    sh.getopts_state = (optind, charpos)
+    sh.getopts_state = (optind, charpos, sh.lookup_raw("OPTIND"), source)
     return 0

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+import signal
 
 from ...chars import isdigits
 from .output import err, out
@@ -15,32 +16,64 @@ waits for all currently active child processes, and the return status is zero. W
 waits for the next job to terminate.""")
 async def b_wait(sh, argv, fds):
     args = argv[1:]
-    if args and args[0] == "-n":
-        pending = list(sh.rt.job_order)
-        if not pending:
-            return 127
-        tasks = [sh.rt.jobs[p] for p in pending if p in sh.rt.jobs]
-        done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
-        for pid in pending:
-            if sh.rt.jobs.get(pid) in done:
-                return await sh.wait_job(pid)
-        return 0
+    next_only = False
+    while args and args[0].startswith("-") and len(args[0]) > 1:
+        if args[0] == "--":
+            args = args[1:]
+            break
+        if args[0] not in ("-n", "-f"):
+            await err(sh, fds, "wait", f"{args[0]}: invalid option")
+            await sh.err(fds, "wait: usage: wait [-fn] [-p var] [id ...]\n")
+            return 2
+        next_only = next_only or args[0] == "-n"
+        args = args[1:]
+    if next_only:
+        return await _wait_next(sh, args, fds)
     if not args:
-        await sh.wait_all_jobs()
+        await sh.wait_all_jobs(fds)
         return 0
     status = 0
     for a in args:
-        pid = _job_pid(sh, a)
+        pid = await _wait_target(sh, a, fds)
         if pid is None:
-            await err(sh, fds, "wait", f"{a}: not a pid or valid job spec" if not a.startswith("%") else f"{a}: no such job")
-            status = 127
+            status = 127 if a.startswith("%") or isdigits(a) else 1
             continue
-        if pid not in sh.rt.jobs:
-            await err(sh, fds, "wait", f"pid {pid} is not a child of this shell")
-            status = 127
-            continue
-        status = await sh.wait_job(pid)
+        status = await sh.wait_job(pid, fds)
     return status
+
+
+async def _wait_target(sh, spec: str, fds) -> int | None:
+    """The job `wait SPEC` waits for (None after reporting that there is none)."""
+    pid = _job_pid(sh, spec)
+    if pid is None:
+        await err(sh, fds, "wait", f"{spec}: no such job" if spec.startswith("%") else f"`{spec}': not a pid or valid job spec")
+        return None
+    if pid not in sh.rt.jobs and pid not in sh.rt.job_status:
+        await err(sh, fds, "wait", f"pid {pid} is not a child of this shell")
+        return None
+    return pid
+
+
+async def _wait_next(sh, specs: list[str], fds) -> int:
+    """wait -n: the status of the next job to end (among SPECS when given); 127 if none runs."""
+    if specs:
+        pids = []
+        for spec in specs:
+            pid = _job_pid(sh, spec)
+            if pid is None or pid not in sh.rt.jobs:
+                await err(sh, fds, "wait", f"{spec}: no such job")
+                continue
+            pids.append(pid)
+    else:
+        pids = list(sh.rt.job_order)
+    tasks = {sh.rt.jobs[p]: p for p in pids if p in sh.rt.jobs}
+    if not tasks:
+        return 127
+    done, _ = await asyncio.wait(list(tasks), return_when=asyncio.FIRST_COMPLETED)
+    for task, pid in tasks.items():
+        if task in done:
+            return await sh.wait_job(pid, fds)
+    return 127
 
 
 def _job_pid(sh, spec: str) -> int | None:
@@ -79,30 +112,96 @@ async def b_jobs(sh, argv, fds):
     return 0
 
 
-SIGNALS = {"HUP": 1, "INT": 2, "QUIT": 3, "KILL": 9, "USR1": 10, "USR2": 12, "PIPE": 13,
-            "ALRM": 14, "TERM": 15, "CHLD": 17, "CONT": 18, "STOP": 19, "TSTP": 20}
+def _signal_table() -> dict[int, str]:
+    names = ("HUP INT QUIT ILL TRAP ABRT BUS FPE KILL USR1 SEGV USR2 PIPE ALRM TERM STKFLT CHLD CONT "
+             "STOP TSTP TTIN TTOU URG XCPU XFSZ VTALRM PROF WINCH IO PWR SYS").split()
+    table = dict(enumerate(names, 1))
+    table[34] = "RTMIN"
+    for k in range(1, 16):
+        table[34 + k] = f"RTMIN+{k}"
+    for k in range(14, 0, -1):
+        table[64 - k] = f"RTMAX-{k}"
+    table[64] = "RTMAX"
+    return table
+
+
+#: Linux signal numbers and names (without SIG), as bash lists them
+SIGNAL_NAMES = _signal_table()
+SIGNALS = {name: num for num, name in SIGNAL_NAMES.items()}
+#: signals whose default action is not to end the process
+HARMLESS_SIGNALS = frozenset({SIGNALS[n] for n in ("CHLD", "CONT", "URG", "WINCH", "STOP", "TSTP", "TTIN", "TTOU")})
+#: signals bash does not report when a job ends by them
+QUIET_SIGNALS = frozenset({SIGNALS["INT"], SIGNALS["TERM"], SIGNALS["PIPE"]})
+
+
+def signal_number(spec: str) -> int | None:
+    """A signal given by number (0 ... 64) or name (any case, SIG optional); None if invalid."""
+    if isdigits(spec):
+        n = int(spec)
+        return n if n <= 64 and (n == 0 or n in SIGNAL_NAMES) else None
+    name = spec.upper()
+    return SIGNALS.get(name[3:] if name.startswith("SIG") else name)
+
+
+def signal_description(num: int) -> str:
+    """How bash describes a job killed by signal ``num`` ("Hangup", "Killed" ...)."""
+    try:
+        return signal.strsignal(num) or f"Signal {num}"
+    except ValueError:
+        return f"Signal {num}"
+
+
+KILL_USAGE = "kill: usage: kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... or kill -l [sigspec]\n"
+
+
+async def _kill_list(sh, fds, specs: list[str]) -> int:
+    """kill -l: the table, or each number's name / name's number (128+N names N too)."""
+    if not specs:
+        items = [f"{n:2d}) SIG{name}" for n, name in SIGNAL_NAMES.items()]
+        text = "".join(item + ("\n" if k % 5 == 4 else "\t") for k, item in enumerate(items))
+        await out(fds, text if text.endswith("\n") else text + "\n")
+        return 0
+    status = 0
+    for spec in specs:
+        if isdigits(spec):
+            n = int(spec)
+            name = "EXIT" if n == 0 else SIGNAL_NAMES.get(n - 128 if n > 128 else n)
+        else:
+            n = signal_number(spec) or 0
+            name = str(n) if n else None
+        if name is None:
+            await err(sh, fds, "kill", f"{spec}: invalid signal specification")
+            status = 1
+        else:
+            await out(fds, name + "\n")
+    return status
 
 
 @builtin("kill", usage="kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... or kill -l [sigspec]", text="Send a signal to a job. Background jobs of this shell can be terminated (they run as tasks inside the sandbox).")
 async def b_kill(sh, argv, fds):
     args = argv[1:]
-    if args and args[0] == "-l":
-        await out(fds, " ".join(f"{n}) SIG{s}" for s, n in sorted(SIGNALS.items(), key=lambda x: x[1])) + "\n")
-        return 0
+    if args and args[0] in ("-l", "-L"):
+        return await _kill_list(sh, fds, args[1:])
     signum = 15
-    if args and args[0].startswith("-") and args[0] != "--":
+    if args and args[0].startswith("-") and args[0] not in ("-", "--"):
         spec = args[0][1:]
-        if spec in ("s", "n") and len(args) > 1:
+        if spec in ("s", "n"):
+            if len(args) < 2:
+                await err(sh, fds, "kill", f"-{spec}: option requires an argument")
+                await sh.err(fds, KILL_USAGE)
+                return 2
             spec = args[1]
             args = args[1:]
-        spec = spec.upper().removeprefix("SIG")
-        signum = int(spec) if isdigits(spec) else SIGNALS.get(spec, -1)
-        if signum < 0:
-            await err(sh, fds, "kill", f"{args[0][1:]}: invalid signal specification")
+        number = signal_number(spec)
+        if number is None:
+            await err(sh, fds, "kill", f"{spec}: invalid signal specification")
             return 1
+        signum = number
+        args = args[1:]
+    if args and args[0] == "--":
         args = args[1:]
     if not args:
-        await sh.err(fds, "kill: usage: kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... or kill -l [sigspec]\n")
+        await sh.err(fds, KILL_USAGE)
         return 2
     status = 0
     for a in args:
@@ -114,7 +213,7 @@ async def b_kill(sh, argv, fds):
             await err(sh, fds, "kill", f"({a}) - No such process" if pid is not None else f"{a}: arguments must be process or job IDs")
             status = 1
             continue
-        if signum != 0:
+        if signum != 0 and signum not in HARMLESS_SIGNALS and not task.done():
             task.cancel()
             sh.rt.job_status[pid] = 128 + signum
     return status

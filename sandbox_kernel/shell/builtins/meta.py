@@ -1,5 +1,5 @@
 """About commands and the session: command, builtin, type, hash, alias, unalias, help,
-enable, caller, compgen, complete, history, logout."""
+enable, caller, compgen, complete, logout."""
 from __future__ import annotations
 
 from ...commands import registry
@@ -315,11 +315,6 @@ async def b_compgen(sh, argv, fds):
     matches = [w for w in words if w.startswith(prefix)]
     await out(fds, "".join(w + "\n" for w in matches))
     return 0 if matches else 1
-
-
-@builtin("history", usage="history [-c] [n]", text="Display the command history list (the sandbox keeps none).")
-async def b_history(sh, argv, fds):
-    return 0
 
 
 @builtin("complete", "compopt", usage="complete [-abcdefgjksuv] [-pr] [name ...]", text="Specify how arguments are to be completed (accepted and ignored in the sandbox).")

@@ -6,66 +6,107 @@ import time
 
 from ...chars import isdigits
 from ..eval.word import single_quote
-from .jobs import SIGNALS
+from .jobs import SIGNAL_NAMES, SIGNALS, signal_number
+from .registry import BUILTINS
 from .output import err, out
 from .registry import builtin
 
 
-_TRAP_NAMES = {"0": "EXIT", "1": "HUP", "2": "INT", "3": "QUIT", "9": "KILL", "13": "PIPE", "14": "ALRM", "15": "TERM"}
+#: the traps that are not signals, listed after the signals in this order
+PSEUDO_SIGNALS = ("DEBUG", "ERR", "RETURN")
+TRAP_USAGE = "trap: usage: trap [-lp] [[arg] signal_spec ...]\n"
 
 
-def _trap_name(spec: str) -> str | None:
-    s = spec.upper()
-    if s in _TRAP_NAMES:
-        return _TRAP_NAMES[s]
-    s = s.removeprefix("SIG")
-    if s in ("EXIT", "ERR", "DEBUG", "RETURN") or s in SIGNALS:
-        return s
-    return None
+def trap_name(spec: str) -> str | None:
+    """The name a trap is stored under (EXIT, INT, ERR ...) for a signal number or name in
+    any case, with or without SIG; None if it names no signal."""
+    upper = spec.upper()
+    if upper in ("EXIT", "SIGEXIT") or spec == "0":
+        return "EXIT"
+    if upper in PSEUDO_SIGNALS:
+        return upper
+    number = signal_number(spec)
+    return SIGNAL_NAMES.get(number) if number else None
+
+
+def _trap_order(name: str) -> int:
+    if name == "EXIT":
+        return 0
+    if name in PSEUDO_SIGNALS:
+        return 100 + PSEUDO_SIGNALS.index(name)
+    return SIGNALS.get(name, 99)
+
+
+def _trap_listing(traps: dict[str, str], only: list[str] | None) -> str:
+    """``trap -p`` lines: every trap by signal number, or those of ``only`` in that order."""
+    lines = []
+    names = sorted(traps, key=_trap_order) if only is None else [n for n in only if n in traps]
+    for name in names:
+        action = traps[name]
+        shown = name if name == "EXIT" or name in PSEUDO_SIGNALS else "SIG" + name
+        lines.append(f"trap -- {single_quote(action)} {shown}\n")
+    return "".join(lines)
 
 
 @builtin("trap", usage="trap [-lp] [[arg] signal_spec ...]", text="""
 Trap signals and other events: ARG is a command to be read and executed when the shell
 receives the signal(s) SIGNAL_SPEC. If ARG is absent (and a single SIGNAL_SPEC is supplied)
 or `-', each specified signal is reset to its original value. If ARG is the null string each
-SIGNAL_SPEC is ignored. EXIT (0) runs when the shell exits, ERR when a command fails, INT on
-an interrupt (the kernel's interrupt button).
+SIGNAL_SPEC is ignored. EXIT (0) runs when the shell exits, ERR when a command fails, DEBUG
+before each command, RETURN when a function or sourced file returns, INT on an interrupt
+(the kernel's interrupt button).
   -l  print a list of signal names
   -p  display the trap commands associated with each SIGNAL_SPEC""")
 async def b_trap(sh, argv, fds):
     args = argv[1:]
-    if args and args[0] == "--":
+    listing = False
+    while args and args[0].startswith("-") and args[0] != "-":
+        flag = args[0]
+        if flag == "--":
+            args = args[1:]
+            break
+        if flag == "-l":
+            return await BUILTINS["kill"](sh, ["kill", "-l"], fds)
+        if flag != "-p":
+            await err(sh, fds, "trap", f"{flag}: invalid option")
+            await sh.err(fds, TRAP_USAGE)
+            return 2
+        listing = True
         args = args[1:]
-    if not args or args[0] == "-p":
-        names = args[1:] if args else []
-        lines = []
-        for name, action in sh.traps.items():
-            if names and name not in [_trap_name(n) for n in names]:
-                continue
-            lines.append(f"trap -- {single_quote(action)} {name}")
-        await out(fds, "".join(l + "\n" for l in lines))
-        return 0
-    if args[0] == "-l":
-        await out(fds, " ".join(f"{n}) SIG{s}" for s, n in sorted(SIGNALS.items(), key=lambda x: x[1])) + "\n")
-        return 0
-    if len(args) == 1 or args[0] == "-" or (isdigits(args[0]) and _trap_name(args[0])):
-        specs = args[1:] if args[0] == "-" else args
-        for spec in specs:
-            name = _trap_name(spec)
-            if name is None:
-                await err(sh, fds, "trap", f"{spec}: invalid signal specification")
-                return 1
-            sh.traps.pop(name, None)
-        return 0
-    action = args[0]
+    if listing or not args:
+        # a subshell lists its parent's traps until it sets one of its own
+        traps = sh.parent_traps if sh.parent_traps is not None else sh.traps
+        only = None
+        status = 0
+        if args:
+            only = []
+            for spec in args:
+                name = trap_name(spec)
+                if name is None:
+                    await err(sh, fds, "trap", f"{spec}: invalid signal specification")
+                    status = 1
+                else:
+                    only.append(name)
+        await out(fds, _trap_listing(traps, only))
+        return status
+    # one argument, `-`, or a number first: the arguments are signals to reset
+    if len(args) == 1 or args[0] == "-" or isdigits(args[0]):
+        action, specs = None, args[1:] if args[0] == "-" else args
+    else:
+        action, specs = args[0], args[1:]
     status = 0
-    for spec in args[1:]:
-        name = _trap_name(spec)
+    for spec in specs:
+        name = trap_name(spec)
         if name is None:
             await err(sh, fds, "trap", f"{spec}: invalid signal specification")
             status = 1
             continue
-        sh.traps[name] = action
+        if action is None:
+            sh.traps.pop(name, None)
+        else:
+            sh.traps[name] = action
+    sh.parent_traps = None
+    sh.update_trap_dispatch()
     return status
 
 

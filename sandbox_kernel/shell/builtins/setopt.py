@@ -6,6 +6,7 @@ from ..options import OPTION_DEFAULTS, OPTION_LETTERS
 from .output import err, out
 from .registry import builtin
 from .variables import set_line
+from ..state import AbortCommand
 
 
 def _print_options(sh, plus: bool) -> str:
@@ -40,50 +41,61 @@ async def b_set(sh, argv, fds):
             text += format_function(sh.functions[name]) + "\n"
         await out(fds, text)
         return 0
+    try:
+        status = await _set_options(sh, args, fds)
+    finally:
+        sh.sync_option_vars()
+    if sh.options["noexec"] and not sh.interactive:
+        # bash -n: read the rest of the script without running it (run_source skips it)
+        raise AbortCommand(status)
+    return status
+
+
+async def _set_options(sh, args: list[str], fds) -> int:
     i = 0
     while i < len(args):
         a = args[i]
         if a == "--":
             sh.positional = args[i + 1:]
             return 0
-        if a == "-" or a == "+":
-            sh.options["xtrace"] = sh.options["verbose"] = False if a == "-" else sh.options["xtrace"]
-            if i + 1 < len(args) or a == "-":
+        if a == "-":
+            # the end of the options; -x and -v go off; no arguments keep the positionals
+            sh.options["xtrace"] = sh.options["verbose"] = False
+            if i + 1 < len(args):
                 sh.positional = args[i + 1:]
-                return 0
+            return 0
+        if a == "+":
             i += 1
             continue
-        if a[0] in "-+" and len(a) > 1:
-            on = a[0] == "-"
-            j = 1
-            while j < len(a):
-                c = a[j]
-                if c == "o":
-                    if i + 1 >= len(args):
-                        await out(fds, _print_options(sh, not on))
-                        return 0
-                    i += 1
-                    name = args[i]
-                    if name not in OPTION_DEFAULTS:
-                        await err(sh, fds, "set", f"{name}: invalid option name")
-                        return 2
-                    sh.options[name] = on
-                    if name in ("emacs", "vi") and on:
-                        sh.options["vi" if name == "emacs" else "emacs"] = False
-                elif c in OPTION_LETTERS:
-                    sh.options[OPTION_LETTERS[c]] = on
-                elif c in "i":
-                    pass
-                else:
-                    await err(sh, fds, "set", f"{a[0]}{c}: invalid option")
-                    await sh.err(fds, "set: usage: set [-abefhkmnptuvxBCEHPT] [-o option-name] [--] [-] [arg ...]\n")
+        if len(a) < 2 or a[0] not in "-+":
+            sh.positional = args[i:]
+            return 0
+        on = a[0] == "-"
+        for c in a[1:]:
+            if c == "o":
+                if i + 1 >= len(args):
+                    await out(fds, _print_options(sh, not on))
+                    return 0
+                i += 1
+                name = args[i]
+                if name not in OPTION_DEFAULTS:
+                    await err(sh, fds, "set", f"{name}: invalid option name")
                     return 2
-                j += 1
-            i += 1
-            continue
-        sh.positional = args[i:]
-        return 0
+                set_option(sh, name, on)
+            elif c in OPTION_LETTERS:
+                set_option(sh, OPTION_LETTERS[c], on)
+            else:
+                await err(sh, fds, "set", f"{a[0]}{c}: invalid option")
+                await sh.err(fds, "set: usage: set [-abefhkmnptuvxBCEHPT] [-o option-name] [--] [-] [arg ...]\n")
+                return 2
+        i += 1
     return 0
+
+
+def set_option(sh, name: str, on: bool) -> None:
+    sh.options[name] = on
+    if name in ("emacs", "vi") and on:
+        sh.options["vi" if name == "emacs" else "emacs"] = False
 
 
 @builtin("shopt", usage="shopt [-pqsu] [-o] [optname ...]", text="""
@@ -115,20 +127,25 @@ async def b_shopt(sh, argv, fds):
                 return 2
         args = args[1:]
     table = sh.options if use_set else sh.shopts
+    invalid = "invalid option name" if use_set else "invalid shell option name"
     status = 0
     if mode is not None and args:
         for name in args:
             if name not in table:
-                await err(sh, fds, "shopt", f"{name}: invalid shell option name")
+                await err(sh, fds, "shopt", f"{name}: {invalid}")
                 status = 1
                 continue
-            table[name] = mode == "s"
+            if use_set:
+                set_option(sh, name, mode == "s")
+            else:
+                table[name] = mode == "s"
+        sh.sync_option_vars()
         return status
-    names = args or sorted(table)
+    names = args or (sorted(table) if use_set else list(table))
     lines = []
     for name in names:
         if name not in table:
-            await err(sh, fds, "shopt", f"{name}: invalid shell option name")
+            await err(sh, fds, "shopt", f"{name}: {invalid}")
             status = 1
             continue
         on = table[name]
@@ -137,9 +154,9 @@ async def b_shopt(sh, argv, fds):
         if args and not on:
             status = 1
         if print_form:
-            lines.append(f"{'set' if use_set else 'shopt'} {'-' if on else '+'}{'o' if use_set else ('s' if on else 'u')} {name}" if use_set else f"shopt -{'s' if on else 'u'} {name}")
+            lines.append(f"set {'-' if on else '+'}o {name}" if use_set else f"shopt -{'s' if on else 'u'} {name}")
         else:
-            lines.append(f"{name:<20}\t{'on' if on else 'off'}")
+            lines.append(f"{name:<15}\t{'on' if on else 'off'}")
     if not quiet:
         await out(fds, "".join(l + "\n" for l in lines))
     return status

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import random
 import re
 import time
@@ -23,11 +24,11 @@ from ...vfs import FSError, normpath
 from ...vfs.layout import COMMAND_STUB
 from ..builtins import BUILTINS, SPECIAL_BUILTINS
 from ..builtins.output import out
-from ..options import OPTION_DEFAULTS, OPTION_LETTERS, SHOPT_DEFAULTS
+from ..options import OPTION_DEFAULTS, SHOPT_DEFAULTS, bashopts, option_flags, shellopts
 from ..state import (AbortCommand, BreakLoop, ContinueLoop, ControlFlow, ExitShell, LimitExceeded,
     ReturnFromFunction, ShellError, Var)
-from ..syntax.ast import (AndOr, ArithCommand, ArithFor, Assign, BraceGroup, Case, CommandList, CondCommand, For,
-    FunctionDef, If, Loop, Pipeline, Select, SimpleCommand, Subshell)
+from ..syntax.ast import (DQ, AndOr, ArithCommand, ArithFor, Assign, BraceGroup, Case, CommandList, CondCommand, For,
+    FunctionDef, If, Lit, Loop, Pipeline, Quoted, Select, SimpleCommand, Subshell, Word)
 from ..syntax.lexer import KEEP_STATUS, Incomplete, ParseError, is_name
 from ..syntax.parser import Parser, is_name_word
 from ..syntax.printer import format_cond, format_word
@@ -36,17 +37,42 @@ from .arith import ArithError, evaluate as arith_evaluate
 from .cond import eval_cond
 from .pipeline import Pipelines
 from .redirect import Redirections
-from .word import Expander, shell_quote
+from .word import Expander, shell_quote, single_quote
 
 FAKE_PID = 4242
+#: variables every new shell sets (bash 5.2 without a startup file)
+SHELL_VARS = {
+    "IFS": " \t\n", "PS4": "+ ", "OPTIND": "1", "OPTERR": "1", "BASH": "/bin/bash",
+    "BASH_VERSION": "5.2.15(1)-release",
+}
+#: ... and those it sets only when the environment has no value
+DEFAULT_VARS = {"HOSTTYPE": "x86_64", "MACHTYPE": "x86_64-pc-linux-gnu", "OSTYPE": "linux-gnu",
+                "PATH": "/usr/local/bin:/usr/local/sbin:/usr/bin:/usr/sbin:/bin:/sbin:."}
+READONLY_SHELL_VARS = {"UID": "1000", "EUID": "1000"}
 #: Seconds between yields to the event loop. Well above CPython's GIL switch interval (5 ms):
 #: a thread waiting for the GIL asks the holder to drop it only after a whole interval in which
 #: the GIL never changed hands, and each yield releases and retakes it. At 5 ms that never
 #: happened, and the kernel's control thread (interrupts) and timers starved for seconds.
 YIELD_INTERVAL = 0.02
+#: how bash names a trap whose string has a syntax error
+TRAP_CONTEXTS = {"ERR": "error trap", "DEBUG": "debug trap", "RETURN": "return trap", "INT": "interrupt trap"}
 DYNAMIC_VARS = frozenset({"RANDOM", "SECONDS", "LINENO", "PIPESTATUS", "BASHPID", "EPOCHSECONDS",
                           "EPOCHREALTIME", "FUNCNAME", "SRANDOM", "BASH_SUBSHELL", "GROUPS",
-                          "BASH_SOURCE", "_"})
+                          "BASH_SOURCE", "BASH_LINENO", "_"})
+
+
+class Frame:
+    """One call-stack entry: a function call, a sourced file, or the script itself
+    (FUNCNAME, BASH_SOURCE and BASH_LINENO read the stack)."""
+
+    __slots__ = ("name", "source", "line", "function")
+
+    def __init__(self, name: str, source: str, line: int, function: bool) -> None:
+        self.name = name
+        self.source = source
+        #: the line it was called from (0 for the script)
+        self.line = line
+        self.function = function
 
 
 class Runtime:
@@ -62,7 +88,10 @@ class Runtime:
         self.last_yield = time.monotonic()
         self.next_pid = FAKE_PID + 1
         self.jobs: dict[int, asyncio.Task] = {}
+        #: the status `wait PID` reports: 128+N once `kill` sent signal N, then the final one
         self.job_status: dict[int, int] = {}
+        #: the command text of running jobs (for the "Killed" report)
+        self.job_commands: dict[int, str] = {}
         self.job_order: list[int] = []
         # unseeded sandboxes draw from the OS, so no two kernels share RANDOM sequences
         self.random = random.Random(sandbox.seed if sandbox is not None else None)
@@ -102,29 +131,43 @@ class Shell(Expander, Redirections, Pipelines):
         self.errexit_suppress = 0
         self.errexit_exempt = False
         self.last_bg_pid: int | None = None
-        self.pipestatus: list[int] = [0]
+        #: the statuses of the last pipeline, or one status (a simple command's)
+        self.pipestatus: list[int] | int = []
         self.lineno = 0
-        self.funcnames: list[str] = []
+        #: the call stack (functions, sourced files, the script), innermost last
+        self.frames: list[Frame] = []
+        #: the file each function was defined in (BASH_SOURCE of its frame)
+        self.function_files: dict[str, str] = {}
         self.dirstack: list[str] = []
         self.umask = 0o022
         self.fds: dict[int, Any] = fds if fds is not None else {}
         self.source_depth = 0
         self.in_trap = False
         self.pid = FAKE_PID
-        self.getopts_state = (0, 0)
+        #: (OPTIND, position in the argument, OPTIND's variable, the arguments) where getopts
+        #: stopped inside an option group
+        self.getopts_state: tuple = (0, 0, None, None)
         self.hash_table: dict[str, str] = {}
         self.procsub_files: list[str] = []
         self.arith_depth = 0
         self.arith_current = 0
         #: how many `source`/`.` files are running (return is allowed in them)
         self.sourcing = 0
-        #: set while `bash -c` runs its string (no BASH_SOURCE entry for it)
-        self.running_command_string = False
         self.interactive = False
+        #: running a -c string rather than a script file ($- shows "c")
+        self.command_string = True
         self.last_arg = "bash"
         self.trace_depth = 0
-        #: files being run or sourced, innermost last (BASH_SOURCE)
-        self.source_stack: list[str] = []
+        #: what BASH_SOURCE names top-level code that is not from a file ("environment" for
+        #: a -c string, "main" for standard input)
+        self.script_source = "environment"
+        #: the traps a subshell lists until it sets one of its own (bash's behaviour)
+        self.parent_traps: dict[str, str] | None = None
+        #: the command history (interactive shells): entries, the number of the first, and
+        #: how many are in HISTFILE already (history -a)
+        self.history: list[str] = []
+        self.history_base = 1
+        self.history_saved = 0
         #: set when a run stopped on a syntax error (the engine reports ename SyntaxError)
         self.syntax_error: str | None = None
 
@@ -139,8 +182,11 @@ class Shell(Expander, Redirections, Pipelines):
         child.aliases = dict(self.aliases)
         child.options = dict(self.options)
         child.shopts = dict(self.shopts)
-        child.traps = {k: v for k, v in self.traps.items() if v == ""}
-        child.funcnames = list(self.funcnames)
+        child.traps = self.inherited_traps()
+        child.parent_traps = self.traps if self.traps else self.parent_traps
+        child.update_trap_dispatch()
+        child.frames = list(self.frames)
+        child.function_files = dict(self.function_files)
         child.dirstack = list(self.dirstack)
         child.subshell_level = self.subshell_level + 1
         child.fds = dict(self.fds)
@@ -148,21 +194,50 @@ class Shell(Expander, Redirections, Pipelines):
         child.pid = self.rt.new_pid()
         return child
 
-    def new_process(self) -> "Shell":
-        """A fresh shell for a script run as a command: only exported variables carry over."""
+    def new_process(self, env: dict[str, str] | None = None) -> "Shell":
+        """A fresh shell for a script run as a command: its environment (the exported
+        variables, or ``env``) and the variables bash sets at startup."""
         child = Shell(self.rt)
-        for name, var in self.all_vars().items():
-            if var.exported and var.value is not None:
-                v = Var(var.scalar() if not isinstance(var.value, str) else var.value, True)
-                child.globals[name] = v
+        if env is None:
+            env = self.exported_env()
+        for name, value in env.items():
+            child.globals[name] = Var(value, True)
+        child.init_shell_vars(str(self.pid))
         child.cwd = self.cwd
         child.umask = self.umask
         child.pid = self.rt.new_pid()
-        child.source_stack = []
         child.func_depth = self.func_depth
         child.source_depth = self.source_depth
         child.interactive = False
         return child
+
+    def init_shell_vars(self, ppid: str) -> None:
+        """The variables a starting bash sets (over its environment): IFS, PS4, BASH_VERSION,
+        the readonly UID/EUID/PPID, SHELLOPTS/BASHOPTS, PWD and SHLVL, and defaults (PATH,
+        OSTYPE ...) for those the environment lacks."""
+        g = self.globals
+        shellopts = g.get("SHELLOPTS")
+        if shellopts is not None and isinstance(shellopts.value, str):
+            # an exported SHELLOPTS turns its options on in the new shell
+            for opt in shellopts.value.split(":"):
+                if opt in OPTION_DEFAULTS:
+                    self.options[opt] = True
+        for name, value in SHELL_VARS.items():
+            g[name] = Var(value)
+        versinfo = Var({0: "5", 1: "2", 2: "15", 3: "1", 4: "release", 5: "x86_64-pc-linux-gnu"})
+        versinfo.readonly = True
+        g["BASH_VERSINFO"] = versinfo
+        for name, value in (*READONLY_SHELL_VARS.items(), ("PPID", ppid)):
+            var = g[name] = Var(value)
+            var.readonly = True
+        for name, value in DEFAULT_VARS.items():
+            if name not in g:
+                g[name] = Var(value)
+        g["PWD"] = Var(self.cwd, True)
+        level = g.get("SHLVL")
+        depth = int(level.value) if level is not None and isinstance(level.value, str) and isdigits(level.value) else 0
+        g["SHLVL"] = Var(str(depth + 1), True)
+        self.sync_option_vars()
 
     # ================================================================== variables
     def lookup_var(self, name: str) -> Var | None:
@@ -219,7 +294,10 @@ class Shell(Expander, Redirections, Pipelines):
         if name == "LINENO":
             return Var(str(self.lineno))
         if name == "PIPESTATUS":
-            return Var({i: str(s) for i, s in enumerate(self.pipestatus)})
+            statuses = self.pipestatus
+            if type(statuses) is int:
+                return Var({0: str(statuses)})
+            return Var({i: str(s) for i, s in enumerate(statuses)})
         if name == "BASHPID":
             return Var(str(self.pid))
         if name == "EPOCHSECONDS":
@@ -227,9 +305,10 @@ class Shell(Expander, Redirections, Pipelines):
         if name == "EPOCHREALTIME":
             return Var(f"{time.time():.6f}")
         if name == "FUNCNAME":
-            if not self.funcnames:
+            # set only while a function runs; then it names every frame
+            if not any(f.function for f in self.frames):
                 return None
-            return Var({i: n for i, n in enumerate(reversed(self.funcnames))})
+            return Var({i: f.name for i, f in enumerate(reversed(self.frames))})
         if name == "BASH_SUBSHELL":
             return Var(str(self.subshell_level))
         if name == "GROUPS":
@@ -237,9 +316,9 @@ class Shell(Expander, Redirections, Pipelines):
         if name == "_":
             return Var(self.last_arg)
         if name == "BASH_SOURCE":
-            if not self.source_stack:
-                return None
-            return Var({i: n for i, n in enumerate(reversed(self.source_stack))})
+            return Var({i: f.source for i, f in enumerate(reversed(self.frames))})
+        if name == "BASH_LINENO":
+            return Var({i: str(f.line) for i, f in enumerate(reversed(self.frames))})
         return stored
 
     def get_scalar(self, name: str) -> str | None:
@@ -279,8 +358,16 @@ class Shell(Expander, Redirections, Pipelines):
         return None
 
     def option_flags(self) -> str:
-        flags = "".join(ch for ch, name in OPTION_LETTERS.items() if self.options.get(name) and ch in "aeufxBCEHhmnkTtvbp")
-        return "".join(sorted(flags, key=lambda c: "hBHaeufxCEmnkTtvbp".find(c) if c in "hBHaeufxCEmnkTtvbp" else 99)) + ("c" if not self.interactive else "i")
+        return option_flags(self.options, self.interactive, self.command_string)
+
+    def sync_option_vars(self) -> None:
+        """Bring SHELLOPTS and BASHOPTS (readonly variables) up to date with the options."""
+        for name, value in (("SHELLOPTS", shellopts(self.options)), ("BASHOPTS", bashopts(self.shopts))):
+            var = self.globals.get(name)
+            if var is None:
+                var = self.globals[name] = Var(value)
+            var.value = value
+            var.readonly = True
 
     def all_vars(self) -> dict[str, Var]:
         merged = dict(self.globals)
@@ -521,14 +608,35 @@ class Shell(Expander, Redirections, Pipelines):
             pass
 
     def error_prefix(self) -> str:
-        return f"{self.arg0}: line {self.lineno}: "
+        """``NAME: line N: `` as bash starts an error message; NAME is the file the running
+        code comes from (BASH_SOURCE[0]: a script, a sourced file, "environment" for functions
+        of a -c string), else $0."""
+        name = self.arg0
+        if self.frames and not self.interactive:
+            name = self.frames[-1].source or name
+        return f"{name}: line {self.lineno}: "
+
+    def current_source(self) -> str:
+        """What BASH_SOURCE[0] would name for the code running now."""
+        return self.frames[-1].source if self.frames else self.script_source
+
+    def push_frame(self, name: str, source: str, function: bool = False) -> None:
+        """Enter a call-stack frame (a function, or a sourced file named ``source``), called
+        from the current line; the caller pops ``frames`` when it ends."""
+        self.frames.append(Frame(name, source, self.lineno, function))
+
+    @property
+    def funcnames(self) -> list[str]:
+        """The functions being run, outermost first."""
+        return [f.name for f in self.frames if f.function]
 
     async def handle_error(self, e: ShellError, fds: dict) -> int:
-        """Report ``e``; a fatal error ends a script shell, an aborting one the top-level
-        command; otherwise the command's status."""
+        """Report ``e``; a fatal error ends a script shell (status 127 at the top, 1 in a
+        subshell or under errexit, like bash), an aborting one the top-level command;
+        otherwise the command's status."""
         await self.report(fds, e.message)
         if e.fatal and not self.interactive:
-            raise ExitShell(e.status)
+            raise ExitShell(1 if self.options["errexit"] or self.subshell_level else e.status)
         if e.fatal or e.abort:
             raise AbortCommand(e.status)
         return e.status
@@ -537,18 +645,30 @@ class Shell(Expander, Redirections, Pipelines):
         await self.err(fds, f"{self.error_prefix()}{message}\n")
 
     # ================================================================== running source text
-    async def run_source(self, text: str, fds: dict, first_line: int = 1) -> int:
-        """Parse and run ``text`` command by command (like bash reading a script)."""
+    async def run_source(self, text: str, fds: dict, first_line: int = 1, context: str | None = None,
+                         sourced: bool = False) -> int:
+        """Parse and run ``text`` command by command (like bash reading a script). A syntax
+        error ends a script shell; in a sourced file (``sourced``) or a trap string (``context``,
+        named in the message: "exit trap") it ends only the text, with status 2."""
         parser = Parser(text, self.active_aliases, first_line, self.parse_extglob)
         status = self.last_status
         while True:
             try:
                 node = parser.next_command()
             except ParseError as e:
-                self.lineno = e.line
-                await self.report(fds, e.message)
                 status = self.last_status if e.status == KEEP_STATUS else e.status
                 self.last_status = status
+                if context is not None:
+                    name = self.arg0 if self.interactive or not self.frames else self.frames[-1].source
+                    await self.err(fds, f"{name}: {context}: line {e.line - first_line + 1}: {e.message}\n")
+                    return status
+                self.lineno = e.line
+                if self.command_string and not self.frames and not self.interactive:
+                    await self.err(fds, f"{self.arg0}: -c: line {e.line}: {e.message}\n")
+                else:
+                    await self.report(fds, e.message)
+                if sourced:
+                    return status
                 self.syntax_error = f"line {e.line}: {e.message}"
                 if self.interactive:
                     return status
@@ -560,10 +680,19 @@ class Shell(Expander, Redirections, Pipelines):
                 parser.warnings.clear()
             if node is None:
                 break
+            if self.options["noexec"] and not self.interactive:
+                continue
             try:
                 status = await self.run_list(node, fds)
             except AbortCommand as e:
                 status = self.last_status = e.status
+            except ShellError as e:
+                # an expansion error outside a simple command (a case word, a for list ...)
+                try:
+                    status = await self.handle_error(e, fds)
+                except AbortCommand as abort:
+                    status = abort.status
+                self.last_status = status
         return status
 
     def active_aliases(self) -> dict | None:
@@ -586,17 +715,20 @@ class Shell(Expander, Redirections, Pipelines):
                 status = 0
                 self.last_status = 0
                 continue
+            self.errexit_exempt = False
             status = await self.execute(item, fds)
             self.last_status = status
             if status and not self.errexit_exempt:
                 await self._on_failure(status)
-            self.errexit_exempt = False
+                # handled: the compound command around it does not fail again for it
+                self.errexit_exempt = True
         return status
 
     async def _on_failure(self, status: int) -> None:
+        """A command failed: the ERR trap, then errexit (unless in a condition)."""
         if self.errexit_suppress:
             return
-        if "ERR" in self.traps and not self.in_trap and self.traps["ERR"]:
+        if self.traps.get("ERR") and not self.in_trap:
             await self.run_trap("ERR")
             self.last_status = status
         if self.options["errexit"]:
@@ -616,6 +748,7 @@ class Shell(Expander, Redirections, Pipelines):
                 continue
             if k == last:
                 exempt = False
+                self.errexit_exempt = False
                 status = await self.execute(pipeline, fds)
             else:
                 self.errexit_suppress += 1
@@ -642,23 +775,20 @@ class Shell(Expander, Redirections, Pipelines):
 
     # ------------------------------------------------------------------ compound commands
     async def run_subshell(self, node: Subshell, fds: dict) -> int:
-        fds, opened = await self.apply_redirs(node.redirs, fds) if node.redirs else (fds, None)
-        try:
+        self.lineno = node.line
+
+        async def body(fds):
             child = self.fork()
             child.loop_depth = 0  # bash: break/continue in ( ) do not reach the enclosing loops
             status = await child.run_as_child(node.body, fds)
             return await child.run_exit_trap(fds, status)
-        finally:
-            if opened:
-                await self.close_opened(opened)
+        status = await self.with_redirs(node, fds, body)
+        self.pipestatus = status
+        return status
 
     async def run_brace(self, node: BraceGroup, fds: dict) -> int:
         if node.redirs:
-            fds, opened = await self.apply_redirs(node.redirs, fds)
-            try:
-                return await self.execute(node.body, fds)
-            finally:
-                await self.close_opened(opened)
+            return await self.with_redirs(node, fds, lambda fds: self.execute(node.body, fds))
         return await self.execute(node.body, fds)
 
     async def run_if(self, node: If, fds: dict) -> int:
@@ -693,9 +823,11 @@ class Shell(Expander, Redirections, Pipelines):
                         return status if node.until else 0
                     if flow == "continue":
                         continue
-                    self.errexit_exempt = False
                     if (cond == 0) == node.until:
+                        # the loop's status is its body's, whose failure was handled there
+                        self.errexit_exempt = True
                         return status
+                    self.errexit_exempt = False
                     status, flow = await self._loop_body(node.body, fds)
                     if flow == "break":
                         return status
@@ -785,8 +917,12 @@ class Shell(Expander, Redirections, Pipelines):
             trace = self.options["xtrace"]
             with self._in_loop():
                 for item in items:
+                    if self.traps.get("DEBUG"):
+                        await self.debug_trap(node.line)
                     if trace:
-                        await self.err(fds, f"{self._ps4()}for {node.var} in {' '.join(shell_quote(w) for w in items)}\n")
+                        # bash shows the words as written
+                        words = '"$@"' if node.words is None else " ".join(format_word(w) for w in node.words)
+                        await self.err(fds, f"{self._ps4()}for {node.var} in {words}\n")
                     if not await self._set_loop_var(node.var, item, fds):
                         return 1
                     status, flow = await self._loop_body(node.body, fds)
@@ -845,23 +981,41 @@ class Shell(Expander, Redirections, Pipelines):
             return items[number - 1] if number is not None and 1 <= number <= len(items) else ""
 
     async def run_arith_for(self, node: ArithFor, fds: dict) -> int:
+        async def head(expr):
+            # each of init, condition and step is a command of its own for LINENO and DEBUG
+            self.lineno = node.line
+            if self.traps.get("DEBUG"):
+                await self.debug_trap(node.line)
+            return None if expr is None else self.arith(await self.expand_word(expr))
+
         async def body(fds):
-            if node.init is not None:
-                self.arith(await self.expand_word(node.init))
             status = 0
-            with self._in_loop():
-                while node.condition is None or self.arith(await self.expand_word(node.condition)) != 0:
-                    status, flow = await self._loop_body(node.body, fds)
-                    if flow == "break":
-                        break
-                    if node.step is not None:
-                        self.arith(await self.expand_word(node.step))
-                    await self._loop_tick()
+            try:
+                await head(node.init)
+                with self._in_loop():
+                    while True:
+                        value = await head(node.condition)
+                        if value == 0:
+                            break
+                        status, flow = await self._loop_body(node.body, fds)
+                        if flow == "break":
+                            break
+                        await head(node.step)
+                        await self._loop_tick()
+            except ShellError as e:
+                if e.fatal:
+                    raise
+                # an arithmetic error in a head ends the loop, not the script
+                await self.report(fds, f"((: {e.message}")
+                return 1
             return status
         return await self.with_redirs(node, fds, body)
 
     async def run_case(self, node: Case, fds: dict) -> int:
         async def body(fds):
+            self.lineno = node.line
+            if self.traps.get("DEBUG"):
+                await self.debug_trap(node.line)
             word = await self.expand_word(node.word)
             if self.options["xtrace"]:
                 await self.err(fds, f"{self._ps4()}case {shell_quote(word)} in\n")
@@ -902,6 +1056,7 @@ class Shell(Expander, Redirections, Pipelines):
             await self.report(fds, f"`{node.name}': not a valid identifier")
             return 1
         self.functions[node.name] = node
+        self.function_files[node.name] = self.current_source()
         return 0
 
     async def run_arith_command(self, node: ArithCommand, fds: dict) -> int:
@@ -922,7 +1077,9 @@ class Shell(Expander, Redirections, Pipelines):
                     return 1
                 raise
             return 0 if value else 1
-        return await self.with_redirs(node, fds, body)
+        status = await self.with_redirs(node, fds, body)
+        self.pipestatus = status
+        return status
 
     async def run_cond_command(self, node: CondCommand, fds: dict) -> int:
         async def body(fds):
@@ -938,10 +1095,13 @@ class Shell(Expander, Redirections, Pipelines):
                 if e.message:  # an invalid regex fails silently, as in bash
                     await self.report(fds, e.message)
                 return 2
-        return await self.with_redirs(node, fds, body)
+        status = await self.with_redirs(node, fds, body)
+        self.pipestatus = status
+        return status
 
     # ------------------------------------------------------------------ simple commands
     async def run_simple(self, node: SimpleCommand, fds: dict) -> int:
+        # every way out sets PIPESTATUS to the status (inline: this runs for every command)
         self.lineno = node.line
         if node.words:
             await self.checkpoint()
@@ -954,18 +1114,24 @@ class Shell(Expander, Redirections, Pipelines):
         try:
             words = await self.expand_words(node.words) if node.words else []
         except ShellError as e:
+            self.pipestatus = e.status
             return await self.handle_error(e, fds)
         if self._cmdsub_status is not None:
             cmdsub_status = self._cmdsub_status
         if not words:
-            return await self._assignments_only(node, fds, cmdsub_status)
+            status = await self._assignments_only(node, fds, cmdsub_status)
+            self.pipestatus = status
+            return status
         self.last_arg = words[-1] if type(words[-1]) is str else self.last_arg
         if self.options["xtrace"]:
             await self._trace(node, words, fds)
-        if len(words) == 1 and words[0] == "exec" and node.redirs and "exec" not in self.functions:
+        if node.redirs and words[0] == "exec" and (len(words) == 1 or words[1:] == ["--"]) \
+                and "exec" not in self.functions:
+            self.pipestatus = 0
             try:
                 await self.apply_redirs(node.redirs, fds, permanent=True)
             except ShellError as e:
+                self.pipestatus = e.status
                 return await self.handle_error(e, fds)
             if fds is not self.fds and self.fds is not None:
                 for k, v in fds.items():
@@ -977,14 +1143,17 @@ class Shell(Expander, Redirections, Pipelines):
                 try:
                     cmd_fds, opened = await self.apply_redirs(node.redirs, fds)
                 except ShellError as e:
-                    await self.report(fds, e.message)
-                    return e.status
+                    self.pipestatus = e.status
+                    return await self.handle_error(e, fds)
             else:
                 cmd_fds, opened = fds, None
             try:
                 if node.assigns:
-                    return await self._run_with_temp_env(node, words, cmd_fds)
-                return await self.run_command(words, cmd_fds)
+                    status = await self._run_with_temp_env(node, words, cmd_fds, fds)
+                else:
+                    status = await self.run_command(words, cmd_fds)
+                self.pipestatus = status
+                return status
             finally:
                 if opened:
                     await self.close_opened(opened)
@@ -994,15 +1163,18 @@ class Shell(Expander, Redirections, Pipelines):
 
     async def _assignments_only(self, node: SimpleCommand, fds: dict, cmdsub_status) -> int:
         status = 0
+        trace = self.options["xtrace"]
         try:
             for a in node.assigns:
                 await self.assign(a)
+                if trace:
+                    await self.err(fds, f"{self._ps4()}{self._traced_assign(a)}\n")
         except ShellError as e:
+            var = self.lookup_raw(a.name)
+            if var is not None and var.readonly and not e.fatal:
+                await self.report(fds, e.message)
+                await self._readonly_assignment_failed()
             return await self.handle_error(e, fds)
-        if self.options["xtrace"]:
-            for a in node.assigns:
-                v = self.get_scalar(a.name)
-                await self.err(fds, f"{self._ps4()}{a.name}={shell_quote(v or '')}\n")
         if self._cmdsub_status is not None:
             status = self._cmdsub_status
         elif cmdsub_status is not None:
@@ -1011,10 +1183,31 @@ class Shell(Expander, Redirections, Pipelines):
             try:
                 _, opened = await self.apply_redirs(node.redirs, fds)
             except ShellError as e:
-                await self.report(fds, e.message)
-                return e.status
+                return await self.handle_error(e, fds)
             await self.close_opened(opened)
         return status
+
+    def _traced_assign(self, a: Assign) -> str:
+        """An assignment as xtrace shows it once done: NAME=value quoted, arrays as written."""
+        if a.array is not None:
+            return format_word(a)
+        target = a.name + (f"[{format_word(a.index)}]" if a.index is not None else "")
+        var = self.lookup_var(a.name)
+        value = ""
+        if var is not None and a.index is None:
+            value = var.scalar() or ""
+        elif a.value is not None:
+            value = format_word(a.value)
+        return f"{target}{'+=' if a.append and a.index is not None else '='}{shell_quote(value)}"
+
+    async def _readonly_assignment_failed(self) -> None:
+        """After ``x=v`` failed on a readonly x: a POSIX-mode script exits (127), errexit
+        exits (1), otherwise the rest of the top-level command is skipped."""
+        if self.options["posix"] and not self.interactive:
+            raise ExitShell(127)
+        if self.options["errexit"] and not self.errexit_suppress:
+            raise ExitShell(1)
+        raise AbortCommand(1)
 
     async def assign(self, a: Assign) -> None:
         if a.array is not None:
@@ -1081,50 +1274,69 @@ class Shell(Expander, Redirections, Pipelines):
                 return
         self.set_var(a.name, value, a.append)
 
-    async def _run_with_temp_env(self, node: SimpleCommand, words: list[str], fds: dict) -> int:
+    async def _run_with_temp_env(self, node: SimpleCommand, words: list[str], fds: dict, shell_fds: dict) -> int:
+        """``VAR=x cmd``: the assignments hold (exported) while the command runs, each seeing
+        the ones before it; in POSIX mode those before a special builtin stay afterwards
+        (unless the builtin unset them). Errors go to ``shell_fds`` (before the command's
+        redirections)."""
         name = words[0]
-        if name in SPECIAL_BUILTINS or (name not in self.functions and name not in BUILTINS):
-            if name in SPECIAL_BUILTINS:
-                for a in node.assigns:
-                    await self.assign(a)
-                return await self.run_command(words, fds)
-            # an external command: the assignments go into its environment only
-            env = self.exported_env()
+        persist = self.options["posix"] and name in SPECIAL_BUILTINS and name not in self.functions
+        saved: list[tuple[dict[str, Var], str, Var | None, Var]] = []
+        try:
             for a in node.assigns:
                 if a.array is not None:
                     continue
-                value = await self.expand_word(a.value, assignment=True) if a.value is not None else ""
-                if a.append:
-                    value = (self.get_scalar(a.name) or "") + value
-                env[a.name] = value
-            return await self.run_command(words, fds, env=env)
-        # functions and regular builtins: temporary variables, exported for the duration
-        scope: dict[str, Var] = {}
-        self.scopes.append(scope)
-        try:
-            for a in node.assigns:
-                value = await self.expand_word(a.value, assignment=True) if a.value is not None else ""
-                if a.append:
-                    value = (self.get_scalar(a.name) or "") + value
-                v = Var(value, exported=True)
-                scope[a.name] = v
+                binding = await self._temp_binding(a, shell_fds)
+                if binding is not None:
+                    saved.append(binding)
             return await self.run_command(words, fds)
         finally:
-            if self.scopes and self.scopes[-1] is scope:
-                self.scopes.pop()
-            else:
-                try:
-                    self.scopes.remove(scope)
-                except ValueError:
-                    pass
+            for scope, var_name, before, temp in reversed(saved):
+                now = scope.get(var_name)
+                if persist and now is not None and now.value is not None:
+                    continue
+                if before is None:
+                    scope.pop(var_name, None)
+                else:
+                    scope[var_name] = before
+
+    async def _temp_binding(self, a: Assign, fds: dict):
+        """Bind ``a`` for the duration of a command, in the scope where its name lives:
+        (scope, name, the variable it hides or None, the temporary one); None (after an
+        error message) for a readonly variable."""
+        value = await self.expand_word(a.value, assignment=True) if a.value is not None else ""
+        scope = self.find_scope(a.name)
+        before = scope.get(a.name)
+        if before is not None and before.readonly:
+            await self.report(fds, f"{a.name}: readonly variable")
+            if self.options["errexit"] and not self.errexit_suppress:
+                raise ExitShell(1)
+            return None
+        if a.append and before is not None:
+            value = (before.scalar() or "") + value
+        temp = Var(value, exported=True)
+        scope[a.name] = temp
+        return scope, a.name, before, temp
 
     async def _trace(self, node, words: list[str], fds: dict) -> None:
         parts = []
         for a in node.assigns:
             if a.array is None:
                 parts.append(f"{a.name}={shell_quote(await self.expand_word(a.value) if a.value else '')}")
-        parts.extend(shell_quote(w) for w in words)
-        await self.err(fds, self._ps4() + " ".join(parts) + "\n")
+        lines = []
+        for w in words:
+            if type(w) is str:
+                parts.append(shell_quote(w))
+            elif w.array is not None:
+                # declare NAME=(...): the array assignment first, then the command with NAME
+                op = "+=" if w.append else "="
+                items = " ".join(single_quote(_literal_text(el)) for el in w.array if not isinstance(el, tuple))
+                lines.append(f"{self._ps4()}{w.name}{op}({items})\n")
+                parts.append(w.name)
+            else:
+                value = "" if w.value is None else _literal_text(w.value)
+                parts.append(shell_quote(f"{w.name}{'+=' if w.append else '='}{value}"))
+        await self.err(fds, "".join(lines) + self._ps4() + " ".join(parts) + "\n")
 
     def _ps4(self) -> str:
         ps4 = self.get_scalar("PS4")
@@ -1159,24 +1371,29 @@ class Shell(Expander, Redirections, Pipelines):
         saved_positional = self.positional
         self.positional = argv[1:]
         self.scopes.append({})
-        self.funcnames.append(argv[0])
+        name = argv[0]
+        self.frames.append(Frame(name, self.function_files.get(name, self.script_source), self.lineno, True))
         self.func_depth += 1
-        # functions do not inherit a RETURN trap: it fires only when set by this function
-        inherited_return_trap = self.traps.get("RETURN")
+        hidden = self.hide_traps_for_function() if self.traps else None
+        call_line = self.lineno
         try:
             try:
                 status = await self.execute(fdef.body, fds)
             except ReturnFromFunction as r:
                 status = r.status
-            trap = self.traps.get("RETURN")
-            if trap and trap != inherited_return_trap and not self.in_trap:
+            if self.traps.get("RETURN") and not self.in_trap:
                 self.last_status = status
                 await self.run_trap("RETURN")
         finally:
+            self.lineno = call_line
             self.func_depth -= 1
-            self.funcnames.pop()
+            self.frames.pop()
             self.scopes.pop()
             self.positional = saved_positional
+            if hidden:
+                self.restore_hidden_traps(hidden)
+        # a failure inside was handled there; the call itself is a failing command
+        self.errexit_exempt = False
         return status
 
     # ------------------------------------------------------------------ external commands
@@ -1286,18 +1503,27 @@ class Shell(Expander, Redirections, Pipelines):
         return await self.run_script_file(text, path, argv[1:], fds, env)
 
     async def run_script_file(self, text: str, name: str, args: list[str], fds: dict,
-                              env: dict | None = None, options: dict | None = None) -> int:
-        """Run script text in a new shell process (no functions or unexported variables)."""
-        child = self.new_process()
-        if env is not None:
-            for k, v in env.items():
-                child.globals[k] = Var(v, True)
+                              env: dict | None = None, options: dict | None = None,
+                              shopts: dict | None = None, mode: str = "file",
+                              interactive: bool = False) -> int:
+        """Run script text in a new shell process (no functions or unexported variables).
+        ``mode``: "file" (``name`` is the script: the bottom "main" frame), "command" (a -c
+        string) or "stdin"."""
+        child = self.new_process(env)
+        child.command_string = mode == "command"
+        if mode == "file":
+            child.frames = [Frame("main", name, 0, False)]
+        child.script_source = "environment" if mode == "command" else "main"
+        if interactive:
+            child.interactive = True
+            child.options["emacs"] = child.options["histexpand"] = True
+        if shopts:
+            child.shopts.update(shopts)
         child.arg0 = name
         child.positional = list(args)
-        if not self.running_command_string:
-            child.source_stack = [name]
         if options:
             child.options.update(options)
+        child.sync_option_vars()
         child.fds = dict(fds)
         if self.source_depth + self.func_depth > self.rt.limits.function_depth:
             raise LimitExceeded(f"{name}: maximum nesting of shells exceeded (limit function_depth)", "function_depth")
@@ -1322,8 +1548,9 @@ class Shell(Expander, Redirections, Pipelines):
             return await fast
         child = self.fork()
         child.trace_depth = self.trace_depth + 1
-        if not self.shopts["inherit_errexit"]:
+        if not self.shopts["inherit_errexit"] and child.options["errexit"]:
             child.options["errexit"] = False
+            child.sync_option_vars()
         out = BufferOutput(self.rt.limits.string_bytes)
         fds = dict(self.fds_for_subst())
         fds[1] = out
@@ -1340,8 +1567,9 @@ class Shell(Expander, Redirections, Pipelines):
         text = out.getvalue().decode("utf-8", "surrogateescape")
         return text.rstrip("\n")
 
-    def _read_file_subst(self, body):
-        """``$(< file)``: the file's content without running a command."""
+    def _read_file_subst(self, body, strip: bool = True):
+        """``$(< file)``: the file's content (without its trailing newlines when ``strip``)
+        without running a command."""
         if type(body) is not CommandList or len(body.items) != 1:
             return None
         node, background = body.items[0]
@@ -1361,7 +1589,8 @@ class Shell(Expander, Redirections, Pipelines):
                 raise LimitExceeded(f"$(< {target}): file exceeds {self.rt.limits.string_bytes} bytes (limit string_bytes)",
                                     "string_bytes")
             self._cmdsub_status = self.last_status = 0
-            return data.decode("utf-8", "surrogateescape").rstrip("\n")
+            text = data.decode("utf-8", "surrogateescape")
+            return text.rstrip("\n") if strip else text
         return read()
 
     def fds_for_subst(self) -> dict:
@@ -1372,6 +1601,12 @@ class Shell(Expander, Redirections, Pipelines):
         path = f"/tmp/.sh-procsub-{self.pid}-{self.rt.procsub_counter}"
         fds = dict(self.fds_for_subst())
         if p.direction == "<":
+            fast = self._read_file_subst(p.body, strip=False)
+            if fast is not None:
+                # <(< file) is the file, like $(< file)
+                self.fs.write_bytes(path, (await fast).encode("utf-8", "surrogateescape"))
+                self.procsub_files.append(path)
+                return path
             child = self.fork()
             out = BufferOutput(self.rt.limits.string_bytes)
             fds[1] = out
@@ -1415,6 +1650,61 @@ class Shell(Expander, Redirections, Pipelines):
 
     # ------------------------------------------------------------------ redirections
     # ------------------------------------------------------------------ traps
+    def inherited_traps(self) -> dict[str, str]:
+        """The traps a subshell keeps: ignored signals, ERR with errtrace, DEBUG and RETURN
+        with functrace."""
+        kept = {}
+        for name, action in self.traps.items():
+            if action == "" or (name == "ERR" and self.options["errtrace"]) \
+                    or (name in ("DEBUG", "RETURN") and self.options["functrace"]):
+                kept[name] = action
+        return kept
+
+    def hide_traps_for_function(self) -> dict[str, str] | None:
+        """Take away the traps a function does not inherit (ERR without errtrace, DEBUG and
+        RETURN without functrace); returns them for ``restore_hidden_traps``."""
+        hidden = {}
+        traps = self.traps
+        for name in ("ERR", "DEBUG", "RETURN"):
+            action = traps.get(name)
+            if action and not self.options["errtrace" if name == "ERR" else "functrace"]:
+                hidden[name] = traps.pop(name)
+        if "DEBUG" in hidden:
+            self.update_trap_dispatch()
+        return hidden
+
+    def restore_hidden_traps(self, hidden: dict[str, str]) -> None:
+        """After a function: its hidden traps come back unless it set its own."""
+        for name, action in hidden.items():
+            self.traps.setdefault(name, action)
+        self.update_trap_dispatch()
+
+    def update_trap_dispatch(self) -> None:
+        """Run commands through the table that runs the DEBUG trap first exactly while one is
+        set (so that without one no command pays for the check)."""
+        if self.traps.get("DEBUG"):
+            self._dispatch = DEBUG_DISPATCH
+        elif "_dispatch" in self.__dict__:
+            del self.__dict__["_dispatch"]
+
+    async def debug_trap(self, line: int) -> None:
+        """The DEBUG trap, before a simple command, [[ ]], (( )) and the heads of for, select
+        and case: $? is kept, LINENO is the command's line; errexit and exit in it apply."""
+        action = self.traps.get("DEBUG")
+        if not action or self.in_trap:
+            return
+        self.lineno = line
+        saved = self.last_status
+        self.in_trap = True
+        try:
+            await self.run_source(action, self.fds_for_subst(), first_line=line, context="debug trap")
+        except (ShellError, BreakLoop, ContinueLoop, ReturnFromFunction):
+            pass
+        finally:
+            self.in_trap = False
+        self.last_status = saved
+        self.lineno = line
+
     async def run_trap(self, name: str) -> None:
         action = self.traps.get(name)
         if not action:
@@ -1422,7 +1712,8 @@ class Shell(Expander, Redirections, Pipelines):
         saved = self.last_status
         self.in_trap = True
         try:
-            await self.run_source(action, self.fds, first_line=self.lineno)
+            await self.run_source(action, self.fds_for_subst(), first_line=self.lineno,
+                                  context=TRAP_CONTEXTS.get(name, "trap"))
         except ExitShell:
             raise
         except (ShellError, ControlFlow):
@@ -1445,7 +1736,7 @@ class Shell(Expander, Redirections, Pipelines):
         self.in_trap = True
         self.last_status = status
         try:
-            await self.run_source(action, self.fds)
+            await self.run_source(action, self.fds, context="exit trap")
         except ExitShell as e:
             status = e.status
         except (ShellError, ControlFlow):
@@ -1462,6 +1753,20 @@ class Shell(Expander, Redirections, Pipelines):
 
 
 
+
+
+def _literal_text(word: Word) -> str:
+    """A word's text for xtrace without expanding it again: the value of a literal (quoted or
+    not), else the word as written."""
+    text = []
+    for part in word.parts:
+        if type(part) is Lit or type(part) is Quoted:
+            text.append(part.text)
+        elif type(part) is DQ and all(type(p) is Lit for p in part.parts):
+            text.extend(p.text for p in part.parts)
+        else:
+            return format_word(word)
+    return "".join(text)
 
 
 def select_menu(items: list[str], columns: int) -> str:
@@ -1570,6 +1875,11 @@ class CommandHost:
             return e.status
 
 
+async def _debug_then(run, self: Shell, node, fds: dict) -> int:
+    await self.debug_trap(node.line)
+    return await run(self, node, fds)
+
+
 Shell._dispatch = {
     SimpleCommand: Shell.run_simple,
     Pipeline: Shell.run_pipeline,
@@ -1587,5 +1897,9 @@ Shell._dispatch = {
     ArithCommand: Shell.run_arith_command,
     CondCommand: Shell.run_cond_command,
 }
+#: the table while a DEBUG trap is set: the trap runs before each simple command, [[ ]], (( ))
+DEBUG_DISPATCH = dict(Shell._dispatch)
+for _kind in (SimpleCommand, ArithCommand, CondCommand):
+    DEBUG_DISPATCH[_kind] = functools.partial(_debug_then, Shell._dispatch[_kind])
 
 __all__ = ["Shell", "Runtime", "Incomplete", "ParseError"]

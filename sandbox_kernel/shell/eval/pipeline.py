@@ -13,11 +13,15 @@ from ...commands import registry
 from ...commands.registry import CommandCancelled
 from ...streams import EmptyInput, Pipe
 from ..builtins import BUILTINS
+from ..builtins.jobs import QUIET_SIGNALS, signal_description
 from ..state import AbortCommand, ControlFlow, ExitShell, LimitExceeded, ShellError
-from ..syntax.ast import DQ, Lit, Param, Pipeline, Quoted, SimpleCommand, Word
+from ..syntax.ast import DQ, Lit, Param, Pipeline, Quoted, SimpleCommand, Subshell, Word
+from ..syntax.printer import format_word
 
 #: background jobs that may run at once
 MAX_LIVE_JOBS = 1000
+#: exit statuses of finished jobs kept for a later `wait PID` (bash keeps its CHILD_MAX)
+MAX_REMEMBERED_STATUSES = 4096
 
 #: builtins a pipeline stage may run in the shell itself (they only write output)
 STATELESS_BUILTINS = frozenset({"echo", "true", "false", ":", "test", "[", "pwd", "type", "help"})
@@ -30,13 +34,16 @@ class Pipelines:
     async def run_pipeline(self, node: Pipeline, fds: dict) -> int:
         start = time.monotonic() if node.timed else 0.0
         commands = node.commands
-        if node.negate:
+        # `!` keeps errexit (and ERR) from its commands only when errexit is on already
+        suppress = node.negate and self.options["errexit"]
+        if suppress:
             self.errexit_suppress += 1
         try:
             if len(commands) == 1:
                 status = await self.execute(commands[0], fds)
                 statuses = [status]
             else:
+                self.lineno = node.line
                 statuses = await self._run_stages(node, fds)
                 status = statuses[-1]
                 if self.options["pipefail"]:
@@ -45,7 +52,7 @@ class Pipelines:
                             status = s
                             break
         finally:
-            if node.negate:
+            if suppress:
                 self.errexit_suppress -= 1
         self.pipestatus = statuses
         if node.timed:
@@ -57,11 +64,29 @@ class Pipelines:
         return status
 
     async def _run_stages(self, node: Pipeline, fds: dict) -> list[int]:
+        debug = self.traps.get("DEBUG")
+        if not debug:
+            return await self._start_stages(node, fds)
+        # bash runs the DEBUG trap in the shell for each simple-command stage, before any runs;
+        # the stages themselves (subshells) run without it
+        for cmd in node.commands:
+            if type(cmd) is SimpleCommand:
+                await self.debug_trap(cmd.line)
+        del self.traps["DEBUG"]
+        self.update_trap_dispatch()
+        try:
+            return await self._start_stages(node, fds)
+        finally:
+            self.traps.setdefault("DEBUG", debug)
+            self.update_trap_dispatch()
+
+    async def _start_stages(self, node: Pipeline, fds: dict) -> list[int]:
         commands = node.commands
         n = len(commands)
         pipes = [Pipe() for _ in range(n - 1)]
         tasks = []
         lastpipe = self.shopts["lastpipe"] and not self.options["monitor"]
+        last_arg = self.last_arg
         for i, cmd in enumerate(commands):
             stage_fds = dict(fds)
             if i > 0:
@@ -70,14 +95,22 @@ class Pipelines:
                 stage_fds[1] = pipes[i].writer
                 if node.stderr_pipes[i]:
                     stage_fds[2] = pipes[i].writer
-            shell = self if (lastpipe and i == n - 1) or self._stateless_stage(cmd) else self.fork()
+            if lastpipe:
+                # only the last stage may set $_ (the others would, running in the shell)
+                shell = self if i == n - 1 else self.fork()
+            else:
+                shell = self if self._stateless_stage(cmd) else self.fork()
             if shell is not self and type(cmd) is not SimpleCommand:
                 shell.loop_depth = 0  # like ( ): a compound stage is outside the enclosing loops
             tasks.append(asyncio.ensure_future(self._run_stage(shell, cmd, stage_fds,
                                                                pipes[i - 1].reader if i > 0 else None,
-                                                               pipes[i].writer if i < n - 1 else None)))
+                                                               pipes[i].writer if i < n - 1 else None,
+                                                               i == n - 1)))
         try:
-            return list(await asyncio.gather(*tasks))
+            statuses = list(await asyncio.gather(*tasks))
+            if not lastpipe:
+                self.last_arg = last_arg
+            return statuses
         except BaseException:
             for t in tasks:
                 t.cancel()
@@ -109,13 +142,19 @@ class Pipelines:
                 return False
         return True
 
-    async def _run_stage(self, shell: Pipelines, cmd, fds: dict, reader, writer) -> int:
+    async def _run_stage(self, shell: Pipelines, cmd, fds: dict, reader, writer, last: bool) -> int:
         try:
             try:
                 status = await shell.run_as_child(cmd, fds)
             except BrokenPipeError:
                 status = 141
             if shell is not self:
+                if status and last and type(cmd) is Subshell and self.traps.get("ERR"):
+                    # bash runs a ( ) last stage in the stage's own process, which still has
+                    # the ERR trap: it fires there, and again in the shell
+                    shell.traps["ERR"] = self.traps["ERR"]
+                    shell.last_status = status
+                    await shell.run_trap("ERR")
                 status = await shell.run_exit_trap(fds, status)
             return status
         finally:
@@ -160,17 +199,24 @@ class Pipelines:
 
         task = asyncio.ensure_future(job())
         self.rt.jobs[pid] = task
+        self.rt.job_status.pop(pid, None)
+        if type(node) is SimpleCommand:
+            self.rt.job_commands[pid] = " ".join(format_word(w) for w in node.words)
         self.rt.job_order.append(pid)
         self.last_bg_pid = pid
         return pid
 
-    async def wait_job(self, pid: int) -> int:
-        task = self.rt.jobs.get(pid)
+    async def wait_job(self, pid: int, fds: dict | None = None) -> int:
+        """Wait for job ``pid``: its status (128+N when ``kill`` ended it with signal N). A job
+        already waited for keeps its status; an unknown pid gives 127. A job ended by a signal is
+        reported on ``fds``' stderr as bash does ("PID Killed  COMMAND")."""
+        rt = self.rt
+        task = rt.jobs.get(pid)
         if task is None:
-            if pid in self.rt.job_order:
-                self.rt.job_order.remove(pid)
-            return self.rt.job_status.pop(pid, 127)
-        cancel = self.rt.cancel
+            if pid in rt.job_order:
+                rt.job_order.remove(pid)
+            return rt.job_status.get(pid, 127)
+        cancel = rt.cancel
         if cancel is not None and not task.done():
             waiter = asyncio.ensure_future(cancel.wait())
             try:
@@ -183,16 +229,29 @@ class Pipelines:
             status = await task
         except asyncio.CancelledError:
             status = 130
-        self.rt.jobs.pop(pid, None)
-        if pid in self.rt.job_order:
-            self.rt.job_order.remove(pid)
+        killed = rt.job_status.get(pid)
+        if killed is not None:
+            status = killed
+            if killed - 128 not in QUIET_SIGNALS:
+                text = rt.job_commands.get(pid, "")
+                await self.report(fds or self.fds_for_subst(), f"{pid} {signal_description(killed - 128):<24}{text}")
+        rt.jobs.pop(pid, None)
+        rt.job_commands.pop(pid, None)
+        if pid in rt.job_order:
+            rt.job_order.remove(pid)
+        rt.job_status[pid] = status
+        if len(rt.job_status) > MAX_REMEMBERED_STATUSES:
+            del rt.job_status[next(iter(rt.job_status))]
         return status
 
-    async def wait_all_jobs(self) -> int:
+    async def wait_all_jobs(self, fds: dict | None = None) -> int:
         status = 0
         # jobs may start more jobs while we wait
         while self.rt.job_order:
-            status = await self.wait_job(self.rt.job_order[0])
+            status = await self.wait_job(self.rt.job_order[0], fds)
+        # jobs `kill` ended are out of the job table, but still to be reaped
+        for pid in list(self.rt.jobs):
+            await self.wait_job(pid, fds)
         return status
 
 

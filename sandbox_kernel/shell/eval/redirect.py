@@ -2,7 +2,7 @@
 
 A mixin of the interpreter's ``Shell``, which owns the state: it needs ``fs``, ``cwd``,
 ``umask``, ``options``, ``fds``, ``expand_word``/``expand_redirect_target``/``expand_heredoc``,
-``set_var``/``get_scalar``, ``report``, and ``procsub_files``/``finish_procsubs`` (process substitutions end with the
+``set_var``/``get_scalar``, ``report``, ``handle_error``, and ``procsub_files``/``finish_procsubs`` (process substitutions end with the
 command they belong to).
 """
 from __future__ import annotations
@@ -20,6 +20,8 @@ class Redirections:
 
     #: the fd table being redirected (what /dev/stdout or /dev/fd/N names meanwhile)
     _redir_fds: dict | None = None
+    #: the fd table of the command being run (command substitutions and traps write there)
+    _current_fds: dict | None = None
 
     async def with_redirs(self, node, fds: dict, runner) -> int:
         if not node.redirs:
@@ -28,11 +30,13 @@ class Redirections:
         try:
             fds, opened = await self.apply_redirs(node.redirs, fds)
         except ShellError as e:
-            await self.report(fds, e.message)
-            return e.status
+            return await self.handle_error(e, fds)
+        # command substitutions in the command's own words see its redirections
+        saved_current, self._current_fds = self._current_fds, fds
         try:
             return await runner(fds)
         finally:
+            self._current_fds = saved_current
             await self.close_opened(opened)
             if len(self.procsub_files) > procsub_mark:
                 await self.finish_procsubs(procsub_mark)
@@ -57,11 +61,11 @@ class Redirections:
             doc: HereDoc = r.target
             text = doc.body.parts[0].text if doc.quoted and doc.body.parts else (
                 await self.expand_heredoc(doc.body) if not doc.quoted else "")
-            self._set_fd(r, fds, 0, BytesInput(text.encode("utf-8", "surrogateescape")))
+            self._set_fd(r, fds, opened, 0, BytesInput(text.encode("utf-8", "surrogateescape")))
             return
         if op == "<<<":
             text = await self.expand_word(r.target)
-            self._set_fd(r, fds, 0, BytesInput((text + "\n").encode("utf-8", "surrogateescape")))
+            self._set_fd(r, fds, opened, 0, BytesInput((text + "\n").encode("utf-8", "surrogateescape")))
             return
         target = await self.expand_redirect_target(r.target)
         if op in ("<&", ">&"):
@@ -78,43 +82,50 @@ class Redirections:
                 src = int(src_text)
                 if src not in fds or isinstance(fds[src], (ClosedOutput, ClosedInput)):
                     raise ShellError(f"{src}: Bad file descriptor", 1)
-                self._set_fd(r, fds, default, fds[src])
+                self._set_fd(r, fds, opened, default, fds[src])
                 if move:
                     fds[src] = ClosedOutput() if op == ">&" else ClosedInput()
                 return
             if op == ">&" and r.fd in (None, 1):
-                # >&file (and 1>&file) is &>file
-                stream = self._open_output(target, False, opened)
+                # >&file and 1>&file are &>file
+                stream = self._open_output(target, False, opened, not self.options["noclobber"])
                 fds[1] = stream
                 fds[2] = stream
                 return
             raise ShellError(f"{target}: ambiguous redirect", 1)
         if op in ("&>", "&>>"):
-            stream = self._open_output(target, op == "&>>", opened)
+            stream = self._open_output(target, op == "&>>", opened, op == "&>>" or not self.options["noclobber"])
             fds[1] = stream
             fds[2] = stream
             return
         if op == "<":
-            self._set_fd(r, fds, 0, self._open_input(target, opened))
+            self._set_fd(r, fds, opened, 0, self._open_input(target, opened))
             return
         if op in (">", ">|", ">>"):
-            clobber = op == ">|" or not self.options["noclobber"]
+            # noclobber refuses only > on an existing file
+            clobber = op != ">" or not self.options["noclobber"]
             stream = self._open_output(target, op == ">>", opened, clobber)
-            self._set_fd(r, fds, 1, stream)
+            self._set_fd(r, fds, opened, 1, stream)
             return
         if op == "<>":
             stream = self._open_input(target, opened, create=True)
-            self._set_fd(r, fds, 0, stream)
+            self._set_fd(r, fds, opened, 0, stream)
             return
         raise ShellError(f"unsupported redirection {op}", 1)
 
-    def _set_fd(self, r, fds: dict, default: int, stream) -> None:
+    def _set_fd(self, r, fds: dict, opened: list, default: int, stream) -> None:
         if r.fd_var:
             fd = 10
-            while fd in fds:
+            while fd in fds or fd in self.fds:
                 fd += 1
             fds[fd] = stream
             self.set_var(r.fd_var, str(fd))
+            if not self.shopts["varredir_close"]:
+                # bash leaves a {var} descriptor open after the command
+                self.fds[fd] = stream
+                handle = getattr(stream, "handle", None)
+                if handle is not None and handle in opened:
+                    opened.remove(handle)
             return
         fds[r.fd if r.fd is not None else default] = stream
 
@@ -197,7 +208,7 @@ class Redirections:
 
 
 class ReadWriteFile(InputStream, OutputStream):
-    """``<>``: one handle for reading and writing."""
+    """``<>``: one handle, one file offset, for reading and writing."""
 
     def __init__(self, handle) -> None:
         self.handle = handle
@@ -206,4 +217,9 @@ class ReadWriteFile(InputStream, OutputStream):
         return self.handle.read(65536)
 
     async def write(self, data: bytes) -> None:
+        if self._buf:
+            # read ahead but not consumed: the offset is where the reader stopped
+            self.handle.seek(self.handle.tell() - len(self._buf))
+            self._buf = bytearray()
+        self._eof = False
         self.handle.write(data)
