@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from ...streams import InputStream
 from ...vfs import FSError, normpath
+from ..lookup import find_sourced
 from ..state import BreakLoop, ContinueLoop, ExitShell, LimitExceeded, ReturnFromFunction, ShellError
 from ..syntax.lexer import ParseError
 from ..syntax.parser import Parser
-from .args import bash_int
+from .args import bash_int, parse_options, too_many_arguments
 from ..options import OPTION_LETTERS
 from .output import err, out
 from .read import race_cancel
@@ -31,9 +32,7 @@ async def b_false(sh, argv, fds):
 
 @builtin("eval", usage="eval [arg ...]", text="Execute arguments as a shell command: combine ARGs into a single string, use the result as input to the shell, and execute the resulting commands.")
 async def b_eval(sh, argv, fds):
-    args = argv[1:]
-    if args and args[0] == "--":
-        args = args[1:]
+    _, args = parse_options(argv, "")
     text = " ".join(args)
     if not text.strip():
         return 0
@@ -65,17 +64,7 @@ async def b_source(sh, argv, fds):
         await sh.err(fds, f"{argv[0]}: usage: {argv[0]} filename [arguments]\n")
         return 2
     name = args[0]
-    path = None
-    if "/" in name or sh.fs.is_file(name, sh.cwd):
-        path = normpath(name, sh.cwd)
-    else:
-        for d in (sh.get_scalar("PATH") or "").split(":"):
-            cand = normpath(name, normpath(d or ".", sh.cwd))
-            if sh.fs.is_file(cand):
-                path = cand
-                break
-        if path is None:
-            path = normpath(name, sh.cwd)
+    path = normpath(find_sourced(sh.fs, sh.cwd, name, sh.get_scalar("PATH") or ""), sh.cwd)
     try:
         text = sh.fs.read_bytes(path).decode("utf-8", "surrogateescape")
     except FSError as e:
@@ -115,8 +104,7 @@ async def b_exit(sh, argv, fds):
             await err(sh, fds, "exit", f"{argv[1]}: numeric argument required")
             raise ExitShell(2)
         if len(argv) > 2:
-            await err(sh, fds, "exit", "too many arguments")
-            return 1
+            raise too_many_arguments(sh, "exit")
     else:
         status = sh.last_status
     raise ExitShell(status)
@@ -134,6 +122,8 @@ async def b_return(sh, argv, fds):
         except ValueError:
             await err(sh, fds, "return", f"{argv[1]}: numeric argument required")
             status = 2
+        if len(argv) > 2:
+            raise too_many_arguments(sh, "return")
     raise ReturnFromFunction(status)
 
 
@@ -151,6 +141,8 @@ async def _loop_control(sh, argv, fds, cls):
         if n < 1:
             await err(sh, fds, argv[0], f"{argv[1]}: loop count out of range")
             return 1
+        if len(argv) > 2:
+            raise too_many_arguments(sh, argv[0])
     raise cls(min(n, sh.loop_depth))
 
 
@@ -168,11 +160,7 @@ async def b_continue(sh, argv, fds):
 Replace the shell with the given command: execute COMMAND, then end the shell with its
 status. If COMMAND is not specified, any redirections take effect in the current shell.""")
 async def b_exec(sh, argv, fds):
-    args = argv[1:]
-    while args and args[0] in ("-c", "-l"):
-        args = args[1:]
-    if args and args[0] == "-a" and len(args) > 1:
-        args = args[2:]
+    _, args = parse_options(argv, "cla:")
     if not args:
         return 0
     status = await sh.run_command(args, fds, allow_functions=False)

@@ -19,10 +19,13 @@ from ...chars import isdigits
 from ...commands import registry
 from ...commands.registry import CommandCancelled, CommandContext
 from ...streams import BufferOutput, BytesInput, ClosedInput, ClosedOutput, InputStream, OutputStream, OutputTooLarge
-from ...vfs import FSError, normpath
+from ...vfs import FSError
 from ...vfs.layout import COMMAND_STUB
 from ..builtins import BUILTINS, SPECIAL_BUILTINS
 from ..builtins.output import out
+from ..builtins.resources import ResourceLimits
+from ..hints import not_found_message
+from ..lookup import CommandHash, search_path
 from ..options import OPTION_DEFAULTS, OPTION_LETTERS, SHOPT_DEFAULTS
 from ..state import (AbortCommand, BreakLoop, ContinueLoop, ControlFlow, ExitShell, LimitExceeded,
     ReturnFromFunction, ShellError, Var)
@@ -112,7 +115,8 @@ class Shell(Expander, Redirections, Pipelines):
         self.in_trap = False
         self.pid = FAKE_PID
         self.getopts_state = (0, 0)
-        self.hash_table: dict[str, str] = {}
+        self.hash_table = CommandHash()
+        self.resource_limits = ResourceLimits()
         self.procsub_files: list[str] = []
         self.arith_depth = 0
         self.arith_current = 0
@@ -142,6 +146,8 @@ class Shell(Expander, Redirections, Pipelines):
         child.traps = {k: v for k, v in self.traps.items() if v == ""}
         child.funcnames = list(self.funcnames)
         child.dirstack = list(self.dirstack)
+        child.hash_table = self.hash_table.copy()
+        child.resource_limits = self.resource_limits.copy()
         child.subshell_level = self.subshell_level + 1
         child.fds = dict(self.fds)
         child.procsub_files = []
@@ -157,6 +163,7 @@ class Shell(Expander, Redirections, Pipelines):
                 child.globals[name] = v
         child.cwd = self.cwd
         child.umask = self.umask
+        child.resource_limits = self.resource_limits.copy()
         child.pid = self.rt.new_pid()
         child.source_stack = []
         child.func_depth = self.func_depth
@@ -955,7 +962,7 @@ class Shell(Expander, Redirections, Pipelines):
         self.last_arg = words[-1] if type(words[-1]) is str else self.last_arg
         if self.options["xtrace"]:
             await self._trace(node, words, fds)
-        if len(words) == 1 and words[0] == "exec" and node.redirs and "exec" not in self.functions:
+        if words[0] == "exec" and words[1:] in ([], ["--"]) and node.redirs and "exec" not in self.functions:
             try:
                 await self.apply_redirs(node.redirs, fds, permanent=True)
             except ShellError as e:
@@ -1192,23 +1199,20 @@ class Shell(Expander, Redirections, Pipelines):
         name = argv[0]
         if "/" in name:
             return await self._run_path(name, argv, fds, env, cwd)
-        spec = registry.lookup(name)
-        if spec is not None:
-            return await self._invoke(spec, argv, fds, env, cwd)
-        # user scripts on PATH
-        path_var = self.get_scalar("PATH") if env is None else env.get("PATH", self.get_scalar("PATH"))
-        for d in (path_var or "").split(":"):
-            if not d:
-                d = "."
-            candidate = normpath(name, normpath(d, self.cwd))
-            try:
-                st = self.fs.stat(candidate)
-            except OSError:
-                continue
-            if st.type == "file" and self.fs.access(candidate, 1):
-                return await self._run_path(candidate, argv, fds, env, cwd)
-        await self.report(fds, f"{name}: command not found")
-        return 127
+        path = self.find_command(name, env)
+        if path is None:
+            await self.report(fds, not_found_message(name))
+            return 127
+        return await self._run_path(path, argv, fds, env, cwd)
+
+    def find_command(self, name: str, env: dict | None = None) -> str | None:
+        """Where NAME runs from: bash's hash table, else a PATH search (ENV's PATH, when it
+        has its own, is searched without the table)."""
+        path_var = self.get_scalar("PATH") or ""
+        if env is not None and env.get("PATH", path_var) != path_var:
+            hits = search_path(self.fs, self.cwd, name, env["PATH"])
+            return hits[0] if hits else None
+        return self.hash_table.resolve(self.fs, self.cwd, name, path_var)
 
     async def _invoke(self, spec, argv: list[str], fds: dict, env: dict | None, cwd: str | None = None) -> int:
         ctx = self.make_context(argv, fds, env, cwd)
@@ -1239,18 +1243,18 @@ class Shell(Expander, Redirections, Pipelines):
         try:
             st = fs.stat(path, self.cwd)
         except FSError as e:
-            await self.report(fds, f"{argv[0]}: {e.strerror}")
+            await self.report(fds, f"{path}: {e.strerror}")
             return 127 if e.errno == 2 else 126
         if st.type == "dir":
-            await self.report(fds, f"{argv[0]}: Is a directory")
+            await self.report(fds, f"{path}: Is a directory")
             return 126
         if not fs.access(path, 1, self.cwd):
-            await self.report(fds, f"{argv[0]}: Permission denied")
+            await self.report(fds, f"{path}: Permission denied")
             return 126
         try:
             data = fs.read_bytes(path, self.cwd)
         except FSError as e:
-            await self.report(fds, f"{argv[0]}: {e.strerror}")
+            await self.report(fds, f"{path}: {e.strerror}")
             return 126
         if data == COMMAND_STUB:
             base = path.rstrip("/").rsplit("/", 1)[-1]
