@@ -406,9 +406,11 @@ class VFS:
     def write_text(self, path: str, text: str, cwd: str = "/") -> None:
         self.write_bytes(path, text.encode("utf-8", "surrogateescape"), cwd)
 
-    def open(self, path: str, mode: str = "rb", cwd: str = "/", perm: int = 0o666) -> "FileHandle | DeviceHandle":
+    def open(self, path: str, mode: str = "rb", cwd: str = "/", perm: int = 0o666,
+             umask: int | None = None) -> "FileHandle | DeviceHandle":
         """Open like Python's ``open`` with binary modes: r, w, a, x, r+, w+, a+ (``b`` optional).
-        ``perm`` is the permission of a new file (before umask)."""
+        ``perm`` is the permission of a new file before ``umask`` (the VFS's own by default;
+        a shell passes its process's)."""
         flags = mode.replace("b", "").replace("t", "")
         readable = "r" in flags or "+" in flags
         writable = any(c in flags for c in "wax") or "+" in flags
@@ -420,7 +422,7 @@ class VFS:
                 raise FSError(ENOENT, path)
             if path.endswith("/"):
                 raise FSError(EISDIR, path)  # "name/" can only ever be a directory
-            node = self._create_file(r, perm)
+            node = self._create_file(r, perm, umask)
         elif "x" in flags:
             raise FSError(EEXIST, path)
         if isinstance(node, Dir):
@@ -440,13 +442,14 @@ class VFS:
             self._notify(r.path, "modified")
         return handle
 
-    def _create_file(self, r: Resolved, perm: int) -> File:
+    def _create_file(self, r: Resolved, perm: int, umask: int | None = None) -> File:
         if not self._can(r.parent, 2) or not self._can(r.parent, 1):
             raise FSError(EACCES, r.path)
         if not r.name:
             raise FSError(EISDIR, r.path)
         now = time.time()
-        node = File(self._alloc_ino(), perm & ~self.umask & 0o7777, self.uid, self.gid, now)
+        node = File(self._alloc_ino(), perm & ~(self.umask if umask is None else umask) & 0o7777,
+                    self.uid, self.gid, now)
         r.parent.entries[r.name] = node
         r.parent.mtime = r.parent.ctime = now
         self._notify(r.path, "created")

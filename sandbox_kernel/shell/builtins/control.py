@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from ...streams import InputStream
 from ...vfs import FSError, normpath
+from ..lookup import find_sourced
 from ..state import BreakLoop, ContinueLoop, ExitShell, LimitExceeded, ReturnFromFunction, ShellError
 from ..syntax.lexer import ParseError
 from ..syntax.parser import Parser
-from .args import bash_int
+from .args import bash_int, parse_options, too_many_arguments
 from ..options import OPTION_LETTERS
 from .output import err, out
 from .read import race_cancel
@@ -31,13 +32,7 @@ async def b_false(sh, argv, fds):
 
 @builtin("eval", usage="eval [arg ...]", text="Execute arguments as a shell command: combine ARGs into a single string, use the result as input to the shell, and execute the resulting commands.")
 async def b_eval(sh, argv, fds):
-    args = argv[1:]
-    if args and args[0] == "--":
-        args = args[1:]
-    elif args and args[0].startswith("-") and len(args[0]) > 1:
-        await err(sh, fds, "eval", f"{args[0]}: invalid option")
-        await sh.err(fds, "eval: usage: eval [arg ...]\n")
-        return 2
+    _, args = parse_options(argv, "")
     text = " ".join(args)
     if not text.strip():
         return 0
@@ -70,16 +65,10 @@ async def b_source(sh, argv, fds):
         await sh.err(fds, f"{argv[0]}: usage: {argv[0]} filename [arguments]\n")
         return 2
     name = args[0]
-    path = None
-    if "/" not in name and sh.shopts["sourcepath"]:
-        # bash searches PATH first, then the current directory
-        for d in (sh.get_scalar("PATH") or "").split(":"):
-            cand = normpath(name, normpath(d or ".", sh.cwd))
-            if sh.fs.is_file(cand):
-                path = cand
-                break
-    if path is None:
-        path = normpath(name, sh.cwd)
+    path = name
+    if sh.shopts["sourcepath"]:
+        path = find_sourced(sh.fs, sh.cwd, name, sh.get_scalar("PATH") or "")
+    path = normpath(path, sh.cwd)
     try:
         text = sh.fs.read_bytes(path).decode("utf-8", "surrogateescape")
     except FSError as e:
@@ -120,18 +109,10 @@ async def b_exit(sh, argv, fds):
             await err(sh, fds, "exit", f"{argv[1]}: numeric argument required")
             raise ExitShell(2)
         if len(argv) > 2:
-            await err(sh, fds, "exit", "too many arguments")
-            return await _fatal_usage(sh)
+            raise too_many_arguments(sh, "exit")
     else:
         status = sh.last_status
     raise ExitShell(status)
-
-
-async def _fatal_usage(sh) -> int:
-    """A special builtin's usage error (too many arguments): it ends a script shell."""
-    if sh.interactive:
-        return 1
-    raise ExitShell(1)
 
 
 def _skip_dashdash(argv: list[str]) -> list[str]:
@@ -152,8 +133,7 @@ async def b_return(sh, argv, fds):
             await err(sh, fds, "return", f"{argv[1]}: numeric argument required")
             status = 2
         if len(argv) > 2:
-            await err(sh, fds, "return", "too many arguments")
-            return await _fatal_usage(sh)
+            raise too_many_arguments(sh, "return")
     raise ReturnFromFunction(status)
 
 
@@ -163,9 +143,6 @@ async def _loop_control(sh, argv, fds, cls):
         return 0
     argv = _skip_dashdash(argv)
     n = 1
-    if len(argv) > 2:
-        await err(sh, fds, argv[0], "too many arguments")
-        return await _fatal_usage(sh)
     if len(argv) > 1:
         try:
             n = bash_int(argv[1])
@@ -175,6 +152,8 @@ async def _loop_control(sh, argv, fds, cls):
         if n < 1:
             await err(sh, fds, argv[0], f"{argv[1]}: loop count out of range")
             return 1
+        if len(argv) > 2:
+            raise too_many_arguments(sh, argv[0])
     raise cls(min(n, sh.loop_depth))
 
 
@@ -192,24 +171,10 @@ async def b_continue(sh, argv, fds):
 Replace the shell with the given command: execute COMMAND, then end the shell with its
 status. If COMMAND is not specified, any redirections take effect in the current shell.""")
 async def b_exec(sh, argv, fds):
-    args = argv[1:]
-    name = None
-    login = clear_env = False
-    while args and args[0].startswith("-") and len(args[0]) > 1:
-        flag, args = args[0], args[1:]
-        if flag == "--":
-            break
-        for c in flag[1:]:
-            if c == "a" and args:
-                name, args = args[0], args[1:]
-            elif c == "l":
-                login = True
-            elif c == "c":
-                clear_env = True
-            else:
-                await err(sh, fds, "exec", f"-{c}: invalid option")
-                await sh.err(fds, "exec: usage: exec [-cl] [-a name] [command [argument ...]] [redirection ...]\n")
-                return 2
+    opts, args = parse_options(argv, "cla:")
+    name = next((v for o, v in opts if o == "a"), None)
+    login = any(o == "l" for o, _ in opts)
+    clear_env = any(o == "c" for o, _ in opts)
     if not args:
         return 0
     if name is not None or login:

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 from ...vfs import FSError, normpath
+from ..state import ShellError
+from .args import usage_error
 from .output import err, out, write_or_fail
 from .registry import builtin
 
@@ -22,27 +24,27 @@ async def b_cd(sh, argv, fds):
             elif c in "e@":
                 pass
             else:
-                await err(sh, fds, "cd", f"-{c}: invalid option")
+                await err(sh, fds, argv[0], f"-{c}: invalid option")
                 await sh.err(fds, "cd: usage: cd [-L|[-P [-e]] [-@]] [dir]\n")
                 return 2
         args = args[1:]
     if args and args[0] == "--":
         args = args[1:]
     if len(args) > 1:
-        await err(sh, fds, "cd", "too many arguments")
+        await err(sh, fds, argv[0], "too many arguments")
         return 1
     print_dir = False
     if not args:
         target = sh.get_scalar("HOME")
         if target is None:
-            await err(sh, fds, "cd", "HOME not set")
+            await err(sh, fds, argv[0], "HOME not set")
             return 1
     else:
         target = args[0]
         if target == "-":
             target = sh.get_scalar("OLDPWD")
             if target is None:
-                await err(sh, fds, "cd", "OLDPWD not set")
+                await err(sh, fds, argv[0], "OLDPWD not set")
                 return 1
             print_dir = True
     if target == "":
@@ -57,14 +59,14 @@ async def b_cd(sh, argv, fds):
             stat = sh.fs.stat(path)
         except FSError as e:
             if cand is candidates[-1]:
-                await err(sh, fds, "cd", f"{target}: {e.strerror}")
+                await err(sh, fds, argv[0], f"{target}: {e.strerror}")
                 return 1
             continue
         if stat.type != "dir":
-            await err(sh, fds, "cd", f"{target}: Not a directory")
+            await err(sh, fds, argv[0], f"{target}: Not a directory")
             return 1
         if not sh.fs.access(path, 1):
-            await err(sh, fds, "cd", f"{target}: Permission denied")
+            await err(sh, fds, argv[0], f"{target}: Permission denied")
             return 1
         if physical:
             path = sh.fs.realpath(path)
@@ -103,7 +105,12 @@ async def b_pwd(sh, argv, fds):
 
 
 def _dirs_list(sh) -> list[str]:
+    """The stack as `dirs` shows it: the working directory first."""
     return [sh.cwd] + list(reversed(sh.dirstack))
+
+
+def _set_dirs(sh, entries: list[str]) -> None:
+    sh.dirstack = list(reversed(entries[1:]))
 
 
 def _tilde_path(sh, p: str) -> str:
@@ -113,18 +120,58 @@ def _tilde_path(sh, p: str) -> str:
     return p
 
 
-@builtin("dirs", usage="dirs [-clpv]", text="""
+def _stack_index(sh, name: str, word: str, size: int) -> int:
+    """The position ``+N`` (from the left of `dirs`) or ``-N`` (from the right) names."""
+    digits = word[1:]
+    if word[:1] not in "+-" or not digits.isdigit():
+        raise usage_error(name, f"{word}: invalid number")
+    n = int(digits)
+    if n >= size:
+        shown = digits if name == "dirs" else word
+        raise ShellError(f"{name}: {shown}: directory stack index out of range"
+                         if size > 1 else f"{name}: directory stack empty", 1)
+    return n if word[0] == "+" else size - 1 - n
+
+
+def _dir_operands(argv: list[str]) -> tuple[set[str], list[str]]:
+    """Letters and operands of the directory-stack builtins: ``-N``/``+N`` are operands
+    and any other word after the options is one too."""
+    flags: set[str] = set()
+    args = []
+    rest = argv[1:]
+    while rest:
+        word = rest.pop(0)
+        if word == "--":
+            args += rest
+            break
+        if len(word) > 1 and word[0] == "-" and word[1:].isalpha():
+            flags.update(word[1:])
+        else:
+            args.append(word)
+    return flags, args
+
+
+@builtin("dirs", usage="dirs [-clpv] [+N] [-N]", text="""
 Display the list of currently remembered directories (added with pushd).
   -c  clear the directory stack
   -l  do not abbreviate the home directory with ~
   -p  print one entry per line
-  -v  print one entry per line, with its position""")
+  -v  print one entry per line, with its position
+  +N  show the Nth entry counting from the left of the list shown by dirs (from 0)
+  -N  show the Nth entry counting from the right""")
 async def b_dirs(sh, argv, fds):
-    flags = "".join(a[1:] for a in argv[1:] if a.startswith("-"))
+    flags, args = _dir_operands(argv)
+    for c in sorted(flags - set("clpv")):
+        raise usage_error("dirs", f"-{c}: invalid number")
+    for a in args:
+        if a[:1] not in "+-":
+            raise usage_error("dirs", f"{a}: invalid option")
     if "c" in flags:
         sh.dirstack.clear()
         return 0
     items = _dirs_list(sh)
+    if args:
+        items = [items[_stack_index(sh, "dirs", args[-1], len(items))]]
     if "l" not in flags:
         items = [_tilde_path(sh, p) for p in items]
     if "v" in flags:
@@ -136,36 +183,69 @@ async def b_dirs(sh, argv, fds):
     return 0
 
 
-@builtin("pushd", usage="pushd [dir | +N | -N]", text="Add DIR to the top of the directory stack and cd to it; without arguments, swap the top two.")
+async def _cd_to(sh, fds, name: str, target: str) -> int:
+    return await b_cd(sh, [name, "--", target], fds)
+
+
+@builtin("pushd", usage="pushd [-n] [+N | -N | dir]", text="""
+Add a directory to the top of the directory stack and cd to it; without arguments, swap the
+top two directories.
+  -n  add the directory to the stack without changing to it
+  +N  rotate the stack so that the Nth directory (from the left of `dirs', from 0) is on top
+  -N  rotate the stack so that the Nth directory from the right is on top""")
 async def b_pushd(sh, argv, fds):
-    args = [a for a in argv[1:] if a != "-n"]
-    if not args:
-        if not sh.dirstack:
+    flags, args = _dir_operands(argv)
+    for c in sorted(flags - {"n"}):
+        raise usage_error("pushd", f"-{c}: invalid number")
+    if len(args) > 1:
+        await err(sh, fds, "pushd", "too many arguments")
+        return 1
+    items = _dirs_list(sh)
+    if not args or args[0][:1] in "+-" and args[0][1:].isdigit():
+        if len(items) < 2 and not args:
             await err(sh, fds, "pushd", "no other directory")
             return 1
-        target = sh.dirstack.pop()
-        old = sh.cwd
-        status = await b_cd(sh, ["cd", target], fds)
-        if status:
-            sh.dirstack.append(target)
-            return status
-        sh.dirstack.append(old)
+        n = _stack_index(sh, "pushd", args[0], len(items)) if args else 1
+        rotated = items[n:] + items[:n] if args else [items[1], items[0]] + items[2:]
+        if "n" not in flags:
+            status = await _cd_to(sh, fds, "pushd", rotated[0])
+            if status:
+                return status
+        _set_dirs(sh, [sh.cwd] + rotated[1:] if "n" not in flags else items)
+    elif "n" in flags:
+        _set_dirs(sh, [items[0], normpath(args[0], sh.cwd)] + items[1:])
     else:
-        old = sh.cwd
-        status = await b_cd(sh, ["cd", args[0]], fds)
+        status = await _cd_to(sh, fds, "pushd", args[0])
         if status:
             return status
-        sh.dirstack.append(old)
+        _set_dirs(sh, [sh.cwd] + items)
     return await b_dirs(sh, ["dirs"], fds)
 
 
-@builtin("popd", usage="popd [+N | -N]", text="Remove the top entry from the directory stack and cd to the new top.")
+@builtin("popd", usage="popd [-n] [+N | -N]", text="""
+Remove the top entry from the directory stack and cd to the new top.
+  -n  remove the entry without changing directory
+  +N  remove the Nth entry counting from the left of `dirs' (from 0)
+  -N  remove the Nth entry counting from the right""")
 async def b_popd(sh, argv, fds):
-    if not sh.dirstack:
+    flags, args = _dir_operands(argv)
+    for c in sorted(flags - {"n"}):
+        raise usage_error("popd", f"-{c}: invalid number")
+    for a in args:
+        if a[:1] not in "+-":
+            raise usage_error("popd", f"{a}: invalid argument")
+    items = _dirs_list(sh)
+    if len(items) < 2:
         await err(sh, fds, "popd", "directory stack empty")
         return 1
-    target = sh.dirstack.pop()
-    status = await b_cd(sh, ["cd", target], fds)
-    if status:
-        return status
+    n = _stack_index(sh, "popd", args[-1], len(items)) if args else 0
+    if n == 0 and "n" in flags:
+        n = 1
+    del items[n]
+    if n == 0:
+        status = await _cd_to(sh, fds, "popd", items[0])
+        if status:
+            return status
+        items[0] = sh.cwd
+    _set_dirs(sh, items)
     return await b_dirs(sh, ["dirs"], fds)

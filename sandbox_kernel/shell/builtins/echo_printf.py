@@ -5,9 +5,10 @@ import re
 import time
 
 from ...chars import isdigits
+from ...commands._lib.dates import format_date, local_datetime
 from ..eval.word import backslash_quote
 from ..state import LimitExceeded, Var
-from ..syntax.escapes import PRINTF, decode_escape, decode_escapes
+from ..syntax.escapes import PRINTF, PRINTF_B, decode_escape, decode_escapes
 from ..syntax.lexer import is_name
 from .output import err, out, write_or_fail
 from .registry import builtin
@@ -36,6 +37,8 @@ async def b_echo(sh, argv, fds):
         else:
             break
     text = " ".join(argv[i:])
+    if "\0" in text:
+        text = " ".join(c_strings(argv[i:]))
     if escapes:
         text, stop = decode_escapes(text, echo=True)
         if stop:
@@ -45,48 +48,82 @@ async def b_echo(sh, argv, fds):
     return await write_or_fail(sh, fds, "echo", text)
 
 
+def c_strings(args: list[str]) -> list[str]:
+    """The arguments as a C program gets them: each ends at its first NUL byte."""
+    return [a.split("\0", 1)[0] for a in args]
+
+
 class _PrintfError(Exception):
     pass
 
 
-def _printf_number(sh, arg: str, errors: list, floating: bool = False):
-    s = arg.strip()
-    if not s:
-        return 0.0 if floating else 0
-    if s[0] in "'\"" and len(s) >= 2:
-        return float(ord(s[1])) if floating else ord(s[1])
-    if s[0] in "'\"":
+_C_SPACE = " \t\n\v\f\r"
+_INTEGER = re.compile(r"([-+]?)(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)")
+_INT64 = 1 << 63
+_UINT64 = 1 << 64
+
+
+def _invalid_number(arg: str) -> str:
+    """bash's sh_invalidnum message for ARG."""
+    if arg[:1] == "0" and arg[1:2].isdigit():
+        return f"{arg}: invalid octal number"
+    if arg[:2] == "0x":
+        return f"{arg}: invalid hex number"
+    return f"{arg}: invalid number"
+
+
+def _printf_integer(arg: str, errors: list, unsigned: bool = False) -> int:
+    """ARG as C's strtoimax (strtoumax with UNSIGNED) reads it for printf: leading blanks,
+    sign, 0x/0 prefixes; what follows the number is an error, a value out of range a warning
+    (clamped, or wrapped modulo 2**64 for a negative unsigned)."""
+    if not arg:
         return 0
-    if floating:
-        try:
-            if not s.isascii() or "_" in s:  # float() also reads '٣' and '1_0'
-                raise ValueError(s)
-            return float(s)
-        except ValueError:
-            m = re.match(r"[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?", s)
-            errors.append(f"{arg}: invalid number")
-            return float(m.group(0)) if m else 0.0
-    m = re.fullmatch(r"([-+]?)(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)", s)
-    if m:
-        sign = -1 if m.group(1) == "-" else 1
-        body = m.group(2)
-        if body.lower().startswith("0x"):
-            v = int(body, 16)
-        elif body.startswith("0") and len(body) > 1:
-            v = int(body, 8)
-        else:
-            v = int(body)
-        v *= sign
-        if v >= 1 << 63 or v < -(1 << 63):
-            errors.append(f"{arg}: Numerical result out of range")
-            v = (1 << 63) - 1 if v > 0 else -(1 << 63)
-        return v
-    m = re.match(r"[-+]?[0-9]+", s)
-    errors.append(f"{arg}: invalid number")
-    return int(m.group(0)) if m else 0
+    if arg[0] in "'\"":
+        return ord(arg[1]) if len(arg) > 1 else 0
+    text = arg.lstrip(_C_SPACE)
+    m = _INTEGER.match(text)
+    if m is None or m.end() != len(text):
+        errors.append(_invalid_number(arg))
+        if m is None:
+            return 0
+    sign, body = m.groups()
+    if body[:2] in ("0x", "0X"):
+        magnitude = int(body, 16)
+    elif body[0] == "0":
+        magnitude = int(body, 8)
+    else:
+        magnitude = int(body)
+    if unsigned:
+        if magnitude >= _UINT64:
+            errors.append(f"warning: {arg}: Numerical result out of range")
+            return _UINT64 - 1
+        return (-magnitude) % _UINT64 if sign == "-" else magnitude
+    v = -magnitude if sign == "-" else magnitude
+    if not -_INT64 <= v < _INT64:
+        errors.append(f"warning: {arg}: Numerical result out of range")
+        v = _INT64 - 1 if v > 0 else -_INT64
+    return v
 
 
-_TIME_SPEC = re.compile(r"%([-+ #0]*)([0-9]+)?\(([^)]*)\)T")
+def _printf_float(arg: str, errors: list) -> float:
+    s = arg.lstrip(_C_SPACE)
+    if not s:
+        if arg:
+            errors.append(_invalid_number(arg))
+        return 0.0
+    if s[0] in "'\"":
+        return float(ord(s[1])) if len(s) >= 2 else 0.0
+    try:
+        if not s.isascii() or "_" in s:  # float() also reads '٣' and '1_0'
+            raise ValueError(s)
+        return float(s)
+    except ValueError:
+        m = re.match(r"[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?", s)
+        errors.append(f"{arg}: invalid number")
+        return float(m.group(0)) if m else 0.0
+
+
+_TIME_SPEC = re.compile(r"%([-+ #0]*)([0-9]+)?(?:\.([0-9]*))?\(([^)]*)\)T")
 
 _FMT_SPEC = re.compile(r"%([-+ #0]*)(\*|[0-9]+)?(?:\.(\*|[0-9]*))?(hh|h|ll|l|L|q|j|z|t)?([diouxXeEfFgGaAcsbqQ%])")
 
@@ -126,13 +163,24 @@ def printf_format(sh, fmt: str, args: list[str], errors: list, start: int = 0) -
         if tm:
             i = tm.end()
             arg = next_arg()
+            if arg in (None, "", "-1"):
+                when = int(time.time())
+            elif arg == "-2":
+                when = sh.rt.start_time_epoch
+            else:
+                when = _printf_integer(arg, errors)
+            tz = sh.lookup_var("TZ")
+            env = {"TZ": tz.value} if tz is not None and tz.exported and isinstance(tz.value, str) else {}
             try:
-                when = time.time() if arg in (None, "", "-1") else (sh.rt.start_time_epoch if arg == "-2" else int(arg))
-            except ValueError:
+                stamp = format_date(tm.group(4) or "%X", local_datetime(when, env), 0)
+            except (OverflowError, OSError, ValueError):
                 errors.append(f"{arg}: invalid number")
-                when = 0
-            stamp = time.strftime(tm.group(3) or "%X", time.gmtime(when))  # the sandbox runs on UTC
-            res.append(_bytes_format("%" + tm.group(1) + (tm.group(2) or ""), stamp))
+                stamp = ""
+            if len(stamp.encode("utf-8", "surrogateescape")) >= 128:
+                stamp = ""  # bash's strftime buffer: a longer result is no result
+            prec = tm.group(3)
+            res.append(_bytes_format("%" + tm.group(1) + (tm.group(2) or "") + ("." + prec if prec is not None else ""),
+                                     stamp))
             continue
         m = _FMT_SPEC.match(fmt, i)
         if not m:
@@ -149,13 +197,13 @@ def printf_format(sh, fmt: str, args: list[str], errors: list, start: int = 0) -
             continue
         if width == "*":
             a = next_arg()
-            width = str(_printf_number(sh, a or "0", errors))
+            width = str(_printf_integer(a or "0", errors))
             if width.startswith("-"):
                 flags += "-"
                 width = width[1:]
         if prec == "*":
             a = next_arg()
-            prec = str(_printf_number(sh, a or "0", errors))
+            prec = str(_printf_integer(a or "0", errors))
         arg = next_arg()
         for number in (width, prec):
             if number and isdigits(number) and int(number) > sh.rt.limits.string_bytes:
@@ -165,21 +213,22 @@ def printf_format(sh, fmt: str, args: list[str], errors: list, start: int = 0) -
         if conv == "s":
             res.append(_bytes_format(spec, arg if arg is not None else ""))
         elif conv == "b":
-            text, stop = decode_escapes(arg or "", echo=True)
+            text, stop = decode_escapes(arg or "", mode=PRINTF_B)
             res.append(_bytes_format(spec, text))
             if stop:
                 return "".join(res), True, consumed
         elif conv in "qQ":
             res.append(_bytes_format(spec, backslash_quote(arg if arg is not None else "")))
         elif conv == "c":
-            res.append(_bytes_format(spec, (arg or "")[:1] if arg else ("\0" if arg == "" else "")))
+            first = (arg or "").encode("utf-8", "surrogateescape")[:1].decode("utf-8", "surrogateescape")
+            res.append(_bytes_format(spec, first if arg else ("\0" if arg == "" else "")))
         elif conv in "di":
-            v = _printf_number(sh, arg or "", errors)
+            v = _printf_integer(arg or "", errors)
             res.append((spec + "d") % v)
         elif conv in "ouxX":
-            v = _printf_number(sh, arg or "", errors)
-            if v < 0:
-                v &= (1 << 64) - 1
+            v = _printf_integer(arg or "", errors, unsigned=True)
+            if v == 0:
+                spec = spec.replace("#", "")  # C's %#x of 0 is plain 0
             if conv == "o" and "#" in flags:
                 # C's %#o prefixes 0 (Python's would write 0o)
                 spec = spec.replace("#", "")
@@ -190,7 +239,7 @@ def printf_format(sh, fmt: str, args: list[str], errors: list, start: int = 0) -
             else:
                 res.append((spec + (conv if conv != "u" else "d")) % v)
         elif conv in "eEfFgGaA":
-            v = _printf_number(sh, arg or "", errors, floating=True)
+            v = _printf_float(arg or "", errors)
             if conv in "aA":
                 res.append(float(v).hex())
             else:
@@ -228,7 +277,7 @@ async def b_printf(sh, argv, fds):
     if not args:
         await sh.report(fds, "printf: usage: printf [-v var] format [arguments]")
         return 2
-    fmt, rest = args[0], args[1:]
+    fmt, rest = c_strings(args[:1])[0], c_strings(args[1:])
     errors: list[str] = []
     chunks = []
     try:
@@ -261,4 +310,4 @@ async def b_printf(sh, argv, fds):
         status = await write_or_fail(sh, fds, "printf", result)
         if status:
             return status
-    return 1 if errors else 0
+    return 1 if any(not e.startswith("warning: ") for e in errors) else 0

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+import codecs
 import re
 
 from ...chars import isdigits
@@ -190,15 +191,7 @@ async def b_read(sh, argv, fds):
 
     async def read_data():
         if nchars is not None:
-            buf = bytearray()
-            while len(buf) < nchars:
-                chunk = await stream.read(1)
-                if not chunk:
-                    return bytes(buf), True
-                if not exact and chunk == delim_b:
-                    return bytes(buf), False
-                buf += chunk
-            return bytes(buf), False
+            return await read_counted(stream, nchars, raw, None if exact else delim)
         pieces = []
         while True:
             line = await stream.readline(delim_b)
@@ -208,13 +201,16 @@ async def b_read(sh, argv, fds):
                 body = line[:-len(delim_b)]
                 # a backslash before the delimiter continues the line (without -r)
                 if not raw and body.endswith(b"\\") and _odd_backslashes(body):
-                    pieces.append(body[:-1])
+                    # backslash-newline goes; another escaped delimiter stays, escaped
+                    pieces.append(body[:-1] if delim_b == b"\n" else line)
                     continue
                 pieces.append(body)
                 return b"".join(pieces), False
             pieces.append(line)
             return b"".join(pieces), True
 
+    if timeout == 0:
+        return 0 if await input_ready(sh, stream) else 1
     try:
         data, eof = await read_with_cancel(sh, stream, read_data(), delim_b if nchars is None else None, timeout)
     except asyncio.TimeoutError:
@@ -224,7 +220,10 @@ async def b_read(sh, argv, fds):
         name = f"{argv[0]}: " if argv[0] else ""
         await sh.report(fds, f"{name}read error: {fd}: {e.strerror}")
         return 1
-    text = data.decode("utf-8", "surrogateescape")
+    if isinstance(data, tuple):  # -n/-N: characters already unescaped
+        text, escapes = data
+    else:  # bash's strings end at NUL bytes: read drops them
+        text, escapes = unescape_read(data.replace(b"\0", b"").decode("utf-8", "surrogateescape"), raw)
     if eof and not text and nchars != 0:
         if array is not None:
             sh.set_array(array, [])
@@ -234,24 +233,12 @@ async def b_read(sh, argv, fds):
         else:
             sh.set_var("REPLY", "")
         return 1
-    escapes = None
-    if not raw and "\\" in text:
-        chars, escapes = [], []
-        k = 0
-        while k < len(text):
-            if text[k] == "\\" and k + 1 < len(text):
-                chars.append(text[k + 1])
-                escapes.append(True)
-                k += 2
-            elif text[k] == "\\":
-                k += 1
-            else:
-                chars.append(text[k])
-                escapes.append(False)
-                k += 1
-        text = "".join(chars)
     ifs = sh.ifs()
-    if array is not None:
+    if exact and names:  # -N: no field splitting
+        sh.set_var(names[0], text)
+        for name in names[1:]:
+            sh.set_var(name, "")
+    elif array is not None:
         fields = _split_all(text, ifs, escapes)
         sh.set_array(array, fields)
     elif not names:
@@ -261,6 +248,75 @@ async def b_read(sh, argv, fds):
         for name, value in zip(names, fields):
             sh.set_var(name, value)
     return 1 if eof else 0
+
+
+def unescape_read(text: str, raw: bool) -> tuple[str, list[bool] | None]:
+    """What read makes of a line without -r: a backslash escapes the next character (which
+    then never splits), backslash-newline is removed. (text, which characters were escaped)."""
+    if raw or "\\" not in text:
+        return text, None
+    chars: list[str] = []
+    escapes: list[bool] = []
+    k = 0
+    while k < len(text):
+        c = text[k]
+        if c == "\\":
+            if k + 1 < len(text) and text[k + 1] != "\n":
+                chars.append(text[k + 1])
+                escapes.append(True)
+            k += 2
+            continue
+        chars.append(c)
+        escapes.append(False)
+        k += 1
+    return "".join(chars), escapes
+
+
+async def read_counted(stream: InputStream, nchars: int, raw: bool,
+                       delim: str | None) -> tuple[tuple[str, list[bool]], bool]:
+    """``read -n``/``-N``: NCHARS characters counted after backslash processing (NUL bytes
+    dropped), stopping early at DELIM (None for -N). ((text, escapes), end of input)."""
+    decoder = codecs.getincrementaldecoder("utf-8")("surrogateescape")
+    chars: list[str] = []
+    escapes: list[bool] = []
+    backslash = False
+    while len(chars) < nchars:
+        byte = await stream.read(1)
+        if not byte:
+            return ("".join(chars), escapes), True
+        if byte == b"\0":
+            continue
+        c = decoder.decode(byte)
+        if not c:
+            continue  # inside a multibyte character
+        if backslash:
+            backslash = False
+            if c != "\n":
+                chars.append(c)
+                escapes.append(True)
+            continue
+        if c == "\\" and not raw:
+            backslash = True
+            continue
+        if c == delim:
+            break
+        chars.append(c)
+        escapes.append(False)
+    return ("".join(chars), escapes), False
+
+
+async def input_ready(sh, stream: InputStream) -> bool:
+    """``read -t 0``: whether reading would not wait (data, or the end of input, is there)."""
+    if never_blocks(stream):
+        return True
+    await asyncio.sleep(0)  # let a writer that is ready run first, as its process would have
+    try:
+        chunk = await race_cancel(sh, stream.read_some(), 0)
+    except asyncio.TimeoutError:
+        return False
+    if chunk:
+        stream.unread(chunk)
+    return True
 
 
 def _odd_backslashes(body: bytes) -> bool:
@@ -374,7 +430,7 @@ async def b_mapfile(sh, argv, fds):
             continue
         if strip and line.endswith(d):
             line = line[:-len(d)]
-        lines.append(line.decode("utf-8", "surrogateescape"))
+        lines.append(line.split(b"\0", 1)[0].decode("utf-8", "surrogateescape"))  # C strings
     if origin is None:
         sh.set_array(name, lines)
     else:

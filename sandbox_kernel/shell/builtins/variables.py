@@ -10,7 +10,7 @@ from ..syntax.ast import Assign
 from ..syntax.lexer import is_name
 from ..syntax.parser import Parser
 from ..syntax.printer import format_function
-from .args import bash_int
+from .args import bash_int, too_many_arguments
 from .output import err, out
 from .registry import builtin
 
@@ -383,6 +383,8 @@ async def b_shift(sh, argv, fds):
         if n < 0:
             await err(sh, fds, "shift", f"{argv[1]}: shift count out of range")
             return 1
+        if len(argv) > 2:
+            raise too_many_arguments(sh, "shift")
     if n > len(sh.positional):
         return 1
     sh.positional = sh.positional[n:]

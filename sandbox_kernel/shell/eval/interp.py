@@ -20,10 +20,13 @@ from ...chars import isdigits
 from ...commands import registry
 from ...commands.registry import CommandCancelled, CommandContext
 from ...streams import BufferOutput, BytesInput, ClosedInput, ClosedOutput, InputStream, OutputStream, OutputTooLarge
-from ...vfs import FSError, normpath
+from ...vfs import FSError
 from ...vfs.layout import COMMAND_STUB
 from ..builtins import BUILTINS, SPECIAL_BUILTINS
 from ..builtins.output import out
+from ..builtins.resources import ResourceLimits
+from ..hints import not_found_message
+from ..lookup import CommandHash, search_path
 from ..options import OPTION_DEFAULTS, SHOPT_DEFAULTS, bashopts, option_flags, shellopts
 from ..state import (AbortCommand, BreakLoop, ContinueLoop, ControlFlow, ExitShell, LimitExceeded,
     ReturnFromFunction, ShellError, Var)
@@ -147,7 +150,8 @@ class Shell(Expander, Redirections, Pipelines):
         #: (OPTIND, position in the argument, OPTIND's variable, the arguments) where getopts
         #: stopped inside an option group
         self.getopts_state: tuple = (0, 0, None, None)
-        self.hash_table: dict[str, str] = {}
+        self.hash_table = CommandHash()
+        self.resource_limits = ResourceLimits()
         self.procsub_files: list[str] = []
         self.arith_depth = 0
         self.arith_current = 0
@@ -188,6 +192,8 @@ class Shell(Expander, Redirections, Pipelines):
         child.frames = list(self.frames)
         child.function_files = dict(self.function_files)
         child.dirstack = list(self.dirstack)
+        child.hash_table = self.hash_table.copy()
+        child.resource_limits = self.resource_limits.copy()
         child.subshell_level = self.subshell_level + 1
         child.fds = dict(self.fds)
         child.procsub_files = []
@@ -205,6 +211,7 @@ class Shell(Expander, Redirections, Pipelines):
         child.init_shell_vars(str(self.pid))
         child.cwd = self.cwd
         child.umask = self.umask
+        child.resource_limits = self.resource_limits.copy()
         child.pid = self.rt.new_pid()
         child.func_depth = self.func_depth
         child.source_depth = self.source_depth
@@ -1416,23 +1423,20 @@ class Shell(Expander, Redirections, Pipelines):
         name = argv[0]
         if "/" in name:
             return await self._run_path(name, argv, fds, env, cwd)
-        spec = registry.lookup(name)
-        if spec is not None:
-            return await self._invoke(spec, argv, fds, env, cwd)
-        # user scripts on PATH
-        path_var = self.get_scalar("PATH") if env is None else env.get("PATH", self.get_scalar("PATH"))
-        for d in (path_var or "").split(":"):
-            if not d:
-                d = "."
-            candidate = normpath(name, normpath(d, self.cwd))
-            try:
-                st = self.fs.stat(candidate)
-            except OSError:
-                continue
-            if st.type == "file" and self.fs.access(candidate, 1):
-                return await self._run_path(candidate, argv, fds, env, cwd)
-        await self.report(fds, f"{name}: command not found")
-        return 127
+        path = self.find_command(name, env)
+        if path is None:
+            await self.report(fds, not_found_message(name))
+            return 127
+        return await self._run_path(path, argv, fds, env, cwd)
+
+    def find_command(self, name: str, env: dict | None = None) -> str | None:
+        """Where NAME runs from: bash's hash table, else a PATH search (ENV's PATH, when it
+        has its own, is searched without the table)."""
+        path_var = self.get_scalar("PATH") or ""
+        if env is not None and env.get("PATH", path_var) != path_var:
+            hits = search_path(self.fs, self.cwd, name, env["PATH"])
+            return hits[0] if hits else None
+        return self.hash_table.resolve(self.fs, self.cwd, name, path_var)
 
     async def _invoke(self, spec, argv: list[str], fds: dict, env: dict | None, cwd: str | None = None) -> int:
         ctx = self.make_context(argv, fds, env, cwd)
@@ -1463,18 +1467,18 @@ class Shell(Expander, Redirections, Pipelines):
         try:
             st = fs.stat(path, self.cwd)
         except FSError as e:
-            await self.report(fds, f"{argv[0]}: {e.strerror}")
+            await self.report(fds, f"{path}: {e.strerror}")
             return 127 if e.errno == 2 else 126
         if st.type == "dir":
-            await self.report(fds, f"{argv[0]}: Is a directory")
+            await self.report(fds, f"{path}: Is a directory")
             return 126
         if not fs.access(path, 1, self.cwd):
-            await self.report(fds, f"{argv[0]}: Permission denied")
+            await self.report(fds, f"{path}: Permission denied")
             return 126
         try:
             data = fs.read_bytes(path, self.cwd)
         except FSError as e:
-            await self.report(fds, f"{argv[0]}: {e.strerror}")
+            await self.report(fds, f"{path}: {e.strerror}")
             return 126
         if data == COMMAND_STUB:
             base = path.rstrip("/").rsplit("/", 1)[-1]

@@ -1,7 +1,7 @@
 """Redirections: opening files and wiring file descriptors for a command.
 
 A mixin of the interpreter's ``Shell``, which owns the state: it needs ``fs``, ``cwd``,
-``umask``, ``options``, ``fds``, ``expand_word``/``expand_redirect_target``/``expand_heredoc``,
+``umask``, ``resource_limits``, ``options``, ``fds``, ``expand_word``/``expand_redirect_target``/``expand_heredoc``,
 ``set_var``/``get_scalar``, ``report``, ``handle_error``, and ``procsub_files``/``finish_procsubs`` (process substitutions end with the
 command they belong to).
 """
@@ -167,10 +167,12 @@ class Redirections:
             return stream
         if target == "/dev/null":
             return NullOutput()
+        if self.resource_limits.open_files_exhausted(self._current_fd_table()):
+            raise ShellError(f"{target}: Too many open files", 1)
         try:
             if not clobber and self.fs.exists(target, self.cwd) and self.fs.is_file(target, self.cwd):
                 raise ShellError(f"{target}: cannot overwrite existing file", 1)
-            handle = self.fs.open(target, "ab" if append else "wb", self.cwd, perm=0o666 & ~self.umask)
+            handle = self.fs.open(target, "ab" if append else "wb", self.cwd, umask=self.umask)
         except FSError as e:
             raise ShellError(f"{target}: {e.strerror}", 1) from None
         stream = FileOutput(handle)
@@ -183,9 +185,11 @@ class Redirections:
             return stream
         if target == "/dev/null":
             return EmptyInput()
+        if self.resource_limits.open_files_exhausted(self._current_fd_table()):
+            raise ShellError(f"{target}: Too many open files", 1)
         try:
             handle = self.fs.open(target, "r+b" if create and self.fs.exists(target, self.cwd) else
-                                  ("w+b" if create else "rb"), self.cwd)
+                                  ("w+b" if create else "rb"), self.cwd, umask=self.umask)
         except FSError as e:
             raise ShellError(f"{target}: {e.strerror}", 1) from None
         opened.append(handle)
@@ -193,11 +197,12 @@ class Redirections:
             return ReadWriteFile(handle)
         return FileInput(handle)
 
-    def _current_fd(self, fd: int):
+    def _current_fd_table(self) -> dict:
         fds = self._redir_fds
-        if fds is None:
-            fds = self.fds
-        return fds.get(fd)
+        return self.fds if fds is None else fds
+
+    def _current_fd(self, fd: int):
+        return self._current_fd_table().get(fd)
 
     async def close_opened(self, opened: list) -> None:
         for handle in opened:

@@ -248,14 +248,16 @@ def shell_quote(s: str) -> str:
         return "''"
     if re.fullmatch(r"[A-Za-z0-9_@%+=:,./-]+", s):
         return s
-    if any(ord(c) < 32 or ord(c) == 127 for c in s):
+    s = _utf8_text(s)
+    if any(_unprintable(c) for c in s):
         return "$'" + "".join(_ansi_char(c) for c in s) + "'"
     return single_quote(s)
 
 
 def quote_always(s: str) -> str:
     """``${x@Q}``: always single-quoted ($'...' when it holds control characters)."""
-    if any(ord(c) < 32 or ord(c) == 127 for c in s):
+    s = _utf8_text(s)
+    if any(_unprintable(c) for c in s):
         return "$'" + "".join(_ansi_char(c) for c in s) + "'"
     return single_quote(s)
 
@@ -272,7 +274,8 @@ def backslash_quote(s: str) -> str:
     """``printf %q``: backslash-escape what the shell would interpret."""
     if s == "":
         return "''"
-    if any(ord(c) < 32 or ord(c) == 127 for c in s):
+    s = _utf8_text(s)
+    if any(_unprintable(c) for c in s):
         return "$'" + "".join(_ansi_char(c) for c in s) + "'"
     out = []
     for k, c in enumerate(s):
@@ -283,6 +286,19 @@ def backslash_quote(s: str) -> str:
     return "".join(out)
 
 
+def _utf8_text(s: str) -> str:
+    """S with the raw bytes that spell UTF-8 between them made characters again."""
+    if s.isascii():
+        return s
+    return s.encode("utf-8", "surrogateescape").decode("utf-8", "surrogateescape")
+
+
+def _unprintable(c: str) -> bool:
+    """A control character, or a byte that is not UTF-8 (a surrogate escape)."""
+    o = ord(c)
+    return o < 32 or o == 127 or 0xDC80 <= o <= 0xDCFF
+
+
 def _ansi_char(c: str) -> str:
     table = {"\n": "\\n", "\t": "\\t", "\r": "\\r", "\a": "\\a", "\b": "\\b", "\f": "\\f",
              "\v": "\\v", "\x1b": "\\E", "'": "\\'", "\\": "\\\\"}
@@ -290,6 +306,8 @@ def _ansi_char(c: str) -> str:
         return table[c]
     if ord(c) < 32 or ord(c) == 127:
         return "\\%03o" % ord(c)
+    if 0xDC80 <= ord(c) <= 0xDCFF:
+        return "\\%03o" % (ord(c) - 0xDC00)
     return c
 
 

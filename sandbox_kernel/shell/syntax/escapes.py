@@ -1,15 +1,17 @@
-"""Backslash escapes, decoded one way for the three places bash reads them.
+"""Backslash escapes, decoded one way for each place bash reads them.
 
-``ANSI_C``: a ``$'...'`` string; ``ECHO``: ``echo -e`` and ``printf %b`` (``\\0NNN`` octal, raw
-bytes, ``\\c`` stops all output); ``PRINTF``: a printf format (``\\NNN`` octal, ``\\"``, ``\\'``
-and ``\\?`` literal, ``\\c`` stops). Bytes >= 0x80 are kept as surrogate escapes so they reach
-the output unchanged.
+``ANSI_C``: a ``$'...'`` string; ``ECHO``: ``echo -e`` (``\\0NNN`` is its only octal escape,
+raw bytes, ``\\c`` stops all output); ``PRINTF_B``: ``printf %b`` (as echo, and ``\\NNN``
+octal too); ``PRINTF``: a printf format (``\\NNN`` octal, ``\\"``, ``\\'`` and ``\\?``
+literal, ``\\c`` stops). Bytes >= 0x80 are kept as surrogate escapes so they reach the
+output unchanged.
 """
 from __future__ import annotations
 
 ANSI_C = "ansi-c"
 ECHO = "echo"
 PRINTF = "printf"
+PRINTF_B = "printf-b"
 
 ECHO_ESCAPES = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r",
                 "t": "\t", "v": "\v", "\\": "\\"}
@@ -27,12 +29,14 @@ def decode_escape(s: str, i: int, mode: str) -> tuple[str, int, bool]:
     if i + 1 >= n:
         return "\\", n, False
     e = s[i + 1]
-    table = ECHO_ESCAPES if mode == ECHO else ANSI_ESCAPES
+    table = ECHO_ESCAPES if mode in (ECHO, PRINTF_B) else ANSI_ESCAPES
     if e in table:
         return table[e], i + 2, False
     if e in OCTAL_DIGITS:
-        # echo's octal escape is \0NNN: the 0 is not one of the digits
-        start = i + 2 if mode == ECHO and e == "0" else i + 1
+        if mode == ECHO and e != "0":
+            return "\\" + e, i + 2, False  # echo's only octal escape is \0NNN
+        # \0NNN: the 0 is not one of the digits
+        start = i + 2 if mode in (ECHO, PRINTF_B) and e == "0" else i + 1
         j = start
         while j < n and j < start + 3 and s[j] in OCTAL_DIGITS:
             j += 1
@@ -55,12 +59,12 @@ def decode_escape(s: str, i: int, mode: str) -> tuple[str, int, bool]:
     return "\\" + e, i + 2, False
 
 
-def decode_escapes(s: str, echo: bool = False) -> tuple[str, bool]:
+def decode_escapes(s: str, echo: bool = False, mode: str | None = None) -> tuple[str, bool]:
     """Every backslash escape in ``s`` as ``$'...'`` reads them, or with ``echo`` as echo -e
-    and printf %b do: (text, whether ``\\c`` stopped it)."""
+    does (or as MODE says): (text, whether ``\\c`` stopped it)."""
     if "\\" not in s:
         return s, False
-    mode = ECHO if echo else ANSI_C
+    mode = mode or (ECHO if echo else ANSI_C)
     out = []
     i, n = 0, len(s)
     while i < n:
