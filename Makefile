@@ -22,7 +22,16 @@ system-deps:
 run: $(STAMP) system-deps
 	$(PY) -m sandbox_kernel run-tour
 
-test: $(STAMP) system-deps
+# Jupyter Enterprise Gateway pins jupyter-client<7, which the kernel cannot share: it gets a venv
+# of its own (as in docs/deploy.md), used by tests/kernel/test_gateway.py.
+EG_VENV := build/eg-venv
+EG_STAMP := $(EG_VENV)/.installed
+$(EG_STAMP):
+	$(PYTHON) -m venv $(EG_VENV)
+	$(EG_VENV)/bin/python -m pip install -q 'jupyter_enterprise_gateway>=3.3,<3.4'
+	touch $(EG_STAMP)
+
+test: $(STAMP) $(EG_STAMP) system-deps
 	$(PY) -m pytest -q
 
 # make lab: JupyterLab in the venv with the `sandbox` kernelspec installed (sys-prefix).

@@ -539,6 +539,8 @@ export class SandboxFilesPanel extends Widget {
     if (this._listings.has(this._root)) {
       this._rootError = '';
     }
+    // how payloads travel (binary buffers or base64): shown to tests and curious users
+    this.node.dataset.encoding = connection.encoding;
     this._render();
   }
 
