@@ -195,6 +195,23 @@ def test_read_uses_input_request(kc):
     assert stream_text(messages) == "hi Ada\n"
 
 
+def test_read_s_asks_for_a_password_and_never_shows_it(kc):
+    """`read -s`: the input_request says password (the frontend hides what is typed), and the
+    answer is in no output of the cell."""
+    msg_id = kc.execute('read -s -p "Password: " pw; echo "got ${#pw} characters"; read -r plain; echo "$plain"',
+                        allow_stdin=True)
+    request = kc.get_stdin_msg(timeout=10)
+    assert request["content"] == {"prompt": "Password: ", "password": True}
+    kc.input("hunter2-secret")
+    request = kc.get_stdin_msg(timeout=10)
+    assert request["content"] == {"prompt": "", "password": False}  # a later plain read shows again
+    kc.input("visible")
+    messages = collect(kc, msg_id)
+    assert shell_reply(kc, msg_id)["content"]["status"] == "ok"
+    assert stream_text(messages) == "got 14 characters\nvisible\n"
+    assert "hunter2" not in json.dumps([m["content"] for m in messages])
+
+
 def test_read_without_stdin_is_end_of_file(kc):
     reply, messages = execute(kc, 'read line; echo "status $?"', allow_stdin=False)
     assert stream_text(messages) == "status 1\n"
