@@ -4,13 +4,15 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# setuptools announces every editable install with a warning banner; nothing is wrong
+PIP_QUIET := PYTHONWARNINGS="ignore:Editable installation"
 
 .PHONY: run test bench lab labextension system-deps clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[test]'
+	$(PIP_QUIET) $(PY) -m pip install -q -e '.[test]'
 	# an editable install skips data-files: link the prebuilt JupyterLab extension by hand
 	mkdir -p $(VENV)/share/jupyter/labextensions
 	ln -sfn $(CURDIR)/sandbox_kernel/kernel/labextension $(VENV)/share/jupyter/labextensions/sandbox-kernel-labextension
@@ -37,7 +39,7 @@ test: $(STAMP) $(EG_STAMP) system-deps
 # make lab: JupyterLab in the venv with the `sandbox` kernelspec installed (sys-prefix).
 LAB_STAMP := $(VENV)/.lab-installed
 $(LAB_STAMP): $(STAMP)
-	$(PY) -m pip install -q -e '.[test,lab]'
+	$(PIP_QUIET) $(PY) -m pip install -q -e '.[test,lab]'
 	touch $(LAB_STAMP)
 
 lab: $(LAB_STAMP) system-deps
