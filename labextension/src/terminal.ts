@@ -116,6 +116,8 @@ export class SandboxTerminal extends MainAreaWidget<TerminalView> {
         this._end(`the shell exited (status ${data.status})`);
       } else if (data?.event === 'open') {
         this.node.dataset.state = 'running';
+        // the fit may have changed the size while the comm was opening
+        this._send({ type: 'resize', cols: term.cols, rows: term.rows });
       }
     };
     this._comm.onClose = () => this._end('the kernel closed the terminal');

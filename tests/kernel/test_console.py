@@ -61,7 +61,7 @@ def test_console_cells_over_lines_and_ctrl_c(console):
 
     # Ctrl-C interrupts a running command; the console prompts again
     console.type_line("echo started; sleep 100")
-    console.wait_for("started")
+    console.wait_for(lambda s: "started" in s.splitlines())  # the output, not the typed line
     console.send("C-c")
     screen = console.wait_for(lambda s: prompts(s, 5), timeout=15)
     assert "interrupted" in screen

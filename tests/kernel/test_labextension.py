@@ -303,14 +303,17 @@ def test_sandbox_terminal(lab):
         driver.save_screenshot(str(screenshot))
 
         # resize: the fit addon follows the window, the shell sees the new size
-        type_keys("echo cols=$COLUMNS", Keys.ENTER)
-        page.until(lambda: "cols=" in screen().replace("echo cols=", ""))
-        wide = int(screen().replace("echo cols=", "").split("cols=")[1].split()[0])
+        def columns(name: str) -> int:
+            type_keys(f"echo {name}=$COLUMNS", Keys.ENTER)
+            page.until(lambda: re.search(rf"^{name}=(\d+)$", screen(), re.M))
+            return int(re.search(rf"^{name}=(\d+)$", screen(), re.M).group(1))
+        wide = columns("wide")
+        width = "return document.querySelector('.jp-SandboxTerminal .xterm-screen').clientWidth"
+        before = driver.execute_script(width)
         driver.set_window_size(800, 900)
-        type_keys("clear; echo cols=$COLUMNS", Keys.ENTER)
-        page.until(lambda: "cols=" in screen().replace("echo cols=", ""))
-        narrow = int(screen().replace("echo cols=", "").split("cols=")[1].split()[0])
-        assert 20 < narrow < wide, (narrow, wide)
+        page.until(lambda: driver.execute_script(width) < before)  # the fit ran: the kernel has the size
+        narrow = columns("narrow")
+        assert 20 < narrow < wide and wide > 80, (narrow, wide)  # 80: xterm's size before the fit
 
         # Ctrl-C interrupts a running command and gives the prompt back
         type_keys("sleep 100", Keys.ENTER)

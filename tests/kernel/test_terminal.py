@@ -120,9 +120,10 @@ def test_ctrl_c_interrupts_and_read_takes_typed_lines(term):
     assert time.monotonic() - started < 5 and "^C" in out
     # read gets the next line typed; -s does not echo it
     term.send('read -p "name? " n; read -s -p "pw? " p; echo; echo "[$n] ${#p}"\r')
-    term.wait_for("name? ")
+    # (the prompts at the start of a line: the typed command holds them too)
+    term.wait_for(lambda t: t.endswith("\nname? "))
     term.send("Ada\r")
-    term.wait_for("pw? ")
+    term.wait_for(lambda t: t.endswith("\npw? "))
     before = term.prompts()
     term.send("hunter2\r")
     text = term.wait_for(lambda t: t.count("user@sandbox:") > before)
