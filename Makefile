@@ -4,13 +4,15 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# setuptools announces every editable install with a warning banner; nothing is wrong
+PIP_QUIET := PYTHONWARNINGS="ignore:Editable installation"
 
 .PHONY: run test bench lab labextension system-deps clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[test]'
+	$(PIP_QUIET) $(PY) -m pip install -q -e '.[test]'
 	# an editable install skips data-files: link the prebuilt JupyterLab extension by hand
 	mkdir -p $(VENV)/share/jupyter/labextensions
 	ln -sfn $(CURDIR)/sandbox_kernel/kernel/labextension $(VENV)/share/jupyter/labextensions/sandbox-kernel-labextension
@@ -22,13 +24,22 @@ system-deps:
 run: $(STAMP) system-deps
 	$(PY) -m sandbox_kernel run-tour
 
-test: $(STAMP) system-deps
+# Jupyter Enterprise Gateway pins jupyter-client<7, which the kernel cannot share: it gets a venv
+# of its own (as in docs/deploy.md), used by tests/kernel/test_gateway.py.
+EG_VENV := build/eg-venv
+EG_STAMP := $(EG_VENV)/.installed
+$(EG_STAMP):
+	$(PYTHON) -m venv $(EG_VENV)
+	$(EG_VENV)/bin/python -m pip install -q 'jupyter_enterprise_gateway>=3.3,<3.4'
+	touch $(EG_STAMP)
+
+test: $(STAMP) $(EG_STAMP) system-deps
 	$(PY) -m pytest -q
 
 # make lab: JupyterLab in the venv with the `sandbox` kernelspec installed (sys-prefix).
 LAB_STAMP := $(VENV)/.lab-installed
 $(LAB_STAMP): $(STAMP)
-	$(PY) -m pip install -q -e '.[test,lab]'
+	$(PIP_QUIET) $(PY) -m pip install -q -e '.[test,lab]'
 	touch $(LAB_STAMP)
 
 lab: $(LAB_STAMP) system-deps

@@ -120,8 +120,13 @@ class Sandbox:
     def engine(self, name: str) -> Engine:
         """The engine called ``name``, created on first use; raises EngineUnavailable."""
         eng = self.engines.get(name)
-        if eng is not None:
-            return eng
+        if eng is None:
+            eng = self.engines[name] = self.new_engine(name)
+        return eng
+
+    def new_engine(self, name: str) -> Engine:
+        """A new engine ``name`` over this sandbox, not the sandbox's own (a terminal's shell:
+        the same files, its own variables); raises EngineUnavailable."""
         target = ENGINE_FACTORIES.get(name)
         if target is None:
             raise EngineUnavailable(name, "no such engine")
@@ -136,7 +141,6 @@ class Sandbox:
             raise
         except Exception as e:  # engine construction failed: report, never crash
             raise EngineUnavailable(name, f"{type(e).__name__}: {e}") from None
-        self.engines[name] = eng
         return eng
 
     @property
@@ -169,22 +173,28 @@ class Sandbox:
 
     # ----------------------------------------------------------------- running
     async def run(self, engine_name: str, cell: str, streams: Streams,
-                  limits: Limits | None = None) -> RunResult:
-        """Run ``cell`` in an engine with output limits and the wall-time limit applied."""
+                  limits: Limits | None = None, engine: Engine | None = None) -> RunResult:
+        """Run ``cell`` in an engine with output limits and the wall-time limit applied.
+        ``engine``: one from ``new_engine`` instead of the sandbox's own (its runs are not the
+        sandbox's current run: ``interrupt`` and ``display`` stay with the notebook's)."""
         limits = limits or self.limits
         cancel = streams.cancel
-        self._cancel = cancel
+        own = engine is None
+        if own:
+            self._cancel = cancel
         out = LimitedSink(streams.stdout, limits.stdout_bytes, "stdout", streams.stderr,
                           limits.raise_hint("stdout_bytes"))
         err = LimitedSink(streams.stderr, limits.stderr_bytes, "stderr", hint=limits.raise_hint("stderr_bytes"))
         display = counted_display(streams.display, out)
-        previous_display, self.current_display = self.current_display, display
+        previous_display = self.current_display
+        if own:
+            self.current_display = display
         limited = Streams(out, err, cancel, streams.input, display)
         loop = asyncio.get_running_loop()
         timer = loop.call_later(limits.wall_time, cancel.set, "timeout")
         try:
             try:
-                eng = self.engine(engine_name)
+                eng = self.engine(engine_name) if engine is None else engine
             except EngineUnavailable as e:
                 msg = str(e)
                 err.write((msg + "\n").encode())
@@ -192,7 +202,8 @@ class Sandbox:
             return await eng.run(cell, limited, limits)
         finally:
             timer.cancel()
-            self.current_display = previous_display
+            if own:
+                self.current_display = previous_display
             if self._cancel is cancel:
                 self._cancel = None
 

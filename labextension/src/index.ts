@@ -4,6 +4,7 @@
 import { JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
 import { Dialog, showDialog, WidgetTracker } from '@jupyterlab/apputils';
 import { IEditorServices } from '@jupyterlab/codeeditor';
+import { IEditorLanguageRegistry } from '@jupyterlab/codemirror';
 import { INotebookTracker, NotebookPanel } from '@jupyterlab/notebook';
 import { Kernel } from '@jupyterlab/services';
 import {
@@ -17,6 +18,8 @@ import {
 } from '@jupyterlab/ui-components';
 
 import { loadText, SandboxFileEditor } from './editor';
+import { followCellLanguages } from './highlight';
+import { SandboxTerminal } from './terminal';
 import { describe, SandboxFilesPanel } from './panel';
 import { VfsConnection, VfsError } from './vfs';
 
@@ -42,14 +45,20 @@ namespace CommandIDs {
   export const newFolder = 'sandbox-files:new-folder';
   export const refresh = 'sandbox-files:refresh';
   export const save = 'sandbox-files:save';
+  export const terminal = 'sandbox-terminal:open';
 }
 
 const plugin: JupyterFrontEndPlugin<void> = {
   id: 'sandbox-kernel-labextension:plugin',
   description: 'A side panel with the files of the sandbox kernel of the current notebook.',
   autoStart: true,
-  requires: [INotebookTracker, IEditorServices],
-  activate: (app: JupyterFrontEnd, notebooks: INotebookTracker, editorServices: IEditorServices) => {
+  requires: [INotebookTracker, IEditorServices, IEditorLanguageRegistry],
+  activate: (
+    app: JupyterFrontEnd,
+    notebooks: INotebookTracker,
+    editorServices: IEditorServices,
+    languages: IEditorLanguageRegistry
+  ) => {
     const editors = new WidgetTracker<SandboxFileEditor>({ namespace: 'sandbox-files-editor' });
     const connections = new WeakMap<Kernel.IKernelConnection, VfsConnection>();
     const autoOpened = new WeakSet<Kernel.IKernelConnection>();
@@ -82,7 +91,16 @@ const plugin: JupyterFrontEndPlugin<void> = {
       }
     };
 
-    const panel = new SandboxFilesPanel({ openFile: (c, p) => void openFile(c, p) });
+    const terminals = new WidgetTracker<SandboxTerminal>({ namespace: 'sandbox-terminal' });
+    const openTerminal = (connection: VfsConnection): void => {
+      const terminal = new SandboxTerminal(connection.kernel, panel.label);
+      terminal.id = `sandbox-terminal-${Private.counter++}`;
+      void terminals.add(terminal);
+      app.shell.add(terminal, 'main', { mode: 'split-bottom' });
+      app.shell.activateById(terminal.id);
+    };
+
+    const panel = new SandboxFilesPanel({ openFile: (c, p) => void openFile(c, p), openTerminal });
     panel.id = PANEL_ID;
     panel.title.icon = sandboxIcon;
     panel.title.caption = 'Sandbox files';
@@ -98,6 +116,7 @@ const plugin: JupyterFrontEndPlugin<void> = {
       return connection;
     };
 
+    const highlighted = new WeakSet<NotebookPanel>();
     let generation = 0;
     // the kernel the panel's state was decided for (undefined: nothing decided yet)
     let decidedFor: Kernel.IKernelConnection | null | undefined = undefined;
@@ -128,6 +147,10 @@ const plugin: JupyterFrontEndPlugin<void> = {
         panelAdded = true;
       }
       panel.setConnection(connectionFor(kernel), notebook.title.label);
+      if (!highlighted.has(notebook)) {
+        highlighted.add(notebook);
+        followCellLanguages(notebook, languages);
+      }
       if (!autoOpened.has(kernel)) {
         // show the panel once per kernel, without taking the keyboard from the notebook
         autoOpened.add(kernel);
@@ -216,6 +239,11 @@ const plugin: JupyterFrontEndPlugin<void> = {
     commands.addCommand(CommandIDs.save, {
       label: 'Save to Sandbox',
       execute: () => editors.currentWidget?.save()
+    });
+    commands.addCommand(CommandIDs.terminal, {
+      label: 'New Sandbox Terminal',
+      isEnabled: () => !!panel.connection,
+      execute: () => (panel.connection ? openTerminal(panel.connection) : undefined)
     });
     commands.addKeyBinding({ command: CommandIDs.save, keys: ['Accel S'], selector: '.jp-SandboxFileEditor' });
 

@@ -13,7 +13,8 @@ import {
   LabIcon,
   linkIcon,
   newFolderIcon,
-  refreshIcon
+  refreshIcon,
+  terminalIcon
 } from '@jupyterlab/ui-components';
 import { Message } from '@lumino/messaging';
 import { Widget } from '@lumino/widgets';
@@ -36,6 +37,8 @@ const MAX_ROWS_PER_DIR = 2000;
 export interface IPanelOptions {
   /** Open a file in the editor (by the plugin, which owns the main area). */
   openFile: (connection: VfsConnection, path: string) => void;
+  /** Open a Sandbox terminal on the connection's kernel. */
+  openTerminal: (connection: VfsConnection) => void;
 }
 
 export class SandboxFilesPanel extends Widget {
@@ -53,7 +56,13 @@ export class SandboxFilesPanel extends Widget {
       this._button(homeIcon, `Go to ${HOME}`, () => this.setRoot(HOME), 'home'),
       this._button(newFolderIcon, 'New folder', () => void this.newFolder(), 'new-folder'),
       this._button(fileUploadIcon, 'Upload files', () => this._fileInput.click(), 'upload'),
-      this._button(refreshIcon, 'Refresh', () => void this.refresh(), 'refresh')
+      this._button(refreshIcon, 'Refresh', () => void this.refresh(), 'refresh'),
+      this._button(
+        terminalIcon,
+        'Open a terminal in the sandbox',
+        () => this._connection && this._options.openTerminal(this._connection),
+        'terminal'
+      )
     );
     this._fileInput.type = 'file';
     this._fileInput.multiple = true;
@@ -539,6 +548,8 @@ export class SandboxFilesPanel extends Widget {
     if (this._listings.has(this._root)) {
       this._rootError = '';
     }
+    // how payloads travel (binary buffers or base64): shown to tests and curious users
+    this.node.dataset.encoding = connection.encoding;
     this._render();
   }
 

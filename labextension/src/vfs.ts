@@ -2,7 +2,8 @@
  * A client for the kernel's `sandbox.vfs` comm (protocol: docs/comm-protocol.md).
  *
  * Requests carry a string id; replies are matched to their promise by that id. Binary
- * payloads travel in the comm message's `buffers`.
+ * payloads travel in the comm message's `buffers`, or as base64 in the JSON where binary
+ * websocket frames may not survive (see `transportEncoding`). Every request has a time limit.
  */
 import { Kernel, KernelMessage } from '@jupyterlab/services';
 import { ISignal, Signal } from '@lumino/signaling';
@@ -12,6 +13,44 @@ export const TARGET_NAME = 'sandbox.vfs';
 export const CHUNK_SIZE = 4 * 1024 * 1024;
 /** Refuse to load bigger files into the text editor (they are still downloadable). */
 export const MAX_EDIT_SIZE = 16 * 1024 * 1024;
+/** How long a request may wait for its reply. */
+export const REQUEST_TIMEOUT = 60000;
+/** The field that carries payloads on a base64 comm (protocol version 2). */
+const BASE64_FIELD = 'buffers_base64';
+
+export type Encoding = 'binary' | 'base64';
+
+/**
+ * How payloads can travel to this kernel. Only the `v1.kernel.websocket.jupyter.org` websocket
+ * protocol guarantees that binary frames arrive: with it the server decodes every frame itself.
+ * jupyter_server's gateway relay forces the legacy protocol and passes binary frames on as text,
+ * which loses them (and breaks the connection), so anything else gets base64. The selected
+ * protocol is not public in @jupyterlab/services 7; when it cannot be read, base64 is the safe choice.
+ */
+export function transportEncoding(kernel: Kernel.IKernelConnection): Encoding {
+  const selected = (kernel as any)._selectedProtocol;
+  return selected === KernelMessage.supportedKernelWebSocketProtocols.v1KernelWebsocketJupyterOrg
+    ? 'binary'
+    : 'base64';
+}
+
+export function toBase64(data: ArrayBuffer): string {
+  const bytes = new Uint8Array(data);
+  const parts: string[] = [];
+  for (let at = 0; at < bytes.length; at += 0x8000) {
+    parts.push(String.fromCharCode(...bytes.subarray(at, at + 0x8000)));
+  }
+  return btoa(parts.join(''));
+}
+
+export function fromBase64(text: string): DataView {
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) {
+    bytes[i] = binary.charCodeAt(i);
+  }
+  return new DataView(bytes.buffer);
+}
 
 export interface IEntry {
   name: string;
@@ -72,6 +111,11 @@ export class VfsConnection {
     return this._disposed;
   }
 
+  /** How payloads travel on the open comm (decided when it opens). */
+  get encoding(): Encoding {
+    return this._encoding;
+  }
+
   dispose(): void {
     if (this._disposed) {
       return;
@@ -82,20 +126,41 @@ export class VfsConnection {
     Signal.clearData(this);
   }
 
-  /** Send one request; resolves with the result, rejects with a VfsError. */
+  /** Send one request; resolves with the result, rejects with a VfsError (ETIMEDOUT after `timeout` ms). */
   async request(
     op: string,
     fields: Record<string, unknown> = {},
-    buffers: ArrayBuffer[] = []
+    buffers: ArrayBuffer[] = [],
+    timeout = REQUEST_TIMEOUT
   ): Promise<IReply> {
     const comm = await this._open();
     const id = `${++this._counter}`;
+    const data: Record<string, unknown> = { id, op, ...fields };
+    if (this._encoding === 'base64' && buffers.length) {
+      data[BASE64_FIELD] = buffers.map(toBase64);
+      buffers = [];
+    }
     return new Promise<IReply>((resolve, reject) => {
-      this._pending.set(id, { resolve, reject });
+      const timer = window.setTimeout(() => {
+        this._pending.delete(id);
+        reject(
+          new VfsError(
+            'ETIMEDOUT',
+            `the kernel did not answer '${op}' within ${timeout / 1000} s. If JupyterLab reaches ` +
+              'the kernel through a gateway or proxy, it may be dropping the messages of the sandbox.vfs comm.'
+          )
+        );
+      }, timeout);
+      const settle = <T>(done: (value: T) => void) => (value: T) => {
+        window.clearTimeout(timer);
+        done(value);
+      };
+      this._pending.set(id, { resolve: settle(resolve), reject: settle(reject) });
       try {
-        comm.send({ id, op, ...fields } as any, undefined, buffers);
+        comm.send(data as any, undefined, buffers);
       } catch (error) {
         this._pending.delete(id);
+        window.clearTimeout(timer);
         reject(new VfsError('EIO', `could not send the request: ${error}`));
       }
     });
@@ -183,6 +248,7 @@ export class VfsConnection {
   private _connect(): Promise<Kernel.IComm> {
     return new Promise<Kernel.IComm>((resolve, reject) => {
       let comm: Kernel.IComm;
+      const encoding = transportEncoding(this.kernel);
       try {
         comm = this.kernel.createComm(TARGET_NAME);
       } catch (error) {
@@ -201,6 +267,8 @@ export class VfsConnection {
         if (data && data.event === 'open') {
           opened = true;
           window.clearTimeout(timer);
+          // a version 1 kernel knows binary only (and says nothing about encodings)
+          this._encoding = data.encoding === 'base64' ? 'base64' : 'binary';
           this._comm = comm;
           // watch on every (re)open so that change events flow for this comm
           this._watch(comm);
@@ -208,7 +276,9 @@ export class VfsConnection {
         } else if (data && data.event === 'changed') {
           this._changed.emit(data.changes as IChange[]);
         } else if (data && data.id !== undefined && data.id !== null) {
-          this._settle(data, (msg.buffers || []) as DataView[]);
+          const encoded = data[BASE64_FIELD];
+          const buffers = Array.isArray(encoded) ? encoded.map(fromBase64) : msg.buffers || [];
+          this._settle(data, buffers as DataView[]);
         }
       };
       comm.onClose = () => {
@@ -221,7 +291,7 @@ export class VfsConnection {
           reject(new VfsError('EIO', 'the kernel closed the sandbox.vfs comm'));
         }
       };
-      comm.open();
+      comm.open({ encoding });
     });
   }
 
@@ -272,6 +342,7 @@ export class VfsConnection {
     }
   }
 
+  private _encoding: Encoding = 'binary';
   private _comm: Kernel.IComm | null = null;
   private _opening: Promise<Kernel.IComm> | null = null;
   private _pending = new Map<string, IPending>();

@@ -82,6 +82,11 @@ class CellRunner:
                 where = f"{e.filename}: " if getattr(e, "filename", None) else ""
                 return CellOutcome(usage_error(f"%{name}: {where}{e.strerror or e}", "FileError"))
         if cell.has_code:
+            if cell.engine == "sh":
+                # the shell's `history` lists the cells run, as bash lists the lines typed
+                add_history = getattr(self.sandbox.engine("sh"), "add_history", None)
+                if add_history is not None:
+                    add_history(cell.body)
             value = outcome.result.value
             outcome.result = await self.sandbox.run(cell.engine, cell.body, streams, self.sandbox.limits)
             outcome.result.value = outcome.result.value or value

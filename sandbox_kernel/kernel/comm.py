@@ -3,13 +3,17 @@
 Protocol (documented in docs/comm-protocol.md): requests ``{"id", "op", ...}`` with binary
 payloads in the message's ``buffers``; replies ``{"id", "ok": true, "result"}`` or
 ``{"id", "ok": false, "error": {"code", "message"}}``; pushed events
-``{"event": "changed", "changes": [{"path", "kind"}]}``.
+``{"event": "changed", "changes": [{"path", "kind"}]}``. Relays that pass binary websocket frames
+on as text (jupyter_server's gateway relay) lose buffers: a comm opened with
+``{"encoding": "base64"}`` carries them as base64 strings in ``buffers_base64`` instead, both ways.
 ``VfsRequestHandler`` is transport-free (unit-testable, fuzzable); ``register_vfs_comm`` binds
 it to an ipykernel CommManager.
 """
 from __future__ import annotations
 
 import asyncio
+import base64
+import binascii
 import errno
 import io
 import stat as st
@@ -19,10 +23,14 @@ from typing import Any, Callable
 
 from ..vfs import FSError, VFS, export_tar, import_tar, normpath
 
-PROTOCOL_VERSION = 1
+#: 2 added the base64 encoding; every version 1 message means the same in version 2
+PROTOCOL_VERSION = 2
 TARGET_NAME = "sandbox.vfs"
 MAX_READ = 4 * 1024 * 1024
 MAX_WRITE = 4 * 1024 * 1024
+#: how payloads travel: in the message's binary buffers, or base64 in the JSON (text-only relays)
+ENCODINGS = ("binary", "base64")
+BASE64_FIELD = "buffers_base64"
 EXPORT_CHUNK = 4 * 1024 * 1024
 WATCH_INTERVAL = 0.1
 MAX_PENDING_CHANGES = 10_000
@@ -125,6 +133,10 @@ class VfsRequestHandler:
             if method is None:
                 raise ProtocolError("ENOSYS", f"unknown op '{op}'")
             raw = list(buffers or [])
+            if BASE64_FIELD in req:
+                if raw:
+                    raise ProtocolError("EINVAL", f"binary buffers and '{BASE64_FIELD}' in one request")
+                raw = self._decode_base64(req[BASE64_FIELD], op == "import")
             size = sum(len(b) for b in raw)
             if op == "import":  # checked before anything is copied: the archive may be huge
                 room = self.fs.max_bytes - self.fs.bytes_used
@@ -146,6 +158,22 @@ class VfsRequestHandler:
             return self._error(rid, code, e.strerror or str(e)), []
         except Exception as e:  # a bug must still produce a reply, never kill the kernel
             return self._error(rid, "EIO", f"internal error: {type(e).__name__}: {e}"), []
+
+    def _decode_base64(self, encoded: Any, unbounded: bool) -> list[bytes]:
+        """The payloads of a base64 request; sizes are checked before anything is decoded."""
+        if not isinstance(encoded, list) or not all(isinstance(e, str) for e in encoded):
+            raise ProtocolError("EINVAL", f"field '{BASE64_FIELD}' must be a list of base64 strings")
+        size = sum(len(e) for e in encoded) // 4 * 3
+        room = self.fs.max_bytes - self.fs.bytes_used
+        if unbounded and size > room + 3 * len(encoded):
+            raise ProtocolError("ENOSPC", f"archive of about {size} bytes is larger than the free VFS space "
+                                          f"({max(room, 0)} bytes)")
+        if not unbounded and size > MAX_WRITE + 3 * len(encoded):
+            raise ProtocolError("EFBIG", f"buffers larger than {MAX_WRITE} bytes; send chunks")
+        try:
+            return [base64.b64decode(e, validate=True) for e in encoded]
+        except (binascii.Error, ValueError):
+            raise ProtocolError("EINVAL", f"field '{BASE64_FIELD}' is not valid base64") from None
 
     @staticmethod
     def _error(rid, code: str, message: str) -> dict:
@@ -348,6 +376,19 @@ class VfsRequestHandler:
         self._pending.clear()
 
 
+def requested_encoding(open_data: Any) -> str:
+    """The encoding a ``comm_open`` asks for; binary (version 1's) unless it names base64."""
+    wanted = open_data.get("encoding") if isinstance(open_data, dict) else None
+    return wanted if wanted in ENCODINGS else "binary"
+
+
+def encode_payload(data: dict, buffers: list[bytes], encoding: str) -> tuple[dict, list[bytes]]:
+    """A reply or event as sent on a comm of ``encoding``: base64 moves the buffers into the JSON."""
+    if encoding != "base64" or not buffers:
+        return data, buffers
+    return data | {BASE64_FIELD: [base64.b64encode(b).decode("ascii") for b in buffers]}, []
+
+
 def register_vfs_comm(comm_manager, get_fs: Callable[[], VFS]) -> None:
     """Register the ``sandbox.vfs`` target on an ipykernel CommManager. ``get_fs`` returns
     the current sandbox's VFS (it changes on kernel restart / %load)."""
@@ -355,14 +396,18 @@ def register_vfs_comm(comm_manager, get_fs: Callable[[], VFS]) -> None:
     watchers: set = set()
 
     def on_open(comm, open_msg) -> None:
-        handler = VfsRequestHandler(get_fs(), emit=lambda data, bufs: comm.send(data, buffers=bufs),
-                                    watchers=watchers)
+        encoding = requested_encoding(open_msg.get("content", {}).get("data"))
+
+        def send(data: dict, buffers: list[bytes]) -> None:
+            data, buffers = encode_payload(data, buffers, encoding)
+            comm.send(data, buffers=buffers or None)
+
+        handler = VfsRequestHandler(get_fs(), emit=send, watchers=watchers)
 
         def on_msg(msg) -> None:
             content = msg.get("content", {})
             data = content.get("data")
-            reply, bufs = handler.handle(data, msg.get("buffers") or [])
-            comm.send(reply, buffers=bufs)
+            send(*handler.handle(data, msg.get("buffers") or []))
 
         def on_close(msg) -> None:
             handler.close()
@@ -370,6 +415,7 @@ def register_vfs_comm(comm_manager, get_fs: Callable[[], VFS]) -> None:
         comm.on_msg(on_msg)
         comm.on_close(on_close)
         comm.send({"event": "open", "protocol_version": PROTOCOL_VERSION, "target": TARGET_NAME,
+                   "encoding": encoding, "encodings": list(ENCODINGS),
                    "ops": sorted(n[3:] for n in dir(VfsRequestHandler) if n.startswith("op_"))})
 
     comm_manager.register_target(TARGET_NAME, on_open)

@@ -32,6 +32,7 @@ from .cells import CellOutcome, CellRunner
 from .comm import register_vfs_comm
 from .host_files import HostFiles
 from .relay import DisplayHook, StreamRelay, safe_output
+from .terminal import register_terminal_comm
 
 #: How often a pending input_request is polled for its reply.
 INPUT_POLL = 0.02
@@ -76,6 +77,7 @@ class SandboxKernel(Kernel):
         for msg_type in ("comm_open", "comm_msg", "comm_close"):
             self.shell_handlers[msg_type] = getattr(self.comm_manager, msg_type)
         register_vfs_comm(self.comm_manager, lambda: self.sandbox.fs)
+        register_terminal_comm(self.comm_manager, lambda: self.sandbox)
         try:
             import comm as comm_package
             comm_package.create_comm = lambda *args, **kw: Comm(*args, **kw)

@@ -8,19 +8,22 @@
 
 ``VfsClient`` (blocking) and ``AsyncVfsClient`` open their own connection to the kernel from
 the given client's connection info, so they never steal the messages of the client that runs
-cells. See docs/comm-protocol.md.
+cells. ``encoding="base64"`` sends and receives payloads as base64 in the JSON, as a client behind
+a relay that drops binary frames must (over the kernel's own sockets binary always works).
+See docs/comm-protocol.md.
 """
 from __future__ import annotations
 
-import builtins
-
 import asyncio
+import base64
+import builtins
+import errno
 import os
 import uuid
 from pathlib import Path
 from typing import Any, Callable
 
-from .comm import MAX_READ, TARGET_NAME
+from .comm import BASE64_FIELD, ENCODINGS, MAX_READ, TARGET_NAME
 
 CHUNK = MAX_READ
 Progress = Callable[[int, int], None]  # (bytes done, bytes total)
@@ -28,14 +31,16 @@ Progress = Callable[[int, int], None]  # (bytes done, bytes total)
 
 class VfsError(OSError):
     def __init__(self, code: str, message: str) -> None:
-        import errno as _errno
-        super().__init__(getattr(_errno, code, _errno.EIO), message)
+        super().__init__(getattr(errno, code, errno.EIO), message)
         self.code = code
 
 
 class AsyncVfsClient:
-    def __init__(self, kernel_client, timeout: float = 60.0) -> None:
+    def __init__(self, kernel_client, timeout: float = 60.0, encoding: str = "binary") -> None:
         from jupyter_client.asynchronous import AsyncKernelClient
+
+        if encoding not in ENCODINGS:
+            raise ValueError(f"encoding must be one of {', '.join(ENCODINGS)}")
 
         info = kernel_client.get_connection_info(session=True)
         self._kc = AsyncKernelClient()
@@ -43,6 +48,7 @@ class AsyncVfsClient:
         self._kc.session.key = kernel_client.session.key
         self.timeout = timeout
         self.comm_id = uuid.uuid4().hex
+        self.encoding = encoding
         self.protocol_version: int | None = None
         self._watchers: list[Callable[[list[dict]], None]] = []
         self._opened = False
@@ -52,10 +58,14 @@ class AsyncVfsClient:
             return self
         self._kc.start_channels(shell=True, iopub=True, stdin=False, hb=False, control=False)
         await asyncio.sleep(0.05)  # let the iopub subscription settle before the kernel answers
-        msg = self._kc.session.msg("comm_open", {"comm_id": self.comm_id, "target_name": TARGET_NAME, "data": {}})
+        msg = self._kc.session.msg("comm_open", {"comm_id": self.comm_id, "target_name": TARGET_NAME,
+                                                 "data": {"encoding": self.encoding}})
         self._kc.shell_channel.send(msg)
         data, _ = await self._next(lambda d: d.get("event") == "open")
         self.protocol_version = data.get("protocol_version")
+        if data.get("encoding", "binary") != self.encoding:
+            raise VfsError("ENOSYS", f"the kernel does not offer the {self.encoding} encoding "
+                                     f"(protocol version {self.protocol_version})")
         self._opened = True
         return self
 
@@ -73,13 +83,13 @@ class AsyncVfsClient:
         await self.close()
 
     # ----------------------------------------------------------------- transport
-    async def _next(self, match: Callable[[dict], bool]) -> tuple[dict, list[bytes]]:
+    async def _next(self, match: Callable[[dict], bool], what: str = "the comm_open") -> tuple[dict, list[bytes]]:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.timeout
         while True:
             remaining = deadline - loop.time()
             if remaining <= 0:
-                raise TimeoutError("no reply from the sandbox.vfs comm")
+                raise TimeoutError(f"no reply to {what} from the sandbox.vfs comm within {self.timeout:g} s")
             try:
                 msg = await self._kc.get_iopub_msg(timeout=remaining)
             except Exception:
@@ -88,6 +98,8 @@ class AsyncVfsClient:
                 continue
             data = msg["content"].get("data") or {}
             buffers = [bytes(b) for b in msg.get("buffers") or []]
+            if isinstance(data.get(BASE64_FIELD), list):
+                buffers = [base64.b64decode(b) for b in data.pop(BASE64_FIELD)]
             if data.get("event") == "changed":
                 for cb in list(self._watchers):
                     cb(data.get("changes", []))
@@ -99,9 +111,13 @@ class AsyncVfsClient:
         if not self._opened:
             await self.open()
         rid = uuid.uuid4().hex
-        msg = self._kc.session.msg("comm_msg", {"comm_id": self.comm_id, "data": {"id": rid, "op": op, **fields}})
+        data = {"id": rid, "op": op, **fields}
+        if buffers and self.encoding == "base64":
+            data[BASE64_FIELD] = [base64.b64encode(b).decode("ascii") for b in buffers]
+            buffers = None
+        msg = self._kc.session.msg("comm_msg", {"comm_id": self.comm_id, "data": data})
         self._kc.session.send(self._kc.shell_channel.socket, msg, buffers=buffers or None)
-        data, out = await self._next(lambda d: d.get("id") == rid)
+        data, out = await self._next(lambda d: d.get("id") == rid, f"'{op}'")
         if not data.get("ok"):
             error = data.get("error") or {}
             raise VfsError(error.get("code", "EIO"), error.get("message", "unknown error"))
@@ -190,9 +206,9 @@ class AsyncVfsClient:
 class VfsClient:
     """Blocking wrapper of AsyncVfsClient (runs it on a private event loop)."""
 
-    def __init__(self, kernel_client, timeout: float = 60.0) -> None:
+    def __init__(self, kernel_client, timeout: float = 60.0, encoding: str = "binary") -> None:
         self._loop = asyncio.new_event_loop()
-        self._client = AsyncVfsClient(kernel_client, timeout)
+        self._client = AsyncVfsClient(kernel_client, timeout, encoding)
 
     def _run(self, coro):
         return self._loop.run_until_complete(coro)

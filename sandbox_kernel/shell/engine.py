@@ -47,11 +47,13 @@ class KernelInput(InputStream):
     def __init__(self, request) -> None:
         self.request = request
         self.prompt = ""
+        #: set by `read -s`: the frontend hides the answer (input_request password)
+        self.password = False
 
     async def read_chunk(self) -> bytes:
         prompt, self.prompt = self.prompt, ""
         try:
-            line = await self.request(prompt, False)
+            line = await self.request(prompt, self.password)
         except Exception:  # noqa: BLE001 - no stdin available (e.g. allow_stdin false)
             return b""
         if line is None:

@@ -1,7 +1,6 @@
 """Kernelspecs for the kernel tests: the shared ones plus a fake-engine kernel; and for the
 JupyterLab panel test a data dir with the repository's prebuilt extension."""
 import json
-import os
 import sys
 from pathlib import Path
 
@@ -28,15 +27,14 @@ def jupyter_kernels(jupyter_kernels):
 
 @pytest.fixture(scope="session")
 def jupyter_data_dir(tmp_path_factory):
-    """JUPYTER_PATH with the `sandbox` kernelspec and the committed prebuilt extension, so the
-    panel test exercises the repository's assets whatever is installed in the environment."""
+    """A data dir (the JUPYTER_PATH the browser tests give JupyterLab and the gateways) with the
+    `sandbox` kernelspec and the committed prebuilt extension, so the panel tests exercise the
+    repository's assets whatever is installed. The tests' own JUPYTER_PATH is left alone: other
+    modules find their kernelspecs through it."""
     prefix = tmp_path_factory.mktemp("browser-prefix")
     data_path = prefix / "share" / "jupyter"
     install("sandbox", prefix=str(prefix))
     extensions = data_path / "labextensions"
     extensions.mkdir(parents=True)
     (extensions / LABEXTENSION_NAME).symlink_to(LABEXTENSION, target_is_directory=True)
-    mp = pytest.MonkeyPatch()
-    mp.setenv("JUPYTER_PATH", os.pathsep.join(filter(None, [str(data_path), os.environ.get("JUPYTER_PATH")])))
-    yield str(data_path)
-    mp.undo()
+    return str(data_path)

@@ -8,7 +8,10 @@ import tarfile
 import pytest
 from hypothesis import given, settings, strategies as hs
 
-from sandbox_kernel.kernel.comm import MAX_READ, MAX_WATCHERS, VfsRequestHandler
+import base64
+
+from sandbox_kernel.kernel.comm import (MAX_READ, MAX_WATCHERS, MAX_WRITE, VfsRequestHandler, encode_payload,
+                                        requested_encoding)
 from sandbox_kernel.vfs import make_vfs
 
 
@@ -190,6 +193,65 @@ def test_import_reads_the_buffers_in_place():
     assert result["entries"] == 3 and handler.fs.read_bytes("/workspace/in/d/f2") == b"file 2\n" * 1000
 
 
+# ----------------------------------------------------------------- base64 (text-only relays)
+def b64(data: bytes) -> str:
+    return base64.b64encode(data).decode()
+
+
+def test_base64_payloads_are_decoded(handler):
+    data = bytes(range(256)) * 10
+    ok(handler, op="write", path="/workspace/b.bin", buffers_base64=[b64(data)])
+    assert handler.fs.read_bytes("/workspace/b.bin") == data
+    blob = io.BytesIO()
+    with tarfile.open(fileobj=blob, mode="w") as tar:
+        info = tarfile.TarInfo("t.txt")
+        info.size = 2
+        tar.addfile(info, io.BytesIO(b"ok"))
+    raw = blob.getvalue()
+    parts = [b64(raw[:700]), b64(raw[700:])]  # one archive over several strings
+    result, _ = ok(handler, op="import", path="/workspace/imp", buffers_base64=parts)
+    assert result["entries"] == 1 and handler.fs.read_bytes("/workspace/imp/t.txt") == b"ok"
+
+
+@pytest.mark.parametrize("value,code", [
+    ("aGk=", "EINVAL"),              # not a list
+    ([1], "EINVAL"),                 # not strings
+    (["a*b="], "EINVAL"),            # not base64
+    (["aGk"], "EINVAL"),             # bad padding
+])
+def test_bad_base64_is_einval(handler, value, code):
+    assert err(handler, op="write", path="/workspace/x", buffers_base64=value) == code
+    assert not handler.fs.exists("/workspace/x")
+
+
+def test_base64_and_binary_together_is_einval(handler):
+    assert err(handler, [b"x"], op="write", path="/workspace/x", buffers_base64=[b64(b"y")]) == "EINVAL"
+
+
+def test_base64_size_is_checked_before_decoding(handler):
+    over = "A" * ((MAX_WRITE // 3 + 2) * 4)
+    assert err(handler, op="write", path="/workspace/x", buffers_base64=[over]) == "EFBIG"
+    room = handler.fs.max_bytes - handler.fs.bytes_used
+    assert err(handler, op="import", path="/workspace", buffers_base64=["A" * ((room // 3 + 8) * 4)]) == "ENOSPC"
+
+
+def test_open_negotiates_the_encoding():
+    assert requested_encoding({"encoding": "base64"}) == "base64"
+    for data in ({}, None, {"encoding": "utf-7"}, {"encoding": ["base64"]}, "base64"):
+        assert requested_encoding(data) == "binary"
+
+
+def test_replies_of_a_base64_comm_carry_no_buffers(handler):
+    ok(handler, [b"\xff\x00abc"], op="write", path="/workspace/r.bin")
+    reply, bufs = call(handler, op="read", path="/workspace/r.bin")
+    data, out = encode_payload(reply, bufs, "base64")
+    assert out == [] and base64.b64decode(data["buffers_base64"][0]) == b"\xff\x00abc"
+    assert data["result"] == reply["result"]
+    assert encode_payload(reply, bufs, "binary") == (reply, bufs)
+    listing = call(handler, op="list", path="/workspace")
+    assert encode_payload(*listing, "base64") == listing  # nothing to move
+
+
 json_values = hs.recursive(hs.none() | hs.booleans() | hs.integers() | hs.text(max_size=20),
                            lambda inner: hs.lists(inner, max_size=3) | hs.dictionaries(hs.text(max_size=8), inner, max_size=3),
                            max_leaves=8)
@@ -199,7 +261,8 @@ json_values = hs.recursive(hs.none() | hs.booleans() | hs.integers() | hs.text(m
 @given(op=hs.sampled_from(["list", "stat", "read", "write", "mkdir", "delete", "rename", "copy",
                            "export", "import", "watch", "unwatch", "nope"]),
        fields=hs.dictionaries(hs.sampled_from(["id", "path", "to", "offset", "length", "truncate",
-                                               "parents", "recursive", "chunk_size"]), json_values, max_size=5),
+                                               "parents", "recursive", "chunk_size", "buffers_base64"]),
+                              json_values, max_size=5),
        buffers=hs.lists(hs.binary(max_size=64), max_size=2))
 def test_fuzz_never_raises(op, fields, buffers):
     handler = VfsRequestHandler(make_vfs(1 << 16, 200))

@@ -1,12 +1,15 @@
 """The sandbox.vfs comm through a real kernel, with the Python client."""
 from __future__ import annotations
 
+import base64
+import hashlib
 import os
 import time
+import uuid
 
 import pytest
 
-from kernelclient import execute
+from kernelclient import execute, run_ok
 from sandbox_kernel.kernel.vfs_client import VfsClient, VfsError
 
 
@@ -22,7 +25,42 @@ def run_cell(kc, code: str, timeout: float = 30) -> dict:
 
 
 def test_open_reports_protocol_version(vfs):
-    assert vfs.protocol_version == 1
+    assert vfs.protocol_version == 2 and vfs.encoding == "binary"
+
+
+def test_base64_encoding_both_ways(kernel):
+    """A comm opened with encoding base64 (what a client behind a text-only relay uses): the
+    client's payloads and the kernel's replies travel in the JSON, no message has binary buffers."""
+    data = os.urandom(5 * 1024 * 1024 + 7) + b"\0\xff"  # two chunks
+    kc = kernel[1]
+    with VfsClient(kc, encoding="base64") as vfs:
+        assert vfs.encoding == "base64"
+        vfs.write_bytes("/workspace/b64.bin", data)
+        assert vfs.read_bytes("/workspace/b64.bin") == data
+        assert hashlib.sha256(data).hexdigest() in run_ok(kc, "sha256sum /workspace/b64.bin")
+        vfs.delete("/workspace/b64.bin")
+
+    # the same by hand, to see the messages themselves
+    comm_id = uuid.uuid4().hex
+    kc.shell_channel.send(kc.session.msg("comm_open", {"comm_id": comm_id, "target_name": "sandbox.vfs",
+                                                       "data": {"encoding": "base64"}}))
+    request = {"id": "w", "op": "write", "path": "/workspace/t.bin",
+               "buffers_base64": [base64.b64encode(b"\x00\xffhi").decode()]}
+    kc.shell_channel.send(kc.session.msg("comm_msg", {"comm_id": comm_id, "data": request}))
+    kc.shell_channel.send(kc.session.msg("comm_msg", {"comm_id": comm_id, "data": {
+        "id": "r", "op": "read", "path": "/workspace/t.bin"}}))
+    replies = {}
+    deadline = time.monotonic() + 30
+    while len(replies) < 3 and time.monotonic() < deadline:
+        msg = kc.get_iopub_msg(timeout=30)
+        if msg["msg_type"] == "comm_msg" and msg["content"]["comm_id"] == comm_id:
+            assert not msg["buffers"]
+            data_ = msg["content"]["data"]
+            replies[data_.get("id", data_.get("event"))] = data_
+    kc.shell_channel.send(kc.session.msg("comm_close", {"comm_id": comm_id, "data": {}}))
+    assert replies["open"]["encoding"] == "base64" and replies["open"]["protocol_version"] == 2
+    assert replies["w"]["ok"] and replies["w"]["result"]["size"] == 4
+    assert base64.b64decode(replies["r"]["buffers_base64"][0]) == b"\x00\xffhi"
 
 
 def test_file_made_by_shell_is_visible(kernel, vfs):

@@ -60,6 +60,15 @@ def test_state_persists_across_cells(kc):
     run_ok(kc, "cd /workspace")
 
 
+def test_history_lists_the_cells_run(kc):
+    run_ok(kc, "history -c")
+    run_ok(kc, "echo one-$((1 + 1))")
+    run_ok(kc, "for f in a b; do\n  echo $f\ndone")
+    listed = run_ok(kc, "history")
+    lines = [line.split(None, 1)[1] for line in listed.splitlines()]
+    assert lines == ["echo one-$((1 + 1))", "for f in a b; do   echo $f; done", "history"]  # as bash -i lists them, listed
+
+
 def test_output_streams_while_the_cell_runs(kc):
     msg_id = kc.execute("for i in 1 2 3; do echo $i; sleep 0.2; done")
     order = []
@@ -193,6 +202,23 @@ def test_read_uses_input_request(kc):
     messages = collect(kc, msg_id)
     assert shell_reply(kc, msg_id)["content"]["status"] == "ok"
     assert stream_text(messages) == "hi Ada\n"
+
+
+def test_read_s_asks_for_a_password_and_never_shows_it(kc):
+    """`read -s`: the input_request says password (the frontend hides what is typed), and the
+    answer is in no output of the cell."""
+    msg_id = kc.execute('read -s -p "Password: " pw; echo "got ${#pw} characters"; read -r plain; echo "$plain"',
+                        allow_stdin=True)
+    request = kc.get_stdin_msg(timeout=10)
+    assert request["content"] == {"prompt": "Password: ", "password": True}
+    kc.input("hunter2-secret")
+    request = kc.get_stdin_msg(timeout=10)
+    assert request["content"] == {"prompt": "", "password": False}  # a later plain read shows again
+    kc.input("visible")
+    messages = collect(kc, msg_id)
+    assert shell_reply(kc, msg_id)["content"]["status"] == "ok"
+    assert stream_text(messages) == "got 14 characters\nvisible\n"
+    assert "hunter2" not in json.dumps([m["content"] for m in messages])
 
 
 def test_read_without_stdin_is_end_of_file(kc):

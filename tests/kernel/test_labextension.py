@@ -14,7 +14,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from browserlab import chrome, jupyterlab, skip_unless_browser
+from browserlab import LabPage, chrome, jupyterlab, report_failure, skip_unless_browser
 
 ROOT = Path(__file__).resolve().parents[2]
 LABEXTENSION = ROOT / "sandbox_kernel" / "kernel" / "labextension"
@@ -31,7 +31,8 @@ def test_built_assets_are_complete_and_small():
     assert load.is_file(), f"{load} is missing: run `make labextension`"
     assert (LABEXTENSION / "install.json").is_file()
     static = list((LABEXTENSION / "static").iterdir())
-    assert sum(f.stat().st_size for f in static) < 200_000, "the bundle should only hold our code"
+    # our code and xterm.js (about 290 KB, the Sandbox terminal); JupyterLab's own packages are shared
+    assert sum(f.stat().st_size for f in static) < 450_000, "the bundle should only hold our code and xterm.js"
     assert not any(f.suffix == ".map" for f in static), "no source maps in the shipped assets"
 
 
@@ -81,6 +82,13 @@ def lab(tmp_path_factory, jupyter_data_dir):
     ])
     nb.metadata["kernelspec"] = {"name": "sandbox", "display_name": "Sandbox", "language": "bash"}
     nbformat.write(nb, root / "files.ipynb")
+    term = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell("%%js\nconst answer = 6 * 7;"),
+        nbformat.v4.new_code_cell("const answer = 6 * 7;"),
+        nbformat.v4.new_code_cell("sleep 3; ls /workspace; echo listed"),
+    ])
+    term.metadata["kernelspec"] = nb.metadata["kernelspec"]
+    nbformat.write(term, root / "term.ipynb")
     other = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("1 + 1")])
     other.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nbformat.write(other, root / "other.ipynb")
@@ -98,10 +106,7 @@ def lab(tmp_path_factory, jupyter_data_dir):
 @pytest.mark.timeout(150)
 def test_sandbox_files_panel(lab, tmp_path):
     from selenium.webdriver.common.action_chains import ActionChains
-    from selenium.common.exceptions import StaleElementReferenceException
-    from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
-    from selenium.webdriver.support.ui import WebDriverWait
 
     url, token, root = lab
     downloads = tmp_path / "downloads"
@@ -110,56 +115,26 @@ def test_sandbox_files_panel(lab, tmp_path):
                                  "download.prompt_for_download": False})
     screenshot = ROOT / "build" / "labextension.png"
     screenshot.parent.mkdir(exist_ok=True)
-    # the panel re-renders its rows on every change event: retry on stale references
-    wait = WebDriverWait(driver, 60, ignored_exceptions=(StaleElementReferenceException,))
-
-    def css(selector):
-        return driver.find_elements(By.CSS_SELECTOR, selector)
-
-    def row(path):
-        found = css(f'.jp-SandboxFiles-item[data-path="{path}"]')
-        return found[0] if found else None
-
-    def on_row(path, action):
-        def attempt(d):
-            element = row(path)
-            if element is None:
-                return False
-            action(element)
-            return True
-        wait.until(attempt)
-
-    def run_cell(index):
-        tab = [t for t in css(".lm-DockPanel-tabBar .lm-TabBar-tab") if "files.ipynb" in t.text]
-        tab[0].click()
-        wait.until(lambda d: css(".jp-Notebook .jp-Cell .cm-content")[index].is_displayed())
-        editor = css(".jp-Notebook .jp-Cell .cm-content")[index]
-        editor.click()
-        editor.send_keys(Keys.SHIFT, Keys.ENTER)
-
-    def idle(d):
-        return d.execute_script("const s = document.querySelector('.jp-Notebook-ExecutionIndicator');"
-                                "return s && s.getAttribute('data-status') === 'idle';")
-
+    page = LabPage(driver)
+    css, row, until = page.css, page.row, page.until
     try:
         driver.get(f"{url}/lab/tree/files.ipynb?token={token}")
-        wait.until(lambda d: css(".jp-Notebook .jp-Cell .cm-content"))
-        wait.until(idle)
+        until(lambda: css(".jp-Notebook .jp-Cell .cm-content"))
+        until(page.idle)
         # the panel opens by itself for a sandbox kernel and lists /workspace
-        wait.until(lambda d: css("#sandbox-files .jp-SandboxFiles-tree:not([hidden])"))
+        until(lambda: css("#sandbox-files .jp-SandboxFiles-tree:not([hidden])"))
         assert "/workspace" in css("#sandbox-files .jp-SandboxFiles-path")[0].text.replace(" ", "")
         assert row("/workspace/a.txt") is None
+        # JupyterLab's own server speaks the v1 websocket protocol: payloads travel as binary buffers
+        until(lambda: css("#sandbox-files")[0].get_attribute("data-encoding") == "binary")
 
         # a shell cell writes the file: the watch event makes it appear without a refresh
-        run_cell(0)
-        wait.until(lambda d: row("/workspace/a.txt"))
-        wait.until(lambda d: row("/workspace/a.txt").find_element(By.CSS_SELECTOR, ".jp-SandboxFiles-detail").text == "3 B")
+        page.run_cell(0, "files.ipynb")
+        until(lambda: page.row_detail("/workspace/a.txt") == "3 B")
 
         # open it in the editor and read it
-        on_row("/workspace/a.txt", lambda e: ActionChains(driver).double_click(e).perform())
-        wait.until(lambda d: css(".jp-SandboxFileEditor .cm-content"))
-        content = css(".jp-SandboxFileEditor .cm-content")[0]
-        wait.until(lambda d: content.text.strip() == "hi")
+        content = page.open_in_editor("/workspace/a.txt")
+        until(lambda: content.text.strip() == "hi")
         driver.save_screenshot(str(screenshot))
 
         # edit and save back (Ctrl+S); the panel's size follows through the watch event
@@ -167,101 +142,201 @@ def test_sandbox_files_panel(lab, tmp_path):
         content.send_keys(Keys.CONTROL, Keys.END)
         content.send_keys("there")
         content.send_keys(Keys.CONTROL, "s")
-        wait.until(lambda d: row("/workspace/a.txt").find_element(
-            By.CSS_SELECTOR, ".jp-SandboxFiles-detail").text == "8 B")
+        until(lambda: page.row_detail("/workspace/a.txt") == "8 B")
 
         # upload through the panel's file input (the same chunked write path as drag-and-drop)
         local = tmp_path / "upload.txt"
         local.write_bytes(b"uploaded\n")
         css("#sandbox-files .jp-SandboxFiles-fileInput")[0].send_keys(str(local))
-        wait.until(lambda d: row("/workspace/upload.txt"))
+        until(lambda: row("/workspace/upload.txt"))
 
         # the kernel sees both through its shell
-        run_cell(1)
-        wait.until(lambda d: any("uploaded" in e.text for e in css(".jp-OutputArea-output")))
-        output = [e.text for e in css(".jp-OutputArea-output") if "uploaded" in e.text][0]
+        page.run_cell(1, "files.ipynb")
+        output = page.wait_output("uploaded")
         assert output.startswith("hi\nthereuploaded\n"), output  # the edit added no newline
 
         # drag-and-drop a file from the desktop: 5 MiB + 123 bytes goes as two chunked writes
         size = 5 * 1024 * 1024 + 123
-        driver.execute_script("""
-            const data = new Uint8Array(arguments[0]);
-            for (let i = 0; i < data.length; i++) data[i] = i % 251;
-            const transfer = new DataTransfer();
-            transfer.items.add(new File([data], 'big.bin'));
-            const tree = document.querySelector('#sandbox-files .jp-SandboxFiles-tree');
-            for (const type of ['dragenter', 'dragover', 'drop'])
-                tree.dispatchEvent(new DragEvent(type, {dataTransfer: transfer, bubbles: true, cancelable: true}));
-        """, size)
-        wait.until(lambda d: row("/workspace/big.bin"))
-        run_cell(2)
+        page.drop_file("big.bin", size)
+        until(lambda: row("/workspace/big.bin"))
+        page.run_cell(2, "files.ipynb")
         expected = hashlib.sha256(bytes(i % 251 for i in range(size))).hexdigest()
-        wait.until(lambda d: any(expected in e.text for e in css(".jp-OutputArea-output")))
-        assert f"{size}\n{expected}" in "\n".join(e.text for e in css(".jp-OutputArea-output"))
+        page.wait_output(expected)
+        assert f"{size}\n{expected}" in "\n".join(page.outputs())
 
         # download through the context menu: the browser saves the bytes
-        on_row("/workspace/a.txt", lambda e: ActionChains(driver).context_click(e).perform())
-        wait.until(lambda d: [e for e in css(".lm-Menu-item") if e.text.startswith("Download")])
-        [e for e in css(".lm-Menu-item") if e.text.startswith("Download")][0].click()
-        wait.until(lambda d: (downloads / "a.txt").is_file() and (downloads / "a.txt").read_bytes())
+        page.context_menu("/workspace/a.txt", "Download")
+        until(lambda: (downloads / "a.txt").is_file() and (downloads / "a.txt").read_bytes())
         assert (downloads / "a.txt").read_bytes() == b"hi\nthere"
 
         # delete through the context menu, with a confirmation dialog
-        on_row("/workspace/upload.txt", lambda e: ActionChains(driver).context_click(e).perform())
-        wait.until(lambda d: [e for e in css(".lm-Menu-item") if e.text.startswith("Delete")])
-        [e for e in css(".lm-Menu-item") if e.text.startswith("Delete")][0].click()
-        wait.until(lambda d: css(".jp-Dialog .jp-mod-accept"))
+        page.context_menu("/workspace/upload.txt", "Delete")
+        until(lambda: css(".jp-Dialog .jp-mod-accept"))
         assert "upload.txt" in css(".jp-Dialog-body")[0].text
         css(".jp-Dialog .jp-mod-accept")[0].click()
-        wait.until(lambda d: row("/workspace/upload.txt") is None)
+        until(lambda: row("/workspace/upload.txt") is None)
 
         # new folder (toolbar) and rename (F2), each through a dialog
         css('#sandbox-files .jp-SandboxFiles-button[data-command="new-folder"]')[0].click()
-        wait.until(lambda d: css(".jp-Dialog input"))
+        until(lambda: css(".jp-Dialog input"))
         css(".jp-Dialog input")[0].send_keys("sub")
         css(".jp-Dialog .jp-mod-accept")[0].click()
-        wait.until(lambda d: row("/workspace/sub") and row("/workspace/sub").get_attribute("data-type") == "dir")
-        on_row("/workspace/a.txt", lambda e: e.click())
+        until(lambda: row("/workspace/sub") and row("/workspace/sub").get_attribute("data-type") == "dir")
+        page.on_row("/workspace/a.txt", lambda e: e.click())
         driver.switch_to.active_element.send_keys(Keys.F2)
-        wait.until(lambda d: css(".jp-Dialog input"))
+        until(lambda: css(".jp-Dialog input"))
         field = css(".jp-Dialog input")[0]
         field.send_keys(Keys.CONTROL, "a")
         field.send_keys("sub/b.txt")
         css(".jp-Dialog .jp-mod-accept")[0].click()
-        wait.until(lambda d: row("/workspace/a.txt") is None)
-        on_row("/workspace/sub", lambda e: e.click())  # expand
-        wait.until(lambda d: row("/workspace/sub/b.txt"))
+        until(lambda: row("/workspace/a.txt") is None)
+        page.on_row("/workspace/sub", lambda e: e.click())  # expand
+        until(lambda: row("/workspace/sub/b.txt"))
 
         # a kernel restart gives a fresh sandbox: the panel reconnects and re-lists
         [e for e in css(".lm-MenuBar-item") if e.text == "Kernel"][0].click()
-        wait.until(lambda d: [e for e in css(".lm-Menu-item") if e.text.startswith("Restart Kernel…")])
+        until(lambda: [e for e in css(".lm-Menu-item") if e.text.startswith("Restart Kernel…")])
         [e for e in css(".lm-Menu-item") if e.text.startswith("Restart Kernel…")][0].click()
-        wait.until(lambda d: css(".jp-Dialog .jp-mod-accept"))
+        until(lambda: css(".jp-Dialog .jp-mod-accept"))
         css(".jp-Dialog .jp-mod-accept")[0].click()
-        wait.until(lambda d: row("/workspace/sub") is None)
-        wait.until(idle)
-        run_cell(0)
-        wait.until(lambda d: row("/workspace/a.txt"))
+        until(lambda: row("/workspace/sub") is None)
+        until(page.idle)
+        page.run_cell(0, "files.ipynb")
+        until(lambda: row("/workspace/a.txt"))
 
         # the breadcrumb goes to / and shows the top-level directories
         [e for e in css(".jp-SandboxFiles-crumb") if e.get_attribute("data-root") == "/"][0].click()
-        wait.until(lambda d: row("/workspace") and row("/tmp"))
+        until(lambda: row("/workspace") and row("/tmp"))
 
         # a notebook with another kernel: the panel says so; back on the sandbox notebook, files again
         css('.jp-SideBar .lm-TabBar-tab[data-id="filebrowser"]')[0].click()
-        wait.until(lambda d: [e for e in css(".jp-DirListing-item") if "other.ipynb" in e.text])
+        until(lambda: [e for e in css(".jp-DirListing-item") if "other.ipynb" in e.text])
         item = [e for e in css(".jp-DirListing-item") if "other.ipynb" in e.text][0]
         ActionChains(driver).double_click(item).perform()
         css('.jp-SideBar .lm-TabBar-tab[data-id="sandbox-files"]')[0].click()
-        wait.until(lambda d: "does not use the Sandbox kernel" in css("#sandbox-files .jp-SandboxFiles-message")[0].text)
+        until(lambda: "does not use the Sandbox kernel" in css("#sandbox-files .jp-SandboxFiles-message")[0].text)
         assert not css("#sandbox-files .jp-SandboxFiles-tree")[0].is_displayed()
         [t for t in css(".lm-DockPanel-tabBar .lm-TabBar-tab") if "files.ipynb" in t.text][0].click()
-        wait.until(lambda d: row("/workspace"))
+        until(lambda: row("/workspace"))
     except Exception:
+        report_failure(driver, screenshot, root / "lab.log")
+        raise
+    finally:
+        driver.quit()
+
+
+def token_classes(driver, cell: int, word: str) -> str:
+    """The CSS classes of the highlighted token ``word`` in cell ``cell``'s editor."""
+    return driver.execute_script("""
+        const line = document.querySelectorAll('.jp-Notebook .jp-Cell .cm-content')[arguments[0]];
+        for (const span of line.querySelectorAll('span'))
+            if (span.textContent === arguments[1]) return span.className;
+        return '';""", cell, word)
+
+
+@pytest.mark.browser
+@pytest.mark.timeout(150)
+def test_js_cells_are_highlighted_as_javascript(lab):
+    """A `%%js` cell's editor is JavaScript: `const` is a keyword there, plain text in a shell cell."""
+    url, token, root = lab
+    driver = chrome("1280,800")
+    page = LabPage(driver)
+    try:
+        page.open(url, token, "term.ipynb")
+        page.until(lambda: token_classes(driver, 0, "const"))
+        assert token_classes(driver, 1, "const") == "", "shell cells stay shell"
+        keyword = token_classes(driver, 0, "const")
+        # typing %%js into a shell cell switches it; removing the magic switches it back
+        editor = page.css(".jp-Notebook .jp-Cell .cm-content")[1]
+        editor.click()
+        from selenium.webdriver.common.keys import Keys
+        editor.send_keys(Keys.CONTROL, Keys.HOME)
+        editor.send_keys("%%js", Keys.ENTER)
+        page.until(lambda: token_classes(driver, 1, "const") == keyword)
+        editor.send_keys(Keys.CONTROL, Keys.HOME)
+        editor.send_keys(Keys.SHIFT, Keys.DOWN)
+        editor.send_keys(Keys.DELETE)
+        page.until(lambda: token_classes(driver, 1, "const") == "")
+    except Exception:
+        report_failure(driver, ROOT / "build" / "highlight.png", root / "lab.log")
+        raise
+    finally:
+        driver.quit()
+
+
+@pytest.mark.browser
+@pytest.mark.timeout(180)
+def test_sandbox_terminal(lab):
+    """The Sandbox terminal: a prompt, a command and its output, line editing, a resize the shell
+    sees in COLUMNS, Ctrl-C of a sleep, closing stops the running command, Ctrl-D exits."""
+    from selenium.webdriver.common.keys import Keys
+
+    url, token, root = lab
+    driver = chrome("1280,900")
+    page = LabPage(driver)
+    screenshot = ROOT / "build" / "terminal.png"
+    screenshot.parent.mkdir(exist_ok=True)
+
+    def screen() -> str:
+        rows = page.css(".jp-SandboxTerminal:not(.lm-mod-hidden) .xterm-rows")
+        return rows[-1].text if rows else ""
+
+    def type_keys(*keys) -> None:
+        page.css(".jp-SandboxTerminal:not(.lm-mod-hidden) .xterm-helper-textarea")[-1].send_keys(*keys)
+
+    def open_terminal() -> None:
+        page.css('#sandbox-files .jp-SandboxFiles-button[data-command="terminal"]')[0].click()
+        page.until(lambda: "user@sandbox:/workspace$" in screen())
+
+    try:
+        page.open(url, token, "term.ipynb")
+        page.until(lambda: page.css("#sandbox-files .jp-SandboxFiles-tree:not([hidden])"))
+        open_terminal()
+        type_keys("echo hello-$((6*7))", Keys.ENTER)
+        page.until(lambda: "hello-42" in screen())
+        # line editing: cursor left twice, backspace, insert
+        type_keys("echo abc", Keys.LEFT, Keys.LEFT, Keys.BACKSPACE, "X", Keys.ENTER)
+        page.until(lambda: "\nXbc" in screen())
+        # history: Up brings back the last command
+        type_keys(Keys.UP, Keys.UP, Keys.ENTER)
+        page.until(lambda: screen().count("hello-42") == 2)
         driver.save_screenshot(str(screenshot))
-        logs = (root / "lab.log").read_text(errors="replace")[-2000:]
-        console = "\n".join(str(e) for e in driver.get_log("browser"))[-2000:]
-        print(f"JupyterLab log tail:\n{logs}\nbrowser console:\n{console}")
+
+        # resize: the fit addon follows the window, the shell sees the new size
+        def columns(name: str) -> int:
+            type_keys(f"echo {name}=$COLUMNS", Keys.ENTER)
+            page.until(lambda: re.search(rf"^{name}=(\d+)$", screen(), re.M))
+            return int(re.search(rf"^{name}=(\d+)$", screen(), re.M).group(1))
+        wide = columns("wide")
+        width = "return document.querySelector('.jp-SandboxTerminal .xterm-screen').clientWidth"
+        before = driver.execute_script(width)
+        driver.set_window_size(800, 900)
+        page.until(lambda: driver.execute_script(width) < before)  # the fit ran: the kernel has the size
+        narrow = columns("narrow")
+        assert 20 < narrow < wide and wide > 80, (narrow, wide)  # 80: xterm's size before the fit
+
+        # Ctrl-C interrupts a running command and gives the prompt back
+        type_keys("sleep 100", Keys.ENTER)
+        page.until(lambda: "sleep 100" in screen())
+        prompts = screen().count("user@sandbox:")
+        type_keys(Keys.CONTROL, "c")
+        page.until(lambda: screen().count("user@sandbox:") > prompts and "^C" in screen())
+
+        # closing the tab stops what runs in it: the file is never written
+        type_keys("sleep 2; echo leaked > /workspace/leak.txt", Keys.ENTER)
+        page.until(lambda: "leak.txt" in screen())
+        tab = [t for t in page.css(".lm-DockPanel-tabBar .lm-TabBar-tab") if "Sandbox terminal" in t.text][0]
+        tab.find_element("css selector", ".lm-TabBar-tabCloseIcon").click()
+        page.until(lambda: not page.css(".jp-SandboxTerminal"))
+        page.run_cell(2, "term.ipynb")  # waits 3 s in the kernel, then lists the folder
+        assert "leak.txt" not in page.wait_output("listed")
+
+        # Ctrl-D on an empty line ends the shell
+        open_terminal()
+        type_keys(Keys.CONTROL, "d")
+        page.until(lambda: "the shell exited (status 0)" in screen())
+    except Exception:
+        report_failure(driver, screenshot, root / "lab.log")
         raise
     finally:
         driver.quit()

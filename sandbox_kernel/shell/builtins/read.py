@@ -122,6 +122,7 @@ async def b_read(sh, argv, fds):
     prompt = None
     timeout = None
     fd = 0
+    secret = False
     args = argv[1:]
     i = 0
     while i < len(args) and args[i].startswith("-") and args[i] != "-":
@@ -135,6 +136,7 @@ async def b_read(sh, argv, fds):
             if c in "rse":
                 if c == "r":
                     raw = True
+                secret = secret or c == "s"
                 j += 1
                 continue
             if c in "adnNptui":
@@ -187,6 +189,8 @@ async def b_read(sh, argv, fds):
     if prompt is not None and getattr(stream, "interactive", False):
         # like bash, the prompt shows only when input comes from a terminal (the notebook)
         stream.prompt = prompt
+    if getattr(stream, "interactive", False):
+        stream.password = secret  # -s: the notebook's input box hides the answer
     delim_b = delim.encode("utf-8", "surrogateescape")
 
     async def read_data():

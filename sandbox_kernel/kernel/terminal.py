@@ -1,0 +1,340 @@
+"""The ``sandbox.terminal`` comm: an interactive shell for a terminal emulator (xterm.js in the
+JupyterLab extension), documented in docs/comm-protocol.md.
+
+The terminal sends keys as they are typed; the line discipline is here: a prompt, line editing
+(cursor keys, Home/End, Backspace, Delete, Ctrl-A/E/U/K), history (Up/Down), Ctrl-C (drops the
+line, or interrupts the running command), Ctrl-D (end of input; on an empty prompt it ends the
+session). A submitted line runs in a shell of its own (``Sandbox.new_engine("sh")``: the
+notebook's files, not its variables) through ``Sandbox.run``, so a command has the notebook's
+limits (wall time, output) and never disturbs a running cell. ``TerminalSession`` is
+transport-free; ``register_terminal_comm`` binds it to an ipykernel CommManager.
+"""
+from __future__ import annotations
+
+import asyncio
+import codecs
+import re
+from collections import deque
+from typing import Any, Callable
+
+from ..engine import CancelToken, Streams
+from ..sandbox import EngineUnavailable, Sandbox
+
+TARGET_NAME = "sandbox.terminal"
+PROTOCOL_VERSION = 1
+HISTORY_LINES = 1000
+#: a line longer than this is cut (what a paste of a whole file into the prompt gets)
+MAX_LINE = 64 * 1024
+#: keys waiting while a command runs (typeahead) beyond this are dropped
+MAX_TYPEAHEAD = 64 * 1024
+HOME = "/home/user"
+#: one key: an escape sequence (CSI with parameters, SS3, or ESC + char) or one character
+KEY = re.compile(r"\x1b\[[0-9;?]*[@-~]|\x1bO.|\x1b.|[\s\S]", re.S)
+#: an escape sequence that may still be arriving (the rest comes in the next message)
+PARTIAL_ESCAPE = re.compile(r"\x1b(\[[0-9;?]*|O)?\Z")
+EXIT_LINE = re.compile(r"\s*(exit|logout)(\s+[0-9]+)?\s*\Z")
+
+
+class LineEditor:
+    """The line being typed and its cursor; every edit returns the terminal output that shows it."""
+
+    def __init__(self, prompt: str = "", echo: bool = True) -> None:
+        self.prompt = prompt
+        self.echo = echo
+        self.text = ""
+        self.cursor = 0
+
+    def redraw(self) -> str:
+        if not self.echo:
+            return ""
+        back = len(self.text) - self.cursor
+        return "\r" + self.prompt + self.text + "\x1b[K" + (f"\x1b[{back}D" if back else "")
+
+    def insert(self, chars: str) -> str:
+        chars = chars[:MAX_LINE - len(self.text)]
+        self.text = self.text[:self.cursor] + chars + self.text[self.cursor:]
+        self.cursor += len(chars)
+        if self.echo and self.cursor == len(self.text):
+            return chars  # typing at the end: no redraw
+        return self.redraw()
+
+    def replace(self, text: str) -> str:
+        self.text, self.cursor = text[:MAX_LINE], min(len(text), MAX_LINE)
+        return self.redraw()
+
+    def key(self, key: str) -> str:
+        """Apply an editing key; '' when the key is not an editing key or changes nothing."""
+        text, at = self.text, self.cursor
+        if key in ("\x7f", "\b") and at:
+            self.text, self.cursor = text[:at - 1] + text[at:], at - 1
+        elif key == "\x1b[3~" and at < len(text):
+            self.text = text[:at] + text[at + 1:]
+        elif key == "\x1b[D" and at:
+            self.cursor -= 1
+        elif key == "\x1b[C" and at < len(text):
+            self.cursor += 1
+        elif key in ("\x01", "\x1b[H", "\x1bOH", "\x1b[1~"):
+            self.cursor = 0
+        elif key in ("\x05", "\x1b[F", "\x1bOF", "\x1b[4~"):
+            self.cursor = len(text)
+        elif key == "\x15":
+            self.text, self.cursor = text[at:], 0
+        elif key == "\x0b":
+            self.text = text[:at]
+        else:
+            return ""
+        return self.redraw()
+
+
+class TerminalOutput:
+    """An OutputSink that sends UTF-8 text to the terminal, newlines as CR LF (any thread)."""
+
+    def __init__(self, session: "TerminalSession") -> None:
+        self.session = session
+        self.decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+
+    def write(self, data: bytes) -> None:
+        text = self.decoder.decode(bytes(data))
+        if text:
+            self.session.output_threadsafe(text.replace("\r\n", "\n").replace("\n", "\r\n"))
+
+
+class TerminalSession:
+    """One terminal: keys in through ``feed``, output out through ``send(message)``."""
+
+    def __init__(self, sandbox: Sandbox, send: Callable[[dict], None], cols: int = 80, rows: int = 24) -> None:
+        self.sandbox = sandbox
+        self.send = send
+        self.cols, self.rows = cols, rows
+        self.size_changed = True
+        self.shell: Any = None
+        self.history: deque[str] = deque(maxlen=HISTORY_LINES)
+        self.history_at = 0  # index into history while browsing with Up/Down; len = the new line
+        self.draft = ""
+        self.editor = LineEditor()
+        self.pending = ""  # the start of an escape sequence cut by the transport
+        self.typeahead: deque[str] = deque()  # lines typed while a command ran (no read waiting)
+        self.task: asyncio.Task | None = None
+        self.cancel: CancelToken | None = None
+        self.reading: asyncio.Future | None = None  # a command's `read` waiting for a line
+        self.closed = False
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+    # ----------------------------------------------------------------- output
+    def output(self, text: str) -> None:
+        if text and not self.closed:
+            self.send({"type": "output", "data": text})
+
+    def output_threadsafe(self, text: str) -> None:
+        loop = self.loop
+        if loop is None or loop.is_closed():
+            return
+        try:
+            if asyncio.get_running_loop() is loop:
+                self.output(text)
+                return
+        except RuntimeError:
+            pass
+        loop.call_soon_threadsafe(self.output, text)
+
+    def prompt_text(self) -> str:
+        cwd = self.shell.cwd() if self.shell is not None else "/workspace"
+        if cwd == HOME or cwd.startswith(HOME + "/"):
+            cwd = "~" + cwd[len(HOME):]
+        return f"\x1b[1;32muser@sandbox\x1b[0m:\x1b[1;34m{cwd}\x1b[0m$ "
+
+    # ----------------------------------------------------------------- lifecycle
+    def start(self) -> None:
+        self.loop = asyncio.get_running_loop()
+        try:
+            self.shell = self.sandbox.new_engine("sh")
+        except EngineUnavailable as e:
+            self.output(f"sandbox terminal: {e}\r\n")
+            self.finish(1)
+            return
+        self.show_prompt()
+
+    def show_prompt(self) -> None:
+        self.editor = LineEditor(self.prompt_text())
+        self.history_at = len(self.history)
+        self.output(self.editor.redraw())
+
+    def resize(self, cols: Any, rows: Any) -> None:
+        if isinstance(cols, int) and isinstance(rows, int) and 1 <= cols <= 10_000 and 1 <= rows <= 10_000:
+            self.cols, self.rows = cols, rows
+            self.size_changed = True
+
+    def finish(self, status: int) -> None:
+        """End the session (exit, Ctrl-D, or the client closed): the running command stops."""
+        if not self.closed:
+            self.send({"type": "exit", "status": status})
+            self.close()
+
+    def close(self) -> None:
+        """Nothing more goes out; the running command stops, a waiting read gets end of input."""
+        self.closed = True
+        if self.cancel is not None:
+            self.cancel.set("interrupt")
+        if self.reading is not None and not self.reading.done():
+            self.reading.set_result(None)
+
+    # ----------------------------------------------------------------- keys
+    def feed(self, data: str) -> None:
+        data = self.pending + data
+        self.pending = ""
+        partial = PARTIAL_ESCAPE.search(data)
+        if partial and partial.start() > len(data) - 16:
+            data, self.pending = data[:partial.start()], data[partial.start():]
+        run = []  # printable characters are inserted together
+        for key in KEY.findall(data):
+            if self.closed:
+                return
+            if key >= " " and key != "\x7f" and not key.startswith("\x1b"):
+                run.append(key)
+                continue
+            if run:
+                self.output(self.editor.insert("".join(run)))
+                run = []
+            self.key(key)
+        if run and not self.closed:
+            self.output(self.editor.insert("".join(run)))
+
+    def key(self, key: str) -> None:
+        editor = self.editor
+        if key in ("\r", "\n"):
+            self.enter()
+        elif key == "\x03":
+            self.interrupt()
+        elif key == "\x04":
+            if editor.text:
+                self.output(editor.key("\x1b[3~"))
+            elif self.reading is not None:
+                self.output("\r\n")
+                self.answer(None)
+            elif self.task is None:
+                self.output("exit\r\n")
+                self.finish(0)
+        elif key in ("\x1b[A", "\x1b[B") and self.task is None:
+            self.browse_history(-1 if key == "\x1b[A" else 1)
+        elif key == "\x0c" and self.task is None:
+            self.output("\x1b[H\x1b[2J" + editor.redraw())
+        elif key == "\t":
+            self.output(editor.insert("    "[:4 - editor.cursor % 4]))
+        else:
+            self.output(editor.key(key))
+
+    def browse_history(self, step: int) -> None:
+        target = self.history_at + step
+        if not 0 <= target <= len(self.history):
+            return
+        if self.history_at == len(self.history):
+            self.draft = self.editor.text
+        self.history_at = target
+        self.output(self.editor.replace(self.history[target] if target < len(self.history) else self.draft))
+
+    def enter(self) -> None:
+        line = self.editor.text
+        self.output("\r\n")
+        if self.reading is not None:
+            self.answer(line)
+        elif self.task is not None:
+            if sum(len(t) for t in self.typeahead) < MAX_TYPEAHEAD:
+                self.typeahead.append(line)
+            self.editor = LineEditor()
+        else:
+            self.submit(line)
+
+    def interrupt(self) -> None:
+        self.output("^C\r\n")
+        if self.task is not None:
+            self.typeahead.clear()
+            if self.cancel is not None:
+                self.cancel.set("interrupt")
+            if self.reading is not None:
+                self.answer(None)
+            self.editor = LineEditor()
+        else:
+            self.show_prompt()
+
+    def answer(self, line: str | None) -> None:
+        reading, self.reading = self.reading, None
+        self.editor = LineEditor()
+        if reading is not None and not reading.done():
+            reading.set_result(line)
+
+    # ----------------------------------------------------------------- commands
+    def submit(self, line: str) -> None:
+        if line.strip() and (not self.history or self.history[-1] != line):
+            self.history.append(line)
+        if EXIT_LINE.match(line):
+            status = line.split()[1:]
+            self.finish(int(status[0]) % 256 if status else 0)
+            return
+        if not line.strip():
+            self.show_prompt()
+            return
+        self.cancel = CancelToken()
+        self.editor = LineEditor()
+        self.task = asyncio.ensure_future(self.run(line, self.cancel))
+
+    async def read_line(self, prompt: str, password: bool = False) -> str | None:
+        """``Streams.input`` of a command: the next line typed (typeahead first)."""
+        if self.typeahead:
+            return self.typeahead.popleft()
+        if self.closed:
+            return None
+        self.editor = LineEditor(prompt, echo=not password)
+        self.output(prompt)
+        self.reading = asyncio.get_running_loop().create_future()
+        return await self.reading
+
+    async def run(self, line: str, cancel: CancelToken) -> None:
+        out = TerminalOutput(self)
+        streams = Streams(out, out, cancel, self.read_line, None)
+        try:
+            if self.size_changed:  # bash's checkwinsize: the size in COLUMNS and LINES
+                self.size_changed = False
+                await self.sandbox.run("sh", f"COLUMNS={self.cols} LINES={self.rows}",
+                                       Streams(out, out, CancelToken()), engine=self.shell)
+            await self.sandbox.run("sh", line, streams, engine=self.shell)
+        except Exception as e:  # a bug must not end the terminal
+            self.output(f"sandbox terminal: internal error: {type(e).__name__}: {e}\r\n")
+        finally:
+            self.task = None
+            self.cancel = None
+            self.reading = None
+        if self.closed:
+            return
+        waiting = list(self.typeahead)
+        self.typeahead.clear()
+        self.show_prompt()
+        if waiting:  # lines typed meanwhile run next, as in a terminal
+            self.typeahead.extend(waiting[1:])
+            self.output(self.editor.insert(waiting[0]))
+            self.enter()
+
+
+def register_terminal_comm(comm_manager, get_sandbox: Callable[[], Sandbox]) -> None:
+    """Register ``sandbox.terminal`` on an ipykernel CommManager."""
+
+    def on_open(comm, open_msg) -> None:
+        data = open_msg.get("content", {}).get("data") or {}
+        session = TerminalSession(get_sandbox(), lambda message: comm.send(message))
+        session.resize(data.get("cols"), data.get("rows"))
+
+        def on_msg(msg) -> None:
+            request = msg.get("content", {}).get("data")
+            if not isinstance(request, dict):
+                return
+            kind = request.get("type")
+            if kind == "input" and isinstance(request.get("data"), str):
+                session.feed(request["data"][:MAX_TYPEAHEAD])
+            elif kind == "resize":
+                session.resize(request.get("cols"), request.get("rows"))
+
+        comm.on_msg(on_msg)
+        comm.on_close(lambda msg: session.close())
+        comm.send({"event": "open", "protocol_version": PROTOCOL_VERSION, "target": TARGET_NAME})
+        session.start()
+
+    comm_manager.register_target(TARGET_NAME, on_open)
