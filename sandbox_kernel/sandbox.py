@@ -109,8 +109,10 @@ class Sandbox:
 
     # ----------------------------------------------------------------- running
     async def run(self, engine_name: str, cell: str, streams: Streams,
-                  limits: Limits | None = None) -> RunResult:
-        """Run ``cell`` in an engine with output limits and the wall-time limit applied."""
+                  limits: Limits | None = None, args: list[str] | None = None) -> RunResult:
+        """Run ``cell`` in an engine with output limits and the wall-time limit applied.
+        ``args`` (the cell magic's options) go to engines that take them. An engine's
+        ``prepare`` (set-up such as building and booting a VM) runs before the clock starts."""
         limits = limits or self.limits
         cancel = streams.cancel
         self._cancel = cancel
@@ -118,8 +120,7 @@ class Sandbox:
         out = LimitedSink(streams.stdout, limits.stdout_bytes, "stdout", streams.stderr)
         err = LimitedSink(streams.stderr, limits.stderr_bytes, "stderr")
         limited = Streams(out, err, cancel, streams.input, streams.display)
-        loop = asyncio.get_running_loop()
-        timer = loop.call_later(limits.wall_time, cancel.set, "timeout")
+        timer = None
         try:
             try:
                 eng = self.engine(engine_name)
@@ -127,9 +128,18 @@ class Sandbox:
                 msg = str(e)
                 err.write((msg + "\n").encode())
                 return RunResult(1, ErrorInfo("EngineUnavailable", msg, [msg]))
+            prepare = getattr(eng, "prepare", None)
+            if prepare is not None:
+                failed = await prepare(limited)
+                if failed is not None:
+                    return failed
+            timer = asyncio.get_running_loop().call_later(limits.wall_time, cancel.set, "timeout")
+            if args is not None:
+                return await eng.run(cell, limited, limits, args)  # type: ignore[call-arg]
             return await eng.run(cell, limited, limits)
         finally:
-            timer.cancel()
+            if timer is not None:
+                timer.cancel()
             self.current_display = previous_display
             if self._cancel is cancel:
                 self._cancel = None

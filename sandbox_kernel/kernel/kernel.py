@@ -419,7 +419,7 @@ class SandboxKernel(Kernel):
                 return CellOutcome(usage_error(f"%{name}: {where}{e.strerror or e}", "FileError"))
         if cell.has_code:
             value = outcome.result.value
-            outcome.result = await self.sandbox.run(cell.engine, cell.body, streams, self.sandbox.limits)
+            outcome.result = await self.sandbox.run(cell.engine, cell.body, streams, self.sandbox.limits, cell.args)
             outcome.result.value = outcome.result.value or value
         return outcome
 

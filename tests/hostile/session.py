@@ -22,12 +22,13 @@ class Session:
         self.loop = asyncio.new_event_loop()
         self.sandbox = Sandbox(Limits(**limits) if limits else None)
 
-    def run(self, code: str, engine: str = "sh", cancel: CancelToken | None = None):
-        """(RunResult, stdout, stderr, seconds)"""
+    def run(self, code: str, engine: str = "sh", cancel: CancelToken | None = None,
+            args: list[str] | None = None):
+        """(RunResult, stdout, stderr, seconds); ``args``: the cell magic's options."""
         out, err = Recorder(), Recorder()
         t = time.monotonic()
         result = self.loop.run_until_complete(
-            self.sandbox.run(engine, code, Streams(out, err, cancel or CancelToken())))
+            self.sandbox.run(engine, code, Streams(out, err, cancel or CancelToken()), None, args))
         return result, bytes(out.data), bytes(err.data), time.monotonic() - t
 
     def close(self) -> None:

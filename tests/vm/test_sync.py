@@ -127,7 +127,8 @@ def test_magic_commands(guest_image):
         assert "not running" in await engine.magic("status")
         assert "memory must be" in await engine.magic("config memory=5")
         assert "invalid host" in await engine.magic("config network=allow:bad_host!")
-        assert await engine.magic("config vcpus=2 memory=384") == "vcpus=2 memory=384 network=none"
+        assert (await engine.magic("config vcpus=2 memory=384")
+                == "vcpus=2 memory=384 user=user daemons=off sudo=off network=none")
         text = await engine.magic("start")
         assert "ready in" in text
         status = await engine.magic("status")
