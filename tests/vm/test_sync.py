@@ -114,7 +114,7 @@ def test_vm_command_with_pipeline_streams(guest_image):
         status, _, err = await _vm_command(sb, [])
         assert status == 2 and b"missing command" in err
         status, out, _ = await _vm_command(sb, ["--help"])
-        assert status == 0 and out.startswith(b"Usage: vm COMMAND")
+        assert status == 0 and out.startswith(b"Usage: vm [--root | --user] [--keep] COMMAND")
         status, _, err = await _vm_command(sb, ["no-such-cmd"])
         assert status == 127 and b"No such file" in err
     with_sandbox(body)
