@@ -89,7 +89,7 @@ class SetupProgress:
 
     def __call__(self, line: str) -> None:
         if self.display is None:
-            self.stderr.write((line + "\n").encode())
+            self.stderr.write((line + "\n").encode("utf-8", "surrogateescape"))  # guest names may be any bytes
             return
         self.line = line if line.startswith("vm: ") else f"vm: {line}"
         self.render(self.line)
@@ -475,7 +475,7 @@ class VmEngine:
             starting.result()
         except VmError as e:
             progress("vm: set-up failed")
-            streams.stderr.write(f"vm: {e}\n".encode())
+            streams.stderr.write(f"vm: {e}\n".encode("utf-8", "surrogateescape"))
             return RunResult(1, ErrorInfo("VMError", str(e).splitlines()[0], [str(e)]))
         finally:
             cancelled.cancel()
@@ -484,7 +484,7 @@ class VmEngine:
 
     async def run(self, cell: str, streams: Streams, limits: Limits, args: list[str] | None = None) -> RunResult:
         def progress(line: str) -> None:
-            streams.stderr.write((line + "\n").encode())
+            streams.stderr.write((line + "\n").encode("utf-8", "surrogateescape"))
 
         try:
             root, keep, rest = self.parse_options(args or [])

@@ -282,3 +282,77 @@ def test_agent_error_messages_are_bounded():
             client.writer.close()
     err = asyncio.run(main())
     assert len(err.strerror) <= 1000
+
+
+class FakeMachine:
+    """What VmEngine needs of a Machine, over a fake agent's client."""
+
+    def __init__(self, client: AgentClient) -> None:
+        self.client = client
+        self.alive = True
+        self.proc = None
+
+    def kill(self) -> None:
+        self.alive = False
+
+    async def _wait_exit(self, seconds: float) -> None:
+        pass
+
+
+def run_vm_cell_against(agent: FakeAgent, code: str = "true"):
+    """A %%vm cell through the real engine, its VM replaced by a fake agent."""
+    async def main():
+        from sandbox_kernel.engine import CancelToken, Streams
+
+        sandbox = Sandbox()
+        engine = sandbox.engine("vm")
+        client, task = await connect(agent)
+        machine = engine.machine = FakeMachine(client)
+        out, err = bytearray(), bytearray()
+
+        class Sink:
+            def __init__(self, buf):
+                self.buf = buf
+
+            def write(self, data):
+                self.buf.extend(data)
+        try:
+            result = await sandbox.run("vm", code, Streams(Sink(out), Sink(err), CancelToken()))
+        finally:
+            task.cancel()
+            client.writer.close()
+        return result, err.decode("utf-8", "surrogateescape"), machine, engine
+    return asyncio.run(main())
+
+
+def test_a_malformed_reply_ends_the_vm_not_the_kernel():
+    class BadExit(FakeAgent):  # EXIT whose payload does not parse
+        async def serve(self, reader, writer):
+            while True:
+                _, _, type_, rid, n = P.HEADER.unpack(await reader.readexactly(P.HEADER.size))
+                await reader.readexactly(n)
+                if type_ == P.EXEC:
+                    writer.write(P.frame(P.EXIT, rid, b"\x00\x12\x00\x00\x00\x03abc"))
+                elif type_ == P.LIST:
+                    writer.write(P.frame(P.OK, rid))
+                else:
+                    writer.write(P.frame(P.OK, rid))
+                await writer.drain()
+    result, err, machine, engine = run_vm_cell_against(BadExit([]))
+    assert result.status == 1 and result.error.ename == "VMError" and "malformed reply" in result.error.evalue
+    assert not machine.alive and "malformed reply" in err
+    # a malformed listing after the command: the same, and nothing is copied back
+    result, err, machine, engine = run_vm_cell_against(FakeAgent([b"\x00\x14\x00\x00\x10\x00" + b"x" * 10]))
+    assert result.status == 0
+    assert not machine.alive and "malformed reply" in err and "nothing more was copied back" in err
+    assert engine.sandbox.fs.listdir("/workspace") == []
+
+
+def test_guest_names_that_are_not_utf8_are_reported_not_fatal():
+    def prepare(fs, sync, agent):
+        fs.max_bytes = fs.bytes_used + 10
+    agent = FakeAgent([entry(b"caf\xe9.txt", size=100)])
+    fs, [notes], _ = sync_out_with(agent, prepare)
+    assert notes == ["vm: sync: /workspace/caf\udce9.txt: not copied back: quota of the sandbox filesystem exceeded"]
+    result, err, _, _ = run_vm_cell_against(FakeAgent([entry(b"caf\xe9.txt", size=1 << 40)]))
+    assert result.status == 0 and "/workspace/caf\udce9.txt: not copied back" in err
