@@ -52,18 +52,18 @@ MAGIC_HELP = f"""\
   stop      power the VM off (the next use boots a fresh one)
   restart   stop, then start
   status    state, accelerator, uptime, memory, vcpus, boot mode
-  config    vcpus=1..16, memory=128..16384 (MB): for the next start;
+  config    for the next start: vcpus=1..16, memory=128..16384 (MB),
             network=none (no network card at all) or network=allow:example.org,*.pypi.org
             (HTTP/HTTPS only, through a host proxy that enforces the list and logs each access;
             HOST allows ports 80 and 443, HOST:PORT that port, *.DOMAIN its subdomains).
             The admin's policy is the widest a cell may ask for (default: none); a cell may
-            only narrow it. For the next start.
-            user={USER_NAME}|root: who %%vm cells and vm commands run as (default {USER_NAME}, uid 1000,
-            owner of /workspace); daemons=off|on: on lets processes a cell starts in the
-            background (&, nohup, setsid) outlive it, off (default) ends them with the cell
-            and empties /dev/shm; sudo=off|on: on installs a passwordless sudo in the VM.
-%%vm [--root | --user] [--keep]: this cell as root / as {USER_NAME}; --keep: its background
-  processes outlive it (as daemons=on). vm [--root | --user] [--keep] CMD: the same."""
+            only narrow it.
+            at once: user={USER_NAME}|root, who %%vm cells and vm commands run as (default
+            {USER_NAME}, uid 1000, owner of /workspace); daemons=off|on, whether processes a cell
+            starts in the background (&, nohup, setsid) outlive it (off: they end with the cell
+            and /dev/shm is emptied); sudo=off|on, a passwordless sudo in the VM.
+%%vm [--root | --user] [--keep]   this cell as root / as {USER_NAME}; --keep: like daemons=on
+vm [--root | --user] [--keep] CMD  the same for one command in a shell pipeline"""
 
 
 class VmError(Exception):
