@@ -21,7 +21,9 @@ $(STAMP): pyproject.toml
 system-deps:
 	@bash scripts/system-deps
 
+# the guest image build and first boot are set-up, done (with progress) before the tour's clock
 run: $(STAMP) system-deps
+	$(PY) -m sandbox_kernel vm-image
 	$(PY) -m sandbox_kernel run-tour
 
 # Jupyter Enterprise Gateway pins jupyter-client<7, which the kernel cannot share: it gets a venv

@@ -10,6 +10,7 @@ SUBCOMMANDS = {
     "install": ("sandbox_kernel.kernel.install", "install_main", "install the Jupyter kernelspec"),
     "kernel": ("sandbox_kernel.kernel.app", "kernel_main", "launch the kernel (used by kernel.json)"),
     "run-tour": ("sandbox_kernel.kernel.tour", "tour_main", "install the kernelspec into this Python's prefix, execute notebooks/tour.ipynb, write build/tour.ipynb"),
+    "vm-image": ("sandbox_kernel.vm.setup", "vm_image_main", "build the %%vm guest image if needed and start the VM once (make run does this before the tour)"),
 }
 
 

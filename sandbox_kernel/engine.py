@@ -124,6 +124,11 @@ class Streams:
 
 
 class Engine(Protocol):
+    """Optional: ``async prepare(cell, streams, limits, args) -> RunResult | None``, awaited before the cell's
+    wall time starts (set-up that is not the cell's: the VM's image build and boot); a
+    RunResult ends the run there. Engines whose cell magic takes options accept them as
+    ``run(cell, streams, limits, args)``."""
+
     name: str
 
     async def run(self, cell: str, streams: Streams, limits: Limits) -> RunResult: ...

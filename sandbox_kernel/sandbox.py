@@ -5,6 +5,7 @@ import asyncio
 import importlib
 import json
 import threading
+import time
 from typing import Any
 
 from .engine import CancelToken, DisplayFunc, Engine, ErrorInfo, RunResult, Streams
@@ -115,6 +116,8 @@ class Sandbox:
         self._closed = False
         #: The running run's ``Streams.display`` (None outside runs); the `display` command uses it.
         self.current_display: DisplayFunc | None = None
+        #: when the running cell's wall time started (after its engine's set-up), else None
+        self.clock_started: float | None = None
 
     # ----------------------------------------------------------------- engines
     def engine(self, name: str) -> Engine:
@@ -173,8 +176,11 @@ class Sandbox:
 
     # ----------------------------------------------------------------- running
     async def run(self, engine_name: str, cell: str, streams: Streams,
-                  limits: Limits | None = None, engine: Engine | None = None) -> RunResult:
+                  limits: Limits | None = None, args: list[str] | None = None,
+                  engine: Engine | None = None) -> RunResult:
         """Run ``cell`` in an engine with output limits and the wall-time limit applied.
+        ``args`` (the cell magic's options) go to engines that take them. An engine's
+        ``prepare`` (set-up such as building and booting a VM) runs before the clock starts.
         ``engine``: one from ``new_engine`` instead of the sandbox's own (its runs are not the
         sandbox's current run: ``interrupt`` and ``display`` stay with the notebook's)."""
         limits = limits or self.limits
@@ -190,8 +196,7 @@ class Sandbox:
         if own:
             self.current_display = display
         limited = Streams(out, err, cancel, streams.input, display)
-        loop = asyncio.get_running_loop()
-        timer = loop.call_later(limits.wall_time, cancel.set, "timeout")
+        timer = None
         try:
             try:
                 eng = self.engine(engine_name) if engine is None else engine
@@ -199,10 +204,22 @@ class Sandbox:
                 msg = str(e)
                 err.write((msg + "\n").encode())
                 return RunResult(1, ErrorInfo("EngineUnavailable", msg, [msg]))
+            prepare = getattr(eng, "prepare", None)
+            if prepare is not None:
+                failed = await prepare(cell, limited, limits, args)
+                if failed is not None:
+                    return failed
+            timer = asyncio.get_running_loop().call_later(limits.wall_time, cancel.set, "timeout")
+            if own:
+                self.clock_started = time.monotonic()
+            if args is not None:
+                return await eng.run(cell, limited, limits, args)  # type: ignore[call-arg]
             return await eng.run(cell, limited, limits)
         finally:
-            timer.cancel()
+            if timer is not None:
+                timer.cancel()
             if own:
+                self.clock_started = None
                 self.current_display = previous_display
             if self._cancel is cancel:
                 self._cancel = None

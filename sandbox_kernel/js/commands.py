@@ -1,8 +1,8 @@
 """`js` and `node`: run JavaScript in the sandbox (the JS engine does the work)."""
 from __future__ import annotations
 
-from .cmdline import HELP
 from ..commands.registry import CommandContext, command
+from .cmdline import HELP
 
 
 @command("js", "node", help=HELP)

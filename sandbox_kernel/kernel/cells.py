@@ -41,14 +41,14 @@ class CellRunner:
         STOP_GRACE seconds to stop, then cancel its task. Always returns an outcome."""
         task = asyncio.ensure_future(coro)
         limits = self.sandbox.limits
-        started = time.monotonic()
         cancelled_at: float | None = None
         while True:
             done, _ = await asyncio.wait({task}, timeout=0.1)
             if done:
                 break
             now = time.monotonic()
-            if not cancel.is_set() and now - started > limits.wall_time + STOP_GRACE:
+            started = self.sandbox.clock_started  # None during magics and an engine's set-up
+            if not cancel.is_set() and started is not None and now - started > limits.wall_time + STOP_GRACE:
                 cancel.set("timeout")  # backstop if the engine's own timer could not fire
             if cancel.is_set():
                 if cancelled_at is None:
@@ -88,7 +88,7 @@ class CellRunner:
                 if add_history is not None:
                     add_history(cell.body)
             value = outcome.result.value
-            outcome.result = await self.sandbox.run(cell.engine, cell.body, streams, self.sandbox.limits)
+            outcome.result = await self.sandbox.run(cell.engine, cell.body, streams, self.sandbox.limits, cell.args)
             outcome.result.value = outcome.result.value or value
         return outcome
 

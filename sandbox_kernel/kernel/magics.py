@@ -16,6 +16,8 @@ from ..vfs import USER_UID, FSError, export_tar, import_tar, normpath
 
 #: ``%%name`` -> engine.
 CELL_MAGICS = {"sh": "sh", "bash": "sh", "js": "js", "vm": "vm"}
+#: cell magics whose first line may carry options for their engine (``%%vm --root``)
+CELL_MAGICS_WITH_OPTIONS = {"vm"}
 #: ``%name`` -> one-line help.
 LINE_MAGICS = {
     "limits": "%limits [NAME=VALUE ...]  show or set this kernel's limits (e.g. wall_time=60 stdout_bytes=4M)",
@@ -43,6 +45,8 @@ class Cell:
     engine: str = "sh"
     body: str = ""
     line_magics: list[tuple[str, str]] = field(default_factory=list)
+    #: the cell magic's options (None: none given), for the engine to check
+    args: list[str] | None = None
 
     @property
     def has_code(self) -> bool:
@@ -74,9 +78,12 @@ def parse_cell(code: str) -> Cell:
         name = m.group(1)
         if name not in CELL_MAGICS:
             raise MagicError(f"unknown cell magic '%%{name}' (known: {known_cell_magics()})")
+        args = None
         if m.group(2).strip():
-            raise MagicError(f"%%{name} takes no arguments (put the code on the next lines)")
-        return Cell(CELL_MAGICS[name], "\n" * (i + 1) + "\n".join(lines[i + 1:]))
+            if name not in CELL_MAGICS_WITH_OPTIONS:
+                raise MagicError(f"%%{name} takes no arguments (put the code on the next lines)")
+            args = split_args(m.group(2))
+        return Cell(CELL_MAGICS[name], "\n" * (i + 1) + "\n".join(lines[i + 1:]), args=args)
     magics: list[tuple[str, str]] = []
     while i < len(lines):
         stripped = lines[i].strip()

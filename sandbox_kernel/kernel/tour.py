@@ -12,26 +12,66 @@ DEFAULT_NOTEBOOK = ROOT / "notebooks" / "tour.ipynb"
 DEFAULT_OUTPUT = Path("build") / "tour.ipynb"
 
 
-def summarize(nb) -> list[str]:
-    """One line per code cell: number, first source line, outcome, first output line."""
-    lines = []
-    for index, cell in enumerate(c for c in nb.cells if c.cell_type == "code"):
+class Progress:
+    """What nbclient reported per cell: sent (index in ``started``) and answered (``replies``:
+    index -> execute_reply status)."""
+
+    def __init__(self) -> None:
+        self.started: set[int] = set()
+        self.replies: dict[int, str] = {}
+
+    async def on_cell_execute(self, cell, cell_index: int) -> None:
+        self.started.add(cell_index)
+
+    async def on_cell_executed(self, cell, cell_index: int, execute_reply) -> None:
+        self.replies[cell_index] = (execute_reply or {}).get("content", {}).get("status", "ok")
+
+    def hooks(self) -> dict:
+        return {"on_cell_execute": self.on_cell_execute, "on_cell_executed": self.on_cell_executed}
+
+
+def outcome(cell, index: int, progress: Progress) -> tuple[str, bool]:
+    """(what happened to the cell, whether that is fine)."""
+    expected_error = "raises-exception" in cell.get("metadata", {}).get("tags", [])
+    if index not in progress.started:
+        return "not run", False
+    if index not in progress.replies:
+        return "did not finish", False
+    errors = [o for o in cell.get("outputs", []) if o.get("output_type") == "error"]
+    if progress.replies[index] != "ok" or errors:
+        name = errors[0].get("ename") if errors else progress.replies[index]
+        return (f"error {name} (expected)", True) if expected_error else (f"error {name}", False)
+    if expected_error:
+        return "ok (an error was expected)", False
+    return "ok", True
+
+
+def first_output(cell) -> str:
+    """The first line of its stdout, else of any output."""
+    shown = ""
+    for output in cell.get("outputs", []):
+        kind = output.get("output_type")
+        if kind == "stream" and output.get("name") == "stdout":
+            return output.get("text", "").strip().split("\n")[0]
+        if kind == "error" and not shown:
+            shown = str(output.get("evalue", ""))
+        elif kind == "stream" and not shown:
+            shown = output.get("text", "").strip().split("\n")[0]
+        elif kind in ("display_data", "execute_result") and not shown:
+            shown = "[" + ", ".join(sorted(output.get("data", {}))) + "]"
+    return shown
+
+
+def summarize(nb, progress: Progress) -> tuple[list[str], int]:
+    """One line per code cell (number, first source line, outcome, first output line) and
+    the number of cells that did not end as they should (not run, unfinished, failed)."""
+    lines, bad = [], 0
+    for number, (index, cell) in enumerate(((i, c) for i, c in enumerate(nb.cells) if c.cell_type == "code"), 1):
         source = cell.source.strip().splitlines()
-        first = source[0] if source else ""
-        outcome = "ok"
-        shown = ""
-        for output in cell.get("outputs", []):
-            kind = output.get("output_type")
-            if kind == "error":
-                expected = "raises-exception" in cell.get("metadata", {}).get("tags", [])
-                outcome = f"error {output.get('ename')}" + (" (expected)" if expected else "")
-                shown = shown or str(output.get("evalue", ""))
-            elif kind == "stream" and not shown:
-                shown = output.get("text", "").strip().split("\n")[0]
-            elif kind in ("display_data", "execute_result") and not shown:
-                shown = "[" + ", ".join(sorted(output.get("data", {}))) + "]"
-        lines.append(f"  [{index + 1:2}] {first[:38]:38}  {outcome:24} {shown[:60]}")
-    return lines
+        what, fine = outcome(cell, index, progress)
+        bad += not fine
+        lines.append(f"  [{number:2}] {(source[0] if source else '')[:38]:38}  {what:24} {first_output(cell)[:60]}")
+    return lines, bad
 
 
 def tour_main(argv: list[str]) -> int:
@@ -60,8 +100,9 @@ def tour_main(argv: list[str]) -> int:
     except (OSError, ValueError) as e:
         print(f"run-tour: cannot read {source}: {e}", file=sys.stderr)
         return 1
+    progress = Progress()
     client = NotebookClient(nb, timeout=args.timeout, kernel_name="sandbox",
-                            resources={"metadata": {"path": str(source.parent)}})
+                            resources={"metadata": {"path": str(source.parent)}}, **progress.hooks())
     started = time.monotonic()
     status = 0
     try:
@@ -78,7 +119,11 @@ def tour_main(argv: list[str]) -> int:
     nbformat.write(nb, out)
     code_cells = sum(1 for c in nb.cells if c.cell_type == "code")
     print(f"executed {source.name}: {code_cells} code cells in {elapsed:.1f} s -> {out}")
-    print("\n".join(summarize(nb)))
+    lines, bad = summarize(nb, progress)
+    print("\n".join(lines))
+    if bad:
+        status = 1
+        print(f"run-tour: {bad} of {code_cells} code cells did not run as expected", file=sys.stderr)
     if status == 0:
         print(f"open it in JupyterLab: make lab  (then {out})")
     return status

@@ -13,7 +13,8 @@ import os
 import platform
 from pathlib import Path
 
-from .image import GuestImage, cache_root
+from .guest.build import cache_root
+from .image import GuestImage
 from .machine import Machine, MachineConfig, VmStartError, qemu_version
 
 PROBE_SECONDS = 5.0

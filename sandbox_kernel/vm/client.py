@@ -11,6 +11,8 @@ from typing import Awaitable, Callable
 from . import protocol as P
 
 STDIN_WINDOW = 1 << 20  # bytes of stdin in flight before we wait for the agent's acks
+UNSOLICITED_KEPT = 100  # frames for no request kept (their first bytes) for tests and diagnosis
+MAX_MESSAGE = 1000      # characters of an agent's error message shown
 
 
 class AgentGone(ConnectionError):
@@ -83,9 +85,9 @@ class AgentClient:
                     self._accepted(req_id)
                     continue
                 req = self._requests.get(req_id)
-                if req is None:
-                    self.unsolicited.append((type_, payload))
-                    del self.unsolicited[:-100]
+                if req is None:  # e.g. the rest of a listing we stopped reading
+                    self.unsolicited.append((type_, payload[:4096]))
+                    del self.unsolicited[:-UNSOLICITED_KEPT]
                     continue
                 req.queue.put_nowait((type_, payload))
         except (asyncio.IncompleteReadError, ConnectionError, OSError) as e:
@@ -154,7 +156,8 @@ class AgentClient:
         info = P.field_map(payload)
         code = int(info.get(P.T_ERRNO, errno_mod.EIO))  # type: ignore[arg-type]
         message = info.get(P.T_MESSAGE, b"agent error")
-        raise AgentError(code, message.decode("utf-8", "replace") if isinstance(message, bytes) else str(message))
+        text = message.decode("utf-8", "replace") if isinstance(message, bytes) else str(message)
+        raise AgentError(code, text[:MAX_MESSAGE])
 
     async def _simple(self, type_: int, payload: bytes, timeout: float | None = 60) -> tuple[int, bytes]:
         """One request, one final answer (OK/DATA/PONG or ERROR)."""
@@ -179,32 +182,45 @@ class AgentClient:
     async def shutdown(self, timeout: float = 5) -> None:
         await self._simple(P.SHUTDOWN, b"", timeout)
 
-    async def stat(self, path: str) -> dict:
-        _, body = await self._simple(P.STAT, P.field(P.T_PATH, P.check_path(path)))
+    async def stat(self, path: str, user: tuple[int, int] | None = None) -> dict:
+        _, body = await self._simple(P.STAT, P.fields([(P.T_PATH, P.check_path(path)), *P.user_fields(user)]))
         info = P.field_map(body)
         return {"type": P.TYPE_NAMES.get(info.get(P.T_TYPE, 4), "other"), "mode": info.get(P.T_MODE),
                 "size": info.get(P.T_SIZE), "mtime_ns": info.get(P.T_MTIME_NS),
                 "target": info[P.T_TARGET].decode("utf-8", "surrogateescape") if P.T_TARGET in info else None}  # type: ignore[union-attr]
 
-    async def mkdir(self, path: str, parents: bool = False, mode: int = 0o755, mtime_ns: int | None = None) -> None:
-        items: list = [(P.T_PATH, P.check_path(path)), (P.T_MODE, mode), (P.T_FLAGS, P.RECURSIVE if parents else 0)]
+    async def mkdir(self, path: str, parents: bool = False, mode: int = 0o755, mtime_ns: int | None = None,
+                    user: tuple[int, int] | None = None) -> None:
+        items: list = [(P.T_PATH, P.check_path(path)), (P.T_MODE, mode), (P.T_FLAGS, P.RECURSIVE if parents else 0),
+                       *P.user_fields(user)]
         if mtime_ns is not None:
             items.append((P.T_MTIME_NS, mtime_ns))
         await self._simple(P.MKDIR, P.fields(items))
 
-    async def remove(self, path: str, recursive: bool = False) -> None:
-        await self._simple(P.REMOVE, P.fields([(P.T_PATH, P.check_path(path)), (P.T_FLAGS, P.RECURSIVE if recursive else 0)]))
+    async def remove(self, path: str, recursive: bool = False, user: tuple[int, int] | None = None) -> None:
+        await self._simple(P.REMOVE, P.fields([(P.T_PATH, P.check_path(path)), (P.T_FLAGS, P.RECURSIVE if recursive else 0),
+                                               *P.user_fields(user)]))
 
-    async def list(self, path: str, recursive: bool = False) -> list[dict]:
+    async def list(self, path: str, recursive: bool = False, user: tuple[int, int] | None = None,
+                   max_entries: int | None = None, max_bytes: int | None = None) -> list[dict]:
+        """The entries under ``path`` (names relative to it). ``max_entries`` / ``max_bytes``
+        bound what is accepted (EFBIG past them: the rest is not read into memory)."""
         req_id, req = self._open()
         entries: list[dict] = []
+        received = 0
         try:
             await self._send(P.LIST, req_id, P.fields([(P.T_PATH, P.check_path(path)),
-                                                      (P.T_FLAGS, P.RECURSIVE if recursive else 0)]))
+                                                      (P.T_FLAGS, P.RECURSIVE if recursive else 0),
+                                                      *P.user_fields(user)]))
             while True:
                 answer, body = await self._next(req, 120)
                 if answer == P.ENTRIES:
+                    received += len(body)
+                    if max_bytes is not None and received > max_bytes:
+                        raise AgentError(errno_mod.EFBIG, f"{path}: the listing is larger than {max_bytes >> 20} MiB")
                     entries.extend(P.parse_entries(body))
+                    if max_entries is not None and len(entries) > max_entries:
+                        raise AgentError(errno_mod.EFBIG, f"{path}: more than {max_entries} entries")
                 elif answer == P.OK:
                     return entries
                 elif answer == P.ERROR:
@@ -212,19 +228,22 @@ class AgentClient:
         finally:
             self._close(req_id)
 
-    async def read_chunk(self, path: str, offset: int, length: int = P.CHUNK) -> bytes:
+    async def read_chunk(self, path: str, offset: int, length: int = P.CHUNK,
+                         user: tuple[int, int] | None = None) -> bytes:
         if not 0 <= length <= P.CHUNK:
             raise P.ProtocolError(f"read length must be 0..{P.CHUNK}")
-        _, body = await self._simple(P.READ, P.fields([(P.T_PATH, P.check_path(path)), (P.T_OFFSET, offset),
-                                                      (P.T_LENGTH, length)]))
+        answer, body = await self._simple(P.READ, P.fields([(P.T_PATH, P.check_path(path)), (P.T_OFFSET, offset),
+                                                           (P.T_LENGTH, length), *P.user_fields(user)]))
+        if answer != P.DATA or len(body) > length:
+            raise P.MalformedReply(f"READ of {length} bytes answered with type {answer}, {len(body)} bytes")
         return body
 
-    async def read_file(self, path: str, limit: int | None = None) -> bytes:
+    async def read_file(self, path: str, limit: int | None = None, user: tuple[int, int] | None = None) -> bytes:
         """The whole file, in 1 MiB chunks; ``limit`` bounds the size (EFBIG past it)."""
         parts: list[bytes] = []
         offset = 0
         while True:
-            chunk = await self.read_chunk(path, offset)
+            chunk = await self.read_chunk(path, offset, user=user)
             parts.append(chunk)
             offset += len(chunk)
             if limit is not None and offset > limit:
@@ -233,7 +252,7 @@ class AgentClient:
                 return b"".join(parts)
 
     async def write_file(self, path: str, data: bytes, mode: int = 0o644, mtime_ns: int | None = None,
-                         parents: bool = False) -> None:
+                         parents: bool = False, user: tuple[int, int] | None = None) -> None:
         """Create or replace ``path`` with ``data`` in 1 MiB chunks (mtime set with the last)."""
         view = memoryview(data)
         offset = 0
@@ -243,7 +262,7 @@ class AgentClient:
             last = offset + len(chunk) >= len(data)
             flags = (P.WRITE_CREATE | P.WRITE_TRUNCATE if first else 0) | (P.WRITE_PARENTS if first and parents else 0)
             items: list = [(P.T_PATH, P.check_path(path)), (P.T_OFFSET, offset), (P.T_FLAGS, flags),
-                           (P.T_DATA, bytes(chunk))]
+                           (P.T_DATA, bytes(chunk)), *P.user_fields(user)]
             if first:
                 items.append((P.T_MODE, mode))
             if last and mtime_ns is not None:
@@ -256,14 +275,17 @@ class AgentClient:
                    stdin: "Callable[[], Awaitable[bytes]] | None" = None, timeout: float | None = None,
                    output_limit: int | None = None, pty: tuple[int, int] | None = None,
                    interactive: bool = False, stdin_on_request: "Callable[[], Awaitable[bytes]] | None" = None,
-                   pids_max: int | None = None, memory_max: int | None = None) -> "Execution":
+                   pids_max: int | None = None, memory_max: int | None = None,
+                   user: tuple[int, int] | None = None, keep: bool = False) -> "Execution":
         """Start ``argv`` in the guest; returns an Execution to stream and wait on.
         ``stdin`` is an async function returning the next chunk (b'' at end); with
         ``interactive`` input is given with ``Execution.write`` / ``close_input`` instead;
         ``stdin_on_request`` is called only when a guest process waits for input on an
         empty stdin (b'' ends the input). ``pty=(rows, cols)`` runs it on a pseudo-terminal
         (output all on "stdout"). ``pids_max`` / ``memory_max`` limit the command's cgroup
-        (memory is also capped by the agent at the guest's memory less a reserve)."""
+        (memory is also capped by the agent at the guest's memory less a reserve). ``user``
+        (uid, gid) runs it as that user (None: root). Without ``keep`` nothing the command
+        started outlives it (the agent kills its cgroup when it ends)."""
         if interactive:
             stdin = _QueueInput()
         if stdin is not None and stdin_on_request is not None:
@@ -279,6 +301,9 @@ class AgentClient:
         items += [(P.T_ENV, e) for e in P.check_words(env_words, "environment entries")]
         items.append((P.T_CWD, P.check_path(cwd)))
         flags = P.EXEC_STDIN if stdin is not None else P.EXEC_STDIN_DEMAND if stdin_on_request is not None else 0
+        if keep:
+            flags |= P.EXEC_KEEP
+        items += P.user_fields(user)
         if pty is not None:
             rows, cols = pty
             if not (1 <= rows <= 1000 and 1 <= cols <= 1000):

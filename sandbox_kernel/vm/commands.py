@@ -4,10 +4,12 @@ from __future__ import annotations
 from ..commands.registry import CommandContext, command
 
 VM_HELP = """\
-Usage: vm COMMAND [ARG]...
+Usage: vm [--root | --user] [--keep] COMMAND [ARG]...
 Run COMMAND in the notebook's Linux microVM (started on first use) with this pipeline's
-standard input and output. The sandbox's /workspace is synced into the VM before the command
-and the VM's changes are synced back after it.
+standard input and output, as the VM's user 'user' (--root: as root; the default follows
+%vm config user=). The sandbox's /workspace is synced into the VM before the command and the
+VM's changes are synced back after it. What COMMAND leaves running in the background ends
+with it, unless --keep (or %vm config daemons=on).
 
   cat data.csv | vm python3 -c 'import sys; print(len(sys.stdin.read()))'
 

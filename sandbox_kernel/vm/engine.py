@@ -1,14 +1,18 @@
 """VmEngine: ``%%vm`` cells and the ``vm`` command run in a QEMU microVM owned by the kernel.
 
 The VM starts on first use (resumed from a saved state of the guest image when there is one,
-else a full boot that then saves that state) and stays up until ``shutdown()``. Each run
-syncs the VFS ``/workspace`` in, runs the command through the guest agent with output
-streamed as it arrives, and syncs changes back. A crashed or hung guest is reported and
-replaced by a fresh VM on the next run.
+else a full boot that then saves that state) and stays up until ``shutdown()``. Building the
+image and starting the VM are set-up (``prepare``, before the cell's wall time starts, shown
+as one output updated in place). Each run syncs the VFS ``/workspace`` in, runs the command
+through the guest agent as the unprivileged ``user`` (root on request) with output streamed
+as it arrives, ends whatever the command left running (unless daemons are allowed), and
+syncs changes back. A crashed or hung guest is reported and replaced by a fresh VM on the
+next run.
 """
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import os
 import signal
@@ -19,19 +23,20 @@ from typing import Awaitable, Callable
 from ..chars import isdigits
 from ..engine import ErrorInfo, RunResult, Streams
 from ..limits import Limits, format_size
+from ..netpolicy import check_narrower, parse_allow_list
 from . import protocol as P
 from .accel import choose_accelerator
-from .client import AgentError, AgentGone, Execution
-from ..netpolicy import check_narrower, parse_allow_list
 from .accesslog import AccessLog
+from .client import AgentError, AgentGone, Execution
 from .egress import GUEST_PROXY_PORT, EgressProxy
+from .guest.build import SUDO_IN_IMAGE, USER_NAME, cache_root
 from .guestinput import GuestInputError, check_exec
 from .hostcap import HostFull, HostSlots, Slot
-from .image import GuestImage, ImageError, cache_root, ensure_image
+from .image import GuestImage, ImageError, ensure_image
 from .injection import SecretInjector
-from .tlsintercept import GUEST_TRUST_ENV, KernelCA, trust_in_guest, upstream_context
 from .machine import Machine, MachineConfig, VmStartError, qemu_available, qemu_version
 from .sync import ROOT, WorkspaceSync
+from .tlsintercept import GUEST_TRUST_ENV, KernelCA, trust_in_guest, upstream_context
 
 #: the host shell's variables that make no sense in the guest
 HOST_ONLY_ENV = {"PATH", "HOME", "PWD", "OLDPWD", "SHELL", "USER", "LOGNAME", "SHLVL", "HOSTNAME",
@@ -40,27 +45,72 @@ KILL_GRACE = 2.0   # seconds between the polite signal and SIGKILL
 HANG_GRACE = 5.0   # seconds after SIGKILL before the guest counts as hung
 RECENTLY_HEARD = 1.0  # seconds: an agent that answered this recently needs no liveness check
 HUNG_NOTICE = "the VM stopped answering (hung) and was killed"
+MALFORMED_NOTICE = "the VM agent sent a malformed reply (broken or compromised guest) and the VM was killed"
 MAX_MEMORY_MB = 16384
 MAX_VCPUS = 16
 RESUME_TIMEOUT = 20.0  # seconds before a resume that hangs gives way to a full boot
+SETUP_TICK = 1.0  # seconds between updates of the set-up progress output
+SUDO_PATH = "/usr/local/bin/sudo"
 
-MAGIC_HELP = """\
-%vm start | stop | restart | status | egress [N] | config [vcpus=N] [memory=MB] [network=...]
+MAGIC_HELP = f"""\
+%vm start | stop | restart | status | egress [N] | config [SETTING=VALUE ...]
   start     boot the VM now (otherwise the first %%vm cell or vm command does)
   stop      power the VM off (the next use boots a fresh one)
   restart   stop, then start
   status    state, accelerator, uptime, memory, vcpus, boot mode, secrets, host VM slots
   egress    this kernel's network accesses (allowed and denied, bytes up/down), the last N (50)
-  config    settings for the next start: vcpus=1..16, memory=128..16384 (MB),
+  config    for the next start: vcpus=1..16, memory=128..16384 (MB),
             network=none (no network card at all) or network=allow:example.org,*.pypi.org
             (HTTP/HTTPS only, through a host proxy that enforces the list and logs each access;
             HOST allows ports 80 and 443, HOST:PORT that port, *.DOMAIN its subdomains).
             The admin's policy is the widest a cell may ask for (default: none); a cell may
-            only narrow it."""
+            only narrow it.
+            at once: user={USER_NAME}|root, who %%vm cells and vm commands run as (default
+            {USER_NAME}, uid 1000, owner of /workspace); daemons=off|on, whether processes a cell
+            starts in the background (&, nohup, setsid) outlive it (off: they end with the cell
+            and /dev/shm is emptied); sudo=off|on, a passwordless sudo in the VM.
+%%vm [--root | --user] [--keep]   this cell as root / as {USER_NAME}; --keep: like daemons=on
+vm [--root | --user] [--keep] CMD  the same for one command in a shell pipeline"""
 
 
 class VmError(Exception):
     pass
+
+
+def on_off(flag: bool) -> str:
+    return "on" if flag else "off"
+
+
+class SetupProgress:
+    """Progress of the set-up (image build, VM start) as one output updated in place: a
+    display with its own id, re-rendered with the elapsed time while a step takes long.
+    Without a display (the CLI, tests) the lines go to stderr."""
+
+    def __init__(self, streams: Streams) -> None:
+        self.display = streams.display
+        self.stderr = streams.stderr
+        self.display_id = f"vm-setup-{os.getpid()}-{time.monotonic_ns()}"
+        self.started = time.monotonic()
+        self.line = ""
+        self.shown = False
+
+    def __call__(self, line: str) -> None:
+        if self.display is None:
+            self.stderr.write((line + "\n").encode("utf-8", "surrogateescape"))  # guest names may be any bytes
+            return
+        self.line = line if line.startswith("vm: ") else f"vm: {line}"
+        self.render(self.line)
+
+    def render(self, text: str) -> None:
+        self.display({"text/plain": text}, {}, self.display_id, self.shown)  # type: ignore[misc]
+        self.shown = True
+
+    async def tick(self) -> None:
+        """While a step is slow (a build takes tens of seconds), show that time passes."""
+        while self.display is not None:
+            await asyncio.sleep(SETUP_TICK)
+            if self.shown:
+                self.render(f"{self.line} ({time.monotonic() - self.started:.0f} s)")
 
 
 class VmEngine:
@@ -88,6 +138,9 @@ class VmEngine:
         self._notice: str | None = None  # why the previous VM went away, told at the next start
         self.save_states = os.environ.get("SANDBOX_KERNEL_VM_SAVE_STATE", "1") != "0"
         self.resume_states = True  # False: always a full boot (the benchmark's second path)
+        self.as_root = False        # %vm config user=root
+        self.keep_daemons = False   # %vm config daemons=on
+        self.sudo = False           # %vm config sudo=on (applied to the running VM, and at each start)
 
     # ------------------------------------------------------------------ lifecycle
     def _locks(self) -> tuple[asyncio.Lock, asyncio.Lock]:
@@ -134,7 +187,7 @@ class VmEngine:
                 raise VmError(str(e)) from None
             await self._take_slot(progress)
             try:
-                return await self._boot(image, progress)
+                return await self._start_machine(image, progress)
             except BaseException:
                 self._free_slot()
                 raise
@@ -156,45 +209,108 @@ class VmEngine:
         if slot is not None:
             slot.release()
 
-    async def _boot(self, image: GuestImage, progress: Callable[[str], None]) -> Machine:
+    async def _start_machine(self, image: GuestImage, progress: Callable[[str], None]) -> Machine:
         accel, self.accel_reason = await choose_accelerator(image)
         self.config.accel = accel
         state = self._state_path(image)
         started = time.monotonic()
         machine = None
+        try:
+            machine = await self._boot(image, state, accel, progress)
+            self._tell_secrets(progress)
+            if self.network != "none":
+                await self._enable_egress(machine, progress)
+            if self.sudo:
+                await self._apply_sudo(machine)
+        except BaseException:  # failed or cancelled (an interrupted set-up): no stray QEMU
+            if machine is not None:
+                machine.kill()
+            raise
+        self.machine = machine
+        self.sync.reset()
+        progress(f"vm: ready in {time.monotonic() - started:.2f} s")
+        return machine
+
+    async def _boot(self, image: GuestImage, state: Path, accel: str, progress: Callable[[str], None]) -> Machine:
+        """Resume from the saved state when there is one, else a full boot that saves it."""
         if self.resume_states and state.exists():
             progress(f"vm: starting the microVM ({accel.upper()}, resuming a saved state)...")
             machine = Machine.for_image(self.config, image)
             try:
                 await machine.start(state=state, timeout=min(RESUME_TIMEOUT, self.sandbox.policy.vm_boot_timeout))
+                return self._check_alive(machine)
             except VmStartError as e:
                 progress(f"vm: resume failed ({str(e).splitlines()[0]}); doing a full boot")
                 state.unlink(missing_ok=True)
-                machine = None
-        if machine is None:
-            progress(f"vm: starting the microVM ({accel.upper()}, full boot)...")
+        progress(f"vm: starting the microVM ({accel.upper()}, full boot)...")
+        machine = Machine.for_image(self.config, image)
+        try:
+            await machine.start(timeout=self.sandbox.policy.vm_boot_timeout)
+        except VmStartError as e:
+            raise VmError(str(e)) from None
+        if self.save_states:
+            try:  # clean, freshly booted: the state every later kernel resumes from
+                for stale in state.parent.glob(f"state-{self.config.key()}-*.bin"):
+                    stale.unlink(missing_ok=True)  # same machine, older QEMU or host
+                await machine.save_state(state)
+                await machine.client.sync_clock_and_rng()  # type: ignore[union-attr]
+            except (VmStartError, OSError, AgentGone) as e:
+                progress(f"vm: could not save the VM state for fast starts: {e}")
+            except BaseException:
+                machine.kill()
+                raise
+        return self._check_alive(machine)
+
+
+    async def _boot(self, image: GuestImage, state: Path, accel: str, progress: Callable[[str], None]) -> Machine:
+        """Resume from the saved state when there is one, else a full boot that saves it."""
+        if self.resume_states and state.exists():
+            progress(f"vm: starting the microVM ({accel.upper()}, resuming a saved state)...")
             machine = Machine.for_image(self.config, image)
             try:
-                await machine.start(timeout=self.sandbox.policy.vm_boot_timeout)
+                await machine.start(state=state, timeout=20)
+                return self._check_alive(machine)
             except VmStartError as e:
-                raise VmError(str(e)) from None
-            if self.save_states:
-                try:  # clean, freshly booted: the state every later kernel resumes from
-                    for stale in state.parent.glob(f"state-{self.config.key()}-*.bin"):
-                        stale.unlink(missing_ok=True)  # same machine, older QEMU or host
-                    await machine.save_state(state)
-                    await machine.client.sync_clock_and_rng()  # type: ignore[union-attr]
-                except (VmStartError, OSError, AgentGone) as e:
-                    progress(f"vm: could not save the VM state for fast starts: {e}")
+                progress(f"vm: resume failed ({str(e).splitlines()[0]}); doing a full boot")
+                state.unlink(missing_ok=True)
+        progress(f"vm: starting the microVM ({accel.upper()}, full boot)...")
+        machine = Machine.for_image(self.config, image)
+        try:
+            await machine.start(timeout=120)
+        except VmStartError as e:
+            raise VmError(str(e)) from None
+        if self.save_states:
+            try:  # clean, freshly booted: the state every later kernel resumes from
+                for stale in state.parent.glob(f"state-{self.config.key()}-*.bin"):
+                    stale.unlink(missing_ok=True)  # same machine, older QEMU or host
+                await machine.save_state(state)
+                await machine.client.sync_clock_and_rng()  # type: ignore[union-attr]
+            except (VmStartError, OSError, AgentGone) as e:
+                progress(f"vm: could not save the VM state for fast starts: {e}")
+            except BaseException:
+                machine.kill()
+                raise
+        return self._check_alive(machine)
+
+    @staticmethod
+    def _check_alive(machine: Machine) -> Machine:
         if not machine.alive:
-            raise VmError("the VM stopped right after starting" + machine.failure_detail())
-        self._tell_secrets(progress)
-        if self.network != "none":
-            await self._enable_egress(machine, progress)
-        self.machine = machine
-        self.sync.reset()
-        progress(f"vm: ready in {time.monotonic() - started:.2f} s")
+            detail = machine.failure_detail()
+            machine.kill()
+            raise VmError("the VM stopped right after starting" + detail)
         return machine
+
+    async def _apply_sudo(self, machine: Machine) -> None:
+        """Install (sudo=on) or remove the setuid sudo of the image."""
+        script = (f"install -D -m 4755 -o root -g root /{SUDO_IN_IMAGE} {SUDO_PATH}" if self.sudo
+                  else f"rm -f {SUDO_PATH}")
+        try:
+            execution = await machine.client.exec(["/bin/sh", "-c", script], cwd="/")  # type: ignore[union-attr]
+            errors = b"".join([data async for _, data in execution.events()])
+        except (AgentError, AgentGone) as e:
+            raise VmError(f"cannot {'install' if self.sudo else 'remove'} sudo: {e}") from None
+        if execution.exit is None or execution.exit.status != 0:
+            raise VmError(f"cannot {'install' if self.sudo else 'remove'} sudo: {errors.decode(errors='replace').strip()}")
 
     async def _enable_egress(self, machine: Machine, progress: Callable[[str], None]) -> None:
         """The guest gets no NIC: its proxy port is served by the host over the agent channel.
@@ -263,7 +379,7 @@ class VmEngine:
             self.egress.close()
 
     # ------------------------------------------------------------------ running
-    def _guest_env(self) -> dict[str, str]:
+    def _guest_env(self, root: bool) -> dict[str, str]:
         try:
             env = dict(self.sandbox.environment())
         except Exception:  # no shell session yet: nothing exported
@@ -280,6 +396,8 @@ class VmEngine:
             if self.secrets:  # the VM trusts the kernel's CA (for the secrets' hosts)
                 for name, value in GUEST_TRUST_ENV.items():
                     env.setdefault(name, value)
+        if not root:  # the agent's defaults are root's
+            env.update(HOME=f"/home/{USER_NAME}", USER=USER_NAME, LOGNAME=USER_NAME)
         return env
 
     def _guest_cwd(self) -> str:
@@ -289,20 +407,26 @@ class VmEngine:
             cwd = ROOT
         return cwd if cwd == ROOT or cwd.startswith(ROOT + "/") else ROOT
 
+    def _exec_request(self, argv: list[str], root: bool, limits: Limits):
+        """The exec request the agent will get, checked (GuestInputError)."""
+        return check_exec(argv, self._guest_env(root), self._guest_cwd(), timeout=limits.wall_time + 10,
+                          output_limit=limits.stdout_bytes + limits.stderr_bytes + 1,
+                          pids_max=limits.vm_processes, memory_max=limits.vm_memory_bytes)
+
     async def _execute(self, argv: list[str], *, write_out: Callable[[bytes], Awaitable[None]],
                        write_err: Callable[[bytes], Awaitable[None]], progress: Callable[[str], None],
                        cancel_wait: Callable[[], Awaitable[str]], limits: Limits,
                        stdin: Callable[[], Awaitable[bytes]] | None = None,
                        stdin_on_request: Callable[[], Awaitable[bytes]] | None = None,
-                       flush_progress: Callable[[], Awaitable[None]] | None = None) -> tuple[int, str | None]:
+                       flush_progress: Callable[[], Awaitable[None]] | None = None,
+                       root: bool = False, keep: bool = False) -> tuple[int, str | None]:
         """Run argv with sync in/out; returns (status, cancel reason or None).
         ``stdin`` is pumped as the guest takes it; ``stdin_on_request`` is asked only when
         a guest process waits for input. ``flush_progress`` (when progress lines are
-        buffered) is awaited once they matter."""
+        buffered) is awaited once they matter. ``root``: as root, else as the guest's user;
+        ``keep``: its background processes may outlive it."""
         try:  # everything the agent will get, checked before the VM is even started
-            request = check_exec(argv, self._guest_env(), self._guest_cwd(), timeout=limits.wall_time + 10,
-                                 output_limit=limits.stdout_bytes + limits.stderr_bytes + 1,
-                                 pids_max=limits.vm_processes, memory_max=limits.vm_memory_bytes)
+            request = self._exec_request(argv, root, limits)
         except GuestInputError as e:
             progress(f"vm: {e}")
             return 2, None
@@ -319,7 +443,8 @@ class VmEngine:
                 execution = await client.exec(request.argv, cwd=request.cwd, env=request.env, stdin=stdin,
                                               stdin_on_request=stdin_on_request, timeout=request.timeout,
                                               output_limit=request.output_limit, pids_max=request.pids_max,
-                                              memory_max=request.memory_max)
+                                              memory_max=request.memory_max,
+                                              user=None if root else P.GUEST_USER, keep=keep)
             except P.ProtocolError as e:
                 progress(f"vm: {e}")
                 return 2, None
@@ -355,7 +480,10 @@ class VmEngine:
             elif info.kind == P.TIMED_OUT:
                 return 124, "timeout"
             return info.status, None
-        except AgentGone:
+        except (AgentGone, P.MalformedReply) as e:
+            if isinstance(e, P.MalformedReply):
+                self._notice = MALFORMED_NOTICE
+                machine.kill()
             await machine._wait_exit(3.0)  # a panicking guest closes the channel just before QEMU exits
             if self._notice is None:  # the cancel watcher may already know it hung
                 self._notice = self._describe_death(machine) if not machine.alive else "the VM connection was lost"
@@ -372,6 +500,10 @@ class VmEngine:
                         await self._guard(self.sync.sync_out(client, progress), cancel_wait, machine)
                 except (AgentGone, AgentError) as e:
                     progress(f"vm: syncing /workspace back failed: {e}")
+                except P.MalformedReply:
+                    self._notice = MALFORMED_NOTICE
+                    machine.kill()
+                    progress(f"vm: {MALFORMED_NOTICE}; nothing more was copied back")
 
     async def _guard(self, work: Awaitable, cancel_wait, machine: Machine):
         """Await a sync step. Once the cell is interrupted or out of time, the step may go on
@@ -416,9 +548,78 @@ class VmEngine:
             self._notice = HUNG_NOTICE
             machine.kill()
 
-    async def run(self, cell: str, streams: Streams, limits: Limits) -> RunResult:
+    def parse_options(self, args: list[str]) -> tuple[bool, bool, list[str]]:
+        """(root, keep, the words after the options) for ``%%vm`` / ``vm`` options, over the
+        ``%vm config`` defaults; ValueError for an unknown option."""
+        root, keep = self.as_root, self.keep_daemons
+        i = 0
+        while i < len(args) and args[i].startswith("--"):
+            word = args[i]
+            i += 1
+            if word == "--":
+                break
+            if word == "--root":
+                root = True
+            elif word == "--user":
+                root = False
+            elif word == "--keep":
+                keep = True
+            else:
+                raise ValueError(f"unknown option '{word}' (--root, --user, --keep)")
+        return root, keep, args[i:]
+
+    async def prepare(self, cell: str, streams: Streams, limits: Limits,
+                      args: list[str] | None = None) -> RunResult | None:
+        """Set-up before the cell's wall time starts: build the guest image if needed and
+        start the VM, with progress as one output updated in place. A RunResult when the
+        cell cannot run (bad options, a command Linux would refuse: no VM is started for
+        it), the set-up failed or was interrupted; None when the VM is ready."""
+        try:
+            root, _, rest = self.parse_options(args or [])
+            if rest:
+                raise ValueError(f"%%vm takes only options, not '{rest[0]}' (the code goes on the next lines)")
+            self._exec_request(["/bin/bash", "-c", cell, "bash"], root, limits)
+        except GuestInputError as e:
+            streams.stderr.write(f"vm: {e}\n".encode("utf-8", "surrogateescape"))
+            return RunResult(2, ErrorInfo("GuestInputError", str(e), []))
+        except ValueError as e:
+            streams.stderr.write(f"vm: {e}\n".encode("utf-8", "surrogateescape"))
+            return RunResult(2, ErrorInfo("UsageError", str(e), []))
+        if self.running and time.monotonic() - self.machine.client.last_heard < RECENTLY_HEARD:  # type: ignore[union-attr]
+            return None
+        progress = SetupProgress(streams)
+        starting = asyncio.ensure_future(self.start(progress))
+        cancelled = asyncio.ensure_future(streams.cancel.wait())
+        ticker = asyncio.ensure_future(progress.tick())
+        try:
+            await asyncio.wait({starting, cancelled}, return_when=asyncio.FIRST_COMPLETED)
+            if not starting.done():
+                starting.cancel()
+                with contextlib.suppress(asyncio.CancelledError, VmError):
+                    await starting
+                progress("vm: set-up interrupted")
+                return RunResult(130, ErrorInfo("Interrupted", "interrupted while the VM was being set up", []))
+            starting.result()
+        except VmError as e:
+            progress("vm: set-up failed")
+            streams.stderr.write(f"vm: {e}\n".encode("utf-8", "surrogateescape"))
+            return RunResult(1, ErrorInfo("VMError", str(e).splitlines()[0], [str(e)]))
+        finally:
+            cancelled.cancel()
+            ticker.cancel()
+        return None
+
+    async def run(self, cell: str, streams: Streams, limits: Limits, args: list[str] | None = None) -> RunResult:
         def progress(line: str) -> None:
-            streams.stderr.write((line + "\n").encode())
+            streams.stderr.write((line + "\n").encode("utf-8", "surrogateescape"))
+
+        try:
+            root, keep, rest = self.parse_options(args or [])
+            if rest:
+                raise ValueError(f"%%vm takes only options, not '{rest[0]}' (the code goes on the next lines)")
+        except ValueError as e:
+            progress(f"vm: {e}")
+            return RunResult(2, ErrorInfo("UsageError", str(e), []))
 
         async def out(data: bytes) -> None:
             streams.stdout.write(data)
@@ -437,7 +638,8 @@ class VmEngine:
         try:
             status, reason = await self._execute(["/bin/bash", "-c", cell, "bash"], write_out=out, write_err=err,
                                                  progress=progress, cancel_wait=streams.cancel.wait, limits=limits,
-                                                 stdin_on_request=read_line if ask is not None else None)
+                                                 stdin_on_request=read_line if ask is not None else None,
+                                                 root=root, keep=keep)
         except VmError as e:
             progress(f"vm: {e}")
             return RunResult(1, ErrorInfo("VMError", str(e).splitlines()[0], [str(e)]))
@@ -455,9 +657,12 @@ class VmEngine:
         """The ``vm CMD ARGS...`` shell command, with the pipeline's streams."""
         from ..commands.registry import CommandCancelled
 
-        args = list(ctx.args)
-        if args and args[0] == "--":
-            args = args[1:]
+        try:
+            root, keep, args = self.parse_options(list(ctx.args))
+        except ValueError as e:
+            await ctx.error(str(e))
+            await ctx.err("Try 'vm --help' for more information.\n")
+            return 2
         if not args:
             await ctx.error("missing command")
             await ctx.err("Try 'vm --help' for more information.\n")
@@ -496,7 +701,7 @@ class VmEngine:
         try:
             status, reason = await self._execute(args, write_out=out, write_err=err, progress=progress,
                                                  cancel_wait=cancel_wait, limits=limits, stdin=read_stdin,
-                                                 flush_progress=flush_notes)
+                                                 flush_progress=flush_notes, root=root, keep=keep)
         except VmError as e:
             await flush_notes()
             await ctx.error(str(e))
@@ -532,15 +737,24 @@ class VmEngine:
                     return "vm: usage: %vm egress [N]   (the last N accesses, 1..1000, default 50)"
                 return self.egress.table(int(rest[0]) if rest else 50)
             if cmd == "config":
-                return self.configure(rest)
+                sudo = self.sudo
+                text = self.configure(rest)
+                if self.sudo != sudo and self.running:
+                    await self._apply_sudo(self.machine)  # type: ignore[arg-type]
+                return text
         except VmError as e:
             return "\n".join(notes + [f"vm: {e}"])
         return f"vm: unknown subcommand '{cmd}'\n{MAGIC_HELP}"
 
+    def config_text(self) -> str:
+        return (f"vcpus={self.config.vcpus} memory={self.config.memory_mb} user={'root' if self.as_root else USER_NAME} "
+                f"daemons={on_off(self.keep_daemons)} sudo={on_off(self.sudo)} network={self.network}")
+
     def configure(self, items: list[str]) -> str:
         if not items:
-            return f"vcpus={self.config.vcpus} memory={self.config.memory_mb} network={self.network}"
+            return self.config_text()
         changes: dict[str, object] = {}
+        switches = {"daemons": "keep_daemons", "sudo": "sudo"}
         for item in items:
             key, eq, value = item.partition("=")
             if not eq:
@@ -563,17 +777,27 @@ class VmEngine:
                     return (f"vm: config: network={value}: {e}; a cell may only narrow the "
                             "network the admin allows (python -m sandbox_kernel install --network ...)")
                 changes["network"] = value
+            elif key == "user":
+                if value not in (USER_NAME, "root"):
+                    return f"vm: config: user must be {USER_NAME} or root"
+                changes["as_root"] = value == "root"
+            elif key in switches:
+                if value not in ("on", "off"):
+                    return f"vm: config: {key} must be on or off"
+                changes[switches[key]] = value == "on"
             else:
-                return f"vm: config: unknown setting '{key}' (vcpus, memory, network)"
+                return f"vm: config: unknown setting '{key}' (vcpus, memory, network, user, daemons, sudo)"
         if self.running and (any(k in changes and changes[k] != getattr(self.config, k) for k in ("vcpus", "memory_mb"))
                              or changes.get("network", self.network) != self.network):
             return "vm: config: stop the VM first (%vm stop), settings apply at start"
         for key, value in changes.items():
             if key == "network":
                 self.network = str(value)
+            elif key in ("as_root", *switches.values()):
+                setattr(self, key, value)
             else:
                 setattr(self.config, key, value)
-        return f"vcpus={self.config.vcpus} memory={self.config.memory_mb} network={self.network}"
+        return self.config_text()
 
     async def _guest_memory(self) -> str | None:
         if not self.running:

@@ -1,38 +1,23 @@
-"""The guest image (kernel, initramfs, root image) built by ``guest/build``, and its saved VM states."""
+"""The guest image (kernel, initramfs, root image) built by ``guest/build.py``, and its saved VM states.
+
+The recipe (package list, agent source, init scripts, build script) is package data in
+``guest/``; its hash and the cache directory are defined once, in ``guest/build.py``."""
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 import os
+import signal
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-#: the guest recipe (agent source, build script, init scripts, package list): package data
-GUEST_DIR = Path(os.environ.get("SANDBOX_KERNEL_GUEST_DIR", Path(__file__).resolve().parent / "guest"))
+from .guest.build import BUILD_SCRIPT, recipe_pointer
 
 
 class ImageError(RuntimeError):
     pass
-
-
-def cache_root() -> Path:
-    base = os.environ.get("SANDBOX_KERNEL_CACHE")
-    if base:
-        return Path(base)
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    return (Path(xdg) if xdg else Path.home() / ".cache") / "sandbox-kernel"
-
-
-def recipe_hash() -> str:
-    """Same computation as guest/build's recipe_hash (the inputs kept in the repository)."""
-    h = hashlib.sha256()
-    for f in (GUEST_DIR / "packages.txt", GUEST_DIR / "agent" / "agent.c", GUEST_DIR / "init",
-              GUEST_DIR / "initramfs-init", GUEST_DIR / "build"):
-        h.update(f.name.encode() + b"\0" + f.read_bytes() + b"\0")
-    return h.hexdigest()[:16]
 
 
 @dataclass
@@ -71,26 +56,23 @@ def _load(path: Path) -> GuestImage | None:
 
 
 def cached_image() -> GuestImage | None:
-    """The image for the current recipe when guest/build has made it, else None."""
+    """The image for the current recipe when guest/build.py has made it, else None."""
     try:
-        pointer = cache_root() / "guest" / f"recipe-{recipe_hash()}"
-        return _load(Path(pointer.read_text().strip()))
+        return _load(Path(recipe_pointer().read_text().strip()))
     except OSError:
         return None
 
 
 async def ensure_image(progress: Callable[[str], None] | None = None) -> GuestImage:
-    """The cached image, or build it now with guest/build (its progress lines are relayed)."""
+    """The cached image, or build it now with guest/build.py (its progress lines are relayed)."""
     image = cached_image()
     if image is not None:
         return image
-    build = GUEST_DIR / "build"
-    if not build.exists():
-        raise ImageError(f"no guest image and no build script at {build}")
     if progress:
         progress("building the guest image from Debian packages (first use, ~10-60 s)")
-    proc = await asyncio.create_subprocess_exec(sys.executable, str(build), stdout=asyncio.subprocess.PIPE,
-                                                stderr=asyncio.subprocess.PIPE)
+    # its own session: an interrupted build is killed with its apt-get and gcc children
+    proc = await asyncio.create_subprocess_exec(sys.executable, str(BUILD_SCRIPT), stdout=asyncio.subprocess.PIPE,
+                                                stderr=asyncio.subprocess.PIPE, start_new_session=True)
     lines: list[str] = []
     assert proc.stderr is not None and proc.stdout is not None
 
@@ -101,12 +83,18 @@ async def ensure_image(progress: Callable[[str], None] | None = None) -> GuestIm
             if progress:
                 progress(line)
     relay_task = asyncio.ensure_future(relay())
-    out = await proc.stdout.read()
-    await proc.wait()
-    await relay_task
+    try:
+        out = await proc.stdout.read()
+        await proc.wait()
+        await relay_task
+    finally:
+        if proc.returncode is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            await proc.wait()
+        relay_task.cancel()
     if proc.returncode != 0:
-        raise ImageError("guest/build failed: " + " | ".join(lines[-5:]))
+        raise ImageError("guest/build.py failed: " + " | ".join(lines[-5:]))
     image = _load(Path(out.decode().strip().splitlines()[-1]))
     if image is None:
-        raise ImageError("guest/build produced no usable image")
+        raise ImageError("guest/build.py produced no usable image")
     return image

@@ -203,6 +203,9 @@ class Machine:
             what = "resume" if state is not None else "boot"
             reason = "timed out" if isinstance(e, asyncio.TimeoutError) else str(e) or type(e).__name__
             raise VmStartError(f"VM {what} failed: {reason}{detail}") from None
+        except asyncio.CancelledError:  # the set-up was interrupted: no QEMU left behind
+            self.kill()
+            raise
         finally:
             listener.close()
         self.boot_seconds = time.monotonic() - self.started_at

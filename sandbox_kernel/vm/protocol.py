@@ -10,6 +10,8 @@ from __future__ import annotations
 import struct
 from typing import Iterable
 
+from .guest.build import USER_UID
+
 MAGIC = b"VM"
 VERSION = 2
 HEADER = struct.Struct(">2sBBII")
@@ -29,11 +31,11 @@ GUEST_ID_BIT = 0x80000000
 (T_PATH, T_ARG, T_ENV, T_CWD, T_DATA, T_OFFSET, T_LENGTH, T_TIMEOUT_MS, T_OUTPUT_LIMIT, T_SIGNAL,
  T_FLAGS, T_MODE, T_MTIME_NS, T_TIME_NS, T_SEED, T_ERRNO, T_MESSAGE, T_EXIT_KIND, T_EXIT_CODE,
  T_NAME, T_SIZE, T_TYPE, T_TARGET, T_VERSION, T_UPTIME_NS, T_PID, T_PORT, T_ROWS, T_COLS,
- T_PIDS_MAX, T_MEMORY_MAX, T_OOM_KILLS, T_FORKS_REFUSED) = range(1, 34)
+ T_PIDS_MAX, T_MEMORY_MAX, T_OOM_KILLS, T_FORKS_REFUSED, T_UID, T_GID) = range(1, 36)
 INT_TAGS = {T_OFFSET, T_LENGTH, T_TIMEOUT_MS, T_OUTPUT_LIMIT, T_SIGNAL, T_FLAGS, T_MODE,
             T_MTIME_NS, T_TIME_NS, T_ERRNO, T_EXIT_KIND, T_EXIT_CODE, T_SIZE, T_TYPE, T_VERSION,
             T_UPTIME_NS, T_PID, T_PORT, T_ROWS, T_COLS, T_PIDS_MAX, T_MEMORY_MAX, T_OOM_KILLS,
-            T_FORKS_REFUSED}
+            T_FORKS_REFUSED, T_UID, T_GID}
 
 # exit kinds
 EXITED, SIGNALED, TIMED_OUT, OUTPUT_LIMIT = 1, 2, 3, 4
@@ -42,9 +44,17 @@ TYPE_FILE, TYPE_DIR, TYPE_SYMLINK, TYPE_OTHER = 1, 2, 3, 4
 TYPE_NAMES = {TYPE_FILE: "file", TYPE_DIR: "dir", TYPE_SYMLINK: "symlink", TYPE_OTHER: "other"}
 # flags
 EXEC_STDIN, EXEC_PTY, EXEC_STDIN_DEMAND = 1, 2, 4
+#: the command's processes may outlive it (daemons); without it the agent kills its whole
+#: cgroup when it ends and empties /dev/shm once no command runs
+EXEC_KEEP = 8
 SIGNAL_WHOLE_COMMAND = 1
 WRITE_CREATE, WRITE_TRUNCATE, WRITE_PARENTS = 1, 2, 4
 RECURSIVE = 1
+
+
+#: the guest's unprivileged user ``user`` (uid, gid): owns /workspace and /home/user, runs
+#: ``%%vm`` cells unless they ask for root, and is who the workspace sync acts as
+GUEST_USER = (USER_UID, USER_UID)
 
 
 class ProtocolError(ValueError):
@@ -54,6 +64,10 @@ class ProtocolError(ValueError):
 class GuestInputError(ProtocolError):
     """A path, argument, environment entry or limit the agent must not be sent (the one
     error of the host-side validation, ``guestinput``); the message says what and why."""
+
+
+class MalformedReply(ProtocolError):
+    """The agent sent something the protocol does not allow: it is broken or compromised."""
 
 
 def frame(type_: int, req_id: int, payload: bytes = b"") -> bytes:
@@ -79,16 +93,16 @@ def parse_fields(payload: bytes) -> list[tuple[int, bytes | int]]:
     off = 0
     while off < len(payload):
         if len(payload) - off < 6:
-            raise ProtocolError("truncated field header")
+            raise MalformedReply("truncated field header")
         tag, n = struct.unpack_from(">HI", payload, off)
         off += 6
         if n > len(payload) - off:
-            raise ProtocolError("field length exceeds payload")
+            raise MalformedReply("field length exceeds payload")
         value = payload[off:off + n]
         off += n
         if tag in INT_TAGS:
             if n != 8:
-                raise ProtocolError(f"integer field {tag} has {n} bytes")
+                raise MalformedReply(f"integer field {tag} has {n} bytes")
             ival = struct.unpack(">Q", value)[0]
             if tag == T_EXIT_CODE and ival >= 1 << 63:
                 ival -= 1 << 64
@@ -100,6 +114,17 @@ def parse_fields(payload: bytes) -> list[tuple[int, bytes | int]]:
 
 def field_map(payload: bytes) -> dict[int, bytes | int]:
     return dict(parse_fields(payload))
+
+
+def user_fields(user: tuple[int, int] | None) -> list[tuple[int, int]]:
+    """UID and GID fields: the agent acts as that user (exec: runs as it; file requests:
+    permission checks and ownership of what is created). None: as root."""
+    if user is None:
+        return []
+    uid, gid = user
+    if not (0 <= uid < 1 << 31 and 0 <= gid < 1 << 31):
+        raise ProtocolError("uid and gid must be 0..2^31-1")
+    return [(T_UID, uid), (T_GID, gid)]
 
 
 def check_path(path: str) -> bytes:
@@ -131,10 +156,13 @@ def check_words(words: list[str], what: str) -> list[bytes]:
 
 
 def parse_entries(payload: bytes) -> list[dict]:
-    """ENTRIES payload -> [{name, type, mode, size, mtime_ns, target?}, ...]."""
+    """ENTRIES payload -> [{name, type, mode, size, mtime_ns, target?, errno?}, ...]
+    (``errno``: a directory the agent could not list). Values are as the guest sent them:
+    the caller validates them."""
     entries: list[dict] = []
     current: dict | None = None
-    names = {T_TYPE: "type", T_MODE: "mode", T_SIZE: "size", T_MTIME_NS: "mtime_ns", T_TARGET: "target"}
+    names = {T_TYPE: "type", T_MODE: "mode", T_SIZE: "size", T_MTIME_NS: "mtime_ns", T_TARGET: "target",
+             T_ERRNO: "errno"}
     for tag, value in parse_fields(payload):
         if tag == T_NAME:
             current = {"name": value.decode("utf-8", "surrogateescape")}  # type: ignore[union-attr]

@@ -49,12 +49,12 @@ def test_guest_flood_over_the_vfs_quota_is_reported(vm):
 
 def test_killed_agent_is_reported_and_recovered(vm):
     result, out, err, dt = vm.run("kill -9 $(pidof agent sandbox-agent 2>/dev/null) 2>/dev/null; "
-                                  "kill -9 $PPID; sleep 30", "vm")
+                                  "kill -9 $PPID; sleep 30", "vm", args=["--root"])
     assert result.status != 0 and dt < 40
     vm_alive(vm)
 
 
 def test_guest_kernel_panic_is_reported_and_recovered(vm):
-    result, out, err, dt = vm.run("echo c > /proc/sysrq-trigger; sleep 30", "vm")
+    result, out, err, dt = vm.run("echo c > /proc/sysrq-trigger; sleep 30", "vm", args=["--root"])
     assert result.status != 0 and err and dt < 40
     vm_alive(vm)

@@ -100,6 +100,11 @@ def test_parse_cell_routing():
     cell = magics.parse_cell("\n%%js\nlet x = 1\n")
     assert (cell.engine, cell.body) == ("js", "\n\nlet x = 1\n")  # line numbers kept
     assert magics.parse_cell("%%vm\nuname").engine == "vm"
+    cell = magics.parse_cell("%%vm --root --keep\nid")
+    assert (cell.engine, cell.args, cell.body) == ("vm", ["--root", "--keep"], "\nid")  # options for the engine
+    assert magics.parse_cell("%%vm\nid").args is None
+    with pytest.raises(magics.MagicError, match="takes no arguments"):
+        magics.parse_cell("%%js --root\n1")
     cell = magics.parse_cell("%limits wall_time=5\n%save a.tar\necho x")
     assert cell.line_magics == [("limits", "wall_time=5"), ("save", "a.tar")]
     assert cell.body == "\n\necho x"

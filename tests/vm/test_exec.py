@@ -95,7 +95,7 @@ def test_network_is_absent(guest_image):
 
 def test_guest_crash_is_reported_and_the_next_cell_restarts(guest_image):
     async def body(sb):
-        run = await run_cell(sb, "echo c > /proc/sysrq-trigger; sleep 5")
+        run = await run_cell(sb, "echo c > /proc/sysrq-trigger; sleep 5", args=["--root"])
         assert run.status != 0 and run.result.error.ename == "VMError"
         assert "crash" in run.err.text
         run = await run_cell(sb, "echo alive")

@@ -65,12 +65,71 @@ def test_timeout_kills_processes_that_left_the_process_group(guest_image):
     with_sandbox(body)
 
 
-def test_background_processes_outlive_a_finished_cell(guest_image):
+def test_background_processes_end_with_the_cell_unless_kept(guest_image):
+    """Red team D3: setsid, nohup and & escape the process group, not the cell's cgroup."""
     async def body(sb):
-        run = await run_cell(sb, "sleep 300 > /dev/null 2>&1 & echo started")
+        run = await run_cell(sb, "setsid sleep 1000 & nohup sleep 1001 > /dev/null 2>&1 & (sleep 1002 &); echo started")
         assert run.status == 0 and run.out.text == "started\n"
-        run = await run_cell(sb, "pgrep -x sleep > /dev/null && echo still-running")
-        assert run.out.text == "still-running\n"
+        run = await run_cell(sb, "pgrep -x sleep || echo none")
+        assert run.out.text == "none\n"
+        # opted in for one cell, then for every cell: they live on, and a plain cell leaves them be
+        run = await run_cell(sb, "setsid sleep 300 > /dev/null 2>&1 & echo started", args=["--keep"])
+        assert run.status == 0 and run.out.text == "started\n"
+        engine = sb.engine("vm")
+        assert "daemons=on" in await engine.magic("config daemons=on")
+        await run_cell(sb, "nohup sleep 301 > /dev/null 2>&1 & true")
+        assert "daemons=off" in await engine.magic("config daemons=off")
+        run = await run_cell(sb, "pgrep -x sleep | wc -l")
+        assert run.out.text == "2\n"
+    with_sandbox(body)
+
+
+def test_a_backgrounded_fork_bomb_does_not_hang_the_next_cell(guest_image):
+    """Red team D3: the next cell took 27 s and found the VM hung."""
+    async def body(sb):
+        run = await run_cell(sb, "b(){ b|b& }; (b) & echo launched", wall_time=30)
+        assert run.status == 0 and run.out.text == "launched\n", run.err.text
+        run = await run_cell(sb, "echo next-ok; ps -e -o comm= | grep -c '^bash$' || true")
+        assert run.status == 0 and run.out.text.split()[0] == "next-ok", run.err.text
+        assert run.ended - run.started < 5
+        assert int(run.out.text.split()[1]) <= 1, "the bomb outlived its cell"
+        # kept on purpose, it runs on (until its process limit), and the agent still answers at once
+        run = await run_cell(sb, "b(){ b|b& }; (b) & echo launched", args=["--keep"], wall_time=30)
+        assert run.status == 0 and run.out.text == "launched\n", run.err.text
+        for _ in range(3):
+            run = await run_cell(sb, "echo next-ok")
+            assert run.status == 0 and run.out.text == "next-ok\n", run.err.text
+            assert run.ended - run.started < 5
+    with_sandbox(body)
+
+
+def test_kept_processes_that_reach_their_process_limit_are_ended(guest_image):
+    async def body(sb):
+        await run_cell(sb, "(while true; do sleep 0.5 & done) > /dev/null 2>&1 & echo started",
+                       args=["--keep"], vm_processes=16)
+        counts = []
+        for _ in range(40):  # each command first ends kept commands that met their limit since
+            counts.append(int((await run_cell(sb, "pgrep -c -x sleep || true")).out.text))
+            if counts[-1] == 0:
+                break
+        assert max(counts) > 0 and counts[-1] == 0, counts
+    with_sandbox(body)
+
+
+def test_dev_shm_is_emptied_after_the_cell(guest_image):
+    """Red team D4: a file in /dev/shm kept 200 MB of guest memory across cells."""
+    shared = "awk '/^Shmem:/ {print $2}' /proc/meminfo"
+
+    async def body(sb):
+        run = await run_cell(sb, f"head -c 100000000 /dev/zero > /dev/shm/big; ls /dev/shm; {shared}")
+        name, kb = run.out.text.split()
+        assert name == "big" and int(kb) > 90_000
+        run = await run_cell(sb, f"ls -A /dev/shm; {shared}")
+        assert int(run.out.text) < 20_000, run.out.text  # no file left, the memory is back
+        # while a kept daemon may use it, /dev/shm is left alone
+        await run_cell(sb, "echo x > /dev/shm/daemon-state; setsid sleep 300 > /dev/null 2>&1 &", args=["--keep"])
+        run = await run_cell(sb, "cat /dev/shm/daemon-state")
+        assert run.out.text == "x\n"
     with_sandbox(body)
 
 

@@ -100,3 +100,33 @@ def test_vm_cell_reads_stdin_through_input_request(kernel):
     msg_id = kc.execute("%%vm\nread name; echo \"status $?\"", allow_stdin=False)
     streams = _iopub_text(kc, msg_id)
     assert "".join(t for n, t in streams if n == "stdout") == "status 1\n"
+
+
+def _iopub_messages(kc, msg_id, timeout=120):
+    messages = []
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        msg = kc.get_iopub_msg(timeout=timeout)
+        if msg["parent_header"].get("msg_id") != msg_id:
+            continue
+        if msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
+            return messages
+        messages.append(msg)
+    raise AssertionError("no idle status")
+
+
+def test_vm_setup_shows_as_one_updated_output_and_cell_options(kernel):
+    _, kc = kernel
+    msg_id = kc.execute("%%vm --root\nid -u")
+    messages = _iopub_messages(kc, msg_id)
+    displays = [m for m in messages if m["msg_type"] in ("display_data", "update_display_data")]
+    assert displays and displays[0]["msg_type"] == "display_data"
+    assert all(m["msg_type"] == "update_display_data" for m in displays[1:])
+    assert len({m["content"]["transient"]["display_id"] for m in displays}) == 1
+    assert displays[-1]["content"]["data"]["text/plain"].startswith("vm: ready in")
+    streams = [(m["content"]["name"], m["content"]["text"]) for m in messages if m["msg_type"] == "stream"]
+    assert streams == [("stdout", "0\n")]
+    msg_id = kc.execute("%%vm\nid -un")
+    assert _iopub_text(kc, msg_id) == [("stdout", "user\n")]
+    msg_id = kc.execute("%%vm --bogus\nid")
+    assert any("unknown option '--bogus'" in text for _, text in _iopub_text(kc, msg_id))

@@ -114,7 +114,7 @@ def test_vm_command_with_pipeline_streams(guest_image):
         status, _, err = await _vm_command(sb, [])
         assert status == 2 and b"missing command" in err
         status, out, _ = await _vm_command(sb, ["--help"])
-        assert status == 0 and out.startswith(b"Usage: vm COMMAND")
+        assert status == 0 and out.startswith(b"Usage: vm [--root | --user] [--keep] COMMAND")
         status, _, err = await _vm_command(sb, ["no-such-cmd"])
         assert status == 127 and b"No such file" in err
     with_sandbox(body)
@@ -127,7 +127,8 @@ def test_magic_commands(guest_image):
         assert "not running" in await engine.magic("status")
         assert "memory must be" in await engine.magic("config memory=5")
         assert "invalid host" in await engine.magic("config network=allow:bad_host!")
-        assert await engine.magic("config vcpus=2 memory=384") == "vcpus=2 memory=384 network=none"
+        assert (await engine.magic("config vcpus=2 memory=384")
+                == "vcpus=2 memory=384 user=user daemons=off sudo=off network=none")
         text = await engine.magic("start")
         assert "ready in" in text
         status = await engine.magic("status")

@@ -36,11 +36,13 @@ class CellRun:
 
 
 async def run_cell(sandbox: Sandbox, code: str, cancel: CancelToken | None = None,
-                   out: Recorder | None = None, err: Recorder | None = None, **limits) -> CellRun:
+                   out: Recorder | None = None, err: Recorder | None = None, args: list[str] | None = None,
+                   display=None, **limits) -> CellRun:
+    """A %%vm cell (``args``: its options, e.g. ["--root"])."""
     out, err = out or Recorder(), err or Recorder()
     started = time.monotonic()
-    result = await sandbox.run("vm", code, Streams(out, err, cancel or CancelToken()),
-                               sandbox.limits.replace(**limits) if limits else None)
+    result = await sandbox.run("vm", code, Streams(out, err, cancel or CancelToken(), display=display),
+                               sandbox.limits.replace(**limits) if limits else None, args)
     return CellRun(result, out, err, started, time.monotonic())
 
 

@@ -1,9 +1,13 @@
 #!/usr/bin/env python3
 """Build the %%vm guest image from Debian packages only (see guest/README.md).
 
-    guest/build            build (or find) the image; prints its directory on stdout
-    guest/build --check    exit 0 if the image for the current recipe is cached, 1 if not
-    guest/build --force    rebuild even when cached
+    python -m sandbox_kernel.vm.guest.build            build (or find) the image; prints its directory
+    python -m sandbox_kernel.vm.guest.build --check    exit 0 if the image for the current recipe is cached
+    python -m sandbox_kernel.vm.guest.build --force    rebuild even when cached
+
+(``python build.py`` in this directory does the same: the script needs only the standard
+library and the files beside it, wherever the package is installed.) It is also the one
+definition of the recipe hash and of the cache directory, which ``vm/image.py`` imports.
 
 Steps: resolve the package closure of guest/packages.txt with the host's apt index, fetch the
 .debs with `apt-get download` (cached), unpack them with `dpkg -x` (no maintainer scripts),
@@ -31,10 +35,18 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+BUILD_SCRIPT = Path(__file__).resolve()
 PACKAGES_FILE = HERE / "packages.txt"
 AGENT_SOURCE = HERE / "agent" / "agent.c"
+SUDO_SOURCE = HERE / "agent" / "sudo.c"
 INIT_SCRIPT = HERE / "init"
 INITRAMFS_INIT = HERE / "initramfs-init"
+#: every file the build reads (package data, so a wheel has them); all of them are hashed
+RECIPE_FILES = (PACKAGES_FILE, AGENT_SOURCE, SUDO_SOURCE, INIT_SCRIPT, INITRAMFS_INIT, BUILD_SCRIPT)
+#: where the (not setuid) sudo waits until `%vm config sudo=on` installs a setuid copy
+SUDO_IN_IMAGE = "usr/lib/sandbox-kernel/sudo"
+#: the unprivileged user %%vm cells run as (owns /workspace; vm/protocol.py: GUEST_USER)
+USER_NAME, USER_UID = "user", 1000
 #: virtio-serial (the agent's port), virtio-blk (the root image), squashfs and overlay: the
 #: cloud kernel builds them as modules; a module's dependencies come before it
 MODULES = ["virtio_ring", "virtio", "virtio_mmio", "virtio_console", "virtio_blk", "squashfs", "overlay"]
@@ -97,11 +109,17 @@ def read_recipe() -> tuple[str, list[str], set[str]]:
 
 
 def recipe_hash() -> str:
-    """Hash of the build inputs that live in the repository (not the resolved versions)."""
+    """Hash of the recipe files (not of the resolved package versions): the name of the
+    pointer file by which the kernel finds the image without running the build."""
     h = hashlib.sha256()
-    for f in (PACKAGES_FILE, AGENT_SOURCE, INIT_SCRIPT, INITRAMFS_INIT, Path(__file__).resolve()):
+    for f in RECIPE_FILES:
         h.update(f.name.encode() + b"\0" + f.read_bytes() + b"\0")
     return h.hexdigest()[:16]
+
+
+def recipe_pointer() -> Path:
+    """The file naming the image directory built from the current recipe."""
+    return cache_root() / "guest" / f"recipe-{recipe_hash()}"
 
 
 def apt_show(names: list[str]) -> dict[str, dict[str, str]]:
@@ -209,8 +227,9 @@ def extract_vmlinux(bzimage: Path, out: Path) -> None:
         die("vmlinux extraction failed (is lz4 installed?)")
 
 
-def build_agent(out: Path) -> None:
-    run(["gcc", "-static", "-Os", "-s", "-Wall", "-o", str(out), str(AGENT_SOURCE)], capture_output=True)
+def compile_static(source: Path, out: Path) -> None:
+    out.parent.mkdir(parents=True, exist_ok=True)
+    run(["gcc", "-static", "-Os", "-s", "-Wall", "-o", str(out), str(source)], capture_output=True)
 
 
 def module_dependencies(ko: Path) -> list[str]:
@@ -240,7 +259,7 @@ def install_initramfs(initramfs: Path, root: Path, kver: str, kroot: Path) -> No
             shutil.copyfile(found[0], target)
         missing = [d for d in module_dependencies(target) if d not in MODULES[:i]]
         if missing:
-            die(f"module {name} needs {', '.join(missing)} loaded before it (MODULES in guest/build)")
+            die(f"module {name} needs {', '.join(missing)} loaded before it (MODULES in guest/build.py)")
     (initramfs / "lib/modules/load.list").write_text(" ".join(MODULES) + "\n")
     shutil.copyfile(INITRAMFS_INIT, initramfs / "init")
     os.chmod(initramfs / "init", 0o755)
@@ -248,13 +267,17 @@ def install_initramfs(initramfs: Path, root: Path, kver: str, kroot: Path) -> No
 
 def install_skeleton(root: Path) -> None:
     for d in ("dev", "proc", "sys", "tmp", "run", "root", "workspace", "etc/ssl/certs",
-              "sbin", "bin", "usr/bin", "usr/sbin", "var/tmp", "home"):
+              "sbin", "bin", "usr/bin", "usr/sbin", "var/tmp", f"home/{USER_NAME}"):
         (root / d).mkdir(parents=True, exist_ok=True)
     os.chmod(root / "tmp", 0o1777)
     os.chmod(root / "var/tmp", 0o1777)
     etc = root / "etc"
-    (etc / "passwd").write_text("root:x:0:0:root:/root:/bin/bash\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n")
-    (etc / "group").write_text("root:x:0:\nnogroup:x:65534:\n")
+    # the image is all root-owned (mksquashfs -all-root): init gives /workspace and the
+    # home directory to the user at boot
+    (etc / "passwd").write_text("root:x:0:0:root:/root:/bin/bash\n"
+                                f"{USER_NAME}:x:{USER_UID}:{USER_UID}:{USER_NAME}:/home/{USER_NAME}:/bin/bash\n"
+                                "nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n")
+    (etc / "group").write_text(f"root:x:0:\n{USER_NAME}:x:{USER_UID}:\nnogroup:x:65534:\n")
     (etc / "hostname").write_text("vm\n")
     (etc / "hosts").write_text("127.0.0.1 localhost vm\n::1 localhost\n")
     (etc / "resolv.conf").write_text("")
@@ -377,7 +400,7 @@ def main(argv: list[str]) -> int:
     started = time.monotonic()
     kernel_meta, roots, exclude = read_recipe()
     cache = cache_root()
-    pointer = cache / "guest" / f"recipe-{recipe_hash()}"
+    pointer = recipe_pointer()
     packages = resolve(kernel_meta, roots, exclude)
     h = hashlib.sha256(recipe_hash().encode())
     h.update(json.dumps(packages, sort_keys=True).encode())
@@ -410,7 +433,8 @@ def main(argv: list[str]) -> int:
         for rel in PRUNE:
             shutil.rmtree(root / rel, ignore_errors=True)
         install_skeleton(root)
-        build_agent(root / "sbin" / "vm-agent")
+        compile_static(AGENT_SOURCE, root / "sbin" / "vm-agent")
+        compile_static(SUDO_SOURCE, root / SUDO_IN_IMAGE)
         initramfs = work / "initramfs"
         install_initramfs(initramfs, root, kver, kroot)
         # the dynamic loader's cache spares every guest process a walk of the search path

@@ -1,0 +1,1 @@
+"""The %%vm guest recipe (package data) and its build script, ``build.py``."""
