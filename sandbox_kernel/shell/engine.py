@@ -19,7 +19,7 @@ from .builtins import BUILTINS, help_text
 from .eval.interp import Runtime, Shell
 from .syntax.lexer import RESERVED
 from .syntax.parser import check_complete
-from .state import ControlFlow, ExitShell, LimitExceeded, ShellError, Var
+from .state import ControlFlow, ExitShell, IndexedArray, LimitExceeded, ShellError, Var
 
 SANDBOX_ENV = {
     "HOME": "/home/user", "USER": "user", "LOGNAME": "user", "PWD": "/workspace",
@@ -82,7 +82,7 @@ class ShellEngine:
             sh.globals[k] = Var(v, exported=True)
         for k, v in SHELL_VARS.items():
             sh.globals[k] = Var(v)
-        versinfo = Var({0: "5", 1: "2", 2: "15", 3: "1", 4: "release", 5: "x86_64-pc-linux-gnu"})
+        versinfo = Var(IndexedArray.of(["5", "2", "15", "1", "release", "x86_64-pc-linux-gnu"]))
         versinfo.readonly = True
         sh.globals["BASH_VERSINFO"] = versinfo
         for name in ("UID", "EUID", "PPID"):
@@ -141,8 +141,10 @@ class ShellEngine:
         var = self.shell.lookup_var(name)
         if var is None or var.value is None:
             return None
-        if isinstance(var.value, dict):
-            return dict(var.value) if var.assoc else [var.value[k] for k in sorted(var.value)]
+        if type(var.value) is IndexedArray:
+            return var.value.values()
+        if type(var.value) is dict:
+            return dict(var.value)
         return var.value
 
     def builtin_help(self, name: str) -> str | None:
