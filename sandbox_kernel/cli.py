@@ -69,11 +69,12 @@ class HostStdin(InputStream):
         return await future
 
 
-def _make_sandbox(limits: Limits | None, arg0: str, args: list[str], stdin: InputStream):
+def _make_sandbox(limits: Limits | None, arg0: str, args: list[str], stdin: InputStream,
+                  command_string: bool = True):
     sandbox = Sandbox(limits)
     from .shell.engine import ShellEngine
     engine = ShellEngine(sandbox, interactive=False)
-    engine.configure_script(arg0, args)
+    engine.configure_script(arg0, args, command_string)
     engine.next_stdin = stdin
     sandbox.engines["sh"] = engine
     return sandbox
@@ -125,7 +126,7 @@ def sh_main(argv: list[str]) -> int:
         arg0, rest = "bash", []
         stdin_stream = BytesInput(b"")
     sys.stdout.flush()
-    sandbox = _make_sandbox(None, arg0, rest, stdin_stream)
+    sandbox = _make_sandbox(None, arg0, rest, stdin_stream, command_string=args[:1] == ["-c"])
     status = asyncio.run(_run(script, sandbox, _HostWriter(1), _HostWriter(2), None))
     return status
 

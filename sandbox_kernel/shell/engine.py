@@ -73,6 +73,8 @@ class ShellEngine:
         self.shell.shopts["expand_aliases"] = interactive
         #: stdin for the next run (the CLI and run_script set it); None means the kernel's input()
         self.next_stdin: InputStream | None = None
+        #: the next run is a ``bash -c`` string (configure_script)
+        self.command_string = False
         self._init_variables()
         self._install_stubs()
 
@@ -100,12 +102,16 @@ class ShellEngine:
                 except Exception:  # noqa: BLE001 - a read-only or odd layout: skip the stub
                     pass
 
-    def configure_script(self, arg0: str = "bash", args: list[str] | None = None) -> None:
-        """Make this a non-interactive script shell (``bash -c``/``bash FILE`` semantics)."""
+    def configure_script(self, arg0: str = "bash", args: list[str] | None = None,
+                         command_string: bool = True) -> None:
+        """Make this a non-interactive script shell (``bash -c``/``bash FILE`` semantics);
+        with ``command_string`` the next run's text is ``$BASH_EXECUTION_STRING``."""
         self.shell.interactive = False
         self.shell.shopts["expand_aliases"] = False
         self.shell.arg0 = arg0
         self.shell.positional = list(args or [])
+        self.command_string = command_string
+        self.shell.script_file = not command_string
 
     # ------------------------------------------------------------------ kernel interface
     def exported_env(self) -> dict[str, str]:
@@ -170,6 +176,9 @@ class ShellEngine:
         fds[2] = SinkOutput(streams.stderr)
         sh.fds = fds
         sh.syntax_error = None
+        if self.command_string:
+            self.command_string = False
+            sh.globals["BASH_EXECUTION_STRING"] = Var(cell)
         main = asyncio.ensure_future(self._run_cell(cell, fds))
         cancel_wait = asyncio.ensure_future(streams.cancel.wait())
         try:

@@ -37,7 +37,9 @@ def valid_nameref_target(text: str) -> bool:
     return is_name(text) or split_subscript(text) is not None
 
 
-async def _declare(sh, argv, fds, local: bool = False) -> int:
+async def _declare(sh, argv, fds, local: bool = False, visible: bool = False) -> int:
+    """declare/typeset/local (and readonly, with ``visible``: it works on the variable a
+    name finds, never making a local)."""
     name0 = argv[0]
     if local and not sh.scopes:
         await err(sh, fds, name0, "can only be used in a function")
@@ -84,18 +86,19 @@ async def _declare(sh, argv, fds, local: bool = False) -> int:
         # declare -x etc. without names: list variables with that attribute
         return await _declare_print(sh, fds, [], flags_on | {"p"})
     status = 0
-    make_local = (local or (sh.scopes and "g" not in flags_on))
+    where = "local" if local or (sh.scopes and "g" not in flags_on and not visible) else \
+        "global" if "g" in flags_on else "visible"
     for op in operands:
         try:
             if isinstance(op, Assign):
-                await _declare_one(sh, op.name, op, flags_on, flags_off, make_local)
+                await _declare_one(sh, op.name, op, flags_on, flags_off, where)
                 continue
             m = _OPERAND.match(op)
             if m:
                 name, idx, eq, value = m.group(1), m.group(2), m.group(3), m.group(4)
-                await _declare_one(sh, name, (idx, eq == "+=", value), flags_on, flags_off, make_local)
+                await _declare_one(sh, name, (idx, eq == "+=", value), flags_on, flags_off, where)
             elif is_name(op):
-                await _declare_one(sh, op, None, flags_on, flags_off, make_local)
+                await _declare_one(sh, op, None, flags_on, flags_off, where)
             else:
                 await err(sh, fds, name0, f"`{op}': not a valid identifier")
                 status = 1
@@ -107,23 +110,27 @@ async def _declare(sh, argv, fds, local: bool = False) -> int:
     return status
 
 
-def _target_var(sh, name: str, make_local: bool) -> Var:
-    """The variable ``declare NAME`` works on: a new local in a function (unless -g), else
-    the visible one, made global when missing."""
-    if make_local and sh.scopes:
+def _target_var(sh, name: str, where: str) -> Var:
+    """The variable ``declare NAME`` works on: ``where`` is "local" (the function's own,
+    made when missing; not over a readonly one), "global", or "visible" (the one the name
+    finds, else a new global)."""
+    if where == "local" and sh.scopes:
         scope = sh.scopes[-1]
         var = scope.get(name)
         if var is None:
+            outer = sh.lookup_raw(name)
+            if outer is not None and outer.readonly:
+                raise ShellError(f"{name}: readonly variable", 1)
             var = scope[name] = Var(None)
         return var
-    var = sh.lookup_raw(name) if name not in sh.globals else sh.globals[name]
+    var = sh.globals.get(name) if where == "global" else sh.lookup_raw(name)
     if var is None:
         var = sh.globals[name] = Var(None)
     return var
 
 
-async def _declare_one(sh, name: str, value, on: set, off: set, make_local: bool) -> None:
-    var = _target_var(sh, name, make_local)
+async def _declare_one(sh, name: str, value, on: set, off: set, where: str) -> None:
+    var = _target_var(sh, name, where)
     if "n" in on:
         await _declare_nameref(sh, name, var, value)
         _set_flags(sh, var, on - {"n"}, off)
@@ -379,10 +386,7 @@ async def b_readonly(sh, argv, fds):
         return status
     # -a/-A matter only with a value (bash ignores them on a bare name)
     array_flags = [o for o in options if o in ("-a", "-A")] if any(isinstance(a, Assign) or "=" in a for a in names) else []
-    flags = ["declare", "-r"] + array_flags
-    if sh.scopes:
-        flags.append("-g")
-    return await _declare(sh, flags + names, fds) or status
+    return await _declare(sh, ["readonly", "-r"] + array_flags + names, fds, visible=True) or status
 
 
 @builtin("unset", usage="unset [-f] [-v] [-n] [name ...]", text="""
@@ -447,7 +451,7 @@ async def _unset_element(sh, fds, name: str, sub: str) -> int:
                 await err(sh, fds, "unset", f"{name}: not an array variable")
                 return 1
         return 0
-    key = await sh.subscript_key(name, sub, f"[{sub}]")
+    key = await sh.subscript_key(name, sub, f"[{sub}]", var)
     if type(var.value) is str and key not in (0, "@", "*"):
         await err(sh, fds, "unset", f"{name}: not an array variable")
         return 1

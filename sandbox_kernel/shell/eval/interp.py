@@ -913,8 +913,11 @@ class Shell(Variables, Expander, Redirections, Pipelines):
                 child.globals[k] = Var(v, True)
         child.arg0 = name
         child.positional = list(args)
-        if not self.running_command_string:
+        child.script_file = not self.running_command_string
+        if child.script_file:
             child.source_stack = [name]
+        else:
+            child.globals["BASH_EXECUTION_STRING"] = Var(text)
         if options:
             child.options.update(options)
         child.fds = dict(fds)

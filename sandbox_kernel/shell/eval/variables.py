@@ -10,6 +10,7 @@ pool), ``globals``/``scopes``, ``positional``, ``options``, and for the dynamic 
 from __future__ import annotations
 
 import gc
+import re
 import time
 
 from ...chars import isdigits
@@ -29,13 +30,18 @@ VALUE_OVERHEAD = 64
 
 
 _SUBSCRIPT_WORDS: dict[str, Word] = {}
+#: a subscript with these characters needs word expansion (quote removal at least)
+_EXPANDS = re.compile(r"[$`'\"\\]")
+_QUOTES = re.compile(r"['\"\\]")
+_ARRAY_REFERENCE = re.compile(r"([A-Za-z_][A-Za-z_0-9]*)\[")
 
 
-class NeedsExpansion(Exception):
-    """A subscript met during arithmetic needs a command substitution (see arith_async)."""
+class NeedsExpansion(ShellError):
+    """A subscript met during arithmetic needs a command substitution: arith_async runs it
+    and evaluates again; anywhere else it is an error."""
 
     def __init__(self, text: str) -> None:
-        super().__init__(text)
+        super().__init__(f"{text}: syntax error: operand expected (error token is \"{text}\")", 1, abort=True)
         self.text = text
 
 
@@ -52,10 +58,10 @@ def array_size(value) -> int:
 
 def split_subscript(text: str) -> tuple[str, str] | None:
     """``name[sub]`` -> (name, sub); None when ``text`` is not an array reference."""
-    i = text.find("[")
-    if i <= 0 or not text.endswith("]") or not is_name(text[:i]):
+    m = _ARRAY_REFERENCE.match(text)
+    if m is None or not text.endswith("]"):
         return None
-    return text[:i], text[i + 1:-1]
+    return m.group(1), text[m.end():-1]
 
 
 class MemoryPool:
@@ -262,6 +268,9 @@ class Variables:
         merged = dict(self.globals)
         for scope in self.scopes:
             merged.update(scope)
+        if "BASH_LINENO" not in merged:
+            # listed by set and declare even when empty
+            merged["BASH_LINENO"] = self._dynamic("BASH_LINENO")
         return merged
 
     def all_variable_names(self) -> list[str]:
@@ -347,19 +356,25 @@ class Variables:
             return text
         return self.resolve_index(name, var, self.arith(text))
 
-    async def subscript_key(self, name: str, sub: str, label: str | None = None):
+    async def subscript_key(self, name: str, sub: str, label: str | None = None, var: Var | None = None):
         """``name[sub]`` given as a string at run time: an associative array's key is the
         subscript expanded like a word; an index is expanded, then evaluated, negative ones
-        counted from the end. Returns "@"/"*" for the whole array."""
+        counted from the end. Returns "@"/"*" for the whole array. ``var``: name's variable
+        when the caller has it."""
         if sub in ("@", "*"):
             return sub
         if sub == "":
             raise ShellError(f"{label or name + '[]'}: bad array subscript", 1)
-        var = self.lookup_var(name)
-        text = await self.expand_subscript(sub)
+        if var is None:
+            var = self.lookup_var(name)
+        text = sub if _EXPANDS.search(sub) is None else await self.expand_subscript(sub)
         if var is not None and var.assoc:
             return text
-        return self.resolve_index(name, var, await self.arith_async(text), label)
+        try:
+            index = self.arith(text)
+        except NeedsExpansion:
+            index = await self.arith_expanding(text)
+        return self.resolve_index(name, var, index, label)
 
     def subscript_word(self, text: str) -> Word:
         """A subscript given as text, parsed as a word (its quotes and expansions count)."""
@@ -377,7 +392,7 @@ class Variables:
         return word
 
     async def expand_subscript(self, text: str) -> str:
-        if not any(c in text for c in "$`'\"\\"):
+        if _EXPANDS.search(text) is None:
             return text
         return await self.expand_word(self.subscript_word(text))
 
@@ -385,14 +400,14 @@ class Variables:
         """An associative-array subscript written in the source: a word with quote removal
         (an arithmetic index keeps its text)."""
         source = word.source
-        if source and any(c in source for c in "'\"\\"):
+        if source and _QUOTES.search(source) is not None:
             return await self.expand_word(self.subscript_word(source))
         return await self.expand_word(word)
 
     def expand_subscript_sync(self, text: str) -> str:
         """``expand_subscript`` where nothing may wait: quotes and plain ``$name`` expand;
         anything that runs a command raises NeedsExpansion (the caller expands and retries)."""
-        if not any(c in text for c in "$`'\"\\"):
+        if _EXPANDS.search(text) is None:
             return text
         done = self._expanded_subscripts
         if done is not None:
@@ -417,7 +432,7 @@ class Variables:
                     and p.name not in ("@", "*"):
                 value = self.param_scalar(p.name)
                 if value is None and self.options["nounset"]:
-                    raise ShellError(f"{p.name}: unbound variable", 127, fatal=True)
+                    raise ShellError(f"{p.name}: unbound variable", self.unbound_status(), fatal=True)
                 out.append(value or "")
             else:
                 raise NeedsExpansion(text)
@@ -431,6 +446,15 @@ class Variables:
         """``arith`` that may run command substitutions in subscripts it meets in variables
         (``x='a[$(cmd)]'; $((x))``): each is expanded when first met, then the expression is
         evaluated again from the start."""
+        if self._expanded_subscripts is None:
+            try:
+                return self.arith(text)
+            except NeedsExpansion:
+                pass
+        return await self.arith_expanding(text)
+
+    async def arith_expanding(self, text: str) -> int:
+        """The slow path of arith_async (after a first evaluation met a subscript to expand)."""
         saved = self._expanded_subscripts, self._subscripts_used
         self._expanded_subscripts = done = {}
         try:
@@ -475,15 +499,24 @@ class Variables:
         self._account(new_size - var.charged, name)
         var.charged = new_size
 
+    def _charge_string(self, var: Var, value: str, name: str) -> None:
+        """``var`` is to hold the string ``value`` (charged before it is stored)."""
+        n = len(value)
+        size = (n if value.isascii() else 4 * n) + VALUE_OVERHEAD
+        if size != var.charged:
+            self._account(size - var.charged, name)
+            var.charged = size
+
     def _charge_element(self, var: Var, old: str | None, new: str, name: str, key_size: int = 0) -> None:
-        size = value_size(new)
-        credit = 0
+        n = len(new)
+        size = (n if new.isascii() else 4 * n) + VALUE_OVERHEAD
         if old is not None:
-            credit = min(value_size(old), var.charged)
+            delta = size - min(value_size(old), var.charged)
         else:
-            size += key_size
-        self._account(size - credit, name)
-        var.charged += size - credit
+            delta = size + key_size
+        if delta:
+            self._account(delta, name)
+            var.charged += delta
 
     def release_scope(self, scope: dict[str, Var]) -> None:
         """A function's locals went away: what they held is free."""
@@ -503,14 +536,24 @@ class Variables:
 
     def _write_target(self, name: str) -> tuple[dict[str, Var], Var | None, str, str | None]:
         """(scope, var or None, final name, subscript of an element target or None)."""
-        v = self.lookup_raw(name)
+        for scope in reversed(self.scopes):
+            v = scope.get(name)
+            if v is not None:
+                if v.nameref and type(v.value) is str and v.value:
+                    return self._nameref_write_target(name)
+                return scope, v, name, None
+        v = self.globals.get(name)
         if v is not None and v.nameref and type(v.value) is str and v.value:
-            target = self.nameref_target(name)
-            if target is None:
-                raise ShellError(f"{name}: circular name reference", 1)
-            name, sub = target
-            if sub is not None:
-                return self.find_scope(name), self.lookup_raw(name), name, sub
+            return self._nameref_write_target(name)
+        return self.globals, v, name, None
+
+    def _nameref_write_target(self, name: str) -> tuple[dict[str, Var], Var | None, str, str | None]:
+        target = self.nameref_target(name)
+        if target is None:
+            raise ShellError(f"{name}: circular name reference", 1)
+        name, sub = target
+        if sub is not None:
+            return self.find_scope(name), self.lookup_raw(name), name, sub
         for scope in reversed(self.scopes):
             v = scope.get(name)
             if v is not None:
@@ -537,7 +580,7 @@ class Variables:
             if len(value) > 4096:
                 self.check_string(value)
             var = Var(None)
-            self._charge_value(var, value_size(value), name)
+            self._charge_string(var, value, name)
             var.value = value
             if self.options["allexport"] or export:
                 var.exported = True
@@ -568,7 +611,7 @@ class Variables:
             self._charge_element(var, current.get(key), value, name, 1)
             current[key] = value
         else:
-            self._charge_value(var, value_size(value), name)
+            self._charge_string(var, value, name)
             var.value = value
         if self.options["allexport"] or export:
             var.exported = True
@@ -577,7 +620,7 @@ class Variables:
 
     def set_raw(self, var: Var, value: str, name: str) -> None:
         """Give ``var`` itself the string ``value`` (a nameref's target: not followed)."""
-        self._charge_value(var, value_size(value), name)
+        self._charge_string(var, value, name)
         var.value = value
 
     def unset_raw(self, name: str) -> None:
@@ -594,16 +637,6 @@ class Variables:
                 else:
                     scope[name] = Var(None)
                 return
-
-    def set_scalar_fast(self, var: Var, value: str) -> None:
-        """``name=value`` on a plain global string variable (the interpreter's fast path)."""
-        if len(value) > 4096:
-            self.check_string(value)
-        size = value_size(value)
-        if size != var.charged:
-            self._account(size - var.charged, "")
-            var.charged = size
-        var.value = value
 
     def _array_var(self, name: str, assoc: bool | None = None) -> tuple[Var, str]:
         """The variable an array assignment writes (made when missing)."""
@@ -749,7 +782,7 @@ class Variables:
     def arith_key(self, name: str, raw: str):
         """The key of ``name[raw]`` inside an arithmetic expression."""
         var = self.lookup_var(name)
-        text = self.expand_subscript_sync(raw) if any(c in raw for c in "$`'\"\\") else raw
+        text = raw if _EXPANDS.search(raw) is None else self.expand_subscript_sync(raw)
         if var is not None and var.assoc:
             return text
         index = self.arith(text)
@@ -766,11 +799,11 @@ class Variables:
         if index is None:
             v = self.get_scalar(name)
             if v is None and self.options["nounset"]:
-                raise ShellError(f"{name}: unbound variable", 127, fatal=True)
+                raise ShellError(f"{name}: unbound variable", self.unbound_status(), fatal=True)
             return v or ""
         value = self.element_value(name, index)
         if value is None and self.options["nounset"]:
-            raise ShellError(f"{name}[{index}]: unbound variable", 127, fatal=True)
+            raise ShellError(f"{name}: unbound variable", self.unbound_status(), fatal=True)
         return value or ""
 
     def arith_set(self, name: str, index, value: int) -> None:
@@ -801,7 +834,14 @@ class Variables:
                 text = await self.expand_word(a.index)
                 if not text.strip():
                     raise ShellError(f"{a.name}[{text}]: bad array subscript", 1)
-                key = await self.arith_async(text)
+                try:
+                    try:
+                        key = self.arith(text)
+                    except NeedsExpansion:
+                        key = await self.arith_expanding(text)
+                except ShellError as e:
+                    # bash: an arithmetic error in an assignment's subscript ends the shell
+                    raise ShellError(e.message, 1, fatal=True) from None
             self.set_element(a.name, key, value, a.append)
             return
         if self.namerefs:
@@ -818,7 +858,15 @@ class Variables:
             if var is not None and type(var.value) is str and not (
                     var.readonly or var.integer or var.lower or var.upper or var.nameref or a.append
                     or self.options["allexport"]) and a.name not in DYNAMIC_VARS:
-                self.set_scalar_fast(var, value)
+                # a plain global string: the commonest assignment, inline
+                n = len(value)
+                if n > 4096:
+                    self.check_string(value)
+                size = (n if value.isascii() else 4 * n) + VALUE_OVERHEAD
+                if size != var.charged:
+                    self._account(size - var.charged, a.name)
+                    var.charged = size
+                var.value = value
                 return
         self.set_var(a.name, value, a.append)
 
@@ -892,6 +940,8 @@ class Variables:
     pending_warnings: list[str] | None = None
     #: namerefs made in this shell (while 0, ``$name`` needs no nameref check)
     namerefs = 0
+    #: the shell runs a script file (or stdin), not a ``bash -c`` string
+    script_file = False
 
     def notice(self, message: str) -> None:
         """An error message from code that cannot write (a lookup): reported at the next

@@ -496,7 +496,10 @@ class Expander:
             return await self.command_substitution(p.body)
         if tp is ArithSub:
             text = await self.expand_word(p.expr)
-            return str(await self.arith_async(text))
+            try:
+                return str(self.arith(text))
+            except NeedsExpansion:
+                return str(await self.arith_expanding(text))
         if tp is ProcSub:
             return await self.process_substitution(p)
         if tp is Lit or tp is Quoted:
@@ -512,13 +515,6 @@ class Expander:
             raise ShellError(e.message, 1, abort=True) from None
         except RecursionError:
             raise ShellError(f"{text}: expression recursion level exceeded", 1, abort=True) from None
-        except NeedsExpansion as e:
-            if self._expanded_subscripts is not None:
-                raise
-            # no command can run here: bash's own error for what it cannot evaluate
-            raise ShellError(f"{e.text}: syntax error: operand expected (error token is \"{e.text}\")", 1,
-                             abort=True) from None
-
     def _tilde(self, text: str, assignment: bool) -> str:
         slash = text.find("/")
         head = text[1:] if slash < 0 else text[1:slash]
@@ -673,7 +669,10 @@ class Expander:
         text = await self.expand_word(p.index)
         if not text.strip():
             raise ShellError(f"${{{p.name}[{text}]}}: bad substitution", 1)
-        index = await self.arith_async(text)
+        try:
+            index = self.arith(text)
+        except NeedsExpansion:
+            index = await self.arith_expanding(text)
         if index >= 0:
             return index
         value = var.value if var is not None else None
@@ -743,6 +742,11 @@ class Expander:
         name = p.name
         if op == "@" and p.arg is not None and p.arg.plain == "a":
             return self._attributes(p)
+        if p.length and p.index is not None and p.index.plain in ("@", "*") and p.name != UNSET_PARAM:
+            # ${#a[@]}: the count, without making the list
+            var = self.lookup_var(p.name)
+            return str(len(var.value) if var is not None and is_array(var.value) else
+                       0 if var is None or var.value is None else 1)
         value = await self._param_value(p)
         if p.length:
             if value is None:
@@ -817,10 +821,7 @@ class Expander:
     def unbound_status(self) -> int:
         """The status an unset-variable error exits with: 127 in a ``bash -c`` string, 1 in
         a script file, a subshell, or with errexit (as bash)."""
-        if self.subshell_level or self.options["errexit"]:
-            return 1
-        script = self.source_stack[0] if self.source_stack else None
-        return 1 if script is not None and script == self.arg0 else 127
+        return 1 if self.subshell_level or self.options["errexit"] or self.script_file else 127
 
     def _check_unset(self, p: Param) -> None:
         if self.options["nounset"] and p.name not in ("@", "*") and not (p.index is not None and p.index.plain in ("@", "*")):
@@ -887,6 +888,8 @@ class Expander:
     def _attributes(self, p: Param):
         """``${x@a}``: the attribute letters, also of a declared variable without a value."""
         var = self.lookup_var(p.name) if not self._special_param(p.name) else None
+        if var is None:
+            self._check_unset(p)
         flags = var.attr_flags() if var is not None else ""
         if p.index is not None and p.index.plain in ("@", "*"):
             count = len(ordered_values(var)) if var is not None and var.value is not None else 0
