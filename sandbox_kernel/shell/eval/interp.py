@@ -337,11 +337,14 @@ class Shell(Variables, Expander, Redirections, Pipelines):
                 status = self.last_status = e.status
             except ShellError as e:
                 # an expansion error outside a simple command (a case word, a for list ...)
+                # ends that command; errexit then exits (no ERR trap, as in bash)
                 try:
                     status = await self.handle_error(e, fds)
                 except AbortCommand as abort:
                     status = abort.status
                 self.last_status = status
+                if status and self.options["errexit"] and not self.errexit_suppress:
+                    raise ExitShell(status) from None
         return status
 
     def active_aliases(self) -> dict | None:
