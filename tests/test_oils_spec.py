@@ -13,8 +13,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 RUNNER = Path(os.environ.get("SANDBOX_KERNEL_OILS_SPEC", ROOT.parent / "shared" / "oils-spec")) / "oils_spec.py"
-#: the project's pass rate reached (percent of the scored cases); bashkit 0.20.1: 91.8 %
-OILS_SPEC_MIN = 79.5
+#: the project's pass rate reached (percent of the scored cases: 93.9 % after fidelity batches 1, 2, 4); bashkit 0.20.1: 91.8 %
+OILS_SPEC_MIN = 93.5
 
 
 @pytest.mark.slow
