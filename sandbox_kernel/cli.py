@@ -69,11 +69,12 @@ class HostStdin(InputStream):
         return await future
 
 
-def _make_sandbox(limits: Limits | None, arg0: str, args: list[str], stdin: InputStream, script_file: bool = False):
+def _make_sandbox(limits: Limits | None, arg0: str, args: list[str], stdin: InputStream,
+                  mode: str = "command"):
     sandbox = Sandbox(limits)
     from .shell.engine import ShellEngine
     engine = ShellEngine(sandbox, interactive=False)
-    engine.configure_script(arg0, args, script_file)
+    engine.configure_script(arg0, args, mode)
     engine.next_stdin = stdin
     sandbox.engines["sh"] = engine
     return sandbox
@@ -99,7 +100,7 @@ def run_script(script: str, stdin: bytes = b"", limits: Limits | None = None,
 
 def sh_main(argv: list[str]) -> int:
     args = list(argv)
-    script_file = False
+    mode = "command"
     if args and args[0] in ("-h", "--help"):
         print(USAGE)
         return 0
@@ -121,13 +122,14 @@ def sh_main(argv: list[str]) -> int:
             return 127
         arg0, rest = path, args[1:]
         stdin_stream = HostStdin()
-        script_file = True
+        mode = "file"
     else:
         script = sys.stdin.buffer.read().decode("utf-8", "surrogateescape")
         arg0, rest = "bash", []
         stdin_stream = BytesInput(b"")
+        mode = "stdin"
     sys.stdout.flush()
-    sandbox = _make_sandbox(None, arg0, rest, stdin_stream, script_file)
+    sandbox = _make_sandbox(None, arg0, rest, stdin_stream, mode)
     status = asyncio.run(_run(script, sandbox, _HostWriter(1), _HostWriter(2), None))
     return status
 

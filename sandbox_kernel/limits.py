@@ -37,6 +37,8 @@ class Limits:
     vfs_inodes: int = 100_000
     #: Bytes one shell variable or word may grow to (string bombs end with an error, not a MemoryError).
     string_bytes: int = 64 * 1024 * 1024
+    #: Bytes all shell variables (strings, array elements and keys) may hold together.
+    shell_memory_bytes: int = 256 * 1024 * 1024
     #: Linear memory of the JS engine (wasm) in bytes.
     wasm_memory_bytes: int = 64 * 1024 * 1024
     #: Memory one VM command (a %%vm cell, a `vm` command) may use in the guest, page cache and
@@ -102,6 +104,7 @@ DEFAULT_CEILINGS = Limits(
     vfs_bytes=4 * 1024**3,
     vfs_inodes=2_000_000,
     string_bytes=1024**3,
+    shell_memory_bytes=2 * 1024**3,
     wasm_memory_bytes=2 * 1024**3,
     vm_memory_bytes=64 * 1024**3,
     vm_processes=32768,

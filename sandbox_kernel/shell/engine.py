@@ -17,17 +17,17 @@ from ..streams import EmptyInput, InputStream, OutputStream, OutputTooLarge, Sin
 from ..vfs.layout import COMMAND_STUB
 from .builtins import BUILTINS, help_text
 from .builtins.history import history_entries, remember
-from .eval.interp import Frame, Runtime, Shell
+from .eval.interp import Runtime, Shell
 from .syntax.lexer import RESERVED
 from .syntax.parser import check_complete
-from .state import ControlFlow, ExitShell, LimitExceeded, ShellError, Var
+from .state import ControlFlow, ExitShell, IndexedArray, LimitExceeded, ShellError, Var
 
 SANDBOX_ENV = {
     "HOME": "/home/user", "USER": "user", "LOGNAME": "user", "PWD": "/workspace",
     "PATH": "/usr/local/bin:/usr/bin:/bin", "SHELL": "/bin/bash", "HOSTNAME": "sandbox",
     "LANG": "C.UTF-8", "TERM": "xterm-256color", "SHLVL": "1",
 }
-#: what an interactive shell (the notebook) sets on top of SHELL_VARS
+#: what an interactive shell (the notebook) sets on top of the startup variables (init_shell_vars)
 INTERACTIVE_VARS = {"PS1": "\\s-\\v\\$ ", "PS2": "> ", "HISTFILE": "/home/user/.bash_history",
                     "HISTSIZE": "500", "HISTFILESIZE": "500"}
 #: How long a cancelled run may take to notice at its next checkpoint before its task is cancelled.
@@ -83,6 +83,8 @@ class ShellEngine:
         self.shell.shopts["extglob"] = interactive
         #: stdin for the next run (the CLI and run_script set it); None means the kernel's input()
         self.next_stdin: InputStream | None = None
+        #: the next run's text is the ``bash -c`` string (configure_script)
+        self.execution_string_next = False
         self._init_variables()
         self._install_stubs()
 
@@ -109,19 +111,19 @@ class ShellEngine:
                 except Exception:  # noqa: BLE001 - a read-only or odd layout: skip the stub
                     pass
 
-    def configure_script(self, arg0: str = "bash", args: list[str] | None = None, script_file: bool = False) -> None:
-        """Make this a non-interactive script shell: ``bash -c`` semantics, or with
-        ``script_file`` those of ``bash FILE`` (FILE being ``arg0``)."""
+    def configure_script(self, arg0: str = "bash", args: list[str] | None = None, mode: str = "command") -> None:
+        """Make this a non-interactive script shell running what ``bash`` runs in ``mode``:
+        "command" (``bash -c``: the next run's text is ``$BASH_EXECUTION_STRING``), "file"
+        (``bash FILE``, FILE being ``arg0``) or "stdin" (``bash < FILE``)."""
         self.shell.interactive = False
         self.shell.options["history"] = False
-        self.shell.command_string = not script_file
-        self.shell.script_source = "main" if script_file else "environment"
-        self.shell.frames = [Frame("main", arg0, 0, False)] if script_file else []
+        self.shell.set_script_mode(mode, arg0)
         self.shell.shopts["expand_aliases"] = False
         self.shell.shopts["extglob"] = False
         self.shell.sync_option_vars()
         self.shell.arg0 = arg0
         self.shell.positional = list(args or [])
+        self.execution_string_next = mode == "command"
 
     # ------------------------------------------------------------------ kernel interface
     def exported_env(self) -> dict[str, str]:
@@ -157,8 +159,10 @@ class ShellEngine:
         var = self.shell.lookup_var(name)
         if var is None or var.value is None:
             return None
-        if isinstance(var.value, dict):
-            return dict(var.value) if var.assoc else [var.value[k] for k in sorted(var.value)]
+        if type(var.value) is IndexedArray:
+            return var.value.values()
+        if type(var.value) is dict:
+            return dict(var.value)
         return var.value
 
     def add_history(self, code: str) -> None:
@@ -192,6 +196,9 @@ class ShellEngine:
         fds[2] = SinkOutput(streams.stderr)
         sh.fds = fds
         sh.syntax_error = None
+        if self.execution_string_next:
+            self.execution_string_next = False
+            sh.globals["BASH_EXECUTION_STRING"] = Var(cell)
         main = asyncio.ensure_future(self._run_cell(cell, fds))
         cancel_wait = asyncio.ensure_future(streams.cancel.wait())
         try:

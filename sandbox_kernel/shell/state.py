@@ -4,11 +4,134 @@ from __future__ import annotations
 from collections import deque
 
 
-class Var:
-    """One variable. ``value`` is a str (scalar), a dict[int, str] (indexed array), a
-    dict[str, str] (associative array, ``assoc``), or None (declared but unset)."""
+class IndexedArray:
+    """The elements of an indexed array, index -> value, at linear cost for what scripts do
+    with them: the top index is tracked on every change (appends, ``${a[-1]}``, ``${#a[@]}``
+    need no scan), and the ascending key list is kept while elements arrive in order and is
+    rebuilt (once) after an insertion below the top or a removal in the middle."""
 
-    __slots__ = ("value", "exported", "readonly", "integer", "assoc", "lower", "upper", "nameref")
+    __slots__ = ("_items", "_top", "_keys")
+
+    def __init__(self, items: dict[int, str] | None = None) -> None:
+        self._items: dict[int, str] = {}
+        self._top = 0
+        self._keys: list[int] | None = []
+        if items:
+            for k in sorted(items):
+                self[k] = items[k]
+
+    @classmethod
+    def of(cls, values) -> "IndexedArray":
+        """An array of ``values`` at indices 0, 1, ..."""
+        a = cls.__new__(cls)
+        a._items = dict(enumerate(values))
+        a._top = len(a._items)
+        a._keys = None
+        return a
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __bool__(self) -> bool:
+        return bool(self._items)
+
+    def __contains__(self, index: int) -> bool:
+        return index in self._items
+
+    def __getitem__(self, index: int) -> str:
+        return self._items[index]
+
+    def get(self, index: int, default: str | None = None) -> str | None:
+        return self._items.get(index, default)
+
+    def __setitem__(self, index: int, value: str) -> None:
+        items = self._items
+        if index not in items:
+            if index >= self._top:
+                self._top = index + 1
+                if self._keys is not None:
+                    self._keys.append(index)
+            else:
+                self._keys = None
+        items[index] = value
+
+    def pop(self, index: int, default: str | None = None) -> str | None:
+        items = self._items
+        if index not in items:
+            return default
+        value = items.pop(index)
+        keys = self._keys
+        if keys is not None:
+            if keys[-1] == index:
+                keys.pop()
+            else:
+                self._keys = None
+        if index == self._top - 1:
+            keys = self.keys()
+            self._top = keys[-1] + 1 if keys else 0
+        return value
+
+    def clear(self) -> None:
+        self._items.clear()
+        self._top = 0
+        self._keys = []
+
+    @property
+    def top(self) -> int:
+        """The highest index + 1 (0 when empty): where ``a+=(x)`` puts x."""
+        return self._top
+
+    def keys(self) -> list[int]:
+        """The indices in ascending order (the cached list: do not change it)."""
+        keys = self._keys
+        if keys is None:
+            keys = self._keys = sorted(self._items)
+        return keys
+
+    def values(self) -> list[str]:
+        items = self._items
+        return [items[k] for k in self.keys()]
+
+    def items(self) -> list[tuple[int, str]]:
+        items = self._items
+        return [(k, items[k]) for k in self.keys()]
+
+    def __iter__(self):
+        return iter(self.keys())
+
+    def append(self, values) -> None:
+        for value in values:
+            self[self._top] = value
+
+    def copy(self) -> "IndexedArray":
+        a = IndexedArray.__new__(IndexedArray)
+        a._items = dict(self._items)
+        a._top = self._top
+        a._keys = None if self._keys is None else list(self._keys)
+        return a
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, IndexedArray):
+            return self._items == other._items
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return f"IndexedArray({dict(self.items())!r})"
+
+
+def is_array(value) -> bool:
+    """An indexed (IndexedArray) or associative (dict) array value."""
+    return type(value) is IndexedArray or type(value) is dict
+
+
+class Var:
+    """One variable. ``value`` is a str (scalar), an IndexedArray, a dict[str, str]
+    (associative array, ``assoc``), or None (declared but unset). ``charged`` is what the
+    value counts against the shell's memory limit (0 for a copy in a fork: the fork
+    shares the parent's strings)."""
+
+    __slots__ = ("value", "exported", "readonly", "integer", "assoc", "lower", "upper", "nameref", "indexed",
+                 "charged")
 
     def __init__(self, value=None, exported: bool = False) -> None:
         self.value = value
@@ -19,11 +142,15 @@ class Var:
         self.lower = False
         self.upper = False
         self.nameref = False
+        #: declared an indexed array (``declare -a``) before it has a value
+        self.indexed = False
+        self.charged = 0
 
     def copy(self) -> "Var":
+        """A fork's copy: the same attributes and values (arrays copied), nothing charged."""
         v = Var.__new__(Var)
         value = self.value
-        v.value = dict(value) if isinstance(value, dict) else value
+        v.value = value.copy() if type(value) is IndexedArray or type(value) is dict else value
         v.exported = self.exported
         v.readonly = self.readonly
         v.integer = self.integer
@@ -31,12 +158,14 @@ class Var:
         v.lower = self.lower
         v.upper = self.upper
         v.nameref = self.nameref
+        v.indexed = self.indexed
+        v.charged = 0
         return v
 
     def scalar(self) -> str | None:
-        """The value as a scalar (element 0 of an indexed array)."""
+        """The value as a scalar (element 0 of an array)."""
         v = self.value
-        if v is None or isinstance(v, str):
+        if v is None or type(v) is str:
             return v
         if self.assoc:
             return v.get("0")
@@ -44,8 +173,10 @@ class Var:
 
     def attr_flags(self) -> str:
         flags = ""
-        if isinstance(self.value, dict):
-            flags += "A" if self.assoc else "a"
+        if self.assoc:
+            flags += "A"
+        elif type(self.value) is IndexedArray or self.indexed:
+            flags += "a"
         if self.integer:
             flags += "i"
         if self.lower:
@@ -133,10 +264,10 @@ def ordered_keys(var: Var) -> list:
     associative array (bucket by bucket, newest first within a bucket; the table starts with
     1024 buckets and grows fourfold once it holds twice as many entries)."""
     value = var.value
-    if not isinstance(value, dict):
+    if type(value) is IndexedArray:
+        return value.keys()
+    if type(value) is not dict:
         return [0] if value is not None else []
-    if not var.assoc:
-        return sorted(value)
     keys = list(value)
     if len(keys) < 2:
         return keys
@@ -165,6 +296,8 @@ def _simulate_table(keys: list) -> list:
 
 def ordered_values(var: Var) -> list[str]:
     value = var.value
-    if not isinstance(value, dict):
+    if type(value) is IndexedArray:
+        return value.values()
+    if type(value) is not dict:
         return [value] if value is not None else []
     return [value[k] for k in ordered_keys(var)]

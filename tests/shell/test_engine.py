@@ -1,5 +1,7 @@
 """ShellEngine: state across runs, status conventions, limits, cancellation, kernel helpers."""
 import asyncio
+import subprocess
+import sys
 import time
 
 import pytest
@@ -289,3 +291,24 @@ def test_default_limits_let_a_long_while_read_loop_finish():
     r = run_cells(["seq 120000 | { while read -r x; do y=$x; done; echo $y; }"])
     res, out, err = r[0]
     assert res.status == 0 and out == "120000\n", err
+
+
+MODE_PROBE = 'echo "$-|${BASH_SOURCE[0]-none}|${BASH_EXECUTION_STRING-none}"; set -u; : $undefined_var'
+
+
+@pytest.mark.parametrize("how", ["command", "file", "stdin"])
+def test_cli_runs_a_string_a_file_or_stdin_as_bash_does(tmp_path, how):
+    """`sh -c`, `sh FILE` and `sh < FILE` differ as in bash: only a -c string has "c" in $-,
+    $BASH_EXECUTION_STRING and status 127 for an unbound variable; a file is BASH_SOURCE."""
+    script = tmp_path / "probe.sh"
+    script.write_text(MODE_PROBE + "\n")
+    argv = {"command": ["-c", MODE_PROBE], "file": [str(script)], "stdin": []}[how]
+    done = subprocess.run([sys.executable, "-m", "sandbox_kernel", "sh", *argv], capture_output=True, text=True,
+                          input=MODE_PROBE + "\n" if how == "stdin" else "", timeout=60)
+    flags, source, execution_string = done.stdout.rstrip("\n").split("|", 2)
+    assert "undefined_var: unbound variable" in done.stderr
+    if how == "command":
+        assert (flags, source, execution_string, done.returncode) == ("hBc", "none", MODE_PROBE, 127)
+    else:
+        assert "c" not in flags and execution_string == "none" and done.returncode == 1
+        assert source == (str(script) if how == "file" else "none")

@@ -6,8 +6,9 @@ import time
 
 from ...chars import isdigits
 from ...commands._lib.dates import format_date, local_datetime
+from ..eval.variables import split_subscript
 from ..eval.word import backslash_quote
-from ..state import LimitExceeded, Var
+from ..state import LimitExceeded, ShellError
 from ..syntax.escapes import PRINTF, PRINTF_B, decode_escape, decode_escapes
 from ..syntax.lexer import is_name
 from .output import err, out, write_or_fail
@@ -298,9 +299,13 @@ async def b_printf(sh, argv, fds):
     for e in errors:
         await err(sh, fds, "printf", e)
     if var is not None:
-        m = re.fullmatch(r"([A-Za-z_][A-Za-z_0-9]*)\[(.*)\]", var)
-        if m:
-            sh.set_element(m.group(1), m.group(2) if (sh.lookup_var(m.group(1)) or Var()).assoc else sh.arith(m.group(2)), result)
+        ref = split_subscript(var)
+        if ref is not None:
+            try:
+                sh.set_element(ref[0], await sh.subscript_key(ref[0], ref[1], var), result)
+            except ShellError as e:
+                await sh.report(fds, f"printf: {e.message}")
+                return 1
         elif not is_name(var):
             await err(sh, fds, "printf", f"`{var}': not a valid identifier")
             return 2

@@ -438,9 +438,6 @@ async def b_mapfile(sh, argv, fds):
     if origin is None:
         sh.set_array(name, lines)
     else:
-        var = sh.lookup_var(name)
-        base = dict(var.value) if var is not None and isinstance(var.value, dict) else {}
         for k, line in enumerate(lines):
-            base[origin + k] = line
-        sh.set_array(name, base)
+            sh.set_element(name, origin + k, line)
     return 0

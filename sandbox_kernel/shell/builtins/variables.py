@@ -4,8 +4,9 @@ from __future__ import annotations
 import re
 
 from ..eval.arith import ArithError, evaluate as arith_evaluate
-from ..eval.word import shell_quote
-from ..state import ShellError, Var, ordered_keys
+from ..eval.variables import split_subscript
+from ..eval.word import declare_text, double_quote, key_text, shell_quote
+from ..state import IndexedArray, ShellError, Var, ordered_keys
 from ..syntax.ast import Assign
 from ..syntax.lexer import is_name
 from ..syntax.parser import Parser
@@ -14,35 +15,31 @@ from .args import bash_int, too_many_arguments
 from .output import err, out
 from .registry import builtin
 
-
-def _quote_value(value: str) -> str:
-    return '"' + value.replace("\\", "\\\\").replace('"', '\\"').replace("$", "\\$").replace("`", "\\`") + '"'
+_OPERAND = re.compile(r"([A-Za-z_][A-Za-z_0-9]*)(\[.*\])?(\+?=)(.*)$", re.S)
 
 
 def declare_line(name: str, var: Var) -> str:
-    flags = var.attr_flags() or "-"
-    if flags != "-":
-        flags = "-" + flags
-    else:
-        flags = "--"
-    if var.value is None:
-        return f"declare {flags} {name}"
-    if isinstance(var.value, dict):
-        if var.assoc:
-            items = "".join(f"[{_assoc_key(k)}]={_quote_value(var.value[k])} " for k in ordered_keys(var))
-            return f"declare {flags} {name}=({items})"
-        items = " ".join(f"[{k}]={_quote_value(v)}" for k, v in sorted(var.value.items()))
-        return f"declare {flags} {name}=({items})"
-    return f"declare {flags} {name}={_quote_value(var.value)}"
+    return declare_text(name, var)
 
 
-def _assoc_key(k: str) -> str:
-    if re.fullmatch(r"[A-Za-z0-9_./-]+", k):
-        return k
-    return _quote_value(k)
+def set_line(name: str, var: Var) -> str:
+    """A variable as ``set`` lists it."""
+    value = var.value
+    if type(value) is IndexedArray:
+        return f"{name}=(" + " ".join(f"[{k}]={double_quote(v)}" for k, v in value.items()) + ")"
+    if type(value) is dict:
+        return f"{name}=(" + "".join(f"[{key_text(k)}]={double_quote(value[k])} " for k in ordered_keys(var)) + ")"
+    return f"{name}={shell_quote(value or '')}"
 
 
-async def _declare(sh, argv, fds, local: bool = False) -> int:
+def valid_nameref_target(text: str) -> bool:
+    """What ``declare -n ref=TARGET`` accepts: a variable name or ``name[subscript]``."""
+    return is_name(text) or split_subscript(text) is not None
+
+
+async def _declare(sh, argv, fds, local: bool = False, visible: bool = False) -> int:
+    """declare/typeset/local (and readonly, with ``visible``: it works on the variable a
+    name finds, never making a local)."""
     name0 = argv[0]
     if local and not sh.scopes:
         await err(sh, fds, name0, "can only be used in a function")
@@ -81,56 +78,106 @@ async def _declare(sh, argv, fds, local: bool = False) -> int:
             else:
                 await out(fds, format_function(f) + "\n")
         return status
+    if local and ("p" in flags_on or not operands):
+        return await _print_locals(sh, fds, operands)
     if "p" in flags_on or (not operands and not (flags_on - {"g"})):
         return await _declare_print(sh, fds, operands, flags_on)
     if not operands:
         # declare -x etc. without names: list variables with that attribute
         return await _declare_print(sh, fds, [], flags_on | {"p"})
     status = 0
-    make_local = (local or (sh.scopes and "g" not in flags_on))
+    where = "local" if local or (sh.scopes and "g" not in flags_on and not visible) else \
+        "global" if "g" in flags_on else "visible"
     for op in operands:
         try:
             if isinstance(op, Assign):
-                await _declare_one(sh, op.name, op, flags_on, flags_off, make_local)
+                await _declare_one(sh, op.name, op, flags_on, flags_off, where)
                 continue
-            m = re.match(r"([A-Za-z_][A-Za-z_0-9]*)(\[[^\]]*\])?(\+?=)(.*)$", op, re.S)
+            m = _OPERAND.match(op)
             if m:
                 name, idx, eq, value = m.group(1), m.group(2), m.group(3), m.group(4)
-                await _declare_one(sh, name, (idx, eq == "+=", value), flags_on, flags_off, make_local)
+                await _declare_one(sh, name, (idx, eq == "+=", value), flags_on, flags_off, where)
             elif is_name(op):
-                await _declare_one(sh, op, None, flags_on, flags_off, make_local)
+                await _declare_one(sh, op, None, flags_on, flags_off, where)
             else:
                 await err(sh, fds, name0, f"`{op}': not a valid identifier")
                 status = 1
         except ShellError as e:
             await sh.report(fds, f"{name0}: {e.message}" if not e.message.startswith(name0) else e.message)
             status = 1
+        if sh.pending_warnings:
+            await sh.flush_warnings()
     return status
 
 
-async def _declare_one(sh, name: str, value, on: set, off: set, make_local: bool) -> None:
-    scope = sh.scopes[-1] if make_local and sh.scopes else sh.globals
-    var = scope.get(name)
-    if var is None:
-        if not make_local:
-            var = sh.lookup_var(name) if name not in sh.globals else sh.globals[name]
-            if var is not None and sh.scopes and name not in sh.globals:
-                scope = sh.find_scope(name)
+def _target_var(sh, name: str, where: str) -> Var:
+    """The variable ``declare NAME`` works on: ``where`` is "local" (the function's own,
+    made when missing; not over a readonly one), "global", or "visible" (the one the name
+    finds, else a new global)."""
+    if where == "local" and sh.scopes:
+        scope = sh.scopes[-1]
+        var = scope.get(name)
         if var is None:
-            var = Var(None)
-            scope[name] = var
-    if var.readonly and (value is not None or off - {"r"}):
-        if value is not None:
-            raise ShellError(f"{name}: readonly variable", 1)
-    if "A" in on:
-        if not var.assoc and isinstance(var.value, dict) and var.value:
+            outer = sh.lookup_raw(name)
+            if outer is not None and outer.readonly:
+                raise ShellError(f"{name}: readonly variable", 1)
+            var = scope[name] = Var(None)
+        return var
+    var = sh.globals.get(name) if where == "global" else sh.lookup_raw(name)
+    if var is None:
+        var = sh.globals[name] = Var(None)
+    return var
+
+
+async def _declare_one(sh, name: str, value, on: set, off: set, where: str) -> None:
+    var = _target_var(sh, name, where)
+    if "n" in on:
+        await _declare_nameref(sh, name, var, value)
+        _set_flags(sh, var, on - {"n"}, off)
+        return
+    if var.nameref and "n" in off:
+        var.nameref = False
+    if var.readonly and value is not None:
+        raise ShellError(f"{name}: readonly variable", 1)
+    if "A" in on and not var.assoc:
+        if type(var.value) is IndexedArray or var.indexed:
             raise ShellError(f"{name}: cannot convert indexed to associative array", 1)
         var.assoc = True
-        if not isinstance(var.value, dict):
-            var.value = {} if var.value is None else {"0": var.value}
-    if "a" in on and not var.assoc and not isinstance(var.value, dict):
-        var.value = {} if var.value is None else {0: var.value}
-    for flag, attr in (("i", "integer"), ("l", "lower"), ("u", "upper"), ("x", "exported"), ("n", "nameref")):
+        if var.value is not None:
+            var.value = {"0": var.value}
+    if "a" in on and var.assoc:
+        raise ShellError(f"{name}: cannot convert associative to indexed array", 1)
+    if "a" in on and type(var.value) is not IndexedArray:
+        if var.value is None:
+            var.indexed = True
+        else:
+            var.value = IndexedArray.of([var.value])
+    _set_flags(sh, var, on, off)
+    if isinstance(value, Assign):
+        if value.array is not None and not var.assoc and not value.append and type(var.value) is not IndexedArray:
+            var.value = None
+        await sh.assign(value)
+    elif isinstance(value, tuple):
+        idx, append, text = value
+        if idx:
+            key = await sh.subscript_key(name, idx[1:-1], f"{name}{idx}")
+            sh.set_element(name, key, text, append)
+        elif (type(var.value) is IndexedArray or var.indexed or var.assoc) and not append \
+                and text.startswith("(") and text.endswith(")"):
+            # declare -a x='(1 2)': a compound assignment
+            node = Parser(f"{name}={text}").parse_program()
+            for a in node.items[0][0].assigns:
+                await sh.assign(a)
+        else:
+            sh.set_var(name, text, append)
+    if "r" in on:
+        var.readonly = True
+    if var.value is not None and (var.lower or var.upper) and type(var.value) is str:
+        var.value = var.value.lower() if var.lower else var.value.upper()
+
+
+def _set_flags(sh, var: Var, on: set, off: set) -> None:
+    for flag, attr in (("i", "integer"), ("l", "lower"), ("u", "upper"), ("x", "exported")):
         if flag in on:
             setattr(var, attr, True)
             if flag == "l":
@@ -139,31 +186,48 @@ async def _declare_one(sh, name: str, value, on: set, off: set, make_local: bool
                 var.lower = False
         if flag in off:
             setattr(var, attr, False)
+
+
+async def _declare_nameref(sh, name: str, var: Var, value) -> None:
+    """``declare -n ref[=target]``: the reference itself is set (not what it points to)."""
     if isinstance(value, Assign):
         if value.array is not None:
-            if "A" not in on and not var.assoc and not isinstance(var.value, dict):
-                var.value = {}
-            await sh.assign(value)
-        else:
-            await sh.assign(value)
+            raise ShellError(f"{name}: reference variable cannot be an array", 1)
+        target = await sh.expand_word(value.value, assignment=True) if value.value is not None else ""
     elif isinstance(value, tuple):
-        idx, append, text = value
-        if idx:
-            key = idx[1:-1]
-            sh.set_element(name, key if var.assoc else sh.arith(key), text, append)
-        elif isinstance(var.value, dict) and not append and text.startswith("(") and text.endswith(")"):
-            # declare -a x='(1 2)' style: treat as a compound assignment
-            p = Parser(f"{name}={text}")
-            node = p.parse_program()
-            cmd = node.items[0][0]
-            for a in cmd.assigns:
-                await sh.assign(a)
-        else:
-            sh.set_var(name, text, append)
-    if "r" in on:
-        var.readonly = True
-    if var.value is not None and (var.lower or var.upper) and isinstance(var.value, str):
-        var.value = var.value.lower() if var.lower else var.value.upper()
+        if value[0]:
+            raise ShellError(f"{name}: reference variable cannot be an array", 1)
+        target = value[2]
+    else:
+        target = var.value if type(var.value) is str else None
+    if target is not None and target != "" and not valid_nameref_target(target):
+        raise ShellError(f"`{target}': invalid variable name for name reference", 1)
+    if target == name:
+        raise ShellError(f"{name}: nameref variable self references not allowed", 1)
+    if var.readonly and value is not None:
+        raise ShellError(f"{name}: readonly variable", 1)
+    if target is not None:
+        sh.set_raw(var, target, name)
+    var.nameref = True
+    sh.namerefs += 1
+
+
+async def _print_locals(sh, fds, names: list) -> int:
+    """``local`` / ``local -p [names]``: the current function's variables."""
+    scope = sh.scopes[-1] if sh.scopes else {}
+    status = 0
+    if names:
+        for n in names:
+            n = n if isinstance(n, str) else n.name
+            var = scope.get(n)
+            if var is None:
+                await err(sh, fds, "local", f"{n}: not found")
+                status = 1
+                continue
+            await out(fds, declare_line(n, var) + "\n")
+        return status
+    await out(fds, "".join(declare_line(n, v) + "\n" for n, v in sorted(scope.items())))
+    return 0
 
 
 async def _declare_print(sh, fds, names: list, flags: set) -> int:
@@ -193,16 +257,6 @@ async def _declare_print(sh, fds, names: list, flags: set) -> int:
     return status
 
 
-def set_line(name: str, var: Var) -> str:
-    if isinstance(var.value, dict):
-        if var.assoc:
-            items = "".join(f"[{_assoc_key(k)}]={_quote_value(var.value[k])} " for k in ordered_keys(var))
-        else:
-            items = " ".join(f"[{k}]={_quote_value(v)}" for k, v in sorted(var.value.items()))
-        return f"{name}=({items})"
-    return f"{name}={shell_quote(var.value or '')}"
-
-
 @builtin("declare", "typeset", usage="declare [-aAfFgiIlnrtux] [-p] [name[=value] ...]", text="""
 Set variable values and attributes.
   -f  restrict action or display to function names and definitions
@@ -228,10 +282,15 @@ Define local variables: create a local variable called NAME and give it VALUE. O
 any option accepted by `declare'. Local variables can only be used within a function; they are
 visible only to the function where they are defined and its children.""")
 async def b_local(sh, argv, fds):
-    if len(argv) == 1 and sh.scopes:
-        await out(fds, "".join(set_line(n, v) + "\n" for n, v in sorted(sh.scopes[-1].items()) if v.value is not None))
-        return 0
     return await _declare(sh, argv, fds, local=True)
+
+
+def _invalid_element(a) -> str | None:
+    """export/readonly take names only: ``a[7]=8`` is not a valid identifier."""
+    if isinstance(a, Assign):
+        return f"{a.name}[{a.index.source}]" if a.index is not None else None
+    m = _OPERAND.match(a)
+    return f"{m.group(1)}{m.group(2)}" if m and m.group(2) else None
 
 
 @builtin("export", usage="export [-fn] [name[=value] ...] or export -p", text="""
@@ -243,7 +302,6 @@ environment of subsequently executed commands. If VALUE is supplied, assign VALU
 async def b_export(sh, argv, fds):
     args = argv[1:]
     unexport = False
-    show = False
     while args and isinstance(args[0], str) and args[0].startswith("-") and len(args[0]) > 1:
         if args[0] == "--":
             args = args[1:]
@@ -251,31 +309,39 @@ async def b_export(sh, argv, fds):
         for c in args[0][1:]:
             if c == "n":
                 unexport = True
-            elif c == "p":
-                show = True
-            elif c == "f":
+            elif c in "pf":
                 pass
             else:
                 await err(sh, fds, "export", f"-{c}: invalid option")
                 await sh.err(fds, "export: usage: export [-fn] [name[=value] ...] or export -p\n")
                 return 2
         args = args[1:]
-    if not args or show:
+    if not args:
         lines = [declare_line(n, v) for n, v in sorted(sh.all_vars().items()) if v.exported]
         await out(fds, "".join(l + "\n" for l in lines))
         return 0
     status = 0
     for a in args:
+        bad = _invalid_element(a)
+        if bad is not None:
+            await err(sh, fds, "export", f"`{bad}': not a valid identifier")
+            status = 1
+            continue
         if isinstance(a, Assign):
-            await sh.assign(a)
+            try:
+                await sh.assign(a)
+            except ShellError as e:
+                await sh.report(fds, f"export: {e.message}")
+                status = 1
+                continue
             var = sh.lookup_var(a.name)
             if var is not None:
                 var.exported = not unexport
             continue
-        m = re.match(r"([A-Za-z_][A-Za-z_0-9]*)(\+?=)(.*)$", a, re.S)
+        m = _OPERAND.match(a)
         if m:
             try:
-                sh.set_var(m.group(1), m.group(3), append=m.group(2) == "+=")
+                sh.set_var(m.group(1), m.group(4), append=m.group(3) == "+=")
             except ShellError as e:
                 await sh.report(fds, f"export: {e.message}")
                 status = 1
@@ -301,15 +367,26 @@ Mark shell variables as unchangeable. If VALUE is supplied, assign VALUE before 
   -A  refer to associative array variables
   -p  display a list of all readonly variables""")
 async def b_readonly(sh, argv, fds):
-    args = [a for a in argv[1:] if not (isinstance(a, str) and a in ("-a", "-A", "-f", "--"))]
-    if not args or args == ["-p"]:
+    options = [a for a in argv[1:] if isinstance(a, str) and a in ("-a", "-A", "-f", "-p", "--")]
+    args = [a for a in argv[1:] if not (isinstance(a, str) and a in ("-a", "-A", "-f", "-p", "--"))]
+    if not args:
         lines = [declare_line(n, v) for n, v in sorted(sh.all_vars().items()) if v.readonly]
         await out(fds, "".join(l + "\n" for l in lines))
         return 0
-    flags = ["declare", "-r"] + (["-a"] if "-a" in argv else []) + (["-A"] if "-A" in argv else [])
-    if sh.scopes:
-        flags.append("-g")
-    return await _declare(sh, flags + args, fds)
+    status = 0
+    names = []
+    for a in args:
+        bad = _invalid_element(a)
+        if bad is not None:
+            await err(sh, fds, "readonly", f"`{bad}': not a valid identifier")
+            status = 1
+        else:
+            names.append(a)
+    if not names:
+        return status
+    # -a/-A matter only with a value (bash ignores them on a bare name)
+    array_flags = [o for o in options if o in ("-a", "-A")] if any(isinstance(a, Assign) or "=" in a for a in names) else []
+    return await _declare(sh, ["readonly", "-r"] + array_flags + names, fds, visible=True) or status
 
 
 @builtin("unset", usage="unset [-f] [-v] [-n] [name ...]", text="""
@@ -321,13 +398,16 @@ Without options, unset first tries to unset a variable, and if that fails, a fun
 async def b_unset(sh, argv, fds):
     args = argv[1:]
     mode = None
+    reference = False
     while args and args[0].startswith("-") and len(args[0]) > 1:
         if args[0] == "--":
             args = args[1:]
             break
         for c in args[0][1:]:
-            if c in "fvn":
-                mode = c if c != "n" else "v"
+            if c in "fv":
+                mode = c
+            elif c == "n":
+                reference = True
             else:
                 await err(sh, fds, "unset", f"-{c}: invalid option")
                 await sh.err(fds, "unset: usage: unset [-f] [-v] [-n] [name ...]\n")
@@ -338,37 +418,45 @@ async def b_unset(sh, argv, fds):
         if mode == "f":
             sh.functions.pop(name, None)
             continue
-        m = re.fullmatch(r"([A-Za-z_][A-Za-z_0-9]*)\[(.*)\]", name, re.S)
-        if m:
-            var = sh.lookup_var(m.group(1))
-            if var is not None and isinstance(var.value, dict):
-                key = m.group(2)
-                if key in ("@", "*"):
-                    var.value = {}
-                elif var.assoc:
-                    var.value.pop(key, None)
-                else:
-                    idx = sh.arith(key)
-                    if idx < 0 and var.value:
-                        idx += max(var.value) + 1
-                    var.value.pop(idx, None)
-            elif var is not None and sh.arith(m.group(2)) == 0:
-                sh.unset_var(m.group(1))
-            continue
-        if not is_name(name):
-            await err(sh, fds, "unset", f"`{name}': not a valid identifier")
-            status = 1
-            continue
-        var = sh.lookup_var(name)
-        if var is None and mode is None and name in sh.functions:
-            del sh.functions[name]
-            continue
         try:
+            ref = split_subscript(name)
+            if ref is not None:
+                status |= await _unset_element(sh, fds, ref[0], ref[1])
+                continue
+            if not is_name(name):
+                await err(sh, fds, "unset", f"`{name}': not a valid identifier")
+                status = 1
+                continue
+            if reference:
+                sh.unset_raw(name)
+                continue
+            var = sh.lookup_var(name)
+            if var is None and mode is None and name in sh.functions:
+                del sh.functions[name]
+                continue
             sh.unset_var(name)
         except ShellError as e:
             await sh.report(fds, f"unset: {e.message}")
             status = 1
     return status
+
+
+async def _unset_element(sh, fds, name: str, sub: str) -> int:
+    """``unset 'name[sub]'``: the subscript is expanded (and evaluated) now."""
+    var = sh.lookup_var(name)
+    if var is None or var.value is None and not (var.assoc or var.indexed):
+        if var is not None and not var.assoc:
+            key = await sh.subscript_key(name, sub, f"[{sub}]")
+            if key != 0:
+                await err(sh, fds, "unset", f"{name}: not an array variable")
+                return 1
+        return 0
+    key = await sh.subscript_key(name, sub, f"[{sub}]", var)
+    if type(var.value) is str and key not in (0, "@", "*"):
+        await err(sh, fds, "unset", f"{name}: not an array variable")
+        return 1
+    sh.unset_element(name, key)
+    return 0
 
 
 @builtin("shift", usage="shift [n]", text="Shift positional parameters: rename $N+1,$N+2 ... to $1,$2 ... (N defaults to 1).")

@@ -51,8 +51,39 @@ def _tokenize(text: str) -> list[tuple[str, str]]:
         kind = m.lastgroup
         tokens.append((kind, m.group(kind)))
         pos = m.end()
+        if kind == "name" and pos < n and text[pos] == "[":
+            # a subscript is kept as text: evaluated (or used as a key) when the element is
+            end = _subscript_end(text, pos)
+            if end < 0:
+                raise ArithError(text, "syntax error: `]' expected", text[pos:])
+            tokens.append(("sub", text[pos + 1:end]))
+            pos = end + 1
     tokens.append(("end", ""))
     return tokens
+
+
+def _subscript_end(text: str, pos: int) -> int:
+    """Index of the ``]`` closing the ``[`` at ``pos`` (nested brackets and quotes skipped)."""
+    depth = 0
+    i = pos
+    n = len(text)
+    while i < n:
+        c = text[i]
+        if c == "[":
+            depth += 1
+        elif c == "]":
+            depth -= 1
+            if depth == 0:
+                return i
+        elif c in "'\"":
+            j = text.find(c, i + 1)
+            if j < 0:
+                return -1
+            i = j
+        elif c == "\\":
+            i += 1
+        i += 1
+    return -1
 
 
 def parse_number(text: str, expr: str | None = None) -> int:
@@ -143,14 +174,7 @@ class _Parser:
         if kind == "name":
             name = value
             self.take()
-            index = None
-            if self.peek() == ("op", "["):
-                self.take()
-                index_start = self.pos
-                index = self.comma()
-                if self.take() != ("op", "]"):
-                    self.fail("syntax error: `]' expected")
-                index = _keyed(index, "".join(v for _, v in self.tokens[index_start:self.pos - 1]))
+            index = self._index()
             op = self.peek()
             if op[0] == "op" and op[1] in _ASSIGN:
                 self.take()
@@ -214,14 +238,11 @@ class _Parser:
                 return lambda env: wrap(~operand(env))
         return self.postfix()
 
-    def _index(self):
-        if self.peek() == ("op", "["):
+    def _index(self) -> str | None:
+        kind, raw = self.peek()
+        if kind == "sub":
             self.take()
-            start = self.pos
-            index = self.comma()
-            if self.take() != ("op", "]"):
-                self.fail("syntax error: `]' expected")
-            return _keyed(index, "".join(v for _, v in self.tokens[start:self.pos - 1]))
+            return raw
         return None
 
     def postfix(self) -> Evaluator:
@@ -257,30 +278,11 @@ class _Parser:
         self.fail()
 
 
-class _RawIndex:
-    """An index evaluator that also keeps its text: an associative array uses the text as key."""
-
-    __slots__ = ("fn", "raw")
-
-    def __init__(self, fn: Evaluator, raw: str) -> None:
-        self.fn = fn
-        self.raw = raw
-
-    def __call__(self, env) -> int:
-        return self.fn(env)
-
-
-def _keyed(index: Evaluator, raw: str) -> _RawIndex:
-    return _RawIndex(index, raw)
-
-
-def _resolve_index(env, name: str, index):
+def _resolve_index(env, name: str, index: str | None):
+    """The element a subscript names: the store evaluates it (an index) or expands it (a key)."""
     if index is None:
         return None
-    is_assoc = getattr(env, "is_assoc", None)
-    if is_assoc is not None and is_assoc(name):
-        return index.raw
-    return index(env)
+    return env.arith_key(name, index)
 
 
 def _value(env, name: str, index, expr: str) -> int:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 import stat as st
 
-from ...chars import isdigits
 from ...commands._lib.posix_regex import RegexError, RegexTimeout, compile_posix
 from ...vfs import FSError
 from . import pattern as pat
@@ -31,19 +30,7 @@ def unary_test(sh, op: str, operand: str) -> bool:
     if op == "-n":
         return operand != ""
     if op == "-v":
-        m = re.fullmatch(r"([A-Za-z_][A-Za-z_0-9]*)\[(.*)\]", operand)
-        if m:
-            var = sh.lookup_var(m.group(1))
-            if var is None or not isinstance(var.value, dict):
-                return var is not None and var.value is not None and m.group(2) in ("0", "@", "*")
-            key = m.group(2)
-            if key in ("@", "*"):
-                return bool(var.value)
-            return (key if var.assoc else sh.arith(key)) in var.value
-        var = sh.lookup_var(operand)
-        if var is None:
-            return isdigits(operand) and 0 < int(operand) <= len(sh.positional)
-        return var.value is not None and (not isinstance(var.value, dict) or bool(var.value) and (0 in var.value or var.assoc))
+        return sh.is_set(operand)
     if op == "-o":
         return bool(sh.options.get(operand))
     if op == "-R":

@@ -14,9 +14,9 @@ import functools
 import random
 import re
 import time
+import weakref
 from typing import Any
 
-from ...chars import isdigits
 from ...commands import registry
 from ...commands.registry import CommandCancelled, CommandContext
 from ...streams import BufferOutput, BytesInput, ClosedInput, ClosedOutput, InputStream, OutputStream, OutputTooLarge
@@ -40,18 +40,9 @@ from .arith import ArithError, evaluate as arith_evaluate
 from .cond import eval_cond
 from .pipeline import Pipelines
 from .redirect import Redirections
+from .variables import FAKE_PID, MemoryAccount, MemoryPool, Variables
 from .word import Expander, shell_quote, single_quote
 
-FAKE_PID = 4242
-#: variables every new shell sets (bash 5.2 without a startup file)
-SHELL_VARS = {
-    "IFS": " \t\n", "PS4": "+ ", "OPTIND": "1", "OPTERR": "1", "BASH": "/bin/bash",
-    "BASH_VERSION": "5.2.15(1)-release",
-}
-#: ... and those it sets only when the environment has no value
-DEFAULT_VARS = {"HOSTTYPE": "x86_64", "MACHTYPE": "x86_64-pc-linux-gnu", "OSTYPE": "linux-gnu",
-                "PATH": "/usr/local/bin:/usr/local/sbin:/usr/bin:/usr/sbin:/bin:/sbin:."}
-READONLY_SHELL_VARS = {"UID": "1000", "EUID": "1000"}
 #: Seconds between yields to the event loop. Well above CPython's GIL switch interval (5 ms):
 #: a thread waiting for the GIL asks the holder to drop it only after a whole interval in which
 #: the GIL never changed hands, and each yield releases and retakes it. At 5 ms that never
@@ -59,9 +50,6 @@ READONLY_SHELL_VARS = {"UID": "1000", "EUID": "1000"}
 YIELD_INTERVAL = 0.02
 #: how bash names a trap whose string has a syntax error
 TRAP_CONTEXTS = {"ERR": "error trap", "DEBUG": "debug trap", "RETURN": "return trap", "INT": "interrupt trap"}
-DYNAMIC_VARS = frozenset({"RANDOM", "SECONDS", "LINENO", "PIPESTATUS", "BASHPID", "EPOCHSECONDS",
-                          "EPOCHREALTIME", "FUNCNAME", "SRANDOM", "BASH_SUBSHELL", "GROUPS",
-                          "BASH_SOURCE", "BASH_LINENO", "_"})
 
 
 class Frame:
@@ -104,21 +92,24 @@ class Runtime:
         self.live_jobs = 0
         #: a limit hit inside a background job (reported when the run ends)
         self.limit_error: str | None = None
+        #: bytes held in variables by all shells of the run (limit shell_memory_bytes)
+        self.memory = MemoryPool()
 
     def new_pid(self) -> int:
         self.next_pid += 1
         return self.next_pid
 
 
-class Shell(Expander, Redirections, Pipelines):
-    """One shell's state, and running commands in it (words: ``Expander``; redirections:
-    ``Redirections``; pipelines and jobs: ``Pipelines``)."""
+class Shell(Variables, Expander, Redirections, Pipelines):
+    """One shell's state, and running commands in it (variables: ``Variables``; words:
+    ``Expander``; redirections: ``Redirections``; pipelines and jobs: ``Pipelines``)."""
 
     def __init__(self, rt: Runtime, fds: dict | None = None) -> None:
         self.rt = rt
         self.fs = rt.fs
         self.globals: dict[str, Var] = {}
         self.scopes: list[dict[str, Var]] = []
+        self.memory = MemoryAccount(rt.memory)
         self.positional: list[str] = []
         self.arg0 = "bash"
         self.functions: dict[str, FunctionDef] = {}
@@ -198,12 +189,16 @@ class Shell(Expander, Redirections, Pipelines):
         child.fds = dict(self.fds)
         child.procsub_files = []
         child.pid = self.rt.new_pid()
+        child.memory = MemoryAccount(self.rt.memory, self.memory)
+        weakref.finalize(child, child.memory.end)
         return child
 
     def new_process(self, env: dict[str, str] | None = None) -> "Shell":
         """A fresh shell for a script run as a command: its environment (the exported
         variables, or ``env``) and the variables bash sets at startup."""
         child = Shell(self.rt)
+        child.memory = MemoryAccount(self.rt.memory, self.memory)
+        weakref.finalize(child, child.memory.end)
         if env is None:
             env = self.exported_env()
         for name, value in env.items():
@@ -218,152 +213,6 @@ class Shell(Expander, Redirections, Pipelines):
         child.interactive = False
         return child
 
-    def init_shell_vars(self, ppid: str) -> None:
-        """The variables a starting bash sets (over its environment): IFS, PS4, BASH_VERSION,
-        the readonly UID/EUID/PPID, SHELLOPTS/BASHOPTS, PWD and SHLVL, and defaults (PATH,
-        OSTYPE ...) for those the environment lacks."""
-        g = self.globals
-        shellopts = g.get("SHELLOPTS")
-        if shellopts is not None and isinstance(shellopts.value, str):
-            # an exported SHELLOPTS turns its options on in the new shell
-            for opt in shellopts.value.split(":"):
-                if opt in OPTION_DEFAULTS:
-                    self.options[opt] = True
-        for name, value in SHELL_VARS.items():
-            g[name] = Var(value)
-        versinfo = Var({0: "5", 1: "2", 2: "15", 3: "1", 4: "release", 5: "x86_64-pc-linux-gnu"})
-        versinfo.readonly = True
-        g["BASH_VERSINFO"] = versinfo
-        for name, value in (*READONLY_SHELL_VARS.items(), ("PPID", ppid)):
-            var = g[name] = Var(value)
-            var.readonly = True
-        for name, value in DEFAULT_VARS.items():
-            if name not in g:
-                g[name] = Var(value)
-        g["PWD"] = Var(self.cwd, True)
-        level = g.get("SHLVL")
-        depth = int(level.value) if level is not None and isinstance(level.value, str) and isdigits(level.value) else 0
-        g["SHLVL"] = Var(str(depth + 1), True)
-        self.sync_option_vars()
-
-    # ================================================================== variables
-    def lookup_var(self, name: str) -> Var | None:
-        if name in DYNAMIC_VARS:
-            return self._dynamic(name)
-        for scope in reversed(self.scopes):
-            v = scope.get(name)
-            if v is not None:
-                return self._deref(v)
-        v = self.globals.get(name)
-        if v is not None and v.nameref:
-            return self._deref(v)
-        return v
-
-    def lookup_raw(self, name: str) -> Var | None:
-        """The variable called ``name`` itself (a nameref is not followed)."""
-        for scope in reversed(self.scopes):
-            v = scope.get(name)
-            if v is not None:
-                return v
-        return self.globals.get(name)
-
-    def _deref(self, v: Var, depth: int = 0) -> Var | None:
-        if not v.nameref or depth > 8:
-            return v
-        target = v.value if isinstance(v.value, str) else None
-        if not target:
-            return v
-        if "[" in target:
-            return v
-        for scope in reversed(self.scopes):
-            t = scope.get(target)
-            if t is not None:
-                return self._deref(t, depth + 1)
-        t = self.globals.get(target)
-        return self._deref(t, depth + 1) if t is not None else None
-
-    def _dynamic(self, name: str) -> Var | None:
-        stored = self.globals.get(name)
-        if name == "RANDOM":
-            return Var(str(self.rt.random.randrange(32768)))
-        if name == "SRANDOM":
-            return Var(str(self.rt.random.getrandbits(32)))
-        if name == "SECONDS":
-            base = 0
-            if stored is not None and stored.value is not None:
-                try:
-                    base = int(stored.scalar() or 0)
-                except ValueError:
-                    base = 0
-                start = getattr(self, "_seconds_start", self.rt.start_time)
-                return Var(str(base + int(time.monotonic() - start)))
-            return Var(str(int(time.monotonic() - self.rt.start_time)))
-        if name == "LINENO":
-            return Var(str(self.lineno))
-        if name == "PIPESTATUS":
-            statuses = self.pipestatus
-            if type(statuses) is int:
-                return Var({0: str(statuses)})
-            return Var({i: str(s) for i, s in enumerate(statuses)})
-        if name == "BASHPID":
-            return Var(str(self.pid))
-        if name == "EPOCHSECONDS":
-            return Var(str(int(time.time())))
-        if name == "EPOCHREALTIME":
-            return Var(f"{time.time():.6f}")
-        if name == "FUNCNAME":
-            # set only while a function runs; then it names every frame
-            if not any(f.function for f in self.frames):
-                return None
-            return Var({i: f.name for i, f in enumerate(reversed(self.frames))})
-        if name == "BASH_SUBSHELL":
-            return Var(str(self.subshell_level))
-        if name == "GROUPS":
-            return Var({0: "1000"})
-        if name == "_":
-            return Var(self.last_arg)
-        if name == "BASH_SOURCE":
-            return Var({i: f.source for i, f in enumerate(reversed(self.frames))})
-        if name == "BASH_LINENO":
-            return Var({i: str(f.line) for i, f in enumerate(reversed(self.frames))})
-        return stored
-
-    def get_scalar(self, name: str) -> str | None:
-        v = self.lookup_var(name)
-        if v is None:
-            return None
-        value = v.value
-        if value is None or type(value) is str:
-            return value
-        return v.scalar()
-
-    def param_scalar(self, name: str) -> str | None:
-        """$name for any parameter name (special ones included)."""
-        c = name[0]
-        if c.isalpha() or c == "_":
-            return self.get_scalar(name)
-        if isdigits(c):
-            k = int(name)
-            if k == 0:
-                return self.arg0
-            return self.positional[k - 1] if k <= len(self.positional) else None
-        if name == "?":
-            return str(self.last_status)
-        if name == "#":
-            return str(len(self.positional))
-        if name == "@" or name == "*":
-            if not self.positional:
-                return None
-            ifs = self.ifs()
-            return (ifs[0] if ifs else "").join(self.positional) if name == "*" else " ".join(self.positional)
-        if name == "$":
-            return str(FAKE_PID)
-        if name == "!":
-            return str(self.last_bg_pid) if self.last_bg_pid is not None else None
-        if name == "-":
-            return self.option_flags()
-        return None
-
     def option_flags(self) -> str:
         return option_flags(self.options, self.interactive, self.command_string)
 
@@ -375,206 +224,6 @@ class Shell(Expander, Redirections, Pipelines):
                 var = self.globals[name] = Var(value)
             var.value = value
             var.readonly = True
-
-    def all_vars(self) -> dict[str, Var]:
-        merged = dict(self.globals)
-        for scope in self.scopes:
-            merged.update(scope)
-        return merged
-
-    def all_variable_names(self) -> list[str]:
-        names = {n for n, v in self.all_vars().items() if v.value is not None}
-        return sorted(names)
-
-    def find_scope(self, name: str) -> dict[str, Var]:
-        """The innermost scope that holds ``name`` (the globals when none does)."""
-        for scope in reversed(self.scopes):
-            if name in scope:
-                return scope
-        return self.globals
-
-    def _var_for_write(self, name: str, depth: int = 0) -> tuple[dict[str, Var], Var | None, str]:
-        """Where an assignment to ``name`` goes: (scope, existing var or None, final name),
-        following namerefs."""
-        for scope in reversed(self.scopes):
-            v = scope.get(name)
-            if v is not None:
-                if v.nameref and isinstance(v.value, str) and v.value and v.value != name and depth < 8 \
-                        and "[" not in v.value:
-                    return self._var_for_write(v.value, depth + 1)
-                return scope, v, name
-        v = self.globals.get(name)
-        if v is not None and v.nameref and isinstance(v.value, str) and v.value and v.value != name \
-                and depth < 8 and "[" not in v.value:
-            return self._var_for_write(v.value, depth + 1)
-        return self.globals, v, name
-
-    def check_string(self, value: str) -> None:
-        if len(value) > self.rt.limits.string_bytes:
-            raise LimitExceeded(
-                f"string of {len(value)} bytes exceeds the limit ({self.rt.limits.string_bytes} bytes; limit string_bytes)",
-                "string_bytes")
-
-    def set_var(self, name: str, value: str, append: bool = False, export: bool | None = None) -> None:
-        scope, var, name = self._var_for_write(name)
-        if var is None:
-            if name in DYNAMIC_VARS:
-                self._set_dynamic(name, value)
-            if len(value) > 4096:
-                self.check_string(value)
-            var = Var(value)
-            if self.options["allexport"] or export:
-                var.exported = True
-            scope[name] = var
-            return
-        if var.readonly:
-            raise ShellError(f"{name}: readonly variable", 1, abort=True)
-        if var.integer:
-            if append:
-                value = str(self.arith(f"({var.scalar() or 0})+({value or 0})"))
-                append = False
-            else:
-                value = str(self.arith(value or "0"))
-        if append:
-            old = var.scalar() or ""
-            value = old + value
-        if var.lower:
-            value = value.lower()
-        elif var.upper:
-            value = value.upper()
-        if len(value) > 4096:
-            self.check_string(value)
-        if isinstance(var.value, dict):
-            if var.assoc:
-                var.value["0"] = value
-            else:
-                var.value[0] = value
-        else:
-            var.value = value
-        if self.options["allexport"] or export:
-            var.exported = True
-        if name in DYNAMIC_VARS:
-            self._set_dynamic(name, value)
-
-    def _set_dynamic(self, name: str, value: str) -> None:
-        if name == "RANDOM":
-            try:
-                self.rt.random.seed(int(value))
-            except ValueError:
-                self.rt.random.seed(value)
-        elif name == "SECONDS":
-            self._seconds_start = time.monotonic()
-
-    def set_array(self, name: str, values, assoc: bool = False, append: bool = False) -> None:
-        scope, var, name = self._var_for_write(name)
-        if var is not None and var.readonly:
-            raise ShellError(f"{name}: readonly variable", 1)
-        if var is None:
-            var = Var(None)
-            scope[name] = var
-            if self.options["allexport"]:
-                var.exported = True
-        if assoc:
-            var.assoc = True
-        if isinstance(values, dict):
-            new = values
-        else:
-            new = {i: v for i, v in enumerate(values)}
-        if var.integer:
-            new = {k: str(self.arith(v or "0")) for k, v in new.items()}
-        if append and isinstance(var.value, dict):
-            if var.assoc:
-                var.value.update(new)
-            else:
-                start = max(var.value) + 1 if var.value else 0
-                for k in sorted(new):
-                    var.value[start + k] = new[k]
-        elif append and isinstance(var.value, str):
-            base = {0: var.value}
-            for k in sorted(new):
-                base[1 + k] = new[k]
-            var.value = base
-        else:
-            var.value = new
-
-    def set_element(self, name: str, index, value: str, append: bool = False) -> None:
-        scope, var, name = self._var_for_write(name)
-        if var is not None and var.readonly:
-            raise ShellError(f"{name}: readonly variable", 1)
-        if var is None:
-            var = Var({})
-            scope[name] = var
-        if var.assoc:
-            key = str(index)
-            if var.value is None:
-                var.value = {}
-        else:
-            key = index if isinstance(index, int) else self.arith(str(index))
-            if not isinstance(var.value, dict):
-                var.value = {} if var.value is None else {0: var.value}
-            if key < 0:
-                if not var.value:
-                    raise ShellError(f"{name}[{key}]: bad array subscript", 1)
-                key += max(var.value) + 1
-                if key < 0:
-                    raise ShellError(f"{name}[{index}]: bad array subscript", 1)
-        if var.integer:
-            value = str(self.arith(value or "0"))
-        if append:
-            value = var.value.get(key, "") + value
-        self.check_string(value) if len(value) > 4096 else None
-        var.value[key] = value
-
-    def unset_var(self, name: str) -> bool:
-        scope, var, name = self._var_for_write(name)
-        if var is None:
-            return True
-        if var.readonly:
-            raise ShellError(f"{name}: cannot unset: readonly variable", 1)
-        if scope is self.globals:
-            del scope[name]
-        elif name in scope:
-            # an unset local stays local (bash does not uncover the global)
-            placeholder = Var(None)
-            scope[name] = placeholder
-        return True
-
-    # arithmetic variable access (arith.py calls these)
-    def is_assoc(self, name: str) -> bool:
-        var = self.lookup_var(name)
-        return var is not None and var.assoc
-
-    def arith_get(self, name: str, index) -> str:
-        if index is None:
-            v = self.get_scalar(name)
-            if v is None and self.options["nounset"]:
-                raise ShellError(f"{name}: unbound variable", 127, fatal=True)
-            return v or ""
-        var = self.lookup_var(name)
-        if var is None or var.value is None:
-            return ""
-        if isinstance(var.value, dict):
-            if var.assoc:
-                return var.value.get(str(index), "")
-            if index < 0 and var.value:
-                index += max(var.value) + 1
-            return var.value.get(index, "")
-        return var.value if index == 0 else ""
-
-    def arith_set(self, name: str, index, value: int) -> None:
-        if index is None:
-            self.set_var(name, str(value))
-        else:
-            self.set_element(name, index, str(value))
-
-    def exported_env(self) -> dict[str, str]:
-        env = {}
-        for name, var in self.all_vars().items():
-            if var.exported and var.value is not None:
-                value = var.scalar()
-                if value is not None:
-                    env[name] = value
-        return env
 
     # ================================================================== run loop helpers
     async def checkpoint(self) -> None:
@@ -695,11 +344,14 @@ class Shell(Expander, Redirections, Pipelines):
                 status = self.last_status = e.status
             except ShellError as e:
                 # an expansion error outside a simple command (a case word, a for list ...)
+                # ends that command; errexit then exits (no ERR trap, as in bash)
                 try:
                     status = await self.handle_error(e, fds)
                 except AbortCommand as abort:
                     status = abort.status
                 self.last_status = status
+                if status and self.options["errexit"] and not self.errexit_suppress:
+                    raise ExitShell(status) from None
         return status
 
     def active_aliases(self) -> dict | None:
@@ -1216,71 +868,6 @@ class Shell(Expander, Redirections, Pipelines):
             raise ExitShell(1)
         raise AbortCommand(1)
 
-    async def assign(self, a: Assign) -> None:
-        if a.array is not None:
-            var = self.lookup_var(a.name)
-            assoc = var is not None and var.assoc
-            if assoc:
-                values: dict = {}
-                pending_key = None
-                for el in a.array:
-                    if isinstance(el, tuple):
-                        values[await self.expand_word(el[0])] = await self.expand_word(el[1], assignment=True)
-                    else:
-                        for f in await self.expand_words([el]):
-                            if pending_key is None:
-                                pending_key = f
-                            else:
-                                values[pending_key] = f
-                                pending_key = None
-                if pending_key is not None:
-                    values[pending_key] = ""
-                self.set_array(a.name, values, assoc=True, append=a.append)
-            else:
-                values_i: dict[int, str] = {}
-                idx = 0
-                if a.append and var is not None and isinstance(var.value, dict) and var.value:
-                    idx = max(var.value) + 1
-                elif a.append and var is not None and isinstance(var.value, str):
-                    idx = 1
-                for el in a.array:
-                    if isinstance(el, tuple):
-                        idx = self.arith(await self.expand_word(el[0]))
-                        values_i[idx] = await self.expand_word(el[1], assignment=True)
-                        idx += 1
-                    else:
-                        for f in await self.expand_words([el]):
-                            values_i[idx] = f
-                            idx += 1
-                if a.append and var is not None and var.value is not None:
-                    base = var.value if isinstance(var.value, dict) else {0: var.value}
-                    base = dict(base)
-                    base.update(values_i)
-                    self.set_array(a.name, base)
-                else:
-                    self.set_array(a.name, values_i)
-            return
-        value = await self.expand_word(a.value, assignment=True) if a.value is not None else ""
-        if a.index is not None:
-            var = self.lookup_var(a.name)
-            if var is not None and var.assoc:
-                key = await self.expand_word(a.index)
-            else:
-                key = self.arith(await self.expand_word(a.index))
-            self.set_element(a.name, key, value, a.append)
-            return
-        if a.name in self.globals and len(self.scopes) == 0:
-            var = self.globals[a.name]
-            if type(var.value) is str and not (var.readonly or var.integer or var.lower or var.upper or var.nameref
-                                               or a.append) and a.name not in DYNAMIC_VARS:
-                if len(value) > 4096:
-                    self.check_string(value)
-                var.value = value
-                if self.options["allexport"]:
-                    var.exported = True
-                return
-        self.set_var(a.name, value, a.append)
-
     async def _run_with_temp_env(self, node: SimpleCommand, words: list[str], fds: dict, shell_fds: dict) -> int:
         """``VAR=x cmd``: the assignments hold (exported) while the command runs, each seeing
         the ones before it; in POSIX mode those before a special builtin stay afterwards
@@ -1302,6 +889,8 @@ class Shell(Expander, Redirections, Pipelines):
                 now = scope.get(var_name)
                 if persist and now is not None and now.value is not None:
                     continue
+                if now is not None and now is not before:
+                    self.release_scope({var_name: now})
                 if before is None:
                     scope.pop(var_name, None)
                 else:
@@ -1321,7 +910,8 @@ class Shell(Expander, Redirections, Pipelines):
             return None
         if a.append and before is not None:
             value = (before.scalar() or "") + value
-        temp = Var(value, exported=True)
+        temp = Var(None, exported=True)
+        self.set_raw(temp, value, a.name)
         scope[a.name] = temp
         return scope, a.name, before, temp
 
@@ -1395,7 +985,7 @@ class Shell(Expander, Redirections, Pipelines):
             self.lineno = call_line
             self.func_depth -= 1
             self.frames.pop()
-            self.scopes.pop()
+            self.release_scope(self.scopes.pop())
             self.positional = saved_positional
             if hidden:
                 self.restore_hidden_traps(hidden)
@@ -1506,6 +1096,13 @@ class Shell(Expander, Redirections, Pipelines):
                     return await self._invoke(spec, [prog] + extra + [path] + argv[1:], fds, env, cwd)
         return await self.run_script_file(text, path, argv[1:], fds, env)
 
+    def set_script_mode(self, mode: str, name: str) -> None:
+        """What this shell runs: "command" (a -c string: $- has c, BASH_SOURCE says
+        "environment"), "file" (the script ``name``: the bottom "main" frame) or "stdin"."""
+        self.command_string = mode == "command"
+        self.frames = [Frame("main", name, 0, False)] if mode == "file" else []
+        self.script_source = "environment" if mode == "command" else "main"
+
     async def run_script_file(self, text: str, name: str, args: list[str], fds: dict,
                               env: dict | None = None, options: dict | None = None,
                               shopts: dict | None = None, mode: str = "file",
@@ -1514,10 +1111,7 @@ class Shell(Expander, Redirections, Pipelines):
         ``mode``: "file" (``name`` is the script: the bottom "main" frame), "command" (a -c
         string) or "stdin"."""
         child = self.new_process(env)
-        child.command_string = mode == "command"
-        if mode == "file":
-            child.frames = [Frame("main", name, 0, False)]
-        child.script_source = "environment" if mode == "command" else "main"
+        child.set_script_mode(mode, name)
         if interactive:
             child.interactive = True
             child.options["emacs"] = child.options["histexpand"] = True
@@ -1525,6 +1119,8 @@ class Shell(Expander, Redirections, Pipelines):
             child.shopts.update(shopts)
         child.arg0 = name
         child.positional = list(args)
+        if mode == "command":
+            child.globals["BASH_EXECUTION_STRING"] = Var(text)
         if options:
             child.options.update(options)
         child.sync_option_vars()

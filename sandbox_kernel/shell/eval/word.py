@@ -5,6 +5,7 @@ A mixin of the interpreter's ``Shell`` (it needs variables, options and command 
 """
 from __future__ import annotations
 
+import bisect
 import re
 from typing import Callable, Sequence
 
@@ -14,7 +15,9 @@ from . import pattern as pat
 from .arith import ArithError, evaluate as arith_evaluate
 from ..syntax.escapes import decode_ansi_c
 from ..syntax.ast import ArithSub, CmdSub, DQ, Lit, Param, ProcSub, Quoted, Word
-from ..state import LimitExceeded, ShellError, ordered_keys, ordered_values
+from ..state import IndexedArray, LimitExceeded, ShellError, is_array, ordered_keys, ordered_values
+from ..syntax.lexer import is_name
+from .variables import NeedsExpansion, split_subscript
 
 _GLOB_ACTIVE = frozenset("*?[(")
 #: the ${x OP word} operators whose word is used as a value
@@ -334,7 +337,8 @@ class Expander:
             parts = w.parts
             # $name alone: the commonest case, no await needed
             if len(parts) == 1 and type(parts[0]) is Param and parts[0].op is None and parts[0].index is None \
-                    and not parts[0].length and not parts[0].indirect and parts[0].name not in "@*":
+                    and not parts[0].length and not parts[0].indirect and parts[0].name not in "@*" \
+                    and not self.namerefs:
                 value = self.param_scalar(parts[0].name)
                 if value is None:
                     if self.options["nounset"]:
@@ -426,7 +430,7 @@ class Expander:
             p = parts[0]
             tp = type(p)
             if tp is Param and p.op is None and p.index is None and not p.length and not p.indirect \
-                    and p.name not in "@*":
+                    and p.name not in "@*" and not self.namerefs:
                 value = self.param_scalar(p.name)
                 if value is None:
                     if self.options["nounset"]:
@@ -462,7 +466,7 @@ class Expander:
                 else:
                     value = await self._expand_part_value(p, quoted=True)
                 if isinstance(value, list):
-                    out.append(" ".join(value) if isinstance(p, Param) and self._is_at(p) else self._ifs_join(value))
+                    out.append(" ".join(value) if value.at else self._ifs_join(value))
                 elif value is not None:
                     out.append(value)
         return "".join(out)
@@ -528,11 +532,6 @@ class Expander:
         sep = ifs[0] if ifs else ""
         return sep.join(values)
 
-    @staticmethod
-    def _is_at(p: Param) -> bool:
-        """Does "p" give several words like "$@"?"""
-        return p.name == "@" or (p.index is not None and p.index.plain == "@") or p.op == "prefix@"
-
     async def _expand_parts(self, parts: list, fields: _Fields, first: bool = False, split_lits: bool = False,
                             assign_like: bool = False) -> None:
         """Add a word's parts to ``fields``. ``first``: the parts start the word (a leading
@@ -597,7 +596,7 @@ class Expander:
     async def _expand_dq(self, parts: list) -> list[str]:
         """Expand the inside of double quotes: normally one string, several for "$@"."""
         out: list[str] = [""]
-        at_seen = False
+        at_seen = at_words = False
         for p in parts:
             tp = type(p)
             if tp is Lit or tp is Quoted:
@@ -608,20 +607,20 @@ class Expander:
                 out[-1] += self._ifs_join(inner)
                 continue
             value = await self._expand_part_value(p, quoted=True)
-            if value is None and tp is Param and self._is_at(p) and not p.op:
-                value = []
             if isinstance(value, list):
-                if tp is Param and self._is_at(p) and p.op not in (":-", "-", ":+", "+", ":=", "=", "len"):
+                if value.at:
+                    # "$@" and "${a[@]}": one word per value, none for no values
                     at_seen = True
                     if not value:
                         continue
+                    at_words = True
                     out[-1] += value[0]
                     out.extend(value[1:])
                 else:
                     out[-1] += self._ifs_join(value)
             elif value is not None:
                 out[-1] += value
-        if at_seen and out == [""]:
+        if at_seen and not at_words and out == [""]:
             return []
         return out
 
@@ -633,7 +632,10 @@ class Expander:
             return await self.command_substitution(p.body)
         if tp is ArithSub:
             text = await self.expand_word(p.expr)
-            return str(self.arith(text))
+            try:
+                return str(self.arith(text))
+            except NeedsExpansion:
+                return str(await self.arith_expanding(text))
         if tp is ProcSub:
             return await self.process_substitution(p)
         if tp is Lit or tp is Quoted:
@@ -702,27 +704,13 @@ class Expander:
         pieces = self.tilde_pieces(text, at_start, assignment)
         return text if pieces is None else "".join(t for t, _ in pieces)
 
+    # ------------------------------------------------------------------ parameters
     async def _param_with_word(self, p: Param, fields: _Fields) -> None:
         """Unquoted ``${x:-word}`` and friends: the word's own quoting survives."""
-        if p.index is not None and p.index.plain not in ("@", "*") and not p.indirect:
-            value = await self._index_value(p)
-        else:
-            value = self._param_raw(p)
-        is_set = value is not None and not (isinstance(value, list) and not value and p.name in "@*")
-        if isinstance(value, list):
-            empty = not value or (len(value) == 1 and value[0] == "" and not self._is_at(p)) or all(v == "" for v in value) and len(value) <= 1
-        else:
-            empty = not value
+        p = await self.resolve_param(p)
+        value = await self._param_value(p)
         op = p.op
-        use_word = False
-        if op in (":-", ":="):
-            use_word = not is_set or empty
-        elif op in ("-", "="):
-            use_word = not is_set
-        elif op == ":+":
-            use_word = is_set and not empty
-        elif op == "+":
-            use_word = is_set
+        use_word = self._use_word(op, value, False, p.indirect)
         if op in (":+", "+"):
             if use_word and p.arg is not None:
                 await self._expand_parts(p.arg.parts, fields, first=True, split_lits=True)
@@ -730,12 +718,7 @@ class Expander:
         if use_word:
             if op in (":=", "="):
                 text = await self.expand_word(p.arg) if p.arg else ""
-                if p.index is not None:
-                    var = self.lookup_var(p.name)
-                    key = await self.expand_word(p.index)
-                    self.set_element(p.name, key if var is not None and var.assoc else self.arith(key), text)
-                else:
-                    self._assign_default(p, text)
+                await self._assign_default(p, text)
                 fields.split(text)
                 return
             if p.arg is not None:
@@ -746,166 +729,226 @@ class Expander:
         elif value:
             fields.split(value)
 
-    def _assign_default(self, p: Param, text: str) -> None:
-        if p.name in "@*#?-$!" or isdigits(p.name):
-            raise ShellError(f"${p.name}: cannot assign in this way", 1, abort=True)
-        self.set_var(p.name, text)
+    def _use_word(self, op: str, value, quoted: bool, indirect: bool = False) -> bool:
+        """Whether ``${x<op>word}`` uses its word: unset (no value, or an empty array) for
+        ``-``/``+``/``=``/``?``; also null for the ``:`` forms (several values are null when
+        they join to the empty string: with spaces, or with IFS for a quoted "${a[*]}")."""
+        if value is None or (isinstance(value, list) and not value):
+            missing = True
+        elif op[0] != ":":
+            missing = False
+        elif isinstance(value, list):
+            if indirect:
+                # through ${!ref} with ref='a[@]', only no elements count as null
+                missing = False
+            elif value.at or not quoted:
+                missing = len(value) == 1 and value[0] == ""
+            else:
+                missing = self._ifs_join(value) == ""
+        else:
+            missing = value == ""
+        return not missing if op in (":+", "+") else missing
 
-    def _param_raw(self, p: Param):
-        """The value(s) of a parameter before any operator: str, list or None (unset)."""
+    async def _assign_default(self, p: Param, text: str) -> None:
         name = p.name
-        if p.indirect and p.op not in ("prefix*", "prefix@"):
-            if p.index is not None and p.index.plain in ("@", "*"):
-                var = self.lookup_var(name)
-                if var is None or var.value is None:
-                    return []
-                if isinstance(var.value, dict):
-                    return [str(k) for k in ordered_keys(var)]
-                return ["0"]
-            target = self._simple_value(name, None)
-            if target is None:
-                return None
-            if not target:
-                raise ShellError(f"{name}: invalid indirect expansion", 1)
-            m = re.fullmatch(r"([A-Za-z_][A-Za-z_0-9]*)\[(.*)\]", target, re.S)
-            if m:
-                return self._element_value(m.group(1), m.group(2))
-            if not (target in "@*#?-$!" or isdigits(target) or re.fullmatch(r"[A-Za-z_][A-Za-z_0-9]*", target)):
-                raise ShellError(f"{target}: invalid variable name", 1)
-            if target in ("@", "*"):
-                return list(self.positional)
-            return self.param_scalar(target)
-        if p.index is not None:
-            idx_plain = p.index.plain
-            if idx_plain in ("@", "*"):
-                var = self.lookup_var(name)
-                if var is None or var.value is None:
-                    return None
-                return ordered_values(var)
-            return None  # needs async index evaluation; handled by caller
-        if name == "@" or name == "*":
-            return list(self.positional)
-        return self.param_scalar(name)
+        if name in "@*#?-$!" or isdigits(name):
+            raise ShellError(f"${name}: cannot assign in this way", 1, abort=True)
+        if p.index is None:
+            self.set_var(name, text)
+            return
+        key = await self._subscript_of(p)
+        if key in ("@", "*"):
+            raise ShellError(f"{name}[{key}]: bad array subscript", 1)
+        if key is not None:
+            self.set_element(name, key, text)
 
-    def _simple_value(self, name: str, index) -> str | None:
-        return self.param_scalar(name)
+    async def resolve_param(self, p: Param) -> Param:
+        """The parameter ``p`` stands for after ``${!ref}`` indirection and namerefs: a
+        Param without either, with ``p``'s operator."""
+        if p.indirect and p.op not in ("prefix*", "prefix@") and not (
+                p.op is None and p.index is not None and p.index.plain in ("@", "*")):
+            p = await self._indirect_target(p)
+            if p.name == UNSET_PARAM or p.name == NAMEREF_NAME:
+                return p
+        if self.namerefs and p.name[0] not in "@*#?-$!0123456789":
+            var = self.lookup_raw(p.name)
+            if var is not None and var.nameref and type(var.value) is str and var.value:
+                target = self.nameref_target(p.name)
+                if target is None:
+                    return Param(UNSET_PARAM, p.op, p.arg, p.arg2, None, False, p.length)
+                name, sub = target
+                if sub is None:
+                    return Param(name, p.op, p.arg, p.arg2, p.index, p.indirect, p.length)
+                if p.index is not None:
+                    # ref[i] of a reference to an element: nothing
+                    return Param(UNSET_PARAM, p.op, p.arg, p.arg2, p.index, False, p.length)
+                return Param(name, p.op, p.arg, p.arg2, self._index_word(sub), p.indirect, p.length)
+        return p
 
-    def _element_value(self, name: str, index_text: str) -> str | None:
-        var = self.lookup_var(name)
-        if index_text in ("@", "*"):
-            if var is None or var.value is None:
-                return None
-            return " ".join(ordered_values(var))
-        if var is None or var.value is None:
-            return None
-        v = var.value
-        if var.assoc:
-            return v.get(index_text)
-        idx = self.arith(index_text)
-        if isinstance(v, dict):
-            if idx < 0 and v:
-                idx += max(v) + 1
-            return v.get(idx)
-        return v if idx == 0 else None
+    async def _indirect_target(self, p: Param) -> Param:
+        """``${!ref...}``: the parameter named by ref's value (which may be ``a[i]``, ``a[@]``,
+        ``@`` or a positional parameter)."""
+        base = Param(p.name, None, None, None, p.index)
+        var = self.lookup_raw(p.name) if p.index is None else None
+        if var is not None and var.nameref:
+            # ${!nameref} is the name it refers to
+            return Param(NAMEREF_NAME, p.op, p.arg, p.arg2, Word([Lit(var.value or "")], var.value or ""))
+        value = await self._param_value(await self.resolve_param(base))
+        if isinstance(value, list):
+            if not value:
+                value = None
+            else:
+                value = " ".join(value)
+        if not value:
+            holder = self.lookup_var(p.name) if p.index is None and is_name(p.name) else None
+            if holder is not None and is_array(holder.value):
+                # an array without element 0: nothing to follow, and no error
+                return Param(UNSET_PARAM, p.op, p.arg, p.arg2, None, False, p.length)
+            label = p.name if p.index is None else f"{p.name}[{p.index.source or p.index.plain or ''}]"
+            raise ShellError(f"{label}: invalid indirect expansion", 1, abort=True)
+        # the Param it gives keeps indirect=True: resolved, but null-tested as bash does
+        target = value
+        if target in ("@", "*", "#", "?", "-", "$", "!") or isdigits(target):
+            return Param(target, p.op, p.arg, p.arg2, None, True, p.length)
+        ref = split_subscript(target)
+        if ref is not None:
+            return Param(ref[0], p.op, p.arg, p.arg2, self._index_word(ref[1]), True, p.length)
+        if not is_name(target):
+            raise ShellError(f"{target}: invalid variable name", 1, abort=True)
+        return Param(target, p.op, p.arg, p.arg2, None, True, p.length)
 
-    async def _index_value(self, p: Param):
-        """Value of ``${name[index]}`` for a non-@ index."""
+    def _index_word(self, sub: str) -> Word:
+        if sub in ("@", "*"):
+            return Word([Lit(sub)], sub, None, sub)
+        return self.subscript_word(sub)
+
+    async def _subscript_of(self, p: Param):
+        """The element ``p.index`` names: "@"/"*", an assoc key, an index >= 0, or None
+        (out of range: reported, and the element is missing)."""
+        plain = p.index.plain
+        if plain in ("@", "*"):
+            return plain
         var = self.lookup_var(p.name)
         if var is not None and var.assoc:
-            key = await self.expand_word(p.index)
-            if var.value is None:
-                return None
-            return var.value.get(key)
+            return await self.expand_key(p.index)
         text = await self.expand_word(p.index)
-        idx = self.arith(text)
-        if p.name in ("@", "*"):
+        if not text.strip():
+            raise ShellError(f"${{{p.name}[{text}]}}: bad substitution", 1)
+        try:
+            index = self.arith(text)
+        except NeedsExpansion:
+            index = await self.arith_expanding(text)
+        if index >= 0:
+            return index
+        value = var.value if var is not None else None
+        top = value.top if type(value) is IndexedArray else (1 if type(value) is str else 0)
+        if index + top < 0:
+            if top:
+                self.notice(f"{p.name}: bad array subscript")
             return None
+        return index + top
+
+    async def _param_value(self, p: Param):
+        """The value of a resolved parameter before its operator: None (unset), a str, or
+        Words for the @/* forms."""
+        name = p.name
+        index = p.index
+        if name == UNSET_PARAM:
+            return Words((), index.plain == "@") if index is not None and index.plain in ("@", "*") else None
+        if index is None:
+            if name == "@" or name == "*":
+                return Words(self.positional, name == "@")
+            return self.param_scalar(name)
+        if name == NAMEREF_NAME:
+            return index.plain
+        key = await self._subscript_of(p)
+        if key is None:
+            return None
+        var = self.lookup_var(name)
+        if key == "@" or key == "*":
+            if var is None or var.value is None:
+                return Words((), key == "@")
+            return Words(ordered_values(var), key == "@")
         if var is None or var.value is None:
-            if self._special_param(p.name) and idx == 0:
-                return self.param_scalar(p.name)
+            if self._special_param(name) and key == 0:
+                return self.param_scalar(name)
             return None
-        v = var.value
-        if isinstance(v, dict):
-            if idx < 0:
-                if not v:
-                    return None
-                idx += max(v) + 1
-                if idx < 0:
-                    raise ShellError(f"{p.name}: bad array subscript", 1)
-            return v.get(idx)
-        return v if idx == 0 else None
+        value = var.value
+        if type(value) is str:
+            return value if key == 0 or key == "0" else None
+        return value.get(key)
 
     @staticmethod
     def _special_param(name: str) -> bool:
         return name in "@*#?-$!" or isdigits(name)
 
     async def expand_param(self, p: Param, quoted: bool):
-        """Value of a ${...}: a str, a list (for @/* forms) or None."""
-        name = p.name
+        """Value of a ${...}: a str, Words (for @/* forms) or None."""
+        try:
+            return await self._expand_param(p, quoted)
+        finally:
+            if self.pending_warnings:
+                await self.flush_warnings()
+
+    async def _expand_param(self, p: Param, quoted: bool):
         op = p.op
         if op == "bad":
-            raise ShellError(f"{name}: bad substitution", 1, abort=True)
+            raise ShellError(f"{p.name}: bad substitution", 1, abort=True)
         if op in ("prefix*", "prefix@"):
-            names = sorted(n for n in self.all_variable_names() if n.startswith(name))
-            return names if op == "prefix@" else names if not quoted else " ".join(names)
-        if p.index is not None and p.index.plain not in ("@", "*") and not p.indirect:
-            value = await self._index_value(p)
-        else:
-            value = self._param_raw(p)
+            names = sorted(n for n in self.all_variable_names() if n.startswith(p.name))
+            return Words(names, op == "prefix@")
+        if p.indirect and op is None and p.index is not None and p.index.plain in ("@", "*"):
+            # ${!a[@]}: the keys
+            var = self.lookup_var(p.name)
+            if var is None or var.value is None:
+                return Words((), p.index.plain == "@")
+            return Words([str(k) for k in ordered_keys(var)], p.index.plain == "@")
+        p = await self.resolve_param(p)
+        name = p.name
+        if op == "@" and p.arg is not None and p.arg.plain == "a":
+            return self._attributes(p)
+        if p.length and p.index is not None and p.index.plain in ("@", "*") and p.name != UNSET_PARAM:
+            # ${#a[@]}: the count, without making the list
+            var = self.lookup_var(p.name)
+            return str(len(var.value) if var is not None and is_array(var.value) else
+                       0 if var is None or var.value is None else 1)
+        value = await self._param_value(p)
         if p.length:
-            if isinstance(value, list):
-                if name in ("@", "*") or p.index is not None:
-                    return str(len(value))
             if value is None:
                 self._check_unset(p)
                 return "0"
-            if name in ("@", "*"):
-                return str(len(self.positional))
+            if isinstance(value, list):
+                return str(len(value))
             return str(len(value))
         if op is None:
             if value is None:
                 self._check_unset(p)
             return value
         if op in (":-", "-", ":=", "=", ":+", "+", ":?", "?"):
-            is_set = value is not None
-            if isinstance(value, list):
-                empty = not value or (len(value) == 1 and value[0] == "")
-                if not value and p.index is None and name not in "@*":
-                    is_set = False
-                if name in "@*" and not value:
-                    is_set = False
-            else:
-                empty = not value
-            colon = op.startswith(":")
-            missing = (not is_set) or (colon and empty)
+            use_word = self._use_word(op, value, quoted, p.indirect)
             if op in (":-", "-"):
-                if missing:
-                    return await self.expand_word(p.arg) if p.arg else ""
-                return value
+                return await self._arg_value(p.arg, quoted) if use_word else value
             if op in (":=", "="):
-                if missing:
+                if use_word:
                     text = await self.expand_word(p.arg) if p.arg else ""
-                    if p.index is not None:
-                        idx = await self.expand_word(p.index)
-                        self.set_element(p.name, idx, text)
-                    else:
-                        self._assign_default(p, text)
+                    await self._assign_default(p, text)
                     return text
                 return value
             if op in (":+", "+"):
-                if missing:
-                    return None if not quoted else ""
-                return await self.expand_word(p.arg) if p.arg else ""
-            if missing:
+                if not use_word:
+                    if not quoted:
+                        return None
+                    # "${a[@]+x}" of no elements is no word, like "${a[@]}"
+                    return Words((), True) if isinstance(value, list) and value.at else ""
+                return await self._arg_value(p.arg, quoted)
+            if use_word:
                 msg = await self.expand_word(p.arg) if p.arg and p.arg.parts else ""
-                label = name if p.index is None else f"{name}[{p.index.plain or ''}]"
-                raise ShellError(f"{label}: {msg or ('parameter null or not set' if colon else 'parameter not set')}",
-                                 127, fatal=True)
+                label = name if p.index is None else f"{name}[{p.index.plain or p.index.source or ''}]"
+                raise ShellError(f"{label}: {msg or ('parameter null or not set' if op[0] == ':' else 'parameter not set')}",
+                                 self.unbound_status(), fatal=True)
             return value
         if value is None:
             self._check_unset(p)
-            if op in (":",):
-                return None
             return None
         if op == ":":
             return await self._substring(p, value)
@@ -917,50 +960,65 @@ class Expander:
                 fn = lambda s: pat.strip_prefix(s, pattern, op == "##", ext, budget)  # noqa: E731
             else:
                 fn = lambda s: pat.strip_suffix(s, pattern, op == "%%", ext, budget)  # noqa: E731
-            return [fn(v) for v in value] if isinstance(value, list) else fn(value)
+            return _map(fn, value)
         if op in ("/", "//", "/#", "/%"):
             pattern = await self.expand_pattern(p.arg) if p.arg else ""
             rep = await self.expand_word(p.arg2) if p.arg2 else ""
             ext = self.shopts["extglob"]
             budget = self.pattern_budget()
             fn = lambda s: pat.replace(s, pattern, rep, op, ext, budget)  # noqa: E731
-            return [fn(v) for v in value] if isinstance(value, list) else fn(value)
+            return _map(fn, value)
         if op in ("^", "^^", ",", ",,", "~", "~~"):
             pattern = await self.expand_pattern(p.arg) if p.arg and p.arg.parts else "?"
             fn = lambda s: _case_convert(s, op, pattern)  # noqa: E731
-            return [fn(v) for v in value] if isinstance(value, list) else fn(value)
+            return _map(fn, value)
         if op == "@":
             return self._transform(p, value)
         raise ShellError(f"${{{name}{op}}}: bad substitution", 1, abort=True)
 
+    async def _arg_value(self, arg: Word | None, quoted: bool):
+        """The word of ``${x:-word}``/``${x:+word}`` (several words for "${x:-"$@"}")."""
+        if arg is None:
+            return ""
+        if quoted and len(arg.parts) == 1 and type(arg.parts[0]) is DQ:
+            fields = await self._expand_dq(arg.parts[0].parts)
+            return fields[0] if len(fields) == 1 else Words(fields, True)
+        return await self.expand_word(arg)
+
+    def unbound_status(self) -> int:
+        """The status an unset-variable error exits with: 127 in a ``bash -c`` string, 1 in
+        a script file, a subshell, or with errexit (as bash)."""
+        return 1 if self.subshell_level or self.options["errexit"] or not self.command_string else 127
+
     def _check_unset(self, p: Param) -> None:
         if self.options["nounset"] and p.name not in ("@", "*") and not (p.index is not None and p.index.plain in ("@", "*")):
-            label = p.name if p.index is None else f"{p.name}[{p.index.plain or ''}]"
-            if p.name == "!" or p.name == "-":
+            if p.name in ("!", "-", UNSET_PARAM):
                 return
-            raise ShellError(f"{label}: unbound variable", 127, fatal=True)
+            label = p.name if p.index is None else f"{p.name}[{p.index.plain or p.index.source or ''}]"
+            raise ShellError(f"{label}: unbound variable", self.unbound_status(), fatal=True)
 
     async def _substring(self, p: Param, value):
         off_text = await self.expand_word(p.arg) if p.arg else "0"
-        offset = self.arith(off_text) if off_text.strip() else 0
+        offset = await self.arith_async(off_text) if off_text.strip() else 0
         length = None
         if p.arg2 is not None:
             len_text = await self.expand_word(p.arg2)
-            length = self.arith(len_text) if len_text.strip() else 0
+            length = await self.arith_async(len_text) if len_text.strip() else 0
         if isinstance(value, list):
-            items = value
-            if p.name in ("@", "*") and p.index is None:
-                items = [self.arg0] + value
-            n = len(items)
-            if offset < 0:
-                offset += n
-                if offset < 0:
-                    return []
+            items = list(value)
+            if p.index is None:
+                # $@ counts $0 as position 0
+                items = [self.arg0] + items
+                start = offset + len(items) if offset < 0 else offset
+            else:
+                start = self._slice_start(p, offset)
+            if start is None or start < 0:
+                return Words((), value.at)
             if length is None:
-                return items[offset:]
+                return Words(items[start:], value.at)
             if length < 0:
                 raise ShellError(f"{length}: substring expression < 0", 1, abort=True)
-            return items[offset:offset + length]
+            return Words(items[start:start + length], value.at)
         n = len(value)
         if offset < 0:
             offset += n
@@ -975,11 +1033,53 @@ class Expander:
             return value[offset:end]
         return value[offset:offset + length]
 
+    def _slice_start(self, p: Param, offset: int) -> int | None:
+        """Where ``${a[@]:offset}`` starts among the elements: an indexed array's offset is an
+        index (negative: from the end), the first element at or after it; an associative
+        array counts its keys from 1."""
+        var = self.lookup_var(p.name)
+        value = var.value if var is not None else None
+        if type(value) is IndexedArray:
+            if offset < 0:
+                offset += value.top
+                if offset < 0:
+                    return None
+            return bisect.bisect_left(value.keys(), offset)
+        if type(value) is dict:
+            if offset < 0:
+                offset += len(value)
+                return offset if offset >= 0 else None
+            return max(offset - 1, 0)
+        return offset if offset >= 0 else offset + 1
+
+    def _attributes(self, p: Param):
+        """``${x@a}``: the attribute letters, also of a declared variable without a value."""
+        var = self.lookup_var(p.name) if not self._special_param(p.name) else None
+        if var is None:
+            self._check_unset(p)
+        flags = var.attr_flags() if var is not None else ""
+        if p.index is not None and p.index.plain in ("@", "*"):
+            count = len(ordered_values(var)) if var is not None and var.value is not None else 0
+            return Words([flags] * count, p.index.plain == "@")
+        return flags
+
     def _transform(self, p: Param, value):
         op = p.arg.plain if p.arg else ""
+        var = self.lookup_var(p.name) if op in ("A", "K", "k") and not self._special_param(p.name) else None
+        whole = p.index is not None and p.index.plain in ("@", "*")
+        if op in ("K", "k") and whole and var is not None and is_array(var.value):
+            pairs = [(str(k), v) for k, v in zip(ordered_keys(var), ordered_values(var))]
+            if op == "k":
+                return Words([x for pair in pairs for x in pair], p.index.plain == "@")
+            return " ".join(f"{key_text(k)} {double_quote(v)}" for k, v in pairs) + " "
+        if op == "A":
+            if whole and var is not None and is_array(var.value):
+                return declare_text(p.name, var)
+            flags = var.attr_flags() if var is not None else ""
+            prefix = f"declare -{flags} " if flags else ""
 
         def one(s: str) -> str:
-            if op == "Q":
+            if op == "Q" or op == "K" or op == "k":
                 return quote_always(s)
             if op == "U":
                 return s.upper()
@@ -990,16 +1090,115 @@ class Expander:
             if op == "E":
                 return decode_ansi_c(s)
             if op == "P":
-                return s
-            if op == "a":
-                var = self.lookup_var(p.name)
-                return var.attr_flags() if var else ""
+                return decode_prompt(s, self)
             if op == "A":
-                return f"{p.name}={quote_always(s)}"
-            if op == "K":
-                return quote_always(s)
+                return f"{prefix}{p.name}={quote_always(s)}"
             raise ShellError(f"${{{p.name}@{op}}}: bad substitution", 1)
-        return [one(v) for v in value] if isinstance(value, list) else one(value)
+        return _map(one, value)
+
+
+#: what resolve_param gives for nothing to refer to (a circular nameref), and for ${!nameref}
+#: (the name it holds)
+UNSET_PARAM = "!unset"
+NAMEREF_NAME = "!refname"
+
+
+class Words(list):
+    """Values of $@, $*, ${a[@]}, ${a[*]} (also reached through ${!ref} or a nameref):
+    ``at`` keeps them separate words inside double quotes, else they join with IFS."""
+
+    __slots__ = ("at",)
+
+    def __init__(self, values=(), at: bool = True) -> None:
+        super().__init__(values)
+        self.at = at
+
+
+def _map(fn, value):
+    """``fn`` applied to a value, or to each of several (which stay several)."""
+    if isinstance(value, list):
+        return Words([fn(v) for v in value], value.at)
+    return fn(value)
+
+
+def double_quote(s: str) -> str:
+    """``"..."`` as declare -p and set write values."""
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("$", "\\$").replace("`", "\\`") + '"'
+
+
+def key_text(k: str) -> str:
+    """An associative array key as declare -p writes it (quoted unless plain)."""
+    return k if _PLAIN_KEY.fullmatch(k) else double_quote(k)
+
+
+def declare_text(name: str, var) -> str:
+    """``declare -a a=([0]="x" ...)``: a variable as ``declare -p`` shows it."""
+    flags = var.attr_flags()
+    head = f"declare -{flags} " if flags else "declare -- "
+    value = var.value
+    if value is None:
+        return f"{head}{name}"
+    if type(value) is IndexedArray:
+        return f"{head}{name}=(" + " ".join(f"[{k}]={double_quote(v)}" for k, v in value.items()) + ")"
+    if type(value) is dict:
+        return f"{head}{name}=(" + "".join(f"[{key_text(k)}]={double_quote(value[k])} " for k in ordered_keys(var)) + ")"
+    return f"{head}{name}={declare_quote(value)}"
+
+
+def declare_quote(s: str) -> str:
+    """A value as ``declare -p`` quotes it: "..." or, with control characters, $'...'."""
+    if any(ord(c) < 32 or ord(c) == 127 for c in s):
+        return "$'" + "".join(_ansi_char(c) for c in s) + "'"
+    return double_quote(s)
+
+
+_PLAIN_KEY = re.compile(r"[A-Za-z0-9_./-]+")
+_PROMPT_ESCAPES = {"a": "\a", "e": "\x1b", "n": "\n", "r": "\r", "\\": "\\", "[": "", "]": ""}
+
+
+def decode_prompt(s: str, sh) -> str:
+    """``${x@P}``: the prompt escapes bash expands (``\\u``, ``\\h``, ``\\w``, ``\\$`` ...)."""
+    out = []
+    i = 0
+    n = len(s)
+    while i < n:
+        c = s[i]
+        if c != "\\" or i + 1 >= n:
+            out.append(c)
+            i += 1
+            continue
+        e = s[i + 1]
+        i += 2
+        if e in _PROMPT_ESCAPES:
+            out.append(_PROMPT_ESCAPES[e])
+        elif e == "$":
+            out.append("#" if sh.get_scalar("EUID") == "0" else "$")
+        elif e == "u":
+            out.append(sh.get_scalar("USER") or "user")
+        elif e in "hH":
+            host = sh.get_scalar("HOSTNAME") or "sandbox"
+            out.append(host if e == "H" else host.split(".")[0])
+        elif e in "wW":
+            cwd = sh.get_scalar("PWD") or sh.cwd
+            home = sh.get_scalar("HOME")
+            if home and (cwd == home or cwd.startswith(home.rstrip("/") + "/")):
+                cwd = "~" + cwd[len(home.rstrip("/")):]
+            out.append(cwd if e == "w" or cwd in ("/", "~") else cwd.rsplit("/", 1)[-1])
+        elif e == "s":
+            out.append(sh.arg0.rsplit("/", 1)[-1])
+        elif e == "v":
+            out.append("5.2")
+        elif e == "V":
+            out.append("5.2.15")
+        elif e in "01234567":
+            j = i - 1
+            while j < n and j < i + 2 and s[j] in "01234567":
+                j += 1
+            out.append(chr(int(s[i - 1:j], 8) & 0xFF))
+            i = j
+        else:
+            out.append("\\" + e)
+    return "".join(out)
 
 
 def _case_convert(s: str, op: str, pattern: str) -> str:

@@ -82,7 +82,7 @@ class Assign:
     name: str
     value: Word | None              # scalar value (None with ``array``)
     index: Word | None = None       # name[index]=value
-    array: list[Word | tuple[Word, Word]] | None = None  # name=(...): Word or ([key], value)
+    array: list[Word | tuple[Word, Word, bool]] | None = None  # name=(...): Word or ([key], value, +=)
     append: bool = False            # +=
     fast = None                     # never a plain word (see Word.fast)
 

@@ -411,8 +411,8 @@ class Lexer:
             value = self.read_word(assignment=True)
         return Assign(name, value, index, None, append)
 
-    def _parse_array_elements(self) -> list[Word | tuple[Word, Word]]:
-        elements: list[Word | tuple[Word, Word]] = []
+    def _parse_array_elements(self) -> list[Word | tuple[Word, Word, bool]]:
+        elements: list[Word | tuple[Word, Word, bool]] = []
         while True:
             # blanks, newlines and comments separate elements
             while True:
@@ -436,12 +436,13 @@ class Lexer:
                 k = self.closing(self.i)
                 if k >= 0 and (s.startswith("=", k + 1) or s.startswith("+=", k + 1)):
                     key = self.parse_text_word(s[self.i + 1:k], self.i + 1)
-                    self.i = k + (2 if s[k + 1] == "=" else 3)
+                    append = s[k + 1] == "+"
+                    self.i = k + (3 if append else 2)
                     if self.i < self.n and s[self.i] not in WORD_END:
                         value = self.read_word(assignment=True)
                     else:
                         value = Word([], "")
-                    elements.append((key, value))
+                    elements.append((key, value, append))
                     continue
             elements.append(self.read_word())
 

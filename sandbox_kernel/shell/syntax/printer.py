@@ -35,7 +35,7 @@ def _assign(a: Assign) -> str:
         items = []
         for el in a.array:
             if isinstance(el, tuple):
-                items.append(f"[{format_word(el[0])}]={format_word(el[1])}")
+                items.append(f"[{format_word(el[0])}]{'+=' if el[2] else '='}{format_word(el[1])}")
             else:
                 items.append(format_word(el))
         return f"{target}{op}({' '.join(items)})"

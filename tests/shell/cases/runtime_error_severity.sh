@@ -20,3 +20,9 @@ printf 'echo (\n' > bad.sh
 bash -c '. ./bad.sh; echo "sourced syntax error=$?"' 2>/dev/null
 bash -c 'eval "echo ("; echo "eval syntax error=$?"' 2>/dev/null
 bash -c 'f() { echo hi; } > "$empty"; f; echo "function redirect=$?"' 2>/dev/null
+bash -c 'shopt -s failglob
+for x in *.none; do :; done
+echo "failglob for=$?"' 2>/dev/null
+bash -c 'set -e; shopt -s failglob
+for x in *.none; do :; done
+echo not reached' 2>/dev/null; echo "errexit failglob for=$?"

@@ -1,0 +1,997 @@
+"""The variable store: scopes, lookups (through namerefs and the dynamic variables),
+assignments of scalars, arrays and elements, ``name[sub]`` strings given at run time (to
+unset, printf -v, test -v, ${!ref}, namerefs), and the memory the values hold.
+
+A mixin of the interpreter's ``Shell``, which owns the state: ``rt`` (limits, the memory
+pool), ``globals``/``scopes``, ``positional``, ``options``, and for the dynamic variables
+``lineno``, ``pipestatus``, ``frames`` (the call stack). Subscripts need word expansion
+(``subscript_word`` + ``expand_word``) and arithmetic (``arith``), from the other mixins.
+"""
+from __future__ import annotations
+
+import gc
+import re
+import time
+
+from ...chars import isdigits
+from ..options import OPTION_DEFAULTS
+from ..state import IndexedArray, LimitExceeded, ShellError, Var, is_array
+from ..syntax.ast import DQ, Assign, Lit, Param, Quoted, Word
+from ..syntax.lexer import ParseError, is_name
+from ..syntax.parser import Parser
+
+FAKE_PID = 4242
+#: variables every new shell sets (bash 5.2 without a startup file)
+SHELL_VARS = {
+    "IFS": " \t\n", "PS4": "+ ", "OPTIND": "1", "OPTERR": "1", "BASH": "/bin/bash",
+    "BASH_VERSION": "5.2.15(1)-release",
+}
+BASH_VERSINFO = ("5", "2", "15", "1", "release", "x86_64-pc-linux-gnu")
+#: ... and those it sets only when the environment has no value
+DEFAULT_VARS = {"HOSTTYPE": "x86_64", "MACHTYPE": "x86_64-pc-linux-gnu", "OSTYPE": "linux-gnu",
+                "PATH": "/usr/local/bin:/usr/local/sbin:/usr/bin:/usr/sbin:/bin:/sbin:."}
+READONLY_SHELL_VARS = {"UID": "1000", "EUID": "1000"}
+DYNAMIC_VARS = frozenset({"RANDOM", "SECONDS", "LINENO", "PIPESTATUS", "BASHPID", "EPOCHSECONDS",
+                          "EPOCHREALTIME", "FUNCNAME", "SRANDOM", "BASH_SUBSHELL", "GROUPS",
+                          "BASH_SOURCE", "BASH_LINENO", "_"})
+#: how long a chain of namerefs may be (bash: 8 levels, then "circular name reference")
+NAMEREF_DEPTH = 8
+#: what one stored value costs besides its characters (the str header, a dict slot, the key)
+VALUE_OVERHEAD = 64
+
+
+_SUBSCRIPT_WORDS: dict[str, Word] = {}
+#: a subscript with these characters needs word expansion (quote removal at least)
+_EXPANDS = re.compile(r"[$`'\"\\]")
+_QUOTES = re.compile(r"['\"\\]")
+_ARRAY_REFERENCE = re.compile(r"([A-Za-z_][A-Za-z_0-9]*)\[")
+
+
+class NeedsExpansion(ShellError):
+    """A subscript met during arithmetic needs a command substitution: arith_async runs it
+    and evaluates again; anywhere else it is an error."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(f"{text}: syntax error: operand expected (error token is \"{text}\")", 1, abort=True)
+        self.text = text
+
+
+def value_size(s: str) -> int:
+    """Bytes a stored string holds (CPython keeps non-ASCII text at up to 4 bytes a character)."""
+    return (len(s) if s.isascii() else 4 * len(s)) + VALUE_OVERHEAD
+
+
+def array_size(value) -> int:
+    if type(value) is dict:
+        return sum(value_size(v) + len(k) for k, v in value.items())
+    return sum(value_size(v) for v in value.values())
+
+
+def split_subscript(text: str) -> tuple[str, str] | None:
+    """``name[sub]`` -> (name, sub); None when ``text`` is not an array reference."""
+    m = _ARRAY_REFERENCE.match(text)
+    if m is None or not text.endswith("]"):
+        return None
+    return m.group(1), text[m.end():-1]
+
+
+class MemoryPool:
+    """The bytes all shells of a runtime hold in variables, against ``shell_memory_bytes``.
+    Accounts of ended forks are released here at the next charge (their finalizers only
+    queue them, since a finalizer may run in the middle of an update)."""
+
+    __slots__ = ("held", "released")
+
+    def __init__(self) -> None:
+        self.held = 0
+        self.released: list[MemoryAccount] = []
+
+    def settle(self) -> None:
+        while self.released:
+            self.released.pop().settle()
+
+
+class MemoryAccount:
+    """What one shell (or fork) has charged to the pool. A fork shares its parent's strings,
+    so it starts at 0; while forks of this shell are alive, what it frees still counts (a
+    background job may hold the old values)."""
+
+    __slots__ = ("pool", "own", "forks", "deferred", "parent", "ended", "__weakref__")
+
+    def __init__(self, pool: MemoryPool, parent: "MemoryAccount | None" = None) -> None:
+        self.pool = pool
+        self.own = 0
+        self.forks = 0
+        self.deferred = 0
+        self.parent = parent
+        self.ended = False
+        if parent is not None:
+            parent.forks += 1
+
+    def end(self) -> None:
+        """The shell is gone (a weakref finalizer): settled at the next charge."""
+        self.pool.released.append(self)
+
+    def settle(self) -> None:
+        if self.ended:
+            return
+        self.ended = True
+        self.pool.held -= self.own
+        self.own = self.deferred = 0
+        parent = self.parent
+        if parent is not None:
+            parent.forks -= 1
+            if parent.forks == 0 and parent.deferred and not parent.ended:
+                parent.pool.held -= parent.deferred
+                parent.own -= parent.deferred
+                parent.deferred = 0
+
+
+class Variables:
+    """Variables of one shell: scopes innermost last, the globals below them."""
+
+    # ================================================================== startup
+    def init_shell_vars(self, ppid: str) -> None:
+        """The variables a starting bash sets (over its environment): IFS, PS4, BASH_VERSION,
+        the readonly UID/EUID/PPID, SHELLOPTS/BASHOPTS, PWD and SHLVL, and defaults (PATH,
+        OSTYPE ...) for those the environment lacks."""
+        g = self.globals
+        shellopts = g.get("SHELLOPTS")
+        if shellopts is not None and type(shellopts.value) is str:
+            # an exported SHELLOPTS turns its options on in the new shell
+            for opt in shellopts.value.split(":"):
+                if opt in OPTION_DEFAULTS:
+                    self.options[opt] = True
+        for name, value in SHELL_VARS.items():
+            g[name] = Var(value)
+        versinfo = g["BASH_VERSINFO"] = Var(IndexedArray.of(BASH_VERSINFO))
+        versinfo.readonly = True
+        for name, value in (*READONLY_SHELL_VARS.items(), ("PPID", ppid)):
+            var = g[name] = Var(value)
+            var.readonly = True
+        for name, value in DEFAULT_VARS.items():
+            if name not in g:
+                g[name] = Var(value)
+        g["PWD"] = Var(self.cwd, True)
+        level = g.get("SHLVL")
+        depth = int(level.value) if level is not None and type(level.value) is str and isdigits(level.value) else 0
+        g["SHLVL"] = Var(str(depth + 1), True)
+        self.sync_option_vars()
+
+    # ================================================================== lookups
+    def lookup_raw(self, name: str) -> Var | None:
+        """The variable called ``name`` itself (a nameref is not followed)."""
+        for scope in reversed(self.scopes):
+            v = scope.get(name)
+            if v is not None:
+                return v
+        return self.globals.get(name)
+
+    def lookup_var(self, name: str) -> Var | None:
+        if name in DYNAMIC_VARS:
+            return self._dynamic(name)
+        scopes = self.scopes
+        if scopes:
+            for scope in reversed(scopes):
+                v = scope.get(name)
+                if v is not None:
+                    return self._deref(name, v) if v.nameref else v
+        v = self.globals.get(name)
+        if v is not None and v.nameref:
+            return self._deref(name, v)
+        return v
+
+    def nameref_target(self, name: str) -> tuple[str, str | None] | None:
+        """Where ``name`` leads through namerefs: (final name, subscript text or None); None
+        for a circular chain (with bash's warning)."""
+        seen = 0
+        current = name
+        while True:
+            v = self.lookup_raw(current)
+            if v is None or not v.nameref or type(v.value) is not str or not v.value:
+                return current, None
+            target = v.value
+            ref = split_subscript(target)
+            if ref is not None:
+                return ref
+            seen += 1
+            if target == current or seen > NAMEREF_DEPTH:
+                self.warn(f"{name}: circular name reference")
+                return None
+            current = target
+
+    def _deref(self, name: str, v: Var) -> Var | None:
+        if type(v.value) is not str or not v.value:
+            return v
+        target = self.nameref_target(name)
+        if target is None:
+            return None
+        tname, sub = target
+        if sub is None:
+            return self.lookup_var(tname) if tname != name else v
+        # a reference to an element: a value of its own, read now
+        value = self.element_value(tname, self.subscript_key_sync(tname, sub))
+        return None if value is None else Var(value)
+
+    def _dynamic(self, name: str) -> Var | None:
+        stored = self.globals.get(name)
+        if name == "RANDOM":
+            return Var(str(self.rt.random.randrange(32768)))
+        if name == "SRANDOM":
+            return Var(str(self.rt.random.getrandbits(32)))
+        if name == "SECONDS":
+            base = 0
+            if stored is not None and stored.value is not None:
+                try:
+                    base = int(stored.scalar() or 0)
+                except ValueError:
+                    base = 0
+                start = getattr(self, "_seconds_start", self.rt.start_time)
+                return Var(str(base + int(time.monotonic() - start)))
+            return Var(str(int(time.monotonic() - self.rt.start_time)))
+        if name == "LINENO":
+            return Var(str(self.lineno))
+        if name == "PIPESTATUS":
+            statuses = self.pipestatus
+            if type(statuses) is int:
+                return Var(IndexedArray.of([str(statuses)]))
+            return Var(IndexedArray.of(str(s) for s in statuses))
+        if name == "BASHPID":
+            return Var(str(self.pid))
+        if name == "EPOCHSECONDS":
+            return Var(str(int(time.time())))
+        if name == "EPOCHREALTIME":
+            return Var(f"{time.time():.6f}")
+        if name == "FUNCNAME":
+            # set only while a function runs; then it names every frame
+            frames = self.frames
+            if not any(f.function for f in frames):
+                return None
+            return Var(IndexedArray.of(f.name for f in reversed(frames)))
+        if name == "BASH_SUBSHELL":
+            return Var(str(self.subshell_level))
+        if name == "GROUPS":
+            return Var(IndexedArray.of(["1000"]))
+        if name == "_":
+            return Var(self.last_arg)
+        if name == "BASH_SOURCE":
+            return Var(IndexedArray.of(f.source for f in reversed(self.frames)))
+        if name == "BASH_LINENO":
+            # the call stack's lines: empty at the top level
+            return Var(IndexedArray.of(str(f.line) for f in reversed(self.frames)))
+        return stored
+
+    def _set_dynamic(self, name: str, value: str) -> None:
+        if name == "RANDOM":
+            try:
+                self.rt.random.seed(int(value))
+            except ValueError:
+                self.rt.random.seed(value)
+        elif name == "SECONDS":
+            self._seconds_start = time.monotonic()
+
+    def get_scalar(self, name: str) -> str | None:
+        v = self.lookup_var(name)
+        if v is None:
+            return None
+        value = v.value
+        if value is None or type(value) is str:
+            return value
+        return v.scalar()
+
+    def param_scalar(self, name: str) -> str | None:
+        """$name for any parameter name (special ones included)."""
+        c = name[0]
+        if c.isalpha() or c == "_":
+            return self.get_scalar(name)
+        if isdigits(c):
+            k = int(name)
+            if k == 0:
+                return self.arg0
+            return self.positional[k - 1] if k <= len(self.positional) else None
+        if name == "?":
+            return str(self.last_status)
+        if name == "#":
+            return str(len(self.positional))
+        if name == "@" or name == "*":
+            if not self.positional:
+                return None
+            ifs = self.ifs()
+            return (ifs[0] if ifs else "").join(self.positional) if name == "*" else " ".join(self.positional)
+        if name == "$":
+            return str(FAKE_PID)
+        if name == "!":
+            return str(self.last_bg_pid) if self.last_bg_pid is not None else None
+        if name == "-":
+            return self.option_flags()
+        return None
+
+    def all_vars(self) -> dict[str, Var]:
+        merged = dict(self.globals)
+        for scope in self.scopes:
+            merged.update(scope)
+        if "BASH_LINENO" not in merged:
+            # listed by set and declare even when empty
+            merged["BASH_LINENO"] = self._dynamic("BASH_LINENO")
+        return merged
+
+    def all_variable_names(self) -> list[str]:
+        names = {n for n, v in self.all_vars().items() if v.value is not None}
+        return sorted(names)
+
+    def find_scope(self, name: str) -> dict[str, Var]:
+        """The innermost scope that holds ``name`` (the globals when none does)."""
+        for scope in reversed(self.scopes):
+            if name in scope:
+                return scope
+        return self.globals
+
+    def element_value(self, name: str, key) -> str | None:
+        """``${name[key]}`` for a resolved key (an int index >= 0 or an assoc key)."""
+        var = self.lookup_var(name)
+        if var is None:
+            return None
+        value = var.value
+        if value is None:
+            return None
+        if type(value) is str:
+            return value if key == 0 else None
+        return value.get(key)
+
+    def is_set(self, text: str) -> bool:
+        """``test -v text``: a set variable, element (``name[sub]``) or positional parameter."""
+        ref = split_subscript(text)
+        if ref is None:
+            if isdigits(text):
+                return 0 < int(text) <= len(self.positional)
+            var = self.lookup_var(text) if is_name(text) else None
+            if var is None or var.value is None:
+                return False
+            value = var.value
+            return type(value) is str or ("0" if var.assoc else 0) in value
+        name, sub = ref
+        var = self.lookup_var(name)
+        if var is None or var.value is None:
+            return False
+        value = var.value
+        if sub in ("@", "*"):
+            return bool(value)
+        try:
+            key = self.expand_subscript_sync(sub)
+        except NeedsExpansion:
+            return False
+        if not var.assoc:
+            index = self.arith(key)
+            if index < 0:
+                top = value.top if type(value) is IndexedArray else 1
+                if index + top < 0:
+                    self.notice(f"{name}: bad array subscript")
+                    return False
+                index += top
+            key = index
+        if type(value) is str:
+            return key == 0
+        return key in value
+
+    # ================================================================== subscripts
+    def resolve_index(self, name: str, var: Var | None, index: int, label: str | None = None) -> int:
+        """A negative index counts back from the end; before the start it is an error."""
+        if index >= 0:
+            return index
+        value = var.value if var is not None else None
+        top = value.top if type(value) is IndexedArray else (1 if type(value) is str else 0)
+        if index + top < 0:
+            raise ShellError(f"{label or name}: bad array subscript", 1)
+        return index + top
+
+    def subscript_key_sync(self, name: str, sub: str):
+        """The key ``name[sub]`` means, without running commands (for lookups that cannot
+        wait): an assoc key with quotes removed, or a non-negative index."""
+        var = self.lookup_var(name)
+        try:
+            text = self.expand_subscript_sync(sub)
+        except NeedsExpansion:
+            if self._expanded_subscripts is not None:
+                raise
+            raise ShellError(f"{name}[{sub}]: bad array subscript", 1) from None
+        if var is not None and var.assoc:
+            return text
+        return self.resolve_index(name, var, self.arith(text))
+
+    async def subscript_key(self, name: str, sub: str, label: str | None = None, var: Var | None = None):
+        """``name[sub]`` given as a string at run time: an associative array's key is the
+        subscript expanded like a word; an index is expanded, then evaluated, negative ones
+        counted from the end. Returns "@"/"*" for the whole array. ``var``: name's variable
+        when the caller has it."""
+        if sub in ("@", "*"):
+            return sub
+        if sub == "":
+            raise ShellError(f"{label or name + '[]'}: bad array subscript", 1)
+        if var is None:
+            var = self.lookup_var(name)
+        text = sub if _EXPANDS.search(sub) is None else await self.expand_subscript(sub)
+        if var is not None and var.assoc:
+            return text
+        try:
+            index = self.arith(text)
+        except NeedsExpansion:
+            index = await self.arith_expanding(text)
+        return self.resolve_index(name, var, index, label)
+
+    def subscript_word(self, text: str) -> Word:
+        """A subscript given as text, parsed as a word (its quotes and expansions count)."""
+        word = _SUBSCRIPT_WORDS.get(text)
+        if word is None:
+            try:
+                parts = Parser(text).read_word_parts(stop=frozenset())
+            except ParseError:
+                raise ShellError(f"{text}: bad array subscript", 1) from None
+            if len(_SUBSCRIPT_WORDS) > 2000:
+                _SUBSCRIPT_WORDS.clear()
+            if parts and type(parts[0]) is Lit and parts[0].text.startswith("~"):
+                parts[0] = Quoted(parts[0].text)  # no tilde expansion in a subscript
+            word = _SUBSCRIPT_WORDS[text] = Word(parts, None, None, text)
+        return word
+
+    async def expand_subscript(self, text: str) -> str:
+        if _EXPANDS.search(text) is None:
+            return text
+        return await self.expand_word(self.subscript_word(text))
+
+    async def expand_key(self, word: Word) -> str:
+        """An associative-array subscript written in the source: a word with quote removal
+        (an arithmetic index keeps its text)."""
+        source = word.source
+        if source and _QUOTES.search(source) is not None:
+            return await self.expand_word(self.subscript_word(source))
+        return await self.expand_word(word)
+
+    def expand_subscript_sync(self, text: str) -> str:
+        """``expand_subscript`` where nothing may wait: quotes and plain ``$name`` expand;
+        anything that runs a command raises NeedsExpansion (the caller expands and retries)."""
+        if _EXPANDS.search(text) is None:
+            return text
+        done = self._expanded_subscripts
+        if done is not None:
+            values = done.get(text)
+            if values:
+                used = self._subscripts_used
+                n = used.get(text, 0)
+                if n < len(values):
+                    used[text] = n + 1
+                    return values[n]
+        return self._expand_parts_sync(self.subscript_word(text).parts, text)
+
+    def _expand_parts_sync(self, parts: list, text: str) -> str:
+        out = []
+        for p in parts:
+            tp = type(p)
+            if tp is Lit or tp is Quoted:
+                out.append(p.text)
+            elif tp is DQ:
+                out.append(self._expand_parts_sync(p.parts, text))
+            elif tp is Param and p.op is None and p.index is None and not p.indirect and not p.length \
+                    and p.name not in ("@", "*"):
+                value = self.param_scalar(p.name)
+                if value is None and self.options["nounset"]:
+                    raise ShellError(f"{p.name}: unbound variable", self.unbound_status(), fatal=True)
+                out.append(value or "")
+            else:
+                raise NeedsExpansion(text)
+        return "".join(out)
+
+    #: expansions of subscripts done for the arithmetic being evaluated (``arith_async``)
+    _expanded_subscripts: dict[str, list[str]] | None = None
+    _subscripts_used: dict[str, int] = {}
+
+    async def arith_async(self, text: str) -> int:
+        """``arith`` that may run command substitutions in subscripts it meets in variables
+        (``x='a[$(cmd)]'; $((x))``): each is expanded when first met, then the expression is
+        evaluated again from the start."""
+        if self._expanded_subscripts is None:
+            try:
+                return self.arith(text)
+            except NeedsExpansion:
+                pass
+        return await self.arith_expanding(text)
+
+    async def arith_expanding(self, text: str) -> int:
+        """The slow path of arith_async (after a first evaluation met a subscript to expand)."""
+        saved = self._expanded_subscripts, self._subscripts_used
+        self._expanded_subscripts = done = {}
+        try:
+            for _ in range(64):
+                self._subscripts_used = {}
+                try:
+                    return self.arith(text)
+                except NeedsExpansion as e:
+                    done.setdefault(e.text, []).append(await self.expand_word(self.subscript_word(e.text)))
+            return self.arith(text)
+        finally:
+            self._expanded_subscripts, self._subscripts_used = saved
+
+    # ================================================================== memory
+    def _account(self, delta: int, name: str) -> None:
+        """Charge (or credit) ``delta`` bytes of variable storage; over the limit it raises
+        before anything is stored."""
+        account = self.memory
+        pool = account.pool
+        if delta > 0:
+            if pool.released:
+                pool.settle()
+            limit = self.rt.limits.shell_memory_bytes
+            if pool.held + delta > limit:
+                gc.collect()  # ended forks whose finalizers wait on a reference cycle
+                pool.settle()
+                if pool.held + delta > limit:
+                    limits = self.rt.limits
+                    raise LimitExceeded(
+                        f"{name}: memory limit exceeded ({limits.shown('shell_memory_bytes')}; limit "
+                        f"shell_memory_bytes; {limits.raise_hint('shell_memory_bytes')})", "shell_memory_bytes")
+            pool.held += delta
+            account.own += delta
+        elif delta < 0:
+            if account.forks:
+                account.deferred -= delta
+                return
+            pool.held += delta
+            account.own += delta
+
+    def _charge_value(self, var: Var, new_size: int, name: str) -> None:
+        self._account(new_size - var.charged, name)
+        var.charged = new_size
+
+    def _charge_string(self, var: Var, value: str, name: str) -> None:
+        """``var`` is to hold the string ``value`` (charged before it is stored)."""
+        n = len(value)
+        size = (n if value.isascii() else 4 * n) + VALUE_OVERHEAD
+        if size != var.charged:
+            self._account(size - var.charged, name)
+            var.charged = size
+
+    def _charge_element(self, var: Var, old: str | None, new: str, name: str, key_size: int = 0) -> None:
+        n = len(new)
+        size = (n if new.isascii() else 4 * n) + VALUE_OVERHEAD
+        if old is not None:
+            delta = size - min(value_size(old), var.charged)
+        else:
+            delta = size + key_size
+        if delta:
+            self._account(delta, name)
+            var.charged += delta
+
+    def release_scope(self, scope: dict[str, Var]) -> None:
+        """A function's locals went away: what they held is free."""
+        freed = 0
+        for v in scope.values():
+            freed += v.charged
+            v.charged = 0
+        if freed:
+            self._account(-freed, "")
+
+    # ================================================================== assignment targets
+    def _var_for_write(self, name: str) -> tuple[dict[str, Var], Var | None, str]:
+        """Where an assignment to ``name`` goes: (scope, existing var or None, final name),
+        following namerefs to a whole variable."""
+        scope, var, name, sub = self._write_target(name)
+        return scope, var, name
+
+    def _write_target(self, name: str) -> tuple[dict[str, Var], Var | None, str, str | None]:
+        """(scope, var or None, final name, subscript of an element target or None)."""
+        for scope in reversed(self.scopes):
+            v = scope.get(name)
+            if v is not None:
+                if v.nameref and type(v.value) is str and v.value:
+                    return self._nameref_write_target(name)
+                return scope, v, name, None
+        v = self.globals.get(name)
+        if v is not None and v.nameref and type(v.value) is str and v.value:
+            return self._nameref_write_target(name)
+        return self.globals, v, name, None
+
+    def _nameref_write_target(self, name: str) -> tuple[dict[str, Var], Var | None, str, str | None]:
+        target = self.nameref_target(name)
+        if target is None:
+            raise ShellError(f"{name}: circular name reference", 1)
+        name, sub = target
+        if sub is not None:
+            return self.find_scope(name), self.lookup_raw(name), name, sub
+        for scope in reversed(self.scopes):
+            v = scope.get(name)
+            if v is not None:
+                return scope, v, name, None
+        return self.globals, self.globals.get(name), name, None
+
+    def check_string(self, value: str) -> None:
+        if len(value) > self.rt.limits.string_bytes:
+            raise LimitExceeded(
+                f"string of {len(value)} bytes exceeds the limit ({self.rt.limits.string_bytes} bytes; limit string_bytes)",
+                "string_bytes")
+
+    # ================================================================== writes
+    def set_var(self, name: str, value: str, append: bool = False, export: bool | None = None) -> None:
+        scope, var, name, sub = self._write_target(name)
+        if sub is not None:
+            if sub in ("@", "*"):
+                raise ShellError(f"`{name}[{sub}]': not a valid identifier", 1)
+            self.set_element(name, self.subscript_key_sync(name, sub), value, append)
+            return
+        if var is None:
+            if name in DYNAMIC_VARS:
+                self._set_dynamic(name, value)
+            if len(value) > 4096:
+                self.check_string(value)
+            var = Var(None)
+            self._charge_string(var, value, name)
+            var.value = value
+            if self.options["allexport"] or export:
+                var.exported = True
+            scope[name] = var
+            return
+        if var.readonly:
+            raise ShellError(f"{name}: readonly variable", 1, abort=True)
+        if var.integer:
+            if append:
+                value = str(self.arith(f"({var.scalar() or 0})+({value or 0})"))
+                append = False
+            else:
+                value = str(self.arith(value or "0"))
+        if append:
+            old = var.scalar() or ""
+            value = old + value
+        if var.lower:
+            value = value.lower()
+        elif var.upper:
+            value = value.upper()
+        if len(value) > 4096:
+            self.check_string(value)
+        current = var.value
+        if current is None and (var.indexed or var.assoc):
+            current = var.value = {} if var.assoc else IndexedArray()
+        if type(current) is IndexedArray or type(current) is dict:
+            key = "0" if var.assoc else 0
+            self._charge_element(var, current.get(key), value, name, 1)
+            current[key] = value
+        else:
+            self._charge_string(var, value, name)
+            var.value = value
+        if self.options["allexport"] or export:
+            var.exported = True
+        if name in DYNAMIC_VARS:
+            self._set_dynamic(name, value)
+
+    def set_raw(self, var: Var, value: str, name: str) -> None:
+        """Give ``var`` itself the string ``value`` (a nameref's target: not followed)."""
+        self._charge_string(var, value, name)
+        var.value = value
+
+    def unset_raw(self, name: str) -> None:
+        """``unset -n name``: the variable itself, even a nameref."""
+        for scope in [*reversed(self.scopes), self.globals]:
+            var = scope.get(name)
+            if var is not None:
+                if var.readonly:
+                    raise ShellError(f"{name}: cannot unset: readonly variable", 1)
+                self._account(-var.charged, name)
+                var.charged = 0
+                if scope is self.globals:
+                    del scope[name]
+                else:
+                    scope[name] = Var(None)
+                return
+
+    def _array_var(self, name: str, assoc: bool | None = None) -> tuple[Var, str]:
+        """The variable an array assignment writes (made when missing)."""
+        scope, var, name, sub = self._write_target(name)
+        if sub is not None:
+            raise ShellError(f"`{name}[{sub}]': not a valid identifier", 1)
+        if var is not None and var.readonly:
+            raise ShellError(f"{name}: readonly variable", 1)
+        if var is None:
+            var = Var(None)
+            scope[name] = var
+            if self.options["allexport"]:
+                var.exported = True
+        if assoc:
+            var.assoc = True
+        return var, name
+
+    def set_array(self, name: str, values, assoc: bool = False, append: bool = False) -> None:
+        """``name=(values)`` (a list, an IndexedArray, or a dict for an associative array);
+        with ``append``, after the existing elements."""
+        var, name = self._array_var(name, assoc or None)
+        if var.integer:
+            if type(values) is dict:
+                values = {k: str(self.arith(v or "0")) for k, v in values.items()}
+            else:
+                items = values.items() if type(values) is IndexedArray else enumerate(values)
+                values = IndexedArray({k: str(self.arith(v or "0")) for k, v in items})
+        if var.assoc:
+            new = values if type(values) is dict else {str(k): v for k, v in
+                                                       (values.items() if type(values) is IndexedArray else enumerate(values))}
+            if append and type(var.value) is dict:
+                for k, v in new.items():
+                    self._charge_element(var, var.value.get(k), v, name, len(k))
+                    var.value[k] = v
+                return
+            self._charge_value(var, array_size(new), name)
+            var.value = new
+            return
+        current = var.value
+        if type(values) is IndexedArray:
+            new_values = values
+        elif type(values) is dict:
+            new_values = IndexedArray(values)
+        else:
+            new_values = IndexedArray.of(values)
+        if append and current is not None:
+            if type(current) is str:
+                current = IndexedArray.of([current])
+                var.value = current
+            added = sum(value_size(v) for v in new_values.values())
+            self._account(added, name)
+            var.charged += added
+            start = current.top
+            for k, v in new_values.items():
+                current[start + k] = v
+            return
+        self._charge_value(var, array_size(new_values), name)
+        var.value = new_values
+
+    def append_values(self, name: str, values: list[str]) -> None:
+        """``name+=(values)``: after the last element, at the cost of the new ones only."""
+        self.set_array(name, values, append=True)
+
+    def set_element(self, name: str, index, value: str, append: bool = False) -> None:
+        """``name[index]=value``: ``index`` is an int (negative ones count from the end) or
+        an associative array's key."""
+        scope, var, name, sub = self._write_target(name)
+        if sub is not None:
+            raise ShellError(f"`{name}[{sub}]': not a valid identifier", 1)
+        if var is not None and var.readonly:
+            raise ShellError(f"{name}: readonly variable", 1)
+        if var is None:
+            var = Var(None)
+            scope[name] = var
+            if self.options["allexport"]:
+                var.exported = True
+        if var.assoc:
+            key = str(index)
+            if type(var.value) is not dict:
+                var.value = {}
+        else:
+            key = index if type(index) is int else self.arith(str(index))
+            current = var.value
+            if type(current) is not IndexedArray:
+                var.value = IndexedArray() if current is None else IndexedArray.of([current])
+            if key < 0:
+                key = self.resolve_index(name, var, key, f"{name}[{index}]")
+        if var.integer:
+            value = str(self.arith(f"({var.value.get(key) or 0})+({value or 0})" if append else (value or "0")))
+            append = False
+        old = var.value.get(key)
+        if append and old is not None:
+            value = old + value
+        if len(value) > 4096:
+            self.check_string(value)
+        self._charge_element(var, old, value, name, len(key) if var.assoc else 0)
+        var.value[key] = value
+
+    def unset_var(self, name: str) -> bool:
+        scope, var, name, sub = self._write_target(name)
+        if sub is not None:
+            return self.unset_element(name, self.subscript_key_sync(name, sub))
+        if var is None:
+            return True
+        if var.readonly:
+            raise ShellError(f"{name}: cannot unset: readonly variable", 1)
+        self._account(-var.charged, name)
+        var.charged = 0
+        if scope is self.globals:
+            del scope[name]
+        elif name in scope:
+            # an unset local stays local (bash does not uncover the global)
+            scope[name] = Var(None)
+        return True
+
+    def unset_element(self, name: str, key) -> bool:
+        """``unset 'name[key]'`` with a resolved key ("@"/"*": the whole array)."""
+        scope, var, name, sub = self._write_target(name)
+        if var is None or var.value is None:
+            return True
+        if var.readonly:
+            raise ShellError(f"{name}: cannot unset: readonly variable", 1)
+        value = var.value
+        if key in ("@", "*"):
+            self._account(-var.charged, name)
+            var.charged = 0
+            value.clear() if is_array(value) else None
+            if type(value) is str:
+                self.unset_var(name)
+            return True
+        if type(value) is str:
+            if key == 0 or key == "0":
+                self.unset_var(name)
+            return True
+        old = value.pop(key, None)
+        if old is not None:
+            credit = min(value_size(old) + (len(key) if var.assoc else 0), var.charged)
+            self._account(-credit, name)
+            var.charged -= credit
+        return True
+
+    # ================================================================== arithmetic access (arith.py)
+    def arith_key(self, name: str, raw: str):
+        """The key of ``name[raw]`` inside an arithmetic expression."""
+        var = self.lookup_var(name)
+        text = raw if _EXPANDS.search(raw) is None else self.expand_subscript_sync(raw)
+        if var is not None and var.assoc:
+            return text
+        index = self.arith(text)
+        if index < 0:
+            value = var.value if var is not None else None
+            top = value.top if type(value) is IndexedArray else (1 if type(value) is str else 0)
+            if index + top >= 0:
+                return index + top
+            # reading gives 0 (after the message); assigning fails in set_element
+            self.notice(f"{name}: bad array subscript")
+        return index
+
+    def arith_get(self, name: str, index) -> str:
+        if index is None:
+            v = self.get_scalar(name)
+            if v is None and self.options["nounset"]:
+                raise ShellError(f"{name}: unbound variable", self.unbound_status(), fatal=True)
+            return v or ""
+        value = self.element_value(name, index)
+        if value is None and self.options["nounset"]:
+            raise ShellError(f"{name}: unbound variable", self.unbound_status(), fatal=True)
+        return value or ""
+
+    def arith_set(self, name: str, index, value: int) -> None:
+        if index is None:
+            self.set_var(name, str(value))
+        else:
+            self.set_element(name, index, str(value))
+
+    def exported_env(self) -> dict[str, str]:
+        env = {}
+        for name, var in self.all_vars().items():
+            # bash exports strings only: an exported array is not in the environment
+            if var.exported and type(var.value) is str:
+                env[name] = var.value
+        return env
+
+    # ================================================================== assignment words
+    async def assign(self, a: Assign) -> None:
+        if a.array is not None:
+            await self._assign_array(a)
+            return
+        value = await self.expand_word(a.value, assignment=True) if a.value is not None else ""
+        if a.index is not None:
+            var = self.lookup_var(a.name)
+            if var is not None and var.assoc:
+                key = await self.expand_key(a.index)
+            else:
+                text = await self.expand_word(a.index)
+                if not text.strip():
+                    raise ShellError(f"{a.name}[{text}]: bad array subscript", 1)
+                try:
+                    try:
+                        key = self.arith(text)
+                    except NeedsExpansion:
+                        key = await self.arith_expanding(text)
+                except ShellError as e:
+                    # bash: an arithmetic error in an assignment's subscript ends the shell
+                    raise ShellError(e.message, 1, fatal=True) from None
+            self.set_element(a.name, key, value, a.append)
+            return
+        if self.namerefs:
+            target = self.nameref_target(a.name)
+            if target is not None and target[1] is not None:
+                # a reference to an element: its subscript may run commands
+                name, sub = target
+                if sub in ("@", "*"):
+                    raise ShellError(f"`{name}[{sub}]': not a valid identifier", 1)
+                self.set_element(name, await self.subscript_key(name, sub), value, a.append)
+                return
+        if not self.scopes:
+            var = self.globals.get(a.name)
+            if var is not None and type(var.value) is str and not (
+                    var.readonly or var.integer or var.lower or var.upper or var.nameref or a.append
+                    or self.options["allexport"]) and a.name not in DYNAMIC_VARS:
+                # a plain global string: the commonest assignment, inline
+                n = len(value)
+                if n > 4096:
+                    self.check_string(value)
+                size = (n if value.isascii() else 4 * n) + VALUE_OVERHEAD
+                if size != var.charged:
+                    self._account(size - var.charged, a.name)
+                    var.charged = size
+                var.value = value
+                return
+        self.set_var(a.name, value, a.append)
+
+    async def _assign_array(self, a: Assign) -> None:
+        """``name=(...)`` / ``name+=(...)``: bash expands every value first, then evaluates
+        the ``[key]`` subscripts in order against the array as it fills."""
+        scope, var, name, sub = self._write_target(a.name)
+        if sub is not None:
+            raise ShellError(f"`{name}[{sub}]': not a valid identifier", 1)
+        assoc = var is not None and var.assoc
+        items: list[tuple] = []
+        keyed = False
+        for el in a.array:
+            if isinstance(el, tuple):
+                keyed = True
+                items.append((el[0], await self.expand_word(el[1], assignment=not assoc), el[2]))
+            else:
+                for f in await self.expand_words([el]):
+                    items.append((None, f, False))
+        if assoc:
+            await self._fill_assoc(name, items, a.append)
+        elif not keyed:
+            self.set_array(name, [v for _, v, _ in items], append=a.append)
+        else:
+            await self._fill_indexed(name, items, a.append)
+        if self.pending_warnings:
+            await self.flush_warnings()
+
+    async def _fill_indexed(self, name: str, items: list[tuple], append: bool) -> None:
+        var = self.lookup_var(name)
+        if append and var is not None and var.value is not None:
+            value = var.value
+            index = value.top if type(value) is IndexedArray else 1
+        else:
+            self.set_array(name, [])
+            index = 0
+        for key_word, value, add in items:
+            if key_word is not None:
+                key_text = await self.expand_word(key_word)
+                if not key_text.strip():
+                    raise ShellError(f"{name}[{key_text}]: bad array subscript", 1)
+                index = await self.arith_async(key_text)
+                if index < 0:
+                    index = self.resolve_index(name, self.lookup_var(name), index, f"{name}[{key_text}]")
+            self.set_element(name, index, value, add)
+            index += 1
+
+    async def _fill_assoc(self, name: str, items: list[tuple], append: bool) -> None:
+        keyed = any(k is not None for k, _, _ in items)
+        values: dict[str, str] = {}
+        var = self.lookup_var(name)
+        existing = var.value if append and var is not None and type(var.value) is dict else {}
+        if keyed:
+            for key_word, value, add in items:
+                if key_word is None:
+                    await self.report(self.fds_for_subst(), f"{name}: {value}: must use subscript when assigning associative array")
+                    continue
+                key = await self.expand_key(key_word)
+                if add:
+                    # a new literal's += does not see its own earlier elements (bash)
+                    value = (values.get(key, existing.get(key, "")) if append else "") + value
+                values[key] = value
+        else:
+            # bash 5.1: (key value key value ...)
+            for k in range(0, len(items), 2):
+                values[items[k][1]] = items[k + 1][1] if k + 1 < len(items) else ""
+        self.set_array(name, values, assoc=True, append=append)
+
+    # ================================================================== warnings
+    #: messages from code that cannot write (lookups), reported at the next expansion
+    pending_warnings: list[str] | None = None
+    #: namerefs made in this shell (while 0, ``$name`` needs no nameref check)
+    namerefs = 0
+
+    def notice(self, message: str) -> None:
+        """An error message from code that cannot write (a lookup): reported at the next
+        expansion; the command goes on."""
+        self.pending_warnings = (self.pending_warnings or []) + [message]
+
+    def warn(self, message: str) -> None:
+        self.notice(f"warning: {message}")
+
+    async def flush_warnings(self) -> None:
+        messages, self.pending_warnings = self.pending_warnings or [], None
+        for message in messages:
+            await self.report(self.fds_for_subst(), message)
