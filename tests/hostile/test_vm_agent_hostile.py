@@ -174,7 +174,8 @@ def test_a_flood_of_entries_is_cut_off_without_holding_it():
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
-    assert seconds < 30  # (before the cap: 199 s and 1.4 GB)
+    # held memory is the bound (before the cap: 1.4 GB and 199 s); time is for the bench, not a
+    # test on a loaded machine
     print(f"peak {peak >> 20} MiB in {seconds:.1f} s")
     assert peak < 150 << 20, f"peak {peak >> 20} MiB"
     assert len(notes) == 1 and "cannot list /workspace in the VM" in notes[0] and "nothing was copied back" in notes[0]

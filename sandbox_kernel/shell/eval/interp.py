@@ -1164,8 +1164,16 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         status = await child.run_exit_trap(fds, status)
         self._cmdsub_status = status
         self.last_status = status
-        text = out.getvalue().decode("utf-8", "surrogateescape")
+        text = await self._substituted_text(out.getvalue())
         return text.rstrip("\n")
+
+    async def _substituted_text(self, data: bytes) -> str:
+        """A command substitution's output as a string: like bash, without its NUL bytes (a
+        C string cannot hold them), with a warning."""
+        if b"\0" in data:
+            data = data.replace(b"\0", b"")
+            await self.report(self.fds_for_subst(), "warning: command substitution: ignored null byte in input")
+        return data.decode("utf-8", "surrogateescape")
 
     def _read_file_subst(self, body, strip: bool = True):
         """``$(< file)``: the file's content (without its trailing newlines when ``strip``)
@@ -1189,7 +1197,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
                 raise LimitExceeded(f"$(< {target}): file exceeds {self.rt.limits.string_bytes} bytes (limit string_bytes)",
                                     "string_bytes")
             self._cmdsub_status = self.last_status = 0
-            text = data.decode("utf-8", "surrogateescape")
+            text = await self._substituted_text(data)
             return text.rstrip("\n") if strip else text
         return read()
 

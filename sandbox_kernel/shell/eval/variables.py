@@ -29,7 +29,8 @@ SHELL_VARS = {
 BASH_VERSINFO = ("5", "2", "15", "1", "release", "x86_64-pc-linux-gnu")
 #: ... and those it sets only when the environment has no value
 DEFAULT_VARS = {"HOSTTYPE": "x86_64", "MACHTYPE": "x86_64-pc-linux-gnu", "OSTYPE": "linux-gnu",
-                "PATH": "/usr/local/bin:/usr/local/sbin:/usr/bin:/usr/sbin:/bin:/sbin:."}
+                "PATH": "/usr/local/bin:/usr/local/sbin:/usr/bin:/usr/sbin:/bin:/sbin:.",
+                "SHELL": "/bin/bash"}  # the login shell /etc/passwd names
 READONLY_SHELL_VARS = {"UID": "1000", "EUID": "1000"}
 DYNAMIC_VARS = frozenset({"RANDOM", "SECONDS", "LINENO", "PIPESTATUS", "BASHPID", "EPOCHSECONDS",
                           "EPOCHREALTIME", "FUNCNAME", "SRANDOM", "BASH_SUBSHELL", "GROUPS",

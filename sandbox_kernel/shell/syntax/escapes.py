@@ -49,7 +49,7 @@ def decode_escape(s: str, i: int, mode: str) -> tuple[str, int, bool]:
             return "\\" + e, i + 2, False
         if e == "x":
             return byte_char(code), j, False
-        return unicode_char(code, "\ufffd" if mode == ANSI_C else "?"), j, False
+        return unicode_char(code), j, False
     if e == "c":
         if mode != ANSI_C:
             return "", i + 2, True
@@ -95,11 +95,18 @@ def read_hex(s: str, i: int, escape: str) -> tuple[int | None, int]:
     return (int(s[i:j], 16) if j > i else None), j
 
 
-def unicode_char(code: int, invalid: str) -> str:
-    try:
+def unicode_char(code: int) -> str:
+    """A \\u/\\U escape's text. Like bash, code points Python cannot hold (surrogates, above
+    U+10FFFF) give the bytes of UTF-8's original scheme (up to 6 bytes), as raw bytes;
+    from 2**31 on, nothing."""
+    if code < 0xD800 or 0xE000 <= code <= 0x10FFFF:
         return chr(code)
-    except (ValueError, OverflowError):
-        return invalid
+    if code >= 0x80000000:
+        return ""
+    n = 3 if code < 0x10000 else 4 if code < 0x200000 else 5 if code < 0x4000000 else 6
+    tail = [0x80 | (code >> (6 * k)) & 0x3F for k in range(n - 2, -1, -1)]
+    lead = (0xFF << (8 - n)) & 0xFF | code >> (6 * (n - 1))
+    return bytes([lead, *tail]).decode("utf-8", "surrogateescape")
 
 
 def byte_char(b: int) -> str:
