@@ -809,7 +809,8 @@ class FileHandle:
             raise FSError(EBADF, self.path)
         data = self.node.data
         end = len(data) if n is None or n < 0 else min(len(data), self.pos + n)
-        chunk = bytes(data[self.pos:end])
+        with memoryview(data) as view:  # one copy (a bytearray slice, then bytes(), made two)
+            chunk = bytes(view[self.pos:end])
         self.pos = max(self.pos, end)
         return chunk
 
