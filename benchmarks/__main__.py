@@ -17,7 +17,7 @@ from pathlib import Path
 from .harness import Report
 
 ROOT = Path(__file__).resolve().parent.parent
-GROUPS = ["shell", "coreutils", "kernel", "js", "vm", "memory", "store", "fidelity"]
+GROUPS = ["shell", "coreutils", "scaling", "kernel", "js", "vm", "memory", "store", "fidelity"]
 PEER_MODULES = {"bashkit": "bashkit", "just-bash": "just_bash", "bash_kernel": "bash_kernel"}
 
 
@@ -37,9 +37,10 @@ def ensure_peers(report: Report, install: bool) -> None:
 
 
 def run_group(name: str, report: Report, runs: int) -> None:
-    from . import engines, fidelity, hostfiles, kernels, shell
+    from . import engines, fidelity, hostfiles, kernels, scaling, shell
 
     table = {"shell": shell.bench_shell, "coreutils": shell.bench_coreutils,
+             "scaling": scaling.bench_scaling,
              "kernel": kernels.bench_kernels, "js": engines.bench_js, "vm": engines.bench_vm,
              "memory": engines.bench_memory, "store": hostfiles.bench_store,
              "fidelity": fidelity.bench_fidelity}
@@ -87,10 +88,21 @@ def write_chart(report: Report, path: Path) -> bool:
     except ImportError:
         return False
     rows = [r for r in report.rows if r.ratio is not None and r.ratio > 0]
-    if not rows:
+    if not rows and not report.curves:
         return False
+    bars_h = 0.32 * len(rows) + 1.5 if rows else 0
+    grid_rows = -(-len(report.curves) // 4)
+    fig = plt.figure(figsize=(12, bars_h + 2.6 * grid_rows))
+    bars, curves = fig.subfigures(2, 1, height_ratios=[max(bars_h, 0.01), max(2.6 * grid_rows, 0.01)]) \
+        if rows and report.curves else ((fig, None) if rows else (None, fig))
+    if curves is not None:
+        draw_curves(report, curves, grid_rows)
+    if bars is None:
+        fig.savefig(path, dpi=110)
+        plt.close(fig)
+        return True
+    ax = bars.subplots()
     labels = [f"{r.group}: {r.name[:34]} vs {r.peer}" for r in rows]
-    fig, ax = plt.subplots(figsize=(10, 0.32 * len(rows) + 1.5))
     colors = ["tab:green" if r.ratio <= 1 else "tab:orange" for r in rows]
     ax.barh(range(len(rows)), [r.ratio for r in rows], color=colors)
     ax.set_yticks(range(len(rows)), labels, fontsize=7)
@@ -98,10 +110,30 @@ def write_chart(report: Report, path: Path) -> bool:
     ax.set_xscale("log")
     ax.set_xlabel("time ratio ours / peer (lower is better; 1 = equal)")
     ax.invert_yaxis()
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    fig.savefig(path, dpi=110, bbox_inches="tight")
     plt.close(fig)
     return True
+
+
+def draw_curves(report: Report, fig, grid_rows: int) -> None:
+    """One log-log panel per scaling workload: CPU time against N for each engine."""
+    from .scaling import exponent
+
+    axes = fig.subplots(grid_rows, 4, squeeze=False)
+    for ax, (name, curves) in zip(axes.flat, report.curves.items()):
+        for peer, points in curves.items():
+            if points:
+                label = f"{peer} ({exponent(points):.2f})" if len(points) > 1 else peer
+                ax.plot([n for n, _ in points], [t for _, t in points], marker="o", label=label)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_title(name, fontsize=8)
+        ax.tick_params(which="both", labelsize=6)
+        ax.legend(fontsize=6, title="exponent", title_fontsize=6)
+    for ax in list(axes.flat)[len(report.curves):]:
+        ax.set_visible(False)
+    fig.supxlabel("N", fontsize=8)
+    fig.supylabel("CPU seconds", fontsize=8)
 
 
 def main(argv: list[str] | None = None) -> int:

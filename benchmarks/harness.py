@@ -43,6 +43,8 @@ class Row:
 class Report:
     rows: list[Row] = field(default_factory=list)
     peers: dict[str, str] = field(default_factory=dict)  # peer -> "ok" | reason unavailable
+    #: scaling curves: workload -> peer -> [(N, CPU seconds)]
+    curves: dict[str, dict[str, list[tuple[int, float]]]] = field(default_factory=dict)
 
     def add(self, row: Row) -> Row:
         self.rows.append(row)

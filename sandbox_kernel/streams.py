@@ -10,8 +10,11 @@ import asyncio
 from collections import deque
 from typing import AsyncIterator
 
+# Files are read 64 KiB at a time (grep's binary-file verdict per block, like GNU's, depends
+# on it); a pipe holds up to 1 MiB, so a fast writer hands on many chunks per switch to the
+# reader, and chunks pass through uncopied.
 CHUNK = 65536
-PIPE_CAPACITY = 65536
+PIPE_CAPACITY = 1 << 20
 
 
 class InputStream:
@@ -46,7 +49,7 @@ class InputStream:
             self._eof = True
             return False
         if not self._buf:
-            self._buf = bytearray(chunk)
+            self._buf = chunk  # kept as is: read_some hands it on uncopied (_take converts)
         else:
             if not isinstance(self._buf, bytearray):
                 self._buf = bytearray(self._buf)

@@ -23,3 +23,19 @@ def test_harness_quick_run(tmp_path):
     shell_rows = [r for r in rows if r["group"] == "shell" and r["peer"] == "bash" and r["ours"]]
     assert len(shell_rows) >= 10  # every corpus case ran against real bash
     assert "per idle Sandbox()" in proc.stdout
+
+
+def test_scaling_exponents_and_budget():
+    from benchmarks.scaling import RUN_BUDGET, Workload, curve, exponent
+
+    assert abs(exponent([(10, 0.001), (100, 0.01), (1000, 0.1)]) - 1.0) < 1e-9
+    assert abs(exponent([(10, 0.001), (100, 0.1), (1000, 10.0)]) - 2.0) < 1e-9
+    seen = []
+
+    def quadratic(w, n, runs):
+        seen.append(n)
+        return 0.9 * RUN_BUDGET * (n / 10_000) ** 2
+
+    points = curve(quadratic, Workload("q", ""), (100, 1000, 10_000, 100_000), 1)
+    assert seen == [100, 1000, 10_000]  # 100 000 would take 100x the budget: not run
+    assert points[-1] == (10_000, 0.9 * RUN_BUDGET)

@@ -1,6 +1,8 @@
 """cut and paste."""
 from __future__ import annotations
 
+import re
+
 from ..chars import isdigits
 from ..vfs import FSError
 from ._lib.quoting import quote
@@ -160,6 +162,8 @@ async def cut(ctx: CommandContext) -> int:
                 picked.extend(parts[lo:hi])
             return joiner.join(picked)
     else:
+        simple = []
+        joiner = delim
         slices = [(lo - 1, None if hi >= INF else hi) for lo, hi in ranges]
 
         def process(body: bytes) -> bytes | None:
@@ -167,6 +171,36 @@ async def cut(ctx: CommandContext) -> int:
             if out_delim is None:
                 return b"".join(pieces)
             return out_delim.join(pieces)
+
+    # one field range: a comprehension per block, no Python call per line; with "N-" and the
+    # input delimiter kept, only the first N-1 fields are split off
+    one_range = simple[0] if mode == "f" and len(simple) == 1 else None
+    lo, hi = one_range or (0, None)
+    maxsplit = hi if hi is not None else (lo if joiner == delim else -1)
+
+    def cut_block(bodies: list[bytes]) -> list[bytes]:
+        if one_range is None:
+            return [r for r in map(process, bodies) if r is not None]
+        if only_delimited:
+            return [joiner.join(b.split(delim, maxsplit)[lo:hi]) for b in bodies if delim in b]
+        return [joiner.join(b.split(delim, maxsplit)[lo:hi]) if delim in b else b for b in bodies]
+
+    # Faster still: one regex scan over the block picks the range out of every line that has
+    # the fields before it; used when that is every line (else lines lacking fields need cut_block)
+    fields_re = None
+    if one_range is not None and sep == b"\n" and delim != sep and (hi == lo + 1 or joiner == delim) \
+            and (lo or not only_delimited):
+        d = re.escape(delim)
+        more = b"[^\\n]*" if hi is None else b"(?:%s[^%s\\n]*){0,%d}" % (d, d, hi - lo - 1)
+        fields_re = re.compile(b"(?m)^(?:[^%s\\n]*%s){%d}([^%s\\n]*%s)" % (d, d, lo, d, more))
+
+    def cut_lines(block: bytes) -> list[bytes]:
+        """``block``: whole lines without the last separator."""
+        if fields_re is not None:
+            rows = fields_re.findall(block)
+            if len(rows) == block.count(sep) + 1:
+                return rows
+        return cut_block(block.split(sep))
 
     async for _name, stream in each_input(ctx, files, out=out):
         if stream is None:
@@ -176,12 +210,15 @@ async def cut(ctx: CommandContext) -> int:
         while True:
             chunk = await stream.read_some(1 << 20)
             if chunk:
-                bodies = (partial + chunk).split(sep)
-                partial = bodies.pop()
+                chunk = partial + chunk if partial else chunk
+                end = chunk.rfind(sep)
+                block, partial = (chunk[:end], chunk[end + 1:]) if end >= 0 else (None, chunk)
             else:
-                bodies = [partial] if partial else []
-            results = [process(body) for body in bodies]
-            await out.write_lines([r + sep for r in results if r is not None])
+                block, partial = (partial or None), b""
+            rows = cut_lines(block) if block is not None else []
+            if rows:
+                rows.append(b"")
+                await out.write_lines([sep.join(rows)])
             if not chunk:
                 break
         await out.flush()

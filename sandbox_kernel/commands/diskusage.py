@@ -6,6 +6,7 @@ import stat as st
 
 from ..chars import isdigits
 from ..vfs import FSError
+from ..vfs.fs import Dir, Inode, Symlink, stat_of
 from ._lib.fsutil import human_size, join_path
 from ._lib.quoting import quote, strerror
 from ._lib.sizes import parse_size
@@ -130,10 +131,16 @@ async def du(ctx: CommandContext) -> int:
             await ctx.out("".join(lines))
             lines.clear()
 
-    async def visit(path: str, depth: int, deref: bool) -> int:
+    async def visit(path: str, depth: int, deref: bool, folder: Dir | None = None,
+                    node: Inode | None = None) -> int:
+        """Usage below ``path``; children come with their folder and inode in hand."""
         nonlocal status
         try:
-            s = fs.stat(path, cwd) if deref else fs.lstat(path, cwd)
+            if node is None or (deref and isinstance(node, Symlink)):
+                node = fs.node(path, cwd, follow=deref)
+                s = stat_of(node)
+            else:
+                s = fs.entry_stat(folder, node, path) if folder is not None else stat_of(node)
         except FSError as e:
             await flush()
             await ctx.error(f"cannot access {quote(path)}: {strerror(e)}")
@@ -144,20 +151,19 @@ async def du(ctx: CommandContext) -> int:
                 return 0
             seen.add(s.st_ino)
         size = usage_of(s)
-        if st.S_ISDIR(s.st_mode):
+        if isinstance(node, Dir):
             try:
-                names = fs.listdir(path, cwd)
+                children = fs.entries(node, path)
             except FSError as e:
                 await flush()
                 await ctx.error(f"cannot read directory {quote(path)}: {strerror(e)}")
                 status = 1
-                names = []
+                children = []
             sub_total = 0
-            for name in names:
-                if any(fnmatch.fnmatchcase(name, p) for p in excludes):
+            for name, child in children:
+                if excludes and any(fnmatch.fnmatchcase(name, p) for p in excludes):
                     continue
-                child_size = await visit(join_path(path, name), depth + 1, follow)
-                sub_total += child_size
+                sub_total += await visit(join_path(path, name), depth + 1, follow, node, child)
             await ctx.checkpoint()
             shown = size + (0 if separate else sub_total)
             if max_depth is None or depth <= max_depth:

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 
 from ..chars import isdigits
 from ..vfs import FSError, Stat
+from ..vfs.errors import ENAMETOOLONG, ENOTDIR
+from ..vfs.fs import MAX_PATH, Dir, Inode, stat_of
 from ._lib.dates import full_timestamp, local_datetime
 from ._lib.fsutil import group_name, human_size, join_path, mode_string, type_indicator, user_name
 from ._lib.quoting import quote, strerror
@@ -93,6 +95,7 @@ class Entry:
     st: Stat | None      # lstat (or stat when dereferencing); None when unreadable
     target: str | None = None        # symlink text
     target_st: Stat | None = None    # what a symlink points to (None when dangling)
+    node: Inode | None = None        # the inode behind ``st`` when in hand (-R descends by it)
 
 
 class Options:
@@ -289,10 +292,16 @@ class Lister:
             await self.ctx.out("".join(self.out))
             self.out.clear()
 
-    def make_entry(self, name: str, path: str, follow: bool) -> Entry:
+    def make_entry(self, name: str, path: str, follow: bool, folder: Dir | None = None,
+                   node: Inode | None = None) -> Entry:
+        """An entry by path, or by its inode in ``folder`` (no path resolution)."""
         fs, cwd = self.fs, self.ctx.cwd
-        lst = fs.lstat(path, cwd)
-        entry = Entry(name, path, lst)
+        if node is None or folder is None:
+            node = fs.node(path, cwd, follow=False)
+            lst = stat_of(node)
+        else:
+            lst = fs.entry_stat(folder, node, path)
+        entry = Entry(name, path, lst, node=node)
         if st.S_ISLNK(lst.st_mode):
             try:
                 entry.target = fs.readlink(path, cwd)
@@ -304,6 +313,7 @@ class Lister:
                 entry.target_st = None
             if follow and entry.target_st is not None:
                 entry.st = entry.target_st
+                entry.node = None
         return entry
 
     # ------------------------------------------------------------------ formatting
@@ -485,25 +495,34 @@ class Lister:
         self.out.extend(lines)
 
     # ------------------------------------------------------------------ directories
-    def read_dir(self, path: str) -> list[Entry] | None:
+    def read_dir(self, path: str, folder: Dir | None = None) -> list[Entry] | None:
         fs, cwd = self.fs, self.ctx.cwd
-        names = fs.listdir(path, cwd)
+        if len(path) > MAX_PATH:  # GNU ls opens each directory by its path, so it stops here
+            raise FSError(ENAMETOOLONG, path)
+        if folder is None:
+            found = fs.node(path, cwd)
+            if not isinstance(found, Dir):
+                raise FSError(ENOTDIR, path)
+            folder = found
+        children: list[tuple[str, Inode | None]] = list(fs.entries(folder, path))
         if self.opts.all:
-            names = [".", ".."] + names
+            children = [(".", None), ("..", None)] + children
         elif not self.opts.almost_all:
-            names = [n for n in names if not n.startswith(".")]
+            children = [c for c in children if not c[0].startswith(".")]
         entries = []
-        for name in names:
+        deref = self.opts.deref
+        for name, node in children:
             child = join_path(path, name)
             try:
-                entries.append(self.make_entry(name, child, self.opts.deref))
+                entries.append(self.make_entry(name, child, deref, folder, node))
             except FSError:
                 continue
         return _sort_entries(entries, self.opts)
 
-    async def list_dir(self, path: str, header: bool, from_command_line: bool = True) -> None:
+    async def list_dir(self, path: str, header: bool, from_command_line: bool = True,
+                       folder: Dir | None = None) -> None:
         try:
-            entries = self.read_dir(path)
+            entries = self.read_dir(path, folder)
         except FSError as e:
             # GNU prints neither the separator nor the header of a directory it cannot open
             await self.flush()
@@ -530,7 +549,8 @@ class Lister:
                 if e.name in (".", "..") or e.st is None:
                     continue
                 if st.S_ISDIR(e.st.st_mode) and not (e.target is not None and not self.opts.deref):
-                    await self.list_dir(join_path(path, e.name), True, from_command_line=False)
+                    await self.list_dir(join_path(path, e.name), True, from_command_line=False,
+                                        folder=e.node if isinstance(e.node, Dir) else None)
 
 
 def _width(text: str) -> int:
@@ -577,7 +597,7 @@ async def ls(ctx: CommandContext) -> int:
             lister.format_short(files)
     header = opts.recursive or len(operands) > 1 or (explicit and len(files) + len(dirs) < len(operands))
     for d in dirs:
-        await lister.list_dir(d.path, header)
+        await lister.list_dir(d.path, header, folder=d.node if isinstance(d.node, Dir) else None)
     await lister.flush()
     return lister.status
 

@@ -5,8 +5,7 @@ import random
 import stat as st
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass
-from typing import Callable, Iterator
+from typing import Callable, Iterator, NamedTuple
 
 from .errors import (
     EACCES, EBADF, EBUSY, EEXIST, EINVAL, EISDIR, ELOOP, ENAMETOOLONG, ENOENT, ENOSPC,
@@ -19,6 +18,7 @@ ROOT_UID = 0
 MAX_SYMLINK_HOPS = 40
 MAX_NAME = 255
 MAX_PATH = 4096
+DIR_CACHE_SIZE = 4096  # directories remembered by path (see VFS._dir_cache)
 
 
 class Inode:
@@ -89,8 +89,10 @@ class Device(Inode):
         self.kind = kind
 
 
-@dataclass(frozen=True)
-class Stat:
+class Stat(NamedTuple):
+    """An lstat/stat result. A NamedTuple: walks build one per entry, and a frozen
+    dataclass costs four times as much to construct."""
+
     st_mode: int
     st_ino: int
     st_nlink: int
@@ -117,7 +119,8 @@ class Stat:
                 "symlink" if st.S_ISLNK(m) else "device" if st.S_ISCHR(m) else "other")
 
 
-def _stat_of(node: Inode) -> Stat:
+def stat_of(node: Inode) -> Stat:
+    """The Stat of an inode already in hand (no path resolution)."""
     return Stat(node.mode, node.ino, node.nlink, node.uid, node.gid, node.size,
                 node.atime, node.mtime, node.ctime)
 
@@ -174,6 +177,10 @@ class VFS:
         self.listeners: list[ChangeListener] = []
         self._rng = random.Random(seed)
         self.root = Dir(self._alloc_ino(), 0o755, ROOT_UID, ROOT_UID, time.time())
+        # (absolute dir path as written, uid) -> (Dir, canonical path): a path operation
+        # then resolves only its last name. Filled by symlink-free resolutions; adding an
+        # entry never changes one, so only removals, renames and dir chmod/chown clear it.
+        self._dir_cache: dict[tuple[str, int], tuple[Dir, str]] = {}
 
     # ----------------------------------------------------------------- bookkeeping
     def _alloc_ino(self) -> int:
@@ -191,6 +198,9 @@ class VFS:
             if isinstance(node, File):
                 self.bytes_used -= len(node.data)
                 node.data = bytearray()
+
+    def _forget_dirs(self) -> None:
+        self._dir_cache.clear()
 
     def _notify(self, path: str, kind: str) -> None:
         for listener in self.listeners:
@@ -217,6 +227,15 @@ class VFS:
         if len(path) > MAX_PATH:
             raise FSError(ENAMETOOLONG, path)
         full = path if path.startswith("/") else cwd.rstrip("/") + "/" + path
+        prefix, _, tail = full.rpartition("/")
+        cached = self._dir_cache.get((prefix, self.uid)) if prefix else None
+        if cached is not None and tail not in ("", ".", "..") and len(tail) <= MAX_NAME:
+            folder, folder_path = cached
+            if not self._can(folder, 1):
+                raise FSError(EACCES, path)
+            found = folder.entries.get(tail)
+            if not follow or not isinstance(found, Symlink):
+                return Resolved(folder, tail, found, folder_path.rstrip("/") + "/" + tail)
         pending = [p for p in full.split("/") if p not in ("", ".")]
         pending.reverse()  # a stack: next component at the end
         trailing_slash = path.endswith("/") and len(path) > 1
@@ -258,6 +277,10 @@ class VFS:
                 full_path = parent_path.rstrip("/") + "/" + name
                 if trailing_slash and node is not None and not isinstance(node, Dir):
                     raise FSError(ENOTDIR, path)
+                if not hops and prefix and name == tail:
+                    if len(self._dir_cache) >= DIR_CACHE_SIZE:
+                        self._dir_cache.clear()
+                    self._dir_cache[(prefix, self.uid)] = (cur, parent_path)
                 return Resolved(cur, name, node, full_path)
             if node is None:
                 raise FSError(ENOENT, path)
@@ -297,7 +320,7 @@ class VFS:
 
     # ----------------------------------------------------------------- queries
     def stat(self, path: str, cwd: str = "/", follow: bool = True) -> Stat:
-        return _stat_of(self._lookup(path, cwd, follow))
+        return stat_of(self._lookup(path, cwd, follow))
 
     def lstat(self, path: str, cwd: str = "/") -> Stat:
         return self.stat(path, cwd, follow=False)
@@ -343,9 +366,28 @@ class VFS:
         node = self._lookup(path, cwd)
         if not isinstance(node, Dir):
             raise FSError(ENOTDIR, path)
-        if not self._can(node, 4):
+        return [(name, stat_of(child)) for name, child in self.entries(node, path)]
+
+    # Walkers (ls -R, du, cp -r, tar, find) hold each directory's inode and list it with
+    # ``entries``: resolving every child's path from "/" made a walk O(entries x depth).
+    def node(self, path: str, cwd: str = "/", follow: bool = True) -> Inode:
+        """The inode at ``path`` (ENOENT when missing)."""
+        return self._lookup(path, cwd, follow)
+
+    def entries(self, folder: Dir, path: str = "") -> list[tuple[str, Inode]]:
+        """(name, inode) of a directory held in hand, sorted by name. Needs read permission
+        (EACCES names ``path``)."""
+        if not self._can(folder, 4):
             raise FSError(EACCES, path)
-        return [(name, _stat_of(node.entries[name])) for name in sorted(node.entries)]
+        items = folder.entries
+        return [(name, items[name]) for name in sorted(items)]
+
+    def entry_stat(self, folder: Dir, node: Inode, path: str = "") -> Stat:
+        """lstat of an entry of ``folder`` from ``entries``: like resolving its path, it
+        needs search permission on the folder (the walk already passed the ancestors)."""
+        if not self._can(folder, 1):
+            raise FSError(EACCES, path)
+        return stat_of(node)
 
     def readlink(self, path: str, cwd: str = "/") -> str:
         node = self._lookup(path, cwd, follow=False)
@@ -518,6 +560,8 @@ class VFS:
         if isinstance(node, Dir):
             raise FSError(EISDIR, path)
         del r.parent.entries[r.name]
+        if isinstance(node, Symlink):
+            self._forget_dirs()
         r.parent.mtime = r.parent.ctime = time.time()
         self._release(node)
         self._notify(r.path, "deleted")
@@ -532,6 +576,7 @@ class VFS:
         if node.entries:
             raise FSError(ENOTEMPTY, path)
         del r.parent.entries[r.name]
+        self._forget_dirs()
         r.parent.nlink -= 1
         r.parent.mtime = r.parent.ctime = time.time()
         self._release(node)
@@ -547,6 +592,7 @@ class VFS:
             self.unlink(r.path)
             return
         order: list[tuple[Dir, str, str]] = []  # (parent, name, path), parents before children
+        self._forget_dirs()
         todo: list[tuple[str, Dir]] = [(r.path, node)]
         while todo:
             dpath, folder = todo.pop()
@@ -582,6 +628,7 @@ class VFS:
             raise FSError(EACCES, dst)
         if rd.node is node:
             return
+        self._forget_dirs()
         if isinstance(node, Dir):
             # refuse moving a directory into itself
             p: Dir | None = rd.parent
@@ -645,6 +692,8 @@ class VFS:
         if self.uid not in (ROOT_UID, node.uid):
             raise FSError(EPERM, path)
         node.mode = (node.mode & ~0o7777) | (mode & 0o7777)
+        if isinstance(node, Dir):
+            self._forget_dirs()
         node.ctime = time.time()
         self._notify(normpath(path, cwd), "modified")
 
@@ -653,6 +702,8 @@ class VFS:
         if self.uid != ROOT_UID and (uid not in (-1, node.uid) or node.uid != self.uid
                                      or gid not in (-1, node.gid, self.gid)):
             raise FSError(EPERM, path)
+        if isinstance(node, Dir):
+            self._forget_dirs()
         if uid != -1:
             node.uid = uid
         if gid != -1:
@@ -688,6 +739,7 @@ class VFS:
 
     def install_device(self, path: str, kind: str) -> None:
         r = self.resolve(path, follow=False)
+        self._forget_dirs()  # may replace a directory
         r.parent.entries[r.name] = Device(self._alloc_ino(), time.time(), kind)
 
     def install_dir_as_root(self, path: str, mode: int = 0o755, uid: int = ROOT_UID) -> Dir:
@@ -707,6 +759,7 @@ class VFS:
         r = self.resolve(path, follow=False)
         node = File(self._alloc_ino(), mode, ROOT_UID, ROOT_UID, time.time(), data)
         self.bytes_used += len(data)
+        self._forget_dirs()  # may replace a directory
         r.parent.entries[r.name] = node
 
     def random_bytes(self, n: int) -> bytes:
@@ -759,7 +812,8 @@ class FileHandle:
             raise FSError(EBADF, self.path)
         data = self.node.data
         end = len(data) if n is None or n < 0 else min(len(data), self.pos + n)
-        chunk = bytes(data[self.pos:end])
+        with memoryview(data) as view:  # one copy (a bytearray slice, then bytes(), made two)
+            chunk = bytes(view[self.pos:end])
         self.pos = max(self.pos, end)
         return chunk
 

@@ -1,6 +1,8 @@
 """cat and ls, run directly through the registry (no shell)."""
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from .helpers import DirectRunner, new_fs, run_cmd, run_cmd_bytes
@@ -222,3 +224,37 @@ def test_ls_recursive_unreadable_subdirectory_is_a_minor_problem():
         "ls: cannot open directory './a/locked': Permission denied\n", 1)
     assert run_cmd(["ls", "a/locked", "b"], fs=fs) == (
         "b:\n", "ls: cannot open directory 'a/locked': Permission denied\n", 2)
+
+
+class _Sink:
+    def __init__(self) -> None:
+        self.data = bytearray()
+
+    def write(self, data: bytes) -> None:
+        self.data += data
+
+
+def test_deep_walks_hold_inodes_and_stop_where_gnu_does():
+    """du and find walk by inode, so a tree whose paths outgrow PATH_MAX (4096) is summed to
+    the bottom, as GNU's fts does; GNU ls -R opens each directory by its path and reports
+    'File name too long' below that depth, and so do we."""
+    from sandbox_kernel.engine import CancelToken, Streams
+    from sandbox_kernel.sandbox import Sandbox
+
+    depth = 2200  # "t" + "/d" * 2199: 4399 characters
+    sandbox = Sandbox()
+    cwd = "/workspace"
+    for name in ["t"] + ["d"] * (depth - 1):
+        sandbox.fs.mkdir(name, cwd=cwd)
+        cwd += "/" + name
+    sandbox.fs.write_bytes("bottom", b"x", cwd=cwd)
+
+    def sh(script: str) -> tuple[str, str, int]:
+        out, err = _Sink(), _Sink()
+        result = asyncio.run(sandbox.run("sh", script, Streams(out, err, CancelToken())))
+        return out.data.decode(), err.data.decode(), result.status
+
+    assert sh("cd /workspace && du -s t") == (f"{4 * depth + 4}\tt\n", "", 0)
+    out, err, status = sh("cd /workspace && ls -R t > /tmp/listing; echo $?; grep -c ':$' /tmp/listing")
+    assert out == "1\n2048\n"  # "t" + "/d" * 2047 is 4095 characters long
+    assert err == "ls: cannot open directory '" + "t" + "/d" * 2048 + "': File name too long\n"

@@ -53,3 +53,21 @@ def test_like_gnu(argv):
 
 def test_uniq_output_file():
     assert_like_gnu(["uniq", "u", "out"], FILES, check_files=True)
+
+
+# cut's block paths (a regex scan when every line has the fields, else a comprehension):
+# lines short of fields, without delimiters, empty, a last line without newline, and a file
+# over the 1 MiB read size so blocks split mid-line
+CUT_MIXED = "1,2,3,4,5\na,b\nnodelim\n\n,,\nx,y,z\n[,]\\,^\nlast,no,newline"
+CUT_UNIFORM = "".join(f"{i},v{i % 7},w{i},z\n" for i in range(80_000))
+CUT_ARGS = [["-f1"], ["-f2"], ["-f3"], ["-f2-"], ["-f1-"], ["-f5"], ["-f2-3"], ["-f-2"], ["-f3-"],
+            ["-s", "-f1"], ["-s", "-f2"], ["-s", "-f2-"], ["-f2", "--output-delimiter=::"],
+            ["-f2-3", "--output-delimiter=::"], ["-s", "-f1-2", "--output-delimiter=:"]]
+
+
+@pytest.mark.parametrize("name", ["mixed", "uniform"])
+@pytest.mark.parametrize("args", CUT_ARGS, ids=[" ".join(a) for a in CUT_ARGS])
+def test_cut_fields_by_block_like_gnu(args, name):
+    files = {"mixed": CUT_MIXED, "uniform": CUT_UNIFORM}
+    assert_like_gnu(["cut", "-d,", *args, name], files)
+    assert_like_gnu(["cut", "-d]", *args, name], files)

@@ -445,3 +445,72 @@ def test_tar_import_rejects_garbage(fs):
     with pytest.raises(FSError) as e:
         import_tar(fs, io.BytesIO(b"not a tar at all" * 100), "/workspace/x")
     assert e.value.errno == errno.EINVAL
+
+
+# ------------------------------------------------------------------ walking by inode, dir cache
+def test_entries_lists_a_directory_by_inode(fs):
+    fs.mkdir("/workspace/d")
+    for name in ("b", "a", "c"):
+        fs.write_text("/workspace/d/" + name, name)
+    folder = fs.node("/workspace/d")
+    got = fs.entries(folder, "/workspace/d")
+    assert [name for name, _ in got] == ["a", "b", "c"]
+    assert [fs.entry_stat(folder, node).st_ino for _, node in got] == \
+        [fs.lstat("/workspace/d/" + n).st_ino for n in "abc"]
+    fs.chmod("/workspace/d", 0o300)  # no read: no listing
+    with pytest.raises(FSError) as e:
+        fs.entries(folder, "/workspace/d")
+    assert e.value.errno == errno.EACCES and "/workspace/d" in str(e.value)
+    fs.chmod("/workspace/d", 0o600)  # read but no search: names, but no stat (like lstat)
+    assert len(fs.entries(folder)) == 3
+    with pytest.raises(FSError) as e:
+        fs.entry_stat(folder, got[0][1], "/workspace/d/a")
+    assert e.value.errno == errno.EACCES
+    with pytest.raises(FSError):
+        fs.lstat("/workspace/d/a")
+
+
+def test_remembered_directories_follow_tree_changes(fs):
+    fs.mkdir("/workspace/a/b", parents=True)
+    fs.write_text("/workspace/a/b/f", "1")
+    assert fs.read_text("/workspace/a/b/f") == "1"  # /workspace/a/b now remembered
+    fs.rename("/workspace/a", "/workspace/z")
+    assert not fs.exists("/workspace/a/b/f")
+    assert fs.read_text("/workspace/z/b/f") == "1"
+    fs.unlink("/workspace/z/b/f")
+    fs.rmdir("/workspace/z/b")
+    fs.mkdir("/workspace/z/b")
+    assert fs.listdir("/workspace/z/b") == []
+    fs.write_text("/workspace/z/b/g", "2")
+    assert fs.listdir("/workspace/z/b") == ["g"]
+    fs.remove_tree("/workspace/z")
+    with pytest.raises(FSError) as e:
+        fs.write_text("/workspace/z/b/g", "3")  # not into the detached directory
+    assert e.value.errno == errno.ENOENT
+    fs.mkdir("/workspace/p")
+    fs.write_text("/workspace/p/f", "x")
+    fs.chmod("/workspace/p", 0o600)  # search permission taken away
+    with pytest.raises(FSError) as e:
+        fs.read_text("/workspace/p/f")
+    assert e.value.errno == errno.EACCES
+    fs.chmod("/workspace/p", 0o700)
+    fs.mkdir("/workspace/real")
+    fs.write_text("/workspace/real/f", "r")
+    fs.symlink("real", "/workspace/via")
+    assert fs.read_text("/workspace/via/f") == "r"
+    fs.unlink("/workspace/via")
+    fs.symlink("p", "/workspace/via")
+    assert fs.read_text("/workspace/via/f") == "x"
+    assert fs.realpath("/workspace/real/../p/f") == "/workspace/p/f"
+
+
+def test_remembered_directories_are_per_user(fs):
+    fs.mkdir("/workspace/s")
+    fs.write_text("/workspace/s/f", "x")
+    with fs.privileged():
+        fs.chmod("/workspace/s", 0o700)
+        fs.chown("/workspace/s", 0, 0)
+        assert fs.read_text("/workspace/s/f") == "x"
+    with pytest.raises(FSError) as e:
+        fs.read_text("/workspace/s/f")
+    assert e.value.errno == errno.EACCES
