@@ -14,31 +14,33 @@ from sandbox_kernel.engine import CancelToken
 
 from .session import Recorder, Session
 
-LONG_LINE = "s=$(printf 'a%.0s' $(seq 400000)); "
-LINE = "l=\"$(printf 'a%.0s' $(seq 3000)) x\"; "
-LONGER = "l=\"$(printf 'a%.0s' $(seq 20000)) x\"; "
-# a path of 4 000 characters, every directory 250 a's, the file " x"
-DEEP_PATH = ("d=/tmp/p; for i in $(seq 16); do d=$d/$(printf 'a%.0s' $(seq 250)); done; "
-             "mkdir -p $d && touch \"$d/ x\"; ")
+# Made once per session (outside the timed runs): /tmp/long is 400 000 a's, /tmp/l3k and
+# /tmp/l20k are 3 000 and 20 000 a's then " x", /tmp/p a path of 4 000 characters (every
+# directory 250 a's) to the file " x".
+SETUP = ("printf 'a%.0s' $(seq 400000) > /tmp/long; echo >> /tmp/long; "
+         "printf '%s x\\n' \"$(printf 'a%.0s' $(seq 3000))\" > /tmp/l3k; "
+         "printf '%s x\\n' \"$(printf 'a%.0s' $(seq 20000))\" > /tmp/l20k; "
+         "d=/tmp/p; for i in $(seq 16); do d=$d/$(printf 'a%.0s' $(seq 250)); done; "
+         "mkdir -p $d && touch \"$d/ x\"")
 
 # ``a*b`` on 400 000 characters: quadratic in Python's re (70 s for grep -c before).
 QUADRATIC = {
-    "grep": "printf '%s\\n' \"$s\" | grep -c 'a*b'",
-    "sed": "printf '%s\\n' \"$s\" | sed -n '/a*b/p'",
-    "awk": "printf '%s\\n' \"$s\" | awk '/a*b/'",
-    "awk gsub": "printf '%s\\n' \"$s\" | awk '{print gsub(/a*b/, \"x\")}'",
-    "expr": "expr \"$s\" : '.*a*b'",
+    "grep": "grep -c 'a*b' /tmp/long",
+    "sed": "sed -n '/a*b/p' /tmp/long",
+    "awk": "awk '/a*b/' /tmp/long",
+    "awk gsub": "awk '{print gsub(/a*b/, \"x\")}' /tmp/long",
+    "expr": "expr \"$(cat /tmp/long)\" : '.*a*b'",
 }
 
 # ``(.*a){k}x`` on thousands of a's and " x": polynomial of degree k, minutes in any engine.
 CATASTROPHIC = {
-    "grep -E": LONGER + "printf '%s\\n' \"$l\" | grep -E '(.*a){40}x'",
+    "grep -E": "grep -E '(.*a){40}x' /tmp/l20k",
     "grep -P": "printf 'a,%.0s' $(seq 40) | grep -P '^(.*?,){11}P'",
-    "sed": LONGER + "printf '%s\\n' \"$l\" | sed -E -n '/(.*a){40}x/p'",
-    "awk": LINE + "printf '%s\\n' \"$l\" | awk '/(.*a){12}x/'",
-    "expr": LONGER + "expr \"$l\" : '\\(.*a\\)\\{40\\}x'",
-    "find -regex": DEEP_PATH + "find /tmp/p -regextype posix-extended -regex '(.*a){60}x'",
-    "jq test": LINE + "jq -n --arg l \"$l\" '$l | test(\"(.*a){12}x\")'",
+    "sed": "sed -E -n '/(.*a){40}x/p' /tmp/l20k",
+    "awk": "awk '/(.*a){12}x/' /tmp/l3k",
+    "expr": "expr \"$(cat /tmp/l20k)\" : '\\(.*a\\)\\{40\\}x'",
+    "find -regex": "find /tmp/p -regextype posix-extended -regex '(.*a){60}x'",
+    "jq test": "jq -R 'test(\"(.*a){12}x\")' /tmp/l3k",
 }
 
 # Counted repetitions that the regex module would write out (GBs, or a MemoryError).
@@ -57,14 +59,16 @@ TOO_BIG = {
 @pytest.fixture(scope="module")
 def session():
     s = Session()
+    result, _, err, _ = s.run(SETUP, wall_time=120)
+    assert result.status == 0, err
     yield s
     s.close()
 
 
 @pytest.mark.parametrize("name", sorted(QUADRATIC))
 def test_a_quadratic_match_ends_within_the_wall_time(session, name):
-    result, out, err, seconds = session.run(LONG_LINE + QUADRATIC[name], wall_time=3)
-    assert seconds < 4, (name, seconds)
+    result, out, err, seconds = session.run(QUADRATIC[name], wall_time=3)
+    assert seconds < 5, (name, seconds)  # the wall time and a margin for a loaded machine
     assert b"Traceback" not in err and result.status in (0, 1, 124), (result.status, err)
 
 
@@ -73,7 +77,7 @@ def test_a_catastrophic_match_stops_at_the_wall_time(session, name):
     result, out, err, seconds = session.run(CATASTROPHIC[name], wall_time=1.5)
     assert result.status == 124, (result.status, err)
     assert b"stopped: wall time limit exceeded" in err, err
-    assert seconds < 2.5, seconds
+    assert seconds < 3, seconds
 
 
 class InterruptAfterStart(Recorder):
@@ -105,7 +109,7 @@ def test_a_catastrophic_match_stops_at_an_interrupt(session, name):
                                     wall_time=60, stdout=out)
     late = time.monotonic() - out.interrupted_at
     assert result.status == 130, (result.status, err)
-    assert late < 1, f"{name} went on {late:.1f} s after the interrupt"
+    assert late < 1.5, f"{name} went on {late:.1f} s after the interrupt"
 
 
 @pytest.mark.parametrize("name", sorted(TOO_BIG))
