@@ -497,7 +497,7 @@ async def rm(ctx: CommandContext) -> int:
                     return await remove_empty_dir(path)
                 await ctx.error(f"cannot remove {quote(path)}: Is a directory")
                 return False
-            if not verbose:
+            if not verbose and not path.endswith("/"):  # 'link/' removes the contents, not the link
                 try:  # on the nodes: no recursion, no paths longer than PATH_MAX
                     fs.remove_tree(path, cwd)
                     return True
