@@ -4,6 +4,7 @@ and vice versa."""
 from __future__ import annotations
 
 import bz2
+import errno
 import fnmatch
 import gzip as _gzip
 import io
@@ -18,6 +19,7 @@ from datetime import datetime
 
 from ..chars import isdigits
 from ..vfs import FSError, normpath
+from ..vfs.tar import clamp_mtime, open_archive
 from ._lib.dates import local_zone
 from .options import UsageError, getopt
 from .registry import CommandContext, command
@@ -215,12 +217,7 @@ async def tar(ctx: CommandContext) -> int:
                     await ctx.error(f"{archive}: Cannot open: {e.strerror}")
                     await ctx.error("Error is not recoverable: exiting now")
                     return 2
-            data = _decompress_any(raw)
-            if data is None:
-                await ctx.error("This does not look like a tar archive")
-                await ctx.error("Exiting with failure status due to previous errors")
-                return 2
-            await runner.read(data, operands, listing=(mode == "t"))
+            await runner.read(raw, operands, listing=(mode == "t"))
     except TarFailure:
         return 2
     if runner.failed:
@@ -239,20 +236,6 @@ def _compress(data: bytes, kind: str | None) -> bytes:
     return data
 
 
-def _decompress_any(raw: bytes) -> bytes | None:
-    """GNU tar recognises compressed archives by their magic bytes."""
-    try:
-        if raw[:2] == b"\x1f\x8b":
-            return _gzip.decompress(raw)
-        if raw[:3] == b"BZh":
-            return bz2.decompress(raw)
-        if raw[:6] == b"\xfd7zXZ\x00":
-            return lzma.decompress(raw)
-    except (OSError, EOFError, lzma.LZMAError, zlib.error):
-        return None
-    return raw
-
-
 class _Tar:
     def __init__(self, ctx, base, verbose, excludes, strip, keep_old, to_stdout, dereference,
                  absolute, archive):
@@ -269,6 +252,8 @@ class _Tar:
         self.failed = False
         self.zone = local_zone(ctx.env)
         self.warned_leading = False
+        self.warned_link_prefixes: set[str] = set()
+        self.links: set[str] = set()  # symlinks this extraction made: later members never go through them
 
     async def _verbose_out(self, text: str) -> None:
         # the listing goes to stderr when the archive itself is on stdout
@@ -363,11 +348,14 @@ class _Tar:
         return _long_listing(info, self.zone, name)
 
     # ------------------------------------------------------------------ list / extract
-    async def read(self, data: bytes, operands: list[str], listing: bool) -> None:
+    async def read(self, raw: bytes, operands: list[str], listing: bool) -> None:
+        """List or extract the archive ``raw`` (plain or compressed) as a stream: members are
+        decompressed a block at a time, so a bomb costs time (bounded by the run) and VFS
+        quota, never host memory."""
         ctx = self.ctx
         try:
-            tf = tarfile.open(fileobj=io.BytesIO(data), mode="r:")
-        except tarfile.TarError:
+            tf = tarfile.open(fileobj=_Checked(open_archive(io.BytesIO(raw)), ctx.check), mode="r|")
+        except (tarfile.TarError, OSError, EOFError, lzma.LZMAError, zlib.error):
             await ctx.error("This does not look like a tar archive")
             await ctx.error("Exiting with failure status due to previous errors")
             raise TarFailure() from None
@@ -375,30 +363,48 @@ class _Tar:
         matched = set()
         with tf:
             try:
-                members = tf.getmembers()
-            except tarfile.TarError as e:
-                await ctx.error(f"{e}")
-                raise TarFailure() from None
-            for info in members:
-                await ctx.checkpoint()
-                name = info.name
-                if wanted:
-                    hit = next((w for w in wanted if _member_matches(name, w)), None)
-                    if hit is None:
+                for info in tf:
+                    await ctx.checkpoint()
+                    hit = next((w for w in wanted if _member_matches(info.name, w)), None)
+                    if wanted and hit is None:
                         continue
                     matched.add(hit)
-                if self._excluded(name):
-                    continue
-                if listing:
-                    shown = info.name + ("/" if info.isdir() and not info.name.endswith("/") else "")
-                    line = _long_listing(info, self.zone, shown) if self.verbose else shown
-                    await ctx.out(line + "\n")
-                    continue
-                await self._extract(tf, info)
+                    if self._excluded(info.name):
+                        continue
+                    if listing:
+                        shown = info.name + ("/" if info.isdir() and not info.name.endswith("/") else "")
+                        line = _long_listing(info, self.zone, shown) if self.verbose else shown
+                        await ctx.out(line + "\n")
+                        continue
+                    await self._extract(tf, info)
+            except (tarfile.TarError, OSError, EOFError, lzma.LZMAError, zlib.error) as e:
+                await ctx.error(f"{e}" if isinstance(e, tarfile.TarError) else "Unexpected EOF in archive")
+                raise TarFailure() from None
         for w in wanted:
             if w not in matched:
                 await ctx.error(f"{w}: Not found in archive")
                 self.failed = True
+
+    def _through_link(self, path: str) -> bool:
+        """Whether a directory on the way to ``path`` is a symlink this extraction made."""
+        while (path := path.rsplit("/", 1)[0]) and path != self.base:
+            if path in self.links:
+                return True
+        return False
+
+    async def _link_target(self, link: str) -> str:
+        """A hard link's target inside the extraction directory: GNU drops a leading ``/``
+        and everything up to a ``..``, with a warning each once."""
+        parts = [p for p in link.split("/") if p not in ("", ".")]
+        prefix = "/" if link.startswith("/") else ""
+        if ".." in parts:
+            last = len(parts) - parts[::-1].index("..")
+            prefix += "/".join(parts[:last]) + "/"
+            parts = parts[last:]
+        if prefix and prefix not in self.warned_link_prefixes:
+            self.warned_link_prefixes.add(prefix)
+            await self.ctx.error(f"Removing leading `{prefix}' from hard link targets")
+        return "/".join(parts[self.strip:])
 
     async def _extract(self, tf: tarfile.TarFile, info: tarfile.TarInfo) -> None:
         ctx = self.ctx
@@ -419,10 +425,14 @@ class _Tar:
             await ctx.out(self._describe(info) + "\n")
         if self.to_stdout:
             if info.isfile():
-                await ctx.stdout.write(tf.extractfile(info).read())
+                await self._copy(tf, info, ctx.stdout.write)
             return
         target = normpath(rel, self.base)
         fs = ctx.fs
+        if self._through_link(target):
+            await ctx.error(f"{rel}: Cannot open: Not a directory")
+            self.failed = True
+            return
         try:
             parent = target.rsplit("/", 1)[0] or "/"
             if not fs.exists(parent):
@@ -433,7 +443,7 @@ class _Tar:
                         fs.unlink(target)
                     fs.mkdir(target, mode=info.mode or 0o755)
                 fs.chmod(target, (info.mode or 0o755) | 0o700)
-                fs.utime(target, info.mtime)
+                fs.utime(target, clamp_mtime(info.mtime))
                 return
             if fs.exists(target, follow=False):
                 if self.keep_old:
@@ -447,19 +457,66 @@ class _Tar:
                 fs.unlink(target)
             if info.issym():
                 fs.symlink(info.linkname, target)
+                self.links.add(target)
             elif info.islnk():
-                source = normpath("/".join(info.linkname.split("/")[self.strip:]), self.base)
-                fs.link(source, target)
+                link = await self._link_target(info.linkname)
+                source = normpath(link, self.base)
+                try:
+                    if self._through_link(source):
+                        raise FSError(errno.ENOTDIR, link)
+                    fs.link(source, target)
+                except FSError as e:
+                    await ctx.error(f"{rel}: Cannot hard link to '{link}': {e.strerror}")
+                    self.failed = True
             elif info.isfile():
-                fs.write_bytes(target, tf.extractfile(info).read())
+                with fs.open(target, "wb") as out:
+                    try:
+                        await self._copy(tf, info, _sync(out.write))
+                    except FSError as e:
+                        await ctx.error(f"{rel}: Cannot write: {e.strerror}")
+                        self.failed = True
+                        return
                 fs.chmod(target, info.mode & 0o7777)
-                fs.utime(target, info.mtime)
+                fs.utime(target, clamp_mtime(info.mtime))
             else:
                 await ctx.error(f"{rel}: Cannot create special file: Operation not permitted")
                 self.failed = True
         except FSError as e:
             await ctx.error(f"{rel}: Cannot open: {e.strerror}")
             self.failed = True
+
+
+    async def _copy(self, tf: tarfile.TarFile, info: tarfile.TarInfo, write) -> None:
+        """The member's data to ``await write(chunk)``, a MiB at a time."""
+        src = tf.extractfile(info)
+        while src is not None and (chunk := src.read(1 << 20)):
+            await write(chunk)
+            await self.ctx.checkpoint()
+
+
+def _sync(write):
+    """``write`` as a coroutine function, for ``_Tar._copy``."""
+    async def call(data: bytes) -> None:
+        write(data)
+    return call
+
+
+class _Checked(io.RawIOBase):
+    """A reader that calls ``check()`` (the run's wall time and interrupt) on every read:
+    tarfile skips the data of a member it is not asked for inside one call."""
+
+    def __init__(self, inner, check) -> None:
+        self.inner = inner
+        self.check = check
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buf) -> int:
+        self.check()
+        data = self.inner.read(len(buf))
+        buf[:len(data)] = data
+        return len(data)
 
 
 def _user_name(uid: int) -> str:
@@ -485,7 +542,7 @@ def _long_listing(info: tarfile.TarInfo, zone, name: str) -> str:
     owner = f"{info.uname or info.uid}/{info.gname or info.gid}"
     size = str(info.size)
     pad = max(19 - len(owner) - len(size), 1)
-    when = datetime.fromtimestamp(info.mtime, zone).strftime("%Y-%m-%d %H:%M")
+    when = datetime.fromtimestamp(clamp_mtime(info.mtime), zone).strftime("%Y-%m-%d %H:%M")
     text = f"{_mode_string(info.mode, 'dir' if info.isdir() else 'symlink' if info.issym() else 'file')} " \
            f"{owner}{' ' * pad}{size} {when} {name}"
     if kind == "symlink":

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..chars import isdigits
-from ._lib.posix_regex import RegexError, compile_posix
+from ._lib.posix_regex import Bounds, RegexError, RegexStopped, compile_posix
 from ._lib.textio import utf8_locale
 from .options import ArgCursor
 from .registry import CommandContext, command
@@ -90,7 +90,12 @@ def _text(v) -> str:
 
 
 class _Parser(ArgCursor):
-    """expr's grammar, by recursive descent over the argument words."""
+    """expr's grammar, by recursive descent over the argument words; ``bounds`` stop its
+    regex matches with the run."""
+
+    def __init__(self, args: list[str], bounds: Bounds | None = None) -> None:
+        super().__init__(args)
+        self.bounds = bounds
 
     def need_operand(self) -> None:
         if self.pos >= len(self.args):
@@ -172,7 +177,7 @@ class _Parser(ArgCursor):
             self.take()
             self.need_operand()
             right = self.primary()
-            left = regex_match(_text(left), _text(right))
+            left = regex_match(_text(left), _text(right), self.bounds)
         return left
 
     def primary(self):
@@ -208,7 +213,7 @@ class _Parser(ArgCursor):
             s = _text(self.primary())
             self.need_operand()
             r = _text(self.primary())
-            return regex_match(s, r)
+            return regex_match(s, r, self.bounds)
         if tok == "index":
             self.take()
             self.need_operand()
@@ -234,9 +239,9 @@ class _Parser(ArgCursor):
         return self.take()
 
 
-def regex_match(string: str, pattern: str):
+def regex_match(string: str, pattern: str, bounds: Bounds | None = None):
     try:
-        rx = compile_posix(pattern)
+        rx = compile_posix(pattern, bounds=bounds)
     except RegexError as e:
         raise ExprError(str(e)) from None
     m = rx.match(string)
@@ -261,10 +266,14 @@ async def expr(ctx: CommandContext) -> int:
         await ctx.err("Try 'expr --help' for more information.\n")
         return 2
     try:
-        value = _Parser(args).parse()
+        value = _Parser(args, Bounds.of(ctx)).parse()
     except ExprError as e:
         await ctx.error(e.message)
         return e.status
+    except RegexStopped as e:
+        await ctx.error(f"regular expression '{e.pattern}' stopped: {e.describe()}")
+        ctx.check()
+        return 3
     except RecursionError:
         await ctx.error("expression too deeply nested")
         return 2

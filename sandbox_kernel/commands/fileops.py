@@ -497,18 +497,13 @@ async def rm(ctx: CommandContext) -> int:
                     return await remove_empty_dir(path)
                 await ctx.error(f"cannot remove {quote(path)}: Is a directory")
                 return False
-            ok = True
-            try:
-                names = fs.listdir(path, cwd)
-            except FSError as e:
-                await ctx.error(f"cannot remove {quote(path)}: {strerror(e)}")
-                return False
-            for name in names:
-                ok = await remove(join_path(path, name)) and ok
-                await ctx.checkpoint()
-            if not ok:
-                return False
-            return await remove_empty_dir(path)
+            if not verbose and not path.endswith("/"):  # 'link/' removes the contents, not the link
+                try:  # on the nodes: no recursion, no paths longer than PATH_MAX
+                    fs.remove_tree(path, cwd)
+                    return True
+                except FSError:
+                    pass  # what is left is walked entry by entry, each failure reported
+            return await remove_tree_by_paths(path)
         try:
             fs.unlink(path, cwd)
         except FSError as e:
@@ -516,6 +511,45 @@ async def rm(ctx: CommandContext) -> int:
             return False
         if verbose:
             await ctx.out(f"removed {quote(path)}\n")
+        return True
+
+    async def listing(path: str) -> list[str] | None:
+        try:
+            return fs.listdir(path, cwd)
+        except FSError as e:
+            await ctx.error(f"cannot remove {quote(path)}: {strerror(e)}")
+            return None
+
+    async def remove_tree_by_paths(top: str) -> bool:
+        """Depth first with a stack of (directory, names left, all removed so far)."""
+        names = await listing(top)
+        if names is None:
+            return False
+        stack = [(top, iter(names), [True])]
+        while stack:
+            path, left, ok = stack[-1]
+            name = next(left, None)
+            if name is None:
+                stack.pop()
+                done = ok[0] and await remove_empty_dir(path)
+                if not stack:
+                    return done
+                stack[-1][2][0] &= done
+                continue
+            await ctx.checkpoint()
+            child = join_path(path, name)
+            try:
+                is_dir = st.S_ISDIR(fs.lstat(child, cwd).st_mode)
+            except FSError:
+                is_dir = False  # remove() reports it
+            if not is_dir:
+                ok[0] &= await remove(child)
+                continue
+            names = await listing(child)
+            if names is None:
+                ok[0] = False
+            else:
+                stack.append((child, iter(names), [True]))
         return True
 
     async def remove_empty_dir(path: str) -> bool:

@@ -14,7 +14,7 @@ from ._lib.dates import DateError, local_datetime, parse_timestamp
 from ._lib.fsutil import (group_id, group_name, join_path, mode_string, parse_mode, user_id,
     user_name)
 from ._lib.globs import bracket_end, glob_regex
-from ._lib.posix_regex import RegexError, compile_posix
+from ._lib.posix_regex import Bounds, RegexError, RegexStopped, compile_posix
 from ._lib.printf import apply_width, interpret_escapes
 from ._lib.quoting import quote, strerror
 from .options import ArgCursor
@@ -91,7 +91,7 @@ def _emacs_to_ere(pattern: str) -> str:
     return "".join(out)
 
 
-def compile_find_regex(pattern: str, regex_type: str, ignore_case: bool):
+def compile_find_regex(pattern: str, regex_type: str, ignore_case: bool, bounds: Bounds | None = None):
     if regex_type in ("findutils-default", "emacs", "gnu-awk", "posix-awk", "awk"):
         source, extended = _emacs_to_ere(pattern) if regex_type in ("findutils-default", "emacs") \
             else pattern, True
@@ -100,7 +100,7 @@ def compile_find_regex(pattern: str, regex_type: str, ignore_case: bool):
     else:
         source, extended = pattern, True
     try:
-        return compile_posix(source, extended, ignore_case=ignore_case).compiled
+        return compile_posix(source, extended, ignore_case=ignore_case, bounds=bounds)
     except RegexError as e:
         raise FindError(f"Invalid regular expression {quote(pattern, 'locale')}: {e}") from None
 
@@ -137,6 +137,7 @@ class Parser(ArgCursor):
         self.has_action = False
         self.regex_type = "findutils-default"
         self.warnings: list[str] = []
+        self.bounds = Bounds.of(ctx)  # name and regex matches stop with the run
 
     def arg(self, option: str) -> str:
         if self.pos >= len(self.args):
@@ -250,7 +251,7 @@ def _action(parser: Parser, func, name: str) -> Node:
 
 def p_name(p: Parser, opt: str) -> Node:
     pat = p.arg(opt)
-    rx = glob_regex(pat, ignore_case=opt == "-iname")
+    rx = glob_regex(pat, ignore_case=opt == "-iname", bounds=p.bounds)
 
     async def f(w, it: Item) -> bool:
         return rx.fullmatch(it.name) is not None
@@ -259,7 +260,7 @@ def p_name(p: Parser, opt: str) -> Node:
 
 def p_path(p: Parser, opt: str) -> Node:
     pat = p.arg(opt)
-    rx = glob_regex(pat, ignore_case=opt.startswith("-i"))
+    rx = glob_regex(pat, ignore_case=opt.startswith("-i"), bounds=p.bounds)
 
     async def f(w, it: Item) -> bool:
         return rx.fullmatch(it.path) is not None
@@ -268,7 +269,7 @@ def p_path(p: Parser, opt: str) -> Node:
 
 def p_lname(p: Parser, opt: str) -> Node:
     pat = p.arg(opt)
-    rx = glob_regex(pat, ignore_case=opt == "-ilname")
+    rx = glob_regex(pat, ignore_case=opt == "-ilname", bounds=p.bounds)
 
     async def f(w, it: Item) -> bool:
         if not st.S_ISLNK(it.lst.st_mode):
@@ -282,7 +283,7 @@ def p_lname(p: Parser, opt: str) -> Node:
 
 def p_regex(p: Parser, opt: str) -> Node:
     pat = p.arg(opt)
-    rx = compile_find_regex(pat, p.regex_type, opt == "-iregex")
+    rx = compile_find_regex(pat, p.regex_type, opt == "-iregex", p.bounds)
 
     async def f(w, it: Item) -> bool:
         return rx.fullmatch(it.path) is not None
@@ -1061,6 +1062,11 @@ async def find(ctx: CommandContext) -> int:
         except FindError as e:
             await walker.flush()
             await ctx.error(str(e))
+            return 1
+        except RegexStopped as e:
+            await walker.flush()
+            await ctx.error(f"pattern {quote(e.pattern, 'locale')} stopped: {e.describe()}")
+            ctx.check()
             return 1
     for state in walker.batches:
         await walker.run_batch(state)

@@ -8,8 +8,8 @@ from collections import deque
 
 from ..vfs import FSError
 from ._lib.lineblocks import LineTooLong, TextCodec, line_blocks
-from ._lib.posix_regex import (PosixRegex, RegexError, RegexTimeout, compile_posix, compile_python,
-    regex_deadline, translate_lines)
+from ._lib.posix_regex import (Bounds, PosixRegex, RegexError, RegexStopped, compile_posix, compile_python,
+    translate_lines)
 from .options import UsageError, getopt
 from .registry import CommandContext, command
 
@@ -328,7 +328,7 @@ class _Matcher:
         if o.mode == "F":
             sources = [re.escape(p) for p in patterns]
             self.regexes = [self._compile_python("|".join(f"(?:{s})" for s in sources), o,
-                                                 alternation=len(sources) > 1)]
+                                                 alternation=len(sources) > 1, repetitions=0)]
             return
         if o.mode == "P":
             if len(patterns) > 1:
@@ -347,10 +347,12 @@ class _Matcher:
             self.regexes = [self._compile_python("|".join(f"(?:{c.python})" for c in compiled), o,
                                                  alternation=True)]
 
-    def _compile_python(self, src: str, o: _Options, alternation: bool) -> PosixRegex:
+    def _compile_python(self, src: str, o: _Options, alternation: bool,
+                        repetitions: int | None = None) -> PosixRegex:
         src = _Matcher._decorate(src, o)
         flags = (re.I if o.ignore_case else 0) | (re.A if self.ascii else 0)
-        return PosixRegex(src, src, flags | re.S, risky=alternation, posix=alternation)
+        return PosixRegex(src, src, flags | re.S, risky=alternation, posix=alternation,
+                          repetitions=None if alternation else repetitions)
 
     @staticmethod
     def _decorate(src: str, o: _Options) -> str:
@@ -365,12 +367,14 @@ class _Matcher:
             return rx
         src = self._decorate(rx.python, o)
         flags = (re.I if o.ignore_case else 0) | re.S | (re.A if self.ascii else 0)
-        return PosixRegex(rx.pattern, src, flags, rx.risky, posix=rx.risky and o.mode != "P")
+        return PosixRegex(rx.pattern, src, flags, rx.risky, posix=rx.risky and o.mode != "P",
+                          repetitions=rx.repetitions)
 
-    def set_deadline(self, deadline: float | None) -> None:
+    def bind(self, bounds: Bounds) -> None:
+        """Stop every match with the run (its wall time, an interrupt)."""
         for r in self.regexes + [x for x in (self.lines, self.lines_nl, self.counter, self.in_lines)
                                  if x is not None]:
-            r.deadline = deadline
+            r.bind(bounds)
 
     lines: PosixRegex | None = None  # selects whole matching lines in a many-line text
     counter: PosixRegex | None = None  # one match per selected line, for counting
@@ -384,6 +388,7 @@ class _Matcher:
             return
         sources = []
         risky = alternation = len(o.patterns) > 1
+        repetitions: int | None = 0
         for p in o.patterns:
             if o.mode == "F":
                 sources.append(re.escape(p))
@@ -394,6 +399,9 @@ class _Matcher:
             sources.append(got[0])
             risky = risky or got[1]
             alternation = alternation or got[2]
+            repetitions = got[3]
+        if alternation:
+            repetitions = None
         if len(sources) > 1 and any(r.groups for r in self.regexes):
             return
         src = "|".join(f"(?:{x})" for x in sources) if len(sources) > 1 else sources[0]
@@ -402,16 +410,15 @@ class _Matcher:
         elif o.word:
             src = f"(?<!\\w)(?:{src})(?!\\w)"
         # the matches themselves (-o), leftmost-longest like the per-line regexes
-        self.in_lines = compile_python(src, ignore_case=o.ignore_case, multiline=True, ascii=self.ascii, risky=risky,
-                                       posix=alternation)
+        options = {"ignore_case": o.ignore_case, "multiline": True, "ascii": self.ascii, "risky": risky,
+                   "repetitions": repetitions}
+        self.in_lines = compile_python(src, posix=alternation, **options)
         # one match per selected line: the first match, then the rest of its line
         # (run it on text whose every line ends with a newline: no match can be empty)
-        self.counter = compile_python(f"(?:{src})[^\\n]*\\n", ignore_case=o.ignore_case, multiline=True, ascii=self.ascii,
-                                      risky=risky)
+        self.counter = compile_python(f"(?:{src})[^\\n]*\\n", **options)
         whole = f"^[^\\n]*?(?:{src})[^\\n]*$"
-        self.lines = compile_python(whole, ignore_case=o.ignore_case, multiline=True, ascii=self.ascii, risky=risky)
-        self.lines_nl = compile_python(whole + "\\n", ignore_case=o.ignore_case, multiline=True, ascii=self.ascii,
-                                       risky=risky)
+        self.lines = compile_python(whole, **options)
+        self.lines_nl = compile_python(whole + "\\n", **options)
 
     def matches(self, text: str) -> bool:
         for r in self.regexes:
@@ -721,7 +728,7 @@ class _Grep:
         # -o: the matches; else one match per line that runs to the line's end
         rx = self.matcher.in_lines if only else self.matcher.counter
         subject = body if only else body + "\n"
-        it = rx.finditer(subject) if rx.risky else rx.compiled.finditer(subject)
+        it = rx.finditer(subject)
         if self.show_name:
             head = name + ("\0" if o.null_after_name else ":")
         else:
@@ -924,7 +931,7 @@ async def grep(ctx: CommandContext) -> int:
     except _Fatal as e:
         await ctx.error(str(e))
         return 2
-    matcher.set_deadline(regex_deadline(ctx))
+    matcher.bind(Bounds.of(ctx))
     g = _Grep(ctx, o, matcher, codec)
     recursive = o.directories == "recurse"
     if not operands:
@@ -946,10 +953,11 @@ async def grep(ctx: CommandContext) -> int:
                 await g.recurse(".", "")
             else:
                 await g.operand(path)
-    except RegexTimeout:
+    except RegexStopped as e:
         await g.flush()
+        shown = "', '".join(o.patterns)
+        await ctx.error(f"regular expression '{shown}' stopped: {e.describe()}")
         ctx.check()
-        await ctx.error("regular expression too complex: matching took too long")
         return 2
     except LineTooLong:
         await g.flush()

@@ -8,8 +8,8 @@ from ..chars import isdigits
 from ..streams import BufferOutput, EmptyInput
 from ..vfs import FSError
 from ._lib.lineblocks import LineTooLong, TextCodec, line_blocks
-from ._lib.posix_regex import (PosixRegex, RegexError, RegexTimeout, compile_posix, compile_python,
-    regex_deadline, sed_escape, translate_lines)
+from ._lib.posix_regex import (Bounds, PosixRegex, RegexError, RegexStopped, compile_posix, compile_python,
+    sed_escape, translate_lines)
 from .options import UsageError, getopt
 from .registry import CommandContext, command
 
@@ -684,7 +684,7 @@ class _Sed:
         self.last_regex: PosixRegex | None = None
         self.line_number = 0
         self.hold = ""
-        self.deadline = regex_deadline(ctx)
+        self.bounds = Bounds.of(ctx)  # every regex match stops with the run
         self.sink = None  # in-place: collected output of the current file
 
     async def read_error(self, message: str) -> None:
@@ -759,7 +759,8 @@ class _Sed:
                 raise SedError("no previous regular expression")
             return self.last_regex
         self.last_regex = rx
-        rx.deadline = self.deadline
+        if rx.bounds is not self.bounds:
+            rx.bind(self.bounds)
         return rx
 
     async def match_addr(self, a: Address, ps: str) -> bool:
@@ -871,7 +872,7 @@ class _Sed:
                     return ps, False
                 return ps[:m.start()] + (lit if simple else self.expand(parts, m)) + ps[m.end():], True
             if cmd.template is not None and cmd.regex is not None:
-                new, n = rx.compiled.subn(cmd.template, ps)
+                new, n = rx.subn(cmd.template, ps)
                 return new, n > 0
         out = []
         pos = 0
@@ -999,12 +1000,10 @@ class _Sed:
         got = translate_lines(rx.pattern, extended, sed_escapes=True)
         if got is None:
             return None
-        src, risky, alternation = got
-        line_rx = compile_python(src, ignore_case=bool(rx.compiled.flags & re.I), multiline=True,
-                                 ascii=bool(rx.compiled.flags & re.A),
-                                 risky=risky, posix=alternation)
-        line_rx.deadline = self.deadline
-        return line_rx
+        src, risky, alternation, repetitions = got
+        return compile_python(src, ignore_case=bool(rx.compiled.flags & re.I), multiline=True,
+                              ascii=bool(rx.compiled.flags & re.A), risky=risky, posix=alternation,
+                              bounds=self.bounds, shown=rx.pattern, repetitions=repetitions)
 
     def _plan_substitution(self, cmd: Command, extended: bool) -> None:
         if (cmd.addr1 is not None or cmd.negate or cmd.occurrence != 1 or cmd.print_ > 1
@@ -1039,13 +1038,11 @@ class _Sed:
         rx = self._line_regex(a.regex, extended)
         if rx is None:
             return
-        whole = compile_python(f"^[^\\n]*?(?:{rx.python})[^\\n]*$", ignore_case=bool(rx.compiled.flags & re.I),
-                               ascii=bool(rx.compiled.flags & re.A),
-                               multiline=True, risky=rx.risky)
-        whole_nl = compile_python(whole.python + "\\n", ignore_case=bool(rx.compiled.flags & re.I),
-                                  ascii=bool(rx.compiled.flags & re.A),
-                                  multiline=True, risky=rx.risky)
-        whole.deadline = whole_nl.deadline = self.deadline
+        options = {"ignore_case": bool(rx.compiled.flags & re.I), "ascii": bool(rx.compiled.flags & re.A),
+                   "multiline": True, "risky": rx.risky, "bounds": self.bounds, "shown": rx.pattern,
+                   "repetitions": rx.repetitions}
+        whole = compile_python(f"^[^\\n]*?(?:{rx.python})[^\\n]*$", **options)
+        whole_nl = compile_python(whole.python + "\\n", **options)
         self.fast = ("select", rx, whole, whole_nl, keep_matching)
 
     async def process_fast(self) -> None:
@@ -1417,10 +1414,10 @@ async def sed(ctx: CommandContext) -> int:
         await runner.flush()
         await ctx.error(e.message)
         return e.status
-    except RegexTimeout:
+    except RegexStopped as e:
         await runner.flush()
+        await ctx.error(f"regular expression '{e.pattern}' stopped: {e.describe()}")
         ctx.check()
-        await ctx.error("regular expression too complex: matching took too long")
         return 4
     except LineTooLong:
         await runner.flush()

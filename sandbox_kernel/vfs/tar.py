@@ -22,6 +22,12 @@ from .fs import VFS, Dir, File, Inode, Symlink, normpath
 
 #: the latest mtime kept from an archive (9999-12-31): later ones would break date formatting
 MAX_MTIME = 253402300799.0
+
+
+def clamp_mtime(value: float) -> float:
+    """An archive's timestamp within what the VFS and date formatting take (1970 to 9999)."""
+    return min(max(float(value), 0.0), MAX_MTIME)
+
 _MAGIC: tuple[tuple[bytes, Callable[[IO[bytes]], IO[bytes]]], ...] = (
     (b"\x1f\x8b", lambda f: cast(IO[bytes], gzip.GzipFile(fileobj=f))),
     (b"BZh", lambda f: cast(IO[bytes], bz2.BZ2File(f))),
@@ -155,7 +161,7 @@ def import_tar(fs: VFS, fileobj: BinaryIO, dest: str = "/", cwd: str = "/",
                 if not inside(fs, parent, base):
                     continue  # through a symlink out of the destination
                 mode = member.mode & 0o7777
-                mtime = min(max(float(member.mtime), 0.0), MAX_MTIME)
+                mtime = clamp_mtime(member.mtime)
                 if member.isdir():
                     if fs.exists(target, follow=False) and not _is_dir_itself(fs, target):
                         fs.unlink(target)

@@ -3,7 +3,11 @@ code must not reach host paths through them, and a tampered store must not reach
 system files."""
 from __future__ import annotations
 
+import os
 import sqlite3
+import subprocess
+import sys
+from importlib import resources
 from pathlib import Path
 
 import pytest
@@ -77,3 +81,20 @@ def test_a_store_with_hostile_paths_is_refused(tmp_path):
     assert "could not be read" in notice and "bad path" in notice
     assert sb2.fs.read_bytes("/etc/passwd").startswith(b"root:")
     store2.close()
+
+
+def test_time_zones_come_from_the_tzdata_package_never_the_host(tmp_path):
+    """Red team, D10: TZ=... read the host's /usr/share/zoneinfo first (output differed by
+    host, and TZ probed which host files exist). A fake host zone directory where
+    Europe/Paris is UTC and posixrules exists changes nothing; no host directory at all
+    (a wheel install on a bare host) works the same."""
+    fake = tmp_path / "zoneinfo"
+    (fake / "Europe").mkdir(parents=True)
+    utc = resources.files("tzdata.zoneinfo").joinpath("UTC").read_bytes()
+    (fake / "Europe" / "Paris").write_bytes(utc)
+    (fake / "posixrules").write_bytes(utc.replace(b"UTC", b"HST"))
+    script = "TZ=Europe/Paris date -d @0 '+%H %Z'; TZ=posixrules date -d @0 +%Z; TZ=Asia/Kolkata date -d @0 +%z"
+    for tzpath in (str(fake), str(tmp_path / "missing")):
+        done = subprocess.run([sys.executable, "-m", "sandbox_kernel", "sh", "-c", script], capture_output=True,
+                              text=True, timeout=60, env={**os.environ, "PYTHONTZPATH": tzpath})
+        assert done.stdout == "01 CET\nposixrules\n+0530\n", (tzpath, done.stdout, done.stderr)

@@ -15,6 +15,14 @@ PROGRAMS = [
     ("f() { f; }; f", "nesting"),
     ("f() { echo x | f; }; f", "nesting"),
     ("awk 'function f(n) { return f(n + 1) } BEGIN { f(0) }'", "awk"),
+    # deep data: 100 000 nested arrays read, then built and printed, compared, flattened, streamed
+    ("awk 'BEGIN { for (i = 0; i < 100000; i++) printf \"[\"; for (i = 0; i < 100000; i++) printf \"]\" }' | jq .",
+     "depth limit"),
+    ("jq -n 'reduce range(100000) as $x (null; [.])'", "stack overflow"),
+    ("jq -nc 'reduce range(100000) as $x (null; {a: .}) | tojson'", "stack overflow"),
+    ("jq -n 'reduce range(100000) as $x (null; [.]) | . == .'", "stack overflow"),
+    ("jq -n 'reduce range(100000) as $x (null; [.]) | flatten'", "stack overflow"),
+    ("jq -nc 'reduce range(100000) as $x (null; [.]) | tostream'", "stack overflow"),
 ]
 
 

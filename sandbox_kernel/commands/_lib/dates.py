@@ -7,7 +7,9 @@ import re
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone, tzinfo
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from functools import lru_cache
+from importlib import resources
+from zoneinfo import ZoneInfo
 
 from ...chars import isdigits
 
@@ -41,16 +43,36 @@ UTC = FixedZone(timedelta(0), "UTC")
 _POSIX_TZ = re.compile(r"^:?([A-Za-z]{3,}|<[^>]+>)([+-]?)([0-9]{1,2})(?::([0-9]{2}))?(?::([0-9]{2}))?$")
 
 
+@lru_cache(maxsize=1)
+def _packaged_keys() -> frozenset[str]:
+    try:
+        return frozenset(resources.files("tzdata").joinpath("zones").read_text().split())
+    except (ModuleNotFoundError, OSError):
+        return frozenset()
+
+
+@lru_cache(maxsize=64)
+def packaged_zone(key: str) -> tzinfo | None:
+    """The IANA zone ``key`` from the tzdata package (a dependency), or None. Never
+    ``ZoneInfo(key)``: it reads the host's /usr/share/zoneinfo first, so a zone would
+    differ by host and TZ could probe which host files exist (red team, D10)."""
+    if key not in _packaged_keys():
+        return None
+    try:
+        with resources.files("tzdata.zoneinfo").joinpath(*key.split("/")).open("rb") as data:
+            return ZoneInfo.from_file(data, key=key)
+    except (OSError, ValueError):
+        return None
+
+
 def _zone_named(tz: str | None) -> tzinfo:
     """The zone TZ names: an IANA key, a POSIX 'NAME[+-]H[:MM]', else UTC (like glibc)."""
     if not tz:
         return UTC
     key = tz[1:] if tz.startswith(":") else tz
-    if ".." not in key and not key.startswith("/"):
-        try:
-            return ZoneInfo(key)
-        except (ZoneInfoNotFoundError, ValueError, OSError):
-            pass
+    zone = packaged_zone(key)
+    if zone is not None:
+        return zone
     m = _POSIX_TZ.match(tz)
     if m:
         name, sign, hours, minutes, seconds = m.groups()

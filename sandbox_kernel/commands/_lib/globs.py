@@ -1,8 +1,12 @@
-"""Shell-style wildcard patterns (fnmatch(3) without FNM_PATHNAME/FNM_PERIOD) as Python
-regexes, for find -name/-path and tree -P/-I."""
+"""Shell-style wildcard patterns (fnmatch(3) without FNM_PATHNAME/FNM_PERIOD) as bounded
+regexes, for find -name/-path, tar --exclude and tree -P/-I."""
 from __future__ import annotations
 
 import re
+
+import regex
+
+from .bounded import Bounds, BoundedPattern, cheap_length
 
 
 def bracket_end(pattern: str, start: int, negators: str) -> int:
@@ -23,14 +27,17 @@ def bracket_end(pattern: str, start: int, negators: str) -> int:
     return j
 
 
-def glob_regex(pattern: str, ignore_case: bool = False) -> re.Pattern:
-    """fnmatch(3) without FNM_PATHNAME/FNM_PERIOD: ``*`` and ``?`` match ``/`` and dots."""
+def glob_regex(pattern: str, ignore_case: bool = False, bounds: Bounds | None = None) -> BoundedPattern:
+    """fnmatch(3) without FNM_PATHNAME/FNM_PERIOD: ``*`` and ``?`` match ``/`` and dots.
+    Matches (``fullmatch``) stop with ``bounds``: ``*a*a*a*...b`` backtracks a lot."""
     out = []
+    stars = 0
     i, n = 0, len(pattern)
     while i < n:
         ch = pattern[i]
         if ch == "*":
             out.append(".*")
+            stars += 1
         elif ch == "?":
             out.append(".")
         elif ch == "\\" and i + 1 < n:
@@ -46,7 +53,10 @@ def glob_regex(pattern: str, ignore_case: bool = False) -> re.Pattern:
         else:
             out.append(re.escape(ch))
         i += 1
-    return re.compile("".join(out), re.S | (re.I if ignore_case else 0))
+    source = "".join(out)
+    flags = re.S | (re.I if ignore_case else 0)
+    return BoundedPattern(regex.compile(source, regex.V0 | flags), bounds, pattern, re.compile(source, flags),
+                          cheap_length(len(source), stars))
 
 
 _CLASSES = {"alpha": "a-zA-Z", "digit": "0-9", "alnum": "a-zA-Z0-9", "upper": "A-Z",

@@ -19,43 +19,27 @@ What is translated (GNU grep/sed semantics):
 Caveat: POSIX wants the leftmost-*longest* match, Python finds the leftmost match of the
 first alternative that succeeds. The difference shows only with alternation (``a|ab``), so
 patterns with alternation are compiled with the ``regex`` module's POSIX flag. Quantifiers are
-greedy in both, which gives the same answer for everything else. Risky patterns (nested
-repetitions, back-references, alternation) run in the ``regex`` module with a time-out so a
-catastrophic pattern ends with an error instead of hanging the kernel.
+greedy in both, which gives the same answer for everything else. Every call is bounded by the
+run's wall time and interrupt (``bounded``: pass ``bounds=Bounds(deadline, cancel)``, or
+``Bounds.of(ctx)`` in a command); a stopped call raises ``RegexStopped``.
 """
 from __future__ import annotations
 
 import re
-import time
 
 import regex
 from ...chars import isdigits
+from .bounded import MAX_EXPANDED, Bounds, BoundedPattern, RegexStopped, cheap_length, expanded_size
 
-__all__ = ["RegexError", "RegexTimeout", "translate", "compile_posix", "PosixRegex", "CLASSES"]
+__all__ = ["RegexError", "RegexStopped", "RegexTimeout", "Bounds", "translate", "compile_posix",
+           "PosixRegex", "CLASSES"]
+
+#: The name callers used before matches stopped with the run (a stop is not only a time-out).
+RegexTimeout = RegexStopped
 
 
 class RegexError(ValueError):
     """A malformed POSIX regex; the message is GNU's (e.g. ``Unmatched ( or \\(``)."""
-
-
-class RegexTimeout(Exception):
-    """A match ran past its time budget (catastrophic backtracking)."""
-
-
-def regex_deadline(ctx) -> float | None:
-    """The wall-time deadline (time.monotonic()) of the run ``ctx`` (a CommandContext)
-    belongs to: matches raise RegexTimeout past it."""
-    shell = ctx.shell
-    inner = getattr(shell, "shell", None)  # the shell's CommandHost wraps the interpreter
-    for holder in (shell, getattr(shell, "rt", None), getattr(inner, "rt", None)):
-        deadline = getattr(holder, "deadline", None)
-        if isinstance(deadline, (int, float)):
-            return float(deadline) if deadline != float("inf") else None
-    limits = getattr(shell, "limits", None) or getattr(ctx.sandbox, "limits", None)
-    wall = getattr(limits, "wall_time", None)
-    if isinstance(wall, (int, float)):
-        return time.monotonic() + float(wall)
-    return None
 
 
 # Character classes in the C locale, as Python bracket-expression bodies.
@@ -238,6 +222,7 @@ class _Translator:
         self.has_backref = False
         self.nested_repeat = False
         self.unbounded = 0  # unbounded repetitions: several can backtrack polynomially
+        self.repetitions = 0  # every repetition operator applied
 
     def run(self) -> str:
         src = self.alternation(depth=0)
@@ -310,6 +295,7 @@ class _Translator:
                     prev.src = "(?:" + prev.src + ")"
                 if quant in ("*", "+") or quant.endswith(",}"):
                     self.unbounded += 1
+                self.repetitions += 1
                 prev.src += quant
                 prev.quantified = True
                 start = False
@@ -493,102 +479,40 @@ def translate(pattern: str, extended: bool = False, *, multiline: bool = False,
     return _Translator(pattern, extended, multiline, sed_escapes, awk=awk).run()
 
 
-_DEFAULT_TIMEOUT = 30.0
+class PosixRegex(BoundedPattern):
+    """A compiled POSIX regex: ``search``, ``match``, ``fullmatch``, ``findall``, ``sub``,
+    ``subn``, ``split``, ``finditer`` like Python's, each call bounded (``bind(bounds)``).
+    ``python`` is the translated source, ``groups`` its group count; ``risky`` says that the
+    pattern may backtrack a lot (alternation, back-references, nested or several unbounded
+    repetitions). ``repetitions`` (None: no bound on the work) lets short subjects run in
+    ``re``."""
 
+    __slots__ = ("python", "risky", "groups", "repetitions")
 
-class PosixRegex:
-    """A compiled POSIX regex: ``search``/``match`` like Python's plus a time budget for
-    patterns that may backtrack catastrophically. ``deadline`` is a ``time.monotonic()``
-    instant (or None: a fixed budget per call)."""
-
-    __slots__ = ("pattern", "python", "compiled", "risky", "groups", "deadline", "search", "match",
-                 "_raw")
-
-    def _call(self, method: str, *args):
-        """A method of the compiled pattern, with the time budget when the pattern is risky."""
-        func = getattr(self.compiled, method)
-        if not self.risky:
-            return func(*args)
-        try:
-            return func(*args, timeout=self._budget())
-        except TimeoutError:
-            raise RegexTimeout(self.pattern) from None
-
-    def findall(self, string: str) -> list:
-        return self._call("findall", string)
-
-    def finditer(self, string: str):
-        it = self._call("finditer", string)
-        if not self.risky:
-            return it
-        return self._guarded(it)
-
-    def _guarded(self, it):
-        # the regex module checks the time-out while iterating, not when finditer is called
-        try:
-            yield from it
-        except TimeoutError:
-            raise RegexTimeout(self.pattern) from None
-
-    def sub(self, repl, string: str, count: int = 0) -> str:
-        return self._call("sub", repl, string, count)
-
-    def subn(self, repl, string: str, count: int = 0) -> tuple[str, int]:
-        if not self.risky:
-            return self.compiled.subn(repl, string, count)
-        return self._call("subn", repl, string, count)
-
-    def __init__(self, pattern: str, python: str, flags: int, risky: bool, posix: bool) -> None:
-        self.pattern = pattern
+    def __init__(self, pattern: str, python: str, flags: int, risky: bool = False, posix: bool = False,
+                 repetitions: int | None = None, bounds: Bounds | None = None) -> None:
         self.python = python
         self.risky = risky
-        self.deadline: float | None = None
-        if risky or posix:
-            rflags = regex.V0 | (regex.POSIX if posix else 0)
-            if flags & re.I:
-                rflags |= regex.I
-            if flags & re.M:
-                rflags |= regex.M
-            if flags & re.S:
-                rflags |= regex.S
-            if flags & re.A:
-                rflags |= regex.A
-            try:
-                self.compiled = regex.compile(python, rflags)
-            except regex.error as e:
-                raise RegexError(str(e)) from None
-            self.risky = True
-            self.search = self._timed_search
-            self.match = self._timed_match
-        else:
-            try:
-                self.compiled = re.compile(python, flags)
-            except re.error as e:
-                raise RegexError(str(e)) from None
-            self.search = self.compiled.search
-            self.match = self.compiled.match
-        self.groups = self.compiled.groups
-
-    def _budget(self) -> float:
-        if self.deadline is None:
-            return _DEFAULT_TIMEOUT
-        return max(0.01, self.deadline - time.monotonic())
-
-    def _timed_search(self, string: str, pos: int = 0, endpos: int | None = None):
+        self.repetitions = repetitions
+        rflags = regex.V0 | (regex.POSIX if posix else 0)
+        for flag, rflag in ((re.I, regex.I), (re.M, regex.M), (re.S, regex.S), (re.A, regex.A)):
+            if flags & flag:
+                rflags |= rflag
+        if expanded_size(python) > MAX_EXPANDED:  # GNU's message: its matcher also writes them out
+            raise RegexError("Regular expression too big")
         try:
-            if endpos is None:
-                return self.compiled.search(string, pos, timeout=self._budget())
-            return self.compiled.search(string, pos, endpos, timeout=self._budget())
-        except TimeoutError:
-            raise RegexTimeout(self.pattern) from None
-
-    def _timed_match(self, string: str, pos: int = 0, endpos: int | None = None):
-        try:
-            if endpos is None:
-                return self.compiled.match(string, pos, timeout=self._budget())
-            return self.compiled.match(string, pos, endpos, timeout=self._budget())
-        except TimeoutError:
-            raise RegexTimeout(self.pattern) from None
+            compiled = regex.compile(python, rflags)
+        except regex.error as e:
+            raise RegexError(str(e)) from None
+        cheap = -1 if posix else cheap_length(len(python), repetitions)
+        quick = None
+        if cheap >= 0:
+            try:
+                quick = re.compile(python, flags)
+            except re.error:
+                quick = None
+        super().__init__(compiled, bounds, pattern, quick, cheap)
+        self.groups = compiled.groups
 
     def finditer_nonoverlapping(self, string: str):
         """Matches as GNU finds them for ``g`` substitution and ``grep -o``: leftmost,
@@ -617,45 +541,61 @@ class PosixRegex:
 
 def compile_posix(pattern: str, extended: bool = False, *, ignore_case: bool = False,
                   multiline: bool = False, sed_escapes: bool = False, dotall: bool = True,
-                  python: bool = False, awk: bool = False, ascii: bool = False) -> PosixRegex:
-    """Compile a POSIX BRE/ERE (or, with ``python=True``, a Perl-style pattern as grep -P)."""
+                  python: bool = False, awk: bool = False, ascii: bool = False,
+                  bounds: Bounds | None = None) -> PosixRegex:
+    """Compile a POSIX BRE/ERE (or, with ``python=True``, a Perl-style pattern as grep -P);
+    its calls stop with ``bounds`` (default: a 30 s budget from now)."""
+    repetitions: int | None
     if python:
-        translator = None
         src = pattern
-        risky, posix = True, False
+        risky, posix, repetitions = True, False, None
     else:
         translator = _Translator(pattern, extended, multiline, sed_escapes, awk=awk)
         src = translator.run()
-        risky = (translator.has_backref or translator.nested_repeat or translator.has_alternation
-                 or translator.unbounded > 1)
+        risky = _risky(translator)
         posix = translator.has_alternation
+        repetitions = _repetitions(translator)
     flags = (re.I if ignore_case else 0) | (re.M if multiline else 0) | (re.S if dotall else 0)
     if ascii:  # C locale: \w, \b and case folding know ASCII only
         flags |= re.A
-    return PosixRegex(pattern, src, flags, risky, posix)
+    return PosixRegex(pattern, src, flags, risky, posix, repetitions, bounds)
 
 
 def translate_lines(pattern: str, extended: bool = False, *,
-                    sed_escapes: bool = False) -> tuple[str, bool, bool] | None:
+                    sed_escapes: bool = False) -> tuple[str, bool, bool, int | None] | None:
     """Python source that matches like ``pattern`` on one line but can run over a text of many
     lines at once (compile with re.M, without re.S): it never matches a newline, and ``^``/``$``
-    are line anchors. Returns (source, risky, has_alternation), or None when the pattern could
-    match a newline (then callers go line by line)."""
+    are line anchors. Returns (source, risky, has_alternation, repetitions: None when the
+    pattern's work has no bound, see ``compile_posix``), or None when the pattern could match
+    a newline (then callers go line by line)."""
     translator = _Translator(pattern, extended, True, sed_escapes, line_mode=True)
     try:
         src = translator.run()
     except _NotLineSafe:
         return None
-    risky = (translator.has_backref or translator.nested_repeat or translator.has_alternation
-             or translator.unbounded > 1)
-    return src, risky, translator.has_alternation
+    return src, _risky(translator), translator.has_alternation, _repetitions(translator)
+
+
+def _risky(translator: _Translator) -> bool:
+    return (translator.has_backref or translator.nested_repeat or translator.has_alternation
+            or translator.unbounded > 1)
+
+
+def _repetitions(translator: _Translator) -> int | None:
+    """How many repetitions bound the pattern's work (None: no bound, see ``cheap_length``)."""
+    if translator.has_backref or translator.nested_repeat or translator.has_alternation:
+        return None
+    return translator.repetitions
 
 
 def compile_python(src: str, *, ignore_case: bool = False, multiline: bool = False,
                    dotall: bool = False, risky: bool = False, posix: bool = False,
-                   ascii: bool = False) -> PosixRegex:
-    """A PosixRegex from already-translated Python source."""
+                   ascii: bool = False, bounds: Bounds | None = None, shown: str | None = None,
+                   repetitions: int | None = None) -> PosixRegex:
+    """A PosixRegex from already-translated Python source; ``shown`` is the user's pattern,
+    ``repetitions`` those of the user's pattern when wrapping it in line-bounded ``[^\\n]*``
+    (they add no backtracking of their own: see ``translate_lines``)."""
     flags = (re.I if ignore_case else 0) | (re.M if multiline else 0) | (re.S if dotall else 0)
     if ascii:
         flags |= re.A
-    return PosixRegex(src, src, flags, risky, posix)
+    return PosixRegex(src if shown is None else shown, src, flags, risky, posix, repetitions, bounds)

@@ -5,7 +5,7 @@ import re
 
 from ...vfs import FSError
 from .._lib.lineblocks import TextCodec
-from .._lib.posix_regex import RegexError, RegexTimeout, compile_posix, regex_deadline
+from .._lib.posix_regex import Bounds, RegexError, RegexStopped, compile_posix
 from ..registry import CommandContext, command
 from . import runtime as rt
 from .compiler import CompileError, Compiler
@@ -142,10 +142,10 @@ async def awk(ctx: CommandContext) -> int:
         await ctx.err(f"{ctx.name}: {label}:{line}: warning: {message}\n")
     for message in compiler.warnings:
         await ctx.err(f"{ctx.name}: {label}:1: warning: {message}\n")
-    runtime = rt.Runtime(ctx, [ctx.name] + operands, regex_deadline(ctx), codec)
+    bounds = Bounds.of(ctx)
+    runtime = rt.Runtime(ctx, [ctx.name] + operands, bounds, codec)
     ns = rt.namespace(runtime)
     ns.update(consts)
-    deadline = runtime.deadline
     try:
         exec(code, ns)
     except Exception as e:  # pragma: no cover - generated code always defines its functions
@@ -169,9 +169,7 @@ async def awk(ctx: CommandContext) -> int:
         ns.setdefault(arr, {})
     try:
         for source, name in compiler.regexes.items():
-            rx = compile_posix(source, extended=True, awk=True, ascii=codec.bytes_mode)
-            rx.deadline = deadline
-            ns[name] = rx
+            ns[name] = compile_posix(source, extended=True, awk=True, ascii=codec.bytes_mode, bounds=bounds)
     except RegexError as e:
         await ctx.err(f"{ctx.name}: {label}:1: fatal: {e}\n")
         return 2
@@ -214,10 +212,10 @@ async def _run_program(runtime: rt.Runtime, ns: dict, rules, has_main: bool, is_
             where = f"(FILENAME={runtime.FILENAME} FNR={int(runtime.FNR)}) "
         await ctx.err(f"{ctx.name}: cmd. line:1: {where}fatal: {e}\n")
         return 2
-    except RegexTimeout:
+    except RegexStopped as e:
         await runtime.flush_stdout()
+        await ctx.err(f"{ctx.name}: fatal: regular expression /{e.pattern}/ stopped: {e.describe()}\n")
         ctx.check()
-        await ctx.err(f"{ctx.name}: fatal: regular expression too complex: matching took too long\n")
         return 2
     except rt.LineTooLong:
         await runtime.flush_stdout()

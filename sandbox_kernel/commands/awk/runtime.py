@@ -13,7 +13,7 @@ from ...streams import Pipe
 from ...vfs import FSError
 from .._lib.dates import local_zone
 from .._lib.lineblocks import MAX_LINE, LineTooLong, TextCodec
-from .._lib.posix_regex import RegexError, compile_posix
+from .._lib.posix_regex import Bounds, PosixRegex, RegexError, compile_posix
 from .arrayorder import forin_order
 from .gawkrand import GawkRandom, seed_of
 
@@ -99,7 +99,7 @@ def format_number(v: float, fmt: str) -> str:
 
 
 class Runtime:
-    def __init__(self, ctx, argv: list[str], deadline: float | None,
+    def __init__(self, ctx, argv: list[str], bounds: Bounds,
                  codec: TextCodec | None = None) -> None:
         self.ctx = ctx
         self.codec = codec = codec or TextCodec(False)
@@ -131,7 +131,7 @@ class Runtime:
         self.rng: GawkRandom | None = None  # made on first use: seeding costs ~1 ms
         self.seed = 1  # gawk's initial seed, what the first srand() returns
         self.gl_value = UNINIT
-        self.deadline = deadline
+        self.bounds = bounds  # every regex match stops with the run
         self.ticks = 0
         self.depth = 0
         self.files: dict[str, object] = {}  # output redirections
@@ -1042,19 +1042,23 @@ def substr(s: str, start: float, length) -> str:
     return s[first - 1:first - 1 + n]
 
 
-_rx_cache: dict[str, object] = {}
+_rx_cache: dict[tuple[str, bool], PosixRegex] = {}
 
 
 def dynrx(source: str):
-    rx = _rx_cache.get(source)
+    bytes_mode = _runtime.codec.bytes_mode
+    key = (source, bytes_mode)
+    rx = _rx_cache.get(key)
     if rx is None:
         try:
-            rx = compile_posix(source, extended=True, awk=True, ascii=_runtime.codec.bytes_mode)
+            rx = compile_posix(source, extended=True, awk=True, ascii=bytes_mode, bounds=_runtime.bounds)
         except RegexError as e:
             raise AwkFatal(f"invalid regexp /{source}/: {e}") from None
         if len(_rx_cache) > 500:
             _rx_cache.clear()
-        _rx_cache[source] = rx
+        _rx_cache[key] = rx
+    elif rx.bounds is not _runtime.bounds:  # cached by an earlier run
+        rx.bind(_runtime.bounds)
     return rx
 
 

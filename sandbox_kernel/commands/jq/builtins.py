@@ -8,6 +8,7 @@ import time as _time
 
 import regex
 
+from .._lib.bounded import MAX_EXPANDED, BoundedPattern, expanded_size
 from .formats import apply_format, describe, dump, format_number, parse_json_text, tostring
 from .operations import (binop, delpaths, getpath, index_value, iterate_value, setpath,
     split_string, stream_events, subarray_indices)
@@ -891,22 +892,25 @@ def _rindex_fn(interp, args, inp, env):
 @native("splits", 1)
 def _splits1(interp, args, inp, env):
     for re_text in interp.eval(args[0], inp, env):
-        yield from _regex_split(inp, re_text, None)
+        yield from _regex_split(interp, inp, re_text, None)
 
 
 @native("splits", 2)
 def _splits2(interp, args, inp, env):
     for flags in interp.eval(args[1], inp, env):
         for re_text in interp.eval(args[0], inp, env):
-            yield from _regex_split(inp, re_text, flags)
+            yield from _regex_split(interp, inp, re_text, flags)
 
 
-@with_values("split", 2)
-def _split2(v, re_text, flags):
-    return list(_regex_split(v, re_text, flags))
+@native("split", 2)
+def _split2(interp, args, inp, env):
+    for re_text in interp.eval(args[0], inp, env):
+        for flags in interp.eval(args[1], inp, env):
+            yield list(_regex_split(interp, inp, re_text, flags))
 
 
-def _compile(re_text, flags):
+def _compile(interp, re_text, flags):
+    """(bounded pattern, global, skip empty matches) for ``re_text`` with jq's ``flags``."""
     if not isinstance(re_text, str):
         raise JqError(f"{describe(re_text)} cannot be matched, as it is not a string")
     if flags is not None and not isinstance(flags, str):
@@ -929,17 +933,26 @@ def _compile(re_text, flags):
             opts |= regex.DOTALL if f == "p" else 0
         else:
             raise JqError(f"{flags} is not a valid modifier string")
-    try:
-        return regex.compile(re_text, opts), global_, skip_empty
-    except regex.error as e:
-        raise JqError(f"{re_text} (at offset {getattr(e, 'pos', 0)}) is not a valid regex: {e}") from None
+    cache = interp.regexes
+    pattern = cache.get((re_text, opts))
+    if pattern is None:
+        if expanded_size(re_text) > MAX_EXPANDED:
+            raise JqError(f"{re_text} (at offset 0) is not a valid regex: regular expression too big")
+        try:
+            pattern = BoundedPattern(regex.compile(re_text, opts), interp.bounds, re_text)
+        except regex.error as e:
+            raise JqError(f"{re_text} (at offset {getattr(e, 'pos', 0)}) is not a valid regex: {e}") from None
+        if len(cache) > 256:
+            cache.clear()
+        cache[(re_text, opts)] = pattern
+    return pattern, global_, skip_empty
 
 
-def _regex_split(v, re_text, flags):
+def _regex_split(interp, v, re_text, flags):
     if not isinstance(v, str):
         raise JqError(f"{describe(v)} cannot be matched, as it is not a string")
     prev = 0
-    for m in _matches(v, re_text, flags, force_global=True):
+    for m in _matches(interp, v, re_text, flags, force_global=True):
         yield v[prev:m.start()]
         prev = m.end()
     yield v[prev:]
@@ -959,10 +972,10 @@ def _match_object(m) -> dict:
             "string": m.group(0), "captures": caps}
 
 
-def _matches(v, re_text, flags, force_global=False):
+def _matches(interp, v, re_text, flags, force_global=False):
     if not isinstance(v, str):
         raise JqError(f"{describe(v)} cannot be matched, as it is not a string")
-    pattern, global_, skip_empty = _compile(re_text, flags)
+    pattern, global_, skip_empty = _compile(interp, re_text, flags)
     if global_ or force_global:
         for m in pattern.finditer(v):
             if m.end() == m.start() and (skip_empty or (v and m.start() == len(v))):
@@ -997,18 +1010,18 @@ def _register_regex(name, fn):
 
 def _test(interp, args, inp, env):
     for re_text, flags in _regex_args(interp, args, inp, env):
-        yield any(True for _ in _matches(inp, re_text, flags))
+        yield any(True for _ in _matches(interp, inp, re_text, flags))
 
 
 def _match(interp, args, inp, env):
     for re_text, flags in _regex_args(interp, args, inp, env):
-        for m in _matches(inp, re_text, flags):
+        for m in _matches(interp, inp, re_text, flags):
             yield _match_object(m)
 
 
 def _capture(interp, args, inp, env):
     for re_text, flags in _regex_args(interp, args, inp, env):
-        for m in _matches(inp, re_text, flags):
+        for m in _matches(interp, inp, re_text, flags):
             yield _capture_object(m)
 
 
@@ -1018,7 +1031,7 @@ def _capture_object(m) -> dict:
 
 def _scan(interp, args, inp, env):
     for re_text, flags in _regex_args(interp, args, inp, env):
-        for m in _matches(inp, re_text, flags, force_global=True):
+        for m in _matches(interp, inp, re_text, flags, force_global=True):
             if m.re.groups:
                 yield [m.group(g) for g in range(1, m.re.groups + 1)]
             else:
@@ -1040,7 +1053,7 @@ def _substitute(interp, args, inp, env, global_default: bool):
             fl = (flags or "") + ("g" if global_default else "")
             out = []
             prev = 0
-            for m in _matches(inp, re_text, fl):
+            for m in _matches(interp, inp, re_text, fl):
                 out.append(inp[prev:m.start()])
                 replacement = next(iter(interp.eval(args[1], _capture_object(m), env)), "")
                 if not isinstance(replacement, str):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...vfs import FSError
+from .._lib.bounded import Bounds, RegexStopped
 from ..registry import CommandContext, command
 from .formats import dump, parse_json_text
 from .inputs import InputSource
@@ -227,6 +228,7 @@ async def jq(ctx: CommandContext) -> int:
     stderr_lines: list[str] = []
     interp = Interpreter(ctx.env, source, stderr_lines)
     interp.check = ctx.check
+    interp.bounds = Bounds.of(ctx)
 
     indent: int | str = "\t" if opts["tab"] else (0 if opts["compact"] else opts["indent"])
     status = 0
@@ -288,6 +290,11 @@ async def jq(ctx: CommandContext) -> int:
             raise
         except RecursionError:
             await ctx.err("jq: error: stack overflow (recursion too deep)\n")
+            status = 5
+        except RegexStopped as e:
+            await flush_stderr()
+            await ctx.err(f"jq: error: regular expression {dump(e.pattern)} stopped: {e.describe()}\n")
+            ctx.check()
             status = 5
         except (ValueError, TypeError, OverflowError, KeyError, IndexError, AttributeError) as e:
             # an internal slip must still look like a jq error, never a traceback

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any, Iterator
 
+from .._lib.bounded import Bounds
 from .builtins import NATIVE, NATIVE_PATHS, PRELUDE
 from .formats import apply_format, describe, dump, short
 from .inputs import InputSource
@@ -76,6 +77,9 @@ class Interpreter:
         self.stderr_lines = stderr_lines
         self.steps = 0
         self.check = None
+        #: when regex matches stop (the run's wall time and interrupt), and the patterns compiled
+        self.bounds: Bounds | None = None
+        self.regexes: dict = {}
 
     def builtin_names(self) -> list[str]:
         """What ``builtins`` lists: every native and prelude function as name/arity."""
