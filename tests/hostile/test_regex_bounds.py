@@ -1,7 +1,7 @@
 """Regex matching in the commands obeys the run (red team, item 6): a match ends at the wall
 time or at an interrupt, whatever the pattern, and a pattern too big to compile is an error,
-never a MemoryError or a process grown by gigabytes. (``[[ =~ ]]`` and globs in the shell are
-not covered here.)"""
+never a MemoryError or a process grown by gigabytes. The shell's ``[[ =~ ]]`` too; its globs
+have their own matcher (tests/shell/test_pattern.py)."""
 from __future__ import annotations
 
 import threading
@@ -78,6 +78,23 @@ def test_a_catastrophic_match_stops_at_the_wall_time(session, name):
     assert result.status == 124, (result.status, err)
     assert b"stopped: wall time limit exceeded" in err, err
     assert seconds < 3, seconds
+
+
+SHELL_REGEX = "s=$(cat /tmp/l3k); [[ $s =~ (.*a){12}x ]]; echo status $?"
+
+
+def test_a_catastrophic_shell_regex_stops_at_the_wall_time(session):
+    result, out, err, seconds = session.run(SHELL_REGEX, wall_time=1.5)
+    assert result.status == 124 and b"wall time limit exceeded" in err, (result.status, err)
+    assert b"status" not in out and seconds < 3, seconds  # the run ended there, as for commands
+
+
+def test_a_catastrophic_shell_regex_stops_at_an_interrupt(session):
+    token = CancelToken()
+    out = InterruptAfterStart(token)
+    result, _, err, _ = session.run("echo started; " + SHELL_REGEX, cancel=token, wall_time=60, stdout=out)
+    assert result.status == 130, (result.status, err)
+    assert time.monotonic() - out.interrupted_at < 1.5
 
 
 class InterruptAfterStart(Recorder):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import stat as st
 
-from ...commands._lib.posix_regex import RegexError, RegexTimeout, compile_posix
+from ...commands._lib.posix_regex import Bounds, RegexError, RegexTimeout, compile_posix
 from ...vfs import FSError
 from . import pattern as pat
 from ..state import ShellError
@@ -306,13 +306,16 @@ async def regex_match(sh, text: str, word: Word) -> bool:
     try:
         if not _ere_valid(source):
             raise RegexError(source)
-        rx = compile_posix(source, extended=True, ignore_case=sh.shopts["nocasematch"])
+        # the match stops at the run's wall time and on interrupt, like every command's
+        rx = compile_posix(source, extended=True, ignore_case=sh.shopts["nocasematch"],
+                           bounds=Bounds(sh.rt.deadline, sh.rt.cancel))
         m = rx.search(text)
     except RegexError:
         sh.set_array("BASH_REMATCH", [])
         raise ShellError("", 2)
     except RegexTimeout:
         sh.set_array("BASH_REMATCH", [])
+        sh.check_cancel()  # an interrupt or the wall time ends the run as anywhere else
         raise ShellError(f"regular expression `{source}' took too long to match", 2)
     if m is None:
         sh.set_array("BASH_REMATCH", [])
