@@ -59,7 +59,7 @@ def test_syntax_error_status_and_line():
 def test_error_reply_does_not_repeat_stderr():
     """The shell's message is on stderr once; the error's traceback (what the notebook shows)
     only sums up, and evalue keeps the message."""
-    lim = Limits(wall_time=0.3, commands=10**9)
+    lim = Limits(wall_time=0.3, commands=10**9, function_depth=50)  # the recursion ends well inside 0.3 s
     (syntax, _, syntax_err), (timeout, _, timeout_err), (limit, _, limit_err) = run_cells(
         ["if then", "while :; do :; done", "f() { f; }; f"], limits=lim)
     assert syntax_err.count("syntax error") == 1 and "syntax error" in syntax.error.evalue
