@@ -341,36 +341,125 @@ async def timeout(ctx: CommandContext) -> int:
     return 128 + sig if preserve else 124
 
 
-TIME_HELP = """Usage: time COMMAND [ARG]...
-Run COMMAND, then report on standard error the elapsed real time and the
-user and system CPU time it used, in bash's format:
+TIME_HELP = """Usage: time [-apqvV] [-f FORMAT] [-o FILE] [--append] [--format=FORMAT]
+            [--output=FILE] [--portability] [--quiet] [--verbose] [--version] COMMAND [ARG]...
+Run COMMAND, then report the time it took on standard error (or FILE), as GNU time does.
+(The shell's `time` keyword reports in bash's format; `command time` runs this one.)
 
-real	0m0.000s
-user	0m0.000s
-sys	0m0.000s
-
-  -p   POSIX format (real 0.00 / user 0.00 / sys 0.00)
+  -f, --format=FORMAT   %e %E %U %S %P %x %C and the others of GNU time (sizes and
+                        I/O counts are 0: the sandbox does not measure them per command)
+  -p, --portability     POSIX format: real %e / user %U / sys %S
+  -o, --output=FILE     write the report to FILE (-a: append)
+  -q, --quiet           no "Command exited with non-zero status" line
+  -v, --verbose         every field with its description
 """
 
+GNU_TIME_FORMAT = ("%Uuser %Ssystem %Eelapsed %PCPU (%Xavgtext+%Davgdata %Mmaxresident)k\n"
+                   "%Iinputs+%Ooutputs (%Fmajor+%Rminor)pagefaults %Wswaps")
+POSIX_TIME_FORMAT = "real %e\nuser %U\nsys %S"
+VERBOSE_TIME_FORMAT = "\n".join([
+    '\tCommand being timed: "%C"', "\tUser time (seconds): %U", "\tSystem time (seconds): %S",
+    "\tPercent of CPU this job got: %P", "\tElapsed (wall clock) time (h:mm:ss or m:ss): %E",
+    "\tAverage shared text size (kbytes): %X", "\tAverage unshared data size (kbytes): %D",
+    "\tAverage stack size (kbytes): %p", "\tAverage total size (kbytes): %K",
+    "\tMaximum resident set size (kbytes): %M", "\tAverage resident set size (kbytes): %t",
+    "\tMajor (requiring I/O) page faults: %F", "\tMinor (reclaiming a frame) page faults: %R",
+    "\tVoluntary context switches: %w", "\tInvoluntary context switches: %c", "\tSwaps: %W",
+    "\tFile system inputs: %I", "\tFile system outputs: %O", "\tSocket messages sent: %s",
+    "\tSocket messages received: %r", "\tSignals delivered: %k", "\tPage size (bytes): %Z",
+    "\tExit status: %x"])
+#: the fields a sandboxed command has no measure of
+_UNMEASURED = frozenset("XDpKMtFRwcWIOsrk")
 
-def _bash_time(seconds: float) -> str:
-    minutes, secs = divmod(max(seconds, 0.0), 60)
-    return f"{int(minutes)}m{secs:.3f}s"
+
+def _elapsed(seconds: float) -> str:
+    """%E: [hours:]minutes:seconds, as GNU time writes it."""
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    if hours >= 1:
+        return f"{int(hours)}:{int(minutes):02d}:{int(secs):02d}"
+    return f"{int(minutes)}:{secs:05.2f}"
+
+
+def format_gnu_time(fmt: str, argv: list[str], status: int, real: float, user: float, system: float) -> str:
+    """GNU time's FORMAT: % fields, backslash escapes \\n \\t \\\\; an unknown field is "?"."""
+    out: list[str] = []
+    i, n = 0, len(fmt)
+    while i < n:
+        c = fmt[i]
+        i += 1
+        if c == "\\" and i < n and fmt[i] in "nt\\":
+            out.append({"n": "\n", "t": "\t", "\\": "\\"}[fmt[i]])
+            i += 1
+        elif c != "%" or i >= n:
+            out.append(c)
+        else:
+            f = fmt[i]
+            i += 1
+            if f == "%":
+                out.append("%")
+            elif f == "e":
+                out.append(f"{real:.2f}")
+            elif f == "E":
+                out.append(_elapsed(real))
+            elif f == "U":
+                out.append(f"{user:.2f}")
+            elif f == "S":
+                out.append(f"{system:.2f}")
+            elif f == "P":
+                out.append(f"{round((user + system) / real * 100)}%" if real > 0 else "?%")
+            elif f == "x":
+                out.append(str(status))
+            elif f == "C":
+                out.append(" ".join(argv))
+            elif f == "Z":
+                out.append(str(resource.getpagesize()))
+            elif f in _UNMEASURED:
+                out.append("0")
+            else:
+                out.append("?" + f)
+    return "".join(out)
 
 
 @command("time", help=TIME_HELP)
 async def time_cmd(ctx: CommandContext) -> int:
-    opts, argv = getopt(ctx.args, "+p", {"portability": "p"})
-    posix = bool(opts)
+    opts, argv = getopt(ctx.args, "+f:o:apqvV", {
+        "format=": "f", "output=": "o", "append": "a", "portability": "p", "quiet": "q",
+        "verbose": "v", "version": "V"}, status=125)
+    fmt, output, append, quiet = GNU_TIME_FORMAT, None, False, False
+    for opt, value in opts:
+        if opt == "f":
+            fmt = value or ""
+        elif opt == "p":
+            fmt = POSIX_TIME_FORMAT
+        elif opt == "v":
+            fmt = VERBOSE_TIME_FORMAT
+        elif opt == "o":
+            output = value
+        elif opt == "a":
+            append = True
+        elif opt == "q":
+            quiet = True
+        elif opt == "V":
+            await ctx.out("time (GNU Time) 1.9 (sandbox_kernel)\n")
+            return 0
+    if not argv:
+        raise UsageError("missing program to run", 125)
     before = resource.getrusage(resource.RUSAGE_SELF)
     start = _time.monotonic()
-    status = await run_command(ctx, argv) if argv else 0
+    status = await run_command(ctx, argv, failure="cannot run ")
     real = _time.monotonic() - start
     after = resource.getrusage(resource.RUSAGE_SELF)
-    user = after.ru_utime - before.ru_utime
-    sys_ = after.ru_stime - before.ru_stime
-    if posix:
-        await ctx.err(f"real {real:.2f}\nuser {user:.2f}\nsys {sys_:.2f}\n")
+    report = format_gnu_time(fmt, argv, status, real, after.ru_utime - before.ru_utime,
+                             after.ru_stime - before.ru_stime) + "\n"
+    if status and not quiet:
+        report = f"Command exited with non-zero status {status}\n" + report
+    if output is None:
+        await ctx.err(report)
     else:
-        await ctx.err(f"\nreal\t{_bash_time(real)}\nuser\t{_bash_time(user)}\nsys\t{_bash_time(sys_)}\n")
+        try:
+            ctx.fs.write_bytes(ctx.resolve(output), report.encode("utf-8", "surrogateescape"), append=append)
+        except OSError as e:
+            await ctx.error(f"cannot open output file {quote(output, 'locale')}: {e.strerror}")
+            return 1
     return status

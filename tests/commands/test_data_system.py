@@ -1,4 +1,5 @@
 """env, printenv, id, uname, which, getconf, kill, ps, sleep, timeout, time, date."""
+import re
 import time
 
 import pytest
@@ -72,12 +73,15 @@ def test_timeout_kills_with_124_and_passes_status():
     assert run_cmd_bytes(["timeout", "1", "nosuch"])[2] == 127
 
 
-def test_time_reports_bash_format():
+def test_time_reports_like_gnu_time():
     out, err, status = run_cmd_bytes(["time", "false"])
     assert status == 1
     lines = err.decode().split("\n")
-    assert lines[0] == "" and lines[1].startswith("real\t0m") and lines[2].startswith("user\t") \
-        and lines[3].startswith("sys\t")
+    assert lines[0] == "Command exited with non-zero status 1"
+    assert re.fullmatch(r"\d+\.\d\duser \d+\.\d\dsystem \d+:\d\d\.\d\delapsed (\d+|\?)%CPU "
+                        r"\(0avgtext\+0avgdata 0maxresident\)k", lines[1]), lines[1]
+    out, err, status = run_cmd_bytes(["time", "-p", "true"])
+    assert status == 0 and re.fullmatch(r"real \d+\.\d\d\nuser \d+\.\d\d\nsys \d+\.\d\d\n", err.decode())
 
 
 @pytest.mark.parametrize("spec,fmt,want", [

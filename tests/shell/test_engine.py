@@ -251,9 +251,8 @@ def test_no_python_traceback_on_odd_input():
 
 
 def test_fork_bomb_stops_and_sandbox_survives():
-    start = time.monotonic()
-    r = run_cells([":(){ :|:& };:", "echo alive"])
-    assert r[0][0].status != 0 and r[0][2] and time.monotonic() - start < 20
+    r = run_cells([":(){ :|:& };:", "echo alive"])  # ends at the live-jobs limit, not the wall time
+    assert r[0][0].status != 0 and r[0][2] and r[0][0].status != 124
     assert r[1][1] == "alive\n"
 
 

@@ -7,6 +7,7 @@ A mixin of the interpreter's ``Shell``, which owns the state: it needs ``execute
 from __future__ import annotations
 
 import asyncio
+import resource
 import time
 
 from ...commands import registry
@@ -33,6 +34,7 @@ class Pipelines:
 
     async def run_pipeline(self, node: Pipeline, fds: dict) -> int:
         start = time.monotonic() if node.timed else 0.0
+        cpu_start = resource.getrusage(resource.RUSAGE_SELF) if node.timed else None
         commands = node.commands
         # `!` keeps errexit (and ERR) from its commands only when errexit is on already
         suppress = node.negate and self.options["errexit"]
@@ -55,13 +57,29 @@ class Pipelines:
             if suppress:
                 self.errexit_suppress -= 1
         self.pipestatus = statuses
-        if node.timed:
-            elapsed = time.monotonic() - start
-            await self.err(fds, f"\nreal\t{_fmt_time(elapsed)}\nuser\t{_fmt_time(elapsed)}\nsys\t0m0.000s\n")
+        if cpu_start is not None:
+            cpu = resource.getrusage(resource.RUSAGE_SELF)
+            await self._report_time(node, fds, time.monotonic() - start, cpu.ru_utime - cpu_start.ru_utime,
+                                    cpu.ru_stime - cpu_start.ru_stime)
         if node.negate:
             self.errexit_exempt = True
             return 0 if status else 1
         return status
+
+    async def _report_time(self, node: Pipeline, fds: dict, real: float, user: float, system: float) -> None:
+        """The ``time`` keyword's report on stderr, in TIMEFORMAT's format (CPU times are the
+        sandbox process's while the pipeline ran)."""
+        fmt = POSIX_TIMEFORMAT if node.posix_time else self.get_scalar("TIMEFORMAT")
+        if fmt is None:
+            fmt = DEFAULT_TIMEFORMAT
+        if not fmt:
+            return
+        try:
+            text = format_times(fmt, real, user, system)
+        except ValueError as e:
+            await self.report(fds, f"TIMEFORMAT: `{e}': invalid format character")
+            return
+        await self.err(fds, text + "\n")
 
     async def _run_stages(self, node: Pipeline, fds: dict) -> list[int]:
         debug = self.traps.get("DEBUG")
@@ -274,6 +292,48 @@ def _inert_parts(parts: list) -> bool:
     return True
 
 
-def _fmt_time(seconds: float) -> str:
-    m, s = divmod(seconds, 60)
-    return f"{int(m)}m{s:.3f}s"
+#: what ``time`` reports when TIMEFORMAT is unset, and with ``time -p``
+DEFAULT_TIMEFORMAT = "\nreal\t%3lR\nuser\t%3lU\nsys\t%3lS"
+POSIX_TIMEFORMAT = "real %2R\nuser %2U\nsys %2S"
+
+
+def format_times(fmt: str, real: float, user: float, system: float) -> str:
+    """TIMEFORMAT's ``%[p][l]R|U|S``, ``%P`` and ``%%`` as bash expands them (precision p is
+    0-3, default 3; l gives MmS.FFs). A ValueError names an invalid format character."""
+    values = {"R": real, "U": user, "S": system}
+    out: list[str] = []
+    i, n = 0, len(fmt)
+    while i < n:
+        c = fmt[i]
+        i += 1
+        if c != "%":
+            out.append(c)
+            continue
+        if i >= n:
+            out.append("%")
+            break
+        if fmt[i] == "%":
+            out.append("%")
+            i += 1
+            continue
+        if fmt[i] == "P":
+            out.append(f"{(user + system) / real * 100 if real > 0 else 0.0:.2f}")
+            i += 1
+            continue
+        precision = 3
+        if fmt[i].isdigit() and fmt[i].isascii():
+            precision = min(int(fmt[i]), 3)
+            i += 1
+        long_form = i < n and fmt[i] == "l"
+        if long_form:
+            i += 1
+        if i >= n or fmt[i] not in values:
+            raise ValueError(fmt[i] if i < n else "\0")
+        seconds = max(values[fmt[i]], 0.0)
+        i += 1
+        if long_form:
+            minutes, rest = divmod(seconds, 60)
+            out.append(f"{int(minutes)}m{rest:.{precision}f}s")
+        else:
+            out.append(f"{seconds:.{precision}f}")
+    return "".join(out)

@@ -121,6 +121,8 @@ class Pipeline:
     line: int = 0
     #: stage i's stderr also goes into the pipe (``|&``)
     stderr_pipes: list[bool] = field(default_factory=list)
+    #: ``time -p``: the POSIX report whatever TIMEFORMAT says
+    posix_time: bool = False
 
 
 @dataclass(slots=True)

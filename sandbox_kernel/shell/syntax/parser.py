@@ -113,7 +113,7 @@ class Parser(Lexer):
 
     def parse_pipeline(self) -> Node:
         tok = self.peek()
-        negate = timed = False
+        negate = timed = posix_time = False
         line = self.line_at(tok[0])
         if self.is_reserved(tok, "time"):
             self.advance()
@@ -121,13 +121,14 @@ class Parser(Lexer):
             tok = self.peek()
             if tok[1] == "word" and tok[2].plain == "-p":
                 self.advance()
+                posix_time = True
                 tok = self.peek()
         while self.is_reserved(tok, "!"):
             self.advance()
             negate = not negate
             tok = self.peek()
         if timed and (tok[1] in ("nl", "eof") or (tok[1] == "op" and tok[2] in (";", "&"))):
-            return Pipeline([SimpleCommand([], [], [], line)], negate, timed, line)
+            return Pipeline([SimpleCommand([], [], [], line)], negate, timed, line, posix_time=posix_time)
         commands = [self.parse_command()]
         stderr_pipes = [False]
         while True:
@@ -142,7 +143,7 @@ class Parser(Lexer):
                 break
         if len(commands) == 1 and not negate and not timed:
             return commands[0]
-        return Pipeline(commands, negate, timed, line, stderr_pipes)
+        return Pipeline(commands, negate, timed, line, stderr_pipes, posix_time)
 
     # ------------------------------------------------------------------ commands
     def parse_command(self) -> Node:
