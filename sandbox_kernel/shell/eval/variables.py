@@ -537,28 +537,47 @@ class Variables:
             pool.held += delta
             account.own += delta
 
+    def _replace(self, old: int, new: int, name: str) -> None:
+        """``old`` bytes make way for ``new`` ones. While forks of this shell run they may
+        still hold the old value, so it stays charged until they end."""
+        account = self.memory
+        if account.pool.released:
+            account.pool.settle()
+        if not account.forks:
+            self._account(new - old, name)
+            return
+        try:
+            self._account(new, name)
+        except LimitExceeded:
+            if account.forks:
+                raise
+            # the check collected the ended forks: the old value is free after all
+            self._account(new - old, name)
+            return
+        self._account(-old, name)
+
     def _charge_value(self, var: Var, new_size: int, name: str) -> None:
-        self._account(new_size - var.charged, name)
+        self._replace(var.charged, new_size, name)
         var.charged = new_size
 
     def _charge_string(self, var: Var, value: str, name: str) -> None:
         """``var`` is to hold the string ``value`` (charged before it is stored)."""
         n = len(value)
         size = (n if value.isascii() else 4 * n) + VALUE_OVERHEAD
-        if size != var.charged:
-            self._account(size - var.charged, name)
+        if size != var.charged or self.memory.forks:
+            self._replace(var.charged, size, name)
             var.charged = size
 
     def _charge_element(self, var: Var, old: str | None, new: str, name: str, key_size: int = 0) -> None:
         n = len(new)
         size = (n if new.isascii() else 4 * n) + VALUE_OVERHEAD
         if old is not None:
-            delta = size - min(value_size(old), var.charged)
+            credit = min(value_size(old), var.charged)
+            self._replace(credit, size, name)
+            var.charged += size - credit
         else:
-            delta = size + key_size
-        if delta:
-            self._account(delta, name)
-            var.charged += delta
+            self._account(size + key_size, name)
+            var.charged += size + key_size
 
     def release_scope(self, scope: dict[str, Var]) -> None:
         """A function's locals went away: what they held is free."""
@@ -905,8 +924,8 @@ class Variables:
                 if n > 4096:
                     self.check_string(value)
                 size = (n if value.isascii() else 4 * n) + VALUE_OVERHEAD
-                if size != var.charged:
-                    self._account(size - var.charged, a.name)
+                if size != var.charged or self.memory.forks:
+                    self._replace(var.charged, size, a.name)
                     var.charged = size
                 var.value = value
                 return
