@@ -43,3 +43,46 @@ def test_copies_of_a_large_string_stop_at_the_shell_memory_limit():
     assert status2 == 0 and out2 == "3\nok 3\n", err2
     assert status3 == 1 and "memory limit exceeded" in err3 and "limit shell_memory_bytes" in err3
     assert result["peak_mb"] < 600
+
+
+#: storage that is not a variable: each run nests or collects copies of a 60 MB string
+TRANSIENT = textwrap.dedent("""
+    import json, resource, sys
+    resource.setrlimit(resource.RLIMIT_AS, (3 * 1024**3, 3 * 1024**3))
+    sys.path.insert(0, "tests/hostile")
+    from session import Session
+    s = Session(shell_memory_bytes=256 * 1024 * 1024, wall_time=120)
+    runs = []
+    for code in (
+        "s=$(head -c 60000000 /dev/zero | tr '\\\\0' a); echo made",
+        # each level's output waits in its command substitution while the next one runs
+        "f() { (( ++n > 40 )) && return; echo \\"$(printf %s \\"$s\\"; f)\\"; }; f | wc -c",
+        # each level's here-document (here-string) is its command's input until it ends
+        "f() { (( ++n > 40 )) && return; { f; } <<EOF\\n$s\\nEOF\\n}; f",
+        "f() { (( ++n > 40 )) && return; { f; } <<< \\"$s\\"; }; f",
+        # mapfile's lines are counted as they are read, a read line stops at the string limit
+        "for i in {1..40}; do printf '%s\\\\n' \\"$s\\"; done | mapfile -t lines",
+        "for i in {1..40}; do printf %s \\"$s\\"; done | read -r line",
+        # what they held was given back: the session goes on with room for more
+        "x=$(printf %s \\"$s\\"); echo ${#x}; unset x; y=$(cat <<< \\"$s\\"); echo ${#y}",
+    ):
+        r, out, err, _ = s.run(code)
+        runs.append([r.status, out.decode(), err.decode()])
+    s.close()
+    print(json.dumps({"runs": runs, "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024}))
+""")
+
+
+def test_here_documents_substitutions_and_read_lines_count_against_the_limit():
+    proc = subprocess.run([sys.executable, "-c", TRANSIENT], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout)
+    made, cmdsub, heredoc, herestring, mapfile, read, after = result["runs"]
+    assert made[:2] == [0, "made\n"], made
+    hint = "(256M; limit shell_memory_bytes; raise it with %limits shell_memory_bytes=512M)\n"
+    for (status, out, err), name in ((cmdsub, "command substitution"), (heredoc, "here-document"),
+                                     (herestring, "here-string"), (mapfile, "lines")):
+        assert status == 1 and err == f"bash: {name}: memory limit exceeded {hint}", (name, status, err)
+    assert read[0] == 1 and "limit string_bytes" in read[2], read
+    assert after == [0, "60000000\n60000000\n", ""], after
+    assert result["peak_mb"] < 800, result["peak_mb"]

@@ -55,3 +55,54 @@ def test_a_running_background_job_keeps_what_it_shares():
     assert status == 1 and "limit shell_memory_bytes" in err
     out, err, status = run('s="x$big"; t="y$big"; { :; } & wait; s="z$big"; echo after wait')
     assert (out, status) == ("after wait\n", 0), err
+
+
+def error_for(name: str) -> str:
+    return (f"bash: {name}: memory limit exceeded (4M; limit shell_memory_bytes; "
+            "raise it with %limits shell_memory_bytes=8M)\n")
+
+
+FOUR = '"$big$big$big$big"'
+
+
+@pytest.mark.parametrize("code, name", [
+    (f'echo "$(printf %s {FOUR})" >/dev/null', "command substitution"),
+    (f'cat <(printf %s {FOUR}) >/dev/null', "process substitution"),
+    (f'cat >/dev/null <<EOF\n{FOUR}\nEOF\n', "here-document"),
+    (f'cat <<< {FOUR} >/dev/null', "here-string"),
+    # a here-document held by a command that runs a shell function: each level keeps its own
+    ('f() { (( ++n > 5 )) && return; { f; } <<EOF\n$big\nEOF\n}; f', "here-document"),
+    ('f() { (( ++n > 5 )) && return; echo "$(printf %s "$big"; f)"; }; f >/dev/null', "command substitution"),
+])
+def test_storage_outside_variables_counts(code, name):
+    out, err, status = run(code + "; echo unreachable")
+    assert (out, err, status) == ("", error_for(name), 1)
+
+
+@pytest.mark.parametrize("code", [
+    'for i in {1..20}; do x=$(printf %s "$big"); done',
+    'for i in {1..20}; do cat <(printf %s "$big$big") >/dev/null; done',
+    'for i in {1..20}; do cat >/dev/null <<EOF\n$big$big\nEOF\ndone',
+    'for i in {1..20}; do cat <<< "$big$big" >/dev/null; done',
+    'for i in {1..20}; do exec 3<<< "$big"; done; exec 3<&-',
+    'for i in {1..20}; do mapfile -t a <<< "$big"; unset a; done',
+])
+def test_storage_outside_variables_is_given_back(code):
+    out, err, status = run(code + "; echo ok")
+    assert (out, err, status) == ("ok\n", "", 0)
+
+
+def test_mapfile_counts_lines_as_it_reads_them():
+    # without the count, mapfile reads an endless input until the wall time
+    out, err, status = run_script("yes | mapfile -t lines; echo unreachable",
+                                  limits=LIMIT.replace(wall_time=20))
+    assert (out, err.decode(), status) == (b"", error_for("lines"), 1)
+
+
+def test_read_stops_at_the_string_limit():
+    out, err, status = run_script("yes | tr -d '\\n' | read -r line; echo unreachable",
+                                  limits=LIMIT.replace(wall_time=20, string_bytes=1024 * 1024))
+    assert status == 1 and out == b"" and b"limit string_bytes" in err, err
+    out, err, status = run_script("yes | tr -d '\\n' | read -r -N 2000000 line; echo unreachable",
+                                  limits=LIMIT.replace(wall_time=20, string_bytes=1024 * 1024))
+    assert status == 1 and out == b"" and b"limit string_bytes" in err, err

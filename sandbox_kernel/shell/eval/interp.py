@@ -1151,20 +1151,25 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         if not self.shopts["inherit_errexit"] and child.options["errexit"]:
             child.options["errexit"] = False
             child.sync_option_vars()
-        out = BufferOutput(self.rt.limits.string_bytes)
+        hold = self.hold_memory("command substitution")
+        out = BufferOutput(self.rt.limits.string_bytes, hold)
         fds = dict(self.fds_for_subst())
         fds[1] = out
         try:
-            status = await child.run_as_child(body, fds)
-        except BrokenPipeError:
-            status = 141
-        except OutputTooLarge:
-            raise LimitExceeded(f"command substitution output exceeds {self.rt.limits.string_bytes} bytes (limit string_bytes)",
-                                "string_bytes")
-        status = await child.run_exit_trap(fds, status)
-        self._cmdsub_status = status
-        self.last_status = status
-        text = out.getvalue().decode("utf-8", "surrogateescape")
+            try:
+                status = await child.run_as_child(body, fds)
+            except BrokenPipeError:
+                status = 141
+            except OutputTooLarge:
+                raise LimitExceeded(f"command substitution output exceeds {self.rt.limits.string_bytes} bytes (limit string_bytes)",
+                                    "string_bytes")
+            status = await child.run_exit_trap(fds, status)
+            self._cmdsub_status = status
+            self.last_status = status
+            text = out.buf.decode("utf-8", "surrogateescape")
+        finally:
+            out.buf = bytearray()
+            hold.release()
         return text.rstrip("\n")
 
     def _read_file_subst(self, body, strip: bool = True):
@@ -1208,15 +1213,20 @@ class Shell(Variables, Expander, Redirections, Pipelines):
                 self.procsub_files.append(path)
                 return path
             child = self.fork()
-            out = BufferOutput(self.rt.limits.string_bytes)
+            hold = self.hold_memory("process substitution")
+            out = BufferOutput(self.rt.limits.string_bytes, hold)
             fds[1] = out
             try:
-                await child.execute(p.body, fds)
-            except ExitShell:
-                pass
-            except ShellError as e:
-                await child.report(fds, e.message)
-            self.fs.write_bytes(path, out.getvalue())
+                try:
+                    await child.execute(p.body, fds)
+                except ExitShell:
+                    pass
+                except ShellError as e:
+                    await child.report(fds, e.message)
+                self.fs.write_bytes(path, out.getvalue())
+            finally:
+                out.buf = bytearray()
+                hold.release()
             self.procsub_files.append(path)
         else:
             self.fs.write_bytes(path, b"")

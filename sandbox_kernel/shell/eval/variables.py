@@ -12,6 +12,7 @@ from __future__ import annotations
 import gc
 import re
 import time
+import weakref
 
 from ...chars import isdigits
 from ..options import OPTION_DEFAULTS
@@ -75,20 +76,67 @@ def split_subscript(text: str) -> tuple[str, str] | None:
     return m.group(1), text[m.end():-1]
 
 
+def memory_exceeded(name: str, limits) -> LimitExceeded:
+    return LimitExceeded(
+        f"{name}: memory limit exceeded ({limits.shown('shell_memory_bytes')}; limit "
+        f"shell_memory_bytes; {limits.raise_hint('shell_memory_bytes')})", "shell_memory_bytes")
+
+
 class MemoryPool:
-    """The bytes all shells of a runtime hold in variables, against ``shell_memory_bytes``.
-    Accounts of ended forks are released here at the next charge (their finalizers only
+    """The bytes all shells of a runtime hold (variables, here-documents, command
+    substitutions being built), against ``shell_memory_bytes``. Accounts of ended forks and
+    holds of collected streams are released here at the next charge (their finalizers only
     queue them, since a finalizer may run in the middle of an update)."""
 
     __slots__ = ("held", "released")
 
     def __init__(self) -> None:
         self.held = 0
-        self.released: list[MemoryAccount] = []
+        self.released: list[MemoryAccount | MemoryHold] = []
 
     def settle(self) -> None:
         while self.released:
             self.released.pop().settle()
+
+    def make_room(self, n: int, name: str, limits) -> None:
+        """``n`` more bytes do not fit: collect what ended, else raise."""
+        gc.collect()  # ended forks whose finalizers wait on a reference cycle
+        self.settle()
+        if self.held + n > limits.shell_memory_bytes:
+            raise memory_exceeded(name, limits)
+
+
+class MemoryHold:
+    """Bytes held outside variables while something lives: a command substitution's output
+    being built, a here-document's text, lines ``mapfile`` has read. ``grow`` charges before
+    the bytes are kept; ``release`` (or the finalizer of the owner) gives them back."""
+
+    __slots__ = ("pool", "rt", "name", "held", "__weakref__")
+
+    def __init__(self, pool: MemoryPool, rt, name: str) -> None:
+        self.pool = pool
+        self.rt = rt  # its limits may change between cells
+        self.name = name
+        self.held = 0
+
+    def grow(self, n: int) -> None:
+        pool = self.pool
+        if pool.released:
+            pool.settle()
+        if pool.held + n > self.rt.limits.shell_memory_bytes:
+            pool.make_room(n, self.name, self.rt.limits)
+        pool.held += n
+        self.held += n
+
+    def release(self) -> None:
+        self.pool.held -= self.held
+        self.held = 0
+
+    def end(self) -> None:
+        """The owner was collected (a finalizer): released at the next charge."""
+        self.pool.released.append(self)
+
+    settle = release
 
 
 class MemoryAccount:
@@ -519,15 +567,8 @@ class Variables:
         if delta > 0:
             if pool.released:
                 pool.settle()
-            limit = self.rt.limits.shell_memory_bytes
-            if pool.held + delta > limit:
-                gc.collect()  # ended forks whose finalizers wait on a reference cycle
-                pool.settle()
-                if pool.held + delta > limit:
-                    limits = self.rt.limits
-                    raise LimitExceeded(
-                        f"{name}: memory limit exceeded ({limits.shown('shell_memory_bytes')}; limit "
-                        f"shell_memory_bytes; {limits.raise_hint('shell_memory_bytes')})", "shell_memory_bytes")
+            if pool.held + delta > self.rt.limits.shell_memory_bytes:
+                pool.make_room(delta, name, self.rt.limits)
             pool.held += delta
             account.own += delta
         elif delta < 0:
@@ -541,7 +582,7 @@ class Variables:
         """``old`` bytes make way for ``new`` ones. While forks of this shell run they may
         still hold the old value, so it stays charged until they end."""
         account = self.memory
-        if account.pool.released:
+        if account.forks and account.pool.released:
             account.pool.settle()
         if not account.forks:
             self._account(new - old, name)
@@ -564,8 +605,11 @@ class Variables:
         """``var`` is to hold the string ``value`` (charged before it is stored)."""
         n = len(value)
         size = (n if value.isascii() else 4 * n) + VALUE_OVERHEAD
-        if size != var.charged or self.memory.forks:
+        if self.memory.forks:
             self._replace(var.charged, size, name)
+            var.charged = size
+        elif size != var.charged:
+            self._account(size - var.charged, name)
             var.charged = size
 
     def _charge_element(self, var: Var, old: str | None, new: str, name: str, key_size: int = 0) -> None:
@@ -578,6 +622,16 @@ class Variables:
         else:
             self._account(size + key_size, name)
             var.charged += size + key_size
+
+    def hold_memory(self, name: str, size: int = 0, owner: object = None) -> MemoryHold:
+        """A hold of ``size`` bytes (more with ``grow``) against the shell memory limit, in the
+        name ``name`` takes in the error; with ``owner``, released when the owner is collected."""
+        hold = MemoryHold(self.rt.memory, self.rt, name)
+        if size:
+            hold.grow(size)
+        if owner is not None:
+            weakref.finalize(owner, hold.end)
+        return hold
 
     def release_scope(self, scope: dict[str, Var]) -> None:
         """A function's locals went away: what they held is free."""
@@ -924,8 +978,11 @@ class Variables:
                 if n > 4096:
                     self.check_string(value)
                 size = (n if value.isascii() else 4 * n) + VALUE_OVERHEAD
-                if size != var.charged or self.memory.forks:
+                if self.memory.forks:
                     self._replace(var.charged, size, a.name)
+                    var.charged = size
+                elif size != var.charged:
+                    self._account(size - var.charged, a.name)
                     var.charged = size
                 var.value = value
                 return
