@@ -63,8 +63,10 @@ TRANSIENT = textwrap.dedent("""
         # mapfile's lines are counted as they are read, a read line stops at the string limit
         "for i in {1..40}; do printf '%s\\\\n' \\"$s\\"; done | mapfile -t lines",
         "for i in {1..40}; do printf %s \\"$s\\"; done | read -r line",
+        # $1 ... are stored like an array
+        "for i in {1..300}; do set -- \\"$@\\" \\"$s$i\\"; done",
         # what they held was given back: the session goes on with room for more
-        "x=$(printf %s \\"$s\\"); echo ${#x}; unset x; y=$(cat <<< \\"$s\\"); echo ${#y}",
+        "set --; x=$(printf %s \\"$s\\"); echo ${#x}; unset x; y=$(cat <<< \\"$s\\"); echo ${#y}",
     ):
         r, out, err, _ = s.run(code)
         runs.append([r.status, out.decode(), err.decode()])
@@ -77,11 +79,11 @@ def test_here_documents_substitutions_and_read_lines_count_against_the_limit():
     proc = subprocess.run([sys.executable, "-c", TRANSIENT], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     result = json.loads(proc.stdout)
-    made, cmdsub, heredoc, herestring, mapfile, read, after = result["runs"]
+    made, cmdsub, heredoc, herestring, mapfile, read, positional, after = result["runs"]
     assert made[:2] == [0, "made\n"], made
     hint = "(256M; limit shell_memory_bytes; raise it with %limits shell_memory_bytes=512M)\n"
     for (status, out, err), name in ((cmdsub, "command substitution"), (heredoc, "here-document"),
-                                     (herestring, "here-string"), (mapfile, "lines")):
+                                     (herestring, "here-string"), (mapfile, "lines"), (positional, "set")):
         assert status == 1 and err == f"bash: {name}: memory limit exceeded {hint}", (name, status, err)
     assert read[0] == 1 and "limit string_bytes" in read[2], read
     assert after == [0, "60000000\n60000000\n", ""], after

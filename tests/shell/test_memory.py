@@ -44,7 +44,9 @@ def test_freed_values_are_given_back(code):
 
 def test_values_held_together_count():
     for code in ('a=("x$big" "y$big" "z$big")', 's="x$big"; t="y$big"; u="z$big"',
-                 'declare -A m=([a]="x$big" [b]="y$big" [c]="z$big")', 'f() { local s="x$big" t="y$big" u="z$big"; }; f'):
+                 'declare -A m=([a]="x$big" [b]="y$big" [c]="z$big")', 'f() { local s="x$big" t="y$big" u="z$big"; }; f',
+                 # a subshell's copy of $1 ... is still the parent's
+                 'set -- "x$big" "y$big"; ( set -- a; s="z$big" )'):
         out, err, status = run(code + "; echo ok")
         assert status == 1 and "limit shell_memory_bytes" in err, code
 
@@ -70,6 +72,8 @@ FOUR = '"$big$big$big$big"'
     (f'cat <(printf %s {FOUR}) >/dev/null', "process substitution"),
     (f'cat >/dev/null <<EOF\n{FOUR}\nEOF\n', "here-document"),
     (f'cat <<< {FOUR} >/dev/null', "here-string"),
+    ('set -- "x$big" "y$big" "z$big"', "set"),
+    ('f() { (( ++n > 5 )) && return; f "$1$n"; }; f "$big"', "f"),   # each call's arguments
     # a here-document held by a command that runs a shell function: each level keeps its own
     ('f() { (( ++n > 5 )) && return; { f; } <<EOF\n$big\nEOF\n}; f', "here-document"),
     ('f() { (( ++n > 5 )) && return; echo "$(printf %s "$big"; f)"; }; f >/dev/null', "command substitution"),
@@ -86,6 +90,9 @@ def test_storage_outside_variables_counts(code, name):
     'for i in {1..20}; do cat <<< "$big$big" >/dev/null; done',
     'for i in {1..20}; do exec 3<<< "$big"; done; exec 3<&-',
     'for i in {1..20}; do mapfile -t a <<< "$big"; unset a; done',
+    'for i in {1..20}; do set -- "x$big" "y$big"; done; set --',
+    'f() { :; }; for i in {1..20}; do f "x$big" "y$big"; done',
+    'set -- a; f() { set -- "x$big" "y$big"; }; for i in {1..20}; do f; done; [[ $1 == a ]]',
 ])
 def test_storage_outside_variables_is_given_back(code):
     out, err, status = run(code + "; echo ok")

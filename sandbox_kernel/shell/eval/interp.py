@@ -173,6 +173,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         child.globals = {k: v.copy() for k, v in self.globals.items()}
         child.scopes = [{k: v.copy() for k, v in s.items()} for s in self.scopes]
         child.positional = list(self.positional)
+        child.positional_charged = 0  # the parent's account holds them
         child.functions = dict(self.functions)
         child.aliases = dict(self.aliases)
         child.options = dict(self.options)
@@ -965,8 +966,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         if self.func_depth >= limit:
             raise LimitExceeded(f"{argv[0]}: maximum function nesting level exceeded ({limit}; limit function_depth)",
                                 "function_depth")
-        saved_positional = self.positional
-        self.positional = argv[1:]
+        saved_positional = self.enter_positional(argv[1:], argv[0])
         self.scopes.append({})
         name = argv[0]
         self.frames.append(Frame(name, self.function_files.get(name, self.script_source), self.lineno, True))
@@ -986,7 +986,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
             self.func_depth -= 1
             self.frames.pop()
             self.release_scope(self.scopes.pop())
-            self.positional = saved_positional
+            self.leave_positional(saved_positional)
             if hidden:
                 self.restore_hidden_traps(hidden)
         # a failure inside was handled there; the call itself is a failing command

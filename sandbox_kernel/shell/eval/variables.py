@@ -623,6 +623,36 @@ class Variables:
             self._account(size + key_size, name)
             var.charged += size + key_size
 
+    #: what $1 ... are charged (0 in a fork: its copy shares the parent's strings)
+    positional_charged = 0
+
+    def set_positional(self, args: list[str], name: str) -> None:
+        """``args`` become $1 ... in place of the current ones, charged like array elements
+        (``shift`` leaves the charge until they are set again or the function returns)."""
+        size = sum(map(value_size, args)) if args else 0
+        if size or self.positional_charged:
+            self._replace(self.positional_charged, size, name)
+            self.positional_charged = size
+        self.positional = args
+
+    def enter_positional(self, args: list[str], name: str) -> tuple[list[str], int]:
+        """A function's arguments become $1 ...: what to give ``leave_positional`` at its end.
+        Short argument lists are not charged (at most ``function_depth`` times 4 KiB)."""
+        saved = self.positional, self.positional_charged
+        size = sum(map(len, args))
+        if size > 4096:
+            size = sum(map(value_size, args))
+            self._account(size, name)
+        else:
+            size = 0
+        self.positional, self.positional_charged = args, size
+        return saved
+
+    def leave_positional(self, saved: tuple[list[str], int]) -> None:
+        if self.positional_charged:
+            self._account(-self.positional_charged, "")
+        self.positional, self.positional_charged = saved
+
     def hold_memory(self, name: str, size: int = 0, owner: object = None) -> MemoryHold:
         """A hold of ``size`` bytes (more with ``grow``) against the shell memory limit, in the
         name ``name`` takes in the error; with ``owner``, released when the owner is collected."""
