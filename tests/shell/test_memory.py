@@ -3,10 +3,13 @@ freed (unset, a replaced value, a function's locals, an ended subshell) is given
 what a running background job still holds is not."""
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from sandbox_kernel.cli import run_script
 from sandbox_kernel.limits import Limits
+from sandbox_kernel.streams import PIPE_CAPACITY, Pipe
 
 LIMIT = Limits(shell_memory_bytes=4 * 1024 * 1024)
 #: a 1 MiB string: two more fit next to it, three do not
@@ -113,3 +116,23 @@ def test_read_stops_at_the_string_limit():
     out, err, status = run_script("yes | tr -d '\\n' | read -r -N 2000000 line; echo unreachable",
                                   limits=LIMIT.replace(wall_time=20, string_bytes=1024 * 1024))
     assert status == 1 and out == b"" and b"limit string_bytes" in err, err
+
+
+def test_a_pipe_holds_at_most_its_capacity_and_one_write():
+    # pipes between shell stages are bounded already: a writer whose reader does not read waits
+    async def main():
+        pipe = Pipe()
+
+        async def writer():
+            for _ in range(100):
+                await pipe.writer.write(b"x" * 50_000)
+
+        task = asyncio.ensure_future(writer())
+        for _ in range(100):
+            await asyncio.sleep(0)
+        assert not task.done() and pipe.size < PIPE_CAPACITY + 50_000
+        pipe.reader.close()
+        with pytest.raises(BrokenPipeError):
+            await task
+
+    asyncio.run(main())
