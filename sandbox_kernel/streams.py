@@ -78,13 +78,17 @@ class InputStream:
             return b""
         return self._take(n)
 
-    async def readline(self, sep: bytes = b"\n") -> bytes:
-        """One line including ``sep``; the last line may lack it; b'' at end of input."""
+    async def readline(self, sep: bytes = b"\n", limit: int | None = None) -> bytes:
+        """One line including ``sep``; the last line may lack it; b'' at end of input. With
+        ``limit``, at most that many bytes: a longer line comes back cut, without ``sep``."""
         start = 0
         while True:
             i = self._buf.find(sep, start)
             if i >= 0:
-                return self._take(i + len(sep))
+                n = i + len(sep)
+                return self._take(n if limit is None or n <= limit else limit)
+            if limit is not None and len(self._buf) >= limit:
+                return self._take(limit)
             start = max(0, len(self._buf) - len(sep) + 1)
             if not await self._fill():
                 return self._take(len(self._buf))
@@ -162,15 +166,19 @@ class FileOutput(OutputStream):
 
 
 class BufferOutput(OutputStream):
-    """Collects output (command substitution). Raises when it would exceed ``limit``."""
+    """Collects output (command substitution). Raises when it would exceed ``limit``; a
+    ``meter`` (``grow(n)``, raising when the bytes may not be kept) counts what it holds."""
 
-    def __init__(self, limit: int | None = None) -> None:
+    def __init__(self, limit: int | None = None, meter=None) -> None:
         self.buf = bytearray()
         self.limit = limit
+        self.meter = meter
 
     async def write(self, data: bytes) -> None:
         if self.limit is not None and len(self.buf) + len(data) > self.limit:
             raise OutputTooLarge(self.limit)
+        if self.meter is not None:
+            self.meter.grow(len(data))
         self.buf += data
 
     def getvalue(self) -> bytes:

@@ -8,6 +8,7 @@ import re
 from ...chars import isdigits
 from ...commands.registry import CommandCancelled
 from ...streams import BytesInput, EmptyInput, FileInput, InputStream
+from ..eval.variables import VALUE_OVERHEAD
 from ..syntax.lexer import is_name
 from .args import bash_int
 from .output import err
@@ -195,23 +196,38 @@ async def b_read(sh, argv, fds):
 
     async def read_data():
         if nchars is not None:
-            return await read_counted(stream, nchars, raw, None if exact else delim)
+            return await read_counted(stream, min(nchars, sh.rt.limits.string_bytes + 1), raw, None if exact else delim)
         pieces = []
+        size = 0  # bytes kept: a line longer than a string may be ends the read (an error)
+        longest = sh.rt.limits.string_bytes
         while True:
-            line = await stream.readline(delim_b)
+            line = await stream.readline(delim_b, longest + 1)
             if not line:
                 return b"".join(pieces), True
-            if line.endswith(delim_b):
-                body = line[:-len(delim_b)]
-                # a backslash before the delimiter continues the line (without -r)
-                if not raw and body.endswith(b"\\") and _odd_backslashes(body):
-                    # backslash-newline goes; another escaped delimiter stays, escaped
-                    pieces.append(body[:-1] if delim_b == b"\n" else line)
-                    continue
-                pieces.append(body)
-                return b"".join(pieces), False
-            pieces.append(line)
-            return b"".join(pieces), True
+            if not line.endswith(delim_b):
+                if len(line) <= longest:  # the end of input
+                    pieces.append(line)
+                    return b"".join(pieces), True
+                # cut: go on unless it is too long without the NUL bytes read drops
+                line = line.replace(b"\0", b"")
+                size += len(line)
+                pieces.append(line)
+                if size > longest:
+                    return b"".join(pieces), False
+                continue
+            body = line[:-len(delim_b)]
+            # a backslash before the delimiter continues the line (without -r)
+            if not raw and body.endswith(b"\\") and _odd_backslashes(body):
+                # backslash-newline goes; another escaped delimiter stays, escaped
+                kept = body[:-1] if delim_b == b"\n" else line
+                if kept:
+                    size += len(kept)
+                    pieces.append(kept)
+                    if size > longest:
+                        return b"".join(pieces), False
+                continue
+            pieces.append(body)
+            return b"".join(pieces), False
 
     if timeout == 0:
         return 0 if await input_ready(sh, stream) else 1
@@ -226,8 +242,13 @@ async def b_read(sh, argv, fds):
         return 1
     if isinstance(data, tuple):  # -n/-N: characters already unescaped
         text, escapes = data
+        if len(text) > sh.rt.limits.string_bytes:
+            sh.check_string(text)
     else:  # bash's strings end at NUL bytes: read drops them
-        text, escapes = unescape_read(data.replace(b"\0", b"").decode("utf-8", "surrogateescape"), raw)
+        data = data.replace(b"\0", b"")
+        if len(data) > sh.rt.limits.string_bytes:
+            sh.check_string(data)
+        text, escapes = unescape_read(data.decode("utf-8", "surrogateescape"), raw)
     if eof and not text and nchars != 0:
         if array is not None:
             sh.set_array(array, [])
@@ -423,18 +444,27 @@ async def b_mapfile(sh, argv, fds):
         return 1
     d = delim.encode("utf-8", "surrogateescape")
     lines = []
-    while True:
-        if count and len(lines) >= count:
-            break
-        line = await read_with_cancel(sh, stream, stream.readline(d), d)
-        if not line:
-            break
-        if skip:
-            skip -= 1
-            continue
-        if strip and line.endswith(d):
-            line = line[:-len(d)]
-        lines.append(line.split(b"\0", 1)[0].decode("utf-8", "surrogateescape"))  # C strings
+    # the lines count against the shell memory limit as they are read, not once all are in
+    hold = sh.hold_memory(name)
+    longest = sh.rt.limits.string_bytes
+    try:
+        while True:
+            if count and len(lines) >= count:
+                break
+            line = await read_with_cancel(sh, stream, stream.readline(d, longest + 1), d)
+            if not line:
+                break
+            if skip:
+                skip -= 1
+                continue
+            if len(line) > longest:
+                sh.check_string(line)
+            if strip and line.endswith(d):
+                line = line[:-len(d)]
+            hold.grow(len(line) + VALUE_OVERHEAD)
+            lines.append(line.split(b"\0", 1)[0].decode("utf-8", "surrogateescape"))  # C strings
+    finally:
+        hold.release()
     if origin is None:
         sh.set_array(name, lines)
     else:

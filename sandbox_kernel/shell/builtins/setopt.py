@@ -56,19 +56,19 @@ async def _set_options(sh, args: list[str], fds) -> int:
     while i < len(args):
         a = args[i]
         if a == "--":
-            sh.positional = args[i + 1:]
+            sh.set_positional(args[i + 1:], "set")
             return 0
         if a == "-":
             # the end of the options; -x and -v go off; no arguments keep the positionals
             sh.options["xtrace"] = sh.options["verbose"] = False
             if i + 1 < len(args):
-                sh.positional = args[i + 1:]
+                sh.set_positional(args[i + 1:], "set")
             return 0
         if a == "+":
             i += 1
             continue
         if len(a) < 2 or a[0] not in "-+":
-            sh.positional = args[i:]
+            sh.set_positional(args[i:], "set")
             return 0
         on = a[0] == "-"
         for c in a[1:]:

@@ -173,6 +173,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         child.globals = {k: v.copy() for k, v in self.globals.items()}
         child.scopes = [{k: v.copy() for k, v in s.items()} for s in self.scopes]
         child.positional = list(self.positional)
+        child.positional_charged = 0  # the parent's account holds them
         child.functions = dict(self.functions)
         child.aliases = dict(self.aliases)
         child.options = dict(self.options)
@@ -965,8 +966,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         if self.func_depth >= limit:
             raise LimitExceeded(f"{argv[0]}: maximum function nesting level exceeded ({limit}; limit function_depth)",
                                 "function_depth")
-        saved_positional = self.positional
-        self.positional = argv[1:]
+        saved_positional = self.enter_positional(argv[1:], argv[0])
         self.scopes.append({})
         name = argv[0]
         self.frames.append(Frame(name, self.function_files.get(name, self.script_source), self.lineno, True))
@@ -986,7 +986,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
             self.func_depth -= 1
             self.frames.pop()
             self.release_scope(self.scopes.pop())
-            self.positional = saved_positional
+            self.leave_positional(saved_positional)
             if hidden:
                 self.restore_hidden_traps(hidden)
         # a failure inside was handled there; the call itself is a failing command
@@ -1151,20 +1151,25 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         if not self.shopts["inherit_errexit"] and child.options["errexit"]:
             child.options["errexit"] = False
             child.sync_option_vars()
-        out = BufferOutput(self.rt.limits.string_bytes)
+        hold = self.hold_memory("command substitution")
+        out = BufferOutput(self.rt.limits.string_bytes, hold)
         fds = dict(self.fds_for_subst())
         fds[1] = out
         try:
-            status = await child.run_as_child(body, fds)
-        except BrokenPipeError:
-            status = 141
-        except OutputTooLarge:
-            raise LimitExceeded(f"command substitution output exceeds {self.rt.limits.string_bytes} bytes (limit string_bytes)",
-                                "string_bytes")
-        status = await child.run_exit_trap(fds, status)
-        self._cmdsub_status = status
-        self.last_status = status
-        text = await self._substituted_text(out.getvalue())
+            try:
+                status = await child.run_as_child(body, fds)
+            except BrokenPipeError:
+                status = 141
+            except OutputTooLarge:
+                raise LimitExceeded(f"command substitution output exceeds {self.rt.limits.string_bytes} bytes (limit string_bytes)",
+                                    "string_bytes")
+            status = await child.run_exit_trap(fds, status)
+            self._cmdsub_status = status
+            self.last_status = status
+            text = await self._substituted_text(bytes(out.buf))
+        finally:
+            out.buf = bytearray()
+            hold.release()
         return text.rstrip("\n")
 
     async def _substituted_text(self, data: bytes) -> str:
@@ -1216,15 +1221,20 @@ class Shell(Variables, Expander, Redirections, Pipelines):
                 self.procsub_files.append(path)
                 return path
             child = self.fork()
-            out = BufferOutput(self.rt.limits.string_bytes)
+            hold = self.hold_memory("process substitution")
+            out = BufferOutput(self.rt.limits.string_bytes, hold)
             fds[1] = out
             try:
-                await child.execute(p.body, fds)
-            except ExitShell:
-                pass
-            except ShellError as e:
-                await child.report(fds, e.message)
-            self.fs.write_bytes(path, out.getvalue())
+                try:
+                    await child.execute(p.body, fds)
+                except ExitShell:
+                    pass
+                except ShellError as e:
+                    await child.report(fds, e.message)
+                self.fs.write_bytes(path, out.getvalue())
+            finally:
+                out.buf = bytearray()
+                hold.release()
             self.procsub_files.append(path)
         else:
             self.fs.write_bytes(path, b"")

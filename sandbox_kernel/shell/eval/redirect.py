@@ -2,7 +2,7 @@
 
 A mixin of the interpreter's ``Shell``, which owns the state: it needs ``fs``, ``cwd``,
 ``umask``, ``resource_limits``, ``options``, ``fds``, ``expand_word``/``expand_redirect_target``/``expand_heredoc``,
-``set_var``/``get_scalar``, ``report``, ``handle_error``, and ``procsub_files``/``finish_procsubs`` (process substitutions end with the
+``set_var``/``get_scalar``/``hold_memory``, ``report``, ``handle_error``, and ``procsub_files``/``finish_procsubs`` (process substitutions end with the
 command they belong to).
 """
 from __future__ import annotations
@@ -13,6 +13,7 @@ from ...streams import (BytesInput, ClosedInput, ClosedOutput, EmptyInput, FileI
 from ...vfs import FSError
 from ..state import ShellError
 from ..syntax.ast import HereDoc
+from .variables import VALUE_OVERHEAD
 
 
 class Redirections:
@@ -46,12 +47,16 @@ class Redirections:
         ``permanent``), and the streams opened here (to close afterwards)."""
         new = fds if permanent else dict(fds)
         opened: list = []
+        saved = self._redir_fds
         try:
             for r in redirs:
                 await self._apply_one(r, new, opened)
         except BaseException:
             await self.close_opened(opened)
             raise
+        finally:
+            # not kept past the command: its streams (a here-document's text) go with it
+            self._redir_fds = saved
         return new, opened
 
     async def _apply_one(self, r, fds: dict, opened: list) -> None:
@@ -61,11 +66,11 @@ class Redirections:
             doc: HereDoc = r.target
             text = doc.body.parts[0].text if doc.quoted and doc.body.parts else (
                 await self.expand_heredoc(doc.body) if not doc.quoted else "")
-            self._set_fd(r, fds, opened, 0, BytesInput(text.encode("utf-8", "surrogateescape")))
+            self._set_fd(r, fds, opened, 0, self._held_input(text.encode("utf-8", "surrogateescape"), "here-document"))
             return
         if op == "<<<":
             text = await self.expand_word(r.target)
-            self._set_fd(r, fds, opened, 0, BytesInput((text + "\n").encode("utf-8", "surrogateescape")))
+            self._set_fd(r, fds, opened, 0, self._held_input((text + "\n").encode("utf-8", "surrogateescape"), "here-string"))
             return
         target = await self.expand_redirect_target(r.target)
         if op in ("<&", ">&"):
@@ -112,6 +117,13 @@ class Redirections:
             self._set_fd(r, fds, opened, 0, stream)
             return
         raise ShellError(f"unsupported redirection {op}", 1)
+
+    def _held_input(self, data: bytes, name: str) -> BytesInput:
+        """A here-document's bytes, counted against the shell memory limit while the stream
+        lives (a command may keep reading it; ``exec`` keeps it)."""
+        stream = BytesInput(data)
+        self.hold_memory(name, len(data) + VALUE_OVERHEAD, stream)
+        return stream
 
     def _set_fd(self, r, fds: dict, opened: list, default: int, stream) -> None:
         if r.fd_var:

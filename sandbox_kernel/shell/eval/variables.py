@@ -12,6 +12,7 @@ from __future__ import annotations
 import gc
 import re
 import time
+import weakref
 
 from ...chars import isdigits
 from ..options import OPTION_DEFAULTS
@@ -76,20 +77,67 @@ def split_subscript(text: str) -> tuple[str, str] | None:
     return m.group(1), text[m.end():-1]
 
 
+def memory_exceeded(name: str, limits) -> LimitExceeded:
+    return LimitExceeded(
+        f"{name}: memory limit exceeded ({limits.shown('shell_memory_bytes')}; limit "
+        f"shell_memory_bytes; {limits.raise_hint('shell_memory_bytes')})", "shell_memory_bytes")
+
+
 class MemoryPool:
-    """The bytes all shells of a runtime hold in variables, against ``shell_memory_bytes``.
-    Accounts of ended forks are released here at the next charge (their finalizers only
+    """The bytes all shells of a runtime hold (variables, here-documents, command
+    substitutions being built), against ``shell_memory_bytes``. Accounts of ended forks and
+    holds of collected streams are released here at the next charge (their finalizers only
     queue them, since a finalizer may run in the middle of an update)."""
 
     __slots__ = ("held", "released")
 
     def __init__(self) -> None:
         self.held = 0
-        self.released: list[MemoryAccount] = []
+        self.released: list[MemoryAccount | MemoryHold] = []
 
     def settle(self) -> None:
         while self.released:
             self.released.pop().settle()
+
+    def make_room(self, n: int, name: str, limits) -> None:
+        """``n`` more bytes do not fit: collect what ended, else raise."""
+        gc.collect()  # ended forks whose finalizers wait on a reference cycle
+        self.settle()
+        if self.held + n > limits.shell_memory_bytes:
+            raise memory_exceeded(name, limits)
+
+
+class MemoryHold:
+    """Bytes held outside variables while something lives: a command substitution's output
+    being built, a here-document's text, lines ``mapfile`` has read. ``grow`` charges before
+    the bytes are kept; ``release`` (or the finalizer of the owner) gives them back."""
+
+    __slots__ = ("pool", "rt", "name", "held", "__weakref__")
+
+    def __init__(self, pool: MemoryPool, rt, name: str) -> None:
+        self.pool = pool
+        self.rt = rt  # its limits may change between cells
+        self.name = name
+        self.held = 0
+
+    def grow(self, n: int) -> None:
+        pool = self.pool
+        if pool.released:
+            pool.settle()
+        if pool.held + n > self.rt.limits.shell_memory_bytes:
+            pool.make_room(n, self.name, self.rt.limits)
+        pool.held += n
+        self.held += n
+
+    def release(self) -> None:
+        self.pool.held -= self.held
+        self.held = 0
+
+    def end(self) -> None:
+        """The owner was collected (a finalizer): released at the next charge."""
+        self.pool.released.append(self)
+
+    settle = release
 
 
 class MemoryAccount:
@@ -520,15 +568,8 @@ class Variables:
         if delta > 0:
             if pool.released:
                 pool.settle()
-            limit = self.rt.limits.shell_memory_bytes
-            if pool.held + delta > limit:
-                gc.collect()  # ended forks whose finalizers wait on a reference cycle
-                pool.settle()
-                if pool.held + delta > limit:
-                    limits = self.rt.limits
-                    raise LimitExceeded(
-                        f"{name}: memory limit exceeded ({limits.shown('shell_memory_bytes')}; limit "
-                        f"shell_memory_bytes; {limits.raise_hint('shell_memory_bytes')})", "shell_memory_bytes")
+            if pool.held + delta > self.rt.limits.shell_memory_bytes:
+                pool.make_room(delta, name, self.rt.limits)
             pool.held += delta
             account.own += delta
         elif delta < 0:
@@ -538,15 +579,37 @@ class Variables:
             pool.held += delta
             account.own += delta
 
+    def _replace(self, old: int, new: int, name: str) -> None:
+        """``old`` bytes make way for ``new`` ones. While forks of this shell run they may
+        still hold the old value, so it stays charged until they end."""
+        account = self.memory
+        if account.forks and account.pool.released:
+            account.pool.settle()
+        if not account.forks:
+            self._account(new - old, name)
+            return
+        try:
+            self._account(new, name)
+        except LimitExceeded:
+            if account.forks:
+                raise
+            # the check collected the ended forks: the old value is free after all
+            self._account(new - old, name)
+            return
+        self._account(-old, name)
+
     def _charge_value(self, var: Var, new_size: int, name: str) -> None:
-        self._account(new_size - var.charged, name)
+        self._replace(var.charged, new_size, name)
         var.charged = new_size
 
     def _charge_string(self, var: Var, value: str, name: str) -> None:
         """``var`` is to hold the string ``value`` (charged before it is stored)."""
         n = len(value)
         size = (n if value.isascii() else 4 * n) + VALUE_OVERHEAD
-        if size != var.charged:
+        if self.memory.forks:
+            self._replace(var.charged, size, name)
+            var.charged = size
+        elif size != var.charged:
             self._account(size - var.charged, name)
             var.charged = size
 
@@ -554,12 +617,52 @@ class Variables:
         n = len(new)
         size = (n if new.isascii() else 4 * n) + VALUE_OVERHEAD
         if old is not None:
-            delta = size - min(value_size(old), var.charged)
+            credit = min(value_size(old), var.charged)
+            self._replace(credit, size, name)
+            var.charged += size - credit
         else:
-            delta = size + key_size
-        if delta:
-            self._account(delta, name)
-            var.charged += delta
+            self._account(size + key_size, name)
+            var.charged += size + key_size
+
+    #: what $1 ... are charged (0 in a fork: its copy shares the parent's strings)
+    positional_charged = 0
+
+    def set_positional(self, args: list[str], name: str) -> None:
+        """``args`` become $1 ... in place of the current ones, charged like array elements
+        (``shift`` leaves the charge until they are set again or the function returns)."""
+        size = sum(map(value_size, args)) if args else 0
+        if size or self.positional_charged:
+            self._replace(self.positional_charged, size, name)
+            self.positional_charged = size
+        self.positional = args
+
+    def enter_positional(self, args: list[str], name: str) -> tuple[list[str], int]:
+        """A function's arguments become $1 ...: what to give ``leave_positional`` at its end.
+        Short argument lists are not charged (at most ``function_depth`` times 4 KiB)."""
+        saved = self.positional, self.positional_charged
+        size = sum(map(len, args))
+        if size > 4096:
+            size = sum(map(value_size, args))
+            self._account(size, name)
+        else:
+            size = 0
+        self.positional, self.positional_charged = args, size
+        return saved
+
+    def leave_positional(self, saved: tuple[list[str], int]) -> None:
+        if self.positional_charged:
+            self._account(-self.positional_charged, "")
+        self.positional, self.positional_charged = saved
+
+    def hold_memory(self, name: str, size: int = 0, owner: object = None) -> MemoryHold:
+        """A hold of ``size`` bytes (more with ``grow``) against the shell memory limit, in the
+        name ``name`` takes in the error; with ``owner``, released when the owner is collected."""
+        hold = MemoryHold(self.rt.memory, self.rt, name)
+        if size:
+            hold.grow(size)
+        if owner is not None:
+            weakref.finalize(owner, hold.end)
+        return hold
 
     def release_scope(self, scope: dict[str, Var]) -> None:
         """A function's locals went away: what they held is free."""
@@ -906,7 +1009,10 @@ class Variables:
                 if n > 4096:
                     self.check_string(value)
                 size = (n if value.isascii() else 4 * n) + VALUE_OVERHEAD
-                if size != var.charged:
+                if self.memory.forks:
+                    self._replace(var.charged, size, a.name)
+                    var.charged = size
+                elif size != var.charged:
                     self._account(size - var.charged, a.name)
                     var.charged = size
                 var.value = value
