@@ -42,6 +42,10 @@ class LimitedSink:
         self.truncated = False
         self._lock = threading.Lock()
 
+    @property
+    def screen(self) -> str | None:
+        return getattr(self.sink, "screen", None)
+
     def take(self, size: int) -> bool:
         """Count ``size`` bytes of output that goes elsewhere (rich output): True when it fits,
         else the truncation notice is given once and False."""
