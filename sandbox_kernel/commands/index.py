@@ -30,6 +30,7 @@ COMMAND_MODULES: dict[str, str] = {
     "commands.jq.cli": "jq",
     "commands.linefilters": "nl rev tac uniq",
     "commands.ls": "dir ls vdir",
+    "commands.manual": "man",
     "commands.patch": "patch",
     "commands.pathnames": "basename dirname mktemp pwd readlink realpath",
     "commands.permissions": "chgrp chmod chown",

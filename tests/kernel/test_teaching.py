@@ -1,7 +1,7 @@
 """A shell lesson as written, through jupyter_client: ls in columns at the notebook, clear as
-clear_output."""
+clear_output, man pages, and what nano/edit/vi say without the JupyterLab panel."""
 
-from kernelclient import execute, run_ok
+from kernelclient import execute, run_ok, stream_text
 
 NAMES = " ".join(f"file{i:02d}.txt" for i in range(30))
 
@@ -32,3 +32,10 @@ def test_clear_clears_the_cell_output(kc):
     assert run_ok(kc, "clear | od -An -c | tr -s ' '") == " 033 [ H 033 [ 2 J 033 [ 3 J\n"
     assert run_ok(kc, "clear -x > /tmp/cls; wc -c < /tmp/cls") == "7\n"
 
+
+def test_man_in_the_notebook(kc):
+    out = run_ok(kc, "man grep")
+    assert out.startswith("GREP(1) ") and "Search for PATTERNS in each FILE." in out
+    reply, messages = execute(kc, "man")
+    assert reply["status"] == "error"
+    assert stream_text(messages, "stderr") == "What manual page do you want?\nFor example, try 'man man'.\n"
