@@ -120,6 +120,10 @@ class Sandbox:
         self._closed = False
         #: The running run's ``Streams.display`` (None outside runs); the `display` command uses it.
         self.current_display: DisplayFunc | None = None
+        #: The frontend's file editors (``await editors.edit(path)`` -> None once the editor was
+        #: closed, else why it could not open; ``editors.available()``), set by the kernel when
+        #: it has a JupyterLab panel to ask; None elsewhere. `nano FILE` uses it.
+        self.editors: Any = None
         #: when the running cell's wall time started (after its engine's set-up), else None
         self.clock_started: float | None = None
 

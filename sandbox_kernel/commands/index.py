@@ -17,6 +17,7 @@ COMMAND_MODULES: dict[str, str] = {
     "commands.diff": "diff",
     "commands.diskusage": "df du",
     "commands.display": "display",
+    "commands.editor": "edit nano vi vim",
     "commands.encoding": "base32 base64",
     "commands.environment": "env false printenv true which",
     "commands.expr": "expr",

@@ -1,7 +1,11 @@
 """A shell lesson as written, through jupyter_client: ls in columns at the notebook, clear as
-clear_output, man pages, and what nano/edit/vi say without the JupyterLab panel."""
+clear_output, man pages, and nano/edit/vi opening files in the frontend's editor."""
+import time
 
-from kernelclient import execute, run_ok, stream_text
+import pytest
+
+from kernelclient import collect, execute, run_ok, shell_reply, stream_text
+from sandbox_kernel.kernel.vfs_client import VfsClient
 
 NAMES = " ".join(f"file{i:02d}.txt" for i in range(30))
 
@@ -39,3 +43,52 @@ def test_man_in_the_notebook(kc):
     reply, messages = execute(kc, "man")
     assert reply["status"] == "error"
     assert stream_text(messages, "stderr") == "What manual page do you want?\nFor example, try 'man man'.\n"
+
+
+# ---------------------------------------------------------------- nano / edit / vi / vim
+def test_editors_without_a_panel_say_so_at_once(kc):
+    for name in ("nano", "edit", "vi", "vim"):
+        started = time.monotonic()
+        reply, messages = execute(kc, f"{name} notes.txt")
+        assert time.monotonic() - started < 5 and reply["status"] == "error"
+        err = stream_text(messages, "stderr")
+        assert err.startswith(f"{name}: no editor here:") and "Sandbox files panel" in err, err
+        assert "cat > notes.txt <<'EOF'" in err
+    assert run_ok(kc, "nano notes.txt; echo $?; ls notes.txt 2>&1 >/dev/null | wc -l") == "1\n1\n"
+
+
+@pytest.fixture
+def host(kc):
+    """What the JupyterLab panel does: a `sandbox.vfs` comm that offers an editor."""
+    with VfsClient(kc, timeout=30, editor=True) as editor:
+        yield editor
+
+
+def test_nano_waits_for_the_editor_and_sees_what_was_saved(kc, host):
+    msg_id = kc.execute("cd /workspace && nano notes.txt; echo status=$?; cat notes.txt")
+    event = host.next_edit()
+    assert (event["event"], event["path"]) == ("edit", "/workspace/notes.txt")
+    host.edited(event["edit"], "opened")
+    host.write_text("/workspace/notes.txt", "written in the editor\n")
+    host.edited(event["edit"], "closed")
+    messages = collect(kc, msg_id)
+    assert stream_text(messages) == "status=0\nwritten in the editor\n"
+
+
+def test_nano_reports_what_the_editor_could_not_open(kc, host):
+    msg_id = kc.execute("printf '\\377\\376' > blob.bin; vim blob.bin; echo status=$?")
+    host.edited(host.next_edit()["edit"], "failed", "not UTF-8 text")
+    messages = collect(kc, msg_id)
+    assert stream_text(messages) == "status=1\n"
+    assert stream_text(messages, "stderr") == "vim: blob.bin: not UTF-8 text\n"
+
+
+def test_interrupt_ends_a_waiting_nano(kernel, host):
+    km, kc = kernel
+    msg_id = kc.execute("nano waiting.txt")
+    host.edited(host.next_edit()["edit"], "opened")
+    km.interrupt_kernel()
+    reply = shell_reply(kc, msg_id, timeout=10)["content"]
+    assert reply["status"] == "error" and reply["ename"] == "Interrupted"
+    collect(kc, msg_id)
+    assert run_ok(kc, "echo still-here") == "still-here\n"
