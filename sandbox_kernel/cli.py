@@ -29,6 +29,7 @@ class _HostWriter:
     def __init__(self, fd: int) -> None:
         self.fd = fd
         self.broken = False
+        self.screen = "terminal" if os.isatty(fd) else None
 
     def write(self, data: bytes) -> None:
         if self.broken:

@@ -101,7 +101,9 @@ class CancelToken:
 
 
 class OutputSink(Protocol):
-    """Where an engine writes stdout or stderr. Thread-safe, never blocks, never raises."""
+    """Where an engine writes stdout or stderr. Thread-safe, never blocks, never raises.
+    Optional: ``screen``, "notebook" or "terminal" when a person reads what is written
+    (``ls`` writes columns there; ``clear`` clears it)."""
 
     def write(self, data: bytes) -> None: ...
 

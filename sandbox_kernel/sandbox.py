@@ -42,6 +42,10 @@ class LimitedSink:
         self.truncated = False
         self._lock = threading.Lock()
 
+    @property
+    def screen(self) -> str | None:
+        return getattr(self.sink, "screen", None)
+
     def take(self, size: int) -> bool:
         """Count ``size`` bytes of output that goes elsewhere (rich output): True when it fits,
         else the truncation notice is given once and False."""
@@ -116,6 +120,10 @@ class Sandbox:
         self._closed = False
         #: The running run's ``Streams.display`` (None outside runs); the `display` command uses it.
         self.current_display: DisplayFunc | None = None
+        #: The frontend's file editors (``await editors.edit(path)`` -> None once the editor was
+        #: closed, else why it could not open; ``editors.available()``), set by the kernel when
+        #: it has a JupyterLab panel to ask; None elsewhere. `nano FILE` uses it.
+        self.editors: Any = None
         #: when the running cell's wall time started (after its engine's set-up), else None
         self.clock_started: float | None = None
 

@@ -121,6 +121,14 @@ class OutputStream:
     async def write(self, data: bytes) -> None:
         raise NotImplementedError
 
+    def screen(self) -> str | None:
+        """Who reads this stream as it is written: "notebook" (a cell's output), "terminal",
+        or None (a file, a pipe, a capture); what isatty() means here."""
+        return None
+
+    def isatty(self) -> bool:
+        return self.screen() is not None
+
     async def flush(self) -> None:
         pass
 
@@ -216,6 +224,9 @@ class SinkOutput(OutputStream):
 
     async def write(self, data: bytes) -> None:
         self.sink.write(data)
+
+    def screen(self) -> str | None:
+        return getattr(self.sink, "screen", None)
 
 
 class Pipe:

@@ -63,7 +63,17 @@ export class SandboxFileEditor extends MainAreaWidget<CodeEditorWrapper> {
     super.dispose();
   }
 
-  async save(): Promise<void> {
+  /** Resolves once no save is under way (a tab closed while saving still writes it all). */
+  async settled(): Promise<void> {
+    await this._saving;
+  }
+
+  save(): Promise<void> {
+    this._saving = this._saving.then(() => this._save());
+    return this._saving;
+  }
+
+  private async _save(): Promise<void> {
     const text = this.content.model.sharedModel.getSource();
     try {
       this._setState('saving…');
@@ -124,6 +134,7 @@ export class SandboxFileEditor extends MainAreaWidget<CodeEditorWrapper> {
   }
 
   private _saved: string;
+  private _saving: Promise<void> = Promise.resolve();
   private _state = new Widget();
 }
 
@@ -131,15 +142,15 @@ export class SandboxFileEditor extends MainAreaWidget<CodeEditorWrapper> {
 export async function loadText(connection: VfsConnection, path: string): Promise<string> {
   const info = await connection.stat(path);
   if (info.type === 'dir') {
-    throw new VfsError('EISDIR', `${path} is a folder`);
+    throw new VfsError('EISDIR', 'it is a folder');
   }
   if (info.size > MAX_EDIT_SIZE) {
-    throw new VfsError('EFBIG', `${path} is too large to edit (${info.size} bytes); download it instead`);
+    throw new VfsError('EFBIG', `too large to edit (${info.size} bytes); download it instead`);
   }
   const data = await connection.readAll(path);
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(data);
   } catch {
-    throw new VfsError('EILSEQ', `${path} is not UTF-8 text; download it instead`);
+    throw new VfsError('EILSEQ', 'not UTF-8 text; download it instead');
   }
 }

@@ -21,7 +21,7 @@ import { loadText, SandboxFileEditor } from './editor';
 import { followCellLanguages } from './highlight';
 import { SandboxTerminal } from './terminal';
 import { describe, SandboxFilesPanel } from './panel';
-import { VfsConnection, VfsError } from './vfs';
+import { IEditRequest, VfsConnection, VfsError } from './vfs';
 
 import '../style/index.css';
 
@@ -63,19 +63,37 @@ const plugin: JupyterFrontEndPlugin<void> = {
     const connections = new WeakMap<Kernel.IKernelConnection, VfsConnection>();
     const autoOpened = new WeakSet<Kernel.IKernelConnection>();
 
-    const openFile = async (connection: VfsConnection, path: string): Promise<void> => {
+    /** The editor tab of `path` (an existing one, else a new one); throws when it cannot be edited. */
+    const openEditor = async (
+      connection: VfsConnection,
+      path: string,
+      allowNew = false
+    ): Promise<SandboxFileEditor> => {
       const existing = editors.find(e => e.connection === connection && e.path === path);
       if (existing) {
         app.shell.activateById(existing.id);
-        return;
+        return existing;
       }
+      let text = '';
       try {
-        const text = await loadText(connection, path);
-        const editor = new SandboxFileEditor(connection, path, text, panel.label, editorServices);
-        editor.id = `sandbox-file-${Private.counter++}`;
-        void editors.add(editor);
-        app.shell.add(editor, 'main');
-        app.shell.activateById(editor.id);
+        text = await loadText(connection, path);
+      } catch (error) {
+        // `nano new.txt` edits a file that does not exist yet: saving creates it
+        if (!(allowNew && error instanceof VfsError && error.code === 'ENOENT')) {
+          throw error;
+        }
+      }
+      const editor = new SandboxFileEditor(connection, path, text, panel.label, editorServices);
+      editor.id = `sandbox-file-${Private.counter++}`;
+      void editors.add(editor);
+      app.shell.add(editor, 'main');
+      app.shell.activateById(editor.id);
+      return editor;
+    };
+
+    const openFile = async (connection: VfsConnection, path: string): Promise<void> => {
+      try {
+        await openEditor(connection, path);
       } catch (error) {
         const binary = error instanceof VfsError && (error.code === 'EILSEQ' || error.code === 'EFBIG');
         const answer = await showDialog({
@@ -107,10 +125,31 @@ const plugin: JupyterFrontEndPlugin<void> = {
     let panelAdded = false;
 
     // ---------------------------------------------------------------- following the kernel
+    // `nano FILE` in a cell: the file opens here, and the cell goes on once its tab is closed
+    const editOnRequest = async (connection: VfsConnection, request: IEditRequest): Promise<void> => {
+      const answer = (state: 'opened' | 'closed' | 'failed', message = '') =>
+        connection.edited(request.edit, state, message).catch(() => undefined);
+      let editor: SandboxFileEditor;
+      try {
+        editor = await openEditor(connection, request.path, true);
+      } catch (error) {
+        await answer('failed', error instanceof Error ? error.message : String(error));
+        return;
+      }
+      editor.disposed.connect(async () => {
+        await editor.settled();
+        await answer('closed');
+      });
+      await answer('opened');
+    };
+
     const connectionFor = (kernel: Kernel.IKernelConnection): VfsConnection => {
       let connection = connections.get(kernel);
       if (!connection || connection.isDisposed) {
-        connection = new VfsConnection(kernel);
+        const created = new VfsConnection(kernel);
+        created.editRequested.connect((_, request) => void editOnRequest(created, request));
+        void created.connect().catch(() => undefined); // open now: `nano` needs it before any listing
+        connection = created;
         connections.set(kernel, connection);
       }
       return connection;

@@ -70,6 +70,12 @@ export interface IChange {
   kind: 'created' | 'modified' | 'deleted';
 }
 
+/** A cell ran `nano PATH` (or edit, vi, vim): open PATH and answer with `edited`. */
+export interface IEditRequest {
+  edit: string;
+  path: string;
+}
+
 /** A failed request: `code` is the errno name the kernel sent (ENOENT, ENOSPC, ...). */
 export class VfsError extends Error {
   constructor(
@@ -100,6 +106,21 @@ export class VfsConnection {
   /** Batched change events pushed by the kernel (after `watch`). */
   get changed(): ISignal<this, IChange[]> {
     return this._changed;
+  }
+
+  /** The kernel asks for an editor (a cell runs `nano FILE`); answer with `edited`. */
+  get editRequested(): ISignal<this, IEditRequest> {
+    return this._editRequested;
+  }
+
+  /** Tell the kernel how an edit goes: `opened`, then `closed`; or `failed` with why. */
+  async edited(edit: string, state: 'opened' | 'closed' | 'failed', message = ''): Promise<void> {
+    await this.request('edited', { edit, state, message });
+  }
+
+  /** Open the comm now (the kernel only asks comms that are open for editors). */
+  async connect(): Promise<void> {
+    await this._open();
   }
 
   /** Emitted after a restart gave the kernel a fresh sandbox (all listings are stale). */
@@ -275,6 +296,8 @@ export class VfsConnection {
           resolve(comm);
         } else if (data && data.event === 'changed') {
           this._changed.emit(data.changes as IChange[]);
+        } else if (data && data.event === 'edit' && typeof data.path === 'string') {
+          this._editRequested.emit({ edit: String(data.edit), path: data.path });
         } else if (data && data.id !== undefined && data.id !== null) {
           const encoded = data[BASE64_FIELD];
           const buffers = Array.isArray(encoded) ? encoded.map(fromBase64) : msg.buffers || [];
@@ -291,7 +314,8 @@ export class VfsConnection {
           reject(new VfsError('EIO', 'the kernel closed the sandbox.vfs comm'));
         }
       };
-      comm.open({ encoding });
+      // this comm hosts editors for `nano FILE` (see docs/comm-protocol.md)
+      comm.open({ encoding, editor: true });
     });
   }
 
@@ -338,6 +362,7 @@ export class VfsConnection {
       this._restarted = true;
     } else if (this._restarted && status === 'idle') {
       this._restarted = false;
+      void this._open().catch(() => undefined); // the new sandbox's comm (editors, change events)
       this._reset.emit();
     }
   }
@@ -351,6 +376,7 @@ export class VfsConnection {
   private _restarted = false;
   private _changed = new Signal<this, IChange[]>(this);
   private _reset = new Signal<this, void>(this);
+  private _editRequested = new Signal<this, IEditRequest>(this);
 }
 
 /** Join a directory and a name into an absolute VFS path. */

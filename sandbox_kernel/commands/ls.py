@@ -99,7 +99,7 @@ class Entry:
 
 
 class Options:
-    def __init__(self, opts: list[tuple[str, str | None]], env: dict) -> None:
+    def __init__(self, opts: list[tuple[str, str | None]], env: dict, tty: bool = False) -> None:
         self.all = self.almost_all = self.directory = self.recursive = False
         self.owner = self.group = True
         self.long = False
@@ -108,11 +108,12 @@ class Options:
         self.reverse = False
         self.sort = "name"
         self.time_field = "mtime"
-        self.format = "one"
+        # GNU ls on a terminal (here also the notebook): columns, names quoted for the shell
+        self.format = "columns" if tty else "one"
         self.deref = self.deref_cmdline = False
         self.dirs_first = False
         self.time_style = "locale"
-        self.quoting = "literal"  # output is never a terminal, where GNU would shell-escape
+        self.quoting = "shell-escape" if tty else "literal"
         self.width = 80
         self.tabsize = 8
         explicit_format = None
@@ -373,8 +374,18 @@ class Lister:
             return name
         return quote(name, self.opts.quoting, self.utf8)
 
-    def _display_name(self, e: Entry) -> str:
+    def _quote_padding(self, entries: list[Entry]) -> bool:
+        """GNU's align_variable_outer_quotes: in columns or long format with shell
+        quoting, when some names of a block are quoted the others get a space to line up."""
+        if self.opts.quoting not in ("shell", "shell-escape") or not (
+                self.opts.long or self.opts.format in ("columns", "across") and self.opts.width):
+            return False
+        return any(self._quoted(e.name)[:1] in ("'", '"', "$") for e in entries)
+
+    def _display_name(self, e: Entry, pad_quotes: bool = False) -> str:
         text = self._quoted(e.name)
+        if pad_quotes and text[:1] not in ("'", '"', "$"):
+            text = " " + text
         if e.st is None:
             return text
         if self.opts.long and e.target is not None and st.S_ISLNK(e.st.st_mode):
@@ -410,6 +421,7 @@ class Lister:
         w_group = max((len(r[2]) for r in rows), default=0)
         w_size = max((len(r[3]) for r in rows), default=0)
         prefixes = self._prefix_columns(entries)
+        pad_quotes = self._quote_padding(entries)
         for e, prefix in zip(entries, prefixes):
             s = e.st
             if s is None:
@@ -421,11 +433,12 @@ class Lister:
                 parts.append(self._group(s.st_gid).ljust(w_group))
             parts.append(self._size_text(e).rjust(w_size))
             parts.append(self._date_text(s))
-            parts.append(self._display_name(e))
+            parts.append(self._display_name(e, pad_quotes))
             self.out.append(prefix + " ".join(parts) + "\n")
 
     def format_short(self, entries: list[Entry]) -> None:
-        names = [p + self._display_name(e) for e, p in zip(entries, self._prefix_columns(entries))]
+        pad_quotes = self._quote_padding(entries)
+        names = [p + self._display_name(e, pad_quotes) for e, p in zip(entries, self._prefix_columns(entries))]
         fmt = self.opts.format
         if fmt == "one" or not names:
             self.out.extend(n + "\n" for n in names)
@@ -567,7 +580,7 @@ async def ls(ctx: CommandContext) -> int:
     elif ctx.name == "vdir":
         args = ["-l"] + args
     opts_list, operands = getopt(args, "aAbcCdFgGhHiLlmnNopqQrRsStT:uUvw:xX1", LONG)
-    opts = Options(opts_list, ctx.env)
+    opts = Options(opts_list, ctx.env, ctx.stdout.isatty())
     lister = Lister(ctx, opts)
     explicit = bool(operands)
     operands = operands or ["."]

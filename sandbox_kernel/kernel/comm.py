@@ -22,6 +22,7 @@ import time
 from typing import Any, Callable
 
 from ..vfs import FSError, VFS, export_tar, import_tar, normpath
+from .editors import EditorHosts
 
 #: 2 added the base64 encoding; every version 1 message means the same in version 2
 PROTOCOL_VERSION = 2
@@ -102,9 +103,11 @@ class VfsRequestHandler:
     """Answers protocol requests against one VFS. ``emit(data, buffers)`` sends pushed events."""
 
     def __init__(self, fs: VFS, emit: Callable[[dict, list[bytes]], None] | None = None,
-                 watchers: set | None = None) -> None:
+                 watchers: set | None = None, editors: EditorHosts | None = None) -> None:
         self.fs = fs
         self.emit = emit
+        #: the kernel's editor hosts, whose `edit` events the `edited` requests answer
+        self.editors = editors
         #: the watching handlers of this kernel (shared by its comms), for MAX_WATCHERS
         self.watchers: set = watchers if watchers is not None else set()
         self.watching = False
@@ -315,6 +318,13 @@ class VfsRequestHandler:
     def op_usage(self, req, buffers):
         return self.fs.usage(), []
 
+    def op_edited(self, req, buffers):
+        edit_id = _field(req, "edit", str)
+        state = _field(req, "state", str, check=lambda v: v in ("opened", "closed", "failed"))
+        message = _field(req, "message", str, "")[:1000]
+        known = self.editors is not None and self.editors.report(edit_id, state, message)
+        return {"edit": edit_id, "known": known}, []
+
     # ----------------------------------------------------------------- change events
     def _on_change(self, path: str, kind: str) -> None:
         """A VFS listener: called on whichever thread changed the file."""
@@ -389,20 +399,26 @@ def encode_payload(data: dict, buffers: list[bytes], encoding: str) -> tuple[dic
     return data | {BASE64_FIELD: [base64.b64encode(b).decode("ascii") for b in buffers]}, []
 
 
-def register_vfs_comm(comm_manager, get_fs: Callable[[], VFS]) -> None:
+def register_vfs_comm(comm_manager, get_fs: Callable[[], VFS], editors: EditorHosts | None = None) -> None:
     """Register the ``sandbox.vfs`` target on an ipykernel CommManager. ``get_fs`` returns
-    the current sandbox's VFS (it changes on kernel restart / %load)."""
+    the current sandbox's VFS (it changes on kernel restart / %load). A comm opened with
+    ``{"editor": true}`` becomes one of ``editors`` until it closes."""
 
     watchers: set = set()
 
     def on_open(comm, open_msg) -> None:
-        encoding = requested_encoding(open_msg.get("content", {}).get("data"))
+        open_data = open_msg.get("content", {}).get("data")
+        encoding = requested_encoding(open_data)
 
         def send(data: dict, buffers: list[bytes]) -> None:
             data, buffers = encode_payload(data, buffers, encoding)
             comm.send(data, buffers=buffers or None)
 
-        handler = VfsRequestHandler(get_fs(), emit=send, watchers=watchers)
+        def send_event(event: dict) -> None:
+            send(event, [])
+
+        hosts_editor = editors is not None and isinstance(open_data, dict) and open_data.get("editor") is True
+        handler = VfsRequestHandler(get_fs(), emit=send, watchers=watchers, editors=editors)
 
         def on_msg(msg) -> None:
             content = msg.get("content", {})
@@ -411,11 +427,15 @@ def register_vfs_comm(comm_manager, get_fs: Callable[[], VFS]) -> None:
 
         def on_close(msg) -> None:
             handler.close()
+            if editors is not None:
+                editors.detach(send_event)
 
         comm.on_msg(on_msg)
         comm.on_close(on_close)
         comm.send({"event": "open", "protocol_version": PROTOCOL_VERSION, "target": TARGET_NAME,
-                   "encoding": encoding, "encodings": list(ENCODINGS),
+                   "encoding": encoding, "encodings": list(ENCODINGS), "editor": hosts_editor,
                    "ops": sorted(n[3:] for n in dir(VfsRequestHandler) if n.startswith("op_"))})
+        if hosts_editor:
+            editors.attach(send_event)  # type: ignore[union-attr]
 
     comm_manager.register_target(TARGET_NAME, on_open)

@@ -30,6 +30,7 @@ from ..shell.complete import Completer
 from . import magics
 from .cells import CellOutcome, CellRunner
 from .comm import register_vfs_comm
+from .editors import EditorHosts
 from .host_files import HostFiles
 from .relay import DisplayHook, StreamRelay, safe_output
 from .terminal import register_terminal_comm
@@ -76,7 +77,10 @@ class SandboxKernel(Kernel):
         self.comm_manager = CommManager(parent=self, kernel=self)
         for msg_type in ("comm_open", "comm_msg", "comm_close"):
             self.shell_handlers[msg_type] = getattr(self.comm_manager, msg_type)
-        register_vfs_comm(self.comm_manager, lambda: self.sandbox.fs)
+        #: the frontends' editors that `nano FILE` / `edit FILE` open files in
+        self.editors = EditorHosts()
+        self.sandbox.editors = self.editors
+        register_vfs_comm(self.comm_manager, lambda: self.sandbox.fs, self.editors)
         register_terminal_comm(self.comm_manager, lambda: self.sandbox)
         try:
             import comm as comm_package

@@ -7,7 +7,7 @@ import re
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, ClassVar
 
 from .sanitize import passive_bundle, safe_display_id
 
@@ -142,6 +142,8 @@ class RelaySink:
 
     relay: StreamRelay
     name: str
+    #: what is written here is shown in the notebook, below the cell
+    screen: ClassVar[str] = "notebook"
 
     def write(self, data: bytes) -> None:
         self.relay.write(self.name, data)

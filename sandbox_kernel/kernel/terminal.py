@@ -89,6 +89,8 @@ class LineEditor:
 class TerminalOutput:
     """An OutputSink that sends UTF-8 text to the terminal, newlines as CR LF (any thread)."""
 
+    screen = "terminal"
+
     def __init__(self, session: "TerminalSession") -> None:
         self.session = session
         self.decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")

@@ -10,6 +10,8 @@
 the given client's connection info, so they never steal the messages of the client that runs
 cells. ``encoding="base64"`` sends and receives payloads as base64 in the JSON, as a client behind
 a relay that drops binary frames must (over the kernel's own sockets binary always works).
+``editor=True`` makes the client an editor host, as the JupyterLab panel is: ``next_edit()``
+returns the kernel's next ``edit`` event (a cell ran ``nano FILE``), ``edited(...)`` answers it.
 See docs/comm-protocol.md.
 """
 from __future__ import annotations
@@ -36,7 +38,8 @@ class VfsError(OSError):
 
 
 class AsyncVfsClient:
-    def __init__(self, kernel_client, timeout: float = 60.0, encoding: str = "binary") -> None:
+    def __init__(self, kernel_client, timeout: float = 60.0, encoding: str = "binary",
+                 editor: bool = False) -> None:
         from jupyter_client.asynchronous import AsyncKernelClient
 
         if encoding not in ENCODINGS:
@@ -49,6 +52,7 @@ class AsyncVfsClient:
         self.timeout = timeout
         self.comm_id = uuid.uuid4().hex
         self.encoding = encoding
+        self.editor = editor
         self.protocol_version: int | None = None
         self._watchers: list[Callable[[list[dict]], None]] = []
         self._opened = False
@@ -59,7 +63,7 @@ class AsyncVfsClient:
         self._kc.start_channels(shell=True, iopub=True, stdin=False, hb=False, control=False)
         await asyncio.sleep(0.05)  # let the iopub subscription settle before the kernel answers
         msg = self._kc.session.msg("comm_open", {"comm_id": self.comm_id, "target_name": TARGET_NAME,
-                                                 "data": {"encoding": self.encoding}})
+                                                 "data": {"encoding": self.encoding, "editor": self.editor}})
         self._kc.shell_channel.send(msg)
         data, _ = await self._next(lambda d: d.get("event") == "open")
         self.protocol_version = data.get("protocol_version")
@@ -195,6 +199,14 @@ class AsyncVfsClient:
         self._watchers.append(callback)
         await self.request("watch")
 
+    async def next_edit(self) -> dict:
+        """The kernel's next ``{"event": "edit", "edit", "path"}`` (an ``editor=True`` client)."""
+        return (await self._next(lambda d: d.get("event") == "edit", "an edit"))[0]
+
+    async def edited(self, edit: str, state: str, message: str = "") -> None:
+        """Answer an edit: ``opened``, then ``closed``; or ``failed`` with a message."""
+        await self.request("edited", edit=edit, state=state, message=message)
+
     async def poll_events(self, seconds: float) -> None:
         """Receive pushed change events for ``seconds``."""
         try:
@@ -206,9 +218,10 @@ class AsyncVfsClient:
 class VfsClient:
     """Blocking wrapper of AsyncVfsClient (runs it on a private event loop)."""
 
-    def __init__(self, kernel_client, timeout: float = 60.0, encoding: str = "binary") -> None:
+    def __init__(self, kernel_client, timeout: float = 60.0, encoding: str = "binary",
+                 editor: bool = False) -> None:
         self._loop = asyncio.new_event_loop()
-        self._client = AsyncVfsClient(kernel_client, timeout, encoding)
+        self._client = AsyncVfsClient(kernel_client, timeout, encoding, editor)
 
     def _run(self, coro):
         return self._loop.run_until_complete(coro)

@@ -5,7 +5,7 @@ import asyncio
 
 import pytest
 
-from .helpers import DirectRunner, new_fs, run_cmd, run_cmd_bytes
+from .helpers import DirectRunner, assert_like_gnu, new_fs, run_cmd, run_cmd_bytes
 
 
 @pytest.fixture
@@ -99,6 +99,15 @@ def test_ls_columns_match_gnu_layout(lsfs):
     out, _, _ = run_cmd(["ls", "-C", "-w", "30"], fs=lsfs)
     assert out.splitlines()[0] == "alpha\t kappa\t  sigma"
     assert out.splitlines()[-1] == "iota\t rho"
+
+
+@pytest.mark.parametrize("args", [["-C", "--quoting-style=shell-escape"], ["-x", "--quoting-style=shell"],
+                                  ["-l", "-go", "--time-style=+", "--quoting-style=shell-escape"],
+                                  ["-m", "--quoting-style=shell"], ["-C", "--quoting-style=literal"]])
+def test_ls_lines_up_unquoted_names_after_quoted_ones_like_gnu(args):
+    # align_variable_outer_quotes: the space a quote takes is given to the other names
+    files = {"a b": "", "it's": "x", **{f"file{i}.txt": "" for i in range(12)}}
+    assert_like_gnu(["ls", *args], files)
 
 
 def test_ls_commas_wrap(lsfs):

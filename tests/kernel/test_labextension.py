@@ -89,6 +89,12 @@ def lab(tmp_path_factory, jupyter_data_dir):
     ])
     term.metadata["kernelspec"] = nb.metadata["kernelspec"]
     nbformat.write(term, root / "term.ipynb")
+    teach = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell("nano notes.txt; echo nano-status=$?"),
+        nbformat.v4.new_code_cell("cat notes.txt; echo end-of-notes"),
+    ])
+    teach.metadata["kernelspec"] = nb.metadata["kernelspec"]
+    nbformat.write(teach, root / "teach.ipynb")
     other = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("1 + 1")])
     other.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nbformat.write(other, root / "other.ipynb")
@@ -337,6 +343,42 @@ def test_sandbox_terminal(lab):
         page.until(lambda: "the shell exited (status 0)" in screen())
     except Exception:
         report_failure(driver, screenshot, root / "lab.log")
+        raise
+    finally:
+        driver.quit()
+
+
+@pytest.mark.browser
+@pytest.mark.timeout(150)
+def test_nano_in_a_cell_opens_the_editor_and_waits_for_it(lab):
+    """`nano notes.txt` (a file that does not exist yet) opens an editor tab; the cell runs until
+    the tab is saved and closed, then the shell sees what was saved."""
+    from selenium.webdriver.common.keys import Keys
+
+    url, token, root = lab
+    driver = chrome("1280,800")
+    page = LabPage(driver)
+    css, until = page.css, page.until
+    try:
+        page.open(url, token, "teach.ipynb")
+        until(lambda: css("#sandbox-files .jp-SandboxFiles-tree:not([hidden])"))
+        page.run_cell(0, "teach.ipynb")
+        until(lambda: css('.jp-SandboxFileEditor[data-path="/workspace/notes.txt"] .cm-content'))
+        content = css('.jp-SandboxFileEditor[data-path="/workspace/notes.txt"] .cm-content')[0]
+        content.click()
+        content.send_keys("typed in the editor")
+        assert not any("nano-status" in o for o in page.outputs())  # the cell still waits
+        content.send_keys(Keys.CONTROL, "s")
+        until(lambda: css(".jp-SandboxFileEditor .jp-SandboxFileEditor-state")[0].text == "saved")
+        tab = [t for t in css(".lm-DockPanel-tabBar .lm-TabBar-tab") if t.text.strip() == "notes.txt"][0]
+        tab.find_element("css selector", ".lm-TabBar-tabCloseIcon").click()
+        assert page.wait_output("nano-status").strip() == "nano-status=0"
+        until(page.idle)
+        page.run_cell(1, "teach.ipynb")
+        # as saved: the editor adds no newline at the end
+        assert page.wait_output("end-of-notes").strip() == "typed in the editorend-of-notes"
+    except Exception:
+        report_failure(driver, ROOT / "build" / "nano.png", root / "lab.log")
         raise
     finally:
         driver.quit()
