@@ -1,14 +1,12 @@
 """The sandbox.terminal comm: the line discipline alone, then through a real kernel."""
-import re
+import os
 import time
-import uuid
 
 import pytest
 
-from kernelclient import run_ok
+from kernelclient import TerminalComm as Terminal
+from kernelclient import run_ok, start_kernel
 from sandbox_kernel.kernel.terminal import LineEditor
-
-ANSI = re.compile(r"\x1b\[[0-9;?]*[@-~]")
 
 
 # ----------------------------------------------------------------- LineEditor
@@ -34,62 +32,6 @@ def test_line_editor_keys():
 
 
 # ----------------------------------------------------------------- through a kernel
-class Terminal:
-    """A sandbox.terminal comm opened by hand on the test's kernel client."""
-
-    def __init__(self, kc, cols=80, rows=24):
-        self.kc = kc
-        self.comm_id = uuid.uuid4().hex
-        self.screen = ""
-        self.exit_status = None
-        kc.shell_channel.send(kc.session.msg("comm_open", {"comm_id": self.comm_id, "target_name": "sandbox.terminal",
-                                                           "data": {"cols": cols, "rows": rows}}))
-
-    def send(self, keys: str) -> None:
-        self.kc.shell_channel.send(self.kc.session.msg("comm_msg", {"comm_id": self.comm_id,
-                                                                    "data": {"type": "input", "data": keys}}))
-
-    def resize(self, cols, rows) -> None:
-        self.kc.shell_channel.send(self.kc.session.msg("comm_msg", {"comm_id": self.comm_id, "data": {
-            "type": "resize", "cols": cols, "rows": rows}}))
-
-    def text(self) -> str:
-        """The lines as a terminal shows them: a carriage return starts the line over (the
-        editor redraws prompt and line after every edit)."""
-        lines = ANSI.sub("", self.screen).split("\n")
-        return "\n".join(line.rstrip("\r").rsplit("\r", 1)[-1] for line in lines)
-
-    def wait_for(self, condition, timeout=30) -> str:
-        check = (lambda t: condition in t) if isinstance(condition, str) else condition
-        deadline = time.monotonic() + timeout
-        while not check(self.text()):
-            if time.monotonic() > deadline:
-                raise AssertionError(f"not in the terminal within {timeout} s:\n{self.text()[-2000:]}")
-            try:
-                msg = self.kc.get_iopub_msg(timeout=0.2)
-            except Exception:
-                continue
-            if msg["msg_type"] == "comm_msg" and msg["content"]["comm_id"] == self.comm_id:
-                data = msg["content"]["data"]
-                if data.get("type") == "output":
-                    self.screen += data["data"]
-                elif data.get("type") == "exit":
-                    self.exit_status = data["status"]
-        return self.text()
-
-    def prompts(self) -> int:
-        return self.text().count("user@sandbox:")
-
-    def run(self, keys: str, timeout=30) -> str:
-        """Type ``keys`` (ending in Enter), wait for the next prompt; the text since this command."""
-        before, start = self.prompts(), len(self.text())
-        self.send(keys)
-        return self.wait_for(lambda t: t.count("user@sandbox:") > before, timeout)[start:]
-
-    def close(self) -> None:
-        self.kc.shell_channel.send(self.kc.session.msg("comm_close", {"comm_id": self.comm_id, "data": {}}))
-
-
 @pytest.fixture
 def term(kernel):
     t = Terminal(kernel[1])
@@ -149,3 +91,24 @@ def test_exit_status_and_output_limit(kernel):
         assert t.exit_status == 3
     finally:
         t.close()
+
+
+def test_vm_terminal_without_qemu_says_why(jupyter_kernels, tmp_path):
+    """No QEMU on the kernel's PATH: the VM terminal explains and exits 1 (the VM tests cover
+    the shell itself, tests/vm/test_terminal_vm.py)."""
+    env = {**os.environ, "PATH": str(tmp_path)}
+    with start_kernel("sandbox", env=env) as (_, kc):
+        t = Terminal(kc, shell="vm")
+        try:
+            text = t.wait_for(lambda _: t.exit_status is not None)
+            assert "sandbox VM terminal: qemu-system-x86_64 is not installed" in text and t.exit_status == 1
+            t.send("ignored\r")  # keys after the end go nowhere, and break nothing
+            assert run_ok(kc, "echo alive") == "alive\n"
+        finally:
+            t.close()
+
+
+def test_unknown_shell_is_refused(kernel):
+    t = Terminal(kernel[1], shell="csh")
+    text = t.wait_for(lambda _: t.exit_status is not None)
+    assert "unknown shell 'csh' (sh, vm)" in text and t.exit_status == 2
