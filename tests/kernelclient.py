@@ -36,6 +36,7 @@ def collect(kc, msg_id, timeout=30, on_message=None):
         except Empty:
             continue
         if msg["parent_header"].get("msg_id") != msg_id:
+            TerminalComm.route(msg)  # an open terminal's output is not lost while a cell runs
             continue
         if on_message:
             on_message(msg)
@@ -172,14 +173,19 @@ class TerminalComm:
                 msg = self.kc.get_iopub_msg(timeout=0.2)
             except Exception:
                 continue
-            terminal = TerminalComm.by_id.get(msg["content"].get("comm_id", "")) if msg["msg_type"] == "comm_msg" else None
-            if terminal is not None:
-                data = msg["content"]["data"]
-                if data.get("type") == "output":
-                    terminal.screen += data["data"]
-                elif data.get("type") == "exit":
-                    terminal.exit_status = data["status"]
+            TerminalComm.route(msg)
         return self.text()
+
+    @staticmethod
+    def route(msg) -> None:
+        """Give an IOPub message to the open terminal it is for, if any."""
+        terminal = TerminalComm.by_id.get(msg["content"].get("comm_id", "")) if msg["msg_type"] == "comm_msg" else None
+        if terminal is not None:
+            data = msg["content"]["data"]
+            if data.get("type") == "output":
+                terminal.screen += data["data"]
+            elif data.get("type") == "exit":
+                terminal.exit_status = data["status"]
 
     def prompts(self) -> int:
         return self.text().count(self.prompt)

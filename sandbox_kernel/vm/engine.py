@@ -459,6 +459,9 @@ class VmEngine:
     async def machine_lost(self, machine: Machine, error: Exception, progress: Callable[[str], None]) -> None:
         """The agent's connection ended, or the agent sent what the protocol forbids, while a
         command ran: say why and kill the VM (the next use starts a new one)."""
+        if self.machine is not machine and not isinstance(error, P.MalformedReply):
+            progress("vm: the VM was stopped")  # %vm stop or restart while a terminal ran
+            return
         if isinstance(error, P.MalformedReply):
             self._notice = MALFORMED_NOTICE
             machine.kill()

@@ -117,6 +117,8 @@ class VmTerminal:
 
     async def close(self) -> None:
         """End the shell and everything it started (SIGHUP, then SIGKILL), sync out, wait."""
+        if self.execution is None and not self.status.done():  # never started
+            self.status.set_result(1)
         if self.closing or self.execution is None:
             await self.wait()
             return

@@ -86,6 +86,11 @@ def test_vm_terminal_exit_status_and_a_second_terminal(vm_kernel):
         first.wait_for(lambda _: first.exit_status is not None, timeout=60)
         assert first.exit_status == 7
         assert "still-here" in run(second, "echo still-here")
+        # the VM stopped from the notebook: the terminal says so and ends
+        assert run_ok(kc, "%vm stop") == "vm: stopped\n"
+        second.wait_for(lambda _: second.exit_status is not None, timeout=60)
+        assert "vm: the VM was stopped" in second.text() and second.exit_status == 1
+        assert "vm: not running\n" in run_ok(kc, "%vm status")  # no crash reported
     finally:
         first.close()
         second.close()
