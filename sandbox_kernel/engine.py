@@ -125,11 +125,31 @@ class Streams:
     display: DisplayFunc | None = None
 
 
+class TerminalError(Exception):
+    """A terminal could not be opened (no VM image, no QEMU, set-up failed); the message says why."""
+
+
+class Terminal(Protocol):
+    """A shell on a pseudo-terminal from an engine's ``open_terminal(rows, cols, on_output,
+    progress)``: keys in with ``write`` (raw bytes, the guest's line discipline edits), the
+    output to ``on_output(bytes)``; ``wait`` gives the exit status, ``close`` ends the shell
+    and everything it started."""
+
+    def write(self, data: bytes) -> None: ...
+
+    async def resize(self, rows: int, cols: int) -> None: ...
+
+    async def wait(self) -> int: ...
+
+    async def close(self) -> None: ...
+
+
 class Engine(Protocol):
     """Optional: ``async prepare(cell, streams, limits, args) -> RunResult | None``, awaited before the cell's
     wall time starts (set-up that is not the cell's: the VM's image build and boot); a
     RunResult ends the run there. Engines whose cell magic takes options accept them as
-    ``run(cell, streams, limits, args)``."""
+    ``run(cell, streams, limits, args)``. Engines with a real terminal (the VM) offer
+    ``async open_terminal(rows, cols, on_output, progress) -> Terminal`` (TerminalError)."""
 
     name: str
 

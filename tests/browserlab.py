@@ -271,3 +271,16 @@ class LabPage:
             for (const type of ['dragenter', 'dragover', 'drop'])
                 tree.dispatchEvent(new DragEvent(type, {dataTransfer: transfer, bubbles: true, cancelable: true}));
         """, size, name)
+
+    # ---------------------------------------------------------------- the Sandbox terminals
+    def terminal_screen(self) -> str:
+        """The text of the visible Sandbox terminal's rows."""
+        rows = self.css(".jp-SandboxTerminal:not(.lm-mod-hidden) .xterm-rows")
+        return rows[-1].text if rows else ""
+
+    def terminal_keys(self, *keys) -> None:
+        self.css(".jp-SandboxTerminal:not(.lm-mod-hidden) .xterm-helper-textarea")[-1].send_keys(*keys)
+
+    def close_tab(self, label: str) -> None:
+        tab = [t for t in self.css(".lm-DockPanel-tabBar .lm-TabBar-tab") if label in t.text][0]
+        tab.find_element("css selector", ".lm-TabBar-tabCloseIcon").click()

@@ -1,10 +1,14 @@
 """Driving a real kernel subprocess with jupyter_client: the one set of helpers every
 kernel-level test uses (fixtures over them are in tests/conftest.py)."""
+import re
 import time
+import uuid
 from contextlib import contextmanager
 from queue import Empty
 
 from jupyter_client.manager import start_new_kernel
+
+ANSI = re.compile(r"\x1b\[[0-9;?]*[@-~]")
 
 
 @contextmanager
@@ -32,6 +36,7 @@ def collect(kc, msg_id, timeout=30, on_message=None):
         except Empty:
             continue
         if msg["parent_header"].get("msg_id") != msg_id:
+            TerminalComm.route(msg)  # an open terminal's output is not lost while a cell runs
             continue
         if on_message:
             on_message(msg)
@@ -125,3 +130,72 @@ def interrupt_after_output(km, kc, code, marker_seen=None, timeout=15, wait_for=
     elapsed = time.monotonic() - started
     messages += collect(kc, msg_id, timeout)
     return reply["content"], messages, elapsed
+
+
+class TerminalComm:
+    """A sandbox.terminal comm opened by hand on a kernel client: ``shell`` "sh" (the emulated
+    shell, prompt ``user@sandbox:``) or "vm" (a login shell in the VM, prompt ``user@vm:``)."""
+
+    #: the open terminals by comm id: whichever waits routes the messages of all
+    by_id: dict[str, "TerminalComm"] = {}
+
+    def __init__(self, kc, cols=80, rows=24, shell="sh"):
+        self.kc = kc
+        self.prompt = "user@vm:" if shell == "vm" else "user@sandbox:"
+        self.comm_id = uuid.uuid4().hex
+        self.screen = ""
+        self.exit_status = None
+        TerminalComm.by_id[self.comm_id] = self
+        kc.shell_channel.send(kc.session.msg("comm_open", {"comm_id": self.comm_id, "target_name": "sandbox.terminal",
+                                                           "data": {"cols": cols, "rows": rows, "shell": shell}}))
+
+    def send(self, keys: str) -> None:
+        self.kc.shell_channel.send(self.kc.session.msg("comm_msg", {"comm_id": self.comm_id,
+                                                                    "data": {"type": "input", "data": keys}}))
+
+    def resize(self, cols, rows) -> None:
+        self.kc.shell_channel.send(self.kc.session.msg("comm_msg", {"comm_id": self.comm_id, "data": {
+            "type": "resize", "cols": cols, "rows": rows}}))
+
+    def text(self) -> str:
+        """The lines as a terminal shows them: a carriage return starts the line over (the
+        editor redraws prompt and line after every edit)."""
+        lines = ANSI.sub("", self.screen).split("\n")
+        return "\n".join(line.rstrip("\r").rsplit("\r", 1)[-1] for line in lines)
+
+    def wait_for(self, condition, timeout=30) -> str:
+        check = (lambda t: condition in t) if isinstance(condition, str) else condition
+        deadline = time.monotonic() + timeout
+        while not check(self.text()):
+            if time.monotonic() > deadline:
+                raise AssertionError(f"not in the terminal within {timeout} s:\n{self.text()[-2000:]}")
+            try:
+                msg = self.kc.get_iopub_msg(timeout=0.2)
+            except Exception:
+                continue
+            TerminalComm.route(msg)
+        return self.text()
+
+    @staticmethod
+    def route(msg) -> None:
+        """Give an IOPub message to the open terminal it is for, if any."""
+        terminal = TerminalComm.by_id.get(msg["content"].get("comm_id", "")) if msg["msg_type"] == "comm_msg" else None
+        if terminal is not None:
+            data = msg["content"]["data"]
+            if data.get("type") == "output":
+                terminal.screen += data["data"]
+            elif data.get("type") == "exit":
+                terminal.exit_status = data["status"]
+
+    def prompts(self) -> int:
+        return self.text().count(self.prompt)
+
+    def run(self, keys: str, timeout=30) -> str:
+        """Type ``keys`` (ending in Enter), wait for the next prompt; the text since this command."""
+        before, start = self.prompts(), len(self.text())
+        self.send(keys)
+        return self.wait_for(lambda t: t.count(self.prompt) > before, timeout)[start:]
+
+    def close(self) -> None:
+        TerminalComm.by_id.pop(self.comm_id, None)
+        self.kc.shell_channel.send(self.kc.session.msg("comm_close", {"comm_id": self.comm_id, "data": {}}))

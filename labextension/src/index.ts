@@ -2,9 +2,10 @@
  * JupyterLab plugin: the "Sandbox files" side panel for notebooks running the sandbox kernel.
  */
 import { JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
-import { Dialog, showDialog, WidgetTracker } from '@jupyterlab/apputils';
+import { Dialog, ICommandPalette, showDialog, WidgetTracker } from '@jupyterlab/apputils';
 import { IEditorServices } from '@jupyterlab/codeeditor';
 import { IEditorLanguageRegistry } from '@jupyterlab/codemirror';
+import { ILauncher } from '@jupyterlab/launcher';
 import { INotebookTracker, NotebookPanel } from '@jupyterlab/notebook';
 import { Kernel } from '@jupyterlab/services';
 import {
@@ -14,12 +15,13 @@ import {
   LabIcon,
   newFolderIcon,
   refreshIcon,
+  terminalIcon,
   textEditorIcon
 } from '@jupyterlab/ui-components';
 
 import { loadText, SandboxFileEditor } from './editor';
 import { followCellLanguages } from './highlight';
-import { SandboxTerminal } from './terminal';
+import { SandboxTerminal, TerminalShell, vmTerminalIcon } from './terminal';
 import { describe, SandboxFilesPanel } from './panel';
 import { IEditRequest, VfsConnection, VfsError } from './vfs';
 
@@ -46,6 +48,7 @@ namespace CommandIDs {
   export const refresh = 'sandbox-files:refresh';
   export const save = 'sandbox-files:save';
   export const terminal = 'sandbox-terminal:open';
+  export const vmTerminal = 'sandbox-terminal:open-vm';
 }
 
 const plugin: JupyterFrontEndPlugin<void> = {
@@ -53,11 +56,14 @@ const plugin: JupyterFrontEndPlugin<void> = {
   description: 'A side panel with the files of the sandbox kernel of the current notebook.',
   autoStart: true,
   requires: [INotebookTracker, IEditorServices, IEditorLanguageRegistry],
+  optional: [ICommandPalette, ILauncher],
   activate: (
     app: JupyterFrontEnd,
     notebooks: INotebookTracker,
     editorServices: IEditorServices,
-    languages: IEditorLanguageRegistry
+    languages: IEditorLanguageRegistry,
+    palette: ICommandPalette | null,
+    launcher: ILauncher | null
   ) => {
     const editors = new WidgetTracker<SandboxFileEditor>({ namespace: 'sandbox-files-editor' });
     const connections = new WeakMap<Kernel.IKernelConnection, VfsConnection>();
@@ -110,8 +116,8 @@ const plugin: JupyterFrontEndPlugin<void> = {
     };
 
     const terminals = new WidgetTracker<SandboxTerminal>({ namespace: 'sandbox-terminal' });
-    const openTerminal = (connection: VfsConnection): void => {
-      const terminal = new SandboxTerminal(connection.kernel, panel.label);
+    const openTerminal = (connection: VfsConnection, shell: TerminalShell): void => {
+      const terminal = new SandboxTerminal(connection.kernel, panel.label, shell);
       terminal.id = `sandbox-terminal-${Private.counter++}`;
       void terminals.add(terminal);
       app.shell.add(terminal, 'main', { mode: 'split-bottom' });
@@ -279,11 +285,37 @@ const plugin: JupyterFrontEndPlugin<void> = {
       label: 'Save to Sandbox',
       execute: () => editors.currentWidget?.save()
     });
-    commands.addCommand(CommandIDs.terminal, {
-      label: 'New Sandbox Terminal',
-      isEnabled: () => !!panel.connection,
-      execute: () => (panel.connection ? openTerminal(panel.connection) : undefined)
+    // the terminals open on the current sandbox notebook's kernel (the palette and the
+    // launcher have no notebook of their own)
+    const terminalCommand = (shell: TerminalShell) => ({
+      execute: () => {
+        if (panel.connection) {
+          openTerminal(panel.connection, shell);
+          return;
+        }
+        return showDialog({
+          title: shell === 'vm' ? 'Sandbox VM terminal' : 'Sandbox terminal',
+          body: 'Open or select a notebook that runs the Sandbox kernel first: the terminal opens in its sandbox.',
+          buttons: [Dialog.okButton({ label: 'Close' })]
+        });
+      }
     });
+    commands.addCommand(CommandIDs.terminal, {
+      label: args => (args.isPalette ? 'New Sandbox Terminal' : 'Sandbox terminal'),
+      caption: "A shell in the current notebook's sandbox (the emulated shell)",
+      icon: terminalIcon,
+      ...terminalCommand('sh')
+    });
+    commands.addCommand(CommandIDs.vmTerminal, {
+      label: args => (args.isPalette ? 'New Sandbox VM Terminal' : 'Sandbox VM terminal'),
+      caption: "A login shell in the current notebook's VM, with its files",
+      icon: vmTerminalIcon,
+      ...terminalCommand('vm')
+    });
+    for (const command of [CommandIDs.terminal, CommandIDs.vmTerminal]) {
+      palette?.addItem({ command, category: 'Sandbox', args: { isPalette: true } });
+      launcher?.add({ command, category: 'Other', rank: command === CommandIDs.terminal ? 10 : 11 });
+    }
     commands.addKeyBinding({ command: CommandIDs.save, keys: ['Accel S'], selector: '.jp-SandboxFileEditor' });
 
     const selector = '.jp-SandboxFiles-item';

@@ -19,6 +19,8 @@ import {
 import { Message } from '@lumino/messaging';
 import { Widget } from '@lumino/widgets';
 
+import { TerminalShell, vmTerminalIcon } from './terminal';
+
 import {
   basename,
   dirname,
@@ -37,8 +39,8 @@ const MAX_ROWS_PER_DIR = 2000;
 export interface IPanelOptions {
   /** Open a file in the editor (by the plugin, which owns the main area). */
   openFile: (connection: VfsConnection, path: string) => void;
-  /** Open a Sandbox terminal on the connection's kernel. */
-  openTerminal: (connection: VfsConnection) => void;
+  /** Open a Sandbox terminal (or VM terminal) on the connection's kernel. */
+  openTerminal: (connection: VfsConnection, shell: TerminalShell) => void;
 }
 
 export class SandboxFilesPanel extends Widget {
@@ -60,8 +62,14 @@ export class SandboxFilesPanel extends Widget {
       this._button(
         terminalIcon,
         'Open a terminal in the sandbox',
-        () => this._connection && this._options.openTerminal(this._connection),
+        () => this._connection && this._options.openTerminal(this._connection, 'sh'),
         'terminal'
+      ),
+      this._button(
+        vmTerminalIcon,
+        "Open a terminal in the notebook's VM (a login shell, like %%vm cells)",
+        () => this._connection && this._options.openTerminal(this._connection, 'vm'),
+        'vm-terminal'
       )
     );
     this._fileInput.type = 'file';

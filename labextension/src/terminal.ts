@@ -1,11 +1,13 @@
 /**
  * The "Sandbox terminal": xterm.js in a main-area tab over the kernel's `sandbox.terminal` comm
  * (docs/comm-protocol.md). Keys go to the kernel as typed; the kernel edits the line, runs it
- * in a shell of the sandbox and sends the output back. The tab follows its size (fit addon).
+ * in a shell of the sandbox and sends the output back. The "Sandbox VM terminal" is the same
+ * tab over a login shell on a pty in the notebook's VM (shell 'vm': the guest edits the line).
+ * The tab follows its size (fit addon).
  */
 import { MainAreaWidget } from '@jupyterlab/apputils';
 import { Kernel, KernelMessage } from '@jupyterlab/services';
-import { terminalIcon } from '@jupyterlab/ui-components';
+import { LabIcon, terminalIcon } from '@jupyterlab/ui-components';
 import { Message } from '@lumino/messaging';
 import { Widget } from '@lumino/widgets';
 import { FitAddon } from '@xterm/addon-fit';
@@ -14,6 +16,19 @@ import { Terminal } from '@xterm/xterm';
 import '@xterm/xterm/css/xterm.css';
 
 export const TERMINAL_TARGET = 'sandbox.terminal';
+
+/** The emulated shell of the sandbox, or a login shell in its VM. */
+export type TerminalShell = 'sh' | 'vm';
+
+/** A terminal window with "VM" in it. */
+export const vmTerminalIcon = new LabIcon({
+  name: 'sandbox-kernel:vm-terminal',
+  svgstr:
+    '<svg xmlns="http://www.w3.org/2000/svg" width="16" viewBox="0 0 24 24">' +
+    '<path class="jp-icon3" fill="#616161" d="M2 4h20v16H2zm2 4v10h16V8z"/>' +
+    '<text class="jp-icon3" fill="#616161" x="12" y="16.5" font-size="8" font-family="sans-serif" ' +
+    'font-weight="bold" text-anchor="middle">VM</text></svg>'
+});
 
 class TerminalView extends Widget {
   constructor() {
@@ -64,13 +79,16 @@ class TerminalView extends Widget {
 export class SandboxTerminal extends MainAreaWidget<TerminalView> {
   constructor(
     readonly kernel: Kernel.IKernelConnection,
-    label: string
+    label: string,
+    readonly shell: TerminalShell = 'sh'
   ) {
     super({ content: new TerminalView() });
     this.addClass('jp-SandboxTerminal');
-    this.title.label = 'Sandbox terminal';
-    this.title.caption = `A shell in the sandbox of ${label}`;
-    this.title.icon = terminalIcon;
+    this.node.dataset.shell = shell;
+    this.title.label = shell === 'vm' ? 'Sandbox VM terminal' : 'Sandbox terminal';
+    this.title.caption =
+      shell === 'vm' ? `A login shell in the VM of ${label}` : `A shell in the sandbox of ${label}`;
+    this.title.icon = shell === 'vm' ? vmTerminalIcon : terminalIcon;
     this.title.closable = true;
     const term = this.content.term;
     term.onData(data => this._send({ type: 'input', data }));
@@ -121,7 +139,7 @@ export class SandboxTerminal extends MainAreaWidget<TerminalView> {
       }
     };
     this._comm.onClose = () => this._end('the kernel closed the terminal');
-    this._comm.open({ cols: term.cols, rows: term.rows });
+    this._comm.open({ cols: term.cols, rows: term.rows, shell: this.shell });
   }
 
   private _send(data: Record<string, unknown>): void {

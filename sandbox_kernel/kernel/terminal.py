@@ -8,6 +8,10 @@ session). A submitted line runs in a shell of its own (``Sandbox.new_engine("sh"
 notebook's files, not its variables) through ``Sandbox.run``, so a command has the notebook's
 limits (wall time, output) and never disturbs a running cell. ``TerminalSession`` is
 transport-free; ``register_terminal_comm`` binds it to an ipykernel CommManager.
+
+With ``"shell": "vm"`` in the open data the comm is a ``VmTerminalSession`` instead: a login
+shell on a pseudo-terminal in the notebook's VM (``open_terminal`` of the VM engine, known
+here only as ``engine.Terminal``): keys pass through raw, the guest's line discipline edits.
 """
 from __future__ import annotations
 
@@ -17,11 +21,12 @@ import re
 from collections import deque
 from typing import Any, Callable
 
-from ..engine import CancelToken, Streams
+from ..engine import CancelToken, Streams, Terminal, TerminalError
 from ..sandbox import EngineUnavailable, Sandbox
 
 TARGET_NAME = "sandbox.terminal"
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
+SHELLS = ("sh", "vm")
 HISTORY_LINES = 1000
 #: a line longer than this is cut (what a paste of a whole file into the prompt gets)
 MAX_LINE = 64 * 1024
@@ -33,6 +38,12 @@ KEY = re.compile(r"\x1b\[[0-9;?]*[@-~]|\x1bO.|\x1b.|[\s\S]", re.S)
 #: an escape sequence that may still be arriving (the rest comes in the next message)
 PARTIAL_ESCAPE = re.compile(r"\x1b(\[[0-9;?]*|O)?\Z")
 EXIT_LINE = re.compile(r"\s*(exit|logout)(\s+[0-9]+)?\s*\Z")
+#: guest output goes out at most OUTPUT_CHUNK characters per OUTPUT_TICK seconds; beyond
+#: MAX_PENDING_OUTPUT waiting (a `yes` in the VM) it is dropped, with a notice
+OUTPUT_TICK = 0.01
+OUTPUT_CHUNK = 64 * 1024
+MAX_PENDING_OUTPUT = 1 << 20
+PROGRESS_TICK = 1.0
 
 
 class LineEditor:
@@ -316,12 +327,152 @@ class TerminalSession:
             self.enter()
 
 
+class VmTerminalSession:
+    """A VM terminal: a login shell in the notebook's VM on a pty, keys in raw through ``feed``,
+    output out through ``send(message)``. Set-up progress is shown in place while the VM starts."""
+
+    def __init__(self, sandbox: Sandbox, send: Callable[[dict], None], cols: int = 80, rows: int = 24) -> None:
+        self.sandbox = sandbox
+        self.send = send
+        self.cols, self.rows = cols, rows
+        self.shell: Terminal | None = None
+        self.task: asyncio.Task | None = None    # opens the shell, then waits for its end
+        self.closing: asyncio.Task | None = None
+        self.typeahead = bytearray()             # keys typed while the VM starts
+        self.decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        self.pending: list[str] = []
+        self.pending_size = 0
+        self.dropped = 0
+        self.flush_handle: asyncio.TimerHandle | None = None
+        self.progress_line = ""                  # the set-up step shown in place (until the shell runs)
+        self.started = 0.0
+        self.closed = False
+
+    # ----------------------------------------------------------------- output
+    def output(self, text: str) -> None:
+        if text and not self.closed:
+            self.send({"type": "output", "data": text})
+
+    def guest_output(self, data: bytes) -> None:
+        text = self.decoder.decode(bytes(data))
+        if not text or self.closed:
+            return
+        if self.pending_size + len(text) > MAX_PENDING_OUTPUT:
+            self.dropped += len(text)
+        else:
+            self.pending.append(text)
+            self.pending_size += len(text)
+        if self.flush_handle is None:
+            self.flush_handle = asyncio.get_running_loop().call_later(OUTPUT_TICK, self.flush)
+
+    def flush(self, everything: bool = False) -> None:
+        if self.flush_handle is not None:
+            self.flush_handle.cancel()
+            self.flush_handle = None
+        text = "".join(self.pending)
+        chunk, rest = (text, "") if everything else (text[:OUTPUT_CHUNK], text[OUTPUT_CHUNK:])
+        self.pending, self.pending_size = ([rest] if rest else []), len(rest)
+        if self.dropped and not rest:
+            chunk += (f"\r\n\x1b[2m[sandbox: {self.dropped} characters of output dropped: more than the "
+                      "terminal shows]\x1b[0m\r\n")
+            self.dropped = 0
+        self.output(chunk)
+        if rest:
+            self.flush_handle = asyncio.get_running_loop().call_later(OUTPUT_TICK, self.flush)
+
+    def progress(self, line: str) -> None:
+        """A set-up step (in place of the one shown) or, once the shell runs, a note on its own line."""
+        if self.shell is None:
+            self.progress_line = line
+            self.output(f"\r\x1b[K\x1b[2m{line}\x1b[0m")
+        else:
+            self.flush(everything=True)
+            self.output(f"\r\n\x1b[2m{line}\x1b[0m\r\n")
+
+    async def tick(self) -> None:
+        """While a set-up step takes long (a full boot under TCG), show that time passes."""
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(PROGRESS_TICK)
+            if self.progress_line:
+                self.output(f"\r\x1b[K\x1b[2m{self.progress_line} ({loop.time() - self.started:.0f} s)\x1b[0m")
+
+    # ----------------------------------------------------------------- lifecycle
+    def start(self) -> None:
+        self.task = asyncio.ensure_future(self.run())
+
+    async def run(self) -> None:
+        self.started = asyncio.get_running_loop().time()
+        ticker = asyncio.ensure_future(self.tick())
+        try:
+            engine = self.sandbox.engine("vm")
+            open_terminal = getattr(engine, "open_terminal")
+            self.progress("vm: preparing the VM...")
+            shell = await open_terminal(self.rows, self.cols, self.guest_output, self.progress)
+        except (EngineUnavailable, TerminalError) as e:
+            self.output(f"\r\n\x1b[1;31msandbox VM terminal: {e}\x1b[0m\r\n")
+            self.finish(1)
+            return
+        except Exception as e:  # a bug must not end the terminal
+            self.output(f"\r\nsandbox VM terminal: internal error: {type(e).__name__}: {e}\r\n")
+            self.finish(1)
+            return
+        finally:
+            ticker.cancel()
+            self.progress_line = ""
+        self.output("\r\n")
+        self.shell = shell
+        if self.closed:  # the tab closed while the VM started
+            await shell.close()
+            return
+        await shell.resize(self.rows, self.cols)  # the size may have changed meanwhile
+        if self.typeahead:
+            shell.write(bytes(self.typeahead))
+            self.typeahead.clear()
+        self.finish(await shell.wait())
+
+    def feed(self, data: str) -> None:
+        raw = data.encode("utf-8", "surrogateescape")
+        if self.shell is not None:
+            self.shell.write(raw)
+        elif len(self.typeahead) + len(raw) <= MAX_TYPEAHEAD:
+            self.typeahead += raw
+
+    def resize(self, cols: Any, rows: Any) -> None:
+        if isinstance(cols, int) and isinstance(rows, int) and 1 <= cols <= 10_000 and 1 <= rows <= 10_000:
+            self.cols, self.rows = cols, rows
+            if self.shell is not None:
+                asyncio.ensure_future(self.shell.resize(rows, cols))
+
+    def finish(self, status: int) -> None:
+        if not self.closed:
+            self.flush(everything=True)
+            self.send({"type": "exit", "status": status})
+            self.close()
+
+    def close(self) -> None:
+        """Nothing more goes out; the guest shell and all it started end (once it is open)."""
+        self.closed = True
+        if self.flush_handle is not None:
+            self.flush_handle.cancel()
+            self.flush_handle = None
+        if self.shell is not None and self.closing is None:
+            self.closing = asyncio.ensure_future(self.shell.close())
+
+
 def register_terminal_comm(comm_manager, get_sandbox: Callable[[], Sandbox]) -> None:
     """Register ``sandbox.terminal`` on an ipykernel CommManager."""
 
     def on_open(comm, open_msg) -> None:
         data = open_msg.get("content", {}).get("data") or {}
-        session = TerminalSession(get_sandbox(), lambda message: comm.send(message))
+        shell = data.get("shell", "sh")
+        if shell not in SHELLS:
+            comm.send({"type": "output", "data": f"sandbox terminal: unknown shell {str(shell)[:40]!r} (sh, vm)\r\n"})
+            comm.send({"type": "exit", "status": 2})
+            comm.close()
+            return
+        kind = VmTerminalSession if shell == "vm" else TerminalSession
+        session: TerminalSession | VmTerminalSession = kind(get_sandbox(), lambda message: comm.send(message))
         session.resize(data.get("cols"), data.get("rows"))
 
         def on_msg(msg) -> None:
@@ -336,7 +487,7 @@ def register_terminal_comm(comm_manager, get_sandbox: Callable[[], Sandbox]) -> 
 
         comm.on_msg(on_msg)
         comm.on_close(lambda msg: session.close())
-        comm.send({"event": "open", "protocol_version": PROTOCOL_VERSION, "target": TARGET_NAME})
+        comm.send({"event": "open", "protocol_version": PROTOCOL_VERSION, "target": TARGET_NAME, "shell": shell})
         session.start()
 
     comm_manager.register_target(TARGET_NAME, on_open)

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Awaitable, Callable
 
 from ..chars import isdigits
-from ..engine import ErrorInfo, RunResult, Streams
+from ..engine import ErrorInfo, RunResult, Streams, TerminalError
 from ..limits import Limits, format_size
 from ..netpolicy import check_narrower, parse_allow_list
 from . import protocol as P
@@ -36,6 +36,7 @@ from .image import GuestImage, ImageError, ensure_image
 from .injection import SecretInjector
 from .machine import Machine, MachineConfig, VmStartError, qemu_available, qemu_version
 from .sync import ROOT, WorkspaceSync
+from .terminal import TERMINAL_ARGV, TERMINAL_ENV, VmTerminal
 from .tlsintercept import GUEST_TRUST_ENV, KernelCA, trust_in_guest, upstream_context
 
 #: the host shell's variables that make no sense in the guest
@@ -261,37 +262,6 @@ class VmEngine:
                 raise
         return self._check_alive(machine)
 
-
-    async def _boot(self, image: GuestImage, state: Path, accel: str, progress: Callable[[str], None]) -> Machine:
-        """Resume from the saved state when there is one, else a full boot that saves it."""
-        if self.resume_states and state.exists():
-            progress(f"vm: starting the microVM ({accel.upper()}, resuming a saved state)...")
-            machine = Machine.for_image(self.config, image)
-            try:
-                await machine.start(state=state, timeout=20)
-                return self._check_alive(machine)
-            except VmStartError as e:
-                progress(f"vm: resume failed ({str(e).splitlines()[0]}); doing a full boot")
-                state.unlink(missing_ok=True)
-        progress(f"vm: starting the microVM ({accel.upper()}, full boot)...")
-        machine = Machine.for_image(self.config, image)
-        try:
-            await machine.start(timeout=120)
-        except VmStartError as e:
-            raise VmError(str(e)) from None
-        if self.save_states:
-            try:  # clean, freshly booted: the state every later kernel resumes from
-                for stale in state.parent.glob(f"state-{self.config.key()}-*.bin"):
-                    stale.unlink(missing_ok=True)  # same machine, older QEMU or host
-                await machine.save_state(state)
-                await machine.client.sync_clock_and_rng()  # type: ignore[union-attr]
-            except (VmStartError, OSError, AgentGone) as e:
-                progress(f"vm: could not save the VM state for fast starts: {e}")
-            except BaseException:
-                machine.kill()
-                raise
-        return self._check_alive(machine)
-
     @staticmethod
     def _check_alive(machine: Machine) -> Machine:
         if not machine.alive:
@@ -481,29 +451,48 @@ class VmEngine:
                 return 124, "timeout"
             return info.status, None
         except (AgentGone, P.MalformedReply) as e:
-            if isinstance(e, P.MalformedReply):
-                self._notice = MALFORMED_NOTICE
-                machine.kill()
-            await machine._wait_exit(3.0)  # a panicking guest closes the channel just before QEMU exits
-            if self._notice is None:  # the cancel watcher may already know it hung
-                self._notice = self._describe_death(machine) if not machine.alive else "the VM connection was lost"
-            progress(f"vm: {self._notice}; it will be restarted on next use")
-            if machine.alive:
-                machine.kill()
-            if self.machine is machine:
-                self._free_slot()  # a dead VM holds no slot of the host
+            await self.machine_lost(machine, e, progress)
             return 1, "crash"
         finally:
-            if self.running and self.machine is machine:
-                try:
-                    async with sync_lock:
-                        await self._guard(self.sync.sync_out(client, progress), cancel_wait, machine)
-                except (AgentGone, AgentError) as e:
-                    progress(f"vm: syncing /workspace back failed: {e}")
-                except P.MalformedReply:
-                    self._notice = MALFORMED_NOTICE
-                    machine.kill()
-                    progress(f"vm: {MALFORMED_NOTICE}; nothing more was copied back")
+            await self.sync_workspace(machine, progress, into_guest=False, cancel_wait=cancel_wait)
+
+    async def machine_lost(self, machine: Machine, error: Exception, progress: Callable[[str], None]) -> None:
+        """The agent's connection ended, or the agent sent what the protocol forbids, while a
+        command ran: say why and kill the VM (the next use starts a new one)."""
+        if self.machine is not machine and not isinstance(error, P.MalformedReply):
+            progress("vm: the VM was stopped")  # %vm stop or restart while a terminal ran
+            return
+        if isinstance(error, P.MalformedReply):
+            self._notice = MALFORMED_NOTICE
+            machine.kill()
+        await machine._wait_exit(3.0)  # a panicking guest closes the channel just before QEMU exits
+        if self._notice is None:  # the cancel watcher may already know it hung
+            self._notice = self._describe_death(machine) if not machine.alive else "the VM connection was lost"
+        progress(f"vm: {self._notice}; it will be restarted on next use")
+        if machine.alive:
+            machine.kill()
+        if self.machine is machine:
+            self._free_slot()  # a dead VM holds no slot of the host
+
+    async def sync_workspace(self, machine: Machine, progress: Callable[[str], None], *, into_guest: bool,
+                             cancel_wait: Callable[[], Awaitable[str]] | None = None) -> None:
+        """One sync step with ``machine`` while it is this engine's running VM (after a cell;
+        a terminal's periodic sync): failures are reported, never raised."""
+        if not (self.running and self.machine is machine):
+            return
+        _, sync_lock = self._locks()
+        step = self.sync.sync_in if into_guest else self.sync.sync_out
+        direction = "into the VM" if into_guest else "back"
+        try:
+            async with sync_lock:
+                work = step(machine.client, progress)  # type: ignore[arg-type]
+                await (self._guard(work, cancel_wait, machine) if cancel_wait is not None else work)
+        except (AgentGone, AgentError) as e:
+            progress(f"vm: syncing /workspace {direction} failed: {e}")
+        except P.MalformedReply:
+            self._notice = MALFORMED_NOTICE
+            machine.kill()
+            progress(f"vm: {MALFORMED_NOTICE}; nothing more was copied {direction}")
 
     async def _guard(self, work: Awaitable, cancel_wait, machine: Machine):
         """Await a sync step. Once the cell is interrupted or out of time, the step may go on
@@ -710,6 +699,27 @@ class VmEngine:
         if reason == "interrupt":
             ctx.check()  # raises CommandCancelled with the shell's own reason
         return status
+
+    async def open_terminal(self, rows: int, cols: int, on_output: Callable[[bytes], None],
+                            progress: Callable[[str], None]) -> VmTerminal:
+        """A login shell as the guest's user in /workspace on a pty (``vm/terminal.py``), the VM
+        started (progress lines) and the workspace synced in first. TerminalError when the
+        VM cannot run it (no image or QEMU, the host's VM slots full, a broken guest)."""
+        limits = self.sandbox.limits
+        env = {**self._guest_env(root=False), **TERMINAL_ENV}
+        try:
+            request = check_exec(TERMINAL_ARGV, env, ROOT, pids_max=limits.vm_processes,
+                                 memory_max=limits.vm_memory_bytes)
+            machine = await self.start(progress)
+        except (GuestInputError, VmError) as e:
+            raise TerminalError(str(e)) from None
+        await self.sync_workspace(machine, progress, into_guest=True)
+        terminal = VmTerminal(self, machine, on_output, progress)
+        try:
+            await terminal.start(request, rows, cols)
+        except (AgentGone, AgentError, P.ProtocolError) as e:
+            raise TerminalError(f"cannot start the shell in the VM: {e}") from None
+        return terminal
 
     # ------------------------------------------------------------------ %vm
     async def magic(self, args: str | list[str]) -> str:

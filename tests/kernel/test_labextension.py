@@ -2,6 +2,7 @@
 by Debian's Chromium (Selenium + chromedriver): a cell writes /workspace/a.txt, the panel shows it
 live, the file opens in the editor, an edit is saved back, an upload and a delete go through the
 comm. Screenshot: build/labextension.png."""
+import asyncio
 import hashlib
 import json
 import os
@@ -15,6 +16,9 @@ import nbformat
 import pytest
 
 from browserlab import LabPage, chrome, jupyterlab, report_failure, skip_unless_browser
+from prereqs import require
+from sandbox_kernel.vm.image import ensure_image
+from sandbox_kernel.vm.machine import qemu_available
 
 ROOT = Path(__file__).resolve().parents[2]
 LABEXTENSION = ROOT / "sandbox_kernel" / "kernel" / "labextension"
@@ -95,6 +99,12 @@ def lab(tmp_path_factory, jupyter_data_dir):
     ])
     teach.metadata["kernelspec"] = nb.metadata["kernelspec"]
     nbformat.write(teach, root / "teach.ipynb")
+    vmterm = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
+        # what the VM terminal started must end with it (waits for that, 30 s at most)
+        "%%vm --root\nfor i in $(seq 60); do pgrep -f 'sleep 100[1]' >/dev/null || break; sleep 0.5; done\n"
+        "echo \"left=$(pgrep -c -f 'sleep 100[1]')\"")])
+    vmterm.metadata["kernelspec"] = nb.metadata["kernelspec"]
+    nbformat.write(vmterm, root / "vmterm.ipynb")
     other = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("1 + 1")])
     other.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nbformat.write(other, root / "other.ipynb")
@@ -283,12 +293,7 @@ def test_sandbox_terminal(lab):
     screenshot = ROOT / "build" / "terminal.png"
     screenshot.parent.mkdir(exist_ok=True)
 
-    def screen() -> str:
-        rows = page.css(".jp-SandboxTerminal:not(.lm-mod-hidden) .xterm-rows")
-        return rows[-1].text if rows else ""
-
-    def type_keys(*keys) -> None:
-        page.css(".jp-SandboxTerminal:not(.lm-mod-hidden) .xterm-helper-textarea")[-1].send_keys(*keys)
+    screen, type_keys = page.terminal_screen, page.terminal_keys
 
     def open_terminal() -> None:
         page.css('#sandbox-files .jp-SandboxFiles-button[data-command="terminal"]')[0].click()
@@ -331,8 +336,7 @@ def test_sandbox_terminal(lab):
         # closing the tab stops what runs in it: the file is never written
         type_keys("sleep 2; echo leaked > /workspace/leak.txt", Keys.ENTER)
         page.until(lambda: "leak.txt" in screen())
-        tab = [t for t in page.css(".lm-DockPanel-tabBar .lm-TabBar-tab") if "Sandbox terminal" in t.text][0]
-        tab.find_element("css selector", ".lm-TabBar-tabCloseIcon").click()
+        page.close_tab("Sandbox terminal")
         page.until(lambda: not page.css(".jp-SandboxTerminal"))
         page.run_cell(2, "term.ipynb")  # waits 3 s in the kernel, then lists the folder
         assert "leak.txt" not in page.wait_output("listed")
@@ -379,6 +383,76 @@ def test_nano_in_a_cell_opens_the_editor_and_waits_for_it(lab):
         assert page.wait_output("end-of-notes").strip() == "typed in the editorend-of-notes"
     except Exception:
         report_failure(driver, ROOT / "build" / "nano.png", root / "lab.log")
+        raise
+    finally:
+        driver.quit()
+
+
+@pytest.mark.browser
+@pytest.mark.vm
+@pytest.mark.slow
+@pytest.mark.timeout(400)
+def test_sandbox_vm_terminal(lab):
+    """The Sandbox VM terminal: a login shell in the notebook's VM (boot progress first), a
+    command, a resize the pty follows (stty size), Ctrl-C of a sleep; closing the tab ends
+    what the shell started (a %%vm cell sees no trace of it)."""
+    from selenium.webdriver.common.keys import Keys
+
+    require(qemu_available())
+    asyncio.run(ensure_image(print))  # built once (cached): the terminal would otherwise build it
+    url, token, root = lab
+    driver = chrome("1280,900")
+    page = LabPage(driver, timeout=180)
+    screenshot = ROOT / "build" / "vm-terminal.png"
+    screenshot.parent.mkdir(exist_ok=True)
+    screen, type_keys = page.terminal_screen, page.terminal_keys
+
+    def size() -> tuple[int, int]:
+        marks = len(re.findall(r"^size=", screen(), re.M))
+        type_keys("echo size=$(stty size)", Keys.ENTER)
+        page.until(lambda: len(re.findall(r"^size=\d+ \d+$", screen(), re.M)) > marks)
+        rows, cols = re.findall(r"^size=(\d+) (\d+)$", screen(), re.M)[-1]
+        return int(rows), int(cols)
+
+    try:
+        page.open(url, token, "vmterm.ipynb")
+        page.until(lambda: page.css("#sandbox-files .jp-SandboxFiles-tree:not([hidden])"))
+        # from the launcher (the panel has a button too): a card in "Other"
+        [b for b in page.css(".lm-TabBar-addButton") if b.is_displayed()][0].click()
+        def card():
+            return [c for c in page.css(".jp-LauncherCard") if " ".join(c.text.split()).endswith("Sandbox VM terminal")]
+        page.until(card)
+        card()[0].click()
+        page.until(lambda: "user@vm:/workspace$" in screen())
+        assert [t for t in page.css(".lm-DockPanel-tabBar .lm-TabBar-tab") if "Sandbox VM terminal" in t.text]
+        type_keys("echo hello-$((6*7)) $(id -un)", Keys.ENTER)
+        page.until(lambda: "hello-42 user" in screen())
+        driver.save_screenshot(str(screenshot))
+
+        # resize: the fit addon follows the window, the guest's pty gets the size
+        _, wide = size()
+        width = "return document.querySelector('.jp-SandboxTerminal .xterm-screen').clientWidth"
+        before = driver.execute_script(width)
+        driver.set_window_size(800, 900)
+        page.until(lambda: driver.execute_script(width) < before)
+        page.until(lambda: size()[1] < wide)
+
+        # Ctrl-C goes to the guest's line discipline: the sleep ends with SIGINT
+        type_keys("sleep 100", Keys.ENTER)
+        page.until(lambda: "sleep 100" in screen())
+        type_keys(Keys.CONTROL, "c")
+        type_keys("echo st=$?", Keys.ENTER)
+        page.until(lambda: re.search(r"^st=130$", screen(), re.M))
+
+        # closing the tab ends the shell and what it left running in the background
+        type_keys("sleep 1001 & setsid sleep 1001 & echo started-$((1+1))", Keys.ENTER)
+        page.until(lambda: re.search(r"^started-2$", screen(), re.M))
+        page.close_tab("Sandbox VM terminal")
+        page.until(lambda: not page.css(".jp-SandboxTerminal"))
+        page.run_cell(0, "vmterm.ipynb")
+        assert "left=0" in page.wait_output("left=")
+    except Exception:
+        report_failure(driver, screenshot, root / "lab.log")
         raise
     finally:
         driver.quit()

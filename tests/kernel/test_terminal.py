@@ -1,14 +1,15 @@
 """The sandbox.terminal comm: the line discipline alone, then through a real kernel."""
-import re
+import asyncio
+import os
 import time
-import uuid
+import types
 
 import pytest
 
-from kernelclient import run_ok
-from sandbox_kernel.kernel.terminal import LineEditor
-
-ANSI = re.compile(r"\x1b\[[0-9;?]*[@-~]")
+from kernelclient import TerminalComm as Terminal
+from kernelclient import run_ok, start_kernel
+from sandbox_kernel.kernel.terminal import MAX_PENDING_OUTPUT, OUTPUT_CHUNK, LineEditor, VmTerminalSession
+from sandbox_kernel.vm.terminal import MAX_PENDING_INPUT, VmTerminal
 
 
 # ----------------------------------------------------------------- LineEditor
@@ -34,62 +35,6 @@ def test_line_editor_keys():
 
 
 # ----------------------------------------------------------------- through a kernel
-class Terminal:
-    """A sandbox.terminal comm opened by hand on the test's kernel client."""
-
-    def __init__(self, kc, cols=80, rows=24):
-        self.kc = kc
-        self.comm_id = uuid.uuid4().hex
-        self.screen = ""
-        self.exit_status = None
-        kc.shell_channel.send(kc.session.msg("comm_open", {"comm_id": self.comm_id, "target_name": "sandbox.terminal",
-                                                           "data": {"cols": cols, "rows": rows}}))
-
-    def send(self, keys: str) -> None:
-        self.kc.shell_channel.send(self.kc.session.msg("comm_msg", {"comm_id": self.comm_id,
-                                                                    "data": {"type": "input", "data": keys}}))
-
-    def resize(self, cols, rows) -> None:
-        self.kc.shell_channel.send(self.kc.session.msg("comm_msg", {"comm_id": self.comm_id, "data": {
-            "type": "resize", "cols": cols, "rows": rows}}))
-
-    def text(self) -> str:
-        """The lines as a terminal shows them: a carriage return starts the line over (the
-        editor redraws prompt and line after every edit)."""
-        lines = ANSI.sub("", self.screen).split("\n")
-        return "\n".join(line.rstrip("\r").rsplit("\r", 1)[-1] for line in lines)
-
-    def wait_for(self, condition, timeout=30) -> str:
-        check = (lambda t: condition in t) if isinstance(condition, str) else condition
-        deadline = time.monotonic() + timeout
-        while not check(self.text()):
-            if time.monotonic() > deadline:
-                raise AssertionError(f"not in the terminal within {timeout} s:\n{self.text()[-2000:]}")
-            try:
-                msg = self.kc.get_iopub_msg(timeout=0.2)
-            except Exception:
-                continue
-            if msg["msg_type"] == "comm_msg" and msg["content"]["comm_id"] == self.comm_id:
-                data = msg["content"]["data"]
-                if data.get("type") == "output":
-                    self.screen += data["data"]
-                elif data.get("type") == "exit":
-                    self.exit_status = data["status"]
-        return self.text()
-
-    def prompts(self) -> int:
-        return self.text().count("user@sandbox:")
-
-    def run(self, keys: str, timeout=30) -> str:
-        """Type ``keys`` (ending in Enter), wait for the next prompt; the text since this command."""
-        before, start = self.prompts(), len(self.text())
-        self.send(keys)
-        return self.wait_for(lambda t: t.count("user@sandbox:") > before, timeout)[start:]
-
-    def close(self) -> None:
-        self.kc.shell_channel.send(self.kc.session.msg("comm_close", {"comm_id": self.comm_id, "data": {}}))
-
-
 @pytest.fixture
 def term(kernel):
     t = Terminal(kernel[1])
@@ -149,3 +94,104 @@ def test_exit_status_and_output_limit(kernel):
         assert t.exit_status == 3
     finally:
         t.close()
+
+
+def test_vm_terminal_without_qemu_says_why(jupyter_kernels, tmp_path):
+    """No QEMU on the kernel's PATH: the VM terminal explains and exits 1 (the VM tests cover
+    the shell itself, tests/vm/test_terminal_vm.py)."""
+    env = {**os.environ, "PATH": str(tmp_path)}
+    with start_kernel("sandbox", env=env) as (_, kc):
+        t = Terminal(kc, shell="vm")
+        try:
+            text = t.wait_for(lambda _: t.exit_status is not None)
+            assert "sandbox VM terminal: qemu-system-x86_64 is not installed" in text and t.exit_status == 1
+            t.send("ignored\r")  # keys after the end go nowhere, and break nothing
+            assert run_ok(kc, "echo alive") == "alive\n"
+        finally:
+            t.close()
+
+
+def test_unknown_shell_is_refused(kernel):
+    t = Terminal(kernel[1], shell="csh")
+    text = t.wait_for(lambda _: t.exit_status is not None)
+    assert "unknown shell 'csh' (sh, vm)" in text and t.exit_status == 2
+
+
+# ----------------------------------------------------------------- the VM terminal's bounds
+class FakeShell:
+    """An engine.Terminal that records keys and ends when told."""
+
+    def __init__(self) -> None:
+        self.keys = b""
+        self.sizes: list[tuple[int, int]] = []
+        self.ended = asyncio.get_running_loop().create_future()
+
+    def write(self, data: bytes) -> None:
+        self.keys += data
+
+    async def resize(self, rows: int, cols: int) -> None:
+        self.sizes.append((rows, cols))
+
+    async def wait(self) -> int:
+        return await self.ended
+
+    async def close(self) -> None:
+        if not self.ended.done():
+            self.ended.set_result(129)
+
+
+class FakeVmEngine:
+    def __init__(self) -> None:
+        self.opened = asyncio.Event()
+        self.release = asyncio.Event()
+        self.shell: FakeShell | None = None
+        self.on_output = None
+
+    async def open_terminal(self, rows, cols, on_output, progress):
+        progress("vm: starting the microVM (TCG, full boot)...")
+        self.opened.set()
+        await self.release.wait()
+        self.shell, self.on_output = FakeShell(), on_output
+        return self.shell
+
+
+def test_vm_session_typeahead_resize_and_output_flood():
+    async def main():
+        engine = FakeVmEngine()
+        sandbox = types.SimpleNamespace(engine=lambda name: engine)
+        sent: list[dict] = []
+        session = VmTerminalSession(sandbox, sent.append)  # type: ignore[arg-type]
+        session.start()
+        await engine.opened.wait()
+        session.feed("echo typed-early\r")  # while the VM starts
+        session.resize(100, 30)
+        engine.release.set()
+        while engine.shell is None or not engine.shell.sizes:
+            await asyncio.sleep(0.01)
+        assert engine.shell.keys == b"echo typed-early\r" and engine.shell.sizes == [(30, 100)]
+        # a flood: at most OUTPUT_CHUNK per message, beyond MAX_PENDING_OUTPUT dropped with a notice
+        for _ in range(5):  # a quarter of the bound each: the fifth does not fit
+            engine.on_output(b"y\n" * (MAX_PENDING_OUTPUT // 8))
+        while session.pending or session.dropped:
+            await asyncio.sleep(0.01)
+        outputs = [m["data"] for m in sent if m.get("type") == "output"]
+        assert max(len(o) for o in outputs) <= OUTPUT_CHUNK + 200
+        assert sum(o.count("y") for o in outputs) == MAX_PENDING_OUTPUT // 2
+        assert f"[sandbox: {MAX_PENDING_OUTPUT // 4} characters of output dropped" in outputs[-1]
+        session.close()  # the tab closed: the shell is closed, nothing more goes out
+        assert await asyncio.wait_for(engine.shell.wait(), 5) == 129
+        await asyncio.sleep(0.05)
+        assert not [m for m in sent if m.get("type") == "exit"]
+    asyncio.run(main())
+
+
+def test_vm_terminal_drops_keys_a_guest_does_not_read():
+    async def main():
+        terminal = VmTerminal(None, None, lambda data: None, lambda line: None)
+        terminal.write(b"k" * MAX_PENDING_INPUT)
+        terminal.write(b"dropped")
+        assert terminal.pending_input == MAX_PENDING_INPUT
+        assert await terminal.next_input() == b"k" * MAX_PENDING_INPUT and terminal.pending_input == 0
+        terminal.write(b"taken")
+        assert await terminal.next_input() == b"taken"
+    asyncio.run(main())
