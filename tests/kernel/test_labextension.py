@@ -437,9 +437,10 @@ def test_sandbox_vm_terminal(lab):
         page.until(lambda: driver.execute_script(width) < before)
         page.until(lambda: size()[1] < wide)
 
-        # Ctrl-C goes to the guest's line discipline: the sleep ends with SIGINT
-        type_keys("sleep 100", Keys.ENTER)
-        page.until(lambda: "sleep 100" in screen())
+        # Ctrl-C goes to the guest's line discipline: the sleep ends with SIGINT (once it
+        # prints "started" it is the foreground process group)
+        type_keys("bash -c 'echo started; exec sleep 100'", Keys.ENTER)
+        page.until(lambda: re.search(r"^started$", screen(), re.M))
         type_keys(Keys.CONTROL, "c")
         type_keys("echo st=$?", Keys.ENTER)
         page.until(lambda: re.search(r"^st=130$", screen(), re.M))

@@ -47,8 +47,9 @@ def test_vm_terminal_end_to_end(vm_kernel):
         # resize: the pty gets the new size
         term.resize(132, 40)
         assert "\n40 132\n" in run(term, "stty size")
-        # Ctrl-C: the guest's line discipline interrupts the foreground job
-        term.send("echo started; sleep 100\r")
+        # Ctrl-C: the guest's line discipline interrupts the foreground job (which prints
+        # "started" itself: then it is the terminal's foreground process group)
+        term.send("bash -c 'echo started; exec sleep 100'\r")
         term.wait_for(lambda t: re.search(r"^started$", t, re.M), timeout=60)
         interrupted = time.monotonic()
         term.send("\x03")
