@@ -16,21 +16,7 @@ from sandbox_kernel.sandbox import Sandbox
 from sandbox_kernel.vfs import FSError, export_tar, import_tar
 from sandbox_kernel.vfs.tar import MAX_MTIME
 
-BOMB_SIZE = 200 * 1024 * 1024
-
-
-class Zeros(io.RawIOBase):
-    def __init__(self, n: int) -> None:
-        self.left = n
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buf) -> int:
-        n = min(len(buf), self.left)
-        buf[:n] = bytes(n)
-        self.left -= n
-        return n
+from .bombs import BOMB_SIZE, Zeros
 
 
 @pytest.fixture(scope="module")

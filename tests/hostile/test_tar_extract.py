@@ -14,21 +14,7 @@ import pytest
 from sandbox_kernel.cli import run_script
 from sandbox_kernel.limits import Limits
 
-BOMB_SIZE = 200 * 1024 * 1024
-
-
-class Zeros(io.RawIOBase):
-    def __init__(self, n: int) -> None:
-        self.left = n
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buf) -> int:
-        n = min(len(buf), self.left)
-        buf[:n] = bytes(n)
-        self.left -= n
-        return n
+from .bombs import BOMB_SIZE, Zeros
 
 
 def archive(members, mode: str = "w", fmt: int = tarfile.GNU_FORMAT) -> bytes:
