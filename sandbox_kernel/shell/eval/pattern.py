@@ -22,6 +22,8 @@ EXTGLOB_CHARS = frozenset("*?+@!")
 REGEX_SLICE = 0.05
 #: how often the caller looks at the budget while a helper thread matches
 REGEX_POLL = 0.02
+#: how far past the deadline the helper's own regex timeout lies (the budget ends it first)
+REGEX_BACKSTOP = 1.0
 #: positions tried between two budget checks in the prefix/suffix/replace loops
 LOOP_CHECK = 256
 
@@ -242,28 +244,37 @@ class RegexPattern:
             return self.rx.fullmatch(text, start, end, timeout=REGEX_SLICE) is not None
         except TimeoutError:
             pass
-        budget.check()
+        while True:
+            budget.check()
+            result = self._match_on_helper(text, start, end, budget)
+            if not isinstance(result, TimeoutError):
+                return result is not None
+            # the helper's own timeout is a backstop a little past the deadline; had it fired
+            # first (clocks differ) the budget is not spent yet, so the match goes on
+
+    @staticmethod
+    def _wait(helper: threading.Thread, budget: Budget) -> None:
+        while helper.is_alive():
+            helper.join(REGEX_POLL)
+            budget.check()
+
+    def _match_on_helper(self, text: str, start: int, end: int, budget: Budget) -> object:
         box: list[object] = []
 
         def work() -> None:
             try:
                 box.append(self.rx.fullmatch(text, start, end, concurrent=True,
-                                             timeout=max(budget.remaining(), REGEX_SLICE)))
+                                             timeout=max(budget.remaining(), 0) + REGEX_BACKSTOP))
             except BaseException as e:  # noqa: BLE001 - handed to the waiting thread
                 box.append(e)
 
         helper = threading.Thread(target=work, name="extglob-match", daemon=True)
         helper.start()
-        while helper.is_alive():
-            helper.join(REGEX_POLL)
-            budget.check()
+        self._wait(helper, budget)
         result = box[0] if box else None
-        if isinstance(result, BaseException):
-            budget.check()
-            if isinstance(result, TimeoutError):
-                return False
+        if isinstance(result, BaseException) and not isinstance(result, TimeoutError):
             raise result
-        return result is not None
+        return result
 
     def fullmatch(self, text: str, budget: Budget | None = None) -> bool:
         return self._fullmatch(text, 0, len(text), budget)
