@@ -679,7 +679,7 @@ class VFS:
 
     def link(self, src: str, dst: str, cwd: str = "/", follow: bool = False) -> None:
         node = self._lookup(src, cwd, follow=follow)
-        if isinstance(node, Dir):
+        if isinstance(node, Dir) or not self._may_hard_link(node):
             raise FSError(EPERM, src)
         r = self.resolve(dst, cwd, follow=False)
         if r.node is not None or not r.name:
@@ -690,6 +690,15 @@ class VFS:
         node.nlink += 1
         node.ctime = r.parent.mtime = r.parent.ctime = time.time()
         self._notify(r.path, "created")
+
+    def _may_hard_link(self, node: Inode) -> bool:
+        """Linux's fs.protected_hardlinks (on by default): a user links only files they own, or
+        regular files they may read and write that are neither setuid nor setgid-executable."""
+        if self.uid in (ROOT_UID, node.uid):
+            return True
+        if not isinstance(node, File) or node.mode & 0o4000 or node.mode & 0o2010 == 0o2010:
+            return False
+        return self._can(node, 4) and self._can(node, 2)
 
     def chmod(self, path: str, mode: int, cwd: str = "/", follow: bool = True) -> None:
         node = self._lookup(path, cwd, follow)

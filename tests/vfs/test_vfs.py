@@ -315,6 +315,25 @@ def test_hard_links_share_data_and_count(fs):
     assert code(e) == "EEXIST"
 
 
+def test_hard_links_to_other_users_files_follow_protected_hardlinks(fs):
+    """Linux (fs.protected_hardlinks=1): a user cannot pin root's files by hard-linking them
+    (red team D7); a file they may read and write, or their own, links."""
+    fs.install_file_as_root("/etc/secret", b"s", mode=0o644)
+    fs.install_file_as_root("/etc/shared", b"w", mode=0o666)
+    fs.install_file_as_root("/usr/bin/suid", b"x", mode=0o4777)
+    fs.install_file_as_root("/usr/bin/sgid", b"x", mode=0o2777)
+    for src in ("/etc/secret", "/usr/bin/suid", "/usr/bin/sgid"):
+        with pytest.raises(FSError) as e:
+            fs.link(src, "/workspace/pinned")
+        assert code(e) == "EPERM", src
+        assert not fs.exists("/workspace/pinned", follow=False)
+    fs.link("/etc/shared", "/workspace/shared")
+    assert fs.stat("/etc/shared").st_nlink == 2
+    with fs.privileged():
+        fs.link("/etc/secret", "/workspace/by-root")
+    assert fs.stat("/etc/secret").st_nlink == 2
+
+
 def test_directory_link_counts(fs):
     fs.mkdir("/workspace/p")
     assert fs.stat("/workspace/p").st_nlink == 2
