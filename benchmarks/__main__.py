@@ -31,9 +31,13 @@ def ensure_peers(report: Report, install: bool) -> None:
             print(f"warning: could not install peers: {proc.stderr.strip()[-300:]}", file=sys.stderr)
         importlib.invalidate_caches()
     for name, mod in PEER_MODULES.items():
-        report.peers[name] = "ok" if importlib.util.find_spec(mod) else "not installed (pip install failed or --no-install)"
+        report.peers[name] = (
+            "ok" if importlib.util.find_spec(mod) else "not installed (pip install failed or --no-install)"
+        )
     report.peers["bash"] = "ok" if subprocess.run(["bash", "-c", "true"]).returncode == 0 else "missing"
-    report.peers["node"] = "ok" if subprocess.run(["sh", "-c", "command -v node"], capture_output=True).returncode == 0 else "missing"
+    report.peers["node"] = (
+        "ok" if subprocess.run(["sh", "-c", "command -v node"], capture_output=True).returncode == 0 else "missing"
+    )
 
 
 def run_group(name: str, report: Report, runs: int) -> None:
@@ -71,7 +75,9 @@ def print_table(report: Report) -> str:
         ratio = f"{r.ratio:.2f}x" if r.ratio is not None else ""
         verdict = "" if r.passed is None else ("PASS" if r.passed else "MISS")
         tail = " ".join(x for x in (verdict, r.target, r.note) if x)
-        lines.append(f"{r.group:10} {r.name[:42]:42} {fmt_value(r.ours, r.unit):>11} {peer[:22]:>22} {ratio:>8}  {tail}")
+        lines.append(
+            f"{r.group:10} {r.name[:42]:42} {fmt_value(r.ours, r.unit):>11} {peer[:22]:>22} {ratio:>8}  {tail}"
+        )
     unavailable = {k: v for k, v in report.peers.items() if v != "ok"}
     if unavailable:
         lines.append("unavailable peers: " + "; ".join(f"{k}: {v}" for k, v in unavailable.items()))

@@ -132,8 +132,16 @@ def bench_vm(report: Report, runs: int) -> None:
         accel = resumes[0][2]
         modes = sorted({mode for _, mode, _ in resumes})
         first = Sample.of([t for t, _, _ in resumes])
-        report.add(Row("vm", "first %%vm cell, resume from saved state", first, target="<= 0.5 s",
-                       passed=first.median <= 0.5 and modes == ["resume"], note=f"{accel}; started by {', '.join(modes)}"))
+        report.add(
+            Row(
+                "vm",
+                "first %%vm cell, resume from saved state",
+                first,
+                target="<= 0.5 s",
+                passed=first.median <= 0.5 and modes == ["resume"],
+                note=f"{accel}; started by {', '.join(modes)}",
+            )
+        )
         boots = Sample.of([_vm_first_cell(loop, full_boot=True)[0] for _ in range(max(runs - 1, 2))])
         report.add(Row("vm", "first %%vm cell, full boot", boots, target="<= 2 s", passed=boots.median <= 2.0,
                        note=accel))

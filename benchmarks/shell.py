@@ -107,7 +107,9 @@ PIPELINES = {
 def _make_data(kind: str) -> tuple[str, bytes]:
     if kind == "text10m":
         line = b"a quick brown fox jumps over the lazy dog, and a needle sometimes\n"
-        lines = [line if i % 7 == 0 else line.replace(b"needle", b"thread") for i in range(10 * 1024 * 1024 // len(line))]
+        lines = [
+            line if i % 7 == 0 else line.replace(b"needle", b"thread") for i in range(10 * 1024 * 1024 // len(line))
+        ]
         return "big.txt", b"".join(lines)
     if kind == "nums":
         return "nums.txt", b"".join(b"%d\n" % (i * 37 % 1000) for i in range(200_000))

@@ -9,8 +9,16 @@ SUBCOMMANDS = {
     "sh": ("sandbox_kernel.cli", "sh_main", "run a shell script in a fresh sandbox: sh [-c SCRIPT | FILE [ARGS...]]"),
     "install": ("sandbox_kernel.kernel.install", "install_main", "install the Jupyter kernelspec"),
     "kernel": ("sandbox_kernel.kernel.app", "kernel_main", "launch the kernel (used by kernel.json)"),
-    "run-tour": ("sandbox_kernel.kernel.tour", "tour_main", "install the kernelspec into this Python's prefix, execute notebooks/tour.ipynb, write build/tour.ipynb"),
-    "vm-image": ("sandbox_kernel.vm.setup", "vm_image_main", "build the %%vm guest image if needed and start the VM once (make run does this before the tour)"),
+    "run-tour": (
+        "sandbox_kernel.kernel.tour",
+        "tour_main",
+        "install the kernelspec into this Python's prefix, execute notebooks/tour.ipynb, write build/tour.ipynb",
+    ),
+    "vm-image": (
+        "sandbox_kernel.vm.setup",
+        "vm_image_main",
+        "build the %%vm guest image if needed and start the VM once (make run does this before the tour)",
+    ),
 }
 
 

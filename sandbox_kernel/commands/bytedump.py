@@ -280,7 +280,9 @@ async def od(ctx: CommandContext) -> int:
     for o, v in opts:
         if o == "A":
             if v not in ("d", "o", "x", "n"):
-                await ctx.error(f"invalid output address radix {quote(v, 'locale')}; it must be one character from [doxn]")
+                await ctx.error(
+                    f"invalid output address radix {quote(v, 'locale')}; it must be one character from [doxn]"
+                )
                 return 1
             radix = v
         elif o == "j":

@@ -41,7 +41,11 @@ def _groups(ctx: CommandContext) -> list[list[str]]:
     return [line.split(":") for line in text.splitlines() if line.count(":") >= 3]
 
 
-@command("whoami", help="Usage: whoami [OPTION]...\nPrint the user name associated with the current effective user ID.\nSame as id -un.")
+@command(
+    "whoami",
+    help="Usage: whoami [OPTION]...\n"
+    "Print the user name associated with the current effective user ID.\nSame as id -un.",
+)
 async def whoami(ctx: CommandContext) -> int:
     _, operands = getopt(ctx.args, "", status=1)
     if operands:

@@ -512,7 +512,9 @@ def _apply_hunks(lines, hunks, forward_only, batch, force, creating=False):
                 if _find(lines, rev.old_lines, expected, cursor) is not None and rev.old_lines:
                     return [], [], False, [], ("assume" if batch else "skip")
             failed.append(k)
-            messages.append(f"Hunk #{k + 1} FAILED at {hunk.old_start + offset if hunk.old_count else hunk.old_start}.\n")
+            messages.append(
+                f"Hunk #{k + 1} FAILED at {hunk.old_start + offset if hunk.old_count else hunk.old_start}.\n"
+            )
             continue
         if k == 0 and not force and creating and hunk.old_count == 0 and lines:
             # creating a file that already has content: applied already?

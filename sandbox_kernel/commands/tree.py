@@ -224,7 +224,9 @@ class TreePrinter:
                     descend = False
                 if descend and (self.o["level"] is None or depth < self.o["level"]):
                     self.visited.add(target.st_ino)
-                    await self.walk(child, "" if self.o["i"] else prefix + (self.art[3] if last else self.art[2]), depth + 1)
+                    await self.walk(
+                        child, "" if self.o["i"] else prefix + (self.art[3] if last else self.art[2]), depth + 1
+                    )
             else:
                 self.files += 1
             if len(self.lines) > 512:

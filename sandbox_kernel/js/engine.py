@@ -318,8 +318,11 @@ class JsEngine:
             notices.append(f"JS state was reset: {e}")
         except MemoryError:  # the host could not pass the cell in
             if self.instance is None:
-                why = f"the JS memory limit wasm_memory_bytes={format_size(limits.wasm_memory_bytes)} is too small to start the engine"
-                outcome = Outcome(status=1, error={"name": "RangeError", "message": f"out of memory ({why})", "stack": ""})
+                why = (f"the JS memory limit wasm_memory_bytes={format_size(limits.wasm_memory_bytes)} "
+                       "is too small to start the engine")
+                outcome = Outcome(
+                    status=1, error={"name": "RangeError", "message": f"out of memory ({why})", "stack": ""}
+                )
             else:
                 outcome = Outcome(status=1, error={"name": "InternalError", "message": "out of memory", "stack": ""})
                 if not self._usable_after_oom():
@@ -356,7 +359,9 @@ class JsEngine:
             return RunResult(outcome.status or 1, ErrorInfo(err.get("name", "Error"), err.get("message", ""),
                                                             _error_lines(err)), value)
         if outcome.status:
-            msg = f"process.exit({outcome.status})" if outcome.exit_code is not None else f"exit status {outcome.status}"
+            msg = (
+                f"process.exit({outcome.status})" if outcome.exit_code is not None else f"exit status {outcome.status}"
+            )
             return RunResult(outcome.status, ErrorInfo("ExitStatus", msg, [msg]), value)
         return RunResult(0, None, value)
 
@@ -395,13 +400,25 @@ class JsEngine:
             except InstanceDead as e:
                 if instance is not None and instance.exit_status is not None:
                     return Outcome(status=instance.exit_status, exit_code=instance.exit_status)
-                return Outcome(status=1, interrupted=io.cancelled(),
-                               error={"name": "InternalError", "message": str(e), "stack": "", "text": ""})
+                return Outcome(
+                    status=1,
+                    interrupted=io.cancelled(),
+                    error={"name": "InternalError", "message": str(e), "stack": "", "text": ""},
+                )
             except MemoryError as e:
-                return Outcome(status=1, error={"name": "RangeError", "message": f"out of memory ({e})", "stack": "", "text": ""})
+                return Outcome(
+                    status=1, error={"name": "RangeError", "message": f"out of memory ({e})", "stack": "", "text": ""}
+                )
             except Exception as e:  # a host bug: an error message, never a traceback
-                return Outcome(status=1, error={"name": "InternalError", "stack": "", "text": "",
-                                                "message": f"JS host error: {type(e).__name__}: {e}"})
+                return Outcome(
+                    status=1,
+                    error={
+                        "name": "InternalError",
+                        "stack": "",
+                        "text": "",
+                        "message": f"JS host error: {type(e).__name__}: {e}",
+                    },
+                )
             finally:
                 api.close_handles()
 

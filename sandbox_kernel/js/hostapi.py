@@ -272,7 +272,9 @@ class HostApi:
     def op_hash(self, req, payload):
         algorithm = str(req.get("algorithm") or "")
         if algorithm not in _HASHES:
-            raise HostError({"name": "Error", "code": "ERR_OSSL_EVP_UNSUPPORTED", "message": "Digest method not supported"})
+            raise HostError(
+                {"name": "Error", "code": "ERR_OSSL_EVP_UNSUPPORTED", "message": "Digest method not supported"}
+            )
         key = req.get("key")
         if key is not None:
             return hmac.new(base64.b64decode(key), payload, algorithm).digest()
@@ -421,8 +423,17 @@ class HostApi:
         src, dest = req["path"], req["dest"]
         if self.fs.is_dir(src):
             if not req.get("recursive"):
-                raise HostError({"name": "SystemError", "code": "ERR_FS_EISDIR", "errno": 21, "syscall": "cp",
-                                 "path": src, "message": f"Recursive option is required to copy a directory: cp returned EISDIR ({src} is a directory (not copied))"})
+                raise HostError(
+                    {
+                        "name": "SystemError",
+                        "code": "ERR_FS_EISDIR",
+                        "errno": 21,
+                        "syscall": "cp",
+                        "path": src,
+                        "message": "Recursive option is required to copy a directory: "
+                        f"cp returned EISDIR ({src} is a directory (not copied))",
+                    }
+                )
             self.fs.mkdir(dest, parents=True, exist_ok=True)
             for name in self.fs.listdir(src):
                 self.op_cp({**req, "path": f"{src.rstrip('/')}/{name}", "dest": f"{dest.rstrip('/')}/{name}"}, b"")

@@ -314,7 +314,9 @@ def prepare_cell(src: str) -> Cell:
             if nxt.kind == "str":
                 module_tok = nxt
             else:
-                while j < len(tokens) and not (tokens[j].kind == "ident" and tokens[j].text == "from" and tokens[j].depth == 0):
+                while j < len(tokens) and not (
+                    tokens[j].kind == "ident" and tokens[j].text == "from" and tokens[j].depth == 0
+                ):
                     j += 1
                 if j + 1 < len(tokens) and tokens[j + 1].kind == "str":
                     clause = src[clause_start:tokens[j].start]
@@ -326,7 +328,12 @@ def prepare_cell(src: str) -> Cell:
                 after = end_tok + 1
                 # import attributes: with { type: 'json' }
                 attributes = None
-                if after < len(tokens) and tokens[after].text in ("with", "assert") and after + 1 < len(tokens) and tokens[after + 1].text == "{":
+                if (
+                    after < len(tokens)
+                    and tokens[after].text in ("with", "assert")
+                    and after + 1 < len(tokens)
+                    and tokens[after + 1].text == "{"
+                ):
                     close = after + 2
                     while close < len(tokens) and not (tokens[close].text == "}" and tokens[close].depth == 0):
                         close += 1

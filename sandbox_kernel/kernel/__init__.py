@@ -1,1 +1,2 @@
-"""The Jupyter side: the kernel (protocol hooks), magics, the VFS comm and its client, output sanitising, install and launch."""
+"""The Jupyter side: the kernel (protocol hooks), magics, the VFS comm and its client, output
+sanitising, install and launch."""

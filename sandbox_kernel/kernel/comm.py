@@ -230,7 +230,10 @@ class VfsRequestHandler:
                 if truncate:
                     f.truncate(offset or 0)
                 if offset is not None:
-                    if offset + len(data) > f.size and (offset + len(data) - f.size) > self.fs.max_bytes - self.fs.bytes_used:
+                    if (
+                        offset + len(data) > f.size
+                        and (offset + len(data) - f.size) > self.fs.max_bytes - self.fs.bytes_used
+                    ):
                         raise FSError(errno.ENOSPC, path)
                     f.seek(offset)
                 else:

@@ -88,7 +88,9 @@ class HostMount:
                 os.close(dfd)
             self._discard()
             if isinstance(e, FSError):
-                why = str(e.strerror) + (f" (vfs_bytes={format_size(self.fs.max_bytes)}B)" if e.code == "ENOSPC" else "")
+                why = str(e.strerror) + (
+                    f" (vfs_bytes={format_size(self.fs.max_bytes)}B)" if e.code == "ENOSPC" else ""
+                )
             else:
                 why = str(e) if isinstance(e, MountError) else f"{e.filename or self.host}: {e.strerror}"
             raise MountError(f"--mount {self.spec.text}: {why}; not mounted") from None

@@ -22,7 +22,8 @@ PROBE_SECONDS = 5.0
 
 def _cache_file(image: GuestImage) -> Path:
     # the verdict depends on the host, QEMU and the guest kernel, not on the guest userland
-    guest_kernel = f"{image.manifest.get('kernel_package')}={image.manifest.get('packages', {}).get(image.manifest.get('kernel_package'))}"
+    package = image.manifest.get("kernel_package")
+    guest_kernel = f"{package}={image.manifest.get('packages', {}).get(package)}"
     key = hashlib.sha256(f"{platform.release()}|{qemu_version()}|{guest_kernel}".encode()).hexdigest()[:16]
     return cache_root() / f"accel-{key}.json"
 

@@ -80,7 +80,9 @@ class AccessLog:
             return
         try:
             if self._fd is None:
-                self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
+                self._fd = os.open(
+                    self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600
+                )
             entry = {"kernel": self.owner, **record.as_dict()}
             os.write(self._fd, (json.dumps(entry, ensure_ascii=True) + "\n").encode())  # one write: one line
         except OSError as e:

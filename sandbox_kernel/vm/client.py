@@ -198,8 +198,12 @@ class AgentClient:
         await self._simple(P.MKDIR, P.fields(items))
 
     async def remove(self, path: str, recursive: bool = False, user: tuple[int, int] | None = None) -> None:
-        await self._simple(P.REMOVE, P.fields([(P.T_PATH, P.check_path(path)), (P.T_FLAGS, P.RECURSIVE if recursive else 0),
-                                               *P.user_fields(user)]))
+        await self._simple(
+            P.REMOVE,
+            P.fields(
+                [(P.T_PATH, P.check_path(path)), (P.T_FLAGS, P.RECURSIVE if recursive else 0), *P.user_fields(user)]
+            ),
+        )
 
     async def list(self, path: str, recursive: bool = False, user: tuple[int, int] | None = None,
                    max_entries: int | None = None, max_bytes: int | None = None) -> list[dict]:

@@ -280,7 +280,9 @@ class VmEngine:
         except (AgentError, AgentGone) as e:
             raise VmError(f"cannot {'install' if self.sudo else 'remove'} sudo: {e}") from None
         if execution.exit is None or execution.exit.status != 0:
-            raise VmError(f"cannot {'install' if self.sudo else 'remove'} sudo: {errors.decode(errors='replace').strip()}")
+            raise VmError(
+                f"cannot {'install' if self.sudo else 'remove'} sudo: {errors.decode(errors='replace').strip()}"
+            )
 
     async def _enable_egress(self, machine: Machine, progress: Callable[[str], None]) -> None:
         """The guest gets no NIC: its proxy port is served by the host over the agent channel.
@@ -321,7 +323,9 @@ class VmEngine:
         if machine.proc is not None and machine.proc.poll() is not None:
             tail = machine.failure_detail().strip().splitlines()
             panic = [line for line in tail if "panic" in line.lower() or "sysrq" in line.lower()]
-            return "the VM crashed" + (f" ({panic[-1][-160:]})" if panic else f" (QEMU exit status {machine.proc.returncode})")
+            return "the VM crashed" + (
+                f" ({panic[-1][-160:]})" if panic else f" (QEMU exit status {machine.proc.returncode})"
+            )
         return "the VM stopped answering"
 
     async def stop(self) -> bool:
@@ -446,7 +450,9 @@ class VmEngine:
             if cancelled:
                 return (130 if cancelled[0] == "interrupt" else 124), cancelled[0]
             if info.kind == P.OUTPUT_LIMIT:
-                progress(f"vm: output limit reached ({limits.stdout_bytes + limits.stderr_bytes} bytes): process killed")
+                progress(
+                    f"vm: output limit reached ({limits.stdout_bytes + limits.stderr_bytes} bytes): process killed"
+                )
             elif info.kind == P.TIMED_OUT:
                 return 124, "timeout"
             return info.status, None
@@ -757,8 +763,10 @@ class VmEngine:
         return f"vm: unknown subcommand '{cmd}'\n{MAGIC_HELP}"
 
     def config_text(self) -> str:
-        return (f"vcpus={self.config.vcpus} memory={self.config.memory_mb} user={'root' if self.as_root else USER_NAME} "
-                f"daemons={on_off(self.keep_daemons)} sudo={on_off(self.sudo)} network={self.network}")
+        return (
+            f"vcpus={self.config.vcpus} memory={self.config.memory_mb} user={'root' if self.as_root else USER_NAME} "
+            f"daemons={on_off(self.keep_daemons)} sudo={on_off(self.sudo)} network={self.network}"
+        )
 
     def configure(self, items: list[str]) -> str:
         if not items:
@@ -854,7 +862,9 @@ class VmEngine:
             if secret.value is None:
                 lines.append(f"secret {secret.name}: not available ({secret.source} not set)")
             else:
-                lines.append(f"secret {secret.name}: for {where}; in the VM ${secret.name} = {placeholders[secret.name]}")
+                lines.append(
+                    f"secret {secret.name}: for {where}; in the VM ${secret.name} = {placeholders[secret.name]}"
+                )
         if self.slots is not None:
             taken = len(self.slots.holders())
             lines.append(f"host VM slots: {taken} of {self.slots.count} in use ({self.slots.directory})")

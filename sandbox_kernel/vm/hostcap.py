@@ -65,7 +65,9 @@ class HostSlots:
                 raise
             try:
                 os.ftruncate(fd, 0)
-                os.pwrite(fd, f"pid {os.getpid()} since {time.strftime('%H:%M:%S')} {holder}".strip().encode() + b"\n", 0)
+                os.pwrite(
+                    fd, f"pid {os.getpid()} since {time.strftime('%H:%M:%S')} {holder}".strip().encode() + b"\n", 0
+                )
             except OSError:
                 pass
             return Slot(path, fd)

@@ -37,9 +37,16 @@ class SecretInjector:
     """The secrets of one kernel with their placeholders (random per kernel)."""
 
     def __init__(self, secrets: Iterable[Secret]) -> None:
-        self.secrets = [ActiveSecret(s.name, s.rules(), f"sandbox-secret-{s.name}-{random_tokens.token_hex(12)}".encode(),
-                                     s.value.encode("ascii"))
-                        for s in secrets if s.value is not None]
+        self.secrets = [
+            ActiveSecret(
+                s.name,
+                s.rules(),
+                f"sandbox-secret-{s.name}-{random_tokens.token_hex(12)}".encode(),
+                s.value.encode("ascii"),
+            )
+            for s in secrets
+            if s.value is not None
+        ]
 
     def __bool__(self) -> bool:
         return bool(self.secrets)
@@ -54,7 +61,9 @@ class SecretInjector:
         return [s for s in self.secrets if s.applies(host, port)]
 
     @staticmethod
-    def inject(headers: list[tuple[str, bytes]], secrets: list[ActiveSecret]) -> tuple[list[tuple[str, bytes]], list[str]]:
+    def inject(
+        headers: list[tuple[str, bytes]], secrets: list[ActiveSecret]
+    ) -> tuple[list[tuple[str, bytes]], list[str]]:
         """Placeholders of ``secrets`` in header values replaced by the values (also inside
         Basic credentials); returns the new headers and the names put in."""
         used: list[str] = []

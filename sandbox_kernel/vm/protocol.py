@@ -21,7 +21,9 @@ MAX_PATH = 4096
 MAX_ARGS = 4096
 
 # requests (host -> guest)
-HELLO, EXEC, STDIN, SIGNAL, READ, WRITE, LIST, STAT, MKDIR, REMOVE, SYNC, SHUTDOWN, RESIZE, CONNECT, LISTEN = range(1, 16)
+HELLO, EXEC, STDIN, SIGNAL, READ, WRITE, LIST, STAT, MKDIR, REMOVE, SYNC, SHUTDOWN, RESIZE, CONNECT, LISTEN = range(
+    1, 16
+)
 # answers (guest -> host)
 READY, PONG, STDOUT, STDERR, EXIT, DATA, ENTRIES, OK, ERROR, STDIN_ACK, ACCEPT, STDIN_WANTED = range(64, 76)
 #: ids the agent gives to streams it accepted; the host's own ids stay below

@@ -510,7 +510,9 @@ def _tonumber(v):
         return v
     if isinstance(v, str):
         try:
-            if not regex.fullmatch(r"\s*-?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?\s*|\s*(nan|-?infinity)\s*", v, regex.I):
+            if not regex.fullmatch(
+                r"\s*-?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?\s*|\s*(nan|-?infinity)\s*", v, regex.I
+            ):
                 raise ValueError
             return float(v)
         except ValueError:
@@ -805,14 +807,31 @@ def _math1(name, fn):
     simple(name)(impl)
 
 
-for _name, _fn in {"sqrt": math.sqrt, "ceil": math.ceil, "round": lambda x: math.floor(x + 0.5) if x >= 0 else -math.floor(-x + 0.5),
-                   "fabs": abs, "exp": math.exp, "exp2": lambda x: 2.0 ** x, "exp10": lambda x: 10.0 ** x,
-                   "log": math.log, "log2": math.log2, "log10": math.log10, "sin": math.sin,
-                   "cos": math.cos, "tan": math.tan, "asin": math.asin, "acos": math.acos,
-                   "atan": math.atan, "sinh": math.sinh, "cosh": math.cosh, "tanh": math.tanh,
-                   "trunc": math.trunc, "cbrt": lambda x: math.copysign(abs(x) ** (1 / 3), x),
-                   "significand": lambda x: math.frexp(x)[0] * 2 if x else 0.0,
-                   "logb": lambda x: float(math.frexp(x)[1] - 1)}.items():
+for _name, _fn in {
+    "sqrt": math.sqrt,
+    "ceil": math.ceil,
+    "round": lambda x: math.floor(x + 0.5) if x >= 0 else -math.floor(-x + 0.5),
+    "fabs": abs,
+    "exp": math.exp,
+    "exp2": lambda x: 2.0**x,
+    "exp10": lambda x: 10.0**x,
+    "log": math.log,
+    "log2": math.log2,
+    "log10": math.log10,
+    "sin": math.sin,
+    "cos": math.cos,
+    "tan": math.tan,
+    "asin": math.asin,
+    "acos": math.acos,
+    "atan": math.atan,
+    "sinh": math.sinh,
+    "cosh": math.cosh,
+    "tanh": math.tanh,
+    "trunc": math.trunc,
+    "cbrt": lambda x: math.copysign(abs(x) ** (1 / 3), x),
+    "significand": lambda x: math.frexp(x)[0] * 2 if x else 0.0,
+    "logb": lambda x: float(math.frexp(x)[1] - 1),
+}.items():
     _math1(_name, _fn)
 
 
@@ -1212,4 +1231,4 @@ def have_decnum: false;
 def pick(pathexps): . as $top | reduce path(pathexps) as $p (null; setpath($p; $top | getpath($p)));
 def debug(msg): (msg | debug | empty), .;
 def scan($re; $flags): match($re; "g" + $flags) | if (.captures|length > 0) then [ .captures | .[] | .string ] else .string end;
-"""
+"""  # noqa: E501 - jq definitions, one per line

@@ -48,7 +48,9 @@ Some of the options include:
 
 
 async def _usage(ctx: CommandContext, message: str) -> int:
-    await ctx.err(f"jq: {message}\nUse jq --help for help with command-line options,\nor see the jq manpage, or online docs  at https://stedolan.github.io/jq\n")
+    await ctx.err(
+        f"jq: {message}\nUse jq --help for help with command-line options,\nor see the jq manpage, or online docs  at https://stedolan.github.io/jq\n"
+    )
     return 2
 
 

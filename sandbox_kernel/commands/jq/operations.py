@@ -143,7 +143,9 @@ def binop(op: str, a: Any, b: Any) -> Any:
         if is_number(a) and is_number(b):
             ia, ib = _to_intmax(a), _to_intmax(b)
             if ib == 0:
-                raise JqError(f"{describe(a)} and {describe(b)} cannot be divided (remainder) because the divisor is zero")
+                raise JqError(
+                    f"{describe(a)} and {describe(b)} cannot be divided (remainder) because the divisor is zero"
+                )
             r = abs(ia) % abs(ib)
             return float(-r if ia < 0 else r)
         raise JqError(f"{describe(a)} and {describe(b)} cannot be divided")
@@ -188,8 +190,10 @@ def getpath(value: Any, path) -> Any:
         try:
             value = index_value(value, key)
         except JqError:
-            raise JqError(f"Cannot index {type_name(value)} with "
-                          f"{'number' if is_number(key) else json.dumps(key) if isinstance(key, str) else type_name(key)}") from None
+            raise JqError(
+                f"Cannot index {type_name(value)} with "
+                f"{'number' if is_number(key) else json.dumps(key) if isinstance(key, str) else type_name(key)}"
+            ) from None
     return value
 
 

@@ -281,7 +281,9 @@ def install_skeleton(root: Path) -> None:
     (etc / "hostname").write_text("vm\n")
     (etc / "hosts").write_text("127.0.0.1 localhost vm\n::1 localhost\n")
     (etc / "resolv.conf").write_text("")
-    (etc / "os-release").write_text('PRETTY_NAME="sandbox-kernel guest (Debian 12 packages)"\nID=debian\nVERSION_ID="12"\n')
+    (etc / "os-release").write_text(
+        'PRETTY_NAME="sandbox-kernel guest (Debian 12 packages)"\nID=debian\nVERSION_ID="12"\n'
+    )
     # ca-certificates' postinst would build the bundle; we do what it does
     certs = sorted((root / "usr/share/ca-certificates").rglob("*.crt"))
     (etc / "ssl/certs/ca-certificates.crt").write_bytes(b"".join(c.read_bytes().rstrip(b"\n") + b"\n" for c in certs))
