@@ -19,7 +19,7 @@ from typing import MutableMapping
 
 from .limits import DEFAULT_CEILINGS, Limits, notebook_defaults
 from .netpolicy import AllowRule, check_within, parse_allow_list
-from .vfs.changes import under
+from .paths import under
 
 #: A secret's hosts get it on this port unless their rule names one: HTTPS only, never in clear.
 SECRET_PORTS = (443,)

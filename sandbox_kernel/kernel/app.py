@@ -6,13 +6,29 @@ import os
 import sys
 
 from ipykernel.kernelapp import IPKernelApp
+from ipykernel.kernelbase import Kernel
+from traitlets import Type
+from traitlets.utils.importstring import import_item
 
 from .. import policy
-from .kernel import SandboxKernel
+
+#: imported by name once the sockets are bound, so the sandbox's modules load while the
+#: client's first connection attempts are under way (not before them)
+KERNEL_CLASS = "sandbox_kernel.kernel.kernel.SandboxKernel"
 
 
 class SandboxKernelApp(IPKernelApp):
     name = "sandbox-kernel"
+    #: set to KERNEL_CLASS in init_kernel (a class named here would be imported at start)
+    kernel_class = Type(Kernel, klass=Kernel)
+    #: the admin's policy from the kernel's argv, handed to the kernel class
+    policy = policy.Policy()
+
+    def init_kernel(self) -> None:
+        kernel_class = import_item(KERNEL_CLASS)
+        kernel_class.policy = self.policy
+        self.kernel_class = kernel_class
+        super().init_kernel()
 
     def init_control(self, context) -> None:
         super().init_control(context)
@@ -28,9 +44,9 @@ def kernel_main(argv: list[str]) -> int:
     policy.add_arguments(parser)
     args, rest = parser.parse_known_args(list(argv))
     try:
-        SandboxKernel.policy = policy.from_arguments(args, os.environ)
+        SandboxKernelApp.policy = policy.from_arguments(args, os.environ)
     except ValueError as e:
         print(f"sandbox_kernel kernel: {e}", file=sys.stderr)
         return 2
-    SandboxKernelApp.launch_instance(argv=rest, kernel_class=SandboxKernel)
+    SandboxKernelApp.launch_instance(argv=rest)
     return 0

@@ -20,7 +20,8 @@ from pathlib import Path
 
 from ..limits import format_size
 from ..vfs import VFS, File, FSError, Symlink
-from ..vfs.changes import ChangeTracker, under
+from ..paths import under
+from ..vfs.changes import ChangeTracker
 
 #: the trees a workspace holds (/tmp is temporary, as after a reboot)
 ROOTS = ("/workspace", "/home/user")

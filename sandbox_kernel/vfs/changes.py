@@ -5,12 +5,9 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from ..paths import under
 from .errors import FSError
 from .fs import VFS, Stat
-
-
-def under(path: str, root: str) -> bool:
-    return path == root or path.startswith(root.rstrip("/") + "/")
 
 
 class ChangeTracker:

@@ -67,3 +67,24 @@ def test_help_lists_subcommands():
     out = run_cli("--help").stdout
     for name in ("install", "kernel", "run-tour"):
         assert name in out
+
+
+
+def test_the_sandbox_is_imported_after_the_sockets_are_bound():
+    """Kernel start: the sandbox's modules load once ipykernel has bound the sockets (the client's
+    first connection attempts are under way meanwhile); the kernel made is ours, with the policy."""
+    probe = (
+        "import sys\n"
+        "import ipykernel.kernelapp as ka\n"
+        "from sandbox_kernel.kernel.app import SandboxKernelApp\n"
+        "from sandbox_kernel.policy import Policy\n"
+        "app = SandboxKernelApp.instance()\n"
+        "print('loaded at start:', 'sandbox_kernel.sandbox' in sys.modules)\n"
+        "ka.IPKernelApp.init_kernel = lambda self: print('kernel:', self.kernel_class.__name__)\n"
+        "app.policy = Policy(active_output=True)\n"
+        "app.init_kernel()\n"
+        "print('policy:', app.kernel_class.policy.active_output)\n"
+    )
+    out = subprocess.run([sys.executable, "-P", "-c", probe], capture_output=True, text=True, timeout=60)
+    assert "loaded at start: False" in out.stdout, out.stderr
+    assert "kernel: SandboxKernel" in out.stdout and "policy: True" in out.stdout, out.stderr
