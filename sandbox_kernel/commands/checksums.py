@@ -192,6 +192,7 @@ _BSD_LINE = re.compile(r"^(\\?)([A-Za-z0-9-]+) ?\((.*)\) = ([0-9a-fA-F]+)$")
 
 async def _check(ctx, lists, factory, tag, quiet, status_only, strict, warn, ignore_missing) -> int:
     hex_len = factory().digest_size * 2
+    layout = LineLayout()
     status = 0
     for listing in lists:
         try:
@@ -208,7 +209,9 @@ async def _check(ctx, lists, factory, tag, quiet, status_only, strict, warn, ign
                 line = raw.decode("utf-8", "surrogateescape").rstrip("\n")
                 if line.endswith("\r"):
                     line = line[:-1]
-                parsed = _parse_check_line(line, hex_len, tag)
+                if line.startswith("#"):
+                    continue
+                parsed = _parse_check_line(line, hex_len, tag, layout)
                 if parsed is None:
                     bad_format += 1
                     if warn:
@@ -258,7 +261,24 @@ async def _check(ctx, lists, factory, tag, quiet, status_only, strict, warn, ign
     return status
 
 
-def _parse_check_line(line: str, hex_len: int, tag: str) -> tuple[str, str] | None:
+class LineLayout:
+    """Whether check lines put one blank between digest and name (``DIGEST NAME``, as BSD's
+    ``md5 -r`` writes) or a blank and a mode character (``DIGEST  NAME``, ``DIGEST *NAME``):
+    GNU decides at the first line that tells and holds it for the rest of the run, so a name
+    that starts with a blank or ``*`` keeps it."""
+
+    __slots__ = ("one_blank",)
+
+    def __init__(self) -> None:
+        self.one_blank: bool | None = None
+
+
+_BLANKS = " \t"
+_HEX = frozenset("0123456789abcdefABCDEF")
+
+
+def _parse_check_line(line: str, hex_len: int, tag: str, layout: LineLayout) -> tuple[str, str] | None:
+    line = line.lstrip(_BLANKS)
     m = _BSD_LINE.match(line)
     if m:
         escaped, algo, name, digest = m.groups()
@@ -271,11 +291,19 @@ def _parse_check_line(line: str, hex_len: int, tag: str) -> tuple[str, str] | No
         return digest, name
     escaped = line.startswith("\\")
     body = line[1:] if escaped else line
-    if len(body) < hex_len + 2:
+    digest = body[:hex_len]
+    if len(digest) != hex_len or not _HEX.issuperset(digest) or body[hex_len:hex_len + 1] not in tuple(_BLANKS):
         return None
-    digest, sep, name = body[:hex_len], body[hex_len:hex_len + 1], body[hex_len + 2:]
-    mode = body[hex_len + 1:hex_len + 2]
-    if sep != " " or mode not in (" ", "*") or not re.fullmatch(r"[0-9a-fA-F]+", digest) or not name:
+    at = hex_len + 1
+    if body[at:at + 1] not in (" ", "*"):
+        if layout.one_blank is False:
+            return None
+        layout.one_blank = True
+    elif not layout.one_blank:
+        layout.one_blank = False
+        at += 1
+    name = body[at:]
+    if not name:
         return None
     if escaped:
         name = _unescape_name(name)
