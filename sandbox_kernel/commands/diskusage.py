@@ -36,9 +36,35 @@ Summarize disk usage of the set of FILEs, recursively for directories.
   -P, --no-dereference  don't follow any symbolic links (this is the default)
   -S, --separate-dirs   for directories do not include size of subdirectories
   -s, --summarize       display only a total for each argument
+  -t, --threshold=SIZE  exclude entries smaller than SIZE if positive,
+                          or entries greater than SIZE if negative
   -x, --one-file-system  skip directories on different file systems
       --exclude=PATTERN  exclude files that match PATTERN
       --help            display this help and exit"""
+
+
+#: GNU keeps sizes in intmax_t
+INTMAX = (1 << 63) - 1
+
+
+async def _threshold(ctx: CommandContext, spelled: str, val: str) -> int | None:
+    """-t SIZE: entries below SIZE are left out, or with -SIZE entries above it; None (reported)
+    when SIZE is not one."""
+    negative = val.startswith("-")
+    digits = val[1:] if negative else val
+    size = parse_size(digits, "eEgGkKmMpPtTyYzZ0")
+    if size is None:
+        lead = len(digits) - len(digits.lstrip("0123456789"))
+        why = f"invalid suffix in {spelled}" if lead else f"invalid {spelled}"
+        await ctx.error(f"{why} argument {quote(val, 'locale')}")
+        return None
+    if size > INTMAX:
+        await ctx.error(f"{spelled} argument {quote(val, 'locale')} too large")
+        return None
+    if negative and size == 0:
+        await ctx.error(f"invalid --threshold argument {quote(val, 'locale')}")
+        return None
+    return -size if negative else size
 
 
 async def _block_size(ctx: CommandContext, val: str | None) -> int | None:
@@ -52,15 +78,16 @@ async def _block_size(ctx: CommandContext, val: str | None) -> int | None:
 
 @command("du", help=DU_HELP)
 async def du(ctx: CommandContext) -> int:
-    opts, operands = getopt(ctx.args, "0abB:cd:DhHklLmPsSx", {
+    opts, operands = getopt(ctx.args, "0abB:cd:DhHklLmPsSt:x", {
         "null": "0", "all": "a", "apparent-size": None, "block-size=": "B", "bytes": "b",
         "total": "c", "max-depth=": "d", "human-readable": "h", "si": None, "dereference": "L",
         "count-links": "l", "no-dereference": "P", "separate-dirs": "S", "summarize": "s",
-        "one-file-system": "x", "exclude=": None, "dereference-args": "D"}, status=1)
+        "one-file-system": "x", "exclude=": None, "dereference-args": "D", "threshold=": None}, status=1)
     show_all = total = summarize = human = si = apparent = follow = count_links = separate = False
     follow_args = False
     block = 1024
     max_depth: int | None = None
+    threshold = 0
     excludes: list[str] = []
     end = "\n"
     for key, val in opts:
@@ -103,6 +130,11 @@ async def du(ctx: CommandContext) -> int:
             separate = True
         elif key == "s":
             summarize = True
+        elif key in ("t", "threshold"):
+            limit = await _threshold(ctx, "-t" if key == "t" else "--threshold", val or "")
+            if limit is None:
+                return 1
+            threshold = limit
         elif key == "exclude":
             excludes.append(val or "")
     if summarize and max_depth is not None and max_depth != 0:
@@ -120,6 +152,9 @@ async def du(ctx: CommandContext) -> int:
         if human:
             return human_size(amount, si)
         return str(-(-amount // block))
+
+    def shown(amount: int) -> bool:
+        return amount <= -threshold if threshold < 0 else amount >= threshold
 
     def usage_of(s) -> int:
         if apparent:
@@ -159,20 +194,24 @@ async def du(ctx: CommandContext) -> int:
                 await ctx.error(f"cannot read directory {quote(path)}: {strerror(e)}")
                 status = 1
                 children = []
-            sub_total = 0
+            sub_total = files_total = 0
             for name, child in children:
                 if excludes and any(fnmatch.fnmatchcase(name, p) for p in excludes):
                     continue
-                sub_total += await visit(join_path(path, name), depth + 1, follow, node, child)
+                used = await visit(join_path(path, name), depth + 1, follow, node, child)
+                sub_total += used
+                if not isinstance(child, Dir):
+                    files_total += used
             await ctx.checkpoint()
-            shown = size + (0 if separate else sub_total)
-            if max_depth is None or depth <= max_depth:
-                lines.append(f"{fmt(size + sub_total if not separate else size)}\t{path}{end}")
+            # -S: a directory's own line leaves out its subdirectories, the totals do not
+            amount = size + (files_total if separate else sub_total)
+            if (max_depth is None or depth <= max_depth) and shown(amount):
+                lines.append(f"{fmt(amount)}\t{path}{end}")
             if len(lines) > 256:
                 await ctx.out("".join(lines))
                 lines.clear()
-            return size + sub_total if not separate else shown
-        if depth == 0 or (show_all and (max_depth is None or depth <= max_depth)):
+            return size + sub_total
+        if (depth == 0 or (show_all and (max_depth is None or depth <= max_depth))) and shown(size):
             lines.append(f"{fmt(size)}\t{path}{end}")
         return size
 
