@@ -71,12 +71,12 @@ async def cmp(ctx: CommandContext) -> int:
         elif o == "n":
             limit = parse_size(v, "kKMGTPEZY0")
             if limit is None:
-                return await _usage(ctx, f"invalid --bytes value {quote(v, 'locale')}")
+                return await _usage(ctx, f"invalid --bytes value '{v}'")
         elif o == "i":
             parts = v.split(":", 1)
             values = [parse_size(p, "kKMGTPEZY0") for p in parts]
             if any(x is None for x in values):
-                return await _usage(ctx, f"invalid --ignore-initial value {quote(v, 'locale')}")
+                return await _usage(ctx, f"invalid --ignore-initial value '{v}'")
             skip = [values[0], values[-1]]
     if verbose and quiet:
         return await _usage(ctx, "options -l and -s are incompatible")
@@ -87,7 +87,7 @@ async def cmp(ctx: CommandContext) -> int:
     for k, extra in enumerate(files[2:4]):
         value = parse_size(extra, "kKMGTPEZY0")
         if value is None:
-            return await _usage(ctx, f"invalid --ignore-initial value {quote(extra, 'locale')}")
+            return await _usage(ctx, f"invalid --ignore-initial value '{extra}'")
         skip[k] = value
     name_a = files[0]
     name_b = files[1] if len(files) > 1 else "-"

@@ -199,10 +199,12 @@ class _Differ:
         ctx = self.ctx
         kind_a = self._kind(name_a)
         kind_b = self._kind(name_b)
-        for name, kind in ((name_a, kind_a), (name_b, kind_b)):
-            if kind is None and not (self.o.new_file and (kind_a or kind_b)):
-                await ctx.error(f"{name}: No such file or directory")
-                return 2
+        missing = [name for name, kind in ((name_a, kind_a), (name_b, kind_b))
+                   if kind is None and not (self.o.new_file and (kind_a or kind_b))]
+        for name in missing:
+            await ctx.error(f"{name}: No such file or directory")
+        if missing:
+            return 2
         if kind_a == "dir" and kind_b == "dir":
             status = await self.compare_dirs(name_a, name_b)
         elif kind_a == "dir":

@@ -97,7 +97,7 @@ async def tee(ctx: CommandContext) -> int:
         try:
             handle = ctx.fs.open(name, "ab" if append else "wb", cwd=ctx.cwd)
         except FSError as e:
-            await ctx.error(f"{name}: {e.strerror}")
+            await ctx.file_error(name, e)
             status = 1
             continue
         sinks.append(_Sink(name, handle=handle))

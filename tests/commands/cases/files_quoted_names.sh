@@ -21,3 +21,10 @@ head -n "$n" /dev/null 2>&1; echo "head -n $?"
 sort -k "$n" /dev/null 2>&1; echo "sort -k $?"
 mkdir -p "$n/x" 2>&1; rm -r "$n"
 find "$n" 2>&1; echo "find $?"
+diff "$n" "a b" 2>&1; echo "diff $?"
+echo hi | tee "/nonexistent/$n" "/nonexistent/a b" /nonexistent/c 2>&1; echo "tee $?"
+for c in grep sed cmp comm split find tr mkdir rmdir; do
+  case $c in grep) a=x ;; sed) a=p ;; cmp|comm) a=/dev/null ;; mkdir) a=-p ;; *) a= ;; esac
+  if [ $c = tr ]; then tr a b < "$n" 2>&1; else $c $a "$n" "$n/x" 2>&1; fi; echo "$c $?"
+done
+cmp -n "$n" a b 2>&1; cmp -i "$n" a b 2>&1; cmp a b 0 "$n" 2>&1; echo "cmp $?"
