@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import stat as st
+from typing import Awaitable, Callable
 
 from ...commands._lib.posix_regex import Bounds, RegexError, RegexTimeout, compile_posix
 from ...vfs import FSError
@@ -256,31 +257,63 @@ class TestExpression:
 
 
 # ----------------------------------------------------------------------------- [[ ]]
-async def eval_cond(sh, expr) -> bool:
-    """The value of a ``[[ ]]`` expression (words expanded by ``sh``)."""
+#: xtrace of one ``[[ ]]`` test as it runs: gets the test's text (``-n hi``, ``hi == \\h*``)
+CondTracer = Callable[[str], Awaitable[None]]
+
+
+def _shown(value: str) -> str:
+    return value if value else "''"
+
+
+def _every_char_escaped(text: str) -> str:
+    return "".join("\\" + c for c in text)
+
+
+async def eval_cond(sh, expr, tracer: CondTracer | None = None) -> bool:
+    """The value of a ``[[ ]]`` expression (words expanded by ``sh``); with ``tracer``, each
+    test is shown once its words are expanded, as bash's xtrace shows it."""
     tp = type(expr)
     if tp is CondAnd:
-        return await eval_cond(sh, expr.left) and await eval_cond(sh, expr.right)
+        return await eval_cond(sh, expr.left, tracer) and await eval_cond(sh, expr.right, tracer)
     if tp is CondOr:
-        return await eval_cond(sh, expr.left) or await eval_cond(sh, expr.right)
+        return await eval_cond(sh, expr.left, tracer) or await eval_cond(sh, expr.right, tracer)
     if tp is CondNot:
-        return not await eval_cond(sh, expr.expr)
+        inner = tracer
+        if tracer is not None and type(expr.expr) in (CondWord, CondUnary, CondBinary):
+            async def inner(text: str) -> None:
+                await tracer("! " + text)
+        return not await eval_cond(sh, expr.expr, inner)
     if tp is CondWord:
-        return (await sh.expand_word(expr.word)) != ""
+        value = await sh.expand_word(expr.word)
+        if tracer is not None:
+            await tracer(f"-n {_shown(value)}")
+        return value != ""
     if tp is CondUnary:
         operand = await sh.expand_word(expr.operand)
+        if tracer is not None:
+            await tracer(f"{expr.op} {_shown(operand)}")
         return unary_test(sh, expr.op, operand)
     if tp is CondBinary:
         left = await sh.expand_word(expr.left)
         op = expr.op
         if op in ("=", "!="):
-            pattern = await sh.expand_pattern(expr.right)
+            if tracer is None:
+                pattern = await sh.expand_pattern(expr.right)
+            else:
+                # every quoted character escaped, as bash shows it (and matches the same)
+                pattern = await sh.expand_pattern(expr.right, _every_char_escaped)
+                await tracer(f"{_shown(left)} {expr.written or op} {_shown(pattern)}")
             # [[ == ]] matches as if extglob were on (bash 5.2)
             result = pat.match(pattern, left, True, sh.shopts["nocasematch"], sh.pattern_budget())
             return result if op == "=" else not result
         if op == "=~":
-            return await regex_match(sh, left, expr.right)
+            source = await regex_source(sh, expr.right)
+            if tracer is not None:
+                await tracer(f"{_shown(left)} =~ {_shown(source)}")
+            return regex_match(sh, left, source)
         right = await sh.expand_word(expr.right)
+        if tracer is not None:
+            await tracer(f"{_shown(left)} {op} {_shown(right)}")
         if op in INTEGER_OPS:
             # [[ ]] reads its integer operands as arithmetic expressions
             a = sh.arith(left) if left.strip() else 0
@@ -290,8 +323,8 @@ async def eval_cond(sh, expr) -> bool:
     raise ShellError("bad conditional expression")
 
 
-async def regex_match(sh, text: str, word: Word) -> bool:
-    """``text =~ word``: an ERE whose quoted parts match literally; sets BASH_REMATCH."""
+async def regex_source(sh, word: Word) -> str:
+    """The ERE of ``=~ word``: quoted parts escaped so they match literally."""
     pieces = []
     for p in word.parts:
         if type(p) is Lit:
@@ -302,7 +335,11 @@ async def regex_match(sh, text: str, word: Word) -> bool:
                 pieces.append(_ere_escape(value))
             else:
                 pieces.append(value)
-    source = "".join(pieces)
+    return "".join(pieces)
+
+
+def regex_match(sh, text: str, source: str) -> bool:
+    """``text =~ source``; sets BASH_REMATCH."""
     try:
         if not _ere_valid(source):
             raise RegexError(source)

@@ -34,7 +34,7 @@ from ..syntax.ast import (DQ, AndOr, ArithCommand, ArithFor, Assign, BraceGroup,
     FunctionDef, If, Lit, Loop, Pipeline, Quoted, Select, SimpleCommand, Subshell, Word)
 from ..syntax.lexer import KEEP_STATUS, Incomplete, ParseError, is_name
 from ..syntax.parser import Parser, is_name_word
-from ..syntax.printer import format_cond, format_word
+from ..syntax.printer import format_word
 from . import pattern as pat
 from .arith import ArithError, evaluate as arith_evaluate
 from .cond import eval_cond
@@ -676,9 +676,9 @@ class Shell(Variables, Expander, Redirections, Pipelines):
             self.lineno = node.line
             if self.traps.get("DEBUG"):
                 await self.debug_trap(node.line)
+            if self.options["xtrace"]:  # bash shows the word as written, before expanding it
+                await self.err(fds, f"{self._ps4()}case {format_word(node.word)} in\n")
             word = await self.expand_word(node.word)
-            if self.options["xtrace"]:
-                await self.err(fds, f"{self._ps4()}case {shell_quote(word)} in\n")
             items = node.items
             i = 0
             status = 0
@@ -745,10 +745,12 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         async def body(fds):
             self.lineno = node.line
             await self._loop_tick()
+            tracer = None
             if self.options["xtrace"]:
-                await self.err(fds, f"{self._ps4()}[[ {format_cond(node.expr)} ]]\n")
+                async def tracer(text: str) -> None:
+                    await self.err(fds, f"{self._ps4()}[[ {text} ]]\n")
             try:
-                return 0 if await eval_cond(self, node.expr) else 1
+                return 0 if await eval_cond(self, node.expr, tracer) else 1
             except ShellError as e:
                 if e.fatal or e.abort:
                     return await self.handle_error(e, fds)

@@ -482,10 +482,10 @@ class Expander:
             raise ShellError(f"{word.source or ''}: ambiguous redirect", 1)
         return fields[0]
 
-    async def expand_pattern(self, word: Word) -> str:
-        """A pattern: quoted characters escaped so they match literally."""
+    async def expand_pattern(self, word: Word, escape: Callable[[str], str] = pat.escape) -> str:
+        """A pattern: quoted characters escaped (by ``escape``) so they match literally."""
         fast = word.fast
-        if fast is not None:
+        if fast is not None and escape is pat.escape:
             return fast
         out: list[str] = []
         for k, p in enumerate(word.parts):
@@ -496,9 +496,9 @@ class Expander:
                     text = pat.escape(self._tilde(text, False))
                 out.append(text)
             elif tp is Quoted:
-                out.append(pat.escape(p.text))
+                out.append(escape(p.text))
             elif tp is DQ:
-                out.append(pat.escape(self._ifs_join(await self._expand_dq(p.parts))))
+                out.append(escape(self._ifs_join(await self._expand_dq(p.parts))))
             else:
                 value = await self._expand_part_value(p, quoted=False)
                 if isinstance(value, list):

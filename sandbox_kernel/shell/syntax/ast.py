@@ -244,6 +244,8 @@ class CondBinary:
     op: str
     left: Word
     right: Word
+    #: the operator as written where it differs from ``op`` (``==`` for ``=``), for xtrace
+    written: str = ""
 
 
 @dataclass(slots=True)

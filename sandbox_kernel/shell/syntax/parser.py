@@ -612,7 +612,7 @@ class Parser(Lexer):
             else:
                 right = self._cond_operand("binary")
             if op == "==":
-                op = "="
+                return CondBinary("=", left, right, "==")
             return CondBinary(op, left, right)
         if self._is_cond_end(nxt) or (nxt[1] == "op" and nxt[2] in ("&&", "||", ")")):
             return CondWord(left)

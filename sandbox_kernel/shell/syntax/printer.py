@@ -170,8 +170,7 @@ def format_cond(e: CondExpr) -> str:
     if isinstance(e, CondUnary):
         return f"{e.op} {format_word(e.operand)}"
     if isinstance(e, CondBinary):
-        op = "==" if e.op == "=" else e.op
-        return f"{format_word(e.left)} {op} {format_word(e.right)}"
+        return f"{format_word(e.left)} {e.written or e.op} {format_word(e.right)}"
     if isinstance(e, CondWord):
         return format_word(e.word)
     return ""
