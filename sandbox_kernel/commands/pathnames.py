@@ -424,7 +424,9 @@ async def mktemp(ctx: CommandContext) -> int:
         if legacy_t and "/" in template:
             return await fail(f"invalid template, {quote(template + suffix, 'locale')}, contains directory separator")
         if use_tmpdir and template.startswith("/") and operands:
-            return await fail(f"invalid template, {quote(template + suffix, 'locale')}; with --tmpdir, it may not be absolute")
+            return await fail(
+                f"invalid template, {quote(template + suffix, 'locale')}; with --tmpdir, it may not be absolute"
+            )
         directory = tmpdir or ctx.env.get("TMPDIR") or "/tmp"
         if legacy_t and ctx.env.get("TMPDIR"):
             directory = ctx.env["TMPDIR"]

@@ -27,7 +27,12 @@ async def b_test(sh, argv, fds):
     return await _run_test(sh, "test", argv[1:], fds)
 
 
-@builtin("[", usage="[ arg... ]", text="Evaluate conditional expression. This is a synonym for the \"test\" builtin, but the last argument must be a literal `]', to match the opening `['.")
+@builtin(
+    "[",
+    usage="[ arg... ]",
+    text=("Evaluate conditional expression. This is a synonym for the \"test\" builtin, but the last argument "
+          "must be a literal `]', to match the opening `['."),
+)
 async def b_bracket(sh, argv, fds):
     if argv[-1] != "]":
         await err(sh, fds, "[", "missing `]'")

@@ -30,7 +30,12 @@ async def b_false(sh, argv, fds):
     return 1
 
 
-@builtin("eval", usage="eval [arg ...]", text="Execute arguments as a shell command: combine ARGs into a single string, use the result as input to the shell, and execute the resulting commands.")
+@builtin(
+    "eval",
+    usage="eval [arg ...]",
+    text=("Execute arguments as a shell command: combine ARGs into a single string, use the result as input to "
+          "the shell, and execute the resulting commands."),
+)
 async def b_eval(sh, argv, fds):
     _, args = parse_options(argv, "")
     text = " ".join(args)
@@ -99,7 +104,11 @@ async def b_source(sh, argv, fds):
             sh.positional = saved_positional
 
 
-@builtin("exit", usage="exit [n]", text="Exit the shell with a status of N. If N is omitted, the exit status is that of the last command executed.")
+@builtin(
+    "exit",
+    usage="exit [n]",
+    text="Exit the shell with a status of N. If N is omitted, the exit status is that of the last command executed.",
+)
 async def b_exit(sh, argv, fds):
     argv = _skip_dashdash(argv)
     if len(argv) > 1:
@@ -119,7 +128,12 @@ def _skip_dashdash(argv: list[str]) -> list[str]:
     return [argv[0]] + argv[2:] if len(argv) > 1 and argv[1] == "--" else argv
 
 
-@builtin("return", usage="return [n]", text="Return from a shell function (or sourced script) with the return value N (default: the status of the last command).")
+@builtin(
+    "return",
+    usage="return [n]",
+    text=("Return from a shell function (or sourced script) with the return value N (default: the status of the "
+          "last command)."),
+)
 async def b_return(sh, argv, fds):
     if not sh.func_depth and not sh.sourcing:
         await err(sh, fds, "return", "can only `return' from a function or sourced script")
@@ -157,12 +171,18 @@ async def _loop_control(sh, argv, fds, cls):
     raise cls(min(n, sh.loop_depth))
 
 
-@builtin("break", usage="break [n]", text="Exit for, while, or until loops. If N is specified, break N enclosing loops.")
+@builtin(
+    "break", usage="break [n]", text="Exit for, while, or until loops. If N is specified, break N enclosing loops."
+)
 async def b_break(sh, argv, fds):
     return await _loop_control(sh, argv, fds, BreakLoop)
 
 
-@builtin("continue", usage="continue [n]", text="Resume the next iteration of the enclosing for, while or until loop (the Nth enclosing loop if N is given).")
+@builtin(
+    "continue",
+    usage="continue [n]",
+    text="Resume the next iteration of the enclosing for, while or until loop (the Nth enclosing loop if N is given).",
+)
 async def b_continue(sh, argv, fds):
     return await _loop_control(sh, argv, fds, ContinueLoop)
 
@@ -187,10 +207,15 @@ async def b_exec(sh, argv, fds):
     raise ExitShell(status)
 
 
-@builtin("bash", "sh", usage="bash [-ceux] [-o option] [-c command_string [name [args ...]] | file [args ...]]", text="""
+@builtin(
+    "bash",
+    "sh",
+    usage="bash [-ceux] [-o option] [-c command_string [name [args ...]] | file [args ...]]",
+    text="""
 Run a nested shell in the sandbox: with -c, run COMMAND_STRING (NAME becomes $0 and ARGS the
 positional parameters); with FILE, run the script FILE from the sandbox's filesystem;
-otherwise read the script from the standard input.""")
+otherwise read the script from the standard input.""",
+)
 async def b_bash(sh, argv, fds):
     invocation = await _parse_invocation(sh, argv, fds)
     if isinstance(invocation, int):

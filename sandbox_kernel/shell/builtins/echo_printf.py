@@ -185,7 +185,11 @@ def printf_format(sh, fmt: str, args: list[str], errors: list, start: int = 0) -
             continue
         m = _FMT_SPEC.match(fmt, i)
         if not m:
-            errors.append(f"`{fmt[i + 1:i + 2] or '%'}': invalid format character" if i + 1 < n else "`%': missing format character")
+            errors.append(
+                f"`{fmt[i + 1 : i + 2] or '%'}': invalid format character"
+                if i + 1 < n
+                else "`%': missing format character"
+            )
             raise _PrintfError()
         i = m.end()
         flags, width, prec, _, conv = m.groups()

@@ -70,7 +70,10 @@ def remember(sh, entries: list[str]) -> None:
     sh.history_saved = max(sh.history_saved - dropped, 0)
 
 
-@builtin("history", usage="history [-c] [-d offset] [n] or history -anrw [filename] or history -ps arg [arg...]", text="""
+@builtin(
+    "history",
+    usage="history [-c] [-d offset] [n] or history -anrw [filename] or history -ps arg [arg...]",
+    text="""
 Display or manipulate the history list: the commands of this notebook's cells, numbered.
 With N, list only the last N entries.
   -c  clear the history list
@@ -78,7 +81,8 @@ With N, list only the last N entries.
   -s  append the ARGs to the history list as one entry
   -p  print the ARGs (no history expansion in the sandbox)
   -w  write the history to FILENAME (default $HISTFILE); -a append the new entries;
-      -r read FILENAME's lines into the list""")
+      -r read FILENAME's lines into the list""",
+)
 async def b_history(sh, argv, fds):
     args = argv[1:]
     if args and args[0] == "--":

@@ -140,7 +140,12 @@ async def b_command(sh, argv, fds):
     return await sh.run_command(args, fds, allow_functions=False)
 
 
-@builtin("builtin", usage="builtin [shell-builtin [arg ...]]", text="Execute a shell builtin with ARGs, without performing command lookup (useful inside a function of the same name).")
+@builtin(
+    "builtin",
+    usage="builtin [shell-builtin [arg ...]]",
+    text=("Execute a shell builtin with ARGs, without performing command lookup (useful inside a function of the "
+          "same name)."),
+)
 async def b_builtin(sh, argv, fds):
     _, args = parse_options(argv, "")
     if not args:
@@ -227,7 +232,11 @@ async def b_alias(sh, argv, fds):
     return status
 
 
-@builtin("unalias", usage="unalias [-a] name [name ...]", text="Remove each NAME from the list of defined aliases. -a removes all alias definitions.")
+@builtin(
+    "unalias",
+    usage="unalias [-a] name [name ...]",
+    text="Remove each NAME from the list of defined aliases. -a removes all alias definitions.",
+)
 async def b_unalias(sh, argv, fds):
     opts, args = parse_options(argv, "a")
     if opts:
@@ -291,7 +300,11 @@ async def b_caller(sh, argv, fds):
     return 0
 
 
-@builtin("enable", usage="enable [-a] [-dnps] [-f filename] [name ...]", text="Enable and disable shell builtins (listing only in the sandbox).")
+@builtin(
+    "enable",
+    usage="enable [-a] [-dnps] [-f filename] [name ...]",
+    text="Enable and disable shell builtins (listing only in the sandbox).",
+)
 async def b_enable(sh, argv, fds):
     parse_options(argv, "adnpsf:")
     await out(fds, "".join(f"enable {n}\n" for n in sorted(BUILTINS)))
@@ -339,11 +352,16 @@ async def _completion_words(sh, kinds: set, prefix: str) -> list[str]:
     return [w for w in words if w.startswith(prefix)]
 
 
-@builtin("compgen", usage="compgen [-abcdefgjksuv] [-o option] [-A action] [-G globpat] [-W wordlist] [-F function] [-C command] [-X filterpat] [-P prefix] [-S suffix] [word]", text="""
+@builtin(
+    "compgen",
+    usage=("compgen [-abcdefgjksuv] [-o option] [-A action] [-G globpat] [-W wordlist] [-F function] [-C "
+           "command] [-X filterpat] [-P prefix] [-S suffix] [word]"),
+    text="""
 Display the possible completions of WORD: commands -c, builtins -b, functions -A function,
 variables -v, aliases -a, files -f, directories -d, keywords -k, the words of -W WORDLIST,
 the pathnames matching -G GLOBPAT and the COMPREPLY array a -F FUNCTION sets; -X FILTERPAT
-removes the matches of FILTERPAT (keeps them with a leading !), -P/-S add a prefix/suffix.""")
+removes the matches of FILTERPAT (keeps them with a leading !), -P/-S add a prefix/suffix.""",
+)
 async def b_compgen(sh, argv, fds):
     opts, args = parse_options(argv, "abcdefgjksuvo:A:G:W:F:C:X:P:S:")
     prefix = args[0] if args else ""
@@ -378,8 +396,13 @@ async def b_compgen(sh, argv, fds):
     return 0 if words else 1
 
 
-@builtin("complete", "compopt", usage="complete [-abcdefgjksuv] [-pr] [-DEI] [-o option] [-A action] [-G globpat] [-W wordlist] [-F function] [-C command] [-X filterpat] [-P prefix] [-S suffix] [name ...]",
-         text="Specify how arguments are to be completed (accepted and ignored in the sandbox).")
+@builtin(
+    "complete",
+    "compopt",
+    usage=("complete [-abcdefgjksuv] [-pr] [-DEI] [-o option] [-A action] [-G globpat] [-W wordlist] [-F "
+           "function] [-C command] [-X filterpat] [-P prefix] [-S suffix] [name ...]"),
+    text="Specify how arguments are to be completed (accepted and ignored in the sandbox).",
+)
 async def b_complete(sh, argv, fds):
     parse_options(argv, "abcdefgjksuvprDEIo:A:G:W:F:C:X:P:S:" if argv[0] == "complete" else "DEIo:")
     return 0

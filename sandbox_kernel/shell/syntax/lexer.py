@@ -846,7 +846,9 @@ class Lexer:
             param.arg = Word([Lit(s[self.i:j])], s[self.i:j])
             self.i = j
         else:
-            param.arg = self._param_word(frozenset("}"), in_dq, pattern=op in ("#", "##", "%", "%%", "^", "^^", ",", ",,", "~", "~~"))
+            param.arg = self._param_word(
+                frozenset("}"), in_dq, pattern=op in ("#", "##", "%", "%%", "^", "^^", ",", ",,", "~", "~~")
+            )
         if self.i >= self.n:
             raise self.incomplete("unexpected EOF while looking for matching `}'")
         if self.src[self.i] != "}":
