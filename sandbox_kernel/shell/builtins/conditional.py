@@ -1,30 +1,33 @@
 """test and [: conditional expressions of arguments (evaluated by eval/cond.py)."""
 from __future__ import annotations
 
-from ..eval.cond import TestError, TestExpression
+from ..eval.cond import TestError, evaluate_test
 from ..state import ShellError
 from .output import err
 from .registry import builtin
 
 
-async def _run_test(sh, name: str, args: list[str], fds) -> int:
+def _run_test(sh, name: str, args: list[str], fds):
     try:
-        return 0 if TestExpression(sh, args).parse() else 1
+        return 0 if evaluate_test(sh, args) else 1
     except TestError as e:
-        await err(sh, fds, name, str(e))
-        return 2
+        return _failed(sh, fds, name, str(e))
     except ShellError as e:
-        await err(sh, fds, name, e.message)
-        return 2
+        return _failed(sh, fds, name, e.message)
+
+
+async def _failed(sh, fds, name: str, message: str) -> int:
+    await err(sh, fds, name, message)
+    return 2
 
 
 @builtin("test", usage="test [expr]", text="""
 Evaluate conditional expression. Exits with a status of 0 (true) or 1 (false) depending on
 the evaluation of EXPR. File operators: -e -f -d -s -r -w -x -L -h -b -c -p -S -nt -ot -ef.
 String operators: -z -n = != < >. Integer comparisons: -eq -ne -lt -le -gt -ge.
-Other: -v VAR (variable is set), -o OPTION, ! EXPR, EXPR -a EXPR, EXPR -o EXPR, ( EXPR ).""")
-async def b_test(sh, argv, fds):
-    return await _run_test(sh, "test", argv[1:], fds)
+Other: -v VAR (variable is set), -o OPTION, ! EXPR, EXPR -a EXPR, EXPR -o EXPR, ( EXPR ).""", sync=True)
+def b_test(sh, argv, fds):
+    return _run_test(sh, "test", argv[1:], fds)
 
 
 @builtin(
@@ -32,9 +35,9 @@ async def b_test(sh, argv, fds):
     usage="[ arg... ]",
     text=("Evaluate conditional expression. This is a synonym for the \"test\" builtin, but the last argument "
           "must be a literal `]', to match the opening `['."),
+    sync=True,
 )
-async def b_bracket(sh, argv, fds):
+def b_bracket(sh, argv, fds):
     if argv[-1] != "]":
-        await err(sh, fds, "[", "missing `]'")
-        return 2
-    return await _run_test(sh, "[", argv[1:-1], fds)
+        return _failed(sh, fds, "[", "missing `]'")
+    return _run_test(sh, "[", argv[1:-1], fds)

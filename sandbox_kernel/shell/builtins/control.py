@@ -15,18 +15,18 @@ from .read import race_cancel
 from .registry import BUILTINS, builtin, help_text
 
 
-@builtin(":", usage=":", text="Null command: no effect; the exit status is 0.")
-async def b_colon(sh, argv, fds):
+@builtin(":", usage=":", text="Null command: no effect; the exit status is 0.", sync=True)
+def b_colon(sh, argv, fds):
     return 0
 
 
-@builtin("true", usage="true", text="Return a successful result.")
-async def b_true(sh, argv, fds):
+@builtin("true", usage="true", text="Return a successful result.", sync=True)
+def b_true(sh, argv, fds):
     return 0
 
 
-@builtin("false", usage="false", text="Return an unsuccessful result.")
-async def b_false(sh, argv, fds):
+@builtin("false", usage="false", text="Return an unsuccessful result.", sync=True)
+def b_false(sh, argv, fds):
     return 1
 
 

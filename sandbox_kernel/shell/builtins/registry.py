@@ -2,25 +2,60 @@
 
 Each builtin is ``async def name(sh, argv, fds) -> int``; output goes to ``fds[1]``. ``HELP``
 holds each one's synopsis and description, used by ``help NAME`` and ``NAME --help``.
+
+A builtin registered with ``sync=True`` is a plain function that returns its status, or an
+awaitable of it when it must wait (to report an error, say); it never raises ShellError.
+``SYNC_BUILTINS`` holds those for the interpreter's compiled commands, which call them
+without a coroutine; ``BUILTINS`` holds a coroutine version of every builtin.
 """
 from __future__ import annotations
 
 from .output import out
 
 BUILTINS: dict = {}
+SYNC_BUILTINS: dict = {}
 HELP: dict[str, tuple[str, str]] = {}
 SPECIAL_BUILTINS = frozenset({":", ".", "break", "continue", "eval", "exec", "exit", "export",
                               "readonly", "return", "set", "shift", "source", "times", "trap", "unset"})
 NO_HELP_OPTION = frozenset({"echo", "true", "false", ":", "test", "[", "bash", "sh"})
 
 
-def builtin(*names: str, usage: str = "", text: str = ""):
+def builtin(*names: str, usage: str = "", text: str = "", sync: bool = False):
     def register(fn):
         for name in names:
-            BUILTINS[name] = _with_help(name, fn)
+            if sync:
+                SYNC_BUILTINS[name] = _sync_with_help(name, fn)
+                BUILTINS[name] = _with_help(name, _awaiting(fn))
+            else:
+                BUILTINS[name] = _with_help(name, fn)
             HELP[name] = (usage or name, text.strip())
         return fn
     return register
+
+
+def _awaiting(fn):
+    """A sync builtin as a coroutine function."""
+    async def run(sh, argv, fds):
+        status = fn(sh, argv, fds)
+        return status if type(status) is int else await status
+    run.__name__ = fn.__name__
+    return run
+
+
+def _sync_with_help(name: str, fn):
+    if name in NO_HELP_OPTION:
+        return fn
+
+    def run(sh, argv, fds):
+        if len(argv) > 1 and argv[1] == "--help":
+            return _print_help(name, fds)
+        return fn(sh, argv, fds)
+    return run
+
+
+async def _print_help(name: str, fds: dict) -> int:
+    await out(fds, help_text(name) + "\n")
+    return 0
 
 
 def _with_help(name: str, fn):
@@ -29,8 +64,7 @@ def _with_help(name: str, fn):
 
     async def wrapper(sh, argv, fds):
         if len(argv) > 1 and argv[1] == "--help":
-            await out(fds, help_text(name) + "\n")
-            return 0
+            return await _print_help(name, fds)
         return await fn(sh, argv, fds)
     wrapper.__name__ = fn.__name__
     return wrapper

@@ -132,11 +132,27 @@ def compare_integers(op: str, a: int, b: int) -> bool:
 
 
 # ----------------------------------------------------------------------------- test / [
+_TEST_INT = re.compile(r"[-+]?[0-9]+")
+
+
 def _test_int(s: str) -> int:
+    if s.isascii() and s.isdigit():
+        return int(s)
     t = s.strip()
-    if not re.fullmatch(r"[-+]?[0-9]+", t):
+    if not _TEST_INT.fullmatch(t):
         raise TestError(f"{s}: integer expression expected")
     return int(t)
+
+
+def evaluate_test(sh, args: list[str]) -> bool:
+    """The arguments of test or [ (without the closing ]) as a condition; raises TestError."""
+    if len(args) == 3 and args[1] in TEST_BINARY_OPS:
+        # the commonest form, as expr_by_count reads it
+        op = args[1]
+        if op in INTEGER_OPS:
+            return compare_integers(op, _test_int(args[0]), _test_int(args[2]))
+        return binary_test(sh, op, args[0], args[2])
+    return TestExpression(sh, args).parse()
 
 
 class TestExpression:

@@ -38,6 +38,7 @@ from ..syntax.printer import format_word
 from . import pattern as pat
 from .arith import ArithError, evaluate as arith_evaluate
 from .cond import eval_cond
+from .fastpath import NOT_NOW, NeedsGeneric, start
 from .pipeline import Pipelines
 from .redirect import Redirections
 from .variables import FAKE_PID, MemoryAccount, MemoryPool, Variables
@@ -77,6 +78,7 @@ class Runtime:
         self.deadline = float("inf")
         self.commands = 0
         self.last_yield = time.monotonic()
+        self.yield_interval = YIELD_INTERVAL
         self.next_pid = FAKE_PID + 1
         self.jobs: dict[int, asyncio.Task] = {}
         #: the status `wait PID` reports: 128+N once `kill` sent signal N, then the final one
@@ -361,27 +363,55 @@ class Shell(Variables, Expander, Redirections, Pipelines):
 
     # ================================================================== execution
     async def execute(self, node, fds: dict) -> int:
-        self._current_fds = fds
+        self.current_fds = fds
         handler = self._dispatch.get(type(node))
         if handler is None:
             raise ShellError(f"cannot execute {type(node).__name__}")
         return await handler(self, node, fds)
 
+    def start(self, node, fds: dict):
+        """Run ``node``: its status, or an awaitable of it (``fastpath.start``)."""
+        return start(self, node, fds)
+
+    async def run_node(self, node, fds: dict) -> int:
+        """Run ``node`` through its compiled runner where it has one."""
+        status = start(self, node, fds)
+        return status if type(status) is int else await status
+
     async def run_list(self, node: CommandList, fds: dict) -> int:
-        status = self.last_status
-        for item, background in node.items:
+        return await self.list_from(node, fds, 0, self.last_status, None)
+
+    async def list_from(self, node: CommandList, fds: dict, k: int, status: int, pending) -> int:
+        """The list from item ``k`` on; ``pending``: item k's status still to await."""
+        items = node.items
+        if pending is not None:
+            status = await pending
+            self.last_status = status
+            if status and not self.errexit_exempt:
+                await self._on_failure(status)
+                self.errexit_exempt = True
+            k += 1
+        for item, background in items[k:] if k else items:
             if background:
                 self.start_background(item, fds)
                 status = 0
                 self.last_status = 0
                 continue
             self.errexit_exempt = False
-            status = await self.execute(item, fds)
+            status = start(self, item, fds)
+            if type(status) is not int:
+                status = await status
             self.last_status = status
             if status and not self.errexit_exempt:
                 await self._on_failure(status)
                 # handled: the compound command around it does not fail again for it
                 self.errexit_exempt = True
+        return status
+
+    async def after_failure(self, status: int) -> int:
+        """``_on_failure`` as an awaitable of the failed status (for a list's continuation)."""
+        await self._on_failure(status)
+        self.errexit_exempt = True
         return status
 
     async def _on_failure(self, status: int) -> None:
@@ -397,23 +427,40 @@ class Shell(Variables, Expander, Redirections, Pipelines):
     async def run_and_or(self, node: AndOr, fds: dict) -> int:
         self.errexit_suppress += 1
         try:
-            status = await self.execute(node.first, fds)
+            status = await self.run_node(node.first, fds)
         finally:
             self.errexit_suppress -= 1
-        self.last_status = status
+        return await self.and_or_from(node, fds, -1, status)
+
+    async def and_or_from(self, node: AndOr, fds: dict, k: int, pending) -> int:
+        """``a && b || c`` after operand ``k`` (-1: the first one) ran; ``pending`` is its
+        status or an awaitable of it, to await as the operand would have run."""
         last = len(node.rest) - 1
-        exempt = True
-        for k, (op, pipeline) in enumerate(node.rest):
+        if type(pending) is int:
+            status = pending
+        elif k == last:
+            status = await pending
+        else:
+            self.errexit_suppress += 1
+            try:
+                status = await pending
+            finally:
+                self.errexit_suppress -= 1
+        self.last_status = status
+        # the last operand's failure is the list's own (errexit applies); it ran if k is last
+        exempt = k != last
+        for j in range(k + 1, last + 1):
+            op, pipeline = node.rest[j]
             if (op == "&&") != (status == 0):
                 continue
-            if k == last:
+            if j == last:
                 exempt = False
                 self.errexit_exempt = False
-                status = await self.execute(pipeline, fds)
+                status = await self.run_node(pipeline, fds)
             else:
                 self.errexit_suppress += 1
                 try:
-                    status = await self.execute(pipeline, fds)
+                    status = await self.run_node(pipeline, fds)
                 finally:
                     self.errexit_suppress -= 1
             self.last_status = status
@@ -424,7 +471,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         """Run ``node`` as a subshell, pipeline stage or command substitution does: an exit, an
         error, or a break/return with nothing to catch it becomes the status."""
         try:
-            return await self.execute(node, fds)
+            return await self.run_node(node, fds)
         except (ExitShell, AbortCommand, ReturnFromFunction) as e:
             return e.status
         except ShellError as e:
@@ -448,24 +495,30 @@ class Shell(Variables, Expander, Redirections, Pipelines):
 
     async def run_brace(self, node: BraceGroup, fds: dict) -> int:
         if node.redirs:
-            return await self.with_redirs(node, fds, lambda fds: self.execute(node.body, fds))
-        return await self.execute(node.body, fds)
+            return await self.with_redirs(node, fds, lambda fds: self.run_node(node.body, fds))
+        return await self.run_node(node.body, fds)
 
     async def run_if(self, node: If, fds: dict) -> int:
-        async def body(fds):
-            for cond, branch in node.clauses:
-                self.errexit_suppress += 1
-                try:
-                    status = await self.execute(cond, fds)
-                finally:
-                    self.errexit_suppress -= 1
-                self.errexit_exempt = False
-                if status == 0:
-                    return await self.execute(branch, fds)
-            if node.else_body is not None:
-                return await self.execute(node.else_body, fds)
-            return 0
-        return await self.with_redirs(node, fds, body)
+        return await self.with_redirs(node, fds, lambda fds: self.if_from(node, fds, 0, None))
+
+    async def if_from(self, node: If, fds: dict, k: int, pending) -> int:
+        """``if`` from clause ``k`` on; ``pending``: clause k's condition status to await."""
+        for j in range(k, len(node.clauses)):
+            cond, branch = node.clauses[j]
+            self.errexit_suppress += 1
+            try:
+                if pending is not None:
+                    status, pending = await pending, None
+                else:
+                    status = await self.run_node(cond, fds)
+            finally:
+                self.errexit_suppress -= 1
+            self.errexit_exempt = False
+            if status == 0:
+                return await self.run_node(branch, fds)
+        if node.else_body is not None:
+            return await self.run_node(node.else_body, fds)
+        return 0
 
     async def run_loop(self, node: Loop, fds: dict) -> int:
         async def body(fds):
@@ -474,7 +527,9 @@ class Shell(Variables, Expander, Redirections, Pipelines):
                 while True:
                     self.errexit_suppress += 1
                     try:
-                        cond, flow = await self._loop_body(node.condition, fds)
+                        cond, flow = self._loop_step(node.condition, fds)
+                        if type(cond) is not int:
+                            cond, flow = await self._loop_wait(cond)
                     finally:
                         self.errexit_suppress -= 1
                     if flow == "break":
@@ -488,10 +543,13 @@ class Shell(Variables, Expander, Redirections, Pipelines):
                         self.errexit_exempt = True
                         return status
                     self.errexit_exempt = False
-                    status, flow = await self._loop_body(node.body, fds)
+                    status, flow = self._loop_step(node.body, fds)
+                    if type(status) is not int:
+                        status, flow = await self._loop_wait(status)
                     if flow == "break":
                         return status
-                    await self._loop_tick()
+                    if self._time_to_yield():
+                        await self._yield_now()
         return await self.with_redirs(node, fds, body)
 
     @contextlib.contextmanager
@@ -507,18 +565,24 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         """Run a loop's body (or condition) once: (status, flow) with flow ``"break"``,
         ``"continue"`` or None. ``break``/``continue`` aimed at this loop give status 0; aimed
         further out they propagate with one level used up."""
+        status, flow = self._loop_step(body, fds)
+        if type(status) is not int:
+            return await self._loop_wait(status)
+        return status, flow
+
+    def _loop_step(self, body, fds: dict) -> tuple[Any, str | None]:
+        """``_loop_body`` as far as it runs without waiting: the status may be an awaitable
+        (then ``_loop_wait`` finishes it)."""
         try:
-            return await self.execute(body, fds), None
-        except BreakLoop as b:
-            if b.levels > 1:
-                b.levels -= 1
-                raise
-            return 0, "break"
-        except ContinueLoop as c:
-            if c.levels > 1:
-                c.levels -= 1
-                raise
-            return 0, "continue"
+            return start(self, body, fds), None
+        except (BreakLoop, ContinueLoop) as e:
+            return 0, _loop_flow(e)
+
+    async def _loop_wait(self, pending) -> tuple[int, str | None]:
+        try:
+            return await pending, None
+        except (BreakLoop, ContinueLoop) as e:
+            return 0, _loop_flow(e)
 
     async def _check_loop_name(self, name: str, fds: dict) -> bool:
         # bash checks a for/select variable name when the loop runs, not when it is parsed
@@ -549,7 +613,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         if cancel is not None and cancel.reason is not None:
             raise CommandCancelled(cancel.reason)
         now = time.monotonic()
-        if now - rt.last_yield <= YIELD_INTERVAL:
+        if now - rt.last_yield <= rt.yield_interval:
             return False
         if now > rt.deadline:
             if cancel is not None:
@@ -585,10 +649,13 @@ class Shell(Variables, Expander, Redirections, Pipelines):
                         await self.err(fds, f"{self._ps4()}for {node.var} in {words}\n")
                     if not await self._set_loop_var(node.var, item, fds):
                         return 1
-                    status, flow = await self._loop_body(node.body, fds)
+                    status, flow = self._loop_step(node.body, fds)
+                    if type(status) is not int:
+                        status, flow = await self._loop_wait(status)
                     if flow == "break":
                         break
-                    await self._loop_tick()
+                    if self._time_to_yield():
+                        await self._yield_now()
             return status
         return await self.with_redirs(node, fds, body)
 
@@ -640,7 +707,9 @@ class Shell(Variables, Expander, Redirections, Pipelines):
             number = _c_integer(reply)
             return items[number - 1] if number is not None and 1 <= number <= len(items) else ""
 
-    async def run_arith_for(self, node: ArithFor, fds: dict) -> int:
+    async def run_arith_for(self, node: ArithFor, fds: dict, heads: tuple | None = None) -> int:
+        """``for ((init; condition; step))``. ``heads``: the three expressions compiled
+        (``fastpath.compile_string``, None where not compiled), evaluated without a coroutine."""
         async def head(expr):
             # each of init, condition and step is a command of its own for LINENO and DEBUG
             self.lineno = node.line
@@ -648,20 +717,37 @@ class Shell(Variables, Expander, Redirections, Pipelines):
                 await self.debug_trap(node.line)
             return None if expr is None else self.arith(await self.expand_word(expr))
 
+        def head_now(k: int):
+            """The head's value, or NOT_NOW when only ``head`` can give it."""
+            compiled = heads[k] if heads is not None else None
+            if compiled is None or self.namerefs or self.traps.get("DEBUG"):
+                return NOT_NOW
+            self.lineno = node.line
+            try:
+                return self.arith(compiled(self))
+            except NeedsGeneric:
+                return NOT_NOW
+
         async def body(fds):
             status = 0
             try:
                 await head(node.init)
                 with self._in_loop():
                     while True:
-                        value = await head(node.condition)
+                        value = head_now(1)
+                        if value is NOT_NOW:
+                            value = await head(node.condition)
                         if value == 0:
                             break
-                        status, flow = await self._loop_body(node.body, fds)
+                        status, flow = self._loop_step(node.body, fds)
+                        if type(status) is not int:
+                            status, flow = await self._loop_wait(status)
                         if flow == "break":
                             break
-                        await head(node.step)
-                        await self._loop_tick()
+                        if head_now(2) is NOT_NOW:
+                            await head(node.step)
+                        if self._time_to_yield():
+                            await self._yield_now()
             except ShellError as e:
                 if e.fatal:
                     raise
@@ -697,7 +783,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
                     i += 1
                     continue
                 while True:
-                    status = await self.execute(item.body, fds) if item.body is not None else 0
+                    status = await self.run_node(item.body, fds) if item.body is not None else 0
                     if item.terminator == ";&" and i + 1 < len(items):
                         i += 1
                         item = items[i]
@@ -771,15 +857,17 @@ class Shell(Variables, Expander, Redirections, Pipelines):
             # assignments only: not a command for the commands limit
             await self._loop_tick()
         procsub_mark = len(self.procsub_files)
-        cmdsub_status = None
-        self._cmdsub_status = None
+        self.cmdsub_status = None
         try:
             words = await self.expand_words(node.words) if node.words else []
         except ShellError as e:
             self.pipestatus = e.status
             return await self.handle_error(e, fds)
-        if self._cmdsub_status is not None:
-            cmdsub_status = self._cmdsub_status
+        return await self._run_words(node, words, fds, procsub_mark)
+
+    async def _run_words(self, node: SimpleCommand, words: list, fds: dict, procsub_mark: int) -> int:
+        """A simple command after its words were expanded."""
+        cmdsub_status = self.cmdsub_status
         if not words:
             status = await self._assignments_only(node, fds, cmdsub_status)
             self.pipestatus = status
@@ -823,22 +911,18 @@ class Shell(Variables, Expander, Redirections, Pipelines):
             if len(self.procsub_files) > procsub_mark:
                 await self.finish_procsubs(procsub_mark)
 
-    async def _assignments_only(self, node: SimpleCommand, fds: dict, cmdsub_status) -> int:
+    async def _assignments_only(self, node: SimpleCommand, fds: dict, cmdsub_status, first: int = 0) -> int:
         status = 0
         trace = self.options["xtrace"]
         try:
-            for a in node.assigns:
+            for a in node.assigns[first:] if first else node.assigns:
                 await self.assign(a)
                 if trace:
                     await self.err(fds, f"{self._ps4()}{self._traced_assign(a)}\n")
         except ShellError as e:
-            var = self.lookup_raw(a.name)
-            if var is not None and var.readonly and not e.fatal:
-                await self.report(fds, e.message)
-                await self._readonly_assignment_failed()
-            return await self.handle_error(e, fds)
-        if self._cmdsub_status is not None:
-            status = self._cmdsub_status
+            return await self._assignment_error(a, e, fds)
+        if self.cmdsub_status is not None:
+            status = self.cmdsub_status
         elif cmdsub_status is not None:
             status = cmdsub_status
         if node.redirs:
@@ -847,6 +931,67 @@ class Shell(Variables, Expander, Redirections, Pipelines):
             except ShellError as e:
                 return await self.handle_error(e, fds)
             await self.close_opened(opened)
+        return status
+
+    async def _assignment_error(self, a: Assign, e: ShellError, fds: dict) -> int:
+        var = self.lookup_raw(a.name)
+        if var is not None and var.readonly and not e.fatal:
+            await self.report(fds, e.message)
+            await self._readonly_assignment_failed()
+        return await self.handle_error(e, fds)
+
+    # ------------------------------------------------------------------ fastpath continuations
+    # A compiled runner (fastpath.py) that cannot finish without waiting returns one of these:
+    # each finishes the command from where the runner stopped, as the generic handler would.
+    async def run_simple_from(self, node: SimpleCommand, fds: dict, words: list[str], k: int) -> int:
+        """The runner expanded words before ``k`` into ``words``; word ``k`` needs the generic
+        expander. The command is not counted yet."""
+        await self.checkpoint()
+        procsub_mark = len(self.procsub_files)
+        self.cmdsub_status = None
+        try:
+            words = words + await self.expand_words(node.words[k:])
+        except ShellError as e:
+            self.pipestatus = e.status
+            return await self.handle_error(e, fds)
+        return await self._run_words(node, words, fds, procsub_mark)
+
+    async def simple_expansion_failed(self, e: ShellError, fds: dict) -> int:
+        """The runner's expansion raised ``e`` (before the command was counted)."""
+        await self.checkpoint()
+        self.pipestatus = e.status
+        return await self.handle_error(e, fds)
+
+    async def finish_command(self, pending) -> int:
+        status = await pending
+        self.pipestatus = status
+        return status
+
+    async def finish_builtin(self, builtin, argv: list[str], fds: dict) -> int:
+        try:
+            status = await builtin(self, argv, fds)
+        except ShellError as e:
+            status = await self.handle_error(e, fds)
+        self.pipestatus = status
+        return status
+
+    async def assignments_from(self, node: SimpleCommand, fds: dict, k: int, flush: bool = False) -> int:
+        """Assignments ``k`` on (``flush``: first report the warnings the one before made)."""
+        if flush:
+            await self.flush_warnings()
+        status = await self._assignments_only(node, fds, None, k)
+        self.pipestatus = status
+        return status
+
+    async def assignment_failed(self, a: Assign, e: ShellError, fds: dict) -> int:
+        status = await self._assignment_error(a, e, fds)
+        self.pipestatus = status
+        return status
+
+    async def report_status(self, fds: dict, message: str, status: int) -> int:
+        """Report ``message``; the command's status (and PIPESTATUS) is ``status``."""
+        await self.report(fds, message)
+        self.pipestatus = status
         return status
 
     def _traced_assign(self, a: Assign) -> str:
@@ -977,7 +1122,9 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         call_line = self.lineno
         try:
             try:
-                status = await self.execute(fdef.body, fds)
+                status = start(self, fdef.body, fds)
+                if type(status) is not int:
+                    status = await status
             except ReturnFromFunction as r:
                 status = r.status
             if self.traps.get("RETURN") and not self.in_trap:
@@ -1166,7 +1313,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
                 raise LimitExceeded(f"command substitution output exceeds {self.rt.limits.string_bytes} bytes (limit string_bytes)",
                                     "string_bytes")
             status = await child.run_exit_trap(fds, status)
-            self._cmdsub_status = status
+            self.cmdsub_status = status
             self.last_status = status
             text = await self._substituted_text(bytes(out.buf))
         finally:
@@ -1198,18 +1345,18 @@ class Shell(Variables, Expander, Redirections, Pipelines):
                 data = self.fs.read_bytes(target, self.cwd)
             except FSError as e:
                 await self.report(self.fds_for_subst(), f"{target}: {e.strerror}")
-                self._cmdsub_status = self.last_status = 1
+                self.cmdsub_status = self.last_status = 1
                 return ""
             if len(data) > self.rt.limits.string_bytes:
                 raise LimitExceeded(f"$(< {target}): file exceeds {self.rt.limits.string_bytes} bytes (limit string_bytes)",
                                     "string_bytes")
-            self._cmdsub_status = self.last_status = 0
+            self.cmdsub_status = self.last_status = 0
             text = await self._substituted_text(data)
             return text.rstrip("\n") if strip else text
         return read()
 
     def fds_for_subst(self) -> dict:
-        return getattr(self, "_current_fds", None) or self.fds
+        return getattr(self, "current_fds", None) or self.fds
 
     async def process_substitution(self, p) -> str:
         self.rt.procsub_counter += 1
@@ -1304,8 +1451,10 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         set (so that without one no command pays for the check)."""
         if self.traps.get("DEBUG"):
             self._dispatch = DEBUG_DISPATCH
+            self.debug_trap_set = True
         elif "_dispatch" in self.__dict__:
             del self.__dict__["_dispatch"]
+            self.debug_trap_set = False
 
     async def debug_trap(self, line: int) -> None:
         """The DEBUG trap, before a simple command, [[ ]], (( )) and the heads of for, select
@@ -1369,6 +1518,8 @@ class Shell(Variables, Expander, Redirections, Pipelines):
 
     #: node type -> the method that runs it (filled in below the class)
     _dispatch: dict[type, Any] = {}
+    #: a DEBUG trap is set: commands run through the generic handlers (which run the trap)
+    debug_trap_set = False
 
 
 
@@ -1493,6 +1644,15 @@ class CommandHost:
             return await shell.run_external(argv, fds, env, cwd)
         except ExitShell as e:
             return e.status
+
+
+def _loop_flow(e: BreakLoop | ContinueLoop) -> str:
+    """A loop's ``break``/``continue``: aimed at this loop it is the flow ("break" or
+    "continue"); aimed further out it propagates with one level used up."""
+    if e.levels > 1:
+        e.levels -= 1
+        raise e
+    return "break" if isinstance(e, BreakLoop) else "continue"
 
 
 async def _debug_then(run, self: Shell, node, fds: dict) -> int:

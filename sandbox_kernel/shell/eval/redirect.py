@@ -22,7 +22,7 @@ class Redirections:
     #: the fd table being redirected (what /dev/stdout or /dev/fd/N names meanwhile)
     _redir_fds: dict | None = None
     #: the fd table of the command being run (command substitutions and traps write there)
-    _current_fds: dict | None = None
+    current_fds: dict | None = None
 
     async def with_redirs(self, node, fds: dict, runner) -> int:
         if not node.redirs:
@@ -33,11 +33,11 @@ class Redirections:
         except ShellError as e:
             return await self.handle_error(e, fds)
         # command substitutions in the command's own words see its redirections
-        saved_current, self._current_fds = self._current_fds, fds
+        saved_current, self.current_fds = self.current_fds, fds
         try:
             return await runner(fds)
         finally:
-            self._current_fds = saved_current
+            self.current_fds = saved_current
             await self.close_opened(opened)
             if len(self.procsub_files) > procsub_mark:
                 await self.finish_procsubs(procsub_mark)

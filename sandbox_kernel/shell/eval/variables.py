@@ -999,25 +999,30 @@ class Variables:
                     raise ShellError(f"`{name}[{sub}]': not a valid identifier", 1)
                 self.set_element(name, await self.subscript_key(name, sub), value, a.append)
                 return
+        self.assign_scalar(a.name, value, a.append)
+
+    def assign_scalar(self, name: str, value: str, append: bool) -> None:
+        """``name=value`` / ``name+=value`` once the value is expanded (no nameref to follow
+        to an element: ``assign`` handled those)."""
         if not self.scopes:
-            var = self.globals.get(a.name)
+            var = self.globals.get(name)
             if var is not None and type(var.value) is str and not (
-                    var.readonly or var.integer or var.lower or var.upper or var.nameref or a.append
-                    or self.options["allexport"]) and a.name not in DYNAMIC_VARS:
+                    var.readonly or var.integer or var.lower or var.upper or var.nameref or append
+                    or self.options["allexport"]) and name not in DYNAMIC_VARS:
                 # a plain global string: the commonest assignment, inline
                 n = len(value)
                 if n > 4096:
                     self.check_string(value)
                 size = (n if value.isascii() else 4 * n) + VALUE_OVERHEAD
                 if self.memory.forks:
-                    self._replace(var.charged, size, a.name)
+                    self._replace(var.charged, size, name)
                     var.charged = size
                 elif size != var.charged:
-                    self._account(size - var.charged, a.name)
+                    self._account(size - var.charged, name)
                     var.charged = size
                 var.value = value
                 return
-        self.set_var(a.name, value, a.append)
+        self.set_var(name, value, append)
 
     async def _assign_array(self, a: Assign) -> None:
         """``name=(...)`` / ``name+=(...)``: bash expands every value first, then evaluates

@@ -19,14 +19,14 @@ from ..state import IndexedArray, LimitExceeded, ShellError, is_array, ordered_k
 from ..syntax.lexer import is_name
 from .variables import NeedsExpansion, split_subscript
 
-_GLOB_ACTIVE = frozenset("*?[(")
+GLOB_ACTIVE = frozenset("*?[(")
 #: the ${x OP word} operators whose word is used as a value
 _DEFAULT_OPS = frozenset({":-", "-", ":=", "=", ":+", "+"})
 _SEQ = re.compile(r"^(-?[0-9]+)\.\.(-?[0-9]+)(?:\.\.(-?[0-9]+))?$")
 _CHAR_SEQ = re.compile(r"^(.)\.\.(.)(?:\.\.(-?[0-9]+))?$", re.S)
 
 
-class _Fields:
+class Fields:
     """Builds the fields of one word: segments remember whether they may glob."""
 
     __slots__ = ("out", "segs", "quoted", "ifs", "ifs_ws", "ifs_other")
@@ -51,11 +51,11 @@ class _Fields:
         if segs or force or self.quoted:
             if len(segs) == 1:
                 text, active = segs[0]
-                pattern = text if active and any(c in _GLOB_ACTIVE for c in text) else None
+                pattern = text if active and any(c in GLOB_ACTIVE for c in text) else None
             else:
                 text = "".join(s for s, _ in segs)
                 pattern = None
-                if any(a and any(c in _GLOB_ACTIVE for c in s) for s, a in segs):
+                if any(a and any(c in GLOB_ACTIVE for c in s) for s, a in segs):
                     pattern = "".join(s if a else pat.escape(s) for s, a in segs)
             if text or force or self.quoted:
                 self.out.append((text, pattern))
@@ -238,7 +238,7 @@ def brace_sequence(text: str, limit: int, followed: str = "") -> list[str] | Non
     return None
 
 
-def _has_brace(parts: list) -> bool:
+def has_brace(parts: list) -> bool:
     for p in parts:
         if isinstance(p, Lit) and "{" in p.text:
             return True
@@ -342,21 +342,21 @@ class Expander:
                 value = self.param_scalar(parts[0].name)
                 if value is None:
                     if self.options["nounset"]:
-                        self._check_unset(parts[0])
+                        self.check_unset(parts[0])
                     continue
-                fields = _Fields(self.ifs())
+                fields = Fields(self.ifs())
                 fields.split(value)
                 fields.end()
-                self._finish_fields(fields.out, out)
+                self.finish_fields(fields.out, out)
                 continue
             if len(parts) == 1 and type(parts[0]) is DQ and all(type(p) is Lit for p in parts[0].parts):
                 out.append("".join(p.text for p in parts[0].parts))
                 continue
-            if not _has_brace(parts) or not self.options["braceexpand"]:
-                fields = _Fields(self.ifs())
+            if not has_brace(parts) or not self.options["braceexpand"]:
+                fields = Fields(self.ifs())
                 await self._expand_parts(parts, fields, first=True, assign_like=w.assign_like)
                 fields.end()
-                self._finish_fields(fields.out, out)
+                self.finish_fields(fields.out, out)
             else:
                 await self._expand_braced(parts, out, limit)
             if len(out) > limit:
@@ -374,20 +374,20 @@ class Expander:
             if literal:
                 if not alt:
                     continue
-                if not alt.startswith("~") and not any(c in _GLOB_ACTIVE for c in alt):
+                if not alt.startswith("~") and not any(c in GLOB_ACTIVE for c in alt):
                     out.append(alt)
                     continue
                 alt_parts = [Lit(alt)]
             else:
                 alt_parts = _tokens_to_parts(alt)
-            fields = _Fields(self.ifs())
+            fields = Fields(self.ifs())
             await self._expand_parts(alt_parts, fields, first=True)
             fields.end()
-            self._finish_fields(fields.out, out)
+            self.finish_fields(fields.out, out)
             if len(out) > limit:
                 raise too_many_words(limit)
 
-    def _finish_fields(self, produced: list, out: list[str]) -> None:
+    def finish_fields(self, produced: list, out: list[str]) -> None:
         """Pathname expansion of the fields: a field that matches nothing stays as it was
         (a backslash that came from a variable's value is kept)."""
         noglob = self.options["noglob"]
@@ -434,7 +434,7 @@ class Expander:
                 value = self.param_scalar(p.name)
                 if value is None:
                     if self.options["nounset"]:
-                        self._check_unset(p)
+                        self.check_unset(p)
                     return ""
                 return value
             if tp is Lit and "~" not in p.text:
@@ -532,7 +532,7 @@ class Expander:
         sep = ifs[0] if ifs else ""
         return sep.join(values)
 
-    async def _expand_parts(self, parts: list, fields: _Fields, first: bool = False, split_lits: bool = False,
+    async def _expand_parts(self, parts: list, fields: Fields, first: bool = False, split_lits: bool = False,
                             assign_like: bool = False) -> None:
         """Add a word's parts to ``fields``. ``first``: the parts start the word (a leading
         tilde expands); ``split_lits``: literal text splits too (the word of an unquoted
@@ -576,7 +576,7 @@ class Expander:
                 else:
                     fields.split(value)
 
-    def _split_list(self, p, values: list[str], fields: _Fields) -> None:
+    def _split_list(self, p, values: list[str], fields: Fields) -> None:
         """Unquoted ``$@``, ``$*``, ``${a[@]}``: bash joins the elements with IFS's first
         character and splits the whole, so with IFS=x an empty element is an empty field.
         With an empty IFS each element is a field of its own (empty ones vanish), except
@@ -705,7 +705,7 @@ class Expander:
         return text if pieces is None else "".join(t for t, _ in pieces)
 
     # ------------------------------------------------------------------ parameters
-    async def _param_with_word(self, p: Param, fields: _Fields) -> None:
+    async def _param_with_word(self, p: Param, fields: Fields) -> None:
         """Unquoted ``${x:-word}`` and friends: the word's own quoting survives."""
         p = await self.resolve_param(p)
         value = await self._param_value(p)
@@ -915,14 +915,14 @@ class Expander:
         value = await self._param_value(p)
         if p.length:
             if value is None:
-                self._check_unset(p)
+                self.check_unset(p)
                 return "0"
             if isinstance(value, list):
                 return str(len(value))
             return str(len(value))
         if op is None:
             if value is None:
-                self._check_unset(p)
+                self.check_unset(p)
             return value
         if op in (":-", "-", ":=", "=", ":+", "+", ":?", "?"):
             use_word = self._use_word(op, value, quoted, p.indirect)
@@ -948,7 +948,7 @@ class Expander:
                                  self.unbound_status(), fatal=True)
             return value
         if value is None:
-            self._check_unset(p)
+            self.check_unset(p)
             return None
         if op == ":":
             return await self._substring(p, value)
@@ -990,7 +990,7 @@ class Expander:
         a script file, a subshell, or with errexit (as bash)."""
         return 1 if self.subshell_level or self.options["errexit"] or not self.command_string else 127
 
-    def _check_unset(self, p: Param) -> None:
+    def check_unset(self, p: Param) -> None:
         if self.options["nounset"] and p.name not in ("@", "*") and not (p.index is not None and p.index.plain in ("@", "*")):
             if p.name in ("!", "-", UNSET_PARAM):
                 return
@@ -1056,7 +1056,7 @@ class Expander:
         """``${x@a}``: the attribute letters, also of a declared variable without a value."""
         var = self.lookup_var(p.name) if not self._special_param(p.name) else None
         if var is None:
-            self._check_unset(p)
+            self.check_unset(p)
         flags = var.attr_flags() if var is not None else ""
         if p.index is not None and p.index.plain in ("@", "*"):
             count = len(ordered_values(var)) if var is not None and var.value is not None else 0

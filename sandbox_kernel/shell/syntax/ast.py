@@ -77,6 +77,8 @@ class Word:
 
 
 # ----------------------------------------------------------------------------- commands
+# Every command node has ``runner``: the function eval/fastpath.py compiles it into when it first
+# runs (not part of the syntax: never compared or printed).
 @dataclass(slots=True)
 class Assign:
     name: str
@@ -111,6 +113,7 @@ class SimpleCommand:
     words: list[Word | Assign]
     redirs: list[Redir]
     line: int = 0
+    runner: object = field(default=None, repr=False, compare=False)
 
 
 @dataclass(slots=True)
@@ -123,6 +126,7 @@ class Pipeline:
     stderr_pipes: list[bool] = field(default_factory=list)
     #: ``time -p``: the POSIX report whatever TIMEFORMAT says
     posix_time: bool = False
+    runner: object = field(default=None, repr=False, compare=False)
 
 
 @dataclass(slots=True)
@@ -130,12 +134,14 @@ class AndOr:
     first: Node
     rest: list[tuple[str, Node]]    # [(op "&&"|"||", node)]
     line: int = 0
+    runner: object = field(default=None, repr=False, compare=False)
 
 
 @dataclass(slots=True)
 class CommandList:
     items: list[tuple[Node, bool]]  # [(node, background)]
     line: int = 0
+    runner: object = field(default=None, repr=False, compare=False)
 
 
 @dataclass(slots=True)
@@ -143,6 +149,7 @@ class Subshell:
     body: Node
     redirs: list[Redir] = field(default_factory=list)
     line: int = 0
+    runner: object = field(default=None, repr=False, compare=False)
 
 
 @dataclass(slots=True)
@@ -150,6 +157,7 @@ class BraceGroup:
     body: Node
     redirs: list[Redir] = field(default_factory=list)
     line: int = 0
+    runner: object = field(default=None, repr=False, compare=False)
 
 
 @dataclass(slots=True)
@@ -158,6 +166,7 @@ class If:
     else_body: CommandList | None
     redirs: list[Redir] = field(default_factory=list)
     line: int = 0
+    runner: object = field(default=None, repr=False, compare=False)
 
 
 @dataclass(slots=True)
@@ -167,6 +176,7 @@ class Loop:
     until: bool = False
     redirs: list[Redir] = field(default_factory=list)
     line: int = 0
+    runner: object = field(default=None, repr=False, compare=False)
 
 
 @dataclass(slots=True)
@@ -176,6 +186,7 @@ class For:
     body: Node
     redirs: list[Redir] = field(default_factory=list)
     line: int = 0
+    runner: object = field(default=None, repr=False, compare=False)
 
 
 @dataclass(slots=True)
@@ -185,6 +196,7 @@ class Select:
     body: Node
     redirs: list[Redir] = field(default_factory=list)
     line: int = 0
+    runner: object = field(default=None, repr=False, compare=False)
 
 
 @dataclass(slots=True)
@@ -195,6 +207,7 @@ class ArithFor:
     body: Node
     redirs: list[Redir] = field(default_factory=list)
     line: int = 0
+    runner: object = field(default=None, repr=False, compare=False)
 
 
 @dataclass(slots=True)
@@ -210,6 +223,7 @@ class Case:
     items: list[CaseItem]
     redirs: list[Redir] = field(default_factory=list)
     line: int = 0
+    runner: object = field(default=None, repr=False, compare=False)
 
 
 @dataclass(slots=True)
@@ -218,6 +232,7 @@ class FunctionDef:
     body: Node
     line: int = 0
     source: str = ""                # text for `declare -f` / `type`
+    runner: object = field(default=None, repr=False, compare=False)
 
 
 @dataclass(slots=True)
@@ -225,6 +240,7 @@ class ArithCommand:
     expr: Word
     redirs: list[Redir] = field(default_factory=list)
     line: int = 0
+    runner: object = field(default=None, repr=False, compare=False)
 
 
 # [[ ... ]] expressions
@@ -270,6 +286,7 @@ class CondCommand:
     expr: CondExpr
     redirs: list[Redir] = field(default_factory=list)
     line: int = 0
+    runner: object = field(default=None, repr=False, compare=False)
 
 
 Node = Union[SimpleCommand, Pipeline, AndOr, CommandList, Subshell, BraceGroup, If, Loop, For,

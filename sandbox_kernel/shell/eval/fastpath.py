@@ -1,0 +1,550 @@
+"""Commands compiled once into plain functions that usually finish without a coroutine.
+
+The generic interpreter awaits a coroutine for every node and expands every word through
+the general expander; in a loop that is most of the time. A *runner*, compiled from a
+node the first time it runs, is ``run(sh, node, fds) -> int | Awaitable[int]``: it either
+finishes the command synchronously and returns its status, or returns an awaitable that
+finishes it. The caller awaits that in the same dynamic state it called the runner in
+(errexit suppression, loop depth), so the split is invisible.
+
+A runner checks before it changes anything whether it can go on (no xtrace, no nameref
+in the shell, no yield due); if not, it returns the generic handler's coroutine, so every
+case it does not know keeps the interpreter's behaviour. What it compiles (words of plain
+text, ``$name``, ``"..."`` of those, ``$((...))``; simple commands without redirections;
+assignments; lists, ``&&``/``||``, ``if``, ``{ }``, ``(( ))``) it runs exactly as the
+generic handlers do, in the same order. Arithmetic that meets a subscript needing a command
+substitution (NeedsExpansion) continues on the generic path from that word or assignment,
+which evaluates the expression again as the generic path itself does.
+"""
+from __future__ import annotations
+
+import time
+from typing import Any, Callable
+
+from ..builtins import BUILTINS, SYNC_BUILTINS
+from ..state import ExitShell, LimitExceeded, ShellError
+from ..syntax.ast import (DQ, AndOr, ArithCommand, ArithFor, ArithSub, BraceGroup, CommandList, If, Lit,
+    Param, Quoted, SimpleCommand, Word)
+from . import pattern as pat
+from .arith import ArithError, evaluate as arith_evaluate
+from .variables import NeedsExpansion
+from .word import GLOB_ACTIVE, Fields, has_brace, too_many_words
+
+#: the runner of a node that has none (the generic handler runs it)
+NO_RUNNER: Any = object()
+#: what a synchronous step gives when only its coroutine can go on
+NOT_NOW: Any = object()
+#: parameters whose reading changes state (they are left to the generic path)
+_STATEFUL_PARAMS = frozenset({"RANDOM", "SRANDOM"})
+
+monotonic = time.monotonic
+
+
+class NeedsGeneric(Exception):
+    """A compiled word met what only the generic expander does (raised before any change)."""
+
+
+# ============================================================================ words
+def _plain_param(p) -> bool:
+    """``$name`` / ``${name}`` without operator, index, length or indirection."""
+    return (type(p) is Param and p.op is None and p.index is None and not p.length and not p.indirect
+            and p.name not in ("@", "*") and p.name not in _STATEFUL_PARAMS)
+
+
+def compile_string(word: Word) -> Callable[[Any], str] | None:
+    """``expand_word`` of ``word`` (one string, no splitting or globbing; as an assignment's
+    value: no tilde is allowed in it here), or None when it is not compiled."""
+    fast = word.fast
+    if fast is not None:
+        return lambda sh: fast
+    pieces = []
+    for p in word.parts:
+        piece = _compile_string_part(p)
+        if piece is None:
+            return None
+        pieces.append(piece)
+    if len(pieces) == 1:
+        return pieces[0]
+    if len(pieces) == 2:
+        first, second = pieces
+        return lambda sh: first(sh) + second(sh)
+    return lambda sh: "".join([piece(sh) for piece in pieces])
+
+
+def _compile_string_part(p) -> Callable[[Any], str] | None:
+    tp = type(p)
+    if tp is Lit:
+        if "~" in p.text:
+            return None
+        text = p.text
+        return lambda sh: text
+    if tp is Quoted:
+        text = p.text
+        return lambda sh: text
+    if tp is DQ:
+        return _compile_dq(p)
+    if _plain_param(p):
+        return _compile_param(p)
+    if tp is ArithSub:
+        return _compile_arith_sub(p)
+    return None
+
+
+def _compile_param(p: Param) -> Callable[[Any], str]:
+    name = p.name
+
+    def param(sh) -> str:
+        value = sh.param_scalar(name)
+        if value is None:
+            if sh.options["nounset"]:
+                sh.check_unset(p)
+            return ""
+        return value
+    return param
+
+
+def _compile_dq(dq: DQ) -> Callable[[Any], str] | None:
+    """A double-quoted string of plain text, ``$name`` and ``$((...))``: one string."""
+    pieces = []
+    for p in dq.parts:
+        tp = type(p)
+        if tp is Lit or tp is Quoted:
+            text = p.text
+            pieces.append(lambda sh, text=text: text)
+        elif _plain_param(p):
+            pieces.append(_compile_param(p))
+        elif tp is ArithSub:
+            piece = _compile_arith_sub(p)
+            if piece is None:
+                return None
+            pieces.append(piece)
+        else:
+            return None
+    if not pieces:
+        return lambda sh: ""
+    if len(pieces) == 1:
+        return pieces[0]
+    return lambda sh: "".join([piece(sh) for piece in pieces])
+
+
+def _compile_arith_sub(p: ArithSub) -> Callable[[Any], str] | None:
+    expr = compile_string(p.expr)
+    if expr is None:
+        return None
+
+    def arith_sub(sh) -> str:
+        text = expr(sh)
+        try:
+            return str(sh.arith(text))
+        except NeedsExpansion:
+            raise NeedsGeneric from None
+    return arith_sub
+
+
+def compile_fields(word) -> Callable[[Any, list], None] | None:
+    """``expand_words([word])`` appending to a list (splitting and globbing included), or None."""
+    if type(word) is not Word:
+        return None  # an array argument of declare/local (an Assign)
+    fast = word.fast
+    if fast is not None:
+        return lambda sh, out: out.append(fast)
+    parts = word.parts
+    if has_brace(parts):
+        return None
+    for k, p in enumerate(parts):
+        if type(p) is Lit and "~" in p.text and (k == 0 or word.assign_like):
+            return None
+    if len(parts) == 1 and type(parts[0]) is Lit:
+        return _compile_literal(parts[0].text)
+    if len(parts) == 1 and _plain_param(parts[0]):
+        return _compile_split_param(parts[0])
+    if len(parts) == 1 and type(parts[0]) is DQ:
+        text = _compile_dq(parts[0])
+        if text is None:
+            return None
+        return lambda sh, out: out.append(text(sh))
+    steps = []
+    for p in parts:
+        tp = type(p)
+        if tp is Lit:
+            steps.append((0, p.text))
+        elif tp is Quoted:
+            steps.append((1, p.text))
+        else:
+            value = _compile_string_part(p)
+            if value is None:
+                return None
+            # a double-quoted string is one quoted piece; $name and $((...)) are split
+            steps.append((2 if tp is DQ else 3, value))
+
+    def fields(sh, out: list) -> None:
+        f = Fields(sh.ifs())
+        for kind, item in steps:
+            if kind == 0:
+                if item:
+                    f.lit(item)
+            elif kind == 1:
+                f.quote(item)
+            elif kind == 2:
+                f.quote(item(sh))
+            else:
+                f.split(item(sh))
+        f.end()
+        sh.finish_fields(f.out, out)
+    return fields
+
+
+def _compile_literal(text: str) -> Callable[[Any, list], None] | None:
+    """An unquoted literal with glob characters (``[``, ``a*``): itself unless it globs."""
+    if not text:
+        return None
+    # whether it is a pattern, without and with extglob
+    globs = (pat.has_glob(text, False), pat.has_glob(text, True))
+
+    def literal(sh, out: list) -> None:
+        if not globs[sh.shopts["extglob"]] or sh.options["noglob"]:
+            out.append(text)
+            return
+        f = Fields(sh.ifs())
+        f.lit(text)
+        f.end()
+        sh.finish_fields(f.out, out)
+    return literal
+
+
+def _compile_split_param(p: Param) -> Callable[[Any, list], None]:
+    """Unquoted ``$name`` alone: the value itself when it holds no IFS or glob character."""
+    name = p.name
+
+    def split_param(sh, out: list) -> None:
+        value = sh.param_scalar(name)
+        if value is None:
+            if sh.options["nounset"]:
+                sh.check_unset(p)
+            return
+        if value:
+            ifs = sh.ifs()
+            for c in value:
+                if c in ifs or c in GLOB_ACTIVE:
+                    break
+            else:
+                out.append(value)
+                return
+        f = Fields(sh.ifs())
+        f.split(value)
+        f.end()
+        sh.finish_fields(f.out, out)
+    return split_param
+
+
+# ============================================================================ commands
+def compile_node(node) -> Callable | Any:
+    """The runner of ``node``, or NO_RUNNER."""
+    tp = type(node)
+    if tp is SimpleCommand:
+        return _compile_simple(node)
+    if tp is CommandList:
+        return run_list
+    if tp is AndOr:
+        return run_and_or
+    if tp is If:
+        return run_if if not node.redirs else NO_RUNNER
+    if tp is BraceGroup:
+        return run_brace if not node.redirs else NO_RUNNER
+    if tp is ArithCommand:
+        return _compile_arith_command(node)
+    if tp is ArithFor:
+        return _compile_arith_for(node)
+    return NO_RUNNER
+
+
+def start(sh, node, fds: dict):
+    """Run ``node``: its status, or an awaitable of it."""
+    runner = node.runner
+    if runner is None:
+        runner = node.runner = compile_node(node)
+    if runner is NO_RUNNER or sh.debug_trap_set:
+        return sh.execute(node, fds)
+    return runner(sh, node, fds)
+
+
+def _must_yield(sh) -> bool:
+    """A yield (or a cancellation) is due: the generic path does it."""
+    rt = sh.rt
+    cancel = rt.cancel
+    return (cancel is not None and cancel.reason is not None) or monotonic() - rt.last_yield > rt.yield_interval
+
+
+def _count_command(rt) -> None:
+    """What the generic checkpoint does besides yielding: count, enforce the commands limit."""
+    rt.commands += 1
+    if rt.commands > rt.limits.commands:
+        raise LimitExceeded(f"too many commands: {rt.limits.commands} executed (limit commands)", "commands")
+    if rt.limit_error is not None:
+        raise LimitExceeded(rt.limit_error, "commands")
+
+
+# ---------------------------------------------------------------------------- simple commands
+def _compile_simple(node: SimpleCommand):
+    if node.redirs:
+        return NO_RUNNER
+    if not node.words:
+        return _compile_assignments(node)
+    if node.assigns:
+        return NO_RUNNER
+    words = []
+    for w in node.words:
+        fn = compile_fields(w)
+        if fn is None:
+            return NO_RUNNER
+        words.append(fn)
+    line = node.line
+
+    def run_simple(sh, node, fds):
+        if sh.namerefs or sh.options["xtrace"] or _must_yield(sh):
+            return sh.run_simple(node, fds)
+        sh.current_fds = fds
+        sh.lineno = line
+        argv: list[str] = []
+        try:
+            for k, fn in enumerate(words):
+                fn(sh, argv)
+        except NeedsGeneric:
+            return sh.run_simple_from(node, fds, argv, k)
+        except ShellError as e:
+            return sh.simple_expansion_failed(e, fds)
+        rt = sh.rt
+        _count_command(rt)
+        sh.cmdsub_status = None
+        if len(argv) > rt.limits.words:
+            raise too_many_words(rt.limits.words)
+        if not argv:
+            sh.pipestatus = 0
+            return 0
+        sh.last_arg = argv[-1]
+        name = argv[0]
+        fdef = sh.functions.get(name)
+        if fdef is not None:
+            return sh.finish_command(sh.call_function(fdef, argv, fds))
+        fn = SYNC_BUILTINS.get(name)
+        if fn is not None:
+            status = fn(sh, argv, fds)
+            if type(status) is int:
+                sh.pipestatus = status
+                return status
+            return sh.finish_command(status)
+        builtin = BUILTINS.get(name)
+        if builtin is not None:
+            return sh.finish_builtin(builtin, argv, fds)
+        return sh.finish_command(sh.run_external(argv, fds))
+    return run_simple
+
+
+def _compile_assignments(node: SimpleCommand):
+    steps = []
+    for a in node.assigns:
+        step = _compile_assign(a)
+        if step is None:
+            return NO_RUNNER
+        steps.append(step)
+    line = node.line
+
+    def run_assignments(sh, node, fds):
+        if sh.namerefs or sh.options["xtrace"] or _must_yield(sh):
+            return sh.run_simple(node, fds)
+        sh.current_fds = fds
+        sh.lineno = line
+        sh.cmdsub_status = None
+        for k, step in enumerate(steps):
+            try:
+                step(sh)
+            except NeedsGeneric:
+                return sh.assignments_from(node, fds, k)
+            except ShellError as e:
+                return sh.assignment_failed(node.assigns[k], e, fds)
+            if sh.pending_warnings and node.assigns[k].array is not None:
+                # the generic path reports an array assignment's warnings right after it
+                return sh.assignments_from(node, fds, k + 1, flush=True)
+        sh.pipestatus = 0
+        return 0
+    return run_assignments
+
+
+def _compile_assign(a) -> Callable[[Any], None] | None:
+    name = a.name
+    append = a.append
+    if a.array is not None:
+        elements = []
+        for el in a.array:
+            fn = None if isinstance(el, tuple) else compile_fields(el)
+            if fn is None:
+                return None
+            elements.append(fn)
+
+        def assign_array(sh) -> None:
+            var = sh.lookup_var(name)
+            if var is not None and var.assoc:
+                raise NeedsGeneric
+            values: list[str] = []
+            for fn in elements:
+                fn(sh, values)
+            sh.set_array(name, values, append=append)
+        return assign_array
+    value_of = compile_string(a.value) if a.value is not None else (lambda sh: "")
+    if value_of is None:
+        return None
+    if a.index is None:
+        def assign_scalar(sh) -> None:
+            sh.assign_scalar(name, value_of(sh), append)
+        return assign_scalar
+    index = a.index
+    if index.source and any(q in index.source for q in "'\"\\"):
+        return None  # an associative key with quotes (expand_key reparses its source)
+    index_of = compile_string(index)
+    if index_of is None:
+        return None
+
+    def assign_element(sh) -> None:
+        value = value_of(sh)
+        var = sh.lookup_var(name)
+        if var is not None and var.assoc:
+            key = index_of(sh)
+        else:
+            text = index_of(sh)
+            if not text.strip():
+                raise ShellError(f"{name}[{text}]: bad array subscript", 1)
+            try:
+                key = sh.arith(text)
+            except NeedsExpansion:
+                raise NeedsGeneric from None
+            except ShellError as e:
+                # bash: an arithmetic error in an assignment's subscript ends the shell
+                raise ShellError(e.message, 1, fatal=True) from None
+        sh.set_element(name, key, value, append)
+    return assign_element
+
+
+# ---------------------------------------------------------------------------- (( ))
+def _compile_arith_command(node: ArithCommand):
+    if node.redirs:
+        return NO_RUNNER
+    expr = compile_string(node.expr)
+    if expr is None:
+        return NO_RUNNER
+    line = node.line
+
+    def run_arith(sh, node, fds):
+        if sh.namerefs or sh.options["xtrace"] or _must_yield(sh):
+            return sh.execute(node, fds)
+        sh.current_fds = fds
+        sh.lineno = line
+        try:
+            text = expr(sh)
+        except NeedsGeneric:
+            return sh.execute(node, fds)
+        try:
+            value = arith_evaluate(text, sh)
+        except ArithError as e:
+            return sh.report_status(fds, f"((: {e.message}", 1)
+        except RecursionError:
+            return sh.report_status(fds, f"((: {text}: expression recursion level exceeded", 1)
+        status = 0 if value else 1
+        sh.pipestatus = status
+        return status
+    return run_arith
+
+
+def _compile_arith_for(node: ArithFor):
+    """``for ((...))`` stays a coroutine; its heads are compiled for ``Shell.run_arith_for``."""
+    heads = tuple(compile_string(w) if w is not None else None for w in (node.init, node.condition, node.step))
+
+    def run_arith_for(sh, node, fds):
+        return sh.run_arith_for(node, fds, heads)
+    return run_arith_for
+
+
+# ---------------------------------------------------------------------------- compound commands
+def run_list(sh, node: CommandList, fds: dict):
+    status = sh.last_status
+    items = node.items
+    for k in range(len(items)):
+        item, background = items[k]
+        if background:
+            return sh.list_from(node, fds, k, status, None)
+        sh.errexit_exempt = False
+        r = start(sh, item, fds)
+        if type(r) is not int:
+            return sh.list_from(node, fds, k, status, r)
+        status = r
+        sh.last_status = status
+        if status and not sh.errexit_exempt:
+            if not sh.errexit_suppress:
+                if sh.traps.get("ERR") and not sh.in_trap:
+                    return sh.list_from(node, fds, k, status, sh.after_failure(status))
+                if sh.options["errexit"]:
+                    raise ExitShell(status)
+            sh.errexit_exempt = True
+    return status
+
+
+def run_and_or(sh, node: AndOr, fds: dict):
+    sh.errexit_suppress += 1
+    try:
+        r = start(sh, node.first, fds)
+    finally:
+        sh.errexit_suppress -= 1
+    if type(r) is not int:
+        return sh.and_or_from(node, fds, -1, r)
+    status = r
+    sh.last_status = status
+    rest = node.rest
+    last = len(rest) - 1
+    exempt = True
+    for k in range(len(rest)):
+        op, pipeline = rest[k]
+        if (op == "&&") != (status == 0):
+            continue
+        if k == last:
+            exempt = False
+            sh.errexit_exempt = False
+            r = start(sh, pipeline, fds)
+        else:
+            sh.errexit_suppress += 1
+            try:
+                r = start(sh, pipeline, fds)
+            finally:
+                sh.errexit_suppress -= 1
+        if type(r) is not int:
+            return sh.and_or_from(node, fds, k, r)
+        status = r
+        sh.last_status = status
+    sh.errexit_exempt = exempt or sh.errexit_exempt
+    return status
+
+
+def run_if(sh, node: If, fds: dict):
+    sh.current_fds = fds
+    clauses = node.clauses
+    for k in range(len(clauses)):
+        cond, branch = clauses[k]
+        sh.errexit_suppress += 1
+        try:
+            r = start(sh, cond, fds)
+        finally:
+            sh.errexit_suppress -= 1
+        if type(r) is not int:
+            return sh.if_from(node, fds, k, r)
+        sh.errexit_exempt = False
+        if r == 0:
+            return start(sh, branch, fds)
+    if node.else_body is not None:
+        return start(sh, node.else_body, fds)
+    return 0
+
+
+def run_brace(sh, node: BraceGroup, fds: dict):
+    sh.current_fds = fds
+    return start(sh, node.body, fds)
+
+
+__all__ = ["NO_RUNNER", "NeedsGeneric", "compile_fields", "compile_node", "compile_string", "start"]
