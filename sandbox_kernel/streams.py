@@ -93,6 +93,37 @@ class InputStream:
             if not await self._fill():
                 return self._take(len(self._buf))
 
+    def chunk_now(self) -> bytes | None:
+        """``read_chunk`` when it needs no wait (a file, bytes), else None."""
+        return None
+
+    def readline_now(self, sep: bytes = b"\n", limit: int | None = None) -> bytes | None:
+        """``readline`` when the line is at hand without waiting; else None, and nothing is
+        taken (the interpreter's compiled commands read this way without a coroutine)."""
+        start = 0
+        while True:
+            i = self._buf.find(sep, start)
+            if i >= 0:
+                n = i + len(sep)
+                return self._take(n if limit is None or n <= limit else limit)
+            if limit is not None and len(self._buf) >= limit:
+                return self._take(limit)
+            start = max(0, len(self._buf) - len(sep) + 1)
+            if self._eof:
+                return self._take(len(self._buf))
+            chunk = self.chunk_now()
+            if chunk is None:
+                return None
+            if not chunk:
+                self._eof = True
+                return self._take(len(self._buf))
+            if not self._buf:
+                self._buf = chunk
+            else:
+                if not isinstance(self._buf, bytearray):
+                    self._buf = bytearray(self._buf)
+                self._buf += chunk
+
     async def lines(self, sep: bytes = b"\n") -> AsyncIterator[bytes]:
         """Iterate lines (each including its separator when present)."""
         while True:
@@ -140,6 +171,9 @@ class EmptyInput(InputStream):
     async def read_chunk(self) -> bytes:
         return b""
 
+    def chunk_now(self) -> bytes | None:
+        return b""
+
 
 class BytesInput(InputStream):
     """Input from a fixed byte string (here-docs, here-strings)."""
@@ -151,6 +185,10 @@ class BytesInput(InputStream):
         data, self._data = self._data, b""
         return data
 
+    def chunk_now(self) -> bytes | None:
+        data, self._data = self._data, b""
+        return data
+
 
 class FileInput(InputStream):
     """Reads a VFS file handle lazily in chunks, so ``cat big | head -1`` reads one chunk."""
@@ -159,6 +197,9 @@ class FileInput(InputStream):
         self.handle = handle
 
     async def read_chunk(self) -> bytes:
+        return self.handle.read(CHUNK)
+
+    def chunk_now(self) -> bytes | None:
         return self.handle.read(CHUNK)
 
     def close(self) -> None:
@@ -260,6 +301,16 @@ class _PipeReader(InputStream):
                 return b""
             p._readable.clear()
             await p._readable.wait()
+        return self._pop()
+
+    def chunk_now(self) -> bytes | None:
+        p = self.pipe
+        if not p.chunks:
+            return b"" if p.writer_closed or p.reader_closed else None
+        return self._pop()
+
+    def _pop(self) -> bytes:
+        p = self.pipe
         chunk = p.chunks.popleft()
         p.size -= len(chunk)
         if p.size < p.capacity:

@@ -113,8 +113,38 @@ and the rest of the line to the last NAME. Without NAMEs the line is stored in R
   -s        do not echo input
   -t timeout  time out and return failure after TIMEOUT seconds
   -u fd     read from file descriptor FD instead of the standard input
-Exit status: 0 unless end-of-file is encountered, read times out, or an invalid option is given.""")
-async def b_read(sh, argv, fds):
+Exit status: 0 unless end-of-file is encountered, read times out, or an invalid option is given.""", sync=True)
+def b_read(sh, argv, fds):
+    """The commonest read, ``read [-r] [NAME ...]`` of a line already at hand (buffered, or
+    from a file or a here-doc), without a coroutine; anything else is ``read_async``."""
+    args = argv[1:]
+    raw = False
+    if args and args[0] == "-r":
+        raw = True
+        args = args[1:]
+    stream = fds.get(0)
+    if any(a.startswith("-") or not is_name(a) for a in args) or not isinstance(stream, InputStream) \
+            or getattr(stream, "interactive", False):
+        return read_async(sh, argv, fds)
+    longest = sh.rt.limits.string_bytes
+    line = stream.readline_now(b"\n", longest + 1)
+    if line is None:
+        return read_async(sh, argv, fds)
+    if line.endswith(b"\n"):
+        data = line[:-1]
+        if not raw and data.endswith(b"\\") and _odd_backslashes(data):
+            stream.unread(line)  # a continued line: read_async reads on
+            return read_async(sh, argv, fds)
+        eof = False
+    elif len(line) <= longest:
+        data, eof = line, True
+    else:
+        stream.unread(line)  # too long: read_async reports it
+        return read_async(sh, argv, fds)
+    return store_read(sh, data, eof, raw, args, None, None, False)
+
+
+async def read_async(sh, argv, fds):
     raw = False
     array = None
     delim = "\n"
@@ -240,6 +270,12 @@ async def b_read(sh, argv, fds):
         name = f"{argv[0]}: " if argv[0] else ""
         await sh.report(fds, f"{name}read error: {fd}: {e.strerror}")
         return 1
+    return store_read(sh, data, eof, raw, names, array, nchars, exact)
+
+
+def store_read(sh, data, eof: bool, raw: bool, names: list[str], array: str | None, nchars: int | None,
+               exact: bool) -> int:
+    """Put what read read into its variables; the status."""
     if isinstance(data, tuple):  # -n/-N: characters already unescaped
         text, escapes = data
         if len(text) > sh.rt.limits.string_bytes:

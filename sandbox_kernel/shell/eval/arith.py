@@ -264,9 +264,11 @@ class _Parser:
                 self.take()
                 delta = 1 if nv == "++" else -1
 
+                text = self.text
+
                 def post(env, name=name, index=index, delta=delta):
-                    idx = _resolve_index(env, name, index)
-                    old = _value(env, name, idx, self.text)
+                    idx = None if index is None else env.arith_key(name, index)
+                    old = _value(env, name, idx, text)
                     env.arith_set(name, idx, wrap(old + delta))
                     return old
                 return post
@@ -289,6 +291,9 @@ def _value(env, name: str, index, expr: str) -> int:
     raw = env.arith_get(name, index)
     if not raw:
         return 0
+    if raw.isdigit() and raw.isascii() and (raw[0] != "0" or len(raw) == 1):
+        n = int(raw)  # the commonest value: a plain decimal number
+        return n if n < SIGN else wrap(n)
     raw = raw.strip()
     if isdigits(raw) and (raw[0] != "0" or len(raw) == 1):
         return wrap(int(raw))

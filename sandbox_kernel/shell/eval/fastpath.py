@@ -22,12 +22,13 @@ import time
 from typing import Any, Callable
 
 from ..builtins import BUILTINS, SYNC_BUILTINS
-from ..state import ExitShell, LimitExceeded, ShellError
+from ..state import ExitShell, IndexedArray, LimitExceeded, ShellError, is_array
+from ..syntax.lexer import is_name
 from ..syntax.ast import (DQ, AndOr, ArithCommand, ArithFor, ArithSub, BraceGroup, CommandList, If, Lit,
     Param, Quoted, SimpleCommand, Word)
 from . import pattern as pat
-from .arith import ArithError, evaluate as arith_evaluate
-from .variables import NeedsExpansion
+from .arith import ArithError, compile_expr, evaluate as arith_evaluate
+from .variables import DYNAMIC_VARS, NeedsExpansion
 from .word import GLOB_ACTIVE, Fields, has_brace, too_many_words
 
 #: the runner of a node that has none (the generic handler runs it)
@@ -45,10 +46,98 @@ class NeedsGeneric(Exception):
 
 
 # ============================================================================ words
-def _plain_param(p) -> bool:
-    """``$name`` / ``${name}`` without operator, index, length or indirection."""
-    return (type(p) is Param and p.op is None and p.index is None and not p.length and not p.indirect
-            and p.name not in ("@", "*") and p.name not in _STATEFUL_PARAMS)
+def _compile_value(p) -> Callable[[Any], str | None] | None:
+    """A parameter whose value the runners read without the generic expander: ``$name``,
+    ``${name[sub]}``, ``${#name}``, ``${#name[@]}``; the value (None when unset, after the
+    nounset check), or None when ``p`` is not one of those."""
+    if type(p) is not Param or p.op is not None or p.indirect or p.name in _STATEFUL_PARAMS:
+        return None
+    name = p.name
+    index = p.index
+    if index is None:
+        if name in ("@", "*"):
+            return None
+        if p.length:
+            def length(sh) -> str:
+                value = sh.param_scalar(name)
+                if value is None:
+                    if sh.options["nounset"]:
+                        sh.check_unset(p)
+                    return "0"
+                return str(len(value))
+            return length
+
+        def scalar(sh) -> str | None:
+            value = sh.param_scalar(name)
+            if value is None and sh.options["nounset"]:
+                sh.check_unset(p)
+            return value
+        if not is_name(name) or name in DYNAMIC_VARS:
+            return scalar
+
+        def variable(sh) -> str | None:
+            # lookup_var inline for a plain string variable (the commonest parameter)
+            var = None
+            scopes = sh.scopes
+            if scopes:
+                for scope in reversed(scopes):
+                    var = scope.get(name)
+                    if var is not None:
+                        break
+            if var is None:
+                var = sh.globals.get(name)
+            if var is not None and type(var.value) is str and not var.nameref:
+                return var.value
+            return scalar(sh)
+        return variable
+    if not is_name(name):
+        return None
+    if index.plain in ("@", "*"):
+        if not p.length:
+            return None
+
+        def count(sh) -> str:
+            var = sh.lookup_var(name)
+            if var is None or var.value is None:
+                return "0"
+            return str(len(var.value)) if is_array(var.value) else "1"
+        return count
+    if p.length or (index.source and any(q in index.source for q in "'\"\\")):
+        return None  # ${#a[i]}; a key with quotes (expand_key reparses its source)
+    index_of = compile_string(index)
+    if index_of is None:
+        return None
+
+    def element(sh) -> str | None:
+        var = sh.lookup_var(name)
+        if var is not None and var.assoc:
+            key = index_of(sh)
+        else:
+            text = index_of(sh)
+            if not text.strip():
+                raise ShellError(f"${{{name}[{text}]}}: bad substitution", 1)
+            try:
+                key = sh.arith(text)
+            except NeedsExpansion:
+                raise NeedsGeneric from None
+            if key < 0:
+                value = var.value if var is not None else None
+                top = value.top if type(value) is IndexedArray else (1 if type(value) is str else 0)
+                if key + top < 0:
+                    raise NeedsGeneric  # reported by the generic path
+                key += top
+        if sh.pending_warnings:
+            raise NeedsGeneric
+        if var is None or var.value is None:
+            value = None
+        elif type(var.value) is str:
+            value = var.value if key == 0 or key == "0" else None
+        else:
+            value = var.value.get(key)
+        if value is None and sh.options["nounset"]:
+            sh.check_unset(p)
+        return value
+    return element
 
 
 def compile_string(word: Word) -> Callable[[Any], str] | None:
@@ -83,23 +172,20 @@ def _compile_string_part(p) -> Callable[[Any], str] | None:
         return lambda sh: text
     if tp is DQ:
         return _compile_dq(p)
-    if _plain_param(p):
-        return _compile_param(p)
     if tp is ArithSub:
         return _compile_arith_sub(p)
-    return None
+    return _compile_param(p)
 
 
-def _compile_param(p: Param) -> Callable[[Any], str]:
-    name = p.name
+def _compile_param(p) -> Callable[[Any], str] | None:
+    """A parameter as a string ("" when unset)."""
+    value_of = _compile_value(p)
+    if value_of is None:
+        return None
 
     def param(sh) -> str:
-        value = sh.param_scalar(name)
-        if value is None:
-            if sh.options["nounset"]:
-                sh.check_unset(p)
-            return ""
-        return value
+        value = value_of(sh)
+        return "" if value is None else value
     return param
 
 
@@ -111,15 +197,11 @@ def _compile_dq(dq: DQ) -> Callable[[Any], str] | None:
         if tp is Lit or tp is Quoted:
             text = p.text
             pieces.append(lambda sh, text=text: text)
-        elif _plain_param(p):
-            pieces.append(_compile_param(p))
-        elif tp is ArithSub:
-            piece = _compile_arith_sub(p)
-            if piece is None:
-                return None
-            pieces.append(piece)
-        else:
+            continue
+        piece = _compile_arith_sub(p) if tp is ArithSub else _compile_param(p)
+        if piece is None:
             return None
+        pieces.append(piece)
     if not pieces:
         return lambda sh: ""
     if len(pieces) == 1:
@@ -141,6 +223,23 @@ def _compile_arith_sub(p: ArithSub) -> Callable[[Any], str] | None:
     return arith_sub
 
 
+def compile_arith(word: Word) -> Callable[[Any], int] | None:
+    """The value of an arithmetic expression written as ``word`` (expanded first), or None."""
+    fast = word.fast
+    if fast is not None:
+        evaluator: list = []
+
+        def constant(sh) -> int:
+            if not evaluator:
+                evaluator.append(compile_expr(fast))
+            return evaluator[0](sh)
+        return constant
+    text_of = compile_string(word)
+    if text_of is None:
+        return None
+    return lambda sh: arith_evaluate(text_of(sh), sh)
+
+
 def compile_fields(word) -> Callable[[Any, list], None] | None:
     """``expand_words([word])`` appending to a list (splitting and globbing included), or None."""
     if type(word) is not Word:
@@ -156,8 +255,9 @@ def compile_fields(word) -> Callable[[Any, list], None] | None:
             return None
     if len(parts) == 1 and type(parts[0]) is Lit:
         return _compile_literal(parts[0].text)
-    if len(parts) == 1 and _plain_param(parts[0]):
-        return _compile_split_param(parts[0])
+    if len(parts) == 1 and type(parts[0]) is Param:
+        value_of = _compile_value(parts[0])
+        return None if value_of is None else _compile_split_param(value_of)
     if len(parts) == 1 and type(parts[0]) is DQ:
         text = _compile_dq(parts[0])
         if text is None:
@@ -170,12 +270,21 @@ def compile_fields(word) -> Callable[[Any, list], None] | None:
             steps.append((0, p.text))
         elif tp is Quoted:
             steps.append((1, p.text))
+        elif tp is DQ:
+            text = _compile_dq(p)
+            if text is None:
+                return None
+            steps.append((2, text))  # one quoted piece
+        elif tp is ArithSub:
+            text = _compile_arith_sub(p)
+            if text is None:
+                return None
+            steps.append((3, text))  # split
         else:
-            value = _compile_string_part(p)
+            value = _compile_value(p)
             if value is None:
                 return None
-            # a double-quoted string is one quoted piece; $name and $((...)) are split
-            steps.append((2 if tp is DQ else 3, value))
+            steps.append((4, value))  # split when set
 
     def fields(sh, out: list) -> None:
         f = Fields(sh.ifs())
@@ -187,8 +296,12 @@ def compile_fields(word) -> Callable[[Any, list], None] | None:
                 f.quote(item)
             elif kind == 2:
                 f.quote(item(sh))
-            else:
+            elif kind == 3:
                 f.split(item(sh))
+            else:
+                value = item(sh)
+                if value is not None:
+                    f.split(value)
         f.end()
         sh.finish_fields(f.out, out)
     return fields
@@ -212,15 +325,11 @@ def _compile_literal(text: str) -> Callable[[Any, list], None] | None:
     return literal
 
 
-def _compile_split_param(p: Param) -> Callable[[Any, list], None]:
-    """Unquoted ``$name`` alone: the value itself when it holds no IFS or glob character."""
-    name = p.name
-
+def _compile_split_param(value_of) -> Callable[[Any, list], None]:
+    """An unquoted parameter alone: its value itself when it holds no IFS or glob character."""
     def split_param(sh, out: list) -> None:
-        value = sh.param_scalar(name)
+        value = value_of(sh)
         if value is None:
-            if sh.options["nounset"]:
-                sh.check_unset(p)
             return
         if value:
             ifs = sh.ifs()
@@ -313,6 +422,8 @@ def _compile_simple(node: SimpleCommand):
             return sh.run_simple_from(node, fds, argv, k)
         except ShellError as e:
             return sh.simple_expansion_failed(e, fds)
+        if sh.pending_warnings:
+            return sh.run_simple_from(node, fds, argv, len(words))
         rt = sh.rt
         _count_command(rt)
         sh.cmdsub_status = None
@@ -455,8 +566,9 @@ def _compile_arith_command(node: ArithCommand):
 
 
 def _compile_arith_for(node: ArithFor):
-    """``for ((...))`` stays a coroutine; its heads are compiled for ``Shell.run_arith_for``."""
-    heads = tuple(compile_string(w) if w is not None else None for w in (node.init, node.condition, node.step))
+    """``for ((...))`` stays a coroutine; its heads are compiled for ``Shell.run_arith_for``:
+    each evaluates to an int (raising ArithError like ``arith.evaluate``) or is None."""
+    heads = tuple(compile_arith(w) if w is not None else None for w in (node.init, node.condition, node.step))
 
     def run_arith_for(sh, node, fds):
         return sh.run_arith_for(node, fds, heads)

@@ -709,7 +709,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
 
     async def run_arith_for(self, node: ArithFor, fds: dict, heads: tuple | None = None) -> int:
         """``for ((init; condition; step))``. ``heads``: the three expressions compiled
-        (``fastpath.compile_string``, None where not compiled), evaluated without a coroutine."""
+        (``fastpath.compile_arith``, None where not compiled), evaluated without a coroutine."""
         async def head(expr):
             # each of init, condition and step is a command of its own for LINENO and DEBUG
             self.lineno = node.line
@@ -717,37 +717,52 @@ class Shell(Variables, Expander, Redirections, Pipelines):
                 await self.debug_trap(node.line)
             return None if expr is None else self.arith(await self.expand_word(expr))
 
-        def head_now(k: int):
-            """The head's value, or NOT_NOW when only ``head`` can give it."""
-            compiled = heads[k] if heads is not None else None
-            if compiled is None or self.namerefs or self.traps.get("DEBUG"):
-                return NOT_NOW
-            self.lineno = node.line
-            try:
-                return self.arith(compiled(self))
-            except NeedsGeneric:
-                return NOT_NOW
-
         async def body(fds):
             status = 0
+            condition, step = (heads[1], heads[2]) if heads is not None else (None, None)
+            rt = self.rt
             try:
                 await head(node.init)
                 with self._in_loop():
                     while True:
-                        value = head_now(1)
+                        # the compiled condition and step run without a coroutine (as head)
+                        value = NOT_NOW
+                        if condition is not None and not self.namerefs and not self.debug_trap_set:
+                            self.lineno = node.line
+                            try:
+                                value = condition(self)
+                            except ArithError as e:
+                                raise ShellError(e.message, 1, abort=True) from None
+                            except (NeedsGeneric, RecursionError):
+                                value = NOT_NOW
                         if value is NOT_NOW:
                             value = await head(node.condition)
                         if value == 0:
                             break
-                        status, flow = self._loop_step(node.body, fds)
-                        if type(status) is not int:
-                            status, flow = await self._loop_wait(status)
-                        if flow == "break":
-                            break
-                        if head_now(2) is NOT_NOW:
+                        try:
+                            status = start(self, node.body, fds)
+                            if type(status) is not int:
+                                status = await status
+                        except (BreakLoop, ContinueLoop) as e:
+                            status = 0
+                            if _loop_flow(e) == "break":
+                                break
+                        value = NOT_NOW
+                        if step is not None and not self.namerefs and not self.debug_trap_set:
+                            self.lineno = node.line
+                            try:
+                                value = step(self)
+                            except ArithError as e:
+                                raise ShellError(e.message, 1, abort=True) from None
+                            except (NeedsGeneric, RecursionError):
+                                value = NOT_NOW
+                        if value is NOT_NOW:
                             await head(node.step)
-                        if self._time_to_yield():
-                            await self._yield_now()
+                        cancel = rt.cancel
+                        if time.monotonic() - rt.last_yield > rt.yield_interval or (
+                                cancel is not None and cancel.reason is not None):
+                            if self._time_to_yield():
+                                await self._yield_now()
             except ShellError as e:
                 if e.fatal:
                     raise
@@ -949,8 +964,11 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         await self.checkpoint()
         procsub_mark = len(self.procsub_files)
         self.cmdsub_status = None
+        if self.pending_warnings:
+            await self.flush_warnings()
         try:
-            words = words + await self.expand_words(node.words[k:])
+            if k < len(node.words):
+                words = words + await self.expand_words(node.words[k:])
         except ShellError as e:
             self.pipestatus = e.status
             return await self.handle_error(e, fds)

@@ -822,6 +822,15 @@ class Variables:
             var.value = new
             return
         current = var.value
+        if append and type(current) is IndexedArray and type(values) is list and not var.integer:
+            # a+=(x ...): the commonest array assignment, at the cost of the new elements
+            added = 0
+            for v in values:
+                added += (len(v) if v.isascii() else 4 * len(v)) + VALUE_OVERHEAD
+            self._account(added, name)
+            var.charged += added
+            current.append(values)
+            return
         if type(values) is IndexedArray:
             new_values = values
         elif type(values) is dict:
@@ -943,6 +952,17 @@ class Variables:
 
     def arith_get(self, name: str, index) -> str:
         if index is None:
+            scopes = self.scopes
+            var = None
+            if scopes:
+                for scope in reversed(scopes):
+                    var = scope.get(name)
+                    if var is not None:
+                        break
+            if var is None:
+                var = self.globals.get(name)
+            if var is not None and type(var.value) is str and not var.nameref and name not in DYNAMIC_VARS:
+                return var.value  # a plain string: the commonest case, inline
             v = self.get_scalar(name)
             if v is None and self.options["nounset"]:
                 raise ShellError(f"{name}: unbound variable", self.unbound_status(), fatal=True)
@@ -954,7 +974,7 @@ class Variables:
 
     def arith_set(self, name: str, index, value: int) -> None:
         if index is None:
-            self.set_var(name, str(value))
+            self.assign_scalar(name, str(value), False)
         else:
             self.set_element(name, index, str(value))
 
@@ -1004,25 +1024,50 @@ class Variables:
     def assign_scalar(self, name: str, value: str, append: bool) -> None:
         """``name=value`` / ``name+=value`` once the value is expanded (no nameref to follow
         to an element: ``assign`` handled those)."""
-        if not self.scopes:
+        var = None
+        scopes = self.scopes
+        if scopes:
+            for scope in reversed(scopes):
+                var = scope.get(name)
+                if var is not None:
+                    break
+        if var is None:
             var = self.globals.get(name)
-            if var is not None and type(var.value) is str and not (
-                    var.readonly or var.integer or var.lower or var.upper or var.nameref or append
-                    or self.options["allexport"]) and name not in DYNAMIC_VARS:
-                # a plain global string: the commonest assignment, inline
-                n = len(value)
-                if n > 4096:
-                    self.check_string(value)
-                size = (n if value.isascii() else 4 * n) + VALUE_OVERHEAD
-                if self.memory.forks:
-                    self._replace(var.charged, size, name)
-                    var.charged = size
-                elif size != var.charged:
-                    self._account(size - var.charged, name)
-                    var.charged = size
-                var.value = value
-                return
-        self.set_var(name, value, append)
+        if var is None or type(var.value) is not str or var.readonly or var.integer or var.lower or var.upper \
+                or var.nameref or self.options["allexport"] or name in DYNAMIC_VARS:
+            self.set_var(name, value, append)
+            return
+        # a plain string variable: the commonest assignment, inline
+        old_length = -1
+        if append:
+            old_length = len(var.value)
+            # the variable lets go of its string first: when nothing else holds it CPython
+            # extends it in place, so s+=x in a loop is linear, not quadratic
+            current = var.value
+            var.value = None
+            try:
+                current += value
+            except BaseException:
+                var.value = current
+                raise
+            value = current
+            del current
+        try:
+            n = len(value)
+            if n > 4096:
+                self.check_string(value)
+            size = (n if value.isascii() else 4 * n) + VALUE_OVERHEAD
+            if self.memory.forks:
+                self._replace(var.charged, size, name)
+                var.charged = size
+            elif size != var.charged:
+                self._account(size - var.charged, name)
+                var.charged = size
+        except BaseException:
+            if old_length >= 0:
+                var.value = value[:old_length]
+            raise
+        var.value = value
 
     async def _assign_array(self, a: Assign) -> None:
         """``name=(...)`` / ``name+=(...)``: bash expands every value first, then evaluates
