@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
+import json
 
 import pytest
 
@@ -13,6 +14,7 @@ from sandbox_kernel.netpolicy import (AllowRule, check_narrower, host_addresses,
                                       parse_address, parse_allow_list, reachable)
 from sandbox_kernel.policy import Policy
 from sandbox_kernel.sandbox import Sandbox
+from sandbox_kernel.vm import egress
 from sandbox_kernel.vm.accesslog import AccessLog
 from sandbox_kernel.vm.egress import EgressProxy
 
@@ -144,3 +146,73 @@ def test_proxy_reaches_an_address_the_admin_listed_exactly():
     reply, log = asyncio.run(_through_proxy("allow:127.0.0.1:{port}",
                                             "GET http://127.0.0.1:{port}/ HTTP/1.1\r\nHost: x\r\n\r\n"))
     assert CANARY in reply and any("ALLOWED" in line for line in log)
+
+
+class EndingGuestConnection(FakeGuestConnection):
+    """A guest that sends its bytes and then ends the connection."""
+
+    def events(self):
+        async def gen():
+            yield "stdout", self.request
+        return gen()
+
+
+async def _unreadable_request(tmp_path, request: bytes, ends: bool):
+    log = AccessLog(str(tmp_path / "egress.jsonl"))
+    proxy = EgressProxy(parse_allow_list("allow:example.org"), log)
+    conn = (EndingGuestConnection if ends else FakeGuestConnection)(request)
+    await asyncio.wait_for(proxy._handle(conn), 20)
+    log.close()
+    path = tmp_path / "egress.jsonl"
+    lines = path.read_text().splitlines() if path.exists() else []
+    return bytes(conn.reply), list(log.records), [json.loads(line) for line in lines]
+
+
+@pytest.mark.parametrize("request_bytes, ends, code, method, reason", [
+    (b"GARBAGE\r\n\r\n", False, 400, "-", "bad request: malformed request line"),
+    (b"GET /relative HTTP/1.1\r\nHost: example.org\r\n\r\n", False, 400, "GET",
+     "bad request: not an absolute http:// URL"),
+    (b"CONNECT example.org:443 HTTP/1.1\r\nno colon here\r\n\r\n", False, 400, "CONNECT",
+     "bad request: malformed header line"),
+    (b"GET http://example.org/ HTTP/1.1\r\nX-Big: " + b"a" * (70 << 10), False, 431, "GET",
+     "bad request: request header too large"),
+    (b"GET http://example.org/ HTTP/1.1\r\nHost: exam", True, 400, "GET",
+     "bad request: connection closed in the middle of a request"),
+])
+def test_unreadable_requests_are_logged(tmp_path, request_bytes, ends, code, method, reason):
+    """Malformed or oversized requests the proxy answers itself still make an access record
+    (kumoba's AccessSink sees every request): denied, host '-', the bytes both ways."""
+    reply, records, lines = asyncio.run(_unreadable_request(tmp_path, request_bytes, ends))
+    assert reply.startswith(f"HTTP/1.1 {code} ".encode()), reply[:80]
+    [record] = records
+    assert (record.method, record.host, record.port, record.verdict, record.reason) == \
+        (method, "-", None, "denied", reason)
+    assert (record.bytes_up, record.bytes_down) == (len(request_bytes), len(reply))
+    assert f"DENIED {method} - " in record.line()
+    [entry] = lines
+    assert {k: entry[k] for k in ("method", "host", "port", "verdict", "bytes_up", "bytes_down")} == {
+        "method": method, "host": "-", "port": None, "verdict": "denied",
+        "bytes_up": len(request_bytes), "bytes_down": len(reply)}
+
+
+def test_a_request_head_that_never_completes_is_logged(tmp_path, monkeypatch):
+    monkeypatch.setattr(egress, "FIRST_HEAD_TIMEOUT", 0.2)
+    partial = b"CONNECT example.org:443 HTTP/1.1\r\n"
+    reply, [record], [entry] = asyncio.run(_unreadable_request(tmp_path, partial, ends=False))
+    assert reply == b""  # no answer: the connection is closed
+    assert (record.method, record.host, record.verdict, record.bytes_up, record.bytes_down) == \
+        ("CONNECT", "-", "denied", len(partial), 0)
+    assert record.reason == "no complete request within 0.2 s" and entry["reason"] == record.reason
+
+
+def test_a_connection_closed_without_a_byte_is_no_request(tmp_path):
+    reply, records, lines = asyncio.run(_unreadable_request(tmp_path, b"", ends=True))
+    assert reply == b"" and records == [] and lines == []
+
+
+def test_denied_records_count_the_answer(tmp_path):
+    """A denial is logged once its answer is sent: the admin's file has its bytes too."""
+    reply, [record], [entry] = asyncio.run(_unreadable_request(
+        tmp_path, b"CONNECT other.example:443 HTTP/1.1\r\n\r\n", ends=False))
+    assert reply.startswith(b"HTTP/1.1 403") and record.host == "other.example" and record.port == 443
+    assert entry["bytes_down"] == record.bytes_down == len(reply) > 0
