@@ -7,16 +7,20 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import json
+import logging
 
 import pytest
 
+from sandbox_kernel.engine import CancelToken, Streams
+from sandbox_kernel.kernel.cells import CellRunner
 from sandbox_kernel.netpolicy import (AllowRule, check_narrower, host_addresses, is_public,
                                       parse_address, parse_allow_list, reachable)
-from sandbox_kernel.policy import Policy
+from sandbox_kernel.policy import Policy, Secret
 from sandbox_kernel.sandbox import Sandbox
 from sandbox_kernel.vm import egress
 from sandbox_kernel.vm.accesslog import AccessLog
 from sandbox_kernel.vm.egress import EgressProxy
+from sandbox_kernel.vm.engine import VmError
 
 CANARY = b"host-loopback-canary-6f1e"
 
@@ -91,6 +95,70 @@ def test_cell_config_cannot_widen_the_admin_policy():
     assert vm.configure(["network=allow:example.org:443"]).endswith("network=allow:example.org:443")
     assert vm.configure(["network=none"]).endswith("network=none")
     assert "no network" in Sandbox().engine("vm").configure(["network=allow:127.0.0.1:8080"])
+
+
+SECRETS = (Secret("TOKEN", "allow:api.example.org", "s3cret-value-1"),
+           Secret("OTHER", "allow:api.example.org", "s3cret-value-2"))
+
+
+def _cell(sb: Sandbox, code: str):
+    """A cell through the kernel's CellRunner (magics as a notebook runs them), no VM."""
+    out, err = bytearray(), bytearray()
+    streams = Streams(Sink(out), Sink(err), CancelToken())
+    outcome = asyncio.run(CellRunner(sb, logging.getLogger("test")).run(code, streams))
+    return outcome.result, (out + err).decode()
+
+
+class Sink:
+    def __init__(self, buffer: bytearray) -> None:
+        self.buffer = buffer
+
+    def write(self, data: bytes) -> None:
+        self.buffer += data
+
+
+def test_a_cell_cannot_take_the_network_from_the_admins_secrets():
+    """Issue 17: secrets with the network disabled are a clear error, not a notice. The cell
+    that asks for network=none fails naming the secrets and the two ways on; the error leaves
+    the settings as they were."""
+    sb = Sandbox(policy=Policy(network="allow:api.example.org", secrets=SECRETS))
+    result, _ = _cell(sb, "%vm config network=none")
+    assert result.status != 0 and result.error is not None
+    message = result.error.evalue
+    assert "network=none, but the admin gave this kernel the secrets TOKEN, OTHER" in message
+    assert "%vm config network=allow:HOST" in message and "%vm config network=none secrets=off" in message
+    assert "s3cret" not in message
+    vm = sb.engine("vm")
+    assert vm.network == "allow:api.example.org" and bool(vm.secrets)
+    result, text = _cell(sb, "%vm config network=none secrets=off")
+    assert result.error is None and text.strip().endswith("network=none secrets=off")
+    assert vm.network == "none" and not vm.secrets and vm._guest_env(False).get("TOKEN") is None
+    result, _ = _cell(sb, "%vm config secrets=on")  # back on without a network: refused too
+    assert result.error is not None and "secrets=off" in result.error.evalue and not vm.secrets
+    result, _ = _cell(sb, "%vm config network=allow:api.example.org secrets=on")
+    assert result.error is None and vm.secrets and vm.network == "allow:api.example.org"
+
+
+def test_a_vm_without_network_does_not_start_with_secrets():
+    """Should a VM ever be asked to start without network while secrets are on, the start
+    fails with the same message, before any QEMU runs."""
+    sb = Sandbox(policy=Policy(network="allow:api.example.org", secrets=SECRETS))
+    vm = sb.engine("vm")
+    vm.network = "none"
+    with pytest.raises(VmError, match="secrets TOKEN, OTHER.*secrets=off"):
+        asyncio.run(vm.start(lambda line: None))
+    assert vm.machine is None
+
+
+def test_secrets_whose_value_is_missing_do_not_hold_the_network():
+    sb = Sandbox(policy=Policy(network="allow:api.example.org", secrets=(Secret("TOKEN", "allow:api.example.org"),)))
+    result, _ = _cell(sb, "%vm config network=none")
+    assert result.error is None and sb.engine("vm").network == "none"
+
+
+def test_refused_vm_settings_fail_the_cell():
+    result, _ = _cell(Sandbox(), "%vm config vcpus=99")
+    assert result.error is not None and "vcpus must be" in result.error.evalue
 
 
 class FakeGuestConnection:
