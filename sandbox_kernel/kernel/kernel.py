@@ -149,6 +149,8 @@ class SandboxKernel(Kernel):
     def start(self) -> None:
         super().start()
         self._install_sigint()
+        # changes from the files panel, editors and the terminal are saved between cells too
+        self.host_files.attach(self.io_loop.asyncio_loop)
 
     def _install_sigint(self) -> None:
         """SIGINT interrupts the running cell. A watcher thread reads the signal wake-up fd, so
@@ -224,6 +226,7 @@ class SandboxKernel(Kernel):
                           self._make_input(relay, ident, parent, cancel) if allow_stdin else None,
                           DisplayHook(publish, relay, active))
         self._running = cancel
+        self.host_files.cell_started()
         try:
             try:
                 for notice in self.host_files.take_notices():
@@ -240,6 +243,7 @@ class SandboxKernel(Kernel):
             if outcome.result.value:
                 value, _ = safe_output(outcome.result.value, {}, active, relay.sink("stderr"))
         finally:
+            self.host_files.cell_finished()
             relay.close()
 
         result = outcome.result

@@ -2,13 +2,13 @@
 never by a cell.
 
 ``ro`` copies the tree in at start (files read-only in the sandbox); ``rw`` also writes changed
-files back after each cell and at shutdown: atomically (temp file, fsync, rename), never
-following a symlink on the host (every step is relative to an opened directory with
-``O_NOFOLLOW``), deleting on the host only what the sandbox had from there (or wrote there) and
-the user deleted, and only when the host copy is still the one the sandbox saw. Symlinks
-made in the sandbox are not written back (they could point host tools anywhere). Everything
-copied in counts against the VFS quota. Targets live under /workspace, the tree every engine
-sees (the shell, JS and, through the workspace sync, %%vm).
+files back after each cell, after changes made between cells (``host_files``) and at shutdown:
+atomically (temp file, fsync, rename), never following a symlink on the host (every step is
+relative to an opened directory with ``O_NOFOLLOW``), deleting on the host only what the sandbox
+had from there (or wrote there) and the user deleted, and only when the host copy is still the
+one the sandbox saw. Symlinks made in the sandbox are not written back (they could point host
+tools anywhere). Everything copied in counts against the VFS quota. Targets live under
+/workspace, the tree every engine sees (the shell, JS and, through the workspace sync, %%vm).
 """
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""The persistent workspace: the user trees saved to an SQLite database after every cell, and
-restored when the kernel starts again (an admin's opt-in: ``--persist``).
+"""The persistent workspace: the user trees saved to an SQLite database after every cell (and
+after changes made between cells: ``host_files``), and restored when the kernel starts again
+(an admin's opt-in: ``--persist``).
 
 Only what changed since the last save is written (the VFS's change events), in one
 transaction: a kill -9 in the middle leaves the previous state. One database per notebook

@@ -1,4 +1,5 @@
-"""The egress access log: one record per connection the proxy allowed, denied or failed.
+"""The egress access log: one record per connection the proxy allowed, denied or failed,
+malformed and never-completed requests included (denied, host ``-``).
 
 Records are what the notebook's ``%vm egress`` shows and what the admin's ``--egress-log``
 file receives (JSON lines, append-only, created 0600). A record names hosts, ports, byte
@@ -21,8 +22,8 @@ KEEP = 1000  # records a kernel keeps for %vm egress
 
 @dataclass
 class AccessRecord:
-    method: str                 # CONNECT, GET, ...
-    host: str
+    method: str                 # CONNECT, GET, ...; "-" when the request could not be read
+    host: str                   # "-" when the request named none the proxy could read
     port: int | None
     verdict: str = "allowed"    # allowed | denied | failed
     reason: str = ""
@@ -39,10 +40,15 @@ class AccessRecord:
                 "verdict": self.verdict, "reason": self.reason, "mode": self.mode, "bytes_up": self.bytes_up,
                 "bytes_down": self.bytes_down, "secrets": list(self.secrets), "duration": round(self.duration, 3)}
 
+    @property
+    def target(self) -> str:
+        """``host:port``, or ``-`` for a request the proxy could not read."""
+        return self.host if self.port is None else f"{self.host}:{self.port}"
+
     def line(self) -> str:
         """One line of text, e.g. ``12:00:01 ALLOWED CONNECT pypi.org:443 up 1.2K down 40K``."""
         parts = [time.strftime("%H:%M:%S", time.localtime(self.time)), self.verdict.upper(),
-                 f"{self.method} {self.host}:{self.port}"]
+                 f"{self.method} {self.target}"]
         if self.verdict == "allowed":
             parts.append(f"up {_size(self.bytes_up)} down {_size(self.bytes_down)}" + (" (open)" if self.open else ""))
         if self.secrets:
@@ -101,7 +107,7 @@ class AccessLog:
         """``%vm egress``: the last records as text/plain and a small HTML table."""
         rows = list(self.records)[-last:]
         header = ("time", "verdict", "request", "host", "up", "down", "secrets", "note")
-        cells = [(time.strftime("%H:%M:%S", time.localtime(r.time)), r.verdict, r.method, f"{r.host}:{r.port}",
+        cells = [(time.strftime("%H:%M:%S", time.localtime(r.time)), r.verdict, r.method, r.target,
                   _size(r.bytes_up), _size(r.bytes_down), ",".join(r.secrets),
                   "; ".join(x for x in (r.mode, r.reason, "open" if r.open and r.verdict == "allowed" else "") if x))
                  for r in rows]

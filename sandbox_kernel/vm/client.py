@@ -257,7 +257,7 @@ class AgentClient:
 
     async def write_file(self, path: str, data: bytes, mode: int = 0o644, mtime_ns: int | None = None,
                          parents: bool = False, user: tuple[int, int] | None = None) -> None:
-        """Create or replace ``path`` with ``data`` in 1 MiB chunks (mtime set with the last)."""
+        """Create or replace ``path`` with ``data`` in 1 MiB chunks (mode and mtime set with the last)."""
         view = memoryview(data)
         offset = 0
         first = True
@@ -267,8 +267,8 @@ class AgentClient:
             flags = (P.WRITE_CREATE | P.WRITE_TRUNCATE if first else 0) | (P.WRITE_PARENTS if first and parents else 0)
             items: list = [(P.T_PATH, P.check_path(path)), (P.T_OFFSET, offset), (P.T_FLAGS, flags),
                            (P.T_DATA, bytes(chunk)), *P.user_fields(user)]
-            if first:
-                items.append((P.T_MODE, mode))
+            if first or last:  # a read-only mode comes with the last chunk: the others must open it
+                items.append((P.T_MODE, mode if last else mode | 0o200))
             if last and mtime_ns is not None:
                 items.append((P.T_MTIME_NS, mtime_ns))
             await self._simple(P.WRITE, P.fields(items))

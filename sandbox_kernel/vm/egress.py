@@ -224,17 +224,20 @@ class EgressProxy:
             try:
                 head = await asyncio.wait_for(reader.until(b"\r\n\r\n", MAX_HEAD), FIRST_HEAD_TIMEOUT)
             except asyncio.TimeoutError:
-                head = None
+                # no reply: the guest sent no complete request; the connection is closed
+                self._refuse(conn, _unparsed(reader.buffer), f"no complete request within {FIRST_HEAD_TIMEOUT:g} s")
+                return
             except BadRequest as e:
-                self._reply(conn, 431 if "too large" in str(e) else 400, str(e))
+                code = 431 if "too large" in str(e) else 400
+                self._refuse(conn, _unparsed(reader.buffer), f"bad request: {e}", code, str(e))
                 return
             if head is None:
-                conn.close()
+                conn.close()  # closed before sending anything: no request, nothing to log
                 return
             try:
                 request = Request(head)
             except BadRequest as e:
-                self._reply(conn, 400, f"Bad Request ({e})")
+                self._refuse(conn, _unparsed(head), f"bad request: {e}", 400, f"Bad Request ({e})")
                 return
             tunnel = request.method.upper() == "CONNECT"
             if tunnel:
@@ -242,10 +245,12 @@ class EgressProxy:
             else:
                 m = re.fullmatch(r"http://([^/?#]+)([^#]*)", request.target, re.IGNORECASE)
                 if not m:
-                    self._reply(conn, 400, "Bad Request (absolute http:// URL or CONNECT expected)")
+                    self._refuse(conn, AccessRecord(request.method[:16], "-", None, mode="http"),
+                                 "bad request: not an absolute http:// URL", 400,
+                                 "Bad Request (absolute http:// URL or CONNECT expected)")
                     return
                 host, port = _split_host_port(m.group(1), 80)
-            record = AccessRecord(request.method[:16], (host or "?")[:255], port,
+            record = AccessRecord(request.method[:16], (host or "-")[:255], port,
                                   mode="tunnel" if tunnel else "http")
             conn.record = record
             record.bytes_up = conn.up
@@ -308,16 +313,30 @@ class EgressProxy:
                 await conn.events.aclose()
 
     def _deny(self, conn: GuestConnection, record: AccessRecord, reason: str, code: int, message: str) -> None:
-        record.verdict, record.reason, record.open = "denied", reason, False
-        self._open(record)
-        self._close(record, time.monotonic())
-        self._reply(conn, code, message)
+        self._answered(conn, record, "denied", reason, code, message)
 
     def _fail(self, conn: GuestConnection, record: AccessRecord, reason: str, message: str) -> None:
-        record.verdict, record.reason, record.open = "failed", reason, False
+        self._answered(conn, record, "failed", reason, 502, message)
+
+    def _refuse(self, conn: GuestConnection, record: AccessRecord, reason: str, code: int | None = None,
+                message: str = "") -> None:
+        """A request the proxy could not read (malformed, too large, never completed): denied,
+        answered with ``code`` (None: the connection is just closed)."""
+        self._answered(conn, record, "denied", reason, code, message)
+
+    def _answered(self, conn: GuestConnection, record: AccessRecord, verdict: str, reason: str,
+                  code: int | None, message: str) -> None:
+        """The proxy's own answer ends the access: the reply goes out first, so the record's byte
+        counts (what the guest sent, the answer it got) are final when it is logged."""
+        record.verdict, record.reason, record.open = verdict, reason, False
+        conn.record = record
+        record.bytes_up, record.bytes_down = conn.up, conn.down
+        if code is None:
+            conn.close()
+        else:
+            self._reply(conn, code, message)
         self._open(record)
         self._close(record, time.monotonic())
-        self._reply(conn, 502, message)
 
     # ------------------------------------------------------------------ forwarding
     async def _plain(self, conn: GuestConnection, reader: Reader, request: Request, up_reader, up_writer,
@@ -549,6 +568,14 @@ class EgressProxy:
         conn.write(f"HTTP/1.1 {code} {reason.split(':')[0].split(' (')[0]}\r\nContent-Type: text/plain\r\n"
                    f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode() + body)
         conn.close()
+
+
+def _unparsed(data: bytes | bytearray) -> AccessRecord:
+    """The record of a request the proxy could not parse: its method when the first word is
+    one, host '-' and no port."""
+    word = bytes(data[:17]).split(b" ", 1)[0]
+    method = word.decode("latin-1") if len(word) <= 16 and _TOKEN.fullmatch(word) and b" " in data[:17] else "-"
+    return AccessRecord(method, "-", None)
 
 
 async def _drain(events) -> None:

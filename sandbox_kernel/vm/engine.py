@@ -65,7 +65,8 @@ MAGIC_HELP = f"""\
             (HTTP/HTTPS only, through a host proxy that enforces the list and logs each access;
             HOST allows ports 80 and 443, HOST:PORT that port, *.DOMAIN its subdomains).
             The admin's policy is the widest a cell may ask for (default: none); a cell may
-            only narrow it.
+            only narrow it. secrets=on|off: the admin's secrets in the VM (they need a
+            network: network=none is refused while they are on).
             at once: user={USER_NAME}|root, who %%vm cells and vm commands run as (default
             {USER_NAME}, uid 1000, owner of /workspace); daemons=off|on, whether processes a cell
             starts in the background (&, nohup, setsid) outlive it (off: they end with the cell
@@ -124,7 +125,9 @@ class VmEngine:
         policy = sandbox.policy
         self.network = policy.network
         self.egress = AccessLog(policy.egress_log)
-        self.secrets = SecretInjector(policy.secrets)
+        self._admin_secrets = SecretInjector(policy.secrets)
+        #: the secrets this VM gets: the admin's, or none after ``%vm config secrets=off``
+        self.secrets = self._admin_secrets
         self._ca: KernelCA | None = None  # made at the first start that needs it, kept in memory
         self._proxy: EgressProxy | None = None
         self.slots = HostSlots(Path(policy.vm_slots_dir) if policy.vm_slots_dir else cache_root() / "vm-slots",
@@ -179,6 +182,9 @@ class VmEngine:
                 self.machine = None
                 self._free_slot()
             self._notice = None
+            refused = self._secrets_without_network(self.network, self.secrets)
+            if refused:
+                raise VmError(refused)
             reason = qemu_available()
             if reason:
                 raise VmError(reason)
@@ -248,7 +254,12 @@ class VmEngine:
         try:
             await machine.start(timeout=self.sandbox.policy.vm_boot_timeout)
         except VmStartError as e:
-            raise VmError(str(e)) from None
+            if e.timeout is None:
+                raise VmError(str(e)) from None
+            detail = str(e).partition("\n")[2]  # QEMU's and the console's last lines
+            raise VmError(f"the VM did not boot within {e.timeout:g} s (the admin's --vm-boot-timeout) and was "
+                          "stopped; a busy host or software emulation (TCG) may need more: python -m "
+                          "sandbox_kernel install --vm-boot-timeout SECONDS" + (f"\n{detail}" if detail else "")) from None
         if self.save_states:
             try:  # clean, freshly booted: the state every later kernel resumes from
                 for stale in state.parent.glob(f"state-{self.config.key()}-*.bin"):
@@ -313,10 +324,18 @@ class VmEngine:
         for secret in missing:
             progress(f"vm: secret {secret.name} is not available: the admin's {secret.source} was not set "
                      f"for this kernel (${secret.name} is unset in the VM)")
-        if self.secrets and self.network == "none":
-            names = ", ".join(self.secrets.placeholders())
-            progress(f"vm: secrets {names} are not usable: this VM has no network (network=none); "
-                     f"they are unset in the VM")
+
+    @staticmethod
+    def _secrets_without_network(network: str, secrets: SecretInjector) -> str | None:
+        """Why a VM with ``network`` cannot have ``secrets`` (kumoba refuses secrets without a
+        network), or None when it can."""
+        if network != "none" or not secrets:
+            return None
+        names = ", ".join(secrets.placeholders())
+        return (f"network=none, but the admin gave this kernel the secret{'s' if len(secrets.secrets) > 1 else ''} "
+                f"{names}, which reach their hosts only through the network. Keep a network "
+                "(narrow it with %vm config network=allow:HOST,...), or run this VM without the "
+                "secrets: %vm config network=none secrets=off")
 
     @staticmethod
     def _describe_death(machine: Machine) -> str:
@@ -755,6 +774,8 @@ class VmEngine:
             if cmd == "config":
                 sudo = self.sudo
                 text = self.configure(rest)
+                if text.startswith("vm: config:"):  # refused: the cell fails (papermill stops)
+                    raise ValueError(text[len("vm: "):])
                 if self.sudo != sudo and self.running:
                     await self._apply_sudo(self.machine)  # type: ignore[arg-type]
                 return text
@@ -766,13 +787,14 @@ class VmEngine:
         return (
             f"vcpus={self.config.vcpus} memory={self.config.memory_mb} user={'root' if self.as_root else USER_NAME} "
             f"daemons={on_off(self.keep_daemons)} sudo={on_off(self.sudo)} network={self.network}"
+            + (f" secrets={on_off(self.secrets is self._admin_secrets)}" if self._admin_secrets else "")
         )
 
     def configure(self, items: list[str]) -> str:
         if not items:
             return self.config_text()
         changes: dict[str, object] = {}
-        switches = {"daemons": "keep_daemons", "sudo": "sudo"}
+        switches = {"daemons": "keep_daemons", "sudo": "sudo", "secrets": "use_secrets"}
         for item in items:
             key, eq, value = item.partition("=")
             if not eq:
@@ -804,10 +826,18 @@ class VmEngine:
                     return f"vm: config: {key} must be on or off"
                 changes[switches[key]] = value == "on"
             else:
-                return f"vm: config: unknown setting '{key}' (vcpus, memory, network, user, daemons, sudo)"
+                return f"vm: config: unknown setting '{key}' (vcpus, memory, network, user, daemons, sudo, secrets)"
+        network = str(changes.get("network", self.network))
+        secrets = self.secrets
+        if "use_secrets" in changes:
+            secrets = self._admin_secrets if changes.pop("use_secrets") else SecretInjector(())
+        refused = self._secrets_without_network(network, secrets)
+        if refused:
+            return f"vm: config: {refused}"
         if self.running and (any(k in changes and changes[k] != getattr(self.config, k) for k in ("vcpus", "memory_mb"))
-                             or changes.get("network", self.network) != self.network):
+                             or network != self.network or bool(secrets) != bool(self.secrets)):
             return "vm: config: stop the VM first (%vm stop), settings apply at start"
+        self.secrets = secrets
         for key, value in changes.items():
             if key == "network":
                 self.network = str(value)
@@ -861,6 +891,8 @@ class VmEngine:
             where = secret.hosts[len("allow:"):]
             if secret.value is None:
                 lines.append(f"secret {secret.name}: not available ({secret.source} not set)")
+            elif secret.name not in placeholders:
+                lines.append(f"secret {secret.name}: for {where}; off in this VM (%vm config secrets=off)")
             else:
                 lines.append(
                     f"secret {secret.name}: for {where}; in the VM ${secret.name} = {placeholders[secret.name]}"

@@ -40,7 +40,12 @@ ZERO_FREE_MEMORY = (
 
 
 class VmStartError(RuntimeError):
-    """QEMU could not be started or the guest agent never answered."""
+    """QEMU could not be started or the guest agent never answered (``timeout``: the seconds
+    it was given, when that is why)."""
+
+    def __init__(self, message: str, timeout: float | None = None) -> None:
+        super().__init__(message)
+        self.timeout = timeout
 
 
 @dataclass
@@ -201,8 +206,9 @@ class Machine:
             detail = self.failure_detail()
             self.kill()
             what = "resume" if state is not None else "boot"
-            reason = "timed out" if isinstance(e, asyncio.TimeoutError) else str(e) or type(e).__name__
-            raise VmStartError(f"VM {what} failed: {reason}{detail}") from None
+            timed_out = isinstance(e, asyncio.TimeoutError)
+            reason = f"timed out after {timeout:g} s" if timed_out else str(e) or type(e).__name__
+            raise VmStartError(f"VM {what} failed: {reason}{detail}", timeout if timed_out else None) from None
         except asyncio.CancelledError:  # the set-up was interrupted: no QEMU left behind
             self.kill()
             raise

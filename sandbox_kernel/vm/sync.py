@@ -1,7 +1,9 @@
 """Two-way sync of the VFS ``/workspace`` with the guest's ``/workspace``.
 
 Before a VM command, what changed in the VFS since the last sync is copied in (deletions
-too); after it, what changed in the guest is copied back. "Changed" compares (type, size,
+too); after it, what changed in the guest is copied back. Directories the user may not
+write (a read-only mount's 0555) are made writable while their contents go in and get their
+mode at the end of the step. "Changed" compares (type, size,
 mtime, mode, link target) with the snapshot each side had at the last sync, and a changed
 guest file whose content equals the VFS file (SHA-256) is not rewritten. A path changed on
 both sides keeps the sandbox version and is reported; a file the VFS quota cannot hold is
@@ -187,6 +189,9 @@ class WorkspaceSync:
     async def _sync_in(self, client: AgentClient, notes: Notes) -> None:
         current = self.scan_vfs()
         user = P.GUEST_USER
+        #: directories whose mode keeps their owner out (a read-only mount's 0555): made
+        #: writable while their contents are copied, given their mode at the end
+        final_modes: dict[str, int] = {}
         await self._ensure_root(client)
         for rel in sorted(self.vfs_base.keys() - current.keys(), reverse=True):
             if rel in self.guest_base:
@@ -215,7 +220,13 @@ class WorkspaceSync:
                 if old is not None and old[0] != kind:
                     await client.remove(path, recursive=True, user=user)
                 if kind == "dir":
-                    await client.mkdir(path, parents=True, mode=mode or 0o755, user=user)
+                    want = mode or 0o755
+                    if old is not None and old[0] == "dir":  # there already: only its mode changed
+                        await self._chmod(client, {path: want | 0o700})
+                    else:
+                        await client.mkdir(path, parents=True, mode=want | 0o700, user=user)
+                    if want & 0o700 != 0o700:
+                        final_modes[path] = want
                     self.guest_base[rel] = ("dir", 0, 0, mode, None)
                 elif kind == "file":
                     data = self.fs.read_bytes(path)
@@ -230,6 +241,11 @@ class WorkspaceSync:
                     notes(f"vm: sync to VM: {shown(path)}: not copied: {e}")
             except (AgentError, FSError) as e:
                 notes(f"vm: sync to VM: {shown(path)}: {reason(e)}")
+        if final_modes:
+            try:
+                await self._chmod(client, final_modes)
+            except AgentError as e:
+                notes(f"vm: sync to VM: the modes of {len(final_modes)} directories were not set: {reason(e)}")
         self.vfs_base = current
 
     async def _ensure_root(self, client: AgentClient) -> None:
@@ -239,6 +255,20 @@ class WorkspaceSync:
             await client.mkdir(ROOT, parents=True, user=P.GUEST_USER)
         except AgentError:
             pass
+
+    @staticmethod
+    async def _chmod(client: AgentClient, modes: dict[str, int]) -> None:
+        """Set the modes of guest paths (deepest first: a parent that loses its x bit last), as
+        the guest's user; AgentError when chmod fails."""
+        for chunk_start in range(0, len(modes), 200):
+            paths = sorted(modes, reverse=True)[chunk_start:chunk_start + 200]
+            argv = ["/bin/sh", "-c", 'while [ $# -gt 0 ]; do chmod "$1" "$2" || exit 1; shift 2; done', "sh"]
+            for path in paths:
+                argv += [f"{modes[path]:o}", path]
+            execution = await client.exec(argv, cwd="/", user=P.GUEST_USER)
+            errors = b"".join([data async for _, data in execution.events()])
+            if execution.exit is None or execution.exit.status != 0:
+                raise AgentError(0, errors.decode(errors="replace").strip()[:200] or "chmod failed")
 
     @staticmethod
     async def _symlink(client: AgentClient, target: str, path: str) -> None:

@@ -6,15 +6,21 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
+import json
+import logging
 
 import pytest
 
+from sandbox_kernel.engine import CancelToken, Streams
+from sandbox_kernel.kernel.cells import CellRunner
 from sandbox_kernel.netpolicy import (AllowRule, check_narrower, host_addresses, is_public,
                                       parse_address, parse_allow_list, reachable)
-from sandbox_kernel.policy import Policy
+from sandbox_kernel.policy import Policy, Secret
 from sandbox_kernel.sandbox import Sandbox
+from sandbox_kernel.vm import egress
 from sandbox_kernel.vm.accesslog import AccessLog
 from sandbox_kernel.vm.egress import EgressProxy
+from sandbox_kernel.vm.engine import VmError
 
 CANARY = b"host-loopback-canary-6f1e"
 
@@ -91,6 +97,70 @@ def test_cell_config_cannot_widen_the_admin_policy():
     assert "no network" in Sandbox().engine("vm").configure(["network=allow:127.0.0.1:8080"])
 
 
+SECRETS = (Secret("TOKEN", "allow:api.example.org", "s3cret-value-1"),
+           Secret("OTHER", "allow:api.example.org", "s3cret-value-2"))
+
+
+def _cell(sb: Sandbox, code: str):
+    """A cell through the kernel's CellRunner (magics as a notebook runs them), no VM."""
+    out, err = bytearray(), bytearray()
+    streams = Streams(Sink(out), Sink(err), CancelToken())
+    outcome = asyncio.run(CellRunner(sb, logging.getLogger("test")).run(code, streams))
+    return outcome.result, (out + err).decode()
+
+
+class Sink:
+    def __init__(self, buffer: bytearray) -> None:
+        self.buffer = buffer
+
+    def write(self, data: bytes) -> None:
+        self.buffer += data
+
+
+def test_a_cell_cannot_take_the_network_from_the_admins_secrets():
+    """Issue 17: secrets with the network disabled are a clear error, not a notice. The cell
+    that asks for network=none fails naming the secrets and the two ways on; the error leaves
+    the settings as they were."""
+    sb = Sandbox(policy=Policy(network="allow:api.example.org", secrets=SECRETS))
+    result, _ = _cell(sb, "%vm config network=none")
+    assert result.status != 0 and result.error is not None
+    message = result.error.evalue
+    assert "network=none, but the admin gave this kernel the secrets TOKEN, OTHER" in message
+    assert "%vm config network=allow:HOST" in message and "%vm config network=none secrets=off" in message
+    assert "s3cret" not in message
+    vm = sb.engine("vm")
+    assert vm.network == "allow:api.example.org" and bool(vm.secrets)
+    result, text = _cell(sb, "%vm config network=none secrets=off")
+    assert result.error is None and text.strip().endswith("network=none secrets=off")
+    assert vm.network == "none" and not vm.secrets and vm._guest_env(False).get("TOKEN") is None
+    result, _ = _cell(sb, "%vm config secrets=on")  # back on without a network: refused too
+    assert result.error is not None and "secrets=off" in result.error.evalue and not vm.secrets
+    result, _ = _cell(sb, "%vm config network=allow:api.example.org secrets=on")
+    assert result.error is None and vm.secrets and vm.network == "allow:api.example.org"
+
+
+def test_a_vm_without_network_does_not_start_with_secrets():
+    """Should a VM ever be asked to start without network while secrets are on, the start
+    fails with the same message, before any QEMU runs."""
+    sb = Sandbox(policy=Policy(network="allow:api.example.org", secrets=SECRETS))
+    vm = sb.engine("vm")
+    vm.network = "none"
+    with pytest.raises(VmError, match="secrets TOKEN, OTHER.*secrets=off"):
+        asyncio.run(vm.start(lambda line: None))
+    assert vm.machine is None
+
+
+def test_secrets_whose_value_is_missing_do_not_hold_the_network():
+    sb = Sandbox(policy=Policy(network="allow:api.example.org", secrets=(Secret("TOKEN", "allow:api.example.org"),)))
+    result, _ = _cell(sb, "%vm config network=none")
+    assert result.error is None and sb.engine("vm").network == "none"
+
+
+def test_refused_vm_settings_fail_the_cell():
+    result, _ = _cell(Sandbox(), "%vm config vcpus=99")
+    assert result.error is not None and "vcpus must be" in result.error.evalue
+
+
 class FakeGuestConnection:
     """What the proxy sees of one guest connection: the request bytes, then the reply."""
 
@@ -144,3 +214,73 @@ def test_proxy_reaches_an_address_the_admin_listed_exactly():
     reply, log = asyncio.run(_through_proxy("allow:127.0.0.1:{port}",
                                             "GET http://127.0.0.1:{port}/ HTTP/1.1\r\nHost: x\r\n\r\n"))
     assert CANARY in reply and any("ALLOWED" in line for line in log)
+
+
+class EndingGuestConnection(FakeGuestConnection):
+    """A guest that sends its bytes and then ends the connection."""
+
+    def events(self):
+        async def gen():
+            yield "stdout", self.request
+        return gen()
+
+
+async def _unreadable_request(tmp_path, request: bytes, ends: bool):
+    log = AccessLog(str(tmp_path / "egress.jsonl"))
+    proxy = EgressProxy(parse_allow_list("allow:example.org"), log)
+    conn = (EndingGuestConnection if ends else FakeGuestConnection)(request)
+    await asyncio.wait_for(proxy._handle(conn), 20)
+    log.close()
+    path = tmp_path / "egress.jsonl"
+    lines = path.read_text().splitlines() if path.exists() else []
+    return bytes(conn.reply), list(log.records), [json.loads(line) for line in lines]
+
+
+@pytest.mark.parametrize("request_bytes, ends, code, method, reason", [
+    (b"GARBAGE\r\n\r\n", False, 400, "-", "bad request: malformed request line"),
+    (b"GET /relative HTTP/1.1\r\nHost: example.org\r\n\r\n", False, 400, "GET",
+     "bad request: not an absolute http:// URL"),
+    (b"CONNECT example.org:443 HTTP/1.1\r\nno colon here\r\n\r\n", False, 400, "CONNECT",
+     "bad request: malformed header line"),
+    (b"GET http://example.org/ HTTP/1.1\r\nX-Big: " + b"a" * (70 << 10), False, 431, "GET",
+     "bad request: request header too large"),
+    (b"GET http://example.org/ HTTP/1.1\r\nHost: exam", True, 400, "GET",
+     "bad request: connection closed in the middle of a request"),
+])
+def test_unreadable_requests_are_logged(tmp_path, request_bytes, ends, code, method, reason):
+    """Malformed or oversized requests the proxy answers itself still make an access record
+    (kumoba's AccessSink sees every request): denied, host '-', the bytes both ways."""
+    reply, records, lines = asyncio.run(_unreadable_request(tmp_path, request_bytes, ends))
+    assert reply.startswith(f"HTTP/1.1 {code} ".encode()), reply[:80]
+    [record] = records
+    assert (record.method, record.host, record.port, record.verdict, record.reason) == \
+        (method, "-", None, "denied", reason)
+    assert (record.bytes_up, record.bytes_down) == (len(request_bytes), len(reply))
+    assert f"DENIED {method} - " in record.line()
+    [entry] = lines
+    assert {k: entry[k] for k in ("method", "host", "port", "verdict", "bytes_up", "bytes_down")} == {
+        "method": method, "host": "-", "port": None, "verdict": "denied",
+        "bytes_up": len(request_bytes), "bytes_down": len(reply)}
+
+
+def test_a_request_head_that_never_completes_is_logged(tmp_path, monkeypatch):
+    monkeypatch.setattr(egress, "FIRST_HEAD_TIMEOUT", 0.2)
+    partial = b"CONNECT example.org:443 HTTP/1.1\r\n"
+    reply, [record], [entry] = asyncio.run(_unreadable_request(tmp_path, partial, ends=False))
+    assert reply == b""  # no answer: the connection is closed
+    assert (record.method, record.host, record.verdict, record.bytes_up, record.bytes_down) == \
+        ("CONNECT", "-", "denied", len(partial), 0)
+    assert record.reason == "no complete request within 0.2 s" and entry["reason"] == record.reason
+
+
+def test_a_connection_closed_without_a_byte_is_no_request(tmp_path):
+    reply, records, lines = asyncio.run(_unreadable_request(tmp_path, b"", ends=True))
+    assert reply == b"" and records == [] and lines == []
+
+
+def test_denied_records_count_the_answer(tmp_path):
+    """A denial is logged once its answer is sent: the admin's file has its bytes too."""
+    reply, [record], [entry] = asyncio.run(_unreadable_request(
+        tmp_path, b"CONNECT other.example:443 HTTP/1.1\r\n\r\n", ends=False))
+    assert reply.startswith(b"HTTP/1.1 403") and record.host == "other.example" and record.port == 443
+    assert entry["bytes_down"] == record.bytes_down == len(reply) > 0

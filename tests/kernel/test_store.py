@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import textwrap
@@ -12,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from kernelclient import execute, run_ok, start_kernel, stream_text
+from kernelclient import TerminalComm, execute, run_ok, shell_reply, start_kernel, stream_text
 from sandbox_kernel.kernel.install import install
 from sandbox_kernel.kernel.store import WorkspaceStore, store_path
+from sandbox_kernel.kernel.vfs_client import VfsClient
 from sandbox_kernel.sandbox import Sandbox
 
 
@@ -137,6 +139,62 @@ def test_kernel_keeps_files_across_a_kill(jupyter_kernels, tmp_path, monkeypatch
     other = dict(env, JPY_SESSION_NAME="/nb/other.ipynb")
     with start_kernel("sandbox-persist", env=other) as (km, kc):
         assert run_ok(kc, "ls /workspace") == ""  # another notebook, another workspace
+
+
+def _stored(db: Path, path: str) -> bool:
+    """Whether the store on disk holds ``path`` (read-only, beside the kernel's connection)."""
+    if not db.exists():
+        return False
+    try:
+        with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
+            return conn.execute("SELECT 1 FROM entries WHERE path = ?", (path,)).fetchone() is not None
+    except sqlite3.Error:
+        return False
+
+
+def test_changes_between_cells_survive_a_kill(jupyter_kernels, tmp_path):
+    """What the files panel (the sandbox.vfs comm) and the Sandbox terminal change is saved
+    about a second later, without a cell: a SIGKILL afterwards loses none of it, in the
+    persistent workspace and in an rw mount on the host alike."""
+    results = tmp_path / "results"
+    results.mkdir()
+    install("sandbox-persist-rw", prefix=str(Path(jupyter_kernels).parents[1]),
+            policy_argv=["--persist", "--mount", f"{results}:/workspace/results:rw"])
+    env = dict(os.environ, SANDBOX_KERNEL_DATA=str(tmp_path / "data"), JPY_SESSION_NAME="/nb/panel.ipynb")
+    db = store_path("/nb/panel.ipynb", tmp_path / "data" / "workspaces")
+    with start_kernel("sandbox-persist-rw", env=env) as (km, kc):
+        with VfsClient(kc) as vfs:  # no cell has run in this kernel
+            vfs.write_bytes("/workspace/panel.txt", b"from the panel\n")
+            vfs.write_bytes("/workspace/results/report.txt", b"report\n")
+        terminal = TerminalComm(kc)
+        terminal.wait_for("user@sandbox:/workspace$ ")
+        terminal.run("echo typed > ~/term.txt\r")
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline and not (
+                _stored(db, "/workspace/panel.txt") and _stored(db, "/home/user/term.txt")
+                and (results / "report.txt").exists()):
+            time.sleep(0.1)
+        os.kill(km.provisioner.process.pid, signal.SIGKILL)  # no shutdown, no cell: no other save
+    assert (results / "report.txt").read_text() == "report\n"
+    with start_kernel("sandbox-persist-rw", env=env) as (km, kc):
+        reply, messages = execute(kc, "cat /workspace/panel.txt ~/term.txt")
+        assert reply["status"] == "ok" and stream_text(messages) == "from the panel\ntyped\n", messages
+
+
+def test_changes_made_while_a_cell_runs_are_saved_with_it(jupyter_kernels, tmp_path):
+    """A write from the panel during a cell waits for the cell's own save: no save runs
+    while a cell does."""
+    install("sandbox-persist", prefix=str(Path(jupyter_kernels).parents[1]), policy_argv=["--persist"])
+    env = dict(os.environ, SANDBOX_KERNEL_DATA=str(tmp_path / "data"), JPY_SESSION_NAME="/nb/busy.ipynb")
+    db = store_path("/nb/busy.ipynb", tmp_path / "data" / "workspaces")
+    with start_kernel("sandbox-persist", env=env) as (km, kc):
+        msg_id = kc.execute("sleep 3; echo done > /workspace/cell.txt")
+        with VfsClient(kc) as vfs:
+            vfs.write_bytes("/workspace/during.txt", b"x")
+        time.sleep(1.8)  # past the delay of a save between cells
+        assert not _stored(db, "/workspace/during.txt")
+        assert shell_reply(kc, msg_id)["content"]["status"] == "ok"
+        assert _stored(db, "/workspace/during.txt") and _stored(db, "/workspace/cell.txt")
 
 
 def test_a_corrupt_store_does_not_kill_the_kernel(jupyter_kernels, tmp_path):

@@ -1,6 +1,7 @@
 """%%vm through a real kernel process: a cell, %vm status, and SIGKILL of the kernel."""
 from __future__ import annotations
 
+import hashlib
 import os
 import signal
 import time
@@ -130,3 +131,55 @@ def test_vm_setup_shows_as_one_updated_output_and_cell_options(kernel):
     assert _iopub_text(kc, msg_id) == [("stdout", "user\n")]
     msg_id = kc.execute("%%vm --bogus\nid")
     assert any("unknown option '--bogus'" in text for _, text in _iopub_text(kc, msg_id))
+
+
+def test_admin_mounts_reach_the_vm(guest_image, tmp_path, monkeypatch):
+    """The admin's --mount trees through a kernel and %%vm: an ro tree (read-only directories,
+    a file over the 1 MiB transfer chunk) reaches the guest, the guest's writes into the rw
+    tree are on the host once the cell has replied (a deletion too), and nothing the guest
+    does to the ro tree, even as root, reaches the host or the sandbox's copy."""
+    data, results = tmp_path / "data", tmp_path / "results"
+    (data / "sub").mkdir(parents=True)
+    (data / "input.csv").write_text("a,b\n1,2\n")
+    big = bytes(range(256)) * 6000  # 1.5 MiB: written in two chunks
+    (data / "sub" / "big.bin").write_bytes(big)
+    results.mkdir()
+    (results / "existing.txt").write_text("old\n")
+    (results / "gone.txt").write_text("delete me\n")
+    prefix = tmp_path / "prefix"
+    monkeypatch.setenv("JUPYTER_PATH", str(prefix / "share" / "jupyter"))
+    install("sandbox-mounts", prefix=str(prefix), policy_argv=[
+        "--mount", f"{data}:/workspace/data:ro", "--mount", f"{results}:/workspace/results:rw"])
+    km, kc = start_new_kernel(kernel_name="sandbox-mounts", startup_timeout=60)
+    try:
+        msg_id = kc.execute(
+            "%%vm\ncat data/input.csv; md5sum < data/sub/big.bin; stat -c '%a %n' data data/sub data/input.csv\n"
+            "echo guest-result > results/out.txt; echo more >> results/existing.txt; rm results/gone.txt\n"
+            "(echo tamper > data/input.csv) 2>/dev/null || echo ro-file-refused\n"
+            "touch data/planted 2>/dev/null || echo ro-dir-refused")
+        streams = _iopub_text(kc, msg_id)
+        reply = kc.get_shell_msg(timeout=30)["content"]
+        stdout = "".join(t for n, t in streams if n == "stdout")
+        assert reply["status"] == "ok", streams
+        assert stdout.splitlines() == ["a,b", "1,2", f"{hashlib.md5(big).hexdigest()}  -",
+                                       "555 data", "555 data/sub", "444 data/input.csv",
+                                       "ro-file-refused", "ro-dir-refused"], streams
+        # after the reply, without a shutdown: the rw tree is on the host
+        assert (results / "out.txt").read_text() == "guest-result\n"
+        assert (results / "existing.txt").read_text() == "old\nmore\n"
+        assert not (results / "gone.txt").exists()
+
+        msg_id = kc.execute("%%vm --root\nchmod u+w data/input.csv; echo tamper > data/input.csv; "
+                            "echo x > data/planted.txt; echo root-wrote")
+        streams = _iopub_text(kc, msg_id)
+        assert "root-wrote\n" in "".join(t for n, t in streams if n == "stdout"), streams
+        assert "not copied back" in "".join(t for n, t in streams if n == "stderr"), streams
+        msg_id = kc.execute("cat /workspace/data/input.csv; ls -1 /workspace/data")
+        streams = _iopub_text(kc, msg_id)
+        assert "".join(t for n, t in streams if n == "stdout") == "a,b\n1,2\ninput.csv\nsub\n", streams
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
+    assert (data / "input.csv").read_text() == "a,b\n1,2\n"
+    assert sorted(p.name for p in data.iterdir()) == ["input.csv", "sub"]
+    assert (data / "sub" / "big.bin").read_bytes() == big

@@ -104,15 +104,23 @@ def test_the_guest_never_sees_the_secret(guest_image, tmp_path):
         assert VALUE not in shown
 
 
-def test_secrets_without_network_are_unset_with_a_notice(guest_image):
+def test_no_network_needs_the_secrets_off(guest_image):
+    """kumoba refuses secrets without a network: `%vm config network=none` fails the cell while
+    the admin's secrets are on (tests/hostile/test_network_policy.py); with `secrets=off` as well
+    the VM runs without network and without the secret."""
     async def body(sb):
         engine = sb.engine("vm")
-        assert engine.configure(["network=none"]).endswith("network=none")
-        return await run_cell(sb, "echo ${TOKEN-unset}")
-    run = with_sandbox(body, policy=Policy(network="allow:api.example.org",
-                                           secrets=(Secret("TOKEN", "allow:api.example.org", VALUE),)))
-    assert run.status == 0 and run.out.text == "unset\n"
-    assert "secrets TOKEN are not usable: this VM has no network" in run.err.text
+        with pytest.raises(ValueError, match="network=none, but the admin gave this kernel the secret TOKEN"):
+            await engine.magic("config network=none")
+        assert engine.network == "allow:api.example.org"  # refused: nothing changed
+        assert (await engine.magic("config network=none secrets=off")).endswith("network=none secrets=off")
+        run = await run_cell(sb, "echo ${TOKEN-unset} ${https_proxy-no-proxy}")
+        return run, await engine.magic("status")
+    run, status = with_sandbox(body, policy=Policy(network="allow:api.example.org",
+                                                   secrets=(Secret("TOKEN", "allow:api.example.org", VALUE),)))
+    assert run.status == 0 and run.out.text == "unset no-proxy\n", run.err.text
+    assert "TOKEN" not in run.err.text
+    assert "secret TOKEN: for api.example.org; off in this VM" in status and VALUE not in status
 
 
 def qemu_of(kernel_pid: int) -> list[Path]:

@@ -72,6 +72,14 @@ def test_vm_cell_from_a_wheel_install(guest_image, tmp_path, monkeypatch):
     where = subprocess.run([str(python), "-P", "-c", "import sandbox_kernel.vm.image as m; print(m.__file__)"],
                            capture_output=True, text=True, env=env, cwd=outside, check=True).stdout.strip()
     assert where.startswith(str(purelib)), where
+    # the recipe as installed hashes as the checkout's (the image the cache holds is the one
+    # this install looks for): no recipe file lost, added or changed on the way into the wheel
+    installed = subprocess.run(
+        [str(python), "-P", "-c", "from sandbox_kernel.vm.guest import build as b; "
+                                  "print(b.__file__, b.recipe_hash(), b.recipe_pointer().is_file())"],
+        capture_output=True, text=True, env=env, cwd=outside, check=True).stdout.split()
+    assert installed[0].startswith(str(purelib)), installed
+    assert installed[1:] == [build.recipe_hash(), "True"], (installed, build.recipe_hash())
     prefix = tmp_path / "prefix"
     subprocess.run([str(python), "-m", "sandbox_kernel", "install", "--prefix", str(prefix)], check=True,
                    capture_output=True, env=env, cwd=outside)
