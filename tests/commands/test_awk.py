@@ -1,9 +1,9 @@
 """awk against gawk 5.2 on the same input (LC_ALL=C), plus parser/number-format unit tests."""
 from __future__ import annotations
 
-import shutil
-
 import pytest
+
+from prereqs import host_tool
 
 from .helpers import DEFAULT_ENV, assert_like_gnu, run_cmd
 
@@ -111,7 +111,7 @@ CASES = [
 ]
 
 
-@pytest.mark.skipif(shutil.which("gawk") is None, reason="gawk is not installed")
+@host_tool("gawk")
 @pytest.mark.parametrize("argv", CASES, ids=[" ".join(c[1:])[:60] for c in CASES])
 def test_awk_like_gawk(argv):
     argv = ["gawk"] + argv[1:]
@@ -299,7 +299,7 @@ MORE_CASES = [
 ]
 
 
-@pytest.mark.skipif(shutil.which("gawk") is None, reason="gawk is not installed")
+@host_tool("gawk")
 @pytest.mark.parametrize("argv", MORE_CASES, ids=[" ".join(c[1:])[:70] for c in MORE_CASES])
 def test_awk_more_like_gawk(argv):
     files = dict(MORE_FILES, p=FILES["p"], chars="65 abc\n", para2="a,b\nc\n\n\nd\n", bs="x\\y\\z\n", nums="0\n1\n00\n0.0\nx\n", **{"prog.awk": "{ n++ }\n",
@@ -307,7 +307,7 @@ def test_awk_more_like_gawk(argv):
     assert_like_gnu(["gawk"] + argv[1:], files, stdin="in1 a\nin2 b\n", check_files=True)
 
 
-@pytest.mark.skipif(shutil.which("gawk") is None, reason="gawk is not installed")
+@host_tool("gawk")
 @pytest.mark.parametrize("prog", [
     '{ gsub(/[\\t]/, "T"); print }',
     '{ gsub(/[\\\\]/, "B"); print }',
@@ -321,7 +321,7 @@ def test_awk_regex_escapes_like_gawk(prog):
     assert_like_gnu(["gawk", prog], stdin="a\tb\\c]d/e.f\n")
 
 
-@pytest.mark.skipif(shutil.which("gawk") is None, reason="gawk is not installed")
+@host_tool("gawk")
 @pytest.mark.parametrize("prog", [
     "BEGIN { i = 1; a[i++]++; a[i++] += 5; for (k in a) s = s k \"=\" a[k] \" \"; print s, i }",
     "BEGIN { $0 = \"1 2 3\"; i = 1; $(i++) += 10; print; print i; $(++i)++; print }",
@@ -332,7 +332,7 @@ def test_awk_read_modify_write_like_gawk(prog):
     assert_like_gnu(["gawk", prog])
 
 
-@pytest.mark.skipif(shutil.which("gawk") is None, reason="gawk is not installed")
+@host_tool("gawk")
 @pytest.mark.parametrize("args", [
     ["-F"], ["--bogus", "1"], ["-q", "1"], ["-vx=1", "BEGIN { print x }"], ["--assign=x=2", "BEGIN { print x }"],
     ["--field-separator=:", "{ print $2 }"], ["-f", "missing.awk"], ["-f"], [], ["-v", "1x=2", "BEGIN { }"],
@@ -342,7 +342,7 @@ def test_awk_options_like_gawk(args):
     assert_like_gnu(["gawk"] + args, stdin="a:b\n")
 
 
-@pytest.mark.skipif(shutil.which("gawk") is None, reason="gawk is not installed")
+@host_tool("gawk")
 @pytest.mark.parametrize("prog", [
     "function g(a) { f(a) } function f(b) { b[1] = 7 } BEGIN { g(x); print x[1], length(x) }",
     "function f(b) { b[\"k\"]++ } function g(a, n) { while (n-- > 0) f(a) } BEGIN { g(c, 3); print c[\"k\"] }",
@@ -354,7 +354,7 @@ def test_awk_array_parameters_like_gawk(prog):
     assert_like_gnu(["gawk", prog])
 
 
-@pytest.mark.skipif(shutil.which("gawk") is None, reason="gawk is not installed")
+@host_tool("gawk")
 @pytest.mark.parametrize("prog", [
     "{ print length($0), toupper($0), substr($0, 4, 2) }",
     "{ n = split($0, c, \"\"); print n, c[4] }",
@@ -379,7 +379,7 @@ def test_awk_utf8_locale_counts_characters():
     assert out == "2 \u00e9\n"  # C locale: bytes, and the bytes come out unchanged
 
 
-@pytest.mark.skipif(shutil.which("gawk") is None, reason="gawk is not installed")
+@host_tool("gawk")
 @pytest.mark.parametrize("prog", [
     "BEGIN { split(\"c a b 10 9\", x); n = asort(x); print n, x[1], x[2], x[3], x[5] }",
     "BEGIN { split(\"c a b\", y); m = asorti(y, z); print m, z[1], z[3], y[1] }",
@@ -423,7 +423,7 @@ def test_for_in_order_is_gawks():
 _WORDS = " ".join(f"w{i * 7919 % 1000}x{i % 13}" for i in range(700))
 
 
-@pytest.mark.skipif(shutil.which("gawk") is None, reason="gawk is not installed")
+@host_tool("gawk")
 @pytest.mark.parametrize("prog", [
     "BEGIN { print rand(), rand(), rand() }",
     "BEGIN { for (s = -40; s < 3000; s += 97.3) { srand(s); x = x \" \" rand() } print x }",

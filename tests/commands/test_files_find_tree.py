@@ -8,6 +8,8 @@ import zipfile
 
 import pytest
 
+from prereqs import host_tool, require
+
 from .helpers import new_fs, run_cmd, run_cmd_bytes
 
 
@@ -252,7 +254,7 @@ def test_tree_errors(fs):
     assert run_cmd(["tree", "-Y"], fs=fs)[1].startswith("tree: Invalid argument -`Y'.\n")
 
 
-@pytest.mark.skipif(not __import__("shutil").which("file"), reason="host file(1) not installed")
+@host_tool("file")
 @pytest.mark.parametrize("host_path", ["/bin/true", "/usr/lib/x86_64-linux-gnu/libc.so.6",
                                        "/usr/bin/bash", "/usr/lib/os-release"])
 def test_file_matches_host_file_on_host_binaries(host_path):
@@ -260,7 +262,7 @@ def test_file_matches_host_file_on_host_binaries(host_path):
     import subprocess
 
     if not os.path.isfile(host_path):
-        pytest.skip(f"{host_path} not on this machine")
+        require(f"{host_path} not on this machine")
     fs = new_fs()
     with open(host_path, "rb") as f:
         fs.write_bytes("/workspace/sample", f.read())

@@ -1,9 +1,9 @@
 """Famous sed and awk one-liners against GNU sed and gawk on the same input."""
 from __future__ import annotations
 
-import shutil
-
 import pytest
+
+from prereqs import host_tool
 
 from .helpers import assert_like_gnu
 
@@ -62,7 +62,7 @@ ONE_LINERS = [
 ]
 
 
-@pytest.mark.skipif(shutil.which("gawk") is None, reason="gawk is not installed")
+@host_tool("gawk")
 @pytest.mark.parametrize("argv", ONE_LINERS, ids=[" ".join(c[1:])[:60] for c in ONE_LINERS])
 def test_one_liner_like_gnu(argv):
     assert_like_gnu(argv, OL_FILES)
