@@ -140,7 +140,8 @@ def test_find_delete(fs):
     ([".", "-name"], "find: missing argument to `-name'"),
     ([".", "-type", "z"], "find: Unknown argument to -type: z"),
     ([".", "-maxdepth", "x"], "find: Expected a positive decimal integer argument to -maxdepth, but got 'x'"),
-    ([".", "(", "-name", "x"], "find: invalid expression; I was expecting to find a ')' somewhere but did not see one."),
+    ([".", "(", "-name", "x"], "find: invalid expression; "
+                               "I was expecting to find a ')' somewhere but did not see one."),
     ([".", "-name", "x", ")"], "find: you have too many ')'"),
     ([".", "-exec", "echo"], "find: missing argument to `-exec'"),
     ([".", "-size", "3q"], "find: invalid -size type `q'"),
@@ -238,7 +239,8 @@ def test_tree_layout_and_report(fs):
     assert run_cmd(["tree", "-d", "a"], fs=fs, env={})[0] == "a\n`-- b\n    `-- c\n\n3 directories\n"
     assert run_cmd(["tree", "emp"], fs=fs, env={})[0] == "emp\n\n0 directories, 0 files\n"
     assert run_cmd(["tree", "--noreport", "-i", "-f", "a"], fs=fs, env={})[0] == "a\na/b\na/b/c\na/b/y\na/x\n"
-    assert run_cmd(["tree", "-s", "e"], fs=fs, env={})[0] == "[       4096]  e\n`-- [       5000]  z\n\n1 directory, 1 file\n"
+    assert run_cmd(["tree", "-s", "e"], fs=fs, env={})[0] == \
+        "[       4096]  e\n`-- [       5000]  z\n\n1 directory, 1 file\n"
     assert run_cmd(["tree", "-I", "b|z", "-P", "x*", "a"], fs=fs, env={})[0] == "a\n`-- x\n\n1 directory, 1 file\n"
     assert run_cmd(["tree", "--dirsfirst", "-L", "1"], fs=fs, env={})[0].splitlines()[1:4] == \
         ["|-- a", "|-- e", "|-- emp"]

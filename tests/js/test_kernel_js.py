@@ -15,7 +15,8 @@ def test_persistence_value_and_streaming(kernel):
     # streamed while the cell runs: the cell goes on only once the client has seen 'early'
     with VfsClient(kc) as vfs:
         msg_id = kc.execute("%%js\nconsole.log('early');\n"
-                            "while (!fs.existsSync('/workspace/saw-early')) await new Promise(r => setTimeout(r, 10));\n"
+                            "while (!fs.existsSync('/workspace/saw-early')) "
+                            "await new Promise(r => setTimeout(r, 10));\n"
                             "console.log('late')")
         try:
             wait_for_message(kc, msg_id, stream_contains("early"), timeout=20)
@@ -50,7 +51,8 @@ def test_interrupt_stops_a_busy_loop_and_keeps_state(kernel):
 
 def test_js_in_a_shell_pipeline(kernel):
     _, kc = kernel
-    reply, messages = execute(kc, "printf '%s\\n' 3 1 2 | js -e \"require('fs').readFileSync(0, 'utf8').trim().split('\\n').forEach(x => console.log(x * 10))\" | sort -n")
+    reply, messages = execute(kc, "printf '%s\\n' 3 1 2 | js -e \"require('fs').readFileSync(0, "
+                                  "'utf8').trim().split('\\n').forEach(x => console.log(x * 10))\" | sort -n")
     assert reply["status"] == "ok", stream_text(messages, "stderr")
     assert stream_text(messages) == "10\n20\n30\n"
 

@@ -147,7 +147,8 @@ def test_served_while_a_cell_runs(kernel, vfs):
 def test_watch_reports_shell_changes(kernel, vfs):
     events: list[dict] = []
     vfs.watch(events.extend)
-    run_cell(kernel[1], "mkdir -p /workspace/w && echo 1 > /workspace/w/f && rm /workspace/w/f && echo 2 > /workspace/w/g")
+    run_cell(kernel[1], "mkdir -p /workspace/w && echo 1 > /workspace/w/f && rm /workspace/w/f "
+                        "&& echo 2 > /workspace/w/g")
     deadline = time.monotonic() + 5
     while time.monotonic() < deadline and not any(c["path"] == "/workspace/w/g" for c in events):
         vfs.poll_events(0.3)

@@ -89,7 +89,8 @@ def test_the_guest_never_sees_the_secret(guest_image, tmp_path):
     assert lines[0] == "placeholder True"
     https_head, http_head = seen
     assert f"Authorization: Bearer {VALUE}".encode() in https_head  # the secret's host got the value
-    assert VALUE.encode() not in http_head and b"Bearer sandbox-secret-TOKEN-" in http_head  # the other, the placeholder
+    # the other host: the placeholder
+    assert VALUE.encode() not in http_head and b"Bearer sandbox-secret-TOKEN-" in http_head
     assert "Bearer " + "*" * len(VALUE) in run.out.text  # the reflection came back masked
     assert look.out.text.split() == ["1", "found=1"], look.out.text  # nothing in the guest holds the value
     records = list(engine.egress.records)
