@@ -52,7 +52,7 @@ lab: $(LAB_STAMP) system-deps
 
 # make labextension: rebuild the committed JupyterLab extension (sandbox_kernel/kernel/labextension)
 # from labextension/src with the npm toolchain (node + npm; not part of `make test`, which checks
-# that the committed bundle's source.sha256 matches the sources).
+# that the committed bundle matches the hashes of its sources and of itself in source.sha256).
 labextension: $(STAMP)
 	cd labextension && npm ci --no-audit --no-fund && PATH=$(CURDIR)/$(VENV)/bin:$$PATH npm run build
 	$(PY) labextension/source_hash.py > sandbox_kernel/kernel/labextension/source.sha256

@@ -15,7 +15,8 @@ def run(*argv: str) -> subprocess.CompletedProcess:
 
 
 def test_ruff_is_clean():
-    done = run("ruff", "check", "--no-cache", "sandbox_kernel", "benchmarks", "scripts", "tests", "labextension/source_hash.py")
+    done = run("ruff", "check", "--no-cache", "sandbox_kernel", "benchmarks", "scripts", "tests",
+               "labextension/source_hash.py")
     assert done.returncode == 0, done.stdout + done.stderr
 
 

@@ -254,11 +254,6 @@ class Cell:
     declared: list[str] = field(default_factory=list)    # its other top-level let/var/class/import names
 
 
-def rewrite_cell(src: str) -> str:
-    """The cell with top-level declarations made re-runnable (same line numbers)."""
-    return prepare_cell(src).source
-
-
 def prepare_cell(src: str) -> Cell:
     """The rewritten cell and the names it declares at the top level."""
     tokens = tokenize(src)

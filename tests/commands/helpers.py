@@ -117,7 +117,8 @@ def run_gnu(argv: list[str], files: dict[str, bytes] | None = None, stdin: bytes
         return proc.stdout, proc.stderr, proc.returncode, after
 
 
-def run_ours(argv: list[str], files: dict[str, bytes] | None = None, stdin: bytes = b"") -> tuple[bytes, bytes, int, dict[str, bytes]]:
+def run_ours(argv: list[str], files: dict[str, bytes] | None = None,
+             stdin: bytes = b"") -> tuple[bytes, bytes, int, dict[str, bytes]]:
     fs = new_fs()
     for name, data in (files or {}).items():
         path = "/workspace/" + name

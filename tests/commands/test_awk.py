@@ -1,9 +1,9 @@
 """awk against gawk 5.2 on the same input (LC_ALL=C), plus parser/number-format unit tests."""
 from __future__ import annotations
 
-import shutil
-
 import pytest
+
+from prereqs import host_tool
 
 from .helpers import DEFAULT_ENV, assert_like_gnu, run_cmd
 
@@ -25,14 +25,17 @@ CASES = [
     ["awk", "NR==2, NR==3 {print NR, $0}", "d"],
     ["awk", "{a[$3]++} END {n=0; for (k in a) n++; print n, a[\"NY\"]}", "d"],
     ["awk", "{a[$3] = a[$3] \" \" $1} END {print a[\"NY\"]}", "d"],
-    ["awk", "BEGIN {printf \"%5.2f|%-6s|%d|%i|%x|%X|%o|%e|%g|%c|%c|%%|%*d|%.3s\\n\", 3.14159, \"ab\", 42.9, -7, 255, 255, 8, 12345.678, 0.0001, 65, \"hi\", 5, 42, \"abcdef\"}"],
+    ["awk", "BEGIN {printf \"%5.2f|%-6s|%d|%i|%x|%X|%o|%e|%g|%c|%c|%%|%*d|%.3s\\n\", 3.14159, \"ab\", 42.9, -7, 255, "
+            "255, 8, 12345.678, 0.0001, 65, \"hi\", 5, 42, \"abcdef\"}"],
     ["awk", "BEGIN {print 2**10, 2^3^2, 7%3, -7%3, int(-3.7), 1e6, 1e20, 0.1+0.2, 1/3, 100/3*3}"],
     ["awk", "BEGIN {x; print x+0, x \"\", length(x); y = \"\"; print (x == 0), (x == \"\")}"],
-    ["awk", "BEGIN {print length(\"hello\"), substr(\"hello\", 2), substr(\"hello\", 0, 2), substr(\"hello\", -1, 3), index(\"banana\", \"an\")}"],
+    ["awk", "BEGIN {print length(\"hello\"), substr(\"hello\", 2), substr(\"hello\", 0, 2), substr(\"hello\", -1, 3), "
+            "index(\"banana\", \"an\")}"],
     ["awk", "BEGIN {s = \"hello world\"; n = gsub(/o/, \"[&]\", s); print n, s; sub(/l+/, \"L\", s); print s}"],
     ["awk", "BEGIN {s = \"aaa\"; gsub(/x*/, \"-\", s); print s; t = \"a.b.c\"; gsub(/\\./, \"\\\\&\", t); print t}"],
     ["awk", "BEGIN {print match(\"foobar\", /o+/), RSTART, RLENGTH; print match(\"x\", /y/), RSTART, RLENGTH}"],
-    ["awk", "BEGIN {n = split(\"a:b:c\", arr, \":\"); print n, arr[1], arr[3]; n = split(\"  x  y \", w); print n, w[1] w[2]}"],
+    ["awk", "BEGIN {n = split(\"a:b:c\", arr, \":\"); print n, arr[1], arr[3]; n = split(\"  x  y \", w); "
+            "print n, w[1] w[2]}"],
     ["awk", "BEGIN {print toupper(\"abc\"), tolower(\"ABC\"), sprintf(\"%03d\", 7)}"],
     ["awk", "BEGIN {CONVFMT=\"%.2g\"; a = 3.14159; b = a \"\"; print b; OFMT=\"%.1f\"; print a, 10}"],
     ["awk", "{ $5 = \"new\"; print; print NF }", "d"],
@@ -46,11 +49,13 @@ CASES = [
     ["awk", "NR==1 { while ((getline line) > 0) last = line } END { print last, NR }", "d"],
     ["awk", "NR==1 { getline; print \"after getline:\", $1, NR }", "d"],
     ["awk", "function max(a, b) { return a > b ? a : b } { m = max(m, $2) } END { print m }", "d"],
-    ["awk", "function fill(arr, n,   i) { for (i = 1; i <= n; i++) arr[i] = i * i } BEGIN { fill(sq, 5); print sq[3], length(sq) }"],
+    ["awk", "function fill(arr, n,   i) { for (i = 1; i <= n; i++) arr[i] = i * i } BEGIN { fill(sq, 5); "
+            "print sq[3], length(sq) }"],
     ["awk", "function fib(n) { return n < 2 ? n : fib(n-1) + fib(n-2) } BEGIN { print fib(20) }"],
     ["awk", "BEGIN { for (i = 0; i < 5; i++) { if (i == 1) continue; if (i == 4) break; print i } }"],
     ["awk", "BEGIN { i = 0; do { print i++ } while (i < 3); while (i > 0) i--; print i }"],
-    ["awk", "BEGIN { a[1,2] = 3; for (k in a) { split(k, p, SUBSEP); print p[1], p[2] }; if ((1,2) in a) print \"yes\"; delete a[1,2]; print length(a) }"],
+    ["awk", "BEGIN { a[1,2] = 3; for (k in a) { split(k, p, SUBSEP); print p[1], p[2] }; "
+            "if ((1,2) in a) print \"yes\"; delete a[1,2]; print length(a) }"],
     ["awk", "BEGIN { a[\"x\"]; delete a; print length(a); print (\"x\" in a) }"],
     ["awk", "{ print; next; print \"never\" }", "d"],
     ["awk", "NR == 2 { exit } { print } END { print \"end\", NR }", "d"],
@@ -111,7 +116,7 @@ CASES = [
 ]
 
 
-@pytest.mark.skipif(shutil.which("gawk") is None, reason="gawk is not installed")
+@host_tool("gawk")
 @pytest.mark.parametrize("argv", CASES, ids=[" ".join(c[1:])[:60] for c in CASES])
 def test_awk_like_gawk(argv):
     argv = ["gawk"] + argv[1:]
@@ -136,7 +141,8 @@ def test_parser_precedence():
 
 
 def test_strnum_comparison_of_fields():
-    out, _, _ = run_cmd(["awk", "$1 == $2 { print \"eq\" } $1 != $2 { print \"ne\" }"], stdin="1.0 1\nabc abd\n 2 2.0\n")
+    out, _, _ = run_cmd(["awk", "$1 == $2 { print \"eq\" } $1 != $2 { print \"ne\" }"],
+                        stdin="1.0 1\nabc abd\n 2 2.0\n")
     assert out == "eq\nne\neq\n"
 
 
@@ -159,7 +165,8 @@ MORE_CASES = [
     ["awk", "{ printf(\"%s=%d\\n\", $2, $1) }", "mixed"],
     ["awk", "{ n = split($0, w, /[aeiou]/); print n, w[1], w[n] }", "words"],
     ["awk", "{ for (i = NF; i > 0; i--) printf \"%s%s\", $i, (i > 1 ? OFS : ORS) }", "words"],
-    ["awk", "{ for (i = 1; i <= NF; i++) freq[$i]++ } END { for (w in freq) if (freq[w] > 1) print w, freq[w] }", "words"],
+    ["awk", "{ for (i = 1; i <= NF; i++) freq[$i]++ } END { for (w in freq) if (freq[w] > 1) print w, freq[w] }",
+     "words"],
     ["awk", "length > 10", "words"],
     ["awk", "length($0) > 10 { print NR }", "words"],
     ["awk", "{ print NF }", "blank"],
@@ -169,7 +176,8 @@ MORE_CASES = [
     ["awk", "BEGIN { while ((getline line < \"words\") > 0) n++; print n, NR }"],
     ["awk", "{ getline x < \"mixed\"; print $1, x }", "words"],
     ["awk", "NR == 1 { while ((getline) > 0) c++ } END { print c, NR, $0 }", "words"],
-    ["awk", "{ print > ($1 \".out\") } END { close(\"the.out\"); while ((getline l < \"the.out\") > 0) print \"the:\", l }", "words"],
+    ["awk", "{ print > ($1 \".out\") } END { close(\"the.out\"); "
+            "while ((getline l < \"the.out\") > 0) print \"the:\", l }", "words"],
     ["awk", "BEGIN { printf \"no newline\" }"],
     ["awk", "BEGIN { printf \"%d items\\n\", \"3 items\" }"],
     ["awk", "BEGIN { print index(\"foo\", \"o\"), index(\"foo\", \"x\"), length(\"\") }"],
@@ -203,7 +211,8 @@ MORE_CASES = [
     ["awk", "BEGIN { printf \"%d %d\\n\", 2147483648 * 4, -2147483649 }"],
     ["awk", "BEGIN { printf \"%x %o %u\\n\", 3000000000, 9, 42 }"],
     ["awk", "BEGIN { x[1] = 1; f(x) } function f(a,  k) { for (k in a) print k, a[k] }"],
-    ["awk", "function g(n,  i, s) { s = \"\"; for (i = 0; i < n; i++) s = s \"*\"; return s } BEGIN { print g(3), g(0) \"|\" }"],
+    ["awk", "function g(n,  i, s) { s = \"\"; for (i = 0; i < n; i++) s = s \"*\"; "
+            "return s } BEGIN { print g(3), g(0) \"|\" }"],
     ["awk", "function r(n) { if (n > 0) { print n; r(n - 1) } } BEGIN { r(3) }"],
     ["awk", "function noret() { } BEGIN { x = noret(); print \"[\" x \"]\", length(x) }"],
     ["awk", "function inc(a, k) { a[k]++ } { inc(cnt, $1) } END { print cnt[\"the\"] }", "words"],
@@ -299,15 +308,16 @@ MORE_CASES = [
 ]
 
 
-@pytest.mark.skipif(shutil.which("gawk") is None, reason="gawk is not installed")
+@host_tool("gawk")
 @pytest.mark.parametrize("argv", MORE_CASES, ids=[" ".join(c[1:])[:70] for c in MORE_CASES])
 def test_awk_more_like_gawk(argv):
-    files = dict(MORE_FILES, p=FILES["p"], chars="65 abc\n", para2="a,b\nc\n\n\nd\n", bs="x\\y\\z\n", nums="0\n1\n00\n0.0\nx\n", **{"prog.awk": "{ n++ }\n",
+    files = dict(MORE_FILES, p=FILES["p"], chars="65 abc\n", para2="a,b\nc\n\n\nd\n", bs="x\\y\\z\n",
+                 nums="0\n1\n00\n0.0\nx\n", **{"prog.awk": "{ n++ }\n",
                  "prog2.awk": "END { print n, NR }\n"})
     assert_like_gnu(["gawk"] + argv[1:], files, stdin="in1 a\nin2 b\n", check_files=True)
 
 
-@pytest.mark.skipif(shutil.which("gawk") is None, reason="gawk is not installed")
+@host_tool("gawk")
 @pytest.mark.parametrize("prog", [
     '{ gsub(/[\\t]/, "T"); print }',
     '{ gsub(/[\\\\]/, "B"); print }',
@@ -321,7 +331,7 @@ def test_awk_regex_escapes_like_gawk(prog):
     assert_like_gnu(["gawk", prog], stdin="a\tb\\c]d/e.f\n")
 
 
-@pytest.mark.skipif(shutil.which("gawk") is None, reason="gawk is not installed")
+@host_tool("gawk")
 @pytest.mark.parametrize("prog", [
     "BEGIN { i = 1; a[i++]++; a[i++] += 5; for (k in a) s = s k \"=\" a[k] \" \"; print s, i }",
     "BEGIN { $0 = \"1 2 3\"; i = 1; $(i++) += 10; print; print i; $(++i)++; print }",
@@ -332,7 +342,7 @@ def test_awk_read_modify_write_like_gawk(prog):
     assert_like_gnu(["gawk", prog])
 
 
-@pytest.mark.skipif(shutil.which("gawk") is None, reason="gawk is not installed")
+@host_tool("gawk")
 @pytest.mark.parametrize("args", [
     ["-F"], ["--bogus", "1"], ["-q", "1"], ["-vx=1", "BEGIN { print x }"], ["--assign=x=2", "BEGIN { print x }"],
     ["--field-separator=:", "{ print $2 }"], ["-f", "missing.awk"], ["-f"], [], ["-v", "1x=2", "BEGIN { }"],
@@ -342,11 +352,12 @@ def test_awk_options_like_gawk(args):
     assert_like_gnu(["gawk"] + args, stdin="a:b\n")
 
 
-@pytest.mark.skipif(shutil.which("gawk") is None, reason="gawk is not installed")
+@host_tool("gawk")
 @pytest.mark.parametrize("prog", [
     "function g(a) { f(a) } function f(b) { b[1] = 7 } BEGIN { g(x); print x[1], length(x) }",
     "function f(b) { b[\"k\"]++ } function g(a, n) { while (n-- > 0) f(a) } BEGIN { g(c, 3); print c[\"k\"] }",
-    "function fill(a, n,  i) { for (i = 1; i <= n; i++) a[i] = i } function sum(a,  k, s) { for (k in a) s += a[k]; return s } BEGIN { fill(v, 4); print sum(v) }",
+    "function fill(a, n,  i) { for (i = 1; i <= n; i++) a[i] = i } function sum(a,  k, s) { for (k in a) s += a[k]; "
+    "return s } BEGIN { fill(v, 4); print sum(v) }",
     "function f(s) { s = s \"x\"; return s } BEGIN { t = \"a\"; print f(t), t }",
     "function f(a) { split(\"p q r\", a) } BEGIN { f(arr); print arr[3] }",
 ])
@@ -354,7 +365,7 @@ def test_awk_array_parameters_like_gawk(prog):
     assert_like_gnu(["gawk", prog])
 
 
-@pytest.mark.skipif(shutil.which("gawk") is None, reason="gawk is not installed")
+@host_tool("gawk")
 @pytest.mark.parametrize("prog", [
     "{ print length($0), toupper($0), substr($0, 4, 2) }",
     "{ n = split($0, c, \"\"); print n, c[4] }",
@@ -379,7 +390,7 @@ def test_awk_utf8_locale_counts_characters():
     assert out == "2 \u00e9\n"  # C locale: bytes, and the bytes come out unchanged
 
 
-@pytest.mark.skipif(shutil.which("gawk") is None, reason="gawk is not installed")
+@host_tool("gawk")
 @pytest.mark.parametrize("prog", [
     "BEGIN { split(\"c a b 10 9\", x); n = asort(x); print n, x[1], x[2], x[3], x[5] }",
     "BEGIN { split(\"c a b\", y); m = asorti(y, z); print m, z[1], z[3], y[1] }",
@@ -423,7 +434,7 @@ def test_for_in_order_is_gawks():
 _WORDS = " ".join(f"w{i * 7919 % 1000}x{i % 13}" for i in range(700))
 
 
-@pytest.mark.skipif(shutil.which("gawk") is None, reason="gawk is not installed")
+@host_tool("gawk")
 @pytest.mark.parametrize("prog", [
     "BEGIN { print rand(), rand(), rand() }",
     "BEGIN { for (s = -40; s < 3000; s += 97.3) { srand(s); x = x \" \" rand() } print x }",
@@ -435,11 +446,16 @@ _WORDS = " ".join(f"w{i * 7919 % 1000}x{i % 13}" for i in range(700))
     "BEGIN { n = split(\"a b c d e f g h i j k l m\", p); for (k in p) printf \"%s=%s \", k, p[k]; print \"\" }",
     "BEGIN { n = split(\"" + _WORDS + "\", w); for (i = 1; i <= n; i++) c[w[i]]++; "
     "for (k in c) printf \"%s:%d \", k, c[k]; print \"\" }",
-    "BEGIN { split(\"" + _WORDS + "\", w); for (i = 1; i <= 39; i++) c[w[i]]; for (k in c) printf \"%s \", k; print \"\" }",
-    "BEGIN { split(\"" + _WORDS + "\", w); for (i = 1; i <= 40; i++) c[w[i]]; for (k in c) printf \"%s \", k; print \"\" }",
-    "BEGIN { a[\"x\"]; a[1]; a[2]; a[\"y\"]; a[-3]; a[\"1.0\"]; a[\"01\"]; for (k in a) printf \"%s \", k; print \"\" }",
-    "BEGIN { a[1]; a[\"x\"]; a[\"y\"]; a[-1]; a[\"z\"]; a[\"foo\"]; a[\"bar\"]; a[-2]; a[0]; for (k in a) printf \"%s \", k; print \"\" }",
-    "BEGIN { a[\"caf\\303\\251\"]; a[\"na\\303\\257ve\"]; a[\"x\"]; a[\"\\344\\270\\255\"]; for (k in a) printf \"%s \", k; print \"\" }",
+    "BEGIN { split(\"" + _WORDS + "\", w); for (i = 1; i <= 39; i++) c[w[i]]; for (k in c) printf \"%s \", k; "
+                                  "print \"\" }",
+    "BEGIN { split(\"" + _WORDS + "\", w); for (i = 1; i <= 40; i++) c[w[i]]; for (k in c) printf \"%s \", k; "
+                                  "print \"\" }",
+    "BEGIN { a[\"x\"]; a[1]; a[2]; a[\"y\"]; a[-3]; a[\"1.0\"]; a[\"01\"]; for (k in a) printf \"%s \", k; "
+    "print \"\" }",
+    "BEGIN { a[1]; a[\"x\"]; a[\"y\"]; a[-1]; a[\"z\"]; a[\"foo\"]; a[\"bar\"]; a[-2]; a[0]; "
+    "for (k in a) printf \"%s \", k; print \"\" }",
+    "BEGIN { a[\"caf\\303\\251\"]; a[\"na\\303\\257ve\"]; a[\"x\"]; a[\"\\344\\270\\255\"]; "
+    "for (k in a) printf \"%s \", k; print \"\" }",
     "BEGIN { a[\"k\"]; delete a; a[5]; a[\"z\"]; a[1]; for (k in a) printf \"%s \", k; print \"\" }",
 ])
 def test_awk_numbers_and_order_like_gawk(prog):

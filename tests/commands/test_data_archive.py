@@ -84,7 +84,8 @@ def test_gzip_gunzip_zcat(fs):
     packed = fs.read_bytes("/workspace/src/sub/b.gz")
     assert gzip.decompress(packed) == b"there\n" * 100
     assert run_cmd_bytes(["zcat", "src/sub/b.gz"], fs=fs)[0] == b"there\n" * 100
-    assert run_cmd_bytes(["gzip", "src/sub/b"], fs=fs) == (b"", b"gzip: src/sub/b.gz already exists;\tnot overwritten\n", 2)
+    assert run_cmd_bytes(["gzip", "src/sub/b"], fs=fs) == \
+        (b"", b"gzip: src/sub/b.gz already exists;\tnot overwritten\n", 2)
     fs.unlink("/workspace/src/sub/b")
     assert run_cmd_bytes(["gunzip", "src/sub/b.gz"], fs=fs)[2] == 0
     assert fs.read_bytes("/workspace/src/sub/b") == b"there\n" * 100

@@ -58,7 +58,8 @@ def test_cksum_crc_matches_posix():
     # POSIX cksum of "hello\n" measured with GNU cksum
     assert run_cmd_bytes(["cksum"], stdin=b"hello\n")[0] == b"3015617425 6\n"
     assert run_cmd_bytes(["cksum"], stdin=b"")[0] == b"4294967295 0\n"
-    assert run_cmd_bytes(["cksum", "-a", "md5", "-"], stdin=b"x")[0] == f"MD5 (-) = {hashlib.md5(b'x').hexdigest()}\n".encode()
+    assert run_cmd_bytes(["cksum", "-a", "md5", "-"], stdin=b"x")[0] == \
+        f"MD5 (-) = {hashlib.md5(b'x').hexdigest()}\n".encode()
 
 
 def test_missing_file_and_bad_option():

@@ -1,9 +1,9 @@
 """diff (the Myers engine, GNU hunk placement and formats), cmp, and diff|patch round trips."""
 import random
-import shutil
 
 import pytest
 
+from prereqs import host_tool
 from sandbox_kernel.commands._lib.diffcore import diff_sequences
 
 from .helpers import assert_like_gnu, new_fs, random_edits, run_cmd_bytes
@@ -109,7 +109,7 @@ def test_engine_edit_script_is_valid_and_minimal(seed):
         assert sum(na + nb for _, na, _, nb in changes) == len(a) + len(b) - 2 * lcs[0][0]
 
 
-@pytest.mark.skipif(shutil.which("diff") is None, reason="GNU diff not installed")
+@host_tool("diff")
 def test_same_output_as_gnu_diff_on_text_edits():
     rng = random.Random(42)
     words = [f"line {i}" for i in range(30)]

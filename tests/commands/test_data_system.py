@@ -93,7 +93,8 @@ def test_time_reports_like_gnu_time():
     ("Jan 15 2024", "%F", "2024-01-15"),
     ("15 Jan 2024 10:00", "%F %R", "2024-01-15 10:00"),
     ("2024-01-31 + 1 month", "%F", "2024-03-02"),
-    ("2024-03-05 07:08:09.123456789", "%j %a %b %Z %:z %::z %-d %_m %e %k %l %^a %p %P %q %U %V %W %G %g %C %u %w %D %r %R %c %5N %3N %N",
+    ("2024-03-05 07:08:09.123456789", "%j %a %b %Z %:z %::z %-d %_m %e %k %l %^a %p %P %q %U %V %W %G %g %C %u %w %D "
+                                      "%r %R %c %5N %3N %N",
      "065 Tue Mar UTC +00:00 +00:00:00 5  3  5  7  7 TUE AM am 1 09 10 10 2024 24 20 2 2 03/05/24 "
      "07:08:09 AM 07:08 Tue Mar  5 07:08:09 2024 12345 123 123456789"),
 ])
@@ -103,12 +104,15 @@ def test_date_parsing_and_formats(spec, fmt, want):
 
 def test_date_zones_iso_rfc_and_errors():
     ny = dict(ENV, TZ="America/New_York")
-    assert run_cmd_bytes(["date", "-d", "2024-07-01 12:00", "+%F %T %Z %z"], env=ny)[0] == b"2024-07-01 12:00:00 EDT -0400\n"
-    assert run_cmd_bytes(["date", "-d", "@1700000000"], env=dict(ENV, TZ="UTC+3"))[0] == b"Tue Nov 14 19:13:20 UTC 2023\n"
+    assert run_cmd_bytes(["date", "-d", "2024-07-01 12:00", "+%F %T %Z %z"], env=ny)[0] == \
+        b"2024-07-01 12:00:00 EDT -0400\n"
+    assert run_cmd_bytes(["date", "-d", "@1700000000"], env=dict(ENV, TZ="UTC+3"))[0] == \
+        b"Tue Nov 14 19:13:20 UTC 2023\n"
     assert run_cmd_bytes(["date", "-u", "-d", "@0"], env=ny)[0] == b"Thu Jan  1 00:00:00 UTC 1970\n"
     assert run_cmd_bytes(["date", "-d", "2024-01-01 10:00", "-Iseconds"], env=ENV)[0] == b"2024-01-01T10:00:00+00:00\n"
     assert run_cmd_bytes(["date", "-d", "@0", "-R"], env=ENV)[0] == b"Thu, 01 Jan 1970 00:00:00 +0000\n"
-    assert run_cmd_bytes(["date", "-d", "2024-01-01", "--rfc-3339=ns"], env=ENV)[0] == b"2024-01-01 00:00:00.000000000+00:00\n"
+    assert run_cmd_bytes(["date", "-d", "2024-01-01", "--rfc-3339=ns"], env=ENV)[0] == \
+        b"2024-01-01 00:00:00.000000000+00:00\n"
     assert run_cmd_bytes(["date", "-d", "garbage"], env=ENV) == (b"", b"date: invalid date 'garbage'\n", 1)
     assert run_cmd_bytes(["date", "-d", "2024-02-30"], env=ENV)[2] == 1
 

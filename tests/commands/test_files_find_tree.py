@@ -8,6 +8,8 @@ import zipfile
 
 import pytest
 
+from prereqs import host_tool, require
+
 from .helpers import new_fs, run_cmd, run_cmd_bytes
 
 
@@ -138,7 +140,8 @@ def test_find_delete(fs):
     ([".", "-name"], "find: missing argument to `-name'"),
     ([".", "-type", "z"], "find: Unknown argument to -type: z"),
     ([".", "-maxdepth", "x"], "find: Expected a positive decimal integer argument to -maxdepth, but got 'x'"),
-    ([".", "(", "-name", "x"], "find: invalid expression; I was expecting to find a ')' somewhere but did not see one."),
+    ([".", "(", "-name", "x"], "find: invalid expression; "
+                               "I was expecting to find a ')' somewhere but did not see one."),
     ([".", "-name", "x", ")"], "find: you have too many ')'"),
     ([".", "-exec", "echo"], "find: missing argument to `-exec'"),
     ([".", "-size", "3q"], "find: invalid -size type `q'"),
@@ -236,7 +239,8 @@ def test_tree_layout_and_report(fs):
     assert run_cmd(["tree", "-d", "a"], fs=fs, env={})[0] == "a\n`-- b\n    `-- c\n\n3 directories\n"
     assert run_cmd(["tree", "emp"], fs=fs, env={})[0] == "emp\n\n0 directories, 0 files\n"
     assert run_cmd(["tree", "--noreport", "-i", "-f", "a"], fs=fs, env={})[0] == "a\na/b\na/b/c\na/b/y\na/x\n"
-    assert run_cmd(["tree", "-s", "e"], fs=fs, env={})[0] == "[       4096]  e\n`-- [       5000]  z\n\n1 directory, 1 file\n"
+    assert run_cmd(["tree", "-s", "e"], fs=fs, env={})[0] == \
+        "[       4096]  e\n`-- [       5000]  z\n\n1 directory, 1 file\n"
     assert run_cmd(["tree", "-I", "b|z", "-P", "x*", "a"], fs=fs, env={})[0] == "a\n`-- x\n\n1 directory, 1 file\n"
     assert run_cmd(["tree", "--dirsfirst", "-L", "1"], fs=fs, env={})[0].splitlines()[1:4] == \
         ["|-- a", "|-- e", "|-- emp"]
@@ -252,7 +256,7 @@ def test_tree_errors(fs):
     assert run_cmd(["tree", "-Y"], fs=fs)[1].startswith("tree: Invalid argument -`Y'.\n")
 
 
-@pytest.mark.skipif(not __import__("shutil").which("file"), reason="host file(1) not installed")
+@host_tool("file")
 @pytest.mark.parametrize("host_path", ["/bin/true", "/usr/lib/x86_64-linux-gnu/libc.so.6",
                                        "/usr/bin/bash", "/usr/lib/os-release"])
 def test_file_matches_host_file_on_host_binaries(host_path):
@@ -260,7 +264,7 @@ def test_file_matches_host_file_on_host_binaries(host_path):
     import subprocess
 
     if not os.path.isfile(host_path):
-        pytest.skip(f"{host_path} not on this machine")
+        require(f"{host_path} not on this machine")
     fs = new_fs()
     with open(host_path, "rb") as f:
         fs.write_bytes("/workspace/sample", f.read())

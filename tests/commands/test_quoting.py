@@ -2,11 +2,11 @@
 rm's and cat's messages for the two message styles, head's for the C locale's quote()."""
 from __future__ import annotations
 
-import shutil
 import subprocess
 
 import pytest
 
+from prereqs import host_tool
 from sandbox_kernel.commands._lib.quoting import quote
 
 NAMES = ["a", "a b", "it's", 'a"b', "a$b", "\n", "\n\n", "a\n\nb", "x\n", "it's\n", "\x01'",
@@ -15,7 +15,7 @@ NAMES = ["a", "a b", "it's", 'a"b', "a$b", "\n", "\n\n", "a\n\nb", "x\n", "it's\
          "a\nb'c", "\x1b[31m", "\xe9'", "\u65e5\u672c", "a\u200bb", "a\u2028b", "?", "a*", "a@b"]
 LOCALES = [("C", False), ("C.UTF-8", True)]
 
-pytestmark = pytest.mark.skipif(shutil.which("ls") is None, reason="GNU coreutils not installed")
+pytestmark = host_tool("ls")
 
 
 def _bytes(text: str) -> bytes:

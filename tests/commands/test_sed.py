@@ -153,7 +153,8 @@ def test_e_flag_runs_through_the_sandbox():
     assert status == 0 or err
 
 
-MORE = {"src": "# comment\ncode = 1  # trailing\n\nstart\nin block\nend\nx 12-34 y 5-6\npath/to/file\n  spaces   \nAbc\n",
+MORE = {"src": "# comment\ncode = 1  # trailing\n\nstart\nin block\nend\nx 12-34 y 5-6\npath/to/file\n"
+               "  spaces   \nAbc\n",
         "csv": "a,b,c,d\n1,2,3,4\n", "n": NUMS}
 
 MORE_CASES = [
@@ -322,7 +323,8 @@ def test_sed_files_like_gnu(argv, tmp_path):
 
 EDGE_FILES = {"t": b"a1\nb2\nc3\nd4\n", "u": b"caf\xc3\xa9\n\x01\x7f\xff\n"}
 EDGE_CASES = [
- ["sed", "N;s/^/>/Mg", "t"], ["sed", "N;s/$/</Mg", "t"], ["sed", "N;s/^/>/g", "t"], ["sed", "N;N;s/\\`/[/M;s/\\'/]/M", "t"],
+ ["sed", "N;s/^/>/Mg", "t"], ["sed", "N;s/$/</Mg", "t"], ["sed", "N;s/^/>/g", "t"],
+ ["sed", "N;N;s/\\`/[/M;s/\\'/]/M", "t"],
  ["sed", "N;/^b/Mp;d", "t"], ["sed", "-n", "l", "u"], ["sed", "-n", "l 3", "u"], ["sed", "s/./X/g", "u"],
  ["sed", "1a\\\nA\n1i\\\nI\n1c\\\nC", "t"], ["sed", "2{a after\ni before\n}", "t"], ["sed", "$!{N;D}", "t"],
  ["sed", "/b2/{x;p;x}", "t"], ["sed", "1h;1!H;$!d;x;s/\\n/+/g", "t"], ["sed", "-n", "/a1/,/c3/{/c3/!p}", "t"],

@@ -1,9 +1,9 @@
 """Famous sed and awk one-liners against GNU sed and gawk on the same input."""
 from __future__ import annotations
 
-import shutil
-
 import pytest
+
+from prereqs import host_tool
 
 from .helpers import assert_like_gnu
 
@@ -20,7 +20,8 @@ ONE_LINERS = [
  ["sed", "$!N;$!D", "t"], ["sed", "$!d", "t"], ["sed", "-n", "$p", "t"], ["sed", "2q", "t"],
  ["sed", "-e", ":a", "-e", "$q;N;11,$D;ba", "t"], ["sed", "$!N; /^\\(.*\\)\\n\\1$/!P; D", "t"],
  ["sed", "-n", "G; s/\\n/&&/; /^\\([ -~]*\\n\\).*\\n\\1/d; s/\\n//; h; P", "t"],
- ["sed", "/^$/N;/\\n$/D", "t"], ["sed", "/./,/^$/!d", "t"], ["sed", "-e", ":a", "-e", "/^\\n*$/{$d;N;ba", "-e", "}", "t"],
+ ["sed", "/^$/N;/\\n$/D", "t"], ["sed", "/./,/^$/!d", "t"],
+ ["sed", "-e", ":a", "-e", "/^\\n*$/{$d;N;ba", "-e", "}", "t"],
  ["sed", "n;n;n;n;G;", "t"], ["sed", "/four/,/six/{//!d}", "t"], ["sed", "-n", "/four/{n;p}", "t"],
  ["sed", "s/\\(.*\\)e/\\1E/", "t"], ["sed", "y/abcdefghijklmnopqrstuvwxyz/ABCDEFGHIJKLMNOPQRSTUVWXYZ/", "t"],
  ["sed", "-E", ":a;s/^([^,]*),/\\1|/;ta", "c"], ["sed", "1~3d", "t"], ["sed", "-n", "2~3p", "t"],
@@ -33,8 +34,10 @@ ONE_LINERS = [
  ["gawk", "{ printf(\"%5d : %s\\n\", NR, $0) }", "t"], ["gawk", "END { print NR }", "t"],
  ["gawk", "{ total = total + NF }; END { print total }", "t"], ["gawk", "/t/ { n++ }; END { print n+0 }", "t"],
  ["gawk", "$1 > max { max = $1; maxline = $0 }; END { print max, maxline }", "n"],
- ["gawk", "{ print $NF }", "t"], ["gawk", "NF > 2", "t"], ["gawk", "{ for (i = NF; i > 0; i--) printf(\"%s \", $i); print \"\" }", "t"],
- ["gawk", "!a[$0]++", "n"], ["gawk", "NR % 2 == 0", "t"], ["gawk", "{ a[i++] = $0 } END { for (j = i - 1; j >= 0;) print a[j--] }", "t"],
+ ["gawk", "{ print $NF }", "t"], ["gawk", "NF > 2", "t"],
+ ["gawk", "{ for (i = NF; i > 0; i--) printf(\"%s \", $i); print \"\" }", "t"],
+ ["gawk", "!a[$0]++", "n"], ["gawk", "NR % 2 == 0", "t"],
+ ["gawk", "{ a[i++] = $0 } END { for (j = i - 1; j >= 0;) print a[j--] }", "t"],
  ["gawk", "{ $NF = \"\"; print }", "t"], ["gawk", "{ s += $1 } END { print s, s / NR, NR }", "n"],
  ["gawk", "BEGIN { FS = \",\" } { print $2 }", "c"], ["gawk", "-F,", "{ print NF }", "c"],
  ["gawk", "{ print length($0), $0 }", "t"], ["gawk", "length > 12", "t"],
@@ -49,8 +52,10 @@ ONE_LINERS = [
  ["gawk", "BEGIN { OFS = \"\\t\" } { $1 = $1 } 1", "t"],
  ["gawk", "{ c[$1]++ } END { for (k in c) if (c[k] > 1) print k, c[k] }", "n"],
  ["gawk", "BEGIN { printf \"%.2f %.0e %5.1f%%\\n\", 3.14159, 12345, 99.44 }"],
- ["gawk", "{ x[NR] = $1 } END { n = NR; for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (x[j] < x[i]) { t = x[i]; x[i] = x[j]; x[j] = t } for (i = 1; i <= n; i++) printf \"%s \", x[i]; print \"\" }", "n"],
- ["gawk", "function join(a, n, sep,   i, s) { s = a[1]; for (i = 2; i <= n; i++) s = s sep a[i]; return s } { n = split($0, w); print join(w, n, \"-\") }", "t"],
+ ["gawk", "{ x[NR] = $1 } END { n = NR; for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (x[j] < x[i]) "
+          "{ t = x[i]; x[i] = x[j]; x[j] = t } for (i = 1; i <= n; i++) printf \"%s \", x[i]; print \"\" }", "n"],
+ ["gawk", "function join(a, n, sep,   i, s) { s = a[1]; for (i = 2; i <= n; i++) s = s sep a[i]; "
+          "return s } { n = split($0, w); print join(w, n, \"-\") }", "t"],
  ["gawk", "BEGIN { str = \"a.b.c\"; n = split(str, parts, \".\"); print n, parts[1] parts[2] parts[3] }"],
  ["gawk", "BEGIN { printf \"%s\\n\", substr(\"hello world\", index(\"hello world\", \"o\")) }"],
  ["gawk", "{ print ($1 % 2 ? \"odd\" : \"even\") }", "n"],
@@ -62,7 +67,7 @@ ONE_LINERS = [
 ]
 
 
-@pytest.mark.skipif(shutil.which("gawk") is None, reason="gawk is not installed")
+@host_tool("gawk")
 @pytest.mark.parametrize("argv", ONE_LINERS, ids=[" ".join(c[1:])[:60] for c in ONE_LINERS])
 def test_one_liner_like_gnu(argv):
     assert_like_gnu(argv, OL_FILES)

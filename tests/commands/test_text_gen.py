@@ -33,8 +33,10 @@ TEXT = "".join(f"line {i}\n" for i in range(1, 26))
 SPLIT_CASES = [
     ["split", "-l", "7", "in"], ["split", "-l", "7", "in", "pre"], ["split", "-b", "40", "in"],
     ["split", "-b", "40", "-d", "-a", "3", "in", "p"], ["split", "-C", "30", "in"], ["split", "-n", "3", "in"],
-    ["split", "-n", "l/3", "in"], ["split", "-n", "r/4", "in"], ["split", "-n", "2/3", "in"], ["split", "-n", "l/2/3", "in"],
-    ["split", "-n", "r/2/3", "in"], ["split", "-l", "1", "--additional-suffix=.txt", "in"], ["split", "-x", "-l", "2", "in"],
+    ["split", "-n", "l/3", "in"], ["split", "-n", "r/4", "in"], ["split", "-n", "2/3", "in"],
+    ["split", "-n", "l/2/3", "in"],
+    ["split", "-n", "r/2/3", "in"], ["split", "-l", "1", "--additional-suffix=.txt", "in"],
+    ["split", "-x", "-l", "2", "in"],
     ["split", "--numeric-suffixes=5", "-l", "5", "in"], ["split", "-l", "0", "in"], ["split", "nope"],
     ["split", "-a", "1", "-l", "1", "in"], ["split", "--verbose", "-l", "10", "in"], ["split", "-5", "in"],
     ["split", "-n", "30", "small"], ["split", "-l", "2", "-"],

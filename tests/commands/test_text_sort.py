@@ -12,7 +12,8 @@ WORDS = "banana\napple\nCherry\n  date\napple\nBanana\n\teggplant\nfig 10\nfig 9
 TABLE = ("bob,25,NY,3.5K\nalice,30,LA,1G\ncarol,25,SF,200\ndave,40,NY,1.5M\neve,30,LA,-2K\n"
          "frank,,SF,0\nalice,22,NY,10\n")
 SPACED = "  b 2 x\na  10 y\n c 2  z\nd 1 w\n   e 3 v\nb 2 a\n"
-VERS = "foo-1.10.tar.gz\nfoo-1.9.tar.gz\nfoo-1.9a.tar.gz\nfoo-1.9~rc1.tar.gz\n.hidden\n..\n.\nfile10\nfile9\nfile1.0\nfile01\n"
+VERS = ("foo-1.10.tar.gz\nfoo-1.9.tar.gz\nfoo-1.9a.tar.gz\nfoo-1.9~rc1.tar.gz\n"
+        ".hidden\n..\n.\nfile10\nfile9\nfile1.0\nfile01\n")
 NUMS = "1e3\n0x10\ninf\n-inf\nnan\nabc\n12\n-0\n+5\n1.5e-2\n  7\n"
 HUMAN = "1K\n2M\n1024\n-1K\n-1\n0.5G\n3k\nx\n1.5K\n2T\n"
 MONTHS = "Mar 3\njan 1\n  FEB 2\nxyz\nDec 9\nmay\n"

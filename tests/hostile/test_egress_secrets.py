@@ -95,7 +95,8 @@ class Hosts:
         self.placeholder = self.injector.placeholders()["TOKEN"]
         self.ca = KernelCA(self.injector.rules())
         self.log = AccessLog(os.path.join(self.tmp, "egress.jsonl"))
-        rules = parse_allow_list(f"allow:127.0.0.1:{self.https_port},127.0.0.1:{self.http_port},localhost:{self.https_port}")
+        rules = parse_allow_list(f"allow:127.0.0.1:{self.https_port},127.0.0.1:{self.http_port},"
+                                 f"localhost:{self.https_port}")
         self.proxy = EgressProxy(rules, self.log, self.injector, self.ca,
                                  upstream_context(self.cert if self.trust_upstream else None))
 
@@ -124,7 +125,8 @@ class Hosts:
             context.load_verify_locations(self.cert)
         return context
 
-    def https_get(self, paths: list[str], headers: dict, host: str = "127.0.0.1", port: int | None = None) -> list[tuple[int, bytes]]:
+    def https_get(self, paths: list[str], headers: dict, host: str = "127.0.0.1",
+                  port: int | None = None) -> list[tuple[int, bytes]]:
         conn = http.client.HTTPSConnection("127.0.0.1", self.proxy_port, context=self.client_tls(), timeout=20)
         conn.set_tunnel(host, port or self.https_port)
         answers = []
@@ -161,7 +163,8 @@ def assert_never_leaked(hosts: Hosts, *texts: bytes | str) -> None:
 
 def test_https_secret_reaches_its_host_only_and_is_masked_on_the_way_back(tmp_path):
     async def body(hosts: Hosts):
-        answers = await asyncio.to_thread(hosts.https_get, ["/a", "/b"], {"Authorization": f"Bearer {hosts.placeholder}"})
+        answers = await asyncio.to_thread(hosts.https_get, ["/a", "/b"],
+                                          {"Authorization": f"Bearer {hosts.placeholder}"})
         return hosts, answers
     hosts, answers = run(tmp_path, body)
     assert [status for status, _ in answers] == [200, 200]  # two requests on one kept-alive connection
@@ -234,7 +237,8 @@ def test_domain_fronting_gets_no_value(tmp_path):
     """The connection goes to the secret's host but the Host header (or an absolute target) names
     another: a CDN would route it there, so the value is not put in."""
     async def body(hosts: Hosts):
-        fronted = await asyncio.to_thread(hosts.https_get, ["/"], {"Host": "evil.example", "Authorization": hosts.placeholder})
+        fronted = await asyncio.to_thread(hosts.https_get, ["/"],
+                                          {"Host": "evil.example", "Authorization": hosts.placeholder})
         return hosts, fronted
     hosts, fronted = run(tmp_path, body)
     assert hosts.placeholder.encode() in hosts.seen[0] and VALUE.encode() not in hosts.seen[0]

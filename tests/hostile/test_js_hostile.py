@@ -94,11 +94,14 @@ def test_write_over_quota_is_enospc_and_keeps_files(js):
 def test_host_is_out_of_reach(js):
     result, *_ = js.run("import * as std from 'qjs:std'; std.open('/etc/passwd', 'r').readAsString()", "js")
     assert "user:x:1000" in result.value["text/plain"] and "daemon" not in result.value["text/plain"]
-    result, *_ = js.run("import * as os from 'qjs:os'; typeof os.exec === 'function' ? os.exec(['/bin/sh', '-c', 'echo pwned']) : 'none'", "js")
+    result, *_ = js.run("import * as os from 'qjs:os'; "
+                        "typeof os.exec === 'function' ? os.exec(['/bin/sh', '-c', 'echo pwned']) : 'none'", "js")
     assert result.status != 0 or "pwned" not in str(result.value)
-    result, *_ = js.run("import * as std from 'qjs:std'; typeof std.popen === 'function' ? std.popen('id', 'r') : null", "js")
+    result, *_ = js.run("import * as std from 'qjs:std'; typeof std.popen === 'function' ? std.popen('id', 'r') : null",
+                        "js")
     assert "uid=0" not in str(result.value)
-    result, *_ = js.run("Object.keys(process.env).filter(k => !['HOME','USER','PWD','PATH','SHELL','HOSTNAME','LANG','TERM','LOGNAME','OLDPWD','SHLVL'].includes(k))", "js")
+    result, *_ = js.run("Object.keys(process.env).filter(k => !['HOME','USER','PWD','PATH','SHELL','HOSTNAME',"
+                        "'LANG','TERM','LOGNAME','OLDPWD','SHLVL'].includes(k))", "js")
     assert result.status == 0
 
 
@@ -152,7 +155,8 @@ HOST_MEMORY_BOMBS = {
                   "let r = 0; for (let i = 0; i < 100; i++) r = qos.write(1001, b.buffer, 0, b.length); r",
     "header fd": "const qos = await import('qjs:os'); const b = new Uint8Array(16 << 20).fill(65);"
                  "for (let i = 0; i < 100; i++) qos.write(1000, b.buffer, 0, b.length); 'written'",
-    "write at a far offset": "const fd = fs.openSync('/tmp/far', 'w'); try { fs.writeSync(fd, 'x', 2e9) } catch (e) { e.code }",
+    "write at a far offset": "const fd = fs.openSync('/tmp/far', 'w'); "
+                             "try { fs.writeSync(fd, 'x', 2e9) } catch (e) { e.code }",
     "random bytes": "try { require('crypto').randomBytes(2e9) } catch (e) { e.code }",
     "gunzip bomb": "try { require('zlib').gunzipSync(fs.readFileSync('/tmp/bomb.gz')) } catch (e) { e.code }",
     "console output": "const line = 'x'.repeat(8 << 20); for (let i = 0; i < 12; i++) console.log(line); 'printed'",

@@ -13,7 +13,8 @@ ROOT = Path(__file__).resolve().parents[2]
 PROBE = r"""
 import json, os, sys
 opened = []
-sys.addaudithook(lambda event, args: opened.append(str(args[0])) if event == "open" and isinstance(args[0], (str, bytes)) else None)
+sys.addaudithook(lambda event, args: opened.append(str(args[0]))
+                 if event == "open" and isinstance(args[0], (str, bytes)) else None)
 from sandbox_kernel.cli import run_script
 scripts = [
     "cat /etc/shadow /etc/passwd ../../../../etc/hostname; ls /proc /root /sys; echo x > /tmp/audit-probe",

@@ -74,7 +74,8 @@ def test_secrets_file_must_be_private(tmp_path):
     with pytest.raises(ValueError, match="chmod 600"):
         parse("--network", "allow:api.example.org,127.0.0.1:8443", "--secrets-file", str(path), environ={})
     path.chmod(0o600)
-    [secret] = parse("--network", "allow:api.example.org,127.0.0.1:8443", "--secrets-file", str(path), environ={}).secrets
+    [secret] = parse("--network", "allow:api.example.org,127.0.0.1:8443", "--secrets-file", str(path),
+                     environ={}).secrets
     assert secret.name == "API_KEY" and secret.value == VALUE and [r.ports for r in secret.rules()] == [(443,), (8443,)]
     path.write_text(json.dumps({"API_KEY": {"value": VALUE}}))
     with pytest.raises(ValueError, match="needs \"value\""):

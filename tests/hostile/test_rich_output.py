@@ -131,7 +131,8 @@ def test_display_counts_against_the_output_limit(kc):
 
     run_ok(kc, "%limits stdout_bytes=64K")
     try:
-        reply, messages = execute(kc, "x=$(printf '%01000d' 0); for i in $(seq 400); do display --html \"<b>$x</b>\"; done",
+        reply, messages = execute(kc, "x=$(printf '%01000d' 0); for i in $(seq 400); "
+                                      "do display --html \"<b>$x</b>\"; done",
                                   timeout=120)
         shown = [m for m in messages if m["msg_type"] == "display_data"]
         assert 28 <= len(shown) <= 36, len(shown)  # ~2 KB each (HTML + its text) within 64 KiB, then nothing

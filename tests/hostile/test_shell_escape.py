@@ -115,7 +115,8 @@ def test_yes_to_file_fills_quota_then_enospc():
         s.run("echo precious > /workspace/old.txt")
         result, out, err, dt = s.run("yes > /workspace/f")
         assert result.status != 0 and b"No space left on device" in err
-        result, out, err, _ = s.run("wc -c < /workspace/f; cat /workspace/old.txt; rm /workspace/f; echo ok > /workspace/new")
+        result, out, err, _ = s.run("wc -c < /workspace/f; cat /workspace/old.txt; rm /workspace/f; "
+                                    "echo ok > /workspace/new")
         assert int(out.split()[0]) > 1024 * 1024
         assert b"precious" in out and result.status == 0
     finally:

@@ -93,7 +93,8 @@ def test_an_archive_symlink_cannot_redirect_later_members():
                     member("up", tarfile.SYMTYPE, link=".."),
                     member("up/escaped", data=b"x")])
     out, err, status = run_script("echo mine > ~/.bashrc; before=$(cat ~/.bashrc); "
-                                  "mkdir -p /tmp/x && cd /tmp/x && cat > /tmp/a.tar; tar xf /tmp/a.tar; echo status=$?; [ \"$(cat ~/.bashrc)\" = \"$before\" ] "
+                                  "mkdir -p /tmp/x && cd /tmp/x && cat > /tmp/a.tar; tar xf /tmp/a.tar; "
+                                  "echo status=$?; [ \"$(cat ~/.bashrc)\" = \"$before\" ] "
                                   "&& echo unchanged; ls -A /tmp; readlink lnk", stdin=data)
     assert b"tar: lnk/.bashrc: Cannot open: Not a directory" in err, err
     assert b"tar: up/escaped: Cannot open: Not a directory" in err, err

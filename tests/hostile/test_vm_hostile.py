@@ -43,7 +43,8 @@ def test_guest_flood_over_the_vfs_quota_is_reported(vm):
     result, out, err, dt = vm.run("head -c 60000000 /dev/zero > /workspace/flood.bin; echo written", "vm")
     assert b"written" in out
     assert b"quota" in err.lower() or b"space" in err.lower()
-    assert not vm.sandbox.fs.exists("/workspace/flood.bin") or vm.sandbox.fs.stat("/workspace/flood.bin").st_size < 60000000
+    flood = "/workspace/flood.bin"
+    assert not vm.sandbox.fs.exists(flood) or vm.sandbox.fs.stat(flood).st_size < 60000000
     vm_alive(vm)
 
 

@@ -27,7 +27,8 @@ def test_value_is_node_style_inspect(shared_sandbox):
 def test_declarations_persist_and_cells_can_be_rerun(shared_sandbox):
     sb = shared_sandbox
     for _ in range(2):  # re-running the same cells must work
-        assert run_js(sb, "let counter = 41\nconst K = 'k'\nclass Point { constructor(x) { this.x = x } }\nfunction inc() { return ++counter }").status == 0
+        assert run_js(sb, "let counter = 41\nconst K = 'k'\nclass Point { constructor(x) { this.x = x } }\n"
+                          "function inc() { return ++counter }").status == 0
         assert run_js(sb, "inc()").value == "42"
         assert run_js(sb, "new Point(3).x + K").value == "'3k'"
     assert run_js(sb, "var v = 1; let [a1, b1] = [1, 2]; const {z1} = {z1: 3}").status == 0
@@ -56,7 +57,8 @@ def test_console_streams_while_the_cell_runs(sandbox):
 def test_console_helpers(shared_sandbox):
     r = run_js(shared_sandbox, "console.log('%s=%d %o', 'n', 42, [1]); console.assert(1 === 2, 'nope');"
                                "console.table([{a: 1, b: 'x'}, {a: 2}]); console.count(); console.count();"
-                               "console.time('t'); console.timeEnd('t'); console.group('G'); console.log('in'); console.groupEnd()")
+                               "console.time('t'); console.timeEnd('t'); console.group('G'); console.log('in'); "
+                               "console.groupEnd()")
     out = r.out.text
     assert out.startswith("n=42 [ 1, [length]: 1 ]\n") or out.startswith("n=42 [ 1 ]\n")
     assert "Assertion failed: nope" in r.err.text

@@ -52,18 +52,22 @@ def test_eval_prints_and_exits_zero(sandbox):
 
 
 def test_stdin_json_to_stdout(sandbox):
-    code = "const d = JSON.parse(require('fs').readFileSync(0, 'utf8')); for (const k of Object.keys(d)) console.log(k, d[k])"
+    code = ("const d = JSON.parse(require('fs').readFileSync(0, 'utf8')); "
+            "for (const k of Object.keys(d)) console.log(k, d[k])")
     assert run_cmd(sandbox, ["js", "-e", code], b'{"b": 2, "a": 1}') == ("b 2\na 1\n", "", 0)
     code = "let n = 0; process.stdin.on('data', c => n += c.length); process.stdin.on('end', () => console.log(n))"
     assert run_cmd(sandbox, ["js", "-e", code], b"x" * 200000)[0] == "200000\n"
     code = "process.stdin.pipe(process.stdout)"
     assert run_cmd(sandbox, ["js", "-e", code], b"copied\n")[0] == "copied\n"
-    code = "const rl = require('readline').createInterface({input: process.stdin}); rl.on('line', l => console.log(l.toUpperCase()))"
+    code = ("const rl = require('readline').createInterface({input: process.stdin}); "
+            "rl.on('line', l => console.log(l.toUpperCase()))")
     assert run_cmd(sandbox, ["js", "-e", code], b"ab\ncd")[0] == "AB\nCD\n"
 
 
 def test_argv_env_and_exit_codes(sandbox):
-    out, _, status = run_cmd(sandbox, ["js", "-e", "console.log(JSON.stringify(process.argv.slice(1)), process.env.GREETING)", "a", "b c"])
+    out, _, status = run_cmd(sandbox, ["js", "-e",
+                                       "console.log(JSON.stringify(process.argv.slice(1)), process.env.GREETING)",
+                                       "a", "b c"])
     assert (out, status) == ('["a","b c"] hello\n', 0)
     assert run_cmd(sandbox, ["js", "-e", "process.exit(3); console.log('no')"]) == ("", "", 3)
     assert run_cmd(sandbox, ["js", "-e", "process.exitCode = 4"])[2] == 4
@@ -88,7 +92,8 @@ def test_script_files_commonjs_and_esm(sandbox):
 
 
 def test_usage_errors(sandbox):
-    assert run_cmd(sandbox, ["js", "missing.js"]) == ("", "js: cannot open 'missing.js': No such file or directory\n", 1)
+    assert run_cmd(sandbox, ["js", "missing.js"]) == \
+        ("", "js: cannot open 'missing.js': No such file or directory\n", 1)
     assert run_cmd(sandbox, ["js", "--bogus"]) == ("", "js: bad option: --bogus\n", 9)
     assert run_cmd(sandbox, ["js", "-e"])[2] == 9
     assert run_cmd(sandbox, ["node", "--version"])[0].startswith("v")
@@ -104,8 +109,11 @@ def test_two_js_commands_in_a_pipeline(sandbox):
     async def pipeline():
         pipe = Pipe()
         out, err1, err2 = BufferOutput(), BufferOutput(), BufferOutput()
-        producer = context(sandbox, ["js", "-e", "for (let i = 0; i < 5000; i++) console.log(i)"], BytesInput(b""), pipe.writer, err1)
-        consumer = context(sandbox, ["js", "-e", "let s = 0; for await (const c of process.stdin) s += c.toString().split('\\n').filter(Boolean).length; console.log(s)"],
+        producer = context(sandbox, ["js", "-e", "for (let i = 0; i < 5000; i++) console.log(i)"], BytesInput(b""),
+                           pipe.writer, err1)
+        consumer = context(sandbox, ["js", "-e", "let s = 0; for await (const c of process.stdin) "
+                                                 "s += c.toString().split('\\n').filter(Boolean).length; "
+                                                 "console.log(s)"],
                            pipe.reader, out, err2)
 
         async def produce():

@@ -31,9 +31,11 @@ DEEP = {
     "try blocks": "eval('try{'.repeat(1e5) + '}finally{}'.repeat(1e5))",
     "new Function": "new Function('return ' + '('.repeat(1e5) + '1' + ')'.repeat(1e5))",
     "proxy has": "const h = {}; let p = {}; for (let i = 0; i < 3e5; i++) p = new Proxy(p, h); 'x' in p",
-    "proxy setPrototypeOf": "const h = {}; let p = {}; for (let i = 0; i < 3e5; i++) p = new Proxy(p, h); Object.setPrototypeOf(p, null)",
+    "proxy setPrototypeOf": "const h = {}; let p = {}; for (let i = 0; i < 3e5; i++) p = new Proxy(p, h); "
+                            "Object.setPrototypeOf(p, null)",
     "proxy get": "const h = {}; let p = {x: 1}; for (let i = 0; i < 3e5; i++) p = new Proxy(p, h); p.x",
-    "require itself": "fs.writeFileSync('/tmp/self.js', 'delete require.cache[__filename]; module.exports = require(__filename)');"
+    "require itself": "fs.writeFileSync('/tmp/self.js', 'delete require.cache[__filename]; "
+                      "module.exports = require(__filename)');"
                       " require('/tmp/self.js')",
 }
 
@@ -46,7 +48,8 @@ def deep_sandbox(shared_sandbox):
 
 @pytest.mark.parametrize("code", DEEP.values(), ids=DEEP.keys())
 def test_deep_recursion_is_a_catchable_range_error(deep_sandbox, code):
-    r = run_js(deep_sandbox, f"let caught; try {{ {code} }} catch (e) {{ caught = e }}; [caught.name, caught.message].join(': ')")
+    r = run_js(deep_sandbox, f"let caught; try {{ {code} }} catch (e) {{ caught = e }}; "
+                             f"[caught.name, caught.message].join(': ')")
     assert r.status == 0, (r.error, r.err.text)
     assert r.value == "'RangeError: Maximum call stack size exceeded'", r.value
     assert r.err.text == ""
@@ -64,7 +67,8 @@ def test_deep_json_stringify_is_interruptible(sandbox):
     same = run_js(sandbox, "[JSON.stringify({a: [1, {b: 2}], c: undefined, d: () => 1, e: new Date(0)}),"
                            " JSON.stringify([1, 2], null, 1), JSON.stringify({a: 1, b: 2}, ['a']),"
                            " JSON.stringify({toJSON() { return 5 }}), JSON.stringify({a: 1}, (k, v) => k ? v + 1 : v),"
-                           " String(JSON.stringify(undefined)), JSON.stringify.name, JSON.stringify.length].join(' | ')")
+                           " String(JSON.stringify(undefined)), JSON.stringify.name, "
+                           "JSON.stringify.length].join(' | ')")
     assert same.value == ("'{\"a\":[1,{\"b\":2}],\"e\":\"1970-01-01T00:00:00.000Z\"} | [\\n 1,\\n 2\\n] | {\"a\":1} | "
                           "5 | {\"a\":2} | undefined | stringify | 3'")
 
@@ -101,7 +105,8 @@ def test_arguments_too_deep_for_the_host(sandbox):
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(1000)  # Python's default (the shell engine raises it for the process)
     try:
-        r = run_js(sandbox, "try { display.mime({'application/json': JSON.parse('['.repeat(5000) + ']'.repeat(5000))}) }"
+        r = run_js(sandbox, "try { display.mime({'application/json': JSON.parse('['.repeat(5000) "
+                            "+ ']'.repeat(5000))}) }"
                             " catch (e) { e.name + ': ' + e.message }")
     finally:
         sys.setrecursionlimit(limit)

@@ -21,7 +21,8 @@ def test_junk_written_to_the_call_fds_fails_one_call_and_not_the_next(sandbox):
     got = value(sandbox, "const qos = await import('qjs:os'); const b = new Uint8Array(8 << 20);"
                          "const r = []; for (let i = 0; i < 5; i++) r.push(qos.write(1001, b.buffer, 0, b.length));"
                          "let e; try { fs.writeFileSync('/tmp/a', 'x') } catch (x) { e = x }"
-                         "[r.join(), e && e.name, e && e.code, fs.readFileSync('/etc/hostname', 'utf8').length > 0].join(' ')")
+                         "[r.join(), e && e.name, e && e.code, fs.readFileSync('/etc/hostname', "
+                         "'utf8').length > 0].join(' ')")
     assert got == "'8388608,8388608,8388608,8388608,-22 RangeError ERR_BUFFER_TOO_LARGE true'"
     assert value(sandbox, "fs.writeFileSync('/tmp/a', 'ok'); fs.readFileSync('/tmp/a', 'utf8')") == "'ok'"
 
@@ -42,7 +43,8 @@ def test_display_arguments_are_bounded(sandbox):
     big = run_js(sandbox, "let e; try { display.text('x'.repeat(17 << 20)) } catch (x) { e = x }; [e.name, e.code]",
                  limits=Limits(wall_time=20, wasm_memory_bytes=128 << 20))
     assert big.value == "[ 'RangeError', 'ERR_BUFFER_TOO_LARGE' ]"
-    many = run_js(sandbox, "let e2; try { display.mime({'application/json': new Array(2e6).fill(0)}) } catch (x) { e2 = x }; e2.message")
+    many = run_js(sandbox, "let e2; try { display.mime({'application/json': new Array(2e6).fill(0)}) } catch (x) "
+                           "{ e2 = x }; e2.message")
     assert "1000000 items" in many.value
     r = run_js(sandbox, "display.text('fine'); 1")
     assert r.value == "1" and r.displays[-1][0] == {"text/plain": "fine"}
@@ -59,7 +61,8 @@ def test_display_waits_until_the_kernel_loop_has_the_bundle(sandbox):
 
 def test_a_file_bigger_than_the_heap_is_a_range_error_before_the_host_reads_it(sandbox):
     sandbox.fs.write_bytes("/tmp/big", bytes(40 << 20))
-    got = value(sandbox, "let e; try { fs.readFileSync('/tmp/big') } catch (x) { e = x }; [e.name, e.code, e.message].join(' ')")
+    got = value(sandbox, "let e; try { fs.readFileSync('/tmp/big') } catch (x) { e = x }; "
+                         "[e.name, e.code, e.message].join(' ')")
     assert "RangeError ERR_FS_FILE_TOO_LARGE" in got and "32M: wasm_memory_bytes" in got
     got = value(sandbox, "try { require('/tmp/big') } catch (x) { x.code }")
     assert got == "'ERR_FS_FILE_TOO_LARGE'"
@@ -68,7 +71,8 @@ def test_a_file_bigger_than_the_heap_is_a_range_error_before_the_host_reads_it(s
 def test_decompression_bomb_is_a_range_error(sandbox):
     c = zlib.compressobj(1, zlib.DEFLATED, 31)
     sandbox.fs.write_bytes("/tmp/bomb.gz", b"".join(c.compress(bytes(1 << 20)) for _ in range(64)) + c.flush())
-    got = value(sandbox, "const z = require('zlib'); try { z.gunzipSync(fs.readFileSync('/tmp/bomb.gz')).length } catch (x) { [x.name, x.code] }")
+    got = value(sandbox, "const z = require('zlib'); "
+                         "try { z.gunzipSync(fs.readFileSync('/tmp/bomb.gz')).length } catch (x) { [x.name, x.code] }")
     assert got == "[ 'RangeError', 'ERR_BUFFER_TOO_LARGE' ]"
     ok = value(sandbox, "z.gunzipSync(z.gzipSync('small')).toString()")
     assert ok == "'small'"
@@ -85,7 +89,8 @@ def test_open_descriptors_are_bounded(sandbox):
     assert got == "[ 'EMFILE', 1024 ]"
     got = value(sandbox, "const std = await import('qjs:std'); const files = [];"
                          " for (let f; files.length < 5000 && (f = std.open('/etc/hostname', 'r'));) files.push(f);"
-                         " const n = files.length; files.forEach(f => f.close()); n + ' ' + !!std.open('/etc/hostname', 'r')")
+                         " const n = files.length; files.forEach(f => f.close()); "
+                         "n + ' ' + !!std.open('/etc/hostname', 'r')")
     assert got.startswith("'10") and got.endswith(" true'") and int(got[1:-6]) < 1024
 
 
@@ -94,7 +99,8 @@ def test_recursive_readdir_is_breadth_first_and_deep_trees_work(sandbox):
     sandbox.fs.mkdir(deep, parents=True)
     got = value(sandbox, "fs.mkdirSync('/tmp/r/a/b', {recursive: true}); fs.mkdirSync('/tmp/r/c');"
                          "for (const f of ['a/x', 'a/b/y', 'c/z', 'w']) fs.writeFileSync('/tmp/r/' + f, '');"
-                         "fs.readdirSync('/tmp/r', {recursive: true}).join() + ' ' + fs.readdirSync('/tmp/d', {recursive: true}).length")
+                         "fs.readdirSync('/tmp/r', {recursive: true}).join() + ' ' + fs.readdirSync('/tmp/d', "
+                         "{recursive: true}).length")
     assert got == "'a,c,w,a/b,a/x,c/z,a/b/y 1500'"  # node's order
 
 

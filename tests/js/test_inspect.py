@@ -1,10 +1,11 @@
 """Cell values render like node's REPL (util.inspect): expected texts recorded from node."""
 import json
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+
+from prereqs import host_tool
 
 from .jshelp import run_js
 
@@ -18,7 +19,7 @@ def test_value_matches_node(shared_sandbox, case):
     assert r.value == case["node"]
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+@host_tool("node")
 def test_recorded_cases_still_match_the_installed_node():
     program = ("const util = require('util'); const exprs = " + json.dumps([c["expr"] for c in CASES]) +
                "; console.log(JSON.stringify(exprs.map(e => util.inspect(eval('(' + e + ')')))))")

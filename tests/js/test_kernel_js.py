@@ -1,48 +1,8 @@
 """%%js through the real kernel (jupyter_client): what only the kernel path can show."""
 import time
-from queue import Empty
 
-import pytest
-from jupyter_client.manager import start_new_kernel
-
+from kernelclient import collect, execute, shell_reply, stream_contains, stream_text, wait_for_message
 from sandbox_kernel.kernel.vfs_client import VfsClient
-
-
-@pytest.fixture(scope="module")
-def kernel(jupyter_kernels):
-    km, kc = start_new_kernel(kernel_name="sandbox", startup_timeout=60)
-    try:
-        yield km, kc
-    finally:
-        kc.stop_channels()
-        km.shutdown_kernel(now=True)
-
-
-def execute(kc, code, timeout=30):
-    """(reply content, [(arrival time, iopub message)]) of one cell."""
-    msg_id = kc.execute(code)
-    messages = []
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            msg = kc.get_iopub_msg(timeout=max(0.01, deadline - time.monotonic()))
-        except Empty:
-            raise AssertionError(f"no idle within {timeout} s")
-        if msg["parent_header"].get("msg_id") != msg_id:
-            continue
-        if msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
-            break
-        if msg["msg_type"] not in ("status", "execute_input"):
-            messages.append((time.monotonic(), msg))
-    while True:
-        reply = kc.get_shell_msg(timeout=timeout)
-        if reply["parent_header"].get("msg_id") == msg_id:
-            return reply["content"], messages
-
-
-def streamed(messages, name="stdout"):
-    return "".join(m["content"]["text"] for _, m in messages
-                   if m["msg_type"] == "stream" and m["content"]["name"] == name)
 
 
 def test_persistence_value_and_streaming(kernel):
@@ -50,26 +10,19 @@ def test_persistence_value_and_streaming(kernel):
     reply, _ = execute(kc, "%%js\nlet n = 40")
     assert reply["status"] == "ok"
     reply, messages = execute(kc, "%%js\nn + 2")
-    results = [m for _, m in messages if m["msg_type"] == "execute_result"]
+    results = [m for m in messages if m["msg_type"] == "execute_result"]
     assert results and results[0]["content"]["data"]["text/plain"] == "42"
     # streamed while the cell runs: the cell goes on only once the client has seen 'early'
     with VfsClient(kc) as vfs:
         msg_id = kc.execute("%%js\nconsole.log('early');\n"
-                            "while (!fs.existsSync('/workspace/saw-early')) await new Promise(r => setTimeout(r, 10));\n"
+                            "while (!fs.existsSync('/workspace/saw-early')) "
+                            "await new Promise(r => setTimeout(r, 10));\n"
                             "console.log('late')")
         try:
-            wait_for_output(kc, msg_id, "early", timeout=20)
+            wait_for_message(kc, msg_id, stream_contains("early"), timeout=20)
         finally:
             vfs.write_text("/workspace/saw-early", "")
-        seen = ""
-        while True:
-            msg = kc.get_iopub_msg(timeout=30)
-            if msg["parent_header"].get("msg_id") != msg_id:
-                continue
-            if msg["msg_type"] == "stream":
-                seen += msg["content"]["text"]
-            if msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
-                break
+        seen = stream_text(collect(kc, msg_id))
     assert seen == "late\n"
 
 
@@ -77,43 +30,31 @@ def test_error_reply_and_display(kernel):
     _, kc = kernel
     reply, messages = execute(kc, "%%js\nfunction f() {\n  nope()\n}\nf()")
     assert reply["status"] == "error" and reply["ename"] == "ReferenceError"
-    errors = [m for _, m in messages if m["msg_type"] == "error"]
+    errors = [m for m in messages if m["msg_type"] == "error"]
     assert len(errors) == 1 and any(":3:" in line for line in errors[0]["content"]["traceback"])
     reply, messages = execute(kc, "%%js\ndisplay.html('<b>b</b>')")
-    shown = [m for _, m in messages if m["msg_type"] == "display_data"]
+    shown = [m for m in messages if m["msg_type"] == "display_data"]
     assert reply["status"] == "ok" and shown and shown[0]["content"]["data"]["text/html"] == "<b>b</b>"
-
-
-def wait_for_output(kc, msg_id, text, timeout=30):
-    """Read iopub until the cell ``msg_id`` has printed ``text``."""
-    seen, deadline = "", time.monotonic() + timeout
-    while text not in seen:
-        msg = kc.get_iopub_msg(timeout=max(0.01, deadline - time.monotonic()))
-        if msg["parent_header"].get("msg_id") == msg_id and msg["msg_type"] == "stream":
-            seen += msg["content"]["text"]
 
 
 def test_interrupt_stops_a_busy_loop_and_keeps_state(kernel):
     km, kc = kernel
     execute(kc, "%%js\nlet kept = 'yes'")
     msg_id = kc.execute("%%js\nconsole.log('looping'); while (true) {}", stop_on_error=False)
-    wait_for_output(kc, msg_id, "looping")  # the loop runs: the interrupt cannot come too early
+    wait_for_message(kc, msg_id, stream_contains("looping"))  # the loop runs: the interrupt cannot come too early
     km.interrupt_kernel()
-    deadline = time.monotonic() + 15
-    while True:
-        reply = kc.get_shell_msg(timeout=max(0.01, deadline - time.monotonic()))
-        if reply["parent_header"].get("msg_id") == msg_id:
-            break
+    reply = shell_reply(kc, msg_id, timeout=15)
     assert reply["content"]["status"] == "error"
     reply, messages = execute(kc, "%%js\nkept")
-    assert [m for _, m in messages if m["msg_type"] == "execute_result"][0]["content"]["data"]["text/plain"] == "'yes'"
+    assert [m for m in messages if m["msg_type"] == "execute_result"][0]["content"]["data"]["text/plain"] == "'yes'"
 
 
 def test_js_in_a_shell_pipeline(kernel):
     _, kc = kernel
-    reply, messages = execute(kc, "printf '%s\\n' 3 1 2 | js -e \"require('fs').readFileSync(0, 'utf8').trim().split('\\n').forEach(x => console.log(x * 10))\" | sort -n")
-    assert reply["status"] == "ok", streamed(messages, "stderr")
-    assert streamed(messages) == "10\n20\n30\n"
+    reply, messages = execute(kc, "printf '%s\\n' 3 1 2 | js -e \"require('fs').readFileSync(0, "
+                                  "'utf8').trim().split('\\n').forEach(x => console.log(x * 10))\" | sort -n")
+    assert reply["status"] == "ok", stream_text(messages, "stderr")
+    assert stream_text(messages) == "10\n20\n30\n"
 
 
 def test_files_written_by_js_reach_watchers_while_the_cell_runs(kernel):
@@ -134,9 +75,6 @@ def test_files_written_by_js_reach_watchers_while_the_cell_runs(kernel):
             vfs.poll_events(0.1)
         seen = {c["path"] for c in changes}
         vfs.write_text("/workspace/seen", "")  # ends the cell either way
-        while True:
-            reply = kc.get_shell_msg(timeout=30)
-            if reply["parent_header"].get("msg_id") == msg_id:
-                break
+        reply = shell_reply(kc, msg_id)
     assert wanted <= seen, changes
     assert reply["content"]["status"] == "ok"

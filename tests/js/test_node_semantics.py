@@ -61,11 +61,13 @@ def test_a_rejection_left_by_a_failed_cell_can_be_handled_later(sandbox):
 
 
 def test_unhandled_rejection_listeners_take_the_rejection(sandbox):
-    r = run_js(sandbox, "process.on('unhandledRejection', (reason, p) => console.log('listener', reason, p instanceof Promise));"
+    r = run_js(sandbox, "process.on('unhandledRejection', (reason, p) => console.log('listener', reason, "
+                        "p instanceof Promise));"
                         "Promise.reject(7); 'ok'")
     assert (r.status, r.value, r.out.text) == (0, "'ok'", "listener 7 true\n")
     r = run_js(sandbox, "process.removeAllListeners('unhandledRejection');"
-                        "process.on('unhandledRejection', () => { throw new Error('from the listener') }); Promise.reject(8); 0")
+                        "process.on('unhandledRejection', () => { throw new Error('from the listener') }); "
+                        "Promise.reject(8); 0")
     assert (r.status, r.error.evalue) == (1, "from the listener")
     run_js(sandbox, "process.removeAllListeners('unhandledRejection')")
     assert run_js(sandbox, "Promise.reject(9); 0").status == 1

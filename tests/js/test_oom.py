@@ -28,7 +28,8 @@ BOMBS = {
     "awaited async": "await (async () => { const a = []; while (true) a.push({}) })()",
     "unhandled async": "(async () => { const a = []; while (true) a.push({}) })(); 'started'",
     "timer": "let th = []; setInterval(() => th.push(new Array(1e4).fill(1)), 0)",
-    "promise chain": "let chain = []; function spin() { chain.push({a: [1, 2]}); return Promise.resolve().then(spin) } spin()",
+    "promise chain": "let chain = []; function spin() { chain.push({a: [1, 2]}); "
+                     "return Promise.resolve().then(spin) } spin()",
 }
 
 

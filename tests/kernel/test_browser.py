@@ -38,8 +38,10 @@ def lab(tmp_path_factory, jupyter_kernels):
 PAYLOADS = r"""display --html '<img src=x onerror="window.__pwned=1">'
 printf 'window.__pwned = 2;\n' > evil.js; display -t application/javascript evil.js 2>/dev/null; display evil.js
 display --markdown 'm <img src=y onerror="window.__pwned=3"> [click](javascript:window.__pwned=4)'
-display --svg '<svg xmlns="http://www.w3.org/2000/svg" onload="window.__pwned=5"><script>window.__pwned=6</script><circle r="4"/></svg>'
-display --html '<a href="javascript:window.__pwned=7" id="jslink">link</a><iframe srcdoc="<script>parent.__pwned=8</script>"></iframe>'
+display --svg '<svg xmlns="http://www.w3.org/2000/svg" onload="window.__pwned=5">
+<script>window.__pwned=6</script><circle r="4"/></svg>'
+display --html '<a href="javascript:window.__pwned=7" id="jslink">link</a>
+<iframe srcdoc="<script>parent.__pwned=8</script>"></iframe>'
 display --html '<b class="benign">bold and safe</b><table><tr><td>cell</td></tr></table>'
 display --markdown '**strong markdown**'
 """

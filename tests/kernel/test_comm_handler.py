@@ -253,7 +253,8 @@ def test_replies_of_a_base64_comm_carry_no_buffers(handler):
 
 
 json_values = hs.recursive(hs.none() | hs.booleans() | hs.integers() | hs.text(max_size=20),
-                           lambda inner: hs.lists(inner, max_size=3) | hs.dictionaries(hs.text(max_size=8), inner, max_size=3),
+                           lambda inner: (hs.lists(inner, max_size=3)
+                                          | hs.dictionaries(hs.text(max_size=8), inner, max_size=3)),
                            max_leaves=8)
 
 

@@ -28,7 +28,8 @@ def lab(tmp_path_factory, jupyter_data_dir):
     nb = nbformat.v4.new_notebook(cells=[
         nbformat.v4.new_code_cell("for i in 1 2 3; do echo tick $i; sleep 0.2; done; echo hi > /workspace/a.txt"),
         nbformat.v4.new_code_cell("echo started; sleep 100"),
-        nbformat.v4.new_code_cell("cat /workspace/a.txt; echo; wc -c < /workspace/big.bin; sha256sum /workspace/big.bin"),
+        nbformat.v4.new_code_cell("cat /workspace/a.txt; echo; wc -c < /workspace/big.bin; "
+                                  "sha256sum /workspace/big.bin"),
     ])
     nb.metadata["kernelspec"] = {"name": "sandbox", "display_name": "Sandbox", "language": "bash"}
     nbformat.write(nb, root / "gateway.ipynb")
@@ -120,7 +121,8 @@ def test_gateway_rest_and_websocket(gateway):
     streamed output, an interrupt by REST, and the VFS comm in both encodings."""
     kernel = gateway
     msg_id = kernel.execute("for i in 1 2 3; do echo tick $i; sleep 0.2; done")
-    reply, before = kernel.wait_for(lambda m: m["msg_type"] == "execute_reply" and m["parent_header"]["msg_id"] == msg_id)
+    reply, before = kernel.wait_for(
+        lambda m: m["msg_type"] == "execute_reply" and m["parent_header"]["msg_id"] == msg_id)
     ticks = [m["content"]["text"] for m in before if m["msg_type"] == "stream"]
     assert reply["content"]["status"] == "ok" and "".join(ticks) == "tick 1\ntick 2\ntick 3\n"
     assert len(ticks) >= 2, "the output arrived in one piece, not streamed"

@@ -35,7 +35,8 @@ def test_install_into_prefix(tmp_path):
     assert spec["argv"][0] == sys.executable and spec["display_name"] == "My Sandbox"
     assert (target / "logo-64x64.png").exists() and not (target / "make_logos.py").exists()
     # installing again replaces it
-    assert run_cli("install", "--prefix", str(tmp_path), "--name", "sbx-test", "--interrupt-mode", "signal").returncode == 0
+    assert run_cli("install", "--prefix", str(tmp_path), "--name", "sbx-test",
+                   "--interrupt-mode", "signal").returncode == 0
     assert json.loads((target / "kernel.json").read_text())["interrupt_mode"] == "signal"
 
 

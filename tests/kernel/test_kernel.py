@@ -66,7 +66,8 @@ def test_history_lists_the_cells_run(kc):
     run_ok(kc, "for f in a b; do\n  echo $f\ndone")
     listed = run_ok(kc, "history")
     lines = [line.split(None, 1)[1] for line in listed.splitlines()]
-    assert lines == ["echo one-$((1 + 1))", "for f in a b; do   echo $f; done", "history"]  # as bash -i lists them, listed
+    # as bash -i lists them, listed
+    assert lines == ["echo one-$((1 + 1))", "for f in a b; do   echo $f; done", "history"]
 
 
 def test_output_streams_while_the_cell_runs(kc):
@@ -298,7 +299,8 @@ def test_display_command(kc):
     reply, messages = execute(kc, "display --id p --markdown 'one'\ndisplay --id p --update --markdown 'two'")
     kinds = [(m["msg_type"], m["content"]["transient"]["display_id"], m["content"]["data"]["text/html"])
              for m in messages if "display" in m["msg_type"]]
-    assert kinds == [("display_data", "sandbox-p", "<p>one</p>\n"), ("update_display_data", "sandbox-p", "<p>two</p>\n")]
+    assert kinds == \
+        [("display_data", "sandbox-p", "<p>one</p>\n"), ("update_display_data", "sandbox-p", "<p>two</p>\n")]
     reply, messages = execute(kc, "display nothing-here.png")
     assert reply["status"] == "error"
     assert "display: nothing-here.png: No such file or directory" in stream_text(messages, "stderr")
@@ -372,7 +374,8 @@ def test_history(kc):
 def test_vfs_comm_is_served(kc):
     comm_id = uuid.uuid4().hex
     kc.shell_channel.send(kc.session.msg("comm_open", {"comm_id": comm_id, "target_name": "sandbox.vfs", "data": {}}))
-    kc.shell_channel.send(kc.session.msg("comm_msg", {"comm_id": comm_id, "data": {"id": 1, "op": "list", "path": "/"}}))
+    kc.shell_channel.send(kc.session.msg("comm_msg", {"comm_id": comm_id,
+                                                      "data": {"id": 1, "op": "list", "path": "/"}}))
     replies = []
     deadline = time.monotonic() + 10
     while len(replies) < 2 and time.monotonic() < deadline:

@@ -7,6 +7,7 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -23,6 +24,9 @@ from sandbox_kernel.vm.machine import qemu_available
 ROOT = Path(__file__).resolve().parents[2]
 LABEXTENSION = ROOT / "sandbox_kernel" / "kernel" / "labextension"
 LABEXTENSION_NAME = "sandbox-kernel-labextension"
+
+sys.path.insert(0, str(ROOT / "labextension"))
+from source_hash import BUNDLE_NAME, SOURCES_NAME, bundle_hash, read_record, source_hash  # noqa: E402
 
 
 # ----------------------------------------------------------------------------- packaging
@@ -42,12 +46,24 @@ def test_built_assets_are_complete_and_small():
 
 def test_committed_bundle_is_built_from_the_sources():
     """The build is deterministic (same sources, same hashed file names); `make labextension`
-    records the hash of the sources it built from."""
-    sys.path.insert(0, str(ROOT / "labextension"))
-    from source_hash import source_hash
+    records the hash of the sources it built from and of the bundle it built."""
+    recorded = read_record((LABEXTENSION / "source.sha256").read_text())
+    assert recorded.keys() == {SOURCES_NAME, BUNDLE_NAME}, recorded
+    assert recorded[SOURCES_NAME] == source_hash(), "labextension/ changed without a rebuild: run `make labextension`"
+    assert recorded[BUNDLE_NAME] == bundle_hash(), \
+        "the committed bundle is not the one `make labextension` built: rebuild it rather than edit it"
 
-    recorded = (LABEXTENSION / "source.sha256").read_text().strip()
-    assert recorded == source_hash(), "labextension/ changed without a rebuild: run `make labextension`"
+
+def test_a_hand_edit_of_the_bundle_is_caught(tmp_path):
+    bundle = tmp_path / "labextension"
+    shutil.copytree(LABEXTENSION, bundle)
+    assert bundle_hash(bundle) == bundle_hash()
+    script = next((bundle / "static").glob("remoteEntry.*.js"))
+    script.write_bytes(script.read_bytes() + b"\n// edited by hand\n")
+    assert bundle_hash(bundle) != read_record((LABEXTENSION / "source.sha256").read_text())[BUNDLE_NAME]
+    (bundle / "static" / "extra.js").write_text("")
+    script.write_bytes((LABEXTENSION / "static" / script.name).read_bytes())
+    assert bundle_hash(bundle) != bundle_hash()  # an added file counts too
 
 
 def test_wheel_data_files_cover_the_built_assets():
@@ -60,7 +76,7 @@ def test_wheel_data_files_cover_the_built_assets():
             for path in ROOT.glob(pattern):
                 shipped.add((dest, path.name))
     for path in LABEXTENSION.rglob("*"):
-        if path.is_file():
+        if path.is_file() and path.name != "source.sha256":  # a check of the repository, not shipped
             dest = target if path.parent == LABEXTENSION else f"{target}/{path.parent.relative_to(LABEXTENSION)}"
             assert (dest, path.name) in shipped, f"{path} is not mapped into the wheel's data-files"
 

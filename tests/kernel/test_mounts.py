@@ -77,7 +77,8 @@ def test_overlapping_mounts_are_refused():
 def test_read_only_mount(host):
     top, _ = host
     sb, _ = mounted(top)
-    out, err, status = sh(sb, "cat /workspace/data/a.csv /workspace/data/sub/b.txt; ls -l /workspace/data/run.sh | cut -c1-10;"
+    out, err, status = sh(sb, "cat /workspace/data/a.csv /workspace/data/sub/b.txt; "
+                              "ls -l /workspace/data/run.sh | cut -c1-10;"
                               " echo new > /workspace/data/a.csv; echo status=$?")
     assert out == "x,y\n1,2\nbee\n-r-xr-xr-x\nstatus=1\n" and "Permission denied" in err
     assert (top / "a.csv").read_text() == "x,y\n1,2\n"
@@ -133,16 +134,20 @@ def test_kernel_mount_and_the_papermill_recipe(jupyter_kernels, tmp_path):
     work.mkdir()
     (work / "input.csv").write_text("fruit,qty\napple,3\npear,4\n")
     with start_kernel("sandbox-here", cwd=str(work)) as (_, kc):
-        reply, messages = execute(kc, "cd /workspace/here && awk -F, 'NR>1{s+=$2} END{print s}' input.csv > total.txt; cat total.txt")
+        reply, messages = execute(kc, "cd /workspace/here && awk -F, 'NR>1{s+=$2} END{print s}' input.csv > total.txt; "
+                                      "cat total.txt")
         assert reply["status"] == "ok" and stream_text(messages) == "7\n"
         assert "mounted /workspace/here" in stream_text(messages, "stderr")
         assert (work / "total.txt").read_text() == "7\n"  # written back after the cell
-        assert run_ok(kc, "%%js\nconsole.log(fs.readFileSync('/workspace/here/input.csv', 'utf8').split('\\n')[1])") == "apple,3\n"
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("cd /workspace/here && wc -l < input.csv > lines.txt")])
+        assert run_ok(kc, "%%js\nconsole.log(fs.readFileSync('/workspace/here/input.csv', "
+                          "'utf8').split('\\n')[1])") == "apple,3\n"
+    nb = nbformat.v4.new_notebook(
+        cells=[nbformat.v4.new_code_cell("cd /workspace/here && wc -l < input.csv > lines.txt")])
     nb.metadata["kernelspec"] = {"name": "sandbox-here", "display_name": "Sandbox", "language": "bash"}
     nbformat.write(nb, tmp_path / "in.ipynb")
     done = subprocess.run([sys.executable, "-m", "papermill", "-k", "sandbox-here", str(tmp_path / "in.ipynb"),
-                           str(tmp_path / "out.ipynb"), "--cwd", str(work)], capture_output=True, text=True, timeout=180)
+                           str(tmp_path / "out.ipynb"), "--cwd", str(work)], capture_output=True, text=True,
+                           timeout=180)
     assert done.returncode == 0, done.stderr[-2000:]
     assert (work / "lines.txt").read_text() == "3\n"
     assert json.loads((tmp_path / "out.ipynb").read_text())["cells"][0]["outputs"] is not None

@@ -1,5 +1,8 @@
 """A shell lesson as written, through jupyter_client: ls in columns at the notebook, clear as
 clear_output, man pages, and nano/edit/vi opening files in the frontend's editor."""
+import os
+import shlex
+import subprocess
 import time
 
 import pytest
@@ -25,6 +28,60 @@ def test_ls_writes_columns_to_the_notebook_and_lines_to_pipes(kc):
     in_function = run_ok(kc, "f() { ls; }; f")
     assert in_function == out
     run_ok(kc, "cd /workspace")
+
+
+#: a lesson's folder with every kind -F marks: directories /, executables *, symlinks @
+CLASSIFIED = {"dirs": ["data", "results", "my dir"], "exec": ["run.sh", "count"],
+              "links": {"latest": "results", "dangling": "gone"},
+              "files": [f"notes{i:02d}.txt" for i in range(20)] + ["a b.txt"]}
+
+
+@pytest.fixture
+def classified(tmp_path):
+    """The same folder on the host."""
+    for name in CLASSIFIED["dirs"]:
+        (tmp_path / name).mkdir()
+    for name in CLASSIFIED["exec"] + CLASSIFIED["files"]:
+        (tmp_path / name).write_text("")
+    for name in CLASSIFIED["exec"]:
+        (tmp_path / name).chmod(0o755)
+    for name, target in CLASSIFIED["links"].items():
+        (tmp_path / name).symlink_to(target)
+    return tmp_path
+
+
+def host_ls(folder, width: int) -> str:
+    """GNU ls -F on a terminal of ``width`` columns (-C, shell-escape quoting) in ``folder``."""
+    return subprocess.run(["ls", "-F", "-C", "--quoting-style=shell-escape", "-w", str(width)], cwd=folder,
+                          check=True, capture_output=True, text=True,
+                          env={"LC_ALL": "C", "PATH": os.environ["PATH"]}).stdout
+
+
+def test_ls_F_writes_columns_to_the_notebook_like_gnu_ls_on_a_terminal(kc, classified):
+    quoted = " ".join(shlex.quote(n) for n in CLASSIFIED["dirs"])
+    files = " ".join(shlex.quote(n) for n in CLASSIFIED["exec"] + CLASSIFIED["files"])
+    links = "; ".join(f"ln -s {t} {n}" for n, t in CLASSIFIED["links"].items())
+    run_ok(kc, f"mkdir -p /tmp/classified && cd /tmp/classified && mkdir {quoted} && touch {files}\n"
+               f"chmod +x {' '.join(CLASSIFIED['exec'])}; {links}")
+    try:
+        out = run_ok(kc, "ls -F")
+        assert 1 < len(out.splitlines()) < 10  # columns, not one name per line
+        assert out == host_ls(classified, 80)
+        narrow = run_ok(kc, "COLUMNS=50 ls -F")
+        assert len(narrow.splitlines()) > len(out.splitlines()) and narrow == host_ls(classified, 50)
+        # piped: one per line, still classified
+        assert run_ok(kc, "ls -F | head -4") == "a b.txt\ncount*\ndangling@\ndata/\n"
+    finally:
+        run_ok(kc, "cd /workspace")
+
+
+def test_command_not_found_hints_in_the_notebook(kc):
+    reply, messages = execute(kc, "python3 --version")
+    assert (reply["status"], reply["ename"], reply["evalue"]) == ("error", "ExitStatus", "127")
+    err = stream_text(messages, "stderr")
+    assert "python3: command not found (python3 runs in the notebook's microVM: a %%vm cell" in err, err
+    reply, messages = execute(kc, "pip install numpy")
+    assert "pip is not installed here; %%vm cells have python3" in stream_text(messages, "stderr")
 
 
 def test_clear_clears_the_cell_output(kc):

@@ -90,7 +90,8 @@ def test_history_lists_earlier_cells():
         return outs
     outs = asyncio.run(main())
     assert outs[2] == "    1  x=1\n    2  echo $x\n    3  for i in 1 2; do   echo $i; done\n    4  history\n"
-    assert outs[3] == "    5  history 1; history -d 1; history 2\n    3  history\n    4  history 1; history -d 1; history 2\n"
+    assert outs[3] == \
+        "    5  history 1; history -d 1; history 2\n    3  history\n    4  history 1; history -d 1; history 2\n"
     assert outs[4].startswith("echo $x\nfor i in 1 2; do   echo $i; done\nhistory\n")
     # after -c the numbers start again; -r appends the file's five lines to this cell's entry
     assert outs[5] == "    6  history -w h.txt; history -c; history; cat h.txt\n"
@@ -262,7 +263,8 @@ def test_unterminated_heredoc_warns():
 
 
 def test_return_trap_and_exit_trap_status():
-    out, err, status = run_script("f() { trap 'echo returned' RETURN; echo body; }; f; trap 'echo bye $?' EXIT; (exit 4)")
+    out, err, status = run_script("f() { trap 'echo returned' RETURN; echo body; }; f; trap 'echo bye $?' EXIT; "
+                                  "(exit 4)")
     assert out == b"body\nreturned\nbye 4\n" and status == 4
 
 

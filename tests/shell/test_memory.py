@@ -47,7 +47,8 @@ def test_freed_values_are_given_back(code):
 
 def test_values_held_together_count():
     for code in ('a=("x$big" "y$big" "z$big")', 's="x$big"; t="y$big"; u="z$big"',
-                 'declare -A m=([a]="x$big" [b]="y$big" [c]="z$big")', 'f() { local s="x$big" t="y$big" u="z$big"; }; f',
+                 'declare -A m=([a]="x$big" [b]="y$big" [c]="z$big")',
+                 'f() { local s="x$big" t="y$big" u="z$big"; }; f',
                  # a subshell's copy of $1 ... is still the parent's
                  'set -- "x$big" "y$big"; ( set -- a; s="z$big" )'):
         out, err, status = run(code + "; echo ok")

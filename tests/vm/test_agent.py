@@ -36,7 +36,8 @@ def test_file_requests(guest_image):
         await client.mkdir("/tmp/a/b", parents=True)
         await client.write_file("/tmp/a/b/f", b"x" * (3 * P.CHUNK + 5), mode=0o600, mtime_ns=1_600_000_000_123_456_789)
         st = await client.stat("/tmp/a/b/f")
-        assert st == {"type": "file", "mode": 0o600, "size": 3 * P.CHUNK + 5, "mtime_ns": 1_600_000_000_123_456_789, "target": None}
+        assert st == {"type": "file", "mode": 0o600, "size": 3 * P.CHUNK + 5, "mtime_ns": 1_600_000_000_123_456_789,
+                      "target": None}
         assert await client.read_file("/tmp/a/b/f") == b"x" * (3 * P.CHUNK + 5)
         assert await client.read_chunk("/tmp/a/b/f", 3 * P.CHUNK, 100) == b"xxxxx"
         names = {e["name"]: e["type"] for e in await client.list("/tmp/a", recursive=True)}

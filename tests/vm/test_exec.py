@@ -86,7 +86,8 @@ def test_output_limit(guest_image):
 
 def test_network_is_absent(guest_image):
     async def body(sb):
-        run = await run_cell(sb, "ls /sys/class/net; python3 -c \"import socket; socket.create_connection(('1.1.1.1', 80), timeout=2)\"")
+        run = await run_cell(sb, "ls /sys/class/net; python3 -c \"import socket; "
+                                 "socket.create_connection(('1.1.1.1', 80), timeout=2)\"")
         assert run.out.text.split() == ["lo"]
         assert run.status != 0
         assert "unreachable" in run.err.text.lower() or "timed out" in run.err.text.lower()

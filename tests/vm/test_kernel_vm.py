@@ -8,9 +8,8 @@ import time
 from pathlib import Path
 
 import pytest
-from jupyter_client.manager import start_new_kernel
 
-from sandbox_kernel.kernel.install import install
+from kernelclient import collect, start_kernel
 
 pytestmark = [pytest.mark.vm, pytest.mark.slow]
 
@@ -38,31 +37,16 @@ def _alive(pid: int) -> bool:
 
 
 def _iopub_text(kc, msg_id, timeout=120):
-    out = []
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        msg = kc.get_iopub_msg(timeout=timeout)
-        if msg["parent_header"].get("msg_id") != msg_id:
-            continue
-        if msg["msg_type"] == "stream":
-            out.append((msg["content"]["name"], msg["content"]["text"]))
-        if msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
-            return out
-    raise AssertionError("no idle status")
+    """(stream name, text) of a cell's stream messages."""
+    return [(m["content"]["name"], m["content"]["text"]) for m in collect(kc, msg_id, timeout)
+            if m["msg_type"] == "stream"]
 
 
 @pytest.fixture
-def kernel(guest_image, tmp_path, monkeypatch):
-    """A sandbox kernel process (kernelspec in a private prefix) and its client."""
-    prefix = tmp_path / "prefix"
-    monkeypatch.setenv("JUPYTER_PATH", str(prefix / "share" / "jupyter"))
-    install("sandbox", prefix=str(prefix))
-    km, kc = start_new_kernel(kernel_name="sandbox", startup_timeout=60)
-    try:
-        yield km, kc
-    finally:
-        kc.stop_channels()
-        km.shutdown_kernel(now=True)
+def kernel(guest_image, jupyter_kernels):
+    """A kernel of its own per test: each test sees its first %%vm cell (and one kills it)."""
+    with start_kernel("sandbox") as pair:
+        yield pair
 
 
 def test_vm_cell_in_a_kernel_and_sigkill(kernel):
@@ -103,23 +87,10 @@ def test_vm_cell_reads_stdin_through_input_request(kernel):
     assert "".join(t for n, t in streams if n == "stdout") == "status 1\n"
 
 
-def _iopub_messages(kc, msg_id, timeout=120):
-    messages = []
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        msg = kc.get_iopub_msg(timeout=timeout)
-        if msg["parent_header"].get("msg_id") != msg_id:
-            continue
-        if msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
-            return messages
-        messages.append(msg)
-    raise AssertionError("no idle status")
-
-
 def test_vm_setup_shows_as_one_updated_output_and_cell_options(kernel):
     _, kc = kernel
     msg_id = kc.execute("%%vm --root\nid -u")
-    messages = _iopub_messages(kc, msg_id)
+    messages = collect(kc, msg_id, timeout=120)
     displays = [m for m in messages if m["msg_type"] in ("display_data", "update_display_data")]
     assert displays and displays[0]["msg_type"] == "display_data"
     assert all(m["msg_type"] == "update_display_data" for m in displays[1:])

@@ -90,7 +90,8 @@ def test_guest_cannot_reach_host_loopback(guest_image):
     """Red team, item 3: a cell widening the network is refused, and a name the admin allowed
     that resolves to loopback is refused by the proxy; the canary is never read."""
     sock, port = loopback_listener()
-    probe = (f"no_proxy= python3 -c \"import urllib.request as u; print(u.urlopen('http://localhost:{port}/c').read())\"; "
+    probe = (f"no_proxy= python3 -c \"import urllib.request as u; "
+             f"print(u.urlopen('http://localhost:{port}/c').read())\"; "
              f"echo status=$?")
 
     async def body(sb):

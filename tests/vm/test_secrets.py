@@ -11,8 +11,8 @@ import threading
 from pathlib import Path
 
 import pytest
-from jupyter_client.manager import start_new_kernel
 
+from kernelclient import execute, run_ok, start_kernel, stream_text
 from sandbox_kernel.kernel.install import install
 from sandbox_kernel.policy import Policy, Secret
 from tlshelpers import make_server_cert
@@ -89,7 +89,8 @@ def test_the_guest_never_sees_the_secret(guest_image, tmp_path):
     assert lines[0] == "placeholder True"
     https_head, http_head = seen
     assert f"Authorization: Bearer {VALUE}".encode() in https_head  # the secret's host got the value
-    assert VALUE.encode() not in http_head and b"Bearer sandbox-secret-TOKEN-" in http_head  # the other, the placeholder
+    # the other host: the placeholder
+    assert VALUE.encode() not in http_head and b"Bearer sandbox-secret-TOKEN-" in http_head
     assert "Bearer " + "*" * len(VALUE) in run.out.text  # the reflection came back masked
     assert look.out.text.split() == ["1", "found=1"], look.out.text  # nothing in the guest holds the value
     records = list(engine.egress.records)
@@ -136,21 +137,6 @@ def qemu_of(kernel_pid: int) -> list[Path]:
     return found
 
 
-def _collect(kc, msg_id, timeout=120) -> list[dict]:
-    messages = []
-    while True:
-        msg = kc.get_iopub_msg(timeout=timeout)
-        if msg["parent_header"].get("msg_id") != msg_id:
-            continue
-        messages.append(msg)
-        if msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
-            return messages
-
-
-def _stdout(messages: list[dict]) -> str:
-    return "".join(m["content"]["text"] for m in messages if m["msg_type"] == "stream" and m["content"]["name"] == "stdout")
-
-
 def test_secrets_from_a_notebook(guest_image, tmp_path, monkeypatch):
     """The admin's kernelspec names the secret; its value is in the kernel's environment only.
     From a notebook: the request gets it, %vm egress shows a table, and neither the outputs nor
@@ -168,27 +154,22 @@ def test_secrets_from_a_notebook(guest_image, tmp_path, monkeypatch):
     install("sandbox", prefix=str(prefix), policy_argv=[
         "--network", f"allow:127.0.0.1:{https_port},127.0.0.1:{http_port}",
         "--secret", f"TOKEN@127.0.0.1:{https_port}", "--egress-ca-file", cert])
-    km, kc = start_new_kernel(kernel_name="sandbox", startup_timeout=60)
     try:
-        kc.execute(f"cat > client.py <<'EOF'\n{GUEST_CLIENT}\nEOF")
-        msg_id = kc.execute(f"%%vm\nno_proxy= python3 client.py {https_port} {http_port}")
-        ran = _collect(kc, msg_id)
-        assert _stdout(ran).startswith("placeholder True\n"), ran
-        msg_id = kc.execute("%vm egress")
-        table = _collect(kc, msg_id)
-        [result] = [m["content"]["data"] for m in table if m["msg_type"] == "execute_result"]
-        assert "tls-terminated" in result["text/plain"] and "<table>" in result["text/html"]
-        msg_id = kc.execute("%vm status")
-        status = _collect(kc, msg_id)
-        assert "secret TOKEN: for 127.0.0.1:" in _stdout(status)
-        [qemu] = qemu_of(km.provisioner.process.pid)
-        assert VALUE.encode() not in (qemu / "environ").read_bytes()
-        assert f"Bearer {VALUE}".encode() in seen[0] and VALUE.encode() not in seen[1]
-        for messages in (ran, table, status):
-            assert VALUE not in json.dumps([m["content"] for m in messages])
+        with start_kernel("sandbox") as (km, kc):
+            run_ok(kc, f"cat > client.py <<'EOF'\n{GUEST_CLIENT}\nEOF")
+            _, ran = execute(kc, f"%%vm\nno_proxy= python3 client.py {https_port} {http_port}", timeout=120)
+            assert stream_text(ran).startswith("placeholder True\n"), ran
+            _, table = execute(kc, "%vm egress", timeout=120)
+            [result] = [m["content"]["data"] for m in table if m["msg_type"] == "execute_result"]
+            assert "tls-terminated" in result["text/plain"] and "<table>" in result["text/html"]
+            _, status = execute(kc, "%vm status", timeout=120)
+            assert "secret TOKEN: for 127.0.0.1:" in stream_text(status)
+            [qemu] = qemu_of(km.provisioner.process.pid)
+            assert VALUE.encode() not in (qemu / "environ").read_bytes()
+            assert f"Bearer {VALUE}".encode() in seen[0] and VALUE.encode() not in seen[1]
+            for messages in (ran, table, status):
+                assert VALUE not in json.dumps([m["content"] for m in messages])
     finally:
-        kc.stop_channels()
-        km.shutdown_kernel(now=True)
         for server in servers:
             loop.call_soon_threadsafe(server.close)
         loop.call_soon_threadsafe(loop.stop)

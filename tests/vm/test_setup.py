@@ -97,7 +97,8 @@ def test_setup_progress_is_one_display_updated_in_place():
     engine, _ = _engine_with_fake_start([("building the guest image from Debian packages (first use, ~10-60 s)", 2.3),
                                          ("guest/build: built", 0.0), ("vm: ready in 2.30 s", 0.0)])
     displays = Displays()
-    result = asyncio.run(engine.prepare("true", Streams(Recorder(), Recorder(), CancelToken(), display=displays), Limits()))
+    result = asyncio.run(engine.prepare("true", Streams(Recorder(), Recorder(), CancelToken(), display=displays),
+                                        Limits()))
     assert result is None
     texts = [text for text, _, _ in displays.calls]
     assert len({display_id for _, display_id, _ in displays.calls}) == 1

@@ -26,7 +26,8 @@ async def _vm_command(sb, args):
 def test_cells_run_as_user_unless_they_ask_for_root(guest_image):
     async def body(sb):
         run = await run_cell(sb, WHO + "; stat -c '%U %a' /workspace /home/user; "
-                                       "touch /etc/x 2>/dev/null || echo denied; cat /root/.x 2>/dev/null || echo private")
+                                       "touch /etc/x 2>/dev/null || echo denied; "
+                                       "cat /root/.x 2>/dev/null || echo private")
         assert run.status == 0, run.err.text
         assert run.out.text.splitlines() == ["1000", "user", "/home/user user", "user 755", "user 755",
                                              "denied", "private"]

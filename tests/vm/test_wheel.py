@@ -16,8 +16,8 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from jupyter_client.manager import start_new_kernel
 
+from kernelclient import execute, start_kernel
 from sandbox_kernel.vm.guest import build
 
 pytestmark = [pytest.mark.vm, pytest.mark.slow]
@@ -86,22 +86,9 @@ def test_vm_cell_from_a_wheel_install(guest_image, tmp_path, monkeypatch):
     monkeypatch.setenv("JUPYTER_PATH", str(prefix / "share" / "jupyter"))  # where jupyter_client finds it
 
     started = time.monotonic()
-    km, kc = start_new_kernel(kernel_name="sandbox", startup_timeout=60, cwd=str(outside), env=env)
-    try:
-        msg_id = kc.execute("%%vm\necho hi > from-vm.txt; id -un; python3 -c 'print(6*7)'")
-        streams = []
-        while True:
-            msg = kc.get_iopub_msg(timeout=120)
-            if msg["parent_header"].get("msg_id") != msg_id:
-                continue
-            if msg["msg_type"] == "stream":
-                streams.append((msg["content"]["name"], msg["content"]["text"]))
-            if msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
-                break
-        reply = kc.get_shell_msg(timeout=30)["content"]
-    finally:
-        kc.stop_channels()
-        km.shutdown_kernel(now=True)
+    with start_kernel("sandbox", cwd=str(outside), env=env) as (_, kc):
+        reply, messages = execute(kc, "%%vm\necho hi > from-vm.txt; id -un; python3 -c 'print(6*7)'", timeout=120)
+    streams = [(m["content"]["name"], m["content"]["text"]) for m in messages if m["msg_type"] == "stream"]
     timings["kernel and cell"] = time.monotonic() - started
     print("timings: " + ", ".join(f"{k} {v:.1f} s" for k, v in timings.items()))
     assert reply["status"] == "ok", streams

@@ -490,7 +490,8 @@ class Compiler:
             if n not in (3, 4):
                 raise CompileError(f"{n} is invalid as number of arguments for gensub", "error")
             target = self.str_(args[3]) if n == 4 else "R.field0()"
-            return f"gensub({self.regex_operand(args[0])}, {self.str_(args[1])}, {self.expr(args[2])[0]}, {target})", "str"
+            regex, replacement, how = self.regex_operand(args[0]), self.str_(args[1]), self.expr(args[2])[0]
+            return f"gensub({regex}, {replacement}, {how}, {target})", "str"
         if name == "match":
             if n != 2:
                 raise CompileError(f"{n} is invalid as number of arguments for match", "error")
@@ -729,7 +730,8 @@ class Compiler:
             if pattern2 is not None:
                 idx = self.ranges
                 self.ranges += 1
-                rule_lines.append(f"    if R.in_range({idx}, lambda: {self.cond(pattern)}, lambda: {self.cond(pattern2)}):")
+                start, stop = self.cond(pattern), self.cond(pattern2)
+                rule_lines.append(f"    if R.in_range({idx}, lambda: {start}, lambda: {stop}):")
             elif pattern is not None:
                 rule_lines.append(f"    if {self.cond(pattern)}:")
             else:

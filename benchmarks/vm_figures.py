@@ -1,4 +1,5 @@
-"""VM performance numbers: ``python -m sandbox_kernel.vm.bench`` (prints one line per figure).
+"""VM performance numbers at the agent level: ``python -m benchmarks.vm_figures`` (prints one line
+per figure; `make bench`'s vm group measures the same through cells).
 
 First use in a fresh kernel via resume and via full boot, warm exec round trip (`true`),
 upload/download throughput, idle memory; each with the accelerator used.
@@ -11,8 +12,8 @@ import statistics
 import sys
 import time
 
-from ..sandbox import Sandbox
-from .machine import Machine, MachineConfig, qemu_available
+from sandbox_kernel.sandbox import Sandbox
+from sandbox_kernel.vm.machine import Machine, MachineConfig, qemu_available
 
 
 async def _first_use() -> tuple[float, str, str]:
@@ -29,7 +30,7 @@ async def _first_use() -> tuple[float, str, str]:
 
 async def _full_boot() -> tuple[float, str]:
     """Boot the same machine without the saved state."""
-    from .accel import choose_accelerator
+    from sandbox_kernel.vm.accel import choose_accelerator
 
     image = await _image()
     config = MachineConfig()
@@ -44,7 +45,7 @@ async def _full_boot() -> tuple[float, str]:
 
 
 async def _image():
-    from .image import ensure_image
+    from sandbox_kernel.vm.image import ensure_image
     return await ensure_image()
 
 
