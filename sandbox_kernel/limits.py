@@ -4,7 +4,8 @@ raise them to.
 ``Limits()`` are the tight defaults of ``python -m sandbox_kernel sh``; kernel cells start
 from ``notebook_defaults()`` (a generous wall time: the interrupt button is the control, as in
 ipykernel). The admin may change both and set ceilings (``policy.Policy``); ``%limits`` may
-lower any limit and raise it up to its ceiling.
+lower any limit and raise it up to its ceiling. Every limit message ends with ``raise_hint``:
+how to raise that limit.
 """
 from __future__ import annotations
 
@@ -75,12 +76,35 @@ class Limits:
             return f"{value:g} s"
         return format_size(value) if name.endswith("bytes") else str(value)
 
-    def raise_hint(self, name: str) -> str:
-        """How to give a run more of ``name``: the text every limit message ends with."""
-        value = getattr(self, name)
-        more = f"{value * 2:g}" if isinstance(value, float) else (
-            format_size(value * 2) if name.endswith("bytes") else str(value * 2))
-        return f"raise it with %limits {name}={more}"
+    def setting(self, name: str, value: float | int) -> str:
+        """``NAME=VALUE`` as ``%limits`` reads it back."""
+        if isinstance(value, float):
+            return f"{name}={value:.12g}"
+        return f"{name}={format_size(int(value)) if name.endswith('bytes') else int(value)}"
+
+    def raise_hint(self, *names: str, ceilings: "Limits | None" = None) -> str:
+        """How to give a run more of ``names``: the text every limit message ends with, e.g.
+        ``raise it with %limits wall_time=1200``. Each limit is doubled; with ``ceilings``
+        no further than its ceiling, and a limit already there says so instead."""
+        raisable = []
+        for name in names:
+            value, more = getattr(self, name), getattr(self, name) * 2
+            if ceilings is not None:
+                if value >= getattr(ceilings, name):
+                    continue
+                more = min(more, getattr(ceilings, name))
+            raisable.append(self.setting(name, more))
+        if not raisable:
+            return self.at_ceiling(list(names))
+        return f"raise {'them' if len(raisable) > 1 else 'it'} with {self.how_to_set(raisable)}"
+
+    def how_to_set(self, settings: list[str]) -> str:
+        """What the user types to set ``NAME=VALUE`` settings: a kernel cell's line magic."""
+        return "%limits " + " ".join(settings)
+
+    def at_ceiling(self, names: list[str]) -> str:
+        return (f"{'that is' if len(names) == 1 else 'those are'} this kernel's ceiling, which the admin "
+                f"sets: python -m sandbox_kernel install --max-limit {names[0]}=...")
 
     def describe(self) -> str:
         return "\n".join(f"{f.name:18} {self.shown(f.name)}" for f in fields(self))

@@ -196,9 +196,11 @@ class Sandbox:
         own = engine is None
         if own:
             self._cancel = cancel
+        ceilings = self.policy.ceilings
         out = LimitedSink(streams.stdout, limits.stdout_bytes, "stdout", streams.stderr,
-                          limits.raise_hint("stdout_bytes"))
-        err = LimitedSink(streams.stderr, limits.stderr_bytes, "stderr", hint=limits.raise_hint("stderr_bytes"))
+                          limits.raise_hint("stdout_bytes", ceilings=ceilings))
+        err = LimitedSink(streams.stderr, limits.stderr_bytes, "stderr",
+                          hint=limits.raise_hint("stderr_bytes", ceilings=ceilings))
         display = counted_display(streams.display, out)
         previous_display = self.current_display
         if own:

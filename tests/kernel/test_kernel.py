@@ -145,6 +145,22 @@ def test_wall_time_limit(kc):
     assert run_ok(kc, "echo fine") == "fine\n"
 
 
+def test_shell_limit_messages_say_once_how_to_raise_the_limit(kc):
+    run_ok(kc, "%limits commands=5000")
+    try:
+        reply, messages = execute(kc, "f() { while :; do :; done; }; g() { ( f | cat ); }; x=$(g); echo after")
+        message = "too many commands: 5000 executed (limit commands; raise it with %limits commands=10000)"
+        assert (reply["ename"], reply["evalue"]) == ("LimitExceeded", message)
+        assert stream_text(messages, "stderr") == f"bash: {message}\n"
+    finally:
+        run_ok(kc, "%limits commands=10000000")
+    # the default function depth is already this kernel's ceiling: the message says who can raise it
+    reply, messages = execute(kc, "f() { f; }; f")
+    assert reply["evalue"] == ("f: maximum function nesting level exceeded (1000; limit function_depth; that is this "
+                               "kernel's ceiling, which the admin sets: python -m sandbox_kernel install "
+                               "--max-limit function_depth=...)")
+
+
 # ---------------------------------------------------------------- interrupts
 @pytest.mark.parametrize("code", [
     "echo started; while true; do :; done",
