@@ -92,3 +92,10 @@ def test_a_memory_limit_too_small_to_start_is_explained(sandbox):
         "raise it with %limits wasm_memory_bytes=8M)")
     assert run_js(sandbox, "1 + 1").value == "2"
 
+
+def test_a_full_vfs_quota_from_js_gets_the_notice(sandbox):
+    sandbox.update_limits(sandbox.limits.replace(vfs_bytes=1 << 20), ["vfs_bytes"])
+    r = run_js(sandbox, "require('fs').writeFileSync('/tmp/big', 'x'.repeat(2 << 20))")
+    assert "ENOSPC" in r.error.evalue
+    assert r.err.text == ("[sandbox: no space left: the sandbox's files may take 1M (limit vfs_bytes; "
+                          "raise it with %limits vfs_bytes=2M)]\n")

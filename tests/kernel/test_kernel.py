@@ -275,9 +275,13 @@ def test_cells_get_notebook_defaults_and_cannot_pass_the_ceilings():
         reply, _ = execute(kc, "%limits vfs_bytes=100K")
         assert reply["status"] == "error" and "below what the VFS holds" in reply["evalue"]
         run_ok(kc, "%limits vfs_bytes=1M vfs_inodes=100000")
-        reply, messages = execute(kc, "head -c 2000000 /dev/zero > /workspace/more.bin")
-        assert reply["status"] == "error" and "No space left" in stream_text(messages, "stderr")
-        run_ok(kc, "rm -f /workspace/quota.bin /workspace/more.bin")
+        reply, messages = execute(kc, "head -c 2000000 /dev/zero > /workspace/more.bin; echo x > /workspace/m2")
+        err = stream_text(messages, "stderr")
+        assert reply["status"] == "error" and err.count("No space left on device\n") == 2
+        # one notice for the cell, at its end: which limit, and how to raise it
+        assert err.endswith("\n[sandbox: no space left: the sandbox's files may take 1M (limit vfs_bytes; "
+                            "raise it with %limits vfs_bytes=2M)]\n") and err.count("[sandbox:") == 1
+        run_ok(kc, "rm -f /workspace/quota.bin /workspace/more.bin /workspace/m2")
         run_ok(kc, "%limits vfs_bytes=256M")
 
 

@@ -376,3 +376,17 @@ def test_a_fixed_cap_gets_no_hint():
     (res, out, err), = run_cells(["for ((i = 0; i < 1001; i++)); do sleep 1 & done"])
     assert err == "bash: fork: 1000 background jobs already running (limit commands)\n"
 
+
+def test_a_full_vfs_quota_gets_one_notice_per_run():
+    """The commands' messages stay as GNU's; the run ends with which limit, and how to raise it."""
+    lim = Limits(vfs_bytes=100_000, vfs_inodes=2000)
+    r = run_cells(["head -c 200000 /dev/zero > big; head -c 200000 /dev/zero > big2; rm -f big big2",
+                   "echo fine > small",
+                   "for i in {1..3000}; do : > f$i || break; done; rm -f f*"], limits=lim)
+    (_, _, err1), (_, _, err2), (_, _, err3) = r
+    assert err1 == ("head: /workspace/big: No space left on device\nhead: /workspace/big2: No space left on device\n"
+                    "[sandbox: no space left: the sandbox's files may take 100000 bytes (limit vfs_bytes; "
+                    "raise it with %limits vfs_bytes=200000)]\n")
+    assert err2 == ""
+    assert err3.endswith(": No space left on device\n[sandbox: no space left: the sandbox's files may take 2000 files "
+                         "and directories (limit vfs_inodes; raise it with %limits vfs_inodes=4000)]\n")
