@@ -4,8 +4,8 @@ raise them to.
 ``Limits()`` are the tight defaults of ``python -m sandbox_kernel sh``; kernel cells start
 from ``notebook_defaults()`` (a generous wall time: the interrupt button is the control, as in
 ipykernel). The admin may change both and set ceilings (``policy.Policy``); ``%limits`` may
-lower any limit and raise it up to its ceiling. Every limit message ends with ``raise_hint``:
-how to raise that limit.
+lower any limit and raise it up to its ceiling (the CLI: ``--limit NAME=VALUE``, its limits
+are ``CliLimits``). Every limit message ends with ``raise_hint``: how to raise that limit.
 """
 from __future__ import annotations
 
@@ -77,7 +77,7 @@ class Limits:
         return format_size(value) if name.endswith("bytes") else str(value)
 
     def setting(self, name: str, value: float | int) -> str:
-        """``NAME=VALUE`` as ``%limits`` reads it back."""
+        """``NAME=VALUE`` as ``%limits`` (and the CLI's ``--limit``) read it back."""
         if isinstance(value, float):
             return f"{name}={value:.12g}"
         return f"{name}={format_size(int(value)) if name.endswith('bytes') else int(value)}"
@@ -106,8 +106,27 @@ class Limits:
         return (f"{'that is' if len(names) == 1 else 'those are'} this kernel's ceiling, which the admin "
                 f"sets: python -m sandbox_kernel install --max-limit {names[0]}=...")
 
+    def above_ceiling(self, name: str, ceilings: "Limits") -> str:
+        """Why ``name`` may not be set this high (``check_ceiling``)."""
+        return (f"{name}={self.shown(name)} is above this kernel's ceiling of {ceilings.shown(name)} (the "
+                f"admin sets ceilings: python -m sandbox_kernel install --max-limit {name}=...)")
+
     def describe(self) -> str:
         return "\n".join(f"{f.name:18} {self.shown(f.name)}" for f in fields(self))
+
+
+class CliLimits(Limits):
+    """The limits of ``python -m sandbox_kernel sh``: the same values and ceilings, but its
+    messages name its ``--limit NAME=VALUE`` option (it has no ``%limits``)."""
+
+    def how_to_set(self, settings: list[str]) -> str:
+        return " ".join(f"--limit {setting}" for setting in settings)
+
+    def at_ceiling(self, names: list[str]) -> str:
+        return "the CLI allows no more"
+
+    def above_ceiling(self, name: str, ceilings: Limits) -> str:
+        return f"{name}={self.shown(name)} is above the most the CLI allows ({ceilings.shown(name)})"
 
 
 def notebook_defaults() -> Limits:
@@ -138,9 +157,7 @@ DEFAULT_CEILINGS = Limits(
 def check_ceiling(limits: Limits, ceilings: Limits, name: str) -> None:
     """Raise ValueError when ``limits.name`` is above its ceiling."""
     if getattr(limits, name) > getattr(ceilings, name):
-        raise ValueError(f"{name}={limits.shown(name)} is above this kernel's ceiling of "
-                         f"{ceilings.shown(name)} (the admin sets ceilings: python -m sandbox_kernel "
-                         f"install --max-limit {name}=...)")
+        raise ValueError(limits.above_ceiling(name, ceilings))
 
 
 _SECONDS = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
