@@ -6,7 +6,8 @@ import sys
 
 #: subcommand -> (module, function, one-line help). Each function takes argv (list) -> int.
 SUBCOMMANDS = {
-    "sh": ("sandbox_kernel.cli", "sh_main", "run a shell script in a fresh sandbox: sh [-c SCRIPT | FILE [ARGS...]]"),
+    "sh": ("sandbox_kernel.cli", "sh_main",
+           "run a shell script in a fresh sandbox: sh [--limit NAME=VALUE]... [-c SCRIPT | FILE [ARGS...]]"),
     "install": ("sandbox_kernel.kernel.install", "install_main", "install the Jupyter kernelspec"),
     "kernel": ("sandbox_kernel.kernel.app", "kernel_main", "launch the kernel (used by kernel.json)"),
     "run-tour": (

@@ -8,11 +8,50 @@ import sys
 import threading
 
 from .engine import CancelToken, Streams
-from .limits import Limits
+from .limits import DEFAULT_CEILINGS, CliLimits, Limits, check_ceiling
 from .sandbox import Sandbox
 from .streams import BytesInput, InputStream
 
-USAGE = "usage: python -m sandbox_kernel sh [-c SCRIPT [NAME [ARGS...]] | FILE [ARGS...]]"
+USAGE = "usage: python -m sandbox_kernel sh [--limit NAME=VALUE]... [-c SCRIPT [NAME [ARGS...]] | FILE [ARGS...]]"
+
+
+def help_text() -> str:
+    """``sh --help``: the usage, the --limit option and each limit with its default and ceiling."""
+    limits = CliLimits()
+    rows = "\n".join(f"  {name:20} {limits.shown(name):>10}  {DEFAULT_CEILINGS.shown(name):>12}"
+                     for name in Limits.field_names())
+    return (f"{USAGE}\n\n"
+            "Runs a bash script in a fresh sandbox: -c SCRIPT, the script in FILE, or stdin.\n\n"
+            "options:\n"
+            "  --limit NAME=VALUE   set a limit of this run, lower or higher up to its ceiling\n"
+            "                       (repeatable; sizes 64K 4M 1G, durations 90, 90s, 10m, 2h), e.g.\n"
+            "                       --limit wall_time=120 --limit vfs_bytes=1G\n"
+            "  -h, --help           show this help\n\n"
+            f"  {'limit':20} {'default':>10}  {'ceiling':>12}\n{rows}\n\n"
+            "A limit's message says which --limit raises it.")
+
+
+def parse_limit_options(args: list[str]) -> tuple[CliLimits, list[str]]:
+    """The leading ``--limit NAME=VALUE`` (or ``--limit=NAME=VALUE``) options, parsed like
+    the kernel's ``%limits`` and held to the same ceilings, and the arguments after them (a
+    ``--`` ends the options). Raises ValueError."""
+    limits = CliLimits()
+    args = list(args)
+    while args and (args[0] == "--limit" or args[0].startswith("--limit=")):
+        if args[0] == "--limit":
+            if len(args) < 2:
+                raise ValueError("--limit: option requires an argument")
+            item, args = args[1], args[2:]
+        else:
+            item, args = args[0][len("--limit="):], args[1:]
+        name, eq, value = item.partition("=")
+        if not eq or not value:
+            raise ValueError(f"--limit {item}: expected NAME=VALUE (e.g. --limit wall_time=120)")
+        limits.set_from_text(name, value)
+        check_ceiling(limits, DEFAULT_CEILINGS, name)
+    if args[:1] == ["--"]:
+        args = args[1:]
+    return limits, args
 
 
 class _Collect:
@@ -72,7 +111,7 @@ class HostStdin(InputStream):
 
 def _make_sandbox(limits: Limits | None, arg0: str, args: list[str], stdin: InputStream,
                   mode: str = "command"):
-    sandbox = Sandbox(limits)
+    sandbox = Sandbox(limits or CliLimits())
     from .shell.engine import ShellEngine
     engine = ShellEngine(sandbox, interactive=False)
     engine.configure_script(arg0, args, mode)
@@ -92,7 +131,8 @@ async def _run(script: str, sandbox: Sandbox, out, err, limits: Limits | None) -
 
 def run_script(script: str, stdin: bytes = b"", limits: Limits | None = None,
                args: list[str] | None = None, arg0: str = "bash") -> tuple[bytes, bytes, int]:
-    """Run ``script`` in a fresh sandbox in-process; returns (stdout, stderr, status)."""
+    """Run ``script`` in a fresh sandbox in-process; returns (stdout, stderr, status).
+    Without ``limits``, the CLI's (whose messages name ``--limit``)."""
     out, err = _Collect(), _Collect()
     sandbox = _make_sandbox(limits, arg0, args or [], BytesInput(stdin))
     status = asyncio.run(_run(script, sandbox, out, err, limits))
@@ -102,9 +142,14 @@ def run_script(script: str, stdin: bytes = b"", limits: Limits | None = None,
 def sh_main(argv: list[str]) -> int:
     args = list(argv)
     mode = "command"
-    if args and args[0] in ("-h", "--help"):
-        print(USAGE)
+    if any(a in ("-h", "--help") for a in _leading_options(args)):
+        print(help_text())
         return 0
+    try:
+        limits, args = parse_limit_options(args)
+    except ValueError as e:
+        print(f"sh: {e}\n{USAGE}", file=sys.stderr)
+        return 2
     if args and args[0] == "-c":
         if len(args) < 2:
             print("sh: -c: option requires an argument\n" + USAGE, file=sys.stderr)
@@ -130,9 +175,17 @@ def sh_main(argv: list[str]) -> int:
         stdin_stream = BytesInput(b"")
         mode = "stdin"
     sys.stdout.flush()
-    sandbox = _make_sandbox(None, arg0, rest, stdin_stream, mode)
+    sandbox = _make_sandbox(limits, arg0, rest, stdin_stream, mode)
     status = asyncio.run(_run(script, sandbox, _HostWriter(1), _HostWriter(2), None))
     return status
+
+
+def _leading_options(args: list[str]) -> list[str]:
+    """The options before the script (-c, FILE or --): where -h/--help counts."""
+    i = 0
+    while i < len(args) and args[i].startswith("-") and args[i] not in ("-c", "--"):
+        i += 2 if args[i] == "--limit" else 1
+    return args[:i]
 
 
 __all__ = ["run_script", "sh_main"]

@@ -4,7 +4,8 @@ raise them to.
 ``Limits()`` are the tight defaults of ``python -m sandbox_kernel sh``; kernel cells start
 from ``notebook_defaults()`` (a generous wall time: the interrupt button is the control, as in
 ipykernel). The admin may change both and set ceilings (``policy.Policy``); ``%limits`` may
-lower any limit and raise it up to its ceiling.
+lower any limit and raise it up to its ceiling (the CLI: ``--limit NAME=VALUE``, its limits
+are ``CliLimits``). Every limit message ends with ``raise_hint``: how to raise that limit.
 """
 from __future__ import annotations
 
@@ -75,15 +76,57 @@ class Limits:
             return f"{value:g} s"
         return format_size(value) if name.endswith("bytes") else str(value)
 
-    def raise_hint(self, name: str) -> str:
-        """How to give a run more of ``name``: the text every limit message ends with."""
-        value = getattr(self, name)
-        more = f"{value * 2:g}" if isinstance(value, float) else (
-            format_size(value * 2) if name.endswith("bytes") else str(value * 2))
-        return f"raise it with %limits {name}={more}"
+    def setting(self, name: str, value: float | int) -> str:
+        """``NAME=VALUE`` as ``%limits`` (and the CLI's ``--limit``) read it back."""
+        if isinstance(value, float):
+            return f"{name}={value:.12g}"
+        return f"{name}={format_size(int(value)) if name.endswith('bytes') else int(value)}"
+
+    def raise_hint(self, *names: str, ceilings: "Limits | None" = None) -> str:
+        """How to give a run more of ``names``: the text every limit message ends with, e.g.
+        ``raise it with %limits wall_time=1200``. Each limit is doubled; with ``ceilings``
+        no further than its ceiling, and a limit already there says so instead."""
+        raisable = []
+        for name in names:
+            value, more = getattr(self, name), getattr(self, name) * 2
+            if ceilings is not None:
+                if value >= getattr(ceilings, name):
+                    continue
+                more = min(more, getattr(ceilings, name))
+            raisable.append(self.setting(name, more))
+        if not raisable:
+            return self.at_ceiling(list(names))
+        return f"raise {'them' if len(raisable) > 1 else 'it'} with {self.how_to_set(raisable)}"
+
+    def how_to_set(self, settings: list[str]) -> str:
+        """What the user types to set ``NAME=VALUE`` settings: a kernel cell's line magic."""
+        return "%limits " + " ".join(settings)
+
+    def at_ceiling(self, names: list[str]) -> str:
+        return (f"{'that is' if len(names) == 1 else 'those are'} this kernel's ceiling, which the admin "
+                f"sets: python -m sandbox_kernel install --max-limit {names[0]}=...")
+
+    def above_ceiling(self, name: str, ceilings: "Limits") -> str:
+        """Why ``name`` may not be set this high (``check_ceiling``)."""
+        return (f"{name}={self.shown(name)} is above this kernel's ceiling of {ceilings.shown(name)} (the "
+                f"admin sets ceilings: python -m sandbox_kernel install --max-limit {name}=...)")
 
     def describe(self) -> str:
         return "\n".join(f"{f.name:18} {self.shown(f.name)}" for f in fields(self))
+
+
+class CliLimits(Limits):
+    """The limits of ``python -m sandbox_kernel sh``: the same values and ceilings, but its
+    messages name its ``--limit NAME=VALUE`` option (it has no ``%limits``)."""
+
+    def how_to_set(self, settings: list[str]) -> str:
+        return " ".join(f"--limit {setting}" for setting in settings)
+
+    def at_ceiling(self, names: list[str]) -> str:
+        return "the CLI allows no more"
+
+    def above_ceiling(self, name: str, ceilings: Limits) -> str:
+        return f"{name}={self.shown(name)} is above the most the CLI allows ({ceilings.shown(name)})"
 
 
 def notebook_defaults() -> Limits:
@@ -114,9 +157,7 @@ DEFAULT_CEILINGS = Limits(
 def check_ceiling(limits: Limits, ceilings: Limits, name: str) -> None:
     """Raise ValueError when ``limits.name`` is above its ceiling."""
     if getattr(limits, name) > getattr(ceilings, name):
-        raise ValueError(f"{name}={limits.shown(name)} is above this kernel's ceiling of "
-                         f"{ceilings.shown(name)} (the admin sets ceilings: python -m sandbox_kernel "
-                         f"install --max-limit {name}=...)")
+        raise ValueError(limits.above_ceiling(name, ceilings))
 
 
 _SECONDS = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}

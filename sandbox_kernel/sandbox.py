@@ -196,9 +196,11 @@ class Sandbox:
         own = engine is None
         if own:
             self._cancel = cancel
+        ceilings = self.policy.ceilings
         out = LimitedSink(streams.stdout, limits.stdout_bytes, "stdout", streams.stderr,
-                          limits.raise_hint("stdout_bytes"))
-        err = LimitedSink(streams.stderr, limits.stderr_bytes, "stderr", hint=limits.raise_hint("stderr_bytes"))
+                          limits.raise_hint("stdout_bytes", ceilings=ceilings))
+        err = LimitedSink(streams.stderr, limits.stderr_bytes, "stderr",
+                          hint=limits.raise_hint("stderr_bytes", ceilings=ceilings))
         display = counted_display(streams.display, out)
         previous_display = self.current_display
         if own:
@@ -220,9 +222,13 @@ class Sandbox:
             timer = asyncio.get_running_loop().call_later(limits.wall_time, cancel.set, "timeout")
             if own:
                 self.clock_started = time.monotonic()
+            refused = dict(self.fs.quota_refusals)
             if args is not None:
-                return await eng.run(cell, limited, limits, args)  # type: ignore[call-arg]
-            return await eng.run(cell, limited, limits)
+                result = await eng.run(cell, limited, limits, args)  # type: ignore[call-arg]
+            else:
+                result = await eng.run(cell, limited, limits)
+            self._quota_notice(refused, limits, streams.stderr)
+            return result
         finally:
             if timer is not None:
                 timer.cancel()
@@ -231,6 +237,20 @@ class Sandbox:
                 self.current_display = previous_display
             if self._cancel is cancel:
                 self._cancel = None
+
+    def _quota_notice(self, before: dict[str, int], limits: Limits, stderr) -> None:
+        """Once per run that met a full VFS quota: which limit, and how to raise it. The
+        commands' own messages stay as GNU writes them (``No space left on device``)."""
+        full = [name for name, count in self.fs.quota_refusals.items() if count > before.get(name, 0)]
+        if not full:
+            return
+        size = format_size(self.fs.max_bytes)
+        held = " and ".join((size + " bytes" if size.isdigit() else size) if name == "vfs_bytes" else
+                            f"{self.fs.max_inodes} files and directories" for name in full)
+        quotas = limits.replace(vfs_bytes=self.fs.max_bytes, vfs_inodes=self.fs.max_inodes)
+        stderr.write(f"[sandbox: no space left: the sandbox's files may take {held} (limit "
+                     f"{' and '.join(full)}; {quotas.raise_hint(*full, ceilings=self.policy.ceilings)})]\n"
+                     .encode())
 
     def interrupt(self) -> None:
         """Stop the current run (thread- and signal-safe)."""

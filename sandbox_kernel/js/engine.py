@@ -319,7 +319,7 @@ class JsEngine:
         except MemoryError:  # the host could not pass the cell in
             if self.instance is None:
                 why = (f"the JS memory limit wasm_memory_bytes={format_size(limits.wasm_memory_bytes)} "
-                       "is too small to start the engine")
+                       f"is too small to start the engine; {self._hint(limits, 'wasm_memory_bytes')}")
                 outcome = Outcome(
                     status=1, error={"name": "RangeError", "message": f"out of memory ({why})", "stack": ""}
                 )
@@ -347,15 +347,15 @@ class JsEngine:
     def _result(self, outcome: Outcome, limits: Limits) -> RunResult:
         value = {"text/plain": outcome.value} if outcome.value is not None else None
         if outcome.interrupted == "timeout":
-            msg = f"JS run exceeded the wall-time limit ({limits.wall_time:g} s)"
+            msg = (f"JS run exceeded the wall-time limit ({limits.wall_time:g} s; limit wall_time; "
+                   f"{self._hint(limits, 'wall_time')})")
             return RunResult(124, ErrorInfo("Timeout", msg, [f"Timeout: {msg}"]))
         if outcome.interrupted:
             return RunResult(130, ErrorInfo("Interrupted", "JS execution interrupted", ["Interrupted"]))
         if outcome.error is not None:
             err = dict(outcome.error)
             if err.get("message") == "out of memory":
-                err["message"] = (f"out of memory (the JS memory limit is "
-                                  f"{format_size(limits.wasm_memory_bytes)}: wasm_memory_bytes)")
+                err["message"] = f"out of memory ({self._memory_note(limits)})"
             return RunResult(outcome.status or 1, ErrorInfo(err.get("name", "Error"), err.get("message", ""),
                                                             _error_lines(err)), value)
         if outcome.status:
@@ -364,6 +364,15 @@ class JsEngine:
             )
             return RunResult(outcome.status, ErrorInfo("ExitStatus", msg, [msg]), value)
         return RunResult(0, None, value)
+
+    def _hint(self, limits: Limits, name: str) -> str:
+        """How to raise limit ``name`` (within the admin's ceiling)."""
+        policy = getattr(self.sandbox, "policy", None)
+        return limits.raise_hint(name, ceilings=getattr(policy, "ceilings", None))
+
+    def _memory_note(self, limits: Limits) -> str:
+        return (f"the JS memory limit is {format_size(limits.wasm_memory_bytes)}: wasm_memory_bytes; "
+                f"{self._hint(limits, 'wasm_memory_bytes')}")
 
     # ------------------------------------------------------------------ commands
     async def run_command(self, ctx) -> int:
@@ -476,7 +485,7 @@ class JsEngine:
             err = outcome.error
             text = err.get("text") or "\n".join(_error_lines(err))
             if err.get("message") == "out of memory":
-                text += f"\n(the JS memory limit is {format_size(limits.wasm_memory_bytes)})"
+                text += f"\n({self._memory_note(limits)})"
             await ctx.err(f"{plan.error_prefix}{text.rstrip()}\n")
             return outcome.status or 1
         if plan.print_result and outcome.value is not None:

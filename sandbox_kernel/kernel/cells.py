@@ -58,12 +58,13 @@ class CellRunner:
                     done, _ = await asyncio.wait({task}, timeout=STOP_GRACE)
                     if not done:
                         self.log.error("engine did not stop after cancellation")
-                        return CellOutcome(cancelled_result(cancel, limits, stuck=True))
+                        return CellOutcome(cancelled_result(cancel, limits, stuck=True,
+                                                            ceilings=self.sandbox.policy.ceilings))
                     break
         try:
             return task.result()
         except asyncio.CancelledError:
-            return CellOutcome(cancelled_result(cancel, limits))
+            return CellOutcome(cancelled_result(cancel, limits, ceilings=self.sandbox.policy.ceilings))
 
     async def _run_cell(self, code: str, streams: Streams) -> CellOutcome:
         try:
@@ -73,7 +74,8 @@ class CellRunner:
         outcome = CellOutcome(RunResult())
         for name, args in cell.line_magics:
             if streams.cancel.is_set():
-                return CellOutcome(cancelled_result(streams.cancel, self.sandbox.limits))
+                return CellOutcome(cancelled_result(streams.cancel, self.sandbox.limits,
+                                                    ceilings=self.sandbox.policy.ceilings))
             try:
                 await self._line_magic(name, args, streams, outcome)
             except magics.MagicError as e:
@@ -146,7 +148,7 @@ class CellRunner:
     def _magic_check(self, cancel: CancelToken):
         """For magics that work without awaiting (%save, %load): they obey the interrupt and the
         wall time like a cell; ``check()`` raises MagicError once either has come."""
-        limits = self.sandbox.limits
+        limits, ceilings = self.sandbox.limits, self.sandbox.policy.ceilings
         deadline = time.monotonic() + limits.wall_time
 
         def check() -> None:
@@ -154,7 +156,7 @@ class CellRunner:
                 raise magics.MagicError("interrupted; nothing was changed")
             if time.monotonic() > deadline:
                 raise magics.MagicError(f"wall time limit of {limits.wall_time:g} s exceeded; nothing was "
-                                        f"changed; {limits.raise_hint('wall_time')}")
+                                        f"changed; {limits.raise_hint('wall_time', ceilings=ceilings)}")
         return check
 
     # ------------------------------------------------------------------ shell helpers
@@ -194,10 +196,11 @@ def usage_error(message: str, ename: str = "UsageError") -> RunResult:
     return RunResult(2, ErrorInfo(ename, message, [f"{ename}: {message}"]))
 
 
-def cancelled_result(cancel: CancelToken, limits, stuck: bool = False) -> RunResult:
+def cancelled_result(cancel: CancelToken, limits, stuck: bool = False, ceilings=None) -> RunResult:
     note = " (the engine did not stop; state may be inconsistent)" if stuck else ""
     if cancel.reason == "timeout":
-        msg = f"wall time limit of {limits.wall_time:g} s exceeded{note}; {limits.raise_hint('wall_time')}"
+        hint = limits.raise_hint("wall_time", ceilings=ceilings)
+        msg = f"wall time limit of {limits.wall_time:g} s exceeded{note}; {hint}"
         return RunResult(124, ErrorInfo("Timeout", msg, [f"Timeout: {msg}"]))
     msg = f"interrupted{note}"
     return RunResult(130, ErrorInfo("Interrupted", msg, [f"Interrupted: {msg}"]))

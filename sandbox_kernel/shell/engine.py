@@ -5,6 +5,7 @@ State (variables, functions, aliases, cwd, options, ``$?``) persists across runs
 from __future__ import annotations
 
 import asyncio
+import re
 import sys
 import time
 
@@ -32,6 +33,33 @@ INTERACTIVE_VARS = {"PS1": "\\s-\\v\\$ ", "PS2": "> ", "HISTFILE": "/home/user/.
                     "HISTSIZE": "500", "HISTFILESIZE": "500"}
 #: How long a cancelled run may take to notice at its next checkpoint before its task is cancelled.
 CANCEL_GRACE = 0.3
+
+
+#: "limit NAME" in a limit message: the limit that stopped the run (the last one named: what
+#: comes before may be the user's words, such as a function's or a file's name)
+_NAMED_LIMIT = re.compile(r"\blimit ([a-z_]+)")
+#: Messages that name a limit for what is a fixed cap: no setting raises it, so no hint
+#: (the shell's 1000 background jobs alive at once; "limit commands" is the closest limit).
+_FIXED_CAPS = ("fork: ",)
+
+
+def limit_message(message: str, limit: str, limits: Limits, ceilings: Limits | None) -> str:
+    """A shell limit's message (``LimitExceeded.message``) ending with how to raise the limit,
+    once: ``too many commands: 20 executed (limit commands; raise it with %limits commands=40)``.
+    The limit is the one the message names (a background job's error reaches the shell as
+    text and is raised again as ``commands``), else ``limit``; a message that already says how
+    (shell_memory_bytes) stays as it is."""
+    named = [n for n in _NAMED_LIMIT.findall(message) if n in Limits.field_names()]
+    name = named[-1] if named else limit
+    if name not in Limits.field_names() or message.startswith(_FIXED_CAPS):
+        return message
+    tail = message[message.rfind("("):] if "(" in message else ""
+    if any(said in tail for said in ("raise it with", "raise them with", "ceiling", "allows no more")):
+        return message
+    hint = limits.raise_hint(name, ceilings=ceilings)
+    if named and message.endswith(")") and f"limit {name}" in tail:  # "(...; limit NAME)"
+        return f"{message[:-1]}; {hint})"
+    return f"{message} (limit {name}; {hint})"
 
 
 def exit_summary(status: int) -> str:
@@ -241,9 +269,9 @@ class ShellEngine:
         except asyncio.CancelledError:
             return ("cancelled", self.rt.cancel.reason if self.rt.cancel and self.rt.cancel.reason else "interrupt")
         except LimitExceeded as e:
-            return ("limit", e.message)
-        except OutputTooLarge as e:
-            return ("limit", str(e))
+            return ("limit", self._limit_message(e.message, e.limit))
+        except OutputTooLarge as e:  # a process substitution's output, held as a string
+            return ("limit", self._limit_message(str(e), "string_bytes"))
         except ShellError as e:
             await sh.report(fds, e.message)
             return ("status", e.status)
@@ -262,7 +290,7 @@ class ShellEngine:
         sh = self.shell
         kind, value = outcome
         if kind == "status" and self.rt.limit_error is not None:
-            kind, value = "limit", self.rt.limit_error
+            kind, value = "limit", self._limit_message(self.rt.limit_error, "commands")
         if kind != "status":
             # background jobs of a failed run end with it
             pending = [t for t in self.rt.jobs.values() if not t.done()]
@@ -286,7 +314,7 @@ class ShellEngine:
         if kind == "cancelled":
             if value == "timeout":
                 msg = (f"bash: wall time limit exceeded ({self.rt.limits.wall_time:g} s; limit wall_time; "
-                       f"{self.rt.limits.raise_hint('wall_time')})")
+                       f"{self.rt.limits.raise_hint('wall_time', ceilings=self._ceilings())})")
                 streams.stderr.write((msg + "\n").encode())
                 sh.last_status = 124
                 return RunResult(124, ErrorInfo("Timeout", msg, [exit_summary(124)]))
@@ -302,6 +330,13 @@ class ShellEngine:
         streams.stderr.write((msg + "\n").encode())
         sh.last_status = 1
         return RunResult(1, ErrorInfo("InternalError", value, [exit_summary(1)]))
+
+    def _ceilings(self) -> Limits | None:
+        policy = getattr(self.sandbox, "policy", None)
+        return getattr(policy, "ceilings", None)
+
+    def _limit_message(self, message: str, limit: str) -> str:
+        return limit_message(message, limit, self.rt.limits, self._ceilings())
 
     async def _run_int_trap(self, streams: Streams, fds: dict) -> None:
         sh = self.shell

@@ -175,6 +175,9 @@ class VFS:
         self.gid = USER_GID
         self.umask = 0o022
         self.listeners: list[ChangeListener] = []
+        #: ENOSPC errors the quotas gave, by limit (``vfs_bytes``, ``vfs_inodes``): a run that
+        #: made them grow ends with a notice naming the limit (``Sandbox.run``)
+        self.quota_refusals = {"vfs_bytes": 0, "vfs_inodes": 0}
         self._rng = random.Random(seed)
         self.root = Dir(self._alloc_ino(), 0o755, ROOT_UID, ROOT_UID, time.time())
         # (absolute dir path as written, uid) -> (Dir, canonical path): a path operation
@@ -185,11 +188,16 @@ class VFS:
     # ----------------------------------------------------------------- bookkeeping
     def _alloc_ino(self) -> int:
         if self.inodes_used >= self.max_inodes:
-            raise FSError(ENOSPC)
+            raise self.quota_error("vfs_inodes")
         self.inodes_used += 1
         ino = self._next_ino
         self._next_ino += 1
         return ino
+
+    def quota_error(self, limit: str, path: str = "") -> FSError:
+        """The ENOSPC of a full quota (``vfs_bytes`` or ``vfs_inodes``), counted."""
+        self.quota_refusals[limit] += 1
+        return FSError(ENOSPC, path)
 
     def _release(self, node: Inode) -> None:
         node.nlink -= 1 if not isinstance(node, Dir) else node.nlink
@@ -438,7 +446,7 @@ class VFS:
                 raise FSError(EACCES, path)
             old_size = len(node.data)
         if self.bytes_used - old_size + len(data) > self.max_bytes:
-            raise FSError(ENOSPC, path)
+            raise self.quota_error("vfs_bytes", path)
         with self.open(path, "wb", cwd=cwd, perm=perm) as f:
             f.write(data)
 
@@ -788,7 +796,7 @@ def _resize(fs: VFS, node: File, size: int, path: str) -> None:
         raise FSError(EINVAL, path)
     delta = size - len(node.data)
     if delta > 0 and fs.bytes_used + delta > fs.max_bytes:
-        raise FSError(ENOSPC, path)
+        raise fs.quota_error("vfs_bytes", path)
     if delta > 0:
         node.data.extend(bytes(delta))
     else:
@@ -854,7 +862,7 @@ class FileHandle:
         short = growth > room
         if short:
             if self.pos - len(node.data) > room:  # not even the hole before the offset fits
-                raise FSError(ENOSPC, self.path)
+                raise fs.quota_error("vfs_bytes", self.path)
             b = b[: max(0, len(b) - (growth - max(room, 0)))]
             end = self.pos + len(b)
             growth = max(0, end - len(node.data))
@@ -867,7 +875,7 @@ class FileHandle:
         if fs.listeners:
             fs._notify(self.path, "modified")
         if short:
-            raise FSError(ENOSPC, self.path)
+            raise fs.quota_error("vfs_bytes", self.path)
         return len(b)
 
     def seek(self, offset: int, whence: int = 0) -> int:

@@ -462,16 +462,17 @@ class VmEngine:
                 killed = f"{info.oom_kills} process" + ("es" if info.oom_kills > 1 else "")
                 progress(f"vm: out of memory: the guest's OOM killer ended {killed} of this "
                          f"command (limit: {self._memory_cap(limits)}; more with %vm config memory=MB "
-                         f"or %limits vm_memory_bytes=SIZE)")
+                         f"or {limits.how_to_set(['vm_memory_bytes=SIZE'])})")
             if info.forks_refused:
                 progress(f"vm: process limit reached: {info.forks_refused} fork(s) refused, the command's "
-                         f"remaining processes were killed (vm_processes={limits.vm_processes}; raise it with %limits)")
+                         f"remaining processes were killed (vm_processes={limits.vm_processes}; "
+                         f"{self._hint(limits, 'vm_processes')})")
             if cancelled:
                 return (130 if cancelled[0] == "interrupt" else 124), cancelled[0]
             if info.kind == P.OUTPUT_LIMIT:
-                progress(
-                    f"vm: output limit reached ({limits.stdout_bytes + limits.stderr_bytes} bytes): process killed"
-                )
+                progress(f"vm: output limit reached ({limits.stdout_bytes + limits.stderr_bytes} bytes; limits "
+                         f"stdout_bytes + stderr_bytes; {self._hint(limits, 'stdout_bytes', 'stderr_bytes')}): "
+                         "process killed")
             elif info.kind == P.TIMED_OUT:
                 return 124, "timeout"
             return info.status, None
@@ -540,6 +541,11 @@ class VmEngine:
             cancelled.cancel()
             if not task.done():
                 task.cancel()
+
+    def _hint(self, limits: Limits, *names: str) -> str:
+        """How to raise the limits ``names`` (within the admin's ceiling)."""
+        policy = getattr(self.sandbox, "policy", None)
+        return limits.raise_hint(*names, ceilings=getattr(policy, "ceilings", None))
 
     def _memory_cap(self, limits: Limits) -> str:
         """Which limit the guest enforced (it keeps 64 MiB of its memory back)."""
@@ -660,7 +666,8 @@ class VmEngine:
         if reason == "interrupt":
             return RunResult(130, ErrorInfo("Interrupted", "interrupted", []))
         if reason == "timeout":
-            return RunResult(124, ErrorInfo("Timeout", f"wall time of {limits.wall_time:g} s exceeded", []))
+            return RunResult(124, ErrorInfo("Timeout", f"wall time of {limits.wall_time:g} s exceeded (limit "
+                                                       f"wall_time; {self._hint(limits, 'wall_time')})", []))
         if reason == "crash":
             return RunResult(status, ErrorInfo("VMError", self._notice or "the VM crashed", []))
         if status != 0:

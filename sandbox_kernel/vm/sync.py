@@ -340,7 +340,7 @@ class WorkspaceSync:
                 elif kind == "file":
                     room = fs.max_bytes - fs.bytes_used + (existing[1] if existing else 0)
                     if size > room:
-                        raise FSError(28, path)
+                        raise fs.quota_error("vfs_bytes", path)
                     data = await client.read_file(path, limit=max(room, 0), user=P.GUEST_USER)
                     same = (existing is not None and existing[1] == len(data)
                             and hashlib.sha256(fs.read_bytes(path)).digest() == hashlib.sha256(data).digest())

@@ -20,6 +20,8 @@ def test_infinite_loop_stops_at_the_wall_time_and_keeps_state(sandbox):
     run_js(sandbox, "let survivor = 'yes'")
     r = run_js(sandbox, "while (true) {}", limits=Limits(wall_time=0.4))
     assert r.status == 124 and r.error.ename == "Timeout"
+    assert r.error.evalue == ("JS run exceeded the wall-time limit (0.4 s; limit wall_time; "
+                              "raise it with %limits wall_time=0.8)")
     assert run_js(sandbox, "survivor").value == "'yes'"
 
 
@@ -85,5 +87,15 @@ def test_a_run_cancelled_before_it_starts_still_stops(sandbox):
 
 def test_a_memory_limit_too_small_to_start_is_explained(sandbox):
     r = run_js(sandbox, "1", limits=Limits(wasm_memory_bytes=4 << 20))
-    assert r.status == 1 and "too small to start" in r.error.evalue
+    assert r.status == 1 and r.error.evalue == (
+        "out of memory (the JS memory limit wasm_memory_bytes=4M is too small to start the engine; "
+        "raise it with %limits wasm_memory_bytes=8M)")
     assert run_js(sandbox, "1 + 1").value == "2"
+
+
+def test_a_full_vfs_quota_from_js_gets_the_notice(sandbox):
+    sandbox.update_limits(sandbox.limits.replace(vfs_bytes=1 << 20), ["vfs_bytes"])
+    r = run_js(sandbox, "require('fs').writeFileSync('/tmp/big', 'x'.repeat(2 << 20))")
+    assert "ENOSPC" in r.error.evalue
+    assert r.err.text == ("[sandbox: no space left: the sandbox's files may take 1M (limit vfs_bytes; "
+                          "raise it with %limits vfs_bytes=2M)]\n")

@@ -4,7 +4,7 @@ said once on stderr)."""
 import pytest
 
 from sandbox_kernel.js import runtime
-from sandbox_kernel.limits import Limits
+from sandbox_kernel.limits import Limits, format_size, parse_size
 
 from .jshelp import run_js
 from .test_commands import run_cmd
@@ -36,7 +36,9 @@ BOMBS = {
 def assert_out_of_memory(r, limit="64M"):
     assert r.status == 1
     assert r.error.ename == "InternalError", r.error
-    assert r.error.evalue == f"out of memory (the JS memory limit is {limit}: wasm_memory_bytes)"
+    more = format_size(parse_size(limit) * 2)
+    assert r.error.evalue == (f"out of memory (the JS memory limit is {limit}: wasm_memory_bytes; "
+                              f"raise it with %limits wasm_memory_bytes={more})")
 
 
 @pytest.mark.parametrize("code", BOMBS.values(), ids=BOMBS.keys())
@@ -127,7 +129,8 @@ def test_a_context_that_cannot_run_code_after_the_bomb_is_replaced(sandbox, monk
 def test_js_command_bomb(sandbox):
     out, err, status = run_cmd(sandbox, ["js", "-e", BOMBS["promise jobs"]])
     assert status == 1 and out == ""
-    assert "InternalError: out of memory" in err and "(the JS memory limit is 64M)" in err
+    assert "InternalError: out of memory" in err
+    assert err.endswith("\n(the JS memory limit is 64M: wasm_memory_bytes; raise it with %limits wasm_memory_bytes=128M)\n")
     assert "Uncaught" not in err
 
 

@@ -146,6 +146,22 @@ def test_wall_time_limit(kc):
     assert run_ok(kc, "echo fine") == "fine\n"
 
 
+def test_shell_limit_messages_say_once_how_to_raise_the_limit(kc):
+    run_ok(kc, "%limits commands=5000")
+    try:
+        reply, messages = execute(kc, "f() { while :; do :; done; }; g() { ( f | cat ); }; x=$(g); echo after")
+        message = "too many commands: 5000 executed (limit commands; raise it with %limits commands=10000)"
+        assert (reply["ename"], reply["evalue"]) == ("LimitExceeded", message)
+        assert stream_text(messages, "stderr") == f"bash: {message}\n"
+    finally:
+        run_ok(kc, "%limits commands=10000000")
+    # the default function depth is already this kernel's ceiling: the message says who can raise it
+    reply, messages = execute(kc, "f() { f; }; f")
+    assert reply["evalue"] == ("f: maximum function nesting level exceeded (1000; limit function_depth; that is this "
+                               "kernel's ceiling, which the admin sets: python -m sandbox_kernel install "
+                               "--max-limit function_depth=...)")
+
+
 # ---------------------------------------------------------------- interrupts
 @pytest.mark.parametrize("code", [
     "echo started; while true; do :; done",
@@ -260,9 +276,13 @@ def test_cells_get_notebook_defaults_and_cannot_pass_the_ceilings():
         reply, _ = execute(kc, "%limits vfs_bytes=100K")
         assert reply["status"] == "error" and "below what the VFS holds" in reply["evalue"]
         run_ok(kc, "%limits vfs_bytes=1M vfs_inodes=100000")
-        reply, messages = execute(kc, "head -c 2000000 /dev/zero > /workspace/more.bin")
-        assert reply["status"] == "error" and "No space left" in stream_text(messages, "stderr")
-        run_ok(kc, "rm -f /workspace/quota.bin /workspace/more.bin")
+        reply, messages = execute(kc, "head -c 2000000 /dev/zero > /workspace/more.bin; echo x > /workspace/m2")
+        err = stream_text(messages, "stderr")
+        assert reply["status"] == "error" and err.count("No space left on device\n") == 2
+        # one notice for the cell, at its end: which limit, and how to raise it
+        assert err.endswith("\n[sandbox: no space left: the sandbox's files may take 1M (limit vfs_bytes; "
+                            "raise it with %limits vfs_bytes=2M)]\n") and err.count("[sandbox:") == 1
+        run_ok(kc, "rm -f /workspace/quota.bin /workspace/more.bin /workspace/m2")
         run_ok(kc, "%limits vfs_bytes=256M")
 
 

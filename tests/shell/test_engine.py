@@ -313,3 +313,82 @@ def test_cli_runs_a_string_a_file_or_stdin_as_bash_does(tmp_path, how):
     else:
         assert "c" not in flags and execution_string == "none" and done.returncode == 1
         assert source == (str(script) if how == "file" else "none")
+
+
+HINTED = Limits(commands=2000, function_depth=40, words=1000, string_bytes=1000)
+COMMANDS = "too many commands: 2000 executed (limit commands; raise it with %limits commands=4000)"
+DEPTH = "f: maximum function nesting level exceeded (40; limit function_depth; raise it with %limits function_depth=80)"
+WORDS = "too many words: over 1000 in one command (limit words; raise it with %limits words=2000)"
+STRING = "limit string_bytes; raise it with %limits string_bytes=2000)"
+
+
+@pytest.mark.parametrize("code, message", [
+    ("while :; do :; done", COMMANDS),
+    ("f() { while :; do :; done; }; f", COMMANDS),
+    ("( while :; do :; done ); echo after", COMMANDS),
+    ("x=$(while :; do :; done); echo after", COMMANDS),
+    ("while :; do :; done | cat; echo after", COMMANDS),
+    ("{ while :; do :; done; } & wait; echo after", COMMANDS),
+    ("f() { f; }; f", DEPTH),
+    ("f() { f; }; ( f ); echo after", DEPTH),
+    ("f() { f; }; echo $(f); echo after", DEPTH),
+    ("f() { f; }; f | cat; echo after", DEPTH),
+    ("f() { f; }; g() { f; }; x=$( ( g | cat ) ); echo after", DEPTH),
+    ("echo 'source /tmp/t' > /tmp/t; source /tmp/t",
+     "/tmp/t: maximum source nesting level exceeded (limit function_depth; raise it with %limits function_depth=80)"),
+    ("echo 'bash /tmp/s' > /tmp/s; bash /tmp/s",
+     "/tmp/s: maximum nesting of shells exceeded (limit function_depth; raise it with %limits function_depth=80)"),
+    ("f() { echo {1..100}{1..100}; }; f >/dev/null", WORDS),
+    # a background job's error reaches the shell as text (and is raised again as "commands")
+    ("{ echo {1..100}{1..100}; } >/dev/null & wait; echo after", WORDS),
+    ("x=$(head -c 2000 /dev/zero)", f"command substitution output exceeds 1000 bytes ({STRING}"),
+    ("head -c 2000 /dev/zero > f; x=$(< f)", f"$(< f): file exceeds 1000 bytes ({STRING}"),
+    ("printf '%5000d' 1", f"printf: field width 5000 exceeds the string limit ({STRING}"),
+    ("x=a; while :; do x=$x$x; done", f"string of 8192 bytes exceeds the limit (1000 bytes; {STRING}"),
+    ("cat <(head -c 2000 /dev/zero) > /dev/null", f"output exceeds 1000 bytes ({STRING}"),
+])
+def test_every_shell_limit_says_once_how_to_raise_it(code, message):
+    """The engine adds the hint where it reports the limit, whatever the shell was running."""
+    (res, out, err), = run_cells([code], limits=HINTED)
+    assert (res.status, res.error.ename, res.error.evalue, err) == (1, "LimitExceeded", message, f"bash: {message}\n")
+
+
+def test_shell_limit_hints_stay_within_the_ceilings():
+    from sandbox_kernel.limits import DEFAULT_CEILINGS
+    from sandbox_kernel.policy import Policy
+
+    async def main(limits, ceilings, code):
+        sb = Sandbox(limits, policy=Policy(ceilings=ceilings))
+        err = Sink()
+        res = await sb.run("sh", code, Streams(Sink(), err, CancelToken()))
+        await sb.shutdown()
+        return res, err.text
+    res, err = asyncio.run(main(Limits(commands=2000), DEFAULT_CEILINGS.replace(commands=3000), "while :; do :; done"))
+    assert err == "bash: too many commands: 2000 executed (limit commands; raise it with %limits commands=3000)\n"
+    res, err = asyncio.run(main(Limits(), DEFAULT_CEILINGS, "f() { f; }; f"))
+    assert err == ("bash: f: maximum function nesting level exceeded (1000; limit function_depth; that is this "
+                   "kernel's ceiling, which the admin sets: python -m sandbox_kernel install --max-limit "
+                   "function_depth=...)\n")
+    res, err = asyncio.run(main(Limits(wall_time=0.5), DEFAULT_CEILINGS.replace(wall_time=0.8), "sleep 5"))
+    assert err == "bash: wall time limit exceeded (0.5 s; limit wall_time; raise it with %limits wall_time=0.8)\n"
+
+
+def test_a_fixed_cap_gets_no_hint():
+    # 1000 live background jobs is not a setting (the message names "limit commands" as the nearest)
+    (res, out, err), = run_cells(["for ((i = 0; i < 1001; i++)); do sleep 1 & done"])
+    assert err == "bash: fork: 1000 background jobs already running (limit commands)\n"
+
+
+def test_a_full_vfs_quota_gets_one_notice_per_run():
+    """The commands' messages stay as GNU's; the run ends with which limit, and how to raise it."""
+    lim = Limits(vfs_bytes=100_000, vfs_inodes=2000)
+    r = run_cells(["head -c 200000 /dev/zero > big; head -c 200000 /dev/zero > big2; rm -f big big2",
+                   "echo fine > small",
+                   "for i in {1..3000}; do : > f$i || break; done; rm -f f*"], limits=lim)
+    (_, _, err1), (_, _, err2), (_, _, err3) = r
+    assert err1 == ("head: /workspace/big: No space left on device\nhead: /workspace/big2: No space left on device\n"
+                    "[sandbox: no space left: the sandbox's files may take 100000 bytes (limit vfs_bytes; "
+                    "raise it with %limits vfs_bytes=200000)]\n")
+    assert err2 == ""
+    assert err3.endswith(": No space left on device\n[sandbox: no space left: the sandbox's files may take 2000 files "
+                         "and directories (limit vfs_inodes; raise it with %limits vfs_inodes=4000)]\n")

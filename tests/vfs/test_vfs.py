@@ -278,6 +278,26 @@ def test_inode_quota(fs):
     assert fs.inodes_used == fs.max_inodes - 1
 
 
+def test_quota_errors_are_counted_by_limit(fs):
+    """What the run's notice names (Sandbox.run): each ENOSPC of a full quota, by limit."""
+    fs.write_bytes("/workspace/f", b"")
+    room = fs.max_bytes - fs.bytes_used
+    for action in (lambda: fs.write_bytes("/workspace/f", b"x" * (room + 1)),
+                   lambda: fs.truncate("/workspace/f", room + 1)):
+        with pytest.raises(FSError):
+            action()
+    with fs.open("/workspace/g", "wb") as h:
+        with pytest.raises(FSError):
+            h.write(b"x" * (room + 1))
+    assert fs.quota_refusals == {"vfs_bytes": 3, "vfs_inodes": 0}
+    with pytest.raises(FSError):
+        fs.read_bytes("/workspace/missing")
+    fs.max_inodes = fs.inodes_used
+    with pytest.raises(FSError):
+        fs.mkdir("/workspace/dir")
+    assert fs.quota_refusals == {"vfs_bytes": 3, "vfs_inodes": 1}
+
+
 def test_truncate_and_usage(fs):
     before = fs.usage()["bytes_used"]
     fs.write_bytes("/workspace/f", b"12345")

@@ -43,6 +43,7 @@ def test_wall_time_limit_kills_the_guest_process(guest_image):
     async def body(sb):
         run = await run_cell(sb, "echo start; sleep 30; echo never", wall_time=1.5)
         assert run.status == 124 and run.result.error.ename == "Timeout"
+        assert run.result.error.evalue == "wall time of 1.5 s exceeded (limit wall_time; raise it with %limits wall_time=3)"
         assert "never" not in run.out.text
         assert run.ended - run.started < 8
         # the sleep is gone and the VM still works
@@ -78,7 +79,8 @@ def test_output_limit(guest_image):
         run = await run_cell(sb, "yes", stdout_bytes=100_000, stderr_bytes=10_000, wall_time=20)
         assert len(run.out.data) == 100_000
         assert "truncated" in run.err.text
-        assert "output limit" in run.err.text
+        assert ("vm: output limit reached (110000 bytes; limits stdout_bytes + stderr_bytes; raise them with "
+                "%limits stdout_bytes=200000 stderr_bytes=20000): process killed") in run.err.text
         assert run.status != 0
         assert run.ended - run.started < 15
     with_sandbox(body)

@@ -50,7 +50,8 @@ def test_fork_bomb_meets_the_process_limit(guest_image):
         run = await run_cell(sb, "bomb() { bomb | bomb & }; bomb; sleep 3; echo done",
                              vm_processes=64, wall_time=30)
         assert run.ended - run.started < 25
-        assert "vm: process limit reached" in run.err.text and "vm_processes=64" in run.err.text
+        assert "vm: process limit reached" in run.err.text
+        assert "(vm_processes=64; raise it with %limits vm_processes=128)" in run.err.text
         run = await run_cell(sb, "ps -e -o comm= | grep -c '^bash$' || true")
         assert int(run.out.text) <= 3, "the bomb's processes outlived the command"
     with_sandbox(body)

@@ -62,10 +62,14 @@ def test_large_file_both_ways(guest_image):
 
 def test_quota_overflow_is_reported(guest_image):
     async def body(sb):
-        sb.fs.max_bytes = sb.fs.bytes_used + 200_000
+        kib = sb.fs.bytes_used // 1024 + 200
+        sb.fs.max_bytes = kib * 1024
         run = await run_cell(sb, "head -c 500000 /dev/zero > too-big.bin; echo small > ok.txt")
         assert run.status == 0
         assert "too-big.bin: not copied back: quota" in run.err.text
+        # one notice at the end of the cell: the limit, and how to raise it
+        assert run.err.text.endswith(f"[sandbox: no space left: the sandbox's files may take {kib}K "
+                                     f"(limit vfs_bytes; raise it with %limits vfs_bytes={2 * kib}K)]\n")
         assert not sb.fs.exists("/workspace/too-big.bin")
         assert sb.fs.read_bytes("/workspace/ok.txt") == b"small\n"
     with_sandbox(body)
