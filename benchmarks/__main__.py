@@ -17,7 +17,7 @@ from pathlib import Path
 from .harness import Report
 
 ROOT = Path(__file__).resolve().parent.parent
-GROUPS = ["shell", "coreutils", "scaling", "kernel", "js", "vm", "memory", "store", "fidelity"]
+GROUPS = ["shell", "loops", "coreutils", "scaling", "kernel", "js", "vm", "memory", "store", "fidelity"]
 PEER_MODULES = {"bashkit": "bashkit", "just-bash": "just_bash", "bash_kernel": "bash_kernel"}
 
 
@@ -41,9 +41,9 @@ def ensure_peers(report: Report, install: bool) -> None:
 
 
 def run_group(name: str, report: Report, runs: int) -> None:
-    from . import engines, fidelity, hostfiles, kernels, scaling, shell
+    from . import engines, fidelity, hostfiles, kernels, loops, scaling, shell
 
-    table = {"shell": shell.bench_shell, "coreutils": shell.bench_coreutils,
+    table = {"shell": shell.bench_shell, "loops": loops.bench_loops, "coreutils": shell.bench_coreutils,
              "scaling": scaling.bench_scaling,
              "kernel": kernels.bench_kernels, "js": engines.bench_js, "vm": engines.bench_vm,
              "memory": engines.bench_memory, "store": hostfiles.bench_store,
@@ -63,6 +63,8 @@ def fmt_value(sample, unit: str) -> str:
     v = sample.median
     if unit == "s":
         return f"{v * 1000:.2f} ms" if v < 1 else f"{v:.2f} s"
+    if unit == "s/iter":
+        return f"{v * 1e6:.2f} us/it"
     if unit == "bytes":
         return f"{v / 1024:.1f} KiB" if v < 1024 * 1024 else f"{v / 1024 / 1024:.1f} MiB"
     return f"{v:.1f} {unit}"
