@@ -24,8 +24,9 @@ from typing import Any, Callable
 from ..builtins import BUILTINS, SYNC_BUILTINS
 from ..state import ExitShell, IndexedArray, LimitExceeded, ShellError, is_array
 from ..syntax.lexer import is_name
-from ..syntax.ast import (DQ, AndOr, ArithCommand, ArithFor, ArithSub, BraceGroup, CommandList, If, Lit,
-    Param, Quoted, SimpleCommand, Word)
+from ..syntax.ast import (DQ, AndOr, ArithCommand, ArithFor, ArithSub, BraceGroup, Case, CommandList, CondAnd,
+    CondBinary, CondCommand, CondNot, CondOr, CondUnary, CondWord, If, Lit, Param, Quoted, SimpleCommand, Word)
+from .cond import INTEGER_OPS, binary_test, compare_integers, unary_test
 from . import pattern as pat
 from .arith import ArithError, compile_expr, evaluate as arith_evaluate
 from .variables import DYNAMIC_VARS, NeedsExpansion
@@ -240,6 +241,37 @@ def compile_arith(word: Word) -> Callable[[Any], int] | None:
     return lambda sh: arith_evaluate(text_of(sh), sh)
 
 
+def compile_pattern(word: Word) -> Callable[[Any], str] | None:
+    """``expand_pattern`` of ``word``: a pattern with its quoted characters escaped, or None."""
+    fast = word.fast
+    if fast is not None:
+        return lambda sh: fast
+    pieces: list[Callable[[Any], str]] = []
+    for k, p in enumerate(word.parts):
+        tp = type(p)
+        if tp is Lit:
+            if k == 0 and p.text.startswith("~"):
+                return None
+            text = p.text
+            pieces.append(lambda sh, text=text: text)
+        elif tp is Quoted:
+            escaped = pat.escape(p.text)
+            pieces.append(lambda sh, escaped=escaped: escaped)
+        elif tp is DQ:
+            dq = _compile_dq(p)
+            if dq is None:
+                return None
+            pieces.append(lambda sh, dq=dq: pat.escape(dq(sh)))
+        else:
+            piece = _compile_arith_sub(p) if tp is ArithSub else _compile_param(p)
+            if piece is None:
+                return None
+            pieces.append(piece)
+    if len(pieces) == 1:
+        return pieces[0]
+    return lambda sh: "".join([piece(sh) for piece in pieces])
+
+
 def compile_fields(word) -> Callable[[Any, list], None] | None:
     """``expand_words([word])`` appending to a list (splitting and globbing included), or None."""
     if type(word) is not Word:
@@ -359,11 +391,15 @@ def compile_node(node) -> Callable | Any:
     if tp is If:
         return run_if if not node.redirs else NO_RUNNER
     if tp is BraceGroup:
-        return run_brace if not node.redirs else NO_RUNNER
+        return _compile_brace(node)
     if tp is ArithCommand:
         return _compile_arith_command(node)
     if tp is ArithFor:
         return _compile_arith_for(node)
+    if tp is CondCommand:
+        return _compile_cond_command(node)
+    if tp is Case:
+        return _compile_case(node)
     return NO_RUNNER
 
 
@@ -377,20 +413,11 @@ def start(sh, node, fds: dict):
     return runner(sh, node, fds)
 
 
-def _must_yield(sh) -> bool:
-    """A yield (or a cancellation) is due: the generic path does it."""
-    rt = sh.rt
-    cancel = rt.cancel
-    return (cancel is not None and cancel.reason is not None) or monotonic() - rt.last_yield > rt.yield_interval
-
-
-def _count_command(rt) -> None:
-    """What the generic checkpoint does besides yielding: count, enforce the commands limit."""
-    rt.commands += 1
+def commands_exceeded(rt) -> LimitExceeded:
+    """The error of a counted command past the commands limit (or after a background job's)."""
     if rt.commands > rt.limits.commands:
-        raise LimitExceeded(f"too many commands: {rt.limits.commands} executed (limit commands)", "commands")
-    if rt.limit_error is not None:
-        raise LimitExceeded(rt.limit_error, "commands")
+        return LimitExceeded(f"too many commands: {rt.limits.commands} executed (limit commands)", "commands")
+    return LimitExceeded(rt.limit_error, "commands")
 
 
 # ---------------------------------------------------------------------------- simple commands
@@ -410,7 +437,10 @@ def _compile_simple(node: SimpleCommand):
     line = node.line
 
     def run_simple(sh, node, fds):
-        if sh.namerefs or sh.options["xtrace"] or _must_yield(sh):
+        rt = sh.rt
+        cancel = rt.cancel
+        if sh.namerefs or sh.options["xtrace"] or (cancel is not None and cancel.reason is not None) \
+                or monotonic() - rt.last_yield > rt.yield_interval:
             return sh.run_simple(node, fds)
         sh.current_fds = fds
         sh.lineno = line
@@ -424,8 +454,9 @@ def _compile_simple(node: SimpleCommand):
             return sh.simple_expansion_failed(e, fds)
         if sh.pending_warnings:
             return sh.run_simple_from(node, fds, argv, len(words))
-        rt = sh.rt
-        _count_command(rt)
+        rt.commands += 1
+        if rt.commands > rt.limits.commands or rt.limit_error is not None:
+            raise commands_exceeded(rt)
         sh.cmdsub_status = None
         if len(argv) > rt.limits.words:
             raise too_many_words(rt.limits.words)
@@ -436,7 +467,11 @@ def _compile_simple(node: SimpleCommand):
         name = argv[0]
         fdef = sh.functions.get(name)
         if fdef is not None:
-            return sh.finish_command(sh.call_function(fdef, argv, fds))
+            status = sh.start_function(fdef, argv, fds)
+            if type(status) is int:
+                sh.pipestatus = status
+                return status
+            return sh.finish_command(status)
         fn = SYNC_BUILTINS.get(name)
         if fn is not None:
             status = fn(sh, argv, fds)
@@ -461,7 +496,10 @@ def _compile_assignments(node: SimpleCommand):
     line = node.line
 
     def run_assignments(sh, node, fds):
-        if sh.namerefs or sh.options["xtrace"] or _must_yield(sh):
+        rt = sh.rt
+        cancel = rt.cancel
+        if sh.namerefs or sh.options["xtrace"] or (cancel is not None and cancel.reason is not None) \
+                or monotonic() - rt.last_yield > rt.yield_interval:
             return sh.run_simple(node, fds)
         sh.current_fds = fds
         sh.lineno = line
@@ -545,7 +583,10 @@ def _compile_arith_command(node: ArithCommand):
     line = node.line
 
     def run_arith(sh, node, fds):
-        if sh.namerefs or sh.options["xtrace"] or _must_yield(sh):
+        rt = sh.rt
+        cancel = rt.cancel
+        if sh.namerefs or sh.options["xtrace"] or (cancel is not None and cancel.reason is not None) \
+                or monotonic() - rt.last_yield > rt.yield_interval:
             return sh.execute(node, fds)
         sh.current_fds = fds
         sh.lineno = line
@@ -575,10 +616,151 @@ def _compile_arith_for(node: ArithFor):
     return run_arith_for
 
 
+# ---------------------------------------------------------------------------- [[ ]] and case
+def _compile_cond_command(node: CondCommand):
+    if node.redirs:
+        return NO_RUNNER
+    test = _compile_cond(node.expr)
+    if test is None:
+        return NO_RUNNER
+    line = node.line
+
+    def run_cond(sh, node, fds):
+        rt = sh.rt
+        cancel = rt.cancel
+        if sh.namerefs or sh.options["xtrace"] or (cancel is not None and cancel.reason is not None) \
+                or monotonic() - rt.last_yield > rt.yield_interval:
+            return sh.execute(node, fds)
+        sh.current_fds = fds
+        sh.lineno = line
+        try:
+            status = 0 if test(sh) else 1
+        except NeedsGeneric:
+            return sh.execute(node, fds)
+        except ShellError as e:
+            return sh.cond_failed(e, fds)
+        sh.pipestatus = status
+        return status
+    return run_cond
+
+
+def _compile_cond(expr) -> Callable[[Any], bool] | None:
+    """A ``[[ ]]`` expression as ``eval_cond`` evaluates it (=~ is left to it)."""
+    tp = type(expr)
+    if tp is CondAnd or tp is CondOr:
+        left, right = _compile_cond(expr.left), _compile_cond(expr.right)
+        if left is None or right is None:
+            return None
+        if tp is CondAnd:
+            return lambda sh: left(sh) and right(sh)
+        return lambda sh: left(sh) or right(sh)
+    if tp is CondNot:
+        inner = _compile_cond(expr.expr)
+        return None if inner is None else (lambda sh: not inner(sh))
+    if tp is CondWord:
+        word = compile_string(expr.word)
+        return None if word is None else (lambda sh: word(sh) != "")
+    if tp is CondUnary:
+        operand = compile_string(expr.operand)
+        if operand is None:
+            return None
+        op = expr.op
+        return lambda sh: unary_test(sh, op, operand(sh))
+    if tp is not CondBinary or expr.op == "=~":
+        return None
+    left_of = compile_string(expr.left)
+    if left_of is None:
+        return None
+    op = expr.op
+    if op in ("=", "!="):
+        pattern_of = compile_pattern(expr.right)
+        if pattern_of is None:
+            return None
+        equal = op == "="
+
+        def matches(sh) -> bool:
+            left = left_of(sh)
+            # [[ == ]] matches as if extglob were on (bash 5.2)
+            return pat.match(pattern_of(sh), left, True, sh.shopts["nocasematch"], sh.pattern_budget()) == equal
+        return matches
+    right_of = compile_string(expr.right)
+    if right_of is None:
+        return None
+    if op in INTEGER_OPS:
+        def integers(sh) -> bool:
+            left = left_of(sh)
+            right = right_of(sh)
+            # [[ ]] reads its integer operands as arithmetic expressions
+            return compare_integers(op, sh.arith(left) if left.strip() else 0, sh.arith(right) if right.strip() else 0)
+        return integers
+    return lambda sh: binary_test(sh, op, left_of(sh), right_of(sh))
+
+
+def _compile_case(node: Case):
+    if node.redirs:
+        return NO_RUNNER
+    word_of = compile_string(node.word)
+    patterns = []
+    for item in node.items:
+        compiled = [compile_pattern(p) for p in item.patterns]
+        if None in compiled:
+            return NO_RUNNER
+        patterns.append(compiled)
+    if word_of is None:
+        return NO_RUNNER
+    line = node.line
+
+    def run_case(sh, node, fds):
+        if sh.namerefs or sh.options["xtrace"]:
+            return sh.execute(node, fds)
+        sh.current_fds = fds
+        sh.lineno = line
+        try:
+            word = word_of(sh)
+        except NeedsGeneric:
+            return sh.execute(node, fds)
+        nocase = sh.shopts["nocasematch"]
+        ext = sh.shopts["extglob"]
+        budget = sh.pattern_budget()
+        items = node.items
+        n = len(items)
+        i = 0
+        status = 0
+        while i < n:
+            try:
+                for pattern_of in patterns[i]:
+                    if pat.match(pattern_of(sh), word, ext, nocase, budget):
+                        break
+                else:
+                    i += 1
+                    continue
+            except NeedsGeneric:
+                return sh.case_from(node, fds, word, i, status, None)
+            item = items[i]
+            r = start(sh, item.body, fds) if item.body is not None else 0
+            if type(r) is not int:
+                return sh.case_from(node, fds, word, i, status, r)
+            status = r
+            while item.terminator == ";&" and i + 1 < n:
+                i += 1
+                item = items[i]
+                r = start(sh, item.body, fds) if item.body is not None else 0
+                if type(r) is not int:
+                    return sh.case_from(node, fds, word, i, status, r)
+                status = r
+            if item.terminator != ";;&":
+                return status
+            i += 1
+        return status
+    return run_case
+
+
 # ---------------------------------------------------------------------------- compound commands
 def run_list(sh, node: CommandList, fds: dict):
-    status = sh.last_status
     items = node.items
+    if len(items) == 1 and not items[0][1]:
+        return _run_one(sh, node, items[0][0], fds)
+    status = sh.last_status
     for k in range(len(items)):
         item, background = items[k]
         if background:
@@ -596,6 +778,23 @@ def run_list(sh, node: CommandList, fds: dict):
                 if sh.options["errexit"]:
                     raise ExitShell(status)
             sh.errexit_exempt = True
+    return status
+
+
+def _run_one(sh, node: CommandList, item, fds: dict):
+    """``run_list`` of a list of one command (a loop's or a function's body, say)."""
+    sh.errexit_exempt = False
+    status = start(sh, item, fds)
+    if type(status) is not int:
+        return sh.list_from(node, fds, 0, sh.last_status, status)
+    sh.last_status = status
+    if status and not sh.errexit_exempt:
+        if not sh.errexit_suppress:
+            if sh.traps.get("ERR") and not sh.in_trap:
+                return sh.after_failure(status)
+            if sh.options["errexit"]:
+                raise ExitShell(status)
+        sh.errexit_exempt = True
     return status
 
 
@@ -654,9 +853,25 @@ def run_if(sh, node: If, fds: dict):
     return 0
 
 
+def _compile_brace(node: BraceGroup):
+    if node.redirs:
+        return NO_RUNNER
+    body = node.body
+    if type(body) is CommandList and len(body.items) == 1 and not body.items[0][1]:
+        item = body.items[0][0]
+
+        def run_brace_one(sh, node, fds):
+            # { cmd; } (a function's body, say): the list's runner folded in
+            sh.current_fds = fds
+            return _run_one(sh, body, item, fds)
+        return run_brace_one
+    return run_brace
+
+
 def run_brace(sh, node: BraceGroup, fds: dict):
     sh.current_fds = fds
     return start(sh, node.body, fds)
 
 
-__all__ = ["NO_RUNNER", "NeedsGeneric", "compile_fields", "compile_node", "compile_string", "start"]
+__all__ = ["NO_RUNNER", "NOT_NOW", "NeedsGeneric", "commands_exceeded", "compile_arith", "compile_fields",
+           "compile_node", "compile_pattern", "compile_string", "start"]

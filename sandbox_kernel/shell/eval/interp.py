@@ -38,7 +38,7 @@ from ..syntax.printer import format_word
 from . import pattern as pat
 from .arith import ArithError, evaluate as arith_evaluate
 from .cond import eval_cond
-from .fastpath import NOT_NOW, NeedsGeneric, start
+from .fastpath import NOT_NOW, NeedsGeneric, commands_exceeded, start
 from .pipeline import Pipelines
 from .redirect import Redirections
 from .variables import FAKE_PID, MemoryAccount, MemoryPool, Variables
@@ -233,10 +233,8 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         """Count a command, enforce the limits, honour cancellation, and yield now and then."""
         rt = self.rt
         rt.commands += 1
-        if rt.commands > rt.limits.commands:
-            raise LimitExceeded(f"too many commands: {rt.limits.commands} executed (limit commands)", "commands")
-        if rt.limit_error is not None:
-            raise LimitExceeded(rt.limit_error, "commands")
+        if rt.commands > rt.limits.commands or rt.limit_error is not None:
+            raise commands_exceeded(rt)
         if self._time_to_yield():
             await self._yield_now()
 
@@ -780,36 +778,38 @@ class Shell(Variables, Expander, Redirections, Pipelines):
             if self.options["xtrace"]:  # bash shows the word as written, before expanding it
                 await self.err(fds, f"{self._ps4()}case {format_word(node.word)} in\n")
             word = await self.expand_word(node.word)
-            items = node.items
-            i = 0
-            status = 0
-            nocase = self.shopts["nocasematch"]
-            ext = self.shopts["extglob"]
-            budget = self.pattern_budget()
-            while i < len(items):
-                item = items[i]
-                matched = False
+            return await self.case_from(node, fds, word, 0, 0, None)
+        return await self.with_redirs(node, fds, body)
+
+    async def case_from(self, node: Case, fds: dict, word: str, i: int, status: int, pending) -> int:
+        """``case`` from item ``i`` on, ``status`` the last body's; ``pending``: item i matched
+        and this is its body's status to await."""
+        items = node.items
+        nocase = self.shopts["nocasematch"]
+        ext = self.shopts["extglob"]
+        budget = self.pattern_budget()
+        while i < len(items):
+            item = items[i]
+            if pending is not None:
+                status, pending = await pending, None
+            else:
                 for p in item.patterns:
                     pattern = await self.expand_pattern(p)
                     if pat.match(pattern, word, ext, nocase, budget):
-                        matched = True
                         break
-                if not matched:
+                else:
                     i += 1
                     continue
-                while True:
-                    status = await self.run_node(item.body, fds) if item.body is not None else 0
-                    if item.terminator == ";&" and i + 1 < len(items):
-                        i += 1
-                        item = items[i]
-                        continue
-                    break
-                if item.terminator == ";;&":
-                    i += 1
-                    continue
-                return status
+                status = await self.run_node(item.body, fds) if item.body is not None else 0
+            while item.terminator == ";&" and i + 1 < len(items):
+                i += 1
+                item = items[i]
+                status = await self.run_node(item.body, fds) if item.body is not None else 0
+            if item.terminator == ";;&":
+                i += 1
+                continue
             return status
-        return await self.with_redirs(node, fds, body)
+        return status
 
     async def run_funcdef(self, node: FunctionDef, fds: dict) -> int:
         if not is_name_word(node.name):
@@ -853,11 +853,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
             try:
                 return 0 if await eval_cond(self, node.expr, tracer) else 1
             except ShellError as e:
-                if e.fatal or e.abort:
-                    return await self.handle_error(e, fds)
-                if e.message:  # an invalid regex fails silently, as in bash
-                    await self.report(fds, e.message)
-                return 2
+                return await self._cond_error(e, fds)
         status = await self.with_redirs(node, fds, body)
         self.pipestatus = status
         return status
@@ -1006,6 +1002,19 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         self.pipestatus = status
         return status
 
+    async def _cond_error(self, e: ShellError, fds: dict) -> int:
+        """The status of ``[[ ]]`` whose evaluation raised ``e`` (reported)."""
+        if e.fatal or e.abort:
+            return await self.handle_error(e, fds)
+        if e.message:  # an invalid regex fails silently, as in bash
+            await self.report(fds, e.message)
+        return 2
+
+    async def cond_failed(self, e: ShellError, fds: dict) -> int:
+        status = await self._cond_error(e, fds)
+        self.pipestatus = status
+        return status
+
     async def report_status(self, fds: dict, message: str, status: int) -> int:
         """Report ``message``; the command's status (and PIPESTATUS) is ``status``."""
         await self.report(fds, message)
@@ -1127,6 +1136,11 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         return await self.run_external(argv, fds, env)
 
     async def call_function(self, fdef: FunctionDef, argv: list[str], fds: dict) -> int:
+        status = self.start_function(fdef, argv, fds)
+        return status if type(status) is int else await status
+
+    def start_function(self, fdef: FunctionDef, argv: list[str], fds: dict):
+        """Call a function: its status, or an awaitable of it when its body must wait."""
         limit = self.rt.limits.function_depth
         if self.func_depth >= limit:
             raise LimitExceeded(f"{argv[0]}: maximum function nesting level exceeded ({limit}; limit function_depth)",
@@ -1137,28 +1151,49 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         self.frames.append(Frame(name, self.function_files.get(name, self.script_source), self.lineno, True))
         self.func_depth += 1
         hidden = self.hide_traps_for_function() if self.traps else None
-        call_line = self.lineno
+        frame = (self.lineno, saved_positional, hidden)
         try:
-            try:
-                status = start(self, fdef.body, fds)
-                if type(status) is not int:
-                    status = await status
-            except ReturnFromFunction as r:
-                status = r.status
+            status = start(self, fdef.body, fds)
+        except ReturnFromFunction as r:
+            status = r.status
+        except BaseException:
+            self._leave_function(frame)
+            raise
+        if type(status) is not int or (self.traps.get("RETURN") and not self.in_trap):
+            return self._finish_function(status, frame)
+        self._leave_function(frame)
+        # a failure inside was handled there; the call itself is a failing command
+        self.errexit_exempt = False
+        return status
+
+    async def _finish_function(self, pending, frame: tuple) -> int:
+        """The rest of a function call: its body's status to await (or the status), the
+        RETURN trap, leaving the function."""
+        try:
+            if type(pending) is int:
+                status = pending
+            else:
+                try:
+                    status = await pending
+                except ReturnFromFunction as r:
+                    status = r.status
             if self.traps.get("RETURN") and not self.in_trap:
                 self.last_status = status
                 await self.run_trap("RETURN")
         finally:
-            self.lineno = call_line
-            self.func_depth -= 1
-            self.frames.pop()
-            self.release_scope(self.scopes.pop())
-            self.leave_positional(saved_positional)
-            if hidden:
-                self.restore_hidden_traps(hidden)
-        # a failure inside was handled there; the call itself is a failing command
+            self._leave_function(frame)
         self.errexit_exempt = False
         return status
+
+    def _leave_function(self, frame: tuple) -> None:
+        call_line, saved_positional, hidden = frame
+        self.lineno = call_line
+        self.func_depth -= 1
+        self.frames.pop()
+        self.release_scope(self.scopes.pop())
+        self.leave_positional(saved_positional)
+        if hidden:
+            self.restore_hidden_traps(hidden)
 
     # ------------------------------------------------------------------ external commands
     def make_context(self, argv: list[str], fds: dict, env: dict | None, cwd: str | None = None) -> CommandContext:
