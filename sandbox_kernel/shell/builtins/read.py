@@ -54,6 +54,9 @@ async def race_cancel(sh, coro, timeout: float | None = None):
 
 def split_read_fields(line: str, count: int, ifs: str, raw_escapes: list[bool] | None = None) -> list[str]:
     """Split a read line for ``count`` names: the last one gets the rest of the line."""
+    if count == 1 and raw_escapes is None and ifs.strip(" \t\n") == "":
+        # one name, IFS only whitespace: the line without the IFS whitespace around it
+        return [line.strip(ifs)]
     ws = "".join(c for c in ifs if c in " \t\n")
     esc = raw_escapes or [False] * len(line)
     n = len(line)
@@ -307,7 +310,7 @@ def store_read(sh, data, eof: bool, raw: bool, names: list[str], array: str | No
     else:
         fields = split_read_fields(text, len(names), ifs, escapes)
         for name, value in zip(names, fields):
-            sh.set_var(name, value)
+            sh.assign_scalar(name, value, False)
     return 1 if eof else 0
 
 

@@ -16,7 +16,8 @@ SIGN = 1 << 63
 
 class ArithError(Exception):
     def __init__(self, expr: str, message: str, token: str = "") -> None:
-        text = f"{expr.strip()}: {message}"
+        # bash shows the expression without its leading blanks, with its trailing ones
+        text = f"{expr.lstrip()}: {message}"
         if token is not None:
             text += f' (error token is "{token}")'
         super().__init__(text)
@@ -36,8 +37,10 @@ _TOKEN = re.compile(r"""
     )""", re.X)
 
 
-def _tokenize(text: str) -> list[tuple[str, str]]:
+def _tokenize(text: str) -> tuple[list[tuple[str, str]], list[int]]:
+    """The tokens of ``text`` and where each starts (the end token: at the end)."""
     tokens = []
+    starts = []
     pos = 0
     n = len(text)
     while True:
@@ -50,6 +53,7 @@ def _tokenize(text: str) -> list[tuple[str, str]]:
             raise ArithError(text, "syntax error: invalid arithmetic operator", text[pos:])
         kind = m.lastgroup
         tokens.append((kind, m.group(kind)))
+        starts.append(m.start(kind))
         pos = m.end()
         if kind == "name" and pos < n and text[pos] == "[":
             # a subscript is kept as text: evaluated (or used as a key) when the element is
@@ -57,9 +61,11 @@ def _tokenize(text: str) -> list[tuple[str, str]]:
             if end < 0:
                 raise ArithError(text, "syntax error: `]' expected", text[pos:])
             tokens.append(("sub", text[pos + 1:end]))
+            starts.append(pos)
             pos = end + 1
     tokens.append(("end", ""))
-    return tokens
+    starts.append(n)
+    return tokens, starts
 
 
 def _subscript_end(text: str, pos: int) -> int:
@@ -134,7 +140,7 @@ Evaluator = Callable[["object"], int]
 class _Parser:
     def __init__(self, text: str) -> None:
         self.text = text
-        self.tokens = _tokenize(text)
+        self.tokens, self.starts = _tokenize(text)
         self.pos = 0
 
     def peek(self) -> tuple[str, str]:
@@ -146,8 +152,11 @@ class _Parser:
         return tok
 
     def fail(self, message: str = "syntax error: operand expected"):
-        rest = " ".join(v for k, v in self.tokens[self.pos:] if k != "end")
-        raise ArithError(self.text, message, rest)
+        # bash names the text from the failing token on; at the end, from the last token on
+        at = min(self.pos, len(self.tokens) - 1)
+        if self.tokens[at][0] == "end" and at > 0:
+            at -= 1
+        raise ArithError(self.text, message, self.text[self.starts[at]:])
 
     def parse(self) -> Evaluator:
         if self.peek()[0] == "end":
@@ -366,7 +375,7 @@ def _make_binary(op: str, left: Evaluator, right: Evaluator, text: str) -> Evalu
 
 def _last_operand(text: str) -> str:
     m = re.search(r"[/%]\s*([^/%]*)$", text)
-    return m.group(1).strip() if m else text
+    return m.group(1).lstrip() if m else text
 
 
 def _make_assign(name: str, index, op: str, rhs: Evaluator, text: str) -> Evaluator:

@@ -9,6 +9,7 @@ from typing import Awaitable, Callable
 from ...commands._lib.posix_regex import Bounds, RegexError, RegexTimeout, compile_posix
 from ...vfs import FSError
 from . import pattern as pat
+from .arith import ArithError, evaluate as arith_evaluate
 from ..state import ShellError
 from ..syntax.ast import DQ, CondAnd, CondBinary, CondNot, CondOr, CondUnary, CondWord, Lit, Quoted, Word
 
@@ -331,12 +332,22 @@ async def eval_cond(sh, expr, tracer: CondTracer | None = None) -> bool:
         if tracer is not None:
             await tracer(f"{_shown(left)} {op} {_shown(right)}")
         if op in INTEGER_OPS:
-            # [[ ]] reads its integer operands as arithmetic expressions
-            a = sh.arith(left) if left.strip() else 0
-            b = sh.arith(right) if right.strip() else 0
-            return compare_integers(op, a, b)
+            return compare_integers(op, cond_integer(sh, left), cond_integer(sh, right))
         return binary_test(sh, op, left, right)
     raise ShellError("bad conditional expression")
+
+
+def cond_integer(sh, text: str) -> int:
+    """An integer operand of ``[[ ]]``: an arithmetic expression (empty is 0). An error in it
+    fails the test with status 1 ("[[: ..."), not the command line as in $((...))."""
+    if not text.strip():
+        return 0
+    try:
+        return arith_evaluate(text, sh)
+    except ArithError as e:
+        raise ShellError(f"[[: {e.message}", 1) from None
+    except RecursionError:
+        raise ShellError(f"[[: {text}: expression recursion level exceeded", 1) from None
 
 
 async def regex_source(sh, word: Word) -> str:

@@ -26,7 +26,7 @@ from ..state import ExitShell, IndexedArray, LimitExceeded, ShellError, is_array
 from ..syntax.lexer import is_name
 from ..syntax.ast import (DQ, AndOr, ArithCommand, ArithFor, ArithSub, BraceGroup, Case, CommandList, CondAnd,
     CondBinary, CondCommand, CondNot, CondOr, CondUnary, CondWord, If, Lit, Param, Quoted, SimpleCommand, Word)
-from .cond import INTEGER_OPS, binary_test, compare_integers, unary_test
+from .cond import INTEGER_OPS, binary_test, compare_integers, cond_integer, unary_test
 from . import pattern as pat
 from .arith import ArithError, compile_expr, evaluate as arith_evaluate
 from .variables import DYNAMIC_VARS, NeedsExpansion
@@ -47,6 +47,12 @@ class NeedsGeneric(Exception):
 
 
 # ============================================================================ words
+def _plain_variable(p: Param) -> bool:
+    """``$name`` of a variable (not a special or dynamic parameter): a lookup is all it takes."""
+    return (p.op is None and p.index is None and not p.length and not p.indirect and is_name(p.name)
+            and p.name not in DYNAMIC_VARS)
+
+
 def _compile_value(p) -> Callable[[Any], str | None] | None:
     """A parameter whose value the runners read without the generic expander: ``$name``,
     ``${name[sub]}``, ``${#name}``, ``${#name[@]}``; the value (None when unset, after the
@@ -73,7 +79,7 @@ def _compile_value(p) -> Callable[[Any], str | None] | None:
             if value is None and sh.options["nounset"]:
                 sh.check_unset(p)
             return value
-        if not is_name(name) or name in DYNAMIC_VARS:
+        if not _plain_variable(p):
             return scalar
 
         def variable(sh) -> str | None:
@@ -147,30 +153,48 @@ def compile_string(word: Word) -> Callable[[Any], str] | None:
     fast = word.fast
     if fast is not None:
         return lambda sh: fast
-    pieces = []
+    pieces: list = []
     for p in word.parts:
         piece = _compile_string_part(p)
         if piece is None:
             return None
         pieces.append(piece)
-    if len(pieces) == 1:
-        return pieces[0]
-    if len(pieces) == 2:
-        first, second = pieces
-        return lambda sh: first(sh) + second(sh)
-    return lambda sh: "".join([piece(sh) for piece in pieces])
+    return _concat(pieces)
 
 
-def _compile_string_part(p) -> Callable[[Any], str] | None:
+def _concat(pieces: list) -> Callable[[Any], str]:
+    """The string of ``pieces`` (constant strs and functions of the shell) one after another."""
+    merged: list = []
+    for piece in pieces:
+        if type(piece) is str and merged and type(merged[-1]) is str:
+            merged[-1] += piece
+        elif piece != "":
+            merged.append(piece)
+    if not merged:
+        return lambda sh: ""
+    if len(merged) == 1:
+        only = merged[0]
+        return (lambda sh: only) if type(only) is str else only
+    if len(merged) == 2:
+        a, b = merged
+        if type(a) is str:
+            return lambda sh: a + b(sh)
+        if type(b) is str:
+            return lambda sh: a(sh) + b
+        return lambda sh: a(sh) + b(sh)
+    if len(merged) == 3 and type(merged[0]) is str and type(merged[2]) is str:
+        a, f, c = merged
+        return lambda sh: a + f(sh) + c
+    return lambda sh: "".join([p if type(p) is str else p(sh) for p in merged])
+
+
+def _compile_string_part(p):
+    """A part of a word as a constant str, a function of the shell giving a str, or None."""
     tp = type(p)
     if tp is Lit:
-        if "~" in p.text:
-            return None
-        text = p.text
-        return lambda sh: text
+        return None if "~" in p.text else p.text
     if tp is Quoted:
-        text = p.text
-        return lambda sh: text
+        return p.text
     if tp is DQ:
         return _compile_dq(p)
     if tp is ArithSub:
@@ -183,6 +207,25 @@ def _compile_param(p) -> Callable[[Any], str] | None:
     value_of = _compile_value(p)
     if value_of is None:
         return None
+    if _plain_variable(p):
+        name = p.name
+
+        def variable_text(sh) -> str:
+            # _compile_value's inline lookup, "" for unset
+            var = None
+            scopes = sh.scopes
+            if scopes:
+                for scope in reversed(scopes):
+                    var = scope.get(name)
+                    if var is not None:
+                        break
+            if var is None:
+                var = sh.globals.get(name)
+            if var is not None and type(var.value) is str and not var.nameref:
+                return var.value
+            value = value_of(sh)
+            return "" if value is None else value
+        return variable_text
 
     def param(sh) -> str:
         value = value_of(sh)
@@ -192,25 +235,35 @@ def _compile_param(p) -> Callable[[Any], str] | None:
 
 def _compile_dq(dq: DQ) -> Callable[[Any], str] | None:
     """A double-quoted string of plain text, ``$name`` and ``$((...))``: one string."""
-    pieces = []
+    pieces: list = []
     for p in dq.parts:
         tp = type(p)
         if tp is Lit or tp is Quoted:
-            text = p.text
-            pieces.append(lambda sh, text=text: text)
+            pieces.append(p.text)
             continue
         piece = _compile_arith_sub(p) if tp is ArithSub else _compile_param(p)
         if piece is None:
             return None
         pieces.append(piece)
-    if not pieces:
-        return lambda sh: ""
-    if len(pieces) == 1:
-        return pieces[0]
-    return lambda sh: "".join([piece(sh) for piece in pieces])
+    return _concat(pieces)
 
 
 def _compile_arith_sub(p: ArithSub) -> Callable[[Any], str] | None:
+    fast = p.expr.fast
+    if fast is not None:
+        # a constant expression: parsed once (sh.arith's errors kept)
+        evaluator = _constant_arith(fast)
+
+        def constant_sub(sh) -> str:
+            try:
+                return str(evaluator(sh))
+            except NeedsExpansion:
+                raise NeedsGeneric from None
+            except ArithError as e:
+                raise ShellError(e.message, 1, abort=True) from None
+            except RecursionError:
+                raise ShellError(f"{fast}: expression recursion level exceeded", 1, abort=True) from None
+        return constant_sub
     expr = compile_string(p.expr)
     if expr is None:
         return None
@@ -224,17 +277,40 @@ def _compile_arith_sub(p: ArithSub) -> Callable[[Any], str] | None:
     return arith_sub
 
 
+def compile_matcher(word: Word) -> Callable[[Any, str, bool, bool], bool] | None:
+    """``pat.match(expand_pattern(word), text, extglob, nocase, budget)`` as
+    ``fn(sh, text, extglob, nocase)``: a constant pattern without wildcards compares as text."""
+    fast = word.fast
+    if fast is not None and not pat.has_glob(fast, True):
+        literal = pat.unescape(fast)
+
+        def equal(sh, text: str, ext: bool, nocase: bool) -> bool:
+            if nocase:
+                return pat.match(fast, text, ext, nocase, sh.pattern_budget())
+            return literal == text
+        return equal
+    if word.plain == "*":
+        return lambda sh, text, ext, nocase: True
+    pattern_of = compile_pattern(word)
+    if pattern_of is None:
+        return None
+    return lambda sh, text, ext, nocase: pat.match(pattern_of(sh), text, ext, nocase, sh.pattern_budget())
+
+
+def _constant_arith(text: str) -> Callable[[Any], int]:
+    """The evaluator of a constant expression, parsed now; one that does not parse raises its
+    error when it runs, as ``arith.evaluate`` would."""
+    try:
+        return compile_expr(text)
+    except (ArithError, RecursionError):
+        return lambda sh: arith_evaluate(text, sh)
+
+
 def compile_arith(word: Word) -> Callable[[Any], int] | None:
     """The value of an arithmetic expression written as ``word`` (expanded first), or None."""
     fast = word.fast
     if fast is not None:
-        evaluator: list = []
-
-        def constant(sh) -> int:
-            if not evaluator:
-                evaluator.append(compile_expr(fast))
-            return evaluator[0](sh)
-        return constant
+        return _constant_arith(fast)
     text_of = compile_string(word)
     if text_of is None:
         return None
@@ -246,17 +322,15 @@ def compile_pattern(word: Word) -> Callable[[Any], str] | None:
     fast = word.fast
     if fast is not None:
         return lambda sh: fast
-    pieces: list[Callable[[Any], str]] = []
+    pieces: list = []
     for k, p in enumerate(word.parts):
         tp = type(p)
         if tp is Lit:
             if k == 0 and p.text.startswith("~"):
                 return None
-            text = p.text
-            pieces.append(lambda sh, text=text: text)
+            pieces.append(p.text)
         elif tp is Quoted:
-            escaped = pat.escape(p.text)
-            pieces.append(lambda sh, escaped=escaped: escaped)
+            pieces.append(pat.escape(p.text))
         elif tp is DQ:
             dq = _compile_dq(p)
             if dq is None:
@@ -267,9 +341,7 @@ def compile_pattern(word: Word) -> Callable[[Any], str] | None:
             if piece is None:
                 return None
             pieces.append(piece)
-    if len(pieces) == 1:
-        return pieces[0]
-    return lambda sh: "".join([piece(sh) for piece in pieces])
+    return _concat(pieces)
 
 
 def compile_fields(word) -> Callable[[Any, list], None] | None:
@@ -673,15 +745,14 @@ def _compile_cond(expr) -> Callable[[Any], bool] | None:
         return None
     op = expr.op
     if op in ("=", "!="):
-        pattern_of = compile_pattern(expr.right)
-        if pattern_of is None:
+        matcher = compile_matcher(expr.right)
+        if matcher is None:
             return None
         equal = op == "="
 
         def matches(sh) -> bool:
-            left = left_of(sh)
             # [[ == ]] matches as if extglob were on (bash 5.2)
-            return pat.match(pattern_of(sh), left, True, sh.shopts["nocasematch"], sh.pattern_budget()) == equal
+            return matcher(sh, left_of(sh), True, sh.shopts["nocasematch"]) == equal
         return matches
     right_of = compile_string(expr.right)
     if right_of is None:
@@ -689,9 +760,7 @@ def _compile_cond(expr) -> Callable[[Any], bool] | None:
     if op in INTEGER_OPS:
         def integers(sh) -> bool:
             left = left_of(sh)
-            right = right_of(sh)
-            # [[ ]] reads its integer operands as arithmetic expressions
-            return compare_integers(op, sh.arith(left) if left.strip() else 0, sh.arith(right) if right.strip() else 0)
+            return compare_integers(op, cond_integer(sh, left), cond_integer(sh, right_of(sh)))
         return integers
     return lambda sh: binary_test(sh, op, left_of(sh), right_of(sh))
 
@@ -702,7 +771,7 @@ def _compile_case(node: Case):
     word_of = compile_string(node.word)
     patterns = []
     for item in node.items:
-        compiled = [compile_pattern(p) for p in item.patterns]
+        compiled = [compile_matcher(p) for p in item.patterns]
         if None in compiled:
             return NO_RUNNER
         patterns.append(compiled)
@@ -721,15 +790,14 @@ def _compile_case(node: Case):
             return sh.execute(node, fds)
         nocase = sh.shopts["nocasematch"]
         ext = sh.shopts["extglob"]
-        budget = sh.pattern_budget()
         items = node.items
         n = len(items)
         i = 0
         status = 0
         while i < n:
             try:
-                for pattern_of in patterns[i]:
-                    if pat.match(pattern_of(sh), word, ext, nocase, budget):
+                for matches in patterns[i]:
+                    if matches(sh, word, ext, nocase):
                         break
                 else:
                     i += 1

@@ -1008,7 +1008,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
             return await self.handle_error(e, fds)
         if e.message:  # an invalid regex fails silently, as in bash
             await self.report(fds, e.message)
-        return 2
+        return e.status
 
     async def cond_failed(self, e: ShellError, fds: dict) -> int:
         status = await self._cond_error(e, fds)
