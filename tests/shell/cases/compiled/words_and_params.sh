@@ -1,0 +1,14 @@
+# words the compiled runners expand: plain text, $name, "..", ${a[i]}, ${#x}, $((..)), splitting, globs
+mkdir -p d && touch d/a1 d/a2 d/b
+v="d/a*"; echo $v "$v"; w="one  two"; echo $w "$w"; set -- $w; echo $#
+IFS=: ; p="x:y::z"; echo $p; set -- $p; echo $#; unset IFS
+a=(zero one two); i=1; echo ${a[i]} ${a[-1]} "${a[0]}" ${#a[@]} ${#a[*]} ${#i} k${a[2]}x
+declare -A m=([k1]=v1 [k2]="v 2"); k=k2; echo ${m[k1]} "${m[$k]}" ${m[$k]} ${#m[@]}
+n=5; echo $((n * 2)) "$((n + 1))" x$((n - 1))y $(( n > 3 ? 10 : 20 ))
+s=; for ((j=0;j<100;j++)); do s+=ab; done; echo ${#s}
+arr=(); for ((j=0;j<5;j++)); do arr+=($j "x $j"); done; echo ${#arr[@]} "${arr[9]}"
+shopt -s nullglob; echo d/nomatch* end; shopt -u nullglob; echo d/nomatch*
+set -f; echo d/a*; set +f
+echo ${unset_var} "${unset_var}" x${unset_var}y
+( set -u; echo ${a[7]}; echo never ) 2>/dev/null; echo "nounset $?"
+( set -u; echo $nope; echo never ) 2>/dev/null; echo "nounset $?"
