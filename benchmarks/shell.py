@@ -33,16 +33,47 @@ def _ours_cli(script: str):
                                   capture_output=True, check=False)
 
 
-def _bashkit(script: str):
+def _bashkit_shell():
     import bashkit
 
-    return lambda: bashkit.Bash().execute_sync(script)
+    # its defaults stop a script at 10 000 commands or loop iterations (an error, early): a
+    # third of the corpus would be timed doing less work than the others
+    return bashkit.Bash(max_commands=10**9, max_loop_iterations=10**9, timeout_seconds=600)
+
+
+def _bashkit(script: str):
+    return lambda: _bashkit_shell().execute_sync(script)
 
 
 def _just_bash(script: str):
     import just_bash
 
     return lambda: asyncio.run(just_bash.Bash().exec(script))
+
+
+def _outputs(script: str) -> dict[str, tuple[bytes, int] | None]:
+    """What bash and each peer print (stdout, status) for ``script``: a peer whose output
+    differs from bash's did other work, and its time is not compared."""
+    from sandbox_kernel.cli import run_script
+
+    with tempfile.TemporaryDirectory(prefix="bench-", dir=_tmpfs()) as tmp:
+        bash = subprocess.run(["bash", "-c", script], cwd=tmp, env=BASH_ENV, capture_output=True, check=False)
+    out: dict[str, tuple[bytes, int] | None] = {"bash": (bash.stdout, bash.returncode)}
+    stdout, _, status = run_script(script)
+    out["ours"] = (stdout, status)
+    try:
+        r = _bashkit_shell().execute_sync(script)
+        out["bashkit"] = (r.stdout.encode(), r.exit_code)
+    except Exception:  # noqa: BLE001 - a peer that cannot run is reported by the caller
+        out["bashkit"] = None
+    try:
+        import just_bash
+
+        r = asyncio.run(just_bash.Bash().exec(script))
+        out["just-bash"] = (r.stdout.encode(), r.exit_code)
+    except Exception:  # noqa: BLE001
+        out["just-bash"] = None
+    return out
 
 
 class _DevNull:
@@ -71,7 +102,11 @@ def bench_shell(report: Report, runs: int) -> None:
     ratios: dict[str, list[float]] = {name: [] for name in available}
     for case in CORPUS:
         script = case.read_text()
+        outputs = _outputs(script)
         for peer, make in available.items():
+            if peer != "bash" and outputs.get(peer) != outputs["bash"]:
+                report.add(Row("shell", case.stem, None, peer, None, note="peer output differs from bash: not timed"))
+                continue
             ours = _ours_inproc(script)
             try:
                 a, b, ratio = measure_pair(ours, make(script), runs)

@@ -359,7 +359,7 @@ async def regex_source(sh, word: Word) -> str:
         else:
             value = await sh.expand_word(Word([p]))
             if type(p) is Quoted or type(p) is DQ:
-                pieces.append(_ere_escape(value))
+                pieces.append(ere_escape(value))
             else:
                 pieces.append(value)
     return "".join(pieces)
@@ -368,11 +368,7 @@ async def regex_source(sh, word: Word) -> str:
 def regex_match(sh, text: str, source: str) -> bool:
     """``text =~ source``; sets BASH_REMATCH."""
     try:
-        if not _ere_valid(source):
-            raise RegexError(source)
-        # the match stops at the run's wall time and on interrupt, like every command's
-        rx = compile_posix(source, extended=True, ignore_case=sh.shopts["nocasematch"],
-                           bounds=Bounds(sh.rt.deadline, sh.rt.cancel))
+        rx = _compiled_regex(sh, source)
         m = rx.search(text)
     except RegexError:
         sh.set_array("BASH_REMATCH", [])
@@ -387,6 +383,34 @@ def regex_match(sh, text: str, source: str) -> bool:
     groups = [m.group(0)] + [g if g is not None else "" for g in m.groups()]
     sh.set_array("BASH_REMATCH", groups)
     return True
+
+
+#: compiled [[ =~ ]] regexes by (source, nocasematch): a loop matches the same ones again
+_REGEXES: dict = {}
+
+
+def _compiled_regex(sh, source: str):
+    """The compiled ``source``, its calls bound to this run: they stop at the run's wall time
+    and on interrupt, like every command's (bound again when another run uses it)."""
+    nocase = sh.shopts["nocasematch"]
+    rx = _REGEXES.get((source, nocase))
+    if rx is None:
+        if not _ere_valid(source):
+            raise RegexError(source)
+        if len(_REGEXES) >= 256:
+            _REGEXES.clear()
+        rx = _REGEXES[(source, nocase)] = compile_posix(source, extended=True, ignore_case=nocase,
+                                                        bounds=_run_bounds(sh.rt))
+    elif rx.bounds is not _run_bounds(sh.rt):
+        rx.bind(_run_bounds(sh.rt))
+    return rx
+
+
+def _run_bounds(rt) -> Bounds:
+    bounds = rt.regex_bounds
+    if bounds is None or bounds.deadline != rt.deadline or bounds.cancel is not rt.cancel:
+        bounds = rt.regex_bounds = Bounds(rt.deadline, rt.cancel)
+    return bounds
 
 
 _INTERVAL = re.compile(r"\{(?:[0-9]+(?:,[0-9]*)?|,[0-9]+)\}")
@@ -432,5 +456,6 @@ def _ere_valid(source: str) -> bool:
     return True
 
 
-def _ere_escape(text: str) -> str:
+def ere_escape(text: str) -> str:
+    """``text`` matching itself in an ERE (quoted parts of ``=~``'s pattern)."""
     return "".join("\\" + c if c in ".[]()*+?{}|^$\\" else c for c in text)

@@ -26,7 +26,7 @@ from ..state import ExitShell, IndexedArray, LimitExceeded, ShellError, is_array
 from ..syntax.lexer import is_name
 from ..syntax.ast import (DQ, AndOr, ArithCommand, ArithFor, ArithSub, BraceGroup, Case, CommandList, CondAnd,
     CondBinary, CondCommand, CondNot, CondOr, CondUnary, CondWord, If, Lit, Param, Quoted, SimpleCommand, Word)
-from .cond import INTEGER_OPS, binary_test, compare_integers, cond_integer, unary_test
+from .cond import INTEGER_OPS, binary_test, compare_integers, cond_integer, ere_escape, regex_match, unary_test
 from . import pattern as pat
 from .arith import ArithError, compile_expr, evaluate as arith_evaluate
 from .variables import DYNAMIC_VARS, NeedsExpansion
@@ -738,12 +738,17 @@ def _compile_cond(expr) -> Callable[[Any], bool] | None:
             return None
         op = expr.op
         return lambda sh: unary_test(sh, op, operand(sh))
-    if tp is not CondBinary or expr.op == "=~":
+    if tp is not CondBinary:
         return None
     left_of = compile_string(expr.left)
     if left_of is None:
         return None
     op = expr.op
+    if op == "=~":
+        source_of = _compile_regex_source(expr.right)
+        if source_of is None:
+            return None
+        return lambda sh: regex_match(sh, left_of(sh), source_of(sh))
     if op in ("=", "!="):
         matcher = compile_matcher(expr.right)
         if matcher is None:
@@ -763,6 +768,26 @@ def _compile_cond(expr) -> Callable[[Any], bool] | None:
             return compare_integers(op, cond_integer(sh, left), cond_integer(sh, right_of(sh)))
         return integers
     return lambda sh: binary_test(sh, op, left_of(sh), right_of(sh))
+
+
+def _compile_regex_source(word: Word) -> Callable[[Any], str] | None:
+    """``regex_source`` of ``=~``'s word: quoted parts escaped so they match literally."""
+    pieces: list = []
+    for p in word.parts:
+        tp = type(p)
+        if tp is Lit:
+            pieces.append(p.text)
+            continue
+        value = compile_string(Word([p]))
+        if value is None:
+            return None
+        if tp is Quoted:
+            pieces.append(ere_escape(p.text))
+        elif tp is DQ:
+            pieces.append(lambda sh, value=value: ere_escape(value(sh)))
+        else:
+            pieces.append(value)
+    return _concat(pieces)
 
 
 def _compile_case(node: Case):

@@ -79,6 +79,8 @@ class Runtime:
         self.commands = 0
         self.last_yield = time.monotonic()
         self.yield_interval = YIELD_INTERVAL
+        #: the Bounds of this run's [[ =~ ]] matches (cond.py)
+        self.regex_bounds = None
         self.next_pid = FAKE_PID + 1
         self.jobs: dict[int, asyncio.Task] = {}
         #: the status `wait PID` reports: 128+N once `kill` sent signal N, then the final one
