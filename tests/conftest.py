@@ -6,6 +6,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).parents[1] / "scripts"))  # make_logos: the logo generator
+sys.path.append(str(Path(__file__).parents[1]))  # benchmarks (the bench smoke tests), whatever runs first
 
 
 @pytest.fixture(scope="session")
