@@ -167,12 +167,14 @@ class ShellEngine:
             last = code.rstrip("\n").split("\n")[-1]
             indent = last[:len(last) - len(last.lstrip())]
             stripped = last.strip()
-            if stripped.endswith(("then", "do", "else", "{", "in", "(")) or stripped.startswith(("if ", "for ", "while ", "case ")):
+            if stripped.endswith(("then", "do", "else", "{", "in", "(")) \
+                    or stripped.startswith(("if ", "for ", "while ", "case ")):
                 indent += "  "
         return status, indent
 
     def completion_names(self) -> list[str]:
-        names = set(BUILTINS) | set(self.shell.functions) | set(self.shell.aliases) | set(registry.names()) | set(RESERVED)
+        names = (set(BUILTINS) | set(self.shell.functions) | set(self.shell.aliases) | set(registry.names())
+                 | set(RESERVED))
         return sorted(names)
 
     def variable_names(self) -> list[str]:

@@ -46,7 +46,8 @@ async def _wait_target(sh, spec: str, fds) -> int | None:
     """The job `wait SPEC` waits for (None after reporting that there is none)."""
     pid = _job_pid(sh, spec)
     if pid is None:
-        await err(sh, fds, "wait", f"{spec}: no such job" if spec.startswith("%") else f"`{spec}': not a pid or valid job spec")
+        await err(sh, fds, "wait",
+                  f"{spec}: no such job" if spec.startswith("%") else f"`{spec}': not a pid or valid job spec")
         return None
     if pid not in sh.rt.jobs and pid not in sh.rt.job_status:
         await err(sh, fds, "wait", f"pid {pid} is not a child of this shell")
@@ -93,7 +94,9 @@ def _job_pid(sh, spec: str) -> int | None:
     return None
 
 
-@builtin("jobs", usage="jobs [-lnprs] [jobspec ...]", text="Display status of jobs started with `&' in this shell.\n  -l  also list process IDs\n  -p  list process IDs only")
+@builtin("jobs", usage="jobs [-lnprs] [jobspec ...]",
+         text="Display status of jobs started with `&' in this shell.\n  -l  also list process IDs\n"
+              "  -p  list process IDs only")
 async def b_jobs(sh, argv, fds):
     flags = "".join(a[1:] for a in argv[1:] if a.startswith("-"))
     lines = []
@@ -177,7 +180,9 @@ async def _kill_list(sh, fds, specs: list[str]) -> int:
     return status
 
 
-@builtin("kill", usage="kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... or kill -l [sigspec]", text="Send a signal to a job. Background jobs of this shell can be terminated (they run as tasks inside the sandbox).")
+@builtin("kill", usage="kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... or kill -l [sigspec]",
+         text="Send a signal to a job. Background jobs of this shell can be terminated (they run as tasks inside "
+              "the sandbox).")
 async def b_kill(sh, argv, fds):
     args = argv[1:]
     if args and args[0] in ("-l", "-L"):
@@ -210,7 +215,8 @@ async def b_kill(sh, argv, fds):
         if task is None:
             if pid == sh.pid or a == "$$":
                 continue
-            await err(sh, fds, "kill", f"({a}) - No such process" if pid is not None else f"{a}: arguments must be process or job IDs")
+            await err(sh, fds, "kill",
+                      f"({a}) - No such process" if pid is not None else f"{a}: arguments must be process or job IDs")
             status = 1
             continue
         if signum != 0 and signum not in HARMLESS_SIGNALS and not task.done():
@@ -226,7 +232,8 @@ async def b_disown(sh, argv, fds):
     return 0
 
 
-@builtin("fg", usage="fg [job_spec]", text="Move job to the foreground: waits for the job (the current one by default) and returns its status.")
+@builtin("fg", usage="fg [job_spec]",
+         text="Move job to the foreground: waits for the job (the current one by default) and returns its status.")
 async def b_fg(sh, argv, fds):
     pid = await _named_job(sh, argv, fds)
     if pid is None:
@@ -234,7 +241,8 @@ async def b_fg(sh, argv, fds):
     return await sh.wait_job(pid)
 
 
-@builtin("bg", usage="bg [job_spec ...]", text="Move jobs to the background (jobs started with `&' already run in the background).")
+@builtin("bg", usage="bg [job_spec ...]",
+         text="Move jobs to the background (jobs started with `&' already run in the background).")
 async def b_bg(sh, argv, fds):
     return 0 if await _named_job(sh, argv, fds) is not None else 1
 

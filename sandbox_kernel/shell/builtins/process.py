@@ -109,7 +109,8 @@ async def b_trap(sh, argv, fds):
     return status
 
 
-@builtin("times", usage="times", text="Display process times: the accumulated user and system times for the shell and for its children.")
+@builtin("times", usage="times",
+         text="Display process times: the accumulated user and system times for the shell and for its children.")
 async def b_times(sh, argv, fds):
     elapsed = time.monotonic() - sh.rt.start_time
     m, s = divmod(elapsed, 60)

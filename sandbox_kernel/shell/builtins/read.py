@@ -103,7 +103,8 @@ def split_read_fields(line: str, count: int, ifs: str, raw_escapes: list[bool] |
     return fields
 
 
-@builtin("read", usage="read [-ers] [-a array] [-d delim] [-n nchars] [-N nchars] [-p prompt] [-t timeout] [-u fd] [name ...]", text="""
+@builtin("read", usage="read [-ers] [-a array] [-d delim] [-n nchars] [-N nchars] [-p prompt] [-t timeout] "
+                       "[-u fd] [name ...]", text="""
 Read a line from the standard input and split it into fields.
 The line is split on IFS; the first word goes to the first NAME, the second to the second,
 and the rest of the line to the last NAME. Without NAMEs the line is stored in REPLY.
@@ -208,7 +209,8 @@ async def read_async(sh, argv, fds):
                     fd = bash_int(value)
                 break
             await err(sh, fds, "read", f"-{c}: invalid option")
-            await sh.err(fds, "read: usage: read [-ers] [-a array] [-d delim] [-i text] [-n nchars] [-N nchars] [-p prompt] [-t timeout] [-u fd] [name ...]\n")
+            await sh.err(fds, "read: usage: read [-ers] [-a array] [-d delim] [-i text] [-n nchars] [-N nchars] "
+                              "[-p prompt] [-t timeout] [-u fd] [name ...]\n")
             return 2
         i += 1
     names = args[i:]
@@ -420,7 +422,8 @@ def _split_all(text: str, ifs: str, escapes) -> list[str]:
     return fields
 
 
-@builtin("mapfile", "readarray", usage="mapfile [-d delim] [-n count] [-O origin] [-s count] [-t] [-u fd] [array]", text="""
+@builtin("mapfile", "readarray", usage="mapfile [-d delim] [-n count] [-O origin] [-s count] [-t] [-u fd] [array]",
+         text="""
 Read lines from the standard input into an indexed array variable (default MAPFILE).
   -d delim  use DELIM to terminate lines, instead of newline
   -n count  copy at most COUNT lines (0: all)

@@ -61,7 +61,8 @@ async def _declare(sh, argv, fds, local: bool = False, visible: bool = False) ->
             continue
         if len(a) > 1 and a[0] in "-+":
             await err(sh, fds, name0, f"{a[:2]}: invalid option")
-            await sh.err(fds, f"{name0}: usage: {name0} [-aAfFgiIlnrtux] [name[=value] ...] or {name0} -p [-aAfFilnrtux] [name ...]\n")
+            await sh.err(fds, f"{name0}: usage: {name0} [-aAfFgiIlnrtux] [name[=value] ...] "
+                              f"or {name0} -p [-aAfFilnrtux] [name ...]\n")
             return 2
         break
     operands = args[i:]
@@ -385,7 +386,8 @@ async def b_readonly(sh, argv, fds):
     if not names:
         return status
     # -a/-A matter only with a value (bash ignores them on a bare name)
-    array_flags = [o for o in options if o in ("-a", "-A")] if any(isinstance(a, Assign) or "=" in a for a in names) else []
+    assigning = any(isinstance(a, Assign) or "=" in a for a in names)
+    array_flags = [o for o in options if o in ("-a", "-A")] if assigning else []
     return await _declare(sh, ["readonly", "-r"] + array_flags + names, fds, visible=True) or status
 
 
@@ -459,7 +461,8 @@ async def _unset_element(sh, fds, name: str, sub: str) -> int:
     return 0
 
 
-@builtin("shift", usage="shift [n]", text="Shift positional parameters: rename $N+1,$N+2 ... to $1,$2 ... (N defaults to 1).")
+@builtin("shift", usage="shift [n]",
+         text="Shift positional parameters: rename $N+1,$N+2 ... to $1,$2 ... (N defaults to 1).")
 async def b_shift(sh, argv, fds):
     n = 1
     if len(argv) > 1:

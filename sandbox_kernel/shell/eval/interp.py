@@ -1365,7 +1365,8 @@ class Shell(Variables, Expander, Redirections, Pipelines):
             except BrokenPipeError:
                 status = 141
             except OutputTooLarge:
-                raise LimitExceeded(f"command substitution output exceeds {self.rt.limits.string_bytes} bytes (limit string_bytes)",
+                raise LimitExceeded(f"command substitution output exceeds {self.rt.limits.string_bytes} bytes "
+                                    "(limit string_bytes)",
                                     "string_bytes")
             status = await child.run_exit_trap(fds, status)
             self.cmdsub_status = status
@@ -1403,7 +1404,8 @@ class Shell(Variables, Expander, Redirections, Pipelines):
                 self.cmdsub_status = self.last_status = 1
                 return ""
             if len(data) > self.rt.limits.string_bytes:
-                raise LimitExceeded(f"$(< {target}): file exceeds {self.rt.limits.string_bytes} bytes (limit string_bytes)",
+                raise LimitExceeded(f"$(< {target}): file exceeds {self.rt.limits.string_bytes} bytes "
+                                    "(limit string_bytes)",
                                     "string_bytes")
             self.cmdsub_status = self.last_status = 0
             text = await self._substituted_text(data)

@@ -284,7 +284,8 @@ def _inert_parts(parts: list) -> bool:
                 return False
             continue
         if tp is Param:
-            if p.op in ("=", ":=", "bad") or p.index is not None or (p.arg is not None and not _inert_parts(p.arg.parts)) \
+            if p.op in ("=", ":=", "bad") or p.index is not None \
+                    or (p.arg is not None and not _inert_parts(p.arg.parts)) \
                     or (p.arg2 is not None and not _inert_parts(p.arg2.parts)):
                 return False
             continue

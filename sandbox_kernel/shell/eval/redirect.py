@@ -1,9 +1,9 @@
 """Redirections: opening files and wiring file descriptors for a command.
 
 A mixin of the interpreter's ``Shell``, which owns the state: it needs ``fs``, ``cwd``,
-``umask``, ``resource_limits``, ``options``, ``fds``, ``expand_word``/``expand_redirect_target``/``expand_heredoc``,
-``set_var``/``get_scalar``/``hold_memory``, ``report``, ``handle_error``, and ``procsub_files``/``finish_procsubs`` (process substitutions end with the
-command they belong to).
+``umask``, ``resource_limits``, ``options``, ``fds``, ``expand_word``/``expand_redirect_target``/
+``expand_heredoc``, ``set_var``/``get_scalar``/``hold_memory``, ``report``, ``handle_error``, and
+``procsub_files``/``finish_procsubs`` (process substitutions end with the command they belong to).
 """
 from __future__ import annotations
 
@@ -70,7 +70,8 @@ class Redirections:
             return
         if op == "<<<":
             text = await self.expand_word(r.target)
-            self._set_fd(r, fds, opened, 0, self._held_input((text + "\n").encode("utf-8", "surrogateescape"), "here-string"))
+            data = (text + "\n").encode("utf-8", "surrogateescape")
+            self._set_fd(r, fds, opened, 0, self._held_input(data, "here-string"))
             return
         target = await self.expand_redirect_target(r.target)
         if op in ("<&", ">&"):

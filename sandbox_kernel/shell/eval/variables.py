@@ -709,7 +709,8 @@ class Variables:
     def check_string(self, value: str) -> None:
         if len(value) > self.rt.limits.string_bytes:
             raise LimitExceeded(
-                f"string of {len(value)} bytes exceeds the limit ({self.rt.limits.string_bytes} bytes; limit string_bytes)",
+                f"string of {len(value)} bytes exceeds the limit ({self.rt.limits.string_bytes} bytes; "
+                "limit string_bytes)",
                 "string_bytes")
 
     # ================================================================== writes
@@ -811,8 +812,8 @@ class Variables:
                 items = values.items() if type(values) is IndexedArray else enumerate(values)
                 values = IndexedArray({k: str(self.arith(v or "0")) for k, v in items})
         if var.assoc:
-            new = values if type(values) is dict else {str(k): v for k, v in
-                                                       (values.items() if type(values) is IndexedArray else enumerate(values))}
+            pairs = values.items() if type(values) is IndexedArray else enumerate(values)
+            new = values if type(values) is dict else {str(k): v for k, v in pairs}
             if append and type(var.value) is dict:
                 for k, v in new.items():
                     self._charge_element(var, var.value.get(k), v, name, len(k))
@@ -1121,7 +1122,8 @@ class Variables:
         if keyed:
             for key_word, value, add in items:
                 if key_word is None:
-                    await self.report(self.fds_for_subst(), f"{name}: {value}: must use subscript when assigning associative array")
+                    await self.report(self.fds_for_subst(),
+                                      f"{name}: {value}: must use subscript when assigning associative array")
                     continue
                 key = await self.expand_key(key_word)
                 if add:

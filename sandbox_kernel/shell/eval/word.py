@@ -944,7 +944,8 @@ class Expander:
             if use_word:
                 msg = await self.expand_word(p.arg) if p.arg and p.arg.parts else ""
                 label = name if p.index is None else f"{name}[{p.index.plain or p.index.source or ''}]"
-                raise ShellError(f"{label}: {msg or ('parameter null or not set' if op[0] == ':' else 'parameter not set')}",
+                default = "parameter null or not set" if op[0] == ":" else "parameter not set"
+                raise ShellError(f"{label}: {msg or default}",
                                  self.unbound_status(), fatal=True)
             return value
         if value is None:
@@ -991,7 +992,8 @@ class Expander:
         return 1 if self.subshell_level or self.options["errexit"] or not self.command_string else 127
 
     def check_unset(self, p: Param) -> None:
-        if self.options["nounset"] and p.name not in ("@", "*") and not (p.index is not None and p.index.plain in ("@", "*")):
+        if self.options["nounset"] and p.name not in ("@", "*") \
+                and not (p.index is not None and p.index.plain in ("@", "*")):
             if p.name in ("!", "-", UNSET_PARAM):
                 return
             label = p.name if p.index is None else f"{p.name}[{p.index.plain or p.index.source or ''}]"
@@ -1141,7 +1143,8 @@ def declare_text(name: str, var) -> str:
     if type(value) is IndexedArray:
         return f"{head}{name}=(" + " ".join(f"[{k}]={double_quote(v)}" for k, v in value.items()) + ")"
     if type(value) is dict:
-        return f"{head}{name}=(" + "".join(f"[{key_text(k)}]={double_quote(value[k])} " for k in ordered_keys(var)) + ")"
+        items = "".join(f"[{key_text(k)}]={double_quote(value[k])} " for k in ordered_keys(var))
+        return f"{head}{name}=(" + items + ")"
     return f"{head}{name}={declare_quote(value)}"
 
 
