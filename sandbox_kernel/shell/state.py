@@ -247,6 +247,10 @@ class LimitExceeded(Exception):
         self.limit = limit
 
 
+def too_many_words(limit: int) -> LimitExceeded:
+    return LimitExceeded(f"too many words: over {limit} in one command (limit words)", "words")
+
+
 ASSOC_BUCKETS = 1024
 
 

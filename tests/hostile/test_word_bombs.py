@@ -109,3 +109,46 @@ def test_a_long_expansion_ends_at_an_interrupt():
 def test_words_is_a_limit_with_a_ceiling():
     assert Limits().words == 1_000_000
     assert DEFAULT_CEILINGS.words >= Limits().words
+
+
+def _run_bounded(script: str) -> tuple[subprocess.CompletedProcess, float]:
+    start = time.monotonic()
+    proc = subprocess.run([sys.executable, "-m", "sandbox_kernel", "sh", "-c", script],
+                          capture_output=True, timeout=120, preexec_fn=_bounded_memory,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, cwd=ROOT)
+    return proc, time.monotonic() - start
+
+
+BIG = 'x=$(printf "%060000000d" 0); '
+
+
+@pytest.mark.parametrize("code", [
+    BIG + ': "$x"{1..100}',                    # a brace expansion of a big value: 6 GB of words
+    BIG + ": $x{1..20}",                        # the same unquoted (split at C speed, then counted)
+    BIG + ': "$x"y "$x"y "$x"y "$x"y "$x"y "$x"y "$x"y "$x"y',  # each word a new 60 MB string
+])
+def test_word_lists_of_big_values_end_in_the_memory_limit(code):
+    # red team, gap 2: the bytes a command's words make count against shell_memory_bytes
+    proc, seconds = _run_bounded(code + "; echo never")
+    assert proc.returncode == 1, proc.stderr
+    assert b"word expansion: memory limit exceeded" in proc.stderr and b"shell_memory_bytes" in proc.stderr
+    assert b"never" not in proc.stdout
+    assert seconds < 30  # well inside the CLI's 30 s wall time: no character-by-character scan
+
+
+def test_a_glob_product_stops_at_the_words_limit():
+    # red team, gap 1: d*/../d*/... over 100 directories is 10^10 paths; the matches stop at the
+    # words limit as they are made, in bounded memory
+    proc, seconds = _run_bounded("mkdir -p t && cd t && for i in $(seq 1 100); do mkdir d$i; done; "
+                                 "echo d*/../d*/../d*/../d*/../d*; echo never")
+    assert proc.returncode == 1, proc.stderr
+    assert b"too many words" in proc.stderr
+    assert b"never" not in proc.stdout
+
+
+def test_deeply_nested_unmatched_braces_are_linear():
+    # red team, gap 10: 20 000 nested '{a,' took 53 s (each brace scanned to the end)
+    proc, seconds = _run_bounded("""y=$(printf '{a,%.0s' {1..20000}); eval "echo $y" | wc -c""")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == b"60001"
+    assert seconds < 20

@@ -387,6 +387,8 @@ def test_nano_in_a_cell_opens_the_editor_and_waits_for_it(lab):
         content = css('.jp-SandboxFileEditor[data-path="/workspace/notes.txt"] .cm-content')[0]
         content.click()
         content.send_keys("typed in the editor")
+        # the keys are in the document before Ctrl+S is sent (on a loaded machine they lag)
+        until(lambda: "typed in the editor" in content.text)
         assert not any("nano-status" in o for o in page.outputs())  # the cell still waits
         content.send_keys(Keys.CONTROL, "s")
         until(lambda: css(".jp-SandboxFileEditor .jp-SandboxFileEditor-state")[0].text == "saved")

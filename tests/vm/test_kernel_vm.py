@@ -11,6 +11,8 @@ import pytest
 
 from kernelclient import collect, start_kernel
 
+from sandbox_kernel.kernel.install import install
+
 pytestmark = [pytest.mark.vm, pytest.mark.slow]
 
 
@@ -121,8 +123,7 @@ def test_admin_mounts_reach_the_vm(guest_image, tmp_path, monkeypatch):
     monkeypatch.setenv("JUPYTER_PATH", str(prefix / "share" / "jupyter"))
     install("sandbox-mounts", prefix=str(prefix), policy_argv=[
         "--mount", f"{data}:/workspace/data:ro", "--mount", f"{results}:/workspace/results:rw"])
-    km, kc = start_new_kernel(kernel_name="sandbox-mounts", startup_timeout=60)
-    try:
+    with start_kernel("sandbox-mounts") as (km, kc):
         msg_id = kc.execute(
             "%%vm\ncat data/input.csv; md5sum < data/sub/big.bin; stat -c '%a %n' data data/sub data/input.csv\n"
             "echo guest-result > results/out.txt; echo more >> results/existing.txt; rm results/gone.txt\n"
@@ -148,9 +149,6 @@ def test_admin_mounts_reach_the_vm(guest_image, tmp_path, monkeypatch):
         msg_id = kc.execute("cat /workspace/data/input.csv; ls -1 /workspace/data")
         streams = _iopub_text(kc, msg_id)
         assert "".join(t for n, t in streams if n == "stdout") == "a,b\n1,2\ninput.csv\nsub\n", streams
-    finally:
-        kc.stop_channels()
-        km.shutdown_kernel(now=True)
     assert (data / "input.csv").read_text() == "a,b\n1,2\n"
     assert sorted(p.name for p in data.iterdir()) == ["input.csv", "sub"]
     assert (data / "sub" / "big.bin").read_bytes() == big

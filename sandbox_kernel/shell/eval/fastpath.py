@@ -22,7 +22,7 @@ import time
 from typing import Any, Callable
 
 from ..builtins import BUILTINS, SYNC_BUILTINS
-from ..state import ExitShell, IndexedArray, LimitExceeded, ShellError, is_array
+from ..state import ExitShell, IndexedArray, LimitExceeded, ShellError, is_array, too_many_words
 from ..syntax.lexer import is_name
 from ..syntax.ast import (DQ, AndOr, ArithCommand, ArithFor, ArithSub, BraceGroup, Case, CommandList, CondAnd,
     CondBinary, CondCommand, CondNot, CondOr, CondUnary, CondWord, If, Lit, Param, Quoted, SimpleCommand, Word)
@@ -30,7 +30,7 @@ from .cond import INTEGER_OPS, binary_test, compare_integers, cond_integer, ere_
 from . import pattern as pat
 from .arith import ArithError, compile_expr, evaluate as arith_evaluate
 from .variables import DYNAMIC_VARS, NeedsExpansion
-from .word import GLOB_ACTIVE, Fields, has_brace, too_many_words
+from .word import BIG_STRING, GLOB_ACTIVE, Fields, charge_expansion, has_brace
 
 #: the runner of a node that has none (the generic handler runs it)
 NO_RUNNER: Any = object()
@@ -178,14 +178,21 @@ def _concat(pieces: list) -> Callable[[Any], str]:
     if len(merged) == 2:
         a, b = merged
         if type(a) is str:
-            return lambda sh: a + b(sh)
+            return lambda sh: _counted(sh, a + b(sh))
         if type(b) is str:
-            return lambda sh: a(sh) + b
-        return lambda sh: a(sh) + b(sh)
+            return lambda sh: _counted(sh, a(sh) + b)
+        return lambda sh: _counted(sh, a(sh) + b(sh))
     if len(merged) == 3 and type(merged[0]) is str and type(merged[2]) is str:
         a, f, c = merged
-        return lambda sh: a + f(sh) + c
-    return lambda sh: "".join([p if type(p) is str else p(sh) for p in merged])
+        return lambda sh: _counted(sh, a + f(sh) + c)
+    return lambda sh: _counted(sh, "".join([p if type(p) is str else p(sh) for p in merged]))
+
+
+def _counted(sh, text: str) -> str:
+    """A string the expansion made: a big one counts against the shell's memory."""
+    if len(text) > BIG_STRING:
+        charge_expansion(sh.rt, len(text))
+    return text
 
 
 def _compile_string_part(p):
@@ -391,7 +398,7 @@ def compile_fields(word) -> Callable[[Any, list], None] | None:
             steps.append((4, value))  # split when set
 
     def fields(sh, out: list) -> None:
-        f = Fields(sh.ifs())
+        f = Fields(sh.ifs(), sh.rt)
         for kind, item in steps:
             if kind == 0:
                 if item:
@@ -422,7 +429,7 @@ def _compile_literal(text: str) -> Callable[[Any, list], None] | None:
         if not globs[sh.shopts["extglob"]] or sh.options["noglob"]:
             out.append(text)
             return
-        f = Fields(sh.ifs())
+        f = Fields(sh.ifs(), sh.rt)
         f.lit(text)
         f.end()
         sh.finish_fields(f.out, out)
@@ -437,13 +444,18 @@ def _compile_split_param(value_of) -> Callable[[Any, list], None]:
             return
         if value:
             ifs = sh.ifs()
-            for c in value:
-                if c in ifs or c in GLOB_ACTIVE:
-                    break
-            else:
+            if len(value) < 64:
+                for c in value:
+                    if c in ifs or c in GLOB_ACTIVE:
+                        break
+                else:
+                    out.append(value)
+                    return
+            elif not any(c in value for c in ifs) and not any(c in value for c in GLOB_ACTIVE):
+                # a long value: a scan per IFS and glob character, at C speed
                 out.append(value)
                 return
-        f = Fields(sh.ifs())
+        f = Fields(sh.ifs(), sh.rt)
         f.split(value)
         f.end()
         sh.finish_fields(f.out, out)
@@ -516,6 +528,7 @@ def _compile_simple(node: SimpleCommand):
             return sh.run_simple(node, fds)
         sh.current_fds = fds
         sh.lineno = line
+        rt.expansion_bytes = 0
         argv: list[str] = []
         try:
             for k, fn in enumerate(words):
@@ -576,6 +589,7 @@ def _compile_assignments(node: SimpleCommand):
         sh.current_fds = fds
         sh.lineno = line
         sh.cmdsub_status = None
+        rt.expansion_bytes = 0
         for k, step in enumerate(steps):
             try:
                 step(sh)

@@ -79,6 +79,8 @@ class Runtime:
         self.commands = 0
         self.last_yield = time.monotonic()
         self.yield_interval = YIELD_INTERVAL
+        #: bytes of big strings the current command's expansion made (word.charge_expansion)
+        self.expansion_bytes = 0
         #: the Bounds of this run's [[ =~ ]] matches (cond.py)
         self.regex_bounds = None
         self.next_pid = FAKE_PID + 1
@@ -871,6 +873,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
             await self._loop_tick()
         procsub_mark = len(self.procsub_files)
         self.cmdsub_status = None
+        self.rt.expansion_bytes = 0
         try:
             words = await self.expand_words(node.words) if node.words else []
         except ShellError as e:

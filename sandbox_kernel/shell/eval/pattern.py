@@ -16,6 +16,7 @@ from typing import Iterator, Union
 import regex
 
 from ...wildcard import Budget, CLASSES, CharSet, Wildcard, bracket_end, compile_wildcard, parse_bracket
+from ..state import too_many_words
 
 EXTGLOB_CHARS = frozenset("*?+@!")
 #: seconds a regex match runs on the calling thread before it moves to a helper thread
@@ -386,10 +387,11 @@ def replace(text: str, pat: str, rep: str, mode: str, extglob: bool = True, budg
 # ----------------------------------------------------------------------------- pathnames
 def glob_paths(fs, cwd: str, pattern: str, *, dotglob: bool = False, globstar: bool = False,
                extglob: bool = True, nocase: bool = False, skipdots: bool = True,
-               budget: Budget | None = None) -> list[str]:
+               budget: Budget | None = None, limit: int | None = None) -> list[str]:
     """Expand a (backslash-escaped) pattern against the VFS; sorted matches, [] when none.
     ``.`` and ``..`` match only a pattern that starts with a literal dot, and only when
-    ``skipdots`` (shopt globskipdots) is off."""
+    ``skipdots`` (shopt globskipdots) is off. More than ``limit`` paths at any step (the
+    words limit: ``d*/../d*/../d*`` multiplies) raise LimitExceeded before they take memory."""
     absolute = pattern.startswith("/")
     components = [c for c in pattern.split("/")]
     if absolute:
@@ -406,11 +408,15 @@ def glob_paths(fs, cwd: str, pattern: str, *, dotglob: bool = False, globstar: b
         if globstar and comp == "**":
             for base in results:
                 new.extend(_globstar(fs, cwd, base, dotglob, dirs_only=not last, budget=budget))
+                if limit is not None and len(new) > limit:
+                    raise too_many_words(limit)
             results = _dedupe(new)
             continue
         if not has_glob(comp, extglob):
             lit = unescape(comp)
-            for base in results:
+            for k_base, base in enumerate(results):
+                if budget is not None and k_base % LOOP_CHECK == LOOP_CHECK - 1:
+                    budget.check()
                 path = base + lit if base.endswith("/") or base == "" else base + "/" + lit
                 if last:
                     if fs.exists(path, cwd, follow=False):
@@ -444,6 +450,8 @@ def glob_paths(fs, cwd: str, pattern: str, *, dotglob: bool = False, globstar: b
                     if not last and not fs.is_dir(path, cwd):
                         continue
                     new.append(path)
+                    if limit is not None and len(new) > limit:
+                        raise too_many_words(limit)
         results = new
         if not results:
             return []

@@ -15,9 +15,10 @@ from . import pattern as pat
 from .arith import ArithError, evaluate as arith_evaluate
 from ..syntax.escapes import decode_ansi_c
 from ..syntax.ast import ArithSub, CmdSub, DQ, Lit, Param, ProcSub, Quoted, Word
-from ..state import IndexedArray, LimitExceeded, ShellError, is_array, ordered_keys, ordered_values
+from ..state import (IndexedArray, LimitExceeded, ShellError, is_array, ordered_keys, ordered_values,
+    too_many_words)
 from ..syntax.lexer import is_name
-from .variables import NeedsExpansion, split_subscript
+from .variables import NeedsExpansion, memory_exceeded, split_subscript
 
 GLOB_ACTIVE = frozenset("*?[(")
 #: the ${x OP word} operators whose word is used as a value
@@ -27,17 +28,18 @@ _CHAR_SEQ = re.compile(r"^(.)\.\.(.)(?:\.\.(-?[0-9]+))?$", re.S)
 
 
 class Fields:
-    """Builds the fields of one word: segments remember whether they may glob."""
+    """Builds the fields of one word: segments remember whether they may glob. A field longer
+    than string_bytes raises before it is joined; big fields count as the command's expansion
+    (``charge_expansion``)."""
 
-    __slots__ = ("out", "segs", "quoted", "ifs", "ifs_ws", "ifs_other")
+    __slots__ = ("out", "segs", "quoted", "ifs", "rt")
 
-    def __init__(self, ifs: str) -> None:
+    def __init__(self, ifs: str, rt) -> None:
         self.out: list[tuple[str, str | None]] = []   # (text, glob pattern or None)
         self.segs: list[tuple[str, bool]] = []         # (text, glob-active)
         self.quoted = False
         self.ifs = ifs
-        self.ifs_ws = "".join(c for c in ifs if c in " \t\n")
-        self.ifs_other = "".join(c for c in ifs if c not in " \t\n")
+        self.rt = rt
 
     def lit(self, text: str) -> None:
         self.segs.append((text, True))
@@ -51,11 +53,16 @@ class Fields:
         if segs or force or self.quoted:
             if len(segs) == 1:
                 text, active = segs[0]
-                pattern = text if active and any(c in GLOB_ACTIVE for c in text) else None
+                pattern = text if active and globs(text) else None
             else:
+                size = sum(len(s) for s, _ in segs)
+                if size > BIG_STRING:
+                    if size > self.rt.limits.string_bytes:
+                        raise string_too_long(size, self.rt.limits.string_bytes)
+                    charge_expansion(self.rt, size)
                 text = "".join(s for s, _ in segs)
                 pattern = None
-                if any(a and any(c in GLOB_ACTIVE for c in s) for s, a in segs):
+                if any(a and globs(s) for s, a in segs):
                     pattern = "".join(s if a else pat.escape(s) for s, a in segs)
             if text or force or self.quoted:
                 self.out.append((text, pattern))
@@ -63,48 +70,82 @@ class Fields:
         self.quoted = False
 
     def split(self, value: str) -> None:
-        """Add an unquoted expansion result: split on IFS."""
+        """Add an unquoted expansion result: split on IFS. A delimiter is IFS whitespace
+        around at most one other IFS character; whitespace at the start only ends the field
+        before it (a regex over the value: a long one splits at C speed)."""
         ifs = self.ifs
         if not ifs:
             if value:
                 self.segs.append((value, True))
             return
-        if not any(c in ifs for c in value):
+        if not (any(c in ifs for c in value) if len(value) < 64 else any(c in value for c in ifs)):
             if value:
                 self.segs.append((value, True))
             return
-        ws, other = self.ifs_ws, self.ifs_other
-        n = len(value)
-        i = 0
-        # leading IFS whitespace separates from what came before
-        while i < n and value[i] in ws:
-            i += 1
-        if i > 0:
+        if len(value) > BIG_STRING:
+            charge_expansion(self.rt, len(value))  # its pieces are new strings
+        leading, delimiter = _ifs_regexes(ifs)
+        pos = leading.match(value).end()
+        if pos > 0:
             self.end()
-        start = i
-        while i < n:
-            c = value[i]
-            if c in ifs:
-                piece = value[start:i]
-                if piece:
-                    self.segs.append((piece, True))
-                # one delimiter: whitespace around at most one non-whitespace IFS char
-                while i < n and value[i] in ws:
-                    i += 1
-                if i < n and value[i] in other and (c in ws):
-                    i += 1
-                    while i < n and value[i] in ws:
-                        i += 1
-                elif c in other:
-                    i += 1
-                    while i < n and value[i] in ws:
-                        i += 1
-                self.end(force=True)
-                start = i
-                continue
-            i += 1
-        if start < n:
-            self.segs.append((value[start:], True))
+        segs = self.segs
+        for m in delimiter.finditer(value, pos):
+            start = m.start()
+            if start > pos:
+                segs.append((value[pos:start], True))
+            self.end(force=True)
+            segs = self.segs
+            pos = m.end()
+        if pos < len(value):
+            segs.append((value[pos:], True))
+
+
+_IFS_REGEXES: dict[str, tuple[re.Pattern, re.Pattern]] = {}
+
+
+def _ifs_regexes(ifs: str) -> tuple[re.Pattern, re.Pattern]:
+    """(leading IFS whitespace, one delimiter) for ``ifs``."""
+    found = _IFS_REGEXES.get(ifs)
+    if found is None:
+        ws = "".join(re.escape(c) for c in ifs if c in " \t\n")
+        other = "".join(re.escape(c) for c in ifs if c not in " \t\n")
+        if ws and other:
+            delimiter = f"[{ws}]+(?:[{other}][{ws}]*)?|[{other}][{ws}]*"
+        elif ws:
+            delimiter = f"[{ws}]+"
+        else:
+            delimiter = f"[{other}]"
+        if len(_IFS_REGEXES) > 64:
+            _IFS_REGEXES.clear()
+        found = _IFS_REGEXES[ifs] = (re.compile(f"[{ws}]*" if ws else ""), re.compile(delimiter))
+    return found
+
+
+#: strings longer than this that an expansion makes count against the shell's memory
+BIG_STRING = 1 << 16
+
+
+def charge_expansion(rt, size: int) -> None:
+    """A command's expansion made a string of ``size`` bytes: the big strings one command's
+    words make may not pass the shell's memory limit (``shell_memory_bytes``) together, so that
+    repeating a big value (``"$x"{1..100}``, ``$x $x $x ...``) ends in an error, not in
+    gigabytes. (What a command stores is charged as it is stored, as always.)"""
+    rt.expansion_bytes += size
+    if rt.expansion_bytes > rt.limits.shell_memory_bytes:
+        raise memory_exceeded("word expansion", rt.limits)
+
+
+def string_too_long(size: int, limit: int) -> LimitExceeded:
+    return LimitExceeded(f"string of {size} bytes exceeds the limit ({limit} bytes; limit string_bytes)",
+                         "string_bytes")
+
+
+def globs(text: str) -> bool:
+    """Does ``text`` hold a character that may start a glob (long text: a scan per such
+    character, at C speed)?"""
+    if len(text) < 64:
+        return any(c in GLOB_ACTIVE for c in text)
+    return any(c in text for c in GLOB_ACTIVE)
 
 
 def _brace_tokens(parts: list) -> list:
@@ -133,25 +174,23 @@ def _tokens_to_parts(tokens: list) -> list:
     return parts
 
 
-def _brace_close(tokens: Sequence, i: int) -> tuple[int, list[int]]:
-    """The ``}`` matching the ``{`` at ``i`` and the commas at its level: (-1, []) if none."""
-    depth = 0
-    commas = []
-    for j in range(i, len(tokens)):
-        t = tokens[j]
+def _brace_pairs(tokens: Sequence, check: Callable[[], None] | None) -> dict[int, tuple[int, list[int]]]:
+    """Each ``{`` that has a matching ``}``: its index -> (the ``}``, the commas at its level),
+    in one pass (a scan from every unmatched ``{`` to the end was quadratic)."""
+    pairs: dict[int, tuple[int, list[int]]] = {}
+    stack: list[tuple[int, list[int]]] = []
+    for j, t in enumerate(tokens):
+        if check is not None and j % 65536 == 65535:
+            check()
         if t == "{":
-            depth += 1
+            stack.append((j, []))
         elif t == "}":
-            depth -= 1
-            if depth == 0:
-                return j, commas
-        elif t == "," and depth == 1:
-            commas.append(j)
-    return -1, []
-
-
-def too_many_words(limit: int) -> LimitExceeded:
-    return LimitExceeded(f"too many words: over {limit} in one command (limit words)", "words")
+            if stack:
+                start, commas = stack.pop()
+                pairs[start] = (j, commas)
+        elif t == "," and stack:
+            stack[-1][1].append(j)
+    return pairs
 
 
 def brace_expand(tokens: Sequence, limit: int, check: Callable[[], None] | None = None) -> list:
@@ -161,12 +200,13 @@ def brace_expand(tokens: Sequence, limit: int, check: Callable[[], None] | None 
     ``{1..1000}{1..1000}{1..1000}`` before it takes memory; ``check`` (raising on an interrupt
     or the deadline) runs now and then while a large product is built."""
     n = len(tokens)
+    pairs = _brace_pairs(tokens, check) if "{" in tokens else {}
     i = 0
     while i < n:
         if tokens[i] != "{":
             i += 1
             continue
-        j, commas = _brace_close(tokens, i)
+        j, commas = pairs.get(i, (-1, []))
         if j < 0:
             # an unmatched brace is literal; a later one may still expand ({{a,b} is {a {b)
             i += 1
@@ -344,7 +384,7 @@ class Expander:
                     if self.options["nounset"]:
                         self.check_unset(parts[0])
                     continue
-                fields = Fields(self.ifs())
+                fields = Fields(self.ifs(), self.rt)
                 fields.split(value)
                 fields.end()
                 self.finish_fields(fields.out, out)
@@ -353,7 +393,7 @@ class Expander:
                 out.append("".join(p.text for p in parts[0].parts))
                 continue
             if not has_brace(parts) or not self.options["braceexpand"]:
-                fields = Fields(self.ifs())
+                fields = Fields(self.ifs(), self.rt)
                 await self._expand_parts(parts, fields, first=True, assign_like=w.assign_like)
                 fields.end()
                 self.finish_fields(fields.out, out)
@@ -380,7 +420,7 @@ class Expander:
                 alt_parts = [Lit(alt)]
             else:
                 alt_parts = _tokens_to_parts(alt)
-            fields = Fields(self.ifs())
+            fields = Fields(self.ifs(), self.rt)
             await self._expand_parts(alt_parts, fields, first=True)
             fields.end()
             self.finish_fields(fields.out, out)
@@ -399,7 +439,7 @@ class Expander:
             matches = pat.glob_paths(self.fs, self.cwd, pattern, dotglob=self.shopts["dotglob"] or bool(ignore),
                                      globstar=self.shopts["globstar"], extglob=self.shopts["extglob"],
                                      nocase=self.shopts["nocaseglob"], skipdots=self.shopts["globskipdots"],
-                                     budget=self.pattern_budget())
+                                     budget=self.pattern_budget(), limit=self.rt.limits.words)
             if ignore:
                 # . and .. never match when GLOBIGNORE is set
                 matches = [m for m in matches if m.rstrip("/").rsplit("/", 1)[-1] not in (".", "..")
@@ -469,6 +509,10 @@ class Expander:
                     out.append(" ".join(value) if value.at else self._ifs_join(value))
                 elif value is not None:
                     out.append(value)
+        if len(out) > 1:
+            size = sum(map(len, out))
+            if size > BIG_STRING:
+                charge_expansion(self.rt, size)
         return "".join(out)
 
     async def expand_redirect_target(self, word: Word) -> str:
