@@ -148,6 +148,9 @@ async def awk(ctx: CommandContext) -> int:
     runtime.count_each = "NR" in src  # R.NR, R.FNR, setvar('NR'...): else NR is counted per batch
     ns = rt.namespace(runtime)
     ns.update(consts)
+    runtime.ns = ns
+    for i in compiler.column_fields:
+        ns[f"_C{i}"] = None
     try:
         exec(code, ns)
     except Exception as e:  # pragma: no cover - generated code always defines its functions
@@ -303,7 +306,10 @@ async def _main_loop(R: rt.Runtime, rules, is_async: bool, ctx: CommandContext) 
                     if R.pending is not batch:  # nextfile
                         break
         finally:
-            R.columns = False
+            if columns:
+                R.columns = False
+                for i in R.numcols:  # END and the next batch do not see this one's
+                    R.ns[f"_C{i}"] = None
             if no_record and pos > start:  # END (or an error message) sees the last record
                 R.fields = [batch[pos - 1]]
                 R.split_done = False

@@ -39,6 +39,10 @@ class Compiler:
         self.tmp = 0
         self.loop_depth = 0
         self.ranges = 0
+        #: compiling the main rules, where numeric fields read the batch's columns first
+        self.in_rules = False
+        #: the fields the rules read as numbers (a global _C<i> each: the batch's column or None)
+        self.column_fields: set[int] = set()
 
     # ------------------------------------------------------------------ type inference
     def find_arrays(self) -> None:
@@ -165,7 +169,11 @@ class Compiler:
     # Each returns (python source, type) with type "num", "str" or "any".
     def num(self, node) -> str:
         if node[0] == "field" and node[1][0] == "num" and node[1][1] >= 1:
-            return f"R.fnum({int(node[1][1])})"
+            i = int(node[1][1])
+            if self.in_rules and i <= 32:  # the column when the main loop made one, else a split
+                self.column_fields.add(i)
+                return f"(_C{i}[R.pending_pos - 1] if _C{i} is not None else R.fnum({i}))"
+            return f"R.fnum({i})"
         src, t = self.expr(node)
         if t == "num":
             return src
@@ -739,6 +747,7 @@ class Compiler:
         body.append(section("BEGIN", self.prog.begin))
         body.append(section("END", self.prog.end))
         rule_lines: list[str] = []
+        self.in_rules = True
         for pattern, pattern2, action in self.prog.rules:
             if pattern2 is not None:
                 idx = self.ranges
@@ -757,6 +766,7 @@ class Compiler:
                 rule_lines.append("        OUT(R.field0() + R.ORS)")
             else:
                 self.stmt(action, rule_lines, "        ")
+        self.in_rules = False
         body.append("\n".join([f"{adef} RULES():", "    GLOBALS_DECL", "    pass"] + rule_lines))
         decl = ("global " + ", ".join(sorted(f"v_{s}" for s in self.scalars))) if self.scalars else "pass"
         src = "\n\n".join(funcs + body).replace("GLOBALS_DECL", decl)

@@ -198,6 +198,8 @@ class Runtime:
         self.count_each = True
         #: the fields the rules read, when they read them only as numbers (``field_use``)
         self.numbers_only: tuple[int, ...] | None = None
+        #: the generated code's namespace: its global _C<i> is numcols[i] while a batch runs
+        self.ns: dict | None = None
 
     # ---------------------------------------------------------------- errors, limits
     def tick(self) -> None:
@@ -450,6 +452,8 @@ class Runtime:
                 if len(found) == len(self.pending):
                     col = [float(x) if x else 0.0 for x in found] if "" in found else list(map(float, found))
         self.numcols[i] = col
+        if self.ns is not None:
+            self.ns[f"_C{i}"] = col
         return col
 
     def split_text(self, text: str, fs=None) -> list[str]:
