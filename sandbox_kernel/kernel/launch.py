@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import json
 import os
+from typing import Any
 
 
 class EarlySockets:
     """The sockets bound before ipykernel loads: port -> socket, all in ``context``."""
 
-    def __init__(self, context, sockets: dict[int, object], ip: str) -> None:
+    def __init__(self, context: Any, sockets: dict[int, Any], ip: str) -> None:
         self.context = context
         self.sockets = sockets
         self.ip = ip
