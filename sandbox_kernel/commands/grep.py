@@ -5,6 +5,7 @@ import fnmatch
 import re
 import stat as stat_mod
 from collections import deque
+from typing import Any
 
 from ..vfs import FSError
 from ._lib.lineblocks import LineTooLong, TextCodec, line_blocks
@@ -420,35 +421,69 @@ class _Matcher:
         # repetitions, whose backtracking over the line before the match stays linear.
         if repetitions == 0:
             self.dense = compile_python(f"\\n[^\\n]*(?:{src})[^\\n]*", **options)
+        # Plain strings match the same bytes in any locale: the blocks need no decoding. Their
+        # regexes cannot backtrack much (a literal after [^\n]*), so plain `re` runs them.
+        literal = self._literal_bytes(o)
+        if literal is not None:
+            self.counter_raw = re.compile(b"(?:" + literal + b")[^\\n]*\\n", re.M)
+            self.dense_raw = re.compile(b"\\n[^\\n]*(?:" + literal + b")[^\\n]*", re.M)
 
-    def select(self, text: str, dense: bool) -> tuple[int, str]:
-        """The selected lines of ``text`` (every line ends with a newline): their number and
-        their text. Few selected lines: a search for each (the counter regex, which finds the
-        pattern fast) and its line's start by rfind; many (``dense``): one regex call."""
-        if dense and self.dense is not None:
-            rx = self.dense
-            found = rx.findall("\n" + text[:-1]) if not rx.groups else \
-                [m.group(0) for m in rx.finditer("\n" + text[:-1])]
+    counter_raw: re.Pattern | None = None  # counter, over bytes (plain strings only)
+    dense_raw: re.Pattern | None = None  # dense, over bytes
+
+    def _literal_bytes(self, o: _Options) -> bytes | None:
+        """The patterns as one bytes regex when each is a plain string (no special character
+        of its syntax; ASCII unless the locale is C) and neither -i nor -w asks for more. At
+        most 8 and 1000 bytes: a call over a block cannot be stopped, so its work stays small."""
+        if o.ignore_case or o.word or len(o.patterns) > 8 or sum(map(len, o.patterns)) > 1000:
+            return None
+        special = "" if o.mode == "F" else ".[]*^$\\" + ("+?{}()|" if o.mode == "E" else "")
+        parts = []
+        for p in o.patterns:
+            if any(c in special for c in p):
+                return None
+            try:
+                parts.append(re.escape(p.encode("latin-1" if self.ascii else "ascii")))
+            except UnicodeEncodeError:
+                return None
+        src = parts[0] if len(parts) == 1 else b"|".join(b"(?:" + x + b")" for x in parts)
+        return b"^(?:" + src + b")$" if o.line else src
+
+    def select(self, text, dense: bool, raw: bool = False) -> tuple[int, Any]:
+        """The selected lines of ``text`` (every line ends with a newline; bytes when ``raw``):
+        their number and their text. Few selected lines: a search for each (the counter regex,
+        which finds the pattern fast) and its line's start by rfind; many (``dense``): one
+        regex call."""
+        nl = b"\n" if raw else "\n"
+        rx = self.dense_raw if raw else self.dense
+        if dense and rx is not None:
+            found = rx.findall(nl + text[:-1]) if not rx.groups else \
+                [m.group(0) for m in rx.finditer(nl + text[:-1])]
             if not found:
-                return 0, ""
-            return len(found), "".join(found)[1:] + "\n"
+                return 0, nl[:0]
+            return len(found), nl[:0].join(found)[1:] + nl
         rfind = text.rfind
-        lines = [text[rfind("\n", 0, m.start()) + 1:m.end()] for m in self.counter.finditer(text)]
-        return len(lines), "".join(lines)
+        counter: Any = self.counter_raw if raw else self.counter
+        lines = [text[rfind(nl, 0, m.start()) + 1:m.end()] for m in counter.finditer(text)]
+        return len(lines), nl[:0].join(lines)
 
-    def reject(self, text: str, dense: bool) -> str:
-        """The lines of ``text`` (every line ends with a newline) that are not selected."""
-        if dense and self.dense is not None:
-            kept = self.dense.sub("", "\n" + text[:-1])
-            return kept[1:] + "\n" if kept else ""
+    def reject(self, text, dense: bool, raw: bool = False):
+        """The lines of ``text`` (every line ends with a newline; bytes when ``raw``) that are
+        not selected."""
+        nl = b"\n" if raw else "\n"
+        rx = self.dense_raw if raw else self.dense
+        if dense and rx is not None:
+            kept = rx.sub(nl[:0], nl + text[:-1])
+            return kept[1:] + nl if kept else nl[:0]
         rfind = text.rfind
         pieces = []
         last = 0
-        for m in self.counter.finditer(text):
-            pieces.append(text[last:rfind("\n", 0, m.start()) + 1])
+        counter: Any = self.counter_raw if raw else self.counter
+        for m in counter.finditer(text):
+            pieces.append(text[last:rfind(nl, 0, m.start()) + 1])
             last = m.end()
         pieces.append(text[last:])
-        return "".join(pieces)
+        return nl[:0].join(pieces)
 
     def matches(self, text: str) -> bool:
         for r in self.regexes:
@@ -696,11 +731,15 @@ class _Grep:
         line_base = 0  # lines before the current block
         byte_base = 0  # bytes before the current block
         dense = False  # whether a quarter of the last block's text was selected lines
+        raw = matcher.counter_raw is not None and not numbered  # bytes in, bytes out
+        if raw:
+            counter = matcher.counter_raw
+        nl = b"\n" if raw else "\n"
         async for data in line_blocks(inp, check=self.ctx.check):
             if not data.endswith(b"\n"):
                 data += b"\n"
-            text = self.codec.decode(data)
-            if check_binary and not binary and "\0" in text:
+            text = data if raw else self.codec.decode(data)
+            if check_binary and not binary and b"\0" in data:
                 binary = True
             if numbered:
                 n = _count(counter, text)
@@ -711,13 +750,13 @@ class _Grep:
                 line_base += text.count("\n")
                 byte_base += len(data)
             elif invert and not plain:
-                n = text.count("\n") - _count(counter, text)
+                n = text.count(nl) - _count(counter, text)
             elif invert:
-                out = matcher.reject(text, dense)
-                n = out.count("\n")
+                out = matcher.reject(text, dense, raw)
+                n = out.count(nl)
                 dense = (len(text) - len(out)) * 4 > len(text)
             elif plain:
-                n, out = matcher.select(text, dense)
+                n, out = matcher.select(text, dense, raw)
                 dense = len(out) * 4 > len(text)
             elif list_mode or quiet:
                 n = 1 if counter.search(text) is not None else 0
@@ -739,6 +778,12 @@ class _Grep:
                 await self.ctx.error(f"{name}: binary file matches")
                 return
             self.printed_something = True
+            if raw:
+                if prefix:
+                    head = self.codec.encode(prefix)
+                    out = head + out[:-1].replace(b"\n", b"\n" + head) + b"\n"
+                await self.emit(out)
+                continue
             if prefix and not numbered:
                 out = prefix + out[:-1].replace("\n", "\n" + prefix) + "\n"
             await self.emit(self.codec.encode(out))
