@@ -290,21 +290,32 @@ async def _main_loop(R: rt.Runtime, rules, is_async: bool, ctx: CommandContext) 
                 no_record = all(R.numeric_column(i) is not None for i in numbers_only)
         n = len(batch)
         try:
-            while pos < n:
-                rec = batch[pos]
-                pos += 1
-                R.pending_pos = pos
-                if count_each:
-                    R.NR += 1.0
-                    R.FNR += 1.0
-                if not no_record:
-                    R.fields = [rec]
-                    R.split_done = False
-                try:
-                    rules()
-                except NextRecord:
-                    if R.pending is not batch:  # nextfile
-                        break
+            if no_record and not count_each:  # the rules see nothing but the position
+                for pos in range(pos + 1, n + 1):
+                    R.pending_pos = pos
+                    try:
+                        rules()
+                    except NextRecord:
+                        if R.pending is not batch:  # nextfile
+                            break
+                else:
+                    pos = n
+            else:
+                while pos < n:
+                    rec = batch[pos]
+                    pos += 1
+                    R.pending_pos = pos
+                    if count_each:
+                        R.NR += 1.0
+                        R.FNR += 1.0
+                    if not no_record:
+                        R.fields = [rec]
+                        R.split_done = False
+                    try:
+                        rules()
+                    except NextRecord:
+                        if R.pending is not batch:  # nextfile
+                            break
         finally:
             if columns:
                 R.columns = False
