@@ -17,7 +17,8 @@ from pathlib import Path
 from .harness import Report
 
 ROOT = Path(__file__).resolve().parent.parent
-GROUPS = ["shell", "loops", "coreutils", "scaling", "kernel", "js", "vm", "memory", "store", "fidelity"]
+GROUPS = ["shell", "loops", "coreutils", "throughput", "scaling", "kernel", "js", "vm", "memory", "store",
+          "fidelity"]
 PEER_MODULES = {"bashkit": "bashkit", "just-bash": "just_bash", "bash_kernel": "bash_kernel"}
 
 
@@ -41,10 +42,10 @@ def ensure_peers(report: Report, install: bool) -> None:
 
 
 def run_group(name: str, report: Report, runs: int) -> None:
-    from . import engines, fidelity, hostfiles, kernels, loops, scaling, shell
+    from . import engines, fidelity, hostfiles, kernels, loops, scaling, shell, throughput
 
     table = {"shell": shell.bench_shell, "loops": loops.bench_loops, "coreutils": shell.bench_coreutils,
-             "scaling": scaling.bench_scaling,
+             "throughput": throughput.bench_throughput, "scaling": scaling.bench_scaling,
              "kernel": kernels.bench_kernels, "js": engines.bench_js, "vm": engines.bench_vm,
              "memory": engines.bench_memory, "store": hostfiles.bench_store,
              "fidelity": fidelity.bench_fidelity}

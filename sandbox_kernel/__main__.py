@@ -9,7 +9,7 @@ SUBCOMMANDS = {
     "sh": ("sandbox_kernel.cli", "sh_main",
            "run a shell script in a fresh sandbox: sh [--limit NAME=VALUE]... [-c SCRIPT | FILE [ARGS...]]"),
     "install": ("sandbox_kernel.kernel.install", "install_main", "install the Jupyter kernelspec"),
-    "kernel": ("sandbox_kernel.kernel.app", "kernel_main", "launch the kernel (used by kernel.json)"),
+    "kernel": ("sandbox_kernel.kernel.launch", "kernel_main", "launch the kernel (used by kernel.json)"),
     "run-tour": (
         "sandbox_kernel.kernel.tour",
         "tour_main",

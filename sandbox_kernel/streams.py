@@ -202,6 +202,19 @@ class FileInput(InputStream):
     def chunk_now(self) -> bytes | None:
         return self.handle.read(CHUNK)
 
+    def in_place(self) -> tuple[bytearray, int] | None:
+        """The VFS file's content and the offset reading has reached, when nothing is buffered
+        ahead (else None): commands that only look at the bytes (wc) read them where they lie,
+        by index, without copies, and say how far with ``seek``."""
+        node = getattr(self.handle, "node", None)
+        data = getattr(node, "data", None)
+        if self._buf or not isinstance(data, bytearray) or not getattr(self.handle, "readable", False):
+            return None
+        return data, self.handle.pos
+
+    def seek(self, pos: int) -> None:
+        self.handle.pos = pos
+
     def close(self) -> None:
         super().close()
 

@@ -39,3 +39,17 @@ def test_scaling_exponents_and_budget():
     points = curve(quadratic, Workload("q", ""), (100, 1000, 10_000, 100_000), 1)
     assert seen == [100, 1000, 10_000]  # 100 000 would take 100x the budget: not run
     assert points[-1] == (10_000, 0.9 * RUN_BUDGET)
+
+
+def test_throughput_pipelines_agree_with_gnu(tmp_path):
+    """The throughput group's pipelines give GNU's output on its generated data (1 MB)."""
+    from benchmarks.throughput import PIPELINES, Ours, gnu_output, make_data
+
+    data = make_data(1000 * 1000)
+    (tmp_path / "f").write_bytes(data)
+    ours = Ours(data)
+    try:
+        for script in PIPELINES:
+            assert ours.output(script) == gnu_output(str(tmp_path), script), script
+    finally:
+        ours.close()

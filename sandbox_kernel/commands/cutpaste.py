@@ -190,14 +190,18 @@ async def cut(ctx: CommandContext) -> int:
     fields_re = None
     if one_range is not None and sep == b"\n" and delim != sep and (hi == lo + 1 or joiner == delim) \
             and (lo or not only_delimited):
+        # run over '\n' + block: after the literal '\n' the search jumps from line to line, where
+        # '^' would try every offset; the fields before the range written out (sre's {n} is slow)
         d = re.escape(delim)
         more = b"[^\\n]*" if hi is None else b"(?:%s[^%s\\n]*){0,%d}" % (d, d, hi - lo - 1)
-        fields_re = re.compile(b"(?m)^(?:[^%s\\n]*%s){%d}([^%s\\n]*%s)" % (d, d, lo, d, more))
+        field = b"[^%s\\n]*%s" % (d, d)
+        before = field * lo if lo <= 16 else b"(?:%s){%d}" % (field, lo)
+        fields_re = re.compile(b"\\n%s([^%s\\n]*%s)" % (before, d, more))
 
     def cut_lines(block: bytes) -> list[bytes]:
         """``block``: whole lines without the last separator."""
         if fields_re is not None:
-            rows = fields_re.findall(block)
+            rows = fields_re.findall(b"\n" + block)
             if len(rows) == block.count(sep) + 1:
                 return rows
         return cut_block(block.split(sep))

@@ -5,6 +5,7 @@ import fnmatch
 import re
 import stat as stat_mod
 from collections import deque
+from typing import Any
 
 from ..vfs import FSError
 from ._lib.lineblocks import LineTooLong, TextCodec, line_blocks
@@ -372,14 +373,12 @@ class _Matcher:
 
     def bind(self, bounds: Bounds) -> None:
         """Stop every match with the run (its wall time, an interrupt)."""
-        for r in self.regexes + [x for x in (self.lines, self.lines_nl, self.counter, self.in_lines)
-                                 if x is not None]:
+        for r in self.regexes + [x for x in (self.counter, self.in_lines, self.dense) if x is not None]:
             r.bind(bounds)
 
-    lines: PosixRegex | None = None  # selects whole matching lines in a many-line text
     counter: PosixRegex | None = None  # one match per selected line, for counting
     in_lines: PosixRegex | None = None  # the pattern itself, safe over many lines
-    lines_nl: PosixRegex | None = None  # the same, with each line's newline
+    dense: PosixRegex | None = None  # whole selected lines after their newline (see select)
 
     def build_line_selector(self, o: _Options) -> None:
         """Regexes that find all selected lines of a block of text in one call (the fast path
@@ -416,9 +415,75 @@ class _Matcher:
         # one match per selected line: the first match, then the rest of its line
         # (run it on text whose every line ends with a newline: no match can be empty)
         self.counter = compile_python(f"(?:{src})[^\\n]*\\n", **options)
-        whole = f"^[^\\n]*?(?:{src})[^\\n]*$"
-        self.lines = compile_python(whole, **options)
-        self.lines_nl = compile_python(whole + "\\n", **options)
+        # many selected lines: the whole selected lines, each after its '\n' (run on '\n' + text
+        # without its last newline). The literal '\n' first lets the search jump from line to
+        # line (one attempt a line, where '^' would cost one an offset); only for patterns without
+        # repetitions, whose backtracking over the line before the match stays linear.
+        if repetitions == 0:
+            self.dense = compile_python(f"\\n[^\\n]*(?:{src})[^\\n]*", **options)
+        # Plain strings match the same bytes in any locale: the blocks need no decoding. Their
+        # regexes cannot backtrack much (a literal after [^\n]*), so plain `re` runs them.
+        literal = self._literal_bytes(o)
+        if literal is not None:
+            self.counter_raw = re.compile(b"(?:" + literal + b")[^\\n]*\\n", re.M)
+            self.dense_raw = re.compile(b"\\n[^\\n]*(?:" + literal + b")[^\\n]*", re.M)
+
+    counter_raw: re.Pattern | None = None  # counter, over bytes (plain strings only)
+    dense_raw: re.Pattern | None = None  # dense, over bytes
+
+    def _literal_bytes(self, o: _Options) -> bytes | None:
+        """The patterns as one bytes regex when each is a plain string (no special character
+        of its syntax; ASCII unless the locale is C) and neither -i nor -w asks for more. At
+        most 8 and 1000 bytes: a call over a block cannot be stopped, so its work stays small."""
+        if o.ignore_case or o.word or len(o.patterns) > 8 or sum(map(len, o.patterns)) > 1000:
+            return None
+        special = "" if o.mode == "F" else ".[]*^$\\" + ("+?{}()|" if o.mode == "E" else "")
+        parts = []
+        for p in o.patterns:
+            if any(c in special for c in p):
+                return None
+            try:
+                parts.append(re.escape(p.encode("latin-1" if self.ascii else "ascii")))
+            except UnicodeEncodeError:
+                return None
+        src = parts[0] if len(parts) == 1 else b"|".join(b"(?:" + x + b")" for x in parts)
+        return b"^(?:" + src + b")$" if o.line else src
+
+    def select(self, text, dense: bool, raw: bool = False) -> tuple[int, Any]:
+        """The selected lines of ``text`` (every line ends with a newline; bytes when ``raw``):
+        their number and their text. Few selected lines: a search for each (the counter regex,
+        which finds the pattern fast) and its line's start by rfind; many (``dense``): one
+        regex call."""
+        nl = b"\n" if raw else "\n"
+        rx = self.dense_raw if raw else self.dense
+        if dense and rx is not None:
+            found = rx.findall(nl + text[:-1]) if not rx.groups else \
+                [m.group(0) for m in rx.finditer(nl + text[:-1])]
+            if not found:
+                return 0, nl[:0]
+            return len(found), nl[:0].join(found)[1:] + nl
+        rfind = text.rfind
+        counter: Any = self.counter_raw if raw else self.counter
+        lines = [text[rfind(nl, 0, m.start()) + 1:m.end()] for m in counter.finditer(text)]
+        return len(lines), nl[:0].join(lines)
+
+    def reject(self, text, dense: bool, raw: bool = False):
+        """The lines of ``text`` (every line ends with a newline; bytes when ``raw``) that are
+        not selected."""
+        nl = b"\n" if raw else "\n"
+        rx = self.dense_raw if raw else self.dense
+        if dense and rx is not None:
+            kept = rx.sub(nl[:0], nl + text[:-1])
+            return kept[1:] + nl if kept else nl[:0]
+        rfind = text.rfind
+        pieces = []
+        last = 0
+        counter: Any = self.counter_raw if raw else self.counter
+        for m in counter.finditer(text):
+            pieces.append(text[last:rfind(nl, 0, m.start()) + 1])
+            last = m.end()
+        pieces.append(text[last:])
+        return nl[:0].join(pieces)
 
     def matches(self, text: str) -> bool:
         for r in self.regexes:
@@ -482,7 +547,7 @@ class _Grep:
         self.show_name = False
         self.stop_all = False
         self.active_dirs: set[int] = set()  # directories being searched (loop detection)
-        self.fast = matcher.lines is not None and not (
+        self.fast = matcher.counter is not None and not (
             o.color or o.before or o.after or o.max_count is not None or o.null_data or o.initial_tab
             or (o.invert and (o.line_number or o.byte_offset)))
 
@@ -651,9 +716,8 @@ class _Grep:
     async def search_fast(self, inp, name: str, binary: bool) -> None:
         """Whole blocks of lines per regex call (everything but context, -m and colours)."""
         o = self.o
-        sel = self.matcher.lines
-        sel_nl = self.matcher.lines_nl
-        counter = self.matcher.counter
+        matcher = self.matcher
+        counter = matcher.counter
         invert = o.invert
         quiet, counting, list_mode = o.quiet, o.count, o.list_files
         plain = not (quiet or counting or list_mode)
@@ -666,30 +730,36 @@ class _Grep:
         numbered = plain and not invert and (o.line_number or o.byte_offset or o.only_matching)
         line_base = 0  # lines before the current block
         byte_base = 0  # bytes before the current block
+        dense = False  # whether a quarter of the last block's text was selected lines
+        raw = matcher.counter_raw is not None and not numbered  # bytes in, bytes out
+        if raw:
+            counter = matcher.counter_raw
+        nl = b"\n" if raw else "\n"
         async for data in line_blocks(inp, check=self.ctx.check):
             if not data.endswith(b"\n"):
                 data += b"\n"
-            text = self.codec.decode(data)
-            if check_binary and not binary and "\0" in text:
+            text = data if raw else self.codec.decode(data)
+            if check_binary and not binary and b"\0" in data:
                 binary = True
-            body = text[:-1]  # without the last newline: '^' must not match after it
             if numbered:
                 n = _count(counter, text)
                 if n and not binary:
-                    out = self.numbered_lines(body, name, line_base, byte_base,
+                    # without the last newline: '^' must not match after it
+                    out = self.numbered_lines(text[:-1], name, line_base, byte_base,
                                               self.codec.bytes_mode or data.isascii())
                 line_base += text.count("\n")
                 byte_base += len(data)
             elif invert and not plain:
-                n = text.count("\n") - _count(counter, text)
+                n = text.count(nl) - _count(counter, text)
             elif invert:
-                kept = sel_nl.sub("", text)
-                n = kept.count("\n")
+                out = matcher.reject(text, dense, raw)
+                n = out.count(nl)
+                dense = (len(text) - len(out)) * 4 > len(text)
             elif plain:
-                found = sel.findall(body) if not sel.groups else [m.group(0) for m in sel.finditer(body)]
-                n = len(found)
+                n, out = matcher.select(text, dense, raw)
+                dense = len(out) * 4 > len(text)
             elif list_mode or quiet:
-                n = 1 if sel.search(body) is not None else 0
+                n = 1 if counter.search(text) is not None else 0
             else:
                 n = _count(counter, text)
             if not n:
@@ -708,16 +778,14 @@ class _Grep:
                 await self.ctx.error(f"{name}: binary file matches")
                 return
             self.printed_something = True
-            if numbered:
-                pass
-            elif invert:
-                out = kept
+            if raw:
                 if prefix:
-                    out = "".join(prefix + line + "\n" for line in kept[:-1].split("\n"))
-            elif prefix:
-                out = "".join(prefix + line + "\n" for line in found)
-            else:
-                out = "\n".join(found) + "\n"
+                    head = self.codec.encode(prefix)
+                    out = head + out[:-1].replace(b"\n", b"\n" + head) + b"\n"
+                await self.emit(out)
+                continue
+            if prefix and not numbered:
+                out = prefix + out[:-1].replace("\n", "\n" + prefix) + "\n"
             await self.emit(self.codec.encode(out))
         await self.after_file(name, count)
 

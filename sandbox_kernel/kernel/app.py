@@ -30,6 +30,29 @@ class SandboxKernelApp(IPKernelApp):
         self.kernel_class = kernel_class
         super().init_kernel()
 
+    #: sockets bound before ipykernel loaded (``launch.bind_early``), or None
+    early = None
+
+    def _bind_socket(self, s, port):
+        """The socket already bound to ``port`` early takes the place of ``s`` (in the
+        attribute that holds it), so connections made meanwhile are kept."""
+        early = self.early
+        if early is not None and port and self.transport == "tcp" and self.curve_secretkey is None:
+            for name in ("shell_socket", "stdin_socket", "control_socket", "iopub_socket"):
+                if getattr(self, name, None) is s:
+                    bound = early.take(port, s.type, self.ip)
+                    if bound is not None:
+                        s.close(linger=0)
+                        setattr(self, name, bound)
+                        return port
+                    break
+        return super()._bind_socket(s, port)
+
+    def init_sockets(self) -> None:
+        super().init_sockets()
+        if self.early is not None:  # any not taken (a port the app did not ask for)
+            self.early.close()
+
     def init_control(self, context) -> None:
         super().init_control(context)
         # No shell-channel thread means no kernel subshells: the sandbox is one machine that
@@ -37,9 +60,11 @@ class SandboxKernelApp(IPKernelApp):
         self.shell_channel_thread = None
 
 
-def kernel_main(argv: list[str]) -> int:
+def kernel_main(argv: list[str], early=None) -> int:
     """Our policy options first (the admin's, from kernel.json), the rest is ipykernel's.
-    Secret values are taken out of the environment here, before anything is started."""
+    Secret values are taken out of the environment here, before anything is started.
+    ``early``: the sockets ``launch.bind_early`` bound (what is left of them is closed once
+    the app has its own)."""
     parser = argparse.ArgumentParser(prog="python -m sandbox_kernel kernel", add_help=False)
     policy.add_arguments(parser)
     args, rest = parser.parse_known_args(list(argv))
@@ -48,5 +73,6 @@ def kernel_main(argv: list[str]) -> int:
     except ValueError as e:
         print(f"sandbox_kernel kernel: {e}", file=sys.stderr)
         return 2
+    SandboxKernelApp.early = early
     SandboxKernelApp.launch_instance(argv=rest)
     return 0

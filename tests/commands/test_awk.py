@@ -503,3 +503,56 @@ def test_pipe_output_order_like_gawk():
     assert out == "a\nc\nd\nb\n"
     out, _, _ = _sh("awk 'BEGIN { print \"x\" | \"cat; exit 3\"; print close(\"cat; exit 3\") }'")
     assert out == "x\n3\n"
+
+
+def _columns_data() -> str:
+    """~300 KB over several 64 KiB reads: numbers, numeric prefixes, signed inf/nan, missing
+    fields, blank and leading-blank lines; one block with a carriage return (no columns)."""
+    import random
+
+    rng = random.Random(18)
+    toks = ["1", "22", "-3", "+4", "0.5", ".5", "5.", "1e3", "1e", "2E-2", "0x1A", "007",
+            "abc", "12abc", "-", ".", "3,4", "1.2.3", "9" * 25, "-0", "+", "e5"]
+    rare = ["+inf", "-nan", "1e400", "-INF", "+NaN", "inf", "nan"]  # only ever in field 2
+
+    def field(k: int) -> str:
+        return rng.choice(rare) if k == 1 and rng.random() < 0.05 else rng.choice(toks)
+
+    lines = []
+    for i in range(30000):
+        sep = rng.choice([" ", "  ", "\t", " \t "])
+        line = rng.choice(["", "", " ", "\t"]) + sep.join(field(k) for k in range(rng.randint(0, 5)))
+        lines.append(line + ("\r" if i == 15000 else ""))
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.skipif(shutil.which("gawk") is None, reason="gawk not installed")
+@pytest.mark.parametrize("prog", [
+    ["{s+=$1} END{print s}"],
+    ["{s+=$3; t+=$1} END{print s, t, $0}"],
+    ["{s+=$4; n++} END{printf \"%.17g %d %d\\n\", s, n, NR}"],
+    ["{v=$2+0; if (v > 1e308) i++; else if (v < -1e308) j++; else if (v != v) n++; else s+=v} END{print i, j, n, s}"],
+    ["-F,", "{s+=$3} END{print s, $1}"],
+    ["-F\t", "{s+=$3; c+=$1} END{print s, c}"],
+    ["BEGIN{FS=\",\"} {s+=$1} END{print s}"],
+    ["{s+=$3} NR==20000{exit} END{print s, NR, $0}"],
+    ["{if ($1 > 5) next; s += $3} END{print s}"],
+    ["{s+=$1} FNR==3{nextfile} END{print s, NR}"],
+    ["{v=$3; s+=v+$4} END{print s}"],
+])
+def test_numeric_columns_like_gawk(prog):
+    """Numbers of fields read per batch from one regex scan (columns), NR counted per batch,
+    $0 left unset when the rules read only numbers: the same sums as gawk, across reads."""
+    data = _columns_data()
+    files = {"f": data, "g": data[:5000], "c": data.replace(" ", ",")}
+    operands = ["c"] if "-F," in prog or "BEGIN{FS" in prog[0] else ["f", "g"]
+    assert_like_gnu(["gawk", *prog, *operands], files)
+
+
+@pytest.mark.parametrize("prog,word", [("{break}", "break"), ("BEGIN{continue}", "continue"),
+                                       ("function f(){break} {f()}", "break")])
+def test_break_outside_a_loop_is_an_error_like_gawk(prog, word):
+    out, err, status = run_cmd(["awk", prog], "a\n")
+    where = "a loop or switch" if word == "break" else "a loop"
+    assert (out, status) == ("", 1)
+    assert err == f"awk: cmd. line:1: error: `{word}' is not allowed outside {where}\n" * 2

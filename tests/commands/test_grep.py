@@ -292,3 +292,32 @@ EDGE_CASES = [
 @pytest.mark.parametrize("argv", EDGE_CASES, ids=[" ".join(c[1:]) for c in EDGE_CASES])
 def test_grep_edges_like_gnu(argv):
     assert_like_gnu(argv, EDGE_FILES, stdin="x\ny\n")
+
+
+@pytest.mark.parametrize("args", [[], ["-v"], ["-H"], ["-vH"], ["-x"], ["-w"], ["-i"], ["-F"], ["-c"]])
+def test_blocks_of_few_and_many_selected_lines(args):
+    """Plain output switches per block between a search per selected line and one regex call
+    for all of them (dense): regions where few, most and no lines match give the lines a
+    line-by-line filter gives, in order, across block ends (blocks are 64 KiB)."""
+    import random
+    import re
+
+    rng = random.Random(18)
+    words = ["ab", "x", "xy", "X", "foo", "a.b", "", "x x"]
+    lines = []
+    for share in (0.01, 0.9, 0.0, 0.5, 1.0, 0.05) * 4:
+        for _ in range(rng.randint(2000, 9000)):
+            rest = " ".join(rng.choice(words[:2] + words[3:]).replace("x", "q") for _ in range(rng.randint(0, 5)))
+            lines.append(rng.choice(words) + " " + rest if rng.random() < share else rest)
+    fs = new_fs()
+    fs.write_bytes("/workspace/big", "\n".join(lines).encode() + b"\n")
+    out, err, status = run_cmd(["grep", *args, "x", "big"], fs=fs)
+    flags = "".join(a.lstrip("-") for a in args)
+    rx = re.compile(r"(?<!\w)x(?!\w)" if "w" in flags else "x", re.I if "i" in flags else 0)
+    if "x" in flags:
+        selected = [line for line in lines if (line == "x") != ("v" in flags)]
+    else:
+        selected = [line for line in lines if bool(rx.search(line)) != ("v" in flags)]
+    prefix = "big:" if "H" in flags else ""
+    want = f"{len(selected)}\n" if "c" in flags else "".join(f"{prefix}{line}\n" for line in selected)
+    assert (out, err, status) == (want, "", 0 if selected else 1)

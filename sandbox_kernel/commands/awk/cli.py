@@ -8,7 +8,7 @@ from .._lib.lineblocks import TextCodec
 from .._lib.posix_regex import Bounds, RegexError, RegexStopped, compile_posix
 from ..registry import CommandContext, command
 from . import runtime as rt
-from .compiler import CompileError, Compiler
+from .compiler import CompileError, Compiler, field_use
 from .lexer import AwkSyntaxError, ESCAPES
 from .parser import parse
 
@@ -126,7 +126,7 @@ async def awk(ctx: CommandContext) -> int:
                       f"{ctx.name}: {label}:{e.line}: {' ' * e.col}^ {e.message}\n")
         return 1
     except CompileError as e:
-        await ctx.err(f"{ctx.name}: {label}:1: {e.kind}: {e}\n")
+        await ctx.err(f"{ctx.name}: {label}:1: {e.kind}: {e}\n" * e.times)
         return 2 if e.kind == "fatal" else 1
     except RegexError as e:
         await ctx.err(f"{ctx.name}: {label}:1: fatal: {e}\n")
@@ -144,8 +144,13 @@ async def awk(ctx: CommandContext) -> int:
         await ctx.err(f"{ctx.name}: {label}:1: warning: {message}\n")
     bounds = Bounds.of(ctx)
     runtime = rt.Runtime(ctx, [ctx.name] + operands, bounds, codec)
+    runtime.split_limit, runtime.columns, runtime.numbers_only = field_use(src)
+    runtime.count_each = "NR" in src  # R.NR, R.FNR, setvar('NR'...): else NR is counted per batch
     ns = rt.namespace(runtime)
     ns.update(consts)
+    runtime.ns = ns
+    for i in compiler.column_fields:
+        ns[f"_C{i}"] = None
     try:
         exec(code, ns)
     except Exception as e:  # pragma: no cover - generated code always defines its functions
@@ -248,8 +253,12 @@ async def _call(func, is_async: bool) -> None:
 
 async def _main_loop(R: rt.Runtime, rules, is_async: bool, ctx: CommandContext) -> None:
     """Run the rules on every record. Records come in batches (everything buffered), so the
-    per-record work is a few attribute updates and one call."""
+    per-record work is a few attribute updates and one call; plain (not async) rules skip
+    what the program never reads (NR counted per batch, $0 when its numbers come from
+    columns)."""
     NextRecord = rt.NextRecord
+    columns_ok, count_each, numbers_only = R.columns, R.count_each, R.numbers_only
+    R.columns = False  # numeric columns only while the main loop runs: END splits the record
     while True:
         if R.pending_pos >= len(R.pending):
             await R.flush_stdout()
@@ -271,22 +280,53 @@ async def _main_loop(R: rt.Runtime, rules, is_async: bool, ctx: CommandContext) 
             if len(R.out) >= 1024:
                 await R.flush_stdout()
             continue
-        # plain functions: no getline can move the position, loop locally
+        # plain functions: no getline can move the position
+        start = pos
+        columns = R.columns = columns_ok
+        no_record = False  # the rules read fields only from this batch's columns: $0 not set
+        if columns:
+            R.numcols = {}  # this batch's
+            if numbers_only is not None:
+                no_record = all(R.numeric_column(i) is not None for i in numbers_only)
         n = len(batch)
         try:
-            while pos < n:
-                rec = batch[pos]
-                pos += 1
-                R.NR += 1.0
-                R.FNR += 1.0
-                R.fields = [rec]
-                R.split_done = False
-                try:
-                    rules()
-                except NextRecord:
-                    if R.pending is not batch:  # nextfile
-                        break
+            if no_record and not count_each:  # the rules see nothing but the position
+                for pos in range(pos + 1, n + 1):
+                    R.pending_pos = pos
+                    try:
+                        rules()
+                    except NextRecord:
+                        if R.pending is not batch:  # nextfile
+                            break
+                else:
+                    pos = n
+            else:
+                while pos < n:
+                    rec = batch[pos]
+                    pos += 1
+                    R.pending_pos = pos
+                    if count_each:
+                        R.NR += 1.0
+                        R.FNR += 1.0
+                    if not no_record:
+                        R.fields = [rec]
+                        R.split_done = False
+                    try:
+                        rules()
+                    except NextRecord:
+                        if R.pending is not batch:  # nextfile
+                            break
         finally:
+            if columns:
+                R.columns = False
+                for i in R.numcols:  # END and the next batch do not see this one's
+                    R.ns[f"_C{i}"] = None
+            if no_record and pos > start:  # END (or an error message) sees the last record
+                R.fields = [batch[pos - 1]]
+                R.split_done = False
+            if not count_each:  # the program never reads them: counted per batch
+                R.NR += float(pos - start)
+                R.FNR += float(pos - start)
             if R.pending is batch:
                 R.pending_pos = pos
 

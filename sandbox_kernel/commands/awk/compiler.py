@@ -7,6 +7,8 @@ function locals are ``l_NAME``.
 """
 from __future__ import annotations
 
+import re
+
 from .parser import Program
 
 SPECIAL = {"NR", "NF", "FNR", "FS", "OFS", "ORS", "RS", "SUBSEP", "CONVFMT", "OFMT", "RSTART",
@@ -18,9 +20,10 @@ class CompileError(Exception):
     """A semantic error found while compiling; ``kind`` is gawk's word for it ("fatal" exits 2,
     "error" exits 1)."""
 
-    def __init__(self, message: str, kind: str = "fatal") -> None:
+    def __init__(self, message: str, kind: str = "fatal", times: int = 1) -> None:
         super().__init__(message)
         self.kind = kind
+        self.times = times  # gawk says some twice
 
 
 class Compiler:
@@ -36,6 +39,10 @@ class Compiler:
         self.tmp = 0
         self.loop_depth = 0
         self.ranges = 0
+        #: compiling the main rules, where numeric fields read the batch's columns first
+        self.in_rules = False
+        #: the fields the rules read as numbers (a global _C<i> each: the batch's column or None)
+        self.column_fields: set[int] = set()
 
     # ------------------------------------------------------------------ type inference
     def find_arrays(self) -> None:
@@ -162,7 +169,11 @@ class Compiler:
     # Each returns (python source, type) with type "num", "str" or "any".
     def num(self, node) -> str:
         if node[0] == "field" and node[1][0] == "num" and node[1][1] >= 1:
-            return f"R.fnum({int(node[1][1])})"
+            i = int(node[1][1])
+            if self.in_rules and i <= 32:  # the column when the main loop made one, else a split
+                self.column_fields.add(i)
+                return f"(_C{i}[R.pending_pos - 1] if _C{i} is not None else R.fnum({i}))"
+            return f"R.fnum({i})"
         src, t = self.expr(node)
         if t == "num":
             return src
@@ -592,12 +603,12 @@ class Compiler:
         if k == "while":
             out.append(ind + f"while {self.cond(node[1])}:")
             out.append(ind + "    " + self.tick)
-            self.stmt(node[2], out, ind + "    ")
+            self.loop_body(node[2], out, ind + "    ")
             return
         if k == "do":
             out.append(ind + "while True:")
             out.append(ind + "    " + self.tick)
-            self.stmt(node[1], out, ind + "    ")
+            self.loop_body(node[1], out, ind + "    ")
             out.append(ind + f"    if not {self.cond(node[2])}: break")
             return
         if k == "for":
@@ -607,11 +618,11 @@ class Compiler:
             out.append(ind + f"while {self.cond(cond) if cond is not None else 'True'}:")
             out.append(ind + "    " + self.tick)
             if incr is None:
-                self.stmt(body, out, ind + "    ")
+                self.loop_body(body, out, ind + "    ")
             else:
                 # 'continue' must still run the increment: wrap the body in a one-pass loop
                 out.append(ind + "    for _once in ONCE:")
-                self.stmt(body, out, ind + "        ")
+                self.loop_body(body, out, ind + "        ")
                 out.append(ind + "    else:")
                 self.stmt(incr, out, ind + "        ")
                 out.append(ind + "        continue")
@@ -622,12 +633,16 @@ class Compiler:
             t = self.new_tmp()
             out.append(ind + f"for {t} in R.forin({self.array_ref(arr)}):")
             out.append(ind + "    " + self.assign_to(("var", var), f"StrNum({t})"))
-            self.stmt(body, out, ind + "    ")
+            self.loop_body(body, out, ind + "    ")
             return
         if k == "break":
+            if not self.loop_depth:
+                raise CompileError("`break' is not allowed outside a loop or switch", "error", 2)
             out.append(ind + "break")
             return
         if k == "continue":
+            if not self.loop_depth:
+                raise CompileError("`continue' is not allowed outside a loop", "error", 2)
             out.append(ind + "continue")
             return
         if k == "next":
@@ -652,6 +667,13 @@ class Compiler:
                 out.append(ind + f"{self.array_ref(name)}.pop({self.subscript(subs)}, None)")
             return
         raise CompileError(f"unknown statement {k}")
+
+    def loop_body(self, node, out: list[str], ind: str) -> None:
+        self.loop_depth += 1
+        try:
+            self.stmt(node, out, ind)
+        finally:
+            self.loop_depth -= 1
 
     def out_str(self, node) -> str:
         if node[0] == "field" and node[1][0] == "num" and node[1][1] >= 1:
@@ -726,6 +748,7 @@ class Compiler:
         body.append(section("BEGIN", self.prog.begin))
         body.append(section("END", self.prog.end))
         rule_lines: list[str] = []
+        self.in_rules = True
         for pattern, pattern2, action in self.prog.rules:
             if pattern2 is not None:
                 idx = self.ranges
@@ -745,7 +768,32 @@ class Compiler:
                 rule_lines.append("        OUT(R.field0() + R.ORS)")
             else:
                 self.stmt(action, rule_lines, "        ")
+        self.in_rules = False
         body.append("\n".join([f"{adef} RULES():", "    GLOBALS_DECL", "    pass"] + rule_lines))
         decl = ("global " + ", ".join(sorted(f"v_{s}" for s in self.scalars))) if self.scalars else "pass"
         src = "\n\n".join(funcs + body).replace("GLOBALS_DECL", decl)
         return src, self.const_values
+
+
+_CONST_FIELD = re.compile(r"R\.(?:fnum|fstr|field|fout)\((\d+)\)")
+#: generated code that needs every field, NF, or a record that is not the pending one
+_WHOLE_RECORD = ("fieldindex(", "getNF", "setfield", "getline", "R.NF", "'NF'", "R.fields", "set_record")
+
+
+def field_use(src: str) -> tuple[int | None, bool, tuple[int, ...] | None]:
+    """What the generated program ``src`` needs of the records: the number of fields to split
+    off (None: all); whether numeric fields may come from per-batch columns (no getline, no
+    record or field changes, no NF, FS and RS fixed while records are read); and, when the
+    functions and rules read fields only that way, their numbers (else None)."""
+    if any(w in src for w in _WHOLE_RECORD):
+        return None, False, None
+    limit = max((int(x) for x in _CONST_FIELD.findall(src)), default=0)
+    # the functions and the rules (string constants are repr()s: no line starts inside one)
+    begin = re.search(r"^(?:async )?def BEGIN\(", src, re.M)
+    rules = re.search(r"^(?:async )?def RULES\(", src, re.M)
+    main = src[:begin.start()] + src[rules.start():] if begin and rules else src
+    columns = "'FS'" not in main and "'RS'" not in main
+    only = None
+    if columns and not any(w in main for w in ("R.field0", "R.fstr", "R.field(", "R.fout")):
+        only = tuple(sorted({int(x) for x in re.findall(r"R\.fnum\((\d+)\)", main)}))
+    return limit, columns, only

@@ -54,6 +54,43 @@ class AwkFatal(Exception):
 _NUM_PREFIX = re.compile(r"[ \t\n\r\f\v]*([-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?)")
 _LOOKS_NUMERIC = re.compile(r"[ \t\n\r\f\v]*[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?[ \t\n\r\f\v]*\Z")
 _HEXLIKE = re.compile(r"[ \t\n]*[-+]?(inf|nan)", re.I)
+# numeric columns (Runtime.numeric_column): what num() reads at a field's start, or nothing
+_COLUMN_NUM = r"([-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?|[-+](?i:inf|nan))"
+#: blanks str.split() splits on besides space, tab and newline (columns assume gawk's three)
+_ODD_SPACE = re.compile(r"[^\S \t\n]")
+
+
+def _odd_blanks(text: str, default_fs: bool) -> bool:
+    """Whether ``text`` holds blanks a numeric column cannot treat as gawk does: with the
+    default FS, any str.split() splits on besides space, tab and newline; else those num()
+    skips at a field's start besides space and tab. (Substring tests: memchr speed.)"""
+    if "\r" in text or "\f" in text or "\v" in text:
+        return True
+    if not default_fs:
+        return False
+    if text.isascii():
+        return "\x1c" in text or "\x1d" in text or "\x1e" in text or "\x1f" in text
+    return _ODD_SPACE.search(text) is not None
+_column_regexes: dict[tuple[str, int], re.Pattern | None] = {}
+
+
+def _column_regex(fs: str, i: int) -> re.Pattern | None:
+    """A regex matching once at every '\n' of '\n' + records, its group what num() reads at
+    the start of field ``i`` (empty when the field is missing or holds no number), for the
+    default FS or a one-character FS that no number can contain; None for other FS."""
+    key = (fs, i)
+    if key in _column_regexes:
+        return _column_regexes[key]
+    rx = None
+    if fs == " ":
+        # fields are runs of non-blanks; possessive: a failed match never backtracks
+        rx = re.compile("\\n(?:[ \\t]*+" + "[^ \\t\\n]++[ \\t]++" * (i - 1) + _COLUMN_NUM + ")?")
+    elif len(fs) == 1 and fs.isascii() and not fs.isalnum() and fs not in "+-. \n\r\f\v":
+        c = re.escape(fs)
+        blanks = " *+" if fs == "\t" else "[ \\t]*+"
+        rx = re.compile("\\n(?:" + f"[^{c}\\n]*+{c}" * (i - 1) + blanks + _COLUMN_NUM + ")?")
+    _column_regexes[key] = rx
+    return rx
 
 
 def num(v) -> float:
@@ -147,6 +184,22 @@ class Runtime:
         self.warnings: list[str] = []  # gawk warnings waiting to go to stderr
         self.pending: list[str] = []  # records read ahead from the main input
         self.pending_pos = 0
+        #: the text the pending records were split from (RS one character), else None
+        self.pending_block: str | None = None
+        #: fields split off a record: all (None), or only the first N when the program reads
+        #: no others and never NF (``field_use``)
+        self.split_limit: int | None = None
+        #: numeric fields read from columns made per batch (``field_use``): set while the main
+        #: loop runs, which keeps ``pending_pos`` at the record after the current one and
+        #: empties ``numcols`` for each batch
+        self.columns = False
+        self.numcols: dict[int, list[float] | None] = {}
+        #: whether the main loop counts NR and FNR per record (the program reads them)
+        self.count_each = True
+        #: the fields the rules read, when they read them only as numbers (``field_use``)
+        self.numbers_only: tuple[int, ...] | None = None
+        #: the generated code's namespace: its global _C<i> is numcols[i] while a batch runs
+        self.ns: dict | None = None
 
     # ---------------------------------------------------------------- errors, limits
     def tick(self) -> None:
@@ -342,8 +395,9 @@ class Runtime:
         if self.split_done:
             return
         self.split_done = True
+        limit = self.split_limit
         if self.FS == " " and self.RS != "":
-            parts = self.fields[0].split()
+            parts = self.fields[0].split() if limit is None else self.fields[0].split(None, limit)[:limit]
         else:
             parts = self.split_text(self.fields[0])
         self.fields.extend(parts)
@@ -360,8 +414,14 @@ class Runtime:
 
     def fnum(self, i: int) -> float:
         """The numeric value of field i (no string object made for it)."""
+        if self.columns:  # in the main loop, whose record is pending[pending_pos - 1]
+            col = self.numcols.get(i)
+            if col is None and i not in self.numcols:
+                col = self.numeric_column(i)
+            if col is not None:
+                return col[self.pending_pos - 1]
         if not self.split_done:
-            if self.FS == " " and self.RS != "":
+            if self.FS == " " and self.RS != "" and self.split_limit is None:
                 self.split_done = True
                 f = self.fields
                 parts = f[0].split()
@@ -379,6 +439,22 @@ class Runtime:
                     pass
             return num(v)
         return 0.0
+
+    def numeric_column(self, i: int) -> list[float] | None:
+        """num($i) of every pending record, from one regex scan of their text (None when the
+        record separator, FS or the text does not allow it: the record is then split)."""
+        col = None
+        block = self.pending_block
+        if block is not None and self.RS == "\n" and 0 < i <= 32:
+            rx = _column_regex(self.FS, i)
+            if rx is not None and not _odd_blanks(block, self.FS == " "):
+                found = rx.findall("\n" + block)
+                if len(found) == len(self.pending):
+                    col = [float(x) if x else 0.0 for x in found] if "" in found else list(map(float, found))
+        self.numcols[i] = col
+        if self.ns is not None:
+            self.ns[f"_C{i}"] = col
+        return col
 
     def split_text(self, text: str, fs=None) -> list[str]:
         """Fields of ``text`` by FS (or ``fs``): " " splits on blanks and newlines, any other
@@ -559,6 +635,7 @@ class Runtime:
             if batch:
                 self.pending = batch
                 self.pending_pos = 0
+                self.pending_block = self.main_iter.block
                 return True
             self.main_iter = None
 
@@ -688,17 +765,21 @@ class RecordReader:
         self.eof = False
         # decodes across chunk boundaries, so a UTF-8 character split between reads survives
         self.decoder = codecs.getincrementaldecoder(codec.encoding)(codec.errors)
+        #: the text the last batch was split from (RS one character), else None
+        self.block: str | None = None
 
     async def next_batch(self, rs: str) -> list[str] | None:
         """All complete records buffered (at least one) when RS is one character; one record
         otherwise (a regex RS or paragraph mode must see what follows)."""
+        self.block = None
         if len(rs) != 1:
             rec = await self.next_record(rs)
             return None if rec is None else [rec]
         while True:
             i = self.buf.rfind(rs)
             if i >= 0:
-                recs = self.buf[:i].split(rs)
+                self.block = block = self.buf[:i]
+                recs = block.split(rs)
                 self.buf = self.buf[i + 1:]
                 return recs
             # gather chunks until one holds a separator: linear even for very long records
@@ -709,6 +790,7 @@ class RecordReader:
                 if text is None:
                     self.buf = ""
                     rec = "".join(pieces)
+                    self.block = rec
                     return [rec] if rec else None
                 pieces.append(text)
                 size += len(text)
