@@ -20,7 +20,7 @@ from datetime import datetime
 from ..chars import isdigits
 from ..vfs import FSError, normpath
 from ..vfs.tar import clamp_mtime, open_archive
-from ._lib.dates import local_zone
+from ._lib.dates import local_zone, zoned_datetime
 from .options import UsageError, getopt
 from .registry import CommandContext, command
 
@@ -542,7 +542,7 @@ def _long_listing(info: tarfile.TarInfo, zone, name: str) -> str:
     owner = f"{info.uname or info.uid}/{info.gname or info.gid}"
     size = str(info.size)
     pad = max(19 - len(owner) - len(size), 1)
-    when = datetime.fromtimestamp(clamp_mtime(info.mtime), zone).strftime("%Y-%m-%d %H:%M")
+    when = zoned_datetime(clamp_mtime(info.mtime), zone).strftime("%Y-%m-%d %H:%M")
     text = f"{_mode_string(info.mode, 'dir' if info.isdir() else 'symlink' if info.issym() else 'file')} " \
            f"{owner}{' ' * pad}{size} {when} {name}"
     if kind == "symlink":
@@ -1266,9 +1266,9 @@ async def _zip_update(ctx, archive, names, existing, old_zip, flags, excludes, l
     for arcname, path in entries:
         await ctx.checkpoint()
         st = ctx.fs.stat(path)
-        when = datetime.fromtimestamp(max(st.st_mtime, 315532800), zone)
-        info = zipfile.ZipInfo(arcname, (when.year, when.month, when.day, when.hour,
-                                         when.minute, when.second))
+        when = zoned_datetime(max(st.st_mtime, 315532800), zone)  # zip's dates are 1980..2107
+        stamp = (when.year, when.month, when.day, when.hour, when.minute, when.second)
+        info = zipfile.ZipInfo(arcname, min(stamp, (2107, 12, 31, 23, 59, 58)))
         info.create_system = 3
         is_dir = arcname.endswith("/")
         info.external_attr = ((_stat.S_IFDIR if is_dir else _stat.S_IFREG) | _stat.S_IMODE(st.st_mode)) << 16

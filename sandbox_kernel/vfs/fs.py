@@ -19,6 +19,19 @@ MAX_SYMLINK_HOPS = 40
 MAX_NAME = 255
 MAX_PATH = 4096
 DIR_CACHE_SIZE = 4096  # directories remembered by path (see VFS._dir_cache)
+#: The timestamps a node may have: 0001-01-02 to 9999-12-31 23:59:59 UTC, what the tools'
+#: date formatting holds. Linux clamps a time a filesystem cannot store to its range; so does
+#: ``VFS.utime`` (a JS ``fs.utimesSync(p, 1e12, 1e12)`` made ls, stat and date fail).
+MIN_TIME = -62135596800.0 + 86400
+MAX_TIME = 253402300799.0
+
+
+def clamp_time(value: float, path: str = "") -> float:
+    """``value`` within MIN_TIME..MAX_TIME; NaN is EINVAL."""
+    value = float(value)
+    if value != value:
+        raise FSError(EINVAL, path)
+    return min(max(value, MIN_TIME), MAX_TIME)
 
 
 class Inode:
@@ -733,8 +746,8 @@ class VFS:
             if not self._can(node, 2):
                 raise FSError(EACCES, path)
         now = time.time()
-        node.mtime = now if mtime is None else mtime
-        node.atime = node.mtime if atime is None else atime
+        node.mtime = now if mtime is None else clamp_time(mtime, path)
+        node.atime = node.mtime if atime is None else clamp_time(atime, path)
         node.ctime = now
         self._notify(normpath(path, cwd), "modified")
 

@@ -18,15 +18,16 @@ import tarfile
 from typing import IO, BinaryIO, Callable, Iterator, cast
 
 from .errors import EINVAL, ENOENT, FSError
-from .fs import VFS, Dir, File, Inode, Symlink, normpath
+from .fs import MAX_TIME, VFS, Dir, File, Inode, Symlink, normpath
 
-#: the latest mtime kept from an archive (9999-12-31): later ones would break date formatting
-MAX_MTIME = 253402300799.0
+#: the latest mtime kept from an archive (9999-12-31), the VFS's own latest
+MAX_MTIME = MAX_TIME
 
 
 def clamp_mtime(value: float) -> float:
     """An archive's timestamp within what the VFS and date formatting take (1970 to 9999)."""
-    return min(max(float(value), 0.0), MAX_MTIME)
+    value = float(value)
+    return min(max(value, 0.0), MAX_MTIME) if value == value else 0.0
 
 _MAGIC: tuple[tuple[bytes, Callable[[IO[bytes]], IO[bytes]]], ...] = (
     (b"\x1f\x8b", lambda f: cast(IO[bytes], gzip.GzipFile(fileobj=f))),
