@@ -364,6 +364,7 @@ class _Tar:
         with tf:
             try:
                 for info in tf:
+                    tf.members.clear()  # tarfile keeps every TarInfo (a deep tree's names are huge)
                     await ctx.checkpoint()
                     hit = next((w for w in wanted if _member_matches(info.name, w)), None)
                     if wanted and hit is None:
