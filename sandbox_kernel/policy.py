@@ -30,6 +30,21 @@ RESERVED_NAMES = {"http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "no_
                   "CURL_CA_BUNDLE", "GIT_SSL_CAINFO", "PATH", "HOME"}
 MIN_SECRET, MAX_SECRET = 8, 8192
 MAX_VMS_LIMIT = 1024
+#: The VM sizes an admin may allow (MiB of guest memory, vCPUs), and the ceilings a cell's
+#: ``%vm config`` meets unless the admin sets others (--max-vm-memory, --max-vm-vcpus).
+VM_MEMORY_RANGE = (128, 65536)
+VM_VCPUS_RANGE = (1, 64)
+DEFAULT_VM_MAX_MEMORY = 4096
+DEFAULT_VM_MAX_VCPUS = 4
+
+
+def parse_memory_mb(text: str) -> int | None:
+    """``512``, ``512M``, ``512MB``, ``2G`` -> MiB; None when not a size."""
+    number = text.strip().upper().removesuffix("B").removesuffix("M")
+    scale = 1
+    if number.endswith("G"):
+        number, scale = number[:-1], 1024
+    return int(number) * scale if number.isascii() and number.isdigit() else None
 
 
 @dataclass(frozen=True)
@@ -137,6 +152,9 @@ class Policy:
     vm_boot_timeout: float = 120.0
     #: Seconds a stopping guest gets to power off before QEMU is terminated.
     vm_stop_timeout: float = 3.0
+    #: The largest VM a cell may configure (``%vm config memory=... vcpus=...``).
+    vm_max_memory_mb: int = DEFAULT_VM_MAX_MEMORY
+    vm_max_vcpus: int = DEFAULT_VM_MAX_VCPUS
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -181,6 +199,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="how long a VM boot may take (default 120)")
     parser.add_argument("--vm-stop-timeout", metavar="SECONDS", type=float, default=None,
                         help="how long a stopping VM gets to power off (default 3)")
+    parser.add_argument("--max-vm-memory", metavar="SIZE", default=None,
+                        help=f"the most guest memory a cell may ask for with %%vm config memory= "
+                             f"(default {DEFAULT_VM_MAX_MEMORY // 1024}G; 128M..64G)")
+    parser.add_argument("--max-vm-vcpus", metavar="N", type=int, default=None,
+                        help=f"the most vCPUs a cell may ask for with %%vm config vcpus= "
+                             f"(default {DEFAULT_VM_MAX_VCPUS}; 1..64)")
 
 
 def from_arguments(args: argparse.Namespace, environ: MutableMapping[str, str] | None = None) -> Policy:
@@ -244,10 +268,21 @@ def from_arguments(args: argparse.Namespace, environ: MutableMapping[str, str] |
             if not low <= value <= high:  # also refuses nan
                 raise ValueError(f"--{option.replace('_', '-')} must be {low}..{high} seconds")
             timeouts[option] = float(value)
+    max_memory, max_vcpus = DEFAULT_VM_MAX_MEMORY, DEFAULT_VM_MAX_VCPUS
+    if args.max_vm_memory is not None:
+        memory = parse_memory_mb(args.max_vm_memory)
+        if memory is None or not VM_MEMORY_RANGE[0] <= memory <= VM_MEMORY_RANGE[1]:
+            raise ValueError(f"--max-vm-memory must be a size of 128M..64G (e.g. 8G), not '{args.max_vm_memory}'")
+        max_memory = memory
+    if args.max_vm_vcpus is not None:
+        if not VM_VCPUS_RANGE[0] <= args.max_vm_vcpus <= VM_VCPUS_RANGE[1]:
+            raise ValueError(f"--max-vm-vcpus must be {VM_VCPUS_RANGE[0]}..{VM_VCPUS_RANGE[1]}")
+        max_vcpus = args.max_vm_vcpus
     return Policy(network=network, active_output=bool(args.allow_active_output), limits=limits,
                   ceilings=ceilings, mounts=tuple(mounts), persist=bool(args.persist),
                   secrets=tuple(secrets), egress_log=args.egress_log, egress_ca_file=args.egress_ca_file,
-                  max_vms=args.max_vms, vm_slots_dir=args.vm_slots_dir, **timeouts)
+                  max_vms=args.max_vms, vm_slots_dir=args.vm_slots_dir, vm_max_memory_mb=max_memory,
+                  vm_max_vcpus=max_vcpus, **timeouts)
 
 
 def _secret_from_option(text: str, environ: MutableMapping[str, str] | None) -> Secret:
@@ -330,7 +365,7 @@ def to_argv(args: argparse.Namespace) -> list[str]:
     for text in args.secret or ():
         argv += ["--secret", text]
     for option in ("secrets_file", "egress_log", "egress_ca_file", "max_vms", "vm_slots_dir",
-                   "vm_queue_timeout", "vm_boot_timeout", "vm_stop_timeout"):
+                   "vm_queue_timeout", "vm_boot_timeout", "vm_stop_timeout", "max_vm_memory", "max_vm_vcpus"):
         value = getattr(args, option)
         if value is not None:
             argv += ["--" + option.replace("_", "-"), f"{value:g}" if isinstance(value, float) else str(value)]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from datetime import datetime, timezone
 
-from ._lib.dates import UTC, DateError, format_date, local_zone, parse_date
+from ._lib.dates import UTC, DateError, format_date, local_zone, parse_date, zoned_datetime
 from ._lib.quoting import quote
 from .options import UsageError, argmatch, getopt
 from .registry import CommandContext, command
@@ -146,7 +146,7 @@ async def date(ctx: CommandContext) -> int:
         st = ctx.fs.stat(reference, cwd=ctx.cwd)
         secs = int(st.st_mtime // 1)
         frac = int(round((st.st_mtime - secs) * 1e9)) % 1_000_000_000
-        await ctx.out(format_date(fmt, datetime.fromtimestamp(secs, zone), frac) + "\n")
+        await ctx.out(format_date(fmt, zoned_datetime(secs, zone), frac) + "\n")
         return 0
     if file_arg is not None:
         inp = ctx.open_input(file_arg)

@@ -7,11 +7,10 @@ import re
 import stat as _stat
 import time as _time
 from dataclasses import dataclass, field
-from datetime import datetime
 
 from ..chars import isdigits
 from ..vfs import FSError
-from ._lib.dates import format_date, local_zone
+from ._lib.dates import format_date, local_zone, zoned_datetime
 from ._lib.diffcore import Change, diff_sequences
 from ._lib.quoting import quote
 from .options import UsageError, getopt
@@ -398,7 +397,7 @@ class _Differ:
         else:
             secs = int(side.mtime // 1)
             frac = int(round((side.mtime - secs) * 1e9)) % 1_000_000_000
-        when = datetime.fromtimestamp(secs, self.zone)
+        when = zoned_datetime(secs, self.zone)
         return format_date("%Y-%m-%d %H:%M:%S.%N %z", when, frac)
 
     def _file_header(self, mark: str, side: _Side, index: int) -> str:

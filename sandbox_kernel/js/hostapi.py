@@ -464,7 +464,11 @@ class HostApi:
         self.fs.chown(req["path"], int(req["uid"]), int(req["gid"]))
 
     def op_utimes(self, req, payload):
-        self.fs.utime(req["path"], float(req["mtime"]), float(req["atime"]))
+        try:  # NaN and Infinity arrive as null
+            mtime, atime = float(req["mtime"]), float(req["atime"])
+        except (TypeError, ValueError):
+            raise FSError(py_errno.EINVAL, req["path"]) from None
+        self.fs.utime(req["path"], mtime, atime)
 
     def op_truncate(self, req, payload):
         self.fs.truncate(req["path"], int(req.get("size") or 0))

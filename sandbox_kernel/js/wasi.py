@@ -434,8 +434,8 @@ class WasiHost:
         path = self._path(dirfd, path_ptr, path_len)
         s = self.fs.stat(path) if lookupflags & 1 else self.fs.lstat(path)
         self._write(struct.pack("<QQB7xQQQQQ", s.st_dev, s.st_ino, _filetype(s.st_mode), s.st_nlink,
-                                s.st_size, int(s.st_atime * 1e9), int(s.st_mtime * 1e9),
-                                int(s.st_ctime * 1e9)), buf_ptr)
+                                s.st_size, _nanos(s.st_atime), _nanos(s.st_mtime),
+                                _nanos(s.st_ctime)), buf_ptr)
         return W_SUCCESS
 
     def path_filestat_set_times(self, dirfd: int, lookupflags: int, path_ptr: int, path_len: int,
@@ -473,3 +473,8 @@ class ProcessExit(Exception):
     def __init__(self, code: int) -> None:
         super().__init__(code)
         self.code = code
+
+
+def _nanos(seconds: float) -> int:
+    """A VFS time as WASI's timestamp: unsigned nanoseconds since 1970 (1970 to 2554)."""
+    return min(max(int(seconds * 1e9), 0), 2**64 - 1)

@@ -22,6 +22,7 @@ import time
 from typing import Any, Callable
 
 from ..vfs import FSError, VFS, export_tar, import_tar, normpath
+from ..vfs.tar import export_size
 from .editors import EditorHosts
 
 #: 2 added the base64 encoding; every version 1 message means the same in version 2
@@ -37,6 +38,8 @@ WATCH_INTERVAL = 0.1
 MAX_PENDING_CHANGES = 10_000
 #: watching comms per kernel: each one is a listener on every VFS write and a message stream
 MAX_WATCHERS = 8
+#: seconds an export or import may take: requests are answered on the kernel's event loop
+ARCHIVE_SECONDS = 60.0
 
 
 class ProtocolError(Exception):
@@ -97,6 +100,49 @@ class BuffersReader(io.RawIOBase):
         buf[:n] = part[self._at:self._at + n]
         self._at += n
         return n
+
+
+def _deadline(seconds: float, what: str) -> Callable[[], None]:
+    end = time.monotonic() + seconds
+
+    def check() -> None:
+        if time.monotonic() > end:
+            raise ProtocolError("ETIMEDOUT", f"the {what} took longer than {seconds:g} s and was stopped "
+                                             "(the kernel answers comms and cells meanwhile); use a smaller tree")
+    return check
+
+
+class _Chunks:
+    """A write-only file that keeps what is written as the reply's chunks; past ``limit``
+    bytes it refuses (EFBIG)."""
+
+    def __init__(self, size: int, limit: int, path: str) -> None:
+        self.chunk = size
+        self.limit = limit
+        self.path = path
+        self.parts: list[bytes] = []
+        self.current = bytearray()
+        self.size = 0
+
+    def write(self, data) -> int:
+        self.size += len(data)
+        if self.size > self.limit:
+            raise ProtocolError("EFBIG", f"{self.path}: the archive is larger than the VFS quota "
+                                         f"({self.limit} bytes); export a subtree")
+        self.current += data
+        while len(self.current) >= self.chunk:
+            self.parts.append(bytes(self.current[:self.chunk]))
+            del self.current[:self.chunk]
+        return len(data)
+
+    def flush(self) -> None:
+        pass
+
+    def finish(self) -> list[bytes]:
+        if self.current:
+            self.parts.append(bytes(self.current))
+            self.current = bytearray()
+        return self.parts
 
 
 class VfsRequestHandler:
@@ -284,20 +330,27 @@ class VfsRequestHandler:
             self.fs.chmod(dst, st.S_IMODE(s.st_mode))
 
     def op_export(self, req, buffers):
+        """The tar goes straight into the reply's chunks (one copy of it, no more), and may
+        not be larger than the VFS quota: a deep tree's tar is quadratic in its depth (25,000
+        levels: 677 MB), so an uncompressed one that cannot fit is refused before it is made."""
         path = _path(req)
         chunk = _field(req, "chunk_size", int, EXPORT_CHUNK, lambda v: 1024 <= v <= EXPORT_CHUNK)
         gzip = _field(req, "gzip", bool, False)
-        buf = io.BytesIO()
-        count = export_tar(self.fs, buf, path, compress="gz" if gzip else "")
-        data = buf.getvalue()
-        parts = [data[i:i + chunk] for i in range(0, len(data), chunk)] or [b""]
-        return {"path": path, "entries": count, "size": len(data), "chunks": len(parts)}, parts
+        check = _deadline(ARCHIVE_SECONDS, "export")
+        limit = self.fs.max_bytes
+        if not gzip and (need := export_size(self.fs, path, check=check)) > limit:
+            raise ProtocolError("EFBIG", f"{path}: the archive would take at least {need} bytes, more than "
+                                         f"the VFS quota ({limit} bytes); export a subtree, or with gzip")
+        out = _Chunks(chunk, limit, path)
+        count = export_tar(self.fs, out, path, compress="gz" if gzip else "", check=check)
+        parts = out.finish() or [b""]
+        return {"path": path, "entries": count, "size": out.size, "chunks": len(parts)}, parts
 
     def op_import(self, req, buffers):
         path = _path(req)
         if not buffers:
             raise ProtocolError("EINVAL", "import needs the tar archive in binary buffers")
-        count = import_tar(self.fs, BuffersReader(buffers), path)
+        count = import_tar(self.fs, BuffersReader(buffers), path, check=_deadline(ARCHIVE_SECONDS, "import"))
         return {"path": path, "entries": count}, []
 
     def op_watch(self, req, buffers):

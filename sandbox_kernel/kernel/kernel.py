@@ -32,7 +32,7 @@ from .cells import CellOutcome, CellRunner
 from .comm import register_vfs_comm
 from .editors import EditorHosts
 from .host_files import HostFiles
-from .relay import DisplayHook, StreamRelay, safe_output
+from .relay import DisplayHook, StreamRelay, safe_output, terminal_safe
 from .terminal import register_terminal_comm
 
 #: How often a pending input_request is polled for its reply.
@@ -258,7 +258,9 @@ class SandboxKernel(Kernel):
         if result.error is not None:
             error = result.error
             traceback = list(error.traceback) or [f"{error.ename}: {error.evalue}"]
-            content = {"ename": error.ename, "evalue": str(error.evalue), "traceback": traceback}
+            # sandbox text (a JS exception's message): colours stay, other escapes go
+            content = {"ename": terminal_safe(str(error.ename)), "evalue": terminal_safe(str(error.evalue)),
+                       "traceback": [terminal_safe(str(line)) for line in traceback]}
             publish("error", content)
             reply.update(status="error", **content)
         else:
@@ -275,7 +277,7 @@ class SandboxKernel(Kernel):
             while self.stdin_socket.poll(0):  # drop stale replies
                 self.stdin_socket.recv_multipart()
             self._session.send(self.stdin_socket, "input_request",
-                              {"prompt": prompt, "password": bool(password)}, parent, ident=ident)
+                              {"prompt": terminal_safe(prompt), "password": bool(password)}, parent, ident=ident)
             while not cancel.is_set():
                 if self.stdin_socket.poll(0):
                     _, reply = self._session.recv(self.stdin_socket, mode=zmq.NOBLOCK)
@@ -310,7 +312,7 @@ class SandboxKernel(Kernel):
             text = None
         if text is None:
             return {"status": "ok", "found": False, "data": {}, "metadata": {}}
-        return {"status": "ok", "found": True, "data": {"text/plain": text}, "metadata": {}}
+        return {"status": "ok", "found": True, "data": {"text/plain": terminal_safe(text)}, "metadata": {}}
 
     async def do_is_complete(self, code):
         try:

@@ -4,7 +4,6 @@ Kept apart from the protocol layer so it can be tested without a kernel process.
 """
 from __future__ import annotations
 
-import io
 import re
 import secrets
 import shlex
@@ -12,7 +11,9 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..limits import Limits, format_size
-from ..vfs import USER_UID, FSError, export_tar, import_tar, normpath
+from ..vfs import USER_UID, Dir, FSError, export_tar, import_tar, normpath
+from ..vfs.fs import MAX_PATH, ROOT_UID
+from ..vfs.tar import export_size
 
 #: ``%%name`` -> engine.
 CELL_MAGICS = {"sh": "sh", "bash": "sh", "js": "js", "vm": "vm"}
@@ -156,61 +157,166 @@ def _in_snapshot(name: str) -> bool:
 
 
 def save_snapshot(fs, path: str, cwd: str, check: Callable[[], None] | None = None) -> int:
-    """Write the snapshot trees to ``path`` (a VFS file, itself left out); returns the entry count."""
+    """Write the snapshot trees to ``path`` (a VFS file, itself left out); returns the entry
+    count. The archive is written into the VFS as it is made (never gathered in memory) under
+    a temporary name, renamed to ``path`` when complete: a full VFS, the wall time or an
+    interrupt leave nothing behind. An uncompressed snapshot that cannot fit (a deep tree's
+    tar is quadratic in its depth) is refused before anything is written."""
     compress = _compression(path)
     target = normpath(path, cwd)
-    buf = io.BytesIO()
-    count = export_tar(fs, buf, "/", compress=compress, check=check,
-                       skip=lambda name: not _in_snapshot(name) or "/" + name == target)
-    fs.write_bytes(target, buf.getvalue())
+    partial = (target.rsplit("/", 1)[0] or "") + f"/.sandbox-save-{secrets.token_hex(4)}"
+
+    def skip(name: str) -> bool:
+        return not _in_snapshot(name) or "/" + name in (target, partial)
+    room = fs.max_bytes - fs.bytes_used
+    if fs.is_file(target):
+        room += fs.stat(target).st_size
+    if not compress:
+        need = export_size(fs, "/", skip=skip, check=check)
+        if need > room:
+            raise MagicError(f"'{path}': the snapshot needs {_mib(need)} but the VFS has {_mib(room)} free "
+                             f"(vfs_bytes={format_size(fs.max_bytes)}B); free some space, raise vfs_bytes "
+                             f"or save it compressed ({path}.gz); nothing was written")
+    try:
+        with fs.open(partial, "xb") as out:
+            count = export_tar(fs, out, "/", compress=compress, check=check, skip=skip)
+        fs.rename(partial, target)
+    except BaseException as e:
+        try:
+            fs.unlink(partial)
+        except FSError:
+            pass
+        if isinstance(e, FSError) and e.code == "ENOSPC":
+            raise MagicError(f"'{path}': not enough room in the VFS for the snapshot (vfs_bytes="
+                             f"{format_size(fs.max_bytes)}B); free some space or raise vfs_bytes; "
+                             "nothing was written") from None
+        raise
     return count - sum(1 for r in SNAPSHOT_ROOTS if fs.is_dir(r))  # the roots themselves
+
+
+def _mib(n: int) -> str:
+    return f"{n / 2**20:.1f} MiB"
 
 
 def load_snapshot(fs, path: str, cwd: str, check: Callable[[], None] | None = None) -> int:
     """Replace the snapshot trees with the contents of the snapshot ``path``; returns the count
-    of entries restored. The archive is unpacked beside the current trees first and swapped in
-    only when all of it unpacked: a bad archive, a full VFS or an interrupt changes nothing.
-    The archive file itself is kept."""
+    of entries restored. The archive is unpacked beside the current trees first (a bad
+    archive, a full VFS or an interrupt changes nothing), then each tree's contents are
+    exchanged with the staged ones in one step (nothing to fail half way on a read-only
+    directory; should one exchange fail, those done are exchanged back), and only then are
+    the old contents deleted. The admin's read-only mounts (root's directories) stay as they
+    are; the archive file itself is kept."""
     target = normpath(path, cwd)
-    data = fs.read_bytes(target)
+    if not fs.is_file(target):
+        fs.read_bytes(target)  # the error a missing or unreadable file gives
     staging = f"/.sandbox-load-{secrets.token_hex(4)}"
     fs.install_dir_as_root(staging, 0o700, USER_UID)
     try:
         try:
-            import_tar(fs, io.BytesIO(data), staging, check=check)
+            with fs.open(target, "rb") as archive:
+                import_tar(fs, archive, staging, check=check)
         except FSError as e:
             if e.code == "ENOSPC":
                 raise MagicError(f"'{path}': not enough room in the VFS to unpack the snapshot beside "
-                                 f"the current files (vfs_bytes={format_size(fs.max_bytes)}B); free some "
-                                 "space or raise vfs_bytes; nothing was changed") from None
+                                 f"the current files (vfs_bytes={format_size(fs.max_bytes)}B); free some space or "
+                                 "raise vfs_bytes; nothing was changed") from None
             if e.code == "EINVAL":
                 raise MagicError(f"'{path}': {e.filename or 'not a tar archive'}; nothing was changed") from None
             raise
-        restored = {root: sum(1 for _ in _entries_below(fs, staging + root)) for root in SNAPSHOT_ROOTS}
+        roots = [r for r in SNAPSHOT_ROOTS if fs.is_dir(r) and _is_real_dir(fs, staging + r)]
+        restored = {root: _count_below(fs, staging + root) for root in roots}
         if not any(restored.values()):
             raise MagicError(f"'{path}': not a snapshot made by %save (nothing under "
                              + ", ".join(SNAPSHOT_ROOTS) + "); nothing was changed")
-        for root in SNAPSHOT_ROOTS:
-            staged = staging + root
-            if not fs.is_dir(root) or not fs.is_dir(staged):
-                continue
-            for name in fs.listdir(root):
-                fs.remove_tree(root + "/" + name)
-            for name in fs.listdir(staged):
-                fs.rename(staged + "/" + name, root + "/" + name)
+        if check is not None:
+            check()
+        with fs.privileged():
+            swapped: list[str] = []
+            try:
+                for root in roots:
+                    fs.swap_entries(root, staging + root)
+                    swapped.append(root)
+            except BaseException:
+                for root in reversed(swapped):
+                    fs.swap_entries(root, staging + root)
+                raise
+        # past this point the new trees are in place: what follows only tidies up
+        for root in roots:
+            _keep_admin_trees(fs, root, staging + root)
+            _told_replaced(fs, root, staging + root)
+        if target.startswith(tuple(root + "/" for root in roots)) and not fs.exists(target, follow=False):
+            _move_back(fs, staging + target, target)
     finally:
         with fs.privileged():
             fs.remove_tree(staging)
-    if target.startswith(tuple(root + "/" for root in SNAPSHOT_ROOTS)) and not fs.exists(target):
-        fs.mkdir(target.rsplit("/", 1)[0] or "/", parents=True, exist_ok=True)
-        fs.write_bytes(target, data)
     return sum(restored.values())
 
 
-def _entries_below(fs, top: str):
+def _is_real_dir(fs, path: str) -> bool:
     try:
-        for _, dirs, files in fs.walk(top):
-            yield from dirs
-            yield from files
+        return fs.lstat(path).type == "dir"
     except FSError:
+        return False
+
+
+def _count_below(fs, top: str) -> int:
+    """Entries below directory ``top``, counted on the nodes (trees deeper than a path may be
+    long count too)."""
+    todo = [fs.node(top, follow=False)]
+    count = 0
+    while todo:
+        folder = todo.pop()
+        for child in folder.entries.values():
+            count += 1
+            if isinstance(child, Dir):
+                todo.append(child)
+    return count
+
+
+def _old_entries(fs, root: str, old: str):
+    """(path at ``root``, node) of every entry of the old contents (now under ``old``) whose
+    path is not longer than a path may be; root's directories (the admin's mounts) are
+    given but not entered."""
+    todo = [(root, fs.node(old, follow=False))]
+    while todo:
+        path, folder = todo.pop()
+        for name, child in folder.entries.items():
+            sub = f"{path}/{name}"
+            yield sub, child
+            if isinstance(child, Dir) and child.uid != ROOT_UID and len(sub) < MAX_PATH:
+                todo.append((sub, child))
+
+
+def _keep_admin_trees(fs, root: str, old: str) -> None:
+    """The admin's read-only mounts (root's directories the user cannot change) are no
+    user's state: they go back where they were, the snapshot's copy of them is dropped."""
+    kept = [path for path, node in _old_entries(fs, root, old) if isinstance(node, Dir) and node.uid == ROOT_UID]
+    for path in kept:
+        _move_back(fs, old + path[len(root):], path)
+
+
+def _move_back(fs, src: str, dest: str) -> None:
+    """Put ``src`` (under the staging tree) at ``dest`` in the new tree, replacing what is
+    there; parents are made as the user's. Skipped when ``dest``'s parent cannot be a
+    directory."""
+    parent = dest.rsplit("/", 1)[0] or "/"
+    try:
+        fs.mkdir(parent, parents=True, exist_ok=True)
+        with fs.privileged():
+            if fs.exists(dest, follow=False):
+                fs.remove_tree(dest)
+            fs.rename(src, dest)
+    except FSError:
+        pass
+
+
+def _told_replaced(fs, root: str, old: str) -> None:
+    """The listeners (the persistent store, rw mounts, watching comms) hear what a %load
+    replaced: every old entry deleted, every new top-level entry created (a created
+    directory stands for its contents)."""
+    if not fs.listeners:
         return
+    for path, _ in _old_entries(fs, root, old):
+        fs.notify(path, "deleted")
+    for name in fs.node(root, follow=False).entries:
+        fs.notify(f"{root}/{name}", "created")

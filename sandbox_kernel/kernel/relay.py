@@ -126,6 +126,13 @@ class TerminalText:
         return _UNSAFE.sub(lambda m: m.group(1) or "", text)
 
 
+def terminal_safe(text: str) -> str:
+    """A whole text (not a stream) as ``TerminalText`` keeps it: what a frontend shows as
+    plain text (execute_result and display text/plain, error messages and tracebacks, input
+    prompts) carries colours but no other escape."""
+    return TerminalText().clean(text, final=True)
+
+
 def _unfinished(tail: str) -> bool:
     """Whether ``tail`` (starting with ESC) is the start of a sequence still to come."""
     if len(tail) == 1:
@@ -179,10 +186,15 @@ class DisplayHook:
 
 def safe_output(data: dict, metadata: dict | None, active: bool, notices) -> tuple[dict, dict]:
     """A bundle from sandbox code as it may be sent: passive unless the admin allows active
-    output; a notice on ``notices`` names each part that was dropped."""
-    if active:
-        return data, metadata or {}
-    data, metadata, notes = passive_bundle(data, metadata)
-    for note in notes:
-        notices.write(f"[sandbox: {note} (active output is off in this kernel's policy)]\n".encode())
-    return data, metadata
+    output (a notice on ``notices`` names each part that was dropped); its text/plain, which
+    terminal frontends print as is, without escapes but colours, whatever the policy."""
+    if not active:
+        data, metadata, notes = passive_bundle(data, metadata)
+        for note in notes:
+            notices.write(f"[sandbox: {note} (active output is off in this kernel's policy)]\n".encode())
+    text = data.get("text/plain")
+    if isinstance(text, str):
+        data = {**data, "text/plain": terminal_safe(text)}
+    elif isinstance(text, list):
+        data = {**data, "text/plain": [terminal_safe(t) if isinstance(t, str) else t for t in text]}
+    return data, metadata or {}

@@ -19,6 +19,19 @@ MAX_SYMLINK_HOPS = 40
 MAX_NAME = 255
 MAX_PATH = 4096
 DIR_CACHE_SIZE = 4096  # directories remembered by path (see VFS._dir_cache)
+#: The timestamps a node may have: 0001-01-02 to 9999-12-31 23:59:59 UTC, what the tools'
+#: date formatting holds. Linux clamps a time a filesystem cannot store to its range; so does
+#: ``VFS.utime`` (a JS ``fs.utimesSync(p, 1e12, 1e12)`` made ls, stat and date fail).
+MIN_TIME = -62135596800.0 + 86400
+MAX_TIME = 253402300799.0
+
+
+def clamp_time(value: float, path: str = "") -> float:
+    """``value`` within MIN_TIME..MAX_TIME; NaN is EINVAL."""
+    value = float(value)
+    if value != value:
+        raise FSError(EINVAL, path)
+    return min(max(value, MIN_TIME), MAX_TIME)
 
 
 class Inode:
@@ -209,6 +222,11 @@ class VFS:
 
     def _forget_dirs(self) -> None:
         self._dir_cache.clear()
+
+    def notify(self, path: str, kind: str) -> None:
+        """Tell the listeners that ``path`` was created, modified or deleted (for system work
+        that moves trees without the path operations, e.g. %load's exchange)."""
+        self._notify(path, kind)
 
     def _notify(self, path: str, kind: str) -> None:
         for listener in self.listeners:
@@ -599,10 +617,16 @@ class VFS:
         if not isinstance(node, Dir):
             self.unlink(r.path)
             return
+        self._empty_tree(node, r.path.rstrip("/"))
+        self.rmdir(r.path)
+
+    def _empty_tree(self, node: Dir, path: str | None) -> None:
+        """Remove everything below ``node`` (at ``path``; None: deeper than a path may be
+        long, nothing is notified), children first, without recursion."""
         # (parent, its path or None past MAX_PATH, name), parents before children: one path
         # string per directory, so a 100 000-deep chain costs no 10 GB of paths
         order: list[tuple[Dir, str | None, str]] = []
-        todo: list[tuple[str | None, Dir]] = [(r.path.rstrip("/"), node)]
+        todo: list[tuple[str | None, Dir]] = [(path, node)]
         self._forget_dirs()
         while todo:
             dpath, folder = todo.pop()
@@ -626,7 +650,6 @@ class VFS:
             self._release(child)
             if dpath is not None:  # deeper ones are gone with their notified ancestor
                 self._notify(sub, "deleted")
-        self.rmdir(r.path)
 
     def rename(self, src: str, dst: str, cwd: str = "/") -> None:
         rs = self.resolve(src, cwd, follow=False)
@@ -709,14 +732,22 @@ class VFS:
         return self._can(node, 4) and self._can(node, 2)
 
     def chmod(self, path: str, mode: int, cwd: str = "/", follow: bool = True) -> None:
-        node = self._lookup(path, cwd, follow)
+        self._chmod(self._lookup(path, cwd, follow), mode, path)
+        self._notify(normpath(path, cwd), "modified")
+
+    def chmod_node(self, node: Inode, mode: int, path: str | None = None) -> None:
+        """chmod of a node in hand (``path``: where it is, for errors and listeners)."""
+        self._chmod(node, mode, path or "")
+        if path is not None:
+            self._notify(path, "modified")
+
+    def _chmod(self, node: Inode, mode: int, path: str) -> None:
         if self.uid not in (ROOT_UID, node.uid):
             raise FSError(EPERM, path)
         node.mode = (node.mode & ~0o7777) | (mode & 0o7777)
         if isinstance(node, Dir):
             self._forget_dirs()
         node.ctime = time.time()
-        self._notify(normpath(path, cwd), "modified")
 
     def chown(self, path: str, uid: int, gid: int, cwd: str = "/", follow: bool = True) -> None:
         node = self._lookup(path, cwd, follow)
@@ -733,7 +764,17 @@ class VFS:
 
     def utime(self, path: str, mtime: float | None = None, atime: float | None = None,
               cwd: str = "/", follow: bool = True) -> None:
-        node = self._lookup(path, cwd, follow)
+        self._utime(self._lookup(path, cwd, follow), mtime, atime, path)
+        self._notify(normpath(path, cwd), "modified")
+
+    def utime_node(self, node: Inode, mtime: float | None = None, atime: float | None = None,
+                   path: str | None = None) -> None:
+        """utime of a node in hand (``path``: where it is, for errors and listeners)."""
+        self._utime(node, mtime, atime, path or "")
+        if path is not None:
+            self._notify(path, "modified")
+
+    def _utime(self, node: Inode, mtime: float | None, atime: float | None, path: str) -> None:
         if self.uid not in (ROOT_UID, node.uid):
             # like utimensat: explicit times need ownership; "now" needs write access
             if mtime is not None or atime is not None:
@@ -741,10 +782,100 @@ class VFS:
             if not self._can(node, 2):
                 raise FSError(EACCES, path)
         now = time.time()
-        node.mtime = now if mtime is None else mtime
-        node.atime = node.mtime if atime is None else atime
+        node.mtime = now if mtime is None else clamp_time(mtime, path)
+        node.atime = node.mtime if atime is None else clamp_time(atime, path)
         node.ctime = now
-        self._notify(normpath(path, cwd), "modified")
+
+    # ----------------------------------------------------------------- by directory in hand
+    # Building a tree (archive import) with the parent directory held: each operation costs
+    # one name, not a path resolution, and trees deeper than a path may be long can be built.
+    # They check what the path operations check (names, permissions, quotas); ``path`` is the
+    # entry's path for messages and listeners (None: nothing is notified, as for entries past
+    # MAX_PATH). Symlinks are never followed: the caller holds real directories.
+    def _adding(self, folder: Dir, name: str, path: str | None) -> float:
+        if not name or name in (".", "..") or "/" in name or "\0" in name:
+            raise FSError(EINVAL, path or name)
+        if len(name) > MAX_NAME:
+            raise FSError(ENAMETOOLONG, path or name)
+        if name in folder.entries:
+            raise FSError(EEXIST, path or name)
+        if not self._can(folder, 2) or not self._can(folder, 1):
+            raise FSError(EACCES, path or name)
+        return time.time()
+
+    def mkdir_in(self, folder: Dir, name: str, mode: int = 0o777, path: str | None = None) -> Dir:
+        now = self._adding(folder, name, path)
+        node = Dir(self._alloc_ino(), mode & ~self.umask & 0o7777, self.uid, self.gid, now, folder)
+        folder.entries[name] = node
+        folder.nlink += 1
+        folder.mtime = folder.ctime = now
+        if path is not None:
+            self._notify(path, "created")
+        return node
+
+    def create_in(self, folder: Dir, name: str, perm: int = 0o666, path: str | None = None) -> FileHandle:
+        """A new empty regular file, open for writing."""
+        now = self._adding(folder, name, path)
+        node = File(self._alloc_ino(), perm & ~self.umask & 0o7777, self.uid, self.gid, now)
+        folder.entries[name] = node
+        folder.mtime = folder.ctime = now
+        if path is not None:
+            self._notify(path, "created")
+        return FileHandle(self, node, path or "", False, True, False)
+
+    def symlink_in(self, folder: Dir, name: str, target: str, path: str | None = None) -> None:
+        if "\0" in target:
+            raise FSError(EINVAL, path or name)
+        now = self._adding(folder, name, path)
+        folder.entries[name] = Symlink(self._alloc_ino(), self.uid, self.gid, now, target)
+        folder.mtime = folder.ctime = now
+        if path is not None:
+            self._notify(path, "created")
+
+    def remove_in(self, folder: Dir, name: str, path: str | None = None) -> None:
+        """``rm -rf`` of the entry ``name`` of ``folder``."""
+        node = folder.entries.get(name)
+        if node is None:
+            raise FSError(ENOENT, path or name)
+        if not self._can(folder, 2) or not self._can(folder, 1):
+            raise FSError(EACCES, path or name)
+        if folder.mode & st.S_ISVTX and self.uid not in (ROOT_UID, node.uid, folder.uid):
+            raise FSError(EPERM, path or name)
+        if isinstance(node, Dir):
+            self._empty_tree(node, path if path is not None and len(path) <= MAX_PATH else None)
+            folder.nlink -= 1
+        if isinstance(node, (Dir, Symlink)):
+            self._forget_dirs()
+        del folder.entries[name]
+        folder.mtime = folder.ctime = time.time()
+        self._release(node)
+        if path is not None:
+            self._notify(path, "deleted")
+
+    def swap_entries(self, a: str, b: str) -> None:
+        """Exchange the contents of directories ``a`` and ``b`` in one step (system work:
+        %load puts a staged tree in place; no permission applies and nothing is notified,
+        the caller says what changed)."""
+        da, db = self._lookup(a, follow=False), self._lookup(b, follow=False)
+        if not isinstance(da, Dir) or not isinstance(db, Dir):
+            raise FSError(ENOTDIR, a if not isinstance(da, Dir) else b)
+        for inner, outer in ((da, db), (db, da)):
+            p = inner
+            while p is not self.root:
+                if p is outer:
+                    raise FSError(EINVAL, b)
+                p = p.parent
+        da.entries, db.entries = db.entries, da.entries
+        now = time.time()
+        for folder in (da, db):
+            subdirs = 0
+            for child in folder.entries.values():
+                if isinstance(child, Dir):
+                    child.parent = folder
+                    subdirs += 1
+            folder.nlink = 2 + subdirs
+            folder.mtime = folder.ctime = now
+        self._forget_dirs()
 
     # ----------------------------------------------------------------- system setup helpers
     @contextmanager
@@ -872,7 +1003,7 @@ class FileHandle:
         fs.bytes_used += growth
         self.pos = end
         node.mtime = node.ctime = time.time()
-        if fs.listeners:
+        if fs.listeners and self.path:
             fs._notify(self.path, "modified")
         if short:
             raise fs.quota_error("vfs_bytes", self.path)

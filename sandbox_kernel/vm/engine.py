@@ -24,6 +24,7 @@ from ..chars import isdigits
 from ..engine import ErrorInfo, RunResult, Streams, TerminalError
 from ..limits import Limits, format_size
 from ..netpolicy import check_narrower, parse_allow_list
+from ..policy import VM_MEMORY_RANGE, VM_VCPUS_RANGE, parse_memory_mb
 from . import protocol as P
 from .accel import choose_accelerator
 from .accesslog import AccessLog
@@ -47,8 +48,6 @@ HANG_GRACE = 5.0   # seconds after SIGKILL before the guest counts as hung
 RECENTLY_HEARD = 1.0  # seconds: an agent that answered this recently needs no liveness check
 HUNG_NOTICE = "the VM stopped answering (hung) and was killed"
 MALFORMED_NOTICE = "the VM agent sent a malformed reply (broken or compromised guest) and the VM was killed"
-MAX_MEMORY_MB = 16384
-MAX_VCPUS = 16
 RESUME_TIMEOUT = 20.0  # seconds before a resume that hangs gives way to a full boot
 SETUP_TICK = 1.0  # seconds between updates of the set-up progress output
 SUDO_PATH = "/usr/local/bin/sudo"
@@ -60,7 +59,8 @@ MAGIC_HELP = f"""\
   restart   stop, then start
   status    state, accelerator, uptime, memory, vcpus, boot mode, secrets, host VM slots
   egress    this kernel's network accesses (allowed and denied, bytes up/down), the last N (50)
-  config    for the next start: vcpus=1..16, memory=128..16384 (MB),
+  config    for the next start: vcpus=N, memory=MB (or 2G), up to the admin's ceilings
+            (%vm status shows them; install --max-vm-vcpus / --max-vm-memory),
             network=none (no network card at all) or network=allow:example.org,*.pypi.org
             (HTTP/HTTPS only, through a host proxy that enforces the list and logs each access;
             HOST allows ports 80 and 443, HOST:PORT that port, *.DOMAIN its subdomains).
@@ -121,6 +121,9 @@ class VmEngine:
     def __init__(self, sandbox) -> None:
         self.sandbox = sandbox
         self.config = MachineConfig()
+        # the admin's ceilings bound the default size too
+        self.config.vcpus = min(self.config.vcpus, sandbox.policy.vm_max_vcpus)
+        self.config.memory_mb = min(self.config.memory_mb, sandbox.policy.vm_max_memory_mb)
         #: This kernel's egress: the admin's policy unless a cell narrowed it.
         policy = sandbox.policy
         self.network = policy.network
@@ -802,21 +805,28 @@ class VmEngine:
             return self.config_text()
         changes: dict[str, object] = {}
         switches = {"daemons": "keep_daemons", "sudo": "sudo", "secrets": "use_secrets"}
+        policy = self.sandbox.policy
         for item in items:
             key, eq, value = item.partition("=")
             if not eq:
                 return f"vm: config: expected key=value, got '{item}'"
             if key == "vcpus":
-                if not isdigits(value) or not 1 <= int(value) <= MAX_VCPUS:
-                    return f"vm: config: vcpus must be 1..{MAX_VCPUS}"
+                if not isdigits(value) or int(value) < VM_VCPUS_RANGE[0]:
+                    return f"vm: config: vcpus must be {VM_VCPUS_RANGE[0]}..{policy.vm_max_vcpus}"
+                if int(value) > policy.vm_max_vcpus:
+                    return (f"vm: config: vcpus={int(value)} is above this kernel's ceiling of "
+                            f"{policy.vm_max_vcpus} (the admin sets it: python -m sandbox_kernel "
+                            "install --max-vm-vcpus N)")
                 changes["vcpus"] = int(value)
             elif key in ("memory", "mem"):
-                number = value.upper().removesuffix("M").removesuffix("MB")
-                if number.endswith("G") and isdigits(number[:-1]):
-                    number = str(int(number[:-1]) * 1024)
-                if not isdigits(number) or not 128 <= int(number) <= MAX_MEMORY_MB:
-                    return f"vm: config: memory must be 128..{MAX_MEMORY_MB} (MB)"
-                changes["memory_mb"] = int(number)
+                memory = parse_memory_mb(value)
+                if memory is None or memory < VM_MEMORY_RANGE[0]:
+                    return f"vm: config: memory must be {VM_MEMORY_RANGE[0]}..{policy.vm_max_memory_mb} (MB, or 2G)"
+                if memory > policy.vm_max_memory_mb:
+                    return (f"vm: config: memory={memory} MB is above this kernel's ceiling of "
+                            f"{policy.vm_max_memory_mb} MB (the admin sets it: python -m sandbox_kernel "
+                            "install --max-vm-memory SIZE)")
+                changes["memory_mb"] = memory
             elif key == "network":
                 try:
                     check_narrower(value, self.sandbox.policy.network)
@@ -892,7 +902,8 @@ class VmEngine:
 
     def _policy_lines(self) -> list[str]:
         """Secrets (names, hosts, placeholders: never values) and the host's VM slots."""
-        lines = []
+        policy = self.sandbox.policy
+        lines = [f"ceilings: vcpus={policy.vm_max_vcpus} memory={policy.vm_max_memory_mb} MB (the admin's)"]
         placeholders = self.secrets.placeholders()
         for secret in self.sandbox.policy.secrets:
             where = secret.hosts[len("allow:"):]

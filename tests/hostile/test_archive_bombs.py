@@ -132,3 +132,91 @@ def test_a_tree_deeper_than_a_path_exports_and_deletes():
     magics.save_snapshot(fs, "/tmp/deep.tar", "/workspace")
     fs.remove_tree("/workspace/c0")
     assert fs.listdir("/workspace") == [] and fs.usage()["inodes_used"] < 200
+
+
+def snapshot_session() -> Sandbox:
+    sb = Sandbox()
+    fs = sb.fs
+    fs.write_bytes("/workspace/keep.txt", b"keep")
+    fs.mkdir("/workspace/z")
+    fs.write_bytes("/workspace/z/f", b"1")
+    fs.write_bytes("/home/user/.profile", b"mine")
+    magics.save_snapshot(fs, "/tmp/snap.tar", "/workspace")
+    fs.write_bytes("/workspace/new.txt", b"after the snapshot")
+    return sb
+
+
+def test_load_replaces_read_only_directories():
+    """Red team: with 'chmod 555 z' on a non-empty directory %load hit EACCES half way and
+    left neither the old trees nor the new: the files were gone."""
+    sb = snapshot_session()
+    fs = sb.fs
+    fs.chmod("/workspace/z", 0o555)
+    assert magics.load_snapshot(fs, "/tmp/snap.tar", "/workspace") > 0
+    assert fs.read_bytes("/workspace/keep.txt") == b"keep" and fs.read_bytes("/workspace/z/f") == b"1"
+    assert not fs.exists("/workspace/new.txt") and fs.read_bytes("/home/user/.profile") == b"mine"
+    assert fs.read_bytes("/tmp/snap.tar")  # the archive itself stays
+    assert not [n for n in fs.listdir("/") if n.startswith(".sandbox-")]
+
+
+def test_load_keeps_the_admins_read_only_mounts():
+    """A read-only mount (root's tree under /workspace) is no user state: %load neither stops
+    at it nor replaces it with the snapshot's copy."""
+    sb = snapshot_session()
+    fs = sb.fs
+    with fs.privileged():
+        fs.mkdir("/workspace/data")
+        fs.write_bytes("/workspace/data/ref.csv", b"from the host")
+        fs.chmod("/workspace/data/ref.csv", 0o444)
+        fs.chmod("/workspace/data", 0o555)
+    magics.load_snapshot(fs, "/tmp/snap.tar", "/workspace")
+    assert fs.read_bytes("/workspace/data/ref.csv") == b"from the host"
+    assert fs.stat("/workspace/data").st_uid == 0 and fs.read_bytes("/workspace/keep.txt") == b"keep"
+
+
+def test_a_failure_in_the_middle_of_the_swap_puts_everything_back(monkeypatch):
+    sb = snapshot_session()
+    fs = sb.fs
+    fs.chmod("/workspace/z", 0o555)
+    real_swap, calls = fs.swap_entries, []
+
+    def failing_swap(a, b):
+        calls.append(a)
+        if len(calls) == 2:
+            raise FSError(5, a)  # EIO while swapping the second tree
+        real_swap(a, b)
+    monkeypatch.setattr(fs, "swap_entries", failing_swap)
+    with pytest.raises(FSError):
+        magics.load_snapshot(fs, "/tmp/snap.tar", "/workspace")
+    assert calls[:2] == ["/workspace", "/home/user"] and calls[2] == "/workspace"  # swapped back
+    assert fs.read_bytes("/workspace/new.txt") == b"after the snapshot" and fs.read_bytes("/workspace/z/f") == b"1"
+    assert fs.read_bytes("/home/user/.profile") == b"mine"
+    assert not [n for n in fs.listdir("/") if n.startswith(".sandbox-")]
+    monkeypatch.undo()
+    assert magics.load_snapshot(fs, "/tmp/snap.tar", "/workspace") > 0 and not fs.exists("/workspace/new.txt")
+
+
+def test_load_tells_the_persistent_store_what_it_replaced():
+    """--persist and rw mounts write back the changed paths: a %load must show the old
+    entries gone (deep ones too), the restored ones created."""
+    from sandbox_kernel.vfs.changes import ChangeTracker
+
+    sb = snapshot_session()
+    fs = sb.fs
+    fs.mkdir("/workspace/z/sub")
+    fs.write_bytes("/workspace/z/sub/old", b"x")
+    tracker = ChangeTracker(fs, ("/workspace", "/home/user"))
+    magics.load_snapshot(fs, "/tmp/snap.tar", "/workspace")
+    gone, present = tracker.changes()
+    assert {"/workspace/new.txt", "/workspace/z/sub", "/workspace/z/sub/old"} <= set(gone)
+    assert {"/workspace/keep.txt", "/workspace/z/f"} <= {path for path, _ in present}
+
+
+def test_a_comm_import_stops_at_its_time_limit(bomb, monkeypatch):
+    """Comm requests are answered on the kernel's event loop: an import had no time limit."""
+    from sandbox_kernel.kernel import comm
+
+    monkeypatch.setattr(comm, "ARCHIVE_SECONDS", 0.0)
+    sb = Sandbox()
+    reply, _ = comm.VfsRequestHandler(sb.fs).handle({"id": 1, "op": "import", "path": "/tmp/x"}, [bomb])
+    assert reply["error"]["code"] == "ETIMEDOUT", reply

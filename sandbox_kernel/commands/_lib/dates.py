@@ -568,12 +568,29 @@ def local_zone(env: dict | None) -> tzinfo:
     return _zone_named((env or {}).get("TZ"))
 
 
+#: the POSIX times a datetime holds (0001-01-01 to 9999-12-31 23:59:59 UTC)
+_FIRST_TS = -62135596800.0
+_LAST_TS = 253402300799.0
+
+
+def zoned_datetime(ts: float, zone: tzinfo) -> datetime:
+    """``ts`` in ``zone``, for any number: a time outside what a datetime holds is shown at its
+    nearest end (NaN as 0), and one whose local time would leave that range (9999-12-31 23:00
+    UTC in UTC+2) in UTC instead of failing."""
+    ts = min(max(ts, _FIRST_TS), _LAST_TS) if ts == ts else 0.0
+    try:
+        return datetime.fromtimestamp(ts, zone)
+    except (OverflowError, ValueError, OSError):
+        return datetime.fromtimestamp(ts, timezone.utc)
+
+
 def local_datetime(ts: float, env: dict | None) -> datetime:
-    return datetime.fromtimestamp(ts, local_zone(env))
+    return zoned_datetime(ts, local_zone(env))
 
 
 def full_timestamp(ts: float, env: dict | None) -> str:
     """``2024-01-02 03:04:05.123456789 +0000`` (stat %y, ls --full-time)."""
+    ts = min(max(ts, _FIRST_TS), _LAST_TS) if ts == ts else 0.0
     dt = local_datetime(ts, env)
     nanos = int(round((ts - int(ts)) * 1e9)) if ts >= 0 else 0
     if nanos >= 1_000_000_000:
