@@ -526,7 +526,7 @@ def _columns_data() -> str:
     return "\n".join(lines) + "\n"
 
 
-@pytest.mark.skipif(shutil.which("gawk") is None, reason="gawk not installed")
+@host_tool("gawk")
 @pytest.mark.parametrize("prog", [
     ["{s+=$1} END{print s}"],
     ["{s+=$3; t+=$1} END{print s, t, $0}"],
