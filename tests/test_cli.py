@@ -38,7 +38,8 @@ def test_the_cli_takes_limits_and_its_messages_name_the_option():
               "head -c 2000000 /dev/zero > big; f() { while :; do :; done; }; f | cat")
     assert done.returncode == 1
     assert done.stderr == ("head: /workspace/big: No space left on device\n"
-                           "bash: too many commands: 100 executed (limit commands; raise it with --limit commands=200)\n"
+                           "bash: too many commands: 100 executed "
+                           "(limit commands; raise it with --limit commands=200)\n"
                            "[sandbox: no space left: the sandbox's files may take 1M (limit vfs_bytes; "
                            "raise it with --limit vfs_bytes=2M)]\n")
     done = sh("--limit", "wall_time=100000", "-c", "echo never")
@@ -56,6 +57,7 @@ def test_help_documents_the_limits():
 
 def test_run_script_is_the_cli_in_process():
     out, err, status = run_script("f() { f; }; f")
-    assert err == b"bash: f: maximum function nesting level exceeded (1000; limit function_depth; the CLI allows no more)\n"
+    assert err == (b"bash: f: maximum function nesting level exceeded (1000; limit function_depth; "
+                   b"the CLI allows no more)\n")
     out, err, status = run_script("while :; do :; done", limits=CliLimits(commands=50))
     assert err == b"bash: too many commands: 50 executed (limit commands; raise it with --limit commands=100)\n"

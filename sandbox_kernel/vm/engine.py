@@ -262,7 +262,8 @@ class VmEngine:
             detail = str(e).partition("\n")[2]  # QEMU's and the console's last lines
             raise VmError(f"the VM did not boot within {e.timeout:g} s (the admin's --vm-boot-timeout) and was "
                           "stopped; a busy host or software emulation (TCG) may need more: python -m "
-                          "sandbox_kernel install --vm-boot-timeout SECONDS" + (f"\n{detail}" if detail else "")) from None
+                          "sandbox_kernel install --vm-boot-timeout SECONDS"
+                          + (f"\n{detail}" if detail else "")) from None
         if self.save_states:
             try:  # clean, freshly booted: the state every later kernel resumes from
                 for stale in state.parent.glob(f"state-{self.config.key()}-*.bin"):

@@ -92,8 +92,10 @@ def test_gzip_gunzip_zcat(fs):
     assert not fs.exists("/workspace/src/sub/b.gz")
     assert run_cmd_bytes(["gzip", "-d"], stdin=gzip.compress(b"abc") + gzip.compress(b"def"))[0] == b"abcdef"
     assert run_cmd_bytes(["gzip", "-c"], stdin=b"")[2] == 0
-    assert run_cmd_bytes(["gzip", "-d"], stdin=b"not gzip") == (b"", b"\ngzip: stdin: not in gzip format\n", 1)  # GNU's blank line
-    assert run_cmd_bytes(["gunzip", "nosuch.gz"], fs=fs) == (b"", b"gzip: nosuch.gz: No such file or directory\n", 1)  # gunzip is gzip -d
+    # GNU's blank line before the message
+    assert run_cmd_bytes(["gzip", "-d"], stdin=b"not gzip") == (b"", b"\ngzip: stdin: not in gzip format\n", 1)
+    # gunzip is gzip -d
+    assert run_cmd_bytes(["gunzip", "nosuch.gz"], fs=fs) == (b"", b"gzip: nosuch.gz: No such file or directory\n", 1)
     listing = run_cmd_bytes(["gzip", "-l"], stdin=gzip.compress(b"x" * 1000), fs=fs)[0].decode().splitlines()
     assert listing[0].split() == ["compressed", "uncompressed", "ratio", "uncompressed_name"]
     assert listing[1].split()[1] == "1000"

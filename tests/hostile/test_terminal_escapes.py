@@ -29,7 +29,8 @@ def test_the_kernel_sends_no_escape(kc):
 
     escaped = PAYLOAD.replace("\\", "\\\\").replace("\x1b", "\\x1b").replace("\x07", "\\x07").replace("\x9b", "\\u009b")
     checks = [
-        (f"printf '{escaped}' > t; display -t text/plain t; printf '\\e[32mgreen\\e[0m\\n' > c; display -t text/plain c",
+        (f"printf '{escaped}' > t; display -t text/plain t; "
+         "printf '\\e[32mgreen\\e[0m\\n' > c; display -t text/plain c",
          "display_data"),
         (f"%%js\nthrow new Error('{escaped}boom')", "error"),
         (f"%%js\n'{escaped}value'", "execute_result"),

@@ -130,7 +130,8 @@ def test_js_command_bomb(sandbox):
     out, err, status = run_cmd(sandbox, ["js", "-e", BOMBS["promise jobs"]])
     assert status == 1 and out == ""
     assert "InternalError: out of memory" in err
-    assert err.endswith("\n(the JS memory limit is 64M: wasm_memory_bytes; raise it with %limits wasm_memory_bytes=128M)\n")
+    assert err.endswith("\n(the JS memory limit is 64M: wasm_memory_bytes; "
+                        "raise it with %limits wasm_memory_bytes=128M)\n")
     assert "Uncaught" not in err
 
 

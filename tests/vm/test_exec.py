@@ -43,7 +43,8 @@ def test_wall_time_limit_kills_the_guest_process(guest_image):
     async def body(sb):
         run = await run_cell(sb, "echo start; sleep 30; echo never", wall_time=1.5)
         assert run.status == 124 and run.result.error.ename == "Timeout"
-        assert run.result.error.evalue == "wall time of 1.5 s exceeded (limit wall_time; raise it with %limits wall_time=3)"
+        assert run.result.error.evalue == ("wall time of 1.5 s exceeded (limit wall_time; "
+                                           "raise it with %limits wall_time=3)")
         assert "never" not in run.out.text
         assert run.ended - run.started < 8
         # the sleep is gone and the VM still works
