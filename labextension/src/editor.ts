@@ -94,11 +94,14 @@ export class SandboxFileEditor extends MainAreaWidget<CodeEditorWrapper> {
     }
     try {
       const text = await loadText(this.connection, this.path);
+      const changed = text !== this._saved;
       this._saved = text;
       if (this.content.model.sharedModel.getSource() !== text) {
         this.content.model.sharedModel.setSource(text);
       }
-      this._setState('');
+      if (changed || force) {
+        this._setState('');  // "saved" stays until the file really changes
+      }
     } catch (error) {
       this._setState(describe(error));
     }
@@ -117,7 +120,8 @@ export class SandboxFileEditor extends MainAreaWidget<CodeEditorWrapper> {
     if (change.kind === 'deleted') {
       this._setState('deleted in the sandbox (save to recreate it)');
     } else {
-      void this.reload();
+      // our own save comes back as a change too: look once it is done (then it is no news)
+      void this._saving.then(() => this.reload());
     }
   }
 

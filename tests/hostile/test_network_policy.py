@@ -158,6 +158,8 @@ def test_secrets_whose_value_is_missing_do_not_hold_the_network():
 
 def test_refused_vm_settings_fail_the_cell():
     result, _ = _cell(Sandbox(), "%vm config vcpus=99")
+    assert result.error is not None and "vcpus=99 is above this kernel's ceiling" in result.error.evalue
+    result, _ = _cell(Sandbox(), "%vm config vcpus=0")
     assert result.error is not None and "vcpus must be" in result.error.evalue
 
 

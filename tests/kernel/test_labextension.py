@@ -391,7 +391,11 @@ def test_nano_in_a_cell_opens_the_editor_and_waits_for_it(lab):
         until(lambda: "typed in the editor" in content.text)
         assert not any("nano-status" in o for o in page.outputs())  # the cell still waits
         content.send_keys(Keys.CONTROL, "s")
-        until(lambda: css(".jp-SandboxFileEditor .jp-SandboxFileEditor-state")[0].text == "saved")
+        state = css(".jp-SandboxFileEditor .jp-SandboxFileEditor-state")[0]
+        until(lambda: state.text == "saved")
+        # the save's own change event (the panel shows the new size) leaves "saved" standing
+        until(lambda: "19 B" in css("#sandbox-files .jp-SandboxFiles-tree")[0].text)
+        assert state.text == "saved"
         tab = [t for t in css(".lm-DockPanel-tabBar .lm-TabBar-tab") if t.text.strip() == "notes.txt"][0]
         tab.find_element("css selector", ".lm-TabBar-tabCloseIcon").click()
         assert page.wait_output("nano-status").strip() == "nano-status=0"
