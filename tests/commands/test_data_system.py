@@ -73,6 +73,16 @@ def test_timeout_kills_with_124_and_passes_status():
     assert run_cmd_bytes(["timeout", "1", "nosuch"])[2] == 127
 
 
+def test_timeout_status_per_signal():
+    # KILL ends GNU timeout itself: 137 with or without --foreground/--preserve-status
+    assert run_cmd_bytes(["timeout", "-s", "KILL", "0.1", "sleep", "5"])[2] == 137
+    assert run_cmd_bytes(["timeout", "--foreground", "-s", "9", "0.1", "sleep", "5"])[2] == 137
+    assert run_cmd_bytes(["timeout", "-s", "INT", "0.1", "sleep", "5"])[2] == 124
+    assert run_cmd_bytes(["timeout", "--preserve-status", "-s", "HUP", "-k", "1", "0.1", "sleep", "5"])[2] == 129
+    assert run_cmd_bytes(["timeout", "-s", "FOO", "1", "true"]) == \
+        (b"", b"timeout: 'FOO': invalid signal\nTry 'timeout --help' for more information.\n", 125)
+
+
 def test_time_reports_like_gnu_time():
     out, err, status = run_cmd_bytes(["time", "false"])
     assert status == 1
