@@ -251,7 +251,7 @@ class _Tar:
         self.archive = archive
         self.failed = False
         self.zone = local_zone(ctx.env)
-        self.warned_leading = False
+        self.warned_prefixes: set[str] = set()
         self.warned_link_prefixes: set[str] = set()
         self.links: set[str] = set()  # symlinks this extraction made: later members never go through them
 
@@ -289,15 +289,12 @@ class _Tar:
     async def _add(self, tf: tarfile.TarFile, name: str) -> None:
         ctx = self.ctx
         path = normpath(name, self.base)
-        member = name
+        member = name.rstrip("/") or name   # the name as written, less its trailing slashes
         if not self.absolute:
-            stripped = member.lstrip("/")
-            if stripped != member:
-                if not self.warned_leading:
-                    await ctx.error("Removing leading `/' from member names")
-                    self.warned_leading = True
-                member = stripped or "."
-        member = _clean_member(member)
+            prefix, member = _safer_name(member)
+            if prefix and prefix not in self.warned_prefixes:
+                self.warned_prefixes.add(prefix)
+                await ctx.error(f"Removing leading `{prefix}' from member names")
         if self._excluded(member):
             return
         try:
@@ -528,6 +525,22 @@ def _clean_member(name: str) -> str:
     parts = [p for p in name.split("/") if p not in ("", ".")]
     cleaned = "/".join(parts)
     return cleaned or "."
+
+
+def _safer_name(name: str) -> tuple[str, str]:
+    """GNU tar's member name for NAME: (the prefix it removes, the rest). A leading ``/`` and
+    everything up to the last ``..`` component go; the rest stays as written (``./a``,
+    ``dir//a``, ``dir/./a``); nothing left is ``.``."""
+    cut = 0
+    i = 0
+    while i < len(name):
+        if name.startswith("..", i) and (i + 2 == len(name) or name[i + 2] == "/"):
+            cut = i + 2
+        slash = name.find("/", i)
+        i = len(name) if slash < 0 else slash + 1
+    while cut < len(name) and name[cut] == "/":
+        cut += 1
+    return name[:cut], name[cut:] or "."
 
 
 def _member_matches(name: str, wanted: str) -> bool:

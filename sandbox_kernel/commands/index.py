@@ -21,6 +21,7 @@ COMMAND_MODULES: dict[str, str] = {
     "commands.encoding": "base32 base64",
     "commands.environment": "env false printenv true which",
     "commands.expr": "expr",
+    "commands.factor": "factor",
     "commands.fileops": "cp ln mkdir mkfifo mv rm rmdir sync touch truncate",
     "commands.filetype": "file",
     "commands.find": "find",

@@ -288,7 +288,7 @@ async def timeout(ctx: CommandContext) -> int:
         if o == "s":
             parsed = parse_signal(v)
             if parsed is None:
-                await ctx.error(f"{v}: invalid signal")
+                await ctx.error(f"{quote(v, 'locale')}: invalid signal")
                 await ctx.err("Try 'timeout --help' for more information.\n")
                 return 125
             sig = parsed
@@ -338,7 +338,10 @@ async def timeout(ctx: CommandContext) -> int:
     if verbose:
         name = _signal_names().get(sig, str(sig))
         await ctx.error(f"sending signal {name} to command {quote(argv[0], 'locale')}")
-    return 128 + sig if preserve else 124
+    # GNU timeout signals its own process group too: KILL, which it cannot catch, ends timeout
+    # itself (137 whatever the options); any other signal it catches and exits 124, or with
+    # the command's status (death by the signal) under --preserve-status
+    return 128 + sig if preserve or sig == 9 else 124
 
 
 TIME_HELP = """Usage: time [-apqvV] [-f FORMAT] [-o FILE] [--append] [--format=FORMAT]

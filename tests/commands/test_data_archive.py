@@ -30,6 +30,17 @@ def test_tar_czf_is_readable_by_tarfile(fs):
         assert members["src/lnk"].issym() and members["src/lnk"].linkname == "a"
 
 
+def test_tar_member_names_as_written(fs):
+    run_cmd_bytes(["tar", "-C", "src", "-cf", "d.tar", "."], fs=fs)
+    assert run_cmd_bytes(["tar", "-tf", "d.tar"], fs=fs)[0] == b"./\n./a\n./lnk\n./sub/\n./sub/b\n"
+    run_cmd_bytes(["tar", "-cf", "e.tar", "src//", "src/./a"], fs=fs)
+    assert run_cmd_bytes(["tar", "-tf", "e.tar"], fs=fs)[0].split(b"\n")[:2] == [b"src/", b"src/a"]
+    assert run_cmd_bytes(["tar", "-tf", "e.tar"], fs=fs)[0].endswith(b"src/sub/b\nsrc/./a\n")
+    assert run_cmd_bytes(["tar", "-C", "src/sub", "-cf", "f.tar", "../a"], fs=fs)[1] == \
+        b"tar: Removing leading `../' from member names\n"
+    assert run_cmd_bytes(["tar", "-tf", "f.tar"], fs=fs)[0] == b"a\n"
+
+
 def test_tar_list_verbose_and_bundled_forms(fs):
     run_cmd_bytes(["tar", "-cf", "y.tar", "src"], fs=fs)
     assert run_cmd_bytes(["tar", "tf", "y.tar"], fs=fs)[0] == b"src/\nsrc/a\nsrc/lnk\nsrc/sub/\nsrc/sub/b\n"

@@ -73,6 +73,16 @@ def test_timeout_kills_with_124_and_passes_status():
     assert run_cmd_bytes(["timeout", "1", "nosuch"])[2] == 127
 
 
+def test_timeout_status_per_signal():
+    # KILL ends GNU timeout itself: 137 with or without --foreground/--preserve-status
+    assert run_cmd_bytes(["timeout", "-s", "KILL", "0.1", "sleep", "5"])[2] == 137
+    assert run_cmd_bytes(["timeout", "--foreground", "-s", "9", "0.1", "sleep", "5"])[2] == 137
+    assert run_cmd_bytes(["timeout", "-s", "INT", "0.1", "sleep", "5"])[2] == 124
+    assert run_cmd_bytes(["timeout", "--preserve-status", "-s", "HUP", "-k", "1", "0.1", "sleep", "5"])[2] == 129
+    assert run_cmd_bytes(["timeout", "-s", "FOO", "1", "true"]) == \
+        (b"", b"timeout: 'FOO': invalid signal\nTry 'timeout --help' for more information.\n", 125)
+
+
 def test_time_reports_like_gnu_time():
     out, err, status = run_cmd_bytes(["time", "false"])
     assert status == 1
@@ -125,3 +135,12 @@ def test_date_relative_items_follow_now():
     now = int(time.time())
     later = int(run_cmd_bytes(["date", "-d", "now + 1 hour", "+%s"], env=ENV)[0])
     assert abs(later - now - 3600) <= 2
+
+
+def test_env_unset_reaches_a_nested_shell():
+    # builtins env runs (sh, bash) get env's environment instead of the shell's exported variables
+    from sandbox_kernel.cli import run_script
+
+    out, _err, _status = run_script("X=1 Y=2 env -u X sh -c 'echo ${X-unset} $Y'; export Z=1; "
+                                    "env -i bash -c 'echo ${Z-unset}'")
+    assert out == b"unset 2\nunset\n"

@@ -1698,6 +1698,11 @@ class CommandHost:
                 if cwd is not None:
                     child.cwd = cwd
                 if env is not None:
+                    # ENV is the whole environment (env -u, env -i): exported variables it
+                    # lacks are gone, its own are exported
+                    for scope in (*child.scopes, child.globals):
+                        for name in [n for n, var in scope.items() if var.exported or n in env]:
+                            del scope[name]
                     for k, v in env.items():
                         child.globals[k] = Var(v, True)
                 return await child.run_command(argv, fds, allow_functions=False)

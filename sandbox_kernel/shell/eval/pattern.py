@@ -392,6 +392,9 @@ def glob_paths(fs, cwd: str, pattern: str, *, dotglob: bool = False, globstar: b
     ``.`` and ``..`` match only a pattern that starts with a literal dot, and only when
     ``skipdots`` (shopt globskipdots) is off. More than ``limit`` paths at any step (the
     words limit: ``d*/../d*/../d*`` multiplies) raise LimitExceeded before they take memory."""
+    if globstar and "**" in pattern.split("/"):
+        walker = _Globstar(fs, cwd, dotglob, extglob, nocase, skipdots, budget, limit)
+        return sorted(walker.glob(pattern, 0) or [])
     absolute = pattern.startswith("/")
     components = [c for c in pattern.split("/")]
     if absolute:
@@ -405,13 +408,6 @@ def glob_paths(fs, cwd: str, pattern: str, *, dotglob: bool = False, globstar: b
     for k, comp in enumerate(comps):
         last = k == len(comps) - 1
         new: list[str] = []
-        if globstar and comp == "**":
-            for base in results:
-                new.extend(_globstar(fs, cwd, base, dotglob, dirs_only=not last, budget=budget))
-                if limit is not None and len(new) > limit:
-                    raise too_many_words(limit)
-            results = _dedupe(new)
-            continue
         if not has_glob(comp, extglob):
             lit = unescape(comp)
             for k_base, base in enumerate(results):
@@ -462,39 +458,199 @@ def glob_paths(fs, cwd: str, pattern: str, *, dotglob: bool = False, globstar: b
     return sorted(results)
 
 
-def _globstar(fs, cwd: str, base: str, dotglob: bool, dirs_only: bool, budget: Budget | None) -> list[str]:
-    """``**``: base itself (as a prefix) and every file/dir below it."""
-    out = [base]
-    stack = [base]
-    while stack:
-        if budget is not None:
-            budget.check()
-        cur = stack.pop()
-        d = cur or "."
+# globstar: bash's glob_filename/glob_vector, whose results `**` patterns depend on in detail
+# (`g/**` gives `g/`, `g/*/**` gives `g/h`, `g/**/**` gives `g`; symlinks to directories are
+# listed, and searched by a following component, but never walked)
+_ALLDIRS = 1     # `**`: every name below the directory, walked recursively
+_ADDCURDIR = 2   # ... and the directory itself
+_NULLDIR = 4     # no directory before the pattern: names relative to the cwd
+_RECURSE = 8     # globbing the directory part of a longer pattern
+
+
+def _is_starstar(pattern: str, i: int) -> bool:
+    return pattern.startswith("**", i) and (i + 2 == len(pattern) or pattern[i + 2] == "/")
+
+
+class _Globstar:
+    """Pathname expansion of a pattern with a ``**`` component under ``shopt -s globstar``.
+    ``glob`` returns the matches unsorted, or None where bash's glob fails (no match)."""
+
+    def __init__(self, fs, cwd: str, dotglob: bool, extglob: bool, nocase: bool, skipdots: bool,
+                 budget: Budget | None, limit: int | None = None) -> None:
+        self.fs, self.cwd, self.dotglob, self.extglob = fs, cwd, dotglob, extglob
+        self.nocase, self.skipdots, self.budget = nocase, skipdots, budget
+        self.limit = limit
+        self.seen = 0
+
+    def _bounded(self, paths: list) -> list:
+        """``paths``, unless they pass the words limit (then LimitExceeded)."""
+        if self.limit is not None and len(paths) > self.limit:
+            raise too_many_words(self.limit)
+        return paths
+
+    def _tick(self) -> None:
+        self.seen += 1
+        if self.budget is not None and self.seen % LOOP_CHECK == 0:
+            self.budget.check()
+
+    def _testdir(self, path: str, follow: bool = True) -> int:
+        """0 for a directory, -2 for a symlink (not followed), -1 otherwise."""
+        if not path:
+            return -1
         try:
-            entries = fs.scandir(d, cwd)
+            st = self.fs.stat(path, self.cwd, follow=follow)
         except OSError:
-            continue
-        for name, stat in entries:
-            if name[0] == "." and not dotglob:
+            return -1
+        return -2 if st.type == "symlink" else 0 if st.type == "dir" else -1
+
+    @staticmethod
+    def _join(directory: str, name: str, nulldir: bool) -> str:
+        if nulldir and directory in (".", "./"):
+            return name
+        return directory + name if directory.endswith("/") or not directory else directory + "/" + name
+
+    @staticmethod
+    def _dir_to_array(directory: str, names: list[str]) -> list[str]:
+        if not directory:
+            return names
+        prefix = directory if directory.endswith("/") else directory + "/"
+        return [prefix + name for name in names]
+
+    def _everything(self, directory: str, flags: int) -> list[str]:
+        """`**` in DIRECTORY: every name below it (hidden ones with dotglob), directories walked
+        but not symlinks; the directory itself first with _ADDCURDIR."""
+        out = []
+        if flags & _ADDCURDIR:
+            out.append("" if flags & _NULLDIR else directory)
+        nulldir = bool(flags & _NULLDIR)
+        stack = [directory]
+        while stack:
+            cur = stack.pop()
+            try:
+                entries = self.fs.scandir(cur, self.cwd)
+            except OSError:
                 continue
-            path = cur + name if cur.endswith("/") or cur == "" else cur + "/" + name
-            is_dir = stat.type == "dir"
-            if is_dir:
+            for name, st in entries:
+                self._tick()
+                if name[0] == "." and not self.dotglob:
+                    continue
+                path = self._join(cur, name, nulldir)
+                if st.type == "dir":
+                    stack.append(path)
                 out.append(path)
-                stack.append(path)
-            elif not dirs_only:
-                out.append(path)
-    if not dirs_only:
-        out = [p for p in out if p != base]
-    return out
+            self._bounded(out)
+        return out
 
+    def _vector(self, pat: str, directory: str, flags: int) -> list[str] | None:
+        """The names in DIRECTORY that PAT matches (bare names; whole paths for `**`)."""
+        if not pat:
+            return [""] if self._testdir(directory) == 0 else None
+        if flags & _ALLDIRS:
+            if not self.fs.is_dir(directory, self.cwd):
+                return None
+            return self._everything(directory, flags)
+        if not has_glob(pat, self.extglob):
+            if self._testdir(directory) != 0:
+                return None
+            name = unescape(pat)
+            return [name] if self.fs.exists(directory + "/" + name, self.cwd, follow=False) else []
+        try:
+            names = self.fs.listdir(directory, self.cwd)
+        except OSError:
+            return None
+        matcher = compile_pattern(pat, self.extglob, self.nocase)
+        leading_dot = unescape(pat).startswith(".")
+        if leading_dot and not self.skipdots:
+            names = [".", "..", *names]
+        out = []
+        for name in names:
+            self._tick()
+            if name[0] == "." and not (self.dotglob or leading_dot):
+                continue
+            if matcher.fullmatch(name, self.budget):
+                out.append(name)
+        return out
 
-def _dedupe(paths: list[str]) -> list[str]:
-    seen = set()
-    out = []
-    for p in paths:
-        if p not in seen:
-            seen.add(p)
-            out.append(p)
-    return out
+    def glob(self, pathname: str, flags: int) -> list[str] | None:
+        cut = pathname.rfind("/")
+        directory, filename = ("", pathname) if cut < 0 else (pathname[:cut + 1], pathname[cut + 1:])
+        if directory and has_glob(directory, self.extglob):
+            d, dflags = directory, flags
+            all_starstar = last_starstar = False
+            if _is_starstar(d, 0):
+                # collapse a leading run of `**/` components to one
+                i = start = 0
+                while _is_starstar(d, i):
+                    start = i
+                    i += 3
+                    while i < len(d) and d[i] == "/":
+                        i += 1
+                    if i >= len(d):
+                        break
+                all_starstar = i >= len(d)
+                d = d[start:]
+                dflags |= _ALLDIRS | _ADDCURDIR
+            dlen = len(d)
+            if not all_starstar:
+                # ... and a trailing run of `/**/`
+                dl = prev = dlen
+                while dl >= 4 and d[dl - 4:dl] == "/**/":
+                    prev, dl = dl, dl - 3
+                last_starstar = dl != dlen
+                dlen = prev
+            if last_starstar and dlen > 4 and filename == "**":
+                dlen -= 3   # `dir/**/**` is `dir/**` (the directories are its first matches)
+            d = d[:dlen]
+            if d.endswith("/"):
+                d = d[:-1]
+            directories = self.glob(d, dflags | _RECURSE)
+            if not directories:
+                return None
+            if not (all_starstar and filename == "**"):
+                return self._under(directories, filename, flags, all_starstar)
+            directory = ""   # `**/**` is `**`
+        if not filename:
+            return [unescape(directory)]
+        directory = unescape(directory)
+        dflags = flags
+        if not directory:
+            dflags |= _NULLDIR
+        if filename == "**":
+            dflags |= _ALLDIRS | _ADDCURDIR
+            if not directory and not flags & _ALLDIRS:
+                dflags &= ~_ADDCURDIR
+        found = self._vector(filename, directory or ".", dflags)
+        if found is None:
+            return None
+        return self._dir_to_array("" if dflags & _ALLDIRS else directory, found)
+
+    def _under(self, directories: list[str], filename: str, flags: int, all_starstar: bool) -> list[str]:
+        """FILENAME globbed in each of DIRECTORIES (the expansion of the pattern's directory part)."""
+        result: list[str] = []
+        for dname in directories:
+            self._tick()
+            where = dname
+            dflags = flags & ~(_ALLDIRS | _ADDCURDIR)
+            if filename == "**":
+                dflags |= _ALLDIRS | _ADDCURDIR
+            if not where and filename:
+                dflags |= _NULLDIR
+                where = "."
+            found: list[str] | None
+            if all_starstar and not dflags & _NULLDIR and self._testdir(where, follow=False) == -2 \
+                    and self._testdir(where) == 0:
+                # a symlink to a directory that `**` found: listed, never searched
+                found = None if filename else [""]
+            else:
+                found = self._vector(filename, where, dflags)
+            if found is None:
+                continue
+            if dflags & _ALLDIRS and filename == "**":
+                if dflags & _NULLDIR and not flags & _NULLDIR and found and found[0] == "":
+                    result.extend(name for name in found if name)
+                    break
+                result.extend(found)
+            else:
+                result.extend(self._dir_to_array(dname, found))
+            self._bounded(result)
+        return result
