@@ -79,6 +79,14 @@ def _compile_value(p) -> Callable[[Any], str | None] | None:
             if value is None and sh.options["nounset"]:
                 sh.check_unset(p)
             return value
+        if name.isdigit() and name.isascii() and name != "0":
+            k = int(name) - 1
+
+            def positional(sh) -> str | None:
+                # $1 ... (a function's arguments): the list itself
+                args = sh.positional
+                return args[k] if k < len(args) else scalar(sh)
+            return positional
         if not _plain_variable(p):
             return scalar
 
