@@ -1150,9 +1150,9 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         if self.func_depth >= limit:
             raise LimitExceeded(f"{argv[0]}: maximum function nesting level exceeded ({limit}; limit function_depth)",
                                 "function_depth")
-        saved_positional = self.enter_positional(argv[1:], argv[0])
-        self.scopes.append({})
         name = argv[0]
+        saved_positional = self.enter_positional(argv[1:], name)
+        self.scopes.append({})
         self.frames.append(Frame(name, self.function_files.get(name, self.script_source), self.lineno, True))
         self.func_depth += 1
         hidden = self.hide_traps_for_function() if self.traps else None
@@ -1195,7 +1195,9 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         self.lineno = call_line
         self.func_depth -= 1
         self.frames.pop()
-        self.release_scope(self.scopes.pop())
+        scope = self.scopes.pop()
+        if scope:
+            self.release_scope(scope)
         self.leave_positional(saved_positional)
         if hidden:
             self.restore_hidden_traps(hidden)
