@@ -587,6 +587,8 @@ def _compile_assignments(node: SimpleCommand):
             return NO_RUNNER
         steps.append(step)
     line = node.line
+    # the commonest case, one assignment that is not an array's, goes without the loop
+    only = steps[0] if len(steps) == 1 and node.assigns[0].array is None else None
 
     def run_assignments(sh, node, fds):
         rt = sh.rt
@@ -598,6 +600,15 @@ def _compile_assignments(node: SimpleCommand):
         sh.lineno = line
         sh.cmdsub_status = None
         rt.expansion_bytes = 0
+        if only is not None:
+            try:
+                only(sh)
+            except NeedsGeneric:
+                return sh.assignments_from(node, fds, 0)
+            except ShellError as e:
+                return sh.assignment_failed(node.assigns[0], e, fds)
+            sh.pipestatus = 0
+            return 0
         for k, step in enumerate(steps):
             try:
                 step(sh)
@@ -652,6 +663,10 @@ def _compile_assign(a) -> Callable[[Any], None] | None:
         var = sh.lookup_var(name)
         if var is not None and var.assoc:
             key = index_of(sh)
+            if type(var.value) is dict and not (var.readonly or var.integer) and name not in DYNAMIC_VARS:
+                # an associative array's element (no nameref: the runner checked), inline
+                sh.store_element(var, name, key, value, append)
+                return
         else:
             text = index_of(sh)
             if not text.strip():

@@ -883,6 +883,11 @@ class Variables:
         if var.integer:
             value = str(self.arith(f"({var.value.get(key) or 0})+({value or 0})" if append else (value or "0")))
             append = False
+        self.store_element(var, name, key, value, append)
+
+    def store_element(self, var: Var, name: str, key, value: str, append: bool = False) -> None:
+        """Store ``value`` at ``key`` of the array ``var`` (its value an IndexedArray or a dict,
+        the key resolved), charged; ``append``: after the element's old value."""
         old = var.value.get(key)
         if append and old is not None:
             value = old + value
