@@ -30,7 +30,7 @@ from .cond import INTEGER_OPS, binary_test, compare_integers, cond_integer, ere_
 from . import pattern as pat
 from .arith import ArithError, compile_expr, evaluate as arith_evaluate
 from .variables import DYNAMIC_VARS, NeedsExpansion
-from .word import BIG_STRING, GLOB_ACTIVE, Fields, charge_expansion, has_brace
+from .word import BIG_STRING, GLOB_ACTIVE, Fields, case_convert, charge_expansion, has_brace
 
 #: the runner of a node that has none (the generic handler runs it)
 NO_RUNNER: Any = object()
@@ -53,11 +53,60 @@ def _plain_variable(p: Param) -> bool:
             and p.name not in DYNAMIC_VARS)
 
 
+#: parameter operators the runners apply to a scalar themselves
+_PATTERN_OPS = frozenset({"#", "##", "%", "%%", "/", "//", "/#", "/%", "^", "^^", ",", ",,", "~", "~~"})
+
+
+def _compile_operator(p: Param) -> Callable[[Any], str | None] | None:
+    """``${name#pat}``, ``${name%%pat}``, ``${name/pat/rep}``, ``${name^^}`` ... of a scalar."""
+    base = _compile_value(Param(p.name))
+    if base is None:
+        return None
+    op = p.op
+    if op in ("^", "^^", ",", ",,", "~", "~~"):
+        pattern_of = compile_pattern(p.arg) if p.arg is not None and p.arg.parts else (lambda sh: "?")
+        if pattern_of is None:
+            return None
+
+        def convert(sh) -> str | None:
+            value = base(sh)
+            return None if value is None else case_convert(value, op, pattern_of(sh))
+        return convert
+    pattern_of = compile_pattern(p.arg) if p.arg is not None else (lambda sh: "")
+    if pattern_of is None:
+        return None
+    if op in ("#", "##", "%", "%%"):
+        longest = op in ("##", "%%")
+        strip = pat.strip_prefix if op[0] == "#" else pat.strip_suffix
+
+        def stripped(sh) -> str | None:
+            value = base(sh)
+            if value is None:
+                return None
+            return strip(value, pattern_of(sh), longest, sh.shopts["extglob"], sh.pattern_budget())
+        return stripped
+    rep_of = compile_string(p.arg2) if p.arg2 is not None else (lambda sh: "")
+    if rep_of is None:
+        return None
+
+    def replaced(sh) -> str | None:
+        value = base(sh)
+        if value is None:
+            return None
+        pattern = pattern_of(sh)
+        return pat.replace(value, pattern, rep_of(sh), op, sh.shopts["extglob"], sh.pattern_budget())
+    return replaced
+
+
 def _compile_value(p) -> Callable[[Any], str | None] | None:
     """A parameter whose value the runners read without the generic expander: ``$name``,
     ``${name[sub]}``, ``${#name}``, ``${#name[@]}``; the value (None when unset, after the
     nounset check), or None when ``p`` is not one of those."""
-    if type(p) is not Param or p.op is not None or p.indirect or p.name in _STATEFUL_PARAMS:
+    if type(p) is not Param or p.indirect or p.name in _STATEFUL_PARAMS:
+        return None
+    if p.op is not None:
+        if p.op in _PATTERN_OPS and p.index is None and not p.length and p.name not in ("@", "*"):
+            return _compile_operator(p)
         return None
     name = p.name
     index = p.index

@@ -1015,7 +1015,7 @@ class Expander:
             return _map(fn, value)
         if op in ("^", "^^", ",", ",,", "~", "~~"):
             pattern = await self.expand_pattern(p.arg) if p.arg and p.arg.parts else "?"
-            fn = lambda s: _case_convert(s, op, pattern)  # noqa: E731
+            fn = lambda s: case_convert(s, op, pattern)  # noqa: E731
             return _map(fn, value)
         if op == "@":
             return self._transform(p, value)
@@ -1248,7 +1248,8 @@ def decode_prompt(s: str, sh) -> str:
     return "".join(out)
 
 
-def _case_convert(s: str, op: str, pattern: str) -> str:
+def case_convert(s: str, op: str, pattern: str) -> str:
+    """``${s^pat}``, ``${s^^pat}``, ``${s,pat}``, ``${s,,pat}``, ``${s~pat}``, ``${s~~pat}``."""
     every = op in ("^^", ",,", "~~")
     upper = op.startswith("^")
     toggle = op.startswith("~")

@@ -12,3 +12,6 @@ set -f; echo d/a*; set +f
 echo ${unset_var} "${unset_var}" x${unset_var}y
 ( set -u; echo ${a[7]}; echo never ) 2>/dev/null; echo "nounset $?"
 ( set -u; echo $nope; echo never ) 2>/dev/null; echo "nounset $?"
+name=file_12.txt; echo ${name%.txt} ${name%%_*} ${name#*_} ${name##*[0-9]} ${name/1/X} ${name//[0-9]/N}
+echo ${name/#file/F} ${name/%txt/md} ${name^^} ${name^} ${name,,} ${name~~} ${name^^[ft]} "${name%.*}" x${nope%a}y
+p="*."; echo ${name#$p} "${name#"$p"}" ${name%"${name#*.}"}; v="a b"; echo ${v/ /_} "${v/ /  }" ${v%b}x
