@@ -152,6 +152,11 @@ class OutputStream:
     async def write(self, data: bytes) -> None:
         raise NotImplementedError
 
+    def write_now(self, data: bytes) -> bool:
+        """``write`` when it needs no wait: True once written; False (nothing written) when
+        only ``write`` can (the interpreter's compiled commands write this way first)."""
+        return False
+
     def screen(self) -> str | None:
         """Who reads this stream as it is written: "notebook" (a cell's output), "terminal",
         or None (a file, a pipe, a capture); what isatty() means here."""
@@ -226,6 +231,10 @@ class FileOutput(OutputStream):
     async def write(self, data: bytes) -> None:
         self.handle.write(data)
 
+    def write_now(self, data: bytes) -> bool:
+        self.handle.write(data)
+        return True
+
 
 class BufferOutput(OutputStream):
     """Collects output (command substitution). Raises when it would exceed ``limit``; a
@@ -237,11 +246,15 @@ class BufferOutput(OutputStream):
         self.meter = meter
 
     async def write(self, data: bytes) -> None:
+        self.write_now(data)
+
+    def write_now(self, data: bytes) -> bool:
         if self.limit is not None and len(self.buf) + len(data) > self.limit:
             raise OutputTooLarge(self.limit)
         if self.meter is not None:
             self.meter.grow(len(data))
         self.buf += data
+        return True
 
     def getvalue(self) -> bytes:
         return bytes(self.buf)
@@ -250,6 +263,9 @@ class BufferOutput(OutputStream):
 class NullOutput(OutputStream):
     async def write(self, data: bytes) -> None:
         pass
+
+    def write_now(self, data: bytes) -> bool:
+        return True
 
 
 class ClosedOutput(OutputStream):
@@ -278,6 +294,10 @@ class SinkOutput(OutputStream):
 
     async def write(self, data: bytes) -> None:
         self.sink.write(data)
+
+    def write_now(self, data: bytes) -> bool:
+        self.sink.write(data)
+        return True
 
     def screen(self) -> str | None:
         return getattr(self.sink, "screen", None)
@@ -363,6 +383,21 @@ class _PipeWriter(OutputStream):
         if p.size >= p.capacity:
             # let the reader run before the writer produces more
             await asyncio.sleep(0)
+
+    def write_now(self, data: bytes) -> bool:
+        p = self.pipe
+        if not data:
+            return True
+        if p.reader_closed:
+            raise BrokenPipeError(32, "Broken pipe")
+        if p.writer_closed:
+            raise OSError(9, "Bad file descriptor")
+        if p.size >= p.capacity:
+            return False  # full: write waits for the reader
+        p.chunks.append(bytes(data))
+        p.size += len(data)
+        p._readable.set()
+        return True
 
     def close(self) -> None:
         p = self.pipe

@@ -11,7 +11,7 @@ from ..eval.word import backslash_quote
 from ..state import LimitExceeded, ShellError
 from ..syntax.escapes import PRINTF, PRINTF_B, decode_escape, decode_escapes
 from ..syntax.lexer import is_name
-from .output import err, out, write_or_fail
+from .output import err, out, write_now_or_later, write_or_fail
 from .registry import builtin
 
 
@@ -19,8 +19,8 @@ from .registry import builtin
 Write arguments to the standard output, separated by single spaces and followed by a newline.
   -n  do not append a newline
   -e  enable interpretation of backslash escapes (\\n \\t \\\\ \\0NNN \\xHH \\c ...)
-  -E  disable interpretation of backslash escapes (default)""")
-async def b_echo(sh, argv, fds):
+  -E  disable interpretation of backslash escapes (default)""", sync=True)
+def b_echo(sh, argv, fds):
     newline = True
     escapes = sh.shopts.get("xpg_echo", False)
     i = 1
@@ -46,7 +46,7 @@ async def b_echo(sh, argv, fds):
             newline = False
     if newline:
         text += "\n"
-    return await write_or_fail(sh, fds, "echo", text)
+    return write_now_or_later(sh, fds, "echo", text)
 
 
 def c_strings(args: list[str]) -> list[str]:
@@ -267,8 +267,33 @@ FORMAT is a character string which contains three types of objects: plain charac
 are simply copied to standard output; character escape sequences, which are converted and
 copied to the standard output; and format specifications (%s %d %i %o %u %x %X %c %e %f %g
 %b %q %%), each of which causes printing of the next successive argument. The format is
-reused as necessary to consume all of the arguments.""")
-async def b_printf(sh, argv, fds):
+reused as necessary to consume all of the arguments.""", sync=True)
+def b_printf(sh, argv, fds):
+    """printf FORMAT ARGS... to standard output without a coroutine when it formats without
+    error; -v, usage errors and format errors go to ``printf_async`` (formatting is pure:
+    it formats again there)."""
+    args = argv[1:]
+    if not args or args[0] in ("-v", "--"):
+        return printf_async(sh, argv, fds)
+    fmt, rest = c_strings(args[:1])[0], c_strings(args[1:])
+    errors: list[str] = []
+    chunks = []
+    try:
+        start = 0
+        while True:
+            text, stop, consumed = printf_format(sh, fmt, rest, errors, start)
+            chunks.append(text)
+            start += consumed
+            if stop or consumed == 0 or start >= len(rest):
+                break
+    except _PrintfError:
+        return printf_async(sh, argv, fds)
+    if errors:
+        return printf_async(sh, argv, fds)
+    return write_now_or_later(sh, fds, "printf", "".join(chunks))
+
+
+async def printf_async(sh, argv, fds):
     args = argv[1:]
     var = None
     if args and args[0] == "-v":

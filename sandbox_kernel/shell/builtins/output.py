@@ -16,6 +16,21 @@ async def err(sh, fds: dict, name: str, message: str) -> None:
     await sh.report(fds, f"{name}: {message}")
 
 
+def write_now_or_later(sh, fds: dict, name: str, text: str):
+    """``write_or_fail`` without a coroutine when the stream takes the text at once (the
+    compiled commands' path): 0, else the awaitable of ``write_or_fail``."""
+    stream = fds.get(1)
+    if isinstance(stream, OutputStream):
+        try:
+            if stream.write_now(text.encode("utf-8", "surrogateescape")):
+                return 0
+        except BrokenPipeError:
+            raise
+        except OSError:
+            pass  # write_or_fail writes again and reports it
+    return write_or_fail(sh, fds, name, text)
+
+
 async def write_or_fail(sh, fds: dict, name: str, text: str) -> int:
     try:
         await out(fds, text)
