@@ -33,10 +33,13 @@ class RunResult:
 class CancelToken:
     """Set once (from any thread, or a signal handler) to stop the current run.
 
-    ``reason`` is ``"interrupt"`` or ``"timeout"``. Engines poll ``is_set()`` in loops that
-    never await, await ``wait()`` where they block, and may register ``on_cancel`` callbacks
-    (called in the thread that cancels) to poke something external (a wasm engine, a VM).
+    ``reason`` is ``"interrupt"``, ``"timeout"`` or ``"memory"``. Engines poll ``is_set()`` in
+    loops that never await, await ``wait()`` where they block, and may register ``on_cancel``
+    callbacks (called in the thread that cancels) to poke something external (a wasm engine, a VM).
     """
+
+    #: the run's memory safety net (``memory.RunMemory``), set by ``Sandbox.run`` while it runs
+    memory: Any = None
 
     def __init__(self) -> None:
         self.reason: str | None = None
@@ -64,6 +67,13 @@ class CancelToken:
                 loop.call_soon_threadsafe(event.set)
             except RuntimeError:  # loop closed
                 pass
+
+    def check_memory(self) -> None:
+        """Set the token (reason ``"memory"``) when the run's process grew past its memory
+        limit. Cheap: the net reads the process's memory at most every few milliseconds."""
+        net = self.memory
+        if net is not None and self.reason is None and net.exceeded():
+            self.set("memory")
 
     def on_cancel(self, callback: Callable[[str], None]) -> Callable[[], None]:
         """Register a callback; returns a function that unregisters it."""

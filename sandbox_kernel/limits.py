@@ -40,6 +40,10 @@ class Limits:
     string_bytes: int = 64 * 1024 * 1024
     #: Bytes all shell variables (strings, array elements and keys) may hold together.
     shell_memory_bytes: int = 256 * 1024 * 1024
+    #: Bytes one command may hold (sort's lines, a whole input, awk's and jq's values); also
+    #: how much the kernel process may grow during a run beyond what the VFS, the shell's
+    #: variables and the JS engine may hold (a safety net over all commands): memory.py.
+    memory_bytes: int = 1024 * 1024 * 1024
     #: Linear memory of the JS engine (wasm) in bytes.
     wasm_memory_bytes: int = 64 * 1024 * 1024
     #: Memory one VM command (a %%vm cell, a `vm` command) may use in the guest, page cache and
@@ -148,6 +152,7 @@ DEFAULT_CEILINGS = Limits(
     vfs_inodes=2_000_000,
     string_bytes=1024**3,
     shell_memory_bytes=2 * 1024**3,
+    memory_bytes=4 * 1024**3,
     wasm_memory_bytes=2 * 1024**3,
     vm_memory_bytes=64 * 1024**3,
     vm_processes=32768,

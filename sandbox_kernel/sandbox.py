@@ -10,6 +10,7 @@ from typing import Any
 
 from .engine import CancelToken, DisplayFunc, Engine, ErrorInfo, RunResult, Streams
 from .limits import Limits, check_ceiling, format_size
+from .memory import RunMemory
 from .policy import Policy
 from .vfs import VFS, make_vfs
 
@@ -220,6 +221,8 @@ class Sandbox:
                 if failed is not None:
                     return failed
             timer = asyncio.get_running_loop().call_later(limits.wall_time, cancel.set, "timeout")
+            # the memory safety net (memory.py): commands and the shell check it with the time
+            outer_net, cancel.memory = cancel.memory, RunMemory(limits, self.fs)
             if own:
                 self.clock_started = time.monotonic()
             refused = dict(self.fs.quota_refusals)
@@ -232,6 +235,8 @@ class Sandbox:
         finally:
             if timer is not None:
                 timer.cancel()
+                cancel.memory.end()
+                cancel.memory = outer_net
             if own:
                 self.clock_started = None
                 self.current_display = previous_display

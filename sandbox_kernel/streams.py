@@ -10,6 +10,8 @@ import asyncio
 from collections import deque
 from typing import AsyncIterator
 
+from . import memory
+
 # Files are read 64 KiB at a time (grep's binary-file verdict per block, like GNU's, depends
 # on it); a pipe holds up to 1 MiB, so a fast writer hands on many chunks per switch to the
 # reader, and chunks pass through uncopied.
@@ -57,20 +59,39 @@ class InputStream:
         return True
 
     async def read(self, n: int = -1) -> bytes:
-        """Up to ``n`` bytes (fewer only at end of input); all remaining input when n < 0."""
+        """Up to ``n`` bytes (fewer only at end of input); all remaining input when n < 0
+        (``read_all``)."""
         if n is None or n < 0:
-            parts = [bytes(self._buf)]
-            self._buf = bytearray()
-            while not self._eof:
-                chunk = await self.read_chunk()
-                if not chunk:
-                    self._eof = True
-                    break
-                parts.append(chunk)
-            return b"".join(parts)
+            return await self.read_all()
         while len(self._buf) < n and await self._fill():
             pass
         return self._take(n)
+
+    async def read_all(self, sep: bytes | None = None) -> bytes:
+        """All remaining input. A command holds it: it counts against the running command's
+        memory limit as it comes (``memory.charge``), so an endless input ends with the limit's
+        error, not the host's memory; with ``sep``, so does each line the command will keep
+        (``memory.LINE_COST``: sort, tac, shuf split the input into lines)."""
+        meter = memory.meter()
+        parts = [bytes(self._buf)]
+        self._buf = bytearray()
+        size = len(parts[0])
+        if meter is not None:
+            meter.charge(size + (parts[0].count(sep) * memory.LINE_COST if sep else 0))
+        while not self._eof:
+            chunk = await self.read_chunk()
+            if not chunk:
+                self._eof = True
+                break
+            if meter is not None:
+                meter.charge(len(chunk) + (chunk.count(sep) * memory.LINE_COST if sep else 0))
+            parts.append(chunk)
+            size += len(chunk)
+        if len(parts) == 1:
+            return parts[0]
+        if meter is not None:
+            meter.need(size)  # the joined copy, while the parts still live
+        return b"".join(parts)
 
     async def read_some(self, n: int = CHUNK) -> bytes:
         """Whatever is buffered or the next chunk, at most n bytes; b'' at end of input."""

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 
+from .. import memory
 from ..streams import FileOutput
 from ..vfs import FSError
 from ._lib.posix_regex import RegexError, compile_posix, translate
@@ -347,7 +348,7 @@ async def tac(ctx: CommandContext) -> int:
     status = 0
     for name in files or ["-"]:
         try:
-            data = await open_operand(ctx, name).read()
+            data = await open_operand(ctx, name).read_all(sep if len(sep) == 1 else None)
         except FSError as e:
             await ctx.error(f"failed to open {quote(name)} for reading: {e.strerror}")
             status = 1
@@ -358,6 +359,7 @@ async def tac(ctx: CommandContext) -> int:
             parts = data.split(sep)
             last = parts.pop()  # text after the final separator (usually empty)
             parts.reverse()
+            memory.need(2 * len(data))  # the output, and the copy that adds its ends
             await ctx.out(last + sep.join(parts) + (sep if parts else b""))
             await ctx.checkpoint()
             continue

@@ -15,6 +15,8 @@ import importlib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
+from .. import memory
+from ..limits import Limits
 from ..streams import FileInput, InputStream, OutputStream
 from ..vfs import FSError, normpath
 from ._lib.quoting import quote, strerror
@@ -133,8 +135,12 @@ class CommandContext:
 
     # --- cancellation and limits
     def check(self) -> None:
-        """Call in loops that don't await: raises CommandCancelled on interrupt/time-out."""
+        """Call in loops that don't await: raises CommandCancelled on interrupt/time-out (and
+        when the run's memory safety net, memory.py, finds the process grown too much)."""
         if self.shell is not None:
+            cancel = getattr(self.shell, "cancel", None)
+            if cancel is not None:
+                cancel.check_memory()
             self.shell.check_cancel()
 
     async def checkpoint(self) -> None:
@@ -167,8 +173,12 @@ async def invoke(spec: CommandSpec, ctx: CommandContext) -> int:
             if a == "--help":
                 await ctx.out(spec.help + "\n")
                 return 0
+    limits = getattr(ctx.shell, "limits", None) or Limits()
+    token = memory.CURRENT.set(memory.Meter(limits.memory_bytes))
     try:
         return await spec.func(ctx)
+    except (memory.MemoryLimitExceeded, MemoryError) as e:
+        return await _out_of_memory(ctx, limits, e)
     except UsageError as e:
         await ctx.error(e.message)
         await ctx.err(f"Try '{ctx.name} --help' for more information.\n")
@@ -178,3 +188,22 @@ async def invoke(spec: CommandSpec, ctx: CommandContext) -> int:
     except FSError as e:
         await ctx.file_error(e.filename, e) if e.filename else await ctx.error(strerror(e))
         return 1
+    finally:
+        memory.CURRENT.reset(token)
+
+
+#: The status GNU's tools end with when memory runs out (xalloc_die), where it is not 1.
+OUT_OF_MEMORY_STATUS = {"sort": 2, "diff": 2, "cmp": 2, "grep": 2, "egrep": 2, "fgrep": 2, "awk": 2,
+                        "gawk": 2, "patch": 2, "sed": 4, "jq": 5}
+
+
+async def _out_of_memory(ctx: CommandContext, limits: "Limits", e: BaseException) -> int:
+    """``CMD: memory limit exceeded (1G; limit memory_bytes; raise it with ...)``; a MemoryError
+    (the host refused an allocation) reads as GNU's ``memory exhausted``."""
+    if isinstance(e, memory.MemoryLimitExceeded):
+        ceilings = getattr(getattr(ctx.sandbox, "policy", None), "ceilings", None)
+        hint = limits.raise_hint("memory_bytes", ceilings=ceilings)
+        await ctx.error(f"memory limit exceeded ({memory.size_text(e.limit)}; limit memory_bytes; {hint})")
+    else:
+        await ctx.error("memory exhausted")
+    return OUT_OF_MEMORY_STATUS.get(ctx.name, 1)

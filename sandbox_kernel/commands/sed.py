@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from .. import memory
 from ..chars import isdigits
 from ..streams import BufferOutput, EmptyInput
 from ..vfs import FSError
@@ -858,7 +859,7 @@ class _Sed:
                 text = (self.lower(text[0]) if one_shot == "l" else self.upper(text[0])) + text[1:]
                 one_shot = ""
             out.append(text)
-        return "".join(out)
+        return memory.joined(out)
 
     def substitute(self, cmd: Command, ps: str) -> tuple[str, bool]:
         rx = self.regex_for(cmd.regex)
@@ -870,8 +871,11 @@ class _Sed:
                 m = rx.search(ps)
                 if m is None:
                     return ps, False
-                return ps[:m.start()] + (lit if simple else self.expand(parts, m)) + ps[m.end():], True
-            if cmd.template is not None and cmd.regex is not None:
+                new = lit if simple else self.expand(parts, m)
+                memory.room(len(ps) + len(new))
+                return ps[:m.start()] + new + ps[m.end():], True
+            # a long pattern space goes through the loop below, whose result is checked
+            if cmd.template is not None and cmd.regex is not None and len(ps) <= memory.BIG:
                 new, n = rx.subn(cmd.template, ps)
                 return new, n > 0
         out = []
@@ -891,7 +895,7 @@ class _Sed:
         if not done:
             return ps, False
         out.append(ps[pos:])
-        return "".join(out), True
+        return memory.joined(out), True
 
     # ---------------------------------------------------------------- the loop
     async def run(self, files: list[str]) -> int:
@@ -1176,10 +1180,12 @@ class _Sed:
                 elif name == "h":
                     self.hold = ps
                 elif name == "H":
+                    memory.room(len(self.hold) + len(ps))
                     self.hold += "\n" + ps
                 elif name == "g":
                     ps = self.hold
                 elif name == "G":
+                    memory.room(len(self.hold) + len(ps))
                     ps += "\n" + self.hold
                 elif name == "x":
                     ps, self.hold = self.hold, ps

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Callable
 
+from .. import memory
 from ..chars import isdigits
 from ..vfs import FSError
 from ._lib.quoting import quote
@@ -476,13 +477,15 @@ async def sort(ctx: CommandContext) -> int:
 
     lines: list[bytes] = []
     runs: list[list[bytes]] = []  # one per input, for -m
+    total = 0  # bytes read: what the sorted output will take
     for name in files or ["-"]:
         try:
             if name != "-" and ctx.fs.is_dir(name, cwd=ctx.cwd):
                 raise Fail(f"read failed: {quote(name, 'shell-escape', colon=True)}: Is a directory", 2)
-            data = await ctx.open_input(name).read()
+            data = await ctx.open_input(name).read_all(sep)  # counts the lines it will keep
         except FSError as e:
             raise Fail(f"cannot read: {quote(name, 'shell-escape', colon=True)}: {e.strerror}", 2)
+        total += len(data)
         if data:
             part = data.split(sep)
             if part[-1] == b"":
@@ -509,7 +512,10 @@ async def sort(ctx: CommandContext) -> int:
         import heapq
         lines = list(heapq.merge(*runs, key=functools.cmp_to_key(sorter.compare)))
     else:
+        if sorter.funcs:
+            memory.charge(len(lines) * memory.LINE_COST)  # a key per line
         lines = sorter.sort(lines, ctx)
+    runs.clear()
     await ctx.checkpoint()
     if unique and lines:
         kept = [lines[0]]
@@ -528,7 +534,11 @@ async def sort(ctx: CommandContext) -> int:
                     kept.append(line)
                     prev_line = line
         lines = kept
-    data = sep.join(lines) + sep if lines else b""
+    memory.need(total + len(lines))
+    if lines:
+        lines.append(b"")  # the last separator, without a second copy of the output
+    data = sep.join(lines)
+    del lines  # the output is all that is needed now
     std = std_output_for(ctx, output) if output is not None else None
     if output is not None and output != "-" and std is None:
         try:

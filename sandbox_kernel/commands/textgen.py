@@ -6,6 +6,7 @@ import random
 import re
 from decimal import Decimal
 
+from .. import memory
 from ..chars import isdigits
 from ..vfs import FSError
 from ._lib.quoting import quote
@@ -341,7 +342,7 @@ async def shuf(ctx: CommandContext) -> int:
         try:
             if name != "-" and ctx.fs.is_dir(name, cwd=ctx.cwd):
                 raise Fail("read error: Is a directory")
-            data = await ctx.open_input(name).read()
+            data = await ctx.open_input(name).read_all(sep)  # counts the lines it will keep
         except FSError as e:
             raise Fail(f"{name}: {e.strerror}")
         items = data.split(sep)
@@ -385,6 +386,8 @@ async def shuf(ctx: CommandContext) -> int:
                 await ctx.checkpoint()
             return 0
         k = size if count is None else min(count, size)
+        # the picks: a list of k (of a range: ints; random.sample may list the whole range)
+        memory.need((size if population is not None and 4 * k >= size else k) * 48)
         if population is not None:
             picks = rng.sample(population, k)
         else:

@@ -202,5 +202,9 @@ def cancelled_result(cancel: CancelToken, limits, stuck: bool = False, ceilings=
         hint = limits.raise_hint("wall_time", ceilings=ceilings)
         msg = f"wall time limit of {limits.wall_time:g} s exceeded{note}; {hint}"
         return RunResult(124, ErrorInfo("Timeout", msg, [f"Timeout: {msg}"]))
+    if cancel.reason == "memory":
+        msg = f"memory limit of {limits.shown('memory_bytes')} exceeded{note}; " + limits.raise_hint(
+            "memory_bytes", ceilings=ceilings)
+        return RunResult(1, ErrorInfo("LimitExceeded", msg, [f"LimitExceeded: {msg}"]))
     msg = f"interrupted{note}"
     return RunResult(130, ErrorInfo("Interrupted", msg, [f"Interrupted: {msg}"]))

@@ -320,9 +320,12 @@ class ShellEngine:
                 streams.stderr.write((msg + "\n").encode())
                 sh.last_status = 124
                 return RunResult(124, ErrorInfo("Timeout", msg, [exit_summary(124)]))
-            await self._run_int_trap(streams, fds)
-            sh.last_status = 130
-            return RunResult(130, ErrorInfo("Interrupted", "interrupted", ["interrupted"]))
+            if value == "memory" and streams.cancel.memory is not None:  # the safety net (memory.py)
+                kind, value = "limit", self._limit_message(streams.cancel.memory.message(), "memory_bytes")
+            else:
+                await self._run_int_trap(streams, fds)
+                sh.last_status = 130
+                return RunResult(130, ErrorInfo("Interrupted", "interrupted", ["interrupted"]))
         if kind == "limit":
             msg = f"bash: {value}"
             streams.stderr.write((msg + "\n").encode())

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 
+from ... import memory
 from ...vfs import FSError
 from .._lib.lineblocks import TextCodec
 from .._lib.posix_regex import Bounds, RegexError, RegexStopped, compile_posix
@@ -172,6 +173,7 @@ async def awk(ctx: CommandContext) -> int:
         ns.setdefault(g, rt.UNINIT)
     for arr in _arrays_of(src):
         ns.setdefault(arr, {})
+    runtime.arrays = [ns[arr] for arr in _arrays_of(src) if isinstance(ns.get(arr), dict)]
     try:
         for source, name in compiler.regexes.items():
             ns[name] = compile_posix(source, extended=True, awk=True, ascii=codec.bytes_mode, bounds=bounds)
@@ -222,6 +224,9 @@ async def _run_program(runtime: rt.Runtime, ns: dict, rules, has_main: bool, is_
         await ctx.err(f"{ctx.name}: fatal: regular expression /{e.pattern}/ stopped: {e.describe()}\n")
         ctx.check()
         return 2
+    except memory.MemoryLimitExceeded:
+        await runtime.flush_stdout()  # what was printed before, as gawk's fatal errors do
+        raise
     except rt.LineTooLong:
         await runtime.flush_stdout()
         await ctx.err(f"{ctx.name}: fatal: record too long (over {rt.MAX_LINE} bytes)\n")
@@ -263,6 +268,7 @@ async def _main_loop(R: rt.Runtime, rules, is_async: bool, ctx: CommandContext) 
         if R.pending_pos >= len(R.pending):
             await R.flush_stdout()
             ctx.check()
+            R.count_arrays()
             if not await R.fill_pending():
                 return
         batch = R.pending

@@ -386,7 +386,12 @@ class Compiler:
             else:
                 parts.append(n)
         flatten(node)
-        return "(" + " + ".join(self.str_(p) for p in parts) + ")", "str"
+        if all(_short(p) for p in parts):  # fields and constants: a record's size at most
+            return "(" + " + ".join(self.str_(p) for p in parts) + ")", "str"
+        # through cat/cats: a result too big for the memory limit is refused before it is made
+        if len(parts) == 2:
+            return f"cat({self.str_(parts[0])}, {self.str_(parts[1])})", "str"
+        return "cats((" + ", ".join(self.str_(p) for p in parts) + "))", "str"
 
     def e_binop(self, node):
         _, op, a, b = node
@@ -773,6 +778,14 @@ class Compiler:
         decl = ("global " + ", ".join(sorted(f"v_{s}" for s in self.scalars))) if self.scalars else "pass"
         src = "\n\n".join(funcs + body).replace("GLOBALS_DECL", decl)
         return src, self.const_values
+
+
+def _short(node) -> bool:
+    """A constant or a field: concatenating such needs no memory check (a field is at most a
+    record, or a value that was checked when it was made)."""
+    while node[0] == "group":
+        node = node[1]
+    return node[0] in ("num", "str", "field")
 
 
 _CONST_FIELD = re.compile(r"R\.(?:fnum|fstr|field|fout)\((\d+)\)")

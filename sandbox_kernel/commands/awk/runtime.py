@@ -8,6 +8,7 @@ import re
 import time
 from datetime import datetime, timedelta, timezone
 
+from ... import memory
 from ...chars import isdigits
 from ...streams import Pipe
 from ...vfs import FSError
@@ -18,6 +19,8 @@ from .arrayorder import forin_order
 from .gawkrand import GawkRandom, seed_of
 
 PIPE_BUFFER = 8192  # what ``print | cmd`` holds before passing it on, as stdio would
+#: What an array element costs (its key, a number or a short string, the dict's entry).
+ELEMENT_COST = 200
 
 _ASCII_UPPER = str.maketrans("abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
@@ -200,19 +203,38 @@ class Runtime:
         self.numbers_only: tuple[int, ...] | None = None
         #: the generated code's namespace: its global _C<i> is numcols[i] while a batch runs
         self.ns: dict | None = None
+        #: the program's global arrays, and what they were last counted as (count_arrays)
+        self.arrays: list[dict] = []
+        self.arrays_cost = 0
 
     # ---------------------------------------------------------------- errors, limits
     def tick(self) -> None:
         self.ticks += 1
         if not (self.ticks & 1023):
             self.ctx.check()
+            self.count_arrays()
 
     async def atick(self) -> None:
         self.ticks += 1
         if not (self.ticks & 1023):
             await self.ctx.checkpoint()
+            self.count_arrays()
             if len(self.out) >= 1024:
                 await self.flush_stdout()
+
+    def count_arrays(self) -> None:
+        """Count the elements of the program's arrays against the command's memory limit
+        (ELEMENT_COST each, what they hold beside big strings, which are checked as they are
+        made): growing arrays end with awk's ``memory limit exceeded``."""
+        meter = memory.meter()
+        if meter is None or not self.arrays:
+            return
+        cost = sum(map(len, self.arrays)) * ELEMENT_COST
+        if cost > self.arrays_cost:
+            meter.charge(cost - self.arrays_cost)
+        else:
+            meter.release(self.arrays_cost - cost)
+        self.arrays_cost = cost
 
     def enter_function(self) -> None:
         self.depth += 1
@@ -540,6 +562,10 @@ class Runtime:
 
     def split(self, text: str, arr: dict, sep) -> float:
         arr.clear()
+        if len(text) > 4096 and isinstance(sep, str) and len(sep) <= 1:  # the pieces: one allocation
+            pieces = len(text) if sep == "" else text.count(sep) if sep != " " else (
+                text.count(" ") + text.count("\t") + text.count("\n"))
+            memory.need(pieces * ELEMENT_COST + len(text))
         if sep is None:
             parts = self.split_text(text)
         elif isinstance(sep, str):
@@ -555,6 +581,8 @@ class Runtime:
                 parts = _regex_split(dynrx(sep), text)
         else:
             parts = [] if text == "" else _regex_split(sep, text)
+        if len(parts) > 4096:
+            memory.need(len(parts) * ELEMENT_COST + len(text))
         for i, p in enumerate(parts, 1):
             arr[str(i)] = StrNum(p)
         return float(len(parts))
@@ -1159,7 +1187,23 @@ def substitute(rx, repl: str, target: str, global_: bool) -> tuple[str, float]:
     if not count:
         return target, 0.0
     out.append(target[pos:])
-    return "".join(out), float(count)
+    return joined(out), float(count)
+
+
+joined = memory.joined
+
+
+def cat(a: str, b: str) -> str:
+    """``a b``: concatenation, refused before it is made when it would not fit (memory.room)."""
+    if len(a) + len(b) > memory.BIG:
+        memory.room(len(a) + len(b))
+    return a + b
+
+
+def cats(parts: tuple) -> str:
+    """``a b c ...``"""
+    memory.room(sum(map(len, parts)))
+    return "".join(parts)
 
 
 def _expand_amp(repl: str, matched: str) -> str:
@@ -1213,7 +1257,7 @@ def gensub(rx, repl: str, how, target: str) -> str:
         if not global_:
             break
     out.append(target[pos:])
-    return "".join(out)
+    return joined(out)
 
 
 _FMT = re.compile(r"%([-+ #0]*)(\*|[0-9]+)?(?:\.(\*|[0-9]*))?([a-zA-Z%])")
@@ -1241,6 +1285,8 @@ def sprintf(fmt: str, args: list) -> str:
             p = int(num(args[ai])) if ai < len(args) else 0
             ai += 1
             prec = str(p) if p >= 0 else None
+        if (width and len(width) > 6) or (prec and len(prec) > 6):  # a million characters and more
+            memory.need(int(width or 0) + int(prec or 0))
         if ai >= len(args):
             raise AwkFatal("not enough arguments to satisfy format string\n"
                            f"\t`{fmt}'\n\t{' ' * (m.start() + 1)}^ ran out for this one")
@@ -1302,7 +1348,7 @@ def namespace(runtime: Runtime) -> dict:
         "div": div, "mod": mod, "power": power, "trunc": trunc, "math": math,
         "math_sqrt": math_sqrt, "math_exp": math_exp, "math_log": math_log, "math_sin": math_sin,
         "math_cos": math_cos, "substr": substr, "dynrx": dynrx, "substitute": substitute,
-        "gensub": gensub, "sprintf": sprintf, "StrNum": StrNum, "UNINIT": UNINIT,
+        "gensub": gensub, "sprintf": sprintf, "cat": cat, "cats": cats, "StrNum": StrNum, "UNINIT": UNINIT,
         "NextRecord": NextRecord, "AwkExit": AwkExit, "numkey": numkey, "copyval": copyval,
         "ONCE": ONCE, "OUT": runtime.out.append, "time": time,
         "asort_": asort_, "asorti_": asorti_, "strtonum": strtonum, "bits_and": bits_and,

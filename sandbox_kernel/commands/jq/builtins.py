@@ -8,11 +8,12 @@ import time as _time
 
 import regex
 
+from ... import memory
 from .._lib.bounded import MAX_EXPANDED, BoundedPattern, expanded_size
 from .formats import apply_format, describe, dump, format_number, parse_json_text, tostring
 from .operations import (binop, delpaths, getpath, index_value, iterate_value, setpath,
     split_string, stream_events, subarray_indices)
-from .values import MISSING, HaltSignal, JqError, equal, is_number, sort_key, truthy, type_name
+from .values import ELEMENT_COST, MISSING, HaltSignal, JqError, equal, is_number, sort_key, truthy, type_name
 
 
 NATIVE: dict = {}
@@ -538,6 +539,7 @@ def _ascii_upcase(v):
 def _explode(v):
     if not isinstance(v, str):
         raise JqError("explode input must be a string")
+    memory.need(len(v) * ELEMENT_COST)
     return [float(ord(c)) for c in v]
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ... import memory
 from ...vfs import FSError
 from .._lib.bounded import Bounds, RegexStopped
 from ..registry import CommandContext, command
@@ -218,7 +219,8 @@ async def jq(ctx: CommandContext) -> int:
     async def ensure_stdin():
         nonlocal stdin_loaded
         if need_stdin and not stdin_loaded:
-            data = await ctx.stdin.read()
+            data = await ctx.stdin.read()  # counted against the memory limit as it comes
+            memory.need(len(data))  # its text, while the bytes still live
             texts[0] = ("<stdin>", data.decode("utf-8", "replace"))
             stdin_loaded = True
 

@@ -7,6 +7,7 @@ import json
 import math
 from typing import Any
 
+from ... import memory
 from .values import JqError, is_number, type_name
 
 
@@ -53,7 +54,45 @@ def _escape_string(s: str, ascii_only: bool = False) -> str:
 
 def dump(v: Any, indent: int | str = 0, sort_keys: bool = False, ascii_only: bool = False,
          level: int = 0) -> str:
-    """JSON text the way jq prints it (indent 0 = compact)."""
+    """JSON text the way jq prints it (indent 0 = compact). Text too long for the memory limit
+    is refused before it is made (``text_size``)."""
+    if level == 0 and isinstance(v, (list, dict, str)) and v:
+        memory.room(text_size(v, {}))
+    return _dump(v, indent, sort_keys, ascii_only, level)
+
+
+def text_size(v: Any, seen: dict) -> int:
+    """About how long ``v``'s compact JSON text is; in time linear in ``v``'s distinct parts,
+    also when they are shared (``reduce range(40) as $i (1; [.,.])`` is 40 lists and a
+    text of 2^40 numbers)."""
+    cls = v.__class__
+    if cls is str:
+        return len(v) + 2
+    if cls is not list and cls is not dict:
+        return 8
+    key = id(v)
+    size = seen.get(key)
+    if size is None:
+        size = 1 + len(v)
+        if cls is dict:
+            size += sum(map(len, v)) + 3 * len(v)
+            v = v.values()
+        for x in v:
+            c = x.__class__
+            if c is float:
+                size += 8
+            elif c is str:
+                size += len(x) + 2
+            elif c is list or c is dict:
+                size += text_size(x, seen)
+            else:
+                size += 5
+        seen[key] = size
+    return size
+
+
+def _dump(v: Any, indent: int | str = 0, sort_keys: bool = False, ascii_only: bool = False,
+          level: int = 0) -> str:
     if v is None:
         return "null"
     if v is True:
@@ -69,19 +108,19 @@ def dump(v: Any, indent: int | str = 0, sort_keys: bool = False, ascii_only: boo
         if not v:
             return "[]"
         if not pad:
-            return "[" + ",".join(dump(x, indent, sort_keys, ascii_only) for x in v) + "]"
+            return "[" + ",".join(_dump(x, indent, sort_keys, ascii_only) for x in v) + "]"
         inner = pad * (level + 1)
-        return "[\n" + ",\n".join(inner + dump(x, indent, sort_keys, ascii_only, level + 1) for x in v) \
+        return "[\n" + ",\n".join(inner + _dump(x, indent, sort_keys, ascii_only, level + 1) for x in v) \
             + "\n" + pad * level + "]"
     if not v:
         return "{}"
     keys = sorted(v) if sort_keys else list(v)
     if not pad:
-        return "{" + ",".join(_escape_string(k, ascii_only) + ":" + dump(v[k], indent, sort_keys, ascii_only)
+        return "{" + ",".join(_escape_string(k, ascii_only) + ":" + _dump(v[k], indent, sort_keys, ascii_only)
                               for k in keys) + "}"
     inner = pad * (level + 1)
     return "{\n" + ",\n".join(inner + _escape_string(k, ascii_only) + ": " +
-                              dump(v[k], indent, sort_keys, ascii_only, level + 1) for k in keys) \
+                              _dump(v[k], indent, sort_keys, ascii_only, level + 1) for k in keys) \
         + "\n" + pad * level + "}"
 
 

@@ -6,7 +6,11 @@ import json
 
 from .formats import parse_constant
 from .operations import stream_events
+from ... import memory
 from .values import MISSING
+
+#: What a parsed array element or object member takes, about (its number or key, pointers).
+PARSED_COST = 64
 
 
 class InputSource:
@@ -64,6 +68,10 @@ class InputSource:
             yield from events
 
     def _decode(self, decoder, text):
+        # one big value is parsed in one call: what it will take is checked first (about one
+        # element per comma or opening bracket)
+        if len(text) > 1 << 20:
+            memory.need(len(text) + (text.count(",") + text.count("[") + text.count("{")) * PARSED_COST)
         pos = 0
         n = len(text)
         while True:

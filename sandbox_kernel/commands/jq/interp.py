@@ -14,7 +14,8 @@ from .lexer import JqSyntaxError
 from .operations import (binop, delpaths, getpath, index_value, iterate_value, setpath,
     slice_value)
 from .parser import Parser
-from .values import MISSING, BreakOut, JqError, is_number, truthy, type_name
+from ... import memory
+from .values import ELEMENT_COST, MISSING, BreakOut, JqError, is_number, truthy, type_name
 
 
 class Env:
@@ -125,7 +126,7 @@ class Interpreter:
             for target in self.eval(node[1], inp, env):
                 yield from iterate_value(target)
         elif kind == "collect":
-            yield list(self.eval(node[1], inp, env))
+            yield self.collect(node[1], inp, env)
         elif kind == "object":
             yield from self.build_object(node[1], 0, {}, inp, env)
         elif kind == "neg":
@@ -245,6 +246,16 @@ class Interpreter:
         else:
             raise JqError(f"unknown node {kind}")
 
+    def collect(self, node, inp, env) -> list:
+        """``[f]``: the outputs of f, refused before they outgrow the memory limit."""
+        out = []
+        add = out.append
+        for v in self.eval(node, inp, env):
+            add(v)
+            if not len(out) & 0xFFFF:
+                memory.need(len(out) * ELEMENT_COST)
+        return out
+
     def build_object(self, entries, i, acc, inp, env):
         if i == len(entries):
             yield dict(acc)
@@ -268,6 +279,7 @@ class Interpreter:
             return
         for v in self.eval(part, inp, env):
             text = apply_format(fmt, v) if fmt else (v if isinstance(v, str) else dump(v))
+            memory.room(len(acc) + len(text))
             yield from self.interpolate(parts, fmt, i + 1, acc + text, inp, env)
 
     # ---------------------------------------------------------------- patterns

@@ -7,7 +7,8 @@ import math
 from typing import Any, Iterator
 
 from .formats import describe
-from .values import JqError, equal, is_number, sort_key, type_name
+from ... import memory
+from .values import ELEMENT_COST, JqError, equal, is_number, sort_key, type_name
 
 
 def _int_index(key: float) -> int | None:
@@ -107,8 +108,10 @@ def binop(op: str, a: Any, b: Any) -> Any:
         if is_number(a) and is_number(b):
             return a + b
         if isinstance(a, str) and isinstance(b, str):
+            memory.room(len(a) + len(b))
             return a + b
         if isinstance(a, list) and isinstance(b, list):
+            memory.room((len(a) + len(b)) * ELEMENT_COST)
             return a + b
         if isinstance(a, dict) and isinstance(b, dict):
             out = dict(a)
@@ -127,6 +130,7 @@ def binop(op: str, a: Any, b: Any) -> Any:
         if isinstance(a, str) and is_number(b) or isinstance(b, str) and is_number(a):
             s, n = (a, b) if isinstance(a, str) else (b, a)
             count = int(n) if math.isfinite(n) else 0
+            memory.room(len(s) * count)
             return s * count if count > 0 else None
         if isinstance(a, dict) and isinstance(b, dict):
             return _deep_merge(a, b)
@@ -178,6 +182,8 @@ def _to_intmax(x: float) -> int:
 def split_string(s: str, sep: str) -> list:
     if s == "":
         return []
+    if len(s) > 4096:  # the pieces: one allocation
+        memory.need((len(s) if sep == "" else s.count(sep) + 1) * ELEMENT_COST + len(s))
     if sep == "":
         return list(s)
     return s.split(sep)

@@ -5,6 +5,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
+#: What an array element takes (its pointer, a number's object, the list's spare room): values
+#: built big are checked against the command's memory limit before they are made (memory.room,
+#: memory.need), so ``. + .`` doubling to gigabytes is refused, not attempted.
+ELEMENT_COST = 40
+
 
 class JqError(Exception):
     """A jq runtime error carrying the error value (usually a message string)."""

@@ -253,6 +253,8 @@ class Shell(Variables, Expander, Redirections, Pipelines):
 
     async def command_checkpoint(self) -> None:
         """For commands (ctx.checkpoint): no command counting."""
+        if self.rt.cancel is not None:
+            self.rt.cancel.check_memory()  # the memory safety net (memory.py)
         self.check_cancel()
         now = time.monotonic()
         if now - self.rt.last_yield > YIELD_INTERVAL:
@@ -621,6 +623,8 @@ class Shell(Variables, Expander, Redirections, Pipelines):
             if cancel is not None:
                 cancel.set("timeout")
             raise CommandCancelled("timeout")
+        if cancel is not None:
+            cancel.check_memory()  # the memory safety net (memory.py): _yield_now raises
         rt.last_yield = now
         return True
 

@@ -1,0 +1,164 @@
+"""memory_bytes (sandbox_kernel/memory.py): a limit like the others (default, ceiling, %limits,
+the CLI's --limit, the admin's --limit/--max-limit), what each command holds counted against
+it with a clear error, and the run's safety net over the process. The bombs themselves, in
+bounded memory: tests/hostile/test_command_memory.py."""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import re
+
+import pytest
+
+from sandbox_kernel import memory, policy
+from sandbox_kernel.cli import parse_limit_options, run_script
+from sandbox_kernel.engine import CancelToken
+from sandbox_kernel.kernel import magics
+from sandbox_kernel.limits import DEFAULT_CEILINGS, CliLimits, Limits
+from sandbox_kernel.sandbox import Sandbox
+from sandbox_kernel.streams import BytesInput, Pipe
+
+from hostile.session import Session
+
+MiB = 1 << 20
+
+
+def test_memory_bytes_is_a_limit_like_the_others():
+    assert Limits().memory_bytes == 1 << 30 and DEFAULT_CEILINGS.memory_bytes == 4 << 30
+    assert "memory_bytes" in Limits().describe()
+    assert Limits().raise_hint("memory_bytes", ceilings=DEFAULT_CEILINGS) == "raise it with %limits memory_bytes=2G"
+    assert CliLimits().raise_hint("memory_bytes") == "raise it with --limit memory_bytes=2G"
+    at_ceiling = Limits(memory_bytes=4 << 30).raise_hint("memory_bytes", ceilings=DEFAULT_CEILINGS)
+    assert "install --max-limit memory_bytes=" in at_ceiling
+
+
+def test_percent_limits_and_the_cli_set_it_within_the_ceiling():
+    trial, changed = magics.parse_limits(Limits(), ["memory_bytes=2G"])
+    assert changed == ["memory_bytes"] and trial.memory_bytes == 2 << 30
+    sb = Sandbox()
+    sb.update_limits(trial, changed)
+    assert sb.limits.memory_bytes == 2 << 30
+    trial, changed = magics.parse_limits(sb.limits, ["memory_bytes=8G"])
+    with pytest.raises(ValueError, match=re.escape("memory_bytes=8G is above this kernel's ceiling of 4G")):
+        sb.update_limits(trial, changed)
+    assert sb.limits.memory_bytes == 2 << 30
+    limits, _ = parse_limit_options(["--limit", "memory_bytes=64M", "-c", "true"])
+    assert limits.memory_bytes == 64 * MiB
+    with pytest.raises(ValueError, match=re.escape("above the most the CLI allows (4G)")):
+        parse_limit_options(["--limit", "memory_bytes=5G"])
+
+
+def test_the_admin_sets_its_default_and_ceiling():
+    def parse(*argv):
+        parser = argparse.ArgumentParser()
+        policy.add_arguments(parser)
+        return policy.from_arguments(parser.parse_args(list(argv)))
+
+    p = parse()
+    assert (p.limits.memory_bytes, p.ceilings.memory_bytes) == (1 << 30, 4 << 30)
+    p = parse("--limit", "memory_bytes=6G", "--max-limit", "memory_bytes=8G")
+    assert (p.limits.memory_bytes, p.ceilings.memory_bytes) == (6 << 30, 8 << 30)
+    p = parse("--max-limit", "memory_bytes=256M")  # a low ceiling lowers the default
+    assert p.limits.memory_bytes == p.ceilings.memory_bytes == 256 * MiB
+
+
+def test_a_meter_refuses_before_it_counts():
+    m = memory.Meter(100)
+    m.charge(60)
+    m.need(40)
+    with pytest.raises(memory.MemoryLimitExceeded):
+        m.need(41)
+    with pytest.raises(memory.MemoryLimitExceeded):
+        m.charge(41)
+    assert m.held == 60  # a refused charge counts nothing
+    m.release(50)
+    m.charge(90)
+    assert str(memory.MemoryLimitExceeded(1 << 30)) == "memory limit exceeded (1G; limit memory_bytes)"
+    assert [memory.size_text(n) for n in (1 << 30, 1536 * MiB, 5 * MiB, 100)] == ["1G", "1.5G", "5M", "100 bytes"]
+
+
+def test_a_whole_input_counts_as_it_is_read():
+    async def main():
+        pipe = Pipe()
+        token = memory.CURRENT.set(memory.Meter(10 * MiB))
+        try:
+            async def endless():
+                while True:
+                    await pipe.writer.write(b"y\n" * 32768)
+
+            writer = asyncio.ensure_future(endless())
+            with pytest.raises(memory.MemoryLimitExceeded):
+                await pipe.reader.read()
+            writer.cancel()
+            # with a separator, each line it will keep counts too (memory.LINE_COST)
+            memory.CURRENT.get().held = 0
+            data = await BytesInput(b"a\n" * 1000).read_all(b"\n")
+            assert len(data) == 2000 and memory.CURRENT.get().held == 2000 + 1000 * memory.LINE_COST
+        finally:
+            memory.CURRENT.reset(token)
+        assert await BytesInput(b"x" * 100).read() == b"x" * 100  # outside commands: not counted
+
+    asyncio.run(main())
+
+
+def test_a_command_past_the_limit_says_so_and_the_script_goes_on():
+    out, err, status = run_script("yes | head -c 3000000 | sort; echo \"after $?\"; seq 3 | sort -r",
+                                  limits=CliLimits(memory_bytes=2 * MiB))
+    assert err == b"sort: memory limit exceeded (2M; limit memory_bytes; raise it with --limit memory_bytes=4M)\n"
+    assert (out, status) == (b"after 2\n3\n2\n1\n", 0)  # GNU sort's status when memory runs out
+    out, err, status = run_script("awk 'BEGIN { s = \"x\"; while (1) s = s s }'; echo $?",
+                                  limits=CliLimits(memory_bytes=8 * MiB))
+    assert err.startswith(b"awk: memory limit exceeded (8M; limit memory_bytes;") and out == b"2\n"
+
+
+class _Files:
+    bytes_used = 0
+
+
+def test_the_safety_net_counts_growth_beyond_what_the_other_limits_allow():
+    limits = Limits(memory_bytes=32 * MiB, shell_memory_bytes=16 * MiB, wasm_memory_bytes=16 * MiB)
+    files = _Files()
+    memory._trim()  # what earlier tests freed is not counted as the run's
+    net = memory.RunMemory(limits, files)
+    net.next_trim = float("inf")  # and is not given back during this test either
+    assert net.start is not None and not net.exceeded()
+    held = b"\x01" * (80 * MiB)  # written: resident
+    files.bytes_used = 80 * MiB  # ... but the run wrote that much into files: allowed
+    net.next_check = 0
+    assert not net.exceeded()
+    files.bytes_used = 0
+    net.next_check = 0
+    assert net.exceeded() and net.grown >= 64 * MiB
+    assert re.fullmatch(r"memory limit exceeded \(the sandbox grew by [0-9.]+[MG] in this run; limit memory_bytes\)",
+                        net.message())
+    token = CancelToken()
+    token.memory = net
+    net.next_check = 0
+    token.check_memory()
+    assert token.reason == "memory"
+    del held
+
+
+def test_the_safety_net_stops_a_run_and_the_next_one_works():
+    # an awk function's local array: no command counts it, the net does
+    s = Session(memory_bytes=48 * MiB, shell_memory_bytes=8 * MiB, wasm_memory_bytes=8 * MiB, wall_time=60)
+    try:
+        s.run("true")
+        result, out, err, _ = s.run("awk 'function f(a, i) { while (1) a[i++] = i } BEGIN { f() }'; echo never")
+        assert result.status == 1 and out == b"", err
+        assert re.fullmatch(rb"bash: memory limit exceeded \(the sandbox grew by [0-9.]+[MG] in this run; limit "
+                            rb"memory_bytes; raise it with %limits memory_bytes=96M\)\n", err), err
+        assert result.error.ename == "LimitExceeded"
+        result, out, err, _ = s.run("seq 3 | sort -r | head -1")
+        assert (result.status, out, err) == (0, b"3\n", b"")
+    finally:
+        s.close()
+
+
+def test_writing_files_is_not_mistaken_for_a_bomb():
+    s = Session(memory_bytes=16 * MiB, shell_memory_bytes=8 * MiB, wasm_memory_bytes=8 * MiB)
+    try:
+        result, out, err, _ = s.run("head -c 100000000 /dev/zero > big; wc -c < big")
+        assert (result.status, out, err) == (0, b"100000000\n", b"")
+    finally:
+        s.close()
