@@ -50,13 +50,16 @@ class InputStream:
         if not chunk:
             self._eof = True
             return False
+        self._append(chunk)
+        return True
+
+    def _append(self, chunk: bytes) -> None:
         if not self._buf:
             self._buf = chunk  # kept as is: read_some hands it on uncopied (_take converts)
         else:
             if not isinstance(self._buf, bytearray):
                 self._buf = bytearray(self._buf)
             self._buf += chunk
-        return True
 
     async def read(self, n: int = -1) -> bytes:
         """Up to ``n`` bytes (fewer only at end of input); all remaining input when n < 0
@@ -104,15 +107,22 @@ class InputStream:
         ``limit``, at most that many bytes: a longer line comes back cut, without ``sep``."""
         start = 0
         while True:
-            i = self._buf.find(sep, start)
-            if i >= 0:
-                n = i + len(sep)
-                return self._take(n if limit is None or n <= limit else limit)
-            if limit is not None and len(self._buf) >= limit:
-                return self._take(limit)
-            start = max(0, len(self._buf) - len(sep) + 1)
+            line, start = self._buffered_line(sep, limit, start)
+            if line is not None:
+                return line
             if not await self._fill():
                 return self._take(len(self._buf))
+
+    def _buffered_line(self, sep: bytes, limit: int | None, start: int) -> tuple[bytes | None, int]:
+        """The next line if the buffer holds it (or ``limit`` bytes of it), else None and
+        where to search again once more is buffered."""
+        i = self._buf.find(sep, start)
+        if i >= 0:
+            n = i + len(sep)
+            return self._take(n if limit is None or n <= limit else limit), 0
+        if limit is not None and len(self._buf) >= limit:
+            return self._take(limit), 0
+        return None, max(0, len(self._buf) - len(sep) + 1)
 
     def chunk_now(self) -> bytes | None:
         """``read_chunk`` when it needs no wait (a file, bytes), else None."""
@@ -123,13 +133,9 @@ class InputStream:
         taken (the interpreter's compiled commands read this way without a coroutine)."""
         start = 0
         while True:
-            i = self._buf.find(sep, start)
-            if i >= 0:
-                n = i + len(sep)
-                return self._take(n if limit is None or n <= limit else limit)
-            if limit is not None and len(self._buf) >= limit:
-                return self._take(limit)
-            start = max(0, len(self._buf) - len(sep) + 1)
+            line, start = self._buffered_line(sep, limit, start)
+            if line is not None:
+                return line
             if self._eof:
                 return self._take(len(self._buf))
             chunk = self.chunk_now()
@@ -138,12 +144,7 @@ class InputStream:
             if not chunk:
                 self._eof = True
                 return self._take(len(self._buf))
-            if not self._buf:
-                self._buf = chunk
-            else:
-                if not isinstance(self._buf, bytearray):
-                    self._buf = bytearray(self._buf)
-                self._buf += chunk
+            self._append(chunk)
 
     async def lines(self, sep: bytes = b"\n") -> AsyncIterator[bytes]:
         """Iterate lines (each including its separator when present)."""

@@ -275,22 +275,28 @@ def b_printf(sh, argv, fds):
     args = argv[1:]
     if not args or args[0] in ("-v", "--"):
         return printf_async(sh, argv, fds)
-    fmt, rest = c_strings(args[:1])[0], c_strings(args[1:])
     errors: list[str] = []
-    chunks = []
+    chunks: list[str] = []
     try:
-        start = 0
-        while True:
-            text, stop, consumed = printf_format(sh, fmt, rest, errors, start)
-            chunks.append(text)
-            start += consumed
-            if stop or consumed == 0 or start >= len(rest):
-                break
+        _format_all(sh, args, errors, chunks)
     except _PrintfError:
         return printf_async(sh, argv, fds)
     if errors:
         return printf_async(sh, argv, fds)
     return write_now_or_later(sh, fds, "printf", "".join(chunks))
+
+
+def _format_all(sh, args: list[str], errors: list[str], chunks: list[str]) -> None:
+    """FORMAT ARGS... (``args``) into ``chunks``, the format reused until the arguments are
+    used up; messages into ``errors``; _PrintfError on a fatal one."""
+    fmt, rest = c_strings(args[:1])[0], c_strings(args[1:])
+    start = 0
+    while True:
+        text, stop, consumed = printf_format(sh, fmt, rest, errors, start)
+        chunks.append(text)
+        start += consumed
+        if stop or consumed == 0 or start >= len(rest):
+            break
 
 
 async def printf_async(sh, argv, fds):
@@ -307,17 +313,10 @@ async def printf_async(sh, argv, fds):
     if not args:
         await sh.report(fds, "printf: usage: printf [-v var] format [arguments]")
         return 2
-    fmt, rest = c_strings(args[:1])[0], c_strings(args[1:])
     errors: list[str] = []
-    chunks = []
+    chunks: list[str] = []
     try:
-        start = 0
-        while True:
-            text, stop, consumed = printf_format(sh, fmt, rest, errors, start)
-            chunks.append(text)
-            start += consumed
-            if stop or consumed == 0 or start >= len(rest):
-                break
+        _format_all(sh, args, errors, chunks)
     except _PrintfError:
         for e in errors:
             await err(sh, fds, "printf", e)

@@ -140,16 +140,8 @@ def _compile_value(p) -> Callable[[Any], str | None] | None:
             return scalar
 
         def variable(sh) -> str | None:
-            # lookup_var inline for a plain string variable (the commonest parameter)
-            var = None
-            scopes = sh.scopes
-            if scopes:
-                for scope in reversed(scopes):
-                    var = scope.get(name)
-                    if var is not None:
-                        break
-            if var is None:
-                var = sh.globals.get(name)
+            # a plain string variable (the commonest parameter) without lookup_var's checks
+            var = sh.lookup_raw(name)
             if var is not None and type(var.value) is str and not var.nameref:
                 return var.value
             return scalar(sh)
@@ -275,16 +267,8 @@ def _compile_param(p) -> Callable[[Any], str] | None:
         name = p.name
 
         def variable_text(sh) -> str:
-            # _compile_value's inline lookup, "" for unset
-            var = None
-            scopes = sh.scopes
-            if scopes:
-                for scope in reversed(scopes):
-                    var = scope.get(name)
-                    if var is not None:
-                        break
-            if var is None:
-                var = sh.globals.get(name)
+            # _compile_value's plain lookup, "" for unset
+            var = sh.lookup_raw(name)
             if var is not None and type(var.value) is str and not var.nameref:
                 return var.value
             value = value_of(sh)
@@ -554,6 +538,20 @@ def start(sh, node, fds: dict):
     return runner(sh, node, fds)
 
 
+def _enter(sh, fds: dict, line: int) -> bool:
+    """A runner's start: False when the generic handler must run the command (xtrace, a
+    nameref in the shell, a cancellation or a yield due: it does them), else the command's
+    fds and line are set and True."""
+    rt = sh.rt
+    cancel = rt.cancel
+    if sh.namerefs or sh.options["xtrace"] or (cancel is not None and cancel.reason is not None) \
+            or monotonic() - rt.last_yield > rt.yield_interval:
+        return False
+    sh.current_fds = fds
+    sh.lineno = line
+    return True
+
+
 def commands_exceeded(rt) -> LimitExceeded:
     """The error of a counted command past the commands limit (or after a background job's)."""
     if rt.commands > rt.limits.commands:
@@ -578,13 +576,9 @@ def _compile_simple(node: SimpleCommand):
     line = node.line
 
     def run_simple(sh, node, fds):
-        rt = sh.rt
-        cancel = rt.cancel
-        if sh.namerefs or sh.options["xtrace"] or (cancel is not None and cancel.reason is not None) \
-                or monotonic() - rt.last_yield > rt.yield_interval:
+        if not _enter(sh, fds, line):
             return sh.run_simple(node, fds)
-        sh.current_fds = fds
-        sh.lineno = line
+        rt = sh.rt
         rt.expansion_bytes = 0
         argv: list[str] = []
         try:
@@ -640,15 +634,10 @@ def _compile_assignments(node: SimpleCommand):
     only = steps[0] if len(steps) == 1 and node.assigns[0].array is None else None
 
     def run_assignments(sh, node, fds):
-        rt = sh.rt
-        cancel = rt.cancel
-        if sh.namerefs or sh.options["xtrace"] or (cancel is not None and cancel.reason is not None) \
-                or monotonic() - rt.last_yield > rt.yield_interval:
+        if not _enter(sh, fds, line):
             return sh.run_simple(node, fds)
-        sh.current_fds = fds
-        sh.lineno = line
         sh.cmdsub_status = None
-        rt.expansion_bytes = 0
+        sh.rt.expansion_bytes = 0
         if only is not None:
             try:
                 only(sh)
@@ -741,13 +730,8 @@ def _compile_arith_command(node: ArithCommand):
     line = node.line
 
     def run_arith(sh, node, fds):
-        rt = sh.rt
-        cancel = rt.cancel
-        if sh.namerefs or sh.options["xtrace"] or (cancel is not None and cancel.reason is not None) \
-                or monotonic() - rt.last_yield > rt.yield_interval:
+        if not _enter(sh, fds, line):
             return sh.execute(node, fds)
-        sh.current_fds = fds
-        sh.lineno = line
         try:
             text = expr(sh)
         except NeedsGeneric:
@@ -784,13 +768,8 @@ def _compile_cond_command(node: CondCommand):
     line = node.line
 
     def run_cond(sh, node, fds):
-        rt = sh.rt
-        cancel = rt.cancel
-        if sh.namerefs or sh.options["xtrace"] or (cancel is not None and cancel.reason is not None) \
-                or monotonic() - rt.last_yield > rt.yield_interval:
+        if not _enter(sh, fds, line):
             return sh.execute(node, fds)
-        sh.current_fds = fds
-        sh.lineno = line
         try:
             status = 0 if test(sh) else 1
         except NeedsGeneric:

@@ -723,6 +723,18 @@ class Shell(Variables, Expander, Redirections, Pipelines):
                 await self.debug_trap(node.line)
             return None if expr is None else self.arith(await self.expand_word(expr))
 
+        def head_now(compiled):
+            """A compiled head's value, as ``head`` gives it, or NOT_NOW when only it can."""
+            if compiled is None or self.namerefs or self.debug_trap_set:
+                return NOT_NOW
+            self.lineno = node.line
+            try:
+                return compiled(self)
+            except ArithError as e:
+                raise ShellError(e.message, 1, abort=True) from None
+            except (NeedsGeneric, RecursionError):
+                return NOT_NOW
+
         async def body(fds):
             status = 0
             condition, step = (heads[1], heads[2]) if heads is not None else (None, None)
@@ -732,15 +744,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
                 with self._in_loop():
                     while True:
                         # the compiled condition and step run without a coroutine (as head)
-                        value = NOT_NOW
-                        if condition is not None and not self.namerefs and not self.debug_trap_set:
-                            self.lineno = node.line
-                            try:
-                                value = condition(self)
-                            except ArithError as e:
-                                raise ShellError(e.message, 1, abort=True) from None
-                            except (NeedsGeneric, RecursionError):
-                                value = NOT_NOW
+                        value = head_now(condition)
                         if value is NOT_NOW:
                             value = await head(node.condition)
                         if value == 0:
@@ -753,16 +757,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
                             status = 0
                             if _loop_flow(e) == "break":
                                 break
-                        value = NOT_NOW
-                        if step is not None and not self.namerefs and not self.debug_trap_set:
-                            self.lineno = node.line
-                            try:
-                                value = step(self)
-                            except ArithError as e:
-                                raise ShellError(e.message, 1, abort=True) from None
-                            except (NeedsGeneric, RecursionError):
-                                value = NOT_NOW
-                        if value is NOT_NOW:
+                        if head_now(step) is NOT_NOW:
                             await head(node.step)
                         cancel = rt.cancel
                         if time.monotonic() - rt.last_yield > rt.yield_interval or (

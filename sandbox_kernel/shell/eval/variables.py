@@ -958,15 +958,7 @@ class Variables:
 
     def arith_get(self, name: str, index) -> str:
         if index is None:
-            scopes = self.scopes
-            var = None
-            if scopes:
-                for scope in reversed(scopes):
-                    var = scope.get(name)
-                    if var is not None:
-                        break
-            if var is None:
-                var = self.globals.get(name)
+            var = self.lookup_raw(name)
             if var is not None and type(var.value) is str and not var.nameref and name not in DYNAMIC_VARS:
                 return var.value  # a plain string: the commonest case, inline
             v = self.get_scalar(name)
@@ -1030,15 +1022,7 @@ class Variables:
     def assign_scalar(self, name: str, value: str, append: bool) -> None:
         """``name=value`` / ``name+=value`` once the value is expanded (no nameref to follow
         to an element: ``assign`` handled those)."""
-        var = None
-        scopes = self.scopes
-        if scopes:
-            for scope in reversed(scopes):
-                var = scope.get(name)
-                if var is not None:
-                    break
-        if var is None:
-            var = self.globals.get(name)
+        var = self.lookup_raw(name)
         if var is None or type(var.value) is not str or var.readonly or var.integer or var.lower or var.upper \
                 or var.nameref or self.options["allexport"] or name in DYNAMIC_VARS:
             self.set_var(name, value, append)
@@ -1059,16 +1043,9 @@ class Variables:
             value = current
             del current
         try:
-            n = len(value)
-            if n > 4096:
+            if len(value) > 4096:
                 self.check_string(value)
-            size = (n if value.isascii() else 4 * n) + VALUE_OVERHEAD
-            if self.memory.forks:
-                self._replace(var.charged, size, name)
-                var.charged = size
-            elif size != var.charged:
-                self._account(size - var.charged, name)
-                var.charged = size
+            self._charge_string(var, value, name)
         except BaseException:
             if old_length >= 0:
                 var.value = value[:old_length]
