@@ -210,10 +210,12 @@ class Variables:
     # ================================================================== lookups
     def lookup_raw(self, name: str) -> Var | None:
         """The variable called ``name`` itself (a nameref is not followed)."""
-        for scope in reversed(self.scopes):
-            v = scope.get(name)
-            if v is not None:
-                return v
+        scopes = self.scopes
+        if scopes:
+            for scope in reversed(scopes):
+                v = scope.get(name)
+                if v is not None:
+                    return v
         return self.globals.get(name)
 
     def lookup_var(self, name: str) -> Var | None:
@@ -958,7 +960,16 @@ class Variables:
 
     def arith_get(self, name: str, index) -> str:
         if index is None:
-            var = self.lookup_raw(name)
+            # lookup_raw inline: arithmetic reads variables more than anything
+            var = None
+            scopes = self.scopes
+            if scopes:
+                for scope in reversed(scopes):
+                    var = scope.get(name)
+                    if var is not None:
+                        break
+            if var is None:
+                var = self.globals.get(name)
             if var is not None and type(var.value) is str and not var.nameref and name not in DYNAMIC_VARS:
                 return var.value  # a plain string: the commonest case, inline
             v = self.get_scalar(name)
