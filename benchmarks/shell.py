@@ -116,8 +116,8 @@ def bench_shell(report: Report, runs: int) -> None:
             ratios[peer].append(ratio)
             report.add(Row("shell", case.stem, a, peer, b, ratio=ratio))
     targets = {"just-bash": ("< 1.0x just-bash", lambda g: g < 1.0),
-               "bashkit": ("<= 3x bashkit", lambda g: g <= 3.0),
-               "bash": ("", None)}
+               "bashkit": ("<= 1x bashkit", lambda g: g <= 1.0),
+               "bash": ("<= 3x bash", lambda g: g <= 3.0)}
     for peer, values in ratios.items():
         g = geomean(values)
         text, check = targets.get(peer, ("", None))
