@@ -64,18 +64,20 @@ def measure(fn: Callable[[], object], runs: int, warmup: int = 1) -> Sample:
 
 
 def measure_pair(ours: Callable[[], object], peer: Callable[[], object], runs: int,
-                 warmup: int = 1) -> tuple[Sample, Sample, float]:
+                 warmup: int = 1, timer: Callable[[Callable[[], object]], float] = time_call,
+                 ) -> tuple[Sample, Sample, float]:
     """Alternate ours and peer run by run so machine drift cancels; ratio = median of the
-    per-pair ratios ours/peer."""
+    per-pair ratios ours/peer. ``timer(fn)``: the seconds one run takes (default: ``fn``'s
+    wall time; a function that measures itself can be its own timer)."""
     for _ in range(warmup):
         ours()
         peer()
     a, b, ratios = [], [], []
     for i in range(runs):
         if i % 2 == 0:
-            ta, tb = time_call(ours), time_call(peer)
+            ta, tb = timer(ours), timer(peer)
         else:
-            tb, ta = time_call(peer), time_call(ours)
+            tb, ta = timer(peer), timer(ours)
         a.append(ta)
         b.append(tb)
         ratios.append(ta / tb if tb > 0 else math.inf)

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import json
 import os
-import statistics
 import sys
 import tempfile
 import time
@@ -75,18 +74,8 @@ START_PAIRS = 10
 def start_pairs(ours: str, peer: str, pairs: int) -> tuple[Sample, Sample, float]:
     """Alternating start timings of two kernels: their samples and the median of the
     per-pair ratios."""
-    _time_to_reply(ours)
-    _time_to_reply(peer)
-    a, b, ratios = [], [], []
-    for i in range(pairs):
-        if i % 2 == 0:
-            ta, tb = _time_to_reply(ours), _time_to_reply(peer)
-        else:
-            tb, ta = _time_to_reply(peer), _time_to_reply(ours)
-        a.append(ta)
-        b.append(tb)
-        ratios.append(ta / tb)
-    return Sample.of(a), Sample.of(b), statistics.median(ratios)
+    return measure_pair(lambda: _time_to_reply(ours), lambda: _time_to_reply(peer), pairs,
+                        timer=lambda run: run())
 
 
 @contextmanager

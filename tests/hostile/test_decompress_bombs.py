@@ -6,9 +6,6 @@ from __future__ import annotations
 
 import gzip
 import io
-import subprocess
-import sys
-import textwrap
 import zipfile
 
 import pytest
@@ -16,7 +13,7 @@ import pytest
 from sandbox_kernel.cli import run_script
 from sandbox_kernel.limits import Limits
 
-from .bombs import BOMB_SIZE
+from .bombs import BOMB_SIZE, run_in_child
 
 #: the most the host process may grow while a bomb goes off (KiB)
 MAX_GROWTH = 100_000
@@ -49,24 +46,11 @@ def zip_bomb() -> bytes:
     return raw.getvalue()
 
 
-def run_in_child(tmp_path, data: bytes, script: str) -> tuple[str, str, int]:
-    """(stdout, stderr, KiB the peak RSS grew by) of ``script`` with ``data`` on stdin, in a
-    fresh process (so the peak is the script's own) with a 32 MiB VFS."""
+def child_run(tmp_path, data: bytes, script: str) -> tuple[str, str, int]:
+    """``run_in_child`` of ``data`` (written to a file first)."""
     path = tmp_path / "input"
     path.write_bytes(data)
-    code = textwrap.dedent(f"""
-        import resource
-        from sandbox_kernel.cli import run_script
-        from sandbox_kernel.limits import Limits
-        data = open({str(path)!r}, 'rb').read()
-        before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-        out, err, status = run_script({script!r}, stdin=data, limits=Limits(vfs_bytes=32 * 1024 * 1024))
-        grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
-        print(out.decode(), err.decode()[-300:], grown, sep="|")
-    """)
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    out, err, grown = done.stdout.strip().rsplit("|", 2)
-    return out, err + done.stderr[-500:], int(grown)
+    return run_in_child(str(path), script)
 
 
 @pytest.mark.parametrize("script, expected", [
@@ -79,7 +63,7 @@ def run_in_child(tmp_path, data: bytes, script: str) -> tuple[str, str, int]:
     ("gzip -c < /dev/zero | gzip -dc | head -c 10 | wc -c", "10"),
 ])
 def test_gzip_bombs_cost_bounded_memory(gz_bomb, tmp_path, script, expected):
-    out, err, grown = run_in_child(tmp_path, gz_bomb, script)
+    out, err, grown = child_run(tmp_path, gz_bomb, script)
     assert grown < MAX_GROWTH, f"the host process grew by {grown // 1024} MiB"
     assert out.strip() == expected, (out, err)
     if "gunzip a.gz" in script:
@@ -93,7 +77,7 @@ def test_gzip_bombs_cost_bounded_memory(gz_bomb, tmp_path, script, expected):
     ("cat > a.zip; echo hi > n; zip -q a.zip n; echo status=$?; unzip -l a.zip | tail -1", "status=0"),
 ])
 def test_zip_bombs_cost_bounded_memory(zip_bomb, tmp_path, script, expected):
-    out, err, grown = run_in_child(tmp_path, zip_bomb, script)
+    out, err, grown = child_run(tmp_path, zip_bomb, script)
     assert grown < MAX_GROWTH, f"the host process grew by {grown // 1024} MiB"
     assert out.strip().startswith(expected), (out, err)
     if "unzip -qo" in script:

@@ -4,17 +4,14 @@ archive cannot reach outside the extraction directory, huge timestamps are clamp
 from __future__ import annotations
 
 import io
-import subprocess
-import sys
 import tarfile
-import textwrap
 
 import pytest
 
 from sandbox_kernel.cli import run_script
 from sandbox_kernel.limits import Limits
 
-from .bombs import BOMB_SIZE, Zeros
+from .bombs import BOMB_SIZE, Zeros, run_in_child
 
 
 def archive(members, mode: str = "w", fmt: int = tarfile.GNU_FORMAT) -> bytes:
@@ -51,24 +48,6 @@ def sparse_bomb() -> bytes:
     info.pax_headers = {"GNU.sparse.size": str(size), "GNU.sparse.map": f"{size - 1},1",
                         "GNU.sparse.numblocks": "1"}
     return archive([(info, io.BytesIO(b"x"))], fmt=tarfile.PAX_FORMAT)
-
-
-def run_in_child(archive_path: str, script: str) -> tuple[str, str, int]:
-    """(stdout, stderr, KiB the child's peak RSS grew by) of ``script`` with the archive on
-    stdin, in a fresh process so the peak is the extraction's own."""
-    code = textwrap.dedent(f"""
-        import resource
-        from sandbox_kernel.cli import run_script
-        from sandbox_kernel.limits import Limits
-        data = open({archive_path!r}, 'rb').read()
-        before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-        out, err, status = run_script({script!r}, stdin=data, limits=Limits(vfs_bytes=32 * 1024 * 1024))
-        grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
-        print(out.decode(), err.decode()[-300:], grown, sep="|")
-    """)
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    out, err, grown = done.stdout.strip().rsplit("|", 2)
-    return out, err + done.stderr[-500:], int(grown)
 
 
 @pytest.mark.parametrize("kind", ["bz2 bomb", "sparse"])
