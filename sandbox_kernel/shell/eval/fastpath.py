@@ -8,13 +8,17 @@ finishes it. The caller awaits that in the same dynamic state it called the runn
 (errexit suppression, loop depth), so the split is invisible.
 
 A runner checks before it changes anything whether it can go on (no xtrace, no nameref
-in the shell, no yield due); if not, it returns the generic handler's coroutine, so every
-case it does not know keeps the interpreter's behaviour. What it compiles (words of plain
-text, ``$name``, ``"..."`` of those, ``$((...))``; simple commands without redirections;
-assignments; lists, ``&&``/``||``, ``if``, ``{ }``, ``(( ))``) it runs exactly as the
-generic handlers do, in the same order. Arithmetic that meets a subscript needing a command
-substitution (NeedsExpansion) continues on the generic path from that word or assignment,
-which evaluates the expression again as the generic path itself does.
+in the shell, no DEBUG trap, no yield or cancellation due); if not, it returns the generic
+handler's coroutine, so every case it does not know keeps the interpreter's behaviour. What
+it compiles it runs exactly as the generic handlers do, in the same order: words of plain
+text, ``$name``, ``${a[i]}``, ``${#x}``, ``${x#pat}``-style operators, ``"..."`` of those and
+``$((...))``; simple commands without redirections (builtins registered ``sync=True`` are
+called directly, functions through ``Shell.start_function``); assignments; lists,
+``&&``/``||``, ``if``, ``{ }``, ``case``, ``[[ ]]``, ``(( ))`` and the heads of
+``for ((...))``. Arithmetic that meets a subscript needing a command substitution
+(NeedsExpansion), and a negative subscript past an array's start (which reports), continue
+on the generic path from that word or assignment, which evaluates the expression again as the
+generic path itself does.
 """
 from __future__ import annotations
 
