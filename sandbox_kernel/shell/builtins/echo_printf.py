@@ -60,6 +60,7 @@ class _PrintfError(Exception):
 
 _C_SPACE = " \t\n\v\f\r"
 _INTEGER = re.compile(r"([-+]?)(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)")
+_NONZERO = frozenset("123456789")
 _INT64 = 1 << 63
 _UINT64 = 1 << 64
 
@@ -79,6 +80,8 @@ def _printf_integer(arg: str, errors: list, unsigned: bool = False) -> int:
     (clamped, or wrapped modulo 2**64 for a negative unsigned)."""
     if not arg:
         return 0
+    if arg[0] in _NONZERO and len(arg) < 19 and arg.isdigit() and arg.isascii():
+        return int(arg)
     if arg[0] in "'\"":
         return ord(arg[1]) if len(arg) > 1 else 0
     text = arg.lstrip(_C_SPACE)
@@ -129,127 +132,198 @@ _TIME_SPEC = re.compile(r"%([-+ #0]*)([0-9]+)?(?:\.([0-9]*))?\(([^)]*)\)T")
 _FMT_SPEC = re.compile(r"%([-+ #0]*)(\*|[0-9]+)?(?:\.(\*|[0-9]*))?(hh|h|ll|l|L|q|j|z|t)?([diouxXeEfFgGaAcsbqQ%])")
 
 
-def printf_format(sh, fmt: str, args: list[str], errors: list, start: int = 0) -> tuple[str, bool, int]:
-    """Format once through ``fmt``; returns (text, stop requested by \\c, args consumed)."""
-    res = []
-    i, n = 0, len(fmt)
-    argi = start
-    consumed = 0
+# a compiled format: literal text (str), or one of these tuples
+_STOP = ("stop",)  # \\c: the output stops here
+_PERCENT = ("%",)  # %%
 
-    def next_arg():
-        nonlocal argi, consumed
-        if argi < len(args):
-            a = args[argi]
-            argi += 1
-            consumed += 1
-            return a
-        return None
+
+def _compile_format(fmt: str) -> list:
+    """FMT as a list of pieces: literal text, ("stop",), ("%",), ("bad", message),
+    ("time", flags, width, precision, strftime format) and ("spec", flags, width, precision,
+    conversion); parsed once per format string (a loop prints the same format again)."""
+    pieces: list = []
+    text: list[str] = []
+    i, n = 0, len(fmt)
+
+    def flush():
+        if text:
+            pieces.append("".join(text))
+            text.clear()
 
     while i < n:
         c = fmt[i]
         if c == "\\":
-            text, i, stop = decode_escape(fmt, i, PRINTF)
+            decoded, i, stop = decode_escape(fmt, i, PRINTF)
             if stop:
-                return "".join(res), True, consumed
-            res.append(text)
+                flush()
+                pieces.append(_STOP)
+                return pieces
+            text.append(decoded)
             continue
         if c != "%":
             j = i
             while j < n and fmt[j] not in "%\\":
                 j += 1
-            res.append(fmt[i:j])
+            text.append(fmt[i:j])
             i = j
             continue
+        flush()
         tm = _TIME_SPEC.match(fmt, i)
         if tm:
             i = tm.end()
-            arg = next_arg()
-            if arg in (None, "", "-1"):
-                when = int(time.time())
-            elif arg == "-2":
-                when = sh.rt.start_time_epoch
-            else:
-                when = _printf_integer(arg, errors)
-            tz = sh.lookup_var("TZ")
-            env = {"TZ": tz.value} if tz is not None and tz.exported and isinstance(tz.value, str) else {}
-            try:
-                stamp = format_date(tm.group(4) or "%X", local_datetime(when, env), 0)
-            except (OverflowError, OSError, ValueError):
-                errors.append(f"{arg}: invalid number")
-                stamp = ""
-            if len(stamp.encode("utf-8", "surrogateescape")) >= 128:
-                stamp = ""  # bash's strftime buffer: a longer result is no result
-            prec = tm.group(3)
-            res.append(_bytes_format("%" + tm.group(1) + (tm.group(2) or "") + ("." + prec if prec is not None else ""),
-                                     stamp))
+            pieces.append(("time", tm.group(1), tm.group(2) or "", tm.group(3), tm.group(4) or "%X"))
             continue
         m = _FMT_SPEC.match(fmt, i)
         if not m:
-            errors.append(
-                f"`{fmt[i + 1 : i + 2] or '%'}': invalid format character"
-                if i + 1 < n
-                else "`%': missing format character"
-            )
-            raise _PrintfError()
+            pieces.append(("bad", f"`{fmt[i + 1 : i + 2] or '%'}': invalid format character" if i + 1 < n
+                           else "`%': missing format character"))
+            return pieces
         i = m.end()
         flags, width, prec, _, conv = m.groups()
         if conv == "%":
-            if m.end() - m.start() > 2:
-                # "%5%" and the like: bash rejects flags or a width on %%
-                errors.append("`%': invalid format character")
-                raise _PrintfError()
-            res.append("%")
+            # "%5%" and the like: bash rejects flags or a width on %%
+            pieces.append(_PERCENT if m.end() - m.start() == 2 else ("bad", "`%': invalid format character"))
+            if pieces[-1] is not _PERCENT:
+                return pieces
             continue
-        if width == "*":
-            a = next_arg()
-            width = str(_printf_integer(a or "0", errors))
-            if width.startswith("-"):
-                flags += "-"
-                width = width[1:]
-        if prec == "*":
-            a = next_arg()
-            prec = str(_printf_integer(a or "0", errors))
-        arg = next_arg()
-        for number in (width, prec):
-            if number and isdigits(number) and int(number) > sh.rt.limits.string_bytes:
-                raise LimitExceeded(f"printf: field width {number} exceeds the string limit (limit string_bytes)",
+        if width == "*" or prec == "*":
+            spec, widest = None, 0
+        else:
+            spec = "%" + flags + (width or "") + ("." + prec if prec is not None else "")
+            widest = max(int(width or 0), int(prec or 0))
+        pieces.append(("spec", flags, width, prec, conv, spec, widest))
+    flush()
+    return pieces
+
+
+_COMPILED: dict[str, list] = {}
+
+
+def compiled_format(fmt: str) -> list:
+    pieces = _COMPILED.get(fmt)
+    if pieces is None:
+        if len(_COMPILED) >= 512:
+            _COMPILED.clear()
+        pieces = _COMPILED[fmt] = _compile_format(fmt)
+    return pieces
+
+
+def printf_format(sh, fmt: str, args: list[str], errors: list, start: int = 0) -> tuple[str, bool, int]:
+    """Format once through ``fmt``; returns (text, stop requested by \\c, args consumed)."""
+    res: list[str] = []
+    argi = start
+    nargs = len(args)
+    for piece in compiled_format(fmt):
+        if piece.__class__ is str:
+            res.append(piece)
+            continue
+        kind = piece[0]
+        if kind == "spec":
+            _, flags, width, prec, conv, spec, widest = piece
+            if spec is None:
+                spec, widest = _starred_spec(flags, width, prec, args, argi, errors)
+                argi += (width == "*") + (prec == "*")
+                argi = min(argi, nargs)
+            if widest > sh.rt.limits.string_bytes:
+                raise LimitExceeded(f"printf: field width {widest} exceeds the string limit (limit string_bytes)",
                                     "string_bytes")
-        spec = "%" + flags + (width or "") + ("." + prec if prec is not None else "")
-        if conv == "s":
-            res.append(_bytes_format(spec, arg if arg is not None else ""))
-        elif conv == "b":
-            text, stop = decode_escapes(arg or "", mode=PRINTF_B)
-            res.append(_bytes_format(spec, text))
-            if stop:
-                return "".join(res), True, consumed
-        elif conv in "qQ":
-            res.append(_bytes_format(spec, backslash_quote(arg if arg is not None else "")))
-        elif conv == "c":
-            first = (arg or "").encode("utf-8", "surrogateescape")[:1].decode("utf-8", "surrogateescape")
-            res.append(_bytes_format(spec, first if arg else ("\0" if arg == "" else "")))
-        elif conv in "di":
-            v = _printf_integer(arg or "", errors)
-            res.append((spec + "d") % v)
-        elif conv in "ouxX":
-            v = _printf_integer(arg or "", errors, unsigned=True)
-            if v == 0:
-                spec = spec.replace("#", "")  # C's %#x of 0 is plain 0
-            if conv == "o" and "#" in flags:
-                # C's %#o prefixes 0 (Python's would write 0o)
-                spec = spec.replace("#", "")
-                digits = ("%" + ("." + prec if prec is not None else "") + "o") % v
-                if not digits.startswith("0"):
-                    digits = "0" + digits
-                res.append((spec + "s") % digits)
+            if argi < nargs:
+                arg = args[argi]
+                argi += 1
             else:
-                res.append((spec + (conv if conv != "u" else "d")) % v)
-        elif conv in "eEfFgGaA":
-            v = _printf_float(arg or "", errors)
-            if conv in "aA":
-                res.append(float(v).hex())
+                arg = None
+            if conv == "b":
+                text, stop = decode_escapes(arg or "", mode=PRINTF_B)
+                res.append(_bytes_format(spec, text))
+                if stop:
+                    return "".join(res), True, argi - start
             else:
-                res.append((spec + conv) % v)
-    return "".join(res), False, consumed
+                res.append(_convert(spec, flags, prec, conv, arg, errors))
+        elif kind == "%":
+            res.append("%")
+        elif kind == "stop":
+            return "".join(res), True, argi - start
+        elif kind == "time":
+            _, flags, width, prec, strf = piece
+            arg = args[argi] if argi < nargs else None
+            argi += arg is not None
+            res.append(_format_time(sh, flags, width, prec, strf, arg, errors))
+        else:  # bad
+            errors.append(piece[1])
+            raise _PrintfError()
+    return "".join(res), False, argi - start
+
+
+def _starred_spec(flags: str, width: str | None, prec: str | None, args: list[str], argi: int,
+                  errors: list) -> tuple[str, int]:
+    """The spec of a conversion whose width or precision is ``*`` (taken from the arguments
+    at ARGI, in that order), and its widest number."""
+    if width == "*":
+        a = args[argi] if argi < len(args) else None
+        argi += 1
+        width = str(_printf_integer(a or "0", errors))
+        if width.startswith("-"):
+            flags += "-"
+            width = width[1:]
+    if prec == "*":
+        a = args[argi] if argi < len(args) else None
+        prec = str(_printf_integer(a or "0", errors))
+    widest = max(int(width) if width and isdigits(width) else 0, int(prec) if prec and isdigits(prec) else 0)
+    return "%" + flags + (width or "") + ("." + prec if prec is not None else ""), widest
+
+
+def _convert(spec: str, flags: str, prec: str | None, conv: str, arg: str | None, errors: list) -> str:
+    """One conversion of ARG (None: no argument left) under SPEC."""
+    if conv == "s":
+        if arg is None:
+            arg = ""
+        if spec == "%":
+            return arg
+        return _bytes_format(spec, arg)
+    if conv in "di":
+        return (spec + "d") % _printf_integer(arg or "", errors)
+    if conv in "qQ":
+        return _bytes_format(spec, backslash_quote(arg if arg is not None else ""))
+    if conv == "c":
+        first = (arg or "").encode("utf-8", "surrogateescape")[:1].decode("utf-8", "surrogateescape")
+        return _bytes_format(spec, first if arg else ("\0" if arg == "" else ""))
+    if conv in "ouxX":
+        v = _printf_integer(arg or "", errors, unsigned=True)
+        if v == 0:
+            spec = spec.replace("#", "")  # C's %#x of 0 is plain 0
+        if conv == "o" and "#" in flags:
+            # C's %#o prefixes 0 (Python's would write 0o)
+            spec = spec.replace("#", "")
+            digits = ("%" + ("." + prec if prec is not None else "") + "o") % v
+            if not digits.startswith("0"):
+                digits = "0" + digits
+            return (spec + "s") % digits
+        return (spec + (conv if conv != "u" else "d")) % v
+    # eEfFgGaA
+    v = _printf_float(arg or "", errors)
+    if conv in "aA":
+        return float(v).hex()
+    return (spec + conv) % v
+
+
+def _format_time(sh, flags: str, width: str, prec: str | None, strf: str, arg: str | None, errors: list) -> str:
+    """%(FMT)T of ARG (seconds since the epoch; empty or -1: now, -2: the shell's start)."""
+    if arg in (None, "", "-1"):
+        when = int(time.time())
+    elif arg == "-2":
+        when = sh.rt.start_time_epoch
+    else:
+        when = _printf_integer(arg, errors)
+    tz = sh.lookup_var("TZ")
+    env = {"TZ": tz.value} if tz is not None and tz.exported and isinstance(tz.value, str) else {}
+    try:
+        stamp = format_date(strf, local_datetime(when, env), 0)
+    except (OverflowError, OSError, ValueError):
+        errors.append(f"{arg}: invalid number")
+        stamp = ""
+    if len(stamp.encode("utf-8", "surrogateescape")) >= 128:
+        stamp = ""  # bash's strftime buffer: a longer result is no result
+    return _bytes_format("%" + flags + width + ("." + prec if prec is not None else ""), stamp)
 
 
 def _bytes_format(spec: str, text: str) -> str:
