@@ -64,11 +64,14 @@ def argmatch(value: str | None, choices: list[str] | dict[str, Hashable], option
                      f"for {quote(option, 'locale')}\nValid arguments are:\n{listing}", status)
 
 
+_NO_LONG: dict[str, str | None] = {}
+
+
 def getopt(args: list[str], short: str, long: dict[str, str | None] | None = None,
            permute: bool = True, negative_numbers: bool = False,
            status: int = 2) -> tuple[list[tuple[str, str | None]], list[str]]:
     try:
-        return _parse(args, short, long or {}, permute, negative_numbers)
+        return _parse(args, short, long or _NO_LONG, permute, negative_numbers)
     except UsageError as e:
         e.status = status
         raise
@@ -76,26 +79,15 @@ def getopt(args: list[str], short: str, long: dict[str, str | None] | None = Non
 
 def _parse(args: list[str], short: str, long: dict[str, str | None], permute: bool,
            negative_numbers: bool) -> tuple[list[tuple[str, str | None]], list[str]]:
+    for arg in args:
+        if arg[:1] == "-" and len(arg) > 1:
+            break
+    else:
+        return [], list(args)  # nothing that looks like an option (most calls)
     if short.startswith("+"):
         permute = False
         short = short[1:]
-    takes: dict[str, int] = {}  # 0 none, 1 required, 2 optional
-    i = 0
-    while i < len(short):
-        ch = short[i]
-        n = 0
-        if short[i + 1:i + 3] == "::":
-            n, i = 2, i + 2
-        elif short[i + 1:i + 2] == ":":
-            n, i = 1, i + 1
-        takes[ch] = n
-        i += 1
-    long_takes: dict[str, tuple[int, str]] = {}
-    for key, alias in long.items():
-        name = key.rstrip("=")
-        n = 2 if key.endswith("==") else 1 if key.endswith("=") else 0
-        long_takes[name] = (n, alias if alias is not None else name)
-
+    takes, long_takes = _tables(short, long)
     opts: list[tuple[str, str | None]] = []
     operands: list[str] = []
     i = 0
@@ -162,6 +154,38 @@ def _parse(args: list[str], short: str, long: dict[str, str | None], permute: bo
             operands.extend(args[i:])
             break
     return opts, operands
+
+
+_TABLES: dict[tuple[str, int], tuple[dict, dict[str, int], dict[str, tuple[int, str]]]] = {}
+
+
+def _tables(short: str, long: dict[str, str | None]) -> tuple[dict[str, int], dict[str, tuple[int, str]]]:
+    """What each short letter takes (0 nothing, 1 an argument, 2 an optional one) and each
+    long name (its kind, the key it reports); built once per command's option tables."""
+    key = (short, id(long))
+    cached = _TABLES.get(key)
+    if cached is not None and cached[0] is long:  # the cache holds LONG: its id is not reused
+        return cached[1], cached[2]
+    takes: dict[str, int] = {}
+    i = 0
+    while i < len(short):
+        ch = short[i]
+        n = 0
+        if short[i + 1:i + 3] == "::":
+            n, i = 2, i + 2
+        elif short[i + 1:i + 2] == ":":
+            n, i = 1, i + 1
+        takes[ch] = n
+        i += 1
+    long_takes: dict[str, tuple[int, str]] = {}
+    for name_key, alias in long.items():
+        name = name_key.rstrip("=")
+        n = 2 if name_key.endswith("==") else 1 if name_key.endswith("=") else 0
+        long_takes[name] = (n, alias if alias is not None else name)
+    if len(_TABLES) >= 256:
+        _TABLES.clear()
+    _TABLES[key] = (long, takes, long_takes)
+    return takes, long_takes
 
 
 def _is_number(s: str) -> bool:

@@ -1,8 +1,10 @@
 """tr: translate, squeeze and delete bytes (C locale)."""
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from ._lib.quoting import quote
 from ._lib.textio import BatchWriter, Fail, run_guarded
@@ -187,11 +189,18 @@ def _squeezer(values: set[int]):
     return re.compile(b"([" + cls + b"])\\1+")
 
 
-@command("tr", help=TR_HELP)
-@run_guarded
-async def tr(ctx: CommandContext) -> int:
+class _Plan(NamedTuple):
+    table: bytes | None          # translation
+    delete_bytes: bytes
+    squeeze_set: frozenset[int]
+    squeezer: re.Pattern | None
+    warned: bool                 # a lone backslash at the end of a string
+
+
+def _plan(args: tuple[str, ...]) -> _Plan:
+    """What tr's options and strings ask for; Fail or UsageError for a bad request."""
     # GNU tr stops at the first operand: "tr a -b" translates to "-b"
-    opts, operands = getopt(ctx.args, "+cCdst", {
+    opts, operands = getopt(list(args), "+cCdst", {
         "complement": "c", "delete": "d", "squeeze-repeats": "s", "truncate-set1": "t"}, status=1)
     flags = {o for o, _ in opts}
     complement = bool(flags & {"c", "C"})
@@ -219,8 +228,6 @@ async def tr(ctx: CommandContext) -> int:
 
     elems1, warn1 = parse_set(operands[0], False)
     elems2, warn2 = parse_set(operands[1], True) if len(operands) > 1 else ([], False)
-    if warn1 or warn2:
-        await ctx.error("warning: an unescaped backslash at end of string is not portable")
     set1 = [v for e in elems1 for v in e.values]
     if complement:
         members = set(set1)
@@ -287,7 +294,21 @@ async def tr(ctx: CommandContext) -> int:
                 squeeze_set = {v for e in elems2 for v in e.values}
         elif squeeze:
             squeeze_set = set(set1)
-    squeezer = _squeezer(squeeze_set)
+    return _Plan(table, delete_bytes, frozenset(squeeze_set), _squeezer(squeeze_set), warn1 or warn2)
+
+
+#: a loop runs the same tr again and again: plans of short argument lists are kept
+_cached_plan = functools.lru_cache(maxsize=128)(_plan)
+
+
+@command("tr", help=TR_HELP)
+@run_guarded
+async def tr(ctx: CommandContext) -> int:
+    args = tuple(ctx.args)
+    plan = _cached_plan(args) if sum(map(len, args)) <= 1024 else _plan(args)
+    if plan.warned:
+        await ctx.error("warning: an unescaped backslash at end of string is not portable")
+    table, delete_bytes, squeeze_set, squeezer = plan.table, plan.delete_bytes, plan.squeeze_set, plan.squeezer
     out = BatchWriter(ctx)
     last = -1
     while chunk := await ctx.stdin.read_some():

@@ -378,6 +378,21 @@ class VFS:
             return False
         return all(self._can(node, b) for b in (4, 2, 1) if mode & b)
 
+    def program(self, path: str, cwd: str = "/") -> bytes:
+        """The bytes of the file at PATH to run as a program, checked as exec does: FSError
+        ENOENT (or ENOTDIR, ELOOP ...), EISDIR for a directory, EACCES without execute or read
+        permission."""
+        node = self._lookup(path, cwd)
+        if isinstance(node, Dir):
+            raise FSError(EISDIR, path)
+        if not self._can(node, 1):
+            raise FSError(EACCES, path)
+        if isinstance(node, File):
+            if not self._can(node, 4):
+                raise FSError(EACCES, path)
+            return bytes(node.data)
+        return self.read_bytes(path, cwd)
+
     def listdir(self, path: str = "/", cwd: str = "/") -> list[str]:
         """Names in the directory, sorted bytewise (no ``.``/``..``)."""
         node = self._lookup(path, cwd)

@@ -474,8 +474,13 @@ class Shell(Variables, Expander, Redirections, Pipelines):
     async def run_as_child(self, node, fds: dict) -> int:
         """Run ``node`` as a subshell, pipeline stage or command substitution does: an exit, an
         error, or a break/return with nothing to catch it becomes the status."""
+        return await self.finish_as_child(self.run_node(node, fds), fds)
+
+    async def finish_as_child(self, status, fds: dict) -> int:
+        """``run_as_child`` of a node already started: ``status`` is its status or the
+        awaitable of it."""
         try:
-            return await self.run_node(node, fds)
+            return status if type(status) is int else await status
         except (ExitShell, AbortCommand, ReturnFromFunction) as e:
             return e.status
         except ShellError as e:
@@ -1261,23 +1266,11 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         return status if isinstance(status, int) else 0
 
     async def _run_path(self, path: str, argv: list[str], fds: dict, env: dict | None, cwd: str | None = None) -> int:
-        fs = self.fs
         try:
-            st = fs.stat(path, self.cwd)
+            data = self.fs.program(path, self.cwd)
         except FSError as e:
             await self.report(fds, f"{path}: {e.strerror}")
             return 127 if e.errno == 2 else 126
-        if st.type == "dir":
-            await self.report(fds, f"{path}: Is a directory")
-            return 126
-        if not fs.access(path, 1, self.cwd):
-            await self.report(fds, f"{path}: Permission denied")
-            return 126
-        try:
-            data = fs.read_bytes(path, self.cwd)
-        except FSError as e:
-            await self.report(fds, f"{path}: {e.strerror}")
-            return 126
         if data == COMMAND_STUB:
             base = path.rstrip("/").rsplit("/", 1)[-1]
             spec = registry.lookup(base)

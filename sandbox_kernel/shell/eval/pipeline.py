@@ -15,9 +15,11 @@ from ...commands.registry import CommandCancelled
 from ...streams import EmptyInput, Pipe
 from ..builtins import BUILTINS
 from ..builtins.jobs import QUIET_SIGNALS, signal_description
-from ..state import AbortCommand, ControlFlow, ExitShell, LimitExceeded, ShellError
+from ..state import (AbortCommand, BreakLoop, ContinueLoop, ControlFlow, ExitShell, LimitExceeded, ReturnFromFunction,
+                     ShellError)
 from ..syntax.ast import DQ, Lit, Param, Pipeline, Quoted, SimpleCommand, Subshell, Word
 from ..syntax.printer import format_word
+from .fastpath import start
 
 #: background jobs that may run at once
 MAX_LIVE_JOBS = 1000
@@ -103,16 +105,19 @@ class Pipelines:
         n = len(commands)
         pipes = [Pipe() for _ in range(n - 1)]
         tasks = []
+        statuses: list[int] = []
         lastpipe = self.shopts["lastpipe"] and not self.options["monitor"]
         last_arg = self.last_arg
         for i, cmd in enumerate(commands):
             stage_fds = dict(fds)
-            if i > 0:
-                stage_fds[0] = pipes[i - 1].reader
-            if i < n - 1:
-                stage_fds[1] = pipes[i].writer
+            reader = pipes[i - 1].reader if i > 0 else None
+            writer = pipes[i].writer if i < n - 1 else None
+            if reader is not None:
+                stage_fds[0] = reader
+            if writer is not None:
+                stage_fds[1] = writer
                 if node.stderr_pipes[i]:
-                    stage_fds[2] = pipes[i].writer
+                    stage_fds[2] = writer
             if lastpipe:
                 # only the last stage may set $_ (the others would, running in the shell)
                 shell = self if i == n - 1 else self.fork()
@@ -120,12 +125,24 @@ class Pipelines:
                 shell = self if self._stateless_stage(cmd) else self.fork()
             if shell is not self and type(cmd) is not SimpleCommand:
                 shell.loop_depth = 0  # like ( ): a compound stage is outside the enclosing loops
-            tasks.append(asyncio.ensure_future(self._run_stage(shell, cmd, stage_fds,
-                                                               pipes[i - 1].reader if i > 0 else None,
-                                                               pipes[i].writer if i < n - 1 else None,
-                                                               i == n - 1)))
+            if not tasks:
+                if i == n - 1:
+                    # every stage before it is done: the last one runs here, no task needed
+                    statuses.append(await self._run_stage(shell, cmd, stage_fds, reader, writer, True))
+                    break
+                if shell is self:
+                    # a stage in the shell that finishes at once (echo into an empty pipe)
+                    # needs no task either; one that must wait goes on in its task
+                    started = self._stage_now(cmd, stage_fds, reader, writer)
+                    if type(started) is int:
+                        statuses.append(started)
+                        continue
+                    tasks.append(asyncio.ensure_future(started))
+                    continue
+            tasks.append(asyncio.ensure_future(self._run_stage(shell, cmd, stage_fds, reader, writer, i == n - 1)))
         try:
-            statuses = list(await asyncio.gather(*tasks))
+            if tasks:
+                statuses.extend(await asyncio.gather(*tasks))
             if not lastpipe:
                 self.last_arg = last_arg
             return statuses
@@ -134,6 +151,40 @@ class Pipelines:
                 t.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
             raise
+
+    def _stage_now(self, cmd, fds: dict, reader, writer):
+        """Start a stage that runs in the shell itself: its status when it finished without
+        waiting (its pipe ends closed), else the awaitable that finishes it."""
+        try:
+            status = start(self, cmd, fds)
+        except (ExitShell, AbortCommand, ReturnFromFunction) as e:
+            status = e.status
+        except (BreakLoop, ContinueLoop):
+            status = 0
+        except BrokenPipeError:
+            status = 141
+        except BaseException as e:
+            return self._finish_stage(_raise(e), fds, reader, writer)
+        if type(status) is int:
+            if writer is not None:
+                writer.close()
+            if reader is not None:
+                reader.close()
+            return status
+        return self._finish_stage(status, fds, reader, writer)
+
+    async def _finish_stage(self, pending, fds: dict, reader, writer) -> int:
+        """The rest of a stage ``_stage_now`` started, as ``run_as_child`` would finish it."""
+        try:
+            try:
+                return await self.finish_as_child(pending, fds)
+            except BrokenPipeError:
+                return 141
+        finally:
+            if writer is not None:
+                writer.close()
+            if reader is not None:
+                reader.close()
 
     def _stateless_stage(self, cmd) -> bool:
         """Can this pipeline stage run without a copy of the shell? True for a plain
@@ -271,6 +322,11 @@ class Pipelines:
         for pid in list(self.rt.jobs):
             await self.wait_job(pid, fds)
         return status
+
+
+async def _raise(e: BaseException) -> int:
+    """An awaitable that raises ``e`` (a stage's error meets its handlers where they wait)."""
+    raise e
 
 
 def _inert_parts(parts: list) -> bool:

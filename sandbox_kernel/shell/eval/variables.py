@@ -988,11 +988,14 @@ class Variables:
             self.set_element(name, index, str(value))
 
     def exported_env(self) -> dict[str, str]:
-        env = {}
-        for name, var in self.all_vars().items():
-            # bash exports strings only: an exported array is not in the environment
-            if var.exported and type(var.value) is str:
-                env[name] = var.value
+        # bash exports strings only: an exported array is not in the environment
+        env = {name: var.value for name, var in self.globals.items() if var.exported and type(var.value) is str}
+        for scope in self.scopes:
+            for name, var in scope.items():
+                if var.exported and type(var.value) is str:
+                    env[name] = var.value
+                else:
+                    env.pop(name, None)  # a local hides the global of its name
         return env
 
     # ================================================================== assignment words
