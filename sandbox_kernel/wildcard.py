@@ -250,10 +250,26 @@ class Wildcard:
                 countdown = CHECK_EVERY
 
     def fullmatch(self, text: str, budget: Budget | None = None) -> bool:
-        end = -1
-        for end in self.ends(text, 0, budget):
-            pass
-        return end == len(text)
+        """Does the whole of ``text`` match (``ends`` run to the end, without a generator)?"""
+        states = self.start
+        masks = self._masks
+        stars = self.stars
+        slash_stops = self.pathname
+        countdown = CHECK_EVERY
+        for c in text:
+            mask = masks.get(c)
+            if mask is None:
+                mask = self._mask(c)
+            keep = 0 if slash_stops and c == "/" else states & stars
+            states = ((states & mask) << 1) | keep
+            if not states:
+                return False
+            states |= (states & stars) << 1
+            countdown -= 1
+            if countdown == 0 and budget is not None:
+                budget.check()
+                countdown = CHECK_EVERY
+        return bool(states & self.accept)
 
     def starts(self, text: str, budget: Budget | None = None) -> Iterator[int]:
         """Every ``i`` (descending) where ``text[i:]`` matches the whole pattern."""

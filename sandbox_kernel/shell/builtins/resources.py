@@ -49,7 +49,7 @@ class ResourceLimits:
         self.hard = {k: v[4] for k, v in RESOURCES.items()}
 
     def copy(self) -> "ResourceLimits":
-        other = ResourceLimits()
+        other = ResourceLimits.__new__(ResourceLimits)
         other.soft, other.hard = dict(self.soft), dict(self.hard)
         return other
 

@@ -348,6 +348,22 @@ def compile_matcher(word: Word) -> Callable[[Any, str, bool, bool], bool] | None
         return equal
     if word.plain == "*":
         return lambda sh, text, ext, nocase: True
+    if fast is not None:
+        # a constant pattern: its matcher is looked up once per (extglob, nocasematch)
+        matchers: dict[tuple[bool, bool], Any] = {}
+
+        def constant(sh, text: str, ext: bool, nocase: bool) -> bool:
+            m = matchers.get((ext, nocase))
+            if m is None:
+                if nocase or pat.has_glob(fast, ext):
+                    m = pat.compile_pattern(fast, ext, nocase)
+                else:
+                    m = pat.unescape(fast)
+                matchers[(ext, nocase)] = m
+            if type(m) is str:
+                return m == text
+            return m.fullmatch(text, sh.pattern_budget())
+        return constant
     pattern_of = compile_pattern(word)
     if pattern_of is None:
         return None

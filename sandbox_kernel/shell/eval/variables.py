@@ -834,11 +834,16 @@ class Variables:
             var.charged += added
             current.append(values)
             return
+        size = None
         if type(values) is IndexedArray:
             new_values = values
         elif type(values) is dict:
             new_values = IndexedArray(values)
         else:
+            values = list(values)
+            size = 0  # from the list: array_size would sort the new array's keys
+            for v in values:
+                size += (len(v) if v.isascii() else 4 * len(v)) + VALUE_OVERHEAD
             new_values = IndexedArray.of(values)
         if append and current is not None:
             if type(current) is str:
@@ -851,7 +856,7 @@ class Variables:
             for k, v in new_values.items():
                 current[start + k] = v
             return
-        self._charge_value(var, array_size(new_values), name)
+        self._charge_value(var, array_size(new_values) if size is None else size, name)
         var.value = new_values
 
     def append_values(self, name: str, values: list[str]) -> None:
