@@ -57,8 +57,10 @@ def split_read_fields(line: str, count: int, ifs: str, raw_escapes: list[bool] |
     if count == 1 and raw_escapes is None and ifs.strip(" \t\n") == "":
         # one name, IFS only whitespace: the line without the IFS whitespace around it
         return [line.strip(ifs)]
+    if raw_escapes is None:
+        return _split_unescaped(line, count, ifs)
     ws = "".join(c for c in ifs if c in " \t\n")
-    esc = raw_escapes or [False] * len(line)
+    esc = raw_escapes
     n = len(line)
     i = 0
     fields = []
@@ -100,6 +102,53 @@ def split_read_fields(line: str, count: int, ifs: str, raw_escapes: list[bool] |
                 i += 1
     while len(fields) < count:
         fields.append("")
+    return fields
+
+
+#: by IFS: (one IFS character, a delimiter: IFS whitespace around at most one other IFS character)
+_IFS_REGEXES: dict[str, tuple[re.Pattern, re.Pattern, str]] = {}
+
+
+def _ifs_regexes(ifs: str) -> tuple[re.Pattern, re.Pattern, str]:
+    """(one IFS character, a delimiter, IFS whitespace) for ``ifs``."""
+    found = _IFS_REGEXES.get(ifs)
+    if found is None:
+        ws = "".join(c for c in ifs if c in " \t\n")
+        ws_class = re.escape(ws)
+        other = "".join(re.escape(c) for c in ifs if c not in " \t\n")
+        any_ifs = re.compile("[" + ws_class + other + "]")
+        ws_run = f"[{ws_class}]*" if ws else ""
+        delim = re.compile(ws_run + (f"(?:[{other}]{ws_run})?" if other else ""))
+        if len(_IFS_REGEXES) >= 64:
+            _IFS_REGEXES.clear()
+        found = _IFS_REGEXES[ifs] = (any_ifs, delim, ws)
+    return found
+
+
+def _split_unescaped(line: str, count: int, ifs: str) -> list[str]:
+    """``split_read_fields`` of a line without escaped characters, the scanning done by
+    regexes."""
+    if not ifs:
+        return [line] + [""] * (count - 1)
+    any_ifs, delim, ws = _ifs_regexes(ifs)
+    n = len(line)
+    i = n - len(line.lstrip(ws)) if ws else 0
+    fields = []
+    for _ in range(count - 1):
+        m = any_ifs.search(line, i)
+        if m is None:
+            fields.append(line[i:])
+            i = n
+        else:
+            fields.append(line[i:m.start()])
+            i = delim.match(line, m.start()).end()
+    rest = line[i:].rstrip(ws) if ws else line[i:]
+    if rest and rest[-1] in ifs and rest[-1] not in ws:
+        # one trailing non-whitespace delimiter goes too when what precedes it is one field
+        before = rest[:-1].rstrip(ws) if ws else rest[:-1]
+        if any_ifs.search(before) is None:
+            rest = before
+    fields.append(rest)
     return fields
 
 

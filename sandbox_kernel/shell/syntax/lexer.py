@@ -8,6 +8,7 @@ Tokens are ``(start, kind, value, end)`` tuples: kind is op|word|nl|eof|ionum.
 from __future__ import annotations
 
 import bisect
+import re
 from typing import Any, Callable, Union
 
 from .ast import DQ, ArithSub, Assign, CmdSub, CommandList, HereDoc, Lit, Param, Part, ProcSub, Quoted, Word
@@ -59,8 +60,11 @@ GROUP_STOP = frozenset("|)")
 DIGITS = frozenset("0123456789")
 
 
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
 def is_name(s: str) -> bool:
-    return bool(s) and s[0] in NAME_START and all(c in NAME_CHARS for c in s)
+    return _NAME.fullmatch(s) is not None
 
 
 class Lexer:
