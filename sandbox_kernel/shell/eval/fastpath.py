@@ -102,7 +102,46 @@ def _compile_operator(p: Param) -> Callable[[Any], str | None] | None:
     return replaced
 
 
-def _compile_value(p, unset: str | None = None) -> Callable[[Any], str | None] | None:
+#: ${x-w} ${x:-w} ${x+w} ${x:+w}: they only read
+_DEFAULT_OPS = frozenset({"-", ":-", "+", ":+"})
+
+
+def _quoted_default(p) -> bool:
+    """``${x:-"word"}``: a pattern must keep its quoted part literal, which the compiled
+    string does not say (the pattern and regex builders leave it to the generic path)."""
+    return type(p) is Param and p.op in _DEFAULT_OPS and p.arg is not None \
+        and any(type(part) is not Lit for part in p.arg.parts)
+
+
+def _compile_default(p: Param, in_string: bool) -> Callable[[Any], str | None] | None:
+    """``${x:-word}`` and its kin of a variable or an element, the word made of plain text,
+    parameters and arithmetic, and double-quoted parts when the result is not split
+    (``in_string``: the caller would split them)."""
+    if p.length or p.name in ("@", "*") or p.arg is None \
+            or (p.index is not None and p.index.plain in ("@", "*")):
+        return None
+    allowed = (Lit, Param, ArithSub, DQ) if in_string else (Lit, Param, ArithSub)
+    if any(type(part) not in allowed for part in p.arg.parts):
+        return None
+    base = _compile_value(Param(p.name, index=p.index))
+    word_of = compile_string(p.arg)
+    if base is None or word_of is None:
+        return None
+    colon = p.op[0] == ":"
+    default = p.op[-1] == "-"
+
+    def defaulted(sh) -> str | None:
+        if sh.options["nounset"]:
+            raise NeedsGeneric  # the base's unset check is not for these operators
+        value = base(sh)
+        missing = value is None or (colon and value == "")
+        if default:
+            return word_of(sh) if missing else value
+        return None if missing else word_of(sh)
+    return defaulted
+
+
+def _compile_value(p, unset: str | None = None, in_string: bool = False) -> Callable[[Any], str | None] | None:
     """A parameter whose value the runners read without the generic expander: ``$name``,
     ``${name[sub]}``, ``${#name}``, ``${#name[@]}``; the value (None when unset, after the
     nounset check; an element gives ``unset`` then), or None when ``p`` is not one of those."""
@@ -111,6 +150,8 @@ def _compile_value(p, unset: str | None = None) -> Callable[[Any], str | None] |
     if p.op is not None:
         if p.op in _PATTERN_OPS and p.index is None and not p.length and p.name not in ("@", "*"):
             return _compile_operator(p)
+        if p.op in _DEFAULT_OPS:
+            return _compile_default(p, in_string)
         return None
     name = p.name
     index = p.index
@@ -269,7 +310,7 @@ def _compile_param(p) -> Callable[[Any], str] | None:
     if type(p) is Param and p.op is None and p.index is not None and not p.length \
             and p.index.plain not in ("@", "*"):
         return _compile_value(p, unset="")  # an element: "" for unset without a wrapper
-    value_of = _compile_value(p)
+    value_of = _compile_value(p, in_string=True)
     if value_of is None:
         return None
     if _plain_variable(p):
@@ -410,6 +451,8 @@ def compile_pattern(word: Word) -> Callable[[Any], str] | None:
                 return None
             pieces.append(lambda sh, dq=dq: pat.escape(dq(sh)))
         else:
+            if _quoted_default(p):
+                return None
             piece = _compile_arith_sub(p) if tp is ArithSub else _compile_param(p)
             if piece is None:
                 return None
@@ -873,6 +916,8 @@ def _compile_regex_source(word: Word) -> Callable[[Any], str] | None:
         if tp is Lit:
             pieces.append(p.text)
             continue
+        if _quoted_default(p):
+            return None
         value = compile_string(Word([p]))
         if value is None:
             return None

@@ -15,3 +15,9 @@ echo ${unset_var} "${unset_var}" x${unset_var}y
 name=file_12.txt; echo ${name%.txt} ${name%%_*} ${name#*_} ${name##*[0-9]} ${name/1/X} ${name//[0-9]/N}
 echo ${name/#file/F} ${name/%txt/md} ${name^^} ${name^} ${name,,} ${name~~} ${name^^[ft]} "${name%.*}" x${nope%a}y
 p="*."; echo ${name#$p} "${name#"$p"}" ${name%"${name#*.}"}; v="a b"; echo ${v/ /_} "${v/ /  }" ${v%b}x
+# ${x:-w} ${x-w} ${x:+w} ${x+w} in words, strings, arithmetic and subscripts (compiled) vs quoted words (generic)
+x=; unset y; echo ${x:-a b} ${x-c} "${x:+d}" ${y:-$((1+2))} ${y-"q r"} x${y+set}y "${x+set}" ${x:+"no"}
+declare -A t; t[k]=; for u in a b a; do t[$u]=$(( ${t[$u]:-0} + 2 )); done; echo ${t[a]} ${t[b]} "${t[k]:-def}" ${t[z]-zz} ${t[k]+set}
+a=(1 "" 3); echo ${a[1]:-e} ${a[5]-u} ${a[0]:+p} $(( ${q:-"3"} * 2 )); z=${q:-"x y"}; echo "$z"; IFS=:; w=; echo ${w:-a:b}; unset IFS
+( set -u; echo ${nope:-ok} ${nope-ok2} "${nope+no}" "${t[zz]:-ok3}"; echo $nope; echo never ) 2>/dev/null; echo "nounset $?"
+v=abc; echo ${v#${x:-a}} ${v%${x:-c}} ${v/${x:-b}/B}; case ab in ${x:-a?}) echo m1;; esac; [[ axb == ${x:-a?b} ]] && echo m2
