@@ -257,8 +257,7 @@ class _Parser:
     def postfix(self) -> Evaluator:
         kind, value = self.take()
         if kind == "num":
-            n = parse_number(value, self.text)
-            return lambda env: n
+            return _constant(parse_number(value, self.text))
         if kind == "op" and value == "(":
             inner = self.comma()
             if self.take() != ("op", ")"):
@@ -283,7 +282,13 @@ class _Parser:
                 return post
             text = self.text
             if index is None:
-                return lambda env: _value(env, name, None, text)
+                def variable(env) -> int:
+                    raw = env.arith_get(name, None)
+                    if raw.isdigit() and raw.isascii() and (raw[0] != "0" or len(raw) == 1):
+                        n = int(raw)  # the commonest value: a plain decimal number
+                        return n if n < SIGN else wrap(n)
+                    return _value(env, name, None, text)
+                return variable
             return lambda env: _value(env, name, _resolve_index(env, name, index), text)
         self.pos -= 1
         self.fail()
@@ -318,13 +323,59 @@ def _value(env, name: str, index, expr: str) -> int:
         env.arith_depth = depth
 
 
+def _constant(n: int) -> Evaluator:
+    """A number in the expression (``constant`` says which: operators fold it in)."""
+    def constant(env) -> int:
+        return n
+    constant.value = n  # type: ignore[attr-defined]
+    return constant
+
+
+_LOW = -SIGN
+
+
 def _make_binary(op: str, left: Evaluator, right: Evaluator, text: str) -> Evaluator:
+    # a result in range needs no wrap (the commonest case: the comparison is cheaper than a call)
+    c = getattr(right, "value", None)
     if op == "+":
-        return lambda env: wrap(left(env) + right(env))
+        if c is not None:
+            def add_constant(env) -> int:
+                r = left(env) + c
+                return r if _LOW <= r < SIGN else wrap(r)
+            return add_constant
+
+        def add(env) -> int:
+            r = left(env) + right(env)
+            return r if _LOW <= r < SIGN else wrap(r)
+        return add
     if op == "-":
-        return lambda env: wrap(left(env) - right(env))
+        def subtract(env) -> int:
+            r = left(env) - right(env)
+            return r if _LOW <= r < SIGN else wrap(r)
+        return subtract
     if op == "*":
-        return lambda env: wrap(left(env) * right(env))
+        if c is not None:
+            def multiply_constant(env) -> int:
+                r = left(env) * c
+                return r if _LOW <= r < SIGN else wrap(r)
+            return multiply_constant
+
+        def multiply(env) -> int:
+            r = left(env) * right(env)
+            return r if _LOW <= r < SIGN else wrap(r)
+        return multiply
+    if op in ("/", "%") and c is not None and c > 0:
+        # a positive constant divisor: no division by 0, C's truncation toward 0 by hand
+        if op == "%":
+            def remainder_constant(env) -> int:
+                a = left(env)
+                return a % c if a >= 0 else -(-a % c)
+            return remainder_constant
+
+        def divide_constant(env) -> int:
+            a = left(env)
+            return a // c if a >= 0 else -(-a // c)
+        return divide_constant
     if op in ("/", "%"):
         def div(env):
             a = left(env)
