@@ -80,6 +80,18 @@ def _compile_operator(p: Param) -> Callable[[Any], str | None] | None:
     if pattern_of is None:
         return None
     if op in ("#", "##", "%", "%%"):
+        literal = p.arg.fast if p.arg is not None else ""
+        if literal is not None and not pat.has_glob(literal, True):
+            # a pattern without wildcards: its shortest and longest match are itself
+            text = pat.unescape(literal)
+            prefix = op[0] == "#"
+
+            def stripped_text(sh) -> str | None:
+                value = base(sh)
+                if value is None:
+                    return None
+                return value.removeprefix(text) if prefix else value.removesuffix(text)
+            return stripped_text
         longest = op in ("##", "%%")
         strip = pat.strip_prefix if op[0] == "#" else pat.strip_suffix
 

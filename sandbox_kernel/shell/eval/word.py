@@ -1253,13 +1253,20 @@ def case_convert(s: str, op: str, pattern: str) -> str:
     every = op in ("^^", ",,", "~~")
     upper = op.startswith("^")
     toggle = op.startswith("~")
+    if pattern == "?" and s.isascii():
+        # every character, ASCII: str's own conversions do the same, at C speed
+        head = s if every else s[:1]
+        head = head.swapcase() if toggle else head.upper() if upper else head.lower()
+        return head if every else head + s[1:]
     out = []
     for k, c in enumerate(s):
         if (every or k == 0) and (pattern == "?" or pat.match(pattern, c)):
             if toggle:
-                c = c.lower() if c.isupper() else c.upper()
+                changed = c.lower() if c.isupper() else c.upper()
             else:
-                c = c.upper() if upper else c.lower()
+                changed = c.upper() if upper else c.lower()
+            if len(changed) == 1:  # towupper maps one character to one: 'ß' stays
+                c = changed
         out.append(c)
         if not every and k == 0:
             out.append(s[1:])

@@ -21,3 +21,4 @@ declare -A t; t[k]=; for u in a b a; do t[$u]=$(( ${t[$u]:-0} + 2 )); done; echo
 a=(1 "" 3); echo ${a[1]:-e} ${a[5]-u} ${a[0]:+p} $(( ${q:-"3"} * 2 )); z=${q:-"x y"}; echo "$z"; IFS=:; w=; echo ${w:-a:b}; unset IFS
 ( set -u; echo ${nope:-ok} ${nope-ok2} "${nope+no}" "${t[zz]:-ok3}"; echo $nope; echo never ) 2>/dev/null; echo "nounset $?"
 v=abc; echo ${v#${x:-a}} ${v%${x:-c}} ${v/${x:-b}/B}; case ab in ${x:-a?}) echo m1;; esac; [[ axb == ${x:-a?b} ]] && echo m2
+n=file_12.txt; echo ${n%.txt} ${n#file_} ${n%%.txt} ${n##file} ${n#} ${n%} ${n#\*} ${n%"txt"} ${n#x}; u=${n^^}; echo $u ${u,,} ${n~~} ${n^} ${n~} ${u,}
