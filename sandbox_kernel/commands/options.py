@@ -156,16 +156,16 @@ def _parse(args: list[str], short: str, long: dict[str, str | None], permute: bo
     return opts, operands
 
 
-_TABLES: dict[tuple[str, int], tuple[dict, dict[str, int], dict[str, tuple[int, str]]]] = {}
+_TABLES: dict[tuple[str, tuple], tuple[dict[str, int], dict[str, tuple[int, str]]]] = {}
 
 
 def _tables(short: str, long: dict[str, str | None]) -> tuple[dict[str, int], dict[str, tuple[int, str]]]:
     """What each short letter takes (0 nothing, 1 an argument, 2 an optional one) and each
     long name (its kind, the key it reports); built once per command's option tables."""
-    key = (short, id(long))
+    key = (short, tuple(long.items()))  # by content: many commands build LONG at each call
     cached = _TABLES.get(key)
-    if cached is not None and cached[0] is long:  # the cache holds LONG: its id is not reused
-        return cached[1], cached[2]
+    if cached is not None:
+        return cached
     takes: dict[str, int] = {}
     i = 0
     while i < len(short):
@@ -184,7 +184,7 @@ def _tables(short: str, long: dict[str, str | None]) -> tuple[dict[str, int], di
         long_takes[name] = (n, alias if alias is not None else name)
     if len(_TABLES) >= 256:
         _TABLES.clear()
-    _TABLES[key] = (long, takes, long_takes)
+    _TABLES[key] = (takes, long_takes)
     return takes, long_takes
 
 

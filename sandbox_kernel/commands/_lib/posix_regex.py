@@ -25,6 +25,7 @@ run's wall time and interrupt (``bounded``: pass ``bounds=Bounds(deadline, cance
 """
 from __future__ import annotations
 
+import functools
 import re
 
 import regex
@@ -549,16 +550,26 @@ def compile_posix(pattern: str, extended: bool = False, *, ignore_case: bool = F
     if python:
         src = pattern
         risky, posix, repetitions = True, False, None
+    elif len(pattern) <= 1024:
+        src, risky, posix, repetitions = _translated(pattern, extended, multiline, sed_escapes, awk)
     else:
-        translator = _Translator(pattern, extended, multiline, sed_escapes, awk=awk)
-        src = translator.run()
-        risky = _risky(translator)
-        posix = translator.has_alternation
-        repetitions = _repetitions(translator)
+        src, risky, posix, repetitions = _translate(pattern, extended, multiline, sed_escapes, awk)
     flags = (re.I if ignore_case else 0) | (re.M if multiline else 0) | (re.S if dotall else 0)
     if ascii:  # C locale: \w, \b and case folding know ASCII only
         flags |= re.A
     return PosixRegex(pattern, src, flags, risky, posix, repetitions, bounds)
+
+
+def _translate(pattern: str, extended: bool, multiline: bool, sed_escapes: bool,
+               awk: bool) -> tuple[str, bool, bool, int | None]:
+    """(Python source, risky, has alternation, repetitions) of a POSIX pattern."""
+    translator = _Translator(pattern, extended, multiline, sed_escapes, awk=awk)
+    src = translator.run()
+    return src, _risky(translator), translator.has_alternation, _repetitions(translator)
+
+
+#: a loop runs the same sed or grep again and again: short patterns are translated once
+_translated = functools.lru_cache(maxsize=256)(_translate)
 
 
 def translate_lines(pattern: str, extended: bool = False, *,
