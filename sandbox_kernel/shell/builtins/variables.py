@@ -89,10 +89,18 @@ async def _declare(sh, argv, fds, local: bool = False, visible: bool = False) ->
     status = 0
     where = "local" if local or (sh.scopes and "g" not in flags_on and not visible) else \
         "global" if "g" in flags_on else "visible"
+    # bash expands every NAME=VALUE operand before the builtin runs: `local x=$x` reads the
+    # outer x, `local a=1 b=$a` the a from before
+    texts: list[str | None] = []
     for op in operands:
+        if isinstance(op, Assign) and op.array is None and op.index is None:
+            texts.append(await sh.expand_word(op.value, assignment=True) if op.value is not None else "")
+        else:
+            texts.append(None)
+    for op, text in zip(operands, texts):
         try:
             if isinstance(op, Assign):
-                await _declare_one(sh, op.name, op, flags_on, flags_off, where)
+                await _declare_one(sh, op.name, op, flags_on, flags_off, where, text)
                 continue
             m = _OPERAND.match(op)
             if m:
@@ -130,10 +138,12 @@ def _target_var(sh, name: str, where: str) -> Var:
     return var
 
 
-async def _declare_one(sh, name: str, value, on: set, off: set, where: str) -> None:
+async def _declare_one(sh, name: str, value, on: set, off: set, where: str, text: str | None = None) -> None:
+    """One operand: ``value`` is an Assign (``text``: its value, expanded already, when it is
+    a plain NAME=VALUE), a (subscript, append, text) tuple, or None (a name alone)."""
     var = _target_var(sh, name, where)
     if "n" in on:
-        await _declare_nameref(sh, name, var, value)
+        await _declare_nameref(sh, name, var, value, text)
         _set_flags(sh, var, on - {"n"}, off)
         return
     if var.nameref and "n" in off:
@@ -157,7 +167,10 @@ async def _declare_one(sh, name: str, value, on: set, off: set, where: str) -> N
     if isinstance(value, Assign):
         if value.array is not None and not var.assoc and not value.append and type(var.value) is not IndexedArray:
             var.value = None
-        await sh.assign(value)
+        if text is not None:
+            await sh.assign_expanded(value, text)
+        else:
+            await sh.assign(value)
     elif isinstance(value, tuple):
         idx, append, text = value
         if idx:
@@ -189,12 +202,15 @@ def _set_flags(sh, var: Var, on: set, off: set) -> None:
             setattr(var, attr, False)
 
 
-async def _declare_nameref(sh, name: str, var: Var, value) -> None:
+async def _declare_nameref(sh, name: str, var: Var, value, text: str | None = None) -> None:
     """``declare -n ref[=target]``: the reference itself is set (not what it points to)."""
     if isinstance(value, Assign):
         if value.array is not None:
             raise ShellError(f"{name}: reference variable cannot be an array", 1)
-        target = await sh.expand_word(value.value, assignment=True) if value.value is not None else ""
+        if text is not None:
+            target = text
+        else:
+            target = await sh.expand_word(value.value, assignment=True) if value.value is not None else ""
     elif isinstance(value, tuple):
         if value[0]:
             raise ShellError(f"{name}: reference variable cannot be an array", 1)

@@ -1009,24 +1009,28 @@ class Variables:
             await self._assign_array(a)
             return
         value = await self.expand_word(a.value, assignment=True) if a.value is not None else ""
-        if a.index is not None:
-            var = self.lookup_var(a.name)
-            if var is not None and var.assoc:
-                key = await self.expand_key(a.index)
-            else:
-                text = await self.expand_word(a.index)
-                if not text.strip():
-                    raise ShellError(f"{a.name}[{text}]: bad array subscript", 1)
-                try:
-                    try:
-                        key = self.arith(text)
-                    except NeedsExpansion:
-                        key = await self.arith_expanding(text)
-                except ShellError as e:
-                    # bash: an arithmetic error in an assignment's subscript ends the shell
-                    raise ShellError(e.message, 1, fatal=True) from None
-            self.set_element(a.name, key, value, a.append)
+        if a.index is None:
+            await self.assign_expanded(a, value)
             return
+        var = self.lookup_var(a.name)
+        if var is not None and var.assoc:
+            key = await self.expand_key(a.index)
+        else:
+            text = await self.expand_word(a.index)
+            if not text.strip():
+                raise ShellError(f"{a.name}[{text}]: bad array subscript", 1)
+            try:
+                try:
+                    key = self.arith(text)
+                except NeedsExpansion:
+                    key = await self.arith_expanding(text)
+            except ShellError as e:
+                # bash: an arithmetic error in an assignment's subscript ends the shell
+                raise ShellError(e.message, 1, fatal=True) from None
+        self.set_element(a.name, key, value, a.append)
+
+    async def assign_expanded(self, a: Assign, value: str) -> None:
+        """``NAME=VALUE`` (no subscript) with VALUE expanded already."""
         if self.namerefs:
             target = self.nameref_target(a.name)
             if target is not None and target[1] is not None:
