@@ -97,6 +97,9 @@ async def _declare(sh, argv, fds, local: bool = False, visible: bool = False) ->
             texts.append(await sh.expand_word(op.value, assignment=True) if op.value is not None else "")
         else:
             texts.append(None)
+    last = operands[-1]
+    if isinstance(last, Assign) and texts[-1] is not None:
+        sh.last_arg = f"{last.name}{'+=' if last.append else '='}{texts[-1]}"  # $_, as bash sets it
     for op, text in zip(operands, texts):
         try:
             if isinstance(op, Assign):

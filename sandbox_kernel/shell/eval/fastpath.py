@@ -26,9 +26,9 @@ import time
 from typing import Any, Callable
 
 from ..builtins import BUILTINS, SYNC_BUILTINS
-from ..state import ExitShell, IndexedArray, LimitExceeded, ShellError, is_array, too_many_words
+from ..state import ExitShell, IndexedArray, LimitExceeded, ShellError, Var, is_array, too_many_words
 from ..syntax.lexer import is_name
-from ..syntax.ast import (DQ, AndOr, ArithCommand, ArithFor, ArithSub, BraceGroup, Case, CommandList, CondAnd,
+from ..syntax.ast import (DQ, AndOr, ArithCommand, ArithFor, ArithSub, Assign, BraceGroup, Case, CommandList, CondAnd,
     CondBinary, CondCommand, CondNot, CondOr, CondUnary, CondWord, If, Lit, Param, Quoted, SimpleCommand, Word)
 from .cond import INTEGER_OPS, binary_test, compare_integers, cond_integer, ere_escape, regex_match, unary_test
 from . import pattern as pat
@@ -647,6 +647,8 @@ def _compile_simple(node: SimpleCommand):
         return _compile_assignments(node)
     if node.assigns:
         return NO_RUNNER
+    if node.words[0].fast == "local" and len(node.words) > 1:
+        return _compile_local(node)
     words = []
     for w in node.words:
         fn = compile_fields(w)
@@ -705,6 +707,70 @@ def _compile_simple(node: SimpleCommand):
             return sh.finish_builtin(builtin, argv, fds)
         return sh.finish_command(sh.run_external(argv, fds))
     return run_simple
+
+
+def _compile_local(node: SimpleCommand):
+    """``local NAME=VALUE ...`` in a function, each NAME new to the function's scope: the
+    values expanded first (as bash does), then the locals made. Several operands only when
+    none has arithmetic (a value re-expanded after a fallback must have no side effect)."""
+    operands = node.words[1:]
+    values = []
+    for a in operands:
+        if type(a) is not Assign or a.array is not None or a.index is not None or a.append \
+                or not is_name(a.name) or a.name in DYNAMIC_VARS:
+            return NO_RUNNER
+        value_of = compile_string(a.value) if a.value is not None else (lambda sh: "")
+        if value_of is None or (len(operands) > 1 and a.value is not None and _has_arith(a.value.parts)):
+            return NO_RUNNER
+        values.append((a.name, value_of))
+    line = node.line
+
+    def run_local(sh, node, fds):
+        if not _enter(sh, fds, line) or not sh.scopes or sh.options["allexport"] or "local" in sh.functions:
+            return sh.run_simple(node, fds)
+        scope = sh.scopes[-1]
+        for name, _ in values:
+            if name in scope:
+                return sh.run_simple(node, fds)
+            outer = sh.lookup_raw(name)
+            if outer is not None and outer.readonly:
+                return sh.run_simple(node, fds)
+        rt = sh.rt
+        rt.expansion_bytes = 0
+        try:
+            texts = [value_of(sh) for _, value_of in values]
+        except NeedsGeneric:
+            return sh.run_simple(node, fds)
+        except ShellError as e:
+            return sh.simple_expansion_failed(e, fds)
+        rt.commands += 1
+        if rt.commands > rt.limits.commands or rt.limit_error is not None:
+            raise commands_exceeded(rt)
+        sh.cmdsub_status = None
+        if sh.pending_warnings:
+            return _declare_locals_later(sh, scope, values, texts)
+        _declare_locals(sh, scope, values, texts)
+        return 0
+    return run_local
+
+
+def _has_arith(parts) -> bool:
+    return any(type(p) is ArithSub or (type(p) is DQ and _has_arith(p.parts)) for p in parts)
+
+
+def _declare_locals(sh, scope: dict, values: list, texts: list[str]) -> None:
+    for (name, _), text in zip(values, texts):
+        scope[name] = Var(None)
+        sh.assign_scalar(name, text, False)
+    sh.last_arg = f"{values[-1][0]}={texts[-1]}"
+    sh.pipestatus = 0
+
+
+async def _declare_locals_later(sh, scope: dict, values: list, texts: list[str]) -> int:
+    """``_declare_locals`` once the expansion's warnings are out (bash prints them first)."""
+    await sh.flush_warnings()
+    _declare_locals(sh, scope, values, texts)
+    return 0
 
 
 def _compile_assignments(node: SimpleCommand):

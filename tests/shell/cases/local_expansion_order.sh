@@ -9,3 +9,9 @@ h
 k() { declare -n ref=x; ref=7; local q=$ref; echo "$x $q"; }
 k
 echo "$x"
+m() { local -i n=3+4; local j=$((n*2)); echo "$n $j $_"; local p=1 q=$p; echo "[$q] $_"; }
+m
+ro() { readonly r=1; local r=2; echo "$? $r"; }
+(ro) 2>/dev/null; echo "ro $?"
+local outside=1 2>/dev/null; echo "outside $?"
+( set -u; u() { local v=$nope; echo never; }; u; echo "after $?" ) 2>/dev/null; echo "nounset $?"
