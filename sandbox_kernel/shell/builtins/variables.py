@@ -126,6 +126,8 @@ def _target_var(sh, name: str, where: str) -> Var:
     """The variable ``declare NAME`` works on: ``where`` is "local" (the function's own,
     made when missing; not over a readonly one), "global", or "visible" (the one the name
     finds, else a new global)."""
+    if sh.vars_shared and not (where == "local" and sh.scopes and not sh.shares_scope(sh.scopes[-1])):
+        sh.own_variables()
     if where == "local" and sh.scopes:
         scope = sh.scopes[-1]
         var = scope.get(name)
@@ -340,6 +342,7 @@ async def b_export(sh, argv, fds):
         lines = [declare_line(n, v) for n, v in sorted(sh.all_vars().items()) if v.exported]
         await out(fds, "".join(l + "\n" for l in lines))
         return 0
+    sh.own_variables()  # export changes attributes of variables it finds
     status = 0
     for a in args:
         bad = _invalid_element(a)

@@ -759,6 +759,9 @@ def _has_arith(parts) -> bool:
 
 
 def _declare_locals(sh, scope: dict, values: list, texts: list[str]) -> None:
+    if sh.shares_scope(scope):
+        sh.own_variables()
+        scope = sh.scopes[-1]
     for (name, _), text in zip(values, texts):
         scope[name] = Var(None)
         sh.assign_scalar(name, text, False)

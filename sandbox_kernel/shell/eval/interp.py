@@ -174,10 +174,27 @@ class Shell(Variables, Expander, Redirections, Pipelines):
 
     # ================================================================== forks
     def fork(self) -> "Shell":
-        child = Shell.__new__(Shell)
-        child.__dict__.update(self.__dict__)
+        """A copy of this shell that runs beside it (a pipeline stage, a background job)."""
+        child = self._forked()
         child.globals = {k: v.copy() for k, v in self.globals.items()}
         child.scopes = [{k: v.copy() for k, v in s.items()} for s in self.scopes]
+        return child
+
+    def fork_waited(self) -> "Shell":
+        """A copy of this shell that this shell waits for (a command substitution, a ( )
+        subshell): it shares this shell's variables until it changes one (``own_variables``),
+        which most of them never do. While it runs, this shell changes nothing."""
+        child = self._forked()
+        child.vars_shared = True
+        child.scopes = list(self.scopes)
+        child.shared_scopes = tuple(self.scopes)
+        return child
+
+    def _forked(self) -> "Shell":
+        child = Shell.__new__(Shell)
+        child.__dict__.update(self.__dict__)
+        child.vars_shared = False
+        child.shared_scopes = ()
         child.positional = list(self.positional)
         child.positional_charged = 0  # the parent's account holds them
         child.functions = dict(self.functions)
@@ -225,6 +242,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
 
     def sync_option_vars(self) -> None:
         """Bring SHELLOPTS and BASHOPTS (readonly variables) up to date with the options."""
+        self.own_variables()
         for name, value in (("SHELLOPTS", shellopts(self.options)), ("BASHOPTS", bashopts(self.shopts))):
             var = self.globals.get(name)
             if var is None:
@@ -494,7 +512,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         self.lineno = node.line
 
         async def body(fds):
-            child = self.fork()
+            child = self.fork_waited()
             child.loop_depth = 0  # bash: break/continue in ( ) do not reach the enclosing loops
             status = await child.run_as_child(node.body, fds)
             return await child.run_exit_trap(fds, status)
@@ -1086,6 +1104,9 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         error message) for a readonly variable."""
         value = await self.expand_word(a.value, assignment=True) if a.value is not None else ""
         scope = self.find_scope(a.name)
+        if self.shares_scope(scope):
+            self.own_variables()
+            scope = self.find_scope(a.name)
         before = scope.get(a.name)
         if before is not None and before.readonly:
             await self.report(fds, f"{a.name}: readonly variable")
@@ -1347,7 +1368,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         fast = self._read_file_subst(body)
         if fast is not None:
             return await fast
-        child = self.fork()
+        child = self.fork_waited()
         child.trace_depth = self.trace_depth + 1
         if not self.shopts["inherit_errexit"] and child.options["errexit"]:
             child.options["errexit"] = False

@@ -666,8 +666,33 @@ class Variables:
             weakref.finalize(owner, hold.end)
         return hold
 
+    # ================================================================== shared variables
+    #: a fork its parent waits for (Shell.fork_waited) shares the parent's globals and the
+    #: scopes it was forked in (``shared_scopes``) until it first changes one of them
+    vars_shared = False
+    shared_scopes: tuple = ()
+
+    def own_variables(self) -> None:
+        """Copy the shared variables (as a fork does) before changing one of them."""
+        if not self.vars_shared:
+            return
+        self.vars_shared = False
+        shared = self.shared_scopes
+        self.shared_scopes = ()
+        self.globals = {k: v.copy() for k, v in self.globals.items()}
+        scopes = self.scopes
+        for k, scope in enumerate(scopes):
+            if any(scope is s for s in shared):
+                scopes[k] = {name: v.copy() for name, v in scope.items()}
+
+    def shares_scope(self, scope: dict[str, Var]) -> bool:
+        """Whether ``scope`` is still the parent's (``own_variables`` before changing it)."""
+        return self.vars_shared and (scope is self.globals or any(scope is s for s in self.shared_scopes))
+
     def release_scope(self, scope: dict[str, Var]) -> None:
         """A function's locals went away: what they held is free."""
+        if self.shares_scope(scope):
+            return  # the parent's: it holds them
         freed = 0
         for v in scope.values():
             freed += v.charged
@@ -683,7 +708,15 @@ class Variables:
         return scope, var, name
 
     def _write_target(self, name: str) -> tuple[dict[str, Var], Var | None, str, str | None]:
-        """(scope, var or None, final name, subscript of an element target or None)."""
+        """(scope, var or None, final name, subscript of an element target or None): this
+        shell's own, to change."""
+        found = self._find_write_target(name)
+        if self.vars_shared and self.shares_scope(found[0]):
+            self.own_variables()
+            return self._find_write_target(name)
+        return found
+
+    def _find_write_target(self, name: str) -> tuple[dict[str, Var], Var | None, str, str | None]:
         for scope in reversed(self.scopes):
             v = scope.get(name)
             if v is not None:
@@ -774,6 +807,7 @@ class Variables:
 
     def unset_raw(self, name: str) -> None:
         """``unset -n name``: the variable itself, even a nameref."""
+        self.own_variables()
         for scope in [*reversed(self.scopes), self.globals]:
             var = scope.get(name)
             if var is not None:
@@ -895,6 +929,8 @@ class Variables:
     def store_element(self, var: Var, name: str, key, value: str, append: bool = False) -> None:
         """Store ``value`` at ``key`` of the array ``var`` (its value an IndexedArray or a dict,
         the key resolved), charged; ``append``: after the element's old value."""
+        if self.vars_shared:
+            var = self._write_target(name)[1]  # this shell's own copy
         old = var.value.get(key)
         if append and old is not None:
             value = old + value
@@ -1047,7 +1083,7 @@ class Variables:
         to an element: ``assign`` handled those)."""
         var = self.lookup_raw(name)
         if var is None or type(var.value) is not str or var.readonly or var.integer or var.lower or var.upper \
-                or var.nameref or self.options["allexport"] or name in DYNAMIC_VARS:
+                or var.nameref or self.options["allexport"] or name in DYNAMIC_VARS or self.vars_shared:
             self.set_var(name, value, append)
             return
         # a plain string variable: the commonest assignment, inline
