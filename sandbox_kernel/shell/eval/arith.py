@@ -273,9 +273,23 @@ class _Parser:
                 delta = 1 if nv == "++" else -1
 
                 text = self.text
+                if index is None:
+                    def post_scalar(env) -> int:
+                        # i++ of a variable, _value's decimal case inline (a loop's step)
+                        raw = env.arith_get(name, None)
+                        if raw.isdigit() and raw.isascii() and (raw[0] != "0" or len(raw) == 1):
+                            old = int(raw)
+                            if old >= SIGN:
+                                old = wrap(old)
+                        else:
+                            old = _value(env, name, None, text)
+                        new = old + delta
+                        env.arith_set(name, None, new if _LOW <= new < SIGN else wrap(new))
+                        return old
+                    return post_scalar
 
                 def post(env, name=name, index=index, delta=delta):
-                    idx = None if index is None else env.arith_key(name, index)
+                    idx = env.arith_key(name, index)
                     old = _value(env, name, idx, text)
                     env.arith_set(name, idx, wrap(old + delta))
                     return old

@@ -221,8 +221,12 @@ def _compile_value(p, unset: str | None = None, in_string: bool = False) -> Call
     if index_of is None:
         return None
 
+    dynamic = name in DYNAMIC_VARS
+
     def element(sh) -> str | None:
-        var = sh.lookup_var(name)
+        var = sh.lookup_raw(name)
+        if dynamic or (var is not None and var.nameref):
+            var = sh.lookup_var(name)
         if var is not None and var.assoc:
             key = index_of(sh)
         else:
@@ -285,10 +289,17 @@ def _concat(pieces: list) -> Callable[[Any], str]:
         return (lambda sh: only) if type(only) is str else only
     if len(merged) == 2:
         a, b = merged
+        # the commonest joins (k$i, $x.txt), with _counted's check inline
         if type(a) is str:
-            return lambda sh: _counted(sh, a + b(sh))
+            def prefixed(sh) -> str:
+                text = a + b(sh)
+                return text if len(text) <= BIG_STRING else _counted(sh, text)
+            return prefixed
         if type(b) is str:
-            return lambda sh: _counted(sh, a(sh) + b)
+            def suffixed(sh) -> str:
+                text = a(sh) + b
+                return text if len(text) <= BIG_STRING else _counted(sh, text)
+            return suffixed
         return lambda sh: _counted(sh, a(sh) + b(sh))
     if len(merged) == 3 and type(merged[0]) is str and type(merged[2]) is str:
         a, f, c = merged
@@ -788,10 +799,16 @@ def _compile_assignments(node: SimpleCommand):
     only = steps[0] if len(steps) == 1 and node.assigns[0].array is None else None
 
     def run_assignments(sh, node, fds):
-        if not _enter(sh, fds, line):
+        rt = sh.rt
+        cancel = rt.cancel
+        # _enter inline, as in run_simple
+        if sh.namerefs or sh.options["xtrace"] or (cancel is not None and cancel.reason is not None) \
+                or monotonic() - rt.last_yield > rt.yield_interval:
             return sh.run_simple(node, fds)
+        sh.current_fds = fds
+        sh.lineno = line
         sh.cmdsub_status = None
-        sh.rt.expansion_bytes = 0
+        rt.expansion_bytes = 0
         if only is not None:
             try:
                 only(sh)
@@ -850,12 +867,16 @@ def _compile_assign(a) -> Callable[[Any], None] | None:
     if index_of is None:
         return None
 
+    dynamic = name in DYNAMIC_VARS
+
     def assign_element(sh) -> None:
         value = value_of(sh)
-        var = sh.lookup_var(name)
+        var = sh.lookup_raw(name)
+        if dynamic or (var is not None and var.nameref):
+            var = sh.lookup_var(name)
         if var is not None and var.assoc:
             key = index_of(sh)
-            if type(var.value) is dict and not (var.readonly or var.integer) and name not in DYNAMIC_VARS:
+            if type(var.value) is dict and not (var.readonly or var.integer or dynamic):
                 # an associative array's element (no nameref: the runner checked), inline
                 sh.store_element(var, name, key, value, append)
                 return
