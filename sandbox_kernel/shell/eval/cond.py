@@ -371,17 +371,17 @@ def regex_match(sh, text: str, source: str) -> bool:
         rx = _compiled_regex(sh, source)
         m = rx.search(text)
     except RegexError:
-        sh.set_array("BASH_REMATCH", [])
+        sh.set_match_groups([])
         raise ShellError("", 2)
     except RegexTimeout:
-        sh.set_array("BASH_REMATCH", [])
+        sh.set_match_groups([])
         sh.check_cancel()  # an interrupt or the wall time ends the run as anywhere else
         raise ShellError(f"regular expression `{source}' took too long to match", 2)
     if m is None:
-        sh.set_array("BASH_REMATCH", [])
+        sh.set_match_groups([])
         return False
     groups = [m.group(0)] + [g if g is not None else "" for g in m.groups()]
-    sh.set_array("BASH_REMATCH", groups)
+    sh.set_match_groups(groups)
     return True
 
 

@@ -412,6 +412,10 @@ def compile_matcher(word: Word) -> Callable[[Any, str, bool, bool], bool] | None
         return equal
     if word.plain == "*":
         return lambda sh, text, ext, nocase: True
+    if fast is None and all(type(p) is Lit or type(p) is Quoted for p in word.parts) \
+            and not (word.parts and type(word.parts[0]) is Lit and word.parts[0].text.startswith("~")):
+        # a constant pattern with wildcards (*7*, [12]?): quoted parts match literally
+        fast = "".join(p.text if type(p) is Lit else pat.escape(p.text) for p in word.parts)
     if fast is not None:
         # a constant pattern: its matcher is looked up once per (extglob, nocasematch)
         matchers: dict[tuple[bool, bool], Any] = {}

@@ -893,6 +893,20 @@ class Variables:
         self._charge_value(var, array_size(new_values) if size is None else size, name)
         var.value = new_values
 
+    def set_match_groups(self, groups: list[str]) -> None:
+        """BASH_REMATCH after ``[[ =~ ]]`` (every match sets it): an existing plain global
+        array takes the new list directly, anything else goes through ``set_array``."""
+        var = self.globals.get("BASH_REMATCH")
+        if var is None or type(var.value) is not IndexedArray or var.readonly or var.integer or var.assoc \
+                or var.nameref or self.vars_shared or any("BASH_REMATCH" in scope for scope in self.scopes):
+            self.set_array("BASH_REMATCH", groups)
+            return
+        size = 0
+        for v in groups:
+            size += (len(v) if v.isascii() else 4 * len(v)) + VALUE_OVERHEAD
+        self._charge_value(var, size, "BASH_REMATCH")
+        var.value = IndexedArray.of(groups)
+
     def append_values(self, name: str, values: list[str]) -> None:
         """``name+=(values)``: after the last element, at the cost of the new ones only."""
         self.set_array(name, values, append=True)

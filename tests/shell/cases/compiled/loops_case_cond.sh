@@ -11,3 +11,6 @@ printf 'l1\n l2 \n\tl3\nlast' > f; while read -r l; do echo "[$l]"; done < f
 while read a b; do echo "<$a|$b>"; done <<< "one two three"
 c=0; until (( c >= 3 )); do (( c++ )); done; echo "until $c"
 for w in x "y z"; do echo "for $w"; done
+# constant patterns with wildcards and quoted parts
+for w in 7 17 12 1x abc "*" "a*b" "[1]"; do case "$w" in *7*) echo "$w:7";; [12]?) echo "$w:12";; "*") echo "$w:star";; a"*"b) echo "$w:lit";; \[1\]) echo "$w:br";; *) echo "$w:other";; esac; done
+shopt -s nocasematch; case ABC in a?c) echo nocase;; esac; shopt -u nocasematch; case ABC in a?c) echo never;; *) echo case;; esac
