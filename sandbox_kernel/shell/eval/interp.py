@@ -618,14 +618,34 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         await self.report(fds, f"`{name}': not a valid identifier")
         return False
 
-    async def _set_loop_var(self, name: str, value: str, fds: dict) -> bool:
-        """Bind a for/select variable; a readonly one ends the loop (status 1), not the script."""
-        var = self._var_for_write(name)[1]
+    def _bind_loop_var(self, name: str, value: str) -> bool:
+        """Bind a for/select variable; False (nothing bound) for a readonly one, which ends
+        the loop (status 1), not the script."""
+        if self.namerefs:
+            var = self.lookup_raw(name)
+            if var is not None and var.nameref:
+                # bash: the loop makes the reference itself name each word in turn
+                if var.readonly:
+                    return False
+                self.own_variables()
+                self.set_raw(self.lookup_raw(name), value, name)
+                return True
+            var = self._var_for_write(name)[1]
+            if var is not None and var.readonly:
+                return False
+            self.set_var(name, value)
+            return True
+        var = self.lookup_raw(name)
         if var is not None and var.readonly:
-            await self.report(fds, f"{name}: readonly variable")
             return False
-        self.set_var(name, value)
+        self.assign_scalar(name, value, False)
         return True
+
+    async def _set_loop_var(self, name: str, value: str, fds: dict) -> bool:
+        if self._bind_loop_var(name, value):
+            return True
+        await self.report(fds, f"{name}: readonly variable")
+        return False
 
     async def _loop_tick(self) -> None:
         """Honour cancellation and the deadline, and yield to the event loop now and then."""
@@ -676,7 +696,8 @@ class Shell(Variables, Expander, Redirections, Pipelines):
                         # bash shows the words as written
                         words = '"$@"' if node.words is None else " ".join(format_word(w) for w in node.words)
                         await self.err(fds, f"{self._ps4()}for {node.var} in {words}\n")
-                    if not await self._set_loop_var(node.var, item, fds):
+                    if not self._bind_loop_var(node.var, item):
+                        await self.report(fds, f"{node.var}: readonly variable")
                         return 1
                     status, flow = self._loop_step(node.body, fds)
                     if type(status) is not int:
