@@ -80,7 +80,7 @@ def _compile_operator(p: Param) -> Callable[[Any], str | None] | None:
     if pattern_of is None:
         return None
     if op in ("#", "##", "%", "%%"):
-        literal = p.arg.fast if p.arg is not None else ""
+        literal = constant_pattern(p.arg) if p.arg is not None else ""
         if literal is not None and not pat.has_glob(literal, True):
             # a pattern without wildcards: its shortest and longest match are itself
             text = pat.unescape(literal)
@@ -412,10 +412,8 @@ def compile_matcher(word: Word) -> Callable[[Any, str, bool, bool], bool] | None
         return equal
     if word.plain == "*":
         return lambda sh, text, ext, nocase: True
-    if fast is None and all(type(p) is Lit or type(p) is Quoted for p in word.parts) \
-            and not (word.parts and type(word.parts[0]) is Lit and word.parts[0].text.startswith("~")):
-        # a constant pattern with wildcards (*7*, [12]?): quoted parts match literally
-        fast = "".join(p.text if type(p) is Lit else pat.escape(p.text) for p in word.parts)
+    if fast is None:
+        fast = constant_pattern(word)
     if fast is not None:
         # a constant pattern: its matcher is looked up once per (extglob, nocasematch)
         matchers: dict[tuple[bool, bool], Any] = {}
@@ -456,6 +454,19 @@ def compile_arith(word: Word) -> Callable[[Any], int] | None:
     if text_of is None:
         return None
     return lambda sh: arith_evaluate(text_of(sh), sh)
+
+
+def constant_pattern(word: Word) -> str | None:
+    """The pattern a word of plain and quoted text makes (quoted parts escaped: they match
+    literally), or None when it has expansions (or a leading ``~``)."""
+    if word.fast is not None:
+        return word.fast
+    parts = word.parts
+    if parts and type(parts[0]) is Lit and parts[0].text.startswith("~"):
+        return None
+    if not all(type(p) is Lit or type(p) is Quoted for p in parts):
+        return None
+    return "".join(p.text if type(p) is Lit else pat.escape(p.text) for p in parts)
 
 
 def compile_pattern(word: Word) -> Callable[[Any], str] | None:

@@ -22,3 +22,4 @@ a=(1 "" 3); echo ${a[1]:-e} ${a[5]-u} ${a[0]:+p} $(( ${q:-"3"} * 2 )); z=${q:-"x
 ( set -u; echo ${nope:-ok} ${nope-ok2} "${nope+no}" "${t[zz]:-ok3}"; echo $nope; echo never ) 2>/dev/null; echo "nounset $?"
 v=abc; echo ${v#${x:-a}} ${v%${x:-c}} ${v/${x:-b}/B}; case ab in ${x:-a?}) echo m1;; esac; [[ axb == ${x:-a?b} ]] && echo m2
 n=file_12.txt; echo ${n%.txt} ${n#file_} ${n%%.txt} ${n##file} ${n#} ${n%} ${n#\*} ${n%"txt"} ${n#x}; u=${n^^}; echo $u ${u,,} ${n~~} ${n^} ${n~} ${u,}
+n=file_12.txt; echo ${n%\.txt} "${n%".t"*}" "${n#file_}" x"${n##fi}"; v="a*b"; echo "${v#a\*}" "${v%"*b"}" "${v#a*}" "${v%%*}"; h=~/x; echo "${h#~}"
