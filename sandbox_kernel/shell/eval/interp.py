@@ -188,6 +188,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         child.vars_shared = True
         child.scopes = list(self.scopes)
         child.shared_scopes = tuple(self.scopes)
+        child.shared_ids = frozenset(map(id, child.shared_scopes))
         return child
 
     def _forked(self) -> "Shell":
@@ -195,6 +196,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         child.__dict__.update(self.__dict__)
         child.vars_shared = False
         child.shared_scopes = ()
+        child.shared_ids = frozenset()
         child.positional = list(self.positional)
         child.positional_charged = 0  # the parent's account holds them
         child.functions = dict(self.functions)

@@ -670,24 +670,26 @@ class Variables:
     #: a fork its parent waits for (Shell.fork_waited) shares the parent's globals and the
     #: scopes it was forked in (``shared_scopes``) until it first changes one of them
     vars_shared = False
-    shared_scopes: tuple = ()
+    shared_scopes: tuple = ()  # (the tuple keeps them alive: their ids stay theirs)
+    shared_ids: frozenset = frozenset()
 
     def own_variables(self) -> None:
         """Copy the shared variables (as a fork does) before changing one of them."""
         if not self.vars_shared:
             return
         self.vars_shared = False
-        shared = self.shared_scopes
+        shared = self.shared_ids
         self.shared_scopes = ()
+        self.shared_ids = frozenset()
         self.globals = {k: v.copy() for k, v in self.globals.items()}
         scopes = self.scopes
         for k, scope in enumerate(scopes):
-            if any(scope is s for s in shared):
+            if id(scope) in shared:
                 scopes[k] = {name: v.copy() for name, v in scope.items()}
 
     def shares_scope(self, scope: dict[str, Var]) -> bool:
         """Whether ``scope`` is still the parent's (``own_variables`` before changing it)."""
-        return self.vars_shared and (scope is self.globals or any(scope is s for s in self.shared_scopes))
+        return self.vars_shared and (scope is self.globals or id(scope) in self.shared_ids)
 
     def release_scope(self, scope: dict[str, Var]) -> None:
         """A function's locals went away: what they held is free."""
