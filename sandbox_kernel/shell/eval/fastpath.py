@@ -29,7 +29,7 @@ from ..builtins import BUILTINS, SYNC_BUILTINS
 from ..state import ExitShell, IndexedArray, LimitExceeded, ShellError, Var, is_array, too_many_words
 from ..syntax.lexer import is_name
 from ..syntax.ast import (DQ, AndOr, ArithCommand, ArithFor, ArithSub, Assign, BraceGroup, Case, CommandList, CondAnd,
-    CondBinary, CondCommand, CondNot, CondOr, CondUnary, CondWord, If, Lit, Param, Quoted, SimpleCommand, Word)
+    CondBinary, CondCommand, CondNot, CondOr, CondUnary, CondWord, For, If, Lit, Param, Quoted, SimpleCommand, Word)
 from .cond import INTEGER_OPS, binary_test, compare_integers, cond_integer, ere_escape, regex_match, unary_test
 from . import pattern as pat
 from .arith import ArithError, compile_expr, evaluate as arith_evaluate
@@ -516,6 +516,11 @@ def compile_fields(word) -> Callable[[Any, list], None] | None:
     if len(parts) == 1 and type(parts[0]) is Param:
         value_of = _compile_value(parts[0])
         return None if value_of is None else _compile_split_param(value_of)
+    if len(parts) == 1 and type(parts[0]) is DQ and len(parts[0].parts) == 1 and type(parts[0].parts[0]) is Param:
+        p = parts[0].parts[0]
+        if p.name == "@" and p.op is None and p.index is None and not p.length and not p.indirect:
+            # "$@": the positional parameters, one word each
+            return lambda sh, out: out.extend(sh.positional)
     if len(parts) == 1 and type(parts[0]) is DQ:
         text = _compile_dq(parts[0])
         if text is None:
@@ -627,6 +632,8 @@ def compile_node(node) -> Callable | Any:
         return _compile_arith_command(node)
     if tp is ArithFor:
         return _compile_arith_for(node)
+    if tp is For:
+        return _compile_for(node)
     if tp is CondCommand:
         return _compile_cond_command(node)
     if tp is Case:
@@ -936,6 +943,19 @@ def _compile_arith_command(node: ArithCommand):
         sh.pipestatus = status
         return status
     return run_arith
+
+
+def _compile_for(node: For):
+    """``for NAME in WORDS`` stays a coroutine; its words are compiled for ``Shell.run_for``
+    (each appends its fields to a list, or raises NeedsGeneric before it changes anything)."""
+    compiled = [compile_fields(w) for w in node.words] if node.words is not None else []
+    if None in compiled or not compiled:
+        return lambda sh, node, fds: sh.run_for(node, fds)
+    words = tuple(compiled)
+
+    def run_for(sh, node, fds):
+        return sh.run_for(node, fds, words)
+    return run_for
 
 
 def _compile_arith_for(node: ArithFor):

@@ -29,7 +29,7 @@ from ..hints import not_found_message
 from ..lookup import CommandHash, search_path
 from ..options import OPTION_DEFAULTS, SHOPT_DEFAULTS, bashopts, option_flags, shellopts
 from ..state import (AbortCommand, BreakLoop, ContinueLoop, ControlFlow, ExitShell, LimitExceeded,
-    ReturnFromFunction, ShellError, Var)
+    ReturnFromFunction, ShellError, Var, too_many_words)
 from ..syntax.ast import (DQ, AndOr, ArithCommand, ArithFor, Assign, BraceGroup, Case, CommandList, CondCommand, For,
     FunctionDef, If, Lit, Loop, Pipeline, Quoted, Select, SimpleCommand, Subshell, Word)
 from ..syntax.lexer import KEEP_STATUS, Incomplete, ParseError, is_name
@@ -679,13 +679,25 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         if cancel is not None and cancel.reason is not None:
             raise CommandCancelled(cancel.reason)
 
-    async def run_for(self, node: For, fds: dict) -> int:
+    async def run_for(self, node: For, fds: dict, compiled_words: tuple | None = None) -> int:
+        """``for NAME in WORDS``; ``compiled_words``: the words compiled (``fastpath._compile_for``)."""
         async def body(fds):
             self.lineno = node.line
             if not await self._check_loop_name(node.var, fds):
                 return 1
             if node.words is None:
                 items = list(self.positional)
+            elif compiled_words is not None and not self.namerefs and not self.options["xtrace"]:
+                self.rt.expansion_bytes = 0
+                items = []
+                for k, fn in enumerate(compiled_words):
+                    try:
+                        fn(self, items)
+                    except NeedsGeneric:
+                        items += await self.expand_words(node.words[k:])
+                        break
+                if len(items) > self.rt.limits.words:
+                    raise too_many_words(self.rt.limits.words)
             else:
                 items = await self.expand_words(node.words)
             status = 0
