@@ -156,7 +156,10 @@ def test_the_safety_net_stops_a_run_and_the_next_one_works():
 
 
 def test_writing_files_is_not_mistaken_for_a_bomb():
-    s = Session(memory_bytes=16 * MiB, shell_memory_bytes=8 * MiB, wasm_memory_bytes=8 * MiB)
+    # 100 MB of file is more than the 64 MiB the limits allow, so without the files' share the
+    # net would stop the run; the margin is wide because the net reads the whole process (in a
+    # long test session other threads and the allocator's slack move it by tens of MiB)
+    s = Session(memory_bytes=48 * MiB, shell_memory_bytes=8 * MiB, wasm_memory_bytes=8 * MiB)
     try:
         result, out, err, _ = s.run("head -c 100000000 /dev/zero > big; wc -c < big")
         assert (result.status, out, err) == (0, b"100000000\n", b"")
