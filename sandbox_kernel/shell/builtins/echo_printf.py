@@ -189,7 +189,7 @@ def _compile_format(fmt: str) -> list:
         if width == "*" or prec == "*":
             spec, widest = None, 0
         else:
-            spec = "%" + flags + (width or "") + ("." + prec if prec is not None else "")
+            spec = _spec(flags, width, prec)
             widest = max(int(width or 0), int(prec or 0))
         pieces.append(("spec", flags, width, prec, conv, spec, widest))
     flush()
@@ -254,6 +254,11 @@ def printf_format(sh, fmt: str, args: list[str], errors: list, start: int = 0) -
     return "".join(res), False, argi - start
 
 
+def _spec(flags: str, width: str | None, prec: str | None) -> str:
+    """A conversion's C spec without its letter: ``%-10.2``."""
+    return "%" + flags + (width or "") + ("." + prec if prec is not None else "")
+
+
 def _starred_spec(flags: str, width: str | None, prec: str | None, args: list[str], argi: int,
                   errors: list) -> tuple[str, int]:
     """The spec of a conversion whose width or precision is ``*`` (taken from the arguments
@@ -269,7 +274,7 @@ def _starred_spec(flags: str, width: str | None, prec: str | None, args: list[st
         a = args[argi] if argi < len(args) else None
         prec = str(_printf_integer(a or "0", errors))
     widest = max(int(width) if width and isdigits(width) else 0, int(prec) if prec and isdigits(prec) else 0)
-    return "%" + flags + (width or "") + ("." + prec if prec is not None else ""), widest
+    return _spec(flags, width, prec), widest
 
 
 def _convert(spec: str, flags: str, prec: str | None, conv: str, arg: str | None, errors: list) -> str:
@@ -323,7 +328,7 @@ def _format_time(sh, flags: str, width: str, prec: str | None, strf: str, arg: s
         stamp = ""
     if len(stamp.encode("utf-8", "surrogateescape")) >= 128:
         stamp = ""  # bash's strftime buffer: a longer result is no result
-    return _bytes_format("%" + flags + width + ("." + prec if prec is not None else ""), stamp)
+    return _bytes_format(_spec(flags, width, prec), stamp)
 
 
 def _bytes_format(spec: str, text: str) -> str:

@@ -63,6 +63,14 @@ def value_size(s: str) -> int:
     return (len(s) if s.isascii() else 4 * len(s)) + VALUE_OVERHEAD
 
 
+def strings_size(values: list[str]) -> int:
+    """``value_size`` of each of ``values``, summed (one call for a whole list)."""
+    size = 0
+    for v in values:
+        size += (len(v) if v.isascii() else 4 * len(v)) + VALUE_OVERHEAD
+    return size
+
+
 def array_size(value) -> int:
     if type(value) is dict:
         return sum(value_size(v) + len(k) for k, v in value.items())
@@ -863,9 +871,7 @@ class Variables:
         current = var.value
         if append and type(current) is IndexedArray and type(values) is list and not var.integer:
             # a+=(x ...): the commonest array assignment, at the cost of the new elements
-            added = 0
-            for v in values:
-                added += (len(v) if v.isascii() else 4 * len(v)) + VALUE_OVERHEAD
+            added = strings_size(values)
             self._account(added, name)
             var.charged += added
             current.append(values)
@@ -877,9 +883,7 @@ class Variables:
             new_values = IndexedArray(values)
         else:
             values = list(values)
-            size = 0  # from the list: array_size would sort the new array's keys
-            for v in values:
-                size += (len(v) if v.isascii() else 4 * len(v)) + VALUE_OVERHEAD
+            size = strings_size(values)  # from the list: array_size would sort the new array's keys
             new_values = IndexedArray.of(values)
         if append and current is not None:
             if type(current) is str:
@@ -903,10 +907,7 @@ class Variables:
                 or var.nameref or self.vars_shared or any("BASH_REMATCH" in scope for scope in self.scopes):
             self.set_array("BASH_REMATCH", groups)
             return
-        size = 0
-        for v in groups:
-            size += (len(v) if v.isascii() else 4 * len(v)) + VALUE_OVERHEAD
-        self._charge_value(var, size, "BASH_REMATCH")
+        self._charge_value(var, strings_size(groups), "BASH_REMATCH")
         var.value = IndexedArray.of(groups)
 
     def append_values(self, name: str, values: list[str]) -> None:
