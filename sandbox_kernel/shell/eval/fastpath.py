@@ -12,8 +12,9 @@ in the shell, no DEBUG trap, no yield or cancellation due); if not, it returns t
 handler's coroutine, so every case it does not know keeps the interpreter's behaviour. What
 it compiles it runs exactly as the generic handlers do, in the same order: words of plain
 text, ``$name``, ``${a[i]}``, ``${#x}``, ``${x#pat}``-style operators, ``"..."`` of those and
-``$((...))``; simple commands without redirections (builtins registered ``sync=True`` are
-called directly, functions through ``Shell.start_function``); assignments; lists,
+``$((...))``; simple commands (builtins registered ``sync=True`` are called directly, functions through
+``Shell.start_function``; redirections only to literal files and fds, and quoted
+here-documents); assignments; lists,
 ``&&``/``||``, ``if``, ``{ }``, ``case``, ``[[ ]]``, ``(( ))`` and the heads of
 ``for ((...))``. Arithmetic that meets a subscript needing a command substitution
 (NeedsExpansion), and a negative subscript past an array's start (which reports), continue
@@ -33,6 +34,7 @@ from ..syntax.ast import (DQ, AndOr, ArithCommand, ArithFor, ArithSub, Assign, B
 from .cond import INTEGER_OPS, binary_test, compare_integers, cond_integer, ere_escape, regex_match, unary_test
 from . import pattern as pat
 from .arith import ArithError, compile_expr, evaluate as arith_evaluate
+from .redirect import redirect_now
 from .variables import DYNAMIC_VARS, NeedsExpansion
 from .word import BIG_STRING, GLOB_ACTIVE, Fields, case_convert, charge_expansion, has_brace
 
@@ -674,14 +676,15 @@ def commands_exceeded(rt) -> LimitExceeded:
 
 # ---------------------------------------------------------------------------- simple commands
 def _compile_simple(node: SimpleCommand):
-    if node.redirs:
+    redirs = node.redirs
+    if redirs and not all(map(redirect_now, redirs)):
         return NO_RUNNER
     if not node.words:
-        return _compile_assignments(node)
+        return _compile_assignments(node) if not redirs else NO_RUNNER
     if node.assigns:
         return NO_RUNNER
     if node.words[0].fast == "local" and len(node.words) > 1:
-        return _compile_local(node)
+        return _compile_local(node) if not redirs else NO_RUNNER
     words = []
     for w in node.words:
         fn = compile_fields(w)
@@ -717,29 +720,52 @@ def _compile_simple(node: SimpleCommand):
         if len(argv) > rt.limits.words:
             raise too_many_words(rt.limits.words)
         if not argv:
+            if redirs:
+                return sh.run_words(node, argv, fds)
             sh.pipestatus = 0
             return 0
         sh.last_arg = argv[-1]
-        name = argv[0]
-        fdef = sh.functions.get(name)
-        if fdef is not None:
-            status = sh.start_function(fdef, argv, fds)
-            if type(status) is int:
-                sh.pipestatus = status
-                return status
-            return sh.finish_command(status)
-        fn = SYNC_BUILTINS.get(name)
-        if fn is not None:
-            status = fn(sh, argv, fds)
-            if type(status) is int:
-                sh.pipestatus = status
-                return status
-            return sh.finish_command(status)
-        builtin = BUILTINS.get(name)
-        if builtin is not None:
-            return sh.finish_builtin(builtin, argv, fds)
-        return sh.finish_command(sh.run_external(argv, fds))
+        if not redirs:
+            return _dispatch(sh, argv, fds)
+        if argv[0] == "exec":
+            return sh.run_words(node, argv, fds)
+        try:
+            cmd_fds, opened = sh.apply_redirs_now(redirs, fds)
+        except ShellError as e:
+            return sh.redirection_failed(e, fds)
+        try:
+            status = _dispatch(sh, argv, cmd_fds)
+        except BaseException:
+            sh.close_now(opened)
+            raise
+        if type(status) is int:
+            sh.close_now(opened)
+            return status
+        return sh.finish_redirected(status, opened)
     return run_simple
+
+
+def _dispatch(sh, argv: list[str], fds: dict):
+    """Run the expanded command ``argv`` (a function, builtin or external command)."""
+    name = argv[0]
+    fdef = sh.functions.get(name)
+    if fdef is not None:
+        status = sh.start_function(fdef, argv, fds)
+        if type(status) is int:
+            sh.pipestatus = status
+            return status
+        return sh.finish_command(status)
+    fn = SYNC_BUILTINS.get(name)
+    if fn is not None:
+        status = fn(sh, argv, fds)
+        if type(status) is int:
+            sh.pipestatus = status
+            return status
+        return sh.finish_command(status)
+    builtin = BUILTINS.get(name)
+    if builtin is not None:
+        return sh.finish_builtin(builtin, argv, fds)
+    return sh.finish_command(sh.run_external(argv, fds))
 
 
 def _compile_local(node: SimpleCommand):

@@ -1032,6 +1032,20 @@ class Shell(Variables, Expander, Redirections, Pipelines):
             return await self.handle_error(e, fds)
         return await self._run_words(node, words, fds, procsub_mark)
 
+    async def run_words(self, node: SimpleCommand, words: list[str], fds: dict) -> int:
+        """The runner expanded and counted the command; the generic handler runs it."""
+        return await self._run_words(node, words, fds, len(self.procsub_files))
+
+    async def redirection_failed(self, e: ShellError, fds: dict) -> int:
+        self.pipestatus = e.status
+        return await self.handle_error(e, fds)
+
+    async def finish_redirected(self, pending, opened: list) -> int:
+        try:
+            return await pending
+        finally:
+            self.close_now(opened)
+
     async def simple_expansion_failed(self, e: ShellError, fds: dict) -> int:
         """The runner's expansion raised ``e`` (before the command was counted)."""
         await self.checkpoint()

@@ -16,6 +16,17 @@ from ..syntax.ast import HereDoc
 from .variables import VALUE_OVERHEAD
 
 
+def redirect_now(r) -> bool:
+    """Whether ``apply_redirs_now`` can apply ``r``: a literal file or fd, or a quoted
+    here-document (nothing to expand, nothing to wait for)."""
+    if r.fd_var is not None:
+        return False
+    if r.op in ("<<", "<<-"):
+        doc = r.target
+        return doc.quoted and len(doc.body.parts) <= 1
+    return r.op != "<<<" and r.target.fast is not None
+
+
 class Redirections:
     """Applying ``>``, ``<``, ``>>``, ``<&``, ``<<`` ... to an fd table."""
 
@@ -59,6 +70,25 @@ class Redirections:
             self._redir_fds = saved
         return new, opened
 
+    def apply_redirs_now(self, redirs: list, fds: dict) -> tuple[dict, list]:
+        """``apply_redirs`` of redirections that need no expansion (``redirect_now``)."""
+        new = dict(fds)
+        opened: list = []
+        saved = self._redir_fds
+        try:
+            for r in redirs:
+                self._redir_fds = new
+                if r.op in ("<<", "<<-"):
+                    self._set_heredoc(r, new, opened, r.target.body.parts[0].text if r.target.body.parts else "")
+                else:
+                    self._apply_target(r, new, opened, r.target.fast)
+        except BaseException:
+            self.close_now(opened)
+            raise
+        finally:
+            self._redir_fds = saved
+        return new, opened
+
     async def _apply_one(self, r, fds: dict, opened: list) -> None:
         op = r.op
         self._redir_fds = fds
@@ -66,14 +96,21 @@ class Redirections:
             doc: HereDoc = r.target
             text = doc.body.parts[0].text if doc.quoted and doc.body.parts else (
                 await self.expand_heredoc(doc.body) if not doc.quoted else "")
-            self._set_fd(r, fds, opened, 0, self._held_input(text.encode("utf-8", "surrogateescape"), "here-document"))
+            self._set_heredoc(r, fds, opened, text)
             return
         if op == "<<<":
             text = await self.expand_word(r.target)
             data = (text + "\n").encode("utf-8", "surrogateescape")
             self._set_fd(r, fds, opened, 0, self._held_input(data, "here-string"))
             return
-        target = await self.expand_redirect_target(r.target)
+        self._apply_target(r, fds, opened, await self.expand_redirect_target(r.target))
+
+    def _set_heredoc(self, r, fds: dict, opened: list, text: str) -> None:
+        self._set_fd(r, fds, opened, 0, self._held_input(text.encode("utf-8", "surrogateescape"), "here-document"))
+
+    def _apply_target(self, r, fds: dict, opened: list, target: str) -> None:
+        """A redirection to or from a file or fd, ``target`` expanded."""
+        op = r.op
         if op in ("<&", ">&"):
             default = 0 if op == "<&" else 1
             fd = r.fd if r.fd is not None else default
@@ -218,6 +255,9 @@ class Redirections:
         return self._current_fd_table().get(fd)
 
     async def close_opened(self, opened: list) -> None:
+        self.close_now(opened)
+
+    def close_now(self, opened: list) -> None:
         for handle in opened:
             try:
                 handle.close()
