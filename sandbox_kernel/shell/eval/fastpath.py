@@ -13,8 +13,7 @@ handler's coroutine, so every case it does not know keeps the interpreter's beha
 it compiles it runs exactly as the generic handlers do, in the same order: words of plain
 text, ``$name``, ``${a[i]}``, ``${#x}``, ``${x#pat}``-style operators, ``"..."`` of those and
 ``$((...))``; simple commands (builtins registered ``sync=True`` are called directly, functions through
-``Shell.start_function``; redirections only to literal files and fds, and quoted
-here-documents); assignments; lists,
+``Shell.start_function``; redirections to files and fds, and quoted here-documents); assignments; lists,
 ``&&``/``||``, ``if``, ``{ }``, ``case``, ``[[ ]]``, ``(( ))`` and the heads of
 ``for ((...))``. Arithmetic that meets a subscript needing a command substitution
 (NeedsExpansion), and a negative subscript past an array's start (which reports), continue
@@ -36,7 +35,7 @@ from . import pattern as pat
 from .arith import ArithError, compile_expr, evaluate as arith_evaluate
 from .redirect import redirect_now
 from .variables import DYNAMIC_VARS, NeedsExpansion
-from .word import BIG_STRING, GLOB_ACTIVE, Fields, case_convert, charge_expansion, has_brace
+from .word import BIG_STRING, GLOB_ACTIVE, Fields, ambiguous_redirect, case_convert, charge_expansion, has_brace
 
 #: the runner of a node that has none (the generic handler runs it)
 NO_RUNNER: Any = object()
@@ -677,8 +676,17 @@ def commands_exceeded(rt) -> LimitExceeded:
 # ---------------------------------------------------------------------------- simple commands
 def _compile_simple(node: SimpleCommand):
     redirs = node.redirs
-    if redirs and not all(map(redirect_now, redirs)):
-        return NO_RUNNER
+    targets = []
+    for r in redirs:
+        if not redirect_now(r):
+            return NO_RUNNER
+        if r.op in ("<<", "<<-"):
+            targets.append(None)
+            continue
+        fn = compile_fields(r.target)
+        if fn is None:
+            return NO_RUNNER
+        targets.append((fn, r.target))
     if not node.words:
         return _compile_assignments(node) if not redirs else NO_RUNNER
     if node.assigns:
@@ -730,7 +738,9 @@ def _compile_simple(node: SimpleCommand):
         if argv[0] == "exec":
             return sh.run_words(node, argv, fds)
         try:
-            cmd_fds, opened = sh.apply_redirs_now(redirs, fds)
+            cmd_fds, opened = sh.apply_redirs_now(redirs, [_target(sh, t) for t in targets], fds)
+        except NeedsGeneric:
+            return sh.run_words(node, argv, fds)
         except ShellError as e:
             return sh.redirection_failed(e, fds)
         try:
@@ -743,6 +753,18 @@ def _compile_simple(node: SimpleCommand):
             return status
         return sh.finish_redirected(status, opened)
     return run_simple
+
+
+def _target(sh, target) -> str | None:
+    """A redirection's target expanded (one word), None for a here-document."""
+    if target is None:
+        return None
+    fn, word = target
+    out: list[str] = []
+    fn(sh, out)
+    if len(out) != 1:
+        raise ambiguous_redirect(word)
+    return out[0]
 
 
 def _dispatch(sh, argv: list[str], fds: dict):

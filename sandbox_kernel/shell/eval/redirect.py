@@ -17,14 +17,14 @@ from .variables import VALUE_OVERHEAD
 
 
 def redirect_now(r) -> bool:
-    """Whether ``apply_redirs_now`` can apply ``r``: a literal file or fd, or a quoted
-    here-document (nothing to expand, nothing to wait for)."""
+    """Whether ``apply_redirs_now`` can apply ``r``: to or from a file or fd (its target
+    expanded by the caller), or a quoted here-document (nothing to wait for)."""
     if r.fd_var is not None:
         return False
     if r.op in ("<<", "<<-"):
         doc = r.target
         return doc.quoted and len(doc.body.parts) <= 1
-    return r.op != "<<<" and r.target.fast is not None
+    return r.op != "<<<"
 
 
 class Redirections:
@@ -70,18 +70,19 @@ class Redirections:
             self._redir_fds = saved
         return new, opened
 
-    def apply_redirs_now(self, redirs: list, fds: dict) -> tuple[dict, list]:
-        """``apply_redirs`` of redirections that need no expansion (``redirect_now``)."""
+    def apply_redirs_now(self, redirs: list, targets: list, fds: dict) -> tuple[dict, list]:
+        """``apply_redirs`` of redirections ``redirect_now`` allows, ``targets`` their
+        expanded targets (None for a here-document)."""
         new = dict(fds)
         opened: list = []
         saved = self._redir_fds
         try:
-            for r in redirs:
+            for r, target in zip(redirs, targets):
                 self._redir_fds = new
-                if r.op in ("<<", "<<-"):
+                if target is None:
                     self._set_heredoc(r, new, opened, r.target.body.parts[0].text if r.target.body.parts else "")
                 else:
-                    self._apply_target(r, new, opened, r.target.fast)
+                    self._apply_target(r, new, opened, target)
         except BaseException:
             self.close_now(opened)
             raise

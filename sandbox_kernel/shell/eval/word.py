@@ -27,6 +27,11 @@ _SEQ = re.compile(r"^(-?[0-9]+)\.\.(-?[0-9]+)(?:\.\.(-?[0-9]+))?$")
 _CHAR_SEQ = re.compile(r"^(.)\.\.(.)(?:\.\.(-?[0-9]+))?$", re.S)
 
 
+
+def ambiguous_redirect(word: Word) -> ShellError:
+    """A redirection target that expanded to no word or to several."""
+    return ShellError(f"{word.source or ''}: ambiguous redirect", 1)
+
 class Fields:
     """Builds the fields of one word: segments remember whether they may glob. A field longer
     than string_bytes raises before it is joined; big fields count as the command's expansion
@@ -523,7 +528,7 @@ class Expander:
             return fast
         fields = await self.expand_words([word])
         if len(fields) != 1:
-            raise ShellError(f"{word.source or ''}: ambiguous redirect", 1)
+            raise ambiguous_redirect(word)
         return fields[0]
 
     async def expand_pattern(self, word: Word, escape: Callable[[str], str] = pat.escape) -> str:

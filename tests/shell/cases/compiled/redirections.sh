@@ -25,3 +25,14 @@ echo closed >&-; echo "closed stdout $?"
 g() { echo "g out"; }; g > g.txt; g >> g.txt; cat g.txt
 echo both &> both.txt; ls -l nothing-here &>> both.txt; cat both.txt | sed 's/^ls: .*/ls error/'
 cd /tmp && rm -rf redir_case
+# expanded targets: quoted, split, globbed, ambiguous
+cd /tmp && rm -rf redir_case2 && mkdir redir_case2 && cd redir_case2
+for i in 1 2 3; do echo "line $i" > "f$i.txt"; echo "more $i" >> f$i.txt; done
+cat f1.txt f3.txt
+name="with space.txt"; echo spaced > "$name"; cat "$name"
+echo split > $name; echo "split status $?"
+echo glob >> f2*; cat f2.txt
+echo many > f*; echo "many status $?"
+unset nothing; echo none > $nothing; echo "none status $?"
+n=0; echo "$((n += 1))" > "count$((n += 1)).txt"; echo "n=$n"; ls count*
+cd /tmp && rm -rf redir_case2
