@@ -182,7 +182,7 @@ def tokenize(pat: str) -> list[str | CharSet]:
 class Wildcard:
     """A compiled wildcard pattern."""
 
-    __slots__ = ("tokens", "nocase", "pathname", "stars", "accept", "start", "_masks", "_reverse")
+    __slots__ = ("tokens", "nocase", "pathname", "stars", "accept", "start", "_masks", "_reverse", "_segments")
 
     def __init__(self, pattern: str | list[str | CharSet], nocase: bool = False, pathname: bool = False) -> None:
         self.tokens = tokenize(pattern) if isinstance(pattern, str) else pattern
@@ -197,6 +197,7 @@ class Wildcard:
         self.start = self._closure(1)
         self._masks: dict[str, int] = {}
         self._reverse: Wildcard | None = None
+        self._segments = None if nocase or pathname else _literal_segments(self.tokens)
 
     def _closure(self, states: int) -> int:
         # a star may match nothing: reaching it also reaches the token after it
@@ -251,6 +252,8 @@ class Wildcard:
 
     def fullmatch(self, text: str, budget: Budget | None = None) -> bool:
         """Does the whole of ``text`` match (``ends`` run to the end, without a generator)?"""
+        if self._segments is not None:
+            return _segments_match(self._segments, text)
         states = self.start
         masks = self._masks
         stars = self.stars
@@ -279,6 +282,41 @@ class Wildcard:
         n = len(text)
         for j in rev.ends(text[::-1], 0, budget):
             yield n - j
+
+
+def _literal_segments(tokens: list) -> list[str] | None:
+    """The literal texts between the stars of a pattern of only literals and stars (``*.txt``,
+    ``a*b*c``), else None."""
+    segments = [""]
+    for t in tokens:
+        if t is STAR:
+            segments.append("")
+        elif t is ANY or type(t) is CharSet:
+            return None
+        else:
+            segments[-1] += t
+    return segments
+
+
+def _segments_match(segments: list[str], text: str) -> bool:
+    """A pattern of literal segments between stars: the first at the start, the last at the
+    end, the others in order between them, each found leftmost (str.find: C speed, and
+    leftmost is never wrong when the pieces between stars are literal)."""
+    first = segments[0]
+    if len(segments) == 1:
+        return text == first
+    last = segments[-1]
+    if len(text) < len(first) + len(last) or not text.startswith(first) or not text.endswith(last):
+        return False
+    pos = len(first)
+    end = len(text) - len(last)
+    for k in range(1, len(segments) - 1):
+        seg = segments[k]
+        found = text.find(seg, pos, end)
+        if found < 0:
+            return False
+        pos = found + len(seg)
+    return True
 
 
 _CACHE: dict[tuple[str, bool, bool], Wildcard] = {}

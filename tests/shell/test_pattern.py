@@ -32,6 +32,25 @@ def test_agrees_with_a_regex_on_random_small_cases():
         assert list(w.starts(t)) == [i for i in range(len(t), -1, -1) if rx.match(t, i)], (p, t)
 
 
+def test_literal_and_star_patterns_agree_with_a_regex():
+    # these take the str.find path (no NFA): the same answers on every shape
+    rng = random.Random(11)
+    for _ in range(5000):
+        p = "".join(rng.choice("ab**\\") for _ in range(rng.randint(0, 8)))
+        t = "".join(rng.choice("ab*\\") for _ in range(rng.randint(0, 8)))
+        w = Wildcard(p)
+        assert w._segments is not None or "\\" in p  # a lone trailing backslash is a literal too
+        assert w.fullmatch(t) == bool(_regex_of(p).match(t)), (p, t)
+
+
+def test_a_literal_pattern_with_many_stars_is_linear():
+    text = "a" * 1_000_000
+    start = time.process_time()
+    assert not Wildcard("*a*a*a*a*a*a*b").fullmatch(text)
+    assert Wildcard("a*a*a*a*a*a*a").fullmatch(text)
+    assert time.process_time() - start < 1.0
+
+
 @pytest.mark.parametrize("p, text, expected", [
     ("[C\\-D]", "-", True),        # an escaped dash is no range
     ("[C\\-D]", "C", True),
@@ -67,7 +86,7 @@ def test_a_long_match_checks_its_budget():
             raise Stop
 
     with pytest.raises(Stop):
-        Wildcard("*b").fullmatch("a" * 100_000, Budget(check))
+        Wildcard("*?b").fullmatch("a" * 100_000, Budget(check))  # ? keeps it on the NFA
 
 
 def test_replace_and_strip():

@@ -32,6 +32,7 @@ from ..syntax.ast import (DQ, AndOr, ArithCommand, ArithFor, ArithSub, Assign, B
     CondBinary, CondCommand, CondNot, CondOr, CondUnary, CondWord, For, If, Lit, Param, Quoted, SimpleCommand, Word)
 from .cond import INTEGER_OPS, binary_test, compare_integers, cond_integer, ere_escape, regex_match, unary_test
 from . import pattern as pat
+from ...wildcard import CHECK_EVERY, Wildcard
 from .arith import ArithError, compile_expr, evaluate as arith_evaluate
 from .redirect import redirect_now
 from .variables import DYNAMIC_VARS, NeedsExpansion
@@ -416,25 +417,31 @@ def compile_matcher(word: Word) -> Callable[[Any, str, bool, bool], bool] | None
     if fast is None:
         fast = constant_pattern(word)
     if fast is not None:
-        # a constant pattern: its matcher is looked up once per (extglob, nocasematch)
-        matchers: dict[tuple[bool, bool], Any] = {}
+        # a constant pattern: its test is made once per (extglob, nocasematch)
+        tests: dict[tuple[bool, bool], Any] = {}
 
         def constant(sh, text: str, ext: bool, nocase: bool) -> bool:
-            m = matchers.get((ext, nocase))
-            if m is None:
-                if nocase or pat.has_glob(fast, ext):
-                    m = pat.compile_pattern(fast, ext, nocase)
-                else:
-                    m = pat.unescape(fast)
-                matchers[(ext, nocase)] = m
-            if type(m) is str:
-                return m == text
-            return m.fullmatch(text, sh.pattern_budget())
+            test = tests.get((ext, nocase))
+            if test is None:
+                test = tests[(ext, nocase)] = _pattern_test(fast, ext, nocase)
+            return test(sh, text)
         return constant
     pattern_of = compile_pattern(word)
     if pattern_of is None:
         return None
     return lambda sh, text, ext, nocase: pat.match(pattern_of(sh), text, ext, nocase, sh.pattern_budget())
+
+
+def _pattern_test(pattern: str, ext: bool, nocase: bool) -> Callable[[Any, str], bool]:
+    """``fn(sh, text)``: does ``text`` match the constant ``pattern``?"""
+    if not nocase and not pat.has_glob(pattern, ext):
+        literal = pat.unescape(pattern)
+        return lambda sh, text: text == literal
+    m = pat.compile_pattern(pattern, ext, nocase)
+    if type(m) is Wildcard:
+        # the wildcard matcher is linear: a short text needs no budget to stop it
+        return lambda sh, text: m.fullmatch(text, sh.pattern_budget() if len(text) > CHECK_EVERY else None)
+    return lambda sh, text: m.fullmatch(text, sh.pattern_budget())
 
 
 def _constant_arith(text: str) -> Callable[[Any], int]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from itertools import islice
 from typing import Callable, Sequence
 
 from ...chars import isdigits
@@ -76,8 +77,8 @@ class Fields:
 
     def split(self, value: str) -> None:
         """Add an unquoted expansion result: split on IFS. A delimiter is IFS whitespace
-        around at most one other IFS character; whitespace at the start only ends the field
-        before it (a regex over the value: a long one splits at C speed)."""
+        around at most one other IFS character (a regex split: a long value splits at C
+        speed)."""
         ifs = self.ifs
         if not ifs:
             if value:
@@ -90,19 +91,22 @@ class Fields:
         if len(value) > BIG_STRING:
             charge_expansion(self.rt, len(value))  # its pieces are new strings
         leading, delimiter = _ifs_regexes(ifs)
-        pos = leading.match(value).end()
-        if pos > 0:
-            self.end()
-        segs = self.segs
-        for m in delimiter.finditer(value, pos):
-            start = m.start()
-            if start > pos:
-                segs.append((value[pos:start], True))
+        # leading IFS whitespace is skipped, unless a field is in progress: then it is part of
+        # the delimiter that ends it (``p$v`` with v=' :b' is p, b)
+        pos = 0 if self.segs or self.quoted else leading.match(value).end()
+        pieces = delimiter.split(value[pos:] if pos else value)
+        last = pieces.pop()
+        if pieces:
+            # the first piece ends the field before the value; each other is a field
+            if pieces[0]:
+                self.segs.append((pieces[0], True))
             self.end(force=True)
-            segs = self.segs
-            pos = m.end()
-        if pos < len(value):
-            segs.append((value[pos:], True))
+            if globs(value):
+                self.out.extend((p, p if globs(p) else None) for p in islice(pieces, 1, None))
+            else:
+                self.out.extend((p, None) for p in islice(pieces, 1, None))
+        if last:
+            self.segs.append((last, True))
 
 
 _IFS_REGEXES: dict[str, tuple[re.Pattern, re.Pattern]] = {}
