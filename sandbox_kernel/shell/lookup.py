@@ -98,15 +98,22 @@ class CommandHash:
         order = sorted(range(len(items)), key=lambda k: (_bucket(items[k][0]), -k))
         return [(items[k][0], items[k][1][0], items[k][1][1]) for k in order]
 
-    def resolve(self, fs, cwd: str, name: str, path_var: str) -> str | None:
-        """Where running NAME goes: the remembered location, or the PATH search (remembered)."""
-        path = self.remembered(name, path_var)
+    def resolve(self, fs, cwd: str, name: str, path_var: str, remember: bool = True) -> str | None:
+        """Where running NAME goes: the remembered location, or the PATH search (remembered,
+        and the use counted, only with ``remember``: a forked child's table is its own)."""
+        if remember:
+            path = self.remembered(name, path_var)
+        else:
+            self.sync(path_var)
+            entry = self.entries.get(name)
+            path = entry[0] if entry is not None else None
         if path is not None:
             return path
         hits = search_path(fs, cwd, name, path_var)
         if not hits:
             return None
-        self.remember(name, hits[0], 1)
+        if remember:
+            self.remember(name, hits[0], 1)
         return hits[0]
 
 

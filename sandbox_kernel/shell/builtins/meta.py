@@ -23,7 +23,7 @@ def command_files(sh, name: str, every: bool = False, standard: bool = False) ->
         return [(name, False)] if file_status(sh.fs, sh.cwd, name) == EXECUTABLE else []
     path_var = sh.get_scalar("PATH") or ""
     if not every:
-        hashed = sh.hash_table.remembered(name, path_var)
+        hashed = sh.commands_hash().remembered(name, path_var)
         if hashed is not None:
             return [(hashed, True)]
     return [(p, False) for p in search_path(sh.fs, sh.cwd, name, STANDARD_PATH if standard else path_var, every)]
@@ -135,7 +135,7 @@ async def b_command(sh, argv, fds):
         if not files:
             await sh.report(fds, not_found_message(args[0]))
             return 127
-        sh.hash_table.remember(args[0], files[0][0], 1)
+        sh.commands_hash().remember(args[0], files[0][0], 1)
         args = [files[0][0]] + args[1:]
     return await sh.run_command(args, fds, allow_functions=False)
 
@@ -168,7 +168,7 @@ and remembered. Without arguments, the remembered commands are listed with their
 async def b_hash(sh, argv, fds):
     opts, names = parse_options(argv, "dlp:rt")
     flags = "".join(o for o, _ in opts)
-    table = sh.hash_table
+    table = sh.commands_hash()
     table.sync(sh.get_scalar("PATH") or "")
     if "r" in flags:
         table.entries.clear()

@@ -192,6 +192,8 @@ async def b_ulimit(sh, argv, fds):
     if problem:
         await err(sh, fds, "ulimit", f"{desc}: cannot modify limit: {problem}")
         return 1
+    # a new table: a subshell may share its parent's until it sets one (Shell.fork_waited)
+    sh.resource_limits = limits = limits.copy()
     limits.soft[c], limits.hard[c] = new_soft, new_hard
     return 0
 

@@ -178,18 +178,45 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         child = self._forked()
         child.globals = {k: v.copy() for k, v in self.globals.items()}
         child.scopes = [{k: v.copy() for k, v in s.items()} for s in self.scopes]
+        child.hash_table = self.commands_hash().copy()
+        child.resource_limits = self.resource_limits.copy()
+        child.memory = MemoryAccount(self.rt.memory, self.memory)
+        weakref.finalize(child, child.memory.end)
         return child
 
     def fork_waited(self) -> "Shell":
         """A copy of this shell that this shell waits for (a command substitution, a ( )
         subshell): it shares this shell's variables until it changes one (``own_variables``),
-        which most of them never do. While it runs, this shell changes nothing."""
+        its hash table until it uses it (``commands_hash``) and its ulimits until it sets one,
+        which most never do. While it
+        runs, this shell changes nothing. The caller ends it (``end_waited``)."""
         child = self._forked()
         child.vars_shared = True
         child.scopes = list(self.scopes)
         child.shared_scopes = tuple(self.scopes)
         child.shared_ids = frozenset(map(id, child.shared_scopes))
+        child.hash_shared = True
+        child.memory = MemoryAccount(self.rt.memory, self.memory)
         return child
+
+    @staticmethod
+    def end_waited(child: "Shell") -> None:
+        """A waited fork finished: what it charged is released (a fork that runs beside its
+        parent is released when it is collected)."""
+        child.memory.end()
+
+    #: a waited fork's hash table is still its parent's
+    hash_shared = False
+    #: pipeline stages are running in this shell itself (``Pipelines._start_stages``): what
+    #: they look up is not remembered, as in bash, where each stage is a forked child
+    stages_in_shell = 0
+
+    def commands_hash(self) -> CommandHash:
+        """This shell's hash table, to read or change (hits count as uses)."""
+        if self.hash_shared:
+            self.hash_shared = False
+            self.hash_table = self.hash_table.copy()
+        return self.hash_table
 
     def _forked(self) -> "Shell":
         child = Shell.__new__(Shell)
@@ -197,6 +224,8 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         child.vars_shared = False
         child.shared_scopes = ()
         child.shared_ids = frozenset()
+        child.hash_shared = False
+        child.stages_in_shell = 0
         child.positional = list(self.positional)
         child.positional_charged = 0  # the parent's account holds them
         child.functions = dict(self.functions)
@@ -209,14 +238,10 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         child.frames = list(self.frames)
         child.function_files = dict(self.function_files)
         child.dirstack = list(self.dirstack)
-        child.hash_table = self.hash_table.copy()
-        child.resource_limits = self.resource_limits.copy()
         child.subshell_level = self.subshell_level + 1
         child.fds = dict(self.fds)
         child.procsub_files = []
         child.pid = self.rt.new_pid()
-        child.memory = MemoryAccount(self.rt.memory, self.memory)
-        weakref.finalize(child, child.memory.end)
         return child
 
     def new_process(self, env: dict[str, str] | None = None) -> "Shell":
@@ -516,8 +541,11 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         async def body(fds):
             child = self.fork_waited()
             child.loop_depth = 0  # bash: break/continue in ( ) do not reach the enclosing loops
-            status = await child.run_as_child(node.body, fds)
-            return await child.run_exit_trap(fds, status)
+            try:
+                status = await child.run_as_child(node.body, fds)
+                return await child.run_exit_trap(fds, status)
+            finally:
+                self.end_waited(child)
         status = await self.with_redirs(node, fds, body)
         self.pipestatus = status
         return status
@@ -1309,7 +1337,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         if env is not None and env.get("PATH", path_var) != path_var:
             hits = search_path(self.fs, self.cwd, name, env["PATH"])
             return hits[0] if hits else None
-        return self.hash_table.resolve(self.fs, self.cwd, name, path_var)
+        return self.commands_hash().resolve(self.fs, self.cwd, name, path_var, not self.stages_in_shell)
 
     async def _invoke(self, spec, argv: list[str], fds: dict, env: dict | None, cwd: str | None = None) -> int:
         ctx = self.make_context(argv, fds, env, cwd)
@@ -1417,15 +1445,15 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         fast = self._read_file_subst(body)
         if fast is not None:
             return await fast
+        hold = self.hold_memory("command substitution")
+        out = BufferOutput(self.rt.limits.string_bytes, hold)
+        fds = dict(self.fds_for_subst())
+        fds[1] = out
         child = self.fork_waited()
         child.trace_depth = self.trace_depth + 1
         if not self.shopts["inherit_errexit"] and child.options["errexit"]:
             child.options["errexit"] = False
             child.sync_option_vars()
-        hold = self.hold_memory("command substitution")
-        out = BufferOutput(self.rt.limits.string_bytes, hold)
-        fds = dict(self.fds_for_subst())
-        fds[1] = out
         try:
             try:
                 status = await child.run_as_child(body, fds)
@@ -1442,6 +1470,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         finally:
             out.buf = bytearray()
             hold.release()
+            self.end_waited(child)
         return text.rstrip("\n")
 
     async def _substituted_text(self, data: bytes) -> str:

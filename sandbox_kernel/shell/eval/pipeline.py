@@ -101,6 +101,15 @@ class Pipelines:
             self.update_trap_dispatch()
 
     async def _start_stages(self, node: Pipeline, fds: dict) -> list[int]:
+        if self.shopts["lastpipe"] and not self.options["monitor"]:
+            return await self._stages(node, fds)
+        self.stages_in_shell += 1
+        try:
+            return await self._stages(node, fds)
+        finally:
+            self.stages_in_shell -= 1
+
+    async def _stages(self, node: Pipeline, fds: dict) -> list[int]:
         commands = node.commands
         n = len(commands)
         pipes = [Pipe() for _ in range(n - 1)]

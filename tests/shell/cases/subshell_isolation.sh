@@ -32,3 +32,13 @@ h() { local loc=1; ( loc=2; export loc ); $(loc=3) 2>/dev/null; echo "loc=$loc";
 ( set -o noglob ); echo "$SHELLOPTS"
 ( IFS=: read -r p q <<< "1:2"; echo "in: [$IFS] $p $q" )
 k() { local have=1; ( local fresh=1 ); echo "fresh=${fresh-UNSET}"; declare -p fresh 2>/dev/null || echo "no fresh"; }; k
+# ulimit and the command hash table set in a subshell stay in it
+ulimit -n 200
+( ulimit -n 100; echo "in ( ) $(ulimit -n)" ); echo "after ( ) $(ulimit -n)"
+v=$(ulimit -n 50; ulimit -n); echo "in \$( ) $v, after $(ulimit -n)"
+hash -r
+( cat </dev/null; cat </dev/null; hash | wc -l ); hash 2>&1 | wc -l
+x=$(cat </dev/null; hash | wc -l); echo "hashed in \$( ) $x, after $(hash 2>/dev/null | wc -l)"
+cat </dev/null; ( hash -r; hash 2>&1 | wc -l ); hash | wc -l
+hash -r; cat </dev/null | { cat </dev/null; cat </dev/null; hash; }; hash 2>&1
+shopt -s lastpipe; hash -r; echo | cat; hash | wc -l; shopt -u lastpipe
