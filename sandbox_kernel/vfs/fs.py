@@ -378,6 +378,14 @@ class VFS:
             return False
         return all(self._can(node, b) for b in (4, 2, 1) if mode & b)
 
+    def enterable(self, path: str, cwd: str = "/") -> int:
+        """What ``cd`` finds at PATH (one lookup): 0 for a directory it may enter, else ENOTDIR
+        or EACCES; FSError when there is nothing there."""
+        node = self._lookup(path, cwd)
+        if not isinstance(node, Dir):
+            return ENOTDIR
+        return 0 if self._can(node, 1) else EACCES
+
     def program(self, path: str, cwd: str = "/") -> bytes:
         """The bytes of the file at PATH to run as a program, checked as exec does: FSError
         ENOENT (or ENOTDIR, ELOOP ...), EISDIR for a directory, EACCES without execute or read

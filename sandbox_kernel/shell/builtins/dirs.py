@@ -1,6 +1,8 @@
 """The working directory and the directory stack: cd, pwd, dirs, pushd, popd."""
 from __future__ import annotations
 
+import os
+
 from ...vfs import FSError, normpath
 from ..state import ShellError
 from .args import usage_error
@@ -56,17 +58,14 @@ async def b_cd(sh, argv, fds):
     for cand in candidates:
         path = normpath(cand, sh.cwd)
         try:
-            stat = sh.fs.stat(path)
+            problem = sh.fs.enterable(path)
         except FSError as e:
             if cand is candidates[-1]:
                 await err(sh, fds, argv[0], f"{target}: {e.strerror}")
                 return 1
             continue
-        if stat.type != "dir":
-            await err(sh, fds, argv[0], f"{target}: Not a directory")
-            return 1
-        if not sh.fs.access(path, 1):
-            await err(sh, fds, argv[0], f"{target}: Permission denied")
+        if problem:
+            await err(sh, fds, argv[0], f"{target}: {os.strerror(problem)}")
             return 1
         if physical:
             path = sh.fs.realpath(path)

@@ -26,10 +26,12 @@ import time
 from typing import Any, Callable
 
 from ..builtins import BUILTINS, SYNC_BUILTINS
-from ..state import ExitShell, IndexedArray, LimitExceeded, ShellError, Var, is_array, too_many_words
+from ..state import (AbortCommand, BreakLoop, ContinueLoop, ExitShell, IndexedArray, LimitExceeded, ReturnFromFunction,
+    ShellError, Var, is_array, too_many_words)
 from ..syntax.lexer import is_name
 from ..syntax.ast import (DQ, AndOr, ArithCommand, ArithFor, ArithSub, Assign, BraceGroup, Case, CommandList, CondAnd,
-    CondBinary, CondCommand, CondNot, CondOr, CondUnary, CondWord, For, If, Lit, Param, Quoted, SimpleCommand, Word)
+    CondBinary, CondCommand, CondNot, CondOr, CondUnary, CondWord, For, If, Lit, Param, Quoted, SimpleCommand, Subshell,
+    Word)
 from .cond import INTEGER_OPS, binary_test, compare_integers, cond_integer, ere_escape, regex_match, unary_test
 from . import pattern as pat
 from ...wildcard import CHECK_EVERY, Wildcard
@@ -636,6 +638,8 @@ def compile_node(node) -> Callable | Any:
         return run_if if not node.redirs else NO_RUNNER
     if tp is BraceGroup:
         return _compile_brace(node)
+    if tp is Subshell:
+        return run_subshell if not node.redirs else NO_RUNNER
     if tp is ArithCommand:
         return _compile_arith_command(node)
     if tp is ArithFor:
@@ -1291,6 +1295,36 @@ def _compile_brace(node: BraceGroup):
             return _run_one(sh, body, item, fds)
         return run_brace_one
     return run_brace
+
+
+def run_subshell(sh, node: Subshell, fds: dict):
+    """``( list )`` in a waited fork: the body's runner, without a coroutine when it finishes
+    at once and the fork has no EXIT trap to run."""
+    sh.current_fds = fds
+    sh.lineno = node.line
+    child = sh.fork_waited()
+    child.loop_depth = 0  # bash: break/continue in ( ) do not reach the enclosing loops
+    try:
+        status = start(child, node.body, fds)
+    except (ExitShell, AbortCommand, ReturnFromFunction) as e:
+        status = e.status
+    except (BreakLoop, ContinueLoop):
+        status = 0
+    except ShellError as e:
+        status = raise_later(e)
+    except BaseException:
+        sh.end_waited(child)
+        raise
+    if type(status) is not int or child.traps.get("EXIT"):
+        return sh.finish_subshell(child, status, fds)
+    sh.end_waited(child)
+    sh.pipestatus = status
+    return status
+
+
+async def raise_later(e: BaseException) -> int:
+    """An awaitable that raises ``e`` where it is awaited (its handlers are there)."""
+    raise e
 
 
 def run_brace(sh, node: BraceGroup, fds: dict):

@@ -223,7 +223,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         child.__dict__.update(self.__dict__)
         child.vars_shared = False
         child.shared_scopes = ()
-        child.shared_ids = frozenset()
+        child.shared_ids = child.copied_ids = child.owned_ids = frozenset()
         child.hash_shared = False
         child.stages_in_shell = 0
         child.positional = list(self.positional)
@@ -547,6 +547,17 @@ class Shell(Variables, Expander, Redirections, Pipelines):
             finally:
                 self.end_waited(child)
         status = await self.with_redirs(node, fds, body)
+        self.pipestatus = status
+        return status
+
+    async def finish_subshell(self, child: "Shell", status, fds: dict) -> int:
+        """The rest of a ( ) the compiled runner started in ``child``: ``status`` is its status
+        or the awaitable of it."""
+        try:
+            status = await child.finish_as_child(status, fds)
+            status = await child.run_exit_trap(fds, status)
+        finally:
+            self.end_waited(child)
         self.pipestatus = status
         return status
 

@@ -19,7 +19,7 @@ from ..state import (AbortCommand, BreakLoop, ContinueLoop, ControlFlow, ExitShe
                      ShellError)
 from ..syntax.ast import DQ, Lit, Param, Pipeline, Quoted, SimpleCommand, Subshell, Word
 from ..syntax.printer import format_word
-from .fastpath import start
+from .fastpath import raise_later, start
 
 #: background jobs that may run at once
 MAX_LIVE_JOBS = 1000
@@ -173,7 +173,7 @@ class Pipelines:
         except BrokenPipeError:
             status = 141
         except BaseException as e:
-            return self._finish_stage(_raise(e), fds, reader, writer)
+            return self._finish_stage(raise_later(e), fds, reader, writer)
         if type(status) is int:
             if writer is not None:
                 writer.close()
@@ -331,11 +331,6 @@ class Pipelines:
         for pid in list(self.rt.jobs):
             await self.wait_job(pid, fds)
         return status
-
-
-async def _raise(e: BaseException) -> int:
-    """An awaitable that raises ``e`` (a stage's error meets its handlers where they wait)."""
-    raise e
 
 
 def _inert_parts(parts: list) -> bool:

@@ -680,6 +680,11 @@ class Variables:
     vars_shared = False
     shared_scopes: tuple = ()  # (the tuple keeps them alive: their ids stay theirs)
     shared_ids: frozenset = frozenset()
+    #: an assignment in a fork that shares copies one variable (``_own_one``): the ids of
+    #: the scope dicts it copied (whose other variables are still the parent's) and of the
+    #: variables it owns
+    copied_ids: frozenset | set = frozenset()
+    owned_ids: frozenset | set = frozenset()
 
     def own_variables(self) -> None:
         """Copy the shared variables (as a fork does) before changing one of them."""
@@ -687,13 +692,43 @@ class Variables:
             return
         self.vars_shared = False
         shared = self.shared_ids
+        owned = self.owned_ids
         self.shared_scopes = ()
-        self.shared_ids = frozenset()
-        self.globals = {k: v.copy() for k, v in self.globals.items()}
+        self.shared_ids = self.copied_ids = self.owned_ids = frozenset()
+        if owned:
+            self.globals = {k: v if id(v) in owned else v.copy() for k, v in self.globals.items()}
+        else:
+            self.globals = {k: v.copy() for k, v in self.globals.items()}
         scopes = self.scopes
         for k, scope in enumerate(scopes):
             if id(scope) in shared:
-                scopes[k] = {name: v.copy() for name, v in scope.items()}
+                scopes[k] = {name: v if id(v) in owned else v.copy() for name, v in scope.items()}
+
+    def _own_one(self, scope: dict[str, Var], var: Var | None, name: str) -> bool:
+        """Before an assignment to ``name`` (``var`` in ``scope``, or None to create it there):
+        make ``scope`` a dict of this shell's and ``var`` a copy of its own; the other variables
+        stay shared (``( cd dir )`` copies two, not all). False when ``scope`` is not found."""
+        if id(scope) not in self.copied_ids:
+            new = dict(scope)
+            if scope is self.globals:
+                self.globals = new
+            else:
+                for k, s in enumerate(self.scopes):
+                    if s is scope:
+                        self.scopes[k] = new
+                        break
+                else:
+                    return False
+            if not self.copied_ids:
+                self.copied_ids, self.owned_ids = set(), set()
+            self.copied_ids.add(id(new))
+            self.shared_ids = self.shared_ids | {id(new)}
+            self.shared_scopes += (new,)
+            scope = new
+        if var is not None and id(var) not in self.owned_ids:
+            own = scope[name] = var.copy()
+            self.owned_ids.add(id(own))
+        return True
 
     def shares_scope(self, scope: dict[str, Var]) -> bool:
         """Whether ``scope`` is still the parent's (``own_variables`` before changing it)."""
@@ -722,7 +757,11 @@ class Variables:
         shell's own, to change."""
         found = self._find_write_target(name)
         if self.vars_shared and self.shares_scope(found[0]):
-            self.own_variables()
+            var = found[1]
+            if var is not None and id(var) in self.owned_ids:
+                return found
+            if not self._own_one(found[0], var, found[2]):
+                self.own_variables()
             return self._find_write_target(name)
         return found
 

@@ -42,3 +42,18 @@ x=$(cat </dev/null; hash | wc -l); echo "hashed in \$( ) $x, after $(hash 2>/dev
 cat </dev/null; ( hash -r; hash 2>&1 | wc -l ); hash | wc -l
 hash -r; cat </dev/null | { cat </dev/null; cat </dev/null; hash; }; hash 2>&1
 shopt -s lastpipe; hash -r; echo | cat; hash | wc -l; shopt -u lastpipe
+# a subshell's first assignment copies one variable: later writes of every kind, nested
+# forks and functions still change only the subshell
+a=1 b=2 arr=(x y) ; declare -A m=([k]=v)
+( a=10; b=20; export a; unset b; arr[1]=Y; m[k]=V; echo "in: $a ${b-unset} ${arr[*]} ${m[k]}"; env | grep '^a=' )
+echo "out: $a $b ${arr[*]} ${m[k]}"; env | grep -c '^a=' || true
+( a=11; ( a=12; b=22; echo "inner $a $b" ); echo "middle $a $b"; v=$(a=13; echo $a); echo "subst $v $a" )
+echo "out: $a $b"
+f() { local l=1; ( l=2; a=3; ( l=4; echo "deep $l $a" ); echo "fn sub $l $a" ); echo "fn $l $a"; }; f
+( a=5; readonly a; declare -p a ); declare -p a
+( x=new; y=$x; echo "created $x $y" ); echo "created out: ${x-unset} ${y-unset}"
+( a=6; sleep 0 & wait; a=7 & wait; echo "bg $a" ); echo "bg out $a"
+( a+=z; a+=z; b=${a}b; echo "$a $b" ); echo "$a $b"
+( cd /tmp; cd /; echo "$PWD $OLDPWD" ); echo "${PWD:+pwd kept}"
+g() { ( a=8; unset -f g; declare -f g >/dev/null || echo "g gone inside" ); }; g; declare -f g >/dev/null && echo "g kept"
+( set -- p q; a=9; shift; echo "$a $*" ); echo "$a $*"
