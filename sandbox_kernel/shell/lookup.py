@@ -6,8 +6,6 @@ files in /usr/bin (``COMMAND_STUB``), so they are found at their PATH position l
 """
 from __future__ import annotations
 
-from ..vfs import FSError
-
 #: what ``command -p`` searches (glibc's confstr(_CS_PATH))
 STANDARD_PATH = "/bin:/usr/bin"
 
@@ -16,13 +14,10 @@ NOT_FOUND, PLAIN_FILE, EXECUTABLE = 0, 1, 2
 
 def file_status(fs, cwd: str, path: str) -> int:
     """NOT_FOUND (missing, or not a regular file), PLAIN_FILE or EXECUTABLE."""
-    try:
-        st = fs.stat(path, cwd)
-    except FSError:
+    regular, runnable = fs.file_access(path, cwd)
+    if not regular:
         return NOT_FOUND
-    if st.type != "file":
-        return NOT_FOUND
-    return EXECUTABLE if fs.access(path, 1, cwd) else PLAIN_FILE
+    return EXECUTABLE if runnable else PLAIN_FILE
 
 
 def _join(directory: str, name: str) -> str:
@@ -61,22 +56,31 @@ class CommandHash:
     """bash's hash table: NAME -> [path, hits]. It belongs to one PATH value and is
     forgotten when PATH changes (as an assignment to PATH empties bash's table)."""
 
-    __slots__ = ("path_var", "entries")
+    __slots__ = ("path_var", "entries", "quiet")
 
     def __init__(self) -> None:
         self.path_var: str | None = None
         self.entries: dict[str, list] = {}
+        #: what lookups that bash makes in a forked child found (pipeline stages running in
+        #: the shell itself): kept to spare the next search, never listed or counted
+        self.quiet: dict[str, str] = {}
 
     def copy(self) -> "CommandHash":
         other = CommandHash()
         other.path_var = self.path_var
         other.entries = {k: list(v) for k, v in self.entries.items()}
+        other.quiet = dict(self.quiet)
         return other
 
     def sync(self, path_var: str) -> None:
         if path_var != self.path_var:
-            self.entries.clear()
+            self.forget()
             self.path_var = path_var
+
+    def forget(self) -> None:
+        """``hash -r``."""
+        self.entries.clear()
+        self.quiet.clear()
 
     def remembered(self, name: str, path_var: str) -> str | None:
         """The remembered location of NAME (counted as a use), if any."""
@@ -106,7 +110,9 @@ class CommandHash:
         else:
             self.sync(path_var)
             entry = self.entries.get(name)
-            path = entry[0] if entry is not None else None
+            path = entry[0] if entry is not None else self.quiet.get(name)
+            if path is not None and entry is None and file_status(fs, cwd, path) != EXECUTABLE:
+                path = None  # gone since: search again
         if path is not None:
             return path
         hits = search_path(fs, cwd, name, path_var)
@@ -114,6 +120,8 @@ class CommandHash:
             return None
         if remember:
             self.remember(name, hits[0], 1)
+        elif hits[0].startswith("/") and len(self.quiet) < 1024:  # (a relative hit depends on the cwd)
+            self.quiet[name] = hits[0]
         return hits[0]
 
 

@@ -378,6 +378,17 @@ class VFS:
             return False
         return all(self._can(node, b) for b in (4, 2, 1) if mode & b)
 
+    def file_access(self, path: str, cwd: str = "/") -> tuple[bool, bool]:
+        """(a regular file is there, and it may be executed): a command search's question, in
+        one lookup."""
+        try:
+            node = self._lookup(path, cwd)
+        except OSError:
+            return False, False
+        if not isinstance(node, File):
+            return False, False
+        return True, self._can(node, 1)
+
     def enterable(self, path: str, cwd: str = "/") -> int:
         """What ``cd`` finds at PATH (one lookup): 0 for a directory it may enter, else ENOTDIR
         or EACCES; FSError when there is nothing there."""

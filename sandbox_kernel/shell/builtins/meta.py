@@ -171,7 +171,7 @@ async def b_hash(sh, argv, fds):
     table = sh.commands_hash()
     table.sync(sh.get_scalar("PATH") or "")
     if "r" in flags:
-        table.entries.clear()
+        table.forget()
     pathname = next((v for o, v in opts if o == "p"), None)
     if not names:
         if "d" in flags or "t" in flags:

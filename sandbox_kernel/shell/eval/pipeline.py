@@ -101,15 +101,6 @@ class Pipelines:
             self.update_trap_dispatch()
 
     async def _start_stages(self, node: Pipeline, fds: dict) -> list[int]:
-        if self.shopts["lastpipe"] and not self.options["monitor"]:
-            return await self._stages(node, fds)
-        self.stages_in_shell += 1
-        try:
-            return await self._stages(node, fds)
-        finally:
-            self.stages_in_shell -= 1
-
-    async def _stages(self, node: Pipeline, fds: dict) -> list[int]:
         commands = node.commands
         n = len(commands)
         pipes = [Pipe() for _ in range(n - 1)]
@@ -117,39 +108,43 @@ class Pipelines:
         statuses: list[int] = []
         lastpipe = self.shopts["lastpipe"] and not self.options["monitor"]
         last_arg = self.last_arg
-        for i, cmd in enumerate(commands):
-            stage_fds = dict(fds)
-            reader = pipes[i - 1].reader if i > 0 else None
-            writer = pipes[i].writer if i < n - 1 else None
-            if reader is not None:
-                stage_fds[0] = reader
-            if writer is not None:
-                stage_fds[1] = writer
-                if node.stderr_pipes[i]:
-                    stage_fds[2] = writer
-            if lastpipe:
-                # only the last stage may set $_ (the others would, running in the shell)
-                shell = self if i == n - 1 else self.fork()
-            else:
-                shell = self if self._stateless_stage(cmd) else self.fork()
-            if shell is not self and type(cmd) is not SimpleCommand:
-                shell.loop_depth = 0  # like ( ): a compound stage is outside the enclosing loops
-            if not tasks:
-                if i == n - 1:
-                    # every stage before it is done: the last one runs here, no task needed
-                    statuses.append(await self._run_stage(shell, cmd, stage_fds, reader, writer, True))
-                    break
-                if shell is self:
-                    # a stage in the shell that finishes at once (echo into an empty pipe)
-                    # needs no task either; one that must wait goes on in its task
-                    started = self._stage_now(cmd, stage_fds, reader, writer)
-                    if type(started) is int:
-                        statuses.append(started)
-                        continue
-                    tasks.append(asyncio.ensure_future(started))
-                    continue
-            tasks.append(asyncio.ensure_future(self._run_stage(shell, cmd, stage_fds, reader, writer, i == n - 1)))
+        # stages running in the shell itself remember no lookups (see Shell.stages_in_shell)
+        in_shell = 0 if lastpipe else 1
+        self.stages_in_shell += in_shell
         try:
+            for i, cmd in enumerate(commands):
+                stage_fds = dict(fds)
+                reader = pipes[i - 1].reader if i > 0 else None
+                writer = pipes[i].writer if i < n - 1 else None
+                if reader is not None:
+                    stage_fds[0] = reader
+                if writer is not None:
+                    stage_fds[1] = writer
+                    if node.stderr_pipes[i]:
+                        stage_fds[2] = writer
+                if lastpipe:
+                    # only the last stage may set $_ (the others would, running in the shell)
+                    shell = self if i == n - 1 else self.fork()
+                else:
+                    shell = self if self._stateless_stage(cmd) else self.fork()
+                if shell is not self and type(cmd) is not SimpleCommand:
+                    shell.loop_depth = 0  # like ( ): a compound stage is outside the enclosing loops
+                if not tasks:
+                    if i == n - 1:
+                        # every stage before it is done: the last one runs here, no task needed
+                        statuses.append(await self._run_stage(shell, cmd, stage_fds, reader, writer, True))
+                        break
+                    if shell is self:
+                        # a stage in the shell that finishes at once (echo into an empty pipe)
+                        # needs no task either; one that must wait goes on in its task
+                        started = self._stage_now(cmd, stage_fds, reader, writer)
+                        if type(started) is int:
+                            statuses.append(started)
+                            continue
+                        tasks.append(asyncio.ensure_future(started))
+                        continue
+                tasks.append(asyncio.ensure_future(self._run_stage(shell, cmd, stage_fds, reader, writer,
+                                                                   i == n - 1)))
             if tasks:
                 statuses.extend(await asyncio.gather(*tasks))
             if not lastpipe:
@@ -160,6 +155,8 @@ class Pipelines:
                 t.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
             raise
+        finally:
+            self.stages_in_shell -= in_shell
 
     def _stage_now(self, cmd, fds: dict, reader, writer):
         """Start a stage that runs in the shell itself: its status when it finished without

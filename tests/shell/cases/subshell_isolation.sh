@@ -57,3 +57,10 @@ f() { local l=1; ( l=2; a=3; ( l=4; echo "deep $l $a" ); echo "fn sub $l $a" ); 
 ( cd /tmp; cd /; echo "$PWD $OLDPWD" ); echo "${PWD:+pwd kept}"
 g() { ( a=8; unset -f g; declare -f g >/dev/null || echo "g gone inside" ); }; g; declare -f g >/dev/null && echo "g kept"
 ( set -- p q; a=9; shift; echo "$a $*" ); echo "$a $*"
+# a pipeline stage's command lookups are not remembered by the shell, and a command gone
+# since the last lookup is searched for again
+mkdir -p /tmp/qbin1 /tmp/qbin2; printf '#!/bin/sh\necho one\n' > /tmp/qbin2/qcmd; chmod +x /tmp/qbin2/qcmd
+OLDPATH=$PATH; PATH=/tmp/qbin1:/tmp/qbin2:$PATH; hash -r
+echo | qcmd; hash 2>&1; rm /tmp/qbin2/qcmd; echo | qcmd 2>/dev/null; echo "gone $?"
+printf '#!/bin/sh\necho two\n' > /tmp/qbin1/qcmd; chmod +x /tmp/qbin1/qcmd; echo | qcmd; qcmd; hash | sed 's/^ *//'
+PATH=$OLDPATH; rm -r /tmp/qbin1 /tmp/qbin2
