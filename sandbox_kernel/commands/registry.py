@@ -12,7 +12,7 @@ A command is ``async def cmd(ctx: CommandContext) -> int`` registered by name::
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 from .. import memory
@@ -86,21 +86,37 @@ class CommandExit(Exception):
         self.status = status
 
 
-@dataclass
 class CommandContext:
-    name: str
-    args: list[str]
-    stdin: InputStream
-    stdout: OutputStream
-    stderr: OutputStream
-    fs: "VFS"
-    cwd: str
-    env: dict[str, str]
-    #: The interpreter/session running this command (gives ``run``, limits, cancel token).
-    shell: Any = None
-    #: The Sandbox (engines by name, limits), when there is one.
-    sandbox: Any = None
-    extra: dict = field(default_factory=dict)
+    """What a command runs with. ``env`` is a dict, or a function that makes it when the
+    command first reads it (the shell's exported variables: most commands never read them).
+    ``shell``: the interpreter/session running this command (gives ``run``, limits, cancel
+    token); ``sandbox``: the Sandbox (engines by name, limits), when there is one."""
+
+    def __init__(self, name: str, args: list[str], stdin: InputStream, stdout: OutputStream, stderr: OutputStream,
+                 fs: "VFS", cwd: str, env: "dict[str, str] | Callable[[], dict[str, str]]", shell: Any = None,
+                 sandbox: Any = None, extra: dict | None = None) -> None:
+        self.name = name
+        self.args = args
+        self.stdin = stdin
+        self.stdout = stdout
+        self.stderr = stderr
+        self.fs = fs
+        self.cwd = cwd
+        self._env = env
+        self.shell = shell
+        self.sandbox = sandbox
+        self.extra = {} if extra is None else extra
+
+    @property
+    def env(self) -> dict[str, str]:
+        env = self._env
+        if callable(env):
+            env = self._env = env()
+        return env
+
+    @env.setter
+    def env(self, value: dict[str, str]) -> None:
+        self._env = value
 
     # --- paths and files
     def resolve(self, path: str) -> str:

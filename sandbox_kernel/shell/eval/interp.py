@@ -15,7 +15,7 @@ import random
 import re
 import time
 import weakref
-from typing import Any
+from typing import Any, Awaitable
 
 from ...commands import registry
 from ...commands.registry import CommandCancelled, CommandContext
@@ -1327,19 +1327,25 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         if not isinstance(stderr, OutputStream):
             stderr = ClosedOutput()
         return CommandContext(argv[0].rsplit("/", 1)[-1], argv[1:], stdin, stdout, stderr, self.fs,
-                              cwd or self.cwd, env if env is not None else self.exported_env(),
+                              cwd or self.cwd, env if env is not None else self.exported_env,
                               shell=CommandHost(self, fds), sandbox=self.rt.sandbox,
                               extra={"fds": fds, "umask": self.umask})
 
-    async def run_external(self, argv: list[str], fds: dict, env: dict | None = None, cwd: str | None = None) -> int:
+    def run_external(self, argv: list[str], fds: dict, env: dict | None = None,
+                     cwd: str | None = None) -> Awaitable[int]:
+        """Run ``argv`` as a file found on PATH (or named by a path): the awaitable of its
+        status (found without a coroutine: one less per command)."""
         name = argv[0]
-        if "/" in name:
-            return await self._run_path(name, argv, fds, env, cwd)
-        path = self.find_command(name, env)
-        if path is None:
-            await self.report(fds, not_found_message(name))
-            return 127
-        return await self._run_path(path, argv, fds, env, cwd)
+        if "/" not in name:
+            path = self.find_command(name, env)
+            if path is None:
+                return self._failed(fds, not_found_message(name), 127)
+            name = path
+        return self._run_path(name, argv, fds, env, cwd)
+
+    async def _failed(self, fds: dict, message: str, status: int) -> int:
+        await self.report(fds, message)
+        return status
 
     def find_command(self, name: str, env: dict | None = None) -> str | None:
         """Where NAME runs from: bash's hash table, else a PATH search (ENV's PATH, when it
@@ -1374,21 +1380,25 @@ class Shell(Variables, Expander, Redirections, Pipelines):
             return 1
         return status if isinstance(status, int) else 0
 
-    async def _run_path(self, path: str, argv: list[str], fds: dict, env: dict | None, cwd: str | None = None) -> int:
+    def _run_path(self, path: str, argv: list[str], fds: dict, env: dict | None,
+                  cwd: str | None = None) -> Awaitable[int]:
         try:
             data = self.fs.program(path, self.cwd)
         except FSError as e:
-            await self.report(fds, f"{path}: {e.strerror}")
-            return 127 if e.errno == 2 else 126
+            return self._failed(fds, f"{path}: {e.strerror}", 127 if e.errno == 2 else 126)
         if data == COMMAND_STUB:
             base = path.rstrip("/").rsplit("/", 1)[-1]
             spec = registry.lookup(base)
             if spec is not None:
-                return await self._invoke(spec, [base] + argv[1:], fds, env, cwd)
+                return self._invoke(spec, [base] + argv[1:], fds, env, cwd)
             if base in BUILTINS:
-                return await BUILTINS[base](self, [base] + argv[1:], fds)
-            await self.report(fds, f"{argv[0]}: command not found")
-            return 127
+                return BUILTINS[base](self, [base] + argv[1:], fds)
+            return self._failed(fds, f"{argv[0]}: command not found", 127)
+        return self._run_program(data, path, argv, fds, env, cwd)
+
+    async def _run_program(self, data: bytes, path: str, argv: list[str], fds: dict, env: dict | None,
+                           cwd: str | None) -> int:
+        """A file that is no registered command: a script (its #! line may name a command)."""
         text = data.decode("utf-8", "surrogateescape")
         if text.startswith("#!"):
             line = text.split("\n", 1)[0][2:].strip()
