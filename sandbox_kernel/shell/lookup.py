@@ -54,27 +54,30 @@ def _bucket(name: str) -> int:
 
 class CommandHash:
     """bash's hash table: NAME -> [path, hits]. It belongs to one PATH value and is
-    forgotten when PATH changes (as an assignment to PATH empties bash's table)."""
+    forgotten when PATH changes (as an assignment to PATH empties bash's table).
+
+    Beside it, ``quiet``: every PATH search's result, by (PATH, name), shared by the tables
+    copied from this one (forks). bash searches again where its table has no entry (a forked
+    child, a pipeline stage, a command substitution); here such a search is answered from
+    ``quiet`` when the file found is still an executable there. It is never listed or counted."""
 
     __slots__ = ("path_var", "entries", "quiet")
 
     def __init__(self) -> None:
         self.path_var: str | None = None
         self.entries: dict[str, list] = {}
-        #: what lookups that bash makes in a forked child found (pipeline stages running in
-        #: the shell itself): kept to spare the next search, never listed or counted
-        self.quiet: dict[str, str] = {}
+        self.quiet: dict[tuple[str, str], str] = {}
 
     def copy(self) -> "CommandHash":
         other = CommandHash()
         other.path_var = self.path_var
         other.entries = {k: list(v) for k, v in self.entries.items()}
-        other.quiet = dict(self.quiet)
+        other.quiet = self.quiet
         return other
 
     def sync(self, path_var: str) -> None:
         if path_var != self.path_var:
-            self.forget()
+            self.entries.clear()
             self.path_var = path_var
 
     def forget(self) -> None:
@@ -107,22 +110,29 @@ class CommandHash:
         and the use counted, only with ``remember``: a forked child's table is its own)."""
         if remember:
             path = self.remembered(name, path_var)
+            if path is not None:
+                return path
         else:
             self.sync(path_var)
             entry = self.entries.get(name)
-            path = entry[0] if entry is not None else self.quiet.get(name)
-            if path is not None and entry is None and file_status(fs, cwd, path) != EXECUTABLE:
-                path = None  # gone since: search again
-        if path is not None:
-            return path
-        hits = search_path(fs, cwd, name, path_var)
-        if not hits:
-            return None
+            if entry is not None:
+                return entry[0]
+        key = (path_var, name)
+        path = self.quiet.get(key)
+        if path is not None and file_status(fs, cwd, path) != EXECUTABLE:
+            path = None  # gone since: search again
+        if path is None:
+            hits = search_path(fs, cwd, name, path_var)
+            if not hits:
+                return None
+            path = hits[0]
+            if path.startswith("/"):  # (a relative hit depends on the cwd)
+                if len(self.quiet) >= 1024:
+                    self.quiet.clear()
+                self.quiet[key] = path
         if remember:
-            self.remember(name, hits[0], 1)
-        elif hits[0].startswith("/") and len(self.quiet) < 1024:  # (a relative hit depends on the cwd)
-            self.quiet[name] = hits[0]
-        return hits[0]
+            self.remember(name, path, 1)
+        return path
 
 
 def find_sourced(fs, cwd: str, name: str, path_var: str) -> str:

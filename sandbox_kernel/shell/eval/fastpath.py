@@ -29,9 +29,9 @@ from ..builtins import BUILTINS, SYNC_BUILTINS
 from ..state import (AbortCommand, BreakLoop, ContinueLoop, ExitShell, IndexedArray, LimitExceeded, ReturnFromFunction,
     ShellError, Var, is_array, too_many_words)
 from ..syntax.lexer import is_name
-from ..syntax.ast import (DQ, AndOr, ArithCommand, ArithFor, ArithSub, Assign, BraceGroup, Case, CommandList, CondAnd,
-    CondBinary, CondCommand, CondNot, CondOr, CondUnary, CondWord, For, If, Lit, Param, Quoted, SimpleCommand, Subshell,
-    Word)
+from ..syntax.ast import (DQ, AndOr, ArithCommand, ArithFor, ArithSub, Assign, BraceGroup, Case, CmdSub, CommandList,
+    CondAnd, CondBinary, CondCommand, CondNot, CondOr, CondUnary, CondWord, For, If, Lit, Param, Quoted, SimpleCommand,
+    Subshell, Word)
 from .cond import INTEGER_OPS, binary_test, compare_integers, cond_integer, ere_escape, regex_match, unary_test
 from . import pattern as pat
 from ...wildcard import CHECK_EVERY, Wildcard
@@ -868,7 +868,51 @@ async def _declare_locals_later(sh, scope: dict, values: list, texts: list[str])
     return 0
 
 
+def _substitution_body(word: Word | None):
+    """The body of a value that is one command substitution (``$(...)`` or ``"$(...)"``)."""
+    if word is None or len(word.parts) != 1:
+        return None
+    p = word.parts[0]
+    if type(p) is DQ and len(p.parts) == 1:
+        p = p.parts[0]
+    return p.body if type(p) is CmdSub else None
+
+
+def _compile_substitution_assignment(node: SimpleCommand, body):
+    """``name=$(...)``: the substitution run and its text assigned without the generic
+    expander; the status is the substitution's."""
+    a = node.assigns[0]
+    name, append, line = a.name, a.append, node.line
+
+    def run_substitution_assignment(sh, node, fds):
+        rt = sh.rt
+        cancel = rt.cancel
+        if sh.namerefs or sh.options["xtrace"] or (cancel is not None and cancel.reason is not None) \
+                or monotonic() - rt.last_yield > rt.yield_interval:
+            return sh.run_simple(node, fds)
+        sh.current_fds = fds
+        sh.lineno = line
+        sh.cmdsub_status = None
+        rt.expansion_bytes = 0
+        return _assign_substitution(sh, node, fds, body, name, append)
+    return run_substitution_assignment
+
+
+async def _assign_substitution(sh, node: SimpleCommand, fds: dict, body, name: str, append: bool) -> int:
+    try:
+        sh.assign_scalar(name, await sh.command_substitution(body), append)
+    except ShellError as e:
+        return await sh.assignment_failed(node.assigns[0], e, fds)
+    status = sh.cmdsub_status if sh.cmdsub_status is not None else 0
+    sh.pipestatus = status
+    return status
+
+
 def _compile_assignments(node: SimpleCommand):
+    if len(node.assigns) == 1 and node.assigns[0].array is None and node.assigns[0].index is None:
+        body = _substitution_body(node.assigns[0].value)
+        if body is not None:
+            return _compile_substitution_assignment(node, body)
     steps = []
     for a in node.assigns:
         step = _compile_assign(a)

@@ -1354,6 +1354,9 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         if env is not None and env.get("PATH", path_var) != path_var:
             hits = search_path(self.fs, self.cwd, name, env["PATH"])
             return hits[0] if hits else None
+        if self.stages_in_shell and self.hash_shared and self.hash_table.path_var == path_var:
+            # a stage's lookup changes nothing: a waited fork need not copy its parent's table
+            return self.hash_table.resolve(self.fs, self.cwd, name, path_var, False)
         return self.commands_hash().resolve(self.fs, self.cwd, name, path_var, not self.stages_in_shell)
 
     async def _invoke(self, spec, argv: list[str], fds: dict, env: dict | None, cwd: str | None = None) -> int:
