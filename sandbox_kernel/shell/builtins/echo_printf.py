@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 import time
+from typing import Callable
 
 from ...chars import isdigits
 from ...commands._lib.dates import format_date, local_datetime
@@ -187,13 +188,40 @@ def _compile_format(fmt: str) -> list:
                 return pieces
             continue
         if width == "*" or prec == "*":
-            spec, widest = None, 0
+            pieces.append(("spec", flags, width, prec, conv, None, 0))
+            continue
+        spec = _spec(flags, width, prec)
+        widest = max(int(width or 0), int(prec or 0))
+        if conv == "b":
+            pieces.append(("spec", flags, width, prec, conv, spec, widest))
         else:
-            spec = _spec(flags, width, prec)
-            widest = max(int(width or 0), int(prec or 0))
-        pieces.append(("spec", flags, width, prec, conv, spec, widest))
+            pieces.append(("conv", _converter(spec, flags, prec, conv), widest))
     flush()
     return pieces
+
+
+def _converter(spec: str, flags: str, prec: str | None, conv: str) -> Callable[[str | None, list], str]:
+    """``_convert`` of a conversion whose spec is fixed, the commonest ones made once."""
+    if conv == "s":
+        if spec == "%":
+            return lambda arg, errors: arg if arg is not None else ""
+        text_format = spec + "s"
+        bytes_format = text_format.encode()
+
+        def string(arg: str | None, errors: list) -> str:
+            if arg is None:
+                arg = ""
+            if arg.isascii():  # a byte per character: the width counts the same
+                return text_format % arg
+            return (bytes_format % arg.encode("utf-8", "surrogateescape")).decode("utf-8", "surrogateescape")
+        return string
+    if conv in "di":
+        integer_format = spec + "d"
+        return lambda arg, errors: integer_format % _printf_integer(arg or "", errors)
+    if conv in "eEfFgG":
+        float_format = spec + conv
+        return lambda arg, errors: float_format % _printf_float(arg or "", errors)
+    return lambda arg, errors: _convert(spec, flags, prec, conv, arg, errors)
 
 
 _COMPILED: dict[str, list] = {}
@@ -213,20 +241,28 @@ def printf_format(sh, fmt: str, args: list[str], errors: list, start: int = 0) -
     res: list[str] = []
     argi = start
     nargs = len(args)
+    limit = sh.rt.limits.string_bytes
     for piece in compiled_format(fmt):
         if piece.__class__ is str:
             res.append(piece)
             continue
         kind = piece[0]
-        if kind == "spec":
+        if kind == "conv":
+            if piece[2] > limit:
+                raise _too_wide(piece[2])
+            if argi < nargs:
+                res.append(piece[1](args[argi], errors))
+                argi += 1
+            else:
+                res.append(piece[1](None, errors))
+        elif kind == "spec":
             _, flags, width, prec, conv, spec, widest = piece
             if spec is None:
                 spec, widest = _starred_spec(flags, width, prec, args, argi, errors)
                 argi += (width == "*") + (prec == "*")
                 argi = min(argi, nargs)
-            if widest > sh.rt.limits.string_bytes:
-                raise LimitExceeded(f"printf: field width {widest} exceeds the string limit (limit string_bytes)",
-                                    "string_bytes")
+            if widest > limit:
+                raise _too_wide(widest)
             if argi < nargs:
                 arg = args[argi]
                 argi += 1
@@ -252,6 +288,10 @@ def printf_format(sh, fmt: str, args: list[str], errors: list, start: int = 0) -
             errors.append(piece[1])
             raise _PrintfError()
     return "".join(res), False, argi - start
+
+
+def _too_wide(width: int) -> LimitExceeded:
+    return LimitExceeded(f"printf: field width {width} exceeds the string limit (limit string_bytes)", "string_bytes")
 
 
 def _spec(flags: str, width: str | None, prec: str | None) -> str:
@@ -368,7 +408,9 @@ def b_printf(sh, argv, fds):
 def _format_all(sh, args: list[str], errors: list[str], chunks: list[str]) -> None:
     """FORMAT ARGS... (``args``) into ``chunks``, the format reused until the arguments are
     used up; messages into ``errors``; _PrintfError on a fatal one."""
-    fmt, rest = c_strings(args[:1])[0], c_strings(args[1:])
+    if "\0" in "".join(args):
+        args = c_strings(args)
+    fmt, rest = args[0], args[1:]
     start = 0
     while True:
         text, stop, consumed = printf_format(sh, fmt, rest, errors, start)
