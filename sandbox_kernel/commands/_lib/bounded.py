@@ -278,6 +278,10 @@ def _in_slices(method: Callable, args: tuple, bounds: Bounds, pattern: str):
             length *= 2
 
 
+#: the calls of a BoundedPattern made per binding
+_CALLS = frozenset({"search", "match", "fullmatch", "findall", "sub", "subn"})
+
+
 class BoundedPattern:
     """A compiled pattern whose calls stop within ``bounds``: ``search``, ``match``,
     ``fullmatch``, ``findall`` (string, pos, endpos), ``sub``, ``subn`` (repl, string,
@@ -285,7 +289,7 @@ class BoundedPattern:
     (optional) the same pattern compiled by ``re``, used on subjects up to ``cheap``
     characters."""
 
-    __slots__ = ("compiled", "quick", "cheap", "pattern", "bounds", "guarded",
+    __slots__ = ("compiled", "quick", "cheap", "pattern", "bounds", "guarded", "_made",
                  "search", "match", "fullmatch", "findall", "sub", "subn")
 
     def __init__(self, compiled: Any, bounds: Bounds | None = None, pattern: str = "",
@@ -297,14 +301,24 @@ class BoundedPattern:
         self.bind(bounds or Bounds.budget())
 
     def bind(self, bounds: Bounds) -> None:
-        """Tie the calls to ``bounds`` (a command's run: ``Bounds.of(ctx)``)."""
+        """Tie the calls to ``bounds`` (a command's run: ``Bounds.of(ctx)``). Each call is
+        made on first use (``__getattr__``): a command uses one or two of them."""
         self.bounds = bounds
-        self.guarded = guarded = WATCH.usable()
-        rx, quick, cheap, pattern = self.compiled, self.quick, self.cheap, self.pattern
-        for name in ("search", "match", "fullmatch", "findall", "sub", "subn"):
-            make = _bounded_sub if name.startswith("sub") else _bounded_call
-            fast = getattr(quick, name) if quick is not None else None
-            setattr(self, name, make(fast, getattr(rx, name), bounds, cheap, pattern, guarded))
+        self.guarded = WATCH.usable()
+        for name in getattr(self, "_made", ()):
+            delattr(self, name)
+        self._made: list[str] = []
+
+    def __getattr__(self, name: str):
+        if name not in _CALLS:
+            raise AttributeError(name)
+        make = _bounded_sub if name.startswith("sub") else _bounded_call
+        quick = self.quick
+        fast = getattr(quick, name) if quick is not None else None
+        call = make(fast, getattr(self.compiled, name), self.bounds, self.cheap, self.pattern, self.guarded)
+        setattr(self, name, call)
+        self._made.append(name)
+        return call
 
     def split(self, string, maxsplit: int = 0) -> list:
         if len(string) <= self.cheap:
