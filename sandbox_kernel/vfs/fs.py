@@ -1019,8 +1019,18 @@ class FileHandle:
         if not self.writable:
             raise FSError(EBADF, self.path)
         node, fs = self.node, self.fs
+        data = node.data
         if self.append:
-            self.pos = len(node.data)
+            self.pos = len(data)
+        if self.pos == len(data) and len(b) <= fs.max_bytes - fs.bytes_used:
+            # at the end, within the quota: the commonest write (a line of a loop's output)
+            data += b
+            fs.bytes_used += len(b)
+            self.pos = len(data)
+            node.mtime = node.ctime = time.time()
+            if fs.listeners and self.path:
+                fs._notify(self.path, "modified")
+            return len(b)
         end = self.pos + len(b)
         growth = max(0, end - len(node.data))
         room = fs.max_bytes - fs.bytes_used
