@@ -338,11 +338,33 @@ class Pipe:
         self.size = 0
         self.writer_closed = False
         self.reader_closed = False
-        self._readable = asyncio.Event()
-        self._writable = asyncio.Event()
-        self._writable.set()
+        # made when an end first waits (most pipes of a short pipeline never do)
+        self._readable: asyncio.Event | None = None
+        self._writable: asyncio.Event | None = None
         self.reader = _PipeReader(self)
         self.writer = _PipeWriter(self)
+
+    def wake_reader(self) -> None:
+        if self._readable is not None:
+            self._readable.set()
+
+    def wake_writer(self) -> None:
+        if self._writable is not None:
+            self._writable.set()
+
+    async def until_readable(self) -> None:
+        event = self._readable
+        if event is None:
+            event = self._readable = asyncio.Event()
+        event.clear()
+        await event.wait()
+
+    async def until_writable(self) -> None:
+        event = self._writable
+        if event is None:
+            event = self._writable = asyncio.Event()
+        event.clear()
+        await event.wait()
 
 
 class _PipeReader(InputStream):
@@ -354,8 +376,7 @@ class _PipeReader(InputStream):
         while not p.chunks:
             if p.writer_closed or p.reader_closed:
                 return b""
-            p._readable.clear()
-            await p._readable.wait()
+            await p.until_readable()
         return self._pop()
 
     def chunk_now(self) -> bytes | None:
@@ -369,7 +390,7 @@ class _PipeReader(InputStream):
         chunk = p.chunks.popleft()
         p.size -= len(chunk)
         if p.size < p.capacity:
-            p._writable.set()
+            p.wake_writer()
         return chunk
 
     def close(self) -> None:
@@ -378,8 +399,8 @@ class _PipeReader(InputStream):
         p.reader_closed = True
         p.chunks.clear()
         p.size = 0
-        p._writable.set()
-        p._readable.set()
+        p.wake_writer()
+        p.wake_reader()
 
 
 class _PipeWriter(OutputStream):
@@ -395,13 +416,12 @@ class _PipeWriter(OutputStream):
         if p.writer_closed:
             raise OSError(9, "Bad file descriptor")
         while p.size >= p.capacity:
-            p._writable.clear()
-            await p._writable.wait()
+            await p.until_writable()
             if p.reader_closed:
                 raise BrokenPipeError(32, "Broken pipe")
         p.chunks.append(bytes(data))
         p.size += len(data)
-        p._readable.set()
+        p.wake_reader()
         if p.size >= p.capacity:
             # let the reader run before the writer produces more
             await asyncio.sleep(0)
@@ -418,10 +438,10 @@ class _PipeWriter(OutputStream):
             return False  # full: write waits for the reader
         p.chunks.append(bytes(data))
         p.size += len(data)
-        p._readable.set()
+        p.wake_reader()
         return True
 
     def close(self) -> None:
         p = self.pipe
         p.writer_closed = True
-        p._readable.set()
+        p.wake_reader()
