@@ -325,6 +325,10 @@ class SinkOutput(OutputStream):
         return getattr(self.sink, "screen", None)
 
 
+#: writes smaller than this are joined in a pipe (``Pipe.push``)
+SMALL_WRITE = 4096
+
+
 class Pipe:
     """A bounded in-memory pipe; ``reader`` and ``writer`` are its two ends.
 
@@ -343,6 +347,23 @@ class Pipe:
         self._writable: asyncio.Event | None = None
         self.reader = _PipeReader(self)
         self.writer = _PipeWriter(self)
+
+    def push(self, data: bytes) -> None:
+        """Queue ``data`` for the reader: small writes (a loop's lines) join the last small
+        chunk, so the reader takes them in a few reads, not one per line."""
+        chunks = self.chunks
+        n = len(data)
+        if n < SMALL_WRITE:
+            if chunks:
+                last = chunks[-1]
+                if type(last) is bytearray and len(last) < SMALL_WRITE:
+                    last += data
+                    self.size += n
+                    return
+            chunks.append(bytearray(data))
+        else:
+            chunks.append(bytes(data))
+        self.size += n
 
     def wake_reader(self) -> None:
         if self._readable is not None:
@@ -389,6 +410,8 @@ class _PipeReader(InputStream):
         p = self.pipe
         chunk = p.chunks.popleft()
         p.size -= len(chunk)
+        if type(chunk) is bytearray:
+            chunk = bytes(chunk)
         if p.size < p.capacity:
             p.wake_writer()
         return chunk
@@ -419,8 +442,7 @@ class _PipeWriter(OutputStream):
             await p.until_writable()
             if p.reader_closed:
                 raise BrokenPipeError(32, "Broken pipe")
-        p.chunks.append(bytes(data))
-        p.size += len(data)
+        p.push(data)
         p.wake_reader()
         if p.size >= p.capacity:
             # let the reader run before the writer produces more
@@ -436,8 +458,7 @@ class _PipeWriter(OutputStream):
             raise OSError(9, "Bad file descriptor")
         if p.size >= p.capacity:
             return False  # full: write waits for the reader
-        p.chunks.append(bytes(data))
-        p.size += len(data)
+        p.push(data)
         p.wake_reader()
         return True
 

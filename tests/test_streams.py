@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import asyncio
 
-from sandbox_kernel.streams import CHUNK, PIPE_CAPACITY, FileInput, Pipe
+from sandbox_kernel.streams import CHUNK, PIPE_CAPACITY, SMALL_WRITE, FileInput, Pipe
 from sandbox_kernel.vfs import make_vfs
 
 
@@ -16,6 +16,26 @@ def test_a_chunk_passes_through_a_pipe_uncopied():
         assert got is data  # no bytearray round trip in the reader's buffer
         pipe.writer.close()
         assert await pipe.reader.read_some() == b""
+    asyncio.run(main())
+
+
+def test_small_writes_reach_the_reader_joined_and_in_order():
+    async def main():
+        pipe = Pipe()
+        lines = [b"line %d\n" % k for k in range(1000)]
+        for line in lines:
+            assert pipe.writer.write_now(line)
+        big = b"y" * SMALL_WRITE
+        await pipe.writer.write(big)
+        await pipe.writer.write(b"tail\n")
+        pipe.writer.close()
+        chunks = []
+        while chunk := await pipe.reader.read_chunk():
+            assert type(chunk) is bytes
+            chunks.append(chunk)
+        assert b"".join(chunks) == b"".join(lines) + big + b"tail\n"
+        assert len(chunks) < 10  # a few reads, not one per line
+        assert big in chunks  # a big write is handed on as it came
     asyncio.run(main())
 
 
