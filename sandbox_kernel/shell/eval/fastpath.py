@@ -523,6 +523,10 @@ def compile_fields(word) -> Callable[[Any, list], None] | None:
             return None
     if len(parts) == 1 and type(parts[0]) is Lit:
         return _compile_literal(parts[0].text)
+    if all(type(p) is Quoted or (type(p) is Lit and not any(c in GLOB_ACTIVE for c in p.text)) for p in parts):
+        # quoted text ('%s\n', "a"'b'c): one constant word
+        constant = "".join(p.text for p in parts)
+        return lambda sh, out: out.append(constant)
     if len(parts) == 1 and type(parts[0]) is Param:
         value_of = _compile_value(parts[0])
         return None if value_of is None else _compile_split_param(value_of)
