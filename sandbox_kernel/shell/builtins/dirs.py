@@ -13,8 +13,32 @@ from .registry import builtin
 @builtin("cd", usage="cd [-L|[-P [-e]] [-@]] [dir]", text="""
 Change the shell working directory to DIR (default $HOME). `cd -' goes to $OLDPWD.
   -L  follow symbolic links logically (default)
-  -P  use the physical directory structure""")
-async def b_cd(sh, argv, fds):
+  -P  use the physical directory structure""", sync=True)
+def b_cd(sh, argv, fds):
+    """``cd DIR`` to a directory it may enter, without a coroutine; everything else (options,
+    ``-``, CDPATH, errors) in ``cd_async``."""
+    if len(argv) == 2:
+        target = argv[1]
+        if target and target[0] != "-" and (target[0] == "/" or not sh.get_scalar("CDPATH")):
+            path = normpath(target, sh.cwd)
+            try:
+                problem = sh.fs.enterable(path)
+            except FSError:
+                problem = True
+            if not problem:
+                _enter(sh, path)
+                return 0
+    return cd_async(sh, argv, fds)
+
+
+def _enter(sh, path: str) -> None:
+    old = sh.cwd
+    sh.cwd = path
+    sh.set_var("OLDPWD", old)
+    sh.set_var("PWD", path)
+
+
+async def cd_async(sh, argv, fds):
     args = argv[1:]
     physical = False
     while args and args[0].startswith("-") and args[0] not in ("-", "--") and len(args[0]) > 1:
@@ -69,10 +93,7 @@ async def b_cd(sh, argv, fds):
             return 1
         if physical:
             path = sh.fs.realpath(path)
-        old = sh.cwd
-        sh.cwd = path
-        sh.set_var("OLDPWD", old)
-        sh.set_var("PWD", path)
+        _enter(sh, path)
         if print_dir or (cand is not candidates[-1] and cand != target):
             await out(fds, path + "\n")
         return 0
@@ -183,7 +204,7 @@ async def b_dirs(sh, argv, fds):
 
 
 async def _cd_to(sh, fds, name: str, target: str) -> int:
-    return await b_cd(sh, [name, "--", target], fds)
+    return await cd_async(sh, [name, "--", target], fds)
 
 
 @builtin("pushd", usage="pushd [-n] [+N | -N | dir]", text="""
