@@ -269,7 +269,9 @@ def test_return_trap_and_exit_trap_status():
 
 
 @pytest.mark.parametrize("loop", ["while true; do x=1; done", "while true; do :; done",
-                                  "for ((i = 0; ; i++)); do y=$i; done"])
+                                  "for ((i = 0; ; i++)); do y=$i; done",
+                                  "for a in $(seq 200000); do for b in 1 2 3 4 5 6 7 8; do y=$b; done; done",
+                                  "while :; do for a in 1 2 3 4 5 6 7 8; do y=$a; done; done"])
 def test_other_threads_get_the_gil_while_a_loop_runs(loop):
     """An interrupt comes from another thread (the kernel's control thread). The interpreter's
     periodic yields once came every 5 ms, CPython's GIL switch interval, and a waiting thread

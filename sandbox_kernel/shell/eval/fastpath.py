@@ -44,6 +44,8 @@ from .word import BIG_STRING, GLOB_ACTIVE, Fields, ambiguous_redirect, case_conv
 NO_RUNNER: Any = object()
 #: what a synchronous step gives when only its coroutine can go on
 NOT_NOW: Any = object()
+#: a compiled loop handing on to its coroutine when it is time to yield
+YIELD_FIRST: Any = object()
 #: parameters whose reading changes state (they are left to the generic path)
 _STATEFUL_PARAMS = frozenset({"RANDOM", "SRANDOM"})
 
@@ -1052,16 +1054,74 @@ def _compile_arith_command(node: ArithCommand):
     return run_arith
 
 
+def loop_flow(e: BreakLoop | ContinueLoop) -> str:
+    """A loop's ``break``/``continue``: aimed at this loop it is the flow ("break" or
+    "continue"); aimed further out it propagates with one level used up."""
+    if e.levels > 1:
+        e.levels -= 1
+        raise e
+    return "break" if isinstance(e, BreakLoop) else "continue"
+
+
 def _compile_for(node: For):
-    """``for NAME in WORDS`` stays a coroutine; its words are compiled for ``Shell.run_for``
-    (each appends its fields to a list, or raises NeedsGeneric before it changes anything)."""
+    """``for NAME in WORDS``: its words compiled (each appends its fields to a list, or raises
+    NeedsGeneric before it changes anything) and its items run without a coroutine while
+    each body finishes at once; the rest goes on in ``Shell.for_items``."""
     compiled = [compile_fields(w) for w in node.words] if node.words is not None else []
-    if None in compiled or not compiled:
-        return lambda sh, node, fds: sh.run_for(node, fds)
-    words = tuple(compiled)
+    words = tuple(compiled) if None not in compiled and (compiled or node.words is None) else None
+    if words is None or node.redirs or not is_name(node.var):
+        return lambda sh, node, fds: sh.run_for(node, fds, words)
+    var, body, line = node.var, node.body, node.line
 
     def run_for(sh, node, fds):
-        return sh.run_for(node, fds, words)
+        rt = sh.rt
+        cancel = rt.cancel
+        if sh.namerefs or sh.options["xtrace"] or sh.debug_trap_set or (cancel is not None and cancel.reason) \
+                or monotonic() - rt.last_yield > rt.yield_interval:
+            return sh.run_for(node, fds, words)
+        sh.current_fds = fds
+        sh.lineno = line
+        if node.words is None:
+            items = list(sh.positional)
+        else:
+            rt.expansion_bytes = 0
+            items = []
+            for k, fn in enumerate(words):
+                try:
+                    fn(sh, items)
+                except NeedsGeneric:
+                    return sh.for_words_from(node, fds, items, k)
+            if len(items) > rt.limits.words:
+                raise too_many_words(rt.limits.words)
+        status = 0
+        sh.loop_depth += 1
+        handed_on = False
+        try:
+            for j, item in enumerate(items):
+                if sh.debug_trap_set or not sh._bind_loop_var(var, item):
+                    # a DEBUG trap to run, or a readonly variable to report: the generic loop
+                    handed_on = True
+                    return sh.for_items(node, fds, items, j, None, status, False)
+                try:
+                    r = start(sh, body, fds)
+                except (BreakLoop, ContinueLoop) as e:
+                    if loop_flow(e) == "break":
+                        return 0
+                    r = 0
+                if type(r) is not int:
+                    handed_on = True
+                    return sh.for_items(node, fds, items, j + 1, r, status, False)
+                status = r
+                cancel = rt.cancel
+                if monotonic() - rt.last_yield > rt.yield_interval \
+                        or (cancel is not None and cancel.reason is not None):
+                    if sh._time_to_yield():
+                        handed_on = True
+                        return sh.for_items(node, fds, items, j + 1, YIELD_FIRST, status, False)
+            return status
+        finally:
+            if not handed_on:
+                sh.loop_depth -= 1
     return run_for
 
 

@@ -38,7 +38,7 @@ from ..syntax.printer import format_word
 from . import pattern as pat
 from .arith import ArithError, evaluate as arith_evaluate
 from .cond import eval_cond
-from .fastpath import NOT_NOW, NeedsGeneric, commands_exceeded, start
+from .fastpath import NOT_NOW, YIELD_FIRST, NeedsGeneric, commands_exceeded, loop_flow, start
 from .pipeline import Pipelines
 from .redirect import Redirections
 from .variables import FAKE_PID, MemoryAccount, MemoryPool, Variables
@@ -644,13 +644,13 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         try:
             return start(self, body, fds), None
         except (BreakLoop, ContinueLoop) as e:
-            return 0, _loop_flow(e)
+            return 0, loop_flow(e)
 
     async def _loop_wait(self, pending) -> tuple[int, str | None]:
         try:
             return await pending, None
         except (BreakLoop, ContinueLoop) as e:
-            return 0, _loop_flow(e)
+            return 0, loop_flow(e)
 
     async def _check_loop_name(self, name: str, fds: dict) -> bool:
         # bash checks a for/select variable name when the loop runs, not when it is parsed
@@ -733,34 +733,58 @@ class Shell(Variables, Expander, Redirections, Pipelines):
                     try:
                         fn(self, items)
                     except NeedsGeneric:
-                        items += await self.expand_words(node.words[k:])
-                        break
-                if len(items) > self.rt.limits.words:
-                    raise too_many_words(self.rt.limits.words)
+                        return await self.for_words_from(node, fds, items, k)
             else:
                 items = await self.expand_words(node.words)
-            status = 0
-            trace = self.options["xtrace"]
-            with self._in_loop():
-                for item in items:
-                    if self.traps.get("DEBUG"):
-                        await self.debug_trap(node.line)
-                    if trace:
-                        # bash shows the words as written
-                        words = '"$@"' if node.words is None else " ".join(format_word(w) for w in node.words)
-                        await self.err(fds, f"{self._ps4()}for {node.var} in {words}\n")
-                    if not self._bind_loop_var(node.var, item):
-                        await self.report(fds, f"{node.var}: readonly variable")
-                        return 1
-                    status, flow = self._loop_step(node.body, fds)
-                    if type(status) is not int:
-                        status, flow = await self._loop_wait(status)
-                    if flow == "break":
-                        break
-                    if self._time_to_yield():
-                        await self._yield_now()
-            return status
+            return await self._for_checked(node, fds, items)
         return await self.with_redirs(node, fds, body)
+
+    async def for_words_from(self, node: For, fds: dict, items: list[str], k: int) -> int:
+        """A for loop whose words before ``k`` were expanded (into ``items``) by their compiled
+        functions: the others expanded here, then the loop."""
+        items += await self.expand_words(node.words[k:])
+        return await self._for_checked(node, fds, items)
+
+    async def _for_checked(self, node: For, fds: dict, items: list[str]) -> int:
+        if len(items) > self.rt.limits.words:
+            raise too_many_words(self.rt.limits.words)
+        self.loop_depth += 1
+        return await self.for_items(node, fds, items, 0, None, 0, self.options["xtrace"])
+
+    async def for_items(self, node: For, fds: dict, items: list[str], j: int, pending, status: int,
+                        trace: bool) -> int:
+        """The loop over ``items`` from ``j`` on, the loop level counted already (this ends it).
+        ``pending``: item ``j - 1``'s body still to await (the compiled loop stopped there),
+        or YIELD_FIRST to yield before item ``j``."""
+        try:
+            if pending is YIELD_FIRST:
+                await self._yield_now()
+            elif pending is not None:
+                status, flow = await self._loop_wait(pending)
+                if flow == "break":
+                    return status
+                if self._time_to_yield():
+                    await self._yield_now()
+            for k in range(j, len(items)):
+                if self.traps.get("DEBUG"):
+                    await self.debug_trap(node.line)
+                if trace:
+                    # bash shows the words as written
+                    words = '"$@"' if node.words is None else " ".join(format_word(w) for w in node.words)
+                    await self.err(fds, f"{self._ps4()}for {node.var} in {words}\n")
+                if not self._bind_loop_var(node.var, items[k]):
+                    await self.report(fds, f"{node.var}: readonly variable")
+                    return 1
+                status, flow = self._loop_step(node.body, fds)
+                if type(status) is not int:
+                    status, flow = await self._loop_wait(status)
+                if flow == "break":
+                    break
+                if self._time_to_yield():
+                    await self._yield_now()
+            return status
+        finally:
+            self.loop_depth -= 1
 
     async def run_select(self, node: Select, fds: dict) -> int:
         async def body(fds):
@@ -852,7 +876,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
                                 status = await status
                         except (BreakLoop, ContinueLoop) as e:
                             status = 0
-                            if _loop_flow(e) == "break":
+                            if loop_flow(e) == "break":
                                 break
                         if head_now(step) is NOT_NOW:
                             await head(node.step)
@@ -1826,15 +1850,6 @@ class CommandHost:
             return await shell.run_external(argv, fds, env, cwd)
         except ExitShell as e:
             return e.status
-
-
-def _loop_flow(e: BreakLoop | ContinueLoop) -> str:
-    """A loop's ``break``/``continue``: aimed at this loop it is the flow ("break" or
-    "continue"); aimed further out it propagates with one level used up."""
-    if e.levels > 1:
-        e.levels -= 1
-        raise e
-    return "break" if isinstance(e, BreakLoop) else "continue"
 
 
 async def _debug_then(run, self: Shell, node, fds: dict) -> int:
