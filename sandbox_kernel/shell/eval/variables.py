@@ -946,6 +946,8 @@ class Variables:
                 or var.nameref or self.vars_shared or any("BASH_REMATCH" in scope for scope in self.scopes):
             self.set_array("BASH_REMATCH", groups)
             return
+        if not groups and not var.value:
+            return  # no match again: it stays empty
         self._charge_value(var, strings_size(groups), "BASH_REMATCH")
         var.value = IndexedArray.of(groups)
 
