@@ -545,7 +545,26 @@ def compile_posix(pattern: str, extended: bool = False, *, ignore_case: bool = F
                   python: bool = False, awk: bool = False, ascii: bool = False,
                   bounds: Bounds | None = None) -> PosixRegex:
     """Compile a POSIX BRE/ERE (or, with ``python=True``, a Perl-style pattern as grep -P);
-    its calls stop with ``bounds`` (default: a 30 s budget from now)."""
+    its calls stop with ``bounds`` (default: a 30 s budget from now). A short pattern compiled
+    before is that same object, bound to ``bounds`` now (a loop runs the same sed again)."""
+    key = (pattern, extended, ignore_case, multiline, sed_escapes, dotall, python, awk, ascii)
+    rx = _COMPILED.get(key) if len(pattern) <= 1024 else None
+    if rx is not None:
+        rx.bind(bounds or Bounds.budget())
+        return rx
+    rx = _compile_posix(pattern, extended, ignore_case, multiline, sed_escapes, dotall, python, awk, ascii, bounds)
+    if len(pattern) <= 1024:
+        if len(_COMPILED) >= 256:
+            _COMPILED.clear()
+        _COMPILED[key] = rx
+    return rx
+
+
+_COMPILED: dict[tuple, PosixRegex] = {}
+
+
+def _compile_posix(pattern: str, extended: bool, ignore_case: bool, multiline: bool, sed_escapes: bool,
+                   dotall: bool, python: bool, awk: bool, ascii: bool, bounds: Bounds | None) -> PosixRegex:
     repetitions: int | None
     if python:
         src = pattern

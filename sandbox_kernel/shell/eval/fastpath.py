@@ -30,8 +30,8 @@ from ..state import (AbortCommand, BreakLoop, ContinueLoop, ExitShell, IndexedAr
     ShellError, Var, is_array, too_many_words)
 from ..syntax.lexer import is_name
 from ..syntax.ast import (DQ, AndOr, ArithCommand, ArithFor, ArithSub, Assign, BraceGroup, Case, CmdSub, CommandList,
-    CondAnd, CondBinary, CondCommand, CondNot, CondOr, CondUnary, CondWord, For, If, Lit, Param, Quoted, SimpleCommand,
-    Subshell, Word)
+    CondAnd, CondBinary, CondCommand, CondNot, CondOr, CondUnary, CondWord, For, If, Lit, Param, Pipeline, Quoted,
+    SimpleCommand, Subshell, Word)
 from .cond import INTEGER_OPS, binary_test, compare_integers, cond_integer, ere_escape, regex_match, unary_test
 from . import pattern as pat
 from ...wildcard import CHECK_EVERY, Wildcard
@@ -646,6 +646,8 @@ def compile_node(node) -> Callable | Any:
         return _compile_brace(node)
     if tp is Subshell:
         return run_subshell if not node.redirs else NO_RUNNER
+    if tp is Pipeline:
+        return run_pipeline if len(node.commands) > 1 and not node.timed else NO_RUNNER
     if tp is ArithCommand:
         return _compile_arith_command(node)
     if tp is ArithFor:
@@ -1403,6 +1405,13 @@ def _compile_brace(node: BraceGroup):
             return _run_one(sh, body, item, fds)
         return run_brace_one
     return run_brace
+
+
+def run_pipeline(sh, node: Pipeline, fds: dict):
+    """``a | b ...``: its coroutine started directly (the caller checked there is no DEBUG trap)."""
+    sh.current_fds = fds
+    sh.lineno = node.line
+    return sh.run_stages(node, fds)
 
 
 def run_subshell(sh, node: Subshell, fds: dict):

@@ -38,7 +38,7 @@ from ..syntax.printer import format_word
 from . import pattern as pat
 from .arith import ArithError, evaluate as arith_evaluate
 from .cond import eval_cond
-from .fastpath import NOT_NOW, YIELD_FIRST, NeedsGeneric, commands_exceeded, loop_flow, start
+from .fastpath import NOT_NOW, YIELD_FIRST, NeedsGeneric, commands_exceeded, loop_flow, raise_later, start
 from .pipeline import Pipelines
 from .redirect import Redirections
 from .variables import FAKE_PID, MemoryAccount, MemoryPool, Variables
@@ -519,7 +519,11 @@ class Shell(Variables, Expander, Redirections, Pipelines):
     async def run_as_child(self, node, fds: dict) -> int:
         """Run ``node`` as a subshell, pipeline stage or command substitution does: an exit, an
         error, or a break/return with nothing to catch it becomes the status."""
-        return await self.finish_as_child(self.run_node(node, fds), fds)
+        try:
+            status = start(self, node, fds)
+        except BaseException as e:
+            status = raise_later(e)  # met by finish_as_child's handlers
+        return await self.finish_as_child(status, fds)
 
     async def finish_as_child(self, status, fds: dict) -> int:
         """``run_as_child`` of a node already started: ``status`` is its status or the

@@ -35,34 +35,54 @@ class Pipelines:
     change state) and ``cmd &`` jobs."""
 
     async def run_pipeline(self, node: Pipeline, fds: dict) -> int:
+        commands = node.commands
+        if len(commands) > 1 and not node.timed and not self.traps.get("DEBUG"):
+            self.lineno = node.line
+            return await self.run_stages(node, fds)
         start = time.monotonic() if node.timed else 0.0
         cpu_start = resource.getrusage(resource.RUSAGE_SELF) if node.timed else None
-        commands = node.commands
         # `!` keeps errexit (and ERR) from its commands only when errexit is on already
         suppress = node.negate and self.options["errexit"]
         if suppress:
             self.errexit_suppress += 1
         try:
             if len(commands) == 1:
-                status = await self.execute(commands[0], fds)
-                statuses = [status]
+                statuses = [await self.execute(commands[0], fds)]
             else:
                 self.lineno = node.line
                 statuses = await self._run_stages(node, fds)
-                status = statuses[-1]
-                if self.options["pipefail"]:
-                    for s in reversed(statuses):
-                        if s:
-                            status = s
-                            break
         finally:
             if suppress:
                 self.errexit_suppress -= 1
-        self.pipestatus = statuses
         if cpu_start is not None:
             cpu = resource.getrusage(resource.RUSAGE_SELF)
             await self._report_time(node, fds, time.monotonic() - start, cpu.ru_utime - cpu_start.ru_utime,
                                     cpu.ru_stime - cpu_start.ru_stime)
+        return self._pipeline_status(node, statuses)
+
+    async def run_stages(self, node: Pipeline, fds: dict) -> int:
+        """A pipeline of two or more stages, not timed, without a DEBUG trap to run (what the
+        compiled runner starts: one coroutine)."""
+        suppress = node.negate and self.options["errexit"]
+        if suppress:
+            self.errexit_suppress += 1
+        try:
+            statuses = await self._start_stages(node, fds)
+        finally:
+            if suppress:
+                self.errexit_suppress -= 1
+        return self._pipeline_status(node, statuses)
+
+    def _pipeline_status(self, node: Pipeline, statuses: list[int]) -> int:
+        """The pipeline's status (the last stage's; with pipefail the last failure's; ``!``
+        inverts it); PIPESTATUS is every stage's."""
+        status = statuses[-1]
+        if len(statuses) > 1 and self.options["pipefail"]:
+            for s in reversed(statuses):
+                if s:
+                    status = s
+                    break
+        self.pipestatus = statuses
         if node.negate:
             self.errexit_exempt = True
             return 0 if status else 1
