@@ -532,6 +532,9 @@ def compile_fields(word) -> Callable[[Any, list], None] | None:
     if len(parts) == 1 and type(parts[0]) is Param:
         value_of = _compile_value(parts[0])
         return None if value_of is None else _compile_split_param(value_of)
+    if len(parts) == 1 and type(parts[0]) is ArithSub:
+        value_of = _compile_arith_sub(parts[0])
+        return None if value_of is None else _compile_split_param(value_of)
     if len(parts) == 1 and type(parts[0]) is DQ and len(parts[0].parts) == 1 and type(parts[0].parts[0]) is Param:
         p = parts[0].parts[0]
         if p.name == "@" and p.op is None and p.index is None and not p.length and not p.indirect:
@@ -565,22 +568,34 @@ def compile_fields(word) -> Callable[[Any, list], None] | None:
                 return None
             steps.append((4, value))  # split when set
 
+    # a quoted part makes a field even when everything is empty; a literal with a glob
+    # character makes the word a pattern
+    quoted = any(kind in (1, 2) for kind, _ in steps)
+    may_glob = any(kind == 0 and any(c in GLOB_ACTIVE for c in item) for kind, item in steps)
+
     def fields(sh, out: list) -> None:
-        f = Fields(sh.ifs(), sh.rt)
-        for kind, item in steps:
-            if kind == 0:
-                if item:
-                    f.lit(item)
-            elif kind == 1:
-                f.quote(item)
-            elif kind == 2:
-                f.quote(item(sh))
-            elif kind == 3:
-                f.split(item(sh))
+        values = [item if kind <= 1 else item(sh) for kind, item in steps]
+        if not may_glob:
+            # the commonest case (f$i.txt, $a-$b): no expansion to split or glob, one field
+            ifs = sh.ifs()
+            for (kind, _), value in zip(steps, values):
+                if kind >= 3 and value and (any(c in ifs for c in value) or any(c in GLOB_ACTIVE for c in value)):
+                    break
             else:
-                value = item(sh)
-                if value is not None:
-                    f.split(value)
+                text = "".join([v for v in values if v is not None])
+                if len(text) <= BIG_STRING:
+                    if text or quoted:
+                        out.append(text)
+                    return
+        f = Fields(sh.ifs(), sh.rt)
+        for (kind, _), value in zip(steps, values):
+            if kind == 0:
+                if value:
+                    f.lit(value)
+            elif kind <= 2:
+                f.quote(value)
+            elif value is not None:
+                f.split(value)
         f.end()
         sh.finish_fields(f.out, out)
     return fields
