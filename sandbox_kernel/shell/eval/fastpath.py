@@ -878,8 +878,12 @@ def _declare_locals(sh, scope: dict, values: list, texts: list[str]) -> None:
         sh.own_variables()
         scope = sh.scopes[-1]
     for (name, _), text in zip(values, texts):
-        scope[name] = Var(None)
-        sh.assign_scalar(name, text, False)
+        var = Var(None)
+        if len(text) > 4096:
+            sh.check_string(text)
+        sh.charge_string(var, text, name)
+        var.value = text
+        scope[name] = var
     sh.last_arg = f"{values[-1][0]}={texts[-1]}"
     sh.pipestatus = 0
 

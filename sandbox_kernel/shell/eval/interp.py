@@ -683,7 +683,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         var = self.lookup_raw(name)
         if var is not None and var.readonly:
             return False
-        self.assign_scalar(name, value, False)
+        self.assign_scalar(name, value, False, var)
         return True
 
     async def _set_loop_var(self, name: str, value: str, fds: dict) -> bool:

@@ -13,6 +13,7 @@ import gc
 import re
 import time
 import weakref
+from typing import Any
 
 from ...chars import isdigits
 from ..options import OPTION_DEFAULTS
@@ -89,6 +90,10 @@ def memory_exceeded(name: str, limits) -> LimitExceeded:
     return LimitExceeded(
         f"{name}: memory limit exceeded ({limits.shown('shell_memory_bytes')}; limit "
         f"shell_memory_bytes; {limits.raise_hint('shell_memory_bytes')})", "shell_memory_bytes")
+
+
+#: ``assign_scalar``'s default: the variable is to be looked up
+NOT_LOOKED_UP: Any = object()
 
 
 class MemoryPool:
@@ -612,7 +617,7 @@ class Variables:
         self._replace(var.charged, new_size, name)
         var.charged = new_size
 
-    def _charge_string(self, var: Var, value: str, name: str) -> None:
+    def charge_string(self, var: Var, value: str, name: str) -> None:
         """``var`` is to hold the string ``value`` (charged before it is stored)."""
         n = len(value)
         size = (n if value.isascii() else 4 * n) + VALUE_OVERHEAD
@@ -811,7 +816,7 @@ class Variables:
             if len(value) > 4096:
                 self.check_string(value)
             var = Var(None)
-            self._charge_string(var, value, name)
+            self.charge_string(var, value, name)
             var.value = value
             if self.options["allexport"] or export:
                 var.exported = True
@@ -842,7 +847,7 @@ class Variables:
             self._charge_element(var, current.get(key), value, name, 1)
             current[key] = value
         else:
-            self._charge_string(var, value, name)
+            self.charge_string(var, value, name)
             var.value = value
         if self.options["allexport"] or export:
             var.exported = True
@@ -851,7 +856,7 @@ class Variables:
 
     def set_raw(self, var: Var, value: str, name: str) -> None:
         """Give ``var`` itself the string ``value`` (a nameref's target: not followed)."""
-        self._charge_string(var, value, name)
+        self.charge_string(var, value, name)
         var.value = value
 
     def unset_raw(self, name: str) -> None:
@@ -1136,10 +1141,12 @@ class Variables:
                 return
         self.assign_scalar(a.name, value, a.append)
 
-    def assign_scalar(self, name: str, value: str, append: bool) -> None:
+    def assign_scalar(self, name: str, value: str, append: bool, var: Var | None = NOT_LOOKED_UP) -> None:
         """``name=value`` / ``name+=value`` once the value is expanded (no nameref to follow
-        to an element: ``assign`` handled those)."""
-        var = self.lookup_raw(name)
+        to an element: ``assign`` handled those). ``var``: ``lookup_raw(name)``, when the
+        caller has it."""
+        if var is NOT_LOOKED_UP:
+            var = self.lookup_raw(name)
         if var is None or type(var.value) is not str or var.readonly or var.integer or var.lower or var.upper \
                 or var.nameref or self.options["allexport"] or name in DYNAMIC_VARS or self.vars_shared:
             self.set_var(name, value, append)
@@ -1162,7 +1169,7 @@ class Variables:
         try:
             if len(value) > 4096:
                 self.check_string(value)
-            self._charge_string(var, value, name)
+            self.charge_string(var, value, name)
         except BaseException:
             if old_length >= 0:
                 var.value = value[:old_length]
