@@ -25,7 +25,7 @@ from __future__ import annotations
 import time
 from typing import Any, Callable
 
-from ..builtins import BUILTINS, SYNC_BUILTINS
+from ..builtins import BUILTINS, SPECIAL_BUILTINS, SYNC_BUILTINS
 from ..state import (AbortCommand, BreakLoop, ContinueLoop, ExitShell, IndexedArray, LimitExceeded, ReturnFromFunction,
     ShellError, Var, is_array, too_many_words)
 from ..syntax.lexer import is_name
@@ -723,10 +723,17 @@ def _compile_simple(node: SimpleCommand):
         targets.append((fn, r.target))
     if not node.words:
         return _compile_assignments(node) if not redirs else NO_RUNNER
-    if node.assigns:
-        return NO_RUNNER
+    temporaries = []
+    for a in node.assigns:
+        # VAR=x cmd: values without arithmetic (one expanded again after a fallback must have
+        # no side effect)
+        value_of = compile_string(a.value) if a.value is not None else (lambda sh: "")
+        if a.array is not None or a.index is not None or value_of is None or a.name in DYNAMIC_VARS \
+                or (a.value is not None and _has_arith(a.value.parts)):
+            return NO_RUNNER
+        temporaries.append((a.name, value_of, a.append))
     if node.words[0].fast == "local" and len(node.words) > 1:
-        return _compile_local(node) if not redirs else NO_RUNNER
+        return _compile_local(node) if not redirs and not temporaries else NO_RUNNER
     words = []
     for w in node.words:
         fn = compile_fields(w)
@@ -762,31 +769,70 @@ def _compile_simple(node: SimpleCommand):
         if len(argv) > rt.limits.words:
             raise too_many_words(rt.limits.words)
         if not argv:
-            if redirs:
+            if redirs or temporaries:  # (with no command, VAR=x assigns for good)
                 return sh.run_words(node, argv, fds)
             sh.pipestatus = 0
             return 0
         sh.last_arg = argv[-1]
-        if not redirs:
+        if not redirs and not temporaries:
             return _dispatch(sh, argv, fds)
-        if argv[0] == "exec":
+        name = argv[0]
+        if name == "exec" or (temporaries and (name in SPECIAL_BUILTINS or name in sh.functions)):
             return sh.run_words(node, argv, fds)
+        if redirs:
+            try:
+                cmd_fds, opened = sh.apply_redirs_now(redirs, [_target(sh, t) for t in targets], fds)
+            except NeedsGeneric:
+                return sh.run_words(node, argv, fds)
+            except ShellError as e:
+                return sh.redirection_failed(e, fds)
+        else:
+            cmd_fds, opened = fds, None
+        saved = None
         try:
-            cmd_fds, opened = sh.apply_redirs_now(redirs, [_target(sh, t) for t in targets], fds)
-        except NeedsGeneric:
-            return sh.run_words(node, argv, fds)
-        except ShellError as e:
-            return sh.redirection_failed(e, fds)
-        try:
+            if temporaries:
+                saved = _bind_temporaries(sh, temporaries)
+                if saved is None:
+                    if opened:
+                        sh.close_now(opened)
+                    return sh.run_words(node, argv, fds)
             status = _dispatch(sh, argv, cmd_fds)
         except BaseException:
-            sh.close_now(opened)
+            if saved:
+                sh.unbind_temporaries(saved)
+            if opened:
+                sh.close_now(opened)
             raise
         if type(status) is int:
-            sh.close_now(opened)
+            if saved:
+                sh.unbind_temporaries(saved)
+            if opened:
+                sh.close_now(opened)
             return status
-        return sh.finish_redirected(status, opened)
+        if saved:
+            status = sh.finish_with_temporaries(status, saved)
+        return sh.finish_redirected(status, opened) if opened else status
     return run_simple
+
+
+def _bind_temporaries(sh, temporaries: list) -> list | None:
+    """``VAR=x cmd``'s bindings made (expanded left to right, each seeing the ones before);
+    None, with nothing bound, when one is readonly or needs the generic expander."""
+    saved: list = []
+    try:
+        for name, value_of, append in temporaries:
+            binding = sh.bind_temporary(name, value_of(sh), append)
+            if binding is None:
+                sh.unbind_temporaries(saved)
+                return None
+            saved.append(binding)
+    except NeedsGeneric:
+        sh.unbind_temporaries(saved)
+        return None
+    except BaseException:
+        sh.unbind_temporaries(saved)
+        raise
+    return saved
 
 
 def _target(sh, target) -> str | None:

@@ -1203,38 +1203,57 @@ class Shell(Variables, Expander, Redirections, Pipelines):
                     saved.append(binding)
             return await self.run_command(words, fds)
         finally:
-            for scope, var_name, before, temp in reversed(saved):
-                now = scope.get(var_name)
-                if persist and now is not None and now.value is not None:
-                    continue
-                if now is not None and now is not before:
-                    self.release_scope({var_name: now})
-                if before is None:
-                    scope.pop(var_name, None)
-                else:
-                    scope[var_name] = before
+            self.unbind_temporaries(saved, persist)
+
+    def unbind_temporaries(self, saved: list, persist: bool = False) -> None:
+        """Undo ``bind_temporary``s, last first (with ``persist``, a binding the command kept
+        set stays)."""
+        for scope, var_name, before, temp in reversed(saved):
+            now = scope.get(var_name)
+            if persist and now is not None and now.value is not None:
+                continue
+            if now is not None and now is not before:
+                self.release_scope({var_name: now})
+            if before is None:
+                scope.pop(var_name, None)
+            else:
+                scope[var_name] = before
+
+    async def finish_with_temporaries(self, pending, saved: list) -> int:
+        """A command the compiled runner started with ``VAR=x`` bindings: awaited, then unbound."""
+        try:
+            return await pending
+        finally:
+            self.unbind_temporaries(saved)
 
     async def _temp_binding(self, a: Assign, fds: dict):
         """Bind ``a`` for the duration of a command, in the scope where its name lives:
         (scope, name, the variable it hides or None, the temporary one); None (after an
         error message) for a readonly variable."""
         value = await self.expand_word(a.value, assignment=True) if a.value is not None else ""
-        scope = self.find_scope(a.name)
-        if self.shares_scope(scope):
-            self.own_variables()
-            scope = self.find_scope(a.name)
-        before = scope.get(a.name)
-        if before is not None and before.readonly:
+        binding = self.bind_temporary(a.name, value, a.append)
+        if binding is None:
             await self.report(fds, f"{a.name}: readonly variable")
             if self.options["errexit"] and not self.errexit_suppress:
                 raise ExitShell(1)
+        return binding
+
+    def bind_temporary(self, name: str, value: str, append: bool):
+        """``_temp_binding`` of an expanded value: the binding, or None for a readonly name
+        (nothing bound)."""
+        scope = self.find_scope(name)
+        if self.shares_scope(scope):
+            self.own_variables()
+            scope = self.find_scope(name)
+        before = scope.get(name)
+        if before is not None and before.readonly:
             return None
-        if a.append and before is not None:
+        if append and before is not None:
             value = (before.scalar() or "") + value
         temp = Var(None, exported=True)
-        self.set_raw(temp, value, a.name)
-        scope[a.name] = temp
-        return scope, a.name, before, temp
+        self.set_raw(temp, value, name)
+        scope[name] = temp
+        return scope, name, before, temp
 
     async def _trace(self, node, words: list[str], fds: dict) -> None:
         parts = []
