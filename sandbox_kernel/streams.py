@@ -98,8 +98,16 @@ class InputStream:
 
     async def read_some(self, n: int = CHUNK) -> bytes:
         """Whatever is buffered or the next chunk, at most n bytes; b'' at end of input."""
-        if not self._buf and not await self._fill():
-            return b""
+        if not self._buf:
+            if self._eof:
+                return b""
+            chunk = self.chunk_now()  # (most chunks are at hand: no coroutine for them)
+            if chunk is None:
+                chunk = await self.read_chunk()
+            if not chunk:
+                self._eof = True
+                return b""
+            self._append(chunk)
         return self._take(n)
 
     async def readline(self, sep: bytes = b"\n", limit: int | None = None) -> bytes:

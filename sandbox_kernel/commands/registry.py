@@ -182,7 +182,7 @@ async def invoke(spec: CommandSpec, ctx: CommandContext) -> int:
     """Run a registered command: ``--help``, usage errors and stray FSErrors are handled here
     so every command reports GNU-style and returns a status. BrokenPipeError and
     CommandCancelled propagate (the shell maps them to 141 and to the cancel status)."""
-    if not spec.own_help and spec.help:
+    if not spec.own_help and spec.help and "--help" in ctx.args:
         for a in ctx.args:
             if a == "--":
                 break
