@@ -1527,17 +1527,25 @@ class Shell(Variables, Expander, Redirections, Pipelines):
             child.sync_option_vars()
         try:
             try:
-                status = await child.run_as_child(body, fds)
+                try:
+                    status = start(child, body, fds)
+                except BaseException as e:
+                    status = raise_later(e)  # met by finish_as_child's handlers
+                if type(status) is not int:
+                    status = await child.finish_as_child(status, fds)
             except BrokenPipeError:
                 status = 141
             except OutputTooLarge:
                 raise LimitExceeded(f"command substitution output exceeds {self.rt.limits.string_bytes} bytes "
                                     "(limit string_bytes)",
                                     "string_bytes")
-            status = await child.run_exit_trap(fds, status)
+            if child.traps.get("EXIT"):
+                status = await child.run_exit_trap(fds, status)
             self.cmdsub_status = status
             self.last_status = status
-            text = await self._substituted_text(bytes(out.buf))
+            data = bytes(out.buf)
+            text = data.decode("utf-8", "surrogateescape") if b"\0" not in data else \
+                await self._substituted_text(data)
         finally:
             out.buf = bytearray()
             hold.release()
