@@ -254,7 +254,7 @@ class VFS:
             raise FSError(ENAMETOOLONG, path)
         full = path if path.startswith("/") else cwd.rstrip("/") + "/" + path
         prefix, _, tail = full.rpartition("/")
-        cached = self._dir_cache.get((prefix, self.uid)) if prefix else None
+        cached = self._dir_cache.get((prefix, self.uid)) if prefix else (self.root, "/")
         if cached is not None and tail not in ("", ".", "..") and len(tail) <= MAX_NAME:
             folder, folder_path = cached
             if not self._can(folder, 1):

@@ -709,10 +709,11 @@ class Variables:
             if id(scope) in shared:
                 scopes[k] = {name: v if id(v) in owned else v.copy() for name, v in scope.items()}
 
-    def _own_one(self, scope: dict[str, Var], var: Var | None, name: str) -> bool:
+    def _own_one(self, scope: dict[str, Var], var: Var | None, name: str) -> dict[str, Var] | None:
         """Before an assignment to ``name`` (``var`` in ``scope``, or None to create it there):
         make ``scope`` a dict of this shell's and ``var`` a copy of its own; the other variables
-        stay shared (``( cd dir )`` copies two, not all). False when ``scope`` is not found."""
+        stay shared (``( cd dir )`` copies two, not all). The scope now (None when ``scope`` is
+        not found)."""
         if id(scope) not in self.copied_ids:
             new = dict(scope)
             if scope is self.globals:
@@ -723,7 +724,7 @@ class Variables:
                         self.scopes[k] = new
                         break
                 else:
-                    return False
+                    return None
             if not self.copied_ids:
                 self.copied_ids, self.owned_ids = set(), set()
             self.copied_ids.add(id(new))
@@ -733,7 +734,7 @@ class Variables:
         if var is not None and id(var) not in self.owned_ids:
             own = scope[name] = var.copy()
             self.owned_ids.add(id(own))
-        return True
+        return scope
 
     def shares_scope(self, scope: dict[str, Var]) -> bool:
         """Whether ``scope`` is still the parent's (``own_variables`` before changing it)."""
@@ -765,8 +766,10 @@ class Variables:
             var = found[1]
             if var is not None and id(var) in self.owned_ids:
                 return found
-            if not self._own_one(found[0], var, found[2]):
-                self.own_variables()
+            scope = self._own_one(found[0], var, found[2])
+            if scope is not None:
+                return scope, scope.get(found[2]), found[2], found[3]
+            self.own_variables()
             return self._find_write_target(name)
         return found
 
