@@ -335,6 +335,8 @@ class SinkOutput(OutputStream):
 
 #: writes smaller than this are joined in a pipe (``Pipe.push``)
 SMALL_WRITE = 4096
+#: what a pipe's end waits for (``Pipe.until``)
+READABLE, WRITABLE = 0, 1
 
 
 class Pipe:
@@ -350,9 +352,8 @@ class Pipe:
         self.size = 0
         self.writer_closed = False
         self.reader_closed = False
-        # made when an end first waits (most pipes of a short pipeline never do)
-        self._readable: asyncio.Event | None = None
-        self._writable: asyncio.Event | None = None
+        # [readable, writable], made when an end first waits (most pipes never do)
+        self._events: list[asyncio.Event | None] = [None, None]
         self.reader = _PipeReader(self)
         self.writer = _PipeWriter(self)
 
@@ -373,25 +374,17 @@ class Pipe:
             chunks.append(bytes(data))
         self.size += n
 
-    def wake_reader(self) -> None:
-        if self._readable is not None:
-            self._readable.set()
+    def wake(self, side: int) -> None:
+        """Wake the end waiting for ``side`` (READABLE or WRITABLE), if one is."""
+        event = self._events[side]
+        if event is not None:
+            event.set()
 
-    def wake_writer(self) -> None:
-        if self._writable is not None:
-            self._writable.set()
-
-    async def until_readable(self) -> None:
-        event = self._readable
+    async def until(self, side: int) -> None:
+        """Wait until the other end wakes ``side``."""
+        event = self._events[side]
         if event is None:
-            event = self._readable = asyncio.Event()
-        event.clear()
-        await event.wait()
-
-    async def until_writable(self) -> None:
-        event = self._writable
-        if event is None:
-            event = self._writable = asyncio.Event()
+            event = self._events[side] = asyncio.Event()
         event.clear()
         await event.wait()
 
@@ -405,7 +398,7 @@ class _PipeReader(InputStream):
         while not p.chunks:
             if p.writer_closed or p.reader_closed:
                 return b""
-            await p.until_readable()
+            await p.until(READABLE)
         return self._pop()
 
     def chunk_now(self) -> bytes | None:
@@ -421,7 +414,7 @@ class _PipeReader(InputStream):
         if type(chunk) is bytearray:
             chunk = bytes(chunk)
         if p.size < p.capacity:
-            p.wake_writer()
+            p.wake(WRITABLE)
         return chunk
 
     def close(self) -> None:
@@ -430,8 +423,8 @@ class _PipeReader(InputStream):
         p.reader_closed = True
         p.chunks.clear()
         p.size = 0
-        p.wake_writer()
-        p.wake_reader()
+        p.wake(WRITABLE)
+        p.wake(READABLE)
 
 
 class _PipeWriter(OutputStream):
@@ -447,11 +440,11 @@ class _PipeWriter(OutputStream):
         if p.writer_closed:
             raise OSError(9, "Bad file descriptor")
         while p.size >= p.capacity:
-            await p.until_writable()
+            await p.until(WRITABLE)
             if p.reader_closed:
                 raise BrokenPipeError(32, "Broken pipe")
         p.push(data)
-        p.wake_reader()
+        p.wake(READABLE)
         if p.size >= p.capacity:
             # let the reader run before the writer produces more
             await asyncio.sleep(0)
@@ -467,10 +460,10 @@ class _PipeWriter(OutputStream):
         if p.size >= p.capacity:
             return False  # full: write waits for the reader
         p.push(data)
-        p.wake_reader()
+        p.wake(READABLE)
         return True
 
     def close(self) -> None:
         p = self.pipe
         p.writer_closed = True
-        p.wake_reader()
+        p.wake(READABLE)

@@ -853,21 +853,18 @@ def _dispatch(sh, argv: list[str], fds: dict):
     fdef = sh.functions.get(name)
     if fdef is not None:
         status = sh.start_function(fdef, argv, fds)
-        if type(status) is int:
-            sh.pipestatus = status
-            return status
-        return sh.finish_command(status)
-    fn = SYNC_BUILTINS.get(name)
-    if fn is not None:
+    else:
+        fn = SYNC_BUILTINS.get(name)
+        if fn is None:
+            builtin = BUILTINS.get(name)
+            if builtin is not None:
+                return sh.finish_builtin(builtin, argv, fds)
+            return sh.finish_command(sh.run_external(argv, fds))
         status = fn(sh, argv, fds)
-        if type(status) is int:
-            sh.pipestatus = status
-            return status
-        return sh.finish_command(status)
-    builtin = BUILTINS.get(name)
-    if builtin is not None:
-        return sh.finish_builtin(builtin, argv, fds)
-    return sh.finish_command(sh.run_external(argv, fds))
+    if type(status) is int:
+        sh.pipestatus = status
+        return status
+    return sh.finish_command(status)
 
 
 def _compile_local(node: SimpleCommand):
@@ -958,15 +955,10 @@ def _compile_substitution_assignment(node: SimpleCommand, body):
     name, append, line = a.name, a.append, node.line
 
     def run_substitution_assignment(sh, node, fds):
-        rt = sh.rt
-        cancel = rt.cancel
-        if sh.namerefs or sh.options["xtrace"] or (cancel is not None and cancel.reason is not None) \
-                or monotonic() - rt.last_yield > rt.yield_interval:
+        if not _enter(sh, fds, line):
             return sh.run_simple(node, fds)
-        sh.current_fds = fds
-        sh.lineno = line
         sh.cmdsub_status = None
-        rt.expansion_bytes = 0
+        sh.rt.expansion_bytes = 0
         return _assign_substitution(sh, node, fds, body, name, append)
     return run_substitution_assignment
 
