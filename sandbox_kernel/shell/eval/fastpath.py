@@ -718,7 +718,7 @@ def _compile_simple(node: SimpleCommand):
             targets.append(None)
             continue
         fn = compile_fields(r.target)
-        if fn is None:
+        if fn is None or _has_arith(r.target.parts):  # (one expanded again after a fallback)
             return NO_RUNNER
         targets.append((fn, r.target))
     if not node.words:
