@@ -20,7 +20,7 @@ def b_cd(sh, argv, fds):
     if len(argv) == 2:
         target = argv[1]
         if target and target[0] != "-" and (target[0] == "/" or not sh.get_scalar("CDPATH")):
-            path = normpath(target, sh.cwd)
+            path = logical_path(target, sh.cwd)
             try:
                 problem = sh.fs.enterable(path)
             except FSError:
@@ -29,6 +29,17 @@ def b_cd(sh, argv, fds):
                 _enter(sh, path)
                 return 0
     return cd_async(sh, argv, fds)
+
+
+def logical_path(target: str, cwd: str) -> str:
+    """Where ``cd TARGET`` goes from ``cwd`` without following symlinks: normalised, except
+    that exactly two leading slashes stay (POSIX leaves ``//`` to the implementation; bash
+    keeps it)."""
+    full = target if target.startswith("/") else cwd + "/" + target
+    path = normpath(full)
+    if full.startswith("//") and not full.startswith("///"):
+        return "/" + path
+    return path
 
 
 def _enter(sh, path: str) -> None:
@@ -80,7 +91,7 @@ async def cd_async(sh, argv, fds):
     if cdpath and not target.startswith(("/", "./", "../")) and target not in (".", ".."):
         candidates = [normpath(target, d or ".") if d else target for d in cdpath.split(":")] + [target]
     for cand in candidates:
-        path = normpath(cand, sh.cwd)
+        path = logical_path(cand, sh.cwd)
         try:
             problem = sh.fs.enterable(path)
         except FSError as e:

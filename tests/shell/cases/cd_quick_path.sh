@@ -7,3 +7,6 @@ CDPATH=/tmp/cdcase; cd a >/dev/null; echo "cdpath $? ${PWD##*/}"; unset CDPATH; 
 cd ./a/../a/b/./ ; echo "${PWD#/tmp/}"; cd /tmp/cdcase
 ( cd a && echo "sub ${PWD##*/}" ); echo "after ${PWD##*/}"
 cd /tmp && rm -rf cdcase
+# exactly two leading slashes stay in PWD, as bash keeps them
+cd //; echo "$PWD"; cd ///; echo "$PWD"; cd //tmp; echo "$PWD"; mkdir -p cdq; cd cdq; echo "$PWD"; cd ..; echo "$PWD"
+cd //tmp/../usr; echo "$PWD"; pwd; cd /tmp; cd //tmp/./cdq/; echo "$PWD"; cd /tmp; rmdir cdq
