@@ -12,6 +12,7 @@ from . import pattern as pat
 from .arith import ArithError, evaluate as arith_evaluate
 from ..state import ShellError
 from ..syntax.ast import DQ, CondAnd, CondBinary, CondNot, CondOr, CondUnary, CondWord, Lit, Quoted, Word
+from .word import quoted_default
 
 INTEGER_OPS = frozenset({"-eq", "-ne", "-lt", "-le", "-gt", "-ge"})
 TEST_UNARY_OPS = frozenset({"-a", "-b", "-c", "-d", "-e", "-f", "-g", "-h", "-k", "-n", "-o", "-p", "-r", "-s",
@@ -356,6 +357,11 @@ async def regex_source(sh, word: Word) -> str:
     for p in word.parts:
         if type(p) is Lit:
             pieces.append(p.text)
+        elif quoted_default(p):
+            value = await sh.param_default(p, lambda w: regex_source(sh, w))
+            if isinstance(value, list):
+                value = " ".join(value)
+            pieces.append(value or "")
         else:
             value = await sh.expand_word(Word([p]))
             if type(p) is Quoted or type(p) is DQ:

@@ -38,7 +38,8 @@ from ...wildcard import CHECK_EVERY, Wildcard
 from .arith import ArithError, compile_expr, evaluate as arith_evaluate
 from .redirect import redirect_now
 from .variables import DYNAMIC_VARS, NeedsExpansion
-from .word import BIG_STRING, GLOB_ACTIVE, Fields, ambiguous_redirect, case_convert, charge_expansion, has_brace
+from .word import (BIG_STRING, GLOB_ACTIVE, Fields, ambiguous_redirect, case_convert, charge_expansion, has_brace,
+    quoted_default)
 
 #: the runner of a node that has none (the generic handler runs it)
 NO_RUNNER: Any = object()
@@ -122,13 +123,6 @@ def _compile_operator(p: Param) -> Callable[[Any], str | None] | None:
 
 #: ${x-w} ${x:-w} ${x+w} ${x:+w}: they only read
 _DEFAULT_OPS = frozenset({"-", ":-", "+", ":+"})
-
-
-def _quoted_default(p) -> bool:
-    """``${x:-"word"}``: a pattern must keep its quoted part literal, which the compiled
-    string does not say (the pattern and regex builders leave it to the generic path)."""
-    return type(p) is Param and p.op in _DEFAULT_OPS and p.arg is not None \
-        and any(type(part) is not Lit for part in p.arg.parts)
 
 
 def _compile_default(p: Param, in_string: bool) -> Callable[[Any], str | None] | None:
@@ -501,7 +495,7 @@ def compile_pattern(word: Word) -> Callable[[Any], str] | None:
                 return None
             pieces.append(lambda sh, dq=dq: pat.escape(dq(sh)))
         else:
-            if _quoted_default(p):
+            if quoted_default(p):
                 return None
             piece = _compile_arith_sub(p) if tp is ArithSub else _compile_param(p)
             if piece is None:
@@ -1279,7 +1273,7 @@ def _compile_regex_source(word: Word) -> Callable[[Any], str] | None:
         if tp is Lit:
             pieces.append(p.text)
             continue
-        if _quoted_default(p):
+        if quoted_default(p):
             return None
         value = compile_string(Word([p]))
         if value is None:

@@ -29,6 +29,13 @@ _CHAR_SEQ = re.compile(r"^(.)\.\.(.)(?:\.\.(-?[0-9]+))?$", re.S)
 
 
 
+def quoted_default(p) -> bool:
+    """``${x:-"word"}`` and its kin with quoted text in the word (a pattern or regex must keep
+    it literal: ``Expander.param_default``)."""
+    return type(p) is Param and p.op in (":-", "-", ":+", "+") and p.arg is not None \
+        and any(type(part) is not Lit for part in p.arg.parts)
+
+
 def ambiguous_redirect(word: Word) -> ShellError:
     """A redirection target that expanded to no word or to several."""
     return ShellError(f"{word.source or ''}: ambiguous redirect", 1)
@@ -553,12 +560,25 @@ class Expander:
             elif tp is DQ:
                 out.append(escape(self._ifs_join(await self._expand_dq(p.parts))))
             else:
-                value = await self._expand_part_value(p, quoted=False)
+                if quoted_default(p):
+                    value = await self.param_default(p, lambda w: self.expand_pattern(w, escape))
+                else:
+                    value = await self._expand_part_value(p, quoted=False)
                 if isinstance(value, list):
                     value = " ".join(value)
                 if value is not None:
                     out.append(value)
         return "".join(out)
+
+    async def param_default(self, p: Param, expand_word):
+        """``${x:-word}`` / ``${x:+word}`` (and the unset-only forms) where a pattern or a
+        regex is made: the word, when used, made by ``expand_word`` (which keeps its quoted
+        parts literal), else the value."""
+        resolved = await self.resolve_param(p)
+        value = await self._param_value(resolved)
+        if self._use_word(p.op, value, False, p.indirect):
+            return await expand_word(p.arg)
+        return value if p.op in (":-", "-") else None
 
     async def expand_heredoc(self, word: Word) -> str:
         return "".join([self._ifs_join(await self._expand_dq(word.parts))])
