@@ -1070,6 +1070,8 @@ class Expander:
             if p.name in ("!", "-", UNSET_PARAM):
                 return
             label = p.name if p.index is None else f"{p.name}[{p.index.plain or p.index.source or ''}]"
+            if p.unbraced:
+                label = "$" + label
             raise ShellError(f"{label}: unbound variable", self.unbound_status(), fatal=True)
 
     async def _substring(self, p: Param, value):

@@ -41,6 +41,8 @@ class Param:
     index: "Word | None" = None      # ${a[i]}; "@" / "*" are kept as Lit words
     indirect: bool = False           # ${!name}
     length: bool = False             # ${#name}
+    #: ``$1`` rather than ``${1}`` (bash names the one ``$1`` in an unbound-variable error)
+    unbraced: bool = field(default=False, compare=False, repr=False)
 
 
 @dataclass(slots=True)

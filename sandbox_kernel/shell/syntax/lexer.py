@@ -727,7 +727,7 @@ class Lexer:
             return Param(s[i + 1:j])
         if nxt and nxt in SPECIAL_PARAMS:
             self.i = i + 2
-            return Param(nxt)
+            return Param(nxt, unbraced=True)
         return None
 
     def _read_ansi_c(self, i: int) -> Quoted:
