@@ -1311,12 +1311,19 @@ class Shell(Variables, Expander, Redirections, Pipelines):
             raise LimitExceeded(f"{argv[0]}: maximum function nesting level exceeded ({limit}; limit function_depth)",
                                 "function_depth")
         name = argv[0]
-        saved_positional = self.enter_positional(argv[1:], name)
+        args = argv[1:]
+        # enter_positional inline for a short argument list (the commonest call)
+        saved_positional = (self.positional, self.positional_charged)
+        if len(args) < 64 and sum(map(len, args)) <= 4096:
+            self.positional, self.positional_charged = args, 0
+        else:
+            saved_positional = self.enter_positional(args, name)
         self.scopes.append({})
-        self.frames.append(Frame(name, self.function_files.get(name, self.script_source), self.lineno, True))
+        line = self.lineno
+        self.frames.append(Frame(name, self.function_files.get(name, self.script_source), line, True))
         self.func_depth += 1
         hidden = self.hide_traps_for_function() if self.traps else None
-        frame = (self.lineno, saved_positional, hidden)
+        frame = (line, saved_positional, hidden)
         try:
             status = start(self, fdef.body, fds)
         except ReturnFromFunction as r:
@@ -1324,7 +1331,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         except BaseException:
             self._leave_function(frame)
             raise
-        if type(status) is not int or (self.traps.get("RETURN") and not self.in_trap):
+        if type(status) is not int or (self.traps and self.traps.get("RETURN") and not self.in_trap):
             return self._finish_function(status, frame)
         self._leave_function(frame)
         # a failure inside was handled there; the call itself is a failing command
@@ -1358,7 +1365,10 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         scope = self.scopes.pop()
         if scope:
             self.release_scope(scope)
-        self.leave_positional(saved_positional)
+        if self.positional_charged:
+            self.leave_positional(saved_positional)
+        else:
+            self.positional, self.positional_charged = saved_positional
         if hidden:
             self.restore_hidden_traps(hidden)
 

@@ -593,10 +593,13 @@ class Expander:
         return Budget(self.check_cancel, self.rt.deadline)
 
     def ifs(self) -> str:
-        v = self.lookup_var("IFS")
+        v = self.lookup_raw("IFS")  # (lookup_var's checks only for a nameref: IFS is no dynamic variable)
+        if v is not None and v.nameref:
+            v = self.lookup_var("IFS")
         if v is None or v.value is None:
             return " \t\n"
-        return v.scalar() or ""
+        value = v.value
+        return value if type(value) is str else v.scalar() or ""
 
     def _ifs_join(self, values: list[str]) -> str:
         if len(values) == 1:
