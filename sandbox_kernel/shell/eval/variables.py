@@ -1002,7 +1002,13 @@ class Variables:
             value = old + value
         if len(value) > 4096:
             self.check_string(value)
-        self._charge_element(var, old, value, name, len(key) if var.assoc else 0)
+        if old is None:
+            # a new element (_charge_element's first case, inline: an array being filled)
+            size = value_size(value) + (len(key) if var.assoc else 0)
+            self._account(size, name)
+            var.charged += size
+        else:
+            self._charge_element(var, old, value, name)
         var.value[key] = value
 
     def unset_var(self, name: str) -> bool:
