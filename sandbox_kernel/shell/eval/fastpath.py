@@ -340,8 +340,8 @@ def _compile_param(p) -> Callable[[Any], str] | None:
         name = p.name
 
         def variable_text(sh) -> str:
-            # _compile_value's plain lookup, "" for unset
-            var = sh.lookup_raw(name)
+            # _compile_value's plain lookup, "" for unset (outside functions: the globals)
+            var = sh.lookup_raw(name) if sh.scopes else sh.globals.get(name)
             if var is not None and type(var.value) is str and not var.nameref:
                 return var.value
             value = value_of(sh)

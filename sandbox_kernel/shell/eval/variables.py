@@ -1155,7 +1155,7 @@ class Variables:
         to an element: ``assign`` handled those). ``var``: ``lookup_raw(name)``, when the
         caller has it."""
         if var is NOT_LOOKED_UP:
-            var = self.lookup_raw(name)
+            var = self.lookup_raw(name) if self.scopes else self.globals.get(name)
         if var is None or type(var.value) is not str or var.readonly or var.integer or var.lower or var.upper \
                 or var.nameref or self.options["allexport"] or name in DYNAMIC_VARS or self.vars_shared:
             self.set_var(name, value, append)
