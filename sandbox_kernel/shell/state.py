@@ -100,8 +100,14 @@ class IndexedArray:
         return iter(self.keys())
 
     def append(self, values) -> None:
+        """``values`` after the top element (new indices, in order: no checks per element)."""
+        items, keys, top = self._items, self._keys, self._top
         for value in values:
-            self[self._top] = value
+            items[top] = value
+            if keys is not None:
+                keys.append(top)
+            top += 1
+        self._top = top
 
     def copy(self) -> "IndexedArray":
         a = IndexedArray.__new__(IndexedArray)
