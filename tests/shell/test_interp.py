@@ -23,6 +23,9 @@ class Env:
     def arith_set(self, name, index, value):
         self.values[name if index is None else f"{name}[{index}]"] = str(value)
 
+    def arith_step(self, name, delta):
+        return None  # x++ the general way (arith_get, then arith_set)
+
 
 @pytest.mark.parametrize("expr,value", [
     ("1+2*3", 7), ("(1+2)*3", 9), ("2**10", 1024), ("2**3**2", 512), ("-7/2", -3), ("-7%3", -1),

@@ -518,4 +518,9 @@ async def b_let(sh, argv, fds):
         except ArithError as e:
             await err(sh, fds, "let", e.message)
             return 1
+        except ShellError as e:
+            if e.fatal:
+                raise
+            await sh.report(fds, e.message)  # (an assignment to a readonly name)
+            return 1
     return 0 if value else 1

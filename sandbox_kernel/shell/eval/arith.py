@@ -2,7 +2,9 @@
 ``let``, array indices and ``declare -i``.
 
 Expressions are parsed once into closures (cached by text) and then evaluated against a
-variable store that offers ``arith_get(name, index) -> str`` and ``arith_set(name, index, int)``.
+variable store that offers ``arith_get(name, index) -> str``, ``arith_set(name, index, int)`` and
+``arith_step(name, delta) -> int | None`` (``name++``/``name--`` done at once: the old value, or
+None when the general way must do it).
 """
 from __future__ import annotations
 
@@ -275,7 +277,11 @@ class _Parser:
                 text = self.text
                 if index is None:
                     def post_scalar(env) -> int:
-                        # i++ of a variable, _value's decimal case inline (a loop's step)
+                        # i++ of a variable: the store's own step (a loop's), else _value's
+                        # decimal case inline
+                        old = env.arith_step(name, delta)
+                        if old is not None:
+                            return old
                         raw = env.arith_get(name, None)
                         if raw.isdigit() and raw.isascii() and (raw[0] != "0" or len(raw) == 1):
                             old = int(raw)

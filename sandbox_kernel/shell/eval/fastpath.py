@@ -1101,6 +1101,10 @@ def _compile_arith_command(node: ArithCommand):
             return sh.report_status(fds, f"((: {e.message}", 1)
         except RecursionError:
             return sh.report_status(fds, f"((: {text}: expression recursion level exceeded", 1)
+        except ShellError as e:
+            if e.fatal:
+                raise
+            return sh.report_status(fds, e.message, 1)  # (an assignment to a readonly name)
         status = 0 if value else 1
         sh.pipestatus = status
         return status

@@ -964,6 +964,9 @@ class Shell(Variables, Expander, Redirections, Pipelines):
                 if isinstance(e, RecursionError):
                     await self.report(fds, f"((: {text}: expression recursion level exceeded")
                     return 1
+                if isinstance(e, ShellError) and not e.fatal:
+                    await self.report(fds, e.message)  # (an assignment to a readonly name)
+                    return 1
                 raise
             return 0 if value else 1
         status = await self.with_redirs(node, fds, body)

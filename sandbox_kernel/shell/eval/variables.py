@@ -18,6 +18,7 @@ from typing import Any
 from ...chars import isdigits
 from ..options import OPTION_DEFAULTS
 from ..state import IndexedArray, LimitExceeded, ShellError, Var, is_array
+from .arith import SIGN
 from ..syntax.ast import DQ, Assign, Lit, Param, Quoted, Word
 from ..syntax.lexer import ParseError, is_name
 from ..syntax.parser import Parser
@@ -1093,6 +1094,25 @@ class Variables:
         if value is None and self.options["nounset"]:
             raise ShellError(f"{name}: unbound variable", self.unbound_status(), fatal=True)
         return value or ""
+
+    def arith_step(self, name: str, delta: int) -> int | None:
+        """``name++``/``name--`` of a plain variable holding a decimal number, in one lookup:
+        the old value; None (nothing done) for anything else (``arith_get``/``arith_set``)."""
+        var = self.lookup_raw(name) if self.scopes else self.globals.get(name)
+        if var is None or self.vars_shared or var.nameref or var.readonly or var.integer or var.lower \
+                or var.upper or name in DYNAMIC_VARS or self.options["allexport"]:
+            return None
+        raw = var.value
+        if type(raw) is not str or not raw.isdigit() or not raw.isascii() or (raw[0] == "0" and len(raw) > 1):
+            return None
+        old = int(raw)
+        new = old + delta
+        if new >= SIGN or new < 0:
+            return None  # (wrapping, or a minus sign: the general way)
+        text = str(new)
+        self.charge_string(var, text, name)
+        var.value = text
+        return old
 
     def arith_set(self, name: str, index, value: int) -> None:
         if index is None:
