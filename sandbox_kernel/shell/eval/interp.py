@@ -846,7 +846,15 @@ class Shell(Variables, Expander, Redirections, Pipelines):
             self.lineno = node.line
             if self.traps.get("DEBUG"):
                 await self.debug_trap(node.line)
-            return None if expr is None else self.arith(await self.expand_word(expr))
+            if expr is None:
+                return None
+            text = await self.expand_word(expr)
+            try:
+                return arith_evaluate(text, self)
+            except ArithError as e:  # (an assignment to a readonly name is said without "((: ")
+                raise ShellError(f"((: {e.message}", 1, abort=True) from None
+            except RecursionError:
+                raise ShellError(f"((: {text}: expression recursion level exceeded", 1, abort=True) from None
 
         def head_now(compiled):
             """A compiled head's value, as ``head`` gives it, or NOT_NOW when only it can."""
@@ -856,7 +864,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
             try:
                 return compiled(self)
             except ArithError as e:
-                raise ShellError(e.message, 1, abort=True) from None
+                raise ShellError(f"((: {e.message}", 1, abort=True) from None
             except (NeedsGeneric, RecursionError):
                 return NOT_NOW
 
@@ -893,7 +901,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
                 if e.fatal:
                     raise
                 # an arithmetic error in a head ends the loop, not the script
-                await self.report(fds, f"((: {e.message}")
+                await self.report(fds, e.message)
                 return 1
             return status
         return await self.with_redirs(node, fds, body)
