@@ -39,7 +39,7 @@ from .arith import ArithError, compile_expr, evaluate as arith_evaluate
 from .redirect import redirect_now
 from .variables import DYNAMIC_VARS, NeedsExpansion
 from .word import (BIG_STRING, GLOB_ACTIVE, Fields, ambiguous_redirect, case_convert, charge_expansion, has_brace,
-    quoted_default)
+    DEFAULT_WORD_OPS, quoted_default)
 
 #: the runner of a node that has none (the generic handler runs it)
 NO_RUNNER: Any = object()
@@ -122,7 +122,6 @@ def _compile_operator(p: Param) -> Callable[[Any], str | None] | None:
 
 
 #: ${x-w} ${x:-w} ${x+w} ${x:+w}: they only read
-_DEFAULT_OPS = frozenset({"-", ":-", "+", ":+"})
 
 
 def _compile_default(p: Param, in_string: bool) -> Callable[[Any], str | None] | None:
@@ -162,7 +161,7 @@ def _compile_value(p, unset: str | None = None, in_string: bool = False) -> Call
     if p.op is not None:
         if p.op in _PATTERN_OPS and p.index is None and not p.length and p.name not in ("@", "*"):
             return _compile_operator(p)
-        if p.op in _DEFAULT_OPS:
+        if p.op in DEFAULT_WORD_OPS:
             return _compile_default(p, in_string)
         return None
     name = p.name
@@ -569,9 +568,9 @@ def compile_fields(word) -> Callable[[Any, list], None] | None:
 
     def fields(sh, out: list) -> None:
         values = [item if kind <= 1 else item(sh) for kind, item in steps]
+        ifs = sh.ifs()
         if not may_glob:
             # the commonest case (f$i.txt, $a-$b): no expansion to split or glob, one field
-            ifs = sh.ifs()
             for (kind, _), value in zip(steps, values):
                 if kind >= 3 and value and (any(c in ifs for c in value) or any(c in GLOB_ACTIVE for c in value)):
                     break
@@ -581,7 +580,7 @@ def compile_fields(word) -> Callable[[Any, list], None] | None:
                     if text or quoted:
                         out.append(text)
                     return
-        f = Fields(sh.ifs(), sh.rt)
+        f = Fields(ifs, sh.rt)
         for (kind, _), value in zip(steps, values):
             if kind == 0:
                 if value:

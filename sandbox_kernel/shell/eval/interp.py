@@ -188,8 +188,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         """A copy of this shell that this shell waits for (a command substitution, a ( )
         subshell): it shares this shell's variables until it changes one (``own_variables``),
         its hash table until it uses it (``commands_hash``) and its ulimits until it sets one,
-        which most never do. While it
-        runs, this shell changes nothing. The caller ends it (``end_waited``)."""
+        which most never do. While it runs, this shell changes nothing. The caller ends it (``end_waited``)."""
         child = self._forked()
         child.vars_shared = True
         child.scopes = list(self.scopes)
@@ -1322,13 +1321,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
             raise LimitExceeded(f"{argv[0]}: maximum function nesting level exceeded ({limit}; limit function_depth)",
                                 "function_depth")
         name = argv[0]
-        args = argv[1:]
-        # enter_positional inline for a short argument list (the commonest call)
-        saved_positional = (self.positional, self.positional_charged)
-        if len(args) < 64 and sum(map(len, args)) <= 4096:
-            self.positional, self.positional_charged = args, 0
-        else:
-            saved_positional = self.enter_positional(args, name)
+        saved_positional = self.enter_positional(argv[1:], name)
         self.scopes.append({})
         line = self.lineno
         self.frames.append(Frame(name, self.function_files.get(name, self.script_source), line, True))
@@ -1376,10 +1369,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         scope = self.scopes.pop()
         if scope:
             self.release_scope(scope)
-        if self.positional_charged:
-            self.leave_positional(saved_positional)
-        else:
-            self.positional, self.positional_charged = saved_positional
+        self.leave_positional(saved_positional)
         if hidden:
             self.restore_hidden_traps(hidden)
 

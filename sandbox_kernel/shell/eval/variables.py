@@ -1003,13 +1003,7 @@ class Variables:
             value = old + value
         if len(value) > 4096:
             self.check_string(value)
-        if old is None:
-            # a new element (_charge_element's first case, inline: an array being filled)
-            size = value_size(value) + (len(key) if var.assoc else 0)
-            self._account(size, name)
-            var.charged += size
-        else:
-            self._charge_element(var, old, value, name)
+        self._charge_element(var, old, value, name, len(key) if var.assoc else 0)
         var.value[key] = value
 
     def unset_var(self, name: str) -> bool:
@@ -1099,8 +1093,7 @@ class Variables:
         """``name++``/``name--`` of a plain variable holding a decimal number, in one lookup:
         the old value; None (nothing done) for anything else (``arith_get``/``arith_set``)."""
         var = self.lookup_raw(name) if self.scopes else self.globals.get(name)
-        if var is None or self.vars_shared or var.nameref or var.readonly or var.integer or var.lower \
-                or var.upper or name in DYNAMIC_VARS or self.options["allexport"]:
+        if var is None or var.nameref or name in DYNAMIC_VARS:
             return None
         raw = var.value
         if type(raw) is not str or not raw.isdigit() or not raw.isascii() or (raw[0] == "0" and len(raw) > 1):
@@ -1109,9 +1102,7 @@ class Variables:
         new = old + delta
         if new >= SIGN or new < 0:
             return None  # (wrapping, or a minus sign: the general way)
-        text = str(new)
-        self.charge_string(var, text, name)
-        var.value = text
+        self.assign_scalar(name, str(new), False, var)  # (its checks: readonly, integer, a fork's copy)
         return old
 
     def arith_set(self, name: str, index, value: int) -> None:

@@ -29,10 +29,14 @@ _CHAR_SEQ = re.compile(r"^(.)\.\.(.)(?:\.\.(-?[0-9]+))?$", re.S)
 
 
 
+#: the operators whose word is the result itself (``:=``/``=`` assign it too)
+DEFAULT_WORD_OPS = frozenset({":-", "-", ":+", "+"})
+
+
 def quoted_default(p) -> bool:
     """``${x:-"word"}`` and its kin with quoted text in the word (a pattern or regex must keep
     it literal: ``Expander.param_default``)."""
-    return type(p) is Param and p.op in (":-", "-", ":+", "+") and p.arg is not None \
+    return type(p) is Param and p.op in DEFAULT_WORD_OPS and p.arg is not None \
         and any(type(part) is not Lit for part in p.arg.parts)
 
 
