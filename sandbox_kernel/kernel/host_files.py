@@ -30,7 +30,8 @@ class HostFiles:
         if policy.persist:
             notebook = os.environ.get("JPY_SESSION_NAME") or None
             excluded = tuple(spec.target for spec in policy.mounts)
-            self.store = WorkspaceStore(store_path(notebook), fs, excluded, notebook)
+            self.store = WorkspaceStore(store_path(notebook), fs, excluded, notebook,
+                                        raise_quotas=lambda b, i: _raise_quotas(sandbox, b, i))
             self.pending_notices.append(self.store.open())
         for spec in policy.mounts:
             mount = HostMount(spec, fs)
@@ -134,3 +135,12 @@ class HostFiles:
                 self.store.close()
             except Exception:
                 self.log.exception("workspace save at shutdown failed")
+
+
+def _raise_quotas(sandbox: Sandbox, vfs_bytes: int, vfs_inodes: int) -> None:
+    """The VFS quotas raised towards these (a workspace saved under quotas that %limits
+    raised), never past the admin's ceilings."""
+    limits, ceilings = sandbox.limits, sandbox.policy.ceilings
+    trial = limits.replace(vfs_bytes=min(max(limits.vfs_bytes, vfs_bytes), ceilings.vfs_bytes),
+                           vfs_inodes=min(max(limits.vfs_inodes, vfs_inodes), ceilings.vfs_inodes))
+    sandbox.update_limits(trial, ["vfs_bytes", "vfs_inodes"])

@@ -5,8 +5,11 @@ after changes made between cells: ``host_files``), and restored when the kernel 
 Only what changed since the last save is written (the VFS's change events), in one
 transaction: a kill -9 in the middle leaves the previous state. One database per notebook
 (``JPY_SESSION_NAME``, the notebook path JupyterLab gives a kernel) under the data dir; a lock
-file keeps a second kernel of the same notebook from writing it too. An unreadable store is
-moved aside with a clear message and the kernel starts with an empty workspace.
+file keeps a second kernel of the same notebook from writing it too. The VFS quotas that
+applied at the last save are kept in the store and applied again at start (within the admin's
+ceilings); a workspace that does not fit even those is restored as far as it fits and the
+store is left unchanged (not written by that kernel). An unreadable store is moved aside (one
+copy) with a clear message and the kernel starts with an empty workspace.
 """
 from __future__ import annotations
 
@@ -16,13 +19,16 @@ import os
 import re
 import sqlite3
 import stat as st
-import time
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 from ..limits import format_size
-from ..vfs import VFS, File, FSError, Symlink
 from ..paths import under
+from ..vfs import USER_GID, USER_UID, VFS, Dir, File, FSError, Symlink
 from ..vfs.changes import ChangeTracker
+from ..vfs.fs import MAX_PATH, ROOT_UID, Inode
+from ..vfs.tar import clamp_mtime
 
 #: the trees a workspace holds (/tmp is temporary, as after a reboot)
 ROOTS = ("/workspace", "/home/user")
@@ -57,20 +63,40 @@ def store_path(notebook: str | None, folder: Path | None = None) -> Path:
     return folder / f"{stem}-{hashlib.sha256(notebook.encode()).hexdigest()[:12]}.sqlite"
 
 
+@dataclass
+class _Restored:
+    files: int = 0
+    size: int = 0
+    #: rows that could not be restored: a bad path, kind or value, or under a symlink or file
+    bad: int = 0
+    bad_example: str = ""
+    #: files left out because they do not fit within the admin's ceilings
+    left_out: int = 0
+    left_out_size: int = 0
+    #: what the quotas were raised to (the ones that applied when it was saved), if they were
+    raised_to: str = ""
+
+
 class WorkspaceStore:
-    def __init__(self, path: Path, fs: VFS, excluded: tuple[str, ...] = (), notebook: str | None = None) -> None:
+    def __init__(self, path: Path, fs: VFS, excluded: tuple[str, ...] = (), notebook: str | None = None,
+                 raise_quotas: Callable[[int, int], None] | None = None) -> None:
         self.path = path
         self.fs = fs
         self.notebook = notebook
         self.excluded = excluded
+        #: ``raise_quotas(vfs_bytes, vfs_inodes)`` raises this kernel's VFS quotas towards these
+        #: (never past the admin's ceilings): a workspace saved under a raised quota fits again
+        self.raise_quotas = raise_quotas
         self.db: sqlite3.Connection | None = None
         self.tracker: ChangeTracker | None = None
         self._lock_fd: int | None = None
+        self._recorded: tuple[int, int] | None = None  # the quotas written to the store last
 
     # ------------------------------------------------------------------ start
     def open(self) -> str:
         """Open (or create) the store and restore it into the VFS; returns the one-line
-        notice for the user. Never raises: a bad store is moved aside and said so."""
+        notice for the user. Never raises: an unreadable store is moved aside (one copy: the
+        latest replaces an older one) and said so; a readable one is never discarded."""
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
             self._lock()
@@ -80,26 +106,42 @@ class WorkspaceStore:
             return f"[sandbox: {e}; files last as long as the kernel]"
         notice = ""
         try:
-            files, size = self._open_and_restore()
+            restored = self._open_and_restore()
         except (sqlite3.DatabaseError, StoreError, ValueError) as e:
             self._close_db()
-            moved = self.path.with_name(f"{self.path.name}.unreadable-{time.strftime('%Y%m%d-%H%M%S')}")
+            aside = self.path.with_name(self.path.name + ".unreadable")
             try:
-                os.replace(self.path, moved)
+                os.replace(self.path, aside)
             except OSError:
                 pass
             for extra in ("-wal", "-shm"):
                 Path(str(self.path) + extra).unlink(missing_ok=True)
             self._wipe_trees()
-            notice = (f"[sandbox: the saved workspace could not be read ({e}); it was moved to {moved} "
+            notice = (f"[sandbox: the saved workspace could not be read ({e}); it was moved to {aside} "
                       "and this kernel starts with an empty workspace]")
-            files, size = self._open_and_restore()
+            try:
+                restored = self._open_and_restore()
+            except (sqlite3.Error, StoreError, OSError, ValueError) as e:
+                self._close_db()
+                return f"[sandbox: the persistent workspace is not available ({e}); files last as long as the kernel]"
+        if restored.left_out:
+            self._close_db()  # read-only: a save would overwrite what was left out
+            return (f"[sandbox: the saved workspace is larger than this kernel may hold (vfs_bytes="
+                    f"{format_size(self.fs.max_bytes)}B, vfs_inodes={self.fs.max_inodes}, the admin's ceilings): "
+                    f"restored {restored.files} files ({format_size(restored.size)}B), left out {restored.left_out} "
+                    f"({format_size(restored.left_out_size)}B); the store at {self.path} is kept unchanged and "
+                    "nothing is saved to it by this kernel (ask the admin to raise --max-limit vfs_bytes)]")
         self.tracker = ChangeTracker(self.fs, ROOTS, self.excluded)
         if notice:
             return notice
         where = f" of {self.notebook}" if self.notebook else ""
-        if files:
-            return f"[sandbox: restored {files} files ({format_size(size)}B) from the persistent workspace{where}]"
+        extra = restored.raised_to
+        if restored.bad:
+            extra += (f"; {restored.bad} saved entries could not be restored and were skipped "
+                      f"(e.g. {restored.bad_example})")
+        if restored.files or restored.bad:
+            return (f"[sandbox: restored {restored.files} files ({format_size(restored.size)}B) from the persistent "
+                    f"workspace{where}{extra}]")
         return f"[sandbox: files in /workspace and /home/user are kept across restarts (persistent workspace{where})]"
 
     def _lock(self) -> None:
@@ -111,7 +153,7 @@ class WorkspaceStore:
             raise StoreError("another kernel of this notebook holds its persistent workspace") from None
         self._lock_fd = fd
 
-    def _open_and_restore(self) -> tuple[int, int]:
+    def _open_and_restore(self) -> _Restored:
         db = sqlite3.connect(self.path, isolation_level=None)
         self.db = db
         os.chmod(self.path, 0o600)
@@ -126,7 +168,7 @@ class WorkspaceStore:
             db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA),))
             if self.notebook:
                 db.execute("INSERT OR REPLACE INTO meta VALUES ('notebook', ?)", (self.notebook,))
-            return 0, 0
+            return _Restored()
         if row[0] != str(SCHEMA):
             raise StoreError(f"unknown store format {row[0]!r}")
         return self._restore(db)
@@ -139,52 +181,143 @@ class WorkspaceStore:
                     if not any(under(path, e) or under(e, path) for e in self.excluded):
                         self.fs.remove_tree(path)
 
-    def _restore(self, db: sqlite3.Connection) -> tuple[int, int]:
-        rows = db.execute("SELECT path, kind, mode, uid, gid, mtime, data, target FROM entries ORDER BY path")
+    def _saved_quotas(self, db: sqlite3.Connection) -> tuple[int, int]:
+        """The quotas that applied at the last save (0 when not recorded or not a number)."""
+        saved = dict(db.execute("SELECT key, value FROM meta WHERE key IN ('vfs_bytes', 'vfs_inodes')").fetchall())
+
+        def number(key: str) -> int:
+            value = saved.get(key)
+            return int(value) if isinstance(value, str) and value.isdigit() and len(value) < 20 else 0
+        self._recorded = (number("vfs_bytes"), number("vfs_inodes"))
+        return self._recorded
+
+    def _restore(self, db: sqlite3.Connection) -> _Restored:
+        """Restore every row that can be restored, with the directories in hand: nothing is
+        resolved through a path, so no symlink (a saved one, or one a rename left) is followed;
+        a row that is bad or under a symlink or file is skipped and counted, files that do not
+        fit within the admin's ceilings are left out and counted."""
         self._wipe_trees()
-        files = size = 0
-        dir_times: list[tuple[str, float]] = []
-        with self.fs.privileged():
-            for path, kind, mode, uid, gid, mtime, data, target in rows:
-                if not isinstance(path, str) or not any(under(path, r) and path != r for r in ROOTS) \
-                        or "/../" in path + "/" or "/./" in path + "/" or "\0" in path:
-                    raise StoreError(f"bad path {path!r}")
-                if any(under(path, e) for e in self.excluded):
-                    continue
+        fs = self.fs
+        result = _Restored()
+        need_bytes, need_rows = db.execute("SELECT TOTAL(LENGTH(data)), COUNT(*) FROM entries").fetchone()
+        saved_bytes, saved_inodes = self._saved_quotas(db)
+        want = (max(saved_bytes, fs.bytes_used + int(need_bytes)), max(saved_inodes, fs.inodes_used + need_rows))
+        if self.raise_quotas is not None and (want[0] > fs.max_bytes or want[1] > fs.max_inodes):
+            before = fs.max_bytes
+            self.raise_quotas(*want)
+            if fs.max_bytes > before:
+                result.raised_to = f"; vfs_bytes is {format_size(fs.max_bytes)}B again, as when it was saved"
+        rows = db.execute("SELECT rowid, path, kind, mode, uid, gid, mtime, LENGTH(data), target FROM entries "
+                          "ORDER BY path")
+        dir_times: list[tuple[Dir, str, float]] = []
+        with fs.privileged():
+            for rowid, path, kind, mode, uid, gid, mtime, length, target in rows:
                 try:
-                    if kind == "dir":
-                        self.fs.mkdir(path, parents=True, exist_ok=True)
-                        dir_times.append((path, mtime))
-                    elif kind == "file":
-                        self.fs.write_bytes(path, bytes(data or b""))
-                        files += 1
-                        size += len(data or b"")
-                    elif kind == "symlink":
-                        self.fs.symlink(str(target), path)
+                    node = self._restore_row(db, rowid, path, kind, length, target, result)
+                    if node is None:
+                        continue
+                    if not isinstance(mode, int) or not isinstance(uid, int) or not isinstance(gid, int) \
+                            or not isinstance(mtime, (int, float)):
+                        raise ValueError("bad mode, owner or time")
+                    if not isinstance(node, Symlink):
+                        fs.chmod_node(node, mode & 0o7777, path)
+                    # the user's, or root's (the parents of an admin's mount); nobody else's
+                    fs.chown_node(node, uid if uid in (ROOT_UID, USER_UID) else USER_UID,
+                                  gid if gid in (ROOT_UID, USER_GID) else USER_GID, path)
+                    if isinstance(node, Dir):
+                        dir_times.append((node, path, clamp_mtime(mtime)))
                     else:
-                        raise StoreError(f"bad entry kind {kind!r}")
-                    if kind != "symlink":
-                        self.fs.chmod(path, int(mode) & 0o7777)
-                        self.fs.utime(path, float(mtime))
-                    self.fs.chown(path, int(uid), int(gid), follow=False)
-                except FSError as e:
-                    if e.code == "ENOSPC":
-                        raise StoreError(f"the saved workspace is larger than this kernel's VFS quota "
-                                         f"(vfs_bytes={format_size(self.fs.max_bytes)}B)") from None
-                    raise StoreError(f"cannot restore {path}: {e.strerror}") from None
-            for path, mtime in reversed(dir_times):  # children set the parents' times: set them last
-                self.fs.utime(path, float(mtime))
-        return files, size
+                        fs.utime_node(node, clamp_mtime(mtime), None, path)
+                except (FSError, ValueError, TypeError, OverflowError) as e:
+                    if isinstance(e, FSError) and e.code == "ENOSPC":  # vfs_inodes
+                        result.left_out += 1
+                        continue
+                    result.bad += 1
+                    result.bad_example = result.bad_example or f"{str(path)[:200]!r}: {e}"
+            for node, path, mtime in reversed(dir_times):  # children set the parents' times: set them last
+                fs.utime_node(node, mtime, None, path)
+        return result
+
+    def _restore_row(self, db: sqlite3.Connection, rowid: int, path: object, kind: object, length: object,
+                     target: object, result: _Restored) -> Inode | None:
+        """Make one saved entry; returns its node, or None when it is left out (excluded, or
+        over the quota: counted in ``result``). Raises ValueError/FSError for a bad row."""
+        fs = self.fs
+        if not isinstance(path, str) or len(path) > MAX_PATH or "\0" in path:
+            raise ValueError("bad path")
+        root = next((r for r in ROOTS if path.startswith(r + "/")), None)
+        parts = path[len(root) + 1:].split("/") if root else []
+        if not parts or any(p in ("", ".", "..") for p in parts):
+            raise ValueError("bad path")
+        if any(under(path, e) for e in self.excluded):
+            return None  # an admin's mount: never the store's
+        if kind != "dir" and any(under(e, path) for e in self.excluded):
+            raise ValueError("a file or symlink where an admin's mount goes")
+        folder = fs.node(root, follow=False)
+        for i, part in enumerate(parts[:-1]):
+            child = folder.entries.get(part) if isinstance(folder, Dir) else None
+            if child is None and isinstance(folder, Dir):
+                child = fs.mkdir_in(folder, part, 0o755, root + "/" + "/".join(parts[:i + 1]))
+                fs.chown_node(child, USER_UID, USER_GID)
+            if not isinstance(child, Dir):
+                raise ValueError("under a symlink or a file")  # never followed
+            folder = child
+        assert isinstance(folder, Dir)
+        name = parts[-1]
+        existing = folder.entries.get(name)
+        if kind == "dir":
+            if isinstance(existing, Dir):
+                return existing
+            if existing is not None:
+                fs.remove_in(folder, name, path)
+            return fs.mkdir_in(folder, name, 0o700, path)
+        if kind == "symlink":
+            if not isinstance(target, str) or "\0" in target or len(target) > MAX_PATH:
+                raise ValueError("bad symlink target")
+            if existing is not None:
+                fs.remove_in(folder, name, path)
+            fs.symlink_in(folder, name, target, path)
+            return folder.entries[name]
+        if kind != "file":
+            raise ValueError(f"bad entry kind {str(kind)[:20]!r}")
+        size = length if isinstance(length, int) else 0
+        if size > fs.max_bytes - fs.bytes_used or fs.inodes_used >= fs.max_inodes:
+            result.left_out += 1
+            result.left_out_size += size
+            return None
+        data = db.execute("SELECT data FROM entries WHERE rowid = ?", (rowid,)).fetchone()[0]
+        if data is not None and not isinstance(data, bytes):
+            raise ValueError("file data is not a blob")
+        if existing is not None:
+            fs.remove_in(folder, name, path)
+        try:
+            with fs.create_in(folder, name, 0o600, path) as out:
+                out.write(data or b"")
+        except FSError as e:
+            if e.code != "ENOSPC":
+                raise
+            if name in folder.entries:
+                fs.remove_in(folder, name, path)  # no truncated file: all of it or nothing
+            result.left_out += 1
+            result.left_out_size += size
+            return None
+        result.files += 1
+        result.size += size
+        return out.node
 
     # ------------------------------------------------------------------ after each cell
     def save(self) -> str | None:
         """Write what changed since the last save; returns a notice when something went wrong."""
-        if self.db is None or self.tracker is None or not self.tracker.pending:
+        quotas = (self.fs.max_bytes, self.fs.max_inodes)
+        if self.db is None or self.tracker is None or (not self.tracker.pending and quotas == self._recorded):
             return None
         gone, present = self.tracker.changes()
         db = self.db
         try:
             db.execute("BEGIN IMMEDIATE")
+            if quotas != self._recorded:  # applied again at the next start
+                db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)",
+                               (("vfs_bytes", str(quotas[0])), ("vfs_inodes", str(quotas[1]))))
             for path in gone:
                 db.execute("DELETE FROM entries WHERE path = ? OR (path > ? AND path < ?)",
                            (path, path + "/", path + "0"))  # '0' follows '/': the subtree
@@ -201,10 +334,13 @@ class WorkspaceStore:
                         kind, data, target = "dir", None, None
                     else:
                         continue  # devices and fifos are not kept
+                    if kind != "dir":  # what was below a directory now replaced ('mv a b; ln -s /etc a')
+                        db.execute("DELETE FROM entries WHERE path > ? AND path < ?", (path + "/", path + "0"))
                     db.execute("INSERT OR REPLACE INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                                (path, kind, stat.st_mode & 0o7777, stat.st_uid, stat.st_gid, stat.st_mtime,
                                 data, target))
             db.execute("COMMIT")
+            self._recorded = quotas
         except (sqlite3.Error, FSError) as e:
             try:
                 db.execute("ROLLBACK")

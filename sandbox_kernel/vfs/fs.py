@@ -188,6 +188,9 @@ class VFS:
         self.gid = USER_GID
         self.umask = 0o022
         self.listeners: list[ChangeListener] = []
+        #: the admin's host mounts (``kernel.mounts``): no archive import, %load or %save
+        #: writes through, replaces or removes these trees (they are outside every snapshot)
+        self.mount_points: set[str] = set()
         #: ENOSPC errors the quotas gave, by limit (``vfs_bytes``, ``vfs_inodes``): a run that
         #: made them grow ends with a notice naming the limit (``Sandbox.run``)
         self.quota_refusals = {"vfs_bytes": 0, "vfs_inodes": 0}
@@ -784,7 +787,10 @@ class VFS:
         node.ctime = time.time()
 
     def chown(self, path: str, uid: int, gid: int, cwd: str = "/", follow: bool = True) -> None:
-        node = self._lookup(path, cwd, follow)
+        self.chown_node(self._lookup(path, cwd, follow), uid, gid, path)
+
+    def chown_node(self, node: Inode, uid: int, gid: int, path: str = "") -> None:
+        """chown of a node in hand (``path``: where it is, for errors)."""
         if self.uid != ROOT_UID and (uid not in (-1, node.uid) or node.uid != self.uid
                                      or gid not in (-1, node.gid, self.gid)):
             raise FSError(EPERM, path)

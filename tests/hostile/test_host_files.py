@@ -72,14 +72,17 @@ def test_a_sandbox_symlink_is_not_created_on_the_host(host):
 
 
 def test_a_store_with_hostile_paths_is_refused(tmp_path):
+    """A bad row is skipped and said; the rest of the store is restored, never discarded."""
     db = tmp_path / "ws.sqlite"
     sb, store, _ = reopened(db)
+    sh(sb, "echo kept > /workspace/keep.txt")
     store.close()
     with sqlite3.connect(db) as con:
         con.execute("INSERT INTO entries VALUES ('/workspace/../etc/passwd', 'file', 420, 1000, 1000, 0, x'41', NULL)")
     sb2, store2, notice = reopened(db)
-    assert "could not be read" in notice and "bad path" in notice
-    assert sb2.fs.read_bytes("/etc/passwd").startswith(b"root:")
+    assert "could not be restored" in notice and "bad path" in notice, notice
+    assert sb2.fs.read_bytes("/etc/passwd").startswith(b"root:") and sb2.fs.read_bytes("/workspace/keep.txt")
+    assert not list(tmp_path.glob("*.unreadable*"))
     store2.close()
 
 
@@ -98,3 +101,36 @@ def test_time_zones_come_from_the_tzdata_package_never_the_host(tmp_path):
         done = subprocess.run([sys.executable, "-m", "sandbox_kernel", "sh", "-c", script], capture_output=True,
                               text=True, timeout=60, env={**os.environ, "PYTHONTZPATH": tzpath})
         assert done.stdout == "01 CET\nposixrules\n+0530\n", (tzpath, done.stdout, done.stderr)
+
+
+def test_restore_never_follows_a_symlink_left_by_a_rename(tmp_path):
+    """Red team (third round): 'mv a b; ln -s /etc a' left the rows below /workspace/a in the
+    store; the restart wrote /workspace/a/passwd through the new symlink: the user owned
+    /etc/passwd in the sandbox."""
+    db = tmp_path / "ws.sqlite"
+    sb, store, _ = reopened(db)
+    sh(sb, "cd /workspace && mkdir a && echo mine > a/passwd")
+    store.save()
+    sh(sb, "cd /workspace && mv a b && ln -s /etc a")
+    store.close()
+    sb2, store2, notice = reopened(db)
+    assert sb2.fs.read_bytes("/etc/passwd").startswith(b"root:") and sb2.fs.stat("/etc/passwd").st_uid == 0
+    assert sb2.fs.read_bytes("/workspace/b/passwd") == b"mine\n" and sb2.fs.readlink("/workspace/a") == "/etc"
+    assert "skipped" not in notice, notice  # the save dropped the rows below the replaced directory
+    store2.close()
+
+
+def test_a_store_with_rows_below_a_symlink_never_writes_through_it(tmp_path):
+    db = tmp_path / "ws.sqlite"
+    sb, store, _ = reopened(db)
+    store.close()
+    with sqlite3.connect(db) as con:
+        con.executemany("INSERT INTO entries VALUES (?, ?, 420, 1000, 1000, 0, ?, ?)", [
+            ("/workspace/l", "symlink", None, "/etc"), ("/workspace/l/passwd", "file", b"pwned", None),
+            ("/home/user/up", "symlink", None, ".."), ("/home/user/up/user/x", "file", b"x", None),
+            ("/workspace/keep.txt", "file", b"kept", None)])
+    sb2, store2, notice = reopened(db)
+    assert sb2.fs.read_bytes("/etc/passwd").startswith(b"root:") and sb2.fs.stat("/etc/passwd").st_uid == 0
+    assert sb2.fs.read_bytes("/workspace/keep.txt") == b"kept" and not sb2.fs.exists("/home/user/x")
+    assert "restored 1 files" in notice and "2 saved entries could not be restored" in notice, notice
+    store2.close()

@@ -14,8 +14,11 @@ from pathlib import Path
 import pytest
 
 from kernelclient import TerminalComm, execute, run_ok, shell_reply, start_kernel, stream_text
+from sandbox_kernel.kernel.host_files import _raise_quotas
 from sandbox_kernel.kernel.install import install
 from sandbox_kernel.kernel.store import WorkspaceStore, store_path
+from sandbox_kernel.limits import Limits
+from sandbox_kernel.policy import Policy
 from sandbox_kernel.kernel.vfs_client import VfsClient
 from sandbox_kernel.sandbox import Sandbox
 
@@ -66,12 +69,80 @@ def test_a_corrupt_store_gives_a_message_and_an_empty_workspace(tmp_path):
     db.write_bytes(b"SQLite format 3\0" + os.urandom(4000))
     sb, store, notice = reopened(db)
     assert "could not be read" in notice and "empty workspace" in notice
-    assert list(tmp_path.glob("ws.sqlite.unreadable-*")), "the bad store is kept aside for the user"
+    assert (tmp_path / "ws.sqlite.unreadable").exists(), "the bad store is kept aside for the user"
     sh(sb, "echo fresh > f")
     store.close()
     sb2, store2, notice = reopened(db)
     assert "restored 1 files" in notice and sh(sb2, "cat f") == "fresh\n"
     store2.close()
+
+
+def test_an_unreadable_store_keeps_one_copy_aside(tmp_path):
+    """Red team: every restart that could not read the store left another copy beside it."""
+    db = tmp_path / "ws.sqlite"
+    for attempt in range(3):
+        db.write_bytes(b"SQLite format 3\0" + os.urandom(4000))
+        _, store, notice = reopened(db)
+        assert "could not be read" in notice
+        store.close()
+    assert [p.name for p in tmp_path.glob("ws.sqlite.*") if not p.name.endswith(".lock")] == ["ws.sqlite.unreadable"]
+
+
+MiB = 1 << 20
+
+
+def quota_session(db: Path, vfs_bytes: int, ceiling: int) -> tuple[Sandbox, WorkspaceStore, str]:
+    """A kernel's sandbox and store as ``HostFiles`` makes them: --limit and --max-limit vfs_bytes."""
+    sb = Sandbox(Limits(vfs_bytes=vfs_bytes), policy=Policy(ceilings=Limits(vfs_bytes=ceiling)))
+    store = WorkspaceStore(db, sb.fs, raise_quotas=lambda b, i: _raise_quotas(sb, b, i))
+    return sb, store, store.open()
+
+
+def test_a_workspace_saved_under_a_raised_quota_is_restored_whole(tmp_path):
+    """Red team: after '%limits vfs_bytes=1G' and a 400 MB file the restart restored under
+    the default quota, called the store unreadable, moved it aside and started empty (a small
+    keep.txt lost too). The quota that applied at the save applies again, within the ceiling;
+    a ceiling since lowered restores what fits and leaves the store as it is."""
+    db = tmp_path / "ws.sqlite"
+    sb, store, _ = quota_session(db, 2 * MiB, 16 * MiB)
+    sb.update_limits(sb.limits.replace(vfs_bytes=8 * MiB), ["vfs_bytes"])
+    sb.fs.write_bytes("/workspace/big.bin", b"b" * (3 * MiB))
+    sh(sb, "echo keep > keep.txt")
+    assert store.save() is None
+    store.close()
+
+    sb2, store2, notice = quota_session(db, 2 * MiB, 16 * MiB)
+    assert "restored 2 files" in notice and "as when it was saved" in notice, notice
+    assert sb2.fs.stat("/workspace/big.bin").st_size == 3 * MiB and sh(sb2, "cat keep.txt") == "keep\n"
+    assert sb2.limits.vfs_bytes == sb2.fs.max_bytes == 8 * MiB
+    store2.close()
+
+    sb3, store3, notice = quota_session(db, 1 * MiB, 2 * MiB)  # the admin lowered the ceiling since
+    assert "left out 1" in notice and "kept unchanged" in notice, notice
+    assert sh(sb3, "cat keep.txt") == "keep\n" and not sb3.fs.exists("/workspace/big.bin")
+    sh(sb3, "echo other > keep.txt")
+    assert store3.save() is None
+    store3.close()
+
+    sb4, store4, notice = quota_session(db, 2 * MiB, 16 * MiB)
+    assert "restored 2 files" in notice and sh(sb4, "cat keep.txt") == "keep\n"
+    assert sb4.fs.stat("/workspace/big.bin").st_size == 3 * MiB
+    assert not [p for p in tmp_path.iterdir() if "unreadable" in p.name]
+    store4.close()
+
+
+def test_kernel_restores_a_workspace_over_the_default_quota(jupyter_kernels, tmp_path):
+    install("sandbox-persist-small", prefix=str(Path(jupyter_kernels).parents[1]),
+            policy_argv=["--persist", "--limit", "vfs_bytes=2M"])
+    env = dict(os.environ, SANDBOX_KERNEL_DATA=str(tmp_path / "data"), JPY_SESSION_NAME="/nb/big.ipynb")
+    with start_kernel("sandbox-persist-small", env=env) as (km, kc):
+        assert run_ok(kc, "%limits vfs_bytes=8M\nseq 1 500000 > /workspace/big.txt; echo keep > keep.txt; "
+                          "wc -c < /workspace/big.txt") == "vfs_bytes = 8M\n3388895\n"
+    with start_kernel("sandbox-persist-small", env=env) as (km, kc):
+        reply, messages = execute(kc, "wc -c < /workspace/big.txt; cat /workspace/keep.txt")
+        assert stream_text(messages) == "3388895\nkeep\n", messages
+        assert "restored 2 files" in stream_text(messages, "stderr")
+    assert [p.name for p in (tmp_path / "data" / "workspaces").iterdir() if "unreadable" in p.name] == []
 
 
 def test_a_second_kernel_of_the_same_notebook_does_not_write(tmp_path):
