@@ -116,8 +116,10 @@ class CellRunner:
                 count = magics.save_snapshot(sandbox.fs, argv[0], cwd, check)
                 streams.stdout.write(f"saved {count} entries to {argv[0]}\n".encode())
             else:
-                count = magics.load_snapshot(sandbox.fs, argv[0], cwd, check)
+                notes: list[str] = []
+                count = magics.load_snapshot(sandbox.fs, argv[0], cwd, check, notes)
                 streams.stdout.write(f"restored {count} entries from {argv[0]}\n".encode())
+                streams.stderr.write("".join(f"[sandbox: {note}]\n" for note in notes).encode())
         elif name == "help":
             argv = magics.split_args(args)
             if len(argv) != 1:

@@ -350,8 +350,10 @@ class VfsRequestHandler:
         path = _path(req)
         if not buffers:
             raise ProtocolError("EINVAL", "import needs the tar archive in binary buffers")
-        count = import_tar(self.fs, BuffersReader(buffers), path, check=_deadline(ARCHIVE_SECONDS, "import"))
-        return {"path": path, "entries": count}, []
+        skipped: set[str] = set()  # the admin's mounts are outside every archive
+        count = import_tar(self.fs, BuffersReader(buffers), path, check=_deadline(ARCHIVE_SECONDS, "import"),
+                           skipped_mounts=skipped)
+        return {"path": path, "entries": count, "skipped_mounts": sorted(skipped)}, []
 
     def op_watch(self, req, buffers):
         if not self.watching:

@@ -11,8 +11,9 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..limits import Limits, format_size
+from ..paths import under
 from ..vfs import USER_UID, Dir, FSError, export_tar, import_tar, normpath
-from ..vfs.fs import MAX_PATH, ROOT_UID
+from ..vfs.fs import MAX_PATH
 from ..vfs.tar import export_size
 
 #: ``%%name`` -> engine.
@@ -166,8 +167,11 @@ def save_snapshot(fs, path: str, cwd: str, check: Callable[[], None] | None = No
     target = normpath(path, cwd)
     partial = (target.rsplit("/", 1)[0] or "") + f"/.sandbox-save-{secrets.token_hex(4)}"
 
+    mounts = tuple(fs.mount_points)  # outside every snapshot
+
     def skip(name: str) -> bool:
-        return not _in_snapshot(name) or "/" + name in (target, partial)
+        path = "/" + name
+        return not _in_snapshot(name) or path in (target, partial) or any(under(path, m) for m in mounts)
     room = fs.max_bytes - fs.bytes_used
     if fs.is_file(target):
         room += fs.stat(target).st_size
@@ -198,14 +202,17 @@ def _mib(n: int) -> str:
     return f"{n / 2**20:.1f} MiB"
 
 
-def load_snapshot(fs, path: str, cwd: str, check: Callable[[], None] | None = None) -> int:
+def load_snapshot(fs, path: str, cwd: str, check: Callable[[], None] | None = None,
+                  notes: list[str] | None = None) -> int:
     """Replace the snapshot trees with the contents of the snapshot ``path``; returns the count
     of entries restored. The archive is unpacked beside the current trees first (a bad
     archive, a full VFS or an interrupt changes nothing), then each tree's contents are
     exchanged with the staged ones in one step (nothing to fail half way on a read-only
     directory; should one exchange fail, those done are exchanged back), and only then are
-    the old contents deleted. The admin's read-only mounts (root's directories) stay as they
-    are; the archive file itself is kept."""
+    the old contents deleted. The admin's mounts (ro and rw) are outside every snapshot: the
+    snapshot's entries there are dropped (said in ``notes``) and each mount's tree is moved
+    into the staged tree before the exchange, so it stays as it is in the sandbox and on the
+    host (nothing is written back for it). The archive file itself is kept."""
     target = normpath(path, cwd)
     if not fs.is_file(target):
         fs.read_bytes(target)  # the error a missing or unreadable file gives
@@ -224,6 +231,9 @@ def load_snapshot(fs, path: str, cwd: str, check: Callable[[], None] | None = No
                 raise MagicError(f"'{path}': {e.filename or 'not a tar archive'}; nothing was changed") from None
             raise
         roots = [r for r in SNAPSHOT_ROOTS if fs.is_dir(r) and _is_real_dir(fs, staging + r)]
+        mounts = sorted(m for m in fs.mount_points if any(under(m, r) for r in roots))
+        with fs.privileged():
+            kept = [m for m in mounts if _stage_mount_point(fs, staging, m, notes)]
         restored = {root: _count_below(fs, staging + root) for root in roots}
         if not any(restored.values()):
             raise MagicError(f"'{path}': not a snapshot made by %save (nothing under "
@@ -233,23 +243,54 @@ def load_snapshot(fs, path: str, cwd: str, check: Callable[[], None] | None = No
         with fs.privileged():
             swapped: list[str] = []
             try:
+                for mount in kept:  # the mount's tree into the staged tree, an empty one in its place
+                    fs.swap_entries(mount, staging + mount)
+                    swapped.append(mount)
                 for root in roots:
                     fs.swap_entries(root, staging + root)
                     swapped.append(root)
             except BaseException:
-                for root in reversed(swapped):
-                    fs.swap_entries(root, staging + root)
+                for done in reversed(swapped):
+                    fs.swap_entries(done, staging + done)
                 raise
         # past this point the new trees are in place: what follows only tidies up
         for root in roots:
-            _keep_admin_trees(fs, root, staging + root)
-            _told_replaced(fs, root, staging + root)
+            _told_replaced(fs, root, staging + root, mounts)
         if target.startswith(tuple(root + "/" for root in roots)) and not fs.exists(target, follow=False):
             _move_back(fs, staging + target, target)
     finally:
         with fs.privileged():
             fs.remove_tree(staging)
     return sum(restored.values())
+
+
+def _stage_mount_point(fs, staging: str, mount: str, notes: list[str] | None) -> bool:
+    """Drop what the staged snapshot has at the admin's mount ``mount`` and make it an empty
+    directory like the live mount point (its parents like the live ones where the snapshot
+    has none); returns whether the live mount point is there to keep (a directory). Both
+    chains are walked in hand: no symlink is followed."""
+    parts = mount.strip("/").split("/")
+    live: Dir | None = fs.root
+    folder = fs.node(staging, follow=False)
+    for i, part in enumerate(parts):
+        last = i == len(parts) - 1
+        found = live.entries.get(part) if live is not None else None
+        live = found if isinstance(found, Dir) else None
+        child = folder.entries.get(part)
+        if child is not None and (last or not isinstance(child, Dir)):
+            fs.remove_in(folder, part)  # the snapshot's copy of the mount, or a file where its parents go
+            if last and notes is not None:
+                notes.append(f"{mount}: the admin's mount is outside every snapshot: the snapshot's entries "
+                             "there were skipped, the mount is left as it is")
+            child = None
+        if live is None:
+            return False  # no mount point to keep: nothing is made there
+        if child is None:
+            child = fs.mkdir_in(folder, part, 0o700)
+            fs.chmod_node(child, live.mode & 0o7777)
+            fs.chown_node(child, live.uid, live.gid)
+        folder = child
+    return True
 
 
 def _is_real_dir(fs, path: str) -> bool:
@@ -273,26 +314,19 @@ def _count_below(fs, top: str) -> int:
     return count
 
 
-def _old_entries(fs, root: str, old: str):
+def _old_entries(fs, root: str, old: str, mounts: list[str]):
     """(path at ``root``, node) of every entry of the old contents (now under ``old``) whose
-    path is not longer than a path may be; root's directories (the admin's mounts) are
-    given but not entered."""
+    path is not longer than a path may be, but the admin's mount points (still in place)."""
     todo = [(root, fs.node(old, follow=False))]
     while todo:
         path, folder = todo.pop()
         for name, child in folder.entries.items():
             sub = f"{path}/{name}"
+            if sub in mounts:
+                continue
             yield sub, child
-            if isinstance(child, Dir) and child.uid != ROOT_UID and len(sub) < MAX_PATH:
+            if isinstance(child, Dir) and len(sub) < MAX_PATH:
                 todo.append((sub, child))
-
-
-def _keep_admin_trees(fs, root: str, old: str) -> None:
-    """The admin's read-only mounts (root's directories the user cannot change) are no
-    user's state: they go back where they were, the snapshot's copy of them is dropped."""
-    kept = [path for path, node in _old_entries(fs, root, old) if isinstance(node, Dir) and node.uid == ROOT_UID]
-    for path in kept:
-        _move_back(fs, old + path[len(root):], path)
 
 
 def _move_back(fs, src: str, dest: str) -> None:
@@ -310,13 +344,14 @@ def _move_back(fs, src: str, dest: str) -> None:
         pass
 
 
-def _told_replaced(fs, root: str, old: str) -> None:
+def _told_replaced(fs, root: str, old: str, mounts: list[str]) -> None:
     """The listeners (the persistent store, rw mounts, watching comms) hear what a %load
     replaced: every old entry deleted, every new top-level entry created (a created
-    directory stands for its contents)."""
+    directory stands for its contents); the mounts did not change."""
     if not fs.listeners:
         return
-    for path, _ in _old_entries(fs, root, old):
+    for path, _ in _old_entries(fs, root, old, mounts):
         fs.notify(path, "deleted")
     for name in fs.node(root, follow=False).entries:
-        fs.notify(f"{root}/{name}", "created")
+        if f"{root}/{name}" not in mounts:
+            fs.notify(f"{root}/{name}", "created")

@@ -36,7 +36,9 @@ class HostMount:
         #: relative path -> (size, mtime_ns) of what the host had when the sandbox last saw it
         self.known: dict[str, tuple[int, int]] = {}
         self.tracker: ChangeTracker | None = None
-        self.notes: list[str] = []
+        #: sandbox path -> the write-back failure last told for it: retried after every cell,
+        #: told once (again only when the reason changes)
+        self.failed: dict[str, str] = {}
 
     # ------------------------------------------------------------------ start
     def copy_in(self) -> str:
@@ -94,6 +96,7 @@ class HostMount:
             else:
                 why = str(e) if isinstance(e, MountError) else f"{e.filename or self.host}: {e.strerror}"
             raise MountError(f"--mount {self.spec.text}: {why}; not mounted") from None
+        self.fs.mount_points.add(self.spec.target)
         if self.spec.writable:
             self.tracker = ChangeTracker(self.fs, (self.spec.target,))
         mode = "read-write" if self.spec.writable else "read-only"
@@ -105,6 +108,7 @@ class HostMount:
     def _discard(self) -> None:
         """A copy-in that failed half way leaves nothing behind (and writes nothing back)."""
         self.known.clear()
+        self.fs.mount_points.discard(self.spec.target)
         with self.fs.privileged():
             try:
                 self.fs.remove_tree(self.spec.target)
@@ -135,6 +139,7 @@ class HostMount:
         gone, present = self.tracker.changes()
         notes: list[str] = []
         for path in gone:
+            self.failed.pop(path, None)
             rel = path[len(self.spec.target) + 1:]
             if rel:
                 notes += self._delete(rel)
@@ -154,9 +159,13 @@ class HostMount:
                     self.known[rel] = self._in_parent(rel, lambda dfd, name: _replace_at(dfd, name, data, mode))
                 elif st.S_ISLNK(stat.st_mode):
                     notes.append(f"{path}: a symlink, not written to the host")
+                self.failed.pop(path, None)
             except OSError as e:
                 self.tracker.mark(path)
-                notes.append(f"{path}: not written to {self.host}/{rel}: {e.strerror or e}")
+                why = f"{path}: not written to {self.host}/{rel}: {e.strerror or e}"
+                if self.failed.get(path) != why:
+                    notes.append(why)
+                    self.failed[path] = why
         return [f"[sandbox: mount {n}]" for n in notes]
 
     def _delete(self, rel: str) -> list[str]:
@@ -228,7 +237,7 @@ def _mkdir_at(dfd: int, name: str) -> tuple[int, int]:
 
 def _replace_at(dfd: int, name: str, data: bytes, mode: int) -> tuple[int, int]:
     """Write ``name`` atomically in directory ``dfd``: a new temp file, fsync, rename over."""
-    tmp = f".{name[:200]}.sandbox-{secrets.token_hex(4)}"
+    tmp = f".sandbox-{secrets.token_hex(8)}"  # short: a 255-byte name leaves no room for a suffix
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, mode, dir_fd=dfd)
     try:
         view = memoryview(data)

@@ -245,9 +245,9 @@ class WorkspaceStore:
         fs = self.fs
         if not isinstance(path, str) or len(path) > MAX_PATH or "\0" in path:
             raise ValueError("bad path")
-        root = next((r for r in ROOTS if path.startswith(r + "/")), None)
-        parts = path[len(root) + 1:].split("/") if root else []
-        if not parts or any(p in ("", ".", "..") for p in parts):
+        root = next((r for r in ROOTS if path.startswith(r + "/")), "")
+        parts = path[len(root) + 1:].split("/")
+        if not root or any(p in ("", ".", "..") for p in parts):
             raise ValueError("bad path")
         if any(under(path, e) for e in self.excluded):
             return None  # an admin's mount: never the store's

@@ -19,7 +19,8 @@ import tarfile
 import zlib
 from typing import IO, BinaryIO, Callable, Iterator, cast
 
-from .errors import EINVAL, ENOENT, ENOTDIR, FSError
+from ..paths import under
+from .errors import EBUSY, EINVAL, ENOENT, ENOTDIR, FSError
 from .fs import MAX_PATH, MAX_TIME, VFS, Dir, File, Inode, Symlink, normpath
 
 #: the latest mtime kept from an archive (9999-12-31), the VFS's own latest
@@ -183,7 +184,7 @@ class _Prefixed(io.RawIOBase):
 
 
 def import_tar(fs: VFS, fileobj: BinaryIO, dest: str = "/", cwd: str = "/",
-               check: Callable[[], None] | None = None) -> int:
+               check: Callable[[], None] | None = None, skipped_mounts: set[str] | None = None) -> int:
     """Extract a tar stream (plain, gzip, bzip2 or xz) under ``dest`` (created if missing);
     returns the entry count. ``check()`` may raise to stop between members (and between the
     MiBs of a member's data).
@@ -192,8 +193,15 @@ def import_tar(fs: VFS, fileobj: BinaryIO, dest: str = "/", cwd: str = "/",
     length of its name, whatever the depth: a 1,000-deep tree took 52 s when every member
     made its parents from the root, and trees deeper than a path may be long (what export
     writes for them) import too. Members never pass through a symlink (the archive's or the
-    destination's) and never climb out of ``dest``; what cannot be made is skipped."""
+    destination's) and never climb out of ``dest``; what cannot be made is skipped. The
+    admin's mounts (``fs.mount_points``) are outside every archive: a destination inside one
+    is refused (EBUSY), members at or below one (or a non-directory where one's parents are)
+    are skipped and the mount is added to ``skipped_mounts``."""
     base = fs.realpath(normpath(dest, cwd), strict=False)
+    inside = next((m for m in fs.mount_points if under(base, m)), None)
+    if inside is not None:
+        raise FSError(EBUSY, f"{dest} (in the admin's mount {inside}: archives are not unpacked into mounts)")
+    mounts = [m for m in fs.mount_points if under(m, base)]
     fs.mkdir(base, parents=True, exist_ok=True)
     top = fs.resolve(base).node
     if not isinstance(top, Dir):
@@ -213,6 +221,8 @@ def import_tar(fs: VFS, fileobj: BinaryIO, dest: str = "/", cwd: str = "/",
                     check()
                 if not (member.isdir() or member.issym() or member.isreg()):
                     continue  # hard links, devices, fifos
+                if mounts and _at_mount(base, member, mounts, skipped_mounts):
+                    continue
                 relative = member.name.strip("/")
                 while relative.startswith("./"):
                     relative = relative[2:]
@@ -255,6 +265,24 @@ def import_tar(fs: VFS, fileobj: BinaryIO, dest: str = "/", cwd: str = "/",
             raise
         raise FSError(EINVAL, f"{dest}: damaged archive ({e})") from None
     return count
+
+
+def _at_mount(base: str, member: tarfile.TarInfo, mounts: list[str], skipped: set[str] | None) -> bool:
+    """Whether ``member`` is to be left out for the admin's ``mounts`` (below ``base``): at
+    or below one (recorded in ``skipped``), or where one's parents are (a directory there is
+    left as it is: its mode is the admin's)."""
+    relative = _member_path(member.name)
+    if relative is None:
+        return False  # climbs out: skipped anyway
+    path = base.rstrip("/") + "/" + relative if relative else base
+    for mount in mounts:
+        if under(path, mount) or (under(mount, path) and not member.isdir()):
+            if skipped is not None:
+                skipped.add(mount)
+            return True
+        if under(mount, path):
+            return True
+    return False
 
 
 #: ``_Building.folder``'s answer for a name with '', '.' or '..' components

@@ -169,6 +169,7 @@ def test_load_keeps_the_admins_read_only_mounts():
         fs.write_bytes("/workspace/data/ref.csv", b"from the host")
         fs.chmod("/workspace/data/ref.csv", 0o444)
         fs.chmod("/workspace/data", 0o555)
+    fs.mount_points.add("/workspace/data")  # what HostMount.copy_in does
     magics.load_snapshot(fs, "/tmp/snap.tar", "/workspace")
     assert fs.read_bytes("/workspace/data/ref.csv") == b"from the host"
     assert fs.stat("/workspace/data").st_uid == 0 and fs.read_bytes("/workspace/keep.txt") == b"keep"

@@ -3,10 +3,12 @@ code must not reach host paths through them, and a tampered store must not reach
 system files."""
 from __future__ import annotations
 
+import io
 import os
 import sqlite3
 import subprocess
 import sys
+import tarfile
 from importlib import resources
 from pathlib import Path
 
@@ -134,3 +136,98 @@ def test_a_store_with_rows_below_a_symlink_never_writes_through_it(tmp_path):
     assert sb2.fs.read_bytes("/workspace/keep.txt") == b"kept" and not sb2.fs.exists("/home/user/x")
     assert "restored 1 files" in notice and "2 saved entries could not be restored" in notice, notice
     store2.close()
+
+
+def test_a_long_name_reaches_the_host_and_a_failure_is_told_once(host):
+    """Red team: a 252-byte name never reached the host (the temp name beside it was longer
+    than 255 bytes) and the notice came again after every cell."""
+    top, outside = host
+    sb, mount = mounted(top, rw=True)
+    name = "n" * 252
+    sb.fs.write_bytes(f"/workspace/data/{name}", b"long\n")
+    assert mount.write_back() == []
+    assert (top / name).read_text() == "long\n"
+    sh(sb, "rm /workspace/data/escape && mkdir /workspace/data/escape && echo x > /workspace/data/escape/f")
+    first = mount.write_back()
+    assert any("escape/f" in n and "not written" in n for n in first), first
+    assert mount.tracker.pending  # retried after the next cell ...
+    assert mount.write_back() == []  # ... and not told again
+    assert not (outside / "f").exists()
+
+
+def tar_of(entries: dict[str, bytes | str | None]) -> bytes:
+    """A tar: name -> file data (bytes), symlink target (str) or a directory (None)."""
+    raw = io.BytesIO()
+    with tarfile.open(fileobj=raw, mode="w") as tar:
+        for name, value in entries.items():
+            info = tarfile.TarInfo(name)
+            if value is None:
+                info.type, info.mode = tarfile.DIRTYPE, 0o755
+                tar.addfile(info)
+            elif isinstance(value, str):
+                info.type, info.linkname = tarfile.SYMTYPE, value
+                tar.addfile(info)
+            else:
+                info.size = len(value)
+                tar.addfile(info, io.BytesIO(value))
+    return raw.getvalue()
+
+
+def host_tree(top: Path) -> dict[str, bytes | None]:
+    return {str(p.relative_to(top)): (None if p.is_dir() or p.is_symlink() else p.read_bytes())
+            for p in sorted(top.rglob("*"))}
+
+
+@pytest.mark.parametrize("snapshot", [
+    {"workspace/other.txt": b"no data folder"},
+    {"workspace/data/a.csv": b"snapshot's", "workspace/data/new.txt": b"new", "workspace/other.txt": b"o"},
+    {"workspace/data": "/etc", "workspace/other.txt": b"o"},
+    {"workspace/data": b"a file where the mount is"},
+], ids=["lacking", "different", "symlink", "file"])
+def test_load_leaves_a_read_write_mount_as_it_is(host, snapshot):
+    """Red team: %load of a snapshot without the rw mount's folder deleted the host's files
+    and removed the mount. Mounts are outside every snapshot."""
+    from sandbox_kernel.kernel import magics
+
+    top, _ = host
+    sb, mount = mounted(top, rw=True)
+    before = host_tree(top)
+    sb.fs.write_bytes("/tmp/snap.tar", tar_of(snapshot))
+    notes: list[str] = []
+    assert magics.load_snapshot(sb.fs, "/tmp/snap.tar", "/workspace", notes=notes) > 0
+    assert mount.write_back() == [] and host_tree(top) == before
+    assert sb.fs.read_bytes("/workspace/data/a.csv") == b"x\n" and sb.fs.readlink("/workspace/data/escape")
+    assert bool(notes) == any(k.startswith("workspace/data") for k in snapshot), notes
+    sh(sb, "echo after > /workspace/data/a.csv")  # still written back
+    mount.write_back()
+    assert (top / "a.csv").read_text() == "after\n"
+
+
+def test_save_leaves_the_mounts_out(host):
+    from sandbox_kernel.kernel import magics
+
+    top, _ = host
+    sb, _ = mounted(top, rw=True)
+    sb.fs.write_bytes("/workspace/mine.txt", b"mine")
+    magics.save_snapshot(sb.fs, "/tmp/snap.tar", "/workspace")
+    with tarfile.open(fileobj=io.BytesIO(sb.fs.read_bytes("/tmp/snap.tar"))) as tar:
+        names = tar.getnames()
+    assert "workspace/mine.txt" in names and not [n for n in names if n.startswith("workspace/data")]
+
+
+def test_a_comm_import_leaves_the_mounts_as_they_are(host):
+    from sandbox_kernel.kernel.comm import VfsRequestHandler
+
+    top, _ = host
+    sb, mount = mounted(top, rw=True)
+    before = host_tree(top)
+    handler = VfsRequestHandler(sb.fs)
+    reply, _ = handler.handle({"id": 1, "op": "import", "path": "/workspace"}, [tar_of(
+        {"data/a.csv": b"evil", "data/new.txt": b"new", "mine.txt": b"mine"})])
+    assert reply["ok"] and reply["result"]["skipped_mounts"] == ["/workspace/data"], reply
+    reply, _ = handler.handle({"id": 2, "op": "import", "path": "/workspace"}, [tar_of({"data": "/etc"})])
+    assert reply["ok"] and reply["result"]["entries"] == 0, reply
+    reply, _ = handler.handle({"id": 3, "op": "import", "path": "/workspace/data/sub"}, [tar_of({"x": b"x"})])
+    assert reply["error"]["code"] == "EBUSY" and "mount" in reply["error"]["message"], reply
+    assert sb.fs.read_bytes("/workspace/mine.txt") == b"mine" and sb.fs.read_bytes("/workspace/data/a.csv") == b"x\n"
+    assert mount.write_back() == [] and host_tree(top) == before
