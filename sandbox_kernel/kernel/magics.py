@@ -232,12 +232,19 @@ def load_snapshot(fs, path: str, cwd: str, check: Callable[[], None] | None = No
             raise
         roots = [r for r in SNAPSHOT_ROOTS if fs.is_dir(r) and _is_real_dir(fs, staging + r)]
         mounts = sorted(m for m in fs.mount_points if any(under(m, r) for r in roots))
+        restored = {root: _count_below(fs, staging + root, [staging + m for m in mounts]) for root in roots}
+        dropped: list[str] = []  # the mounts where the snapshot had entries
         with fs.privileged():
-            kept = [m for m in mounts if _stage_mount_point(fs, staging, m, notes)]
-        restored = {root: _count_below(fs, staging + root) for root in roots}
+            kept = [m for m in mounts if _stage_mount_point(fs, staging, m, dropped)]
         if not any(restored.values()):
+            if dropped:
+                raise MagicError(f"'{path}': the snapshot holds nothing but the admin's mounts ({', '.join(dropped)}), "
+                                 "which are outside every snapshot; nothing was changed")
             raise MagicError(f"'{path}': not a snapshot made by %save (nothing under "
                              + ", ".join(SNAPSHOT_ROOTS) + "); nothing was changed")
+        if notes is not None:
+            notes += [f"{m}: the admin's mount is outside every snapshot: the snapshot's entries there were "
+                      "skipped, the mount is left as it is" for m in dropped]
         if check is not None:
             check()
         with fs.privileged():
@@ -264,11 +271,12 @@ def load_snapshot(fs, path: str, cwd: str, check: Callable[[], None] | None = No
     return sum(restored.values())
 
 
-def _stage_mount_point(fs, staging: str, mount: str, notes: list[str] | None) -> bool:
-    """Drop what the staged snapshot has at the admin's mount ``mount`` and make it an empty
-    directory like the live mount point (its parents like the live ones where the snapshot
-    has none); returns whether the live mount point is there to keep (a directory). Both
-    chains are walked in hand: no symlink is followed."""
+def _stage_mount_point(fs, staging: str, mount: str, dropped: list[str]) -> bool:
+    """Drop what the staged snapshot has at the admin's mount ``mount`` (``mount`` is added
+    to ``dropped`` if it had anything) and make it an empty directory like the live mount
+    point (its parents like the live ones where the snapshot has none); returns whether the
+    live mount point is there to keep (a directory). Both chains are walked in hand: no
+    symlink is followed."""
     parts = mount.strip("/").split("/")
     live: Dir | None = fs.root
     folder = fs.node(staging, follow=False)
@@ -279,9 +287,8 @@ def _stage_mount_point(fs, staging: str, mount: str, notes: list[str] | None) ->
         child = folder.entries.get(part)
         if child is not None and (last or not isinstance(child, Dir)):
             fs.remove_in(folder, part)  # the snapshot's copy of the mount, or a file where its parents go
-            if last and notes is not None:
-                notes.append(f"{mount}: the admin's mount is outside every snapshot: the snapshot's entries "
-                             "there were skipped, the mount is left as it is")
+            if mount not in dropped:
+                dropped.append(mount)
             child = None
         if live is None:
             return False  # no mount point to keep: nothing is made there
@@ -300,17 +307,21 @@ def _is_real_dir(fs, path: str) -> bool:
         return False
 
 
-def _count_below(fs, top: str) -> int:
+def _count_below(fs, top: str, left_out: list[str]) -> int:
     """Entries below directory ``top``, counted on the nodes (trees deeper than a path may be
-    long count too)."""
-    todo = [fs.node(top, follow=False)]
+    long count too), but the trees at ``left_out`` (the mounts' places)."""
+    todo: list[tuple[Dir, str | None]] = [(fs.node(top, follow=False), top)]
     count = 0
     while todo:
-        folder = todo.pop()
-        for child in folder.entries.values():
+        folder, path = todo.pop()
+        for name, child in folder.entries.items():
+            # a path is kept only along the way to a left-out tree (deep trees have none)
+            sub = f"{path}/{name}" if path is not None and any(under(o, f"{path}/{name}") for o in left_out) else None
+            if sub in left_out:
+                continue
             count += 1
             if isinstance(child, Dir):
-                todo.append(child)
+                todo.append((child, sub))
     return count
 
 

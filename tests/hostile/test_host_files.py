@@ -182,7 +182,7 @@ def host_tree(top: Path) -> dict[str, bytes | None]:
     {"workspace/other.txt": b"no data folder"},
     {"workspace/data/a.csv": b"snapshot's", "workspace/data/new.txt": b"new", "workspace/other.txt": b"o"},
     {"workspace/data": "/etc", "workspace/other.txt": b"o"},
-    {"workspace/data": b"a file where the mount is"},
+    {"workspace/data": b"a file where the mount is", "workspace/other.txt": b"o"},
 ], ids=["lacking", "different", "symlink", "file"])
 def test_load_leaves_a_read_write_mount_as_it_is(host, snapshot):
     """Red team: %load of a snapshot without the rw mount's folder deleted the host's files
@@ -201,6 +201,19 @@ def test_load_leaves_a_read_write_mount_as_it_is(host, snapshot):
     sh(sb, "echo after > /workspace/data/a.csv")  # still written back
     mount.write_back()
     assert (top / "a.csv").read_text() == "after\n"
+
+
+def test_a_snapshot_of_nothing_but_a_mount_changes_nothing(host):
+    from sandbox_kernel.kernel import magics
+
+    top, _ = host
+    sb, mount = mounted(top, rw=True)
+    sb.fs.write_bytes("/workspace/mine.txt", b"mine")
+    sb.fs.write_bytes("/tmp/snap.tar", tar_of({"workspace/data/a.csv": b"evil"}))
+    with pytest.raises(magics.MagicError, match="nothing but the admin's mounts .*nothing was changed"):
+        magics.load_snapshot(sb.fs, "/tmp/snap.tar", "/workspace")
+    assert sb.fs.read_bytes("/workspace/mine.txt") == b"mine" and mount.write_back() == []
+    assert (top / "a.csv").read_text() == "x\n"
 
 
 def test_save_leaves_the_mounts_out(host):

@@ -153,6 +153,36 @@ def test_kernel_mount_and_the_papermill_recipe(jupyter_kernels, tmp_path):
     assert json.loads((tmp_path / "out.ipynb").read_text())["cells"][0]["outputs"] is not None
 
 
+def test_kernel_load_keeps_a_read_write_mount_on_the_host(jupyter_kernels, tmp_path):
+    """Red team: %load of a snapshot without the rw mount's folder deleted the host's files
+    and removed the mount. Through a real kernel: the host files survive a snapshot lacking
+    the folder and one with other files there; %save leaves the mount out."""
+    host = tmp_path / "results"
+    (host / "sub").mkdir(parents=True)
+    (host / "keep.csv").write_text("host data\n")
+    (host / "sub" / "deep.txt").write_text("deep\n")
+    install("sandbox-rw-load", prefix=str(Path(jupyter_kernels).parents[1]),
+            policy_argv=["--mount", f"{host}:/workspace/results:rw"])
+    with start_kernel("sandbox-rw-load", cwd=str(tmp_path)) as (_, kc):
+        run_ok(kc, "mkdir -p /tmp/a/workspace /tmp/b/workspace/results && echo a > /tmp/a/workspace/other.txt"
+                   " && tar -cf /tmp/lacking.tar -C /tmp/a workspace && echo evil > /tmp/b/workspace/results/keep.csv"
+                   " && echo b > /tmp/b/workspace/other.txt"
+                   " && echo new > /tmp/b/workspace/results/new.txt && tar -cf /tmp/other.tar -C /tmp/b workspace")
+        reply, messages = execute(kc, "%load /tmp/lacking.tar\ncat /workspace/results/keep.csv /workspace/other.txt")
+        assert reply["status"] == "ok" and stream_text(messages) == "restored 1 entries from /tmp/lacking.tar\n" \
+            "host data\na\n", messages
+        reply, messages = execute(kc, "%load /tmp/other.tar\ncat /workspace/other.txt /workspace/results/keep.csv; "
+                                      "ls -1 /workspace/results")
+        assert stream_text(messages) == "restored 1 entries from /tmp/other.tar\nb\nhost data\nkeep.csv\nsub\n", \
+            messages
+        assert "the snapshot's entries there were skipped" in stream_text(messages, "stderr")
+        listing = run_ok(kc, "%save /tmp/mine.tar\ntar -tf /tmp/mine.tar | grep '^workspace/'")
+        assert listing.endswith("\nworkspace/other.txt\n") and "workspace/results" not in listing, listing
+        assert (host / "keep.csv").read_text() == "host data\n" and (host / "sub" / "deep.txt").read_text() == "deep\n"
+        assert not (host / "new.txt").exists()
+    assert sorted(p.name for p in host.rglob("*")) == ["deep.txt", "keep.csv", "sub"]
+
+
 def test_mounts_come_only_from_the_admin():
     from sandbox_kernel.kernel import magics
 
