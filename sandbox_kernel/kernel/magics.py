@@ -158,8 +158,8 @@ def _in_snapshot(name: str) -> bool:
 
 
 def save_snapshot(fs, path: str, cwd: str, check: Callable[[], None] | None = None) -> int:
-    """Write the snapshot trees to ``path`` (a VFS file, itself left out); returns the entry
-    count. The archive is written into the VFS as it is made (never gathered in memory) under
+    """Write the snapshot trees to ``path`` (a VFS file, itself left out, as are the admin's
+    mounts); returns the entry count. The archive is written into the VFS as it is made (never gathered in memory) under
     a temporary name, renamed to ``path`` when complete: a full VFS, the wall time or an
     interrupt leave nothing behind. An uncompressed snapshot that cannot fit (a deep tree's
     tar is quadratic in its depth) is refused before anything is written."""
