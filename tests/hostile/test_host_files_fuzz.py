@@ -57,7 +57,13 @@ _paths = hs.one_of(
               hs.sampled_from(["/workspace", "/home/user", "/etc", "/tmp", "", "/home", "/workspace/..", "workspace"]),
               hs.lists(_components, max_size=5)),
     hs.integers(-2**63, 2**63 - 1), hs.binary(max_size=8), hs.none())
-_rows = hs.tuples(
+_targets = hs.sampled_from(["/etc", "..", "../..", "/workspace/a", "a", "a\0b", ""])
+_plausible_rows = hs.tuples(  # what a save writes, but for where links point and how big files are
+    hs.builds(lambda top, parts: top + "".join("/" + p for p in parts), hs.sampled_from(ROOTS),
+              hs.lists(hs.sampled_from(["a", "b", "l", "passwd"]), min_size=1, max_size=4)),
+    hs.sampled_from(["dir", "file", "symlink"]), hs.integers(0, 0o7777), hs.sampled_from([0, 1000, 5]),
+    hs.sampled_from([0, 1000, 5]), hs.floats(-1e12, 1e12), hs.binary(max_size=24 * 1024), _targets)
+_hostile_rows = hs.tuples(
     _paths,
     hs.sampled_from(["dir", "file", "symlink", "fifo", None, 1, b"file"]),
     hs.one_of(hs.integers(-2**63, 2**63 - 1), hs.sampled_from([0o644, 0o4755, 0o777]), hs.text(max_size=3),
@@ -67,9 +73,9 @@ _rows = hs.tuples(
     hs.one_of(hs.floats(allow_nan=True, allow_infinity=True), hs.integers(-2**63, 2**63 - 1), hs.text(max_size=3),
               hs.none()),
     hs.one_of(hs.binary(max_size=24 * 1024), hs.text(max_size=10), hs.integers(-9, 9), hs.none()),
-    hs.one_of(hs.sampled_from(["/etc", "..", "../..", "/workspace/a", "a\0b", ""]), hs.binary(max_size=4),
-              hs.none()),
+    hs.one_of(_targets, hs.binary(max_size=4), hs.none()),
 )
+_rows = hs.one_of(_plausible_rows, _hostile_rows)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
@@ -103,8 +109,10 @@ def test_a_hostile_store_never_breaks_the_restore(rows, primary_key, quotas):
 
 
 # ------------------------------------------------------------------ archives: %load and the comm's import
-_names = hs.builds("/".join, hs.lists(hs.sampled_from(["workspace", "data", "a", "..", ".", "", "tmp", "home", "user",
-                                                       "x" * 120]), min_size=1, max_size=5))
+_names = hs.builds(lambda prefix, parts: prefix + "/".join(parts),
+                   hs.sampled_from(["", "data/", "workspace/", "workspace/data/", "./data/", "a/../data/"]),
+                   hs.lists(hs.sampled_from(["workspace", "data", "a", "..", ".", "", "tmp", "home", "user",
+                                             "x" * 120]), min_size=1, max_size=4))
 _members = hs.tuples(_names, hs.sampled_from([tarfile.REGTYPE, tarfile.DIRTYPE, tarfile.SYMTYPE, tarfile.LNKTYPE,
                                                tarfile.FIFOTYPE]),
                      hs.one_of(_names, hs.sampled_from(["/etc", "/workspace/data", "../../.."])),
@@ -157,7 +165,8 @@ class Mounted:
 
 
 _archives = dict(members=hs.lists(_members, max_size=12), compress=hs.booleans(),
-                 mutations=hs.lists(hs.tuples(hs.integers(0, 2**16), hs.integers(0, 255)), max_size=4))
+                 mutations=hs.one_of(hs.just([]), hs.lists(hs.tuples(hs.integers(0, 2**16), hs.integers(0, 255)),
+                                                           max_size=4)))
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
@@ -169,7 +178,7 @@ def test_a_hostile_archive_imported_by_the_comm_stays_in_its_destination(members
         outside = tree(fs, lambda p: not under(p, "/workspace"))
         reply, _ = VfsRequestHandler(fs).handle({"id": 1, "op": "import", "path": "/workspace"},
                                                 [archive_of(members, compress, mutations)])
-        assert reply["ok"] or reply["error"]["code"] in ("EINVAL", "ENOSPC", "ENAMETOOLONG", "EACCES"), reply
+        assert reply["ok"] or not reply["error"]["message"].startswith("internal error"), reply  # a clear error
         assert tree(fs, lambda p: not under(p, "/workspace")) == outside
         assert fs.bytes_used <= fs.max_bytes
         box.check_mount()
