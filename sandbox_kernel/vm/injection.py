@@ -2,8 +2,8 @@
 the real value into the headers of requests to that secret's hosts only.
 
 Values are only ever bytes in this process. Responses from a host that got a value are
-searched for it and have it masked (a backstop against hosts that reflect request headers);
-the admin should still list only hosts that do not.
+searched for it and have whole copies masked (a backstop against hosts that reflect request
+headers); the admin should still list only hosts that do not.
 """
 from __future__ import annotations
 
@@ -17,9 +17,6 @@ from ..netpolicy import AllowRule
 from ..policy import Secret
 
 MASK = b"*"
-#: A held-back tail this long that starts a value counts as the value's start: masked when the
-#: response pauses there (shorter ones are far more likely an accident and pass).
-MASK_PREFIX = 4
 
 
 @dataclass
@@ -96,42 +93,46 @@ def _replace(value: bytes, secrets: list[ActiveSecret], used: list[str]) -> byte
 
 
 class Scrubber:
-    """Masks secret values in a byte stream (same length, so HTTP framing stays intact), also
-    across chunk boundaries: a tail that could start a value is held back until more comes."""
+    """Masks complete secret values in a byte stream (same length, so HTTP framing stays intact),
+    also across chunk boundaries.
+
+    Nothing here depends on partial matches: the last ``len(longest value) - 1`` bytes are always
+    held back, whatever they are (an occurrence split across chunks is whole in the next), and a
+    flush (the stream pausing or ending) releases them unmasked unless they complete a value. So
+    what the guest receives, and when, is the same for any bytes that do not hold a whole value:
+    a host that echoes the request (a 404 page) cannot be used to guess a value prefix by prefix.
+    """
 
     def __init__(self, values: list[bytes]) -> None:
         self.values = [v for v in values if v]
-        self.held = b""
+        self.hold = max((len(v) for v in self.values), default=1) - 1
+        self.held = b""           # the held tail, as received
+        self.held_mask = b""      # 1 where a held byte belongs to a value found earlier
 
     def feed(self, data: bytes) -> bytes:
         buf = self.held + data
+        mask = bytearray(self.held_mask) + bytes(len(data))
         for value in self.values:
-            if value in buf:
-                buf = buf.replace(value, MASK * len(value))
-        keep = self._value_start(buf)
-        self.held = buf[len(buf) - keep:] if keep else b""
-        return buf[:len(buf) - keep]
+            at = buf.find(value)
+            while at >= 0:
+                mask[at:at + len(value)] = b"\x01" * len(value)
+                at = buf.find(value, at + 1)
+        cut = max(0, len(buf) - self.hold)
+        self.held, self.held_mask = buf[cut:], bytes(mask[cut:])
+        return _masked(buf[:cut], mask[:cut])
 
     def flush(self) -> bytes:
-        """The held tail when the stream ends or pauses: masked if it is a value's start."""
-        held, self.held = self.held, b""
-        return MASK * len(held) if len(held) >= MASK_PREFIX else held
+        """The held tail when the stream ends or pauses (masked where it completed a value)."""
+        out = _masked(self.held, self.held_mask)
+        self.held, self.held_mask = b"", b""
+        return out
 
     @property
     def pending(self) -> bool:
         return bool(self.held)
 
-    def _value_start(self, buf: bytes) -> int:
-        """Length of the longest tail of ``buf`` that is a proper prefix of a value."""
-        best = 0
-        for value in self.values:
-            start = max(0, len(buf) - len(value) + 1)
-            while True:
-                i = buf.find(value[:1], start)
-                if i < 0:
-                    break
-                if value.startswith(buf[i:]):
-                    best = max(best, len(buf) - i)
-                    break
-                start = i + 1
-        return best
+
+def _masked(data: bytes, mask: bytes | bytearray) -> bytes:
+    if b"\x01" not in mask:
+        return data
+    return bytes(MASK[0] if m else b for b, m in zip(data, mask))

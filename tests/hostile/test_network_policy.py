@@ -201,7 +201,7 @@ async def _through_proxy(rules: str, request: str) -> tuple[bytes, list[str]]:
 
 
 @pytest.mark.parametrize("rules, request_text", [
-    ("allow:localhost:{port}", "GET http://localhost:{port}/ HTTP/1.1\r\nHost: localhost\r\n\r\n"),
+    ("allow:localhost:{port}", "GET http://localhost:{port}/ HTTP/1.1\r\nHost: localhost:{port}\r\n\r\n"),
     ("allow:localhost:{port}", "CONNECT localhost:{port} HTTP/1.1\r\n\r\n"),
     ("allow:localhost:{port}", "CONNECT [::ffff:127.0.0.1]:{port} HTTP/1.1\r\n\r\n"),
     ("allow:localhost:{port}", "CONNECT 127.0.0.1:{port} HTTP/1.1\r\n\r\n"),
@@ -214,7 +214,7 @@ def test_proxy_refuses_loopback_behind_a_name(rules, request_text):
 
 def test_proxy_reaches_an_address_the_admin_listed_exactly():
     reply, log = asyncio.run(_through_proxy("allow:127.0.0.1:{port}",
-                                            "GET http://127.0.0.1:{port}/ HTTP/1.1\r\nHost: x\r\n\r\n"))
+                                            "GET http://127.0.0.1:{port}/ HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n"))
     assert CANARY in reply and any("ALLOWED" in line for line in log)
 
 
