@@ -362,3 +362,22 @@ def test_access_log_table_and_unwritable_file(tmp_path):
     assert "pypi.org:443" in table["text/plain"] and "3.0M" in table["text/plain"] and "1.5K" in table["text/plain"]
     assert "&lt;evil&gt;.org" in table["text/html"] and "<evil>" not in table["text/html"]
     assert table["text/html"].count("<tr>") == 3
+
+
+def test_the_kernel_process_environ_loses_the_value(tmp_path, monkeypatch):
+    """A real kernel started with the secret in its environment (kernel.json ``env`` or the
+    spawner's): once it runs, /proc/<kernel>/environ (readable by the user's other processes)
+    no longer holds the value, and the kernel works."""
+    from kernelclient import run_ok, start_kernel
+    from sandbox_kernel.kernel.install import install
+
+    prefix = tmp_path / "prefix"
+    monkeypatch.setenv("JUPYTER_PATH", str(prefix / "share" / "jupyter"))
+    monkeypatch.setenv("TOKEN", VALUE)
+    install("sandbox", prefix=str(prefix), policy_argv=["--network", "allow:api.example.org",
+                                                        "--secret", "TOKEN@api.example.org"])
+    with start_kernel("sandbox") as (km, kc):
+        assert run_ok(kc, "echo ok") == "ok\n"
+        with open(f"/proc/{km.provisioner.process.pid}/environ", "rb") as f:
+            environ = f.read()
+    assert b"TOKEN=" in environ and VALUE.encode() not in environ
