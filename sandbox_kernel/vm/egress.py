@@ -10,8 +10,9 @@ every access (allowed or denied, with byte counts) in an ``AccessSink``, and ans
 everything else with 403.
 
 Secrets (``injection``): plain HTTP requests and the TLS of CONNECTs to a secret's hosts are
-parsed request by request, and the secret's placeholder in a header becomes its value when
-the request really goes to that host (the Host header and target name it too). For TLS the
+parsed request by request, strictly (``Request``: what the server gets is what the proxy
+checked), and the secret's placeholder in a header becomes its value when the request really
+goes to that host (the Host header and target name it too). For TLS the
 proxy terminates the guest's connection with the kernel's CA (``tlsintercept``) and opens its
 own to the real server, which it verifies. All other CONNECTs are end-to-end tunnels.
 """
