@@ -89,6 +89,13 @@ class Reader:
         self._read = read
         self.buffer = bytearray(data)
         self.ended = False
+        self.consumed = 0  # bytes taken from the front of the buffer so far
+
+    def _take(self, length: int) -> bytes:
+        data = bytes(self.buffer[:length])
+        del self.buffer[:length]
+        self.consumed += length
+        return data
 
     async def _more(self) -> bool:
         if self.ended:
@@ -105,9 +112,7 @@ class Reader:
         while True:
             at = self.buffer.find(marker)
             if at >= 0:
-                chunk = bytes(self.buffer[:at + len(marker)])
-                del self.buffer[:at + len(marker)]
-                return chunk
+                return self._take(at + len(marker))
             if len(self.buffer) > limit:
                 raise BadRequest("request header too large")
             if not await self._more():
@@ -120,9 +125,7 @@ class Reader:
         while len(self.buffer) < length:
             if not await self._more():
                 raise BadRequest("connection closed in the middle of a request body")
-        data = bytes(self.buffer[:length])
-        del self.buffer[:length]
-        return data
+        return self._take(length)
 
     async def chunks(self, length: int | None):
         """``length`` bytes as they come (None: everything until the end)."""
@@ -133,8 +136,7 @@ class Reader:
                     raise BadRequest("connection closed in the middle of a request body")
                 return
             take = len(self.buffer) if left is None else min(left, len(self.buffer))
-            chunk = bytes(self.buffer[:take])
-            del self.buffer[:take]
+            chunk = self._take(take)
             if left is not None:
                 left -= take
             yield chunk
@@ -209,6 +211,10 @@ class Request:
         if name is None or port is None or not _same_host(hosts[0], name, port, default):
             raise BadRequest("the Host header names another host than the request target")
 
+    def upgrades(self) -> bool:
+        """Whether the connection may stop being HTTP after this request."""
+        return bool(self.values("upgrade")) or self.method.upper() == "CONNECT"
+
     def wants_close(self) -> bool:
         tokens = {t.strip().lower() for v in self.values("connection") for t in v.split(b",")}
         return b"close" in tokens or (self.version == "HTTP/1.0" and b"keep-alive" not in tokens)
@@ -217,6 +223,22 @@ class Request:
         lines = [f"{self.method} {target} {self.version}".encode("latin-1")]
         lines += [name.encode("latin-1") + b": " + value for name, value in headers]
         return b"\r\n".join(lines) + b"\r\n\r\n"
+
+
+def _check_received(reader: Reader, request: Request, checked: int) -> int:
+    """Check the complete request heads already in ``reader``'s buffer behind ``request``, whose
+    body starts the buffer; each once: ``checked`` is the stream offset of the first head not yet
+    checked, and the one reached is returned. The look ends at a chunked body (its chunks are
+    checked as they are read) and where the connection may stop being HTTP."""
+    at = 0
+    while not (request.framing == "chunked" or request.upgrades() or request.wants_close()):
+        at = max(at + int(request.framing), checked - reader.consumed)
+        end = reader.buffer.find(b"\r\n\r\n", at)
+        if end < 0:
+            return reader.consumed + at
+        request = Request(bytes(reader.buffer[at:end + 4]))
+        at = end + 4
+    return max(checked, reader.consumed + at)
 
 
 def _field(line: bytes) -> tuple[str, bytes]:
@@ -466,12 +488,16 @@ class EgressProxy:
     async def _requests(self, reader: Reader, up_writer, host: str, port: int, secrets: list[ActiveSecret],
                         record: AccessRecord) -> None:
         """The requests of a terminated connection, each read strictly and forwarded before the
-        next is read: the server sees only heads and framing the proxy has checked."""
+        next is read: the server sees only heads and framing the proxy has checked. Requests
+        already received behind one are checked before it is forwarded: a bad one among them
+        refuses the lot, so no value goes out in a batch that holds a bad request."""
+        checked = 0  # the stream offset up to which the received requests were checked
         while True:
             head = await reader.until(b"\r\n\r\n", MAX_HEAD)
             if head is None:
                 return
             request = Request(head)
+            checked = _check_received(reader, request, checked)
             target = request.target
             if target == "*" and request.method != "OPTIONS":
                 raise BadRequest("request target * is for OPTIONS only")
@@ -533,7 +559,7 @@ class EgressProxy:
         if force_close:
             headers = [(n, v) for n, v in headers if n.lower() != "connection"] + [("Connection", b"close")]
         up_writer.write(request.serialize(target, headers))
-        upgrade = bool(request.values("upgrade")) or request.method.upper() == "CONNECT"
+        upgrade = request.upgrades()
         if framing == "chunked":
             while True:
                 line = await reader.until(b"\r\n", MAX_LINE)

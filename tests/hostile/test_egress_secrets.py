@@ -83,6 +83,8 @@ class Hosts:
                     reply = head + body
                     writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n" % len(reply) + reply)
                     await writer.drain()
+                    if b"\r\nconnection: close\r\n" in head.lower():
+                        break
             except (asyncio.IncompleteReadError, ConnectionError, ssl.SSLError):
                 pass
             writer.close()
