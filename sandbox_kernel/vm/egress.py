@@ -108,13 +108,16 @@ class Reader:
         return True
 
     async def until(self, marker: bytes, limit: int) -> bytes | None:
-        """Bytes up to and including ``marker``; None at a clean end; BadRequest past ``limit``."""
+        """Bytes up to and including ``marker`` (at most ``limit`` of them, else BadRequest);
+        None at a clean end."""
+        searched = 0  # the buffer before this is known not to hold the marker's start
         while True:
-            at = self.buffer.find(marker)
-            if at >= 0:
+            at = self.buffer.find(marker, searched)
+            if at >= 0 and at + len(marker) <= limit:
                 return self._take(at + len(marker))
-            if len(self.buffer) > limit:
-                raise BadRequest("request header too large")
+            if at >= 0 or len(self.buffer) > limit:
+                raise BadRequest("request header too large" if limit == MAX_HEAD else "line too long")
+            searched = max(0, len(self.buffer) - len(marker) + 1)
             if not await self._more():
                 if self.buffer:
                     raise BadRequest("connection closed in the middle of a request")

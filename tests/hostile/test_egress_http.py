@@ -201,6 +201,8 @@ def test_strictly_refused_heads(tmp_path, head, reason):
     (b"5\r\nhello\r\n0\r\nX-T: a\nGET / HTTP/1.1\r\n\r\n", "control character"),
     (b"5\r\nhello\r\n0\r\nX-T: a\x00\r\n\r\n", "control character"),
     (b"0x5\r\nhello\r\n0\r\n\r\n", "invalid chunk size"),
+    (b"5;" + b"e" * 10000 + b"\r\nhello\r\n0\r\n\r\n", "line too long"),
+    (b"5\r\nhello\r\n0\r\n" + b"X-T: a\r\n" * 1000 + b"X-Long: " + b"t" * 10000 + b"\r\n\r\n", "line too long"),
 ])
 def test_chunked_bodies_are_framed_exactly(tmp_path, chunks, reason):
     """The body of a request is read as strictly as its head: a chunk line, the CRLF after a

@@ -246,6 +246,8 @@ async def _unreadable_request(tmp_path, request: bytes, ends: bool):
      "bad request: malformed header line"),
     (b"GET http://example.org/ HTTP/1.1\r\nX-Big: " + b"a" * (70 << 10), False, 431, "GET",
      "bad request: request header too large"),
+    (b"GET http://example.org/ HTTP/1.1\r\nX-Big: " + b"a" * (70 << 10) + b"\r\n\r\n", False, 431, "GET",
+     "bad request: request header too large"),
     (b"GET http://example.org/ HTTP/1.1\r\nHost: exam", True, 400, "GET",
      "bad request: connection closed in the middle of a request"),
 ])
