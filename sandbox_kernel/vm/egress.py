@@ -40,6 +40,7 @@ CONNECT_TIMEOUT = 15.0
 DRAIN_GRACE = 5.0  # seconds a response may still take after the guest closed a terminated TLS connection
 PAUSE = 0.2         # seconds a response may pause before a held-back tail is flushed (Scrubber)
 HOP_BY_HOP = {"proxy-connection", "proxy-authorization", "keep-alive"}
+FRAMING_FIELDS = {"host", "content-length", "transfer-encoding", "connection", "upgrade"}  # never in trailers
 _TOKEN = re.compile(rb"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
 _VERSION = re.compile(rb"HTTP/1\.[01]")
 _TARGET = re.compile(rb"[\x21\x22\x24-\x7e]+")             # visible ASCII without '#'
@@ -172,12 +173,9 @@ class Request:
     def values(self, name: str) -> list[bytes]:
         return [v for n, v in self.headers if n.lower() == name]
 
-    def body_length(self) -> int | str:
-        """Content-Length, or "chunked", or 0."""
-        return self.framing
-
     def _framing(self) -> int | str:
-        """The body's framing; BadRequest for anything ambiguous (request smuggling)."""
+        """The body's framing: Content-Length, or "chunked", or 0; BadRequest for anything
+        ambiguous (request smuggling)."""
         encodings = self.values("transfer-encoding")
         lengths = self.values("content-length")
         if encodings:
@@ -549,7 +547,7 @@ class EgressProxy:
                        force_close: bool = False) -> bool:
         """Send one request upstream (headers rewritten, body streamed); False when the
         connection must not carry another request."""
-        framing = request.body_length()
+        framing = request.framing
         headers = [(n, v) for n, v in request.headers if n.lower() not in HOP_BY_HOP]
         hosts = request.values("host")
         if secrets and len(hosts) == 1 and _same_host(hosts[0], host, port, default_port):
@@ -579,6 +577,8 @@ class EgressProxy:
                             up_writer.write(trailer)
                             break
                         name, value = _field(trailer[:-2])
+                        if name.lower() in FRAMING_FIELDS:
+                            raise BadRequest(f"{name} in chunked trailers")
                         up_writer.write(name.encode("latin-1") + b": " + value + b"\r\n")
                     break
                 async for chunk in reader.chunks(size):

@@ -201,6 +201,7 @@ def test_strictly_refused_heads(tmp_path, head, reason):
     (b"5\r\nhello\r\n0\r\nX-T: a\nGET / HTTP/1.1\r\n\r\n", "control character"),
     (b"5\r\nhello\r\n0\r\nX-T: a\x00\r\n\r\n", "control character"),
     (b"0x5\r\nhello\r\n0\r\n\r\n", "invalid chunk size"),
+    (b"5\r\nhello\r\n0\r\nHost: evil.example\r\n\r\n", "Host in chunked trailers"),
     (b"5;" + b"e" * 10000 + b"\r\nhello\r\n0\r\n\r\n", "line too long"),
     (b"5\r\nhello\r\n0\r\n" + b"X-T: a\r\n" * 1000 + b"X-Long: " + b"t" * 10000 + b"\r\n\r\n", "line too long"),
 ])
