@@ -438,7 +438,11 @@ class EgressProxy:
         exchange and a next request to another host comes on a new connection)."""
         path = re.fullmatch(r"http://[^/?#]+([^#]*)", request.target, re.IGNORECASE).group(1) or "/"  # type: ignore[union-attr]
 
+        scrubber = self.injector.scrubber(secrets) if secrets else None
+
         async def send() -> None:
+            if scrubber is not None:
+                scrubber.expect(request.method)
             await self._forward(request, path, reader, up_writer, host, port, 80, secrets, record, force_close=True)
             if up_writer.can_write_eof():
                 up_writer.write_eof()
@@ -446,7 +450,7 @@ class EgressProxy:
         def refuse(message: str) -> None:
             self._reply(conn, 400, message)
 
-        down = self._downstream(up_reader, conn.write, self.injector.scrubber(secrets) if secrets else None)
+        down = self._downstream(up_reader, conn.write, scrubber)
         await self._exchange(send(), down, refuse, conn.close, record, grace=None)
 
     async def _terminated(self, conn: GuestConnection, reader: Reader, up_reader, up_writer, host: str,
@@ -470,9 +474,10 @@ class EgressProxy:
             conn.close()
             return
         plain = Reader(tls.read)
+        scrubber = self.injector.scrubber(secrets)
 
         async def send() -> None:
-            await self._requests(plain, up_writer, host, port, secrets, record)
+            await self._requests(plain, up_writer, host, port, secrets, record, scrubber)
 
         def refuse(message: str) -> None:
             body = (message + "\n").encode()
@@ -483,11 +488,11 @@ class EgressProxy:
             tls.close()
             conn.close()
 
-        down = self._downstream(up_reader, tls.write, self.injector.scrubber(secrets))
+        down = self._downstream(up_reader, tls.write, scrubber)
         await self._exchange(send(), down, refuse, close, record, grace=DRAIN_GRACE)
 
     async def _requests(self, reader: Reader, up_writer, host: str, port: int, secrets: list[ActiveSecret],
-                        record: AccessRecord) -> None:
+                        record: AccessRecord, scrubber: Scrubber) -> None:
         """The requests of a terminated connection, each read strictly and forwarded before the
         next is read: the server sees only heads and framing the proxy has checked. Requests
         already received behind one are checked before it is forwarded: a bad one among them
@@ -508,6 +513,7 @@ class EgressProxy:
                     raise BadRequest("request target names another host")
                 rest = target[8 + len(authority):]
                 target = rest if rest.startswith("/") else "/" + rest
+            scrubber.expect(request.method)  # before the request goes: its response may come at once
             if not await self._forward(request, target, reader, up_writer, host, port, 443, secrets, record):
                 return
 

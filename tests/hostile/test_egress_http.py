@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings, strategies as hs
 from sandbox_kernel.policy import Secret
 from sandbox_kernel.vm.accesslog import AccessRecord
 from sandbox_kernel.vm.egress import BadRequest, EgressProxy, Reader, Request
-from sandbox_kernel.vm.injection import Scrubber, SecretInjector
+from sandbox_kernel.vm.injection import ResponseEnds, Scrubber, SecretInjector
 
 from .test_egress_secrets import VALUE, Hosts, assert_never_leaked, run
 
@@ -285,7 +285,8 @@ async def _forward_all(data: bytes, pieces: list[int], injector: SecretInjector
     secrets = injector.for_target("127.0.0.1", SECRET_PORT)
     record = AccessRecord("CONNECT", "127.0.0.1", SECRET_PORT)
     try:
-        await proxy._requests(Reader(read), upstream, "127.0.0.1", SECRET_PORT, secrets, record)
+        await proxy._requests(Reader(read), upstream, "127.0.0.1", SECRET_PORT, secrets, record,
+                              injector.scrubber(secrets))
     except BadRequest as e:
         return bytes(upstream.data), proxy.forwarded, e
     return bytes(upstream.data), proxy.forwarded, None
@@ -378,10 +379,13 @@ def test_the_head_parser_refuses_cleanly(data):
 OTHER = "Z" * len(VALUE)  # a different secret of the same length
 
 
-def _script_outputs(value: str, script: list[bytes | None]) -> list[tuple[bytes, bool]]:
+def _script_outputs(value: str, script: list[bytes | None], methods: int = 0) -> list[tuple[bytes, bool]]:
     """What a Scrubber for ``value`` gives for each step (bytes fed, or None: the stream pauses)
-    and whether it holds something back (what the proxy's pause timer waits on)."""
+    and whether it holds something back (what the proxy's pause timer waits on); ``methods``
+    GET requests went before."""
     scrubber = Scrubber([value.encode()])
+    for _ in range(methods):
+        scrubber.expect("GET")
     out = []
     for step in script:
         out.append((scrubber.flush() if step is None else scrubber.feed(step), scrubber.pending))
@@ -413,11 +417,86 @@ def test_a_guess_changes_nothing_the_guest_sees(prefix, before, after, wrong, cu
     assert b"".join(out for out, _ in _script_outputs(VALUE, script)) == response
 
 
+def _not_found(path: bytes, chunked: bool) -> bytes:
+    page = b"<h1>404</h1> not found: " + path
+    if chunked:
+        return b"HTTP/1.1 404 Not Found\r\nTransfer-Encoding: chunked\r\n\r\n%x\r\n%s\r\n0\r\n\r\n" % (len(page), page)
+    return b"HTTP/1.1 404 Not Found\r\nContent-Length: %d\r\n\r\n%s" % (len(page), page)
+
+
+@settings(max_examples=300, deadline=None)
+@given(hs.lists(hs.tuples(hs.integers(0, len(VALUE) - 1), hs.text("abcZ-7", max_size=25), hs.booleans(),
+                          hs.booleans()), min_size=1, max_size=4),
+       hs.lists(hs.integers(0, 120) | hs.none(), max_size=12))
+def test_a_guess_changes_nothing_in_whole_responses(guesses, cuts):
+    """The same with HTTP responses (kept alive, Content-Length or chunked), where the end of a
+    response releases the held tail at once: that depends on the framing only."""
+    stream = b"".join(_not_found(VALUE[:n].encode() if right else wrong.encode(), chunked)
+                      for n, wrong, right, chunked in guesses)
+    if VALUE.encode() in stream:
+        return
+    script: list[bytes | None] = []
+    at = 0
+    for cut in cuts:
+        script.append(None if cut is None else stream[at:at + cut])
+        at += cut or 0
+    script.append(stream[at:])
+    mine = _script_outputs(VALUE, script, len(guesses))
+    assert mine == _script_outputs(OTHER, script, len(guesses))
+    assert b"".join(out for out, _ in mine) == stream  # all of it, with no pause at the end
+    assert not mine[-1][1]
+
+
+RESPONSES = [b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello", b"HTTP/1.1 204 No Content\r\n\r\n",
+             b"HTTP/1.1 304 Not Modified\r\nContent-Length: 99\r\n\r\n",
+             b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n",
+             b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3;x=1\r\nabc\r\n0\r\nT: v\r\n\r\n"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(hs.lists(hs.sampled_from(range(len(RESPONSES))) | hs.just(-1), min_size=1, max_size=5),
+       hs.lists(hs.integers(1, 40), max_size=10), hs.binary(max_size=40))
+def test_response_ends_follow_the_framing(picks, cuts, garbage):
+    """The stream is at a response's end exactly where one (or an interim one) ends; a HEAD's
+    has no body. After bytes it cannot follow it never says so again."""
+    ends = ResponseEnds()
+    stream, boundaries = b"", set()
+    for pick in picks:
+        ends.expect("HEAD" if pick == -1 else "GET")
+        if pick != -1 and RESPONSES[pick].startswith(b"HTTP/1.1 100"):  # an interim response ends too
+            boundaries.add(len(stream) + RESPONSES[pick].index(b"\r\n\r\n") + 4)
+        stream += b"HTTP/1.1 200 OK\r\nContent-Length: 7\r\n\r\n" if pick == -1 else RESPONSES[pick]
+        boundaries.add(len(stream))
+    at = 0
+    for cut in cuts + [len(stream)]:
+        piece = stream[at:at + cut]
+        at += len(piece)
+        if piece:
+            assert ends.feed(piece) == (at in boundaries)
+    ends.feed(b"HTTP/1.1 200 OK\r\nUpgrade: x\r\n\r\n" + garbage)  # a response to no request: lost
+    assert ends.state == "lost" and not ends.feed(RESPONSES[0]) and len(ends.line) <= ResponseEnds.MAX_HEAD
+
+
 @settings(max_examples=200, deadline=None)
-@given(hs.binary(max_size=60), hs.binary(max_size=60), hs.lists(hs.integers(1, 30), max_size=8))
-def test_whole_values_are_masked_across_any_chunks(before, after, cuts):
+@given(hs.binary(max_size=3000), hs.lists(hs.integers(1, 700), max_size=6))
+def test_response_ends_take_any_bytes(data, cuts):
+    ends = ResponseEnds()
+    ends.expect("GET")
+    at = 0
+    for cut in cuts + [len(data)]:
+        ends.feed(data[at:at + cut])
+        at += cut
+        assert len(ends.line) <= ResponseEnds.MAX_HEAD
+
+
+@settings(max_examples=200, deadline=None)
+@given(hs.binary(max_size=60), hs.binary(max_size=60), hs.lists(hs.integers(1, 30), max_size=8), hs.booleans())
+def test_whole_values_are_masked_across_any_chunks(before, after, cuts, framed):
     response = before + VALUE.encode() + after + VALUE.encode()
+    if framed:
+        response = b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n" % len(response) + response
     scrubber = Scrubber([VALUE.encode()])
+    scrubber.expect("GET")
     out, at = [], 0
     for cut in cuts:
         out.append(scrubber.feed(response[at:at + cut]))
