@@ -436,8 +436,8 @@ class EgressProxy:
                      host: str, port: int, secrets: list[ActiveSecret], record: AccessRecord) -> None:
         """One plain-HTTP request (forwarded with ``Connection: close``, so the server ends the
         exchange and a next request to another host comes on a new connection)."""
-        path = re.fullmatch(r"http://[^/?#]+([^#]*)", request.target, re.IGNORECASE).group(1) or "/"  # type: ignore[union-attr]
-
+        path = re.fullmatch(r"http://[^/?#]+([^#]*)", request.target, re.IGNORECASE).group(1)  # type: ignore[union-attr]
+        path = path if path.startswith("/") else "/" + path  # origin form, also for http://host?query
         scrubber = self.injector.scrubber(secrets) if secrets else None
 
         async def send() -> None:

@@ -528,3 +528,12 @@ def test_an_echoing_host_answers_every_guess_alike(tmp_path):
         return await asyncio.to_thread(hosts.https_get, ["/" + g for g in guesses], {})
     answers = run(tmp_path, body)
     assert answers == [(404, b"not found: " + g.encode()) for g in guesses]
+
+
+def test_a_query_without_a_path_goes_upstream_in_origin_form(tmp_path):
+    async def body(hosts: Hosts):
+        request = (f"GET http://127.0.0.1:{hosts.http_port}?q=1 HTTP/1.1\r\n"
+                   f"Host: 127.0.0.1:{hosts.http_port}\r\n\r\n").encode()
+        return hosts, await asyncio.to_thread(hosts.raw, request)
+    hosts, reply = run(tmp_path, body)
+    assert reply.startswith(b"HTTP/1.1 200") and hosts.seen[0].startswith(b"GET /?q=1 HTTP/1.1\r\n")
