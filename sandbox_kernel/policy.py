@@ -237,6 +237,8 @@ def from_arguments(args: argparse.Namespace, environ: MutableMapping[str, str] |
     mounts = [parse_mount(text) for text in args.mount or []]
     check_mounts(mounts)
     secrets = [_secret_from_option(text, environ) for text in args.secret or ()]
+    if environ is os.environ:  # the kernel starting: its /proc/<pid>/environ still shows the values
+        erase_initial_environment([s.name for s in secrets])
     if args.secrets_file:
         if not os.path.isabs(args.secrets_file):
             raise ValueError(f"--secrets-file must be an absolute path: {args.secrets_file}")
@@ -298,6 +300,39 @@ def _secret_from_option(text: str, environ: MutableMapping[str, str] | None) -> 
     if value is not None:
         check_secret_value(name, value)
     return Secret(name, secret.hosts, value, secret.source)
+
+
+def erase_initial_environment(names: list[str]) -> None:
+    """Overwrite with NULs the values of ``names`` (no longer set) in the environment block this
+    process started with. Unsetting a variable drops the C pointer to it, but Linux keeps showing
+    the original block as /proc/<pid>/environ, to this user's other processes too."""
+    names = [name for name in names if name not in os.environ]  # a set one is still in use
+    try:
+        with open("/proc/self/stat", "rb") as f:
+            fields = f.read().rsplit(b")", 1)[1].split()
+        start, end = int(fields[47]), int(fields[48])  # env_start, env_end: proc(5) fields 50, 51
+        with open("/proc/self/maps") as f:  # the block lies in one writable mapping (the stack)
+            writable = any(int(low, 16) <= start and end <= int(high, 16) and perms.startswith("rw")
+                           for low, high, perms in (_map_range(line) for line in f))
+    except (OSError, IndexError, ValueError):
+        return  # not Linux: no such file shows the block
+    if not names or not writable or not 0 < end - start <= 1 << 26:
+        return
+    import ctypes
+
+    block = ctypes.string_at(start, end - start)
+    at = 0
+    for entry in block.split(b"\0"):
+        name, eq, value = entry.partition(b"=")
+        if eq and value and name.decode("latin-1") in names:
+            ctypes.memset(start + at + len(name) + 1, 0, len(value))
+        at += len(entry) + 1
+
+
+def _map_range(line: str) -> tuple[str, str, str]:
+    span, perms = line.split()[:2]
+    low, high = span.split("-")
+    return low, high, perms
 
 
 def read_secrets_file(path: str) -> list[Secret]:

@@ -4,6 +4,11 @@ malformed and never-completed requests included (denied, host ``-``).
 Records are what the notebook's ``%vm egress`` shows and what the admin's ``--egress-log``
 file receives (JSON lines, append-only, created 0600). A record names hosts, ports, byte
 counts and which secrets were put in; never headers, paths or secret values.
+
+A guest decides how many connections it opens, so what reaches the admin's file (and the
+kernel's log) is bounded per kernel: a token bucket of records (LOG_RATE a second, LOG_BURST at
+once) with the records over it summed up in one ``suppressed`` record, and at most
+LOG_FILE_CAP bytes, the last record saying so (``log-full``).
 """
 from __future__ import annotations
 
@@ -14,10 +19,13 @@ import os
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Callable, Protocol
 
 log = logging.getLogger(__name__)
 KEEP = 1000  # records a kernel keeps for %vm egress
+LOG_RATE = 5.0          # records a second a kernel may write to the admin's file ...
+LOG_BURST = 300         # ... and at once
+LOG_FILE_CAP = 16 << 20  # bytes a kernel writes to the admin's file at most
 
 
 @dataclass
@@ -70,35 +78,94 @@ class AccessSink(Protocol):
 class AccessLog:
     """A kernel's log: the last KEEP records in memory, and the admin's file if configured."""
 
-    def __init__(self, path: str | None = None, owner: str = "") -> None:
+    def __init__(self, path: str | None = None, owner: str = "", rate: float = LOG_RATE, burst: int = LOG_BURST,
+                 file_cap: int = LOG_FILE_CAP, clock: Callable[[], float] = time.monotonic) -> None:
         self.records: deque[AccessRecord] = deque(maxlen=KEEP)
         self.path = path
         self.owner = owner or f"pid {os.getpid()}"
         self.file_error: str | None = None
         self._fd: int | None = None
+        self.rate, self.burst, self.file_cap, self._clock = rate, burst, file_cap, clock
+        self._tokens, self._refilled = float(burst), clock()
+        self._suppressed: AccessRecord | None = None  # the sum of the records over the rate
+        self._counts: dict[str, int] = {}             # ... and how many of each verdict
+        self.written = 0  # bytes this kernel wrote to the file
 
     def opened(self, record: AccessRecord) -> None:
         self.records.append(record)
-        log.info("vm egress: %s", record.line())
 
     def closed(self, record: AccessRecord) -> None:
+        """The finished record goes to the kernel's log and the admin's file, within the rate."""
+        if not self._take():
+            self._suppress(record)
+            return
+        self._write_suppressed()
+        log.info("vm egress: %s", record.line())
+        self._write(record)
+
+    def close(self) -> None:
+        self._write_suppressed()
+        fd, self._fd = self._fd, None
+        if fd is not None:
+            os.close(fd)
+
+    def _take(self) -> bool:
+        now = self._clock()
+        self._tokens = min(float(self.burst), self._tokens + (now - self._refilled) * self.rate)
+        self._refilled = now
+        if self._tokens < 1:
+            return False
+        self._tokens -= 1
+        return True
+
+    def _suppress(self, record: AccessRecord) -> None:
+        total = self._suppressed
+        if total is None:
+            total = self._suppressed = AccessRecord("-", "-", None, verdict="suppressed", open=False,
+                                                    time=record.time)
+            self._counts = {}
+        self._counts[record.verdict] = self._counts.get(record.verdict, 0) + 1
+        total.bytes_up += record.bytes_up
+        total.bytes_down += record.bytes_down
+        total.secrets.extend(n for n in record.secrets if n not in total.secrets)
+
+    def _write_suppressed(self) -> None:
+        """One record for all that were over the rate since the last written one: their count
+        by verdict and their bytes."""
+        total, self._suppressed = self._suppressed, None
+        if total is None:
+            return
+        count = sum(self._counts.values())
+        verdicts = ", ".join(f"{n} {verdict}" for verdict, n in sorted(self._counts.items()))
+        total.reason = (f"{count} records not written: more than {self.rate:g} a second "
+                        f"(burst {self.burst}) from this kernel; {verdicts}; their bytes are counted here")
+        log.warning("vm egress: %s", total.reason)
+        self._write(total)
+
+    def _write(self, record: AccessRecord) -> None:
         if self.path is None or self.file_error:
             return
+        line = json.dumps({"kernel": self.owner, **record.as_dict()}, ensure_ascii=True) + "\n"
+        full = self.written + len(line) > self.file_cap
+        if full:
+            final = AccessRecord("-", "-", None, verdict="log-full", open=False, reason=(
+                f"this kernel wrote {self.written} bytes to the egress log, its cap is {self.file_cap}: "
+                f"no further records of it are written here (%vm egress keeps its last {KEEP})"))
+            line = json.dumps({"kernel": self.owner, **final.as_dict()}, ensure_ascii=True) + "\n"
         try:
             if self._fd is None:
                 self._fd = os.open(
                     self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600
                 )
-            entry = {"kernel": self.owner, **record.as_dict()}
-            os.write(self._fd, (json.dumps(entry, ensure_ascii=True) + "\n").encode())  # one write: one line
+            os.write(self._fd, line.encode())  # one write: one line
+            self.written += len(line)
         except OSError as e:
             self.file_error = f"cannot write the admin's egress log {self.path}: {e.strerror or e}"
             log.warning("vm egress: %s", self.file_error)
-
-    def close(self) -> None:
-        fd, self._fd = self._fd, None
-        if fd is not None:
-            os.close(fd)
+            return
+        if full:
+            self.file_error = f"the admin's egress log {self.path} is full for this kernel ({self.file_cap} bytes)"
+            log.warning("vm egress: %s", self.file_error)
 
     def lines(self) -> list[str]:
         return [r.line() for r in self.records]

@@ -10,8 +10,9 @@ every access (allowed or denied, with byte counts) in an ``AccessSink``, and ans
 everything else with 403.
 
 Secrets (``injection``): plain HTTP requests and the TLS of CONNECTs to a secret's hosts are
-parsed request by request, and the secret's placeholder in a header becomes its value when
-the request really goes to that host (the Host header and target name it too). For TLS the
+parsed request by request, strictly (``Request``: what the server gets is what the proxy
+checked), and the secret's placeholder in a header becomes its value when the request really
+goes to that host (the Host header and target name it too). For TLS the
 proxy terminates the guest's connection with the kernel's CA (``tlsintercept``) and opens its
 own to the real server, which it verifies. All other CONNECTs are end-to-end tunnels.
 """
@@ -37,9 +38,14 @@ MAX_LINE = 8192
 FIRST_HEAD_TIMEOUT = 30.0
 CONNECT_TIMEOUT = 15.0
 DRAIN_GRACE = 5.0  # seconds a response may still take after the guest closed a terminated TLS connection
-PAUSE = 0.2         # seconds a response may pause before a held-back tail is flushed (Scrubber)
+PAUSE = 0.05        # seconds a response may pause before the Scrubber's held-back tail is flushed
 HOP_BY_HOP = {"proxy-connection", "proxy-authorization", "keep-alive"}
+FRAMING_FIELDS = {"host", "content-length", "transfer-encoding", "connection", "upgrade"}  # never in trailers
 _TOKEN = re.compile(rb"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+_VERSION = re.compile(rb"HTTP/1\.[01]")
+_TARGET = re.compile(rb"[\x21\x22\x24-\x7e]+")             # visible ASCII without '#'
+_FIELD_VALUE = re.compile(rb"[^\x00-\x08\x0a-\x1f\x7f]*")  # no control character but HTAB
+_HOST = re.compile(rb"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~%!$&'()*+,;=-]*)(:[0-9]*)?")
 
 
 class BadRequest(Exception):
@@ -84,6 +90,13 @@ class Reader:
         self._read = read
         self.buffer = bytearray(data)
         self.ended = False
+        self.consumed = 0  # bytes taken from the front of the buffer so far
+
+    def _take(self, length: int) -> bytes:
+        data = bytes(self.buffer[:length])
+        del self.buffer[:length]
+        self.consumed += length
+        return data
 
     async def _more(self) -> bool:
         if self.ended:
@@ -96,19 +109,27 @@ class Reader:
         return True
 
     async def until(self, marker: bytes, limit: int) -> bytes | None:
-        """Bytes up to and including ``marker``; None at a clean end; BadRequest past ``limit``."""
+        """Bytes up to and including ``marker`` (at most ``limit`` of them, else BadRequest);
+        None at a clean end."""
+        searched = 0  # the buffer before this is known not to hold the marker's start
         while True:
-            at = self.buffer.find(marker)
-            if at >= 0:
-                chunk = bytes(self.buffer[:at + len(marker)])
-                del self.buffer[:at + len(marker)]
-                return chunk
-            if len(self.buffer) > limit:
-                raise BadRequest("request header too large")
+            at = self.buffer.find(marker, searched)
+            if at >= 0 and at + len(marker) <= limit:
+                return self._take(at + len(marker))
+            if at >= 0 or len(self.buffer) > limit:
+                raise BadRequest("request header too large" if limit == MAX_HEAD else "line too long")
+            searched = max(0, len(self.buffer) - len(marker) + 1)
             if not await self._more():
                 if self.buffer:
                     raise BadRequest("connection closed in the middle of a request")
                 return None
+
+    async def exactly(self, length: int) -> bytes:
+        """``length`` bytes (a small count: the CRLF after a chunk); BadRequest at the end."""
+        while len(self.buffer) < length:
+            if not await self._more():
+                raise BadRequest("connection closed in the middle of a request body")
+        return self._take(length)
 
     async def chunks(self, length: int | None):
         """``length`` bytes as they come (None: everything until the end)."""
@@ -119,49 +140,81 @@ class Reader:
                     raise BadRequest("connection closed in the middle of a request body")
                 return
             take = len(self.buffer) if left is None else min(left, len(self.buffer))
-            chunk = bytes(self.buffer[:take])
-            del self.buffer[:take]
+            chunk = self._take(take)
             if left is not None:
                 left -= take
             yield chunk
 
 
 class Request:
-    """A parsed HTTP/1.x request head."""
+    """A parsed HTTP/1.x request head, read strictly (RFC 9112): anything another parser could
+    read differently (bare CR or LF, obsolete line folding, control characters, more than one
+    Host, a Host other than the target's authority, ambiguous body framing) is a BadRequest, so
+    the head the proxy forwards is the one every upstream sees."""
 
     def __init__(self, head: bytes) -> None:
-        lines = head[:-4].split(b"\r\n") if head.endswith(b"\r\n\r\n") else head.split(b"\r\n")
+        if not head.endswith(b"\r\n\r\n"):
+            raise BadRequest("malformed request head")
+        lines = head[:-4].split(b"\r\n")
+        if any(b"\r" in line or b"\n" in line for line in lines):
+            raise BadRequest("bare CR or LF in the request head")
         parts = lines[0].split(b" ")
-        if len(parts) != 3 or not parts[2].startswith(b"HTTP/1."):
+        if len(parts) != 3 or not _VERSION.fullmatch(parts[2]) or not _TARGET.fullmatch(parts[1]):
             raise BadRequest("malformed request line")
+        if not _TOKEN.fullmatch(parts[0]):
+            raise BadRequest("malformed method")
         self.method = parts[0].decode("latin-1")
         self.target = parts[1].decode("latin-1")
         self.version = parts[2].decode("latin-1")
-        if not _TOKEN.fullmatch(parts[0]):
-            raise BadRequest("malformed method")
-        self.headers: list[tuple[str, bytes]] = []
-        for line in lines[1:]:
-            name, colon, value = line.partition(b":")
-            if not colon or not _TOKEN.fullmatch(name):
-                raise BadRequest("malformed header line")  # also refuses obsolete line folding
-            self.headers.append((name.decode("latin-1"), value.strip(b" \t")))
+        self.headers: list[tuple[str, bytes]] = [_field(line) for line in lines[1:]]
+        self.framing = self._framing()
+        self._check_host()
 
     def values(self, name: str) -> list[bytes]:
         return [v for n, v in self.headers if n.lower() == name]
 
-    def body_length(self) -> int | None | str:
-        """Content-Length, or "chunked", or 0; BadRequest for ambiguous framing (smuggling)."""
+    def _framing(self) -> int | str:
+        """The body's framing: Content-Length, or "chunked", or 0; BadRequest for anything
+        ambiguous (request smuggling)."""
         encodings = self.values("transfer-encoding")
         lengths = self.values("content-length")
         if encodings:
-            if lengths or len(encodings) != 1 or encodings[0].lower() != b"chunked":
+            if lengths or len(encodings) != 1 or encodings[0].lower() != b"chunked" or self.version != "HTTP/1.1":
                 raise BadRequest("unsupported or ambiguous Transfer-Encoding")
             return "chunked"
         if not lengths:
             return 0
-        if len(set(lengths)) != 1 or not isdigits(lengths[0].decode("latin-1")) or len(lengths[0]) > 18:
+        if len(lengths) != 1 or not isdigits(lengths[0].decode("latin-1")) or len(lengths[0]) > 18:
             raise BadRequest("invalid Content-Length")
         return int(lengths[0])
+
+    def _check_host(self) -> None:
+        """One valid Host (HTTP/1.1 needs it, CONNECT aside), naming the target's authority if the
+        target has one."""
+        hosts = self.values("host")
+        connect = self.method.upper() == "CONNECT"
+        if len(hosts) > 1:
+            raise BadRequest("more than one Host header")
+        if not hosts:
+            if self.version == "HTTP/1.1" and not connect:
+                raise BadRequest("no Host header")
+            return
+        if not _HOST.fullmatch(hosts[0]):
+            raise BadRequest("invalid Host header")
+        if connect:
+            authority, default = self.target, 443
+        else:
+            m = re.match(r"(https?)://([^/?]*)", self.target, re.IGNORECASE)
+            if not m:
+                return  # origin form: the connection names the host (checked where the value goes in)
+            authority, default = m.group(2), 80 if m.group(1).lower() == "http" else 443
+        name, port = _split_host_port(authority, default)
+        if name is None or port is None or not _same_host(hosts[0], name, port, default):
+            raise BadRequest("the Host header names another host than the request target")
+
+    def upgrades(self) -> bool:
+        """Whether the connection may stop being HTTP after this request."""
+        return bool(self.values("upgrade")) or self.method.upper() == "CONNECT"
 
     def wants_close(self) -> bool:
         tokens = {t.strip().lower() for v in self.values("connection") for t in v.split(b",")}
@@ -171,6 +224,46 @@ class Request:
         lines = [f"{self.method} {target} {self.version}".encode("latin-1")]
         lines += [name.encode("latin-1") + b": " + value for name, value in headers]
         return b"\r\n".join(lines) + b"\r\n\r\n"
+
+
+def _check_received(reader: Reader, request: Request, checked: int) -> int:
+    """Check the complete request heads already in ``reader``'s buffer behind ``request``, whose
+    body starts the buffer; each once: ``checked`` is the stream offset of the first head not yet
+    checked, and the one reached is returned. The look ends at a chunked body (its chunks are
+    checked as they are read) and where the connection may stop being HTTP."""
+    at = 0
+    while not (request.framing == "chunked" or request.upgrades() or request.wants_close()):
+        at = max(at + int(request.framing), checked - reader.consumed)
+        end = reader.buffer.find(b"\r\n\r\n", at)
+        if end < 0:
+            return reader.consumed + at
+        request = Request(bytes(reader.buffer[at:end + 4]))
+        at = end + 4
+    return max(checked, reader.consumed + at)
+
+
+def _field(line: bytes) -> tuple[str, bytes]:
+    """One header (or trailer) line without its CRLF: ``name: value``, the name a token, the value
+    free of control characters but HTAB (RFC 9110 5.5)."""
+    if line[:1] in (b" ", b"\t"):
+        raise BadRequest("obsolete line folding")
+    name, colon, value = line.partition(b":")
+    if not colon or not _TOKEN.fullmatch(name):
+        raise BadRequest("malformed header line")
+    if not _FIELD_VALUE.fullmatch(value):
+        raise BadRequest("control character in a header value")
+    return name.decode("latin-1"), value.strip(b" \t")
+
+
+def _chunk_size(line: bytes) -> int:
+    """The size of a chunk-size line (with its CRLF); extensions are checked and not forwarded."""
+    text = line[:-2]
+    if not _FIELD_VALUE.fullmatch(text):
+        raise BadRequest("control character in a chunk-size line")
+    size = text.split(b";")[0].rstrip(b" \t")
+    if not size or len(size) > 16 or not all(c in b"0123456789abcdefABCDEF" for c in size):
+        raise BadRequest("invalid chunk size")
+    return int(size, 16)
 
 
 def _same_host(text: bytes | str, host: str, port: int, default: int) -> bool:
@@ -343,9 +436,13 @@ class EgressProxy:
                      host: str, port: int, secrets: list[ActiveSecret], record: AccessRecord) -> None:
         """One plain-HTTP request (forwarded with ``Connection: close``, so the server ends the
         exchange and a next request to another host comes on a new connection)."""
-        path = re.fullmatch(r"http://[^/?#]+([^#]*)", request.target, re.IGNORECASE).group(1) or "/"  # type: ignore[union-attr]
+        path = re.fullmatch(r"http://[^/?#]+([^#]*)", request.target, re.IGNORECASE).group(1)  # type: ignore[union-attr]
+        path = path if path.startswith("/") else "/" + path  # origin form, also for http://host?query
+        scrubber = self.injector.scrubber(secrets) if secrets else None
 
         async def send() -> None:
+            if scrubber is not None:
+                scrubber.expect(request.method)
             await self._forward(request, path, reader, up_writer, host, port, 80, secrets, record, force_close=True)
             if up_writer.can_write_eof():
                 up_writer.write_eof()
@@ -353,7 +450,7 @@ class EgressProxy:
         def refuse(message: str) -> None:
             self._reply(conn, 400, message)
 
-        down = self._downstream(up_reader, conn.write, self.injector.scrubber(secrets) if secrets else None)
+        down = self._downstream(up_reader, conn.write, scrubber)
         await self._exchange(send(), down, refuse, conn.close, record, grace=None)
 
     async def _terminated(self, conn: GuestConnection, reader: Reader, up_reader, up_writer, host: str,
@@ -377,21 +474,10 @@ class EgressProxy:
             conn.close()
             return
         plain = Reader(tls.read)
+        scrubber = self.injector.scrubber(secrets)
 
         async def send() -> None:
-            while True:
-                head = await plain.until(b"\r\n\r\n", MAX_HEAD)
-                if head is None:
-                    return
-                request = Request(head)
-                target = request.target
-                if not target.startswith("/") and target != "*":
-                    if not (target.lower().startswith("https://")
-                            and _same_host(re.split(r"[/?#]", target[8:], maxsplit=1)[0], host, port, 443)):
-                        raise BadRequest("request target names another host")
-                    target = "/" + target[8:].partition("/")[2]
-                if not await self._forward(request, target, plain, up_writer, host, port, 443, secrets, record):
-                    return
+            await self._requests(plain, up_writer, host, port, secrets, record, scrubber)
 
         def refuse(message: str) -> None:
             body = (message + "\n").encode()
@@ -402,8 +488,34 @@ class EgressProxy:
             tls.close()
             conn.close()
 
-        down = self._downstream(up_reader, tls.write, self.injector.scrubber(secrets))
+        down = self._downstream(up_reader, tls.write, scrubber)
         await self._exchange(send(), down, refuse, close, record, grace=DRAIN_GRACE)
+
+    async def _requests(self, reader: Reader, up_writer, host: str, port: int, secrets: list[ActiveSecret],
+                        record: AccessRecord, scrubber: Scrubber) -> None:
+        """The requests of a terminated connection, each read strictly and forwarded before the
+        next is read: the server sees only heads and framing the proxy has checked. Requests
+        already received behind one are checked before it is forwarded: a bad one among them
+        refuses the lot, so no value goes out in a batch that holds a bad request."""
+        checked = 0  # the stream offset up to which the received requests were checked
+        while True:
+            head = await reader.until(b"\r\n\r\n", MAX_HEAD)
+            if head is None:
+                return
+            request = Request(head)
+            checked = _check_received(reader, request, checked)
+            target = request.target
+            if target == "*" and request.method != "OPTIONS":
+                raise BadRequest("request target * is for OPTIONS only")
+            if not target.startswith("/") and target != "*":
+                authority = re.split(r"[/?]", target[8:], maxsplit=1)[0]
+                if not (target.lower().startswith("https://") and _same_host(authority, host, port, 443)):
+                    raise BadRequest("request target names another host")
+                rest = target[8 + len(authority):]
+                target = rest if rest.startswith("/") else "/" + rest
+            scrubber.expect(request.method)  # before the request goes: its response may come at once
+            if not await self._forward(request, target, reader, up_writer, host, port, 443, secrets, record):
+                return
 
     @staticmethod
     async def _exchange(send: Awaitable[None], down: Awaitable[None], refuse: Callable[[str], None],
@@ -441,7 +553,7 @@ class EgressProxy:
                        force_close: bool = False) -> bool:
         """Send one request upstream (headers rewritten, body streamed); False when the
         connection must not carry another request."""
-        framing = request.body_length()
+        framing = request.framing
         headers = [(n, v) for n, v in request.headers if n.lower() not in HOP_BY_HOP]
         hosts = request.values("host")
         if secrets and len(hosts) == 1 and _same_host(hosts[0], host, port, default_port):
@@ -454,28 +566,32 @@ class EgressProxy:
         if force_close:
             headers = [(n, v) for n, v in headers if n.lower() != "connection"] + [("Connection", b"close")]
         up_writer.write(request.serialize(target, headers))
-        upgrade = bool(request.values("upgrade")) or request.method.upper() == "CONNECT"
+        upgrade = request.upgrades()
         if framing == "chunked":
             while True:
                 line = await reader.until(b"\r\n", MAX_LINE)
                 if line is None:
                     raise BadRequest("connection closed in a chunked body")
-                size_text = line.split(b";")[0].strip()
-                if not size_text or len(size_text) > 16 or not all(c in b"0123456789abcdefABCDEF" for c in size_text):
-                    raise BadRequest("invalid chunk size")
-                up_writer.write(line)
-                size = int(size_text, 16)
+                size = _chunk_size(line)
+                up_writer.write(b"%x\r\n" % size)  # as read, so the server frames it as the proxy did
                 if size == 0:
-                    while True:  # trailers, up to the empty line
+                    while True:  # trailers, up to the empty line, read as strictly as headers
                         trailer = await reader.until(b"\r\n", MAX_LINE)
                         if trailer is None:
                             raise BadRequest("connection closed in chunked trailers")
-                        up_writer.write(trailer)
                         if trailer == b"\r\n":
+                            up_writer.write(trailer)
                             break
+                        name, value = _field(trailer[:-2])
+                        if name.lower() in FRAMING_FIELDS:
+                            raise BadRequest(f"{name} in chunked trailers")
+                        up_writer.write(name.encode("latin-1") + b": " + value + b"\r\n")
                     break
-                async for chunk in reader.chunks(size + 2):
+                async for chunk in reader.chunks(size):
                     up_writer.write(chunk)
+                if await reader.exactly(2) != b"\r\n":
+                    raise BadRequest("chunk data not followed by CRLF")
+                up_writer.write(b"\r\n")
                 await up_writer.drain()
         elif framing:
             async for chunk in reader.chunks(framing):  # type: ignore[arg-type]

@@ -2,8 +2,8 @@
 the real value into the headers of requests to that secret's hosts only.
 
 Values are only ever bytes in this process. Responses from a host that got a value are
-searched for it and have it masked (a backstop against hosts that reflect request headers);
-the admin should still list only hosts that do not.
+searched for it and have whole copies masked (a backstop against hosts that reflect request
+headers); the admin should still list only hosts that do not.
 """
 from __future__ import annotations
 
@@ -17,9 +17,6 @@ from ..netpolicy import AllowRule
 from ..policy import Secret
 
 MASK = b"*"
-#: A held-back tail this long that starts a value counts as the value's start: masked when the
-#: response pauses there (shorter ones are far more likely an accident and pass).
-MASK_PREFIX = 4
 
 
 @dataclass
@@ -96,42 +93,147 @@ def _replace(value: bytes, secrets: list[ActiveSecret], used: list[str]) -> byte
 
 
 class Scrubber:
-    """Masks secret values in a byte stream (same length, so HTTP framing stays intact), also
-    across chunk boundaries: a tail that could start a value is held back until more comes."""
+    """Masks complete secret values in a byte stream (same length, so HTTP framing stays intact),
+    also across chunk boundaries.
+
+    Nothing here depends on partial matches: the last ``len(longest value) - 1`` bytes are always
+    held back, whatever they are (an occurrence split across chunks is whole in the next), and a
+    flush (the stream pausing or ending, or a response ending: ``ResponseEnds``) releases them
+    unmasked unless they complete a value. So what the guest receives, and when, is the same for
+    any bytes that do not hold a whole value: a host that echoes the request (a 404 page) cannot
+    be used to guess a value prefix by prefix.
+    """
 
     def __init__(self, values: list[bytes]) -> None:
         self.values = [v for v in values if v]
-        self.held = b""
+        self.hold = max((len(v) for v in self.values), default=1) - 1
+        self.held = b""           # the held tail, as received
+        self.held_mask = b""      # 1 where a held byte belongs to a value found earlier
+        self.responses = ResponseEnds()
+
+    def expect(self, method: str) -> None:
+        """A request went upstream: its response comes next in turn (a HEAD's has no body)."""
+        self.responses.expect(method)
 
     def feed(self, data: bytes) -> bytes:
+        if self.responses.feed(data):  # the data ends a response: nothing of it need wait
+            return self._masked_feed(data) + self.flush()
+        return self._masked_feed(data)
+
+    def _masked_feed(self, data: bytes) -> bytes:
         buf = self.held + data
+        mask = bytearray(self.held_mask) + bytes(len(data))
         for value in self.values:
-            if value in buf:
-                buf = buf.replace(value, MASK * len(value))
-        keep = self._value_start(buf)
-        self.held = buf[len(buf) - keep:] if keep else b""
-        return buf[:len(buf) - keep]
+            at = buf.find(value)
+            while at >= 0:
+                mask[at:at + len(value)] = b"\x01" * len(value)
+                at = buf.find(value, at + 1)
+        cut = max(0, len(buf) - self.hold)
+        self.held, self.held_mask = buf[cut:], bytes(mask[cut:])
+        return _masked(buf[:cut], mask[:cut])
 
     def flush(self) -> bytes:
-        """The held tail when the stream ends or pauses: masked if it is a value's start."""
-        held, self.held = self.held, b""
-        return MASK * len(held) if len(held) >= MASK_PREFIX else held
+        """The held tail when the stream ends or pauses (masked where it completed a value)."""
+        out = _masked(self.held, self.held_mask)
+        self.held, self.held_mask = b"", b""
+        return out
 
     @property
     def pending(self) -> bool:
         return bool(self.held)
 
-    def _value_start(self, buf: bytes) -> int:
-        """Length of the longest tail of ``buf`` that is a proper prefix of a value."""
-        best = 0
-        for value in self.values:
-            start = max(0, len(buf) - len(value) + 1)
-            while True:
-                i = buf.find(value[:1], start)
-                if i < 0:
-                    break
-                if value.startswith(buf[i:]):
-                    best = max(best, len(buf) - i)
-                    break
-                start = i + 1
-        return best
+
+def _masked(data: bytes, mask: bytes | bytearray) -> bytes:
+    if b"\x01" not in mask:
+        return data
+    return bytes(MASK[0] if m else b for b, m in zip(data, mask))
+
+
+class ResponseEnds:
+    """Follows the framing of the HTTP/1.x responses in a stream (RFC 9112 6.3) to tell when the
+    bytes so far end a response, so the Scrubber's held tail need not wait for a pause. It looks
+    only at status lines, framing headers and sizes. Anything it cannot follow (an upgrade, a
+    body that lasts until the close, a malformed or oversized head or chunk line) loses it for
+    good: from then on only pauses flush."""
+
+    MAX_HEAD = 64 * 1024
+    MAX_LINE = 8192
+
+    def __init__(self) -> None:
+        self.state = "head"      # head | body | size | data | trailers | lost
+        self.line = bytearray()  # the head or line being read
+        self.left = 0            # body or chunk bytes still to come
+        self.methods: list[str] = []
+
+    def expect(self, method: str) -> None:
+        if len(self.methods) < 1000:  # (pipelined requests whose answers did not come yet)
+            self.methods.append(method.upper())
+        else:
+            self.state = "lost"
+
+    def feed(self, data: bytes) -> bool:
+        """Take ``data``; whether the stream now stands right after the end of a response."""
+        if not data:
+            return False
+        at = 0
+        while at < len(data) and self.state != "lost":
+            if self.state in ("body", "data"):
+                take = min(self.left, len(data) - at)
+                self.left -= take
+                at += take
+                if not self.left:
+                    self.state = "head" if self.state == "body" else "size"
+                continue
+            end = data.find(b"\n", at)
+            piece = data[at:] if end < 0 else data[at:end + 1]
+            at += len(piece)
+            if len(self.line) + len(piece) > (self.MAX_HEAD if self.state == "head" else self.MAX_LINE):
+                self.state, self.line = "lost", bytearray()
+                break
+            self.line += piece
+            if self.line.endswith(b"\r\n\r\n") if self.state == "head" else self.line.endswith(b"\r\n"):
+                line, self.line = bytes(self.line), bytearray()
+                self._ended(line)
+        return self.state == "head" and not self.line
+
+    def _ended(self, line: bytes) -> None:
+        """A complete head, chunk-size line or trailer line."""
+        if self.state == "size":
+            size = line.split(b";")[0].strip()
+            if not size or len(size) > 16 or any(c not in b"0123456789abcdefABCDEF" for c in size):
+                self.state = "lost"
+            elif int(size, 16) == 0:
+                self.state = "trailers"
+            else:
+                self.state, self.left = "data", int(size, 16) + 2
+        elif self.state == "trailers":
+            if line == b"\r\n":
+                self.state = "head"
+        else:
+            self._head(line)
+
+    def _head(self, head: bytes) -> None:
+        lines = head[:-4].split(b"\r\n")
+        status = lines[0].split(b" ", 2)
+        if len(status) < 2 or not status[0].startswith(b"HTTP/1.") or not (status[1].isdigit() and len(status[1]) == 3):
+            self.state = "lost"
+            return
+        code = int(status[1])
+        if code == 101 or (code >= 200 and not self.methods):
+            self.state = "lost"  # a switch of protocols, or a response to no request
+            return
+        if code < 200:
+            return  # an interim response: the final one follows
+        method = self.methods.pop(0)
+        fields = [line.partition(b":") for line in lines[1:]]
+        encodings = [v.strip().lower() for n, _, v in fields if n.strip().lower() == b"transfer-encoding"]
+        lengths = {v.strip() for n, _, v in fields if n.strip().lower() == b"content-length"}
+        if method == "HEAD" or code in (204, 304):
+            return
+        if encodings:
+            self.state = "size" if encodings[-1].split(b",")[-1].strip() == b"chunked" else "lost"
+        elif len(lengths) == 1 and (length := lengths.pop()).isdigit() and len(length) <= 18:
+            self.left = int(length)
+            self.state = "body" if self.left else "head"
+        else:
+            self.state = "lost"  # a body until the close

@@ -201,7 +201,7 @@ async def _through_proxy(rules: str, request: str) -> tuple[bytes, list[str]]:
 
 
 @pytest.mark.parametrize("rules, request_text", [
-    ("allow:localhost:{port}", "GET http://localhost:{port}/ HTTP/1.1\r\nHost: localhost\r\n\r\n"),
+    ("allow:localhost:{port}", "GET http://localhost:{port}/ HTTP/1.1\r\nHost: localhost:{port}\r\n\r\n"),
     ("allow:localhost:{port}", "CONNECT localhost:{port} HTTP/1.1\r\n\r\n"),
     ("allow:localhost:{port}", "CONNECT [::ffff:127.0.0.1]:{port} HTTP/1.1\r\n\r\n"),
     ("allow:localhost:{port}", "CONNECT 127.0.0.1:{port} HTTP/1.1\r\n\r\n"),
@@ -214,7 +214,7 @@ def test_proxy_refuses_loopback_behind_a_name(rules, request_text):
 
 def test_proxy_reaches_an_address_the_admin_listed_exactly():
     reply, log = asyncio.run(_through_proxy("allow:127.0.0.1:{port}",
-                                            "GET http://127.0.0.1:{port}/ HTTP/1.1\r\nHost: x\r\n\r\n"))
+                                            "GET http://127.0.0.1:{port}/ HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n"))
     assert CANARY in reply and any("ALLOWED" in line for line in log)
 
 
@@ -245,6 +245,8 @@ async def _unreadable_request(tmp_path, request: bytes, ends: bool):
     (b"CONNECT example.org:443 HTTP/1.1\r\nno colon here\r\n\r\n", False, 400, "CONNECT",
      "bad request: malformed header line"),
     (b"GET http://example.org/ HTTP/1.1\r\nX-Big: " + b"a" * (70 << 10), False, 431, "GET",
+     "bad request: request header too large"),
+    (b"GET http://example.org/ HTTP/1.1\r\nX-Big: " + b"a" * (70 << 10) + b"\r\n\r\n", False, 431, "GET",
      "bad request: request header too large"),
     (b"GET http://example.org/ HTTP/1.1\r\nHost: exam", True, 400, "GET",
      "bad request: connection closed in the middle of a request"),
@@ -286,3 +288,55 @@ def test_denied_records_count_the_answer(tmp_path):
         tmp_path, b"CONNECT other.example:443 HTTP/1.1\r\n\r\n", ends=False))
     assert reply.startswith(b"HTTP/1.1 403") and record.host == "other.example" and record.port == 443
     assert entry["bytes_down"] == record.bytes_down == len(reply) > 0
+
+
+class FrozenClock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def _flood(log: AccessLog, count: int) -> list[bytes]:
+    proxy = EgressProxy(parse_allow_list("allow:example.org"), log)
+    conns = [FakeGuestConnection(b"GET http://evil.example/%d HTTP/1.1\r\nHost: evil.example\r\n\r\n" % i)
+             for i in range(count)]
+    await asyncio.wait_for(asyncio.gather(*(proxy._handle(conn) for conn in conns)), 60)
+    return [bytes(conn.reply) for conn in conns]
+
+
+def _entries(path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def test_a_flood_of_requests_is_rate_limited_in_the_admins_log(tmp_path):
+    """A guest opening connections as fast as it can (each denied) gets the burst written, the
+    rest summed up in one record; %vm egress keeps its last records as before."""
+    clock = FrozenClock()
+    path = tmp_path / "egress.jsonl"
+    log = AccessLog(str(path), rate=1.0, burst=20, clock=clock)
+    replies = asyncio.run(_flood(log, 400))
+    assert all(reply.startswith(b"HTTP/1.1 403") for reply in replies)
+    assert len(_entries(path)) == 20 and len(log.records) == 400
+    clock.now += 5  # five tokens later: the summary first, then the records that fit
+    asyncio.run(_flood(log, 10))
+    log.close()
+    entries = _entries(path)
+    assert len(entries) == 20 + 1 + 5 + 1
+    summaries = [e for e in entries if e["verdict"] == "suppressed"]
+    assert [e["reason"].split(" records")[0] for e in summaries] == ["380", "5"]
+    assert "380 denied" in summaries[0]["reason"] and entries[20] == summaries[0]
+    denied_bytes = sum(r.bytes_down for r in list(log.records)[20:400])
+    assert summaries[0]["bytes_down"] == denied_bytes > 0
+
+
+def test_the_admins_log_has_a_size_cap_per_kernel(tmp_path):
+    path = tmp_path / "egress.jsonl"
+    log = AccessLog(str(path), rate=1e9, burst=10**9, file_cap=4000)
+    asyncio.run(_flood(log, 200))
+    log.close()
+    entries = _entries(path)
+    assert path.stat().st_size <= 4000 + 400 and entries[-1]["verdict"] == "log-full"
+    assert sum(e["verdict"] == "log-full" for e in entries) == 1 and "cap is 4000" in entries[-1]["reason"]
+    assert "is full for this kernel" in log.table()["text/plain"]
