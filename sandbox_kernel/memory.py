@@ -141,9 +141,9 @@ def resident_bytes() -> int | None:
 _malloc_trim = None
 
 
-def _trim() -> None:
+def give_back() -> None:
     """Give memory that was freed back to the system (glibc keeps some), so that the safety net
-    counts what is held, not what the allocator kept."""
+    counts what is held, not what the allocator kept (and a closed terminal's shell leaves)."""
     global _malloc_trim
     gc.collect()
     if _malloc_trim is None:
@@ -156,49 +156,130 @@ def _trim() -> None:
         _malloc_trim(0)
 
 
-class RunMemory:
-    """The safety net of one run: see the module's docstring. ``fs`` (the VFS) tells how much
-    of the growth are files the run wrote."""
+_trim = give_back
 
-    def __init__(self, limits, fs=None) -> None:
-        self.limits = limits
-        self.fs = fs
-        self.start = resident_bytes()
-        self.fs_start = getattr(fs, "bytes_used", 0)
-        self.next_check = 0.0
+
+class MemoryBudget:
+    """The one memory budget of a kernel: every run going on at once (the cell and the commands
+    of its terminals) shares it. The process may grow over its level when the oldest of these
+    runs started (no run was going on before it) by ``memory_bytes + shell_memory_bytes +
+    wasm_memory_bytes`` plus what the VFS grew by: once, not once per run.
+
+    Who is stopped: each reading of the process's memory credits the growth since the reading
+    before it (by any run) to the run that reads, so a run that allocates is the one that sees
+    it at its next check; a run's end credits what it gave back to itself. Past the budget the
+    run credited with the most growth is stopped (its token set, reason ``"memory"``), and no
+    other until it ended: a cell is not blamed for what a terminal's command took, nor the
+    other way round."""
+
+    def __init__(self) -> None:
+        self.fs = None  # the VFS of the oldest run going on
+        self.runs: list[RunMemory] = []
+        self.start: int | None = None
+        self.fs_start = 0
+        self.last = 0  # the last reading, any run's
         self.next_trim = 0.0
-        #: the growth that stopped the run
-        self.grown = 0
 
-    def allowance(self) -> int:
-        limits = self.limits
+    def join(self, run: "RunMemory") -> None:
+        if not self.runs:  # a new baseline: what the kernel holds with no run going on
+            self.fs = run.fs
+            self.start = self.last = resident_bytes()
+            self.fs_start = getattr(self.fs, "bytes_used", 0)
+        else:  # what changed before it joined is not its own
+            self.read(None)
+        self.runs.append(run)
+
+    def leave(self, run: "RunMemory") -> None:
+        if run in self.runs:
+            self.read(run)  # what its end gave back is its own, not the next reader's
+            self.runs.remove(run)
+
+    def read(self, run: "RunMemory | None") -> int | None:
+        """The process's growth over the baseline now, the change since the last reading
+        credited to ``run``; None where it cannot be read."""
+        now = resident_bytes()
+        if now is None or self.start is None:
+            return None
+        if run is not None:
+            run.own += now - self.last
+        self.last = now
+        return now - self.start
+
+    def allowance(self, limits) -> int:
         files = max(0, getattr(self.fs, "bytes_used", 0) - self.fs_start)
         return limits.memory_bytes + limits.shell_memory_bytes + limits.wasm_memory_bytes + files
 
-    def exceeded(self) -> bool:
-        """True when the process grew past the allowance (rate-limited: at most one reading
-        per CHECK_INTERVAL)."""
+    def exceeded(self, run: "RunMemory") -> bool:
+        grown = self.read(run)
+        if grown is None or grown <= self.allowance(run.limits):
+            return False
         now = time.monotonic()
-        if now < self.next_check or self.start is None:
-            return False
-        self.next_check = now + CHECK_INTERVAL
-        grown = (resident_bytes() or 0) - self.start
-        if grown <= self.allowance():
-            return False
         if now >= self.next_trim:  # perhaps memory ended commands freed and the allocator kept
             _trim()
             self.next_trim = time.monotonic() + TRIM_INTERVAL
-            grown = (resident_bytes() or 0) - self.start
-            if grown <= self.allowance():
+            grown = self.read(run)
+            if grown is None or grown <= self.allowance(run.limits):
                 return False
-        self.grown = grown
-        return True
+        if any(r.grown for r in self.runs):  # one is being stopped: wait for its end
+            return run.grown > 0
+        culprit = max(self.runs, key=lambda r: r.own)
+        culprit.grown = grown
+        if culprit is not run and culprit.cancel is not None:
+            culprit.cancel.set("memory")
+        return culprit is run
+
+
+class RunMemory:
+    """The safety net of one run: see the module's docstring and ``MemoryBudget``. ``fs`` (the
+    VFS) tells how much of the growth are files the run wrote; ``budget`` is the kernel's,
+    shared with the runs going on at the same time (a run without one is alone); ``cancel`` is
+    the run's token, set when another run's check finds this one to blame."""
+
+    def __init__(self, limits, fs=None, budget: MemoryBudget | None = None, cancel=None) -> None:
+        self.limits = limits
+        self.fs = fs
+        self.budget = budget if budget is not None else MemoryBudget()
+        self.cancel = cancel
+        #: the growth credited to this run (see MemoryBudget)
+        self.own = 0
+        self.next_check = 0.0
+        #: the growth that stopped the run
+        self.grown = 0
+        self.budget.join(self)
+
+    @property
+    def start(self) -> int | None:
+        return self.budget.start
+
+    @property
+    def next_trim(self) -> float:
+        return self.budget.next_trim
+
+    @next_trim.setter
+    def next_trim(self, when: float) -> None:
+        self.budget.next_trim = when
+
+    def allowance(self) -> int:
+        return self.budget.allowance(self.limits)
+
+    def exceeded(self) -> bool:
+        """True when the process grew past the kernel's budget and this run is the one to stop
+        (rate-limited: at most one reading per CHECK_INTERVAL)."""
+        if self.grown:
+            return True
+        now = time.monotonic()
+        if now < self.next_check:
+            return False
+        self.next_check = now + CHECK_INTERVAL
+        return self.budget.exceeded(self)
 
     def message(self) -> str:
         """What the run ends with (after ``bash: ``), without the hint."""
         return f"memory limit exceeded (the sandbox grew by {size_text(self.grown)} in this run; limit memory_bytes)"
 
     def end(self) -> None:
-        """After a run the net stopped: give back what its commands held."""
+        """The run ended: it leaves the budget; after the net stopped it, what its commands
+        held is given back."""
         if self.grown:
             _trim()
+        self.budget.leave(self)
