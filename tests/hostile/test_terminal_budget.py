@@ -238,3 +238,52 @@ def test_hostile_terminal_messages_never_raise_and_stay_bounded(open_data, strea
         comm.hang_up()
         await sandbox.shutdown()
     asyncio.run(main())
+
+
+# ----------------------------------------------------------------- the net: who is stopped
+class _Files:
+    bytes_used = 0
+
+
+def test_the_memory_net_stops_the_run_that_grew_not_the_one_that_checks():
+    """The net blamed a cell for what a terminal allocated: now the kernel's growth is checked
+    once against one budget (64 MiB here) and the run credited with most of it is stopped."""
+    limits = Limits(memory_bytes=32 * MiB, shell_memory_bytes=16 * MiB, wasm_memory_bytes=16 * MiB)
+    files = _Files()
+    budget = memory.MemoryBudget()
+    memory.give_back()
+    cell, terminal = CancelToken(), CancelToken()
+    cell.memory = memory.RunMemory(limits, files, budget, cell)
+    terminal.memory = memory.RunMemory(limits, files, budget, terminal)
+    budget.next_trim = float("inf")  # what is held stays counted
+
+    def check(token: CancelToken) -> None:
+        token.memory.next_check = 0
+        token.check_memory()
+
+    held = [b"\x01" * (50 * MiB)]  # the terminal's command: within the budget so far
+    check(terminal)
+    held.append(b"\x02" * (20 * MiB))  # the cell's share tips the kernel over
+    check(cell)
+    assert terminal.reason == "memory" and cell.reason is None
+    assert terminal.memory.grown >= 64 * MiB
+    assert terminal.memory.message().startswith("memory limit exceeded (the sandbox grew by ")
+    check(cell)  # while the terminal's run ends, nobody else is stopped
+    assert cell.reason is None
+    del held[0]
+    terminal.memory.end()  # it gave its memory back: the cell goes on
+    check(cell)
+    assert cell.reason is None and budget.runs == [cell.memory]
+    # the other way round: a cell that grows is stopped, not the terminal that checks
+    terminal = CancelToken()
+    terminal.memory = memory.RunMemory(limits, files, budget, terminal)
+    held.append(b"\x03" * (30 * MiB))  # the cell holds 50 MiB: within the budget
+    check(cell)
+    assert cell.reason is None
+    held.append(b"\x04" * (20 * MiB))  # the terminal's 20 tip it over
+    check(terminal)
+    assert cell.reason == "memory" and terminal.reason is None
+    held.clear()
+    cell.memory.end()
+    terminal.memory.end()
+    assert budget.runs == []
