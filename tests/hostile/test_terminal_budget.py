@@ -287,3 +287,23 @@ def test_the_memory_net_stops_the_run_that_grew_not_the_one_that_checks():
     cell.memory.end()
     terminal.memory.end()
     assert budget.runs == []
+
+
+def test_keys_typed_while_a_command_runs_are_bounded():
+    """The typeahead queue between the frontend and a busy shell, filled from the frontend."""
+    async def main():
+        sandbox, manager = kernel()
+        comm = manager.open()
+        await until(lambda: PROMPT in comm.text(), "the prompt")
+        comm.type("sleep 60\r")
+        session = session_of(comm)
+        await until(lambda: session.task is not None, "the command running")
+        for _ in range(4000):  # 400 KB of lines, far past the bound
+            comm.type("y" * 99 + "\r")
+        assert MAX_TYPEAHEAD <= sum(map(len, session.typeahead)) <= MAX_TYPEAHEAD + 100
+        comm.type("\x03")  # Ctrl-C drops them with the command
+        await until(lambda: session.task is None, "the command interrupted")
+        assert not session.typeahead
+        comm.hang_up()
+        await sandbox.shutdown()
+    asyncio.run(main())
