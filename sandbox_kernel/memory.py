@@ -8,14 +8,15 @@ limit they raise ``MemoryLimitExceeded``; the registry reports ``CMD: memory lim
 (1G; limit memory_bytes; raise it with ...)`` and the command's failure status, and the run
 goes on.
 
-What no command counts is caught by ``RunMemory``, a safety net over the whole process: while a
-run executes, the kernel process's resident memory (``/proc/self/statm``, under a microsecond)
-may grow over its level at the run's start by ``memory_bytes`` plus what the other limits let
-a run keep (what the VFS grew by, ``shell_memory_bytes``, ``wasm_memory_bytes``). The checks run
-where the run already checks its wall time (``ctx.check()``/``ctx.checkpoint()``, the shell's
-periodic yield), through ``CancelToken.check_memory``; past the limit the run's cancel token is
-set with reason ``"memory"`` and the run ends like a timed-out one, with ``bash: memory limit
-exceeded (...)`` and status 1.
+What no command counts is caught by ``RunMemory``, a safety net over the whole process: while
+runs execute, the kernel process's resident memory (``/proc/self/statm``, under a microsecond)
+may grow over its level when no run was going on by ``memory_bytes`` plus what the other limits
+let runs keep (what the VFS grew by, ``shell_memory_bytes``, ``wasm_memory_bytes``): once for
+the kernel, the cell and the terminals' commands together (``MemoryBudget`` says who is
+stopped). The checks run where the run already checks its wall time (``ctx.check()``/
+``ctx.checkpoint()``, the shell's periodic yield), through ``CancelToken.check_memory``; past
+the limit the cancel token of the run credited with the growth is set with reason ``"memory"``
+and that run ends like a timed-out one, with ``bash: memory limit exceeded (...)`` and status 1.
 """
 from __future__ import annotations
 

@@ -132,7 +132,7 @@ class SandboxKernel(Kernel):
         }
 
     # ------------------------------------------------------------------ message sizes
-    async def shell_main(self, subshell_id, msg) -> None:  # type: ignore[override]
+    async def shell_main(self, subshell_id, msg) -> None:
         if not self._refused(msg, self.shell_stream):
             await super().shell_main(subshell_id, msg)
 
