@@ -168,7 +168,8 @@ class MemoryBudget:
 
     Who is stopped: each reading of the process's memory credits the growth since the reading
     before it (by any run) to the run that reads, so a run that allocates is the one that sees
-    it at its next check; a run's end credits what it gave back to itself. Past the budget the
+    it at its next check; a run's end credits what it gave back to itself; what changed since
+    the last reading when a run starts is no run's and moves the baseline. Past the budget the
     run credited with the most growth is stopped (its token set, reason ``"memory"``), and no
     other until it ended: a cell is not blamed for what a terminal's command took, nor the
     other way round."""
@@ -186,8 +187,11 @@ class MemoryBudget:
             self.fs = run.fs
             self.start = self.last = resident_bytes()
             self.fs_start = getattr(self.fs, "bytes_used", 0)
-        else:  # what changed before it joined is not its own
-            self.read(None)
+        else:  # what changed since the last reading is no run's: the baseline moves with it
+            now = resident_bytes()
+            if now is not None and self.start is not None:
+                self.start += now - self.last
+                self.last = now
         self.runs.append(run)
 
     def leave(self, run: "RunMemory") -> None:
@@ -195,14 +199,13 @@ class MemoryBudget:
             self.read(run)  # what its end gave back is its own, not the next reader's
             self.runs.remove(run)
 
-    def read(self, run: "RunMemory | None") -> int | None:
+    def read(self, run: "RunMemory") -> int | None:
         """The process's growth over the baseline now, the change since the last reading
         credited to ``run``; None where it cannot be read."""
         now = resident_bytes()
         if now is None or self.start is None:
             return None
-        if run is not None:
-            run.own += now - self.last
+        run.own += now - self.last
         self.last = now
         return now - self.start
 

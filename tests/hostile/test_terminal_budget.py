@@ -307,3 +307,42 @@ def test_keys_typed_while_a_command_runs_are_bounded():
         comm.hang_up()
         await sandbox.shutdown()
     asyncio.run(main())
+
+
+def test_a_cell_is_not_stopped_for_what_a_terminal_allocates():
+    """Through the sandbox: a terminal's awk holds ~29 MiB no command counts (the net's case) and
+    waits for input; then a cell's awk takes ~17 MiB more, tipping the kernel over its 40 MiB.
+    The old net, measuring from the cell's start, stopped the cell; now the terminal's command,
+    credited with more of the growth, is stopped and the cell ends well."""
+    async def main():
+        sandbox, manager = kernel(memory_bytes=24 * MiB, shell_memory_bytes=8 * MiB, wasm_memory_bytes=8 * MiB,
+                                  wall_time=120)
+        holder, other = manager.open(), manager.open()
+        await until(lambda: PROMPT in holder.text() and PROMPT in other.text(), "the prompts")
+        out, err = bytearray(), bytearray()
+
+        class Sink:
+            def __init__(self, buf: bytearray) -> None:
+                self.buf = buf
+
+            def write(self, data: bytes) -> None:
+                self.buf.extend(data)
+
+        memory.give_back()
+        cell = asyncio.ensure_future(sandbox.run(
+            "sh", "touch looping; while [ ! -e go ]; do :; done; "
+                  "awk 'function f(a, i) { while (i < 120000) a[i++] = i } BEGIN { f(); print \"cell-\" \"done\" }'",
+            Streams(Sink(out), Sink(err), CancelToken())))
+        await until(lambda: sandbox.fs.exists("/workspace/looping"), "the cell looping")
+        holder.type("awk 'function f(a, i) { while (i < 200000) a[i++] = i; print \"he\" \"ld\"; fflush(); "
+                    "getline x < \"-\" } BEGIN { f() }'\r")
+        await until(lambda: "\nheld" in holder.text(), "the terminal's awk holding its array")
+        await run(other, "touch go")
+        result = await cell
+        assert (result.status, bytes(out), bytes(err)) == (0, b"cell-done\n", b""), err
+        await until(lambda: "memory limit exceeded" in holder.text(), "the terminal's command stopped")
+        assert "bash: memory limit exceeded (the sandbox grew by" in holder.text()
+        for comm in (holder, other):
+            comm.hang_up()
+        await sandbox.shutdown()
+    asyncio.run(main())
