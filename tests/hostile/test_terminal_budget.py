@@ -1,14 +1,16 @@
 """A hostile frontend's terminals (issue #28, finding 7): one kernel is one memory budget shared by
 the notebook and every terminal shell, the number of terminals is capped by the admin, a closed
 terminal keeps nothing; and the terminal comm's messages are untrusted input (a property test)."""
+import argparse
 import asyncio
 import gc
 import weakref
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sandbox_kernel import memory
+from sandbox_kernel import memory, policy
 from sandbox_kernel.engine import CancelToken, Streams
 from sandbox_kernel.kernel.terminal import MAX_TYPEAHEAD, TARGET_NAME, register_terminal_comm
 from sandbox_kernel.limits import Limits
@@ -346,3 +348,21 @@ def test_a_cell_is_not_stopped_for_what_a_terminal_allocates():
             comm.hang_up()
         await sandbox.shutdown()
     asyncio.run(main())
+
+
+# ----------------------------------------------------------------- the admin's option
+def parse(*argv: str) -> Policy:
+    parser = argparse.ArgumentParser()
+    policy.add_arguments(parser)
+    return policy.from_arguments(parser.parse_args(list(argv)))
+
+
+def test_max_terminals_is_the_admins_and_checked():
+    assert parse().max_terminals == DEFAULT_MAX_TERMINALS and parse("--max-terminals", "0").max_terminals == 0
+    assert parse("--max-terminals", "32").max_terminals == 32
+    for bad in ("-1", "257"):
+        with pytest.raises(ValueError, match=r"--max-terminals must be 0\.\.256"):
+            parse("--max-terminals", bad)
+    parser = argparse.ArgumentParser()
+    policy.add_arguments(parser)
+    assert policy.to_argv(parser.parse_args(["--max-terminals", "3"])) == ["--max-terminals", "3"]
