@@ -157,9 +157,6 @@ def give_back() -> None:
         _malloc_trim(0)
 
 
-_trim = give_back
-
-
 class MemoryBudget:
     """The one memory budget of a kernel: every run going on at once (the cell and the commands
     of its terminals) shares it. The process may grow over its level when the oldest of these
@@ -219,7 +216,7 @@ class MemoryBudget:
             return False
         now = time.monotonic()
         if now >= self.next_trim:  # perhaps memory ended commands freed and the allocator kept
-            _trim()
+            give_back()
             self.next_trim = time.monotonic() + TRIM_INTERVAL
             grown = self.read(run)
             if grown is None or grown <= self.allowance(run.limits):
@@ -285,5 +282,5 @@ class RunMemory:
         """The run ended: it leaves the budget; after the net stopped it, what its commands
         held is given back."""
         if self.grown:
-            _trim()
+            give_back()
         self.budget.leave(self)

@@ -209,7 +209,7 @@ class TerminalSession:
     @staticmethod
     async def shutdown(shell: Any) -> None:
         await shell.shutdown()  # its background jobs end and let go of it
-        del shell
+        del shell  # the last reference: what it held is freed before it is given back
         give_back()
 
     # ----------------------------------------------------------------- keys
@@ -507,6 +507,7 @@ def register_terminal_comm(comm_manager, get_sandbox: Callable[[], Sandbox]) -> 
             refuse(comm, f"{len(sessions)} terminals are open, the most this kernel allows ({most}; the admin "
                          "sets it with install --max-terminals); close one and open this one again", 1)
             return
+
         def send(message: dict) -> None:
             comm.send(message)
             if message.get("type") == "exit":  # the shell ended: so does the terminal
