@@ -8,14 +8,15 @@ limit they raise ``MemoryLimitExceeded``; the registry reports ``CMD: memory lim
 (1G; limit memory_bytes; raise it with ...)`` and the command's failure status, and the run
 goes on.
 
-What no command counts is caught by ``RunMemory``, a safety net over the whole process: while a
-run executes, the kernel process's resident memory (``/proc/self/statm``, under a microsecond)
-may grow over its level at the run's start by ``memory_bytes`` plus what the other limits let
-a run keep (what the VFS grew by, ``shell_memory_bytes``, ``wasm_memory_bytes``). The checks run
-where the run already checks its wall time (``ctx.check()``/``ctx.checkpoint()``, the shell's
-periodic yield), through ``CancelToken.check_memory``; past the limit the run's cancel token is
-set with reason ``"memory"`` and the run ends like a timed-out one, with ``bash: memory limit
-exceeded (...)`` and status 1.
+What no command counts is caught by ``RunMemory``, a safety net over the whole process: while
+runs execute, the kernel process's resident memory (``/proc/self/statm``, under a microsecond)
+may grow over its level when no run was going on by ``memory_bytes`` plus what the other limits
+let runs keep (what the VFS grew by, ``shell_memory_bytes``, ``wasm_memory_bytes``): once for
+the kernel, the cell and the terminals' commands together (``MemoryBudget`` says who is
+stopped). The checks run where the run already checks its wall time (``ctx.check()``/
+``ctx.checkpoint()``, the shell's periodic yield), through ``CancelToken.check_memory``; past
+the limit the cancel token of the run credited with the growth is set with reason ``"memory"``
+and that run ends like a timed-out one, with ``bash: memory limit exceeded (...)`` and status 1.
 """
 from __future__ import annotations
 
@@ -141,9 +142,9 @@ def resident_bytes() -> int | None:
 _malloc_trim = None
 
 
-def _trim() -> None:
+def give_back() -> None:
     """Give memory that was freed back to the system (glibc keeps some), so that the safety net
-    counts what is held, not what the allocator kept."""
+    counts what is held, not what the allocator kept (and a closed terminal's shell leaves)."""
     global _malloc_trim
     gc.collect()
     if _malloc_trim is None:
@@ -156,49 +157,130 @@ def _trim() -> None:
         _malloc_trim(0)
 
 
-class RunMemory:
-    """The safety net of one run: see the module's docstring. ``fs`` (the VFS) tells how much
-    of the growth are files the run wrote."""
+class MemoryBudget:
+    """The one memory budget of a kernel: every run going on at once (the cell and the commands
+    of its terminals) shares it. The process may grow over its level when the oldest of these
+    runs started (no run was going on before it) by ``memory_bytes + shell_memory_bytes +
+    wasm_memory_bytes`` plus what the VFS grew by: once, not once per run.
 
-    def __init__(self, limits, fs=None) -> None:
-        self.limits = limits
-        self.fs = fs
-        self.start = resident_bytes()
-        self.fs_start = getattr(fs, "bytes_used", 0)
-        self.next_check = 0.0
+    Who is stopped: each reading of the process's memory credits the growth since the reading
+    before it (by any run) to the run that reads, so a run that allocates is the one that sees
+    it at its next check; a run's end credits what it gave back to itself; what changed since
+    the last reading when a run starts is no run's and moves the baseline. Past the budget the
+    run credited with the most growth is stopped (its token set, reason ``"memory"``), and no
+    other until it ended: a cell is not blamed for what a terminal's command took, nor the
+    other way round."""
+
+    def __init__(self) -> None:
+        self.fs = None  # the VFS of the oldest run going on
+        self.runs: list[RunMemory] = []
+        self.start: int | None = None
+        self.fs_start = 0
+        self.last = 0  # the last reading, any run's
         self.next_trim = 0.0
-        #: the growth that stopped the run
-        self.grown = 0
 
-    def allowance(self) -> int:
-        limits = self.limits
+    def join(self, run: "RunMemory") -> None:
+        if not self.runs:  # a new baseline: what the kernel holds with no run going on
+            self.fs = run.fs
+            self.start = self.last = resident_bytes()
+            self.fs_start = getattr(self.fs, "bytes_used", 0)
+        else:  # what changed since the last reading is no run's: the baseline moves with it
+            now = resident_bytes()
+            if now is not None and self.start is not None:
+                self.start += now - self.last
+                self.last = now
+        self.runs.append(run)
+
+    def leave(self, run: "RunMemory") -> None:
+        if run in self.runs:
+            self.read(run)  # what its end gave back is its own, not the next reader's
+            self.runs.remove(run)
+
+    def read(self, run: "RunMemory") -> int | None:
+        """The process's growth over the baseline now, the change since the last reading
+        credited to ``run``; None where it cannot be read."""
+        now = resident_bytes()
+        if now is None or self.start is None:
+            return None
+        run.own += now - self.last
+        self.last = now
+        return now - self.start
+
+    def allowance(self, limits) -> int:
         files = max(0, getattr(self.fs, "bytes_used", 0) - self.fs_start)
         return limits.memory_bytes + limits.shell_memory_bytes + limits.wasm_memory_bytes + files
 
-    def exceeded(self) -> bool:
-        """True when the process grew past the allowance (rate-limited: at most one reading
-        per CHECK_INTERVAL)."""
+    def exceeded(self, run: "RunMemory") -> bool:
+        grown = self.read(run)
+        if grown is None or grown <= self.allowance(run.limits):
+            return False
         now = time.monotonic()
-        if now < self.next_check or self.start is None:
+        if now >= self.next_trim:  # perhaps memory ended commands freed and the allocator kept
+            give_back()
+            self.next_trim = time.monotonic() + TRIM_INTERVAL
+            grown = self.read(run)
+            if grown is None or grown <= self.allowance(run.limits):
+                return False
+        if any(r.grown for r in self.runs):  # one is being stopped: wait for its end
+            return run.grown > 0
+        culprit = max(self.runs, key=lambda r: r.own)
+        culprit.grown = grown
+        if culprit is not run and culprit.cancel is not None:
+            culprit.cancel.set("memory")
+        return culprit is run
+
+
+class RunMemory:
+    """The safety net of one run: see the module's docstring and ``MemoryBudget``. ``fs`` (the
+    VFS) tells how much of the growth are files the run wrote; ``budget`` is the kernel's,
+    shared with the runs going on at the same time (a run without one is alone); ``cancel`` is
+    the run's token, set when another run's check finds this one to blame."""
+
+    def __init__(self, limits, fs=None, budget: MemoryBudget | None = None, cancel=None) -> None:
+        self.limits = limits
+        self.fs = fs
+        self.budget = budget if budget is not None else MemoryBudget()
+        self.cancel = cancel
+        #: the growth credited to this run (see MemoryBudget)
+        self.own = 0
+        self.next_check = 0.0
+        #: the growth that stopped the run
+        self.grown = 0
+        self.budget.join(self)
+
+    @property
+    def start(self) -> int | None:
+        return self.budget.start
+
+    @property
+    def next_trim(self) -> float:
+        return self.budget.next_trim
+
+    @next_trim.setter
+    def next_trim(self, when: float) -> None:
+        self.budget.next_trim = when
+
+    def allowance(self) -> int:
+        return self.budget.allowance(self.limits)
+
+    def exceeded(self) -> bool:
+        """True when the process grew past the kernel's budget and this run is the one to stop
+        (rate-limited: at most one reading per CHECK_INTERVAL)."""
+        if self.grown:
+            return True
+        now = time.monotonic()
+        if now < self.next_check:
             return False
         self.next_check = now + CHECK_INTERVAL
-        grown = (resident_bytes() or 0) - self.start
-        if grown <= self.allowance():
-            return False
-        if now >= self.next_trim:  # perhaps memory ended commands freed and the allocator kept
-            _trim()
-            self.next_trim = time.monotonic() + TRIM_INTERVAL
-            grown = (resident_bytes() or 0) - self.start
-            if grown <= self.allowance():
-                return False
-        self.grown = grown
-        return True
+        return self.budget.exceeded(self)
 
     def message(self) -> str:
         """What the run ends with (after ``bash: ``), without the hint."""
         return f"memory limit exceeded (the sandbox grew by {size_text(self.grown)} in this run; limit memory_bytes)"
 
     def end(self) -> None:
-        """After a run the net stopped: give back what its commands held."""
+        """The run ended: it leaves the budget; after the net stopped it, what its commands
+        held is given back."""
         if self.grown:
-            _trim()
+            give_back()
+        self.budget.leave(self)

@@ -2,7 +2,7 @@
 
 The admin sets it on the kernel's command line (``kernel.json`` argv, written by
 ``python -m sandbox_kernel install --limit ... --max-limit ... --network ... --mount ...
---persist --secret ... --max-vms ... --allow-active-output``). Secret values never appear on
+--persist --secret ... --max-vms ... --max-terminals ... --allow-active-output``). Secret values never appear on
 a command line: they come from the kernel's environment (``kernel.json`` ``env`` or the
 spawner's) or from a file only the kernel's user can read. Nothing a cell runs can change any
 of it.
@@ -36,6 +36,10 @@ VM_MEMORY_RANGE = (128, 65536)
 VM_VCPUS_RANGE = (1, 64)
 DEFAULT_VM_MAX_MEMORY = 4096
 DEFAULT_VM_MAX_VCPUS = 4
+#: Terminals (``sandbox.terminal`` comms) one kernel keeps open at once unless the admin sets
+#: another number (--max-terminals): each is a shell sharing the kernel's one memory budget.
+DEFAULT_MAX_TERMINALS = 8
+MAX_TERMINALS_LIMIT = 256
 
 
 def parse_memory_mb(text: str) -> int | None:
@@ -155,6 +159,8 @@ class Policy:
     #: The largest VM a cell may configure (``%vm config memory=... vcpus=...``).
     vm_max_memory_mb: int = DEFAULT_VM_MAX_MEMORY
     vm_max_vcpus: int = DEFAULT_VM_MAX_VCPUS
+    #: At most this many terminals open at once in one kernel (``--max-terminals``).
+    max_terminals: int = DEFAULT_MAX_TERMINALS
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -205,6 +211,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-vm-vcpus", metavar="N", type=int, default=None,
                         help=f"the most vCPUs a cell may ask for with %%vm config vcpus= "
                              f"(default {DEFAULT_VM_MAX_VCPUS}; 1..64)")
+    parser.add_argument("--max-terminals", metavar="N", type=int, default=None,
+                        help=f"at most N terminals open at once in one kernel (default "
+                             f"{DEFAULT_MAX_TERMINALS}; 0..{MAX_TERMINALS_LIMIT}; 0: no terminals)")
 
 
 def from_arguments(args: argparse.Namespace, environ: MutableMapping[str, str] | None = None) -> Policy:
@@ -280,11 +289,14 @@ def from_arguments(args: argparse.Namespace, environ: MutableMapping[str, str] |
         if not VM_VCPUS_RANGE[0] <= args.max_vm_vcpus <= VM_VCPUS_RANGE[1]:
             raise ValueError(f"--max-vm-vcpus must be {VM_VCPUS_RANGE[0]}..{VM_VCPUS_RANGE[1]}")
         max_vcpus = args.max_vm_vcpus
+    max_terminals = DEFAULT_MAX_TERMINALS if args.max_terminals is None else args.max_terminals
+    if not 0 <= max_terminals <= MAX_TERMINALS_LIMIT:
+        raise ValueError(f"--max-terminals must be 0..{MAX_TERMINALS_LIMIT}")
     return Policy(network=network, active_output=bool(args.allow_active_output), limits=limits,
                   ceilings=ceilings, mounts=tuple(mounts), persist=bool(args.persist),
                   secrets=tuple(secrets), egress_log=args.egress_log, egress_ca_file=args.egress_ca_file,
                   max_vms=args.max_vms, vm_slots_dir=args.vm_slots_dir, vm_max_memory_mb=max_memory,
-                  vm_max_vcpus=max_vcpus, **timeouts)
+                  vm_max_vcpus=max_vcpus, max_terminals=max_terminals, **timeouts)
 
 
 def _secret_from_option(text: str, environ: MutableMapping[str, str] | None) -> Secret:
@@ -400,7 +412,8 @@ def to_argv(args: argparse.Namespace) -> list[str]:
     for text in args.secret or ():
         argv += ["--secret", text]
     for option in ("secrets_file", "egress_log", "egress_ca_file", "max_vms", "vm_slots_dir",
-                   "vm_queue_timeout", "vm_boot_timeout", "vm_stop_timeout", "max_vm_memory", "max_vm_vcpus"):
+                   "vm_queue_timeout", "vm_boot_timeout", "vm_stop_timeout", "max_vm_memory", "max_vm_vcpus",
+                   "max_terminals"):
         value = getattr(args, option)
         if value is not None:
             argv += ["--" + option.replace("_", "-"), f"{value:g}" if isinstance(value, float) else str(value)]

@@ -10,7 +10,7 @@ from typing import Any
 
 from .engine import CancelToken, DisplayFunc, Engine, ErrorInfo, RunResult, Streams
 from .limits import Limits, check_ceiling, format_size
-from .memory import RunMemory
+from .memory import MemoryBudget, RunMemory
 from .policy import Policy
 from .vfs import VFS, make_vfs
 
@@ -127,6 +127,11 @@ class Sandbox:
         self.editors: Any = None
         #: when the running cell's wall time started (after its engine's set-up), else None
         self.clock_started: float | None = None
+        #: The one memory budget of the cell and every terminal's commands (memory.MemoryBudget).
+        self.memory_budget = MemoryBudget()
+        #: The pool of ``shell_memory_bytes`` all shells of this sandbox share (the notebook's and
+        #: every terminal's), made by the first shell engine.
+        self.shell_memory: Any = None
 
     # ----------------------------------------------------------------- engines
     def engine(self, name: str) -> Engine:
@@ -222,7 +227,7 @@ class Sandbox:
                     return failed
             timer = asyncio.get_running_loop().call_later(limits.wall_time, cancel.set, "timeout")
             # the memory safety net (memory.py): commands and the shell check it with the time
-            outer_net, cancel.memory = cancel.memory, RunMemory(limits, self.fs)
+            outer_net, cancel.memory = cancel.memory, RunMemory(limits, self.fs, self.memory_budget, cancel)
             if own:
                 self.clock_started = time.monotonic()
             refused = dict(self.fs.quota_refusals)

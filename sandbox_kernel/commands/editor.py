@@ -11,8 +11,8 @@ from .registry import CommandContext, command
 
 EDIT_HELP = """Usage: nano FILE...
   or:  edit FILE...   (also vi, vim)
-Open each FILE in a JupyterLab editor tab (through the Sandbox files panel) and wait until
-the tabs are closed: save with Ctrl+S, then close the tab to continue. A FILE that does not
+Open each FILE (at most 16) in a JupyterLab editor tab (through the Sandbox files panel) and
+wait until the tabs are closed: save with Ctrl+S, then close the tab to continue. A FILE that does not
 exist yet is created when it is saved. Options for the terminal editors (nano -w, vim +N ...)
 are accepted and ignored.
 
@@ -23,6 +23,8 @@ file from a cell instead:
   EOF"""
 
 EDITORS = ("nano", "edit", "vi", "vim")
+#: Files one command opens: each is an editor tab in the browser (`nano $(seq 500)` opened 500).
+MAX_FILES = 16
 
 
 def no_panel_message(name: str, path: str) -> str:
@@ -58,6 +60,10 @@ async def edit(ctx: CommandContext) -> int:
         return 1
     if not paths:
         await ctx.error("give the FILE to edit (it opens in a JupyterLab editor tab)")
+        return 1
+    if len(paths) > MAX_FILES:
+        await ctx.error(f"{len(paths)} files: one command opens at most {MAX_FILES} editor tabs; "
+                        "give fewer files")
         return 1
     targets = []
     for path in paths:

@@ -12,6 +12,9 @@ from typing import Callable
 
 #: seconds a host has to show the file before the next (older) host is asked
 OPEN_TIMEOUT = 20.0
+#: files open in editors at once, across all commands (the notebook's and the terminals'):
+#: each is a browser tab and a wait here
+MAX_OPEN = 32
 
 Send = Callable[[dict], None]
 
@@ -20,8 +23,9 @@ class EditorHosts:
     """The editor hosts of one kernel (newest last) and the edits waiting on them.
     ``Sandbox.editors`` for the commands: ``await edit(path)`` -> None or an error message."""
 
-    def __init__(self, open_timeout: float = OPEN_TIMEOUT) -> None:
+    def __init__(self, open_timeout: float = OPEN_TIMEOUT, max_open: int = MAX_OPEN) -> None:
         self.open_timeout = open_timeout
+        self.max_open = max_open
         self.hosts: list[Send] = []
         #: edit id -> (host, opened, closed): futures the host's `edited` requests settle
         self.waiting: dict[str, tuple[Send, asyncio.Future, asyncio.Future]] = {}
@@ -43,6 +47,9 @@ class EditorHosts:
     async def edit(self, path: str) -> str | None:
         """Open ``path`` in the newest host that answers and wait until its editor is closed.
         None when it was; else why it could not be opened."""
+        if len(self.waiting) >= self.max_open:
+            return (f"{len(self.waiting)} files are open in editors already, the most at once; "
+                    "close some editor tabs first")
         problem = "no editor is attached to this kernel"
         for send in reversed(list(self.hosts)):
             edit_id = str(next(self._ids))

@@ -29,10 +29,12 @@ from ..sandbox import ENGINE_FACTORIES, EngineUnavailable, Sandbox
 from ..shell.complete import Completer
 from . import magics
 from .cells import CellOutcome, CellRunner
-from .comm import register_vfs_comm
+from . import message_size
+from .comm import MAX_WRITE, register_vfs_comm
 from .editors import EditorHosts
 from .host_files import HostFiles
 from .relay import DisplayHook, StreamRelay, safe_output, terminal_safe
+from .terminal import TARGET_NAME as TERMINAL_TARGET
 from .terminal import register_terminal_comm
 
 #: How often a pending input_request is polled for its reply.
@@ -128,6 +130,41 @@ class SandboxKernel(Kernel):
             "supported_features": [],
             "debugger": False,
         }
+
+    # ------------------------------------------------------------------ message sizes
+    async def shell_main(self, subshell_id, msg) -> None:
+        if not self._refused(msg, self.shell_stream):
+            await super().shell_main(subshell_id, msg)
+
+    async def dispatch_control(self, msg) -> None:
+        if not self._refused(msg, self.control_stream):
+            await super().dispatch_control(msg)
+
+    def _refused(self, frames, stream) -> bool:
+        """Refuse a message too large to decode (message_size), before the session decodes it;
+        answer it where it can be told where to."""
+        if self.session is None:
+            return False
+        fs = self.sandbox.fs
+        refused = message_size.check(frames, max(0, fs.max_bytes - fs.bytes_used) + MAX_WRITE, self.session.auth)
+        if refused is None:
+            return False
+        self.log.warning("sandbox: %s", refused.why)
+        header = refused.header
+        try:
+            if header is not None and header["msg_type"].endswith("_request"):
+                self.session.send(stream, header["msg_type"][:-len("_request")] + "_reply", {
+                    "status": "error", "ename": "MessageTooLarge", "evalue": refused.why,
+                    "traceback": [f"MessageTooLarge: {refused.why}"]}, {"header": header}, refused.idents)
+            elif header is not None and header["msg_type"] == "comm_msg" and refused.comm_id is not None:
+                comm = self.comm_manager.get_comm(refused.comm_id)
+                if comm is not None and comm.target_name == TERMINAL_TARGET:
+                    comm.send({"type": "output", "data": f"\r\n\x1b[1;31msandbox terminal: {refused.why}\x1b[0m\r\n"})
+                elif comm is not None:
+                    comm.send({"event": "error", "error": {"code": "EMSGSIZE", "message": refused.why}})
+        except Exception:  # a reply that cannot go out must not end the kernel
+            self.log.warning("sandbox: could not answer a refused message", exc_info=True)
+        return True
 
     # ------------------------------------------------------------------ subshells: refused
     async def create_subshell_request(self, socket_, ident, parent) -> None:

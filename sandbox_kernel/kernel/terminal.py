@@ -22,6 +22,7 @@ from collections import deque
 from typing import Any, Callable
 
 from ..engine import CancelToken, Streams, Terminal, TerminalError
+from ..memory import give_back
 from ..sandbox import EngineUnavailable, Sandbox
 
 TARGET_NAME = "sandbox.terminal"
@@ -184,12 +185,32 @@ class TerminalSession:
             self.close()
 
     def close(self) -> None:
-        """Nothing more goes out; the running command stops, a waiting read gets end of input."""
+        """Nothing more goes out; the running command stops, a waiting read gets end of input;
+        once no command runs, the shell is let go (``release``)."""
         self.closed = True
         if self.cancel is not None:
             self.cancel.set("interrupt")
         if self.reading is not None and not self.reading.done():
             self.reading.set_result(None)
+        if self.task is None:
+            self.release()
+
+    def release(self) -> None:
+        """Keep nothing of the ended session: the shell (its variables count in the kernel's one
+        shell_memory_bytes until it is collected), its background jobs, history, typeahead."""
+        shell, self.shell = self.shell, None
+        self.history.clear()
+        self.typeahead.clear()
+        self.editor = LineEditor()
+        self.draft = self.pending = ""
+        if shell is not None:
+            asyncio.ensure_future(self.shutdown(shell))
+
+    @staticmethod
+    async def shutdown(shell: Any) -> None:
+        await shell.shutdown()  # its background jobs end and let go of it
+        del shell  # the last reference: what it held is freed before it is given back
+        give_back()
 
     # ----------------------------------------------------------------- keys
     def feed(self, data: str) -> None:
@@ -317,6 +338,7 @@ class TerminalSession:
             self.cancel = None
             self.reading = None
         if self.closed:
+            self.release()
             return
         waiting = list(self.typeahead)
         self.typeahead.clear()
@@ -461,22 +483,45 @@ class VmTerminalSession:
 
 
 def register_terminal_comm(comm_manager, get_sandbox: Callable[[], Sandbox]) -> None:
-    """Register ``sandbox.terminal`` on an ipykernel CommManager."""
+    """Register ``sandbox.terminal`` on an ipykernel CommManager. At most the policy's
+    ``max_terminals`` are open at once (each is a shell in the kernel's one memory budget);
+    a closed one keeps nothing (its handlers and its shell are let go)."""
+    sessions: set[TerminalSession | VmTerminalSession] = set()
+
+    def refuse(comm, text: str, status: int) -> None:
+        comm.send({"type": "output", "data": f"\x1b[1;31msandbox terminal: {text}\x1b[0m\r\n"})
+        comm.send({"type": "exit", "status": status})
+        comm.close()
 
     def on_open(comm, open_msg) -> None:
-        data = open_msg.get("content", {}).get("data") or {}
+        content = open_msg.get("content") if isinstance(open_msg, dict) else None
+        data = content.get("data") if isinstance(content, dict) else None
+        data = data if isinstance(data, dict) else {}
         shell = data.get("shell", "sh")
         if shell not in SHELLS:
-            comm.send({"type": "output", "data": f"sandbox terminal: unknown shell {str(shell)[:40]!r} (sh, vm)\r\n"})
-            comm.send({"type": "exit", "status": 2})
-            comm.close()
+            refuse(comm, f"unknown shell {str(shell)[:40]!r} (sh, vm)", 2)
             return
+        sandbox = get_sandbox()
+        most = sandbox.policy.max_terminals
+        if len(sessions) >= most:
+            refuse(comm, f"{len(sessions)} terminals are open, the most this kernel allows ({most}; the admin "
+                         "sets it with install --max-terminals); close one and open this one again", 1)
+            return
+
+        def send(message: dict) -> None:
+            comm.send(message)
+            if message.get("type") == "exit":  # the shell ended: so does the terminal
+                forget(None)
+                comm.close()
+
         kind = VmTerminalSession if shell == "vm" else TerminalSession
-        session: TerminalSession | VmTerminalSession = kind(get_sandbox(), lambda message: comm.send(message))
+        session: TerminalSession | VmTerminalSession = kind(sandbox, send)
         session.resize(data.get("cols"), data.get("rows"))
+        sessions.add(session)
 
         def on_msg(msg) -> None:
-            request = msg.get("content", {}).get("data")
+            content = msg.get("content") if isinstance(msg, dict) else None
+            request = content.get("data") if isinstance(content, dict) else None
             if not isinstance(request, dict):
                 return
             kind = request.get("type")
@@ -485,8 +530,14 @@ def register_terminal_comm(comm_manager, get_sandbox: Callable[[], Sandbox]) -> 
             elif kind == "resize":
                 session.resize(request.get("cols"), request.get("rows"))
 
+        def forget(msg) -> None:
+            session.close()
+            sessions.discard(session)
+            comm.on_msg(None)  # the comm's handlers hold the session: let go of both
+            comm.on_close(None)
+
         comm.on_msg(on_msg)
-        comm.on_close(lambda msg: session.close())
+        comm.on_close(forget)
         comm.send({"event": "open", "protocol_version": PROTOCOL_VERSION, "target": TARGET_NAME, "shell": shell})
         session.start()
 

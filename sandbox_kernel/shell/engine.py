@@ -8,6 +8,7 @@ import asyncio
 import re
 import sys
 import time
+import weakref
 
 from ..commands import registry
 from ..commands.registry import CommandCancelled
@@ -101,7 +102,12 @@ class ShellEngine:
             sys.setrecursionlimit(limit)
         self.sandbox = sandbox
         self.rt = Runtime(sandbox.fs, sandbox, sandbox.limits)
+        # one shell_memory_bytes for the notebook's shell and every terminal's
+        if getattr(sandbox, "shell_memory", None) is None:
+            sandbox.shell_memory = self.rt.memory
+        self.rt.memory = sandbox.shell_memory
         self.shell = Shell(self.rt)
+        weakref.finalize(self.shell, self.shell.memory.end)  # a closed terminal's share goes back
         self.shell.interactive = interactive
         self.shell.command_string = not interactive
         self.shell.script_source = "main" if interactive else "environment"

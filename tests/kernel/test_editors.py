@@ -5,6 +5,7 @@ import asyncio
 import pytest
 
 from sandbox_kernel.engine import CancelToken, Streams
+from sandbox_kernel.commands.editor import MAX_FILES
 from sandbox_kernel.kernel.editors import EditorHosts
 from sandbox_kernel.sandbox import Sandbox
 
@@ -89,4 +90,35 @@ def test_several_files_wait_for_every_editor():
         assert not run.done()
         sandbox.editors.report(one["edit"], "closed")
         assert (await run).status == 0 and out.buf == b"0\n"
+    asyncio.run(main())
+
+
+def test_one_command_opens_at_most_max_files_tabs():
+    """`nano $(seq -f f%g 1 500)` opened 500 editor tabs (issue #28): refused before any opens."""
+    async def main():
+        sandbox = Sandbox()
+        sandbox.editors = EditorHosts()
+        asked = []
+        sandbox.editors.attach(asked.append)
+        out, errors = Collect(), Collect()
+        result = await sandbox.run("sh", "nano $(seq -f f%g 1 500)", Streams(out, errors, CancelToken()))
+        return result.status, errors.buf.decode(), asked
+    assert asyncio.run(main()) == (
+        1, f"nano: 500 files: one command opens at most {MAX_FILES} editor tabs; give fewer files\n", [])
+
+
+def test_files_open_at_once_are_capped():
+    async def main():
+        hosts = EditorHosts(max_open=2)
+        asked = []
+        hosts.attach(asked.append)
+        edits = [asyncio.ensure_future(hosts.edit(f"/f{i}")) for i in range(2)]
+        await first(asked)
+        await first(asked)
+        assert await hosts.edit("/third") == ("2 files are open in editors already, the most at once; "
+                                              "close some editor tabs first")
+        assert asked == [] and len(hosts.waiting) == 2
+        for edit_id in list(hosts.waiting):
+            hosts.report(edit_id, "closed")
+        assert await asyncio.gather(*edits) == [None, None] and hosts.waiting == {}
     asyncio.run(main())
