@@ -4,7 +4,10 @@ terminal keeps nothing; and the terminal comm's messages are untrusted input (a 
 import argparse
 import asyncio
 import gc
+import subprocess
+import sys
 import weakref
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -18,6 +21,7 @@ from sandbox_kernel.policy import DEFAULT_MAX_TERMINALS, Policy
 from sandbox_kernel.sandbox import Sandbox
 
 MiB = 1 << 20
+ROOT = Path(__file__).resolve().parents[2]
 PROMPT = "\x1b[0m$ "
 
 
@@ -315,7 +319,16 @@ def test_a_cell_is_not_stopped_for_what_a_terminal_allocates():
     """Through the sandbox: a terminal's awk holds ~29 MiB no command counts (the net's case) and
     waits for input; then a cell's awk takes ~17 MiB more, tipping the kernel over its 40 MiB.
     The old net, measuring from the cell's start, stopped the cell; now the terminal's command,
-    credited with more of the growth, is stopped and the cell ends well."""
+    credited with more of the growth, is stopped and the cell ends well. The net reads the
+    process's resident memory, so this runs in a fresh process (earlier tests' heap would move it)."""
+    code = ("import importlib.util as u; spec = u.spec_from_file_location('budget', %r); "
+            "module = u.module_from_spec(spec); spec.loader.exec_module(module); module.cell_and_terminal()"
+            % __file__)
+    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def cell_and_terminal() -> None:
     async def main():
         sandbox, manager = kernel(memory_bytes=24 * MiB, shell_memory_bytes=8 * MiB, wasm_memory_bytes=8 * MiB,
                                   wall_time=120)
