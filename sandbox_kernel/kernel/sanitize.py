@@ -10,6 +10,11 @@ host kernels). So by default only passive content leaves the kernel:
 - SVG keeps an allow-list of drawing elements and attributes (no script, foreignObject,
   animation, event handlers or external references);
 - LaTeX that uses MathJax's link, HTML or style macros is shown as text;
+- nothing loads a resource by itself: an attribute the browser fetches (``src``, ``srcset``,
+  ``poster``, SVG ``href``...) keeps only an inline raster ``data:`` image, and CSS that could
+  fetch (``url()`` but to ``#fragment``, ``image-set()``, ``@import``, escapes) is dropped. Relative
+  URLs go too: they would reach the Jupyter server with the user's cookie (``/files/``, the
+  API). Only links (``<a href>``), which load nothing until clicked, keep remote URLs;
 - ``application/javascript`` and any MIME type not listed here are dropped.
 
 An admin may allow active output for a kernelspec (``--allow-active-output``); a cell cannot.
@@ -28,6 +33,33 @@ PASSIVE_TYPES = {"text/plain", "application/json", "image/png", "image/jpeg", "i
                  "application/pdf"}
 #: At most this many characters of one display id (they name outputs, nothing else).
 MAX_DISPLAY_ID = 256
+
+# ------------------------------------------------------------------ CSS
+#: CSS functions that compute a value and load nothing; any other (``url``, ``image-set``,
+#: ``image``, ``cross-fade``, ``src``, ``element``, ``paint``, ``expression``...) may fetch.
+_CSS_FUNCTIONS = {
+    "rgb", "rgba", "hsl", "hsla", "hwb", "lab", "lch", "oklab", "oklch", "color", "color-mix",
+    "calc", "min", "max", "clamp", "var", "linear-gradient", "radial-gradient", "conic-gradient",
+    "repeating-linear-gradient", "repeating-radial-gradient", "repeating-conic-gradient",
+    "translate", "translatex", "translatey", "rotate", "scale", "scalex", "scaley", "skew",
+    "skewx", "skewy", "matrix", "blur", "brightness", "contrast", "drop-shadow", "grayscale",
+    "hue-rotate", "invert", "saturate", "sepia",
+}
+_CSS_FUNCTION = re.compile(r"(-?[A-Za-z_\x80-\U0010ffff][-\w\x80-\U0010ffff]*)\s*\(")
+_CSS_LOCAL_URL = re.compile(r"\burl\(\s*(['\"]?)#[-\w]*\1\s*\)", re.IGNORECASE)
+
+
+def css_may_load(css: str) -> bool:
+    """Whether a style sheet or ``style`` attribute could make the browser fetch anything:
+    an at-rule that loads (``@import``, ``@font-face``...), a CSS escape (``\\75 rl(`` is
+    ``url(``), or a function not in ``_CSS_FUNCTIONS``; ``url(#id)`` (a reference inside
+    the same document) is the one URL allowed."""
+    css = re.sub(r"/\*.*?(?:\*/|\Z)", " ", css, flags=re.DOTALL)
+    if "\\" in css or re.search(r"@(?!media\b|supports\b|keyframes\b)", css, re.IGNORECASE):
+        return True
+    css = _CSS_LOCAL_URL.sub("", css)
+    return any(f.lower() not in _CSS_FUNCTIONS for f in _CSS_FUNCTION.findall(css))
+
 
 # ------------------------------------------------------------------ HTML
 _HTML_TAGS = set(nh3.ALLOWED_TAGS) | {"tfoot", "font"}
@@ -53,22 +85,41 @@ _STYLE_PROPERTIES = {
     "overflow", "overflow-x", "overflow-y", "visibility", "float", "clear",
 }
 #: Class names JupyterLab's own widgets use: output may not dress up as the UI.
-_UI_CLASS = re.compile(r"(?:jp|lm|p|bp3|mod)-", re.IGNORECASE)
+#: MathJax's own classes too: ``mathjax_process`` would re-enable it inside ``_TEX_IGNORED``.
+_UI_CLASS = re.compile(r"(?:jp|lm|p|bp3|mod)-|(?:tex2jax|mathjax)_", re.IGNORECASE)
 _RASTER_DATA_URL = re.compile(r"data:image/(?:png|jpeg|gif|webp);base64,[A-Za-z0-9+/=\s]*\Z", re.IGNORECASE)
 
 
+#: Attributes whose URL a browser loads by itself, on any element (images, media, frames,
+#: objects, image buttons, ``ping`` beacons, SVG references, form targets).
+_RESOURCE_ATTRIBUTES = {"src", "srcset", "lowsrc", "dynsrc", "poster", "background", "data", "codebase",
+                        "archive", "longdesc", "manifest", "icon", "profile", "action", "formaction",
+                        "imagesrcset", "ping", "xlink:href", "usemap", "itemtype"}
+#: Elements whose ``href`` is a link the user may click: it loads nothing until then.
+_LINK_ELEMENTS = {"a", "area"}
+
+
 def _html_attribute(tag: str, name: str, value: str) -> str | None:
+    name = name.lower()
     if name == "class":
         kept = [c for c in value.split() if not _UI_CLASS.match(c)]
         return " ".join(kept) or None
-    if name in ("src", "href", "cite") and value.strip().lower().startswith("data:"):
-        # raster images inline; no data: documents to navigate to
+    if name in _RESOURCE_ATTRIBUTES or (name == "href" and tag not in _LINK_ELEMENTS):
+        # inline raster images only: any other URL, relative ones too, would be fetched
         return value if tag == "img" and name == "src" and _RASTER_DATA_URL.match(value.strip()) else None
+    if name in ("href", "cite") and value.strip().lower().startswith("data:"):
+        return None  # no data: documents to navigate to
+    if name == "style" and css_may_load(value):
+        return None
     return value
 
 
 def clean_html(text: str) -> str:
     """``text`` as passive HTML (nh3 with the allow-lists above)."""
+    return _tex_inert(_nh3_clean(text))
+
+
+def _nh3_clean(text: str) -> str:
     return nh3.clean(text, tags=_HTML_TAGS, clean_content_tags={"script", "style"},
                      attributes=_HTML_ATTRIBUTES, attribute_filter=_html_attribute,
                      url_schemes=_URL_SCHEMES, filter_style_properties=_STYLE_PROPERTIES,
@@ -93,8 +144,9 @@ def markdown_to_html(text: str) -> str:
 
     protected = _MATH.sub(stash, text)
     rendered = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"]).render(protected)
-    cleaned = clean_html(rendered)
-    return re.sub(r"MATHPLACEHOLDER(\d+)X", lambda m: html.escape(maths[int(m.group(1))], quote=False), cleaned)
+    cleaned = _nh3_clean(rendered)
+    return _tex_inert(re.sub(r"MATHPLACEHOLDER(\d+)X",
+                             lambda m: html.escape(maths[int(m.group(1))], quote=False), cleaned))
 
 
 # ------------------------------------------------------------------ SVG
@@ -110,8 +162,6 @@ _SVG_ELEMENTS = {
     "feFuncG", "feFuncR", "feGaussianBlur", "feMerge", "feMergeNode", "feMorphology", "feOffset",
     "fePointLight", "feSpecularLighting", "feSpotLight", "feTile", "feTurbulence",
 }
-_CSS_ACTIVE = re.compile(r"@import|expression\s*\(|javascript:|vbscript:|behavior\s*:|-moz-binding"
-                         r"|url\s*\(\s*['\"]?\s*(?!#)", re.IGNORECASE)
 
 
 class UnsafeContent(ValueError):
@@ -159,14 +209,12 @@ def _clean_svg_element(element: ET.Element) -> None:
         attr_ns, attr = _local(key)
         if attr_ns not in (None, _XLINK_NS) or attr.lower().startswith("on"):
             continue
-        if attr == "href" and not _safe_reference(name, value):
+        if attr.lower() in ("href", "src") and not _safe_reference(name, value):
             continue
-        if attr == "style" and _CSS_ACTIVE.search(value):
-            continue
-        if re.search(r"url\s*\(", value, re.IGNORECASE) and _CSS_ACTIVE.search(value):
-            continue
+        if (attr == "style" or "(" in value) and css_may_load(value):
+            continue  # presentation attributes (fill, filter, mask...) take url() too
         element.set(f"{{{_XLINK_NS}}}{attr}" if attr_ns == _XLINK_NS else attr, value)
-    if name == "style" and _CSS_ACTIVE.search(element.text or ""):
+    if name == "style" and css_may_load("".join(element.itertext())):
         element.text = ""
     for child in list(element):
         child_ns, child_name = _local(child.tag) if isinstance(child.tag, str) else (None, "")
@@ -177,7 +225,21 @@ def _clean_svg_element(element: ET.Element) -> None:
 
 
 # ------------------------------------------------------------------ LaTeX
-_LATEX_ACTIVE = re.compile(r"\\(?:href|url|html\w*|class|cssId|style|data|unicode|require|tip|mmlToken)\b")
+#: MathJax macros that make links, set HTML attributes or CSS (``\\bbox[...]`` with a ``prop:value``
+#: option is CSS too), or load code.
+_LATEX_ACTIVE = re.compile(r"\\(?:href|url|html\w*|class|cssId|style|data|unicode|require|tip|mmlToken)\b"
+                           r"|\\bbox\s*\[[^\]]*:")
+#: JupyterLab typesets math in HTML output too (``$\\style{...}{x}$`` in a ``<p>``), across
+#: inline tags: HTML whose text uses an active macro is wrapped in MathJax's ignore class.
+_TEX_IGNORED = '<div class="tex2jax_ignore mathjax_ignore">{}</div>'
+
+
+def _tex_inert(cleaned: str) -> str:
+    """``cleaned`` (nh3's output: every ``<`` and ``>`` in text is escaped) with its math
+    left untypeset when its text, tags removed, holds an active MathJax macro."""
+    if _LATEX_ACTIVE.search(html.unescape(re.sub(r"<[^>]*>", "", cleaned))):
+        return _TEX_IGNORED.format(cleaned)
+    return cleaned
 
 
 # ------------------------------------------------------------------ bundles
