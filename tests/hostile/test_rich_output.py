@@ -350,8 +350,9 @@ URL_FORMS = ["http://127.0.0.1:9/x", "HTTP://127.0.0.1:9/", "&#104;ttp://127.0.0
              "&#x68;&#x74;tp://127.0.0.1:9/", " //127.0.0.1:9/", "\\\\127.0.0.1:9/", "/files/s", "x.png",
              "ftp://127.0.0.1:9/", "java\nscript:alert(1)", "data:image/png;base64,iVBORw0KGgo=",
              "data:image/svg+xml,<svg/>", "#frag", "https:127.0.0.1:9", "h&#116;tps://127.0.0.1:9/"]
-CSS_FORMS = ["url({u})", "url('{u}')", "url( \"{u}\" )", "URL({u})", "\\75 rl({u})", "u\\72l({u})", "image-set('{u}' 1x)",
-             "-webkit-image-set(url({u}) 1x)", "cross-fade(url({u}), red)", "u/**/rl({u})", "image('{u}')"]
+CSS_FORMS = ["url({u})", "url('{u}')", "url( \"{u}\" )", "URL({u})", "\\75 rl({u})", "u\\72l({u})",
+             "image-set('{u}' 1x)", "-webkit-image-set(url({u}) 1x)", "cross-fade(url({u}), red)",
+             "u/**/rl({u})", "image('{u}')"]
 TAGS = ["img", "image", "video", "audio", "source", "track", "input type=image", "link rel=stylesheet",
         "link rel=prefetch", "link rel=dns-prefetch", "object", "embed", "iframe", "frame", "body", "table", "td",
         "div", "a", "area", "meta http-equiv=refresh content='0;url=", "base", "svg", "use", "feImage", "pattern",
@@ -408,11 +409,13 @@ def test_property_svg_loads_nothing():
     css = st.builds(lambda p, f, u: f"{p}:{f.format(u=u)}", st.sampled_from(CSS_PROPERTIES),
                     st.sampled_from(CSS_FORMS), url)
     attribute = st.builds(lambda a, v: f"{a}={quoteattr(v)}",
-                          st.sampled_from(["href", "xlink:href", "style", "fill", "filter", "mask", "src", "clip-path"]),
+                          st.sampled_from(["href", "xlink:href", "style", "fill", "filter", "mask", "src",
+                                           "clip-path"]),
                           st.one_of(url, css))
     element = st.builds(lambda t, attrs, body: f"<{t} {' '.join(attrs)}>{escape(body)}</{t}>",
                         st.sampled_from(["image", "use", "feImage", "pattern", "rect", "a", "style", "g", "text"]),
-                        st.lists(attribute, max_size=3), st.one_of(st.just(""), css, st.builds("@import '{}';".format, url)))
+                        st.lists(attribute, max_size=3),
+                        st.one_of(st.just(""), css, st.builds("@import '{}';".format, url)))
 
     @settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
     @given(st.lists(element, max_size=6))
