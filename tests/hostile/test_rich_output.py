@@ -429,3 +429,30 @@ def test_property_svg_loads_nothing():
         assert not remote_resources(shown), (document, shown)
 
     check()
+
+
+def test_every_display_path_loads_nothing(kc):
+    """Through a real kernel with active output off: the shell's display, the JS engine's
+    display.* and an execute_result bundle are all sanitised before they are sent."""
+    from kernelclient import execute
+
+    from sandbox_kernel.kernel.relay import safe_output
+
+    cells = [f"display --html \"<img src='{H}?d=$(echo secret)'>\"\n"
+             f"display --markdown '![a]({H}md) ![b][r]\n\n[r]: //127.0.0.1:9/ref'\n"
+             f"display --svg '{NETWORK_SVG['image xlink']}'",
+             f"%%js\ndisplay.html(\"<img src='{H}js'>\"); display.markdown('![j]({H}jsmd)');\n"
+             f"display.mime({{'text/html': '<p style=\"background:url({H}c)\">p</p>', "
+             f"'image/svg+xml': '{NETWORK_SVG['image href']}'}})"]
+    shown = []
+    for cell in cells:
+        reply, messages = execute(kc, cell)
+        assert reply["status"] == "ok", reply
+        shown += [m["content"]["data"] for m in messages if m["msg_type"] in ("display_data", "execute_result")]
+    assert len(shown) == 6, shown
+    for data in shown:
+        for mime in ("text/html", "image/svg+xml"):
+            assert not remote_resources(data.get(mime, "")), data
+    value, _ = safe_output({"text/html": NETWORK_HTML["img src"], "text/markdown": NETWORK_MARKDOWN["image"]},
+                           {}, False, None)
+    assert value["text/html"] == "<img>", value
