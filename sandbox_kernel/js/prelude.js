@@ -10,6 +10,61 @@ const dataW = std.fdopen(DATA, 'w');
 const hostState = { cjsResult: undefined, cwd: '/', exiting: false };
 const { parse: jsonParse, stringify: jsonStringify } = JSON;  // user code may replace JSON's
 
+// QuickJS's JSON.stringify finds cycles by scanning the path it is on: quadratic in the depth
+// (a 1e5-deep array takes 25 s; it allows ~200 000 levels) in native code that never looks at
+// the interrupt. So every stringify of user data passes a replacer, which QuickJS calls at each
+// value: it follows the path (the holder of each value is `this`) and throws node's RangeError
+// past MAX_JSON_DEPTH levels (V8 stops near there too). A user's replacer function runs first;
+// a property list (array replacer) is applied by the same replacer: each plain object becomes
+// one with the listed keys, in the list's order (a Proxy's ownKeys keeps integer keys in place).
+const MAX_JSON_DEPTH = 10000;
+const unboxers = [Number, String, Boolean, BigInt, Symbol].map(C => C.prototype.valueOf);
+function isBoxed(v) {
+  for (const valueOf of unboxers) { try { valueOf.call(v); return true; } catch {} }
+  return false;
+}
+function propertyList(list) {
+  const keys = new Set();
+  for (let i = 0; i < list.length; i++) {
+    const v = list[i];
+    let key;
+    if (typeof v === 'string') key = v;
+    else if (typeof v === 'number' || (v !== null && typeof v === 'object' && isBoxed(v) &&
+             (typeof v.valueOf() === 'string' || typeof v.valueOf() === 'number'))) key = String(v);
+    if (key !== undefined) keys.add(key);
+  }
+  return [...keys];
+}
+function boundedStringify(value, replacer, space) {
+  const fn = typeof replacer === 'function' ? replacer : null;
+  const keys = !fn && Array.isArray(replacer) ? propertyList(replacer) : null;
+  const inListOrder = keys && { ownKeys: () => keys };
+  const path = [];     // the values being serialised, outermost first (the holders to come)
+  const sources = [];  // what each was made from (for a property list, the object it picks from)
+  const onPath = new Set();
+  return jsonStringify(value, function (key, v) {
+    if (fn) v = fn.call(this, key, v);
+    let n = path.length;
+    while (n > 0 && path[n - 1] !== this) onPath.delete(sources[--n]);
+    path.length = sources.length = n;
+    if (v !== null && typeof v === 'object') {
+      if (n >= MAX_JSON_DEPTH) throw new RangeError('Maximum call stack size exceeded');
+      const source = v;
+      if (keys && !Array.isArray(v) && !isBoxed(v)) {
+        // each pick is a new object: QuickJS's own cycle check cannot see a cycle through it
+        if (onPath.has(v)) throw new TypeError('circular reference');
+        const listed = Object.create(null);  // a listed '__proto__' is a key like any other
+        for (const k of keys) listed[k] = v[k];
+        v = new Proxy(listed, inListOrder);
+      }
+      path.push(v);
+      sources.push(source);
+      onPath.add(source);
+    }
+    return v;
+  }, space);
+}
+
 function makeError(e) {
   const Ctor = { TypeError, RangeError, SyntaxError, ReferenceError, EvalError, URIError }[e.name] || Error;
   const err = new Ctor(e.message);
@@ -26,7 +81,7 @@ function hostCall(op, args = {}, payload, want = 'value') {
     dataW.flush();
   }
   args.op = op;
-  ctlW.puts(jsonStringify(args) + '\n');
+  ctlW.puts(boundedStringify(args) + '\n');
   ctlW.flush();
   ctlR.clearerr();
   const reply = jsonParse(ctlR.readAsString());
@@ -1313,14 +1368,8 @@ function cwdGlobal(name, get) {
 cwdGlobal('require', () => makeRequire(hostState.cwd));
 cwdGlobal('__filename', () => hostState.cwd + '/[cell]');
 cwdGlobal('__dirname', () => hostState.cwd);
-// QuickJS's JSON.stringify finds cycles by scanning the path it is on: quadratic in the depth
-// (a 1e5-deep array takes 25 s), in native code that never looks at the interrupt. With a
-// replacer function it calls JS at every value, where the interrupt (wall time, Ctrl-C) stops
-// it and keeps the context; an identity replacer changes nothing else, and costs nothing.
-const keepValue = (key, value) => value;
 JSON.stringify = { stringify(value, replacer, space) {
-  const r = typeof replacer === 'function' || Array.isArray(replacer) ? replacer : keepValue;
-  return jsonStringify(value, r, space);
+  return boundedStringify(value, replacer, space);
 } }.stringify;
 Object.defineProperty(globalThis, 'std', { value: std, writable: true, configurable: true });
 Object.defineProperty(globalThis, 'os', { value: os, writable: true, configurable: true });

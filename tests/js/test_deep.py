@@ -56,14 +56,33 @@ def test_deep_recursion_is_a_catchable_range_error(deep_sandbox, code):
     assert run_js(deep_sandbox, "keep").value == "'kept'"
 
 
-def test_deep_json_stringify_is_interruptible(sandbox):
-    # QuickJS's cycle check makes it quadratic in the depth (~25 s at 1e5): the wall time
-    # has to stop it softly, or the epoch trap resets the context
-    run_js(sandbox, "globalThis.keep = 'kept'")
-    r = run_js(sandbox, "let o = []; for (let i = 0; i < 2e5; i++) o = [o]; JSON.stringify(o).length",
-               limits=Limits(wall_time=1))
-    assert r.status == 124 and "reset" not in r.err.text
-    assert run_js(sandbox, "keep").value == "'kept'"
+DEEP_STRINGIFY = {
+    "no replacer": "JSON.stringify(deep)",
+    "replacer function": "JSON.stringify(deep, (k, v) => v)",
+    "property list": "JSON.stringify(deepObject, ['a'])",
+    "display.json": "display.json(deep)",
+    "display.mime arguments": "display.mime({'application/json': deep})",
+}
+
+
+@pytest.mark.parametrize("code", DEEP_STRINGIFY.values(), ids=DEEP_STRINGIFY.keys())
+def test_deep_json_stringify_is_a_range_error(deep_sandbox, code):
+    # Red team: a 200,000-deep value ran to the wall time (QuickJS's cycle check is quadratic
+    # in the depth: ~100 s here, in native code) and reset the JS state. Now a RangeError at
+    # 10,000 levels, long before the wall time given here.
+    r = run_js(deep_sandbox, "let deep = [], deepObject = {}; "
+                             "for (let i = 0; i < 2e5; i++) { deep = [deep]; deepObject = {a: deepObject} }; "
+                             f"let caught; try {{ {code} }} catch (e) {{ caught = e }}; "
+                             "[caught.name, caught.message].join(': ')", limits=Limits(wall_time=60))
+    assert r.status == 0, (r.error, r.err.text)
+    assert r.value == "'RangeError: Maximum call stack size exceeded'", r.value
+    assert "reset" not in r.err.text
+    assert run_js(deep_sandbox, "keep").value == "'kept'"
+
+
+def test_json_stringify_keeps_its_meaning(sandbox):
+    r = run_js(sandbox, "let o = []; for (let i = 0; i < 9999; i++) o = [o]; JSON.stringify(o).length")
+    assert r.value == "20000"  # 10,000 levels: as deep as the bound allows
     same = run_js(sandbox, "[JSON.stringify({a: [1, {b: 2}], c: undefined, d: () => 1, e: new Date(0)}),"
                            " JSON.stringify([1, 2], null, 1), JSON.stringify({a: 1, b: 2}, ['a']),"
                            " JSON.stringify({toJSON() { return 5 }}), JSON.stringify({a: 1}, (k, v) => k ? v + 1 : v),"
@@ -71,6 +90,19 @@ def test_deep_json_stringify_is_interruptible(sandbox):
                            "JSON.stringify.length].join(' | ')")
     assert same.value == ("'{\"a\":[1,{\"b\":2}],\"e\":\"1970-01-01T00:00:00.000Z\"} | [\\n 1,\\n 2\\n] | {\"a\":1} | "
                           "5 | {\"a\":2} | undefined | stringify | 3'")
+    # a property list: the list's order (integer keys too), nested objects, not arrays, boxed
+    # values unwrapped, toJSON first, '__proto__' a plain key, shared values are not cycles
+    listed = run_js(sandbox, "let s = {x: 1, y: 2}; "
+                             "[JSON.stringify({b: 1, a: 2, c: {a: 1, b: [{a: 3, z: 4}]}}, ['a', 'b']),"
+                             " JSON.stringify({1: 'x', b: 2}, ['b', 1, 'b']), JSON.stringify({__proto__: [], a: 1}, "
+                             "['__proto__', 'a']), JSON.stringify([new Number(3), new String('s')], ['x']),"
+                             " JSON.stringify({a: {toJSON() { return {a: 5, b: 6} }}}, [new String('a')]),"
+                             " JSON.stringify({b: s, c: {b: s}}, ['b', 'c', 'x'])].join(' | ')")
+    assert listed.value == ("'{\"a\":2,\"b\":1} | {\"b\":2,\"1\":\"x\"} | {\"__proto__\":[],\"a\":1} | [3,\"s\"] | "
+                            "{\"a\":{\"a\":5}} | {\"b\":{\"x\":1},\"c\":{\"b\":{\"x\":1}}}'"), listed.value
+    cycles = run_js(sandbox, "let a = {}; a.b = {c: a}; [undefined, ['b', 'c'], (k, v) => v].map(r => { "
+                             "try { return JSON.stringify(a, r) } catch (e) { return e.name } }).join(' ')")
+    assert cycles.value == "'TypeError TypeError TypeError'"
 
 
 def test_plain_recursion_is_still_deep(sandbox):
