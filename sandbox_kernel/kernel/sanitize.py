@@ -209,8 +209,10 @@ def _clean_svg_element(element: ET.Element) -> None:
         attr_ns, attr = _local(key)
         if attr_ns not in (None, _XLINK_NS) or attr.lower().startswith("on"):
             continue
-        if attr.lower() in ("href", "src") and not _safe_reference(name, value):
-            continue
+        if attr.lower() == "href" and not _safe_reference(name, value):
+            continue  # lower: inlined in HTML, ``HREF`` is ``href``
+        if attr.lower() in _RESOURCE_ATTRIBUTES:
+            continue  # SVG loads through href alone: no other attribute may name a URL
         if (attr == "style" or "(" in value) and css_may_load(value):
             continue  # presentation attributes (fill, filter, mask...) take url() too
         element.set(f"{{{_XLINK_NS}}}{attr}" if attr_ns == _XLINK_NS else attr, value)

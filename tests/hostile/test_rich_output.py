@@ -116,7 +116,7 @@ def test_kernel_sends_only_passive_output(kc):
                                   "echo 'alert(1)' > a.js; display -t application/javascript a.js")
     assert reply["status"] == "ok"
     shown = [m["content"]["data"] for m in messages if m["msg_type"] == "display_data"]
-    assert shown[0]["text/html"] == '<img src="x"><b>ok</b>'  # text/plain is shown as text
+    assert shown[0]["text/html"] == '<img><b>ok</b>'  # no relative URL; text/plain is shown as text
     assert shown[1] == {"text/plain": "alert(1)\n"}
     assert "application/javascript not shown" in stream_text(messages, "stderr")
     reply, messages = execute(kc, "%%js\ndisplay.mime({'application/javascript': 'alert(2)', "
@@ -153,6 +153,8 @@ def test_display_counts_against_the_output_limit(kc):
 RESOURCE_ATTRIBUTES = {"src", "srcset", "lowsrc", "dynsrc", "poster", "background", "data", "codebase",
                        "archive", "longdesc", "manifest", "icon", "action", "formaction", "ping",
                        "imagesrcset", "profile"}
+#: SVG presentation attributes that take url().
+SVG_PAINT = {"fill", "stroke", "filter", "mask", "clip-path", "marker-start", "marker-mid", "marker-end", "cursor"}
 #: MathJax macros that set CSS (JupyterLab typesets math in HTML and Markdown output).
 TEX_CSS = re.compile(r"\\(?:style|bbox|class|cssId|href|require|unicode|html)", re.IGNORECASE)
 
@@ -197,7 +199,7 @@ class _ResourceFinder(HTMLParser):
                 self.found.append(f"<{tag} {name}={value!r}>")
             if name == "style" and _css_loads(value):
                 self.found.append(f"<{tag} style={value!r}>")
-            elif name != "style" and "url(" in url and _css_loads(value):  # SVG fill/filter/mask
+            elif name in SVG_PAINT and _css_loads(value):
                 self.found.append(f"<{tag} {name}={value!r}>")
 
     def handle_startendtag(self, tag, attrs):
