@@ -51,11 +51,11 @@ _CSS_LOCAL_URL = re.compile(r"\burl\(\s*(['\"]?)#[-\w]*\1\s*\)", re.IGNORECASE)
 
 def css_may_load(css: str) -> bool:
     """Whether a style sheet or ``style`` attribute could make the browser fetch anything:
-    an at-rule that loads (``@import``, ``@font-face``...), a CSS escape (``\\75 rl(`` is
-    ``url(``), or a function not in ``_CSS_FUNCTIONS``; ``url(#id)`` (a reference inside
-    the same document) is the one URL allowed."""
-    css = re.sub(r"/\*.*?(?:\*/|\Z)", " ", css, flags=re.DOTALL)
-    if "\\" in css or re.search(r"@(?!media\b|supports\b|keyframes\b)", css, re.IGNORECASE):
+    any at-rule (``@import``, ``@font-face``...), any CSS escape (``\\75 rl(`` is ``url(``),
+    or a function not in ``_CSS_FUNCTIONS``; ``url(#id)`` (a reference inside the same
+    document) is the one URL allowed. Comments and strings are not skipped: a function name
+    cannot hold a comment, and a ``/*`` inside a string would hide what follows it."""
+    if "\\" in css or "@" in css:
         return True
     css = _CSS_LOCAL_URL.sub("", css)
     return any(f.lower() not in _CSS_FUNCTIONS for f in _CSS_FUNCTION.findall(css))
@@ -216,8 +216,11 @@ def _clean_svg_element(element: ET.Element) -> None:
         if (attr == "style" or "(" in value) and css_may_load(value):
             continue  # presentation attributes (fill, filter, mask...) take url() too
         element.set(f"{{{_XLINK_NS}}}{attr}" if attr_ns == _XLINK_NS else attr, value)
-    if name == "style" and css_may_load("".join(element.itertext())):
-        element.text = ""
+    if name == "style":
+        for child in list(element):
+            element.remove(child)  # a child's tail is style sheet text too
+        if css_may_load(element.text or ""):
+            element.text = ""
     for child in list(element):
         child_ns, child_name = _local(child.tag) if isinstance(child.tag, str) else (None, "")
         if child_ns not in (None, _SVG_NS) or child_name not in _SVG_ELEMENTS:

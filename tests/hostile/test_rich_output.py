@@ -160,8 +160,8 @@ TEX_CSS = re.compile(r"\\(?:style|bbox|class|cssId|href|require|unicode|html)", 
 
 
 def _css_loads(css: str) -> str | None:
-    """What in ``css`` could fetch, after CSS escapes and comments are undone; None if nothing."""
-    css = re.sub(r"/\*.*?(\*/|$)", "", css, flags=re.DOTALL)
+    """What in ``css`` could fetch, after CSS escapes are undone; None if nothing. Comments
+    stay: a ``/*`` in a string starts none."""
     css = re.sub(r"\\([0-9a-fA-F]{1,6})\s?", lambda m: chr(min(int(m.group(1), 16), 0x10FFFF) or 0xFFFD), css)
     css = re.sub(r"\\(.)", r"\1", css).lower()
     for m in re.finditer(r"url\(\s*['\"]?\s*([^'\")\s]*)", css):
@@ -293,6 +293,10 @@ NETWORK_SVG = {
     "style font-face": f'<svg xmlns="http://www.w3.org/2000/svg"><style>@font-face {{ src: local(x), '
                        f'url({H}) }}</style></svg>',
     "pattern href": f'<svg xmlns="http://www.w3.org/2000/svg"><pattern href="{H}"/></svg>',
+    "comment in a string": f'<svg xmlns="http://www.w3.org/2000/svg"><style>rect {{ --a: "/*" }} '
+                           f'rect {{ fill: url({H}) }} g {{ --b: "*/" }}</style></svg>',
+    "style after a child": f'<svg xmlns="http://www.w3.org/2000/svg"><style><a/>rect {{ fill: url({H}) }}'
+                           '</style></svg>',
 }
 
 
