@@ -358,7 +358,7 @@ URL_FORMS = ["http://127.0.0.1:9/x", "HTTP://127.0.0.1:9/", "&#104;ttp://127.0.0
              "data:image/svg+xml,<svg/>", "#frag", "https:127.0.0.1:9", "h&#116;tps://127.0.0.1:9/"]
 CSS_FORMS = ["url({u})", "url('{u}')", "url( \"{u}\" )", "URL({u})", "\\75 rl({u})", "u\\72l({u})",
              "image-set('{u}' 1x)", "-webkit-image-set(url({u}) 1x)", "cross-fade(url({u}), red)",
-             "u/**/rl({u})", "image('{u}')"]
+             "u/**/rl({u})", "image('{u}')", "'/*'; fill: url({u}); x: '*/'"]
 TAGS = ["img", "image", "video", "audio", "source", "track", "input type=image", "link rel=stylesheet",
         "link rel=prefetch", "link rel=dns-prefetch", "object", "embed", "iframe", "frame", "body", "table", "td",
         "div", "a", "area", "meta http-equiv=refresh content='0;url=", "base", "svg", "use", "feImage", "pattern",
