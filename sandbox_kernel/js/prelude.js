@@ -39,27 +39,32 @@ function boundedStringify(value, replacer, space) {
   const fn = typeof replacer === 'function' ? replacer : null;
   const keys = !fn && Array.isArray(replacer) ? propertyList(replacer) : null;
   const inListOrder = keys && { ownKeys: () => keys };
-  const path = [];     // the values being serialised, outermost first (the holders to come)
-  const sources = [];  // what each was made from (for a property list, the object it picks from)
-  const onPath = new Set();
+  const path = [];  // the values being serialised, outermost first (the holders to come)
+  // a property list picks into new objects, which QuickJS's own cycle check cannot follow:
+  // the objects picked from, along the path, and those of them on it
+  const sources = keys && [], onPath = keys && new Set();
   return jsonStringify(value, function (key, v) {
     if (fn) v = fn.call(this, key, v);
     let n = path.length;
-    while (n > 0 && path[n - 1] !== this) onPath.delete(sources[--n]);
-    path.length = sources.length = n;
-    if (v !== null && typeof v === 'object') {
+    if (n && path[n - 1] !== this) {
+      do n--; while (n && path[n - 1] !== this);
+      if (keys) while (sources.length > n) onPath.delete(sources.pop());
+      path.length = n;
+    }
+    if (typeof v === 'object' && v !== null) {
       if (n >= MAX_JSON_DEPTH) throw new RangeError('Maximum call stack size exceeded');
-      const source = v;
-      if (keys && !Array.isArray(v) && !isBoxed(v)) {
-        // each pick is a new object: QuickJS's own cycle check cannot see a cycle through it
-        if (onPath.has(v)) throw new TypeError('circular reference');
-        const listed = Object.create(null);  // a listed '__proto__' is a key like any other
-        for (const k of keys) listed[k] = v[k];
-        v = new Proxy(listed, inListOrder);
+      if (keys) {
+        const source = v;
+        if (!Array.isArray(v) && !isBoxed(v)) {
+          if (onPath.has(v)) throw new TypeError('circular reference');
+          const listed = Object.create(null);  // a listed '__proto__' is a key like any other
+          for (const k of keys) listed[k] = v[k];
+          v = new Proxy(listed, inListOrder);
+        }
+        sources.push(source);
+        onPath.add(source);
       }
       path.push(v);
-      sources.push(source);
-      onPath.add(source);
     }
     return v;
   }, space);
