@@ -7,7 +7,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from browserlab import LabPage, RequestSink, chrome, jupyterlab, skip_unless_browser
+from browserlab import LabPage, RequestSink, chrome, jupyterlab, report_failure, skip_unless_browser
 
 pytestmark = pytest.mark.browser
 
@@ -219,7 +219,7 @@ def test_rich_output_loads_no_url(lab, sink):
         outputs = "\n".join(e.text for e in driver.find_elements("css selector", ".jp-OutputArea-output"))
         assert "css" in outputs and "html-img" not in outputs  # the HTML renders, without the URL
     except Exception:
-        driver.save_screenshot(str(screenshot))
+        report_failure(driver, screenshot)
         raise
     finally:
         driver.quit()
@@ -235,5 +235,8 @@ def test_network_payloads_load_with_active_output(lab, sink):
         run_network_cells(driver, url, token, "network-active.ipynb")
         expected = {"/html-img?d=secret", "/md-img", "/md-ref", "/js-html", "/js-md", "/html-css"}
         assert sink.wait_for(lambda paths: expected <= set(paths[before:])), sink.paths[before:]
+    except Exception:
+        report_failure(driver, ROOT / "build" / "browser-network-active.png")
+        raise
     finally:
         driver.quit()
