@@ -73,6 +73,10 @@ class GuestConnection:
                 self.record.bytes_down += len(data)
             self.stream.write(data)
 
+    async def drain(self) -> None:
+        """Wait while the guest has not taken what was written (a few hundred KiB queued)."""
+        await self.stream.drain()
+
     def close(self) -> None:
         self.stream.close_input()
 
@@ -353,7 +357,8 @@ class EgressProxy:
         def refuse(message: str) -> None:
             self._reply(conn, 400, message)
 
-        down = self._downstream(up_reader, conn.write, self.injector.scrubber(secrets) if secrets else None)
+        down = self._downstream(up_reader, conn.write, conn.drain,
+                                self.injector.scrubber(secrets) if secrets else None)
         await self._exchange(send(), down, refuse, conn.close, record, grace=None)
 
     async def _terminated(self, conn: GuestConnection, reader: Reader, up_reader, up_writer, host: str,
@@ -402,7 +407,7 @@ class EgressProxy:
             tls.close()
             conn.close()
 
-        down = self._downstream(up_reader, tls.write, self.injector.scrubber(secrets))
+        down = self._downstream(up_reader, tls.write, conn.drain, self.injector.scrubber(secrets))
         await self._exchange(send(), down, refuse, close, record, grace=DRAIN_GRACE)
 
     @staticmethod
@@ -476,7 +481,7 @@ class EgressProxy:
                     break
                 async for chunk in reader.chunks(size + 2):
                     up_writer.write(chunk)
-                await up_writer.drain()
+                    await up_writer.drain()
         elif framing:
             async for chunk in reader.chunks(framing):  # type: ignore[arg-type]
                 up_writer.write(chunk)
@@ -491,8 +496,10 @@ class EgressProxy:
 
     @staticmethod
     async def _downstream(up_reader: asyncio.StreamReader, write: Callable[[bytes], None],
-                          scrubber: Scrubber | None) -> None:
-        """Server -> guest until the server closes; secret values masked when it got any."""
+                          drain: Callable[[], Awaitable[None]], scrubber: Scrubber | None) -> None:
+        """Server -> guest until the server closes; secret values masked when it got any. Each
+        chunk waits for the guest to take the last (``drain``): a guest that reads slowly slows
+        the server down (TCP), it does not fill the kernel's memory."""
         try:
             while True:
                 if scrubber is not None and scrubber.pending:
@@ -506,6 +513,7 @@ class EgressProxy:
                 if not data:
                     break
                 write(scrubber.feed(data) if scrubber is not None else data)
+                await drain()
         except (OSError, ssl.SSLError):
             pass
         if scrubber is not None:
@@ -556,7 +564,7 @@ class EgressProxy:
 
         up = asyncio.ensure_future(upstream())
         try:
-            await self._downstream(reader, conn.write, None)
+            await self._downstream(reader, conn.write, conn.drain, None)
             conn.close()
             await asyncio.wait_for(up, 60)
         except asyncio.TimeoutError:
