@@ -16,6 +16,9 @@ STDIN_WINDOW = 1 << 20  # bytes of stdin in flight before we wait for the agent'
 STREAM_WINDOW = 1 << 20
 CREDIT_BATCH = 256 * 1024
 INPUT_QUEUED = 256 * 1024  # bytes of a connection's input queued here before ``drain`` waits
+#: bytes of answers to one request (exec output, listings) queued and not yet taken: past it
+#: the agent floods a consumer that cannot keep up (an honest one is held by output limits)
+QUEUED_MAX = 64 << 20
 UNSOLICITED_KEPT = 100  # frames for no request kept (their first bytes) for tests and diagnosis
 MAX_MESSAGE = 1000      # characters of an agent's error message shown
 
@@ -50,6 +53,7 @@ class _Request:
         #: a connection: output bytes the agent may send ahead of what we granted back
         self.window = window
         self.outstanding = 0  # output received and not yet granted back
+        self.queued = 0       # payload bytes in ``queue``
         #: takes STDIN_ACK payloads as they arrive: the stdin window must open even while
         #: nobody iterates the output (a proxy that sent its request and now only writes)
         self.on_ack: Callable[[bytes], None] | None = None
@@ -108,8 +112,12 @@ class AgentClient:
                 if req.window is not None and type_ in (P.STDOUT, P.STDERR):
                     req.outstanding += n
                     if req.outstanding > req.window:
-                        self._overrun(req_id, req)
+                        self._overrun(req_id, req, f"more than its window of {req.window} bytes")
                         continue
+                if req.queued + n > QUEUED_MAX:
+                    self._overrun(req_id, req, f"more than {QUEUED_MAX} bytes the host has not read yet")
+                    continue
+                req.queued += n
                 req.queue.put_nowait((type_, payload))
         except (asyncio.IncompleteReadError, ConnectionError, OSError) as e:
             self._fail(AgentGone(f"connection to the VM agent lost ({type(e).__name__})"))
@@ -119,16 +127,17 @@ class AgentClient:
             self._fail(AgentGone("client closed"))
             raise
 
-    def _overrun(self, req_id: int, req: _Request) -> None:
-        """The agent sent a connection more than its window: what is queued is dropped, the
-        stream ends with MalformedReply and the agent is told to close it. A broken or hostile
-        agent holds at most one window of kernel memory per connection."""
+    def _overrun(self, req_id: int, req: _Request, what: str) -> None:
+        """The agent sent a request more than it may: what is queued is dropped and the request
+        ends with MalformedReply (a connection is closed in the agent too). A broken or hostile
+        agent holds at most a window per connection, QUEUED_MAX per other request."""
         self._requests.pop(req_id, None)
         while not req.queue.empty():
             req.queue.get_nowait()
-        message = f"the agent sent stream {req_id} more than its window of {req.window} bytes"
-        req.queue.put_nowait((-2, message.encode()))
-        self.post(P.CREDIT, req_id, P.field(P.T_FLAGS, P.CREDIT_CLOSE))
+        req.queued = 0
+        req.queue.put_nowait((-2, f"the agent sent request {req_id} {what}".encode()))
+        if req.window is not None:
+            self.post(P.CREDIT, req_id, P.field(P.T_FLAGS, P.CREDIT_CLOSE))
 
     def post(self, type_: int, req_id: int, payload: bytes = b"") -> None:
         """Send a frame in the background (from places that cannot wait); lost if the agent is gone."""
@@ -194,6 +203,8 @@ class AgentClient:
             type_, payload = await req.queue.get()
         else:
             type_, payload = await asyncio.wait_for(req.queue.get(), timeout)
+        if type_ >= 0:
+            req.queued -= len(payload)
         if type_ == -1:
             raise AgentGone(str(self._closed))
         if type_ == -2:

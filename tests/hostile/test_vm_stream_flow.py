@@ -10,6 +10,7 @@ import socket
 import tracemalloc
 
 from sandbox_kernel.netpolicy import parse_allow_list
+from sandbox_kernel.vm import client as client_module
 from sandbox_kernel.vm import protocol as P
 from sandbox_kernel.vm.client import CREDIT_BATCH, INPUT_QUEUED, STDIN_WINDOW, STREAM_WINDOW, AgentClient
 from sandbox_kernel.vm.egress import EgressProxy
@@ -417,3 +418,54 @@ def test_stdin_window_constant_matches_the_agent():
     source = (Path(guest.__file__).parent / "agent" / "agent.c").read_text()
     assert re.search(r"#define STREAM_WINDOW \(1u << 20\)", source) and STREAM_WINDOW == 1 << 20
     assert re.search(r"#define STDIN_PENDING_MAX \(4u << 20\)", source) and STDIN_WINDOW <= 4 << 20
+
+
+def test_exec_output_flooding_a_consumer_that_waits_is_cut_off(monkeypatch):
+    """Exec output has no window (the output limit bounds an honest agent): a hostile agent
+    that floods a command whose consumer waits is cut off at QUEUED_MAX queued bytes; the
+    command's stream ends with MalformedReply and other requests go on."""
+    monkeypatch.setattr(client_module, "QUEUED_MAX", 4 * MiB)
+
+    async def main():
+        a, b = socket.socketpair()
+        r1, w1 = await asyncio.open_connection(sock=a)
+        r2, w2 = await asyncio.open_connection(sock=b)
+
+        async def flood() -> None:
+            while True:
+                _, _, type_, rid, n = P.HEADER.unpack(await r2.readexactly(P.HEADER.size))
+                await r2.readexactly(n)
+                if type_ == P.EXEC:
+                    w2.write(P.frame(P.OK, rid, P.field(P.T_PID, 7)))
+                    for _ in range(PUSHED // len(PIECE)):
+                        w2.write(P.frame(P.STDOUT, rid, PIECE))
+                        await w2.drain()
+                else:
+                    w2.write(P.frame(P.PONG if type_ == P.HELLO else P.OK, rid, P.field(P.T_VERSION, P.VERSION)))
+                    await w2.drain()
+
+        agent_task = asyncio.ensure_future(flood())
+        client = AgentClient(r1, w1)
+        client.start()
+        try:
+            execution = await client.exec(["yes"])
+            events = execution.events()
+            assert (await events.__anext__())[1] == PIECE  # then the consumer waits
+            await until(lambda: execution.id not in client._requests, "the flood is cut off")
+            peak_queue = execution.req.queued
+            error = None
+            try:
+                async for _ in events:
+                    pass
+            except P.MalformedReply as e:
+                error = e
+            version = (await client.hello())[P.T_VERSION]
+            return error, peak_queue, version
+        finally:
+            agent_task.cancel()
+            client.writer.close()
+
+    (error, peak_queue, version), peak = traced(main())
+    assert error is not None and "has not read yet" in str(error)
+    assert peak_queue == 0 and version == P.VERSION
+    assert peak < KERNEL_BOUND, f"peak {peak >> 20} MiB"
