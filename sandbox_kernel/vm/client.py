@@ -19,6 +19,8 @@ INPUT_QUEUED = 256 * 1024  # bytes of a connection's input queued here before ``
 #: bytes of answers to one request (exec output, listings) queued and not yet taken: past it
 #: the agent floods a consumer that cannot keep up (an honest one is held by output limits)
 QUEUED_MAX = 64 << 20
+#: guest connections open at once (the agent keeps at most 64 streams; a hostile one may claim more)
+MAX_ACCEPTED = 128
 UNSOLICITED_KEPT = 100  # frames for no request kept (their first bytes) for tests and diagnosis
 MAX_MESSAGE = 1000      # characters of an agent's error message shown
 
@@ -155,6 +157,9 @@ class AgentClient:
         task.add_done_callback(self._posts.discard)
 
     def _accepted(self, req_id: int) -> None:
+        if sum(1 for i in self._requests if i & P.GUEST_ID_BIT) >= MAX_ACCEPTED:
+            self.post(P.CREDIT, req_id, P.field(P.T_FLAGS, P.CREDIT_CLOSE))  # refused: the agent closes it
+            return
         req = self._requests[req_id] = _Request(STREAM_WINDOW)
         stream = Execution(self, req_id, req, _QueueInput(), started=True)
         if self.on_accept is not None:

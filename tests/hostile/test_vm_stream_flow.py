@@ -12,7 +12,8 @@ import tracemalloc
 from sandbox_kernel.netpolicy import parse_allow_list
 from sandbox_kernel.vm import client as client_module
 from sandbox_kernel.vm import protocol as P
-from sandbox_kernel.vm.client import CREDIT_BATCH, INPUT_QUEUED, STDIN_WINDOW, STREAM_WINDOW, AgentClient
+from sandbox_kernel.vm.client import (CREDIT_BATCH, INPUT_QUEUED, MAX_ACCEPTED, STDIN_WINDOW, STREAM_WINDOW,
+                                      AgentClient)
 from sandbox_kernel.vm.egress import EgressProxy
 
 MiB = 1 << 20
@@ -469,3 +470,37 @@ def test_exec_output_flooding_a_consumer_that_waits_is_cut_off(monkeypatch):
     assert error is not None and "has not read yet" in str(error)
     assert peak_queue == 0 and version == P.VERSION
     assert peak < KERNEL_BOUND, f"peak {peak >> 20} MiB"
+
+
+def test_a_flood_of_accepted_connections_is_capped():
+    """An agent announces 5,000 guest connections: the client keeps MAX_ACCEPTED open and has
+    the agent close the rest; closing one makes room for the next."""
+    agent = StreamAgent()
+
+    async def main():
+        a, b = socket.socketpair()
+        r1, w1 = await asyncio.open_connection(sock=a)
+        r2, w2 = await asyncio.open_connection(sock=b)
+        agent_task = asyncio.ensure_future(agent.serve(r2, w2))
+        client = AgentClient(r1, w1)
+        streams = []
+        client.on_accept = streams.append
+        client.start()
+        try:
+            await until(lambda: agent.writer is not None, "the agent runs")
+            first = [agent.accept() for _ in range(5000)][0]
+            await agent.push(first, b"hello")
+            await until(lambda: len(agent.closed_by_host) == 5000 - MAX_ACCEPTED, "the excess is closed")
+            held = len(streams)
+            events = streams[0].events()
+            assert await events.__anext__() == ("stdout", b"hello")
+            await events.aclose()
+            await until(lambda: len(agent.closed_by_host) == 5001 - MAX_ACCEPTED, "the first is closed")
+            agent.accept()
+            await until(lambda: len(streams) == held + 1, "a new connection is taken")
+            return held
+        finally:
+            agent_task.cancel()
+            client.writer.close()
+
+    assert asyncio.run(main()) == MAX_ACCEPTED
