@@ -17,7 +17,8 @@ STREAM_WINDOW = 1 << 20
 CREDIT_BATCH = 256 * 1024
 INPUT_QUEUED = 256 * 1024  # bytes of a connection's input queued here before ``drain`` waits
 #: bytes of answers to one request (exec output, listings) queued and not yet taken: past it
-#: the agent floods a consumer that cannot keep up (an honest one is held by output limits)
+#: the agent floods a consumer that cannot keep up. An exec with an output limit may queue
+#: that much (an honest agent sends no more), so a slow pipeline never trips it.
 QUEUED_MAX = 64 << 20
 #: guest connections open at once (the agent keeps at most 64 streams; a hostile one may claim more)
 MAX_ACCEPTED = 128
@@ -56,6 +57,7 @@ class _Request:
         self.window = window
         self.outstanding = 0  # output received and not yet granted back
         self.queued = 0       # payload bytes in ``queue``
+        self.queue_cap = QUEUED_MAX
         #: takes STDIN_ACK payloads as they arrive: the stdin window must open even while
         #: nobody iterates the output (a proxy that sent its request and now only writes)
         self.on_ack: Callable[[bytes], None] | None = None
@@ -116,8 +118,8 @@ class AgentClient:
                     if req.outstanding > req.window:
                         self._overrun(req_id, req, f"more than its window of {req.window} bytes")
                         continue
-                if req.queued + n > QUEUED_MAX:
-                    self._overrun(req_id, req, f"more than {QUEUED_MAX} bytes the host has not read yet")
+                if req.queued + n > req.queue_cap:
+                    self._overrun(req_id, req, f"more than {req.queue_cap} bytes the host has not read yet")
                     continue
                 req.queued += n
                 req.queue.put_nowait((type_, payload))
@@ -132,7 +134,7 @@ class AgentClient:
     def _overrun(self, req_id: int, req: _Request, what: str) -> None:
         """The agent sent a request more than it may: what is queued is dropped and the request
         ends with MalformedReply (a connection is closed in the agent too). A broken or hostile
-        agent holds at most a window per connection, QUEUED_MAX per other request."""
+        agent holds at most a window per connection, ``queue_cap`` per other request."""
         self._requests.pop(req_id, None)
         while not req.queue.empty():
             req.queue.get_nowait()
@@ -392,6 +394,8 @@ class AgentClient:
         if len(payload) > P.MAX_PAYLOAD:
             raise P.ProtocolError("command line and environment exceed 1 MiB")
         req_id, req = self._open()
+        if output_limit is not None:
+            req.queue_cap = max(QUEUED_MAX, output_limit + P.MAX_PAYLOAD)
         execution = Execution(self, req_id, req, stdin)
         execution._on_request = stdin_on_request
         try:

@@ -9,6 +9,7 @@ import asyncio
 import socket
 import tracemalloc
 
+import pytest
 from sandbox_kernel.netpolicy import parse_allow_list
 from sandbox_kernel.vm import client as client_module
 from sandbox_kernel.vm import protocol as P
@@ -421,10 +422,12 @@ def test_stdin_window_constant_matches_the_agent():
     assert re.search(r"#define STDIN_PENDING_MAX \(4u << 20\)", source) and STDIN_WINDOW <= 4 << 20
 
 
-def test_exec_output_flooding_a_consumer_that_waits_is_cut_off(monkeypatch):
-    """Exec output has no window (the output limit bounds an honest agent): a hostile agent
-    that floods a command whose consumer waits is cut off at QUEUED_MAX queued bytes; the
-    command's stream ends with MalformedReply and other requests go on."""
+@pytest.mark.parametrize("output_limit", [None, 2 * MiB, PUSHED])
+def test_exec_output_flooding_a_consumer_that_waits_is_cut_off(monkeypatch, output_limit):
+    """Exec output has no window (the output limit bounds an honest agent): an agent that
+    floods a command whose consumer waits is cut off at QUEUED_MAX queued bytes, or the
+    command's output limit when that is more (all of it reaches a consumer that catches up);
+    the command's stream ends with MalformedReply and other requests go on."""
     monkeypatch.setattr(client_module, "QUEUED_MAX", 4 * MiB)
 
     async def main():
@@ -449,15 +452,21 @@ def test_exec_output_flooding_a_consumer_that_waits_is_cut_off(monkeypatch):
         client = AgentClient(r1, w1)
         client.start()
         try:
-            execution = await client.exec(["yes"])
+            execution = await client.exec(["yes"], output_limit=output_limit)
             events = execution.events()
             assert (await events.__anext__())[1] == PIECE  # then the consumer waits
-            await until(lambda: execution.id not in client._requests, "the flood is cut off")
+            if output_limit == PUSHED:  # within the limit: all of it waits for the consumer
+                await until(lambda: execution.req.queued == PUSHED - len(PIECE), "the flood is queued")
+            else:
+                await until(lambda: execution.id not in client._requests, "the flood is cut off")
             peak_queue = execution.req.queued
             error = None
+            taken = len(PIECE)
             try:
-                async for _ in events:
-                    pass
+                async for _, data in events:
+                    taken += len(data)
+                    if taken == PUSHED:
+                        break
             except P.MalformedReply as e:
                 error = e
             version = (await client.hello())[P.T_VERSION]
@@ -467,9 +476,12 @@ def test_exec_output_flooding_a_consumer_that_waits_is_cut_off(monkeypatch):
             client.writer.close()
 
     (error, peak_queue, version), peak = traced(main())
-    assert error is not None and "has not read yet" in str(error)
-    assert peak_queue == 0 and version == P.VERSION
-    assert peak < KERNEL_BOUND, f"peak {peak >> 20} MiB"
+    assert version == P.VERSION
+    if output_limit == PUSHED:
+        assert error is None and peak_queue == PUSHED - len(PIECE)
+    else:
+        assert error is not None and "has not read yet" in str(error) and peak_queue == 0
+        assert peak < KERNEL_BOUND, f"peak {peak >> 20} MiB"
 
 
 def test_a_flood_of_accepted_connections_is_capped():
