@@ -51,7 +51,7 @@ class ExitInfo:
 
 class _Request:
     def __init__(self, window: int | None = None) -> None:
-        #: answers in order; (-1, b"") when the agent is gone, (-2, message) when it broke the window
+        #: answers in order; (-1, b"") when the agent is gone, (-2, message) when it sent more than it may
         self.queue: asyncio.Queue[tuple[int, bytes]] = asyncio.Queue()
         #: a connection: output bytes the agent may send ahead of what we granted back
         self.window = window
@@ -563,7 +563,8 @@ class Execution:
 
     async def events(self):
         """Yield ("stdout"|"stderr", bytes) as output arrives; ends with the process
-        (``self.exit`` is then set). Raises AgentGone / AgentError."""
+        (``self.exit`` is then set). Raises AgentGone / AgentError / MalformedReply. A
+        connection's output is granted back to the agent (CREDIT) once the consumer took it."""
         ungranted = 0  # a connection's output taken and not yet granted back
         try:
             while True:
