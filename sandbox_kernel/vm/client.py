@@ -11,6 +11,17 @@ from typing import Awaitable, Callable
 from . import protocol as P
 
 STDIN_WINDOW = 1 << 20  # bytes of stdin in flight before we wait for the agent's acks
+#: bytes of a connection's output the agent may send that we have not taken yet (agent.c's
+#: STREAM_WINDOW); taken bytes are granted back with CREDIT, in batches of CREDIT_BATCH
+STREAM_WINDOW = 1 << 20
+CREDIT_BATCH = 256 * 1024
+INPUT_QUEUED = 256 * 1024  # bytes of a connection's input queued here before ``drain`` waits
+#: bytes of answers to one request (exec output, listings) queued and not yet taken: past it
+#: the agent floods a consumer that cannot keep up. An exec with an output limit may queue
+#: that much (an honest agent sends no more), so a slow pipeline never trips it.
+QUEUED_MAX = 64 << 20
+#: guest connections open at once (the agent keeps at most 64 streams; a hostile one may claim more)
+MAX_ACCEPTED = 128
 UNSOLICITED_KEPT = 100  # frames for no request kept (their first bytes) for tests and diagnosis
 MAX_MESSAGE = 1000      # characters of an agent's error message shown
 
@@ -39,8 +50,17 @@ class ExitInfo:
 
 
 class _Request:
-    def __init__(self) -> None:
+    def __init__(self, window: int | None = None) -> None:
+        #: answers in order; (-1, b"") when the agent is gone, (-2, message) when it sent more than it may
         self.queue: asyncio.Queue[tuple[int, bytes]] = asyncio.Queue()
+        #: a connection: output bytes the agent may send ahead of what we granted back
+        self.window = window
+        self.outstanding = 0  # output received and not yet granted back
+        self.queued = 0       # payload bytes in ``queue``
+        self.queue_cap = QUEUED_MAX
+        #: takes STDIN_ACK payloads as they arrive: the stdin window must open even while
+        #: nobody iterates the output (a proxy that sent its request and now only writes)
+        self.on_ack: Callable[[bytes], None] | None = None
 
 
 class AgentClient:
@@ -59,6 +79,7 @@ class AgentClient:
         self.on_accept: Callable[["Execution"], None] | None = None
         #: time.monotonic() of the last frame from the agent
         self.last_heard = time.monotonic()
+        self._posts: set[asyncio.Task] = set()  # frames sent without a waiting caller
 
     def start(self) -> None:
         self._reader_task = asyncio.get_running_loop().create_task(self._read_loop())
@@ -89,6 +110,18 @@ class AgentClient:
                     self.unsolicited.append((type_, payload[:4096]))
                     del self.unsolicited[:-UNSOLICITED_KEPT]
                     continue
+                if type_ == P.STDIN_ACK and req.on_ack is not None:
+                    req.on_ack(payload)
+                    continue
+                if req.window is not None and type_ in (P.STDOUT, P.STDERR):
+                    req.outstanding += n
+                    if req.outstanding > req.window:
+                        self._overrun(req_id, req, f"more than its window of {req.window} bytes")
+                        continue
+                if req.queued + n > req.queue_cap:
+                    self._overrun(req_id, req, f"more than {req.queue_cap} bytes the host has not read yet")
+                    continue
+                req.queued += n
                 req.queue.put_nowait((type_, payload))
         except (asyncio.IncompleteReadError, ConnectionError, OSError) as e:
             self._fail(AgentGone(f"connection to the VM agent lost ({type(e).__name__})"))
@@ -98,8 +131,38 @@ class AgentClient:
             self._fail(AgentGone("client closed"))
             raise
 
+    def _overrun(self, req_id: int, req: _Request, what: str) -> None:
+        """The agent sent a request more than it may: what is queued is dropped and the request
+        ends with MalformedReply (a connection is closed in the agent too). A broken or hostile
+        agent holds at most a window per connection, ``queue_cap`` per other request."""
+        self._requests.pop(req_id, None)
+        while not req.queue.empty():
+            req.queue.get_nowait()
+        req.queued = 0
+        req.queue.put_nowait((-2, f"the agent sent request {req_id} {what}".encode()))
+        if req.window is not None:
+            self.post(P.CREDIT, req_id, P.field(P.T_FLAGS, P.CREDIT_CLOSE))
+
+    def post(self, type_: int, req_id: int, payload: bytes = b"") -> None:
+        """Send a frame in the background (from places that cannot wait); lost if the agent is gone."""
+        if self._closed is not None:
+            return
+
+        async def send() -> None:
+            try:
+                await self._send(type_, req_id, payload)
+            except AgentGone:
+                pass
+
+        task = asyncio.get_running_loop().create_task(send())
+        self._posts.add(task)
+        task.add_done_callback(self._posts.discard)
+
     def _accepted(self, req_id: int) -> None:
-        req = self._requests[req_id] = _Request()
+        if sum(1 for i in self._requests if i & P.GUEST_ID_BIT) >= MAX_ACCEPTED:
+            self.post(P.CREDIT, req_id, P.field(P.T_FLAGS, P.CREDIT_CLOSE))  # refused: the agent closes it
+            return
+        req = self._requests[req_id] = _Request(STREAM_WINDOW)
         stream = Execution(self, req_id, req, _QueueInput(), started=True)
         if self.on_accept is not None:
             self.on_accept(stream)
@@ -115,12 +178,12 @@ class AgentClient:
         for req in self._requests.values():
             req.queue.put_nowait((-1, b""))
 
-    def _open(self) -> tuple[int, _Request]:
+    def _open(self, window: int | None = None) -> tuple[int, _Request]:
         if self._closed is not None:
             raise AgentGone(str(self._closed))
         req_id = self._next_id
         self._next_id = self._next_id % (P.GUEST_ID_BIT - 1) + 1
-        req = _Request()
+        req = _Request(window)
         self._requests[req_id] = req
         return req_id, req
 
@@ -147,8 +210,12 @@ class AgentClient:
             type_, payload = await req.queue.get()
         else:
             type_, payload = await asyncio.wait_for(req.queue.get(), timeout)
+        if type_ >= 0:
+            req.queued -= len(payload)
         if type_ == -1:
             raise AgentGone(str(self._closed))
+        if type_ == -2:
+            raise P.MalformedReply(payload.decode())
         return type_, payload
 
     @staticmethod
@@ -327,6 +394,8 @@ class AgentClient:
         if len(payload) > P.MAX_PAYLOAD:
             raise P.ProtocolError("command line and environment exceed 1 MiB")
         req_id, req = self._open()
+        if output_limit is not None:
+            req.queue_cap = max(QUEUED_MAX, output_limit + P.MAX_PAYLOAD)
         execution = Execution(self, req_id, req, stdin)
         execution._on_request = stdin_on_request
         try:
@@ -348,7 +417,7 @@ class AgentClient:
         send, ``events()`` yields ("stdout", bytes) until the guest side closes."""
         if not 1 <= port <= 65535:
             raise P.ProtocolError("port must be 1..65535")
-        req_id, req = self._open()
+        req_id, req = self._open(STREAM_WINDOW)
         try:
             await self._send(P.CONNECT, req_id, P.field(P.T_PORT, port))
             answer, body = await self._next(req, 30)
@@ -361,11 +430,27 @@ class AgentClient:
 
 
 class _QueueInput:
+    """Input given with ``Execution.write``, taken by the stdin pump; ``size`` bytes wait here
+    (``Execution.drain`` keeps it near INPUT_QUEUED)."""
+
     def __init__(self) -> None:
         self.queue: asyncio.Queue[bytes] = asyncio.Queue()
+        self.size = 0
+        self.room = asyncio.Event()  # set when size fell to INPUT_QUEUED or the input ended
+        self.room.set()
+
+    def put(self, data: bytes) -> None:
+        self.size += len(data)
+        if self.size > INPUT_QUEUED:
+            self.room.clear()
+        self.queue.put_nowait(data)
 
     async def __call__(self) -> bytes:
-        return await self.queue.get()
+        data = await self.queue.get()
+        self.size -= len(data)
+        if self.size <= INPUT_QUEUED:
+            self.room.set()
+        return data
 
 
 class Execution:
@@ -386,17 +471,27 @@ class Execution:
         self._stdin_closed = False
         self._on_request: "Callable[[], Awaitable[bytes]] | None" = None
         self._request_task: asyncio.Task | None = None
+        req.on_ack = self._acked
         if started and stdin is not None:  # a connection: no OK with a pid will come
             self._stdin_task = asyncio.get_running_loop().create_task(self._pump_stdin())
 
     def write(self, data: bytes) -> None:
-        """Queue input (interactive executions and connections)."""
-        if isinstance(self._stdin, _QueueInput) and data:
-            self._stdin.queue.put_nowait(bytes(data))
+        """Queue input (interactive executions and connections); a writer that may outpace
+        the guest awaits ``drain`` after it."""
+        if isinstance(self._stdin, _QueueInput) and data and not self._stdin_closed:
+            self._stdin.put(bytes(data))
+
+    async def drain(self) -> None:
+        """Wait until the input queued here is down to INPUT_QUEUED bytes (the guest takes
+        it), or the input ended: a guest that does not read holds back its writer, not memory."""
+        queue = self._stdin
+        if isinstance(queue, _QueueInput):
+            while queue.size > INPUT_QUEUED and not self._stdin_closed and not self.client.closed:
+                await queue.room.wait()
 
     def close_input(self) -> None:
         if isinstance(self._stdin, _QueueInput):
-            self._stdin.queue.put_nowait(b"")
+            self._stdin.put(b"")
 
     async def resize(self, rows: int, cols: int) -> None:
         """Set the terminal size of a PTY execution (the guest gets SIGWINCH)."""
@@ -435,6 +530,22 @@ class Execution:
                 await self.client._send(P.STDIN, self.id, b"")
         except (AgentGone, asyncio.CancelledError):
             pass
+        finally:
+            self._end_input()
+
+    def _acked(self, payload: bytes) -> None:
+        """STDIN_ACK: the guest took LENGTH bytes (FLAGS 1: its reader is gone, input ends)."""
+        info = P.field_map(payload)
+        self._in_flight = max(0, self._in_flight - int(info.get(P.T_LENGTH, 0)))  # type: ignore[arg-type]
+        if info.get(P.T_FLAGS):
+            self._end_input()
+        self._window.set()
+
+    def _end_input(self) -> None:
+        """No more input goes to the guest: writers waiting in ``drain`` go on."""
+        self._stdin_closed = True
+        if isinstance(self._stdin, _QueueInput):
+            self._stdin.room.set()
 
     async def _answer_request(self) -> None:
         """A guest process waits on the empty stdin: ask for input, send it (b'' = end)."""
@@ -452,24 +563,24 @@ class Execution:
 
     async def events(self):
         """Yield ("stdout"|"stderr", bytes) as output arrives; ends with the process
-        (``self.exit`` is then set). Raises AgentGone / AgentError."""
+        (``self.exit`` is then set). Raises AgentGone / AgentError / MalformedReply. A
+        connection's output is granted back to the agent (CREDIT) once the consumer took it."""
+        ungranted = 0  # a connection's output taken and not yet granted back
         try:
             while True:
                 answer, body = await self.client._next(self.req)
-                if answer == P.STDOUT:
-                    yield "stdout", body
-                elif answer == P.STDERR:
-                    yield "stderr", body
+                if answer in (P.STDOUT, P.STDERR):
+                    yield ("stdout" if answer == P.STDOUT else "stderr"), body
+                    if self.req.window is not None:  # taken by the consumer: the agent may send more
+                        ungranted += len(body)
+                        if ungranted >= CREDIT_BATCH:
+                            self.req.outstanding -= ungranted
+                            await self.client._send(P.CREDIT, self.id, P.field(P.T_LENGTH, ungranted))
+                            ungranted = 0
                 elif answer == P.OK:
                     self.pid = int(P.field_map(body).get(P.T_PID, 0)) or None
                     if self._stdin is not None and self._stdin_task is None:
                         self._stdin_task = asyncio.get_running_loop().create_task(self._pump_stdin())
-                elif answer == P.STDIN_ACK:
-                    info = P.field_map(body)
-                    self._in_flight = max(0, self._in_flight - int(info.get(P.T_LENGTH, 0)))  # type: ignore[arg-type]
-                    if info.get(P.T_FLAGS):
-                        self._stdin_closed = True
-                    self._window.set()
                 elif answer == P.STDIN_WANTED:
                     if self._on_request is not None and (self._request_task is None or self._request_task.done()):
                         self._request_task = asyncio.get_running_loop().create_task(self._answer_request())
@@ -481,9 +592,13 @@ class Execution:
                 elif answer == P.ERROR:
                     AgentClient._raise_error(body)
         finally:
-            self._stdin_closed = True
+            self._end_input()
             self._window.set()
             for task in (self._stdin_task, self._request_task):
                 if task is not None and not task.done():
                     task.cancel()
+            if self.req.window is not None and self.exit is None and self.id in self.client._requests:
+                # nobody reads this connection any more: the agent closes it (its window would
+                # stay full and the connection open forever)
+                self.client.post(P.CREDIT, self.id, P.field(P.T_FLAGS, P.CREDIT_CLOSE))
             self.client._close(self.id)

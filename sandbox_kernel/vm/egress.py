@@ -79,6 +79,10 @@ class GuestConnection:
                 self.record.bytes_down += len(data)
             self.stream.write(data)
 
+    async def drain(self) -> None:
+        """Wait while the guest has not taken what was written (a few hundred KiB queued)."""
+        await self.stream.drain()
+
     def close(self) -> None:
         self.stream.close_input()
 
@@ -450,7 +454,7 @@ class EgressProxy:
         def refuse(message: str) -> None:
             self._reply(conn, 400, message)
 
-        down = self._downstream(up_reader, conn.write, scrubber)
+        down = self._downstream(up_reader, conn.write, conn.drain, scrubber)
         await self._exchange(send(), down, refuse, conn.close, record, grace=None)
 
     async def _terminated(self, conn: GuestConnection, reader: Reader, up_reader, up_writer, host: str,
@@ -488,7 +492,7 @@ class EgressProxy:
             tls.close()
             conn.close()
 
-        down = self._downstream(up_reader, tls.write, scrubber)
+        down = self._downstream(up_reader, tls.write, conn.drain, scrubber)
         await self._exchange(send(), down, refuse, close, record, grace=DRAIN_GRACE)
 
     async def _requests(self, reader: Reader, up_writer, host: str, port: int, secrets: list[ActiveSecret],
@@ -589,10 +593,10 @@ class EgressProxy:
                     break
                 async for chunk in reader.chunks(size):
                     up_writer.write(chunk)
+                    await up_writer.drain()
                 if await reader.exactly(2) != b"\r\n":
                     raise BadRequest("chunk data not followed by CRLF")
                 up_writer.write(b"\r\n")
-                await up_writer.drain()
         elif framing:
             async for chunk in reader.chunks(framing):  # type: ignore[arg-type]
                 up_writer.write(chunk)
@@ -607,8 +611,10 @@ class EgressProxy:
 
     @staticmethod
     async def _downstream(up_reader: asyncio.StreamReader, write: Callable[[bytes], None],
-                          scrubber: Scrubber | None) -> None:
-        """Server -> guest until the server closes; secret values masked when it got any."""
+                          drain: Callable[[], Awaitable[None]], scrubber: Scrubber | None) -> None:
+        """Server -> guest until the server closes; secret values masked when it got any. Each
+        chunk waits for the guest to take the last (``drain``): a guest that reads slowly slows
+        the server down (TCP), it does not fill the kernel's memory."""
         try:
             while True:
                 if scrubber is not None and scrubber.pending:
@@ -622,6 +628,7 @@ class EgressProxy:
                 if not data:
                     break
                 write(scrubber.feed(data) if scrubber is not None else data)
+                await drain()
         except (OSError, ssl.SSLError):
             pass
         if scrubber is not None:
@@ -672,7 +679,7 @@ class EgressProxy:
 
         up = asyncio.ensure_future(upstream())
         try:
-            await self._downstream(reader, conn.write, None)
+            await self._downstream(reader, conn.write, conn.drain, None)
             conn.close()
             await asyncio.wait_for(up, 60)
         except asyncio.TimeoutError:

@@ -21,9 +21,8 @@ MAX_PATH = 4096
 MAX_ARGS = 4096
 
 # requests (host -> guest)
-HELLO, EXEC, STDIN, SIGNAL, READ, WRITE, LIST, STAT, MKDIR, REMOVE, SYNC, SHUTDOWN, RESIZE, CONNECT, LISTEN = range(
-    1, 16
-)
+(HELLO, EXEC, STDIN, SIGNAL, READ, WRITE, LIST, STAT, MKDIR, REMOVE, SYNC, SHUTDOWN, RESIZE, CONNECT, LISTEN,
+ CREDIT) = range(1, 17)
 # answers (guest -> host)
 READY, PONG, STDOUT, STDERR, EXIT, DATA, ENTRIES, OK, ERROR, STDIN_ACK, ACCEPT, STDIN_WANTED = range(64, 76)
 #: ids the agent gives to streams it accepted; the host's own ids stay below
@@ -52,6 +51,8 @@ EXEC_KEEP = 8
 SIGNAL_WHOLE_COMMAND = 1
 WRITE_CREATE, WRITE_TRUNCATE, WRITE_PARENTS = 1, 2, 4
 RECURSIVE = 1
+#: CREDIT's FLAGS: the host reads no more of this connection, the agent closes it
+CREDIT_CLOSE = 1
 
 
 #: the guest's unprivileged user ``user`` (uid, gid): owns /workspace and /home/user, runs

@@ -113,12 +113,15 @@ class WorkspaceSync:
         self.vfs_base: dict[str, Entry] = {}
         self.guest_base: dict[str, Entry] = {}
         self.root_listed = False  # the last sync_out listed the guest's /workspace
+        #: guest paths the VFS cannot hold, as the last listing had them (each is told once)
+        self.too_long: set[str] = set()
 
     def reset(self) -> None:
         """A fresh guest: its /workspace is empty, everything must be copied in."""
         self.vfs_base = {}
         self.guest_base = {}
         self.root_listed = False
+        self.too_long = set()
 
     # ------------------------------------------------------------------ snapshots
     def scan_vfs(self) -> dict[str, Entry]:
@@ -159,7 +162,20 @@ class WorkspaceSync:
             return None
         self.root_listed = True
         out: dict[str, Entry] = {}
+        too_long: set[str] = set()
         for e in entries:
+            name = e.get("name", "")
+            beyond = len(name.encode("utf-8", "surrogateescape")) > MAX_REL
+            if beyond or (e.get("type") == "dir" and e.get("errno") == errno_mod.ENAMETOOLONG):
+                # a path the VFS cannot hold (the agent lists it but does not descend): named, once
+                too_long.add(name)
+                if name not in self.too_long:
+                    what = ("what is under it was" if not beyond else
+                            "it and what is under it were" if e.get("type") == "dir" else "it was")
+                    notes(f"vm: sync: {shown(ROOT + '/' + name)!r}: path longer than {P.MAX_PATH} bytes, which the "
+                          f"sandbox's files cannot hold: {what} not copied back (it stays in the VM)")
+                if beyond:
+                    continue
             problem = entry_problem(e, out)
             if problem:
                 notes(f"vm: sync: the VM listed an invalid entry {shown(e.get('name', ''))!r} ({problem}); ignored")
@@ -168,7 +184,7 @@ class WorkspaceSync:
             out[name] = (kind, e.get("size", 0) if kind == "file" else 0,
                          e.get("mtime_ns", 0) if kind == "file" else 0, e.get("mode", 0) & 0o7777,
                          e.get("target") if kind == "symlink" else None)
-            if kind == "dir" and "errno" in e:
+            if kind == "dir" and "errno" in e and name not in too_long:
                 # contents unknown (e.g. a root cell made it private): as the last sync saw them
                 code = e["errno"] if isinstance(e["errno"], int) and 0 < e["errno"] < 4096 else errno_mod.EIO
                 notes(f"vm: sync: {shown(ROOT + '/' + name)}: cannot be listed in the VM ({os.strerror(code)}); "
@@ -176,6 +192,7 @@ class WorkspaceSync:
                 for rel, old in self.guest_base.items():
                     if rel.startswith(name + "/"):
                         out[rel] = old
+        self.too_long = too_long
         return out
 
     # ------------------------------------------------------------------ VFS -> guest

@@ -47,6 +47,14 @@ class SocketStream:
     def write(self, data: bytes) -> None:
         self._queue(lambda: self.writer.write(data))
 
+    async def drain(self) -> None:
+        await asyncio.sleep(0)  # the queued writes first
+        if not self.writer.is_closing():
+            try:
+                await self.writer.drain()
+            except ConnectionError:
+                pass
+
     def close_input(self) -> None:
         self._queue(self.writer.close)
 

@@ -180,6 +180,9 @@ class FakeGuestConnection:
     def write(self, data: bytes) -> None:
         self.reply += data
 
+    async def drain(self) -> None:
+        """What is written is taken at once: never a wait."""
+
     def close_input(self) -> None:
         self.closed.set()
 

@@ -11,12 +11,14 @@ import time
 import tracemalloc
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from sandbox_kernel.sandbox import Sandbox
 from sandbox_kernel.vfs import FSError
 from sandbox_kernel.vm import protocol as P
-from sandbox_kernel.vm.client import AgentClient, AgentError
-from sandbox_kernel.vm.sync import MAX_NOTES, WorkspaceSync
+from sandbox_kernel.vm.client import AgentClient, AgentError, AgentGone, Execution
+from sandbox_kernel.vm.sync import MAX_NOTES, MAX_REL, WorkspaceSync
 
 
 def entry(name: str | bytes, type_: int = P.TYPE_FILE, size: int = 5, mode: int = 0o644,
@@ -264,6 +266,29 @@ def test_deep_vfs_paths_are_reported_not_dropped():
     assert again == []  # told once, not before every command
 
 
+def test_guest_paths_too_long_for_the_vfs_are_named_once():
+    """A guest tree deeper than the VFS's 4096-byte paths (a file at 5,116 bytes): the agent
+    lists the first directory past the limit (ERRNO ENAMETOOLONG, not descended) and the
+    files beside it; each is named in a note, once, and nothing else is lost."""
+    component = "d" * 200
+    chain = [component]
+    while len("/".join(chain)) + 201 <= MAX_REL:
+        chain.append(component)
+    listing = [entry("/".join(chain[:i + 1]), P.TYPE_DIR) for i in range(len(chain))]
+    deep_dir = "/".join(chain + [component])        # past the limit: listed, not descended
+    deep_file = "/".join(chain + ["f" * 250])
+    listing += [entry(deep_dir, P.TYPE_DIR, err=errno.ENAMETOOLONG), entry(deep_file), entry("ok.txt")]
+    agent = FakeAgent([b"".join(listing)])
+    fs, (notes, again), _ = sync_out_with(agent, rounds=2)
+    assert fs.read_bytes("/workspace/ok.txt") == b"PWNED"
+    assert fs.is_dir("/workspace/" + "/".join(chain))
+    assert len(notes) == 2, notes
+    assert all("path longer than 4096 bytes" in n and "not copied back (it stays in the VM)" in n for n in notes)
+    assert "it and what is under it were" in notes[0] and f"({len(deep_dir) + 11} bytes)" in notes[0]
+    assert "it was not copied back" in notes[1] and f"({len(deep_file) + 11} bytes)" in notes[1]
+    assert again == []  # told once, not after every command
+
+
 def test_agent_error_messages_are_bounded():
     class Chatty(FakeAgent):
         async def serve(self, reader, writer):
@@ -357,3 +382,94 @@ def test_guest_names_that_are_not_utf8_are_reported_not_fatal():
     assert notes == ["vm: sync: /workspace/caf\udce9.txt: not copied back: quota of the sandbox filesystem exceeded"]
     result, err, _, _ = run_vm_cell_against(FakeAgent([entry(b"caf\xe9.txt", size=1 << 40)]))
     assert result.status == 0 and "/workspace/caf\udce9.txt: not copied back" in err
+
+
+# ---------------------------------------------------------------- the client's frame parser
+ANSWER_TYPES = [P.READY, P.PONG, P.STDOUT, P.STDERR, P.EXIT, P.DATA, P.ENTRIES, P.OK, P.ERROR, P.STDIN_ACK,
+                P.ACCEPT, P.STDIN_WANTED]
+FRAME_IDS = [0, 1, 2, 3, 4, 5, P.GUEST_ID_BIT | 1, P.GUEST_ID_BIT | 2, 0xFFFFFFFF]
+_fields = st.lists(st.builds(P.field, st.integers(0, 40), st.one_of(st.integers(0, 2**64 - 1), st.binary(max_size=40))),
+                   max_size=6).map(b"".join)
+_frames = st.builds(lambda t, i, p: P.HEADER.pack(P.MAGIC, P.VERSION, t, i, len(p)) + p,
+                    st.one_of(st.sampled_from(ANSWER_TYPES), st.integers(0, 255)), st.sampled_from(FRAME_IDS),
+                    st.one_of(_fields, st.binary(max_size=300)))
+_huge = st.builds(lambda t, i: P.HEADER.pack(P.MAGIC, P.VERSION, t, i, 0xFFFFFFF0), st.sampled_from(ANSWER_TYPES),
+                  st.sampled_from(FRAME_IDS))
+
+
+@st.composite
+def agent_streams(draw) -> bytes:
+    """What a hostile agent sends: frames of every answer type for the ids in use, with
+    mutated bytes, cuts, and headers that claim a 4 GiB payload."""
+    parts = draw(st.lists(st.one_of(_frames, _frames, _frames, _huge), max_size=14))
+    data = bytearray(b"".join(parts))
+    for at, value in draw(st.lists(st.tuples(st.integers(0, 1 << 16), st.integers(0, 255)), max_size=4)):
+        if data:
+            data[at % len(data)] = value
+    if data and draw(st.booleans()):
+        del data[draw(st.integers(0, len(data) - 1)):]
+    return bytes(data)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(agent_streams())
+def test_hostile_frames_end_in_documented_errors_within_bounds(stream: bytes):
+    """Whatever the agent sends, every request of the client ends (answered, AgentError,
+    ProtocolError or AgentGone once the agent hangs up), nothing else escapes, and the client
+    never allocates a claimed length past the frame cap."""
+    async def main():
+        a, b = socket.socketpair()
+        r1, w1 = await asyncio.open_connection(sock=a)
+        r2, w2 = await asyncio.open_connection(sock=b)
+        client = AgentClient(r1, w1)
+        consumers: list[asyncio.Task] = []
+
+        async def drain(execution) -> None:
+            try:
+                async for _ in execution.events():
+                    pass
+            except (AgentGone, AgentError, P.ProtocolError):
+                pass
+
+        client.on_accept = lambda stream: consumers.append(asyncio.ensure_future(drain(stream)))
+        client.start()
+
+        async def agent() -> None:  # takes the five requests, answers with the stream, hangs up
+            for _ in range(5):
+                header = await r2.readexactly(P.HEADER.size)
+                await r2.readexactly(P.HEADER.unpack(header)[4])
+            w2.write(stream)
+            await w2.drain()
+            w2.close()
+
+        async def guarded(op) -> None:
+            try:
+                result = await op
+                if isinstance(result, Execution):
+                    await drain(result)
+            except (AgentGone, AgentError, P.ProtocolError):
+                pass
+
+        async def execute() -> None:
+            await drain(await client.exec(["true"]))
+
+        ops = [client.hello(timeout=None), client.read_chunk("/f", 0, 100), client.list("/", recursive=True),
+               execute(), client.connect(80)]
+        tasks = [asyncio.ensure_future(guarded(op)) for op in ops]
+        agent_task = asyncio.ensure_future(agent())
+        try:
+            await asyncio.wait_for(asyncio.gather(*tasks, agent_task), 20)
+            await asyncio.wait_for(asyncio.gather(*consumers), 20)
+            assert client.closed
+        finally:
+            for task in [*tasks, agent_task, *consumers]:
+                task.cancel()
+            w1.close()
+
+    tracemalloc.start()
+    try:
+        asyncio.run(main())
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 4 * P.MAX_PAYLOAD + 4 * len(stream)

@@ -106,3 +106,64 @@ def test_guest_cannot_reach_host_loopback(guest_image):
         assert "403" in run.err.text
         assert any("DENIED" in line and "not a public address" in line for line in engine.egress.lines())
     with_sandbox(body, policy=Policy(network=f"allow:localhost:{port}"))
+
+
+BULK = 8 << 20
+
+
+def _bulk() -> bytes:
+    import hashlib
+    return b"".join(hashlib.sha256(i.to_bytes(4, "big")).digest() for i in range(BULK // 32))
+
+
+GUEST_BULK = """
+import hashlib, http.client, sys, time
+port = int(sys.argv[1])
+data = b"".join(hashlib.sha256(i.to_bytes(4, "big")).digest() for i in range({n} // 32))
+c = http.client.HTTPConnection("127.0.0.1", 3128)
+c.request("POST", f"http://localhost:{{port}}/up", body=data)
+print("plain up", c.getresponse().read().decode())
+c = http.client.HTTPConnection("127.0.0.1", 3128)
+c.set_tunnel("localhost", port)
+c.request("POST", "/up", body=data)
+print("tunnel up", c.getresponse().read().decode())
+c = http.client.HTTPConnection("127.0.0.1", 3128)
+c.request("GET", f"http://localhost:{{port}}/down")
+r, h = c.getresponse(), hashlib.sha256()
+while chunk := r.read(65536):  # a slow reader: the proxy waits for it
+    h.update(chunk)
+    time.sleep(0.002)
+print("plain down", h.hexdigest())
+""".format(n=BULK)
+
+
+def test_bulk_transfers_through_the_proxy_keep_every_byte(guest_image):
+    """8 MiB up (plain and tunnelled) and down to a slow reader, with the real agent's windows:
+    nothing stalls, nothing is lost or reordered."""
+    import hashlib
+    sock, port = loopback_listener()
+    data = _bulk()
+    digest = hashlib.sha256(data).hexdigest()
+
+    async def serve(reader, writer):
+        head = await reader.readuntil(b"\r\n\r\n")
+        if head.startswith(b"POST"):
+            length = next(int(line.split(b":")[1]) for line in head.split(b"\r\n")
+                          if line.lower().startswith(b"content-length:"))
+            reply = hashlib.sha256(await reader.readexactly(length)).hexdigest().encode()
+        else:
+            reply = data
+        writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\nConnection: close\r\n\r\n" % len(reply))
+        for at in range(0, len(reply), 65536):
+            writer.write(reply[at:at + 65536])
+            await writer.drain()
+        writer.close()
+
+    async def body(sb):
+        server = await asyncio.start_server(serve, sock=sock)
+        sb.fs.write_text("/workspace/bulk.py", GUEST_BULK)
+        run = await run_cell(sb, f"no_proxy= python3 bulk.py {port}", wall_time=300)
+        server.close()
+        assert run.status == 0, run.err.text
+        assert run.out.text.splitlines() == [f"plain up {digest}", f"tunnel up {digest}", f"plain down {digest}"]
+    with_sandbox(body, policy=Policy(network=f"allow:localhost:{port},127.0.0.1:{port}"))

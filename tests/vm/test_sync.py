@@ -202,3 +202,18 @@ def test_unreadable_sandbox_entries_are_neither_copied_nor_deleted(guest_image):
         fs.chmod("/workspace/locked", 0o755)
         assert fs.read_bytes("/workspace/locked/secret") == b"s"
     with_sandbox(body)
+
+
+def test_guest_paths_too_long_for_the_sandbox_are_named(guest_image):
+    """A file at a 5,000-byte path in the guest (the VFS holds 4096): the agent lists the
+    directory past the limit and the sync names it; everything else comes back."""
+    async def body(sb):
+        run = await run_cell(sb, "d=$(printf 'd%.0s' $(seq 200)); for i in $(seq 25); do mkdir $d && cd $d; done; "
+                                 "echo deep > file.txt; cd /workspace; echo ok > ok.txt")
+        assert run.status == 0, run.err.text
+        assert sb.fs.read_bytes("/workspace/ok.txt") == b"ok\n"
+        notes = [line for line in run.err.text.splitlines() if "path longer than 4096 bytes" in line]
+        assert len(notes) == 1 and "it and what is under it were not copied back" in notes[0], run.err.text
+        again = await run_cell(sb, "true")
+        assert "path longer than" not in again.err.text  # told once
+    with_sandbox(body)

@@ -46,6 +46,7 @@
 #define MAX_ARGS 4096
 #define MAX_PROCS 64
 #define STDIN_PENDING_MAX (4u << 20)
+#define STREAM_WINDOW (1u << 20)     /* bytes a connection may send before the host grants more (CREDIT) */
 #define EXIT_GRACE_MS 150
 #define STDIN_SCAN_MS 40            /* how often a demand-driven stdin looks for a waiting reader */
 #define CGROUP_ROOT "/sys/fs/cgroup"
@@ -58,7 +59,7 @@
 #define LIST_DEPTH 256               /* directory levels a LIST descends; deeper ones are marked */
 
 enum { R_HELLO = 1, R_EXEC, R_STDIN, R_SIGNAL, R_READ, R_WRITE, R_LIST, R_STAT, R_MKDIR,
-       R_REMOVE, R_SYNC, R_SHUTDOWN, R_RESIZE, R_CONNECT, R_LISTEN };
+       R_REMOVE, R_SYNC, R_SHUTDOWN, R_RESIZE, R_CONNECT, R_LISTEN, R_CREDIT };
 enum { A_READY = 64, A_PONG, A_STDOUT, A_STDERR, A_EXIT, A_DATA, A_ENTRIES, A_OK, A_ERROR,
        A_STDIN_ACK, A_ACCEPT, A_STDIN_WANTED };
 enum { T_PATH = 1, T_ARG, T_ENV, T_CWD, T_DATA, T_OFFSET, T_LENGTH, T_TIMEOUT_MS,
@@ -81,6 +82,8 @@ enum { TY_FILE = 1, TY_DIR, TY_SYMLINK, TY_OTHER };
 #define WF_PARENTS 4u
 /* list / mkdir / remove flags */
 #define LF_RECURSIVE 1u
+/* credit flags */
+#define CF_CLOSE 1u         /* the host is done with the connection: close it */
 
 static int port = -1;
 
@@ -223,6 +226,7 @@ struct proc {
     uint32_t id; pid_t pid; int used;
     int in, out, err;               /* -1 when closed; a PTY or socket has in = dup(out) */
     int is_socket;
+    uint64_t credit;                /* a connection: bytes the host still takes (CREDIT refills) */
     unsigned char *pending; size_t pending_n; int stdin_eof;
     uint64_t sent, limit; int limit_hit, timed_out;
     int64_t deadline_ms;            /* 0 = none */
@@ -659,7 +663,10 @@ static void do_stdin(uint32_t id, const unsigned char *data, uint32_t n) {
 
 static void forward_output(struct proc *p, int *fd, uint8_t type) {
     static unsigned char buf[65536];
-    ssize_t r = read(*fd, buf, sizeof buf);
+    size_t want = sizeof buf;
+    if (p->is_socket && p->credit < want) want = (size_t)p->credit;
+    if (!want) return;  /* the host's window is full: the data waits in the socket */
+    ssize_t r = read(*fd, buf, want);
     if (r < 0 && (errno == EINTR || errno == EAGAIN)) return;
     if (r <= 0) { close_fd(fd); return; }
     size_t n = (size_t)r;
@@ -671,6 +678,7 @@ static void forward_output(struct proc *p, int *fd, uint8_t type) {
     }
     if (n) send_frame(type, p->id, buf, (uint32_t)n);
     p->sent += n;
+    if (p->is_socket) p->credit -= n;
 }
 
 static void finish_proc(struct proc *p) {
@@ -724,14 +732,14 @@ static void reap(void) {
 /* ------------------------------------------------------------------ files */
 static int type_of(mode_t m) { return S_ISREG(m) ? TY_FILE : S_ISDIR(m) ? TY_DIR : S_ISLNK(m) ? TY_SYMLINK : TY_OTHER; }
 
-static void add_stat(struct out *o, const char *name, const char *full, const struct stat *st) {
+static void add_stat(struct out *o, const char *name, int dirfd, const char *leaf, const struct stat *st) {
     if (name) out_str(o, T_NAME, name);
     out_u64(o, T_TYPE, (uint64_t)type_of(st->st_mode));
     out_u64(o, T_MODE, st->st_mode & 07777);
     out_u64(o, T_SIZE, (uint64_t)st->st_size);
     out_u64(o, T_MTIME_NS, (uint64_t)st->st_mtim.tv_sec * 1000000000ull + (uint64_t)st->st_mtim.tv_nsec);
     if (S_ISLNK(st->st_mode)) {
-        char t[MAX_PATH + 1]; ssize_t n = readlink(full, t, MAX_PATH);
+        char t[MAX_PATH + 1]; ssize_t n = readlinkat(dirfd, leaf, t, MAX_PATH);
         if (n >= 0) out_field(o, T_TARGET, t, (uint32_t)n);
     }
 }
@@ -820,8 +828,10 @@ static void list_dir(uint32_t id, DIR *d, const char *dir, const char *rel, int 
         if (snprintf(full, sizeof full, "%s/%s", strcmp(dir, "/") ? dir : "", e->d_name) >= (int)sizeof full ||
             snprintf(name, sizeof name, "%s%s%s", rel, *rel ? "/" : "", e->d_name) >= (int)sizeof name) continue;
         struct stat st;
-        if (lstat(full, &st)) continue;  /* vanished meanwhile */
-        add_stat(o, name, full, &st);
+        /* relative to the open directory: an entry whose full path is over PATH_MAX is still
+         * listed (the host reports what it cannot hold; nothing is left out silently) */
+        if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW)) continue;  /* vanished meanwhile */
+        add_stat(o, name, dirfd(d), e->d_name, &st);
         DIR *sub = NULL;
         if (recursive && S_ISDIR(st.st_mode)) {
             int err = depth + 1 >= LIST_DEPTH ? ELOOP : strlen(full) >= MAX_PATH ? ENAMETOOLONG : 0;
@@ -848,7 +858,7 @@ static void do_stat(uint32_t id, struct req *r) {
     if (!r->path) { send_error(id, EINVAL, "stat: no path"); return; }
     struct stat st;
     if (lstat(r->path, &st)) { send_error(id, errno, "%s: %s", r->path, strerror(errno)); return; }
-    struct out o = { 0 }; add_stat(&o, NULL, r->path, &st);
+    struct out o = { 0 }; add_stat(&o, NULL, AT_FDCWD, r->path, &st);
     send_frame(A_OK, id, o.b, o.n); free(o.b);
 }
 
@@ -936,6 +946,7 @@ static void do_connect(uint32_t id, struct req *r) {
     struct proc *p = &procs[slot];
     memset(p, 0, sizeof *p);
     p->used = 1; p->id = id; p->is_socket = 1; p->out = s; p->in = dup(s); p->err = -1;
+    p->credit = STREAM_WINDOW;
     fcntl(p->in, F_SETFL, O_NONBLOCK);
     p->exited = 1; p->exit_ms = INT64_MAX / 4;  /* no process: done when the guest side closes */
     send_ok(id);
@@ -970,9 +981,20 @@ static void accept_stream(void) {
     memset(p, 0, sizeof *p);
     p->used = 1; p->id = 0x80000000u | next_stream_id; next_stream_id = next_stream_id % 0x7FFFFFFFu + 1;
     p->is_socket = 1; p->out = c; p->in = dup(c); p->err = -1;
+    p->credit = STREAM_WINDOW;
     fcntl(p->in, F_SETFL, O_NONBLOCK);
     p->exited = 1; p->exit_ms = INT64_MAX / 4;
     send_frame(A_ACCEPT, p->id, NULL, 0);
+}
+
+/* The host took LENGTH more bytes of a connection's output (never more than the window in
+ * flight), or (FLAGS CF_CLOSE) wants no more of it: the connection is closed and ends with EXIT. */
+static void do_credit(uint32_t id, struct req *r) {
+    struct proc *p = proc_by_id(id);
+    if (!p || !p->is_socket) return;  /* ended meanwhile */
+    if (r->flags & CF_CLOSE) { close_fd(&p->in); close_fd(&p->out); p->pending_n = 0; return; }
+    uint64_t room = STREAM_WINDOW - p->credit;
+    p->credit += r->length < room ? r->length : room;
 }
 
 static void do_shutdown(uint32_t id) {
@@ -1025,6 +1047,7 @@ static void handle(uint8_t type, uint32_t id, const unsigned char *p, uint32_t n
     case R_RESIZE: do_resize(id, &r); break;
     case R_CONNECT: do_connect(id, &r); break;
     case R_LISTEN: do_listen(id, &r); break;
+    case R_CREDIT: do_credit(id, &r); break;
     default: send_error(id, EINVAL, "unknown request type %u", type);
     }
     free_req(&r);
@@ -1084,7 +1107,8 @@ int main(int argc, char **argv) {
         for (int i = 0; i < MAX_PROCS; i++) {
             struct proc *p = &procs[i];
             if (!p->used) continue;
-            if (p->out >= 0) { fds[nf] = (struct pollfd){ p->out, POLLIN, 0 }; who[nf++] = i; }
+            if (p->out >= 0 && (!p->is_socket || p->credit))
+                { fds[nf] = (struct pollfd){ p->out, POLLIN, 0 }; who[nf++] = i; }
             if (p->err >= 0) { fds[nf] = (struct pollfd){ p->err, POLLIN, 0 }; who[nf++] = i; }
             if (p->in >= 0 && p->pending_n) { fds[nf] = (struct pollfd){ p->in, POLLOUT, 0 }; who[nf++] = i; }
             int64_t t = -1;
