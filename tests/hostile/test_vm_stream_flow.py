@@ -222,7 +222,7 @@ def test_an_upload_to_a_host_that_stops_reading_holds_a_window_not_the_upload():
         server, port, client, proxy, agent_task = await setup(upstream.sink, agent)
         try:
             rid = agent.accept()
-            await agent.push(rid, b"CONNECT 127.0.0.1:%d HTTP/1.1\r\nHost: x\r\n\r\n" % port)
+            await agent.push(rid, b"CONNECT 127.0.0.1:%d HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n" % (port, port))
             await until(upstream.connected.is_set, "the proxy connects upstream")
             pushing = asyncio.ensure_future(agent.push(rid, PUSHED))
             # stalled: the host reads nothing, the agent has no credit left
@@ -254,7 +254,7 @@ def test_an_agent_that_ignores_the_window_loses_the_stream_not_the_kernel():
         server, port, client, proxy, agent_task = await setup(upstream.sink, agent)
         try:
             rid = agent.accept()
-            await agent.push(rid, b"CONNECT 127.0.0.1:%d HTTP/1.1\r\nHost: x\r\n\r\n" % port)
+            await agent.push(rid, b"CONNECT 127.0.0.1:%d HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n" % (port, port))
             await until(upstream.connected.is_set, "the proxy connects upstream")
             await agent.push(rid, PUSHED)
             await until(lambda: rid in agent.closed_by_host, "the host closes the stream")
@@ -281,7 +281,7 @@ def test_a_download_to_a_guest_that_does_not_read_holds_a_window_and_stalls_noth
         server, port, client, proxy, agent_task = await setup(upstream.source, agent)
         try:
             rid = agent.accept(reading=False)
-            await agent.push(rid, b"GET http://127.0.0.1:%d/big HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" % port)
+            await agent.push(rid, b"GET http://127.0.0.1:%d/big HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n" % (port, port))
             await until(lambda: agent.received.get(rid, 0) > STDIN_WINDOW - 65536, "the guest's window fills")
             stream_input = client.accepted[0]._stdin  # type: ignore[attr-defined]
             await until(lambda: stream_input.size > INPUT_QUEUED, "the kernel's queue for the guest fills")
@@ -327,13 +327,13 @@ def test_a_second_connection_goes_on_while_one_is_stalled():
         server, port, client, proxy, agent_task = await setup(handler, agent)
         try:
             first = agent.accept()
-            await agent.push(first, b"POST http://127.0.0.1:%d/stall HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                                    b"Content-Length: %d\r\n\r\n" % (port, PUSHED))
+            await agent.push(first, b"POST http://127.0.0.1:%d/stall HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n"
+                                    b"Content-Length: %d\r\n\r\n" % (port, port, PUSHED))
             await until(first_connected.is_set, "the first request reaches the host")
             pushing = asyncio.ensure_future(agent.push(first, PUSHED))
             await until(lambda: agent.credit[first] <= 0 and not agent.credit_changed.is_set(), "the window fills")
             second = agent.accept(keep_input=True)
-            await agent.push(second, b"GET http://127.0.0.1:%d/ok HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" % port)
+            await agent.push(second, b"GET http://127.0.0.1:%d/ok HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n" % (port, port))
             await until(lambda: agent.inputs[second].endswith(b"\r\n\r\nok"), "the second reply arrives")
             assert not pushing.done()
             pushing.cancel()
