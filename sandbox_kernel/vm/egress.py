@@ -40,6 +40,7 @@ CONNECT_TIMEOUT = 15.0
 DRAIN_GRACE = 5.0  # seconds a response may still take after the guest closed a terminated TLS connection
 PAUSE = 0.05        # seconds a response may pause before the Scrubber's held-back tail is flushed
 HOP_BY_HOP = {"proxy-connection", "proxy-authorization", "keep-alive"}
+BODILESS = {"GET", "HEAD", "OPTIONS", "TRACE", "DELETE"}  # methods whose body servers may ignore
 FRAMING_FIELDS = {"host", "content-length", "transfer-encoding", "connection", "upgrade"}  # never in trailers
 _TOKEN = re.compile(rb"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
 _VERSION = re.compile(rb"HTTP/1\.[01]")
@@ -558,6 +559,10 @@ class EgressProxy:
         """Send one request upstream (headers rewritten, body streamed); False when the
         connection must not carry another request."""
         framing = request.framing
+        if secrets and framing and request.method in BODILESS:
+            # a server that ignores the length of a GET body (CL.0) would read the body as the start
+            # of another request, which the next request's head (and its value) would complete
+            raise BadRequest(f"a {request.method} request with a body is not sent to a secret's host")
         headers = [(n, v) for n, v in request.headers if n.lower() not in HOP_BY_HOP]
         hosts = request.values("host")
         if secrets and len(hosts) == 1 and _same_host(hosts[0], host, port, default_port):

