@@ -333,7 +333,8 @@ def test_a_second_connection_goes_on_while_one_is_stalled():
             pushing = asyncio.ensure_future(agent.push(first, PUSHED))
             await until(lambda: agent.credit[first] <= 0 and not agent.credit_changed.is_set(), "the window fills")
             second = agent.accept(keep_input=True)
-            await agent.push(second, b"GET http://127.0.0.1:%d/ok HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n" % (port, port))
+            await agent.push(second, b"GET http://127.0.0.1:%d/ok HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n"
+                                     % (port, port))
             await until(lambda: agent.inputs[second].endswith(b"\r\n\r\nok"), "the second reply arrives")
             assert not pushing.done()
             pushing.cancel()
