@@ -35,10 +35,7 @@ class InputSource:
                 return
             for name, text in self.texts:
                 self.current_name = name
-                lines = text.split("\n")
-                if lines and lines[-1] == "":
-                    lines.pop()
-                yield from lines
+                yield from _lines(text)
             return
         decoder = json.JSONDecoder(parse_int=float, parse_constant=parse_constant)
         if self.slurp:
@@ -94,6 +91,18 @@ class InputSource:
 
     def next_value(self):
         return next(self._iter, MISSING)
+
+
+def _lines(text: str):
+    """The lines of ``text`` one at a time (a list of them all would cost ~60 bytes a line)."""
+    pos, end = 0, len(text)
+    while pos < end:
+        nl = text.find("\n", pos)
+        if nl < 0:
+            yield text[pos:]
+            return
+        yield text[pos:nl]
+        pos = nl + 1
 
 
 def _json_error_text(e: json.JSONDecodeError) -> str:
