@@ -174,7 +174,7 @@ HOLDING = [("sort in", 2), ("sort -u < in", 2), ("tac in", 1), ("tac -s x < in",
            ("diff in small", 2), ("diff - small < in", 2), ("diff -y small in", 2), ("xargs echo < in", 1),
            ("xargs -0 echo < in", 1), ("xargs -n 1000000 echo < in", 1), ("jq -R . in", 5),
            ("jq -R . < in", 5), ("jq -R -s . in", 5), ("column in", 1), ("column -t in", 1),
-           ("split -n r/3 in part", 1)]
+           ("split -n r/3 in part", 1), ("fmt in", 1)]
 HOLD_LIMIT = 2 * MiB
 #: what a command may hold beyond the limit: the memory is counted a chunk of input at a time
 #: (streams.CHUNK) and written a batch at a time, and each batch's objects (a list slot and

@@ -5,6 +5,7 @@ import re
 
 from .. import memory
 from ..chars import isdigits
+from ..streams import CHUNK
 from ._lib.quoting import quote
 from ._lib.textio import BatchWriter, Fail, display_width, each_input, line_batches, run_guarded
 from .options import UsageError, getopt
@@ -409,6 +410,8 @@ async def unexpand(ctx: CommandContext) -> int:
 #: of the output line), measured with tracemalloc; counted CELL_BLOCK cells at a time.
 CELL_COST = 144
 CELL_BLOCK = 1 << 14
+#: What fmt holds per word while it formats (the word and its layout state), measured.
+FMT_WORD_COST = 288
 
 @command("column", help=COLUMN_HELP)
 @run_guarded
@@ -874,7 +877,9 @@ async def fmt(ctx: CommandContext) -> int:
         if stream is None:
             status = 1
             continue
-        data = await stream.read()
+        data = await stream.read_all(b"\n")  # counts the lines it will keep
+        # and the words it will make, counted a block at a time (not in a list of them all)
+        memory.charge(FMT_WORD_COST * sum(len(data[i:i + CHUNK].split()) for i in range(0, len(data), CHUNK)))
         lines = data.split(b"\n")
         if lines and lines[-1] == b"":
             lines.pop()
