@@ -179,7 +179,7 @@ HOLD_LIMIT = 2 * MiB
 #: what a command may hold beyond the limit: the memory is counted a chunk of input at a time
 #: (streams.CHUNK) and written a batch at a time, and each batch's objects (a list slot and
 #: join's buffer per line) cost up to ~90 bytes a line
-ONE_CHUNK = 4 * MiB
+ONE_CHUNK = 2 * MiB
 
 
 def _input_shapes():
@@ -210,7 +210,7 @@ def test_a_command_that_holds_its_input_finishes_or_says_so_within_its_limit():
         s.sandbox.fs.write_bytes("/tmp/in", b"a b\nc\n")
         s.run(f"cd /tmp; {script} > /dev/null")
 
-    @settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
+    @settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
     @given(hs.sampled_from(HOLDING), _input_shapes())
     def check(case, shape):
         script, status = case
