@@ -239,3 +239,30 @@ def test_a_command_that_holds_its_input_finishes_or_says_so_within_its_limit():
         check()
     finally:
         s.close()
+
+
+class _CountingToken(CancelToken):
+    """A run's cancel token that counts how often the run's commands consult the memory net."""
+
+    consulted = 0
+
+    def check_memory(self) -> None:
+        self.consulted += 1
+        super().check_memory()
+
+
+@pytest.mark.parametrize("script, at_least", [
+    ("diff a b > /dev/null", 400000 // 65536),  # diff's ids: a check every 64 Ki lines
+    ("xargs -n 1000000 echo < a > /dev/null", 1300000 // 65536),  # xargs: every 64 KiB of input
+    ("tac a > /dev/null", 1300000 // 16384),  # tac: every block it writes
+])
+def test_the_long_loops_of_holding_commands_consult_the_safety_net(script, at_least):
+    s = Session(wall_time=120)
+    try:
+        s.run("seq 200000 > a; seq 2 200001 > b")
+        token = _CountingToken()
+        result, _, err, _ = s.run(script, cancel=token)
+        assert result.status in (0, 1) and err == b"", err
+        assert token.consulted >= at_least, token.consulted
+    finally:
+        s.close()
