@@ -3,6 +3,7 @@ main loop and the `input`/`inputs` builtins."""
 from __future__ import annotations
 
 import json
+import sys
 
 from .formats import parse_constant
 from .operations import stream_events
@@ -31,7 +32,9 @@ class InputSource:
         if self.raw:
             if self.slurp:
                 self.current_name = self.texts[-1][0] if self.texts else None
-                yield "".join(t for _, t in self.texts)
+                parts = [t for _, t in self.texts]
+                memory.charge(sum(map(sys.getsizeof, parts)))  # their joined copy
+                yield "".join(parts)
                 return
             for name, text in self.texts:
                 self.current_name = name
