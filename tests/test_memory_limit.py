@@ -165,3 +165,104 @@ def test_writing_files_is_not_mistaken_for_a_bomb():
         assert (result.status, out, err) == (0, b"100000000\n", b"")
     finally:
         s.close()
+
+
+# ---------------------------------------------------------------- commands that hold their input
+#: (script, the status GNU's tool fails with when memory runs out); the input is the file ``in``
+#: (and stdin), ``small`` a short second file for diff
+HOLDING = [("sort in", 2), ("sort -u < in", 2), ("tac in", 1), ("tac -s x < in", 1), ("shuf in", 1),
+           ("diff in small", 2), ("diff - small < in", 2), ("diff -y small in", 2), ("xargs echo < in", 1),
+           ("xargs -0 echo < in", 1), ("xargs -n 1000000 echo < in", 1), ("jq -R . in", 5),
+           ("jq -R . < in", 5), ("jq -R -s . in", 5), ("column in", 1), ("column -t in", 1),
+           ("split -n r/3 in part", 1), ("fmt in", 1)]
+HOLD_LIMIT = 2 * MiB
+#: what a command may hold beyond the limit: the memory is counted a chunk of input at a time
+#: (streams.CHUNK) and written a batch at a time, and each batch's objects (a list slot and
+#: join's buffer per line) cost up to ~90 bytes a line
+ONE_CHUNK = 2 * MiB
+
+
+def _input_shapes():
+    """(lines, repeat, stretch): the input is the lines, each ``stretch`` times longer, ended by
+    newlines, ``repeat`` times (a shape, not the text, so that a failing example reads short);
+    no lines: one line without a newline, ``repeat`` bytes long."""
+    from hypothesis import strategies as hs
+
+    line = hs.text(alphabet="ab x\té", max_size=12)
+    short_lines = hs.tuples(hs.lists(line, min_size=1, max_size=4), hs.integers(2000, 30000), hs.just(1))
+    huge_lines = hs.tuples(hs.lists(hs.just("y"), min_size=1, max_size=4), hs.just(1), hs.integers(100000, 800000))
+    no_newline = hs.tuples(hs.just([]), hs.integers(100000, 1500000), hs.just(1))
+    return hs.one_of(short_lines, huge_lines, no_newline)
+
+
+def test_a_command_that_holds_its_input_finishes_or_says_so_within_its_limit():
+    """For commands that hold what they read and inputs of many short lines, few huge lines or no
+    newline, under a small memory_bytes: the command finishes, or ends with its memory-limit
+    message and GNU's failure status; either way what it allocated (tracemalloc) stays under the
+    limit plus one chunk, so what each counts is at least what it holds."""
+    import tracemalloc
+
+    from hypothesis import HealthCheck, given, settings, strategies as hs
+
+    s = Session(memory_bytes=HOLD_LIMIT, wall_time=120)
+    s.sandbox.fs.write_bytes("/tmp/small", b"a\nb\n")
+    for script, _ in HOLDING:  # first runs import and compile what later runs reuse
+        s.sandbox.fs.write_bytes("/tmp/in", b"a b\nc\n")
+        s.run(f"cd /tmp; {script} > /dev/null")
+
+    @settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(hs.sampled_from(HOLDING), _input_shapes())
+    def check(case, shape):
+        script, status = case
+        lines, repeat, stretch = shape
+        text = "".join(line * stretch + "\n" for line in lines) * repeat if lines else "z" * repeat
+        s.sandbox.fs.write_bytes("/tmp/in", text.encode())
+        tracemalloc.start()
+        try:
+            base = tracemalloc.get_traced_memory()[0]
+            result, out, err, _ = s.run(f"cd /tmp; {script} > /dev/null; echo $?")
+            peak = tracemalloc.get_traced_memory()[1] - base
+        finally:
+            tracemalloc.stop()
+        name = script.split()[0]
+        message = (f"{name}: memory limit exceeded (2M; limit memory_bytes; raise it with %limits "
+                   f"memory_bytes=4M)\n").encode()
+        if err == b"xargs: argument line too long\n":  # one item longer than a command line may be
+            assert out == b"1\n"
+        elif err:
+            assert (err, out) == (message, f"{status}\n".encode()), (script, len(text), err, out)
+        else:
+            assert out in (b"0\n", b"1\n"), (script, out)  # diff: 1 when the files differ
+        assert peak <= HOLD_LIMIT + ONE_CHUNK, (script, len(text), peak)
+
+    try:
+        check()
+    finally:
+        s.close()
+
+
+class _CountingToken(CancelToken):
+    """A run's cancel token that counts how often the run's commands consult the memory net."""
+
+    consulted = 0
+
+    def check_memory(self) -> None:
+        self.consulted += 1
+        super().check_memory()
+
+
+@pytest.mark.parametrize("script, at_least", [
+    ("diff a b > /dev/null", 400000 // 65536),  # diff's ids: a check every 64 Ki lines
+    ("xargs -n 1000000 echo < a > /dev/null", 1300000 // 65536),  # xargs: every 64 KiB of input
+    ("tac a > /dev/null", 1300000 // 16384),  # tac: every block it writes
+])
+def test_the_long_loops_of_holding_commands_consult_the_safety_net(script, at_least):
+    s = Session(wall_time=120)
+    try:
+        s.run("seq 200000 > a; seq 2 200001 > b")
+        token = _CountingToken()
+        result, _, err, _ = s.run(script, cancel=token)
+        assert result.status in (0, 1) and err == b"", err
+        assert token.consulted >= at_least, token.consulted
+    finally:
+        s.close()

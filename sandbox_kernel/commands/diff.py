@@ -7,8 +7,11 @@ import re
 import stat as _stat
 import time as _time
 from dataclasses import dataclass, field
+from typing import Iterator
 
+from .. import memory
 from ..chars import isdigits
+from ..streams import CHUNK
 from ..vfs import FSError
 from ._lib.dates import format_date, local_zone, zoned_datetime
 from ._lib.diffcore import Change, diff_sequences
@@ -65,6 +68,16 @@ _LONG = {
     "initial-tab": "T", "show-c-function": "p", "suppress-common-lines": None,
     "side-by-side": "y", "width=": "W", "left-column": None,
 }
+
+
+#: What diff holds per input line beyond the line's bytes: the line (a bytes object and its list
+#: slot), its key (a tuple and a copy of the text), its id, the search's two diagonal slots and an
+#: output line. Measured with tracemalloc (tests/test_memory_limit.py checks it).
+DIFF_LINE_COST = 256
+#: Lines numbered between two interrupt checks.
+ID_BLOCK = 1 << 16
+#: diff -y: pieces of rows gathered before they are joined and written.
+ROW_PIECES = 1 << 14
 
 
 @dataclass
@@ -233,7 +246,9 @@ class _Differ:
             st = ctx.fs.stat(name, cwd=ctx.cwd)
             if _stat.S_ISDIR(st.st_mode):
                 raise _isdir_error(name)
+            memory.need(st.st_size)  # held (released with the pair)
             data = ctx.fs.read_bytes(name, cwd=ctx.cwd)
+            memory.charge(len(data))
             return _Side(name, name, data, st.st_mtime)
         except FSError as e:
             if allow_absent and e.code == "ENOENT":
@@ -244,16 +259,21 @@ class _Differ:
 
     async def compare_files(self, name_a: str, name_b: str, top: bool = False,
                             absent_ok: bool = False) -> int:
+        meter = memory.meter()
+        held = meter.held if meter is not None else 0
         try:
             a = await self._load(name_a, absent_ok or self.o.new_file)
             b = await self._load(name_b, absent_ok or self.o.new_file)
+            if a.path is None and b.path is None:
+                await self.ctx.error(f"{name_a}: No such file or directory")
+                self.trouble = True
+                return 2
+            return await self.diff_pair(a, b, header=not top)
         except _Trouble:
             return 2
-        if a.path is None and b.path is None:
-            await self.ctx.error(f"{name_a}: No such file or directory")
-            self.trouble = True
-            return 2
-        return await self.diff_pair(a, b, header=not top)
+        finally:  # what this pair held is free again (-r compares pair after pair)
+            if meter is not None:
+                meter.release(meter.held - held)
 
     async def compare_dirs(self, dir_a: str, dir_b: str) -> int:
         ctx = self.ctx
@@ -331,11 +351,16 @@ class _Differ:
             else:
                 await ctx.out(f"Binary files {a.label} and {b.label} differ\n")
             return 1
+        # what the comparison holds, refused before it is made: per line, the line, its key,
+        # its id, the search's diagonals and an output line (DIFF_LINE_COST, measured), and
+        # per byte the input's copies in lines, keys and the output
+        count = a.data.count(b"\n") + b.data.count(b"\n") + 2
+        memory.charge(count * DIFF_LINE_COST + 3 * (len(a.data) + len(b.data)))
         lines_a = _split_lines(a.data)
         lines_b = _split_lines(b.data)
         keys: dict = {}
-        ids_a = [keys.setdefault(self._key(line), len(keys)) for line in lines_a]
-        ids_b = [keys.setdefault(self._key(line), len(keys)) for line in lines_b]
+        ids_a = self._ids(lines_a, keys)
+        ids_b = self._ids(lines_b, keys)
         horizon = o.context if o.style in ("unified", "context") else 0
         changes = diff_sequences(ids_a, ids_b, ctx.check, lines_a, lines_b, horizon)
         if o.ignore_blank or o.ignore_regexes:
@@ -350,17 +375,35 @@ class _Differ:
         if header:
             await ctx.out(f"diff{o.switches} {a.label} {b.label}\n")
         if o.style == "unified":
-            text = self._unified(changes, lines_a, lines_b, a, b)
+            pieces = self._unified(changes, lines_a, lines_b, a, b)
         elif o.style == "context":
-            text = self._context(changes, lines_a, lines_b, a, b)
+            pieces = self._context(changes, lines_a, lines_b, a, b)
         elif o.style == "ed":
-            text = _ed_script(changes, lines_a, lines_b)
+            pieces = _ed_script(changes, lines_a, lines_b)
         elif o.style == "side":
-            text = _side_by_side(changes, lines_a, lines_b, o)
+            pieces = _side_by_side(changes, lines_a, lines_b, o)
         else:
-            text = _normal(changes, lines_a, lines_b)
-        await ctx.stdout.write(text)
+            pieces = _normal(changes, lines_a, lines_b)
+        batch: list[bytes] = []
+        size = 0
+        for piece in pieces:  # written as it is made, a batch of about CHUNK bytes at a time
+            batch.append(piece)
+            size += len(piece)
+            if size >= CHUNK:
+                await ctx.stdout.write(b"".join(batch))
+                await ctx.checkpoint()
+                batch, size = [], 0
+        await ctx.stdout.write(b"".join(batch))
         return 1
+
+    def _ids(self, lines: list[bytes], keys: dict) -> list[int]:
+        """Each line's number in ``keys`` (equal keys, equal numbers), checking for interrupts
+        and the run's memory net between blocks of lines."""
+        ids: list[int] = []
+        for i in range(0, len(lines), ID_BLOCK):
+            ids.extend([keys.setdefault(self._key(line), len(keys)) for line in lines[i:i + ID_BLOCK]])
+            self.ctx.check()
+        return ids
 
     def _key(self, line: bytes):
         o = self.o
@@ -405,36 +448,34 @@ class _Differ:
             return f"{mark} {self.o.labels[index]}\n"
         return f"{mark} {side.label}\t{self._stamp(side)}\n"
 
-    def _unified(self, changes, lines_a, lines_b, a, b) -> bytes:
-        out = [self._file_header("---", a, 0).encode("utf-8", "surrogateescape"),
-               self._file_header("+++", b, 1).encode("utf-8", "surrogateescape")]
+    def _unified(self, changes, lines_a, lines_b, a, b) -> Iterator[bytes]:
+        yield self._file_header("---", a, 0).encode("utf-8", "surrogateescape")
+        yield self._file_header("+++", b, 1).encode("utf-8", "surrogateescape")
         for group, a_lo, a_hi, b_lo, b_hi in _hunks(changes, self.o.context, len(lines_a), len(lines_b)):
-            out.append(f"@@ -{_unified_range(a_lo, a_hi)} +{_unified_range(b_lo, b_hi)} @@\n".encode())
+            yield (f"@@ -{_unified_range(a_lo, a_hi)} +{_unified_range(b_lo, b_hi)} @@\n".encode())
             i = a_lo
             for c in group:
                 for k in range(i, c.a_start):
-                    out.append(_tagged(b" ", lines_a[k]))
+                    yield (_tagged(b" ", lines_a[k]))
                 for k in range(c.a_start, c.a_start + c.a_count):
-                    out.append(_tagged(b"-", lines_a[k]))
+                    yield (_tagged(b"-", lines_a[k]))
                 for k in range(c.b_start, c.b_start + c.b_count):
-                    out.append(_tagged(b"+", lines_b[k]))
+                    yield (_tagged(b"+", lines_b[k]))
                 i = c.a_start + c.a_count
             for k in range(i, a_hi):
-                out.append(_tagged(b" ", lines_a[k]))
-        return b"".join(out)
+                yield (_tagged(b" ", lines_a[k]))
 
-    def _context(self, changes, lines_a, lines_b, a, b) -> bytes:
-        out = [self._file_header("***", a, 0).encode("utf-8", "surrogateescape"),
-               self._file_header("---", b, 1).encode("utf-8", "surrogateescape")]
+    def _context(self, changes, lines_a, lines_b, a, b) -> Iterator[bytes]:
+        yield self._file_header("***", a, 0).encode("utf-8", "surrogateescape")
+        yield self._file_header("---", b, 1).encode("utf-8", "surrogateescape")
         for group, a_lo, a_hi, b_lo, b_hi in _hunks(changes, self.o.context, len(lines_a), len(lines_b)):
-            out.append(b"***************\n")
-            out.append(f"*** {_context_range(a_lo, a_hi)} ****\n".encode())
-            out += _context_side(lines_a, a_lo, a_hi,
-                                 [(c.a_start, c.a_count, b"!" if c.b_count else b"-") for c in group])
-            out.append(f"--- {_context_range(b_lo, b_hi)} ----\n".encode())
-            out += _context_side(lines_b, b_lo, b_hi,
-                                 [(c.b_start, c.b_count, b"!" if c.a_count else b"+") for c in group])
-        return b"".join(out)
+            yield (b"***************\n")
+            yield (f"*** {_context_range(a_lo, a_hi)} ****\n".encode())
+            yield from _context_side(lines_a, a_lo, a_hi,
+                                       [(c.a_start, c.a_count, b"!" if c.b_count else b"-") for c in group])
+            yield (f"--- {_context_range(b_lo, b_hi)} ----\n".encode())
+            yield from _context_side(lines_b, b_lo, b_hi,
+                                       [(c.b_start, c.b_count, b"!" if c.a_count else b"+") for c in group])
 
 
 def _context_side(lines: list[bytes], lo: int, hi: int, spans) -> list[bytes]:
@@ -529,25 +570,23 @@ def _normal_range(start: int, count: int) -> str:
     return f"{start + 1},{start + count}"
 
 
-def _normal(changes, lines_a, lines_b) -> bytes:
-    out = []
+def _normal(changes, lines_a, lines_b) -> Iterator[bytes]:
     for c in changes:
         if c.a_count == 0:
-            out.append(f"{c.a_start}a{_normal_range(c.b_start, c.b_count)}\n".encode())
+            yield (f"{c.a_start}a{_normal_range(c.b_start, c.b_count)}\n".encode())
         elif c.b_count == 0:
-            out.append(f"{_normal_range(c.a_start, c.a_count)}d{c.b_start}\n".encode())
+            yield (f"{_normal_range(c.a_start, c.a_count)}d{c.b_start}\n".encode())
         else:
-            out.append(f"{_normal_range(c.a_start, c.a_count)}c{_normal_range(c.b_start, c.b_count)}\n".encode())
+            yield (f"{_normal_range(c.a_start, c.a_count)}c{_normal_range(c.b_start, c.b_count)}\n".encode())
         for k in range(c.a_start, c.a_start + c.a_count):
-            out.append(_tagged(b"< ", lines_a[k]))
+            yield (_tagged(b"< ", lines_a[k]))
         if c.a_count and c.b_count:
-            out.append(b"---\n")
+            yield (b"---\n")
         for k in range(c.b_start, c.b_start + c.b_count):
-            out.append(_tagged(b"> ", lines_b[k]))
-    return b"".join(out)
+            yield (_tagged(b"> ", lines_b[k]))
 
 
-def _side_by_side(changes, lines_a, lines_b, o: DiffOptions) -> bytes:
+def _side_by_side(changes, lines_a, lines_b, o: DiffOptions) -> Iterator[bytes]:
     """diff -y: both files in two columns with a gutter mark, laid out like GNU's sdiff mode."""
     tab = 1 if o.expand_tabs else 8
     offset = (o.width + tab + 3) // (2 * tab) * tab
@@ -621,33 +660,40 @@ def _side_by_side(changes, lines_a, lines_b, o: DiffOptions) -> bytes:
             common(i, j)
             i += 1
             j += 1
+            if len(out) >= ROW_PIECES:
+                yield b"".join(out)
+                out.clear()
         for k in range(max(c.a_count, c.b_count)):
             left = lines_a[c.a_start + k] if k < c.a_count else None
             right = lines_b[c.b_start + k] if k < c.b_count else None
             row(left, "|" if left is not None and right is not None else "<" if left is not None else ">",
                 right)
+            if len(out) >= ROW_PIECES:
+                yield b"".join(out)
+                out.clear()
         i, j = c.a_start + c.a_count, c.b_start + c.b_count
     while i < len(lines_a):
         common(i, j)
         i += 1
         j += 1
-    return b"".join(out)
+        if len(out) >= ROW_PIECES:
+            yield b"".join(out)
+            out.clear()
+    yield b"".join(out)
 
 
-def _ed_script(changes, lines_a, lines_b) -> bytes:
-    out = []
+def _ed_script(changes, lines_a, lines_b) -> Iterator[bytes]:
     for c in reversed(changes):
         if c.a_count == 0:
-            out.append(f"{c.a_start}a\n".encode())
+            yield (f"{c.a_start}a\n".encode())
         elif c.b_count == 0:
-            out.append(f"{_normal_range(c.a_start, c.a_count)}d\n".encode())
+            yield (f"{_normal_range(c.a_start, c.a_count)}d\n".encode())
             continue
         else:
-            out.append(f"{_normal_range(c.a_start, c.a_count)}c\n".encode())
+            yield (f"{_normal_range(c.a_start, c.a_count)}c\n".encode())
         for k in range(c.b_start, c.b_start + c.b_count):
             line = lines_b[k]
             body = line[:-1] if line.endswith(b"\n") else line
             # a lone '.' would end ed's input: GNU writes '..' and fixes it with s/.//
-            out.append(body + b"\n")
-        out.append(b".\n")
-    return b"".join(out)
+            yield (body + b"\n")
+        yield (b".\n")

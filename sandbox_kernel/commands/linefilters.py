@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 from .. import memory
-from ..streams import FileOutput
+from ..streams import CHUNK, FileOutput
 from ..vfs import FSError
 from ._lib.posix_regex import RegexError, compile_posix, translate
 from ._lib.quoting import quote
@@ -301,21 +301,6 @@ def emacs_to_ere(pattern: str) -> str:
     return "".join(out)
 
 
-def _separator_spans(data: bytes, find_before) -> list[tuple[int, int]]:
-    """Separators found the way GNU tac finds them: searching backward from the end, each
-    search limited to the text before the previous separator."""
-    spans = []
-    limit = len(data)
-    while limit > 0:
-        span = find_before(limit)
-        if span is None:
-            break
-        spans.append(span)
-        limit = span[0]
-    spans.reverse()
-    return spans
-
-
 def _reverse_chars(line: bytes, sep: bytes) -> bytes:
     body, end = (line[:-1], sep) if line.endswith(sep) else (line, b"")
     if body.isascii():
@@ -348,7 +333,7 @@ async def tac(ctx: CommandContext) -> int:
     status = 0
     for name in files or ["-"]:
         try:
-            data = await open_operand(ctx, name).read_all(sep if len(sep) == 1 else None)
+            data = await open_operand(ctx, name).read_all()  # held: counted as it comes
         except FSError as e:
             await ctx.error(f"failed to open {quote(name)} for reading: {e.strerror}")
             status = 1
@@ -356,12 +341,7 @@ async def tac(ctx: CommandContext) -> int:
         if not data:
             continue
         if not use_regex and not before and len(sep) == 1:
-            parts = data.split(sep)
-            last = parts.pop()  # text after the final separator (usually empty)
-            parts.reverse()
-            memory.need(2 * len(data))  # the output, and the copy that adds its ends
-            await ctx.out(last + sep.join(parts) + (sep if parts else b""))
-            await ctx.checkpoint()
+            await _tac_blocks(ctx, data, sep)
             continue
         if rx is None:
             def find_before(limit: int, data=data):
@@ -369,6 +349,7 @@ async def tac(ctx: CommandContext) -> int:
                 return None if i < 0 else (i, i + len(sep))
         else:
             candidates = [m.start() for m in starts.finditer(data)]
+            memory.charge(len(candidates) * memory.LINE_COST)
 
             def find_before(limit: int, data=data, candidates=candidates):
                 while candidates:
@@ -379,14 +360,57 @@ async def tac(ctx: CommandContext) -> int:
                     if m and m.end() > s:
                         return (s, m.end())
                 return None
-        spans = _separator_spans(data, find_before)
-        cuts = [a if before else b for a, b in spans]
-        bounds = [0] + [c for c in cuts if 0 < c < len(data)] + [len(data)]
-        records = [data[x:y] for x, y in zip(bounds, bounds[1:]) if y > x]
-        records.reverse()
-        await ctx.out(b"".join(records))
-        await ctx.checkpoint()
+        await _tac_records(ctx, data, find_before, before)
     return status
+
+
+#: tac reverses its input a block of about this many bytes at a time: splitting and joining a
+#: block of empty lines costs ~90 bytes a line (a list slot, and join's buffer per part).
+TAC_BLOCK = 1 << 14
+
+
+async def _tac_blocks(ctx: CommandContext, data: bytes, sep: bytes) -> None:
+    """The records of ``data`` last first, a block of about TAC_BLOCK bytes at a time (blocks
+    start where a record starts): only the input is held, never a list of all its lines."""
+    pos = len(data)
+    while pos > 0:
+        start = data.rfind(sep, 0, pos - TAC_BLOCK) + 1 if pos > TAC_BLOCK else 0
+        block = data[start:pos]
+        if len(block) > TAC_BLOCK:
+            memory.need(3 * len(block))  # one long record: its copy, its parts, the output
+        parts = block.split(sep)
+        last = parts.pop()  # text after the block's final separator (empty but at the very end)
+        parts.reverse()
+        await ctx.out(last + sep.join(parts) + (sep if parts else b""))
+        await ctx.checkpoint()
+        pos = start
+
+
+async def _tac_records(ctx: CommandContext, data: bytes, find_before, before: bool) -> None:
+    """The records of ``data`` last first, separators found the way GNU tac finds them
+    (searching backward, each search limited to the text before the previous separator), written
+    in batches of about CHUNK bytes."""
+    batch: list[bytes] = []
+    size = 0
+    end = limit = len(data)
+    while limit > 0:
+        span = find_before(limit)
+        if span is None:
+            break
+        cut = span[0] if before else span[1]
+        if 0 < cut < end:
+            batch.append(data[cut:end])
+            size += end - cut
+            end = cut
+        limit = span[0]
+        if size >= CHUNK:
+            await ctx.out(b"".join(batch))
+            await ctx.checkpoint()
+            batch, size = [], 0
+    if end > 0:
+        batch.append(data[:end])
+    await ctx.out(b"".join(batch))
+    await ctx.checkpoint()
 
 
 @command("nl", help=NL_HELP)

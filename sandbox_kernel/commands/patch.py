@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from .. import memory
 from ..chars import isdigits
 from ..vfs import FSError, normpath
 from .options import UsageError, getopt
@@ -43,6 +44,16 @@ _LONG = {"strip=": "p", "fuzz=": "F", "reverse": "R", "forward": "N", "input=": 
          "unified": "u", "verbose": None, "posix": None, "binary": None}
 
 _HUNK = re.compile(r"^@@ -([0-9]+)(?:,([0-9]+))? \+([0-9]+)(?:,([0-9]+))? @@")
+
+
+#: What patch holds per line of a file or of the patch beyond its bytes (the line, its hunk or
+#: result entry), measured with tracemalloc.
+PATCH_LINE_COST = 192
+
+
+def _hold_lines(data: bytes) -> None:
+    """Count a text patch holds as lines: the copies in its lines and result, and each line."""
+    memory.charge(2 * len(data) + data.count(b"\n") * PATCH_LINE_COST)
 
 
 @dataclass
@@ -327,6 +338,7 @@ async def patch(ctx: CommandContext) -> int:
     except FSError as e:
         await ctx.error(f"**** Can't open patch file {input_file} : {e.strerror}")
         return 2
+    _hold_lines(data)
     try:
         patches = parse_patch(data)
         if not any(p.hunks for p in patches) and target_override is not None:
@@ -394,6 +406,7 @@ async def patch(ctx: CommandContext) -> int:
             original = outputs[path]
         elif exists:
             original = ctx.fs.read_bytes(path)
+            _hold_lines(original)
         else:
             original = b""
         if output_file is not None:

@@ -534,7 +534,7 @@ async def sort(ctx: CommandContext) -> int:
                     kept.append(line)
                     prev_line = line
         lines = kept
-    memory.need(total + len(lines))
+    memory.need(total + len(lines) * memory.JOIN_PART_COST)  # the output, and join's view of each line
     if lines:
         lines.append(b"")  # the last separator, without a second copy of the output
     data = sep.join(lines)

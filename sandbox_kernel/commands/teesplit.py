@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 
+from .. import memory
 from ..chars import isdigits
 from ..vfs import FSError
 from ._lib.quoting import quote
@@ -278,9 +279,10 @@ async def split(ctx: CommandContext) -> int:
 
     if mode == "n":
         kind, k, n = chunks
-        data = await stream.read()
+        data = await stream.read_all(sep if kind == "r" else None)  # counts the lines it will keep
         size = len(data)
         if kind == "r":
+            memory.charge(data.count(sep) * memory.LINE_COST + 2 * size)  # the buckets' copies, their joins
             lines = data.split(sep)
             if lines and lines[-1] == b"":
                 lines.pop()

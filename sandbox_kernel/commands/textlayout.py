@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import re
 
+from .. import memory
 from ..chars import isdigits
+from ..streams import CHUNK
 from ._lib.quoting import quote
 from ._lib.textio import BatchWriter, Fail, display_width, each_input, line_batches, run_guarded
 from .options import UsageError, getopt
@@ -404,6 +406,13 @@ async def unexpand(ctx: CommandContext) -> int:
 
 # ---- column (util-linux) ----
 
+#: What column -t holds per cell beyond its bytes (a bytes object, its row's list slot, its part
+#: of the output line), measured with tracemalloc; counted CELL_BLOCK cells at a time.
+CELL_COST = 144
+CELL_BLOCK = 1 << 14
+#: What fmt holds per word while it formats (the word and its layout state), measured.
+FMT_WORD_COST = 288
+
 @command("column", help=COLUMN_HELP)
 @run_guarded
 async def column(ctx: CommandContext) -> int:
@@ -445,13 +454,14 @@ async def column(ctx: CommandContext) -> int:
         if stream is None:
             status = 1
             continue
-        data = await stream.read()
+        data = await stream.read_all(b"\n")  # counts the lines it will keep
         for line in data.split(b"\n") if data else []:
             lines.append(line)
         if data.endswith(b"\n"):
             lines.pop()
     if table:
         rows: list[list[bytes] | None] = [names] if names else []
+        cells = 0  # made since they were last counted
         for line in lines:
             if not line.strip(b" \t"):
                 if keep_empty:
@@ -461,6 +471,12 @@ async def column(ctx: CommandContext) -> int:
                 rows.append(line.split())
             else:
                 rows.append(re.split(b"[" + re.escape(seps) + b"]", line))
+            cells += len(rows[-1])
+            if cells >= CELL_BLOCK:
+                memory.charge(cells * CELL_COST)
+                cells = 0
+                ctx.check()
+        memory.charge(cells * CELL_COST)
         ncols = max((len(r) for r in rows if r is not None), default=0)
         widths = [0] * ncols
         for r in rows:
@@ -861,7 +877,9 @@ async def fmt(ctx: CommandContext) -> int:
         if stream is None:
             status = 1
             continue
-        data = await stream.read()
+        data = await stream.read_all(b"\n")  # counts the lines it will keep
+        # and the words it will make, counted a block at a time (not in a list of them all)
+        memory.charge(FMT_WORD_COST * sum(len(data[i:i + CHUNK].split()) for i in range(0, len(data), CHUNK)))
         lines = data.split(b"\n")
         if lines and lines[-1] == b"":
             lines.pop()

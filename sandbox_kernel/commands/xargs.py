@@ -1,7 +1,11 @@
 """xargs: build command lines from standard input and run them through the shell's runner."""
 from __future__ import annotations
 
+from typing import Callable
+
+from .. import memory
 from ..chars import isdigits
+from ..streams import CHUNK
 from ..streams import EmptyInput
 from ..vfs import FSError
 from ._lib.quoting import quote
@@ -46,6 +50,29 @@ Exit status: 0 on success, 123 if any invocation exited with status 1-125,
 command cannot be run, 127 if a command was not found, 1 on other errors."""
 
 DEFAULT_MAX_CHARS = 131072
+#: What one input item costs beyond its text: its str and (item, ends_line) tuple objects, its list
+#: slots, and its slot in the command line built from it. Measured with tracemalloc
+#: (tests/test_memory_limit.py checks it).
+ITEM_COST = 160
+
+
+class _Held:
+    """The items a split makes, counted against the memory limit every CHUNK bytes of input
+    (with an interrupt check), so a huge input is refused within one chunk of the limit."""
+
+    __slots__ = ("items", "check", "counted", "next_at")
+
+    def __init__(self, items: list, check: Callable[[], None]) -> None:
+        self.items = items
+        self.check = check
+        self.counted = 0
+        self.next_at = CHUNK
+
+    def step(self, pos: int) -> None:
+        self.check()
+        memory.charge((len(self.items) - self.counted) * ITEM_COST)
+        self.counted = len(self.items)
+        self.next_at = pos + CHUNK
 
 
 class _XargsError(Exception):
@@ -61,7 +88,8 @@ def _unmatched_quote(quote_ch: int, done: list[tuple[str, bool]]) -> _XargsError
                        "unless you use the -0 option", done)
 
 
-def _split_default(data: bytes, eof: str | None, lines_per_command: int | None = None) -> list[tuple[str, bool]]:
+def _split_default(data: bytes, eof: str | None, lines_per_command: int | None = None,
+                   check: Callable[[], None] = lambda: None) -> list[tuple[str, bool]]:
     """Items from xargs' default input syntax: (item, ends_line) pairs. Blanks separate,
     quotes group (but not across newlines), backslash escapes anything; a line ending in a
     blank continues on the next one (for -L). An unmatched quote raises with the items GNU
@@ -75,11 +103,14 @@ def _split_default(data: bytes, eof: str | None, lines_per_command: int | None =
     prev = 10
     i = 0
     n = len(data)
+    held = _Held(items, check)
 
     def unmatched() -> _XargsError:
         return _unmatched_quote(quote_ch, items[:complete] if lines_per_command else items)
 
     while i < n:
+        if i >= held.next_at:
+            held.step(i)
         c = data[i]
         if quote_ch is not None:
             if c == quote_ch:
@@ -134,10 +165,11 @@ def _split_default(data: bytes, eof: str | None, lines_per_command: int | None =
             items.append((word, True))
     elif items:
         items[-1] = (items[-1][0], True)
+    held.step(n)
     return items
 
 
-def _split_lines_for_replace(data: bytes, eof: str | None) -> list[str]:
+def _split_lines_for_replace(data: bytes, eof: str | None, check: Callable[[], None] = lambda: None) -> list[str]:
     """-I: one item per input line; leading blanks dropped, quotes and backslashes processed
     (a backslash-newline continues the item), other blanks kept."""
     out: list[str] = []
@@ -146,11 +178,14 @@ def _split_lines_for_replace(data: bytes, eof: str | None) -> list[str]:
     quote_ch = None
     i = 0
     n = len(data)
+    held = _Held(out, check)
 
     def unmatched() -> _XargsError:
         return _unmatched_quote(quote_ch, [(x, True) for x in out])
 
     while i < n:
+        if i >= held.next_at:
+            held.step(i)
         c = data[i]
         i += 1
         if quote_ch is not None:
@@ -263,7 +298,11 @@ async def xargs(ctx: CommandContext) -> int:
 
     try:
         if arg_file is not None:
-            data = ctx.read_file(arg_file) if arg_file != "-" else await ctx.stdin.read()
+            if arg_file != "-":
+                data = ctx.read_file(arg_file)
+                memory.charge(len(data))  # held like stdin's (read_all counts that)
+            else:
+                data = await ctx.stdin.read()
             child_stdin = ctx.stdin if arg_file != "-" else EmptyInput()
         else:
             data = await ctx.stdin.read()
@@ -274,20 +313,23 @@ async def xargs(ctx: CommandContext) -> int:
 
     # split input into items, remembering which ones end an input line (for -L)
     try:
+        memory.charge(len(data))  # the items' text
+        if delim is not None:
+            memory.charge((data.count(delim) + 1) * ITEM_COST)  # split at once, refused before
         if replace is not None:
             if delim is not None:
                 items = [(x.decode("utf-8", "surrogateescape"), True) for x in data.split(delim)]
                 if items and items[-1][0] == "" and data.endswith(delim):
                     items.pop()
             else:
-                items = [(x, True) for x in _split_lines_for_replace(data, eof)]
+                items = [(x, True) for x in _split_lines_for_replace(data, eof, ctx.check)]
         elif delim is not None:
             parts = data.split(delim)
             if parts and parts[-1] == b"":
                 parts.pop()
             items = [(p.decode("utf-8", "surrogateescape"), True) for p in parts]
         else:
-            items = _split_default(data, eof, max_lines)
+            items = _split_default(data, eof, max_lines, ctx.check)
     except _XargsError as e:
         # GNU still runs the command on the items read before the bad quote
         items = e.items

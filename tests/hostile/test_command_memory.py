@@ -101,3 +101,44 @@ def test_streaming_commands_still_stream():
         code, out, err, peak, _ = run_bomb(script, "memory_bytes=64M")
         assert code == 0 and err == [], (script, err)
         assert peak < RSS_BOUND
+
+
+def _peak_of(script: str, *limits: str) -> int:
+    code, _, err, peak, _ = run_bomb(script, *limits)
+    assert code == 0 and err == [], err
+    return peak
+
+
+#: (what makes the input, the command, its name and failure status or None when it finishes,
+#: memory_bytes): the third red team's bombs (issue 28), scaled down to seconds
+HOLDERS = [
+    # two 3 M-line files: lines, keys and the search's diagonals cost ~60 times the text
+    ("seq 3000000 > a; seq 2 3000001 > b", "diff a b > /dev/null", "diff", 2, "256M"),
+    ("seq 3000000 > a; seq 2 3000001 > b", "diff -y a b > /dev/null", "diff", 2, "256M"),
+    # a million arguments: each a str and a tuple, ~20 times its text
+    ("seq 1000000 > a", "xargs -n 1000000 echo < a > /dev/null", "xargs", 1, "64M"),
+    ("seq 1000000 | tr '\\n' '\\0' > a", "xargs -0 -n 1000000 echo < a > /dev/null", "xargs", 1, "64M"),
+    # jq -R reads a line at a time and tac reverses a block at a time: both hold only the text
+    ("seq 500000 > a", "jq -R . a | tail -n 1", None, None, "16M"),
+    ("seq 1000000 > a", "tac a | tail -n 1", None, None, "16M"),
+]
+
+
+@pytest.mark.parametrize("setup, script, name, status, limit", HOLDERS)
+def test_a_command_that_holds_its_input_counts_it(setup, script, name, status, limit):
+    """The process grows by at most the limit (and a chunk): the command either finishes within
+    it or ends with its memory error and GNU's status, and the script goes on."""
+    before = _peak_of(setup, f"memory_bytes={limit}")
+    code, out, err, peak, seconds = run_bomb(f"{setup}; {script}; echo \"after $?\"", f"memory_bytes={limit}")
+    if name is None:
+        assert code == 0 and out.splitlines()[-1] == "after 0", (out[-200:], err)
+        assert err == [], err
+    else:
+        message = (f"{name}: memory limit exceeded ({limit}; limit memory_bytes; raise it with "
+                   f"--limit memory_bytes={2 * int(limit[:-1])}M)")
+        assert err == [message], err
+        assert (code, out.splitlines()[-1]) == (0, f"after {status}"), (out[-200:], err)
+    grown = peak - before
+    limit_bytes = int(limit[:-1]) << 20
+    assert grown < limit_bytes + 8 * 1024 * 1024, (grown, limit)
+    assert seconds < 45

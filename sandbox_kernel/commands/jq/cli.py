@@ -2,6 +2,7 @@
 messages and exit statuses."""
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from ... import memory
@@ -46,6 +47,15 @@ Some of the options include:
   --stream         parse the input in streaming fashion ([path, leaf] events);
   --               terminates argument processing;
 """
+
+
+def _read_text(ctx: CommandContext, name: str) -> str:
+    """A file jq holds as text, counted against the memory limit (its bytes and its text are
+    both alive while it is decoded)."""
+    memory.need(2 * ctx.fs.stat(name, cwd=ctx.cwd).st_size)
+    text = ctx.fs.read_bytes(name, cwd=ctx.cwd).decode("utf-8", "replace")
+    memory.charge(sys.getsizeof(text))
+    return text
 
 
 async def _usage(ctx: CommandContext, message: str) -> int:
@@ -122,7 +132,7 @@ async def jq(ctx: CommandContext) -> int:
                             return await _usage(ctx, "Invalid JSON text passed to --argjson")
                     else:
                         try:
-                            data = ctx.fs.read_bytes(value, cwd=ctx.cwd).decode("utf-8", "replace")
+                            data = _read_text(ctx, value)
                         except FSError as e:
                             await ctx.err(f"jq: error: Could not open {value}: {e.strerror}\n")
                             return 2
@@ -206,7 +216,7 @@ async def jq(ctx: CommandContext) -> int:
     texts: list[tuple[str, str]] = []
     for name in files:
         try:
-            texts.append((name, ctx.fs.read_bytes(name, cwd=ctx.cwd).decode("utf-8", "replace")))
+            texts.append((name, _read_text(ctx, name)))
         except FSError as e:
             await ctx.err(f"jq: error: Could not open {name}: {e.strerror}\n")
             return 2
@@ -222,6 +232,7 @@ async def jq(ctx: CommandContext) -> int:
             data = await ctx.stdin.read()  # counted against the memory limit as it comes
             memory.need(len(data))  # its text, while the bytes still live
             texts[0] = ("<stdin>", data.decode("utf-8", "replace"))
+            memory.charge(sys.getsizeof(texts[0][1]))
             stdin_loaded = True
 
     root = PRELUDE_ENV.child()

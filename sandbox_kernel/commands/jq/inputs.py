@@ -3,6 +3,7 @@ main loop and the `input`/`inputs` builtins."""
 from __future__ import annotations
 
 import json
+import sys
 
 from .formats import parse_constant
 from .operations import stream_events
@@ -31,14 +32,13 @@ class InputSource:
         if self.raw:
             if self.slurp:
                 self.current_name = self.texts[-1][0] if self.texts else None
-                yield "".join(t for _, t in self.texts)
+                parts = [t for _, t in self.texts]
+                memory.charge(sum(map(sys.getsizeof, parts)))  # their joined copy
+                yield "".join(parts)
                 return
             for name, text in self.texts:
                 self.current_name = name
-                lines = text.split("\n")
-                if lines and lines[-1] == "":
-                    lines.pop()
-                yield from lines
+                yield from _lines(text)
             return
         decoder = json.JSONDecoder(parse_int=float, parse_constant=parse_constant)
         if self.slurp:
@@ -94,6 +94,18 @@ class InputSource:
 
     def next_value(self):
         return next(self._iter, MISSING)
+
+
+def _lines(text: str):
+    """The lines of ``text`` one at a time (a list of them all would cost ~60 bytes a line)."""
+    pos, end = 0, len(text)
+    while pos < end:
+        nl = text.find("\n", pos)
+        if nl < 0:
+            yield text[pos:]
+            return
+        yield text[pos:nl]
+        pos = nl + 1
 
 
 def _json_error_text(e: json.JSONDecodeError) -> str:
