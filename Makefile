@@ -42,8 +42,9 @@ test: $(STAMP) $(EG_STAMP) system-deps
 # (deploy/test_deploy.py); installs Debian's docker.io and mmdebstrap when missing and starts (and
 # stops) a dockerd of its own on a private socket, with no bridge and no iptables rules. Root only.
 test-deploy: $(STAMP) system-deps
-	@command -v dockerd >/dev/null && command -v mmdebstrap >/dev/null || { apt-get update -qq && \
-	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends docker.io mmdebstrap >/dev/null; }
+	@command -v dockerd >/dev/null && command -v mmdebstrap >/dev/null && /usr/bin/python3 -m venv -h >/dev/null || \
+	    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+	      docker.io mmdebstrap python3-venv >/dev/null; }
 	$(PY) -m pytest -q -s deploy/test_deploy.py
 
 # make lab: JupyterLab in the venv with the `sandbox` kernelspec installed (sys-prefix).

@@ -29,6 +29,8 @@ BUILD = ROOT / "build" / "deploy"
 DOCKER, DOCKERD = "/usr/bin/docker", "/usr/sbin/dockerd"
 LAB_TAG, BASE_TAG = "sandbox-kernel-lab:test", "sandbox-kernel-base:test"
 OTHER_UID = 4321
+#: the base image's Python, on a Debian 12 host: the wheelhouse is resolved for it
+IMAGE_PYTHON = "/usr/bin/python3"
 TIMINGS: dict[str, float] = {}
 
 #: run inside the image: start the default kernel with jupyter_client, run cells, measure RSS
@@ -114,7 +116,7 @@ def timed(name: str, *argv: str, **kw) -> subprocess.CompletedProcess:
 @pytest.fixture(scope="module")
 def docker():
     """A dockerd of our own; yields the environment that points the docker CLI at it."""
-    missing = [p for p in (DOCKER, DOCKERD, "/usr/bin/mmdebstrap") if not os.path.exists(p)]
+    missing = [p for p in (DOCKER, DOCKERD, "/usr/bin/mmdebstrap", IMAGE_PYTHON) if not os.path.exists(p)]
     require(f"{', '.join(missing)} missing (make test-deploy installs docker.io and mmdebstrap)" if missing else None)
     require(None if os.geteuid() == 0 else "dockerd needs root")
     run_dir = Path(tempfile.mkdtemp(prefix="sk-dockerd-"))
@@ -165,11 +167,16 @@ def lab_image(docker):
     shutil.rmtree(context, ignore_errors=True)
     (context / "src").mkdir(parents=True)
     tracked_sources(context / "src")
-    timed("wheelhouse (pip wheel)", sys.executable, "-m", "pip", "wheel", "-q", "-w", str(BUILD / "wheelhouse"),
+    # resolved by the image's own Python (Debian 12's 3.11.2: some wheels need a newer 3.11.x)
+    resolver = BUILD / "resolver-venv"
+    if not (resolver / "bin" / "pip").exists():
+        sh(IMAGE_PYTHON, "-m", "venv", str(resolver))
+    wheelhouse = BUILD / "wheelhouse"
+    timed("wheelhouse (pip wheel)", str(resolver / "bin" / "pip"), "wheel", "-q", "-w", str(wheelhouse),
           f"{context / 'src'}[lab]", "setuptools>=77", "jupyterhub>=5,<6")
-    for whl in (BUILD / "wheelhouse").glob("sandbox_kernel-*.whl"):
+    for whl in wheelhouse.glob("sandbox_kernel-*.whl"):
         whl.unlink()  # the image builds its own from src/
-    shutil.copytree(BUILD / "wheelhouse", context / "wheelhouse")
+    shutil.copytree(wheelhouse, context / "wheelhouse")
     timed("guest export", sys.executable, "-m", "sandbox_kernel", "vm-image", "--export", str(context / "guest"))
     (context / "eg-launchers").mkdir()
     timed("docker build (lab target)", DOCKER, "build", "--network", "none", "--build-arg", f"BASE={BASE_TAG}",
@@ -196,9 +203,13 @@ def test_the_lab_image_runs_the_kernel(lab_image):
     assert any(line.split()[:1] == ["sandbox"] for line in listing.splitlines()), listing
     whoami = sh(DOCKER, "run", "--rm", "--network", "none", LAB_TAG, "id", "-un", env=env).stdout.strip()
     assert whoami == "jovyan"
-    config = sh(DOCKER, "run", "--rm", "--network", "none", LAB_TAG, "jupyter", "lab", "--show-config",
-                env=env).stdout
-    assert "default_kernel_name" in config and "'sandbox'" in config, config[-2000:]
+    # the kernel a new notebook gets: the server's configuration as JupyterHub's single-user server loads it
+    default = sh(DOCKER, "run", "--rm", "--network", "none", LAB_TAG, "python", "-c",
+                 "from jupyter_server.serverapp import ServerApp\n"
+                 "app = ServerApp.instance(open_browser=False, port=0)\n"
+                 "app.initialize(argv=[])\n"
+                 "print('default kernel:', app.kernel_manager.default_kernel_name)\n", env=env).stdout
+    assert "default kernel: sandbox\n" in default, default
 
     started = time.monotonic()
     result = run_cells(env)

@@ -93,6 +93,8 @@ def test_the_z2jh_values_make_a_valid_restricted_pod():
     assert not (cache + "/").startswith(user["storage"]["homeMountPath"].rstrip("/") + "/")
     # kernel culling: real MappingKernelManager traits; idle servers culled by the hub
     from jupyter_server.services.kernels.kernelmanager import MappingKernelManager
-    culling = user["extraFiles"]["kernel-culling"]["data"]["MappingKernelManager"]
+    culling_file = user["extraFiles"]["kernel-culling"]
+    assert culling_file["mountPath"] == "/etc/jupyter/jupyter_server_config.json"  # not a .d file: those are ignored
+    culling = culling_file["data"]["MappingKernelManager"]
     assert culling["cull_idle_timeout"] > 0 and all(MappingKernelManager.class_traits().get(k) for k in culling)
     assert values["cull"]["enabled"] is True and values["cull"]["timeout"] > culling["cull_idle_timeout"]
