@@ -9,11 +9,13 @@ tag=${1:-sandbox-kernel-base:bookworm}
 tarball=${2:-}
 packages=python3,python3-venv,qemu-system-x86,passwd,ca-certificates,procps,tini
 if [ -z "$tarball" ] || [ ! -s "$tarball" ]; then
-  out=${tarball:-$(mktemp --suffix=.tar)}
+  out=${tarball:-$(mktemp -u --suffix=.tar)}
+  partial=${out%.tar}.partial.tar   # mmdebstrap picks the output format by the name's suffix
+  rm -rf "$partial"
   mmdebstrap --quiet --variant=apt --include="$packages" \
     --dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-exclude=/usr/share/man/*' \
-    --dpkgopt='path-exclude=/usr/share/locale/*' bookworm "$out.partial"
-  mv "$out.partial" "$out"
+    --dpkgopt='path-exclude=/usr/share/locale/*' bookworm "$partial"
+  mv "$partial" "$out"
   tarball=$out
 fi
 docker import --change 'ENV LANG=C.UTF-8' --change 'CMD ["/bin/bash"]' "$tarball" "$tag" >/dev/null
