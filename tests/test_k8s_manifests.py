@@ -98,3 +98,28 @@ def test_the_z2jh_values_make_a_valid_restricted_pod():
     culling = culling_file["data"]["MappingKernelManager"]
     assert culling["cull_idle_timeout"] > 0 and all(MappingKernelManager.class_traits().get(k) for k in culling)
     assert values["cull"]["enabled"] is True and values["cull"]["timeout"] > culling["cull_idle_timeout"]
+
+
+def test_the_z2jh_culling_file_is_what_the_server_loads(tmp_path):
+    """The extraFiles entry, written where z2jh mounts it, sets the server's kernel culling
+    (a jupyter_server_config.d/ file would be ignored: those carry only enabled extensions)."""
+    import os
+    import subprocess
+    import sys
+
+    entry = yaml.safe_load((K8S / "z2jh-config.yaml").read_text())["singleuser"]["extraFiles"]["kernel-culling"]
+    config_dir = tmp_path / "etc-jupyter"
+    config_dir.mkdir()
+    (config_dir / Path(entry["mountPath"]).name).write_text(json.dumps(entry["data"]))
+    probe = ("from jupyter_server.serverapp import ServerApp\n"
+             "app = ServerApp.instance(open_browser=False, port=0)\n"
+             "app.initialize(argv=[])\n"
+             "km = app.kernel_manager\n"
+             "print('culling:', km.cull_idle_timeout, km.cull_interval, km.cull_connected)\n")
+    env = dict(os.environ, JUPYTER_CONFIG_PATH=str(config_dir), JUPYTER_CONFIG_DIR=str(tmp_path / "user-config"),
+               JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime"))
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=120,
+                            cwd=tmp_path)
+    culling = entry["data"]["MappingKernelManager"]
+    expected = f"culling: {culling['cull_idle_timeout']} {culling['cull_interval']} {culling['cull_connected']}"
+    assert expected in result.stdout, result.stdout + result.stderr[-2000:]
