@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -60,7 +61,7 @@ def start(_):
 def main(n: int) -> dict:
     from sandbox_kernel.kernel.install import install
 
-    prefix = tempfile.mkdtemp(prefix="sk-measure-")
+    prefix = tempfile.mkdtemp(prefix=f"sk-measure-{os.getpid()}-")
     install("sandbox", prefix=prefix)
     os.environ["JUPYTER_PATH"] = str(Path(prefix) / "share" / "jupyter")
     with ThreadPoolExecutor(n) as pool:
@@ -94,4 +95,8 @@ def main(n: int) -> dict:
 
 
 if __name__ == "__main__":
-    print(json.dumps(main(int(sys.argv[1]) if len(sys.argv) > 1 else 8), indent=1))
+    try:
+        print(json.dumps(main(int(sys.argv[1]) if len(sys.argv) > 1 else 8), indent=1))
+    finally:
+        for leftover in Path(tempfile.gettempdir()).glob(f"sk-measure-{os.getpid()}-*"):
+            shutil.rmtree(leftover, ignore_errors=True)
