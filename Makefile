@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 # setuptools announces every editable install with a warning banner; nothing is wrong
 PIP_QUIET := PYTHONWARNINGS="ignore:Editable installation"
 
-.PHONY: run test bench lab labextension system-deps clean
+.PHONY: run test test-deploy bench lab labextension system-deps clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -37,6 +37,15 @@ $(EG_STAMP):
 
 test: $(STAMP) $(EG_STAMP) system-deps
 	$(PY) -m pytest -q
+
+# make test-deploy: build deploy/Dockerfile's single-user image with no image registry and run it
+# (deploy/test_deploy.py); installs Debian's docker.io and mmdebstrap when missing and starts (and
+# stops) a dockerd of its own on a private socket, with no bridge and no iptables rules. Root only.
+test-deploy: $(STAMP) system-deps
+	@command -v dockerd >/dev/null && command -v mmdebstrap >/dev/null && /usr/bin/python3 -m venv -h >/dev/null || \
+	    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+	      docker.io mmdebstrap python3-venv >/dev/null; }
+	$(PY) -m pytest -q -s deploy/test_deploy.py
 
 # make lab: JupyterLab in the venv with the `sandbox` kernelspec installed (sys-prefix).
 LAB_STAMP := $(VENV)/.lab-installed

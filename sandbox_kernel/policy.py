@@ -418,3 +418,41 @@ def to_argv(args: argparse.Namespace) -> list[str]:
         if value is not None:
             argv += ["--" + option.replace("_", "-"), f"{value:g}" if isinstance(value, float) else str(value)]
     return argv
+
+
+# ------------------------------------------------------------------ the policy in the environment
+#: The policy as a JSON list of its options (``to_argv``), for launchers that start the kernel
+#: class with argv of their own (Enterprise Gateway's kernel pods): ``install --policy-in-env``
+#: writes it into kernel.json's ``env``. Secrets stay NAME@HOSTS; their values come from the
+#: kernel's environment as with argv.
+POLICY_ENV = "SANDBOX_KERNEL_POLICY"
+MAX_POLICY_ENV = 1 << 16
+
+
+class _RaisingParser(argparse.ArgumentParser):
+    def error(self, message: str):
+        raise ValueError(message)
+
+
+def from_argv(argv: list[str], environ: MutableMapping[str, str] | None = None) -> Policy:
+    """A Policy from option words alone (``to_argv``'s output); ValueError for anything else."""
+    parser = _RaisingParser(prog=POLICY_ENV, add_help=False)
+    add_arguments(parser)
+    args, rest = parser.parse_known_args(argv)
+    if rest:
+        raise ValueError(f"not a policy option: {' '.join(rest)[:200]}")
+    return from_arguments(args, environ)
+
+
+def argv_from_environment(environ: MutableMapping[str, str]) -> list[str] | None:
+    """The options in ``environ[POLICY_ENV]`` (removed, so no child inherits it); None when unset."""
+    text = environ.pop(POLICY_ENV, None)
+    if text is None:
+        return None
+    try:
+        argv = json.loads(text) if len(text) <= MAX_POLICY_ENV else None
+    except ValueError:
+        argv = None
+    if not isinstance(argv, list) or not all(isinstance(a, str) for a in argv):
+        raise ValueError(f"{POLICY_ENV} must be a JSON list of policy options (install --policy-in-env writes it)")
+    return argv

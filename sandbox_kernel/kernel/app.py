@@ -61,7 +61,8 @@ class SandboxKernelApp(IPKernelApp):
 
 
 def kernel_main(argv: list[str], early=None) -> int:
-    """Our policy options first (the admin's, from kernel.json), the rest is ipykernel's.
+    """Our policy options first (the admin's, from kernel.json's argv, else from its env), the rest
+    is ipykernel's.
     Secret values are taken out of the environment here, before anything is started.
     ``early``: the sockets ``launch.bind_early`` bound (what is left of them is closed once
     the app has its own)."""
@@ -69,7 +70,12 @@ def kernel_main(argv: list[str], early=None) -> int:
     policy.add_arguments(parser)
     args, rest = parser.parse_known_args(list(argv))
     try:
-        SandboxKernelApp.policy = policy.from_arguments(args, os.environ)
+        # the policy in the environment (install --policy-in-env) applies when argv has none
+        env_argv = policy.argv_from_environment(os.environ)
+        if env_argv is not None and not policy.to_argv(args):
+            SandboxKernelApp.policy = policy.from_argv(env_argv, os.environ)
+        else:
+            SandboxKernelApp.policy = policy.from_arguments(args, os.environ)
     except ValueError as e:
         print(f"sandbox_kernel kernel: {e}", file=sys.stderr)
         return 2

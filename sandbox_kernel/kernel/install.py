@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import sys
 import tempfile
@@ -13,15 +14,22 @@ from .. import policy
 SPEC_DIR = Path(__file__).resolve().parent / "kernelspec"
 SPEC_FILES = ("kernel.json", "logo-32x32.png", "logo-64x64.png")
 DEFAULT_NAME = "sandbox"
+SPEC_DIR_MODE, SPEC_FILE_MODE = 0o755, 0o644
 
 
 def build_spec(display_name: str | None = None, interrupt_mode: str | None = None,
-               python: str | None = None, policy_argv: list[str] | None = None) -> dict:
+               python: str | None = None, policy_argv: list[str] | None = None,
+               policy_in_env: bool = False) -> dict:
     """kernel.json for this Python: the shipped spec with argv[0] set to the interpreter and
-    the admin's policy options before the connection file."""
+    the admin's policy options before the connection file, or (``policy_in_env``) in the
+    environment, for launchers that replace the argv (Enterprise Gateway's)."""
     spec = json.loads((SPEC_DIR / "kernel.json").read_text(encoding="utf-8"))
     spec["argv"][0] = python or sys.executable
-    if policy_argv:
+    if policy_in_env:
+        spec["env"][policy.POLICY_ENV] = json.dumps(list(policy_argv or []))
+        # Enterprise Gateway's kernel-pod bootstrap picks its launcher by this (the kernel class is Python)
+        spec["env"]["KERNEL_LANGUAGE"] = "python"
+    elif policy_argv:
         at = spec["argv"].index("-f")
         spec["argv"][at:at] = list(policy_argv)
     if display_name:
@@ -33,16 +41,21 @@ def build_spec(display_name: str | None = None, interrupt_mode: str | None = Non
 
 def install(name: str = DEFAULT_NAME, user: bool = False, prefix: str | None = None,
             display_name: str | None = None, interrupt_mode: str | None = None,
-            policy_argv: list[str] | None = None) -> str:
+            policy_argv: list[str] | None = None, policy_in_env: bool = False) -> str:
     """Install the kernelspec; returns the directory it went to."""
     from jupyter_client.kernelspec import KernelSpecManager
 
     with tempfile.TemporaryDirectory() as tmp:
         for fname in SPEC_FILES[1:]:
             shutil.copy(SPEC_DIR / fname, Path(tmp) / fname)
-        spec = build_spec(display_name, interrupt_mode, policy_argv=policy_argv)
+        spec = build_spec(display_name, interrupt_mode, policy_argv=policy_argv, policy_in_env=policy_in_env)
         (Path(tmp) / "kernel.json").write_text(json.dumps(spec, indent=1, ensure_ascii=False) + "\n",
                                                encoding="utf-8")
+        # every user starts kernels from it (a system install, a JupyterHub image): the temporary
+        # directory is 0700 and the files follow the umask, and copytree keeps both
+        os.chmod(tmp, SPEC_DIR_MODE)
+        for fname in SPEC_FILES:
+            os.chmod(Path(tmp) / fname, SPEC_FILE_MODE)
         return KernelSpecManager().install_kernel_spec(tmp, name, user=user, prefix=prefix)
 
 
@@ -59,6 +72,10 @@ def install_main(argv: list[str]) -> int:
     parser.add_argument("--display-name", metavar="D", help="name shown in the launcher")
     parser.add_argument("--interrupt-mode", choices=("message", "signal"),
                         help="how front ends interrupt the kernel (default: message)")
+    parser.add_argument("--policy-in-env", action="store_true",
+                        help=f"write the policy into the kernelspec's env ({policy.POLICY_ENV}, with "
+                             "KERNEL_LANGUAGE=python) instead of its argv: for Enterprise Gateway, whose "
+                             "launchers start the kernel class with argv of their own (docs/deploy.md)")
     policy.add_arguments(parser)
     args = parser.parse_args(argv)
     try:
@@ -70,7 +87,8 @@ def install_main(argv: list[str]) -> int:
     prefix = sys.prefix if args.sys_prefix else args.prefix
     try:
         path = install(args.name, user=args.user, prefix=prefix, display_name=args.display_name,
-                       interrupt_mode=args.interrupt_mode, policy_argv=policy.to_argv(args))
+                       interrupt_mode=args.interrupt_mode, policy_argv=policy.to_argv(args),
+                       policy_in_env=args.policy_in_env)
     except OSError as e:
         print(f"sandbox_kernel install: {e.filename or ''}{': ' if e.filename else ''}{e.strerror or e}"
               + ("\n(try --user or --sys-prefix)" if not (args.user or prefix) else ""), file=sys.stderr)

@@ -11,8 +11,10 @@ import asyncio
 import fnmatch
 from collections import deque
 import importlib.util
+import os
 import signal
 import socket
+import sys
 import threading
 from typing import Any
 
@@ -24,7 +26,8 @@ from ipykernel.kernelbase import Kernel
 from .. import __version__
 from ..engine import CancelToken, ErrorInfo, RunResult, Streams
 from ..limits import format_size
-from ..policy import Policy
+from ..policy import POLICY_ENV, Policy, argv_from_environment
+from ..policy import from_argv as policy_from_argv
 from ..sandbox import ENGINE_FACTORIES, EngineUnavailable, Sandbox
 from ..shell.complete import Completer
 from . import magics
@@ -59,11 +62,18 @@ class SandboxKernel(Kernel):
         "codemirror_mode": "shell",
     }
 
-    #: The admin's policy, set by ``kernelapp.kernel_main`` from the kernel's argv.
+    #: The admin's policy, set by ``app.kernel_main`` from the kernel's argv, or read from
+    #: the environment (``policy.POLICY_ENV``) when another launcher made the kernel.
     policy = Policy()
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        if POLICY_ENV in os.environ:  # started by another launcher (Enterprise Gateway's): not read yet
+            try:
+                self.policy = policy_from_argv(argv_from_environment(os.environ) or [], os.environ)
+            except ValueError as e:  # sys.stderr is the IOPub stream by now: the launcher's log is __stderr__
+                print(f"sandbox_kernel kernel: {POLICY_ENV}: {e}", file=sys.__stderr__, flush=True)
+                raise SystemExit(2) from None
         self.sandbox = Sandbox(self.policy.limits.replace(), policy=self.policy)
         self.cells = CellRunner(self.sandbox, self.log)
         #: the admin's host mounts and the persistent workspace (set up before any cell)

@@ -152,3 +152,28 @@ def test_gateway_rest_and_websocket(gateway):
             assert read["buffers"] == [data]
         else:
             assert not read["buffers"] and base64.b64decode(read["content"]["data"]["buffers_base64"][0]) == data
+
+
+@pytest.mark.timeout(120)
+def test_enterprise_gateway_kernel_gets_the_admins_policy(tmp_path, jupyter_data_dir):
+    """A kernelspec written with `install --policy-in-env` (the route EG's kernel pods take: the
+    policy in the spec's env, not its argv) started by Enterprise Gateway: the admin's wall time
+    and ceiling hold in the kernel."""
+    import os
+
+    from sandbox_kernel.kernel.install import install
+
+    prefix = tmp_path / "prefix"
+    install("sandbox-eg-policy", prefix=str(prefix), policy_in_env=True,
+            policy_argv=["--limit", "wall_time=2", "--max-limit", "wall_time=5"])
+    path = os.pathsep.join([str(prefix / "share" / "jupyter"), jupyter_data_dir])
+    with kernel_gateway(tmp_path, path, "enterprise") as (url, token):
+        kernel = GatewayKernel(url, token, "sandbox-eg-policy")
+        try:
+            for code, expected in (("%limits wall_time=10", "ceiling of 5 s"), ("sleep 3", "(2 s;")):
+                msg_id = kernel.execute(code)
+                reply, _ = kernel.wait_for(lambda m: m["msg_type"] == "execute_reply"
+                                           and m["parent_header"]["msg_id"] == msg_id, timeout=30)
+                assert reply["content"]["status"] == "error" and expected in reply["content"]["evalue"], reply
+        finally:
+            kernel.close()

@@ -1,9 +1,14 @@
 """`python -m sandbox_kernel install` and the shipped kernelspec."""
 import json
+import os
+import stat
 import subprocess
 import sys
+from pathlib import Path
 
-from sandbox_kernel.kernel.install import SPEC_DIR
+import pytest
+
+from sandbox_kernel.kernel.install import SPEC_DIR, SPEC_FILES
 
 
 def run_cli(*args):
@@ -38,6 +43,28 @@ def test_install_into_prefix(tmp_path):
     assert run_cli("install", "--prefix", str(tmp_path), "--name", "sbx-test",
                    "--interrupt-mode", "signal").returncode == 0
     assert json.loads((target / "kernel.json").read_text())["interrupt_mode"] == "signal"
+
+
+@pytest.mark.parametrize("where", ["--prefix", "--sys-prefix", "--user"])
+def test_installed_kernelspec_is_readable_by_every_user(tmp_path, where):
+    """Installed as root under a strict umask (a Dockerfile's RUN), the kernelspec is still
+    0755/0644: jovyan, or a pod with another uid, sees and starts it."""
+    probe = ("import os, sys\n"
+             "os.umask(0o077)\n"
+             f"sys.prefix = {str(tmp_path / 'env')!r}\n"
+             "from sandbox_kernel.kernel.install import install_main\n"
+             "sys.exit(install_main(sys.argv[1:]))\n")
+    argv = [where, str(tmp_path / "prefix")] if where == "--prefix" else [where]
+    env = dict(os.environ, JUPYTER_DATA_DIR=str(tmp_path / "user-data"))
+    result = subprocess.run([sys.executable, "-c", probe, *argv], capture_output=True, text=True, env=env)
+    assert result.returncode == 0, result.stderr
+    target = Path(result.stdout.split(" in ", 1)[1].strip())
+    assert target.parent.parent == {"--prefix": tmp_path / "prefix/share/jupyter", "--sys-prefix":
+                                    tmp_path / "env/share/jupyter", "--user": tmp_path / "user-data"}[where]
+    assert stat.S_IMODE(target.stat().st_mode) == 0o755
+    assert sorted(p.name for p in target.iterdir()) == sorted(SPEC_FILES)
+    for name in SPEC_FILES:
+        assert stat.S_IMODE((target / name).stat().st_mode) == 0o644, name
 
 
 def test_install_writes_the_admins_policy(tmp_path):
@@ -89,3 +116,58 @@ def test_the_sandbox_is_imported_after_the_sockets_are_bound():
     out = subprocess.run([sys.executable, "-P", "-c", probe], capture_output=True, text=True, timeout=60)
     assert "loaded at start: False" in out.stdout, out.stderr
     assert "kernel: SandboxKernel" in out.stdout and "policy: True" in out.stdout, out.stderr
+
+
+#: how Enterprise Gateway's launch_ipykernel.py starts a kernel in its pods: IPKernelApp with the
+#: kernel class (--kernel-class-name) and argv of its own, the kernelspec's env in the environment
+EG_LIKE_LAUNCH = ("import sys\n"
+                  "from ipykernel.kernelapp import IPKernelApp\n"
+                  "from sandbox_kernel.kernel.kernel import SandboxKernel\n"
+                  "app = IPKernelApp.instance(kernel_class=SandboxKernel, connection_file=sys.argv[1],\n"
+                  "                           ip='127.0.0.1')\n"
+                  "app.initialize([])\n"
+                  "app.start()\n")
+ADMIN_POLICY = ["--limit", "wall_time=2", "--max-limit", "wall_time=5"]
+
+
+def test_install_can_put_the_policy_in_the_env(tmp_path):
+    result = run_cli("install", "--prefix", str(tmp_path), "--name", "sbx-env", "--policy-in-env", *ADMIN_POLICY)
+    assert result.returncode == 0, result.stderr
+    spec = json.loads((tmp_path / "share/jupyter/kernels/sbx-env/kernel.json").read_text())
+    assert spec["argv"][1:] == ["-P", "-m", "sandbox_kernel", "kernel", "-f", "{connection_file}"]
+    assert json.loads(spec["env"]["SANDBOX_KERNEL_POLICY"]) == ADMIN_POLICY
+    assert spec["env"]["KERNEL_LANGUAGE"] == "python"  # EG's kernel-pod bootstrap needs it
+
+
+@pytest.mark.parametrize("launcher", ["ours", "enterprise-gateway"])
+def test_a_kernel_gets_the_admins_policy_from_the_env(jupyter_kernels, launcher):
+    """The policy in kernel.json's env reaches the kernel whether our launcher starts it or EG's
+    (which never sees our argv): the admin's wall_time and its ceiling hold."""
+    from kernelclient import execute, run_ok, start_kernel
+    from sandbox_kernel.kernel.install import install
+
+    name = f"sandbox-env-{launcher}"
+    path = Path(install(name, prefix=str(Path(jupyter_kernels).parents[1]), policy_argv=ADMIN_POLICY,
+                        policy_in_env=True))
+    if launcher == "enterprise-gateway":
+        spec = json.loads((path / "kernel.json").read_text())
+        spec["argv"] = [sys.executable, "-c", EG_LIKE_LAUNCH, "{connection_file}"]
+        (path / "kernel.json").write_text(json.dumps(spec))
+    with start_kernel(name) as (_, kc):
+        reply, _ = execute(kc, "sleep 3")
+        assert reply["ename"] == "Timeout" and "(2 s;" in reply["evalue"]
+        reply, _ = execute(kc, "%limits wall_time=10")
+        assert reply["status"] == "error" and "ceiling of 5 s" in reply["evalue"]
+        assert run_ok(kc, "%limits wall_time=4\necho ok") == "wall_time = 4 s\nok\n"
+
+
+def test_a_bad_policy_in_the_env_stops_the_kernel_with_a_message(tmp_path):
+    env = dict(os.environ, SANDBOX_KERNEL_POLICY=json.dumps(["--network", "everything"]))
+    result = subprocess.run([sys.executable, "-c", EG_LIKE_LAUNCH, str(tmp_path / "kernel.json")],
+                            capture_output=True, text=True, env=env, timeout=60)
+    assert result.returncode != 0 and "SANDBOX_KERNEL_POLICY" in result.stderr and "network must be" in result.stderr
+    assert "Traceback" not in result.stderr
+    env["SANDBOX_KERNEL_POLICY"] = '{"not": "a list"}'
+    result = subprocess.run([sys.executable, "-m", "sandbox_kernel", "kernel", "-f", str(tmp_path / "k.json")],
+                            capture_output=True, text=True, env=env, timeout=60)
+    assert result.returncode == 2 and "must be a JSON list" in result.stderr and "Traceback" not in result.stderr

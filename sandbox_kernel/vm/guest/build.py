@@ -18,7 +18,9 @@ Output goes to $SANDBOX_KERNEL_CACHE/guest/<hash>/ (default ~/.cache/sandbox-ker
 vmlinux, initrd.cpio, rootfs.squashfs, manifest.json. The hash covers packages.txt, the
 resolved versions, the agent, the init scripts and this file, so any change rebuilds.
 Needs on the host: apt-get, dpkg, gcc + libc6-dev (static agent), lz4 (kernel payload),
-mksquashfs (squashfs-tools).
+mksquashfs (squashfs-tools) -- TOOL_PACKAGES; a missing one is named with its package. The
+image is readable by every uid (SHARED_*_MODE), so one baked into a container image serves
+kernels of any user; ``vm-image --export/--import`` carries it to hosts without Debian's apt.
 """
 from __future__ import annotations
 
@@ -79,11 +81,49 @@ def die(msg: str) -> None:
     sys.exit(1)
 
 
-def run(argv: list[str], **kw) -> subprocess.CompletedProcess:
+#: host tool -> the Debian package that provides it (what the admin installs)
+TOOL_PACKAGES = {"apt-get": "apt", "apt-cache": "apt", "dpkg-deb": "dpkg", "gcc": "gcc libc6-dev",
+                 "lz4": "lz4", "mksquashfs": "squashfs-tools", "ldconfig": "libc-bin"}
+#: the tools a build runs (the cached image needs only apt-cache, to resolve the versions)
+BUILD_TOOLS = ("apt-get", "dpkg-deb", "gcc", "lz4", "mksquashfs")
+#: the image is shared by every uid that starts kernels (a JupyterHub image baked as one user,
+#: pods running as another): directories 0755, files 0644, whatever the builder's umask
+SHARED_DIR_MODE, SHARED_FILE_MODE = 0o755, 0o644
+
+
+def find_tool(name: str) -> str | None:
+    """``name`` on PATH, or in the sbin directories a non-root PATH lacks (mksquashfs, ldconfig)."""
+    found = shutil.which(name)
+    if found:
+        return found
+    for directory in ("/usr/sbin", "/sbin"):
+        if os.access(os.path.join(directory, name), os.X_OK):
+            return os.path.join(directory, name)
+    return None
+
+
+def missing_tool_message(names: list[str]) -> str:
+    packages = " ".join(dict.fromkeys(TOOL_PACKAGES.get(n, n) for n in names))
+    return (f"{', '.join(repr(n) for n in names)} not found: the guest build needs "
+            f"{'it' if len(names) == 1 else 'them'} on the host (Debian/Ubuntu: apt-get install {packages}; "
+            "or import a built guest: python -m sandbox_kernel vm-image --import DIR)")
+
+
+def check_tools(names: tuple[str, ...]) -> None:
+    missing = [n for n in names if not find_tool(n)]
+    if missing:
+        die(missing_tool_message(missing))
+
+
+def run(argv: list[str], check: bool = True, **kw) -> subprocess.CompletedProcess:
+    """Every program the build runs goes through here: a missing one is named with its package."""
+    tool = argv[0] if "/" in argv[0] else find_tool(argv[0])
     try:
-        return subprocess.run(argv, check=True, **kw)
+        if tool is None:
+            raise FileNotFoundError(argv[0])
+        return subprocess.run([tool, *argv[1:]], check=check, **kw)
     except FileNotFoundError:
-        die(f"'{argv[0]}' not found (install it: see scripts/system-deps)")
+        die(missing_tool_message([os.path.basename(argv[0])]))
     except subprocess.CalledProcessError as e:
         err = e.stderr.decode(errors="replace").strip() if isinstance(e.stderr, bytes) else ""
         die(f"{' '.join(argv[:3])}... failed with status {e.returncode}{': ' + err[-800:] if err else ''}")
@@ -127,8 +167,7 @@ def apt_show(names: list[str]) -> dict[str, dict[str, str]]:
     out: dict[str, dict[str, str]] = {}
     if not names:
         return out
-    proc = subprocess.run(["apt-cache", "show", "--no-all-versions", *names],
-                          capture_output=True, text=True)
+    proc = run(["apt-cache", "show", "--no-all-versions", *names], check=False, capture_output=True, text=True)
     for stanza in proc.stdout.split("\n\n"):
         fields: dict[str, str] = {}
         key = None
@@ -217,7 +256,8 @@ def extract_vmlinux(bzimage: Path, out: Path) -> None:
     xz = data.find(b"\xfd7zXZ\x00")
     if lz4 >= 0:
         with open(out, "wb") as f:
-            subprocess.run(["lz4", "-dc", "-q"], input=data[lz4:], stdout=f, stderr=subprocess.DEVNULL)
+            # the payload is followed by the bzImage's trailer: lz4's status says nothing, the ELF check does
+            run(["lz4", "-dc", "-q"], check=False, input=data[lz4:], stdout=f, stderr=subprocess.DEVNULL)
     elif xz >= 0:
         import lzma
         out.write_bytes(lzma.LZMADecompressor(format=lzma.FORMAT_XZ).decompress(data[xz:]))
@@ -292,7 +332,8 @@ def install_skeleton(root: Path) -> None:
     if sh.exists() or sh.is_symlink():
         sh.unlink()
     sh.symlink_to("bash")
-    applets = subprocess.run([str(root / "bin/busybox"), "--list-full"], capture_output=True, text=True).stdout.split()
+    applets = run([str(root / "bin/busybox"), "--list-full"], check=False, capture_output=True,
+                  text=True).stdout.split()
     for applet in applets:
         name = applet.rsplit("/", 1)[-1]
         if any((root / d / name).exists() or (root / d / name).is_symlink()
@@ -316,9 +357,9 @@ def precompile_python(root: Path) -> str:
     host = shutil.which(f"python{version}")
     if not host:
         return f"not precompiled (no python{version} on the host)"
-    subprocess.run([host, "-m", "compileall", "-q", "-j0", "--invalidation-mode", "unchecked-hash",
-                    "-s", str(root), "-p", "/", str(libs[-1])], stdout=subprocess.DEVNULL,
-                   stderr=subprocess.DEVNULL)
+    run([host, "-m", "compileall", "-q", "-j0", "--invalidation-mode", "unchecked-hash",
+         "-s", str(root), "-p", "/", str(libs[-1])], check=False, stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL)
     return f"precompiled with {host}"
 
 
@@ -363,13 +404,50 @@ def write_cpio(root: Path, out: Path) -> int:
 def write_squashfs(root: Path, out: Path) -> int:
     """The read-only root: uncompressed (decompressing costs more than reading under TCG),
     owned by root, fixed times, reproducible."""
-    mksquashfs = shutil.which("mksquashfs") or "/usr/sbin/mksquashfs"
-    if not os.path.exists(mksquashfs):
-        die("mksquashfs not found (apt-get install squashfs-tools)")
-    run([mksquashfs, str(root), str(out), "-noappend", "-reproducible", "-all-root", "-no-xattrs",
+    run(["mksquashfs", str(root), str(out), "-noappend", "-reproducible", "-all-root", "-no-xattrs",
          "-noI", "-noD", "-noF", "-noX", "-mkfs-time", str(FIXED_MTIME), "-all-time", str(FIXED_MTIME),
          "-quiet", "-no-progress"], capture_output=True)
     return out.stat().st_size
+
+
+def make_shared_dir(path: Path) -> Path:
+    """``path`` and its missing parents, created 0755 (not by the umask)."""
+    missing = []
+    for p in (path, *path.parents):
+        if p.exists():
+            break
+        missing.append(p)
+    path.mkdir(parents=True, exist_ok=True)
+    for p in missing:
+        os.chmod(p, SHARED_DIR_MODE)
+    return path
+
+
+def guest_dir() -> Path:
+    """$SANDBOX_KERNEL_CACHE/guest, created readable by every uid."""
+    return make_shared_dir(cache_root() / "guest")
+
+
+def publish(work: Path, dest: Path) -> None:
+    """Make the image in ``work`` (a directory in ``guest_dir()``) the one at ``dest`` and the
+    current recipe's: readable by every uid, then renamed into place, then pointed to."""
+    for dirpath, _, filenames in os.walk(work):
+        os.chmod(dirpath, SHARED_DIR_MODE)
+        for name in filenames:
+            os.chmod(os.path.join(dirpath, name), SHARED_FILE_MODE)
+    if dest.exists():
+        shutil.rmtree(dest)
+    os.replace(work, dest)
+    point_to(dest)
+
+
+def point_to(dest: Path) -> None:
+    """Name ``dest`` in the current recipe's pointer file (readable by every uid)."""
+    pointer = recipe_pointer()
+    partial = pointer.with_name(pointer.name + ".tmp")
+    partial.write_text(str(dest) + "\n")
+    os.chmod(partial, SHARED_FILE_MODE)
+    os.replace(partial, pointer)
 
 
 def tree_size(root: Path) -> int:
@@ -402,26 +480,26 @@ def main(argv: list[str]) -> int:
     started = time.monotonic()
     kernel_meta, roots, exclude = read_recipe()
     cache = cache_root()
-    pointer = recipe_pointer()
+    check_tools(("apt-cache",))
     packages = resolve(kernel_meta, roots, exclude)
     h = hashlib.sha256(recipe_hash().encode())
     h.update(json.dumps(packages, sort_keys=True).encode())
     image_hash = h.hexdigest()[:16]
     dest = cache / "guest" / image_hash
     if (dest / "manifest.json").exists() and not force:
-        pointer.parent.mkdir(parents=True, exist_ok=True)
-        pointer.write_text(str(dest) + "\n")
+        guest_dir()
+        point_to(dest)
         if not check:
             say(f"cached image {dest}")
             print(dest)
         return 0
     if check:
         return 1
+    check_tools(BUILD_TOOLS)
     say(f"building guest image {image_hash} from {len(packages)} Debian packages")
     files = download(packages, cache / "debs")
     t_download = time.monotonic() - started
-    (cache / "guest").mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(prefix="guest-build-", dir=cache / "guest"))
+    work = Path(tempfile.mkdtemp(prefix="guest-build-", dir=guest_dir()))
     try:
         root, kroot = work / "root", work / "kernel"
         root.mkdir()
@@ -440,9 +518,8 @@ def main(argv: list[str]) -> int:
         initramfs = work / "initramfs"
         install_initramfs(initramfs, root, kver, kroot)
         # the dynamic loader's cache spares every guest process a walk of the search path
-        ldconfig = shutil.which("ldconfig") or "/sbin/ldconfig"
-        if os.path.exists(ldconfig):
-            subprocess.run([ldconfig, "-r", str(root)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if find_tool("ldconfig"):
+            run(["ldconfig", "-r", str(root)], check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         pyc = precompile_python(root)
         unpacked = tree_size(root)
         cpio_size = write_cpio(initramfs, work / "initrd.cpio")
@@ -460,12 +537,9 @@ def main(argv: list[str]) -> int:
         shutil.rmtree(root)
         shutil.rmtree(kroot)
         shutil.rmtree(initramfs)
-        if dest.exists():
-            shutil.rmtree(dest)
-        os.replace(work, dest)
+        publish(work, dest)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    pointer.write_text(str(dest) + "\n")
     prune_old_images(cache / "guest", keep=3)
     say(f"built {dest} in {manifest['build_seconds']} s (download {manifest['download_seconds']} s): "
         f"root image {rootfs_size / 1e6:.1f} MB ({unpacked / 1e6:.1f} MB of files), initrd {cpio_size / 1e6:.1f} MB, "
