@@ -391,6 +391,8 @@ class Shell(Variables, Expander, Redirections, Pipelines):
                 continue
             try:
                 status = await self.run_list(node, fds)
+                if self.pending_warnings:  # noticed by its last command (`(( a[-9] ))`): said before the next
+                    await self.flush_warnings()
             except AbortCommand as e:
                 status = self.last_status = e.status
             except ShellError as e:
@@ -1013,6 +1015,8 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         except ShellError as e:
             self.pipestatus = e.status
             return await self.handle_error(e, fds)
+        if self.pending_warnings:  # noticed by the command before (`let a[-9]`), as the runner does
+            await self.flush_warnings()
         return await self._run_words(node, words, fds, procsub_mark)
 
     async def _run_words(self, node: SimpleCommand, words: list, fds: dict, procsub_mark: int) -> int:
