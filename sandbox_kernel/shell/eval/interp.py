@@ -1223,6 +1223,8 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         """Undo ``bind_temporary``s, last first (with ``persist``, a binding the command kept
         set stays)."""
         for scope, var_name, before, temp in reversed(saved):
+            if before is not None and before.nameref:
+                self.namerefs_hidden -= 1
             now = scope.get(var_name)
             if persist and now is not None and now.value is not None:
                 continue
@@ -1267,6 +1269,8 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         temp = Var(None, exported=True)
         self.set_raw(temp, value, name)
         scope[name] = temp
+        if before is not None and before.nameref:
+            self.namerefs_hidden += 1
         return scope, name, before, temp
 
     async def _trace(self, node, words: list[str], fds: dict) -> None:
@@ -1372,7 +1376,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         self.frames.pop()
         scope = self.scopes.pop()
         if scope:
-            self.release_scope(scope)
+            self.scope_ended(scope)
         self.leave_positional(saved_positional)
         if hidden:
             self.restore_hidden_traps(hidden)
