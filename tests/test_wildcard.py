@@ -13,7 +13,7 @@ import pytest
 from hypothesis import assume, given, settings, strategies as st
 
 from prereqs import require
-from sandbox_kernel.wildcard import fnmatch
+from sandbox_kernel.wildcard import excluded, fnmatch
 
 FNM_PATHNAME, FNM_PERIOD, FNM_LEADING_DIR, FNM_CASEFOLD = 1, 4, 8, 16
 
@@ -61,3 +61,15 @@ def test_named_cases(pattern, name, flags):
     ours = fnmatch(pattern, name, pathname=bool(flags & FNM_PATHNAME), period=bool(flags & FNM_PERIOD),
                    leading_dir=bool(flags & FNM_LEADING_DIR), nocase=bool(flags & FNM_CASEFOLD))
     assert ours == c_fnmatch(pattern, name, flags)
+
+
+@settings(max_examples=300, deadline=None)
+@given(pattern=st.text(max_size=40), name=st.text(max_size=60), flags=st.integers(0, 31), anchored=st.booleans())
+def test_any_pattern_and_name_give_an_answer(pattern, name, flags, anchored):
+    """Untrusted patterns (a grep --include, a tar --exclude, a zip member) never raise."""
+    answer = fnmatch(pattern, name, pathname=bool(flags & 1), period=bool(flags & 2), leading_dir=bool(flags & 4),
+                     nocase=bool(flags & 8))
+    assert answer in (True, False)
+    assert excluded(pattern, name, anchored=anchored, leading_dir=bool(flags & 4)) in (True, False)
+    if not any(c in pattern for c in "*?[\\"):
+        assert fnmatch(pattern, name) == (pattern == name)  # no wildcard: the text itself
