@@ -1268,8 +1268,10 @@ def _compile_cond(expr) -> Callable[[Any], bool] | None:
         return None
     if op in INTEGER_OPS:
         def integers(sh) -> bool:
+            # both words expanded before either is evaluated (`[[ x++ -eq $x ]]` sees x before)
             left = left_of(sh)
-            return compare_integers(op, cond_integer(sh, left), cond_integer(sh, right_of(sh)))
+            right = right_of(sh)
+            return compare_integers(op, cond_integer(sh, left), cond_integer(sh, right))
         return integers
     return lambda sh: binary_test(sh, op, left_of(sh), right_of(sh))
 
