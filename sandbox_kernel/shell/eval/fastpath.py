@@ -1160,8 +1160,8 @@ def _compile_for(node: For):
         handed_on = False
         try:
             for j, item in enumerate(items):
-                if sh.debug_trap_set or not sh._bind_loop_var(var, item):
-                    # a DEBUG trap to run, or a readonly variable to report: the generic loop
+                if sh.debug_trap_set or sh._bind_loop_var(var, item) is not None:
+                    # a DEBUG trap to run, or a variable not bound to report: the generic loop
                     handed_on = True
                     return sh.for_items(node, fds, items, j, None, status, False)
                 try:

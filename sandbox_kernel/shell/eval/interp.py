@@ -25,6 +25,7 @@ from ...vfs.layout import COMMAND_STUB
 from ..builtins import BUILTINS, SPECIAL_BUILTINS
 from ..builtins.output import out
 from ..builtins.resources import ResourceLimits
+from ..builtins.variables import valid_nameref_target
 from ..hints import not_found_message
 from ..lookup import CommandHash, search_path
 from ..options import OPTION_DEFAULTS, SHOPT_DEFAULTS, bashopts, option_flags, shellopts
@@ -664,34 +665,36 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         await self.report(fds, f"`{name}': not a valid identifier")
         return False
 
-    def _bind_loop_var(self, name: str, value: str) -> bool:
-        """Bind a for/select variable; False (nothing bound) for a readonly one, which ends
-        the loop (status 1), not the script."""
+    def _bind_loop_var(self, name: str, value: str, select: bool = False) -> str | None:
+        """Bind a for/select variable: None, or why nothing was bound (a readonly variable; a
+        for loop's word that a nameref cannot name), which ends the loop (status 1), not the script."""
         if self.namerefs:
             var = self.lookup_raw(name)
             if var is not None and var.nameref:
                 # bash: the loop makes the reference itself name each word in turn
                 if var.readonly:
-                    return False
+                    return f"{name}: readonly variable"
+                if not select and not valid_nameref_target(value):
+                    return f"`{value}': not a valid identifier"
                 self.own_variables()
                 self.set_raw(self.lookup_raw(name), value, name)
-                return True
+                return None
             var = self._var_for_write(name)[1]
             if var is not None and var.readonly:
-                return False
+                return f"{name}: readonly variable"
             self.set_var(name, value)
-            return True
+            return None
         var = self.lookup_raw(name)
         if var is not None and var.readonly:
-            return False
+            return f"{name}: readonly variable"
         self.assign_scalar(name, value, False, var)
-        return True
+        return None
 
     async def _set_loop_var(self, name: str, value: str, fds: dict) -> bool:
-        if self._bind_loop_var(name, value):
-            return True
-        await self.report(fds, f"{name}: readonly variable")
-        return False
+        failed = self._bind_loop_var(name, value, select=True)
+        if failed is not None:
+            await self.report(fds, failed)
+        return failed is None
 
     async def _loop_tick(self) -> None:
         """Honour cancellation and the deadline, and yield to the event loop now and then."""
@@ -777,8 +780,9 @@ class Shell(Variables, Expander, Redirections, Pipelines):
                     # bash shows the words as written
                     words = '"$@"' if node.words is None else " ".join(format_word(w) for w in node.words)
                     await self.err(fds, f"{self._ps4()}for {node.var} in {words}\n")
-                if not self._bind_loop_var(node.var, items[k]):
-                    await self.report(fds, f"{node.var}: readonly variable")
+                failed = self._bind_loop_var(node.var, items[k])
+                if failed is not None:
+                    await self.report(fds, failed)
                     return 1
                 status, flow = self._loop_step(node.body, fds)
                 if type(status) is not int:
