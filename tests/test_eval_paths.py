@@ -6,14 +6,18 @@ suite does the same in tests/test_oils_spec.py. Which path is right is for test_
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from difftest import CASE_DIRS, case_files, run_sandbox, stdin_of
 from sandbox_kernel.cli import run_script
+from sandbox_kernel.limits import Limits
 from sandbox_kernel.shell.eval import fastpath
 from sandbox_kernel.shell.eval.interp import Shell
 from sandbox_kernel.shell.syntax.parser import Parser
 
 CASES = case_files(*CASE_DIRS)
+#: a random script's bounds (a function may call itself, a loop may reset its counter)
+FUZZ_LIMITS = Limits(wall_time=1, commands=5000, function_depth=40, stdout_bytes=20000, stderr_bytes=20000)
 
 
 def _run(monkeypatch, text: str, generic: bool) -> tuple[bytes, bytes, int]:
@@ -61,3 +65,44 @@ def test_what_sends_commands_to_the_generic_path(monkeypatch, setup, generic_aft
     out, err, status = run_script(setup + "marker() { :; }; for i in 1 2 3; do marker $i; done; echo done")
     assert (out, status) == (b"done\n", 0), err
     assert bool(generic) == generic_after
+
+
+# random scripts of the forms the runners compile (words with side effects, negative
+# subscripts, loops, [[ ]], (( )), case, functions with locals, errexit and ERR traps)
+WORDS = ["$x", "${y}", "${a[1]}", "${a[-1]}", "${a[-5]}", "${#a[@]}", "${s#?}", "${s%%b*}", '"$x-$y"', "$((x+1))",
+         "$((a[-3]))", "${u:-d}", "${x:=7}", "$((i++))", "$((a[x++]))", "${a[i++]}", "lit", "'q w'", '"$@"', "$?",
+         '"${a[@]}"', "${s/b/c}", "$(echo c)", "[ab]*", "$((x > 2 ? 1 : 0))", "${a[$x]}", "$((x+=2))"]
+words = st.lists(st.sampled_from(WORDS), max_size=3).map(" ".join)
+simple = st.builds("{}{} {}{}".format, st.sampled_from(["", "x=5 "]),
+                   st.sampled_from(["echo", ":", "false", "f", "local", "let", "declare -i", "return", "shift"]), words,
+                   st.sampled_from(["", " 2>&1", " >/dev/null"]))
+assignment = st.builds("{}={}".format, st.sampled_from(["x", "y", "i", "a[i++]", "a[-1]", "s"]), st.sampled_from(WORDS))
+commands = st.recursive(simple | assignment, lambda inner: st.one_of(
+    st.builds("if {}; then {}; else {}; fi".format, inner, inner, inner),
+    st.builds("for v in {}; do {}; done".format, words, inner),
+    st.builds("for ((i=0; i<2; i++)); do {}; done".format, inner),
+    st.builds("case {} in {}|l*) {};; *) {};; esac".format, st.sampled_from(WORDS), st.sampled_from(WORDS),
+              inner, inner),
+    st.builds("[[ {} {} {} ]]".format, st.sampled_from(WORDS), st.sampled_from(["==", "-eq", "-lt", "<"]),
+              st.sampled_from(WORDS)),
+    st.builds("(( {} ))".format, st.sampled_from(["x++", "a[-2]", "x < 3", "y = x * 2", "a[i] += 1"])),
+    st.builds("{} {} {}".format, inner, st.sampled_from(["&&", "||"]), inner),
+    st.builds("( {} )".format, inner), st.builds("{{ {}; }}".format, inner)), max_leaves=6)
+scripts = st.builds("{}s=abcb; a=(1 2 3); x=1; f() {{ local x={}; {}; }}; {}; echo \"end $x $y ${{a[*]}} $?\"".format,
+                    st.sampled_from(["", "set -e; ", "trap 'echo ERR' ERR; ", "set -u; "]), st.sampled_from(WORDS),
+                    commands, st.lists(commands, min_size=1, max_size=4).map("; ".join))
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
+@given(src=scripts)
+def test_random_scripts_print_the_same_on_both_paths(src):
+    outcomes = []
+    for generic in (False, True):
+        fastpath.GENERIC_ONLY = generic
+        try:
+            outcomes.append(run_script(src, limits=FUZZ_LIMITS))
+        finally:
+            fastpath.GENERIC_ONLY = False
+    compiled, generic = outcomes
+    if b"limit" not in compiled[1] + generic[1]:  # a limit may stop the two at different points
+        assert generic == compiled, src

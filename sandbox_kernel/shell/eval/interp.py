@@ -728,6 +728,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
 
     async def run_for(self, node: For, fds: dict, compiled_words: tuple | None = None) -> int:
         """``for NAME in WORDS``; ``compiled_words``: the words compiled (``fastpath._compile_for``)."""
+        self.current_fds = fds  # (as execute does: a runner handing on calls this directly)
         async def body(fds):
             self.lineno = node.line
             if not await self._check_loop_name(node.var, fds):
@@ -846,6 +847,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
     async def run_arith_for(self, node: ArithFor, fds: dict, heads: tuple | None = None) -> int:
         """``for ((init; condition; step))``. ``heads``: the three expressions compiled
         (``fastpath.compile_arith``, None where not compiled), evaluated without a coroutine."""
+        self.current_fds = fds  # (as execute does: a runner handing on calls this directly)
         async def head(expr):
             # each of init, condition and step is a command of its own for LINENO and DEBUG
             self.lineno = node.line
@@ -1005,6 +1007,8 @@ class Shell(Variables, Expander, Redirections, Pipelines):
     # ------------------------------------------------------------------ simple commands
     async def run_simple(self, node: SimpleCommand, fds: dict) -> int:
         # every way out sets PIPESTATUS to the status (inline: this runs for every command)
+        # (a runner handing on calls this directly, not through execute: the fds are set here)
+        self.current_fds = fds
         self.lineno = node.line
         if node.words:
             await self.checkpoint()
