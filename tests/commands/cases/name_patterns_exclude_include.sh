@@ -29,3 +29,4 @@ done
 echo "== find"; find t -name '[[:digit:]]*' | sort; find t -path '*/[[:alpha:]]*/*' | sort
 echo "== grep operands"; cd t
 for p in 'sub' 's*' '.*' '[[:alpha:]]*' 't'; do echo "-- $p"; grep -rl --exclude-dir="$p" hit sub ./2nd . | sort; done
+cd ..; echo "== find -iname"; find t -iname '[[:upper:]]*' | sort; find t -iname '[a-b]*' | sort; find t -iname 'SUB' | sort
