@@ -17,7 +17,7 @@ from __future__ import annotations
 import time
 from typing import Callable, Iterator
 
-__all__ = ["Budget", "CharSet", "Wildcard", "bracket_end", "compile_wildcard", "fnmatch", "parse_bracket"]
+__all__ = ["Budget", "CharSet", "Wildcard", "bracket_end", "compile_wildcard", "excluded", "fnmatch", "parse_bracket"]
 
 #: characters between two budget checks in a long match
 CHECK_EVERY = 1024
@@ -71,6 +71,14 @@ class CharSet:
             any(CLASSES[name](c) for name in self.class_names)
         return hit != self.negate
 
+    def contains_folded(self, c: str) -> bool:
+        """``contains`` without case (bash's nocasematch, fnmatch's FNM_CASEFOLD): the character,
+        the listed ones and the range ends lowercased; a [:class:] sees the character as it is."""
+        f = c.lower()
+        hit = any(f == m.lower() for m in self.chars) or any(lo.lower() <= f <= hi.lower() for lo, hi in self.ranges) \
+            or any(CLASSES[name](c) for name in self.class_names)
+        return hit != self.negate
+
 
 STAR = "*"   # a token: any run of characters
 ANY = "?"    # a token: any one character
@@ -116,6 +124,8 @@ def parse_bracket(body: str) -> CharSet:
         c = body[i]
         if c == "[" and i + 1 < n and body[i + 1] in ":=.":
             close = body.find(body[i + 1] + "]", i + 2)
+            if close < 0 and body[i + 1] == ".":
+                return CharSet(False, set(), [], [])  # an unclosed [. : nothing matches (bash, glibc)
             if close >= 0:
                 name = body[i + 2:close]
                 if body[i + 1] == ":":
@@ -206,7 +216,7 @@ class Wildcard:
     def _mask(self, c: str) -> int:
         """Bits of the one-character tokens that match ``c``."""
         mask = 0
-        forms = (c, c.lower(), c.upper()) if self.nocase else (c,)
+        nocase = self.nocase
         slash = self.pathname and c == "/"
         for k, t in enumerate(self.tokens):
             if t is STAR:
@@ -214,9 +224,9 @@ class Wildcard:
             if t is ANY:
                 hit = not slash
             elif isinstance(t, CharSet):
-                hit = not slash and any(t.contains(f) for f in forms)
+                hit = not slash and (t.contains_folded(c) if nocase else t.contains(c))
             else:
-                hit = any(f == t or (self.nocase and f.lower() == t.lower()) for f in forms)
+                hit = c == t or (nocase and c.lower() == t.lower())
             if hit:
                 mask |= 1 << k
         if len(self._masks) < 4096:
@@ -332,8 +342,53 @@ def compile_wildcard(pattern: str, nocase: bool = False, pathname: bool = False)
     return w
 
 
-def fnmatch(pattern: str, text: str, *, nocase: bool = False, pathname: bool = False,
-            budget: Budget | None = None) -> bool:
-    """Does the whole of ``text`` match the wildcard ``pattern``? (fnmatch(3) without
-    FNM_PERIOD; ``pathname`` is FNM_PATHNAME)."""
-    return compile_wildcard(pattern, nocase, pathname).fullmatch(text, budget)
+def fnmatch(pattern: str, text: str, *, nocase: bool = False, pathname: bool = False, period: bool = False,
+            leading_dir: bool = False, budget: Budget | None = None) -> bool:
+    """Does the whole of ``text`` match the wildcard ``pattern``? fnmatch(3) with its flags:
+    ``nocase`` FNM_CASEFOLD, ``pathname`` FNM_PATHNAME (only a literal ``/`` matches ``/``),
+    ``period`` FNM_PERIOD (a leading ``.``, after a ``/`` too with ``pathname``, only matches a
+    literal ``.``), ``leading_dir`` FNM_LEADING_DIR (a match of the text up to a ``/`` will do).
+    The one matcher of names: the shell, find, tar, grep, du, diff, zip and unzip use it
+    (tests/test_wildcard.py holds it to the C library's fnmatch)."""
+    w = compile_wildcard(pattern, nocase, pathname)
+    if period and _hidden_period(w, text, pathname):
+        return False
+    if not leading_dir:
+        return w.fullmatch(text, budget)
+    n = len(text)
+    return any(j == n or text[j] == "/" for j in w.ends(text, 0, budget))
+
+
+def _hidden_period(w: Wildcard, text: str, pathname: bool) -> bool:
+    """FNM_PERIOD: does a leading ``.`` of ``text`` (of each segment, with ``pathname``) meet
+    a wildcard instead of a literal ``.`` in the pattern? With ``pathname`` segments line up
+    with the pattern's literal slashes, else only the text's first character is leading."""
+    if not pathname:
+        return text[:1] == "." and not _literal_dot(w.tokens, 0)
+    if "." not in text:
+        return False
+    # the pattern's segments: tokens between literal slashes
+    starts = [0] + [k + 1 for k, t in enumerate(w.tokens) if type(t) is _Literal and t == "/"]
+    for k, segment in enumerate(text.split("/")):
+        if k >= len(starts):  # past the pattern's last slash: no match, or a leading_dir rest
+            break
+        if segment[:1] == "." and not _literal_dot(w.tokens, starts[k]):
+            return True
+    return False
+
+
+def _literal_dot(tokens: list, k: int) -> bool:
+    return k < len(tokens) and type(tokens[k]) is _Literal and tokens[k] == "."
+
+
+def excluded(pattern: str, name: str, *, anchored: bool = False, nocase: bool = False,
+             leading_dir: bool = False) -> bool:
+    """GNU's --exclude rule (gnulib exclude.c, for tar, du, grep and diff): ``fnmatch`` on the
+    whole ``name`` or, unless ``anchored``, on what follows any ``/`` in it."""
+    if fnmatch(pattern, name, nocase=nocase, leading_dir=leading_dir):
+        return True
+    if anchored:
+        return False
+    return any(name[k] == "/" and name[k + 1:k + 2] != "/"
+               and fnmatch(pattern, name[k + 1:], nocase=nocase, leading_dir=leading_dir)
+               for k in range(len(name)))

@@ -32,6 +32,20 @@ def run_sandbox(script: str, stdin: bytes = b"") -> Outcome:
     return Outcome(out, err, status)
 
 
+#: the differential corpus: every script under these (relative to tests/)
+CASE_DIRS = ("shell/cases", "commands/cases")
+
+
+def stdin_of(text: str) -> bytes:
+    """A case's input: its leading ``# stdin: TEXT`` comment (\\n escapes allowed), else none."""
+    for line in text.splitlines():
+        if line.startswith("# stdin: "):
+            return line[len("# stdin: "):].encode().decode("unicode_escape").encode("latin-1")
+        if not line.startswith("#"):
+            break
+    return b""
+
+
 def case_files(*dirs: str) -> list[Path]:
     root = Path(__file__).parent
     return sorted(p for d in dirs for p in (root / d).glob("**/*.sh"))

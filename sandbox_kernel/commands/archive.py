@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import bz2
 import errno
-import fnmatch
 import gzip as _gzip
 import io
 import lzma
@@ -20,6 +19,7 @@ from datetime import datetime
 from ..chars import isdigits
 from ..vfs import FSError, normpath
 from ..vfs.tar import clamp_mtime, open_archive
+from ..wildcard import excluded, fnmatch
 from ._lib.dates import local_zone, zoned_datetime
 from .options import UsageError, getopt
 from .registry import CommandContext, command
@@ -263,14 +263,9 @@ class _Tar:
             await self.ctx.out(text)
 
     def _excluded(self, name: str) -> bool:
-        parts = name.rstrip("/").split("/")
-        for pat in self.excludes:
-            pat = pat.rstrip("/")
-            if fnmatch.fnmatchcase(name.rstrip("/"), pat):
-                return True
-            if any(fnmatch.fnmatchcase(p, pat) for p in parts):
-                return True
-        return False
+        # GNU tar: unanchored, and a directory's match excludes what is under it
+        name = name.rstrip("/")
+        return any(excluded(pat.rstrip("/"), name, leading_dir=True) for pat in self.excludes)
 
     # ------------------------------------------------------------------ create
     async def create(self, operands: list[str], existing: bytes) -> bytes:
@@ -547,7 +542,7 @@ def _member_matches(name: str, wanted: str) -> bool:
     name = name.rstrip("/")
     if name == wanted or name.startswith(wanted + "/"):
         return True
-    return any(ch in wanted for ch in "*?[") and fnmatch.fnmatchcase(name, wanted)
+    return any(ch in wanted for ch in "*?[") and fnmatch(wanted, name, leading_dir=True)
 
 
 def _long_listing(info: tarfile.TarInfo, zone, name: str) -> str:
@@ -1246,7 +1241,7 @@ async def _zip_update(ctx, archive, names, existing, old_zip, flags, excludes, l
         deleted = 0
         for pattern in names:
             for key in list(existing):
-                if fnmatch.fnmatchcase(key, pattern) or key == pattern:
+                if fnmatch(pattern, key) or key == pattern:
                     if not quiet:
                         await ctx.out(f"deleting: {key}\n")
                     del existing[key]
@@ -1265,13 +1260,13 @@ async def _zip_update(ctx, archive, names, existing, old_zip, flags, excludes, l
             continue
         arcname = _clean_member(name.lstrip("/"))
         if ctx.fs.is_dir(path):
-            _zip_collect(ctx, arcname, path, "r" in flags, entries)
+            _zip_collect(ctx, "" if arcname == "." else arcname, path, "r" in flags, entries)
         else:
             entries.append((arcname, path))
     if "j" in flags:
         entries = [(a.rsplit("/", 1)[-1], p) for a, p in entries if not a.endswith("/")]
     entries = [(a, p) for a, p in entries
-               if not any(fnmatch.fnmatchcase(a, x) or fnmatch.fnmatchcase(a.rstrip("/"), x) for x in excludes)]
+               if not any(fnmatch(x, a) or fnmatch(x, a.rstrip("/")) for x in excludes)]
     if not entries:
         # Info-ZIP reports errors on stdout
         await ctx.out(f"\nzip error: Nothing to do! ({archive})\n")
@@ -1318,16 +1313,19 @@ async def _zip_warn(ctx, quiet: bool, message: str) -> None:
 
 
 def _zip_collect(ctx, arcname: str, path: str, recurse: bool, entries: list) -> None:
-    """A directory entry, then (with -r) its contents depth first in name order."""
-    entries.append((arcname + "/", path))
+    """A directory entry, then (with -r) its contents depth first in name order. The operand
+    ``.`` (``arcname`` "") has no entry and its members no ``./`` (as Info-ZIP stores them)."""
+    if arcname:
+        entries.append((arcname + "/", path))
     if not recurse:
         return
     for child in ctx.fs.listdir(path):
         child_path = f"{path}/{child}"
+        name = f"{arcname}/{child}" if arcname else child
         if ctx.fs.is_dir(child_path):
-            _zip_collect(ctx, f"{arcname}/{child}", child_path, True, entries)
+            _zip_collect(ctx, name, child_path, True, entries)
         else:
-            entries.append((f"{arcname}/{child}", child_path))
+            entries.append((name, child_path))
 
 
 def _zip_method(data: bytes, level: int) -> tuple[int, str]:
@@ -1414,9 +1412,9 @@ async def unzip_cmd(ctx: CommandContext) -> int:
     wanted = operands[1:]
 
     def selected(name: str) -> bool:
-        if wanted and not any(fnmatch.fnmatchcase(name, w) for w in wanted):
+        if wanted and not any(fnmatch(w, name) for w in wanted):
             return False
-        return not any(fnmatch.fnmatchcase(name, x) for x in excludes)
+        return not any(fnmatch(x, name) for x in excludes)
 
     zone = local_zone(ctx.env)
     infos = [info for info in zf.infolist() if selected(info.filename)]

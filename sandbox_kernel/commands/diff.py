@@ -2,7 +2,6 @@
 (-r, -N), with GNU diff's hunk placement, headers, messages and exit status (0/1/2)."""
 from __future__ import annotations
 
-import fnmatch
 import re
 import stat as _stat
 import time as _time
@@ -13,6 +12,7 @@ from .. import memory
 from ..chars import isdigits
 from ..streams import CHUNK
 from ..vfs import FSError
+from ..wildcard import fnmatch
 from ._lib.dates import format_date, local_zone, zoned_datetime
 from ._lib.diffcore import Change, diff_sequences
 from ._lib.quoting import quote
@@ -287,7 +287,7 @@ class _Differ:
             return 2
         status = 0
         for name in sorted(names_a | names_b):
-            if any(fnmatch.fnmatchcase(name, pat) for pat in o.excludes):
+            if any(fnmatch(pat, name) for pat in o.excludes):
                 continue
             await ctx.checkpoint()
             path_a = _join(dir_a, name)

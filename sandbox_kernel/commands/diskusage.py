@@ -1,12 +1,12 @@
 """Space accounting: du (per-path usage) and df (the sandbox's quota as one filesystem)."""
 from __future__ import annotations
 
-import fnmatch
 import stat as st
 
 from ..chars import isdigits
 from ..vfs import FSError
 from ..vfs.fs import Dir, Inode, Symlink, stat_of
+from ..wildcard import excluded
 from ._lib.fsutil import human_size, join_path
 from ._lib.quoting import quote, strerror
 from ._lib.sizes import parse_size
@@ -196,7 +196,7 @@ async def du(ctx: CommandContext) -> int:
                 children = []
             sub_total = files_total = 0
             for name, child in children:
-                if excludes and any(fnmatch.fnmatchcase(name, p) for p in excludes):
+                if excludes and any(excluded(p, join_path(path, name)) for p in excludes):
                     continue
                 used = await visit(join_path(path, name), depth + 1, follow, node, child)
                 sub_total += used
@@ -217,7 +217,7 @@ async def du(ctx: CommandContext) -> int:
 
     grand = 0
     for path in operands or ["."]:
-        if any(fnmatch.fnmatchcase(path.rstrip("/").rsplit("/", 1)[-1], p) for p in excludes):
+        if any(excluded(p, path) for p in excludes):
             continue
         grand += await visit(path, 0, follow or follow_args)
     if total:

@@ -10,10 +10,10 @@ from typing import Callable
 
 from ..chars import isdigits
 from ..vfs import FSError, Stat
+from ..wildcard import fnmatch
 from ._lib.dates import DateError, local_datetime, parse_timestamp
 from ._lib.fsutil import (group_id, group_name, join_path, mode_string, parse_mode, user_id,
     user_name)
-from ._lib.globs import bracket_end, glob_regex
 from ._lib.posix_regex import Bounds, RegexError, RegexStopped, compile_posix
 from ._lib.printf import apply_width, interpret_escapes
 from ._lib.quoting import quote, strerror
@@ -63,6 +63,24 @@ REGEX_TYPES = ["findutils-default", "ed", "emacs", "gnu-awk", "grep", "posix-awk
                "sed"]
 
 
+def _bracket_end(pattern: str, start: int) -> int:
+    """Index of the ``]`` closing the regex bracket expression at ``start`` (len(pattern) if
+    none): a ``]`` first in the list, and ``[:class:]``, ``[.x.]``, ``[=x=]`` inside, do not close it."""
+    n = len(pattern)
+    j = start + 1
+    if j < n and pattern[j] == "^":
+        j += 1
+    if j < n and pattern[j] == "]":
+        j += 1
+    while j < n and pattern[j] != "]":
+        if pattern[j] == "[" and j + 1 < n and pattern[j + 1] in ":.=":
+            close = pattern.find(pattern[j + 1] + "]", j + 2)
+            j = close + 2 if close >= 0 else j + 1
+        else:
+            j += 1
+    return j
+
+
 def _emacs_to_ere(pattern: str) -> str:
     out = []
     i, n = 0, len(pattern)
@@ -81,7 +99,7 @@ def _emacs_to_ere(pattern: str) -> str:
         if ch in "(){}|":
             out.append("\\" + ch)
         elif ch == "[":
-            j = bracket_end(pattern, i, "^")
+            j = _bracket_end(pattern, i)
             out.append(pattern[i:j + 1])
             i = j + 1
             continue
@@ -251,31 +269,31 @@ def _action(parser: Parser, func, name: str) -> Node:
 
 def p_name(p: Parser, opt: str) -> Node:
     pat = p.arg(opt)
-    rx = glob_regex(pat, ignore_case=opt == "-iname", bounds=p.bounds)
+    nocase = opt == "-iname"
 
     async def f(w, it: Item) -> bool:
-        return rx.fullmatch(it.name) is not None
+        return fnmatch(pat, it.name, nocase=nocase)
     return _test(f, opt)
 
 
 def p_path(p: Parser, opt: str) -> Node:
     pat = p.arg(opt)
-    rx = glob_regex(pat, ignore_case=opt.startswith("-i"), bounds=p.bounds)
+    nocase = opt.startswith("-i")
 
     async def f(w, it: Item) -> bool:
-        return rx.fullmatch(it.path) is not None
+        return fnmatch(pat, it.path, nocase=nocase)
     return _test(f, opt)
 
 
 def p_lname(p: Parser, opt: str) -> Node:
     pat = p.arg(opt)
-    rx = glob_regex(pat, ignore_case=opt == "-ilname", bounds=p.bounds)
+    nocase = opt == "-ilname"
 
     async def f(w, it: Item) -> bool:
         if not st.S_ISLNK(it.lst.st_mode):
             return False
         try:
-            return rx.fullmatch(w.fs.readlink(it.path, w.cwd)) is not None
+            return fnmatch(pat, w.fs.readlink(it.path, w.cwd), nocase=nocase)
         except FSError:
             return False
     return _test(f, opt)

@@ -1,13 +1,13 @@
 """grep: print lines that match patterns (GNU grep 3.8 behaviour over the VFS)."""
 from __future__ import annotations
 
-import fnmatch
 import re
 import stat as stat_mod
 from collections import deque
 from typing import Any
 
 from ..vfs import FSError
+from ..wildcard import excluded, fnmatch
 from ._lib.lineblocks import LineTooLong, TextCodec, line_blocks
 from ._lib.posix_regex import (Bounds, PosixRegex, RegexError, RegexStopped, compile_posix, compile_python,
     translate_lines)
@@ -891,10 +891,10 @@ class _Grep:
         base = path.rstrip("/").rsplit("/", 1)[-1]
         o = self.o
         for pat in o.excludes:
-            if fnmatch.fnmatchcase(base, pat) or (command_line and fnmatch.fnmatchcase(path, pat)):
+            if fnmatch(pat, base) or (command_line and excluded(pat, path)):
                 return False
         if o.includes:
-            return any(fnmatch.fnmatchcase(base, pat) for pat in o.includes)
+            return any(fnmatch(pat, base) for pat in o.includes)
         return True
 
     async def operand(self, path: str, display: str | None = None, command_line: bool = True) -> None:
@@ -920,8 +920,13 @@ class _Grep:
             if o.directories == "skip":
                 return
             if o.directories == "recurse":
-                base = path.rstrip("/").rsplit("/", 1)[-1]
-                if base not in (".", "..") and any(fnmatch.fnmatchcase(base, p) for p in o.exclude_dirs):
+                # GNU: a directory met while recursing by its name, an operand as written
+                # (`.` too: --exclude-dir='.*' skips `grep -r x .`, not `grep -r x`)
+                if command_line:
+                    skip = any(excluded(p, path) for p in o.exclude_dirs)
+                else:
+                    skip = any(fnmatch(p, path.rstrip("/").rsplit("/", 1)[-1]) for p in o.exclude_dirs)
+                if skip:
                     return
                 await self.recurse(path, name)
                 return

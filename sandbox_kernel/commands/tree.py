@@ -5,9 +5,9 @@ import stat as st
 
 from ..chars import isdigits
 from ..vfs import FSError
+from ..wildcard import fnmatch
 from ._lib.dates import local_datetime
 from ._lib.fsutil import group_name, join_path, mode_string, type_indicator, user_name
-from ._lib.globs import glob_regex
 from ._lib.textio import utf8_locale
 from ._lib.versionsort import version_key
 from .registry import CommandContext, command
@@ -126,8 +126,8 @@ class TreePrinter:
         self.failed = False  # some directory could not be read: exit status 2
         self.visited: set[int] = set()
         self.art = BOX_ART if utf8_locale(ctx.env) else ASCII_ART  # box lines need UTF-8
-        self.include = [glob_regex(p) for pat in o["include"] for p in pat.split("|")]
-        self.exclude = [glob_regex(p) for pat in o["exclude"] for p in pat.split("|")]
+        self.include = [p for pat in o["include"] for p in pat.split("|")]
+        self.exclude = [p for pat in o["exclude"] for p in pat.split("|")]
 
     def _info(self, path: str, s) -> str:
         o = self.o
@@ -172,10 +172,10 @@ class TreePrinter:
             is_dir = target is not None and st.S_ISDIR(target.st_mode)
             if o["d"] and not is_dir:
                 continue
-            if any(rx.fullmatch(name) for rx in self.exclude):
+            if any(fnmatch(p, name) for p in self.exclude):
                 continue
             as_dir = is_dir and (not st.S_ISLNK(lst.st_mode) or o["l"])
-            if self.include and not as_dir and not any(rx.fullmatch(name) for rx in self.include):
+            if self.include and not as_dir and not any(fnmatch(p, name) for p in self.include):
                 continue
             out.append((name, lst, target))
         if not o["U"]:

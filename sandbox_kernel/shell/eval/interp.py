@@ -25,6 +25,7 @@ from ...vfs.layout import COMMAND_STUB
 from ..builtins import BUILTINS, SPECIAL_BUILTINS
 from ..builtins.output import out
 from ..builtins.resources import ResourceLimits
+from ..builtins.variables import valid_nameref_target
 from ..hints import not_found_message
 from ..lookup import CommandHash, search_path
 from ..options import OPTION_DEFAULTS, SHOPT_DEFAULTS, bashopts, option_flags, shellopts
@@ -391,6 +392,8 @@ class Shell(Variables, Expander, Redirections, Pipelines):
                 continue
             try:
                 status = await self.run_list(node, fds)
+                if self.pending_warnings:  # noticed by its last command (`(( a[-9] ))`): said before the next
+                    await self.flush_warnings()
             except AbortCommand as e:
                 status = self.last_status = e.status
             except ShellError as e:
@@ -662,34 +665,36 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         await self.report(fds, f"`{name}': not a valid identifier")
         return False
 
-    def _bind_loop_var(self, name: str, value: str) -> bool:
-        """Bind a for/select variable; False (nothing bound) for a readonly one, which ends
-        the loop (status 1), not the script."""
+    def _bind_loop_var(self, name: str, value: str, select: bool = False) -> str | None:
+        """Bind a for/select variable: None, or why nothing was bound (a readonly variable; a
+        for loop's word that a nameref cannot name), which ends the loop (status 1), not the script."""
         if self.namerefs:
             var = self.lookup_raw(name)
             if var is not None and var.nameref:
                 # bash: the loop makes the reference itself name each word in turn
                 if var.readonly:
-                    return False
+                    return f"{name}: readonly variable"
+                if not select and not valid_nameref_target(value):
+                    return f"`{value}': not a valid identifier"
                 self.own_variables()
                 self.set_raw(self.lookup_raw(name), value, name)
-                return True
+                return None
             var = self._var_for_write(name)[1]
             if var is not None and var.readonly:
-                return False
+                return f"{name}: readonly variable"
             self.set_var(name, value)
-            return True
+            return None
         var = self.lookup_raw(name)
         if var is not None and var.readonly:
-            return False
+            return f"{name}: readonly variable"
         self.assign_scalar(name, value, False, var)
-        return True
+        return None
 
     async def _set_loop_var(self, name: str, value: str, fds: dict) -> bool:
-        if self._bind_loop_var(name, value):
-            return True
-        await self.report(fds, f"{name}: readonly variable")
-        return False
+        failed = self._bind_loop_var(name, value, select=True)
+        if failed is not None:
+            await self.report(fds, failed)
+        return failed is None
 
     async def _loop_tick(self) -> None:
         """Honour cancellation and the deadline, and yield to the event loop now and then."""
@@ -723,6 +728,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
 
     async def run_for(self, node: For, fds: dict, compiled_words: tuple | None = None) -> int:
         """``for NAME in WORDS``; ``compiled_words``: the words compiled (``fastpath._compile_for``)."""
+        self.current_fds = fds  # (as execute does: a runner handing on calls this directly)
         async def body(fds):
             self.lineno = node.line
             if not await self._check_loop_name(node.var, fds):
@@ -775,8 +781,9 @@ class Shell(Variables, Expander, Redirections, Pipelines):
                     # bash shows the words as written
                     words = '"$@"' if node.words is None else " ".join(format_word(w) for w in node.words)
                     await self.err(fds, f"{self._ps4()}for {node.var} in {words}\n")
-                if not self._bind_loop_var(node.var, items[k]):
-                    await self.report(fds, f"{node.var}: readonly variable")
+                failed = self._bind_loop_var(node.var, items[k])
+                if failed is not None:
+                    await self.report(fds, failed)
                     return 1
                 status, flow = self._loop_step(node.body, fds)
                 if type(status) is not int:
@@ -840,6 +847,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
     async def run_arith_for(self, node: ArithFor, fds: dict, heads: tuple | None = None) -> int:
         """``for ((init; condition; step))``. ``heads``: the three expressions compiled
         (``fastpath.compile_arith``, None where not compiled), evaluated without a coroutine."""
+        self.current_fds = fds  # (as execute does: a runner handing on calls this directly)
         async def head(expr):
             # each of init, condition and step is a command of its own for LINENO and DEBUG
             self.lineno = node.line
@@ -999,6 +1007,8 @@ class Shell(Variables, Expander, Redirections, Pipelines):
     # ------------------------------------------------------------------ simple commands
     async def run_simple(self, node: SimpleCommand, fds: dict) -> int:
         # every way out sets PIPESTATUS to the status (inline: this runs for every command)
+        # (a runner handing on calls this directly, not through execute: the fds are set here)
+        self.current_fds = fds
         self.lineno = node.line
         if node.words:
             await self.checkpoint()
@@ -1013,6 +1023,8 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         except ShellError as e:
             self.pipestatus = e.status
             return await self.handle_error(e, fds)
+        if self.pending_warnings:  # noticed by the command before (`let a[-9]`), as the runner does
+            await self.flush_warnings()
         return await self._run_words(node, words, fds, procsub_mark)
 
     async def _run_words(self, node: SimpleCommand, words: list, fds: dict, procsub_mark: int) -> int:
@@ -1219,6 +1231,8 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         """Undo ``bind_temporary``s, last first (with ``persist``, a binding the command kept
         set stays)."""
         for scope, var_name, before, temp in reversed(saved):
+            if before is not None and before.nameref:
+                self.namerefs_hidden -= 1
             now = scope.get(var_name)
             if persist and now is not None and now.value is not None:
                 continue
@@ -1263,6 +1277,8 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         temp = Var(None, exported=True)
         self.set_raw(temp, value, name)
         scope[name] = temp
+        if before is not None and before.nameref:
+            self.namerefs_hidden += 1
         return scope, name, before, temp
 
     async def _trace(self, node, words: list[str], fds: dict) -> None:
@@ -1368,7 +1384,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         self.frames.pop()
         scope = self.scopes.pop()
         if scope:
-            self.release_scope(scope)
+            self.scope_ended(scope)
         self.leave_positional(saved_positional)
         if hidden:
             self.restore_hidden_traps(hidden)

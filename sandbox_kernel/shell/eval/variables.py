@@ -1265,8 +1265,20 @@ class Variables:
     # ================================================================== warnings
     #: messages from code that cannot write (lookups), reported at the next expansion
     pending_warnings: list[str] | None = None
-    #: namerefs made in this shell (while 0, ``$name`` needs no nameref check)
+    #: namerefs in this shell, at least as many as there are (while 0, ``$name`` needs no
+    #: nameref check and the compiled runners run): counted up as they are made, recounted when
+    #: a function's scope with one ends (``scope_ended``)
     namerefs = 0
+    #: namerefs hidden by a ``VAR=x cmd`` binding (in no scope while the command runs)
+    namerefs_hidden = 0
+
+    def scope_ended(self, scope: dict[str, Var]) -> None:
+        """A function's scope was taken off ``scopes``: its `local -n` namerefs end with it
+        (so one such call leaves the compiled runners on)."""
+        if self.namerefs and any(v.nameref for v in scope.values()):
+            self.namerefs = self.namerefs_hidden + sum(v.nameref for v in self.globals.values()) + \
+                sum(v.nameref for s in self.scopes for v in s.values())
+        self.release_scope(scope)
 
     def notice(self, message: str) -> None:
         """An error message from code that cannot write (a lookup): reported at the next

@@ -716,6 +716,10 @@ class Expander:
                 return str(self.arith(text))
             except NeedsExpansion:
                 return str(await self.arith_expanding(text))
+            finally:
+                # what the lookups noticed ($((a[-9]))'s "bad array subscript"), said now
+                if self.pending_warnings:
+                    await self.flush_warnings()
         if tp is ProcSub:
             return await self.process_substitution(p)
         if tp is Lit or tp is Quoted:

@@ -1,0 +1,108 @@
+"""The evaluator's two paths give the same output: every differential case (tests/*/cases) runs
+with the compiled runners (fastpath.py) and with them switched off (SANDBOX_KERNEL_GENERIC_ONLY,
+the generic coroutine handlers only), and stdout, stderr and status must be identical. The Oils
+suite does the same in tests/test_oils_spec.py. Which path is right is for test_differential
+(real bash) to say; this one finds where they part."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from difftest import CASE_DIRS, case_files, run_sandbox, stdin_of
+from sandbox_kernel.cli import run_script
+from sandbox_kernel.limits import Limits
+from sandbox_kernel.shell.eval import fastpath
+from sandbox_kernel.shell.eval.interp import Shell
+from sandbox_kernel.shell.syntax.parser import Parser
+
+CASES = case_files(*CASE_DIRS)
+#: a random script's bounds (a function may call itself, a loop may reset its counter)
+FUZZ_LIMITS = Limits(wall_time=1, commands=5000, function_depth=40, stdout_bytes=20000, stderr_bytes=20000)
+
+
+def _run(monkeypatch, text: str, generic: bool) -> tuple[bytes, bytes, int]:
+    monkeypatch.setattr(fastpath, "GENERIC_ONLY", generic)
+    outcome = run_sandbox(text, stdin_of(text))
+    return outcome.stdout, outcome.stderr, outcome.status
+
+
+@pytest.mark.parametrize("case", CASES, ids=[f"{p.parent.parent.name}/{p.name}" for p in CASES])
+def test_generic_path_matches_compiled_path(case, monkeypatch):
+    text = case.read_text()
+    compiled = _run(monkeypatch, text, False)
+    generic = _run(monkeypatch, text, True)
+    assert generic == compiled, f"{case}\n--- compiled\n{compiled!r}\n--- generic\n{generic!r}"
+
+
+def test_the_switch_compiles_no_runner(monkeypatch):
+    node = Parser("for i in 1 2; do x=$((i+1)); done").parse_program()
+    loop = node.items[0][0]
+    assert fastpath.compile_node(loop) is not fastpath.NO_RUNNER
+    monkeypatch.setattr(fastpath, "GENERIC_ONLY", True)
+    assert fastpath.compile_node(loop) is fastpath.NO_RUNNER
+
+
+@pytest.mark.parametrize("setup,generic_after", [
+    ("", False),
+    # a nameref that lives on sends every command to the generic path (they follow it there)
+    ("declare -n r=z; ", True),
+    # one a function's scope held ends with it; one hidden by a VAR=x binding still counts
+    ("f() { local -n r=$1; r=1; }; f z; ", False),
+    ("declare -n r=z; g() { local -n q=y; }; r=5 eval g; ", True),
+    # set -x and a DEBUG trap force it only while they are on
+    ("set -x; set +x; ", False),
+    ("trap : DEBUG; trap - DEBUG; ", False),
+])
+def test_what_sends_commands_to_the_generic_path(monkeypatch, setup, generic_after):
+    generic = []
+    run_simple = Shell.run_simple
+
+    def spy(sh, node, fds):
+        if node.words and node.words[0].fast == "marker":
+            generic.append(node)
+        return run_simple(sh, node, fds)
+    monkeypatch.setattr(Shell, "run_simple", spy)
+    out, err, status = run_script(setup + "marker() { :; }; for i in 1 2 3; do marker $i; done; echo done")
+    assert (out, status) == (b"done\n", 0), err
+    assert bool(generic) == generic_after
+
+
+# random scripts of the forms the runners compile (words with side effects, negative
+# subscripts, loops, [[ ]], (( )), case, functions with locals, errexit and ERR traps)
+WORDS = ["$x", "${y}", "${a[1]}", "${a[-1]}", "${a[-5]}", "${#a[@]}", "${s#?}", "${s%%b*}", '"$x-$y"', "$((x+1))",
+         "$((a[-3]))", "${u:-d}", "${x:=7}", "$((i++))", "$((a[x++]))", "${a[i++]}", "lit", "'q w'", '"$@"', "$?",
+         '"${a[@]}"', "${s/b/c}", "$(echo c)", "[ab]*", "$((x > 2 ? 1 : 0))", "${a[$x]}", "$((x+=2))"]
+words = st.lists(st.sampled_from(WORDS), max_size=3).map(" ".join)
+simple = st.builds("{}{} {}{}".format, st.sampled_from(["", "x=5 "]),
+                   st.sampled_from(["echo", ":", "false", "f", "local", "let", "declare -i", "return", "shift"]), words,
+                   st.sampled_from(["", " 2>&1", " >/dev/null"]))
+assignment = st.builds("{}={}".format, st.sampled_from(["x", "y", "i", "a[i++]", "a[-1]", "s"]), st.sampled_from(WORDS))
+commands = st.recursive(simple | assignment, lambda inner: st.one_of(
+    st.builds("if {}; then {}; else {}; fi".format, inner, inner, inner),
+    st.builds("for v in {}; do {}; done".format, words, inner),
+    st.builds("for ((i=0; i<2; i++)); do {}; done".format, inner),
+    st.builds("case {} in {}|l*) {};; *) {};; esac".format, st.sampled_from(WORDS), st.sampled_from(WORDS),
+              inner, inner),
+    st.builds("[[ {} {} {} ]]".format, st.sampled_from(WORDS), st.sampled_from(["==", "-eq", "-lt", "<"]),
+              st.sampled_from(WORDS)),
+    st.builds("(( {} ))".format, st.sampled_from(["x++", "a[-2]", "x < 3", "y = x * 2", "a[i] += 1"])),
+    st.builds("{} {} {}".format, inner, st.sampled_from(["&&", "||"]), inner),
+    st.builds("( {} )".format, inner), st.builds("{{ {}; }}".format, inner)), max_leaves=6)
+scripts = st.builds("{}s=abcb; a=(1 2 3); x=1; f() {{ local x={}; {}; }}; {}; echo \"end $x $y ${{a[*]}} $?\"".format,
+                    st.sampled_from(["", "set -e; ", "trap 'echo ERR' ERR; ", "set -u; "]), st.sampled_from(WORDS),
+                    commands, st.lists(commands, min_size=1, max_size=4).map("; ".join))
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
+@given(src=scripts)
+def test_random_scripts_print_the_same_on_both_paths(src):
+    outcomes = []
+    for generic in (False, True):
+        fastpath.GENERIC_ONLY = generic
+        try:
+            outcomes.append(run_script(src, limits=FUZZ_LIMITS))
+        finally:
+            fastpath.GENERIC_ONLY = False
+    compiled, generic = outcomes
+    if b"limit" not in compiled[1] + generic[1]:  # a limit may stop the two at different points
+        assert generic == compiled, src
