@@ -518,6 +518,10 @@ class EgressProxy:
                     raise BadRequest("request target names another host")
                 rest = target[8 + len(authority):]
                 target = rest if rest.startswith("/") else "/" + rest
+            if secrets and request.framing and request.method in BODILESS:
+                # a server that ignores a GET body's length (CL.0) would read the body as the start of
+                # another request, which the next request's head (and its value) would complete
+                raise BadRequest(f"a {request.method} request with a body is not sent to a secret's host")
             scrubber.expect(request.method)  # before the request goes: its response may come at once
             if not await self._forward(request, target, reader, up_writer, host, port, 443, secrets, record):
                 return
@@ -559,10 +563,6 @@ class EgressProxy:
         """Send one request upstream (headers rewritten, body streamed); False when the
         connection must not carry another request."""
         framing = request.framing
-        if secrets and framing and request.method in BODILESS:
-            # a server that ignores the length of a GET body (CL.0) would read the body as the start
-            # of another request, which the next request's head (and its value) would complete
-            raise BadRequest(f"a {request.method} request with a body is not sent to a secret's host")
         headers = [(n, v) for n, v in request.headers if n.lower() not in HOP_BY_HOP]
         hosts = request.values("host")
         if secrets and len(hosts) == 1 and _same_host(hosts[0], host, port, default_port):
