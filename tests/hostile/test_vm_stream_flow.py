@@ -170,6 +170,20 @@ class Upstream:
         writer.close()
 
 
+async def connect(agent: StreamAgent) -> tuple[AgentClient, list, asyncio.Task]:
+    """An agent client talking to ``agent`` over a socket pair; the streams it accepts listed."""
+    a, b = socket.socketpair()
+    r1, w1 = await asyncio.open_connection(sock=a)
+    r2, w2 = await asyncio.open_connection(sock=b)
+    agent_task = asyncio.ensure_future(agent.serve(r2, w2))
+    client = AgentClient(r1, w1)
+    streams: list = []
+    client.on_accept = streams.append
+    client.start()
+    await until(lambda: agent.writer is not None, "the agent runs")
+    return client, streams, agent_task
+
+
 async def setup(handler, agent: StreamAgent):
     """The upstream server, the agent client with the proxy serving its accepted streams
     (kept in ``client.accepted`` too)."""
@@ -352,16 +366,8 @@ def test_an_abandoned_stream_is_closed_in_the_agent():
     agent = StreamAgent()
 
     async def main():
-        a, b = socket.socketpair()
-        r1, w1 = await asyncio.open_connection(sock=a)
-        r2, w2 = await asyncio.open_connection(sock=b)
-        agent_task = asyncio.ensure_future(agent.serve(r2, w2))
-        client = AgentClient(r1, w1)
-        streams = []
-        client.on_accept = streams.append
-        client.start()
+        client, streams, agent_task = await connect(agent)
         try:
-            await until(lambda: agent.writer is not None, "the agent runs")
             rid = agent.accept()
             await agent.push(rid, CREDIT_BATCH * 2)
             await until(lambda: bool(streams), "the stream is accepted")
@@ -384,16 +390,8 @@ def test_an_abandoned_stream_is_closed_in_the_agent():
 def test_a_window_overrun_is_a_protocol_error_for_that_stream_only():
     async def main():
         agent = StreamAgent(ignore_window=True)
-        a, b = socket.socketpair()
-        r1, w1 = await asyncio.open_connection(sock=a)
-        r2, w2 = await asyncio.open_connection(sock=b)
-        agent_task = asyncio.ensure_future(agent.serve(r2, w2))
-        client = AgentClient(r1, w1)
-        streams = []
-        client.on_accept = streams.append
-        client.start()
+        client, streams, agent_task = await connect(agent)
         try:
-            await until(lambda: agent.writer is not None, "the agent runs")
             rid = agent.accept()
             await agent.push(rid, STREAM_WINDOW + 1)
             await until(lambda: bool(streams), "the stream is accepted")
@@ -491,16 +489,8 @@ def test_a_flood_of_accepted_connections_is_capped():
     agent = StreamAgent()
 
     async def main():
-        a, b = socket.socketpair()
-        r1, w1 = await asyncio.open_connection(sock=a)
-        r2, w2 = await asyncio.open_connection(sock=b)
-        agent_task = asyncio.ensure_future(agent.serve(r2, w2))
-        client = AgentClient(r1, w1)
-        streams = []
-        client.on_accept = streams.append
-        client.start()
+        client, streams, agent_task = await connect(agent)
         try:
-            await until(lambda: agent.writer is not None, "the agent runs")
             first = [agent.accept() for _ in range(5000)][0]
             await agent.push(first, b"hello")
             await until(lambda: len(agent.closed_by_host) == 5000 - MAX_ACCEPTED, "the excess is closed")
