@@ -325,8 +325,8 @@ class _Building:
 
     def folder(self, relative: str) -> Dir | None | object:
         """The directory ``relative`` names, made (like mkdir -p) where missing; None when a
-        component is a symlink or not a directory, _ODD when one is '', '.' or '..' (only
-        the components past the folder held are looked at: those were checked before)."""
+        component is a symlink or not a directory, _ODD (nothing made) when one is '', '.' or
+        '..' (only the components past the folder held are looked at: those were checked before)."""
         cur, dirs = self.current, self.dirs
         while cur and not (relative == cur or (relative.startswith(cur) and relative[len(cur)] == "/")):
             cut = cur.rfind("/")
@@ -336,10 +336,10 @@ class _Building:
         if relative == cur:
             return dirs[-1]
         start = len(cur) + 1 if cur else 0
-        for part in relative[start:].split("/"):
-            if part in ("", ".", ".."):
-                self.current = relative[:start - 1] if start else ""
-                return _ODD
+        parts = relative[start:].split("/")
+        if "" in parts or "." in parts or ".." in parts:
+            return _ODD  # looked at before anything is made: 'a/b/../../c' makes no 'a/b'
+        for part in parts:
             end = start + len(part)
             child = dirs[-1].entries.get(part)
             if child is None:
