@@ -77,7 +77,9 @@ def test_generic_path_gives_the_compiled_paths_output(compiled_run, tmp_path):
     assert generic_out.is_file(), done.stderr[-2000:]
     generic = _outputs(generic_out)
     want = _outputs(compiled_out)
-    assert len(generic) > 2000
-    drifts = {case: (want[case], got) for case, got in generic.items() if want.get(case) != got}
+    assert len(generic.keys() & want.keys()) > 2000
+    # a case is compared when bash was stable in both runs (a timing-dependent case can be
+    # stable in one run of the oracle and not in the other)
+    drifts = {case: (want[case], got) for case, got in generic.items() if case in want and want[case] != got}
     assert not drifts, "the paths differ (compiled, generic):\n" + "\n".join(
         f"{case}: {pair}" for case, pair in sorted(drifts.items()))
