@@ -366,26 +366,33 @@ class SandboxKernel(Kernel):
             cell = magics.parse_cell(code)
         except magics.MagicError:
             return {"status": "invalid"}
+        cell_magic = code.lstrip().startswith("%%")
         if not cell.has_code:
             # a cell magic line alone announces code on the next lines (jupyter console)
-            magic_only = code.strip().startswith("%%")
-            return {"status": "incomplete", "indent": ""} if magic_only else {"status": "complete"}
-        try:
-            engine = self.sandbox.engine(cell.engine)
-        except EngineUnavailable:
-            return {"status": "unknown"}
-        check = getattr(engine, "is_complete", None)
-        if check is None:
-            return {"status": "unknown"}
-        try:
-            status, indent = check(cell.body)
-        except Exception:
-            self.log.exception("is_complete failed")
-            return {"status": "unknown"}
+            return {"status": "incomplete", "indent": ""} if cell_magic else {"status": "complete"}
+        status, indent = self._engine_is_complete(cell)
+        if cell_magic and status in ("complete", "unknown"):
+            # as IPython's cell magics: the cell stays open until a blank line (each line of a
+            # JS or VM cell is often complete by itself; jupyter console would run the first)
+            status = "complete" if not code.split("\n")[-1].strip() else "incomplete"
         reply = {"status": status}
         if status == "incomplete":
             reply["indent"] = indent or ""
         return reply
+
+    def _engine_is_complete(self, cell) -> tuple[str, str]:
+        try:
+            engine = self.sandbox.engine(cell.engine)
+        except EngineUnavailable:
+            return "unknown", ""
+        check = getattr(engine, "is_complete", None)
+        if check is None:
+            return "unknown", ""
+        try:
+            return check(cell.body)
+        except Exception:
+            self.log.exception("is_complete failed")
+            return "unknown", ""
 
     async def do_history(self, hist_access_type, output, raw, session=None, start=None,
                          stop=None, n=None, pattern=None, unique=False):

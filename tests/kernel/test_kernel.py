@@ -374,6 +374,11 @@ def test_inspection(kc):
     ("%%nope\nx", "invalid"),
     ("%%js", "incomplete"),  # jupyter console: the JS lines follow
     ("%%vm\n", "incomplete"),
+    ("%%js\nconst xs = [1, 2, 3]", "incomplete"),  # a cell magic's cell ends at a blank line
+    ("%%js\nconst xs = [1, 2, 3]\n", "complete"),
+    ("%%js\nconst xs = [1, 2, 3]\n  ", "complete"),
+    ("%%js\nfor (const x of xs) {\n", "incomplete"),  # still open: the blank line does not end it
+    ("%%vm\necho a\n", "complete"),
     ("%limits", "complete"),
     ("", "complete"),
 ])
