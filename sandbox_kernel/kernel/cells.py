@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
+import textwrap
 import time
 from dataclasses import dataclass, field
 
@@ -120,11 +121,16 @@ class CellRunner:
                 count = magics.load_snapshot(sandbox.fs, argv[0], cwd, check, notes)
                 streams.stdout.write(f"restored {count} entries from {argv[0]}\n".encode())
                 streams.stderr.write("".join(f"[sandbox: {note}]\n" for note in notes).encode())
+        elif name == "lsmagic":
+            streams.stdout.write(magics.magic_list().encode())
+        elif name == "magic":
+            overview = magics.MAGIC_OVERVIEW + magics.magic_list()
+            outcome.payload.append({"source": "page", "data": {"text/plain": overview}, "start": 0})
         elif name == "help":
             argv = magics.split_args(args)
-            if len(argv) != 1:
-                raise magics.MagicError("usage: %help NAME")
-            text = self.help_text(argv[0])
+            if len(argv) > 1:
+                raise magics.MagicError("usage: %help [NAME]")
+            text = self.help_text(argv[0]) if argv else self.help_overview()
             if text is None:
                 raise magics.MagicError(f"no help for '{argv[0]}'")
             outcome.payload.append({"source": "page", "data": {"text/plain": text}, "start": 0})
@@ -177,21 +183,30 @@ class CellRunner:
             return "/workspace"
 
     def help_text(self, name: str) -> str | None:
+        """A magic's help and the command's or builtin's of the same name (``vm`` is both)."""
         if name.startswith("%"):
-            key = name.lstrip("%")
-            if key in magics.LINE_MAGICS:
-                return magics.LINE_MAGICS[key]
-            if key in magics.CELL_MAGICS:
-                return f"%%{key}: the rest of the cell runs in the {magics.CELL_MAGICS[key]} engine"
-            return None
+            return magics.magic_help(name.lstrip("%"))
+        parts = []
+        magic = magics.magic_help(name)
+        if magic:
+            parts.append(magic)
         shell = self.shell()
         text = shell.builtin_help(name) if shell is not None else None
+        if not text:
+            spec = registry.lookup(name)
+            text = spec.help if spec is not None and spec.help else None
         if text:
-            return text
-        spec = registry.lookup(name)
-        if spec is not None and spec.help:
-            return spec.help
-        return None
+            parts.append((f"The shell command {name}:\n" if magic else "") + text)
+        return "\n\n".join(parts) or None
+
+    def help_overview(self) -> str:
+        """%help with no name: where help is, and every name it knows."""
+        commands = " ".join(registry.names())
+        return ("%help NAME shows the help of a command, a shell builtin or a magic; so do\n"
+                "`help NAME` (builtins) and `NAME --help` (commands) in a shell cell.\n\n"
+                + magics.magic_list()
+                + "\nCommands:\n" + textwrap.fill(commands, 88, initial_indent="  ", subsequent_indent="  ")
+                + "\n\nShell builtins: `help` in a shell cell lists them.\n")
 
 
 def usage_error(message: str, ename: str = "UsageError") -> RunResult:

@@ -25,9 +25,17 @@ LINE_MAGICS = {
     "limits": "%limits [NAME=VALUE ...]  show or set this kernel's limits (e.g. wall_time=60 stdout_bytes=4M)",
     "save": "%save PATH.tar[.gz]       snapshot /workspace, /home/user and /tmp into a VFS file",
     "load": "%load PATH.tar[.gz]       restore a snapshot made by %save (replaces those trees)",
-    "help": "%help NAME                show the help of a command, builtin or magic in the pager",
-    "js": "%js ARGS                  forward to the JS engine (e.g. %js reset)",
-    "vm": "%vm ARGS                  forward to the VM engine (e.g. %vm status)",
+    "help": "%help [NAME]              the help of a command, builtin or magic in the pager (none: an overview)",
+    "lsmagic": "%lsmagic                  list the magics",
+    "magic": "%magic                    how magics work, and each one's help",
+    "js": "%js reset | info          reset or describe the JS context",
+    "vm": "%vm ARGS                  start, stop, status, egress, config of the VM (%vm help)",
+}
+#: ``%%name`` -> one-line help (sh and bash are one entry).
+CELL_MAGIC_HELP = {
+    "sh": "%%sh, %%bash              the cell is shell code (the default: a cell needs no magic)",
+    "js": "%%js                      the cell is JavaScript in this kernel's QuickJS context (kept between cells)",
+    "vm": "%%vm [--root|--user] [--keep]  the cell is bash in the microVM (booted on first use; %vm help)",
 }
 #: The trees a snapshot holds: everything the sandbox user can write.
 SNAPSHOT_ROOTS = ("/workspace", "/home/user", "/tmp")
@@ -63,6 +71,31 @@ def known_line_magics() -> str:
     return ", ".join("%" + name for name in LINE_MAGICS)
 
 
+def magic_list() -> str:
+    """%lsmagic: every magic with its one-line help."""
+    return ("Cell magics (the first line of a cell):\n" + "".join(f"  {h}\n" for h in CELL_MAGIC_HELP.values())
+            + "Line magics (lines at the top of a cell, before its code):\n"
+            + "".join(f"  {h}\n" for h in LINE_MAGICS.values()))
+
+
+def magic_help(name: str) -> str | None:
+    """The help of the magics called NAME (``%%vm`` and ``%vm`` for "vm"), or None."""
+    key = CELL_MAGICS.get(name)
+    lines = [CELL_MAGIC_HELP[key]] if key in CELL_MAGIC_HELP else []
+    if name in LINE_MAGICS:
+        lines.append(LINE_MAGICS[name])
+    return "\n".join(lines) or None
+
+
+MAGIC_OVERVIEW = """\
+Magics are lines that start with % and are read by the kernel, not by an engine.
+A cell magic (%%NAME) is the first line of a cell and picks the engine the rest of the
+cell runs in; without one, a cell is shell code. Line magics (%NAME ARGS) are lines at
+the top of a cell, before its code, and run in order before it.
+
+"""
+
+
 def parse_cell(code: str) -> Cell:
     """Split a cell into its magics and body; raises MagicError for unknown magics.
 
@@ -79,7 +112,8 @@ def parse_cell(code: str) -> Cell:
     if m:
         name = m.group(1)
         if name not in CELL_MAGICS:
-            raise MagicError(f"unknown cell magic '%%{name}' (known: {known_cell_magics()})")
+            raise MagicError(f"unknown cell magic '%%{name}' (known: {known_cell_magics()}; "
+                             f"line magics: {known_line_magics()})")
         args = None
         if m.group(2).strip():
             if name not in CELL_MAGICS_WITH_OPTIONS:
@@ -97,8 +131,9 @@ def parse_cell(code: str) -> Cell:
             break
         name = m.group(1)
         if name not in LINE_MAGICS:
-            hint = f"; cell magics ({known_cell_magics()}) go on the first line" if name in CELL_MAGICS else ""
-            raise MagicError(f"unknown line magic '%{name}' (known: {known_line_magics()}){hint}")
+            where = " go on the first line" if name in CELL_MAGICS else ""
+            raise MagicError(f"unknown line magic '%{name}' (known: {known_line_magics()}; cell magics"
+                             f"{where}: {known_cell_magics()})")
         magics.append((name, m.group(2).strip()))
         i += 1
     return Cell("sh", "\n" * i + "\n".join(lines[i:]), magics)
