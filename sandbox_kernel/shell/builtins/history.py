@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from ...vfs import FSError
-from ..syntax.parser import check_complete
+from ..syntax.parser import completeness
 from .args import bash_int
 from .output import err, out
 from .registry import builtin
@@ -26,33 +26,41 @@ USAGE = "history: usage: history [-c] [-d offset] [n] or history -anrw [filename
 
 def history_entries(source: str) -> list[str]:
     """A cell's commands as bash's history keeps them: one entry per complete command, the
-    lines of a multi-line one joined ("; " or a blank; newlines when it has a here-doc)."""
+    lines of a multi-line one joined ("; " or a blank; a newline inside a quote, a command
+    substitution or a here-doc is kept, so the entry runs again as it was written)."""
     entries: list[str] = []
     chunk: list[str] = []
+    #: for each line of the chunk after the first: how it joins (Incomplete.join)
+    joins: list[str | None] = []
     for line in source.split("\n"):
         if not chunk and not line.strip():
             continue
         chunk.append(line)
         text = "\n".join(chunk)
-        if len(chunk) < MAX_ENTRY_LINES and check_complete(text + "\n") == "incomplete":
+        status, join = completeness(text + "\n")
+        if len(chunk) < MAX_ENTRY_LINES and status == "incomplete":
+            joins.append(join)
             continue
-        entries.append(_joined(chunk))
-        chunk = []
+        entries.append(_joined(chunk, joins))
+        chunk, joins = [], []
     if chunk:
-        entries.append(_joined(chunk))
+        entries.append(_joined(chunk, joins))
     return entries
 
 
-def _joined(lines: list[str]) -> str:
+def _joined(lines: list[str], joins: list[str | None]) -> str:
     if len(lines) == 1:
         return lines[0]
     if any(_HEREDOC.search(line) for line in lines):
         return "\n".join(lines) + "\n"
     text = lines[0]
-    for line in lines[1:]:
-        if not line.strip():
-            continue
-        text += (" " if _JOIN_WITH_BLANK.search(text.rstrip()) else "; ") + line
+    for line, join in zip(lines[1:], joins):
+        if join == "\n":
+            text += join + line
+        elif join == " " and line.strip():
+            text += join + line.strip()
+        elif line.strip():
+            text += (" " if _JOIN_WITH_BLANK.search(text.rstrip()) else "; ") + line
     return text
 
 

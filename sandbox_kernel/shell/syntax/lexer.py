@@ -40,6 +40,10 @@ class ParseError(Exception):
 class Incomplete(ParseError):
     """The text ends where more is needed (open quote, missing ``fi``, here-doc ...)."""
 
+    #: how history joins the next line to this text: "\n" inside a word (a quote, `...`,
+    #: $(...), $((...)): the newline is part of it), " " between array elements, None: "; "
+    join: str | None = None
+
 
 WORD_END = frozenset(" \t\n;&|<>()")
 RESERVED = frozenset({"if", "then", "elif", "else", "fi", "do", "done", "case", "esac", "while",
@@ -102,8 +106,10 @@ class Lexer:
     def error(self, message: str, pos: int | None = None) -> ParseError:
         return ParseError(message, self.line_at(self.i if pos is None else pos))
 
-    def incomplete(self, message: str) -> Incomplete:
-        return Incomplete(message, self.line_at(self.n))
+    def incomplete(self, message: str, join: str | None = None) -> Incomplete:
+        error = Incomplete(message, self.line_at(self.n))
+        error.join = join
+        return error
 
     def unexpected(self, tok: Token) -> ParseError:
         kind, value = tok[1], tok[2]
@@ -427,7 +433,7 @@ class Lexer:
                     continue
                 break
             if self.i >= self.n:
-                raise self.incomplete("unexpected EOF while looking for matching `)'")
+                raise self.incomplete("unexpected EOF while looking for matching `)'", join=" ")
             c = self.src[self.i]
             if c == ")":
                 self.i += 1
@@ -507,7 +513,7 @@ class Lexer:
                 j = s.find("'", i + 1)
                 if j < 0:
                     self.i = n
-                    raise self.incomplete("unexpected EOF while looking for matching `''")
+                    raise self.incomplete("unexpected EOF while looking for matching `''", join="\n")
                 _flush_lit(parts, lit)
                 parts.append(Quoted(s[i + 1:j]))
                 i = j + 1
@@ -595,7 +601,7 @@ class Lexer:
                 if heredoc:
                     break
                 self.i = n
-                raise self.incomplete("unexpected EOF while looking for matching `\"'")
+                raise self.incomplete("unexpected EOF while looking for matching `\"'", join="\n")
             c = s[i]
             if c == '"' and not heredoc:
                 i += 1
@@ -638,7 +644,7 @@ class Lexer:
         while True:
             if i >= self.n:
                 self.i = self.n
-                raise self.incomplete("unexpected EOF while looking for matching ``'")
+                raise self.incomplete("unexpected EOF while looking for matching ``'", join="\n")
             c = s[i]
             if c == "`":
                 break
@@ -684,7 +690,8 @@ class Lexer:
                     tok = self.peek()
                     if not (tok[1] == "op" and tok[2] == ")"):
                         raise self.unexpected(tok)
-                except Incomplete:
+                except Incomplete as e:
+                    e.join = "\n"  # inside $(...) a newline belongs to the word
                     raise
                 except ParseError as e:
                     if e.status == 2:
@@ -740,7 +747,7 @@ class Lexer:
             j += 1
         if j >= self.n:
             self.i = self.n
-            raise self.incomplete("unexpected EOF while looking for matching `''")
+            raise self.incomplete("unexpected EOF while looking for matching `''", join="\n")
         self.i = j + 1
         return Quoted(decode_ansi_c(s[i + 2:j]))
 
@@ -758,7 +765,7 @@ class Lexer:
         when ``))`` follows."""
         j = self.closing(j, "()", depth=1, semicolons=semicolons)
         if j < 0:
-            raise self.incomplete("unexpected EOF while looking for matching `))'")
+            raise self.incomplete("unexpected EOF while looking for matching `))'", join="\n")
         return j
 
     def read_braced_param(self, in_dq: bool) -> Param:
