@@ -90,6 +90,9 @@ def test_several_files_wait_for_every_editor():
         assert not run.done()
         sandbox.editors.report(one["edit"], "closed")
         assert (await run).status == 0 and out.buf == b"0\n"
+        # the user is told what the command waits for
+        assert errors.buf.decode() == ("nano: opening a, b in editor tabs in JupyterLab; waiting until they are "
+                                       "closed (save with Ctrl+S, then close the tab)\n")
     asyncio.run(main())
 
 
