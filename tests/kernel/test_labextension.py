@@ -400,7 +400,7 @@ def test_nano_in_a_cell_opens_the_editor_and_waits_for_it(lab):
         tab.find_element("css selector", ".lm-TabBar-tabCloseIcon").click()
         assert page.wait_output("nano-status").strip() == "nano-status=0"
         # what the cell said while it waited (the notebook was behind the editor's tab)
-        assert "waiting until it is closed" in page.wait_output("waiting until")
+        assert "waiting until the tab is closed" in page.wait_output("waiting until")
         until(page.idle)
         page.run_cell(1, "teach.ipynb")
         # as saved: the editor adds no newline at the end
