@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sandbox_kernel.vm import image as guest_image
-from sandbox_kernel.vm.guest import build
+from sandbox_kernel.guest import build
 from sandbox_kernel.vm.image import (EXPORT_MANIFEST, IMAGE_FILES, ImageError, export_image, import_image,
                                      parse_export_manifest)
 
@@ -37,7 +37,7 @@ def test_a_missing_lz4_is_named_with_its_debian_package(tmp_path):
     bzimage = tmp_path / "vmlinuz"
     bzimage.write_bytes(b"\0" * 64 + b"\x02\x21\x4c\x18" + b"payload")
     (tmp_path / "empty").mkdir()
-    code = ("import sys\nfrom pathlib import Path\nfrom sandbox_kernel.vm.guest import build\n"
+    code = ("import sys\nfrom pathlib import Path\nfrom sandbox_kernel.guest import build\n"
             "build.extract_vmlinux(Path(sys.argv[1]), Path(sys.argv[2]))\n")
     result = run_python(code, str(bzimage), str(tmp_path / "vmlinux"),
                         env=dict(os.environ, PATH=str(tmp_path / "empty")))
