@@ -10,9 +10,8 @@ import tempfile
 from pathlib import Path
 
 from .. import policy
+from ..kernelspec import SPEC_DIR, SPEC_FILES
 
-SPEC_DIR = Path(__file__).resolve().parent / "kernelspec"
-SPEC_FILES = ("kernel.json", "logo-32x32.png", "logo-64x64.png")
 DEFAULT_NAME = "sandbox"
 SPEC_DIR_MODE, SPEC_FILE_MODE = 0o755, 0o644
 

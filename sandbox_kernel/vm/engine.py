@@ -30,7 +30,7 @@ from .accel import choose_accelerator
 from .accesslog import AccessLog
 from .client import AgentError, AgentGone, Execution
 from .egress import GUEST_PROXY_PORT, EgressProxy
-from .guest.build import SUDO_IN_IMAGE, USER_NAME, cache_root
+from ..guest.build import SUDO_IN_IMAGE, USER_NAME, cache_root
 from .guestinput import GuestInputError, check_exec
 from .hostcap import HostFull, HostSlots, Slot
 from .image import GuestImage, ImageError, ensure_image

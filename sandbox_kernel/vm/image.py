@@ -1,7 +1,8 @@
 """The guest image (kernel, initramfs, root image) built by ``guest/build.py``, and its saved VM states.
 
-The recipe (package list, agent source, init scripts, build script) is package data in
-``guest/``; its hash and the cache directory are defined once, in ``guest/build.py``.
+The recipe (package list, agent source, init scripts, build script) is the package
+``sandbox_kernel.guest`` (the repository's ``guest/``); its hash and the cache directory are
+defined once, in ``guest/build.py``.
 An image also travels as a directory (``export_image`` / ``import_image``, the ``vm-image
 --export/--import`` commands) to hosts that cannot build it (no Debian apt: Ubuntu-based
 images, a build stage elsewhere): its files and ``guest-export.json`` naming their sizes and
@@ -22,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from .guest.build import BUILD_SCRIPT, guest_dir, publish, recipe_hash, recipe_pointer
+from ..guest.build import BUILD_SCRIPT, guest_dir, publish, recipe_hash, recipe_pointer
 
 
 class ImageError(RuntimeError):

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Build the %%vm guest image from Debian packages only (see guest/README.md).
 
-    python -m sandbox_kernel.vm.guest.build            build (or find) the image; prints its directory
-    python -m sandbox_kernel.vm.guest.build --check    exit 0 if the image for the current recipe is cached
-    python -m sandbox_kernel.vm.guest.build --force    rebuild even when cached
+    python -m sandbox_kernel.guest.build            build (or find) the image; prints its directory
+    python -m sandbox_kernel.guest.build --check    exit 0 if the image for the current recipe is cached
+    python -m sandbox_kernel.guest.build --force    rebuild even when cached
 
 (``python build.py`` in this directory does the same: the script needs only the standard
 library and the files beside it, wherever the package is installed.) It is also the one
