@@ -9,6 +9,16 @@ sys.path.insert(0, str(Path(__file__).parents[1] / "scripts"))  # make_logos: th
 sys.path.append(str(Path(__file__).parents[1]))  # benchmarks (the bench smoke tests), whatever runs first
 
 
+@pytest.fixture(scope="session", autouse=True)
+def sandbox_data(tmp_path_factory):
+    """The kernels' host data (stores, records of files not kept) in a temporary folder, never
+    the user's ~/.local/share (a test that needs its own sets SANDBOX_KERNEL_DATA itself)."""
+    mp = pytest.MonkeyPatch()
+    mp.setenv("SANDBOX_KERNEL_DATA", str(tmp_path_factory.mktemp("sandbox-data")))
+    yield
+    mp.undo()
+
+
 @pytest.fixture(scope="session")
 def jupyter_kernels(tmp_path_factory):
     """The sandbox kernelspecs (message and signal interrupt modes) in a temporary prefix found
