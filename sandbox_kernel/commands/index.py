@@ -6,7 +6,9 @@ from __future__ import annotations
 
 #: module (under sandbox_kernel) -> the commands it registers, space-separated
 COMMAND_MODULES: dict[str, str] = {
-    "commands.archive": "gunzip gzip tar unzip zcat zip",
+    "commands.archive.gzip": "gunzip gzip zcat",
+    "commands.archive.tar": "tar",
+    "commands.archive.zip": "unzip zip",
     "commands.awk.cli": "awk gawk",
     "commands.bytedump": "hexdump od xxd",
     "commands.cat": "cat",
