@@ -39,7 +39,7 @@ COMMAND_MODULES: dict[str, str] = {
     "commands.pathnames": "basename dirname mktemp pwd readlink realpath",
     "commands.permissions": "chgrp chmod chown",
     "commands.processes": "kill ps sleep time timeout",
-    "commands.sed": "sed",
+    "commands.sed.cli": "sed",
     "commands.sort": "sort",
     "commands.stat": "stat",
     "commands.teesplit": "split tee",
