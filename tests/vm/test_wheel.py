@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from kernelclient import execute, start_kernel
 from sandbox_kernel.vm.guest import build
+from tests.support.kernelclient import execute, start_kernel
 
 pytestmark = [pytest.mark.vm, pytest.mark.slow]
 
