@@ -1,12 +1,6 @@
 import os
-import sys
-from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent))
-sys.path.insert(0, str(Path(__file__).parents[1] / "scripts"))  # make_logos: the logo generator
-sys.path.append(str(Path(__file__).parents[1]))  # benchmarks (the bench smoke tests), whatever runs first
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -40,7 +34,7 @@ def jupyter_kernels(tmp_path_factory):
 @pytest.fixture(scope="module")
 def kernel(jupyter_kernels):
     """(KernelManager, client) of one `sandbox` kernel shared by a test module."""
-    from kernelclient import start_kernel
+    from tests.support.kernelclient import start_kernel
 
     with start_kernel("sandbox") as pair:
         yield pair

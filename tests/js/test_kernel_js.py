@@ -1,8 +1,8 @@
 """%%js through the real kernel (jupyter_client): what only the kernel path can show."""
 import time
 
-from kernelclient import collect, execute, shell_reply, stream_contains, stream_text, wait_for_message
 from sandbox_kernel.kernel.vfs_client import VfsClient
+from tests.support.kernelclient import collect, execute, shell_reply, stream_contains, stream_text, wait_for_message
 
 
 def test_persistence_value_and_streaming(kernel):

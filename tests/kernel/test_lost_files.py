@@ -4,7 +4,7 @@ them (a restart emptied the machine silently). Headless runs (no notebook name) 
 import json
 import os
 
-from kernelclient import execute, run_ok, start_kernel, stream_text
+from tests.support.kernelclient import execute, run_ok, start_kernel, stream_text
 from sandbox_kernel.kernel.lost_files import records_dir
 from sandbox_kernel.kernel.store import data_root
 from sandbox_kernel.vfs import make_vfs

@@ -7,13 +7,13 @@ import time
 
 import pytest
 
-from sandbox_kernel.kernel import magics
 from sandbox_kernel.commands._lib.mimebundle import DisplayError, guess_type, make_bundle, resolve_type
+from sandbox_kernel.kernel import magics
 from sandbox_kernel.kernel.relay import StreamRelay
-from sandbox_kernel.shell.complete import at_command_position, current_command, escape_word
-from make_logos import png
 from sandbox_kernel.limits import Limits
 from sandbox_kernel.sandbox import Sandbox
+from sandbox_kernel.shell.complete import at_command_position, current_command, escape_word
+from scripts.make_logos import png
 
 
 class Recorder:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from kernelclient import collect, start_kernel
+from tests.support.kernelclient import collect, start_kernel
 
 from sandbox_kernel.kernel.install import install
 

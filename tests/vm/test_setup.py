@@ -15,7 +15,7 @@ from sandbox_kernel.limits import Limits
 from sandbox_kernel.sandbox import Sandbox
 from sandbox_kernel.vm import engine as vm_engine
 
-from vm_helpers import Recorder, run_cell, with_sandbox
+from .vm_helpers import Recorder, run_cell, with_sandbox
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
