@@ -8,6 +8,7 @@ import logging
 import textwrap
 import time
 from dataclasses import dataclass, field
+from typing import Callable
 
 from ..commands import registry
 from ..engine import CancelToken, ErrorInfo, RunResult, Streams
@@ -32,6 +33,8 @@ class CellRunner:
     def __init__(self, sandbox: Sandbox, log: logging.Logger) -> None:
         self.sandbox = sandbox
         self.log = log
+        #: ``%workspace ARGS`` (``HostFiles.workspace_magic``; None: no host files, as in tests)
+        self.workspace: Callable[[list[str]], str] | None = None
 
     async def run(self, code: str, streams: Streams) -> CellOutcome:
         """The cell's outcome; always returns, also when the engine ignores cancellation."""
@@ -121,6 +124,14 @@ class CellRunner:
                 count = magics.load_snapshot(sandbox.fs, argv[0], cwd, check, notes)
                 streams.stdout.write(f"restored {count} entries from {argv[0]}\n".encode())
                 streams.stderr.write("".join(f"[sandbox: {note}]\n" for note in notes).encode())
+        elif name == "workspace":
+            if self.workspace is None:
+                raise magics.MagicError("this kernel has no persistent workspace")
+            try:
+                listing = self.workspace(magics.split_args(args))
+            except ValueError as e:  # workspaces.WorkspaceUsage
+                raise magics.MagicError(str(e)) from None
+            streams.stdout.write(listing.encode())
         elif name == "lsmagic":
             streams.stdout.write(magics.magic_list().encode())
         elif name == "magic":

@@ -92,7 +92,8 @@ class SandboxKernel(Kernel):
         #: the frontends' editors that `nano FILE` / `edit FILE` open files in
         self.editors = EditorHosts()
         self.sandbox.editors = self.editors
-        register_vfs_comm(self.comm_manager, lambda: self.sandbox.fs, self.editors)
+        register_vfs_comm(self.comm_manager, lambda: self.sandbox.fs, self.editors, self.host_files.identify)
+        self.cells.workspace = self.host_files.workspace_magic
         register_terminal_comm(self.comm_manager, lambda: self.sandbox)
         try:
             import comm as comm_package

@@ -28,6 +28,7 @@ LINE_MAGICS = {
     "help": "%help [NAME]              the help of a command, builtin or magic in the pager (none: an overview)",
     "lsmagic": "%lsmagic                  list the magics",
     "magic": "%magic                    how magics work, and each one's help",
+    "workspace": "%workspace [list|attach|delete]  the persistent workspaces (--persist): list, use or delete one",
     "js": "%js reset | info          reset or describe the JS context",
     "vm": "%vm ARGS                  start, stop, status, egress, config of the VM (%vm help)",
 }
