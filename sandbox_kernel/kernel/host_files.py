@@ -36,8 +36,8 @@ class HostFiles:
         self._store_notice = ""
         #: the notebook's path as the frontend knows it (the `workspace` op's), to follow renames
         self._api_path: str | None = None
-        #: a `workspace` op that came while a cell ran: done after it (wanted id, path, answer)
-        self._deferred: tuple[str | None, str | None, Callable[[dict], None] | None] | None = None
+        #: a `workspace` op's id that came while a cell ran: matched after it (wanted id, answer)
+        self._deferred: tuple[str | None, Callable[[dict], None] | None] | None = None
         fs = sandbox.fs
         if policy.persist:
             notebook = os.environ.get("JPY_SESSION_NAME") or None
@@ -120,9 +120,9 @@ class HostFiles:
         that came meanwhile is done, and changes that are still unsaved get the delayed save."""
         self._cell_running = False
         if self._deferred is not None:
-            wanted, api_path, answer = self._deferred
+            wanted, answer = self._deferred
             self._deferred = None
-            result = self._identify(wanted, api_path)
+            result = self._identify(wanted)
             if answer is not None:
                 try:
                     answer(result)
@@ -142,18 +142,18 @@ class HostFiles:
         gets the reply)."""
         if self.store is None:
             return {"persist": False}
+        if api_path:  # at once: a move saves nothing (a running cell's changes wait for its end)
+            self._follow_path(self.store, api_path)
         wanted = wanted if valid_workspace_id(wanted) else None
         if self._cell_running:
-            self._deferred = (wanted, api_path, answer)
+            self._deferred = (wanted, answer)
             return {"persist": True, "workspace": wanted or self.store.workspace, "pending": True}
-        return self._identify(wanted, api_path)
+        return self._identify(wanted)
 
-    def _identify(self, wanted: str | None, api_path: str | None) -> dict[str, Any]:
+    def _identify(self, wanted: str | None) -> dict[str, Any]:
         store = self.store
         if store is None:
             return {"persist": False}
-        if api_path:
-            self._follow_path(store, api_path)
         try:
             followed = workspaces.follow_notebook(store, wanted)
         except Exception as e:  # a host I/O bug must not lose the reply

@@ -596,8 +596,7 @@ class WorkspaceStore:
         except OSError as e:
             return (f"[sandbox: the persistent workspace could not follow the rename ({e}); it stays saved for "
                     f"{shown(old)}]")
-        self.save()
-        self._close_db()
+        self._close_db()  # unsaved changes stay in the tracker: the next save writes them at the new name
         try:
             if target.exists():
                 set_aside(target)

@@ -35,10 +35,10 @@ USAGE = """\
 %workspace [list]                 the persistent workspaces on this host (notebook, id, files, size,
                                   last saved, state); * marks this kernel's
 %workspace attach [--force] NAME  make this kernel use that workspace (NAME: its id, a prefix of it,
-                                  its notebook's path or name, or its store's file name); what is in
-                                  /workspace and /home/user is replaced by it, and this kernel's
-                                  store is kept aside (detached); refused when this workspace has
-                                  files of the user's, unless --force
+                                  its notebook's path or name, or its store's file name): it replaces
+                                  what is in /workspace and /home/user; refused when this workspace
+                                  has files of the user's, unless --force (they are then kept aside,
+                                  as a detached workspace that %workspace attach brings back)
 %workspace delete [--force] NAME  delete a workspace's store; not one a running kernel holds, not
                                   this kernel's own unless --force (its files then stay until the
                                   kernel ends and are no longer saved)
@@ -300,6 +300,13 @@ class WorkspaceUsage(ValueError):
     """A %workspace line that cannot be done; the message says why."""
 
 
+def _size(n: int) -> str:
+    value, unit = float(n), 0
+    while value >= 1024 and unit < 4:
+        value, unit = value / 1024, unit + 1
+    return f"{n} B" if unit == 0 else f"{value:.{1 if value < 10 else 0}f} {'KMGT'[unit - 1]}iB"
+
+
 def _when(saved: float | None) -> str:
     return time.strftime("%Y-%m-%d %H:%M", time.localtime(saved)) if saved else "-"
 
@@ -330,7 +337,7 @@ def list_text(folder: Path, store: WorkspaceStore | None) -> str:
     for info in infos:
         mine = store is not None and info.path == store.path
         rows.append(("*" if mine else " ", (info.workspace or "-")[:13], shown(info.notebook or f"({info.name})", 60),
-                     "-" if info.error else str(info.files), "-" if info.error else f"{format_size(info.size)}B",
+                     "-" if info.error else str(info.files), "-" if info.error else _size(info.size),
                      _when(info.saved), _state(info, store)))
     widths = [max(len(r[i]) for r in rows) for i in range(6)]
     lines = ["  ".join([r[0], *(r[i].ljust(widths[i]) if i in (1, 2, 5) else r[i].rjust(widths[i])

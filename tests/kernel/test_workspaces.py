@@ -336,6 +336,24 @@ def test_the_decision_waits_for_a_running_cell(data, monkeypatch):
     host.close()
 
 
+def test_a_rename_during_a_cell_moves_the_store_and_saves_nothing_before_the_cell_ends(data, monkeypatch):
+    sb, host = kernel_host(monkeypatch, "/srv/root/a.ipynb")
+    host.identify(None, "a.ipynb")
+    host.cell_started()
+    sb.fs.write_bytes("/workspace/during.txt", b"x")
+    assert host.identify(host.store.workspace, "sub/b.ipynb")["pending"] is True
+    assert host.store.path == store_path("/srv/root/sub/b.ipynb", data) and stores(data) == [host.store.path.name]
+
+    def saved() -> list[str]:
+        with sqlite3.connect(host.store.path) as conn:
+            return [row[0] for row in conn.execute("SELECT path FROM entries")]
+    assert saved() == []  # the cell is not over
+    host.after_cell()
+    host.cell_finished()
+    assert saved() == ["/workspace/during.txt"] and read_meta(host.store.path)["notebook"] == "/srv/root/sub/b.ipynb"
+    host.close()
+
+
 # ---------------------------------------------------------------------- through a kernel
 def test_kernel_a_renamed_notebook_keeps_its_files(jupyter_kernels, tmp_path):
     """What the JupyterLab extension does: the notebook's workspace id on the comm, and its new
