@@ -8,7 +8,7 @@ import logging
 import textwrap
 import time
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Awaitable, Callable
 
 from ..commands import registry
 from ..engine import CancelToken, ErrorInfo, RunResult, Streams
@@ -33,8 +33,9 @@ class CellRunner:
     def __init__(self, sandbox: Sandbox, log: logging.Logger) -> None:
         self.sandbox = sandbox
         self.log = log
-        #: ``%workspace ARGS`` (``HostFiles.workspace_magic``; None: no host files, as in tests)
-        self.workspace: Callable[[list[str]], str] | None = None
+        #: ``%workspace ARGS`` (``HostFiles.workspace_magic(argv, ask)``; None: no host files, as in tests)
+        self.workspace: Callable[[list[str], Callable[[str], Awaitable[str | None]] | None],
+                                 Awaitable[str]] | None = None
 
     async def run(self, code: str, streams: Streams) -> CellOutcome:
         """The cell's outcome; always returns, also when the engine ignores cancellation."""
@@ -127,8 +128,14 @@ class CellRunner:
         elif name == "workspace":
             if self.workspace is None:
                 raise magics.MagicError("this kernel has no persistent workspace")
+            ask = None
+            if streams.input is not None:
+                read = streams.input
+
+                async def ask(prompt: str) -> str | None:
+                    return await read(prompt, False)
             try:
-                listing = self.workspace(magics.split_args(args))
+                listing = await self.workspace(magics.split_args(args), ask)
             except ValueError as e:  # workspaces.WorkspaceUsage
                 raise magics.MagicError(str(e)) from None
             streams.stdout.write(listing.encode())

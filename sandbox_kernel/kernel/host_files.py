@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-from typing import Any, Callable
+from typing import Any, Awaitable, Callable
 
 from ..policy import MountError, Policy
 from ..sandbox import Sandbox
@@ -16,6 +16,9 @@ from . import workspaces
 from .lost_files import LostFiles
 from .mounts import HostMount
 from .store import WorkspaceStore, store_path, valid_workspace_id, workspaces_dir
+
+#: ``ask(prompt) -> the line the user typed`` (None: no answer)
+Ask = Callable[[str], Awaitable[str | None]]
 
 #: seconds between the first change made outside a cell and the save that takes it (and every
 #: change made meanwhile): at most one save a second however busy the terminal is
@@ -176,26 +179,38 @@ class HostFiles:
         if notice:
             self.pending_notices.append(notice)
 
-    def workspace_magic(self, argv: list[str]) -> str:
-        """``%workspace [list] | attach [--force] NAME | delete [--force] NAME | help``."""
+    async def workspace_magic(self, argv: list[str], ask: Ask | None = None) -> str:
+        """``%workspace [list] | attach [--force|--copy] NAME | delete [--force] NAME | help``.
+        ``ask(prompt)`` reads the user's answer (the notebook's input request; None: there is
+        none): attach and delete of another notebook's workspace go ahead only on "yes"."""
         command = argv[0] if argv else "list"
-        force = "--force" in argv[1:]
-        names = [a for a in argv[1:] if a != "--force"]
+        flags = {a for a in argv[1:] if a.startswith("--")}
+        names = [a for a in argv[1:] if not a.startswith("--")]
         if command in ("help", "-h", "--help"):
             return workspaces.USAGE
-        if command == "list" and not names and not force:
+        if command == "list" and not names and not flags:
             if not self.persist:
                 return f"%workspace: {workspaces.PERSIST_OFF}\n"
             return workspaces.list_text(self.folder, self.store)
-        if command not in ("attach", "delete") or len(names) != 1 or any(n.startswith("-") for n in names):
+        allowed = {"attach": {"--force", "--copy"}, "delete": {"--force"}}.get(command)
+        if allowed is None or len(names) != 1 or not flags <= allowed or flags == {"--force", "--copy"}:
             raise workspaces.WorkspaceUsage("usage:\n" + workspaces.USAGE)
         if not self.persist:
             raise workspaces.WorkspaceUsage(workspaces.PERSIST_OFF)
         if command == "attach":
             if self.store is None:
                 raise workspaces.WorkspaceUsage("this kernel saves no workspace any more (its store was deleted)")
-            return workspaces.attach(self.store, names[0], force)
-        text, own = workspaces.delete(self.store, self.folder, names[0], force)
+            plan = workspaces.plan_attach(self.store, names[0], "--force" in flags, "--copy" in flags)
+            if plan.done:
+                return plan.done
+            await _confirm(plan.question, ask)
+            if self.store is None:
+                raise workspaces.WorkspaceUsage("this kernel saves no workspace any more (its store was deleted)")
+            return workspaces.attach(self.store, plan)
+        plan = workspaces.plan_delete(self.store, self.folder, names[0], "--force" in flags)
+        if plan.question:
+            await _confirm(plan.question, ask)
+        text, own = workspaces.delete(self.store, plan)
         if own:
             self.store = None
         return text
@@ -242,6 +257,18 @@ class HostFiles:
                 self.lost.record()
             except Exception:
                 self.log.exception("the record of files not kept could not be written")
+
+
+async def _confirm(question: str, ask: Ask | None) -> None:
+    """The user's "yes" to ``question``, typed into the notebook (an input request: no cell
+    code can answer it); raises WorkspaceUsage (nothing done) otherwise."""
+    if ask is None:
+        raise workspaces.WorkspaceUsage("this asks for a confirmation typed into the notebook, and this frontend "
+                                        "takes no input (nbclient, papermill); run it in JupyterLab; nothing was "
+                                        "changed")
+    answer = await ask(question)
+    if (answer or "").strip().lower() != "yes":
+        raise workspaces.WorkspaceUsage("not confirmed; nothing was changed")
 
 
 def _raise_quotas(sandbox: Sandbox, vfs_bytes: int, vfs_inodes: int) -> None:

@@ -5,7 +5,13 @@ sends it over the ``sandbox.vfs`` comm (op ``workspace``); ``follow_notebook`` d
 that id means for this kernel's store (the notebook renamed or moved, copied, or new), and
 ``%workspace list|attach|delete`` lets the user see and choose. Stores are host files but a
 tampered one is untrusted input: its names are shown escaped (``store.shown``), its queries
-are stopped after a deadline, and nothing in it names a file the kernel writes."""
+are stopped after a deadline, and nothing in it names a file the kernel writes.
+
+A notebook's metadata and its cells may come from someone else (a shared notebook): an id alone
+never brings another notebook's files into a sandbox while that notebook is still there (a copy
+gets a workspace of its own), and ``%workspace attach`` and ``delete`` of another notebook's
+workspace go ahead only once the user typed the confirmation into the notebook (an input
+request, which no cell code can answer)."""
 from __future__ import annotations
 
 import errno
@@ -39,9 +45,12 @@ USAGE = """\
                                   what is in /workspace and /home/user; refused when this workspace
                                   has files of the user's, unless --force (they are then kept aside,
                                   as a detached workspace that %workspace attach brings back)
+%workspace attach --copy NAME     copy that workspace's files into this one, which must be empty
+                                  (the other stays as it is: for a copy of a notebook)
 %workspace delete [--force] NAME  delete a workspace's store; not one a running kernel holds, not
                                   this kernel's own unless --force (its files then stay until the
                                   kernel ends and are no longer saved)
+attach and delete of another notebook's workspace ask for a confirmation typed in the notebook.
 """
 
 
@@ -233,10 +242,10 @@ def follow_notebook(store: WorkspaceStore, wanted: str | None) -> Followed:
     store, opened at start by the notebook's path:
 
     - none, or this store's: the notebook keeps (or gets) this store's id;
-    - another store's, held by a running kernel: this notebook is a copy of an open one
-      (JupyterLab's Duplicate): it gets this store's id, a workspace of its own;
-    - another store's, whose notebook file is still there with that id: a copy of a closed
-      notebook: its files are copied here (when this workspace is empty), new id;
+    - another store's, held by a running kernel, or whose notebook file is still there with
+      that id: this notebook is a copy (JupyterLab's Duplicate, a copied file; or someone else's
+      notebook carrying that id): it gets this store's id, a workspace of its own (the user may
+      copy the other's files in: ``%workspace attach --copy``);
     - another store's, whose notebook is gone (or it cannot be told): the notebook was renamed
       or moved while no kernel ran: that store becomes this one (when this workspace holds
       nothing of the user's; else the user is told to ``%workspace attach`` it);
@@ -257,23 +266,10 @@ def follow_notebook(store: WorkspaceStore, wanted: str | None) -> Followed:
     where = shown(other.notebook or other.name)
     if other.held:
         return Followed(current, f"[sandbox: this notebook is a copy of {where}, whose kernel is running: "
-                                 "it has a persistent workspace of its own (%workspace list shows them all)]")
-    claims = notebook_claims(other.notebook, wanted, store.notebook)
-    if claims:
-        if files != 0:
-            return Followed(current, f"[sandbox: this notebook is a copy of {where}; it keeps its own persistent "
-                                     "workspace]")
-        try:
-            restored = store.copy_from(other.path)
-        except StoreBusy:
-            return Followed(current, f"[sandbox: this notebook is a copy of {where}, whose kernel is running: "
-                                     "it has a persistent workspace of its own]")
-        except (StoreError, sqlite3.Error, OSError) as e:
-            return Followed(current, f"[sandbox: this notebook is a copy of {where}, whose workspace could not "
-                                     f"be copied ({shown(e)}); it has one of its own]")
-        return Followed(store.workspace, f"[sandbox: this notebook is a copy of {where}: its workspace was "
-                                         f"copied ({_restored_text(restored)}) and is kept for this notebook]",
-                        replaced=True)
+                                 "it has a persistent workspace of its own]")
+    if notebook_claims(other.notebook, wanted, store.notebook):
+        return Followed(current, f"[sandbox: this notebook is a copy of {where}: it has a persistent workspace "
+                                 f"of its own (%workspace attach --copy {wanted} copies that one's files here)]")
     same_folder = posixpath.dirname(other.notebook or "") == posixpath.dirname(store.notebook or "")
     how = "renamed" if same_folder else "moved"
     if files != 0:
@@ -365,57 +361,101 @@ def resolve(folder: Path, name: str) -> StoreInfo:
     raise WorkspaceUsage(f"no workspace '{shown(name)}' (%workspace list shows them)")
 
 
-def attach(store: WorkspaceStore, name: str, force: bool) -> str:
+@dataclass
+class Plan:
+    """A %workspace attach or delete checked and ready: ``question`` is what the user confirms
+    (empty: nothing to confirm, it concerns only this notebook)."""
+    info: StoreInfo
+    question: str = ""
+    #: attach: the user's files in this workspace (-1: cannot be told); kept aside when not 0
+    files: int = 0
+    copy: bool = False
+    #: the text when there is nothing to do
+    done: str = ""
+
+
+def _named(info: StoreInfo) -> str:
+    where = shown(info.notebook or info.name)
+    return f"{info.workspace or info.name} ({where}, {info.files} files, {_size(info.size)})"
+
+
+def plan_attach(store: WorkspaceStore, name: str, force: bool, copy: bool = False) -> Plan:
     if not store.in_use:
         raise WorkspaceUsage("this kernel's persistent workspace is not in use (see the notice at its start)")
     info = resolve(store.path.parent, name)
     if info.path == store.path:
-        return f"this kernel already uses the workspace {info.workspace} ({shown(info.notebook or info.name)})\n"
+        return Plan(info, done=f"this kernel already uses the workspace {_named(info)}\n")
     if info.error:
         raise WorkspaceUsage(f"the workspace store {shown(info.path.name)} cannot be read ({shown(info.error)})")
     if info.held:
-        raise WorkspaceUsage(f"a running kernel holds the workspace {info.workspace} "
-                             f"({shown(info.notebook or info.name)}); shut it down first")
+        raise WorkspaceUsage(f"a running kernel holds the workspace {_named(info)}; shut it down first")
     files = store.user_files()
+    if copy and files != 0:
+        raise WorkspaceUsage("--copy copies into an empty workspace only; this one has files of the user's")
     if files != 0 and not force:
         what = f"{files} files" if files > 0 else "files"
         raise WorkspaceUsage(f"this workspace has {what} of the user's; %workspace attach --force {shown(name)} "
                              "replaces them (they are kept aside as a detached workspace: %workspace list)")
-    kept = store.workspace
+    verb = "Copy the files of" if copy else "Attach"
+    kept = " (its files are kept aside as a detached workspace)" if files != 0 else ""
+    return Plan(info, f"{verb} the workspace {_named(info)} into this sandbox, replacing /workspace and "
+                      f"/home/user{kept}? Its files are then open to the code of this notebook. Type yes to go on: ",
+                files, copy)
+
+
+def attach(store: WorkspaceStore, plan: Plan) -> str:
+    """Do a checked (and confirmed) attach."""
+    info, kept = plan.info, store.workspace
     try:
-        restored, problem = store.take_over(info.path, keep=files != 0)
+        if plan.copy:
+            restored, problem = store.copy_from(info.path), ""
+        else:
+            restored, problem = store.take_over(info.path, keep=plan.files != 0)
     except StoreBusy:
-        raise WorkspaceUsage(f"a running kernel holds the workspace {info.workspace}; shut it down first") from None
-    except (StoreError, OSError) as e:
+        raise WorkspaceUsage(f"a running kernel holds the workspace {_named(info)}; shut it down first") from None
+    except (StoreError, sqlite3.Error, OSError) as e:
         raise WorkspaceUsage(shown(e)) from None
+    if plan.copy:
+        return (f"copied the files of the workspace {_named(info)}: /workspace and /home/user replaced by its "
+                f"{_restored_text(restored)}, kept for this notebook (workspace {store.workspace})\n")
     text = (f"attached the workspace {store.workspace} (saved for {shown(info.notebook or info.name)}): "
             f"/workspace and /home/user replaced by its {_restored_text(restored)}\n")
-    if files != 0:
+    if plan.files != 0:
         text += f"this kernel's previous workspace is kept aside (detached): %workspace attach {kept} brings it back\n"
     return text + (problem + "\n" if problem else "")
 
 
-def delete(store: WorkspaceStore | None, folder: Path, name: str, force: bool) -> tuple[str, bool]:
-    """Delete a store; returns the text and whether it was this kernel's (it saves no more)."""
+def plan_delete(store: WorkspaceStore | None, folder: Path, name: str, force: bool) -> Plan:
     info = resolve(folder, name)
-    what = f"{info.workspace or info.name} ({shown(info.notebook or info.name)}, {info.files} files)"
     if store is not None and info.path == store.path:
         if not force:
-            raise WorkspaceUsage(f"the workspace {what} is this kernel's; %workspace delete --force {shown(name)} "
-                                 "deletes its store: the files stay until this kernel ends and are no longer saved")
+            raise WorkspaceUsage(f"the workspace {_named(info)} is this kernel's; %workspace delete --force "
+                                 f"{shown(name)} deletes its store: the files stay until this kernel ends and are "
+                                 "no longer saved")
+        return Plan(info)
+    if info.held:
+        raise WorkspaceUsage(f"a running kernel holds the workspace {_named(info)}; shut it down first")
+    return Plan(info, f"Delete the workspace {_named(info)} for good? Type yes to go on: ")
+
+
+def delete(store: WorkspaceStore | None, plan: Plan) -> tuple[str, bool]:
+    """Do a checked (and confirmed) delete; returns the text and whether it was this kernel's
+    store (it saves no more)."""
+    info = plan.info
+    if store is not None and info.path == store.path:
         store.forget()
-        return (f"deleted this kernel's workspace store {what}: the files stay until this kernel ends "
+        return (f"deleted this kernel's workspace store {_named(info)}: the files stay until this kernel ends "
                 "and are no longer saved\n", True)
     try:
         fd = lock_store(info.path, tries=1)
     except StoreBusy:
-        raise WorkspaceUsage(f"a running kernel holds the workspace {what}; shut it down first") from None
+        raise WorkspaceUsage(f"a running kernel holds the workspace {_named(info)}; shut it down first") from None
     except OSError as e:
-        raise WorkspaceUsage(f"the workspace {what} cannot be deleted ({shown(e)})") from None
+        raise WorkspaceUsage(f"the workspace {_named(info)} cannot be deleted ({shown(e)})") from None
     try:
         remove_db(info.path)
     except OSError as e:
         unlock_store(fd, info.path)
-        raise WorkspaceUsage(f"the workspace {what} cannot be deleted ({shown(e)})") from None
+        raise WorkspaceUsage(f"the workspace {_named(info)} cannot be deleted ({shown(e)})") from None
     unlock_store(fd, info.path, unlink=True)
-    return f"deleted the workspace {what}\n", False
+    return f"deleted the workspace {_named(info)}\n", False

@@ -105,7 +105,7 @@ def test_a_store_file_that_is_a_symlink_is_not_a_store(tmp_path):
     (data / "link.sqlite").symlink_to(outside)
     assert workspaces.scan(data) == []
     with pytest.raises(workspaces.WorkspaceUsage, match="no workspace"):
-        workspaces.delete(None, data, "link", force=True)
+        workspaces.plan_delete(None, data, "link", force=True)
     assert outside.exists()
 
 

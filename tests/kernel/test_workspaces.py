@@ -4,6 +4,7 @@ when it is renamed or moved (while its kernel runs, or while none does); a copy 
 gets a workspace of its own; `%workspace list|attach|delete` shows and manages the stores."""
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import signal
@@ -19,7 +20,7 @@ from sandbox_kernel.kernel.store import WorkspaceStore, lock_path, read_meta, st
 from sandbox_kernel.kernel.vfs_client import VfsClient
 from sandbox_kernel.policy import Policy
 from sandbox_kernel.sandbox import Sandbox
-from tests.support.kernelclient import execute, run_ok, start_kernel, stream_text
+from tests.support.kernelclient import collect, execute, run_ok, shell_reply, start_kernel, stream_text
 
 NB_ID = "0b6c3f5e-8d1a-4c52-9e7f-2a4b6c8d0e1f"
 OTHER_ID = "7d2e9a41-3b5c-4f60-8a1b-c2d3e4f5a6b7"
@@ -173,27 +174,32 @@ def test_a_copy_of_an_open_notebook_gets_a_workspace_of_its_own(tmp_path):
     original.close()
 
 
-def test_a_copy_of_a_closed_notebook_gets_a_copy_of_its_files(tmp_path):
+def test_a_copy_of_a_closed_notebook_gets_a_workspace_of_its_own(tmp_path, monkeypatch):
+    """The id alone never brings another notebook's files into a sandbox while that notebook is
+    there (the copy may be someone else's notebook carrying the id): the user copies them in."""
     nb = tmp_path / "nb"
     nb.mkdir()
     (nb / "a.ipynb").write_text('{"metadata": {"sandbox_kernel": {"workspace": "%s"}}}' % NB_ID)
     (nb / "a-Copy1.ipynb").write_text('{"metadata": {"sandbox_kernel": {"workspace": "%s"}}}' % NB_ID)
-    data = tmp_path / "data"
-    data.mkdir()
-    source = saved_workspace(data, str(nb / "a.ipynb"), {"/workspace/f.txt": b"hello"})
-    sb, copy, _ = opened(data, str(nb / "a-Copy1.ipynb"))
-    followed = workspaces.follow_notebook(copy, NB_ID)
-    assert followed.workspace == copy.workspace != NB_ID
-    assert "its workspace was copied (1 files (5B))" in followed.notice
-    assert sb.fs.read_bytes("/workspace/f.txt") == b"hello"
-    copy.close()
-    assert read_meta(source)["workspace"] == NB_ID  # the original's is as it was
-    sb2, again, notice = opened(data, str(nb / "a-Copy1.ipynb"))
-    assert "restored 1 files" in notice and again.workspace == copy.workspace
+    folder = tmp_path / "data" / "workspaces"
+    folder.mkdir(parents=True)
+    source = saved_workspace(folder, str(nb / "a.ipynb"), {"/workspace/f.txt": b"hello"})
+    monkeypatch.setenv("SANDBOX_KERNEL_DATA", str(tmp_path / "data"))
+    sb, host = kernel_host(monkeypatch, str(nb / "a-Copy1.ipynb"))
+    reply = host.identify(NB_ID, "a-Copy1.ipynb")
+    assert reply["workspace"] == host.store.workspace != NB_ID and sb.fs.listdir("/workspace") == []
+    assert f"is a copy of {nb / 'a.ipynb'}" in reply["notice"] and f"attach --copy {NB_ID}" in reply["notice"]
+    text = magic(host, "attach", "--copy", NB_ID)
+    assert "copied the files of the workspace" in text and sb.fs.read_bytes("/workspace/f.txt") == b"hello"
+    copy_id = host.store.workspace
+    assert copy_id != NB_ID and read_meta(source)["workspace"] == NB_ID  # the original's is as it was
+    host.close()
+    sb2, again, notice = opened(folder, str(nb / "a-Copy1.ipynb"))
+    assert "restored 1 files" in notice and again.workspace == copy_id
     again.close()
     # the original renamed meanwhile (it no longer exists): its store follows it
     (nb / "a.ipynb").rename(nb / "renamed.ipynb")
-    sb3, moved, _ = opened(data, str(nb / "renamed.ipynb"))
+    sb3, moved, _ = opened(folder, str(nb / "renamed.ipynb"))
     assert "renamed from" in workspaces.follow_notebook(moved, NB_ID).notice
     moved.close()
 
@@ -203,6 +209,15 @@ def test_a_copy_of_a_closed_notebook_gets_a_copy_of_its_files(tmp_path):
 def data(tmp_path, monkeypatch):
     monkeypatch.setenv("SANDBOX_KERNEL_DATA", str(tmp_path / "data"))
     return tmp_path / "data" / "workspaces"
+
+
+def magic(host: HostFiles, *argv: str, answer: str | None = "yes", asked: list | None = None) -> str:
+    """``%workspace ARGV`` with the user typing ``answer`` when asked (None: no input possible)."""
+    async def ask(prompt: str) -> str | None:
+        if asked is not None:
+            asked.append(prompt)
+        return answer
+    return asyncio.run(host.workspace_magic(list(argv), ask if answer is not None else None))
 
 
 def kernel_host(monkeypatch, notebook: str | None, persist: bool = True) -> tuple[Sandbox, HostFiles]:
@@ -223,7 +238,7 @@ def test_workspace_list_shows_every_store(data, monkeypatch):
     host.identify(NB_ID, None)
     sb.fs.write_bytes("/workspace/x", b"x")
     host.after_cell()
-    listing = host.workspace_magic(["list"])
+    listing = magic(host, "list")
     lines = listing.splitlines()
     assert lines[0].split() == ["id", "notebook", "files", "size", "last", "saved", "state"]
     mine = next(line for line in lines if "/nb/mine.ipynb" in line)
@@ -231,7 +246,7 @@ def test_workspace_list_shows_every_store(data, monkeypatch):
     assert "/nb/old.ipynb" in listing and OTHER_ID[:13] in listing
     assert "in use by a running kernel" in next(line for line in lines if "/nb/open.ipynb" in line)
     assert "unreadable" in next(line for line in lines if "(broken)" in line)
-    assert host.workspace_magic([]) == listing  # no argument: the list
+    assert magic(host) == listing  # no argument: the list
     held.close()
     host.close()
 
@@ -243,16 +258,34 @@ def test_workspace_attach_replaces_the_files_only_after_saying_so(data, monkeypa
     mine = host.store.workspace
     sb.fs.write_bytes("/workspace/mine.txt", b"mine")
     with pytest.raises(workspaces.WorkspaceUsage, match="has 1 files of the user's.*--force"):
-        host.workspace_magic(["attach", OTHER_ID])
+        magic(host, "attach", OTHER_ID)
     assert sb.fs.read_bytes("/workspace/mine.txt") == b"mine"
-    text = host.workspace_magic(["attach", "--force", "old.ipynb"])  # by its notebook's name
+    text = magic(host, "attach", "--force", "old.ipynb")  # by its notebook's name
     assert "replaced by its 1 files" in text and f"%workspace attach {mine} brings it back" in text
     assert sb.fs.listdir("/workspace") == ["old.txt"] and host.store.workspace == OTHER_ID
     assert host.store.path == store_path("/nb/mine.ipynb", data)
-    assert "detached" in host.workspace_magic(["list"])
-    text = host.workspace_magic(["attach", "--force", mine[:8]])  # back, by a prefix of its id
+    assert "detached" in magic(host, "list")
+    magic(host, "attach", "--force", mine[:8])  # back, by a prefix of its id
     assert sb.fs.listdir("/workspace") == ["mine.txt"] and host.store.workspace == mine
-    assert "already uses" in host.workspace_magic(["attach", mine])
+    assert "already uses" in magic(host, "attach", mine)
+    host.close()
+
+
+def test_another_notebooks_workspace_is_attached_or_deleted_only_when_the_user_says_so(data, monkeypatch):
+    """A cell's text may be someone else's (a shared notebook): bringing another notebook's files
+    into this sandbox, or deleting them, waits for a "yes" typed into the notebook."""
+    data.mkdir(parents=True)
+    old = saved_workspace(data, "/nb/old.ipynb", {"/workspace/secret.txt": b"s"}, OTHER_ID)
+    sb, host = kernel_host(monkeypatch, "/nb/new.ipynb")
+    for command in (["attach", OTHER_ID], ["attach", "--copy", OTHER_ID], ["delete", OTHER_ID]):
+        asked: list[str] = []
+        with pytest.raises(workspaces.WorkspaceUsage, match="not confirmed; nothing was changed"):
+            magic(host, *command, answer="y", asked=asked)
+        assert "/nb/old.ipynb, 1 files, 1 B" in asked[0] and asked[0].endswith("Type yes to go on: ")
+        with pytest.raises(workspaces.WorkspaceUsage, match="takes no input.*nothing was changed"):
+            magic(host, *command, answer=None)  # nbclient, papermill: nobody to ask
+    assert old.exists() and sb.fs.listdir("/workspace") == [] and read_meta(old)["workspace"] == OTHER_ID
+    assert "this kernel's" in magic(host, "delete", "--force", "new.ipynb", answer=None)  # its own: no question
     host.close()
 
 
@@ -260,7 +293,7 @@ def test_workspace_attach_into_an_empty_workspace_needs_no_force(data, monkeypat
     data.mkdir(parents=True)
     saved_workspace(data, "/nb/old.ipynb", {"/workspace/old.txt": b"old"}, OTHER_ID)
     sb, host = kernel_host(monkeypatch, "/nb/new.ipynb")
-    assert "attached the workspace" in host.workspace_magic(["attach", OTHER_ID])
+    assert "attached the workspace" in magic(host, "attach", OTHER_ID)
     assert stores(data) == [store_path("/nb/new.ipynb", data).name]  # the empty one is not kept
     host.close()
 
@@ -272,7 +305,7 @@ def test_workspace_attach_and_delete_refuse_a_store_a_kernel_holds(data, monkeyp
     sb, host = kernel_host(monkeypatch, "/nb/mine.ipynb")
     for command in ("attach", "delete"):
         with pytest.raises(workspaces.WorkspaceUsage, match="a running kernel holds"):
-            host.workspace_magic([command, "--force", OTHER_ID])
+            magic(host, command, "--force", OTHER_ID)
     assert held.path.exists() and held.save() is None
     held.close()
     host.close()
@@ -282,17 +315,17 @@ def test_workspace_delete(data, monkeypatch):
     data.mkdir(parents=True)
     old = saved_workspace(data, "/nb/old.ipynb", {"/workspace/a": b"a"}, OTHER_ID)
     sb, host = kernel_host(monkeypatch, "/nb/mine.ipynb")
-    assert "deleted the workspace" in host.workspace_magic(["delete", OTHER_ID])
+    assert "deleted the workspace" in magic(host, "delete", OTHER_ID)
     assert not old.exists() and not lock_path(old).exists() and not Path(str(old) + "-wal").exists()
     with pytest.raises(workspaces.WorkspaceUsage, match="no workspace"):
-        host.workspace_magic(["delete", OTHER_ID])
+        magic(host, "delete", OTHER_ID)
     with pytest.raises(workspaces.WorkspaceUsage, match="is this kernel's.*--force"):
-        host.workspace_magic(["delete", "mine.ipynb"])
-    text = host.workspace_magic(["delete", "--force", "mine.ipynb"])
+        magic(host, "delete", "mine.ipynb")
+    text = magic(host, "delete", "--force", "mine.ipynb")
     assert "no longer saved" in text and host.store is None and stores(data) == []
     sb.fs.write_bytes("/workspace/f", b"x")
     assert host.after_cell() == [] and stores(data) == []
-    assert "no persistent workspaces" in host.workspace_magic([])
+    assert "no persistent workspaces" in magic(host)
     host.close()
 
 
@@ -302,19 +335,19 @@ def test_workspace_names_that_match_several_stores_are_refused(data, monkeypatch
     saved_workspace(data, "/nb/two/a.ipynb", {"/workspace/a": b"a"}, "8e3f0b52-4c6d-4071-9b2c-d3e4f5a6b7c8")
     sb, host = kernel_host(monkeypatch, "/nb/mine.ipynb")
     with pytest.raises(workspaces.WorkspaceUsage, match="names several workspaces"):
-        host.workspace_magic(["attach", "a.ipynb"])
+        magic(host, "attach", "a.ipynb")
     with pytest.raises(workspaces.WorkspaceUsage, match="usage"):
-        host.workspace_magic(["attach"])
+        magic(host, "attach")
     with pytest.raises(workspaces.WorkspaceUsage, match="usage"):
-        host.workspace_magic(["frobnicate", "x"])
+        magic(host, "frobnicate", "x")
     host.close()
 
 
 def test_workspace_without_persist_says_how_to_turn_it_on(data, monkeypatch):
     sb, host = kernel_host(monkeypatch, "/nb/mine.ipynb", persist=False)
-    assert "persistence is off" in host.workspace_magic([]) and "--persist" in host.workspace_magic([])
+    assert "persistence is off" in magic(host) and "--persist" in magic(host)
     with pytest.raises(workspaces.WorkspaceUsage, match="persistence is off"):
-        host.workspace_magic(["attach", NB_ID])
+        magic(host, "attach", NB_ID)
     assert host.identify(NB_ID, "mine.ipynb") == {"persist": False}
     host.close()
 
@@ -399,3 +432,22 @@ def test_kernel_a_rename_while_the_kernel_runs_moves_the_store(jupyter_kernels, 
     with start_kernel("sandbox-persist", env=env) as (km, kc):
         reply, messages = execute(kc, "cat f.txt g.txt")
         assert stream_text(messages) == "kept\nlater\n" and "restored 2 files" in stream_text(messages, "stderr")
+
+
+def test_kernel_attach_asks_the_user_in_the_notebook(jupyter_kernels, tmp_path):
+    install("sandbox-persist", prefix=str(Path(jupyter_kernels).parents[1]), policy_argv=["--persist"])
+    data = tmp_path / "data"
+    (data / "workspaces").mkdir(parents=True)
+    saved_workspace(data / "workspaces", "/nb/old.ipynb", {"/workspace/old.txt": b"old\n"}, OTHER_ID)
+    env = dict(os.environ, SANDBOX_KERNEL_DATA=str(data), JPY_SESSION_NAME="/nb/new.ipynb")
+    with start_kernel("sandbox-persist", env=env) as (km, kc):
+        reply, messages = execute(kc, f"%workspace attach {OTHER_ID}", allow_stdin=False)  # nobody to ask
+        assert reply["status"] == "error" and "takes no input" in reply["evalue"]
+        msg_id = kc.execute(f"%workspace attach {OTHER_ID[:8]}\ncat old.txt", allow_stdin=True)
+        request = kc.get_stdin_msg(timeout=10)
+        prompt = request["content"]["prompt"]
+        assert "Attach the workspace" in prompt and "/nb/old.ipynb" in prompt
+        kc.input("yes")
+        messages = collect(kc, msg_id)
+        assert shell_reply(kc, msg_id)["content"]["status"] == "ok"
+        assert stream_text(messages).endswith("old\n") and "attached the workspace" in stream_text(messages)
