@@ -610,6 +610,9 @@ class WorkspaceStore:
         unlock_store(self._lock_fd, self.path, unlink=True)
         self._lock_fd, self.path, self.notebook = fd, target, notebook
         self._reconnect()
+        if not self.in_use:
+            return (f"[sandbox: the persistent workspace moved to {self.path} with the rename but cannot be opened "
+                    "there; nothing more is saved by this kernel]")
         return None
 
     def _reconnect(self) -> None:
