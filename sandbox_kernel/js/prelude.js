@@ -1432,6 +1432,7 @@ function declareCell(consts, declared) {
 // at with typeof and Array.isArray, which no Proxy can intercept.
 const introspection = (() => {
   const { apply } = Reflect;
+  const global = globalThis;  // a cell may make `globalThis` itself a getter
   const { getOwnPropertyDescriptor, getOwnPropertyNames, getPrototypeOf, hasOwn, freeze, create } = Object;
   const isArray = Array.isArray, isView = ArrayBuffer.isView;
   const startsWith = String.prototype.startsWith, strSlice = String.prototype.slice;
@@ -1488,7 +1489,7 @@ const introspection = (() => {
     else { try { keys = getOwnPropertyNames(v); } catch { return out; } }
     for (let i = 0; i < keys.length && n < max; i++) {
       const k = keys[i];
-      if (!apply(startsWith, k, [prefix]) || (v === globalThis && k === '__sandbox')) continue;
+      if (!apply(startsWith, k, [prefix]) || (v === global && k === '__sandbox')) continue;
       const c = apply(charCodeAt, k, [0]);
       if (c >= 48 && c <= 57) continue;  // an index: not a name to complete after a dot
       const d = ownDescriptor(v, k);
@@ -1561,7 +1562,12 @@ const introspection = (() => {
     }
     return cut('object ' + text, PREVIEW_TEXT);
   }
-  return { NOT_OWN, ACCESSOR, own, proto, names, describe };
+  // where a chain starts: the global object, or a stand-in for a literal (`"s".`, `[].`)
+  function base(kind) {
+    return kind === 'string' ? '' : kind === 'number' ? 0 : kind === 'bigint' ? 0n : kind === 'array' ? []
+      : kind === 'regexp' ? /(?:)/ : global;
+  }
+  return { NOT_OWN, ACCESSOR, own, proto, names, describe, base };
 })();
 
 // Called by the host (never by user code).
@@ -1620,7 +1626,7 @@ const host = {
   compProto: introspection.proto,
   compNames: introspection.names,
   compDescribe: introspection.describe,
-  compBase(kind) { return kind === 'string' ? '' : kind === 'number' ? 0 : kind === 'bigint' ? 0n : kind === 'array' ? [] : kind === 'regexp' ? /(?:)/ : globalThis; },
+  compBase: introspection.base,
   runMain(file) {
     const require = makeRequire(path.dirname(file));
     delete moduleCache[file];

@@ -106,6 +106,27 @@ def test_proxies_are_never_trapped_and_the_context_stays(sandbox):
     assert run_js(sandbox, "trapped").value == "0"
 
 
+def test_builtins_a_cell_replaced_are_not_called(sandbox):
+    replaced = ("[Object, 'getOwnPropertyDescriptor'], [Object, 'getOwnPropertyNames'], [Object, 'getPrototypeOf'],"
+                " [Object, 'hasOwn'], [Reflect, 'apply'], [String.prototype, 'startsWith'],"
+                " [String.prototype, 'slice'], [Function.prototype, 'toString'], [Array, 'isArray'],"
+                " [JSON, 'stringify'], [WeakSet.prototype, 'has'], [RegExp.prototype, 'exec']")
+    run_js(sandbox, "var hits = 0; const hit = function () { hits++; throw new Error('called'); };\n"
+                    "var o = { a: { b: 1 }, re: /x/g, get g() { return 1; } };\n"
+                    f"for (const [owner, name] of [{replaced}]) owner[name] = hit;\n"
+                    "for (const name of ['value', 'get', 'set', 'toJSON', '0', 'length'])"
+                    " Object.defineProperty(Object.prototype, name, { get: hit, set: hit, configurable: true });\n"
+                    "Array.prototype[Symbol.iterator] = hit;\n"
+                    "Object.defineProperty(globalThis, 'globalThis', { get: hit, configurable: true }); 0")
+    before = inspect(sandbox, "hits")  # (setting these up hit some of them already)
+    assert matches(sandbox, "o.a.")[:1] == ["b"]
+    assert "o" in matches(sandbox, "o")
+    assert inspect(sandbox, "o").startswith("o: object Object {a: [Object], re: [Object], g: [Getter]")
+    assert inspect(sandbox, "o.re") == "o.re: object RegExp /x/g"
+    assert inspect(sandbox, "o.a.b") == "o.a.b: number 1"
+    assert inspect(sandbox, "hits") == before  # (read this way: with such builtins no cell runs any more)
+
+
 def test_a_long_answer_is_cut_off_by_the_deadline_and_the_context_lives_on(sandbox, monkeypatch):
     run_js(sandbox, "var big = {}; for (let i = 0; i < 200000; i++) big['k' + i] = i; var kept = 'yes'; 0")
     monkeypatch.setattr(js_engine, "INTROSPECT_DEADLINE", 0.001)
