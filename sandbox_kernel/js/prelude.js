@@ -576,36 +576,105 @@ display.text = (text, opts) => sendDisplay({ 'text/plain': String(text) }, opts)
 display.mime = (bundle, opts) => sendDisplay(bundle, opts);
 
 // ---------------------------------------------------------------- timers
-const liveTimers = new Map();   // id -> {handle, ref, ms, fire}; cleared when a run is stopped
-let nextTimerId = 1;
+// Timers run in due-time order (then creation order), one callback per loop turn so promise
+// jobs run between them, as in node: quickjs-libc fires expired timers in the order they were
+// made, so a late loop ran setTimeout(f, 20) before an overdue setTimeout(g, 0). One qjs:os
+// timer (the wake) is armed for the earliest entry of a heap ordered by (due, seq).
+const liveTimers = new Map();   // id -> {id, ref, ms, due, seq, fn, args, repeat}; cleared when a run is stopped
+const timerHeap = [];           // entries, lazily deleted: one no longer in liveTimers (or re-queued) is skipped
+let nextTimerId = 1, timerSeq = 0, wakeHandle = null, wakeDue = Infinity;
+const timerNow = performance.now.bind(performance);  // captured: a cell may replace performance
+const earlier = (a, b) => a.due < b.due || (a.due === b.due && a.seq < b.seq);
+function heapPush(item) {
+  let i = timerHeap.push(item) - 1;
+  while (i > 0) {
+    const up = (i - 1) >> 1;
+    if (!earlier(timerHeap[i], timerHeap[up])) break;
+    [timerHeap[i], timerHeap[up]] = [timerHeap[up], timerHeap[i]];
+    i = up;
+  }
+}
+function heapPop() {
+  const top = timerHeap[0], last = timerHeap.pop();
+  if (timerHeap.length) {
+    timerHeap[0] = last;
+    for (let i = 0; ;) {
+      const l = 2 * i + 1, r = l + 1;
+      let m = i;
+      if (l < timerHeap.length && earlier(timerHeap[l], timerHeap[m])) m = l;
+      if (r < timerHeap.length && earlier(timerHeap[r], timerHeap[m])) m = r;
+      if (m === i) break;
+      [timerHeap[i], timerHeap[m]] = [timerHeap[m], timerHeap[i]];
+      i = m;
+    }
+  }
+  return top;
+}
+function nextTimer() {  // the earliest live entry, dropping stale heap items
+  while (timerHeap.length) {
+    const item = timerHeap[0];
+    if (liveTimers.get(item.entry.id) === item.entry && item.entry.seq === item.seq) return item;
+    heapPop();
+  }
+  return null;
+}
+function queueTimer(entry, now) {
+  entry.due = now + entry.ms;
+  entry.seq = timerSeq++;
+  heapPush({ due: entry.due, seq: entry.seq, entry });
+}
+function armWake() {
+  const item = nextTimer();
+  if (!item) {
+    if (wakeHandle !== null) { os.clearTimeout(wakeHandle); wakeHandle = null; wakeDue = Infinity; }
+    return;
+  }
+  if (wakeHandle !== null && wakeDue <= item.due) return;
+  if (wakeHandle !== null) os.clearTimeout(wakeHandle);
+  wakeDue = item.due;
+  wakeHandle = os.setTimeout(onWake, Math.max(0, Math.ceil(item.due - timerNow())));
+}
+function onWake() {
+  wakeHandle = null; wakeDue = Infinity;
+  const now = timerNow(), item = nextTimer();
+  if (!item || item.due > now) { armWake(); return; }
+  heapPop();
+  const entry = item.entry;
+  if (entry.repeat) queueTimer(entry, now);
+  else liveTimers.delete(entry.id);
+  armWake();  // before the callback: a throwing callback leaves the rest queued
+  entry.fn(...entry.args);
+}
 class Timeout {
   constructor(id) { this.id = id; }
   ref() { const t = liveTimers.get(this.id); if (t) t.ref = true; return this; }
   unref() { const t = liveTimers.get(this.id); if (t) t.ref = false; return this; }  // does not keep a run alive
   hasRef() { const t = liveTimers.get(this.id); return !!t && t.ref; }
-  refresh() { const t = liveTimers.get(this.id); if (t) { os.clearTimeout(t.handle); t.handle = os.setTimeout(t.fire, t.ms); } return this; }
+  refresh() { const t = liveTimers.get(this.id); if (t) { queueTimer(t, timerNow()); armWake(); } return this; }
   close() { clearTimer(this); return this; }
   [Symbol.toPrimitive]() { return this.id; }
 }
 function schedule(fn, ms, args, repeat) {
   if (typeof fn !== 'function') throw new TypeError('The "callback" argument must be of type function. Received ' + inspect(fn));
   const id = nextTimerId++;
-  const entry = { handle: 0, ref: true, ms: Math.max(1, +ms || 0), fire: null };
-  entry.fire = () => {
-    if (repeat) entry.handle = os.setTimeout(entry.fire, entry.ms);
-    else liveTimers.delete(id);
-    fn(...args);
-  };
-  entry.handle = os.setTimeout(entry.fire, entry.ms);
+  const entry = { id, ref: true, ms: Math.max(1, +ms || 0), due: 0, seq: 0, fn, args, repeat };
   liveTimers.set(id, entry);
+  queueTimer(entry, timerNow());
+  armWake();
   return new Timeout(id);
 }
 const setTimeout = (fn, ms, ...args) => schedule(fn, ms, args, false);
 const setInterval = (fn, ms, ...args) => schedule(fn, ms, args, true);
 function clearTimer(t) {
   const id = t !== null && typeof t === 'object' ? t.id : Number(t);
-  const entry = liveTimers.get(id);
-  if (entry) { os.clearTimeout(entry.handle); liveTimers.delete(id); }
+  if (liveTimers.delete(id)) armWake();
+}
+function cancelAllTimers() {
+  const n = liveTimers.size;
+  liveTimers.clear();
+  timerHeap.length = 0;
+  armWake();
+  return n;
 }
 
 // ---------------------------------------------------------------- path (POSIX)
@@ -1593,7 +1662,7 @@ const host = {
     groupIndent = '';
     if (consts.length || declared.length) declareCell(consts, declared);
   },
-  cancelTimers() { const n = liveTimers.size; for (const t of liveTimers.values()) os.clearTimeout(t.handle); liveTimers.clear(); return n; },
+  cancelTimers() { return cancelAllTimers(); },
   refTimers() { let n = 0; for (const t of liveTimers.values()) if (t.ref) n++; return n; },
   exitCode() { return process.exitCode ?? 0; },
   emitExit(code) { if (!hostState.exiting) { hostState.exiting = true; try { process.emit('exit', code); } catch {} } },

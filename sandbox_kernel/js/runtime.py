@@ -590,6 +590,11 @@ class JsInstance:
             reason = self._call("JS_PromiseResult", self.ctx, promise)
             self._record_value_error(outcome, reason, cancelled)
             return False
+        if self.out_of_memory():
+            # a chain broken by an allocation that failed (its rejection could not be queued):
+            # what stopped it is the memory limit, not a promise nothing resolves
+            outcome.status, outcome.error = 1, dict(OUT_OF_MEMORY)
+            return False
         outcome.status = 13
         outcome.error = {"name": "Error", "message": "the cell awaits a promise that can never settle "
                          "(nothing is left that could resolve it)", "stack": "", "text": ""}
