@@ -1,0 +1,10 @@
+bash: t: command not found
+bash: t: command not found
+bash: t: command not found
+bash: t: command not found
+bash: t: command not found
+bash: t: command not found
+bash: t: command not found
+bash: t: command not found
+bash: t: command not found
+bash: t: command not found
