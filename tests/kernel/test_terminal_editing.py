@@ -5,11 +5,14 @@ the output goes through a small VT100 screen (tests/vt.py) to see what the user 
 from __future__ import annotations
 
 import asyncio
+import logging
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from sandbox_kernel.engine import CancelToken, RunResult, Streams
 from sandbox_kernel.kernel import terminal
+from sandbox_kernel.kernel.cells import CellRunner
 from sandbox_kernel.kernel.lineedit import LineEditor
 from sandbox_kernel.kernel.terminal import MAX_COMMAND_LINES, MAX_LINE, TerminalSession
 from sandbox_kernel.sandbox import Sandbox
@@ -346,6 +349,36 @@ def test_the_terminal_starts_with_the_notebooks_history_and_keeps_its_own():
         await t.type("echo terminal-only\r")
         assert notebook.history() == ["echo from-a-cell"]  # the notebook's `history` is its cells'
         t.session.close()
+        await sandbox.shutdown()
+    asyncio.run(main())
+
+
+def test_cells_expand_history_after_set_h_with_the_same_rule():
+    async def main():
+        sandbox = Sandbox()
+        cells = CellRunner(sandbox, logging.getLogger("test"))
+
+        async def cell(code: str) -> tuple[str, str, RunResult]:
+            out, err = bytearray(), bytearray()
+
+            class Sink:
+                def __init__(self, buf: bytearray) -> None:
+                    self.buf = buf
+
+                def write(self, data: bytes) -> None:
+                    self.buf.extend(data)
+
+            outcome = await cells.run(code, Streams(Sink(out), Sink(err), CancelToken()))
+            return out.decode(), err.decode(), outcome.result
+
+        await cell("echo one two")
+        assert (await cell("echo !!"))[0] == "!!\n"  # a notebook has no history expansion ...
+        await cell("set -H")  # ... until asked
+        assert await cell("echo !?one?:$") == ("two\n", "echo two\n", RunResult(0))
+        out, err, result = await cell("!nope")
+        assert (out, err, result.status, result.error.ename) == ("", "bash: !nope: event not found\n", 1,
+                                                                 "HistoryExpansion")
+        assert (await cell("history 1"))[0].endswith("history 1\n")
         await sandbox.shutdown()
     asyncio.run(main())
 
