@@ -81,6 +81,7 @@ def crlf(text: str) -> str:
 class Search:
     """A reverse incremental search (Ctrl-R): what is typed, the entry found and where."""
 
+    prompt: str              # the line's prompt (the search shows its own meanwhile)
     original: str            # the line before the search (Ctrl-G brings it back)
     original_cursor: int
     index: int               # the entry shown (len(history): the original line)
@@ -128,8 +129,12 @@ class TerminalSession:
         self.quoted = False  # Ctrl-V: the next key goes in as it is
         self.last_arg: tuple[int, int] | None = None  # Alt-. in a row: (history index, length inserted)
         self.pending = ""  # the start of an escape sequence cut by the transport
+        self.tail = ""  # a command's output after its last newline: the next line starts after it
         self.escape_timer: asyncio.TimerHandle | None = None
         self.typeahead: deque[str] = deque()  # lines typed while a command ran (no read waiting)
+        #: the keys of the line being typed while a command runs: typed again at the prompt
+        #: (a Tab then completes, as readline reads them from the terminal after the command)
+        self.ahead = ""
         self.task: asyncio.Task | None = None
         self.cancel: CancelToken | None = None
         self.reading: asyncio.Future | None = None  # a command's `read` waiting for a line
@@ -142,16 +147,27 @@ class TerminalSession:
             self.send({"type": "output", "data": text})
 
     def output_threadsafe(self, text: str) -> None:
+        """A command's output (from any thread)."""
         loop = self.loop
         if loop is None or loop.is_closed():
             return
         try:
             if asyncio.get_running_loop() is loop:
-                self.output(text)
+                self.command_output(text)
                 return
         except RuntimeError:
             pass
-        loop.call_soon_threadsafe(self.output, text)
+        loop.call_soon_threadsafe(self.command_output, text)
+
+    def command_output(self, text: str) -> None:
+        """A command's output, and what of it is on the cursor's row: the next prompt (or a
+        `read`'s line) goes on after it, as in bash, rather than over it."""
+        self.output(text)
+        tail = text.rsplit("\n", 1)[-1].rsplit("\r", 1)[-1]
+        self.tail = tail if ("\n" in text or "\r" in text) else self.tail + tail
+        if len(self.tail) > MAX_PROMPT:  # too long to draw again with each key: a row of its own
+            self.output("\r\n")
+            self.tail = ""
 
     def prompt_text(self) -> str:
         cwd = self.shell.cwd() if self.shell is not None else "/workspace"
@@ -175,6 +191,7 @@ class TerminalSession:
         return self.shell.history() if self.shell is not None else []
 
     def new_editor(self, prompt: str = "", echo: bool = True) -> LineEditor:
+        prompt, self.tail = self.tail + prompt, ""  # (drawn again with the line: it is on its row)
         editor = LineEditor(prompt, echo, self.cols)
         editor.killed = self.editor.killed  # Ctrl-Y yanks what was killed on an earlier line
         self.editor = editor
@@ -239,6 +256,7 @@ class TerminalSession:
         kernel's one shell_memory_bytes until it is collected), its background jobs, typeahead."""
         shell, self.shell = self.shell, None
         self.typeahead.clear()
+        self.ahead = ""
         self.editor = LineEditor()
         self.lines = []
         self.search = None
@@ -297,6 +315,7 @@ class TerminalSession:
             return
         chars = "".join(run)
         run.clear()
+        self.typed_ahead(chars)
         if self.asking is not None or self.search is not None:
             for char in chars:
                 self.key(char)
@@ -324,7 +343,12 @@ class TerminalSession:
             if k < len(lines) - 1:
                 self.enter()
 
+    def typed_ahead(self, keys: str) -> None:
+        if self.task is not None and self.reading is None and len(self.ahead) < MAX_TYPEAHEAD:
+            self.ahead = "" if keys in ("\r", "\n") else self.ahead + keys
+
     def key(self, key: str) -> None:
+        self.typed_ahead(key)
         if self.quoted:  # Ctrl-V: this key goes in as it is (a tab, a control character)
             self.quoted = False
             self.output(self.editor.insert(key))
@@ -412,7 +436,7 @@ class TerminalSession:
     def start_search(self, direction: int) -> None:
         editor = self.editor
         self.history_at = min(self.history_at, len(self.history()))
-        self.search = Search(editor.text, editor.cursor, self.history_at, editor.cursor, direction)
+        self.search = Search(editor.prompt, editor.text, editor.cursor, self.history_at, editor.cursor, direction)
         self.show_search()
 
     def show_search(self) -> None:
@@ -475,7 +499,7 @@ class TerminalSession:
             self.show_search()
         elif key == "\x07":  # Ctrl-G: the search is abandoned, the line is as it was
             self.search = None
-            self.editor.prompt = self.prompt_text() if not self.lines else self.continuation_prompt()
+            self.editor.prompt = search.prompt
             self.output(BELL + self.editor.replace(search.original, search.original_cursor))
         elif key in ("\x1b", "\n"):  # ESC, Ctrl-J: the search ends, the match is there to edit
             self.end_search()
@@ -505,7 +529,7 @@ class TerminalSession:
             self.last_search = search.query
         entries = self.history()
         self.history_at = min(search.index, len(entries))
-        self.editor.prompt = self.continuation_prompt() if self.lines else self.prompt_text()
+        self.editor.prompt = search.prompt
         self.output(self.editor.redraw())
 
     # ----------------------------------------------------------------- Tab
@@ -647,6 +671,7 @@ class TerminalSession:
         if self.task is not None:
             self.output("^C\r\n")
             self.typeahead.clear()
+            self.ahead = ""
             if self.cancel is not None:
                 self.cancel.set("interrupt")
             if self.reading is not None:
@@ -686,8 +711,9 @@ class TerminalSession:
             return self.typeahead.popleft()
         if self.closed:
             return None
-        self.new_editor(prompt, echo=not password)
-        self.output(prompt)
+        partial, self.ahead = self.editor.text, ""  # typed before the read began: its start
+        self.output(crlf(prompt))
+        self.output(self.new_editor(prompt, echo=not password).insert(partial))
         self.reading = asyncio.get_running_loop().create_future()
         return await self.reading
 
@@ -713,11 +739,15 @@ class TerminalSession:
         self.drain()
 
     def drain(self) -> None:
-        """Lines typed while a command ran go in next, one at a time, as in a terminal."""
+        """Lines typed while a command ran go in next, one at a time, as in a terminal; then the
+        keys of a line not ended yet."""
         while self.typeahead and self.at_prompt():
             line = self.typeahead.popleft()
             self.output(self.editor.insert(line))
             self.enter()
+        if self.ahead and self.at_prompt():
+            keys, self.ahead = self.ahead, ""
+            self.feed(keys)
 
 
 class VmTerminalSession:

@@ -429,6 +429,34 @@ def test_lines_typed_while_a_command_runs_go_in_next_even_across_ps2():
     run(body)
 
 
+def test_output_without_a_final_newline_stays_before_the_prompt_and_the_read():
+    async def body(t: Term):
+        await t.type("printf 'no newline'\r", "echo ab", "\x7f")
+        assert t.last() == "no newline" + PS1 + "echo a"
+        await t.type("\x01\x0bprintf 'Name: '; read n; echo \"[$n]\"\r", "Adx", "\x7f", "a", LEFT, "\x7f", "A\r")
+        assert "\nName: AAa\n[AAa]\n" + PS1 in t.text()
+    run(body)
+
+
+def test_keys_typed_while_a_command_runs_are_edited_at_the_next_prompt():
+    async def body(t: Term):
+        await t.type("touch ahead-file.txt\r")
+        t.session.feed("sleep 0.2\r")
+        t.session.feed("cat ahead-f\t")  # typed while sleep runs: the Tab completes at the prompt
+        await t.idle()
+        await t.idle()
+        assert t.last() == PS1 + "cat ahead-file.txt "
+        t.session.feed("\x15sleep 0.2; read -r v; echo \"[$v]\"\r")
+        t.session.feed("start ")  # typed before the read began: the read's line starts with it
+        for _ in range(100):
+            await asyncio.sleep(0.01)
+            if t.session.reading is not None:
+                break
+        await t.type("end\r")
+        assert "[start end]\n" + PS1 in t.text()
+    run(body)
+
+
 def test_a_read_takes_a_tab_literally():
     async def body(t: Term):
         await t.type("read -r v; printf '[%s]' \"$v\"\r")
