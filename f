@@ -8,3 +8,5 @@ bash: t: command not found
 bash: t: command not found
 bash: t: command not found
 bash: t: command not found
+bash: t: command not found
+bash: t: command not found

@@ -39,6 +39,8 @@ BACKWARD_KILL_WORD = ("\x1b\x7f", "\x1b\b")
 
 def cell(ch: str, col: int) -> tuple[str, int]:
     """How one character of the line shows at column ``col``: (text, columns)."""
+    if " " <= ch < "\x7f":
+        return ch, 1
     o = ord(ch)
     if ch == "\t":
         width = TAB_WIDTH - col % TAB_WIDTH

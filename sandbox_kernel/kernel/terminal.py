@@ -339,9 +339,9 @@ class TerminalSession:
         for k, line in enumerate(lines):
             if self.closed:
                 return
-            self.output(self.editor.insert(line))
+            self.typed([line])
             if k < len(lines) - 1:
-                self.enter()
+                self.key("\r")
 
     def typed_ahead(self, keys: str) -> None:
         if self.task is not None and self.reading is None and len(self.ahead) < MAX_TYPEAHEAD:
@@ -560,7 +560,9 @@ class TerminalSession:
             return
         if len(matches) == 1:
             self.tabbed = False
-            self.output(self.replace_word(start, matches[0] + completion_suffix(matches[0])))
+            suffix = completion_suffix(matches[0])
+            after = line[cursor:cursor + len(suffix)] == suffix != ""  # already there: go past it
+            self.output(self.replace_word(start, matches[0] + ("" if after else suffix), len(suffix) if after else 0))
             return
         prefix = os.path.commonprefix(matches)
         if len(prefix) > cursor - start or prefix != line[start:cursor]:
@@ -572,12 +574,14 @@ class TerminalSession:
             self.tabbed = True
             self.output(BELL)
 
-    def replace_word(self, start: int, text: str) -> str:
+    def replace_word(self, start: int, text: str, past: int = 0) -> str:
+        """The word from ``start`` to the cursor replaced by ``text``, the cursor after it (and
+        ``past`` characters further)."""
         editor = self.editor
         line, cursor = editor.text, editor.cursor
         if len(line) - (cursor - start) + len(text) > MAX_LINE:
             return BELL
-        return editor.replace(line[:start] + text + line[cursor:], start + len(text))
+        return editor.replace(line[:start] + text + line[cursor:], start + len(text) + past)
 
     def list_matches(self, matches: list[str]) -> None:
         if len(matches) > COMPLETION_QUERY_ITEMS:

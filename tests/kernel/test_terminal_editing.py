@@ -199,7 +199,7 @@ def test_tab_in_the_middle_and_many_matches_ask_first():
     async def body(t: Term):
         await t.type("touch " + " ".join(f"f{n:03}" for n in range(150)) + " unique.txt\r")
         await t.type("cat uni foo" + LEFT * 4 + "\t")
-        assert t.last() == PS1 + "cat unique.txt  foo" and t.session.editor.cursor == len("cat unique.txt ")
+        assert t.last() == PS1 + "cat unique.txt foo" and t.session.editor.cursor == len("cat unique.txt ")
         await t.type("\x01\x0bls f\t", "\t")
         assert t.last() == "Display all 150 possibilities? (y or n)"
         await t.type("n")
