@@ -45,7 +45,7 @@ MAX_COMMAND_LINES = 1000
 MAX_COMMAND = MAX_LINE
 #: ... and its completeness, checked again at each line, parses at most this many characters
 #: in all (a command typed line by line costs the square of its size; a paste is one line)
-MAX_COMMAND_PARSE = 2 * 1024 * 1024
+MAX_COMMAND_PARSE = 1024 * 1024
 #: keys waiting while a command runs (typeahead) beyond this are dropped
 MAX_TYPEAHEAD = 64 * 1024
 #: a $PS2 longer than this is cut
