@@ -10,3 +10,5 @@ bash: t: command not found
 bash: t: command not found
 bash: t: command not found
 bash: t: command not found
+bash: t: command not found
+bash: t: command not found

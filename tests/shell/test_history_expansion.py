@@ -10,6 +10,7 @@ import pytest
 from prereqs import host_tool
 from sandbox_kernel.engine import CancelToken, Streams
 from sandbox_kernel.sandbox import Sandbox
+from sandbox_kernel.shell.builtins.history import MAX_HISTORY_CHARS
 from sandbox_kernel.shell.histexpand import HistoryError, Memory, expand, split_words
 
 SESSIONS = [
@@ -114,3 +115,14 @@ def test_histcontrol_is_bashs_rule_for_cells_and_terminal_lines():
         for line in ("a", "a", " hidden", "b", "a"):
             engine.add_history(line)
         assert engine.history() == expected, control
+
+
+def test_the_history_holds_at_most_4_mib_whatever_histsize_says():
+    sandbox = Sandbox()
+    engine = sandbox.new_engine("sh")
+    run(engine, sandbox, "HISTSIZE=100000")
+    for n in range(100):
+        engine.add_history(f"echo {n} " + "x" * 60_000)
+    assert sum(map(len, engine.history())) <= MAX_HISTORY_CHARS < sum(map(len, engine.history())) + 60_010
+    assert engine.history()[-1].startswith("echo 99 ")
+    assert run(engine, sandbox, "history 1").startswith("  100  echo 99 ")  # numbered on

@@ -17,6 +17,8 @@ from .registry import builtin
 
 #: entries kept when HISTSIZE is unset or not a number (bash's default)
 DEFAULT_HISTSIZE = 500
+#: the history's text is at most this long: the oldest entries go first
+MAX_HISTORY_CHARS = 4 * 1024 * 1024
 #: lines one entry may gather while its command is incomplete (a longer one is cut there)
 MAX_ENTRY_LINES = 200
 #: a line after which bash joins the next one with a blank rather than "; "
@@ -90,13 +92,19 @@ def record(sh, source: str) -> None:
 
 
 def remember(sh, entries: list[str]) -> None:
-    """Append entries, keeping the last $HISTSIZE; numbering goes on past dropped ones."""
+    """Append entries, keeping the last $HISTSIZE (and at most MAX_HISTORY_CHARS of text, whatever
+    HISTSIZE says: what is typed at a terminal or run in cells is not counted as variables are);
+    numbering goes on past dropped ones."""
     if not entries:
         return
     size = sh.get_scalar("HISTSIZE")
     limit = int(size) if size is not None and size.isdigit() else DEFAULT_HISTSIZE
     kept = sh.history + entries
     dropped = max(len(kept) - limit, 0)
+    total = sum(map(len, kept[dropped:]))
+    while total > MAX_HISTORY_CHARS and dropped < len(kept) - 1:
+        total -= len(kept[dropped])
+        dropped += 1
     # a new list rather than in place: subshells share the parent's
     sh.history = kept[dropped:]
     sh.history_base += dropped
