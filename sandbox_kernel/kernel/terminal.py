@@ -77,6 +77,11 @@ def crlf(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\n", "\r\n")
 
 
+def recalled(entry: str) -> str:
+    """A history entry as it comes back into the line (a here-document's ends with its newline)."""
+    return entry[:-1] if entry.endswith("\n") else entry
+
+
 @dataclass
 class Search:
     """A reverse incremental search (Ctrl-R): what is typed, the entry found and where."""
@@ -412,7 +417,7 @@ class TerminalSession:
         if self.history_at == len(entries):
             self.draft = self.editor.text
         self.history_at = target
-        self.output(self.editor.replace(entries[target] if target < len(entries) else self.draft))
+        self.output(self.editor.replace(recalled(entries[target]) if target < len(entries) else self.draft))
 
     def yank_last_arg(self) -> None:
         """Alt-.: the last word of the previous command; again: of the one before, in its place."""
@@ -447,7 +452,7 @@ class TerminalSession:
         editor = self.editor
         kind = ("failed " if search.failed else "") + ("reverse-" if search.direction < 0 else "")
         editor.prompt = f"({kind}i-search)`{search.query}': "
-        text = entries[search.index] if search.index < len(entries) else search.original
+        text = recalled(entries[search.index]) if search.index < len(entries) else search.original
         self.output(editor.replace(text, search.at))
 
     def find(self, query: str, index: int, direction: int, at: int | None = None) -> tuple[int, int] | None:

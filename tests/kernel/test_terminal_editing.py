@@ -119,6 +119,17 @@ def test_what_keeps_a_command_open():
     run(body)
 
 
+def test_a_here_document_comes_back_whole_and_runs_again():
+    async def body(t: Term):
+        await t.type("cat <<EOF\r", "hello $USER\r", "EOF\r")
+        assert t.history() == ["cat <<EOF\nhello $USER\nEOF\n"]  # its lines kept, as bash keeps them
+        await t.type(UP)
+        assert t.last(3) == PS1 + "cat <<EOF\nhello $USER\nEOF"
+        await t.type("\r")
+        assert t.text().endswith("EOF\nhello user\n" + PS1) and t.text().count("hello user") == 2
+    run(body)
+
+
 def test_ps2_is_the_variable_with_its_escapes():
     async def body(t: Term):
         await t.type("PS2='\\u more> '\r", "while false\r")
