@@ -4,6 +4,7 @@ line, or its error) must be the same. Then the engine's and `history -p`'s use o
 import asyncio
 import re
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -45,11 +46,12 @@ def ours(lines: list[str]) -> list[list[str]]:
     return shown
 
 
-def bashs(lines: list[str]) -> list[list[str]]:
+def bashs(lines: list[str], where: Path) -> list[list[str]]:
+    """(bash runs the lines: in ``where``, where their redirections make files)"""
     done = subprocess.run(["env", "-i", "PATH=/usr/bin:/bin", "HISTFILE=/dev/null", "LC_ALL=C", "TERM=dumb",
                            "PS1=@@PROMPT@@\n", "bash", "--norc", "--noprofile", "-i"],
                           input="\n".join(lines) + "\n", stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                          text=True, timeout=30)
+                          text=True, timeout=30, cwd=where)
     out = done.stdout
     segments = out.split("@@PROMPT@@\n")[1:len(lines) + 1]
     # each segment: the line as typed (readline echoes it), then what bash said about it (and
@@ -59,8 +61,8 @@ def bashs(lines: list[str]) -> list[list[str]]:
 
 @host_tool("bash")
 @pytest.mark.parametrize("lines", SESSIONS, ids=[s[0][:20] for s in SESSIONS])
-def test_expansions_are_bashs(lines):
-    assert ours(lines) == bashs(lines)
+def test_expansions_are_bashs(lines, tmp_path):
+    assert ours(lines) == bashs(lines, tmp_path)
 
 
 def test_words_as_readline_splits_them():
