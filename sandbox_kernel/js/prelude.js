@@ -1363,8 +1363,11 @@ Object.assign(globalThis, {
   setImmediate: (fn, ...a) => setTimeout(fn, 0, ...a), clearImmediate: clearTimer,
   global: globalThis, TextEncoder, TextDecoder, structuredClone, crypto, URL, URLSearchParams,
 });
+// the prelude's own accessors that completion may read (they run no user code)
+const safeGetters = new WeakSet();
 // cwd-relative for cells; assigning one (`const require = ...`) replaces it with a plain value
 function cwdGlobal(name, get) {
+  safeGetters.add(get);
   Object.defineProperty(globalThis, name, {
     get, configurable: true,
     set(v) { Object.defineProperty(globalThis, name, { value: v, writable: true, configurable: true }); },
@@ -1420,6 +1423,153 @@ function declareCell(consts, declared) {
   }
 }
 
+// Completion and inspection (Tab and Shift-Tab in a %%js cell). The host resolves a member
+// chain one object at a time and checks with JS_IsProxy before it hands an object here, so
+// these run no user code: no getter is called (but the prelude's own const and cwd accessors,
+// which only return a value), no Proxy trap, and no method a cell could have replaced (every
+// builtin used is captured here, called through the captured Reflect.apply; no iterator, no
+// regular expression, no spread). Values met on the way (a property's value) are only looked
+// at with typeof and Array.isArray, which no Proxy can intercept.
+const introspection = (() => {
+  const { apply } = Reflect;
+  const global = globalThis;  // a cell may make `globalThis` itself a getter
+  const { getOwnPropertyDescriptor, getOwnPropertyNames, getPrototypeOf, hasOwn, freeze, create } = Object;
+  const isArray = Array.isArray, isView = ArrayBuffer.isView;
+  const startsWith = String.prototype.startsWith, strSlice = String.prototype.slice;
+  const strIndexOf = String.prototype.indexOf;
+  const fnToString = Function.prototype.toString, symToString = Symbol.prototype.toString;
+  const weakHas = WeakSet.prototype.has;
+  const getterOf = (proto, name) => getOwnPropertyDescriptor(proto, name).get;
+  const mapSize = getterOf(Map.prototype, 'size'), setSize = getterOf(Set.prototype, 'size');
+  const regexpSource = getterOf(RegExp.prototype, 'source');
+  const FLAG_GETTERS = [];  // letter, getter of the flag (each reads the regexp's own slot)
+  for (const [letter, name] of [['d', 'hasIndices'], ['g', 'global'], ['i', 'ignoreCase'], ['m', 'multiline'],
+    ['s', 'dotAll'], ['u', 'unicode'], ['v', 'unicodeSets'], ['y', 'sticky']]) {
+    const d = getOwnPropertyDescriptor(RegExp.prototype, name);
+    if (d && d.get) FLAG_GETTERS.push(letter, d.get);
+  }
+  const dateIso = Date.prototype.toISOString, dateTime = Date.prototype.getTime;
+  const typedLength = getterOf(getPrototypeOf(Uint8Array.prototype), 'length');
+  const charCodeAt = String.prototype.charCodeAt;
+  const MANY_INDICES = 1000;
+  const indexCount = v => { try { return apply(typedLength, v, []); } catch { return 0; } };  // 0: a DataView
+  const NOT_OWN = freeze(create(null)), ACCESSOR = freeze(create(null));
+  const PREVIEW_ITEMS = 10, PREVIEW_TEXT = 1000, STRING_PREVIEW = 200, ITEM_TEXT = 60, SOURCE_LINE = 200;
+  const isObject = v => v !== null && (typeof v === 'object' || typeof v === 'function');
+  const ownDescriptor = (v, k) => { try { return getOwnPropertyDescriptor(v, k); } catch { return undefined; } };
+  const safeGetter = d => (d.set !== undefined && apply(weakHas, constSetters, [d.set]))
+    || (d.get !== undefined && apply(weakHas, safeGetters, [d.get]));
+  const cut = (s, n) => s.length > n ? apply(strSlice, s, [0, n]) + '…' : s;
+  const firstLine = s => { const i = apply(strIndexOf, s, ['\n']); return cut(i < 0 ? s : apply(strSlice, s, [0, i]), SOURCE_LINE); };
+
+  // the value of own property `name` of `v`; NOT_OWN (look at the prototype) or ACCESSOR
+  function own(v, name) {
+    if (!isObject(v)) return typeof v === 'string' && name === 'length' ? v.length : NOT_OWN;
+    const d = ownDescriptor(v, name);
+    if (d === undefined) return NOT_OWN;
+    if (hasOwn(d, 'value')) return d.value;
+    if (safeGetter(d)) { try { return apply(d.get, v, []); } catch { return ACCESSOR; } }
+    return ACCESSOR;
+  }
+  function proto(v) {
+    if (v === null || v === undefined) return null;
+    try { return getPrototypeOf(v); } catch { return null; }
+  }
+  // own names of `v` starting with `prefix` (at most `max`), each JSON-quoted after a kind
+  // letter (f function, v other value, g accessor), joined with commas
+  function names(v, prefix, max) {
+    let out = '', n = 0;
+    const add = (k, kind) => { out += (n++ ? ',' : '') + jsonStringify(kind + k); };
+    if (typeof v === 'string') { if (apply(startsWith, 'length', [prefix])) add('length', 'v'); return out; }
+    if (!isObject(v)) return out;
+    let keys;
+    // not the names of a long array's indices (a typed array has only those)
+    if (isArray(v) && v.length > MANY_INDICES) keys = ['length'];
+    else if (isView(v) && !(indexCount(v) <= MANY_INDICES)) keys = [];
+    else { try { keys = getOwnPropertyNames(v); } catch { return out; } }
+    for (let i = 0; i < keys.length && n < max; i++) {
+      const k = keys[i];
+      if (!apply(startsWith, k, [prefix]) || (v === global && k === '__sandbox')) continue;
+      const c = apply(charCodeAt, k, [0]);
+      if (c >= 48 && c <= 57) continue;  // an index: not a name to complete after a dot
+      const d = ownDescriptor(v, k);
+      if (d === undefined) continue;
+      add(k, hasOwn(d, 'value') ? (typeof d.value === 'function' ? 'f' : 'v') : 'g');
+    }
+    return out;
+  }
+  function item(v) {  // a value inside a preview: never looked into
+    if (typeof v === 'string') return jsonStringify(cut(v, ITEM_TEXT));
+    if (typeof v === 'function') return '[Function]';
+    if (isObject(v)) { try { return isArray(v) ? '[Array]' : '[Object]'; } catch { return '[Object]'; } }
+    return primitive(v);
+  }
+  function primitive(v) {
+    if (typeof v === 'symbol') return apply(symToString, v, []);
+    if (typeof v === 'bigint') return '' + v + 'n';
+    if (typeof v === 'number' && v === 0 && 1 / v < 0) return '-0';
+    return '' + v;
+  }
+  // the first entries of `v`: its indices below `count` (keys null), else the names in `keys`
+  function entries(v, keys, count) {
+    let out = '', shown = 0;
+    const total = keys === null ? count : keys.length;
+    for (let i = 0; i < total && shown < PREVIEW_ITEMS; i++) {
+      const k = keys === null ? '' + i : keys[i], d = ownDescriptor(v, k);
+      let text;
+      if (d === undefined) text = '<empty>';
+      else if (hasOwn(d, 'value')) text = item(d.value);
+      else text = d.set !== undefined && d.get !== undefined ? '[Getter/Setter]' : d.get !== undefined ? '[Getter]' : '[Setter]';
+      out += (shown++ ? ', ' : '') + (keys === null ? '' : cut(k, ITEM_TEXT) + ': ') + text;
+    }
+    return out + (total > PREVIEW_ITEMS ? ', …' : '');
+  }
+  function regexpText(v) {  // throws unless v is a RegExp
+    let flags = '';
+    for (let i = 0; i < FLAG_GETTERS.length; i += 2) if (apply(FLAG_GETTERS[i + 1], v, [])) flags += FLAG_GETTERS[i];
+    return '/' + cut(apply(regexpSource, v, []), STRING_PREVIEW) + '/' + flags;
+  }
+  // what Shift-Tab shows of a value: its type and a short preview, or a function's
+  // name(length args) and the first line of its source; `cls` is its constructor's name
+  function describe(v, proxied, cls) {
+    const t = typeof v;
+    if (proxied) return (t === 'function' ? 'function' : 'object') + ' (a Proxy: not looked into)';
+    if (t === 'function') {
+      let src = '';
+      try { src = apply(fnToString, v, []); } catch {}
+      const nd = ownDescriptor(v, 'name'), ld = ownDescriptor(v, 'length');
+      const name = nd && hasOwn(nd, 'value') && typeof nd.value === 'string' ? cut(nd.value, ITEM_TEXT) : '';
+      const length = ld && hasOwn(ld, 'value') && typeof ld.value === 'number' ? ld.value : '?';
+      const kind = apply(startsWith, src, ['class']) ? 'class' : 'function';
+      return kind + ' ' + name + '(' + length + (length === 1 ? ' arg)' : ' args)') + (src ? '\n' + firstLine(src) : '');
+    }
+    if (t === 'string') return 'string ' + jsonStringify(cut(v, STRING_PREVIEW)) + (v.length > STRING_PREVIEW ? ' (length ' + v.length + ')' : '');
+    if (!isObject(v)) return (v === null ? 'null' : t + ' ' + primitive(v));
+    const name = typeof cls === 'string' && cls ? cut(cls, ITEM_TEXT) : '';
+    let text;
+    try { text = (name || 'Map') + '(' + apply(mapSize, v, []) + ')'; } catch {}
+    if (text === undefined) try { text = (name || 'Set') + '(' + apply(setSize, v, []) + ')'; } catch {}
+    if (text === undefined) try { text = (name || 'RegExp') + ' ' + regexpText(v); } catch {}
+    if (text === undefined) try { apply(dateTime, v, []); try { text = (name || 'Date') + ' ' + apply(dateIso, v, []); } catch { text = (name || 'Date') + ' Invalid Date'; } } catch {}
+    if (text === undefined && isArray(v)) text = (name || 'Array') + '(' + v.length + ') [' + entries(v, null, v.length) + ']';
+    if (text === undefined && isView(v)) {
+      try { text = (name || 'TypedArray') + '(' + apply(typedLength, v, []) + ')'; } catch { text = name || 'DataView'; }
+    }
+    if (text === undefined) {
+      let keys = [];
+      try { keys = getOwnPropertyNames(v); } catch {}
+      text = (name || (proto(v) === null ? '[Object: null prototype]' : 'Object')) + ' {' + entries(v, keys, 0) + '}';
+    }
+    return cut('object ' + text, PREVIEW_TEXT);
+  }
+  // where a chain starts: the global object, or a stand-in for a literal (`"s".`, `[].`)
+  function base(kind) {
+    return kind === 'string' ? '' : kind === 'number' ? 0 : kind === 'bigint' ? 0n : kind === 'array' ? []
+      : kind === 'regexp' ? /(?:)/ : global;
+  }
+  return { NOT_OWN, ACCESSOR, own, proto, names, describe, base };
+})();
+
 // Called by the host (never by user code).
 const host = {
   builtin,
@@ -1469,6 +1619,14 @@ const host = {
     return e;
   },
   cjsDefine(fn) { hostState.cjsResult = fn; },
+  // completion and inspection: see `introspection`
+  notOwn: introspection.NOT_OWN,
+  accessor: introspection.ACCESSOR,
+  compOwn: introspection.own,
+  compProto: introspection.proto,
+  compNames: introspection.names,
+  compDescribe: introspection.describe,
+  compBase: introspection.base,
   runMain(file) {
     const require = makeRequire(path.dirname(file));
     delete moduleCache[file];

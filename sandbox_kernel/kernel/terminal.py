@@ -27,7 +27,6 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ..commands import registry
 from ..engine import CancelToken, Streams, Terminal, TerminalError
 from ..memory import give_back
 from ..sandbox import EngineUnavailable, Sandbox
@@ -539,16 +538,12 @@ class TerminalSession:
 
     # ----------------------------------------------------------------- Tab
     def completer(self) -> Completer:
+        """The kernel's completer (the notebook's Tab) over this terminal's shell."""
         shell = self.shell
-
-        def help_text(name: str) -> str | None:
-            text = shell.builtin_help(name) if shell is not None else None
-            if not text:
-                spec = registry.lookup(name)
-                text = spec.help if spec is not None and spec.help else None
-            return text
-
-        return Completer(shell, self.sandbox.fs, shell.cwd() if shell is not None else "/workspace", help_text)
+        completer = getattr(shell, "completer", None)
+        if completer is not None:
+            return completer()
+        return Completer(None, self.sandbox.fs, "/workspace", lambda name: None)
 
     def complete(self) -> None:
         """Tab: readline's complete. One match goes in (a space or "/" after it); several put

@@ -19,6 +19,7 @@ from ..streams import EmptyInput, InputStream, OutputStream, OutputTooLarge, Sin
 from ..vfs.layout import COMMAND_STUB
 from .builtins import BUILTINS, help_text
 from .builtins.history import record
+from .complete import Completer
 from .eval.interp import Runtime, Shell
 from .eval.word import decode_prompt
 from .histexpand import expand
@@ -255,6 +256,26 @@ class ShellEngine:
 
     def builtin_help(self, name: str) -> str | None:
         return help_text(name)
+
+    def help_of(self, name: str) -> str | None:
+        """The help of a builtin, else of a command."""
+        text = help_text(name)
+        if not text:
+            spec = registry.lookup(name)
+            text = spec.help if spec is not None and spec.help else None
+        return text or None
+
+    def completer(self) -> Completer:
+        return Completer(self, self.sandbox.fs, self.cwd(), self.help_of)
+
+    async def complete(self, code: str, cursor: int) -> tuple[int, list[str]]:
+        """Tab: commands, builtins, functions and aliases in command position, variables after
+        ``$``, a command's options after ``-``, paths elsewhere (``shell/complete.py``)."""
+        return self.completer().complete(code, cursor)
+
+    async def inspect(self, code: str, cursor: int) -> str | None:
+        """Shift-Tab: the help of the word at the cursor, or a variable's value."""
+        return self.completer().inspect(code, cursor)
 
     # ------------------------------------------------------------------ running
     async def run(self, cell: str, streams: Streams, limits: Limits) -> RunResult:

@@ -16,17 +16,15 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from browserlab import LabPage, chrome, jupyterlab, report_failure, skip_unless_browser
-from prereqs import require
+from labextension.source_hash import BUNDLE_NAME, SOURCES_NAME, bundle_hash, read_record, source_hash
 from sandbox_kernel.vm.image import ensure_image
 from sandbox_kernel.vm.machine import qemu_available
+from tests.support.browserlab import LabPage, chrome, jupyterlab, report_failure, skip_unless_browser
+from tests.support.prereqs import require
 
 ROOT = Path(__file__).resolve().parents[2]
 LABEXTENSION = ROOT / "sandbox_kernel" / "kernel" / "labextension"
 LABEXTENSION_NAME = "sandbox-kernel-labextension"
-
-sys.path.insert(0, str(ROOT / "labextension"))
-from source_hash import BUNDLE_NAME, SOURCES_NAME, bundle_hash, read_record, source_hash  # noqa: E402
 
 
 # ----------------------------------------------------------------------------- packaging

@@ -1,7 +1,7 @@
 """The Sandbox terminal's line editing as a bash user's fingers expect it (issue #31): a command of
 several lines under PS2, Tab completion, Ctrl-R, word motions and kills, history expansion, a
 bracketed paste, lines wider than the terminal. A TerminalSession over a Sandbox, no kernel;
-the output goes through a small VT100 screen (tests/vt.py) to see what the user sees."""
+the output goes through a small VT100 screen (tests/kernel/vt.py) to see what the user sees."""
 from __future__ import annotations
 
 import asyncio
@@ -16,7 +16,7 @@ from sandbox_kernel.kernel.cells import CellRunner
 from sandbox_kernel.kernel.lineedit import LineEditor
 from sandbox_kernel.kernel.terminal import MAX_COMMAND_LINES, MAX_LINE, TerminalSession
 from sandbox_kernel.sandbox import Sandbox
-from vt import Screen
+from .vt import Screen
 
 PS1 = "user@sandbox:/workspace$ "
 UP, DOWN, LEFT, RIGHT = "\x1b[A", "\x1b[B", "\x1b[D", "\x1b[C"

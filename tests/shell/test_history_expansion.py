@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from prereqs import host_tool
+from tests.support.prereqs import host_tool
 from sandbox_kernel.engine import CancelToken, Streams
 from sandbox_kernel.sandbox import Sandbox
 from sandbox_kernel.shell.builtins.history import MAX_HISTORY_CHARS
