@@ -45,7 +45,7 @@ async def b_wait(sh, argv, fds):
 
 async def _wait_target(sh, spec: str, fds) -> int | None:
     """The job `wait SPEC` waits for (None after reporting that there is none)."""
-    table = _table(sh)
+    table = _table(sh, own=True)
     if spec.startswith("%"):
         job, why = table.find(spec)
         if job is None:
@@ -64,7 +64,7 @@ async def _wait_target(sh, spec: str, fds) -> int | None:
 
 async def _wait_next(sh, specs: list[str], fds) -> int:
     """wait -n: the status of the next job to end (among SPECS when given); 127 if none runs."""
-    table = _table(sh)
+    table = _table(sh, own=True)
     if specs:
         jobs = []
         for spec in specs:
@@ -94,10 +94,13 @@ async def _wait_next(sh, specs: list[str], fds) -> int:
     return await sh.wait_job(tasks[done[0]], fds)
 
 
-def _table(sh):
-    """The shell's job table; a script's shell has reaped its ended jobs (bash lists only
-    running ones there), an interactive one keeps them until reported."""
+def _table(sh, own: bool = False):
+    """The shell's job table (or, unless ``own``, in a command substitution with none of its
+    own, its shell's: bash's ``$(jobs -p)``); a script's shell has reaped its ended jobs (bash
+    lists only running ones there), an interactive one keeps them until reported."""
     table = sh.own_jobs()
+    if not own and not table.jobs and sh.parent_jobs is not None:
+        return sh.parent_jobs
     if not sh.job_notices:
         table.prune()
     return table
@@ -146,9 +149,10 @@ async def b_jobs(sh, argv, fds):
     else:
         text = "".join(j.line(table.mark(j), "l" in flags) + "\n" for j in jobs)
     await out(fds, text)
-    for job in jobs:  # an ended job is reported once
-        if job.done():
-            table.remove(job)
+    if table is sh.jobtable:
+        for job in jobs:  # an ended job is reported once
+            if job.done():
+                table.remove(job)
     return status
 
 
@@ -286,7 +290,7 @@ async def b_disown(sh, argv, fds):
             flags += a[1:]
         else:
             specs.append(a)
-    table = _table(sh)
+    table = _table(sh, own=True)
     if specs:
         jobs = []
         status = 0
@@ -353,7 +357,7 @@ async def _named_job(sh, argv, fds):
     """The job ``fg``/``bg`` name (the current one by default); None after reporting that
     there is none."""
     spec = argv[1] if len(argv) > 1 else "%+"
-    job, why = _table(sh).find(spec)
+    job, why = _table(sh, own=True).find(spec)
     if job is None:
         await err(sh, fds, argv[0], f"{spec if len(argv) > 1 else 'current'}: {why}")
         return None

@@ -260,7 +260,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         child.subshell_level = self.subshell_level + 1
         child.fds = dict(self.fds)
         child.procsub_files = []
-        child.jobtable = None
+        child.jobtable = child.parent_jobs = None
         child.pid = self.rt.new_pid()
         return child
 
@@ -270,6 +270,9 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         if table is None:
             table = self.jobtable = JobTable()
         return table
+
+    #: a command substitution lists its shell's jobs (`jobs`, ``%N``), as in bash
+    parent_jobs: JobTable | None = None
 
     @property
     def job_notices(self) -> bool:
@@ -1582,6 +1585,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         fds[1] = out
         child = self.fork_waited()
         child.trace_depth = self.trace_depth + 1
+        child.parent_jobs = self.jobtable or self.parent_jobs  # bash: `kill $(jobs -p)`
         if not self.shopts["inherit_errexit"] and child.options["errexit"]:
             child.options["errexit"] = False
             child.sync_option_vars()

@@ -143,8 +143,11 @@ class Pipelines:
                     shell = self if i == n - 1 else self.fork()
                 else:
                     shell = self if self._stateless_stage(cmd) else self.fork()
-                if shell is not self and type(cmd) is not SimpleCommand:
-                    shell.loop_depth = 0  # like ( ): a compound stage is outside the enclosing loops
+                if shell is not self:
+                    if type(cmd) is SimpleCommand:
+                        shell.parent_jobs = self.jobtable or self.parent_jobs  # bash: `jobs -p | ...`
+                    else:
+                        shell.loop_depth = 0  # like ( ): a compound stage is outside the enclosing loops
                 if not tasks:
                     if i == n - 1:
                         # every stage before it is done: the last one runs here, no task needed
