@@ -35,7 +35,8 @@ class IOPub:
         deadline = time.monotonic() + timeout
         while not condition():
             if time.monotonic() > deadline:
-                raise AssertionError(f"not seen within {timeout} s: {[(m['msg_type'], m['content']) for m in self.messages[-20:]]}")
+                seen = [(m["msg_type"], m["content"]) for m in self.messages[-20:]]
+                raise AssertionError(f"not seen within {timeout} s: {seen}")
             try:
                 self.messages.append(self.kc.get_iopub_msg(timeout=0.2))
             except Empty:

@@ -319,3 +319,16 @@ def test_a_script_still_ends_when_its_jobs_ended():
     assert (out.split(b"\n", 1)[0], sorted(out.split()[1:]), err, status) == (b"early", [b"late", b"orphan"], b"", 3)
     out, err, status = run_script("sleep 0.2 & sleep 0.01; jobs; echo --; true & wait; jobs")
     assert (out, err) == (b"[1]+  Running                 sleep 0.2 &\n--\n", b"")
+
+
+def test_a_run_view_has_every_attribute_of_the_runtime():
+    """A run's view forwards what it does not own (SHARED_FIELDS): nothing of the Runtime is
+    missing from it, whatever is added to the Runtime later."""
+    from sandbox_kernel.shell.eval.runs import RunView
+
+    rt = Sandbox().engine("sh").rt
+    view = RunView(rt, Limits(), CancelToken(), 0.0)
+    names = set(vars(rt)) | {n for n in dir(type(rt)) if not n.startswith("_")}
+    assert sorted(n for n in names if not hasattr(view, n)) == []
+    view.live_jobs += 1
+    assert rt.live_jobs == 1 and view.new_pid() == rt.next_pid

@@ -39,9 +39,14 @@ MAX_TEXT_SHOWN = 60
 STOP_STATUS = {"timeout": 124, "memory": 1, "limit": 1, "ended": 1, "shutdown": 143}
 
 
+#: the Runtime's attributes every run shares (a view reads and writes them on ``base``)
+SHARED_FIELDS = ("next_pid", "processes", "live_groups", "random", "start_time", "start_time_epoch",
+                 "procsub_counter", "live_jobs", "memory", "new_pid", "job_ended")
+
+
 class RunView:
-    """One run's part of a ``Runtime``; every other attribute is the Runtime's (read through
-    ``__getattr__``; shared counters are written on ``base``)."""
+    """One run's part of a ``Runtime``; its SHARED_FIELDS are the Runtime's (properties: no
+    ``__getattr__``, which would keep CPython from specialising the hot attribute reads)."""
 
     __slots__ = ("base", "fs", "sandbox", "limits", "cancel", "deadline", "commands", "last_yield",
                  "yield_interval", "expansion_bytes", "regex_bounds", "limit_error", "streams", "display",
@@ -76,9 +81,19 @@ class RunView:
         #: the run's own stdout and stderr (OutputStreams at fds 1 and 2 when it started)
         self.std_fds: tuple = ()
 
-    def __getattr__(self, name: str):
+
+
+def _shared(name: str) -> property:
+    def get(self):
         return getattr(self.base, name)
 
+    def set_(self, value) -> None:
+        setattr(self.base, name, value)
+    return property(get, set_, doc=f"the Runtime's {name}")
+
+
+for _name in SHARED_FIELDS:
+    setattr(RunView, _name, _shared(_name))
 
 class JobSink:
     """A job group's stdout or stderr: the sink of the run that started it, until ``fg`` moves
