@@ -332,3 +332,18 @@ def test_a_run_view_has_every_attribute_of_the_runtime():
     assert sorted(n for n in names if not hasattr(view, n)) == []
     view.live_jobs += 1
     assert rt.live_jobs == 1 and view.new_pid() == rt.next_pid
+
+
+def test_every_cells_output_is_let_go_once_its_jobs_ended():
+    """``Streams.keep``: the cell that started a job and the one that brought it back with `fg`
+    (also a job ended already) are kept open until the job ended, then let go."""
+    async def test(nb):
+        await nb.run(f"{WAITS_FOR_GO} & sleep 30 &")
+        assert nb.kept == [2]
+        await nb.run("touch go; fg %1")
+        await nb.run("fg %2", interrupt_after=0.2)
+        await nb.run("sleep 0.01 & sleep 0.1; fg")
+        for group in list(nb.engine.rt.live_groups):  # the interrupted one ending
+            await asyncio.wait_for(group.wait(), 60)
+        assert nb.kept == [0, 0, 0, 0] and nb.running() == []
+    notebook(test)

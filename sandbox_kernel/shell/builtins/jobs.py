@@ -117,7 +117,7 @@ async def b_jobs(sh, argv, fds):
         if a.startswith("-") and len(a) > 1 and not specs:
             if a == "--":
                 continue
-            bad = [c for c in a[1:] if c not in "lnprsx"]
+            bad = [c for c in a[1:] if c not in "lnprs"]
             if bad:
                 await err(sh, fds, "jobs", f"-{bad[0]}: invalid option")
                 await sh.err(fds, "jobs: usage: jobs [-lnprs] [jobspec ...] or jobs -x command [args]\n")

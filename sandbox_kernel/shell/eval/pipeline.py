@@ -361,12 +361,13 @@ class Pipelines:
     async def wait_all_jobs(self, fds: dict | None = None) -> int:
         status = 0
         table = self.own_jobs()
-        # jobs may start more jobs while we wait
-        while True:
-            job = next((j for j in table.jobs.values() if not j.waited), None)
-            if job is None:
+        while True:  # the jobs may start more jobs meanwhile
+            pending = [j for j in table.jobs.values() if not j.waited]
+            if not pending:
                 return status
-            status = await self.wait_job(job.pid, fds)
+            for job in pending:
+                if table.jobs.get(job.pid) is job and not job.waited:
+                    status = await self.wait_job(job.pid, fds)
 
 
 def _inert_parts(parts: list) -> bool:

@@ -129,9 +129,9 @@ class JobGroup(RunView):
         self.tasks: set[asyncio.Task] = set()
         streams = origin.streams
         self.sinks = (JobSink(streams.stdout), JobSink(streams.stderr)) if streams is not None else ()
-        keep = getattr(streams, "keep", None)
-        #: lets go of the starting run's output streams (the kernel then closes them)
-        self.release = keep() if keep is not None else None
+        #: let go of the output streams the group writes to (the kernel then closes them)
+        self.release: list = []
+        self._keep(streams)
         budget = getattr(self.sandbox, "memory_budget", None)
         if budget is not None:  # the memory safety net: the group is a run of the budget
             cancel.memory = RunMemory(self.limits, self.fs, budget, cancel)
@@ -166,8 +166,8 @@ class JobGroup(RunView):
         if net is not None:
             net.end()
             self.cancel.memory = None
-        release, self.release = self.release, None
-        if release is not None:
+        releases, self.release = self.release, []
+        for release in releases:
             release()
         self.base.live_groups.discard(self)
         if self in self.origin.groups:
@@ -226,13 +226,19 @@ class JobGroup(RunView):
         shown = self.text if len(self.text) <= MAX_TEXT_SHOWN else self.text[:MAX_TEXT_SHOWN - 3] + "..."
         self.sinks[1].write(f"bash: job [{self.number}] ({shown}): {text}\n".encode("utf-8", "surrogateescape"))
 
+    def _keep(self, streams) -> None:
+        keep = getattr(streams, "keep", None)
+        if keep is not None:
+            self.release.append(keep())
+
     def foreground(self, view) -> None:
         """``fg``: the group's output and rich output go to ``view``'s run from now on."""
         streams = view.streams
-        if streams is not None and self.sinks:
+        if streams is not None and self.sinks and self in self.base.live_groups:
             self.sinks[0].target = streams.stdout
             self.sinks[1].target = streams.stderr
             self.display = view.display
+            self._keep(streams)
 
     def status_on_stop(self) -> int:
         """The status of a job the group's end cut short."""
@@ -301,26 +307,31 @@ class Job:
 class JobTable:
     """A shell's background jobs (``jobs``, ``%N``), and the statuses of ended ones."""
 
-    __slots__ = ("jobs", "statuses")
+    __slots__ = ("jobs", "statuses", "top")
 
     def __init__(self) -> None:
         #: pid -> job, oldest first: the last is the current job (%+), the one before %-
         self.jobs: dict[int, Job] = {}
         self.statuses: dict[int, int] = {}
+        #: the highest job number in the table (bash numbers a new job one above it)
+        self.top = 0
 
     def next_number(self) -> int:
-        return max((j.number for j in self.jobs.values()), default=0) + 1
+        return self.top + 1
 
     def add(self, job: Job) -> None:
         if len(self.jobs) >= MAX_REMEMBERED_STATUSES:
             self.prune()  # a loop of short jobs nobody waits for keeps bounded memory
         self.jobs[job.pid] = job
+        self.top = max(self.top, job.number)
         self.statuses.pop(job.pid, None)
 
     def remove(self, job: Job) -> None:
         """Out of the table; an ended job's status stays for ``wait PID``."""
         if self.jobs.get(job.pid) is job:
             del self.jobs[job.pid]
+            if job.number == self.top:
+                self.top = max((j.number for j in self.jobs.values()), default=0)
         if job.done():
             self.remember(job.pid, job.status())
         else:  # killed, ending
@@ -337,10 +348,11 @@ class JobTable:
             self.remove(job)
 
     def mark(self, job: Job) -> str:
-        order = list(self.jobs)
-        if order and order[-1] == job.pid:
+        """``+`` for the current job (the newest), ``-`` for the one before, else a space."""
+        newest = reversed(self.jobs)
+        if next(newest, None) == job.pid:
             return "+"
-        if len(order) > 1 and order[-2] == job.pid:
+        if next(newest, None) == job.pid:
             return "-"
         return " "
 
