@@ -239,13 +239,14 @@ def test_jobs_of_subshells_are_not_the_notebooks():
 # ---------------------------------------------------------------------------- limits
 def test_a_job_keeps_the_wall_time_of_the_cell_that_started_it():
     async def test(nb):
-        short = nb.sandbox.limits.replace(wall_time=0.5)
+        await nb.run("sleep 0 & wait")  # what the cell runs is loaded: the short wall time is the job's
+        short = nb.sandbox.limits.replace(wall_time=1)
         first = await nb.run("sleep 30 & echo started", limits=short)
         assert first.status == 0
         # a later cell with more time: the job still ends at its own cell's deadline
         await first.err.until("\n")
-        assert first.err.text == ("bash: job [1] (sleep 30): wall time limit exceeded (0.5 s; limit wall_time; "
-                                  "raise it with %limits wall_time=1)\n")
+        assert first.err.text == ("bash: job [1] (sleep 30): wall time limit exceeded (1 s; limit wall_time; "
+                                  "raise it with %limits wall_time=2)\n")
         cell = await nb.run("wait %1; echo $?")
         assert (cell.out.text, cell.err.text) == ("124\n", "[1]+  Exit 124                sleep 30\n")
     notebook(test)
