@@ -58,7 +58,7 @@ PRUNE = [
     "usr/share/doc", "usr/share/man", "usr/share/info", "usr/share/locale", "usr/share/lintian",
     "usr/share/bug", "usr/share/bash-completion", "usr/share/gcc", "usr/share/gdb",
     "usr/lib/python3.11/test", "usr/lib/python3.11/idlelib", "usr/lib/python3.11/tkinter",
-    "usr/lib/python3.11/turtledemo", "usr/lib/python3.11/ensurepip", "usr/lib/python3.11/lib2to3",
+    "usr/lib/python3.11/turtledemo", "usr/lib/python3.11/lib2to3",
     "usr/lib/python3.11/pydoc_data", "usr/lib/x86_64-linux-gnu/gconv", "etc/cron.daily",
     "usr/share/pixmaps", "usr/share/applications", "usr/share/menu",
 ]

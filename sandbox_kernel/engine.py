@@ -1,6 +1,7 @@
 """The one small interface between the kernel (or CLI) and the engines.
 
-The kernel knows an engine only as ``await engine.run(cell, streams, limits) -> RunResult``.
+The kernel knows an engine only as ``await engine.run(cell, streams, limits) -> RunResult``
+and the optional methods named in ``Engine``'s docstring (looked up with ``getattr``).
 Engines never import each other; they reach shared state through the ``Sandbox`` they are
 given at construction (its ``fs`` above all).
 """
@@ -164,7 +165,15 @@ class Engine(Protocol):
     wall time starts (set-up that is not the cell's: the VM's image build and boot); a
     RunResult ends the run there. Engines whose cell magic takes options accept them as
     ``run(cell, streams, limits, args)``. Engines with a real terminal (the VM) offer
-    ``async open_terminal(rows, cols, on_output, progress) -> Terminal`` (TerminalError)."""
+    ``async open_terminal(rows, cols, on_output, progress) -> Terminal`` (TerminalError).
+
+    For the notebook's editor, each optional, each given a cell's body (its magic lines blank)
+    and a cursor in it: ``is_complete(code) -> (status, indent)`` (is_complete_request);
+    ``async complete(code, cursor) -> (start, matches)`` (Tab: ``start`` is where the text the
+    matches replace begins); ``async inspect(code, cursor) -> str | None`` (Shift-Tab; None:
+    nothing to say). They must answer within a second or two without blocking the event loop,
+    run nothing of the user's that has effects, bound their answers, and answer nothing rather
+    than wait for a running cell."""
 
     name: str
 

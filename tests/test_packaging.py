@@ -16,7 +16,7 @@ import pytest
 
 from sandbox_kernel import kernelspec
 from sandbox_kernel.guest import build
-from wheelinstall import ROOT, build_wheel, clean_env, install_wheel, tracked_files
+from tests.support.wheelinstall import ROOT, build_wheel, clean_env, install_wheel, tracked_files
 
 SETUPTOOLS = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
 #: folder at the top of the repository -> the package it is shipped as

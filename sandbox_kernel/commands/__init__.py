@@ -17,7 +17,7 @@ _INFRASTRUCTURE = {"registry", "options", "index"}
 
 def load_all() -> None:
     """Import every command module (each registers itself): this package's, its subpackages'
-    (awk, jq), and the engines' command modules the index names (js.commands, vm.commands)."""
+    (archive, awk, jq, sed), and the engines' command modules the index names (js.commands, vm.commands)."""
     for info in pkgutil.walk_packages(__path__, prefix=f"{__name__}."):
         short = info.name.removeprefix(f"{__name__}.")
         if short not in _INFRASTRUCTURE and not short.startswith("_lib"):

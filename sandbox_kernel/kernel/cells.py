@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from ..commands import registry
 from ..engine import CancelToken, ErrorInfo, RunResult, Streams
 from ..sandbox import EngineUnavailable, Sandbox
+from ..shell.histexpand import HistoryError
 from . import magics
 
 #: Seconds an engine gets to stop by itself after an interrupt or time-out before the kernel
@@ -85,13 +86,30 @@ class CellRunner:
                 where = f"{e.filename}: " if getattr(e, "filename", None) else ""
                 return CellOutcome(usage_error(f"%{name}: {where}{e.strerror or e}", "FileError"))
         if cell.has_code:
+            body, print_only = cell.body, False
             if cell.engine == "sh":
+                shell = self.sandbox.engine("sh")
+                # after `set -H`, !! and the rest of bash's history expansion (the terminal's too)
+                expand = getattr(shell, "expand_history", None)
+                if expand is not None:
+                    try:
+                        expanded, print_only = expand(body)
+                    except HistoryError as e:
+                        streams.stderr.write(f"bash: {e.message}\n".encode("utf-8", "replace"))
+                        return CellOutcome(RunResult(1, ErrorInfo("HistoryExpansion", e.message,
+                                                                  [f"HistoryExpansion: {e.message}"])))
+                    if expanded != body:
+                        streams.stderr.write((expanded + "\n").encode("utf-8", "replace"))
+                        body = expanded
                 # the shell's `history` lists the cells run, as bash lists the lines typed
-                add_history = getattr(self.sandbox.engine("sh"), "add_history", None)
+                add_history = getattr(shell, "add_history", None)
+                if print_only and add_history is not None:  # !!:p - shown and recorded, not run
+                    add_history(body)
+                    return outcome
                 if add_history is not None:
-                    add_history(cell.body)
+                    add_history(body)
             value = outcome.result.value
-            outcome.result = await self.sandbox.run(cell.engine, cell.body, streams, self.sandbox.limits, cell.args)
+            outcome.result = await self.sandbox.run(cell.engine, body, streams, self.sandbox.limits, cell.args)
             outcome.result.value = outcome.result.value or value
         return outcome
 

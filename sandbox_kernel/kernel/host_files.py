@@ -11,6 +11,7 @@ import os
 
 from ..policy import MountError, Policy
 from ..sandbox import Sandbox
+from .lost_files import LostFiles
 from .mounts import HostMount
 from .store import WorkspaceStore, store_path
 
@@ -40,6 +41,18 @@ class HostFiles:
                 self.mounts.append(mount)
             except MountError as e:
                 self.pending_notices.append(f"[sandbox: {e}]")
+        #: without --persist, a notebook's next kernel says what this one did not keep
+        self.lost: LostFiles | None = None
+        notebook = os.environ.get("JPY_SESSION_NAME") or None
+        if self.store is None and notebook:
+            self.lost = LostFiles(fs, notebook, tuple(spec.target for spec in policy.mounts))
+            try:
+                notice = self.lost.take_notice()
+            except OSError as e:
+                notice = None
+                log.warning("the last kernel's record of files not kept could not be read: %s", e)
+            if notice:
+                self.pending_notices.append(notice)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._cell_running = False
         self._armed = False  # a save between cells is scheduled
@@ -135,6 +148,11 @@ class HostFiles:
                 self.store.close()
             except Exception:
                 self.log.exception("workspace save at shutdown failed")
+        if self.lost is not None:
+            try:
+                self.lost.record()
+            except Exception:
+                self.log.exception("the record of files not kept could not be written")
 
 
 def _raise_quotas(sandbox: Sandbox, vfs_bytes: int, vfs_inodes: int) -> None:

@@ -1,7 +1,8 @@
 """SandboxKernel: the Jupyter protocol hooks over one Sandbox per kernel process.
 
 ``do_execute`` hands the cell to ``cells.CellRunner`` (magics, then the engine, supervised) with
-output relayed by ``relay.StreamRelay``; completion and inspection are ``shell.complete``'s;
+output relayed by ``relay.StreamRelay``; completion and inspection go to the cell's engine (its
+optional ``complete``/``inspect``), magic names are the kernel's;
 interrupts (SIGINT or ``interrupt_request``) set the running cell's CancelToken. Every request
 gets a reply.
 """
@@ -29,7 +30,6 @@ from ..limits import format_size
 from ..policy import POLICY_ENV, Policy, argv_from_environment
 from ..policy import from_argv as policy_from_argv
 from ..sandbox import ENGINE_FACTORIES, EngineUnavailable, Sandbox
-from ..shell.complete import Completer
 from . import magics
 from .cells import CellOutcome, CellRunner
 from . import message_size
@@ -46,6 +46,13 @@ INPUT_POLL = 0.02
 #: characters: a long-running kernel keeps bounded memory
 HISTORY_CELLS = 10_000
 HISTORY_TEXT = 100_000
+
+#: completion and inspection: how long an engine may take to answer (it bounds itself first),
+#: and how much of its answer is passed on
+ANSWER_WAIT = 5.0
+MAX_MATCHES = 1000
+MAX_MATCH_TEXT = 1000
+MAX_INSPECTION = 20_000
 
 SUBSHELLS_REFUSED = ("kernel subshells are not supported: the sandbox runs one cell at a time "
                      "(requests for them get an error reply)")
@@ -339,28 +346,73 @@ class SandboxKernel(Kernel):
         return read_input
 
     # ------------------------------------------------------------------ completion etc.
-    def _completer(self) -> Completer:
-        names = ["%%" + n for n in magics.CELL_MAGICS] + ["%" + n for n in magics.LINE_MAGICS]
-        return Completer(self.cells.shell(), self.sandbox.fs, self.cells.cwd(), self.cells.help_text, names)
-
     async def do_complete(self, code, cursor_pos):
+        cursor = max(0, min(int(cursor_pos), len(code)))
         try:
-            start, matches = self._completer().complete(code, cursor_pos)
+            start, matches = await self._complete(code, cursor)
         except Exception:
             self.log.exception("completion failed")
-            start, matches = cursor_pos, []
-        return {"status": "ok", "matches": matches, "cursor_start": start,
-                "cursor_end": cursor_pos, "metadata": {}}
+            start, matches = cursor, []
+        matches = [m for m in matches if isinstance(m, str) and 0 < len(m) <= MAX_MATCH_TEXT][:MAX_MATCHES]
+        return {"status": "ok", "matches": matches, "cursor_start": max(0, min(start, cursor)),
+                "cursor_end": cursor, "metadata": {}}
+
+    async def _complete(self, code: str, cursor: int) -> tuple[int, list[str]]:
+        word = magics.magic_word(code, cursor)
+        if word is not None:
+            start, token, first = word
+            names = (["%%" + n for n in magics.CELL_MAGICS] if first else []) + ["%" + n for n in magics.LINE_MAGICS]
+            return start, [n for n in names if n.startswith(token)]
+        routed = self._route(code, cursor)
+        if routed is None:
+            return cursor, []
+        engine, text, position, shift = routed
+        complete = getattr(engine, "complete", None)
+        if complete is None:
+            return cursor, []
+        try:
+            start, matches = await asyncio.wait_for(complete(text, position), ANSWER_WAIT)
+        except asyncio.TimeoutError:
+            return cursor, []
+        return start + shift, list(matches)
 
     async def do_inspect(self, code, cursor_pos, detail_level=0, omit_sections=()):
         try:
-            text = self._completer().inspect(code, cursor_pos)
+            text = await self._inspect(code, max(0, min(int(cursor_pos), len(code))))
         except Exception:
             self.log.exception("inspection failed")
             text = None
-        if text is None:
+        if not isinstance(text, str) or not text:
             return {"status": "ok", "found": False, "data": {}, "metadata": {}}
+        text = text if len(text) <= MAX_INSPECTION else text[:MAX_INSPECTION] + "\n…"
         return {"status": "ok", "found": True, "data": {"text/plain": terminal_safe(text)}, "metadata": {}}
+
+    async def _inspect(self, code: str, cursor: int) -> str | None:
+        word = magics.magic_word(code, cursor, whole=True)
+        if word is not None:
+            return self.cells.help_text(word[1])
+        routed = self._route(code, cursor)
+        if routed is None:
+            return None
+        engine, text, position, _ = routed
+        inspect = getattr(engine, "inspect", None)
+        if inspect is None:
+            return None
+        try:
+            return await asyncio.wait_for(inspect(text, position), ANSWER_WAIT)
+        except asyncio.TimeoutError:
+            return None
+
+    def _route(self, code: str, cursor: int):
+        """(engine, text, cursor in it, offset to add back) for a completion or inspection at
+        ``cursor`` (``magics.route``); None if no engine can answer."""
+        routed = magics.route(code, cursor)
+        if routed is None:
+            return None
+        try:
+            return (self.sandbox.engine(routed.engine), *routed[1:])
+        except EngineUnavailable:
+            return None
 
     async def do_is_complete(self, code):
         try:

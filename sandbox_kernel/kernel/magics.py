@@ -8,7 +8,7 @@ import re
 import secrets
 import shlex
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, NamedTuple
 
 from ..limits import Limits, format_size
 from ..paths import under
@@ -57,10 +57,58 @@ class Cell:
     line_magics: list[tuple[str, str]] = field(default_factory=list)
     #: the cell magic's options (None: none given), for the engine to check
     args: list[str] | None = None
+    #: where the code after the magic lines starts in the cell's text, and how far a position
+    #: in ``body`` lies from the same position in the cell's text (the magic lines are
+    #: newlines in ``body``): ``text index = body index + shift`` from ``code_start`` on
+    code_start: int = 0
+    shift: int = 0
 
     @property
     def has_code(self) -> bool:
         return bool(self.body.strip())
+
+
+class Route(NamedTuple):
+    """Where a completion or inspection at a cursor goes: ``engine`` gets ``text`` with the
+    cursor at ``position``; its answer's offsets + ``shift`` are the cell's."""
+
+    engine: str
+    text: str
+    position: int
+    shift: int
+
+
+def route(code: str, cursor: int) -> Route | None:
+    """The cell's engine with the cell's body (the cursor moved into it); on the magic lines
+    (``%load fi``) the shell with the whole text; None for a cell whose magics are wrong."""
+    try:
+        cell = parse_cell(code)
+    except MagicError:
+        return None
+    cursor = max(0, min(cursor, len(code)))
+    if cursor < cell.code_start:
+        return Route("sh", code, cursor, 0)
+    return Route(cell.engine, cell.body, cursor - cell.shift, cell.shift)
+
+
+def magic_word(code: str, cursor: int, whole: bool = False) -> tuple[int, str, bool] | None:
+    """The ``%word`` a cursor is in, when it is a magic's name: on the first line that is not
+    blank (cell or line magic) or on a line magic's line after it; (where it starts, the word
+    up to the cursor (``whole``: all of it), whether a cell magic may stand there)."""
+    cursor = max(0, min(cursor, len(code)))
+    line_start = code.rfind("\n", 0, cursor) + 1
+    line_end = code.find("\n", cursor)
+    line = code[line_start:len(code) if line_end < 0 else line_end]
+    head = line[:cursor - line_start]
+    token = head.lstrip()
+    if not token.startswith("%") or any(c.isspace() for c in token):
+        return None
+    earlier = [prior.strip() for prior in code[:line_start].split("\n")[:-1]]
+    if any(prior and (not prior.startswith("%") or prior.startswith("%%")) for prior in earlier):
+        return None  # after code, or inside a cell magic's cell
+    if whole:
+        token = line[len(head) - len(token):].split()[0]
+    return cursor - len(head.lstrip()), token, not any(earlier)
 
 
 def known_cell_magics() -> str:
@@ -106,7 +154,7 @@ def parse_cell(code: str) -> Cell:
     while i < len(lines) and not lines[i].strip():
         i += 1
     if i == len(lines):
-        return Cell()
+        return Cell(body=code)  # blank: nothing to run
     first = lines[i].strip()
     m = _CELL_MAGIC.fullmatch(first)
     if m:
@@ -119,7 +167,9 @@ def parse_cell(code: str) -> Cell:
             if name not in CELL_MAGICS_WITH_OPTIONS:
                 raise MagicError(f"%%{name} takes no arguments (put the code on the next lines)")
             args = split_args(m.group(2))
-        return Cell(CELL_MAGICS[name], "\n" * (i + 1) + "\n".join(lines[i + 1:]), args=args)
+        start = len("\n".join(lines[:i + 1])) + 1
+        return Cell(CELL_MAGICS[name], "\n" * (i + 1) + "\n".join(lines[i + 1:]), args=args,
+                    code_start=start, shift=start - (i + 1))
     magics: list[tuple[str, str]] = []
     while i < len(lines):
         stripped = lines[i].strip()
@@ -136,7 +186,8 @@ def parse_cell(code: str) -> Cell:
                              f"{where}: {known_cell_magics()})")
         magics.append((name, m.group(2).strip()))
         i += 1
-    return Cell("sh", "\n" * i + "\n".join(lines[i:]), magics)
+    start = len("\n".join(lines[:i])) + 1 if i else 0
+    return Cell("sh", "\n" * i + "\n".join(lines[i:]), magics, code_start=start, shift=start - i)
 
 
 def split_args(text: str) -> list[str]:

@@ -116,6 +116,23 @@ class Completer:
         return self.help_text(word)
 
 
+def completion_suffix(match: str) -> str:
+    """What follows the one match of a completion at a terminal (readline's way): nothing after
+    a directory (its ``/``), an option that takes a value (``--name=``) or a ``${name}``; a
+    space after a command, a file, a word."""
+    return "" if match.endswith(("/", "=", "}")) else " "
+
+
+def listed_name(match: str) -> str:
+    """How a match is listed when there are several (readline's): a path by its last
+    component (a directory with its ``/``), as the name is, without the backslashes that
+    quote it in the command line."""
+    name = match
+    if "/" in match.rstrip("/"):
+        name = match.rstrip("/").rsplit("/", 1)[1] + ("/" if match.endswith("/") else "")
+    return re.sub(r"\\(.)", r"\1", name)
+
+
 def at_command_position(before: str) -> bool:
     """Whether a word starting after ``before`` is a command name (not an argument)."""
     segment = re.split(r"[;|&(\n`]|\$\(", before)[-1]

@@ -18,9 +18,12 @@ from ..stack import recursion_limit
 from ..streams import EmptyInput, InputStream, OutputStream, OutputTooLarge, SinkOutput
 from ..vfs.layout import COMMAND_STUB
 from .builtins import BUILTINS, help_text
-from .builtins.history import history_entries, remember
+from .builtins.history import record
+from .complete import Completer
 from .eval.interp import Runtime, Shell
 from .eval.runs import RunView
+from .eval.word import decode_prompt
+from .histexpand import expand
 from .syntax.lexer import RESERVED
 from .syntax.parser import check_complete
 from .state import ControlFlow, ExitShell, IndexedArray, LimitExceeded, ShellError, Var
@@ -207,13 +210,75 @@ class ShellEngine:
     def add_history(self, code: str) -> None:
         """Record a cell's commands in the shell's history (what ``history`` lists), as bash
         does for each command line it reads. The kernel calls this for each executed cell,
-        before running it (so that a cell's own ``history`` shows itself, as in bash)."""
+        before running it (so that a cell's own ``history`` shows itself, as in bash), and the
+        terminal for each command typed (a command of several lines is one entry)."""
         sh = self.shell
         if sh.interactive and sh.options["history"]:
-            remember(sh, history_entries(code))
+            record(sh, code)
+
+    def history(self) -> list[str]:
+        """The history entries, oldest first (the list is replaced, never changed, by the shell)."""
+        return self.shell.history
+
+    def inherit_history(self, other: "ShellEngine") -> None:
+        """Start with ``other``'s history (a terminal opened in a notebook: as a new bash reads
+        the history its predecessors left), numbered as there."""
+        self.shell.history = list(other.shell.history)
+        self.shell.history_base = other.shell.history_base
+        self.shell.history_saved = len(self.shell.history)
+
+    def expand_history(self, text: str) -> tuple[str, bool]:
+        """``text`` after history expansion (``!!``, ``!N``, ``!prefix`` ..., each line as bash
+        expands the lines it reads) when ``set -H`` is on, and whether a ``:p`` asked to
+        print it rather than run it. Raises ``HistoryError`` (``.message``: bash's text)."""
+        sh = self.shell
+        if not sh.options["histexpand"] or ("!" not in text and not text.startswith("^")):
+            return text, False
+        lines = []
+        print_only = False
+        for line in text.split("\n"):
+            line, printed = expand(line, sh.history, sh.history_base, sh.history_memory, sh.shopts["extglob"])
+            lines.append(line)
+            print_only = print_only or printed
+        return "\n".join(lines), print_only
+
+    def set_option(self, name: str, on: bool) -> None:
+        """``set -o NAME`` / ``set +o NAME`` (the terminal's shell has histexpand, as bash -i)."""
+        self.shell.options[name] = on
+        self.shell.sync_option_vars()
+
+    def set_status(self, status: int) -> None:
+        """``$?`` (Ctrl-C at the terminal's prompt gives 130, as in bash)."""
+        self.shell.last_status = status
+
+    def prompt(self, name: str) -> str | None:
+        """The prompt variable ``name`` (PS1, PS2) with its backslash escapes expanded (``\\w``,
+        ``\\u`` ...), or None when it is unset."""
+        value = self.shell.get_scalar(name)
+        return None if value is None else decode_prompt(value, self.shell)
 
     def builtin_help(self, name: str) -> str | None:
         return help_text(name)
+
+    def help_of(self, name: str) -> str | None:
+        """The help of a builtin, else of a command."""
+        text = help_text(name)
+        if not text:
+            spec = registry.lookup(name)
+            text = spec.help if spec is not None and spec.help else None
+        return text or None
+
+    def completer(self) -> Completer:
+        return Completer(self, self.sandbox.fs, self.cwd(), self.help_of)
+
+    async def complete(self, code: str, cursor: int) -> tuple[int, list[str]]:
+        """Tab: commands, builtins, functions and aliases in command position, variables after
+        ``$``, a command's options after ``-``, paths elsewhere (``shell/complete.py``)."""
+        return self.completer().complete(code, cursor)
+
+    async def inspect(self, code: str, cursor: int) -> str | None:
+        """Shift-Tab: the help of the word at the cursor, or a variable's value."""
+        return self.completer().inspect(code, cursor)
 
     # ------------------------------------------------------------------ running
     async def run(self, cell: str, streams: Streams, limits: Limits) -> RunResult:

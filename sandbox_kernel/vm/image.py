@@ -209,7 +209,10 @@ async def ensure_image(progress: Callable[[str], None] | None = None) -> GuestIm
     if image is not None:
         return image
     if progress:
-        progress("building the guest image from Debian packages (first use, ~10-60 s)")
+        # measured here: 15-75 s to build (most of it the download), then a first full boot;
+        # `install --vm-image` or `vm-image` does it ahead of any cell
+        progress("building the guest image from Debian packages: first use on this host, about 1-3 min with "
+                 "the first boot; later VMs resume in about a second")
     # its own session: an interrupted build is killed with its apt-get and gcc children
     proc = await asyncio.create_subprocess_exec(sys.executable, str(BUILD_SCRIPT), stdout=asyncio.subprocess.PIPE,
                                                 stderr=asyncio.subprocess.PIPE, start_new_session=True)

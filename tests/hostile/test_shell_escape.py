@@ -9,7 +9,7 @@ import pytest
 from sandbox_kernel.cli import run_script
 from sandbox_kernel.limits import Limits
 
-from .session import Recorder, Session
+from tests.support.session import Recorder, Session
 
 CANARY_TEXT = b"host-canary-5f2a"
 

@@ -9,7 +9,7 @@ from queue import Empty
 
 import pytest
 
-from kernelclient import execute, interrupt_after_output, run_ok, shell_reply, start_kernel, stream_text
+from tests.support.kernelclient import execute, interrupt_after_output, run_ok, shell_reply, start_kernel, stream_text
 
 #: a job that waits for the file NAME (made by a later cell), then writes
 WAITS_FOR = "{{ until [ -e {0} ]; do sleep 0.01; done; echo late; echo oops >&2; }}"

@@ -5,8 +5,8 @@ import sys
 
 import pytest
 
-from prereqs import require
-from tmuxterm import TmuxTerminal, tmux_missing
+from tests.support.prereqs import require
+from tests.support.tmuxterm import TmuxTerminal, tmux_missing
 
 
 def console_missing() -> str | None:

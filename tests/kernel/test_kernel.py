@@ -11,7 +11,8 @@ from queue import Empty
 import pytest
 from jupyter_client.manager import KernelManager
 
-from kernelclient import collect, execute, interrupt_after_output, run_ok, shell_reply, start_kernel, stream_text
+from tests.support.kernelclient import (collect, execute, interrupt_after_output, run_ok, shell_reply, start_kernel,
+                                       stream_text)
 
 
 # ---------------------------------------------------------------- launching

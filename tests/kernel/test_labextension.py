@@ -16,17 +16,15 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from browserlab import LabPage, chrome, jupyterlab, report_failure, skip_unless_browser
-from prereqs import require
+from labextension.source_hash import BUNDLE_NAME, SOURCES_NAME, bundle_hash, read_record, source_hash
 from sandbox_kernel.vm.image import ensure_image
 from sandbox_kernel.vm.machine import qemu_available
+from tests.support.browserlab import LabPage, chrome, jupyterlab, report_failure, skip_unless_browser
+from tests.support.prereqs import require
 
 ROOT = Path(__file__).resolve().parents[2]
 LABEXTENSION = ROOT / "sandbox_kernel" / "kernel" / "labextension"
 LABEXTENSION_NAME = "sandbox-kernel-labextension"
-
-sys.path.insert(0, str(ROOT / "labextension"))
-from source_hash import BUNDLE_NAME, SOURCES_NAME, bundle_hash, read_record, source_hash  # noqa: E402
 
 
 # ----------------------------------------------------------------------------- packaging
@@ -299,8 +297,9 @@ def test_js_cells_are_highlighted_as_javascript(lab):
 @pytest.mark.browser
 @pytest.mark.timeout(180)
 def test_sandbox_terminal(lab):
-    """The Sandbox terminal: a prompt, a command and its output, line editing, a resize the shell
-    sees in COLUMNS, Ctrl-C of a sleep, closing stops the running command, Ctrl-D exits."""
+    """The Sandbox terminal: a prompt, a command and its output, line editing (a loop over two
+    lines, Tab, Ctrl-R), a resize the shell sees in COLUMNS, Ctrl-C of a sleep, closing stops the
+    running command, Ctrl-D exits."""
     from selenium.webdriver.common.keys import Keys
 
     url, token, root = lab
@@ -327,6 +326,21 @@ def test_sandbox_terminal(lab):
         # history: Up brings back the last command
         type_keys(Keys.UP, Keys.UP, Keys.ENTER)
         page.until(lambda: screen().count("hello-42") == 2)
+        # bash's line editing (issue #31): a loop typed over two lines runs once complete (PS2
+        # between), Tab completes a file name, Ctrl-R finds the loop again and Enter runs it
+        type_keys("for n in 1 2; do", Keys.ENTER)
+        page.until(lambda: screen().rstrip().endswith("\n>"))
+        type_keys("echo loop-$n; done", Keys.ENTER)
+        page.until(lambda: "\nloop-1\nloop-2\n" in screen())
+        type_keys("echo tabbed > tab-target.txt", Keys.ENTER, "cat tab-ta", Keys.TAB)
+        page.until(lambda: "cat tab-target.txt" in screen())
+        type_keys(Keys.ENTER)
+        page.until(lambda: "\ntabbed\n" in screen())
+        type_keys(Keys.CONTROL, "r")
+        type_keys("loop-")
+        page.until(lambda: "(reverse-i-search)`loop-': for n in 1 2; do echo loop-$n; done" in screen())
+        type_keys(Keys.ENTER)
+        page.until(lambda: screen().count("\nloop-1\nloop-2\n") == 2)
         driver.save_screenshot(str(screenshot))
 
         # resize: the fit addon follows the window, the shell sees the new size

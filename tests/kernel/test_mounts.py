@@ -12,13 +12,13 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from kernelclient import execute, run_ok, start_kernel, stream_text
 from sandbox_kernel.cli import run_script
 from sandbox_kernel.kernel.install import install
 from sandbox_kernel.kernel.mounts import HostMount
 from sandbox_kernel.limits import Limits
 from sandbox_kernel.policy import MountError, check_mounts, parse_mount
 from sandbox_kernel.sandbox import Sandbox
+from tests.support.kernelclient import execute, run_ok, start_kernel, stream_text
 
 
 @pytest.fixture

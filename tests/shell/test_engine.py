@@ -401,8 +401,9 @@ def test_shell_limit_hints_stay_within_the_ceilings():
 
 
 def test_a_fixed_cap_gets_no_hint():
-    # 1000 live background jobs is not a setting (the message names "limit commands" as the nearest)
-    (res, out, err), = run_cells(["for ((i = 0; i < 1001; i++)); do sleep 30 & done"])
+    # 1000 live background jobs is not a setting (the message names "limit commands" as the nearest);
+    # the jobs sleep long enough that none ends before the 1001st starts on a loaded machine
+    (res, out, err), = run_cells(["for ((i = 0; i < 1001; i++)); do sleep 60 & done"])
     assert err == "bash: fork: 1000 background jobs already running (limit commands)\n"
 
 

@@ -6,7 +6,7 @@ import subprocess
 
 import pytest
 
-from prereqs import host_tool
+from tests.support.prereqs import host_tool
 from sandbox_kernel.shell.builtins.history import history_entries
 
 SOURCES = [

@@ -11,9 +11,9 @@ import zipfile
 
 import pytest
 
-from kernelclient import execute, start_kernel
 from sandbox_kernel.guest import build
-from wheelinstall import build_wheel, clean_env, install_wheel
+from tests.support.kernelclient import execute, start_kernel
+from tests.support.wheelinstall import build_wheel, clean_env, install_wheel
 
 pytestmark = [pytest.mark.vm, pytest.mark.slow]
 

@@ -26,6 +26,7 @@ from ..builtins import BUILTINS, SPECIAL_BUILTINS
 from ..builtins.output import out
 from ..builtins.resources import ResourceLimits
 from ..builtins.variables import valid_nameref_target
+from ..histexpand import Memory as HistoryMemory
 from ..hints import not_found_message
 from ..lookup import CommandHash, search_path
 from ..options import OPTION_DEFAULTS, SHOPT_DEFAULTS, bashopts, option_flags, shellopts
@@ -189,6 +190,8 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         self.history: list[str] = []
         self.history_base = 1
         self.history_saved = 0
+        #: what history expansion remembers between lines (the last ?search? and s/old/new/)
+        self.history_memory = HistoryMemory()
         #: set when a run stopped on a syntax error (the engine reports ename SyntaxError)
         self.syntax_error: str | None = None
 

@@ -12,7 +12,7 @@ import sys
 import venv
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def clean_env() -> dict[str, str]:

@@ -1,4 +1,4 @@
-"""A sandbox kept across runs, like a kernel, for the hostile suite."""
+"""A sandbox kept across runs, like a kernel, for the hostile suite and the memory-limit tests."""
 from __future__ import annotations
 
 import asyncio
