@@ -134,6 +134,11 @@ class Streams:
     input: Callable[[str, bool], Awaitable[str | None]] | None = None
     #: ``display(data, metadata, display_id, update)`` sends display_data / update_display_data.
     display: DisplayFunc | None = None
+    #: For an engine that goes on writing to these streams after ``run`` returned (the
+    #: shell's background jobs): ``release = keep()`` before it returns, ``release()`` once
+    #: done; the kernel keeps the cell's output open (sent under that cell) until then.
+    #: None: the streams need no keeping (they stay usable).
+    keep: Callable[[], Callable[[], None]] | None = None
 
 
 class TerminalError(Exception):

@@ -275,11 +275,12 @@ class SandboxKernel(Kernel):
                                   ident=self._topic(msg_type))
 
         relay = StreamRelay(lambda name, text: publish("stream", {"name": name, "text": text}))
+        output = CellOutput(relay)
         cancel = CancelToken()
         active = self.sandbox.policy.active_output
         streams = Streams(relay.sink("stdout"), relay.sink("stderr"), cancel,
                           self._make_input(relay, ident, parent, cancel) if allow_stdin else None,
-                          DisplayHook(publish, relay, active))
+                          DisplayHook(publish, relay, active), output.keep)
         self._running = cancel
         self.host_files.cell_started()
         try:
@@ -299,7 +300,7 @@ class SandboxKernel(Kernel):
                 value, _ = safe_output(outcome.result.value, {}, active, relay.sink("stderr"))
         finally:
             self.host_files.cell_finished()
-            relay.close()
+            output.cell_done()
 
         result = outcome.result
         output_text = ""
@@ -485,6 +486,41 @@ class SandboxKernel(Kernel):
 
 
 # ---------------------------------------------------------------------- helpers
+class CellOutput:
+    """A cell's output relay: closed when the cell is done, unless background jobs the cell
+    started still write to it (``Streams.keep``); then when the last of them let go. Their
+    output goes out with the cell's parent header, so frontends show it under that cell
+    (as ipykernel does for a thread's output), also after the cell's reply."""
+
+    def __init__(self, relay: StreamRelay) -> None:
+        self.relay = relay
+        self.holds = 0
+        self.done = False
+
+    def keep(self):
+        self.holds += 1
+        released = False
+
+        def release() -> None:
+            nonlocal released
+            if not released:
+                released = True
+                self.holds -= 1
+                self._close_when_free()
+        return release
+
+    def cell_done(self) -> None:
+        """The cell replies: what it wrote goes out first."""
+        self.done = True
+        if self.holds:
+            self.relay.flush()
+        self._close_when_free()
+
+    def _close_when_free(self) -> None:
+        if self.done and not self.holds:
+            self.relay.close()
+
+
 def unsupported_expressions(expressions: dict | None) -> dict:
     return {name: {"status": "error", "ename": "NotSupported",
                    "evalue": "user_expressions are not evaluated by this kernel", "traceback": []}

@@ -21,6 +21,7 @@ from .builtins import BUILTINS, help_text
 from .builtins.history import record
 from .complete import Completer
 from .eval.interp import Runtime, Shell
+from .eval.runs import RunView
 from .eval.word import decode_prompt
 from .histexpand import expand
 from .syntax.lexer import RESERVED
@@ -110,6 +111,8 @@ class ShellEngine:
             sandbox.shell_memory = self.rt.memory
         self.rt.memory = sandbox.shell_memory
         self.shell = Shell(self.rt)
+        #: the running (or last) run's part of the runtime (eval/runs.py)
+        self.view: RunView | Runtime = self.rt
         weakref.finalize(self.shell, self.shell.memory.end)  # a closed terminal's share goes back
         self.shell.interactive = interactive
         self.shell.command_string = not interactive
@@ -279,14 +282,14 @@ class ShellEngine:
 
     # ------------------------------------------------------------------ running
     async def run(self, cell: str, streams: Streams, limits: Limits) -> RunResult:
-        rt = self.rt
+        """Run ``cell``. It ends when its foreground commands end: in an interactive shell
+        (a notebook's, a terminal's) its background jobs go on (runs.JobGroup) and ended jobs
+        are reported at the end, as bash does before its next prompt; a script's run (the
+        CLI, ``run_script``) waits for its jobs, whose output then is all in its streams."""
         sh = self.shell
-        rt.limits = limits
-        rt.commands = 0
-        rt.limit_error = None
-        rt.cancel = streams.cancel
-        rt.deadline = time.monotonic() + limits.wall_time
-        rt.last_yield = time.monotonic()
+        view = RunView(self.rt, limits, streams.cancel, time.monotonic() + limits.wall_time, streams, self)
+        self.view = view
+        sh.rt = view
         stdin = self.next_stdin
         self.next_stdin = None
         if stdin is None:
@@ -295,6 +298,7 @@ class ShellEngine:
         fds[0] = stdin
         fds[1] = SinkOutput(streams.stdout)
         fds[2] = SinkOutput(streams.stderr)
+        view.std_fds = (fds[1], fds[2])
         sh.fds = fds
         sh.syntax_error = None
         if self.execution_string_next:
@@ -303,26 +307,35 @@ class ShellEngine:
         main = asyncio.ensure_future(self._run_cell(cell, fds))
         cancel_wait = asyncio.ensure_future(streams.cancel.wait())
         try:
-            done, _ = await asyncio.wait([main, cancel_wait], return_when=asyncio.FIRST_COMPLETED)
-            if main not in done:
-                # give the run a moment to stop at its next checkpoint, then cancel it
-                done, _ = await asyncio.wait([main], timeout=CANCEL_GRACE)
+            try:
+                done, _ = await asyncio.wait([main, cancel_wait], return_when=asyncio.FIRST_COMPLETED)
                 if main not in done:
-                    main.cancel()
-                    try:
-                        await main
-                    except BaseException:  # noqa: BLE001 - the cancelled task's own exception
-                        pass
-                    outcome = ("cancelled", streams.cancel.reason or "interrupt")
+                    # give the run a moment to stop at its next checkpoint, then cancel it
+                    done, _ = await asyncio.wait([main], timeout=CANCEL_GRACE)
+                    if main not in done:
+                        main.cancel()
+                        try:
+                            await main
+                        except BaseException:  # noqa: BLE001 - the cancelled task's own exception
+                            pass
+                        outcome = ("cancelled", streams.cancel.reason or "interrupt")
+                    else:
+                        outcome = main.result()
                 else:
                     outcome = main.result()
-            else:
-                outcome = main.result()
-        except Exception as e:  # noqa: BLE001 - never let an exception escape run()
-            outcome = ("internal", f"{type(e).__name__}: {e}")
+            except Exception as e:  # noqa: BLE001 - never let an exception escape run()
+                outcome = ("internal", f"{type(e).__name__}: {e}")
+            finally:
+                cancel_wait.cancel()
+            result = await self._finish(outcome, streams, fds)
+            if sh.job_notices and sh.jobtable is not None:
+                # bash says which jobs ended before its next prompt
+                report = sh.jobtable.finished_report()
+                if report:
+                    streams.stderr.write(report.encode("utf-8", "surrogateescape"))
+            return result
         finally:
-            cancel_wait.cancel()
-        return await self._finish(outcome, streams, fds)
+            view.running = False
 
     async def _run_cell(self, cell: str, fds: dict):
         sh = self.shell
@@ -334,13 +347,14 @@ class ShellEngine:
             except ExitShell as e:
                 status = await sh.run_exit_trap(fds, e.status)
             await self._wait_jobs()
-            if self.rt.cancel is not None and self.rt.cancel.reason is not None:
-                return ("cancelled", self.rt.cancel.reason)
+            if self.view.cancel is not None and self.view.cancel.reason is not None:
+                return ("cancelled", self.view.cancel.reason)
             return ("status", status)
         except CommandCancelled as e:
             return ("cancelled", str(e.args[0]) if e.args else "interrupt")
         except asyncio.CancelledError:
-            return ("cancelled", self.rt.cancel.reason if self.rt.cancel and self.rt.cancel.reason else "interrupt")
+            cancel = self.view.cancel
+            return ("cancelled", cancel.reason if cancel is not None and cancel.reason else "interrupt")
         except LimitExceeded as e:
             return ("limit", self._limit_message(e.message, e.limit))
         except OutputTooLarge as e:  # a process substitution's output, held as a string
@@ -356,23 +370,43 @@ class ShellEngine:
             return ("internal", f"{type(e).__name__}: {e}")
 
     async def _wait_jobs(self) -> None:
-        if self.rt.job_order:
-            await self.shell.wait_all_jobs()
+        """A script's run ends when its jobs ended (bash's output of a script's orphans is in
+        its output too): the shell's own jobs (reported as bash does), then those of forks."""
+        sh = self.shell
+        if sh.job_notices:
+            return
+        if sh.jobtable is not None and sh.jobtable.jobs:
+            await sh.wait_all_jobs()
+        groups = self.view.groups
+        while groups:
+            await groups[0].wait()
+
+    async def _end_jobs(self, view: RunView) -> None:
+        """A run that failed on a limit (or its wall time) ends the jobs it started; they
+        leave the table with no notice (the run's error says why)."""
+        groups = list(view.groups)
+        if not groups:
+            return
+        tasks = [t for g in groups for t in g.tasks]
+        for group in groups:
+            group.stop("ended")
+        if tasks:
+            await asyncio.wait(tasks, timeout=CANCEL_GRACE)
+        table = self.shell.jobtable
+        if table is not None:
+            for job in [j for j in table.jobs.values() if j.group in groups]:
+                table.remove(job)
 
     async def _finish(self, outcome, streams: Streams, fds: dict) -> RunResult:
         sh = self.shell
+        view = self.view
         kind, value = outcome
-        if kind == "status" and self.rt.limit_error is not None:
-            kind, value = "limit", self._limit_message(self.rt.limit_error, "commands")
-        if kind != "status":
-            # background jobs of a failed run end with it
-            pending = [t for t in self.rt.jobs.values() if not t.done()]
-            for task in pending:
-                task.cancel()
-            if pending:
-                await asyncio.wait(pending, timeout=CANCEL_GRACE)
-            self.rt.jobs.clear()
-            self.rt.job_order.clear()
+        if kind == "status" and view.limit_error is not None:
+            kind, value = "limit", self._limit_message(view.limit_error, "commands")
+        if kind != "status" and (kind, value) != ("cancelled", "interrupt"):
+            # the jobs of a run that failed on a limit end with it; the interrupt, like Ctrl-C
+            # in a terminal, stops only the foreground
+            await self._end_jobs(view)
         if kind == "status":
             status = int(value)
             sh.last_status = status
@@ -386,8 +420,7 @@ class ShellEngine:
             return RunResult(0)
         if kind == "cancelled":
             if value == "timeout":
-                msg = (f"bash: wall time limit exceeded ({self.rt.limits.wall_time:g} s; limit wall_time; "
-                       f"{self.rt.limits.raise_hint('wall_time', ceilings=self._ceilings())})")
+                msg = "bash: " + self._wall_time_text(view.limits)
                 streams.stderr.write((msg + "\n").encode())
                 sh.last_status = 124
                 return RunResult(124, ErrorInfo("Timeout", msg, [exit_summary(124)]))
@@ -412,14 +445,24 @@ class ShellEngine:
         return getattr(policy, "ceilings", None)
 
     def _limit_message(self, message: str, limit: str) -> str:
-        return limit_message(message, limit, self.rt.limits, self._ceilings())
+        return limit_message(message, limit, self.view.limits, self._ceilings())
+
+    def _wall_time_text(self, limits: Limits) -> str:
+        return (f"wall time limit exceeded ({limits.wall_time:g} s; limit wall_time; "
+                f"{limits.raise_hint('wall_time', ceilings=self._ceilings())})")
+
+    def job_limit_text(self, message: str, limit: str, limits: Limits) -> str:
+        """What ends a job group that hit a limit says (after ``bash: job [N] (TEXT): ``)."""
+        if limit == "wall_time":
+            return self._wall_time_text(limits)
+        return limit_message(message, limit, limits, self._ceilings())
 
     async def _run_int_trap(self, streams: Streams, fds: dict) -> None:
         sh = self.shell
         action = sh.traps.get("INT")
         if not action:
             return
-        rt = self.rt
+        rt = self.view
         saved = rt.cancel
         rt.cancel = None
         rt.deadline = time.monotonic() + 5.0
@@ -433,10 +476,13 @@ class ShellEngine:
             rt.cancel = saved
 
     async def shutdown(self) -> None:
-        tasks = [t for t in self.rt.jobs.values() if not t.done()]
-        for task in tasks:
-            task.cancel()
+        """Every background job ends (whichever run started it), and lets go of its streams."""
+        groups = list(self.rt.live_groups)
+        tasks = [t for g in groups for t in g.tasks]
+        for group in groups:
+            group.stop("shutdown")
         if tasks:
             await asyncio.gather(*tasks, return_exceptions=True)
-        self.rt.jobs.clear()
-        self.rt.job_order.clear()
+        for group in groups:
+            group.close()
+        self.shell.jobtable = None

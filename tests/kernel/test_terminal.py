@@ -94,6 +94,14 @@ def test_ctrl_c_interrupts_and_read_takes_typed_lines(term):
     assert "[Ada] 7" in text and "hunter2" not in text
 
 
+def test_a_background_job_gives_the_prompt_back_at_once(term):
+    """As in bash: the prompt returns when the foreground ends; the job is listed, killed, and
+    its end said before the next prompt."""
+    assert "started\n" in term.run("sleep 30 & echo started\r")  # the prompt came back: the job runs
+    assert "[1]+  Running                 sleep 30 &\n" in term.run("jobs\r")
+    assert "[1]+  Terminated              sleep 30\n" in term.run("kill %1; wait\r")
+
+
 def test_resize_sets_columns_and_ctrl_d_exits(term):
     term.resize(132, 40)
     assert "132x40" in term.run("echo ${COLUMNS}x${LINES}\r")

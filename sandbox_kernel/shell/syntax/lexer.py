@@ -781,7 +781,7 @@ class Lexer:
                 s[i + 1] in NAME_CHARS or s.startswith("}", i + 2) or s.startswith("[", i + 2)):
             length = True
             i += 1
-        elif s[i] == "!" and i + 1 < n and s[i + 1] != "}":
+        elif s[i] == "!" and i + 1 < n and s[i + 1] not in "}:":  # ${!:+x} is $! with an operator
             indirect = True
             i += 1
         # the name
