@@ -95,6 +95,8 @@ class Command:
     table: dict | None = None
     # range state
     active: bool = False
+    closed: bool = False  # a range from a line number ended: it cannot start again
+    zero_done: bool = False  # 0,/re/ was tried
     range_end: int = 0
     cmd_index: int = 0
 
@@ -194,8 +196,9 @@ class _ScriptParser:
             raise self.error(str(e)) from None
 
     def delimited(self, delim: str, unterminated: str) -> str:
-        """Text up to an unescaped ``delim``; ``\\delim`` becomes ``delim`` (kept escaped when
-        the delimiter is special in a regex), newline escapes are kept for the regex layer."""
+        """Text up to an unescaped ``delim``; ``\\delim`` becomes a plain ``delim`` (GNU sed 4.9:
+        with whatever meaning the plain character has, so ``s.a\\.b.x.`` matches axb and
+        ``s|a\\|b|x|`` the text a|b), newline escapes are kept for the regex layer."""
         s = self.s
         out = []
         while True:
@@ -207,7 +210,7 @@ class _ScriptParser:
                     raise self.error(unterminated)
                 nxt = s[self.i + 1]
                 if nxt == delim:
-                    out.append(delim if delim not in ".*[]^$\\+?(){}|" else "\\" + delim)
+                    out.append(delim)
                 elif nxt == "\n":
                     out.append("\\n")
                 else:
@@ -249,12 +252,14 @@ class _ScriptParser:
             self.i += 1
 
     def read_label(self) -> str:
+        """A label (of : b t T): GNU sed 4.9 ends it at a blank or a semicolon, so
+        ``b end }`` branches to "end" and closes the block."""
         self.skip_ws()
         s = self.s
         j = self.i
-        while self.i < len(s) and s[self.i] not in "\n;":
+        while self.i < len(s) and s[self.i] not in "\n; \t\v\f\r":
             self.i += 1
-        return s[j:self.i].rstrip(" \t")
+        return s[j:self.i]
 
     def read_filename(self) -> str:
         self.skip_ws()
@@ -495,7 +500,9 @@ class _ScriptParser:
                     raise self.error("unterminated `s' command")
                 nxt = s[self.i + 1]
                 self.i += 2
-                if isdigits(nxt):
+                if nxt == delim:
+                    lit.append(nxt)  # the delimiter itself: s1\(9\)1X\11 writes X1, s&9&\&& an &
+                elif isdigits(nxt):
                     flush()
                     parts.append(("group", int(nxt)))
                 elif nxt == "&":
@@ -640,6 +647,8 @@ class _Input:
         if self.queue_file != self.file_number:
             if self.separate:
                 self.sed.line_number = 0  # -s and -i: line numbers count per file
+                for cmd in self.sed.commands:  # and ranges start afresh in each file
+                    cmd.active = cmd.closed = cmd.zero_done = False
             self.file_number = self.queue_file
             self.filename = self.queue_filename
         has_nl = self.queue_last_nl or self.qpos < len(self.queue)
@@ -784,52 +793,57 @@ class _Sed:
         if cmd.addr2 is None and not cmd.addr2_kind:
             return await self.match_addr(cmd.addr1, ps)
         n = self.line_number
+        a1 = cmd.addr1
         if cmd.active:
             a2 = cmd.addr2
             if cmd.addr2_kind == "plus" or cmd.addr2_kind == "tilde":
                 if n >= cmd.range_end:
                     cmd.active = False
-                return True
-            if a2.kind == "line":
+            elif a2.kind == "line":
                 if n >= a2.line:
                     cmd.active = False
-                return True
-            if await self.match_addr(a2, ps):
+            elif await self.match_addr(a2, ps):
                 cmd.active = False
+            cmd.closed = not cmd.active and a1.kind == "line"
             return True
-        a1 = cmd.addr1
         if a1.kind == "zero":
-            start = True if not getattr(cmd, "_zero_done", False) else False
-            if start:
-                cmd._zero_done = True
-                if await self.match_addr(cmd.addr2, ps):
-                    return True
-                cmd.active = True
+            if cmd.zero_done:
+                return False
+            cmd.zero_done = True
+            if await self.match_addr(cmd.addr2, ps):
                 return True
-            return False
-        if not await self.match_addr(a1, ps):
+            cmd.active = True
+            return True
+        if a1.kind == "line":
+            # GNU starts a range from a line number on the first line at or past it that
+            # the command sees (a d or n before it may have skipped the line itself): 1d;1,3p
+            # prints lines 2 and 3; once ended it never starts again
+            if cmd.closed or n < a1.line:
+                return False
+            if n > a1.line and cmd.addr2 is not None and cmd.addr2.kind == "line" and not cmd.addr2_kind \
+                    and n > cmd.addr2.line:
+                cmd.closed = True  # the whole range was skipped
+                return False
+        elif not await self.match_addr(a1, ps):
             return False
         # range starts
+        a2 = cmd.addr2
         if cmd.addr2_kind == "plus":
             cmd.range_end = n + cmd.addr2_n
             cmd.active = cmd.addr2_n > 0
-            return True
-        if cmd.addr2_kind == "tilde":
+        elif cmd.addr2_kind == "tilde":
             m = cmd.addr2_n
-            if m <= 0:
-                return True
-            # GNU: up to the next multiple of m after this line (even if this one is a multiple)
-            cmd.range_end = (n // m + 1) * m
-            cmd.active = True
-            return True
-        a2 = cmd.addr2
-        if a2.kind == "line":
+            if m > 0:
+                # GNU: up to the next multiple of m after this line (even if this one is a multiple)
+                cmd.range_end = (n // m + 1) * m
+                cmd.active = True
+        elif a2.kind == "line":
             cmd.active = a2.line > n
-            return True
-        if a2.kind == "last":
+        elif a2.kind == "last":
             cmd.active = not await self.input.is_last()
-            return True
-        cmd.active = True  # a regex end is checked from the next line on
+        else:
+            cmd.active = True  # a regex end is checked from the next line on
+        cmd.closed = not cmd.active and a1.kind == "line"
         return True
 
     # ---------------------------------------------------------------- substitution
