@@ -38,6 +38,11 @@ def from_int(value: int) -> LongDouble:
     return _from_ratio(value < 0, abs(value), 1)[0]
 
 
+def from_ratio(negative: bool, num: int, den: int) -> LongDouble:
+    """The long double nearest NUM/DEN (NUM >= 0, DEN > 0), negated with NEGATIVE."""
+    return _from_ratio(negative, num, den)[0]
+
+
 #: Python's str(int) and int(str) refuse numbers of more digits (sys.int_info); a long double
 #: has up to 4933 integer digits and 16500 decimals
 _DIGITS_AT_ONCE = 4000
