@@ -1,4 +1,5 @@
-"""printf held to bash's own builtin: random formats (flags, widths, precisions, ``*``, length
+"""printf held to bash's own builtin, and /usr/bin/printf (commands/echoprintf.py: what env,
+xargs and find -exec run) to GNU coreutils' printf on this machine: random formats (flags, widths, precisions, ``*``, length
 modifiers, every conversion, escapes, bad directives) and random arguments (integers, floats in
 every spelling strtold reads, out-of-range and malformed numbers, quoted characters, strings),
 the stdout and exit status compared, with and without ``-v``. Derandomized: the same examples
@@ -87,3 +88,16 @@ def test_printf_matches_bash(fmt, args, var):
     want, got = run_bash(script), run_sandbox(script)
     assert (got.stdout, got.status) == (want.stdout, want.status), (
         f"\n--- script\n{script}\n--- bash\n{want.stdout!r}\n{want.stderr!r}\n--- ours\n{got.stdout!r}\n{got.stderr!r}")
+
+
+@host_tool("bash")
+@settings(max_examples=250, deadline=None, derandomize=True, database=None,
+          suppress_health_check=list(HealthCheck))
+@given(fmt=formats, args=arguments)
+@example(fmt="a\\cb%d|%#d", args=["x"])
+@example(fmt="%q|%b|%5.2q|%'.3f|%I5d", args=["a b", "a\\0101\\cb"])
+def test_program_printf_matches_coreutils(fmt, args):
+    script = f"env {_script(fmt, _bounded(fmt, args), False)}"
+    want, got = run_bash(script), run_sandbox(script)
+    assert (got.stdout, got.status) == (want.stdout, want.status), (
+        f"\n--- script\n{script}\n--- coreutils\n{want.stdout!r}\n{want.stderr!r}\n--- ours\n{got.stdout!r}\n{got.stderr!r}")
