@@ -690,6 +690,7 @@ class _Sed:
         self.missing_newline = False
         self.append_queue: list[tuple[str, str]] = []
         self.wfiles: dict[str, list] = {}
+        self.wfiles_missing_newline: set[str] = set()
         self.rfiles: dict[str, object] = {}
         self.last_regex: PosixRegex | None = None
         self.line_number = 0
@@ -730,10 +731,20 @@ class _Sed:
             self.missing_newline = True
         await self.write(data)
 
-    def wfile_write(self, name: str, text: str) -> None:
-        data = self.codec.encode(text + self.eol_str)
-        if name == "/dev/stdout":
+    async def wfile_write(self, name: str, text: str, newline: bool) -> None:
+        """w, W and s///w: TEXT and, as GNU does, a newline only when the input line had one
+        (else before the next text written to that file)."""
+        data = self.codec.encode(text)
+        if name in self.wfiles_missing_newline:
+            data = self.eol + data
+            self.wfiles_missing_newline.discard(name)
+        if newline:
+            data += self.eol
+        else:
+            self.wfiles_missing_newline.add(name)
+        if name == "/dev/stdout":  # in order with the output (not -i's file), a newline state of its own
             self.out_parts.append(data)
+            self.out_size += len(data)
             return
         if name == "/dev/stderr":
             self.wfiles.setdefault(name, []).append(data)
@@ -1156,7 +1167,7 @@ class _Sed:
                         for _ in range(cmd.print_):
                             await self.emit(ps, ps_nl)
                         if cmd.wfile:
-                            self.wfile_write(cmd.wfile, ps)
+                            await self.wfile_write(cmd.wfile, ps, ps_nl)
                 elif name == "p":
                     await self.emit(ps, ps_nl)
                 elif name == "d":
@@ -1265,9 +1276,9 @@ class _Sed:
                     if line is not None:
                         self.append_queue.append(("line", line))
                 elif name == "w":
-                    self.wfile_write(cmd.text, ps)
+                    await self.wfile_write(cmd.text, ps, ps_nl)
                 elif name == "W":
-                    self.wfile_write(cmd.text, ps.split("\n", 1)[0])
+                    await self.wfile_write(cmd.text, ps.split("\n", 1)[0], True if "\n" in ps else ps_nl)
                 elif name == "F":
                     await self.emit(self.codec.arg(inp.filename))
                 elif name == "e":
