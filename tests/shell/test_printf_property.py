@@ -1,9 +1,10 @@
 """printf held to bash's own builtin, and /usr/bin/printf (commands/echoprintf.py: what env,
-xargs and find -exec run) to GNU coreutils' printf on this machine: random formats (flags, widths, precisions, ``*``, length
-modifiers, every conversion, escapes, bad directives) and random arguments (integers, floats in
-every spelling strtold reads, out-of-range and malformed numbers, quoted characters, strings),
-the stdout and exit status compared, with and without ``-v``. Derandomized: the same examples
-every run, so a failure is reproducible and the run's time is fixed.
+xargs and find -exec run) to GNU coreutils' printf on this machine: random formats (flags,
+widths, precisions, ``*``, length modifiers, every conversion, escapes, bad directives) and
+random arguments (integers, floats in every spelling strtold reads, out-of-range and
+malformed numbers, quoted characters, strings), the stdout and exit status compared (the
+builtin with and without ``-v``). Derandomized: the same examples every run, so a failure is
+reproducible and the run's time is fixed.
 
 Left out of the strategy, and why:
 - non-ASCII text (arguments, ``\\u`` escapes past U+007F): the oracle runs in the C locale,
@@ -100,4 +101,5 @@ def test_program_printf_matches_coreutils(fmt, args):
     script = f"env {_script(fmt, _bounded(fmt, args), False)}"
     want, got = run_bash(script), run_sandbox(script)
     assert (got.stdout, got.status) == (want.stdout, want.status), (
-        f"\n--- script\n{script}\n--- coreutils\n{want.stdout!r}\n{want.stderr!r}\n--- ours\n{got.stdout!r}\n{got.stderr!r}")
+        f"\n--- script\n{script}\n--- coreutils\n{want.stdout!r}\n{want.stderr!r}"
+        f"\n--- ours\n{got.stdout!r}\n{got.stderr!r}")
