@@ -18,6 +18,7 @@ COMMAND_MODULES: dict[str, str] = {
     "commands.date": "date",
     "commands.diff": "diff",
     "commands.diskusage": "df du",
+    "commands.echoprintf": "echo printf",
     "commands.display": "display",
     "commands.editor": "edit nano vi vim",
     "commands.encoding": "base32 base64",

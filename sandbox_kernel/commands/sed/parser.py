@@ -101,8 +101,9 @@ class ScriptParser:
             raise self.error(str(e)) from None
 
     def delimited(self, delim: str, unterminated: str) -> str:
-        """Text up to an unescaped ``delim``; ``\\delim`` becomes ``delim`` (kept escaped when
-        the delimiter is special in a regex), newline escapes are kept for the regex layer."""
+        """Text up to an unescaped ``delim``; ``\\delim`` becomes a plain ``delim`` (GNU sed 4.9:
+        with whatever meaning the plain character has, so ``s.a\\.b.x.`` matches axb and
+        ``s|a\\|b|x|`` the text a|b), newline escapes are kept for the regex layer."""
         s = self.s
         out = []
         while True:
@@ -114,7 +115,7 @@ class ScriptParser:
                     raise self.error(unterminated)
                 nxt = s[self.i + 1]
                 if nxt == delim:
-                    out.append(delim if delim not in ".*[]^$\\+?(){}|" else "\\" + delim)
+                    out.append(delim)
                 elif nxt == "\n":
                     out.append("\\n")
                 else:
@@ -156,12 +157,14 @@ class ScriptParser:
             self.i += 1
 
     def read_label(self) -> str:
+        """A label (of : b t T): GNU sed 4.9 ends it at a blank or a semicolon, so
+        ``b end }`` branches to "end" and closes the block."""
         self.skip_ws()
         s = self.s
         j = self.i
-        while self.i < len(s) and s[self.i] not in "\n;":
+        while self.i < len(s) and s[self.i] not in "\n; \t\v\f\r":
             self.i += 1
-        return s[j:self.i].rstrip(" \t")
+        return s[j:self.i]
 
     def read_filename(self) -> str:
         self.skip_ws()
@@ -402,7 +405,9 @@ class ScriptParser:
                     raise self.error("unterminated `s' command")
                 nxt = s[self.i + 1]
                 self.i += 2
-                if isdigits(nxt):
+                if nxt == delim:
+                    lit.append(nxt)  # the delimiter itself: s1\(9\)1X\11 writes X1, s&9&\&& an &
+                elif isdigits(nxt):
                     flush()
                     parts.append(("group", int(nxt)))
                 elif nxt == "&":

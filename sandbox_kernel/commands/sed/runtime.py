@@ -93,6 +93,8 @@ class _Input:
         if self.queue_file != self.file_number:
             if self.separate:
                 self.sed.line_number = 0  # -s and -i: line numbers count per file
+                for cmd in self.sed.commands:  # and ranges start afresh in each file
+                    cmd.active = cmd.closed = cmd.zero_done = False
             self.file_number = self.queue_file
             self.filename = self.queue_filename
         has_nl = self.queue_last_nl or self.qpos < len(self.queue)
@@ -134,6 +136,7 @@ class Sed:
         self.missing_newline = False
         self.append_queue: list[tuple[str, str]] = []
         self.wfiles: dict[str, list] = {}
+        self.wfiles_missing_newline: set[str] = set()
         self.rfiles: dict[str, object] = {}
         self.last_regex: PosixRegex | None = None
         self.line_number = 0
@@ -174,10 +177,20 @@ class Sed:
             self.missing_newline = True
         await self.write(data)
 
-    def wfile_write(self, name: str, text: str) -> None:
-        data = self.codec.encode(text + self.eol_str)
-        if name == "/dev/stdout":
+    async def wfile_write(self, name: str, text: str, newline: bool) -> None:
+        """w, W and s///w: TEXT and, as GNU does, a newline only when the input line had one
+        (else before the next text written to that file)."""
+        data = self.codec.encode(text)
+        if name in self.wfiles_missing_newline:
+            data = self.eol + data
+            self.wfiles_missing_newline.discard(name)
+        if newline:
+            data += self.eol
+        else:
+            self.wfiles_missing_newline.add(name)
+        if name == "/dev/stdout":  # in order with the output (not -i's file), a newline state of its own
             self.out_parts.append(data)
+            self.out_size += len(data)
             return
         if name == "/dev/stderr":
             self.wfiles.setdefault(name, []).append(data)
@@ -237,52 +250,57 @@ class Sed:
         if cmd.addr2 is None and not cmd.addr2_kind:
             return await self.match_addr(cmd.addr1, ps)
         n = self.line_number
+        a1 = cmd.addr1
         if cmd.active:
             a2 = cmd.addr2
             if cmd.addr2_kind == "plus" or cmd.addr2_kind == "tilde":
                 if n >= cmd.range_end:
                     cmd.active = False
-                return True
-            if a2.kind == "line":
+            elif a2.kind == "line":
                 if n >= a2.line:
                     cmd.active = False
-                return True
-            if await self.match_addr(a2, ps):
+            elif await self.match_addr(a2, ps):
                 cmd.active = False
+            cmd.closed = not cmd.active and a1.kind == "line"
             return True
-        a1 = cmd.addr1
         if a1.kind == "zero":
-            start = True if not getattr(cmd, "_zero_done", False) else False
-            if start:
-                cmd._zero_done = True
-                if await self.match_addr(cmd.addr2, ps):
-                    return True
-                cmd.active = True
+            if cmd.zero_done:
+                return False
+            cmd.zero_done = True
+            if await self.match_addr(cmd.addr2, ps):
                 return True
-            return False
-        if not await self.match_addr(a1, ps):
+            cmd.active = True
+            return True
+        if a1.kind == "line":
+            # GNU starts a range from a line number on the first line at or past it that
+            # the command sees (a d or n before it may have skipped the line itself): 1d;1,3p
+            # prints lines 2 and 3; once ended it never starts again
+            if cmd.closed or n < a1.line:
+                return False
+            if n > a1.line and cmd.addr2 is not None and cmd.addr2.kind == "line" and not cmd.addr2_kind \
+                    and n > cmd.addr2.line:
+                cmd.closed = True  # the whole range was skipped
+                return False
+        elif not await self.match_addr(a1, ps):
             return False
         # range starts
+        a2 = cmd.addr2
         if cmd.addr2_kind == "plus":
             cmd.range_end = n + cmd.addr2_n
             cmd.active = cmd.addr2_n > 0
-            return True
-        if cmd.addr2_kind == "tilde":
+        elif cmd.addr2_kind == "tilde":
             m = cmd.addr2_n
-            if m <= 0:
-                return True
-            # GNU: up to the next multiple of m after this line (even if this one is a multiple)
-            cmd.range_end = (n // m + 1) * m
-            cmd.active = True
-            return True
-        a2 = cmd.addr2
-        if a2.kind == "line":
+            if m > 0:
+                # GNU: up to the next multiple of m after this line (even if this one is a multiple)
+                cmd.range_end = (n // m + 1) * m
+                cmd.active = True
+        elif a2.kind == "line":
             cmd.active = a2.line > n
-            return True
-        if a2.kind == "last":
+        elif a2.kind == "last":
             cmd.active = not await self.input.is_last()
-            return True
-        cmd.active = True  # a regex end is checked from the next line on
+        else:
+            cmd.active = True  # a regex end is checked from the next line on
+        cmd.closed = not cmd.active and a1.kind == "line"
         return True
 
     # ---------------------------------------------------------------- substitution
@@ -595,7 +613,7 @@ class Sed:
                         for _ in range(cmd.print_):
                             await self.emit(ps, ps_nl)
                         if cmd.wfile:
-                            self.wfile_write(cmd.wfile, ps)
+                            await self.wfile_write(cmd.wfile, ps, ps_nl)
                 elif name == "p":
                     await self.emit(ps, ps_nl)
                 elif name == "d":
@@ -704,9 +722,9 @@ class Sed:
                     if line is not None:
                         self.append_queue.append(("line", line))
                 elif name == "w":
-                    self.wfile_write(cmd.text, ps)
+                    await self.wfile_write(cmd.text, ps, ps_nl)
                 elif name == "W":
-                    self.wfile_write(cmd.text, ps.split("\n", 1)[0])
+                    await self.wfile_write(cmd.text, ps.split("\n", 1)[0], True if "\n" in ps else ps_nl)
                 elif name == "F":
                     await self.emit(self.codec.arg(inp.filename))
                 elif name == "e":

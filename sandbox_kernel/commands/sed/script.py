@@ -47,5 +47,7 @@ class Command:
     table: dict | None = None
     # range state
     active: bool = False
+    closed: bool = False  # a range from a line number ended: it cannot start again
+    zero_done: bool = False  # 0,/re/ was tried
     range_end: int = 0
     cmd_index: int = 0

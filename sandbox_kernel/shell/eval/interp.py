@@ -1938,7 +1938,10 @@ class CommandHost:
         shell = self.shell
         await shell.checkpoint()
         try:
-            if argv[0] in BUILTINS:
+            # a builtin that is also a program of its own (echo, printf, pwd, kill, true: their
+            # coreutils versions) runs as that program, found on PATH as exec(3) would; the
+            # others (sh, test, and xargs cd) run as the builtin, in ENV
+            if argv[0] in BUILTINS and registry.lookup(argv[0]) is None:
                 child = shell.fork()
                 if cwd is not None:
                     child.cwd = cwd

@@ -906,14 +906,15 @@ class Lexer:
                     replacement: bool = False) -> Word:
         """The word of a ``${name OP word}``; it ends at the first unquoted ``stop``
         character (bash counts no braces: ``${x:-{a}b}`` is ``{a`` then ``b}``)."""
-        if in_dq and not pattern:
-            # inside "${x:-...}" the word is double-quoted text with single quotes literal;
-            # in the replacement of "${x/p/r}" bash 5.2 removes them
-            parts = self._read_dq_until(stop, quotes=replacement)
+        if in_dq and not pattern and not replacement:
+            # inside "${x:-...}" the word is double-quoted text with single quotes literal
+            parts = self._read_dq_until(stop)
             return Word([DQ(parts)] if parts else [])
         if in_dq and pattern:
             parts = self.read_word_parts(stop=stop)
             return Word(parts)
+        # the replacement of ${x/p/r} is read as an unquoted word even inside double quotes
+        # (bash 5.2 expands it so: "${t//./\/}" is a/b/c)
         parts = self.read_word_parts(stop=stop)
         if self.i < self.n and self.src[self.i] not in stop:
             # blanks and operators are literal inside ${...}
@@ -930,9 +931,9 @@ class Lexer:
             return Word(parts, parts[0].text)
         return Word(parts)
 
-    def _read_dq_until(self, stop: frozenset[str], quotes: bool = False) -> list[Part]:
+    def _read_dq_until(self, stop: frozenset[str]) -> list[Part]:
         """Double-quoted text inside ``"${...}"`` up to a ``stop`` character. Single quotes
-        protect what they hold; with ``quotes`` they are removed, else kept as text."""
+        protect what they hold, and are kept as text."""
         s, n = self.src, self.n
         parts: list[Part] = []
         lit: list[str] = []
@@ -952,13 +953,6 @@ class Lexer:
                 lit.append(s[i + 1])
                 i += 2
                 continue
-            if c == "'" and quotes:
-                j = s.find("'", i + 1)
-                if j >= 0:
-                    _flush_lit(parts, lit)
-                    parts.append(Quoted(s[i + 1:j]))
-                    i = j + 1
-                    continue
             if c == "'" and (in_single or s.find("'", i + 1) >= 0):
                 in_single = not in_single
                 lit.append(c)
