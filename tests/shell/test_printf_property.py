@@ -23,8 +23,8 @@ import shlex
 
 from hypothesis import HealthCheck, example, given, settings, strategies as st
 
-from difftest import run_bash, run_sandbox
-from prereqs import host_tool
+from tests.support.difftest import run_bash, run_sandbox
+from tests.support.prereqs import host_tool
 from sandbox_kernel.shell.builtins.echo_printf import _printf_integer
 
 LITERALS = ["a", "b ", "|", "\n", "%%", "\\n", "\\t", "\\\\", "\\x41", "\\x", "\\xg", "\\101", "\\0", "\\18",
