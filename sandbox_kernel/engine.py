@@ -10,6 +10,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Protocol
 
+from . import aio
 from .limits import Limits
 
 
@@ -92,7 +93,8 @@ class CancelToken:
 
     async def wait(self) -> str:
         """Block until set; returns the reason."""
-        import asyncio
+        await aio.need_loop()
+        import asyncio  # with the loop (aio.py)
 
         loop = asyncio.get_running_loop()
         event = asyncio.Event()

@@ -1,13 +1,13 @@
 """Sandbox: one per kernel. Owns the VFS and the engines (shell, JS, VM)."""
 from __future__ import annotations
 
-import asyncio
 import importlib
 import json
 import threading
 import time
 from typing import Any
 
+from . import aio
 from .engine import CancelToken, DisplayFunc, Engine, ErrorInfo, RunResult, Streams
 from .limits import Limits, check_ceiling, format_size
 from .memory import MemoryBudget, RunMemory
@@ -225,7 +225,7 @@ class Sandbox:
                 failed = await prepare(cell, limited, limits, args)
                 if failed is not None:
                     return failed
-            timer = asyncio.get_running_loop().call_later(limits.wall_time, cancel.set, "timeout")
+            timer = aio.call_later(limits.wall_time, cancel.set, "timeout")
             # the memory safety net (memory.py): commands and the shell check it with the time
             outer_net, cancel.memory = cancel.memory, RunMemory(limits, self.fs, self.memory_budget, cancel)
             if own:

@@ -15,7 +15,7 @@ import importlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
-from .. import memory
+from .. import aio, memory
 from ..limits import Limits
 from ..streams import FileInput, InputStream, OutputStream
 from ..vfs import FSError, normpath
@@ -182,6 +182,7 @@ async def invoke(spec: CommandSpec, ctx: CommandContext) -> int:
     """Run a registered command: ``--help``, usage errors and stray FSErrors are handled here
     so every command reports GNU-style and returns a status. BrokenPipeError and
     CommandCancelled propagate (the shell maps them to 141 and to the cancel status)."""
+    await aio.need_loop()  # commands use asyncio freely (sleep, tasks, timers)
     if not spec.own_help and spec.help and "--help" in ctx.args:
         for a in ctx.args:
             if a == "--":

@@ -4,15 +4,16 @@ State (variables, functions, aliases, cwd, options, ``$?``) persists across runs
 """
 from __future__ import annotations
 
-import asyncio
 import re
 import sys
 import time
 import weakref
 
+from .. import aio
 from ..commands import registry
 from ..commands.registry import CommandCancelled
 from ..engine import ErrorInfo, RunResult, Streams
+from ..lazy import lazy_import
 from ..limits import Limits
 from ..stack import recursion_limit
 from ..streams import EmptyInput, InputStream, OutputStream, OutputTooLarge, SinkOutput
@@ -23,6 +24,8 @@ from .eval.interp import Runtime, Shell
 from .syntax.lexer import RESERVED
 from .syntax.parser import check_complete
 from .state import ControlFlow, ExitShell, IndexedArray, LimitExceeded, ShellError, Var
+
+asyncio = lazy_import("asyncio")  # with the loop (aio.py)
 
 SANDBOX_ENV = {
     "HOME": "/home/user", "USER": "user", "LOGNAME": "user", "PWD": "/workspace",
@@ -235,7 +238,15 @@ class ShellEngine:
         if self.execution_string_next:
             self.execution_string_next = False
             sh.globals["BASH_EXECUTION_STRING"] = Var(cell)
-        main = asyncio.ensure_future(self._run_cell(cell, fds))
+        cell_run = self._run_cell(cell, fds)
+        if aio.loopless():
+            # a run that never waits ends here without an event loop (aio.py)
+            finished, outcome = aio.step(cell_run)
+            if finished:
+                return await self._finish(outcome, streams, fds)
+            await aio.need_loop()
+            cell_run = aio.resumed(cell_run)
+        main = asyncio.ensure_future(cell_run)
         cancel_wait = asyncio.ensure_future(streams.cancel.wait())
         try:
             done, _ = await asyncio.wait([main, cancel_wait], return_when=asyncio.FIRST_COMPLETED)
@@ -274,8 +285,6 @@ class ShellEngine:
             return ("status", status)
         except CommandCancelled as e:
             return ("cancelled", str(e.args[0]) if e.args else "interrupt")
-        except asyncio.CancelledError:
-            return ("cancelled", self.rt.cancel.reason if self.rt.cancel and self.rt.cancel.reason else "interrupt")
         except LimitExceeded as e:
             return ("limit", self._limit_message(e.message, e.limit))
         except OutputTooLarge as e:  # a process substitution's output, held as a string
@@ -289,6 +298,8 @@ class ShellEngine:
             return ("limit", "nesting too deep (Python recursion limit; limit function_depth)")
         except Exception as e:  # noqa: BLE001 - internal errors become a message, never a traceback
             return ("internal", f"{type(e).__name__}: {e}")
+        except asyncio.CancelledError:  # last: naming it imports asyncio (lazy.py)
+            return ("cancelled", self.rt.cancel.reason if self.rt.cancel and self.rt.cancel.reason else "interrupt")
 
     async def _wait_jobs(self) -> None:
         if self.rt.job_order:
@@ -359,6 +370,7 @@ class ShellEngine:
         rt.cancel = None
         rt.deadline = time.monotonic() + 5.0
         try:
+            await aio.need_loop()
             await asyncio.wait_for(sh.run_source(action, fds), 5.0)
         except ExitShell:
             pass

@@ -8,7 +8,6 @@ parameters, traps). Subshells, pipeline stages and command substitutions run in 
 """
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import functools
 import random
@@ -17,8 +16,10 @@ import time
 import weakref
 from typing import Any, Awaitable
 
+from ... import aio
 from ...commands import registry
 from ...commands.registry import CommandCancelled, CommandContext
+from ...lazy import lazy_import
 from ...streams import BufferOutput, BytesInput, ClosedInput, ClosedOutput, InputStream, OutputStream, OutputTooLarge
 from ...vfs import FSError
 from ...vfs.layout import COMMAND_STUB
@@ -44,6 +45,8 @@ from .pipeline import Pipelines
 from .redirect import Redirections
 from .variables import FAKE_PID, MemoryAccount, MemoryPool, Variables
 from .word import Expander, shell_quote, single_quote
+
+asyncio = lazy_import("asyncio")  # with the loop (aio.py)
 
 #: Seconds between yields to the event loop. Well above CPython's GIL switch interval (5 ms):
 #: a thread waiting for the GIL asks the holder to drop it only after a whole interval in which
@@ -304,6 +307,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         now = time.monotonic()
         if now - self.rt.last_yield > YIELD_INTERVAL:
             self.rt.last_yield = now
+            await aio.need_loop()
             await asyncio.sleep(0)
 
     async def err(self, fds: dict, message: str) -> None:
@@ -444,6 +448,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
             k += 1
         for item, background in items[k:] if k else items:
             if background:
+                await aio.need_loop()  # the job is a task
                 self.start_background(item, fds)
                 status = 0
                 self.last_status = 0
@@ -721,6 +726,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         return True
 
     async def _yield_now(self) -> None:
+        await aio.need_loop()
         await asyncio.sleep(0)
         cancel = self.rt.cancel
         if cancel is not None and cancel.reason is not None:

@@ -6,12 +6,13 @@ A mixin of the interpreter's ``Shell``, which owns the state: it needs ``execute
 """
 from __future__ import annotations
 
-import asyncio
 import resource
 import time
 
+from ... import aio
 from ...commands import registry
 from ...commands.registry import CommandCancelled
+from ...lazy import lazy_import
 from ...streams import EmptyInput, Pipe
 from ..builtins import BUILTINS
 from ..builtins.jobs import QUIET_SIGNALS, signal_description
@@ -20,6 +21,8 @@ from ..state import (AbortCommand, BreakLoop, ContinueLoop, ControlFlow, ExitShe
 from ..syntax.ast import DQ, Lit, Param, Pipeline, Quoted, SimpleCommand, Subshell, Word
 from ..syntax.printer import format_word
 from .fastpath import raise_later, start
+
+asyncio = lazy_import("asyncio")  # with the loop (aio.py)
 
 #: background jobs that may run at once
 MAX_LIVE_JOBS = 1000
@@ -121,6 +124,7 @@ class Pipelines:
             self.update_trap_dispatch()
 
     async def _start_stages(self, node: Pipeline, fds: dict) -> list[int]:
+        await aio.need_loop()  # stages may be tasks
         commands = node.commands
         n = len(commands)
         pipes = [Pipe() for _ in range(n - 1)]
