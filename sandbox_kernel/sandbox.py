@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import importlib
-import json
 import threading
 import time
 from typing import Any
@@ -84,6 +83,8 @@ class LimitedSink:
 
 def bundle_size(data: dict) -> int:
     """Bytes a MIME bundle adds to a notebook (what the output limit counts)."""
+    import json  # for rich output only: not at start (tests/test_startup.py)
+
     size = 0
     for value in data.values():
         size += len(value) if isinstance(value, str) else len(json.dumps(value, default=str))

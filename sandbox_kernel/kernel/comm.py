@@ -21,8 +21,8 @@ import threading
 import time
 from typing import Any, Callable
 
-from ..vfs import FSError, VFS, export_tar, import_tar, normpath
-from ..vfs.tar import export_size
+from ..vfs import FSError, VFS, normpath
+from ..vfs.tar import export_size, export_tar, import_tar
 from .editors import EditorHosts
 
 #: 2 added the base64 encoding; every version 1 message means the same in version 2

@@ -6,7 +6,7 @@ import time
 from typing import Callable
 
 from ...chars import isdigits
-from ...commands._lib.dates import format_date, local_datetime
+from ...lazy import lazy_import
 from ..eval.variables import split_subscript
 from ..eval.word import backslash_quote
 from ..state import LimitExceeded, ShellError
@@ -14,6 +14,8 @@ from ..syntax.escapes import PRINTF, PRINTF_B, decode_escape, decode_escapes
 from ..syntax.lexer import is_name
 from .output import err, out, write_now_or_later, write_or_fail
 from .registry import builtin
+
+dates = lazy_import("...commands._lib.dates", __package__)  # printf %(...)T only: zoneinfo, datetime
 
 
 @builtin("echo", usage="echo [-neE] [arg ...]", text="""
@@ -362,7 +364,7 @@ def _format_time(sh, flags: str, width: str, prec: str | None, strf: str, arg: s
     tz = sh.lookup_var("TZ")
     env = {"TZ": tz.value} if tz is not None and tz.exported and isinstance(tz.value, str) else {}
     try:
-        stamp = format_date(strf, local_datetime(when, env), 0)
+        stamp = dates.format_date(strf, dates.local_datetime(when, env), 0)
     except (OverflowError, OSError, ValueError):
         errors.append(f"{arg}: invalid number")
         stamp = ""

@@ -307,8 +307,8 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         now = time.monotonic()
         if now - self.rt.last_yield > YIELD_INTERVAL:
             self.rt.last_yield = now
-            await aio.need_loop()
-            await asyncio.sleep(0)
+            if not aio.loopless():  # with no event loop yet, nothing else waits to run
+                await asyncio.sleep(0)
 
     async def err(self, fds: dict, message: str) -> None:
         stream = fds.get(2)
@@ -726,8 +726,8 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         return True
 
     async def _yield_now(self) -> None:
-        await aio.need_loop()
-        await asyncio.sleep(0)
+        if not aio.loopless():  # with no event loop yet, nothing else waits to run
+            await asyncio.sleep(0)
         cancel = self.rt.cancel
         if cancel is not None and cancel.reason is not None:
             raise CommandCancelled(cancel.reason)
