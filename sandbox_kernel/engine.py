@@ -7,28 +7,36 @@ given at construction (its ``fs`` above all).
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Protocol
 
 from . import aio
 from .limits import Limits
 
+# ErrorInfo, RunResult and Streams are plain classes, not dataclasses: the shell's start imports
+# no ``dataclasses`` (tests/test_startup.py)
 
-@dataclass
+
 class ErrorInfo:
-    ename: str
-    evalue: str
-    traceback: list[str] = field(default_factory=list)
+    def __init__(self, ename: str, evalue: str, traceback: list[str] | None = None) -> None:
+        self.ename = ename
+        self.evalue = evalue
+        self.traceback: list[str] = [] if traceback is None else traceback
+
+    def __repr__(self) -> str:
+        return f"ErrorInfo(ename={self.ename!r}, evalue={self.evalue!r}, traceback={self.traceback!r})"
 
 
-@dataclass
 class RunResult:
-    #: Exit status: 0 success, 124 wall time, 130 interrupt, 2 syntax error, ...
-    status: int = 0
-    #: Set when the run should be reported as an error (non-zero status, exception, interrupt).
-    error: ErrorInfo | None = None
-    #: A MIME bundle for ``execute_result`` (e.g. a JS cell's last value); None shows nothing.
-    value: dict[str, Any] | None = None
+    def __init__(self, status: int = 0, error: ErrorInfo | None = None, value: dict[str, Any] | None = None) -> None:
+        #: Exit status: 0 success, 124 wall time, 130 interrupt, 2 syntax error, ...
+        self.status = status
+        #: Set when the run should be reported as an error (non-zero status, exception, interrupt).
+        self.error = error
+        #: A MIME bundle for ``execute_result`` (e.g. a JS cell's last value); None shows nothing.
+        self.value = value
+
+    def __repr__(self) -> str:
+        return f"RunResult(status={self.status!r}, error={self.error!r}, value={self.value!r})"
 
 
 class CancelToken:
@@ -124,17 +132,19 @@ class OutputSink(Protocol):
 DisplayFunc = Callable[[dict, "dict | None", "str | None", bool], None]
 
 
-@dataclass
 class Streams:
     """What an engine gets for one run."""
 
-    stdout: OutputSink
-    stderr: OutputSink
-    cancel: CancelToken
-    #: ``await input(prompt, password)`` -> a line without newline, or None at end of input.
-    input: Callable[[str, bool], Awaitable[str | None]] | None = None
-    #: ``display(data, metadata, display_id, update)`` sends display_data / update_display_data.
-    display: DisplayFunc | None = None
+    def __init__(self, stdout: OutputSink, stderr: OutputSink, cancel: CancelToken,
+                 input: Callable[[str, bool], Awaitable[str | None]] | None = None,
+                 display: DisplayFunc | None = None) -> None:
+        self.stdout = stdout
+        self.stderr = stderr
+        self.cancel = cancel
+        #: ``await input(prompt, password)`` -> a line without newline, or None at end of input.
+        self.input = input
+        #: ``display(data, metadata, display_id, update)`` sends display_data / update_display_data.
+        self.display = display
 
 
 class TerminalError(Exception):

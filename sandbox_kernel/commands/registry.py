@@ -12,7 +12,6 @@ A command is ``async def cmd(ctx: CommandContext) -> int`` registered by name::
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 from .. import aio, memory
@@ -29,12 +28,19 @@ if TYPE_CHECKING:
 CommandFunc = Callable[["CommandContext"], Awaitable[int]]
 
 
-@dataclass
 class CommandSpec:
-    name: str
-    func: CommandFunc
-    help: str = ""
-    own_help: bool = False  # the command handles --help itself (or treats it as data)
+    """A registered command (a plain class: the shell's start imports no ``dataclasses``)."""
+
+    __slots__ = ("name", "func", "help", "own_help")
+
+    def __init__(self, name: str, func: CommandFunc, help: str = "", own_help: bool = False) -> None:
+        self.name = name
+        self.func = func
+        self.help = help
+        self.own_help = own_help  # the command handles --help itself (or treats it as data)
+
+    def __repr__(self) -> str:
+        return f"CommandSpec({self.name!r})"
 
 
 COMMANDS: dict[str, CommandSpec] = {}
@@ -218,7 +224,7 @@ async def _out_of_memory(ctx: CommandContext, limits: "Limits", e: BaseException
     """``CMD: memory limit exceeded (1G; limit memory_bytes; raise it with ...)``; a MemoryError
     (the host refused an allocation) reads as GNU's ``memory exhausted``."""
     if isinstance(e, memory.MemoryLimitExceeded):
-        ceilings = getattr(getattr(ctx.sandbox, "policy", None), "ceilings", None)
+        ceilings = getattr(ctx.sandbox, "ceilings", None)
         hint = limits.raise_hint("memory_bytes", ceilings=ceilings)
         await ctx.error(f"memory limit exceeded ({memory.size_text(e.limit)}; limit memory_bytes; {hint})")
     else:

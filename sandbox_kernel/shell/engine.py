@@ -354,8 +354,7 @@ class ShellEngine:
         return RunResult(1, ErrorInfo("InternalError", value, [exit_summary(1)]))
 
     def _ceilings(self) -> Limits | None:
-        policy = getattr(self.sandbox, "policy", None)
-        return getattr(policy, "ceilings", None)
+        return getattr(self.sandbox, "ceilings", None)
 
     def _limit_message(self, message: str, limit: str) -> str:
         return limit_message(message, limit, self.rt.limits, self._ceilings())
