@@ -129,7 +129,7 @@ class OutputSink(Protocol):
 
 
 #: ``display(data, metadata, display_id, update)``
-DisplayFunc = Callable[[dict, "dict | None", "str | None", bool], None]
+DisplayFunc = Callable[[dict, dict | None, str | None, bool], None]  # no quotes: a string here is compile()d
 
 
 class Streams:

@@ -1,14 +1,17 @@
-"""Modules imported on first use: ``posix_regex = lazy_import("...commands._lib.posix_regex",
-__package__)`` at a module's top, beside its imports (the shell has no imports inside
-functions), and the module is imported when one of its attributes is first read.
+"""Modules imported, and regular expressions compiled, on first use, for what a run may never
+need: ``python -m sandbox_kernel sh -c true`` imports none of them (tests/test_startup.py
+lists them) and compiles no pattern, so the shell starts in a third of the time.
 
-For what a run may never need: ``python -m sandbox_kernel sh -c true`` imports none of them
-(tests/test_startup.py lists them), so the shell starts in a third of the time. An ``except``
-clause naming a lazy module's exception reads it only when an exception gets that far: such
-clauses come after the others."""
+``posix_regex = lazy_import("...commands._lib.posix_regex", __package__)`` at a module's top,
+beside its imports (the shell has no imports inside functions), imports the module when one of
+its attributes is first read. An ``except`` clause naming a lazy module's exception reads it
+only when an exception gets that far: such clauses come after the others.
+``_NAME = lazy_compile(r"...")`` is a pattern compiled by its first call (re.compile is ~0.7M
+instructions a pattern: the shell's modules have dozens)."""
 from __future__ import annotations
 
 import importlib
+import re
 from types import ModuleType
 from typing import Any
 
@@ -37,3 +40,25 @@ class LazyModule:
 def lazy_import(name: str, package: str | None = None) -> Any:
     """``name`` (relative to ``package`` when it starts with a dot), imported on first use."""
     return LazyModule(name, package)
+
+
+class LazyPattern:
+    """A regular expression compiled on its first use; from then on its methods are the
+    compiled pattern's own, bound on this object (a call costs what the pattern's does)."""
+
+    def __init__(self, pattern: str, flags: int) -> None:
+        self._source = (pattern, flags)
+        self._compiled: re.Pattern[str] | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        compiled = self._compiled
+        if compiled is None:
+            compiled = self._compiled = re.compile(*self._source)
+            for method in ("match", "fullmatch", "search", "finditer", "findall", "sub", "subn", "split"):
+                setattr(self, method, getattr(compiled, method))
+        return getattr(compiled, name)
+
+
+def lazy_compile(pattern: str, flags: int = 0) -> re.Pattern[str]:
+    """``re.compile(pattern, flags)`` on first use (methods only: not for ``re.sub(p, ...)``)."""
+    return LazyPattern(pattern, flags)  # type: ignore[return-value]

@@ -25,7 +25,8 @@ from .options import UsageError
 if TYPE_CHECKING:
     from ..vfs import VFS
 
-CommandFunc = Callable[["CommandContext"], Awaitable[int]]
+#: ``async def cmd(ctx: CommandContext) -> int`` (not quoted: a string in a type alias is compile()d at import)
+CommandFunc = Callable[[Any], Awaitable[int]]
 
 
 class CommandSpec:

@@ -4,7 +4,6 @@ State (variables, functions, aliases, cwd, options, ``$?``) persists across runs
 """
 from __future__ import annotations
 
-import re
 import sys
 import time
 import weakref
@@ -13,7 +12,7 @@ from .. import aio
 from ..commands import registry
 from ..commands.registry import CommandCancelled
 from ..engine import ErrorInfo, RunResult, Streams
-from ..lazy import lazy_import
+from ..lazy import lazy_compile, lazy_import
 from ..limits import Limits
 from ..stack import recursion_limit
 from ..streams import EmptyInput, InputStream, OutputStream, OutputTooLarge, SinkOutput
@@ -41,7 +40,7 @@ CANCEL_GRACE = 0.3
 
 #: "limit NAME" in a limit message: the limit that stopped the run (the last one named: what
 #: comes before may be the user's words, such as a function's or a file's name)
-_NAMED_LIMIT = re.compile(r"\blimit ([a-z_]+)")
+_NAMED_LIMIT = lazy_compile(r"\blimit ([a-z_]+)")
 #: Messages that name a limit for what is a fixed cap: no setting raises it, so no hint
 #: (the shell's 1000 background jobs alive at once; "limit commands" is the closest limit).
 _FIXED_CAPS = ("fork: ",)

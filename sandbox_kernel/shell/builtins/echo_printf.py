@@ -6,7 +6,7 @@ import time
 from typing import Callable
 
 from ...chars import isdigits
-from ...lazy import lazy_import
+from ...lazy import lazy_compile, lazy_import
 from ..eval.variables import split_subscript
 from ..eval.word import backslash_quote
 from ..state import LimitExceeded, ShellError
@@ -62,7 +62,7 @@ class _PrintfError(Exception):
 
 
 _C_SPACE = " \t\n\v\f\r"
-_INTEGER = re.compile(r"([-+]?)(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)")
+_INTEGER = lazy_compile(r"([-+]?)(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)")
 _NONZERO = frozenset("123456789")
 _INT64 = 1 << 63
 _UINT64 = 1 << 64
@@ -130,9 +130,9 @@ def _printf_float(arg: str, errors: list) -> float:
         return float(m.group(0)) if m else 0.0
 
 
-_TIME_SPEC = re.compile(r"%([-+ #0]*)([0-9]+)?(?:\.([0-9]*))?\(([^)]*)\)T")
+_TIME_SPEC = lazy_compile(r"%([-+ #0]*)([0-9]+)?(?:\.([0-9]*))?\(([^)]*)\)T")
 
-_FMT_SPEC = re.compile(r"%([-+ #0]*)(\*|[0-9]+)?(?:\.(\*|[0-9]*))?(hh|h|ll|l|L|q|j|z|t)?([diouxXeEfFgGaAcsbqQ%])")
+_FMT_SPEC = lazy_compile(r"%([-+ #0]*)(\*|[0-9]+)?(?:\.(\*|[0-9]*))?(hh|h|ll|l|L|q|j|z|t)?([diouxXeEfFgGaAcsbqQ%])")
 
 
 # a compiled format: literal text (str), or one of these tuples

@@ -1,14 +1,13 @@
 """Background jobs: wait, jobs, kill, disown, fg, bg."""
 from __future__ import annotations
 
-import signal
-
 from ...chars import isdigits
 from ...lazy import lazy_import
 from .output import err, out
 from .registry import builtin
 
 asyncio = lazy_import("asyncio")  # jobs are tasks: it is there when they are (aio.py)
+signal = lazy_import("signal")  # strsignal only: its enums cost ~1 ms to make
 
 
 @builtin("wait", usage="wait [-n] [id ...]", text="""

@@ -2,11 +2,10 @@
 unary and binary tests."""
 from __future__ import annotations
 
-import re
 import stat as st
 from typing import Awaitable, Callable
 
-from ...lazy import lazy_import
+from ...lazy import lazy_compile, lazy_import
 from ...vfs import FSError
 from . import pattern as pat
 from .arith import ArithError, evaluate as arith_evaluate
@@ -136,7 +135,7 @@ def compare_integers(op: str, a: int, b: int) -> bool:
 
 
 # ----------------------------------------------------------------------------- test / [
-_TEST_INT = re.compile(r"[-+]?[0-9]+")
+_TEST_INT = lazy_compile(r"[-+]?[0-9]+")
 
 
 def _test_int(s: str) -> int:
@@ -421,7 +420,7 @@ def _run_bounds(rt) -> posix_regex.Bounds:
     return bounds
 
 
-_INTERVAL = re.compile(r"\{(?:[0-9]+(?:,[0-9]*)?|,[0-9]+)\}")
+_INTERVAL = lazy_compile(r"\{(?:[0-9]+(?:,[0-9]*)?|,[0-9]+)\}")
 
 
 def _ere_valid(source: str) -> bool:

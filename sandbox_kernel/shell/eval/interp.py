@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import random
 import re
 import time
 import weakref
@@ -47,6 +46,7 @@ from .variables import FAKE_PID, MemoryAccount, MemoryPool, Variables
 from .word import Expander, shell_quote, single_quote
 
 asyncio = lazy_import("asyncio")  # with the loop (aio.py)
+random = lazy_import("random")  # $RANDOM only
 
 #: Seconds between yields to the event loop. Well above CPython's GIL switch interval (5 ms):
 #: a thread waiting for the GIL asks the holder to drop it only after a whole interval in which
@@ -74,6 +74,14 @@ class Frame:
 class Runtime:
     """What all forks of one shell share during a run."""
 
+    @property
+    def random(self):
+        """$RANDOM's generator, made when first read. Unseeded sandboxes draw from the OS, so
+        no two kernels share RANDOM sequences."""
+        if self._random is None:
+            self._random = random.Random(self.sandbox.seed if self.sandbox is not None else None)
+        return self._random
+
     def __init__(self, fs, sandbox, limits) -> None:
         self.fs = fs
         self.sandbox = sandbox
@@ -94,8 +102,7 @@ class Runtime:
         #: the command text of running jobs (for the "Killed" report)
         self.job_commands: dict[int, str] = {}
         self.job_order: list[int] = []
-        # unseeded sandboxes draw from the OS, so no two kernels share RANDOM sequences
-        self.random = random.Random(sandbox.seed if sandbox is not None else None)
+        self._random = None
         self.start_time = time.monotonic()
         self.start_time_epoch = int(time.time())
         self.procsub_counter = 0
