@@ -3,13 +3,14 @@
 Importing asyncio costs ~40 ms (it loads ssl, concurrent.futures, logging ...): more than
 Python's own start. A script of builtins that never waits (``sh -c true``, most short
 scripts) needs no event loop. ``run(main)`` is ``asyncio.run(main)`` that steps ``main``
-without a loop first; code about to use asyncio (a task, a pipe's wait, a command, the
-periodic yield) first awaits ``need_loop()``, which makes ``run`` start the loop and go on
-there from that point. Inside a loop (the kernel, ``asyncio.run``) ``need_loop()`` does
-nothing. Before the loop, ``call_later`` keeps its timers and the loop arms them; code that
-sees a loop only once it is there (``ShellEngine.run``'s race with the cancel token) runs a
-coroutine with ``step`` and goes on with ``resumed``. A context variable's token must not
-span a ``need_loop()``: the loop's task runs in a copy of the context."""
+without a loop first; code about to use asyncio (a task, a pipe's wait, a command, a timed
+read) first awaits ``need_loop()``, which makes ``run`` start the loop and go on there from
+that point. Inside a loop (the kernel, ``asyncio.run``) ``need_loop()`` does nothing; before
+it, the shell's periodic yield has nothing to yield to (``loopless()``) and the wall time is
+the shell's own check. ``call_later`` keeps the timers made before the loop, which arms them;
+code that wants a task once the loop is there (``ShellEngine.run``'s race with the cancel
+token) runs its coroutine with ``step`` and goes on with ``resumed``. A context variable's
+token must not span a ``need_loop()``: the loop's task runs in a copy of the context."""
 from __future__ import annotations
 
 import sys

@@ -1,6 +1,6 @@
 """Modules imported, and regular expressions compiled, on first use, for what a run may never
-need: ``python -m sandbox_kernel sh -c true`` imports none of them (tests/test_startup.py
-lists them) and compiles no pattern, so the shell starts in a third of the time.
+need: ``python -m sandbox_kernel sh -c true`` imports none of those modules (tests/test_startup.py
+lists them) and compiles no pattern.
 
 ``posix_regex = lazy_import("...commands._lib.posix_regex", __package__)`` at a module's top,
 beside its imports (the shell has no imports inside functions), imports the module when one of

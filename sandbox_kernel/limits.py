@@ -17,7 +17,7 @@ _SIZE_UNITS = {"": 1, "K": 1024, "M": 1024**2, "G": 1024**3, "T": 1024**4}
 class Limits:
     """Each limit is a class attribute, its default; ``Limits(NAME=VALUE, ...)``, ``replace`` and
     ``set_from_text`` set it on the instance. Not a dataclass: the shell's start imports no
-    ``dataclasses`` (with inspect, a sixth of ``sh -c true``'s time; tests/test_startup.py)."""
+    ``dataclasses`` (with inspect, ~10 ms; tests/test_startup.py)."""
 
     #: Wall-clock seconds one run may take; exceeded -> status 124, like `timeout`.
     wall_time: float = 30.0
