@@ -74,14 +74,6 @@ class Frame:
 class Runtime:
     """What all forks of one shell share during a run."""
 
-    @property
-    def random(self):
-        """$RANDOM's generator, made when first read. Unseeded sandboxes draw from the OS, so
-        no two kernels share RANDOM sequences."""
-        if self._random is None:
-            self._random = random.Random(self.sandbox.seed if self.sandbox is not None else None)
-        return self._random
-
     def __init__(self, fs, sandbox, limits) -> None:
         self.fs = fs
         self.sandbox = sandbox
@@ -111,6 +103,14 @@ class Runtime:
         self.limit_error: str | None = None
         #: bytes held in variables by all shells of the run (limit shell_memory_bytes)
         self.memory = MemoryPool()
+
+    @property
+    def random(self):
+        """$RANDOM's generator, made when first read. Unseeded sandboxes draw from the OS, so
+        no two kernels share RANDOM sequences."""
+        if self._random is None:
+            self._random = random.Random(self.sandbox.seed if self.sandbox is not None else None)
+        return self._random
 
     def new_pid(self) -> int:
         self.next_pid += 1
