@@ -15,9 +15,9 @@ _SIZE_UNITS = {"": 1, "K": 1024, "M": 1024**2, "G": 1024**3, "T": 1024**4}
 
 
 class Limits:
-    """Each limit is a class attribute, its default; ``Limits(NAME=VALUE, ...)``, ``replace`` and
-    ``set_from_text`` set it on the instance. Not a dataclass: the shell's start imports no
-    ``dataclasses`` (with inspect, ~10 ms; tests/test_startup.py)."""
+    """Each limit's default is a class attribute; an instance holds them all (``Limits(NAME=VALUE,
+    ...)`` sets some, ``replace`` and ``set_from_text`` change them). Not a dataclass: the
+    shell's start imports no ``dataclasses`` (with inspect, ~10 ms; tests/test_startup.py)."""
 
     #: Wall-clock seconds one run may take; exceeded -> status 124, like `timeout`.
     wall_time: float = 30.0
@@ -55,10 +55,11 @@ class Limits:
     vm_processes: int = 1024
 
     def __init__(self, **values: float) -> None:
-        for name, value in values.items():
-            if name not in _NAMES:
-                raise TypeError(f"{type(self).__name__}() got an unexpected keyword argument '{name}'")
-            setattr(self, name, value)
+        unknown = values.keys() - set(_NAMES)
+        if unknown:
+            raise TypeError(f"{type(self).__name__}() got an unexpected keyword argument '{min(unknown)}'")
+        for name in _NAMES:
+            setattr(self, name, values.get(name, getattr(Limits, name)))
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
