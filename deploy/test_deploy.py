@@ -21,9 +21,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.prereqs import require
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
-from prereqs import require  # noqa: E402
 
 BUILD = ROOT / "build" / "deploy"
 DOCKER, DOCKERD = "/usr/bin/docker", "/usr/sbin/dockerd"

@@ -1,6 +1,7 @@
 """The one small interface between the kernel (or CLI) and the engines.
 
-The kernel knows an engine only as ``await engine.run(cell, streams, limits) -> RunResult``.
+The kernel knows an engine only as ``await engine.run(cell, streams, limits) -> RunResult``
+and the optional methods named in ``Engine``'s docstring (looked up with ``getattr``).
 Engines never import each other; they reach shared state through the ``Sandbox`` they are
 given at construction (its ``fs`` above all).
 """
@@ -137,7 +138,8 @@ class Streams:
 
     def __init__(self, stdout: OutputSink, stderr: OutputSink, cancel: CancelToken,
                  input: Callable[[str, bool], Awaitable[str | None]] | None = None,
-                 display: DisplayFunc | None = None) -> None:
+                 display: DisplayFunc | None = None,
+                 keep: Callable[[], Callable[[], None]] | None = None) -> None:
         self.stdout = stdout
         self.stderr = stderr
         self.cancel = cancel
@@ -145,6 +147,11 @@ class Streams:
         self.input = input
         #: ``display(data, metadata, display_id, update)`` sends display_data / update_display_data.
         self.display = display
+        #: For an engine that goes on writing to these streams after ``run`` returned (the
+        #: shell's background jobs): ``release = keep()`` before it returns, ``release()`` once
+        #: done; the kernel keeps the cell's output open (sent under that cell) until then.
+        #: None: the streams need no keeping (they stay usable).
+        self.keep = keep
 
 
 class TerminalError(Exception):
@@ -171,7 +178,15 @@ class Engine(Protocol):
     wall time starts (set-up that is not the cell's: the VM's image build and boot); a
     RunResult ends the run there. Engines whose cell magic takes options accept them as
     ``run(cell, streams, limits, args)``. Engines with a real terminal (the VM) offer
-    ``async open_terminal(rows, cols, on_output, progress) -> Terminal`` (TerminalError)."""
+    ``async open_terminal(rows, cols, on_output, progress) -> Terminal`` (TerminalError).
+
+    For the notebook's editor, each optional, each given a cell's body (its magic lines blank)
+    and a cursor in it: ``is_complete(code) -> (status, indent)`` (is_complete_request);
+    ``async complete(code, cursor) -> (start, matches)`` (Tab: ``start`` is where the text the
+    matches replace begins); ``async inspect(code, cursor) -> str | None`` (Shift-Tab; None:
+    nothing to say). They must answer within a second or two without blocking the event loop,
+    run nothing of the user's that has effects, bound their answers, and answer nothing rather
+    than wait for a running cell."""
 
     name: str
 

@@ -232,7 +232,7 @@ class Sandbox:
         previous_display = self.current_display
         if own:
             self.current_display = display
-        limited = Streams(out, err, cancel, streams.input, display)
+        limited = Streams(out, err, cancel, streams.input, display, streams.keep)
         timer = None
         try:
             try:

@@ -60,7 +60,8 @@ def png(size: int) -> bytes:
 
 
 def main() -> None:
-    spec_dir = Path(__file__).resolve().parents[1] / "sandbox_kernel" / "kernel" / "kernelspec"
+    # the repository's kernelspec/ (what the package ships as sandbox_kernel.kernelspec)
+    spec_dir = Path(__file__).resolve().parents[1] / "kernelspec"
     for size in (32, 64):
         (spec_dir / f"logo-{size}x{size}.png").write_bytes(png(size))
 

@@ -1,12 +1,16 @@
 import os
-import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-sys.path.insert(0, str(Path(__file__).parents[1] / "scripts"))  # make_logos: the logo generator
-sys.path.append(str(Path(__file__).parents[1]))  # benchmarks (the bench smoke tests), whatever runs first
+
+@pytest.fixture(scope="session", autouse=True)
+def sandbox_data(tmp_path_factory):
+    """The kernels' host data (stores, records of files not kept) in a temporary folder, never
+    the user's ~/.local/share (a test that needs its own sets SANDBOX_KERNEL_DATA itself)."""
+    mp = pytest.MonkeyPatch()
+    mp.setenv("SANDBOX_KERNEL_DATA", str(tmp_path_factory.mktemp("sandbox-data")))
+    yield
+    mp.undo()
 
 
 @pytest.fixture(scope="session")
@@ -30,7 +34,7 @@ def jupyter_kernels(tmp_path_factory):
 @pytest.fixture(scope="module")
 def kernel(jupyter_kernels):
     """(KernelManager, client) of one `sandbox` kernel shared by a test module."""
-    from kernelclient import start_kernel
+    from tests.support.kernelclient import start_kernel
 
     with start_kernel("sandbox") as pair:
         yield pair

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from difftest import CASE_DIRS, assert_same, case_files, stdin_of
-from prereqs import host_tool
+from tests.support.difftest import CASE_DIRS, assert_same, case_files, stdin_of
+from tests.support.prereqs import host_tool
 
 CASES = case_files(*CASE_DIRS)
 

@@ -1,6 +1,6 @@
 """The tests the documentation cites exist: every ``tests/...`` path (and ``::test_name``) in the
-README and docs/, and every bare test name or test file in docs/security.md's "proven by"
-column, so a moved or renamed test cannot leave a threat row pointing at nothing."""
+README, docs/ and guest/README.md, and every bare test name or test file in docs/security.md's
+"proven by" column, so a moved or renamed test cannot leave a threat row pointing at nothing."""
 from __future__ import annotations
 
 import re
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), ROOT / "guest" / "README.md"]
 PATH_REF = re.compile(r"tests/[A-Za-z0-9_/.*-]+(?:::[A-Za-z0-9_]+)?")
 
 
@@ -21,7 +21,7 @@ def _all_tests() -> list[Path]:
     return list((ROOT / "tests").rglob("test_*.py"))
 
 
-@pytest.mark.parametrize("doc", DOCS, ids=lambda p: p.name)
+@pytest.mark.parametrize("doc", DOCS, ids=lambda p: str(p.relative_to(ROOT)))
 def test_cited_test_paths_exist(doc):
     stale = []
     for ref in sorted(set(PATH_REF.findall(doc.read_text()))):

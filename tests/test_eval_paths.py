@@ -8,12 +8,12 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from difftest import CASE_DIRS, case_files, run_sandbox, stdin_of
 from sandbox_kernel.cli import run_script
 from sandbox_kernel.limits import Limits
 from sandbox_kernel.shell.eval import fastpath
 from sandbox_kernel.shell.eval.interp import Shell
 from sandbox_kernel.shell.syntax.parser import Parser
+from tests.support.difftest import CASE_DIRS, case_files, run_sandbox, stdin_of
 
 CASES = case_files(*CASE_DIRS)
 #: a random script's bounds (a function may call itself, a loop may reset its counter)

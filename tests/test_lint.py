@@ -1,6 +1,7 @@
 """Static gates in `make test`: ruff (pyflakes' checks, pycodestyle errors, the line length the
-code meets) over package, benchmarks, scripts and tests; mypy over the typed layers (the root
-core modules, vfs/, kernel/, shell/syntax/) as configured in pyproject.toml."""
+code meets) over the package (with guest/ and kernelspec/), benchmarks, scripts and tests; mypy
+over the typed layers (the root core modules, vfs/, kernel/, shell/syntax/) as configured in
+pyproject.toml."""
 from __future__ import annotations
 
 import subprocess
@@ -15,8 +16,8 @@ def run(*argv: str) -> subprocess.CompletedProcess:
 
 
 def test_ruff_is_clean():
-    done = run("ruff", "check", "--no-cache", "sandbox_kernel", "benchmarks", "scripts", "tests",
-               "labextension/source_hash.py")
+    done = run("ruff", "check", "--no-cache", "sandbox_kernel", "guest", "kernelspec", "benchmarks", "scripts",
+               "tests", "labextension/source_hash.py")
     assert done.returncode == 0, done.stdout + done.stderr
 
 

@@ -18,7 +18,7 @@ from sandbox_kernel.limits import DEFAULT_CEILINGS, CliLimits, Limits
 from sandbox_kernel.sandbox import Sandbox
 from sandbox_kernel.streams import BytesInput, Pipe
 
-from hostile.session import Session
+from tests.support.session import Session
 
 MiB = 1 << 20
 

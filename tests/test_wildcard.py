@@ -12,8 +12,8 @@ import locale
 import pytest
 from hypothesis import assume, given, settings, strategies as st
 
-from prereqs import require
 from sandbox_kernel.wildcard import excluded, fnmatch
+from tests.support.prereqs import require
 
 FNM_PATHNAME, FNM_PERIOD, FNM_LEADING_DIR, FNM_CASEFOLD = 1, 4, 8, 16
 

@@ -24,6 +24,7 @@ import { followCellLanguages } from './highlight';
 import { SandboxTerminal, TerminalShell, vmTerminalIcon } from './terminal';
 import { describe, SandboxFilesPanel } from './panel';
 import { IEditRequest, VfsConnection, VfsError } from './vfs';
+import { NotebookWorkspace } from './workspace';
 
 import '../style/index.css';
 
@@ -161,6 +162,30 @@ const plugin: JupyterFrontEndPlugin<void> = {
       return connection;
     };
 
+    // every sandbox notebook tells its kernel its workspace id and path (--persist), also one
+    // that is not the current notebook (restored at start, or running in the background)
+    const followers = new WeakMap<Kernel.IKernelConnection, NotebookWorkspace>();
+    const isSandbox = async (kernel: Kernel.IKernelConnection): Promise<boolean> => {
+      try {
+        return (await kernel.info).implementation === IMPLEMENTATION;
+      } catch {
+        return false;
+      }
+    };
+    const follow = async (notebook: NotebookPanel): Promise<void> => {
+      const kernel = notebook.sessionContext.session?.kernel;
+      if (!kernel || followers.has(kernel) || notebook.isDisposed || !(await isSandbox(kernel))) {
+        return;
+      }
+      if (!followers.has(kernel) && !kernel.isDisposed && !notebook.isDisposed) {
+        followers.set(kernel, new NotebookWorkspace(notebook, connectionFor(kernel)));
+      }
+    };
+    notebooks.widgetAdded.connect((_, notebook) => {
+      notebook.sessionContext.kernelChanged.connect(() => void follow(notebook));
+      void notebook.sessionContext.ready.then(() => follow(notebook)).catch(() => undefined);
+    });
+
     const highlighted = new WeakSet<NotebookPanel>();
     let generation = 0;
     // the kernel the panel's state was decided for (undefined: nothing decided yet)
@@ -192,6 +217,7 @@ const plugin: JupyterFrontEndPlugin<void> = {
         panelAdded = true;
       }
       panel.setConnection(connectionFor(kernel), notebook.title.label);
+      void follow(notebook);
       if (!highlighted.has(notebook)) {
         highlighted.add(notebook);
         followCellLanguages(notebook, languages);

@@ -123,6 +123,21 @@ export class VfsConnection {
     await this._open();
   }
 
+  /** Emitted whenever the comm (re)opens: a kernel start or restart. */
+  get opened(): ISignal<this, void> {
+    return this._opened;
+  }
+
+  /** Whether the comm is open now. */
+  get isOpen(): boolean {
+    return this._comm !== null && !this._comm.isDisposed;
+  }
+
+  /** The kernel's decision on the notebook's workspace, when it came after a running cell. */
+  get workspaceDecided(): ISignal<this, any> {
+    return this._workspaceDecided;
+  }
+
   /** Emitted after a restart gave the kernel a fresh sandbox (all listings are stale). */
   get reset(): ISignal<this, void> {
     return this._reset;
@@ -294,8 +309,11 @@ export class VfsConnection {
           // watch on every (re)open so that change events flow for this comm
           this._watch(comm);
           resolve(comm);
+          this._opened.emit();
         } else if (data && data.event === 'changed') {
           this._changed.emit(data.changes as IChange[]);
+        } else if (data && data.event === 'workspace') {
+          this._workspaceDecided.emit(data);
         } else if (data && data.event === 'edit' && typeof data.path === 'string') {
           this._editRequested.emit({ edit: String(data.edit), path: data.path });
         } else if (data && data.id !== undefined && data.id !== null) {
@@ -376,6 +394,8 @@ export class VfsConnection {
   private _restarted = false;
   private _changed = new Signal<this, IChange[]>(this);
   private _reset = new Signal<this, void>(this);
+  private _opened = new Signal<this, void>(this);
+  private _workspaceDecided = new Signal<this, any>(this);
   private _editRequested = new Signal<this, IEditRequest>(this);
 }
 

@@ -16,7 +16,7 @@ _INFRASTRUCTURE = {"registry", "options", "index"}
 
 def load_all() -> None:
     """Import every command module (each registers itself): this package's, its subpackages'
-    (awk, jq), and the engines' command modules the index names (js.commands, vm.commands)."""
+    (archive, awk, jq, sed), and the engines' command modules the index names (js.commands, vm.commands)."""
     import pkgutil  # here: a run loads the commands it uses (index.py), never this walk
 
     for info in pkgutil.walk_packages(__path__, prefix=f"{__name__}."):

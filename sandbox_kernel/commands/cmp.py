@@ -4,6 +4,7 @@ from __future__ import annotations
 from ..vfs import FSError
 from ._lib.quoting import quote
 from ._lib.sizes import parse_size
+from ._lib.textio import program_locale
 from .options import UsageError, getopt
 from .registry import CommandContext, command
 
@@ -82,13 +83,13 @@ async def cmp(ctx: CommandContext) -> int:
         return await _usage(ctx, "options -l and -s are incompatible")
     if not files:
         return await _usage(ctx, "missing operand after 'cmp'")
-    if len(files) > 4:
-        return await _usage(ctx, f"extra operand {quote(files[4], 'locale')}")
     for k, extra in enumerate(files[2:4]):
         value = parse_size(extra, "kKMGTPEZY0")
         if value is None:
             return await _usage(ctx, f"invalid --ignore-initial value '{extra}'")
         skip[k] = value
+    if len(files) > 4:
+        return await _usage(ctx, f"extra operand {quote(files[4], 'locale')}")
     name_a = files[0]
     name_b = files[1] if len(files) > 1 else "-"
     if name_a == name_b == "-":
@@ -189,6 +190,6 @@ def _size(ctx, name: str) -> int | None:
 
 
 def _c_locale(ctx) -> bool:
-    env = ctx.env
-    value = env.get("LC_ALL") or env.get("LC_MESSAGES") or env.get("LANG") or ""
-    return value in ("", "C", "POSIX")
+    """Whether cmp's messages are in the C locale: also when a locale variable names a locale
+    this machine lacks (LANG=en_US.UTF-8 here), as setlocale then fails."""
+    return program_locale(ctx.env, "LC_MESSAGES") in ("C", "POSIX")

@@ -79,7 +79,7 @@ async def display(ctx: CommandContext) -> int:
     if not clear and not texts and not operands:
         raise UsageError("missing file operand")
 
-    hook = getattr(ctx.sandbox, "current_display", None)
+    hook = getattr(ctx.shell, "display", None) or getattr(ctx.sandbox, "current_display", None)
     if hook is None:
         await ctx.error("no notebook to display in (rich output needs the Jupyter kernel)")
         return 1

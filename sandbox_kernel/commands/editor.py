@@ -76,7 +76,13 @@ async def edit(ctx: CommandContext) -> int:
             await ctx.error(f"directory {quote(parent, 'shell-escape')} does not exist")
             return 1
         targets.append((path, full))
-    edits = [asyncio.ensure_future(editors.edit(full)) for _, full in targets]
+    def told(path: str):
+        async def tell() -> None:
+            # the cell (or terminal) now waits on a browser tab: say so, or it looks hung
+            await ctx.err(f"{ctx.name}: {quote(path, 'shell-escape')} is open in a JupyterLab editor tab; waiting "
+                          "until the tab is closed (save with Ctrl+S, then close the tab)\n")
+        return tell
+    edits = [asyncio.ensure_future(editors.edit(full, told(path))) for path, full in targets]
     problems = await wait_or_cancel(ctx, asyncio.ensure_future(asyncio.gather(*edits)))
     status = 0
     for (path, _), problem in zip(targets, problems):

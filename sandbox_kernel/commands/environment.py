@@ -21,10 +21,13 @@ A mere - implies -i.  If no COMMAND, print the resulting environment.
 """
 
 
-@command("env", help=ENV_HELP)
+@command("env", help=ENV_HELP, own_help=True)  # `env echo --help` is echo's --help
 async def env_cmd(ctx: CommandContext) -> int:
-    opts, rest = getopt(ctx.args, "+i0u:C:", {"ignore-environment": "i", "null": "0",
+    opts, rest = getopt(ctx.args, "+i0u:C:", {"ignore-environment": "i", "null": "0", "help": "help",
                                               "unset=": "u", "chdir=": "C"}, status=125)
+    if any(o == "help" for o, _ in opts):
+        await ctx.out(ENV_HELP.strip("\n") + "\n")
+        return 0
     env = dict(ctx.env)
     nul = False
     chdir = None

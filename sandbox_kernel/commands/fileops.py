@@ -75,7 +75,7 @@ def _split_target(ctx: CommandContext, operands: list[str], target_dir: str | No
     if len(operands) > 2:
         if _lstat(ctx, dest) is None and _stat(ctx, dest) is None:
             raise _Fatal(f"target {quote(dest)}: No such file or directory")
-        raise _Fatal(f"target {quote(dest)} is not a directory")
+        raise _Fatal(f"target {quote(dest)}: Not a directory")
     return operands[:1], None, dest
 
 
@@ -110,6 +110,7 @@ Copy SOURCE to DEST, or multiple SOURCE(s) to DIRECTORY.
   -P, --no-dereference         never follow symbolic links in SOURCE
   -p                           same as --preserve=mode,ownership,timestamps
       --preserve[=ATTR_LIST]   preserve the specified attributes
+      --parents                use full source file name under DIRECTORY
   -R, -r, --recursive          copy directories recursively
   -s, --symbolic-link          make symbolic links instead of copying
   -t, --target-directory=DIRECTORY  copy all SOURCE arguments into DIRECTORY
@@ -137,6 +138,7 @@ class _Copier:
         self.no_clobber = self.force = self.update = self.verbose = False
         self.hard_link = self.sym_link = False
         self.remove_destination = False
+        self.parents = False
         self.status = 0
 
     async def fail(self, message: str) -> None:
@@ -248,6 +250,36 @@ class _Copier:
                 pass
         self.copy_times(dst, sst)
 
+    async def make_parents(self, src: str, into: str) -> str | None:
+        """--parents: SRC's whole name under INTO, its missing directories made with their
+        source's mode (less the umask, unless preserved); the name to copy to, or None."""
+        fs, cwd = self.fs, self.ctx.cwd
+        rel = src.lstrip("/")
+        lead = src[:len(src) - len(rel)]
+        # each directory as written (foo//bar/./baz: foo, foo//bar, foo//bar/., ...)
+        ends = [i for i in range(1, len(rel)) if rel[i] == "/" and rel[i - 1] != "/"]
+        for end in ends:
+            built = rel[:end]
+            src_dir, dst_dir = lead + built, join_path(into, built)
+            existing = _stat(self.ctx, dst_dir)
+            if existing is not None:
+                if not _is_dir(existing):
+                    await self.fail(f"{quote(dst_dir)} exists but is not a directory")
+                    return None
+                continue
+            try:
+                sst = fs.stat(src_dir, cwd)
+                fs.mkdir(dst_dir, cwd, mode=0o700)
+                mode = sst.st_mode & 0o7777
+                fs.chmod(dst_dir, mode if self.preserve_mode else mode & ~umask_of(self.ctx), cwd)
+            except FSError as e:
+                await self.fail(f"cannot make directory {quote(dst_dir)}: {strerror(e)}")
+                return None
+            self.copy_times(dst_dir, sst)
+            if self.verbose:
+                await self.ctx.out(f"{src_dir} -> {dst_dir}\n")
+        return join_path(into, rel)
+
     def copy_times(self, dst: str, sst) -> None:
         if self.preserve_times:
             try:
@@ -344,15 +376,21 @@ async def cp(ctx: CommandContext) -> int:
         elif key == "remove-destination":
             c.remove_destination = True
         elif key == "parents":
-            raise UsageError("--parents is not supported", 1)
+            c.parents = True
 
     async def body() -> int:
         try:
             sources, into, dest = _split_target(ctx, operands, target_dir, no_target, "copy")
         except FSError as e:
             raise _Fatal(f"{e.filename}: {strerror(e)}")
+        if c.parents and into is None:
+            raise UsageError("with --parents, the destination must be a directory", 1)
         for src in sources:
-            if into is not None:
+            if c.parents:
+                target = await c.make_parents(src, into)
+                if target is not None:
+                    await c.copy(src, target)
+            elif into is not None:
                 await c.copy(src, join_path(into, _basename(src)))
             else:
                 await c.copy(src, dest)

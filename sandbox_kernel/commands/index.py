@@ -6,7 +6,9 @@ from __future__ import annotations
 
 #: module (under sandbox_kernel) -> the commands it registers, space-separated
 COMMAND_MODULES: dict[str, str] = {
-    "commands.archive": "gunzip gzip tar unzip zcat zip",
+    "commands.archive.gzip": "gunzip gzip zcat",
+    "commands.archive.tar": "tar",
+    "commands.archive.zip": "unzip zip",
     "commands.awk.cli": "awk gawk",
     "commands.bytedump": "hexdump od xxd",
     "commands.cat": "cat",
@@ -16,6 +18,7 @@ COMMAND_MODULES: dict[str, str] = {
     "commands.date": "date",
     "commands.diff": "diff",
     "commands.diskusage": "df du",
+    "commands.echoprintf": "echo printf",
     "commands.display": "display",
     "commands.editor": "edit nano vi vim",
     "commands.encoding": "base32 base64",
@@ -37,7 +40,7 @@ COMMAND_MODULES: dict[str, str] = {
     "commands.pathnames": "basename dirname mktemp pwd readlink realpath",
     "commands.permissions": "chgrp chmod chown",
     "commands.processes": "kill ps sleep time timeout",
-    "commands.sed": "sed",
+    "commands.sed.cli": "sed",
     "commands.sort": "sort",
     "commands.stat": "stat",
     "commands.teesplit": "split tee",

@@ -258,14 +258,31 @@ async def rev(ctx: CommandContext) -> int:
             await ctx.error(f"cannot open {name}: {e.strerror}")
             status = 1
             continue
+        # util-linux reads a line with fgetws as a C string: it ends at a NUL, the rest of
+        # that line is lost, and the next line is read on after it (ab\0cd\nef\n is feba)
+        pending = b""
         async for lines in line_batches(stream, sep):
-            if utf8:
-                await out.write_lines([_reverse_chars(line, sep) for line in lines])
-                continue
-            await out.write_lines([line[-2::-1] + sep if line.endswith(sep) else line[::-1]
-                                   for line in lines])
+            if sep == b"\n" and (pending or any(b"\0" in line for line in lines)):
+                joined = []
+                for line in lines:
+                    cut = line.find(b"\0")
+                    if cut >= 0:
+                        pending += line[:cut]
+                        continue
+                    joined.append(pending + line)
+                    pending = b""
+                lines = joined
+            await out.write_lines([_reverse_line(line, sep, utf8) for line in lines])
+        if pending:
+            await out.write_lines([_reverse_line(pending, sep, utf8)])
         await out.flush()
     return status
+
+
+def _reverse_line(line: bytes, sep: bytes, utf8: bool) -> bytes:
+    if utf8:
+        return _reverse_chars(line, sep)
+    return line[-2::-1] + sep if line.endswith(sep) else line[::-1]
 
 
 def emacs_to_ere(pattern: str) -> str:

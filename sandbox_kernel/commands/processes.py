@@ -31,13 +31,13 @@ def _shell_runtime(ctx: CommandContext):
 
 
 def _shell_jobs(ctx: CommandContext) -> dict:
-    """pid -> task of the shell's background jobs that are still running."""
+    """pid -> job (``kill(signum)``, ``done()``) of the shell's background jobs still running:
+    the notebook's, whichever cell started them, and those they started."""
     _shell, rt = _shell_runtime(ctx)
-    jobs = getattr(rt, "jobs", None)
+    jobs = getattr(rt, "processes", None)
     if not isinstance(jobs, dict):
         return {}
-    return {pid: task for pid, task in jobs.items()
-            if isinstance(pid, int) and not (hasattr(task, "done") and task.done())}
+    return {pid: job for pid, job in jobs.items() if isinstance(pid, int) and not job.done()}
 
 
 @command("ps", help=PS_HELP)
@@ -146,7 +146,6 @@ async def kill(ctx: CommandContext) -> int:
         raise UsageError("not enough arguments", 1)
     status = 0
     jobs = _shell_jobs(ctx)
-    _shell, rt = _shell_runtime(ctx)
     for target in args:
         try:
             pid = int(target)
@@ -154,17 +153,14 @@ async def kill(ctx: CommandContext) -> int:
             await ctx.error(f"failed to parse argument: '{target}'")
             status = 1
             continue
-        task = jobs.get(pid)
-        if task is None:
+        job = jobs.get(pid)
+        if job is None:
             await ctx.error(f"({pid}): No such process")
             status = 1
             continue
         if sig != 0:
-            # jobs are tasks inside the sandbox: any terminating signal cancels the task
-            task.cancel()
-            statuses = getattr(rt, "job_status", None)
-            if isinstance(statuses, dict):
-                statuses[pid] = 128 + sig
+            # jobs are tasks inside the sandbox: any terminating signal ends the task
+            job.kill(sig)
     return status
 
 

@@ -18,7 +18,7 @@ async def clear(ctx: CommandContext) -> int:
         await ctx.error(f"extra operand {quote(operands[0], 'locale')}")
         return 1
     # the notebook's cell output is no terminal: its escape codes would be dropped, clear_output is what clears it
-    hook = getattr(ctx.sandbox, "current_display", None)
+    hook = getattr(ctx.shell, "display", None) or getattr(ctx.sandbox, "current_display", None)
     clear_output = getattr(hook, "clear", None)
     if ctx.stdout.screen() == "notebook" and clear_output is not None:
         clear_output(False)

@@ -9,6 +9,7 @@ from decimal import Decimal
 from .. import memory
 from ..chars import isdigits
 from ..vfs import FSError
+from ._lib.cprintf import LongDouble, format_float, from_ratio
 from ._lib.quoting import quote
 from ._lib.textio import Fail, run_guarded
 from .options import UsageError, getopt
@@ -69,6 +70,9 @@ _FORMAT = re.compile(r"%([-+ #0']*)([0-9]*)(?:\.([0-9]*))?([aAeEfFgG])")
 
 
 class _Arg:
+    """An operand: its exact value, and GNU seq's precision (None: not known, as for a hex
+    float: numbers are then written with %g) and width (what -w pads to; 0 for hex)."""
+
     def __init__(self, text: str) -> None:
         self.text = text
         if re.fullmatch(r"\s*[+-]?nan\s*", text, re.I):
@@ -77,16 +81,11 @@ class _Arg:
         if _NUMBER.match(text):
             body = text.strip()
             self.value = Decimal(body.replace("infinity", "inf").replace("INFINITY", "inf"))
-            mantissa, _, exponent = body.lower().partition("e")
-            frac = mantissa.split(".", 1)[1] if "." in mantissa else ""
-            precision = len(frac)
-            if exponent:
-                exp = int(exponent)
-                precision = precision - exp if exp < 0 else precision - min(precision, exp)
-            self.precision = precision
-            return
-        m = _HEX.match(text)
-        if m and m.group(2) not in ("", "."):
+        else:
+            m = _HEX.match(text)
+            if not m or m.group(2) in ("", "."):
+                raise Fail(f"invalid floating point argument: {quote(text, 'locale')}\n"
+                           "Try 'seq --help' for more information.")
             sign, digits, exp = m.groups()
             whole, _, frac = digits.partition(".")
             value = Decimal(int(whole or "0", 16))
@@ -95,10 +94,65 @@ class _Arg:
             if exp:
                 value *= Decimal(2) ** int(exp)
             self.value = -value if sign == "-" else value
-            self.precision = 0
-            return
-        raise Fail(f"invalid floating point argument: {quote(text, 'locale')}\n"
-                   "Try 'seq --help' for more information.")
+        self.precision, self.width = _precision_and_width(text, self.value.is_finite())
+
+
+def _precision_and_width(text: str, finite: bool) -> tuple[int | None, int]:
+    """GNU seq's scan_arg: the decimals an operand is written with (None when unknown: a hex
+    number with a point or an exponent) and the width it takes, from the text as written
+    (leading zeros count: -w with 007 pads to 3)."""
+    arg = text.lstrip(" \t\n\v\f\r+")
+    point = arg.find(".")
+    precision: int | None = None
+    if point < 0 and "p" not in arg:
+        precision = 0
+    width = 0
+    if "x" not in arg and "X" not in arg and finite:
+        width = len(arg)
+        fraction_len = 0
+        if point >= 0:
+            fraction_len = len(re.split("[eE]", arg[point + 1:], maxsplit=1)[0])
+            precision = fraction_len
+            width += -1 if fraction_len == 0 else int(point == 0 or not arg[point - 1].isdigit())
+        e = min((k for k in (arg.find("e"), arg.find("E")) if k >= 0), default=-1)
+        if e >= 0:
+            m = re.match(r"\s*[+-]?[0-9]+", arg[e + 1:])
+            exponent = int(m.group(0)) if m else 0
+            precision = (precision or 0) + (-exponent if exponent < 0 else -min(precision or 0, exponent))
+            width -= len(arg) - e
+            if exponent < 0:
+                if point < 0 or e == point + 1:
+                    width += 1
+                exponent = -exponent
+            else:
+                if point >= 0 and precision == 0 and fraction_len:
+                    width -= 1
+                exponent -= min(fraction_len, exponent)
+            width += exponent
+    return precision, width
+
+
+def _default_style(first: _Arg, step: _Arg, last: _Arg, equal: bool) -> tuple[int, int] | None:
+    """GNU seq's default format: (width, decimals) of %0W.PLf, or None for %Lg."""
+    if first.precision is None or step.precision is None or last.precision is None:
+        return None
+    prec = max(first.precision, step.precision)
+    if not equal:
+        return 0, prec
+    first_width = first.width + (prec - first.precision) + (first.precision == 0 and prec > 0)
+    last_width = last.width + (prec - last.precision)
+    if last.precision and prec == 0:
+        last_width -= 1  # no room for the point
+    if last.precision == 0 and prec:
+        last_width += 1  # room for the point
+    return max(first_width, last_width), prec
+
+
+def _long_double(v: Decimal) -> LongDouble:
+    if v.is_infinite():
+        return LongDouble(v < 0, special="inf")
+    num, den = v.as_integer_ratio()
+    return from_ratio(v.is_signed(), abs(num), den)
 
 
 def _check_format(fmt: str) -> None:
@@ -127,15 +181,12 @@ def _check_format(fmt: str) -> None:
 
 
 def _c_format(fmt: str, value: Decimal) -> str:
-    """Apply a printf floating format with one directive to value."""
+    """Apply a printf floating format with one directive to value (a long double, as GNU
+    seq prints it)."""
     def one(m: re.Match) -> str:
         flags, width, prec, conv = m.groups()
-        flags = flags.replace("'", "")
-        spec = "%" + flags + width + ("." + (prec or "0") if prec is not None else "")
-        if conv in "aA":
-            text = float(value).hex()
-            return text.upper() if conv == "A" else text
-        return (spec + conv) % float(value)
+        return format_float(_long_double(value), flags, int(width or 0), int(prec or 0) if prec is not None else None,
+                            conv)
 
     pieces = re.split(r"(%%)", fmt)
     return "".join("%" if p == "%%" else _FORMAT.sub(one, p) for p in pieces)
@@ -172,11 +223,12 @@ async def seq(ctx: CommandContext) -> int:
     if step.value == 0:
         raise Fail(f"invalid Zero increment value: {quote(step.text, 'locale')}\n"
                    "Try 'seq --help' for more information.")
-    precision = max(first.precision, step.precision)
+    style = _default_style(first, step, last, equal) if fmt is None else None
+    width, precision = style if style is not None else (0, None)
     sep_b = sep.encode("utf-8", "surrogateescape")
     out = ctx.stdout
 
-    integral = (fmt is None and precision == 0 and first.value.is_finite() and step.value.is_finite()
+    integral = (style is not None and precision == 0 and first.value.is_finite() and step.value.is_finite()
                 and first.value == first.value.to_integral_value()
                 and step.value == step.value.to_integral_value())
     if integral:
@@ -188,14 +240,13 @@ async def seq(ctx: CommandContext) -> int:
         else:
             limit = int(last.value.to_integral_value(rounding="ROUND_FLOOR" if inc > 0 else "ROUND_CEILING"))
             stop = limit + (1 if inc > 0 else -1)
-        width = 0
-        if equal:
-            width = max(len(str(start)), len(str(int(last.value))) if stop is not None else 0)
+        # -0 is written -0 (only the first number can be 0: the step is not)
+        minus_zero = first.value.is_signed() and start == 0
 
         def render(k: int) -> str:
-            if not width:
-                return str(k)
-            return ("-" + str(-k).zfill(width - 1)) if k < 0 else str(k).zfill(width)
+            if k < 0 or (minus_zero and k == 0):
+                return "-" + str(-k).zfill(width - 1)
+            return str(k).zfill(width) if width else str(k)
 
         counter = itertools.count(start, inc) if stop is None else iter(range(start, stop, inc))
         first_out = True
@@ -204,7 +255,10 @@ async def seq(ctx: CommandContext) -> int:
             chunk = list(itertools.islice(counter, batch))
             if not chunk:
                 break
-            text = sep.join(map(render, chunk) if width else map(str, chunk))
+            if width or minus_zero:
+                text = sep.join(map(render, chunk))
+            else:
+                text = sep.join(map(str, chunk))
             data = (b"" if first_out else sep_b) + text.encode()
             first_out = False
             await out.write(data)
@@ -216,12 +270,11 @@ async def seq(ctx: CommandContext) -> int:
     if fmt is not None:
         def render_value(v: Decimal) -> str:
             return _c_format(fmt, v)
+    elif style is None:
+        def render_value(v: Decimal) -> str:
+            return format_float(_long_double(v), "", 0, None, "g")
     else:
         quantum = Decimal(1).scaleb(-precision)
-        width = 0
-        if equal:
-            width = max(len(_fixed(first.value, quantum)),
-                        len(_fixed(last.value, quantum)) if last.value.is_finite() else 0)
 
         def render_value(v: Decimal) -> str:
             text = _fixed(v, quantum)

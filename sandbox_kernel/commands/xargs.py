@@ -170,8 +170,9 @@ def _split_default(data: bytes, eof: str | None, lines_per_command: int | None =
 
 
 def _split_lines_for_replace(data: bytes, eof: str | None, check: Callable[[], None] = lambda: None) -> list[str]:
-    """-I: one item per input line; leading blanks dropped, quotes and backslashes processed
-    (a backslash-newline continues the item), other blanks kept."""
+    """-I: one item per input line; leading white space dropped (a line of it is no item),
+    quotes and backslashes processed (a backslash-newline continues the item), other blanks
+    kept."""
     out: list[str] = []
     item = bytearray()
     started = False  # past the leading blanks of the current line
@@ -205,7 +206,7 @@ def _split_lines_for_replace(data: bytes, eof: str | None, check: Callable[[], N
             item.clear()
             started = False
             continue
-        if not started and c in (32, 9):
+        if not started and c in (32, 9, 11, 12, 13):  # isspace: \v \f \r lead too
             continue
         started = True
         if c in (34, 39):

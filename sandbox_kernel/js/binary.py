@@ -64,6 +64,7 @@ REQUIRED_EXPORTS = (
     "JS_Eval", "JS_GetException", "JS_FreeValue", "JS_ToCStringLen2", "JS_FreeCString",
     "JS_GetGlobalObject", "JS_GetPropertyStr", "JS_Call", "JS_PromiseState", "JS_PromiseResult",
     "js_std_loop_once", "JS_IsJobPending", "JS_RunGC", "JS_ResetUncatchableError", "JS_IsUncatchableError",
+    "JS_IsProxy", "JS_IsFunction", "JS_NewStringLen", "JS_DupValue",
     "__stack_pointer", TABLE_EXPORT,
 )
 

@@ -20,9 +20,19 @@ from ..engine import ErrorInfo, RunResult, Streams
 from ..limits import Limits, format_size
 from . import binary
 from .completeness import is_complete
+from .completion import KEYWORDS, completion_target, inspection_target
 from .hostapi import HostApi, RunIO
+from .introspect import Introspector
 from .runtime import THREAD_STACK, CompiledModule, InstanceDead, JsInstance, Outcome, make_wasmtime_engine
 from .transform import prepare_cell
+
+#: completion and inspection: the JS they run is interrupted after INTROSPECT_DEADLINE seconds;
+#: the kernel waits at most INTROSPECT_WAIT for an answer (which includes making the context
+#: when no cell has yet); at most MAX_MATCHES names and MAX_INSPECTION characters are answered
+INTROSPECT_DEADLINE = 0.5
+INTROSPECT_WAIT = 3.0
+MAX_MATCHES = 1000
+MAX_INSPECTION = 4000
 
 _COMPILED: CompiledModule | None = None
 _COMPILED_LOCK = threading.Lock()
@@ -245,6 +255,11 @@ class JsEngine:
         self.instance: JsInstance | None = None
         self._cells = 0
         self._closed = False
+        #: jobs given to the worker and not finished (a cell, a completion): completion asks
+        #: nothing while one is
+        self._jobs = 0
+        #: why the context was lost outside a cell (told by the next cell)
+        self._lost: str | None = None
 
     # ------------------------------------------------------------------ instances
     def _new_instance(self, api: HostApi, memory_limit: int) -> JsInstance:
@@ -279,7 +294,7 @@ class JsEngine:
                 inst.request_interrupt()
 
         remove = streams.cancel.on_cancel(poke)
-        future = self._worker.submit(lambda: self._run_cell(cell, filename, io, limits))
+        future = self._submit(lambda: self._run_cell(cell, filename, io, limits))
         try:
             outcome, notices = await asyncio.shield(future)
         except asyncio.CancelledError:
@@ -291,8 +306,21 @@ class JsEngine:
             streams.stderr.write((line + "\n").encode())
         return self._result(outcome, limits)
 
+    def _submit(self, fn) -> asyncio.Future:
+        """Give ``fn`` to the worker, counted in ``_jobs`` until it is done."""
+        self._jobs += 1
+        future = self._worker.submit(fn)
+        future.add_done_callback(self._job_done)
+        return future
+
+    def _job_done(self, _future: asyncio.Future) -> None:
+        self._jobs -= 1
+
     def _run_cell(self, cell: str, filename: str, io: CellIO, limits: Limits):
         notices: list[str] = []
+        if self._lost:
+            notices.append(self._lost)
+            self._lost = None
         self._memory_limit = limits.wasm_memory_bytes
         try:
             if self.instance is None or self.instance.dead:
@@ -490,6 +518,59 @@ class JsEngine:
         if plan.print_result and outcome.value is not None:
             await ctx.out(outcome.value + "\n")
         return outcome.status
+
+    # ------------------------------------------------------------------ completion
+    async def complete(self, code: str, cursor: int) -> tuple[int, list[str]]:
+        """Tab: names for the chain before the cursor from the live context (globals and
+        keywords for a bare name; a value's own and inherited properties after ``a.b.``),
+        found without running the cell's code (``introspect.py``). Nothing while a cell runs."""
+        target = completion_target(code, cursor)
+        if target is None:
+            return cursor, []
+        found = await self._introspect(lambda inspector: inspector.completions(target, MAX_MATCHES))
+        names = set(found or ())
+        if target.base == "global" and not target.chain:
+            names.update(k for k in KEYWORDS if k.startswith(target.name))
+        matches = sorted(names, key=lambda n: (n.startswith("_"), n.lower(), n))[:MAX_MATCHES]
+        return target.start, matches
+
+    async def inspect(self, code: str, cursor: int) -> str | None:
+        """Shift-Tab: what the name at the cursor (or the function whose call the cursor is in)
+        is: a function's ``name(n args)`` and first source line, a value's type and a short
+        preview; resolved as ``complete`` resolves."""
+        target = inspection_target(code, cursor)
+        if target is None:
+            return None
+        text = await self._introspect(lambda inspector: inspector.describe(target))
+        if text is None:
+            return None
+        return text if len(text) <= MAX_INSPECTION else text[:MAX_INSPECTION] + "…"
+
+    async def _introspect(self, ask):
+        """``ask(Introspector)`` on the worker, under INTROSPECT_DEADLINE; None when a cell (or
+        another completion) is running, the engine is closed, or no answer came in time."""
+        if self._closed or self._jobs:
+            return None
+
+        def work():
+            try:
+                if self.instance is None or self.instance.dead:
+                    self.instance = self._new_instance(self.api, self._memory_limit)
+                inst = self.instance
+                return inst.guarded(lambda: ask(Introspector(inst)), INTROSPECT_DEADLINE)
+            except InstanceDead as e:
+                if self.instance is not None and self.instance.dead:
+                    self.instance = None
+                    self._lost = f"JS state was reset: {e} (during a completion)"
+                return None
+            except Exception:  # no answer (a helper threw, was interrupted, or memory ran out)
+                return None
+
+        future = self._submit(work)
+        try:
+            return await asyncio.wait_for(asyncio.shield(future), INTROSPECT_WAIT)
+        except asyncio.TimeoutError:
+            return None
 
     # ------------------------------------------------------------------ control
     @staticmethod

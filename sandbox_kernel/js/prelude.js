@@ -576,36 +576,105 @@ display.text = (text, opts) => sendDisplay({ 'text/plain': String(text) }, opts)
 display.mime = (bundle, opts) => sendDisplay(bundle, opts);
 
 // ---------------------------------------------------------------- timers
-const liveTimers = new Map();   // id -> {handle, ref, ms, fire}; cleared when a run is stopped
-let nextTimerId = 1;
+// Timers run in due-time order (then creation order), one callback per loop turn so promise
+// jobs run between them, as in node: quickjs-libc fires expired timers in the order they were
+// made, so a late loop ran setTimeout(f, 20) before an overdue setTimeout(g, 0). One qjs:os
+// timer (the wake) is armed for the earliest entry of a heap ordered by (due, seq).
+const liveTimers = new Map();   // id -> {id, ref, ms, due, seq, fn, args, repeat}; cleared when a run is stopped
+const timerHeap = [];           // entries, lazily deleted: one no longer in liveTimers (or re-queued) is skipped
+let nextTimerId = 1, timerSeq = 0, wakeHandle = null, wakeDue = Infinity;
+const timerNow = performance.now.bind(performance);  // captured: a cell may replace performance
+const earlier = (a, b) => a.due < b.due || (a.due === b.due && a.seq < b.seq);
+function heapPush(item) {
+  let i = timerHeap.push(item) - 1;
+  while (i > 0) {
+    const up = (i - 1) >> 1;
+    if (!earlier(timerHeap[i], timerHeap[up])) break;
+    [timerHeap[i], timerHeap[up]] = [timerHeap[up], timerHeap[i]];
+    i = up;
+  }
+}
+function heapPop() {
+  const top = timerHeap[0], last = timerHeap.pop();
+  if (timerHeap.length) {
+    timerHeap[0] = last;
+    for (let i = 0; ;) {
+      const l = 2 * i + 1, r = l + 1;
+      let m = i;
+      if (l < timerHeap.length && earlier(timerHeap[l], timerHeap[m])) m = l;
+      if (r < timerHeap.length && earlier(timerHeap[r], timerHeap[m])) m = r;
+      if (m === i) break;
+      [timerHeap[i], timerHeap[m]] = [timerHeap[m], timerHeap[i]];
+      i = m;
+    }
+  }
+  return top;
+}
+function nextTimer() {  // the earliest live entry, dropping stale heap items
+  while (timerHeap.length) {
+    const item = timerHeap[0];
+    if (liveTimers.get(item.entry.id) === item.entry && item.entry.seq === item.seq) return item;
+    heapPop();
+  }
+  return null;
+}
+function queueTimer(entry, now) {
+  entry.due = now + entry.ms;
+  entry.seq = timerSeq++;
+  heapPush({ due: entry.due, seq: entry.seq, entry });
+}
+function armWake() {
+  const item = nextTimer();
+  if (!item) {
+    if (wakeHandle !== null) { os.clearTimeout(wakeHandle); wakeHandle = null; wakeDue = Infinity; }
+    return;
+  }
+  if (wakeHandle !== null && wakeDue <= item.due) return;
+  if (wakeHandle !== null) os.clearTimeout(wakeHandle);
+  wakeDue = item.due;
+  wakeHandle = os.setTimeout(onWake, Math.max(0, Math.ceil(item.due - timerNow())));
+}
+function onWake() {
+  wakeHandle = null; wakeDue = Infinity;
+  const now = timerNow(), item = nextTimer();
+  if (!item || item.due > now) { armWake(); return; }
+  heapPop();
+  const entry = item.entry;
+  if (entry.repeat) queueTimer(entry, now);
+  else liveTimers.delete(entry.id);
+  armWake();  // before the callback: a throwing callback leaves the rest queued
+  entry.fn(...entry.args);
+}
 class Timeout {
   constructor(id) { this.id = id; }
   ref() { const t = liveTimers.get(this.id); if (t) t.ref = true; return this; }
   unref() { const t = liveTimers.get(this.id); if (t) t.ref = false; return this; }  // does not keep a run alive
   hasRef() { const t = liveTimers.get(this.id); return !!t && t.ref; }
-  refresh() { const t = liveTimers.get(this.id); if (t) { os.clearTimeout(t.handle); t.handle = os.setTimeout(t.fire, t.ms); } return this; }
+  refresh() { const t = liveTimers.get(this.id); if (t) { queueTimer(t, timerNow()); armWake(); } return this; }
   close() { clearTimer(this); return this; }
   [Symbol.toPrimitive]() { return this.id; }
 }
 function schedule(fn, ms, args, repeat) {
   if (typeof fn !== 'function') throw new TypeError('The "callback" argument must be of type function. Received ' + inspect(fn));
   const id = nextTimerId++;
-  const entry = { handle: 0, ref: true, ms: Math.max(1, +ms || 0), fire: null };
-  entry.fire = () => {
-    if (repeat) entry.handle = os.setTimeout(entry.fire, entry.ms);
-    else liveTimers.delete(id);
-    fn(...args);
-  };
-  entry.handle = os.setTimeout(entry.fire, entry.ms);
+  const entry = { id, ref: true, ms: Math.max(1, +ms || 0), due: 0, seq: 0, fn, args, repeat };
   liveTimers.set(id, entry);
+  queueTimer(entry, timerNow());
+  armWake();
   return new Timeout(id);
 }
 const setTimeout = (fn, ms, ...args) => schedule(fn, ms, args, false);
 const setInterval = (fn, ms, ...args) => schedule(fn, ms, args, true);
 function clearTimer(t) {
   const id = t !== null && typeof t === 'object' ? t.id : Number(t);
-  const entry = liveTimers.get(id);
-  if (entry) { os.clearTimeout(entry.handle); liveTimers.delete(id); }
+  if (liveTimers.delete(id)) armWake();
+}
+function cancelAllTimers() {
+  const n = liveTimers.size;
+  liveTimers.clear();
+  timerHeap.length = 0;
+  armWake();
+  return n;
 }
 
 // ---------------------------------------------------------------- path (POSIX)
@@ -1363,8 +1432,11 @@ Object.assign(globalThis, {
   setImmediate: (fn, ...a) => setTimeout(fn, 0, ...a), clearImmediate: clearTimer,
   global: globalThis, TextEncoder, TextDecoder, structuredClone, crypto, URL, URLSearchParams,
 });
+// the prelude's own accessors that completion may read (they run no user code)
+const safeGetters = new WeakSet();
 // cwd-relative for cells; assigning one (`const require = ...`) replaces it with a plain value
 function cwdGlobal(name, get) {
+  safeGetters.add(get);
   Object.defineProperty(globalThis, name, {
     get, configurable: true,
     set(v) { Object.defineProperty(globalThis, name, { value: v, writable: true, configurable: true }); },
@@ -1420,6 +1492,153 @@ function declareCell(consts, declared) {
   }
 }
 
+// Completion and inspection (Tab and Shift-Tab in a %%js cell). The host resolves a member
+// chain one object at a time and checks with JS_IsProxy before it hands an object here, so
+// these run no user code: no getter is called (but the prelude's own const and cwd accessors,
+// which only return a value), no Proxy trap, and no method a cell could have replaced (every
+// builtin used is captured here, called through the captured Reflect.apply; no iterator, no
+// regular expression, no spread). Values met on the way (a property's value) are only looked
+// at with typeof and Array.isArray, which no Proxy can intercept.
+const introspection = (() => {
+  const { apply } = Reflect;
+  const global = globalThis;  // a cell may make `globalThis` itself a getter
+  const { getOwnPropertyDescriptor, getOwnPropertyNames, getPrototypeOf, hasOwn, freeze, create } = Object;
+  const isArray = Array.isArray, isView = ArrayBuffer.isView;
+  const startsWith = String.prototype.startsWith, strSlice = String.prototype.slice;
+  const strIndexOf = String.prototype.indexOf;
+  const fnToString = Function.prototype.toString, symToString = Symbol.prototype.toString;
+  const weakHas = WeakSet.prototype.has;
+  const getterOf = (proto, name) => getOwnPropertyDescriptor(proto, name).get;
+  const mapSize = getterOf(Map.prototype, 'size'), setSize = getterOf(Set.prototype, 'size');
+  const regexpSource = getterOf(RegExp.prototype, 'source');
+  const FLAG_GETTERS = [];  // letter, getter of the flag (each reads the regexp's own slot)
+  for (const [letter, name] of [['d', 'hasIndices'], ['g', 'global'], ['i', 'ignoreCase'], ['m', 'multiline'],
+    ['s', 'dotAll'], ['u', 'unicode'], ['v', 'unicodeSets'], ['y', 'sticky']]) {
+    const d = getOwnPropertyDescriptor(RegExp.prototype, name);
+    if (d && d.get) FLAG_GETTERS.push(letter, d.get);
+  }
+  const dateIso = Date.prototype.toISOString, dateTime = Date.prototype.getTime;
+  const typedLength = getterOf(getPrototypeOf(Uint8Array.prototype), 'length');
+  const charCodeAt = String.prototype.charCodeAt;
+  const MANY_INDICES = 1000;
+  const indexCount = v => { try { return apply(typedLength, v, []); } catch { return 0; } };  // 0: a DataView
+  const NOT_OWN = freeze(create(null)), ACCESSOR = freeze(create(null));
+  const PREVIEW_ITEMS = 10, PREVIEW_TEXT = 1000, STRING_PREVIEW = 200, ITEM_TEXT = 60, SOURCE_LINE = 200;
+  const isObject = v => v !== null && (typeof v === 'object' || typeof v === 'function');
+  const ownDescriptor = (v, k) => { try { return getOwnPropertyDescriptor(v, k); } catch { return undefined; } };
+  const safeGetter = d => (d.set !== undefined && apply(weakHas, constSetters, [d.set]))
+    || (d.get !== undefined && apply(weakHas, safeGetters, [d.get]));
+  const cut = (s, n) => s.length > n ? apply(strSlice, s, [0, n]) + '…' : s;
+  const firstLine = s => { const i = apply(strIndexOf, s, ['\n']); return cut(i < 0 ? s : apply(strSlice, s, [0, i]), SOURCE_LINE); };
+
+  // the value of own property `name` of `v`; NOT_OWN (look at the prototype) or ACCESSOR
+  function own(v, name) {
+    if (!isObject(v)) return typeof v === 'string' && name === 'length' ? v.length : NOT_OWN;
+    const d = ownDescriptor(v, name);
+    if (d === undefined) return NOT_OWN;
+    if (hasOwn(d, 'value')) return d.value;
+    if (safeGetter(d)) { try { return apply(d.get, v, []); } catch { return ACCESSOR; } }
+    return ACCESSOR;
+  }
+  function proto(v) {
+    if (v === null || v === undefined) return null;
+    try { return getPrototypeOf(v); } catch { return null; }
+  }
+  // own names of `v` starting with `prefix` (at most `max`), each JSON-quoted after a kind
+  // letter (f function, v other value, g accessor), joined with commas
+  function names(v, prefix, max) {
+    let out = '', n = 0;
+    const add = (k, kind) => { out += (n++ ? ',' : '') + jsonStringify(kind + k); };
+    if (typeof v === 'string') { if (apply(startsWith, 'length', [prefix])) add('length', 'v'); return out; }
+    if (!isObject(v)) return out;
+    let keys;
+    // not the names of a long array's indices (a typed array has only those)
+    if (isArray(v) && v.length > MANY_INDICES) keys = ['length'];
+    else if (isView(v) && !(indexCount(v) <= MANY_INDICES)) keys = [];
+    else { try { keys = getOwnPropertyNames(v); } catch { return out; } }
+    for (let i = 0; i < keys.length && n < max; i++) {
+      const k = keys[i];
+      if (!apply(startsWith, k, [prefix]) || (v === global && k === '__sandbox')) continue;
+      const c = apply(charCodeAt, k, [0]);
+      if (c >= 48 && c <= 57) continue;  // an index: not a name to complete after a dot
+      const d = ownDescriptor(v, k);
+      if (d === undefined) continue;
+      add(k, hasOwn(d, 'value') ? (typeof d.value === 'function' ? 'f' : 'v') : 'g');
+    }
+    return out;
+  }
+  function item(v) {  // a value inside a preview: never looked into
+    if (typeof v === 'string') return jsonStringify(cut(v, ITEM_TEXT));
+    if (typeof v === 'function') return '[Function]';
+    if (isObject(v)) { try { return isArray(v) ? '[Array]' : '[Object]'; } catch { return '[Object]'; } }
+    return primitive(v);
+  }
+  function primitive(v) {
+    if (typeof v === 'symbol') return apply(symToString, v, []);
+    if (typeof v === 'bigint') return '' + v + 'n';
+    if (typeof v === 'number' && v === 0 && 1 / v < 0) return '-0';
+    return '' + v;
+  }
+  // the first entries of `v`: its indices below `count` (keys null), else the names in `keys`
+  function entries(v, keys, count) {
+    let out = '', shown = 0;
+    const total = keys === null ? count : keys.length;
+    for (let i = 0; i < total && shown < PREVIEW_ITEMS; i++) {
+      const k = keys === null ? '' + i : keys[i], d = ownDescriptor(v, k);
+      let text;
+      if (d === undefined) text = '<empty>';
+      else if (hasOwn(d, 'value')) text = item(d.value);
+      else text = d.set !== undefined && d.get !== undefined ? '[Getter/Setter]' : d.get !== undefined ? '[Getter]' : '[Setter]';
+      out += (shown++ ? ', ' : '') + (keys === null ? '' : cut(k, ITEM_TEXT) + ': ') + text;
+    }
+    return out + (total > PREVIEW_ITEMS ? ', …' : '');
+  }
+  function regexpText(v) {  // throws unless v is a RegExp
+    let flags = '';
+    for (let i = 0; i < FLAG_GETTERS.length; i += 2) if (apply(FLAG_GETTERS[i + 1], v, [])) flags += FLAG_GETTERS[i];
+    return '/' + cut(apply(regexpSource, v, []), STRING_PREVIEW) + '/' + flags;
+  }
+  // what Shift-Tab shows of a value: its type and a short preview, or a function's
+  // name(length args) and the first line of its source; `cls` is its constructor's name
+  function describe(v, proxied, cls) {
+    const t = typeof v;
+    if (proxied) return (t === 'function' ? 'function' : 'object') + ' (a Proxy: not looked into)';
+    if (t === 'function') {
+      let src = '';
+      try { src = apply(fnToString, v, []); } catch {}
+      const nd = ownDescriptor(v, 'name'), ld = ownDescriptor(v, 'length');
+      const name = nd && hasOwn(nd, 'value') && typeof nd.value === 'string' ? cut(nd.value, ITEM_TEXT) : '';
+      const length = ld && hasOwn(ld, 'value') && typeof ld.value === 'number' ? ld.value : '?';
+      const kind = apply(startsWith, src, ['class']) ? 'class' : 'function';
+      return kind + ' ' + name + '(' + length + (length === 1 ? ' arg)' : ' args)') + (src ? '\n' + firstLine(src) : '');
+    }
+    if (t === 'string') return 'string ' + jsonStringify(cut(v, STRING_PREVIEW)) + (v.length > STRING_PREVIEW ? ' (length ' + v.length + ')' : '');
+    if (!isObject(v)) return (v === null ? 'null' : t + ' ' + primitive(v));
+    const name = typeof cls === 'string' && cls ? cut(cls, ITEM_TEXT) : '';
+    let text;
+    try { text = (name || 'Map') + '(' + apply(mapSize, v, []) + ')'; } catch {}
+    if (text === undefined) try { text = (name || 'Set') + '(' + apply(setSize, v, []) + ')'; } catch {}
+    if (text === undefined) try { text = (name || 'RegExp') + ' ' + regexpText(v); } catch {}
+    if (text === undefined) try { apply(dateTime, v, []); try { text = (name || 'Date') + ' ' + apply(dateIso, v, []); } catch { text = (name || 'Date') + ' Invalid Date'; } } catch {}
+    if (text === undefined && isArray(v)) text = (name || 'Array') + '(' + v.length + ') [' + entries(v, null, v.length) + ']';
+    if (text === undefined && isView(v)) {
+      try { text = (name || 'TypedArray') + '(' + apply(typedLength, v, []) + ')'; } catch { text = name || 'DataView'; }
+    }
+    if (text === undefined) {
+      let keys = [];
+      try { keys = getOwnPropertyNames(v); } catch {}
+      text = (name || (proto(v) === null ? '[Object: null prototype]' : 'Object')) + ' {' + entries(v, keys, 0) + '}';
+    }
+    return cut('object ' + text, PREVIEW_TEXT);
+  }
+  // where a chain starts: the global object, or a stand-in for a literal (`"s".`, `[].`)
+  function base(kind) {
+    return kind === 'string' ? '' : kind === 'number' ? 0 : kind === 'bigint' ? 0n : kind === 'array' ? []
+      : kind === 'regexp' ? /(?:)/ : global;
+  }
+  return { NOT_OWN, ACCESSOR, own, proto, names, describe, base };
+})();
+
 // Called by the host (never by user code).
 const host = {
   builtin,
@@ -1443,7 +1662,7 @@ const host = {
     groupIndent = '';
     if (consts.length || declared.length) declareCell(consts, declared);
   },
-  cancelTimers() { const n = liveTimers.size; for (const t of liveTimers.values()) os.clearTimeout(t.handle); liveTimers.clear(); return n; },
+  cancelTimers() { return cancelAllTimers(); },
   refTimers() { let n = 0; for (const t of liveTimers.values()) if (t.ref) n++; return n; },
   exitCode() { return process.exitCode ?? 0; },
   emitExit(code) { if (!hostState.exiting) { hostState.exiting = true; try { process.emit('exit', code); } catch {} } },
@@ -1469,6 +1688,14 @@ const host = {
     return e;
   },
   cjsDefine(fn) { hostState.cjsResult = fn; },
+  // completion and inspection: see `introspection`
+  notOwn: introspection.NOT_OWN,
+  accessor: introspection.ACCESSOR,
+  compOwn: introspection.own,
+  compProto: introspection.proto,
+  compNames: introspection.names,
+  compDescribe: introspection.describe,
+  compBase: introspection.base,
   runMain(file) {
     const require = makeRequire(path.dirname(file));
     delete moduleCache[file];

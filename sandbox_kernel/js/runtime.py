@@ -590,6 +590,11 @@ class JsInstance:
             reason = self._call("JS_PromiseResult", self.ctx, promise)
             self._record_value_error(outcome, reason, cancelled)
             return False
+        if self.out_of_memory():
+            # a chain broken by an allocation that failed (its rejection could not be queued):
+            # what stopped it is the memory limit, not a promise nothing resolves
+            outcome.status, outcome.error = 1, dict(OUT_OF_MEMORY)
+            return False
         outcome.status = 13
         outcome.error = {"name": "Error", "message": "the cell awaits a promise that can never settle "
                          "(nothing is left that could resolve it)", "stack": "", "text": ""}
@@ -706,6 +711,66 @@ class JsInstance:
             return text
         self._free_value(value)
         return None
+
+    # ------------------------------------------------------------------ introspection
+    # What completion and inspection (``introspect.py``) use: values are JSValues (ints) the
+    # caller owns unless said otherwise; every call may raise InstanceDead.
+    def guarded(self, work, timeout: float):
+        """``work()`` outside any run, with the soft interrupt armed after ``timeout`` seconds
+        (and, as for a run, the epoch trap HARD_STOP_AFTER later): JS that runs too long
+        throws QuickJS's uncatchable 'interrupted' and the context stays as it was."""
+        with self._stop_lock:
+            self._running = True
+            self._set_interrupt(False)
+        self.store.set_epoch_deadline(1)
+        self._reset_stack()
+        timer = threading.Timer(timeout, self.request_interrupt)
+        timer.daemon = True
+        timer.start()
+        try:
+            return work()
+        finally:
+            timer.cancel()
+            with self._stop_lock:
+                self._running = False
+                if self._hard_timer is not None:
+                    self._hard_timer.cancel()
+                    self._hard_timer = None
+            if not self.dead:
+                self._set_interrupt(False)
+
+    def is_proxy(self, value: int) -> bool:
+        """Whether ``value`` is a Proxy (asked of QuickJS: no trap runs)."""
+        return binary.tag_of(value) == binary.TAG_OBJECT and self._call("JS_IsProxy", value) != 0
+
+    def is_function(self, value: int) -> bool:
+        return binary.tag_of(value) == binary.TAG_OBJECT and self._call("JS_IsFunction", self.ctx, value) != 0
+
+    def new_string(self, text: str) -> int:
+        ptr, n = self._cstring(text)
+        try:
+            return self._call("JS_NewStringLen", self.ctx, ptr, n)
+        finally:
+            if not self.dead:
+                self._call("free", ptr)
+
+    def dup_value(self, value: int) -> int:
+        return self._call("JS_DupValue", self.ctx, value) if binary.is_refcounted(value) else value
+
+    def free_value(self, value: int) -> None:
+        self._free_value(value)
+
+    def string_text(self, value: int) -> str | None:
+        """A JS string's text (None for any other value: converting those could run code)."""
+        return self._to_str(value) if binary.tag_of(value) == binary.TAG_STRING else None
+
+    def host_value(self, name: str) -> int:
+        """A property of the prelude's host object, borrowed (the host object keeps it)."""
+        return self._host_fn(name)
+
+    def drop_exception(self) -> None:
+        """Clear the pending exception (after a call returned TAG_EXCEPTION)."""
+        self._free_value(self._call("JS_GetException", self.ctx))
 
     def memory_bytes(self) -> int:
         return self.memory.size(self.store) * 65536

@@ -5,12 +5,15 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
+import textwrap
 import time
 from dataclasses import dataclass, field
+from typing import Awaitable, Callable
 
 from ..commands import registry
 from ..engine import CancelToken, ErrorInfo, RunResult, Streams
 from ..sandbox import EngineUnavailable, Sandbox
+from ..shell.histexpand import HistoryError
 from . import magics
 
 #: Seconds an engine gets to stop by itself after an interrupt or time-out before the kernel
@@ -31,6 +34,9 @@ class CellRunner:
     def __init__(self, sandbox: Sandbox, log: logging.Logger) -> None:
         self.sandbox = sandbox
         self.log = log
+        #: ``%workspace ARGS`` (``HostFiles.workspace_magic(argv, ask)``; None: no host files, as in tests)
+        self.workspace: Callable[[list[str], Callable[[str], Awaitable[str | None]] | None],
+                                 Awaitable[str]] | None = None
 
     async def run(self, code: str, streams: Streams) -> CellOutcome:
         """The cell's outcome; always returns, also when the engine ignores cancellation."""
@@ -84,13 +90,30 @@ class CellRunner:
                 where = f"{e.filename}: " if getattr(e, "filename", None) else ""
                 return CellOutcome(usage_error(f"%{name}: {where}{e.strerror or e}", "FileError"))
         if cell.has_code:
+            body, print_only = cell.body, False
             if cell.engine == "sh":
+                shell = self.sandbox.engine("sh")
+                # after `set -H`, !! and the rest of bash's history expansion (the terminal's too)
+                expand = getattr(shell, "expand_history", None)
+                if expand is not None:
+                    try:
+                        expanded, print_only = expand(body)
+                    except HistoryError as e:
+                        streams.stderr.write(f"bash: {e.message}\n".encode("utf-8", "replace"))
+                        return CellOutcome(RunResult(1, ErrorInfo("HistoryExpansion", e.message,
+                                                                  [f"HistoryExpansion: {e.message}"])))
+                    if expanded != body:
+                        streams.stderr.write((expanded + "\n").encode("utf-8", "replace"))
+                        body = expanded
                 # the shell's `history` lists the cells run, as bash lists the lines typed
-                add_history = getattr(self.sandbox.engine("sh"), "add_history", None)
+                add_history = getattr(shell, "add_history", None)
+                if print_only and add_history is not None:  # !!:p - shown and recorded, not run
+                    add_history(body)
+                    return outcome
                 if add_history is not None:
-                    add_history(cell.body)
+                    add_history(body)
             value = outcome.result.value
-            outcome.result = await self.sandbox.run(cell.engine, cell.body, streams, self.sandbox.limits, cell.args)
+            outcome.result = await self.sandbox.run(cell.engine, body, streams, self.sandbox.limits, cell.args)
             outcome.result.value = outcome.result.value or value
         return outcome
 
@@ -120,11 +143,30 @@ class CellRunner:
                 count = magics.load_snapshot(sandbox.fs, argv[0], cwd, check, notes)
                 streams.stdout.write(f"restored {count} entries from {argv[0]}\n".encode())
                 streams.stderr.write("".join(f"[sandbox: {note}]\n" for note in notes).encode())
+        elif name == "workspace":
+            if self.workspace is None:
+                raise magics.MagicError("this kernel has no persistent workspace")
+            ask = None
+            if streams.input is not None:
+                read = streams.input
+
+                async def ask(prompt: str) -> str | None:
+                    return await read(prompt, False)
+            try:
+                listing = await self.workspace(magics.split_args(args), ask)
+            except ValueError as e:  # workspaces.WorkspaceUsage
+                raise magics.MagicError(str(e)) from None
+            streams.stdout.write(listing.encode())
+        elif name == "lsmagic":
+            streams.stdout.write(magics.magic_list().encode())
+        elif name == "magic":
+            overview = magics.MAGIC_OVERVIEW + magics.magic_list()
+            outcome.payload.append({"source": "page", "data": {"text/plain": overview}, "start": 0})
         elif name == "help":
             argv = magics.split_args(args)
-            if len(argv) != 1:
-                raise magics.MagicError("usage: %help NAME")
-            text = self.help_text(argv[0])
+            if len(argv) > 1:
+                raise magics.MagicError("usage: %help [NAME]")
+            text = self.help_text(argv[0]) if argv else self.help_overview()
             if text is None:
                 raise magics.MagicError(f"no help for '{argv[0]}'")
             outcome.payload.append({"source": "page", "data": {"text/plain": text}, "start": 0})
@@ -177,21 +219,30 @@ class CellRunner:
             return "/workspace"
 
     def help_text(self, name: str) -> str | None:
+        """A magic's help and the command's or builtin's of the same name (``vm`` is both)."""
         if name.startswith("%"):
-            key = name.lstrip("%")
-            if key in magics.LINE_MAGICS:
-                return magics.LINE_MAGICS[key]
-            if key in magics.CELL_MAGICS:
-                return f"%%{key}: the rest of the cell runs in the {magics.CELL_MAGICS[key]} engine"
-            return None
+            return magics.magic_help(name.lstrip("%"))
+        parts = []
+        magic = magics.magic_help(name)
+        if magic:
+            parts.append(magic)
         shell = self.shell()
         text = shell.builtin_help(name) if shell is not None else None
+        if not text:
+            spec = registry.lookup(name)
+            text = spec.help if spec is not None and spec.help else None
         if text:
-            return text
-        spec = registry.lookup(name)
-        if spec is not None and spec.help:
-            return spec.help
-        return None
+            parts.append((f"The shell command {name}:\n" if magic else "") + text)
+        return "\n\n".join(parts) or None
+
+    def help_overview(self) -> str:
+        """%help with no name: where help is, and every name it knows."""
+        commands = " ".join(registry.names())
+        return ("%help NAME shows the help of a command, a shell builtin or a magic; so do\n"
+                "`help NAME` (builtins) and `NAME --help` (commands) in a shell cell.\n\n"
+                + magics.magic_list()
+                + "\nCommands:\n" + textwrap.fill(commands, 88, initial_indent="  ", subsequent_indent="  ")
+                + "\n\nShell builtins: `help` in a shell cell lists them.\n")
 
 
 def usage_error(message: str, ename: str = "UsageError") -> RunResult:

@@ -24,6 +24,7 @@ from typing import Any, Callable
 from ..vfs import FSError, VFS, normpath
 from ..vfs.tar import export_size, export_tar, import_tar
 from .editors import EditorHosts
+from .store import valid_workspace_id
 
 #: 2 added the base64 encoding; every version 1 message means the same in version 2
 PROTOCOL_VERSION = 2
@@ -40,6 +41,12 @@ MAX_PENDING_CHANGES = 10_000
 MAX_WATCHERS = 8
 #: seconds an export or import may take: requests are answered on the kernel's event loop
 ARCHIVE_SECONDS = 60.0
+
+
+#: ``(workspace id or None, the notebook's path or None, answer later) -> reply``
+WorkspaceHook = Callable[[Any, Any, Callable[[dict], None] | None], dict]
+#: the longest notebook path the `workspace` op takes
+MAX_NOTEBOOK_PATH = 4096
 
 
 class ProtocolError(Exception):
@@ -149,9 +156,12 @@ class VfsRequestHandler:
     """Answers protocol requests against one VFS. ``emit(data, buffers)`` sends pushed events."""
 
     def __init__(self, fs: VFS, emit: Callable[[dict, list[bytes]], None] | None = None,
-                 watchers: set | None = None, editors: EditorHosts | None = None) -> None:
+                 watchers: set | None = None, editors: EditorHosts | None = None,
+                 workspace: WorkspaceHook | None = None) -> None:
         self.fs = fs
         self.emit = emit
+        #: the kernel's persistent workspace (``HostFiles.identify``), for the `workspace` op
+        self.workspace = workspace
         #: the kernel's editor hosts, whose `edit` events the `edited` requests answer
         self.editors = editors
         #: the watching handlers of this kernel (shared by its comms), for MAX_WATCHERS
@@ -383,6 +393,25 @@ class VfsRequestHandler:
         known = self.editors is not None and self.editors.report(edit_id, state, message)
         return {"edit": edit_id, "known": known}, []
 
+    def op_workspace(self, req: dict, buffers: list[bytes]) -> tuple[dict, list[bytes]]:
+        """The notebook's persistent workspace: its id (``workspace``, from the notebook's
+        metadata; null when it has none) and its ``path`` as the frontend knows it (a rename
+        sends it again). The reply's ``workspace`` is the id the notebook keeps."""
+        wanted = _field(req, "workspace", (str, type(None)), None)
+        if wanted is not None and not valid_workspace_id(wanted):
+            raise ProtocolError("EINVAL", "field 'workspace' must be 8 to 64 letters, digits, '-' or '_'")
+        path = _field(req, "path", (str, type(None)), None)
+        if path is not None and ("\0" in path or len(path) > MAX_NOTEBOOK_PATH):
+            raise ProtocolError("EINVAL", "field 'path' must be a notebook path without NUL")
+        if self.workspace is None:
+            return {"persist": False}, []
+        emit = self.emit
+
+        def answer(result: dict) -> None:
+            if emit is not None:
+                emit({"event": "workspace", **result}, [])
+        return self.workspace(wanted, path or None, answer), []
+
     # ----------------------------------------------------------------- change events
     def _on_change(self, path: str, kind: str) -> None:
         """A VFS listener: called on whichever thread changed the file."""
@@ -457,10 +486,12 @@ def encode_payload(data: dict, buffers: list[bytes], encoding: str) -> tuple[dic
     return data | {BASE64_FIELD: [base64.b64encode(b).decode("ascii") for b in buffers]}, []
 
 
-def register_vfs_comm(comm_manager, get_fs: Callable[[], VFS], editors: EditorHosts | None = None) -> None:
+def register_vfs_comm(comm_manager, get_fs: Callable[[], VFS], editors: EditorHosts | None = None,
+                      workspace: WorkspaceHook | None = None) -> None:
     """Register the ``sandbox.vfs`` target on an ipykernel CommManager. ``get_fs`` returns
     the current sandbox's VFS (it changes on kernel restart / %load). A comm opened with
-    ``{"editor": true}`` becomes one of ``editors`` until it closes."""
+    ``{"editor": true}`` becomes one of ``editors`` until it closes; ``workspace`` answers the
+    `workspace` op (the persistent workspace's identity)."""
 
     watchers: set = set()
 
@@ -476,7 +507,7 @@ def register_vfs_comm(comm_manager, get_fs: Callable[[], VFS], editors: EditorHo
             send(event, [])
 
         hosts_editor = editors is not None and isinstance(open_data, dict) and open_data.get("editor") is True
-        handler = VfsRequestHandler(get_fs(), emit=send, watchers=watchers, editors=editors)
+        handler = VfsRequestHandler(get_fs(), emit=send, watchers=watchers, editors=editors, workspace=workspace)
 
         def on_msg(msg) -> None:
             content = msg.get("content", {})

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from typing import Callable
+from typing import Awaitable, Callable
 
 #: seconds a host has to show the file before the next (older) host is asked
 OPEN_TIMEOUT = 20.0
@@ -44,9 +44,10 @@ class EditorHosts:
     def available(self) -> bool:
         return bool(self.hosts)
 
-    async def edit(self, path: str) -> str | None:
-        """Open ``path`` in the newest host that answers and wait until its editor is closed.
-        None when it was; else why it could not be opened."""
+    async def edit(self, path: str, on_open: Callable[[], Awaitable[None]] | None = None) -> str | None:
+        """Open ``path`` in the newest host that answers and wait until its editor is closed
+        (``on_open`` is awaited once the editor shows the file). None when it was; else why it
+        could not be opened."""
         if len(self.waiting) >= self.max_open:
             return (f"{len(self.waiting)} files are open in editors already, the most at once; "
                     "close some editor tabs first")
@@ -70,6 +71,8 @@ class EditorHosts:
                     continue
                 if failure is not None:
                     return failure
+                if on_open is not None:
+                    await on_open()
                 return await closed
             finally:
                 self.waiting.pop(edit_id, None)

@@ -10,9 +10,8 @@ import tempfile
 from pathlib import Path
 
 from .. import policy
+from ..kernelspec import SPEC_DIR, SPEC_FILES
 
-SPEC_DIR = Path(__file__).resolve().parent / "kernelspec"
-SPEC_FILES = ("kernel.json", "logo-32x32.png", "logo-64x64.png")
 DEFAULT_NAME = "sandbox"
 SPEC_DIR_MODE, SPEC_FILE_MODE = 0o755, 0o644
 
@@ -76,6 +75,10 @@ def install_main(argv: list[str]) -> int:
                         help=f"write the policy into the kernelspec's env ({policy.POLICY_ENV}, with "
                              "KERNEL_LANGUAGE=python) instead of its argv: for Enterprise Gateway, whose "
                              "launchers start the kernel class with argv of their own (docs/deploy.md)")
+    parser.add_argument("--vm-image", action="store_true",
+                        help="also build the %%%%vm guest image now and boot it once (what the first %%%%vm "
+                             "cell would otherwise wait for, 1-3 min), into the cache of the user running "
+                             "this (SANDBOX_KERNEL_CACHE or ~/.cache/sandbox-kernel; readable by every uid)")
     policy.add_arguments(parser)
     args = parser.parse_args(argv)
     try:
@@ -94,4 +97,7 @@ def install_main(argv: list[str]) -> int:
               + ("\n(try --user or --sys-prefix)" if not (args.user or prefix) else ""), file=sys.stderr)
         return 1
     print(f"Installed kernelspec {args.name} in {path}")
+    if args.vm_image:
+        from ..vm.setup import vm_image_main  # only here: the vm package is not needed otherwise
+        return vm_image_main([])
     return 0

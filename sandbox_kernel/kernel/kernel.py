@@ -1,7 +1,8 @@
 """SandboxKernel: the Jupyter protocol hooks over one Sandbox per kernel process.
 
 ``do_execute`` hands the cell to ``cells.CellRunner`` (magics, then the engine, supervised) with
-output relayed by ``relay.StreamRelay``; completion and inspection are ``shell.complete``'s;
+output relayed by ``relay.StreamRelay``; completion and inspection go to the cell's engine (its
+optional ``complete``/``inspect``), magic names are the kernel's;
 interrupts (SIGINT or ``interrupt_request``) set the running cell's CancelToken. Every request
 gets a reply.
 """
@@ -29,7 +30,6 @@ from ..limits import format_size
 from ..policy import POLICY_ENV, Policy, argv_from_environment
 from ..policy import from_argv as policy_from_argv
 from ..sandbox import ENGINE_FACTORIES, EngineUnavailable, Sandbox
-from ..shell.complete import Completer
 from . import magics
 from .cells import CellOutcome, CellRunner
 from . import message_size
@@ -46,6 +46,13 @@ INPUT_POLL = 0.02
 #: characters: a long-running kernel keeps bounded memory
 HISTORY_CELLS = 10_000
 HISTORY_TEXT = 100_000
+
+#: completion and inspection: how long an engine may take to answer (it bounds itself first),
+#: and how much of its answer is passed on
+ANSWER_WAIT = 5.0
+MAX_MATCHES = 1000
+MAX_MATCH_TEXT = 1000
+MAX_INSPECTION = 20_000
 
 SUBSHELLS_REFUSED = ("kernel subshells are not supported: the sandbox runs one cell at a time "
                      "(requests for them get an error reply)")
@@ -92,7 +99,8 @@ class SandboxKernel(Kernel):
         #: the frontends' editors that `nano FILE` / `edit FILE` open files in
         self.editors = EditorHosts()
         self.sandbox.editors = self.editors
-        register_vfs_comm(self.comm_manager, lambda: self.sandbox.fs, self.editors)
+        register_vfs_comm(self.comm_manager, lambda: self.sandbox.fs, self.editors, self.host_files.identify)
+        self.cells.workspace = self.host_files.workspace_magic
         register_terminal_comm(self.comm_manager, lambda: self.sandbox)
         try:
             import comm as comm_package
@@ -267,11 +275,12 @@ class SandboxKernel(Kernel):
                                   ident=self._topic(msg_type))
 
         relay = StreamRelay(lambda name, text: publish("stream", {"name": name, "text": text}))
+        output = CellOutput(relay)
         cancel = CancelToken()
         active = self.sandbox.policy.active_output
         streams = Streams(relay.sink("stdout"), relay.sink("stderr"), cancel,
                           self._make_input(relay, ident, parent, cancel) if allow_stdin else None,
-                          DisplayHook(publish, relay, active))
+                          DisplayHook(publish, relay, active), output.keep)
         self._running = cancel
         self.host_files.cell_started()
         try:
@@ -291,7 +300,7 @@ class SandboxKernel(Kernel):
                 value, _ = safe_output(outcome.result.value, {}, active, relay.sink("stderr"))
         finally:
             self.host_files.cell_finished()
-            relay.close()
+            output.cell_done()
 
         result = outcome.result
         output_text = ""
@@ -338,54 +347,106 @@ class SandboxKernel(Kernel):
         return read_input
 
     # ------------------------------------------------------------------ completion etc.
-    def _completer(self) -> Completer:
-        names = ["%%" + n for n in magics.CELL_MAGICS] + ["%" + n for n in magics.LINE_MAGICS]
-        return Completer(self.cells.shell(), self.sandbox.fs, self.cells.cwd(), self.cells.help_text, names)
-
     async def do_complete(self, code, cursor_pos):
+        cursor = max(0, min(int(cursor_pos), len(code)))
         try:
-            start, matches = self._completer().complete(code, cursor_pos)
+            start, matches = await self._complete(code, cursor)
         except Exception:
             self.log.exception("completion failed")
-            start, matches = cursor_pos, []
-        return {"status": "ok", "matches": matches, "cursor_start": start,
-                "cursor_end": cursor_pos, "metadata": {}}
+            start, matches = cursor, []
+        matches = [m for m in matches if isinstance(m, str) and 0 < len(m) <= MAX_MATCH_TEXT][:MAX_MATCHES]
+        return {"status": "ok", "matches": matches, "cursor_start": max(0, min(start, cursor)),
+                "cursor_end": cursor, "metadata": {}}
+
+    async def _complete(self, code: str, cursor: int) -> tuple[int, list[str]]:
+        word = magics.magic_word(code, cursor)
+        if word is not None:
+            start, token, first = word
+            names = (["%%" + n for n in magics.CELL_MAGICS] if first else []) + ["%" + n for n in magics.LINE_MAGICS]
+            return start, [n for n in names if n.startswith(token)]
+        routed = self._route(code, cursor)
+        if routed is None:
+            return cursor, []
+        engine, text, position, shift = routed
+        complete = getattr(engine, "complete", None)
+        if complete is None:
+            return cursor, []
+        try:
+            start, matches = await asyncio.wait_for(complete(text, position), ANSWER_WAIT)
+        except asyncio.TimeoutError:
+            return cursor, []
+        return start + shift, list(matches)
 
     async def do_inspect(self, code, cursor_pos, detail_level=0, omit_sections=()):
         try:
-            text = self._completer().inspect(code, cursor_pos)
+            text = await self._inspect(code, max(0, min(int(cursor_pos), len(code))))
         except Exception:
             self.log.exception("inspection failed")
             text = None
-        if text is None:
+        if not isinstance(text, str) or not text:
             return {"status": "ok", "found": False, "data": {}, "metadata": {}}
+        text = text if len(text) <= MAX_INSPECTION else text[:MAX_INSPECTION] + "\n…"
         return {"status": "ok", "found": True, "data": {"text/plain": terminal_safe(text)}, "metadata": {}}
+
+    async def _inspect(self, code: str, cursor: int) -> str | None:
+        word = magics.magic_word(code, cursor, whole=True)
+        if word is not None:
+            return self.cells.help_text(word[1])
+        routed = self._route(code, cursor)
+        if routed is None:
+            return None
+        engine, text, position, _ = routed
+        inspect = getattr(engine, "inspect", None)
+        if inspect is None:
+            return None
+        try:
+            return await asyncio.wait_for(inspect(text, position), ANSWER_WAIT)
+        except asyncio.TimeoutError:
+            return None
+
+    def _route(self, code: str, cursor: int):
+        """(engine, text, cursor in it, offset to add back) for a completion or inspection at
+        ``cursor`` (``magics.route``); None if no engine can answer."""
+        routed = magics.route(code, cursor)
+        if routed is None:
+            return None
+        try:
+            return (self.sandbox.engine(routed.engine), *routed[1:])
+        except EngineUnavailable:
+            return None
 
     async def do_is_complete(self, code):
         try:
             cell = magics.parse_cell(code)
         except magics.MagicError:
             return {"status": "invalid"}
+        cell_magic = code.lstrip().startswith("%%")
         if not cell.has_code:
             # a cell magic line alone announces code on the next lines (jupyter console)
-            magic_only = code.strip().startswith("%%")
-            return {"status": "incomplete", "indent": ""} if magic_only else {"status": "complete"}
-        try:
-            engine = self.sandbox.engine(cell.engine)
-        except EngineUnavailable:
-            return {"status": "unknown"}
-        check = getattr(engine, "is_complete", None)
-        if check is None:
-            return {"status": "unknown"}
-        try:
-            status, indent = check(cell.body)
-        except Exception:
-            self.log.exception("is_complete failed")
-            return {"status": "unknown"}
+            return {"status": "incomplete", "indent": ""} if cell_magic else {"status": "complete"}
+        status, indent = self._engine_is_complete(cell)
+        if cell_magic and status in ("complete", "unknown"):
+            # as IPython's cell magics: the cell stays open until a blank line (each line of a
+            # JS or VM cell is often complete by itself; jupyter console would run the first)
+            status = "complete" if not code.split("\n")[-1].strip() else "incomplete"
         reply = {"status": status}
         if status == "incomplete":
             reply["indent"] = indent or ""
         return reply
+
+    def _engine_is_complete(self, cell) -> tuple[str, str]:
+        try:
+            engine = self.sandbox.engine(cell.engine)
+        except EngineUnavailable:
+            return "unknown", ""
+        check = getattr(engine, "is_complete", None)
+        if check is None:
+            return "unknown", ""
+        try:
+            return check(cell.body)
+        except Exception:
+            self.log.exception("is_complete failed")
+            return "unknown", ""
 
     async def do_history(self, hist_access_type, output, raw, session=None, start=None,
                          stop=None, n=None, pattern=None, unique=False):
@@ -425,6 +486,41 @@ class SandboxKernel(Kernel):
 
 
 # ---------------------------------------------------------------------- helpers
+class CellOutput:
+    """A cell's output relay: closed when the cell is done, unless background jobs the cell
+    started still write to it (``Streams.keep``); then when the last of them let go. Their
+    output goes out with the cell's parent header, so frontends show it under that cell
+    (as ipykernel does for a thread's output), also after the cell's reply."""
+
+    def __init__(self, relay: StreamRelay) -> None:
+        self.relay = relay
+        self.holds = 0
+        self.done = False
+
+    def keep(self):
+        self.holds += 1
+        released = False
+
+        def release() -> None:
+            nonlocal released
+            if not released:
+                released = True
+                self.holds -= 1
+                self._close_when_free()
+        return release
+
+    def cell_done(self) -> None:
+        """The cell replies: what it wrote goes out first."""
+        self.done = True
+        if self.holds:
+            self.relay.flush()
+        self._close_when_free()
+
+    def _close_when_free(self) -> None:
+        if self.done and not self.holds:
+            self.relay.close()
+
+
 def unsupported_expressions(expressions: dict | None) -> dict:
     return {name: {"status": "error", "ename": "NotSupported",
                    "evalue": "user_expressions are not evaluated by this kernel", "traceback": []}

@@ -8,7 +8,7 @@ import re
 import secrets
 import shlex
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, NamedTuple
 
 from ..limits import Limits, format_size
 from ..paths import under
@@ -25,9 +25,18 @@ LINE_MAGICS = {
     "limits": "%limits [NAME=VALUE ...]  show or set this kernel's limits (e.g. wall_time=60 stdout_bytes=4M)",
     "save": "%save PATH.tar[.gz]       snapshot /workspace, /home/user and /tmp into a VFS file",
     "load": "%load PATH.tar[.gz]       restore a snapshot made by %save (replaces those trees)",
-    "help": "%help NAME                show the help of a command, builtin or magic in the pager",
-    "js": "%js ARGS                  forward to the JS engine (e.g. %js reset)",
-    "vm": "%vm ARGS                  forward to the VM engine (e.g. %vm status)",
+    "help": "%help [NAME]              the help of a command, builtin or magic in the pager (none: an overview)",
+    "lsmagic": "%lsmagic                  list the magics",
+    "magic": "%magic                    how magics work, and each one's help",
+    "workspace": "%workspace [list|attach|delete]  the persistent workspaces (--persist): list, use or delete one",
+    "js": "%js reset | info          reset or describe the JS context",
+    "vm": "%vm ARGS                  start, stop, status, egress, config of the VM (%vm help)",
+}
+#: ``%%name`` -> one-line help (sh and bash are one entry).
+CELL_MAGIC_HELP = {
+    "sh": "%%sh, %%bash              the cell is shell code (the default: a cell needs no magic)",
+    "js": "%%js                      the cell is JavaScript in this kernel's QuickJS context (kept between cells)",
+    "vm": "%%vm [--root|--user] [--keep]  the cell is bash in the microVM (booted on first use; %vm help)",
 }
 #: The trees a snapshot holds: everything the sandbox user can write.
 SNAPSHOT_ROOTS = ("/workspace", "/home/user", "/tmp")
@@ -49,10 +58,58 @@ class Cell:
     line_magics: list[tuple[str, str]] = field(default_factory=list)
     #: the cell magic's options (None: none given), for the engine to check
     args: list[str] | None = None
+    #: where the code after the magic lines starts in the cell's text, and how far a position
+    #: in ``body`` lies from the same position in the cell's text (the magic lines are
+    #: newlines in ``body``): ``text index = body index + shift`` from ``code_start`` on
+    code_start: int = 0
+    shift: int = 0
 
     @property
     def has_code(self) -> bool:
         return bool(self.body.strip())
+
+
+class Route(NamedTuple):
+    """Where a completion or inspection at a cursor goes: ``engine`` gets ``text`` with the
+    cursor at ``position``; its answer's offsets + ``shift`` are the cell's."""
+
+    engine: str
+    text: str
+    position: int
+    shift: int
+
+
+def route(code: str, cursor: int) -> Route | None:
+    """The cell's engine with the cell's body (the cursor moved into it); on the magic lines
+    (``%load fi``) the shell with the whole text; None for a cell whose magics are wrong."""
+    try:
+        cell = parse_cell(code)
+    except MagicError:
+        return None
+    cursor = max(0, min(cursor, len(code)))
+    if cursor < cell.code_start:
+        return Route("sh", code, cursor, 0)
+    return Route(cell.engine, cell.body, cursor - cell.shift, cell.shift)
+
+
+def magic_word(code: str, cursor: int, whole: bool = False) -> tuple[int, str, bool] | None:
+    """The ``%word`` a cursor is in, when it is a magic's name: on the first line that is not
+    blank (cell or line magic) or on a line magic's line after it; (where it starts, the word
+    up to the cursor (``whole``: all of it), whether a cell magic may stand there)."""
+    cursor = max(0, min(cursor, len(code)))
+    line_start = code.rfind("\n", 0, cursor) + 1
+    line_end = code.find("\n", cursor)
+    line = code[line_start:len(code) if line_end < 0 else line_end]
+    head = line[:cursor - line_start]
+    token = head.lstrip()
+    if not token.startswith("%") or any(c.isspace() for c in token):
+        return None
+    earlier = [prior.strip() for prior in code[:line_start].split("\n")[:-1]]
+    if any(prior and (not prior.startswith("%") or prior.startswith("%%")) for prior in earlier):
+        return None  # after code, or inside a cell magic's cell
+    if whole:
+        token = line[len(head) - len(token):].split()[0]
+    return cursor - len(head.lstrip()), token, not any(earlier)
 
 
 def known_cell_magics() -> str:
@@ -61,6 +118,31 @@ def known_cell_magics() -> str:
 
 def known_line_magics() -> str:
     return ", ".join("%" + name for name in LINE_MAGICS)
+
+
+def magic_list() -> str:
+    """%lsmagic: every magic with its one-line help."""
+    return ("Cell magics (the first line of a cell):\n" + "".join(f"  {h}\n" for h in CELL_MAGIC_HELP.values())
+            + "Line magics (lines at the top of a cell, before its code):\n"
+            + "".join(f"  {h}\n" for h in LINE_MAGICS.values()))
+
+
+def magic_help(name: str) -> str | None:
+    """The help of the magics called NAME (``%%vm`` and ``%vm`` for "vm"), or None."""
+    key = CELL_MAGICS.get(name)
+    lines = [CELL_MAGIC_HELP[key]] if key in CELL_MAGIC_HELP else []
+    if name in LINE_MAGICS:
+        lines.append(LINE_MAGICS[name])
+    return "\n".join(lines) or None
+
+
+MAGIC_OVERVIEW = """\
+Magics are lines that start with % and are read by the kernel, not by an engine.
+A cell magic (%%NAME) is the first line of a cell and picks the engine the rest of the
+cell runs in; without one, a cell is shell code. Line magics (%NAME ARGS) are lines at
+the top of a cell, before its code, and run in order before it.
+
+"""
 
 
 def parse_cell(code: str) -> Cell:
@@ -73,19 +155,22 @@ def parse_cell(code: str) -> Cell:
     while i < len(lines) and not lines[i].strip():
         i += 1
     if i == len(lines):
-        return Cell()
+        return Cell(body=code)  # blank: nothing to run
     first = lines[i].strip()
     m = _CELL_MAGIC.fullmatch(first)
     if m:
         name = m.group(1)
         if name not in CELL_MAGICS:
-            raise MagicError(f"unknown cell magic '%%{name}' (known: {known_cell_magics()})")
+            raise MagicError(f"unknown cell magic '%%{name}' (known: {known_cell_magics()}; "
+                             f"line magics: {known_line_magics()})")
         args = None
         if m.group(2).strip():
             if name not in CELL_MAGICS_WITH_OPTIONS:
                 raise MagicError(f"%%{name} takes no arguments (put the code on the next lines)")
             args = split_args(m.group(2))
-        return Cell(CELL_MAGICS[name], "\n" * (i + 1) + "\n".join(lines[i + 1:]), args=args)
+        start = len("\n".join(lines[:i + 1])) + 1
+        return Cell(CELL_MAGICS[name], "\n" * (i + 1) + "\n".join(lines[i + 1:]), args=args,
+                    code_start=start, shift=start - (i + 1))
     magics: list[tuple[str, str]] = []
     while i < len(lines):
         stripped = lines[i].strip()
@@ -97,11 +182,13 @@ def parse_cell(code: str) -> Cell:
             break
         name = m.group(1)
         if name not in LINE_MAGICS:
-            hint = f"; cell magics ({known_cell_magics()}) go on the first line" if name in CELL_MAGICS else ""
-            raise MagicError(f"unknown line magic '%{name}' (known: {known_line_magics()}){hint}")
+            where = " go on the first line" if name in CELL_MAGICS else ""
+            raise MagicError(f"unknown line magic '%{name}' (known: {known_line_magics()}; cell magics"
+                             f"{where}: {known_cell_magics()})")
         magics.append((name, m.group(2).strip()))
         i += 1
-    return Cell("sh", "\n" * i + "\n".join(lines[i:]), magics)
+    start = len("\n".join(lines[:i])) + 1 if i else 0
+    return Cell("sh", "\n" * i + "\n".join(lines[i:]), magics, code_start=start, shift=start - i)
 
 
 def split_args(text: str) -> list[str]:

@@ -24,6 +24,8 @@ from ..vfs.changes import ChangeTracker
 
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 CHUNK = 1 << 20
+#: too-large files named in the mount notice (the rest are counted)
+MAX_NAMED = 5
 
 
 class HostMount:
@@ -39,6 +41,9 @@ class HostMount:
         #: sandbox path -> the write-back failure last told for it: retried after every cell,
         #: told once (again only when the reason changes)
         self.failed: dict[str, str] = {}
+        #: host files too large for the VFS quota, left out of the copy (relative paths): never
+        #: replaced or deleted on the host by write-back, since the sandbox never saw them
+        self.left_out: set[str] = set()
 
     # ------------------------------------------------------------------ start
     def copy_in(self) -> str:
@@ -49,6 +54,7 @@ class HostMount:
             raise MountError(f"--mount {self.spec.text}: {self.host}: {e.strerror}") from None
         files = size = 0
         skipped: list[str] = []
+        too_large: list[tuple[str, int]] = []
         todo = [(top, "")]
         try:
             with self.fs.privileged():
@@ -69,8 +75,9 @@ class HostMount:
                             elif st.S_ISREG(info.st_mode):
                                 room = self.fs.max_bytes - self.fs.bytes_used
                                 if info.st_size > room:
-                                    raise MountError(f"{self.host}/{sub} ({format_size(info.st_size)}B) does not fit "
-                                                     f"in the VFS quota (vfs_bytes={format_size(self.fs.max_bytes)}B)")
+                                    # what fits is mounted; this one is named in the notice
+                                    too_large.append((sub, info.st_size))
+                                    continue
                                 data = _read_file(dfd, entry.name)
                                 self.fs.write_bytes(vpath, data)
                                 self.fs.chmod(vpath, info.st_mode & 0o777)  # keeps the exec bits
@@ -103,6 +110,13 @@ class HostMount:
         note = f"{self.spec.target}: {files} files ({format_size(size)}B) from {self.host}, {mode}"
         if skipped:
             note += f"; {len(skipped)} special files skipped"
+        if too_large:
+            self.left_out = {sub for sub, _ in too_large}
+            named = ", ".join(f"{sub} ({format_size(n)}B)" for sub, n in too_large[:MAX_NAMED])
+            more = f" and {len(too_large) - MAX_NAMED} more" if len(too_large) > MAX_NAMED else ""
+            note += (f"; NOT MOUNTED, too large for the VFS quota (vfs_bytes={format_size(self.fs.max_bytes)}B): "
+                     f"{len(too_large)} files, {named}{more} (an admin's --limit/--max-limit vfs_bytes=... "
+                     f"makes room; they stay untouched on the host)")
         return note
 
     def _discard(self) -> None:
@@ -146,6 +160,12 @@ class HostMount:
         for path, stat in present:
             rel = path[len(self.spec.target) + 1:]
             if not rel:
+                continue
+            if rel in self.left_out and not st.S_ISDIR(stat.st_mode):
+                why = f"{path}: not written: {self.host}/{rel} was too large to mount and is kept as it is"
+                if self.failed.get(path) != why:
+                    notes.append(why)
+                    self.failed[path] = why
                 continue
             try:
                 if st.S_ISDIR(stat.st_mode):

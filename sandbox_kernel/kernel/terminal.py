@@ -1,12 +1,16 @@
 """The ``sandbox.terminal`` comm: an interactive shell for a terminal emulator (xterm.js in the
 JupyterLab extension), documented in docs/comm-protocol.md.
 
-The terminal sends keys as they are typed; the line discipline is here: a prompt, line editing
-(cursor keys, Home/End, Backspace, Delete, Ctrl-A/E/U/K), history (Up/Down), Ctrl-C (drops the
-line, or interrupts the running command), Ctrl-D (end of input; on an empty prompt it ends the
-session). A submitted line runs in a shell of its own (``Sandbox.new_engine("sh")``: the
-notebook's files, not its variables) through ``Sandbox.run``, so a command has the notebook's
-limits (wall time, output) and never disturbs a running cell. ``TerminalSession`` is
+The terminal sends keys as they are typed; the line discipline is here, readline's as a bash
+user's fingers expect it: the line editor (``lineedit.LineEditor``: cursor and word motions,
+kills and yank), history (Up/Down, Ctrl-R reverse incremental search, Alt-. the last word, ``!!``
+and the rest of bash's history expansion), Tab completion from the kernel's completer, a command
+of several lines gathered under the ``$PS2`` prompt until the parser says it is complete,
+bracketed paste (a paste is inserted whole; Enter runs it), Ctrl-C (drops the line, or interrupts
+the running command), Ctrl-D (end of input; on an empty prompt it ends the session). A command
+runs in a shell of its own (``Sandbox.new_engine("sh")``: the notebook's files, not its
+variables; it starts with the notebook's history) through ``Sandbox.run``, so a command has the
+notebook's limits (wall time, output) and never disturbs a running cell. ``TerminalSession`` is
 transport-free; ``register_terminal_comm`` binds it to an ipykernel CommManager.
 
 With ``"shell": "vm"`` in the open data the comm is a ``VmTerminalSession`` instead: a login
@@ -17,28 +21,49 @@ from __future__ import annotations
 
 import asyncio
 import codecs
+import os
 import re
 from collections import deque
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..engine import CancelToken, Streams, Terminal, TerminalError
 from ..memory import give_back
 from ..sandbox import EngineUnavailable, Sandbox
+from ..shell.complete import Completer, completion_suffix, listed_name
+from ..shell.histexpand import HistoryError, split_words
+from .lineedit import MAX_LINE, LineEditor, shown
+
+__all__ = ["LineEditor", "MAX_LINE", "TerminalSession", "VmTerminalSession", "register_terminal_comm"]
 
 TARGET_NAME = "sandbox.terminal"
 PROTOCOL_VERSION = 2
 SHELLS = ("sh", "vm")
-HISTORY_LINES = 1000
-#: a line longer than this is cut (what a paste of a whole file into the prompt gets)
-MAX_LINE = 64 * 1024
+#: a command of several lines (PS2) holds at most this many lines and characters ...
+MAX_COMMAND_LINES = 1000
+MAX_COMMAND = MAX_LINE
+#: ... and its completeness, checked again at each line, parses at most this many characters
+#: in all (a command typed line by line costs the square of its size; a paste is one line)
+MAX_COMMAND_PARSE = 1024 * 1024
 #: keys waiting while a command runs (typeahead) beyond this are dropped
 MAX_TYPEAHEAD = 64 * 1024
+#: a $PS2 longer than this is cut
+MAX_PROMPT = 1024
+#: more completions than this are listed only after "Display all N possibilities? (y or n)"
+COMPLETION_QUERY_ITEMS = 100
+#: a lone ESC ends a reverse search when no key follows within this time (readline's
+#: keyseq-timeout); ESC then a key within it is that key with Alt (ESC b is Alt-B)
+ESC_TIMEOUT = 0.5
 HOME = "/home/user"
 #: one key: an escape sequence (CSI with parameters, SS3, or ESC + char) or one character
-KEY = re.compile(r"\x1b\[[0-9;?]*[@-~]|\x1bO.|\x1b.|[\s\S]", re.S)
+KEY = re.compile(r"\x1b\[[0-9;?]*[@-~]|\x1bO.|\x1b\x1b\[[0-9;?]*[@-~]|\x1b.|[\s\S]", re.S)
 #: an escape sequence that may still be arriving (the rest comes in the next message)
-PARTIAL_ESCAPE = re.compile(r"\x1b(\[[0-9;?]*|O)?\Z")
+PARTIAL_ESCAPE = re.compile(r"\x1b(\x1b?\[[0-9;?]*|O|\x1b)?\Z")
 EXIT_LINE = re.compile(r"\s*(exit|logout)(\s+[0-9]+)?\s*\Z")
+#: bracketed paste (xterm's mode 2004): on while the shell reads a command, as bash sets it
+PASTE_ON, PASTE_OFF = "\x1b[?2004h", "\x1b[?2004l"
+PASTE_START, PASTE_END = "\x1b[200~", "\x1b[201~"
+BELL = "\a"
 #: guest output goes out at most OUTPUT_CHUNK characters per OUTPUT_TICK seconds; beyond
 #: MAX_PENDING_OUTPUT waiting (a `yes` in the VM) it is dropped, with a notice
 OUTPUT_TICK = 0.01
@@ -47,55 +72,29 @@ MAX_PENDING_OUTPUT = 1 << 20
 PROGRESS_TICK = 1.0
 
 
-class LineEditor:
-    """The line being typed and its cursor; every edit returns the terminal output that shows it."""
+def crlf(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\n", "\r\n")
 
-    def __init__(self, prompt: str = "", echo: bool = True) -> None:
-        self.prompt = prompt
-        self.echo = echo
-        self.text = ""
-        self.cursor = 0
 
-    def redraw(self) -> str:
-        if not self.echo:
-            return ""
-        back = len(self.text) - self.cursor
-        return "\r" + self.prompt + self.text + "\x1b[K" + (f"\x1b[{back}D" if back else "")
+def recalled(entry: str) -> str:
+    """A history entry as it comes back into the line (a here-document's ends with its newline)."""
+    return entry[:-1] if entry.endswith("\n") else entry
 
-    def insert(self, chars: str) -> str:
-        chars = chars[:MAX_LINE - len(self.text)]
-        self.text = self.text[:self.cursor] + chars + self.text[self.cursor:]
-        self.cursor += len(chars)
-        if self.echo and self.cursor == len(self.text):
-            return chars  # typing at the end: no redraw
-        return self.redraw()
 
-    def replace(self, text: str) -> str:
-        self.text, self.cursor = text[:MAX_LINE], min(len(text), MAX_LINE)
-        return self.redraw()
+@dataclass
+class Search:
+    """A reverse incremental search (Ctrl-R): what is typed, the entry found and where."""
 
-    def key(self, key: str) -> str:
-        """Apply an editing key; '' when the key is not an editing key or changes nothing."""
-        text, at = self.text, self.cursor
-        if key in ("\x7f", "\b") and at:
-            self.text, self.cursor = text[:at - 1] + text[at:], at - 1
-        elif key == "\x1b[3~" and at < len(text):
-            self.text = text[:at] + text[at + 1:]
-        elif key == "\x1b[D" and at:
-            self.cursor -= 1
-        elif key == "\x1b[C" and at < len(text):
-            self.cursor += 1
-        elif key in ("\x01", "\x1b[H", "\x1bOH", "\x1b[1~"):
-            self.cursor = 0
-        elif key in ("\x05", "\x1b[F", "\x1bOF", "\x1b[4~"):
-            self.cursor = len(text)
-        elif key == "\x15":
-            self.text, self.cursor = text[at:], 0
-        elif key == "\x0b":
-            self.text = text[:at]
-        else:
-            return ""
-        return self.redraw()
+    prompt: str              # the line's prompt (the search shows its own meanwhile)
+    original: str            # the line before the search (Ctrl-G brings it back)
+    original_cursor: int
+    index: int               # the entry shown (len(history): the original line)
+    at: int                  # where the match starts in it
+    direction: int = -1      # -1: reverse (Ctrl-R), 1: forward (Ctrl-S)
+    query: str = ""
+    failed: bool = False
+    #: (query, index, at, failed) before each character typed: Backspace goes back
+    stack: list[tuple[str, int, int, bool]] = field(default_factory=list)
 
 
 class TerminalOutput:
@@ -110,7 +109,7 @@ class TerminalOutput:
     def write(self, data: bytes) -> None:
         text = self.decoder.decode(bytes(data))
         if text:
-            self.session.output_threadsafe(text.replace("\r\n", "\n").replace("\n", "\r\n"))
+            self.session.output_threadsafe(crlf(text))
 
 
 class TerminalSession:
@@ -122,12 +121,24 @@ class TerminalSession:
         self.cols, self.rows = cols, rows
         self.size_changed = True
         self.shell: Any = None
-        self.history: deque[str] = deque(maxlen=HISTORY_LINES)
-        self.history_at = 0  # index into history while browsing with Up/Down; len = the new line
+        self.history_at = 0  # index into the history while browsing with Up/Down; len = the new line
         self.draft = ""
         self.editor = LineEditor()
+        self.lines: list[str] = []  # the lines of a command not complete yet (read under PS2)
+        self.parsed = 0  # characters parsed to check the command's completeness (MAX_COMMAND_PARSE)
+        self.search: Search | None = None
+        self.last_search = ""
+        self.tabbed = False  # the last key was a Tab that left several matches: the next lists them
+        self.asking: list[str] | None = None  # "Display all N possibilities?" waits for y or n
+        self.quoted = False  # Ctrl-V: the next key goes in as it is
+        self.last_arg: tuple[int, int] | None = None  # Alt-. in a row: (history index, length inserted)
         self.pending = ""  # the start of an escape sequence cut by the transport
+        self.tail = ""  # a command's output after its last newline: the next line starts after it
+        self.escape_timer: asyncio.TimerHandle | None = None
         self.typeahead: deque[str] = deque()  # lines typed while a command ran (no read waiting)
+        #: the keys of the line being typed while a command runs: typed again at the prompt
+        #: (a Tab then completes, as readline reads them from the terminal after the command)
+        self.ahead = ""
         self.task: asyncio.Task | None = None
         self.cancel: CancelToken | None = None
         self.reading: asyncio.Future | None = None  # a command's `read` waiting for a line
@@ -140,22 +151,55 @@ class TerminalSession:
             self.send({"type": "output", "data": text})
 
     def output_threadsafe(self, text: str) -> None:
+        """A command's output (from any thread)."""
         loop = self.loop
         if loop is None or loop.is_closed():
             return
         try:
             if asyncio.get_running_loop() is loop:
-                self.output(text)
+                self.command_output(text)
                 return
         except RuntimeError:
             pass
-        loop.call_soon_threadsafe(self.output, text)
+        loop.call_soon_threadsafe(self.command_output, text)
+
+    def command_output(self, text: str) -> None:
+        """A command's output, and what of it is on the cursor's row: the next prompt (or a
+        `read`'s line) goes on after it, as in bash, rather than over it."""
+        self.output(text)
+        tail = text.rsplit("\n", 1)[-1].rsplit("\r", 1)[-1]
+        self.tail = tail if ("\n" in text or "\r" in text) else self.tail + tail
+        if len(self.tail) > MAX_PROMPT:  # too long to draw again with each key: a row of its own
+            self.output("\r\n")
+            self.tail = ""
 
     def prompt_text(self) -> str:
         cwd = self.shell.cwd() if self.shell is not None else "/workspace"
         if cwd == HOME or cwd.startswith(HOME + "/"):
             cwd = "~" + cwd[len(HOME):]
         return f"\x1b[1;32muser@sandbox\x1b[0m:\x1b[1;34m{cwd}\x1b[0m$ "
+
+    def continuation_prompt(self) -> str:
+        """``$PS2`` with its escapes (bash's default ``> ``; unset: none)."""
+        try:
+            prompt = self.shell.prompt("PS2") if self.shell is not None else "> "
+        except Exception:  # noqa: BLE001 - a prompt must never break the terminal
+            prompt = "> "
+        return (prompt or "")[:MAX_PROMPT]
+
+    def at_prompt(self) -> bool:
+        """The shell is reading a command (no command runs, no `read` waits)."""
+        return self.task is None and self.reading is None and not self.closed
+
+    def history(self) -> list[str]:
+        return self.shell.history() if self.shell is not None else []
+
+    def new_editor(self, prompt: str = "", echo: bool = True) -> LineEditor:
+        prompt, self.tail = self.tail + prompt, ""  # (drawn again with the line: it is on its row)
+        editor = LineEditor(prompt, echo, self.cols)
+        editor.killed = self.editor.killed  # Ctrl-Y yanks what was killed on an earlier line
+        self.editor = editor
+        return editor
 
     # ----------------------------------------------------------------- lifecycle
     def start(self) -> None:
@@ -166,21 +210,34 @@ class TerminalSession:
             self.output(f"sandbox terminal: {e}\r\n")
             self.finish(1)
             return
+        try:
+            self.shell.set_option("histexpand", True)  # as in an interactive bash: !! and the rest
+            notebook = self.sandbox.engines.get("sh")
+            if notebook is not None and hasattr(notebook, "history"):
+                self.shell.inherit_history(notebook)
+        except Exception:  # noqa: BLE001 - another shell engine: no history to share
+            pass
         self.show_prompt()
 
-    def show_prompt(self) -> None:
-        self.editor = LineEditor(self.prompt_text())
-        self.history_at = len(self.history)
-        self.output(self.editor.redraw())
+    def show_prompt(self, continued: bool = False) -> None:
+        """A new line to edit under PS1, or under PS2 (``continued``: the command goes on)."""
+        self.search = None
+        self.tabbed = False
+        self.asking = None
+        self.new_editor(self.continuation_prompt() if continued else self.prompt_text())
+        self.history_at = len(self.history())
+        self.output(PASTE_ON + self.editor.redraw())
 
     def resize(self, cols: Any, rows: Any) -> None:
         if isinstance(cols, int) and isinstance(rows, int) and 1 <= cols <= 10_000 and 1 <= rows <= 10_000:
             self.cols, self.rows = cols, rows
+            self.editor.cols = cols
             self.size_changed = True
 
     def finish(self, status: int) -> None:
         """End the session (exit, Ctrl-D, or the client closed): the running command stops."""
         if not self.closed:
+            self.output(PASTE_OFF)
             self.send({"type": "exit", "status": status})
             self.close()
 
@@ -188,6 +245,9 @@ class TerminalSession:
         """Nothing more goes out; the running command stops, a waiting read gets end of input;
         once no command runs, the shell is let go (``release``)."""
         self.closed = True
+        if self.escape_timer is not None:
+            self.escape_timer.cancel()
+            self.escape_timer = None
         if self.cancel is not None:
             self.cancel.set("interrupt")
         if self.reading is not None and not self.reading.done():
@@ -196,13 +256,16 @@ class TerminalSession:
             self.release()
 
     def release(self) -> None:
-        """Keep nothing of the ended session: the shell (its variables count in the kernel's one
-        shell_memory_bytes until it is collected), its background jobs, history, typeahead."""
+        """Keep nothing of the ended session: the shell (its variables and history count in the
+        kernel's one shell_memory_bytes until it is collected), its background jobs, typeahead."""
         shell, self.shell = self.shell, None
-        self.history.clear()
         self.typeahead.clear()
+        self.ahead = ""
         self.editor = LineEditor()
-        self.draft = self.pending = ""
+        self.lines = []
+        self.search = None
+        self.asking = None
+        self.draft = self.pending = self.last_search = ""
         if shell is not None:
             asyncio.ensure_future(self.shutdown(shell))
 
@@ -214,27 +277,97 @@ class TerminalSession:
 
     # ----------------------------------------------------------------- keys
     def feed(self, data: str) -> None:
+        if self.escape_timer is not None:
+            self.escape_timer.cancel()
+            self.escape_timer = None
         data = self.pending + data
         self.pending = ""
         partial = PARTIAL_ESCAPE.search(data)
         if partial and partial.start() > len(data) - 16:
             data, self.pending = data[:partial.start()], data[partial.start():]
-        run = []  # printable characters are inserted together
-        for key in KEY.findall(data):
+        run: list[str] = []  # printable characters are inserted together
+        i = 0
+        while i < len(data) and not self.closed:
+            match = KEY.match(data, i)
+            assert match is not None  # KEY matches any character
+            key, i = match.group(), match.end()
+            if key == PASTE_START:  # the whole paste is in this message (xterm sends it at once)
+                end = data.find(PASTE_END, i)
+                end = len(data) if end < 0 else end
+                self.typed(run)
+                self.paste(data[i:end])
+                i = end + len(PASTE_END)
+            elif key >= " " and key != "\x7f" and not key.startswith("\x1b") and not self.quoted:
+                run.append(key)
+            else:
+                self.typed(run)
+                self.key(key)
+        self.typed(run)
+        if self.pending == "\x1b" and self.search is not None and self.loop is not None and not self.closed:
+            self.escape_timer = self.loop.call_later(ESC_TIMEOUT, self.lone_escape)
+
+    def lone_escape(self) -> None:
+        """ESC and nothing after it (within ESC_TIMEOUT): the Escape key itself."""
+        self.escape_timer = None
+        if self.pending == "\x1b" and not self.closed:
+            self.pending = ""
+            self.key("\x1b")
+
+    def typed(self, run: list[str]) -> None:
+        """Printable characters typed (``run`` is emptied)."""
+        if not run or self.closed:
+            return
+        chars = "".join(run)
+        run.clear()
+        self.typed_ahead(chars)
+        if self.asking is not None or self.search is not None:
+            for char in chars:
+                self.key(char)
+            return
+        self.tabbed = False
+        self.last_arg = None
+        self.output(self.editor.insert(chars))
+
+    def paste(self, text: str) -> None:
+        """A bracketed paste: at the prompt it goes into the line as it is, newlines too (Enter
+        runs it, as in bash 5.1); elsewhere (a `read`, typeahead) it is typed."""
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+        text = "".join(c for c in text if c in "\n\t" or (c >= " " and c != "\x7f"))
+        if self.search is not None:
+            self.end_search()
+        self.asking = None
+        if self.at_prompt():
+            self.output(self.editor.insert(text[:-1] if text.endswith("\n") else text))
+            return
+        lines = text.split("\n")
+        for k, line in enumerate(lines):
             if self.closed:
                 return
-            if key >= " " and key != "\x7f" and not key.startswith("\x1b"):
-                run.append(key)
-                continue
-            if run:
-                self.output(self.editor.insert("".join(run)))
-                run = []
-            self.key(key)
-        if run and not self.closed:
-            self.output(self.editor.insert("".join(run)))
+            self.typed([line])
+            if k < len(lines) - 1:
+                self.key("\r")
+
+    def typed_ahead(self, keys: str) -> None:
+        if self.task is not None and self.reading is None and len(self.ahead) < MAX_TYPEAHEAD:
+            self.ahead = "" if keys in ("\r", "\n") else self.ahead + keys
 
     def key(self, key: str) -> None:
+        self.typed_ahead(key)
+        if self.quoted:  # Ctrl-V: this key goes in as it is (a tab, a control character)
+            self.quoted = False
+            self.output(self.editor.insert(key))
+            return
+        if self.asking is not None:
+            self.answer_listing(key)
+            return
+        if self.search is not None and self.search_key(key):
+            return
+        prompt = self.at_prompt()
         editor = self.editor
+        if key != "\t":
+            self.tabbed = False
+        if key != "\x1b.":
+            self.last_arg = None
         if key in ("\r", "\n"):
             self.enter()
         elif key == "\x03":
@@ -245,71 +378,336 @@ class TerminalSession:
             elif self.reading is not None:
                 self.output("\r\n")
                 self.answer(None)
+            elif self.task is None and self.lines:  # end of input inside a command: bash runs it,
+                self.output(PASTE_OFF + editor.leave())  # and says what is missing
+                command, self.lines = "\n".join(self.lines), []
+                self.submit(command)
             elif self.task is None:
                 self.output("exit\r\n")
                 self.finish(0)
-        elif key in ("\x1b[A", "\x1b[B") and self.task is None:
-            self.browse_history(-1 if key == "\x1b[A" else 1)
+        elif key in ("\x1b[A", "\x1b[B", "\x10", "\x0e") and prompt:
+            self.browse_history(-1 if key in ("\x1b[A", "\x10") else 1)
+        elif key in ("\x1b<", "\x1b>") and prompt:
+            self.browse_history(-len(self.history()) if key == "\x1b<" else len(self.history()))
         elif key == "\x0c" and self.task is None:
-            self.output("\x1b[H\x1b[2J" + editor.redraw())
+            editor.row = 0
+            self.output("\x1b[H\x1b[2J" + editor.draw())
         elif key == "\t":
-            self.output(editor.insert("    "[:4 - editor.cursor % 4]))
+            if prompt:
+                self.complete()
+            else:
+                self.output(editor.insert("\t"))
+        elif key in ("\x12", "\x13") and prompt:
+            self.start_search(-1 if key == "\x12" else 1)
+        elif key == "\x1b." and prompt:
+            self.yank_last_arg()
+        elif key == "\x16":
+            self.quoted = True
         else:
             self.output(editor.key(key))
 
     def browse_history(self, step: int) -> None:
-        target = self.history_at + step
-        if not 0 <= target <= len(self.history):
+        entries = self.history()
+        self.history_at = min(self.history_at, len(entries))  # `history -c` may have emptied it
+        target = max(0, min(self.history_at + step, len(entries)))
+        if target == self.history_at:
+            self.output(BELL)
             return
-        if self.history_at == len(self.history):
+        if self.history_at == len(entries):
             self.draft = self.editor.text
         self.history_at = target
-        self.output(self.editor.replace(self.history[target] if target < len(self.history) else self.draft))
+        self.output(self.editor.replace(recalled(entries[target]) if target < len(entries) else self.draft))
 
+    def yank_last_arg(self) -> None:
+        """Alt-.: the last word of the previous command; again: of the one before, in its place."""
+        entries = self.history()
+        index, length = self.last_arg if self.last_arg is not None else (len(entries), 0)
+        if index <= 0:
+            self.output(BELL)
+            return
+        editor = self.editor
+        words = split_words(entries[index - 1])
+        word = words[-1] if words else ""
+        start = editor.cursor - length  # the word Alt-. put in before goes
+        text = editor.text[:start] + word + editor.text[editor.cursor:]
+        if len(text) > MAX_LINE:
+            self.output(BELL)
+            return
+        self.output(editor.replace(text, start + len(word)))
+        self.last_arg = (index - 1, len(word))
+
+    # ----------------------------------------------------------------- Ctrl-R
+    def start_search(self, direction: int) -> None:
+        editor = self.editor
+        self.history_at = min(self.history_at, len(self.history()))
+        self.search = Search(editor.prompt, editor.text, editor.cursor, self.history_at, editor.cursor, direction)
+        self.show_search()
+
+    def show_search(self) -> None:
+        search = self.search
+        if search is None:
+            return
+        entries = self.history()
+        editor = self.editor
+        kind = ("failed " if search.failed else "") + ("reverse-" if search.direction < 0 else "")
+        editor.prompt = f"({kind}i-search)`{search.query}': "
+        text = recalled(entries[search.index]) if search.index < len(entries) else search.original
+        self.output(editor.replace(text, search.at))
+
+    def find(self, query: str, index: int, direction: int, at: int | None = None) -> tuple[int, int] | None:
+        """The entry from ``index`` on (towards older entries for -1) that holds ``query``,
+        and where (the last place in it, for a reverse search; at or before ``at`` in the first)."""
+        entries = self.history()
+        search = self.search
+        while 0 <= index <= len(entries):
+            text = entries[index] if index < len(entries) else (search.original if search else "")
+            if direction < 0:
+                found = text.rfind(query, 0, len(text) if at is None else at + len(query))
+            else:
+                found = text.find(query, 0 if at is None else at)
+            if found >= 0:
+                return index, found
+            index += direction
+            at = None
+        return None
+
+    def search_step(self, direction: int) -> None:
+        """Ctrl-R (Ctrl-S) again: the next older (newer) match of the same text."""
+        search = self.search
+        assert search is not None
+        if not search.query:
+            search.query = self.last_search
+        if not search.query:
+            self.output(BELL)
+            return
+        found = self.find(search.query, search.index + direction, direction)
+        if found is None:
+            search.failed = True
+            self.output(BELL)
+        else:
+            (search.index, search.at), search.failed = found, False
+        self.show_search()
+
+    def search_key(self, key: str) -> bool:
+        """A key while searching; False when it ends the search and is then a key as usual."""
+        search = self.search
+        assert search is not None
+        if key in ("\x12", "\x13"):
+            search.direction = -1 if key == "\x12" else 1
+            self.search_step(search.direction)
+        elif key in ("\x7f", "\b"):
+            if not search.stack:
+                self.output(BELL)
+                return True
+            search.query, search.index, search.at, search.failed = search.stack.pop()
+            self.show_search()
+        elif key == "\x07":  # Ctrl-G: the search is abandoned, the line is as it was
+            self.search = None
+            self.editor.prompt = search.prompt
+            self.output(BELL + self.editor.replace(search.original, search.original_cursor))
+        elif key in ("\x1b", "\n"):  # ESC, Ctrl-J: the search ends, the match is there to edit
+            self.end_search()
+        elif len(key) == 1 and key >= " " and key != "\x7f" and len(search.query) < MAX_LINE:
+            search.stack.append((search.query, search.index, search.at, search.failed))
+            search.query += key
+            if not search.failed:
+                found = self.find(search.query, search.index, search.direction, search.at)
+                if found is None:
+                    search.failed = True
+                    self.output(BELL)
+                else:
+                    search.index, search.at = found
+            self.show_search()
+        else:  # any other key (Enter, Ctrl-C, arrows, Ctrl-A/E ...): the search ends, the key acts
+            self.end_search()
+            return False
+        return True
+
+    def end_search(self) -> None:
+        """The search ends: the entry found is the line, the cursor where it matched; Up/Down
+        go on from that entry."""
+        search, self.search = self.search, None
+        if search is None:
+            return
+        if search.query:
+            self.last_search = search.query
+        entries = self.history()
+        self.history_at = min(search.index, len(entries))
+        self.editor.prompt = search.prompt
+        self.output(self.editor.redraw())
+
+    # ----------------------------------------------------------------- Tab
+    def completer(self) -> Completer:
+        """The kernel's completer (the notebook's Tab) over this terminal's shell."""
+        shell = self.shell
+        completer = getattr(shell, "completer", None)
+        if completer is not None:
+            return completer()
+        return Completer(None, self.sandbox.fs, "/workspace", lambda name: None)
+
+    def complete(self) -> None:
+        """Tab: readline's complete. One match goes in (a space or "/" after it); several put
+        in what they start with, and the next Tab lists them; none rings the bell."""
+        editor = self.editor
+        line, cursor = editor.text, editor.cursor
+        try:
+            start, matches = self.completer().complete(line, cursor)
+        except Exception:  # noqa: BLE001 - completion must never break the terminal
+            start, matches = cursor, []
+        matches = sorted(set(matches))
+        if not matches:
+            self.output(BELL)
+            return
+        if len(matches) == 1:
+            self.tabbed = False
+            suffix = completion_suffix(matches[0])
+            after = line[cursor:cursor + len(suffix)] == suffix != ""  # already there: go past it
+            self.output(self.replace_word(start, matches[0] + ("" if after else suffix), len(suffix) if after else 0))
+            return
+        prefix = os.path.commonprefix(matches)
+        if len(prefix) > cursor - start or prefix != line[start:cursor]:
+            self.tabbed = True
+            self.output(self.replace_word(start, prefix))
+        elif self.tabbed:
+            self.list_matches(matches)
+        else:
+            self.tabbed = True
+            self.output(BELL)
+
+    def replace_word(self, start: int, text: str, past: int = 0) -> str:
+        """The word from ``start`` to the cursor replaced by ``text``, the cursor after it (and
+        ``past`` characters further)."""
+        editor = self.editor
+        line, cursor = editor.text, editor.cursor
+        if len(line) - (cursor - start) + len(text) > MAX_LINE:
+            return BELL
+        return editor.replace(line[:start] + text + line[cursor:], start + len(text) + past)
+
+    def list_matches(self, matches: list[str]) -> None:
+        if len(matches) > COMPLETION_QUERY_ITEMS:
+            self.asking = matches
+            self.output(self.editor.leave() + f"Display all {len(matches)} possibilities? (y or n)")
+            return
+        self.output(self.editor.leave() + self.columns(matches) + self.editor.draw())
+
+    def answer_listing(self, key: str) -> None:
+        matches, self.asking = self.asking, None
+        assert matches is not None
+        if key in ("y", "Y", " "):
+            self.output("\r\n" + self.columns(matches) + self.editor.draw())
+        elif key in ("n", "N", "\x7f", "\x07", "\x03"):
+            self.output("\r\n" + self.editor.draw())
+        else:
+            self.asking = matches
+            self.output(BELL)
+
+    def columns(self, matches: list[str]) -> str:
+        """The matches in columns as readline lists them (down, then across), each row ended."""
+        names = [shown(listed_name(m)) for m in matches]
+        width = max(w for _, w in names) + 2
+        per_row = max(1, (self.cols + 2) // width)
+        rows = -(-len(names) // per_row)
+        out = []
+        for r in range(rows):
+            row = [names[r + c * rows] for c in range(per_row) if r + c * rows < len(names)]
+            out.append("".join(text + " " * (width - w) for text, w in row[:-1]) + row[-1][0] + "\r\n")
+        return "".join(out)
+
+    # ----------------------------------------------------------------- Enter
     def enter(self) -> None:
         line = self.editor.text
-        self.output("\r\n")
         if self.reading is not None:
+            self.output(self.editor.leave())
             self.answer(line)
         elif self.task is not None:
+            self.output("\r\n")
             if sum(len(t) for t in self.typeahead) < MAX_TYPEAHEAD:
                 self.typeahead.append(line)
-            self.editor = LineEditor()
-        else:
-            self.submit(line)
+            self.new_editor()
+        elif not self.closed:
+            self.output(PASTE_OFF + self.editor.leave())  # bash turns bracketed paste off as it reads the line
+            self.accept(line)
+
+    def accept(self, line: str) -> None:
+        """A line typed at the shell's prompt (PS1 or PS2): history-expanded, added to the
+        command; a complete command runs, an incomplete one reads on under PS2."""
+        try:
+            expanded, print_only = self.shell.expand_history(line)
+        except HistoryError as e:  # as bash: the message, and the whole command is dropped
+            self.output(f"bash: {crlf(e.message)}\r\n")
+            self.drop_command()
+            return
+        except Exception:  # noqa: BLE001 - another shell engine: no history expansion
+            expanded, print_only = line, False
+        if expanded != line:
+            self.output(crlf(expanded) + "\r\n")  # bash shows what it runs
+        if print_only:  # !!:p - shown and recorded, not run
+            self.shell.add_history(expanded)
+            self.drop_command()
+            return
+        self.lines.extend(expanded.split("\n"))
+        command = "\n".join(self.lines)
+        if not command.strip():
+            self.drop_command()
+            return
+        self.parsed += len(command)
+        if len(self.lines) > MAX_COMMAND_LINES or len(command) > MAX_COMMAND or self.parsed > MAX_COMMAND_PARSE:
+            self.output(f"\x1b[1;31msandbox terminal: command too long ({len(self.lines)} lines, {len(command)} "
+                        "characters so far): dropped. Paste it whole (a paste goes in at once) or save it in a file "
+                        f"and run bash FILE\x1b[0m\r\n")
+            self.drop_command()
+            return
+        try:
+            status, _ = self.shell.is_complete(command + "\n")
+        except Exception:  # noqa: BLE001 - let the shell say what is wrong with it
+            status = "invalid"
+        if status == "incomplete":
+            self.show_prompt(continued=True)
+            return
+        self.lines, self.parsed = [], 0
+        self.submit(command)
+
+    def drop_command(self) -> None:
+        self.lines, self.parsed = [], 0
+        self.show_prompt()
 
     def interrupt(self) -> None:
-        self.output("^C\r\n")
         if self.task is not None:
+            self.output("^C\r\n")
             self.typeahead.clear()
+            self.ahead = ""
             if self.cancel is not None:
                 self.cancel.set("interrupt")
             if self.reading is not None:
                 self.answer(None)
-            self.editor = LineEditor()
-        else:
-            self.show_prompt()
+            self.new_editor()
+            return
+        # at the prompt (PS1 or PS2, searching or not): the line and the command are dropped, $? is 130
+        self.search = None
+        self.output(self.editor.leave("^C"))
+        if self.shell is not None:
+            self.shell.set_status(130)
+        self.drop_command()
 
     def answer(self, line: str | None) -> None:
         reading, self.reading = self.reading, None
-        self.editor = LineEditor()
+        self.new_editor()
         if reading is not None and not reading.done():
             reading.set_result(line)
 
     # ----------------------------------------------------------------- commands
-    def submit(self, line: str) -> None:
-        if line.strip() and (not self.history or self.history[-1] != line):
-            self.history.append(line)
-        if EXIT_LINE.match(line):
-            status = line.split()[1:]
+    def submit(self, command: str) -> None:
+        self.shell.add_history(command)  # one entry for the command, as the notebook's cells
+        if EXIT_LINE.match(command):
+            status = command.split()[1:]
             self.finish(int(status[0]) % 256 if status else 0)
             return
-        if not line.strip():
+        if not command.strip():
             self.show_prompt()
             return
         self.cancel = CancelToken()
-        self.editor = LineEditor()
-        self.task = asyncio.ensure_future(self.run(line, self.cancel))
+        self.new_editor()
+        self.task = asyncio.ensure_future(self.run(command, self.cancel))
 
     async def read_line(self, prompt: str, password: bool = False) -> str | None:
         """``Streams.input`` of a command: the next line typed (typeahead first)."""
@@ -317,12 +715,13 @@ class TerminalSession:
             return self.typeahead.popleft()
         if self.closed:
             return None
-        self.editor = LineEditor(prompt, echo=not password)
-        self.output(prompt)
+        partial, self.ahead = self.editor.text, ""  # typed before the read began: its start
+        self.output(crlf(prompt))
+        self.output(self.new_editor(prompt, echo=not password).insert(partial))
         self.reading = asyncio.get_running_loop().create_future()
         return await self.reading
 
-    async def run(self, line: str, cancel: CancelToken) -> None:
+    async def run(self, command: str, cancel: CancelToken) -> None:
         out = TerminalOutput(self)
         streams = Streams(out, out, cancel, self.read_line, None)
         try:
@@ -330,7 +729,7 @@ class TerminalSession:
                 self.size_changed = False
                 await self.sandbox.run("sh", f"COLUMNS={self.cols} LINES={self.rows}",
                                        Streams(out, out, CancelToken()), engine=self.shell)
-            await self.sandbox.run("sh", line, streams, engine=self.shell)
+            await self.sandbox.run("sh", command, streams, engine=self.shell)
         except Exception as e:  # a bug must not end the terminal
             self.output(f"sandbox terminal: internal error: {type(e).__name__}: {e}\r\n")
         finally:
@@ -340,13 +739,19 @@ class TerminalSession:
         if self.closed:
             self.release()
             return
-        waiting = list(self.typeahead)
-        self.typeahead.clear()
         self.show_prompt()
-        if waiting:  # lines typed meanwhile run next, as in a terminal
-            self.typeahead.extend(waiting[1:])
-            self.output(self.editor.insert(waiting[0]))
+        self.drain()
+
+    def drain(self) -> None:
+        """Lines typed while a command ran go in next, one at a time, as in a terminal; then the
+        keys of a line not ended yet."""
+        while self.typeahead and self.at_prompt():
+            line = self.typeahead.popleft()
+            self.output(self.editor.insert(line))
             self.enter()
+        if self.ahead and self.at_prompt():
+            keys, self.ahead = self.ahead, ""
+            self.feed(keys)
 
 
 class VmTerminalSession:

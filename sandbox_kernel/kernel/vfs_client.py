@@ -207,6 +207,12 @@ class AsyncVfsClient:
         """Answer an edit: ``opened``, then ``closed``; or ``failed`` with a message."""
         await self.request("edited", edit=edit, state=state, message=message)
 
+    async def workspace(self, workspace: str | None = None, path: str | None = None) -> dict:
+        """Tell a ``--persist`` kernel which notebook it runs, as the JupyterLab extension does:
+        its workspace id (None: it has none yet) and its path relative to the server's root.
+        Returns ``{"persist", "workspace", "notice"}``: the id the notebook keeps."""
+        return (await self.request("workspace", workspace=workspace, path=path))[0]
+
     async def poll_events(self, seconds: float) -> None:
         """Receive pushed change events for ``seconds``."""
         try:

@@ -9,10 +9,11 @@ import re
 from typing import Any, Callable, Sequence
 
 from ..commands import registry
+from ..lazy import lazy_compile
 from ..vfs import VFS
 
 WORD_BREAKS = set(" \t\n;|&()<>`'\"")
-OPTION_RE = re.compile(r"(?:^|[\s,\[])(--?[A-Za-z0-9?][\w-]*)")
+OPTION_RE = lazy_compile(r"(?:^|[\s,\[])(--?[A-Za-z0-9?][\w-]*)")
 COMMAND_STARTERS = {"if", "then", "else", "elif", "do", "while", "until", "!", "{", "time",
                     "exec", "command", "builtin", "xargs", "env", "nohup", "timeout", "nice", "sudo"}
 #: commands whose arguments are directories
@@ -114,6 +115,23 @@ class Completer:
             value = self.shell.get_variable(var.group(1))
             return None if value is None else f"{var.group(1)}={format_value(value)}"
         return self.help_text(word)
+
+
+def completion_suffix(match: str) -> str:
+    """What follows the one match of a completion at a terminal (readline's way): nothing after
+    a directory (its ``/``), an option that takes a value (``--name=``) or a ``${name}``; a
+    space after a command, a file, a word."""
+    return "" if match.endswith(("/", "=", "}")) else " "
+
+
+def listed_name(match: str) -> str:
+    """How a match is listed when there are several (readline's): a path by its last
+    component (a directory with its ``/``), as the name is, without the backslashes that
+    quote it in the command line."""
+    name = match
+    if "/" in match.rstrip("/"):
+        name = match.rstrip("/").rsplit("/", 1)[1] + ("/" if match.endswith("/") else "")
+    return re.sub(r"\\(.)", r"\1", name)
 
 
 def at_command_position(before: str) -> bool:

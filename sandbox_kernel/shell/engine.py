@@ -18,8 +18,12 @@ from ..stack import recursion_limit
 from ..streams import EmptyInput, InputStream, OutputStream, OutputTooLarge, SinkOutput
 from ..vfs.layout import COMMAND_STUB
 from .builtins import BUILTINS, help_text
-from .builtins.history import history_entries, remember
+from .builtins.history import record
+from .complete import Completer
 from .eval.interp import Runtime, Shell
+from .eval.runs import RunView
+from .eval.word import decode_prompt
+from .histexpand import expand
 from .syntax.lexer import RESERVED
 from .syntax.parser import check_complete
 from .state import ControlFlow, ExitShell, IndexedArray, LimitExceeded, ShellError, Var
@@ -109,6 +113,8 @@ class ShellEngine:
             sandbox.shell_memory = self.rt.memory
         self.rt.memory = sandbox.shell_memory
         self.shell = Shell(self.rt)
+        #: the running (or last) run's part of the runtime (eval/runs.py)
+        self.view: RunView | Runtime = self.rt
         weakref.finalize(self.shell, self.shell.memory.end)  # a closed terminal's share goes back
         self.shell.interactive = interactive
         self.shell.command_string = not interactive
@@ -206,24 +212,86 @@ class ShellEngine:
     def add_history(self, code: str) -> None:
         """Record a cell's commands in the shell's history (what ``history`` lists), as bash
         does for each command line it reads. The kernel calls this for each executed cell,
-        before running it (so that a cell's own ``history`` shows itself, as in bash)."""
+        before running it (so that a cell's own ``history`` shows itself, as in bash), and the
+        terminal for each command typed (a command of several lines is one entry)."""
         sh = self.shell
         if sh.interactive and sh.options["history"]:
-            remember(sh, history_entries(code))
+            record(sh, code)
+
+    def history(self) -> list[str]:
+        """The history entries, oldest first (the list is replaced, never changed, by the shell)."""
+        return self.shell.history
+
+    def inherit_history(self, other: "ShellEngine") -> None:
+        """Start with ``other``'s history (a terminal opened in a notebook: as a new bash reads
+        the history its predecessors left), numbered as there."""
+        self.shell.history = list(other.shell.history)
+        self.shell.history_base = other.shell.history_base
+        self.shell.history_saved = len(self.shell.history)
+
+    def expand_history(self, text: str) -> tuple[str, bool]:
+        """``text`` after history expansion (``!!``, ``!N``, ``!prefix`` ..., each line as bash
+        expands the lines it reads) when ``set -H`` is on, and whether a ``:p`` asked to
+        print it rather than run it. Raises ``HistoryError`` (``.message``: bash's text)."""
+        sh = self.shell
+        if not sh.options["histexpand"] or ("!" not in text and not text.startswith("^")):
+            return text, False
+        lines = []
+        print_only = False
+        for line in text.split("\n"):
+            line, printed = expand(line, sh.history, sh.history_base, sh.history_memory, sh.shopts["extglob"])
+            lines.append(line)
+            print_only = print_only or printed
+        return "\n".join(lines), print_only
+
+    def set_option(self, name: str, on: bool) -> None:
+        """``set -o NAME`` / ``set +o NAME`` (the terminal's shell has histexpand, as bash -i)."""
+        self.shell.options[name] = on
+        self.shell.sync_option_vars()
+
+    def set_status(self, status: int) -> None:
+        """``$?`` (Ctrl-C at the terminal's prompt gives 130, as in bash)."""
+        self.shell.last_status = status
+
+    def prompt(self, name: str) -> str | None:
+        """The prompt variable ``name`` (PS1, PS2) with its backslash escapes expanded (``\\w``,
+        ``\\u`` ...), or None when it is unset."""
+        value = self.shell.get_scalar(name)
+        return None if value is None else decode_prompt(value, self.shell)
 
     def builtin_help(self, name: str) -> str | None:
         return help_text(name)
 
+    def help_of(self, name: str) -> str | None:
+        """The help of a builtin, else of a command."""
+        text = help_text(name)
+        if not text:
+            spec = registry.lookup(name)
+            text = spec.help if spec is not None and spec.help else None
+        return text or None
+
+    def completer(self) -> Completer:
+        return Completer(self, self.sandbox.fs, self.cwd(), self.help_of)
+
+    async def complete(self, code: str, cursor: int) -> tuple[int, list[str]]:
+        """Tab: commands, builtins, functions and aliases in command position, variables after
+        ``$``, a command's options after ``-``, paths elsewhere (``shell/complete.py``)."""
+        return self.completer().complete(code, cursor)
+
+    async def inspect(self, code: str, cursor: int) -> str | None:
+        """Shift-Tab: the help of the word at the cursor, or a variable's value."""
+        return self.completer().inspect(code, cursor)
+
     # ------------------------------------------------------------------ running
     async def run(self, cell: str, streams: Streams, limits: Limits) -> RunResult:
-        rt = self.rt
+        """Run ``cell``. It ends when its foreground commands end: in an interactive shell
+        (a notebook's, a terminal's) its background jobs go on (runs.JobGroup) and ended jobs
+        are reported at the end, as bash does before its next prompt; a script's run (the
+        CLI, ``run_script``) waits for its jobs, whose output then is all in its streams."""
         sh = self.shell
-        rt.limits = limits
-        rt.commands = 0
-        rt.limit_error = None
-        rt.cancel = streams.cancel
-        rt.deadline = time.monotonic() + limits.wall_time
-        rt.last_yield = time.monotonic()
+        view = RunView(self.rt, limits, streams.cancel, time.monotonic() + limits.wall_time, streams, self)
+        self.view = view
+        sh.rt = view
         stdin = self.next_stdin
         self.next_stdin = None
         if stdin is None:
@@ -232,19 +300,35 @@ class ShellEngine:
         fds[0] = stdin
         fds[1] = SinkOutput(streams.stdout)
         fds[2] = SinkOutput(streams.stderr)
+        view.std_fds = (fds[1], fds[2])
         sh.fds = fds
         sh.syntax_error = None
         if self.execution_string_next:
             self.execution_string_next = False
             sh.globals["BASH_EXECUTION_STRING"] = Var(cell)
         cell_run = self._run_cell(cell, fds)
-        if aio.loopless():
-            # a run that never waits ends here without an event loop (aio.py)
-            finished, outcome = aio.step(cell_run)
-            if finished:
-                return await self._finish(outcome, streams, fds)
-            await aio.need_loop()
-            cell_run = aio.resumed(cell_run)
+        try:
+            finished = False
+            if aio.loopless():
+                # a run that never waits ends here without an event loop (aio.py)
+                finished, outcome = aio.step(cell_run)
+                if not finished:
+                    await aio.need_loop()
+                    cell_run = aio.resumed(cell_run)
+            if not finished:
+                outcome = await self._race(cell_run, streams)
+            result = await self._finish(outcome, streams, fds)
+            if sh.job_notices and sh.jobtable is not None:
+                # bash says which jobs ended before its next prompt
+                report = sh.jobtable.finished_report()
+                if report:
+                    streams.stderr.write(report.encode("utf-8", "surrogateescape"))
+            return result
+        finally:
+            view.running = False
+
+    async def _race(self, cell_run, streams: Streams):
+        """The run's outcome, its task raced against the cancel token (in the loop)."""
         main = asyncio.ensure_future(cell_run)
         cancel_wait = asyncio.ensure_future(streams.cancel.wait())
         try:
@@ -258,16 +342,12 @@ class ShellEngine:
                         await main
                     except BaseException:  # noqa: BLE001 - the cancelled task's own exception
                         pass
-                    outcome = ("cancelled", streams.cancel.reason or "interrupt")
-                else:
-                    outcome = main.result()
-            else:
-                outcome = main.result()
+                    return ("cancelled", streams.cancel.reason or "interrupt")
+            return main.result()
         except Exception as e:  # noqa: BLE001 - never let an exception escape run()
-            outcome = ("internal", f"{type(e).__name__}: {e}")
+            return ("internal", f"{type(e).__name__}: {e}")
         finally:
             cancel_wait.cancel()
-        return await self._finish(outcome, streams, fds)
 
     async def _run_cell(self, cell: str, fds: dict):
         sh = self.shell
@@ -279,8 +359,8 @@ class ShellEngine:
             except ExitShell as e:
                 status = await sh.run_exit_trap(fds, e.status)
             await self._wait_jobs()
-            if self.rt.cancel is not None and self.rt.cancel.reason is not None:
-                return ("cancelled", self.rt.cancel.reason)
+            if self.view.cancel is not None and self.view.cancel.reason is not None:
+                return ("cancelled", self.view.cancel.reason)
             return ("status", status)
         except CommandCancelled as e:
             return ("cancelled", str(e.args[0]) if e.args else "interrupt")
@@ -298,26 +378,47 @@ class ShellEngine:
         except Exception as e:  # noqa: BLE001 - internal errors become a message, never a traceback
             return ("internal", f"{type(e).__name__}: {e}")
         except asyncio.CancelledError:  # last: naming it imports asyncio (lazy.py)
-            return ("cancelled", self.rt.cancel.reason if self.rt.cancel and self.rt.cancel.reason else "interrupt")
+            cancel = self.view.cancel
+            return ("cancelled", cancel.reason if cancel is not None and cancel.reason else "interrupt")
 
     async def _wait_jobs(self) -> None:
-        if self.rt.job_order:
-            await self.shell.wait_all_jobs()
+        """A script's run ends when its jobs ended (bash's output of a script's orphans is in
+        its output too): the shell's own jobs (reported as bash does), then those of forks."""
+        sh = self.shell
+        if sh.job_notices:
+            return
+        if sh.jobtable is not None and sh.jobtable.jobs:
+            await sh.wait_all_jobs()
+        groups = self.view.groups
+        while groups:
+            await groups[0].wait()
+
+    async def _end_jobs(self, view: RunView) -> None:
+        """A run that failed on a limit (or its wall time) ends the jobs it started; they
+        leave the table with no notice (the run's error says why)."""
+        groups = list(view.groups)
+        if not groups:
+            return
+        tasks = [t for g in groups for t in g.tasks]
+        for group in groups:
+            group.stop("ended")
+        if tasks:
+            await asyncio.wait(tasks, timeout=CANCEL_GRACE)
+        table = self.shell.jobtable
+        if table is not None:
+            for job in [j for j in table.jobs.values() if j.group in groups]:
+                table.remove(job)
 
     async def _finish(self, outcome, streams: Streams, fds: dict) -> RunResult:
         sh = self.shell
+        view = self.view
         kind, value = outcome
-        if kind == "status" and self.rt.limit_error is not None:
-            kind, value = "limit", self._limit_message(self.rt.limit_error, "commands")
-        if kind != "status":
-            # background jobs of a failed run end with it
-            pending = [t for t in self.rt.jobs.values() if not t.done()]
-            for task in pending:
-                task.cancel()
-            if pending:
-                await asyncio.wait(pending, timeout=CANCEL_GRACE)
-            self.rt.jobs.clear()
-            self.rt.job_order.clear()
+        if kind == "status" and view.limit_error is not None:
+            kind, value = "limit", self._limit_message(view.limit_error, "commands")
+        if kind != "status" and (kind, value) != ("cancelled", "interrupt"):
+            # the jobs of a run that failed on a limit end with it; the interrupt, like Ctrl-C
+            # in a terminal, stops only the foreground
+            await self._end_jobs(view)
         if kind == "status":
             status = int(value)
             sh.last_status = status
@@ -331,8 +432,7 @@ class ShellEngine:
             return RunResult(0)
         if kind == "cancelled":
             if value == "timeout":
-                msg = (f"bash: wall time limit exceeded ({self.rt.limits.wall_time:g} s; limit wall_time; "
-                       f"{self.rt.limits.raise_hint('wall_time', ceilings=self._ceilings())})")
+                msg = "bash: " + self._wall_time_text(view.limits)
                 streams.stderr.write((msg + "\n").encode())
                 sh.last_status = 124
                 return RunResult(124, ErrorInfo("Timeout", msg, [exit_summary(124)]))
@@ -356,14 +456,24 @@ class ShellEngine:
         return getattr(self.sandbox, "ceilings", None)
 
     def _limit_message(self, message: str, limit: str) -> str:
-        return limit_message(message, limit, self.rt.limits, self._ceilings())
+        return limit_message(message, limit, self.view.limits, self._ceilings())
+
+    def _wall_time_text(self, limits: Limits) -> str:
+        return (f"wall time limit exceeded ({limits.wall_time:g} s; limit wall_time; "
+                f"{limits.raise_hint('wall_time', ceilings=self._ceilings())})")
+
+    def job_limit_text(self, message: str, limit: str, limits: Limits) -> str:
+        """What ends a job group that hit a limit says (after ``bash: job [N] (TEXT): ``)."""
+        if limit == "wall_time":
+            return self._wall_time_text(limits)
+        return limit_message(message, limit, limits, self._ceilings())
 
     async def _run_int_trap(self, streams: Streams, fds: dict) -> None:
         sh = self.shell
         action = sh.traps.get("INT")
         if not action:
             return
-        rt = self.rt
+        rt = self.view
         saved = rt.cancel
         rt.cancel = None
         rt.deadline = time.monotonic() + 5.0
@@ -378,10 +488,13 @@ class ShellEngine:
             rt.cancel = saved
 
     async def shutdown(self) -> None:
-        tasks = [t for t in self.rt.jobs.values() if not t.done()]
-        for task in tasks:
-            task.cancel()
+        """Every background job ends (whichever run started it), and lets go of its streams."""
+        groups = list(self.rt.live_groups)
+        tasks = [t for g in groups for t in g.tasks]
+        for group in groups:
+            group.stop("shutdown")
         if tasks:
             await asyncio.gather(*tasks, return_exceptions=True)
-        self.rt.jobs.clear()
-        self.rt.job_order.clear()
+        for group in groups:
+            group.close()
+        self.shell.jobtable = None

@@ -176,6 +176,11 @@ class VFS:
         self._dir_cache: dict[tuple[str, int], tuple[Dir, str]] = {}
 
     # ----------------------------------------------------------------- bookkeeping
+    @property
+    def inode_mark(self) -> int:
+        """Every inode made from now on has a number at least this."""
+        return self._next_ino
+
     def _alloc_ino(self) -> int:
         if self.inodes_used >= self.max_inodes:
             raise self.quota_error("vfs_inodes")

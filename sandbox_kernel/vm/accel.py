@@ -13,7 +13,7 @@ import os
 import platform
 from pathlib import Path
 
-from .guest.build import cache_root
+from ..guest.build import cache_root
 from .image import GuestImage
 from .machine import Machine, MachineConfig, VmStartError, qemu_version
 

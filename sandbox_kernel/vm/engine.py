@@ -29,8 +29,9 @@ from . import protocol as P
 from .accel import choose_accelerator
 from .accesslog import AccessLog
 from .client import AgentError, AgentGone, Execution
+from . import completion
 from .egress import GUEST_PROXY_PORT, EgressProxy
-from .guest.build import SUDO_IN_IMAGE, USER_NAME, cache_root
+from ..guest.build import SUDO_IN_IMAGE, USER_NAME, cache_root
 from .guestinput import GuestInputError, check_exec
 from .hostcap import HostFull, HostSlots, Slot
 from .image import GuestImage, ImageError, ensure_image
@@ -51,6 +52,12 @@ MALFORMED_NOTICE = "the VM agent sent a malformed reply (broken or compromised g
 RESUME_TIMEOUT = 20.0  # seconds before a resume that hangs gives way to a full boot
 SETUP_TICK = 1.0  # seconds between updates of the set-up progress output
 SUDO_PATH = "/usr/local/bin/sudo"
+#: Tab and Shift-Tab in %%vm cells: the guest's answer in at most this long, this big, with
+#: this many processes and this much memory
+COMPLETION_TIMEOUT = 2.0
+COMPLETION_OUTPUT = 64 << 10
+COMPLETION_PROCESSES = 16
+COMPLETION_MEMORY = 64 << 20
 
 MAGIC_HELP = f"""\
 %vm start | stop | restart | status | egress [N] | config [SETTING=VALUE ...]
@@ -757,6 +764,68 @@ class VmEngine:
         return terminal
 
     # ------------------------------------------------------------------ %vm
+    # ------------------------------------------------------------------ completion
+    async def complete(self, code: str, cursor: int) -> tuple[int, list[str]]:
+        """Tab in a `%%vm` cell, when the VM runs (never starts one): command names in command
+        position, file names elsewhere, variables after ``$``, from the guest's bash."""
+        request = completion.completion_request(code, cursor)
+        if request is None or not self.running:
+            return cursor, []
+        start, mode, word, brace = request
+        data = await self._ask_guest(mode, word)
+        return start, ([] if data is None else completion.read_names(data, mode, brace))
+
+    async def inspect(self, code: str, cursor: int) -> str | None:
+        """Shift-Tab in a `%%vm` cell: what the guest's bash says the word is (``type``), and
+        a builtin's ``help``; nothing when the VM is not running."""
+        word = completion.inspection_word(code, cursor)
+        if word is None or not self.running:
+            return None
+        data = await self._ask_guest("h", word)
+        return None if data is None else completion.read_help(data)
+
+    async def _ask_guest(self, mode: str, word: str) -> bytes | None:
+        """completion.GUEST_SCRIPT's stdout (at most COMPLETION_OUTPUT bytes, cut to whole
+        lines), run as the cells' user in the cells' cwd; None if it failed or took longer than
+        COMPLETION_TIMEOUT. The workspace is not synced for it."""
+        machine = self.machine
+        if machine is None or machine.client is None:
+            return None
+        argv = ["bash", "--norc", "--noprofile", "-c", completion.GUEST_SCRIPT, "sandbox-complete", mode, word]
+        try:
+            request = check_exec(argv, self._guest_env(self.as_root), self._guest_cwd(), timeout=COMPLETION_TIMEOUT,
+                                 output_limit=COMPLETION_OUTPUT, pids_max=COMPLETION_PROCESSES,
+                                 memory_max=COMPLETION_MEMORY)
+        except GuestInputError:
+            return None
+        chunks: list[bytes] = []
+        size = 0
+        execution: Execution | None = None
+
+        async def collect() -> None:
+            nonlocal execution, size
+            execution = await machine.client.exec(  # type: ignore[union-attr]
+                request.argv, cwd=request.cwd, env=request.env, timeout=request.timeout,
+                output_limit=request.output_limit, pids_max=request.pids_max, memory_max=request.memory_max,
+                user=None if self.as_root else P.GUEST_USER)
+            async for kind, data in execution.events():
+                if kind == "stdout" and size < COMPLETION_OUTPUT:
+                    chunks.append(data[:COMPLETION_OUTPUT - size])
+                    size += len(chunks[-1])
+        try:
+            await asyncio.wait_for(collect(), COMPLETION_TIMEOUT + 1)
+        except asyncio.TimeoutError:
+            if execution is not None:
+                with contextlib.suppress(Exception):
+                    await execution.signal(signal.SIGKILL, whole_command=True)
+            return None
+        except (AgentError, AgentGone, P.ProtocolError, P.MalformedReply):
+            return None  # a lost VM is the next cell's to notice and tell
+        data = b"".join(chunks)
+        if size >= COMPLETION_OUTPUT:
+            data = data[:data.rfind(b"\n") + 1]  # the last line may be cut
+        return data
+
     async def magic(self, args: str | list[str]) -> str:
         """``%vm start|stop|restart|status|config k=v...``; returns the text to show."""
         words = args.split() if isinstance(args, str) else list(args)

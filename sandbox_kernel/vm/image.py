@@ -1,7 +1,8 @@
 """The guest image (kernel, initramfs, root image) built by ``guest/build.py``, and its saved VM states.
 
-The recipe (package list, agent source, init scripts, build script) is package data in
-``guest/``; its hash and the cache directory are defined once, in ``guest/build.py``.
+The recipe (package list, agent source, init scripts, build script) is the package
+``sandbox_kernel.guest`` (the repository's ``guest/``); its hash and the cache directory are
+defined once, in ``guest/build.py``.
 An image also travels as a directory (``export_image`` / ``import_image``, the ``vm-image
 --export/--import`` commands) to hosts that cannot build it (no Debian apt: Ubuntu-based
 images, a build stage elsewhere): its files and ``guest-export.json`` naming their sizes and
@@ -22,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from .guest.build import BUILD_SCRIPT, guest_dir, publish, recipe_hash, recipe_pointer
+from ..guest.build import BUILD_SCRIPT, guest_dir, publish, recipe_hash, recipe_pointer
 
 
 class ImageError(RuntimeError):
@@ -208,7 +209,10 @@ async def ensure_image(progress: Callable[[str], None] | None = None) -> GuestIm
     if image is not None:
         return image
     if progress:
-        progress("building the guest image from Debian packages (first use, ~10-60 s)")
+        # measured here: 15-75 s to build (most of it the download), then a first full boot;
+        # `install --vm-image` or `vm-image` does it ahead of any cell
+        progress("building the guest image from Debian packages: first use on this host, about 1-3 min with "
+                 "the first boot; later VMs resume in about a second")
     # its own session: an interrupted build is killed with its apt-get and gcc children
     proc = await asyncio.create_subprocess_exec(sys.executable, str(BUILD_SCRIPT), stdout=asyncio.subprocess.PIPE,
                                                 stderr=asyncio.subprocess.PIPE, start_new_session=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import struct
 from typing import Iterable
 
-from .guest.build import USER_UID
+from ..guest.build import USER_UID
 
 MAGIC = b"VM"
 VERSION = 2

@@ -3,8 +3,8 @@ import random
 
 import pytest
 
-from prereqs import host_tool
 from sandbox_kernel.commands._lib.diffcore import diff_sequences
+from tests.support.prereqs import host_tool
 
 from .helpers import assert_like_gnu, new_fs, random_edits, run_cmd_bytes
 

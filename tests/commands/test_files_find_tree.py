@@ -8,7 +8,7 @@ import zipfile
 
 import pytest
 
-from prereqs import host_tool, require
+from tests.support.prereqs import host_tool, require
 
 from .helpers import new_fs, run_cmd, run_cmd_bytes
 

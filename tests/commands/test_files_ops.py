@@ -150,7 +150,7 @@ def test_cp_messages(fs):
     assert run_cmd(["cp", "f", "f", "h"], fs=fs) == ("", "cp: target 'h': No such file or directory\n", 1)
     assert run_cmd(["cp", "-r", "e", "f"], fs=fs) == (
         "", "cp: cannot overwrite non-directory 'f' with directory 'e'\n", 1)
-    assert run_cmd(["cp", "f", "d", "f"], fs=fs)[1] == "cp: target 'f' is not a directory\n"
+    assert run_cmd(["cp", "f", "d", "f"], fs=fs)[1] == "cp: target 'f': Not a directory\n"
     assert run_cmd(["cp", "f", "nodir/"], fs=fs)[1] == "cp: cannot create regular file 'nodir/': Not a directory\n"
 
 

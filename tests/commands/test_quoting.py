@@ -6,8 +6,8 @@ import subprocess
 
 import pytest
 
-from prereqs import host_tool
 from sandbox_kernel.commands._lib.quoting import quote
+from tests.support.prereqs import host_tool
 
 NAMES = ["a", "a b", "it's", 'a"b', "a$b", "\n", "\n\n", "a\n\nb", "x\n", "it's\n", "\x01'",
          "a\xe9\nb", "\xe9", "it's a\nname", "'", "a'b'c", "#a", "a#", "~a", "{", "{a}", "a=b",

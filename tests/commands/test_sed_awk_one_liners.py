@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from prereqs import host_tool
+from tests.support.prereqs import host_tool
 
 from .helpers import assert_like_gnu
 

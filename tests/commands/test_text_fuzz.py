@@ -92,7 +92,7 @@ def test_tr_random_sets(seed):
 
 @pytest.mark.parametrize("seed", range(2))
 def test_xargs_random_input_syntax(seed):
-    from difftest import compare
+    from tests.support.difftest import compare
 
     rng = random.Random(300 + seed)
     for _ in range(15):

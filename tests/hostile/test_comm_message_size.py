@@ -9,8 +9,8 @@ import uuid
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kernelclient import TerminalComm, run_ok, start_kernel
 from sandbox_kernel.kernel import message_size
+from tests.support.kernelclient import TerminalComm, run_ok, start_kernel
 
 MiB = 1 << 20
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from .session import Session
+from tests.support.session import Session
 
 LEVELS = 100_000
 CHAIN = 100  # directories per mkdir -p (quadratic in its length); chains are then nested by rename

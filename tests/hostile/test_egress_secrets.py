@@ -20,7 +20,7 @@ from sandbox_kernel.vm.accesslog import AccessLog, AccessRecord
 from sandbox_kernel.vm.egress import EgressProxy
 from sandbox_kernel.vm.injection import Scrubber, SecretInjector
 from sandbox_kernel.vm.tlsintercept import KernelCA, upstream_context
-from tlshelpers import make_server_cert
+from tests.support.tlshelpers import make_server_cert
 
 VALUE = "s3cret-VALUE-7d1e0a9b"
 
@@ -378,7 +378,7 @@ def test_the_kernel_process_environ_loses_the_value(tmp_path, monkeypatch):
     """A real kernel started with the secret in its environment (kernel.json ``env`` or the
     spawner's): once it runs, /proc/<kernel>/environ (readable by the user's other processes)
     no longer holds the value, and the kernel works."""
-    from kernelclient import run_ok, start_kernel
+    from tests.support.kernelclient import run_ok, start_kernel
     from sandbox_kernel.kernel.install import install
 
     prefix = tmp_path / "prefix"

@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings, strategies as hs
 
 from sandbox_kernel.shell.syntax.parser import check_complete
 
-from .session import Session
+from tests.support.session import Session
 
 # pieces of shell syntax, glued randomly: they make far more interesting inputs than raw text
 TOKENS = ["echo", "x=1", "$x", "${x:-a}", "${#x}", "${x//a/b}", "$((1+2))", "$(echo a)", "`echo b`",

@@ -7,7 +7,7 @@ import pytest
 
 from sandbox_kernel.engine import CancelToken
 
-from .session import Session
+from tests.support.session import Session
 
 
 @pytest.fixture

@@ -8,9 +8,10 @@ import time
 
 import pytest
 
-from kernelclient import execute, interrupt_after_output, output_text, start_kernel, stream_contains, wait_for_message
-from prereqs import require
 from sandbox_kernel.vm.machine import qemu_available
+from tests.support.kernelclient import (execute, interrupt_after_output, output_text, start_kernel, stream_contains,
+                                       wait_for_message)
+from tests.support.prereqs import require
 
 
 def run(kc, code: str, timeout: float = 60) -> tuple[dict, str]:

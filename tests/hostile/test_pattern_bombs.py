@@ -10,7 +10,7 @@ import pytest
 
 from sandbox_kernel.wildcard import fnmatch
 
-from .session import InterruptWhenBusy, Session
+from tests.support.session import InterruptWhenBusy, Session
 
 GLOB = "*a*a*a*a*a*a*a*a*a*a*b"
 GLOB_SETUP = f"GLOB='{GLOB}'\n"

@@ -12,7 +12,7 @@ import pytest
 from sandbox_kernel.commands._lib.bounded import MAX_EXPANDED, expanded_size
 from sandbox_kernel.engine import CancelToken
 
-from .session import Recorder, Session
+from tests.support.session import Recorder, Session
 
 # Made once per session (outside the timed runs): /tmp/long is 400 000 a's, /tmp/l3k and
 # /tmp/l20k are 3 000 and 20 000 a's then " x", /tmp/p a path of 4 000 characters (every

@@ -110,7 +110,7 @@ def test_only_image_sizes_stay_in_metadata():
 def test_kernel_sends_only_passive_output(kc):
     """Through a real kernel: the shell's display and the JS engine's display.mime both go
     through the sanitiser; the user is told what was dropped."""
-    from kernelclient import execute, stream_text
+    from tests.support.kernelclient import execute, stream_text
 
     reply, messages = execute(kc, "display --html '<img src=x onerror=alert(1)><b>ok</b>'\n"
                                   "echo 'alert(1)' > a.js; display -t application/javascript a.js")
@@ -128,7 +128,7 @@ def test_kernel_sends_only_passive_output(kc):
 
 def test_display_counts_against_the_output_limit(kc):
     """Red team: `display` output was not counted against stdout_bytes (1.2 GB in 16 s)."""
-    from kernelclient import execute, run_ok, stream_text
+    from tests.support.kernelclient import execute, run_ok, stream_text
 
     run_ok(kc, "%limits stdout_bytes=64K")
     try:
@@ -440,7 +440,7 @@ def test_property_svg_loads_nothing():
 def test_every_display_path_loads_nothing(kc):
     """Through a real kernel with active output off: the shell's display, the JS engine's
     display.* and an execute_result bundle are all sanitised before they are sent."""
-    from kernelclient import execute
+    from tests.support.kernelclient import execute
 
     from sandbox_kernel.kernel.relay import safe_output
 

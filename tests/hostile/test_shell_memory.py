@@ -15,8 +15,7 @@ PROBE = textwrap.dedent("""
     import json, resource, sys
     # a regression fails here with a MemoryError instead of taking the host's memory
     resource.setrlimit(resource.RLIMIT_AS, (3 * 1024**3, 3 * 1024**3))
-    sys.path.insert(0, "tests/hostile")
-    from session import Session
+    from tests.support.session import Session
     s = Session(shell_memory_bytes=256 * 1024 * 1024, wall_time=120)
     runs = []
     for code in (
@@ -52,8 +51,7 @@ def test_copies_of_a_large_string_stop_at_the_shell_memory_limit():
 TRANSIENT = textwrap.dedent("""
     import json, resource, sys
     resource.setrlimit(resource.RLIMIT_AS, (3 * 1024**3, 3 * 1024**3))
-    sys.path.insert(0, "tests/hostile")
-    from session import Session
+    from tests.support.session import Session
     s = Session(shell_memory_bytes=256 * 1024 * 1024, wall_time=120)
     runs = []
     for code in (

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from sandbox_kernel import memory, policy
 from sandbox_kernel.engine import CancelToken, Streams
-from sandbox_kernel.kernel.terminal import MAX_TYPEAHEAD, TARGET_NAME, register_terminal_comm
+from sandbox_kernel.kernel.terminal import MAX_COMMAND_LINES, MAX_TYPEAHEAD, TARGET_NAME, register_terminal_comm
 from sandbox_kernel.limits import Limits
 from sandbox_kernel.policy import DEFAULT_MAX_TERMINALS, Policy
 from sandbox_kernel.sandbox import Sandbox
@@ -209,10 +209,17 @@ def message_values():
                         max_leaves=12)
 
 
+#: what the line editor acts on: PS2 openers, Tab, Ctrl-R, kills and yank, history expansion, paste
+EDITING_KEYS = st.lists(st.sampled_from([
+    "\t", "\t\t", "\x12", "\x13", "\x07", "\x17", "\x19", "\x0b", "\x15", "\x14", "\x16", "\x1b.", "\x1bb",
+    "\x1bf", "\x1bd", "\x1b\x7f", "\x1b[1;5D", "\x1b[1;5C", "\x1b[A", "\x1b[B", "\x1b", "\x1b[200~", "\x1b[201~",
+    "for i in 1; do\r", "if true\r", "cat <<E\r", "echo '\r", "ls |\r", "!!\r", "!-2:$\r", "^a^b\r", "/\t", "y", "n",
+    "\x0c", "\r"]), max_size=30).map("".join)
 requests = st.one_of(
     st.fixed_dictionaries({"type": st.just("input"), "data": st.one_of(
         st.text(max_size=200), st.sampled_from(["\x1b[", "\x1b[99999999999D", "\x1bO", "\x04", "\x03", "\r\r\r"]),
-        st.integers(1, 4).map(lambda n: "x" * (n * MAX_TYPEAHEAD)))}),
+        EDITING_KEYS, st.integers(1, 4).map(lambda n: "x" * (n * MAX_TYPEAHEAD)),
+        st.integers(1, 4).map(lambda n: "\x1b[200~" + "y\n" * (n * MAX_TYPEAHEAD // 2)))}),
     st.fixed_dictionaries({"type": st.just("resize"), "cols": message_values(), "rows": message_values()}),
     st.dictionaries(st.text(max_size=10), message_values(), max_size=5),
     message_values(),
@@ -241,6 +248,8 @@ def test_hostile_terminal_messages_never_raise_and_stay_bounded(open_data, strea
             assert 1 <= session.cols <= 10_000 and 1 <= session.rows <= 10_000
             assert len(session.editor.text) <= 64 * 1024 and len(session.pending) < 16
             assert sum(map(len, session.typeahead)) <= MAX_TYPEAHEAD + 64 * 1024
+            assert len(session.lines) <= MAX_COMMAND_LINES and sum(map(len, session.lines)) <= 64 * 1024
+            assert session.search is None or len(session.search.query) <= 64 * 1024
         comm.hang_up()
         await sandbox.shutdown()
     asyncio.run(main())

@@ -25,7 +25,7 @@ def test_display_bundles_are_cleaned_whatever_the_policy():
 
 
 def test_the_kernel_sends_no_escape(kc):
-    from kernelclient import collect, execute, shell_reply
+    from tests.support.kernelclient import collect, execute, shell_reply
 
     escaped = PAYLOAD.replace("\\", "\\\\").replace("\x1b", "\\x1b").replace("\x07", "\\x07").replace("\x9b", "\\u009b")
     checks = [

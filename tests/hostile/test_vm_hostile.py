@@ -6,11 +6,11 @@ import asyncio
 
 import pytest
 
-from prereqs import require
 from sandbox_kernel.vm.image import ensure_image
 from sandbox_kernel.vm.machine import qemu_available
+from tests.support.prereqs import require
 
-from .session import Session
+from tests.support.session import Session
 
 pytestmark = [pytest.mark.vm, pytest.mark.slow]
 

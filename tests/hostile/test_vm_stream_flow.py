@@ -413,10 +413,9 @@ def test_a_window_overrun_is_a_protocol_error_for_that_stream_only():
 
 def test_stdin_window_constant_matches_the_agent():
     """The windows the host assumes are the agent's (agent.c), so an honest agent never trips them."""
-    from pathlib import Path
     import re
-    import sandbox_kernel.vm.guest as guest
-    source = (Path(guest.__file__).parent / "agent" / "agent.c").read_text()
+    from sandbox_kernel.guest.build import AGENT_SOURCE
+    source = AGENT_SOURCE.read_text()
     assert re.search(r"#define STREAM_WINDOW \(1u << 20\)", source) and STREAM_WINDOW == 1 << 20
     assert re.search(r"#define STDIN_PENDING_MAX \(4u << 20\)", source) and STDIN_WINDOW <= 4 << 20
 

@@ -15,7 +15,7 @@ import pytest
 
 from sandbox_kernel.limits import DEFAULT_CEILINGS, Limits
 
-from .session import InterruptWhenBusy, Session
+from tests.support.session import InterruptWhenBusy, Session
 
 ROOT = Path(__file__).resolve().parents[2]
 RSS_BOUND = 1024 * 1024 * 1024

@@ -25,7 +25,7 @@ def trap_dir(tmp_path):
 
 
 def test_kernel_started_by_its_kernelspec_ignores_the_cwd(trap_dir, jupyter_kernels):
-    from kernelclient import execute, start_kernel, stream_text
+    from tests.support.kernelclient import execute, start_kernel, stream_text
 
     cwd, canary = trap_dir
     with start_kernel("sandbox", cwd=str(cwd)) as (_, kc):

@@ -91,6 +91,31 @@ def test_top_level_await_timers_and_microtasks(shared_sandbox):
     assert r.status == 1 and r.error.evalue == "rejected value"
 
 
+def test_overdue_timers_run_in_due_time_order(shared_sandbox):
+    """A loop that is late (here a cell busy for 80 ms) runs the timers that are due by due time,
+    then creation order, with promise jobs between callbacks, as node does (quickjs-libc ran
+    them in creation order: t20 before t0)."""
+    r = run_js(shared_sandbox, "const seen = [];"
+                               "setTimeout(() => seen.push('t20'), 20); setTimeout(() => seen.push('t10'), 10);"
+                               "setTimeout(() => { seen.push('t0'); Promise.resolve().then(() => seen.push('job')) },"
+                               " 0);"
+                               "setTimeout(() => seen.push('t10b'), 10);"
+                               "const h = setInterval(() => { seen.push('i5'); clearInterval(h) }, 5);"
+                               "const end = Date.now() + 80; while (Date.now() < end) {}"
+                               "await new Promise(r => setTimeout(r, 30)); seen.join(' ')")
+    assert r.value == "'t0 job i5 t10 t10b t20'"
+    # clearing and refreshing keep the order: a refreshed timer goes after the others due then
+    r = run_js(shared_sandbox, "const got = []; const a = setTimeout(() => got.push('a'), 5);"
+                               "const b = setTimeout(() => got.push('b'), 5); clearTimeout(b);"
+                               "setTimeout(() => got.push('c'), 5); a.refresh();"
+                               "const stop = Date.now() + 40; while (Date.now() < stop) {}"
+                               "await new Promise(r => setTimeout(r, 20)); got.join(' ')")
+    assert r.value == "'c a'"
+    # a cell that replaces performance cannot stop the timers
+    assert run_js(shared_sandbox, "globalThis.performance = null; "
+                                  "await new Promise(r => setTimeout(() => r('ok'), 5))").value == "'ok'"
+
+
 def test_uncaught_errors_have_name_message_and_cell_stack(sandbox):
     r = run_js(sandbox, "function inner() {\n  missingFunction()\n}\ninner()")
     assert r.status == 1

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from prereqs import host_tool
+from tests.support.prereqs import host_tool
 
 from .jshelp import run_js
 

@@ -1,8 +1,8 @@
 """%%js through the real kernel (jupyter_client): what only the kernel path can show."""
 import time
 
-from kernelclient import collect, execute, shell_reply, stream_contains, stream_text, wait_for_message
 from sandbox_kernel.kernel.vfs_client import VfsClient
+from tests.support.kernelclient import collect, execute, shell_reply, stream_contains, stream_text, wait_for_message
 
 
 def test_persistence_value_and_streaming(kernel):
@@ -78,3 +78,47 @@ def test_files_written_by_js_reach_watchers_while_the_cell_runs(kernel):
         reply = shell_reply(kc, msg_id)
     assert wanted <= seen, changes
     assert reply["content"]["status"] == "ok"
+
+
+def _complete(kc, code, cursor=None):
+    return shell_reply(kc, kc.complete(code, len(code) if cursor is None else cursor))["content"]
+
+
+def _inspect(kc, code, cursor=None):
+    return shell_reply(kc, kc.inspect(code, len(code) if cursor is None else cursor))["content"]
+
+
+def test_completion_and_inspection_of_js_cells(kernel):
+    _, kc = kernel
+    reply, _ = execute(kc, "%%js\nvar gets = 0;\n"
+                           "class Base { inherited() {} }\nclass Thing extends Base { method(a, b) {} }\n"
+                           "var thing = new Thing(); thing.own = 1;\n"
+                           "Object.defineProperty(thing, 'counted', { get() { gets++; return { x: 1 }; },"
+                           " enumerable: true });\n"
+                           "const spin = () => { while (true) {} };\n"
+                           "var trap = new Proxy({}, { get: spin, ownKeys: spin, getOwnPropertyDescriptor: spin,"
+                           " getPrototypeOf: spin });\n"
+                           "var loopy = { get forever() { spin(); } };\n0")
+    assert reply["status"] == "ok"
+    reply = _complete(kc, "%%js\nMath.fl")
+    assert reply["matches"] == ["floor"] and (reply["cursor_start"], reply["cursor_end"]) == (10, 12)
+    assert "Math" in _complete(kc, "%%js\nMa")["matches"] and "thing" in _complete(kc, "%%js\nthi")["matches"]
+    assert {"own", "counted", "method", "inherited", "hasOwnProperty"} <= set(_complete(kc, "%%js\nthing.")["matches"])
+    code = "%%js\nconst n = thing.me + 1"
+    reply = _complete(kc, code, code.index(" + 1"))
+    assert reply["matches"] == ["method"] and reply["cursor_start"] == code.index("me + 1")
+    started = time.monotonic()
+    assert _complete(kc, "%%js\nthing.counted.")["matches"] == []
+    assert _complete(kc, "%%js\ntrap.")["matches"] == []
+    assert _complete(kc, "%%js\nloopy.forever.")["matches"] == []
+    assert "forever" in _complete(kc, "%%js\nloopy.")["matches"]
+    assert time.monotonic() - started < 10
+    reply = _inspect(kc, "%%js\nMath.floor")
+    assert reply["found"] and reply["data"]["text/plain"].startswith("Math.floor: function floor(1 arg)")
+    reply = _inspect(kc, "%%js\nthing.method(1, ")
+    assert reply["data"]["text/plain"] == "thing.method: function method(2 args)\nmethod(a, b) {}"
+    assert "Proxy" in _inspect(kc, "%%js\ntrap")["data"]["text/plain"]
+    assert _inspect(kc, "%%js\nno_such_name")["found"] is False
+    assert _complete(kc, "%%j")["matches"] == ["%%js"]
+    reply, messages = execute(kc, "%%js\ngets")  # no getter ran, no trap: the context is as it was
+    assert [m for m in messages if m["msg_type"] == "execute_result"][0]["content"]["data"]["text/plain"] == "0"

@@ -7,7 +7,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from browserlab import LabPage, RequestSink, chrome, jupyterlab, report_failure, skip_unless_browser
+from tests.support.browserlab import LabPage, RequestSink, chrome, jupyterlab, report_failure, skip_unless_browser
 
 pytestmark = pytest.mark.browser
 

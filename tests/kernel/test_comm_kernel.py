@@ -9,8 +9,8 @@ import uuid
 
 import pytest
 
-from kernelclient import execute, run_ok, shell_reply, stream_contains, wait_for_message
 from sandbox_kernel.kernel.vfs_client import VfsClient, VfsError
+from tests.support.kernelclient import execute, run_ok, shell_reply, stream_contains, wait_for_message
 
 
 @pytest.fixture

@@ -1,12 +1,12 @@
-"""`jupyter console` with the sandbox kernel in a real terminal (tmux): a cell magic line alone
-asks for more lines, shell and JS cells span lines, Ctrl-C interrupts a running command."""
+"""`jupyter console` with the sandbox kernel in a real terminal (tmux): a cell magic's cell stays
+open until a blank line (as IPython's), shell and JS cells span lines, Ctrl-C interrupts a running command."""
 import os
 import sys
 
 import pytest
 
-from prereqs import require
-from tmuxterm import TmuxTerminal, tmux_missing
+from tests.support.prereqs import require
+from tests.support.tmuxterm import TmuxTerminal, tmux_missing
 
 
 def console_missing() -> str | None:
@@ -41,19 +41,22 @@ def test_console_cells_over_lines_and_ctrl_c(console):
     console.wait_for("...:")
     assert not prompts(console.screen(), 2)
     console.type_line("console.log(6 * 7)")
+    console.wait_for(lambda s: s.count("...:") >= 2)
+    assert not prompts(console.screen(), 2), "a complete JS line ended the cell magic's cell"
+    console.type_line("")  # a blank line ends it, as in IPython
     screen = console.wait_for(lambda s: prompts(s, 2))
     assert "\n42\n" in screen
 
     # a shell compound command over three lines
     console.type_line("if true; then")
-    console.wait_for(lambda s: s.count("...:") >= 2)
+    console.wait_for(lambda s: s.count("...:") >= 3)
     console.type_line("echo yes-$((20 + 22))")
     console.type_line("fi")
     assert "yes-42" in console.wait_for(lambda s: prompts(s, 3))
 
     # %%vm alone also asks for more; Ctrl-C abandons the input without starting a VM
     console.type_line("%%vm")
-    console.wait_for(lambda s: s.count("...:") >= 4)
+    console.wait_for(lambda s: s.count("...:") >= 5)
     console.send("C-c")
     console.type_line("echo after-vm")
     assert "after-vm" in console.wait_for(lambda s: prompts(s, 4))
@@ -77,5 +80,6 @@ def test_console_js_open_braces_continue(console):
     assert not prompts(screen, 2), "the open brace ran as a cell"
     console.type_line('console.log("n" + i)')
     console.type_line("}")
+    console.type_line("")
     screen = console.wait_for(lambda s: prompts(s, 2))
     assert "n0\nn1\nn2" in screen

@@ -90,6 +90,10 @@ def test_several_files_wait_for_every_editor():
         assert not run.done()
         sandbox.editors.report(one["edit"], "closed")
         assert (await run).status == 0 and out.buf == b"0\n"
+        # the user is told what the command waits for
+        assert errors.buf.decode() == "".join(
+            f"nano: {name} is open in a JupyterLab editor tab; waiting until the tab is closed (save with "
+            "Ctrl+S, then close the tab)\n" for name in "ab")
     asyncio.run(main())
 
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from kernelclient import collect, execute, interrupt_after_output, shell_reply, start_kernel, stream_text
+from tests.support.kernelclient import collect, execute, interrupt_after_output, shell_reply, start_kernel, stream_text
 
 
 @pytest.fixture(scope="module")

@@ -14,8 +14,9 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from browserlab import LabPage, chrome, jupyterlab, kernel_gateway, lab_args, report_failure, skip_unless_browser
-from wsclient import GatewayKernel
+from tests.support.browserlab import (LabPage, chrome, jupyterlab, kernel_gateway, lab_args, report_failure,
+                                      skip_unless_browser)
+from tests.support.wsclient import GatewayKernel
 
 ROOT = Path(__file__).resolve().parents[2]
 

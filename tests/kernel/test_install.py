@@ -27,7 +27,7 @@ def test_shipped_kernelspec():
 
 
 def test_logos_are_reproducible_from_the_generator():
-    from make_logos import png
+    from scripts.make_logos import png
     assert png(32) == (SPEC_DIR / "logo-32x32.png").read_bytes()
 
 
@@ -143,7 +143,7 @@ def test_install_can_put_the_policy_in_the_env(tmp_path):
 def test_a_kernel_gets_the_admins_policy_from_the_env(jupyter_kernels, launcher):
     """The policy in kernel.json's env reaches the kernel whether our launcher starts it or EG's
     (which never sees our argv): the admin's wall_time and its ceiling hold."""
-    from kernelclient import execute, run_ok, start_kernel
+    from tests.support.kernelclient import execute, run_ok, start_kernel
     from sandbox_kernel.kernel.install import install
 
     name = f"sandbox-env-{launcher}"

@@ -11,7 +11,8 @@ from queue import Empty
 import pytest
 from jupyter_client.manager import KernelManager
 
-from kernelclient import collect, execute, interrupt_after_output, run_ok, shell_reply, start_kernel, stream_text
+from tests.support.kernelclient import (collect, execute, interrupt_after_output, run_ok, shell_reply, start_kernel,
+                                       stream_text)
 
 
 # ---------------------------------------------------------------- launching
@@ -250,6 +251,35 @@ def test_cell_magics(kc):
     assert reply["ename"] == "UsageError" and "%%sh, %%bash, %%js, %%vm" in reply["evalue"]
 
 
+def page_text(reply) -> str:
+    pages = [p for p in reply.get("payload", []) if p.get("source") == "page"]
+    assert len(pages) == 1, reply
+    return pages[0]["data"]["text/plain"]
+
+
+def test_magics_are_discoverable(kc):
+    listing = run_ok(kc, "%lsmagic")
+    for name in ("%%sh", "%%bash", "%%js", "%%vm", "%limits", "%save", "%load", "%help", "%lsmagic", "%magic"):
+        assert name in listing, name
+    reply, _ = execute(kc, "%magic")
+    assert reply["status"] == "ok" and "cell magic" in page_text(reply) and "%%js" in page_text(reply)
+    # an unknown magic's error names both kinds
+    reply, _ = execute(kc, "%nope")
+    assert reply["ename"] == "UsageError" and "%limits" in reply["evalue"] and "%%js" in reply["evalue"]
+    # %help alone: an overview naming magics and commands
+    reply, _ = execute(kc, "%help")
+    overview = page_text(reply)
+    assert "%%vm" in overview and " grep " in overview and "help NAME" in overview
+    # %help vm: the magics first, then the shell command of that name
+    reply, _ = execute(kc, "%help vm")
+    text = page_text(reply)
+    assert text.index("%%vm") < text.index("The shell command vm") and "%vm ARGS" in text
+    reply, _ = execute(kc, "%help %%js")
+    assert "QuickJS" in page_text(reply)
+    reply, _ = execute(kc, "%help no-such-thing")
+    assert reply["ename"] == "UsageError"
+
+
 def test_limits_magic(kc):
     reply, messages = execute(kc, "%limits")
     result = [m for m in messages if m["msg_type"] == "execute_result"]
@@ -374,6 +404,11 @@ def test_inspection(kc):
     ("%%nope\nx", "invalid"),
     ("%%js", "incomplete"),  # jupyter console: the JS lines follow
     ("%%vm\n", "incomplete"),
+    ("%%js\nconst xs = [1, 2, 3]", "incomplete"),  # a cell magic's cell ends at a blank line
+    ("%%js\nconst xs = [1, 2, 3]\n", "complete"),
+    ("%%js\nconst xs = [1, 2, 3]\n  ", "complete"),
+    ("%%js\nfor (const x of xs) {\n", "incomplete"),  # still open: the blank line does not end it
+    ("%%vm\necho a\n", "complete"),
     ("%limits", "complete"),
     ("", "complete"),
 ])

@@ -16,17 +16,16 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from browserlab import LabPage, chrome, jupyterlab, report_failure, skip_unless_browser
-from prereqs import require
+from labextension.source_hash import BUNDLE_NAME, SOURCES_NAME, bundle_hash, read_record, source_hash
+from sandbox_kernel.kernel.install import install
 from sandbox_kernel.vm.image import ensure_image
 from sandbox_kernel.vm.machine import qemu_available
+from tests.support.browserlab import LabPage, chrome, jupyterlab, report_failure, skip_unless_browser
+from tests.support.prereqs import require
 
 ROOT = Path(__file__).resolve().parents[2]
 LABEXTENSION = ROOT / "sandbox_kernel" / "kernel" / "labextension"
 LABEXTENSION_NAME = "sandbox-kernel-labextension"
-
-sys.path.insert(0, str(ROOT / "labextension"))
-from source_hash import BUNDLE_NAME, SOURCES_NAME, bundle_hash, read_record, source_hash  # noqa: E402
 
 
 # ----------------------------------------------------------------------------- packaging
@@ -299,8 +298,9 @@ def test_js_cells_are_highlighted_as_javascript(lab):
 @pytest.mark.browser
 @pytest.mark.timeout(180)
 def test_sandbox_terminal(lab):
-    """The Sandbox terminal: a prompt, a command and its output, line editing, a resize the shell
-    sees in COLUMNS, Ctrl-C of a sleep, closing stops the running command, Ctrl-D exits."""
+    """The Sandbox terminal: a prompt, a command and its output, line editing (a loop over two
+    lines, Tab, Ctrl-R), a resize the shell sees in COLUMNS, Ctrl-C of a sleep, closing stops the
+    running command, Ctrl-D exits."""
     from selenium.webdriver.common.keys import Keys
 
     url, token, root = lab
@@ -327,6 +327,21 @@ def test_sandbox_terminal(lab):
         # history: Up brings back the last command
         type_keys(Keys.UP, Keys.UP, Keys.ENTER)
         page.until(lambda: screen().count("hello-42") == 2)
+        # bash's line editing (issue #31): a loop typed over two lines runs once complete (PS2
+        # between), Tab completes a file name, Ctrl-R finds the loop again and Enter runs it
+        type_keys("for n in 1 2; do", Keys.ENTER)
+        page.until(lambda: screen().rstrip().endswith("\n>"))
+        type_keys("echo loop-$n; done", Keys.ENTER)
+        page.until(lambda: "\nloop-1\nloop-2\n" in screen())
+        type_keys("echo tabbed > tab-target.txt", Keys.ENTER, "cat tab-ta", Keys.TAB)
+        page.until(lambda: "cat tab-target.txt" in screen())
+        type_keys(Keys.ENTER)
+        page.until(lambda: "\ntabbed\n" in screen())
+        type_keys(Keys.CONTROL, "r")
+        type_keys("loop-")
+        page.until(lambda: "(reverse-i-search)`loop-': for n in 1 2; do echo loop-$n; done" in screen())
+        type_keys(Keys.ENTER)
+        page.until(lambda: screen().count("\nloop-1\nloop-2\n") == 2)
         driver.save_screenshot(str(screenshot))
 
         # resize: the fit addon follows the window, the shell sees the new size
@@ -399,6 +414,8 @@ def test_nano_in_a_cell_opens_the_editor_and_waits_for_it(lab):
         tab = [t for t in css(".lm-DockPanel-tabBar .lm-TabBar-tab") if t.text.strip() == "notes.txt"][0]
         tab.find_element("css selector", ".lm-TabBar-tabCloseIcon").click()
         assert page.wait_output("nano-status").strip() == "nano-status=0"
+        # what the cell said while it waited (the notebook was behind the editor's tab)
+        assert "waiting until the tab is closed" in page.wait_output("waiting until")
         until(page.idle)
         page.run_cell(1, "teach.ipynb")
         # as saved: the editor adds no newline at the end
@@ -476,6 +493,95 @@ def test_sandbox_vm_terminal(lab):
         assert "left=0" in page.wait_output("left=")
     except Exception:
         report_failure(driver, screenshot, root / "lab.log")
+        raise
+    finally:
+        driver.quit()
+
+
+def _api(url: str, token: str, method: str, path: str, body: dict | None = None):
+    import urllib.request
+
+    request = urllib.request.Request(f"{url}/api/{path}", method=method,
+                                     data=json.dumps(body).encode() if body is not None else None,
+                                     headers={"Authorization": f"token {token}", "Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as reply:
+        text = reply.read()
+    return json.loads(text) if text else None
+
+
+@pytest.mark.browser
+@pytest.mark.timeout(240)
+def test_a_renamed_notebook_keeps_its_persistent_workspace(lab, jupyter_data_dir):
+    """--persist: the extension gives the notebook a workspace id (its metadata) and tells the
+    kernel its path; renamed in JupyterLab while its kernel runs, then restarted, the notebook
+    has its files; renamed again while no kernel runs, reopened, it has them still."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    url, token, root = lab
+    install("sandbox-persist", prefix=str(Path(jupyter_data_dir).parents[1]), policy_argv=["--persist"])
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell("echo kept > /workspace/kept.txt; echo written"),
+        nbformat.v4.new_code_cell("cat /workspace/kept.txt; echo read-back"),
+    ])
+    nb.metadata["kernelspec"] = {"name": "sandbox-persist", "display_name": "Sandbox (persist)", "language": "bash"}
+    nbformat.write(nb, root / "Untitled.ipynb")
+    driver = chrome("1280,800")
+    page = LabPage(driver)
+    css, until = page.css, page.until
+
+    def kernel_of(name: str) -> str:
+        return [s["kernel"]["id"] for s in _api(url, token, "GET", "sessions") if s["path"] == name][0]
+
+    def notebook_tab(name: str):
+        return [t for t in css(".lm-DockPanel-tabBar .lm-TabBar-tab") if t.text.strip() == name][0]
+
+    try:
+        page.open(url, token, "Untitled.ipynb")
+        until(lambda: css("#sandbox-files .jp-SandboxFiles-tree:not([hidden])"))
+        page.run_cell(0, "Untitled.ipynb")
+        page.wait_output("written")
+        until(lambda: page.row("/workspace/kept.txt"))
+        until(page.idle)
+        # rename in JupyterLab (the tab's context menu), with the kernel running
+        ActionChains(driver).context_click(notebook_tab("Untitled.ipynb")).perform()
+        until(lambda: [m for m in css(".lm-Menu-item") if m.text.startswith("Rename Notebook")])
+        [m for m in css(".lm-Menu-item") if m.text.startswith("Rename Notebook")][0].click()
+        until(lambda: css(".jp-Dialog input"))
+        field = css(".jp-Dialog input")[0]
+        field.send_keys(Keys.CONTROL, "a")
+        field.send_keys("analysis.ipynb")
+        css(".jp-Dialog .jp-mod-accept")[0].click()
+        until(lambda: (root / "analysis.ipynb").exists() and notebook_tab("analysis.ipynb"))
+        # the notebook keeps its workspace id: saved with it
+        css(".jp-Notebook .jp-Cell .jp-InputArea-prompt")[0].click()
+        driver.find_element("css selector", "body").send_keys(Keys.CONTROL, "s")
+        until(lambda: "workspace" in json.loads((root / "analysis.ipynb").read_text())["metadata"].get(
+            "sandbox_kernel", {}))
+        workspace = json.loads((root / "analysis.ipynb").read_text())["metadata"]["sandbox_kernel"]["workspace"]
+        _api(url, token, "POST", f"kernels/{kernel_of('analysis.ipynb')}/restart")
+        until(page.idle)
+        page.run_cell(1, "analysis.ipynb")
+        assert "kept\nread-back" in page.wait_output("read-back")
+        until(lambda: any("restored 1 files" in o for o in page.outputs()))  # the notice: stderr
+
+        # renamed while no kernel runs (the notebook closed, its kernel shut down)
+        _api(url, token, "DELETE", "sessions/" + [s["id"] for s in _api(url, token, "GET", "sessions")
+                                                  if s["path"] == "analysis.ipynb"][0])
+        driver.get(f"{url}/lab?reset&token={token}")
+        until(lambda: css(".jp-Launcher") or not css(".jp-Notebook"))
+        _api(url, token, "PATCH", "contents/analysis.ipynb", {"path": "final.ipynb"})
+        page.open(url, token, "final.ipynb")
+        until(lambda: page.row("/workspace/kept.txt"))  # restored once the comm told the kernel
+        until(page.idle)
+        page.run_cell(1, "final.ipynb")
+        assert "kept\nread-back" in page.wait_output("read-back")
+        notice = page.wait_output("renamed from")
+        assert "workspace of this notebook restored" in notice and "analysis.ipynb): 1 files" in notice, notice
+        nb_now = json.loads((root / "final.ipynb").read_text())
+        assert nb_now["metadata"]["sandbox_kernel"]["workspace"] == workspace
+    except Exception:
+        report_failure(driver, ROOT / "build" / "workspace-rename.png", root / "lab.log")
         raise
     finally:
         driver.quit()

@@ -12,13 +12,13 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from kernelclient import execute, run_ok, start_kernel, stream_text
 from sandbox_kernel.cli import run_script
 from sandbox_kernel.kernel.install import install
 from sandbox_kernel.kernel.mounts import HostMount
 from sandbox_kernel.limits import Limits
 from sandbox_kernel.policy import MountError, check_mounts, parse_mount
 from sandbox_kernel.sandbox import Sandbox
+from tests.support.kernelclient import execute, run_ok, start_kernel, stream_text
 
 
 @pytest.fixture
@@ -113,16 +113,28 @@ def test_a_file_changed_on_the_host_is_not_deleted(host):
     assert any("changed on the host" in n for n in notes), notes
 
 
-def test_mount_larger_than_the_quota_is_refused_whole(host):
+def test_files_larger_than_the_quota_are_left_out_by_name_and_kept(host):
+    """What fits is mounted; each file that does not is named in the notice (papermill's
+    `--mount .` lost the whole folder for one large file) and write-back never replaces it."""
     top, _ = host
     (top / "big.bin").write_bytes(b"\0" * 300_000)
+    (top / "sub" / "huge.bin").write_bytes(b"\1" * 250_000)
     sb = Sandbox(Limits(vfs_bytes=200_000))
     mount = HostMount(parse_mount(f"{top}:/workspace/data:rw"), sb.fs)
-    with pytest.raises(MountError, match="does not fit in the VFS quota"):
-        mount.copy_in()
-    assert not sb.fs.exists("/workspace/data")  # nothing half-copied
-    assert mount.write_back() == []  # and nothing written back
+    note = mount.copy_in()
+    assert "NOT MOUNTED" in note and "2 files" in note and "big.bin (300000B)" in note, note
+    assert "sub/huge.bin" in note and "vfs_bytes" in note
+    assert sh(sb, "cat /workspace/data/a.csv /workspace/data/sub/b.txt")[0] == "x,y\n1,2\nbee\n"
+    assert not sb.fs.exists("/workspace/data/big.bin")
+    # a file the sandbox makes at that name is not written over the host's
+    out, err, status = sh(sb, "echo small > /workspace/data/big.bin; rm -r /workspace/data/sub")
+    assert status == 0, err
+    notes = mount.write_back()
+    assert any("big.bin: not written" in n and "kept" in n for n in notes), notes
     assert (top / "big.bin").stat().st_size == 300_000
+    assert (top / "sub" / "huge.bin").stat().st_size == 250_000  # its folder kept for it
+    assert not (top / "sub" / "b.txt").exists()  # what the sandbox had is deleted as asked
+    assert mount.write_back() == []  # said once
 
 
 def test_kernel_mount_and_the_papermill_recipe(jupyter_kernels, tmp_path):

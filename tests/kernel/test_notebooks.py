@@ -5,8 +5,8 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from prereqs import require
 from sandbox_kernel.vm.machine import qemu_available
+from tests.support.prereqs import require
 
 NOTEBOOKS = sorted((Path(__file__).resolve().parents[2] / "notebooks").glob("*.ipynb"))
 

@@ -13,14 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from kernelclient import TerminalComm, execute, run_ok, shell_reply, start_kernel, stream_text
 from sandbox_kernel.kernel.host_files import _raise_quotas
 from sandbox_kernel.kernel.install import install
 from sandbox_kernel.kernel.store import WorkspaceStore, store_path
+from sandbox_kernel.kernel.vfs_client import VfsClient
 from sandbox_kernel.limits import Limits
 from sandbox_kernel.policy import Policy
-from sandbox_kernel.kernel.vfs_client import VfsClient
 from sandbox_kernel.sandbox import Sandbox
+from tests.support.kernelclient import TerminalComm, execute, run_ok, shell_reply, start_kernel, stream_text
 
 
 def sh(sb: Sandbox, script: str) -> str:

@@ -6,10 +6,10 @@ import types
 
 import pytest
 
-from kernelclient import TerminalComm as Terminal
-from kernelclient import run_ok, start_kernel
 from sandbox_kernel.kernel.terminal import MAX_PENDING_OUTPUT, OUTPUT_CHUNK, LineEditor, VmTerminalSession
 from sandbox_kernel.vm.terminal import MAX_PENDING_INPUT, VmTerminal
+from tests.support.kernelclient import TerminalComm as Terminal
+from tests.support.kernelclient import run_ok, start_kernel
 
 
 # ----------------------------------------------------------------- LineEditor
@@ -52,6 +52,25 @@ def test_commands_edit_and_history(term):
     assert "~/d" in term.run("mkdir -p ~/d && cd ~/d\r")  # the prompt shows the new cwd
 
 
+def test_a_loop_over_three_lines_tab_completion_and_ctrl_r(term):
+    """What a bash user types (issue #31): a `for` over three lines runs once complete (PS2
+    between), Tab completes a file name, Ctrl-R finds the loop again and Enter runs it."""
+    term.send("for n in 1 2 3; do\r")
+    term.wait_for(lambda t: t.endswith("\n> "))
+    term.send("echo n=$n\r")
+    term.wait_for(lambda t: t.endswith("\n> ") and t.count("> ") == 2)
+    assert "n=1" not in term.text().replace("echo n=$n", "")  # nothing ran yet
+    assert "n=1\nn=2\nn=3\n" in term.run("done\r")
+    term.run("touch tab-completed-file.txt\r")
+    term.send("ls tab-compl\t")
+    term.wait_for(lambda t: t.endswith("$ ls tab-completed-file.txt "))
+    assert "\ntab-completed-file.txt\n" in term.run("\r")
+    term.send("\x12n=$")
+    term.wait_for(lambda t: t.endswith("(reverse-i-search)`n=$': for n in 1 2 3; do echo n=$n; done"))
+    term.send("\r")
+    term.wait_for(lambda t: t.count("n=1\nn=2\nn=3\n") == 2 and t.endswith("$ "))
+
+
 def test_shares_files_not_variables_with_the_notebook(kernel, term):
     term.run("echo from-terminal > /workspace/t.txt; only_here=1\r")
     assert run_ok(kernel[1], 'cat /workspace/t.txt; echo "${only_here-unset}"') == "from-terminal\nunset\n"
@@ -73,6 +92,14 @@ def test_ctrl_c_interrupts_and_read_takes_typed_lines(term):
     term.send("hunter2\r")
     text = term.wait_for(lambda t: t.count("user@sandbox:") > before)
     assert "[Ada] 7" in text and "hunter2" not in text
+
+
+def test_a_background_job_gives_the_prompt_back_at_once(term):
+    """As in bash: the prompt returns when the foreground ends; the job is listed, killed, and
+    its end said before the next prompt."""
+    assert "started\n" in term.run("sleep 30 & echo started\r")  # the prompt came back: the job runs
+    assert "[1]+  Running                 sleep 30 &\n" in term.run("jobs\r")
+    assert "[1]+  Terminated              sleep 30\n" in term.run("kill %1; wait\r")
 
 
 def test_resize_sets_columns_and_ctrl_d_exits(term):

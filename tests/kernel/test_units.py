@@ -6,14 +6,15 @@ import threading
 import time
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
-from sandbox_kernel.kernel import magics
 from sandbox_kernel.commands._lib.mimebundle import DisplayError, guess_type, make_bundle, resolve_type
+from sandbox_kernel.kernel import magics
 from sandbox_kernel.kernel.relay import StreamRelay
-from sandbox_kernel.shell.complete import at_command_position, current_command, escape_word
-from make_logos import png
 from sandbox_kernel.limits import Limits
 from sandbox_kernel.sandbox import Sandbox
+from sandbox_kernel.shell.complete import at_command_position, current_command, escape_word
+from scripts.make_logos import png
 
 
 class Recorder:
@@ -115,6 +116,47 @@ def test_parse_cell_routing():
         magics.parse_cell("%cd /tmp")
     with pytest.raises(magics.MagicError, match="go on the first line"):
         magics.parse_cell("%bash")
+
+
+def test_completion_route_maps_the_cursor_into_the_body():
+    code = "\n%%js\nMath.fl"
+    r = magics.route(code, len(code))
+    assert (r.engine, r.text, r.position, r.shift) == ("js", "\n\nMath.fl", 9, 4)
+    assert r.text[r.position - 2:r.position] == "fl" and r.position + r.shift == len(code)
+    r = magics.route("%%vm --root\nls fo", 17)
+    assert (r.engine, r.text[r.position - 2:r.position], r.shift) == ("vm", "fo", 11)
+    r = magics.route("%limits\n%save a.tar\necho $HO", 29)
+    assert (r.engine, r.text[:r.position].split("\n")[-1], r.shift) == ("sh", "echo $HO", 18)
+    assert magics.route("echo hi", 4) == ("sh", "echo hi", 4, 0)
+    assert magics.route("%load fi", 8) == ("sh", "%load fi", 8, 0)  # a magic's arguments: the shell's paths
+    assert magics.route("%%js --x\n1", 9) is None
+    assert magics.route("  \n ", 4) == ("sh", "  \n ", 4, 0)
+
+
+@settings(max_examples=300, deadline=None)
+@given(magic_lines=st.lists(st.sampled_from(["%%js", "%%vm --root", "%%sh", "%limits", "%save a.tar", "",
+                                              "  %%js  ", "%help ls"]), max_size=4),
+       body=st.text(alphabet="ab \n%.$", max_size=30), cursor=st.integers(-3, 80))
+def test_completion_route_offsets_on_any_cell(magic_lines, body, cursor):
+    code = "\n".join([*magic_lines, body])
+    r = magics.route(code, cursor)
+    if r is None:
+        return
+    position = max(0, min(cursor, len(code)))
+    assert r.position + r.shift == position
+    if r.shift:  # in the body: the text around the cursor is the cell's
+        assert r.text[r.position:] == code[position:]
+        assert r.text[:r.position].split("\n")[-1] == code[:position].split("\n")[-1]
+
+
+def test_magic_names_complete_on_the_magic_lines_only():
+    assert magics.magic_word("%%j", 3) == (0, "%%j", True)
+    assert magics.magic_word("\n  %li", 6) == (3, "%li", True)
+    assert magics.magic_word("%limits\n%sa", 11) == (8, "%sa", False)  # a line magic: no cell magics here
+    assert magics.magic_word("%%js\n%sa", 8) is None   # JS code
+    assert magics.magic_word("echo\n%sa", 8) is None
+    assert magics.magic_word("%load x", 7) is None      # an argument
+    assert magics.magic_word("%limits wall_time=5", 3, whole=True) == (0, "%limits", True)
 
 
 def test_parse_limits_leaves_the_original_alone():

@@ -1,5 +1,6 @@
 """syntax/escapes.py: one decoder, three ways bash reads backslash escapes."""
-from sandbox_kernel.shell.syntax.escapes import ANSI_C, ECHO, PRINTF, decode_ansi_c, decode_escape, decode_escapes
+from sandbox_kernel.shell.syntax.escapes import (ANSI_C, ECHO, PRINTF, PRINTF_B, decode_ansi_c, decode_escape,
+                                                 decode_escapes)
 
 
 def test_octal_rules_differ_by_place():
@@ -11,9 +12,10 @@ def test_octal_rules_differ_by_place():
 
 
 def test_backslash_c():
-    # echo/printf stop all output; $'\cA' is a control character
+    # echo and printf's %b stop all output; a printf format keeps \c; $'\cA' is a control character
     assert decode_escapes(r"ab\cde", echo=True) == ("ab", True)
-    assert decode_escape(r"\c", 0, PRINTF) == ("", 2, True)
+    assert decode_escape(r"\c", 0, PRINTF_B) == ("", 2, True)
+    assert decode_escape(r"\c", 0, PRINTF) == ("\\c", 2, False)
     assert decode_ansi_c(r"\cA") == "\x01"
     assert decode_ansi_c("x\\c") == "x\\c"
 

@@ -6,9 +6,9 @@ import time
 
 import pytest
 
-from prereqs import require
 from sandbox_kernel.vm.image import ensure_image
 from sandbox_kernel.vm.machine import qemu_available
+from tests.support.prereqs import require
 
 
 @pytest.fixture(scope="session")

@@ -8,7 +8,7 @@ import pytest
 
 from sandbox_kernel.engine import CancelToken
 
-from vm_helpers import Recorder, run_cell, with_sandbox
+from .vm_helpers import Recorder, run_cell, with_sandbox
 
 pytestmark = [pytest.mark.vm, pytest.mark.slow]
 
@@ -134,6 +134,24 @@ def test_python_and_tools_in_the_guest(guest_image):
                                  "echo a,b | gawk -F, '{print $2}'; ls /etc/ssl/certs/ca-certificates.crt; pwd")
         assert run.status == 0, run.err.text
         assert run.out.text.splitlines() == ["42", "b", "/etc/ssl/certs/ca-certificates.crt", "/workspace"]
+    with_sandbox(body)
+
+
+def test_the_tools_the_docs_promise_are_in_the_guest(guest_image):
+    """docs/deploy.md's egress and secrets examples use curl, git and pip; a venv gets pip
+    through ensurepip (creating one runs ~50 s under TCG, so only its parts are checked here)."""
+    async def body(sb):
+        run = await run_cell(sb, "curl --version | head -c 5; echo; git --version | head -c 11; echo; "
+                                 "python3 -m pip --version | head -c 4; echo; "
+                                 "python3 -c 'import ensurepip, venv; print(ensurepip.version())'; "
+                                 "python3 -m venv --without-pip /tmp/v && /tmp/v/bin/python -c 'import sys; "
+                                 "print(sys.prefix)'; cd /tmp && git init -q r && cd r && "
+                                 "git -c user.name=a -c user.email=a@b commit -q --allow-empty -m first && "
+                                 "git log --format=%s")
+        assert run.status == 0, run.err.text
+        lines = run.out.text.splitlines()
+        assert lines[:3] == ["curl ", "git version", "pip "] and lines[3][:1].isdigit(), lines
+        assert lines[4:] == ["/tmp/v", "first"], lines
     with_sandbox(body)
 
 

@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sandbox_kernel.vm import image as guest_image
-from sandbox_kernel.vm.guest import build
+from sandbox_kernel.guest import build
 from sandbox_kernel.vm.image import (EXPORT_MANIFEST, IMAGE_FILES, ImageError, export_image, import_image,
                                      parse_export_manifest)
 
@@ -31,13 +31,42 @@ def run_python(code: str, *args: str, env: dict | None = None) -> subprocess.Com
     return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, env=env, timeout=60)
 
 
+def test_every_recipe_file_is_hashed(tmp_path):
+    """Every file of guest/ the build reads is in RECIPE_FILES (only the README and the package's
+    __init__.py are not), and a change to any of them gives another recipe hash, i.e. a rebuild.
+    The script is run from a copy of the folder, as `python build.py` would (it reads the files
+    beside it)."""
+    here = build.HERE
+    files = {p.relative_to(here) for p in here.rglob("*") if p.is_file() and "__pycache__" not in p.parts}
+    assert files - {f.relative_to(here) for f in build.RECIPE_FILES} == {Path("README.md"), Path("__init__.py")}
+    copy = tmp_path / "guest"
+    shutil.copytree(here, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    code = f"import sys\nsys.path.insert(0, {str(copy)!r})\nimport build\nprint(build.recipe_hash())\n"
+
+    def recipe_hash() -> str:
+        result = run_python(code)
+        assert result.returncode == 0, result.stderr
+        return result.stdout.strip()
+
+    seen = {recipe_hash()}
+    assert seen == {build.recipe_hash()}  # the copy hashes as the package's recipe
+    for f in build.RECIPE_FILES:
+        with open(copy / f.relative_to(here), "a") as out:
+            out.write("\n# changed\n")
+        changed = recipe_hash()
+        assert changed not in seen, f.name
+        seen.add(changed)
+    (copy / "README.md").write_text("not part of the image\n")
+    assert recipe_hash() in seen
+
+
 def test_a_missing_lz4_is_named_with_its_debian_package(tmp_path):
     """The kernel payload is cut out with lz4: without it, a message naming the package and
     status 1, not a FileNotFoundError traceback."""
     bzimage = tmp_path / "vmlinuz"
     bzimage.write_bytes(b"\0" * 64 + b"\x02\x21\x4c\x18" + b"payload")
     (tmp_path / "empty").mkdir()
-    code = ("import sys\nfrom pathlib import Path\nfrom sandbox_kernel.vm.guest import build\n"
+    code = ("import sys\nfrom pathlib import Path\nfrom sandbox_kernel.guest import build\n"
             "build.extract_vmlinux(Path(sys.argv[1]), Path(sys.argv[2]))\n")
     result = run_python(code, str(bzimage), str(tmp_path / "vmlinux"),
                         env=dict(os.environ, PATH=str(tmp_path / "empty")))

@@ -11,7 +11,7 @@ from sandbox_kernel.sandbox import Sandbox
 from sandbox_kernel.vm import protocol as P
 from sandbox_kernel.vm.guestinput import MAX_WORD_BYTES, GuestInputError, check_exec
 
-from vm_helpers import Recorder
+from .vm_helpers import Recorder
 
 
 @pytest.mark.parametrize("path, message", [

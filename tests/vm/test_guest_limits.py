@@ -5,7 +5,7 @@ import pytest
 
 from sandbox_kernel.engine import CancelToken, Streams
 
-from vm_helpers import Recorder, run_cell, with_sandbox
+from .vm_helpers import Recorder, run_cell, with_sandbox
 
 pytestmark = [pytest.mark.vm, pytest.mark.slow]
 

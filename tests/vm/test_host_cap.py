@@ -13,7 +13,7 @@ import pytest
 from sandbox_kernel.policy import Policy
 from sandbox_kernel.sandbox import Sandbox
 
-from vm_helpers import Recorder, run_cell
+from .vm_helpers import Recorder, run_cell
 
 pytestmark = [pytest.mark.vm, pytest.mark.slow]
 

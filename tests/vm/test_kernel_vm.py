@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from kernelclient import collect, start_kernel
+from tests.support.kernelclient import collect, shell_reply, start_kernel
 
 from sandbox_kernel.kernel.install import install
 
@@ -152,3 +152,32 @@ def test_admin_mounts_reach_the_vm(guest_image, tmp_path, monkeypatch):
     assert (data / "input.csv").read_text() == "a,b\n1,2\n"
     assert sorted(p.name for p in data.iterdir()) == ["input.csv", "sub"]
     assert (data / "sub" / "big.bin").read_bytes() == big
+
+
+def _complete(kc, code, cursor=None):
+    return shell_reply(kc, kc.complete(code, len(code) if cursor is None else cursor), timeout=30)["content"]
+
+
+def test_vm_cells_complete_from_the_guest_once_it_runs(kernel):
+    _, kc = kernel
+    assert _complete(kc, "%%vm\nech")["matches"] == []  # no VM yet: nothing, and none is started
+    msg_id = kc.execute("%vm status")
+    assert "vm: not running" in "".join(t for _, t in _iopub_text(kc, msg_id))
+    kc.get_shell_msg(timeout=30)
+    msg_id = kc.execute("%%vm\nmkdir -p cdir/subdir && touch cdir/alpha.txt 'cdir/al pine'")
+    _iopub_text(kc, msg_id)
+    assert kc.get_shell_msg(timeout=30)["content"]["status"] == "ok"
+    started = time.monotonic()
+    reply = _complete(kc, "%%vm\nech")
+    assert "echo" in reply["matches"] and all(m.startswith("ech") for m in reply["matches"])
+    assert reply["cursor_start"] == 5
+    assert "uname" in _complete(kc, "%%vm\nls | una")["matches"]
+    reply = _complete(kc, "%%vm --root\ncat cdir/al")
+    assert reply["matches"] == ["cdir/al\\ pine", "cdir/alpha.txt"] and reply["cursor_start"] == 16
+    assert _complete(kc, "%%vm\nls cdir/s")["matches"] == ["cdir/subdir/"]
+    assert "$HOME" in _complete(kc, "%%vm\necho $HO")["matches"]
+    assert time.monotonic() - started < 30
+    reply = shell_reply(kc, kc.inspect("%%vm\ncd /tmp", 6), timeout=30)["content"]
+    assert reply["found"] and "cd is a shell builtin" in reply["data"]["text/plain"]
+    msg_id = kc.execute("%%vm\necho still-fine")
+    assert _iopub_text(kc, msg_id) == [("stdout", "still-fine\n")]

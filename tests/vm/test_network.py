@@ -6,10 +6,10 @@ import socket
 
 import pytest
 
-from sandbox_kernel.policy import Policy
 from sandbox_kernel.netpolicy import AllowRule, parse_allow_list
+from sandbox_kernel.policy import Policy
 
-from vm_helpers import run_cell, with_sandbox
+from .vm_helpers import run_cell, with_sandbox
 
 pytestmark = [pytest.mark.vm, pytest.mark.slow]
 

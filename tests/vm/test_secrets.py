@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from kernelclient import execute, run_ok, start_kernel, stream_text
 from sandbox_kernel.kernel.install import install
 from sandbox_kernel.policy import Policy, Secret
-from tlshelpers import make_server_cert
+from tests.support.kernelclient import execute, run_ok, start_kernel, stream_text
+from tests.support.tlshelpers import make_server_cert
 
-from vm_helpers import run_cell, with_sandbox
+from .vm_helpers import run_cell, with_sandbox
 
 pytestmark = [pytest.mark.vm, pytest.mark.slow]
 

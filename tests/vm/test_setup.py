@@ -15,7 +15,7 @@ from sandbox_kernel.limits import Limits
 from sandbox_kernel.sandbox import Sandbox
 from sandbox_kernel.vm import engine as vm_engine
 
-from vm_helpers import Recorder, run_cell, with_sandbox
+from .vm_helpers import Recorder, run_cell, with_sandbox
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -159,3 +159,15 @@ def test_vm_image_command_prepares_the_vm(guest_image):
                           timeout=300, cwd=ROOT)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "vm: ready in" in proc.stdout and f"guest image {guest_image.hash} ready" in proc.stdout
+
+
+@pytest.mark.vm
+@pytest.mark.slow
+def test_install_with_vm_image_prepares_the_vm_too(guest_image, tmp_path):
+    """`install --vm-image`: the kernelspec, then the VM set-up the first %%vm cell would wait for."""
+    proc = subprocess.run([sys.executable, "-m", "sandbox_kernel", "install", "--prefix", str(tmp_path),
+                           "--vm-image"], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert (tmp_path / "share/jupyter/kernels/sandbox/kernel.json").is_file()
+    assert proc.stdout.index("Installed kernelspec") < proc.stdout.index("vm: ready in")
+    assert f"guest image {guest_image.hash} ready" in proc.stdout

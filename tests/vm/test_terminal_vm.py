@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from kernelclient import TerminalComm, run_ok, start_kernel
+from tests.support.kernelclient import TerminalComm, run_ok, start_kernel
 
 pytestmark = [pytest.mark.vm, pytest.mark.slow]
 PROMPT = "user@vm:/workspace$ "

@@ -9,7 +9,7 @@ import pytest
 from sandbox_kernel.commands.registry import CommandContext, invoke, lookup
 from sandbox_kernel.streams import BufferOutput, EmptyInput
 
-from vm_helpers import run_cell, with_sandbox
+from .vm_helpers import run_cell, with_sandbox
 
 pytestmark = [pytest.mark.vm, pytest.mark.slow]
 

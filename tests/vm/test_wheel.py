@@ -1,70 +1,34 @@
 """%%vm from a plain wheel install: the guest recipe is package data, nothing reads the source
-tree. A wheel built from a copy of the tracked sources is installed into a fresh venv (its
-dependencies come from this venv through a .pth line: a full `pip install` of them takes
-~28 s here, this ~6 s), its kernelspec installed, and a %%vm cell run through jupyter_client
-from a directory outside the checkout, with the already-built image cache."""
+tree. A wheel built from a copy of the tracked sources is installed into a fresh venv
+(tests/wheelinstall.py; tests/test_packaging.py checks its files without a VM), its kernelspec
+installed, and a %%vm cell run through jupyter_client from a directory outside the checkout,
+with the already-built image cache."""
 from __future__ import annotations
 
-import os
-import shutil
-import site
 import subprocess
-import sys
 import time
-import venv
 import zipfile
-from pathlib import Path
 
 import pytest
 
-from kernelclient import execute, start_kernel
-from sandbox_kernel.vm.guest import build
+from sandbox_kernel.guest import build
+from tests.support.kernelclient import execute, start_kernel
+from tests.support.wheelinstall import build_wheel, clean_env, install_wheel
 
 pytestmark = [pytest.mark.vm, pytest.mark.slow]
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def tracked_sources(dest: Path) -> None:
-    """The files git tracks (or, outside git, the tree without caches and build output)."""
-    try:
-        names = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
-        files = [n for n in names.decode().split("\0") if n]
-    except (OSError, subprocess.CalledProcessError):
-        skip = {".venv", "build", ".git", "__pycache__", "node_modules", ".pytest_cache", ".hypothesis"}
-        files = [str(p.relative_to(ROOT)) for p in ROOT.rglob("*")
-                 if p.is_file() and not skip & set(p.relative_to(ROOT).parts)]
-    for name in files:
-        if (ROOT / name).is_file():  # tracked but deleted in the worktree: not part of it
-            (dest / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(ROOT / name, dest / name)
-
 
 def test_vm_cell_from_a_wheel_install(guest_image, tmp_path, monkeypatch):
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # nothing of the checkout on the path
+    env = clean_env()
     timings = {}
     started = time.monotonic()
-    src = tmp_path / "src"
-    tracked_sources(src)
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp_path / "dist"), str(src)],
-                   check=True, capture_output=True, env=env, cwd=tmp_path)
-    [wheel] = (tmp_path / "dist").glob("sandbox_kernel-*.whl")
+    wheel = build_wheel(tmp_path)
     timings["wheel"] = time.monotonic() - started
-    recipe = {f"sandbox_kernel/vm/guest/{f.relative_to(build.HERE)}" for f in build.RECIPE_FILES}
+    recipe = {f"sandbox_kernel/guest/{f.relative_to(build.HERE)}" for f in build.RECIPE_FILES}
     assert recipe <= set(zipfile.ZipFile(wheel).namelist()), "the wheel lacks recipe files"
-    shutil.rmtree(src)  # no source tree left but the checkout, which the kernel must not use
 
     started = time.monotonic()
-    env_dir = tmp_path / "venv"
-    venv.EnvBuilder(with_pip=False).create(env_dir)
-    python = env_dir / "bin" / "python"
-    subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-deps",
-                    "--no-index", str(wheel)], check=True, capture_output=True, env=env, cwd=tmp_path)
-    purelib = Path(subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                                  capture_output=True, text=True, check=True, env=env).stdout.strip())
-    # after its own site-packages: this venv's packages, not its editable sandbox_kernel (a path
-    # named in a .pth file is not itself scanned for .pth files)
-    (purelib / "zz-dependencies.pth").write_text("\n".join(site.getsitepackages()) + "\n")
+    python, purelib = install_wheel(wheel, tmp_path / "venv")
     timings["venv"] = time.monotonic() - started
 
     outside = tmp_path / "elsewhere"
@@ -75,7 +39,7 @@ def test_vm_cell_from_a_wheel_install(guest_image, tmp_path, monkeypatch):
     # the recipe as installed hashes as the checkout's (the image the cache holds is the one
     # this install looks for): no recipe file lost, added or changed on the way into the wheel
     installed = subprocess.run(
-        [str(python), "-P", "-c", "from sandbox_kernel.vm.guest import build as b; "
+        [str(python), "-P", "-c", "from sandbox_kernel.guest import build as b; "
                                   "print(b.__file__, b.recipe_hash(), b.recipe_pointer().is_file())"],
         capture_output=True, text=True, env=env, cwd=outside, check=True).stdout.split()
     assert installed[0].startswith(str(purelib)), installed

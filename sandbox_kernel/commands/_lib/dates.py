@@ -41,6 +41,120 @@ class FixedZone(tzinfo):
 
 UTC = FixedZone(timedelta(0), "UTC")
 _POSIX_TZ = re.compile(r"^:?([A-Za-z]{3,}|<[^>]+>)([+-]?)([0-9]{1,2})(?::([0-9]{2}))?(?::([0-9]{2}))?$")
+#: TZ with a daylight saving part: STD OFFSET DST [OFFSET] [,START[/TIME],END[/TIME]]
+_HMS = r"[+-]?[0-9]{1,3}(?::[0-9]{1,2}){0,2}"
+_POSIX_DST_TZ = re.compile(rf"""^:?(?P<std>[A-Za-z]{{3,}}|<[^>]+>)(?P<off>{_HMS})
+    (?P<dst>[A-Za-z]{{3,}}|<[^>]+>)(?P<dstoff>{_HMS})?
+    (?:,(?P<start>[^,/]+)(?:/(?P<stime>{_HMS}))?,(?P<end>[^,/]+)(?:/(?P<etime>{_HMS}))?)?$""", re.X)
+_RULE_DATE = re.compile(r"^(?:J(?P<julian>[0-9]{1,3})|(?P<day>[0-9]{1,3})"
+                        r"|M(?P<m>[0-9]{1,2})\.(?P<w>[1-5])\.(?P<d>[0-6]))$")
+
+
+def _posix_seconds(text: str) -> int:
+    """[+-]hh[:mm[:ss]] as seconds."""
+    sign = -1 if text.startswith("-") else 1
+    parts = [int(x) for x in text.lstrip("+-").split(":")] + [0, 0]
+    return sign * (parts[0] * 3600 + parts[1] * 60 + parts[2])
+
+
+class PosixZone(tzinfo):
+    """A POSIX TZ with daylight saving time (EET-2EEST,M3.5.0/3,M10.5.0/4): standard and
+    daylight offsets and the yearly rules that switch between them, as glibc reads them (no
+    rule: the US rules, M3.2.0,M11.1.0; no daylight offset: an hour ahead of standard)."""
+
+    def __init__(self, std: str, std_offset: int, dst: str, dst_offset: int,
+                 start: tuple, end: tuple) -> None:
+        self.std_name, self.dst_name = std, dst
+        self.std_offset = timedelta(seconds=std_offset)
+        self.dst_offset = timedelta(seconds=dst_offset)
+        self.start, self.end = start, end  # (kind, a, b, c, seconds after local midnight)
+
+    @staticmethod
+    def _rule_day(rule: tuple, year: int) -> datetime:
+        kind, a, b, c, secs = rule
+        if kind == "J":  # 1..365, February 29 never counted
+            day = datetime(year, 1, 1) + timedelta(days=a - 1 + (a >= 60 and _leap(year)))
+        elif kind == "n":  # 0..365, February 29 counted
+            day = datetime(year, 1, 1) + timedelta(days=a)
+        else:  # M month.week.weekday (0 Sunday), week 5 the last
+            first = datetime(year, a, 1)
+            day = first + timedelta(days=(c - (first.weekday() + 1) % 7) % 7 + 7 * (b - 1))
+            while day.month != a:
+                day -= timedelta(days=7)
+        return day + timedelta(seconds=secs)
+
+    def _in_dst(self, utc: datetime) -> bool:
+        """Whether a naive UTC time is in daylight saving time."""
+        year = utc.year
+        start = self._rule_day(self.start, year) - self.std_offset
+        end = self._rule_day(self.end, year) - self.dst_offset
+        if start < end:
+            return start <= utc < end
+        return not end <= utc < start  # the southern hemisphere: DST spans the new year
+
+    def fromutc(self, dt: datetime) -> datetime:
+        utc = dt.replace(tzinfo=None)
+        dst = self._in_dst(utc)
+        local = utc + (self.dst_offset if dst else self.std_offset)
+        # the second time a wall-clock hour comes round (DST ends) is fold 1
+        fold = int(not dst and self._in_dst(local - self.dst_offset))
+        return local.replace(tzinfo=self, fold=fold)
+
+    def _offset_of_local(self, dt: datetime) -> timedelta:
+        local = dt.replace(tzinfo=None, fold=0)
+        as_dst = self._in_dst(local - self.dst_offset)
+        as_std = not self._in_dst(local - self.std_offset)
+        if as_dst and as_std:  # repeated: fold 0 is the first (daylight) time
+            return self.std_offset if dt.fold else self.dst_offset
+        if as_dst or as_std:
+            return self.dst_offset if as_dst else self.std_offset
+        # skipped by the change to daylight time: fold 0 reads it with the offset before
+        return self.dst_offset if dt.fold else self.std_offset
+
+    def utcoffset(self, dt):
+        return None if dt is None else self._offset_of_local(dt)
+
+    def dst(self, dt):
+        return None if dt is None else self._offset_of_local(dt) - self.std_offset
+
+    def tzname(self, dt):
+        if dt is None:
+            return self.std_name
+        return self.dst_name if self._offset_of_local(dt) == self.dst_offset != self.std_offset else self.std_name
+
+
+def _leap(year: int) -> bool:
+    return year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+
+
+def _posix_rule(text: str, time_text: str | None) -> tuple | None:
+    m = _RULE_DATE.match(text)
+    if not m:
+        return None
+    secs = _posix_seconds(time_text) if time_text else 7200
+    if m.group("julian") is not None:
+        n = int(m.group("julian"))
+        return ("J", n, 0, 0, secs) if 1 <= n <= 365 else None
+    if m.group("day") is not None:
+        n = int(m.group("day"))
+        return ("n", n, 0, 0, secs) if n <= 365 else None
+    month, week, day = int(m.group("m")), int(m.group("w")), int(m.group("d"))
+    return ("M", month, week, day, secs) if 1 <= month <= 12 else None
+
+
+def _posix_dst_zone(tz: str) -> tzinfo | None:
+    m = _POSIX_DST_TZ.match(tz)
+    if not m:
+        return None
+    std_offset = -_posix_seconds(m.group("off"))  # POSIX offsets are west-positive
+    dst_offset = -_posix_seconds(m.group("dstoff")) if m.group("dstoff") else std_offset + 3600
+    if m.group("start"):
+        start, end = _posix_rule(m.group("start"), m.group("stime")), _posix_rule(m.group("end"), m.group("etime"))
+    else:
+        start, end = ("M", 3, 2, 0, 7200), ("M", 11, 1, 0, 7200)
+    if start is None or end is None:
+        return None
+    return PosixZone(m.group("std").strip("<>"), std_offset, m.group("dst").strip("<>"), dst_offset, start, end)
 
 
 @lru_cache(maxsize=1)
@@ -73,6 +187,9 @@ def _zone_named(tz: str | None) -> tzinfo:
     zone = packaged_zone(key)
     if zone is not None:
         return zone
+    rules = _posix_dst_zone(tz)
+    if rules is not None:
+        return rules
     m = _POSIX_TZ.match(tz)
     if m:
         name, sign, hours, minutes, seconds = m.groups()
@@ -240,7 +357,7 @@ def _convert(conv, flags, width, colons, d: datetime, nanos: int, raw: str) -> s
     elif conv == "y":
         numeric = (d.year % 100, 2, "0")
     elif conv == "Y":
-        numeric = (d.year, 1, "0")
+        numeric = (d.year, 4, "0")  # gnulib pads %Y to 4 digits (0001)
     elif conv == "z":
         text = _offset_text(d, colons)
     elif conv == "Z":
@@ -292,7 +409,7 @@ _ZONE_WORDS = {"utc": 0, "gmt": 0, "z": 0, "ut": 0, "est": -5, "edt": -4, "cst":
 
 _TOKEN = re.compile(r"""
     (?P<iso>[0-9]{4}-[0-9]{1,2}-[0-9]{1,2})(?:T(?=[0-9]))?
-  | (?P<time>[0-9]{1,2}:[0-9]{2}(?::[0-9]{2}(?:[.,][0-9]+)?)?)
+  | (?P<time>[0-9]{1,2}:[0-9]{1,2}(?::[0-9]{1,2}(?:[.,][0-9]+)?)?)
   | (?P<zone>[+-][0-9]{2}:?[0-9]{2}\b)
   | (?P<slash>[0-9]{4}/[0-9]{1,2}/[0-9]{1,2}|[0-9]{1,2}/[0-9]{1,2}(?:/[0-9]{2,4})?)
   | (?P<num>(?:[+-]\s*)?[0-9]+)
@@ -376,6 +493,9 @@ def parse_date(text: str, now: datetime, zone: tzinfo) -> tuple[datetime, int | 
                 raise DateError(text)
             set_time(h, mi, sec, ns)
             nanos = ns
+            if nxt[0] == "num" and nxt[1][0] in "+-":
+                p.zone = _hhmm_offset(nxt[1], text)  # 3:4:5 +6: a zone offset in hours
+                i += 1
         elif kind == "zone":
             digits = val[1:].replace(":", "")
             off = timedelta(hours=int(digits[:2]), minutes=int(digits[2:]))
@@ -472,6 +592,9 @@ def parse_date(text: str, now: datetime, zone: tzinfo) -> tuple[datetime, int | 
                     i += 1
             elif low in _ZONE_WORDS:
                 p.zone = timedelta(hours=_ZONE_WORDS[low])
+                if nxt[0] == "num" and nxt[1][0] in "+-":
+                    p.zone += _hhmm_offset(nxt[1], text)  # UTC+3, EST-130
+                    i += 1
             elif low == "t" and p.date is not None:
                 pass
             elif low == "ago":
@@ -481,6 +604,19 @@ def parse_date(text: str, now: datetime, zone: tzinfo) -> tuple[datetime, int | 
         i += 1
     absolute = p.time is not None or p.date is not None or p.weekday is not None
     return _resolve(p, now, zone, text), (nanos if absolute else None)
+
+
+def _hhmm_offset(val: str, text: str) -> timedelta:
+    """A signed zone offset as GNU's parser reads one: up to two digits are hours, more are
+    hhmm."""
+    digits = val[1:]
+    if not isdigits(digits) or len(digits) > 4:
+        raise DateError(text)
+    value = int(digits)
+    minutes = value * 60 if len(digits) <= 2 else value // 100 * 60 + value % 100
+    if minutes > 24 * 60:
+        raise DateError(text)
+    return timedelta(minutes=-minutes if val[0] == "-" else minutes)
 
 
 def _meridian(h: int, word: str, text: str) -> int:
@@ -544,7 +680,10 @@ def _resolve(p: _Parsed, now: datetime, zone: tzinfo, text: str) -> datetime:
     if p.zone is not None:
         aware = base.replace(tzinfo=timezone(p.zone))
     else:
-        aware = _localize(base, zone)
+        localized = _localize(base, zone)
+        if localized is None:
+            raise DateError(text)
+        aware = localized
     aware = aware + timedelta(seconds=p.seconds) if p.seconds else aware
     if p.time is None and p.date is None and p.weekday is None and not p.months and not p.days \
             and not p.seconds:
@@ -552,13 +691,25 @@ def _resolve(p: _Parsed, now: datetime, zone: tzinfo, text: str) -> datetime:
     return aware.astimezone(zone)
 
 
-def _localize(naive: datetime, zone: tzinfo) -> datetime:
-    aware = naive.replace(tzinfo=zone)
-    # a time in a DST gap does not round-trip; GNU moves it forward
-    back = aware.astimezone(timezone.utc).astimezone(zone)
-    if back.replace(tzinfo=None) != naive:
-        aware = naive.replace(tzinfo=zone, fold=1)
-    return aware
+_EPOCH = datetime(1970, 1, 1)
+
+
+def _localize(naive: datetime, zone: tzinfo) -> datetime | None:
+    """The local time NAIVE in ZONE as glibc's mktime finds it (GNU date's parser calls it):
+    a first guess reads it as UTC, each probe moves by the difference, so of a time that comes
+    twice (the hour DST ends) the one reached first wins -- EET in Athens, EDT in New York --
+    and a time DST skips matches nothing (None: GNU's 'invalid date')."""
+    try:
+        t = (naive - _EPOCH) // timedelta(seconds=1)
+        for _ in range(6):
+            local = datetime.fromtimestamp(t, zone)
+            step = (naive - local.replace(tzinfo=None)) // timedelta(seconds=1)
+            if step == 0:
+                return local
+            t += step
+        return None
+    except (OverflowError, OSError, ValueError):
+        return naive.replace(tzinfo=zone)
 
 
 # ----------------------------------------------------------------------------- commands' uses
@@ -630,4 +781,5 @@ def parse_touch_stamp(text: str, env: dict | None = None) -> float | None:
                          int(digits[6:8]), min(secs, 59))
     except ValueError:
         return None
-    return _localize(naive, zone).timestamp()
+    aware = _localize(naive, zone)
+    return None if aware is None else aware.timestamp()  # a time DST skips is invalid

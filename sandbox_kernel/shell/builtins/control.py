@@ -2,6 +2,7 @@
 and the no-ops : true false."""
 from __future__ import annotations
 
+from ...commands import registry as command_registry
 from ...streams import InputStream
 from ...vfs import FSError, normpath
 from ..lookup import find_sourced
@@ -203,6 +204,9 @@ async def b_exec(sh, argv, fds):
         if args[0] in BUILTINS:
             raise ExitShell(await BUILTINS[args[0]](sh, [shown] + args[1:], fds))
     env = {} if clear_env else None
+    if args[0] in BUILTINS and command_registry.lookup(args[0]) is not None:
+        # exec runs a program, never a builtin: exec echo is coreutils' /usr/bin/echo
+        raise ExitShell(await sh.run_external(args, fds, env))
     status = await sh.run_command(args, fds, env=env, allow_functions=False)
     raise ExitShell(status)
 

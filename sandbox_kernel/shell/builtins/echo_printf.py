@@ -1,20 +1,22 @@
 """echo and printf."""
 from __future__ import annotations
 
-import re
 import time
-from typing import Callable
+from typing import TYPE_CHECKING
 
-from ...chars import isdigits
 from ...lazy import lazy_compile, lazy_import
 from ..eval.variables import split_subscript
 from ..eval.word import backslash_quote
 from ..state import LimitExceeded, ShellError
 from ..syntax.escapes import PRINTF, PRINTF_B, decode_escape, decode_escapes
 from ..syntax.lexer import is_name
-from .output import err, out, write_now_or_later, write_or_fail
+from .output import err, write_now_or_later, write_or_fail
 from .registry import builtin
 
+if TYPE_CHECKING:
+    from ...commands._lib.cprintf import LongDouble
+
+cprintf = lazy_import("...commands._lib.cprintf", __package__)  # printf's conversions only
 dates = lazy_import("...commands._lib.dates", __package__)  # printf %(...)T only: zoneinfo, datetime
 
 
@@ -58,14 +60,19 @@ def c_strings(args: list[str]) -> list[str]:
 
 
 class _PrintfError(Exception):
-    pass
+    """A fatal format error: bash's printf stops there (what it wrote so far stays)."""
 
 
-_C_SPACE = " \t\n\v\f\r"
-_INTEGER = lazy_compile(r"([-+]?)(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)")
-_NONZERO = frozenset("123456789")
+class _Note(str):
+    """A message that leaves printf's status alone (a warning, a missing escape digit)."""
+
+
 _INT64 = 1 << 63
 _UINT64 = 1 << 64
+_INT_MAX = (1 << 31) - 1
+_INTEGER = lazy_compile(r"([-+]?)(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)")
+_NONZERO = frozenset("123456789")
+_ERANGE = "Numerical result out of range"
 
 
 def _invalid_number(arg: str) -> str:
@@ -77,6 +84,15 @@ def _invalid_number(arg: str) -> str:
     return f"{arg}: invalid number"
 
 
+def _char_code(arg: str) -> int:
+    """bash's value of ``'X`` or ``"X``: the character after the quote (a byte that is not
+    UTF-8 is its own value; nothing after the quote is 0)."""
+    if len(arg) < 2:
+        return 0
+    code = ord(arg[1])
+    return code & 0xFF if 0xDC80 <= code <= 0xDCFF else code
+
+
 def _printf_integer(arg: str, errors: list, unsigned: bool = False) -> int:
     """ARG as C's strtoimax (strtoumax with UNSIGNED) reads it for printf: leading blanks,
     sign, 0x/0 prefixes; what follows the number is an error, a value out of range a warning
@@ -86,8 +102,8 @@ def _printf_integer(arg: str, errors: list, unsigned: bool = False) -> int:
     if arg[0] in _NONZERO and len(arg) < 19 and arg.isdigit() and arg.isascii():
         return int(arg)
     if arg[0] in "'\"":
-        return ord(arg[1]) if len(arg) > 1 else 0
-    text = arg.lstrip(_C_SPACE)
+        return _char_code(arg)
+    text = arg.lstrip(cprintf.C_SPACE)
     m = _INTEGER.match(text)
     if m is None or m.end() != len(text):
         errors.append(_invalid_number(arg))
@@ -99,51 +115,74 @@ def _printf_integer(arg: str, errors: list, unsigned: bool = False) -> int:
     elif body[0] == "0":
         magnitude = int(body, 8)
     else:
-        magnitude = int(body)
+        magnitude = int(body) if len(body) < 40 else _UINT64  # out of range, however long
     if unsigned:
         if magnitude >= _UINT64:
-            errors.append(f"warning: {arg}: Numerical result out of range")
+            errors.append(_Note(f"warning: {arg}: {_ERANGE}"))
             return _UINT64 - 1
         return (-magnitude) % _UINT64 if sign == "-" else magnitude
     v = -magnitude if sign == "-" else magnitude
     if not -_INT64 <= v < _INT64:
-        errors.append(f"warning: {arg}: Numerical result out of range")
+        errors.append(_Note(f"warning: {arg}: {_ERANGE}"))
         v = _INT64 - 1 if v > 0 else -_INT64
     return v
 
 
-def _printf_float(arg: str, errors: list) -> float:
-    s = arg.lstrip(_C_SPACE)
-    if not s:
-        if arg:
-            errors.append(_invalid_number(arg))
-        return 0.0
-    if s[0] in "'\"":
-        return float(ord(s[1])) if len(s) >= 2 else 0.0
-    try:
-        if not s.isascii() or "_" in s:  # float() also reads '٣' and '1_0'
-            raise ValueError(s)
-        return float(s)
-    except ValueError:
-        m = re.match(r"[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?", s)
-        errors.append(f"{arg}: invalid number")
-        return float(m.group(0)) if m else 0.0
+def _printf_long_double(arg: str, errors: list) -> LongDouble:
+    """ARG as strtold(3) reads it (bash's printf prints floating point as ``long double``)."""
+    if not arg:
+        return cprintf.ZERO
+    if arg[0] in "'\"":
+        return cprintf.from_int(_char_code(arg))
+    value, end, out_of_range = cprintf.strtold(arg)
+    if end != len(arg):
+        errors.append(_invalid_number(arg))
+    elif out_of_range:
+        errors.append(_Note(f"warning: {arg}: {_ERANGE}"))
+    return value
 
 
-_TIME_SPEC = lazy_compile(r"%([-+ #0]*)([0-9]+)?(?:\.([0-9]*))?\(([^)]*)\)T")
+def _star_value(args: list[str], argi: int, errors: list) -> tuple[int, int]:
+    """A ``*`` width or precision from ARGS[ARGI] (an int: clamped, with a warning, unless it
+    was the last argument, as bash does): (value, the next argument's index)."""
+    if argi >= len(args):
+        return 0, argi
+    value = _printf_integer(args[argi], errors)
+    if argi + 1 < len(args) and not -_INT_MAX - 1 <= value <= _INT_MAX:
+        errors.append(_Note(f"warning: {args[argi + 1]}: {_ERANGE}"))
+        value = _INT_MAX if value > 0 else -_INT_MAX - 1
+    return value, argi + 1
 
-_FMT_SPEC = lazy_compile(r"%([-+ #0]*)(\*|[0-9]+)?(?:\.(\*|[0-9]*))?(hh|h|ll|l|L|q|j|z|t)?([diouxXeEfFgGaAcsbqQ%])")
 
+_SKIP_FLAGS = frozenset("#'-+ 0")
+_LENGTH_MODIFIERS = frozenset("hjlLtz")
+_DIGITS = frozenset("0123456789")
+_CONVERSIONS = frozenset("csnbqQdiouxXeEfFgGaA")
+#: a width or precision read from the arguments
+_STAR = -1
+#: a precision of ``.-DIGITS``: bash skips the sign, the C library then reads precision 0
+#: and ``-`` as the conversion (an unknown one, which it writes out as text)
+_NEGATIVE = -2
 
-# a compiled format: literal text (str), or one of these tuples
-_STOP = ("stop",)  # \\c: the output stops here
-_PERCENT = ("%",)  # %%
+def _format_escape(fmt: str, i: int) -> tuple[str, int, str]:
+    """The escape whose backslash is FMT[i] in a format: (its text, the index after it, the
+    message bash writes for a ``\\x``, ``\\u`` or ``\\U`` without digits, or ""). What is
+    no escape is a backslash, and the next character is read as usual (``\\%d`` converts)."""
+    text, j, _ = decode_escape(fmt, i, PRINTF)
+    e = fmt[i + 1:i + 2]
+    if text != "\\" + e:
+        return text, j, ""
+    if e and e in "xuU":
+        return "\\", i + 1, "missing hex digit for \\x" if e == "x" else f"missing unicode digit for \\{e}"
+    return "\\", i + 1, ""
 
 
 def _compile_format(fmt: str) -> list:
-    """FMT as a list of pieces: literal text, ("stop",), ("%",), ("bad", message),
-    ("time", flags, width, precision, strftime format) and ("spec", flags, width, precision,
-    conversion); parsed once per format string (a loop prints the same format again)."""
+    """FMT as bash's printf reads it: a list of literal text (str) and tuples ("spec", flags,
+    width, precision, conversion, digits after ``.-``), ("time", flags, width, precision,
+    strftime format), ("warn", message) and ("bad", message) (a fatal error, the last piece).
+    A width is None, a number or _STAR; a precision None, a number, _STAR or _NEGATIVE.
+    Parsed once per format string (a loop prints the same format again)."""
     pieces: list = []
     text: list[str] = []
     i, n = 0, len(fmt)
@@ -156,12 +195,11 @@ def _compile_format(fmt: str) -> list:
     while i < n:
         c = fmt[i]
         if c == "\\":
-            decoded, i, stop = decode_escape(fmt, i, PRINTF)
-            if stop:
-                flush()
-                pieces.append(_STOP)
-                return pieces
+            decoded, i, message = _format_escape(fmt, i)
             text.append(decoded)
+            if message:
+                flush()
+                pieces.append(("warn", message))
             continue
         if c != "%":
             j = i
@@ -170,60 +208,76 @@ def _compile_format(fmt: str) -> list:
             text.append(fmt[i:j])
             i = j
             continue
+        start = i
+        if fmt[i + 1:i + 2] == "%":
+            text.append("%")
+            i += 2
+            continue
         flush()
-        tm = _TIME_SPEC.match(fmt, i)
-        if tm:
-            i = tm.end()
-            pieces.append(("time", tm.group(1), tm.group(2) or "", tm.group(3), tm.group(4) or "%X"))
-            continue
-        m = _FMT_SPEC.match(fmt, i)
-        if not m:
-            pieces.append(("bad", f"`{fmt[i + 1 : i + 2] or '%'}': invalid format character" if i + 1 < n
-                           else "`%': missing format character"))
-            return pieces
-        i = m.end()
-        flags, width, prec, _, conv = m.groups()
-        if conv == "%":
-            # "%5%" and the like: bash rejects flags or a width on %%
-            pieces.append(_PERCENT if m.end() - m.start() == 2 else ("bad", "`%': invalid format character"))
-            if pieces[-1] is not _PERCENT:
-                return pieces
-            continue
-        if width == "*" or prec == "*":
-            pieces.append(("spec", flags, width, prec, conv, None, 0))
-            continue
-        spec = _spec(flags, width, prec)
-        widest = max(int(width or 0), int(prec or 0))
-        if conv == "b":
-            pieces.append(("spec", flags, width, prec, conv, spec, widest))
+        j = i + 1
+        while j < n and fmt[j] in _SKIP_FLAGS:
+            j += 1
+        flags = fmt[i + 1:j]
+        width: int | None = None
+        if j < n and fmt[j] == "*":
+            width = _STAR
+            j += 1
         else:
-            pieces.append(("conv", _converter(spec, flags, prec, conv), widest))
+            k = j
+            while k < n and fmt[k] in _DIGITS:
+                k += 1
+            if k > j:
+                width = int(fmt[j:k])
+            j = k
+        prec: int | None = None
+        tail = ""
+        if j < n and fmt[j] == ".":
+            j += 1
+            if j < n and fmt[j] == "*":
+                prec = _STAR
+                tail = "*"
+                j += 1
+            else:
+                negative = j < n and fmt[j] == "-"
+                j += negative
+                k = j
+                while k < n and fmt[k] in _DIGITS:
+                    k += 1
+                tail = fmt[j:k]
+                prec = _NEGATIVE if negative else int(tail or "0")
+                j = k
+        modifiers = j
+        while j < n and fmt[j] in _LENGTH_MODIFIERS:
+            j += 1
+        if j >= n:
+            pieces.append(("bad", f"`{fmt[start:]}': missing format character"))
+            return pieces
+        conv = fmt[j]
+        if conv == "(":
+            depth, k = 1, j + 1
+            while k < n:
+                depth += (fmt[k] == "(") - (fmt[k] == ")")
+                if depth == 0:
+                    break
+                k += 1
+            if fmt[k + 1:k + 2] != "T":
+                # not a time: bash warns and writes the % as text
+                pieces.append(("warn", f"warning: `{fmt[k + 1:k + 2]}': invalid time format specification"))
+                text.append("%")
+                # bash wrote the ( over the first length modifier, and leaves it there
+                fmt = fmt[:modifiers] + "(" + fmt[modifiers + 1:]
+                i = start + 1
+                continue
+            pieces.append(("time", flags, width, prec, fmt[j + 1:k] or "%X"))
+            i = k + 2
+            continue
+        if conv not in _CONVERSIONS:
+            pieces.append(("bad", f"`{conv}': invalid format character"))
+            return pieces
+        pieces.append(("spec", flags, width, prec, conv, tail))
+        i = j + 1
     flush()
     return pieces
-
-
-def _converter(spec: str, flags: str, prec: str | None, conv: str) -> Callable[[str | None, list], str]:
-    """``_convert`` of a conversion whose spec is fixed, the commonest ones made once."""
-    if conv == "s":
-        if spec == "%":
-            return lambda arg, errors: arg if arg is not None else ""
-        text_format = spec + "s"
-        bytes_format = text_format.encode()
-
-        def string(arg: str | None, errors: list) -> str:
-            if arg is None:
-                arg = ""
-            if arg.isascii():  # a byte per character: the width counts the same
-                return text_format % arg
-            return (bytes_format % arg.encode("utf-8", "surrogateescape")).decode("utf-8", "surrogateescape")
-        return string
-    if conv in "di":
-        integer_format = spec + "d"
-        return lambda arg, errors: integer_format % _printf_integer(arg or "", errors)
-    if conv in "eEfFgG":
-        float_format = spec + conv
-        return lambda arg, errors: float_format % _printf_float(arg or "", errors)
-    return lambda arg, errors: _convert(spec, flags, prec, conv, arg, errors)
 
 
 _COMPILED: dict[str, list] = {}
@@ -238,129 +292,164 @@ def compiled_format(fmt: str) -> list:
     return pieces
 
 
-def printf_format(sh, fmt: str, args: list[str], errors: list, start: int = 0) -> tuple[str, bool, int]:
-    """Format once through ``fmt``; returns (text, stop requested by \\c, args consumed)."""
-    res: list[str] = []
+def printf_format(sh, fmt: str, args: list[str], errors: list, start: int, res: list[str]) -> tuple[bool, int]:
+    """One pass through FMT, its text appended to RES: (whether a ``\\c`` of ``%b`` stopped
+    the output, how many arguments it used); _PrintfError on a fatal error."""
     argi = start
     nargs = len(args)
     limit = sh.rt.limits.string_bytes
+    first = len(res)
     for piece in compiled_format(fmt):
         if piece.__class__ is str:
             res.append(piece)
             continue
         kind = piece[0]
-        if kind == "conv":
-            if piece[2] > limit:
-                raise _too_wide(piece[2])
-            if argi < nargs:
-                res.append(piece[1](args[argi], errors))
-                argi += 1
-            else:
-                res.append(piece[1](None, errors))
-        elif kind == "spec":
-            _, flags, width, prec, conv, spec, widest = piece
-            if spec is None:
-                spec, widest = _starred_spec(flags, width, prec, args, argi, errors)
-                argi += (width == "*") + (prec == "*")
-                argi = min(argi, nargs)
+        if kind == "spec" or kind == "time":
+            flags, width, prec = piece[1], piece[2], piece[3]
+            if width == _STAR:
+                width, argi = _star_value(args, argi, errors)
+                if width < 0:
+                    flags += "*-"  # left-justified by the argument: not the flag itself
+                    width = -width
+            if prec == _STAR:
+                prec, argi = _star_value(args, argi, errors)
+                if prec < 0:
+                    prec = None
+            width = width or 0
+            widest = width if kind == "time" or piece[4] in "csbqQ" else max(width, prec or 0)
             if widest > limit:
                 raise _too_wide(widest)
+            arg = None
             if argi < nargs:
                 arg = args[argi]
                 argi += 1
-            else:
-                arg = None
+            if kind == "time":
+                res.append(_format_time(sh, flags, width, prec, piece[4], arg, errors))
+                continue
+            conv = piece[4]
             if conv == "b":
                 text, stop = decode_escapes(arg or "", mode=PRINTF_B)
-                res.append(_bytes_format(spec, text))
+                res.append(_printstr(text, flags, width, prec))
                 if stop:
-                    return "".join(res), True, argi - start
+                    return True, argi - start
+            elif conv == "n":
+                if arg:
+                    _assign_count(sh, arg, "".join(res[first:]), errors)
             else:
-                res.append(_convert(spec, flags, prec, conv, arg, errors))
-        elif kind == "%":
-            res.append("%")
-        elif kind == "stop":
-            return "".join(res), True, argi - start
-        elif kind == "time":
-            _, flags, width, prec, strf = piece
-            arg = args[argi] if argi < nargs else None
-            argi += arg is not None
-            res.append(_format_time(sh, flags, width, prec, strf, arg, errors))
+                res.append(_convert(flags, width, prec, conv, piece[5], arg, errors))
+        elif kind == "warn":
+            errors.append(_Note(piece[1]))
         else:  # bad
             errors.append(piece[1])
             raise _PrintfError()
-    return "".join(res), False, argi - start
+    return False, argi - start
+
+
+def _assign_count(sh, name: str, written: str, errors: list) -> None:
+    """%n: NAME = the bytes written so far by this pass through the format."""
+    if not is_name(name):
+        errors.append(f"`{name}': not a valid identifier")
+        raise _PrintfError()
+    try:
+        sh.set_var(name, str(len(written.encode("utf-8", "surrogateescape"))))
+    except ShellError as e:
+        errors.append(_Note(e.message))
 
 
 def _too_wide(width: int) -> LimitExceeded:
     return LimitExceeded(f"printf: field width {width} exceeds the string limit (limit string_bytes)", "string_bytes")
 
 
-def _spec(flags: str, width: str | None, prec: str | None) -> str:
-    """A conversion's C spec without its letter: ``%-10.2``."""
-    return "%" + flags + (width or "") + ("." + prec if prec is not None else "")
+def _bytes_of(text: str) -> bytes:
+    return text.encode("utf-8", "surrogateescape")
 
 
-def _starred_spec(flags: str, width: str | None, prec: str | None, args: list[str], argi: int,
-                  errors: list) -> tuple[str, int]:
-    """The spec of a conversion whose width or precision is ``*`` (taken from the arguments
-    at ARGI, in that order), and its widest number."""
-    if width == "*":
-        a = args[argi] if argi < len(args) else None
-        argi += 1
-        width = str(_printf_integer(a or "0", errors))
-        if width.startswith("-"):
-            flags += "-"
-            width = width[1:]
-    if prec == "*":
-        a = args[argi] if argi < len(args) else None
-        prec = str(_printf_integer(a or "0", errors))
-    widest = max(int(width) if width and isdigits(width) else 0, int(prec) if prec and isdigits(prec) else 0)
-    return _spec(flags, width, prec), widest
+def _text_of(data: bytes) -> str:
+    return data.decode("utf-8", "surrogateescape")
 
 
-def _convert(spec: str, flags: str, prec: str | None, conv: str, arg: str | None, errors: list) -> str:
-    """One conversion of ARG (None: no argument left) under SPEC."""
+def _printstr(text: str, flags: str, width: int, prec: int | None) -> str:
+    """bash's own %b %q %Q and %(...)T padding: only ``-`` counts, ``.-N`` is precision 0."""
+    if prec == _NEGATIVE:
+        prec = 0
+    if text.isascii() and (prec is None or prec >= len(text)):
+        if len(text) >= width:
+            return text
+        return text.ljust(width) if "-" in flags else text.rjust(width)
+    return _text_of(cprintf.format_bytes(_bytes_of(text), "-" if "-" in flags else "", width, prec))
+
+
+def _convert(flags: str, width: int, prec: int | None, conv: str, tail: str, arg: str | None,
+             errors: list) -> str:
+    """One conversion of ARG (None: no argument left)."""
     if conv == "s":
-        if arg is None:
-            arg = ""
-        if spec == "%":
-            return arg
-        return _bytes_format(spec, arg)
-    if conv in "di":
-        return (spec + "d") % _printf_integer(arg or "", errors)
-    if conv in "qQ":
-        return _bytes_format(spec, backslash_quote(arg if arg is not None else ""))
+        text = arg or ""
+        if prec == _NEGATIVE:
+            return _unknown_conversion(flags, width, tail, conv)
+        if text.isascii():
+            if prec is not None:
+                text = text[:prec]
+            if len(text) >= width:
+                return text
+            return text.ljust(width) if "-" in flags else text.rjust(width)
+        return _text_of(cprintf.format_bytes(_bytes_of(text), flags, width, prec))
     if conv == "c":
-        first = (arg or "").encode("utf-8", "surrogateescape")[:1].decode("utf-8", "surrogateescape")
-        return _bytes_format(spec, first if arg else ("\0" if arg == "" else ""))
-    if conv in "ouxX":
-        v = _printf_integer(arg or "", errors, unsigned=True)
-        if v == 0:
-            spec = spec.replace("#", "")  # C's %#x of 0 is plain 0
-        if conv == "o" and "#" in flags:
-            # C's %#o prefixes 0 (Python's would write 0o)
-            spec = spec.replace("#", "")
-            digits = ("%" + ("." + prec if prec is not None else "") + "o") % v
-            if not digits.startswith("0"):
-                digits = "0" + digits
-            return (spec + "s") % digits
-        return (spec + (conv if conv != "u" else "d")) % v
-    # eEfFgGaA
-    v = _printf_float(arg or "", errors)
-    if conv in "aA":
-        return float(v).hex()
-    return (spec + conv) % v
-
-
-def _format_time(sh, flags: str, width: str, prec: str | None, strf: str, arg: str | None, errors: list) -> str:
-    """%(FMT)T of ARG (seconds since the epoch; empty or -1: now, -2: the shell's start)."""
-    if arg in (None, "", "-1"):
-        when = int(time.time())
-    elif arg == "-2":
-        when = sh.rt.start_time_epoch
+        # the argument's first byte; none (or an empty one) is a NUL byte
+        data = _bytes_of(arg)[:1] if arg else b"\0"
+        if prec == _NEGATIVE:
+            return _unknown_conversion(flags, width, tail, conv)
+        return _text_of(cprintf.format_bytes(data, flags, width, None))
+    if conv == "q":
+        return _printstr(backslash_quote(arg or ""), flags, width, prec)
+    if conv == "Q":
+        # %.NQ: N cuts the unquoted text, and the quoted one is written whole; but a bare
+        # "." (and ".-N") is precision 0 for bash's padding
+        text = arg or ""
+        if tail.isdigit():
+            text = _text_of(_bytes_of(text)[:int(tail)])
+        whole = tail != "" and prec != _NEGATIVE
+        return _printstr(backslash_quote(text), flags, width, None if whole or prec is None else 0)
+    if conv in "di":
+        value = _printf_integer(arg or "", errors)
+    elif conv in "ouxX":
+        value = _printf_integer(arg or "", errors, unsigned=True)
     else:
-        when = _printf_integer(arg, errors)
+        number = _printf_long_double(arg or "", errors)
+        if prec == _NEGATIVE:
+            return _unknown_conversion(flags, width, tail, conv)
+        return cprintf.format_float(number, flags, width, prec, conv)
+    if prec == _NEGATIVE:
+        return _unknown_conversion(flags, width, tail, conv)
+    if not flags and prec is None and conv in "diu":
+        return str(value).rjust(width) if width else str(value)
+    return cprintf.format_int(value, flags, width, prec, conv)
+
+
+def _unknown_conversion(flags: str, width: int, tail: str, conv: str) -> str:
+    """What glibc's printf writes for bash's ``%.-Nd``: the directive as it read it, with
+    precision 0 and ``-`` as the (unknown) conversion, then the rest as text."""
+    head = "%" + "".join(f for f in "#'" if f in flags)
+    head += "+" if "+" in flags else " " if " " in flags else ""
+    # the - flag turns 0 off, a negative * width does not
+    head += "-" if "-" in flags else ""
+    head += "0" if "0" in flags and "-" not in flags.replace("*-", "") else ""
+    modifier = "l" if conv in "diouxX" else "L" if conv in "eEfFgGaA" else ""
+    return f"{head}{width or ''}.0-{tail}{modifier}{conv}"
+
+
+#: the seconds whose year glibc's localtime can hold (an int counting from 1900), in UTC
+_LOCALTIME_RANGE = (-67768040609740800, 67768036191676799)
+
+
+def _format_time(sh, flags: str, width: int, prec: int | None, strf: str, arg: str | None, errors: list) -> str:
+    """%(FMT)T of ARG (seconds since the epoch; none or -1: now, -2: the shell's start)."""
+    when = -1 if arg is None else _printf_integer(arg, errors)
+    if when == -1:
+        when = int(time.time())
+    elif when == -2:
+        when = sh.rt.start_time_epoch
+    elif not _LOCALTIME_RANGE[0] <= when <= _LOCALTIME_RANGE[1]:
+        when = 0  # localtime(3) fails (the year would not fit an int): bash writes the epoch
     tz = sh.lookup_var("TZ")
     env = {"TZ": tz.value} if tz is not None and tz.exported and isinstance(tz.value, str) else {}
     try:
@@ -370,15 +459,7 @@ def _format_time(sh, flags: str, width: str, prec: str | None, strf: str, arg: s
         stamp = ""
     if len(stamp.encode("utf-8", "surrogateescape")) >= 128:
         stamp = ""  # bash's strftime buffer: a longer result is no result
-    return _bytes_format(_spec(flags, width, prec), stamp)
-
-
-def _bytes_format(spec: str, text: str) -> str:
-    """%s with width/precision counted in bytes, as bash's printf (C printf) does."""
-    if spec == "%":
-        return text
-    data = text.encode("utf-8", "surrogateescape")
-    return ((spec + "s").encode() % data).decode("utf-8", "surrogateescape")
+    return _printstr(stamp, flags, width, prec)
 
 
 @builtin("printf", usage="printf [-v var] format [arguments]", text="""
@@ -387,12 +468,12 @@ Formats and prints ARGUMENTS under control of the FORMAT.
 FORMAT is a character string which contains three types of objects: plain characters, which
 are simply copied to standard output; character escape sequences, which are converted and
 copied to the standard output; and format specifications (%s %d %i %o %u %x %X %c %e %f %g
-%b %q %%), each of which causes printing of the next successive argument. The format is
-reused as necessary to consume all of the arguments.""", sync=True)
+%a %b %q %Q %n %(fmt)T %%), each of which causes printing of the next successive argument.
+The format is reused as necessary to consume all of the arguments.""", sync=True)
 def b_printf(sh, argv, fds):
     """printf FORMAT ARGS... to standard output without a coroutine when it formats without
-    error; -v, usage errors and format errors go to ``printf_async`` (formatting is pure:
-    it formats again there)."""
+    error; -v, usage errors and format errors go to ``printf_async`` (formatting is pure but
+    for %n, which assigns the same again: it formats again there)."""
     args = argv[1:]
     if not args or args[0] in ("-v", "--"):
         return printf_async(sh, argv, fds)
@@ -407,19 +488,19 @@ def b_printf(sh, argv, fds):
     return write_now_or_later(sh, fds, "printf", "".join(chunks))
 
 
-def _format_all(sh, args: list[str], errors: list[str], chunks: list[str]) -> None:
+def _format_all(sh, args: list[str], errors: list[str], chunks: list[str]) -> bool:
     """FORMAT ARGS... (``args``) into ``chunks``, the format reused until the arguments are
-    used up; messages into ``errors``; _PrintfError on a fatal one."""
+    used up; messages into ``errors``; _PrintfError on a fatal one (``chunks`` then holds
+    what was written before it). Returns whether a ``\\c`` of ``%b`` stopped it."""
     if "\0" in "".join(args):
         args = c_strings(args)
     fmt, rest = args[0], args[1:]
     start = 0
     while True:
-        text, stop, consumed = printf_format(sh, fmt, rest, errors, start)
-        chunks.append(text)
+        stop, consumed = printf_format(sh, fmt, rest, errors, start, chunks)
         start += consumed
         if stop or consumed == 0 or start >= len(rest):
-            break
+            return stop
 
 
 async def printf_async(sh, argv, fds):
@@ -436,34 +517,35 @@ async def printf_async(sh, argv, fds):
     if not args:
         await sh.report(fds, "printf: usage: printf [-v var] format [arguments]")
         return 2
+    if var is not None and split_subscript(var) is None and not is_name(var):
+        await err(sh, fds, "printf", f"`{var}': not a valid identifier")
+        return 2
     errors: list[str] = []
     chunks: list[str] = []
+    status = 0
+    stopped = False
     try:
-        _format_all(sh, args, errors, chunks)
+        stopped = _format_all(sh, args, errors, chunks)
     except _PrintfError:
-        for e in errors:
-            await err(sh, fds, "printf", e)
-        if var is None:
-            await out(fds, "".join(chunks))
-        return 1
+        status = 1
     result = "".join(chunks)
     for e in errors:
         await err(sh, fds, "printf", e)
     if var is not None:
+        # bash assigns what was written even when a format error stopped it
         ref = split_subscript(var)
-        if ref is not None:
-            try:
+        try:
+            if ref is not None:
                 sh.set_element(ref[0], await sh.subscript_key(ref[0], ref[1], var), result)
-            except ShellError as e:
-                await sh.report(fds, f"printf: {e.message}")
-                return 1
-        elif not is_name(var):
-            await err(sh, fds, "printf", f"`{var}': not a valid identifier")
-            return 2
-        else:
-            sh.set_var(var, result)
+            else:
+                sh.set_var(var, result)
+        except ShellError as e:
+            await sh.report(fds, f"printf: {e.message}")
+            return 1
     else:
-        status = await write_or_fail(sh, fds, "printf", result)
-        if status:
-            return status
-    return 1 if any(not e.startswith("warning: ") for e in errors) else 0
+        written = await write_or_fail(sh, fds, "printf", result)
+        if written:
+            return written
+    if status or stopped:  # \\c returns at once: an invalid number before it does not count
+        return status
+    return 1 if any(not isinstance(e, _Note) for e in errors) else 0

@@ -1,7 +1,10 @@
 """getopts."""
 from __future__ import annotations
 
+from ...lazy import lazy_compile
 from .registry import builtin
+
+_ATOI = lazy_compile(r"[ \t\n\v\f\r]*([-+]?[0-9]+)")
 
 #: getopts_state when no option group (-abc) is half read
 NO_GROUP = (0, 0, None, None)
@@ -21,10 +24,10 @@ async def b_getopts(sh, argv, fds):
     silent = optstring.startswith(":")
     if silent:
         optstring = optstring[1:]
-    try:
-        optind = int(sh.get_scalar("OPTIND") or "1")
-    except ValueError:
-        optind = 1
+    # OPTIND as bash reads it (atoi): empty -- a new `local OPTIND` --, 0, negative or not a
+    # number all start afresh at 1
+    m = _ATOI.match(sh.get_scalar("OPTIND") or "")
+    optind = int(m.group(1)) if m and len(m.group(1)) < 12 else 0
     # where the last call stopped inside a group like -abc; it applies only to the same OPTIND
     # variable (not a new `local OPTIND`) and, for explicit arguments, the same ones
     last_ind, charpos, last_var, last_args = sh.getopts_state
@@ -34,20 +37,13 @@ async def b_getopts(sh, argv, fds):
     if optind < 1:
         optind = 1
     if optind > len(args):
-        sh.set_var(name, "?")
-        sh.getopts_state = NO_GROUP
-        return 1
+        return _end_of_options(sh, name, len(args) + 1)
     arg = args[optind - 1]
     if charpos == 1:
         if arg == "--":
-            sh.set_var("OPTIND", str(optind + 1))
-            sh.set_var(name, "?")
-            sh.getopts_state = NO_GROUP
-            return 1
+            return _end_of_options(sh, name, optind + 1)
         if not arg.startswith("-") or arg == "-":
-            sh.set_var(name, "?")
-            sh.getopts_state = NO_GROUP
-            return 1
+            return _end_of_options(sh, name, optind)
     opt = arg[charpos]
     charpos += 1
     at_end = charpos >= len(arg)
@@ -56,7 +52,7 @@ async def b_getopts(sh, argv, fds):
         if silent:
             sh.set_var("OPTARG", opt)
         else:
-            await sh.report(fds, f"illegal option -- {opt}")
+            await sh.err(fds, f"{sh.arg0}: illegal option -- {opt}\n")  # getopt's message: $0, no line
             sh.unset_var("OPTARG")
         sh.set_var(name, "?")
         if at_end:
@@ -80,7 +76,7 @@ async def b_getopts(sh, argv, fds):
                 sh.set_var(name, ":")
                 sh.set_var("OPTARG", opt)
             else:
-                await sh.report(fds, f"option requires an argument -- {opt}")
+                await sh.err(fds, f"{sh.arg0}: option requires an argument -- {opt}\n")
                 sh.set_var(name, "?")
                 sh.unset_var("OPTARG")
             return 0
@@ -94,3 +90,13 @@ async def b_getopts(sh, argv, fds):
     sh.set_var("OPTIND", str(optind))
     sh.getopts_state = (optind, charpos, sh.lookup_raw("OPTIND"), source)
     return 0
+
+
+def _end_of_options(sh, name: str, optind: int) -> int:
+    """No option left: bash sets OPTIND (where the operands start) and NAME=? in any case,
+    and unsets OPTARG."""
+    sh.set_var("OPTIND", str(optind))
+    sh.unset_var("OPTARG")
+    sh.set_var(name, "?")
+    sh.getopts_state = NO_GROUP
+    return 1

@@ -9,13 +9,16 @@ from __future__ import annotations
 
 from ...lazy import lazy_compile
 from ...vfs import FSError
-from ..syntax.parser import check_complete
+from ..histexpand import HistoryError, expand
+from ..syntax.parser import completeness
 from .args import bash_int
 from .output import err, out
 from .registry import builtin
 
 #: entries kept when HISTSIZE is unset or not a number (bash's default)
 DEFAULT_HISTSIZE = 500
+#: the history's text is at most this long: the oldest entries go first
+MAX_HISTORY_CHARS = 4 * 1024 * 1024
 #: lines one entry may gather while its command is incomplete (a longer one is cut there)
 MAX_ENTRY_LINES = 200
 #: a line after which bash joins the next one with a blank rather than "; "
@@ -26,44 +29,82 @@ USAGE = "history: usage: history [-c] [-d offset] [n] or history -anrw [filename
 
 def history_entries(source: str) -> list[str]:
     """A cell's commands as bash's history keeps them: one entry per complete command, the
-    lines of a multi-line one joined ("; " or a blank; newlines when it has a here-doc)."""
+    lines of a multi-line one joined ("; " or a blank; a newline inside a quote, a command
+    substitution or a here-doc is kept, so the entry runs again as it was written)."""
     entries: list[str] = []
     chunk: list[str] = []
+    #: for each line of the chunk after the first: how it joins (Incomplete.join)
+    joins: list[str | None] = []
     for line in source.split("\n"):
         if not chunk and not line.strip():
             continue
         chunk.append(line)
         text = "\n".join(chunk)
-        if len(chunk) < MAX_ENTRY_LINES and check_complete(text + "\n") == "incomplete":
+        status, join = completeness(text + "\n")
+        if len(chunk) < MAX_ENTRY_LINES and status == "incomplete":
+            joins.append(join)
             continue
-        entries.append(_joined(chunk))
-        chunk = []
+        entries.append(_joined(chunk, joins))
+        chunk, joins = [], []
     if chunk:
-        entries.append(_joined(chunk))
+        entries.append(_joined(chunk, joins))
     return entries
 
 
-def _joined(lines: list[str]) -> str:
+def _joined(lines: list[str], joins: list[str | None]) -> str:
     if len(lines) == 1:
         return lines[0]
     if any(_HEREDOC.search(line) for line in lines):
         return "\n".join(lines) + "\n"
     text = lines[0]
-    for line in lines[1:]:
-        if not line.strip():
-            continue
-        text += (" " if _JOIN_WITH_BLANK.search(text.rstrip()) else "; ") + line
+    for line, join in zip(lines[1:], joins):
+        if join == "\n":
+            text += join + line
+        elif join == " " and line.strip():
+            text += join + line.strip()
+        elif line.strip():
+            text += (" " if _JOIN_WITH_BLANK.search(text.rstrip()) else "; ") + line
     return text
 
 
+def record(sh, source: str) -> None:
+    """Record the commands of ``source`` (a cell, a command typed at the terminal) as bash
+    records each command line it reads: one entry per command (history_entries), as
+    HISTCONTROL says (ignorespace, ignoredups, ignoreboth, erasedups)."""
+    control = (sh.get_scalar("HISTCONTROL") or "").split(":")
+    space = "ignorespace" in control or "ignoreboth" in control
+    dups = "ignoredups" in control or "ignoreboth" in control
+    erase = "erasedups" in control
+    kept: list[str] = []
+    for entry in history_entries(source):
+        if space and entry[:1] in (" ", "\t"):
+            continue
+        previous = kept[-1] if kept else sh.history[-1] if sh.history else None
+        if dups and entry == previous:
+            continue
+        if erase:
+            kept = [e for e in kept if e != entry]
+            if entry in sh.history:
+                sh.history = [e for e in sh.history if e != entry]
+                sh.history_saved = min(sh.history_saved, len(sh.history))
+        kept.append(entry)
+    remember(sh, kept)
+
+
 def remember(sh, entries: list[str]) -> None:
-    """Append entries, keeping the last $HISTSIZE; numbering goes on past dropped ones."""
+    """Append entries, keeping the last $HISTSIZE (and at most MAX_HISTORY_CHARS of text, whatever
+    HISTSIZE says: what is typed at a terminal or run in cells is not counted as variables are);
+    numbering goes on past dropped ones."""
     if not entries:
         return
     size = sh.get_scalar("HISTSIZE")
     limit = int(size) if size is not None and size.isdigit() else DEFAULT_HISTSIZE
     kept = sh.history + entries
     dropped = max(len(kept) - limit, 0)
+    total = sum(map(len, kept[dropped:]))
+    while total > MAX_HISTORY_CHARS and dropped < len(kept) - 1:
+        total -= len(kept[dropped])
+        dropped += 1
     # a new list rather than in place: subshells share the parent's
     sh.history = kept[dropped:]
     sh.history_base += dropped
@@ -79,7 +120,7 @@ With N, list only the last N entries.
   -c  clear the history list
   -d offset  delete the entry at OFFSET
   -s  append the ARGs to the history list as one entry
-  -p  print the ARGs (no history expansion in the sandbox)
+  -p  print the ARGs history-expanded (!!, !N, !prefix ...), without recording them
   -w  write the history to FILENAME (default $HISTFILE); -a append the new entries;
       -r read FILENAME's lines into the list""",
 )
@@ -101,13 +142,25 @@ async def b_history(sh, argv, fds):
         remember(sh, [" ".join(rest)] if rest else [])
         return 0
     if flag == "-p":
-        await out(fds, "".join(a + "\n" for a in rest))
-        return 0
+        return await _print_expansions(sh, fds, rest)
     if flag in ("-w", "-a", "-r", "-n"):
         return await _file(sh, fds, flag, rest[0] if rest else sh.get_scalar("HISTFILE"))
     await err(sh, fds, "history", f"{flag}: invalid option")
     await sh.err(fds, USAGE)
     return 2
+
+
+async def _print_expansions(sh, fds, args: list[str]) -> int:
+    """``history -p``: each argument history-expanded (whether or not ``set -H`` is on)."""
+    lines = []
+    for arg in args:
+        try:
+            lines.append(expand(arg, sh.history, sh.history_base, sh.history_memory, sh.shopts["extglob"])[0])
+        except HistoryError:
+            await err(sh, fds, "history", f"{arg}: history expansion failed")
+            return 1
+    await out(fds, "".join(line + "\n" for line in lines))
+    return 0
 
 
 async def _list(sh, fds, args: list[str]) -> int:

@@ -1,20 +1,22 @@
-"""Background jobs: wait, jobs, kill, disown, fg, bg."""
+"""Background jobs: wait, jobs, kill, disown, fg, bg (the job table is the shell's: eval/runs.py)."""
 from __future__ import annotations
 
+from ... import aio
 from ...chars import isdigits
+from ...commands.registry import CommandCancelled
 from ...lazy import lazy_import
 from .output import err, out
 from .registry import builtin
 
 asyncio = lazy_import("asyncio")  # jobs are tasks: it is there when they are (aio.py)
-signal = lazy_import("signal")  # strsignal only: its enums cost ~1 ms to make
+signal = lazy_import("signal")  # strsignal and SIGINT only: its enums cost ~1 ms to make
 
 
 @builtin("wait", usage="wait [-n] [id ...]", text="""
 Wait for job completion and return exit status. Waits for each process identified by an ID
 (a process ID or a job specification %N) and reports its termination status. Without IDs,
 waits for all currently active child processes, and the return status is zero. With -n,
-waits for the next job to terminate.""")
+waits for the next job to terminate. The interrupt stops the waiting; the jobs go on.""")
 async def b_wait(sh, argv, fds):
     args = argv[1:]
     next_only = False
@@ -45,12 +47,18 @@ async def b_wait(sh, argv, fds):
 
 async def _wait_target(sh, spec: str, fds) -> int | None:
     """The job `wait SPEC` waits for (None after reporting that there is none)."""
-    pid = _job_pid(sh, spec)
-    if pid is None:
-        await err(sh, fds, "wait",
-                  f"{spec}: no such job" if spec.startswith("%") else f"`{spec}': not a pid or valid job spec")
+    table = _table(sh, own=True)
+    if spec.startswith("%"):
+        job, why = table.find(spec)
+        if job is None:
+            await err(sh, fds, "wait", f"{spec}: {why}")
+            return None
+        return job.pid
+    if not isdigits(spec):
+        await err(sh, fds, "wait", f"`{spec}': not a pid or valid job spec")
         return None
-    if pid not in sh.rt.jobs and pid not in sh.rt.job_status:
+    pid = int(spec)
+    if pid not in table.jobs and pid not in table.statuses:
         await err(sh, fds, "wait", f"pid {pid} is not a child of this shell")
         return None
     return pid
@@ -58,62 +66,97 @@ async def _wait_target(sh, spec: str, fds) -> int | None:
 
 async def _wait_next(sh, specs: list[str], fds) -> int:
     """wait -n: the status of the next job to end (among SPECS when given); 127 if none runs."""
+    table = _table(sh, own=True)
     if specs:
-        pids = []
+        jobs = []
         for spec in specs:
-            pid = _job_pid(sh, spec)
-            if pid is None or pid not in sh.rt.jobs:
+            job, _why = table.find(spec)
+            if job is None:
                 await err(sh, fds, "wait", f"{spec}: no such job")
                 continue
-            pids.append(pid)
+            jobs.append(job)
     else:
-        pids = list(sh.rt.job_order)
-    tasks = {sh.rt.jobs[p]: p for p in pids if p in sh.rt.jobs}
+        jobs = [j for j in table.jobs.values() if not j.waited]
+    tasks = {j.task: j.pid for j in jobs}
     if not tasks:
         return 127
-    done, _ = await asyncio.wait(list(tasks), return_when=asyncio.FIRST_COMPLETED)
-    for task, pid in tasks.items():
-        if task in done:
-            return await sh.wait_job(pid, fds)
-    return 127
+    done = [t for t in tasks if t.done()]
+    if not done:
+        cancel = sh.rt.cancel
+        await aio.need_loop()  # a job's task means a loop; this says so where asyncio is used
+        waiter = asyncio.ensure_future(cancel.wait()) if cancel is not None else None
+        try:
+            finished, _ = await asyncio.wait(list(tasks) + ([waiter] if waiter is not None else []),
+                                             return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            if waiter is not None:
+                waiter.cancel()
+        done = [t for t in tasks if t in finished]
+        if not done:
+            raise CommandCancelled(cancel.reason or "interrupt")
+    return await sh.wait_job(tasks[done[0]], fds)
 
 
-def _job_pid(sh, spec: str) -> int | None:
-    if spec.startswith("%"):
-        rest = spec[1:]
-        order = sh.rt.job_order
-        if rest in ("", "%", "+"):
-            return order[-1] if order else None
-        if rest == "-":
-            return order[-2] if len(order) > 1 else None
-        if isdigits(rest):
-            k = int(rest)
-            return order[k - 1] if 0 < k <= len(order) else None
-        return None
-    if isdigits(spec):
-        return int(spec)
-    return None
+def _table(sh, own: bool = False):
+    """The shell's job table (or, unless ``own``, in a command substitution with none of its
+    own, its shell's: bash's ``$(jobs -p)``); a script's shell has reaped its ended jobs (bash
+    lists only running ones there), an interactive one keeps them until reported."""
+    table = sh.own_jobs()
+    if not own and not table.jobs and sh.parent_jobs is not None:
+        return sh.parent_jobs
+    if not sh.job_notices:
+        table.prune()
+    return table
 
 
 @builtin("jobs", usage="jobs [-lnprs] [jobspec ...]",
-         text="Display status of jobs started with `&' in this shell.\n  -l  also list process IDs\n"
-              "  -p  list process IDs only")
+         text="Display status of jobs started with `&' in this shell (ended ones once, then they leave the list).\n"
+              "  -l  also list process IDs\n  -p  list process IDs only\n  -r  running jobs only\n"
+              "  -s  stopped jobs only (there are none)")
 async def b_jobs(sh, argv, fds):
-    flags = "".join(a[1:] for a in argv[1:] if a.startswith("-"))
-    lines = []
-    order = sh.rt.job_order
-    for k, pid in enumerate(order, 1):
-        task = sh.rt.jobs.get(pid)
-        state = "Done" if task is None or task.done() else "Running"
-        mark = "+" if k == len(order) else "-" if k == len(order) - 1 else " "
-        if "p" in flags:
-            lines.append(str(pid))
-        elif "l" in flags:
-            lines.append(f"[{k}]{mark} {pid} {state:<24}job")
+    flags = ""
+    specs = []
+    for a in argv[1:]:
+        if a.startswith("-") and len(a) > 1 and not specs:
+            if a == "--":
+                continue
+            bad = [c for c in a[1:] if c not in "lnprs"]
+            if bad:
+                await err(sh, fds, "jobs", f"-{bad[0]}: invalid option")
+                await sh.err(fds, "jobs: usage: jobs [-lnprs] [jobspec ...] or jobs -x command [args]\n")
+                return 2
+            flags += a[1:]
         else:
-            lines.append(f"[{k}]{mark}  {state:<24}job")
-    await out(fds, "".join(l + "\n" for l in lines))
-    return 0
+            specs.append(a)
+    table = _table(sh)
+    status = 0
+    if specs:
+        jobs = []
+        for spec in specs:
+            job, why = table.find(spec)
+            if job is None:
+                await err(sh, fds, "jobs", f"{spec}: {why}")
+                status = 1
+            else:
+                jobs.append(job)
+    else:
+        jobs = list(table.jobs.values())
+    if "r" in flags:
+        jobs = [j for j in jobs if not j.done()]
+    elif "s" in flags:
+        jobs = []
+    elif "n" in flags:
+        jobs = [j for j in jobs if j.done()]
+    if "p" in flags:
+        text = "".join(f"{j.pid}\n" for j in jobs)
+    else:
+        text = "".join(j.line(table.mark(j), "l" in flags) + "\n" for j in jobs)
+    await out(fds, text)
+    if table is sh.jobtable:
+        for job in jobs:  # an ended job is reported once
+            if job.done():
+                table.remove(job)
+    return status
 
 
 def _signal_table() -> dict[int, str]:
@@ -210,50 +253,115 @@ async def b_kill(sh, argv, fds):
         await sh.err(fds, KILL_USAGE)
         return 2
     status = 0
+    table = _table(sh)
     for a in args:
-        pid = _job_pid(sh, a)
-        task = sh.rt.jobs.get(pid) if pid is not None else None
-        if task is None:
-            if pid == sh.pid or a == "$$":
+        if a.startswith("%"):
+            job, why = table.find(a)
+            if job is None:
+                await err(sh, fds, "kill", f"{a}: {why}")
+                status = 1
                 continue
-            await err(sh, fds, "kill",
-                      f"({a}) - No such process" if pid is not None else f"{a}: arguments must be process or job IDs")
+        elif isdigits(a) or a.startswith("-") and isdigits(a[1:]):
+            pid = int(a)
+            job = table.jobs.get(pid) or sh.rt.processes.get(pid)
+            if job is None:
+                if pid == sh.pid:
+                    continue
+                await err(sh, fds, "kill", f"({a}) - No such process")
+                status = 1
+                continue
+        else:
+            await err(sh, fds, "kill", f"{a}: arguments must be process or job IDs")
             status = 1
             continue
-        if signum != 0 and signum not in HARMLESS_SIGNALS and not task.done():
-            task.cancel()
-            sh.rt.job_status[pid] = 128 + signum
+        if job.done():
+            await err(sh, fds, "kill", f"({job.pid}) - No such process")
+            status = 1
+        elif signum != 0 and signum not in HARMLESS_SIGNALS:
+            job.kill(signum)
     return status
 
 
-@builtin("disown", usage="disown [-h] [-ar] [jobspec ...]", text="Remove jobs from the job table.")
+@builtin("disown", usage="disown [-h] [-ar] [jobspec ... | pid ...]",
+         text="Remove jobs from the table (the current one by default; -a all, -r the running ones); they go on "
+              "running. With -h they stay listed.")
 async def b_disown(sh, argv, fds):
-    for pid in list(sh.rt.job_order):
-        sh.rt.job_order.remove(pid)
-    return 0
+    flags = ""
+    specs = []
+    for a in argv[1:]:
+        if a.startswith("-") and len(a) > 1 and not specs:
+            flags += a[1:]
+        else:
+            specs.append(a)
+    table = _table(sh, own=True)
+    if specs:
+        jobs = []
+        status = 0
+        for spec in specs:
+            job, why = table.find(spec)
+            if job is None:
+                await err(sh, fds, "disown", f"{spec}: {why}")
+                status = 1
+            else:
+                jobs.append(job)
+    else:
+        status = 0
+        if "a" in flags or "r" in flags:
+            jobs = list(table.jobs.values())
+        else:
+            current, _why = table.find("%+")
+            if current is None:
+                await err(sh, fds, "disown", "current: no such job")
+                return 1
+            jobs = [current]
+    if "r" in flags:
+        jobs = [j for j in jobs if not j.done()]
+    if "h" not in flags:
+        for job in jobs:
+            if table.jobs.get(job.pid) is job:
+                del table.jobs[job.pid]
+    return status
 
 
 @builtin("fg", usage="fg [job_spec]",
-         text="Move job to the foreground: waits for the job (the current one by default) and returns its status.")
+         text="Move job to the foreground: its output goes to this cell from now on; waits for the job (the "
+              "current one by default) and returns its status. The interrupt then ends the job.")
 async def b_fg(sh, argv, fds):
-    pid = await _named_job(sh, argv, fds)
-    if pid is None:
+    job = await _named_job(sh, argv, fds)
+    if job is None:
         return 1
-    return await sh.wait_job(pid)
+    await out(fds, job.text + "\n")
+    if job.group is not None:
+        job.group.foreground(sh.rt)
+    try:
+        return await sh.wait_job(job.pid, fds)
+    except CommandCancelled:
+        job.kill(signal.SIGINT)  # Ctrl-C reaches the job in the foreground
+        raise
+    finally:
+        sh.own_jobs().remove(job)  # a job in the foreground ends with no notice
 
 
 @builtin("bg", usage="bg [job_spec ...]",
          text="Move jobs to the background (jobs started with `&' already run in the background).")
 async def b_bg(sh, argv, fds):
-    return 0 if await _named_job(sh, argv, fds) is not None else 1
+    for spec in argv[1:] or ["%+"]:
+        job = await _named_job(sh, ["bg", spec] if argv[1:] else ["bg"], fds)
+        if job is None:
+            return 1
+        if job.done():
+            await err(sh, fds, "bg", "job has terminated")
+            return 1
+        await err(sh, fds, "bg", f"job {job.number} already in background")
+    return 0
 
 
-async def _named_job(sh, argv, fds) -> int | None:
-    """The running job ``fg``/``bg`` name (the current one by default); None after
-    reporting that there is none."""
+async def _named_job(sh, argv, fds):
+    """The job ``fg``/``bg`` name (the current one by default); None after reporting that
+    there is none."""
     spec = argv[1] if len(argv) > 1 else "%+"
-    pid = _job_pid(sh, spec)
-    if pid is None or pid not in sh.rt.jobs:
-        await err(sh, fds, argv[0], f"{spec if len(argv) > 1 else 'current'}: no such job")
+    job, why = _table(sh, own=True).find(spec)
+    if job is None:
+        await err(sh, fds, argv[0], f"{spec if len(argv) > 1 else 'current'}: {why}")
         return None
-    return pid
+    return job

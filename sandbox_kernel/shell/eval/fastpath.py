@@ -112,8 +112,11 @@ def _compile_operator(p: Param) -> Callable[[Any], str | None] | None:
                 return None
             return strip(value, pattern_of(sh), longest, sh.shopts["extglob"], sh.pattern_budget())
         return stripped
+    # the replacement as expand_word makes it (patsub_replacement off) and with its quoted
+    # & and \ escaped for the template patsub_replacement makes (word.py's _replacement)
     rep_of = compile_string(p.arg2) if p.arg2 is not None else (lambda sh: "")
-    if rep_of is None:
+    marked_of = compile_pattern(p.arg2, pat.quote_replacement) if p.arg2 is not None else (lambda sh: "")
+    if rep_of is None or marked_of is None:
         return None
 
     def replaced(sh) -> str | None:
@@ -121,7 +124,8 @@ def _compile_operator(p: Param) -> Callable[[Any], str | None] | None:
         if value is None:
             return None
         pattern = pattern_of(sh)
-        return pat.replace(value, pattern, rep_of(sh), op, sh.shopts["extglob"], sh.pattern_budget())
+        rep = pat.replacement(marked_of(sh)) if sh.shopts["patsub_replacement"] else rep_of(sh)
+        return pat.replace(value, pattern, rep, op, sh.shopts["extglob"], sh.pattern_budget())
     return replaced
 
 
@@ -478,8 +482,9 @@ def constant_pattern(word: Word) -> str | None:
     return "".join(p.text if type(p) is Lit else pat.escape(p.text) for p in parts)
 
 
-def compile_pattern(word: Word) -> Callable[[Any], str] | None:
-    """``expand_pattern`` of ``word``: a pattern with its quoted characters escaped, or None."""
+def compile_pattern(word: Word, escape: Callable[[str], str] = pat.escape) -> Callable[[Any], str] | None:
+    """``expand_pattern`` of ``word``: a pattern with its quoted characters escaped (by
+    ``escape``), or None."""
     fast = word.fast
     if fast is not None:
         return lambda sh: fast
@@ -491,12 +496,12 @@ def compile_pattern(word: Word) -> Callable[[Any], str] | None:
                 return None
             pieces.append(p.text)
         elif tp is Quoted:
-            pieces.append(pat.escape(p.text))
+            pieces.append(escape(p.text))
         elif tp is DQ:
             dq = _compile_dq(p)
             if dq is None:
                 return None
-            pieces.append(lambda sh, dq=dq: pat.escape(dq(sh)))
+            pieces.append(lambda sh, dq=dq: escape(dq(sh)))
         else:
             if quoted_default(p):
                 return None

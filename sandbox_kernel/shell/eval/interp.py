@@ -26,6 +26,7 @@ from ..builtins import BUILTINS, SPECIAL_BUILTINS
 from ..builtins.output import out
 from ..builtins.resources import ResourceLimits
 from ..builtins.variables import valid_nameref_target
+from ..histexpand import Memory as HistoryMemory
 from ..hints import not_found_message
 from ..lookup import CommandHash, search_path
 from ..options import OPTION_DEFAULTS, SHOPT_DEFAULTS, bashopts, option_flags, shellopts
@@ -42,6 +43,7 @@ from .cond import eval_cond
 from .fastpath import NOT_NOW, YIELD_FIRST, NeedsGeneric, commands_exceeded, loop_flow, raise_later, start
 from .pipeline import Pipelines
 from .redirect import Redirections
+from .runs import Job, JobTable
 from .variables import FAKE_PID, MemoryAccount, MemoryPool, Variables
 from .word import Expander, shell_quote, single_quote
 
@@ -88,21 +90,31 @@ class Runtime:
         #: the Bounds of this run's [[ =~ ]] matches (cond.py)
         self.regex_bounds = None
         self.next_pid = FAKE_PID + 1
-        self.jobs: dict[int, asyncio.Task] = {}
-        #: the status `wait PID` reports: 128+N once `kill` sent signal N, then the final one
-        self.job_status: dict[int, int] = {}
-        #: the command text of running jobs (for the "Killed" report)
-        self.job_commands: dict[int, str] = {}
-        self.job_order: list[int] = []
+        #: every live background job of the shell and its forks, by pid (kill, ps)
+        self.processes: dict[int, Job] = {}
+        #: the job groups still going (runs.JobGroup), whatever run started them
+        self.live_groups: set = set()
         self._random = None
         self.start_time = time.monotonic()
         self.start_time_epoch = int(time.time())
         self.procsub_counter = 0
         self.live_jobs = 0
-        #: a limit hit inside a background job (reported when the run ends)
+        #: a limit hit where it could not be raised (reported when the run ends)
         self.limit_error: str | None = None
         #: bytes held in variables by all shells of the run (limit shell_memory_bytes)
         self.memory = MemoryPool()
+        # what a run's view has of its own (runs.RunView), for a shell run without one
+        self.streams = None
+        self.display = None
+        self.host = None
+        self.group = None
+        self.groups: list = []
+        self.running = True
+        self.std_fds: tuple = ()
+
+    @property
+    def base(self) -> "Runtime":
+        return self
 
     @property
     def random(self):
@@ -115,6 +127,12 @@ class Runtime:
     def new_pid(self) -> int:
         self.next_pid += 1
         return self.next_pid
+
+    def job_ended(self, job: Job) -> None:
+        """A job's task finished (whoever started it)."""
+        self.live_jobs -= 1
+        if self.processes.get(job.pid) is job:
+            del self.processes[job.pid]
 
 
 class Shell(Variables, Expander, Redirections, Pipelines):
@@ -142,6 +160,8 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         self.errexit_suppress = 0
         self.errexit_exempt = False
         self.last_bg_pid: int | None = None
+        #: this shell's background jobs (``own_jobs``): a fork starts with none, as in bash
+        self.jobtable: JobTable | None = None
         #: the statuses of the last pipeline, or one status (a simple command's)
         self.pipestatus: list[int] | int = []
         self.lineno = 0
@@ -180,6 +200,8 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         self.history: list[str] = []
         self.history_base = 1
         self.history_saved = 0
+        #: what history expansion remembers between lines (the last ?search? and s/old/new/)
+        self.history_memory = HistoryMemory()
         #: set when a run stopped on a syntax error (the engine reports ename SyntaxError)
         self.syntax_error: str | None = None
 
@@ -251,8 +273,25 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         child.subshell_level = self.subshell_level + 1
         child.fds = dict(self.fds)
         child.procsub_files = []
+        child.jobtable = child.parent_jobs = None
         child.pid = self.rt.new_pid()
         return child
+
+    def own_jobs(self) -> JobTable:
+        """This shell's job table (what `jobs`, `wait`, `fg` and ``%N`` see)."""
+        table = self.jobtable
+        if table is None:
+            table = self.jobtable = JobTable()
+        return table
+
+    #: a command substitution lists its shell's jobs (`jobs`, ``%N``), as in bash
+    parent_jobs: JobTable | None = None
+
+    @property
+    def job_notices(self) -> bool:
+        """Ended jobs stay listed until reported before the next prompt (an interactive
+        shell's own jobs; a script's shell reaps them quietly)."""
+        return self.interactive and self.subshell_level == 0
 
     def new_process(self, env: dict[str, str] | None = None) -> "Shell":
         """A fresh shell for a script run as a command: its environment (the exported
@@ -1562,6 +1601,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         fds[1] = out
         child = self.fork_waited()
         child.trace_depth = self.trace_depth + 1
+        child.parent_jobs = self.jobtable or self.parent_jobs  # bash: `kill $(jobs -p)`
         if not self.shopts["inherit_errexit"] and child.options["errexit"]:
             child.options["errexit"] = False
             child.sync_option_vars()
@@ -1631,7 +1671,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         return getattr(self, "current_fds", None) or self.fds
 
     async def process_substitution(self, p) -> str:
-        self.rt.procsub_counter += 1
+        self.rt.base.procsub_counter += 1
         path = f"/tmp/.sh-procsub-{self.pid}-{self.rt.procsub_counter}"
         fds = dict(self.fds_for_subst())
         if p.direction == "<":
@@ -1897,6 +1937,12 @@ class CommandHost:
     def cancel(self):
         return self.shell.rt.cancel
 
+    @property
+    def display(self):
+        """Where rich output goes: the display of the run that started the command (for a
+        background job, that of the cell it belongs to), or None."""
+        return self.shell.rt.display
+
     async def run_argv(self, argv: list[str], stdin, stdout, stderr, env=None, cwd=None) -> int:
         if not argv:
             return 0
@@ -1905,7 +1951,10 @@ class CommandHost:
         shell = self.shell
         await shell.checkpoint()
         try:
-            if argv[0] in BUILTINS:
+            # a builtin that is also a program of its own (echo, printf, pwd, kill, true: their
+            # coreutils versions) runs as that program, found on PATH as exec(3) would; the
+            # others (sh, test, and xargs cd) run as the builtin, in ENV
+            if argv[0] in BUILTINS and registry.lookup(argv[0]) is None:
                 child = shell.fork()
                 if cwd is not None:
                     child.cwd = cwd

@@ -351,20 +351,63 @@ def strip_suffix(text: str, pat: str, longest: bool, extglob: bool = True, budge
     return text if start is None else text[:start]
 
 
-def replace(text: str, pat: str, rep: str, mode: str, extglob: bool = True, budget: Budget | None = None) -> str:
+def quote_replacement(text: str) -> str:
+    """Quoted text in the replacement of ``${x/pat/rep}`` (bash's quote_string_for_repl): its
+    ``&`` and ``\\`` backslash-escaped, so that they stay themselves."""
+    if "&" not in text and "\\" not in text:
+        return text
+    return text.replace("\\", "\\\\").replace("&", "\\&")
+
+
+def replacement(rep: str) -> str | tuple:
+    """The replacement of ``${x/pat/rep}`` under patsub_replacement, from its expansion with
+    quoted ``&`` and ``\\`` escaped (``quote_replacement``): REP itself when it has no ``&``,
+    ``\\&`` or ``\\\\`` (a lone backslash stays); else a template, a tuple of literal text and
+    None where the matched text goes (``\\&`` is ``&``, ``\\\\`` one backslash)."""
+    if "&" not in rep and "\\\\" not in rep:
+        return rep
+    pieces: list[str | None] = []
+    text: list[str] = []
+    i, n = 0, len(rep)
+    while i < n:
+        c = rep[i]
+        if c == "&":
+            pieces.append("".join(text))
+            text.clear()
+            pieces.append(None)
+        elif c == "\\" and i + 1 < n and rep[i + 1] in "&\\":
+            text.append(rep[i + 1])
+            i += 1
+        else:
+            text.append(c)
+        i += 1
+    pieces.append("".join(text))
+    return tuple(pieces)
+
+
+def _render(rep: str | tuple, match: str) -> str:
+    if rep.__class__ is str:
+        return rep
+    return "".join(match if piece is None else piece for piece in rep)
+
+
+def replace(text: str, pat: str, rep: str | tuple, mode: str, extglob: bool = True,
+            budget: Budget | None = None) -> str:
     """``${x/pat/rep}``: mode is ``/`` (first), ``//`` (all), ``/#`` (prefix), ``/%`` (suffix);
-    each match is the longest one at the leftmost position."""
+    each match is the longest one at the leftmost position. REP is a string, or a template
+    (``replacement``) that puts the matched text where ``&`` was."""
     if mode == "/#":
         end = _prefix_end(text, pat, True, extglob, budget)
-        return text if end is None else rep + text[end:]
+        return text if end is None else _render(rep, text[:end]) + text[end:]
     if mode == "/%":
         start = _suffix_start(text, pat, True, extglob, budget)
-        return text if start is None else text[:start] + rep
+        return text if start is None else text[:start] + _render(rep, text[start:])
     if pat == "":
         return text
     if not has_glob(pat, extglob):
         # a literal: its one match at each place is itself
-        return text.replace(unescape(pat), rep, -1 if mode == "//" else 1)
+        literal = unescape(pat)
+        return text.replace(literal, _render(rep, literal), -1 if mode == "//" else 1)
     matcher = compile_pattern(pat, extglob)
     out = []
     i = 0
@@ -376,7 +419,7 @@ def replace(text: str, pat: str, rep: str, mode: str, extglob: bool = True, budg
             budget.check()
         end = _last(matcher.ends(text, i, budget))
         if end is not None and end > i:
-            out.append(rep)
+            out.append(_render(rep, text[i:end]))
             i = end
             if mode != "//":
                 out.append(text[i:])

@@ -13,21 +13,17 @@ from ... import aio
 from ...commands import registry
 from ...commands.registry import CommandCancelled
 from ...lazy import lazy_import
-from ...streams import EmptyInput, Pipe
+from ...streams import EmptyInput, OutputTooLarge, Pipe, SinkOutput
 from ..builtins import BUILTINS
 from ..builtins.jobs import QUIET_SIGNALS, signal_description
 from ..state import (AbortCommand, BreakLoop, ContinueLoop, ControlFlow, ExitShell, LimitExceeded, ReturnFromFunction,
                      ShellError)
 from ..syntax.ast import DQ, Lit, Param, Pipeline, Quoted, SimpleCommand, Subshell, Word
-from ..syntax.printer import format_word
+from ..syntax.printer import format_command
 from .fastpath import raise_later, start
+from .runs import MAX_LIVE_JOBS, Job, JobGroup
 
 asyncio = lazy_import("asyncio")  # with the loop (aio.py)
-
-#: background jobs that may run at once
-MAX_LIVE_JOBS = 1000
-#: exit statuses of finished jobs kept for a later `wait PID` (bash keeps its CHILD_MAX)
-MAX_REMEMBERED_STATUSES = 4096
 
 #: builtins a pipeline stage may run in the shell itself (they only write output)
 STATELESS_BUILTINS = frozenset({"echo", "true", "false", ":", "test", "[", "pwd", "type", "help"})
@@ -151,8 +147,11 @@ class Pipelines:
                     shell = self if i == n - 1 else self.fork()
                 else:
                     shell = self if self._stateless_stage(cmd) else self.fork()
-                if shell is not self and type(cmd) is not SimpleCommand:
-                    shell.loop_depth = 0  # like ( ): a compound stage is outside the enclosing loops
+                if shell is not self:
+                    if type(cmd) is SimpleCommand:
+                        shell.parent_jobs = self.jobtable or self.parent_jobs  # bash: `jobs -p | ...`
+                    else:
+                        shell.loop_depth = 0  # like ( ): a compound stage is outside the enclosing loops
                 if not tasks:
                     if i == n - 1:
                         # every stage before it is done: the last one runs here, no task needed
@@ -263,95 +262,117 @@ class Pipelines:
                 reader.close()
 
     def start_background(self, node, fds: dict) -> int:
+        """``node &``: a job in this shell's table. Started by a run's own shell (not by a
+        job), it leads a JobGroup: its own cancel token and memory net, the run's limits,
+        deadline and output streams (runs.py)."""
         rt = self.rt
-        if rt.live_jobs >= MAX_LIVE_JOBS:
+        base = rt.base
+        if base.live_jobs >= MAX_LIVE_JOBS:
             # what stops a fork bomb quickly (bash would fail in fork())
             raise LimitExceeded(f"fork: {MAX_LIVE_JOBS} background jobs already running (limit commands)", "commands")
-        rt.live_jobs += 1
+        table = self.own_jobs()
+        text = format_command(node)
+        number = table.next_number()
         child = self.fork()
         pid = child.pid
         bg_fds = dict(fds)
         if not self.options["monitor"]:
             bg_fds[0] = EmptyInput()
-
-        async def job() -> int:
-            try:
-                return await child.execute(node, bg_fds)
-            except (ExitShell, AbortCommand) as e:
-                return e.status
-            except BrokenPipeError:
-                return 141
-            except ShellError as e:
-                await child.report(bg_fds, e.message)
-                return e.status
-            except ControlFlow:
-                return 0
-            except (CommandCancelled, asyncio.CancelledError):
-                return 130
-            except LimitExceeded as e:
-                # the whole run fails: the engine reports the limit when the run ends
-                if child.rt.limit_error is None:
-                    child.rt.limit_error = e.message
-                return 1
-            finally:
-                child.rt.live_jobs -= 1
-
-        task = asyncio.ensure_future(job())
-        self.rt.jobs[pid] = task
-        self.rt.job_status.pop(pid, None)
-        if type(node) is SimpleCommand:
-            self.rt.job_commands[pid] = " ".join(format_word(w) for w in node.words)
-        self.rt.job_order.append(pid)
+        group = rt.group
+        leads = group is None
+        if leads:
+            group = JobGroup(rt, number, text)
+            child.rt = group
+            if group.sinks and rt.std_fds:
+                # the run's own stdout and stderr become the group's (which `fg` can move)
+                moved = dict(zip(map(id, rt.std_fds), (SinkOutput(sink) for sink in group.sinks)))
+                for fd_map in (bg_fds, child.fds):
+                    for k, stream in fd_map.items():
+                        if id(stream) in moved:
+                            fd_map[k] = moved[id(stream)]
+        task = asyncio.ensure_future(self._job(child, node, bg_fds, group))
+        base.live_jobs += 1
+        job = Job(pid, number, text, task, group if leads else None)
+        task.add_done_callback(lambda _task: base.job_ended(job))
+        group.add(task)
+        table.add(job)
+        base.processes[pid] = job
         self.last_bg_pid = pid
         return pid
 
+    @staticmethod
+    async def _job(child, node, fds: dict, group: JobGroup) -> int:
+        """A background job's run in its forked shell: its exit status."""
+        try:
+            return await child.execute(node, fds)
+        except (ExitShell, AbortCommand) as e:
+            return e.status
+        except BrokenPipeError:
+            return 141
+        except ShellError as e:
+            await child.report(fds, e.message)
+            return e.status
+        except ControlFlow:
+            return 0
+        except (CommandCancelled, asyncio.CancelledError):
+            return group.status_on_stop()
+        except LimitExceeded as e:
+            group.fail(e.message, e.limit)  # the group ends, and says why
+            return 1
+        except OutputTooLarge as e:  # a process substitution's output, held as a string
+            group.fail(str(e), "string_bytes")
+            return 1
+        except RecursionError:
+            group.fail("nesting too deep (Python recursion limit; limit function_depth)", "function_depth")
+            return 1
+        except Exception as e:  # noqa: BLE001 - an internal error ends the job, with a message
+            await child.err(fds, f"bash: internal error: {type(e).__name__}: {e}\n")
+            return 1
+
     async def wait_job(self, pid: int, fds: dict | None = None) -> int:
-        """Wait for job ``pid``: its status (128+N when ``kill`` ended it with signal N). A job
-        already waited for keeps its status; an unknown pid gives 127. A job ended by a signal is
-        reported on ``fds``' stderr as bash does ("PID Killed  COMMAND")."""
-        rt = self.rt
-        task = rt.jobs.get(pid)
-        if task is None:
-            if pid in rt.job_order:
-                rt.job_order.remove(pid)
-            return rt.job_status.get(pid, 127)
-        cancel = rt.cancel
-        if cancel is not None and not task.done():
-            waiter = asyncio.ensure_future(cancel.wait())
+        """Wait for job ``pid`` of this shell: its status (128+N when ``kill`` ended it with
+        signal N), interrupted by the run's cancel token. A job waited for already keeps its
+        status; an unknown pid gives 127. A script's shell reports a job ended by a signal on
+        ``fds``' stderr as bash does ("PID Killed  COMMAND"); an interactive one says it
+        before its next prompt (``JobTable.finished_report``)."""
+        table = self.own_jobs()
+        job = table.jobs.get(pid)
+        if job is None:
+            return table.statuses.get(pid, 127)
+        task = job.task
+        if not task.done():
+            cancel = self.rt.cancel
+            await aio.need_loop()  # a running job's task means a loop; this says so where asyncio is used
+            waiter = asyncio.ensure_future(cancel.wait()) if cancel is not None else None
             try:
-                await asyncio.wait([task, waiter], return_when=asyncio.FIRST_COMPLETED)
+                await asyncio.wait([task] if waiter is None else [task, waiter], return_when=asyncio.FIRST_COMPLETED)
             finally:
-                waiter.cancel()
+                if waiter is not None:
+                    waiter.cancel()
             if not task.done():
                 raise CommandCancelled(cancel.reason or "interrupt")
-        try:
-            status = await task
-        except asyncio.CancelledError:
-            status = 130
-        killed = rt.job_status.get(pid)
-        if killed is not None:
-            status = killed
-            if killed - 128 not in QUIET_SIGNALS:
-                text = rt.job_commands.get(pid, "")
-                await self.report(fds or self.fds_for_subst(), f"{pid} {signal_description(killed - 128):<24}{text}")
-        rt.jobs.pop(pid, None)
-        rt.job_commands.pop(pid, None)
-        if pid in rt.job_order:
-            rt.job_order.remove(pid)
-        rt.job_status[pid] = status
-        if len(rt.job_status) > MAX_REMEMBERED_STATUSES:
-            del rt.job_status[next(iter(rt.job_status))]
+        status = job.status()
+        if self.job_notices:
+            job.waited = True
+        else:
+            killed = job.killed
+            if killed is not None and killed - 128 not in QUIET_SIGNALS:
+                text = f"{pid} {signal_description(killed - 128):<24}{job.text}"
+                await self.report(fds or self.fds_for_subst(), text)
+            table.remove(job)
+        table.remember(pid, status)
         return status
 
     async def wait_all_jobs(self, fds: dict | None = None) -> int:
         status = 0
-        # jobs may start more jobs while we wait
-        while self.rt.job_order:
-            status = await self.wait_job(self.rt.job_order[0], fds)
-        # jobs `kill` ended are out of the job table, but still to be reaped
-        for pid in list(self.rt.jobs):
-            await self.wait_job(pid, fds)
-        return status
+        table = self.own_jobs()
+        while True:  # the jobs may start more jobs meanwhile
+            pending = [j for j in table.jobs.values() if not j.waited]
+            if not pending:
+                return status
+            for job in pending:
+                if table.jobs.get(job.pid) is job and not job.waited:
+                    status = await self.wait_job(job.pid, fds)
 
 
 def _inert_parts(parts: list) -> bool:

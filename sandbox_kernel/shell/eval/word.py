@@ -558,7 +558,7 @@ class Expander:
             if tp is Lit:
                 text = p.text
                 if k == 0 and text.startswith("~"):
-                    text = pat.escape(self._tilde(text, False))
+                    text = escape(self._tilde(text, False))
                 out.append(text)
             elif tp is Quoted:
                 out.append(escape(p.text))
@@ -1049,7 +1049,7 @@ class Expander:
             return _map(fn, value)
         if op in ("/", "//", "/#", "/%"):
             pattern = await self.expand_pattern(p.arg) if p.arg else ""
-            rep = await self.expand_word(p.arg2) if p.arg2 else ""
+            rep = await self._replacement(p.arg2)
             ext = self.shopts["extglob"]
             budget = self.pattern_budget()
             fn = lambda s: pat.replace(s, pattern, rep, op, ext, budget)  # noqa: E731
@@ -1061,6 +1061,16 @@ class Expander:
         if op == "@":
             return self._transform(p, value)
         raise ShellError(f"${{{name}{op}}}: bad substitution", 1, abort=True)
+
+    async def _replacement(self, word: Word | None) -> str | tuple:
+        """The replacement of ``${x/pat/rep}``, expanded as an unquoted word even inside double
+        quotes; under patsub_replacement (bash 5.2's default) a template in which each ``&``
+        that was not quoted stands for the matched text."""
+        if word is None:
+            return ""
+        if not self.shopts["patsub_replacement"]:
+            return await self.expand_word(word)
+        return pat.replacement(await self.expand_pattern(word, pat.quote_replacement))
 
     async def _arg_value(self, arg: Word | None, quoted: bool):
         """The word of ``${x:-word}``/``${x:+word}`` (several words for "${x:-"$@"}")."""

@@ -3,8 +3,8 @@
 ``ANSI_C``: a ``$'...'`` string; ``ECHO``: ``echo -e`` (``\\0NNN`` is its only octal escape,
 raw bytes, ``\\c`` stops all output); ``PRINTF_B``: ``printf %b`` (as echo, and ``\\NNN``
 octal too); ``PRINTF``: a printf format (``\\NNN`` octal, ``\\"``, ``\\'`` and ``\\?``
-literal, ``\\c`` stops). Bytes >= 0x80 are kept as surrogate escapes so they reach the
-output unchanged.
+literal, ``\\c`` no escape: only %b's argument stops at it). Bytes >= 0x80 are kept as
+surrogate escapes so they reach the output unchanged.
 """
 from __future__ import annotations
 
@@ -51,9 +51,9 @@ def decode_escape(s: str, i: int, mode: str) -> tuple[str, int, bool]:
             return byte_char(code), j, False
         return unicode_char(code), j, False
     if e == "c":
-        if mode != ANSI_C:
+        if mode in (ECHO, PRINTF_B):
             return "", i + 2, True
-        if i + 2 < n:
+        if mode == ANSI_C and i + 2 < n:
             # $'\cX': the control character of X
             return chr(ord(s[i + 2]) & 0x1F), i + 3, False
     return "\\" + e, i + 2, False

@@ -40,6 +40,10 @@ class ParseError(Exception):
 class Incomplete(ParseError):
     """The text ends where more is needed (open quote, missing ``fi``, here-doc ...)."""
 
+    #: how history joins the next line to this text: "\n" inside a word (a quote, `...`,
+    #: $(...), $((...)): the newline is part of it), " " between array elements, None: "; "
+    join: str | None = None
+
 
 WORD_END = frozenset(" \t\n;&|<>()")
 RESERVED = frozenset({"if", "then", "elif", "else", "fi", "do", "done", "case", "esac", "while",
@@ -102,8 +106,10 @@ class Lexer:
     def error(self, message: str, pos: int | None = None) -> ParseError:
         return ParseError(message, self.line_at(self.i if pos is None else pos))
 
-    def incomplete(self, message: str) -> Incomplete:
-        return Incomplete(message, self.line_at(self.n))
+    def incomplete(self, message: str, join: str | None = None) -> Incomplete:
+        error = Incomplete(message, self.line_at(self.n))
+        error.join = join
+        return error
 
     def unexpected(self, tok: Token) -> ParseError:
         kind, value = tok[1], tok[2]
@@ -427,7 +433,7 @@ class Lexer:
                     continue
                 break
             if self.i >= self.n:
-                raise self.incomplete("unexpected EOF while looking for matching `)'")
+                raise self.incomplete("unexpected EOF while looking for matching `)'", join=" ")
             c = self.src[self.i]
             if c == ")":
                 self.i += 1
@@ -507,7 +513,7 @@ class Lexer:
                 j = s.find("'", i + 1)
                 if j < 0:
                     self.i = n
-                    raise self.incomplete("unexpected EOF while looking for matching `''")
+                    raise self.incomplete("unexpected EOF while looking for matching `''", join="\n")
                 _flush_lit(parts, lit)
                 parts.append(Quoted(s[i + 1:j]))
                 i = j + 1
@@ -595,7 +601,7 @@ class Lexer:
                 if heredoc:
                     break
                 self.i = n
-                raise self.incomplete("unexpected EOF while looking for matching `\"'")
+                raise self.incomplete("unexpected EOF while looking for matching `\"'", join="\n")
             c = s[i]
             if c == '"' and not heredoc:
                 i += 1
@@ -638,7 +644,7 @@ class Lexer:
         while True:
             if i >= self.n:
                 self.i = self.n
-                raise self.incomplete("unexpected EOF while looking for matching ``'")
+                raise self.incomplete("unexpected EOF while looking for matching ``'", join="\n")
             c = s[i]
             if c == "`":
                 break
@@ -684,7 +690,8 @@ class Lexer:
                     tok = self.peek()
                     if not (tok[1] == "op" and tok[2] == ")"):
                         raise self.unexpected(tok)
-                except Incomplete:
+                except Incomplete as e:
+                    e.join = "\n"  # inside $(...) a newline belongs to the word
                     raise
                 except ParseError as e:
                     if e.status == 2:
@@ -740,7 +747,7 @@ class Lexer:
             j += 1
         if j >= self.n:
             self.i = self.n
-            raise self.incomplete("unexpected EOF while looking for matching `''")
+            raise self.incomplete("unexpected EOF while looking for matching `''", join="\n")
         self.i = j + 1
         return Quoted(decode_ansi_c(s[i + 2:j]))
 
@@ -758,7 +765,7 @@ class Lexer:
         when ``))`` follows."""
         j = self.closing(j, "()", depth=1, semicolons=semicolons)
         if j < 0:
-            raise self.incomplete("unexpected EOF while looking for matching `))'")
+            raise self.incomplete("unexpected EOF while looking for matching `))'", join="\n")
         return j
 
     def read_braced_param(self, in_dq: bool) -> Param:
@@ -774,7 +781,7 @@ class Lexer:
                 s[i + 1] in NAME_CHARS or s.startswith("}", i + 2) or s.startswith("[", i + 2)):
             length = True
             i += 1
-        elif s[i] == "!" and i + 1 < n and s[i + 1] != "}":
+        elif s[i] == "!" and i + 1 < n and s[i + 1] not in "}:":  # ${!:+x} is $! with an operator
             indirect = True
             i += 1
         # the name
@@ -899,14 +906,15 @@ class Lexer:
                     replacement: bool = False) -> Word:
         """The word of a ``${name OP word}``; it ends at the first unquoted ``stop``
         character (bash counts no braces: ``${x:-{a}b}`` is ``{a`` then ``b}``)."""
-        if in_dq and not pattern:
-            # inside "${x:-...}" the word is double-quoted text with single quotes literal;
-            # in the replacement of "${x/p/r}" bash 5.2 removes them
-            parts = self._read_dq_until(stop, quotes=replacement)
+        if in_dq and not pattern and not replacement:
+            # inside "${x:-...}" the word is double-quoted text with single quotes literal
+            parts = self._read_dq_until(stop)
             return Word([DQ(parts)] if parts else [])
         if in_dq and pattern:
             parts = self.read_word_parts(stop=stop)
             return Word(parts)
+        # the replacement of ${x/p/r} is read as an unquoted word even inside double quotes
+        # (bash 5.2 expands it so: "${t//./\/}" is a/b/c)
         parts = self.read_word_parts(stop=stop)
         if self.i < self.n and self.src[self.i] not in stop:
             # blanks and operators are literal inside ${...}
@@ -923,9 +931,9 @@ class Lexer:
             return Word(parts, parts[0].text)
         return Word(parts)
 
-    def _read_dq_until(self, stop: frozenset[str], quotes: bool = False) -> list[Part]:
+    def _read_dq_until(self, stop: frozenset[str]) -> list[Part]:
         """Double-quoted text inside ``"${...}"`` up to a ``stop`` character. Single quotes
-        protect what they hold; with ``quotes`` they are removed, else kept as text."""
+        protect what they hold, and are kept as text."""
         s, n = self.src, self.n
         parts: list[Part] = []
         lit: list[str] = []
@@ -945,13 +953,6 @@ class Lexer:
                 lit.append(s[i + 1])
                 i += 2
                 continue
-            if c == "'" and quotes:
-                j = s.find("'", i + 1)
-                if j >= 0:
-                    _flush_lit(parts, lit)
-                    parts.append(Quoted(s[i + 1:j]))
-                    i = j + 1
-                    continue
             if c == "'" and (in_single or s.find("'", i + 1) >= 0):
                 in_single = not in_single
                 lit.append(c)

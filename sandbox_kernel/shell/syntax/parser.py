@@ -660,23 +660,29 @@ def parse(src: str, aliases: Aliases = None) -> CommandList:
 
 def check_complete(src: str) -> str:
     """``complete``, ``incomplete`` or ``invalid``."""
+    return completeness(src)[0]
+
+
+def completeness(src: str) -> tuple[str, str | None]:
+    """check_complete's answer, and for an incomplete text how the next line joins it in
+    history (``Incomplete.join``)."""
     parser = Parser(src)
     try:
         parser.parse_program()
-    except Incomplete:
-        return "incomplete"
+    except Incomplete as e:
+        return "incomplete", e.join
     except ParseError:
-        return "invalid"
+        return "invalid", None
     except RecursionError:
-        return "invalid"
+        return "invalid", None
     # a script would run these, but a frontend should wait for more lines: a here-doc still
     # open at the end, or a final backslash-newline continuation
     if parser.warnings:
-        return "incomplete"
+        return "incomplete", None
     tail = src.rstrip("\n") if src.endswith("\\\n") else src
     if (len(tail) - len(tail.rstrip("\\"))) % 2 == 1:
-        return "incomplete"
-    return "complete"
+        return "incomplete", None
+    return "complete", None
 
 
-__all__ = ["Incomplete", "ParseError", "Parser", "check_complete", "is_name_word", "parse"]
+__all__ = ["Incomplete", "ParseError", "Parser", "check_complete", "completeness", "is_name_word", "parse"]

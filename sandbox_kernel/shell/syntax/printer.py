@@ -153,6 +153,23 @@ def _command(node: Node, level: int) -> str:
     return ""
 
 
+def format_command(node: Node) -> str:
+    """A command on one line, as bash shows a job (`jobs`, its notices): ``sleep 5``,
+    ``( exit 3 )``, ``{ echo a; echo b; } > f``, ``while true; do date; done``."""
+    text = _command(node, 0)
+    if "\n" not in text:
+        return text.strip()
+    out = ""
+    for line in text.split("\n"):
+        part = line.strip()
+        if not part:
+            continue
+        if out and (part == "}" or part.startswith("} ")) and not out.endswith((";", "&", "{")):
+            out += ";"
+        out = f"{out} {part}" if out else part
+    return out
+
+
 def _inline(node: Node, level: int) -> str:
     if isinstance(node, CommandList):
         return "; ".join(_command(c, level) + (" &" if bg else "") for c, bg in node.items)
@@ -176,4 +193,4 @@ def format_cond(e: CondExpr) -> str:
     return ""
 
 
-__all__ = ["format_cond", "format_function", "format_word"]
+__all__ = ["format_command", "format_cond", "format_function", "format_word"]

@@ -47,7 +47,7 @@ def stdin_of(text: str) -> bytes:
 
 
 def case_files(*dirs: str) -> list[Path]:
-    root = Path(__file__).parent
+    root = Path(__file__).parents[1]  # tests/
     return sorted(p for d in dirs for p in (root / d).glob("**/*.sh"))
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from prereqs import require
+from tests.support.prereqs import require
 
 CHROMIUM = shutil.which("chromium")
 CHROMEDRIVER = shutil.which("chromedriver")
@@ -95,7 +95,7 @@ def jupyterlab(root: Path, jupyter_path: str, extra_args: tuple[str, ...] = (), 
 
 #: Enterprise Gateway pins jupyter-client<7, so it runs from a venv of its own beside the kernel's
 #: (`make test` makes it; docs/deploy.md); Kernel Gateway shares the test venv
-EG_PYTHON = Path(__file__).resolve().parents[1] / "build" / "eg-venv" / "bin" / "python"
+EG_PYTHON = Path(__file__).resolve().parents[2] / "build" / "eg-venv" / "bin" / "python"
 #: kind -> (the gateway's jupyter subcommand, its options). Both refuse by default what JupyterLab
 #: needs: listing the running kernels; kernels get only PATH and a list of variables from the
 #: gateway's environment (the tests' PYTHONPATH must reach them: it points at the tree under

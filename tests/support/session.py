@@ -1,4 +1,4 @@
-"""A sandbox kept across runs, like a kernel, for the hostile suite."""
+"""A sandbox kept across runs, like a kernel, for the hostile suite and the memory-limit tests."""
 from __future__ import annotations
 
 import asyncio
@@ -24,15 +24,16 @@ class Session:
         self.sandbox = Sandbox(Limits(**limits) if limits else None)
 
     def run(self, code: str, engine: str = "sh", cancel: CancelToken | None = None,
-            wall_time: float | None = None, stdout=None, args: list[str] | None = None):
+            wall_time: float | None = None, stdout=None, args: list[str] | None = None, stderr=None):
         """(RunResult, stdout, stderr, seconds); ``wall_time`` overrides the session's for
-        this run, ``stdout`` replaces the recorder (its bytes are then not returned), ``args``:
-        the cell magic's options."""
+        this run, ``stdout`` and ``stderr`` replace the recorders (their bytes are then not
+        returned; a background job may write there after the run), ``args``: the cell magic's
+        options. The loop runs (and with it the background jobs of earlier runs) only during a run."""
         out, err = Recorder(), Recorder()
         limits = None if wall_time is None else self.sandbox.limits.replace(wall_time=wall_time)
         t = time.monotonic()
-        result = self.loop.run_until_complete(
-            self.sandbox.run(engine, code, Streams(stdout or out, err, cancel or CancelToken()), limits, args))
+        streams = Streams(stdout or out, stderr or err, cancel or CancelToken())
+        result = self.loop.run_until_complete(self.sandbox.run(engine, code, streams, limits, args))
         return result, bytes(out.data), bytes(err.data), time.monotonic() - t
 
     def close(self) -> None:

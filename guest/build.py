@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Build the %%vm guest image from Debian packages only (see guest/README.md).
 
-    python -m sandbox_kernel.vm.guest.build            build (or find) the image; prints its directory
-    python -m sandbox_kernel.vm.guest.build --check    exit 0 if the image for the current recipe is cached
-    python -m sandbox_kernel.vm.guest.build --force    rebuild even when cached
+    python -m sandbox_kernel.guest.build            build (or find) the image; prints its directory
+    python -m sandbox_kernel.guest.build --check    exit 0 if the image for the current recipe is cached
+    python -m sandbox_kernel.guest.build --force    rebuild even when cached
 
 (``python build.py`` in this directory does the same: the script needs only the standard
 library and the files beside it, wherever the package is installed.) It is also the one
@@ -58,7 +58,7 @@ PRUNE = [
     "usr/share/doc", "usr/share/man", "usr/share/info", "usr/share/locale", "usr/share/lintian",
     "usr/share/bug", "usr/share/bash-completion", "usr/share/gcc", "usr/share/gdb",
     "usr/lib/python3.11/test", "usr/lib/python3.11/idlelib", "usr/lib/python3.11/tkinter",
-    "usr/lib/python3.11/turtledemo", "usr/lib/python3.11/ensurepip", "usr/lib/python3.11/lib2to3",
+    "usr/lib/python3.11/turtledemo", "usr/lib/python3.11/lib2to3",
     "usr/lib/python3.11/pydoc_data", "usr/lib/x86_64-linux-gnu/gconv", "etc/cron.daily",
     "usr/share/pixmaps", "usr/share/applications", "usr/share/menu",
 ]

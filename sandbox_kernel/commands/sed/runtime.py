@@ -1,59 +1,15 @@
-"""sed: stream editor (GNU sed 4.9 behaviour over the VFS)."""
+"""sed's execution: the input lines (a block at a time, with look-ahead for ``$``) and the run."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
-from .. import memory
-from ..chars import isdigits
-from ..streams import BufferOutput, EmptyInput
-from ..vfs import FSError
-from ._lib.lineblocks import LineTooLong, TextCodec, line_blocks
-from ._lib.posix_regex import (Bounds, PosixRegex, RegexError, RegexStopped, compile_posix, compile_python,
-    sed_escape, translate_lines)
-from .options import UsageError, getopt
-from .registry import CommandContext, command
-
-SED_HELP = """\
-Usage: sed [OPTION]... {script-only-if-no-other-script} [input-file]...
-
-  -n, --quiet, --silent
-                 suppress automatic printing of pattern space
-  -e script, --expression=script
-                 add the script to the commands to be executed
-  -f script-file, --file=script-file
-                 add the contents of script-file to the commands to be executed
-  -i[SUFFIX], --in-place[=SUFFIX]
-                 edit files in place (makes backup if SUFFIX supplied)
-  -l N, --line-length=N
-                 specify the desired line-wrap length for the `l' command
-  --posix
-                 disable all GNU extensions.
-  -E, -r, --regexp-extended
-                 use extended regular expressions in the script
-                 (for portability use POSIX -E).
-  -s, --separate
-                 consider files as separate rather than as a single
-                 continuous long stream.
-  -u, --unbuffered
-                 load minimal amounts of data from the input files and flush
-                 the output buffers more often
-  -z, --null-data
-                 separate lines by NUL characters
-      --help     display this help and exit
-      --version  output version information and exit
-
-If no -e, --expression, -f, or --file option is given, then the first
-non-option argument is taken as the sed script to interpret.  All
-remaining arguments are names of input files; if no input files are
-specified, then the standard input is read."""
-
-
-class SedError(Exception):
-    def __init__(self, message: str, status: int = 1) -> None:
-        super().__init__(message)
-        self.message = message
-        self.status = status
+from ... import memory
+from ...streams import BufferOutput, EmptyInput
+from ...vfs import FSError
+from .._lib.lineblocks import TextCodec, line_blocks
+from .._lib.posix_regex import Bounds, PosixRegex, compile_python, translate_lines
+from ..registry import CommandContext
+from .script import Address, Command, SedError
 
 
 class _Quit(Exception):
@@ -61,514 +17,11 @@ class _Quit(Exception):
         self.status = status
 
 
-# ----------------------------------------------------------------------------- script model
-@dataclass
-class Address:
-    kind: str  # "line", "last", "regex", "step", "zero"
-    line: int = 0
-    step: int = 0
-    regex: PosixRegex | None = None  # None with kind "regex": the last regex used
-
-
-@dataclass
-class Command:
-    name: str
-    addr1: Address | None = None
-    addr2: Address | None = None
-    addr2_kind: str = ""  # "", "plus" (+N), "tilde" (~N)
-    addr2_n: int = 0
-    negate: bool = False
-    text: str = ""  # a i c text, label, file name
-    target: int = -1  # jump target for b t T and '{' (index after matching '}')
-    int_arg: int | None = None
-    # s command
-    regex: PosixRegex | None = None
-    replacement: list = field(default_factory=list)
-    global_: bool = False
-    occurrence: int = 1
-    print_: int = 0
-    eval_: bool = False
-    wfile: str | None = None
-    literal: str | None = None  # the replacement when it has no & \\1 or case conversion
-    template: str | None = None  # a Python re template when Python's sub() gives GNU's answer
-    # y command
-    table: dict | None = None
-    # range state
-    active: bool = False
-    range_end: int = 0
-    cmd_index: int = 0
-
-
-class _ScriptParser:
-    def __init__(self, text: str, extended: bool, chunk_of_pos, ascii: bool = False) -> None:
-        self.s = text
-        self.ascii = ascii
-        self.i = 0
-        self.extended = extended
-        self.chunk_of_pos = chunk_of_pos
-        self.commands: list[Command] = []
-        self.blocks: list[int] = []
-        self.labels: dict[str, int] = {}
-
-    def error(self, msg: str, ahead: int = 0) -> SedError:
-        """GNU's message; it counts the characters read, which may be one past ``self.i``."""
-        return SedError(f"-e expression #{self.chunk_of_pos(self.i + ahead)}: {msg}")
-
-    def peek(self) -> str:
-        return self.s[self.i] if self.i < len(self.s) else ""
-
-    def skip_ws(self) -> None:
-        while self.i < len(self.s) and self.s[self.i] in " \t":
-            self.i += 1
-
-    def parse(self) -> list[Command]:
-        s = self.s
-        while True:
-            while self.i < len(s) and s[self.i] in " \t\n;":
-                self.i += 1
-            if self.i >= len(s):
-                break
-            if s[self.i] == "#":
-                while self.i < len(s) and s[self.i] != "\n":
-                    self.i += 1
-                continue
-            self.command()
-        if self.blocks:
-            raise SedError("-e expression #1, char 0: unmatched `{'")
-        for cmd in self.commands:
-            if cmd.name in "btT":
-                if cmd.text == "":
-                    cmd.target = len(self.commands)
-                elif cmd.text in self.labels:
-                    cmd.target = self.labels[cmd.text]
-                else:
-                    raise SedError(f"can't find label for jump to `{cmd.text}'", status=4)
-        return self.commands
-
-    def address(self) -> Address | None:
-        s = self.s
-        c = self.peek()
-        if isdigits(c):
-            j = self.i
-            while self.i < len(s) and isdigits(s[self.i]):
-                self.i += 1
-            n = int(s[j:self.i])
-            if self.peek() == "~":
-                self.i += 1
-                k = self.i
-                while self.i < len(s) and isdigits(s[self.i]):
-                    self.i += 1
-                step = int(s[k:self.i] or "0")
-                return Address("step", line=n, step=step)
-            return Address("zero" if n == 0 else "line", line=n)
-        if c == "$":
-            self.i += 1
-            return Address("last")
-        if c == "/" or c == "\\":
-            if c == "\\":
-                self.i += 1
-                delim = self.peek()
-                if not delim or delim == "\n":
-                    raise self.error("unexpected `,'")
-            else:
-                delim = "/"
-            self.i += 1
-            pattern = self.delimited(delim, "unterminated address regex")
-            icase = multiline = False
-            while self.peek() in ("I", "M") and self.peek():
-                if self.peek() == "I":
-                    icase = True
-                else:
-                    multiline = True
-                self.i += 1
-            return Address("regex", regex=self.compile(pattern, icase, multiline))
-        return None
-
-    def compile(self, pattern: str, icase: bool = False, multiline: bool = False) -> PosixRegex | None:
-        if pattern == "":
-            return None
-        try:
-            return compile_posix(pattern, self.extended, ignore_case=icase, multiline=multiline,
-                                 sed_escapes=True, ascii=self.ascii)
-        except RegexError as e:
-            raise self.error(str(e)) from None
-
-    def delimited(self, delim: str, unterminated: str) -> str:
-        """Text up to an unescaped ``delim``; ``\\delim`` becomes ``delim`` (kept escaped when
-        the delimiter is special in a regex), newline escapes are kept for the regex layer."""
-        s = self.s
-        out = []
-        while True:
-            if self.i >= len(s):
-                raise self.error(unterminated)
-            c = s[self.i]
-            if c == "\\":
-                if self.i + 1 >= len(s):
-                    raise self.error(unterminated)
-                nxt = s[self.i + 1]
-                if nxt == delim:
-                    out.append(delim if delim not in ".*[]^$\\+?(){}|" else "\\" + delim)
-                elif nxt == "\n":
-                    out.append("\\n")
-                else:
-                    out.append("\\" + nxt)
-                self.i += 2
-                continue
-            if c == delim:
-                self.i += 1
-                return "".join(out)
-            if c == "\n" and delim != "\n":
-                # GNU accepts a newline in a regex only in some contexts; treat as unterminated
-                raise self.error(unterminated)
-            if c == "[":
-                # a bracket expression may contain the delimiter unescaped
-                j = self.i + 1
-                if j < len(s) and s[j] == "^":
-                    j += 1
-                if j < len(s) and s[j] == "]":
-                    j += 1
-                while j < len(s) and s[j] != "]":
-                    if s[j] == "[" and j + 1 < len(s) and s[j + 1] in ":.=":
-                        end = s.find(s[j + 1] + "]", j + 2)
-                        if end < 0:
-                            break
-                        j = end + 2
-                        continue
-                    if s[j] == "\n":
-                        break
-                    j += 1
-                if j < len(s) and s[j] == "]":
-                    out.append(s[self.i:j + 1])
-                    self.i = j + 1
-                    continue
-                if j >= len(s):
-                    # GNU: an open bracket swallows the delimiter
-                    self.i = len(s)
-                    raise self.error(unterminated)
-            out.append(c)
-            self.i += 1
-
-    def read_label(self) -> str:
-        self.skip_ws()
-        s = self.s
-        j = self.i
-        while self.i < len(s) and s[self.i] not in "\n;":
-            self.i += 1
-        return s[j:self.i].rstrip(" \t")
-
-    def read_filename(self) -> str:
-        self.skip_ws()
-        s = self.s
-        j = self.i
-        while self.i < len(s) and s[self.i] != "\n":
-            self.i += 1
-        return s[j:self.i]
-
-    def read_text(self) -> str | None:
-        """Text of a, i, c: GNU one-liner (``a text``) or classic (``a\\`` newline lines).
-        None: a classic ``a\\`` with nothing after it (GNU then adds nothing)."""
-        s = self.s
-        self.skip_ws()
-        if self.peek() == "\\":
-            self.i += 1
-            if self.peek() == "\n":
-                self.i += 1
-            elif self.i >= len(s):
-                return None
-        out = []
-        while self.i < len(s):
-            c = s[self.i]
-            if c == "\\":
-                if self.i + 1 < len(s):
-                    got = sed_escape(s, self.i + 1)
-                    if got is not None:
-                        out.append(got[0])
-                        self.i = got[1]
-                        continue
-                    out.append(s[self.i + 1])
-                    self.i += 2
-                    continue
-                self.i += 1
-                continue
-            if c == "\n":
-                self.i += 1
-                break
-            out.append(c)
-            self.i += 1
-        return "".join(out)
-
-    def command(self) -> None:
-        s = self.s
-        cmd = Command(name="")
-        cmd.addr1 = self.address()
-        if cmd.addr1 is not None:
-            self.skip_ws()
-            if self.peek() == ",":
-                self.i += 1
-                self.skip_ws()
-                c = self.peek()
-                if c in "+~" and c:
-                    self.i += 1
-                    j = self.i
-                    while self.i < len(s) and isdigits(s[self.i]):
-                        self.i += 1
-                    if j == self.i:
-                        raise self.error("expected newer version of sed")
-                    cmd.addr2_kind = "plus" if c == "+" else "tilde"
-                    cmd.addr2_n = int(s[j:self.i])
-                else:
-                    cmd.addr2 = self.address()
-                    if cmd.addr2 is None:
-                        raise self.error("unexpected `,'", 1)
-                    if cmd.addr2.kind == "zero":
-                        raise self.error("invalid usage of line address 0", 1)
-            if cmd.addr1.kind == "zero" and not (cmd.addr2 is not None and cmd.addr2.kind == "regex"):
-                raise self.error("invalid usage of line address 0", 1)
-        self.skip_ws()
-        if self.peek() == "!":
-            cmd.negate = True
-            self.i += 1
-            self.skip_ws()
-            if self.peek() == "!":
-                raise self.error("multiple `!'s", 1)
-        if self.i >= len(s):
-            raise self.error("missing command")
-        name = s[self.i]
-        self.i += 1
-        cmd.name = name
-        cmd.cmd_index = len(self.commands)
-        if name == "{":
-            self.blocks.append(len(self.commands))
-            self.commands.append(cmd)
-            return
-        if name == "}":
-            if cmd.addr1 is not None or cmd.negate:
-                raise self.error("} doesn't want any addresses")
-            if not self.blocks:
-                raise self.error("unexpected `}'")
-            opener = self.blocks.pop()
-            self.commands[opener].target = len(self.commands)  # index of the '}' no-op
-            self.commands.append(cmd)
-            self.end_of_command()
-            return
-        if name == ":":
-            if cmd.addr1 is not None:
-                raise self.error(": doesn't want any addresses")
-            label = self.read_label()
-            if not label:
-                raise self.error("\":\" lacks a label")
-            self.labels[label] = len(self.commands)
-            return
-        if name == "v":
-            self.read_label()  # GNU: require a version; every script we run is fine
-            return
-        if name in "aic":
-            cmd.text = self.read_text()
-        elif name in "btT":
-            cmd.text = self.read_label()
-        elif name in "rRwW":
-            cmd.text = self.read_filename()
-            if name in "wW" and not cmd.text:
-                raise self.error("missing filename in r/R/w/W commands")
-        elif name in "qQlL":
-            if name in "qQ" and (cmd.addr2 is not None or cmd.addr2_kind):
-                raise self.error("command only uses one address")
-            self.skip_ws()
-            j = self.i
-            while self.i < len(s) and isdigits(s[self.i]):
-                self.i += 1
-            if j != self.i:
-                cmd.int_arg = int(s[j:self.i])
-            self.end_of_command()
-        elif name == "s":
-            self.parse_s(cmd)
-        elif name == "y":
-            self.parse_y(cmd)
-        elif name in "=dDgGhHnNpPxzFe":
-            if name == "e":
-                cmd.text = self.read_filename()
-            else:
-                self.end_of_command()
-        elif name == "#":
-            while self.i < len(s) and s[self.i] != "\n":
-                self.i += 1
-            return
-        else:
-            raise self.error(f"unknown command: `{name}'")
-        self.commands.append(cmd)
-
-    def end_of_command(self) -> None:
-        self.skip_ws()
-        c = self.peek()
-        if c == "" or c in "\n;}#":
-            if c == ";":
-                self.i += 1
-            return
-        raise self.error("extra characters after command")
-
-    def parse_s(self, cmd: Command) -> None:
-        delim = self.peek()
-        if not delim or delim in "\n\\":
-            raise self.error("unterminated `s' command")
-        self.i += 1
-        pattern = self.delimited(delim, "unterminated `s' command")
-        repl = self.replacement_text(delim)
-        flags_icase = flags_m = False
-        s = self.s
-        occurrence_given = False
-        while self.i < len(s):
-            c = s[self.i]
-            if c == "g":
-                if cmd.global_:
-                    raise self.error("multiple `g' options to `s' command", 1)
-                cmd.global_ = True
-            elif c == "p":
-                if cmd.print_:
-                    raise self.error("multiple `p' options to `s' command", 1)
-                cmd.print_ += 1
-            elif c in "iI":
-                flags_icase = True
-            elif c in "mM":
-                flags_m = True
-            elif c == "e":
-                cmd.eval_ = True
-            elif isdigits(c):
-                j = self.i
-                while self.i < len(s) and isdigits(s[self.i]):
-                    self.i += 1
-                if occurrence_given:
-                    raise self.error("multiple number options to `s' command")
-                occurrence_given = True
-                cmd.occurrence = int(s[j:self.i])
-                if cmd.occurrence == 0:
-                    raise self.error("number option to `s' command may not be zero")
-                continue
-            elif c == "w":
-                self.i += 1
-                cmd.wfile = self.read_filename()
-                break
-            elif c in " \t":
-                pass
-            elif c in "\n;}#":
-                break
-            else:
-                raise self.error("unknown option to `s'", 1)
-            self.i += 1
-        if self.peek() == ";":
-            self.i += 1
-        cmd.regex = self.compile(pattern, flags_icase, flags_m)
-        cmd.replacement = repl
-        if cmd.regex is not None:
-            self.check_refs(repl, cmd.regex.groups)
-        if all(kind == "lit" for kind, _ in repl):
-            cmd.literal = "".join(value for _, value in repl)
-        rx = cmd.regex
-        if (rx is not None and not rx.risky and not any(kind == "case" for kind, _ in repl)
-                and not any(x in rx.python for x in ("(?=", "(?!", "(?<", "\\b", "\\B"))
-                and rx.match("") is None):
-            # no empty matches: Python's sub() places matches exactly as GNU does
-            cmd.template = "".join(value.replace("\\", "\\\\") if kind == "lit" else f"\\g<{value}>"
-                                   for kind, value in repl)
-
-    def check_refs(self, repl: list, groups: int) -> None:
-        for kind, value in repl:
-            if kind == "group" and value > groups:
-                raise self.error(f"invalid reference \\{value} on `s' command's RHS")
-
-    def replacement_text(self, delim: str) -> list:
-        """Parse the RHS into parts: ("lit", str), ("group", n), ("case", c)."""
-        s = self.s
-        parts: list = []
-        lit: list[str] = []
-
-        def flush():
-            if lit:
-                parts.append(("lit", "".join(lit)))
-                lit.clear()
-
-        while True:
-            if self.i >= len(s):
-                raise self.error("unterminated `s' command")
-            c = s[self.i]
-            if c == "\\":
-                if self.i + 1 >= len(s):
-                    raise self.error("unterminated `s' command")
-                nxt = s[self.i + 1]
-                self.i += 2
-                if isdigits(nxt):
-                    flush()
-                    parts.append(("group", int(nxt)))
-                elif nxt == "&":
-                    lit.append("&")
-                elif nxt in "LUluE":
-                    flush()
-                    parts.append(("case", nxt))
-                elif nxt == "\n":
-                    lit.append("\n")
-                else:
-                    got = sed_escape(s, self.i - 1)
-                    if got is not None:
-                        lit.append(got[0])
-                        self.i = got[1]
-                    else:
-                        lit.append(nxt)
-                continue
-            if c == delim:
-                self.i += 1
-                flush()
-                return parts
-            if c == "&":
-                flush()
-                parts.append(("group", 0))
-                self.i += 1
-                continue
-            lit.append(c)
-            self.i += 1
-
-    def parse_y(self, cmd: Command) -> None:
-        delim = self.peek()
-        if not delim or delim in "\n\\":
-            raise self.error("unterminated `y' command")
-        self.i += 1
-
-        def part() -> str:
-            out = []
-            s = self.s
-            while True:
-                if self.i >= len(s):
-                    raise self.error("unterminated `y' command")
-                c = s[self.i]
-                if c == "\\" and self.i + 1 < len(s):
-                    nxt = s[self.i + 1]
-                    self.i += 2
-                    if nxt == "n":
-                        out.append("\n")
-                    elif nxt == "t":
-                        out.append("\t")
-                    elif nxt == "\\" or nxt == delim:
-                        out.append(nxt)
-                    else:
-                        out.append("\\" + nxt)
-                    continue
-                if c == delim:
-                    self.i += 1
-                    return "".join(out)
-                out.append(c)
-                self.i += 1
-
-        src = part()
-        dst = part()
-        if len(src) != len(dst):
-            raise self.error("strings for `y' command are different lengths")
-        cmd.table = {ord(a): b for a, b in zip(src, dst)}
-        self.end_of_command()
-
-
 # ----------------------------------------------------------------------------- execution
 class _Input:
     """Lines of all inputs in order, read a block at a time, with look-ahead for ``$``."""
 
-    def __init__(self, sed: "_Sed", files: list[str], separate: bool) -> None:
+    def __init__(self, sed: "Sed", files: list[str], separate: bool) -> None:
         self.sed = sed
         self.files = list(files)
         self.separate = separate
@@ -640,6 +93,8 @@ class _Input:
         if self.queue_file != self.file_number:
             if self.separate:
                 self.sed.line_number = 0  # -s and -i: line numbers count per file
+                for cmd in self.sed.commands:  # and ranges start afresh in each file
+                    cmd.active = cmd.closed = cmd.zero_done = False
             self.file_number = self.queue_file
             self.filename = self.queue_filename
         has_nl = self.queue_last_nl or self.qpos < len(self.queue)
@@ -655,11 +110,11 @@ class _Input:
         return not await self._fill(True)
 
 
-_ASCII_UPPER = str.maketrans("abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
-_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+ASCII_UPPER = str.maketrans("abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 
-class _Sed:
+class Sed:
     codec = TextCodec(False)
     upper = staticmethod(str.upper)
     lower = staticmethod(str.lower)
@@ -681,6 +136,7 @@ class _Sed:
         self.missing_newline = False
         self.append_queue: list[tuple[str, str]] = []
         self.wfiles: dict[str, list] = {}
+        self.wfiles_missing_newline: set[str] = set()
         self.rfiles: dict[str, object] = {}
         self.last_regex: PosixRegex | None = None
         self.line_number = 0
@@ -721,10 +177,20 @@ class _Sed:
             self.missing_newline = True
         await self.write(data)
 
-    def wfile_write(self, name: str, text: str) -> None:
-        data = self.codec.encode(text + self.eol_str)
-        if name == "/dev/stdout":
+    async def wfile_write(self, name: str, text: str, newline: bool) -> None:
+        """w, W and s///w: TEXT and, as GNU does, a newline only when the input line had one
+        (else before the next text written to that file)."""
+        data = self.codec.encode(text)
+        if name in self.wfiles_missing_newline:
+            data = self.eol + data
+            self.wfiles_missing_newline.discard(name)
+        if newline:
+            data += self.eol
+        else:
+            self.wfiles_missing_newline.add(name)
+        if name == "/dev/stdout":  # in order with the output (not -i's file), a newline state of its own
             self.out_parts.append(data)
+            self.out_size += len(data)
             return
         if name == "/dev/stderr":
             self.wfiles.setdefault(name, []).append(data)
@@ -784,52 +250,57 @@ class _Sed:
         if cmd.addr2 is None and not cmd.addr2_kind:
             return await self.match_addr(cmd.addr1, ps)
         n = self.line_number
+        a1 = cmd.addr1
         if cmd.active:
             a2 = cmd.addr2
             if cmd.addr2_kind == "plus" or cmd.addr2_kind == "tilde":
                 if n >= cmd.range_end:
                     cmd.active = False
-                return True
-            if a2.kind == "line":
+            elif a2.kind == "line":
                 if n >= a2.line:
                     cmd.active = False
-                return True
-            if await self.match_addr(a2, ps):
+            elif await self.match_addr(a2, ps):
                 cmd.active = False
+            cmd.closed = not cmd.active and a1.kind == "line"
             return True
-        a1 = cmd.addr1
         if a1.kind == "zero":
-            start = True if not getattr(cmd, "_zero_done", False) else False
-            if start:
-                cmd._zero_done = True
-                if await self.match_addr(cmd.addr2, ps):
-                    return True
-                cmd.active = True
+            if cmd.zero_done:
+                return False
+            cmd.zero_done = True
+            if await self.match_addr(cmd.addr2, ps):
                 return True
-            return False
-        if not await self.match_addr(a1, ps):
+            cmd.active = True
+            return True
+        if a1.kind == "line":
+            # GNU starts a range from a line number on the first line at or past it that
+            # the command sees (a d or n before it may have skipped the line itself): 1d;1,3p
+            # prints lines 2 and 3; once ended it never starts again
+            if cmd.closed or n < a1.line:
+                return False
+            if n > a1.line and cmd.addr2 is not None and cmd.addr2.kind == "line" and not cmd.addr2_kind \
+                    and n > cmd.addr2.line:
+                cmd.closed = True  # the whole range was skipped
+                return False
+        elif not await self.match_addr(a1, ps):
             return False
         # range starts
+        a2 = cmd.addr2
         if cmd.addr2_kind == "plus":
             cmd.range_end = n + cmd.addr2_n
             cmd.active = cmd.addr2_n > 0
-            return True
-        if cmd.addr2_kind == "tilde":
+        elif cmd.addr2_kind == "tilde":
             m = cmd.addr2_n
-            if m <= 0:
-                return True
-            # GNU: up to the next multiple of m after this line (even if this one is a multiple)
-            cmd.range_end = (n // m + 1) * m
-            cmd.active = True
-            return True
-        a2 = cmd.addr2
-        if a2.kind == "line":
+            if m > 0:
+                # GNU: up to the next multiple of m after this line (even if this one is a multiple)
+                cmd.range_end = (n // m + 1) * m
+                cmd.active = True
+        elif a2.kind == "line":
             cmd.active = a2.line > n
-            return True
-        if a2.kind == "last":
+        elif a2.kind == "last":
             cmd.active = not await self.input.is_last()
-            return True
-        cmd.active = True  # a regex end is checked from the next line on
+        else:
+            cmd.active = True  # a regex end is checked from the next line on
+        cmd.closed = not cmd.active and a1.kind == "line"
         return True
 
     # ---------------------------------------------------------------- substitution
@@ -1142,7 +613,7 @@ class _Sed:
                         for _ in range(cmd.print_):
                             await self.emit(ps, ps_nl)
                         if cmd.wfile:
-                            self.wfile_write(cmd.wfile, ps)
+                            await self.wfile_write(cmd.wfile, ps, ps_nl)
                 elif name == "p":
                     await self.emit(ps, ps_nl)
                 elif name == "d":
@@ -1251,9 +722,9 @@ class _Sed:
                     if line is not None:
                         self.append_queue.append(("line", line))
                 elif name == "w":
-                    self.wfile_write(cmd.text, ps)
+                    await self.wfile_write(cmd.text, ps, ps_nl)
                 elif name == "W":
-                    self.wfile_write(cmd.text, ps.split("\n", 1)[0])
+                    await self.wfile_write(cmd.text, ps.split("\n", 1)[0], True if "\n" in ps else ps_nl)
                 elif name == "F":
                     await self.emit(self.codec.arg(inp.filename))
                 elif name == "e":
@@ -1317,116 +788,3 @@ class _Sed:
         lines.append(cur + "$")
         for ln in lines:
             await self.emit(ln)
-
-
-def _parse_options(args: list[str]):
-    return getopt(args, "ne:f:i::l:ErsuzV", {
-        "quiet": "n", "silent": "n", "expression=": "e", "file=": "f", "in-place==": "i",
-        "line-length=": "l", "regexp-extended": "E", "separate": "s", "unbuffered": "u",
-        "null-data": "z", "zero-terminated": "z", "posix": None, "version": "V",
-        "debug": None, "follow-symlinks": None, "sandbox": None})
-
-
-@command("sed", help=SED_HELP)
-async def sed(ctx: CommandContext) -> int:
-    try:
-        opts, operands = _parse_options(ctx.args)
-    except UsageError as e:
-        await ctx.error(e.message)
-        await ctx.err(SED_HELP + "\n")
-        return 1
-    quiet = extended = separate = posix = follow_symlinks = False
-    in_place: str | None = None
-    eol = b"\n"
-    line_wrap = 70
-    chunks: list[str] = []
-    for key, value in opts:
-        if key == "n":
-            quiet = True
-        elif key == "e":
-            chunks.append(value)
-        elif key == "f":
-            try:
-                data = (await ctx.stdin.read()) if value == "-" else ctx.read_file(value)
-            except FSError as e:
-                await ctx.error(f"couldn't open file {value}: {e.strerror}")
-                return 1
-            text = data.decode("utf-8", "surrogateescape")
-            chunks.append(text[:-1] if text.endswith("\n") else text)
-        elif key == "i":
-            in_place = value or ""
-            separate = True
-        elif key == "l":
-            try:
-                line_wrap = int(value)
-            except ValueError:
-                await ctx.error(f"invalid line length: {value}")
-                return 1
-        elif key in ("E", "r"):
-            extended = True
-        elif key == "s":
-            separate = True
-        elif key == "z":
-            eol = b"\0"
-        elif key == "posix":
-            posix = True
-        elif key == "follow-symlinks":
-            follow_symlinks = True
-        elif key == "V":
-            await ctx.out("sed (GNU sed) 4.9 (sandbox_kernel)\n")
-            return 0
-    if not chunks:
-        if not operands:
-            await ctx.err(SED_HELP + "\n")
-            return 1
-        chunks.append(operands.pop(0))
-    script = "\n".join(chunks)
-    codec = TextCodec.for_env(ctx.env)
-    if script[:2] == "#n" and script[2:3] in ("", "\n"):
-        quiet = True  # POSIX: a script starting with "#n" line means -n
-    # which -e chunk a script offset belongs to (for messages)
-    bounds = []
-    pos = 0
-    for c in chunks:
-        pos += len(c) + 1
-        bounds.append(pos)
-
-    def chunk_of(offset: int) -> str:
-        for n, b in enumerate(bounds, 1):
-            if offset < b:
-                start = bounds[n - 2] if n > 1 else 0
-                return f"{n}, char {offset - start}"
-        return f"{len(bounds)}, char {offset}"
-
-    try:
-        commands = _ScriptParser(codec.arg(script), extended, chunk_of, ascii=codec.bytes_mode).parse()
-    except SedError as e:
-        await ctx.error(e.message)
-        return e.status
-    if in_place is not None and not operands:
-        await ctx.error("no input files")
-        return 4
-    runner = _Sed(ctx, commands, quiet, eol, line_wrap, in_place is not None, separate, posix)
-    runner.codec = codec
-    if codec.bytes_mode:  # C locale: \U and \L change ASCII letters only
-        runner.upper = lambda text: text.translate(_ASCII_UPPER)
-        runner.lower = lambda text: text.translate(_ASCII_LOWER)
-    runner.in_place_suffix = in_place or ""
-    runner.follow_symlinks = follow_symlinks
-    runner.plan_fast_path(extended)
-    try:
-        return await runner.run(operands)
-    except SedError as e:
-        await runner.flush()
-        await ctx.error(e.message)
-        return e.status
-    except RegexStopped as e:
-        await runner.flush()
-        await ctx.error(f"regular expression '{e.pattern}' stopped: {e.describe()}")
-        ctx.check()
-        return 4
-    except LineTooLong:
-        await runner.flush()
-        await ctx.error("couldn't re-allocate memory")
-        return 4
-
