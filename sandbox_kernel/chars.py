@@ -3,7 +3,7 @@ is also true for '²' or '٣', which int() then rejects (a crash) or reads as 3 
 answer); a sandbox must treat both as ordinary characters."""
 from __future__ import annotations
 
-import re
+from .lazy import lazy_compile
 
 
 def isdigits(text: str) -> bool:
@@ -11,7 +11,7 @@ def isdigits(text: str) -> bool:
     return text.isascii() and text.isdigit()
 
 
-_BASH_NUMBER = re.compile(r"[ \t\n]*([-+]?[0-9]+)[ \t\n]*")
+_BASH_NUMBER = lazy_compile(r"[ \t\n]*([-+]?[0-9]+)[ \t\n]*")
 
 
 def parse_int(text: str) -> int | None:

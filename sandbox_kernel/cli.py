@@ -2,11 +2,11 @@
 for tests (same thing in-process, returning the outputs)."""
 from __future__ import annotations
 
-import asyncio
 import os
 import sys
 import threading
 
+from . import aio
 from .engine import CancelToken, Streams
 from .limits import DEFAULT_CEILINGS, CliLimits, Limits, check_ceiling
 from .sandbox import Sandbox
@@ -95,8 +95,11 @@ class HostStdin(InputStream):
         self.fd = fd
 
     async def read_chunk(self) -> bytes:
+        await aio.need_loop()
+        import asyncio  # with the loop (aio.py)
+
         loop = asyncio.get_running_loop()
-        future: asyncio.Future = loop.create_future()
+        future = loop.create_future()
 
         def reader() -> None:
             try:
@@ -135,7 +138,7 @@ def run_script(script: str, stdin: bytes = b"", limits: Limits | None = None,
     Without ``limits``, the CLI's (whose messages name ``--limit``)."""
     out, err = _Collect(), _Collect()
     sandbox = _make_sandbox(limits, arg0, args or [], BytesInput(stdin))
-    status = asyncio.run(_run(script, sandbox, out, err, limits))
+    status = aio.run(_run(script, sandbox, out, err, limits))
     return bytes(out.buf), bytes(err.buf), status
 
 
@@ -176,7 +179,7 @@ def sh_main(argv: list[str]) -> int:
         mode = "stdin"
     sys.stdout.flush()
     sandbox = _make_sandbox(limits, arg0, rest, stdin_stream, mode)
-    status = asyncio.run(_run(script, sandbox, _HostWriter(1), _HostWriter(2), None))
+    status = aio.run(_run(script, sandbox, _HostWriter(1), _HostWriter(2), None))
     return status
 
 

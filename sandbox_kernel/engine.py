@@ -8,27 +8,36 @@ given at construction (its ``fs`` above all).
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Protocol
 
+from . import aio
 from .limits import Limits
 
+# ErrorInfo, RunResult and Streams are plain classes, not dataclasses: the shell's start imports
+# no ``dataclasses`` (tests/test_startup.py)
 
-@dataclass
+
 class ErrorInfo:
-    ename: str
-    evalue: str
-    traceback: list[str] = field(default_factory=list)
+    def __init__(self, ename: str, evalue: str, traceback: list[str] | None = None) -> None:
+        self.ename = ename
+        self.evalue = evalue
+        self.traceback: list[str] = [] if traceback is None else traceback
+
+    def __repr__(self) -> str:
+        return f"ErrorInfo(ename={self.ename!r}, evalue={self.evalue!r}, traceback={self.traceback!r})"
 
 
-@dataclass
 class RunResult:
-    #: Exit status: 0 success, 124 wall time, 130 interrupt, 2 syntax error, ...
-    status: int = 0
-    #: Set when the run should be reported as an error (non-zero status, exception, interrupt).
-    error: ErrorInfo | None = None
-    #: A MIME bundle for ``execute_result`` (e.g. a JS cell's last value); None shows nothing.
-    value: dict[str, Any] | None = None
+    def __init__(self, status: int = 0, error: ErrorInfo | None = None, value: dict[str, Any] | None = None) -> None:
+        #: Exit status: 0 success, 124 wall time, 130 interrupt, 2 syntax error, ...
+        self.status = status
+        #: Set when the run should be reported as an error (non-zero status, exception, interrupt).
+        self.error = error
+        #: A MIME bundle for ``execute_result`` (e.g. a JS cell's last value); None shows nothing.
+        self.value = value
+
+    def __repr__(self) -> str:
+        return f"RunResult(status={self.status!r}, error={self.error!r}, value={self.value!r})"
 
 
 class CancelToken:
@@ -93,7 +102,8 @@ class CancelToken:
 
     async def wait(self) -> str:
         """Block until set; returns the reason."""
-        import asyncio
+        await aio.need_loop()
+        import asyncio  # with the loop (aio.py)
 
         loop = asyncio.get_running_loop()
         event = asyncio.Event()
@@ -120,25 +130,28 @@ class OutputSink(Protocol):
 
 
 #: ``display(data, metadata, display_id, update)``
-DisplayFunc = Callable[[dict, "dict | None", "str | None", bool], None]
+DisplayFunc = Callable[[dict, dict | None, str | None, bool], None]  # no quotes: a string here is compile()d
 
 
-@dataclass
 class Streams:
     """What an engine gets for one run."""
 
-    stdout: OutputSink
-    stderr: OutputSink
-    cancel: CancelToken
-    #: ``await input(prompt, password)`` -> a line without newline, or None at end of input.
-    input: Callable[[str, bool], Awaitable[str | None]] | None = None
-    #: ``display(data, metadata, display_id, update)`` sends display_data / update_display_data.
-    display: DisplayFunc | None = None
-    #: For an engine that goes on writing to these streams after ``run`` returned (the
-    #: shell's background jobs): ``release = keep()`` before it returns, ``release()`` once
-    #: done; the kernel keeps the cell's output open (sent under that cell) until then.
-    #: None: the streams need no keeping (they stay usable).
-    keep: Callable[[], Callable[[], None]] | None = None
+    def __init__(self, stdout: OutputSink, stderr: OutputSink, cancel: CancelToken,
+                 input: Callable[[str, bool], Awaitable[str | None]] | None = None,
+                 display: DisplayFunc | None = None,
+                 keep: Callable[[], Callable[[], None]] | None = None) -> None:
+        self.stdout = stdout
+        self.stderr = stderr
+        self.cancel = cancel
+        #: ``await input(prompt, password)`` -> a line without newline, or None at end of input.
+        self.input = input
+        #: ``display(data, metadata, display_id, update)`` sends display_data / update_display_data.
+        self.display = display
+        #: For an engine that goes on writing to these streams after ``run`` returned (the
+        #: shell's background jobs): ``release = keep()`` before it returns, ``release()`` once
+        #: done; the kernel keeps the cell's output open (sent under that cell) until then.
+        #: None: the streams need no keeping (they stay usable).
+        self.keep = keep
 
 
 class TerminalError(Exception):

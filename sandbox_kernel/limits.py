@@ -9,15 +9,16 @@ are ``CliLimits``). Every limit message ends with ``raise_hint``: how to raise t
 """
 from __future__ import annotations
 
-import dataclasses
 import re
-from dataclasses import dataclass, fields
 
 _SIZE_UNITS = {"": 1, "K": 1024, "M": 1024**2, "G": 1024**3, "T": 1024**4}
 
 
-@dataclass
 class Limits:
+    """Each limit's default is a class attribute; an instance holds them all (``Limits(NAME=VALUE,
+    ...)`` sets some, ``replace`` and ``set_from_text`` change them). Not a dataclass: the
+    shell's start imports no ``dataclasses`` (with inspect, ~10 ms; tests/test_startup.py)."""
+
     #: Wall-clock seconds one run may take; exceeded -> status 124, like `timeout`.
     wall_time: float = 30.0
     #: Bytes of stdout one run may produce; the rest is dropped with one notice on stderr.
@@ -53,12 +54,29 @@ class Limits:
     #: Processes and threads one VM command may have at once in the guest (fork bombs).
     vm_processes: int = 1024
 
-    def replace(self, **changes) -> "Limits":
-        return dataclasses.replace(self, **changes)
+    def __init__(self, **values: float) -> None:
+        unknown = values.keys() - set(_NAMES)
+        if unknown:
+            raise TypeError(f"{type(self).__name__}() got an unexpected keyword argument '{min(unknown)}'")
+        for name in _NAMES:
+            setattr(self, name, values.get(name, getattr(Limits, name)))
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return all(getattr(self, name) == getattr(other, name) for name in _NAMES)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({', '.join(f'{name}={getattr(self, name)!r}' for name in _NAMES)})"
+
+    def replace(self, **changes: float) -> "Limits":
+        return type(self)(**{**{name: getattr(self, name) for name in _NAMES}, **changes})
 
     @classmethod
     def field_names(cls) -> list[str]:
-        return [f.name for f in fields(cls)]
+        return list(_NAMES)
 
     def set_from_text(self, name: str, text: str) -> None:
         """Set one field from user text such as ``4M`` or ``60``; raises ValueError."""
@@ -116,7 +134,11 @@ class Limits:
                 f"admin sets ceilings: python -m sandbox_kernel install --max-limit {name}=...)")
 
     def describe(self) -> str:
-        return "\n".join(f"{f.name:18} {self.shown(f.name)}" for f in fields(self))
+        return "\n".join(f"{name:18} {self.shown(name)}" for name in _NAMES)
+
+
+#: the limits' names, in their order (``%limits`` lists them so)
+_NAMES = tuple(Limits.__annotations__)
 
 
 class CliLimits(Limits):

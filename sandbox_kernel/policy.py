@@ -9,17 +9,21 @@ of it.
 """
 from __future__ import annotations
 
-import argparse
-import json
 import os
 import re
 import stat
 from dataclasses import dataclass, field
-from typing import MutableMapping
+from typing import TYPE_CHECKING, MutableMapping
 
 from .limits import DEFAULT_CEILINGS, Limits, notebook_defaults
-from .netpolicy import AllowRule, check_within, parse_allow_list
 from .paths import under
+
+# argparse, json and netpolicy (ipaddress) are imported by the functions that read options:
+# a sandbox without an admin's policy (the `sh` CLI) needs only Policy() (tests/test_startup.py)
+if TYPE_CHECKING:
+    import argparse
+
+    from .netpolicy import AllowRule
 
 #: A secret's hosts get it on this port unless their rule names one: HTTPS only, never in clear.
 SECRET_PORTS = (443,)
@@ -62,6 +66,7 @@ class Secret:
     source: str = ""
 
     def rules(self) -> list[AllowRule]:
+        from .netpolicy import parse_allow_list
         return parse_allow_list(self.hosts, SECRET_PORTS)
 
 
@@ -222,6 +227,7 @@ def from_arguments(args: argparse.Namespace, environ: MutableMapping[str, str] |
     With ``environ`` (the kernel starting) secret values are read: ``--secret NAME`` takes
     ``environ[NAME]`` and removes it, so no child process (QEMU) inherits it; the secrets
     file is read. Without it (``install``) only the options' syntax is checked."""
+    from .netpolicy import check_within, parse_allow_list
     network = args.network or "none"
     if network != "none":
         parse_allow_list(network)
@@ -358,6 +364,7 @@ def read_secrets_file(path: str) -> list[Secret]:
         if not stat.S_ISREG(info.st_mode) or info.st_mode & 0o077 or info.st_uid != os.getuid():
             raise ValueError(f"--secrets-file {path}: must be a regular file owned by this user and "
                              "not readable or writable by others (chmod 600)")
+        import json
         try:
             data = json.loads(f.read(1 << 20))
         except ValueError as e:
@@ -429,14 +436,15 @@ POLICY_ENV = "SANDBOX_KERNEL_POLICY"
 MAX_POLICY_ENV = 1 << 16
 
 
-class _RaisingParser(argparse.ArgumentParser):
-    def error(self, message: str):
-        raise ValueError(message)
-
-
 def from_argv(argv: list[str], environ: MutableMapping[str, str] | None = None) -> Policy:
     """A Policy from option words alone (``to_argv``'s output); ValueError for anything else."""
-    parser = _RaisingParser(prog=POLICY_ENV, add_help=False)
+    import argparse
+
+    class RaisingParser(argparse.ArgumentParser):
+        def error(self, message: str):
+            raise ValueError(message)
+
+    parser = RaisingParser(prog=POLICY_ENV, add_help=False)
     add_arguments(parser)
     args, rest = parser.parse_known_args(argv)
     if rest:
@@ -449,6 +457,7 @@ def argv_from_environment(environ: MutableMapping[str, str]) -> list[str] | None
     text = environ.pop(POLICY_ENV, None)
     if text is None:
         return None
+    import json
     try:
         argv = json.loads(text) if len(text) <= MAX_POLICY_ENV else None
     except ValueError:

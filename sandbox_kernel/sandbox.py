@@ -1,18 +1,19 @@
 """Sandbox: one per kernel. Owns the VFS and the engines (shell, JS, VM)."""
 from __future__ import annotations
 
-import asyncio
 import importlib
-import json
 import threading
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from . import aio
 from .engine import CancelToken, DisplayFunc, Engine, ErrorInfo, RunResult, Streams
-from .limits import Limits, check_ceiling, format_size
+from .limits import DEFAULT_CEILINGS, Limits, check_ceiling, format_size
 from .memory import MemoryBudget, RunMemory
-from .policy import Policy
 from .vfs import VFS, make_vfs
+
+if TYPE_CHECKING:
+    from .policy import Policy
 
 #: Engine name -> "module:Class"; each class is constructed as ``Class(sandbox)``.
 ENGINE_FACTORIES: dict[str, str] = {
@@ -84,6 +85,8 @@ class LimitedSink:
 
 def bundle_size(data: dict) -> int:
     """Bytes a MIME bundle adds to a notebook (what the output limit counts)."""
+    import json  # for rich output only: not at start (tests/test_startup.py)
+
     size = 0
     for value in data.values():
         size += len(value) if isinstance(value, str) else len(json.dumps(value, default=str))
@@ -111,8 +114,7 @@ class Sandbox:
     def __init__(self, limits: Limits | None = None, seed: int | None = None,
                  policy: Policy | None = None) -> None:
         self.limits = limits or Limits()
-        #: The admin's decisions (network, active output); nothing a cell runs changes them.
-        self.policy = policy or Policy()
+        self._policy = policy
         self.seed = seed
         from .commands import names as command_names
         self.fs: VFS = make_vfs(self.limits.vfs_bytes, self.limits.vfs_inodes, command_names(), seed)
@@ -132,6 +134,25 @@ class Sandbox:
         #: The pool of ``shell_memory_bytes`` all shells of this sandbox share (the notebook's and
         #: every terminal's), made by the first shell engine.
         self.shell_memory: Any = None
+
+    @property
+    def policy(self) -> Policy:
+        """The admin's decisions (network, active output); nothing a cell runs changes them.
+        Without one, the defaults, made when first asked for: the CLI's runs need only the
+        ceilings (``ceilings``), and policy.py's records load ``dataclasses`` (not at start)."""
+        if self._policy is None:
+            from .policy import Policy
+            self._policy = Policy()
+        return self._policy
+
+    @policy.setter
+    def policy(self, policy: Policy) -> None:
+        self._policy = policy
+
+    @property
+    def ceilings(self) -> Limits:
+        """The most ``%limits`` may raise each limit to: the policy's (those of Policy() without one)."""
+        return DEFAULT_CEILINGS if self._policy is None else self._policy.ceilings
 
     # ----------------------------------------------------------------- engines
     def engine(self, name: str) -> Engine:
@@ -176,7 +197,7 @@ class Sandbox:
         ceiling, VFS quotas applied at once and never below what the VFS already holds.
         Raises ValueError with the reason."""
         for name in names:
-            check_ceiling(limits, self.policy.ceilings, name)
+            check_ceiling(limits, self.ceilings, name)
         usage = self.fs.usage()
         if limits.vfs_bytes < usage["bytes_used"]:
             raise ValueError(f"vfs_bytes={limits.shown('vfs_bytes')} is below what the VFS holds "
@@ -202,7 +223,7 @@ class Sandbox:
         own = engine is None
         if own:
             self._cancel = cancel
-        ceilings = self.policy.ceilings
+        ceilings = self.ceilings
         out = LimitedSink(streams.stdout, limits.stdout_bytes, "stdout", streams.stderr,
                           limits.raise_hint("stdout_bytes", ceilings=ceilings))
         err = LimitedSink(streams.stderr, limits.stderr_bytes, "stderr",
@@ -225,7 +246,7 @@ class Sandbox:
                 failed = await prepare(cell, limited, limits, args)
                 if failed is not None:
                     return failed
-            timer = asyncio.get_running_loop().call_later(limits.wall_time, cancel.set, "timeout")
+            timer = aio.call_later(limits.wall_time, cancel.set, "timeout")
             # the memory safety net (memory.py): commands and the shell check it with the time
             outer_net, cancel.memory = cancel.memory, RunMemory(limits, self.fs, self.memory_budget, cancel)
             if own:
@@ -259,7 +280,7 @@ class Sandbox:
                             f"{self.fs.max_inodes} files and directories" for name in full)
         quotas = limits.replace(vfs_bytes=self.fs.max_bytes, vfs_inodes=self.fs.max_inodes)
         stderr.write(f"[sandbox: no space left: the sandbox's files may take {held} (limit "
-                     f"{' and '.join(full)}; {quotas.raise_hint(*full, ceilings=self.policy.ceilings)})]\n"
+                     f"{' and '.join(full)}; {quotas.raise_hint(*full, ceilings=self.ceilings)})]\n"
                      .encode())
 
     def interrupt(self) -> None:

@@ -6,11 +6,13 @@ close the streams they are given: the shell closes what it opened.
 """
 from __future__ import annotations
 
-import asyncio
 from collections import deque
 from typing import AsyncIterator
 
-from . import memory
+from . import aio, memory
+from .lazy import lazy_import
+
+asyncio = lazy_import("asyncio")  # with the loop (aio.py)
 
 # Files are read 64 KiB at a time (grep's binary-file verdict per block, like GNU's, depends
 # on it); a pipe holds up to 1 MiB, so a fast writer hands on many chunks per switch to the
@@ -353,7 +355,7 @@ class Pipe:
         self.writer_closed = False
         self.reader_closed = False
         # [readable, writable], made when an end first waits (most pipes never do)
-        self._events: list[asyncio.Event | None] = [None, None]
+        self._events: list = [None, None]
         self.reader = _PipeReader(self)
         self.writer = _PipeWriter(self)
 
@@ -382,6 +384,7 @@ class Pipe:
 
     async def until(self, side: int) -> None:
         """Wait until the other end wakes ``side``."""
+        await aio.need_loop()
         event = self._events[side]
         if event is None:
             event = self._events[side] = asyncio.Event()

@@ -4,7 +4,6 @@ commands share; none of them registers a command."""
 from __future__ import annotations
 
 import importlib
-import pkgutil
 
 from .index import COMMAND_MODULES
 from .registry import CommandContext, command, invoke, lookup, names
@@ -18,6 +17,8 @@ _INFRASTRUCTURE = {"registry", "options", "index"}
 def load_all() -> None:
     """Import every command module (each registers itself): this package's, its subpackages'
     (archive, awk, jq, sed), and the engines' command modules the index names (js.commands, vm.commands)."""
+    import pkgutil  # here: a run loads the commands it uses (index.py), never this walk
+
     for info in pkgutil.walk_packages(__path__, prefix=f"{__name__}."):
         short = info.name.removeprefix(f"{__name__}.")
         if short not in _INFRASTRUCTURE and not short.startswith("_lib"):

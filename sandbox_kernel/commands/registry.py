@@ -12,10 +12,9 @@ A command is ``async def cmd(ctx: CommandContext) -> int`` registered by name::
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
-from .. import memory
+from .. import aio, memory
 from ..limits import Limits
 from ..streams import FileInput, InputStream, OutputStream
 from ..vfs import FSError, normpath
@@ -26,15 +25,23 @@ from .options import UsageError
 if TYPE_CHECKING:
     from ..vfs import VFS
 
-CommandFunc = Callable[["CommandContext"], Awaitable[int]]
+#: ``async def cmd(ctx: CommandContext) -> int`` (not quoted: a string in a type alias is compile()d at import)
+CommandFunc = Callable[[Any], Awaitable[int]]
 
 
-@dataclass
 class CommandSpec:
-    name: str
-    func: CommandFunc
-    help: str = ""
-    own_help: bool = False  # the command handles --help itself (or treats it as data)
+    """A registered command (a plain class: the shell's start imports no ``dataclasses``)."""
+
+    __slots__ = ("name", "func", "help", "own_help")
+
+    def __init__(self, name: str, func: CommandFunc, help: str = "", own_help: bool = False) -> None:
+        self.name = name
+        self.func = func
+        self.help = help
+        self.own_help = own_help  # the command handles --help itself (or treats it as data)
+
+    def __repr__(self) -> str:
+        return f"CommandSpec({self.name!r})"
 
 
 COMMANDS: dict[str, CommandSpec] = {}
@@ -182,6 +189,7 @@ async def invoke(spec: CommandSpec, ctx: CommandContext) -> int:
     """Run a registered command: ``--help``, usage errors and stray FSErrors are handled here
     so every command reports GNU-style and returns a status. BrokenPipeError and
     CommandCancelled propagate (the shell maps them to 141 and to the cancel status)."""
+    await aio.need_loop()  # commands use asyncio freely (sleep, tasks, timers)
     if not spec.own_help and spec.help and "--help" in ctx.args:
         for a in ctx.args:
             if a == "--":
@@ -217,7 +225,7 @@ async def _out_of_memory(ctx: CommandContext, limits: "Limits", e: BaseException
     """``CMD: memory limit exceeded (1G; limit memory_bytes; raise it with ...)``; a MemoryError
     (the host refused an allocation) reads as GNU's ``memory exhausted``."""
     if isinstance(e, memory.MemoryLimitExceeded):
-        ceilings = getattr(getattr(ctx.sandbox, "policy", None), "ceilings", None)
+        ceilings = getattr(ctx.sandbox, "ceilings", None)
         hint = limits.raise_hint("memory_bytes", ceilings=ceilings)
         await ctx.error(f"memory limit exceeded ({memory.size_text(e.limit)}; limit memory_bytes; {hint})")
     else:

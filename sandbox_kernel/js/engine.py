@@ -395,8 +395,7 @@ class JsEngine:
 
     def _hint(self, limits: Limits, name: str) -> str:
         """How to raise limit ``name`` (within the admin's ceiling)."""
-        policy = getattr(self.sandbox, "policy", None)
-        return limits.raise_hint(name, ceilings=getattr(policy, "ceilings", None))
+        return limits.raise_hint(name, ceilings=getattr(self.sandbox, "ceilings", None))
 
     def _memory_note(self, limits: Limits) -> str:
         return (f"the JS memory limit is {format_size(limits.wasm_memory_bytes)}: wasm_memory_bytes; "

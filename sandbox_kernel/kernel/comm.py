@@ -21,8 +21,8 @@ import threading
 import time
 from typing import Any, Callable
 
-from ..vfs import FSError, VFS, export_tar, import_tar, normpath
-from ..vfs.tar import export_size
+from ..vfs import FSError, VFS, normpath
+from ..vfs.tar import export_size, export_tar, import_tar
 from .editors import EditorHosts
 from .store import valid_workspace_id
 

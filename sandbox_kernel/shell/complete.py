@@ -9,10 +9,11 @@ import re
 from typing import Any, Callable, Sequence
 
 from ..commands import registry
+from ..lazy import lazy_compile
 from ..vfs import VFS
 
 WORD_BREAKS = set(" \t\n;|&()<>`'\"")
-OPTION_RE = re.compile(r"(?:^|[\s,\[])(--?[A-Za-z0-9?][\w-]*)")
+OPTION_RE = lazy_compile(r"(?:^|[\s,\[])(--?[A-Za-z0-9?][\w-]*)")
 COMMAND_STARTERS = {"if", "then", "else", "elif", "do", "while", "until", "!", "{", "time",
                     "exec", "command", "builtin", "xargs", "env", "nohup", "timeout", "nice", "sudo"}
 #: commands whose arguments are directories

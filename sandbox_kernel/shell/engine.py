@@ -4,15 +4,15 @@ State (variables, functions, aliases, cwd, options, ``$?``) persists across runs
 """
 from __future__ import annotations
 
-import asyncio
-import re
 import sys
 import time
 import weakref
 
+from .. import aio
 from ..commands import registry
 from ..commands.registry import CommandCancelled
 from ..engine import ErrorInfo, RunResult, Streams
+from ..lazy import lazy_compile, lazy_import
 from ..limits import Limits
 from ..stack import recursion_limit
 from ..streams import EmptyInput, InputStream, OutputStream, OutputTooLarge, SinkOutput
@@ -28,6 +28,8 @@ from .syntax.lexer import RESERVED
 from .syntax.parser import check_complete
 from .state import ControlFlow, ExitShell, IndexedArray, LimitExceeded, ShellError, Var
 
+asyncio = lazy_import("asyncio")  # with the loop (aio.py)
+
 SANDBOX_ENV = {
     "HOME": "/home/user", "USER": "user", "LOGNAME": "user", "PWD": "/workspace",
     "PATH": "/usr/local/bin:/usr/bin:/bin", "SHELL": "/bin/bash", "HOSTNAME": "sandbox",
@@ -42,7 +44,7 @@ CANCEL_GRACE = 0.3
 
 #: "limit NAME" in a limit message: the limit that stopped the run (the last one named: what
 #: comes before may be the user's words, such as a function's or a file's name)
-_NAMED_LIMIT = re.compile(r"\blimit ([a-z_]+)")
+_NAMED_LIMIT = lazy_compile(r"\blimit ([a-z_]+)")
 #: Messages that name a limit for what is a fixed cap: no setting raises it, so no hint
 #: (the shell's 1000 background jobs alive at once; "limit commands" is the closest limit).
 _FIXED_CAPS = ("fork: ",)
@@ -304,29 +306,17 @@ class ShellEngine:
         if self.execution_string_next:
             self.execution_string_next = False
             sh.globals["BASH_EXECUTION_STRING"] = Var(cell)
-        main = asyncio.ensure_future(self._run_cell(cell, fds))
-        cancel_wait = asyncio.ensure_future(streams.cancel.wait())
+        cell_run = self._run_cell(cell, fds)
         try:
-            try:
-                done, _ = await asyncio.wait([main, cancel_wait], return_when=asyncio.FIRST_COMPLETED)
-                if main not in done:
-                    # give the run a moment to stop at its next checkpoint, then cancel it
-                    done, _ = await asyncio.wait([main], timeout=CANCEL_GRACE)
-                    if main not in done:
-                        main.cancel()
-                        try:
-                            await main
-                        except BaseException:  # noqa: BLE001 - the cancelled task's own exception
-                            pass
-                        outcome = ("cancelled", streams.cancel.reason or "interrupt")
-                    else:
-                        outcome = main.result()
-                else:
-                    outcome = main.result()
-            except Exception as e:  # noqa: BLE001 - never let an exception escape run()
-                outcome = ("internal", f"{type(e).__name__}: {e}")
-            finally:
-                cancel_wait.cancel()
+            finished = False
+            if aio.loopless():
+                # a run that never waits ends here without an event loop (aio.py)
+                finished, outcome = aio.step(cell_run)
+                if not finished:
+                    await aio.need_loop()
+                    cell_run = aio.resumed(cell_run)
+            if not finished:
+                outcome = await self._race(cell_run, streams)
             result = await self._finish(outcome, streams, fds)
             if sh.job_notices and sh.jobtable is not None:
                 # bash says which jobs ended before its next prompt
@@ -336,6 +326,28 @@ class ShellEngine:
             return result
         finally:
             view.running = False
+
+    async def _race(self, cell_run, streams: Streams):
+        """The run's outcome, its task raced against the cancel token (in the loop)."""
+        main = asyncio.ensure_future(cell_run)
+        cancel_wait = asyncio.ensure_future(streams.cancel.wait())
+        try:
+            done, _ = await asyncio.wait([main, cancel_wait], return_when=asyncio.FIRST_COMPLETED)
+            if main not in done:
+                # give the run a moment to stop at its next checkpoint, then cancel it
+                done, _ = await asyncio.wait([main], timeout=CANCEL_GRACE)
+                if main not in done:
+                    main.cancel()
+                    try:
+                        await main
+                    except BaseException:  # noqa: BLE001 - the cancelled task's own exception
+                        pass
+                    return ("cancelled", streams.cancel.reason or "interrupt")
+            return main.result()
+        except Exception as e:  # noqa: BLE001 - never let an exception escape run()
+            return ("internal", f"{type(e).__name__}: {e}")
+        finally:
+            cancel_wait.cancel()
 
     async def _run_cell(self, cell: str, fds: dict):
         sh = self.shell
@@ -352,9 +364,6 @@ class ShellEngine:
             return ("status", status)
         except CommandCancelled as e:
             return ("cancelled", str(e.args[0]) if e.args else "interrupt")
-        except asyncio.CancelledError:
-            cancel = self.view.cancel
-            return ("cancelled", cancel.reason if cancel is not None and cancel.reason else "interrupt")
         except LimitExceeded as e:
             return ("limit", self._limit_message(e.message, e.limit))
         except OutputTooLarge as e:  # a process substitution's output, held as a string
@@ -368,6 +377,9 @@ class ShellEngine:
             return ("limit", "nesting too deep (Python recursion limit; limit function_depth)")
         except Exception as e:  # noqa: BLE001 - internal errors become a message, never a traceback
             return ("internal", f"{type(e).__name__}: {e}")
+        except asyncio.CancelledError:  # last: naming it imports asyncio (lazy.py)
+            cancel = self.view.cancel
+            return ("cancelled", cancel.reason if cancel is not None and cancel.reason else "interrupt")
 
     async def _wait_jobs(self) -> None:
         """A script's run ends when its jobs ended (bash's output of a script's orphans is in
@@ -441,8 +453,7 @@ class ShellEngine:
         return RunResult(1, ErrorInfo("InternalError", value, [exit_summary(1)]))
 
     def _ceilings(self) -> Limits | None:
-        policy = getattr(self.sandbox, "policy", None)
-        return getattr(policy, "ceilings", None)
+        return getattr(self.sandbox, "ceilings", None)
 
     def _limit_message(self, message: str, limit: str) -> str:
         return limit_message(message, limit, self.view.limits, self._ceilings())
@@ -467,6 +478,7 @@ class ShellEngine:
         rt.cancel = None
         rt.deadline = time.monotonic() + 5.0
         try:
+            await aio.need_loop()
             await asyncio.wait_for(sh.run_source(action, fds), 5.0)
         except ExitShell:
             pass

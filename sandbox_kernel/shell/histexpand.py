@@ -10,7 +10,6 @@ expansions. Messages are bash's (``!x: event not found``, ``:5: bad word specifi
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 #: what ends a ``!prefix`` event (readline's event and search delimiters, as bash sets them)
 _EVENT_END = frozenset(" \t\n:^$*%-;&()|<>")
@@ -30,14 +29,25 @@ class HistoryError(Exception):
         self.message = message
 
 
-@dataclass
 class Memory:
     """What history expansion remembers from one line to the next: the last ``?text?`` search
-    (for ``%`` and an empty ``s//``) and the last substitution (for ``:&``)."""
+    (for ``%`` and an empty ``s//``) and the last substitution (for ``:&``). A plain class: the
+    shell's start imports no ``dataclasses`` (tests/test_startup.py)."""
 
-    search: str = ""
-    old: str = ""
-    new: str = ""
+    __slots__ = ("search", "old", "new")
+
+    def __init__(self, search: str = "", old: str = "", new: str = "") -> None:
+        self.search = search
+        self.old = old
+        self.new = new
+
+    def __repr__(self) -> str:
+        return f"Memory(search={self.search!r}, old={self.old!r}, new={self.new!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Memory):
+            return NotImplemented
+        return (self.search, self.old, self.new) == (other.search, other.old, other.new)
 
 
 def expand(line: str, entries: list[str], base: int = 1, memory: Memory | None = None,

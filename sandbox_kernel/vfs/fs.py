@@ -1,16 +1,19 @@
 """The in-memory filesystem: inodes, POSIX path resolution, quotas, change events."""
 from __future__ import annotations
 
-import random
 import stat as st
 import time
 from contextlib import contextmanager
-from typing import Callable, Iterator, NamedTuple
+from typing import TYPE_CHECKING, Callable, Iterator
 
 from .errors import (
     EACCES, EBADF, EBUSY, EEXIST, EINVAL, EISDIR, ELOOP, ENAMETOOLONG, ENOENT, ENOSPC,
     ENOTDIR, ENOTEMPTY, EPERM, FSError,
 )
+from .statresult import Stat
+
+if TYPE_CHECKING:
+    import random
 
 USER_UID = 1000
 USER_GID = 1000
@@ -102,36 +105,6 @@ class Device(Inode):
         self.kind = kind
 
 
-class Stat(NamedTuple):
-    """An lstat/stat result. A NamedTuple: walks build one per entry, and a frozen
-    dataclass costs four times as much to construct."""
-
-    st_mode: int
-    st_ino: int
-    st_nlink: int
-    st_uid: int
-    st_gid: int
-    st_size: int
-    st_atime: float
-    st_mtime: float
-    st_ctime: float
-    st_dev: int = 1
-    st_blksize: int = 4096
-
-    @property
-    def st_blocks(self) -> int:
-        # 512-byte units allocated in 4 KiB blocks, like ext4/tmpfs (so du and ls -s match them)
-        if st.S_ISREG(self.st_mode):
-            return (self.st_size + 4095) // 4096 * 8
-        return 8 if st.S_ISDIR(self.st_mode) else 0
-
-    @property
-    def type(self) -> str:
-        m = self.st_mode
-        return ("dir" if st.S_ISDIR(m) else "file" if st.S_ISREG(m) else
-                "symlink" if st.S_ISLNK(m) else "device" if st.S_ISCHR(m) else "other")
-
-
 def stat_of(node: Inode) -> Stat:
     """The Stat of an inode already in hand (no path resolution)."""
     return Stat(node.mode, node.ino, node.nlink, node.uid, node.gid, node.size,
@@ -194,7 +167,8 @@ class VFS:
         #: ENOSPC errors the quotas gave, by limit (``vfs_bytes``, ``vfs_inodes``): a run that
         #: made them grow ends with a notice naming the limit (``Sandbox.run``)
         self.quota_refusals = {"vfs_bytes": 0, "vfs_inodes": 0}
-        self._rng = random.Random(seed)
+        self._seed = seed
+        self._rng: random.Random | None = None  # made on the first read of /dev/(u)random
         self.root = Dir(self._alloc_ino(), 0o755, ROOT_UID, ROOT_UID, time.time())
         # (absolute dir path as written, uid) -> (Dir, canonical path): a path operation
         # then resolves only its last name. Filled by symlink-free resolutions; adding an
@@ -960,6 +934,9 @@ class VFS:
         r.parent.entries[r.name] = node
 
     def random_bytes(self, n: int) -> bytes:
+        if self._rng is None:
+            import random  # here: every sandbox makes a VFS, few read /dev/random
+            self._rng = random.Random(self._seed)
         return self._rng.randbytes(n)
 
     def usage(self) -> dict:

@@ -555,8 +555,7 @@ class VmEngine:
 
     def _hint(self, limits: Limits, *names: str) -> str:
         """How to raise the limits ``names`` (within the admin's ceiling)."""
-        policy = getattr(self.sandbox, "policy", None)
-        return limits.raise_hint(*names, ceilings=getattr(policy, "ceilings", None))
+        return limits.raise_hint(*names, ceilings=getattr(self.sandbox, "ceilings", None))
 
     def _memory_cap(self, limits: Limits) -> str:
         """Which limit the guest enforced (it keeps 64 MiB of its memory back)."""

@@ -13,8 +13,8 @@ import pytest
 from sandbox_kernel.kernel import magics
 from sandbox_kernel.limits import Limits
 from sandbox_kernel.sandbox import Sandbox
-from sandbox_kernel.vfs import FSError, export_tar, import_tar
-from sandbox_kernel.vfs.tar import MAX_MTIME
+from sandbox_kernel.vfs import FSError
+from sandbox_kernel.vfs.tar import MAX_MTIME, export_tar, import_tar
 
 from .bombs import BOMB_SIZE, Zeros
 

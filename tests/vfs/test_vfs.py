@@ -7,7 +7,8 @@ import tarfile
 
 import pytest
 
-from sandbox_kernel.vfs import FSError, VFS, export_tar, import_tar, make_vfs, normpath
+from sandbox_kernel.vfs import FSError, VFS, make_vfs, normpath
+from sandbox_kernel.vfs.tar import export_tar, import_tar
 
 
 @pytest.fixture

@@ -1,12 +1,10 @@
 """echo and printf."""
 from __future__ import annotations
 
-import re
 import time
+from typing import TYPE_CHECKING
 
-from ...commands._lib.cprintf import (C_SPACE, ZERO, LongDouble, format_bytes, format_float, format_int, from_int,
-                                      strtold)
-from ...commands._lib.dates import format_date, local_datetime
+from ...lazy import lazy_compile, lazy_import
 from ..eval.variables import split_subscript
 from ..eval.word import backslash_quote
 from ..state import LimitExceeded, ShellError
@@ -14,6 +12,12 @@ from ..syntax.escapes import PRINTF, PRINTF_B, decode_escape, decode_escapes
 from ..syntax.lexer import is_name
 from .output import err, write_now_or_later, write_or_fail
 from .registry import builtin
+
+if TYPE_CHECKING:
+    from ...commands._lib.cprintf import LongDouble
+
+cprintf = lazy_import("...commands._lib.cprintf", __package__)  # printf's conversions only
+dates = lazy_import("...commands._lib.dates", __package__)  # printf %(...)T only: zoneinfo, datetime
 
 
 @builtin("echo", usage="echo [-neE] [arg ...]", text="""
@@ -66,7 +70,7 @@ class _Note(str):
 _INT64 = 1 << 63
 _UINT64 = 1 << 64
 _INT_MAX = (1 << 31) - 1
-_INTEGER = re.compile(r"([-+]?)(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)")
+_INTEGER = lazy_compile(r"([-+]?)(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)")
 _NONZERO = frozenset("123456789")
 _ERANGE = "Numerical result out of range"
 
@@ -99,7 +103,7 @@ def _printf_integer(arg: str, errors: list, unsigned: bool = False) -> int:
         return int(arg)
     if arg[0] in "'\"":
         return _char_code(arg)
-    text = arg.lstrip(C_SPACE)
+    text = arg.lstrip(cprintf.C_SPACE)
     m = _INTEGER.match(text)
     if m is None or m.end() != len(text):
         errors.append(_invalid_number(arg))
@@ -127,10 +131,10 @@ def _printf_integer(arg: str, errors: list, unsigned: bool = False) -> int:
 def _printf_long_double(arg: str, errors: list) -> LongDouble:
     """ARG as strtold(3) reads it (bash's printf prints floating point as ``long double``)."""
     if not arg:
-        return ZERO
+        return cprintf.ZERO
     if arg[0] in "'\"":
-        return from_int(_char_code(arg))
-    value, end, out_of_range = strtold(arg)
+        return cprintf.from_int(_char_code(arg))
+    value, end, out_of_range = cprintf.strtold(arg)
     if end != len(arg):
         errors.append(_invalid_number(arg))
     elif out_of_range:
@@ -372,7 +376,7 @@ def _printstr(text: str, flags: str, width: int, prec: int | None) -> str:
         if len(text) >= width:
             return text
         return text.ljust(width) if "-" in flags else text.rjust(width)
-    return _text_of(format_bytes(_bytes_of(text), "-" if "-" in flags else "", width, prec))
+    return _text_of(cprintf.format_bytes(_bytes_of(text), "-" if "-" in flags else "", width, prec))
 
 
 def _convert(flags: str, width: int, prec: int | None, conv: str, tail: str, arg: str | None,
@@ -388,13 +392,13 @@ def _convert(flags: str, width: int, prec: int | None, conv: str, tail: str, arg
             if len(text) >= width:
                 return text
             return text.ljust(width) if "-" in flags else text.rjust(width)
-        return _text_of(format_bytes(_bytes_of(text), flags, width, prec))
+        return _text_of(cprintf.format_bytes(_bytes_of(text), flags, width, prec))
     if conv == "c":
         # the argument's first byte; none (or an empty one) is a NUL byte
         data = _bytes_of(arg)[:1] if arg else b"\0"
         if prec == _NEGATIVE:
             return _unknown_conversion(flags, width, tail, conv)
-        return _text_of(format_bytes(data, flags, width, None))
+        return _text_of(cprintf.format_bytes(data, flags, width, None))
     if conv == "q":
         return _printstr(backslash_quote(arg or ""), flags, width, prec)
     if conv == "Q":
@@ -413,12 +417,12 @@ def _convert(flags: str, width: int, prec: int | None, conv: str, tail: str, arg
         number = _printf_long_double(arg or "", errors)
         if prec == _NEGATIVE:
             return _unknown_conversion(flags, width, tail, conv)
-        return format_float(number, flags, width, prec, conv)
+        return cprintf.format_float(number, flags, width, prec, conv)
     if prec == _NEGATIVE:
         return _unknown_conversion(flags, width, tail, conv)
     if not flags and prec is None and conv in "diu":
         return str(value).rjust(width) if width else str(value)
-    return format_int(value, flags, width, prec, conv)
+    return cprintf.format_int(value, flags, width, prec, conv)
 
 
 def _unknown_conversion(flags: str, width: int, tail: str, conv: str) -> str:
@@ -449,7 +453,7 @@ def _format_time(sh, flags: str, width: int, prec: int | None, strf: str, arg: s
     tz = sh.lookup_var("TZ")
     env = {"TZ": tz.value} if tz is not None and tz.exported and isinstance(tz.value, str) else {}
     try:
-        stamp = format_date(strf, local_datetime(when, env), 0)
+        stamp = dates.format_date(strf, dates.local_datetime(when, env), 0)
     except (OverflowError, OSError, ValueError):
         errors.append(f"{arg}: invalid number")
         stamp = ""

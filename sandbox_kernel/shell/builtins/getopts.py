@@ -1,11 +1,10 @@
 """getopts."""
 from __future__ import annotations
 
-import re
-
+from ...lazy import lazy_compile
 from .registry import builtin
 
-_ATOI = re.compile(r"[ \t\n\v\f\r]*([-+]?[0-9]+)")
+_ATOI = lazy_compile(r"[ \t\n\v\f\r]*([-+]?[0-9]+)")
 
 #: getopts_state when no option group (-abc) is half read
 NO_GROUP = (0, 0, None, None)

@@ -6,8 +6,8 @@ written only when asked (``history -r/-w/-a``): a kernel has no login or logout.
 """
 from __future__ import annotations
 
-import re
 
+from ...lazy import lazy_compile
 from ...vfs import FSError
 from ..histexpand import HistoryError, expand
 from ..syntax.parser import completeness
@@ -22,8 +22,8 @@ MAX_HISTORY_CHARS = 4 * 1024 * 1024
 #: lines one entry may gather while its command is incomplete (a longer one is cut there)
 MAX_ENTRY_LINES = 200
 #: a line after which bash joins the next one with a blank rather than "; "
-_JOIN_WITH_BLANK = re.compile(r"(?:^|[\s;])(?:do|then|else|elif|in|\{|\()$|(?:\||&&|\(|\{)$")
-_HEREDOC = re.compile(r"<<-?\s*['\"]?[A-Za-z_0-9]")
+_JOIN_WITH_BLANK = lazy_compile(r"(?:^|[\s;])(?:do|then|else|elif|in|\{|\()$|(?:\||&&|\(|\{)$")
+_HEREDOC = lazy_compile(r"<<-?\s*['\"]?[A-Za-z_0-9]")
 USAGE = "history: usage: history [-c] [-d offset] [n] or history -anrw [filename] or history -ps arg [arg...]\n"
 
 

@@ -1,13 +1,15 @@
 """Background jobs: wait, jobs, kill, disown, fg, bg (the job table is the shell's: eval/runs.py)."""
 from __future__ import annotations
 
-import asyncio
-import signal
-
+from ... import aio
 from ...chars import isdigits
 from ...commands.registry import CommandCancelled
+from ...lazy import lazy_import
 from .output import err, out
 from .registry import builtin
+
+asyncio = lazy_import("asyncio")  # jobs are tasks: it is there when they are (aio.py)
+signal = lazy_import("signal")  # strsignal and SIGINT only: its enums cost ~1 ms to make
 
 
 @builtin("wait", usage="wait [-n] [id ...]", text="""
@@ -81,6 +83,7 @@ async def _wait_next(sh, specs: list[str], fds) -> int:
     done = [t for t in tasks if t.done()]
     if not done:
         cancel = sh.rt.cancel
+        await aio.need_loop()  # a job's task means a loop; this says so where asyncio is used
         waiter = asyncio.ensure_future(cancel.wait()) if cancel is not None else None
         try:
             finished, _ = await asyncio.wait(list(tasks) + ([waiter] if waiter is not None else []),

@@ -1,18 +1,21 @@
 """read and mapfile/readarray, and reading a stream so that an interrupt stops the wait."""
 from __future__ import annotations
 
-import asyncio
 import codecs
 import re
 
+from ... import aio
 from ...chars import isdigits
 from ...commands.registry import CommandCancelled
+from ...lazy import lazy_import
 from ...streams import BytesInput, EmptyInput, FileInput, InputStream
 from ..eval.variables import VALUE_OVERHEAD
 from ..syntax.lexer import is_name
 from .args import bash_int
 from .output import err
 from .registry import builtin
+
+asyncio = lazy_import("asyncio")  # with the loop (aio.py)
 
 
 def never_blocks(stream: InputStream, delim: bytes | None = None) -> bool:
@@ -30,6 +33,7 @@ async def read_with_cancel(sh, stream: InputStream, coro, delim: bytes | None = 
 
 async def race_cancel(sh, coro, timeout: float | None = None):
     """Await ``coro`` but give up at once on interrupt/time-out (or after ``timeout``)."""
+    await aio.need_loop()
     cancel = sh.rt.cancel
     task = asyncio.ensure_future(coro)
     if task.done():
@@ -49,7 +53,7 @@ async def race_cancel(sh, coro, timeout: float | None = None):
     task.cancel()
     if cancel is not None and cancel.reason is not None:
         raise CommandCancelled(cancel.reason)
-    raise asyncio.TimeoutError()
+    raise TimeoutError()
 
 
 def split_read_fields(line: str, count: int, ifs: str, raw_escapes: list[bool] | None = None) -> list[str]:
@@ -317,7 +321,7 @@ async def read_async(sh, argv, fds):
         return 0 if await input_ready(sh, stream) else 1
     try:
         data, eof = await read_with_cancel(sh, stream, read_data(), delim_b if nchars is None else None, timeout)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         return 142
     except OSError as e:  # a closed descriptor (`<&-`)
         # select reads with an empty name: bash names no command there
@@ -424,10 +428,11 @@ async def input_ready(sh, stream: InputStream) -> bool:
     """``read -t 0``: whether reading would not wait (data, or the end of input, is there)."""
     if never_blocks(stream):
         return True
+    await aio.need_loop()
     await asyncio.sleep(0)  # let a writer that is ready run first, as its process would have
     try:
         chunk = await race_cancel(sh, stream.read_some(), 0)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         return False
     if chunk:
         stream.unread(chunk)

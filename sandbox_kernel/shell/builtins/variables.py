@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 
+from ...lazy import lazy_compile
 from ..eval.arith import ArithError, evaluate as arith_evaluate
 from ..eval.variables import split_subscript
 from ..eval.word import declare_text, double_quote, key_text, shell_quote
@@ -15,7 +16,7 @@ from .args import bash_int, too_many_arguments
 from .output import err, out
 from .registry import builtin
 
-_OPERAND = re.compile(r"([A-Za-z_][A-Za-z_0-9]*)(\[.*\])?(\+?=)(.*)$", re.S)
+_OPERAND = lazy_compile(r"([A-Za-z_][A-Za-z_0-9]*)(\[.*\])?(\+?=)(.*)$", re.S)
 
 
 def declare_line(name: str, var: Var) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import Callable
 from ...chars import isdigits
+from ...lazy import lazy_compile
 
 MASK = (1 << 64) - 1
 SIGN = 1 << 63
@@ -31,7 +32,7 @@ def wrap(n: int) -> int:
     return n - (1 << 64) if n & SIGN else n
 
 
-_TOKEN = re.compile(r"""
+_TOKEN = lazy_compile(r"""
     \s*(?:
       (?P<num>0[xX][0-9a-fA-F]+|[0-9]+\#[0-9a-zA-Z@_]+|[0-9]+)
     | (?P<name>[A-Za-z_][A-Za-z_0-9]*)
@@ -136,7 +137,7 @@ _BINARY = {
 }
 _ASSIGN = {"=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "^=", "|=", "**="}
 
-Evaluator = Callable[["object"], int]
+Evaluator = Callable[[object], int]
 
 
 class _Parser:

@@ -2,17 +2,18 @@
 unary and binary tests."""
 from __future__ import annotations
 
-import re
 import stat as st
 from typing import Awaitable, Callable
 
-from ...commands._lib.posix_regex import Bounds, RegexError, RegexTimeout, compile_posix
+from ...lazy import lazy_compile, lazy_import
 from ...vfs import FSError
 from . import pattern as pat
 from .arith import ArithError, evaluate as arith_evaluate
 from ..state import ShellError
 from ..syntax.ast import DQ, CondAnd, CondBinary, CondNot, CondOr, CondUnary, CondWord, Lit, Quoted, Word
 from .word import quoted_default
+
+posix_regex = lazy_import("...commands._lib.posix_regex", __package__)  # [[ =~ ]] only: regex is ~10 ms
 
 INTEGER_OPS = frozenset({"-eq", "-ne", "-lt", "-le", "-gt", "-ge"})
 TEST_UNARY_OPS = frozenset({"-a", "-b", "-c", "-d", "-e", "-f", "-g", "-h", "-k", "-n", "-o", "-p", "-r", "-s",
@@ -134,7 +135,7 @@ def compare_integers(op: str, a: int, b: int) -> bool:
 
 
 # ----------------------------------------------------------------------------- test / [
-_TEST_INT = re.compile(r"[-+]?[0-9]+")
+_TEST_INT = lazy_compile(r"[-+]?[0-9]+")
 
 
 def _test_int(s: str) -> int:
@@ -376,10 +377,10 @@ def regex_match(sh, text: str, source: str) -> bool:
     try:
         rx = _compiled_regex(sh, source)
         m = rx.search(text)
-    except RegexError:
+    except posix_regex.RegexError:
         sh.set_match_groups([])
         raise ShellError("", 2)
-    except RegexTimeout:
+    except posix_regex.RegexTimeout:
         sh.set_match_groups([])
         sh.check_cancel()  # an interrupt or the wall time ends the run as anywhere else
         raise ShellError(f"regular expression `{source}' took too long to match", 2)
@@ -402,24 +403,24 @@ def _compiled_regex(sh, source: str):
     rx = _REGEXES.get((source, nocase))
     if rx is None:
         if not _ere_valid(source):
-            raise RegexError(source)
+            raise posix_regex.RegexError(source)
         if len(_REGEXES) >= 256:
             _REGEXES.clear()
-        rx = _REGEXES[(source, nocase)] = compile_posix(source, extended=True, ignore_case=nocase,
-                                                        bounds=_run_bounds(sh.rt))
+        rx = _REGEXES[(source, nocase)] = posix_regex.compile_posix(source, extended=True, ignore_case=nocase,
+                                                                    bounds=_run_bounds(sh.rt))
     elif rx.bounds is not _run_bounds(sh.rt):
         rx.bind(_run_bounds(sh.rt))
     return rx
 
 
-def _run_bounds(rt) -> Bounds:
+def _run_bounds(rt) -> posix_regex.Bounds:
     bounds = rt.regex_bounds
     if bounds is None or bounds.deadline != rt.deadline or bounds.cancel is not rt.cancel:
-        bounds = rt.regex_bounds = Bounds(rt.deadline, rt.cancel)
+        bounds = rt.regex_bounds = posix_regex.Bounds(rt.deadline, rt.cancel)
     return bounds
 
 
-_INTERVAL = re.compile(r"\{(?:[0-9]+(?:,[0-9]*)?|,[0-9]+)\}")
+_INTERVAL = lazy_compile(r"\{(?:[0-9]+(?:,[0-9]*)?|,[0-9]+)\}")
 
 
 def _ere_valid(source: str) -> bool:

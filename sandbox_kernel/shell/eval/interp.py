@@ -8,17 +8,17 @@ parameters, traps). Subshells, pipeline stages and command substitutions run in 
 """
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import functools
-import random
 import re
 import time
 import weakref
 from typing import Any, Awaitable
 
+from ... import aio
 from ...commands import registry
 from ...commands.registry import CommandCancelled, CommandContext
+from ...lazy import lazy_import
 from ...streams import BufferOutput, BytesInput, ClosedInput, ClosedOutput, InputStream, OutputStream, OutputTooLarge
 from ...vfs import FSError
 from ...vfs.layout import COMMAND_STUB
@@ -46,6 +46,9 @@ from .redirect import Redirections
 from .runs import Job, JobTable
 from .variables import FAKE_PID, MemoryAccount, MemoryPool, Variables
 from .word import Expander, shell_quote, single_quote
+
+asyncio = lazy_import("asyncio")  # with the loop (aio.py)
+random = lazy_import("random")  # $RANDOM only
 
 #: Seconds between yields to the event loop. Well above CPython's GIL switch interval (5 ms):
 #: a thread waiting for the GIL asks the holder to drop it only after a whole interval in which
@@ -91,8 +94,7 @@ class Runtime:
         self.processes: dict[int, Job] = {}
         #: the job groups still going (runs.JobGroup), whatever run started them
         self.live_groups: set = set()
-        # unseeded sandboxes draw from the OS, so no two kernels share RANDOM sequences
-        self.random = random.Random(sandbox.seed if sandbox is not None else None)
+        self._random = None
         self.start_time = time.monotonic()
         self.start_time_epoch = int(time.time())
         self.procsub_counter = 0
@@ -113,6 +115,14 @@ class Runtime:
     @property
     def base(self) -> "Runtime":
         return self
+
+    @property
+    def random(self):
+        """$RANDOM's generator, made when first read. Unseeded sandboxes draw from the OS, so
+        no two kernels share RANDOM sequences."""
+        if self._random is None:
+            self._random = random.Random(self.sandbox.seed if self.sandbox is not None else None)
+        return self._random
 
     def new_pid(self) -> int:
         self.next_pid += 1
@@ -343,7 +353,8 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         now = time.monotonic()
         if now - self.rt.last_yield > YIELD_INTERVAL:
             self.rt.last_yield = now
-            await asyncio.sleep(0)
+            if not aio.loopless():  # with no event loop yet, nothing else waits to run
+                await asyncio.sleep(0)
 
     async def err(self, fds: dict, message: str) -> None:
         stream = fds.get(2)
@@ -483,6 +494,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
             k += 1
         for item, background in items[k:] if k else items:
             if background:
+                await aio.need_loop()  # the job is a task
                 self.start_background(item, fds)
                 status = 0
                 self.last_status = 0
@@ -760,7 +772,8 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         return True
 
     async def _yield_now(self) -> None:
-        await asyncio.sleep(0)
+        if not aio.loopless():  # with no event loop yet, nothing else waits to run
+            await asyncio.sleep(0)
         cancel = self.rt.cancel
         if cancel is not None and cancel.reason is not None:
             raise CommandCancelled(cancel.reason)

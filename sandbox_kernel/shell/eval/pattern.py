@@ -9,14 +9,16 @@ prefix, every position) check the ``Budget`` as they go.
 """
 from __future__ import annotations
 
+import functools
 import re
 import threading
 from typing import Iterator, Union
 
-import regex
-
+from ...lazy import lazy_import
 from ...wildcard import Budget, CLASSES, CharSet, Wildcard, bracket_end, compile_wildcard, parse_bracket
 from ..state import too_many_words
+
+regex = lazy_import("regex")  # extglob groups only: importing regex is ~10 ms
 
 EXTGLOB_CHARS = frozenset("*?+@!")
 #: seconds a regex match runs on the calling thread before it moves to a helper thread
@@ -28,9 +30,11 @@ REGEX_BACKSTOP = 1.0
 #: positions tried between two budget checks in the prefix/suffix/replace loops
 LOOP_CHECK = 256
 
-#: the ASCII characters of each [:class:], for regex character classes
-_CLASS_CHARS = {name: "".join(re.escape(chr(k)) for k in range(128) if test(chr(k)))
-                for name, test in CLASSES.items()}
+@functools.cache
+def _class_chars(name: str) -> str:
+    """The ASCII characters of a [:class:], for regex character classes."""
+    test = CLASSES[name]
+    return "".join(re.escape(chr(k)) for k in range(128) if test(chr(k)))
 
 
 def has_glob(pat: str, extglob: bool = True) -> bool:
@@ -141,7 +145,7 @@ def group_end(pat: str, i: int) -> int:
 def _bracket_regex(cs: CharSet, path: bool) -> str:
     inner = "".join(re.escape(c) for c in sorted(cs.chars))
     inner += "".join(f"{re.escape(lo)}-{re.escape(hi)}" for lo, hi in cs.ranges)
-    inner += "".join(_CLASS_CHARS[name] for name in cs.class_names)
+    inner += "".join(_class_chars(name) for name in cs.class_names)
     if cs.negate:
         return "[^" + inner + ("/" if path else "") + "]" if inner or path else "."
     return "[" + inner + "]" if inner else "(?!)"

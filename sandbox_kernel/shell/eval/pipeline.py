@@ -6,12 +6,13 @@ A mixin of the interpreter's ``Shell``, which owns the state: it needs ``execute
 """
 from __future__ import annotations
 
-import asyncio
 import resource
 import time
 
+from ... import aio
 from ...commands import registry
 from ...commands.registry import CommandCancelled
+from ...lazy import lazy_import
 from ...streams import EmptyInput, OutputTooLarge, Pipe, SinkOutput
 from ..builtins import BUILTINS
 from ..builtins.jobs import QUIET_SIGNALS, signal_description
@@ -21,6 +22,8 @@ from ..syntax.ast import DQ, Lit, Param, Pipeline, Quoted, SimpleCommand, Subshe
 from ..syntax.printer import format_command
 from .fastpath import raise_later, start
 from .runs import MAX_LIVE_JOBS, Job, JobGroup
+
+asyncio = lazy_import("asyncio")  # with the loop (aio.py)
 
 #: builtins a pipeline stage may run in the shell itself (they only write output)
 STATELESS_BUILTINS = frozenset({"echo", "true", "false", ":", "test", "[", "pwd", "type", "help"})
@@ -117,6 +120,7 @@ class Pipelines:
             self.update_trap_dispatch()
 
     async def _start_stages(self, node: Pipeline, fds: dict) -> list[int]:
+        await aio.need_loop()  # stages may be tasks
         commands = node.commands
         n = len(commands)
         pipes = [Pipe() for _ in range(n - 1)]
@@ -338,6 +342,7 @@ class Pipelines:
         task = job.task
         if not task.done():
             cancel = self.rt.cancel
+            await aio.need_loop()  # a running job's task means a loop; this says so where asyncio is used
             waiter = asyncio.ensure_future(cancel.wait()) if cancel is not None else None
             try:
                 await asyncio.wait([task] if waiter is None else [task, waiter], return_when=asyncio.FIRST_COMPLETED)

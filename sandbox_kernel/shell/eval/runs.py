@@ -22,12 +22,14 @@ starts with an empty one, as a forked bash does.
 """
 from __future__ import annotations
 
-import asyncio
 import time
 
 from ...engine import CancelToken
+from ...lazy import lazy_import
 from ...memory import RunMemory
 from ..builtins.jobs import signal_description
+
+asyncio = lazy_import("asyncio")  # jobs are tasks: a JobGroup is made with the loop (aio.py)
 
 #: background jobs that may run at once, across all cells (what stops a fork bomb quickly)
 MAX_LIVE_JOBS = 1000

@@ -10,12 +10,12 @@ pool), ``globals``/``scopes``, ``positional``, ``options``, and for the dynamic 
 from __future__ import annotations
 
 import gc
-import re
 import time
 import weakref
 from typing import Any
 
 from ...chars import isdigits
+from ...lazy import lazy_compile
 from ..options import OPTION_DEFAULTS
 from ..state import IndexedArray, LimitExceeded, ShellError, Var, is_array
 from .arith import SIGN
@@ -46,9 +46,9 @@ VALUE_OVERHEAD = 64
 
 _SUBSCRIPT_WORDS: dict[str, Word] = {}
 #: a subscript with these characters needs word expansion (quote removal at least)
-_EXPANDS = re.compile(r"[$`'\"\\]")
-_QUOTES = re.compile(r"['\"\\]")
-_ARRAY_REFERENCE = re.compile(r"([A-Za-z_][A-Za-z_0-9]*)\[")
+_EXPANDS = lazy_compile(r"[$`'\"\\]")
+_QUOTES = lazy_compile(r"['\"\\]")
+_ARRAY_REFERENCE = lazy_compile(r"([A-Za-z_][A-Za-z_0-9]*)\[")
 
 
 class NeedsExpansion(ShellError):

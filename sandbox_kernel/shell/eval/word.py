@@ -11,6 +11,7 @@ from itertools import islice
 from typing import Callable, Sequence
 
 from ...chars import isdigits
+from ...lazy import lazy_compile
 from ...wildcard import Budget
 from . import pattern as pat
 from .arith import ArithError, evaluate as arith_evaluate
@@ -24,8 +25,8 @@ from .variables import NeedsExpansion, memory_exceeded, split_subscript
 GLOB_ACTIVE = frozenset("*?[(")
 #: the ${x OP word} operators whose word is used as a value
 _DEFAULT_OPS = frozenset({":-", "-", ":=", "=", ":+", "+"})
-_SEQ = re.compile(r"^(-?[0-9]+)\.\.(-?[0-9]+)(?:\.\.(-?[0-9]+))?$")
-_CHAR_SEQ = re.compile(r"^(.)\.\.(.)(?:\.\.(-?[0-9]+))?$", re.S)
+_SEQ = lazy_compile(r"^(-?[0-9]+)\.\.(-?[0-9]+)(?:\.\.(-?[0-9]+))?$")
+_CHAR_SEQ = lazy_compile(r"^(.)\.\.(.)(?:\.\.(-?[0-9]+))?$", re.S)
 
 
 
@@ -1251,7 +1252,7 @@ def declare_quote(s: str) -> str:
     return double_quote(s)
 
 
-_PLAIN_KEY = re.compile(r"[A-Za-z0-9_./-]+")
+_PLAIN_KEY = lazy_compile(r"[A-Za-z0-9_./-]+")
 _PROMPT_ESCAPES = {"a": "\a", "e": "\x1b", "n": "\n", "r": "\r", "\\": "\\", "[": "", "]": ""}
 
 

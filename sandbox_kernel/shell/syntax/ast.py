@@ -6,289 +6,544 @@ error messages, and compound commands carry their own redirections.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Union
+
+#: what a node holds besides its syntax: never compared or printed (the runner eval/fastpath.py
+#: compiles a command into; whether ``$1`` had braces, which only bash's messages show)
+NOT_SYNTAX = frozenset({"runner", "unbraced"})
+
+
+class Syntax:
+    """A node's ``==`` and ``repr``, from its ``__slots__`` (those of a dataclass). The nodes are
+    plain classes: making a dataclass costs ~0.5 ms, and these 33 were a fifth of the shell's
+    start (tests/test_startup.py)."""
+
+    __slots__: tuple[str, ...] = ()
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return all(getattr(self, name) == getattr(other, name) for name in self.__slots__ if name not in NOT_SYNTAX)
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__ if name not in NOT_SYNTAX)
+        return f"{type(self).__name__}({shown})"
 
 
 # ----------------------------------------------------------------------------- word parts
-@dataclass(slots=True)
-class Lit:
+class Lit(Syntax):
     """Unquoted literal text (subject to brace expansion, tilde and globbing)."""
     text: str
 
+    __slots__ = ("text",)
 
-@dataclass(slots=True)
-class Quoted:
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+class Quoted(Syntax):
     """Text that is literal and quoted: '...', $'...', a backslash-escaped character."""
     text: str
 
+    __slots__ = ("text",)
 
-@dataclass(slots=True)
-class DQ:
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+class DQ(Syntax):
     """A double-quoted string; its parts are expanded but never split or globbed."""
     parts: list[Part]
 
+    __slots__ = ("parts",)
 
-@dataclass(slots=True)
-class Param:
+    def __init__(self, parts: list[Part]) -> None:
+        self.parts = parts
+
+
+class Param(Syntax):
     """``$name`` or ``${...}``. ``op`` is None for a plain reference, else one of ``:-``,
     ``-``, ``:=``, ``#`` (remove prefix), ``/`` (replace), ``:`` (substring), ``len`` ...
     ``arg``/``arg2`` are Words (the replacement of ``/pat/rep``, the length of ``:off:len``)."""
     name: str
-    op: str | None = None
-    arg: "Word | None" = None
-    arg2: "Word | None" = None
-    index: "Word | None" = None      # ${a[i]}; "@" / "*" are kept as Lit words
-    indirect: bool = False           # ${!name}
-    length: bool = False             # ${#name}
+    op: str | None
+    arg: "Word | None"
+    arg2: "Word | None"
+    index: "Word | None"            # ${a[i]}; "@" / "*" are kept as Lit words
+    indirect: bool                  # ${!name}
+    length: bool                    # ${#name}
     #: ``$1`` rather than ``${1}`` (bash names the one ``$1`` in an unbound-variable error)
-    unbraced: bool = field(default=False, compare=False, repr=False)
+    unbraced: bool
+
+    __slots__ = ("name", "op", "arg", "arg2", "index", "indirect", "length", "unbraced")
+
+    def __init__(self, name: str, op: str | None = None, arg: "Word | None" = None, arg2: "Word | None" = None,
+                 index: "Word | None" = None, indirect: bool = False, length: bool = False,
+                 unbraced: bool = False) -> None:
+        self.name = name
+        self.op = op
+        self.arg = arg
+        self.arg2 = arg2
+        self.index = index
+        self.indirect = indirect
+        self.length = length
+        self.unbraced = unbraced
 
 
-@dataclass(slots=True)
-class CmdSub:
+class CmdSub(Syntax):
     body: CommandList
 
+    __slots__ = ("body",)
 
-@dataclass(slots=True)
-class ArithSub:
+    def __init__(self, body: CommandList) -> None:
+        self.body = body
+
+
+class ArithSub(Syntax):
     expr: "Word"
 
+    __slots__ = ("expr",)
 
-@dataclass(slots=True)
-class ProcSub:
+    def __init__(self, expr: "Word") -> None:
+        self.expr = expr
+
+
+class ProcSub(Syntax):
     direction: str  # "<" or ">"
     body: CommandList
+
+    __slots__ = ("direction", "body")
+
+    def __init__(self, direction: str, body: CommandList) -> None:
+        self.direction = direction
+        self.body = body
 
 
 Part = Union[Lit, Quoted, DQ, Param, CmdSub, ArithSub, ProcSub]
 
 
-@dataclass(slots=True)
-class Word:
+class Word(Syntax):
     parts: list[Part]
     #: the plain text when the word is one unquoted literal without special characters
     #: (the expander's fast path), else None
-    plain: str | None = None
+    plain: str | None
     #: ``plain`` when it also has no brace, tilde or glob characters: expands to itself
-    fast: str | None = None
+    fast: str | None
     #: the word as written (for `declare -f` / `type`)
-    source: str | None = None
+    source: str | None
     #: a command argument that looks like NAME=value: a tilde after the = or a : expands
-    assign_like: bool = False
+    assign_like: bool
+
+    __slots__ = ("parts", "plain", "fast", "source", "assign_like")
+
+    def __init__(self, parts: list[Part], plain: str | None = None, fast: str | None = None, source: str | None = None,
+                 assign_like: bool = False) -> None:
+        self.parts = parts
+        self.plain = plain
+        self.fast = fast
+        self.source = source
+        self.assign_like = assign_like
 
 
 # ----------------------------------------------------------------------------- commands
 # Every command node has ``runner``: the function eval/fastpath.py compiles it into when it first
 # runs (not part of the syntax: never compared or printed).
-@dataclass(slots=True)
-class Assign:
+class Assign(Syntax):
     name: str
     value: Word | None              # scalar value (None with ``array``)
-    index: Word | None = None       # name[index]=value
-    array: list[Word | tuple[Word, Word, bool]] | None = None  # name=(...): Word or ([key], value, +=)
-    append: bool = False            # +=
+    index: Word | None              # name[index]=value
+    array: list[Word | tuple[Word, Word, bool]] | None  # name=(...): Word or ([key], value, +=)
+    append: bool                    # +=
     fast = None                     # never a plain word (see Word.fast)
 
+    __slots__ = ("name", "value", "index", "array", "append")
 
-@dataclass(slots=True)
-class HereDoc:
+    def __init__(self, name: str, value: Word | None, index: Word | None = None,
+                 array: list[Word | tuple[Word, Word, bool]] | None = None, append: bool = False) -> None:
+        self.name = name
+        self.value = value
+        self.index = index
+        self.array = array
+        self.append = append
+
+
+class HereDoc(Syntax):
     body: Word                      # expanded unless ``quoted``
     quoted: bool
     strip_tabs: bool
     delimiter: str
-    raw: str = ""                   # the body as written
+    raw: str                        # the body as written
+
+    __slots__ = ("body", "quoted", "strip_tabs", "delimiter", "raw")
+
+    def __init__(self, body: Word, quoted: bool, strip_tabs: bool, delimiter: str, raw: str = "") -> None:
+        self.body = body
+        self.quoted = quoted
+        self.strip_tabs = strip_tabs
+        self.delimiter = delimiter
+        self.raw = raw
 
 
-@dataclass(slots=True)
-class Redir:
+class Redir(Syntax):
     op: str                         # < > >> >| <> <& >& &> &>> << <<- <<<
     target: Word | HereDoc
-    fd: int | None = None           # explicit fd number (None = the op's default)
-    fd_var: str | None = None       # {var}>file
+    fd: int | None                  # explicit fd number (None = the op's default)
+    fd_var: str | None              # {var}>file
+
+    __slots__ = ("op", "target", "fd", "fd_var")
+
+    def __init__(self, op: str, target: Word | HereDoc, fd: int | None = None, fd_var: str | None = None) -> None:
+        self.op = op
+        self.target = target
+        self.fd = fd
+        self.fd_var = fd_var
 
 
-@dataclass(slots=True)
-class SimpleCommand:
+class SimpleCommand(Syntax):
     assigns: list[Assign]
     #: an Assign among the words is an array argument of declare/local/export/readonly
     words: list[Word | Assign]
     redirs: list[Redir]
-    line: int = 0
-    runner: object = field(default=None, repr=False, compare=False)
+    line: int
+    runner: object
+
+    __slots__ = ("assigns", "words", "redirs", "line", "runner")
+
+    def __init__(self, assigns: list[Assign], words: list[Word | Assign], redirs: list[Redir], line: int = 0,
+                 runner: object = None) -> None:
+        self.assigns = assigns
+        self.words = words
+        self.redirs = redirs
+        self.line = line
+        self.runner = runner
 
 
-@dataclass(slots=True)
-class Pipeline:
+class Pipeline(Syntax):
     commands: list[Node]
-    negate: bool = False
-    timed: bool = False
-    line: int = 0
+    negate: bool
+    timed: bool
+    line: int
     #: stage i's stderr also goes into the pipe (``|&``)
-    stderr_pipes: list[bool] = field(default_factory=list)
+    stderr_pipes: list[bool]
     #: ``time -p``: the POSIX report whatever TIMEFORMAT says
-    posix_time: bool = False
-    runner: object = field(default=None, repr=False, compare=False)
+    posix_time: bool
+    runner: object
+
+    __slots__ = ("commands", "negate", "timed", "line", "stderr_pipes", "posix_time", "runner")
+
+    def __init__(self, commands: list[Node], negate: bool = False, timed: bool = False, line: int = 0,
+                 stderr_pipes: list[bool] | None = None, posix_time: bool = False, runner: object = None) -> None:
+        self.commands = commands
+        self.negate = negate
+        self.timed = timed
+        self.line = line
+        self.stderr_pipes = [] if stderr_pipes is None else stderr_pipes
+        self.posix_time = posix_time
+        self.runner = runner
 
 
-@dataclass(slots=True)
-class AndOr:
+class AndOr(Syntax):
     first: Node
     rest: list[tuple[str, Node]]    # [(op "&&"|"||", node)]
-    line: int = 0
-    runner: object = field(default=None, repr=False, compare=False)
+    line: int
+    runner: object
+
+    __slots__ = ("first", "rest", "line", "runner")
+
+    def __init__(self, first: Node, rest: list[tuple[str, Node]], line: int = 0, runner: object = None) -> None:
+        self.first = first
+        self.rest = rest
+        self.line = line
+        self.runner = runner
 
 
-@dataclass(slots=True)
-class CommandList:
+class CommandList(Syntax):
     items: list[tuple[Node, bool]]  # [(node, background)]
-    line: int = 0
-    runner: object = field(default=None, repr=False, compare=False)
+    line: int
+    runner: object
+
+    __slots__ = ("items", "line", "runner")
+
+    def __init__(self, items: list[tuple[Node, bool]], line: int = 0, runner: object = None) -> None:
+        self.items = items
+        self.line = line
+        self.runner = runner
 
 
-@dataclass(slots=True)
-class Subshell:
+class Subshell(Syntax):
     body: Node
-    redirs: list[Redir] = field(default_factory=list)
-    line: int = 0
-    runner: object = field(default=None, repr=False, compare=False)
+    redirs: list[Redir]
+    line: int
+    runner: object
+
+    __slots__ = ("body", "redirs", "line", "runner")
+
+    def __init__(self, body: Node, redirs: list[Redir] | None = None, line: int = 0, runner: object = None) -> None:
+        self.body = body
+        self.redirs = [] if redirs is None else redirs
+        self.line = line
+        self.runner = runner
 
 
-@dataclass(slots=True)
-class BraceGroup:
+class BraceGroup(Syntax):
     body: Node
-    redirs: list[Redir] = field(default_factory=list)
-    line: int = 0
-    runner: object = field(default=None, repr=False, compare=False)
+    redirs: list[Redir]
+    line: int
+    runner: object
+
+    __slots__ = ("body", "redirs", "line", "runner")
+
+    def __init__(self, body: Node, redirs: list[Redir] | None = None, line: int = 0, runner: object = None) -> None:
+        self.body = body
+        self.redirs = [] if redirs is None else redirs
+        self.line = line
+        self.runner = runner
 
 
-@dataclass(slots=True)
-class If:
+class If(Syntax):
     clauses: list[tuple[CommandList, CommandList]]  # [(condition, body)]
     else_body: CommandList | None
-    redirs: list[Redir] = field(default_factory=list)
-    line: int = 0
-    runner: object = field(default=None, repr=False, compare=False)
+    redirs: list[Redir]
+    line: int
+    runner: object
+
+    __slots__ = ("clauses", "else_body", "redirs", "line", "runner")
+
+    def __init__(self, clauses: list[tuple[CommandList, CommandList]], else_body: CommandList | None,
+                 redirs: list[Redir] | None = None, line: int = 0, runner: object = None) -> None:
+        self.clauses = clauses
+        self.else_body = else_body
+        self.redirs = [] if redirs is None else redirs
+        self.line = line
+        self.runner = runner
 
 
-@dataclass(slots=True)
-class Loop:
+class Loop(Syntax):
     condition: Node
     body: Node
-    until: bool = False
-    redirs: list[Redir] = field(default_factory=list)
-    line: int = 0
-    runner: object = field(default=None, repr=False, compare=False)
+    until: bool
+    redirs: list[Redir]
+    line: int
+    runner: object
+
+    __slots__ = ("condition", "body", "until", "redirs", "line", "runner")
+
+    def __init__(self, condition: Node, body: Node, until: bool = False, redirs: list[Redir] | None = None,
+                 line: int = 0, runner: object = None) -> None:
+        self.condition = condition
+        self.body = body
+        self.until = until
+        self.redirs = [] if redirs is None else redirs
+        self.line = line
+        self.runner = runner
 
 
-@dataclass(slots=True)
-class For:
+class For(Syntax):
     var: str
     words: list[Word] | None        # None: "$@"
     body: Node
-    redirs: list[Redir] = field(default_factory=list)
-    line: int = 0
-    runner: object = field(default=None, repr=False, compare=False)
+    redirs: list[Redir]
+    line: int
+    runner: object
+
+    __slots__ = ("var", "words", "body", "redirs", "line", "runner")
+
+    def __init__(self, var: str, words: list[Word] | None, body: Node, redirs: list[Redir] | None = None, line: int = 0,
+                 runner: object = None) -> None:
+        self.var = var
+        self.words = words
+        self.body = body
+        self.redirs = [] if redirs is None else redirs
+        self.line = line
+        self.runner = runner
 
 
-@dataclass(slots=True)
-class Select:
+class Select(Syntax):
     var: str
     words: list[Word] | None
     body: Node
-    redirs: list[Redir] = field(default_factory=list)
-    line: int = 0
-    runner: object = field(default=None, repr=False, compare=False)
+    redirs: list[Redir]
+    line: int
+    runner: object
+
+    __slots__ = ("var", "words", "body", "redirs", "line", "runner")
+
+    def __init__(self, var: str, words: list[Word] | None, body: Node, redirs: list[Redir] | None = None, line: int = 0,
+                 runner: object = None) -> None:
+        self.var = var
+        self.words = words
+        self.body = body
+        self.redirs = [] if redirs is None else redirs
+        self.line = line
+        self.runner = runner
 
 
-@dataclass(slots=True)
-class ArithFor:
+class ArithFor(Syntax):
     init: Word | None
     condition: Word | None
     step: Word | None
     body: Node
-    redirs: list[Redir] = field(default_factory=list)
-    line: int = 0
-    runner: object = field(default=None, repr=False, compare=False)
+    redirs: list[Redir]
+    line: int
+    runner: object
+
+    __slots__ = ("init", "condition", "step", "body", "redirs", "line", "runner")
+
+    def __init__(self, init: Word | None, condition: Word | None, step: Word | None, body: Node,
+                 redirs: list[Redir] | None = None, line: int = 0, runner: object = None) -> None:
+        self.init = init
+        self.condition = condition
+        self.step = step
+        self.body = body
+        self.redirs = [] if redirs is None else redirs
+        self.line = line
+        self.runner = runner
 
 
-@dataclass(slots=True)
-class CaseItem:
+class CaseItem(Syntax):
     patterns: list[Word]
     body: CommandList | None
     terminator: str                 # ";;" ";&" ";;&"
 
+    __slots__ = ("patterns", "body", "terminator")
 
-@dataclass(slots=True)
-class Case:
+    def __init__(self, patterns: list[Word], body: CommandList | None, terminator: str) -> None:
+        self.patterns = patterns
+        self.body = body
+        self.terminator = terminator
+
+
+class Case(Syntax):
     word: Word
     items: list[CaseItem]
-    redirs: list[Redir] = field(default_factory=list)
-    line: int = 0
-    runner: object = field(default=None, repr=False, compare=False)
+    redirs: list[Redir]
+    line: int
+    runner: object
+
+    __slots__ = ("word", "items", "redirs", "line", "runner")
+
+    def __init__(self, word: Word, items: list[CaseItem], redirs: list[Redir] | None = None, line: int = 0,
+                 runner: object = None) -> None:
+        self.word = word
+        self.items = items
+        self.redirs = [] if redirs is None else redirs
+        self.line = line
+        self.runner = runner
 
 
-@dataclass(slots=True)
-class FunctionDef:
+class FunctionDef(Syntax):
     name: str
     body: Node
-    line: int = 0
-    source: str = ""                # text for `declare -f` / `type`
-    runner: object = field(default=None, repr=False, compare=False)
+    line: int
+    source: str                     # text for `declare -f` / `type`
+    runner: object
+
+    __slots__ = ("name", "body", "line", "source", "runner")
+
+    def __init__(self, name: str, body: Node, line: int = 0, source: str = "", runner: object = None) -> None:
+        self.name = name
+        self.body = body
+        self.line = line
+        self.source = source
+        self.runner = runner
 
 
-@dataclass(slots=True)
-class ArithCommand:
+class ArithCommand(Syntax):
     expr: Word
-    redirs: list[Redir] = field(default_factory=list)
-    line: int = 0
-    runner: object = field(default=None, repr=False, compare=False)
+    redirs: list[Redir]
+    line: int
+    runner: object
+
+    __slots__ = ("expr", "redirs", "line", "runner")
+
+    def __init__(self, expr: Word, redirs: list[Redir] | None = None, line: int = 0, runner: object = None) -> None:
+        self.expr = expr
+        self.redirs = [] if redirs is None else redirs
+        self.line = line
+        self.runner = runner
 
 
 # [[ ... ]] expressions
-@dataclass(slots=True)
-class CondWord:
+class CondWord(Syntax):
     word: Word
 
+    __slots__ = ("word",)
 
-@dataclass(slots=True)
-class CondUnary:
+    def __init__(self, word: Word) -> None:
+        self.word = word
+
+
+class CondUnary(Syntax):
     op: str
     operand: Word
 
+    __slots__ = ("op", "operand")
 
-@dataclass(slots=True)
-class CondBinary:
+    def __init__(self, op: str, operand: Word) -> None:
+        self.op = op
+        self.operand = operand
+
+
+class CondBinary(Syntax):
     op: str
     left: Word
     right: Word
     #: the operator as written where it differs from ``op`` (``==`` for ``=``), for xtrace
-    written: str = ""
+    written: str
+
+    __slots__ = ("op", "left", "right", "written")
+
+    def __init__(self, op: str, left: Word, right: Word, written: str = "") -> None:
+        self.op = op
+        self.left = left
+        self.right = right
+        self.written = written
 
 
-@dataclass(slots=True)
-class CondNot:
+class CondNot(Syntax):
     expr: CondExpr
 
+    __slots__ = ("expr",)
 
-@dataclass(slots=True)
-class CondAnd:
+    def __init__(self, expr: CondExpr) -> None:
+        self.expr = expr
+
+
+class CondAnd(Syntax):
     left: CondExpr
     right: CondExpr
 
+    __slots__ = ("left", "right")
 
-@dataclass(slots=True)
-class CondOr:
+    def __init__(self, left: CondExpr, right: CondExpr) -> None:
+        self.left = left
+        self.right = right
+
+
+class CondOr(Syntax):
     left: CondExpr
     right: CondExpr
 
+    __slots__ = ("left", "right")
 
-@dataclass(slots=True)
-class CondCommand:
+    def __init__(self, left: CondExpr, right: CondExpr) -> None:
+        self.left = left
+        self.right = right
+
+
+class CondCommand(Syntax):
     expr: CondExpr
-    redirs: list[Redir] = field(default_factory=list)
-    line: int = 0
-    runner: object = field(default=None, repr=False, compare=False)
+    redirs: list[Redir]
+    line: int
+    runner: object
+
+    __slots__ = ("expr", "redirs", "line", "runner")
+
+    def __init__(self, expr: CondExpr, redirs: list[Redir] | None = None, line: int = 0, runner: object = None) -> None:
+        self.expr = expr
+        self.redirs = [] if redirs is None else redirs
+        self.line = line
+        self.runner = runner
 
 
 Node = Union[SimpleCommand, Pipeline, AndOr, CommandList, Subshell, BraceGroup, If, Loop, For,

@@ -8,16 +8,16 @@ Tokens are ``(start, kind, value, end)`` tuples: kind is op|word|nl|eof|ionum.
 from __future__ import annotations
 
 import bisect
-import re
 from typing import Any, Callable, Union
 
+from ...lazy import lazy_compile
 from .ast import DQ, ArithSub, Assign, CmdSub, CommandList, HereDoc, Lit, Param, Part, ProcSub, Quoted, Word
 from .escapes import decode_ansi_c
 
 #: (start, kind, value, end); value is the operator text, the Word, the fd number or name
 Token = tuple[int, str, Any, int]
 #: an alias table, or a callable returning the current one (None: no alias expansion)
-Aliases = Union[dict[str, str], Callable[[], "dict[str, str] | None"], None]
+Aliases = Union[dict[str, str], Callable[[], dict[str, str] | None], None]
 #: a parse-time option: a value, or a callable returning the current value
 Switch = Union[bool, Callable[[], bool]]
 
@@ -64,7 +64,7 @@ GROUP_STOP = frozenset("|)")
 DIGITS = frozenset("0123456789")
 
 
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_NAME = lazy_compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def is_name(s: str) -> bool:
