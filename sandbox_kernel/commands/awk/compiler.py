@@ -637,7 +637,7 @@ class Compiler:
             _, var, arr, body = node
             t = self.new_tmp()
             out.append(ind + f"for {t} in R.forin({self.array_ref(arr)}):")
-            out.append(ind + "    " + self.assign_to(("var", var), f"StrNum({t})"))
+            out.append(ind + "    " + self.assign_to(("var", var), f"ForKey({t})"))
             self.loop_body(body, out, ind + "    ")
             return
         if k == "break":

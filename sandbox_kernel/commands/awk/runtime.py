@@ -36,6 +36,12 @@ class Uninit(StrNum):
     __slots__ = ()
 
 
+class ForKey(StrNum):
+    """A for-in loop's subscript: compares as input does, but is a string to truth and %c
+    (gawk: ``for (k in a) if (k)`` is true for a key "0")."""
+    __slots__ = ()
+
+
 UNINIT = Uninit("")
 #: a field past NF: an empty string that compares as a string (gawk: $5 == 0 is false)
 NO_FIELD = StrNum("")
@@ -1026,7 +1032,7 @@ def truth(v) -> bool:
         return v != ""
     if v.__class__ is Uninit:
         return False
-    if looks_numeric(v):
+    if v.__class__ is not ForKey and looks_numeric(v):
         return num(v) != 0.0
     return v != ""
 
@@ -1299,32 +1305,19 @@ def sprintf(fmt: str, args: list) -> str:
                 # gawk right-aligns these in the width, and ignores the width with '-'
                 out.append(special_text(v) if "-" in flags else special_text(v).rjust(int(width or 0)))
                 continue
-        if conv in "di":
-            out.append((spec + "d") % int(v))
-        elif conv in "oxXu":
-            iv = int(v)
-            if iv < 0:
-                iv &= (1 << 64) - 1
-            if conv == "o" and "#" in flags:
-                # C's alternate octal form is a leading 0, not Python's 0o
-                digits = ("%" + ("." + prec if prec is not None else "") + "o") % iv
-                if not digits.startswith("0"):
-                    digits = "0" + digits
-                plain = flags.replace("#", "")
-                out.append(("%" + plain.replace("0", "") + (width or "") + "s") % digits
-                           if "0" not in plain or "-" in plain else digits.rjust(int(width or 0), "0"))
-            else:
-                out.append((spec + ("d" if conv == "u" else conv)) % iv)
+        if conv in "dioxXu":
+            out.append(_format_int(flags, width, prec, conv, v))
         elif conv in "eEfFgG":
             out.append((spec + conv) % v)
         elif conv == "c":
             if arg is None:
                 s = ""
-            elif arg.__class__ is float or (isinstance(arg, StrNum) and arg != "" and looks_numeric(arg)):
+            elif arg.__class__ is float or (arg.__class__ is not ForKey and isinstance(arg, StrNum)
+                                            and arg != "" and looks_numeric(arg)):
                 code = int(num(arg))  # a number, or input that looks like one (gawk)
                 s = chr(code) if 0 <= code < 0x110000 else ""
             else:
-                s = arg[:1]
+                s = arg[:1] or "\0"  # C's %c of an empty string: its terminating NUL
             out.append(("%" + flags.replace("0", "") + (width or "") + "s") % s)
         elif conv == "s":
             s = tostr(arg) if arg is not None else ""
@@ -1334,6 +1327,59 @@ def sprintf(fmt: str, args: list) -> str:
             ai -= 1
     out.append(fmt[pos:])
     return "".join(out)
+
+
+def _format_int(flags: str, width: str | None, prec: str | None, conv: str, v: float) -> str:
+    """gawk's integer conversions (format_tree): a precision is the least number of digits
+    (no characters for a zero at precision 0) and turns the 0 flag off; o x X u are unsigned
+    (no sign, a negative value as its 64-bit two's complement, a value out of that range
+    printed with %g); # gives a leading 0 (o) or 0x (x, X, not for zero)."""
+    lj = "-" in flags
+    have_prec = prec is not None
+    p = int(prec or 0)
+    fw = int(width or 0)
+    iv = int(v)
+    alt = "#" in flags
+    if have_prec and p == 0 and iv == 0 and not (alt and conv not in "di"):
+        return " " * fw
+    zero_fill = not lj and (("0" in flags and not have_prec) or (fw == 0 and have_prec))
+    prefix = ""
+    if conv in "di":
+        digits = "%d" % abs(iv)
+        if iv < 0:
+            prefix = "-"
+        elif "+" in flags:
+            prefix = "+"
+        elif " " in flags:
+            prefix = " "
+    else:
+        if iv < 0:
+            if iv < -(1 << 63):
+                return _out_of_range(flags, width, prec, v)
+            iv &= (1 << 64) - 1
+        elif iv >= 1 << 64:
+            return _out_of_range(flags, width, prec, v)
+        digits = "%o" % iv if conv == "o" else "%x" % iv if conv == "x" else "%X" % iv if conv == "X" else "%d" % iv
+    if have_prec:
+        digits = digits.rjust(p, "0")
+    if alt and iv != 0:
+        if conv in "xX":
+            prefix = "0" + conv
+        elif conv == "o":
+            digits = "0" + digits
+    fw = max(fw, p)
+    size = len(prefix) + len(digits)
+    if size >= fw:
+        return prefix + digits
+    if lj:
+        return prefix + digits + " " * (fw - size)
+    if zero_fill:
+        return prefix + "0" * (fw - size) + digits
+    return " " * (fw - size) + prefix + digits
+
+
+def _out_of_range(flags: str, width: str | None, prec: str | None, v: float) -> str:
+    return ("%" + flags + (width or "") + ("." + prec if prec is not None else "") + "g") % v
 
 
 ONCE = (None,)
@@ -1348,7 +1394,7 @@ def namespace(runtime: Runtime) -> dict:
         "div": div, "mod": mod, "power": power, "trunc": trunc, "math": math,
         "math_sqrt": math_sqrt, "math_exp": math_exp, "math_log": math_log, "math_sin": math_sin,
         "math_cos": math_cos, "substr": substr, "dynrx": dynrx, "substitute": substitute,
-        "gensub": gensub, "sprintf": sprintf, "cat": cat, "cats": cats, "StrNum": StrNum, "UNINIT": UNINIT,
+        "gensub": gensub, "sprintf": sprintf, "cat": cat, "cats": cats, "StrNum": StrNum, "ForKey": ForKey, "UNINIT": UNINIT,
         "NextRecord": NextRecord, "AwkExit": AwkExit, "numkey": numkey, "copyval": copyval,
         "ONCE": ONCE, "OUT": runtime.out.append, "time": time,
         "asort_": asort_, "asorti_": asorti_, "strtonum": strtonum, "bits_and": bits_and,

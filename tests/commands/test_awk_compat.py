@@ -1,0 +1,34 @@
+"""awk against gawk 5.2, one group of cases per class of difference the upstream suites (One True
+Awk's testdir, gawk's tests: tests/commands/test_upstream_awk.py) found: stdout, exit status and
+whether stderr is empty, as gawk gives them."""
+from __future__ import annotations
+
+import pytest
+
+from tests.support.prereqs import host_tool
+
+from .helpers import assert_like_gnu
+
+
+def _ids(cases: list[str]) -> list[str]:
+    return [c[:70] for c in cases]
+
+
+# ---------------------------------------------------------------- printf formats
+PRINTF = [
+    # integer conversions: a precision is a digit count (none for a zero at precision 0) and
+    # turns the 0 flag off; o x X u take no sign; # for o and x
+    'BEGIN { printf "[%.0d][%5.0d][%+.0d][%02.1d][%.3d][%08.3x][% 03d][%-05d]\\n", 0, 0, 0, 2, -5, 255, 5, 3 }',
+    'BEGIN { printf "[%+5u][% x][%+X][%#x][%#.3x][%#5.0x][%#o][%#.0o][%.3o][%#.3o][%-#8x][%#08x]\\n", '
+    '4, 255, 255, 0, 10, 0, 0, 0, 8, 8, 255, 255 }',
+    'BEGIN { printf "[%x][%u][%o][%d][%x][%i]\\n", 2^64, -2^64, -1, 2^64, 0.9, -0.5 }',
+    # %c: an empty string gives its NUL; a for-in key is a string
+    'BEGIN { printf "[%c][%c][%3c][%-3c]\\n", "", x, "", "a"; a[65]; for (k in a) printf "%c\\n", k }',
+    'BEGIN { a[0]; for (k in a) print (k ? "true" : "false"), (k < 1), (k == 0) }',
+]
+
+
+@host_tool("gawk")
+@pytest.mark.parametrize("prog", PRINTF, ids=_ids(PRINTF))
+def test_printf_formats_like_gawk(prog):
+    assert_like_gnu(["gawk", prog])
