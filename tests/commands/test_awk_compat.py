@@ -32,3 +32,20 @@ PRINTF = [
 @pytest.mark.parametrize("prog", PRINTF, ids=_ids(PRINTF))
 def test_printf_formats_like_gawk(prog):
     assert_like_gnu(["gawk", prog])
+
+
+# ---------------------------------------------------------------- backslashes in sub and gsub
+SUB = [
+    # gawk's rules: only a backslash run before & is special; \\ alone stays two backslashes
+    '{ x = y = $0; gsub(/\\\\/, "\\\\", x); gsub("\\\\", "\\\\\\\\", y); print x; print y }',
+    'BEGIN { t = "some"; r = "<&|\\\\q|\\\\|\\\\\\\\|\\\\&|\\\\\\\\&|\\\\\\\\\\\\&>"; sub(/some/, r, t); print r; print t }',
+    '{ w = x = y = $0; sub(/a/, "\\\\\\\\\\\\\\\\&", w); sub(/a/, "[\\\\\\\\\\\\&]", x); gsub(/b/, "\\\\q&", y); '
+    'print w; print x; print y }',
+    '{ print gensub(/(a)(b)/, "<\\\\2\\\\1\\\\0\\\\\\\\\\\\q&>", "g") }',
+]
+
+
+@host_tool("gawk")
+@pytest.mark.parametrize("prog", SUB, ids=_ids(SUB))
+def test_sub_backslashes_like_gawk(prog):
+    assert_like_gnu(["gawk", prog], stdin="x\\y\\\\z ab\n")

@@ -1213,21 +1213,33 @@ def cats(parts: tuple) -> str:
 
 
 def _expand_amp(repl: str, matched: str) -> str:
-    if "&" not in repl and "\\" not in repl:
+    """sub/gsub's replacement, by gawk's rules (not POSIX's): ``&`` is the match, ``\\&`` a
+    literal ``&``, ``\\\\&`` a backslash and the match, ``\\\\\\&`` a literal ``\\&``; any
+    other backslash stays as it is (``\\q`` is ``\\q``, ``\\\\`` two backslashes) but four
+    backslashes are two (gawk's 2016 fix)."""
+    if "&" not in repl and "\\\\\\\\" not in repl:
         return repl
     out = []
     i = 0
     n = len(repl)
     while i < n:
         c = repl[i]
-        if c == "\\" and i + 1 < n and repl[i + 1] in "&\\":
-            out.append(repl[i + 1])
-            i += 2
+        if c == "\\":
+            if repl.startswith("\\\\\\&", i) or repl.startswith("\\\\\\\\", i):
+                out.append(repl[i + 2:i + 4])  # \\\& is \&, \\\\ is \\
+                i += 4
+            elif repl.startswith("\\\\&", i):
+                out.append("\\")
+                out.append(matched)
+                i += 3
+            elif repl.startswith("\\&", i):
+                out.append("&")
+                i += 2
+            else:
+                out.append(c)
+                i += 1
             continue
-        if c == "&":
-            out.append(matched)
-        else:
-            out.append(c)
+        out.append(matched if c == "&" else c)
         i += 1
     return "".join(out)
 
