@@ -49,3 +49,23 @@ SUB = [
 @pytest.mark.parametrize("prog", SUB, ids=_ids(SUB))
 def test_sub_backslashes_like_gawk(prog):
     assert_like_gnu(["gawk", prog], stdin="x\\y\\\\z ab\n")
+
+
+# ---------------------------------------------------------------- split() and FS changes
+SPLIT = [
+    # a new FS applies from the next record: the current one keeps the fields of its own
+    '{ FS = ":"; print $1, NF }',
+    'BEGIN { FS = "=" } { FS = "."; $0 = $1; print $2; FS = "=" }',
+    'BEGIN { FS = ":"; $0 = "a:bc:def"; FS = "-"; print $1, NF; FS = "2"; $0 = 1212121; FS = "3"; print $1, NF }',
+    'NR == 1 { FS = ":"; getline < "/dev/stdin"; FS = "-"; print $1, NF }',
+    'NR == 1 { FS = ":"; getline v; print $2, NF, v; FS = " " } NR > 2 { print $1, NF }',
+    # split() by FS has no paragraph-mode newlines; // splits into characters
+    'BEGIN { RS = ""; FS = ":"; n = split("a:b\\nc:d", p); print n, length(p[2]) }',
+    '{ n = split($0, c, //); print n, c[1], c[n] }',
+]
+
+
+@host_tool("gawk")
+@pytest.mark.parametrize("prog", SPLIT, ids=_ids(SPLIT))
+def test_split_and_fs_changes_like_gawk(prog):
+    assert_like_gnu(["gawk", prog], stdin="a:b c:d e\nf:g h\ni j:k\n")

@@ -161,6 +161,8 @@ async def awk(ctx: CommandContext) -> int:
     def assign(text: str) -> None:
         name, _, value = text.partition("=")
         value = rt.StrNum(_unescape(codec.arg(value)))
+        if name == "FS" and not runtime.split_done:
+            runtime.ensure_split()
         if name in ("FS", "OFS", "ORS", "RS", "SUBSEP", "CONVFMT", "OFMT", "FILENAME"):
             setattr(runtime, name, str(value))
         elif name in ("NR", "NF", "FNR"):

@@ -563,7 +563,7 @@ class Compiler:
 
     def split_sep(self, node) -> str:
         if node[0] == "ere":
-            return self.regex(node[1])
+            return self.regex(node[1]) if node[1] else "''"  # //: into characters, as ""
         return self.str_(node)
 
     # ------------------------------------------------------------------ statements

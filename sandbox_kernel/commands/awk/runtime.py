@@ -554,6 +554,8 @@ class Runtime:
             return value
         if name == "RS":
             self.unread_pending()
+        elif name == "FS" and not self.split_done:
+            self.ensure_split()  # the record read before keeps the fields of the FS it had
         setattr(self, name, tostr(value))
         return value
 
@@ -572,9 +574,9 @@ class Runtime:
             pieces = len(text) if sep == "" else text.count(sep) if sep != " " else (
                 text.count(" ") + text.count("\t") + text.count("\n"))
             memory.need(pieces * ELEMENT_COST + len(text))
-        if sep is None:
-            parts = self.split_text(text)
-        elif isinstance(sep, str):
+        if sep is None:  # FS, but not paragraph mode's newlines: those are the record's
+            sep = self.FS
+        if isinstance(sep, str):
             if sep == " ":
                 parts = text.split()
             elif text == "":
