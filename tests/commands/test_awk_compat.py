@@ -69,3 +69,29 @@ SPLIT = [
 @pytest.mark.parametrize("prog", SPLIT, ids=_ids(SPLIT))
 def test_split_and_fs_changes_like_gawk(prog):
     assert_like_gnu(["gawk", prog], stdin="a:b c:d e\nf:g h\ni j:k\n")
+
+
+# ---------------------------------------------------------------- RS, RT and getline
+RECORDS = [
+    # RT: what ended the record (RS, the regex's match, the newlines of a paragraph, "" at the end)
+    ['BEGIN { RS = "[,;]+" } { printf "[%s|%s]", $0, RT; if ((getline) > 0) printf "(%s|%s)", $0, RT } '
+     'END { print "", NR, RT }', "1,2;;3,,,4\n"],
+    ['BEGIN { RS = "" } { print NF, "<" $0 ":" RT ">" }', "\n\n a b \n\nc\n\n\n"],
+    ['{ print NR, $0, "<" RT ">" } END { print "end", "<" RT ">" }', "a\nb"],
+    ['BEGIN { RS = ";" } { getline x < "f"; print $0, "<" RT ">", x }', "p;q"],
+    # ^ in a regex RS matches only at the start of the input
+    ['BEGIN { RS = "^a" } { print NR ": [" $0 "]" }', "aaa1a2a\n"],
+    ['BEGIN { RS = "^Ax*\\n" } END { print NR }', "Axx\nAxx\nAxx\n"],
+    # a getline variable's subscript is evaluated before the read, even the one that fails
+    ['BEGIN { while ((getline a[++c] < "f") > 0) {} print c, a[1], length(a) }', ""],
+    ['{ i = 1; getline $(i++); print i, $0 }', "a b\nc d\n"],
+    # getline's value is an operand: getline x + 1 adds to it
+    ['BEGIN { a = (getline x + 1); print a, x; a = (getline x - 2); print a, x; a = getline x y; print a, x }',
+     "A\nB\nC\n"],
+]
+
+
+@host_tool("gawk")
+@pytest.mark.parametrize("prog,stdin", RECORDS, ids=_ids([c[0] for c in RECORDS]))
+def test_records_and_getline_like_gawk(prog, stdin):
+    assert_like_gnu(["gawk", prog], {"f": "one;two\nthree\n"}, stdin=stdin)

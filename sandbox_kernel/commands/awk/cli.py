@@ -165,7 +165,7 @@ async def awk(ctx: CommandContext) -> int:
             runtime.ensure_split()
         if name in ("FS", "OFS", "ORS", "RS", "SUBSEP", "CONVFMT", "OFMT", "FILENAME"):
             setattr(runtime, name, str(value))
-        elif name in ("NR", "NF", "FNR"):
+        elif name in ("NR", "NF", "FNR", "RT"):
             runtime.setvar(name, value)
         else:
             ns["v_" + name] = value

@@ -12,7 +12,7 @@ import re
 from .parser import Program
 
 SPECIAL = {"NR", "NF", "FNR", "FS", "OFS", "ORS", "RS", "SUBSEP", "CONVFMT", "OFMT", "RSTART",
-           "RLENGTH", "FILENAME", "ARGC"}
+           "RLENGTH", "FILENAME", "ARGC", "RT"}
 SPECIAL_ARRAYS = {"ENVIRON", "ARGV"}
 
 
@@ -289,6 +289,8 @@ class Compiler:
         ref = self.scalar_ref(name)
         if name == "NF" and name not in self.locals:
             return "R.getNF()", "num"  # reading NF splits the record
+        if name == "RT" and name not in self.locals:
+            return "R.getRT()", "str"
         return ref, "any"
 
     def e_field(self, node):
@@ -448,6 +450,18 @@ class Compiler:
         if lv is None:
             return f"({call})", "num"
         t = self.new_tmp()
+        while lv[0] == "group":
+            lv = lv[1]
+        # the variable's subscript or field number is evaluated before the read, as gawk does
+        if lv[0] == "index":
+            k = self.new_tmp()
+            arr = self.array_ref(lv[1])
+            return (f"(getitem({arr}, {k} := {self.subscript(lv[2])}), ({t} := {call}), "
+                    f"(setitem({arr}, {k}, R.gl_value) if {t} > 0 else 0))[1]"), "num"
+        if lv[0] == "field":
+            k = self.new_tmp()
+            return (f"(({k} := fieldindex({self.num(lv[1])})), ({t} := {call}), "
+                    f"(R.setfield({k}, R.gl_value) if {t} > 0 else 0))[1]"), "num"
         return f"(({t} := {call}), ({self.assign_to(lv, 'R.gl_value')} if {t} > 0 else 0))[0]", "num"
 
     _ARITY = {"length": (0, 1), "substr": (2, 3), "index": (2, 2), "split": (2, 3), "sub": (2, 3),

@@ -334,7 +334,8 @@ class Parser:
             if k == "|" and self.peek().kind == "getline":
                 self.pos += 2
                 lv = self.opt_lvalue()
-                left = ("getline", "cmd", lv, left)
+                # gawk: (cmd | getline x) + 1, the result an operand of what follows
+                left = self.additive(self.multiplicative(("getline", "cmd", lv, left)))
                 continue
             if k in self._CONCAT_START and not (k == "in") :
                 if k == "in":
@@ -345,16 +346,16 @@ class Parser:
             break
         return left
 
-    def additive(self) -> tuple:
-        left = self.multiplicative()
+    def additive(self, left: tuple | None = None) -> tuple:
+        left = self.multiplicative() if left is None else left
         while self.tok.kind in ("+", "-"):
             op = self.tok.kind
             self.pos += 1
             left = ("binop", op, left, self.multiplicative())
         return left
 
-    def multiplicative(self) -> tuple:
-        left = self.unary()
+    def multiplicative(self, left: tuple | None = None) -> tuple:
+        left = self.unary() if left is None else left
         while self.tok.kind in ("*", "/", "%"):
             op = self.tok.kind
             self.pos += 1

@@ -195,6 +195,13 @@ class Runtime:
         self.pending_pos = 0
         #: the text the pending records were split from (RS one character), else None
         self.pending_block: str | None = None
+        #: the RS the pending records were split with, and what ended the last of them (RT)
+        self.pending_rs = "\n"
+        self.pending_last_rt = ""
+        #: RT set otherwise (getline from a file or command, an assignment): its value, and
+        #: where the main input was then (pending, pending_pos), while it still is
+        self.rt_mark: tuple | None = None
+        self.rt_value = ""
         #: fields split off a record: all (None), or only the first N when the program reads
         #: no others and never NF (``field_use``)
         self.split_limit: int | None = None
@@ -552,6 +559,9 @@ class Runtime:
         if name in ("NR", "FNR", "RSTART", "RLENGTH", "ARGC"):
             setattr(self, name, num(value))
             return value
+        if name == "RT":
+            self.set_rt(tostr(value))
+            return value
         if name == "RS":
             self.unread_pending()
         elif name == "FS" and not self.split_done:
@@ -563,10 +573,24 @@ class Runtime:
         """RS changes: records split with the old RS but not yet read go back to the reader."""
         rest = self.pending[self.pending_pos:]
         if rest and self.main_iter is not None:
-            sep = self.RS if len(self.RS) == 1 else "\n"
-            self.main_iter.buf = sep.join(rest) + sep + self.main_iter.buf
+            self.main_iter.unread(self.pending_rs.join(rest) + self.pending_last_rt)
         self.pending = []
         self.pending_pos = 0
+
+    def getRT(self) -> str:
+        """RT: what ended the current record (gawk). A batch's records all end with its RS
+        but the last, which may end the input without one."""
+        mark = self.rt_mark
+        if mark is not None and mark[0] is self.pending and mark[1] == self.pending_pos:
+            return self.rt_value
+        if self.pending_pos >= len(self.pending):
+            return self.pending_last_rt
+        return self.pending_rs
+
+    def set_rt(self, value: str) -> None:
+        """RT of a record read some other way than by the main loop (getline var, < file)."""
+        self.rt_mark = (self.pending, self.pending_pos)
+        self.rt_value = value
 
     def split(self, text: str, arr: dict, sep) -> float:
         arr.clear()
@@ -672,6 +696,8 @@ class Runtime:
                 self.pending = batch
                 self.pending_pos = 0
                 self.pending_block = self.main_iter.block
+                self.pending_rs = self.RS
+                self.pending_last_rt = self.main_iter.last_rt
                 return True
             self.main_iter = None
 
@@ -748,6 +774,7 @@ class Runtime:
         rec = await reader.next_record(self.RS)
         if rec is None:
             return 0.0
+        self.set_rt(reader.rt)
         if to_var:
             self.gl_value = StrNum(rec)
         else:
@@ -767,6 +794,7 @@ class Runtime:
         rec = await reader.next_record(self.RS)
         if rec is None:
             return 0.0
+        self.set_rt(reader.rt)
         if to_var:  # gawk 5.2 leaves NR alone here, whatever POSIX says
             self.gl_value = StrNum(rec)
         else:
@@ -792,17 +820,34 @@ def _retrieve(task: asyncio.Task) -> None:
 
 class RecordReader:
     """Splits an input stream into records by RS: newline, one character, "" (paragraphs),
-    or a regex."""
+    or a regex. ``rt`` (``last_rt`` for a batch) is what ended the last record read (gawk's
+    RT): the separator, or "" at the end of the input."""
 
     def __init__(self, stream, codec: TextCodec) -> None:
         self.stream = stream
         self.child: ChildCommand | None = None  # the command writing to stream, if any
         self.buf = ""
+        #: with a regex RS: buf[:pos] was read already (its last character is the context of
+        #: the next match: ^ matches only at the start of the input, \< sees what precedes)
+        self.pos = 0
+        self.started = False  # a record was read: ^ no longer matches
         self.eof = False
         # decodes across chunk boundaries, so a UTF-8 character split between reads survives
         self.decoder = codecs.getincrementaldecoder(codec.encoding)(codec.errors)
         #: the text the last batch was split from (RS one character), else None
         self.block: str | None = None
+        self.rt = ""
+        self.last_rt = ""
+
+    def unread(self, text: str) -> None:
+        """Records split but not used go back in front of what is still to read."""
+        self.buf = text + self.buf[self.pos:]
+        self.pos = 0
+
+    def _compact(self) -> None:
+        if self.pos:
+            self.buf = self.buf[self.pos:]
+            self.pos = 0
 
     async def next_batch(self, rs: str) -> list[str] | None:
         """All complete records buffered (at least one) when RS is one character; one record
@@ -810,13 +855,18 @@ class RecordReader:
         self.block = None
         if len(rs) != 1:
             rec = await self.next_record(rs)
+            self.last_rt = self.rt
             return None if rec is None else [rec]
+        if self.pos:
+            self._compact()
+        self.started = True
         while True:
             i = self.buf.rfind(rs)
             if i >= 0:
                 self.block = block = self.buf[:i]
                 recs = block.split(rs)
                 self.buf = self.buf[i + 1:]
+                self.last_rt = rs
                 return recs
             # gather chunks until one holds a separator: linear even for very long records
             pieces = [self.buf]
@@ -827,6 +877,7 @@ class RecordReader:
                     self.buf = ""
                     rec = "".join(pieces)
                     self.block = rec
+                    self.last_rt = ""
                     return [rec] if rec else None
                 pieces.append(text)
                 size += len(text)
@@ -853,12 +904,20 @@ class RecordReader:
         text = await self._read()
         if text is None:
             return False
+        if self.pos > 1:  # keep one character read before: the context of the next match
+            self.buf = self.buf[self.pos - 1:]
+            self.pos = 1
         self.buf += text
-        if len(self.buf) > MAX_LINE:
+        if len(self.buf) - self.pos > MAX_LINE:
             raise LineTooLong()
         return True
 
     async def next_record(self, rs: str):
+        if len(rs) > 1:
+            return await self._next_by_regex(rs)
+        if self.pos:
+            self._compact()
+        self.started = True
         if rs == "":
             while True:
                 stripped = self.buf.lstrip("\n")
@@ -866,43 +925,55 @@ class RecordReader:
                 m = re.search(r"\n\n+", self.buf)
                 if m and (m.end() < len(self.buf) or self.eof):
                     rec = self.buf[:m.start()]
+                    self.rt = m.group()
                     self.buf = self.buf[m.end():]
                     return rec
                 if not await self._more():
                     if not self.buf:
                         return None
                     rec = self.buf.rstrip("\n")
+                    self.rt = self.buf[len(rec):]
                     self.buf = ""
                     return rec
-        if len(rs) == 1:
-            while True:
-                i = self.buf.find(rs)
-                if i >= 0:
-                    rec = self.buf[:i]
-                    self.buf = self.buf[i + 1:]
-                    return rec
-                if not await self._more():
-                    if not self.buf:
-                        return None
-                    rec, self.buf = self.buf, ""
-                    return rec
-        rx = dynrx(rs)
         while True:
-            m = rx.search(self.buf)
-            if m and m.end() > m.start() and (m.end() < len(self.buf) or self.eof):
-                rec = self.buf[:m.start()]
-                self.buf = self.buf[m.end():]
+            i = self.buf.find(rs)
+            if i >= 0:
+                rec = self.buf[:i]
+                self.buf = self.buf[i + 1:]
+                self.rt = rs
                 return rec
             if not await self._more():
                 if not self.buf:
                     return None
-                m = rx.search(self.buf)
-                if m and m.end() > m.start():
-                    rec = self.buf[:m.start()]
-                    self.buf = self.buf[m.end():]
-                    return rec
                 rec, self.buf = self.buf, ""
+                self.rt = ""
                 return rec
+
+    async def _next_by_regex(self, rs: str):
+        rx = dynrx(rs)
+        if self.started and self.pos == 0:
+            self.buf = "\n" + self.buf  # not the start of the input: ^ cannot match here
+            self.pos = 1
+        self.started = True
+        while True:
+            m = rx.search(self.buf, self.pos)
+            if m and m.end() > m.start() and (m.end() < len(self.buf) or self.eof):
+                return self._take(m)
+            if not await self._more():
+                if self.pos >= len(self.buf):
+                    return None
+                m = rx.search(self.buf, self.pos)
+                if m and m.end() > m.start():
+                    return self._take(m)
+                rec = self.buf[self.pos:]
+                self.buf, self.pos, self.rt = "", 0, ""
+                return rec
+
+    def _take(self, m) -> str:
+        rec = self.buf[self.pos:m.start()]
+        self.rt = m.group()
+        self.pos = m.end()
+        return rec
 
 
 def _regex_split(rx, text: str) -> list[str]:
