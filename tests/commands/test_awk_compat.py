@@ -95,3 +95,32 @@ RECORDS = [
 @pytest.mark.parametrize("prog,stdin", RECORDS, ids=_ids([c[0] for c in RECORDS]))
 def test_records_and_getline_like_gawk(prog, stdin):
     assert_like_gnu(["gawk", prog], {"f": "one;two\nthree\n"}, stdin=stdin)
+
+
+# ---------------------------------------------------------------- syntax and evaluation order
+SYNTAX = [
+    # $ takes a unary operand with its increments; a nested $x++ increments the inner field
+    '{ a = 3; print $$a++++; print }',
+    'BEGIN { $1 = i = 1; $+i++; $- -i++; print; print i }',
+    '{ i = 1; print $i++, i, $0; print -$1^2, !$2 }',
+    # the value is evaluated before the variable's subscript and its current value
+    'BEGIN { print b += b += 1; b = 6; print b += b++; print b; i = 1; a[i++] += i; a[i++] = i; '
+    'for (k in a) print k, a[k] }',
+    'BEGIN { c[1] = 5; c[1] += (c[1] = 10); print c[1]; $0 = "5"; $1 += ($1 = 10); print; x = 2; x ^= x++; print x }',
+    # what is not awk: a syntax error (status 1), a control character (fatal, status 2)
+    '.', '..', '.E.', 'BEGIN { x = 1 . 2 }', '&', 'BEGIN { a &= 1 }', 'BEGIN { print \'a\' }', '`',
+    'BEGIN { x = 1 }\x01', 'BEGIN { x = 1 }\x1b', 'BEGIN { x = 1 }\x07', 'BEGIN { x = 1 }\x0b',
+    'BEGIN { print "a" } # \x01 in a comment', 'BEGIN { ++(x) }', 'BEGIN { (x)++ }', '{ print $',
+]
+
+
+@host_tool("gawk")
+@pytest.mark.parametrize("prog", SYNTAX, ids=_ids(SYNTAX))
+def test_syntax_and_order_like_gawk(prog):
+    assert_like_gnu(["gawk", prog], stdin="3 4 5 6 7 8 9\n")
+
+
+@host_tool("gawk")
+@pytest.mark.parametrize("text", [b"/\\\x00", b'BEGIN { print "a\x00b" }', b"BEGIN { x = 1 }\xc3\xa9"])
+def test_bytes_no_program_may_hold_like_gawk(text):
+    assert_like_gnu(["gawk", "-f", "p.awk"], {"p.awk": text})

@@ -121,6 +121,9 @@ async def awk(ctx: CommandContext) -> int:
         is_async = compiler.is_async
         code = compile(src, "<awk>", "exec")
     except AwkSyntaxError as e:
+        if e.fatal:
+            await ctx.err(f"{ctx.name}: {label}:{e.line}: fatal: {e.message}\n")
+            return 2
         lines = program_text.split("\n")
         line_text = lines[e.line - 1] if 0 < e.line <= len(lines) else ""
         await ctx.err(f"{ctx.name}: {label}:{e.line}: {line_text}\n"

@@ -324,18 +324,34 @@ class Compiler:
         raise CompileError("assignment to non-lvalue")
 
     def e_assign(self, node):
+        """gawk evaluates the value first, then the variable's subscript or field number, then
+        (for ``+=`` and the like) reads the variable: ``b += b++``, ``a[i++] = i``."""
         _, op, lv, value = node
+        first = None
+        while lv[0] == "group":
+            lv = lv[1]
+        where = lv[2] if lv[0] == "index" else lv[1] if lv[0] == "field" else None
+        if (_has_effects(value) and (op != "=" or where is not None)) or _has_effects(where):
+            first = self.new_tmp()
         if op == "=":
             src, t = self.expr(value)
             if t == "any":
                 src = f"copyval({src})"
-            return self.assign_to(lv, src), t if t != "any" else "any"
+            if first is not None:
+                return f"(({first} := {src}), {self.assign_to(lv, first)})[1]", t
+            return self.assign_to(lv, src), t
         rhs = self.num(value)
+        if first is not None:
+            rhs, value_src = first, rhs
         pyop = {"+=": "+", "-=": "-", "*=": "*"}.get(op)
         if pyop:
-            return self.update(lv, lambda cur: f"({cur} {pyop} {rhs})"), "num"
-        func = {"/=": "div", "%=": "mod", "^=": "power"}[op]
-        return self.update(lv, lambda cur: f"{func}({cur}, {rhs})"), "num"
+            code = self.update(lv, lambda cur: f"({cur} {pyop} {rhs})")
+        else:
+            func = {"/=": "div", "%=": "mod", "^=": "power"}[op]
+            code = self.update(lv, lambda cur: f"{func}({cur}, {rhs})")
+        if first is not None:
+            return f"(({first} := {value_src}), {code})[1]", "num"
+        return code, "num"
 
     def update(self, lv, new_value) -> str:
         """Read-modify-write of an lvalue whose subscript or field number is evaluated once:
@@ -792,6 +808,22 @@ class Compiler:
         decl = ("global " + ", ".join(sorted(f"v_{s}" for s in self.scalars))) if self.scalars else "pass"
         src = "\n\n".join(funcs + body).replace("GLOBALS_DECL", decl)
         return src, self.const_values
+
+
+_EFFECT_BUILTINS = {"sub", "gsub", "split", "srand", "rand", "system", "close", "fflush", "match", "asort",
+                    "asorti"}
+
+
+def _has_effects(node) -> bool:
+    """Whether evaluating the expression (a node or a list of them) may change a variable."""
+    if isinstance(node, list):
+        return any(_has_effects(x) for x in node)
+    if not isinstance(node, tuple) or not node:
+        return False
+    k = node[0]
+    if k in ("assign", "incdec", "call", "getline") or (k == "builtin" and node[1] in _EFFECT_BUILTINS):
+        return True
+    return any(_has_effects(x) for x in node[1:] if isinstance(x, (tuple, list)))
 
 
 def _short(node) -> bool:

@@ -30,11 +30,23 @@ ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", '"': '"', "/": "/", "a":
 
 
 class AwkSyntaxError(Exception):
-    def __init__(self, message: str, line: int, col: int) -> None:
+    """A syntax error at ``line`` and ``col``; ``fatal``: gawk's "fatal: error: ..." for a
+    character no program may hold (exit status 2, no source line quoted)."""
+
+    def __init__(self, message: str, line: int, col: int, fatal: bool = False) -> None:
         super().__init__(message)
         self.message = message
         self.line = line
         self.col = col
+        self.fatal = fatal
+
+
+def _bad_character(c: str, line: int) -> AwkSyntaxError:
+    return AwkSyntaxError(f"error: invalid character '\\{ord(c):03o}' in source code", line, 0, fatal=True)
+
+
+#: control characters gawk refuses where a token starts (and NUL anywhere)
+_BAD_CHARS = frozenset(chr(i) for i in (*range(0, 7), *range(14, 32), 127))
 
 
 class Token:
@@ -61,6 +73,9 @@ def tokenize(src: str, warnings: list[str] | None = None) -> list[Token]:
     line = 1
     line_start = 0
     last = None
+    nul = src.find("\0")
+    if nul >= 0:
+        raise _bad_character("\0", src.count("\n", 0, nul) + 1)
 
     def add(kind, value, start):
         nonlocal last
@@ -183,7 +198,7 @@ def tokenize(src: str, warnings: list[str] | None = None) -> list[Token]:
             add("NUMBER", float(m.group()), i)
             i = m.end()
             continue
-        if c.isalpha() or c == "_":
+        if c.isascii() and (c.isalpha() or c == "_"):
             m = _NAME.match(src, i)
             word = m.group()
             start = i
@@ -203,6 +218,10 @@ def tokenize(src: str, warnings: list[str] | None = None) -> list[Token]:
                 i += len(p)
                 break
         else:
+            if c in _BAD_CHARS:
+                raise _bad_character(c, line)
+            if c in ".&":  # tokens of gawk's grammar that start nothing here
+                raise AwkSyntaxError("syntax error", line, i - line_start)
             raise AwkSyntaxError(f"invalid char '{c}' in expression", line, i - line_start)
     add("NEWLINE", "\n", i)
     toks.append(Token("EOF", None, line, i - line_start))

@@ -416,16 +416,31 @@ class Parser:
         return None
 
     def primary_for_field(self) -> tuple:
+        """The operand of ``$`` (gawk's non_post_simp_exp): a sign or ``!`` applies to a whole
+        unary operand, increments included (``$-i++`` is ``$(-(i++))``); a nested ``$x++``
+        increments the inner field (``$$a++++`` is ``$($a++)++``); ``$i++`` is ``($i)++``."""
         k = self.tok.kind
         if k in ("++", "--"):
             self.pos += 1
             lv = self.primary()
+            if lv[0] not in ("var", "field", "index"):
+                raise self.error()
             return ("incdec", k, True, lv)
         if k in ("-", "+"):
             self.pos += 1
-            return ("unary", k, self.primary_for_field())
-        e = self.primary()
-        return e
+            return ("unary", k, self.unary())
+        if k == "!":
+            self.pos += 1
+            return ("not", self.unary())
+        if k == "$":
+            self.pos += 1
+            inner = ("field", self.primary_for_field())
+            if self.tok.kind in ("++", "--"):
+                op = self.tok.kind
+                self.pos += 1
+                return ("incdec", op, False, inner)
+            return inner
+        return self.primary()
 
     def primary(self) -> tuple:
         t = self.tok
