@@ -7,7 +7,19 @@ import pytest
 
 from tests.support.prereqs import host_tool
 
-from .helpers import assert_like_gnu
+from .helpers import DEFAULT_ENV, GNU_ENV, assert_like_gnu, new_fs, run_cmd_bytes, run_gnu
+
+UTF8 = {"LC_ALL": "C.UTF-8"}
+
+
+def assert_like_gawk_in_utf8(argv: list[str], files: dict[str, bytes], stdin: bytes = b"") -> None:
+    """stdout, status and stderr's emptiness as gawk's, both in a UTF-8 locale."""
+    want = run_gnu(argv, files, stdin, env={**GNU_ENV, **UTF8})
+    fs = new_fs()
+    for name, data in files.items():
+        fs.write_bytes("/workspace/" + name, data)
+    got = run_cmd_bytes(argv, stdin, fs, env={**DEFAULT_ENV, **UTF8})
+    assert (got[0], got[2], bool(got[1])) == (want[0], want[2], bool(want[1])), (want[:3], got)
 
 
 def _ids(cases: list[str]) -> list[str]:
@@ -124,3 +136,37 @@ def test_syntax_and_order_like_gawk(prog):
 @pytest.mark.parametrize("text", [b"/\\\x00", b'BEGIN { print "a\x00b" }', b"BEGIN { x = 1 }\xc3\xa9"])
 def test_bytes_no_program_may_hold_like_gawk(text):
     assert_like_gnu(["gawk", "-f", "p.awk"], {"p.awk": text})
+
+
+# ---------------------------------------------------------------- regex and string constants
+CONSTANTS = [
+    # a regex's escapes are characters before it is compiled: \52 is the operator *; \8 is 8
+    'BEGIN { print ("a*b" ~ /a\\52b/), ("aab" ~ /a\\52b/), ("a+b" ~ /a\\53b/), ("aab" ~ "a\\\\53b"), '
+    '("axb" ~ /a\\x2eb/), ("a8b" ~ /a\\8b/), ("a\\b" ~ /a\\134b/) }',
+    '{ if (/a\\52b/) print "match"; else print "no match" }',
+    # strings: \x takes up to two hex digits, none is a plain x
+    'BEGIN { print "H\\x49\\x4a\\x4BL", "\\x414", "\\xg", length("\\x"), "\\101\\1010" }',
+    # a string assigned to $0 or a field stays a string; what is split from it is input
+    '{ $0 = "0"; if (!$0) print "not a string"; $0 = a = "0"; if (!$0) print "nor this"; if ($1) print "strnum" }',
+    'BEGIN { $0 = "00E0"; print $0 ", " ($0 && 1) ", " ($0 != ""); $1 = "00E0"; print $1 ", " ($1 && 1) }',
+    'BEGIN { $0 = "x"; $1 = "0"; print ($0 ? "T" : "F"); $0 = "0"; NF = 1; print ($0 ? "T" : "F"); $0 = 0; '
+    'print ($0 ? "T" : "F"); $2 = "0"; print ($2 ? "T" : "F"), ($2 == 0); $0 = "0"; sub(/0/, "0"); print ($0 ? "T" : "F") }',
+    '{ $0 = $1; print ($0 ? "T" : "F"); $3 = "0"; print ($3 ? "T" : "F"), ($3 == 0), $0 }',
+]
+
+
+@host_tool("gawk")
+@pytest.mark.parametrize("prog", CONSTANTS, ids=_ids(CONSTANTS))
+def test_regex_and_string_constants_like_gawk(prog):
+    assert_like_gnu(["gawk", prog], stdin="0 0\n")
+
+
+@host_tool("gawk")
+@pytest.mark.parametrize("prog", [
+    # escapes are bytes: in UTF-8, a byte that is no character stays that byte
+    '{ gsub(/\\351/, "\\370"); print }',
+    'BEGIN { s = "\\303\\251"; print length(s), s; print "\\xc3\\xa9" }',
+    '{ n = gsub(/\\303\\251/, "E"); print n, $0 }',
+])
+def test_escapes_are_bytes_in_utf8_like_gawk(prog):
+    assert_like_gawk_in_utf8(["gawk", prog], {}, "caf\xe9 \xc3\xa9t\xe9 x\n".encode("latin-1"))

@@ -10,7 +10,7 @@ from .._lib.posix_regex import Bounds, RegexError, RegexStopped, compile_posix
 from ..registry import CommandContext, command
 from . import runtime as rt
 from .compiler import CompileError, Compiler, field_use
-from .lexer import AwkSyntaxError, ESCAPES
+from .lexer import AwkSyntaxError, regex_source, unescape
 from .parser import parse
 
 AWK_HELP = """\
@@ -24,35 +24,9 @@ Short options:		GNU long options: (extensions)
 	-e 'program-text'	--source='program-text'"""
 
 
-def _unescape(value: str) -> str:
-    """Escape sequences in -v and var=value assignments, as in string literals."""
-    out = []
-    i = 0
-    while i < len(value):
-        c = value[i]
-        if c == "\\" and i + 1 < len(value):
-            nxt = value[i + 1]
-            if nxt in ESCAPES:
-                out.append(ESCAPES[nxt])
-                i += 2
-                continue
-            if nxt in "01234567":
-                j = i + 1
-                while j < len(value) and j < i + 4 and value[j] in "01234567":
-                    j += 1
-                out.append(chr(int(value[i + 1:j], 8)))
-                i = j
-                continue
-            out.append(nxt)
-            i += 2
-            continue
-        out.append(c)
-        i += 1
-    return "".join(out)
-
-
-def _fs_value(fs: str) -> str:
-    return _unescape(fs)
+def _unescape(value: str, bytes_mode: bool, warnings: list[str]) -> str:
+    """Escape sequences in -v, -F and var=value assignments, as in string constants."""
+    return unescape(value, bytes_mode, warnings.append)
 
 
 @command("awk", "gawk", help=AWK_HELP, own_help=False)
@@ -77,7 +51,7 @@ async def awk(ctx: CommandContext) -> int:
 
         try:
             if a.startswith("-F") or a.startswith("--field-separator"):
-                fs = _fs_value(value_of("F", "--field-separator"))
+                fs = value_of("F", "--field-separator")
             elif a.startswith("-v") or a.startswith("--assign"):
                 assigns.append(value_of("v", "--assign"))
             elif a.startswith("-f") or a.startswith("--file"):
@@ -115,7 +89,7 @@ async def awk(ctx: CommandContext) -> int:
     label = sources[0][0] if len(sources) == 1 else "cmd. line"
     try:
         warnings: list = []
-        prog = parse(program_text, warnings)
+        prog = parse(program_text, warnings, codec.bytes_mode)
         compiler = Compiler(prog)
         src, consts = compiler.compile()
         is_async = compiler.is_async
@@ -163,7 +137,9 @@ async def awk(ctx: CommandContext) -> int:
 
     def assign(text: str) -> None:
         name, _, value = text.partition("=")
-        value = rt.StrNum(_unescape(codec.arg(value)))
+        said: list[str] = []
+        value = rt.StrNum(_unescape(codec.arg(value), codec.bytes_mode, said))
+        runtime.warnings.extend(f"{ctx.name}: warning: {message}\n" for message in said)
         if name == "FS" and not runtime.split_done:
             runtime.ensure_split()
         if name in ("FS", "OFS", "ORS", "RS", "SUBSEP", "CONVFMT", "OFMT", "FILENAME"):
@@ -180,13 +156,20 @@ async def awk(ctx: CommandContext) -> int:
         ns.setdefault(arr, {})
     runtime.arrays = [ns[arr] for arr in _arrays_of(src) if isinstance(ns.get(arr), dict)]
     try:
+        said: list[str] = []
         for source, name in compiler.regexes.items():
-            ns[name] = compile_posix(source, extended=True, awk=True, ascii=codec.bytes_mode, bounds=bounds)
+            ns[name] = compile_posix(regex_source(source, codec.bytes_mode, said.append), extended=True, awk=True,
+                                     ascii=codec.bytes_mode, bounds=bounds)
+        for message in dict.fromkeys(said):
+            await ctx.err(f"{ctx.name}: {label}:1: warning: {message}\n")
     except RegexError as e:
         await ctx.err(f"{ctx.name}: {label}:1: fatal: {e}\n")
         return 2
     if fs is not None:
-        runtime.FS = codec.arg(fs)
+        said = []
+        runtime.FS = _unescape(codec.arg(fs), codec.bytes_mode, said)
+        for message in said:
+            await ctx.err(f"{ctx.name}: warning: {message}\n")
     for a in assigns:
         if "=" not in a or not re.match(r"[A-Za-z_][A-Za-z0-9_]*=", a):
             await ctx.err(f"{ctx.name}: fatal: `{a}' is not a legal variable name\n")

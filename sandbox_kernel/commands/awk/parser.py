@@ -13,8 +13,8 @@ class Program:
 
 
 class Parser:
-    def __init__(self, src: str, warnings: list | None = None) -> None:
-        self.toks = tokenize(src, warnings)
+    def __init__(self, src: str, warnings: list | None = None, bytes_mode: bool = False) -> None:
+        self.toks = tokenize(src, warnings, bytes_mode)
         self.pos = 0
         self.no_in = 0  # inside for(...;...) init: 'in' is not an operator
         self.no_gt = 0  # inside print arguments: '>' is redirection
@@ -530,5 +530,5 @@ class Parser:
         return self.primary()
 
 
-def parse(src: str, warnings: list | None = None) -> Program:
-    return Parser(src, warnings).program()
+def parse(src: str, warnings: list | None = None, bytes_mode: bool = False) -> Program:
+    return Parser(src, warnings, bytes_mode).program()

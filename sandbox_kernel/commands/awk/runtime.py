@@ -17,6 +17,7 @@ from .._lib.lineblocks import MAX_LINE, LineTooLong, TextCodec
 from .._lib.posix_regex import Bounds, PosixRegex, RegexError, compile_posix
 from .arrayorder import forin_order
 from .gawkrand import GawkRandom, seed_of
+from .lexer import regex_source
 
 PIPE_BUFFER = 8192  # what ``print | cmd`` holds before passing it on, as stdio would
 #: What an array element costs (its key, a number or a short string, the dict's entry).
@@ -33,6 +34,13 @@ class StrNum(str):
 
 
 class Uninit(StrNum):
+    __slots__ = ()
+
+
+class FieldStr(str):
+    """A string assigned to a field or $0 (a constant, a record rebuilt, sub's result): it stays a
+    string (gawk: after ``$0 = "0"``, ``!$0`` is false) where input is a strnum. Only the field
+    list holds these; reading a field gives a plain str."""
     __slots__ = ()
 
 
@@ -191,6 +199,7 @@ class Runtime:
         self.exit_status = 0
         self.fs_cache: tuple | None = None
         self.warnings: list[str] = []  # gawk warnings waiting to go to stderr
+        self.said: set[str] = set()  # the warnings gawk gives once
         self.pending: list[str] = []  # records read ahead from the main input
         self.pending_pos = 0
         #: the text the pending records were split from (RS one character), else None
@@ -424,7 +433,9 @@ class Runtime:
 
     def field0(self):
         v = self.fields[0]
-        return StrNum(v) if v.__class__ is str else v
+        if v.__class__ is str:
+            return StrNum(v)
+        return str(v) if v.__class__ is FieldStr else v
 
     def ensure_split(self) -> None:
         if self.split_done:
@@ -444,7 +455,9 @@ class Runtime:
         f = self.fields
         if i < len(f):
             v = f[i]
-            return StrNum(v) if v.__class__ is str else v
+            if v.__class__ is str:
+                return StrNum(v)
+            return str(v) if v.__class__ is FieldStr else v
         return NO_FIELD
 
     def fnum(self, i: int) -> float:
@@ -528,17 +541,17 @@ class Runtime:
         return rx
 
     def rebuild(self) -> None:
-        self.fields[0] = StrNum(self.OFS.join(tostr(f) for f in self.fields[1:]))
+        self.fields[0] = FieldStr(self.OFS.join(tostr(f) for f in self.fields[1:]))
 
     def setfield(self, i: int, value):
         if i == 0:
-            self.set_record(tostr(value))
+            self.set_record(FieldStr(value) if value.__class__ is str else tostr(value))
             return value
         self.ensure_split()
         f = self.fields
         while len(f) <= i:
             f.append("")
-        f[i] = value if value.__class__ is not float else value
+        f[i] = FieldStr(value) if value.__class__ is str else value
         self.NF = float(len(f) - 1)
         self.rebuild()
         return value
@@ -1234,13 +1247,20 @@ def substr(s: str, start: float, length) -> str:
 _rx_cache: dict[tuple[str, bool], PosixRegex] = {}
 
 
+def _warn_once(message: str) -> None:
+    if message not in _runtime.said:
+        _runtime.said.add(message)
+        _runtime.warn(message)
+
+
 def dynrx(source: str):
     bytes_mode = _runtime.codec.bytes_mode
     key = (source, bytes_mode)
     rx = _rx_cache.get(key)
     if rx is None:
         try:
-            rx = compile_posix(source, extended=True, awk=True, ascii=bytes_mode, bounds=_runtime.bounds)
+            rx = compile_posix(regex_source(source, bytes_mode, _warn_once), extended=True, awk=True, ascii=bytes_mode,
+                               bounds=_runtime.bounds)
         except RegexError as e:
             raise AwkFatal(f"invalid regexp /{source}/: {e}") from None
         if len(_rx_cache) > 500:
