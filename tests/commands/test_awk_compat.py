@@ -170,3 +170,32 @@ def test_regex_and_string_constants_like_gawk(prog):
 ])
 def test_escapes_are_bytes_in_utf8_like_gawk(prog):
     assert_like_gawk_in_utf8(["gawk", prog], {}, "caf\xe9 \xc3\xa9t\xe9 x\n".encode("latin-1"))
+
+
+# ---------------------------------------------------------------- a function's name or parameters misused
+NAMES = [
+    # gawk's parse-time errors (status 1, nothing runs): a function's name used as a variable
+    'function foo() { print foo } { foo() }',
+    'function foo(n) { return 0 } BEGIN { print "x"; n = foo[c] }',
+    'function pile(c, r) { r = ++pile[c] } { pile($1) }',
+    'function test1(r) { gsub(r, "x", test1) } BEGIN { test1("") }',
+    'function f() { delete f } BEGIN { f() }',
+    'function f(x) {} BEGIN { f (1) }',
+    'BEGIN { getline f } function f() {}',
+    # ... a parameter named as the function or a special variable, twice, or called
+    'function foo(foo) { print foo } { foo() }',
+    'function f(NR, FS) {} BEGIN { print "x" }',
+    'BEGIN { foo(0, 1, 2) } function foo(a, b, c, b, a) { print a, b, c }',
+    'BEGIN { f() } function f(a, b) { a = b() }',
+    'BEGIN { X() } function abc() { return "dark" } function X(abc) { abc = "x"; print abc abc() }',
+    'function f(a) { a(); x = f; y = ) } BEGIN { }',
+    # what stays allowed: a parameter shadowing another function, a call not defined (fatal)
+    'function g() { return 1 } function f(g) { g = 2; return g } BEGIN { print f(), g() }',
+    'BEGIN { print "x"; nosuch() }',
+]
+
+
+@host_tool("gawk")
+@pytest.mark.parametrize("prog", NAMES, ids=_ids(NAMES))
+def test_function_names_misused_like_gawk(prog):
+    assert_like_gnu(["gawk", prog], stdin="x\n", check_stderr=True)

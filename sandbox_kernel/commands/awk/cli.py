@@ -11,7 +11,7 @@ from ..registry import CommandContext, command
 from . import runtime as rt
 from .compiler import CompileError, Compiler, field_use
 from .lexer import AwkSyntaxError, regex_source, unescape
-from .parser import parse
+from .parser import AwkErrors, parse
 
 AWK_HELP = """\
 Usage: awk [POSIX or GNU style options] -f progfile [--] file ...
@@ -94,7 +94,11 @@ async def awk(ctx: CommandContext) -> int:
         src, consts = compiler.compile()
         is_async = compiler.is_async
         code = compile(src, "<awk>", "exec")
+    except AwkErrors as e:
+        await ctx.err(_errors(ctx.name, label, e.errors))
+        return 1
     except AwkSyntaxError as e:
+        await ctx.err(_errors(ctx.name, label, getattr(e, "before", [])))
         if e.fatal:
             await ctx.err(f"{ctx.name}: {label}:{e.line}: fatal: {e.message}\n")
             return 2
@@ -338,6 +342,10 @@ def _option_value(args: list[str], i: int, short: str, long: str) -> tuple[str, 
         raise _Usage(f"option '{long}' requires an argument" if a.startswith("--")
                      else f"option requires an argument -- {short}")
     return args[i + 1], i + 1
+
+
+def _errors(name: str, label: str, errors: list[tuple[int, str]]) -> str:
+    return "".join(f"{name}: {label}:{line}: error: {message}\n" for line, message in errors)
 
 
 def _usage(name: str) -> str:

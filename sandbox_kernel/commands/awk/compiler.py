@@ -433,8 +433,9 @@ class Compiler:
 
     def e_call(self, node):
         _, name, args = node
-        if name not in self.prog.functions:
-            raise CompileError(f"function `{name}' not defined")
+        if name not in self.prog.functions:  # gawk: fatal when it is called, the arguments evaluated
+            srcs = [self.array_ref(a[1]) if a[0] == "var" and self.is_array(a[1]) else self.expr(a)[0] for a in args]
+            return f"R.undefined_function({name!r}, {', '.join(srcs)})", "any"
         params, _ = self.prog.functions[name]
         if len(args) > len(params):
             # gawk warns and ignores the extra arguments

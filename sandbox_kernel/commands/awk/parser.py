@@ -4,6 +4,22 @@ from __future__ import annotations
 from .lexer import AwkSyntaxError, Token, tokenize
 
 
+#: gawk's special variables, which no function parameter may be named
+SPECIAL_VARIABLES = frozenset({
+    "ARGC", "ARGIND", "ARGV", "BINMODE", "CONVFMT", "ENVIRON", "ERRNO", "FIELDWIDTHS", "FILENAME", "FNR",
+    "FPAT", "FS", "FUNCTAB", "IGNORECASE", "LINT", "NF", "NR", "OFMT", "OFS", "ORS", "PROCINFO", "RLENGTH",
+    "RS", "RSTART", "RT", "SUBSEP", "SYMTAB", "TEXTDOMAIN"})
+
+
+class AwkErrors(Exception):
+    """gawk's "error:" messages found while parsing (a function's name or parameters misused):
+    ``errors`` is a list of (line, message); the program does not run (exit status 1)."""
+
+    def __init__(self, errors: list[tuple[int, str]]) -> None:
+        super().__init__(errors[0][1])
+        self.errors = errors
+
+
 class Program:
     def __init__(self) -> None:
         self.begin: list = []
@@ -19,6 +35,11 @@ class Parser:
         self.no_in = 0  # inside for(...;...) init: 'in' is not an operator
         self.no_gt = 0  # inside print arguments: '>' is redirection
         self.in_function = False
+        #: gawk's errors about names, reported together after the parse (AwkErrors)
+        self.errors: list[tuple[int, str]] = []
+        self.func_names: set[str] = set()  # the functions defined so far
+        self.params: list[str] = []  # the current function's parameters
+        self.globals_seen: set[str] = set()  # names used as variables so far, outside parameters
 
     # ------------------------------------------------------------------ helpers
     @property
@@ -58,11 +79,44 @@ class Parser:
     # ------------------------------------------------------------------ program
     def program(self) -> Program:
         prog = Program()
-        self.terminators()
-        while self.tok.kind != "EOF":
-            self.item(prog)
+        try:
             self.terminators()
+            while self.tok.kind != "EOF":
+                self.item(prog)
+                self.terminators()
+        except AwkSyntaxError as e:
+            e.before = self.errors  # gawk says those first
+            raise
+        if self.errors:
+            raise AwkErrors(self.errors)
         return prog
+
+    def use_name(self, tok: Token) -> None:
+        """A variable or array named by ``tok``: a function's name may not be one (gawk)."""
+        name = tok.value
+        if name in self.params:
+            return
+        if name in self.func_names:
+            self.errors.append((tok.line, f"function `{name}' called with space between name and `(',\n"
+                                          "or used as a variable or an array"))
+        else:
+            self.globals_seen.add(name)
+
+    def function_header(self, name_tok: Token, params: list[str]) -> None:
+        name, line = name_tok.value, name_tok.line
+        if name in self.func_names or name in self.globals_seen:
+            self.errors.append((line, f"function name `{name}' previously defined"))
+        for j, p in enumerate(params):
+            if p == name:
+                self.errors.append((line, f"function `{name}': cannot use function name as parameter name"))
+            elif p in SPECIAL_VARIABLES:
+                self.errors.append((line, f"function `{name}': cannot use special variable `{p}' "
+                                          "as a function parameter"))
+            for k in range(j):
+                if params[k] == p:
+                    self.errors.append((line, f"function `{name}': parameter #{j + 1}, `{p}', "
+                                              f"duplicates parameter #{k + 1}"))
+        self.func_names.add(name)
 
     def item(self, prog: Program) -> None:
         kind = self.tok.kind
@@ -91,10 +145,15 @@ class Parser:
                 self.newlines()
             self.expect(")")
             self.newlines()
+            self.function_header(name_tok, params)
             self.in_function = True
-            body = self.block()
-            self.in_function = False
-            prog.functions[name_tok.value] = (params, body)
+            self.params = params
+            try:
+                body = self.block()
+            finally:
+                self.in_function = False
+                self.params = []
+            prog.functions.setdefault(name_tok.value, (params, body))
             return
         if kind == "{":
             prog.rules.append((None, None, self.block()))
@@ -173,12 +232,16 @@ class Parser:
                     and self.peek(3).kind == ")":
                 var = self.tok.value
                 arr = self.peek(2).value
+                self.use_name(self.tok)
+                self.use_name(self.peek(2))
                 self.pos += 4
                 return ("forin", var, arr, self.opt_newlines_stmt())
             if self.tok.kind == "(" and self.peek().kind == "NAME" and self.peek(2).kind == "in" \
                     and self.peek(3).kind == "NAME" and self.peek(4).kind == ")" and self.peek(5).kind == ")":
                 var = self.peek().value
                 arr = self.peek(3).value
+                self.use_name(self.peek())
+                self.use_name(self.peek(3))
                 self.pos += 6
                 return ("forin", var, arr, self.opt_newlines_stmt())
             init = None if self.tok.kind == ";" else self.simple_statement()
@@ -246,7 +309,9 @@ class Parser:
             return (k, args, redir)
         if k == "delete":
             self.pos += 1
-            name = self.expect("NAME").value
+            name_tok = self.expect("NAME")
+            self.use_name(name_tok)
+            name = name_tok.value
             if self.accept("["):
                 subs = self.expr_list()
                 self.expect("]")
@@ -302,7 +367,9 @@ class Parser:
         left = self.match_expr()
         while not self.no_in and self.tok.kind == "in":
             self.pos += 1
-            name = self.expect("NAME").value
+            name_tok = self.expect("NAME")
+            self.use_name(name_tok)
+            name = name_tok.value
             subs = left[1] if left[0] == "grouplist" else [left]
             left = ("in", subs, name)
         return left
@@ -493,12 +560,15 @@ class Parser:
             return ("getline", "plain", lv, None)
         if k == "NAME":
             self.pos += 1
+            self.use_name(t)
             if self.accept("["):
                 subs = self.expr_list()
                 self.expect("]")
                 return ("index", t.value, subs)
             return ("var", t.value)
         if k == "FUNC_NAME":
+            if t.value in self.params:
+                self.errors.append((t.line, f"attempt to use non-function `{t.value}' in function call"))
             self.pos += 1
             self.expect("(")
             args = []

@@ -258,6 +258,9 @@ class Runtime:
             meter.release(self.arrays_cost - cost)
         self.arrays_cost = cost
 
+    def undefined_function(self, name: str, *args) -> None:
+        raise AwkFatal(f"function `{name}' not defined")
+
     def enter_function(self) -> None:
         self.depth += 1
         if self.depth > 1000:
