@@ -199,3 +199,36 @@ NAMES = [
 @pytest.mark.parametrize("prog", NAMES, ids=_ids(NAMES))
 def test_function_names_misused_like_gawk(prog):
     assert_like_gnu(["gawk", prog], stdin="x\n", check_stderr=True)
+
+
+# ---------------------------------------------------------------- arrays and scalars misused (fatal when it runs)
+TYPES = [
+    # a global used both ways: its first use types it, the other is fatal there (output before kept)
+    'BEGIN { print "hi"; x = 1; x[1] = 2 }',
+    'BEGIN { print "hi"; x[1] = 1; print x }',
+    'BEGIN { print x; x[1] = 1; print "ok" }',
+    'BEGIN { if (0) x[1] = 1; x = 1; print "never typed as an array", x }',
+    # a parameter: what the caller passes decides, by reference when untyped
+    'BEGIN { print "hi"; f(1) } function f(x) { x[1] = 1 }',
+    'BEGIN { print "hi"; f(a); a = 1 } function f(x) { x[1] = 1 }',
+    'BEGIN { print "hi"; f(a); print "mid"; a[1] = 1 } function f(x) { x = 1 }',
+    'function g(y) { y[1] = 1 } function f(x) { x = 1; g(x) } BEGIN { print "hi"; f(a) }',
+    'function f(x) { print "in"; x[1] = 1; x = 1; print "never" } BEGIN { print "hi"; f(a); print "after" }',
+    'function f(x) { if (0) x[1] = 1; x = 1; print "in" } BEGIN { print "hi"; f(a); print "after" }',
+    'function f(x, y) { y[1] = x } BEGIN { f(a, a) }',
+    'function f(p) { } BEGIN { f(x); x[1] = 1; print "ok", length(x) }',
+    'function f(p) { p = 1 } BEGIN { f(x); x[1] = 1; print "ok" }',
+    'BEGIN { foo[1] = 4; f1(foo) } function f1(a) { f2(a) } function f2(b) { f3(b) } function f3(c) { c = 6 }',
+    'BEGIN { foo[1]; foo[2]; bug1(foo) } function bug1(i) { for (i in foo) { print "x"; delete foo[i] } }',
+    'function f(a) { return length(a) } BEGIN { x[1]; x[2]; print f(x), f("abc"), f(), f(y) }',
+    'function f(a, k) { return k in a } BEGIN { x[1]; print f(x, 1), f(y, 1) }',
+    'function f(x) { x[1] = 1; return x } BEGIN { print "hi"; f(a) }',
+    # special variables: NF is no array, ENVIRON no scalar
+    'BEGIN { print "hi"; NF[1] = 2 }', 'BEGIN { ENVIRON = 1 }', 'BEGIN { print length(ENVIRON) > 0; print ENVIRON }',
+]
+
+
+@host_tool("gawk")
+@pytest.mark.parametrize("prog", TYPES, ids=_ids(TYPES))
+def test_arrays_and_scalars_misused_like_gawk(prog):
+    assert_like_gnu(["gawk", prog])

@@ -34,8 +34,10 @@ class Compiler:
         self.arrays: set[str] = set(SPECIAL_ARRAYS)
         self.scalars: set[str] = set()
         self.func_arrays: dict[str, set[str]] = {}
+        self.global_kinds: dict[str, str] = {}  # find_types
+        self.param_kinds: dict[str, dict[str, str]] = {}
         self.locals: dict[str, str] = {}  # awk name -> python name in the current function
-        self.local_arrays: set[str] = set()
+        self.local_kinds: dict[str, str] = {}
         self.tmp = 0
         self.loop_depth = 0
         self.ranges = 0
@@ -45,78 +47,137 @@ class Compiler:
         self.column_fields: set[int] = set()
 
     # ------------------------------------------------------------------ type inference
-    def find_arrays(self) -> None:
-        """Names used as arrays (subscripts, in, delete, for-in, split targets) per scope."""
-        for name, (params, body) in self.prog.functions.items():
-            used: set[str] = set()
-            self._walk_arrays(body, used)
-            self.func_arrays[name] = {p for p in params if p in used}
-            self.arrays |= used - set(params)
-        used = set()
+    def find_types(self) -> None:
+        """Whether each global and each function parameter is an array or a scalar.
+
+        A name's uses: as an array (subscript, ``in``, ``delete``, for-in's array, split's
+        target, asort's arguments) or a scalar (anything else but ``length(x)`` and being
+        passed bare to a function, which takes the uses of the parameter it is passed to).
+        Used one way only, a name is typed at compile time: globals ``a_x`` (a dict) or
+        ``v_x``, parameters hold a dict or a value. Used both ways (gawk types such a name
+        at its first use and the other use is fatal when it runs), or a parameter some call
+        passes the other kind (or such a name), it is *dynamic*: each use checks at run time
+        (``runtime.sread`` and friends), with gawk's fatal messages; an untyped global passed
+        to a dynamic parameter goes by reference (``runtime.Ref``), which the parameter's
+        first use types."""
+        functions = self.prog.functions
+        uses: dict[tuple, set] = {}
+        passes: list[tuple] = []  # (name's key, callee, argument index)
+        calls: list[tuple] = []  # (scope, callee, args)
+
+        def key(scope, name):
+            if scope is not None and name in functions[scope][0]:
+                return ("p", scope, name)
+            return ("g", name)
+
+        def use(scope, name, how):
+            uses.setdefault(key(scope, name), set()).add(how)
+
+        def walk(n, scope):
+            if isinstance(n, list):
+                for x in n:
+                    walk(x, scope)
+                return
+            if not isinstance(n, tuple) or not n:
+                return
+            k = n[0]
+            if k == "var":
+                use(scope, n[1], "S")
+            elif k == "index":
+                use(scope, n[1], "A")
+                walk(n[2], scope)
+            elif k == "in" and isinstance(n[2], str):
+                use(scope, n[2], "A")
+                walk(n[1], scope)
+            elif k == "delete":
+                use(scope, n[1], "A")
+                walk(n[2], scope)
+            elif k == "forin":
+                use(scope, n[1], "S")
+                use(scope, n[2], "A")
+                walk(n[3], scope)
+            elif k == "builtin":
+                name, args = n[1], n[2]
+                for i, a in enumerate(args):
+                    if a[0] == "var" and ((name == "split" and i == 1) or name in ("asort", "asorti")):
+                        use(scope, a[1], "A")
+                    elif a[0] == "var" and name == "length":
+                        uses.setdefault(key(scope, a[1]), set())
+                    else:
+                        walk(a, scope)
+            elif k == "call":
+                calls.append((scope, n[1], n[2]))
+                for i, a in enumerate(n[2]):
+                    if a[0] == "var":
+                        uses.setdefault(key(scope, a[1]), set())
+                        passes.append((key(scope, a[1]), n[1], i))
+                    else:
+                        walk(a, scope)
+            else:
+                for x in n[1:]:
+                    walk(x, scope)
+
         for blk in self.prog.begin + self.prog.end:
-            self._walk_arrays(blk, used)
-        for p, p2, a in self.prog.rules:
-            for x in (p, p2, a):
-                if x is not None:
-                    self._walk_arrays(x, used)
-        self.arrays |= used
-        # a name passed to a function's array parameter is an array: a global, or a parameter
-        # of the calling function (which makes that function's parameter an array in turn)
-        scopes = [(None, [self.prog.begin, self.prog.end, self.prog.rules])]
-        scopes += [(fname, body) for fname, (_, body) in self.prog.functions.items()]
+            walk(blk, None)
+        for rule in self.prog.rules:
+            for x in rule:
+                walk(x, None)
+        for fname, (params, body) in functions.items():
+            walk(body, fname)
+        # a name passed bare to a parameter is used as the parameter is
         changed = True
         while changed:
             changed = False
-            for caller, body in scopes:
-                caller_params = self.prog.functions[caller][0] if caller else []
-                for node in self._calls(body):
-                    callee, args = node[1], node[2]
-                    if callee not in self.prog.functions:
+            for src, callee, i in passes:
+                if callee in functions and i < len(functions[callee][0]):
+                    got = uses.get(("p", callee, functions[callee][0][i]), set())
+                    mine = uses.setdefault(src, set())
+                    if not got <= mine:
+                        mine |= got
+                        changed = True
+
+        def kind(k):
+            if k[0] == "g" and k[1] in SPECIAL_ARRAYS:
+                return "array"
+            if k[0] == "g" and k[1] in SPECIAL:
+                return "scalar"
+            u = uses.get(k, ())
+            if "A" in u:
+                return "dyn" if "S" in u else "array"
+            return "scalar" if "S" in u or k[0] == "g" else "none"
+
+        kinds = {k: kind(k) for k in uses}
+        for fname, (params, _) in functions.items():
+            for p in params:
+                kinds.setdefault(("p", fname, p), "none")
+        # a parameter some call passes the other kind, or a dynamic name, checks at run time
+        changed = True
+        while changed:
+            changed = False
+            for scope, callee, args in calls:
+                if callee not in functions:
+                    continue
+                params = functions[callee][0]
+                for i, a in enumerate(args[:len(params)]):
+                    q = ("p", callee, params[i])
+                    kq = kinds[q]
+                    if kq in ("dyn", "none"):
                         continue
-                    params = self.prog.functions[callee][0]
-                    for i, a in enumerate(args[:len(params)]):
-                        if params[i] not in self.func_arrays[callee] or a[0] != "var":
-                            continue
-                        if a[1] in caller_params:
-                            if a[1] not in self.func_arrays[caller]:
-                                self.func_arrays[caller].add(a[1])
-                                changed = True
-                        elif a[1] not in self.arrays:
-                            self.arrays.add(a[1])
-                            changed = True
+                    ka = kinds.get(key(scope, a[1]), "scalar") if a[0] == "var" else "scalar"
+                    if ka == "dyn" or (ka == "array") != (kq == "array"):
+                        kinds[q] = "dyn"
+                        changed = True
+        self.global_kinds = {k[1]: v for k, v in kinds.items() if k[0] == "g"}
+        self.arrays = {name for name, v in self.global_kinds.items() if v == "array"} | set(SPECIAL_ARRAYS)
+        self.param_kinds = {fname: {p: kinds[("p", fname, p)] for p in params}
+                            for fname, (params, _) in functions.items()}
+        self.func_arrays = {fname: {p for p, v in ks.items() if v == "array"} for fname, ks in self.param_kinds.items()}
 
-    @staticmethod
-    def _calls(tree) -> list:
-        out = []
-
-        def walk(n):
-            if isinstance(n, tuple):
-                if n and n[0] == "call":
-                    out.append(n)
-                for x in n:
-                    walk(x)
-            elif isinstance(n, list):
-                for x in n:
-                    walk(x)
-        walk(tree)
-        return out
-
-    def _walk_arrays(self, n, used: set) -> None:
-        if isinstance(n, tuple) and n:
-            k = n[0]
-            if k == "index" or k == "in" and isinstance(n[2], str):
-                used.add(n[1] if k == "index" else n[2])
-            elif k == "delete" or k == "forin":
-                used.add(n[1] if k == "delete" else n[2])
-            elif k == "builtin" and n[1] == "split" and len(n[2]) >= 2 and n[2][1][0] == "var":
-                used.add(n[2][1][1])
-            elif k == "builtin" and n[1] in ("asort", "asorti"):
-                used.update(a[1] for a in n[2] if a[0] == "var")
-            for x in n[1:]:
-                self._walk_arrays(x, used)
-        elif isinstance(n, list):
-            for x in n:
-                self._walk_arrays(x, used)
+    def kind_of(self, name: str) -> str:
+        """"array", "scalar", "dyn" or (a parameter used no way) "none"."""
+        if name in self.locals:
+            return self.local_kinds[name]
+        return self.global_kinds.get(name, "array" if name in SPECIAL_ARRAYS else "scalar")
 
     # ------------------------------------------------------------------ names
     def const(self, value) -> str:
@@ -136,30 +197,53 @@ class Compiler:
         return name
 
     def is_array(self, name: str) -> bool:
-        if name in self.locals:
-            return name in self.local_arrays
-        return name in self.arrays
+        return self.kind_of(name) == "array"
 
     def scalar_ref(self, name: str) -> str:
+        """A scalar (not dynamic) variable's Python name."""
         if name in self.locals:
             return self.locals[name]
         if name in SPECIAL:
             return f"R.{name}"
-        if name in self.arrays:
-            raise CompileError(f"attempt to use array `{name}' in a scalar context")
         self.scalars.add(name)
         return f"v_{name}"
 
-    def array_ref(self, name: str) -> str:
+    def scalar_read(self, name: str) -> str:
+        kind = self.kind_of(name)
+        if kind in ("scalar", "none") and name not in SPECIAL_ARRAYS:
+            return self.scalar_ref(name)
+        if kind == "array":
+            return f"array_in_scalar({name!r})"
         if name in self.locals:
-            if name not in self.local_arrays:
-                raise CompileError(f"attempt to use scalar `{name}' as an array")
-            return self.locals[name]
+            ref = self.locals[name]
+            return f"({ref} := sread({ref}, {name!r}))"
+        return f"sread_g(NS, 'v_{name}', {name!r})"
+
+    def array_ref(self, name: str) -> str:
+        kind = self.kind_of(name)
+        if name in self.locals:
+            ref = self.locals[name]
+            if kind == "array":
+                return ref
+            return f"({ref} if {ref}.__class__ is dict else ({ref} := aref({ref}, {name!r})))"
         if name == "ENVIRON":
             return "R.ENVIRON"
         if name == "ARGV":
             return "R.ARGV"
+        if name in SPECIAL:
+            return f"scalar_as_array({name!r})"
+        if kind == "dyn":
+            return f"aref_g(NS, 'v_{name}', {name!r})"
         return f"a_{name}"
+
+    def passed(self, name: str) -> str:
+        """A bare name passed to a parameter that holds either kind."""
+        kind = self.kind_of(name)
+        if kind == "array":
+            return self.array_ref(name)
+        if kind == "dyn":
+            return self.locals[name] if name in self.locals else f"pass_g(NS, 'v_{name}', {name!r})"
+        return f"copyval({self.scalar_read(name)})"
 
     def new_tmp(self) -> str:
         self.tmp += 1
@@ -284,14 +368,11 @@ class Compiler:
 
     def e_var(self, node):
         name = node[1]
-        if self.is_array(name):
-            raise CompileError(f"attempt to use array `{name}' in a scalar context")
-        ref = self.scalar_ref(name)
         if name == "NF" and name not in self.locals:
             return "R.getNF()", "num"  # reading NF splits the record
         if name == "RT" and name not in self.locals:
             return "R.getRT()", "str"
-        return ref, "any"
+        return self.scalar_read(name), "any"
 
     def e_field(self, node):
         idx = node[1]
@@ -313,6 +394,14 @@ class Compiler:
             name = lv[1]
             if name in SPECIAL and name not in self.locals:
                 return f"R.setvar({name!r}, {value_src})"
+            kind = self.kind_of(name)
+            if kind == "dyn":
+                if name in self.locals:
+                    ref = self.locals[name]
+                    return f"({ref} := swrite({ref}, {value_src}, {name!r}))"
+                return f"swrite_g(NS, 'v_{name}', {value_src}, {name!r})"
+            if kind == "array":
+                return f"array_in_scalar({name!r})"
             return f"({self.scalar_ref(name)} := {value_src})"
         if k == "field":
             idx = lv[1]
@@ -434,26 +523,24 @@ class Compiler:
     def e_call(self, node):
         _, name, args = node
         if name not in self.prog.functions:  # gawk: fatal when it is called, the arguments evaluated
-            srcs = [self.array_ref(a[1]) if a[0] == "var" and self.is_array(a[1]) else self.expr(a)[0] for a in args]
+            srcs = [self.passed(a[1]) if a[0] == "var" else self.expr(a)[0] for a in args]
             return f"R.undefined_function({name!r}, {', '.join(srcs)})", "any"
         params, _ = self.prog.functions[name]
         if len(args) > len(params):
             # gawk warns and ignores the extra arguments
             self.warnings.append(f"function `{name}' called with more arguments than declared")
             args = args[:len(params)]
-        arr_params = self.func_arrays[name]
+        kinds = self.param_kinds[name]
         srcs = []
         for i, a in enumerate(args):
-            if params[i] in arr_params:
-                if a[0] != "var":
-                    raise CompileError("attempt to use scalar parameter as an array")
+            kind = kinds[params[i]]
+            if kind == "array":  # find_types: then the argument is an array's name
                 srcs.append(self.array_ref(a[1]))
+            elif a[0] == "var" and kind != "scalar":
+                srcs.append(self.passed(a[1]))
             else:
-                if a[0] == "var" and self.is_array(a[1]):
-                    srcs.append(self.array_ref(a[1]))
-                else:
-                    s, t = self.expr(a)
-                    srcs.append(s if t != "any" else f"copyval({s})")
+                s, t = self.expr(a)
+                srcs.append(s if t != "any" else f"copyval({s})")
         return f"({self.aw}f_{name}({', '.join(srcs)}))", "any"
 
     def e_getline(self, node):
@@ -504,8 +591,10 @@ class Compiler:
             if n == 0:
                 return "float(len(R.field0()))", "num"
             a = args[0]
-            if a[0] == "var" and self.is_array(a[1]):
+            if a[0] == "var" and self.kind_of(a[1]) == "array":
                 return f"float(len({self.array_ref(a[1])}))", "num"
+            if a[0] == "var" and self.kind_of(a[1]) in ("dyn", "none"):
+                return f"dlen({self.passed(a[1])})", "num"
             return f"float(len({self.str_(a)}))", "num"
         if name == "substr":
             if n not in (2, 3):
@@ -578,7 +667,7 @@ class Compiler:
             return f"R.mktime({self.str_(args[0])})", "num"
         if name in ("asort", "asorti"):
             for a in args:
-                if a[0] != "var" or not self.is_array(a[1]):
+                if a[0] != "var":
                     raise CompileError(f"{name}: argument is not an array")
             dest = self.array_ref(args[1][1]) if n == 2 else "None"
             return f"{name}_({self.array_ref(args[0][1])}, {dest})", "num"
@@ -753,18 +842,18 @@ class Compiler:
         # loops check for interrupts; async code also flushes output as it grows
         self.tick = "await R.atick()" if self.is_async else "R.tick()"
         adef = "async def" if self.is_async else "def"
-        self.find_arrays()
+        self.find_types()
         body: list[str] = []
         funcs: list[str] = []
         for name, (params, fbody) in self.prog.functions.items():
             self.locals = {p: f"l_{p}" for p in params}
-            self.local_arrays = self.func_arrays[name]
+            self.local_kinds = self.param_kinds[name]
             lines: list[str] = []
             self.stmt(fbody, lines, "    ")
             head = [f"{adef} f_{name}({', '.join(f'l_{p}=None' for p in params)}):",
                     "    GLOBALS_DECL"]
             for p in params:
-                if p in self.local_arrays:
+                if self.local_kinds[p] == "array":
                     head.append(f"    if l_{p} is None: l_{p} = {{}}")
                 else:
                     head.append(f"    if l_{p} is None: l_{p} = UNINIT")
@@ -773,7 +862,7 @@ class Compiler:
             funcs.append("\n".join(head + ["    " + ln for ln in lines] +
                                    ["        return UNINIT", "    finally:", "        R.leave_function()"]))
         self.locals = {}
-        self.local_arrays = set()
+        self.local_kinds = {}
 
         def section(fname: str, blocks) -> str:
             lines: list[str] = []

@@ -38,9 +38,9 @@ class Uninit(StrNum):
 
 
 class FieldStr(str):
-    """A string assigned to a field or $0 (a constant, a record rebuilt, sub's result): it stays a
-    string (gawk: after ``$0 = "0"``, ``!$0`` is false) where input is a strnum. Only the field
-    list holds these; reading a field gives a plain str."""
+    """A string assigned to a field (a constant, sub's result): it stays a string (gawk: after
+    ``$1 = "0"``, ``!$1`` is false) where input is a strnum. Only the field list holds these;
+    reading a field gives a plain str. ($0 is marked otherwise: Runtime.str_fields.)"""
     __slots__ = ()
 
 
@@ -51,6 +51,9 @@ class ForKey(StrNum):
 
 
 UNINIT = Uninit("")
+#: a dynamic variable (compiler.find_types) that is a scalar not yet given a value; UNINIT
+#: there means untyped, what its first use as an array or a scalar decides
+SCALAR_UNINIT = Uninit("")
 #: a field past NF: an empty string that compares as a string (gawk: $5 == 0 is false)
 NO_FIELD = StrNum("")
 
@@ -179,6 +182,8 @@ class Runtime:
         self.ARGV = {numkey(float(i)): StrNum(codec.arg(a)) for i, a in enumerate(argv)}
         self.ENVIRON = {codec.arg(k): StrNum(codec.arg(v)) for k, v in ctx.env.items()}
         self.fields: list = [UNINIT]  # fields[0] is $0; fields split lazily
+        #: the field list whose $0 is a string (assigned or rebuilt), not input (a strnum)
+        self.str_fields: list | None = None
         self.split_done = True
         self.out: list[str] = []  # pending stdout pieces (generated code appends to it)
         self.ranges: dict[int, bool] = {}
@@ -437,8 +442,8 @@ class Runtime:
     def field0(self):
         v = self.fields[0]
         if v.__class__ is str:
-            return StrNum(v)
-        return str(v) if v.__class__ is FieldStr else v
+            return v if self.fields is self.str_fields else StrNum(v)
+        return v
 
     def ensure_split(self) -> None:
         if self.split_done:
@@ -544,11 +549,15 @@ class Runtime:
         return rx
 
     def rebuild(self) -> None:
-        self.fields[0] = FieldStr(self.OFS.join(tostr(f) for f in self.fields[1:]))
+        f = self.fields
+        f[0] = self.OFS.join([tostr(x) for x in f[1:]])
+        self.str_fields = f  # a record rebuilt is a string, not input
 
     def setfield(self, i: int, value):
         if i == 0:
-            self.set_record(FieldStr(value) if value.__class__ is str else tostr(value))
+            self.set_record(tostr(value))
+            if value.__class__ is str:  # a string stays one; a strnum or a number not
+                self.str_fields = self.fields
             return value
         self.ensure_split()
         f = self.fields
@@ -1150,6 +1159,113 @@ def compare(a, b, op: str) -> bool:
     return x >= y
 
 
+# ------------------------------------------------------------------------- dynamic variables
+class Ref:
+    """An untyped global passed to a parameter whose kind is known only at run time: the
+    parameter's first use types the global (an array made there is the global's)."""
+    __slots__ = ("ns", "key", "name")
+
+    def __init__(self, ns: dict, key: str, name: str) -> None:
+        self.ns = ns
+        self.key = key
+        self.name = name
+
+    def scalar(self, name: str):
+        v = self.ns[self.key]
+        if v.__class__ is dict:
+            array_in_scalar(name)
+        if v is UNINIT:
+            self.ns[self.key] = v = SCALAR_UNINIT
+        return v
+
+    def array(self, name: str) -> dict:
+        v = self.ns[self.key]
+        if v.__class__ is dict:
+            return v
+        if v is not UNINIT:
+            scalar_as_array(name, True)
+        self.ns[self.key] = v = {}
+        return v
+
+
+def array_in_scalar(name: str):
+    raise AwkFatal(f"attempt to use array `{name}' in a scalar context")
+
+
+def scalar_as_array(name: str, param: bool = False):
+    raise AwkFatal(f"attempt to use scalar {'parameter ' if param else ''}`{name}' as an array")
+
+
+def sread(v, name: str):
+    """A dynamic parameter read as a scalar (the value to keep in it)."""
+    c = v.__class__
+    if c is dict:
+        array_in_scalar(name)
+    if c is Ref:
+        return v.scalar(name)
+    return SCALAR_UNINIT if v is UNINIT else v
+
+
+def swrite(old, value, name: str):
+    """A dynamic parameter given a scalar value (the value to keep in it)."""
+    c = old.__class__
+    if c is dict:
+        array_in_scalar(name)
+    if c is Ref:
+        old.scalar(name)
+    return SCALAR_UNINIT if value is UNINIT else value
+
+
+def aref(v, name: str) -> dict:
+    """A dynamic parameter used as an array (not holding one yet)."""
+    if v.__class__ is Ref:
+        return v.array(name)
+    if v is UNINIT:
+        return {}
+    scalar_as_array(name, True)
+
+
+def sread_g(ns: dict, key: str, name: str):
+    v = ns[key]
+    if v.__class__ is dict:
+        array_in_scalar(name)
+    if v is UNINIT:
+        ns[key] = v = SCALAR_UNINIT
+    return v
+
+
+def swrite_g(ns: dict, key: str, value, name: str):
+    if ns[key].__class__ is dict:
+        array_in_scalar(name)
+    ns[key] = SCALAR_UNINIT if value is UNINIT else value
+    return value
+
+
+def aref_g(ns: dict, key: str, name: str) -> dict:
+    v = ns[key]
+    if v.__class__ is dict:
+        return v
+    if v is not UNINIT:
+        scalar_as_array(name)
+    ns[key] = v = {}
+    return v
+
+
+def pass_g(ns: dict, key: str, name: str):
+    """A dynamic global passed bare to a parameter: its value, its array, or (untyped) a Ref."""
+    v = ns[key]
+    return Ref(ns, key, name) if v is UNINIT else v
+
+
+def dlen(v) -> float:
+    """length(x) of a name that may hold either kind."""
+    if v.__class__ is Ref:
+        v = v.ns[v.key]
+    if v.__class__ is dict:
+        return float(len(v))
+    return float(len(tostr(v)))
+
+
 def getitem(arr: dict, key: str):
     v = arr.get(key)
     if v is None:
@@ -1496,7 +1612,7 @@ ONCE = (None,)
 def namespace(runtime: Runtime) -> dict:
     global _runtime
     _runtime = runtime
-    return {
+    ns = {
         "R": runtime, "num": num, "tostr": tostr, "outstr": outstr, "truth": truth,
         "compare": compare, "getitem": getitem, "setitem": setitem, "incitem": incitem, "fieldindex": fieldindex,
         "div": div, "mod": mod, "power": power, "trunc": trunc, "math": math,
@@ -1508,4 +1624,8 @@ def namespace(runtime: Runtime) -> dict:
         "asort_": asort_, "asorti_": asorti_, "strtonum": strtonum, "bits_and": bits_and,
         "bits_or": bits_or, "bits_xor": bits_xor, "bits_lshift": bits_lshift,
         "bits_rshift": bits_rshift, "bits_compl": bits_compl,
+        "array_in_scalar": array_in_scalar, "scalar_as_array": scalar_as_array, "sread": sread, "swrite": swrite,
+        "aref": aref, "sread_g": sread_g, "swrite_g": swrite_g, "aref_g": aref_g, "pass_g": pass_g, "dlen": dlen,
     }
+    ns["NS"] = ns
+    return ns
