@@ -50,7 +50,8 @@ def test_printf_formats_like_gawk(prog):
 SUB = [
     # gawk's rules: only a backslash run before & is special; \\ alone stays two backslashes
     '{ x = y = $0; gsub(/\\\\/, "\\\\", x); gsub("\\\\", "\\\\\\\\", y); print x; print y }',
-    'BEGIN { t = "some"; r = "<&|\\\\q|\\\\|\\\\\\\\|\\\\&|\\\\\\\\&|\\\\\\\\\\\\&>"; sub(/some/, r, t); print r; print t }',
+    'BEGIN { t = "some"; r = "<&|\\\\q|\\\\|\\\\\\\\|\\\\&|\\\\\\\\&|\\\\\\\\\\\\&>"; sub(/some/, r, t); '
+    'print r; print t }',
     '{ w = x = y = $0; sub(/a/, "\\\\\\\\\\\\\\\\&", w); sub(/a/, "[\\\\\\\\\\\\&]", x); gsub(/b/, "\\\\q&", y); '
     'print w; print x; print y }',
     '{ print gensub(/(a)(b)/, "<\\\\2\\\\1\\\\0\\\\\\\\\\\\q&>", "g") }',
@@ -150,7 +151,8 @@ CONSTANTS = [
     '{ $0 = "0"; if (!$0) print "not a string"; $0 = a = "0"; if (!$0) print "nor this"; if ($1) print "strnum" }',
     'BEGIN { $0 = "00E0"; print $0 ", " ($0 && 1) ", " ($0 != ""); $1 = "00E0"; print $1 ", " ($1 && 1) }',
     'BEGIN { $0 = "x"; $1 = "0"; print ($0 ? "T" : "F"); $0 = "0"; NF = 1; print ($0 ? "T" : "F"); $0 = 0; '
-    'print ($0 ? "T" : "F"); $2 = "0"; print ($2 ? "T" : "F"), ($2 == 0); $0 = "0"; sub(/0/, "0"); print ($0 ? "T" : "F") }',
+    'print ($0 ? "T" : "F"); $2 = "0"; print ($2 ? "T" : "F"), ($2 == 0); $0 = "0"; sub(/0/, "0"); '
+    'print ($0 ? "T" : "F") }',
     '{ $0 = $1; print ($0 ? "T" : "F"); $3 = "0"; print ($3 ? "T" : "F"), ($3 == 0), $0 }',
 ]
 

@@ -830,7 +830,7 @@ class Compiler:
             elif isinstance(n, list):
                 for x in n:
                     walk(x, in_loop)
-        walk([self.prog.begin, self.prog.end, self.prog.rules,
+        walk([self.prog.begin, self.prog.end, [list(rule) for rule in self.prog.rules],  # patterns too
               [b for _, b in self.prog.functions.values()]])
         return found
 
