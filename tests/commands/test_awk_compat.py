@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from sandbox_kernel.cli import run_script
+from sandbox_kernel.limits import CliLimits
+
 from tests.support.prereqs import host_tool
 
 from .helpers import DEFAULT_ENV, GNU_ENV, assert_like_gnu, new_fs, run_cmd_bytes, run_gnu
@@ -234,3 +237,10 @@ TYPES = [
 @pytest.mark.parametrize("prog", TYPES, ids=_ids(TYPES))
 def test_arrays_and_scalars_misused_like_gawk(prog):
     assert_like_gnu(["gawk", prog])
+
+
+def test_a_dynamic_global_array_counts_against_the_memory_limit():
+    """An array typed when it runs (x is used both ways) is counted as the others are."""
+    out, err, status = run_script("awk 'BEGIN { if (0) x = 1; while (1) x[i++] = i }'; echo $?",
+                                  limits=CliLimits(memory_bytes=8 << 20))
+    assert err.startswith(b"awk: memory limit exceeded (8M; limit memory_bytes;") and out == b"2\n", (out, err)

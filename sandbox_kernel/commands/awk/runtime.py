@@ -1185,6 +1185,7 @@ class Ref:
         if v is not UNINIT:
             scalar_as_array(name, True)
         self.ns[self.key] = v = {}
+        _runtime.arrays.append(v)  # a global array: counted against the memory limit
         return v
 
 
@@ -1248,6 +1249,7 @@ def aref_g(ns: dict, key: str, name: str) -> dict:
     if v is not UNINIT:
         scalar_as_array(name)
     ns[key] = v = {}
+    _runtime.arrays.append(v)  # a global array: counted against the memory limit
     return v
 
 
