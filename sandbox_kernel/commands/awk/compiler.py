@@ -31,9 +31,7 @@ class Compiler:
         self.prog = prog
         self.consts: dict[str, object] = {}
         self.regexes: dict[str, str] = {}
-        self.arrays: set[str] = set(SPECIAL_ARRAYS)
         self.scalars: set[str] = set()
-        self.func_arrays: dict[str, set[str]] = {}
         self.global_kinds: dict[str, str] = {}  # find_types
         self.param_kinds: dict[str, dict[str, str]] = {}
         self.locals: dict[str, str] = {}  # awk name -> python name in the current function
@@ -168,10 +166,8 @@ class Compiler:
                         kinds[q] = "dyn"
                         changed = True
         self.global_kinds = {k[1]: v for k, v in kinds.items() if k[0] == "g"}
-        self.arrays = {name for name, v in self.global_kinds.items() if v == "array"} | set(SPECIAL_ARRAYS)
         self.param_kinds = {fname: {p: kinds[("p", fname, p)] for p in params}
                             for fname, (params, _) in functions.items()}
-        self.func_arrays = {fname: {p for p, v in ks.items() if v == "array"} for fname, ks in self.param_kinds.items()}
 
     def kind_of(self, name: str) -> str:
         """"array", "scalar", "dyn" or (a parameter used no way) "none"."""
@@ -195,9 +191,6 @@ class Compiler:
             name = f"RX{len(self.regexes)}"
             self.regexes[source] = name
         return name
-
-    def is_array(self, name: str) -> bool:
-        return self.kind_of(name) == "array"
 
     def scalar_ref(self, name: str) -> str:
         """A scalar (not dynamic) variable's Python name."""
@@ -266,8 +259,8 @@ class Compiler:
         return f"num({src})"
 
     def str_(self, node) -> str:
-        if node[0] == "field" and node[1][0] == "num" and node[1][1] >= 1:
-            return f"R.fstr({int(node[1][1])})"
+        if node[0] == "field" and node[1][0] == "num" and node[1][1] >= 0:
+            return f"R.fstr({int(node[1][1])})" if node[1][1] >= 1 else "R.text0()"
         src, t = self.expr(node)
         if t == "str":
             return src
@@ -277,7 +270,7 @@ class Compiler:
         """Python truth value of an awk expression."""
         k = node[0]
         if k == "ere":
-            return f"({self.regex(node[1])}.search(R.field0()) is not None)"
+            return f"({self.regex(node[1])}.search(R.text0()) is not None)"
         if k == "group":
             return self.cond(node[1])
         if k == "not":
@@ -589,7 +582,7 @@ class Compiler:
                 raise CompileError("split: second argument is not an array")
         if name == "length":
             if n == 0:
-                return "float(len(R.field0()))", "num"
+                return "float(len(R.text0()))", "num"
             a = args[0]
             if a[0] == "var" and self.kind_of(a[1]) == "array":
                 return f"float(len({self.array_ref(a[1])}))", "num"
@@ -625,7 +618,7 @@ class Compiler:
         if name == "gensub":
             if n not in (3, 4):
                 raise CompileError(f"{n} is invalid as number of arguments for gensub", "error")
-            target = self.str_(args[3]) if n == 4 else "R.field0()"
+            target = self.str_(args[3]) if n == 4 else "R.text0()"
             regex, replacement, how = self.regex_operand(args[0]), self.str_(args[1]), self.expr(args[2])[0]
             return f"gensub({regex}, {replacement}, {how}, {target})", "str"
         if name == "match":
@@ -703,7 +696,7 @@ class Compiler:
             _, args, redir = node
             if k == "print":
                 if not args:
-                    text = "R.field0() + R.ORS"
+                    text = "R.text0() + R.ORS"
                 else:
                     if len(args) == 1 and args[0][0] == "grouplist":
                         args = args[0][1]
@@ -801,8 +794,8 @@ class Compiler:
             self.loop_depth -= 1
 
     def out_str(self, node) -> str:
-        if node[0] == "field" and node[1][0] == "num" and node[1][1] >= 1:
-            return f"R.fout({int(node[1][1])})"
+        if node[0] == "field" and node[1][0] == "num" and node[1][1] >= 0:
+            return f"R.fout({int(node[1][1])})" if node[1][1] >= 1 else "R.text0()"
         src, t = self.expr(node)
         if t == "str":
             return src
@@ -885,12 +878,12 @@ class Compiler:
             else:
                 # no pattern: the action runs for every record
                 if action is None:
-                    rule_lines.append("    OUT(R.field0() + R.ORS)")
+                    rule_lines.append("    OUT(R.text0() + R.ORS)")
                 else:
                     self.stmt(action, rule_lines, "    ")
                 continue
             if action is None:
-                rule_lines.append("        OUT(R.field0() + R.ORS)")
+                rule_lines.append("        OUT(R.text0() + R.ORS)")
             else:
                 self.stmt(action, rule_lines, "        ")
         self.in_rules = False
@@ -943,6 +936,6 @@ def field_use(src: str) -> tuple[int | None, bool, tuple[int, ...] | None]:
     main = src[:begin.start()] + src[rules.start():] if begin and rules else src
     columns = "'FS'" not in main and "'RS'" not in main
     only = None
-    if columns and not any(w in main for w in ("R.field0", "R.fstr", "R.field(", "R.fout")):
+    if columns and not any(w in main for w in ("R.field0", "R.text0", "R.fstr", "R.field(", "R.fout")):
         only = tuple(sorted({int(x) for x in re.findall(r"R\.fnum\((\d+)\)", main)}))
     return limit, columns, only

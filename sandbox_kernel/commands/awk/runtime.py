@@ -439,6 +439,10 @@ class Runtime:
             return v if v.__class__ is not float else outstr(v)
         return ""
 
+    def text0(self) -> str:
+        """$0 where only its text matters (a string: the record, or what was assigned)."""
+        return self.fields[0]
+
     def field0(self):
         v = self.fields[0]
         if v.__class__ is str:
