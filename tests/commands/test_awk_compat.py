@@ -123,6 +123,11 @@ SYNTAX = [
     'BEGIN { print b += b += 1; b = 6; print b += b++; print b; i = 1; a[i++] += i; a[i++] = i; '
     'for (k in a) print k, a[k] }',
     'BEGIN { c[1] = 5; c[1] += (c[1] = 10); print c[1]; $0 = "5"; $1 += ($1 = 10); print; x = 2; x ^= x++; print x }',
+    # an assignment may be the right operand of ||, &&, ~ and a comparison, not of + or a unary
+    'BEGIN { y = 7; print --y == y = 1 == 0, y; print 1 && x = 2, x; print 1 ~ z = 2, z; print 0 ? 1 : w = 3, w }',
+    'BEGIN { a[1]; print 1 in a < 2, 1 in a ~ 1, 1 < 2 ~ 1, 1 ~ 1 < 2, 1 ~ 1 ~ 1 }',
+    'BEGIN { x = 1; print -x = 2 }', 'BEGIN { print 1 + x = 2 }', 'BEGIN { print !x = 2 }', 'BEGIN { print 1 x = 2 }',
+    'BEGIN { print (1 < 2 < 3) }', 'BEGIN { print 1 == 1 == 1 }', 'BEGIN { print 1 in x = 2 }',
     # what is not awk: a syntax error (status 1), a control character (fatal, status 2)
     '.', '..', '.E.', 'BEGIN { x = 1 . 2 }', '&', 'BEGIN { a &= 1 }', 'BEGIN { print \'a\' }', '`',
     'BEGIN { x = 1 }\x01', 'BEGIN { x = 1 }\x1b', 'BEGIN { x = 1 }\x07', 'BEGIN { x = 1 }\x0b',

@@ -11,6 +11,9 @@ SPECIAL_VARIABLES = frozenset({
     "RS", "RSTART", "RT", "SUBSEP", "SYMTAB", "TEXTDOMAIN"})
 
 
+_ASSIGN_OPS = ("=", "+=", "-=", "*=", "/=", "%=", "^=", "**=")
+
+
 class AwkErrors(Exception):
     """gawk's "error:" messages found while parsing (a function's name or parameters misused):
     ``errors`` is a list of (line, message); the program does not run (exit status 1)."""
@@ -349,18 +352,28 @@ class Parser:
                 return ("assign", "^=" if op == "**=" else op, cond, value)
         return cond
 
+    def operand(self, node: tuple) -> tuple:
+        """The right operand of ||, &&, ~ or a comparison, which gawk's grammar lets be an
+        assignment: ``x == y = 1`` is ``x == (y = 1)`` (not so after + or a unary operator)."""
+        if node[0] in ("var", "field", "index") and self.tok.kind in _ASSIGN_OPS:
+            op = self.tok.kind
+            self.pos += 1
+            self.newlines()
+            return ("assign", "^=" if op == "**=" else op, node, self.ternary())
+        return node
+
     def or_expr(self) -> tuple:
         left = self.and_expr()
         while self.accept("||"):
             self.newlines()
-            left = ("or", left, self.and_expr())
+            left = ("or", left, self.operand(self.and_expr()))
         return left
 
     def and_expr(self) -> tuple:
         left = self.in_expr()
         while self.accept("&&"):
             self.newlines()
-            left = ("and", left, self.in_expr())
+            left = ("and", left, self.operand(self.in_expr()))
         return left
 
     def in_expr(self) -> tuple:
@@ -371,23 +384,24 @@ class Parser:
             self.use_name(name_tok)
             name = name_tok.value
             subs = left[1] if left[0] == "grouplist" else [left]
-            left = ("in", subs, name)
+            # (x in a) may be compared or matched: nothing but a name follows in
+            left = self.match_expr(self.cmp_expr(("in", subs, name)))
         return left
 
-    def match_expr(self) -> tuple:
-        left = self.cmp_expr()
+    def match_expr(self, left: tuple | None = None) -> tuple:
+        left = self.cmp_expr() if left is None else left
         while self.tok.kind in ("~", "!~"):
             neg = self.tok.kind == "!~"
             self.pos += 1
-            left = ("match", neg, left, self.cmp_expr())
+            left = ("match", neg, left, self.operand(self.cmp_expr()))
         return left
 
-    def cmp_expr(self) -> tuple:
-        left = self.concat_expr()
+    def cmp_expr(self, left: tuple | None = None) -> tuple:
+        left = self.concat_expr() if left is None else left
         k = self.tok.kind
         if k in ("<", "<=", "!=", "==", ">=") or (k == ">" and not self.no_gt):
             self.pos += 1
-            right = self.concat_expr()
+            right = self.operand(self.concat_expr())
             return ("cmp", k, left, right)
         return left
 
@@ -467,10 +481,11 @@ class Parser:
                 raise self.error()
             return ("incdec", k, True, lv)
         e = self.primary()
-        if e[0] in ("var", "field", "index") and self.tok.kind in ("++", "--"):
-            op = self.tok.kind
-            self.pos += 1
-            return ("incdec", op, False, e)
+        if e[0] in ("var", "field", "index"):
+            if self.tok.kind in ("++", "--"):
+                op = self.tok.kind
+                self.pos += 1
+                return ("incdec", op, False, e)
         return e
 
     def opt_lvalue(self):
