@@ -249,3 +249,18 @@ def test_a_dynamic_global_array_counts_against_the_memory_limit():
     out, err, status = run_script("awk 'BEGIN { if (0) x = 1; while (1) x[i++] = i }'; echo $?",
                                   limits=CliLimits(memory_bytes=8 << 20))
     assert err.startswith(b"awk: memory limit exceeded (8M; limit memory_bytes;") and out == b"2\n", (out, err)
+
+
+# ---------------------------------------------------------------- numbers
+NUMBERS = [
+    # an integer power by repeated squaring, as gawk's calc_exp (its rounding, not pow's)
+    'BEGIN { print 7^100, 3^40, 1.1^1000, 2^-3, 0^-1, (-2)^3, 2^1024, (-2)^1025, 0^0, 2^-1080, 2^(-1/3) }',
+    'BEGIN { print 2^0.5, (-8)^(1/3), (-2)^1e20, 2^1e20, 0.5^1e30; x = 3; x ^= 33; print x; CONVFMT = "%.30g"; '
+    'print 1.1^50 "" }',
+]
+
+
+@host_tool("gawk")
+@pytest.mark.parametrize("prog", NUMBERS, ids=_ids(NUMBERS))
+def test_numbers_like_gawk(prog):
+    assert_like_gnu(["gawk", prog])

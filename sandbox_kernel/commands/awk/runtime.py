@@ -1311,8 +1311,26 @@ def mod(a: float, b: float) -> float:
 
 
 def power(a: float, b: float) -> float:
+    """gawk's calc_exp: an integer exponent by repeated squaring (its rounding, not pow's:
+    7^100 prints gawk's digits), any other by pow."""
+    if b.is_integer() and abs(b) < 2 ** 63:
+        n = int(b)
+        if n == 0:
+            return 1.0
+        x, m, k = a, 1.0, abs(n)
+        while k > 1:
+            if k % 2 == 1:
+                m *= x
+            x *= x
+            k //= 2
+        r = m * x
+        if n > 0:
+            return r
+        return 1.0 / r if r != 0 else math.copysign(math.inf, r) if not math.isnan(r) else r
     try:
-        return float(a ** b) if not (a < 0 and not b.is_integer()) else math.nan
+        if a < 0 and math.isfinite(b) and not b.is_integer():
+            return _NEG_NAN  # C's pow
+        return float(a ** b)
     except OverflowError:
         return math.inf
     except ZeroDivisionError:
