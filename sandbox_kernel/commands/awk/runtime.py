@@ -1315,6 +1315,8 @@ def power(a: float, b: float) -> float:
     7^100 prints gawk's digits), any other by pow."""
     if b.is_integer() and abs(b) < 2 ** 63:
         n = int(b)
+        if n == 2:
+            return a * a
         if n == 0:
             return 1.0
         x, m, k = a, 1.0, abs(n)
