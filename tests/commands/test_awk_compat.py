@@ -122,6 +122,7 @@ SYNTAX = [
     # the value is evaluated before the variable's subscript and its current value
     'BEGIN { print b += b += 1; b = 6; print b += b++; print b; i = 1; a[i++] += i; a[i++] = i; '
     'for (k in a) print k, a[k] }',
+    '{ i = 1; print +--i ~ i; print ($2) ~ $2 ^= +1 != NF; print $0 ~ "4", $1 ~ $1, "a.c" ~ "a\\\\.c" }',
     'BEGIN { c[1] = 5; c[1] += (c[1] = 10); print c[1]; $0 = "5"; $1 += ($1 = 10); print; x = 2; x ^= x++; print x }',
     # an assignment may be the right operand of ||, &&, ~ and a comparison, not of + or a unary
     'BEGIN { y = 7; print --y == y = 1 == 0, y; print 1 && x = 2, x; print 1 ~ z = 2, z; print 0 ? 1 : w = 3, w }',

@@ -309,8 +309,10 @@ class Compiler:
     def match(self, node) -> str:
         _, neg, a, b = node
         subject = self.str_(a)
-        rx = self.regex_operand(b)
-        test = f"({rx}.search({subject}) is not None)"
+        if b[0] in ("ere", "str"):
+            test = f"({self.regex(b[1])}.search({subject}) is not None)"
+        else:  # the subject is evaluated first: ($2) ~ $2 = "x" matches the old $2
+            test = f"rxmatch({subject}, {self.str_(b)})"
         return f"(not {test})" if neg else test
 
     def regex_operand(self, node) -> str:

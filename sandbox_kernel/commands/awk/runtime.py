@@ -1416,6 +1416,11 @@ def dynrx(source: str):
     return rx
 
 
+def rxmatch(subject: str, source: str) -> bool:
+    """``subject ~ source`` for a dynamic regex, the subject evaluated first."""
+    return dynrx(source).search(subject) is not None
+
+
 def substitute(rx, repl: str, target: str, global_: bool) -> tuple[str, float]:
     """sub/gsub: (new text, number of replacements). '&' is the match, '\\&' a literal &."""
     out = []
@@ -1643,7 +1648,7 @@ def namespace(runtime: Runtime) -> dict:
         "compare": compare, "getitem": getitem, "setitem": setitem, "incitem": incitem, "fieldindex": fieldindex,
         "div": div, "mod": mod, "power": power, "trunc": trunc, "math": math,
         "math_sqrt": math_sqrt, "math_exp": math_exp, "math_log": math_log, "math_sin": math_sin,
-        "math_cos": math_cos, "substr": substr, "dynrx": dynrx, "substitute": substitute,
+        "math_cos": math_cos, "substr": substr, "dynrx": dynrx, "rxmatch": rxmatch, "substitute": substitute,
         "gensub": gensub, "sprintf": sprintf, "cat": cat, "cats": cats, "StrNum": StrNum, "ForKey": ForKey,
         "UNINIT": UNINIT,
         "NextRecord": NextRecord, "AwkExit": AwkExit, "numkey": numkey, "copyval": copyval,
