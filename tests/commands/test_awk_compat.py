@@ -40,6 +40,10 @@ PRINTF = [
     # %c: an empty string gives its NUL; a for-in key is a string
     'BEGIN { printf "[%c][%c][%3c][%-3c]\\n", "", x, "", "a"; a[65]; for (k in a) printf "%c\\n", k }',
     'BEGIN { a[0]; for (k in a) print (k ? "true" : "false"), (k < 1), (k == 0) }',
+    # the raw value decides: %.0x of -0.5 is 0, %#x of 0.5 is 0x0
+    'BEGIN { printf "%#x|%#.0x|%#o|%.0x|%#.0o|%.0u|%0.0u|%#1.3o\\n", 0.5, 0.5, 0.5, -0.5, -0.5, 0, -0.5, -0.5 }',
+    # %c of a number out of a character's range: the byte of its low 8 bits
+    'BEGIN { printf "%c|%3c|%-3c|%c|%c|%c\\n", 256, -1, -255, 1e20, 2^63, 65.9 }',
 ]
 
 
@@ -47,6 +51,16 @@ PRINTF = [
 @pytest.mark.parametrize("prog", PRINTF, ids=_ids(PRINTF))
 def test_printf_formats_like_gawk(prog):
     assert_like_gnu(["gawk", prog])
+
+
+@host_tool("gawk")
+@pytest.mark.parametrize("value", ["65", "300.7", "55296", "1114111", "1114112", "2147483647", "2147483648", "-1",
+                                   "-255", "1e20", "0.5", "\"\\303\\251x\""])
+def test_printf_c_in_utf8_like_gawk(value):
+    """In UTF-8, %c of a code is its character (glibc's old long forms past U+10FFFF), of no
+    character (a surrogate, a negative code) a byte; the width counts bytes (characters for
+    a string's first character)."""
+    assert_like_gawk_in_utf8(["gawk", f'BEGIN {{ printf "%c|%5c|%-5c|\\n", {value}, {value}, {value} }}'], {})
 
 
 # ---------------------------------------------------------------- backslashes in sub and gsub

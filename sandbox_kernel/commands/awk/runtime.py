@@ -1569,8 +1569,9 @@ def sprintf(fmt: str, args: list) -> str:
                 s = ""
             elif arg.__class__ is float or (arg.__class__ is not ForKey and isinstance(arg, StrNum)
                                             and arg != "" and looks_numeric(arg)):
-                code = int(num(arg))  # a number, or input that looks like one (gawk)
-                s = chr(code) if 0 <= code < 0x110000 else ""
+                # a number, or input that looks like one: the character of that code
+                out.append(_format_code(flags, width, num(arg), _runtime.codec.bytes_mode))
+                continue
             else:
                 s = arg[:1] or "\0"  # C's %c of an empty string: its terminating NUL
             out.append(("%" + flags.replace("0", "") + (width or "") + "s") % s)
@@ -1595,7 +1596,8 @@ def _format_int(flags: str, width: str | None, prec: str | None, conv: str, v: f
     fw = int(width or 0)
     iv = int(v)
     alt = "#" in flags
-    if have_prec and p == 0 and iv == 0 and not (alt and conv not in "di"):
+    # no characters for a zero at precision 0: %d's value truncated first, o x X u's as it is
+    if have_prec and p == 0 and (iv == 0 if conv in "di" else v == 0 and not alt):
         return " " * fw
     zero_fill = not lj and (("0" in flags and not have_prec) or (fw == 0 and have_prec))
     prefix = ""
@@ -1617,7 +1619,7 @@ def _format_int(flags: str, width: str | None, prec: str | None, conv: str, v: f
         digits = "%o" % iv if conv == "o" else "%x" % iv if conv == "x" else "%X" % iv if conv == "X" else "%d" % iv
     if have_prec:
         digits = digits.rjust(p, "0")
-    if alt and iv != 0:
+    if alt and v != 0:
         if conv in "xX":
             prefix = "0" + conv
         elif conv == "o":
@@ -1631,6 +1633,35 @@ def _format_int(flags: str, width: str | None, prec: str | None, conv: str, v: f
     if zero_fill:
         return prefix + "0" * (fw - size) + digits
     return " " * (fw - size) + prefix + digits
+
+
+def _format_code(flags: str, width: str | None, v: float, bytes_mode: bool) -> str:
+    """%c of a number, as gawk: in UTF-8 the character of that code (glibc's wcrtomb, which
+    writes codes up to 2^31 - 1 in the old 5- and 6-byte forms), else (no character, or the
+    C locale) the byte of its low 8 bits; the width counts bytes."""
+    iv = int(v) if math.isfinite(v) and abs(v) < 2 ** 64 else 0
+    uval = iv & ((1 << 64) - 1)
+    wc = uval & 0xFFFFFFFF
+    if not bytes_mode and wc < 0x80000000 and not 0xD800 <= wc <= 0xDFFF:
+        data = _wide_utf8(wc)
+        text = chr(wc) if wc < 0x110000 else data.decode("utf-8", "surrogateescape")
+    else:
+        data = bytes([uval & 0xFF])
+        text = data.decode("latin-1" if bytes_mode else "utf-8", "strict" if bytes_mode else "surrogateescape")
+    pad = " " * max(0, int(width or 0) - len(data))
+    return text + pad if "-" in flags else pad + text
+
+
+def _wide_utf8(code: int) -> bytes:
+    """UTF-8 as glibc writes it, up to 31 bits (the forms past U+10FFFF RFC 2279 had)."""
+    if code < 0x80:
+        return bytes([code])
+    for n, top in ((2, 0x7FF), (3, 0xFFFF), (4, 0x1FFFFF), (5, 0x3FFFFFF), (6, 0x7FFFFFFF)):
+        if code <= top:
+            tail = [0x80 | (code >> (6 * i) & 0x3F) for i in range(n - 1)][::-1]
+            lead = (0xFF << (8 - n) & 0xFF) | code >> (6 * (n - 1))
+            return bytes([lead] + tail)
+    return b""
 
 
 def _out_of_range(flags: str, width: str | None, prec: str | None, v: float) -> str:
