@@ -109,6 +109,12 @@ RECORDS = [
     ['BEGIN { RS = "" } { print NF, "<" $0 ":" RT ">" }', "\n\n a b \n\nc\n\n\n"],
     ['{ print NR, $0, "<" RT ">" } END { print "end", "<" RT ">" }', "a\nb"],
     ['BEGIN { RS = ";" } { getline x < "f"; print $0, "<" RT ">", x }', "p;q"],
+    # a new RS applies from the next record: the rest of the input is split again
+    ['{ RS = ","; print NR ":" $0 } END { print "end", NR, "<" RT ">" }', "a\nb,c\nd,e\n"],
+    ['BEGIN { RS = ";" } { RS = ","; print NR ":" $0 }', "ab;;\n\n;\t"],
+    # paragraph mode: a newline separates fields for a one-character FS, not for a regex or ""
+    ['BEGIN { RS = ""; FS = "x+" } { print NF; print $1 }', " y\nyab\ty xxy\nyy\n"],
+    ['BEGIN { RS = ""; FS = ";" } { print NF, $2 }', "a;b\nc\n\nd\n"],
     # ^ in a regex RS matches only at the start of the input
     ['BEGIN { RS = "^a" } { print NR ": [" $0 "]" }', "aaa1a2a\n"],
     ['BEGIN { RS = "^Ax*\\n" } END { print NR }', "Axx\nAxx\nAxx\n"],

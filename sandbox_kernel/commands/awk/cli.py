@@ -312,8 +312,9 @@ async def _main_loop(R: rt.Runtime, rules, is_async: bool, ctx: CommandContext) 
                     try:
                         rules()
                     except NextRecord:
-                        if R.pending is not batch:  # nextfile
-                            break
+                        pass
+                    if R.pending is not batch:  # nextfile, or RS changed: the rest is read again
+                        break
         finally:
             if columns:
                 R.columns = False

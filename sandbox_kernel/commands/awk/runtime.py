@@ -526,7 +526,7 @@ class Runtime:
                 return text.split()
             if text == "":
                 return []
-            if self.RS == "" and fs != "\n" and "\n" in text:
+            if self.RS == "" and len(fs) == 1 and fs != "\n" and "\n" in text:  # not a regex or ""
                 out = []
                 for line in text.split("\n"):
                     out.extend(self._split_one(line, fs))
