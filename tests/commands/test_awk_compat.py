@@ -254,6 +254,12 @@ TYPES = [
     'function f(a) { return length(a) } BEGIN { x[1]; x[2]; print f(x), f("abc"), f(), f(y) }',
     'function f(a, k) { return k in a } BEGIN { x[1]; print f(x, 1), f(y, 1) }',
     'function f(x) { x[1] = 1; return x } BEGIN { print "hi"; f(a) }',
+    # length(x) of an untyped name makes it a scalar (so x[1] after it is fatal); after x[1], a count
+    'BEGIN { print length(x); x[1] = 1; print "never" }',
+    '{ n = length(seen); seen[$1]++ } END { print n, length(seen) }',
+    '{ seen[$1]++ } END { print length(seen) }',
+    'function f(p, q,   l) { print length(l); for (k in l) n++ } BEGIN { f(c, "s"); print "never" }',
+    'function f(p, q) { g(q, b); q[3] = 6 } function g(r, s) { r = 0; b++; print length(s) } BEGIN { f(a, b) }',
     # special variables: NF is no array, ENVIRON no scalar
     'BEGIN { print "hi"; NF[1] = 2 }', 'BEGIN { ENVIRON = 1 }', 'BEGIN { print length(ENVIRON) > 0; print ENVIRON }',
 ]
@@ -262,7 +268,7 @@ TYPES = [
 @host_tool("gawk")
 @pytest.mark.parametrize("prog", TYPES, ids=_ids(TYPES))
 def test_arrays_and_scalars_misused_like_gawk(prog):
-    assert_like_gnu(["gawk", prog])
+    assert_like_gnu(["gawk", prog], stdin="a\nb\na\n")
 
 
 def test_a_dynamic_global_array_counts_against_the_memory_limit():

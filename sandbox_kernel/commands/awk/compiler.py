@@ -100,7 +100,7 @@ class Compiler:
                     if a[0] == "var" and ((name == "split" and i == 1) or name in ("asort", "asorti")):
                         use(scope, a[1], "A")
                     elif a[0] == "var" and name == "length":
-                        uses.setdefault(key(scope, a[1]), set())
+                        use(scope, a[1], "L")  # types an untyped name as a scalar (gawk)
                     else:
                         walk(a, scope)
             elif k == "call":
@@ -140,8 +140,8 @@ class Compiler:
             if k[0] == "g" and k[1] in SPECIAL:
                 return "scalar"
             u = uses.get(k, ())
-            if "A" in u:
-                return "dyn" if "S" in u else "array"
+            if "A" in u:  # length(x) before x[k] is fatal in gawk: dynamic then (a cheap check)
+                return "dyn" if "S" in u or "L" in u else "array"
             return "scalar" if "S" in u or k[0] == "g" else "none"
 
         kinds = {k: kind(k) for k in uses}
@@ -225,8 +225,8 @@ class Compiler:
             return "R.ARGV"
         if name in SPECIAL:
             return f"scalar_as_array({name!r})"
-        if kind == "dyn":
-            return f"aref_g(NS, 'v_{name}', {name!r})"
+        if kind == "dyn":  # an array once typed: the check is all it costs
+            return f"(v_{name} if v_{name}.__class__ is dict else aref_g(NS, 'v_{name}', {name!r}))"
         return f"a_{name}"
 
     def passed(self, name: str) -> str:
@@ -588,8 +588,13 @@ class Compiler:
             a = args[0]
             if a[0] == "var" and self.kind_of(a[1]) == "array":
                 return f"float(len({self.array_ref(a[1])}))", "num"
-            if a[0] == "var" and self.kind_of(a[1]) in ("dyn", "none"):
-                return f"dlen({self.passed(a[1])})", "num"
+            if a[0] == "var" and self.kind_of(a[1]) == "dyn" and a[1] not in self.locals:
+                return f"dlen_g(NS, 'v_{a[1]}', {a[1]!r})", "num"
+            if a[0] == "var" and self.kind_of(a[1]) == "dyn":  # a local: typed a scalar when untyped
+                ref = self.locals[a[1]]
+                return f"dlen(({ref} := scalar_if_untyped({ref})), {a[1]!r})", "num"
+            if a[0] == "var" and self.kind_of(a[1]) == "none":
+                return f"dlen({self.passed(a[1])}, {a[1]!r})", "num"
             return f"float(len({self.str_(a)}))", "num"
         if name == "substr":
             if n not in (2, 3):

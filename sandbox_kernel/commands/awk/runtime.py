@@ -1175,12 +1175,13 @@ class Ref:
         self.name = name
 
     def scalar(self, name: str):
+        """The parameter's value as a scalar: what the global held when passed (nothing)."""
         v = self.ns[self.key]
         if v.__class__ is dict:
             array_in_scalar(name)
         if v is UNINIT:
-            self.ns[self.key] = v = SCALAR_UNINIT
-        return v
+            self.ns[self.key] = SCALAR_UNINIT
+        return SCALAR_UNINIT
 
     def array(self, name: str) -> dict:
         v = self.ns[self.key]
@@ -1263,12 +1264,28 @@ def pass_g(ns: dict, key: str, name: str):
     return Ref(ns, key, name) if v is UNINIT else v
 
 
-def dlen(v) -> float:
-    """length(x) of a name that may hold either kind."""
+def dlen(v, name: str) -> float:
+    """length(x) of a name that may hold either kind (an untyped global becomes a scalar)."""
     if v.__class__ is Ref:
-        v = v.ns[v.key]
+        if v.ns[v.key].__class__ is dict:
+            return float(len(v.ns[v.key]))
+        v = v.scalar(name)
     if v.__class__ is dict:
         return float(len(v))
+    return float(len(tostr(v)))
+
+
+def scalar_if_untyped(v):
+    return SCALAR_UNINIT if v is UNINIT else v
+
+
+def dlen_g(ns: dict, key: str, name: str) -> float:
+    v = ns[key]
+    if v.__class__ is dict:
+        return float(len(v))
+    if v is UNINIT:
+        ns[key] = SCALAR_UNINIT
+        return 0.0
     return float(len(tostr(v)))
 
 
@@ -1689,6 +1706,7 @@ def namespace(runtime: Runtime) -> dict:
         "bits_rshift": bits_rshift, "bits_compl": bits_compl,
         "array_in_scalar": array_in_scalar, "scalar_as_array": scalar_as_array, "sread": sread, "swrite": swrite,
         "aref": aref, "sread_g": sread_g, "swrite_g": swrite_g, "aref_g": aref_g, "pass_g": pass_g, "dlen": dlen,
+        "dlen_g": dlen_g, "scalar_if_untyped": scalar_if_untyped,
     }
     ns["NS"] = ns
     return ns
