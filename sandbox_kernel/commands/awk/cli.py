@@ -10,8 +10,8 @@ from .._lib.posix_regex import Bounds, RegexError, RegexStopped, compile_posix
 from ..registry import CommandContext, command
 from . import runtime as rt
 from .compiler import CompileError, Compiler, field_use
-from .lexer import AwkSyntaxError, ESCAPES
-from .parser import parse
+from .lexer import AwkSyntaxError, regex_source, unescape
+from .parser import AwkErrors, parse
 
 AWK_HELP = """\
 Usage: awk [POSIX or GNU style options] -f progfile [--] file ...
@@ -24,35 +24,9 @@ Short options:		GNU long options: (extensions)
 	-e 'program-text'	--source='program-text'"""
 
 
-def _unescape(value: str) -> str:
-    """Escape sequences in -v and var=value assignments, as in string literals."""
-    out = []
-    i = 0
-    while i < len(value):
-        c = value[i]
-        if c == "\\" and i + 1 < len(value):
-            nxt = value[i + 1]
-            if nxt in ESCAPES:
-                out.append(ESCAPES[nxt])
-                i += 2
-                continue
-            if nxt in "01234567":
-                j = i + 1
-                while j < len(value) and j < i + 4 and value[j] in "01234567":
-                    j += 1
-                out.append(chr(int(value[i + 1:j], 8)))
-                i = j
-                continue
-            out.append(nxt)
-            i += 2
-            continue
-        out.append(c)
-        i += 1
-    return "".join(out)
-
-
-def _fs_value(fs: str) -> str:
-    return _unescape(fs)
+def _unescape(value: str, bytes_mode: bool, warnings: list[str]) -> str:
+    """Escape sequences in -v, -F and var=value assignments, as in string constants."""
+    return unescape(value, bytes_mode, warnings.append)
 
 
 @command("awk", "gawk", help=AWK_HELP, own_help=False)
@@ -77,7 +51,7 @@ async def awk(ctx: CommandContext) -> int:
 
         try:
             if a.startswith("-F") or a.startswith("--field-separator"):
-                fs = _fs_value(value_of("F", "--field-separator"))
+                fs = value_of("F", "--field-separator")
             elif a.startswith("-v") or a.startswith("--assign"):
                 assigns.append(value_of("v", "--assign"))
             elif a.startswith("-f") or a.startswith("--file"):
@@ -115,12 +89,19 @@ async def awk(ctx: CommandContext) -> int:
     label = sources[0][0] if len(sources) == 1 else "cmd. line"
     try:
         warnings: list = []
-        prog = parse(program_text, warnings)
+        prog = parse(program_text, warnings, codec.bytes_mode)
         compiler = Compiler(prog)
         src, consts = compiler.compile()
         is_async = compiler.is_async
         code = compile(src, "<awk>", "exec")
+    except AwkErrors as e:
+        await ctx.err(_errors(ctx.name, label, e.errors))
+        return 1
     except AwkSyntaxError as e:
+        await ctx.err(_errors(ctx.name, label, getattr(e, "before", [])))
+        if e.fatal:
+            await ctx.err(f"{ctx.name}: {label}:{e.line}: fatal: {e.message}\n")
+            return 2
         lines = program_text.split("\n")
         line_text = lines[e.line - 1] if 0 < e.line <= len(lines) else ""
         await ctx.err(f"{ctx.name}: {label}:{e.line}: {line_text}\n"
@@ -160,10 +141,14 @@ async def awk(ctx: CommandContext) -> int:
 
     def assign(text: str) -> None:
         name, _, value = text.partition("=")
-        value = rt.StrNum(_unescape(codec.arg(value)))
+        said: list[str] = []
+        value = rt.StrNum(_unescape(codec.arg(value), codec.bytes_mode, said))
+        runtime.warnings.extend(f"{ctx.name}: warning: {message}\n" for message in said)
+        if name == "FS" and not runtime.split_done:
+            runtime.ensure_split()
         if name in ("FS", "OFS", "ORS", "RS", "SUBSEP", "CONVFMT", "OFMT", "FILENAME"):
             setattr(runtime, name, str(value))
-        elif name in ("NR", "NF", "FNR"):
+        elif name in ("NR", "NF", "FNR", "RT"):
             runtime.setvar(name, value)
         else:
             ns["v_" + name] = value
@@ -175,13 +160,20 @@ async def awk(ctx: CommandContext) -> int:
         ns.setdefault(arr, {})
     runtime.arrays = [ns[arr] for arr in _arrays_of(src) if isinstance(ns.get(arr), dict)]
     try:
+        said: list[str] = []
         for source, name in compiler.regexes.items():
-            ns[name] = compile_posix(source, extended=True, awk=True, ascii=codec.bytes_mode, bounds=bounds)
+            ns[name] = compile_posix(regex_source(source, codec.bytes_mode, said.append), extended=True, awk=True,
+                                     ascii=codec.bytes_mode, bounds=bounds)
+        for message in dict.fromkeys(said):
+            await ctx.err(f"{ctx.name}: {label}:1: warning: {message}\n")
     except RegexError as e:
         await ctx.err(f"{ctx.name}: {label}:1: fatal: {e}\n")
         return 2
     if fs is not None:
-        runtime.FS = codec.arg(fs)
+        said = []
+        runtime.FS = _unescape(codec.arg(fs), codec.bytes_mode, said)
+        for message in said:
+            await ctx.err(f"{ctx.name}: warning: {message}\n")
     for a in assigns:
         if "=" not in a or not re.match(r"[A-Za-z_][A-Za-z0-9_]*=", a):
             await ctx.err(f"{ctx.name}: fatal: `{a}' is not a legal variable name\n")
@@ -320,8 +312,9 @@ async def _main_loop(R: rt.Runtime, rules, is_async: bool, ctx: CommandContext) 
                     try:
                         rules()
                     except NextRecord:
-                        if R.pending is not batch:  # nextfile
-                            break
+                        pass
+                    if R.pending is not batch:  # nextfile, or RS changed: the rest is read again
+                        break
         finally:
             if columns:
                 R.columns = False
@@ -350,6 +343,10 @@ def _option_value(args: list[str], i: int, short: str, long: str) -> tuple[str, 
         raise _Usage(f"option '{long}' requires an argument" if a.startswith("--")
                      else f"option requires an argument -- {short}")
     return args[i + 1], i + 1
+
+
+def _errors(name: str, label: str, errors: list[tuple[int, str]]) -> str:
+    return "".join(f"{name}: {label}:{line}: error: {message}\n" for line, message in errors)
 
 
 def _usage(name: str) -> str:

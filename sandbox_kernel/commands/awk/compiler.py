@@ -12,7 +12,7 @@ import re
 from .parser import Program
 
 SPECIAL = {"NR", "NF", "FNR", "FS", "OFS", "ORS", "RS", "SUBSEP", "CONVFMT", "OFMT", "RSTART",
-           "RLENGTH", "FILENAME", "ARGC"}
+           "RLENGTH", "FILENAME", "ARGC", "RT"}
 SPECIAL_ARRAYS = {"ENVIRON", "ARGV"}
 
 
@@ -31,11 +31,11 @@ class Compiler:
         self.prog = prog
         self.consts: dict[str, object] = {}
         self.regexes: dict[str, str] = {}
-        self.arrays: set[str] = set(SPECIAL_ARRAYS)
         self.scalars: set[str] = set()
-        self.func_arrays: dict[str, set[str]] = {}
+        self.global_kinds: dict[str, str] = {}  # find_types
+        self.param_kinds: dict[str, dict[str, str]] = {}
         self.locals: dict[str, str] = {}  # awk name -> python name in the current function
-        self.local_arrays: set[str] = set()
+        self.local_kinds: dict[str, str] = {}
         self.tmp = 0
         self.loop_depth = 0
         self.ranges = 0
@@ -45,78 +45,135 @@ class Compiler:
         self.column_fields: set[int] = set()
 
     # ------------------------------------------------------------------ type inference
-    def find_arrays(self) -> None:
-        """Names used as arrays (subscripts, in, delete, for-in, split targets) per scope."""
-        for name, (params, body) in self.prog.functions.items():
-            used: set[str] = set()
-            self._walk_arrays(body, used)
-            self.func_arrays[name] = {p for p in params if p in used}
-            self.arrays |= used - set(params)
-        used = set()
+    def find_types(self) -> None:
+        """Whether each global and each function parameter is an array or a scalar.
+
+        A name's uses: as an array (subscript, ``in``, ``delete``, for-in's array, split's
+        target, asort's arguments) or a scalar (anything else but ``length(x)`` and being
+        passed bare to a function, which takes the uses of the parameter it is passed to).
+        Used one way only, a name is typed at compile time: globals ``a_x`` (a dict) or
+        ``v_x``, parameters hold a dict or a value. Used both ways (gawk types such a name
+        at its first use and the other use is fatal when it runs), or a parameter some call
+        passes the other kind (or such a name), it is *dynamic*: each use checks at run time
+        (``runtime.sread`` and friends), with gawk's fatal messages; an untyped global passed
+        to a dynamic parameter goes by reference (``runtime.Ref``), which the parameter's
+        first use types."""
+        functions = self.prog.functions
+        uses: dict[tuple, set] = {}
+        passes: list[tuple] = []  # (name's key, callee, argument index)
+        calls: list[tuple] = []  # (scope, callee, args)
+
+        def key(scope, name):
+            if scope is not None and name in functions[scope][0]:
+                return ("p", scope, name)
+            return ("g", name)
+
+        def use(scope, name, how):
+            uses.setdefault(key(scope, name), set()).add(how)
+
+        def walk(n, scope):
+            if isinstance(n, list):
+                for x in n:
+                    walk(x, scope)
+                return
+            if not isinstance(n, tuple) or not n:
+                return
+            k = n[0]
+            if k == "var":
+                use(scope, n[1], "S")
+            elif k == "index":
+                use(scope, n[1], "A")
+                walk(n[2], scope)
+            elif k == "in" and isinstance(n[2], str):
+                use(scope, n[2], "A")
+                walk(n[1], scope)
+            elif k == "delete":
+                use(scope, n[1], "A")
+                walk(n[2], scope)
+            elif k == "forin":
+                use(scope, n[1], "S")
+                use(scope, n[2], "A")
+                walk(n[3], scope)
+            elif k == "builtin":
+                name, args = n[1], n[2]
+                for i, a in enumerate(args):
+                    if a[0] == "var" and ((name == "split" and i == 1) or name in ("asort", "asorti")):
+                        use(scope, a[1], "A")
+                    elif a[0] == "var" and name == "length":
+                        use(scope, a[1], "L")  # types an untyped name as a scalar (gawk)
+                    else:
+                        walk(a, scope)
+            elif k == "call":
+                calls.append((scope, n[1], n[2]))
+                for i, a in enumerate(n[2]):
+                    if a[0] == "var":
+                        uses.setdefault(key(scope, a[1]), set())
+                        passes.append((key(scope, a[1]), n[1], i))
+                    else:
+                        walk(a, scope)
+            else:
+                for x in n[1:]:
+                    walk(x, scope)
+
         for blk in self.prog.begin + self.prog.end:
-            self._walk_arrays(blk, used)
-        for p, p2, a in self.prog.rules:
-            for x in (p, p2, a):
-                if x is not None:
-                    self._walk_arrays(x, used)
-        self.arrays |= used
-        # a name passed to a function's array parameter is an array: a global, or a parameter
-        # of the calling function (which makes that function's parameter an array in turn)
-        scopes = [(None, [self.prog.begin, self.prog.end, self.prog.rules])]
-        scopes += [(fname, body) for fname, (_, body) in self.prog.functions.items()]
+            walk(blk, None)
+        for rule in self.prog.rules:
+            for x in rule:
+                walk(x, None)
+        for fname, (params, body) in functions.items():
+            walk(body, fname)
+        # a name passed bare to a parameter is used as the parameter is
         changed = True
         while changed:
             changed = False
-            for caller, body in scopes:
-                caller_params = self.prog.functions[caller][0] if caller else []
-                for node in self._calls(body):
-                    callee, args = node[1], node[2]
-                    if callee not in self.prog.functions:
+            for src, callee, i in passes:
+                if callee in functions and i < len(functions[callee][0]):
+                    got = uses.get(("p", callee, functions[callee][0][i]), set())
+                    mine = uses.setdefault(src, set())
+                    if not got <= mine:
+                        mine |= got
+                        changed = True
+
+        def kind(k):
+            if k[0] == "g" and k[1] in SPECIAL_ARRAYS:
+                return "array"
+            if k[0] == "g" and k[1] in SPECIAL:
+                return "scalar"
+            u = uses.get(k, ())
+            if "A" in u:  # length(x) before x[k] is fatal in gawk: dynamic then (a cheap check)
+                return "dyn" if "S" in u or "L" in u else "array"
+            return "scalar" if "S" in u or k[0] == "g" else "none"
+
+        kinds = {k: kind(k) for k in uses}
+        for fname, (params, _) in functions.items():
+            for p in params:
+                kinds.setdefault(("p", fname, p), "none")
+        # a parameter some call passes the other kind, or a dynamic name, checks at run time
+        changed = True
+        while changed:
+            changed = False
+            for scope, callee, args in calls:
+                if callee not in functions:
+                    continue
+                params = functions[callee][0]
+                for i, a in enumerate(args[:len(params)]):
+                    q = ("p", callee, params[i])
+                    kq = kinds[q]
+                    if kq in ("dyn", "none"):
                         continue
-                    params = self.prog.functions[callee][0]
-                    for i, a in enumerate(args[:len(params)]):
-                        if params[i] not in self.func_arrays[callee] or a[0] != "var":
-                            continue
-                        if a[1] in caller_params:
-                            if a[1] not in self.func_arrays[caller]:
-                                self.func_arrays[caller].add(a[1])
-                                changed = True
-                        elif a[1] not in self.arrays:
-                            self.arrays.add(a[1])
-                            changed = True
+                    ka = kinds.get(key(scope, a[1]), "scalar") if a[0] == "var" else "scalar"
+                    if ka == "dyn" or (ka == "array") != (kq == "array"):
+                        kinds[q] = "dyn"
+                        changed = True
+        self.global_kinds = {k[1]: v for k, v in kinds.items() if k[0] == "g"}
+        self.param_kinds = {fname: {p: kinds[("p", fname, p)] for p in params}
+                            for fname, (params, _) in functions.items()}
 
-    @staticmethod
-    def _calls(tree) -> list:
-        out = []
-
-        def walk(n):
-            if isinstance(n, tuple):
-                if n and n[0] == "call":
-                    out.append(n)
-                for x in n:
-                    walk(x)
-            elif isinstance(n, list):
-                for x in n:
-                    walk(x)
-        walk(tree)
-        return out
-
-    def _walk_arrays(self, n, used: set) -> None:
-        if isinstance(n, tuple) and n:
-            k = n[0]
-            if k == "index" or k == "in" and isinstance(n[2], str):
-                used.add(n[1] if k == "index" else n[2])
-            elif k == "delete" or k == "forin":
-                used.add(n[1] if k == "delete" else n[2])
-            elif k == "builtin" and n[1] == "split" and len(n[2]) >= 2 and n[2][1][0] == "var":
-                used.add(n[2][1][1])
-            elif k == "builtin" and n[1] in ("asort", "asorti"):
-                used.update(a[1] for a in n[2] if a[0] == "var")
-            for x in n[1:]:
-                self._walk_arrays(x, used)
-        elif isinstance(n, list):
-            for x in n:
-                self._walk_arrays(x, used)
+    def kind_of(self, name: str) -> str:
+        """"array", "scalar", "dyn" or (a parameter used no way) "none"."""
+        if name in self.locals:
+            return self.local_kinds[name]
+        return self.global_kinds.get(name, "array" if name in SPECIAL_ARRAYS else "scalar")
 
     # ------------------------------------------------------------------ names
     def const(self, value) -> str:
@@ -135,31 +192,51 @@ class Compiler:
             self.regexes[source] = name
         return name
 
-    def is_array(self, name: str) -> bool:
-        if name in self.locals:
-            return name in self.local_arrays
-        return name in self.arrays
-
     def scalar_ref(self, name: str) -> str:
+        """A scalar (not dynamic) variable's Python name."""
         if name in self.locals:
             return self.locals[name]
         if name in SPECIAL:
             return f"R.{name}"
-        if name in self.arrays:
-            raise CompileError(f"attempt to use array `{name}' in a scalar context")
         self.scalars.add(name)
         return f"v_{name}"
 
-    def array_ref(self, name: str) -> str:
+    def scalar_read(self, name: str) -> str:
+        kind = self.kind_of(name)
+        if kind in ("scalar", "none") and name not in SPECIAL_ARRAYS:
+            return self.scalar_ref(name)
+        if kind == "array":
+            return f"array_in_scalar({name!r})"
         if name in self.locals:
-            if name not in self.local_arrays:
-                raise CompileError(f"attempt to use scalar `{name}' as an array")
-            return self.locals[name]
+            ref = self.locals[name]
+            return f"({ref} := sread({ref}, {name!r}))"
+        return f"sread_g(NS, 'v_{name}', {name!r})"
+
+    def array_ref(self, name: str) -> str:
+        kind = self.kind_of(name)
+        if name in self.locals:
+            ref = self.locals[name]
+            if kind == "array":
+                return ref
+            return f"({ref} if {ref}.__class__ is dict else ({ref} := aref({ref}, {name!r})))"
         if name == "ENVIRON":
             return "R.ENVIRON"
         if name == "ARGV":
             return "R.ARGV"
+        if name in SPECIAL:
+            return f"scalar_as_array({name!r})"
+        if kind == "dyn":  # an array once typed: the check is all it costs
+            return f"(v_{name} if v_{name}.__class__ is dict else aref_g(NS, 'v_{name}', {name!r}))"
         return f"a_{name}"
+
+    def passed(self, name: str) -> str:
+        """A bare name passed to a parameter that holds either kind."""
+        kind = self.kind_of(name)
+        if kind == "array":
+            return self.array_ref(name)
+        if kind == "dyn":
+            return self.locals[name] if name in self.locals else f"pass_g(NS, 'v_{name}', {name!r})"
+        return f"copyval({self.scalar_read(name)})"
 
     def new_tmp(self) -> str:
         self.tmp += 1
@@ -182,8 +259,8 @@ class Compiler:
         return f"num({src})"
 
     def str_(self, node) -> str:
-        if node[0] == "field" and node[1][0] == "num" and node[1][1] >= 1:
-            return f"R.fstr({int(node[1][1])})"
+        if node[0] == "field" and node[1][0] == "num" and node[1][1] >= 0:
+            return f"R.fstr({int(node[1][1])})" if node[1][1] >= 1 else "R.text0()"
         src, t = self.expr(node)
         if t == "str":
             return src
@@ -193,7 +270,7 @@ class Compiler:
         """Python truth value of an awk expression."""
         k = node[0]
         if k == "ere":
-            return f"({self.regex(node[1])}.search(R.field0()) is not None)"
+            return f"({self.regex(node[1])}.search(R.text0()) is not None)"
         if k == "group":
             return self.cond(node[1])
         if k == "not":
@@ -232,8 +309,10 @@ class Compiler:
     def match(self, node) -> str:
         _, neg, a, b = node
         subject = self.str_(a)
-        rx = self.regex_operand(b)
-        test = f"({rx}.search({subject}) is not None)"
+        if b[0] in ("ere", "str"):
+            test = f"({self.regex(b[1])}.search({subject}) is not None)"
+        else:  # the subject is evaluated first: ($2) ~ $2 = "x" matches the old $2
+            test = f"rxmatch({subject}, {self.str_(b)})"
         return f"(not {test})" if neg else test
 
     def regex_operand(self, node) -> str:
@@ -284,12 +363,11 @@ class Compiler:
 
     def e_var(self, node):
         name = node[1]
-        if self.is_array(name):
-            raise CompileError(f"attempt to use array `{name}' in a scalar context")
-        ref = self.scalar_ref(name)
         if name == "NF" and name not in self.locals:
             return "R.getNF()", "num"  # reading NF splits the record
-        return ref, "any"
+        if name == "RT" and name not in self.locals:
+            return "R.getRT()", "str"
+        return self.scalar_read(name), "any"
 
     def e_field(self, node):
         idx = node[1]
@@ -311,6 +389,14 @@ class Compiler:
             name = lv[1]
             if name in SPECIAL and name not in self.locals:
                 return f"R.setvar({name!r}, {value_src})"
+            kind = self.kind_of(name)
+            if kind == "dyn":
+                if name in self.locals:
+                    ref = self.locals[name]
+                    return f"({ref} := swrite({ref}, {value_src}, {name!r}))"
+                return f"swrite_g(NS, 'v_{name}', {value_src}, {name!r})"
+            if kind == "array":
+                return f"array_in_scalar({name!r})"
             return f"({self.scalar_ref(name)} := {value_src})"
         if k == "field":
             idx = lv[1]
@@ -322,18 +408,34 @@ class Compiler:
         raise CompileError("assignment to non-lvalue")
 
     def e_assign(self, node):
+        """gawk evaluates the value first, then the variable's subscript or field number, then
+        (for ``+=`` and the like) reads the variable: ``b += b++``, ``a[i++] = i``."""
         _, op, lv, value = node
+        first = None
+        while lv[0] == "group":
+            lv = lv[1]
+        where = lv[2] if lv[0] == "index" else lv[1] if lv[0] == "field" else None
+        if (_has_effects(value) and (op != "=" or where is not None)) or _has_effects(where):
+            first = self.new_tmp()
         if op == "=":
             src, t = self.expr(value)
             if t == "any":
                 src = f"copyval({src})"
-            return self.assign_to(lv, src), t if t != "any" else "any"
+            if first is not None:
+                return f"(({first} := {src}), {self.assign_to(lv, first)})[1]", t
+            return self.assign_to(lv, src), t
         rhs = self.num(value)
+        if first is not None:
+            rhs, value_src = first, rhs
         pyop = {"+=": "+", "-=": "-", "*=": "*"}.get(op)
         if pyop:
-            return self.update(lv, lambda cur: f"({cur} {pyop} {rhs})"), "num"
-        func = {"/=": "div", "%=": "mod", "^=": "power"}[op]
-        return self.update(lv, lambda cur: f"{func}({cur}, {rhs})"), "num"
+            code = self.update(lv, lambda cur: f"({cur} {pyop} {rhs})")
+        else:
+            func = {"/=": "div", "%=": "mod", "^=": "power"}[op]
+            code = self.update(lv, lambda cur: f"{func}({cur}, {rhs})")
+        if first is not None:
+            return f"(({first} := {value_src}), {code})[1]", "num"
+        return code, "num"
 
     def update(self, lv, new_value) -> str:
         """Read-modify-write of an lvalue whose subscript or field number is evaluated once:
@@ -415,26 +517,25 @@ class Compiler:
 
     def e_call(self, node):
         _, name, args = node
-        if name not in self.prog.functions:
-            raise CompileError(f"function `{name}' not defined")
+        if name not in self.prog.functions:  # gawk: fatal when it is called, the arguments evaluated
+            srcs = [self.passed(a[1]) if a[0] == "var" else self.expr(a)[0] for a in args]
+            return f"R.undefined_function({name!r}, {', '.join(srcs)})", "any"
         params, _ = self.prog.functions[name]
         if len(args) > len(params):
             # gawk warns and ignores the extra arguments
             self.warnings.append(f"function `{name}' called with more arguments than declared")
             args = args[:len(params)]
-        arr_params = self.func_arrays[name]
+        kinds = self.param_kinds[name]
         srcs = []
         for i, a in enumerate(args):
-            if params[i] in arr_params:
-                if a[0] != "var":
-                    raise CompileError("attempt to use scalar parameter as an array")
+            kind = kinds[params[i]]
+            if kind == "array":  # find_types: then the argument is an array's name
                 srcs.append(self.array_ref(a[1]))
+            elif a[0] == "var" and kind != "scalar":
+                srcs.append(self.passed(a[1]))
             else:
-                if a[0] == "var" and self.is_array(a[1]):
-                    srcs.append(self.array_ref(a[1]))
-                else:
-                    s, t = self.expr(a)
-                    srcs.append(s if t != "any" else f"copyval({s})")
+                s, t = self.expr(a)
+                srcs.append(s if t != "any" else f"copyval({s})")
         return f"({self.aw}f_{name}({', '.join(srcs)}))", "any"
 
     def e_getline(self, node):
@@ -448,6 +549,18 @@ class Compiler:
         if lv is None:
             return f"({call})", "num"
         t = self.new_tmp()
+        while lv[0] == "group":
+            lv = lv[1]
+        # the variable's subscript or field number is evaluated before the read, as gawk does
+        if lv[0] == "index":
+            k = self.new_tmp()
+            arr = self.array_ref(lv[1])
+            return (f"(getitem({arr}, {k} := {self.subscript(lv[2])}), ({t} := {call}), "
+                    f"(setitem({arr}, {k}, R.gl_value) if {t} > 0 else 0))[1]"), "num"
+        if lv[0] == "field":
+            k = self.new_tmp()
+            return (f"(({k} := fieldindex({self.num(lv[1])})), ({t} := {call}), "
+                    f"(R.setfield({k}, R.gl_value) if {t} > 0 else 0))[1]"), "num"
         return f"(({t} := {call}), ({self.assign_to(lv, 'R.gl_value')} if {t} > 0 else 0))[0]", "num"
 
     _ARITY = {"length": (0, 1), "substr": (2, 3), "index": (2, 2), "split": (2, 3), "sub": (2, 3),
@@ -471,10 +584,17 @@ class Compiler:
                 raise CompileError("split: second argument is not an array")
         if name == "length":
             if n == 0:
-                return "float(len(R.field0()))", "num"
+                return "float(len(R.text0()))", "num"
             a = args[0]
-            if a[0] == "var" and self.is_array(a[1]):
+            if a[0] == "var" and self.kind_of(a[1]) == "array":
                 return f"float(len({self.array_ref(a[1])}))", "num"
+            if a[0] == "var" and self.kind_of(a[1]) == "dyn" and a[1] not in self.locals:
+                return f"dlen_g(NS, 'v_{a[1]}', {a[1]!r})", "num"
+            if a[0] == "var" and self.kind_of(a[1]) == "dyn":  # a local: typed a scalar when untyped
+                ref = self.locals[a[1]]
+                return f"dlen(({ref} := scalar_if_untyped({ref})), {a[1]!r})", "num"
+            if a[0] == "var" and self.kind_of(a[1]) == "none":
+                return f"dlen({self.passed(a[1])}, {a[1]!r})", "num"
             return f"float(len({self.str_(a)}))", "num"
         if name == "substr":
             if n not in (2, 3):
@@ -505,7 +625,7 @@ class Compiler:
         if name == "gensub":
             if n not in (3, 4):
                 raise CompileError(f"{n} is invalid as number of arguments for gensub", "error")
-            target = self.str_(args[3]) if n == 4 else "R.field0()"
+            target = self.str_(args[3]) if n == 4 else "R.text0()"
             regex, replacement, how = self.regex_operand(args[0]), self.str_(args[1]), self.expr(args[2])[0]
             return f"gensub({regex}, {replacement}, {how}, {target})", "str"
         if name == "match":
@@ -547,7 +667,7 @@ class Compiler:
             return f"R.mktime({self.str_(args[0])})", "num"
         if name in ("asort", "asorti"):
             for a in args:
-                if a[0] != "var" or not self.is_array(a[1]):
+                if a[0] != "var":
                     raise CompileError(f"{name}: argument is not an array")
             dest = self.array_ref(args[1][1]) if n == 2 else "None"
             return f"{name}_({self.array_ref(args[0][1])}, {dest})", "num"
@@ -563,7 +683,7 @@ class Compiler:
 
     def split_sep(self, node) -> str:
         if node[0] == "ere":
-            return self.regex(node[1])
+            return self.regex(node[1]) if node[1] else "''"  # //: into characters, as ""
         return self.str_(node)
 
     # ------------------------------------------------------------------ statements
@@ -583,7 +703,7 @@ class Compiler:
             _, args, redir = node
             if k == "print":
                 if not args:
-                    text = "R.field0() + R.ORS"
+                    text = "R.text0() + R.ORS"
                 else:
                     if len(args) == 1 and args[0][0] == "grouplist":
                         args = args[0][1]
@@ -637,7 +757,7 @@ class Compiler:
             _, var, arr, body = node
             t = self.new_tmp()
             out.append(ind + f"for {t} in R.forin({self.array_ref(arr)}):")
-            out.append(ind + "    " + self.assign_to(("var", var), f"StrNum({t})"))
+            out.append(ind + "    " + self.assign_to(("var", var), f"ForKey({t})"))
             self.loop_body(body, out, ind + "    ")
             return
         if k == "break":
@@ -681,8 +801,8 @@ class Compiler:
             self.loop_depth -= 1
 
     def out_str(self, node) -> str:
-        if node[0] == "field" and node[1][0] == "num" and node[1][1] >= 1:
-            return f"R.fout({int(node[1][1])})"
+        if node[0] == "field" and node[1][0] == "num" and node[1][1] >= 0:
+            return f"R.fout({int(node[1][1])})" if node[1][1] >= 1 else "R.text0()"
         src, t = self.expr(node)
         if t == "str":
             return src
@@ -710,7 +830,7 @@ class Compiler:
             elif isinstance(n, list):
                 for x in n:
                     walk(x, in_loop)
-        walk([self.prog.begin, self.prog.end, self.prog.rules,
+        walk([self.prog.begin, self.prog.end, [list(rule) for rule in self.prog.rules],  # patterns too
               [b for _, b in self.prog.functions.values()]])
         return found
 
@@ -722,18 +842,18 @@ class Compiler:
         # loops check for interrupts; async code also flushes output as it grows
         self.tick = "await R.atick()" if self.is_async else "R.tick()"
         adef = "async def" if self.is_async else "def"
-        self.find_arrays()
+        self.find_types()
         body: list[str] = []
         funcs: list[str] = []
         for name, (params, fbody) in self.prog.functions.items():
             self.locals = {p: f"l_{p}" for p in params}
-            self.local_arrays = self.func_arrays[name]
+            self.local_kinds = self.param_kinds[name]
             lines: list[str] = []
             self.stmt(fbody, lines, "    ")
             head = [f"{adef} f_{name}({', '.join(f'l_{p}=None' for p in params)}):",
                     "    GLOBALS_DECL"]
             for p in params:
-                if p in self.local_arrays:
+                if self.local_kinds[p] == "array":
                     head.append(f"    if l_{p} is None: l_{p} = {{}}")
                 else:
                     head.append(f"    if l_{p} is None: l_{p} = UNINIT")
@@ -742,7 +862,7 @@ class Compiler:
             funcs.append("\n".join(head + ["    " + ln for ln in lines] +
                                    ["        return UNINIT", "    finally:", "        R.leave_function()"]))
         self.locals = {}
-        self.local_arrays = set()
+        self.local_kinds = {}
 
         def section(fname: str, blocks) -> str:
             lines: list[str] = []
@@ -765,12 +885,12 @@ class Compiler:
             else:
                 # no pattern: the action runs for every record
                 if action is None:
-                    rule_lines.append("    OUT(R.field0() + R.ORS)")
+                    rule_lines.append("    OUT(R.text0() + R.ORS)")
                 else:
                     self.stmt(action, rule_lines, "    ")
                 continue
             if action is None:
-                rule_lines.append("        OUT(R.field0() + R.ORS)")
+                rule_lines.append("        OUT(R.text0() + R.ORS)")
             else:
                 self.stmt(action, rule_lines, "        ")
         self.in_rules = False
@@ -778,6 +898,22 @@ class Compiler:
         decl = ("global " + ", ".join(sorted(f"v_{s}" for s in self.scalars))) if self.scalars else "pass"
         src = "\n\n".join(funcs + body).replace("GLOBALS_DECL", decl)
         return src, self.const_values
+
+
+_EFFECT_BUILTINS = {"sub", "gsub", "split", "srand", "rand", "system", "close", "fflush", "match", "asort",
+                    "asorti"}
+
+
+def _has_effects(node) -> bool:
+    """Whether evaluating the expression (a node or a list of them) may change a variable."""
+    if isinstance(node, list):
+        return any(_has_effects(x) for x in node)
+    if not isinstance(node, tuple) or not node:
+        return False
+    k = node[0]
+    if k in ("assign", "incdec", "call", "getline") or (k == "builtin" and node[1] in _EFFECT_BUILTINS):
+        return True
+    return any(_has_effects(x) for x in node[1:] if isinstance(x, (tuple, list)))
 
 
 def _short(node) -> bool:
@@ -807,6 +943,6 @@ def field_use(src: str) -> tuple[int | None, bool, tuple[int, ...] | None]:
     main = src[:begin.start()] + src[rules.start():] if begin and rules else src
     columns = "'FS'" not in main and "'RS'" not in main
     only = None
-    if columns and not any(w in main for w in ("R.field0", "R.fstr", "R.field(", "R.fout")):
+    if columns and not any(w in main for w in ("R.field0", "R.text0", "R.fstr", "R.field(", "R.fout")):
         only = tuple(sorted({int(x) for x in re.findall(r"R\.fnum\((\d+)\)", main)}))
     return limit, columns, only

@@ -4,6 +4,25 @@ from __future__ import annotations
 from .lexer import AwkSyntaxError, Token, tokenize
 
 
+#: gawk's special variables, which no function parameter may be named
+SPECIAL_VARIABLES = frozenset({
+    "ARGC", "ARGIND", "ARGV", "BINMODE", "CONVFMT", "ENVIRON", "ERRNO", "FIELDWIDTHS", "FILENAME", "FNR",
+    "FPAT", "FS", "FUNCTAB", "IGNORECASE", "LINT", "NF", "NR", "OFMT", "OFS", "ORS", "PROCINFO", "RLENGTH",
+    "RS", "RSTART", "RT", "SUBSEP", "SYMTAB", "TEXTDOMAIN"})
+
+
+_ASSIGN_OPS = ("=", "+=", "-=", "*=", "/=", "%=", "^=", "**=")
+
+
+class AwkErrors(Exception):
+    """gawk's "error:" messages found while parsing (a function's name or parameters misused):
+    ``errors`` is a list of (line, message); the program does not run (exit status 1)."""
+
+    def __init__(self, errors: list[tuple[int, str]]) -> None:
+        super().__init__(errors[0][1])
+        self.errors = errors
+
+
 class Program:
     def __init__(self) -> None:
         self.begin: list = []
@@ -13,12 +32,17 @@ class Program:
 
 
 class Parser:
-    def __init__(self, src: str, warnings: list | None = None) -> None:
-        self.toks = tokenize(src, warnings)
+    def __init__(self, src: str, warnings: list | None = None, bytes_mode: bool = False) -> None:
+        self.toks = tokenize(src, warnings, bytes_mode)
         self.pos = 0
         self.no_in = 0  # inside for(...;...) init: 'in' is not an operator
         self.no_gt = 0  # inside print arguments: '>' is redirection
         self.in_function = False
+        #: gawk's errors about names, reported together after the parse (AwkErrors)
+        self.errors: list[tuple[int, str]] = []
+        self.func_names: set[str] = set()  # the functions defined so far
+        self.params: list[str] = []  # the current function's parameters
+        self.globals_seen: set[str] = set()  # names used as variables so far, outside parameters
 
     # ------------------------------------------------------------------ helpers
     @property
@@ -58,11 +82,44 @@ class Parser:
     # ------------------------------------------------------------------ program
     def program(self) -> Program:
         prog = Program()
-        self.terminators()
-        while self.tok.kind != "EOF":
-            self.item(prog)
+        try:
             self.terminators()
+            while self.tok.kind != "EOF":
+                self.item(prog)
+                self.terminators()
+        except AwkSyntaxError as e:
+            e.before = self.errors  # gawk says those first
+            raise
+        if self.errors:
+            raise AwkErrors(self.errors)
         return prog
+
+    def use_name(self, tok: Token) -> None:
+        """A variable or array named by ``tok``: a function's name may not be one (gawk)."""
+        name = tok.value
+        if name in self.params:
+            return
+        if name in self.func_names:
+            self.errors.append((tok.line, f"function `{name}' called with space between name and `(',\n"
+                                          "or used as a variable or an array"))
+        else:
+            self.globals_seen.add(name)
+
+    def function_header(self, name_tok: Token, params: list[str]) -> None:
+        name, line = name_tok.value, name_tok.line
+        if name in self.func_names or name in self.globals_seen:
+            self.errors.append((line, f"function name `{name}' previously defined"))
+        for j, p in enumerate(params):
+            if p == name:
+                self.errors.append((line, f"function `{name}': cannot use function name as parameter name"))
+            elif p in SPECIAL_VARIABLES:
+                self.errors.append((line, f"function `{name}': cannot use special variable `{p}' "
+                                          "as a function parameter"))
+            for k in range(j):
+                if params[k] == p:
+                    self.errors.append((line, f"function `{name}': parameter #{j + 1}, `{p}', "
+                                              f"duplicates parameter #{k + 1}"))
+        self.func_names.add(name)
 
     def item(self, prog: Program) -> None:
         kind = self.tok.kind
@@ -91,10 +148,15 @@ class Parser:
                 self.newlines()
             self.expect(")")
             self.newlines()
+            self.function_header(name_tok, params)
             self.in_function = True
-            body = self.block()
-            self.in_function = False
-            prog.functions[name_tok.value] = (params, body)
+            self.params = params
+            try:
+                body = self.block()
+            finally:
+                self.in_function = False
+                self.params = []
+            prog.functions.setdefault(name_tok.value, (params, body))
             return
         if kind == "{":
             prog.rules.append((None, None, self.block()))
@@ -173,12 +235,16 @@ class Parser:
                     and self.peek(3).kind == ")":
                 var = self.tok.value
                 arr = self.peek(2).value
+                self.use_name(self.tok)
+                self.use_name(self.peek(2))
                 self.pos += 4
                 return ("forin", var, arr, self.opt_newlines_stmt())
             if self.tok.kind == "(" and self.peek().kind == "NAME" and self.peek(2).kind == "in" \
                     and self.peek(3).kind == "NAME" and self.peek(4).kind == ")" and self.peek(5).kind == ")":
                 var = self.peek().value
                 arr = self.peek(3).value
+                self.use_name(self.peek())
+                self.use_name(self.peek(3))
                 self.pos += 6
                 return ("forin", var, arr, self.opt_newlines_stmt())
             init = None if self.tok.kind == ";" else self.simple_statement()
@@ -246,7 +312,9 @@ class Parser:
             return (k, args, redir)
         if k == "delete":
             self.pos += 1
-            name = self.expect("NAME").value
+            name_tok = self.expect("NAME")
+            self.use_name(name_tok)
+            name = name_tok.value
             if self.accept("["):
                 subs = self.expr_list()
                 self.expect("]")
@@ -284,43 +352,56 @@ class Parser:
                 return ("assign", "^=" if op == "**=" else op, cond, value)
         return cond
 
+    def operand(self, node: tuple) -> tuple:
+        """The right operand of ||, &&, ~ or a comparison, which gawk's grammar lets be an
+        assignment: ``x == y = 1`` is ``x == (y = 1)`` (not so after + or a unary operator)."""
+        if node[0] in ("var", "field", "index") and self.tok.kind in _ASSIGN_OPS:
+            op = self.tok.kind
+            self.pos += 1
+            self.newlines()
+            return ("assign", "^=" if op == "**=" else op, node, self.ternary())
+        return node
+
     def or_expr(self) -> tuple:
         left = self.and_expr()
         while self.accept("||"):
             self.newlines()
-            left = ("or", left, self.and_expr())
+            left = ("or", left, self.operand(self.and_expr()))
         return left
 
     def and_expr(self) -> tuple:
         left = self.in_expr()
         while self.accept("&&"):
             self.newlines()
-            left = ("and", left, self.in_expr())
+            left = ("and", left, self.operand(self.in_expr()))
         return left
 
     def in_expr(self) -> tuple:
         left = self.match_expr()
         while not self.no_in and self.tok.kind == "in":
             self.pos += 1
-            name = self.expect("NAME").value
+            name_tok = self.expect("NAME")
+            self.use_name(name_tok)
+            name = name_tok.value
             subs = left[1] if left[0] == "grouplist" else [left]
-            left = ("in", subs, name)
+            # (x in a) may be compared or matched: nothing but a name follows in
+            left = self.match_expr(self.cmp_expr(("in", subs, name)))
         return left
 
-    def match_expr(self) -> tuple:
-        left = self.cmp_expr()
+    def match_expr(self, left: tuple | None = None) -> tuple:
+        left = self.cmp_expr() if left is None else left
         while self.tok.kind in ("~", "!~"):
             neg = self.tok.kind == "!~"
             self.pos += 1
-            left = ("match", neg, left, self.cmp_expr())
+            left = ("match", neg, left, self.operand(self.cmp_expr()))
         return left
 
-    def cmp_expr(self) -> tuple:
-        left = self.concat_expr()
+    def cmp_expr(self, left: tuple | None = None) -> tuple:
+        left = self.concat_expr() if left is None else left
         k = self.tok.kind
         if k in ("<", "<=", "!=", "==", ">=") or (k == ">" and not self.no_gt):
             self.pos += 1
-            right = self.concat_expr()
+            right = self.operand(self.concat_expr())
             return ("cmp", k, left, right)
         return left
 
@@ -334,7 +415,8 @@ class Parser:
             if k == "|" and self.peek().kind == "getline":
                 self.pos += 2
                 lv = self.opt_lvalue()
-                left = ("getline", "cmd", lv, left)
+                # gawk: (cmd | getline x) + 1, the result an operand of what follows
+                left = self.additive(self.multiplicative(("getline", "cmd", lv, left)))
                 continue
             if k in self._CONCAT_START and not (k == "in") :
                 if k == "in":
@@ -345,16 +427,16 @@ class Parser:
             break
         return left
 
-    def additive(self) -> tuple:
-        left = self.multiplicative()
+    def additive(self, left: tuple | None = None) -> tuple:
+        left = self.multiplicative() if left is None else left
         while self.tok.kind in ("+", "-"):
             op = self.tok.kind
             self.pos += 1
             left = ("binop", op, left, self.multiplicative())
         return left
 
-    def multiplicative(self) -> tuple:
-        left = self.unary()
+    def multiplicative(self, left: tuple | None = None) -> tuple:
+        left = self.unary() if left is None else left
         while self.tok.kind in ("*", "/", "%"):
             op = self.tok.kind
             self.pos += 1
@@ -399,10 +481,11 @@ class Parser:
                 raise self.error()
             return ("incdec", k, True, lv)
         e = self.primary()
-        if e[0] in ("var", "field", "index") and self.tok.kind in ("++", "--"):
-            op = self.tok.kind
-            self.pos += 1
-            return ("incdec", op, False, e)
+        if e[0] in ("var", "field", "index"):
+            if self.tok.kind in ("++", "--"):
+                op = self.tok.kind
+                self.pos += 1
+                return ("incdec", op, False, e)
         return e
 
     def opt_lvalue(self):
@@ -415,16 +498,31 @@ class Parser:
         return None
 
     def primary_for_field(self) -> tuple:
+        """The operand of ``$`` (gawk's non_post_simp_exp): a sign or ``!`` applies to a whole
+        unary operand, increments included (``$-i++`` is ``$(-(i++))``); a nested ``$x++``
+        increments the inner field (``$$a++++`` is ``$($a++)++``); ``$i++`` is ``($i)++``."""
         k = self.tok.kind
         if k in ("++", "--"):
             self.pos += 1
             lv = self.primary()
+            if lv[0] not in ("var", "field", "index"):
+                raise self.error()
             return ("incdec", k, True, lv)
         if k in ("-", "+"):
             self.pos += 1
-            return ("unary", k, self.primary_for_field())
-        e = self.primary()
-        return e
+            return ("unary", k, self.unary())
+        if k == "!":
+            self.pos += 1
+            return ("not", self.unary())
+        if k == "$":
+            self.pos += 1
+            inner = ("field", self.primary_for_field())
+            if self.tok.kind in ("++", "--"):
+                op = self.tok.kind
+                self.pos += 1
+                return ("incdec", op, False, inner)
+            return inner
+        return self.primary()
 
     def primary(self) -> tuple:
         t = self.tok
@@ -477,12 +575,15 @@ class Parser:
             return ("getline", "plain", lv, None)
         if k == "NAME":
             self.pos += 1
+            self.use_name(t)
             if self.accept("["):
                 subs = self.expr_list()
                 self.expect("]")
                 return ("index", t.value, subs)
             return ("var", t.value)
         if k == "FUNC_NAME":
+            if t.value in self.params:
+                self.errors.append((t.line, f"attempt to use non-function `{t.value}' in function call"))
             self.pos += 1
             self.expect("(")
             args = []
@@ -514,5 +615,5 @@ class Parser:
         return self.primary()
 
 
-def parse(src: str, warnings: list | None = None) -> Program:
-    return Parser(src, warnings).program()
+def parse(src: str, warnings: list | None = None, bytes_mode: bool = False) -> Program:
+    return Parser(src, warnings, bytes_mode).program()

@@ -17,6 +17,7 @@ from .._lib.lineblocks import MAX_LINE, LineTooLong, TextCodec
 from .._lib.posix_regex import Bounds, PosixRegex, RegexError, compile_posix
 from .arrayorder import forin_order
 from .gawkrand import GawkRandom, seed_of
+from .lexer import regex_source
 
 PIPE_BUFFER = 8192  # what ``print | cmd`` holds before passing it on, as stdio would
 #: What an array element costs (its key, a number or a short string, the dict's entry).
@@ -36,7 +37,23 @@ class Uninit(StrNum):
     __slots__ = ()
 
 
+class FieldStr(str):
+    """A string assigned to a field (a constant, sub's result): it stays a string (gawk: after
+    ``$1 = "0"``, ``!$1`` is false) where input is a strnum. Only the field list holds these;
+    reading a field gives a plain str. ($0 is marked otherwise: Runtime.str_fields.)"""
+    __slots__ = ()
+
+
+class ForKey(StrNum):
+    """A for-in loop's subscript: compares as input does, but is a string to truth and %c
+    (gawk: ``for (k in a) if (k)`` is true for a key "0")."""
+    __slots__ = ()
+
+
 UNINIT = Uninit("")
+#: a dynamic variable (compiler.find_types) that is a scalar not yet given a value; UNINIT
+#: there means untyped, what its first use as an array or a scalar decides
+SCALAR_UNINIT = Uninit("")
 #: a field past NF: an empty string that compares as a string (gawk: $5 == 0 is false)
 NO_FIELD = StrNum("")
 
@@ -165,6 +182,8 @@ class Runtime:
         self.ARGV = {numkey(float(i)): StrNum(codec.arg(a)) for i, a in enumerate(argv)}
         self.ENVIRON = {codec.arg(k): StrNum(codec.arg(v)) for k, v in ctx.env.items()}
         self.fields: list = [UNINIT]  # fields[0] is $0; fields split lazily
+        #: the field list whose $0 is a string (assigned or rebuilt), not input (a strnum)
+        self.str_fields: list | None = None
         self.split_done = True
         self.out: list[str] = []  # pending stdout pieces (generated code appends to it)
         self.ranges: dict[int, bool] = {}
@@ -185,10 +204,18 @@ class Runtime:
         self.exit_status = 0
         self.fs_cache: tuple | None = None
         self.warnings: list[str] = []  # gawk warnings waiting to go to stderr
+        self.said: set[str] = set()  # the warnings gawk gives once
         self.pending: list[str] = []  # records read ahead from the main input
         self.pending_pos = 0
         #: the text the pending records were split from (RS one character), else None
         self.pending_block: str | None = None
+        #: the RS the pending records were split with, and what ended the last of them (RT)
+        self.pending_rs = "\n"
+        self.pending_last_rt = ""
+        #: RT set otherwise (getline from a file or command, an assignment): its value, and
+        #: where the main input was then (pending, pending_pos), while it still is
+        self.rt_mark: tuple | None = None
+        self.rt_value = ""
         #: fields split off a record: all (None), or only the first N when the program reads
         #: no others and never NF (``field_use``)
         self.split_limit: int | None = None
@@ -235,6 +262,9 @@ class Runtime:
         else:
             meter.release(self.arrays_cost - cost)
         self.arrays_cost = cost
+
+    def undefined_function(self, name: str, *args) -> None:
+        raise AwkFatal(f"function `{name}' not defined")
 
     def enter_function(self) -> None:
         self.depth += 1
@@ -409,9 +439,15 @@ class Runtime:
             return v if v.__class__ is not float else outstr(v)
         return ""
 
+    def text0(self) -> str:
+        """$0 where only its text matters (a string: the record, or what was assigned)."""
+        return self.fields[0]
+
     def field0(self):
         v = self.fields[0]
-        return StrNum(v) if v.__class__ is str else v
+        if v.__class__ is str:
+            return v if self.fields is self.str_fields else StrNum(v)
+        return v
 
     def ensure_split(self) -> None:
         if self.split_done:
@@ -431,7 +467,9 @@ class Runtime:
         f = self.fields
         if i < len(f):
             v = f[i]
-            return StrNum(v) if v.__class__ is str else v
+            if v.__class__ is str:
+                return StrNum(v)
+            return str(v) if v.__class__ is FieldStr else v
         return NO_FIELD
 
     def fnum(self, i: int) -> float:
@@ -488,7 +526,7 @@ class Runtime:
                 return text.split()
             if text == "":
                 return []
-            if self.RS == "" and fs != "\n" and "\n" in text:
+            if self.RS == "" and len(fs) == 1 and fs != "\n" and "\n" in text:  # not a regex or ""
                 out = []
                 for line in text.split("\n"):
                     out.extend(self._split_one(line, fs))
@@ -515,17 +553,21 @@ class Runtime:
         return rx
 
     def rebuild(self) -> None:
-        self.fields[0] = StrNum(self.OFS.join(tostr(f) for f in self.fields[1:]))
+        f = self.fields
+        f[0] = self.OFS.join([tostr(x) for x in f[1:]])
+        self.str_fields = f  # a record rebuilt is a string, not input
 
     def setfield(self, i: int, value):
         if i == 0:
             self.set_record(tostr(value))
+            if value.__class__ is str:  # a string stays one; a strnum or a number not
+                self.str_fields = self.fields
             return value
         self.ensure_split()
         f = self.fields
         while len(f) <= i:
             f.append("")
-        f[i] = value if value.__class__ is not float else value
+        f[i] = FieldStr(value) if value.__class__ is str else value
         self.NF = float(len(f) - 1)
         self.rebuild()
         return value
@@ -546,8 +588,13 @@ class Runtime:
         if name in ("NR", "FNR", "RSTART", "RLENGTH", "ARGC"):
             setattr(self, name, num(value))
             return value
+        if name == "RT":
+            self.set_rt(tostr(value))
+            return value
         if name == "RS":
             self.unread_pending()
+        elif name == "FS" and not self.split_done:
+            self.ensure_split()  # the record read before keeps the fields of the FS it had
         setattr(self, name, tostr(value))
         return value
 
@@ -555,10 +602,24 @@ class Runtime:
         """RS changes: records split with the old RS but not yet read go back to the reader."""
         rest = self.pending[self.pending_pos:]
         if rest and self.main_iter is not None:
-            sep = self.RS if len(self.RS) == 1 else "\n"
-            self.main_iter.buf = sep.join(rest) + sep + self.main_iter.buf
+            self.main_iter.unread(self.pending_rs.join(rest) + self.pending_last_rt)
         self.pending = []
         self.pending_pos = 0
+
+    def getRT(self) -> str:
+        """RT: what ended the current record (gawk). A batch's records all end with its RS
+        but the last, which may end the input without one."""
+        mark = self.rt_mark
+        if mark is not None and mark[0] is self.pending and mark[1] == self.pending_pos:
+            return self.rt_value
+        if self.pending_pos >= len(self.pending):
+            return self.pending_last_rt
+        return self.pending_rs
+
+    def set_rt(self, value: str) -> None:
+        """RT of a record read some other way than by the main loop (getline var, < file)."""
+        self.rt_mark = (self.pending, self.pending_pos)
+        self.rt_value = value
 
     def split(self, text: str, arr: dict, sep) -> float:
         arr.clear()
@@ -566,9 +627,9 @@ class Runtime:
             pieces = len(text) if sep == "" else text.count(sep) if sep != " " else (
                 text.count(" ") + text.count("\t") + text.count("\n"))
             memory.need(pieces * ELEMENT_COST + len(text))
-        if sep is None:
-            parts = self.split_text(text)
-        elif isinstance(sep, str):
+        if sep is None:  # FS, but not paragraph mode's newlines: those are the record's
+            sep = self.FS
+        if isinstance(sep, str):
             if sep == " ":
                 parts = text.split()
             elif text == "":
@@ -664,6 +725,8 @@ class Runtime:
                 self.pending = batch
                 self.pending_pos = 0
                 self.pending_block = self.main_iter.block
+                self.pending_rs = self.RS
+                self.pending_last_rt = self.main_iter.last_rt
                 return True
             self.main_iter = None
 
@@ -740,6 +803,7 @@ class Runtime:
         rec = await reader.next_record(self.RS)
         if rec is None:
             return 0.0
+        self.set_rt(reader.rt)
         if to_var:
             self.gl_value = StrNum(rec)
         else:
@@ -759,6 +823,7 @@ class Runtime:
         rec = await reader.next_record(self.RS)
         if rec is None:
             return 0.0
+        self.set_rt(reader.rt)
         if to_var:  # gawk 5.2 leaves NR alone here, whatever POSIX says
             self.gl_value = StrNum(rec)
         else:
@@ -784,17 +849,34 @@ def _retrieve(task: asyncio.Task) -> None:
 
 class RecordReader:
     """Splits an input stream into records by RS: newline, one character, "" (paragraphs),
-    or a regex."""
+    or a regex. ``rt`` (``last_rt`` for a batch) is what ended the last record read (gawk's
+    RT): the separator, or "" at the end of the input."""
 
     def __init__(self, stream, codec: TextCodec) -> None:
         self.stream = stream
         self.child: ChildCommand | None = None  # the command writing to stream, if any
         self.buf = ""
+        #: with a regex RS: buf[:pos] was read already (its last character is the context of
+        #: the next match: ^ matches only at the start of the input, \< sees what precedes)
+        self.pos = 0
+        self.started = False  # a record was read: ^ no longer matches
         self.eof = False
         # decodes across chunk boundaries, so a UTF-8 character split between reads survives
         self.decoder = codecs.getincrementaldecoder(codec.encoding)(codec.errors)
         #: the text the last batch was split from (RS one character), else None
         self.block: str | None = None
+        self.rt = ""
+        self.last_rt = ""
+
+    def unread(self, text: str) -> None:
+        """Records split but not used go back in front of what is still to read."""
+        self.buf = text + self.buf[self.pos:]
+        self.pos = 0
+
+    def _compact(self) -> None:
+        if self.pos:
+            self.buf = self.buf[self.pos:]
+            self.pos = 0
 
     async def next_batch(self, rs: str) -> list[str] | None:
         """All complete records buffered (at least one) when RS is one character; one record
@@ -802,13 +884,18 @@ class RecordReader:
         self.block = None
         if len(rs) != 1:
             rec = await self.next_record(rs)
+            self.last_rt = self.rt
             return None if rec is None else [rec]
+        if self.pos:
+            self._compact()
+        self.started = True
         while True:
             i = self.buf.rfind(rs)
             if i >= 0:
                 self.block = block = self.buf[:i]
                 recs = block.split(rs)
                 self.buf = self.buf[i + 1:]
+                self.last_rt = rs
                 return recs
             # gather chunks until one holds a separator: linear even for very long records
             pieces = [self.buf]
@@ -819,6 +906,7 @@ class RecordReader:
                     self.buf = ""
                     rec = "".join(pieces)
                     self.block = rec
+                    self.last_rt = ""
                     return [rec] if rec else None
                 pieces.append(text)
                 size += len(text)
@@ -845,12 +933,20 @@ class RecordReader:
         text = await self._read()
         if text is None:
             return False
+        if self.pos > 1:  # keep one character read before: the context of the next match
+            self.buf = self.buf[self.pos - 1:]
+            self.pos = 1
         self.buf += text
-        if len(self.buf) > MAX_LINE:
+        if len(self.buf) - self.pos > MAX_LINE:
             raise LineTooLong()
         return True
 
     async def next_record(self, rs: str):
+        if len(rs) > 1:
+            return await self._next_by_regex(rs)
+        if self.pos:
+            self._compact()
+        self.started = True
         if rs == "":
             while True:
                 stripped = self.buf.lstrip("\n")
@@ -858,43 +954,55 @@ class RecordReader:
                 m = re.search(r"\n\n+", self.buf)
                 if m and (m.end() < len(self.buf) or self.eof):
                     rec = self.buf[:m.start()]
+                    self.rt = m.group()
                     self.buf = self.buf[m.end():]
                     return rec
                 if not await self._more():
                     if not self.buf:
                         return None
                     rec = self.buf.rstrip("\n")
+                    self.rt = self.buf[len(rec):]
                     self.buf = ""
                     return rec
-        if len(rs) == 1:
-            while True:
-                i = self.buf.find(rs)
-                if i >= 0:
-                    rec = self.buf[:i]
-                    self.buf = self.buf[i + 1:]
-                    return rec
-                if not await self._more():
-                    if not self.buf:
-                        return None
-                    rec, self.buf = self.buf, ""
-                    return rec
-        rx = dynrx(rs)
         while True:
-            m = rx.search(self.buf)
-            if m and m.end() > m.start() and (m.end() < len(self.buf) or self.eof):
-                rec = self.buf[:m.start()]
-                self.buf = self.buf[m.end():]
+            i = self.buf.find(rs)
+            if i >= 0:
+                rec = self.buf[:i]
+                self.buf = self.buf[i + 1:]
+                self.rt = rs
                 return rec
             if not await self._more():
                 if not self.buf:
                     return None
-                m = rx.search(self.buf)
-                if m and m.end() > m.start():
-                    rec = self.buf[:m.start()]
-                    self.buf = self.buf[m.end():]
-                    return rec
                 rec, self.buf = self.buf, ""
+                self.rt = ""
                 return rec
+
+    async def _next_by_regex(self, rs: str):
+        rx = dynrx(rs)
+        if self.started and self.pos == 0:
+            self.buf = "\n" + self.buf  # not the start of the input: ^ cannot match here
+            self.pos = 1
+        self.started = True
+        while True:
+            m = rx.search(self.buf, self.pos)
+            if m and m.end() > m.start() and (m.end() < len(self.buf) or self.eof):
+                return self._take(m)
+            if not await self._more():
+                if self.pos >= len(self.buf):
+                    return None
+                m = rx.search(self.buf, self.pos)
+                if m and m.end() > m.start():
+                    return self._take(m)
+                rec = self.buf[self.pos:]
+                self.buf, self.pos, self.rt = "", 0, ""
+                return rec
+
+    def _take(self, m) -> str:
+        rec = self.buf[self.pos:m.start()]
+        self.rt = m.group()
+        self.pos = m.end()
+        return rec
 
 
 def _regex_split(rx, text: str) -> list[str]:
@@ -1026,7 +1134,7 @@ def truth(v) -> bool:
         return v != ""
     if v.__class__ is Uninit:
         return False
-    if looks_numeric(v):
+    if v.__class__ is not ForKey and looks_numeric(v):
         return num(v) != 0.0
     return v != ""
 
@@ -1053,6 +1161,132 @@ def compare(a, b, op: str) -> bool:
     if op == ">":
         return x > y
     return x >= y
+
+
+# ------------------------------------------------------------------------- dynamic variables
+class Ref:
+    """An untyped global passed to a parameter whose kind is known only at run time: the
+    parameter's first use types the global (an array made there is the global's)."""
+    __slots__ = ("ns", "key", "name")
+
+    def __init__(self, ns: dict, key: str, name: str) -> None:
+        self.ns = ns
+        self.key = key
+        self.name = name
+
+    def scalar(self, name: str):
+        """The parameter's value as a scalar: what the global held when passed (nothing)."""
+        v = self.ns[self.key]
+        if v.__class__ is dict:
+            array_in_scalar(name)
+        if v is UNINIT:
+            self.ns[self.key] = SCALAR_UNINIT
+        return SCALAR_UNINIT
+
+    def array(self, name: str) -> dict:
+        v = self.ns[self.key]
+        if v.__class__ is dict:
+            return v
+        if v is not UNINIT:
+            scalar_as_array(name, True)
+        self.ns[self.key] = v = {}
+        _runtime.arrays.append(v)  # a global array: counted against the memory limit
+        return v
+
+
+def array_in_scalar(name: str):
+    raise AwkFatal(f"attempt to use array `{name}' in a scalar context")
+
+
+def scalar_as_array(name: str, param: bool = False):
+    raise AwkFatal(f"attempt to use scalar {'parameter ' if param else ''}`{name}' as an array")
+
+
+def sread(v, name: str):
+    """A dynamic parameter read as a scalar (the value to keep in it)."""
+    c = v.__class__
+    if c is dict:
+        array_in_scalar(name)
+    if c is Ref:
+        return v.scalar(name)
+    return SCALAR_UNINIT if v is UNINIT else v
+
+
+def swrite(old, value, name: str):
+    """A dynamic parameter given a scalar value (the value to keep in it)."""
+    c = old.__class__
+    if c is dict:
+        array_in_scalar(name)
+    if c is Ref:
+        old.scalar(name)
+    return SCALAR_UNINIT if value is UNINIT else value
+
+
+def aref(v, name: str) -> dict:
+    """A dynamic parameter used as an array (not holding one yet)."""
+    if v.__class__ is Ref:
+        return v.array(name)
+    if v is UNINIT:
+        return {}
+    scalar_as_array(name, True)
+
+
+def sread_g(ns: dict, key: str, name: str):
+    v = ns[key]
+    if v.__class__ is dict:
+        array_in_scalar(name)
+    if v is UNINIT:
+        ns[key] = v = SCALAR_UNINIT
+    return v
+
+
+def swrite_g(ns: dict, key: str, value, name: str):
+    if ns[key].__class__ is dict:
+        array_in_scalar(name)
+    ns[key] = SCALAR_UNINIT if value is UNINIT else value
+    return value
+
+
+def aref_g(ns: dict, key: str, name: str) -> dict:
+    v = ns[key]
+    if v.__class__ is dict:
+        return v
+    if v is not UNINIT:
+        scalar_as_array(name)
+    ns[key] = v = {}
+    _runtime.arrays.append(v)  # a global array: counted against the memory limit
+    return v
+
+
+def pass_g(ns: dict, key: str, name: str):
+    """A dynamic global passed bare to a parameter: its value, its array, or (untyped) a Ref."""
+    v = ns[key]
+    return Ref(ns, key, name) if v is UNINIT else v
+
+
+def dlen(v, name: str) -> float:
+    """length(x) of a name that may hold either kind (an untyped global becomes a scalar)."""
+    if v.__class__ is Ref:
+        if v.ns[v.key].__class__ is dict:
+            return float(len(v.ns[v.key]))
+        v = v.scalar(name)
+    if v.__class__ is dict:
+        return float(len(v))
+    return float(len(tostr(v)))
+
+
+def scalar_if_untyped(v):
+    return SCALAR_UNINIT if v is UNINIT else v
+
+
+def dlen_g(ns: dict, key: str, name: str) -> float:
+    v = ns[key]
+    if v.__class__ is dict:
+        return float(len(v))
+    if v is UNINIT:
+        ns[key] = SCALAR_UNINIT
+        return 0.0
+    return float(len(tostr(v)))
 
 
 def getitem(arr: dict, key: str):
@@ -1094,8 +1328,28 @@ def mod(a: float, b: float) -> float:
 
 
 def power(a: float, b: float) -> float:
+    """gawk's calc_exp: an integer exponent by repeated squaring (its rounding, not pow's:
+    7^100 prints gawk's digits), any other by pow."""
+    if b.is_integer() and abs(b) < 2 ** 63:
+        n = int(b)
+        if n == 2:
+            return a * a
+        if n == 0:
+            return 1.0
+        x, m, k = a, 1.0, abs(n)
+        while k > 1:
+            if k % 2 == 1:
+                m *= x
+            x *= x
+            k //= 2
+        r = m * x
+        if n > 0:
+            return r
+        return 1.0 / r if r != 0 else math.copysign(math.inf, r) if not math.isnan(r) else r
     try:
-        return float(a ** b) if not (a < 0 and not b.is_integer()) else math.nan
+        if a < 0 and math.isfinite(b) and not b.is_integer():
+            return _NEG_NAN  # C's pow
+        return float(a ** b)
     except OverflowError:
         return math.inf
     except ZeroDivisionError:
@@ -1155,13 +1409,20 @@ def substr(s: str, start: float, length) -> str:
 _rx_cache: dict[tuple[str, bool], PosixRegex] = {}
 
 
+def _warn_once(message: str) -> None:
+    if message not in _runtime.said:
+        _runtime.said.add(message)
+        _runtime.warn(message)
+
+
 def dynrx(source: str):
     bytes_mode = _runtime.codec.bytes_mode
     key = (source, bytes_mode)
     rx = _rx_cache.get(key)
     if rx is None:
         try:
-            rx = compile_posix(source, extended=True, awk=True, ascii=bytes_mode, bounds=_runtime.bounds)
+            rx = compile_posix(regex_source(source, bytes_mode, _warn_once), extended=True, awk=True, ascii=bytes_mode,
+                               bounds=_runtime.bounds)
         except RegexError as e:
             raise AwkFatal(f"invalid regexp /{source}/: {e}") from None
         if len(_rx_cache) > 500:
@@ -1170,6 +1431,11 @@ def dynrx(source: str):
     elif rx.bounds is not _runtime.bounds:  # cached by an earlier run
         rx.bind(_runtime.bounds)
     return rx
+
+
+def rxmatch(subject: str, source: str) -> bool:
+    """``subject ~ source`` for a dynamic regex, the subject evaluated first."""
+    return dynrx(source).search(subject) is not None
 
 
 def substitute(rx, repl: str, target: str, global_: bool) -> tuple[str, float]:
@@ -1207,21 +1473,33 @@ def cats(parts: tuple) -> str:
 
 
 def _expand_amp(repl: str, matched: str) -> str:
-    if "&" not in repl and "\\" not in repl:
+    """sub/gsub's replacement, by gawk's rules (not POSIX's): ``&`` is the match, ``\\&`` a
+    literal ``&``, ``\\\\&`` a backslash and the match, ``\\\\\\&`` a literal ``\\&``; any
+    other backslash stays as it is (``\\q`` is ``\\q``, ``\\\\`` two backslashes) but four
+    backslashes are two (gawk's 2016 fix)."""
+    if "&" not in repl and "\\\\\\\\" not in repl:
         return repl
     out = []
     i = 0
     n = len(repl)
     while i < n:
         c = repl[i]
-        if c == "\\" and i + 1 < n and repl[i + 1] in "&\\":
-            out.append(repl[i + 1])
-            i += 2
+        if c == "\\":
+            if repl.startswith("\\\\\\&", i) or repl.startswith("\\\\\\\\", i):
+                out.append(repl[i + 2:i + 4])  # \\\& is \&, \\\\ is \\
+                i += 4
+            elif repl.startswith("\\\\&", i):
+                out.append("\\")
+                out.append(matched)
+                i += 3
+            elif repl.startswith("\\&", i):
+                out.append("&")
+                i += 2
+            else:
+                out.append(c)
+                i += 1
             continue
-        if c == "&":
-            out.append(matched)
-        else:
-            out.append(c)
+        out.append(matched if c == "&" else c)
         i += 1
     return "".join(out)
 
@@ -1299,32 +1577,20 @@ def sprintf(fmt: str, args: list) -> str:
                 # gawk right-aligns these in the width, and ignores the width with '-'
                 out.append(special_text(v) if "-" in flags else special_text(v).rjust(int(width or 0)))
                 continue
-        if conv in "di":
-            out.append((spec + "d") % int(v))
-        elif conv in "oxXu":
-            iv = int(v)
-            if iv < 0:
-                iv &= (1 << 64) - 1
-            if conv == "o" and "#" in flags:
-                # C's alternate octal form is a leading 0, not Python's 0o
-                digits = ("%" + ("." + prec if prec is not None else "") + "o") % iv
-                if not digits.startswith("0"):
-                    digits = "0" + digits
-                plain = flags.replace("#", "")
-                out.append(("%" + plain.replace("0", "") + (width or "") + "s") % digits
-                           if "0" not in plain or "-" in plain else digits.rjust(int(width or 0), "0"))
-            else:
-                out.append((spec + ("d" if conv == "u" else conv)) % iv)
+        if conv in "dioxXu":
+            out.append(_format_int(flags, width, prec, conv, v))
         elif conv in "eEfFgG":
             out.append((spec + conv) % v)
         elif conv == "c":
             if arg is None:
                 s = ""
-            elif arg.__class__ is float or (isinstance(arg, StrNum) and arg != "" and looks_numeric(arg)):
-                code = int(num(arg))  # a number, or input that looks like one (gawk)
-                s = chr(code) if 0 <= code < 0x110000 else ""
+            elif arg.__class__ is float or (arg.__class__ is not ForKey and isinstance(arg, StrNum)
+                                            and arg != "" and looks_numeric(arg)):
+                # a number, or input that looks like one: the character of that code
+                out.append(_format_code(flags, width, num(arg), _runtime.codec.bytes_mode))
+                continue
             else:
-                s = arg[:1]
+                s = arg[:1] or "\0"  # C's %c of an empty string: its terminating NUL
             out.append(("%" + flags.replace("0", "") + (width or "") + "s") % s)
         elif conv == "s":
             s = tostr(arg) if arg is not None else ""
@@ -1336,22 +1602,111 @@ def sprintf(fmt: str, args: list) -> str:
     return "".join(out)
 
 
+def _format_int(flags: str, width: str | None, prec: str | None, conv: str, v: float) -> str:
+    """gawk's integer conversions (format_tree): a precision is the least number of digits
+    (no characters for a zero at precision 0) and turns the 0 flag off; o x X u are unsigned
+    (no sign, a negative value as its 64-bit two's complement, a value out of that range
+    printed with %g); # gives a leading 0 (o) or 0x (x, X, not for zero)."""
+    lj = "-" in flags
+    have_prec = prec is not None
+    p = int(prec or 0)
+    fw = int(width or 0)
+    iv = int(v)
+    alt = "#" in flags
+    # no characters for a zero at precision 0: %d's value truncated first, o x X u's as it is
+    if have_prec and p == 0 and (iv == 0 if conv in "di" else v == 0 and not alt):
+        return " " * fw
+    zero_fill = not lj and (("0" in flags and not have_prec) or (fw == 0 and have_prec))
+    prefix = ""
+    if conv in "di":
+        digits = "%d" % abs(iv)
+        if iv < 0:
+            prefix = "-"
+        elif "+" in flags:
+            prefix = "+"
+        elif " " in flags:
+            prefix = " "
+    else:
+        if iv < 0:
+            if iv < -(1 << 63):
+                return _out_of_range(flags, width, prec, v)
+            iv &= (1 << 64) - 1
+        elif iv >= 1 << 64:
+            return _out_of_range(flags, width, prec, v)
+        digits = "%o" % iv if conv == "o" else "%x" % iv if conv == "x" else "%X" % iv if conv == "X" else "%d" % iv
+    if have_prec:
+        digits = digits.rjust(p, "0")
+    if alt and v != 0:
+        if conv in "xX":
+            prefix = "0" + conv
+        elif conv == "o":
+            digits = "0" + digits
+    fw = max(fw, p)
+    size = len(prefix) + len(digits)
+    if size >= fw:
+        return prefix + digits
+    if lj:
+        return prefix + digits + " " * (fw - size)
+    if zero_fill:
+        return prefix + "0" * (fw - size) + digits
+    return " " * (fw - size) + prefix + digits
+
+
+def _format_code(flags: str, width: str | None, v: float, bytes_mode: bool) -> str:
+    """%c of a number, as gawk: in UTF-8 the character of that code (glibc's wcrtomb, which
+    writes codes up to 2^31 - 1 in the old 5- and 6-byte forms), else (no character, or the
+    C locale) the byte of its low 8 bits; the width counts bytes."""
+    iv = int(v) if math.isfinite(v) and abs(v) < 2 ** 64 else 0
+    uval = iv & ((1 << 64) - 1)
+    wc = uval & 0xFFFFFFFF
+    if not bytes_mode and wc < 0x80000000 and not 0xD800 <= wc <= 0xDFFF:
+        data = _wide_utf8(wc)
+        text = chr(wc) if wc < 0x110000 else data.decode("utf-8", "surrogateescape")
+    else:
+        data = bytes([uval & 0xFF])
+        text = data.decode("latin-1" if bytes_mode else "utf-8", "strict" if bytes_mode else "surrogateescape")
+    pad = " " * max(0, int(width or 0) - len(data))
+    return text + pad if "-" in flags else pad + text
+
+
+def _wide_utf8(code: int) -> bytes:
+    """UTF-8 as glibc writes it, up to 31 bits (the forms past U+10FFFF RFC 2279 had)."""
+    if code < 0x80:
+        return bytes([code])
+    for n, top in ((2, 0x7FF), (3, 0xFFFF), (4, 0x1FFFFF), (5, 0x3FFFFFF), (6, 0x7FFFFFFF)):
+        if code <= top:
+            tail = [0x80 | (code >> (6 * i) & 0x3F) for i in range(n - 1)][::-1]
+            lead = (0xFF << (8 - n) & 0xFF) | code >> (6 * (n - 1))
+            return bytes([lead] + tail)
+    return b""
+
+
+def _out_of_range(flags: str, width: str | None, prec: str | None, v: float) -> str:
+    return ("%" + flags + (width or "") + ("." + prec if prec is not None else "") + "g") % v
+
+
 ONCE = (None,)
 
 
 def namespace(runtime: Runtime) -> dict:
     global _runtime
     _runtime = runtime
-    return {
+    ns = {
         "R": runtime, "num": num, "tostr": tostr, "outstr": outstr, "truth": truth,
         "compare": compare, "getitem": getitem, "setitem": setitem, "incitem": incitem, "fieldindex": fieldindex,
         "div": div, "mod": mod, "power": power, "trunc": trunc, "math": math,
         "math_sqrt": math_sqrt, "math_exp": math_exp, "math_log": math_log, "math_sin": math_sin,
-        "math_cos": math_cos, "substr": substr, "dynrx": dynrx, "substitute": substitute,
-        "gensub": gensub, "sprintf": sprintf, "cat": cat, "cats": cats, "StrNum": StrNum, "UNINIT": UNINIT,
+        "math_cos": math_cos, "substr": substr, "dynrx": dynrx, "rxmatch": rxmatch, "substitute": substitute,
+        "gensub": gensub, "sprintf": sprintf, "cat": cat, "cats": cats, "StrNum": StrNum, "ForKey": ForKey,
+        "UNINIT": UNINIT,
         "NextRecord": NextRecord, "AwkExit": AwkExit, "numkey": numkey, "copyval": copyval,
         "ONCE": ONCE, "OUT": runtime.out.append, "time": time,
         "asort_": asort_, "asorti_": asorti_, "strtonum": strtonum, "bits_and": bits_and,
         "bits_or": bits_or, "bits_xor": bits_xor, "bits_lshift": bits_lshift,
         "bits_rshift": bits_rshift, "bits_compl": bits_compl,
+        "array_in_scalar": array_in_scalar, "scalar_as_array": scalar_as_array, "sread": sread, "swrite": swrite,
+        "aref": aref, "sread_g": sread_g, "swrite_g": swrite_g, "aref_g": aref_g, "pass_g": pass_g, "dlen": dlen,
+        "dlen_g": dlen_g, "scalar_if_untyped": scalar_if_untyped,
     }
+    ns["NS"] = ns
+    return ns
