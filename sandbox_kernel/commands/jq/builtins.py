@@ -106,21 +106,14 @@ def _getpath(interp, args, inp, env):
     for path in interp.eval(args[0], inp, env):
         if not isinstance(path, list):
             raise JqError("Path must be specified as an array")
-        try:
-            yield getpath(inp, path)
-        except JqError:
-            yield None
+        yield getpath(inp, path)
 
 
 def _getpath_paths(interp, args, inp, env, base):
     for path in interp.eval(args[0], inp, env):
         if not isinstance(path, list):
             raise JqError("Path must be specified as an array")
-        try:
-            value = getpath(inp, path)
-        except JqError:
-            value = None
-        yield base + tuple(path), value
+        yield base + tuple(path), getpath(inp, path)
 
 
 NATIVE_PATHS[("getpath", 1)] = _getpath_paths
@@ -138,7 +131,7 @@ def _setpath(interp, args, inp, env):
 @native("delpaths", 1)
 def _delpaths(interp, args, inp, env):
     for paths in interp.eval(args[0], inp, env):
-        if not isinstance(paths, list) or not all(isinstance(p, list) for p in paths):
+        if not isinstance(paths, list):
             raise JqError("Paths must be specified as an array")
         yield delpaths(inp, paths)
 
@@ -881,16 +874,17 @@ def _indices_of(v, i):
     if v is None:
         return None
     if isinstance(v, str) and isinstance(i, str):
+        # jq 1.6: byte offsets of the non-overlapping occurrences
         if not i:
             return None
+        data = v.encode("utf-8", "surrogatepass")
+        needle = i.encode("utf-8", "surrogatepass")
         out = []
-        start = 0
-        while True:
-            k = v.find(i, start)
-            if k < 0:
-                return out
-            out.append(float(k))
-            start = k + 1
+        start = data.find(needle)
+        while start >= 0:
+            out.append(float(start))
+            start = data.find(needle, start + len(needle))
+        return out
     if isinstance(v, list):
         return subarray_indices(v, i if isinstance(i, list) else [i])
     return index_value(v, i)

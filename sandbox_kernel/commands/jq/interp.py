@@ -3,7 +3,6 @@ and their scopes, the jq-defined prelude, and the compile-time check that every 
 and variable a program uses is defined."""
 from __future__ import annotations
 
-import json
 from typing import Any, Iterator
 
 from .._lib.bounded import Bounds
@@ -15,7 +14,7 @@ from .operations import (binop, delpaths, getpath, index_value, iterate_value, s
     slice_value)
 from .parser import Parser
 from ... import memory
-from .values import ELEMENT_COST, MISSING, BreakOut, JqError, is_number, truthy, type_name
+from .values import ELEMENT_COST, MISSING, BreakOut, JqError, is_number, truthy
 
 
 class Env:
@@ -321,9 +320,6 @@ class Interpreter:
             return
         key_node, var_name, sub = entries[i]
         for key in self.eval(key_node, inp, env):
-            if value is not None and not isinstance(value, (list, dict)):
-                raise JqError(f"Cannot index {type_name(value)} with "
-                              f"{'number' if is_number(key) else 'string ' + json.dumps(key)}")
             item = index_value(value, key)
             scope = env
             if var_name is not None:
