@@ -458,16 +458,29 @@ def _has(v, key):
     raise JqError(f"Cannot check whether {type_name(v)} has a {type_name(key)} key")
 
 
+def _kind(v) -> object:
+    """jq's kinds for containment: true and false are two kinds."""
+    return v if v is None or v is True or v is False else type_name(v)
+
+
+def _contained(a, b) -> bool:
+    """jv_contains: values of different kinds (inside arrays and objects too) do not contain
+    each other; strings compare as C strings (up to a NUL)."""
+    if _kind(a) != _kind(b):
+        return False
+    if isinstance(a, dict):
+        return all(k in a and _contained(a[k], bv) for k, bv in b.items())
+    if isinstance(a, list):
+        return all(any(_contained(x, y) for x in a) for y in b)
+    if isinstance(a, str):
+        return b.partition("\0")[0] in a.partition("\0")[0]
+    return equal(a, b)
+
+
 def _contains(a, b) -> bool:
-    if isinstance(a, dict) and isinstance(b, dict):
-        return all(k in a and _contains(a[k], bv) for k, bv in b.items())
-    if isinstance(a, list) and isinstance(b, list):
-        return all(any(_contains(x, y) for x in a) for y in b)
-    if isinstance(a, str) and isinstance(b, str):
-        return b in a
-    if type_name(a) == type_name(b):
-        return equal(a, b)
-    raise JqError(f"{describe(a)} and {describe(b)} cannot have their containment checked")
+    if _kind(a) != _kind(b):
+        raise JqError(f"{describe(a)} and {describe(b)} cannot have their containment checked")
+    return _contained(a, b)
 
 
 @with_values("contains", 1)
