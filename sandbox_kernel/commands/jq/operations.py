@@ -65,7 +65,7 @@ def subarray_indices(seq: list, sub: list) -> Any:
 def slice_bounds(target: Any, lo: Any, hi: Any) -> tuple[int, int]:
     """jq 1.6's slice of a sequence: a missing end (MISSING, not null) or a non-number is an
     error; negative ends count from the end; the start is truncated, a fractional end rounded
-    up."""
+    up, then an end before the start is the start."""
     length = len(target)
     if lo is None:
         lo = 0.0
@@ -81,12 +81,12 @@ def slice_bounds(target: Any, lo: Any, hi: Any) -> tuple[int, int]:
     if end != end:
         end = start
     start = min(max(start, 0.0), float(length))
-    end = min(max(end, start), float(length))
+    end = min(end, float(length))
     istart = int(start)
-    iend = int(end)
+    iend = int(max(end, -1.0))  # C truncates toward zero; below -1 it ends up the start anyway
     if end > iend:
         iend += 1
-    return istart, iend
+    return istart, max(iend, istart)
 
 
 def slice_value(target: Any, lo: Any, hi: Any) -> Any:

@@ -15,3 +15,6 @@ jq -nc '1 | (try getpath(["a"]) catch .), (try delpaths([["a"]]) catch .)'
 jq -nc '{"a":[1]} | (try getpath(["a","b"]) catch .), (null | getpath(["a",1,"b"]))'
 jq -nc '[null,{"b":0},{"a":0},{"a":null},{"a":[0,1]},{"a":{"b":1}},{"a":[{}]}] | .[] | try (getpath(["a",0,"b"]) |= 5) catch .'
 jq -nc '"aéb" | indices("b"), index("é"), ("aaaa" | indices("aa")), ([1,2,3] | .[[5]], .[[]])'
+for s in '1.7:-4294967296' '1.7:1' '1.7:1.5' '-1.5:' ':-9.5' ':-10.5' '3.5:3.2' ':0.1'; do
+  jq -nc "[range(10)] | .[$s], (.[$s] = [\"x\"]), del(.[$s])"
+done
