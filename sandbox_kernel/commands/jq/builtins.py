@@ -2,7 +2,6 @@
 that are path expressions) and the PRELUDE written in jq."""
 from __future__ import annotations
 
-import calendar
 import math
 import time as _time
 
@@ -10,7 +9,9 @@ import regex
 
 from ... import memory
 from .._lib.bounded import MAX_EXPANDED, BoundedPattern, expanded_size
-from .formats import apply_format, describe, dump, format_number, parse_json_text, tostring
+from . import dates
+from .libm import FUNCTIONS, MISSING_AT_BUILD, number_required
+from .formats import apply_format, describe, dump, parse_json_text, tostring
 from .operations import (binop, delpaths, getpath, index_value, iterate_value, setpath,
     split_string, stream_events, subarray_indices)
 from .values import ELEMENT_COST, MISSING, HaltSignal, JqError, equal, is_number, sort_key, truthy, type_name
@@ -83,14 +84,18 @@ def _not(interp, args, inp, env):
 
 @native("error")
 def _error0(interp, args, inp, env):
-    raise JqError(inp)
+    # jq 1.6: an error whose message is null is no error but a backtrack, like empty
+    if inp is not None:
+        raise JqError(inp)
+    return
     yield  # pragma: no cover
 
 
 @native("error", 1)
 def _error1(interp, args, inp, env):
     for msg in interp.eval(args[0], inp, env):
-        raise JqError(msg)
+        if msg is not None:
+            raise JqError(msg)
     return
     yield  # pragma: no cover
 
@@ -197,10 +202,67 @@ def _recurse1_paths(interp, args, inp, env, base):
 NATIVE_PATHS[("recurse", 1)] = _recurse1_paths
 
 
+class _Peek:
+    """A generator read one item ahead on demand; an exception met ahead is kept for its turn."""
+
+    __slots__ = ("gen", "buf")
+
+    def __init__(self, gen) -> None:
+        self.gen = gen
+        self.buf = None
+
+    def next(self):
+        buf = self.buf
+        if buf is not None:
+            self.buf = None
+            if buf[0] == "exc":
+                raise buf[1]
+            return buf[1]
+        return next(self.gen, None)
+
+    def exhausted(self) -> bool:
+        try:
+            item = next(self.gen, None)
+        except Exception as e:  # raised when its turn comes
+            self.buf = ("exc", e)
+            return False
+        self.buf = ("item", item)
+        return item is None
+
+
+def _unfold(root, tick):
+    """The outputs of a recursive jq definition (while, until, recurse(f; cond)) without
+    Python recursion: a frame is a generator of (True, output) and (False, frame of the
+    recursive call, whose outputs come in its place). A call that is its frame's last action
+    replaces the frame, so a loop of a million steps takes no more room than one."""
+    stack = [_Peek(root)]
+    while stack:
+        top = stack[-1]
+        item = top.next()
+        if item is None:
+            stack.pop()
+            continue
+        tick()
+        if item[0]:
+            yield item[1]
+            continue
+        if top.exhausted():
+            stack.pop()
+        stack.append(_Peek(item[1]))
+
+
 @native("recurse", 2)
 def _recurse2(interp, args, inp, env):
-    yield from _preorder([inp], lambda v: (x for x in interp.eval(args[0], v, env)
-                                       if any(truthy(c) for c in interp.eval(args[1], x, env))))
+    # def recurse(f; cond): def r: ., (f | select(cond) | r); r;
+    f, cond = args
+
+    def frame(v):
+        yield True, v
+        for x in interp.eval(f, v, env):
+            for c in interp.eval(cond, x, env):
+                if truthy(c):
+                    yield False, frame(x)
+    yield from _unfold(frame(inp), interp.tick)
 
 
 @native("select", 1)
@@ -221,16 +283,18 @@ NATIVE_PATHS[("select", 1)] = _select_paths
 
 @native("limit", 2)
 def _limit(interp, args, inp, env):
+    # def limit($n; f): if $n < 0 then f else label $out | foreach f as $item ($n; .-1;
+    #   $item, if . <= 0 then break $out else empty end) end;
+    # (so a limit of 0 still gives the first output, and one below 0 none is no limit)
     for n in interp.eval(args[0], inp, env):
-        if not is_number(n):
-            raise JqError(f"Invalid limit: {describe(n)}")
-        # jq 1.6 emits the first output even for a limit of 0 or less
-        n = max(n, 1)
-        count = 0
+        if sort_key(n) < (3, 0):
+            yield from interp.eval(args[1], inp, env)
+            continue
+        left = n
         for v in interp.eval(args[1], inp, env):
+            left = binop("-", left, 1.0)
             yield v
-            count += 1
-            if count >= n:
+            if sort_key(left) <= (3, 0):
                 break
 
 
@@ -258,88 +322,148 @@ def _isempty(interp, args, inp, env):
     yield True
 
 
+def _count(interp, lo, hi):
+    if not is_number(lo) or not is_number(hi):
+        raise JqError("Range bounds must be numeric")
+    i = lo
+    while i < hi:
+        interp.tick()
+        yield i
+        i += 1
+
+
+def _any_all(interp, args, inp, env, want: bool):
+    """jq 1.6's any(g; cond) (all: want False): a foreach over g that stops at the item after
+    the first cond output that is ``want``; true (all: false) when exactly one such output
+    was seen (any) or none (all)."""
+    state = not want
+    seen = 0
+    for item in interp.eval(args[0], inp, env):
+        if truthy(state) == want:
+            break
+        for c in interp.eval(args[1], item, env):
+            if truthy(c) == want:
+                state = want
+                seen += 1
+    return seen == 1 if want else seen == 0
+
+
+NATIVE[("any", 2)] = lambda interp, args, inp, env: iter([_any_all(interp, args, inp, env, True)])
+NATIVE[("all", 2)] = lambda interp, args, inp, env: iter([_any_all(interp, args, inp, env, False)])
+
+
+@native("bsearch", 1)
+def _bsearch(interp, args, inp, env):
+    for target in interp.eval(args[0], inp, env):
+        yield _bsearch_value(inp, target)
+
+
+def _bsearch_value(v, target) -> float:
+    """jq 1.6's bsearch: the index of target in the sorted input, else -1 - the index where it
+    would go (an input that is not an array fails on its length or its indexing)."""
+    n = _length_of(v)
+    if n == 0:
+        return -1.0
+    key = sort_key(target)
+    if n == 1:
+        first = index_value(v, 0.0)
+        if equal(first, target):
+            return 0.0
+        return -1.0 if key < sort_key(first) else -2.0
+    lo, hi, found = 0.0, n - 1, None
+    while not lo > hi:
+        if found is not None:
+            break
+        mid = float(math.floor((hi + lo) / 2))
+        probe = index_value(v, mid)
+        if equal(probe, target):
+            found = mid
+        elif lo == hi:
+            break
+        elif sort_key(probe) < key:
+            lo = mid + 1
+        else:
+            hi = mid - 1
+    if found is not None:
+        return found
+    return -2.0 - lo if sort_key(index_value(v, lo)) < key else -1.0 - lo
+
+
 @native("range", 1)
 def _range1(interp, args, inp, env):
     for n in interp.eval(args[0], inp, env):
-        i = 0.0
-        while i < n:
-            interp.tick()
-            yield i
-            i += 1
+        yield from _count(interp, 0.0, n)
 
 
 @native("range", 2)
 def _range2(interp, args, inp, env):
     for lo in interp.eval(args[0], inp, env):
         for hi in interp.eval(args[1], inp, env):
-            i = lo
-            while i < hi:
-                interp.tick()
-                yield i
-                i += 1
+            yield from _count(interp, lo, hi)
 
 
 @native("range", 3)
 def _range3(interp, args, inp, env):
+    # def range($init; $upto; $by): the values from $init by $by while
+    # ($by > 0 and . < $upto) or ($by < 0 and . > $upto) -- jq's order, so a $by of 0 is
+    # no value at all
+    zero = (3, 0.0)
     for lo in interp.eval(args[0], inp, env):
         for hi in interp.eval(args[1], inp, env):
             for step in interp.eval(args[2], inp, env):
+                up, down = sort_key(step) > zero, sort_key(step) < zero
+                end = sort_key(hi)
                 i = lo
-                if step > 0:
-                    while i < hi:
-                        interp.tick()
-                        yield i
-                        i += step
-                elif step < 0:
-                    while i > hi:
-                        interp.tick()
-                        yield i
-                        i += step
-                elif lo < hi:
-                    while True:
-                        interp.tick()
-                        yield lo
+                while (up and sort_key(i) < end) or (down and sort_key(i) > end):
+                    interp.tick()
+                    yield i
+                    i = binop("+", i, step)
 
 
 @native("while", 2)
 def _while(interp, args, inp, env):
-    v = inp
-    while True:
-        interp.tick()
-        if not any(truthy(c) for c in interp.eval(args[0], v, env)):
-            return
-        yield v
-        nxt = next(iter(interp.eval(args[1], v, env)), MISSING)
-        if nxt is MISSING:
-            return
-        v = nxt
+    # def while(cond; update): def _while: if cond then ., (update | _while) else empty end;
+    cond, update = args
+
+    def frame(v):
+        for c in interp.eval(cond, v, env):
+            if truthy(c):
+                yield True, v
+                for u in interp.eval(update, v, env):
+                    yield False, frame(u)
+    yield from _unfold(frame(inp), interp.tick)
 
 
 @native("until", 2)
 def _until(interp, args, inp, env):
-    v = inp
-    while True:
-        interp.tick()
-        if any(truthy(c) for c in interp.eval(args[0], v, env)):
-            yield v
-            return
-        nxt = next(iter(interp.eval(args[1], v, env)), MISSING)
-        if nxt is MISSING:
-            return
-        v = nxt
+    # def until(cond; next): def _until: if cond then . else (next | _until) end;
+    cond, step = args
+
+    def frame(v):
+        for c in interp.eval(cond, v, env):
+            if truthy(c):
+                yield True, v
+            else:
+                for n in interp.eval(step, v, env):
+                    yield False, frame(n)
+    yield from _unfold(frame(inp), interp.tick)
 
 
 @native("repeat", 1)
 def _repeat(interp, args, inp, env):
-    # jq 1.6: def repeat(f): def _repeat: f | (., _repeat); _repeat;
-    yield from _preorder(interp.eval(args[0], inp, env), lambda v: interp.eval(args[0], v, env), interp.tick)
+    # jq 1.6: def repeat(f): def _repeat: f, _repeat; _repeat; -- f's outputs for the same
+    # input, over and over (until an error, a break, the wall time or an interrupt)
+    while True:
+        interp.tick()
+        yield from interp.eval(args[0], inp, env)
 
 
 @native("input")
 def _input(interp, args, inp, env):
     value = interp.inputs.next_value()
     if value is MISSING:
-        raise JqError("No more inputs")
+        # jq 1.6's message for no more input (what `inputs` stops on)
+        raise JqError("break")
     yield value
 
 
@@ -451,6 +575,8 @@ def _keys_unsorted(v):
 
 @with_values("has", 1)
 def _has(v, key):
+    if v is None:
+        return False
     if isinstance(v, dict) and isinstance(key, str):
         return key in v
     if isinstance(v, list) and is_number(key):
@@ -593,22 +719,22 @@ def _split1(v, sep):
 
 @with_values("join", 1)
 def _join(v, sep):
-    # jq 1.6: reduce .[] as $i (null; (if .==null then "" else .+$x end) +
-    #         ($i | if .==null then "" elif type=="string" then . else tojson end)) // ""
+    # def join($x): reduce .[] as $i (null; (if .==null then "" else .+$x end) +
+    #   ($i | if type=="boolean" or type=="number" then tostring else .//"" end)) // "";
     acc = None
     for x in iterate_value(v):
-        text = "" if x is None else x if isinstance(x, str) else dump(x)
-        acc = binop("+", "" if acc is None else binop("+", acc, sep), text)
+        if x is True or x is False or is_number(x):
+            x = tostring(x)
+        elif x is None:
+            x = ""
+        acc = binop("+", "" if acc is None else binop("+", acc, sep), x)
     return acc if truthy(acc) else ""
 
 
 @simple("add")
 def _add(v):
-    items = list(iterate_value(v)) if v is not None else []
-    if v is None:
-        raise JqError(f"Cannot iterate over {describe(v)}")
     acc = None
-    for x in items:
+    for x in iterate_value(v):
         acc = binop("+", acc, x)
     return acc
 
@@ -620,65 +746,58 @@ def _sort(v):
     return sorted(v, key=sort_key)
 
 
-def _keyed(interp, args, inp, env):
-    if not isinstance(inp, list):
-        raise JqError(f"Cannot index {type_name(inp)} with number" if inp is not None
-                      else f"Cannot iterate over {describe(inp)}")
-    return [(sort_key(list(interp.eval(args[0], x, env))), x) for x in inp]
+def _keyed(interp, args, inp, env, what: str) -> list:
+    """jq 1.6's `_impl(map([f]))`: the keys (map's errors first, an object's values
+    included), then (key, value) pairs of an array; anything else is refused with both."""
+    if args:
+        keys = [list(interp.eval(args[0], x, env)) for x in iterate_value(inp)]
+    else:
+        keys = inp
+    if not isinstance(inp, list) or not isinstance(keys, list):
+        raise JqError(f"{describe(inp)} and {describe(keys)} {what}")
+    return [(sort_key(k), x) for k, x in zip(keys, inp)]
+
+
+_SORTED = "cannot be sorted, as they are not both arrays"
 
 
 @native("sort_by", 1)
 def _sort_by(interp, args, inp, env):
-    if not isinstance(inp, list):
-        raise JqError(f"{describe(inp)} cannot be sorted, as it is not an array")
-    yield [x for _, x in sorted(_keyed(interp, args, inp, env), key=lambda kx: kx[0])]
+    yield [x for _, x in sorted(_keyed(interp, args, inp, env, _SORTED), key=lambda kx: kx[0])]
 
 
-@native("group_by", 1)
-def _group_by(interp, args, inp, env):
-    if not isinstance(inp, list):
-        raise JqError(f"Cannot index {type_name(inp)} with number")
+def _groups(keyed: list) -> list:
     groups: list = []
     last = object()
-    for key, x in sorted(_keyed(interp, args, inp, env), key=lambda kx: kx[0]):
+    for key, x in sorted(keyed, key=lambda kx: kx[0]):
         if groups and key == last:
             groups[-1].append(x)
         else:
             groups.append([x])
             last = key
-    yield groups
+    return groups
+
+
+@native("group_by", 1)
+def _group_by(interp, args, inp, env):
+    yield _groups(_keyed(interp, args, inp, env, _SORTED))
 
 
 @native("unique_by", 1)
 def _unique_by(interp, args, inp, env):
-    if not isinstance(inp, list):
-        raise JqError(f"Cannot index {type_name(inp)} with number")
-    out = []
-    last = object()
-    for key, x in sorted(_keyed(interp, args, inp, env), key=lambda kx: kx[0]):
-        if not out or key != last:
-            out.append(x)
-            last = key
-    yield out
+    yield [group[0] for group in _groups(_keyed(interp, args, inp, env, _SORTED))]
 
 
-@simple("unique")
-def _unique(v):
-    if not isinstance(v, list):
-        raise JqError(f"{describe(v)} cannot be sorted, as it is not an array")
-    out = []
-    for x in sorted(v, key=sort_key):
-        if not out or not equal(out[-1], x):
-            out.append(x)
-    return out
+@native("unique")
+def _unique(interp, args, inp, env):
+    # def unique: group_by(.) | map(.[0]);
+    yield [group[0] for group in _groups(_keyed(interp, (("identity",),), inp, env, _SORTED))]
 
 
 def _extreme(interp, args, inp, env, pick_max: bool):
-    if not isinstance(inp, list):
-        raise JqError(f"Cannot index {type_name(inp)} with number")
-    if not inp:
+    keyed = _keyed(interp, args, inp, env, "cannot be iterated over")
+    if not keyed:
         return None
-    keyed = _keyed(interp, args, inp, env) if args else [(sort_key(x), x) for x in inp]
     best = keyed[0]
     for k, x in keyed[1:]:
         if (k >= best[0]) if pick_max else (k < best[0]):
@@ -692,31 +811,41 @@ NATIVE[("min_by", 1)] = lambda interp, args, inp, env: iter([_extreme(interp, ar
 NATIVE[("max_by", 1)] = lambda interp, args, inp, env: iter([_extreme(interp, args, inp, env, True)])
 
 
+def _length_of(v):
+    if v is None:
+        return 0.0
+    if v is True or v is False:
+        raise JqError(f"{describe(v)} has no length")
+    if is_number(v):
+        return abs(v)
+    return float(len(v))
+
+
 @simple("reverse")
 def _reverse(v):
-    if v is None:
-        return []
-    if isinstance(v, str):
+    # def reverse: [.[length - 1 - range(0;length)]];
+    if isinstance(v, list):
         return v[::-1]
-    if not isinstance(v, list):
-        raise JqError(f"Cannot index {type_name(v)} with number")
-    return v[::-1]
+    if _length_of(v) == 0:
+        return []
+    return [index_value(v, _length_of(v) - 1)]  # the error of indexing a non-array
 
 
 @with_values("flatten", 1)
 def _flatten1(v, depth):
-    if depth < 0:
+    # def flatten($x): if $x < 0 then error(...) else _flatten($x) end;
+    if sort_key(depth) < (3, 0.0):
         raise JqError("flatten depth must not be negative")
-    if not isinstance(v, list):
-        raise JqError(f"Cannot iterate over {describe(v)}")
     return _flatten(v, depth)
 
 
 def _flatten(v, depth):
+    # def _flatten($x): reduce .[] as $i ([]; if $i | type == "array" and $x != 0
+    #   then . + ($i | _flatten($x-1)) else . + [$i] end);
     out = []
-    for x in v:
-        if isinstance(x, list) and depth > 0:
-            out.extend(_flatten(x, depth - 1))
+    for x in iterate_value(v):
+        if isinstance(x, list) and not equal(depth, 0.0):
+            out.extend(_flatten(x, binop("-", depth, 1.0)))
         else:
             out.append(x)
     return out
@@ -724,18 +853,32 @@ def _flatten(v, depth):
 
 @simple("flatten")
 def _flatten0(v):
-    if not isinstance(v, list):
-        raise JqError(f"Cannot iterate over {describe(v)}")
-    return _flatten(v, 10 ** 9)
+    return _flatten(v, -1.0)
+
+
+def _upto(n):
+    """range(0; n) for the jq-defined builtins."""
+    if not is_number(n):
+        raise JqError("Range bounds must be numeric")
+    i = 0.0
+    while i < n:
+        yield i
+        i += 1
 
 
 @simple("transpose")
 def _transpose(v):
-    if not isinstance(v, list):
-        raise JqError(f"Cannot iterate over {describe(v)}")
-    width = max((len(row) for row in v if isinstance(row, list)), default=0)
-    return [[row[i] if isinstance(row, list) and i < len(row) else None for row in v]
-            for i in range(width)]
+    # if . == [] then [] else (map(length) | max) as $max | length as $length
+    # | [range(0; $max) as $j | [range(0; $length) as $i | $in[$i][$j]]] end
+    if v == []:
+        return []
+    widest = None
+    for x in iterate_value(v):
+        n = _length_of(x)
+        if widest is None or sort_key(n) >= sort_key(widest):
+            widest = n
+    height = _length_of(v)
+    return [[index_value(index_value(v, i), j) for i in _upto(height)] for j in _upto(widest)]
 
 
 @simple("to_entries")
@@ -749,26 +892,17 @@ def _to_entries(v):
 
 @simple("from_entries")
 def _from_entries(v):
+    # def from_entries: map({(.key // .Key // .name // .Name):
+    #   (if has("value") then .value else .Value end)}) | add | .//={};
     out = {}
     for entry in iterate_value(v):
-        if not isinstance(entry, dict):
-            raise JqError(f"Cannot index {type_name(entry)} with \"key\"")
-        key = MISSING
-        for name in ("key", "k", "name", "Name", "K", "Key"):
-            if truthy(entry.get(name)):
-                key = entry[name]
+        for name in ("key", "Key", "name", "Name"):
+            key = index_value(entry, name)
+            if truthy(key):
                 break
-        if key is MISSING:
-            key = entry.get("key", entry.get("k"))
-        if isinstance(key, (int, float)) and not isinstance(key, bool):
-            key = format_number(key)
-        elif key is True or key is False:
-            key = "true" if key else "false"
-        elif key is None:
-            key = "null"
-        elif not isinstance(key, str):
+        if not isinstance(key, str):
             raise JqError(f"Cannot use {describe(key)} as object key")
-        out[key] = entry["value"] if "value" in entry else entry.get("v")
+        out[key] = index_value(entry, "value" if _has(entry, "value") else "Value")
     return out
 
 
@@ -794,61 +928,39 @@ def _tostream(interp, args, inp, env):
 
 
 
-@simple("floor")
-def _floor(v):
-    return float(math.floor(_need_number(v, "floor"))) if math.isfinite(v) else v
+def _math(name: str, arity: int, fn) -> None:
+    """A libm builtin: the input (arity 0) or the arguments must be numbers; a C builtin's
+    arguments are evaluated with the last one outermost."""
+    if arity == 0:
+        def unary(interp, args, inp, env):
+            yield fn(number_required(inp))
+        NATIVE[(name, 0)] = unary
+        return
+
+    def call(interp, args, inp, env):
+        def product(i, acc):
+            if i < 0:
+                yield fn(*(number_required(x) for x in acc))
+                return
+            for v in interp.eval(args[i], inp, env):
+                yield from product(i - 1, [v] + acc)
+        yield from product(arity - 1, [])
+    NATIVE[(name, arity)] = call
 
 
-def _need_number(v, name):
-    if not is_number(v):
-        raise JqError(f"{describe(v)} number required")
-    return v
+for (_name, _arity), _fn in FUNCTIONS.items():
+    _math(_name, _arity, _fn)
 
 
-def _math1(name, fn):
-    def impl(v):
-        _need_number(v, name)
-        try:
-            return float(fn(v))
-        except (ValueError, OverflowError):
-            return math.nan
-    simple(name)(impl)
+def _missing_at_build(name: str, arity: int) -> None:
+    def missing(interp, args, inp, env):
+        raise JqError(f"Error: {name}/{arity} not found at build time")
+        yield  # pragma: no cover
+    NATIVE[(name, arity)] = missing
 
 
-for _name, _fn in {
-    "sqrt": math.sqrt,
-    "ceil": math.ceil,
-    "round": lambda x: math.floor(x + 0.5) if x >= 0 else -math.floor(-x + 0.5),
-    "fabs": abs,
-    "exp": math.exp,
-    "exp2": lambda x: 2.0**x,
-    "exp10": lambda x: 10.0**x,
-    "log": math.log,
-    "log2": math.log2,
-    "log10": math.log10,
-    "sin": math.sin,
-    "cos": math.cos,
-    "tan": math.tan,
-    "asin": math.asin,
-    "acos": math.acos,
-    "atan": math.atan,
-    "sinh": math.sinh,
-    "cosh": math.cosh,
-    "tanh": math.tanh,
-    "trunc": math.trunc,
-    "cbrt": lambda x: math.copysign(abs(x) ** (1 / 3), x),
-    "significand": lambda x: math.frexp(x)[0] * 2 if x else 0.0,
-    "logb": lambda x: float(math.frexp(x)[1] - 1),
-}.items():
-    _math1(_name, _fn)
-
-
-@with_values("pow", 2)
-def _pow(v, a, b):
-    try:
-        return float(math.pow(_need_number(a, "pow"), _need_number(b, "pow")))
-    except (ValueError, OverflowError):
-        return math.nan
+for _name, _arity in MISSING_AT_BUILD:
+    _missing_at_build(_name, _arity)
 
 
 @native("infinite")
@@ -863,18 +975,17 @@ def _nan(interp, args, inp, env):
 
 @simple("isinfinite")
 def _isinfinite(v):
-    return math.isinf(_need_number(v, "isinfinite"))
+    return is_number(v) and math.isinf(v)
 
 
 @simple("isnan")
 def _isnan(v):
-    return math.isnan(_need_number(v, "isnan"))
+    return is_number(v) and math.isnan(v)
 
 
 @simple("isnormal")
 def _isnormal(v):
-    _need_number(v, "isnormal")
-    return math.isfinite(v) and v != 0 and abs(v) >= 2.2250738585072014e-308
+    return is_number(v) and math.isfinite(v) and v != 0 and abs(v) >= 2.2250738585072014e-308
 
 
 @native("indices", 1)
@@ -1105,72 +1216,31 @@ def _format(interp, args, inp, env):
         yield apply_format(name, inp)
 
 
-# ---------------------------------------------------------------- dates
+# ---------------------------------------------------------------- dates (see dates.py)
 
-def _broken_down(t: float) -> list:
-    st = _time.gmtime(math.floor(t))
-    seconds = st.tm_sec + (t - math.floor(t))
-    return [float(st.tm_year), float(st.tm_mon - 1), float(st.tm_mday), float(st.tm_hour),
-            float(st.tm_min), float(seconds), float((st.tm_wday + 1) % 7), float(st.tm_yday - 1)]
-
-
-def _struct_time(bd) -> _time.struct_time:
-    if not isinstance(bd, list) or len(bd) < 6 or not all(is_number(x) for x in bd[:6]):
-        raise JqError("mktime requires array of 6 numbers")
-    year, month, day, hour, minute, second = (int(x) for x in bd[:6])
-    wday = int(bd[6]) if len(bd) > 6 and is_number(bd[6]) else 0
-    yday = int(bd[7]) if len(bd) > 7 and is_number(bd[7]) else 0
-    return _time.struct_time((year, month + 1, day, hour, minute, second, (wday - 1) % 7, yday + 1, 0))
-
-
-@simple("gmtime")
-def _gmtime(v):
-    if not is_number(v):
-        raise JqError("gmtime() requires a number")
-    return _broken_down(v)
-
-
-@simple("localtime")
-def _localtime(v):
-    return _gmtime(v)
-
-
-@simple("mktime")
-def _mktime(v):
-    if not isinstance(v, list):
-        raise JqError("mktime requires array of 6 numbers")
-    return float(calendar.timegm(_struct_time(v)))
+NATIVE[("gmtime", 0)] = lambda interp, args, inp, env: iter([dates.gmtime(inp)])
+NATIVE[("localtime", 0)] = lambda interp, args, inp, env: iter([dates.gmtime(inp, "localtime")])
+NATIVE[("mktime", 0)] = lambda interp, args, inp, env: iter([dates.mktime(inp)])
 
 
 @with_values("strftime", 1)
 def _strftime(v, fmt):
-    if is_number(v):
-        v = _broken_down(v)
-    if not isinstance(fmt, str):
-        raise JqError("strftime/1 requires a string format")
-    if not isinstance(v, list):
-        raise JqError("strftime/1 requires parsed datetime inputs")
-    return _time.strftime(fmt, _struct_time(v))
+    return dates.strftime(v, fmt)
 
 
-NATIVE[("strflocaltime", 1)] = NATIVE[("strftime", 1)]
+@with_values("strflocaltime", 1)
+def _strflocaltime(v, fmt):
+    return dates.strftime(v, fmt, "strflocaltime")
 
 
 @with_values("strptime", 1)
 def _strptime(v, fmt):
-    if not isinstance(v, str):
-        raise JqError("strptime/1 requires string inputs and arguments")
-    try:
-        st = _time.strptime(v, fmt)
-    except ValueError:
-        raise JqError(f"date \"{v}\" does not match format \"{fmt}\"") from None
-    t = calendar.timegm(st)
-    return _broken_down(t)
+    return dates.strptime(v, fmt)
 
 
 @simple("todate")
 def _todate(v):
-    return _strftime(v, "%Y-%m-%dT%H:%M:%SZ")
+    return dates.strftime(v, "%Y-%m-%dT%H:%M:%SZ")
 
 
 NATIVE[("todateiso8601", 0)] = NATIVE[("todate", 0)]
@@ -1178,7 +1248,7 @@ NATIVE[("todateiso8601", 0)] = NATIVE[("todate", 0)]
 
 @simple("fromdateiso8601")
 def _fromdateiso8601(v):
-    return _mktime(_strptime(v, "%Y-%m-%dT%H:%M:%SZ"))
+    return dates.mktime(dates.strptime(v, "%Y-%m-%dT%H:%M:%SZ"))
 
 
 NATIVE[("fromdate", 0)] = NATIVE[("fromdateiso8601", 0)]
@@ -1199,17 +1269,17 @@ def scalars: select(type|. != "array" and . != "object");
 def map_values(f): .[] |= f;
 def paths(node_filter): . as $dot | paths | select(. as $p | $dot | getpath($p) | node_filter);
 def leaf_paths: paths(scalars);
-def any: reduce .[] as $x (false; . or $x);
-def all: reduce .[] as $x (true; . and $x);
-def any(f): reduce (.[] | f) as $x (false; . or $x);
-def all(f): reduce (.[] | f) as $x (true; . and $x);
-def any(g; cond): isempty(first(g | cond | select(.))) | not;
-def all(g; cond): isempty(first(g | cond | select(. | not)));
+def scalars_or_empty: select(. == null or . == true or . == false or type == "number" or type == "string" or ((type=="array" or type=="object") and length==0));
+def recurse_down: recurse;
+def any: any(.[]; .);
+def all: all(.[]; .);
+def any(f): any(.[]; f);
+def all(f): all(.[]; f);
 def first: .[0];
 def last: .[-1];
 def last(f): reduce f as $x (null; $x);
 def nth($n): .[$n];
-def nth($n; f): if $n < 0 then error("Out of bounds negative array index") else last(limit($n + 1; f)) end;
+def nth($n; f): if $n < 0 then error("nth doesn't support negative indices") else last(limit($n + 1; f)) end;
 def in(xs): . as $x | xs | has($x);
 def inside(xs): . as $x | xs | contains($x);
 def combinations: if length == 0 then [] else .[0][] as $x | (.[1:] | combinations) as $w | [$x] + $w end;
@@ -1219,6 +1289,9 @@ def fromstream(f): { x: null, e: false } as $init | foreach f as $i ($init; if .
 def truncate_stream(stream): . as $n | null | stream | . as $input | if (.[0]|length) > $n then setpath([0];.[0][$n:]) else empty end;
 def INDEX(stream; idx_expr): reduce stream as $row ({}; .[$row|idx_expr|tostring] |= $row);
 def INDEX(idx_expr): INDEX(.[]; idx_expr);
+def JOIN($idx; idx_expr): [.[] | [., $idx[idx_expr]]];
+def JOIN($idx; stream; idx_expr): stream | [., $idx[idx_expr]];
+def JOIN($idx; stream; idx_expr; join_expr): stream | [., $idx[idx_expr]] | join_expr;
 def IN(s): any(s == .; .);
 def IN(src; s): any(src == s; .);
 def GROUP_BY(f): group_by(f);
@@ -1228,7 +1301,8 @@ def todate(f): f | todate;
 def dateadd(u; n): . + n;
 def datesub(u; n): . - n;
 def date: todate;
-def finites: select(isinfinite or isnan | not);
+def isfinite: type == "number" and (isinfinite | not);
+def finites: select(isfinite);
 def normals: select(isnormal);
 def tojson(f): f | tojson;
 def add(f): reduce f as $x (null; . + $x);
