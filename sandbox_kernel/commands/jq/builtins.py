@@ -12,7 +12,7 @@ from .._lib.bounded import MAX_EXPANDED, BoundedPattern, expanded_size
 from . import dates
 from .libm import FUNCTIONS, MISSING_AT_BUILD, number_required
 from .formats import apply_format, describe, dump, parse_json_text, tostring
-from .operations import (binop, delpaths, getpath, index_value, iterate_value, setpath,
+from .operations import (binop, delpaths, getpath, index_value, iterate_value, setpath, slice_value,
     split_string, stream_events, subarray_indices)
 from .values import ELEMENT_COST, MISSING, HaltSignal, JqError, equal, is_number, sort_key, truthy, type_name
 
@@ -1028,6 +1028,201 @@ def _rindex_fn(interp, args, inp, env):
         yield found[-1] if found else None
 
 
+# ---------------------------------------------------------------- regexes (jq 1.6's Oniguruma use)
+
+#: Python regex's messages -> Oniguruma's, for the patterns both refuse
+_ONIG_MESSAGES = (
+    ("missing ), unterminated comment", "end pattern in group"),
+    ("missing )", "end pattern with unmatched parenthesis"),
+    ("unterminated character set", "premature end of char-class"),
+    ("unbalanced parenthesis", "unmatched close parenthesis"),
+    ("nothing to repeat", "target of repeat operator is not specified"),
+    ("multiple repeat", "target of repeat operator is not specified"),
+    ("min repeat greater than max repeat", "upper is smaller than lower in repeat range"),
+    ("bad escape (end of pattern)", "end pattern at escape"),
+    ("invalid group reference", "invalid backref number/name"),
+    ("unknown group", "undefined name reference"),
+    ("bad character range", "empty range in char class"),
+    ("unknown extension", "undefined group option"),
+    ("unknown flag", "undefined group option"),
+    ("missing >", "invalid group name"),
+    ("bad character in group name", "invalid group name"),
+)
+
+
+def _regex_failure(e: regex.error) -> JqError:
+    text = str(e.msg if hasattr(e, "msg") else e)
+    for python, onig in _ONIG_MESSAGES:
+        if text.startswith(python):
+            text = onig
+            break
+    return JqError(f"Regex failure: {text}")
+
+
+def _compile(interp, v, re_text, flags):
+    """jq 1.6's f_match checks (the input, the regex, the flags), then (bounded pattern,
+    global, not-empty) for ``re_text``: g global, i, x extended, n no empty match, p dot
+    matches newline (s and l change nothing Python's engine would show)."""
+    if not isinstance(v, str):
+        raise JqError(f"{describe(v)} cannot be matched, as it is not a string")
+    if not isinstance(re_text, str):
+        raise JqError(f"{describe(re_text)} is not a string")
+    if flags is not None and not isinstance(flags, str):
+        raise JqError(f"{describe(flags)} is not a string")
+    opts = regex.V0
+    global_ = not_empty = False
+    for f in flags or "":
+        if f == "g":
+            global_ = True
+        elif f == "i":
+            opts |= regex.IGNORECASE
+        elif f == "x":
+            opts |= regex.VERBOSE
+        elif f == "n":
+            not_empty = True
+        elif f == "p":
+            opts |= regex.DOTALL
+        elif f not in "sl":
+            raise JqError(f"{flags} is not a valid modifier string")
+    cache = interp.regexes
+    pattern = cache.get((re_text, opts))
+    if pattern is None:
+        if expanded_size(re_text) > MAX_EXPANDED:
+            raise JqError("Regex failure: regular expression too big")
+        try:
+            pattern = BoundedPattern(regex.compile(re_text, opts), interp.bounds, re_text)
+        except regex.error as e:
+            raise _regex_failure(e) from None
+        if len(cache) > 256:
+            cache.clear()
+        cache[(re_text, opts)] = pattern
+    return pattern, global_, not_empty
+
+
+def _matches(interp, v, re_text, flags, global_=False, pos=0):
+    """jq 1.6's search loop: match objects in its order. Each search starts where the last
+    match ended -- after an empty match one character past where that search started (so an
+    empty match can be found twice) -- and the loop stops at the end of the string; an empty
+    match has no captures. ``pos``: where the first search starts."""
+    pattern, global_flag, not_empty = _compile(interp, v, re_text, flags)
+    global_ = global_ or global_flag
+    end = len(v)
+    while True:
+        interp.tick()
+        if not_empty:
+            m = next((x for x in pattern.finditer(v, pos) if x.end() > x.start()), None)
+        else:
+            m = pattern.search(v, pos)
+        if m is None:
+            return
+        if m.end() == m.start():
+            yield {"offset": float(m.start()), "length": 0.0, "string": "", "captures": []}
+            pos += 1
+        else:
+            yield _match_object(m)
+            pos = m.end()
+        if not global_ or pos >= end:
+            return
+
+
+def _match_object(m) -> dict:
+    names = {idx: name for name, idx in m.re.groupindex.items()}
+    caps = []
+    for g in range(1, (m.re.groups or 0) + 1):
+        start, stop = m.span(g)
+        if start == stop:  # 1.6 builds an empty capture in another order
+            caps.append({"offset": float(start), "string": None if start < 0 else "", "length": 0.0,
+                         "name": names.get(g)})
+        else:
+            caps.append({"offset": float(start), "length": float(stop - start), "string": m.group(g),
+                         "name": names.get(g)})
+    return {"offset": float(m.start()), "length": float(m.end() - m.start()), "string": m.group(0),
+            "captures": caps}
+
+
+def _capture_object(match: dict) -> dict:
+    # reduce (.captures | .[] | select(.name != null) | {(.name): .string}) as $pair ({}; . + $pair)
+    return {c["name"]: c["string"] for c in match["captures"] if c["name"] is not None}
+
+
+def _regex_value(val):
+    """match($val) and co.: a string, or [re] / [re, flags]."""
+    if isinstance(val, str):
+        return val, None
+    if isinstance(val, list) and val:
+        return val[0], (val[1] if len(val) > 1 else None)
+    raise JqError(f"{type_name(val)} not a string or array")
+
+
+def _regex_args(interp, args, inp, env):
+    """(regex, flags) pairs: `re; flags` (a C builtin's arguments, flags outermost), or one
+    value `re` / [re, flags]."""
+    if len(args) == 2:
+        for flags in interp.eval(args[1], inp, env):
+            for re_text in interp.eval(args[0], inp, env):
+                yield re_text, flags
+        return
+    for val in interp.eval(args[0], inp, env):
+        yield _regex_value(val)
+
+
+def _register_regex(name, fn):
+    for arity in (1, 2):
+        NATIVE[(name, arity)] = fn
+
+
+def _test(interp, args, inp, env):
+    for re_text, flags in _regex_args(interp, args, inp, env):
+        yield next(_matches(interp, inp, re_text, flags), None) is not None
+
+
+def _match(interp, args, inp, env):
+    for re_text, flags in _regex_args(interp, args, inp, env):
+        yield from _matches(interp, inp, re_text, flags)
+
+
+def _capture(interp, args, inp, env):
+    for re_text, flags in _regex_args(interp, args, inp, env):
+        for m in _matches(interp, inp, re_text, flags):
+            yield _capture_object(m)
+
+
+def _scan_outputs(interp, inp, re_text, flags):
+    # match(re; "g" + flags) | if (.captures|length > 0) then [.captures | .[] | .string] else .string end
+    for m in _matches(interp, inp, re_text, flags, global_=True):
+        yield [c["string"] for c in m["captures"]] if m["captures"] else m["string"]
+
+
+@native("scan", 1)
+def _scan1(interp, args, inp, env):
+    for re_text in interp.eval(args[0], inp, env):
+        yield from _scan_outputs(interp, inp, re_text, None)
+
+
+@native("scan", 2)
+def _scan2(interp, args, inp, env):
+    for re_text in interp.eval(args[0], inp, env):
+        for flags in interp.eval(args[1], inp, env):
+            yield from _scan_outputs(interp, inp, re_text, flags)
+
+
+_register_regex("test", _test)
+_register_regex("match", _match)
+_register_regex("capture", _capture)
+
+
+def _regex_split(interp, v, re_text, flags):
+    # def splits($re; flags): . as $s | [match($re; "g" + flags) | (.offset, .offset + .length)]
+    #   | [0] + . + [$s|length] | _nwise(2) | $s[.[0]:.[1]];
+    flags = binop("+", "g", flags)
+    bounds = [0.0]
+    for m in _matches(interp, v, re_text, flags):
+        bounds += [m["offset"], m["offset"] + m["length"]]
+    bounds.append(float(len(v)) if isinstance(v, str) else 0.0)
+    for i in range(0, len(bounds), 2):
+        yield slice_value(v, bounds[i], bounds[i + 1])
+
+
 @native("splits", 1)
 def _splits1(interp, args, inp, env):
     for re_text in interp.eval(args[0], inp, env):
@@ -1036,8 +1231,8 @@ def _splits1(interp, args, inp, env):
 
 @native("splits", 2)
 def _splits2(interp, args, inp, env):
-    for flags in interp.eval(args[1], inp, env):
-        for re_text in interp.eval(args[0], inp, env):
+    for re_text in interp.eval(args[0], inp, env):
+        for flags in interp.eval(args[1], inp, env):
             yield from _regex_split(interp, inp, re_text, flags)
 
 
@@ -1048,164 +1243,98 @@ def _split2(interp, args, inp, env):
             yield list(_regex_split(interp, inp, re_text, flags))
 
 
-def _compile(interp, re_text, flags):
-    """(bounded pattern, global, skip empty matches) for ``re_text`` with jq's ``flags``."""
-    if not isinstance(re_text, str):
-        raise JqError(f"{describe(re_text)} cannot be matched, as it is not a string")
-    if flags is not None and not isinstance(flags, str):
-        raise JqError(f"{describe(flags)} is not a string")
-    opts = regex.V0
-    global_ = False
-    skip_empty = False
-    for f in flags or "":
-        if f == "g":
-            global_ = True
-        elif f == "i":
-            opts |= regex.IGNORECASE
-        elif f == "x":
-            opts |= regex.VERBOSE
-        elif f == "s":
-            opts |= regex.DOTALL
-        elif f == "n":
-            skip_empty = True
-        elif f in "pl":
-            opts |= regex.DOTALL if f == "p" else 0
+def _substitutions(interp, inp, re_text, flags, again: bool, repl, env):
+    """jq 1.6's sub: the first match in the string, its replacement, and (with the g flag)
+    the same again on the rest of the string after the match -- a new search there, so ^
+    matches at its start -- while something is left. The outputs are those of
+    ``$in[0:$m.offset] + s + (rest | sub)``: every combination of the replacements' outputs,
+    the last match's varying slowest."""
+    # a pattern that looks at what precedes it is searched for in a copy of the rest (^
+    # matches at its start); any other, in place from where the rest starts: the same matches
+    looks_back = isinstance(re_text, str) and any(
+        mark in re_text for mark in ("^", "\\A", "\\b", "\\B", "\\G", "(?<=", "(?<!"))
+    levels = []  # (text before the match, its capture object)
+    pos = 0  # the rest is inp[pos:]
+    while True:
+        if looks_back or not isinstance(inp, str):
+            found = next(_matches(interp, inp[pos:] if pos else inp, re_text, flags), None)
+            shift = 0
         else:
-            raise JqError(f"{flags} is not a valid modifier string")
-    cache = interp.regexes
-    pattern = cache.get((re_text, opts))
-    if pattern is None:
-        if expanded_size(re_text) > MAX_EXPANDED:
-            raise JqError(f"{re_text} (at offset 0) is not a valid regex: regular expression too big")
-        try:
-            pattern = BoundedPattern(regex.compile(re_text, opts), interp.bounds, re_text)
-        except regex.error as e:
-            raise JqError(f"{re_text} (at offset {getattr(e, 'pos', 0)}) is not a valid regex: {e}") from None
-        if len(cache) > 256:
-            cache.clear()
-        cache[(re_text, opts)] = pattern
-    return pattern, global_, skip_empty
+            found = next(_matches(interp, inp, re_text, flags, pos=pos), None)
+            shift = pos
+        if found is None:
+            break
+        start = int(found["offset"]) - shift
+        after = start + int(found["length"])
+        levels.append((inp[pos:pos + start], _capture_object(found)))
+        if not (again and pos + after < len(inp)):
+            pos += after
+            break
+        if after == 0:
+            raise JqError("gsub: the regex matches the empty string at the start of what is left, "
+                          "again and again (jq 1.6 runs out of memory)")
+        pos += after
+    rest = inp[pos:] if pos else inp
+    # the deepest replacement is evaluated first (jq evaluates the right side of + first);
+    # an output is kept as its pieces, last first, and joined once
+    outputs = [[rest]]
+    for before, captures in reversed(levels):
+        replacements = list(interp.eval(repl, captures, env))
+        single = len(outputs) == 1 and len(replacements) == 1
+        grown = []
+        for tail in outputs:
+            for r in replacements:
+                head = binop("+", before, r)
+                if single:
+                    tail.append(head)
+                    grown.append(tail)
+                else:
+                    grown.append(tail + [head])
+        if not single:
+            memory.room(sum(map(len, grown)) * ELEMENT_COST)
+        outputs = grown
+    for pieces in outputs:
+        yield "".join(reversed(pieces))
 
 
-def _regex_split(interp, v, re_text, flags):
-    if not isinstance(v, str):
-        raise JqError(f"{describe(v)} cannot be matched, as it is not a string")
-    prev = 0
-    for m in _matches(interp, v, re_text, flags, force_global=True):
-        yield v[prev:m.start()]
-        prev = m.end()
-    yield v[prev:]
+def _index_of(v, i):
+    if v is None:
+        return None
+    found = _indices_of(v, i)
+    return found[0] if found else None
 
 
-def _match_object(m) -> dict:
-    caps = []
-    names = {idx: name for name, idx in m.re.groupindex.items()}
-    for g in range(1, (m.re.groups or 0) + 1):
-        start = m.start(g)
-        if start < 0:
-            caps.append({"offset": -1.0, "length": 0.0, "string": None, "name": names.get(g)})
-        else:
-            caps.append({"offset": float(start), "length": float(m.end(g) - start),
-                         "string": m.group(g), "name": names.get(g)})
-    return {"offset": float(m.start()), "length": float(m.end() - m.start()),
-            "string": m.group(0), "captures": caps}
+@native("sub", 2)
+def _sub2(interp, args, inp, env):
+    # def sub($re; s): ... [match($re)] ... -- $re may be [re, flags]
+    for val in interp.eval(args[0], inp, env):
+        re_text, flags = _regex_value(val)
+        yield from _substitutions(interp, inp, re_text, flags, False, args[1], env)
 
 
-def _matches(interp, v, re_text, flags, force_global=False):
-    if not isinstance(v, str):
-        raise JqError(f"{describe(v)} cannot be matched, as it is not a string")
-    pattern, global_, skip_empty = _compile(interp, re_text, flags)
-    if global_ or force_global:
-        for m in pattern.finditer(v):
-            if m.end() == m.start() and (skip_empty or (v and m.start() == len(v))):
-                # Oniguruma's global search finds no empty match at the very end
-                continue
-            yield m
-    else:
-        m = pattern.search(v)
-        if m is not None:
-            yield m
-
-
-def _regex_args(interp, args, inp, env):
-    """(regex, flags) pairs for test/match/capture/scan, which accept `re`, `re; flags`
-    or an array [re, flags]."""
-    if len(args) == 2:
-        for flags in interp.eval(args[1], inp, env):
-            for re_text in interp.eval(args[0], inp, env):
-                yield re_text, flags
-        return
+def _sub3(interp, args, inp, env, add_g: bool):
+    # def sub($re; s; flags): (flags | index("g")) as $gs | (flags | if $gs then subg else .
+    #   end) as $fla | sub1($fla; $gs);  -- flags evaluated twice, one loop in the other
     for re_text in interp.eval(args[0], inp, env):
-        if isinstance(re_text, list):
-            yield (re_text[0] if re_text else None), (re_text[1] if len(re_text) > 1 else None)
-        else:
-            yield re_text, None
+        for first in interp.eval(args[2], inp, env):
+            again = truthy(_index_of(binop("+", first, "g") if add_g else first, "g"))
+            for flags in interp.eval(args[2], inp, env):
+                if add_g:
+                    flags = binop("+", flags, "g")
+                if again:
+                    flags = "".join(c for c in flags if c != "g")
+                yield from _substitutions(interp, inp, re_text, flags, again, args[1], env)
 
 
-def _register_regex(name, fn):
-    for arity in (1, 2):
-        NATIVE[(name, arity)] = fn
+NATIVE[("sub", 3)] = lambda interp, args, inp, env: _sub3(interp, args, inp, env, False)
+NATIVE[("gsub", 3)] = lambda interp, args, inp, env: _sub3(interp, args, inp, env, True)
 
 
-def _test(interp, args, inp, env):
-    for re_text, flags in _regex_args(interp, args, inp, env):
-        yield any(True for _ in _matches(interp, inp, re_text, flags))
-
-
-def _match(interp, args, inp, env):
-    for re_text, flags in _regex_args(interp, args, inp, env):
-        for m in _matches(interp, inp, re_text, flags):
-            yield _match_object(m)
-
-
-def _capture(interp, args, inp, env):
-    for re_text, flags in _regex_args(interp, args, inp, env):
-        for m in _matches(interp, inp, re_text, flags):
-            yield _capture_object(m)
-
-
-def _capture_object(m) -> dict:
-    return {name: m.group(name) for name in sorted(m.re.groupindex, key=lambda n: m.re.groupindex[n])}
-
-
-def _scan(interp, args, inp, env):
-    for re_text, flags in _regex_args(interp, args, inp, env):
-        for m in _matches(interp, inp, re_text, flags, force_global=True):
-            if m.re.groups:
-                yield [m.group(g) for g in range(1, m.re.groups + 1)]
-            else:
-                yield m.group(0)
-
-
-_register_regex("test", _test)
-_register_regex("match", _match)
-_register_regex("capture", _capture)
-_register_regex("scan", _scan)
-
-
-def _substitute(interp, args, inp, env, global_default: bool):
-    flag_values = list(interp.eval(args[2], inp, env)) if len(args) == 3 else [None]
-    for flags in flag_values:
-        for re_text in interp.eval(args[0], inp, env):
-            if not isinstance(inp, str):
-                raise JqError(f"{describe(inp)} cannot be matched, as it is not a string")
-            fl = (flags or "") + ("g" if global_default else "")
-            out = []
-            prev = 0
-            for m in _matches(interp, inp, re_text, fl):
-                out.append(inp[prev:m.start()])
-                replacement = next(iter(interp.eval(args[1], _capture_object(m), env)), "")
-                if not isinstance(replacement, str):
-                    raise JqError(f"{describe(replacement)} cannot be added to a string")
-                out.append(replacement)
-                prev = m.end()
-            out.append(inp[prev:])
-            yield "".join(out)
-
-
-for _arity in (2, 3):
-    NATIVE[("sub", _arity)] = lambda interp, args, inp, env: _substitute(interp, args, inp, env, False)
-    NATIVE[("gsub", _arity)] = lambda interp, args, inp, env: _substitute(interp, args, inp, env, True)
+@native("gsub", 2)
+def _gsub2(interp, args, inp, env):
+    # def gsub($re; s): sub($re; s; "g");
+    for re_text in interp.eval(args[0], inp, env):
+        yield from _substitutions(interp, inp, re_text, None, True, args[1], env)
 
 
 @native("format", 1)
@@ -1306,12 +1435,10 @@ def finites: select(isfinite);
 def normals: select(isnormal);
 def tojson(f): f | tojson;
 def add(f): reduce f as $x (null; . + $x);
-def splits($re; flags): split($re; flags) | .[];
 def abs: if type == "number" and . < 0 then - . else . end;
 def toarray: if type == "array" then . else [.] end;
 def have_literal_numbers: true;
 def have_decnum: false;
 def pick(pathexps): . as $top | reduce path(pathexps) as $p (null; setpath($p; $top | getpath($p)));
 def debug(msg): (msg | debug | empty), .;
-def scan($re; $flags): match($re; "g" + $flags) | if (.captures|length > 0) then [ .captures | .[] | .string ] else .string end;
 """  # noqa: E501 - jq definitions, one per line
