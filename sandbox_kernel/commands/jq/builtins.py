@@ -721,21 +721,55 @@ def _split1(v, sep):
 def _join(v, sep):
     # def join($x): reduce .[] as $i (null; (if .==null then "" else .+$x end) +
     #   ($i | if type=="boolean" or type=="number" then tostring else .//"" end)) // "";
-    acc = None
-    for x in iterate_value(v):
+    # made in one pass: the pieces joined once, the error of the first + that fails raised
+    # with the text made so far
+    pieces: list = []
+    size = 0
+    for n, x in enumerate(iterate_value(v)):
         if x is True or x is False or is_number(x):
             x = tostring(x)
         elif x is None:
             x = ""
-        acc = binop("+", "" if acc is None else binop("+", acc, sep), x)
-    return acc if truthy(acc) else ""
+        if n:
+            if isinstance(sep, str):
+                pieces.append(sep)
+                size += len(sep)
+            elif sep is not None:
+                binop("+", "".join(pieces), sep)
+        if not isinstance(x, str):
+            binop("+", "".join(pieces), x)
+        pieces.append(x)
+        size += len(x)
+        if len(pieces) & 0xFFF == 0:
+            memory.room(size)
+    memory.room(size)
+    return "".join(pieces)
 
 
 @simple("add")
 def _add(v):
+    # def add: reduce .[] as $x (null; . + $x); -- runs of strings or arrays joined at once
+    items = list(iterate_value(v))
     acc = None
-    for x in iterate_value(v):
+    i, n = 0, len(items)
+    while i < n:
+        x = items[i]
+        if isinstance(acc, (str, list)) and isinstance(x, type(acc)):
+            kind = type(acc)
+            j = i
+            while j < n and (isinstance(items[j], kind) or items[j] is None):
+                j += 1
+            run = [acc] + [y for y in items[i:j] if y is not None]
+            if kind is str:
+                memory.room(sum(map(len, run)))
+                acc = "".join(run)
+            else:
+                memory.room(sum(map(len, run)) * ELEMENT_COST)
+                acc = [y for part in run for y in part]
+            i = j
+            continue
         acc = binop("+", acc, x)
+        i += 1
     return acc
 
 
