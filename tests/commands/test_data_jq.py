@@ -25,7 +25,7 @@ CASES = [
     ('keys', '{"b":1,"a":2}', '["a","b"]'),
     ('[.[] | length]', '[[1,2],"abc",{"a":1},null,-5]', '[2,3,1,0,5]'),
     ('to_entries', '{"a":1}', '[{"key":"a","value":1}]'),
-    ('from_entries', '[{"name":"a","value":1},{"k":"b","v":2}]', '{"a":1,"b":2}'),
+    ('from_entries', '[{"name":"a","value":1},{"Key":"b","Value":2}]', '{"a":1,"b":2}'),
     ('with_entries(.value += 1)', '{"a":1,"b":2}', '{"a":2,"b":3}'),
     ('has("a"), has("z")', '{"a":1}', 'true\nfalse'),
     ('add', '[[1],[2,3]]', '[1,2,3]'),

@@ -2,7 +2,6 @@
 that are path expressions) and the PRELUDE written in jq."""
 from __future__ import annotations
 
-import calendar
 import math
 import time as _time
 
@@ -10,8 +9,10 @@ import regex
 
 from ... import memory
 from .._lib.bounded import MAX_EXPANDED, BoundedPattern, expanded_size
-from .formats import apply_format, describe, dump, format_number, parse_json_text, tostring
-from .operations import (binop, delpaths, getpath, index_value, iterate_value, setpath,
+from . import dates
+from .libm import FUNCTIONS, MISSING_AT_BUILD, number_required
+from .formats import apply_format, describe, dump, parse_json_text, tostring
+from .operations import (binop, delpaths, getpath, index_value, iterate_value, setpath, slice_value,
     split_string, stream_events, subarray_indices)
 from .values import ELEMENT_COST, MISSING, HaltSignal, JqError, equal, is_number, sort_key, truthy, type_name
 
@@ -83,14 +84,18 @@ def _not(interp, args, inp, env):
 
 @native("error")
 def _error0(interp, args, inp, env):
-    raise JqError(inp)
+    # jq 1.6: an error whose message is null is no error but a backtrack, like empty
+    if inp is not None:
+        raise JqError(inp)
+    return
     yield  # pragma: no cover
 
 
 @native("error", 1)
 def _error1(interp, args, inp, env):
     for msg in interp.eval(args[0], inp, env):
-        raise JqError(msg)
+        if msg is not None:
+            raise JqError(msg)
     return
     yield  # pragma: no cover
 
@@ -106,21 +111,14 @@ def _getpath(interp, args, inp, env):
     for path in interp.eval(args[0], inp, env):
         if not isinstance(path, list):
             raise JqError("Path must be specified as an array")
-        try:
-            yield getpath(inp, path)
-        except JqError:
-            yield None
+        yield getpath(inp, path)
 
 
 def _getpath_paths(interp, args, inp, env, base):
     for path in interp.eval(args[0], inp, env):
         if not isinstance(path, list):
             raise JqError("Path must be specified as an array")
-        try:
-            value = getpath(inp, path)
-        except JqError:
-            value = None
-        yield base + tuple(path), value
+        yield base + tuple(path), getpath(inp, path)
 
 
 NATIVE_PATHS[("getpath", 1)] = _getpath_paths
@@ -138,7 +136,7 @@ def _setpath(interp, args, inp, env):
 @native("delpaths", 1)
 def _delpaths(interp, args, inp, env):
     for paths in interp.eval(args[0], inp, env):
-        if not isinstance(paths, list) or not all(isinstance(p, list) for p in paths):
+        if not isinstance(paths, list):
             raise JqError("Paths must be specified as an array")
         yield delpaths(inp, paths)
 
@@ -204,10 +202,67 @@ def _recurse1_paths(interp, args, inp, env, base):
 NATIVE_PATHS[("recurse", 1)] = _recurse1_paths
 
 
+class _Peek:
+    """A generator read one item ahead on demand; an exception met ahead is kept for its turn."""
+
+    __slots__ = ("gen", "buf")
+
+    def __init__(self, gen) -> None:
+        self.gen = gen
+        self.buf = None
+
+    def next(self):
+        buf = self.buf
+        if buf is not None:
+            self.buf = None
+            if buf[0] == "exc":
+                raise buf[1]
+            return buf[1]
+        return next(self.gen, None)
+
+    def exhausted(self) -> bool:
+        try:
+            item = next(self.gen, None)
+        except Exception as e:  # raised when its turn comes
+            self.buf = ("exc", e)
+            return False
+        self.buf = ("item", item)
+        return item is None
+
+
+def _unfold(root, tick):
+    """The outputs of a recursive jq definition (while, until, recurse(f; cond)) without
+    Python recursion: a frame is a generator of (True, output) and (False, frame of the
+    recursive call, whose outputs come in its place). A call that is its frame's last action
+    replaces the frame, so a loop of a million steps takes no more room than one."""
+    stack = [_Peek(root)]
+    while stack:
+        top = stack[-1]
+        item = top.next()
+        if item is None:
+            stack.pop()
+            continue
+        tick()
+        if item[0]:
+            yield item[1]
+            continue
+        if top.exhausted():
+            stack.pop()
+        stack.append(_Peek(item[1]))
+
+
 @native("recurse", 2)
 def _recurse2(interp, args, inp, env):
-    yield from _preorder([inp], lambda v: (x for x in interp.eval(args[0], v, env)
-                                       if any(truthy(c) for c in interp.eval(args[1], x, env))))
+    # def recurse(f; cond): def r: ., (f | select(cond) | r); r;
+    f, cond = args
+
+    def frame(v):
+        yield True, v
+        for x in interp.eval(f, v, env):
+            for c in interp.eval(cond, x, env):
+                if truthy(c):
+                    yield False, frame(x)
+    yield from _unfold(frame(inp), interp.tick)
 
 
 @native("select", 1)
@@ -228,16 +283,18 @@ NATIVE_PATHS[("select", 1)] = _select_paths
 
 @native("limit", 2)
 def _limit(interp, args, inp, env):
+    # def limit($n; f): if $n < 0 then f else label $out | foreach f as $item ($n; .-1;
+    #   $item, if . <= 0 then break $out else empty end) end;
+    # (so a limit of 0 still gives the first output, and one below 0 none is no limit)
     for n in interp.eval(args[0], inp, env):
-        if not is_number(n):
-            raise JqError(f"Invalid limit: {describe(n)}")
-        # jq 1.6 emits the first output even for a limit of 0 or less
-        n = max(n, 1)
-        count = 0
+        if sort_key(n) < (3, 0):
+            yield from interp.eval(args[1], inp, env)
+            continue
+        left = n
         for v in interp.eval(args[1], inp, env):
+            left = binop("-", left, 1.0)
             yield v
-            count += 1
-            if count >= n:
+            if sort_key(left) <= (3, 0):
                 break
 
 
@@ -265,88 +322,148 @@ def _isempty(interp, args, inp, env):
     yield True
 
 
+def _count(interp, lo, hi):
+    if not is_number(lo) or not is_number(hi):
+        raise JqError("Range bounds must be numeric")
+    i = lo
+    while i < hi:
+        interp.tick()
+        yield i
+        i += 1
+
+
+def _any_all(interp, args, inp, env, want: bool):
+    """jq 1.6's any(g; cond) (all: want False): a foreach over g that stops at the item after
+    the first cond output that is ``want``; true (all: false) when exactly one such output
+    was seen (any) or none (all)."""
+    state = not want
+    seen = 0
+    for item in interp.eval(args[0], inp, env):
+        if truthy(state) == want:
+            break
+        for c in interp.eval(args[1], item, env):
+            if truthy(c) == want:
+                state = want
+                seen += 1
+    return seen == 1 if want else seen == 0
+
+
+NATIVE[("any", 2)] = lambda interp, args, inp, env: iter([_any_all(interp, args, inp, env, True)])
+NATIVE[("all", 2)] = lambda interp, args, inp, env: iter([_any_all(interp, args, inp, env, False)])
+
+
+@native("bsearch", 1)
+def _bsearch(interp, args, inp, env):
+    for target in interp.eval(args[0], inp, env):
+        yield _bsearch_value(inp, target)
+
+
+def _bsearch_value(v, target) -> float:
+    """jq 1.6's bsearch: the index of target in the sorted input, else -1 - the index where it
+    would go (an input that is not an array fails on its length or its indexing)."""
+    n = _length_of(v)
+    if n == 0:
+        return -1.0
+    key = sort_key(target)
+    if n == 1:
+        first = index_value(v, 0.0)
+        if equal(first, target):
+            return 0.0
+        return -1.0 if key < sort_key(first) else -2.0
+    lo, hi, found = 0.0, n - 1, None
+    while not lo > hi:
+        if found is not None:
+            break
+        mid = float(math.floor((hi + lo) / 2))
+        probe = index_value(v, mid)
+        if equal(probe, target):
+            found = mid
+        elif lo == hi:
+            break
+        elif sort_key(probe) < key:
+            lo = mid + 1
+        else:
+            hi = mid - 1
+    if found is not None:
+        return found
+    return -2.0 - lo if sort_key(index_value(v, lo)) < key else -1.0 - lo
+
+
 @native("range", 1)
 def _range1(interp, args, inp, env):
     for n in interp.eval(args[0], inp, env):
-        i = 0.0
-        while i < n:
-            interp.tick()
-            yield i
-            i += 1
+        yield from _count(interp, 0.0, n)
 
 
 @native("range", 2)
 def _range2(interp, args, inp, env):
     for lo in interp.eval(args[0], inp, env):
         for hi in interp.eval(args[1], inp, env):
-            i = lo
-            while i < hi:
-                interp.tick()
-                yield i
-                i += 1
+            yield from _count(interp, lo, hi)
 
 
 @native("range", 3)
 def _range3(interp, args, inp, env):
+    # def range($init; $upto; $by): the values from $init by $by while
+    # ($by > 0 and . < $upto) or ($by < 0 and . > $upto) -- jq's order, so a $by of 0 is
+    # no value at all
+    zero = (3, 0.0)
     for lo in interp.eval(args[0], inp, env):
         for hi in interp.eval(args[1], inp, env):
             for step in interp.eval(args[2], inp, env):
+                up, down = sort_key(step) > zero, sort_key(step) < zero
+                end = sort_key(hi)
                 i = lo
-                if step > 0:
-                    while i < hi:
-                        interp.tick()
-                        yield i
-                        i += step
-                elif step < 0:
-                    while i > hi:
-                        interp.tick()
-                        yield i
-                        i += step
-                elif lo < hi:
-                    while True:
-                        interp.tick()
-                        yield lo
+                while (up and sort_key(i) < end) or (down and sort_key(i) > end):
+                    interp.tick()
+                    yield i
+                    i = binop("+", i, step)
 
 
 @native("while", 2)
 def _while(interp, args, inp, env):
-    v = inp
-    while True:
-        interp.tick()
-        if not any(truthy(c) for c in interp.eval(args[0], v, env)):
-            return
-        yield v
-        nxt = next(iter(interp.eval(args[1], v, env)), MISSING)
-        if nxt is MISSING:
-            return
-        v = nxt
+    # def while(cond; update): def _while: if cond then ., (update | _while) else empty end;
+    cond, update = args
+
+    def frame(v):
+        for c in interp.eval(cond, v, env):
+            if truthy(c):
+                yield True, v
+                for u in interp.eval(update, v, env):
+                    yield False, frame(u)
+    yield from _unfold(frame(inp), interp.tick)
 
 
 @native("until", 2)
 def _until(interp, args, inp, env):
-    v = inp
-    while True:
-        interp.tick()
-        if any(truthy(c) for c in interp.eval(args[0], v, env)):
-            yield v
-            return
-        nxt = next(iter(interp.eval(args[1], v, env)), MISSING)
-        if nxt is MISSING:
-            return
-        v = nxt
+    # def until(cond; next): def _until: if cond then . else (next | _until) end;
+    cond, step = args
+
+    def frame(v):
+        for c in interp.eval(cond, v, env):
+            if truthy(c):
+                yield True, v
+            else:
+                for n in interp.eval(step, v, env):
+                    yield False, frame(n)
+    yield from _unfold(frame(inp), interp.tick)
 
 
 @native("repeat", 1)
 def _repeat(interp, args, inp, env):
-    # jq 1.6: def repeat(f): def _repeat: f | (., _repeat); _repeat;
-    yield from _preorder(interp.eval(args[0], inp, env), lambda v: interp.eval(args[0], v, env), interp.tick)
+    # jq 1.6: def repeat(f): def _repeat: f, _repeat; _repeat; -- f's outputs for the same
+    # input, over and over (until an error, a break, the wall time or an interrupt)
+    while True:
+        interp.tick()
+        yield from interp.eval(args[0], inp, env)
 
 
 @native("input")
 def _input(interp, args, inp, env):
     value = interp.inputs.next_value()
     if value is MISSING:
-        raise JqError("No more inputs")
+        # jq 1.6's message for no more input (what `inputs` stops on)
+        raise JqError("break")
     yield value
 
 
@@ -458,6 +575,8 @@ def _keys_unsorted(v):
 
 @with_values("has", 1)
 def _has(v, key):
+    if v is None:
+        return False
     if isinstance(v, dict) and isinstance(key, str):
         return key in v
     if isinstance(v, list) and is_number(key):
@@ -465,16 +584,29 @@ def _has(v, key):
     raise JqError(f"Cannot check whether {type_name(v)} has a {type_name(key)} key")
 
 
+def _kind(v) -> object:
+    """jq's kinds for containment: true and false are two kinds."""
+    return v if v is None or v is True or v is False else type_name(v)
+
+
+def _contained(a, b) -> bool:
+    """jv_contains: values of different kinds (inside arrays and objects too) do not contain
+    each other; strings compare as C strings (up to a NUL)."""
+    if _kind(a) != _kind(b):
+        return False
+    if isinstance(a, dict):
+        return all(k in a and _contained(a[k], bv) for k, bv in b.items())
+    if isinstance(a, list):
+        return all(any(_contained(x, y) for x in a) for y in b)
+    if isinstance(a, str):
+        return b.partition("\0")[0] in a.partition("\0")[0]
+    return equal(a, b)
+
+
 def _contains(a, b) -> bool:
-    if isinstance(a, dict) and isinstance(b, dict):
-        return all(k in a and _contains(a[k], bv) for k, bv in b.items())
-    if isinstance(a, list) and isinstance(b, list):
-        return all(any(_contains(x, y) for x in a) for y in b)
-    if isinstance(a, str) and isinstance(b, str):
-        return b in a
-    if type_name(a) == type_name(b):
-        return equal(a, b)
-    raise JqError(f"{describe(a)} and {describe(b)} cannot have their containment checked")
+    if _kind(a) != _kind(b):
+        raise JqError(f"{describe(a)} and {describe(b)} cannot have their containment checked")
+    return _contained(a, b)
 
 
 @with_values("contains", 1)
@@ -587,23 +719,57 @@ def _split1(v, sep):
 
 @with_values("join", 1)
 def _join(v, sep):
-    # jq 1.6: reduce .[] as $i (null; (if .==null then "" else .+$x end) +
-    #         ($i | if .==null then "" elif type=="string" then . else tojson end)) // ""
-    acc = None
-    for x in iterate_value(v):
-        text = "" if x is None else x if isinstance(x, str) else dump(x)
-        acc = binop("+", "" if acc is None else binop("+", acc, sep), text)
-    return acc if truthy(acc) else ""
+    # def join($x): reduce .[] as $i (null; (if .==null then "" else .+$x end) +
+    #   ($i | if type=="boolean" or type=="number" then tostring else .//"" end)) // "";
+    # made in one pass: the pieces joined once, the error of the first + that fails raised
+    # with the text made so far
+    pieces: list = []
+    size = 0
+    for n, x in enumerate(iterate_value(v)):
+        if x is True or x is False or is_number(x):
+            x = tostring(x)
+        elif x is None:
+            x = ""
+        if n:
+            if isinstance(sep, str):
+                pieces.append(sep)
+                size += len(sep)
+            elif sep is not None:
+                binop("+", "".join(pieces), sep)
+        if not isinstance(x, str):
+            binop("+", "".join(pieces), x)
+        pieces.append(x)
+        size += len(x)
+        if len(pieces) & 0xFFF == 0:
+            memory.room(size)
+    memory.room(size)
+    return "".join(pieces)
 
 
 @simple("add")
 def _add(v):
-    items = list(iterate_value(v)) if v is not None else []
-    if v is None:
-        raise JqError(f"Cannot iterate over {describe(v)}")
+    # def add: reduce .[] as $x (null; . + $x); -- runs of strings or arrays joined at once
+    items = list(iterate_value(v))
     acc = None
-    for x in items:
+    i, n = 0, len(items)
+    while i < n:
+        x = items[i]
+        if isinstance(acc, (str, list)) and isinstance(x, type(acc)):
+            kind = type(acc)
+            j = i
+            while j < n and (isinstance(items[j], kind) or items[j] is None):
+                j += 1
+            run = [acc] + [y for y in items[i:j] if y is not None]
+            if kind is str:
+                memory.room(sum(map(len, run)))
+                acc = "".join(run)
+            else:
+                memory.room(sum(map(len, run)) * ELEMENT_COST)
+                acc = [y for part in run for y in part]
+            i = j
+            continue
         acc = binop("+", acc, x)
+        i += 1
     return acc
 
 
@@ -614,65 +780,58 @@ def _sort(v):
     return sorted(v, key=sort_key)
 
 
-def _keyed(interp, args, inp, env):
-    if not isinstance(inp, list):
-        raise JqError(f"Cannot index {type_name(inp)} with number" if inp is not None
-                      else f"Cannot iterate over {describe(inp)}")
-    return [(sort_key(list(interp.eval(args[0], x, env))), x) for x in inp]
+def _keyed(interp, args, inp, env, what: str) -> list:
+    """jq 1.6's `_impl(map([f]))`: the keys (map's errors first, an object's values
+    included), then (key, value) pairs of an array; anything else is refused with both."""
+    if args:
+        keys = [list(interp.eval(args[0], x, env)) for x in iterate_value(inp)]
+    else:
+        keys = inp
+    if not isinstance(inp, list) or not isinstance(keys, list):
+        raise JqError(f"{describe(inp)} and {describe(keys)} {what}")
+    return [(sort_key(k), x) for k, x in zip(keys, inp)]
+
+
+_SORTED = "cannot be sorted, as they are not both arrays"
 
 
 @native("sort_by", 1)
 def _sort_by(interp, args, inp, env):
-    if not isinstance(inp, list):
-        raise JqError(f"{describe(inp)} cannot be sorted, as it is not an array")
-    yield [x for _, x in sorted(_keyed(interp, args, inp, env), key=lambda kx: kx[0])]
+    yield [x for _, x in sorted(_keyed(interp, args, inp, env, _SORTED), key=lambda kx: kx[0])]
 
 
-@native("group_by", 1)
-def _group_by(interp, args, inp, env):
-    if not isinstance(inp, list):
-        raise JqError(f"Cannot index {type_name(inp)} with number")
+def _groups(keyed: list) -> list:
     groups: list = []
     last = object()
-    for key, x in sorted(_keyed(interp, args, inp, env), key=lambda kx: kx[0]):
+    for key, x in sorted(keyed, key=lambda kx: kx[0]):
         if groups and key == last:
             groups[-1].append(x)
         else:
             groups.append([x])
             last = key
-    yield groups
+    return groups
+
+
+@native("group_by", 1)
+def _group_by(interp, args, inp, env):
+    yield _groups(_keyed(interp, args, inp, env, _SORTED))
 
 
 @native("unique_by", 1)
 def _unique_by(interp, args, inp, env):
-    if not isinstance(inp, list):
-        raise JqError(f"Cannot index {type_name(inp)} with number")
-    out = []
-    last = object()
-    for key, x in sorted(_keyed(interp, args, inp, env), key=lambda kx: kx[0]):
-        if not out or key != last:
-            out.append(x)
-            last = key
-    yield out
+    yield [group[0] for group in _groups(_keyed(interp, args, inp, env, _SORTED))]
 
 
-@simple("unique")
-def _unique(v):
-    if not isinstance(v, list):
-        raise JqError(f"{describe(v)} cannot be sorted, as it is not an array")
-    out = []
-    for x in sorted(v, key=sort_key):
-        if not out or not equal(out[-1], x):
-            out.append(x)
-    return out
+@native("unique")
+def _unique(interp, args, inp, env):
+    # def unique: group_by(.) | map(.[0]);
+    yield [group[0] for group in _groups(_keyed(interp, (("identity",),), inp, env, _SORTED))]
 
 
 def _extreme(interp, args, inp, env, pick_max: bool):
-    if not isinstance(inp, list):
-        raise JqError(f"Cannot index {type_name(inp)} with number")
-    if not inp:
+    keyed = _keyed(interp, args, inp, env, "cannot be iterated over")
+    if not keyed:
         return None
-    keyed = _keyed(interp, args, inp, env) if args else [(sort_key(x), x) for x in inp]
     best = keyed[0]
     for k, x in keyed[1:]:
         if (k >= best[0]) if pick_max else (k < best[0]):
@@ -686,31 +845,41 @@ NATIVE[("min_by", 1)] = lambda interp, args, inp, env: iter([_extreme(interp, ar
 NATIVE[("max_by", 1)] = lambda interp, args, inp, env: iter([_extreme(interp, args, inp, env, True)])
 
 
+def _length_of(v):
+    if v is None:
+        return 0.0
+    if v is True or v is False:
+        raise JqError(f"{describe(v)} has no length")
+    if is_number(v):
+        return abs(v)
+    return float(len(v))
+
+
 @simple("reverse")
 def _reverse(v):
-    if v is None:
-        return []
-    if isinstance(v, str):
+    # def reverse: [.[length - 1 - range(0;length)]];
+    if isinstance(v, list):
         return v[::-1]
-    if not isinstance(v, list):
-        raise JqError(f"Cannot index {type_name(v)} with number")
-    return v[::-1]
+    if _length_of(v) == 0:
+        return []
+    return [index_value(v, _length_of(v) - 1)]  # the error of indexing a non-array
 
 
 @with_values("flatten", 1)
 def _flatten1(v, depth):
-    if depth < 0:
+    # def flatten($x): if $x < 0 then error(...) else _flatten($x) end;
+    if sort_key(depth) < (3, 0.0):
         raise JqError("flatten depth must not be negative")
-    if not isinstance(v, list):
-        raise JqError(f"Cannot iterate over {describe(v)}")
     return _flatten(v, depth)
 
 
 def _flatten(v, depth):
+    # def _flatten($x): reduce .[] as $i ([]; if $i | type == "array" and $x != 0
+    #   then . + ($i | _flatten($x-1)) else . + [$i] end);
     out = []
-    for x in v:
-        if isinstance(x, list) and depth > 0:
-            out.extend(_flatten(x, depth - 1))
+    for x in iterate_value(v):
+        if isinstance(x, list) and not equal(depth, 0.0):
+            out.extend(_flatten(x, binop("-", depth, 1.0)))
         else:
             out.append(x)
     return out
@@ -718,18 +887,32 @@ def _flatten(v, depth):
 
 @simple("flatten")
 def _flatten0(v):
-    if not isinstance(v, list):
-        raise JqError(f"Cannot iterate over {describe(v)}")
-    return _flatten(v, 10 ** 9)
+    return _flatten(v, -1.0)
+
+
+def _upto(n):
+    """range(0; n) for the jq-defined builtins."""
+    if not is_number(n):
+        raise JqError("Range bounds must be numeric")
+    i = 0.0
+    while i < n:
+        yield i
+        i += 1
 
 
 @simple("transpose")
 def _transpose(v):
-    if not isinstance(v, list):
-        raise JqError(f"Cannot iterate over {describe(v)}")
-    width = max((len(row) for row in v if isinstance(row, list)), default=0)
-    return [[row[i] if isinstance(row, list) and i < len(row) else None for row in v]
-            for i in range(width)]
+    # if . == [] then [] else (map(length) | max) as $max | length as $length
+    # | [range(0; $max) as $j | [range(0; $length) as $i | $in[$i][$j]]] end
+    if v == []:
+        return []
+    widest = None
+    for x in iterate_value(v):
+        n = _length_of(x)
+        if widest is None or sort_key(n) >= sort_key(widest):
+            widest = n
+    height = _length_of(v)
+    return [[index_value(index_value(v, i), j) for i in _upto(height)] for j in _upto(widest)]
 
 
 @simple("to_entries")
@@ -743,26 +926,17 @@ def _to_entries(v):
 
 @simple("from_entries")
 def _from_entries(v):
+    # def from_entries: map({(.key // .Key // .name // .Name):
+    #   (if has("value") then .value else .Value end)}) | add | .//={};
     out = {}
     for entry in iterate_value(v):
-        if not isinstance(entry, dict):
-            raise JqError(f"Cannot index {type_name(entry)} with \"key\"")
-        key = MISSING
-        for name in ("key", "k", "name", "Name", "K", "Key"):
-            if truthy(entry.get(name)):
-                key = entry[name]
+        for name in ("key", "Key", "name", "Name"):
+            key = index_value(entry, name)
+            if truthy(key):
                 break
-        if key is MISSING:
-            key = entry.get("key", entry.get("k"))
-        if isinstance(key, (int, float)) and not isinstance(key, bool):
-            key = format_number(key)
-        elif key is True or key is False:
-            key = "true" if key else "false"
-        elif key is None:
-            key = "null"
-        elif not isinstance(key, str):
+        if not isinstance(key, str):
             raise JqError(f"Cannot use {describe(key)} as object key")
-        out[key] = entry["value"] if "value" in entry else entry.get("v")
+        out[key] = index_value(entry, "value" if _has(entry, "value") else "Value")
     return out
 
 
@@ -788,61 +962,39 @@ def _tostream(interp, args, inp, env):
 
 
 
-@simple("floor")
-def _floor(v):
-    return float(math.floor(_need_number(v, "floor"))) if math.isfinite(v) else v
+def _math(name: str, arity: int, fn) -> None:
+    """A libm builtin: the input (arity 0) or the arguments must be numbers; a C builtin's
+    arguments are evaluated with the last one outermost."""
+    if arity == 0:
+        def unary(interp, args, inp, env):
+            yield fn(number_required(inp))
+        NATIVE[(name, 0)] = unary
+        return
+
+    def call(interp, args, inp, env):
+        def product(i, acc):
+            if i < 0:
+                yield fn(*(number_required(x) for x in acc))
+                return
+            for v in interp.eval(args[i], inp, env):
+                yield from product(i - 1, [v] + acc)
+        yield from product(arity - 1, [])
+    NATIVE[(name, arity)] = call
 
 
-def _need_number(v, name):
-    if not is_number(v):
-        raise JqError(f"{describe(v)} number required")
-    return v
+for (_name, _arity), _fn in FUNCTIONS.items():
+    _math(_name, _arity, _fn)
 
 
-def _math1(name, fn):
-    def impl(v):
-        _need_number(v, name)
-        try:
-            return float(fn(v))
-        except (ValueError, OverflowError):
-            return math.nan
-    simple(name)(impl)
+def _missing_at_build(name: str, arity: int) -> None:
+    def missing(interp, args, inp, env):
+        raise JqError(f"Error: {name}/{arity} not found at build time")
+        yield  # pragma: no cover
+    NATIVE[(name, arity)] = missing
 
 
-for _name, _fn in {
-    "sqrt": math.sqrt,
-    "ceil": math.ceil,
-    "round": lambda x: math.floor(x + 0.5) if x >= 0 else -math.floor(-x + 0.5),
-    "fabs": abs,
-    "exp": math.exp,
-    "exp2": lambda x: 2.0**x,
-    "exp10": lambda x: 10.0**x,
-    "log": math.log,
-    "log2": math.log2,
-    "log10": math.log10,
-    "sin": math.sin,
-    "cos": math.cos,
-    "tan": math.tan,
-    "asin": math.asin,
-    "acos": math.acos,
-    "atan": math.atan,
-    "sinh": math.sinh,
-    "cosh": math.cosh,
-    "tanh": math.tanh,
-    "trunc": math.trunc,
-    "cbrt": lambda x: math.copysign(abs(x) ** (1 / 3), x),
-    "significand": lambda x: math.frexp(x)[0] * 2 if x else 0.0,
-    "logb": lambda x: float(math.frexp(x)[1] - 1),
-}.items():
-    _math1(_name, _fn)
-
-
-@with_values("pow", 2)
-def _pow(v, a, b):
-    try:
-        return float(math.pow(_need_number(a, "pow"), _need_number(b, "pow")))
-    except (ValueError, OverflowError):
-        return math.nan
+for _name, _arity in MISSING_AT_BUILD:
+    _missing_at_build(_name, _arity)
 
 
 @native("infinite")
@@ -857,18 +1009,17 @@ def _nan(interp, args, inp, env):
 
 @simple("isinfinite")
 def _isinfinite(v):
-    return math.isinf(_need_number(v, "isinfinite"))
+    return is_number(v) and math.isinf(v)
 
 
 @simple("isnan")
 def _isnan(v):
-    return math.isnan(_need_number(v, "isnan"))
+    return is_number(v) and math.isnan(v)
 
 
 @simple("isnormal")
 def _isnormal(v):
-    _need_number(v, "isnormal")
-    return math.isfinite(v) and v != 0 and abs(v) >= 2.2250738585072014e-308
+    return is_number(v) and math.isfinite(v) and v != 0 and abs(v) >= 2.2250738585072014e-308
 
 
 @native("indices", 1)
@@ -881,16 +1032,17 @@ def _indices_of(v, i):
     if v is None:
         return None
     if isinstance(v, str) and isinstance(i, str):
+        # jq 1.6: byte offsets of the non-overlapping occurrences
         if not i:
             return None
+        data = v.encode("utf-8", "surrogatepass")
+        needle = i.encode("utf-8", "surrogatepass")
         out = []
-        start = 0
-        while True:
-            k = v.find(i, start)
-            if k < 0:
-                return out
-            out.append(float(k))
-            start = k + 1
+        start = data.find(needle)
+        while start >= 0:
+            out.append(float(start))
+            start = data.find(needle, start + len(needle))
+        return out
     if isinstance(v, list):
         return subarray_indices(v, i if isinstance(i, list) else [i])
     return index_value(v, i)
@@ -910,6 +1062,201 @@ def _rindex_fn(interp, args, inp, env):
         yield found[-1] if found else None
 
 
+# ---------------------------------------------------------------- regexes (jq 1.6's Oniguruma use)
+
+#: Python regex's messages -> Oniguruma's, for the patterns both refuse
+_ONIG_MESSAGES = (
+    ("missing ), unterminated comment", "end pattern in group"),
+    ("missing )", "end pattern with unmatched parenthesis"),
+    ("unterminated character set", "premature end of char-class"),
+    ("unbalanced parenthesis", "unmatched close parenthesis"),
+    ("nothing to repeat", "target of repeat operator is not specified"),
+    ("multiple repeat", "target of repeat operator is not specified"),
+    ("min repeat greater than max repeat", "upper is smaller than lower in repeat range"),
+    ("bad escape (end of pattern)", "end pattern at escape"),
+    ("invalid group reference", "invalid backref number/name"),
+    ("unknown group", "undefined name reference"),
+    ("bad character range", "empty range in char class"),
+    ("unknown extension", "undefined group option"),
+    ("unknown flag", "undefined group option"),
+    ("missing >", "invalid group name"),
+    ("bad character in group name", "invalid group name"),
+)
+
+
+def _regex_failure(e: regex.error) -> JqError:
+    text = str(e.msg if hasattr(e, "msg") else e)
+    for python, onig in _ONIG_MESSAGES:
+        if text.startswith(python):
+            text = onig
+            break
+    return JqError(f"Regex failure: {text}")
+
+
+def _compile(interp, v, re_text, flags):
+    """jq 1.6's f_match checks (the input, the regex, the flags), then (bounded pattern,
+    global, not-empty) for ``re_text``: g global, i, x extended, n no empty match, p dot
+    matches newline (s and l change nothing Python's engine would show)."""
+    if not isinstance(v, str):
+        raise JqError(f"{describe(v)} cannot be matched, as it is not a string")
+    if not isinstance(re_text, str):
+        raise JqError(f"{describe(re_text)} is not a string")
+    if flags is not None and not isinstance(flags, str):
+        raise JqError(f"{describe(flags)} is not a string")
+    opts = regex.V0
+    global_ = not_empty = False
+    for f in flags or "":
+        if f == "g":
+            global_ = True
+        elif f == "i":
+            opts |= regex.IGNORECASE
+        elif f == "x":
+            opts |= regex.VERBOSE
+        elif f == "n":
+            not_empty = True
+        elif f == "p":
+            opts |= regex.DOTALL
+        elif f not in "sl":
+            raise JqError(f"{flags} is not a valid modifier string")
+    cache = interp.regexes
+    pattern = cache.get((re_text, opts))
+    if pattern is None:
+        if expanded_size(re_text) > MAX_EXPANDED:
+            raise JqError("Regex failure: regular expression too big")
+        try:
+            pattern = BoundedPattern(regex.compile(re_text, opts), interp.bounds, re_text)
+        except regex.error as e:
+            raise _regex_failure(e) from None
+        if len(cache) > 256:
+            cache.clear()
+        cache[(re_text, opts)] = pattern
+    return pattern, global_, not_empty
+
+
+def _matches(interp, v, re_text, flags, global_=False, pos=0):
+    """jq 1.6's search loop: match objects in its order. Each search starts where the last
+    match ended -- after an empty match one character past where that search started (so an
+    empty match can be found twice) -- and the loop stops at the end of the string; an empty
+    match has no captures. ``pos``: where the first search starts."""
+    pattern, global_flag, not_empty = _compile(interp, v, re_text, flags)
+    global_ = global_ or global_flag
+    end = len(v)
+    while True:
+        interp.tick()
+        if not_empty:
+            m = next((x for x in pattern.finditer(v, pos) if x.end() > x.start()), None)
+        else:
+            m = pattern.search(v, pos)
+        if m is None:
+            return
+        if m.end() == m.start():
+            yield {"offset": float(m.start()), "length": 0.0, "string": "", "captures": []}
+            pos += 1
+        else:
+            yield _match_object(m)
+            pos = m.end()
+        if not global_ or pos >= end:
+            return
+
+
+def _match_object(m) -> dict:
+    names = {idx: name for name, idx in m.re.groupindex.items()}
+    caps = []
+    for g in range(1, (m.re.groups or 0) + 1):
+        start, stop = m.span(g)
+        if start == stop:  # 1.6 builds an empty capture in another order
+            caps.append({"offset": float(start), "string": None if start < 0 else "", "length": 0.0,
+                         "name": names.get(g)})
+        else:
+            caps.append({"offset": float(start), "length": float(stop - start), "string": m.group(g),
+                         "name": names.get(g)})
+    return {"offset": float(m.start()), "length": float(m.end() - m.start()), "string": m.group(0),
+            "captures": caps}
+
+
+def _capture_object(match: dict) -> dict:
+    # reduce (.captures | .[] | select(.name != null) | {(.name): .string}) as $pair ({}; . + $pair)
+    return {c["name"]: c["string"] for c in match["captures"] if c["name"] is not None}
+
+
+def _regex_value(val):
+    """match($val) and co.: a string, or [re] / [re, flags]."""
+    if isinstance(val, str):
+        return val, None
+    if isinstance(val, list) and val:
+        return val[0], (val[1] if len(val) > 1 else None)
+    raise JqError(f"{type_name(val)} not a string or array")
+
+
+def _regex_args(interp, args, inp, env):
+    """(regex, flags) pairs: `re; flags` (a C builtin's arguments, flags outermost), or one
+    value `re` / [re, flags]."""
+    if len(args) == 2:
+        for flags in interp.eval(args[1], inp, env):
+            for re_text in interp.eval(args[0], inp, env):
+                yield re_text, flags
+        return
+    for val in interp.eval(args[0], inp, env):
+        yield _regex_value(val)
+
+
+def _register_regex(name, fn):
+    for arity in (1, 2):
+        NATIVE[(name, arity)] = fn
+
+
+def _test(interp, args, inp, env):
+    for re_text, flags in _regex_args(interp, args, inp, env):
+        yield next(_matches(interp, inp, re_text, flags), None) is not None
+
+
+def _match(interp, args, inp, env):
+    for re_text, flags in _regex_args(interp, args, inp, env):
+        yield from _matches(interp, inp, re_text, flags)
+
+
+def _capture(interp, args, inp, env):
+    for re_text, flags in _regex_args(interp, args, inp, env):
+        for m in _matches(interp, inp, re_text, flags):
+            yield _capture_object(m)
+
+
+def _scan_outputs(interp, inp, re_text, flags):
+    # match(re; "g" + flags) | if (.captures|length > 0) then [.captures | .[] | .string] else .string end
+    for m in _matches(interp, inp, re_text, flags, global_=True):
+        yield [c["string"] for c in m["captures"]] if m["captures"] else m["string"]
+
+
+@native("scan", 1)
+def _scan1(interp, args, inp, env):
+    for re_text in interp.eval(args[0], inp, env):
+        yield from _scan_outputs(interp, inp, re_text, None)
+
+
+@native("scan", 2)
+def _scan2(interp, args, inp, env):
+    for re_text in interp.eval(args[0], inp, env):
+        for flags in interp.eval(args[1], inp, env):
+            yield from _scan_outputs(interp, inp, re_text, flags)
+
+
+_register_regex("test", _test)
+_register_regex("match", _match)
+_register_regex("capture", _capture)
+
+
+def _regex_split(interp, v, re_text, flags):
+    # def splits($re; flags): . as $s | [match($re; "g" + flags) | (.offset, .offset + .length)]
+    #   | [0] + . + [$s|length] | _nwise(2) | $s[.[0]:.[1]];
+    flags = binop("+", "g", flags)
+    bounds = [0.0]
+    for m in _matches(interp, v, re_text, flags):
+        bounds += [m["offset"], m["offset"] + m["length"]]
+    bounds.append(float(len(v)) if isinstance(v, str) else 0.0)
+    for i in range(0, len(bounds), 2):
+        yield slice_value(v, bounds[i], bounds[i + 1])
+
+
 @native("splits", 1)
 def _splits1(interp, args, inp, env):
     for re_text in interp.eval(args[0], inp, env):
@@ -918,8 +1265,8 @@ def _splits1(interp, args, inp, env):
 
 @native("splits", 2)
 def _splits2(interp, args, inp, env):
-    for flags in interp.eval(args[1], inp, env):
-        for re_text in interp.eval(args[0], inp, env):
+    for re_text in interp.eval(args[0], inp, env):
+        for flags in interp.eval(args[1], inp, env):
             yield from _regex_split(interp, inp, re_text, flags)
 
 
@@ -930,164 +1277,98 @@ def _split2(interp, args, inp, env):
             yield list(_regex_split(interp, inp, re_text, flags))
 
 
-def _compile(interp, re_text, flags):
-    """(bounded pattern, global, skip empty matches) for ``re_text`` with jq's ``flags``."""
-    if not isinstance(re_text, str):
-        raise JqError(f"{describe(re_text)} cannot be matched, as it is not a string")
-    if flags is not None and not isinstance(flags, str):
-        raise JqError(f"{describe(flags)} is not a string")
-    opts = regex.V0
-    global_ = False
-    skip_empty = False
-    for f in flags or "":
-        if f == "g":
-            global_ = True
-        elif f == "i":
-            opts |= regex.IGNORECASE
-        elif f == "x":
-            opts |= regex.VERBOSE
-        elif f == "s":
-            opts |= regex.DOTALL
-        elif f == "n":
-            skip_empty = True
-        elif f in "pl":
-            opts |= regex.DOTALL if f == "p" else 0
+def _substitutions(interp, inp, re_text, flags, again: bool, repl, env):
+    """jq 1.6's sub: the first match in the string, its replacement, and (with the g flag)
+    the same again on the rest of the string after the match -- a new search there, so ^
+    matches at its start -- while something is left. The outputs are those of
+    ``$in[0:$m.offset] + s + (rest | sub)``: every combination of the replacements' outputs,
+    the last match's varying slowest."""
+    # a pattern that looks at what precedes it is searched for in a copy of the rest (^
+    # matches at its start); any other, in place from where the rest starts: the same matches
+    looks_back = isinstance(re_text, str) and any(
+        mark in re_text for mark in ("^", "\\A", "\\b", "\\B", "\\G", "(?<=", "(?<!"))
+    levels = []  # (text before the match, its capture object)
+    pos = 0  # the rest is inp[pos:]
+    while True:
+        if looks_back or not isinstance(inp, str):
+            found = next(_matches(interp, inp[pos:] if pos else inp, re_text, flags), None)
+            shift = 0
         else:
-            raise JqError(f"{flags} is not a valid modifier string")
-    cache = interp.regexes
-    pattern = cache.get((re_text, opts))
-    if pattern is None:
-        if expanded_size(re_text) > MAX_EXPANDED:
-            raise JqError(f"{re_text} (at offset 0) is not a valid regex: regular expression too big")
-        try:
-            pattern = BoundedPattern(regex.compile(re_text, opts), interp.bounds, re_text)
-        except regex.error as e:
-            raise JqError(f"{re_text} (at offset {getattr(e, 'pos', 0)}) is not a valid regex: {e}") from None
-        if len(cache) > 256:
-            cache.clear()
-        cache[(re_text, opts)] = pattern
-    return pattern, global_, skip_empty
+            found = next(_matches(interp, inp, re_text, flags, pos=pos), None)
+            shift = pos
+        if found is None:
+            break
+        start = int(found["offset"]) - shift
+        after = start + int(found["length"])
+        levels.append((inp[pos:pos + start], _capture_object(found)))
+        if not (again and pos + after < len(inp)):
+            pos += after
+            break
+        if after == 0:
+            raise JqError("gsub: the regex matches the empty string at the start of what is left, "
+                          "again and again (jq 1.6 runs out of memory)")
+        pos += after
+    rest = inp[pos:] if pos else inp
+    # the deepest replacement is evaluated first (jq evaluates the right side of + first);
+    # an output is kept as its pieces, last first, and joined once
+    outputs = [[rest]]
+    for before, captures in reversed(levels):
+        replacements = list(interp.eval(repl, captures, env))
+        single = len(outputs) == 1 and len(replacements) == 1
+        grown = []
+        for tail in outputs:
+            for r in replacements:
+                head = binop("+", before, r)
+                if single:
+                    tail.append(head)
+                    grown.append(tail)
+                else:
+                    grown.append(tail + [head])
+        if not single:
+            memory.room(sum(map(len, grown)) * ELEMENT_COST)
+        outputs = grown
+    for pieces in outputs:
+        yield "".join(reversed(pieces))
 
 
-def _regex_split(interp, v, re_text, flags):
-    if not isinstance(v, str):
-        raise JqError(f"{describe(v)} cannot be matched, as it is not a string")
-    prev = 0
-    for m in _matches(interp, v, re_text, flags, force_global=True):
-        yield v[prev:m.start()]
-        prev = m.end()
-    yield v[prev:]
+def _index_of(v, i):
+    if v is None:
+        return None
+    found = _indices_of(v, i)
+    return found[0] if found else None
 
 
-def _match_object(m) -> dict:
-    caps = []
-    names = {idx: name for name, idx in m.re.groupindex.items()}
-    for g in range(1, (m.re.groups or 0) + 1):
-        start = m.start(g)
-        if start < 0:
-            caps.append({"offset": -1.0, "length": 0.0, "string": None, "name": names.get(g)})
-        else:
-            caps.append({"offset": float(start), "length": float(m.end(g) - start),
-                         "string": m.group(g), "name": names.get(g)})
-    return {"offset": float(m.start()), "length": float(m.end() - m.start()),
-            "string": m.group(0), "captures": caps}
+@native("sub", 2)
+def _sub2(interp, args, inp, env):
+    # def sub($re; s): ... [match($re)] ... -- $re may be [re, flags]
+    for val in interp.eval(args[0], inp, env):
+        re_text, flags = _regex_value(val)
+        yield from _substitutions(interp, inp, re_text, flags, False, args[1], env)
 
 
-def _matches(interp, v, re_text, flags, force_global=False):
-    if not isinstance(v, str):
-        raise JqError(f"{describe(v)} cannot be matched, as it is not a string")
-    pattern, global_, skip_empty = _compile(interp, re_text, flags)
-    if global_ or force_global:
-        for m in pattern.finditer(v):
-            if m.end() == m.start() and (skip_empty or (v and m.start() == len(v))):
-                # Oniguruma's global search finds no empty match at the very end
-                continue
-            yield m
-    else:
-        m = pattern.search(v)
-        if m is not None:
-            yield m
-
-
-def _regex_args(interp, args, inp, env):
-    """(regex, flags) pairs for test/match/capture/scan, which accept `re`, `re; flags`
-    or an array [re, flags]."""
-    if len(args) == 2:
-        for flags in interp.eval(args[1], inp, env):
-            for re_text in interp.eval(args[0], inp, env):
-                yield re_text, flags
-        return
+def _sub3(interp, args, inp, env, add_g: bool):
+    # def sub($re; s; flags): (flags | index("g")) as $gs | (flags | if $gs then subg else .
+    #   end) as $fla | sub1($fla; $gs);  -- flags evaluated twice, one loop in the other
     for re_text in interp.eval(args[0], inp, env):
-        if isinstance(re_text, list):
-            yield (re_text[0] if re_text else None), (re_text[1] if len(re_text) > 1 else None)
-        else:
-            yield re_text, None
+        for first in interp.eval(args[2], inp, env):
+            again = truthy(_index_of(binop("+", first, "g") if add_g else first, "g"))
+            for flags in interp.eval(args[2], inp, env):
+                if add_g:
+                    flags = binop("+", flags, "g")
+                if again:
+                    flags = "".join(c for c in flags if c != "g")
+                yield from _substitutions(interp, inp, re_text, flags, again, args[1], env)
 
 
-def _register_regex(name, fn):
-    for arity in (1, 2):
-        NATIVE[(name, arity)] = fn
+NATIVE[("sub", 3)] = lambda interp, args, inp, env: _sub3(interp, args, inp, env, False)
+NATIVE[("gsub", 3)] = lambda interp, args, inp, env: _sub3(interp, args, inp, env, True)
 
 
-def _test(interp, args, inp, env):
-    for re_text, flags in _regex_args(interp, args, inp, env):
-        yield any(True for _ in _matches(interp, inp, re_text, flags))
-
-
-def _match(interp, args, inp, env):
-    for re_text, flags in _regex_args(interp, args, inp, env):
-        for m in _matches(interp, inp, re_text, flags):
-            yield _match_object(m)
-
-
-def _capture(interp, args, inp, env):
-    for re_text, flags in _regex_args(interp, args, inp, env):
-        for m in _matches(interp, inp, re_text, flags):
-            yield _capture_object(m)
-
-
-def _capture_object(m) -> dict:
-    return {name: m.group(name) for name in sorted(m.re.groupindex, key=lambda n: m.re.groupindex[n])}
-
-
-def _scan(interp, args, inp, env):
-    for re_text, flags in _regex_args(interp, args, inp, env):
-        for m in _matches(interp, inp, re_text, flags, force_global=True):
-            if m.re.groups:
-                yield [m.group(g) for g in range(1, m.re.groups + 1)]
-            else:
-                yield m.group(0)
-
-
-_register_regex("test", _test)
-_register_regex("match", _match)
-_register_regex("capture", _capture)
-_register_regex("scan", _scan)
-
-
-def _substitute(interp, args, inp, env, global_default: bool):
-    flag_values = list(interp.eval(args[2], inp, env)) if len(args) == 3 else [None]
-    for flags in flag_values:
-        for re_text in interp.eval(args[0], inp, env):
-            if not isinstance(inp, str):
-                raise JqError(f"{describe(inp)} cannot be matched, as it is not a string")
-            fl = (flags or "") + ("g" if global_default else "")
-            out = []
-            prev = 0
-            for m in _matches(interp, inp, re_text, fl):
-                out.append(inp[prev:m.start()])
-                replacement = next(iter(interp.eval(args[1], _capture_object(m), env)), "")
-                if not isinstance(replacement, str):
-                    raise JqError(f"{describe(replacement)} cannot be added to a string")
-                out.append(replacement)
-                prev = m.end()
-            out.append(inp[prev:])
-            yield "".join(out)
-
-
-for _arity in (2, 3):
-    NATIVE[("sub", _arity)] = lambda interp, args, inp, env: _substitute(interp, args, inp, env, False)
-    NATIVE[("gsub", _arity)] = lambda interp, args, inp, env: _substitute(interp, args, inp, env, True)
+@native("gsub", 2)
+def _gsub2(interp, args, inp, env):
+    # def gsub($re; s): sub($re; s; "g");
+    for re_text in interp.eval(args[0], inp, env):
+        yield from _substitutions(interp, inp, re_text, None, True, args[1], env)
 
 
 @native("format", 1)
@@ -1098,72 +1379,31 @@ def _format(interp, args, inp, env):
         yield apply_format(name, inp)
 
 
-# ---------------------------------------------------------------- dates
+# ---------------------------------------------------------------- dates (see dates.py)
 
-def _broken_down(t: float) -> list:
-    st = _time.gmtime(math.floor(t))
-    seconds = st.tm_sec + (t - math.floor(t))
-    return [float(st.tm_year), float(st.tm_mon - 1), float(st.tm_mday), float(st.tm_hour),
-            float(st.tm_min), float(seconds), float((st.tm_wday + 1) % 7), float(st.tm_yday - 1)]
-
-
-def _struct_time(bd) -> _time.struct_time:
-    if not isinstance(bd, list) or len(bd) < 6 or not all(is_number(x) for x in bd[:6]):
-        raise JqError("mktime requires array of 6 numbers")
-    year, month, day, hour, minute, second = (int(x) for x in bd[:6])
-    wday = int(bd[6]) if len(bd) > 6 and is_number(bd[6]) else 0
-    yday = int(bd[7]) if len(bd) > 7 and is_number(bd[7]) else 0
-    return _time.struct_time((year, month + 1, day, hour, minute, second, (wday - 1) % 7, yday + 1, 0))
-
-
-@simple("gmtime")
-def _gmtime(v):
-    if not is_number(v):
-        raise JqError("gmtime() requires a number")
-    return _broken_down(v)
-
-
-@simple("localtime")
-def _localtime(v):
-    return _gmtime(v)
-
-
-@simple("mktime")
-def _mktime(v):
-    if not isinstance(v, list):
-        raise JqError("mktime requires array of 6 numbers")
-    return float(calendar.timegm(_struct_time(v)))
+NATIVE[("gmtime", 0)] = lambda interp, args, inp, env: iter([dates.gmtime(inp)])
+NATIVE[("localtime", 0)] = lambda interp, args, inp, env: iter([dates.gmtime(inp, "localtime")])
+NATIVE[("mktime", 0)] = lambda interp, args, inp, env: iter([dates.mktime(inp)])
 
 
 @with_values("strftime", 1)
 def _strftime(v, fmt):
-    if is_number(v):
-        v = _broken_down(v)
-    if not isinstance(fmt, str):
-        raise JqError("strftime/1 requires a string format")
-    if not isinstance(v, list):
-        raise JqError("strftime/1 requires parsed datetime inputs")
-    return _time.strftime(fmt, _struct_time(v))
+    return dates.strftime(v, fmt)
 
 
-NATIVE[("strflocaltime", 1)] = NATIVE[("strftime", 1)]
+@with_values("strflocaltime", 1)
+def _strflocaltime(v, fmt):
+    return dates.strftime(v, fmt, "strflocaltime")
 
 
 @with_values("strptime", 1)
 def _strptime(v, fmt):
-    if not isinstance(v, str):
-        raise JqError("strptime/1 requires string inputs and arguments")
-    try:
-        st = _time.strptime(v, fmt)
-    except ValueError:
-        raise JqError(f"date \"{v}\" does not match format \"{fmt}\"") from None
-    t = calendar.timegm(st)
-    return _broken_down(t)
+    return dates.strptime(v, fmt)
 
 
 @simple("todate")
 def _todate(v):
-    return _strftime(v, "%Y-%m-%dT%H:%M:%SZ")
+    return dates.strftime(v, "%Y-%m-%dT%H:%M:%SZ")
 
 
 NATIVE[("todateiso8601", 0)] = NATIVE[("todate", 0)]
@@ -1171,7 +1411,7 @@ NATIVE[("todateiso8601", 0)] = NATIVE[("todate", 0)]
 
 @simple("fromdateiso8601")
 def _fromdateiso8601(v):
-    return _mktime(_strptime(v, "%Y-%m-%dT%H:%M:%SZ"))
+    return dates.mktime(dates.strptime(v, "%Y-%m-%dT%H:%M:%SZ"))
 
 
 NATIVE[("fromdate", 0)] = NATIVE[("fromdateiso8601", 0)]
@@ -1192,17 +1432,17 @@ def scalars: select(type|. != "array" and . != "object");
 def map_values(f): .[] |= f;
 def paths(node_filter): . as $dot | paths | select(. as $p | $dot | getpath($p) | node_filter);
 def leaf_paths: paths(scalars);
-def any: reduce .[] as $x (false; . or $x);
-def all: reduce .[] as $x (true; . and $x);
-def any(f): reduce (.[] | f) as $x (false; . or $x);
-def all(f): reduce (.[] | f) as $x (true; . and $x);
-def any(g; cond): isempty(first(g | cond | select(.))) | not;
-def all(g; cond): isempty(first(g | cond | select(. | not)));
+def scalars_or_empty: select(. == null or . == true or . == false or type == "number" or type == "string" or ((type=="array" or type=="object") and length==0));
+def recurse_down: recurse;
+def any: any(.[]; .);
+def all: all(.[]; .);
+def any(f): any(.[]; f);
+def all(f): all(.[]; f);
 def first: .[0];
 def last: .[-1];
 def last(f): reduce f as $x (null; $x);
 def nth($n): .[$n];
-def nth($n; f): if $n < 0 then error("Out of bounds negative array index") else last(limit($n + 1; f)) end;
+def nth($n; f): if $n < 0 then error("nth doesn't support negative indices") else last(limit($n + 1; f)) end;
 def in(xs): . as $x | xs | has($x);
 def inside(xs): . as $x | xs | contains($x);
 def combinations: if length == 0 then [] else .[0][] as $x | (.[1:] | combinations) as $w | [$x] + $w end;
@@ -1212,6 +1452,9 @@ def fromstream(f): { x: null, e: false } as $init | foreach f as $i ($init; if .
 def truncate_stream(stream): . as $n | null | stream | . as $input | if (.[0]|length) > $n then setpath([0];.[0][$n:]) else empty end;
 def INDEX(stream; idx_expr): reduce stream as $row ({}; .[$row|idx_expr|tostring] |= $row);
 def INDEX(idx_expr): INDEX(.[]; idx_expr);
+def JOIN($idx; idx_expr): [.[] | [., $idx[idx_expr]]];
+def JOIN($idx; stream; idx_expr): stream | [., $idx[idx_expr]];
+def JOIN($idx; stream; idx_expr; join_expr): stream | [., $idx[idx_expr]] | join_expr;
 def IN(s): any(s == .; .);
 def IN(src; s): any(src == s; .);
 def GROUP_BY(f): group_by(f);
@@ -1221,16 +1464,15 @@ def todate(f): f | todate;
 def dateadd(u; n): . + n;
 def datesub(u; n): . - n;
 def date: todate;
-def finites: select(isinfinite or isnan | not);
+def isfinite: type == "number" and (isinfinite | not);
+def finites: select(isfinite);
 def normals: select(isnormal);
 def tojson(f): f | tojson;
 def add(f): reduce f as $x (null; . + $x);
-def splits($re; flags): split($re; flags) | .[];
 def abs: if type == "number" and . < 0 then - . else . end;
 def toarray: if type == "array" then . else [.] end;
 def have_literal_numbers: true;
 def have_decnum: false;
 def pick(pathexps): . as $top | reduce path(pathexps) as $p (null; setpath($p; $top | getpath($p)));
 def debug(msg): (msg | debug | empty), .;
-def scan($re; $flags): match($re; "g" + $flags) | if (.captures|length > 0) then [ .captures | .[] | .string ] else .string end;
 """  # noqa: E501 - jq definitions, one per line

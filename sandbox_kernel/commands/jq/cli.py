@@ -9,7 +9,7 @@ from ... import memory
 from ...vfs import FSError
 from .._lib.bounded import Bounds, RegexStopped
 from ..registry import CommandContext, command
-from .formats import dump, parse_json_text
+from .formats import decode_utf8, dump, parse_json_text
 from .inputs import InputSource
 from .interp import PRELUDE_ENV, Interpreter, calls, check_defined
 from .lexer import JqSyntaxError
@@ -53,7 +53,7 @@ def _read_text(ctx: CommandContext, name: str) -> str:
     """A file jq holds as text, counted against the memory limit (its bytes and its text are
     both alive while it is decoded)."""
     memory.need(2 * ctx.fs.stat(name, cwd=ctx.cwd).st_size)
-    text = ctx.fs.read_bytes(name, cwd=ctx.cwd).decode("utf-8", "replace")
+    text = decode_utf8(ctx.fs.read_bytes(name, cwd=ctx.cwd))
     memory.charge(sys.getsizeof(text))
     return text
 
@@ -199,7 +199,7 @@ async def jq(ctx: CommandContext) -> int:
         if filter_text is not None:
             files.insert(0, filter_text)
         try:
-            filter_text = ctx.fs.read_bytes(filter_file, cwd=ctx.cwd).decode("utf-8", "replace")
+            filter_text = decode_utf8(ctx.fs.read_bytes(filter_file, cwd=ctx.cwd))
         except FSError as e:
             await ctx.err(f"jq: error: Could not open {filter_file}: {e.strerror}\n")
             return 2
@@ -231,7 +231,7 @@ async def jq(ctx: CommandContext) -> int:
         if need_stdin and not stdin_loaded:
             data = await ctx.stdin.read()  # counted against the memory limit as it comes
             memory.need(len(data))  # its text, while the bytes still live
-            texts[0] = ("<stdin>", data.decode("utf-8", "replace"))
+            texts[0] = ("<stdin>", decode_utf8(data))
             memory.charge(sys.getsizeof(texts[0][1]))
             stdin_loaded = True
 

@@ -1,5 +1,5 @@
 """jq's text forms of values: JSON output as jq 1.6 prints it, the @formats (@text @json
-@csv @tsv @html @uri @sh @base64 @base64d @base32), and JSON text parsed into values."""
+@csv @tsv @html @uri @sh @base64 @base64d), and JSON text parsed into values."""
 from __future__ import annotations
 
 import base64
@@ -148,7 +148,7 @@ def apply_format(name: str, v: Any) -> str:
         return dump(v)
     if name == "csv" or name == "tsv":
         if not isinstance(v, list):
-            raise JqError(f"{describe(v)} cannot be {name}-formatted, only an array can be")
+            raise JqError(f"{describe(v)} cannot be {name}-formatted, only array")
         cells = []
         for x in v:
             if is_number(x):
@@ -175,7 +175,7 @@ def apply_format(name: str, v: Any) -> str:
         out = []
         for byte in s.encode("utf-8"):
             c = chr(byte)
-            if c.isascii() and (c.isalnum() or c in "-_.~"):
+            if c.isascii() and (c.isalnum() or c in "-_.!~*'()"):  # jq 1.6's unreserved
                 out.append(c)
             else:
                 out.append(f"%{byte:02X}")
@@ -194,18 +194,97 @@ def apply_format(name: str, v: Any) -> str:
     if name == "base64":
         return base64.b64encode(tostring(v).encode("utf-8", "surrogatepass")).decode()
     if name == "base64d":
-        s = tostring(v)
-        raw = s.encode("utf-8", "surrogatepass")
-        raw = raw.rstrip(b"=")
-        raw += b"=" * (-len(raw) % 4)
-        try:
-            data = base64.b64decode(raw)
-        except ValueError:
-            raise JqError(f"{describe(v)} is not valid base64 data") from None
-        return data.decode("utf-8", "replace")
-    if name == "base32":
-        return base64.b32encode(tostring(v).encode("utf-8")).decode()
+        return _base64_decode(v)
     raise JqError(f"{name} is not a valid format")
+
+
+_B64 = {c: i for i, c in enumerate(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")}
+
+
+def _base64_decode(v: Any) -> str:
+    """jq 1.6's @base64d: 4 characters at a time up to the first '=', a character outside the
+    alphabet an error, a lone trailing one too, the bytes decoded as jq decodes UTF-8."""
+    s = tostring(v)
+    data = s.encode("utf-8", "surrogatepass").split(b"=", 1)[0]
+    out = bytearray()
+    code = 0
+    count = 0
+    for byte in data:
+        digit = _B64.get(byte)
+        if digit is None:
+            raise JqError(f"{describe(s)} is not valid base64 data")
+        code = code << 6 | digit
+        count += 1
+        if count == 4:
+            out += code.to_bytes(3, "big")
+            code = count = 0
+    if count == 3:
+        out += (code >> 2).to_bytes(2, "big")
+    elif count == 2:
+        out.append(code >> 4)
+    elif count == 1:
+        raise JqError(f"{describe(s)} trailing base64 byte found")
+    return decode_utf8(bytes(out))
+
+
+def _utf8_length(first: int) -> int:
+    """How long a UTF-8 sequence that starts with this byte is (0: no such start)."""
+    if first < 0x80:
+        return 1
+    if first < 0xC2:  # a continuation byte, or C0/C1 (only ever overlong)
+        return 0
+    if first < 0xE0:
+        return 2
+    if first < 0xF0:
+        return 3
+    if first < 0xF5:
+        return 4
+    return 0
+
+
+_UTF8_FIRST = (0, 0, 0x80, 0x800, 0x10000)
+
+
+def decode_utf8(data: bytes) -> str:
+    """Bytes as jq reads them: valid UTF-8 as is; a bad byte, an incomplete sequence (up to
+    the byte that breaks it, or to the end), an overlong form, a surrogate or a code point
+    beyond U+10FFFF each one U+FFFD."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    out = []
+    i, end = 0, len(data)
+    while i < end:
+        first = data[i]
+        length = _utf8_length(first)
+        if length == 1:
+            out.append(chr(first))
+            i += 1
+            continue
+        if length == 0:
+            out.append("\ufffd")
+            i += 1
+            continue
+        if i + length > end:
+            out.append("\ufffd")
+            i = end
+            continue
+        code = first & (0x7F >> length)
+        good = True
+        for k in range(1, length):
+            ch = data[i + k]
+            if ch & 0xC0 != 0x80:
+                good = False
+                length = k
+                break
+            code = code << 6 | (ch & 0x3F)
+        if not good or code < _UTF8_FIRST[length] or 0xD800 <= code <= 0xDFFF or code > 0x10FFFF:
+            out.append("\ufffd")
+        else:
+            out.append(chr(code))
+        i += length
+    return "".join(out)
 
 
 def parse_json_text(text: str) -> Any:

@@ -3,7 +3,6 @@ and their scopes, the jq-defined prelude, and the compile-time check that every 
 and variable a program uses is defined."""
 from __future__ import annotations
 
-import json
 from typing import Any, Iterator
 
 from .._lib.bounded import Bounds
@@ -15,7 +14,7 @@ from .operations import (binop, delpaths, getpath, index_value, iterate_value, s
     slice_value)
 from .parser import Parser
 from ... import memory
-from .values import ELEMENT_COST, MISSING, BreakOut, JqError, is_number, truthy, type_name
+from .values import ELEMENT_COST, MISSING, BreakOut, JqError, is_number, truthy
 
 
 class Env:
@@ -154,14 +153,12 @@ class Interpreter:
                 for rhs in self.eval(node[2], inp, env):
                     yield truthy(rhs)
         elif kind == "alt":
+            # jq 1.6: an error on the left is an error, not a reason to take the right
             found = False
-            try:
-                for v in self.eval(node[1], inp, env):
-                    if truthy(v):
-                        found = True
-                        yield v
-            except JqError:
-                pass
+            for v in self.eval(node[1], inp, env):
+                if truthy(v):
+                    found = True
+                    yield v
             if not found:
                 yield from self.eval(node[2], inp, env)
         elif kind == "if":
@@ -263,7 +260,7 @@ class Interpreter:
         key_node, value_node = entries[i]
         for key in self.eval(key_node, inp, env):
             if not isinstance(key, str):
-                raise JqError("Object keys must be strings")
+                raise JqError(f"Cannot use {describe(key)} as object key")
             for value in self.eval(value_node, inp, env):
                 nxt = dict(acc)
                 nxt[key] = value
@@ -321,9 +318,6 @@ class Interpreter:
             return
         key_node, var_name, sub = entries[i]
         for key in self.eval(key_node, inp, env):
-            if value is not None and not isinstance(value, (list, dict)):
-                raise JqError(f"Cannot index {type_name(value)} with "
-                              f"{'number' if is_number(key) else 'string ' + json.dumps(key)}")
             item = index_value(value, key)
             scope = env
             if var_name is not None:
@@ -410,8 +404,6 @@ class Interpreter:
                 elif isinstance(target, dict):
                     for k, v in target.items():
                         yield p + (k,), v
-                elif target is None:
-                    continue
                 else:
                     raise JqError(f"Cannot iterate over {describe(target)}")
         elif kind == "if":
@@ -424,13 +416,10 @@ class Interpreter:
                     yield base, inp
         elif kind == "alt":
             found = False
-            try:
-                for p, v in self.paths(node[1], inp, env, base):
-                    if truthy(v):
-                        found = True
-                        yield p, v
-            except JqError:
-                pass
+            for p, v in self.paths(node[1], inp, env, base):
+                if truthy(v):
+                    found = True
+                    yield p, v
             if not found:
                 yield from self.paths(node[2], inp, env, base)
         elif kind == "try":

@@ -2,13 +2,12 @@
 paths (getpath/setpath/delpaths, --stream events)."""
 from __future__ import annotations
 
-import json
 import math
 from typing import Any, Iterator
 
 from .formats import describe
 from ... import memory
-from .values import ELEMENT_COST, JqError, equal, is_number, sort_key, type_name
+from .values import ELEMENT_COST, MISSING, JqError, equal, is_number, sort_key, type_name
 
 
 def _int_index(key: float) -> int | None:
@@ -19,14 +18,20 @@ def _int_index(key: float) -> int | None:
     return int(key)
 
 
+def index_error(target: Any, key: Any) -> JqError:
+    """jq 1.6's text for a lookup that cannot be made (a short string key is quoted)."""
+    if isinstance(key, str) and len(key.encode("utf-8", "surrogatepass")) < 30:
+        return JqError(f"Cannot index {type_name(target)} with string \"{key}\"")
+    return JqError(f"Cannot index {type_name(target)} with {type_name(key)}")
+
+
 def index_value(target: Any, key: Any) -> Any:
     if isinstance(key, str):
         if isinstance(target, dict):
             return target.get(key)
         if target is None:
             return None
-        raise JqError(f"Cannot index {type_name(target)} with \"{key}\"")
-    if is_number(key):
+    elif is_number(key):
         if isinstance(target, list):
             i = _int_index(key)
             if i is None:
@@ -36,46 +41,59 @@ def index_value(target: Any, key: Any) -> Any:
             return target[i] if 0 <= i < len(target) else None
         if target is None:
             return None
-        raise JqError(f"Cannot index {type_name(target)} with number")
-    if isinstance(key, dict) and (target is None or isinstance(target, (list, str))):
-        return slice_value(target, key.get("start"), key.get("end"))
-    if isinstance(key, list) and isinstance(target, list):
+    elif isinstance(key, dict):
+        if target is None:
+            return None
+        if isinstance(target, (list, str)):
+            return slice_value(target, key.get("start", MISSING), key.get("end", MISSING))
+    elif isinstance(key, list) and isinstance(target, list):
         return subarray_indices(target, key)
-    if key is None and isinstance(target, dict):
-        raise JqError("Cannot index object with null")
-    raise JqError(f"Cannot index {type_name(target)} with {type_name(key)}")
+    raise index_error(target, key)
 
 
 def subarray_indices(seq: list, sub: list) -> Any:
+    """``$array | .[$subarray]``: where sub starts in seq."""
     if not sub:
-        return None
+        return []
     out = []
-    for i in range(len(seq) - len(sub) + 1):
-        if all(equal(seq[i + k], sub[k]) for k in range(len(sub))):
+    for i in range(len(seq)):
+        if all(i + k < len(seq) and equal(seq[i + k], sub[k]) for k in range(len(sub))):
             out.append(float(i))
     return out
 
 
-def _slice_bounds(length: int, lo: Any, hi: Any) -> tuple[int, int]:
-    def conv(v, default):
-        if v is None:
-            return default
-        if not is_number(v):
-            raise JqError("Start and end indices of an array slice must be numbers")
-        v = math.floor(v) if v == v else 0
-        if v < 0:
-            v += length
-        return max(0, min(length, int(v)))
-    start = conv(lo, 0)
-    end = conv(hi, length)
-    return start, max(start, end)
+def slice_bounds(target: Any, lo: Any, hi: Any) -> tuple[int, int]:
+    """jq 1.6's slice of a sequence: a missing end (MISSING, not null) or a non-number is an
+    error; negative ends count from the end; the start is truncated, a fractional end rounded
+    up, then an end before the start is the start."""
+    length = len(target)
+    if lo is None:
+        lo = 0.0
+    if hi is None:
+        hi = float(length)
+    if not is_number(lo) or not is_number(hi):
+        kind = "string" if isinstance(target, str) else "array"
+        raise JqError(f"Start and end indices of an {kind} slice must be numbers")
+    start = lo + length if lo < 0 else lo
+    end = hi + length if hi < 0 else hi
+    if start != start:
+        start = 0.0
+    if end != end:
+        end = start
+    start = min(max(start, 0.0), float(length))
+    end = min(end, float(length))
+    istart = int(start)
+    iend = int(max(end, -1.0))  # C truncates toward zero; below -1 it ends up the start anyway
+    if end > iend:
+        iend += 1
+    return istart, max(iend, istart)
 
 
 def slice_value(target: Any, lo: Any, hi: Any) -> Any:
     if target is None:
         return None
     if isinstance(target, (list, str)):
-        start, end = _slice_bounds(len(target), lo, hi)
+        start, end = slice_bounds(target, lo, hi)
         return target[start:end]
     raise JqError(f"Cannot index {type_name(target)} with object")
 
@@ -190,97 +208,111 @@ def split_string(s: str, sep: str) -> list:
 
 
 def getpath(value: Any, path) -> Any:
+    """``getpath``: each step a lookup (its errors are the lookup's), null below a null."""
     for key in path:
         if value is None:
-            return None
-        try:
-            value = index_value(value, key)
-        except JqError:
-            raise JqError(
-                f"Cannot index {type_name(value)} with "
-                f"{'number' if is_number(key) else json.dumps(key) if isinstance(key, str) else type_name(key)}"
-            ) from None
+            # null | .[k] is null for the keys a lookup takes; the others are errors
+            if isinstance(key, (str, dict)) or is_number(key):
+                continue
+            raise index_error(value, key)
+        value = index_value(value, key)
     return value
 
 
 def setpath(value: Any, path, new: Any) -> Any:
+    """``setpath``: each step looks the key up first (its error comes first), then sets."""
     if not path:
         return new
     key, rest = path[0], path[1:]
+    child = index_value(value, key)
     if isinstance(key, str):
-        if value is None:
-            value = {}
-        if not isinstance(value, dict):
-            raise JqError(f"Cannot index {type_name(value)} with \"{key}\"")
-        out = dict(value)
-        out[key] = setpath(value.get(key), rest, new)
+        out = {} if value is None else dict(value)
+        out[key] = setpath(child, rest, new)
         return out
     if is_number(key):
-        if value is None:
-            value = []
-        if not isinstance(value, list):
-            raise JqError(f"Cannot index {type_name(value)} with number")
+        out = [] if value is None else list(value)
         i = int(key) if math.isfinite(key) else 0
         if i < 0:
-            i += len(value)
+            i += len(out)
             if i < 0:
                 raise JqError("Out of bounds negative array index")
-        out = list(value)
+        replacement = setpath(child, rest, new)
         if i >= len(out):
+            memory.room((i + 1) * ELEMENT_COST)
             out.extend([None] * (i + 1 - len(out)))
-        out[i] = setpath(out[i], rest, new)
+        out[i] = replacement
         return out
     if isinstance(key, dict):
-        if value is None:
-            value = []
-        if not isinstance(value, list):
-            raise JqError(f"Cannot update field at object index of {type_name(value)}")
-        start, end = _slice_bounds(len(value), key.get("start"), key.get("end"))
-        replacement = setpath(value[start:end], rest, new)
+        seq = [] if value is None else value
+        if not isinstance(seq, list):
+            raise JqError(f"Cannot update field at object index of {type_name(seq)}")
+        start, end = slice_bounds(seq, key.get("start", MISSING), key.get("end", MISSING))
+        replacement = setpath(child, rest, new)
         if not isinstance(replacement, list):
             raise JqError("A slice of an array can only be assigned another array")
-        return value[:start] + replacement + value[end:]
-    raise JqError("Invalid path component")
+        return seq[:start] + replacement + seq[end:]
+    # $array | .[$array] looked up fine, and cannot be set
+    raise JqError(f"Cannot update field at {type_name(key)} index of {type_name(value)}")
 
 
 def delpaths(value: Any, paths) -> Any:
-    for path in sorted(paths, key=lambda p: sort_key(list(p)), reverse=True):
-        value = _delpath(value, tuple(path))
-    return value
-
-
-def _delpath(value: Any, path) -> Any:
-    if not path:
-        return None
-    if value is None:
-        return None
-    key, rest = path[0], path[1:]
-    if rest:
-        child = index_value(value, key)
-        if child is None:
-            return value
-        return setpath(value, (key,), _delpath(child, rest))
-    if isinstance(key, str):
-        if not isinstance(value, dict):
-            raise JqError(f"Cannot delete field at object index of {type_name(value)}")
-        out = dict(value)
-        out.pop(key, None)
-        return out
-    if is_number(key):
-        if not isinstance(value, list):
-            raise JqError(f"Cannot delete field at index of {type_name(value)}")
-        i = int(key)
-        if i < 0:
-            i += len(value)
-        if 0 <= i < len(value):
-            return value[:i] + value[i + 1:]
+    """``delpaths``: the paths sorted, and each container's keys deleted all at once, as
+    positions in it before any deletion (``del(.[1], .[-6])`` of ten elements deletes 1 and
+    4)."""
+    for p in paths:
+        if not isinstance(p, (list, tuple)):
+            raise JqError(f"Path must be specified as array, not {type_name(p)}")
+    if not paths:
         return value
-    if isinstance(key, dict):
-        if not isinstance(value, list):
-            raise JqError(f"Cannot delete slice of {type_name(value)}")
-        start, end = _slice_bounds(len(value), key.get("start"), key.get("end"))
-        return value[:start] + value[end:]
-    raise JqError("Invalid path component")
+    ordered = sorted((list(p) for p in paths), key=sort_key)
+    if not ordered[0]:
+        return None
+    return _delpaths_sorted(value, ordered, 0)
+
+
+def _delpaths_sorted(value: Any, paths: list, depth: int) -> Any:
+    keys = []
+    i = 0
+    while i < len(paths):
+        key = paths[i][depth]
+        j = i + 1
+        while j < len(paths) and equal(paths[j][depth], key):
+            j += 1
+        if any(len(p) == depth + 1 for p in paths[i:j]):
+            keys.append(key)  # the whole key goes: deeper deletions under it do not matter
+        else:
+            child = index_value(value, key)
+            if child is not None:
+                value = setpath(value, [key], _delpaths_sorted(child, paths[i:j], depth + 1))
+        i = j
+    return _delete_keys(value, keys)
+
+
+def _delete_keys(value: Any, keys: list) -> Any:
+    if value is None or not keys:
+        return value
+    if isinstance(value, list):
+        gone = set()
+        spans = []
+        length = len(value)
+        for key in keys:
+            if is_number(key):
+                i = int(key) if math.isfinite(key) else 0
+                gone.add(i + length if key < 0 else i)
+            elif isinstance(key, dict):
+                spans.append(slice_bounds(value, key.get("start", MISSING), key.get("end", MISSING)))
+            else:
+                raise JqError(f"Cannot delete {type_name(key)} element of array")
+        return [x for n, x in enumerate(value)
+                if n not in gone and not any(s <= n < e for s, e in spans)]
+    if isinstance(value, dict):
+        out = dict(value)
+        for key in keys:
+            if not isinstance(key, str):
+                raise JqError(f"Cannot delete {type_name(key)} field of object")
+            out.pop(key, None)
+        return out
+    raise JqError(f"Cannot delete fields from {type_name(value)}")
 
 
 def stream_events(value):
