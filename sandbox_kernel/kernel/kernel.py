@@ -75,6 +75,8 @@ class SandboxKernel(Kernel):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        #: cells' output relays still open (their background jobs write): closed at shutdown
+        self._open_outputs: set[CellOutput] = set()
         if POLICY_ENV in os.environ:  # started by another launcher (Enterprise Gateway's): not read yet
             try:
                 self.policy = policy_from_argv(argv_from_environment(os.environ) or [], os.environ)
@@ -275,7 +277,7 @@ class SandboxKernel(Kernel):
                                   ident=self._topic(msg_type))
 
         relay = StreamRelay(lambda name, text: publish("stream", {"name": name, "text": text}))
-        output = CellOutput(relay)
+        output = CellOutput(relay, self._open_outputs)
         cancel = CancelToken()
         active = self.sandbox.policy.active_output
         streams = Streams(relay.sink("stdout"), relay.sink("stderr"), cancel,
@@ -482,6 +484,9 @@ class SandboxKernel(Kernel):
             await self.sandbox.shutdown()
         except Exception:
             self.log.exception("sandbox shutdown failed")
+        # no relay thread may still send while ipykernel closes its sockets (libzmq aborts)
+        for output in list(self._open_outputs):
+            output.close()
         return {"status": "ok", "restart": restart}
 
 
@@ -492,10 +497,12 @@ class CellOutput:
     output goes out with the cell's parent header, so frontends show it under that cell
     (as ipykernel does for a thread's output), also after the cell's reply."""
 
-    def __init__(self, relay: StreamRelay) -> None:
+    def __init__(self, relay: StreamRelay, open_outputs: set) -> None:
         self.relay = relay
         self.holds = 0
         self.done = False
+        self.open_outputs = open_outputs
+        open_outputs.add(self)
 
     def keep(self):
         self.holds += 1
@@ -518,6 +525,12 @@ class CellOutput:
 
     def _close_when_free(self) -> None:
         if self.done and not self.holds:
+            self.close()
+
+    def close(self) -> None:
+        """Send what is pending and stop the relay's thread (once)."""
+        if self in self.open_outputs:
+            self.open_outputs.discard(self)
             self.relay.close()
 
 
