@@ -128,6 +128,7 @@ async def awk(ctx: CommandContext) -> int:
     runtime = rt.Runtime(ctx, [ctx.name] + operands, bounds, codec)
     runtime.split_limit, runtime.columns, runtime.numbers_only = field_use(src)
     runtime.count_each = "NR" in src  # R.NR, R.FNR, setvar('NR'...): else NR is counted per batch
+    runtime.rs_assigned = "'RS'" in src  # setvar('RS', ...): a batch may end early
     ns = rt.namespace(runtime)
     ns.update(consts)
     runtime.ns = ns
@@ -254,7 +255,7 @@ async def _main_loop(R: rt.Runtime, rules, is_async: bool, ctx: CommandContext) 
     what the program never reads (NR counted per batch, $0 when its numbers come from
     columns)."""
     NextRecord = rt.NextRecord
-    columns_ok, count_each, numbers_only = R.columns, R.count_each, R.numbers_only
+    columns_ok, count_each, numbers_only, rs_assigned = R.columns, R.count_each, R.numbers_only, R.rs_assigned
     R.columns = False  # numeric columns only while the main loop runs: END splits the record
     while True:
         if R.pending_pos >= len(R.pending):
@@ -312,8 +313,9 @@ async def _main_loop(R: rt.Runtime, rules, is_async: bool, ctx: CommandContext) 
                     try:
                         rules()
                     except NextRecord:
-                        pass
-                    if R.pending is not batch:  # nextfile, or RS changed: the rest is read again
+                        if R.pending is not batch:  # nextfile
+                            break
+                    if rs_assigned and R.pending is not batch:  # RS changed: the rest is read again
                         break
         finally:
             if columns:

@@ -226,6 +226,8 @@ class Runtime:
         self.numcols: dict[int, list[float] | None] = {}
         #: whether the main loop counts NR and FNR per record (the program reads them)
         self.count_each = True
+        #: whether the program assigns RS (which may end a batch early: unread_pending)
+        self.rs_assigned = True
         #: the fields the rules read, when they read them only as numbers (``field_use``)
         self.numbers_only: tuple[int, ...] | None = None
         #: the generated code's namespace: its global _C<i> is numcols[i] while a batch runs
