@@ -44,11 +44,10 @@ def test_the_switch_compiles_no_runner(monkeypatch):
 
 @pytest.mark.parametrize("setup,generic_after", [
     ("", False),
-    # a nameref that lives on sends every command to the generic path (they follow it there)
-    ("declare -n r=z; ", True),
-    # one a function's scope held ends with it; one hidden by a VAR=x binding still counts
+    # namerefs are followed where a variable is read or written, not by a change of path
+    ("declare -n r=z; ", False),
     ("f() { local -n r=$1; r=1; }; f z; ", False),
-    ("declare -n r=z; g() { local -n q=y; }; r=5 eval g; ", True),
+    ("declare -n r=z; g() { local -n q=y; }; r=5 eval g; ", False),
     # set -x and a DEBUG trap force it only while they are on
     ("set -x; set +x; ", False),
     ("trap : DEBUG; trap - DEBUG; ", False),

@@ -7,8 +7,7 @@ finishes the command synchronously and returns its status, or returns an awaitab
 finishes it. The caller awaits that in the same dynamic state it called the runner in
 (errexit suppression, loop depth), so the split is invisible.
 
-A runner checks before it changes anything whether it can go on (no xtrace, no nameref
-in the shell, no DEBUG trap, no yield or cancellation due); if not, it returns the generic
+A runner checks before it changes anything whether it can go on (no xtrace, no DEBUG trap, no yield or cancellation due); if not, it returns the generic
 handler's coroutine, so every case it does not know keeps the interpreter's behaviour. What
 it compiles it runs exactly as the generic handlers do, in the same order: words of plain
 text, ``$name``, ``${a[i]}``, ``${#x}``, ``${x#pat}``-style operators, ``"..."`` of those and
@@ -692,11 +691,11 @@ def start(sh, node, fds: dict):
 
 def _enter(sh, fds: dict, line: int) -> bool:
     """A runner's start: False when the generic handler must run the command (xtrace, a
-    nameref in the shell, a cancellation or a yield due: it does them), else the command's
-    fds and line are set and True."""
+    cancellation or a yield due: it does them), else the command's fds and line are set and
+    True. (A nameref is followed where a variable is read or written: each lookup checks.)"""
     rt = sh.rt
     cancel = rt.cancel
-    if sh.namerefs or sh.options["xtrace"] or (cancel is not None and cancel.reason is not None) \
+    if sh.options["xtrace"] or (cancel is not None and cancel.reason is not None) \
             or monotonic() - rt.last_yield > rt.yield_interval:
         return False
     sh.current_fds = fds
@@ -750,7 +749,7 @@ def _compile_simple(node: SimpleCommand):
         rt = sh.rt
         cancel = rt.cancel
         # _enter inline: the commonest runner (the call is some 5 % of a loop's step)
-        if sh.namerefs or sh.options["xtrace"] or (cancel is not None and cancel.reason is not None) \
+        if sh.options["xtrace"] or (cancel is not None and cancel.reason is not None) \
                 or monotonic() - rt.last_yield > rt.yield_interval:
             return sh.run_simple(node, fds)
         sh.current_fds = fds
@@ -996,7 +995,7 @@ def _compile_assignments(node: SimpleCommand):
         rt = sh.rt
         cancel = rt.cancel
         # _enter inline, as in run_simple
-        if sh.namerefs or sh.options["xtrace"] or (cancel is not None and cancel.reason is not None) \
+        if sh.options["xtrace"] or (cancel is not None and cancel.reason is not None) \
                 or monotonic() - rt.last_yield > rt.yield_interval:
             return sh.run_simple(node, fds)
         sh.current_fds = fds
@@ -1143,7 +1142,7 @@ def _compile_for(node: For):
     def run_for(sh, node, fds):
         rt = sh.rt
         cancel = rt.cancel
-        if sh.namerefs or sh.options["xtrace"] or sh.debug_trap_set or (cancel is not None and cancel.reason) \
+        if sh.options["xtrace"] or sh.debug_trap_set or (cancel is not None and cancel.reason) \
                 or monotonic() - rt.last_yield > rt.yield_interval:
             return sh.run_for(node, fds, words)
         sh.current_fds = fds
@@ -1318,7 +1317,7 @@ def _compile_case(node: Case):
     line = node.line
 
     def run_case(sh, node, fds):
-        if sh.namerefs or sh.options["xtrace"]:
+        if sh.options["xtrace"]:
             return sh.execute(node, fds)
         sh.current_fds = fds
         sh.lineno = line

@@ -787,7 +787,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
                 return 1
             if node.words is None:
                 items = list(self.positional)
-            elif compiled_words is not None and not self.namerefs and not self.options["xtrace"]:
+            elif compiled_words is not None and not self.options["xtrace"]:
                 self.rt.expansion_bytes = 0
                 items = []
                 for k, fn in enumerate(compiled_words):
@@ -917,7 +917,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
 
         def head_now(compiled):
             """A compiled head's value, as ``head`` gives it, or NOT_NOW when only it can."""
-            if compiled is None or self.namerefs or self.debug_trap_set:
+            if compiled is None or self.debug_trap_set:
                 return NOT_NOW
             self.lineno = node.line
             try:
