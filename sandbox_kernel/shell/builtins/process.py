@@ -105,7 +105,7 @@ async def b_trap(sh, argv, fds):
         else:
             sh.traps[name] = action
     sh.parent_traps = None
-    sh.update_trap_dispatch()
+    sh.sync_debug_trap()
     return status
 
 

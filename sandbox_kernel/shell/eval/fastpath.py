@@ -647,10 +647,20 @@ def _compile_split_param(value_of) -> Callable[[Any, list], None]:
 
 
 # ============================================================================ commands
-def compile_node(node) -> Callable | Any:
-    """The runner of ``node``, or NO_RUNNER."""
-    if GENERIC_ONLY:
-        return NO_RUNNER
+#: the coroutine handler of each node type (interp.py registers them): the runner of a node
+#: that has no compiled one, and where a compiled runner hands on
+HANDLERS: dict[type, Callable] = {}
+#: the commands the DEBUG trap runs before (the heads of for, select and case run it themselves)
+_DEBUG_KINDS = (SimpleCommand, ArithCommand, CondCommand)
+
+
+def compile_node(node) -> Callable:
+    """The runner of ``node``: compiled where it can be, else its type's coroutine handler."""
+    runner = NO_RUNNER if GENERIC_ONLY else _compile(node)
+    return HANDLERS[type(node)] if runner is NO_RUNNER else runner
+
+
+def _compile(node) -> Callable | Any:
     tp = type(node)
     if tp is SimpleCommand:
         return _compile_simple(node)
@@ -680,13 +690,19 @@ def compile_node(node) -> Callable | Any:
 
 
 def start(sh, node, fds: dict):
-    """Run ``node``: its status, or an awaitable of it."""
+    """Run ``node``: its status, or an awaitable of it. (Every command of the shell starts here.)"""
     runner = node.runner
     if runner is None:
         runner = node.runner = compile_node(node)
-    if runner is NO_RUNNER or sh.debug_trap_set:
-        return sh.execute(node, fds)
+    if sh.debug_trap_set and type(node) in _DEBUG_KINDS:
+        return _debug_then(runner, sh, node, fds)
     return runner(sh, node, fds)
+
+
+async def _debug_then(runner, sh, node, fds: dict) -> int:
+    await sh.debug_trap(node.line)
+    status = runner(sh, node, fds)
+    return status if type(status) is int else await status
 
 
 def _enter(sh, fds: dict, line: int) -> bool:
@@ -1099,11 +1115,11 @@ def _compile_arith_command(node: ArithCommand):
 
     def run_arith(sh, node, fds):
         if not _enter(sh, fds, line):
-            return sh.execute(node, fds)
+            return HANDLERS[ArithCommand](sh, node, fds)
         try:
             text = expr(sh)
         except NeedsGeneric:
-            return sh.execute(node, fds)
+            return HANDLERS[ArithCommand](sh, node, fds)
         try:
             value = arith_evaluate(text, sh)
         except ArithError as e:
@@ -1212,11 +1228,11 @@ def _compile_cond_command(node: CondCommand):
 
     def run_cond(sh, node, fds):
         if not _enter(sh, fds, line):
-            return sh.execute(node, fds)
+            return HANDLERS[CondCommand](sh, node, fds)
         try:
             status = 0 if test(sh) else 1
         except NeedsGeneric:
-            return sh.execute(node, fds)
+            return HANDLERS[CondCommand](sh, node, fds)
         except ShellError as e:
             return sh.cond_failed(e, fds)
         sh.pipestatus = status
@@ -1317,14 +1333,14 @@ def _compile_case(node: Case):
     line = node.line
 
     def run_case(sh, node, fds):
-        if sh.options["xtrace"]:
-            return sh.execute(node, fds)
+        if sh.options["xtrace"] or sh.debug_trap_set:
+            return HANDLERS[Case](sh, node, fds)
         sh.current_fds = fds
         sh.lineno = line
         try:
             word = word_of(sh)
         except NeedsGeneric:
-            return sh.execute(node, fds)
+            return HANDLERS[Case](sh, node, fds)
         nocase = sh.shopts["nocasematch"]
         ext = sh.shopts["extglob"]
         items = node.items
@@ -1474,7 +1490,10 @@ def _compile_brace(node: BraceGroup):
 
 
 def run_pipeline(sh, node: Pipeline, fds: dict):
-    """``a | b ...``: its coroutine started directly (the caller checked there is no DEBUG trap)."""
+    """``a | b ...``: its coroutine started directly (with a DEBUG trap, the handler runs it
+    before the stages)."""
+    if sh.debug_trap_set:
+        return sh.run_pipeline(node, fds)
     sh.current_fds = fds
     sh.lineno = node.line
     return sh.run_stages(node, fds)

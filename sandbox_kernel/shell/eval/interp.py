@@ -9,7 +9,6 @@ parameters, traps). Subshells, pipeline stages and command substitutions run in 
 from __future__ import annotations
 
 import contextlib
-import functools
 import re
 import time
 import weakref
@@ -40,6 +39,7 @@ from ..syntax.printer import format_word
 from . import pattern as pat
 from .arith import ArithError, evaluate as arith_evaluate
 from .cond import eval_cond
+from . import fastpath
 from .fastpath import NOT_NOW, YIELD_FIRST, NeedsGeneric, commands_exceeded, loop_flow, raise_later, start
 from .pipeline import Pipelines
 from .redirect import Redirections
@@ -266,7 +266,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         child.shopts = dict(self.shopts)
         child.traps = self.inherited_traps()
         child.parent_traps = self.traps if self.traps else self.parent_traps
-        child.update_trap_dispatch()
+        child.sync_debug_trap()
         child.frames = list(self.frames)
         child.function_files = dict(self.function_files)
         child.dirstack = list(self.dirstack)
@@ -463,13 +463,6 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         return self.aliases if self.shopts["expand_aliases"] else None
 
     # ================================================================== execution
-    async def execute(self, node, fds: dict) -> int:
-        self.current_fds = fds
-        handler = self._dispatch.get(type(node))
-        if handler is None:
-            raise ShellError(f"cannot execute {type(node).__name__}")
-        return await handler(self, node, fds)
-
     def start(self, node, fds: dict):
         """Run ``node``: its status, or an awaitable of it (``fastpath.start``)."""
         return start(self, node, fds)
@@ -1687,7 +1680,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
             fds[1] = out
             try:
                 try:
-                    await child.execute(p.body, fds)
+                    await child.run_node(p.body, fds)
                 except ExitShell:
                     pass
                 except ShellError as e:
@@ -1717,7 +1710,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
                 fds = dict(fds)
                 fds[0] = BytesInput(data)
                 try:
-                    await child.execute(body, fds)
+                    await child.run_node(body, fds)
                 except (ExitShell, ShellError):
                     pass
             else:
@@ -1749,24 +1742,19 @@ class Shell(Variables, Expander, Redirections, Pipelines):
             if action and not self.options["errtrace" if name == "ERR" else "functrace"]:
                 hidden[name] = traps.pop(name)
         if "DEBUG" in hidden:
-            self.update_trap_dispatch()
+            self.sync_debug_trap()
         return hidden
 
     def restore_hidden_traps(self, hidden: dict[str, str]) -> None:
         """After a function: its hidden traps come back unless it set its own."""
         for name, action in hidden.items():
             self.traps.setdefault(name, action)
-        self.update_trap_dispatch()
+        self.sync_debug_trap()
 
-    def update_trap_dispatch(self) -> None:
-        """Run commands through the table that runs the DEBUG trap first exactly while one is
-        set (so that without one no command pays for the check)."""
-        if self.traps.get("DEBUG"):
-            self._dispatch = DEBUG_DISPATCH
-            self.debug_trap_set = True
-        elif "_dispatch" in self.__dict__:
-            del self.__dict__["_dispatch"]
-            self.debug_trap_set = False
+    def sync_debug_trap(self) -> None:
+        """Keep ``debug_trap_set`` (what ``fastpath.start`` checks) true exactly while a DEBUG
+        trap is set."""
+        self.debug_trap_set = bool(self.traps.get("DEBUG"))
 
     async def debug_trap(self, line: int) -> None:
         """The DEBUG trap, before a simple command, [[ ]], (( )) and the heads of for, select
@@ -1828,9 +1816,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         self.last_status = status
         return status
 
-    #: node type -> the method that runs it (filled in below the class)
-    _dispatch: dict[type, Any] = {}
-    #: a DEBUG trap is set: commands run through the generic handlers (which run the trap)
+    #: a DEBUG trap is set: ``fastpath.start`` runs it before each simple command, [[ ]] and (( ))
     debug_trap_set = False
 
 
@@ -1972,12 +1958,16 @@ class CommandHost:
             return e.status
 
 
-async def _debug_then(run, self: Shell, node, fds: dict) -> int:
-    await self.debug_trap(node.line)
-    return await run(self, node, fds)
+def _handler(method):
+    """A coroutine handler as a runner: the command's fds current first (``current_fds`` is
+    what expansions inside it write errors to)."""
+    def run(sh: Shell, node, fds: dict):
+        sh.current_fds = fds
+        return method(sh, node, fds)
+    return run
 
 
-Shell._dispatch = {
+fastpath.HANDLERS.update({kind: _handler(method) for kind, method in {
     SimpleCommand: Shell.run_simple,
     Pipeline: Shell.run_pipeline,
     AndOr: Shell.run_and_or,
@@ -1993,10 +1983,6 @@ Shell._dispatch = {
     FunctionDef: Shell.run_funcdef,
     ArithCommand: Shell.run_arith_command,
     CondCommand: Shell.run_cond_command,
-}
-#: the table while a DEBUG trap is set: the trap runs before each simple command, [[ ]], (( ))
-DEBUG_DISPATCH = dict(Shell._dispatch)
-for _kind in (SimpleCommand, ArithCommand, CondCommand):
-    DEBUG_DISPATCH[_kind] = functools.partial(_debug_then, Shell._dispatch[_kind])
+}.items()})
 
 __all__ = ["Shell", "Runtime", "Incomplete", "ParseError"]

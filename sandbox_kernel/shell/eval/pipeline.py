@@ -46,7 +46,7 @@ class Pipelines:
             self.errexit_suppress += 1
         try:
             if len(commands) == 1:
-                statuses = [await self.execute(commands[0], fds)]
+                statuses = [await self.run_node(commands[0], fds)]
             else:
                 self.lineno = node.line
                 statuses = await self._run_stages(node, fds)
@@ -112,12 +112,12 @@ class Pipelines:
             if type(cmd) is SimpleCommand:
                 await self.debug_trap(cmd.line)
         del self.traps["DEBUG"]
-        self.update_trap_dispatch()
+        self.sync_debug_trap()
         try:
             return await self._start_stages(node, fds)
         finally:
             self.traps.setdefault("DEBUG", debug)
-            self.update_trap_dispatch()
+            self.sync_debug_trap()
 
     async def _start_stages(self, node: Pipeline, fds: dict) -> list[int]:
         await aio.need_loop()  # stages may be tasks
@@ -304,7 +304,7 @@ class Pipelines:
     async def _job(child, node, fds: dict, group: JobGroup) -> int:
         """A background job's run in its forked shell: its exit status."""
         try:
-            return await child.execute(node, fds)
+            return await child.run_node(node, fds)
         except (ExitShell, AbortCommand) as e:
             return e.status
         except BrokenPipeError:
