@@ -264,7 +264,7 @@ def _parse_type(text: str) -> list[_Spec] | None:
 
 @command("od", help=OD_HELP)
 async def od(ctx: CommandContext) -> int:
-    opts, files = getopt(ctx.args, "A:j:N:t:vw::abcdfilosxS:", {
+    opts, files = getopt(ctx.args, "A:j:N:t:vw::abcdfilosxBDeFHhILOXS:", {
         "address-radix=": "A", "skip-bytes=": "j", "read-bytes=": "N", "format=": "t",
         "output-duplicates": "v", "width==": "w", "traditional": None, "endian=": None,
         "strings==": "S"}, status=1)
@@ -276,7 +276,10 @@ async def od(ctx: CommandContext) -> int:
     duplicates = False
     width = 16
     traditional = {"a": "a", "b": "o1", "c": "c", "d": "u2", "f": "fF", "i": "dI", "l": "dL",
-                   "o": "o2", "s": "d2", "x": "x2"}
+                   "o": "o2", "s": "d2", "x": "x2",
+                   # GNU's undocumented older letters (BusyBox's od has them too)
+                   "B": "o2", "D": "u4", "e": "fD", "F": "fD", "H": "x4", "h": "x2", "I": "dL",
+                   "L": "dL", "O": "o4", "X": "x4"}
     for o, v in opts:
         if o == "A":
             if v not in ("d", "o", "x", "n"):
