@@ -130,7 +130,7 @@ async def tar(ctx: CommandContext) -> int:
     archive = "-"
     verbose = 0
     compression = None
-    auto = to_stdout = keep_old = dereference = absolute = False
+    auto = to_stdout = keep_old = dereference = absolute = overwrite = False
     excludes: list[str] = []
     strip = 0
     directory_changes: list[str] = []
@@ -172,6 +172,8 @@ async def tar(ctx: CommandContext) -> int:
             if names is None:
                 return 2
             (excludes if o == "X" else listed).extend(names)
+        elif o == "overwrite":
+            overwrite = True
         elif o in ("null", "no-null"):
             null = o == "null"
         elif o == "strip-components":
@@ -195,7 +197,7 @@ async def tar(ctx: CommandContext) -> int:
         await ctx.error("Error is not recoverable: exiting now")
         return 2
     runner = _Tar(ctx, base, verbose, excludes, strip, keep_old, to_stdout, dereference,
-                  absolute, archive)
+                  absolute, archive, overwrite)
     try:
         if mode in ("c", "r"):
             if not operands:
@@ -267,8 +269,12 @@ def _compress(data: bytes, kind: str | None) -> bytes:
 
 class _Tar:
     def __init__(self, ctx, base, verbose, excludes, strip, keep_old, to_stdout, dereference,
-                 absolute, archive):
+                 absolute, archive, overwrite=False):
         self.ctx = ctx
+        self.overwrite = overwrite  # --overwrite: write into an existing file (its hard links see it)
+        #: directories extracted, whose mode and time are set once their members are in (GNU's
+        #: delayed set_stat: a read-only directory still receives its files)
+        self.dir_stats: list[tuple[str, int, float]] = []
         self.base = base
         self.verbose = verbose
         self.excludes = excludes
@@ -380,6 +386,22 @@ class _Tar:
             await ctx.error("This does not look like a tar archive")
             await ctx.error("Exiting with failure status due to previous errors")
             raise TarFailure() from None
+        try:
+            await self._members(tf, operands, listing)
+        finally:
+            self._set_dir_stats()
+
+    def _set_dir_stats(self) -> None:
+        for target, mode, mtime in reversed(self.dir_stats):
+            try:
+                self.ctx.fs.chmod(target, mode & 0o7777)
+                self.ctx.fs.utime(target, mtime)
+            except FSError:
+                pass  # (removed or replaced by a later member)
+        self.dir_stats.clear()
+
+    async def _members(self, tf: tarfile.TarFile, operands: list[str], listing: bool) -> None:
+        ctx = self.ctx
         wanted = [op.rstrip("/") for op in operands]
         matched = set()
         with tf:
@@ -465,9 +487,11 @@ class _Tar:
                         fs.unlink(target)
                     fs.mkdir(target, mode=info.mode or 0o755)
                 fs.chmod(target, (info.mode or 0o755) | 0o700)
-                fs.utime(target, clamp_mtime(info.mtime))
+                self.dir_stats.append((target, info.mode or 0o755, clamp_mtime(info.mtime)))
                 return
-            if fs.exists(target, follow=False):
+            in_place = self.overwrite and info.isfile() and fs.lstat(target).type == "file" \
+                if fs.exists(target, follow=False) else False
+            if fs.exists(target, follow=False) and not in_place:
                 if self.keep_old:
                     await ctx.error(f"{rel}: Cannot open: File exists")
                     self.failed = True
