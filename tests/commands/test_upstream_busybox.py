@@ -6,38 +6,14 @@ the GNU tools run the few cases the cache lacks). A regression gate: the pass ra
 split on CR)."""
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-import warnings
-from pathlib import Path
-
-import pytest
-
 from tests.support.prereqs import host_tool
 
-ROOT = Path(__file__).resolve().parents[2]
-CORPORA = os.environ.get("SANDBOX_KERNEL_CMDS_CORPORA", ROOT.parent / "shared" / "corpora" / "cmds")
-RUNNER = Path(CORPORA) / "cmds_compat.py"
+from .upstream import assert_pass_rate
+
 #: the project's pass rate reached (percent of the scored sub-cases): 644/645
 BUSYBOX_UPSTREAM_MIN = 99.8
 
 
 @host_tool("bash")
 def test_upstream_busybox_pass_rate_does_not_regress(tmp_path):
-    # external material beside the checkout (../shared), not something the project's files can
-    # install: a clone elsewhere has no suite to run, so its absence skips (with a warning) even
-    # in CI, as the Oils spec gate does
-    if not RUNNER.is_file():
-        warnings.warn(f"busybox upstream runner not found at {RUNNER} (set SANDBOX_KERNEL_CMDS_CORPORA)",
-                      UserWarning)
-        pytest.skip(f"no busybox upstream runner at {RUNNER}")
-    done = subprocess.run([sys.executable, str(RUNNER), "--corpus", "busybox", "--candidates", "project",
-                           "--oracle", "cache", "--project-root", str(ROOT), "--quiet",
-                           "--out", str(tmp_path / "busybox.json"), "--min", str(BUSYBOX_UPSTREAM_MIN),
-                           "--show", "10"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=600)
-    summary = (done.stdout.strip().splitlines() or ["(no output)"])[-1]
-    print(summary)
-    assert done.returncode == 0, \
-        f"{summary} (gate {BUSYBOX_UPSTREAM_MIN} %)\n{done.stdout[-4000:]}\n{done.stderr[-2000:]}"
+    assert_pass_rate("busybox", BUSYBOX_UPSTREAM_MIN, tmp_path)
