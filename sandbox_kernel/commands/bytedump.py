@@ -264,7 +264,7 @@ def _parse_type(text: str) -> list[_Spec] | None:
 
 @command("od", help=OD_HELP)
 async def od(ctx: CommandContext) -> int:
-    opts, files = getopt(ctx.args, "A:j:N:t:vw::abcdfilosxS:", {
+    opts, files = getopt(ctx.args, "A:j:N:t:vw::abcdfilosxBDeFHhILOXS:", {
         "address-radix=": "A", "skip-bytes=": "j", "read-bytes=": "N", "format=": "t",
         "output-duplicates": "v", "width==": "w", "traditional": None, "endian=": None,
         "strings==": "S"}, status=1)
@@ -276,7 +276,10 @@ async def od(ctx: CommandContext) -> int:
     duplicates = False
     width = 16
     traditional = {"a": "a", "b": "o1", "c": "c", "d": "u2", "f": "fF", "i": "dI", "l": "dL",
-                   "o": "o2", "s": "d2", "x": "x2"}
+                   "o": "o2", "s": "d2", "x": "x2",
+                   # GNU's undocumented older letters (BusyBox's od has them too)
+                   "B": "o2", "D": "u4", "e": "fD", "F": "fD", "H": "x4", "h": "x2", "I": "dL",
+                   "L": "dL", "O": "o4", "X": "x4"}
     for o, v in opts:
         if o == "A":
             if v not in ("d", "o", "x", "n"):
@@ -809,12 +812,44 @@ def _autoskip(lines: list[tuple[str, bool]], ends_on_full_line: bool) -> str:
 
 
 
+_HEX_VALUE = {c: int(chr(c), 16) for c in b"0123456789abcdefABCDEF"}
+
+
+def _xxd_reverse_plain(data: bytes) -> bytes:
+    """``xxd -r -p``: vim's huntype for the plain style. Blanks and newlines are skipped; a
+    byte is two hex digits in a row; a digit after one bad character starts a new pair (the
+    digit before it is dropped); three bad characters in a row (before any digit, bad ones are
+    skipped) end the line."""
+    if re.fullmatch(rb"[0-9a-fA-F \t\r\n]*", data):  # the common case: only digits and blanks
+        digits = re.sub(rb"[ \t\r\n]", b"", data)
+        return bytes.fromhex(digits[:len(digits) // 2 * 2].decode())
+    out = bytearray()
+    n1, n2, n3 = -1, 0, 0
+    ignore = True
+    i, size = 0, len(data)
+    while i < size:
+        c = data[i]
+        i += 1
+        if c in b" \t\r\n":
+            continue
+        n3, n2 = n2, n1
+        n1 = _HEX_VALUE.get(c, -1)
+        if n1 < 0 and ignore:
+            continue
+        ignore = False
+        if n2 >= 0 and n1 >= 0:
+            out.append(n2 << 4 | n1)
+            n1 = -1
+        elif n1 < 0 and n2 < 0 and n3 < 0:  # garbage: the rest of the line is skipped
+            nl = data.find(b"\n", i)
+            i = size if nl < 0 else nl + 1
+            ignore = True
+    return bytes(out)
+
+
 def _xxd_reverse(data: bytes, plain: bool, cols: int, seek: int) -> bytes:
     if plain:
-        digits = re.sub(rb"[^0-9a-fA-F]", b"", data)
-        if len(digits) % 2:
-            digits = digits[:-1]
-        return bytes.fromhex(digits.decode())
+        return _xxd_reverse_plain(data)
     out = bytearray()
     for raw in data.split(b"\n"):
         line = raw.decode("latin-1")

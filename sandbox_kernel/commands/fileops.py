@@ -135,6 +135,10 @@ class _Copier:
         self.recursive = False
         self.deref = "default"   # "always" | "never" | "cmdline" | "default"
         self.preserve_mode = self.preserve_times = False
+        self.preserve_links = False
+        #: --preserve=links: the copy made of each multiply linked source (by inode), later
+        #: names of the same source become hard links to it
+        self.copies: dict[int, str] = {}
         self.no_clobber = self.force = self.update = self.verbose = False
         self.hard_link = self.sym_link = False
         self.remove_destination = False
@@ -192,7 +196,24 @@ class _Copier:
             kind = "symbolic link" if self.sym_link else "hard link"
             await self.fail(f"cannot create {kind} {quote(dst)} to {quote(src)}: File exists")
             return
+        earlier = self.copies.get(sst.st_ino) if self.preserve_links and sst.st_nlink > 1 else None
         try:
+            if earlier is not None and not (self.sym_link or self.hard_link):
+                # GNU: the name first, then what replacing the destination removed
+                if self.verbose:
+                    await self.ctx.out(f"{quote(src)} -> {quote(dst)}\n")
+                if dst_l is not None:
+                    fs.unlink(dst, cwd)
+                    if self.verbose:
+                        await self.ctx.out(f"removed {quote(dst)}\n")
+                fs.link(earlier, dst, cwd)
+                return
+            if self.preserve_links and dst_l is not None and dst_l.st_nlink > 1 \
+                    and st.S_ISREG(sst.st_mode) and not (self.sym_link or self.hard_link):
+                fs.unlink(dst, cwd)  # not written through: the destination's other names keep their data
+                dst_l = None
+                if self.verbose:
+                    await self.ctx.out(f"removed {quote(dst)}\n")
             if self.sym_link:
                 if dst_l is not None:
                     fs.unlink(dst, cwd)
@@ -218,6 +239,8 @@ class _Copier:
             else:
                 await self.fail(f"cannot create {kind} {quote(dst)}: {strerror(e)}")
             return
+        if self.preserve_links and sst.st_nlink > 1 and earlier is None:
+            self.copies[sst.st_ino] = self.ctx.resolve(dst)
         if self.verbose:
             await self.ctx.out(f"{quote(src)} -> {quote(dst)}\n")
 
@@ -330,6 +353,8 @@ def _preserve_list(copier: _Copier, value: str | None, on: bool) -> None:
             copier.preserve_mode = on
         if item in ("timestamps", "all"):
             copier.preserve_times = on
+        if item in ("links", "all"):
+            copier.preserve_links = on
 
 # which symbolic links in SOURCE cp follows, by option
 _CP_DEREF = {"d": "never", "P": "never", "L": "always", "H": "cmdline"}
@@ -345,9 +370,11 @@ async def cp(ctx: CommandContext) -> int:
         if key == "a":
             c.recursive = True
             c.deref = "never"
-            c.preserve_mode = c.preserve_times = True
+            c.preserve_mode = c.preserve_times = c.preserve_links = True
         elif key in _CP_DEREF:
             c.deref = _CP_DEREF[key]
+            if key == "d":
+                c.preserve_links = True
         elif key in "rR":
             c.recursive = True
         elif key == "p":

@@ -16,6 +16,7 @@ COMMAND_MODULES: dict[str, str] = {
     "commands.cmp": "cmp",
     "commands.cutpaste": "cut paste",
     "commands.date": "date",
+    "commands.dd": "dd",
     "commands.diff": "diff",
     "commands.diskusage": "df du",
     "commands.echoprintf": "echo printf",

@@ -12,6 +12,7 @@ import tarfile
 import time as _time
 import zlib
 
+from ... import memory
 from ...chars import isdigits
 from ...vfs import FSError, normpath
 from ...vfs.tar import clamp_mtime, open_archive
@@ -68,6 +69,9 @@ Examples:
   -O, --to-stdout            extract files to standard output
   -k, --keep-old-files       don't replace existing files when extracting
       --exclude=PATTERN      exclude files, given as a PATTERN
+  -X, --exclude-from=FILE    exclude patterns listed in FILE
+  -T, --files-from=FILE      get names to extract or create from FILE
+      --null                 -T reads null-terminated names
       --strip-components=NUMBER   strip NUMBER leading components from file
                              names on extraction
   -p, --preserve-permissions extract information about file permissions
@@ -84,7 +88,8 @@ _TAR_LONG = {
     "no-recursion": None, "recursion": None, "totals": None, "wildcards": None,
     "anchored": None, "sort=": None, "mtime=": None, "show-transformed-names": None,
     "absolute-names": "P", "one-file-system": None, "warning=": None,
-    "exclude-vcs": None,
+    "exclude-vcs": None, "exclude-from=": "X", "files-from=": "T", "null": None, "no-null": None,
+    "verbatim-files-from": None,
 }
 
 _OLD_STYLE_ARG_LETTERS = set("fCbTXgNLV")
@@ -116,7 +121,7 @@ class TarFailure(Exception):
 async def tar(ctx: CommandContext) -> int:
     args = _expand_old_style(list(ctx.args))
     try:
-        opts, operands = getopt(args, "ctxrf:C:vzjJaOkphP", _TAR_LONG)
+        opts, operands = getopt(args, "ctxrf:C:vzjJaOkphPX:T:", _TAR_LONG)
     except UsageError as e:
         await ctx.error(e.message)
         await ctx.err("Try 'tar --help' or 'tar --usage' for more information.\n")
@@ -125,10 +130,12 @@ async def tar(ctx: CommandContext) -> int:
     archive = "-"
     verbose = 0
     compression = None
-    auto = to_stdout = keep_old = dereference = absolute = False
+    auto = to_stdout = keep_old = dereference = absolute = overwrite = False
     excludes: list[str] = []
     strip = 0
     directory_changes: list[str] = []
+    listed: list[str] = []  # -T's names, after the operands
+    null = False
     for o, v in opts:
         if o in ("c", "t", "x", "r"):
             if mode is not None and mode != o:
@@ -160,11 +167,21 @@ async def tar(ctx: CommandContext) -> int:
             absolute = True
         elif o == "exclude":
             excludes.append(v)
+        elif o in ("X", "T"):
+            names = await _name_list(ctx, v, null and o == "T", "Cannot stat: " if o == "T" else "")
+            if names is None:
+                return 2
+            (excludes if o == "X" else listed).extend(names)
+        elif o == "overwrite":
+            overwrite = True
+        elif o in ("null", "no-null"):
+            null = o == "null"
         elif o == "strip-components":
             if not isdigits(v):
                 await ctx.error(f"Invalid number of elements: '{v}'")
                 return 2
             strip = int(v)
+    operands += listed
     if mode is None:
         await ctx.error("You must specify one of the '-Acdtrux', '--delete' or '--test-label' options")
         await ctx.err("Try 'tar --help' or 'tar --usage' for more information.\n")
@@ -180,7 +197,7 @@ async def tar(ctx: CommandContext) -> int:
         await ctx.error("Error is not recoverable: exiting now")
         return 2
     runner = _Tar(ctx, base, verbose, excludes, strip, keep_old, to_stdout, dereference,
-                  absolute, archive)
+                  absolute, archive, overwrite)
     try:
         if mode in ("c", "r"):
             if not operands:
@@ -220,6 +237,26 @@ async def tar(ctx: CommandContext) -> int:
     return 0
 
 
+async def _name_list(ctx: CommandContext, name: str, null: bool, what: str) -> list[str] | None:
+    """The names (or patterns) of a -T or -X file, one a line (NUL-terminated with --null, for
+    -T only; a line read as a C string ends at a NUL), empty ones left out; None after reporting
+    a file that cannot be read."""
+    try:
+        if name == "-":
+            data = await ctx.stdin.read_all()  # (charged to the memory limit as it comes)
+        else:
+            data = ctx.fs.read_bytes(name, cwd=ctx.cwd)
+            memory.charge(len(data))
+    except FSError as e:
+        await ctx.error(f"{name}: {what}{e.strerror}")
+        await ctx.error("Error is not recoverable: exiting now")
+        return None
+    memory.charge(len(data) + data.count(b"\n") * memory.LINE_COST)  # the names kept
+    text = data.decode("utf-8", "surrogateescape")
+    names = text.split("\0") if null else [line.partition("\0")[0] for line in text.split("\n")]
+    return [n for n in names if n]
+
+
 def _compress(data: bytes, kind: str | None) -> bytes:
     if kind == "gz":
         return _gzip.compress(data, mtime=int(_time.time()))
@@ -232,8 +269,12 @@ def _compress(data: bytes, kind: str | None) -> bytes:
 
 class _Tar:
     def __init__(self, ctx, base, verbose, excludes, strip, keep_old, to_stdout, dereference,
-                 absolute, archive):
+                 absolute, archive, overwrite=False):
         self.ctx = ctx
+        self.overwrite = overwrite  # --overwrite: write into an existing file (its hard links see it)
+        #: directories extracted, whose mode and time are set once their members are in (GNU's
+        #: delayed set_stat: a read-only directory still receives its files)
+        self.dir_stats: list[tuple[str, int, float]] = []
         self.base = base
         self.verbose = verbose
         self.excludes = excludes
@@ -345,6 +386,22 @@ class _Tar:
             await ctx.error("This does not look like a tar archive")
             await ctx.error("Exiting with failure status due to previous errors")
             raise TarFailure() from None
+        try:
+            await self._members(tf, operands, listing)
+        finally:
+            self._set_dir_stats()
+
+    def _set_dir_stats(self) -> None:
+        for target, mode, mtime in reversed(self.dir_stats):
+            try:
+                self.ctx.fs.chmod(target, mode & 0o7777)
+                self.ctx.fs.utime(target, mtime)
+            except FSError:
+                pass  # (removed or replaced by a later member)
+        self.dir_stats.clear()
+
+    async def _members(self, tf: tarfile.TarFile, operands: list[str], listing: bool) -> None:
+        ctx = self.ctx
         wanted = [op.rstrip("/") for op in operands]
         matched = set()
         with tf:
@@ -430,9 +487,11 @@ class _Tar:
                         fs.unlink(target)
                     fs.mkdir(target, mode=info.mode or 0o755)
                 fs.chmod(target, (info.mode or 0o755) | 0o700)
-                fs.utime(target, clamp_mtime(info.mtime))
+                self.dir_stats.append((target, info.mode or 0o755, clamp_mtime(info.mtime)))
                 return
-            if fs.exists(target, follow=False):
+            in_place = self.overwrite and info.isfile() and fs.lstat(target).type == "file" \
+                if fs.exists(target, follow=False) else False
+            if fs.exists(target, follow=False) and not in_place:
                 if self.keep_old:
                     await ctx.error(f"{rel}: Cannot open: File exists")
                     self.failed = True
