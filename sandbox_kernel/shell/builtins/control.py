@@ -54,7 +54,7 @@ async def b_eval(sh, argv, fds):
             return 2
         if node is None:
             return status
-        status = await sh.run_list(node, fds)
+        status = await sh.run_node(node, fds)
 
 
 @builtin("source", ".", usage="source filename [arguments]", text="""

@@ -1,23 +1,19 @@
-"""Commands compiled once into plain functions that usually finish without a coroutine.
+"""The evaluator's commands: every node compiled once into a *runner*, the one place its rules live.
 
-The generic interpreter awaits a coroutine for every node and expands every word through
-the general expander; in a loop that is most of the time. A *runner*, compiled from a
-node the first time it runs, is ``run(sh, node, fds) -> int | Awaitable[int]``: it either
-finishes the command synchronously and returns its status, or returns an awaitable that
-finishes it. The caller awaits that in the same dynamic state it called the runner in
-(errexit suppression, loop depth), so the split is invisible.
+A runner is ``run(sh, node, fds) -> int | Awaitable[int]``: it finishes the command without a
+coroutine when nothing has to wait, else returns an awaitable that finishes it (the caller
+awaits it in the same dynamic state: errexit suppression, loop depth). ``start`` runs every
+command of the shell, with the DEBUG trap as a branch in it.
 
-A runner checks before it changes anything whether it can go on (no xtrace, no DEBUG trap, no yield or cancellation due); if not, it returns the generic
-handler's coroutine, so every case it does not know keeps the interpreter's behaviour. What
-it compiles it runs exactly as the generic handlers do, in the same order: words of plain
-text, ``$name``, ``${a[i]}``, ``${#x}``, ``${x#pat}``-style operators, ``"..."`` of those and
-``$((...))``; simple commands (builtins registered ``sync=True`` are called directly, functions through
-``Shell.start_function``; redirections to files and fds, and quoted here-documents); assignments; lists,
-``&&``/``||``, ``if``, ``{ }``, ``case``, ``[[ ]]``, ``(( ))`` and the heads of
-``for ((...))``. Arithmetic that meets a subscript needing a command substitution
-(NeedsExpansion), and a negative subscript past an array's start (which reports), continue
-on the generic path from that word or assignment, which evaluates the expression again as the
-generic path itself does.
+Compound commands (lists, ``&&``/``||``, ``if``, ``case``, ``for``, ``{ }``, ``( )``) have one
+implementation each: synchronous *steps* that run as far as they can and say where they
+stopped, and a driver coroutine that awaits there and hands back to the steps. Simple
+commands, ``[[ ]]``, ``(( ))`` and the words in them are compiled where they can be (plain
+text, ``$name``, ``${a[i]}``, ``${#x}``, ``${x#pat}``-style operators, ``"..."`` of those,
+``$((...))``, redirections to files and fds, quoted here-documents); a word the compiled form
+does not cover (NeedsGeneric, raised before anything changed), xtrace, or a yield due hands
+the command to its coroutine handler in interp.py (``HANDLERS``), as do loops, ``select`` and
+function definitions, which only have that form.
 """
 from __future__ import annotations
 
@@ -25,10 +21,12 @@ import os
 import time
 from typing import Any, Callable
 
+from ... import aio
 from ..builtins import BUILTINS, SPECIAL_BUILTINS, SYNC_BUILTINS
 from ..state import (AbortCommand, BreakLoop, ContinueLoop, ExitShell, IndexedArray, LimitExceeded, ReturnFromFunction,
     ShellError, Var, is_array, too_many_words)
 from ..syntax.lexer import is_name
+from ..syntax.printer import format_word
 from ..syntax.ast import (DQ, AndOr, ArithCommand, ArithFor, ArithSub, Assign, BraceGroup, Case, CmdSub, CommandList,
     CondAnd, CondBinary, CondCommand, CondNot, CondOr, CondUnary, CondWord, For, If, Lit, Param, Pipeline, Quoted,
     SimpleCommand, Subshell, Word)
@@ -205,8 +203,11 @@ def _compile_value(p, unset: str | None = None, in_string: bool = False) -> Call
         def variable(sh) -> str | None:
             # a plain string variable (the commonest parameter) without lookup_var's checks
             var = sh.lookup_raw(name)
-            if var is not None and type(var.value) is str and not var.nameref:
-                return var.value
+            if var is not None:
+                if type(var.value) is str and not var.nameref:
+                    return var.value
+                if var.nameref:  # it may name an element or a whole array ('a[@]')
+                    raise NeedsGeneric
             return scalar(sh)
         return variable
     if not is_name(name):
@@ -268,6 +269,8 @@ def _compile_value(p, unset: str | None = None, in_string: bool = False) -> Call
 def compile_string(word: Word) -> Callable[[Any], str] | None:
     """``expand_word`` of ``word`` (one string, no splitting or globbing; as an assignment's
     value: no tilde is allowed in it here), or None when it is not compiled."""
+    if GENERIC_ONLY:
+        return None
     fast = word.fast
     if fast is not None:
         return lambda sh: fast
@@ -407,6 +410,8 @@ def _compile_arith_sub(p: ArithSub) -> Callable[[Any], str] | None:
 def compile_matcher(word: Word) -> Callable[[Any, str, bool, bool], bool] | None:
     """``pat.match(expand_pattern(word), text, extglob, nocase, budget)`` as
     ``fn(sh, text, extglob, nocase)``: a constant pattern without wildcards compares as text."""
+    if GENERIC_ONLY:
+        return None
     fast = word.fast
     if fast is not None and not pat.has_glob(fast, True):
         literal = pat.unescape(fast)
@@ -513,6 +518,8 @@ def compile_pattern(word: Word, escape: Callable[[str], str] = pat.escape) -> Ca
 
 def compile_fields(word) -> Callable[[Any, list], None] | None:
     """``expand_words([word])`` appending to a list (splitting and globbing included), or None."""
+    if GENERIC_ONLY:
+        return None
     if type(word) is not Word:
         return None  # an array argument of declare/local (an Assign)
     fast = word.fast
@@ -656,8 +663,11 @@ _DEBUG_KINDS = (SimpleCommand, ArithCommand, CondCommand)
 
 def compile_node(node) -> Callable:
     """The runner of ``node``: compiled where it can be, else its type's coroutine handler."""
-    runner = NO_RUNNER if GENERIC_ONLY else _compile(node)
-    return HANDLERS[type(node)] if runner is NO_RUNNER else runner
+    tp = type(node)
+    if GENERIC_ONLY and tp in HANDLERS:
+        return HANDLERS[tp]
+    runner = _compile(node)
+    return HANDLERS[tp] if runner is NO_RUNNER else runner
 
 
 def _compile(node) -> Callable | Any:
@@ -669,11 +679,11 @@ def _compile(node) -> Callable | Any:
     if tp is AndOr:
         return run_and_or
     if tp is If:
-        return run_if if not node.redirs else NO_RUNNER
+        return run_if if not node.redirs else _redirected(run_if)
     if tp is BraceGroup:
         return _compile_brace(node)
     if tp is Subshell:
-        return run_subshell if not node.redirs else NO_RUNNER
+        return run_subshell if not node.redirs else _redirected_subshell
     if tp is Pipeline:
         return run_pipeline if len(node.commands) > 1 and not node.timed else NO_RUNNER
     if tp is ArithCommand:
@@ -1054,6 +1064,9 @@ def _compile_assign(a) -> Callable[[Any], None] | None:
             elements.append(fn)
 
         def assign_array(sh) -> None:
+            raw = sh.lookup_raw(name)
+            if raw is not None and raw.nameref:
+                raise NeedsGeneric  # (it may name an element: the expander says so)
             var = sh.lookup_var(name)
             if var is not None and var.assoc:
                 raise NeedsGeneric
@@ -1146,65 +1159,121 @@ def loop_flow(e: BreakLoop | ContinueLoop) -> str:
 
 
 def _compile_for(node: For):
-    """``for NAME in WORDS``: its words compiled (each appends its fields to a list, or raises
-    NeedsGeneric before it changes anything) and its items run without a coroutine while
-    each body finishes at once; the rest goes on in ``Shell.for_items``."""
+    """``for NAME in WORDS``: the words expanded by their compiled functions where they have
+    them, the items run by ``_for_steps``."""
     compiled = [compile_fields(w) for w in node.words] if node.words is not None else []
-    words = tuple(compiled) if None not in compiled and (compiled or node.words is None) else None
-    if words is None or node.redirs or not is_name(node.var):
-        return lambda sh, node, fds: sh.run_for(node, fds, words)
-    var, body, line = node.var, node.body, node.line
+    words = tuple(compiled) if None not in compiled else None
+    valid = is_name(node.var)
+    line = node.line
 
     def run_for(sh, node, fds):
-        rt = sh.rt
-        cancel = rt.cancel
-        if sh.options["xtrace"] or sh.debug_trap_set or (cancel is not None and cancel.reason) \
-                or monotonic() - rt.last_yield > rt.yield_interval:
-            return sh.run_for(node, fds, words)
         sh.current_fds = fds
         sh.lineno = line
+        if not valid:  # bash checks the name when the loop runs, not when it is parsed
+            return sh.report_status(fds, f"`{node.var}': not a valid identifier", 1)
         if node.words is None:
-            items = list(sh.positional)
-        else:
-            rt.expansion_bytes = 0
-            items = []
-            for k, fn in enumerate(words):
-                try:
-                    fn(sh, items)
-                except NeedsGeneric:
-                    return sh.for_words_from(node, fds, items, k)
-            if len(items) > rt.limits.words:
-                raise too_many_words(rt.limits.words)
-        status = 0
-        sh.loop_depth += 1
-        handed_on = False
+            return _for_items(sh, node, fds, list(sh.positional))
+        if words is None:
+            return _for_words_from(sh, node, fds, [], 0)
+        sh.rt.expansion_bytes = 0
+        items: list[str] = []
+        for k, fn in enumerate(words):
+            try:
+                fn(sh, items)
+            except NeedsGeneric:
+                return _for_words_from(sh, node, fds, items, k)
+        return _for_items(sh, node, fds, items)
+    return _redirected(run_for) if node.redirs else run_for
+
+
+async def _for_words_from(sh, node: For, fds: dict, items: list[str], k: int) -> int:
+    """The words from ``k`` on through the expander (``items`` has those before), then the loop."""
+    items += await sh.expand_words(node.words[k:])
+    status = _for_items(sh, node, fds, items)
+    return status if type(status) is int else await status
+
+
+def _for_items(sh, node: For, fds: dict, items: list[str]):
+    if len(items) > sh.rt.limits.words:
+        raise too_many_words(sh.rt.limits.words)
+    sh.loop_depth += 1
+    try:
+        stop = _for_steps(sh, node, fds, items, 0, 0, False)
+    except BaseException:
+        sh.loop_depth -= 1
+        raise
+    if type(stop) is int:
+        sh.loop_depth -= 1
+        return stop
+    return _for_resume(sh, node, fds, items, stop)
+
+
+#: where a loop's steps stopped: a body to await, a yield due, a head (DEBUG trap, xtrace) to
+#: show before the item, a variable that could not be bound
+_BODY, _YIELD, _HEAD, _UNBOUND = "body", "yield", "head", "unbound"
+
+
+def _for_steps(sh, node: For, fds: dict, items: list[str], j: int, status: int, headed: bool):
+    """The loop from item ``j`` on (``headed``: item j's head is shown): its status, or where it
+    stopped (j, status or awaitable, what)."""
+    var = node.var
+    body = node.body
+    rt = sh.rt
+    for j in range(j, len(items)):
+        if (sh.debug_trap_set or sh.options["xtrace"]) and not headed:
+            return j, status, _HEAD
+        headed = False
+        unbound = sh._bind_loop_var(var, items[j])
+        if unbound is not None:
+            return j, unbound, _UNBOUND
         try:
-            for j, item in enumerate(items):
-                if sh.debug_trap_set or sh._bind_loop_var(var, item) is not None:
-                    # a DEBUG trap to run, or a variable not bound to report: the generic loop
-                    handed_on = True
-                    return sh.for_items(node, fds, items, j, None, status, False)
+            r = start(sh, body, fds)
+        except (BreakLoop, ContinueLoop) as e:
+            if loop_flow(e) == "break":
+                return 0
+            r = 0
+        if type(r) is not int:
+            return j, r, _BODY
+        status = r
+        cancel = rt.cancel
+        if (monotonic() - rt.last_yield > rt.yield_interval or (cancel is not None and cancel.reason is not None)) \
+                and sh._time_to_yield():
+            return j + 1, status, _YIELD
+    return status
+
+
+async def _for_resume(sh, node: For, fds: dict, items: list[str], stop) -> int:
+    """Where ``_for_steps`` stopped, awaited; the loop level counted (this ends it)."""
+    try:
+        while type(stop) is not int:
+            j, value, what = stop
+            headed = False
+            if what is _BODY:
                 try:
-                    r = start(sh, body, fds)
+                    value = await value
                 except (BreakLoop, ContinueLoop) as e:
                     if loop_flow(e) == "break":
                         return 0
-                    r = 0
-                if type(r) is not int:
-                    handed_on = True
-                    return sh.for_items(node, fds, items, j + 1, r, status, False)
-                status = r
-                cancel = rt.cancel
-                if monotonic() - rt.last_yield > rt.yield_interval \
-                        or (cancel is not None and cancel.reason is not None):
-                    if sh._time_to_yield():
-                        handed_on = True
-                        return sh.for_items(node, fds, items, j + 1, YIELD_FIRST, status, False)
-            return status
-        finally:
-            if not handed_on:
-                sh.loop_depth -= 1
-    return run_for
+                    value = 0
+                j += 1
+                if sh._time_to_yield():
+                    await sh._yield_now()
+            elif what is _YIELD:
+                await sh._yield_now()
+            elif what is _HEAD:
+                if sh.debug_trap_set:
+                    await sh.debug_trap(node.line)
+                if sh.options["xtrace"]:  # bash shows the words as written
+                    words = '"$@"' if node.words is None else " ".join(format_word(w) for w in node.words)
+                    await sh.err(fds, f"{sh._ps4()}for {node.var} in {words}\n")
+                headed = True
+            else:  # (value: why the variable was not bound)
+                await sh.report(fds, value)
+                return 1
+            stop = _for_steps(sh, node, fds, items, j, value, headed)
+        return stop
+    finally:
+        sh.loop_depth -= 1
 
 
 def _compile_arith_for(node: ArithFor):
@@ -1319,174 +1388,320 @@ def _compile_regex_source(word: Word) -> Callable[[Any], str] | None:
 
 
 def _compile_case(node: Case):
-    if node.redirs:
-        return NO_RUNNER
+    """``case WORD in ...``: the word and the patterns compiled where they can be; the items run
+    by ``_case_steps``."""
     word_of = compile_string(node.word)
-    patterns = []
+    matchers = []
     for item in node.items:
         compiled = [compile_matcher(p) for p in item.patterns]
-        if None in compiled:
-            return NO_RUNNER
-        patterns.append(compiled)
-    if word_of is None:
-        return NO_RUNNER
+        matchers.append(None if None in compiled else compiled)
     line = node.line
 
     def run_case(sh, node, fds):
-        if sh.options["xtrace"] or sh.debug_trap_set:
-            return HANDLERS[Case](sh, node, fds)
         sh.current_fds = fds
         sh.lineno = line
+        if word_of is None or sh.options["xtrace"] or sh.debug_trap_set:
+            return _case_head(sh, node, fds, matchers)
         try:
             word = word_of(sh)
         except NeedsGeneric:
-            return HANDLERS[Case](sh, node, fds)
-        nocase = sh.shopts["nocasematch"]
-        ext = sh.shopts["extglob"]
-        items = node.items
-        n = len(items)
-        i = 0
-        status = 0
-        while i < n:
-            try:
-                for matches in patterns[i]:
-                    if matches(sh, word, ext, nocase):
-                        break
-                else:
-                    i += 1
-                    continue
-            except NeedsGeneric:
-                return sh.case_from(node, fds, word, i, status, None)
-            item = items[i]
-            r = start(sh, item.body, fds) if item.body is not None else 0
-            if type(r) is not int:
-                return sh.case_from(node, fds, word, i, status, r)
-            status = r
-            while item.terminator == ";&" and i + 1 < n:
+            return _case_head(sh, node, fds, matchers)
+        stop = _case_steps(sh, node, fds, matchers, word, 0, 0, None)
+        return stop if type(stop) is not tuple else _case_resume(sh, node, fds, matchers, word, stop)
+    return _redirected(run_case) if node.redirs else run_case
+
+
+async def _case_head(sh, node: Case, fds: dict, matchers: list) -> int:
+    """The head through the expander, after the DEBUG trap and xtrace's line."""
+    if sh.debug_trap_set:
+        await sh.debug_trap(node.line)
+    if sh.options["xtrace"]:  # bash shows the word as written, before expanding it
+        await sh.err(fds, f"{sh._ps4()}case {format_word(node.word)} in\n")
+    word = await sh.expand_word(node.word)
+    stop = _case_steps(sh, node, fds, matchers, word, 0, 0, None)
+    return stop if type(stop) is int else await _case_resume(sh, node, fds, matchers, word, stop)
+
+
+#: ``_case_steps``'s ``matched`` when item i's body has run (``status`` is its status)
+_RAN: Any = object()
+
+
+def _case_steps(sh, node: Case, fds: dict, matchers: list, word: str, i: int, status: int, matched):
+    """The items from ``i`` on (``matched``: whether item i matched, None to test it here, _RAN
+    when its body ran): the status, or where it stopped: (i, status, None) for item i's patterns
+    to expand and test, (i, awaitable) for its body."""
+    items = node.items
+    n = len(items)
+    shopts = sh.shopts
+    while i < n:
+        item = items[i]
+        if matched is not _RAN:
+            if matched is None:
+                compiled = matchers[i]
+                if compiled is None:
+                    return i, status, None
+                matched = False
+                try:
+                    for matches in compiled:
+                        if matches(sh, word, shopts["extglob"], shopts["nocasematch"]):
+                            matched = True
+                            break
+                except NeedsGeneric:
+                    return i, status, None
+            if not matched:
                 i += 1
-                item = items[i]
-                r = start(sh, item.body, fds) if item.body is not None else 0
+                matched = None
+                continue
+            if item.body is not None:
+                r = start(sh, item.body, fds)
                 if type(r) is not int:
-                    return sh.case_from(node, fds, word, i, status, r)
+                    return i, r
                 status = r
-            if item.terminator != ";;&":
-                return status
+        matched = None
+        if item.terminator == ";&" and i + 1 < n:
             i += 1
-        return status
-    return run_case
+            matched = True  # the next item's body runs without a test
+            continue
+        if item.terminator != ";;&":
+            return status
+        i += 1
+    return status
+
+
+async def _case_resume(sh, node: Case, fds: dict, matchers: list, word: str, stop) -> int:
+    while type(stop) is tuple:
+        if len(stop) == 3:
+            i, status, _ = stop
+            stop = _case_steps(sh, node, fds, matchers, word, i, status,
+                               await _case_matches(sh, node.items[i], word))
+        else:
+            i, pending = stop
+            stop = _case_steps(sh, node, fds, matchers, word, i, await pending, _RAN)
+    return stop
+
+
+async def _case_matches(sh, item, word: str) -> bool:
+    """Whether one of ``item``'s patterns, expanded, matches ``word``."""
+    ext = sh.shopts["extglob"]
+    nocase = sh.shopts["nocasematch"]
+    budget = sh.pattern_budget()
+    for p in item.patterns:
+        if pat.match(await sh.expand_pattern(p), word, ext, nocase, budget):
+            return True
+    return False
 
 
 # ---------------------------------------------------------------------------- compound commands
+# Each compound command has one implementation: a synchronous *steps* function that runs as
+# far as it can without waiting and then says where it stopped (a tuple: the step, and what to
+# await there), and a driver coroutine that awaits that in the dynamic state the step runs in
+# (errexit suppressed in a condition, the loop counted) and hands back to the steps. The
+# rules (errexit, ERR, which operand runs, fall-through) live in the steps only.
+
+#: what a list stopped on: an item's status to await, its ERR trap, a background job to start
+_ITEM, _TRAP, _JOB = "item", "trap", "job"
+
+
 def run_list(sh, node: CommandList, fds: dict):
     items = node.items
     if len(items) == 1 and not items[0][1]:
-        return _run_one(sh, node, items[0][0], fds)
-    status = sh.last_status
-    for k in range(len(items)):
-        item, background = items[k]
-        if background:
-            return sh.list_from(node, fds, k, status, None)
+        # a list of one command (a loop's or a function's body, say): _list_steps inline
         sh.errexit_exempt = False
-        r = start(sh, item, fds)
-        if type(r) is not int:
-            return sh.list_from(node, fds, k, status, r)
-        status = r
+        status = start(sh, items[0][0], fds)
+        if type(status) is not int:
+            return _list_resume(sh, node, fds, (0, status, _ITEM))
         sh.last_status = status
         if status and not sh.errexit_exempt:
-            if not sh.errexit_suppress:
-                if sh.traps.get("ERR") and not sh.in_trap:
-                    return sh.list_from(node, fds, k, status, sh.after_failure(status))
-                if sh.options["errexit"]:
-                    raise ExitShell(status)
-            sh.errexit_exempt = True
+            trap = _failed(sh, status)
+            if trap is not None:
+                return trap
+        return status
+    stop = _list_steps(sh, node, fds, 0, sh.last_status)
+    return stop if type(stop) is int else _list_resume(sh, node, fds, stop)
+
+
+def _list_steps(sh, node: CommandList, fds: dict, k: int, status: int):
+    """The list from item ``k`` on (``status``: the one before): its status, or where it
+    stopped: (k, awaitable, what)."""
+    items = node.items
+    for k in range(k, len(items)):
+        item, background = items[k]
+        if background:
+            return k, _start_job(sh, item, fds), _JOB
+        sh.errexit_exempt = False
+        status = start(sh, item, fds)
+        if type(status) is not int:
+            return k, status, _ITEM
+        sh.last_status = status
+        if status and not sh.errexit_exempt:
+            trap = _failed(sh, status)
+            if trap is not None:
+                return k, trap, _TRAP
     return status
 
 
-def _run_one(sh, node: CommandList, item, fds: dict):
-    """``run_list`` of a list of one command (a loop's or a function's body, say)."""
-    sh.errexit_exempt = False
-    status = start(sh, item, fds)
-    if type(status) is not int:
-        return sh.list_from(node, fds, 0, sh.last_status, status)
-    sh.last_status = status
-    if status and not sh.errexit_exempt:
-        if not sh.errexit_suppress:
-            if sh.traps.get("ERR") and not sh.in_trap:
-                return sh.after_failure(status)
-            if sh.options["errexit"]:
-                raise ExitShell(status)
-        sh.errexit_exempt = True
-    return status
+def _failed(sh, status: int):
+    """An item failed (and no condition around it handled that): errexit, or the ERR trap to
+    await (it applies errexit after it), or None; the compound commands around it do not fail
+    again for it."""
+    if not sh.errexit_suppress:
+        if sh.traps.get("ERR") and not sh.in_trap:
+            return sh.after_failure(status)
+        if sh.options["errexit"]:
+            raise ExitShell(status)
+    sh.errexit_exempt = True
+    return None
+
+
+async def _list_resume(sh, node: CommandList, fds: dict, stop) -> int:
+    while True:
+        k, pending, what = stop
+        status = await pending
+        if what is _ITEM:
+            sh.last_status = status
+            if status and not sh.errexit_exempt:
+                trap = _failed(sh, status)
+                if trap is not None:
+                    status = await trap
+        stop = _list_steps(sh, node, fds, k + 1, status)
+        if type(stop) is int:
+            return stop
+
+
+async def _start_job(sh, item, fds: dict) -> int:
+    """``item &``: started as a job (a task: it needs the event loop)."""
+    await aio.need_loop()
+    sh.start_background(item, fds)
+    sh.last_status = 0
+    return 0
 
 
 def run_and_or(sh, node: AndOr, fds: dict):
     sh.errexit_suppress += 1
     try:
-        r = start(sh, node.first, fds)
+        status = start(sh, node.first, fds)
     finally:
         sh.errexit_suppress -= 1
-    if type(r) is not int:
-        return sh.and_or_from(node, fds, -1, r)
-    status = r
+    stop = (-1, status) if type(status) is not int else _and_or_steps(sh, node, fds, -1, status)
+    return stop if type(stop) is int else _and_or_resume(sh, node, fds, stop)
+
+
+def _and_or_steps(sh, node: AndOr, fds: dict, k: int, status: int):
+    """``a && b || c`` after operand ``k`` (-1: the first) gave ``status``: the list's status,
+    or where it stopped: (j, awaitable of operand j)."""
     sh.last_status = status
     rest = node.rest
     last = len(rest) - 1
-    exempt = True
-    for k in range(len(rest)):
-        op, pipeline = rest[k]
+    # the last operand's failure is the list's own (errexit applies); it ran if k is last
+    exempt = k != last
+    for j in range(k + 1, last + 1):
+        op, pipeline = rest[j]
         if (op == "&&") != (status == 0):
             continue
-        if k == last:
+        if j == last:
             exempt = False
             sh.errexit_exempt = False
-            r = start(sh, pipeline, fds)
+            status = start(sh, pipeline, fds)
         else:
             sh.errexit_suppress += 1
             try:
-                r = start(sh, pipeline, fds)
+                status = start(sh, pipeline, fds)
             finally:
                 sh.errexit_suppress -= 1
-        if type(r) is not int:
-            return sh.and_or_from(node, fds, k, r)
-        status = r
+        if type(status) is not int:
+            return j, status
         sh.last_status = status
     sh.errexit_exempt = exempt or sh.errexit_exempt
     return status
 
 
+async def _and_or_resume(sh, node: AndOr, fds: dict, stop) -> int:
+    last = len(node.rest) - 1
+    while True:
+        k, pending = stop
+        if k == last:
+            status = await pending
+        else:
+            sh.errexit_suppress += 1
+            try:
+                status = await pending
+            finally:
+                sh.errexit_suppress -= 1
+        stop = _and_or_steps(sh, node, fds, k, status)
+        if type(stop) is int:
+            return stop
+
+
 def run_if(sh, node: If, fds: dict):
     sh.current_fds = fds
+    stop = _if_steps(sh, node, fds, 0, None)
+    return stop if type(stop) is not tuple else _if_resume(sh, node, fds, stop)
+
+
+def _if_steps(sh, node: If, fds: dict, k: int, tested):
+    """``if`` from clause ``k`` on (``tested``: its condition's status when known): the status
+    or the awaitable of the branch taken, or where it stopped: (k, awaitable of condition k)."""
     clauses = node.clauses
-    for k in range(len(clauses)):
-        cond, branch = clauses[k]
-        sh.errexit_suppress += 1
-        try:
-            r = start(sh, cond, fds)
-        finally:
-            sh.errexit_suppress -= 1
-        if type(r) is not int:
-            return sh.if_from(node, fds, k, r)
+    for k in range(k, len(clauses)):
+        condition, branch = clauses[k]
+        if tested is None:
+            sh.errexit_suppress += 1
+            try:
+                tested = start(sh, condition, fds)
+            finally:
+                sh.errexit_suppress -= 1
+            if type(tested) is not int:
+                return k, tested
         sh.errexit_exempt = False
-        if r == 0:
+        if tested == 0:
             return start(sh, branch, fds)
+        tested = None
     if node.else_body is not None:
         return start(sh, node.else_body, fds)
     return 0
 
 
-def _compile_brace(node: BraceGroup):
-    if node.redirs:
-        return NO_RUNNER
-    body = node.body
-    if type(body) is CommandList and len(body.items) == 1 and not body.items[0][1]:
-        item = body.items[0][0]
+async def _if_resume(sh, node: If, fds: dict, stop) -> int:
+    while type(stop) is tuple:
+        k, pending = stop
+        sh.errexit_suppress += 1
+        try:
+            status = await pending
+        finally:
+            sh.errexit_suppress -= 1
+        stop = _if_steps(sh, node, fds, k, status)
+    return stop if type(stop) is int else await stop
 
+
+def _compile_brace(node: BraceGroup):
+    body = node.body
+    if node.redirs:
+        return _redirected(run_brace)
+    if type(body) is CommandList and len(body.items) == 1 and not body.items[0][1]:
         def run_brace_one(sh, node, fds):
             # { cmd; } (a function's body, say): the list's runner folded in
             sh.current_fds = fds
-            return _run_one(sh, body, item, fds)
+            return run_list(sh, body, fds)
         return run_brace_one
     return run_brace
+
+
+def run_brace(sh, node: BraceGroup, fds: dict):
+    sh.current_fds = fds
+    return start(sh, node.body, fds)
+
+
+def _redirected(run):
+    """A compound command's runner under its own redirections (``with_redirs`` applies them,
+    reports a failure, and closes what it opened)."""
+    def run_redirected(sh, node, fds):
+        sh.current_fds = fds
+        return sh.with_redirs(node, fds, lambda fds: _finished(run(sh, node, fds)))
+    return run_redirected
+
+
+async def _finished(status) -> int:
+    return status if type(status) is int else await status
 
 
 def run_pipeline(sh, node: Pipeline, fds: dict):
@@ -1524,14 +1739,21 @@ def run_subshell(sh, node: Subshell, fds: dict):
     return status
 
 
+def _redirected_subshell(sh, node: Subshell, fds: dict):
+    sh.current_fds = fds
+    sh.lineno = node.line
+    return _pipestatus_of(sh, sh.with_redirs(node, fds, lambda fds: _finished(run_subshell(sh, node, fds))))
+
+
+async def _pipestatus_of(sh, pending) -> int:
+    status = await pending
+    sh.pipestatus = status
+    return status
+
+
 async def raise_later(e: BaseException) -> int:
     """An awaitable that raises ``e`` where it is awaited (its handlers are there)."""
     raise e
-
-
-def run_brace(sh, node: BraceGroup, fds: dict):
-    sh.current_fds = fds
-    return start(sh, node.body, fds)
 
 
 __all__ = ["NO_RUNNER", "NOT_NOW", "NeedsGeneric", "commands_exceeded", "compile_arith", "compile_fields",

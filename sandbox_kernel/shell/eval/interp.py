@@ -30,17 +30,16 @@ from ..hints import not_found_message
 from ..lookup import CommandHash, search_path
 from ..options import OPTION_DEFAULTS, SHOPT_DEFAULTS, bashopts, option_flags, shellopts
 from ..state import (AbortCommand, BreakLoop, ContinueLoop, ControlFlow, ExitShell, LimitExceeded,
-    ReturnFromFunction, ShellError, Var, too_many_words)
-from ..syntax.ast import (DQ, AndOr, ArithCommand, ArithFor, Assign, BraceGroup, Case, CommandList, CondCommand, For,
-    FunctionDef, If, Lit, Loop, Pipeline, Quoted, Select, SimpleCommand, Subshell, Word)
+    ReturnFromFunction, ShellError, Var)
+from ..syntax.ast import (DQ, ArithCommand, ArithFor, Assign, CommandList, CondCommand, FunctionDef, Lit, Loop,
+    Pipeline, Quoted, Select, SimpleCommand, Word)
 from ..syntax.lexer import KEEP_STATUS, Incomplete, ParseError, is_name
 from ..syntax.parser import Parser, is_name_word
 from ..syntax.printer import format_word
-from . import pattern as pat
 from .arith import ArithError, evaluate as arith_evaluate
 from .cond import eval_cond
 from . import fastpath
-from .fastpath import NOT_NOW, YIELD_FIRST, NeedsGeneric, commands_exceeded, loop_flow, raise_later, start
+from .fastpath import NOT_NOW, NeedsGeneric, commands_exceeded, loop_flow, raise_later, start
 from .pipeline import Pipelines
 from .redirect import Redirections
 from .runs import Job, JobTable
@@ -441,7 +440,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
             if self.options["noexec"] and not self.interactive:
                 continue
             try:
-                status = await self.run_list(node, fds)
+                status = await self.run_node(node, fds)
                 if self.pending_warnings:  # noticed by its last command (`(( a[-9] ))`): said before the next
                     await self.flush_warnings()
             except AbortCommand as e:
@@ -472,37 +471,6 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         status = start(self, node, fds)
         return status if type(status) is int else await status
 
-    async def run_list(self, node: CommandList, fds: dict) -> int:
-        return await self.list_from(node, fds, 0, self.last_status, None)
-
-    async def list_from(self, node: CommandList, fds: dict, k: int, status: int, pending) -> int:
-        """The list from item ``k`` on; ``pending``: item k's status still to await."""
-        items = node.items
-        if pending is not None:
-            status = await pending
-            self.last_status = status
-            if status and not self.errexit_exempt:
-                await self._on_failure(status)
-                self.errexit_exempt = True
-            k += 1
-        for item, background in items[k:] if k else items:
-            if background:
-                await aio.need_loop()  # the job is a task
-                self.start_background(item, fds)
-                status = 0
-                self.last_status = 0
-                continue
-            self.errexit_exempt = False
-            status = start(self, item, fds)
-            if type(status) is not int:
-                status = await status
-            self.last_status = status
-            if status and not self.errexit_exempt:
-                await self._on_failure(status)
-                # handled: the compound command around it does not fail again for it
-                self.errexit_exempt = True
-        return status
-
     async def after_failure(self, status: int) -> int:
         """``_on_failure`` as an awaitable of the failed status (for a list's continuation)."""
         await self._on_failure(status)
@@ -518,49 +486,6 @@ class Shell(Variables, Expander, Redirections, Pipelines):
             self.last_status = status
         if self.options["errexit"]:
             raise ExitShell(status)
-
-    async def run_and_or(self, node: AndOr, fds: dict) -> int:
-        self.errexit_suppress += 1
-        try:
-            status = await self.run_node(node.first, fds)
-        finally:
-            self.errexit_suppress -= 1
-        return await self.and_or_from(node, fds, -1, status)
-
-    async def and_or_from(self, node: AndOr, fds: dict, k: int, pending) -> int:
-        """``a && b || c`` after operand ``k`` (-1: the first one) ran; ``pending`` is its
-        status or an awaitable of it, to await as the operand would have run."""
-        last = len(node.rest) - 1
-        if type(pending) is int:
-            status = pending
-        elif k == last:
-            status = await pending
-        else:
-            self.errexit_suppress += 1
-            try:
-                status = await pending
-            finally:
-                self.errexit_suppress -= 1
-        self.last_status = status
-        # the last operand's failure is the list's own (errexit applies); it ran if k is last
-        exempt = k != last
-        for j in range(k + 1, last + 1):
-            op, pipeline = node.rest[j]
-            if (op == "&&") != (status == 0):
-                continue
-            if j == last:
-                exempt = False
-                self.errexit_exempt = False
-                status = await self.run_node(pipeline, fds)
-            else:
-                self.errexit_suppress += 1
-                try:
-                    status = await self.run_node(pipeline, fds)
-                finally:
-                    self.errexit_suppress -= 1
-            self.last_status = status
-        self.errexit_exempt = exempt or self.errexit_exempt
-        return status
 
     async def run_as_child(self, node, fds: dict) -> int:
         """Run ``node`` as a subshell, pipeline stage or command substitution does: an exit, an
@@ -585,21 +510,6 @@ class Shell(Variables, Expander, Redirections, Pipelines):
             return 0
 
     # ------------------------------------------------------------------ compound commands
-    async def run_subshell(self, node: Subshell, fds: dict) -> int:
-        self.lineno = node.line
-
-        async def body(fds):
-            child = self.fork_waited()
-            child.loop_depth = 0  # bash: break/continue in ( ) do not reach the enclosing loops
-            try:
-                status = await child.run_as_child(node.body, fds)
-                return await child.run_exit_trap(fds, status)
-            finally:
-                self.end_waited(child)
-        status = await self.with_redirs(node, fds, body)
-        self.pipestatus = status
-        return status
-
     async def finish_subshell(self, child: "Shell", status, fds: dict) -> int:
         """The rest of a ( ) the compiled runner started in ``child``: ``status`` is its status
         or the awaitable of it."""
@@ -610,33 +520,6 @@ class Shell(Variables, Expander, Redirections, Pipelines):
             self.end_waited(child)
         self.pipestatus = status
         return status
-
-    async def run_brace(self, node: BraceGroup, fds: dict) -> int:
-        if node.redirs:
-            return await self.with_redirs(node, fds, lambda fds: self.run_node(node.body, fds))
-        return await self.run_node(node.body, fds)
-
-    async def run_if(self, node: If, fds: dict) -> int:
-        return await self.with_redirs(node, fds, lambda fds: self.if_from(node, fds, 0, None))
-
-    async def if_from(self, node: If, fds: dict, k: int, pending) -> int:
-        """``if`` from clause ``k`` on; ``pending``: clause k's condition status to await."""
-        for j in range(k, len(node.clauses)):
-            cond, branch = node.clauses[j]
-            self.errexit_suppress += 1
-            try:
-                if pending is not None:
-                    status, pending = await pending, None
-                else:
-                    status = await self.run_node(cond, fds)
-            finally:
-                self.errexit_suppress -= 1
-            self.errexit_exempt = False
-            if status == 0:
-                return await self.run_node(branch, fds)
-        if node.else_body is not None:
-            return await self.run_node(node.else_body, fds)
-        return 0
 
     async def run_loop(self, node: Loop, fds: dict) -> int:
         async def body(fds):
@@ -771,76 +654,6 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         if cancel is not None and cancel.reason is not None:
             raise CommandCancelled(cancel.reason)
 
-    async def run_for(self, node: For, fds: dict, compiled_words: tuple | None = None) -> int:
-        """``for NAME in WORDS``; ``compiled_words``: the words compiled (``fastpath._compile_for``)."""
-        self.current_fds = fds  # (as execute does: a runner handing on calls this directly)
-        async def body(fds):
-            self.lineno = node.line
-            if not await self._check_loop_name(node.var, fds):
-                return 1
-            if node.words is None:
-                items = list(self.positional)
-            elif compiled_words is not None and not self.options["xtrace"]:
-                self.rt.expansion_bytes = 0
-                items = []
-                for k, fn in enumerate(compiled_words):
-                    try:
-                        fn(self, items)
-                    except NeedsGeneric:
-                        return await self.for_words_from(node, fds, items, k)
-            else:
-                items = await self.expand_words(node.words)
-            return await self._for_checked(node, fds, items)
-        return await self.with_redirs(node, fds, body)
-
-    async def for_words_from(self, node: For, fds: dict, items: list[str], k: int) -> int:
-        """A for loop whose words before ``k`` were expanded (into ``items``) by their compiled
-        functions: the others expanded here, then the loop."""
-        items += await self.expand_words(node.words[k:])
-        return await self._for_checked(node, fds, items)
-
-    async def _for_checked(self, node: For, fds: dict, items: list[str]) -> int:
-        if len(items) > self.rt.limits.words:
-            raise too_many_words(self.rt.limits.words)
-        self.loop_depth += 1
-        return await self.for_items(node, fds, items, 0, None, 0, self.options["xtrace"])
-
-    async def for_items(self, node: For, fds: dict, items: list[str], j: int, pending, status: int,
-                        trace: bool) -> int:
-        """The loop over ``items`` from ``j`` on, the loop level counted already (this ends it).
-        ``pending``: item ``j - 1``'s body still to await (the compiled loop stopped there),
-        or YIELD_FIRST to yield before item ``j``."""
-        try:
-            if pending is YIELD_FIRST:
-                await self._yield_now()
-            elif pending is not None:
-                status, flow = await self._loop_wait(pending)
-                if flow == "break":
-                    return status
-                if self._time_to_yield():
-                    await self._yield_now()
-            for k in range(j, len(items)):
-                if self.traps.get("DEBUG"):
-                    await self.debug_trap(node.line)
-                if trace:
-                    # bash shows the words as written
-                    words = '"$@"' if node.words is None else " ".join(format_word(w) for w in node.words)
-                    await self.err(fds, f"{self._ps4()}for {node.var} in {words}\n")
-                failed = self._bind_loop_var(node.var, items[k])
-                if failed is not None:
-                    await self.report(fds, failed)
-                    return 1
-                status, flow = self._loop_step(node.body, fds)
-                if type(status) is not int:
-                    status, flow = await self._loop_wait(status)
-                if flow == "break":
-                    break
-                if self._time_to_yield():
-                    await self._yield_now()
-            return status
-        finally:
-            self.loop_depth -= 1
-
     async def run_select(self, node: Select, fds: dict) -> int:
         async def body(fds):
             self.lineno = node.line
@@ -957,47 +770,6 @@ class Shell(Variables, Expander, Redirections, Pipelines):
                 return 1
             return status
         return await self.with_redirs(node, fds, body)
-
-    async def run_case(self, node: Case, fds: dict) -> int:
-        async def body(fds):
-            self.lineno = node.line
-            if self.traps.get("DEBUG"):
-                await self.debug_trap(node.line)
-            if self.options["xtrace"]:  # bash shows the word as written, before expanding it
-                await self.err(fds, f"{self._ps4()}case {format_word(node.word)} in\n")
-            word = await self.expand_word(node.word)
-            return await self.case_from(node, fds, word, 0, 0, None)
-        return await self.with_redirs(node, fds, body)
-
-    async def case_from(self, node: Case, fds: dict, word: str, i: int, status: int, pending) -> int:
-        """``case`` from item ``i`` on, ``status`` the last body's; ``pending``: item i matched
-        and this is its body's status to await."""
-        items = node.items
-        nocase = self.shopts["nocasematch"]
-        ext = self.shopts["extglob"]
-        budget = self.pattern_budget()
-        while i < len(items):
-            item = items[i]
-            if pending is not None:
-                status, pending = await pending, None
-            else:
-                for p in item.patterns:
-                    pattern = await self.expand_pattern(p)
-                    if pat.match(pattern, word, ext, nocase, budget):
-                        break
-                else:
-                    i += 1
-                    continue
-                status = await self.run_node(item.body, fds) if item.body is not None else 0
-            while item.terminator == ";&" and i + 1 < len(items):
-                i += 1
-                item = items[i]
-                status = await self.run_node(item.body, fds) if item.body is not None else 0
-            if item.terminator == ";;&":
-                i += 1
-                continue
-            return status
-        return status
 
     async def run_funcdef(self, node: FunctionDef, fds: dict) -> int:
         if not is_name_word(node.name):
@@ -1970,16 +1742,9 @@ def _handler(method):
 fastpath.HANDLERS.update({kind: _handler(method) for kind, method in {
     SimpleCommand: Shell.run_simple,
     Pipeline: Shell.run_pipeline,
-    AndOr: Shell.run_and_or,
-    CommandList: Shell.run_list,
-    Subshell: Shell.run_subshell,
-    BraceGroup: Shell.run_brace,
-    If: Shell.run_if,
     Loop: Shell.run_loop,
-    For: Shell.run_for,
     Select: Shell.run_select,
     ArithFor: Shell.run_arith_for,
-    Case: Shell.run_case,
     FunctionDef: Shell.run_funcdef,
     ArithCommand: Shell.run_arith_command,
     CondCommand: Shell.run_cond_command,

@@ -246,9 +246,9 @@ class Variables:
             return self._deref(name, v)
         return v
 
-    def nameref_target(self, name: str) -> tuple[str, str | None] | None:
+    def nameref_target(self, name: str, quiet: bool = False) -> tuple[str, str | None] | None:
         """Where ``name`` leads through namerefs: (final name, subscript text or None); None
-        for a circular chain (with bash's warning)."""
+        for a circular chain (with bash's warning unless ``quiet``)."""
         seen = 0
         current = name
         while True:
@@ -261,7 +261,8 @@ class Variables:
                 return ref
             seen += 1
             if target == current or seen > NAMEREF_DEPTH:
-                self.warn(f"{name}: circular name reference")
+                if not quiet:
+                    self.warn(f"{name}: circular name reference")
                 return None
             current = target
 
@@ -1151,7 +1152,8 @@ class Variables:
     async def assign_expanded(self, a: Assign, value: str) -> None:
         """``NAME=VALUE`` (no subscript) with VALUE expanded already."""
         if self.namerefs:
-            target = self.nameref_target(a.name)
+            # (a circular chain is reported once, by assign_scalar)
+            target = self.nameref_target(a.name, quiet=True)
             if target is not None and target[1] is not None:
                 # a reference to an element: its subscript may run commands
                 name, sub = target
