@@ -365,6 +365,8 @@ class PythonEngine:
             if io.cancelled():
                 return {"interrupted": io.cancelled()}, notices
             outcome = self.instance.job(job, io)
+            if io.reason is not None:
+                outcome["reason"] = io.reason  # a KeyboardInterrupt the interrupt or the wall time caused
         except InstanceDead as e:
             dead, self.instance = self.instance, None
             self._drop(dead)
@@ -387,9 +389,7 @@ class PythonEngine:
         value = value if isinstance(value, dict) and value else None
         interrupted = outcome.get("interrupted")
         error = outcome.get("error")
-        if interrupted == "timeout" or (interrupted is None and isinstance(error, dict)
-                                        and error.get("ename") == "KeyboardInterrupt" and
-                                        outcome.get("timeout")):
+        if interrupted == "timeout":
             msg = (f"Python run exceeded the wall-time limit ({limits.wall_time:g} s; limit wall_time; "
                    f"{self._hint(limits, 'wall_time')})")
             return RunResult(124, ErrorInfo("Timeout", msg, [f"Timeout: {msg}"]))
@@ -413,7 +413,7 @@ class PythonEngine:
                 lines.append(f"(MemoryError: {note})")
             status = outcome.get("status")
             if ename == "KeyboardInterrupt":
-                if self._timed_out(limits):
+                if outcome.get("reason") == "timeout":
                     msg = (f"Python run exceeded the wall-time limit ({limits.wall_time:g} s; limit wall_time; "
                            f"{self._hint(limits, 'wall_time')})")
                     return RunResult(124, ErrorInfo("Timeout", msg, lines + [f"Timeout: {msg}"]))
@@ -421,10 +421,6 @@ class PythonEngine:
             return RunResult(status if isinstance(status, int) and 0 < status < 256 else 1,
                              ErrorInfo(ename, evalue, lines), value)
         return RunResult(0, None, value)
-
-    def _timed_out(self, limits: Limits) -> bool:
-        cancel = getattr(self.sandbox, "_cancel", None)
-        return getattr(cancel, "reason", None) == "timeout"
 
     def _hint(self, limits: Limits, name: str) -> str:
         return limits.raise_hint(name, ceilings=getattr(self.sandbox, "ceilings", None))

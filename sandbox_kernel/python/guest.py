@@ -27,10 +27,6 @@ _orig_sleep = time.sleep
 _state = {"cells": 0, "mpl": False}
 
 
-class _Interrupted(KeyboardInterrupt):
-    pass
-
-
 def call(op, **fields):
     fields["op"] = op
     try:
