@@ -226,3 +226,21 @@ def test_pip_says_what_is_there(kernel):
     assert "cannot install requests" in err and "pip list" in err
     reply, messages = execute(kc, "pip list | grep -c -E '^(pandas|matplotlib|scipy) '")
     assert stream_text(messages) == "3\n"
+
+
+def test_python_js_and_the_panel_see_each_others_files(kernel):
+    _, kc = kernel
+    with VfsClient(kc) as vfs:
+        changes: list[dict] = []
+        vfs.watch(changes.extend)
+        reply, messages = execute(kc, "%%python\nopen('/workspace/from-py.json', 'w').write('{\"n\": 41}')")
+        assert reply["status"] == "ok", stream_text(messages, "stderr")
+        deadline = time.monotonic() + 20
+        while "/workspace/from-py.json" not in {c["path"] for c in changes} and time.monotonic() < deadline:
+            vfs.poll_events(0.1)
+        assert "/workspace/from-py.json" in {c["path"] for c in changes}
+    reply, messages = execute(kc, "%%js\nconst v = JSON.parse(require('fs').readFileSync('/workspace/from-py.json', "
+                                  "'utf8')).n + 1;\nrequire('fs').writeFileSync('/workspace/from-js.txt', String(v));\nv")
+    assert result_text(messages) == "42"
+    reply, messages = execute(kc, "%%python\nopen('/workspace/from-js.txt').read()")
+    assert result_text(messages) == "'42'"
