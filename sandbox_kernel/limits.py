@@ -47,6 +47,9 @@ class Limits:
     memory_bytes: int = 1024 * 1024 * 1024
     #: Linear memory of the JS engine (wasm) in bytes.
     wasm_memory_bytes: int = 64 * 1024 * 1024
+    #: Linear memory of the Python engine (CPython in wasm, 32-bit: at most 4G) in bytes; past
+    #: it allocations fail with MemoryError inside Python.
+    python_memory_bytes: int = 1024 * 1024 * 1024
     #: Memory one VM command (a %%vm cell, a `vm` command) may use in the guest, page cache and
     #: files it writes to the guest's tmpfs included; the guest also caps it at its own memory
     #: less 64 MiB, so the OOM killer acts inside the command and the VM stays up.
@@ -176,6 +179,7 @@ DEFAULT_CEILINGS = Limits(
     shell_memory_bytes=2 * 1024**3,
     memory_bytes=4 * 1024**3,
     wasm_memory_bytes=2 * 1024**3,
+    python_memory_bytes=4 * 1024**3,
     vm_memory_bytes=64 * 1024**3,
     vm_processes=32768,
 )

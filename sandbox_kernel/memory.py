@@ -11,7 +11,8 @@ goes on.
 What no command counts is caught by ``RunMemory``, a safety net over the whole process: while
 runs execute, the kernel process's resident memory (``/proc/self/statm``, under a microsecond)
 may grow over its level when no run was going on by ``memory_bytes`` plus what the other limits
-let runs keep (what the VFS grew by, ``shell_memory_bytes``, ``wasm_memory_bytes``): once for
+let runs keep (what the VFS grew by, ``shell_memory_bytes``, ``wasm_memory_bytes``,
+the linear memory Python interpreters hold now: ``hold``): once for
 the kernel, the cell and the terminals' commands together (``MemoryBudget`` says who is
 stopped). The checks run where the run already checks its wall time (``ctx.check()``/
 ``ctx.checkpoint()``, the shell's periodic yield), through ``CancelToken.check_memory``; past
@@ -24,6 +25,7 @@ import contextvars
 import gc
 import os
 import time
+from typing import Callable
 
 #: What one kept line costs beyond its bytes: a bytes object's header (33) and the pointers
 #: to it in a list or two.
@@ -160,6 +162,29 @@ def give_back() -> None:
         _malloc_trim(0)
 
 
+#: memory engines hold outside every limit above, bounded by a limit of their own (the Python
+#: engine's linear memories, ``python_memory_bytes`` each): counted as allowed while held
+_holders: dict[int, Callable[[], int]] = {}
+
+
+def hold(key: int, size: Callable[[], int] | None) -> None:
+    """Count ``size()`` bytes as allowed while ``key`` holds them; ``None`` stops counting."""
+    if size is None:
+        _holders.pop(key, None)
+    else:
+        _holders[key] = size
+
+
+def held() -> int:
+    total = 0
+    for size in list(_holders.values()):
+        try:
+            total += size()
+        except Exception:
+            pass
+    return total
+
+
 class MemoryBudget:
     """The one memory budget of a kernel: every run going on at once (the cell and the commands
     of its terminals) shares it. The process may grow over its level when the oldest of these
@@ -211,7 +236,7 @@ class MemoryBudget:
 
     def allowance(self, limits) -> int:
         files = max(0, getattr(self.fs, "bytes_used", 0) - self.fs_start)
-        return limits.memory_bytes + limits.shell_memory_bytes + limits.wasm_memory_bytes + files
+        return limits.memory_bytes + limits.shell_memory_bytes + limits.wasm_memory_bytes + files + held()
 
     def exceeded(self, run: "RunMemory") -> bool:
         grown = self.read(run)

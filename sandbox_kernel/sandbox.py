@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 ENGINE_FACTORIES: dict[str, str] = {
     "sh": "sandbox_kernel.shell.engine:ShellEngine",
     "js": "sandbox_kernel.js.engine:JsEngine",
+    "python": "sandbox_kernel.python.engine:PythonEngine",
     "vm": "sandbox_kernel.vm.engine:VmEngine",
 }
 

@@ -53,5 +53,6 @@ COMMAND_MODULES: dict[str, str] = {
     "commands.wc": "wc",
     "commands.xargs": "xargs",
     "js.commands": "js node",
+    "python.commands": "pip pip3 python python3",
     "vm.commands": "vm",
 }

@@ -170,7 +170,7 @@ class CellRunner:
             if text is None:
                 raise magics.MagicError(f"no help for '{argv[0]}'")
             outcome.payload.append({"source": "page", "data": {"text/plain": text}, "start": 0})
-        elif name in ("js", "vm"):
+        elif name in ("js", "python", "vm"):
             try:
                 engine = sandbox.engine(name)
             except EngineUnavailable as e:

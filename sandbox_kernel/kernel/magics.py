@@ -17,7 +17,7 @@ from ..vfs.fs import MAX_PATH
 from ..vfs.tar import export_size, export_tar, import_tar
 
 #: ``%%name`` -> engine.
-CELL_MAGICS = {"sh": "sh", "bash": "sh", "js": "js", "vm": "vm"}
+CELL_MAGICS = {"sh": "sh", "bash": "sh", "js": "js", "python": "python", "vm": "vm"}
 #: cell magics whose first line may carry options for their engine (``%%vm --root``)
 CELL_MAGICS_WITH_OPTIONS = {"vm"}
 #: ``%name`` -> one-line help.
@@ -30,12 +30,14 @@ LINE_MAGICS = {
     "magic": "%magic                    how magics work, and each one's help",
     "workspace": "%workspace [list|attach|delete]  the persistent workspaces (--persist): list, use or delete one",
     "js": "%js reset | info          reset or describe the JS context",
+    "python": "%python reset | info      reset or describe the Python interpreter",
     "vm": "%vm ARGS                  start, stop, status, egress, config of the VM (%vm help)",
 }
 #: ``%%name`` -> one-line help (sh and bash are one entry).
 CELL_MAGIC_HELP = {
     "sh": "%%sh, %%bash              the cell is shell code (the default: a cell needs no magic)",
     "js": "%%js                      the cell is JavaScript in this kernel's QuickJS context (kept between cells)",
+    "python": "%%python                  the cell is Python in this kernel's CPython interpreter (kept between cells)",
     "vm": "%%vm [--root|--user] [--keep]  the cell is bash in the microVM (booted on first use; %vm help)",
 }
 #: The trees a snapshot holds: everything the sandbox user can write.

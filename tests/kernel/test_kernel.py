@@ -248,7 +248,7 @@ def test_read_without_stdin_is_end_of_file(kc):
 def test_cell_magics(kc):
     assert run_ok(kc, "%%bash\necho via bash") == "via bash\n"
     reply, _ = execute(kc, "%%ruby\nputs 1")
-    assert reply["ename"] == "UsageError" and "%%sh, %%bash, %%js, %%vm" in reply["evalue"]
+    assert reply["ename"] == "UsageError" and "%%sh, %%bash, %%js, %%python, %%vm" in reply["evalue"]
 
 
 def page_text(reply) -> str:
@@ -259,7 +259,8 @@ def page_text(reply) -> str:
 
 def test_magics_are_discoverable(kc):
     listing = run_ok(kc, "%lsmagic")
-    for name in ("%%sh", "%%bash", "%%js", "%%vm", "%limits", "%save", "%load", "%help", "%lsmagic", "%magic"):
+    for name in ("%%sh", "%%bash", "%%js", "%%python", "%%vm", "%limits", "%save", "%load", "%help", "%lsmagic",
+                 "%magic"):
         assert name in listing, name
     reply, _ = execute(kc, "%magic")
     assert reply["status"] == "ok" and "cell magic" in page_text(reply) and "%%js" in page_text(reply)
