@@ -239,8 +239,9 @@ def test_python_js_and_the_panel_see_each_others_files(kernel):
         while "/workspace/from-py.json" not in {c["path"] for c in changes} and time.monotonic() < deadline:
             vfs.poll_events(0.1)
         assert "/workspace/from-py.json" in {c["path"] for c in changes}
-    reply, messages = execute(kc, "%%js\nconst v = JSON.parse(require('fs').readFileSync('/workspace/from-py.json', "
-                                  "'utf8')).n + 1;\nrequire('fs').writeFileSync('/workspace/from-js.txt', String(v));\nv")
+    reply, messages = execute(kc, "%%js\nconst v = JSON.parse(require('fs').readFileSync("
+                                  "'/workspace/from-py.json', 'utf8')).n + 1;\n"
+                                  "require('fs').writeFileSync('/workspace/from-js.txt', String(v));\nv")
     assert result_text(messages) == "42"
     reply, messages = execute(kc, "%%python\nopen('/workspace/from-js.txt').read()")
     assert result_text(messages) == "'42'"
