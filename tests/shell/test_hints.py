@@ -13,10 +13,9 @@ def run(script: str) -> tuple[str, str, int]:
 
 
 @pytest.mark.parametrize("command,says", [
-    ("python3 -c 'print(1)'", ["python3: command not found (", "%%vm cell", "`vm python3 ...`"]),
-    ("python script.py", ["python: command not found (", "%%vm cell"]),
-    ("pip install requests", ["pip: command not found (", "pip is not installed", "%%vm cells have python3"]),
-    ("pip3 list", ["pip3: command not found (", "%%vm cells have python3"]),
+    ("ipython", ["ipython: command not found (", "%%python cells run CPython here"]),
+    ("python2 -c 'print 1'", ["python2: command not found (", "python3 and %%python"]),
+    ("conda install requests", ["conda: command not found (", "cannot be installed", "`pip list`"]),
     ("curl -s https://example.org", ["curl: command not found (", "no network", "%%vm cell"]),
     ("wget https://example.org", ["wget: command not found (", "no network"]),
     ("git clone https://example.org/r", ["git: command not found (git is not installed here"]),
@@ -40,13 +39,13 @@ def test_what_the_hints_point_to_exists():
 def test_other_names_and_paths_get_the_plain_message():
     out, err, status = run("frobnicate")
     assert (err, status) == ("bash: line 1: frobnicate: command not found\n", 127)
-    out, err, status = run("/usr/bin/python3")
-    assert (err, status) == ("bash: line 1: /usr/bin/python3: No such file or directory\n", 127)
+    out, err, status = run("/usr/bin/ipython")
+    assert (err, status) == ("bash: line 1: /usr/bin/ipython: No such file or directory\n", 127)
 
 
 def test_command_builtin_gives_the_hint_too():
-    out, err, status = run("command python3 -V")
-    assert status == 127 and "python3: command not found (" in err and "%%vm" in err
+    out, err, status = run("command ipython -V")
+    assert status == 127 and "ipython: command not found (" in err and "%%python" in err
 
 
 def test_a_python3_of_ones_own_wins_over_the_hint():

@@ -738,110 +738,197 @@ def commands_exceeded(rt) -> LimitExceeded:
 
 # ---------------------------------------------------------------------------- simple commands
 def _compile_simple(node: SimpleCommand):
-    redirs = node.redirs
-    targets = []
-    for r in redirs:
-        if not redirect_now(r):
-            return NO_RUNNER
-        if r.op in ("<<", "<<-"):
-            targets.append(None)
-            continue
-        fn = compile_fields(r.target)
-        if fn is None or _has_arith(r.target.parts):  # (one expanded again after a fallback)
-            return NO_RUNNER
-        targets.append((fn, r.target))
+    command = _compile_command(node)
+    if GENERIC_ONLY:
+        return command
     if not node.words:
-        return _compile_assignments(node) if not redirs else NO_RUNNER
-    temporaries = []
-    for a in node.assigns:
-        # VAR=x cmd: values without arithmetic (one expanded again after a fallback must have
-        # no side effect)
-        value_of = compile_string(a.value) if a.value is not None else (lambda sh: "")
-        if a.array is not None or a.index is not None or value_of is None or a.name in DYNAMIC_VARS \
-                or (a.value is not None and _has_arith(a.value.parts)):
-            return NO_RUNNER
-        temporaries.append((a.name, value_of, a.append))
-    if node.words[0].fast == "local" and len(node.words) > 1:
-        return _compile_local(node) if not redirs and not temporaries else NO_RUNNER
-    words = []
-    for w in node.words:
-        fn = compile_fields(w)
-        if fn is None:
-            return NO_RUNNER
-        words.append(fn)
+        runner = _compile_assignments(node, command) if not node.redirs else NO_RUNNER
+        return command if runner is NO_RUNNER else runner
+    if node.words[0].fast == "local" and len(node.words) > 1 and not node.redirs and not node.assigns:
+        runner = _compile_local(node, command)
+        return command if runner is NO_RUNNER else runner
+    return command
+
+
+def _compile_command(node: SimpleCommand):
+    """A simple command's runner: its words expanded by their compiled functions up to the
+    first that has none (the expander does the rest), then ``_command``."""
+    words = tuple(compile_fields(w) if type(w) is Word else None for w in node.words)
+    targets = _compile_targets(node.redirs)
+    temporaries = _compile_temporaries(node.assigns)
     line = node.line
 
     def run_simple(sh, node, fds):
         rt = sh.rt
         cancel = rt.cancel
-        # _enter inline: the commonest runner (the call is some 5 % of a loop's step)
-        if sh.options["xtrace"] or (cancel is not None and cancel.reason is not None) \
-                or monotonic() - rt.last_yield > rt.yield_interval:
-            return sh.run_simple(node, fds)
+        if (cancel is not None and cancel.reason is not None) or monotonic() - rt.last_yield > rt.yield_interval:
+            return _after_tick(run_simple, sh, node, fds)
         sh.current_fds = fds
         sh.lineno = line
+        sh.cmdsub_status = None
         rt.expansion_bytes = 0
-        argv: list[str] = []
-        try:
-            for k, fn in enumerate(words):
+        argv: list = []
+        for k, fn in enumerate(words):
+            if fn is None:
+                return _expand_rest(sh, node, fds, argv, k, targets, temporaries)
+            try:
                 fn(sh, argv)
-        except NeedsGeneric:
-            return sh.run_simple_from(node, fds, argv, k)
-        except ShellError as e:
-            return sh.simple_expansion_failed(e, fds)
+            except NeedsGeneric:
+                return _expand_rest(sh, node, fds, argv, k, targets, temporaries)
+            except ShellError as e:
+                return sh.simple_expansion_failed(e, fds)
         if sh.pending_warnings:
-            return sh.run_simple_from(node, fds, argv, len(words))
+            return _expand_rest(sh, node, fds, argv, len(words), targets, temporaries)
+        return _command(sh, node, fds, argv, targets, temporaries, not words)
+    return run_simple
+
+
+def _compile_targets(redirs: list) -> list | None:
+    """The redirections' targets compiled (None for a here-document), or None when one of them
+    needs ``apply_redirs``."""
+    targets: list = []
+    for r in redirs:
+        if not redirect_now(r):
+            return None
+        if r.op in ("<<", "<<-"):
+            targets.append(None)
+            continue
+        fn = compile_fields(r.target)
+        if fn is None or _has_arith(r.target.parts):  # (one expanded again after a fallback)
+            return None
+        targets.append((fn, r.target))
+    return targets
+
+
+def _compile_temporaries(assigns: list) -> list | None:
+    """``VAR=x cmd``'s values compiled, or None when one needs the expander (values without
+    arithmetic: one expanded again after a fallback must have no side effect)."""
+    temporaries = []
+    for a in assigns:
+        value_of = compile_string(a.value) if a.value is not None else (lambda sh: "")
+        if a.array is not None or a.index is not None or value_of is None or a.name in DYNAMIC_VARS \
+                or (a.value is not None and _has_arith(a.value.parts)):
+            return None
+        temporaries.append((a.name, value_of, a.append))
+    return temporaries
+
+
+async def _after_tick(runner, sh, node, fds: dict) -> int:
+    """A command run once the yield or cancellation check found due is done."""
+    await sh._loop_tick()
+    status = runner(sh, node, fds)
+    return status if type(status) is int else await status
+
+
+async def _expand_rest(sh, node: SimpleCommand, fds: dict, argv: list, k: int, targets, temporaries) -> int:
+    """The words from ``k`` on through the expander (``argv`` has those before), then the
+    command; counted first, as the expander's command substitutions count after it."""
+    if node.words:
+        await sh.checkpoint()
+    else:
+        await sh._loop_tick()  # assignments only: not a command for the commands limit
+    procsub_mark = len(sh.procsub_files)
+    try:
+        if sh.pending_warnings:
+            await sh.flush_warnings()
+        try:
+            if k < len(node.words):
+                argv = argv + await sh.expand_words(node.words[k:])
+        except ShellError as e:
+            sh.pipestatus = e.status
+            return await sh.handle_error(e, fds)
+        if sh.pending_warnings:
+            await sh.flush_warnings()
+        status = _command(sh, node, fds, argv, targets, temporaries, True)
+        return status if type(status) is int else await status
+    finally:
+        if len(sh.procsub_files) > procsub_mark:
+            await sh.finish_procsubs(procsub_mark)
+
+
+def _command(sh, node: SimpleCommand, fds: dict, argv: list, targets, temporaries, counted: bool,
+             traced: bool = False):
+    """A simple command once its words are expanded into ``argv`` (``counted``: for the
+    commands limit already, or not a command)."""
+    rt = sh.rt
+    if not counted:
         rt.commands += 1
         if rt.commands > rt.limits.commands or rt.limit_error is not None:
             raise commands_exceeded(rt)
-        sh.cmdsub_status = None
-        if len(argv) > rt.limits.words:
-            raise too_many_words(rt.limits.words)
-        if not argv:
-            if redirs or temporaries:  # (with no command, VAR=x assigns for good)
-                return sh.run_words(node, argv, fds)
-            sh.pipestatus = 0
-            return 0
+    if not argv:  # assignments (kept), redirections (made and closed)
+        return sh.run_assignments(node, fds, sh.cmdsub_status)
+    if len(argv) > rt.limits.words:
+        raise too_many_words(rt.limits.words)
+    if type(argv[-1]) is str:  # (declare's array arguments are Assigns)
         sh.last_arg = argv[-1]
-        if not redirs and not temporaries:
-            return _dispatch(sh, argv, fds)
-        name = argv[0]
-        if name == "exec" or (temporaries and (name in SPECIAL_BUILTINS or name in sh.functions)):
-            return sh.run_words(node, argv, fds)
-        if redirs:
-            try:
-                cmd_fds, opened = sh.apply_redirs_now(redirs, [_target(sh, t) for t in targets], fds)
-            except NeedsGeneric:
-                return sh.run_words(node, argv, fds)
-            except ShellError as e:
-                return sh.redirection_failed(e, fds)
-        else:
-            cmd_fds, opened = fds, None
-        saved = None
+    if not traced and sh.options["xtrace"]:
+        return _traced(sh, node, fds, argv, targets, temporaries)
+    redirs = node.redirs
+    if not redirs:
+        return _command_in(sh, node, argv, fds, fds, None, temporaries)
+    if argv[0] == "exec" and (len(argv) == 1 or argv[1:] == ["--"]) and "exec" not in sh.functions:
+        return sh.exec_redirections(node, fds)
+    if targets is None:
+        return _redirected_command(sh, node, fds, argv, temporaries)
+    try:
+        cmd_fds, opened = sh.apply_redirs_now(redirs, [_target(sh, t) for t in targets], fds)
+    except NeedsGeneric:
+        return _redirected_command(sh, node, fds, argv, temporaries)
+    except ShellError as e:
+        return sh.redirection_failed(e, fds)
+    return _command_in(sh, node, argv, cmd_fds, fds, opened, temporaries)
+
+
+async def _traced(sh, node: SimpleCommand, fds: dict, argv: list, targets, temporaries) -> int:
+    await sh._trace(node, argv, fds)
+    status = _command(sh, node, fds, argv, targets, temporaries, True, True)
+    return status if type(status) is int else await status
+
+
+async def _redirected_command(sh, node: SimpleCommand, fds: dict, argv: list, temporaries) -> int:
+    """The command under redirections only ``apply_redirs`` makes (here-documents that expand,
+    ``{fd}>``, process substitutions)."""
+    procsub_mark = len(sh.procsub_files)
+    try:
         try:
-            if temporaries:
+            cmd_fds, opened = await sh.apply_redirs(node.redirs, fds)
+        except ShellError as e:
+            sh.pipestatus = e.status
+            return await sh.handle_error(e, fds)
+        status = _command_in(sh, node, argv, cmd_fds, fds, opened, temporaries)
+        return status if type(status) is int else await status
+    finally:
+        if len(sh.procsub_files) > procsub_mark:
+            await sh.finish_procsubs(procsub_mark)
+
+
+def _command_in(sh, node: SimpleCommand, argv: list, cmd_fds: dict, fds: dict, opened, temporaries):
+    """``argv`` run with ``cmd_fds`` (``opened``: what its redirections opened, closed after)
+    under its ``VAR=x`` bindings; errors of the bindings go to ``fds``."""
+    saved = None
+    try:
+        if node.assigns:
+            name = argv[0]
+            if temporaries is not None and name not in SPECIAL_BUILTINS and name not in sh.functions:
                 saved = _bind_temporaries(sh, temporaries)
-                if saved is None:
-                    if opened:
-                        sh.close_now(opened)
-                    return sh.run_words(node, argv, fds)
-            status = _dispatch(sh, argv, cmd_fds)
-        except BaseException:
-            if saved:
-                sh.unbind_temporaries(saved)
-            if opened:
-                sh.close_now(opened)
-            raise
-        if type(status) is int:
-            if saved:
-                sh.unbind_temporaries(saved)
-            if opened:
-                sh.close_now(opened)
-            return status
+            if saved is None:  # (or a readonly name to report)
+                return sh.run_with_temporaries(node, argv, cmd_fds, fds, opened)
+        status = _dispatch(sh, argv, cmd_fds)
+    except BaseException:
         if saved:
-            status = sh.finish_with_temporaries(status, saved)
-        return sh.finish_redirected(status, opened) if opened else status
-    return run_simple
+            sh.unbind_temporaries(saved)
+        if opened:
+            sh.close_now(opened)
+        raise
+    if type(status) is int:
+        if saved:
+            sh.unbind_temporaries(saved)
+        if opened:
+            sh.close_now(opened)
+        return status
+    if saved:
+        status = sh.finish_with_temporaries(status, saved)
+    return sh.finish_redirected(status, opened) if opened else status
 
 
 def _bind_temporaries(sh, temporaries: list) -> list | None:
@@ -896,7 +983,7 @@ def _dispatch(sh, argv: list[str], fds: dict):
     return sh.finish_command(status)
 
 
-def _compile_local(node: SimpleCommand):
+def _compile_local(node: SimpleCommand, general):
     """``local NAME=VALUE ...`` in a function, each NAME new to the function's scope: the
     values expanded first (as bash does), then the locals made. Several operands only when
     none has arithmetic (a value re-expanded after a fallback must have no side effect)."""
@@ -914,20 +1001,20 @@ def _compile_local(node: SimpleCommand):
 
     def run_local(sh, node, fds):
         if not _enter(sh, fds, line) or not sh.scopes or sh.options["allexport"] or "local" in sh.functions:
-            return sh.run_simple(node, fds)
+            return general(sh, node, fds)
         scope = sh.scopes[-1]
         for name, _ in values:
             if name in scope:
-                return sh.run_simple(node, fds)
+                return general(sh, node, fds)
             outer = sh.lookup_raw(name)
             if outer is not None and outer.readonly:
-                return sh.run_simple(node, fds)
+                return general(sh, node, fds)
         rt = sh.rt
         rt.expansion_bytes = 0
         try:
             texts = [value_of(sh) for _, value_of in values]
         except NeedsGeneric:
-            return sh.run_simple(node, fds)
+            return general(sh, node, fds)
         except ShellError as e:
             return sh.simple_expansion_failed(e, fds)
         rt.commands += 1
@@ -977,7 +1064,7 @@ def _substitution_body(word: Word | None):
     return p.body if type(p) is CmdSub else None
 
 
-def _compile_substitution_assignment(node: SimpleCommand, body):
+def _compile_substitution_assignment(node: SimpleCommand, body, general):
     """``name=$(...)``: the substitution run and its text assigned without the generic
     expander; the status is the substitution's."""
     a = node.assigns[0]
@@ -985,7 +1072,7 @@ def _compile_substitution_assignment(node: SimpleCommand, body):
 
     def run_substitution_assignment(sh, node, fds):
         if not _enter(sh, fds, line):
-            return sh.run_simple(node, fds)
+            return general(sh, node, fds)
         sh.cmdsub_status = None
         sh.rt.expansion_bytes = 0
         return _assign_substitution(sh, node, fds, body, name, append)
@@ -1002,11 +1089,11 @@ async def _assign_substitution(sh, node: SimpleCommand, fds: dict, body, name: s
     return status
 
 
-def _compile_assignments(node: SimpleCommand):
+def _compile_assignments(node: SimpleCommand, general):
     if len(node.assigns) == 1 and node.assigns[0].array is None and node.assigns[0].index is None:
         body = _substitution_body(node.assigns[0].value)
         if body is not None:
-            return _compile_substitution_assignment(node, body)
+            return _compile_substitution_assignment(node, body, general)
     steps = []
     for a in node.assigns:
         step = _compile_assign(a)
@@ -1023,7 +1110,7 @@ def _compile_assignments(node: SimpleCommand):
         # _enter inline, as in run_simple
         if sh.options["xtrace"] or (cancel is not None and cancel.reason is not None) \
                 or monotonic() - rt.last_yield > rt.yield_interval:
-            return sh.run_simple(node, fds)
+            return general(sh, node, fds)
         sh.current_fds = fds
         sh.lineno = line
         sh.cmdsub_status = None

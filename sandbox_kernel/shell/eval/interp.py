@@ -822,73 +822,39 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         return status
 
     # ------------------------------------------------------------------ simple commands
-    async def run_simple(self, node: SimpleCommand, fds: dict) -> int:
-        # every way out sets PIPESTATUS to the status (inline: this runs for every command)
-        # (a runner handing on calls this directly, not through execute: the fds are set here)
-        self.current_fds = fds
-        self.lineno = node.line
-        if node.words:
-            await self.checkpoint()
-        else:
-            # assignments only: not a command for the commands limit
-            await self._loop_tick()
-        procsub_mark = len(self.procsub_files)
-        self.cmdsub_status = None
-        self.rt.expansion_bytes = 0
+    # (a simple command runs in fastpath.py's runner; these are the parts of it that wait)
+    async def run_assignments(self, node: SimpleCommand, fds: dict, cmdsub_status) -> int:
+        """A simple command whose words expanded to nothing: its assignments, kept, and its
+        redirections, made and closed; the status is the last command substitution's."""
+        status = await self._assignments_only(node, fds, cmdsub_status)
+        self.pipestatus = status
+        return status
+
+    async def exec_redirections(self, node: SimpleCommand, fds: dict) -> int:
+        """``exec`` with redirections only: they apply to the shell from here on."""
+        self.pipestatus = 0
         try:
-            words = await self.expand_words(node.words) if node.words else []
+            await self.apply_redirs(node.redirs, fds, permanent=True)
         except ShellError as e:
             self.pipestatus = e.status
             return await self.handle_error(e, fds)
-        if self.pending_warnings:  # noticed by the command before (`let a[-9]`), as the runner does
-            await self.flush_warnings()
-        return await self._run_words(node, words, fds, procsub_mark)
+        if fds is not self.fds and self.fds is not None:
+            for k, v in fds.items():
+                if k > 2:
+                    self.fds[k] = v
+        return 0
 
-    async def _run_words(self, node: SimpleCommand, words: list, fds: dict, procsub_mark: int) -> int:
-        """A simple command after its words were expanded."""
-        cmdsub_status = self.cmdsub_status
-        if not words:
-            status = await self._assignments_only(node, fds, cmdsub_status)
+    async def run_with_temporaries(self, node: SimpleCommand, argv: list, cmd_fds: dict, fds: dict,
+                                   opened: list | None) -> int:
+        """``VAR=x cmd`` where the bindings need the expander, report a readonly name, or stay
+        after a special builtin; ``opened``: what the command's redirections opened."""
+        try:
+            status = await self._run_with_temp_env(node, argv, cmd_fds, fds)
             self.pipestatus = status
             return status
-        self.last_arg = words[-1] if type(words[-1]) is str else self.last_arg
-        if self.options["xtrace"]:
-            await self._trace(node, words, fds)
-        if node.redirs and words[0] == "exec" and (len(words) == 1 or words[1:] == ["--"]) \
-                and "exec" not in self.functions:
-            self.pipestatus = 0
-            try:
-                await self.apply_redirs(node.redirs, fds, permanent=True)
-            except ShellError as e:
-                self.pipestatus = e.status
-                return await self.handle_error(e, fds)
-            if fds is not self.fds and self.fds is not None:
-                for k, v in fds.items():
-                    if k > 2:
-                        self.fds[k] = v
-            return 0
-        try:
-            if node.redirs:
-                try:
-                    cmd_fds, opened = await self.apply_redirs(node.redirs, fds)
-                except ShellError as e:
-                    self.pipestatus = e.status
-                    return await self.handle_error(e, fds)
-            else:
-                cmd_fds, opened = fds, None
-            try:
-                if node.assigns:
-                    status = await self._run_with_temp_env(node, words, cmd_fds, fds)
-                else:
-                    status = await self.run_command(words, cmd_fds)
-                self.pipestatus = status
-                return status
-            finally:
-                if opened:
-                    await self.close_opened(opened)
         finally:
-            if len(self.procsub_files) > procsub_mark:
-                await self.finish_procsubs(procsub_mark)
+            if opened:
+                self.close_now(opened)
 
     async def _assignments_only(self, node: SimpleCommand, fds: dict, cmdsub_status, first: int = 0) -> int:
         status = 0
@@ -922,26 +888,6 @@ class Shell(Variables, Expander, Redirections, Pipelines):
     # ------------------------------------------------------------------ fastpath continuations
     # A compiled runner (fastpath.py) that cannot finish without waiting returns one of these:
     # each finishes the command from where the runner stopped, as the generic handler would.
-    async def run_simple_from(self, node: SimpleCommand, fds: dict, words: list[str], k: int) -> int:
-        """The runner expanded words before ``k`` into ``words``; word ``k`` needs the generic
-        expander. The command is not counted yet."""
-        await self.checkpoint()
-        procsub_mark = len(self.procsub_files)
-        self.cmdsub_status = None
-        if self.pending_warnings:
-            await self.flush_warnings()
-        try:
-            if k < len(node.words):
-                words = words + await self.expand_words(node.words[k:])
-        except ShellError as e:
-            self.pipestatus = e.status
-            return await self.handle_error(e, fds)
-        return await self._run_words(node, words, fds, procsub_mark)
-
-    async def run_words(self, node: SimpleCommand, words: list[str], fds: dict) -> int:
-        """The runner expanded and counted the command; the generic handler runs it."""
-        return await self._run_words(node, words, fds, len(self.procsub_files))
-
     async def redirection_failed(self, e: ShellError, fds: dict) -> int:
         self.pipestatus = e.status
         return await self.handle_error(e, fds)
@@ -1740,7 +1686,6 @@ def _handler(method):
 
 
 fastpath.HANDLERS.update({kind: _handler(method) for kind, method in {
-    SimpleCommand: Shell.run_simple,
     Pipeline: Shell.run_pipeline,
     Loop: Shell.run_loop,
     Select: Shell.run_select,
