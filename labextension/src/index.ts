@@ -237,6 +237,8 @@ const plugin: JupyterFrontEndPlugin<void> = {
       if (!connection || connection.isDisposed) {
         const created = new VfsConnection(kernel);
         created.editRequested.connect((_, request) => void editOnRequest(created, request));
+        // how many times a comm (re)opened: shown to tests (data-comm-opens), which wait for it
+        created.opened.connect(() => (panel.node.dataset.commOpens = String(++Private.commOpens)));
         // the kernel's notices (workspace restored, mounts, files not kept): notifications, which
         // the notebook does not save (without this extension they are plain output in the cell)
         created.notice.connect((_, notice) => {
@@ -554,6 +556,7 @@ const plugin: JupyterFrontEndPlugin<void> = {
 
 namespace Private {
   export let counter = 0;
+  export let commOpens = 0;
 }
 
 export default plugin;

@@ -249,7 +249,8 @@ def test_sandbox_files_panel(lab, tmp_path):
         until(lambda: row("/workspace") and row("/tmp"))
 
         # a notebook with another kernel: the panel says so; back on the sandbox notebook, files again
-        css('.jp-SideBar .lm-TabBar-tab[data-id="filebrowser"]')[0].click()
+        if not css("#filebrowser")[0].is_displayed():
+            css('.jp-SideBar .lm-TabBar-tab[data-id="filebrowser"]')[0].click()
         until(lambda: [e for e in css(".jp-DirListing-item") if "other.ipynb" in e.text])
         item = [e for e in css(".jp-DirListing-item") if "other.ipynb" in e.text][0]
         ActionChains(driver).double_click(item).perform()
@@ -679,7 +680,14 @@ def test_a_renamed_notebook_keeps_its_persistent_workspace(lab, jupyter_data_dir
         until(lambda: "workspace" in json.loads((root / "analysis.ipynb").read_text())["metadata"].get(
             "sandbox_kernel", {}))
         workspace = json.loads((root / "analysis.ipynb").read_text())["metadata"]["sandbox_kernel"]["workspace"]
-        _api(url, token, "POST", f"kernels/{kernel_of('analysis.ipynb')}/restart")
+        # restarted as a user does (Kernel menu): the panel reopens its comm, which shows notices
+        opens = css("#sandbox-files")[0].get_attribute("data-comm-opens")
+        [e for e in css(".lm-MenuBar-item") if e.text == "Kernel"][0].click()
+        until(lambda: [e for e in css(".lm-Menu-item") if e.text.startswith("Restart Kernel…")])
+        [e for e in css(".lm-Menu-item") if e.text.startswith("Restart Kernel…")][0].click()
+        until(lambda: css(".jp-Dialog .jp-mod-accept"))
+        css(".jp-Dialog .jp-mod-accept")[0].click()
+        until(lambda: css("#sandbox-files")[0].get_attribute("data-comm-opens") != opens)
         until(page.idle)
         page.run_cell(1, "analysis.ipynb")
         assert "kept\nread-back" in page.wait_output("read-back")
