@@ -10,7 +10,7 @@ from . import aio
 from .engine import CancelToken, DisplayFunc, Engine, ErrorInfo, RunResult, Streams
 from .limits import DEFAULT_CEILINGS, Limits, check_ceiling, format_size
 from .memory import MemoryBudget, RunMemory
-from .vfs import VFS, make_vfs
+from .vfs import VFS, make_vfs, normpath
 
 if TYPE_CHECKING:
     from .policy import Policy
@@ -135,6 +135,25 @@ class Sandbox:
         #: The pool of ``shell_memory_bytes`` all shells of this sandbox share (the notebook's and
         #: every terminal's), made by the first shell engine.
         self.shell_memory: Any = None
+        #: The names of the files in the notebook's folder on the host, as the frontend told them
+        #: (JupyterLab's extension, over the comm: names only, bounded, untrusted). The kernel never
+        #: reads host files itself; `cat` of a missing file with one of these names says how to
+        #: bring it in (``host_hint``).
+        self.host_names: frozenset[str] = frozenset()
+
+    def host_hint(self, path: str, cwd: str) -> str | None:
+        """For a missing ``path``: how to bring it in when a file of that name is in the
+        notebook's folder (``host_names``), else None. Only names under /workspace (the
+        sandbox's counterpart of the notebook's folder) or relative names in it qualify."""
+        if not self.host_names or not path:
+            return None
+        full = normpath(path, cwd)
+        folder, _, name = full.rpartition("/")
+        if folder != "/workspace" or name not in self.host_names:
+            return None
+        return (f"{name} is in the notebook's folder on the host, which the sandbox cannot see: copy it in "
+                "from JupyterLab's file browser (drag it onto \"Sandbox files\", or right-click it: "
+                "\"Copy into Sandbox\")")
 
     @property
     def policy(self) -> Policy:

@@ -2,12 +2,25 @@
  * JupyterLab plugin: the "Sandbox files" side panel for notebooks running the sandbox kernel.
  */
 import { JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
-import { Dialog, ICommandPalette, showDialog, WidgetTracker } from '@jupyterlab/apputils';
+import {
+  Dialog,
+  ICommandPalette,
+  ISessionContext,
+  Notification,
+  showDialog,
+  showErrorMessage,
+  WidgetTracker
+} from '@jupyterlab/apputils';
 import { IEditorServices } from '@jupyterlab/codeeditor';
 import { IEditorLanguageRegistry } from '@jupyterlab/codemirror';
+import { IConsoleTracker } from '@jupyterlab/console';
+import { PathExt } from '@jupyterlab/coreutils';
+import { IFileBrowserFactory } from '@jupyterlab/filebrowser';
 import { ILauncher } from '@jupyterlab/launcher';
+import { IMainMenu } from '@jupyterlab/mainmenu';
 import { INotebookTracker, NotebookPanel } from '@jupyterlab/notebook';
 import { Kernel } from '@jupyterlab/services';
+import { Widget } from '@lumino/widgets';
 import {
   deleteIcon,
   downloadIcon,
@@ -20,10 +33,12 @@ import {
 } from '@jupyterlab/ui-components';
 
 import { loadText, SandboxFileEditor } from './editor';
+import { createReference } from './help';
+import { hostExists, hostFolderOf, HostNames, readHostFile, saveToHost } from './hostfiles';
 import { followCellLanguages } from './highlight';
 import { SandboxTerminal, TerminalShell, vmTerminalIcon } from './terminal';
-import { describe, SandboxFilesPanel } from './panel';
-import { IEditRequest, VfsConnection, VfsError } from './vfs';
+import { describe, HOME, SandboxFilesPanel } from './panel';
+import { basename, formatSize, IEditRequest, VfsConnection, VfsError } from './vfs';
 import { NotebookWorkspace } from './workspace';
 
 import '../style/index.css';
@@ -50,22 +65,41 @@ namespace CommandIDs {
   export const save = 'sandbox-files:save';
   export const terminal = 'sandbox-terminal:open';
   export const vmTerminal = 'sandbox-terminal:open-vm';
+  export const copyIn = 'sandbox-files:copy-into-sandbox';
+  export const saveToHost = 'sandbox-files:save-to-notebook-folder';
+  export const reference = 'sandbox-kernel:reference';
 }
+
+/** What the panel follows: a notebook or a console (both have a session and a kernel). */
+interface ISessionWidget extends Widget {
+  sessionContext: ISessionContext;
+}
+
+function isSessionWidget(widget: Widget | null | undefined): widget is ISessionWidget {
+  return !!widget && !!(widget as any).sessionContext && typeof (widget as any).sessionContext.path === 'string';
+}
+
+/** The most host files one drop or "Copy into Sandbox" takes. */
+const MAX_COPY_FILES = 100;
 
 const plugin: JupyterFrontEndPlugin<void> = {
   id: 'sandbox-kernel-labextension:plugin',
   description: 'A side panel with the files of the sandbox kernel of the current notebook.',
   autoStart: true,
   requires: [INotebookTracker, IEditorServices, IEditorLanguageRegistry],
-  optional: [ICommandPalette, ILauncher],
+  optional: [ICommandPalette, ILauncher, IConsoleTracker, IFileBrowserFactory, IMainMenu],
   activate: (
     app: JupyterFrontEnd,
     notebooks: INotebookTracker,
     editorServices: IEditorServices,
     languages: IEditorLanguageRegistry,
     palette: ICommandPalette | null,
-    launcher: ILauncher | null
+    launcher: ILauncher | null,
+    consoles: IConsoleTracker | null,
+    browsers: IFileBrowserFactory | null,
+    mainMenu: IMainMenu | null
   ) => {
+    const contents = app.serviceManager.contents;
     const editors = new WidgetTracker<SandboxFileEditor>({ namespace: 'sandbox-files-editor' });
     const connections = new WeakMap<Kernel.IKernelConnection, VfsConnection>();
     const autoOpened = new WeakSet<Kernel.IKernelConnection>();
@@ -125,7 +159,55 @@ const plugin: JupyterFrontEndPlugin<void> = {
       app.shell.activateById(terminal.id);
     };
 
-    const panel = new SandboxFilesPanel({ openFile: (c, p) => void openFile(c, p), openTerminal });
+    // ---------------------------------------------------------------- host files (the user's rights)
+    /** Copy host files (contents API paths) into the sandbox folder `dir`, through the panel's upload. */
+    const copyHostFiles = async (paths: string[], dir: string): Promise<void> => {
+      const connection = panel.connection;
+      if (!connection) {
+        await showDialog({
+          title: 'Copy into Sandbox',
+          body: 'Open or select a notebook or console that runs the Sandbox kernel first: the files go into its sandbox.',
+          buttons: [Dialog.okButton({ label: 'Close' })]
+        });
+        return;
+      }
+      if (paths.length > MAX_COPY_FILES) {
+        await showErrorMessage('Copy into Sandbox', `${paths.length} files at once is more than ${MAX_COPY_FILES}: copy fewer, or upload a tar.`);
+        return;
+      }
+      const files: File[] = [];
+      for (const path of paths) {
+        const name = PathExt.basename(contents.localPath(path));
+        try {
+          // refused before the bytes are fetched when the sandbox cannot hold them
+          const model = await contents.get(path, { content: false });
+          const usage = await connection.usage().catch(() => null);
+          if (usage && model.type !== 'directory' && typeof model.size === 'number') {
+            const free = Math.max(0, usage.bytes_max - usage.bytes_used);
+            if (model.size > free) {
+              throw new VfsError(
+                'ENOSPC',
+                `${name} is ${formatSize(model.size)}, but the sandbox has ${formatSize(free)} free` +
+                  (usage.hint ? ` (${usage.hint})` : '')
+              );
+            }
+          }
+          panel.setStatus(`Reading ${name} from the notebook folder…`);
+          files.push(new File([await readHostFile(contents, path)], name));
+        } catch (error) {
+          panel.setStatus('');
+          await showErrorMessage(`Cannot copy ${name} into the sandbox`, describe(error));
+        }
+      }
+      panel.setStatus('');
+      await panel.upload(files, dir);
+    };
+
+    const panel = new SandboxFilesPanel({
+      openFile: (c, p) => void openFile(c, p),
+      openTerminal,
+      copyHostFiles: (paths, dir) => void copyHostFiles(paths, dir)
+    });
     panel.id = PANEL_ID;
     panel.title.icon = sandboxIcon;
     panel.title.caption = 'Sandbox files';
@@ -155,6 +237,17 @@ const plugin: JupyterFrontEndPlugin<void> = {
       if (!connection || connection.isDisposed) {
         const created = new VfsConnection(kernel);
         created.editRequested.connect((_, request) => void editOnRequest(created, request));
+        // how many times a comm (re)opened: shown to tests (data-comm-opens), which wait for it
+        created.opened.connect(() => (panel.node.dataset.commOpens = String(++Private.commOpens)));
+        // the kernel's notices (workspace restored, mounts, files not kept): notifications, which
+        // the notebook does not save (without this extension they are plain output in the cell)
+        created.notice.connect((_, notice) => {
+          if (notice.level === 'warning') {
+            Notification.warning(notice.text, { autoClose: false });
+          } else {
+            Notification.info(notice.text, { autoClose: 10000 });
+          }
+        });
         void created.connect().catch(() => undefined); // open now: `nano` needs it before any listing
         connection = created;
         connections.set(kernel, connection);
@@ -187,16 +280,19 @@ const plugin: JupyterFrontEndPlugin<void> = {
     });
 
     const highlighted = new WeakSet<NotebookPanel>();
+    const hostNames = new WeakMap<Kernel.IKernelConnection, HostNames>();
     let generation = 0;
     // the kernel the panel's state was decided for (undefined: nothing decided yet)
     let decidedFor: Kernel.IKernelConnection | null | undefined = undefined;
+    // the notebook or console the panel follows: the last one that was current
+    let followed: ISessionWidget | null = null;
     const update = async (): Promise<void> => {
       const current = ++generation;
-      const notebook = notebooks.currentWidget;
-      const kernel = notebook?.sessionContext.session?.kernel ?? null;
+      const widget = followed;
+      const kernel = widget?.sessionContext.session?.kernel ?? null;
       decidedFor = kernel;
-      if (!notebook || !kernel) {
-        panel.setConnection(null, '', notebook ? `${notebook.title.label} has no kernel.` : undefined);
+      if (!widget || !kernel) {
+        panel.setConnection(null, '', widget ? `${widget.title.label} has no kernel.` : undefined);
         return;
       }
       let implementation = '';
@@ -209,18 +305,34 @@ const plugin: JupyterFrontEndPlugin<void> = {
         return; // a newer update superseded this one
       }
       if (implementation !== IMPLEMENTATION) {
-        panel.setConnection(null, '', `${notebook.title.label} does not use the Sandbox kernel.`);
+        panel.setConnection(null, '', `${widget.title.label} does not use the Sandbox kernel.`);
         return;
       }
       if (!panelAdded) {
-        app.shell.add(panel, 'left', { rank: 150 });
+        app.shell.add(panel, 'right', { rank: 150 }); // beside the file browser: host files drag across
         panelAdded = true;
       }
-      panel.setConnection(connectionFor(kernel), notebook.title.label);
-      void follow(notebook);
-      if (!highlighted.has(notebook)) {
-        highlighted.add(notebook);
-        followCellLanguages(notebook, languages);
+      const connection = connectionFor(kernel);
+      panel.setConnection(connection, widget.title.label);
+      panel.hostFolder = hostFolderOf(widget.sessionContext.path);
+      const names = hostNames.get(kernel);
+      if (names && !names.connection.isDisposed) {
+        names.folder = panel.hostFolder;
+      } else {
+        // the count is shown to tests (data-host-names) once the kernel has the names
+        const shown = (count: number) => {
+          if (panel.connection === connection) {
+            panel.node.dataset.hostNames = String(count);
+          }
+        };
+        hostNames.set(kernel, new HostNames(contents, connection, panel.hostFolder, shown));
+      }
+      if (widget instanceof NotebookPanel) {
+        void follow(widget);
+        if (!highlighted.has(widget)) {
+          highlighted.add(widget);
+          followCellLanguages(widget, languages);
+        }
       }
       if (!autoOpened.has(kernel)) {
         // show the panel once per kernel, without taking the keyboard from the notebook
@@ -231,24 +343,43 @@ const plugin: JupyterFrontEndPlugin<void> = {
       }
     };
 
-    const watched = new WeakSet<NotebookPanel>();
-    notebooks.currentChanged.connect((_, notebook) => {
-      if (notebook && !watched.has(notebook)) {
-        watched.add(notebook);
-        // the session and its kernel arrive after the notebook: re-decide whenever the
-        // current notebook's kernel is not the one the panel was set up for
-        const recheck = () => {
-          if (notebooks.currentWidget === notebook && notebook.sessionContext.session?.kernel !== decidedFor) {
-            void update();
-          }
-        };
-        const context = notebook.sessionContext;
-        context.sessionChanged.connect(recheck);
-        context.kernelChanged.connect(recheck);
-        context.statusChanged.connect(recheck);
-        context.connectionStatusChanged.connect(recheck);
+    const watched = new WeakSet<ISessionWidget>();
+    const setFollowed = (widget: ISessionWidget | null): void => {
+      if (widget && !widget.isDisposed) {
+        followed = widget;
+        if (!watched.has(widget)) {
+          watched.add(widget);
+          // the session and its kernel arrive after the widget: re-decide whenever the
+          // followed widget's kernel is not the one the panel was set up for
+          const recheck = () => {
+            if (followed === widget && widget.sessionContext.session?.kernel !== decidedFor) {
+              void update();
+            }
+          };
+          const context = widget.sessionContext;
+          context.sessionChanged.connect(recheck);
+          context.kernelChanged.connect(recheck);
+          context.statusChanged.connect(recheck);
+          context.connectionStatusChanged.connect(recheck);
+          context.propertyChanged.connect(() => followed === widget && void update()); // a rename
+          widget.disposed.connect(() => {
+            if (followed === widget) {
+              setFollowed(notebooks.currentWidget ?? consoles?.currentWidget ?? null);
+            }
+          });
+        }
+      } else if (!followed || followed.isDisposed) {
+        followed = null;
       }
       void update();
+    };
+    notebooks.currentChanged.connect((_, notebook) => setFollowed(notebook));
+    consoles?.currentChanged.connect((_, console) => setFollowed(console));
+    // going back to a notebook or console that its tracker still holds as current
+    app.shell.currentChanged?.connect((_, change) => {
+      if (isSessionWidget(change.newValue) && change.newValue !== followed) {
+        setFollowed(change.newValue);
+      }
     });
 
     // ---------------------------------------------------------------- commands
@@ -259,6 +390,10 @@ const plugin: JupyterFrontEndPlugin<void> = {
     const isFile = () => {
       const path = contextPath();
       return !!path && panel.entryOf(path)?.type !== 'dir';
+    };
+    const hostSelection = (): string[] => {
+      const browser = browsers?.tracker.currentWidget;
+      return browser ? Array.from(browser.selectedItems()).filter(i => i.type !== 'directory').map(i => i.path) : [];
     };
     const { commands } = app;
     commands.addCommand(CommandIDs.open, {
@@ -307,6 +442,72 @@ const plugin: JupyterFrontEndPlugin<void> = {
       icon: refreshIcon,
       execute: () => panel.refresh()
     });
+    commands.addCommand(CommandIDs.copyIn, {
+      label: 'Copy into Sandbox',
+      caption: "Copy the selected files into the current Sandbox notebook's files (read with your rights)",
+      icon: sandboxIcon,
+      isEnabled: () => hostSelection().length > 0,
+      execute: () => copyHostFiles(hostSelection(), panel.connection ? panel.targetDir() : HOME)
+    });
+    commands.addCommand(CommandIDs.saveToHost, {
+      label: 'Save to Notebook Folder',
+      caption: 'Write this file next to the notebook on the host (with your rights)',
+      icon: downloadIcon,
+      isEnabled: isFile,
+      execute: async () => {
+        const path = contextPath();
+        const connection = panel.connection;
+        if (!path || !connection) {
+          return;
+        }
+        const target = PathExt.join(panel.hostFolder, basename(path));
+        const shown = target.includes('/') ? target : `${target} (next to the notebook)`;
+        try {
+          if (await hostExists(contents, target)) {
+            const replace = await showDialog({
+              title: 'Replace?',
+              body: `${shown} already exists on the host. Replace it with the sandbox's ${path}?`,
+              buttons: [Dialog.cancelButton(), Dialog.warnButton({ label: 'Replace' })]
+            });
+            if (!replace.button.accept) {
+              return;
+            }
+          }
+          const data = await connection.readAll(path, (done, total) =>
+            panel.setStatus(`Reading ${basename(path)}… ${total ? Math.floor((done * 100) / total) : 0}%`)
+          );
+          await saveToHost(contents, target, data, (done, total) =>
+            panel.setStatus(`Saving ${basename(path)}… ${total ? Math.floor((done * 100) / total) : 0}%`)
+          );
+          panel.setStatus('');
+          Notification.success(`Saved ${basename(path)} to ${shown}`, { autoClose: 5000 });
+        } catch (error) {
+          panel.setStatus('');
+          await showErrorMessage(`Cannot save ${path} to the notebook folder`, describe(error));
+        }
+      }
+    });
+    commands.addCommand(CommandIDs.reference, {
+      label: 'Sandbox Kernel Reference',
+      caption: 'What the Sandbox kernel offers: cells, files, limits, and how to ask it',
+      execute: () => {
+        const existing = document.getElementById('sandbox-kernel-reference');
+        if (existing) {
+          app.shell.activateById('sandbox-kernel-reference');
+          return;
+        }
+        const widget = createReference();
+        app.shell.add(widget, 'main');
+        app.shell.activateById(widget.id);
+      }
+    });
+    mainMenu?.helpMenu.addGroup([{ command: CommandIDs.reference }], 30);
+    palette?.addItem({ command: CommandIDs.reference, category: 'Sandbox' });
+    app.contextMenu.addItem({
+      command: CommandIDs.copyIn,
+      selector: '.jp-DirListing-item[data-isdir="false"]',
+      rank: 12
+    });
     commands.addCommand(CommandIDs.save, {
       label: 'Save to Sandbox',
       execute: () => editors.currentWidget?.save()
@@ -321,7 +522,7 @@ const plugin: JupyterFrontEndPlugin<void> = {
         }
         return showDialog({
           title: shell === 'vm' ? 'Sandbox VM terminal' : 'Sandbox terminal',
-          body: 'Open or select a notebook that runs the Sandbox kernel first: the terminal opens in its sandbox.',
+          body: 'Open or select a notebook or console that runs the Sandbox kernel first: the terminal opens in its sandbox.',
           buttons: [Dialog.okButton({ label: 'Close' })]
         });
       }
@@ -345,7 +546,7 @@ const plugin: JupyterFrontEndPlugin<void> = {
     commands.addKeyBinding({ command: CommandIDs.save, keys: ['Accel S'], selector: '.jp-SandboxFileEditor' });
 
     const selector = '.jp-SandboxFiles-item';
-    [CommandIDs.open, CommandIDs.download, CommandIDs.rename, CommandIDs.remove].forEach((command, i) =>
+    [CommandIDs.open, CommandIDs.download, CommandIDs.saveToHost, CommandIDs.rename, CommandIDs.remove].forEach((command, i) =>
       app.contextMenu.addItem({ command, selector, rank: i + 1 })
     );
     app.contextMenu.addItem({ command: CommandIDs.newFolder, selector: '.jp-SandboxFiles-tree', rank: 10 });
@@ -355,6 +556,7 @@ const plugin: JupyterFrontEndPlugin<void> = {
 
 namespace Private {
   export let counter = 0;
+  export let commOpens = 0;
 }
 
 export default plugin;

@@ -16,6 +16,7 @@ import {
   refreshIcon,
   terminalIcon
 } from '@jupyterlab/ui-components';
+import { Drag } from '@lumino/dragdrop';
 import { Message } from '@lumino/messaging';
 import { Widget } from '@lumino/widgets';
 
@@ -33,6 +34,8 @@ import {
 } from './vfs';
 
 export const HOME = '/workspace';
+/** What JupyterLab's file browser drags: the dragged files' paths (a lumino drag). */
+export const CONTENTS_MIME = 'application/x-jupyter-icontents';
 /** Rows rendered per directory; the rest are summarised (the kernel lists them all). */
 const MAX_ROWS_PER_DIR = 2000;
 
@@ -41,6 +44,8 @@ export interface IPanelOptions {
   openFile: (connection: VfsConnection, path: string) => void;
   /** Open a Sandbox terminal (or VM terminal) on the connection's kernel. */
   openTerminal: (connection: VfsConnection, shell: TerminalShell) => void;
+  /** Copy host files (paths of Jupyter's contents API, dragged from Lab's file browser) into `dir`. */
+  copyHostFiles: (paths: string[], dir: string) => void;
 }
 
 export class SandboxFilesPanel extends Widget {
@@ -92,6 +97,9 @@ export class SandboxFilesPanel extends Widget {
     this.node.append(header, toolbar, this._crumbs, this._message, this._tree, this._status);
     this._showMessage('Open a notebook that uses the Sandbox kernel to see its files.');
   }
+
+  /** The host folder (contents API path) of the notebook or console followed: "Save to Notebook Folder". */
+  hostFolder = '';
 
   get connection(): VfsConnection | null {
     return this._connection;
@@ -301,6 +309,18 @@ export class SandboxFilesPanel extends Widget {
         if (existing?.type === 'dir') {
           throw new VfsError('EISDIR', `${path} is a folder`);
         }
+        // refused before any byte goes when it cannot fit: the quota, and how to raise it
+        const usage = await connection.usage().catch(() => null);
+        if (usage) {
+          const free = Math.max(0, usage.bytes_max - usage.bytes_used) + (existing ? existing.size : 0);
+          if (file.size > free) {
+            throw new VfsError(
+              'ENOSPC',
+              `${file.name} is ${formatSize(file.size)}, but the sandbox has ${formatSize(free)} free ` +
+                `(${usage.hint || `its files may take ${formatSize(usage.bytes_max)}, limit vfs_bytes: raise it with %limits vfs_bytes=... in a cell, or delete files`})`
+            );
+          }
+        }
         if (existing) {
           const replace = await showDialog({
             title: 'Replace file?',
@@ -335,6 +355,10 @@ export class SandboxFilesPanel extends Widget {
     this.node.addEventListener('dragover', this);
     this.node.addEventListener('dragleave', this);
     this.node.addEventListener('drop', this);
+    this.node.addEventListener('lm-dragenter', this);
+    this.node.addEventListener('lm-dragover', this);
+    this.node.addEventListener('lm-dragleave', this);
+    this.node.addEventListener('lm-drop', this);
   }
 
   protected onBeforeDetach(msg: Message): void {
@@ -346,6 +370,10 @@ export class SandboxFilesPanel extends Widget {
     this.node.removeEventListener('dragover', this);
     this.node.removeEventListener('dragleave', this);
     this.node.removeEventListener('drop', this);
+    this.node.removeEventListener('lm-dragenter', this);
+    this.node.removeEventListener('lm-dragover', this);
+    this.node.removeEventListener('lm-dragleave', this);
+    this.node.removeEventListener('lm-drop', this);
     super.onBeforeDetach(msg);
   }
 
@@ -376,6 +404,16 @@ export class SandboxFilesPanel extends Widget {
         break;
       case 'drop':
         this._onDrop(event as DragEvent);
+        break;
+      case 'lm-dragenter':
+      case 'lm-dragover':
+        this._onHostDragOver(event as Drag.Event);
+        break;
+      case 'lm-dragleave':
+        this._clearDropTarget();
+        break;
+      case 'lm-drop':
+        this._onHostDrop(event as Drag.Event);
         break;
     }
   }
@@ -492,6 +530,40 @@ export class SandboxFilesPanel extends Widget {
     void this.upload(files, dir);
   }
 
+  /** A drag from JupyterLab's file browser: host files, copied in by the frontend. */
+  private _onHostDragOver(event: Drag.Event): void {
+    if (!this._connection || !event.mimeData.hasData(CONTENTS_MIME)) {
+      return;
+    }
+    event.preventDefault();
+    event.stopPropagation();
+    // the file browser offers 'move' only; nothing is moved: the host file stays where it is
+    event.dropAction = event.supportedActions === 'copy' || event.supportedActions === 'copy-move' ||
+      event.supportedActions === 'copy-link' || event.supportedActions === 'all'
+      ? 'copy'
+      : event.proposedAction;
+    const dir = this._dropDir(event.target);
+    this._clearDropTarget();
+    const row = this._tree.querySelector<HTMLElement>(`[data-path="${CSS.escape(dir)}"]`);
+    (row ?? this._tree).classList.add('jp-mod-dropTarget');
+  }
+
+  private _onHostDrop(event: Drag.Event): void {
+    this._clearDropTarget();
+    if (!this._connection || !event.mimeData.hasData(CONTENTS_MIME)) {
+      return;
+    }
+    event.preventDefault();
+    event.stopPropagation();
+    const paths = event.mimeData.getData(CONTENTS_MIME);
+    if (!Array.isArray(paths) || event.proposedAction === 'none') {
+      event.dropAction = 'none';
+      return;
+    }
+    event.dropAction = event.proposedAction;
+    this._options.copyHostFiles(paths.filter(p => typeof p === 'string'), this._dropDir(event.target));
+  }
+
   private _clearDropTarget(): void {
     this.node
       .querySelectorAll('.jp-mod-dropTarget')
@@ -594,7 +666,8 @@ export class SandboxFilesPanel extends Widget {
     if (!fragment.childNodes.length && this._listings.has(this._root)) {
       const empty = document.createElement('div');
       empty.className = 'jp-SandboxFiles-empty';
-      empty.textContent = 'This folder is empty. Drop files here to upload them.';
+      empty.textContent =
+        'This folder is empty. Drop files here from your desktop or from the file browser to copy them in.';
       fragment.append(empty);
     }
     this._tree.append(fragment);
@@ -718,6 +791,10 @@ export class SandboxFilesPanel extends Widget {
   }
 
   /** Where new folders and uploads go: the selected folder, the selected file's folder, or the root. */
+  targetDir(): string {
+    return this._targetDir();
+  }
+
   private _targetDir(): string {
     const path = this._selected;
     if (!path) {
@@ -743,6 +820,11 @@ export class SandboxFilesPanel extends Widget {
     this._message.textContent = text;
     this._message.hidden = false;
     this._tree.hidden = true;
+  }
+
+  /** A line at the panel's foot (progress of a transfer); '' hides it. */
+  setStatus(text: string): void {
+    this._setStatus(text);
   }
 
   private _setStatus(text: string): void {

@@ -76,6 +76,21 @@ export interface IEditRequest {
   path: string;
 }
 
+/** A notice of the kernel's own (workspace restored, mounts, files not kept, a failed save). */
+export interface INotice {
+  level: 'info' | 'warning';
+  text: string;
+}
+
+/** The VFS quota as `usage` reports it; `hint` says how to raise it (a kernel that knows). */
+export interface IUsage {
+  bytes_used: number;
+  bytes_max: number;
+  inodes_used: number;
+  inodes_max: number;
+  hint?: string;
+}
+
 /** A failed request: `code` is the errno name the kernel sent (ENOENT, ENOSPC, ...). */
 export class VfsError extends Error {
   constructor(
@@ -106,6 +121,11 @@ export class VfsConnection {
   /** Batched change events pushed by the kernel (after `watch`). */
   get changed(): ISignal<this, IChange[]> {
     return this._changed;
+  }
+
+  /** The kernel's notices: shown as notifications, so they are not saved in the notebook. */
+  get notice(): ISignal<this, INotice> {
+    return this._notice;
   }
 
   /** The kernel asks for an editor (a cell runs `nano FILE`); answer with `edited`. */
@@ -210,6 +230,10 @@ export class VfsConnection {
     return (await this.request('stat', { path })).result;
   }
 
+  async usage(): Promise<IUsage> {
+    return (await this.request('usage')).result;
+  }
+
   /** The whole file, read in protocol-sized chunks. */
   async readAll(
     path: string,
@@ -240,8 +264,10 @@ export class VfsConnection {
   }
 
   /**
-   * Replace `path` with `data`, in chunks of at most CHUNK_SIZE with explicit offsets.
-   * A transfer that fails half-way removes the partial file, so nothing truncated remains.
+   * Replace `path` with `data`, in chunks of at most CHUNK_SIZE with explicit offsets. More than
+   * one chunk goes to a hidden staged name beside `path` first and is renamed into place at the
+   * end, so a transfer that fails half-way leaves nothing behind and an existing file as it was
+   * (the kernel also deletes a staged file its comm abandons).
    */
   async writeAll(
     path: string,
@@ -249,24 +275,33 @@ export class VfsConnection {
     onProgress?: (done: number, total: number) => void
   ): Promise<void> {
     const total = data instanceof Blob ? data.size : data.byteLength;
+    const staged = total > CHUNK_SIZE;
+    const target = staged ? stagedName(path) : path;
     let offset = 0;
-    do {
-      const end = Math.min(offset + CHUNK_SIZE, total);
-      const chunk =
-        data instanceof Blob
-          ? await data.slice(offset, end).arrayBuffer()
-          : data.slice(offset, end).buffer;
-      try {
-        await this.request('write', { path, offset, truncate: offset === 0 }, [chunk]);
-      } catch (error) {
-        if (offset > 0) {
-          await this.request('delete', { path }).catch(() => undefined);
+    try {
+      do {
+        const end = Math.min(offset + CHUNK_SIZE, total);
+        const chunk =
+          data instanceof Blob
+            ? await data.slice(offset, end).arrayBuffer()
+            : data.slice(offset, end).buffer;
+        const fields: Record<string, unknown> = { path: target, offset, truncate: offset === 0 };
+        if (staged) {
+          fields.staged = true;
         }
-        throw error;
+        await this.request('write', fields, [chunk]);
+        offset = end;
+        onProgress?.(offset, total);
+      } while (offset < total);
+      if (staged) {
+        await this.request('rename', { path: target, to: path });
       }
-      offset = end;
-      onProgress?.(offset, total);
-    } while (offset < total);
+    } catch (error) {
+      if (staged && offset > 0) {
+        await this.request('delete', { path: target }).catch(() => undefined);
+      }
+      throw error;
+    }
   }
 
   private async _open(): Promise<Kernel.IComm> {
@@ -312,6 +347,8 @@ export class VfsConnection {
           this._opened.emit();
         } else if (data && data.event === 'changed') {
           this._changed.emit(data.changes as IChange[]);
+        } else if (data && data.event === 'notice' && typeof data.text === 'string') {
+          this._notice.emit({ level: data.level === 'warning' ? 'warning' : 'info', text: data.text });
         } else if (data && data.event === 'workspace') {
           this._workspaceDecided.emit(data);
         } else if (data && data.event === 'edit' && typeof data.path === 'string') {
@@ -333,7 +370,8 @@ export class VfsConnection {
         }
       };
       // this comm hosts editors for `nano FILE` (see docs/comm-protocol.md)
-      comm.open({ encoding, editor: true });
+      // and shows the kernel's notices (as notifications: not saved in the notebook)
+      comm.open({ encoding, editor: true, notices: true });
     });
   }
 
@@ -397,6 +435,17 @@ export class VfsConnection {
   private _opened = new Signal<this, void>(this);
   private _workspaceDecided = new Signal<this, any>(this);
   private _editRequested = new Signal<this, IEditRequest>(this);
+  private _notice = new Signal<this, INotice>(this);
+}
+
+/** A hidden name beside `path` for an upload under way (at most 255 bytes long). */
+function stagedName(path: string): string {
+  const random = Math.random().toString(36).slice(2, 10);
+  let name = basename(path);
+  while (new TextEncoder().encode(`.${name}.upload-${random}`).length > 255) {
+    name = name.slice(0, -1);
+  }
+  return joinPath(dirname(path), `.${name}.upload-${random}`);
 }
 
 /** Join a directory and a name into an absolute VFS path. */

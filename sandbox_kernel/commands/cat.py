@@ -1,6 +1,7 @@
 """cat: concatenate files to standard output."""
 from __future__ import annotations
 
+import errno
 import re
 
 from ..vfs import FSError
@@ -141,6 +142,9 @@ async def cat(ctx: CommandContext) -> int:
             inp = ctx.open_input(path)
         except FSError as e:
             await ctx.error(f"{quote(path, 'shell-escape', colon=True)}: {strerror(e)}")
+            hint = e.errno == errno.ENOENT and getattr(ctx.sandbox, "host_hint", None)
+            if hint and (text := hint(path, ctx.cwd)):
+                await ctx.error(text)
             status = 1
             continue
         in_node = getattr(getattr(inp, "handle", None), "node", None)

@@ -47,6 +47,15 @@ ARCHIVE_SECONDS = 60.0
 WorkspaceHook = Callable[[Any, Any, Callable[[dict], None] | None], dict]
 #: the longest notebook path the `workspace` op takes
 MAX_NOTEBOOK_PATH = 4096
+#: the `host_names` op: at most this many names of the notebook's folder, each a file name
+MAX_HOST_NAMES = 1000
+MAX_HOST_NAME_BYTES = 255
+#: a staged upload (`write` with `staged`) not renamed into place this long after its last
+#: chunk (the browser closed mid-way) is deleted; at most this many are staged per comm
+STAGED_SECONDS = 120.0
+MAX_STAGED = 64
+#: ops whose ENOSPC is the VFS quota the user may raise (the reply says how)
+QUOTA_OPS = frozenset({"write", "copy", "import", "mkdir"})
 
 
 class ProtocolError(Exception):
@@ -79,6 +88,45 @@ def _path(req: dict, name: str = "path") -> str:
     if len(value) > 4096:
         raise ProtocolError("ENAMETOOLONG", f"field '{name}' is too long")
     return normpath(value)
+
+
+def _host_name(value: Any) -> str:
+    """One name of the notebook's folder, as the frontend sent it (untrusted): a single file
+    name, no path, no NUL or control characters, at most 255 bytes."""
+    if not isinstance(value, str):
+        raise ProtocolError("EINVAL", "field 'names' must be a list of strings")
+    if (not value or value in (".", "..") or "/" in value or len(value.encode("utf-8", "surrogatepass")) >
+            MAX_HOST_NAME_BYTES or any(ord(c) < 0x20 or 0x7f <= ord(c) < 0xa0 for c in value)):
+        raise ProtocolError("EINVAL", f"field 'names' holds {value[:40]!r}, which is not a file name "
+                                      f"(no '/', NUL or control characters, at most {MAX_HOST_NAME_BYTES} bytes)")
+    return value
+
+
+class NoticeHosts:
+    """The frontends that show the kernel's notices (restored workspace, mounts, files not
+    kept) themselves: comms opened with ``{"notices": true}`` (JupyterLab's extension shows
+    them as notifications, which are not saved in the notebook). ``send`` tells them all and
+    says whether anyone listened; without one the kernel puts the notice in the cell's output."""
+
+    def __init__(self) -> None:
+        self._hosts: list[Callable[[dict], None]] = []
+
+    def attach(self, send: Callable[[dict], None]) -> None:
+        self._hosts.append(send)
+
+    def detach(self, send: Callable[[dict], None]) -> None:
+        if send in self._hosts:
+            self._hosts.remove(send)
+
+    def send(self, text: str, level: str = "info") -> bool:
+        told = False
+        for send in list(self._hosts):
+            try:
+                send({"event": "notice", "level": level, "text": text})
+                told = True
+            except Exception:  # a comm that cannot send any more
+                self.detach(send)
+        return told
 
 
 def _entry(name: str, s, target: str | None) -> dict:
@@ -157,9 +205,18 @@ class VfsRequestHandler:
 
     def __init__(self, fs: VFS, emit: Callable[[dict, list[bytes]], None] | None = None,
                  watchers: set | None = None, editors: EditorHosts | None = None,
-                 workspace: WorkspaceHook | None = None) -> None:
+                 workspace: WorkspaceHook | None = None,
+                 host_names: Callable[[frozenset[str]], None] | None = None,
+                 quota_hint: Callable[[], str] | None = None) -> None:
         self.fs = fs
         self.emit = emit
+        #: takes the names of the notebook's folder (`host_names` op) for `cat`'s hint
+        self.host_names = host_names
+        #: what an ENOSPC of the quota adds: the limit and how to raise it (``%limits vfs_bytes=``)
+        self.quota_hint = quota_hint
+        #: staged uploads of this comm: path -> when it is abandoned (STAGED_SECONDS after its last chunk)
+        self._staged: dict[str, float] = {}
+        self._reaper: asyncio.TimerHandle | None = None
         #: the kernel's persistent workspace (``HostFiles.identify``), for the `workspace` op
         self.workspace = workspace
         #: the kernel's editor hosts, whose `edit` events the `edited` requests answer
@@ -182,6 +239,8 @@ class VfsRequestHandler:
         rid = req.get("id") if isinstance(req, dict) else None
         if not isinstance(rid, (str, int)) or isinstance(rid, bool):
             rid = None
+        if self._staged:
+            self.reap()
         try:
             if not isinstance(req, dict):
                 raise ProtocolError("EINVAL", "request must be a JSON object")
@@ -211,7 +270,10 @@ class VfsRequestHandler:
         except ProtocolError as e:
             return self._error(rid, e.code, e.message), []
         except FSError as e:
-            return self._error(rid, e.code, f"{e.filename}: {e.strerror}" if e.filename else str(e.strerror)), []
+            message = f"{e.filename}: {e.strerror}" if e.filename else str(e.strerror)
+            if e.code == "ENOSPC" and self.quota_hint is not None and req.get("op") in QUOTA_OPS:
+                message += f" ({self.quota_hint()})"
+            return self._error(rid, e.code, message), []
         except OSError as e:
             code = errno.errorcode.get(e.errno or 0, "EIO")
             return self._error(rid, code, e.strerror or str(e)), []
@@ -275,6 +337,9 @@ class VfsRequestHandler:
             raise ProtocolError("EFBIG", f"buffer larger than {MAX_WRITE} bytes; send chunks")
         offset = _field(req, "offset", int, None, lambda v: v >= 0) if "offset" in req else None
         truncate = _field(req, "truncate", bool, offset is None)
+        staged = _field(req, "staged", bool, False)
+        if staged and path not in self._staged and len(self._staged) >= MAX_STAGED:
+            raise ProtocolError("EBUSY", f"{MAX_STAGED} uploads are already under way on this comm")
         if _field(req, "parents", bool, False):
             parent = path.rsplit("/", 1)[0] or "/"
             self.fs.mkdir(parent, parents=True)
@@ -295,7 +360,41 @@ class VfsRequestHandler:
                 else:
                     f.seek(0, 2)
                 f.write(data)
+        if staged:
+            self._stage(path)
         return {"path": path, "size": self.fs.stat(path).st_size}, []
+
+    def _stage(self, path: str) -> None:
+        """An upload's partial file: deleted unless renamed into place (or deleted) in time."""
+        self._staged[path] = time.monotonic() + STAGED_SECONDS
+        if self._reaper is None:
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:
+                return  # no loop (a unit test): reaped at the next request or close
+            self._reaper = loop.call_later(STAGED_SECONDS, self._reap_timer)
+
+    def _reap_timer(self) -> None:
+        self._reaper = None
+        self.reap()
+        if self._staged:
+            try:
+                self._reaper = asyncio.get_running_loop().call_later(
+                    max(0.1, min(self._staged.values()) - time.monotonic()), self._reap_timer)
+            except RuntimeError:
+                pass
+
+    def reap(self, everything: bool = False) -> None:
+        """Delete the staged uploads abandoned by now (all of them: the comm closed)."""
+        now = time.monotonic()
+        for path, deadline in list(self._staged.items()):
+            if everything or deadline <= now:
+                del self._staged[path]
+                try:
+                    if self.fs.lstat(path).type == "file":
+                        self.fs.unlink(path)
+                except FSError:
+                    pass
 
     def op_mkdir(self, req, buffers):
         path = _path(req)
@@ -313,11 +412,13 @@ class VfsRequestHandler:
                 self.fs.rmdir(path)
         else:
             self.fs.unlink(path)
+        self._staged.pop(path, None)
         return {"path": path}, []
 
     def op_rename(self, req, buffers):
         src, dst = _path(req, "path"), _path(req, "to")
         self.fs.rename(src, dst)
+        self._staged.pop(src, None)  # an upload put in place
         return {"path": src, "to": dst}, []
 
     def op_copy(self, req, buffers):
@@ -384,7 +485,22 @@ class VfsRequestHandler:
         return {"watching": False}, []
 
     def op_usage(self, req, buffers):
-        return self.fs.usage(), []
+        usage = self.fs.usage()
+        if self.quota_hint is not None:
+            usage["hint"] = self.quota_hint()
+        return usage, []
+
+    def op_host_names(self, req: dict, buffers: list[bytes]) -> tuple[dict, list[bytes]]:
+        """The names of the files in the notebook's folder on the host, as the frontend lists
+        them through Jupyter's contents API: names only (the kernel never reads host files), at
+        most MAX_HOST_NAMES, each checked; they replace the names sent before."""
+        names = _field(req, "names", list)
+        if len(names) > MAX_HOST_NAMES:
+            raise ProtocolError("E2BIG", f"field 'names' holds {len(names)} names; send at most {MAX_HOST_NAMES}")
+        checked = frozenset(_host_name(n) for n in names)
+        if self.host_names is not None:
+            self.host_names(checked)
+        return {"count": len(checked)}, []
 
     def op_edited(self, req, buffers):
         edit_id = _field(req, "edit", str)
@@ -471,6 +587,10 @@ class VfsRequestHandler:
             self._flush_handle.cancel()
             self._flush_handle = None
         self._pending.clear()
+        if self._reaper is not None:
+            self._reaper.cancel()
+            self._reaper = None
+        self.reap(everything=True)
 
 
 def requested_encoding(open_data: Any) -> str:
@@ -487,7 +607,9 @@ def encode_payload(data: dict, buffers: list[bytes], encoding: str) -> tuple[dic
 
 
 def register_vfs_comm(comm_manager, get_fs: Callable[[], VFS], editors: EditorHosts | None = None,
-                      workspace: WorkspaceHook | None = None) -> None:
+                      workspace: WorkspaceHook | None = None, notices: NoticeHosts | None = None,
+                      host_names: Callable[[frozenset[str]], None] | None = None,
+                      quota_hint: Callable[[], str] | None = None) -> None:
     """Register the ``sandbox.vfs`` target on an ipykernel CommManager. ``get_fs`` returns
     the current sandbox's VFS (it changes on kernel restart / %load). A comm opened with
     ``{"editor": true}`` becomes one of ``editors`` until it closes; ``workspace`` answers the
@@ -507,7 +629,9 @@ def register_vfs_comm(comm_manager, get_fs: Callable[[], VFS], editors: EditorHo
             send(event, [])
 
         hosts_editor = editors is not None and isinstance(open_data, dict) and open_data.get("editor") is True
-        handler = VfsRequestHandler(get_fs(), emit=send, watchers=watchers, editors=editors, workspace=workspace)
+        handler = VfsRequestHandler(get_fs(), emit=send, watchers=watchers, editors=editors, workspace=workspace,
+                                    host_names=host_names, quota_hint=quota_hint)
+        shows_notices = notices is not None and isinstance(open_data, dict) and open_data.get("notices") is True
 
         def on_msg(msg) -> None:
             content = msg.get("content", {})
@@ -518,13 +642,18 @@ def register_vfs_comm(comm_manager, get_fs: Callable[[], VFS], editors: EditorHo
             handler.close()
             if editors is not None:
                 editors.detach(send_event)
+            if notices is not None:
+                notices.detach(send_event)
 
         comm.on_msg(on_msg)
         comm.on_close(on_close)
         comm.send({"event": "open", "protocol_version": PROTOCOL_VERSION, "target": TARGET_NAME,
                    "encoding": encoding, "encodings": list(ENCODINGS), "editor": hosts_editor,
+                   "notices": shows_notices,
                    "ops": sorted(n[3:] for n in dir(VfsRequestHandler) if n.startswith("op_"))})
         if hosts_editor:
             editors.attach(send_event)  # type: ignore[union-attr]
+        if shows_notices:
+            notices.attach(send_event)  # type: ignore[union-attr]
 
     comm_manager.register_target(TARGET_NAME, on_open)

@@ -25,6 +25,18 @@ Ask = Callable[[str], Awaitable[str | None]]
 SAVE_DELAY = 1.0
 
 
+#: words of the notices that report a failure or a loss rather than what was done
+WARNING_WORDS = ("could not", "cannot", "failed", "not available", "larger than", "new sandbox", "not kept",
+                 "moved to", "left out", "too large")
+
+
+def notice_level(text: str) -> str:
+    """``warning`` for a notice that reports a failure or a loss (a failed save or write-back,
+    files not kept, a workspace that cannot be opened), else ``info`` (restored, mounted)."""
+    lowered = text.lower()
+    return "warning" if any(word in lowered for word in WARNING_WORDS) else "info"
+
+
 class HostFiles:
     def __init__(self, sandbox: Sandbox, policy: Policy, log: logging.Logger) -> None:
         self.log = log

@@ -33,9 +33,9 @@ from ..sandbox import ENGINE_FACTORIES, EngineUnavailable, Sandbox
 from . import magics
 from .cells import CellOutcome, CellRunner
 from . import message_size
-from .comm import MAX_WRITE, register_vfs_comm
+from .comm import MAX_WRITE, NoticeHosts, register_vfs_comm
 from .editors import EditorHosts
-from .host_files import HostFiles
+from .host_files import HostFiles, notice_level
 from .relay import DisplayHook, StreamRelay, safe_output, terminal_safe
 from .terminal import TARGET_NAME as TERMINAL_TARGET
 from .terminal import register_terminal_comm
@@ -101,7 +101,10 @@ class SandboxKernel(Kernel):
         #: the frontends' editors that `nano FILE` / `edit FILE` open files in
         self.editors = EditorHosts()
         self.sandbox.editors = self.editors
-        register_vfs_comm(self.comm_manager, lambda: self.sandbox.fs, self.editors, self.host_files.identify)
+        #: frontends that show the kernel's notices themselves (JupyterLab's notifications)
+        self.notices = NoticeHosts()
+        register_vfs_comm(self.comm_manager, lambda: self.sandbox.fs, self.editors, self.host_files.identify,
+                          notices=self.notices, host_names=self._set_host_names, quota_hint=self._quota_hint)
         self.cells.workspace = self.host_files.workspace_magic
         register_terminal_comm(self.comm_manager, lambda: self.sandbox)
         try:
@@ -288,7 +291,7 @@ class SandboxKernel(Kernel):
         try:
             try:
                 for notice in self.host_files.take_notices():
-                    streams.stderr.write((notice + "\n").encode())
+                    self._notice(notice, streams)
                 outcome = await self.cells.run(code, streams)
             except Exception as e:  # a kernel bug must still produce a reply
                 self.log.exception("cell failed")
@@ -296,7 +299,7 @@ class SandboxKernel(Kernel):
             finally:
                 self._running = None
             for notice in self.host_files.after_cell():
-                streams.stderr.write((notice + "\n").encode())
+                self._notice(notice, streams)
             value: dict = {}
             if outcome.result.value:
                 value, _ = safe_output(outcome.result.value, {}, active, relay.sink("stderr"))
@@ -325,6 +328,29 @@ class SandboxKernel(Kernel):
             reply.update(status="ok", payload=outcome.payload,
                          user_expressions=unsupported_expressions(user_expressions))
         return reply
+
+    def _notice(self, text: str, streams: Streams) -> None:
+        """A notice of the kernel's own (workspace restored, mounts, files not kept, a failed
+        save): a notification in frontends that show them (JupyterLab's extension; not saved in
+        the notebook), else plain output under the cell (display_data, not red stderr), so that
+        headless runs (papermill, nbclient) keep it in the executed notebook."""
+        if self.notices.send(text, notice_level(text)):
+            return
+        if streams.display is not None:
+            streams.display({"text/plain": text}, {}, None, False)
+        else:
+            streams.stderr.write((text + "\n").encode())
+
+    def _set_host_names(self, names: frozenset[str]) -> None:
+        self.sandbox.host_names = names
+
+    def _quota_hint(self) -> str:
+        """How an upload that met the VFS quota can get more room (the comm's ENOSPC replies)."""
+        fs, sandbox = self.sandbox.fs, self.sandbox
+        quotas = sandbox.limits.replace(vfs_bytes=fs.max_bytes, vfs_inodes=fs.max_inodes)
+        size = format_size(fs.max_bytes)
+        return (f"the sandbox's files may take {size + ' bytes' if size.isdigit() else size}, limit vfs_bytes; "
+                f"{quotas.raise_hint('vfs_bytes', ceilings=sandbox.ceilings)} in a cell, or delete files")
 
     def _make_input(self, relay: StreamRelay, ident, parent, cancel: CancelToken):
         """``Streams.input`` over the stdin channel, polled without blocking the event loop

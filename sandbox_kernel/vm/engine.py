@@ -51,6 +51,11 @@ HUNG_NOTICE = "the VM stopped answering (hung) and was killed"
 MALFORMED_NOTICE = "the VM agent sent a malformed reply (broken or compromised guest) and the VM was killed"
 RESUME_TIMEOUT = 20.0  # seconds before a resume that hangs gives way to a full boot
 SETUP_TICK = 1.0  # seconds between updates of the set-up progress output
+#: how the image build's first progress line starts (vm/image.py), and how long the first use
+#: (build and first full boot) usually takes, in seconds: measured 15-75 s to build here, most
+#: of it the download, plus a first boot of up to a minute or two under TCG
+FIRST_USE_LINE = "building the guest image"
+FIRST_USE_USUAL = (60, 180)
 SUDO_PATH = "/usr/local/bin/sudo"
 #: Tab and Shift-Tab in %%vm cells: the guest's answer in at most this long, this big, with
 #: this many processes and this much memory
@@ -93,22 +98,64 @@ def on_off(flag: bool) -> str:
 class SetupProgress:
     """Progress of the set-up (image build, VM start) as one output updated in place: a
     display with its own id, re-rendered with the elapsed time while a step takes long.
-    Without a display (the CLI, tests) the lines go to stderr."""
+    Without a display (the CLI, tests) the lines go to stderr.
 
-    def __init__(self, streams: Streams) -> None:
+    On first use (the guest image is built) a headline above the step says what happens and
+    how long it usually takes (``FIRST_USE_USUAL``), with the time so far; past the usual time
+    it says so instead of repeating the estimate, and once the VM is ready it says how long
+    the whole set-up took."""
+
+    def __init__(self, streams: Streams, clock: Callable[[], float] = time.monotonic) -> None:
         self.display = streams.display
         self.stderr = streams.stderr
+        self.clock = clock
         self.display_id = f"vm-setup-{os.getpid()}-{time.monotonic_ns()}"
-        self.started = time.monotonic()
+        self.started = clock()
         self.line = ""
         self.shown = False
+        #: when the image build began (first use on this host), else None
+        self.first_use: float | None = None
+        self.done = ""
 
     def __call__(self, line: str) -> None:
+        if line.startswith(FIRST_USE_LINE):
+            self.first_use = self.clock()
         if self.display is None:
             self.stderr.write((line + "\n").encode("utf-8", "surrogateescape"))  # guest names may be any bytes
             return
         self.line = line if line.startswith("vm: ") else f"vm: {line}"
-        self.render(self.line)
+        if self.first_use is not None and self.line.startswith("vm: ready in "):
+            self.done = (f"vm: first use on this host: the guest image was built and booted once in "
+                         f"{self._duration(self.clock() - self.first_use)}; later VMs resume in about a second")
+        self.render(self.text(with_time=False))
+
+    def headline(self) -> str:
+        """The first-use headline as of now ('' when the image was cached)."""
+        if self.first_use is None:
+            return ""
+        if self.done:
+            return self.done
+        low, high = FIRST_USE_USUAL
+        spent = self.clock() - self.first_use
+        if spent <= high:
+            return (f"vm: first use on this host: building the guest image from Debian packages, then booting "
+                    f"it once (usually {low // 60}-{high // 60} min in all; {self._duration(spent)} so far)")
+        return (f"vm: first use on this host: building the guest image and booting it once is taking longer than "
+                f"the usual {low // 60}-{high // 60} min ({self._duration(spent)} so far: a slow download or a "
+                "busy host); the step below is the one running")
+
+    def text(self, with_time: bool = True) -> str:
+        step = self.line
+        if with_time and not self.done:
+            step = f"{step} ({self.clock() - self.started:.0f} s)"
+        if self.first_use is not None and self.line.startswith(f"vm: {FIRST_USE_LINE}"):
+            step = ""  # the headline says it
+        return "\n".join(part for part in (self.headline(), step) if part)
+
+    @staticmethod
+    def _duration(seconds: float) -> str:
+        seconds = int(seconds)
+        return f"{seconds} s" if seconds < 120 else f"{seconds // 60} min {seconds % 60} s"
 
     def render(self, text: str) -> None:
         self.display({"text/plain": text}, {}, self.display_id, self.shown)  # type: ignore[misc]
@@ -119,7 +166,7 @@ class SetupProgress:
         while self.display is not None:
             await asyncio.sleep(SETUP_TICK)
             if self.shown:
-                self.render(f"{self.line} ({time.monotonic() - self.started:.0f} s)")
+                self.render(self.text())
 
 
 class VmEngine:

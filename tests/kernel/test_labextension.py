@@ -120,6 +120,15 @@ def lab(tmp_path_factory, jupyter_data_dir):
         "echo \"left=$(pgrep -c -f 'sleep 100[1]')\"")])
     vmterm.metadata["kernelspec"] = nb.metadata["kernelspec"]
     nbformat.write(vmterm, root / "vmterm.ipynb")
+    host = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell("cat data.csv"),
+        nbformat.v4.new_code_cell("cat data.csv notes.md && tac data.csv > result.txt && echo made-result"),
+        nbformat.v4.new_code_cell("%limits vfs_bytes=2M"),
+    ])
+    host.metadata["kernelspec"] = nb.metadata["kernelspec"]
+    nbformat.write(host, root / "host.ipynb")
+    (root / "data.csv").write_text("a,b\n1,2\n")
+    (root / "notes.md").write_text("# notes\n")
     other = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("1 + 1")])
     other.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nbformat.write(other, root / "other.ipynb")
@@ -240,17 +249,129 @@ def test_sandbox_files_panel(lab, tmp_path):
         until(lambda: row("/workspace") and row("/tmp"))
 
         # a notebook with another kernel: the panel says so; back on the sandbox notebook, files again
-        css('.jp-SideBar .lm-TabBar-tab[data-id="filebrowser"]')[0].click()
+        if not css("#filebrowser")[0].is_displayed():
+            css('.jp-SideBar .lm-TabBar-tab[data-id="filebrowser"]')[0].click()
         until(lambda: [e for e in css(".jp-DirListing-item") if "other.ipynb" in e.text])
         item = [e for e in css(".jp-DirListing-item") if "other.ipynb" in e.text][0]
         ActionChains(driver).double_click(item).perform()
-        css('.jp-SideBar .lm-TabBar-tab[data-id="sandbox-files"]')[0].click()
+        if not css("#sandbox-files")[0].is_displayed():  # the right sidebar stays open beside the file browser
+            css('.jp-SideBar .lm-TabBar-tab[data-id="sandbox-files"]')[0].click()
         until(lambda: "does not use the Sandbox kernel" in css("#sandbox-files .jp-SandboxFiles-message")[0].text)
         assert not css("#sandbox-files .jp-SandboxFiles-tree")[0].is_displayed()
         [t for t in css(".lm-DockPanel-tabBar .lm-TabBar-tab") if "files.ipynb" in t.text][0].click()
         until(lambda: row("/workspace"))
     except Exception:
         report_failure(driver, screenshot, root / "lab.log")
+        raise
+    finally:
+        driver.quit()
+
+
+def _dir_item(page, name: str):
+    found = [e for e in page.css(".jp-DirListing-item") if e.get_attribute("title") and
+             e.find_element("css selector", ".jp-DirListing-itemText").text == name]
+    return found[0] if found else None
+
+
+@pytest.mark.browser
+@pytest.mark.timeout(200)
+def test_host_files_come_in_and_go_out_through_the_frontend(lab):
+    """Issue #31: files beside the notebook are outside the sandbox. `cat` of one says how to bring
+    it in; a drag from Lab's file browser onto "Sandbox files" and the file browser's "Copy into
+    Sandbox" copy them in (read by the frontend through the contents API, never by the kernel);
+    "Save to Notebook Folder" writes a sandbox file next to the notebook; an upload over the quota
+    is refused before any byte goes, saying how to raise it, and leaves nothing; the Help menu
+    opens the kernel's reference."""
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    url, token, root = lab
+    driver = chrome("1400,900")
+    page = LabPage(driver)
+    css, until, row = page.css, page.until, page.row
+    try:
+        page.open(url, token, "host.ipynb")
+        until(lambda: css("#sandbox-files .jp-SandboxFiles-tree:not([hidden])"))
+        panel = css("#sandbox-files")[0]
+        until(lambda: int(panel.get_attribute("data-host-names") or 0) > 0)  # the kernel has the names
+        page.run_cell(0, "host.ipynb")
+        hint = page.wait_output("No such file")
+        assert "data.csv is in the notebook's folder on the host" in hint and "Copy into Sandbox" in hint, hint
+
+        # drag data.csv from JupyterLab's file browser (left) onto "Sandbox files" (right)
+        if not css("#filebrowser")[0].is_displayed():
+            css('.jp-SideBar .lm-TabBar-tab[data-id="filebrowser"]')[0].click()
+        until(lambda: _dir_item(page, "data.csv"))
+        target = css("#sandbox-files .jp-SandboxFiles-tree")[0]
+        ActionChains(driver).click_and_hold(_dir_item(page, "data.csv")).move_by_offset(30, 5) \
+            .move_to_element(target).move_by_offset(0, 10).release().perform()
+        until(lambda: row("/workspace/data.csv"))
+        # the file browser's context menu: Copy into Sandbox
+        ActionChains(driver).context_click(_dir_item(page, "notes.md")).perform()
+        until(lambda: [e for e in css(".lm-Menu-item") if e.text.startswith("Copy into Sandbox")])
+        [e for e in css(".lm-Menu-item") if e.text.startswith("Copy into Sandbox")][0].click()
+        until(lambda: row("/workspace/notes.md"))
+        page.run_cell(1, "host.ipynb")
+        assert "a,b\n1,2\n# notes\nmade-result" in page.wait_output("made-result")
+
+        # Save to Notebook Folder: the result next to the notebook, with the user's rights
+        until(lambda: row("/workspace/result.txt"))
+        page.context_menu("/workspace/result.txt", "Save to Notebook Folder")
+        until(lambda: (root / "result.txt").is_file() and (root / "result.txt").read_text() == "1,2\na,b\n")
+
+        # an upload that cannot fit is refused before any byte goes, saying how to raise the quota
+        page.run_cell(2, "host.ipynb")
+        until(page.idle)
+        page.drop_file("too-big.bin", 3 * 1024 * 1024)
+        until(lambda: css(".jp-Dialog-body") and "vfs_bytes" in css(".jp-Dialog-body")[0].text)
+        message = css(".jp-Dialog-body")[0].text
+        assert "too-big.bin is 3.0 MiB" in message and "%limits vfs_bytes=4M" in message, message
+        css(".jp-Dialog-footer button")[-1].click()  # Dismiss
+        until(lambda: not css(".jp-Dialog"))
+        assert row("/workspace/too-big.bin") is None
+
+        # the Help menu has the kernel's reference
+        [e for e in css(".lm-MenuBar-item") if e.text == "Help"][0].click()
+        until(lambda: [e for e in css(".lm-Menu-item") if e.text.startswith("Sandbox Kernel Reference")])
+        [e for e in css(".lm-Menu-item") if e.text.startswith("Sandbox Kernel Reference")][0].click()
+        until(lambda: css(".jp-SandboxHelp") and "Copy into Sandbox" in css(".jp-SandboxHelp")[0].text)
+    except Exception:
+        report_failure(driver, ROOT / "build" / "host-files.png", root / "lab.log")
+        raise
+    finally:
+        driver.quit()
+
+
+@pytest.mark.browser
+@pytest.mark.timeout(150)
+def test_a_console_gets_the_files_panel_and_a_terminal(lab):
+    """Issue #31: a JupyterLab console with the Sandbox kernel is followed like a notebook: the
+    panel shows its files and opens a Sandbox terminal on its kernel."""
+    from selenium.webdriver.common.keys import Keys
+
+    url, token, root = lab
+    driver = chrome("1280,900")
+    page = LabPage(driver)
+    css, until = page.css, page.until
+    try:
+        driver.get(f"{url}/lab?reset&token={token}")
+        until(lambda: css(".jp-LauncherCard"))
+        cards = lambda: [c for c in css(".jp-LauncherCard") if c.get_attribute("data-category") == "Console"
+                         and "Sandbox" in c.text]
+        until(cards)
+        cards()[0].click()
+        until(lambda: css(".jp-CodeConsole-promptCell .cm-content"))
+        until(lambda: css("#sandbox-files .jp-SandboxFiles-tree:not([hidden])"))
+        prompt = css(".jp-CodeConsole-promptCell .cm-content")[0]
+        prompt.click()
+        prompt.send_keys("echo from-console > /workspace/console.txt")
+        prompt.send_keys(Keys.SHIFT, Keys.ENTER)
+        until(lambda: page.row("/workspace/console.txt"))
+        css('#sandbox-files .jp-SandboxFiles-button[data-command="terminal"]')[0].click()
+        until(lambda: "user@sandbox:/workspace$" in page.terminal_screen())
+        page.terminal_keys("cat console.txt", Keys.ENTER)
+        until(lambda: "\nfrom-console\n" in page.terminal_screen())
+    except Exception:
+        report_failure(driver, ROOT / "build" / "console.png", root / "lab.log")
         raise
     finally:
         driver.quit()
@@ -559,11 +680,20 @@ def test_a_renamed_notebook_keeps_its_persistent_workspace(lab, jupyter_data_dir
         until(lambda: "workspace" in json.loads((root / "analysis.ipynb").read_text())["metadata"].get(
             "sandbox_kernel", {}))
         workspace = json.loads((root / "analysis.ipynb").read_text())["metadata"]["sandbox_kernel"]["workspace"]
-        _api(url, token, "POST", f"kernels/{kernel_of('analysis.ipynb')}/restart")
+        # restarted as a user does (Kernel menu): the panel reopens its comm, which shows notices
+        opens = css("#sandbox-files")[0].get_attribute("data-comm-opens")
+        [e for e in css(".lm-MenuBar-item") if e.text == "Kernel"][0].click()
+        until(lambda: [e for e in css(".lm-Menu-item") if e.text.startswith("Restart Kernel…")])
+        [e for e in css(".lm-Menu-item") if e.text.startswith("Restart Kernel…")][0].click()
+        until(lambda: css(".jp-Dialog .jp-mod-accept"))
+        css(".jp-Dialog .jp-mod-accept")[0].click()
+        until(lambda: css("#sandbox-files")[0].get_attribute("data-comm-opens") != opens)
         until(page.idle)
         page.run_cell(1, "analysis.ipynb")
         assert "kept\nread-back" in page.wait_output("read-back")
-        until(lambda: any("restored 1 files" in o for o in page.outputs()))  # the notice: stderr
+        # the notice is a notification, not output the notebook would save (issue #31)
+        until(lambda: any("restored 1 files" in t.text for t in css(".jp-toast-message")))
+        assert not any("restored" in o for o in page.outputs())
 
         # renamed while no kernel runs (the notebook closed, its kernel shut down)
         _api(url, token, "DELETE", "sessions/" + [s["id"] for s in _api(url, token, "GET", "sessions")
@@ -576,7 +706,8 @@ def test_a_renamed_notebook_keeps_its_persistent_workspace(lab, jupyter_data_dir
         until(page.idle)
         page.run_cell(1, "final.ipynb")
         assert "kept\nread-back" in page.wait_output("read-back")
-        notice = page.wait_output("renamed from")
+        until(lambda: [t for t in css(".jp-toast-message") if "renamed from" in t.text])
+        notice = [t for t in css(".jp-toast-message") if "renamed from" in t.text][0].text
         assert "workspace of this notebook restored" in notice and "analysis.ipynb): 1 files" in notice, notice
         nb_now = json.loads((root / "final.ipynb").read_text())
         assert nb_now["metadata"]["sandbox_kernel"]["workspace"] == workspace

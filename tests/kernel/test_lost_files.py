@@ -4,7 +4,7 @@ them (a restart emptied the machine silently). Headless runs (no notebook name) 
 import json
 import os
 
-from tests.support.kernelclient import execute, run_ok, start_kernel, stream_text
+from tests.support.kernelclient import execute, run_ok, start_kernel, notice_text, stream_text
 from sandbox_kernel.kernel.lost_files import records_dir
 from sandbox_kernel.kernel.store import data_root
 from sandbox_kernel.vfs import make_vfs
@@ -22,7 +22,7 @@ def test_a_restart_says_what_was_not_kept(jupyter_kernels, tmp_path):
         run_ok(kc, "mkdir -p results; seq 1000 > results/a.txt; echo x > b.txt; echo 'alias ll=ls' >> ~/.bashrc")
         restart(km, kc)
         reply, messages = execute(kc, "ls /workspace")
-        notice = stream_text(messages, "stderr")
+        notice = notice_text(messages)
         assert stream_text(messages) == ""  # the machine is new
         assert "the 3 files" in notice and "were not kept" in notice and "--persist" in notice, notice
         assert "ls" not in run_ok(kc, "alias")  # told once: the next cell has no notice

@@ -18,7 +18,7 @@ from sandbox_kernel.kernel.mounts import HostMount
 from sandbox_kernel.limits import Limits
 from sandbox_kernel.policy import MountError, check_mounts, parse_mount
 from sandbox_kernel.sandbox import Sandbox
-from tests.support.kernelclient import execute, run_ok, start_kernel, stream_text
+from tests.support.kernelclient import execute, run_ok, start_kernel, notice_text, stream_text
 
 
 @pytest.fixture
@@ -149,7 +149,7 @@ def test_kernel_mount_and_the_papermill_recipe(jupyter_kernels, tmp_path):
         reply, messages = execute(kc, "cd /workspace/here && awk -F, 'NR>1{s+=$2} END{print s}' input.csv > total.txt; "
                                       "cat total.txt")
         assert reply["status"] == "ok" and stream_text(messages) == "7\n"
-        assert "mounted /workspace/here" in stream_text(messages, "stderr")
+        assert "mounted /workspace/here" in notice_text(messages)
         assert (work / "total.txt").read_text() == "7\n"  # written back after the cell
         assert run_ok(kc, "%%js\nconsole.log(fs.readFileSync('/workspace/here/input.csv', "
                           "'utf8').split('\\n')[1])") == "apple,3\n"

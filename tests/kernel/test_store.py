@@ -20,7 +20,8 @@ from sandbox_kernel.kernel.vfs_client import VfsClient
 from sandbox_kernel.limits import Limits
 from sandbox_kernel.policy import Policy
 from sandbox_kernel.sandbox import Sandbox
-from tests.support.kernelclient import TerminalComm, execute, run_ok, shell_reply, start_kernel, stream_text
+from tests.support.kernelclient import (TerminalComm, execute, notice_text, run_ok, shell_reply, start_kernel,
+                                        stream_text)
 
 
 def sh(sb: Sandbox, script: str) -> str:
@@ -141,7 +142,7 @@ def test_kernel_restores_a_workspace_over_the_default_quota(jupyter_kernels, tmp
     with start_kernel("sandbox-persist-small", env=env) as (km, kc):
         reply, messages = execute(kc, "wc -c < /workspace/big.txt; cat /workspace/keep.txt")
         assert stream_text(messages) == "3388895\nkeep\n", messages
-        assert "restored 2 files" in stream_text(messages, "stderr")
+        assert "restored 2 files" in notice_text(messages)
     assert [p.name for p in (tmp_path / "data" / "workspaces").iterdir() if "unreadable" in p.name] == []
 
 
@@ -199,13 +200,13 @@ def test_kernel_keeps_files_across_a_kill(jupyter_kernels, tmp_path, monkeypatch
     env = dict(os.environ, SANDBOX_KERNEL_DATA=str(tmp_path / "data"), JPY_SESSION_NAME="/nb/lesson.ipynb")
     with start_kernel("sandbox-persist", env=env) as (km, kc):
         reply, messages = execute(kc, "echo results > /workspace/out.txt; mkdir -p ~/cfg; echo k=v > ~/cfg/app")
-        assert reply["status"] == "ok" and "kept across restarts" in stream_text(messages, "stderr")
+        assert reply["status"] == "ok" and "kept across restarts" in notice_text(messages)
         os.kill(km.provisioner.process.pid, signal.SIGKILL)  # no shutdown: only the per-cell save
     assert list((tmp_path / "data" / "workspaces").glob("lesson-*.sqlite"))
     with start_kernel("sandbox-persist", env=env) as (km, kc):
         reply, messages = execute(kc, "cat /workspace/out.txt ~/cfg/app")
         assert stream_text(messages) == "results\nk=v\n"
-        assert "restored 2 files" in stream_text(messages, "stderr")
+        assert "restored 2 files" in notice_text(messages)
         assert run_ok(kc, "cat /workspace/out.txt") == "results\n"  # the notice is told once
     other = dict(env, JPY_SESSION_NAME="/nb/other.ipynb")
     with start_kernel("sandbox-persist", env=other) as (km, kc):
@@ -277,7 +278,7 @@ def test_a_corrupt_store_does_not_kill_the_kernel(jupyter_kernels, tmp_path):
     with start_kernel("sandbox-persist", env=env) as (_, kc):
         reply, messages = execute(kc, "echo alive")
         assert reply["status"] == "ok" and stream_text(messages) == "alive\n"
-        assert "could not be read" in stream_text(messages, "stderr")
+        assert "could not be read" in notice_text(messages)
 
 
 @pytest.mark.parametrize("flag", ["--persist"])

@@ -20,7 +20,7 @@ from sandbox_kernel.kernel.store import WorkspaceStore, lock_path, read_meta, st
 from sandbox_kernel.kernel.vfs_client import VfsClient
 from sandbox_kernel.policy import Policy
 from sandbox_kernel.sandbox import Sandbox
-from tests.support.kernelclient import collect, execute, run_ok, shell_reply, start_kernel, stream_text
+from tests.support.kernelclient import collect, execute, run_ok, shell_reply, start_kernel, notice_text, stream_text
 
 NB_ID = "0b6c3f5e-8d1a-4c52-9e7f-2a4b6c8d0e1f"
 OTHER_ID = "7d2e9a41-3b5c-4f60-8a1b-c2d3e4f5a6b7"
@@ -408,7 +408,7 @@ def test_kernel_a_renamed_notebook_keeps_its_files(jupyter_kernels, tmp_path):
                                        "2 files (12B)]")
         reply, messages = execute(kc, "cat out.txt ~/cfg/app")
         assert stream_text(messages) == "results\nk=v\n", messages
-        notices = stream_text(messages, "stderr")
+        notices = notice_text(messages)
         assert "restored (renamed from /nb/a.ipynb): 2 files" in notices and "kept across" not in notices
         listing = run_ok(kc, "%workspace list")
         assert len(listing.strip().splitlines()) == 3, listing  # the header, one store, the footer
@@ -431,7 +431,7 @@ def test_kernel_a_rename_while_the_kernel_runs_moves_the_store(jupyter_kernels, 
     env["JPY_SESSION_NAME"] = "/srv/root/analysis.ipynb"  # the server's restart: the new path
     with start_kernel("sandbox-persist", env=env) as (km, kc):
         reply, messages = execute(kc, "cat f.txt g.txt")
-        assert stream_text(messages) == "kept\nlater\n" and "restored 2 files" in stream_text(messages, "stderr")
+        assert stream_text(messages) == "kept\nlater\n" and "restored 2 files" in notice_text(messages)
 
 
 def test_kernel_attach_asks_the_user_in_the_notebook(jupyter_kernels, tmp_path):

@@ -74,6 +74,13 @@ def stream_text(messages, name="stdout"):
                    if m["msg_type"] == "stream" and m["content"]["name"] == name)
 
 
+def notice_text(messages):
+    """The kernel's own notices (restored workspace, mounts, files not kept) as a client
+    without a notices comm gets them: the text/plain of display_data under the cell."""
+    return "".join(m["content"]["data"].get("text/plain", "") + "\n" for m in messages
+                   if m["msg_type"] == "display_data" and "[sandbox: " in m["content"]["data"].get("text/plain", ""))
+
+
 def output_text(messages):
     """stdout and the text/plain of results, in order."""
     parts = []

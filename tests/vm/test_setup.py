@@ -103,14 +103,43 @@ def test_setup_progress_is_one_display_updated_in_place():
     texts = [text for text, _, _ in displays.calls]
     assert len({display_id for _, display_id, _ in displays.calls}) == 1
     assert [update for _, _, update in displays.calls] == [False] + [True] * (len(displays.calls) - 1)
-    assert texts[0] == "vm: building the guest image from Debian packages (first use, ~10-60 s)"
-    assert any(text.endswith(" s)") and text.startswith("vm: building") for text in texts[1:-2])  # time passes
-    assert texts[-1] == "vm: ready in 2.30 s"
+    # first use: a headline with the usual time and the time so far, above the step
+    assert texts[0] == ("vm: first use on this host: building the guest image from Debian packages, then booting "
+                        "it once (usually 1-3 min in all; 0 s so far)")
+    assert any("(usually 1-3 min in all; 2 s so far)" in text for text in texts[1:-2])  # time passes
+    assert texts[-2].endswith("\nvm: guest/build: built")
+    assert texts[-1].startswith("vm: first use on this host: the guest image was built and booted once in 2 s")
+    assert texts[-1].endswith("\nvm: ready in 2.30 s")
     # no display (the CLI): the same lines on stderr
     engine, _ = _engine_with_fake_start([("vm: ready in 0.30 s", 0.0)])
     err = Recorder()
     assert asyncio.run(engine.prepare("true", Streams(Recorder(), err, CancelToken()), Limits())) is None
     assert err.text == "vm: ready in 0.30 s\n"
+
+
+def test_the_first_use_estimate_follows_the_build():
+    """The headline keeps the estimate while within it, says so when the build takes longer,
+    and ends with the time it took; a cached image shows no headline."""
+    now = [100.0]
+    displays = Displays()
+    progress = vm_engine.SetupProgress(Streams(Recorder(), Recorder(), CancelToken(), display=displays),
+                                       clock=lambda: now[0])
+    progress("building the guest image from Debian packages: first use on this host, about 1-3 min")
+    now[0] += 40
+    progress("guest/build: downloading 212 packages with apt-get download")
+    now[0] += 5
+    assert progress.text() == ("vm: first use on this host: building the guest image from Debian packages, then "
+                               "booting it once (usually 1-3 min in all; 45 s so far)\nvm: guest/build: "
+                               "downloading 212 packages with apt-get download (45 s)")
+    now[0] += 200
+    assert progress.text().startswith("vm: first use on this host: building the guest image and booting it once is "
+                                      "taking longer than the usual 1-3 min (4 min 5 s so far")
+    progress("vm: ready in 31.20 s")
+    assert displays.calls[-1][0] == ("vm: first use on this host: the guest image was built and booted once in "
+                                     "4 min 5 s; later VMs resume in about a second\nvm: ready in 31.20 s")
+    cached = vm_engine.SetupProgress(Streams(Recorder(), Recorder(), CancelToken(), display=Displays()))
+    cached("vm: starting the microVM (TCG, resuming a saved state)...")
+    assert cached.text(with_time=False) == "vm: starting the microVM (TCG, resuming a saved state)..."
 
 
 def test_setup_can_be_interrupted():
@@ -142,7 +171,8 @@ def test_a_slow_image_build_is_not_counted_in_the_cell(guest_image, monkeypatch)
         assert run.status == 0 and run.out.text == "ran\n", run.err.text
         assert run.ended - run.started > 2.5
         texts = [text for text, _, _ in displays.calls]
-        assert texts[0].startswith("vm: building the guest image") and texts[-1].startswith("vm: ready in")
+        assert texts[0].startswith("vm: first use on this host: building the guest image")
+        assert texts[-1].endswith("\nvm: ready in " + texts[-1].rsplit("ready in ", 1)[1])
         assert any("resuming a saved state" in text for text in texts)
         assert run.err.text == ""  # progress went to the display, not to stderr
         # later cells have nothing to set up: no display at all
