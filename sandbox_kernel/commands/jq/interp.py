@@ -280,21 +280,26 @@ class Interpreter:
             yield from self.interpolate(parts, fmt, i + 1, acc + text, inp, env)
 
     # ---------------------------------------------------------------- patterns
-    def bind_patterns(self, patterns, value, inp, env, body):
+    def bind_patterns(self, patterns, value, inp, env, body, run=None):
+        """``value as P1 ?// P2 ... | body``; ``run(body, scope)`` evaluates the body (the
+        outputs, or the paths of a path expression)."""
+        if run is None:
+            def run(node, scope):
+                return self.eval(node, inp, scope)
         if len(patterns) == 1:
             for scope in self.destructure(patterns[0], value, inp, env):
-                yield from self.eval(body, inp, scope)
+                yield from run(body, scope)
             return
-        # ?// alternatives: the first pattern whose body does not error
-        all_vars = set()
+        # ?// alternatives: the first pattern whose body does not error; every pattern's
+        # variables are bound, null where the pattern used has none
+        base = env.child()
         for p in patterns:
-            all_vars |= _pattern_vars(p)
+            for name in _pattern_vars(p):
+                base.vars[name] = None
         for n, p in enumerate(patterns):
             try:
-                for scope in self.destructure(p, value, inp, env):
-                    for name in all_vars:
-                        scope.vars.setdefault(name, None)
-                    yield from self.eval(body, inp, scope)
+                for scope in self.destructure(p, value, inp, base):
+                    yield from run(body, scope)
                 return
             except JqError:
                 if n == len(patterns) - 1:
@@ -431,8 +436,8 @@ class Interpreter:
                     raise JqError("Invalid path expression") from e
         elif kind == "as":
             for value in self.eval(node[1], inp, env):
-                for scope in self.destructure(node[2][0], value, inp, env):
-                    yield from self.paths(node[3], inp, scope, base)
+                yield from self.bind_patterns(node[2], value, inp, env, node[3],
+                                              lambda body, scope: self.paths(body, inp, scope, base))
         elif kind == "defs":
             name, params, body = node[1]
             scope = env.child()
