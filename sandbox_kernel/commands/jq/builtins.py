@@ -11,7 +11,7 @@ from ... import memory
 from .._lib.bounded import MAX_EXPANDED, BoundedPattern, expanded_size
 from . import dates
 from .libm import FUNCTIONS, MISSING_AT_BUILD, number_required
-from .formats import apply_format, describe, dump, parse_json_text, tostring
+from .formats import apply_format, describe, dump, parse_json_text, short, tostring
 from .operations import (binop, delpaths, getpath, index_value, iterate_value, setpath, slice_value,
     split_string, stream_events, subarray_indices)
 from .values import ELEMENT_COST, MISSING, HaltSignal, JqError, equal, is_number, sort_key, truthy, type_name
@@ -118,7 +118,11 @@ def _getpath_paths(interp, args, inp, env, base):
     for path in interp.eval(args[0], inp, env):
         if not isinstance(path, list):
             raise JqError("Path must be specified as an array")
-        yield base + tuple(path), getpath(inp, path)
+        value = getpath(inp, path)
+        here = interp.intact(base, inp)
+        if here is None:
+            raise JqError(f"Invalid path expression with result {short(value, 30)}")
+        yield here + tuple(path), value
 
 
 NATIVE_PATHS[("getpath", 1)] = _getpath_paths
@@ -171,7 +175,16 @@ def _recurse(interp, args, inp, env):
         yield v
 
 
-NATIVE_PATHS[("recurse", 0)] = lambda interp, args, inp, env, base: _walk_paths(inp, base)
+def _recurse_paths(interp, args, inp, env, base):
+    # def recurse: recurse(.[]?); -- where the path is lost, `.` and then .[]?'s error, dropped
+    here = interp.intact(base, inp)
+    if here is None:
+        yield base, inp
+        return
+    yield from _walk_paths(inp, here)
+
+
+NATIVE_PATHS[("recurse", 0)] = _recurse_paths
 
 
 def _preorder(roots, children, tick=None):

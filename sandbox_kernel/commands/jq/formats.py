@@ -124,11 +124,11 @@ def _dump(v: Any, indent: int | str = 0, sort_keys: bool = False, ascii_only: bo
         + "\n" + pad * level + "}"
 
 
-def short(v: Any) -> str:
-    """A value abbreviated for error messages, as jq does."""
+def short(v: Any, size: int = 15) -> str:
+    """A value abbreviated for error messages, as jq does in a buffer of ``size`` bytes."""
     text = dump(v)
-    if len(text) > 14:
-        text = text[:11] + "..."
+    if len(text) > size - 1:
+        text = text[:size - 4] + "..."
     return text
 
 

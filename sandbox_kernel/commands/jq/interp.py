@@ -393,6 +393,10 @@ class Interpreter:
         elif kind == "index":
             for p, target in self.paths(node[1], inp, env, base):
                 for key in self.eval(node[2], inp, env):
+                    p = self.intact(p, target)
+                    if p is None:
+                        raise JqError("Invalid path expression near attempt to access element "
+                                      f"{short(key)} of {short(target, 30)}")
                     if isinstance(key, list):
                         raise JqError("Cannot update field at object index of array")
                     yield p + (key,), index_value(target, key)
@@ -400,9 +404,17 @@ class Interpreter:
             for p, target in self.paths(node[1], inp, env, base):
                 for hi in (self.eval(node[3], inp, env) if node[3] is not None else [None]):
                     for lo in (self.eval(node[2], inp, env) if node[2] is not None else [None]):
-                        yield p + ({"start": lo, "end": hi},), slice_value(target, lo, hi)
+                        key = {"start": lo, "end": hi}
+                        p = self.intact(p, target)
+                        if p is None:
+                            raise JqError("Invalid path expression near attempt to access element "
+                                          f"{short(key)} of {short(target, 30)}")
+                        yield p + (key,), slice_value(target, lo, hi)
         elif kind == "iterate":
             for p, target in self.paths(node[1], inp, env, base):
+                p = self.intact(p, target)
+                if p is None:
+                    raise JqError(f"Invalid path expression near attempt to iterate through {short(target, 30)}")
                 if isinstance(target, list):
                     for i, v in enumerate(target):
                         yield p + (float(i),), v
@@ -467,11 +479,29 @@ class Interpreter:
                 yield acc_path, acc
         elif kind == "call":
             yield from self.call_paths(node[1], node[2], inp, env, base)
-        elif kind == "literal" and node[1] is None:
-            yield base, None
+        elif kind == "literal" and isinstance(node[1], str):
+            # a string constant is never the very string the path leads to
+            yield LostPath(base if isinstance(base, tuple) else base.path, MISSING), node[1]
         else:
-            value = next(iter(self.eval(node, inp, env)), None)
-            raise JqError(f"Invalid path expression with result {short(value)}")
+            yield from self._not_a_path(self.eval(node, inp, env), inp, base)
+
+    @staticmethod
+    def _not_a_path(values, inp, base):
+        """The outputs of an expression that is no path. jq keeps the last path and the value
+        at it: an output identical to that value (the same array, object or string; an equal
+        number; null, true, false) is still at that path, any other is not (a LostPath,
+        an error at the next lookup or at the end unless a later value is that one again)."""
+        lost = base if isinstance(base, LostPath) else LostPath(base, inp)
+        for v in values:
+            yield (lost.path if _identical(v, lost.value) else lost), v
+
+    @staticmethod
+    def intact(p, value):
+        """The path of ``value`` when it is the one at ``p`` (a path, or a LostPath whose value
+        it is), else None."""
+        if not isinstance(p, LostPath):
+            return p
+        return p.path if _identical(value, p.value) else None
 
     def call_paths(self, name, args, inp, env, base):
         arity = len(args)
@@ -496,8 +526,8 @@ class Interpreter:
             yield from native(self, args, inp, env, base)
             return
         if (name, arity) in NATIVE:
-            value = next(iter(NATIVE[(name, arity)](self, args, inp, env)), None)
-            raise JqError(f"Invalid path expression with result {short(value)}")
+            yield from self._not_a_path(NATIVE[(name, arity)](self, args, inp, env), inp, base)
+            return
         raise JqError(f"{name}/{arity} is not defined")
 
     def _paths_bind(self, binds, i, scope, body, inp, env, base):
@@ -511,10 +541,15 @@ class Interpreter:
             yield from self._paths_bind(binds, i + 1, inner, body, inp, env, base)
 
     def path_list(self, node, inp, env) -> list[tuple]:
-        return [p for p, _ in self.paths(node, inp, env)]
+        return [p for p, _ in self.iter_paths(node, inp, env)]
 
     def iter_paths(self, node, inp, env):
-        return self.paths(node, inp, env)
+        """The (path, value) pairs of ``path(node)``: one whose path was lost is an error."""
+        for p, v in self.paths(node, inp, env):
+            p = self.intact(p, v)
+            if p is None:
+                raise JqError(f"Invalid path expression with result {short(v, 30)}")
+            yield p, v
 
     # ---------------------------------------------------------------- assignment
     def assign(self, op, lhs, rhs, inp, env):
@@ -540,6 +575,25 @@ class Interpreter:
                 else:
                     result = setpath(result, p, binop(op[0], getpath(result, p), value))
             yield result
+
+
+class LostPath:
+    """Where a path expression went through something that is no path: the last path and
+    the value at it."""
+
+    __slots__ = ("path", "value")
+
+    def __init__(self, path: tuple, value: Any) -> None:
+        self.path = path
+        self.value = value
+
+
+def _identical(a: Any, b: Any) -> bool:
+    """jv_identical: the same array, object or string, equal numbers, or both null, both
+    true, both false."""
+    if is_number(a):
+        return is_number(b) and a == b
+    return a is b
 
 
 def _pattern_vars(pattern) -> set:
