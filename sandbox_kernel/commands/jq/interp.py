@@ -657,7 +657,11 @@ def check_defined(node, scope: frozenset, variables: frozenset | None = None) ->
             check_defined(part, scope, inner)
         return
     if kind == "label":
-        check_defined(node[2], scope, variables)
+        check_defined(node[2], scope, None if variables is None else variables | {"*label*" + node[1]})
+        return
+    if kind == "break":
+        if variables is not None and "*label*" + node[1] not in variables:
+            raise JqSyntaxError(f"$*label-{node[1]} is not defined")
         return
     if kind == "call":
         key = (node[1], len(node[2]))

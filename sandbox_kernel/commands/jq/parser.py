@@ -1,10 +1,77 @@
 """jq programs to ASTs: tuples ``(kind, ...)``."""
 from __future__ import annotations
 
+import math
 from typing import Any
 
+from .formats import describe
 from .lexer import JqSyntaxError, Token, tokenize
-from .values import is_number
+from .values import equal, is_number, sort_key
+
+_NOTHING = object()
+
+#: the binary operators jq 1.6 folds when both sides are constant numbers
+_FOLD = {
+    "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
+    "/": lambda a, b: a / b if b else (math.copysign(math.inf, a) * math.copysign(1.0, b) if a else math.nan),
+    "==": equal, "!=": lambda a, b: not equal(a, b), "<": lambda a, b: sort_key(a) < sort_key(b),
+    "<=": lambda a, b: sort_key(a) <= sort_key(b), ">": lambda a, b: sort_key(a) > sort_key(b),
+    ">=": lambda a, b: sort_key(a) >= sort_key(b),
+}
+
+
+def constant(node) -> Any:
+    """The value of an expression jq 1.6 knows at compile time (a literal, an array or object
+    of them, folded arithmetic), else _NOTHING."""
+    kind = node[0]
+    if kind == "literal":
+        return node[1]
+    if kind == "literal_array":
+        return []
+    if kind == "paren":
+        return constant(node[1])
+    if kind == "collect":
+        items = []
+        stack = [node[1]]
+        while stack:
+            part = stack.pop()
+            if part[0] == "comma":
+                stack += [part[2], part[1]]
+                continue
+            value = constant(part)
+            if value is _NOTHING:
+                return _NOTHING
+            items.append(value)
+        return items
+    if kind == "object":
+        out = {}
+        for key, value in node[1]:
+            k, v = constant(key), constant(value)
+            if not isinstance(k, str) or v is _NOTHING:
+                return _NOTHING
+            out[k] = v
+        return out
+    return _NOTHING
+
+
+def _folded(op: str, lhs, rhs):
+    """``lhs op rhs``, folded when both are constant numbers (jq 1.6 refuses a constant
+    division whose result is infinite)."""
+    a, b = constant(lhs), constant(rhs)
+    if op in _FOLD and is_number(a) and is_number(b):
+        value = _FOLD[op](a, b)
+        if op == "/" and math.isinf(value):
+            raise JqSyntaxError("Division by zero?")
+        return ("literal", value)
+    return ("binop", op, lhs, rhs)
+
+
+def _object_key(node):
+    """An object key: one known at compile time must be a string."""
+    value = constant(node)
+    if value is not _NOTHING and not isinstance(value, str):
+        raise JqSyntaxError(f"Cannot use {describe(value)} as object key")
+    return node
 
 
 # AST nodes are tuples: (kind, ...)
@@ -134,7 +201,7 @@ class Parser:
         node = self.parse_add()
         if self.at_op("==", "!=", "<", "<=", ">", ">="):
             op = self.next().value
-            node = ("binop", op, node, self.parse_add())
+            node = _folded(op, node, self.parse_add())
             if self.at_op("==", "!=", "<", "<=", ">", ">="):
                 raise JqSyntaxError(f"syntax error, unexpected '{self.peek().value}'")
         return node
@@ -143,25 +210,26 @@ class Parser:
         node = self.parse_mul()
         while self.at_op("+", "-"):
             op = self.next().value
-            node = ("binop", op, node, self.parse_mul())
+            node = _folded(op, node, self.parse_mul())
         return node
 
     def parse_mul(self):
         node = self.parse_unary()
+        if node[0] == "neg":
+            return node
         while self.at_op("*", "/", "%"):
             op = self.next().value
             rhs = self.parse_unary()
-            # jq folds constant arithmetic at compile time and rejects a literal zero divisor
-            if op == "/" and node[0] == "literal" and rhs[0] == "literal" \
-                    and is_number(node[1]) and rhs[1] == 0 and is_number(rhs[1]):
-                raise JqSyntaxError("Division by zero?")
-            node = ("binop", op, node, rhs)
+            node = _folded(op, node, rhs) if op != "%" else ("binop", op, node, rhs)
+            if rhs[0] == "neg":
+                break
         return node
 
     def parse_unary(self):
+        # jq 1.6's unary minus takes the whole product after it: -1/0 is -(1/0)
         if self.at_op("-"):
             self.next()
-            return ("neg", self.parse_unary())
+            return ("neg", self.parse_mul())
         return self.parse_postfix()
 
     def parse_postfix(self):
@@ -196,19 +264,27 @@ class Parser:
         self.expect_op("]")
         return ("index", node, idx)
 
+    def _var_name(self) -> str:
+        """A $name that binds a variable ($__loc__ cannot)."""
+        tok = self.next()
+        if tok.value == "__loc__":
+            raise JqSyntaxError("syntax error, unexpected __loc__, expecting IDENT")
+        return tok.value
+
     def parse_pattern(self):
         if self.at("VAR"):
-            return ("pvar", self.next().value)
+            return ("pvar", self._var_name())
         if self.at_op("["):
             self.next()
             elems = []
-            if not self.at_op("]"):
-                while True:
-                    elems.append(self.parse_pattern())
-                    if self.at_op(","):
-                        self.next()
-                        continue
-                    break
+            while True:
+                if self.at_op("]"):
+                    raise JqSyntaxError("syntax error, unexpected ']', expecting '$' or '[' or '{'")
+                elems.append(self.parse_pattern())
+                if self.at_op(","):
+                    self.next()
+                    continue
+                break
             self.expect_op("]")
             return ("parray", elems)
         if self.at_op("{"):
@@ -216,7 +292,7 @@ class Parser:
             entries = []
             while True:
                 if self.at("VAR"):
-                    name = self.next().value
+                    name = self._var_name()
                     sub = None
                     if self.at_op(":"):
                         self.next()
@@ -229,7 +305,7 @@ class Parser:
                         key = self.parse_string_literal(None)
                     elif self.at_op("("):
                         self.next()
-                        key = self.parse_pipe()
+                        key = _object_key(self.parse_pipe())
                         self.expect_op(")")
                     else:
                         raise JqSyntaxError(f"syntax error, unexpected {self._describe(self.peek())}")
@@ -280,6 +356,9 @@ class Parser:
         if tok.kind == "IDENT" and tok.value == "break" and self.peek(1).kind == "VAR":
             self.next()
             return ("break", self.next().value)
+        if tok.kind == "IDENT" and tok.value in ("true", "false", "null"):
+            self.next()  # constants, whatever is defined with these names
+            return ("literal", {"true": True, "false": False, "null": None}[tok.value])
         if tok.kind == "IDENT":
             self.next()
             args = []
@@ -389,9 +468,6 @@ class Parser:
             elif self.at_op(".") and self.peek(1).kind == "STR":
                 self.next()
                 node = ("index", node, self.parse_string_literal(None))
-            elif self.at_op(".") and self.peek(1).kind == "OP" and self.peek(1).value == "[":
-                self.next()
-                node = self.parse_bracket_suffix(node)
             elif self.at_op("["):
                 node = self.parse_bracket_suffix(node)
             elif self.at_op("?"):
@@ -408,9 +484,11 @@ class Parser:
             return ("object", entries)
         while True:
             tok = self.peek()
+            if tok.kind == "OP" and tok.value == "}" and entries:
+                break  # a trailing comma
             if tok.kind == "VAR":
-                self.next()
-                entries.append((("literal", tok.value), ("var", tok.value)))
+                name = self._var_name()
+                entries.append((("literal", name), ("var", name)))
             else:
                 if tok.kind in ("IDENT", "KW"):
                     self.next()
@@ -421,10 +499,13 @@ class Parser:
                     key = self.parse_string_literal(None)
                 elif tok.kind == "FORMAT":
                     self.next()
-                    key = self.parse_string_literal(tok.value) if self.at("STR") else ("format", tok.value)
+                    if not self.at("STR"):
+                        raise JqSyntaxError(f"syntax error, unexpected {self._describe(self.peek())}, "
+                                            "expecting QQSTRING_START")
+                    key = self.parse_string_literal(tok.value)
                 elif tok.kind == "OP" and tok.value == "(":
                     self.next()
-                    key = self.parse_pipe()
+                    key = _object_key(self.parse_pipe())
                     self.expect_op(")")
                 else:
                     raise JqSyntaxError(f"syntax error, unexpected {self._describe(tok)}")
@@ -443,13 +524,24 @@ class Parser:
             if self.at_op(","):
                 self.next()
                 continue
-            self.expect_op("}")
-            return ("object", entries)
+            break
+        self.expect_op("}")
+        return ("object", entries)
 
     def parse_object_value(self):
-        """An object value: pipes of comma-free expressions (a comma ends the entry)."""
-        node = self.parse_alt()
+        """An object value, jq 1.6's ExpD: terms, negated or not, in pipes (no operators, no
+        if, reduce, try ... without parentheses)."""
+        node = self._object_value_term()
         while self.at_op("|"):
             self.next()
-            node = ("pipe", node, self.parse_alt())
+            node = ("pipe", node, self._object_value_term())
         return node
+
+    def _object_value_term(self):
+        if self.at_op("-"):
+            self.next()
+            return ("neg", self._object_value_term())
+        tok = self.peek()
+        if tok.kind == "KW":
+            raise JqSyntaxError(f"syntax error, unexpected {tok.value}")
+        return self.parse_postfix_no_as()
