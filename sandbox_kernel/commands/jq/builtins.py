@@ -11,7 +11,8 @@ from ... import memory
 from .._lib.bounded import MAX_EXPANDED, BoundedPattern, expanded_size
 from . import dates
 from .libm import FUNCTIONS, MISSING_AT_BUILD, number_required
-from .formats import apply_format, describe, dump, parse_json_text, short, tostring
+from .formats import apply_format, describe, dump, short, tostring
+from .jsontext import parse_json_text
 from .operations import (binop, delpaths, getpath, index_value, iterate_value, setpath, slice_value,
     split_string, stream_events, subarray_indices)
 from .values import ELEMENT_COST, MISSING, HaltSignal, JqError, equal, is_number, sort_key, truthy, type_name
@@ -508,7 +509,7 @@ def _input_filename(interp, args, inp, env):
 
 @native("input_line_number")
 def _input_line_number(interp, args, inp, env):
-    yield 0.0
+    yield interp.inputs.line_number()
 
 
 @native("halt")
@@ -655,14 +656,9 @@ def _tonumber(v):
     if is_number(v):
         return v
     if isinstance(v, str):
-        try:
-            if not regex.fullmatch(
-                r"\s*-?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?\s*|\s*(nan|-?infinity)\s*", v, regex.I
-            ):
-                raise ValueError
-            return float(v)
-        except ValueError:
-            raise JqError(f"Cannot parse '{v}' as JSON") from None
+        parsed = parse_json_text(v)  # jq parses the string as JSON text
+        if is_number(parsed):
+            return parsed
     raise JqError(f"{describe(v)} cannot be parsed as a number")
 
 

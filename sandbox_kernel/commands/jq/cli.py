@@ -2,6 +2,7 @@
 messages and exit statuses."""
 from __future__ import annotations
 
+import re
 import sys
 from typing import Any
 
@@ -9,8 +10,9 @@ from ... import memory
 from ...vfs import FSError
 from .._lib.bounded import Bounds, RegexStopped
 from ..registry import CommandContext, command
-from .formats import decode_utf8, dump, parse_json_text
-from .inputs import InputSource
+from .formats import decode_utf8, dump
+from .jsontext import parse_json_text
+from .inputs import InputSource, repair
 from .interp import PRELUDE_ENV, Interpreter, calls, check_defined
 from .lexer import JqSyntaxError
 from .parser import Parser
@@ -53,9 +55,26 @@ def _read_text(ctx: CommandContext, name: str) -> str:
     """A file jq holds as text, counted against the memory limit (its bytes and its text are
     both alive while it is decoded)."""
     memory.need(2 * ctx.fs.stat(name, cwd=ctx.cwd).st_size)
-    text = decode_utf8(ctx.fs.read_bytes(name, cwd=ctx.cwd))
+    # invalid UTF-8 is kept (as surrogates) and replaced per JSON string or raw line, as jq does
+    text = ctx.fs.read_bytes(name, cwd=ctx.cwd).decode("utf-8", "surrogateescape")
     memory.charge(sys.getsizeof(text))
     return text
+
+
+def _set(opts: dict, name: str | None) -> None:
+    """An option that is a switch; -c and --tab set the indentation (the last one wins)."""
+    if name == "compact":
+        opts["indent"] = 0
+    elif name == "tab":
+        opts["indent"] = "\t"
+    elif name:
+        opts[name] = True
+
+
+def _atoi(text: str) -> int:
+    """C's atoi: optional blanks and sign, the digits that follow, 0 without any."""
+    m = re.match(r"[ \t\n\v\f\r]*([+-]?[0-9]+)", text)
+    return int(m.group(1)) if m else 0
 
 
 async def _usage(ctx: CommandContext, message: str) -> int:
@@ -68,7 +87,7 @@ async def _usage(ctx: CommandContext, message: str) -> int:
 @command("jq", help=JQ_HELP)
 async def jq(ctx: CommandContext) -> int:
     args = list(ctx.args)
-    opts: dict[str, Any] = {"indent": 2, "tab": False, "compact": False, "raw": False,
+    opts: dict[str, Any] = {"indent": 2, "raw": False,
                             "join": False, "ascii": False, "sort": False, "null_input": False,
                             "slurp": False, "raw_input": False, "exit_status": False,
                             "seq": False, "stream": False}
@@ -105,18 +124,14 @@ async def jq(ctx: CommandContext) -> int:
             if a.startswith("--") and len(a) > 2:
                 name = a[2:]
                 if name in longs:
-                    if longs[name]:
-                        opts[longs[name]] = True
+                    _set(opts, longs[name])
                 elif name == "indent":
                     if i >= len(args):
                         return await _usage(ctx, "--indent takes one parameter")
-                    try:
-                        n = int(args[i])
-                    except ValueError:
-                        return await _usage(ctx, "--indent takes a number")
-                    if n > 7:
-                        return await _usage(ctx, "Cannot indent more than 7 characters")
-                    opts["indent"] = n
+                    n = _atoi(args[i])
+                    if not -1 <= n <= 7:
+                        return await _usage(ctx, "--indent takes a number between -1 and 7")
+                    opts["indent"] = "\t" if n == -1 else n  # the last of -c, --tab, --indent wins
                     i += 1
                 elif name in ("arg", "argjson", "slurpfile", "rawfile"):
                     if i + 1 >= len(args):
@@ -137,7 +152,7 @@ async def jq(ctx: CommandContext) -> int:
                             await ctx.err(f"jq: error: Could not open {value}: {e.strerror}\n")
                             return 2
                         if name == "rawfile":
-                            named[var] = data
+                            named[var] = repair(data)
                         else:
                             src = InputSource([(value, data)], False, False)
                             values = []
@@ -177,8 +192,7 @@ async def jq(ctx: CommandContext) -> int:
                         if shorts[ch] == "help":
                             await ctx.out(JQ_HELP)
                             return 0
-                        if shorts[ch]:
-                            opts[shorts[ch]] = True
+                        _set(opts, shorts[ch])
                     else:
                         return await _usage(ctx, f"Unknown option: {a}")
                 continue
@@ -231,7 +245,7 @@ async def jq(ctx: CommandContext) -> int:
         if need_stdin and not stdin_loaded:
             data = await ctx.stdin.read()  # counted against the memory limit as it comes
             memory.need(len(data))  # its text, while the bytes still live
-            texts[0] = ("<stdin>", decode_utf8(data))
+            texts[0] = ("<stdin>", data.decode("utf-8", "surrogateescape"))
             memory.charge(sys.getsizeof(texts[0][1]))
             stdin_loaded = True
 
@@ -245,7 +259,7 @@ async def jq(ctx: CommandContext) -> int:
     interp.check = ctx.check
     interp.bounds = Bounds.of(ctx)
 
-    indent: int | str = "\t" if opts["tab"] else (0 if opts["compact"] else opts["indent"])
+    indent: int | str = opts["indent"]
     status = 0
     last_output = MISSING
 
@@ -282,8 +296,8 @@ async def jq(ctx: CommandContext) -> int:
             if msg is None:
                 # jq 1.6 drops an uncaught error(null) silently
                 return True
-            where = "<stdin>:1" if source.current_name in (None, "<stdin>") else f"{source.current_name}:1"
-            if opts["null_input"] and not files and not stdin_loaded:
+            where = f"{source.current_name or '<stdin>'}:{int(source.line_number())}"
+            if source.current_name is None:
                 where = "<unknown>"
             if isinstance(msg, str):
                 await ctx.err(f"jq: error (at {where}): {msg}\n")
