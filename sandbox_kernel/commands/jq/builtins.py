@@ -2,8 +2,10 @@
 that are path expressions) and the PRELUDE written in jq."""
 from __future__ import annotations
 
+import functools
 import math
 import time as _time
+from typing import Any
 
 import regex
 
@@ -336,16 +338,6 @@ def _isempty(interp, args, inp, env):
     yield True
 
 
-def _count(interp, lo, hi):
-    if not is_number(lo) or not is_number(hi):
-        raise JqError("Range bounds must be numeric")
-    i = lo
-    while i < hi:
-        interp.tick()
-        yield i
-        i += 1
-
-
 def _any_all(interp, args, inp, env, want: bool):
     """jq 1.6's any(g; cond) (all: want False): a foreach over g that stops at the item after
     the first cond output that is ``want``; true (all: false) when exactly one such output
@@ -405,15 +397,29 @@ def _bsearch_value(v, target) -> float:
 
 @native("range", 1)
 def _range1(interp, args, inp, env):
+    tick = interp.tick
     for n in interp.eval(args[0], inp, env):
-        yield from _count(interp, 0.0, n)
+        if not is_number(n):
+            raise JqError("Range bounds must be numeric")
+        i = 0.0
+        while i < n:
+            tick()
+            yield i
+            i += 1
 
 
 @native("range", 2)
 def _range2(interp, args, inp, env):
+    tick = interp.tick
     for lo in interp.eval(args[0], inp, env):
         for hi in interp.eval(args[1], inp, env):
-            yield from _count(interp, lo, hi)
+            if not is_number(lo) or not is_number(hi):
+                raise JqError("Range bounds must be numeric")
+            i = lo
+            while i < hi:
+                tick()
+                yield i
+                i += 1
 
 
 @native("range", 3)
@@ -758,28 +764,33 @@ def _join(v, sep):
 @simple("add")
 def _add(v):
     # def add: reduce .[] as $x (null; . + $x); -- runs of strings or arrays joined at once
-    items = list(iterate_value(v))
     acc = None
-    i, n = 0, len(items)
-    while i < n:
-        x = items[i]
-        if isinstance(acc, (str, list)) and isinstance(x, type(acc)):
-            kind = type(acc)
-            j = i
-            while j < n and (isinstance(items[j], kind) or items[j] is None):
-                j += 1
-            run = [acc] + [y for y in items[i:j] if y is not None]
-            if kind is str:
-                memory.room(sum(map(len, run)))
-                acc = "".join(run)
-            else:
-                memory.room(sum(map(len, run)) * ELEMENT_COST)
-                acc = [y for part in run for y in part]
-            i = j
-            continue
-        acc = binop("+", acc, x)
-        i += 1
-    return acc
+    run: list | None = None  # a run of strings or arrays (nulls add nothing to them)
+    kind = None
+    for x in iterate_value(v):
+        if run is not None:
+            if x.__class__ is kind or x is None:
+                if x is not None:
+                    run.append(x)
+                continue
+            acc = _joined(run, kind)
+            run = None
+        cls = x.__class__
+        if cls is float and acc.__class__ is float:
+            acc = acc + x
+        elif (cls is str or cls is list) and acc.__class__ is cls:
+            run, kind = [acc, x], cls
+        else:
+            acc = binop("+", acc, x)
+    return acc if run is None else _joined(run, kind)
+
+
+def _joined(run: list, kind) -> Any:
+    if kind is str:
+        memory.room(sum(map(len, run)))
+        return "".join(run)
+    memory.room(sum(map(len, run)) * ELEMENT_COST)
+    return [y for part in run for y in part]
 
 
 @simple("sort")
@@ -1294,22 +1305,25 @@ def _substitutions(interp, inp, re_text, flags, again: bool, repl, env):
     the last match's varying slowest."""
     # a pattern that looks at what precedes it is searched for in a copy of the rest (^
     # matches at its start); any other, in place from where the rest starts: the same matches
-    looks_back = isinstance(re_text, str) and any(
-        mark in re_text for mark in ("^", "\\A", "\\b", "\\B", "\\G", "(?<=", "(?<!"))
+    looks_back = isinstance(re_text, str) and _looks_back(re_text)
+    pattern, _, not_empty = _compile(interp, inp, re_text, flags)  # the g's are removed
+    names = sorted(pattern.compiled.groupindex.items(), key=lambda kv: kv[1])
     levels = []  # (text before the match, its capture object)
     pos = 0  # the rest is inp[pos:]
     while True:
-        if looks_back or not isinstance(inp, str):
-            found = next(_matches(interp, inp[pos:] if pos else inp, re_text, flags), None)
-            shift = 0
+        interp.tick()
+        subject, shift = (inp[pos:], pos) if looks_back and pos else (inp, 0)
+        start_at = pos - shift
+        if not_empty:
+            m = next((x for x in pattern.finditer(subject, start_at) if x.end() > x.start()), None)
         else:
-            found = next(_matches(interp, inp, re_text, flags, pos=pos), None)
-            shift = pos
-        if found is None:
+            m = pattern.search(subject, start_at)
+        if m is None:
             break
-        start = int(found["offset"]) - shift
-        after = start + int(found["length"])
-        levels.append((inp[pos:pos + start], _capture_object(found)))
+        start, after = m.start() + shift - pos, m.end() + shift - pos
+        # the capture object: named groups (an empty match has none)
+        captures = {name: m.group(index) for name, index in names} if after > start else {}
+        levels.append((inp[pos:pos + start], captures))
         if not (again and pos + after < len(inp)):
             pos += after
             break
@@ -1327,7 +1341,7 @@ def _substitutions(interp, inp, re_text, flags, again: bool, repl, env):
         grown = []
         for tail in outputs:
             for r in replacements:
-                head = binop("+", before, r)
+                head = before + r if r.__class__ is str else binop("+", before, r)
                 if single:
                     tail.append(head)
                     grown.append(tail)
@@ -1345,6 +1359,11 @@ def _index_of(v, i):
         return None
     found = _indices_of(v, i)
     return found[0] if found else None
+
+
+@functools.lru_cache(maxsize=256)
+def _looks_back(re_text: str) -> bool:
+    return any(mark in re_text for mark in ("^", "\\A", "\\b", "\\B", "\\G", "(?<=", "(?<!"))
 
 
 @native("sub", 2)
