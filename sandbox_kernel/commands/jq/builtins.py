@@ -12,6 +12,7 @@ import regex
 from ... import memory
 from .._lib.bounded import MAX_EXPANDED, BoundedPattern, expanded_size
 from . import dates
+from .modules import JQ_ORIGIN, ModuleError
 from .libm import FUNCTIONS, MISSING_AT_BUILD, number_required
 from .formats import apply_format, describe, dump, short, tostring
 from .jsontext import parse_json_text
@@ -506,6 +507,36 @@ def _debug(interp, args, inp, env):
 def _stderr(interp, args, inp, env):
     interp.stderr_lines.append(dump(inp))
     yield inp
+
+
+@native("modulemeta")
+def _modulemeta(interp, args, inp, env):
+    linker = interp.linker
+    if not isinstance(inp, str):
+        raise JqError("modulemeta input module name must be a string")
+    try:
+        yield linker.modulemeta(inp)
+    except ModuleError as e:
+        if not e.where:
+            raise JqError(str(e)) from None
+        # jq 1.6 reports a module that does not compile, and goes on with null
+        interp.stderr_lines.append(f"jq: error: {e} at {e.where}, line 1:\n{e.source}\n")
+        yield None
+
+
+@native("get_search_list")
+def _get_search_list(interp, args, inp, env):
+    yield list(interp.linker.lib_dirs)
+
+
+@native("get_prog_origin")
+def _get_prog_origin(interp, args, inp, env):
+    yield interp.linker.prog_origin
+
+
+@native("get_jq_origin")
+def _get_jq_origin(interp, args, inp, env):
+    yield JQ_ORIGIN
 
 
 @native("input_filename")

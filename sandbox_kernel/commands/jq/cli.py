@@ -2,6 +2,7 @@
 messages and exit statuses."""
 from __future__ import annotations
 
+import posixpath
 import re
 import sys
 from typing import Any
@@ -13,8 +14,9 @@ from ..registry import CommandContext, command
 from .formats import decode_utf8, dump
 from .jsontext import parse_json_text
 from .inputs import InputSource, repair
-from .interp import PRELUDE_ENV, Interpreter, calls, check_defined
+from .interp import PRELUDE_ENV, Interpreter, bind_imports, calls, check_defined, link_module
 from .lexer import JqSyntaxError
+from .modules import Linker, ModuleError
 from .parser import Parser
 from .values import MISSING, BreakOut, HaltSignal, JqError, truthy
 
@@ -71,6 +73,14 @@ def _set(opts: dict, name: str | None) -> None:
         opts[name] = True
 
 
+def _real(ctx: CommandContext, path: str, missing: str | None = None) -> str:
+    """The real path of ``path`` (jq_realpath: ``missing``, or the path, when it has none)."""
+    try:
+        return ctx.fs.realpath(path, cwd=ctx.cwd, strict=True)
+    except (FSError, OSError):
+        return path if missing is None else missing
+
+
 def _atoi(text: str) -> int:
     """C's atoi: optional blanks and sign, the digits that follow, 0 without any."""
     m = re.match(r"[ \t\n\v\f\r]*([+-]?[0-9]+)", text)
@@ -96,6 +106,7 @@ async def jq(ctx: CommandContext) -> int:
     filter_text = None
     filter_file = None
     files: list[str] = []
+    lib_dirs: list[str] | None = None  # -L, in order (else jq's default search path)
     rest_mode = None  # "args" / "jsonargs"
     i = 0
     shorts = {"c": "compact", "r": "raw", "j": "join", "a": "ascii", "S": "sort",
@@ -181,6 +192,17 @@ async def jq(ctx: CommandContext) -> int:
                 else:
                     return await _usage(ctx, f"Unknown option: {a}")
                 continue
+            if a.startswith("-L"):
+                if len(a) > 2:
+                    path = a[2:]
+                elif i < len(args):
+                    path = args[i]
+                    i += 1
+                else:
+                    await ctx.err("-L takes a parameter: (e.g. -L /search/path or -L/search/path)\n")
+                    return 2
+                lib_dirs = (lib_dirs or []) + [_real(ctx, path, path)]
+                continue
             if a.startswith("-") and len(a) > 1 and all(ch in shorts or ch == "f" for ch in a[1:]):
                 for ch in a[1:]:
                     if ch == "f":
@@ -220,9 +242,27 @@ async def jq(ctx: CommandContext) -> int:
     if filter_text is None:
         # like jq when its input is not a terminal: the identity program
         filter_text = "."
+    origin = posixpath.dirname(_real(ctx, filter_file)) if filter_file is not None else _real(ctx, ".")
+    linker = Linker(ctx.fs, ctx.cwd, ctx.env, lib_dirs, origin)
+    root = PRELUDE_ENV.child()
     try:
-        program = Parser(filter_text).parse_program()
-        check_defined(program, frozenset(), frozenset(named) | {"ENV", "ARGS", "__loc__"})
+        top = Parser(filter_text).parse_top()
+        functions: set = set()
+        home = linker.home_library()  # ~/.jq, a file: included first
+        if home is not None:
+            for key, closure in link_module(linker.load(home), linker).items():
+                root.funcs.setdefault(key, closure)
+                functions.add(key)
+        bound, data = bind_imports(top, root, linker, origin)
+        program = top.body
+        check_defined(program, frozenset(functions | bound),
+                      frozenset(named) | data | {"ENV", "ARGS", "__loc__"})
+    except ModuleError as e:
+        if e.where:
+            await ctx.err(f"jq: error: {e} at {e.where}, line 1:\n{e.source}\njq: 1 compile error\n")
+        else:
+            await ctx.err(f"jq: error: {e}\n{e.source}\njq: 1 compile error\n")
+        return 3
     except (JqSyntaxError, RecursionError) as e:
         await ctx.err(f"jq: error: {e} at <top-level>, line 1:\n{filter_text}\njq: 1 compile error\n")
         return 3
@@ -249,7 +289,6 @@ async def jq(ctx: CommandContext) -> int:
             memory.charge(sys.getsizeof(texts[0][1]))
             stdin_loaded = True
 
-    root = PRELUDE_ENV.child()
     root.vars["ENV"] = dict(ctx.env)
     for k, v in named.items():
         root.vars[k] = v
@@ -258,6 +297,7 @@ async def jq(ctx: CommandContext) -> int:
     interp = Interpreter(ctx.env, source, stderr_lines)
     interp.check = ctx.check
     interp.bounds = Bounds.of(ctx)
+    interp.linker = linker
 
     indent: int | str = opts["indent"]
     status = 0

@@ -12,6 +12,7 @@ from .inputs import InputSource
 from .lexer import JqSyntaxError
 from .operations import (binop, delpaths, getpath, index_value, iterate_value, setpath,
     slice_value)
+from .modules import ModuleError
 from .parser import Parser
 from ... import memory
 from .values import ELEMENT_COST, MISSING, BreakOut, JqError, is_number, truthy
@@ -80,6 +81,7 @@ class Interpreter:
         #: when regex matches stop (the run's wall time and interrupt), and the patterns compiled
         self.bounds: Bounds | None = None
         self.regexes: dict = {}
+        self.linker = None  # modules.Linker: modulemeta, get_search_list ...
 
     def builtin_names(self) -> list[str]:
         """What ``builtins`` lists: every native and prelude function as name/arity."""
@@ -627,6 +629,59 @@ def _build_prelude() -> tuple[Env, list]:
 
 
 PRELUDE_ENV, PRELUDE_NAMES = _build_prelude()
+
+
+def bind_imports(top, env: Env, linker, origin: str | None) -> tuple[set, set]:
+    """Binds ``top``'s imports in ``env`` (the first binding of a name wins): a module's
+    definitions as alias::name (include: name), a data file's values as $alias and
+    $alias::alias. -> (the function keys, the variable names) bound."""
+    keys: set = set()
+    names: set = set()
+    for imp in top.imports:
+        search = linker.search_for(imp, origin)
+        if imp.is_data:
+            values = linker.load_data(linker.find(imp.path, search, ".json", origin))
+            for name in (imp.alias, f"{imp.alias}::{imp.alias}"):
+                env.vars.setdefault(name, values)
+                names.add(name)
+            continue
+        module = linker.load(linker.find(imp.path, search, ".jq", origin))
+        for (name, arity), closure in link_module(module, linker).items():
+            key = (f"{imp.alias}::{name}" if imp.alias else name, arity)
+            if key not in env.funcs:
+                env.funcs[key] = closure
+                keys.add(key)
+    return keys, names
+
+
+def link_module(module, linker) -> dict:
+    """A module's definitions ((name, arity) -> Closure), made once: each sees the module's
+    imports and the definitions before it."""
+    if module.exports is not None:
+        return module.exports
+    if module.path in linker.loading:
+        raise ModuleError(f"module imports itself: {module.path}")
+    linker.loading.add(module.path)
+    try:
+        env = PRELUDE_ENV.child()
+        keys, names = bind_imports(module.top, env, linker, linker.module_dir(module.path))
+        try:
+            check_defined(module.top.body, frozenset(keys), frozenset(names) | {"ENV", "__loc__"})
+        except JqSyntaxError as e:
+            raise ModuleError(str(e), module.path, "") from None
+        exports = {}
+        node, scope = module.top.body, env
+        while node[0] == "defs":
+            name, params, body = node[1]
+            scope = scope.child()
+            closure = Closure(name, params, body, scope)
+            scope.funcs[(name, len(params))] = closure
+            exports[(name, len(params))] = closure
+            node = node[2]
+        module.exports = exports
+    finally:
+        linker.loading.discard(module.path)
+    return exports
 
 
 def check_defined(node, scope: frozenset, variables: frozenset | None = None) -> None:

@@ -76,6 +76,28 @@ def _object_key(node):
 
 # AST nodes are tuples: (kind, ...)
 
+class Import:
+    """``import "path" as name META;`` (``as $name``: data), or ``include "path" META;``."""
+
+    __slots__ = ("path", "alias", "is_data", "meta")
+
+    def __init__(self, path: str, alias: str | None, is_data: bool, meta: dict | None) -> None:
+        self.path = path
+        self.alias = alias
+        self.is_data = is_data
+        self.meta = meta
+
+
+class TopLevel:
+    """A program or a module file: its metadata, imports and body."""
+
+    def __init__(self) -> None:
+        self.meta: Any = None
+        self.imports: list[Import] = []
+        self.body: tuple = ("identity",)
+        self.only_definitions = False
+
+
 class Parser:
     def __init__(self, src: str) -> None:
         self.src = src
@@ -123,6 +145,63 @@ class Parser:
         if not self.at("EOF"):
             raise JqSyntaxError(f"syntax error, unexpected {self._describe(self.peek())}, expecting $end")
         return node
+
+    def parse_top(self) -> "TopLevel":
+        """A whole program or module: ``module META;``, then imports and includes, then the
+        body -- an expression, or only definitions (``def f: 1;``: the body is ``.``)."""
+        top = TopLevel()
+        if self.at("KW", "module"):
+            self.next()
+            meta = self.parse_pipe()
+            value = constant(meta)
+            if value is _NOTHING:
+                raise JqSyntaxError("Module metadata must be constant")
+            top.meta = value
+            self.expect_op(";")
+        while self.at("KW", "import") or self.at("KW", "include"):
+            top.imports.append(self._parse_import())
+        defs = []
+        while self.at("KW", "def"):
+            defs.append(self.parse_def())
+        if self.at("EOF"):
+            body: tuple = ("identity",)
+            top.only_definitions = True
+        else:
+            body = self.parse_pipe()
+            if not self.at("EOF"):
+                raise JqSyntaxError(f"syntax error, unexpected {self._describe(self.peek())}, expecting $end")
+        for fdef in reversed(defs):
+            body = ("defs", fdef, body)
+        top.body = body
+        return top
+
+    def _parse_import(self) -> "Import":
+        include = self.next().value == "include"
+        if not self.at("STR"):
+            raise JqSyntaxError(f"syntax error, unexpected {self._describe(self.peek())}, expecting QQSTRING_START")
+        path = self.parse_string_literal(None)
+        if path[0] != "literal":
+            raise JqSyntaxError("Import path must be constant")
+        alias, is_data = None, False
+        if not include:
+            self.expect_kw("as")
+            tok = self.next()
+            if tok.kind == "VAR":
+                alias, is_data = tok.value, True
+            elif tok.kind == "IDENT":
+                alias = tok.value
+            else:
+                raise JqSyntaxError(f"syntax error, unexpected {self._describe(tok)}, expecting IDENT or '$'")
+        meta = None
+        if not self.at_op(";"):
+            value = constant(self.parse_pipe())
+            if value is _NOTHING:
+                raise JqSyntaxError("Module metadata must be constant")
+            if not isinstance(value, dict):
+                raise JqSyntaxError("Module metadata must be an object")
+            meta = value
+        self.expect_op(";")
+        return Import(path[1], alias, is_data, meta)
 
     def parse_pipe(self):
         if self.at("KW", "def"):
