@@ -254,11 +254,17 @@ class Parser:
             return ("alt", lhs, self.parse_alt())
         return lhs
 
+    _ASSIGN = ("=", "|=", "+=", "-=", "*=", "/=", "%=", "//=")
+
     def parse_assign(self):
+        # jq 1.6: assignments bind tighter than // (.a = .b // 1 is (.a = .b) // 1) and do
+        # not chain
         lhs = self.parse_or()
-        if self.at_op("=", "|=", "+=", "-=", "*=", "/=", "%=", "//="):
+        if self.at_op(*self._ASSIGN):
             op = self.next().value
-            rhs = self.parse_alt()
+            rhs = self.parse_or()
+            if self.at_op(*self._ASSIGN):
+                raise JqSyntaxError(f"syntax error, unexpected {self.peek().value}")
             return ("assign", op, lhs, rhs)
         return lhs
 
@@ -591,6 +597,8 @@ class Parser:
                 if self.at_op(":"):
                     self.next()
                     value = self.parse_object_value()
+                elif tok.kind == "OP":  # {(e)} has no value to take
+                    raise JqSyntaxError(f"syntax error, unexpected {self._describe(self.peek())}, expecting ':'")
                 else:
                     if key[0] != "literal":
                         if key[0] == "string":

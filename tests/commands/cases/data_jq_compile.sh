@@ -11,3 +11,6 @@ for p in '{(0):1}' '{non_const:., (0):1}' '{(null):1}' '{(true):1}' '{([1,[2]]):
 done
 jq -nc '0/0, {a:1,}, {a: - 1 | 2}, {(2 % 3 | tostring):1}, {(-1|tostring):1}, (try (1/-0) catch .), {("a"+"b"):1}'
 jq -nc 'label $f | def g: break $f; 1, g, 2'
+# assignments bind tighter than // and do not chain; {(e)} needs its value
+jq -nc '{} | (.a = .b // 1), (.a // .b = 1), (.a |= . // 5), (.a += 1 // 2), (.a //= 3 // 4)'
+for p in '{"a":1} | .a += .a += 1' '{} | .a = .b = 1' '{("c")}'; do jq -nc "$p" > out 2>/dev/null; echo "$? $(cat out)"; done
