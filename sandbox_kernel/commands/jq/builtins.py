@@ -16,9 +16,11 @@ from .modules import JQ_ORIGIN, ModuleError
 from .libm import FUNCTIONS, MISSING_AT_BUILD, number_required
 from .formats import apply_format, describe, dump, short, tostring
 from .jsontext import parse_json_text
+from .parser import single
 from .operations import (binop, delpaths, getpath, index_value, iterate_value, setpath, slice_value,
     split_string, stream_events, subarray_indices)
-from .values import ELEMENT_COST, MISSING, HaltSignal, JqError, equal, is_number, sort_key, truthy, type_name
+from .values import (END, ELEMENT_COST, MISSING, HaltSignal, JqError, equal, feed, is_number, sort_key, throw_into,
+    truthy, type_name)
 
 
 NATIVE: dict = {}
@@ -48,10 +50,8 @@ def with_values(name: str, arity: int):
         def gen(interp, args, inp, env):
             def product(i, acc):
                 if i == len(args):
-                    yield fn(inp, *acc)
-                    return
-                for v in interp.eval(args[i], inp, env):
-                    yield from product(i + 1, acc + [v])
+                    return (fn(inp, *acc),)
+                return feed(interp.eval(args[i], inp, env), lambda v: product(i + 1, acc + [v]))
             yield from product(0, [])
         NATIVE[(name, arity)] = gen
         return fn
@@ -97,11 +97,11 @@ def _error0(interp, args, inp, env):
 
 @native("error", 1)
 def _error1(interp, args, inp, env):
-    for msg in interp.eval(args[0], inp, env):
+    def raised(msg):  # raised where a try in the argument catches it (jq 1.6)
         if msg is not None:
             raise JqError(msg)
-    return
-    yield  # pragma: no cover
+        return ()
+    yield from feed(interp.eval(args[0], inp, env), raised)
 
 
 @native("path", 1)
@@ -284,9 +284,12 @@ def _recurse2(interp, args, inp, env):
 
 @native("select", 1)
 def _select(interp, args, inp, env):
-    for cond in interp.eval(args[0], inp, env):
-        if truthy(cond):
+    # def select(f): if f then . else empty end; -- an error downstream goes back into f
+    if single(args[0]):
+        if truthy(interp.value(args[0], inp, env)):
             yield inp
+        return
+    yield from feed(interp.eval(args[0], inp, env), lambda cond: (inp,) if truthy(cond) else ())
 
 
 def _select_paths(interp, args, inp, env, base):
@@ -298,34 +301,68 @@ def _select_paths(interp, args, inp, env, base):
 NATIVE_PATHS[("select", 1)] = _select_paths
 
 
-@native("limit", 2)
-def _limit(interp, args, inp, env):
+def _until_broken(interp, items, give):
+    """Outputs of ``label $out | items | (give(v)..., break $out)``, as jq 1.6 runs it: an
+    error downstream of an output goes back into ``items``, and so does the break -- a
+    try/catch in ``items`` catches it and may give more (``first(try (1,2) catch "c")`` is 1
+    and "c"). ``give(v)`` -> (outputs, whether to break after them)."""
+    token = interp.new_label()
+    v = next(items, END)
+    while v is not END:
+        outputs, stop = give(v)
+        try:
+            for out in outputs:
+                yield out
+        except JqError as e:
+            v = throw_into(items, e)
+            continue
+        if not stop:
+            v = next(items, END)
+            continue
+        try:
+            v = throw_into(items, JqError(token))
+        except JqError as e:
+            if equal(e.value, token):
+                return
+            raise
+
+
+def _limited(interp, args, inp, env, items):
     # def limit($n; f): if $n < 0 then f else label $out | foreach f as $item ($n; .-1;
     #   $item, if . <= 0 then break $out else empty end) end;
     # (so a limit of 0 still gives the first output, and one below 0 none is no limit)
     for n in interp.eval(args[0], inp, env):
         if sort_key(n) < (3, 0):
-            yield from interp.eval(args[1], inp, env)
+            yield from items()
             continue
-        left = n
-        for v in interp.eval(args[1], inp, env):
-            left = binop("-", left, 1.0)
-            yield v
-            if sort_key(left) <= (3, 0):
-                break
+        left = [n]
+
+        def give(v):
+            left[0] = binop("-", left[0], 1.0)
+            return (v,), sort_key(left[0]) <= (3, 0)
+        yield from _until_broken(interp, items(), give)
+
+
+@native("limit", 2)
+def _limit(interp, args, inp, env):
+    yield from _limited(interp, args, inp, env, lambda: interp.eval(args[1], inp, env))
+
+
+def _limit_paths(interp, args, inp, env, base):
+    yield from _limited(interp, args, inp, env, lambda: interp.paths(args[1], inp, env, base))
+
+
+NATIVE_PATHS[("limit", 2)] = _limit_paths
 
 
 @native("first", 1)
 def _first1(interp, args, inp, env):
-    for v in interp.eval(args[0], inp, env):
-        yield v
-        return
+    # def first(f): label $out | f | ., break $out;
+    yield from _until_broken(interp, interp.eval(args[0], inp, env), lambda v: ((v,), True))
 
 
 def _first1_paths(interp, args, inp, env, base):
-    for pv in interp.paths(args[0], inp, env, base):
-        yield pv
-        return
+    yield from _until_broken(interp, interp.paths(args[0], inp, env, base), lambda pv: ((pv,), True))
 
 
 NATIVE_PATHS[("first", 1)] = _first1_paths
@@ -333,10 +370,14 @@ NATIVE_PATHS[("first", 1)] = _first1_paths
 
 @native("isempty", 1)
 def _isempty(interp, args, inp, env):
-    for _ in interp.eval(args[0], inp, env):
+    # def isempty(g): 0 == ((label $go | g | (1, break $go)) // 0); -- false for each output
+    # before the break gets out of g
+    found = False
+    for _ in _until_broken(interp, interp.eval(args[0], inp, env), lambda v: ((v,), True)):
+        found = True
         yield False
-        return
-    yield True
+    if not found:
+        yield True
 
 
 def _any_all(interp, args, inp, env, want: bool):
@@ -1239,16 +1280,17 @@ def _regex_value(val):
     raise JqError(f"{type_name(val)} not a string or array")
 
 
-def _regex_args(interp, args, inp, env):
-    """(regex, flags) pairs: `re; flags` (a C builtin's arguments, flags outermost), or one
-    value `re` / [re, flags]."""
+def _with_regex(interp, args, inp, env, body):
+    """body(regex, flags) for each pair: `re; flags` (a C builtin's arguments, flags
+    outermost), or one value `re` / [re, flags]. An error in body goes back into the
+    arguments (a try in them catches it, as the C builtin's in jq 1.6)."""
+    if all(single(a) for a in args):
+        values = [interp.value(a, inp, env) for a in reversed(args)]
+        return body(*((values[1], values[0]) if len(args) == 2 else _regex_value(values[0])))
     if len(args) == 2:
-        for flags in interp.eval(args[1], inp, env):
-            for re_text in interp.eval(args[0], inp, env):
-                yield re_text, flags
-        return
-    for val in interp.eval(args[0], inp, env):
-        yield _regex_value(val)
+        return feed(interp.eval(args[1], inp, env), lambda flags: feed(
+            interp.eval(args[0], inp, env), lambda re_text: body(re_text, flags)))
+    return feed(interp.eval(args[0], inp, env), lambda val: body(*_regex_value(val)))
 
 
 def _register_regex(name, fn):
@@ -1257,19 +1299,21 @@ def _register_regex(name, fn):
 
 
 def _test(interp, args, inp, env):
-    for re_text, flags in _regex_args(interp, args, inp, env):
-        yield next(_matches(interp, inp, re_text, flags), None) is not None
+    def found(re_text, flags):  # the first search of the loop decides
+        pattern, _, not_empty = _compile(interp, inp, re_text, flags)
+        if not_empty:
+            return (any(m.end() > m.start() for m in pattern.finditer(inp)),)
+        return (pattern.search(inp) is not None,)
+    yield from _with_regex(interp, args, inp, env, found)
 
 
 def _match(interp, args, inp, env):
-    for re_text, flags in _regex_args(interp, args, inp, env):
-        yield from _matches(interp, inp, re_text, flags)
+    yield from _with_regex(interp, args, inp, env, lambda re_text, flags: _matches(interp, inp, re_text, flags))
 
 
 def _capture(interp, args, inp, env):
-    for re_text, flags in _regex_args(interp, args, inp, env):
-        for m in _matches(interp, inp, re_text, flags):
-            yield _capture_object(m)
+    yield from _with_regex(interp, args, inp, env, lambda re_text, flags: (
+        _capture_object(m) for m in _matches(interp, inp, re_text, flags)))
 
 
 def _scan_outputs(interp, inp, re_text, flags):
@@ -1338,9 +1382,23 @@ def _substitutions(interp, inp, re_text, flags, again: bool, repl, env):
     # matches at its start); any other, in place from where the rest starts: the same matches
     looks_back = isinstance(re_text, str) and _looks_back(re_text)
     pattern, _, not_empty = _compile(interp, inp, re_text, flags)  # the g's are removed
-    names = sorted(pattern.compiled.groupindex.items(), key=lambda kv: kv[1])
+    names = _group_names(pattern.compiled)
     levels = []  # (text before the match, its capture object)
     pos = 0  # the rest is inp[pos:]
+    if again and not looks_back and not not_empty:
+        # every search starts where the last match ended: one pass finds them all, unless a
+        # match is empty (then each search is made as jq makes it, below)
+        found = list(pattern.finditer(inp))
+        if all(m.end() > m.start() for m in found):
+            for m in found:
+                interp.tick()
+                levels.append((inp[pos:m.start()], {name: m.group(index) for name, index in names}))
+                pos = m.end()
+            found = None
+        if found is None:
+            rest = inp[pos:] if pos else inp
+            yield from _replaced(interp, levels, rest, repl, env)
+            return
     while True:
         interp.tick()
         subject, shift = (inp[pos:], pos) if looks_back and pos else (inp, 0)
@@ -1363,6 +1421,11 @@ def _substitutions(interp, inp, re_text, flags, again: bool, repl, env):
                           "again and again (jq 1.6 runs out of memory)")
         pos += after
     rest = inp[pos:] if pos else inp
+    yield from _replaced(interp, levels, rest, repl, env)
+
+
+def _replaced(interp, levels, rest, repl, env):
+    """The outputs of sub's ``before + s + (rest | sub)`` for the matches found."""
     # the deepest replacement is evaluated first (jq evaluates the right side of + first);
     # an output is kept as its pieces, last first, and joined once
     outputs = [[rest]]
@@ -1390,6 +1453,12 @@ def _index_of(v, i):
         return None
     found = _indices_of(v, i)
     return found[0] if found else None
+
+
+@functools.lru_cache(maxsize=256)
+def _group_names(compiled) -> list:
+    """The named groups of a compiled pattern, in their order."""
+    return sorted(compiled.groupindex.items(), key=lambda kv: kv[1])
 
 
 @functools.lru_cache(maxsize=256)
@@ -1426,6 +1495,9 @@ NATIVE[("gsub", 3)] = lambda interp, args, inp, env: _sub3(interp, args, inp, en
 @native("gsub", 2)
 def _gsub2(interp, args, inp, env):
     # def gsub($re; s): sub($re; s; "g");
+    if single(args[0]):
+        yield from _substitutions(interp, inp, interp.value(args[0], inp, env), None, True, args[1], env)
+        return
     for re_text in interp.eval(args[0], inp, env):
         yield from _substitutions(interp, inp, re_text, None, True, args[1], env)
 

@@ -18,7 +18,7 @@ from .interp import PRELUDE_ENV, Interpreter, bind_imports, calls, check_defined
 from .lexer import JqSyntaxError
 from .modules import Linker, ModuleError
 from .parser import Parser
-from .values import MISSING, BreakOut, HaltSignal, JqError, truthy
+from .values import MISSING, HaltSignal, JqError, truthy
 
 
 JQ_HELP = """Usage:	jq [OPTIONS] FILTER [FILES...]
@@ -343,10 +343,6 @@ async def jq(ctx: CommandContext) -> int:
                 await ctx.err(f"jq: error (at {where}): {msg}\n")
             else:
                 await ctx.err(f"jq: error (at {where}) (not a string): {dump(msg)}\n")
-            status = 5
-        except BreakOut:
-            await flush_stderr()
-            await ctx.err("jq: error (at <unknown>): break\n")
             status = 5
         except HaltSignal as h:
             await flush_stderr()

@@ -20,6 +20,40 @@ _FOLD = {
 }
 
 
+#: lookups and the length of their nodes without the ``?`` flag
+_PLAIN_LOOKUP = {"index": 3, "slice": 4, "iterate": 2}
+
+
+#: the kinds of node single() may accept
+_SINGLE_KINDS = frozenset({"index", "binop", "neg", "paren", "var"})
+_SINGLE: dict = {}
+
+
+def single(node) -> bool:
+    """Whether a node has exactly one output and no try in it (identity, constants,
+    variables, plain lookups and arithmetic of those): it is evaluated as a value, with
+    nothing for a downstream error to go back into."""
+    key = id(node)
+    known = _SINGLE.get(key)
+    if known is None:
+        kind = node[0]
+        if kind in ("identity", "literal", "var", "literal_array"):
+            known = True
+        elif kind == "index":
+            known = len(node) == 3 and single(node[1]) and single(node[2])
+        elif kind == "binop":
+            known = single(node[2]) and single(node[3])
+        elif kind in ("paren", "neg"):
+            known = single(node[1])
+        else:
+            known = False
+        if len(_SINGLE) > 100_000:
+            _SINGLE.clear()
+        _SINGLE[key] = (known, node)  # the node is kept: its id stays its own
+        return known
+    return known[0]
+
+
 def constant(node) -> Any:
     """The value of an expression jq 1.6 knows at compile time (a literal, an array or object
     of them, folded arithmetic), else _NOTHING."""
@@ -103,6 +137,7 @@ class Parser:
         self.src = src
         self.tokens = tokenize(src)
         self.i = 0
+        self.post_term = False
 
     def peek(self, k: int = 0) -> Token:
         return self.tokens[min(self.i + k, len(self.tokens) - 1)]
@@ -320,6 +355,8 @@ class Parser:
     def parse_postfix(self):
         node = self.parse_postfix_no_as()
         if self.at("KW", "as"):
+            if self.post_term:
+                raise JqSyntaxError("syntax error, unexpected as, expecting $end")
             self.next()
             patterns = [self.parse_pattern()]
             while self.at_op("?//"):
@@ -510,11 +547,15 @@ class Parser:
             handler = None
             if self.at("KW", "catch"):
                 self.next()
-                handler = self.parse_postfix_no_as()
+                handler = self.parse_postfix()  # ... catch . as $e | body: the handler's
             return ("try", body, handler)
         if kw in ("reduce", "foreach"):
             self.next()
+            if self.at("KW") and self.peek().value in ("if", "try", "reduce", "foreach", "label", "def"):
+                raise JqSyntaxError(f"syntax error, unexpected {self.peek().value}")
             source = self.parse_postfix_no_as()
+            if self.post_term:
+                raise JqSyntaxError("syntax error, unexpected '?', expecting FIELD or as or '.' or '['")
             self.expect_kw("as")
             pattern = self.parse_pattern()
             self.expect_op("(")
@@ -546,8 +587,15 @@ class Parser:
         raise JqSyntaxError(f"syntax error, unexpected {kw}")
 
     def parse_postfix_no_as(self):
+        """A term and its suffixes. After a ``?`` that is not a lookup's own (``(e)?``, ``f?``),
+        only more ``?`` may follow: jq 1.6's PostTerm (``self.post_term`` says so)."""
+        keyword = self.at("KW") and self.peek().value in ("if", "try", "reduce", "foreach", "label", "def")
         node = self.parse_term()
+        # if/try/reduce/foreach expressions are no terms in jq 1.6: only ? may follow them
+        self.post_term = keyword
         while True:
+            if self.post_term and not self.at_op("?"):
+                return node
             if self.at("FIELD"):
                 node = ("index", node, ("literal", self.next().value))
             elif self.at_op(".") and self.peek(1).kind == "STR":
@@ -557,7 +605,11 @@ class Parser:
                 node = self.parse_bracket_suffix(node)
             elif self.at_op("?"):
                 self.next()
-                node = ("try", node, None)
+                if node[0] in _PLAIN_LOOKUP and len(node) == _PLAIN_LOOKUP[node[0]]:
+                    node = node + (True,)  # .a? .[k]? .[]?: only that lookup's error is dropped
+                else:
+                    node = ("try", node, None)
+                    self.post_term = True
             else:
                 return node
 
