@@ -19,8 +19,8 @@ from .jsontext import parse_json_text
 from .parser import single
 from .operations import (binop, delpaths, getpath, index_value, iterate_value, setpath, slice_value,
     split_string, stream_events, subarray_indices)
-from .values import (END, ELEMENT_COST, MISSING, HaltSignal, JqError, equal, feed, is_number, sort_key, throw_into,
-    truthy, type_name)
+from .values import (END, ELEMENT_COST, MISSING, HaltSignal, JqError, equal, feed, is_label, is_number, sort_key,
+    throw_into, truthy, type_name)
 
 
 NATIVE: dict = {}
@@ -322,7 +322,7 @@ def _until_broken(interp, items, give):
         try:
             v = throw_into(items, JqError(token))
         except JqError as e:
-            if equal(e.value, token):
+            if is_label(e.value, token):
                 return
             raise
 
@@ -357,8 +357,22 @@ NATIVE_PATHS[("limit", 2)] = _limit_paths
 
 @native("first", 1)
 def _first1(interp, args, inp, env):
-    # def first(f): label $out | f | ., break $out;
-    yield from _until_broken(interp, interp.eval(args[0], inp, env), lambda v: ((v,), True))
+    # def first(f): label $out | f | ., break $out; -- _until_broken, unrolled (a hot path)
+    token = interp.new_label()
+    items = interp.eval(args[0], inp, env)
+    v = next(items, END)
+    while v is not END:
+        try:
+            yield v
+        except JqError as e:
+            v = throw_into(items, e)
+            continue
+        try:
+            v = throw_into(items, JqError(token))
+        except JqError as e:
+            if is_label(e.value, token):
+                return
+            raise
 
 
 def _first1_paths(interp, args, inp, env, base):

@@ -15,7 +15,7 @@ from .operations import (binop, delpaths, getpath, index_value, iterate_value, s
 from .modules import ModuleError
 from .parser import _SINGLE_KINDS, Parser, single
 from ... import memory
-from .values import ELEMENT_COST, END, MISSING, JqError, equal, feed, is_number, throw_into, truthy
+from .values import ELEMENT_COST, END, MISSING, JqError, feed, is_label, is_number, throw_into, truthy
 
 
 class Env:
@@ -162,7 +162,7 @@ class Interpreter:
             try:
                 yield from self.eval(node[2], inp, scope)
             except JqError as e:
-                if not equal(e.value, token):
+                if not is_label(e.value, token):
                     raise
         elif kind == "defs":
             name, params, body = node[1]
@@ -568,7 +568,7 @@ class Interpreter:
             try:
                 yield from self.paths(node[2], inp, scope, base)
             except JqError as e:
-                if not equal(e.value, token):
+                if not is_label(e.value, token):
                     raise
         elif kind == "reduce":
             _, source, pattern, init, update = node

@@ -26,32 +26,34 @@ _PLAIN_LOOKUP = {"index": 3, "slice": 4, "iterate": 2}
 
 #: the kinds of node single() may accept
 _SINGLE_KINDS = frozenset({"index", "binop", "neg", "paren", "var"})
-_SINGLE: dict = {}
+_SINGLE: dict = {}  # id(node) -> whether it is single
+_SINGLE_NODES: dict = {}  # id(node) -> the node, kept so that its id stays its own
 
 
 def single(node) -> bool:
     """Whether a node has exactly one output and no try in it (identity, constants,
     variables, plain lookups and arithmetic of those): it is evaluated as a value, with
     nothing for a downstream error to go back into."""
-    key = id(node)
-    known = _SINGLE.get(key)
-    if known is None:
-        kind = node[0]
-        if kind in ("identity", "literal", "var", "literal_array"):
-            known = True
-        elif kind == "index":
-            known = len(node) == 3 and single(node[1]) and single(node[2])
-        elif kind == "binop":
-            known = single(node[2]) and single(node[3])
-        elif kind in ("paren", "neg"):
-            known = single(node[1])
-        else:
-            known = False
-        if len(_SINGLE) > 100_000:
-            _SINGLE.clear()
-        _SINGLE[key] = (known, node)  # the node is kept: its id stays its own
+    known = _SINGLE.get(id(node))
+    if known is not None:
         return known
-    return known[0]
+    kind = node[0]
+    if kind in ("identity", "literal", "var", "literal_array"):
+        known = True
+    elif kind == "index":
+        known = len(node) == 3 and single(node[1]) and single(node[2])
+    elif kind == "binop":
+        known = single(node[2]) and single(node[3])
+    elif kind in ("paren", "neg"):
+        known = single(node[1])
+    else:
+        known = False
+    if len(_SINGLE) > 100_000:
+        _SINGLE.clear()
+        _SINGLE_NODES.clear()
+    _SINGLE[id(node)] = known
+    _SINGLE_NODES[id(node)] = node
+    return known
 
 
 def constant(node) -> Any:

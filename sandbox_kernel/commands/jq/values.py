@@ -91,6 +91,17 @@ def equal(a: Any, b: Any) -> bool:
     return sort_key(a) == sort_key(b)
 
 
+def is_label(value: Any, token: dict) -> bool:
+    """Whether an error's value is the label ``token`` ({"__jq": n}) a break raised: jq 1.6
+    compares them as values (``. == $label``), so an equal object made elsewhere counts."""
+    if value is token:
+        return True
+    if type(value) is not dict or len(value) != 1:
+        return False
+    n = value.get("__jq", MISSING)
+    return is_number(n) and n == token["__jq"]
+
+
 def truthy(v: Any) -> bool:
     return not (v is None or v is False)
 
