@@ -325,6 +325,16 @@ class Interpreter:
         return out
 
     def build_object(self, entries, i, acc, inp, env):
+        if i == 0 and all(single(k) and single(v) for k, v in entries):
+            # one object, nothing to go back into: built in place, in the same order
+            obj = {}
+            for key_node, value_node in entries:
+                key = self.value(key_node, inp, env)
+                if not isinstance(key, str):
+                    raise JqError(f"Cannot use {describe(key)} as object key")
+                obj[key] = self.value(value_node, inp, env)
+            yield obj
+            return
         if i == len(entries):
             yield dict(acc)
             return
