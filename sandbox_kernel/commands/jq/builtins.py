@@ -301,22 +301,27 @@ def _select_paths(interp, args, inp, env, base):
 NATIVE_PATHS[("select", 1)] = _select_paths
 
 
-def _until_broken(interp, items, give):
-    """Outputs of ``label $out | items | (give(v)..., break $out)``, as jq 1.6 runs it: an
-    error downstream of an output goes back into ``items``, and so does the break -- a
-    try/catch in ``items`` catches it and may give more (``first(try (1,2) catch "c")`` is 1
-    and "c"). ``give(v)`` -> (outputs, whether to break after them)."""
+def _until_broken(interp, items, left=1.0):
+    """Outputs of ``label $out | foreach items as $item (left; .-1; $item, if . <= 0 then
+    break $out else empty end)`` (first: a left of 1), as jq 1.6 runs it: an error
+    downstream of an output goes back into ``items``, and so does the break -- a try/catch
+    in ``items`` catches it and may give more (``first(try (1,2) catch "c")`` is 1 and
+    "c")."""
     token = interp.new_label()
     v = next(items, END)
     while v is not END:
-        outputs, stop = give(v)
         try:
-            for out in outputs:
-                yield out
+            left = left - 1.0 if type(left) is float else binop("-", left, 1.0)
+        except JqError as e:  # goes back into items too, the state taken out (null)
+            left = None
+            v = throw_into(items, e)
+            continue
+        try:
+            yield v
         except JqError as e:
             v = throw_into(items, e)
             continue
-        if not stop:
+        if left > 0 if type(left) is float else sort_key(left) > (3, 0):
             v = next(items, END)
             continue
         try:
@@ -334,13 +339,8 @@ def _limited(interp, args, inp, env, items):
     for n in interp.eval(args[0], inp, env):
         if sort_key(n) < (3, 0):
             yield from items()
-            continue
-        left = [n]
-
-        def give(v):
-            left[0] = binop("-", left[0], 1.0)
-            return (v,), sort_key(left[0]) <= (3, 0)
-        yield from _until_broken(interp, items(), give)
+        else:
+            yield from _until_broken(interp, items(), n)
 
 
 @native("limit", 2)
@@ -357,26 +357,12 @@ NATIVE_PATHS[("limit", 2)] = _limit_paths
 
 @native("first", 1)
 def _first1(interp, args, inp, env):
-    # def first(f): label $out | f | ., break $out; -- _until_broken, unrolled (a hot path)
-    token = interp.new_label()
-    items = interp.eval(args[0], inp, env)
-    v = next(items, END)
-    while v is not END:
-        try:
-            yield v
-        except JqError as e:
-            v = throw_into(items, e)
-            continue
-        try:
-            v = throw_into(items, JqError(token))
-        except JqError as e:
-            if is_label(e.value, token):
-                return
-            raise
+    # def first(f): label $out | f | ., break $out;
+    yield from _until_broken(interp, interp.eval(args[0], inp, env))
 
 
 def _first1_paths(interp, args, inp, env, base):
-    yield from _until_broken(interp, interp.paths(args[0], inp, env, base), lambda pv: ((pv,), True))
+    yield from _until_broken(interp, interp.paths(args[0], inp, env, base))
 
 
 NATIVE_PATHS[("first", 1)] = _first1_paths
@@ -387,7 +373,7 @@ def _isempty(interp, args, inp, env):
     # def isempty(g): 0 == ((label $go | g | (1, break $go)) // 0); -- false for each output
     # before the break gets out of g
     found = False
-    for _ in _until_broken(interp, interp.eval(args[0], inp, env), lambda v: ((v,), True)):
+    for _ in _until_broken(interp, interp.eval(args[0], inp, env)):
         found = True
         yield False
     if not found:

@@ -13,7 +13,7 @@ from .._lib.bounded import Bounds, RegexStopped
 from ..registry import CommandContext, command
 from .formats import decode_utf8, dump
 from .jsontext import parse_json_text
-from .inputs import InputSource, repair
+from .inputs import InputSource, json_values, repair
 from .interp import PRELUDE_ENV, Interpreter, bind_imports, calls, check_defined, link_module
 from .lexer import JqSyntaxError
 from .modules import Linker, ModuleError
@@ -165,15 +165,9 @@ async def jq(ctx: CommandContext) -> int:
                         if name == "rawfile":
                             named[var] = repair(data)
                         else:
-                            src = InputSource([(value, data)], False, False)
-                            values = []
-                            while True:
-                                v = src.next_value()
-                                if v is MISSING:
-                                    break
-                                values.append(v)
-                            if src.error:
-                                await ctx.err(f"jq: Bad JSON in --slurpfile {var} {value}: {src.error}\n")
+                            values, error = json_values(value, data)
+                            if error:
+                                await ctx.err(f"jq: Bad JSON in --slurpfile {var} {value}: {error}\n")
                                 return 2
                             named[var] = values
                 elif name in ("args", "jsonargs"):

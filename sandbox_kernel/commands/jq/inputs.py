@@ -117,6 +117,18 @@ class InputSource:
         return float(count)
 
 
+def json_values(name: str, text: str) -> tuple[list, str | None]:
+    """Every JSON value of one text (--slurpfile, a module's data) and the error that ended
+    them early, if any."""
+    source = InputSource([(name, text)], False, False)
+    values = []
+    while True:
+        v = source.next_value()
+        if v is MISSING:
+            return values, source.error
+        values.append(v)
+
+
 def _lines(text: str):
     """The lines of ``text`` one at a time with where each ends (a list of them all would
     cost ~60 bytes a line)."""

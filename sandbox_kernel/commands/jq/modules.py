@@ -17,10 +17,9 @@ from typing import Any
 
 from ... import memory
 from ...vfs import FSError
-from .inputs import InputSource
+from .inputs import json_values
 from .lexer import JqSyntaxError
 from .parser import Parser, TopLevel
-from .values import MISSING
 
 JQ_ORIGIN = "."  # Debian's jq, run as "jq" from PATH, has "." for $ORIGIN
 DEFAULT_SEARCH = ["~/.jq", "$ORIGIN/../lib/jq", "$ORIGIN/lib"]
@@ -145,15 +144,9 @@ class Linker:
     def load_data(self, path: str) -> list:
         values = self.data.get(path)
         if values is None:
-            source = InputSource([(path, self._read_raw(path))], False, False)
-            values = []
-            while True:
-                v = source.next_value()
-                if v is MISSING:
-                    break
-                values.append(v)
-            if source.error:
-                raise ModuleError(f"{path}: {source.error}")
+            values, error = json_values(path, self._read_raw(path))
+            if error:
+                raise ModuleError(f"{path}: {error}")
             self.data[path] = values
         return values
 

@@ -13,3 +13,4 @@ jq -nc '[label $f | try break $f catch .], [try (limit(2; 1, error("x"), 3)) cat
 jq -c '[path(limit(2; .a[]))], [path(limit(0; .a[]))], [path(limit(-1; .a[]))], [path(first(.a[], .c))]' in.json
 jq -c '(limit(2; .a[]) |= 0), (first(.a[]) |= 0), del(limit(2; .a[]))' in.json
 jq -c '[.a[] | .b?], [.c?.d?], [.c[]?], [(.a[] | .b)?]' in.json
+jq -nc '[limit(1.5; 1,2,3)], [limit(null; 1,2)], [try limit("a"; try (1,2) catch .) catch .], [limit("a"; 1,2)]?'
