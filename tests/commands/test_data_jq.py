@@ -130,7 +130,7 @@ def test_options_inputs_and_args():
 
 
 def test_exit_statuses_and_errors():
-    out, err, status = jq(".a", stdin=b"[1]")
+    out, err, status = jq(".a", stdin=b"[1]\n")  # (the line count: 1 newline read)
     assert (out, status) == (b"", 5) and err.startswith(b"jq: error (at <stdin>:1): Cannot index array")
     assert jq(".[] | .a", stdin=b'[{"a":1},2,{"a":3}]')[::2] == (b"1\n", 5)
     assert jq("-e", ".a", stdin=b'{"a":false}')[2] == 1

@@ -2,19 +2,25 @@
 that are path expressions) and the PRELUDE written in jq."""
 from __future__ import annotations
 
+import functools
 import math
 import time as _time
+from typing import Any
 
 import regex
 
 from ... import memory
 from .._lib.bounded import MAX_EXPANDED, BoundedPattern, expanded_size
 from . import dates
+from .modules import JQ_ORIGIN, ModuleError
 from .libm import FUNCTIONS, MISSING_AT_BUILD, number_required
-from .formats import apply_format, describe, dump, parse_json_text, tostring
+from .formats import apply_format, describe, dump, short, tostring
+from .jsontext import parse_json_text
+from .parser import single
 from .operations import (binop, delpaths, getpath, index_value, iterate_value, setpath, slice_value,
     split_string, stream_events, subarray_indices)
-from .values import ELEMENT_COST, MISSING, HaltSignal, JqError, equal, is_number, sort_key, truthy, type_name
+from .values import (END, ELEMENT_COST, MISSING, HaltSignal, JqError, equal, feed, is_label, is_number, sort_key,
+    throw_into, truthy, type_name)
 
 
 NATIVE: dict = {}
@@ -44,10 +50,8 @@ def with_values(name: str, arity: int):
         def gen(interp, args, inp, env):
             def product(i, acc):
                 if i == len(args):
-                    yield fn(inp, *acc)
-                    return
-                for v in interp.eval(args[i], inp, env):
-                    yield from product(i + 1, acc + [v])
+                    return (fn(inp, *acc),)
+                return feed(interp.eval(args[i], inp, env), lambda v: product(i + 1, acc + [v]))
             yield from product(0, [])
         NATIVE[(name, arity)] = gen
         return fn
@@ -93,11 +97,11 @@ def _error0(interp, args, inp, env):
 
 @native("error", 1)
 def _error1(interp, args, inp, env):
-    for msg in interp.eval(args[0], inp, env):
+    def raised(msg):  # raised where a try in the argument catches it (jq 1.6)
         if msg is not None:
             raise JqError(msg)
-    return
-    yield  # pragma: no cover
+        return ()
+    yield from feed(interp.eval(args[0], inp, env), raised)
 
 
 @native("path", 1)
@@ -118,7 +122,11 @@ def _getpath_paths(interp, args, inp, env, base):
     for path in interp.eval(args[0], inp, env):
         if not isinstance(path, list):
             raise JqError("Path must be specified as an array")
-        yield base + tuple(path), getpath(inp, path)
+        value = getpath(inp, path)
+        here = interp.intact(base, inp)
+        if here is None:
+            raise JqError(f"Invalid path expression with result {short(value, 30)}")
+        yield here + tuple(path), value
 
 
 NATIVE_PATHS[("getpath", 1)] = _getpath_paths
@@ -171,7 +179,16 @@ def _recurse(interp, args, inp, env):
         yield v
 
 
-NATIVE_PATHS[("recurse", 0)] = lambda interp, args, inp, env, base: _walk_paths(inp, base)
+def _recurse_paths(interp, args, inp, env, base):
+    # def recurse: recurse(.[]?); -- where the path is lost, `.` and then .[]?'s error, dropped
+    here = interp.intact(base, inp)
+    if here is None:
+        yield base, inp
+        return
+    yield from _walk_paths(inp, here)
+
+
+NATIVE_PATHS[("recurse", 0)] = _recurse_paths
 
 
 def _preorder(roots, children, tick=None):
@@ -267,9 +284,12 @@ def _recurse2(interp, args, inp, env):
 
 @native("select", 1)
 def _select(interp, args, inp, env):
-    for cond in interp.eval(args[0], inp, env):
-        if truthy(cond):
+    # def select(f): if f then . else empty end; -- an error downstream goes back into f
+    if single(args[0]):
+        if truthy(interp.value(args[0], inp, env)):
             yield inp
+        return
+    yield from feed(interp.eval(args[0], inp, env), lambda cond: (inp,) if truthy(cond) else ())
 
 
 def _select_paths(interp, args, inp, env, base):
@@ -281,34 +301,68 @@ def _select_paths(interp, args, inp, env, base):
 NATIVE_PATHS[("select", 1)] = _select_paths
 
 
-@native("limit", 2)
-def _limit(interp, args, inp, env):
+def _until_broken(interp, items, left=1.0):
+    """Outputs of ``label $out | foreach items as $item (left; .-1; $item, if . <= 0 then
+    break $out else empty end)`` (first: a left of 1), as jq 1.6 runs it: an error
+    downstream of an output goes back into ``items``, and so does the break -- a try/catch
+    in ``items`` catches it and may give more (``first(try (1,2) catch "c")`` is 1 and
+    "c")."""
+    token = interp.new_label()
+    v = next(items, END)
+    while v is not END:
+        try:
+            left = left - 1.0 if type(left) is float else binop("-", left, 1.0)
+        except JqError as e:  # goes back into items too, the state taken out (null)
+            left = None
+            v = throw_into(items, e)
+            continue
+        try:
+            yield v
+        except JqError as e:
+            v = throw_into(items, e)
+            continue
+        if left > 0 if type(left) is float else sort_key(left) > (3, 0):
+            v = next(items, END)
+            continue
+        try:
+            v = throw_into(items, JqError(token))
+        except JqError as e:
+            if is_label(e.value, token):
+                return
+            raise
+
+
+def _limited(interp, args, inp, env, items):
     # def limit($n; f): if $n < 0 then f else label $out | foreach f as $item ($n; .-1;
     #   $item, if . <= 0 then break $out else empty end) end;
     # (so a limit of 0 still gives the first output, and one below 0 none is no limit)
     for n in interp.eval(args[0], inp, env):
         if sort_key(n) < (3, 0):
-            yield from interp.eval(args[1], inp, env)
-            continue
-        left = n
-        for v in interp.eval(args[1], inp, env):
-            left = binop("-", left, 1.0)
-            yield v
-            if sort_key(left) <= (3, 0):
-                break
+            yield from items()
+        else:
+            yield from _until_broken(interp, items(), n)
+
+
+@native("limit", 2)
+def _limit(interp, args, inp, env):
+    yield from _limited(interp, args, inp, env, lambda: interp.eval(args[1], inp, env))
+
+
+def _limit_paths(interp, args, inp, env, base):
+    yield from _limited(interp, args, inp, env, lambda: interp.paths(args[1], inp, env, base))
+
+
+NATIVE_PATHS[("limit", 2)] = _limit_paths
 
 
 @native("first", 1)
 def _first1(interp, args, inp, env):
-    for v in interp.eval(args[0], inp, env):
-        yield v
-        return
+    # def first(f): label $out | f | ., break $out;
+    yield from _until_broken(interp, interp.eval(args[0], inp, env))
 
 
 def _first1_paths(interp, args, inp, env, base):
-    for pv in interp.paths(args[0], inp, env, base):
-        yield pv
-        return
+    yield from _until_broken(interp, interp.paths(args[0], inp, env, base))
 
 
 NATIVE_PATHS[("first", 1)] = _first1_paths
@@ -316,20 +370,14 @@ NATIVE_PATHS[("first", 1)] = _first1_paths
 
 @native("isempty", 1)
 def _isempty(interp, args, inp, env):
-    for _ in interp.eval(args[0], inp, env):
+    # def isempty(g): 0 == ((label $go | g | (1, break $go)) // 0); -- false for each output
+    # before the break gets out of g
+    found = False
+    for _ in _until_broken(interp, interp.eval(args[0], inp, env)):
+        found = True
         yield False
-        return
-    yield True
-
-
-def _count(interp, lo, hi):
-    if not is_number(lo) or not is_number(hi):
-        raise JqError("Range bounds must be numeric")
-    i = lo
-    while i < hi:
-        interp.tick()
-        yield i
-        i += 1
+    if not found:
+        yield True
 
 
 def _any_all(interp, args, inp, env, want: bool):
@@ -391,15 +439,29 @@ def _bsearch_value(v, target) -> float:
 
 @native("range", 1)
 def _range1(interp, args, inp, env):
+    tick = interp.tick
     for n in interp.eval(args[0], inp, env):
-        yield from _count(interp, 0.0, n)
+        if not is_number(n):
+            raise JqError("Range bounds must be numeric")
+        i = 0.0
+        while i < n:
+            tick()
+            yield i
+            i += 1
 
 
 @native("range", 2)
 def _range2(interp, args, inp, env):
+    tick = interp.tick
     for lo in interp.eval(args[0], inp, env):
         for hi in interp.eval(args[1], inp, env):
-            yield from _count(interp, lo, hi)
+            if not is_number(lo) or not is_number(hi):
+                raise JqError("Range bounds must be numeric")
+            i = lo
+            while i < hi:
+                tick()
+                yield i
+                i += 1
 
 
 @native("range", 3)
@@ -488,6 +550,36 @@ def _stderr(interp, args, inp, env):
     yield inp
 
 
+@native("modulemeta")
+def _modulemeta(interp, args, inp, env):
+    linker = interp.linker
+    if not isinstance(inp, str):
+        raise JqError("modulemeta input module name must be a string")
+    try:
+        yield linker.modulemeta(inp)
+    except ModuleError as e:
+        if not e.where:
+            raise JqError(str(e)) from None
+        # jq 1.6 reports a module that does not compile, and goes on with null
+        interp.stderr_lines.append(f"jq: error: {e} at {e.where}, line 1:\n{e.source}\n")
+        yield None
+
+
+@native("get_search_list")
+def _get_search_list(interp, args, inp, env):
+    yield list(interp.linker.lib_dirs)
+
+
+@native("get_prog_origin")
+def _get_prog_origin(interp, args, inp, env):
+    yield interp.linker.prog_origin
+
+
+@native("get_jq_origin")
+def _get_jq_origin(interp, args, inp, env):
+    yield JQ_ORIGIN
+
+
 @native("input_filename")
 def _input_filename(interp, args, inp, env):
     yield interp.inputs.current_name
@@ -495,7 +587,7 @@ def _input_filename(interp, args, inp, env):
 
 @native("input_line_number")
 def _input_line_number(interp, args, inp, env):
-    yield 0.0
+    yield interp.inputs.line_number()
 
 
 @native("halt")
@@ -642,14 +734,9 @@ def _tonumber(v):
     if is_number(v):
         return v
     if isinstance(v, str):
-        try:
-            if not regex.fullmatch(
-                r"\s*-?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?\s*|\s*(nan|-?infinity)\s*", v, regex.I
-            ):
-                raise ValueError
-            return float(v)
-        except ValueError:
-            raise JqError(f"Cannot parse '{v}' as JSON") from None
+        parsed = parse_json_text(v)  # jq parses the string as JSON text
+        if is_number(parsed):
+            return parsed
     raise JqError(f"{describe(v)} cannot be parsed as a number")
 
 
@@ -749,28 +836,33 @@ def _join(v, sep):
 @simple("add")
 def _add(v):
     # def add: reduce .[] as $x (null; . + $x); -- runs of strings or arrays joined at once
-    items = list(iterate_value(v))
     acc = None
-    i, n = 0, len(items)
-    while i < n:
-        x = items[i]
-        if isinstance(acc, (str, list)) and isinstance(x, type(acc)):
-            kind = type(acc)
-            j = i
-            while j < n and (isinstance(items[j], kind) or items[j] is None):
-                j += 1
-            run = [acc] + [y for y in items[i:j] if y is not None]
-            if kind is str:
-                memory.room(sum(map(len, run)))
-                acc = "".join(run)
-            else:
-                memory.room(sum(map(len, run)) * ELEMENT_COST)
-                acc = [y for part in run for y in part]
-            i = j
-            continue
-        acc = binop("+", acc, x)
-        i += 1
-    return acc
+    run: list | None = None  # a run of strings or arrays (nulls add nothing to them)
+    kind = None
+    for x in iterate_value(v):
+        if run is not None:
+            if x.__class__ is kind or x is None:
+                if x is not None:
+                    run.append(x)
+                continue
+            acc = _joined(run, kind)
+            run = None
+        cls = x.__class__
+        if cls is float and acc.__class__ is float:
+            acc = acc + x
+        elif (cls is str or cls is list) and acc.__class__ is cls:
+            run, kind = [acc, x], cls
+        else:
+            acc = binop("+", acc, x)
+    return acc if run is None else _joined(run, kind)
+
+
+def _joined(run: list, kind) -> Any:
+    if kind is str:
+        memory.room(sum(map(len, run)))
+        return "".join(run)
+    memory.room(sum(map(len, run)) * ELEMENT_COST)
+    return [y for part in run for y in part]
 
 
 @simple("sort")
@@ -1188,16 +1280,17 @@ def _regex_value(val):
     raise JqError(f"{type_name(val)} not a string or array")
 
 
-def _regex_args(interp, args, inp, env):
-    """(regex, flags) pairs: `re; flags` (a C builtin's arguments, flags outermost), or one
-    value `re` / [re, flags]."""
+def _with_regex(interp, args, inp, env, body):
+    """body(regex, flags) for each pair: `re; flags` (a C builtin's arguments, flags
+    outermost), or one value `re` / [re, flags]. An error in body goes back into the
+    arguments (a try in them catches it, as the C builtin's in jq 1.6)."""
+    if all(single(a) for a in args):
+        values = [interp.value(a, inp, env) for a in reversed(args)]
+        return body(*((values[1], values[0]) if len(args) == 2 else _regex_value(values[0])))
     if len(args) == 2:
-        for flags in interp.eval(args[1], inp, env):
-            for re_text in interp.eval(args[0], inp, env):
-                yield re_text, flags
-        return
-    for val in interp.eval(args[0], inp, env):
-        yield _regex_value(val)
+        return feed(interp.eval(args[1], inp, env), lambda flags: feed(
+            interp.eval(args[0], inp, env), lambda re_text: body(re_text, flags)))
+    return feed(interp.eval(args[0], inp, env), lambda val: body(*_regex_value(val)))
 
 
 def _register_regex(name, fn):
@@ -1206,19 +1299,21 @@ def _register_regex(name, fn):
 
 
 def _test(interp, args, inp, env):
-    for re_text, flags in _regex_args(interp, args, inp, env):
-        yield next(_matches(interp, inp, re_text, flags), None) is not None
+    def found(re_text, flags):  # the first search of the loop decides
+        pattern, _, not_empty = _compile(interp, inp, re_text, flags)
+        if not_empty:
+            return (any(m.end() > m.start() for m in pattern.finditer(inp)),)
+        return (pattern.search(inp) is not None,)
+    yield from _with_regex(interp, args, inp, env, found)
 
 
 def _match(interp, args, inp, env):
-    for re_text, flags in _regex_args(interp, args, inp, env):
-        yield from _matches(interp, inp, re_text, flags)
+    yield from _with_regex(interp, args, inp, env, lambda re_text, flags: _matches(interp, inp, re_text, flags))
 
 
 def _capture(interp, args, inp, env):
-    for re_text, flags in _regex_args(interp, args, inp, env):
-        for m in _matches(interp, inp, re_text, flags):
-            yield _capture_object(m)
+    yield from _with_regex(interp, args, inp, env, lambda re_text, flags: (
+        _capture_object(m) for m in _matches(interp, inp, re_text, flags)))
 
 
 def _scan_outputs(interp, inp, re_text, flags):
@@ -1285,22 +1380,39 @@ def _substitutions(interp, inp, re_text, flags, again: bool, repl, env):
     the last match's varying slowest."""
     # a pattern that looks at what precedes it is searched for in a copy of the rest (^
     # matches at its start); any other, in place from where the rest starts: the same matches
-    looks_back = isinstance(re_text, str) and any(
-        mark in re_text for mark in ("^", "\\A", "\\b", "\\B", "\\G", "(?<=", "(?<!"))
+    looks_back = isinstance(re_text, str) and _looks_back(re_text)
+    pattern, _, not_empty = _compile(interp, inp, re_text, flags)  # the g's are removed
+    names = _group_names(pattern.compiled)
     levels = []  # (text before the match, its capture object)
     pos = 0  # the rest is inp[pos:]
-    while True:
-        if looks_back or not isinstance(inp, str):
-            found = next(_matches(interp, inp[pos:] if pos else inp, re_text, flags), None)
-            shift = 0
-        else:
-            found = next(_matches(interp, inp, re_text, flags, pos=pos), None)
-            shift = pos
+    if again and not looks_back and not not_empty:
+        # every search starts where the last match ended: one pass finds them all, unless a
+        # match is empty (then each search is made as jq makes it, below)
+        found = list(pattern.finditer(inp))
+        if all(m.end() > m.start() for m in found):
+            for m in found:
+                interp.tick()
+                levels.append((inp[pos:m.start()], {name: m.group(index) for name, index in names}))
+                pos = m.end()
+            found = None
         if found is None:
+            rest = inp[pos:] if pos else inp
+            yield from _replaced(interp, levels, rest, repl, env)
+            return
+    while True:
+        interp.tick()
+        subject, shift = (inp[pos:], pos) if looks_back and pos else (inp, 0)
+        start_at = pos - shift
+        if not_empty:
+            m = next((x for x in pattern.finditer(subject, start_at) if x.end() > x.start()), None)
+        else:
+            m = pattern.search(subject, start_at)
+        if m is None:
             break
-        start = int(found["offset"]) - shift
-        after = start + int(found["length"])
-        levels.append((inp[pos:pos + start], _capture_object(found)))
+        start, after = m.start() + shift - pos, m.end() + shift - pos
+        # the capture object: named groups (an empty match has none)
+        captures = {name: m.group(index) for name, index in names} if after > start else {}
+        levels.append((inp[pos:pos + start], captures))
         if not (again and pos + after < len(inp)):
             pos += after
             break
@@ -1309,6 +1421,11 @@ def _substitutions(interp, inp, re_text, flags, again: bool, repl, env):
                           "again and again (jq 1.6 runs out of memory)")
         pos += after
     rest = inp[pos:] if pos else inp
+    yield from _replaced(interp, levels, rest, repl, env)
+
+
+def _replaced(interp, levels, rest, repl, env):
+    """The outputs of sub's ``before + s + (rest | sub)`` for the matches found."""
     # the deepest replacement is evaluated first (jq evaluates the right side of + first);
     # an output is kept as its pieces, last first, and joined once
     outputs = [[rest]]
@@ -1318,7 +1435,7 @@ def _substitutions(interp, inp, re_text, flags, again: bool, repl, env):
         grown = []
         for tail in outputs:
             for r in replacements:
-                head = binop("+", before, r)
+                head = before + r if r.__class__ is str else binop("+", before, r)
                 if single:
                     tail.append(head)
                     grown.append(tail)
@@ -1336,6 +1453,17 @@ def _index_of(v, i):
         return None
     found = _indices_of(v, i)
     return found[0] if found else None
+
+
+@functools.lru_cache(maxsize=256)
+def _group_names(compiled) -> list:
+    """The named groups of a compiled pattern, in their order."""
+    return sorted(compiled.groupindex.items(), key=lambda kv: kv[1])
+
+
+@functools.lru_cache(maxsize=256)
+def _looks_back(re_text: str) -> bool:
+    return any(mark in re_text for mark in ("^", "\\A", "\\b", "\\B", "\\G", "(?<=", "(?<!"))
 
 
 @native("sub", 2)
@@ -1367,6 +1495,9 @@ NATIVE[("gsub", 3)] = lambda interp, args, inp, env: _sub3(interp, args, inp, en
 @native("gsub", 2)
 def _gsub2(interp, args, inp, env):
     # def gsub($re; s): sub($re; s; "g");
+    if single(args[0]):
+        yield from _substitutions(interp, inp, interp.value(args[0], inp, env), None, True, args[1], env)
+        return
     for re_text in interp.eval(args[0], inp, env):
         yield from _substitutions(interp, inp, re_text, None, True, args[1], env)
 

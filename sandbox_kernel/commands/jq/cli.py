@@ -2,6 +2,8 @@
 messages and exit statuses."""
 from __future__ import annotations
 
+import posixpath
+import re
 import sys
 from typing import Any
 
@@ -9,12 +11,14 @@ from ... import memory
 from ...vfs import FSError
 from .._lib.bounded import Bounds, RegexStopped
 from ..registry import CommandContext, command
-from .formats import decode_utf8, dump, parse_json_text
-from .inputs import InputSource
-from .interp import PRELUDE_ENV, Interpreter, calls, check_defined
+from .formats import decode_utf8, dump
+from .jsontext import parse_json_text
+from .inputs import InputSource, json_values, repair
+from .interp import PRELUDE_ENV, Interpreter, bind_imports, calls, check_defined, link_module
 from .lexer import JqSyntaxError
+from .modules import Linker, ModuleError
 from .parser import Parser
-from .values import MISSING, BreakOut, HaltSignal, JqError, truthy
+from .values import MISSING, HaltSignal, JqError, truthy
 
 
 JQ_HELP = """Usage:	jq [OPTIONS] FILTER [FILES...]
@@ -53,9 +57,34 @@ def _read_text(ctx: CommandContext, name: str) -> str:
     """A file jq holds as text, counted against the memory limit (its bytes and its text are
     both alive while it is decoded)."""
     memory.need(2 * ctx.fs.stat(name, cwd=ctx.cwd).st_size)
-    text = decode_utf8(ctx.fs.read_bytes(name, cwd=ctx.cwd))
+    # invalid UTF-8 is kept (as surrogates) and replaced per JSON string or raw line, as jq does
+    text = ctx.fs.read_bytes(name, cwd=ctx.cwd).decode("utf-8", "surrogateescape")
     memory.charge(sys.getsizeof(text))
     return text
+
+
+def _set(opts: dict, name: str | None) -> None:
+    """An option that is a switch; -c and --tab set the indentation (the last one wins)."""
+    if name == "compact":
+        opts["indent"] = 0
+    elif name == "tab":
+        opts["indent"] = "\t"
+    elif name:
+        opts[name] = True
+
+
+def _real(ctx: CommandContext, path: str, missing: str | None = None) -> str:
+    """The real path of ``path`` (jq_realpath: ``missing``, or the path, when it has none)."""
+    try:
+        return ctx.fs.realpath(path, cwd=ctx.cwd, strict=True)
+    except (FSError, OSError):
+        return path if missing is None else missing
+
+
+def _atoi(text: str) -> int:
+    """C's atoi: optional blanks and sign, the digits that follow, 0 without any."""
+    m = re.match(r"[ \t\n\v\f\r]*([+-]?[0-9]+)", text)
+    return int(m.group(1)) if m else 0
 
 
 async def _usage(ctx: CommandContext, message: str) -> int:
@@ -68,7 +97,7 @@ async def _usage(ctx: CommandContext, message: str) -> int:
 @command("jq", help=JQ_HELP)
 async def jq(ctx: CommandContext) -> int:
     args = list(ctx.args)
-    opts: dict[str, Any] = {"indent": 2, "tab": False, "compact": False, "raw": False,
+    opts: dict[str, Any] = {"indent": 2, "raw": False,
                             "join": False, "ascii": False, "sort": False, "null_input": False,
                             "slurp": False, "raw_input": False, "exit_status": False,
                             "seq": False, "stream": False}
@@ -77,6 +106,7 @@ async def jq(ctx: CommandContext) -> int:
     filter_text = None
     filter_file = None
     files: list[str] = []
+    lib_dirs: list[str] | None = None  # -L, in order (else jq's default search path)
     rest_mode = None  # "args" / "jsonargs"
     i = 0
     shorts = {"c": "compact", "r": "raw", "j": "join", "a": "ascii", "S": "sort",
@@ -105,18 +135,14 @@ async def jq(ctx: CommandContext) -> int:
             if a.startswith("--") and len(a) > 2:
                 name = a[2:]
                 if name in longs:
-                    if longs[name]:
-                        opts[longs[name]] = True
+                    _set(opts, longs[name])
                 elif name == "indent":
                     if i >= len(args):
                         return await _usage(ctx, "--indent takes one parameter")
-                    try:
-                        n = int(args[i])
-                    except ValueError:
-                        return await _usage(ctx, "--indent takes a number")
-                    if n > 7:
-                        return await _usage(ctx, "Cannot indent more than 7 characters")
-                    opts["indent"] = n
+                    n = _atoi(args[i])
+                    if not -1 <= n <= 7:
+                        return await _usage(ctx, "--indent takes a number between -1 and 7")
+                    opts["indent"] = "\t" if n == -1 else n  # the last of -c, --tab, --indent wins
                     i += 1
                 elif name in ("arg", "argjson", "slurpfile", "rawfile"):
                     if i + 1 >= len(args):
@@ -137,17 +163,11 @@ async def jq(ctx: CommandContext) -> int:
                             await ctx.err(f"jq: error: Could not open {value}: {e.strerror}\n")
                             return 2
                         if name == "rawfile":
-                            named[var] = data
+                            named[var] = repair(data)
                         else:
-                            src = InputSource([(value, data)], False, False)
-                            values = []
-                            while True:
-                                v = src.next_value()
-                                if v is MISSING:
-                                    break
-                                values.append(v)
-                            if src.error:
-                                await ctx.err(f"jq: Bad JSON in --slurpfile {var} {value}: {src.error}\n")
+                            values, error = json_values(value, data)
+                            if error:
+                                await ctx.err(f"jq: Bad JSON in --slurpfile {var} {value}: {error}\n")
                                 return 2
                             named[var] = values
                 elif name in ("args", "jsonargs"):
@@ -166,6 +186,17 @@ async def jq(ctx: CommandContext) -> int:
                 else:
                     return await _usage(ctx, f"Unknown option: {a}")
                 continue
+            if a.startswith("-L"):
+                if len(a) > 2:
+                    path = a[2:]
+                elif i < len(args):
+                    path = args[i]
+                    i += 1
+                else:
+                    await ctx.err("-L takes a parameter: (e.g. -L /search/path or -L/search/path)\n")
+                    return 2
+                lib_dirs = (lib_dirs or []) + [_real(ctx, path, path)]
+                continue
             if a.startswith("-") and len(a) > 1 and all(ch in shorts or ch == "f" for ch in a[1:]):
                 for ch in a[1:]:
                     if ch == "f":
@@ -177,8 +208,7 @@ async def jq(ctx: CommandContext) -> int:
                         if shorts[ch] == "help":
                             await ctx.out(JQ_HELP)
                             return 0
-                        if shorts[ch]:
-                            opts[shorts[ch]] = True
+                        _set(opts, shorts[ch])
                     else:
                         return await _usage(ctx, f"Unknown option: {a}")
                 continue
@@ -206,9 +236,27 @@ async def jq(ctx: CommandContext) -> int:
     if filter_text is None:
         # like jq when its input is not a terminal: the identity program
         filter_text = "."
+    origin = posixpath.dirname(_real(ctx, filter_file)) if filter_file is not None else _real(ctx, ".")
+    linker = Linker(ctx.fs, ctx.cwd, ctx.env, lib_dirs, origin)
+    root = PRELUDE_ENV.child()
     try:
-        program = Parser(filter_text).parse_program()
-        check_defined(program, frozenset(), frozenset(named) | {"ENV", "ARGS", "__loc__"})
+        top = Parser(filter_text).parse_top()
+        functions: set = set()
+        home = linker.home_library()  # ~/.jq, a file: included first
+        if home is not None:
+            for key, closure in link_module(linker.load(home), linker).items():
+                root.funcs.setdefault(key, closure)
+                functions.add(key)
+        bound, data = bind_imports(top, root, linker, origin)
+        program = top.body
+        check_defined(program, frozenset(functions | bound),
+                      frozenset(named) | data | {"ENV", "ARGS", "__loc__"})
+    except ModuleError as e:
+        if e.where:
+            await ctx.err(f"jq: error: {e} at {e.where}, line 1:\n{e.source}\njq: 1 compile error\n")
+        else:
+            await ctx.err(f"jq: error: {e}\n{e.source}\njq: 1 compile error\n")
+        return 3
     except (JqSyntaxError, RecursionError) as e:
         await ctx.err(f"jq: error: {e} at <top-level>, line 1:\n{filter_text}\njq: 1 compile error\n")
         return 3
@@ -231,11 +279,10 @@ async def jq(ctx: CommandContext) -> int:
         if need_stdin and not stdin_loaded:
             data = await ctx.stdin.read()  # counted against the memory limit as it comes
             memory.need(len(data))  # its text, while the bytes still live
-            texts[0] = ("<stdin>", decode_utf8(data))
+            texts[0] = ("<stdin>", data.decode("utf-8", "surrogateescape"))
             memory.charge(sys.getsizeof(texts[0][1]))
             stdin_loaded = True
 
-    root = PRELUDE_ENV.child()
     root.vars["ENV"] = dict(ctx.env)
     for k, v in named.items():
         root.vars[k] = v
@@ -244,8 +291,9 @@ async def jq(ctx: CommandContext) -> int:
     interp = Interpreter(ctx.env, source, stderr_lines)
     interp.check = ctx.check
     interp.bounds = Bounds.of(ctx)
+    interp.linker = linker
 
-    indent: int | str = "\t" if opts["tab"] else (0 if opts["compact"] else opts["indent"])
+    indent: int | str = opts["indent"]
     status = 0
     last_output = MISSING
 
@@ -282,17 +330,13 @@ async def jq(ctx: CommandContext) -> int:
             if msg is None:
                 # jq 1.6 drops an uncaught error(null) silently
                 return True
-            where = "<stdin>:1" if source.current_name in (None, "<stdin>") else f"{source.current_name}:1"
-            if opts["null_input"] and not files and not stdin_loaded:
+            where = f"{source.current_name or '<stdin>'}:{int(source.line_number())}"
+            if source.current_name is None:
                 where = "<unknown>"
             if isinstance(msg, str):
                 await ctx.err(f"jq: error (at {where}): {msg}\n")
             else:
                 await ctx.err(f"jq: error (at {where}) (not a string): {dump(msg)}\n")
-            status = 5
-        except BreakOut:
-            await flush_stderr()
-            await ctx.err("jq: error (at <unknown>): break\n")
             status = 5
         except HaltSignal as h:
             await flush_stderr()

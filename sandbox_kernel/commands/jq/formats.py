@@ -52,16 +52,22 @@ def _escape_string(s: str, ascii_only: bool = False) -> str:
     return text.replace("\x7f", "\\u007f")
 
 
+#: jq 1.6 prints what is nested deeper than this as STRIPPED (Debian's jq, like later ones)
+MAX_PRINT_DEPTH = 256
+STRIPPED = "<stripped: exceeds max depth>"
+
+
 def dump(v: Any, indent: int | str = 0, sort_keys: bool = False, ascii_only: bool = False,
          level: int = 0) -> str:
-    """JSON text the way jq prints it (indent 0 = compact). Text too long for the memory limit
-    is refused before it is made (``text_size``)."""
+    """JSON text the way jq prints it (indent 0 = compact); what is nested more than 256
+    levels deep is printed as STRIPPED. Text too long for the memory limit is refused before
+    it is made (``text_size``)."""
     if level == 0 and isinstance(v, (list, dict, str)) and v:
         memory.room(text_size(v, {}))
     return _dump(v, indent, sort_keys, ascii_only, level)
 
 
-def text_size(v: Any, seen: dict) -> int:
+def text_size(v: Any, seen: dict, depth: int = 0) -> int:
     """About how long ``v``'s compact JSON text is; in time linear in ``v``'s distinct parts,
     also when they are shared (``reduce range(40) as $i (1; [.,.])`` is 40 lists and a
     text of 2^40 numbers)."""
@@ -70,6 +76,8 @@ def text_size(v: Any, seen: dict) -> int:
         return len(v) + 2
     if cls is not list and cls is not dict:
         return 8
+    if depth >= MAX_PRINT_DEPTH:
+        return len(STRIPPED)
     key = id(v)
     size = seen.get(key)
     if size is None:
@@ -84,7 +92,7 @@ def text_size(v: Any, seen: dict) -> int:
             elif c is str:
                 size += len(x) + 2
             elif c is list or c is dict:
-                size += text_size(x, seen)
+                size += text_size(x, seen, depth + 1)
             else:
                 size += 5
         seen[key] = size
@@ -100,35 +108,38 @@ def _dump(v: Any, indent: int | str = 0, sort_keys: bool = False, ascii_only: bo
     if v is False:
         return "false"
     if isinstance(v, (int, float)):
-        return format_number(v)
+        return format_number(v) if level <= MAX_PRINT_DEPTH else STRIPPED
     if isinstance(v, str):
-        return _escape_string(v, ascii_only)
+        return _escape_string(v, ascii_only) if level <= MAX_PRINT_DEPTH else STRIPPED
+    if level > MAX_PRINT_DEPTH:
+        return STRIPPED
     pad = indent if isinstance(indent, str) else " " * indent
+    deeper = level + 1
     if isinstance(v, list):
         if not v:
             return "[]"
         if not pad:
-            return "[" + ",".join(_dump(x, indent, sort_keys, ascii_only) for x in v) + "]"
-        inner = pad * (level + 1)
-        return "[\n" + ",\n".join(inner + _dump(x, indent, sort_keys, ascii_only, level + 1) for x in v) \
+            return "[" + ",".join(_dump(x, indent, sort_keys, ascii_only, deeper) for x in v) + "]"
+        inner = pad * deeper
+        return "[\n" + ",\n".join(inner + _dump(x, indent, sort_keys, ascii_only, deeper) for x in v) \
             + "\n" + pad * level + "]"
     if not v:
         return "{}"
     keys = sorted(v) if sort_keys else list(v)
     if not pad:
-        return "{" + ",".join(_escape_string(k, ascii_only) + ":" + _dump(v[k], indent, sort_keys, ascii_only)
+        return "{" + ",".join(_escape_string(k, ascii_only) + ":" + _dump(v[k], indent, sort_keys, ascii_only, deeper)
                               for k in keys) + "}"
-    inner = pad * (level + 1)
+    inner = pad * deeper
     return "{\n" + ",\n".join(inner + _escape_string(k, ascii_only) + ": " +
-                              _dump(v[k], indent, sort_keys, ascii_only, level + 1) for k in keys) \
+                              _dump(v[k], indent, sort_keys, ascii_only, deeper) for k in keys) \
         + "\n" + pad * level + "}"
 
 
-def short(v: Any) -> str:
-    """A value abbreviated for error messages, as jq does."""
+def short(v: Any, size: int = 15) -> str:
+    """A value abbreviated for error messages, as jq does in a buffer of ``size`` bytes."""
     text = dump(v)
-    if len(text) > 14:
-        text = text[:11] + "..."
+    if len(text) > size - 1:
+        text = text[:size - 4] + "..."
     return text
 
 
@@ -285,17 +296,6 @@ def decode_utf8(data: bytes) -> str:
             out.append(chr(code))
         i += length
     return "".join(out)
-
-
-def parse_json_text(text: str) -> Any:
-    decoder = json.JSONDecoder(parse_int=float, parse_constant=parse_constant)
-    try:
-        value, end = decoder.raw_decode(text.strip())
-    except json.JSONDecodeError as e:
-        raise JqError(f"{e.msg} at line {e.lineno}, column {e.colno} (while parsing '{text}')") from None
-    if text.strip()[end:].strip():
-        raise JqError(f"Unexpected extra JSON values (while parsing '{text}')")
-    return value
 
 
 def parse_constant(name: str) -> Any:

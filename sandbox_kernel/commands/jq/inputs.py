@@ -1,17 +1,25 @@
 """The stream of inputs jq reads (JSON values, raw lines, --stream events), shared by the
-main loop and the `input`/`inputs` builtins."""
+main loop and the `input`/`inputs` builtins. Texts come decoded with ``surrogateescape``:
+invalid UTF-8 is replaced the way jq replaces it, per JSON string or raw line."""
 from __future__ import annotations
 
-import json
 import sys
 
-from .formats import parse_constant
+from .formats import decode_utf8
+from .jsontext import JsonTextError, read_text, values
 from .operations import stream_events
 from ... import memory
 from .values import MISSING
 
 #: What a parsed array element or object member takes, about (its number or key, pointers).
 PARSED_COST = 64
+
+
+def repair(text: str) -> str:
+    """Text decoded with surrogateescape, its invalid bytes replaced as jq replaces them."""
+    if text.isascii() or not any("\udc80" <= c <= "\udcff" for c in text):
+        return text
+    return decode_utf8(text.encode("utf-8", "surrogateescape"))
 
 
 class InputSource:
@@ -27,6 +35,10 @@ class InputSource:
         self.current_name = None
         self._iter = self._streamed() if stream and not raw else self._values()
         self.error: str | None = None
+        # input_line_number: the text read and where in it the last value was completed
+        self._text: str | None = None
+        self.mark = 0
+        self._counted = (None, 0, 0)  # (text, position, newlines before it)
 
     def _values(self):
         if self.raw:
@@ -34,26 +46,31 @@ class InputSource:
                 self.current_name = self.texts[-1][0] if self.texts else None
                 parts = [t for _, t in self.texts]
                 memory.charge(sum(map(sys.getsizeof, parts)))  # their joined copy
-                yield "".join(parts)
+                joined = "".join(parts)
+                if self.texts:
+                    self._text, self.mark = self.texts[-1][1], len(self.texts[-1][1])
+                yield repair(joined)
                 return
             for name, text in self.texts:
                 self.current_name = name
-                yield from _lines(text)
+                self._text = text
+                for line, mark in _lines(text):
+                    self.mark = mark
+                    yield repair(line)
             return
-        decoder = json.JSONDecoder(parse_int=float, parse_constant=parse_constant)
         if self.slurp:
-            values = []
-            for name, text in self.texts:
+            slurped = []
+            for n, (name, text) in enumerate(self.texts):
                 self.current_name = name
-                for v in self._decode(decoder, text):
-                    values.append(v)
+                for v in self._decode(text, n == 0):
+                    slurped.append(v)
                 if self.error:
                     return
-            yield values
+            yield slurped
             return
-        for name, text in self.texts:
+        for n, (name, text) in enumerate(self.texts):
             self.current_name = name
-            yield from self._decode(decoder, text)
+            yield from self._decode(text, n == 0)
             if self.error:
                 return
 
@@ -67,50 +84,59 @@ class InputSource:
         else:
             yield from events
 
-    def _decode(self, decoder, text):
+    def _decode(self, text, first: bool):
         # one big value is parsed in one call: what it will take is checked first (about one
         # element per comma or opening bracket)
         if len(text) > 1 << 20:
             memory.need(len(text) + (text.count(",") + text.count("[") + text.count("{")) * PARSED_COST)
-        pos = 0
-        n = len(text)
-        while True:
-            while pos < n and text[pos] in " \t\r\n":
-                pos += 1
-            if pos >= n:
-                return
-            try:
-                value, end = decoder.raw_decode(text, pos)
-            except json.JSONDecodeError as e:
-                line = text.count("\n", 0, e.pos) + 1
-                col = e.pos - (text.rfind("\n", 0, e.pos) + 1)
-                self.error = f"{_json_error_text(e)} at line {line}, column {col}"
-                return
-            except RecursionError:
-                self.error = "Exceeds depth limit for parsing"
-                return
-            yield value
-            pos = end
+        text = self._text = read_text(text)
+        try:
+            yield from values(text, first, self)
+        except JsonTextError as e:
+            self.error = str(e)
+        except RecursionError:
+            self.error = "Exceeds depth limit for parsing"
 
     def next_value(self):
         return next(self._iter, MISSING)
 
+    def line_number(self) -> float:
+        """jq's input_line_number: the lines read so far -- through the end of the line where
+        the last value was completed."""
+        text = self._text
+        if text is None:
+            return 0.0
+        newline = text.find("\n", max(self.mark, 0))
+        upto = len(text) if newline < 0 else newline + 1
+        counted_text, at, count = self._counted
+        if counted_text is text and at <= upto:
+            count += text.count("\n", at, upto)
+        else:
+            count = text.count("\n", 0, upto)
+        self._counted = (text, upto, count)
+        return float(count)
+
+
+def json_values(name: str, text: str) -> tuple[list, str | None]:
+    """Every JSON value of one text (--slurpfile, a module's data) and the error that ended
+    them early, if any."""
+    source = InputSource([(name, text)], False, False)
+    values = []
+    while True:
+        v = source.next_value()
+        if v is MISSING:
+            return values, source.error
+        values.append(v)
+
 
 def _lines(text: str):
-    """The lines of ``text`` one at a time (a list of them all would cost ~60 bytes a line)."""
+    """The lines of ``text`` one at a time with where each ends (a list of them all would
+    cost ~60 bytes a line)."""
     pos, end = 0, len(text)
     while pos < end:
         nl = text.find("\n", pos)
         if nl < 0:
-            yield text[pos:]
+            yield text[pos:], end
             return
-        yield text[pos:nl]
+        yield text[pos:nl], nl
         pos = nl + 1
-
-
-def _json_error_text(e: json.JSONDecodeError) -> str:
-    if "Expecting value" in e.msg:
-        return "Invalid numeric literal" if e.pos < len(e.doc) and e.doc[e.pos].isalpha() else "Invalid literal"
-    if "Unterminated string" in e.msg or "Expecting" in e.msg and e.pos >= len(e.doc.rstrip()):
-        return "Unfinished JSON term at EOF"
-    return e.msg

@@ -12,9 +12,10 @@ from .inputs import InputSource
 from .lexer import JqSyntaxError
 from .operations import (binop, delpaths, getpath, index_value, iterate_value, setpath,
     slice_value)
-from .parser import Parser
+from .modules import ModuleError
+from .parser import _SINGLE_KINDS, Parser, single
 from ... import memory
-from .values import ELEMENT_COST, MISSING, BreakOut, JqError, is_number, truthy
+from .values import ELEMENT_COST, END, MISSING, JqError, feed, is_label, is_number, throw_into, truthy
 
 
 class Env:
@@ -80,10 +81,17 @@ class Interpreter:
         #: when regex matches stop (the run's wall time and interrupt), and the patterns compiled
         self.bounds: Bounds | None = None
         self.regexes: dict = {}
+        self.linker = None  # modules.Linker: modulemeta, get_search_list ...
+        self.next_label = 0
 
     def builtin_names(self) -> list[str]:
         """What ``builtins`` lists: every native and prelude function as name/arity."""
         return [f"{n}/{a}" for (n, a) in NATIVE] + [f"{n}/{a}" for (n, a) in PRELUDE_NAMES]
+
+    def new_label(self) -> dict:
+        """A label's value: jq 1.6 numbers them in the order they are entered."""
+        self.next_label += 1
+        return {"__jq": float(self.next_label - 1)}
 
     def tick(self) -> None:
         """Count work in loops that do not go through eval (native builtins), so an
@@ -94,6 +102,7 @@ class Interpreter:
 
     # ---------------------------------------------------------------- evaluation
     def eval(self, node, inp, env: Env) -> Iterator[Any]:
+        # (no closures in here: a variable a closure captures costs every call a cell)
         kind = node[0]
         self.steps += 1
         if self.check is not None and self.steps % 4096 == 0:
@@ -102,146 +111,208 @@ class Interpreter:
             yield inp
         elif kind == "literal":
             yield node[1]
+        elif kind in _SINGLE_KINDS and single(node):
+            yield self.value(node, inp, env)
+        elif kind == "pipe":
+            if single(node[1]):  # nothing on the left to go back into
+                yield from self.eval(node[2], self.value(node[1], inp, env), env)
+                return
+            # feed(), inlined: an error downstream of v goes back into the left side
+            source = self.eval(node[1], inp, env)
+            rhs = node[2]
+            v = next(source, END)
+            while v is not END:
+                try:
+                    yield from self.eval(rhs, v, env)
+                except JqError as e:
+                    v = throw_into(source, e)
+                    continue
+                v = next(source, END)
+        elif kind == "call":
+            yield from self.call(node[1], node[2], inp, env)
+        elif kind == "comma":
+            yield from self.eval(node[1], inp, env)
+            yield from self.eval(node[2], inp, env)
+        elif kind == "collect":
+            yield self.collect(node[1], inp, env)
         elif kind == "literal_array":
             yield []
         elif kind == "paren":
             yield from self.eval(node[1], inp, env)
-        elif kind == "pipe":
-            for v in self.eval(node[1], inp, env):
-                yield from self.eval(node[2], v, env)
-        elif kind == "comma":
-            yield from self.eval(node[1], inp, env)
-            yield from self.eval(node[2], inp, env)
-        elif kind == "index":
-            for target in self.eval(node[1], inp, env):
-                for key in self.eval(node[2], inp, env):
-                    yield index_value(target, key)
-        elif kind == "slice":
-            for target in self.eval(node[1], inp, env):
-                for hi in (self.eval(node[3], inp, env) if node[3] is not None else [None]):
-                    for lo in (self.eval(node[2], inp, env) if node[2] is not None else [None]):
-                        yield slice_value(target, lo, hi)
-        elif kind == "iterate":
-            for target in self.eval(node[1], inp, env):
-                yield from iterate_value(target)
-        elif kind == "collect":
-            yield self.collect(node[1], inp, env)
         elif kind == "object":
             yield from self.build_object(node[1], 0, {}, inp, env)
-        elif kind == "neg":
-            for v in self.eval(node[1], inp, env):
-                if not is_number(v):
-                    raise JqError(f"{describe(v)} cannot be negated")
-                yield -v
-        elif kind == "binop":
-            op = node[1]
-            for rhs in self.eval(node[3], inp, env):
-                for lhs in self.eval(node[2], inp, env):
-                    yield binop(op, lhs, rhs)
-        elif kind == "and":
-            for lhs in self.eval(node[1], inp, env):
-                if not truthy(lhs):
-                    yield False
-                    continue
-                for rhs in self.eval(node[2], inp, env):
-                    yield truthy(rhs)
-        elif kind == "or":
-            for lhs in self.eval(node[1], inp, env):
-                if truthy(lhs):
-                    yield True
-                    continue
-                for rhs in self.eval(node[2], inp, env):
-                    yield truthy(rhs)
-        elif kind == "alt":
-            # jq 1.6: an error on the left is an error, not a reason to take the right
-            found = False
-            for v in self.eval(node[1], inp, env):
-                if truthy(v):
-                    found = True
-                    yield v
-            if not found:
-                yield from self.eval(node[2], inp, env)
-        elif kind == "if":
-            for cond in self.eval(node[1], inp, env):
-                if truthy(cond):
-                    yield from self.eval(node[2], inp, env)
-                elif node[3] is not None:
-                    yield from self.eval(node[3], inp, env)
-                else:
-                    yield inp
         elif kind == "try":
+            # jq 1.6 catches what its body raises, and also what is raised downstream of the
+            # body's outputs while it may still produce more (the error comes back in here)
             try:
-                for v in self.eval(node[1], inp, env):
-                    yield v
+                yield from self.eval(node[1], inp, env)
             except JqError as e:
                 if node[2] is not None:
-                    if e.value == "__jq_break__":
-                        raise
                     yield from self.eval(node[2], e.value, env)
-        elif kind == "var":
-            try:
-                yield env.lookup_var(node[1])
-            except KeyError:
-                if node[1] == "ENV":
-                    yield dict(self.environ)
-                else:
-                    raise JqError(f"${node[1]} is not defined") from None
         elif kind == "string":
             yield from self.interpolate(node[1], node[2], 0, "", inp, env)
         elif kind == "format":
             yield apply_format(node[1], inp)
-        elif kind == "as":
-            for value in self.eval(node[1], inp, env):
-                yield from self.bind_patterns(node[2], value, inp, env, node[3])
-        elif kind == "reduce":
-            _, source, pattern, init, update = node
-            for acc in self.eval(init, inp, env):
-                for value in self.eval(source, inp, env):
-                    for scope in self.destructure(pattern, value, inp, env):
-                        last = None
-                        have = False
-                        for out in self.eval(update, acc, scope):
-                            last = out
-                            have = True
-                        acc = last if have else None
-                yield acc
-        elif kind == "foreach":
-            _, source, pattern, init, update, extract = node
-            for acc in self.eval(init, inp, env):
-                for value in self.eval(source, inp, env):
-                    for scope in self.destructure(pattern, value, inp, env):
-                        for out in self.eval(update, acc, scope):
-                            acc = out
-                            if extract is None:
-                                yield out
-                            else:
-                                yield from self.eval(extract, out, scope)
         elif kind == "label":
-            token = object()
+            # jq 1.6: label $f | e is try e catch (if . == $f then empty else error end), $f a
+            # fresh {"__jq": n}, and break $f is error($f): a try/catch between them catches it
+            token = self.new_label()
             scope = env.child()
             scope.vars["*label*" + node[1]] = token
             try:
                 yield from self.eval(node[2], inp, scope)
-            except BreakOut as b:
-                if b.label is not token:
+            except JqError as e:
+                if not is_label(e.value, token):
                     raise
         elif kind == "defs":
             name, params, body = node[1]
             scope = env.child()
             scope.funcs[(name, len(params))] = Closure(name, params, body, scope)
             yield from self.eval(node[2], inp, scope)
-        elif kind == "call":
-            yield from self.call(node[1], node[2], inp, env)
         elif kind == "break":
             try:
                 token = env.lookup_var("*label*" + node[1])
             except KeyError:
                 raise JqError(f"$*label-{node[1]} is not defined") from None
-            raise BreakOut(token)
+            raise JqError(token)
         elif kind == "assign":
             yield from self.assign(node[1], node[2], node[3], inp, env)
         else:
-            raise JqError(f"unknown node {kind}")
+            helper = _EVALUATORS.get(kind)
+            if helper is None:
+                raise JqError(f"unknown node {kind}")
+            yield from helper(self, node, inp, env)
+
+    # the nodes whose evaluation composes generators with closures
+    def _index(self, node, inp, env):
+        # jq evaluates the key first: the keys are the outer loop, the targets the inner
+        target_node, opt = node[1], len(node) > 3
+        if not single(node[2]):
+            yield from feed(self.eval(node[2], inp, env), lambda key: feed(
+                self.eval(target_node, inp, env), lambda target: _looked_up(index_value, opt, target, key)))
+            return
+        key = self.value(node[2], inp, env)
+        if single(target_node):
+            yield from _looked_up(index_value, opt, self.value(target_node, inp, env), key)
+            return
+        # feed(), inlined: the lookup's error and those downstream go back into the target
+        source = self.eval(target_node, inp, env)
+        v = next(source, END)
+        while v is not END:
+            try:
+                if not opt:
+                    yield index_value(v, key)
+                else:
+                    yield from _looked_up(index_value, True, v, key)
+            except JqError as e:
+                v = throw_into(source, e)
+                continue
+            v = next(source, END)
+
+    def _slice(self, node, inp, env):
+        # {"start": lo, "end": hi} is the key: lo, then hi, then the targets
+        target_node, hi_node, opt = node[1], node[3], len(node) > 4
+
+        def ends(lo):
+            def sliced(hi):
+                return feed(self.eval(target_node, inp, env),
+                            lambda target: _looked_up(slice_value, opt, target, lo, hi))
+            return feed(self.eval(hi_node, inp, env) if hi_node is not None else iter([None]), sliced)
+        yield from feed(self.eval(node[2], inp, env) if node[2] is not None else iter([None]), ends)
+
+    def _iterate(self, node, inp, env):
+        opt = len(node) > 2
+        if single(node[1]):
+            yield from _each(self.value(node[1], inp, env), opt)
+        else:
+            yield from feed(self.eval(node[1], inp, env), lambda target: _each(target, opt))
+
+    def _neg(self, node, inp, env):
+        yield from feed(self.eval(node[1], inp, env), _negated)
+
+    def _binop(self, node, inp, env):
+        op, lhs_node = node[1], node[2]
+        yield from feed(self.eval(node[3], inp, env), lambda rhs: feed(
+            self.eval(lhs_node, inp, env), lambda lhs: (binop(op, lhs, rhs),)))
+
+    def _and_or(self, node, inp, env):
+        rhs_node, short_circuit = node[2], node[0] == "or"
+
+        def decided(lhs):
+            if truthy(lhs) == short_circuit:
+                return (short_circuit,)
+            return feed(self.eval(rhs_node, inp, env), lambda rhs: (truthy(rhs),))
+        yield from feed(self.eval(node[1], inp, env), decided)
+
+    def _alt(self, node, inp, env):
+        # jq 1.6: an error on the left is an error, not a reason to take the right
+        found = []
+
+        def kept(v):
+            if not truthy(v):
+                return ()
+            found.append(True)
+            return (v,)
+        yield from feed(self.eval(node[1], inp, env), kept)
+        if not found:
+            yield from self.eval(node[2], inp, env)
+
+    def _if(self, node, inp, env):
+        then, other = node[2], node[3]
+        if single(node[1]):
+            cond = self.value(node[1], inp, env)
+            branch = then if truthy(cond) else other
+            if branch is None:
+                yield inp
+            else:
+                yield from self.eval(branch, inp, env)
+            return
+        yield from feed(self.eval(node[1], inp, env), lambda cond: (
+            self.eval(then, inp, env) if truthy(cond)
+            else self.eval(other, inp, env) if other is not None else (inp,)))
+
+    def _as(self, node, inp, env):
+        patterns, body = node[2], node[3]
+        if single(node[1]):
+            yield from self.bind_patterns(patterns, self.value(node[1], inp, env), inp, env, body)
+            return
+        yield from feed(self.eval(node[1], inp, env),
+                        lambda value: self.bind_patterns(patterns, value, inp, env, body))
+
+    def _reduce(self, node, inp, env):
+        _, source, pattern, init, update = node
+
+        def run(acc):
+            state = [acc]
+
+            def step(value):
+                for scope in self.destructure(pattern, value, inp, env):
+                    current, state[0] = state[0], None  # jq takes the state out (LOADVN)
+                    last = None
+                    for out in self.eval(update, current, scope):
+                        last = out
+                    state[0] = last
+                return ()
+            # an update's error goes back into the source, then into the initial value (a
+            # try there may catch it)
+            yield from feed(self.eval(source, inp, env), step)
+            yield state[0]
+        yield from feed(self.eval(init, inp, env), run)
+
+    def _foreach(self, node, inp, env):
+        _, source, pattern, init, update, extract = node
+        for acc in self.eval(init, inp, env):
+            state = [acc]
+
+            def step(value):
+                for scope in self.destructure(pattern, value, inp, env):
+                    current, state[0] = state[0], None
+
+                    def emit(out, scope=scope):
+                        state[0] = out
+                        return (out,) if extract is None else self.eval(extract, out, scope)
+                    yield from feed(self.eval(update, current, scope), emit)
+            yield from feed(self.eval(source, inp, env), step)
 
     def collect(self, node, inp, env) -> list:
         """``[f]``: the outputs of f, refused before they outgrow the memory limit."""
@@ -254,17 +325,31 @@ class Interpreter:
         return out
 
     def build_object(self, entries, i, acc, inp, env):
+        if i == 0 and all(single(k) and single(v) for k, v in entries):
+            # one object, nothing to go back into: built in place, in the same order
+            obj = {}
+            for key_node, value_node in entries:
+                key = self.value(key_node, inp, env)
+                if not isinstance(key, str):
+                    raise JqError(f"Cannot use {describe(key)} as object key")
+                obj[key] = self.value(value_node, inp, env)
+            yield obj
+            return
         if i == len(entries):
             yield dict(acc)
             return
         key_node, value_node = entries[i]
-        for key in self.eval(key_node, inp, env):
+
+        def with_key(key):
             if not isinstance(key, str):
                 raise JqError(f"Cannot use {describe(key)} as object key")
-            for value in self.eval(value_node, inp, env):
+
+            def with_value(value):
                 nxt = dict(acc)
                 nxt[key] = value
-                yield from self.build_object(entries, i + 1, nxt, inp, env)
+                return self.build_object(entries, i + 1, nxt, inp, env)
+            return feed(self.eval(value_node, inp, env), with_value)
+        yield from feed(self.eval(key_node, inp, env), with_key)
 
     def interpolate(self, parts, fmt, i, acc, inp, env):
         if i == len(parts):
@@ -274,27 +359,61 @@ class Interpreter:
         if isinstance(part, str):
             yield from self.interpolate(parts, fmt, i + 1, acc + part, inp, env)
             return
-        for v in self.eval(part, inp, env):
+        def with_text(v):
             text = apply_format(fmt, v) if fmt else (v if isinstance(v, str) else dump(v))
             memory.room(len(acc) + len(text))
-            yield from self.interpolate(parts, fmt, i + 1, acc + text, inp, env)
+            return self.interpolate(parts, fmt, i + 1, acc + text, inp, env)
+        yield from feed(self.eval(part, inp, env), with_text)
+
+    def value(self, node, inp, env):
+        """The one value of a node that ``single()`` accepts: no generator, no try."""
+        kind = node[0]
+        if kind == "identity":
+            return inp
+        if kind == "literal":
+            return node[1]
+        if kind == "index":
+            key = self.value(node[2], inp, env)
+            return index_value(self.value(node[1], inp, env), key)
+        if kind == "binop":
+            rhs = self.value(node[3], inp, env)  # jq evaluates the right side first
+            return binop(node[1], self.value(node[2], inp, env), rhs)
+        if kind == "var":
+            try:
+                return env.lookup_var(node[1])
+            except KeyError:
+                if node[1] == "ENV":
+                    return dict(self.environ)
+                raise JqError(f"${node[1]} is not defined") from None
+        if kind == "paren":
+            return self.value(node[1], inp, env)
+        if kind == "neg":
+            return _negated(self.value(node[1], inp, env))[0]
+        if kind == "literal_array":
+            return []
+        raise AssertionError(kind)
 
     # ---------------------------------------------------------------- patterns
-    def bind_patterns(self, patterns, value, inp, env, body):
+    def bind_patterns(self, patterns, value, inp, env, body, run=None):
+        """``value as P1 ?// P2 ... | body``; ``run(body, scope)`` evaluates the body (the
+        outputs, or the paths of a path expression)."""
+        if run is None:
+            def run(node, scope):
+                return self.eval(node, inp, scope)
         if len(patterns) == 1:
             for scope in self.destructure(patterns[0], value, inp, env):
-                yield from self.eval(body, inp, scope)
+                yield from run(body, scope)
             return
-        # ?// alternatives: the first pattern whose body does not error
-        all_vars = set()
+        # ?// alternatives: the first pattern whose body does not error; every pattern's
+        # variables are bound, null where the pattern used has none
+        base = env.child()
         for p in patterns:
-            all_vars |= _pattern_vars(p)
+            for name in _pattern_vars(p):
+                base.vars[name] = None
         for n, p in enumerate(patterns):
             try:
-                for scope in self.destructure(p, value, inp, env):
-                    for name in all_vars:
-                        scope.vars.setdefault(name, None)
-                    yield from self.eval(body, inp, scope)
+                for scope in self.destructure(p, value, inp, base):
+                    yield from run(body, scope)
                 return
             except JqError:
                 if n == len(patterns) - 1:
@@ -386,25 +505,39 @@ class Interpreter:
             yield from self.paths(node[1], inp, env, base)
             yield from self.paths(node[2], inp, env, base)
         elif kind == "index":
-            for p, target in self.paths(node[1], inp, env, base):
-                for key in self.eval(node[2], inp, env):
+            for key in self.eval(node[2], inp, env):  # the key first, as in eval
+                for p, target in self.paths(node[1], inp, env, base):
+                    p = self.intact(p, target)
+                    if p is None:
+                        raise JqError("Invalid path expression near attempt to access element "
+                                      f"{short(key)} of {short(target, 30)}")
                     if isinstance(key, list):
                         raise JqError("Cannot update field at object index of array")
-                    yield p + (key,), index_value(target, key)
+                    for value in _looked_up(index_value, len(node) > 3, target, key):
+                        yield p + (key,), value
         elif kind == "slice":
-            for p, target in self.paths(node[1], inp, env, base):
+            for lo in (self.eval(node[2], inp, env) if node[2] is not None else [None]):
                 for hi in (self.eval(node[3], inp, env) if node[3] is not None else [None]):
-                    for lo in (self.eval(node[2], inp, env) if node[2] is not None else [None]):
-                        yield p + ({"start": lo, "end": hi},), slice_value(target, lo, hi)
+                    for p, target in self.paths(node[1], inp, env, base):
+                        key = {"start": lo, "end": hi}
+                        p = self.intact(p, target)
+                        if p is None:
+                            raise JqError("Invalid path expression near attempt to access element "
+                                          f"{short(key)} of {short(target, 30)}")
+                        for value in _looked_up(slice_value, len(node) > 4, target, lo, hi):
+                            yield p + (key,), value
         elif kind == "iterate":
             for p, target in self.paths(node[1], inp, env, base):
+                p = self.intact(p, target)
+                if p is None:
+                    raise JqError(f"Invalid path expression near attempt to iterate through {short(target, 30)}")
                 if isinstance(target, list):
                     for i, v in enumerate(target):
                         yield p + (float(i),), v
                 elif isinstance(target, dict):
                     for k, v in target.items():
                         yield p + (k,), v
-                else:
+                elif len(node) == 2:  # not .[]?
                     raise JqError(f"Cannot iterate over {describe(target)}")
         elif kind == "if":
             for cond in self.eval(node[1], inp, env):
@@ -431,21 +564,21 @@ class Interpreter:
                     raise JqError("Invalid path expression") from e
         elif kind == "as":
             for value in self.eval(node[1], inp, env):
-                for scope in self.destructure(node[2][0], value, inp, env):
-                    yield from self.paths(node[3], inp, scope, base)
+                yield from self.bind_patterns(node[2], value, inp, env, node[3],
+                                              lambda body, scope: self.paths(body, inp, scope, base))
         elif kind == "defs":
             name, params, body = node[1]
             scope = env.child()
             scope.funcs[(name, len(params))] = Closure(name, params, body, scope)
             yield from self.paths(node[2], inp, scope, base)
         elif kind == "label":
-            token = object()
+            token = self.new_label()
             scope = env.child()
             scope.vars["*label*" + node[1]] = token
             try:
                 yield from self.paths(node[2], inp, scope, base)
-            except BreakOut as b:
-                if b.label is not token:
+            except JqError as e:
+                if not is_label(e.value, token):
                     raise
         elif kind == "reduce":
             _, source, pattern, init, update = node
@@ -462,11 +595,29 @@ class Interpreter:
                 yield acc_path, acc
         elif kind == "call":
             yield from self.call_paths(node[1], node[2], inp, env, base)
-        elif kind == "literal" and node[1] is None:
-            yield base, None
+        elif kind == "literal" and isinstance(node[1], str):
+            # a string constant is never the very string the path leads to
+            yield LostPath(base if isinstance(base, tuple) else base.path, MISSING), node[1]
         else:
-            value = next(iter(self.eval(node, inp, env)), None)
-            raise JqError(f"Invalid path expression with result {short(value)}")
+            yield from self._not_a_path(self.eval(node, inp, env), inp, base)
+
+    @staticmethod
+    def _not_a_path(values, inp, base):
+        """The outputs of an expression that is no path. jq keeps the last path and the value
+        at it: an output identical to that value (the same array, object or string; an equal
+        number; null, true, false) is still at that path, any other is not (a LostPath,
+        an error at the next lookup or at the end unless a later value is that one again)."""
+        lost = base if isinstance(base, LostPath) else LostPath(base, inp)
+        for v in values:
+            yield (lost.path if _identical(v, lost.value) else lost), v
+
+    @staticmethod
+    def intact(p, value):
+        """The path of ``value`` when it is the one at ``p`` (a path, or a LostPath whose value
+        it is), else None."""
+        if not isinstance(p, LostPath):
+            return p
+        return p.path if _identical(value, p.value) else None
 
     def call_paths(self, name, args, inp, env, base):
         arity = len(args)
@@ -491,8 +642,8 @@ class Interpreter:
             yield from native(self, args, inp, env, base)
             return
         if (name, arity) in NATIVE:
-            value = next(iter(NATIVE[(name, arity)](self, args, inp, env)), None)
-            raise JqError(f"Invalid path expression with result {short(value)}")
+            yield from self._not_a_path(NATIVE[(name, arity)](self, args, inp, env), inp, base)
+            return
         raise JqError(f"{name}/{arity} is not defined")
 
     def _paths_bind(self, binds, i, scope, body, inp, env, base):
@@ -506,10 +657,15 @@ class Interpreter:
             yield from self._paths_bind(binds, i + 1, inner, body, inp, env, base)
 
     def path_list(self, node, inp, env) -> list[tuple]:
-        return [p for p, _ in self.paths(node, inp, env)]
+        return [p for p, _ in self.iter_paths(node, inp, env)]
 
     def iter_paths(self, node, inp, env):
-        return self.paths(node, inp, env)
+        """The (path, value) pairs of ``path(node)``: one whose path was lost is an error."""
+        for p, v in self.paths(node, inp, env):
+            p = self.intact(p, v)
+            if p is None:
+                raise JqError(f"Invalid path expression with result {short(v, 30)}")
+            yield p, v
 
     # ---------------------------------------------------------------- assignment
     def assign(self, op, lhs, rhs, inp, env):
@@ -524,7 +680,7 @@ class Interpreter:
                     result = setpath(result, p, new)
             yield result
             return
-        for value in self.eval(rhs, inp, env):
+        def assigned(value):
             result = inp
             for p in self.path_list(lhs, inp, env):
                 if op == "=":
@@ -534,7 +690,58 @@ class Interpreter:
                     result = setpath(result, p, old if truthy(old) else value)
                 else:
                     result = setpath(result, p, binop(op[0], getpath(result, p), value))
-            yield result
+            return (result,)
+        yield from feed(self.eval(rhs, inp, env), assigned)
+
+
+_EVALUATORS = {
+    "index": Interpreter._index, "slice": Interpreter._slice, "iterate": Interpreter._iterate,
+    "neg": Interpreter._neg, "binop": Interpreter._binop, "and": Interpreter._and_or,
+    "or": Interpreter._and_or, "alt": Interpreter._alt, "if": Interpreter._if, "as": Interpreter._as,
+    "reduce": Interpreter._reduce, "foreach": Interpreter._foreach,
+}
+
+
+def _looked_up(op, opt: bool, *operands):
+    """One lookup's result; with ``?`` right after it (.a?, .[k]?), its own error is none."""
+    try:
+        return (op(*operands),)
+    except JqError:
+        if opt:
+            return ()
+        raise
+
+
+def _each(target, opt: bool):
+    """.[] (with ``?``: a target that cannot be iterated gives nothing)."""
+    if opt and not isinstance(target, (list, dict)):
+        return ()
+    return iterate_value(target)
+
+
+def _negated(v):
+    if not is_number(v):
+        raise JqError(f"{describe(v)} cannot be negated")
+    return (-v,)
+
+
+class LostPath:
+    """Where a path expression went through something that is no path: the last path and
+    the value at it."""
+
+    __slots__ = ("path", "value")
+
+    def __init__(self, path: tuple, value: Any) -> None:
+        self.path = path
+        self.value = value
+
+
+def _identical(a: Any, b: Any) -> bool:
+    """jv_identical: the same array, object or string, equal numbers, or both null, both
+    true, both false."""
+    if is_number(a):
+        return is_number(b) and a == b
+    return a is b
 
 
 def _pattern_vars(pattern) -> set:
@@ -570,6 +777,59 @@ def _build_prelude() -> tuple[Env, list]:
 PRELUDE_ENV, PRELUDE_NAMES = _build_prelude()
 
 
+def bind_imports(top, env: Env, linker, origin: str | None) -> tuple[set, set]:
+    """Binds ``top``'s imports in ``env`` (the first binding of a name wins): a module's
+    definitions as alias::name (include: name), a data file's values as $alias and
+    $alias::alias. -> (the function keys, the variable names) bound."""
+    keys: set = set()
+    names: set = set()
+    for imp in top.imports:
+        search = linker.search_for(imp, origin)
+        if imp.is_data:
+            values = linker.load_data(linker.find(imp.path, search, ".json", origin))
+            for name in (imp.alias, f"{imp.alias}::{imp.alias}"):
+                env.vars.setdefault(name, values)
+                names.add(name)
+            continue
+        module = linker.load(linker.find(imp.path, search, ".jq", origin))
+        for (name, arity), closure in link_module(module, linker).items():
+            key = (f"{imp.alias}::{name}" if imp.alias else name, arity)
+            if key not in env.funcs:
+                env.funcs[key] = closure
+                keys.add(key)
+    return keys, names
+
+
+def link_module(module, linker) -> dict:
+    """A module's definitions ((name, arity) -> Closure), made once: each sees the module's
+    imports and the definitions before it."""
+    if module.exports is not None:
+        return module.exports
+    if module.path in linker.loading:
+        raise ModuleError(f"module imports itself: {module.path}")
+    linker.loading.add(module.path)
+    try:
+        env = PRELUDE_ENV.child()
+        keys, names = bind_imports(module.top, env, linker, linker.module_dir(module.path))
+        try:
+            check_defined(module.top.body, frozenset(keys), frozenset(names) | {"ENV", "__loc__"})
+        except JqSyntaxError as e:
+            raise ModuleError(str(e), module.path, "") from None
+        exports = {}
+        node, scope = module.top.body, env
+        while node[0] == "defs":
+            name, params, body = node[1]
+            scope = scope.child()
+            closure = Closure(name, params, body, scope)
+            scope.funcs[(name, len(params))] = closure
+            exports[(name, len(params))] = closure
+            node = node[2]
+        module.exports = exports
+    finally:
+        linker.loading.discard(module.path)
+    return exports
+
+
 def check_defined(node, scope: frozenset, variables: frozenset | None = None) -> None:
     """jq resolves every function call and variable at compile time: report unknown ones.
     ``variables`` None means variables are not checked."""
@@ -598,7 +858,11 @@ def check_defined(node, scope: frozenset, variables: frozenset | None = None) ->
             check_defined(part, scope, inner)
         return
     if kind == "label":
-        check_defined(node[2], scope, variables)
+        check_defined(node[2], scope, None if variables is None else variables | {"*label*" + node[1]})
+        return
+    if kind == "break":
+        if variables is not None and "*label*" + node[1] not in variables:
+            raise JqSyntaxError(f"$*label-{node[1]} is not defined")
         return
     if kind == "call":
         key = (node[1], len(node[2]))

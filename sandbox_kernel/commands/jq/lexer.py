@@ -13,7 +13,7 @@ class JqSyntaxError(Exception):
 
 
 KEYWORDS = {"def", "if", "then", "elif", "else", "end", "as", "reduce", "foreach", "try",
-            "catch", "label", "import", "include", "and", "or", "__loc__"}
+            "catch", "label", "import", "include", "module", "and", "or", "__loc__"}
 _OPS = ["?//", "|=", "+=", "-=", "*=", "/=", "%=", "//=", "==", "!=", "<=", ">=", "//", "..",
         "|", ",", "=", "<", ">", "+", "-", "*", "/", "%", "(", ")", "[", "]", "{", "}", ":",
         ";", "?", "."]
@@ -127,7 +127,7 @@ def tokenize(src: str) -> list[Token]:
             i += len(word)
             continue
         if ch == "$":
-            m = regex.match(r"\$(__loc__|[A-Za-z_][A-Za-z0-9_]*)", src[i:])
+            m = regex.match(r"\$(__loc__|[A-Za-z_][A-Za-z0-9_]*(?:::[A-Za-z_][A-Za-z0-9_]*)*)", src[i:])
             if not m:
                 raise JqSyntaxError("unexpected '$'")
             tokens.append(Token("VAR", m.group(1), i))

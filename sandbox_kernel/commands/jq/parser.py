@@ -1,19 +1,145 @@
 """jq programs to ASTs: tuples ``(kind, ...)``."""
 from __future__ import annotations
 
+import math
 from typing import Any
 
+from .formats import describe
 from .lexer import JqSyntaxError, Token, tokenize
-from .values import is_number
+from .values import equal, is_number, sort_key
+
+_NOTHING = object()
+
+#: the binary operators jq 1.6 folds when both sides are constant numbers
+_FOLD = {
+    "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
+    "/": lambda a, b: a / b if b else (math.copysign(math.inf, a) * math.copysign(1.0, b) if a else math.nan),
+    "==": equal, "!=": lambda a, b: not equal(a, b), "<": lambda a, b: sort_key(a) < sort_key(b),
+    "<=": lambda a, b: sort_key(a) <= sort_key(b), ">": lambda a, b: sort_key(a) > sort_key(b),
+    ">=": lambda a, b: sort_key(a) >= sort_key(b),
+}
+
+
+#: lookups and the length of their nodes without the ``?`` flag
+_PLAIN_LOOKUP = {"index": 3, "slice": 4, "iterate": 2}
+
+
+#: the kinds of node single() may accept
+_SINGLE_KINDS = frozenset({"index", "binop", "neg", "paren", "var"})
+_SINGLE: dict = {}  # id(node) -> whether it is single
+_SINGLE_NODES: dict = {}  # id(node) -> the node, kept so that its id stays its own
+
+
+def single(node) -> bool:
+    """Whether a node has exactly one output and no try in it (identity, constants,
+    variables, plain lookups and arithmetic of those): it is evaluated as a value, with
+    nothing for a downstream error to go back into."""
+    known = _SINGLE.get(id(node))
+    if known is not None:
+        return known
+    kind = node[0]
+    if kind in ("identity", "literal", "var", "literal_array"):
+        known = True
+    elif kind == "index":
+        known = len(node) == 3 and single(node[1]) and single(node[2])
+    elif kind == "binop":
+        known = single(node[2]) and single(node[3])
+    elif kind in ("paren", "neg"):
+        known = single(node[1])
+    else:
+        known = False
+    if len(_SINGLE) > 100_000:
+        _SINGLE.clear()
+        _SINGLE_NODES.clear()
+    _SINGLE[id(node)] = known
+    _SINGLE_NODES[id(node)] = node
+    return known
+
+
+def constant(node) -> Any:
+    """The value of an expression jq 1.6 knows at compile time (a literal, an array or object
+    of them, folded arithmetic), else _NOTHING."""
+    kind = node[0]
+    if kind == "literal":
+        return node[1]
+    if kind == "literal_array":
+        return []
+    if kind == "paren":
+        return constant(node[1])
+    if kind == "collect":
+        items = []
+        stack = [node[1]]
+        while stack:
+            part = stack.pop()
+            if part[0] == "comma":
+                stack += [part[2], part[1]]
+                continue
+            value = constant(part)
+            if value is _NOTHING:
+                return _NOTHING
+            items.append(value)
+        return items
+    if kind == "object":
+        out = {}
+        for key, value in node[1]:
+            k, v = constant(key), constant(value)
+            if not isinstance(k, str) or v is _NOTHING:
+                return _NOTHING
+            out[k] = v
+        return out
+    return _NOTHING
+
+
+def _folded(op: str, lhs, rhs):
+    """``lhs op rhs``, folded when both are constant numbers (jq 1.6 refuses a constant
+    division whose result is infinite)."""
+    a, b = constant(lhs), constant(rhs)
+    if op in _FOLD and is_number(a) and is_number(b):
+        value = _FOLD[op](a, b)
+        if op == "/" and math.isinf(value):
+            raise JqSyntaxError("Division by zero?")
+        return ("literal", value)
+    return ("binop", op, lhs, rhs)
+
+
+def _object_key(node):
+    """An object key: one known at compile time must be a string."""
+    value = constant(node)
+    if value is not _NOTHING and not isinstance(value, str):
+        raise JqSyntaxError(f"Cannot use {describe(value)} as object key")
+    return node
 
 
 # AST nodes are tuples: (kind, ...)
+
+class Import:
+    """``import "path" as name META;`` (``as $name``: data), or ``include "path" META;``."""
+
+    __slots__ = ("path", "alias", "is_data", "meta")
+
+    def __init__(self, path: str, alias: str | None, is_data: bool, meta: dict | None) -> None:
+        self.path = path
+        self.alias = alias
+        self.is_data = is_data
+        self.meta = meta
+
+
+class TopLevel:
+    """A program or a module file: its metadata, imports and body."""
+
+    def __init__(self) -> None:
+        self.meta: Any = None
+        self.imports: list[Import] = []
+        self.body: tuple = ("identity",)
+        self.only_definitions = False
+
 
 class Parser:
     def __init__(self, src: str) -> None:
         self.src = src
         self.tokens = tokenize(src)
         self.i = 0
+        self.post_term = False
 
     def peek(self, k: int = 0) -> Token:
         return self.tokens[min(self.i + k, len(self.tokens) - 1)]
@@ -56,6 +182,63 @@ class Parser:
         if not self.at("EOF"):
             raise JqSyntaxError(f"syntax error, unexpected {self._describe(self.peek())}, expecting $end")
         return node
+
+    def parse_top(self) -> "TopLevel":
+        """A whole program or module: ``module META;``, then imports and includes, then the
+        body -- an expression, or only definitions (``def f: 1;``: the body is ``.``)."""
+        top = TopLevel()
+        if self.at("KW", "module"):
+            self.next()
+            meta = self.parse_pipe()
+            value = constant(meta)
+            if value is _NOTHING:
+                raise JqSyntaxError("Module metadata must be constant")
+            top.meta = value
+            self.expect_op(";")
+        while self.at("KW", "import") or self.at("KW", "include"):
+            top.imports.append(self._parse_import())
+        defs = []
+        while self.at("KW", "def"):
+            defs.append(self.parse_def())
+        if self.at("EOF"):
+            body: tuple = ("identity",)
+            top.only_definitions = True
+        else:
+            body = self.parse_pipe()
+            if not self.at("EOF"):
+                raise JqSyntaxError(f"syntax error, unexpected {self._describe(self.peek())}, expecting $end")
+        for fdef in reversed(defs):
+            body = ("defs", fdef, body)
+        top.body = body
+        return top
+
+    def _parse_import(self) -> "Import":
+        include = self.next().value == "include"
+        if not self.at("STR"):
+            raise JqSyntaxError(f"syntax error, unexpected {self._describe(self.peek())}, expecting QQSTRING_START")
+        path = self.parse_string_literal(None)
+        if path[0] != "literal":
+            raise JqSyntaxError("Import path must be constant")
+        alias, is_data = None, False
+        if not include:
+            self.expect_kw("as")
+            tok = self.next()
+            if tok.kind == "VAR":
+                alias, is_data = tok.value, True
+            elif tok.kind == "IDENT":
+                alias = tok.value
+            else:
+                raise JqSyntaxError(f"syntax error, unexpected {self._describe(tok)}, expecting IDENT or '$'")
+        meta = None
+        if not self.at_op(";"):
+            value = constant(self.parse_pipe())
+            if value is _NOTHING:
+                raise JqSyntaxError("Module metadata must be constant")
+            if not isinstance(value, dict):
+                raise JqSyntaxError("Module metadata must be an object")
+            meta = value
+        self.expect_op(";")
+        return Import(path[1], alias, is_data, meta)
 
     def parse_pipe(self):
         if self.at("KW", "def"):
@@ -108,11 +291,17 @@ class Parser:
             return ("alt", lhs, self.parse_alt())
         return lhs
 
+    _ASSIGN = ("=", "|=", "+=", "-=", "*=", "/=", "%=", "//=")
+
     def parse_assign(self):
+        # jq 1.6: assignments bind tighter than // (.a = .b // 1 is (.a = .b) // 1) and do
+        # not chain
         lhs = self.parse_or()
-        if self.at_op("=", "|=", "+=", "-=", "*=", "/=", "%=", "//="):
+        if self.at_op(*self._ASSIGN):
             op = self.next().value
-            rhs = self.parse_alt()
+            rhs = self.parse_or()
+            if self.at_op(*self._ASSIGN):
+                raise JqSyntaxError(f"syntax error, unexpected {self.peek().value}")
             return ("assign", op, lhs, rhs)
         return lhs
 
@@ -134,7 +323,7 @@ class Parser:
         node = self.parse_add()
         if self.at_op("==", "!=", "<", "<=", ">", ">="):
             op = self.next().value
-            node = ("binop", op, node, self.parse_add())
+            node = _folded(op, node, self.parse_add())
             if self.at_op("==", "!=", "<", "<=", ">", ">="):
                 raise JqSyntaxError(f"syntax error, unexpected '{self.peek().value}'")
         return node
@@ -143,30 +332,33 @@ class Parser:
         node = self.parse_mul()
         while self.at_op("+", "-"):
             op = self.next().value
-            node = ("binop", op, node, self.parse_mul())
+            node = _folded(op, node, self.parse_mul())
         return node
 
     def parse_mul(self):
         node = self.parse_unary()
+        if node[0] == "neg":
+            return node
         while self.at_op("*", "/", "%"):
             op = self.next().value
             rhs = self.parse_unary()
-            # jq folds constant arithmetic at compile time and rejects a literal zero divisor
-            if op == "/" and node[0] == "literal" and rhs[0] == "literal" \
-                    and is_number(node[1]) and rhs[1] == 0 and is_number(rhs[1]):
-                raise JqSyntaxError("Division by zero?")
-            node = ("binop", op, node, rhs)
+            node = _folded(op, node, rhs) if op != "%" else ("binop", op, node, rhs)
+            if rhs[0] == "neg":
+                break
         return node
 
     def parse_unary(self):
+        # jq 1.6's unary minus takes the whole product after it: -1/0 is -(1/0)
         if self.at_op("-"):
             self.next()
-            return ("neg", self.parse_unary())
+            return ("neg", self.parse_mul())
         return self.parse_postfix()
 
     def parse_postfix(self):
         node = self.parse_postfix_no_as()
         if self.at("KW", "as"):
+            if self.post_term:
+                raise JqSyntaxError("syntax error, unexpected as, expecting $end")
             self.next()
             patterns = [self.parse_pattern()]
             while self.at_op("?//"):
@@ -196,19 +388,27 @@ class Parser:
         self.expect_op("]")
         return ("index", node, idx)
 
+    def _var_name(self) -> str:
+        """A $name that binds a variable ($__loc__ cannot)."""
+        tok = self.next()
+        if tok.value == "__loc__":
+            raise JqSyntaxError("syntax error, unexpected __loc__, expecting IDENT")
+        return tok.value
+
     def parse_pattern(self):
         if self.at("VAR"):
-            return ("pvar", self.next().value)
+            return ("pvar", self._var_name())
         if self.at_op("["):
             self.next()
             elems = []
-            if not self.at_op("]"):
-                while True:
-                    elems.append(self.parse_pattern())
-                    if self.at_op(","):
-                        self.next()
-                        continue
-                    break
+            while True:
+                if self.at_op("]"):
+                    raise JqSyntaxError("syntax error, unexpected ']', expecting '$' or '[' or '{'")
+                elems.append(self.parse_pattern())
+                if self.at_op(","):
+                    self.next()
+                    continue
+                break
             self.expect_op("]")
             return ("parray", elems)
         if self.at_op("{"):
@@ -216,7 +416,7 @@ class Parser:
             entries = []
             while True:
                 if self.at("VAR"):
-                    name = self.next().value
+                    name = self._var_name()
                     sub = None
                     if self.at_op(":"):
                         self.next()
@@ -229,7 +429,7 @@ class Parser:
                         key = self.parse_string_literal(None)
                     elif self.at_op("("):
                         self.next()
-                        key = self.parse_pipe()
+                        key = _object_key(self.parse_pipe())
                         self.expect_op(")")
                     else:
                         raise JqSyntaxError(f"syntax error, unexpected {self._describe(self.peek())}")
@@ -280,6 +480,9 @@ class Parser:
         if tok.kind == "IDENT" and tok.value == "break" and self.peek(1).kind == "VAR":
             self.next()
             return ("break", self.next().value)
+        if tok.kind == "IDENT" and tok.value in ("true", "false", "null"):
+            self.next()  # constants, whatever is defined with these names
+            return ("literal", {"true": True, "false": False, "null": None}[tok.value])
         if tok.kind == "IDENT":
             self.next()
             args = []
@@ -346,11 +549,15 @@ class Parser:
             handler = None
             if self.at("KW", "catch"):
                 self.next()
-                handler = self.parse_postfix_no_as()
+                handler = self.parse_postfix()  # ... catch . as $e | body: the handler's
             return ("try", body, handler)
         if kw in ("reduce", "foreach"):
             self.next()
+            if self.at("KW") and self.peek().value in ("if", "try", "reduce", "foreach", "label", "def"):
+                raise JqSyntaxError(f"syntax error, unexpected {self.peek().value}")
             source = self.parse_postfix_no_as()
+            if self.post_term:
+                raise JqSyntaxError("syntax error, unexpected '?', expecting FIELD or as or '.' or '['")
             self.expect_kw("as")
             pattern = self.parse_pattern()
             self.expect_op("(")
@@ -382,21 +589,29 @@ class Parser:
         raise JqSyntaxError(f"syntax error, unexpected {kw}")
 
     def parse_postfix_no_as(self):
+        """A term and its suffixes. After a ``?`` that is not a lookup's own (``(e)?``, ``f?``),
+        only more ``?`` may follow: jq 1.6's PostTerm (``self.post_term`` says so)."""
+        keyword = self.at("KW") and self.peek().value in ("if", "try", "reduce", "foreach", "label", "def")
         node = self.parse_term()
+        # if/try/reduce/foreach expressions are no terms in jq 1.6: only ? may follow them
+        self.post_term = keyword
         while True:
+            if self.post_term and not self.at_op("?"):
+                return node
             if self.at("FIELD"):
                 node = ("index", node, ("literal", self.next().value))
             elif self.at_op(".") and self.peek(1).kind == "STR":
                 self.next()
                 node = ("index", node, self.parse_string_literal(None))
-            elif self.at_op(".") and self.peek(1).kind == "OP" and self.peek(1).value == "[":
-                self.next()
-                node = self.parse_bracket_suffix(node)
             elif self.at_op("["):
                 node = self.parse_bracket_suffix(node)
             elif self.at_op("?"):
                 self.next()
-                node = ("try", node, None)
+                if node[0] in _PLAIN_LOOKUP and len(node) == _PLAIN_LOOKUP[node[0]]:
+                    node = node + (True,)  # .a? .[k]? .[]?: only that lookup's error is dropped
+                else:
+                    node = ("try", node, None)
+                    self.post_term = True
             else:
                 return node
 
@@ -408,9 +623,11 @@ class Parser:
             return ("object", entries)
         while True:
             tok = self.peek()
+            if tok.kind == "OP" and tok.value == "}" and entries:
+                break  # a trailing comma
             if tok.kind == "VAR":
-                self.next()
-                entries.append((("literal", tok.value), ("var", tok.value)))
+                name = self._var_name()
+                entries.append((("literal", name), ("var", name)))
             else:
                 if tok.kind in ("IDENT", "KW"):
                     self.next()
@@ -421,16 +638,21 @@ class Parser:
                     key = self.parse_string_literal(None)
                 elif tok.kind == "FORMAT":
                     self.next()
-                    key = self.parse_string_literal(tok.value) if self.at("STR") else ("format", tok.value)
+                    if not self.at("STR"):
+                        raise JqSyntaxError(f"syntax error, unexpected {self._describe(self.peek())}, "
+                                            "expecting QQSTRING_START")
+                    key = self.parse_string_literal(tok.value)
                 elif tok.kind == "OP" and tok.value == "(":
                     self.next()
-                    key = self.parse_pipe()
+                    key = _object_key(self.parse_pipe())
                     self.expect_op(")")
                 else:
                     raise JqSyntaxError(f"syntax error, unexpected {self._describe(tok)}")
                 if self.at_op(":"):
                     self.next()
                     value = self.parse_object_value()
+                elif tok.kind == "OP":  # {(e)} has no value to take
+                    raise JqSyntaxError(f"syntax error, unexpected {self._describe(self.peek())}, expecting ':'")
                 else:
                     if key[0] != "literal":
                         if key[0] == "string":
@@ -443,13 +665,24 @@ class Parser:
             if self.at_op(","):
                 self.next()
                 continue
-            self.expect_op("}")
-            return ("object", entries)
+            break
+        self.expect_op("}")
+        return ("object", entries)
 
     def parse_object_value(self):
-        """An object value: pipes of comma-free expressions (a comma ends the entry)."""
-        node = self.parse_alt()
+        """An object value, jq 1.6's ExpD: terms, negated or not, in pipes (no operators, no
+        if, reduce, try ... without parentheses)."""
+        node = self._object_value_term()
         while self.at_op("|"):
             self.next()
-            node = ("pipe", node, self.parse_alt())
+            node = ("pipe", node, self._object_value_term())
         return node
+
+    def _object_value_term(self):
+        if self.at_op("-"):
+            self.next()
+            return ("neg", self._object_value_term())
+        tok = self.peek()
+        if tok.kind == "KW":
+            raise JqSyntaxError(f"syntax error, unexpected {tok.value}")
+        return self.parse_postfix_no_as()

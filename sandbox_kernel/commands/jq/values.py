@@ -19,10 +19,33 @@ class JqError(Exception):
         self.value = value
 
 
-class BreakOut(Exception):
-    def __init__(self, label: object) -> None:
-        super().__init__()
-        self.label = label
+END = object()
+
+
+def throw_into(gen, error: JqError) -> Any:
+    """Raise ``error`` inside ``gen`` where it stopped: the next value it gives (a try there
+    handled it), END, or the error again."""
+    throw = getattr(gen, "throw", None)
+    if throw is None:  # a plain iterator has no try in it
+        raise error
+    try:
+        return throw(error)
+    except StopIteration:
+        return END
+
+
+def feed(gen, body):
+    """``for v in gen: yield from body(v)``, as jq 1.6 runs it: an error raised downstream of
+    v -- in body(v), or further on, thrown in by a consumer -- goes back into gen, where a try
+    that produced v catches it (and may go on)."""
+    v = next(gen, END)
+    while v is not END:
+        try:
+            yield from body(v)
+        except JqError as e:
+            v = throw_into(gen, e)
+            continue
+        v = next(gen, END)
 
 
 class HaltSignal(Exception):
@@ -66,6 +89,17 @@ def sort_key(v: Any):
 
 def equal(a: Any, b: Any) -> bool:
     return sort_key(a) == sort_key(b)
+
+
+def is_label(value: Any, token: dict) -> bool:
+    """Whether an error's value is the label ``token`` ({"__jq": n}) a break raised: jq 1.6
+    compares them as values (``. == $label``), so an equal object made elsewhere counts."""
+    if value is token:
+        return True
+    if type(value) is not dict or len(value) != 1:
+        return False
+    n = value.get("__jq", MISSING)
+    return is_number(n) and n == token["__jq"]
 
 
 def truthy(v: Any) -> bool:

@@ -27,7 +27,7 @@ jq -nc '[{"x":0},{"x":1},{"x":2}] | bsearch({x:1}), ("abc" | try bsearch(1) catc
 jq -nc '[[5,"foo"],[3,"bar"],[1,"foobar"]] | JOIN({"0":[0,"abc"],"1":[1,"bcd"],"3":[3,"efg"]}; .[0]|tostring), [JOIN({"3":"x"}; .[]; .[0]|tostring; add)]'
 jq -nc '[1, [], {}, "a"] | map(scalars_or_empty), [recurse_down | numbers]'
 jq -nc 'null | try map_values(.) catch ., try input catch .'
-# join and add in one pass (200 000 pieces), their errors where jq's + fails
-jq -nc '[range(200000)] | map(tostring) | (join(",") | length), (add | length), ([.[:3][] | [.]] | add)'
+# join and add in one pass (20 000 pieces; jq 1.6 takes seconds), their errors where jq's + fails
+jq -nc '[range(20000)] | map(tostring) | (join(",") | length), (add | length), ([.[:3][] | [.]] | add)'
 jq -nc '(["a",null,"b"], [null,null], [[1],null,[2]], ["a",1], [1,"a"], [[1],"a"]) | try add catch .'
 jq -nc '(["ab","c"] | try join(1) catch ., join(null)), (["ab",{}] | try join(",") catch .), (["a","b"] | try join([]) catch .)'
