@@ -226,10 +226,11 @@ def tokenize(src: str, warnings: list | None = None, bytes_mode: bool = False) -
         if c == '"':
             start = i
             first_line = line
+            column = start - line_start  # (a backslash-newline inside moves line_start on)
             j = i + 1
             while True:
                 if j >= n or src[j] == "\n":
-                    raise AwkSyntaxError("unterminated string", first_line, start - line_start)
+                    raise AwkSyntaxError("unterminated string", first_line, column)
                 ch = src[j]
                 if ch == '"':
                     break
