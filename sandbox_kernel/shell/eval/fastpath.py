@@ -30,7 +30,8 @@ from ..syntax.printer import format_word
 from ..syntax.ast import (DQ, AndOr, ArithCommand, ArithFor, ArithSub, Assign, BraceGroup, Case, CmdSub, CommandList,
     CondAnd, CondBinary, CondCommand, CondNot, CondOr, CondUnary, CondWord, For, If, Lit, Param, Pipeline, Quoted,
     SimpleCommand, Subshell, Word)
-from .cond import INTEGER_OPS, binary_test, compare_integers, cond_integer, ere_escape, regex_match, unary_test
+from .cond import (INTEGER_OPS, binary_test, compare_integers, cond_integer, ere_escape, eval_cond, regex_match,
+    unary_test)
 from . import pattern as pat
 from ...wildcard import CHECK_EVERY, Wildcard
 from .arith import ArithError, compile_expr, evaluate as arith_evaluate
@@ -1206,34 +1207,51 @@ def _compile_assign(a) -> Callable[[Any], None] | None:
 
 # ---------------------------------------------------------------------------- (( ))
 def _compile_arith_command(node: ArithCommand):
-    if node.redirs:
-        return NO_RUNNER
+    """``(( expr ))``: the expression's text compiled where it can be (else the expander makes
+    it), then evaluated."""
     expr = compile_string(node.expr)
-    if expr is None:
-        return NO_RUNNER
     line = node.line
 
     def run_arith(sh, node, fds):
-        if not _enter(sh, fds, line):
-            return HANDLERS[ArithCommand](sh, node, fds)
+        rt = sh.rt
+        cancel = rt.cancel
+        if (cancel is not None and cancel.reason is not None) or monotonic() - rt.last_yield > rt.yield_interval:
+            return _after_tick(run_arith, sh, node, fds)
+        sh.current_fds = fds
+        sh.lineno = line
+        if expr is None or sh.options["xtrace"]:
+            return _arith_expanding(sh, node, fds)
         try:
             text = expr(sh)
         except NeedsGeneric:
-            return HANDLERS[ArithCommand](sh, node, fds)
-        try:
-            value = arith_evaluate(text, sh)
-        except ArithError as e:
-            return sh.report_status(fds, f"((: {e.message}", 1)
-        except RecursionError:
-            return sh.report_status(fds, f"((: {text}: expression recursion level exceeded", 1)
-        except ShellError as e:
-            if e.fatal:
-                raise
-            return sh.report_status(fds, e.message, 1)  # (an assignment to a readonly name)
-        status = 0 if value else 1
-        sh.pipestatus = status
-        return status
-    return run_arith
+            return _arith_expanding(sh, node, fds)
+        return _arith_status(sh, fds, text)
+    return _redirected(run_arith, True) if node.redirs else run_arith
+
+
+async def _arith_expanding(sh, node: ArithCommand, fds: dict) -> int:
+    text = await sh.expand_word(node.expr)
+    if sh.options["xtrace"]:
+        await sh.err(fds, f"{sh._ps4()}(( {text} ))\n")
+    status = _arith_status(sh, fds, text)
+    return status if type(status) is int else await status
+
+
+def _arith_status(sh, fds: dict, text: str):
+    """``(( text ))``'s status (0 for a value other than 0), or the awaitable reporting its error."""
+    try:
+        value = arith_evaluate(text, sh)
+    except ArithError as e:
+        return sh.report_status(fds, f"((: {e.message}", 1)
+    except RecursionError:
+        return sh.report_status(fds, f"((: {text}: expression recursion level exceeded", 1)
+    except ShellError as e:
+        if e.fatal:
+            raise
+        return sh.report_status(fds, e.message, 1)  # (an assignment to a readonly name)
+    status = 0 if value else 1
+    sh.pipestatus = status
+    return status
 
 
 def loop_flow(e: BreakLoop | ContinueLoop) -> str:
@@ -1375,29 +1393,48 @@ def _compile_arith_for(node: ArithFor):
 
 # ---------------------------------------------------------------------------- [[ ]] and case
 def _compile_cond_command(node: CondCommand):
-    if node.redirs:
-        return NO_RUNNER
+    """``[[ expr ]]``: compiled where it can be, else ``eval_cond`` expands and tests it (and
+    shows each test under xtrace)."""
     test = _compile_cond(node.expr)
-    if test is None:
-        return NO_RUNNER
     line = node.line
 
     def run_cond(sh, node, fds):
-        if not _enter(sh, fds, line):
-            return HANDLERS[CondCommand](sh, node, fds)
+        rt = sh.rt
+        cancel = rt.cancel
+        if (cancel is not None and cancel.reason is not None) or monotonic() - rt.last_yield > rt.yield_interval:
+            return _after_tick(run_cond, sh, node, fds)
+        sh.current_fds = fds
+        sh.lineno = line
+        if test is None or sh.options["xtrace"]:
+            return _cond_expanding(sh, node, fds)
         try:
             status = 0 if test(sh) else 1
         except NeedsGeneric:
-            return HANDLERS[CondCommand](sh, node, fds)
+            return _cond_expanding(sh, node, fds)
         except ShellError as e:
             return sh.cond_failed(e, fds)
         sh.pipestatus = status
         return status
-    return run_cond
+    return _redirected(run_cond, True) if node.redirs else run_cond
+
+
+async def _cond_expanding(sh, node: CondCommand, fds: dict) -> int:
+    tracer = None
+    if sh.options["xtrace"]:
+        async def tracer(text: str) -> None:
+            await sh.err(fds, f"{sh._ps4()}[[ {text} ]]\n")
+    try:
+        status = 0 if await eval_cond(sh, node.expr, tracer) else 1
+    except ShellError as e:
+        status = await sh._cond_error(e, fds)
+    sh.pipestatus = status
+    return status
 
 
 def _compile_cond(expr) -> Callable[[Any], bool] | None:
     """A ``[[ ]]`` expression as ``eval_cond`` evaluates it (=~ is left to it)."""
+    if GENERIC_ONLY:
+        return None
     tp = type(expr)
     if tp is CondAnd or tp is CondOr:
         left, right = _compile_cond(expr.left), _compile_cond(expr.right)
@@ -1778,12 +1815,14 @@ def run_brace(sh, node: BraceGroup, fds: dict):
     return start(sh, node.body, fds)
 
 
-def _redirected(run):
+def _redirected(run, pipestatus: bool = False):
     """A compound command's runner under its own redirections (``with_redirs`` applies them,
-    reports a failure, and closes what it opened)."""
+    reports a failure, and closes what it opened); ``pipestatus``: the status is PIPESTATUS
+    (of a failed redirection too)."""
     def run_redirected(sh, node, fds):
         sh.current_fds = fds
-        return sh.with_redirs(node, fds, lambda fds: _finished(run(sh, node, fds)))
+        pending = sh.with_redirs(node, fds, lambda fds: _finished(run(sh, node, fds)))
+        return _pipestatus_of(sh, pending) if pipestatus else pending
     return run_redirected
 
 
@@ -1827,9 +1866,11 @@ def run_subshell(sh, node: Subshell, fds: dict):
 
 
 def _redirected_subshell(sh, node: Subshell, fds: dict):
-    sh.current_fds = fds
-    sh.lineno = node.line
-    return _pipestatus_of(sh, sh.with_redirs(node, fds, lambda fds: _finished(run_subshell(sh, node, fds))))
+    sh.lineno = node.line  # (a failed redirection's message names the subshell's line)
+    return _redirected_subshell_run(sh, node, fds)
+
+
+_redirected_subshell_run = _redirected(run_subshell, True)
 
 
 async def _pipestatus_of(sh, pending) -> int:

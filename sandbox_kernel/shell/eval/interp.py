@@ -31,13 +31,12 @@ from ..lookup import CommandHash, search_path
 from ..options import OPTION_DEFAULTS, SHOPT_DEFAULTS, bashopts, option_flags, shellopts
 from ..state import (AbortCommand, BreakLoop, ContinueLoop, ControlFlow, ExitShell, LimitExceeded,
     ReturnFromFunction, ShellError, Var)
-from ..syntax.ast import (DQ, ArithCommand, ArithFor, Assign, CommandList, CondCommand, FunctionDef, Lit, Loop,
+from ..syntax.ast import (DQ, ArithFor, Assign, CommandList, FunctionDef, Lit, Loop,
     Pipeline, Quoted, Select, SimpleCommand, Word)
 from ..syntax.lexer import KEEP_STATUS, Incomplete, ParseError, is_name
 from ..syntax.parser import Parser, is_name_word
 from ..syntax.printer import format_word
 from .arith import ArithError, evaluate as arith_evaluate
-from .cond import eval_cond
 from . import fastpath
 from .fastpath import NOT_NOW, NeedsGeneric, commands_exceeded, loop_flow, raise_later, start
 from .pipeline import Pipelines
@@ -779,47 +778,6 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         self.functions[node.name] = node
         self.function_files[node.name] = self.current_source()
         return 0
-
-    async def run_arith_command(self, node: ArithCommand, fds: dict) -> int:
-        async def body(fds):
-            self.lineno = node.line
-            await self._loop_tick()
-            text = await self.expand_word(node.expr)
-            if self.options["xtrace"]:
-                await self.err(fds, f"{self._ps4()}(( {text} ))\n")
-            try:
-                value = arith_evaluate(text, self)
-            except Exception as e:  # noqa: BLE001 - arithmetic errors end the command
-                if isinstance(e, ArithError):
-                    await self.report(fds, f"((: {e.message}")
-                    return 1
-                if isinstance(e, RecursionError):
-                    await self.report(fds, f"((: {text}: expression recursion level exceeded")
-                    return 1
-                if isinstance(e, ShellError) and not e.fatal:
-                    await self.report(fds, e.message)  # (an assignment to a readonly name)
-                    return 1
-                raise
-            return 0 if value else 1
-        status = await self.with_redirs(node, fds, body)
-        self.pipestatus = status
-        return status
-
-    async def run_cond_command(self, node: CondCommand, fds: dict) -> int:
-        async def body(fds):
-            self.lineno = node.line
-            await self._loop_tick()
-            tracer = None
-            if self.options["xtrace"]:
-                async def tracer(text: str) -> None:
-                    await self.err(fds, f"{self._ps4()}[[ {text} ]]\n")
-            try:
-                return 0 if await eval_cond(self, node.expr, tracer) else 1
-            except ShellError as e:
-                return await self._cond_error(e, fds)
-        status = await self.with_redirs(node, fds, body)
-        self.pipestatus = status
-        return status
 
     # ------------------------------------------------------------------ simple commands
     # (a simple command runs in fastpath.py's runner; these are the parts of it that wait)
@@ -1691,8 +1649,6 @@ fastpath.HANDLERS.update({kind: _handler(method) for kind, method in {
     Select: Shell.run_select,
     ArithFor: Shell.run_arith_for,
     FunctionDef: Shell.run_funcdef,
-    ArithCommand: Shell.run_arith_command,
-    CondCommand: Shell.run_cond_command,
 }.items()})
 
 __all__ = ["Shell", "Runtime", "Incomplete", "ParseError"]
