@@ -76,12 +76,12 @@ def test_ls_F_writes_columns_to_the_notebook_like_gnu_ls_on_a_terminal(kc, class
 
 
 def test_command_not_found_hints_in_the_notebook(kc):
-    reply, messages = execute(kc, "python3 --version")
+    reply, messages = execute(kc, "ipython")
     assert (reply["status"], reply["ename"], reply["evalue"]) == ("error", "ExitStatus", "127")
     err = stream_text(messages, "stderr")
-    assert "python3: command not found (python3 runs in the notebook's microVM: a %%vm cell" in err, err
-    reply, messages = execute(kc, "pip install numpy")
-    assert "pip is not installed here; %%vm cells have python3" in stream_text(messages, "stderr")
+    assert "ipython: command not found (python3 and %%python cells run CPython here" in err, err
+    reply, messages = execute(kc, "conda install numpy")
+    assert "packages cannot be installed here; python3 has numpy" in stream_text(messages, "stderr")
 
 
 def test_clear_clears_the_cell_output(kc):

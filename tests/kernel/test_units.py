@@ -110,8 +110,9 @@ def test_parse_cell_routing():
     assert cell.line_magics == [("limits", "wall_time=5"), ("save", "a.tar")]
     assert cell.body == "\n\necho x"
     assert not magics.parse_cell("   \n").has_code
-    with pytest.raises(magics.MagicError, match="unknown cell magic '%%python'.*%%sh, %%bash, %%js, %%vm"):
-        magics.parse_cell("%%python\nprint(1)")
+    assert magics.parse_cell("%%python\nprint(1)").engine == "python"
+    with pytest.raises(magics.MagicError, match="unknown cell magic '%%ruby'.*%%sh, %%bash, %%js, %%python, %%vm"):
+        magics.parse_cell("%%ruby\nputs 1")
     with pytest.raises(magics.MagicError, match="unknown line magic '%cd'"):
         magics.parse_cell("%cd /tmp")
     with pytest.raises(magics.MagicError, match="go on the first line"):
