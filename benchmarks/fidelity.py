@@ -77,7 +77,7 @@ def bench_cmds_suites(report: Report, runs: int) -> None:
         missing = [CMDS_PEERS[c][0] for c in CMDS_PEERS if CMDS_PEERS[c][0] not in theirs]
         note = "; ".join([", ".join(f"{name} {rate:.1f} %" for name, rate in theirs.items())]
                          + ([f"not run: {', '.join(missing)} (not installed)"] if missing else []))
-        report.add(Row("fidelity", f"{title} pass rate (% of {cases:,} scored cases)",
+        report.add(Row("fidelity", f"{title} pass rate (% of {cases:,} scored sub-cases)",
                        Sample(ours, ours, ours, 1), unit="%",
                        peer=best, peer_sample=Sample(theirs[best], theirs[best], theirs[best], 1) if best else None,
                        target="ahead of bashkit and just-bash",
