@@ -194,7 +194,7 @@ async def _parse(ctx: CommandContext) -> tuple[_Options, list[str]]:
             o.pattern_given = True
         elif key == "f":
             try:
-                data = await ctx.stdin.read() if value == "-" else ctx.read_file(value)
+                data = await ctx.read_input(value)
             except FSError as e:
                 raise _Fatal(f"{value}: {e.strerror}")
             text = data.decode("utf-8", "surrogateescape")

@@ -93,6 +93,9 @@ class CommandExit(Exception):
         self.status = status
 
 
+_STDIN_NAMES = frozenset(("-", "/dev/stdin", "/dev/fd/0"))
+
+
 class CommandContext:
     """What a command runs with. ``env`` is a dict, or a function that makes it when the
     command first reads it (the shell's exported variables: most commands never read them).
@@ -130,16 +133,28 @@ class CommandContext:
         """Absolute, lexically normalised path of ``path`` relative to cwd."""
         return normpath(path, self.cwd)
 
+    @staticmethod
+    def is_stdin_operand(path: str) -> bool:
+        """``-``, /dev/stdin or /dev/fd/0: operands that name the command's stdin."""
+        return path in _STDIN_NAMES
+
     def open_input(self, path: str) -> InputStream:
         """A stream for a file operand; ``-`` and /dev/stdin are the command's stdin.
         Raises FSError (ENOENT, EISDIR, EACCES...)."""
-        if path == "-" or path in ("/dev/stdin", "/dev/fd/0"):
+        if path in _STDIN_NAMES:
             return self.stdin
         handle = self.fs.open(path, "rb", cwd=self.cwd)
         return FileInput(handle)
 
     def read_file(self, path: str) -> bytes:
         return self.fs.read_bytes(path, cwd=self.cwd)
+
+    async def read_input(self, path: str) -> bytes:
+        """All of a file operand (``open_input``'s names: ``-`` and /dev/stdin read the
+        command's stdin). Raises FSError."""
+        if path in _STDIN_NAMES:
+            return await self.stdin.read()
+        return self.read_file(path)
 
     # --- output helpers
     async def out(self, text: str | bytes) -> None:

@@ -86,6 +86,11 @@ def parse_command_line(ctx) -> Plan | Exit:
         plan.stdin_script = True
         plan.argv = ["/usr/bin/node"]
         return plan
+    if ctx.is_stdin_operand(rest[0]):
+        # `js /dev/stdin`: the script is the command's stdin (the pipeline's, not the host's)
+        plan.stdin_script = True
+        plan.argv = ["/usr/bin/node", *rest]
+        return plan
     path = ctx.resolve(rest[0])
     if not ctx.fs.is_file(path):
         what = "Is a directory" if ctx.fs.is_dir(path) else "No such file or directory"

@@ -168,6 +168,14 @@ def test_bytes_no_program_may_hold_like_gawk(text):
     assert_like_gnu(["gawk", "-f", "p.awk"], {"p.awk": text})
 
 
+@host_tool("gawk")
+@pytest.mark.parametrize("argv", [["gawk", "-f", "/dev/stdin", "d"], ["gawk", "-f", "-", "d"],
+                                  ["gawk", "-f", "/dev/fd/0", "d"]], ids=["dev-stdin", "dash", "fd0"])
+def test_program_file_from_stdin_like_gawk(argv):
+    # issue #33: -f /dev/stdin read the program from stdin in gawk, ours said "can't open source file"
+    assert_like_gnu(argv, {"d": "a b\nc d\n"}, stdin='{ print $2 "-" NR }\n', check_stderr=True)
+
+
 # ---------------------------------------------------------------- regex and string constants
 CONSTANTS = [
     # a regex's escapes are characters before it is compiled: \52 is the operator *; \8 is 8

@@ -130,3 +130,39 @@ def test_zip_and_unzip(fs):
     assert run_cmd_bytes(["zip", "-d", "z.zip", "src/a"], fs=fs)[0] == b"deleting: src/a\n"
     assert run_cmd_bytes(["zip", "z3.zip", "nosuch"], fs=fs)[2] == 12
     assert run_cmd_bytes(["unzip", "nosuch.zip"], fs=fs)[2] == 9
+
+
+def test_zip_split_parts_unzip_reads_back(fs):
+    # issue #33: zip -s writes x.z01 ... x.zip; Info-ZIP's unzip cannot extract a split (it
+    # only lists one, with a warning), ours reads the parts in order
+    import os
+    import subprocess
+    import tempfile
+    blobs = {f"/workspace/d/f{i}": os.urandom(700) + bytes(range(256)) * (i % 5) for i in range(200)}
+    blobs["/workspace/d/big"] = os.urandom(150_000)
+    fs.mkdir("/workspace/d")
+    for path, data in blobs.items():
+        fs.write_bytes(path, data)
+    assert run_cmd_bytes(["zip", "-q", "-r", "-s", "64k", "x", "d"], fs=fs)[2] == 0
+    names = sorted(n for n in fs.listdir("/workspace") if n.startswith("x."))
+    assert len(names) > 3 and names == [f"x.z{n:02d}" for n in range(1, len(names))] + ["x.zip"]
+    parts = [fs.read_bytes(f"/workspace/{n}") for n in names]
+    assert parts[0][:4] == b"PK\x07\x08" and all(len(p) == 65536 for p in parts[:-1])
+    out, err, status = run_cmd_bytes(["unzip", "-q", "x.zip", "-d", "out"], fs=fs)
+    assert (out, err, status) == (b"", b"", 0)
+    for path, data in blobs.items():
+        assert fs.read_bytes(path.replace("/workspace/", "/workspace/out/")) == data
+    assert run_cmd_bytes(["unzip", "-t", "x.zip"], fs=fs)[0].endswith(b"No errors detected in compressed data of x.zip.\n")
+    assert run_cmd_bytes(["unzip", "-p", "x.zip", "d/f3"], fs=fs)[0] == blobs["/workspace/d/f3"]
+    # the parts as the real unzip reads them (when it is here): it lists them with its warning
+    if subprocess.run(["sh", "-c", "command -v unzip"], capture_output=True).returncode == 0:
+        with tempfile.TemporaryDirectory() as tmp:
+            for n, p in zip(names, parts):
+                with open(f"{tmp}/{n}", "wb") as f:
+                    f.write(p)
+            real = subprocess.run(["unzip", "-l", "x.zip"], cwd=tmp, capture_output=True)
+            ours = run_cmd_bytes(["unzip", "-l", "x.zip"], fs=fs)
+            assert (ours[0], ours[1], ours[2]) == (real.stdout, real.stderr, real.returncode)
+    fs.unlink("/workspace/x.z02")
+    out, err, status = run_cmd_bytes(["unzip", "-q", "x.zip"], fs=fs)
+    assert status == 9 and b"cannot find part x.z02" in err

@@ -97,6 +97,7 @@ CASES = [
     ["grep"],
     ["grep", "-f", "pats", "t.txt"],
     ["grep", "-f", "empty", "t.txt"],
+    ["grep", "-f", "/dev/stdin", "t.txt"],
     ["grep", "-e", "", "t.txt"],
     ["grep", "-ix", "BETA TWO", "t.txt"],
     ["grep", "-E", "^(alpha|gamma) ", "t.txt"],

@@ -89,6 +89,11 @@ def test_script_files_commonjs_and_esm(sandbox):
     assert run_cmd(sandbox, ["js", "mod.mjs"]) == ("mod.mjs 5\n", "", 0)
     assert run_cmd(sandbox, ["js"], b"console.log('from stdin')") == ("from stdin\n", "", 0)
     assert run_cmd(sandbox, ["js", "-"], b"console.log(6 * 7)")[0] == "42\n"
+    # issue #33: /dev/stdin names the pipeline's stdin, as `cat /dev/stdin` does
+    assert run_cmd(sandbox, ["js", "/dev/stdin"], b"console.log(1)") == ("1\n", "", 0)
+    assert run_cmd(sandbox, ["node", "/dev/stdin", "a"], b"console.log(process.argv.slice(1).join())") == \
+        ("/dev/stdin,a\n", "", 0)
+    assert run_cmd(sandbox, ["js", "/dev/fd/0"], b"console.log(2)") == ("2\n", "", 0)
 
 
 def test_usage_errors(sandbox):

@@ -128,3 +128,33 @@ def test_prepare_cell_lists_top_level_declarations():
     assert cell.consts == ["a", "b", "c", "e", "g", "re", "t"]
     assert cell.declared == ["h", "i", "j", "K", "l", "n"]
     assert cell.source.count("\n") == 7
+
+
+# ---------------------------------------------------------------- combinators with late timers
+LATE_TIMERS = """\
+const rej = (ms, why) => new Promise((_, r) => setTimeout(() => r(new Error(why)), ms));
+const res = (ms, v) => new Promise(r => setTimeout(() => r(v), ms));
+const order = [];
+for (const ms of [20, 0, 10]) setTimeout(() => order.push(ms), ms);
+const p1 = Promise.race([rej(20, 'r20'), rej(0, 'r0'), rej(10, 'r10')]);
+const p2 = Promise.all([res(5, 'a'), rej(20, 'a20'), rej(10, 'a10')]);
+const p3 = Promise.allSettled([rej(20, 's20'), res(0, 's0'), rej(10, 's10')]);
+const p4 = Promise.any([rej(0, 'y0'), res(20, 'y20'), res(10, 'y10')]);
+const t = Date.now(); while (Date.now() - t < 60) {}
+p1.catch(e => console.log('race', e.message));
+p2.catch(e => console.log('all', e.message));
+p3.then(v => console.log('allSettled', JSON.stringify(v.map(x => x.status + ':' + (x.value || x.reason.message)))));
+p4.then(v => console.log('any', v));
+setTimeout(() => console.log('order', order.join()), 50);
+"""
+# what node 20 prints: timers all overdue after the busy loop still fire in deadline order,
+# so each combinator settles with the earliest timer's reason (issue #33)
+LATE_TIMERS_OUT = ("race r0\nall a10\nany y10\n"
+                   'allSettled ["rejected:s20","fulfilled:s0","rejected:s10"]\norder 0,10,20\n')
+
+
+def test_promise_combinators_settle_by_deadline_when_timers_are_late(sandbox):
+    r = run_js(sandbox, LATE_TIMERS + "await new Promise(r => setTimeout(r, 80)); 'done'")
+    assert (r.status, r.out.text) == (0, LATE_TIMERS_OUT)
+    sandbox.fs.write_bytes("/workspace/late.js", LATE_TIMERS.encode())
+    assert run_cmd(sandbox, ["js", "late.js"]) == (LATE_TIMERS_OUT, "", 0)

@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import io
+import re
 import stat as _stat
+import struct
 import zipfile
 import zlib
 from datetime import datetime
@@ -45,6 +47,52 @@ class _VfsFile(io.RawIOBase):
         return self.handle.tell()
 
 
+class _Concat(io.RawIOBase):
+    """Several VFS file handles read as one seekable file (a split archive's parts in order)."""
+
+    def __init__(self, handles: list) -> None:
+        self.handles = handles
+        self.starts: list[int] = []
+        total = 0
+        for h in handles:
+            self.starts.append(total)
+            total += h.seek(0, 2)
+        self.size = total
+        self.pos = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return True
+
+    def readinto(self, buf) -> int:
+        done = 0
+        while done < len(buf) and self.pos < self.size:
+            k = max(i for i, st in enumerate(self.starts) if st <= self.pos)
+            h = self.handles[k]
+            h.seek(self.pos - self.starts[k])
+            data = h.read(len(buf) - done)
+            if not data:
+                break
+            buf[done:done + len(data)] = data
+            done += len(data)
+            self.pos += len(data)
+        return done
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        self.pos = offset if whence == 0 else self.pos + offset if whence == 1 else self.size + offset
+        return self.pos
+
+    def tell(self) -> int:
+        return self.pos
+
+    def close(self) -> None:
+        for h in self.handles:
+            h.close()
+        super().close()
+
+
 def _split_excludes(args: list[str], flags: tuple[str, ...]) -> tuple[list[str], list[str]]:
     """zip/unzip ``-x``: every name after it, up to the next option, is an exclude pattern.
     Returns the other args and the patterns."""
@@ -73,16 +121,75 @@ ZIP_HELP = """Usage: zip [-options] zipfile list
   -d   delete entries in zipfile     -q   quiet operation
   -0   store only                    -1..-9 compress faster..better
   -x   exclude the following names   -m   move into zipfile (delete OS files)
+  -s   split size (64k minimum; k, m, g, t; no unit: MB): parts x.z01, x.z02, ..., x.zip
 """
+
+#: the signature a split archive's first part starts with (Info-ZIP writes it for -s)
+SPLIT_SIG = b"PK\x07\x08"
+_EOCD = struct.Struct("<4s4H2LH")
+_CDH = struct.Struct("<4s6H3L5H2L")
+
+
+def _split_size(text: str) -> int | str:
+    """``-s SIZE`` in bytes (0: no split), or Info-ZIP's complaint."""
+    m = re.fullmatch(r"(\d+)([kKmMgGtT]?)", text)
+    if not m:
+        return f"bad split size:  '{text}'"
+    unit = (m.group(2) or "m").lower()
+    size = int(m.group(1)) * 1024 ** "kmgt".index(unit) * 1024
+    if size and size < 65536:
+        return f"minimum split size is 64 KB:  '{text}'"
+    return size
+
+
+def _split_parts(data: bytes, size: int) -> list[bytes]:
+    """A finished archive as Info-ZIP's -s writes it: the spanning signature, then the bytes cut
+    every ``size`` bytes (headers too); central directory entries give the disk their local header
+    starts on and its offset there, the end record the disks of the directory. Raises ValueError
+    for what this cannot do (zip64 archives)."""
+    end = data.rfind(b"PK\x05\x06")
+    if end < 0 or len(data) - end < _EOCD.size:
+        raise ValueError("no end record")
+    sig, _d, _cd_disk, _n_here, total, cd_size, cd_offset, comment_len = _EOCD.unpack_from(data, end)
+    if total == 0xFFFF or cd_offset == 0xFFFFFFFF or b"PK\x06\x06" in data[max(0, end - 76):end]:
+        raise ValueError("zip64")
+    out = bytearray(SPLIT_SIG + data)
+    shift = len(SPLIT_SIG)
+
+    def where(pos: int) -> tuple[int, int]:
+        return pos // size, pos % size
+
+    pos = cd_offset + shift
+    entries_last = 0
+    last_disk = where(len(out) - 1)[0]
+    for _ in range(total):
+        fields = list(_CDH.unpack_from(out, pos))
+        disk, offset = where(fields[16] + shift)
+        fields[13], fields[16] = disk, offset
+        _CDH.pack_into(out, pos, *fields)
+        if where(pos)[0] == last_disk:
+            entries_last += 1
+        pos += _CDH.size + fields[10] + fields[11] + fields[12]
+    cd_disk, cd_rel = where(cd_offset + shift)
+    end += shift
+    _EOCD.pack_into(out, end, sig, last_disk, cd_disk, entries_last, total, cd_size, cd_rel, comment_len)
+    return [bytes(out[i:i + size]) for i in range(0, len(out), size)]
+
+
+def _part_names(archive: str, count: int) -> list[str]:
+    """x.z01, x.z02, ... and the last part x.zip (Info-ZIP's names)."""
+    stem = archive[:-4] if archive.lower().endswith(".zip") else archive
+    return [f"{stem}.z{n:02d}" for n in range(1, count)] + [archive]
 
 
 @command("zip", help=ZIP_HELP)
 async def zip_cmd(ctx: CommandContext) -> int:
     cleaned, excludes = _split_excludes(ctx.args, ("-x", "--exclude"))
     try:
-        opts, operands = getopt(cleaned, "rjdqm0123456789DX", {"recurse-paths": "r",
-                                                              "junk-paths": "j", "delete": "d",
-                                                              "quiet": "q", "move": "m"})
+        opts, operands = getopt(cleaned, "rjdqms:0123456789DX", {"recurse-paths": "r",
+                                                                "junk-paths": "j", "delete": "d",
+                                                                "quiet": "q", "move": "m",
+                                                                "split-size=": "s"})
     except UsageError as e:
         await ctx.err(f"zip error: Invalid command arguments ({e.message})\n")
         return 16
@@ -92,6 +199,13 @@ async def zip_cmd(ctx: CommandContext) -> int:
         if isdigits(o):
             level = int(o)
     quiet = "q" in flags
+    split = 0
+    for o, v in opts:
+        if o == "s":
+            split = _split_size(v)
+            if isinstance(split, str):
+                await ctx.out(f"\nzip error: Invalid command arguments ({split})\n")
+                return 16
     if not operands:
         await ctx.err("zip error: Invalid command arguments (nothing to select from)\n")
         return 16
@@ -109,19 +223,56 @@ async def zip_cmd(ctx: CommandContext) -> int:
         except zipfile.BadZipFile:
             await ctx.err(f"\nzip error: Zip file structure invalid ({archive})\n")
             return 3
+        kind = _split_kind(ctx, archive)
+        if kind == "parts" or (kind and split):
+            # Info-ZIP updates no split archive (a one-part one only without -s)
+            old_zip.close()
+            if not quiet:
+                await ctx.out("\tzip warning: cannot update a split archive (use --out option)\n")
+            await ctx.out(f"\nzip error: Invalid command arguments ({archive})\n")
+            return 16
         for info in old_zip.infolist():
             existing[info.filename] = (info, None)
     try:
-        return await _zip_update(ctx, archive, names, existing, old_zip, flags, excludes, level, quiet)
+        return await _zip_update(ctx, archive, names, existing, old_zip, flags, excludes, level, quiet, split)
     except (zipfile.BadZipFile, zlib.error, EOFError):
         await ctx.err(f"\nzip error: Zip file structure invalid ({archive})\n")
         return 3
+    except _NoSplit:
+        await ctx.out(f"\nzip error: cannot split an archive that needs zip64 records here ({archive})\n")
+        return 16
     finally:
         if old_zip is not None:
             old_zip.close()
 
 
-async def _zip_update(ctx, archive, names, existing, old_zip, flags, excludes, level, quiet) -> int:
+def _split_kind(ctx, archive: str) -> str | None:
+    """"parts": the archive is the last part of a split on several disks (its end record names
+    another disk); "one": a one-part split (the spanning signature first); else None."""
+    with ctx.fs.open(archive, "rb", cwd=ctx.cwd) as handle:
+        if _split_disks(handle)[0]:
+            return "parts"
+        return "one" if handle.read(4) == SPLIT_SIG else None
+
+
+class _NoSplit(Exception):
+    pass
+
+
+def _write_archive(ctx, archive: str, data: bytes, split: int) -> None:
+    """The archive, or with ``split`` its parts (x.z01 ... x.zip)."""
+    if not split:
+        ctx.fs.write_bytes(archive, data, cwd=ctx.cwd)
+        return
+    try:
+        parts = _split_parts(data, split)
+    except ValueError:
+        raise _NoSplit(archive) from None
+    for name, part in zip(_part_names(archive, len(parts)), parts):
+        ctx.fs.write_bytes(name, part, cwd=ctx.cwd)
+
+
+async def _zip_update(ctx, archive, names, existing, old_zip, flags, excludes, level, quiet, split=0) -> int:
     if "d" in flags:
         deleted = 0
         for pattern in names:
@@ -135,7 +286,7 @@ async def _zip_update(ctx, archive, names, existing, old_zip, flags, excludes, l
             await _zip_warn(ctx, quiet, f"name not matched: {names[0] if names else ''}")
             await ctx.out(f"\nzip error: Nothing to do! ({archive})\n")
             return 12
-        ctx.fs.write_bytes(archive, await _write_zip(ctx, existing, old_zip), cwd=ctx.cwd)
+        _write_archive(ctx, archive, await _write_zip(ctx, existing, old_zip), split)
         return 0
     entries: list[tuple[str, str]] = []  # (archive name, vfs path)
     for name in names:
@@ -175,7 +326,7 @@ async def _zip_update(ctx, archive, names, existing, old_zip, flags, excludes, l
         existing[arcname] = (info, data)
         if not quiet:
             await ctx.out(f"{'  ' if verb == 'adding' else ''}{verb}: {arcname} ({note})\n")
-    ctx.fs.write_bytes(archive, await _write_zip(ctx, existing, old_zip, level), cwd=ctx.cwd)
+    _write_archive(ctx, archive, await _write_zip(ctx, existing, old_zip, level), split)
     if "m" in flags:
         for arcname, path in sorted(entries, key=lambda e: -len(e[1])):
             try:
@@ -283,8 +434,16 @@ async def unzip_cmd(ctx: CommandContext) -> int:
     if handle is None:
         await ctx.err(f"unzip:  cannot find or open {candidates[0]}, {candidates[1]} or {candidates[2]}.\n")
         return 9
+    split_disks = _split_disks(handle)
     try:
-        zf = zipfile.ZipFile(_VfsFile(handle))
+        if split_disks[0]:
+            zf = _open_split(ctx, archive, handle, split_disks)
+        else:
+            zf = zipfile.ZipFile(_VfsFile(handle))
+    except _MissingPart as e:
+        await ctx.out(f"Archive:  {archive}\n")
+        await ctx.err(f"unzip:  cannot find part {e.args[0]} of the split archive {archive}\n")
+        return 9
     except zipfile.BadZipFile:
         await ctx.out(f"Archive:  {archive}\n")
         await ctx.err(f"  End-of-central-directory signature not found.  Either this file is not\n"
@@ -308,6 +467,15 @@ async def unzip_cmd(ctx: CommandContext) -> int:
             await ctx.out(f"Archive:  {archive}\n")
         await ctx.err("caution: filename not matched:  " + wanted[0] + "\n")
         return 11
+    listing_status = 0
+    if split_disks[0] and ("v" in flags or "l" in flags):
+        # what Info-ZIP's unzip says (and its status) listing a split; it cannot extract one,
+        # this unzip reads the parts (x.z01 ... x.zip) in order
+        await ctx.err(f"warning [{archive}]:  zipfile claims to be last disk of a multi-part archive;\n"
+                      "  attempting to process anyway, assuming all parts have been concatenated\n"
+                      "  together in order.  Expect \"errors\" and warnings...true multi-part support\n"
+                      "  doesn't exist yet (coming soon).\n")
+        listing_status = 1
     if "v" in flags:
         await ctx.out(f"Archive:  {archive}\n")
         await ctx.out(" Length   Method    Size  Cmpr    Date    Time   CRC-32   Name\n"
@@ -324,7 +492,7 @@ async def unzip_cmd(ctx: CommandContext) -> int:
         await ctx.out("--------          -------  ---                            -------\n"
                       f"{total:>8}         {ctotal:>8} {_zip_ratio(total, ctotal):>3}%"
                       f"                            {n} file{'s' if n != 1 else ''}\n")
-        return 0
+        return listing_status
     if "l" in flags:
         await ctx.out(f"Archive:  {archive}\n")
         await ctx.out("  Length      Date    Time    Name\n---------  ---------- -----   ----\n")
@@ -336,9 +504,57 @@ async def unzip_cmd(ctx: CommandContext) -> int:
         n = len(infos)
         await ctx.out(f"---------                     -------\n{total:>9}                     "
                       f"{n} file{'s' if n != 1 else ''}\n")
-        return 0
+        return listing_status
     with zf:
         return await _unzip(ctx, zf, archive, infos, flags, dest, quiet, zone)
+
+
+class _MissingPart(Exception):
+    pass
+
+
+def _split_disks(handle) -> tuple[int, int]:
+    """How many parts the archive's end record says it has (0: not a split on several disks),
+    and the part its central directory starts on."""
+    size = handle.seek(0, 2)
+    handle.seek(max(0, size - 65557))
+    tail = handle.read()
+    handle.seek(0)
+    end = tail.rfind(b"PK\x05\x06")
+    if end < 0 or len(tail) - end < _EOCD.size:
+        return 0, 0
+    _sig, disk, cd_disk = _EOCD.unpack_from(tail, end)[:3]
+    return (disk + 1, cd_disk) if disk else (0, 0)
+
+
+def _open_split(ctx, archive: str, last, disks: tuple[int, int]) -> zipfile.ZipFile:
+    """A split archive (x.z01 ... x.zip) as one ZipFile: the parts concatenated, each member's
+    local header offset moved from its own disk to the whole."""
+    count, cd_disk = disks
+    handles = []
+    for name in _part_names(archive, count)[:-1]:
+        if not ctx.fs.is_file(name, cwd=ctx.cwd):
+            for h in handles:
+                h.close()
+            raise _MissingPart(name)
+        handles.append(ctx.fs.open(name, "rb", cwd=ctx.cwd))
+    whole = _Concat(handles + [last])
+    zf = zipfile.ZipFile(whole)
+    # zipfile found the directory (it ends before the end record) and added the start of
+    # the part it begins on to every offset
+    base = whole.starts[min(cd_disk, count - 1)]
+    for info in zf.infolist():
+        volume = getattr(info, "volume", 0)
+        if volume >= count:
+            raise zipfile.BadZipFile("bad disk number")
+        info.header_offset += whole.starts[volume] - base
+    if "_end_offset" in zipfile.ZipInfo.__slots__:
+        # where each member ends (newer zipfiles' overlap check), as zipfile sets it
+        end_offset = zf.start_dir
+        for info in sorted(zf.filelist, key=lambda z: z.header_offset, reverse=True):
+            info._end_offset = end_offset
+            end_offset = info.header_offset
+    return zf
 
 
 async def _unzip_member(ctx, zf: zipfile.ZipFile, info: zipfile.ZipInfo, write) -> None:

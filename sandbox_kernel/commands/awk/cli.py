@@ -57,7 +57,7 @@ async def awk(ctx: CommandContext) -> int:
             elif a.startswith("-f") or a.startswith("--file"):
                 path = value_of("f", "--file")
                 try:
-                    text = (await ctx.stdin.read()) if path == "-" else ctx.read_file(path)
+                    text = await ctx.read_input(path)
                 except FSError as e:
                     await ctx.error(f"fatal: can't open source file `{path}' for reading: {e.strerror}")
                     return 2

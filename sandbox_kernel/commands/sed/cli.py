@@ -73,7 +73,7 @@ async def sed(ctx: CommandContext) -> int:
             chunks.append(value)
         elif key == "f":
             try:
-                data = (await ctx.stdin.read()) if value == "-" else ctx.read_file(value)
+                data = await ctx.read_input(value)
             except FSError as e:
                 await ctx.error(f"couldn't open file {value}: {e.strerror}")
                 return 1
