@@ -19,7 +19,7 @@ class SandboxKernelTests(jkt.KernelTests):
     complete_code_samples = ["echo hi", "for i in 1 2; do echo $i; done", "%limits", "x=1\ny=2"]
     incomplete_code_samples = ["echo 'unterminated", "if true; then", "echo a |", "f() {",
                                "for i in 1 2; do", "echo a \\", "cat <<EOF\nx"]
-    invalid_code_samples = ["fi", "done", "%%python\nprint(1)"]
+    invalid_code_samples = ["fi", "done", "%%ruby\nputs 1"]
     code_page_something = "%help ls"
     code_generate_error = "false"
     code_execute_result = [{"code": "%limits", "mime": "text/html"}]
