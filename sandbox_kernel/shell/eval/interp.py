@@ -301,8 +301,15 @@ class Shell(Variables, Expander, Redirections, Pipelines):
             env = self.exported_env()
         for name, value in env.items():
             child.globals[name] = Var(value, True)
-        child.init_shell_vars(str(self.pid))
         child.cwd = self.cwd
+        pwd = env.get("PWD")
+        if pwd is None or not pwd.startswith("/") or not self._same_dir(pwd, self.cwd):
+            # bash starts in getcwd()'s physical directory unless $PWD names the same one
+            try:
+                child.cwd = self.fs.realpath(self.cwd)
+            except FSError:
+                pass
+        child.init_shell_vars(str(self.pid))
         child.umask = self.umask
         child.resource_limits = self.resource_limits.copy()
         child.pid = self.rt.new_pid()

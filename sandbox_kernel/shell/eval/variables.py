@@ -216,10 +216,27 @@ class Variables:
             if name not in g:
                 g[name] = Var(value)
         g["PWD"] = Var(self.cwd, True)
+        oldpwd = g.get("OLDPWD")
+        if oldpwd is None or type(oldpwd.value) is not str or not self._is_dir(oldpwd.value):
+            # bash starts with OLDPWD exported but unset (unless it names a directory)
+            g["OLDPWD"] = Var(None, True)
         level = g.get("SHLVL")
         depth = int(level.value) if level is not None and type(level.value) is str and isdigits(level.value) else 0
         g["SHLVL"] = Var(str(depth + 1), True)
         self.sync_option_vars()
+
+    def _is_dir(self, path: str) -> bool:
+        try:
+            return self.fs.is_dir(path, self.cwd)
+        except Exception:
+            return False
+
+    def _same_dir(self, a: str, b: str) -> bool:
+        """Whether paths ``a`` and ``b`` name the same directory."""
+        try:
+            return self.fs.realpath(a) == self.fs.realpath(b)
+        except Exception:
+            return False
 
     # ================================================================== lookups
     def lookup_raw(self, name: str) -> Var | None:
