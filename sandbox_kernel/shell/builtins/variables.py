@@ -449,6 +449,10 @@ async def b_unset(sh, argv, fds):
                 status |= await _unset_element(sh, fds, ref[0], ref[1])
                 continue
             if not is_name(name):
+                if mode is None:
+                    # no variable can have that name: bash unsets a function of it, quietly
+                    sh.functions.pop(name, None)
+                    continue
                 await err(sh, fds, "unset", f"`{name}': not a valid identifier")
                 status = 1
                 continue

@@ -30,7 +30,7 @@ from ..hints import not_found_message
 from ..lookup import CommandHash, search_path
 from ..options import OPTION_DEFAULTS, SHOPT_DEFAULTS, bashopts, option_flags, shellopts
 from ..state import (AbortCommand, BreakLoop, ContinueLoop, ControlFlow, ExitShell, LimitExceeded,
-    ReturnFromFunction, ShellError, Var)
+    ReturnFromFunction, ShellError, TempVar, Var)
 from ..syntax.ast import (DQ, ArithFor, Assign, CommandList, FunctionDef, Lit, Loop,
     Pipeline, Quoted, Select, SimpleCommand, Word)
 from ..syntax.lexer import KEEP_STATUS, Incomplete, ParseError, is_name
@@ -961,6 +961,8 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         for scope, var_name, before, temp in reversed(saved):
             if before is not None and before.nameref:
                 self.namerefs_hidden -= 1
+            if temp.uncovered:
+                continue
             now = scope.get(var_name)
             if persist and now is not None and now.value is not None:
                 continue
@@ -1002,7 +1004,9 @@ class Shell(Variables, Expander, Redirections, Pipelines):
             return None
         if append and before is not None:
             value = (before.scalar() or "") + value
-        temp = Var(None, exported=True)
+        temp = TempVar(None, exported=True)
+        temp.hides = before
+        temp.uncovered = False
         self.set_raw(temp, value, name)
         scope[name] = temp
         if before is not None and before.nameref:

@@ -17,7 +17,7 @@ from typing import Any
 from ...chars import isdigits
 from ...lazy import lazy_compile
 from ..options import OPTION_DEFAULTS
-from ..state import IndexedArray, LimitExceeded, ShellError, Var, is_array
+from ..state import IndexedArray, LimitExceeded, ShellError, TempVar, Var, is_array
 from .arith import SIGN
 from ..syntax.ast import DQ, Assign, Lit, Param, Quoted, Word
 from ..syntax.lexer import ParseError, is_name
@@ -1034,11 +1034,22 @@ class Variables:
             raise ShellError(f"{name}: cannot unset: readonly variable", 1)
         self._account(-var.charged, name)
         var.charged = 0
-        if scope is self.globals:
+        if type(var) is TempVar and scope.get(name) is var:
+            # a ``VAR=x cmd`` binding: unset uncovers what it hides
+            var.uncovered = True
+            if var.hides is None:
+                del scope[name]
+            else:
+                scope[name] = var.hides
+        elif scope is self.globals:
             del scope[name]
         elif name in scope:
-            # an unset local stays local (bash does not uncover the global)
-            scope[name] = Var(None)
+            if scope is self.scopes[-1]:
+                # an unset local of the running function stays local (the global stays hidden)
+                scope[name] = Var(None)
+            else:
+                # a caller's local goes, uncovering the variable below it (bash's dynamic scope)
+                del scope[name]
         return True
 
     def unset_element(self, name: str, key) -> bool:
