@@ -903,6 +903,10 @@ async def _redirected_command(sh, node: SimpleCommand, fds: dict, argv: list, te
             await sh.finish_procsubs(procsub_mark)
 
 
+#: builtins whose NAME=value arguments expand before a ``VAR=x`` binding (run_with_temporaries)
+_DECLARING = frozenset(("declare", "typeset", "local"))
+
+
 def _command_in(sh, node: SimpleCommand, argv: list, cmd_fds: dict, fds: dict, opened, temporaries):
     """``argv`` run with ``cmd_fds`` (``opened``: what its redirections opened, closed after)
     under its ``VAR=x`` bindings; errors of the bindings go to ``fds``."""
@@ -910,7 +914,8 @@ def _command_in(sh, node: SimpleCommand, argv: list, cmd_fds: dict, fds: dict, o
     try:
         if node.assigns:
             name = argv[0]
-            if temporaries is not None and name not in SPECIAL_BUILTINS and name not in sh.functions:
+            if (temporaries is not None and name not in SPECIAL_BUILTINS and name not in sh.functions
+                    and name not in _DECLARING):
                 saved = _bind_temporaries(sh, temporaries)
             if saved is None:  # (or a readonly name to report)
                 return sh.run_with_temporaries(node, argv, cmd_fds, fds, opened)

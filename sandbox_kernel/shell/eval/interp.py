@@ -944,6 +944,9 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         name = words[0]
         persist = self.options["posix"] and name in SPECIAL_BUILTINS and name not in self.functions
         saved: list[tuple[dict[str, Var], str, Var | None, Var]] = []
+        if len(words) > 1 and any(type(w) is Assign for w in words):
+            # `FOO=x declare v=$FOO`: the arguments expand before the bindings are made
+            words = [await self._expanded_assign(w) if type(w) is Assign else w for w in words]
         try:
             for a in node.assigns:
                 if a.array is not None:
@@ -954,6 +957,13 @@ class Shell(Variables, Expander, Redirections, Pipelines):
             return await self.run_command(words, fds)
         finally:
             self.unbind_temporaries(saved, persist)
+
+    async def _expanded_assign(self, a: Assign) -> Assign:
+        """A declaration argument ``NAME=value`` with its value expanded now (kept quoted)."""
+        if a.array is not None or a.value is None:
+            return a
+        value = await self.expand_word(a.value, assignment=True)
+        return Assign(a.name, Word([Quoted(value)]), a.index, None, a.append)
 
     def unbind_temporaries(self, saved: list, persist: bool = False) -> None:
         """Undo ``bind_temporary``s, last first (with ``persist``, a binding the command kept
