@@ -862,6 +862,8 @@ def _command(sh, node: SimpleCommand, fds: dict, argv: list, targets, temporarie
         raise too_many_words(rt.limits.words)
     if type(argv[-1]) is str:  # (declare's array arguments are Assigns)
         sh.last_arg = argv[-1]
+    elif argv[-1].array is not None:  # `declare a=(1 2)`: $_ is the name
+        sh.last_arg = argv[-1].name
     if not traced and sh.options["xtrace"]:
         return _traced(sh, node, fds, argv, targets, temporaries)
     redirs = node.redirs
@@ -1092,6 +1094,7 @@ async def _assign_substitution(sh, node: SimpleCommand, fds: dict, body, name: s
         return await sh.assignment_failed(node.assigns[0], e, fds)
     status = sh.cmdsub_status if sh.cmdsub_status is not None else 0
     sh.pipestatus = status
+    sh.last_arg = ""
     return status
 
 
@@ -1129,6 +1132,7 @@ def _compile_assignments(node: SimpleCommand, general):
             except ShellError as e:
                 return sh.assignment_failed(node.assigns[0], e, fds)
             sh.pipestatus = 0
+            sh.last_arg = ""  # $_ after an assignment, as in bash
             return 0
         for k, step in enumerate(steps):
             try:
@@ -1141,6 +1145,7 @@ def _compile_assignments(node: SimpleCommand, general):
                 # the generic path reports an array assignment's warnings right after it
                 return sh.assignments_from(node, fds, k + 1, flush=True)
         sh.pipestatus = 0
+        sh.last_arg = ""
         return 0
     return run_assignments
 

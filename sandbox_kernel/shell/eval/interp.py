@@ -831,6 +831,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
                     await self.err(fds, f"{self._ps4()}{self._traced_assign(a)}\n")
         except ShellError as e:
             return await self._assignment_error(a, e, fds)
+        self.last_arg = ""  # $_ after assignments, as in bash
         if self.cmdsub_status is not None:
             status = self.cmdsub_status
         elif cmdsub_status is not None:
