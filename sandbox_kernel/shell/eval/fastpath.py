@@ -1154,6 +1154,8 @@ def _compile_assign(a) -> Callable[[Any], None] | None:
     name = a.name
     append = a.append
     if a.array is not None:
+        if a.index is not None:
+            return None  # NAME[i]=(...): the expander reports it
         elements = []
         for el in a.array:
             fn = None if isinstance(el, tuple) else compile_fields(el)

@@ -950,9 +950,25 @@ class Shell(Variables, Expander, Redirections, Pipelines):
             words = [await self._expanded_assign(w) if type(w) is Assign else w for w in words]
         try:
             for a in node.assigns:
-                if a.array is not None:
+                if a.index is not None:
+                    # bash binds no element for a command's duration
+                    await self.report(shell_fds, f"`{a.name}[{format_word(a.index)}]': not a valid identifier")
                     continue
-                binding = await self._temp_binding(a, shell_fds)
+                if a.array is not None:
+                    # NAME=(...) before a command: the text, a string (bash exports "(b b)")
+                    items = []
+                    for el in a.array:
+                        if isinstance(el, tuple):
+                            items.append(f"[{await self.expand_word(el[0])}]{'+=' if el[2] else '='}"
+                                         f"{await self.expand_word(el[1])}")
+                        else:
+                            items.append(await self.expand_word(el))
+                    text = f"({' '.join(items)})"
+                    binding = self.bind_temporary(a.name, text, a.append)
+                    if binding is None:
+                        await self.report(shell_fds, f"{a.name}: readonly variable")
+                else:
+                    binding = await self._temp_binding(a, shell_fds)
                 if binding is not None:
                     saved.append(binding)
             return await self.run_command(words, fds)

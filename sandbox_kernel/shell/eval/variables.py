@@ -1154,6 +1154,9 @@ class Variables:
     # ================================================================== assignment words
     async def assign(self, a: Assign) -> None:
         if a.array is not None:
+            if a.index is not None:
+                raise ShellError(f"{a.name}[{await self.expand_word(a.index)}]: cannot assign list to array member",
+                                 1, abort=True)
             await self._assign_array(a)
             return
         value = await self.expand_word(a.value, assignment=True) if a.value is not None else ""

@@ -410,10 +410,11 @@ class Lexer:
             j += 1
         else:
             return None
-        if j < self.n and s[j] == "(" and index is None:
+        if j < self.n and s[j] == "(":
+            # (NAME[i]=(...) parses, and fails when it runs: bash's "cannot assign list")
             self.seek(j + 1)
             elements = self._parse_array_elements()
-            return Assign(name, None, None, elements, append)
+            return Assign(name, None, index, elements, append)
         self.seek(j)
         if j >= self.n or s[j] in WORD_END:
             value = Word([], "")
