@@ -975,7 +975,8 @@ def _dispatch(sh, argv: list[str], fds: dict):
     """Run the expanded command ``argv`` (a function, builtin or external command)."""
     name = argv[0]
     fdef = sh.functions.get(name)
-    if fdef is not None:
+    if fdef is not None and (name not in SPECIAL_BUILTINS or not sh.options["posix"]):
+        # (POSIX mode: a special builtin is found before a function of its name)
         status = sh.start_function(fdef, argv, fds)
     else:
         fn = SYNC_BUILTINS.get(name)

@@ -782,6 +782,9 @@ class Shell(Variables, Expander, Redirections, Pipelines):
             self.lineno = node.line
             await self.report(fds, f"`{node.name}': not a valid identifier")
             return 1
+        if node.name in SPECIAL_BUILTINS and self.options["posix"]:
+            self.lineno = node.line
+            return await self.handle_error(ShellError(f"`{node.name}': is a special builtin", 2, fatal=True), fds)
         self.functions[node.name] = node
         self.function_files[node.name] = self.current_source()
         return 0
@@ -1075,7 +1078,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         name = argv[0]
         if allow_functions:
             fdef = self.functions.get(name)
-            if fdef is not None:
+            if fdef is not None and (name not in SPECIAL_BUILTINS or not self.options["posix"]):
                 return await self.call_function(fdef, argv, fds)
         builtin = BUILTINS.get(name)
         if builtin is not None:
