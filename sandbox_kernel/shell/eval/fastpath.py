@@ -1508,6 +1508,8 @@ def _compile_regex_source(word: Word) -> Callable[[Any], str] | None:
     for p in word.parts:
         tp = type(p)
         if tp is Lit:
+            if p.text.startswith("~") and p is word.parts[0]:
+                return None  # a tilde: regex_source expands it
             pieces.append(p.text)
             continue
         if quoted_default(p):
