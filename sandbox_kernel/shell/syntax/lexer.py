@@ -732,7 +732,7 @@ class Lexer:
             while j < self.n and s[j] in NAME_CHARS:
                 j += 1
             self.i = j
-            return Param(s[i + 1:j])
+            return Param(s[i + 1:j], unbraced=True)
         if nxt and nxt in SPECIAL_PARAMS:
             self.i = i + 2
             return Param(nxt, unbraced=True)
