@@ -950,7 +950,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         saved: list[tuple[dict[str, Var], str, Var | None, Var]] = []
         if len(words) > 1 and any(type(w) is Assign for w in words):
             # `FOO=x declare v=$FOO`: the arguments expand before the bindings are made
-            words = [await self._expanded_assign(w) if type(w) is Assign else w for w in words]
+            words = [await self.expanded_assign(w) if type(w) is Assign else w for w in words]
         try:
             for a in node.assigns:
                 if a.index is not None:
@@ -978,7 +978,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         finally:
             self.unbind_temporaries(saved, persist)
 
-    async def _expanded_assign(self, a: Assign) -> Assign:
+    async def expanded_assign(self, a: Assign) -> Assign:
         """A declaration argument ``NAME=value`` with its value expanded now (kept quoted)."""
         if a.array is not None or a.value is None:
             return a
