@@ -610,6 +610,9 @@ class Lexer:
             if c == '"' and arith:
                 i += 1
                 continue
+            if c == "$" and arith and s.startswith('"', i + 1):
+                i += 2  # $"..." in arithmetic: a double-quoted string, its quotes removed
+                continue
             if c == "\\":
                 nxt = s[i + 1] if i + 1 < n else ""
                 if nxt == "\n":
