@@ -198,6 +198,14 @@ class Var:
         return flags
 
 
+class TempVar(Var):
+    """A ``VAR=x cmd`` binding: ``hides`` is the variable it stands over while the command
+    runs (None: there was none), which an ``unset`` inside uncovers, as in bash (``uncovered``:
+    the command's end leaves the name as it is then)."""
+
+    __slots__ = ("hides", "uncovered")
+
+
 class ControlFlow(Exception):
     """Base of non-error unwinding (break, continue, return, exit)."""
 

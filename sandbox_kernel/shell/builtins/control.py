@@ -6,7 +6,7 @@ from ...commands import registry as command_registry
 from ...streams import InputStream
 from ...vfs import FSError, normpath
 from ..lookup import find_sourced
-from ..state import BreakLoop, ContinueLoop, ExitShell, LimitExceeded, ReturnFromFunction, ShellError
+from ..state import AbortCommand, BreakLoop, ContinueLoop, ExitShell, LimitExceeded, ReturnFromFunction, ShellError
 from ..syntax.lexer import ParseError
 from ..syntax.parser import Parser
 from .args import bash_int, parse_options, too_many_arguments
@@ -54,7 +54,12 @@ async def b_eval(sh, argv, fds):
             return 2
         if node is None:
             return status
-        status = await sh.run_node(node, fds)
+        try:
+            status = await sh.run_node(node, fds)
+        except AbortCommand as e:
+            # an error that abandons a command line (a readonly assignment, an arithmetic
+            # error) abandons one of the string's, as bash's parse_and_execute does
+            status = sh.last_status = e.status
 
 
 @builtin("source", ".", usage="source filename [arguments]", text="""

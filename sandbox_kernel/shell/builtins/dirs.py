@@ -1,6 +1,7 @@
 """The working directory and the directory stack: cd, pwd, dirs, pushd, popd."""
 from __future__ import annotations
 
+import errno
 import os
 
 from ...vfs import FSError, normpath
@@ -19,7 +20,7 @@ def b_cd(sh, argv, fds):
     ``-``, CDPATH, errors) in ``cd_async``."""
     if len(argv) == 2:
         target = argv[1]
-        if target and target[0] != "-" and (target[0] == "/" or not sh.get_scalar("CDPATH")):
+        if target and target[0] != "-" and ".." not in target and (target[0] == "/" or not sh.get_scalar("CDPATH")):
             path = logical_path(target, sh.cwd)
             try:
                 problem = sh.fs.enterable(path)
@@ -40,6 +41,17 @@ def logical_path(target: str, cwd: str) -> str:
     if full.startswith("//") and not full.startswith("///"):
         return "/" + path
     return path
+
+
+def _dotdot_missing(sh, target: str) -> bool:
+    """Whether a ``..`` of TARGET follows a name that is no directory (bash checks each one
+    as it canonicalises the path: ``cd nonexistent/..`` fails)."""
+    full = target if target.startswith("/") else sh.cwd + "/" + target
+    parts = full.split("/")
+    for i, part in enumerate(parts):
+        if part == ".." and i > 0 and not sh.fs.is_dir(normpath("/".join(parts[:i]) or "/")):
+            return True
+    return False
 
 
 def _enter(sh, path: str) -> None:
@@ -93,6 +105,8 @@ async def cd_async(sh, argv, fds):
     for cand in candidates:
         path = logical_path(cand, sh.cwd)
         try:
+            if ".." in cand and _dotdot_missing(sh, cand):
+                raise FSError(errno.ENOENT, cand)
             problem = sh.fs.enterable(path)
         except FSError as e:
             if cand is candidates[-1]:

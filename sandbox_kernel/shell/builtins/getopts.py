@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 from ...lazy import lazy_compile
+from ..syntax.lexer import is_name
+from .output import err
 from .registry import builtin
 
 _ATOI = lazy_compile(r"[ \t\n\v\f\r]*([-+]?[0-9]+)")
@@ -16,10 +18,19 @@ followed by a colon expects an argument (put in OPTARG). Each call puts the next
 the shell variable NAME and its index in OPTIND. A leading colon in OPTSTRING selects silent
 error reporting. Returns non-zero at the end of the options.""")
 async def b_getopts(sh, argv, fds):
+    if len(argv) >= 3 and not is_name(argv[2]):
+        # bash parses the option (OPTIND, OPTARG move on) but sets no NAME and fails
+        await _getopts(sh, argv, fds, None)
+        await err(sh, fds, "getopts", f"`{argv[2]}': not a valid identifier")
+        return 1
+    return await _getopts(sh, argv, fds, argv[2] if len(argv) >= 3 else None)
+
+
+async def _getopts(sh, argv, fds, name):
     if len(argv) < 3:
         await sh.err(fds, "getopts: usage: getopts optstring name [arg ...]\n")
         return 2
-    optstring, name = argv[1], argv[2]
+    optstring = argv[1]
     args = argv[3:] if len(argv) > 3 else list(sh.positional)
     silent = optstring.startswith(":")
     if silent:
@@ -54,7 +65,7 @@ async def b_getopts(sh, argv, fds):
         else:
             await sh.err(fds, f"{sh.arg0}: illegal option -- {opt}\n")  # getopt's message: $0, no line
             sh.unset_var("OPTARG")
-        sh.set_var(name, "?")
+        _set_name(sh, name, "?")
         if at_end:
             optind += 1
             charpos = 0
@@ -73,11 +84,11 @@ async def b_getopts(sh, argv, fds):
             sh.set_var("OPTIND", str(optind))
             sh.getopts_state = NO_GROUP
             if silent:
-                sh.set_var(name, ":")
+                _set_name(sh, name, ":")
                 sh.set_var("OPTARG", opt)
             else:
                 await sh.err(fds, f"{sh.arg0}: option requires an argument -- {opt}\n")
-                sh.set_var(name, "?")
+                _set_name(sh, name, "?")
                 sh.unset_var("OPTARG")
             return 0
         charpos = 0
@@ -86,7 +97,7 @@ async def b_getopts(sh, argv, fds):
         if at_end:
             optind += 1
             charpos = 0
-    sh.set_var(name, opt)
+    _set_name(sh, name, opt)
     sh.set_var("OPTIND", str(optind))
     sh.getopts_state = (optind, charpos, sh.lookup_raw("OPTIND"), source)
     return 0
@@ -97,6 +108,11 @@ def _end_of_options(sh, name: str, optind: int) -> int:
     and unsets OPTARG."""
     sh.set_var("OPTIND", str(optind))
     sh.unset_var("OPTARG")
-    sh.set_var(name, "?")
+    _set_name(sh, name, "?")
     sh.getopts_state = NO_GROUP
     return 1
+
+
+def _set_name(sh, name: str | None, value: str) -> None:
+    if name is not None:
+        sh.set_var(name, value)

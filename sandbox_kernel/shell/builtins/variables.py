@@ -345,6 +345,9 @@ async def b_export(sh, argv, fds):
         return 0
     sh.own_variables()  # export changes attributes of variables it finds
     status = 0
+    # bash expands every NAME=VALUE operand first: `export x=1 y=$x` reads the x from before,
+    # `export FOO=foo v=$(printenv FOO)` runs the substitution before FOO is exported
+    args = [await sh.expanded_assign(a) if isinstance(a, Assign) else a for a in args]
     for a in args:
         bad = _invalid_element(a)
         if bad is not None:
@@ -449,6 +452,10 @@ async def b_unset(sh, argv, fds):
                 status |= await _unset_element(sh, fds, ref[0], ref[1])
                 continue
             if not is_name(name):
+                if mode is None:
+                    # no variable can have that name: bash unsets a function of it, quietly
+                    sh.functions.pop(name, None)
+                    continue
                 await err(sh, fds, "unset", f"`{name}': not a valid identifier")
                 status = 1
                 continue

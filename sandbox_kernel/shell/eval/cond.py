@@ -355,8 +355,14 @@ def cond_integer(sh, text: str) -> int:
 async def regex_source(sh, word: Word) -> str:
     """The ERE of ``=~ word``: quoted parts escaped so they match literally."""
     pieces = []
-    for p in word.parts:
+    for i, p in enumerate(word.parts):
         if type(p) is Lit:
+            if i == 0 and p.text.startswith("~"):
+                # a leading tilde expands, and its directory matches literally
+                tilde = sh.tilde_pieces(p.text, True, False)
+                if tilde is not None:
+                    pieces.extend(ere_escape(t) if expanded else t for t, expanded in tilde)
+                    continue
             pieces.append(p.text)
         elif quoted_default(p):
             value = await sh.param_default(p, lambda w: regex_source(sh, w))

@@ -862,6 +862,8 @@ def _command(sh, node: SimpleCommand, fds: dict, argv: list, targets, temporarie
         raise too_many_words(rt.limits.words)
     if type(argv[-1]) is str:  # (declare's array arguments are Assigns)
         sh.last_arg = argv[-1]
+    elif argv[-1].array is not None:  # `declare a=(1 2)`: $_ is the name
+        sh.last_arg = argv[-1].name
     if not traced and sh.options["xtrace"]:
         return _traced(sh, node, fds, argv, targets, temporaries)
     redirs = node.redirs
@@ -903,6 +905,10 @@ async def _redirected_command(sh, node: SimpleCommand, fds: dict, argv: list, te
             await sh.finish_procsubs(procsub_mark)
 
 
+#: builtins whose NAME=value arguments expand before a ``VAR=x`` binding (run_with_temporaries)
+_DECLARING = frozenset(("declare", "typeset", "local"))
+
+
 def _command_in(sh, node: SimpleCommand, argv: list, cmd_fds: dict, fds: dict, opened, temporaries):
     """``argv`` run with ``cmd_fds`` (``opened``: what its redirections opened, closed after)
     under its ``VAR=x`` bindings; errors of the bindings go to ``fds``."""
@@ -910,7 +916,8 @@ def _command_in(sh, node: SimpleCommand, argv: list, cmd_fds: dict, fds: dict, o
     try:
         if node.assigns:
             name = argv[0]
-            if temporaries is not None and name not in SPECIAL_BUILTINS and name not in sh.functions:
+            if (temporaries is not None and name not in SPECIAL_BUILTINS and name not in sh.functions
+                    and name not in _DECLARING):
                 saved = _bind_temporaries(sh, temporaries)
             if saved is None:  # (or a readonly name to report)
                 return sh.run_with_temporaries(node, argv, cmd_fds, fds, opened)
@@ -968,7 +975,8 @@ def _dispatch(sh, argv: list[str], fds: dict):
     """Run the expanded command ``argv`` (a function, builtin or external command)."""
     name = argv[0]
     fdef = sh.functions.get(name)
-    if fdef is not None:
+    if fdef is not None and (name not in SPECIAL_BUILTINS or not sh.options["posix"]):
+        # (POSIX mode: a special builtin is found before a function of its name)
         status = sh.start_function(fdef, argv, fds)
     else:
         fn = SYNC_BUILTINS.get(name)
@@ -1087,6 +1095,7 @@ async def _assign_substitution(sh, node: SimpleCommand, fds: dict, body, name: s
         return await sh.assignment_failed(node.assigns[0], e, fds)
     status = sh.cmdsub_status if sh.cmdsub_status is not None else 0
     sh.pipestatus = status
+    sh.last_arg = ""
     return status
 
 
@@ -1124,6 +1133,7 @@ def _compile_assignments(node: SimpleCommand, general):
             except ShellError as e:
                 return sh.assignment_failed(node.assigns[0], e, fds)
             sh.pipestatus = 0
+            sh.last_arg = ""  # $_ after an assignment, as in bash
             return 0
         for k, step in enumerate(steps):
             try:
@@ -1136,6 +1146,7 @@ def _compile_assignments(node: SimpleCommand, general):
                 # the generic path reports an array assignment's warnings right after it
                 return sh.assignments_from(node, fds, k + 1, flush=True)
         sh.pipestatus = 0
+        sh.last_arg = ""
         return 0
     return run_assignments
 
@@ -1144,6 +1155,8 @@ def _compile_assign(a) -> Callable[[Any], None] | None:
     name = a.name
     append = a.append
     if a.array is not None:
+        if a.index is not None:
+            return None  # NAME[i]=(...): the expander reports it
         elements = []
         for el in a.array:
             fn = None if isinstance(el, tuple) else compile_fields(el)
@@ -1495,6 +1508,8 @@ def _compile_regex_source(word: Word) -> Callable[[Any], str] | None:
     for p in word.parts:
         tp = type(p)
         if tp is Lit:
+            if p.text.startswith("~") and p is word.parts[0]:
+                return None  # a tilde: regex_source expands it
             pieces.append(p.text)
             continue
         if quoted_default(p):

@@ -30,7 +30,7 @@ from ..hints import not_found_message
 from ..lookup import CommandHash, search_path
 from ..options import OPTION_DEFAULTS, SHOPT_DEFAULTS, bashopts, option_flags, shellopts
 from ..state import (AbortCommand, BreakLoop, ContinueLoop, ControlFlow, ExitShell, LimitExceeded,
-    ReturnFromFunction, ShellError, Var)
+    ReturnFromFunction, ShellError, TempVar, Var)
 from ..syntax.ast import (DQ, ArithFor, Assign, CommandList, FunctionDef, Lit, Loop,
     Pipeline, Quoted, Select, SimpleCommand, Word)
 from ..syntax.lexer import KEEP_STATUS, Incomplete, ParseError, is_name
@@ -301,8 +301,15 @@ class Shell(Variables, Expander, Redirections, Pipelines):
             env = self.exported_env()
         for name, value in env.items():
             child.globals[name] = Var(value, True)
-        child.init_shell_vars(str(self.pid))
         child.cwd = self.cwd
+        pwd = env.get("PWD")
+        if pwd is None or not pwd.startswith("/") or not self._same_dir(pwd, self.cwd):
+            # bash starts in getcwd()'s physical directory unless $PWD names the same one
+            try:
+                child.cwd = self.fs.realpath(self.cwd)
+            except FSError:
+                pass
+        child.init_shell_vars(str(self.pid))
         child.umask = self.umask
         child.resource_limits = self.resource_limits.copy()
         child.pid = self.rt.new_pid()
@@ -775,6 +782,9 @@ class Shell(Variables, Expander, Redirections, Pipelines):
             self.lineno = node.line
             await self.report(fds, f"`{node.name}': not a valid identifier")
             return 1
+        if node.name in SPECIAL_BUILTINS and self.options["posix"]:
+            self.lineno = node.line
+            return await self.handle_error(ShellError(f"`{node.name}': is a special builtin", 2, fatal=True), fds)
         self.functions[node.name] = node
         self.function_files[node.name] = self.current_source()
         return 0
@@ -824,6 +834,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
                     await self.err(fds, f"{self._ps4()}{self._traced_assign(a)}\n")
         except ShellError as e:
             return await self._assignment_error(a, e, fds)
+        self.last_arg = ""  # $_ after assignments, as in bash
         if self.cmdsub_status is not None:
             status = self.cmdsub_status
         elif cmdsub_status is not None:
@@ -937,16 +948,42 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         name = words[0]
         persist = self.options["posix"] and name in SPECIAL_BUILTINS and name not in self.functions
         saved: list[tuple[dict[str, Var], str, Var | None, Var]] = []
+        if len(words) > 1 and any(type(w) is Assign for w in words):
+            # `FOO=x declare v=$FOO`: the arguments expand before the bindings are made
+            words = [await self.expanded_assign(w) if type(w) is Assign else w for w in words]
         try:
             for a in node.assigns:
-                if a.array is not None:
+                if a.index is not None:
+                    # bash binds no element for a command's duration
+                    await self.report(shell_fds, f"`{a.name}[{format_word(a.index)}]': not a valid identifier")
                     continue
-                binding = await self._temp_binding(a, shell_fds)
+                if a.array is not None:
+                    # NAME=(...) before a command: the text, a string (bash exports "(b b)")
+                    items = []
+                    for el in a.array:
+                        if isinstance(el, tuple):
+                            items.append(f"[{await self.expand_word(el[0])}]{'+=' if el[2] else '='}"
+                                         f"{await self.expand_word(el[1])}")
+                        else:
+                            items.append(await self.expand_word(el))
+                    text = f"({' '.join(items)})"
+                    binding = self.bind_temporary(a.name, text, a.append)
+                    if binding is None:
+                        await self.report(shell_fds, f"{a.name}: readonly variable")
+                else:
+                    binding = await self._temp_binding(a, shell_fds)
                 if binding is not None:
                     saved.append(binding)
             return await self.run_command(words, fds)
         finally:
             self.unbind_temporaries(saved, persist)
+
+    async def expanded_assign(self, a: Assign) -> Assign:
+        """A declaration argument ``NAME=value`` with its value expanded now (kept quoted)."""
+        if a.array is not None or a.value is None:
+            return a
+        value = await self.expand_word(a.value, assignment=True)
+        return Assign(a.name, Word([Quoted(value)]), a.index, None, a.append)
 
     def unbind_temporaries(self, saved: list, persist: bool = False) -> None:
         """Undo ``bind_temporary``s, last first (with ``persist``, a binding the command kept
@@ -954,6 +991,8 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         for scope, var_name, before, temp in reversed(saved):
             if before is not None and before.nameref:
                 self.namerefs_hidden -= 1
+            if temp.uncovered:
+                continue
             now = scope.get(var_name)
             if persist and now is not None and now.value is not None:
                 continue
@@ -995,7 +1034,9 @@ class Shell(Variables, Expander, Redirections, Pipelines):
             return None
         if append and before is not None:
             value = (before.scalar() or "") + value
-        temp = Var(None, exported=True)
+        temp = TempVar(None, exported=True)
+        temp.hides = before
+        temp.uncovered = False
         self.set_raw(temp, value, name)
         scope[name] = temp
         if before is not None and before.nameref:
@@ -1037,7 +1078,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         name = argv[0]
         if allow_functions:
             fdef = self.functions.get(name)
-            if fdef is not None:
+            if fdef is not None and (name not in SPECIAL_BUILTINS or not self.options["posix"]):
                 return await self.call_function(fdef, argv, fds)
         builtin = BUILTINS.get(name)
         if builtin is not None:

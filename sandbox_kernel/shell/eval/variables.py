@@ -17,7 +17,7 @@ from typing import Any
 from ...chars import isdigits
 from ...lazy import lazy_compile
 from ..options import OPTION_DEFAULTS
-from ..state import IndexedArray, LimitExceeded, ShellError, Var, is_array
+from ..state import IndexedArray, LimitExceeded, ShellError, TempVar, Var, is_array
 from .arith import SIGN
 from ..syntax.ast import DQ, Assign, Lit, Param, Quoted, Word
 from ..syntax.lexer import ParseError, is_name
@@ -216,10 +216,27 @@ class Variables:
             if name not in g:
                 g[name] = Var(value)
         g["PWD"] = Var(self.cwd, True)
+        oldpwd = g.get("OLDPWD")
+        if oldpwd is None or type(oldpwd.value) is not str or not self._is_dir(oldpwd.value):
+            # bash starts with OLDPWD exported but unset (unless it names a directory)
+            g["OLDPWD"] = Var(None, True)
         level = g.get("SHLVL")
         depth = int(level.value) if level is not None and type(level.value) is str and isdigits(level.value) else 0
         g["SHLVL"] = Var(str(depth + 1), True)
         self.sync_option_vars()
+
+    def _is_dir(self, path: str) -> bool:
+        try:
+            return self.fs.is_dir(path, self.cwd)
+        except Exception:
+            return False
+
+    def _same_dir(self, a: str, b: str) -> bool:
+        """Whether paths ``a`` and ``b`` name the same directory."""
+        try:
+            return self.fs.realpath(a) == self.fs.realpath(b)
+        except Exception:
+            return False
 
     # ================================================================== lookups
     def lookup_raw(self, name: str) -> Var | None:
@@ -1017,11 +1034,22 @@ class Variables:
             raise ShellError(f"{name}: cannot unset: readonly variable", 1)
         self._account(-var.charged, name)
         var.charged = 0
-        if scope is self.globals:
+        if type(var) is TempVar and scope.get(name) is var:
+            # a ``VAR=x cmd`` binding: unset uncovers what it hides
+            var.uncovered = True
+            if var.hides is None:
+                del scope[name]
+            else:
+                scope[name] = var.hides
+        elif scope is self.globals:
             del scope[name]
         elif name in scope:
-            # an unset local stays local (bash does not uncover the global)
-            scope[name] = Var(None)
+            if scope is self.scopes[-1]:
+                # an unset local of the running function stays local (the global stays hidden)
+                scope[name] = Var(None)
+            else:
+                # a caller's local goes, uncovering the variable below it (bash's dynamic scope)
+                del scope[name]
         return True
 
     def unset_element(self, name: str, key) -> bool:
@@ -1126,6 +1154,9 @@ class Variables:
     # ================================================================== assignment words
     async def assign(self, a: Assign) -> None:
         if a.array is not None:
+            if a.index is not None:
+                raise ShellError(f"{a.name}[{await self.expand_word(a.index)}]: cannot assign list to array member",
+                                 1, abort=True)
             await self._assign_array(a)
             return
         value = await self.expand_word(a.value, assignment=True) if a.value is not None else ""

@@ -19,7 +19,7 @@ from ..syntax.escapes import decode_ansi_c
 from ..syntax.ast import ArithSub, CmdSub, DQ, Lit, Param, ProcSub, Quoted, Word
 from ..state import (IndexedArray, LimitExceeded, ShellError, is_array, ordered_keys, ordered_values,
     too_many_words)
-from ..syntax.lexer import is_name
+from ..syntax.lexer import NAME_CHARS, is_name
 from .variables import NeedsExpansion, memory_exceeded, split_subscript
 
 GLOB_ACTIVE = frozenset("*?[(")
@@ -177,6 +177,26 @@ def _brace_tokens(parts: list) -> list:
         else:
             tokens.append(p)
     return tokens
+
+
+def _rejoin_names(tokens: list) -> list:
+    """Brace expansion works on the text: ``{$a,b}_c`` gives ``$a_c``, the variable a_c. An
+    unbraced ``$name`` a brace expansion put before name characters takes them in."""
+    out: list = []
+    i = 0
+    n = len(tokens)
+    while i < n:
+        t = tokens[i]
+        i += 1
+        if type(t) is Param and t.unbraced and t.op is None and t.index is None and i < n \
+                and type(tokens[i]) is str and tokens[i] in NAME_CHARS and (t.name[0].isalpha() or t.name[0] == "_"):
+            j = i
+            while j < n and type(tokens[j]) is str and tokens[j] in NAME_CHARS:
+                j += 1
+            t = Param(t.name + "".join(tokens[i:j]), unbraced=True)
+            i = j
+        out.append(t)
+    return out
 
 
 def _tokens_to_parts(tokens: list) -> list:
@@ -440,7 +460,7 @@ class Expander:
                     continue
                 alt_parts = [Lit(alt)]
             else:
-                alt_parts = _tokens_to_parts(alt)
+                alt_parts = _tokens_to_parts(_rejoin_names(alt))
             fields = Fields(self.ifs(), self.rt)
             await self._expand_parts(alt_parts, fields, first=True)
             fields.end()
@@ -1092,7 +1112,7 @@ class Expander:
             if p.name in ("!", "-", UNSET_PARAM):
                 return
             label = p.name if p.index is None else f"{p.name}[{p.index.plain or p.index.source or ''}]"
-            if p.unbraced:
+            if p.unbraced and not (p.name[0].isalpha() or p.name[0] == "_"):
                 label = "$" + label
             raise ShellError(f"{label}: unbound variable", self.unbound_status(), fatal=True)
 

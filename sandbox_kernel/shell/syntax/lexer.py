@@ -410,10 +410,11 @@ class Lexer:
             j += 1
         else:
             return None
-        if j < self.n and s[j] == "(" and index is None:
+        if j < self.n and s[j] == "(":
+            # (NAME[i]=(...) parses, and fails when it runs: bash's "cannot assign list")
             self.seek(j + 1)
             elements = self._parse_array_elements()
-            return Assign(name, None, None, elements, append)
+            return Assign(name, None, index, elements, append)
         self.seek(j)
         if j >= self.n or s[j] in WORD_END:
             value = Word([], "")
@@ -609,6 +610,9 @@ class Lexer:
             if c == '"' and arith:
                 i += 1
                 continue
+            if c == "$" and arith and s.startswith('"', i + 1):
+                i += 2  # $"..." in arithmetic: a double-quoted string, its quotes removed
+                continue
             if c == "\\":
                 nxt = s[i + 1] if i + 1 < n else ""
                 if nxt == "\n":
@@ -731,7 +735,7 @@ class Lexer:
             while j < self.n and s[j] in NAME_CHARS:
                 j += 1
             self.i = j
-            return Param(s[i + 1:j])
+            return Param(s[i + 1:j], unbraced=True)
         if nxt and nxt in SPECIAL_PARAMS:
             self.i = i + 2
             return Param(nxt, unbraced=True)
