@@ -50,7 +50,7 @@ test: $(STAMP) $(EG_STAMP) system-deps python-setup
 # make test-deploy: build deploy/Dockerfile's single-user image with no image registry and run it
 # (deploy/test_deploy.py); installs Debian's docker.io and mmdebstrap when missing and starts (and
 # stops) a dockerd of its own on a private socket, with no bridge and no iptables rules. Root only.
-test-deploy: $(STAMP) system-deps
+test-deploy: $(STAMP) $(EG_STAMP) system-deps
 	@command -v dockerd >/dev/null && command -v mmdebstrap >/dev/null && /usr/bin/python3 -m venv -h >/dev/null || \
 	    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
 	      docker.io mmdebstrap python3-venv >/dev/null; }
