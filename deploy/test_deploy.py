@@ -159,10 +159,15 @@ def docker():
         shutil.rmtree(run_dir, ignore_errors=True)
 
 
+#: what the wheel is built from: the files at the top (pyproject.toml, README.md...) and these
+#: folders; tests, docs and deploy/ stay out, so that editing them keeps docker build's cache
+WHEEL_SOURCES = ("sandbox_kernel/", "guest/", "kernelspec/")
+
+
 def tracked_sources(dest: Path) -> None:
     names = sh("git", "ls-files", "-z", cwd=ROOT).stdout.split("\0")
     for name in filter(None, names):
-        if (ROOT / name).is_file():
+        if ("/" not in name or name.startswith(WHEEL_SOURCES)) and (ROOT / name).is_file():
             (dest / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(ROOT / name, dest / name)
 
@@ -171,8 +176,10 @@ def tracked_sources(dest: Path) -> None:
 def lab_image(docker):
     BUILD.mkdir(parents=True, exist_ok=True)
     base_key = hashlib.sha256((ROOT / "deploy" / "base.sh").read_bytes()).hexdigest()[:12]
-    timed("base image (mmdebstrap, cached tarball)", str(ROOT / "deploy" / "base.sh"), BASE_TAG,
-          str(BUILD / f"base-{base_key}.tar"), env=docker)
+    # (a daemon of SANDBOX_DEPLOY_DOCKER_HOST keeps its base image: a new import would miss every cache)
+    if subprocess.run([DOCKER, "image", "inspect", BASE_TAG], env=docker, capture_output=True).returncode != 0:
+        timed("base image (mmdebstrap, cached tarball)", str(ROOT / "deploy" / "base.sh"), BASE_TAG,
+              str(BUILD / f"base-{base_key}.tar"), env=docker)
     context = BUILD / "context"
     shutil.rmtree(context, ignore_errors=True)
     (context / "src").mkdir(parents=True)
@@ -340,6 +347,8 @@ def http(method: str, url: str, body: dict | None = None, token: str | None = No
             return reply.status, json.loads(data) if data else None
     except urllib.error.HTTPError as e:
         return e.code, e.read().decode(errors="replace")
+    except (urllib.error.URLError, ConnectionError) as e:
+        return 0, str(e)
 
 
 def wait_until(what: str, check, timeout: float, every: float = 1.0, log: Path | None = None):
