@@ -433,6 +433,13 @@ def containers(env: dict, user: str) -> list[str]:
     return out.split()
 
 
+def container_mib(env: dict, container: str) -> float:
+    """A container's memory use as `docker stats` shows it (its cgroup's, less the page cache)."""
+    usage = sh(DOCKER, "stats", "--no-stream", "--format", "{{.MemUsage}}", container, env=env).stdout.split("/")[0]
+    number, unit = re.fullmatch(r"\s*([\d.]+)\s*([KMG]?i?B)\s*", usage).groups()
+    return round(float(number) * {"B": 1 / 2**20, "KiB": 1 / 1024, "MiB": 1, "GiB": 1024}[unit], 1)
+
+
 class HubUser:
     """One user of the hub: a token got with the password (POST /hub/api/users/NAME/tokens with
     the credentials in the body, as the Authenticator checks them), the server spawned through
@@ -486,14 +493,24 @@ class SessionKernel(GatewayKernel):
             header=[f"Authorization: token {token}"], timeout=60)
 
     def run(self, code: str, timeout: float = 120) -> tuple[str, str]:
-        """(reply status, the cell's stream and error text)."""
+        """(reply status, the cell's stream, result and error text): the messages up to both its
+        execute_reply (shell) and its idle status (iopub), which may come in either order."""
         msg_id = self.execute(code)
-        reply, before = self.wait_for(lambda m: m["msg_type"] == "execute_reply"
-                                      and m["parent_header"].get("msg_id") == msg_id, timeout)
+        mine, reply, idle = [], None, False
+        deadline = time.monotonic() + timeout
+        while reply is None or not idle:
+            msg = self.receive(max(0.1, deadline - time.monotonic()))
+            assert time.monotonic() < deadline, f"no reply within {timeout} s: {[m['msg_type'] for m in mine]}"
+            if msg["parent_header"].get("msg_id") != msg_id:
+                continue
+            mine.append(msg)
+            if msg["msg_type"] == "execute_reply":
+                reply = msg
+            idle |= msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle"
         text = "".join(m["content"]["text"] if m["msg_type"] == "stream" else
                        m["content"]["data"].get("text/plain", "") + "\n" if m["msg_type"] == "execute_result" else
                        f"{m['content']['ename']}: {m['content']['evalue']}\n" if m["msg_type"] == "error" else ""
-                       for m in before if m["parent_header"].get("msg_id") == msg_id)
+                       for m in mine)
         return reply["content"]["status"], text
 
     def detach(self) -> None:
@@ -517,12 +534,14 @@ def test_jupyterhub_with_dockerspawner(hub):
     TIMINGS["hub: two servers spawned"] = round(time.monotonic() - started, 1)
     assert len(containers(env, "alice")) == 1 and len(containers(env, "bob")) == 1
     first_container = containers(env, "alice")[0]
+    TIMINGS["hub: server container MiB, no kernel"] = container_mib(env, first_container)
 
     ka = alice.kernel("work.ipynb")
     status, out = ka.run("echo alice-secret > /workspace/notes.txt; whoami; cat /workspace/notes.txt")
     assert status == "ok" and "kept across restarts" in out and out.endswith("user\nalice-secret\n"), out
     status, out = ka.run("%%js\nconsole.log(require('fs').readFileSync('/workspace/notes.txt', 'utf8').trim())")
     assert status == "ok" and out == "alice-secret\n", out
+    TIMINGS["hub: server container MiB, kernel after shell + %%js"] = container_mib(env, first_container)
     kb = bob.kernel("work.ipynb")
     status, out = kb.run("ls -A /workspace; test -e /workspace/notes.txt && echo visible || echo invisible")
     assert status == "ok" and out.endswith("\ninvisible\n"), out
