@@ -155,8 +155,13 @@ def docker():
             daemon.kill()
             daemon.wait()
         log.close()
-        subprocess.run(["umount", "-R", str(run_dir / "exec")], capture_output=True)
+        # what dockerd left mounted under its directories (exec/netns/default: an nsfs), deepest first
+        with open("/proc/self/mounts") as f:
+            points = [line.split()[1].encode().decode("unicode_escape") for line in f]
+        for point in sorted((p for p in points if p.startswith(f"{run_dir}/")), key=len, reverse=True):
+            subprocess.run(["umount", "-l", point], capture_output=True)
         shutil.rmtree(run_dir, ignore_errors=True)
+        assert not run_dir.exists(), f"{run_dir} left behind"
 
 
 #: what the wheel is built from: the files at the top (pyproject.toml, README.md...) and these
