@@ -5,7 +5,10 @@ the base from mmdebstrap + docker import (deploy/base.sh), pip from a wheelhouse
 exported from this host (vm-image --export) and imported in the Debian stage. Then, with
 --network none and no /dev/kvm (TCG): as jovyan `jupyter kernelspec list` shows sandbox, the
 default kernel is sandbox, and a shell, a %%js and a %%vm cell run; as another uid (a pod's
-runAsUser) the baked guest cache serves %%vm too. Everything it started is stopped and removed.
+runAsUser) the baked guest cache serves %%vm too. JupyterHub with DockerSpawner on loopback
+(two users, isolation, a --persist workspace across a replaced container, kernel and server
+culling) and Enterprise Gateway with DockerProcessProxy (the eg-kernel image; the admin's policy
+reaches the kernel in its container). Everything it started is stopped and removed.
 Outside tests/ (not part of `make test`): it takes minutes and needs root for dockerd."""
 from __future__ import annotations
 
@@ -231,6 +234,14 @@ def eg_launchers(dest: Path) -> None:
                                 "kernel-launchers/python/scripts/launch_ipykernel.py")):
             (dest / target).parent.mkdir(parents=True, exist_ok=True)
             (dest / target).write_bytes(tar.extractfile(member).read())
+
+
+def save_timings() -> None:
+    """TIMINGS into build/deploy/measurements.json (each test adds its own)."""
+    path = BUILD / "measurements.json"
+    saved = json.loads(path.read_text()) if path.exists() else {}
+    saved["timings_s"] = {**saved.get("timings_s", {}), **TIMINGS}
+    path.write_text(json.dumps(saved, indent=1) + "\n")
 
 
 def run_cells(env: dict, *docker_args: str, cells=CELLS) -> dict:
@@ -465,7 +476,7 @@ class HubUser:
         assert status == 200, (status, reply)
         return reply["servers"].get("")
 
-    def spawn(self, timeout: float = 240) -> None:
+    def spawn(self) -> None:
         status, reply = http("POST", f"{self.url}/hub/api/users/{self.name}/server", token=self.token)
         assert status in (201, 202), (status, reply)
 
@@ -580,6 +591,7 @@ def test_jupyterhub_with_dockerspawner(hub):
                and not containers(env, "bob"), 60, 1, log)
     volumes = sh(DOCKER, "volume", "ls", "-q", env=env).stdout.split()
     assert "sandbox-home-alice" in volumes and "sandbox-home-bob" in volumes, volumes
+    save_timings()
     print(json.dumps(TIMINGS, indent=1))
 
 
@@ -668,6 +680,7 @@ def test_enterprise_gateway_runs_the_kernel_in_a_container(eg_image, tmp_path, m
         wait_until("the kernel's container removed", lambda: not sh(
             DOCKER, "ps", "-aq", "--filter", f"label=kernel_id={kernel.id}", env=env).stdout.strip(), 60)
     TIMINGS["eg: whole"] = round(time.monotonic() - started, 1)
+    save_timings()
     print(json.dumps(TIMINGS, indent=1))
 
 
