@@ -47,10 +47,12 @@ $(EG_STAMP):
 test: $(STAMP) $(EG_STAMP) system-deps python-setup
 	$(PY) -m pytest -q
 
-# make test-deploy: build deploy/Dockerfile's single-user image with no image registry and run it
-# (deploy/test_deploy.py); installs Debian's docker.io and mmdebstrap when missing and starts (and
-# stops) a dockerd of its own on a private socket, with no bridge and no iptables rules. Root only.
-test-deploy: $(STAMP) system-deps
+# make test-deploy: build deploy/Dockerfile's images with no image registry and run them
+# (deploy/test_deploy.py): the lab image alone, under JupyterHub + DockerSpawner with two users, and
+# the eg-kernel image under Enterprise Gateway (its venv: $(EG_STAMP)) + DockerProcessProxy.
+# Installs Debian's docker.io and mmdebstrap when missing and starts (and stops) a dockerd of its
+# own on a private socket, with no bridge and no iptables rules. Root only.
+test-deploy: $(STAMP) $(EG_STAMP) system-deps
 	@command -v dockerd >/dev/null && command -v mmdebstrap >/dev/null && /usr/bin/python3 -m venv -h >/dev/null || \
 	    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
 	      docker.io mmdebstrap python3-venv >/dev/null; }

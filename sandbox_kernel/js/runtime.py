@@ -119,7 +119,11 @@ class CompiledModule:
         key = f"{wasmtime_version()}-{binary.WASM_SHA256[:24]}-p{binary.PATCH_VERSION}"
         self.path: Path | None = cache_dir() / f"{key}.cwasm"
         self.serialized: bytes | None = None
-        if not self.path.is_file():
+        try:
+            cached = self.path.is_file()
+        except OSError:  # a cache under a home that is not ours (EG's launchers pass on their HOME)
+            cached = False
+        if not cached:
             self._compile()
 
     def _compile(self) -> None:

@@ -1,6 +1,7 @@
 """The pinned QuickJS binary and the compiled-module cache: fail loudly if either changes."""
 import hashlib
 from importlib.metadata import version
+from pathlib import Path
 
 import wasmtime
 
@@ -49,6 +50,29 @@ def test_unwritable_cache_falls_back_to_memory(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
     compiled = CompiledModule(binary.load())
     assert compiled.path is None
+    assert compiled.load(make_wasmtime_engine()) is not None
+
+
+def test_an_unreadable_cache_folder_falls_back_to_memory(tmp_path, monkeypatch):
+    """A kernel whose HOME is someone else's (Enterprise Gateway's Docker launcher copies the
+    gateway's environment, HOME=/root, into a container running as uid 1000): stat() of the
+    cache file fails with EACCES, which Path.is_file() raises; the module compiles in memory."""
+    denied = tmp_path / "root-home" / ".cache"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(denied))
+    real_is_file = Path.is_file
+
+    def is_file(path):
+        if str(path).startswith(str(denied)):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_is_file(path)
+
+    def mkdir(path, *args, **kwargs):
+        raise PermissionError(13, "Permission denied", str(path))
+
+    monkeypatch.setattr(Path, "is_file", is_file)
+    monkeypatch.setattr(Path, "mkdir", mkdir)
+    compiled = CompiledModule(binary.load())
+    assert compiled.path is None and compiled.serialized
     assert compiled.load(make_wasmtime_engine()) is not None
 
 
