@@ -81,5 +81,15 @@ def test_generic_path_gives_the_compiled_paths_output(compiled_run, tmp_path):
     # a case is compared when bash was stable in both runs (a timing-dependent case can be
     # stable in one run of the oracle and not in the other)
     drifts = {case: (want[case], got) for case, got in generic.items() if case in want and want[case] != got}
+    if drifts:
+        # our own output can depend on timing too (a background job's race, `time`'s figures on
+        # a loaded machine): a drift counts when it comes back in a second run of both paths
+        files = sorted({case.split("#")[0] for case in drifts})
+        again_compiled, again_generic = tmp_path / "compiled-again.json", tmp_path / "generic-again.json"
+        _run_suite(ROOT, again_compiled, "--files", *files)
+        _run_suite(generic_root, again_generic, "--files", *files)
+        compiled2, generic2 = _outputs(again_compiled), _outputs(again_generic)
+        drifts = {case: (compiled2.get(case), generic2.get(case)) for case in drifts
+                  if compiled2.get(case) != generic2.get(case)}
     assert not drifts, "the paths differ (compiled, generic):\n" + "\n".join(
         f"{case}: {pair}" for case, pair in sorted(drifts.items()))
