@@ -15,13 +15,10 @@ gives is checked against its linear memory before anything is read or allocated.
 """
 from __future__ import annotations
 
-import ctypes
 import errno as py_errno
 import io
 import os
-import stat as st
 import struct
-import sys
 import threading
 import time
 import zipfile
@@ -29,57 +26,23 @@ from typing import Callable
 
 import wasmtime
 
-from ..vfs import FSError, normpath
+from ..vfs import FSError
+from ..vfs.wasi import (
+    ERRNO_TO_WASI, FDFLAG_APPEND, FT_CHAR, FT_DIR, FT_REG, FT_UNKNOWN, LOOKUP_SYMLINK_FOLLOW,
+    MAX_OPEN_FDS, O_CREAT, O_DIRECTORY, O_TRUNC, PREOPEN_FD, RIGHT_FD_WRITE, W_EBADF, W_EINVAL, W_EIO,
+    W_EISDIR, W_EMFILE, W_ENAMETOOLONG, W_ENOMEM, W_ENOSYS, W_ENOTDIR, W_ENOTSUP, W_EROFS,
+    W_ESPIPE, W_SUCCESS, W_EFBIG, DirFd, ProcessExit, WasiBase, nanos, stat_bytes,
+)
 
-PREOPEN_FD = 3
 STDLIB_DIR = "/usr/local/lib"
 STDLIB_PATH = "/usr/local/lib/python315.zip"
 MPL_DATA = STDLIB_PATH + "/matplotlib/mpl-data"
 MPL_DATA_MEMBER = "matplotlib/mpl-data.zip"
 
-# WASI errno values
-W_SUCCESS, W_EACCES, W_EBADF, W_EBUSY, W_EEXIST, W_EINVAL, W_EIO = 0, 2, 8, 10, 20, 28, 29
-W_EISDIR, W_ELOOP, W_ENAMETOOLONG, W_ENOENT, W_ENOSPC, W_ENOSYS = 31, 32, 37, 44, 51, 52
-W_ENOTDIR, W_ENOTEMPTY, W_ENOTSUP, W_EPERM, W_ESPIPE, W_EXDEV, W_EROFS = 54, 55, 58, 63, 70, 75, 69
-W_EFAULT, W_EFBIG, W_EMFILE, W_ENOMEM, W_EINTR = 21, 22, 33, 48, 27
-
-#: Open descriptors one interpreter may hold (each costs host memory; a usual ulimit -n).
-MAX_OPEN_FDS = 1024
 #: The most one read or write call moves (a bigger request is served in parts, as Linux does).
 MAX_IO = 64 << 20
 
-_ERRNO_TO_WASI = {
-    py_errno.EACCES: W_EACCES, py_errno.EBADF: W_EBADF, py_errno.EBUSY: W_EBUSY,
-    py_errno.EEXIST: W_EEXIST, py_errno.EINVAL: W_EINVAL, py_errno.EISDIR: W_EISDIR,
-    py_errno.ELOOP: W_ELOOP, py_errno.ENAMETOOLONG: W_ENAMETOOLONG, py_errno.ENOENT: W_ENOENT,
-    py_errno.ENOSPC: W_ENOSPC, py_errno.ENOTDIR: W_ENOTDIR, py_errno.ENOTEMPTY: W_ENOTEMPTY,
-    py_errno.EPERM: W_EPERM, py_errno.ESPIPE: W_ESPIPE, py_errno.EXDEV: W_EXDEV,
-    py_errno.EROFS: W_EROFS, py_errno.EFBIG: W_EFBIG,
-}
-
-FT_UNKNOWN, FT_CHAR, FT_DIR, FT_REG, FT_SYMLINK = 0, 2, 3, 4, 7
-RIGHTS_ALL = (1 << 30) - 1
-RIGHTS_STREAM = RIGHTS_ALL & ~((1 << 2) | (1 << 5))  # no fd_seek / fd_tell: a tty-like stream
-O_CREAT, O_DIRECTORY, O_EXCL, O_TRUNC = 1, 2, 4, 8
-FDFLAG_APPEND = 1
-RIGHT_FD_READ, RIGHT_FD_WRITE = 1 << 1, 1 << 6
-LOOKUP_SYMLINK_FOLLOW = 1
-
-
-def _filetype(mode: int) -> int:
-    if st.S_ISDIR(mode):
-        return FT_DIR
-    if st.S_ISREG(mode):
-        return FT_REG
-    if st.S_ISLNK(mode):
-        return FT_SYMLINK
-    if st.S_ISCHR(mode):
-        return FT_CHAR
-    return FT_UNKNOWN
-
-
-def _nanos(seconds: float) -> int:
-    return min(max(int(seconds * 1e9), 0), 2**64 - 1)
+_ERRNO_TO_WASI = {**ERRNO_TO_WASI, py_errno.EROFS: W_EROFS, py_errno.EFBIG: W_EFBIG}
 
 
 # ---------------------------------------------------------------------- the read-only system files
@@ -216,21 +179,6 @@ class _PreadFile(io.RawIOBase):
         return len(data)
 
 
-class _DirFd:
-    def __init__(self, path: str, system: list[str] | None = None) -> None:
-        self.path = path
-        self.system = system  # the entries of a system folder (not in the VFS)
-        self.entries: list[tuple[str, int, int]] | None = None
-
-
-class ProcessExit(Exception):
-    """Raised by ``proc_exit``: the instance cannot continue."""
-
-    def __init__(self, code: int) -> None:
-        super().__init__(code)
-        self.code = code
-
-
 class WasiIO:
     """What a run gives the WASI layer; the engine replaces it per run."""
 
@@ -250,9 +198,13 @@ class WasiIO:
         time.sleep(min(seconds, 0.05))
 
 
-class PyWasi:
+class PyWasi(WasiBase):
     """The 42 imports of the CPython module, over one VFS. ``io`` (a WasiIO) is swapped per run;
     ``args``/``env`` are what the guest reads at its start (a snapshot has read them already)."""
+
+    LABEL = "sandbox python"
+    LINUX_LIMITS = True
+    ERRNO_MAP = _ERRNO_TO_WASI
 
     def __init__(self, fs, system: SystemFiles, io: WasiIO, args: list[str], env: dict[str, str]) -> None:
         self.fs = fs
@@ -260,10 +212,8 @@ class PyWasi:
         self.io = io
         self.args = [a.encode("utf-8", "surrogateescape") + b"\0" for a in args]
         self.env = [f"{k}={v}".encode("utf-8", "surrogateescape") + b"\0" for k, v in env.items()]
-        self.fds: dict[int, object] = {PREOPEN_FD: _DirFd("/")}
+        self.fds: dict[int, object] = {PREOPEN_FD: DirFd("/")}
         self.next_fd = 4
-        self.memory: wasmtime.Memory | None = None
-        self.store: wasmtime.Store | None = None
         self._base = 0
 
     # ------------------------------------------------------------------ linking
@@ -298,68 +248,14 @@ class PyWasi:
     def _nosys(*args) -> int:
         return W_ENOSYS
 
-    @staticmethod
-    def _guard(name: str, impl: Callable) -> Callable:
-        def call(*args):
-            try:
-                return impl(*args) or W_SUCCESS
-            except FSError as e:
-                return _ERRNO_TO_WASI.get(e.errno or 0, W_EIO)
-            except KeyError:
-                return W_EBADF
-            except IndexError:  # a pointer outside the linear memory
-                return W_EFAULT
-            except MemoryError:
-                return W_ENOMEM
-            except OSError as e:  # the stdlib zip's host file
-                return _ERRNO_TO_WASI.get(e.errno or 0, W_EIO)
-            except wasmtime.Trap:
-                raise
-            except Exception as e:  # never unwind through wasm
-                try:
-                    sys.__stderr__.write(f"sandbox python: WASI {name} failed: {e!r}\n")
-                except Exception:
-                    pass
-                return W_EIO
-        return call
-
-    # ------------------------------------------------------------------ memory
-    def attach(self, memory: wasmtime.Memory, store: wasmtime.Store) -> None:
-        self.memory, self.store = memory, store
-        self._base = ctypes.addressof(memory.data_ptr(store).contents)
-
-    def _check(self, ptr: int, n: int) -> None:
-        if ptr < 0 or n < 0 or ptr + n > self.memory.data_len(self.store):
-            raise IndexError("out of bounds memory access")
-
-    def read(self, ptr: int, n: int) -> bytes:
-        # straight from the linear memory (it never moves: memory_may_move=False)
-        self._check(ptr, n)
-        return ctypes.string_at(self._base + ptr, n)
-
-    def write(self, data: bytes, ptr: int) -> None:
-        self._check(ptr, len(data))
-        ctypes.memmove(self._base + ptr, data, len(data))
-
-    def _u32(self, value: int, ptr: int) -> None:
-        self.write(struct.pack("<I", value & 0xFFFFFFFF), ptr)
-
-    def _iovecs(self, iovs: int, count: int) -> list[tuple[int, int]]:
-        if count > 1024:
-            raise FSError(py_errno.EINVAL)
-        raw = self.read(iovs, 8 * count)
-        return [struct.unpack_from("<II", raw, 8 * k) for k in range(count)]
-
-    def _path(self, dirfd: int, ptr: int, n: int) -> str:
-        base = self.fds[dirfd]
-        if not isinstance(base, _DirFd):
-            raise FSError(py_errno.ENOTDIR)
-        if n > 4096:
-            raise FSError(py_errno.ENAMETOOLONG)
-        rel = self.read(ptr, n).decode("utf-8", "surrogateescape")
-        if "\0" in rel:
-            raise FSError(py_errno.EINVAL)
-        return normpath(rel, base.path)
+    def _other_error(self, e: Exception) -> int | None:
+        if isinstance(e, MemoryError):
+            return W_ENOMEM
+        if isinstance(e, OSError):  # the stdlib zip's host file
+            return self.ERRNO_MAP.get(e.errno or 0, W_EIO)
+        if isinstance(e, wasmtime.Trap):
+            raise e
+        return None
 
     # ------------------------------------------------------------------ args, environment, clocks
     def _strings(self, items: list[bytes], list_ptr: int, buf_ptr: int) -> None:
@@ -406,51 +302,21 @@ class PyWasi:
         # time.sleep and select() on no descriptor: wait for the earliest clock, interruptibly
         if nsubs <= 0 or nsubs > 64:
             return W_EINVAL
-        raw = self.read(in_ptr, 48 * nsubs)
-        timeout_ns, userdata, found = None, 0, False
-        for k in range(nsubs):
-            data, tag = struct.unpack_from("<QB", raw, 48 * k)
-            if tag == 0:
-                clock_id, timeout, _, flags = struct.unpack_from("<IxxxxQQH", raw, 48 * k + 16)
-                if flags & 1:
-                    timeout -= time.time_ns() if clock_id == 0 else time.monotonic_ns()
-                if timeout_ns is None or timeout < timeout_ns:
-                    timeout_ns, userdata, found = timeout, data, True
-        if not found:
+        clocks = [(data, t) for data, t in self._poll_subscriptions(in_ptr, nsubs) if t is not None]
+        if not clocks:
             return W_ENOTSUP
-        self.io.sleep(max(0, timeout_ns) / 1e9)
-        self.write(struct.pack("<QHBx4xQH6x", userdata, 0, 0, 0, 0), out_ptr)
-        self._u32(1, nevents_ptr)
-        return W_SUCCESS
+        userdata, timeout_ns = min(clocks, key=lambda c: c[1])
+        return self._poll_sleep(timeout_ns, userdata, out_ptr, nevents_ptr)
 
     # ------------------------------------------------------------------ descriptors
-    def fd_prestat_get(self, fd: int, buf_ptr: int) -> int:
-        if fd != PREOPEN_FD:
-            return W_EBADF
-        self.write(struct.pack("<BxxxI", 0, 1), buf_ptr)
-        return W_SUCCESS
+    def _stream_type(self, fd: int) -> int | None:
+        if fd not in (0, 1, 2):
+            return None
+        # a terminal is a character device; a pipe is "unknown" (libc's isatty says no)
+        return FT_CHAR if fd in self.io.ttys else FT_UNKNOWN
 
-    def fd_prestat_dir_name(self, fd: int, ptr: int, n: int) -> int:
-        if fd != PREOPEN_FD:
-            return W_EBADF
-        self.write(b"/"[:n], ptr)
-        return W_SUCCESS
-
-    def fd_fdstat_get(self, fd: int, buf_ptr: int) -> int:
-        if fd in (0, 1, 2):
-            # a terminal is a character device; a pipe is "unknown" (libc's isatty says no)
-            ft = FT_CHAR if fd in self.io.ttys else FT_UNKNOWN
-            stat = struct.pack("<BxHxxxxQQ", ft, 0, RIGHTS_STREAM, RIGHTS_STREAM)
-        else:
-            obj = self.fds[fd]
-            if isinstance(obj, _DirFd):
-                stat = struct.pack("<BxHxxxxQQ", FT_DIR, 0, RIGHTS_ALL, RIGHTS_ALL)
-            else:
-                flags = FDFLAG_APPEND if getattr(obj, "append", False) else 0
-                ft = FT_REG if hasattr(obj, "node") or isinstance(obj, _ReadOnly) else FT_CHAR
-                stat = struct.pack("<BxHxxxxQQ", ft, flags, RIGHTS_ALL, RIGHTS_ALL)
-        self.write(stat, buf_ptr)
-        return W_SUCCESS
+    def _is_file(self, obj: object) -> bool:
+        return hasattr(obj, "node") or isinstance(obj, _ReadOnly)
 
     def fd_fdstat_set_flags(self, fd: int, flags: int) -> int:
         obj = self.fds.get(fd)
@@ -485,13 +351,9 @@ class PyWasi:
                 except Exception:
                     pass
 
-    def _stat_bytes(self, s) -> bytes:
-        return struct.pack("<QQB7xQQQQQ", s.st_dev, s.st_ino, _filetype(s.st_mode), s.st_nlink,
-                           s.st_size, _nanos(s.st_atime), _nanos(s.st_mtime), _nanos(s.st_ctime))
-
     def _system_stat(self, kind: str, rel) -> bytes:
         ft, size, ino = self.system.stat(kind, rel)
-        t = _nanos(self.system.mtime)
+        t = nanos(self.system.mtime)
         return struct.pack("<QQB7xQQQQQ", 2, ino, ft, 1, size, t, t, t)
 
     def fd_filestat_get(self, fd: int, buf_ptr: int) -> int:
@@ -499,22 +361,22 @@ class PyWasi:
             self.write(struct.pack("<QQB7xQQQQQ", 0, fd, FT_CHAR, 1, 0, 0, 0, 0), buf_ptr)
             return W_SUCCESS
         obj = self.fds[fd]
-        if isinstance(obj, _DirFd):
+        if isinstance(obj, DirFd):
             if obj.system is not None:
                 self.write(self._system_stat("mpldir", None), buf_ptr)
             else:
-                self.write(self._stat_bytes(self.fs.stat(obj.path)), buf_ptr)
+                self.write(stat_bytes(self.fs.stat(obj.path)), buf_ptr)
         elif isinstance(obj, _ReadOnly):
-            t = _nanos(self.system.mtime)
+            t = nanos(self.system.mtime)
             self.write(struct.pack("<QQB7xQQQQQ", 2, obj.ino, FT_REG, 1, obj.size, t, t, t), buf_ptr)
         elif hasattr(obj, "node"):
             node = obj.node
             s = self.fs.stat(obj.path) if obj.path and self.fs.exists(obj.path) else None
             if s is not None and s.st_ino == node.ino:
-                self.write(self._stat_bytes(s), buf_ptr)
+                self.write(stat_bytes(s), buf_ptr)
             else:  # unlinked while open
                 self.write(struct.pack("<QQB7xQQQQQ", 1, node.ino, FT_REG, 0, len(node.data),
-                                       _nanos(node.mtime), _nanos(node.mtime), _nanos(node.mtime)), buf_ptr)
+                                       nanos(node.mtime), nanos(node.mtime), nanos(node.mtime)), buf_ptr)
         else:  # a device
             self.write(struct.pack("<QQB7xQQQQQ", 1, 0, FT_CHAR, 1, 0, 0, 0, 0), buf_ptr)
         return W_SUCCESS
@@ -523,8 +385,8 @@ class PyWasi:
         obj = self.fds.get(fd)
         if obj is None:
             return W_EBADF
-        if isinstance(obj, (_DirFd, _ReadOnly)) or not hasattr(obj, "truncate"):
-            return W_EINVAL if isinstance(obj, _DirFd) else W_EBADF
+        if isinstance(obj, (DirFd, _ReadOnly)) or not hasattr(obj, "truncate"):
+            return W_EINVAL if isinstance(obj, DirFd) else W_EBADF
         obj.truncate(size)
         return W_SUCCESS
 
@@ -533,16 +395,9 @@ class PyWasi:
         if obj is None:
             return W_EBADF
         path = getattr(obj, "path", None)
-        if not path or isinstance(obj, _ReadOnly) or (isinstance(obj, _DirFd) and obj.system is not None):
-            return W_EROFS if isinstance(obj, (_ReadOnly, _DirFd)) else W_SUCCESS
+        if not path or isinstance(obj, _ReadOnly) or (isinstance(obj, DirFd) and obj.system is not None):
+            return W_EROFS if isinstance(obj, (_ReadOnly, DirFd)) else W_SUCCESS
         return self._set_times(path, atim, mtim, fstflags)
-
-    def _set_times(self, path: str, atim: int, mtim: int, fstflags: int) -> int:
-        now = time.time()
-        atime = atim / 1e9 if fstflags & 1 else now if fstflags & 2 else None
-        mtime = mtim / 1e9 if fstflags & 4 else now if fstflags & 8 else None
-        self.fs.utime(path, mtime, atime)
-        return W_SUCCESS
 
     def fd_write(self, fd: int, iovs: int, count: int, nwritten_ptr: int) -> int:
         return self._write_vec(fd, iovs, count, nwritten_ptr, None)
@@ -556,8 +411,7 @@ class PyWasi:
         vecs = self._iovecs(iovs, count)
         if sum(n for _, n in vecs) > MAX_IO:
             return W_EINVAL
-        pieces = [self.read(p, n) for p, n in vecs if n]
-        data = pieces[0] if len(pieces) == 1 else b"".join(pieces)
+        data = self._gather(vecs)
         if fd == 1:
             self.io.write_stdout(data)
         elif fd == 2:
@@ -565,9 +419,7 @@ class PyWasi:
         elif fd == 0:
             return W_EBADF
         else:
-            handle = self.fds[fd]
-            if isinstance(handle, _DirFd):
-                return W_EISDIR
+            handle = self._file(fd)
             if isinstance(handle, _ReadOnly):
                 return W_EBADF
             if offset is not None:
@@ -584,43 +436,17 @@ class PyWasi:
         self._u32(len(data), nwritten_ptr)
         return W_SUCCESS
 
-    def _scatter(self, data: bytes, vecs: list[tuple[int, int]], nread_ptr: int) -> None:
-        pos = 0
-        for ptr, n in vecs:
-            if pos >= len(data):
-                break
-            piece = data[pos:pos + n]
-            self.write(piece, ptr)
-            pos += len(piece)
-        self._u32(len(data), nread_ptr)
-
-    def fd_read(self, fd: int, iovs: int, count: int, nread_ptr: int) -> int:
-        vecs = self._iovecs(iovs, count)
-        want = min(sum(n for _, n in vecs), MAX_IO)
-        for ptr, n in vecs:
+    def _read_size(self, vecs: list[tuple[int, int]]) -> int:
+        for ptr, n in vecs:  # every buffer is checked before anything is read
             self._check(ptr, n)
-        if fd == 0:
-            data = self.io.read_stdin(want)
-        elif fd in (1, 2):
-            return W_EBADF
-        else:
-            handle = self.fds[fd]
-            if isinstance(handle, _DirFd):
-                return W_EISDIR
-            data = handle.read(want)
-        self._scatter(data, vecs, nread_ptr)
-        return W_SUCCESS
+        return min(sum(n for _, n in vecs), MAX_IO)
 
     def fd_pread(self, fd: int, iovs: int, count: int, offset: int, nread_ptr: int) -> int:
         vecs = self._iovecs(iovs, count)
-        want = min(sum(n for _, n in vecs), MAX_IO)
-        for ptr, n in vecs:
-            self._check(ptr, n)
+        want = self._read_size(vecs)
         if fd in (0, 1, 2):
             return W_ESPIPE
-        handle = self.fds[fd]
-        if isinstance(handle, _DirFd):
-            return W_EISDIR
+        handle = self._file(fd)
         if isinstance(handle, _ReadOnly):
             data = handle.pread(want, offset)
         else:
@@ -637,7 +463,7 @@ class PyWasi:
         if fd in (0, 1, 2):
             return W_ESPIPE
         obj = self.fds[fd]
-        if isinstance(obj, _DirFd):
+        if isinstance(obj, DirFd):
             return W_EISDIR
         if whence not in (0, 1, 2):
             return W_EINVAL
@@ -651,41 +477,26 @@ class PyWasi:
         if fd in (0, 1, 2):
             return W_ESPIPE
         obj = self.fds[fd]
-        if isinstance(obj, _DirFd):
+        if isinstance(obj, DirFd):
             return W_EISDIR
         self.write(struct.pack("<Q", obj.seek(0, 1)), out_ptr)
         return W_SUCCESS
 
+    def _dir_entries(self, obj: DirFd) -> list[tuple[str, int, int]]:
+        if obj.system is None:
+            return super()._dir_entries(obj)
+        entries = [(".", FT_DIR, 1), ("..", FT_DIR, 1)]
+        for name in obj.system:
+            found = self.system.lookup(obj.path + "/" + name)
+            ft = FT_DIR if found and found[0] == "mpldir" else FT_REG
+            entries.append((name, ft, 2))
+        return entries
+
     def fd_readdir(self, fd: int, buf_ptr: int, buf_len: int, cookie: int, used_ptr: int) -> int:
-        obj = self.fds[fd]
-        if not isinstance(obj, _DirFd):
+        if not isinstance(self.fds[fd], DirFd):
             return W_ENOTDIR
         self._check(buf_ptr, buf_len)
-        if obj.entries is None or cookie == 0:
-            if obj.system is not None:
-                entries = [(".", FT_DIR, 1), ("..", FT_DIR, 1)]
-                base = obj.path
-                for name in obj.system:
-                    found = self.system.lookup(base + "/" + name)
-                    ft = FT_DIR if found and found[0] == "mpldir" else FT_REG
-                    entries.append((name, ft, 2))
-            else:
-                here = self.fs.stat(obj.path)
-                entries = [(".", FT_DIR, here.st_ino), ("..", FT_DIR, here.st_ino)]
-                for name, lst in self.fs.scandir(obj.path):
-                    entries.append((name, _filetype(lst.st_mode), lst.st_ino))
-            obj.entries = entries
-        out = bytearray()
-        for k in range(cookie, len(obj.entries)):
-            name, ft, ino = obj.entries[k]
-            raw = name.encode("utf-8", "surrogateescape")
-            out += struct.pack("<QQIB3x", k + 1, ino, len(raw), ft) + raw
-            if len(out) >= buf_len:
-                break
-        out = out[:buf_len]
-        self.write(bytes(out), buf_ptr)
-        self._u32(len(out), used_ptr)
-        return W_SUCCESS
+        return super().fd_readdir(fd, buf_ptr, buf_len, cookie, used_ptr)
 
     # ------------------------------------------------------------------ paths
     def _new_fd(self, obj: object, fd_ptr: int) -> int:
@@ -701,11 +512,7 @@ class PyWasi:
         self._u32(fd, fd_ptr)
         return W_SUCCESS
 
-    def path_open(self, dirfd: int, lookupflags: int, path_ptr: int, path_len: int, oflags: int,
-                  rights_base: int, rights_inheriting: int, fdflags: int, fd_ptr: int) -> int:
-        if len(self.fds) >= MAX_OPEN_FDS:
-            return W_EMFILE
-        path = self._path(dirfd, path_ptr, path_len)
+    def _open(self, path: str, oflags: int, rights_base: int, fdflags: int, fd_ptr: int) -> int:
         wants_write = bool(rights_base & RIGHT_FD_WRITE) or bool(oflags & (O_CREAT | O_TRUNC))
         sys_found = self.system.lookup(path)
         if sys_found is not None:
@@ -713,77 +520,20 @@ class PyWasi:
             if wants_write:
                 return W_EROFS
             if kind == "mpldir":
-                return self._new_fd(_DirFd(path, rel), fd_ptr)
+                return self._new_fd(DirFd(path, rel), fd_ptr)
             if oflags & O_DIRECTORY:
                 return W_ENOTDIR
             return self._new_fd(self.system.open(kind, rel), fd_ptr)
-        fs = self.fs
-        exists = fs.exists(path)
-        if exists and fs.is_dir(path):
-            if oflags & O_CREAT and oflags & O_EXCL:
-                return W_EEXIST
-            if rights_base & RIGHT_FD_WRITE and not oflags & O_DIRECTORY:
-                return W_EISDIR
-            return self._new_fd(_DirFd(fs.realpath(path)), fd_ptr)
-        if oflags & O_DIRECTORY:
-            return W_ENOTDIR if exists else W_ENOENT
-        if oflags & O_CREAT and oflags & O_EXCL and (exists or fs.exists(path, follow=False)):
-            return W_EEXIST
-        if not exists and not oflags & O_CREAT:
-            return W_ENOENT
-        readable = bool(rights_base & RIGHT_FD_READ)
-        if wants_write:
-            mode = "r+b" if exists else "w+b"
-            if oflags & O_TRUNC:
-                mode = "w+b" if readable else "wb"
-        else:
-            mode = "rb"
-        handle = fs.open(path, mode)
-        if fdflags & FDFLAG_APPEND and hasattr(handle, "append"):
-            handle.append = True
-        return self._new_fd(handle, fd_ptr)
+        return super()._open(path, oflags, rights_base, fdflags, fd_ptr)
 
-    def path_filestat_get(self, dirfd: int, lookupflags: int, path_ptr: int, path_len: int,
-                          buf_ptr: int) -> int:
-        path = self._path(dirfd, path_ptr, path_len)
+    def _special_stat(self, path: str) -> bytes | None:
         sys_found = self.system.lookup(path)
-        if sys_found is not None:
-            self.write(self._system_stat(*sys_found), buf_ptr)
-            return W_SUCCESS
-        s = self.fs.stat(path) if lookupflags & LOOKUP_SYMLINK_FOLLOW else self.fs.lstat(path)
-        self.write(self._stat_bytes(s), buf_ptr)
-        return W_SUCCESS
-
-    def path_filestat_set_times(self, dirfd: int, lookupflags: int, path_ptr: int, path_len: int,
-                                atim: int, mtim: int, fstflags: int) -> int:
-        path = self._path(dirfd, path_ptr, path_len)
-        if self.system.lookup(path) is not None:
-            return W_EROFS
-        return self._set_times(path, atim, mtim, fstflags)
+        return None if sys_found is None else self._system_stat(*sys_found)
 
     def _writable_path(self, path: str) -> str:
         if self.system.lookup(path) is not None:
             raise FSError(py_errno.EROFS, path)
         return path
-
-    def path_create_directory(self, dirfd: int, path_ptr: int, path_len: int) -> int:
-        self.fs.mkdir(self._writable_path(self._path(dirfd, path_ptr, path_len)))
-        return W_SUCCESS
-
-    def path_remove_directory(self, dirfd: int, path_ptr: int, path_len: int) -> int:
-        self.fs.rmdir(self._writable_path(self._path(dirfd, path_ptr, path_len)))
-        return W_SUCCESS
-
-    def path_unlink_file(self, dirfd: int, path_ptr: int, path_len: int) -> int:
-        path = self._writable_path(self._path(dirfd, path_ptr, path_len))
-        if st.S_ISDIR(self.fs.lstat(path).st_mode):
-            return W_EISDIR
-        self.fs.unlink(path)
-        return W_SUCCESS
-
-    def path_rename(self, fd1: int, p1: int, n1: int, fd2: int, p2: int, n2: int) -> int:
-        self.fs.rename(self._writable_path(self._path(fd1, p1, n1)), self._writable_path(self._path(fd2, p2, n2)))
-        return W_SUCCESS
 
     def path_symlink(self, old_ptr: int, old_len: int, dirfd: int, new_ptr: int, new_len: int) -> int:
         if old_len > 4096:
