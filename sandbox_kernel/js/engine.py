@@ -18,6 +18,7 @@ import time
 
 from ..engine import ErrorInfo, RunResult, Streams
 from ..limits import Limits, format_size
+from ..workers import Worker, spawn
 from . import binary
 from .completeness import is_complete
 from .completion import KEYWORDS, completion_target, inspection_target
@@ -45,66 +46,6 @@ def compiled_module() -> CompiledModule:
         if _COMPILED is None:
             _COMPILED = CompiledModule(binary.load())
         return _COMPILED
-
-
-_STACK_LOCK = threading.Lock()
-
-
-def start_thread(target, name: str) -> threading.Thread:
-    """A daemon thread with a stack big enough for deep wasm recursion."""
-    with _STACK_LOCK:
-        previous = threading.stack_size()
-        try:
-            threading.stack_size(THREAD_STACK)
-        except (ValueError, RuntimeError):
-            pass
-        try:
-            thread = threading.Thread(target=target, name=name, daemon=True)
-            thread.start()
-        finally:
-            threading.stack_size(previous)
-    return thread
-
-
-class _Worker:
-    """One thread that runs a JS context's calls in order; results come back as asyncio futures."""
-
-    def __init__(self, name: str) -> None:
-        import queue
-
-        self.jobs: "queue.SimpleQueue" = queue.SimpleQueue()
-        self.thread = start_thread(self._loop, name)
-
-    def _loop(self) -> None:
-        while True:
-            job = self.jobs.get()
-            if job is None:
-                return
-            loop, future, fn = job
-            try:
-                result = fn()
-            except BaseException as e:  # delivered to the awaiting coroutine
-                loop.call_soon_threadsafe(_settle, future, None, e)
-            else:
-                loop.call_soon_threadsafe(_settle, future, result, None)
-
-    def submit(self, fn) -> asyncio.Future:
-        loop = asyncio.get_running_loop()
-        future = loop.create_future()
-        self.jobs.put((loop, future, fn))
-        return future
-
-    def stop(self) -> None:
-        self.jobs.put(None)
-
-
-def _settle(future: asyncio.Future, result, error) -> None:
-    if future.done():
-        return
-    if error is not None:
-        future.set_exception(error)
-    else:
-        future.set_result(result)
 
 
 class _BaseIO(RunIO):
@@ -249,7 +190,7 @@ class JsEngine:
         self.sandbox = sandbox
         self._compiled = compiled_module()
         self._facts = binary.load()
-        self._worker = _Worker("sandbox-js")
+        self._worker = Worker("sandbox-js", THREAD_STACK)
         self._memory_limit = sandbox.limits.wasm_memory_bytes
         self.api = HostApi(sandbox.fs, lambda: self._memory_limit)
         self.instance: JsInstance | None = None
@@ -487,18 +428,7 @@ class JsEngine:
     def _spawn(work) -> asyncio.Future:
         """Run ``work`` on a fresh big-stack thread (one per command, so pipelines of several
         JS commands run concurrently)."""
-        loop = asyncio.get_running_loop()
-        future = loop.create_future()
-
-        def target():
-            try:
-                result = work()
-            except BaseException as e:
-                loop.call_soon_threadsafe(_settle, future, None, e)
-            else:
-                loop.call_soon_threadsafe(_settle, future, result, None)
-        start_thread(target, "sandbox-js-cmd")
-        return future
+        return spawn(work, "sandbox-js-cmd", THREAD_STACK)
 
     async def _command_status(self, ctx, plan, outcome: Outcome, limits: Limits) -> int:
         if outcome.exit_code is not None:

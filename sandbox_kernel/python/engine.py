@@ -20,6 +20,7 @@ import time
 from .. import memory
 from ..engine import ErrorInfo, RunResult, Streams
 from ..limits import Limits, format_size
+from ..workers import Worker, spawn
 from . import artifact
 from .runtime import InstanceDead, PyInstance, RunIO
 
@@ -36,65 +37,7 @@ CODE_ALLOWANCE = 320 << 20
 LOST = ("the variables, functions, classes and imports of earlier %%python cells are gone "
         "(files written to the workspace are kept)")
 
-_STACK_LOCK = threading.Lock()
 _COMPILE_LOCK = threading.Lock()
-
-
-def start_thread(target, name: str) -> threading.Thread:
-    """A daemon thread with a stack big enough for deep wasm recursion."""
-    with _STACK_LOCK:
-        previous = threading.stack_size()
-        try:
-            threading.stack_size(artifact.THREAD_STACK)
-        except (ValueError, RuntimeError):
-            pass
-        try:
-            thread = threading.Thread(target=target, name=name, daemon=True)
-            thread.start()
-        finally:
-            threading.stack_size(previous)
-    return thread
-
-
-def _settle(future: asyncio.Future, result, error) -> None:
-    if future.done():
-        return
-    if error is not None:
-        future.set_exception(error)
-    else:
-        future.set_result(result)
-
-
-class _Worker:
-    """One thread that runs an interpreter's jobs in order; results come back as asyncio futures."""
-
-    def __init__(self, name: str) -> None:
-        import queue
-
-        self.jobs: "queue.SimpleQueue" = queue.SimpleQueue()
-        self.thread = start_thread(self._loop, name)
-
-    def _loop(self) -> None:
-        while True:
-            job = self.jobs.get()
-            if job is None:
-                return
-            loop, future, fn = job
-            try:
-                result = fn()
-            except BaseException as e:
-                loop.call_soon_threadsafe(_settle, future, None, e)
-            else:
-                loop.call_soon_threadsafe(_settle, future, result, None)
-
-    def submit(self, fn) -> asyncio.Future:
-        loop = asyncio.get_running_loop()
-        future = loop.create_future()
-        self.jobs.put((loop, future, fn))
-        return future
-
-    def stop(self) -> None:
-        self.jobs.put(None)
 
 
 class _BaseIO(RunIO):
@@ -265,7 +208,7 @@ class PythonEngine:
 
     def __init__(self, sandbox) -> None:
         self.sandbox = sandbox
-        self._worker = _Worker("sandbox-python")
+        self._worker = Worker("sandbox-python", artifact.THREAD_STACK)
         self.instance: PyInstance | None = None
         self._cells = 0
         self._closed = False
@@ -630,18 +573,7 @@ class PythonEngine:
 
 def _spawn(work) -> asyncio.Future:
     """Run ``work`` on a fresh big-stack thread (one per command: pipelines run concurrently)."""
-    loop = asyncio.get_running_loop()
-    future = loop.create_future()
-
-    def target():
-        try:
-            result = work()
-        except BaseException as e:
-            loop.call_soon_threadsafe(_settle, future, None, e)
-        else:
-            loop.call_soon_threadsafe(_settle, future, result, None)
-    start_thread(target, "sandbox-python-cmd")
-    return future
+    return spawn(work, "sandbox-python-cmd", artifact.THREAD_STACK)
 
 
 def _compile_locked(progress) -> None:
