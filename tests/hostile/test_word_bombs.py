@@ -124,7 +124,7 @@ BIG = 'x=$(printf "%060000000d" 0); '
 
 @pytest.mark.parametrize("code", [
     BIG + ': "$x"{1..100}',                    # a brace expansion of a big value: 6 GB of words
-    BIG + ": $x{1..20}",                        # the same unquoted (split at C speed, then counted)
+    BIG + ": ${x}{1..20}",                      # the same unquoted (split at C speed, then counted)
     BIG + ': "$x"y "$x"y "$x"y "$x"y "$x"y "$x"y "$x"y "$x"y',  # each word a new 60 MB string
 ])
 def test_word_lists_of_big_values_end_in_the_memory_limit(code):
