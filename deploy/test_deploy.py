@@ -509,7 +509,7 @@ class SessionKernel(GatewayKernel):
             header=[f"Authorization: token {token}"], timeout=60)
 
     def run(self, code: str, timeout: float = 120) -> tuple[str, str]:
-        """(reply status, the cell's stream, result and error text): the messages up to both its
+        """(reply status, the cell's stream, display, result and error text): the messages up to both its
         execute_reply (shell) and its idle status (iopub), which may come in either order."""
         msg_id = self.execute(code)
         mine, reply, idle = [], None, False
@@ -524,7 +524,8 @@ class SessionKernel(GatewayKernel):
                 reply = msg
             idle |= msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle"
         text = "".join(m["content"]["text"] if m["msg_type"] == "stream" else
-                       m["content"]["data"].get("text/plain", "") + "\n" if m["msg_type"] == "execute_result" else
+                       m["content"]["data"].get("text/plain", "") + "\n"
+                       if m["msg_type"] in ("execute_result", "display_data") else
                        f"{m['content']['ename']}: {m['content']['evalue']}\n" if m["msg_type"] == "error" else ""
                        for m in mine)
         return reply["content"]["status"], text
