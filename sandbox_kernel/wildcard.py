@@ -9,7 +9,7 @@ pass (``ends``), which prefix/suffix stripping and replacement need.
 Backslash quotes the next character (``\\*`` is a literal star). ``[...]`` takes ``!``/``^``
 negation, ranges, ``[:class:]`` (ASCII, as in the C locale), ``[=c=]`` and ``[.c.]``; an
 unclosed ``[`` is literal. With ``pathname`` (fnmatch's FNM_PATHNAME) only a literal ``/``
-matches ``/``. Used by the shell (``shell/eval/pattern.py``) and by commands (``find -name``,
+matches ``/``. Used by the shell (``shell/pattern.py``) and by commands (``find -name``,
 ``tar --exclude``): ``fnmatch(pattern, name)``.
 """
 from __future__ import annotations

@@ -3,6 +3,12 @@ from __future__ import annotations
 
 from collections import deque
 
+from ..lazy import lazy_compile
+
+#: what one stored value costs besides its characters (the str header, a dict slot, the key)
+VALUE_OVERHEAD = 64
+_ARRAY_REFERENCE = lazy_compile(r"([A-Za-z_][A-Za-z_0-9]*)\[")
+
 
 class IndexedArray:
     """The elements of an indexed array, index -> value, at linear cost for what scripts do
@@ -261,8 +267,30 @@ class LimitExceeded(Exception):
         self.limit = limit
 
 
+class ArithError(Exception):
+    def __init__(self, expr: str, message: str, token: str = "") -> None:
+        # bash shows the expression without its leading blanks, with its trailing ones
+        text = f"{expr.lstrip()}: {message}"
+        if token is not None:
+            text += f' (error token is "{token}")'
+        super().__init__(text)
+        self.message = text
+
+
+class TestError(Exception):
+    """A malformed test/[ expression (status 2)."""
+
+
 def too_many_words(limit: int) -> LimitExceeded:
     return LimitExceeded(f"too many words: over {limit} in one command (limit words)", "words")
+
+
+def split_subscript(text: str) -> tuple[str, str] | None:
+    """``name[sub]`` -> (name, sub); None when ``text`` is not an array reference."""
+    m = _ARRAY_REFERENCE.match(text)
+    if m is None or not text.endswith("]"):
+        return None
+    return m.group(1), text[m.end():-1]
 
 
 ASSOC_BUCKETS = 1024

@@ -2,7 +2,7 @@
 import pytest
 
 from sandbox_kernel.cli import run_script
-from sandbox_kernel.shell.eval import pattern
+from sandbox_kernel.shell import pattern
 from sandbox_kernel.shell.eval.arith import ArithError, evaluate
 from sandbox_kernel.shell.eval.word import brace_expand, brace_sequence
 from sandbox_kernel.shell.state import LimitExceeded

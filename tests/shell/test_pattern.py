@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from sandbox_kernel.shell.eval import pattern as pat
+from sandbox_kernel.shell import pattern as pat
 from sandbox_kernel.wildcard import Budget, Wildcard, fnmatch
 
 

@@ -1,15 +1,14 @@
-"""test and [: conditional expressions of arguments (evaluated by eval/cond.py)."""
+"""test and [: conditional expressions of arguments (evaluated by the shell: eval/cond.py)."""
 from __future__ import annotations
 
-from ..eval.cond import TestError, evaluate_test
-from ..state import ShellError
+from ..state import ShellError, TestError
 from .output import err
 from .registry import builtin
 
 
 def _run_test(sh, name: str, args: list[str], fds):
     try:
-        return 0 if evaluate_test(sh, args) else 1
+        return 0 if sh.evaluate_test(args) else 1
     except TestError as e:
         return _failed(sh, fds, name, str(e))
     except ShellError as e:

@@ -5,9 +5,8 @@ import time
 from typing import TYPE_CHECKING
 
 from ...lazy import lazy_compile, lazy_import
-from ..eval.variables import split_subscript
-from ..eval.word import backslash_quote
-from ..state import LimitExceeded, ShellError
+from ..quoting import backslash_quote
+from ..state import LimitExceeded, ShellError, split_subscript
 from ..syntax.escapes import PRINTF, PRINTF_B, decode_escape, decode_escapes
 from ..syntax.lexer import is_name
 from .output import err, write_now_or_later, write_or_fail

@@ -3,11 +3,11 @@ enable, caller, compgen, complete, logout."""
 from __future__ import annotations
 
 from ...commands import registry
-from ..eval import pattern as pat
-from ..eval.word import single_quote
+from .. import pattern as pat
 from ..syntax.lexer import RESERVED
 from ..hints import not_found_message
 from ..lookup import EXECUTABLE, STANDARD_PATH, file_status, search_path
+from ..quoting import single_quote
 from ..syntax.printer import format_function
 from ..state import ordered_values
 from .args import parse_options

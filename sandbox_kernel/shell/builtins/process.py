@@ -4,7 +4,7 @@ from __future__ import annotations
 import time
 
 from ...chars import isdigits
-from ..eval.word import single_quote
+from ..quoting import single_quote
 from .jobs import SIGNAL_NAMES, SIGNALS, signal_number
 from .registry import BUILTINS
 from .output import err, out

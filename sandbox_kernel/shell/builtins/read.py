@@ -9,7 +9,7 @@ from ...chars import isdigits
 from ...commands.registry import CommandCancelled
 from ...lazy import lazy_import
 from ...streams import BytesInput, EmptyInput, FileInput, InputStream
-from ..eval.variables import VALUE_OVERHEAD
+from ..state import VALUE_OVERHEAD
 from ..syntax.lexer import is_name
 from .args import bash_int
 from .output import err

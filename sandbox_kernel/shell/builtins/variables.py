@@ -4,10 +4,8 @@ from __future__ import annotations
 import re
 
 from ...lazy import lazy_compile
-from ..eval.arith import ArithError, evaluate as arith_evaluate
-from ..eval.variables import split_subscript
-from ..eval.word import declare_text, double_quote, key_text, shell_quote
-from ..state import IndexedArray, ShellError, Var, ordered_keys
+from ..quoting import declare_text, double_quote, key_text, shell_quote
+from ..state import ArithError, IndexedArray, ShellError, Var, ordered_keys, split_subscript
 from ..syntax.ast import Assign
 from ..syntax.lexer import is_name
 from ..syntax.parser import Parser
@@ -522,7 +520,7 @@ async def b_let(sh, argv, fds):
     value = 0
     for a in argv[1:]:
         try:
-            value = arith_evaluate(a, sh)
+            value = sh.evaluate_arith(a)
         except ArithError as e:
             await err(sh, fds, "let", e.message)
             return 1

@@ -12,19 +12,10 @@ import re
 from typing import Callable
 from ...chars import isdigits
 from ...lazy import lazy_compile
+from ..state import ArithError
 
 MASK = (1 << 64) - 1
 SIGN = 1 << 63
-
-
-class ArithError(Exception):
-    def __init__(self, expr: str, message: str, token: str = "") -> None:
-        # bash shows the expression without its leading blanks, with its trailing ones
-        text = f"{expr.lstrip()}: {message}"
-        if token is not None:
-            text += f' (error token is "{token}")'
-        super().__init__(text)
-        self.message = text
 
 
 def wrap(n: int) -> int:

@@ -7,9 +7,9 @@ from typing import Awaitable, Callable
 
 from ...lazy import lazy_compile, lazy_import
 from ...vfs import FSError
-from . import pattern as pat
-from .arith import ArithError, evaluate as arith_evaluate
-from ..state import ShellError
+from .. import pattern as pat
+from .arith import evaluate as arith_evaluate
+from ..state import ArithError, ShellError, TestError
 from ..syntax.ast import DQ, CondAnd, CondBinary, CondNot, CondOr, CondUnary, CondWord, Lit, Quoted, Word
 from .word import quoted_default
 
@@ -19,10 +19,6 @@ INTEGER_OPS = frozenset({"-eq", "-ne", "-lt", "-le", "-gt", "-ge"})
 TEST_UNARY_OPS = frozenset({"-a", "-b", "-c", "-d", "-e", "-f", "-g", "-h", "-k", "-n", "-o", "-p", "-r", "-s",
                             "-t", "-u", "-v", "-w", "-x", "-z", "-G", "-L", "-N", "-O", "-R", "-S"})
 TEST_BINARY_OPS = frozenset({"=", "==", "!=", "<", ">", "-nt", "-ot", "-ef"}) | INTEGER_OPS
-
-
-class TestError(Exception):
-    """A malformed test/[ expression (status 2)."""
 
 
 def unary_test(sh, op: str, operand: str) -> bool:

@@ -32,7 +32,7 @@ from ..syntax.ast import (DQ, AndOr, ArithCommand, ArithFor, ArithSub, Assign, B
     SimpleCommand, Subshell, Word)
 from .cond import (INTEGER_OPS, binary_test, compare_integers, cond_integer, ere_escape, eval_cond, regex_match,
     unary_test)
-from . import pattern as pat
+from .. import pattern as pat
 from ...wildcard import CHECK_EVERY, Wildcard
 from .arith import ArithError, compile_expr, evaluate as arith_evaluate
 from .redirect import redirect_now

@@ -28,6 +28,7 @@ from ..builtins.variables import valid_nameref_target
 from ..histexpand import Memory as HistoryMemory
 from ..hints import not_found_message
 from ..lookup import CommandHash, search_path
+from ..quoting import shell_quote, single_quote
 from ..options import OPTION_DEFAULTS, SHOPT_DEFAULTS, bashopts, option_flags, shellopts
 from ..state import (AbortCommand, BreakLoop, ContinueLoop, ControlFlow, ExitShell, LimitExceeded,
     ReturnFromFunction, ShellError, TempVar, Var)
@@ -37,13 +38,14 @@ from ..syntax.lexer import KEEP_STATUS, Incomplete, ParseError, is_name
 from ..syntax.parser import Parser, is_name_word
 from ..syntax.printer import format_word
 from .arith import ArithError, evaluate as arith_evaluate
+from .cond import evaluate_test
 from . import fastpath
 from .fastpath import NOT_NOW, NeedsGeneric, commands_exceeded, loop_flow, raise_later, start
 from .pipeline import Pipelines
 from .redirect import Redirections
 from .runs import Job, JobTable
 from .variables import FAKE_PID, MemoryAccount, MemoryPool, Variables
-from .word import Expander, shell_quote, single_quote
+from .word import Expander
 
 asyncio = lazy_import("asyncio")  # with the loop (aio.py)
 random = lazy_import("random")  # $RANDOM only
@@ -202,6 +204,14 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         self.history_memory = HistoryMemory()
         #: set when a run stopped on a syntax error (the engine reports ename SyntaxError)
         self.syntax_error: str | None = None
+
+    # ================================================================== for the builtins
+    #: ``test`` and ``[`` (builtins/conditional.py): cond.py's, bound as a method (no extra call)
+    evaluate_test = evaluate_test
+
+    def evaluate_arith(self, text: str) -> int:
+        """``let``: the value of an arithmetic expression (raises ArithError, or ShellError)."""
+        return arith_evaluate(text, self)
 
     # ================================================================== forks
     def fork(self) -> "Shell":

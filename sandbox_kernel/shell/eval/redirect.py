@@ -11,9 +11,8 @@ from ...chars import isdigits
 from ...streams import (BytesInput, ClosedInput, ClosedOutput, EmptyInput, FileInput, FileOutput, InputStream,
     NullOutput, OutputStream)
 from ...vfs import FSError
-from ..state import ShellError
+from ..state import VALUE_OVERHEAD, ShellError
 from ..syntax.ast import HereDoc
-from .variables import VALUE_OVERHEAD
 
 
 def redirect_now(r) -> bool:

@@ -17,7 +17,8 @@ from typing import Any
 from ...chars import isdigits
 from ...lazy import lazy_compile
 from ..options import OPTION_DEFAULTS
-from ..state import IndexedArray, LimitExceeded, ShellError, TempVar, Var, is_array
+from ..state import (VALUE_OVERHEAD, IndexedArray, LimitExceeded, ShellError, TempVar, Var, is_array,
+    split_subscript)
 from .arith import SIGN
 from ..syntax.ast import DQ, Assign, Lit, Param, Quoted, Word
 from ..syntax.lexer import ParseError, is_name
@@ -40,15 +41,12 @@ DYNAMIC_VARS = frozenset({"RANDOM", "SECONDS", "LINENO", "PIPESTATUS", "BASHPID"
                           "BASH_SOURCE", "BASH_LINENO", "_"})
 #: how long a chain of namerefs may be (bash: 8 levels, then "circular name reference")
 NAMEREF_DEPTH = 8
-#: what one stored value costs besides its characters (the str header, a dict slot, the key)
-VALUE_OVERHEAD = 64
 
 
 _SUBSCRIPT_WORDS: dict[str, Word] = {}
 #: a subscript with these characters needs word expansion (quote removal at least)
 _EXPANDS = lazy_compile(r"[$`'\"\\]")
 _QUOTES = lazy_compile(r"['\"\\]")
-_ARRAY_REFERENCE = lazy_compile(r"([A-Za-z_][A-Za-z_0-9]*)\[")
 
 
 class NeedsExpansion(ShellError):
@@ -77,14 +75,6 @@ def array_size(value) -> int:
     if type(value) is dict:
         return sum(value_size(v) + len(k) for k, v in value.items())
     return sum(value_size(v) for v in value.values())
-
-
-def split_subscript(text: str) -> tuple[str, str] | None:
-    """``name[sub]`` -> (name, sub); None when ``text`` is not an array reference."""
-    m = _ARRAY_REFERENCE.match(text)
-    if m is None or not text.endswith("]"):
-        return None
-    return m.group(1), text[m.end():-1]
 
 
 def memory_exceeded(name: str, limits) -> LimitExceeded:

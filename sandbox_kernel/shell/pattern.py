@@ -14,9 +14,9 @@ import re
 import threading
 from typing import Iterator, Union
 
-from ...lazy import lazy_import
-from ...wildcard import Budget, CLASSES, CharSet, Wildcard, bracket_end, compile_wildcard, parse_bracket
-from ..state import too_many_words
+from ..lazy import lazy_import
+from ..wildcard import Budget, CLASSES, CharSet, Wildcard, bracket_end, compile_wildcard, parse_bracket
+from .state import too_many_words
 
 regex = lazy_import("regex")  # extglob groups only: importing regex is ~10 ms
 
