@@ -12,6 +12,9 @@ class FSError(OSError):
     print, so commands format ``f"{name}: {path}: {e.strerror}"``.
     """
 
+    errno: int  # (both always set, unlike an OSError's)
+    strerror: str
+
     def __init__(self, code: int, path: str = "") -> None:
         super().__init__(code, os.strerror(code), path)
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ...chars import isdigits, parse_int
+from ..api import ShellAPI
 from ..state import ShellError
 from .registry import HELP
 
@@ -20,7 +21,7 @@ def usage_error(name: str, message: str | None = None, status: int = 2) -> Shell
     return ShellError(f"{name}: {message}\n{usage}" if message else usage, status)
 
 
-def too_many_arguments(sh, name: str) -> ShellError:
+def too_many_arguments(sh: ShellAPI, name: str) -> ShellError:
     """What bash does on ``shift 1 2``, ``exit 1 2``, ``continue 1 2``: the command line is
     abandoned with status 1 and a ``bash -c`` string ends there (a script goes on)."""
     return ShellError(f"{name}: too many arguments", 1, fatal=sh.command_string, abort=True)

@@ -2,9 +2,12 @@
 and the no-ops : true false."""
 from __future__ import annotations
 
+from typing import Awaitable
+
 from ...commands import registry as command_registry
 from ...streams import InputStream
 from ...vfs import FSError, normpath
+from ..api import Fds, ShellAPI
 from ..lookup import find_sourced
 from ..state import AbortCommand, BreakLoop, ContinueLoop, ExitShell, LimitExceeded, ReturnFromFunction, ShellError
 from ..syntax.lexer import ParseError
@@ -17,17 +20,17 @@ from .registry import BUILTINS, builtin, help_text
 
 
 @builtin(":", usage=":", text="Null command: no effect; the exit status is 0.", sync=True)
-def b_colon(sh, argv, fds):
+def b_colon(sh: ShellAPI, argv: list[str], fds: Fds) -> int | Awaitable[int]:
     return 0
 
 
 @builtin("true", usage="true", text="Return a successful result.", sync=True)
-def b_true(sh, argv, fds):
+def b_true(sh: ShellAPI, argv: list[str], fds: Fds) -> int | Awaitable[int]:
     return 0
 
 
 @builtin("false", usage="false", text="Return an unsuccessful result.", sync=True)
-def b_false(sh, argv, fds):
+def b_false(sh: ShellAPI, argv: list[str], fds: Fds) -> int | Awaitable[int]:
     return 1
 
 
@@ -37,7 +40,7 @@ def b_false(sh, argv, fds):
     text=("Execute arguments as a shell command: combine ARGs into a single string, use the result as input to "
           "the shell, and execute the resulting commands."),
 )
-async def b_eval(sh, argv, fds):
+async def b_eval(sh: ShellAPI, argv: list[str], fds: Fds) -> int:
     _, args = parse_options(argv, "")
     text = " ".join(args)
     if not text.strip():
@@ -67,7 +70,7 @@ Execute commands from a file in the current shell. Read and execute commands fro
 in the current shell. The entries in $PATH are used to find the directory containing
 FILENAME. If any ARGUMENTS are supplied, they become the positional parameters when
 FILENAME is executed.""")
-async def b_source(sh, argv, fds):
+async def b_source(sh: ShellAPI, argv: list[str], fds: Fds) -> int:
     args = argv[1:]
     if args and args[0] == "--":
         args = args[1:]
@@ -115,7 +118,7 @@ async def b_source(sh, argv, fds):
     usage="exit [n]",
     text="Exit the shell with a status of N. If N is omitted, the exit status is that of the last command executed.",
 )
-async def b_exit(sh, argv, fds):
+async def b_exit(sh: ShellAPI, argv: list[str], fds: Fds) -> int:
     argv = _skip_dashdash(argv)
     if len(argv) > 1:
         try:
@@ -140,7 +143,7 @@ def _skip_dashdash(argv: list[str]) -> list[str]:
     text=("Return from a shell function (or sourced script) with the return value N (default: the status of the "
           "last command)."),
 )
-async def b_return(sh, argv, fds):
+async def b_return(sh: ShellAPI, argv: list[str], fds: Fds) -> int:
     if not sh.func_depth and not sh.sourcing:
         await err(sh, fds, "return", "can only `return' from a function or sourced script")
         return 2
@@ -157,7 +160,7 @@ async def b_return(sh, argv, fds):
     raise ReturnFromFunction(status)
 
 
-async def _loop_control(sh, argv, fds, cls):
+async def _loop_control(sh: ShellAPI, argv, fds: Fds, cls):
     if sh.loop_depth == 0:  # bash looks at the loop before the argument
         await err(sh, fds, argv[0], "only meaningful in a `for', `while', or `until' loop")
         return 0
@@ -180,7 +183,7 @@ async def _loop_control(sh, argv, fds, cls):
 @builtin(
     "break", usage="break [n]", text="Exit for, while, or until loops. If N is specified, break N enclosing loops."
 )
-async def b_break(sh, argv, fds):
+async def b_break(sh: ShellAPI, argv: list[str], fds: Fds) -> int:
     return await _loop_control(sh, argv, fds, BreakLoop)
 
 
@@ -189,14 +192,14 @@ async def b_break(sh, argv, fds):
     usage="continue [n]",
     text="Resume the next iteration of the enclosing for, while or until loop (the Nth enclosing loop if N is given).",
 )
-async def b_continue(sh, argv, fds):
+async def b_continue(sh: ShellAPI, argv: list[str], fds: Fds) -> int:
     return await _loop_control(sh, argv, fds, ContinueLoop)
 
 
 @builtin("exec", usage="exec [-cl] [-a name] [command [argument ...]] [redirection ...]", text="""
 Replace the shell with the given command: execute COMMAND, then end the shell with its
 status. If COMMAND is not specified, any redirections take effect in the current shell.""")
-async def b_exec(sh, argv, fds):
+async def b_exec(sh: ShellAPI, argv: list[str], fds: Fds) -> int:
     opts, args = parse_options(argv, "cla:")
     name = next((v for o, v in opts if o == "a"), None)
     login = any(o == "l" for o, _ in opts)
@@ -208,7 +211,7 @@ async def b_exec(sh, argv, fds):
         shown = ("-" if login else "") + (name or args[0])
         if args[0] in BUILTINS:
             raise ExitShell(await BUILTINS[args[0]](sh, [shown] + args[1:], fds))
-    env = {} if clear_env else None
+    env: dict[str, str] | None = {} if clear_env else None
     if args[0] in BUILTINS and command_registry.lookup(args[0]) is not None:
         # exec runs a program, never a builtin: exec echo is coreutils' /usr/bin/echo
         raise ExitShell(await sh.run_external(args, fds, env))
@@ -225,7 +228,7 @@ Run a nested shell in the sandbox: with -c, run COMMAND_STRING (NAME becomes $0 
 positional parameters); with FILE, run the script FILE from the sandbox's filesystem;
 otherwise read the script from the standard input.""",
 )
-async def b_bash(sh, argv, fds):
+async def b_bash(sh: ShellAPI, argv: list[str], fds: Fds) -> int:
     invocation = await _parse_invocation(sh, argv, fds)
     if isinstance(invocation, int):
         return invocation
@@ -259,7 +262,8 @@ LONG_OPTIONS = {"--norc": False, "--noprofile": False, "--login": False, "--noed
                 "--dump-po-strings": False, "--pretty-print": False, "--rcfile": True, "--init-file": True}
 
 
-async def _parse_invocation(sh, argv, fds):
+async def _parse_invocation(sh: ShellAPI, argv: list[str],
+                            fds: Fds) -> int | tuple[bool, bool, list[str], dict, dict, bool]:
     """bash's command line: (-c given, -s given, remaining arguments, set -o options, shopt
     options, -i given), or the exit status after an error or --help/--version."""
     args = argv[1:]
@@ -274,7 +278,7 @@ async def _parse_invocation(sh, argv, fds):
         if a.startswith("--"):
             args = args[1:]
             if a == "--help":
-                await out(fds, help_text("bash") + "\n")
+                await out(fds, f"{help_text('bash')}\n")
                 return 0
             if a == "--version":
                 await out(fds, "GNU bash, version 5.2.15(1)-release (x86_64-pc-linux-gnu) [sandbox_kernel]\n")

@@ -3,8 +3,10 @@ from __future__ import annotations
 
 import errno
 import os
+from typing import Awaitable
 
 from ...vfs import FSError, normpath
+from ..api import Fds, ShellAPI
 from ..state import ShellError
 from .args import usage_error
 from .output import err, out, write_or_fail
@@ -15,7 +17,7 @@ from .registry import builtin
 Change the shell working directory to DIR (default $HOME). `cd -' goes to $OLDPWD.
   -L  follow symbolic links logically (default)
   -P  use the physical directory structure""", sync=True)
-def b_cd(sh, argv, fds):
+def b_cd(sh: ShellAPI, argv: list[str], fds: Fds) -> int | Awaitable[int]:
     """``cd DIR`` to a directory it may enter, without a coroutine; everything else (options,
     ``-``, CDPATH, errors) in ``cd_async``."""
     if len(argv) == 2:
@@ -43,7 +45,7 @@ def logical_path(target: str, cwd: str) -> str:
     return path
 
 
-def _dotdot_missing(sh, target: str) -> bool:
+def _dotdot_missing(sh: ShellAPI, target: str) -> bool:
     """Whether a ``..`` of TARGET follows a name that is no directory (bash checks each one
     as it canonicalises the path: ``cd nonexistent/..`` fails)."""
     full = target if target.startswith("/") else sh.cwd + "/" + target
@@ -54,14 +56,14 @@ def _dotdot_missing(sh, target: str) -> bool:
     return False
 
 
-def _enter(sh, path: str) -> None:
+def _enter(sh: ShellAPI, path: str) -> None:
     old = sh.cwd
     sh.cwd = path
     sh.set_var("OLDPWD", old)
     sh.set_var("PWD", path)
 
 
-async def cd_async(sh, argv, fds):
+async def cd_async(sh: ShellAPI, argv: list[str], fds: Fds) -> int:
     args = argv[1:]
     physical = False
     while args and args[0].startswith("-") and args[0] not in ("-", "--") and len(args[0]) > 1:
@@ -129,7 +131,7 @@ async def cd_async(sh, argv, fds):
 Print the name of the current working directory.
   -L  print the value of $PWD if it names the current working directory (default)
   -P  print the physical directory, without any symbolic links""")
-async def b_pwd(sh, argv, fds):
+async def b_pwd(sh: ShellAPI, argv: list[str], fds: Fds) -> int:
     physical = False
     for a in argv[1:]:
         if a == "-P":
@@ -149,23 +151,23 @@ async def b_pwd(sh, argv, fds):
     return await write_or_fail(sh, fds, "pwd", path + "\n")
 
 
-def _dirs_list(sh) -> list[str]:
+def _dirs_list(sh: ShellAPI) -> list[str]:
     """The stack as `dirs` shows it: the working directory first."""
     return [sh.cwd] + list(reversed(sh.dirstack))
 
 
-def _set_dirs(sh, entries: list[str]) -> None:
+def _set_dirs(sh: ShellAPI, entries: list[str]) -> None:
     sh.dirstack = list(reversed(entries[1:]))
 
 
-def _tilde_path(sh, p: str) -> str:
+def _tilde_path(sh: ShellAPI, p: str) -> str:
     home = sh.get_scalar("HOME") or ""
     if home and (p == home or p.startswith(home + "/")):
         return "~" + p[len(home):]
     return p
 
 
-def _stack_index(sh, name: str, word: str, size: int) -> int:
+def _stack_index(sh: ShellAPI, name: str, word: str, size: int) -> int:
     """The position ``+N`` (from the left of `dirs`) or ``-N`` (from the right) names."""
     digits = word[1:]
     if word[:1] not in "+-" or not digits.isdigit():
@@ -204,7 +206,7 @@ Display the list of currently remembered directories (added with pushd).
   -v  print one entry per line, with its position
   +N  show the Nth entry counting from the left of the list shown by dirs (from 0)
   -N  show the Nth entry counting from the right""")
-async def b_dirs(sh, argv, fds):
+async def b_dirs(sh: ShellAPI, argv: list[str], fds: Fds) -> int:
     flags, args = _dir_operands(argv)
     for c in sorted(flags - set("clpv")):
         raise usage_error("dirs", f"-{c}: invalid number")
@@ -228,7 +230,7 @@ async def b_dirs(sh, argv, fds):
     return 0
 
 
-async def _cd_to(sh, fds, name: str, target: str) -> int:
+async def _cd_to(sh: ShellAPI, fds: Fds, name: str, target: str) -> int:
     return await cd_async(sh, [name, "--", target], fds)
 
 
@@ -238,7 +240,7 @@ top two directories.
   -n  add the directory to the stack without changing to it
   +N  rotate the stack so that the Nth directory (from the left of `dirs', from 0) is on top
   -N  rotate the stack so that the Nth directory from the right is on top""")
-async def b_pushd(sh, argv, fds):
+async def b_pushd(sh: ShellAPI, argv: list[str], fds: Fds) -> int:
     flags, args = _dir_operands(argv)
     for c in sorted(flags - {"n"}):
         raise usage_error("pushd", f"-{c}: invalid number")
@@ -272,7 +274,7 @@ Remove the top entry from the directory stack and cd to the new top.
   -n  remove the entry without changing directory
   +N  remove the Nth entry counting from the left of `dirs' (from 0)
   -N  remove the Nth entry counting from the right""")
-async def b_popd(sh, argv, fds):
+async def b_popd(sh: ShellAPI, argv: list[str], fds: Fds) -> int:
     flags, args = _dir_operands(argv)
     for c in sorted(flags - {"n"}):
         raise usage_error("popd", f"-{c}: invalid number")

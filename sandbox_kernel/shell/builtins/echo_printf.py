@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
+from typing import Awaitable, TYPE_CHECKING
 
 from ...lazy import lazy_compile, lazy_import
+from ..api import Fds, ShellAPI
 from ..quoting import backslash_quote
 from ..state import LimitExceeded, ShellError, split_subscript
 from ..syntax.escapes import PRINTF, PRINTF_B, decode_escape, decode_escapes
@@ -24,7 +25,7 @@ Write arguments to the standard output, separated by single spaces and followed 
   -n  do not append a newline
   -e  enable interpretation of backslash escapes (\\n \\t \\\\ \\0NNN \\xHH \\c ...)
   -E  disable interpretation of backslash escapes (default)""", sync=True)
-def b_echo(sh, argv, fds):
+def b_echo(sh: ShellAPI, argv: list[str], fds: Fds) -> int | Awaitable[int]:
     newline = True
     escapes = sh.shopts.get("xpg_echo", False)
     i = 1
@@ -186,7 +187,7 @@ def _compile_format(fmt: str) -> list:
     text: list[str] = []
     i, n = 0, len(fmt)
 
-    def flush():
+    def flush() -> None:
         if text:
             pieces.append("".join(text))
             text.clear()
@@ -291,7 +292,8 @@ def compiled_format(fmt: str) -> list:
     return pieces
 
 
-def printf_format(sh, fmt: str, args: list[str], errors: list, start: int, res: list[str]) -> tuple[bool, int]:
+def printf_format(sh: ShellAPI, fmt: str, args: list[str], errors: list, start: int,
+                  res: list[str]) -> tuple[bool, int]:
     """One pass through FMT, its text appended to RES: (whether a ``\\c`` of ``%b`` stopped
     the output, how many arguments it used); _PrintfError on a fatal error."""
     argi = start
@@ -344,7 +346,7 @@ def printf_format(sh, fmt: str, args: list[str], errors: list, start: int, res: 
     return False, argi - start
 
 
-def _assign_count(sh, name: str, written: str, errors: list) -> None:
+def _assign_count(sh: ShellAPI, name: str, written: str, errors: list) -> None:
     """%n: NAME = the bytes written so far by this pass through the format."""
     if not is_name(name):
         errors.append(f"`{name}': not a valid identifier")
@@ -440,7 +442,8 @@ def _unknown_conversion(flags: str, width: int, tail: str, conv: str) -> str:
 _LOCALTIME_RANGE = (-67768040609740800, 67768036191676799)
 
 
-def _format_time(sh, flags: str, width: int, prec: int | None, strf: str, arg: str | None, errors: list) -> str:
+def _format_time(sh: ShellAPI, flags: str, width: int, prec: int | None, strf: str, arg: str | None,
+                 errors: list) -> str:
     """%(FMT)T of ARG (seconds since the epoch; none or -1: now, -2: the shell's start)."""
     when = -1 if arg is None else _printf_integer(arg, errors)
     if when == -1:
@@ -469,7 +472,7 @@ are simply copied to standard output; character escape sequences, which are conv
 copied to the standard output; and format specifications (%s %d %i %o %u %x %X %c %e %f %g
 %a %b %q %Q %n %(fmt)T %%), each of which causes printing of the next successive argument.
 The format is reused as necessary to consume all of the arguments.""", sync=True)
-def b_printf(sh, argv, fds):
+def b_printf(sh: ShellAPI, argv: list[str], fds: Fds) -> int | Awaitable[int]:
     """printf FORMAT ARGS... to standard output without a coroutine when it formats without
     error; -v, usage errors and format errors go to ``printf_async`` (formatting is pure but
     for %n, which assigns the same again: it formats again there)."""
@@ -487,7 +490,7 @@ def b_printf(sh, argv, fds):
     return write_now_or_later(sh, fds, "printf", "".join(chunks))
 
 
-def _format_all(sh, args: list[str], errors: list[str], chunks: list[str]) -> bool:
+def _format_all(sh: ShellAPI, args: list[str], errors: list[str], chunks: list[str]) -> bool:
     """FORMAT ARGS... (``args``) into ``chunks``, the format reused until the arguments are
     used up; messages into ``errors``; _PrintfError on a fatal one (``chunks`` then holds
     what was written before it). Returns whether a ``\\c`` of ``%b`` stopped it."""
@@ -502,7 +505,7 @@ def _format_all(sh, args: list[str], errors: list[str], chunks: list[str]) -> bo
             return stop
 
 
-async def printf_async(sh, argv, fds):
+async def printf_async(sh: ShellAPI, argv: list[str], fds: Fds) -> int:
     args = argv[1:]
     var = None
     if args and args[0] == "-v":

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ...lazy import lazy_compile
+from ..api import Fds, ShellAPI
 from ..syntax.lexer import is_name
 from .output import err
 from .registry import builtin
@@ -17,7 +18,7 @@ Parse option arguments. OPTSTRING contains the option letters to be recognized; 
 followed by a colon expects an argument (put in OPTARG). Each call puts the next option in
 the shell variable NAME and its index in OPTIND. A leading colon in OPTSTRING selects silent
 error reporting. Returns non-zero at the end of the options.""")
-async def b_getopts(sh, argv, fds):
+async def b_getopts(sh: ShellAPI, argv: list[str], fds: Fds) -> int:
     if len(argv) >= 3 and not is_name(argv[2]):
         # bash parses the option (OPTIND, OPTARG move on) but sets no NAME and fails
         await _getopts(sh, argv, fds, None)
@@ -26,7 +27,7 @@ async def b_getopts(sh, argv, fds):
     return await _getopts(sh, argv, fds, argv[2] if len(argv) >= 3 else None)
 
 
-async def _getopts(sh, argv, fds, name):
+async def _getopts(sh: ShellAPI, argv, fds: Fds, name):
     if len(argv) < 3:
         await sh.err(fds, "getopts: usage: getopts optstring name [arg ...]\n")
         return 2
@@ -103,7 +104,7 @@ async def _getopts(sh, argv, fds, name):
     return 0
 
 
-def _end_of_options(sh, name: str, optind: int) -> int:
+def _end_of_options(sh: ShellAPI, name: str, optind: int) -> int:
     """No option left: bash sets OPTIND (where the operands start) and NAME=? in any case,
     and unsets OPTARG."""
     sh.set_var("OPTIND", str(optind))
@@ -113,6 +114,6 @@ def _end_of_options(sh, name: str, optind: int) -> int:
     return 1
 
 
-def _set_name(sh, name: str | None, value: str) -> None:
+def _set_name(sh: ShellAPI, name: str | None, value: str) -> None:
     if name is not None:
         sh.set_var(name, value)

@@ -6,9 +6,9 @@ written only when asked (``history -r/-w/-a``): a kernel has no login or logout.
 """
 from __future__ import annotations
 
-
 from ...lazy import lazy_compile
 from ...vfs import FSError
+from ..api import Fds, ShellAPI
 from ..histexpand import HistoryError, expand
 from ..syntax.parser import completeness
 from .args import bash_int
@@ -67,7 +67,7 @@ def _joined(lines: list[str], joins: list[str | None]) -> str:
     return text
 
 
-def record(sh, source: str) -> None:
+def record(sh: ShellAPI, source: str) -> None:
     """Record the commands of ``source`` (a cell, a command typed at the terminal) as bash
     records each command line it reads: one entry per command (history_entries), as
     HISTCONTROL says (ignorespace, ignoredups, ignoreboth, erasedups)."""
@@ -91,7 +91,7 @@ def record(sh, source: str) -> None:
     remember(sh, kept)
 
 
-def remember(sh, entries: list[str]) -> None:
+def remember(sh: ShellAPI, entries: list[str]) -> None:
     """Append entries, keeping the last $HISTSIZE (and at most MAX_HISTORY_CHARS of text, whatever
     HISTSIZE says: what is typed at a terminal or run in cells is not counted as variables are);
     numbering goes on past dropped ones."""
@@ -124,7 +124,7 @@ With N, list only the last N entries.
   -w  write the history to FILENAME (default $HISTFILE); -a append the new entries;
       -r read FILENAME's lines into the list""",
 )
-async def b_history(sh, argv, fds):
+async def b_history(sh: ShellAPI, argv: list[str], fds: Fds) -> int:
     args = argv[1:]
     if args and args[0] == "--":
         args = args[1:]
@@ -150,7 +150,7 @@ async def b_history(sh, argv, fds):
     return 2
 
 
-async def _print_expansions(sh, fds, args: list[str]) -> int:
+async def _print_expansions(sh: ShellAPI, fds: Fds, args: list[str]) -> int:
     """``history -p``: each argument history-expanded (whether or not ``set -H`` is on)."""
     lines = []
     for arg in args:
@@ -163,7 +163,7 @@ async def _print_expansions(sh, fds, args: list[str]) -> int:
     return 0
 
 
-async def _list(sh, fds, args: list[str]) -> int:
+async def _list(sh: ShellAPI, fds: Fds, args: list[str]) -> int:
     entries = sh.history
     start = 0
     if args:
@@ -178,7 +178,7 @@ async def _list(sh, fds, args: list[str]) -> int:
     return 0
 
 
-async def _delete(sh, fds, args: list[str]) -> int:
+async def _delete(sh: ShellAPI, fds: Fds, args: list[str]) -> int:
     if not args:
         await err(sh, fds, "history", "-d: option requires an argument")
         return 2
@@ -194,7 +194,7 @@ async def _delete(sh, fds, args: list[str]) -> int:
     return 0
 
 
-async def _file(sh, fds, flag: str, path: str | None) -> int:
+async def _file(sh: ShellAPI, fds: Fds, flag: str, path: str | None) -> int:
     if not path:
         return 0
     try:

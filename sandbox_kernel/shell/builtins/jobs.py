@@ -1,12 +1,18 @@
 """Background jobs: wait, jobs, kill, disown, fg, bg (the job table is the shell's: eval/runs.py)."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ... import aio
 from ...chars import isdigits
 from ...commands.registry import CommandCancelled
 from ...lazy import lazy_import
+from ..api import Fds, ShellAPI
 from .output import err, out
 from .registry import builtin
+
+if TYPE_CHECKING:
+    from ..eval.runs import Job, JobTable
 
 asyncio = lazy_import("asyncio")  # jobs are tasks: it is there when they are (aio.py)
 signal = lazy_import("signal")  # strsignal and SIGINT only: its enums cost ~1 ms to make
@@ -17,7 +23,7 @@ Wait for job completion and return exit status. Waits for each process identifie
 (a process ID or a job specification %N) and reports its termination status. Without IDs,
 waits for all currently active child processes, and the return status is zero. With -n,
 waits for the next job to terminate. The interrupt stops the waiting; the jobs go on.""")
-async def b_wait(sh, argv, fds):
+async def b_wait(sh: ShellAPI, argv: list[str], fds: Fds) -> int:
     args = argv[1:]
     next_only = False
     while args and args[0].startswith("-") and len(args[0]) > 1:
@@ -45,7 +51,7 @@ async def b_wait(sh, argv, fds):
     return status
 
 
-async def _wait_target(sh, spec: str, fds) -> int | None:
+async def _wait_target(sh: ShellAPI, spec: str, fds: Fds) -> int | None:
     """The job `wait SPEC` waits for (None after reporting that there is none)."""
     table = _table(sh, own=True)
     if spec.startswith("%"):
@@ -64,7 +70,7 @@ async def _wait_target(sh, spec: str, fds) -> int | None:
     return pid
 
 
-async def _wait_next(sh, specs: list[str], fds) -> int:
+async def _wait_next(sh: ShellAPI, specs: list[str], fds: Fds) -> int:
     """wait -n: the status of the next job to end (among SPECS when given); 127 if none runs."""
     table = _table(sh, own=True)
     if specs:
@@ -93,11 +99,11 @@ async def _wait_next(sh, specs: list[str], fds) -> int:
                 waiter.cancel()
         done = [t for t in tasks if t in finished]
         if not done:
-            raise CommandCancelled(cancel.reason or "interrupt")
+            raise CommandCancelled(cancel.reason if cancel is not None and cancel.reason else "interrupt")
     return await sh.wait_job(tasks[done[0]], fds)
 
 
-def _table(sh, own: bool = False):
+def _table(sh: ShellAPI, own: bool = False) -> JobTable:
     """The shell's job table (or, unless ``own``, in a command substitution with none of its
     own, its shell's: bash's ``$(jobs -p)``); a script's shell has reaped its ended jobs (bash
     lists only running ones there), an interactive one keeps them until reported."""
@@ -113,9 +119,9 @@ def _table(sh, own: bool = False):
          text="Display status of jobs started with `&' in this shell (ended ones once, then they leave the list).\n"
               "  -l  also list process IDs\n  -p  list process IDs only\n  -r  running jobs only\n"
               "  -s  stopped jobs only (there are none)")
-async def b_jobs(sh, argv, fds):
+async def b_jobs(sh: ShellAPI, argv: list[str], fds: Fds) -> int:
     flags = ""
-    specs = []
+    specs: list[str] = []
     for a in argv[1:]:
         if a.startswith("-") and len(a) > 1 and not specs:
             if a == "--":
@@ -201,7 +207,7 @@ def signal_description(num: int) -> str:
 KILL_USAGE = "kill: usage: kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... or kill -l [sigspec]\n"
 
 
-async def _kill_list(sh, fds, specs: list[str]) -> int:
+async def _kill_list(sh: ShellAPI, fds: Fds, specs: list[str]) -> int:
     """kill -l: the table, or each number's name / name's number (128+N names N too)."""
     if not specs:
         items = [f"{n:2d}) SIG{name}" for n, name in SIGNAL_NAMES.items()]
@@ -227,7 +233,7 @@ async def _kill_list(sh, fds, specs: list[str]) -> int:
 @builtin("kill", usage="kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... or kill -l [sigspec]",
          text="Send a signal to a job. Background jobs of this shell can be terminated (they run as tasks inside "
               "the sandbox).")
-async def b_kill(sh, argv, fds):
+async def b_kill(sh: ShellAPI, argv: list[str], fds: Fds) -> int:
     args = argv[1:]
     if args and args[0] in ("-l", "-L"):
         return await _kill_list(sh, fds, args[1:])
@@ -285,9 +291,9 @@ async def b_kill(sh, argv, fds):
 @builtin("disown", usage="disown [-h] [-ar] [jobspec ... | pid ...]",
          text="Remove jobs from the table (the current one by default; -a all, -r the running ones); they go on "
               "running. With -h they stay listed.")
-async def b_disown(sh, argv, fds):
+async def b_disown(sh: ShellAPI, argv: list[str], fds: Fds) -> int:
     flags = ""
-    specs = []
+    specs: list[str] = []
     for a in argv[1:]:
         if a.startswith("-") and len(a) > 1 and not specs:
             flags += a[1:]
@@ -326,7 +332,7 @@ async def b_disown(sh, argv, fds):
 @builtin("fg", usage="fg [job_spec]",
          text="Move job to the foreground: its output goes to this cell from now on; waits for the job (the "
               "current one by default) and returns its status. The interrupt then ends the job.")
-async def b_fg(sh, argv, fds):
+async def b_fg(sh: ShellAPI, argv: list[str], fds: Fds) -> int:
     job = await _named_job(sh, argv, fds)
     if job is None:
         return 1
@@ -344,7 +350,7 @@ async def b_fg(sh, argv, fds):
 
 @builtin("bg", usage="bg [job_spec ...]",
          text="Move jobs to the background (jobs started with `&' already run in the background).")
-async def b_bg(sh, argv, fds):
+async def b_bg(sh: ShellAPI, argv: list[str], fds: Fds) -> int:
     for spec in argv[1:] or ["%+"]:
         job = await _named_job(sh, ["bg", spec] if argv[1:] else ["bg"], fds)
         if job is None:
@@ -356,7 +362,7 @@ async def b_bg(sh, argv, fds):
     return 0
 
 
-async def _named_job(sh, argv, fds):
+async def _named_job(sh: ShellAPI, argv: list[str], fds: Fds) -> Job | None:
     """The job ``fg``/``bg`` name (the current one by default); None after reporting that
     there is none."""
     spec = argv[1] if len(argv) > 1 else "%+"

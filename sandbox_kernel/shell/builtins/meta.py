@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ...commands import registry
 from .. import pattern as pat
+from ..api import Fds, ShellAPI
 from ..syntax.lexer import RESERVED
 from ..hints import not_found_message
 from ..lookup import EXECUTABLE, STANDARD_PATH, file_status, search_path
@@ -15,7 +16,7 @@ from .output import err, out
 from .registry import BUILTINS, HELP, builtin, help_text
 
 
-def command_files(sh, name: str, every: bool = False, standard: bool = False) -> list[tuple[str, bool]]:
+def command_files(sh: ShellAPI, name: str, every: bool = False, standard: bool = False) -> list[tuple[str, bool]]:
     """The files NAME runs as, as (path, hashed): a name with a slash only if it is an
     executable file; else bash's remembered location, or the PATH search (all hits with
     EVERY; STANDARD searches the default PATH, for ``command -p``)."""
@@ -29,7 +30,7 @@ def command_files(sh, name: str, every: bool = False, standard: bool = False) ->
     return [(p, False) for p in search_path(sh.fs, sh.cwd, name, STANDARD_PATH if standard else path_var, every)]
 
 
-def describe_command(sh, name: str, every: bool = False, functions: bool = True,
+def describe_command(sh: ShellAPI, name: str, every: bool = False, functions: bool = True,
                      standard: bool = False) -> list[tuple[str, str]]:
     """The meanings of NAME in lookup order, as (kind, text): the first, or all with EVERY
     (kind "file" carries the path as text)."""
@@ -71,7 +72,7 @@ if used as a command name.
   -P  force a PATH search for each NAME
   -p  return the name of the disk file that would be executed
   -t  output a single word: `alias', `keyword', `function', `builtin', `file' or `'""")
-async def b_type(sh, argv, fds):
+async def b_type(sh: ShellAPI, argv: list[str], fds: Fds) -> int:
     opts, names = parse_options(argv, "afptP")
     flags = "".join(o for o, _ in opts)
     every = "a" in flags
@@ -105,7 +106,7 @@ suppressing shell function lookup.
   -p  use a default value for PATH
   -v  print a description of COMMAND similar to the `type' builtin
   -V  print a more verbose description of each COMMAND""")
-async def b_command(sh, argv, fds):
+async def b_command(sh: ShellAPI, argv: list[str], fds: Fds) -> int:
     opts, args = parse_options(argv, "pvV")
     flags = "".join(o for o, _ in opts)
     standard = "p" in flags
@@ -146,7 +147,7 @@ async def b_command(sh, argv, fds):
     text=("Execute a shell builtin with ARGs, without performing command lookup (useful inside a function of the "
           "same name)."),
 )
-async def b_builtin(sh, argv, fds):
+async def b_builtin(sh: ShellAPI, argv: list[str], fds: Fds) -> int:
     _, args = parse_options(argv, "")
     if not args:
         return 0
@@ -165,7 +166,7 @@ and remembered. Without arguments, the remembered commands are listed with their
   -p PATHNAME  use PATHNAME as the full pathname of NAME
   -r  forget all remembered locations
   -t  print the remembered location of each NAME""")
-async def b_hash(sh, argv, fds):
+async def b_hash(sh: ShellAPI, argv: list[str], fds: Fds) -> int:
     opts, names = parse_options(argv, "dlp:rt")
     flags = "".join(o for o, _ in opts)
     table = sh.commands_hash()
@@ -215,7 +216,7 @@ async def b_hash(sh, argv, fds):
 Define or display aliases. Without arguments, `alias' prints the list of aliases in the
 reusable form `alias NAME=VALUE'. Otherwise, an alias is defined for each NAME whose VALUE is
 given. Aliases are expanded in interactive cells (and after `shopt -s expand_aliases').""")
-async def b_alias(sh, argv, fds):
+async def b_alias(sh: ShellAPI, argv: list[str], fds: Fds) -> int:
     opts, args = parse_options(argv, "p")
     if not args or opts:
         await out(fds, "".join(f"alias {k}={single_quote(v)}\n" for k, v in sorted(sh.aliases.items())))
@@ -237,7 +238,7 @@ async def b_alias(sh, argv, fds):
     usage="unalias [-a] name [name ...]",
     text="Remove each NAME from the list of defined aliases. -a removes all alias definitions.",
 )
-async def b_unalias(sh, argv, fds):
+async def b_unalias(sh: ShellAPI, argv: list[str], fds: Fds) -> int:
     opts, args = parse_options(argv, "a")
     if opts:
         sh.aliases.clear()
@@ -261,7 +262,7 @@ all commands matching PATTERN, otherwise the list of help topics is printed.
   -d  output short description for each topic
   -m  display usage in pseudo-manpage format
   -s  output only a short usage synopsis for each topic matching PATTERN""")
-async def b_help(sh, argv, fds):
+async def b_help(sh: ShellAPI, argv: list[str], fds: Fds) -> int:
     opts, args = parse_options(argv, "dms")
     short = any(o == "s" for o, _ in opts)
     if not args:
@@ -287,12 +288,12 @@ async def b_help(sh, argv, fds):
             if short:
                 await out(fds, f"{n}: {HELP[n][0]}\n")
             else:
-                await out(fds, help_text(n) + "\n")
+                await out(fds, f"{help_text(n)}\n")
     return status
 
 
 @builtin("caller", usage="caller [expr]", text="Return the context of the current subroutine call.")
-async def b_caller(sh, argv, fds):
+async def b_caller(sh: ShellAPI, argv: list[str], fds: Fds) -> int:
     if not sh.funcnames:
         return 1
     caller = sh.funcnames[-2] if len(sh.funcnames) > 1 else "main"
@@ -305,7 +306,7 @@ async def b_caller(sh, argv, fds):
     usage="enable [-a] [-dnps] [-f filename] [name ...]",
     text="Enable and disable shell builtins (listing only in the sandbox).",
 )
-async def b_enable(sh, argv, fds):
+async def b_enable(sh: ShellAPI, argv: list[str], fds: Fds) -> int:
     parse_options(argv, "adnpsf:")
     await out(fds, "".join(f"enable {n}\n" for n in sorted(BUILTINS)))
     return 0
@@ -319,7 +320,7 @@ _ACTIONS = {"alias": "a", "builtin": "b", "command": "c", "directory": "d", "exp
             "function": "F", "group": "g", "keyword": "k", "user": "u", "variable": "v"}
 
 
-async def _completion_words(sh, kinds: set, prefix: str) -> list[str]:
+async def _completion_words(sh: ShellAPI, kinds: set, prefix: str) -> list[str]:
     words: list[str] = []
     if "a" in kinds:
         words += sorted(sh.aliases)
@@ -362,7 +363,7 @@ variables -v, aliases -a, files -f, directories -d, keywords -k, the words of -W
 the pathnames matching -G GLOBPAT and the COMPREPLY array a -F FUNCTION sets; -X FILTERPAT
 removes the matches of FILTERPAT (keeps them with a leading !), -P/-S add a prefix/suffix.""",
 )
-async def b_compgen(sh, argv, fds):
+async def b_compgen(sh: ShellAPI, argv: list[str], fds: Fds) -> int:
     opts, args = parse_options(argv, "abcdefgjksuvo:A:G:W:F:C:X:P:S:")
     prefix = args[0] if args else ""
     kinds = {o for o, _ in opts if len(o) == 1 and o in "abcdefgjksuv"}
@@ -403,12 +404,12 @@ async def b_compgen(sh, argv, fds):
            "function] [-C command] [-X filterpat] [-P prefix] [-S suffix] [name ...]"),
     text="Specify how arguments are to be completed (accepted and ignored in the sandbox).",
 )
-async def b_complete(sh, argv, fds):
+async def b_complete(sh: ShellAPI, argv: list[str], fds: Fds) -> int:
     parse_options(argv, "abcdefgjksuvprDEIo:A:G:W:F:C:X:P:S:" if argv[0] == "complete" else "DEIo:")
     return 0
 
 
 @builtin("logout", usage="logout [n]", text="Exit a login shell.")
-async def b_logout(sh, argv, fds):
+async def b_logout(sh: ShellAPI, argv: list[str], fds: Fds) -> int:
     await err(sh, fds, "logout", "not login shell: use `exit'")
     return 1

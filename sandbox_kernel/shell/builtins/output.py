@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 from ...streams import OutputStream
+from ..api import Fds, ShellAPI
 
 
-async def out(fds: dict, text: str | bytes) -> None:
+async def out(fds: Fds, text: str | bytes) -> None:
     stream = fds.get(1)
     data = text if isinstance(text, bytes) else text.encode("utf-8", "surrogateescape")
     if not isinstance(stream, OutputStream):
@@ -12,11 +13,11 @@ async def out(fds: dict, text: str | bytes) -> None:
     await stream.write(data)
 
 
-async def err(sh, fds: dict, name: str, message: str) -> None:
+async def err(sh: ShellAPI, fds: Fds, name: str, message: str) -> None:
     await sh.report(fds, f"{name}: {message}")
 
 
-def write_now_or_later(sh, fds: dict, name: str, text: str):
+def write_now_or_later(sh: ShellAPI, fds: Fds, name: str, text: str):
     """``write_or_fail`` without a coroutine when the stream takes the text at once (the
     compiled commands' path): 0, else the awaitable of ``write_or_fail``."""
     stream = fds.get(1)
@@ -31,7 +32,7 @@ def write_now_or_later(sh, fds: dict, name: str, text: str):
     return write_or_fail(sh, fds, name, text)
 
 
-async def write_or_fail(sh, fds: dict, name: str, text: str) -> int:
+async def write_or_fail(sh: ShellAPI, fds: Fds, name: str, text: str) -> int:
     try:
         await out(fds, text)
     except BrokenPipeError:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import time
 
 from ...chars import isdigits
+from ..api import Fds, ShellAPI
 from ..quoting import single_quote
 from .jobs import SIGNAL_NAMES, SIGNALS, signal_number
 from .registry import BUILTINS
@@ -56,7 +57,7 @@ before each command, RETURN when a function or sourced file returns, INT on an i
 (the kernel's interrupt button).
   -l  print a list of signal names
   -p  display the trap commands associated with each SIGNAL_SPEC""")
-async def b_trap(sh, argv, fds):
+async def b_trap(sh: ShellAPI, argv: list[str], fds: Fds) -> int:
     args = argv[1:]
     listing = False
     while args and args[0].startswith("-") and args[0] != "-":
@@ -111,7 +112,7 @@ async def b_trap(sh, argv, fds):
 
 @builtin("times", usage="times",
          text="Display process times: the accumulated user and system times for the shell and for its children.")
-async def b_times(sh, argv, fds):
+async def b_times(sh: ShellAPI, argv: list[str], fds: Fds) -> int:
     elapsed = time.monotonic() - sh.rt.start_time
     m, s = divmod(elapsed, 60)
     await out(fds, f"{int(m)}m{s:.3f}s 0m0.000s\n0m0.000s 0m0.000s\n")

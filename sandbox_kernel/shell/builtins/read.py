@@ -3,12 +3,14 @@ from __future__ import annotations
 
 import codecs
 import re
+from typing import Awaitable, TypeVar
 
 from ... import aio
 from ...chars import isdigits
 from ...commands.registry import CommandCancelled
 from ...lazy import lazy_import
 from ...streams import BytesInput, EmptyInput, FileInput, InputStream
+from ..api import Fds, ShellAPI
 from ..state import VALUE_OVERHEAD
 from ..syntax.lexer import is_name
 from .args import bash_int
@@ -16,6 +18,7 @@ from .output import err
 from .registry import builtin
 
 asyncio = lazy_import("asyncio")  # with the loop (aio.py)
+T = TypeVar("T")
 
 
 def never_blocks(stream: InputStream, delim: bytes | None = None) -> bool:
@@ -25,13 +28,14 @@ def never_blocks(stream: InputStream, delim: bytes | None = None) -> bool:
     return delim is not None and delim in stream._buf
 
 
-async def read_with_cancel(sh, stream: InputStream, coro, delim: bytes | None = None, timeout: float | None = None):
+async def read_with_cancel(sh: ShellAPI, stream: InputStream, coro: Awaitable[T], delim: bytes | None = None,
+                           timeout: float | None = None) -> T:
     if timeout is None and never_blocks(stream, delim):
         return await coro
     return await race_cancel(sh, coro, timeout)
 
 
-async def race_cancel(sh, coro, timeout: float | None = None):
+async def race_cancel(sh: ShellAPI, coro: Awaitable[T], timeout: float | None = None) -> T:
     """Await ``coro`` but give up at once on interrupt/time-out (or after ``timeout``)."""
     await aio.need_loop()
     cancel = sh.rt.cancel
@@ -69,10 +73,10 @@ def split_read_fields(line: str, count: int, ifs: str, raw_escapes: list[bool] |
     i = 0
     fields = []
 
-    def is_ifs(k):
+    def is_ifs(k: int) -> bool:
         return line[k] in ifs and not esc[k]
 
-    def is_ws(k):
+    def is_ws(k: int) -> bool:
         return line[k] in ws and not esc[k]
 
     while i < n and is_ws(i):
@@ -145,7 +149,7 @@ def _split_unescaped(line: str, count: int, ifs: str) -> list[str]:
             i = n
         else:
             fields.append(line[i:m.start()])
-            i = delim.match(line, m.start()).end()
+            i = delim.match(line, m.start()).end()  # type: ignore[union-attr]  # delim matches anywhere (all optional)
     rest = line[i:].rstrip(ws) if ws else line[i:]
     if rest and rest[-1] in ifs and rest[-1] not in ws:
         # one trailing non-whitespace delimiter goes too when what precedes it is one field
@@ -171,7 +175,7 @@ and the rest of the line to the last NAME. Without NAMEs the line is stored in R
   -t timeout  time out and return failure after TIMEOUT seconds
   -u fd     read from file descriptor FD instead of the standard input
 Exit status: 0 unless end-of-file is encountered, read times out, or an invalid option is given.""", sync=True)
-def b_read(sh, argv, fds):
+def b_read(sh: ShellAPI, argv: list[str], fds: Fds) -> int | Awaitable[int]:
     """The commonest read, ``read [-r] [NAME ...]`` of a line already at hand (buffered, or
     from a file or a here-doc), without a coroutine; anything else is ``read_async``."""
     args = argv[1:]
@@ -201,7 +205,7 @@ def b_read(sh, argv, fds):
     return store_read(sh, data, eof, raw, args, None, None, False)
 
 
-async def read_async(sh, argv, fds):
+async def read_async(sh: ShellAPI, argv: list[str], fds: Fds) -> int:
     raw = False
     array = None
     delim = "\n"
@@ -277,15 +281,15 @@ async def read_async(sh, argv, fds):
         return 1
     if prompt is not None and getattr(stream, "interactive", False):
         # like bash, the prompt shows only when input comes from a terminal (the notebook)
-        stream.prompt = prompt
+        stream.prompt = prompt  # type: ignore[attr-defined]  # an interactive stream: shell/engine.py's KernelInput
     if getattr(stream, "interactive", False):
-        stream.password = secret  # -s: the notebook's input box hides the answer
+        stream.password = secret  # type: ignore[attr-defined]  # -s: the notebook's input box hides the answer
     delim_b = delim.encode("utf-8", "surrogateescape")
 
-    async def read_data():
+    async def read_data() -> tuple[bytes | tuple[str, list[bool]], bool]:
         if nchars is not None:
             return await read_counted(stream, min(nchars, sh.rt.limits.string_bytes + 1), raw, None if exact else delim)
-        pieces = []
+        pieces: list[bytes] = []
         size = 0  # bytes kept: a line longer than a string may be ends the read (an error)
         longest = sh.rt.limits.string_bytes
         while True:
@@ -331,7 +335,7 @@ async def read_async(sh, argv, fds):
     return store_read(sh, data, eof, raw, names, array, nchars, exact)
 
 
-def store_read(sh, data, eof: bool, raw: bool, names: list[str], array: str | None, nchars: int | None,
+def store_read(sh: ShellAPI, data, eof: bool, raw: bool, names: list[str], array: str | None, nchars: int | None,
                exact: bool) -> int:
     """Put what read read into its variables; the status."""
     if isinstance(data, tuple):  # -n/-N: characters already unescaped
@@ -424,7 +428,7 @@ async def read_counted(stream: InputStream, nchars: int, raw: bool,
     return ("".join(chars), escapes), False
 
 
-async def input_ready(sh, stream: InputStream) -> bool:
+async def input_ready(sh: ShellAPI, stream: InputStream) -> bool:
     """``read -t 0``: whether reading would not wait (data, or the end of input, is there)."""
     if never_blocks(stream):
         return True
@@ -485,7 +489,7 @@ Read lines from the standard input into an indexed array variable (default MAPFI
   -s count  discard the first COUNT lines read
   -t        remove a trailing DELIM from each line read
   -u fd     read lines from file descriptor FD""")
-async def b_mapfile(sh, argv, fds):
+async def b_mapfile(sh: ShellAPI, argv: list[str], fds: Fds) -> int:
     delim = "\n"
     count = 0
     origin = None
@@ -539,7 +543,7 @@ async def b_mapfile(sh, argv, fds):
         await err(sh, fds, argv[0], f"{fd}: invalid file descriptor: Bad file descriptor")
         return 1
     d = delim.encode("utf-8", "surrogateescape")
-    lines = []
+    lines: list[str] = []
     # the lines count against the shell memory limit as they are read, not once all are in
     hold = sh.hold_memory(name)
     longest = sh.rt.limits.string_bytes
@@ -564,6 +568,6 @@ async def b_mapfile(sh, argv, fds):
     if origin is None:
         sh.set_array(name, lines)
     else:
-        for k, line in enumerate(lines):
-            sh.set_element(name, origin + k, line)
+        for k, text in enumerate(lines):
+            sh.set_element(name, origin + k, text)
     return 0

@@ -6,6 +6,7 @@ only be lowered. The sandbox's real limits are the kernel's (``%limits``); of th
 ``-n`` is enforced (opening a file past it fails, see ``Redirections``)."""
 from __future__ import annotations
 
+from ..api import Fds, ShellAPI
 from .args import parse_options
 from .output import err, out
 from .registry import builtin
@@ -72,7 +73,7 @@ Display or set the file mode mask: new files get the permissions 0666 (directori
 minus the bits in the mask. MODE is an octal number or a symbolic mode like chmod's (u=rwx,g=rx,o=).
   -S  makes the output symbolic
   -p  output in a form that may be reused as input""")
-async def b_umask(sh, argv, fds):
+async def b_umask(sh: ShellAPI, argv: list[str], fds: Fds) -> int:
     opts, args = parse_options(argv, "pS")
     flags = {o for o, _ in opts}
     if not args:
@@ -141,7 +142,7 @@ when none is given). LIMIT is a number in the resource's unit, `unlimited', `sof
   -a  show all limits
 The sandbox's own limits are the kernel's (%limits in the notebook); of these values, -n
 (open files) is enforced on redirections.""")
-async def b_ulimit(sh, argv, fds):
+async def b_ulimit(sh: ShellAPI, argv: list[str], fds: Fds) -> int:
     opts, args = parse_options(argv, "SHa" + _ORDER)
     letters = [o for o, _ in opts if o in RESOURCES]
     soft = any(o == "S" for o, _ in opts)
@@ -158,12 +159,12 @@ async def b_ulimit(sh, argv, fds):
     lines = []
     for c in shown:
         desc, unit, scale = RESOURCES[c][:3]
-        value = _shown(table[c], scale)
+        shown_value = _shown(table[c], scale)
         if len(letters) > 1:
             label = f"({unit}, -{c}) " if unit else f"(-{c}) "
-            lines.append(f"{desc:<20} {label:>20}{value}")
+            lines.append(f"{desc:<20} {label:>20}{shown_value}")
         else:
-            lines.append(value)
+            lines.append(shown_value)
     await out(fds, "".join(line + "\n" for line in lines))
     if value_text is None:
         return 0

@@ -1,6 +1,7 @@
 """Shell options: set and shopt."""
 from __future__ import annotations
 
+from ..api import Fds, ShellAPI
 from ..syntax.printer import format_function
 from ..options import OPTION_DEFAULTS, OPTION_LETTERS
 from .output import err, out
@@ -9,7 +10,7 @@ from .variables import set_line
 from ..state import AbortCommand
 
 
-def _print_options(sh, plus: bool) -> str:
+def _print_options(sh: ShellAPI, plus: bool) -> str:
     lines = []
     for name in sorted(OPTION_DEFAULTS):
         on = sh.options.get(name, False)
@@ -32,7 +33,7 @@ Set or unset values of shell options and positional parameters.
   --  assign any remaining arguments to the positional parameters
 Using + rather than - causes these flags to be turned off. Without arguments, set prints the
 names and values of all shell variables.""")
-async def b_set(sh, argv, fds):
+async def b_set(sh: ShellAPI, argv: list[str], fds: Fds) -> int:
     args = argv[1:]
     if not args:
         lines = [set_line(n, v) for n, v in sorted(sh.all_vars().items()) if v.value is not None]
@@ -51,7 +52,7 @@ async def b_set(sh, argv, fds):
     return status
 
 
-async def _set_options(sh, args: list[str], fds) -> int:
+async def _set_options(sh: ShellAPI, args: list[str], fds: Fds) -> int:
     i = 0
     while i < len(args):
         a = args[i]
@@ -92,7 +93,7 @@ async def _set_options(sh, args: list[str], fds) -> int:
     return 0
 
 
-def set_option(sh, name: str, on: bool) -> None:
+def set_option(sh: ShellAPI, name: str, on: bool) -> None:
     sh.options[name] = on
     if name in ("emacs", "vi") and on:
         sh.options["vi" if name == "emacs" else "emacs"] = False
@@ -107,7 +108,7 @@ Set and unset shell options.
   -u  disable (unset) each OPTNAME
 Options include nullglob failglob dotglob globstar extglob nocaseglob nocasematch
 expand_aliases lastpipe xpg_echo.""")
-async def b_shopt(sh, argv, fds):
+async def b_shopt(sh: ShellAPI, argv: list[str], fds: Fds) -> int:
     args = argv[1:]
     mode = None
     quiet = print_form = use_set = False

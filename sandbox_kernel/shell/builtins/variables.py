@@ -2,11 +2,13 @@
 from __future__ import annotations
 
 import re
+from typing import cast
 
 from ...lazy import lazy_compile
+from ..api import Fds, ShellAPI
 from ..quoting import declare_text, double_quote, key_text, shell_quote
 from ..state import ArithError, IndexedArray, ShellError, Var, ordered_keys, split_subscript
-from ..syntax.ast import Assign
+from ..syntax.ast import Assign, SimpleCommand
 from ..syntax.lexer import is_name
 from ..syntax.parser import Parser
 from ..syntax.printer import format_function
@@ -15,6 +17,9 @@ from .output import err, out
 from .registry import builtin
 
 _OPERAND = lazy_compile(r"([A-Za-z_][A-Za-z_0-9]*)(\[.*\])?(\+?=)(.*)$", re.S)
+#: a declare operand's value: a NAME=(...) or NAME=WORD word, (subscript, +=, text) of a
+#: NAME[SUB]=TEXT string, or None for a name alone
+Operand = Assign | tuple[str | None, bool, str] | None
 
 
 def declare_line(name: str, var: Var) -> str:
@@ -36,7 +41,7 @@ def valid_nameref_target(text: str) -> bool:
     return is_name(text) or split_subscript(text) is not None
 
 
-async def _declare(sh, argv, fds, local: bool = False, visible: bool = False) -> int:
+async def _declare(sh: ShellAPI, argv, fds: Fds, local: bool = False, visible: bool = False) -> int:
     """declare/typeset/local (and readonly, with ``visible``: it works on the variable a
     name finds, never making a local)."""
     name0 = argv[0]
@@ -121,7 +126,7 @@ async def _declare(sh, argv, fds, local: bool = False, visible: bool = False) ->
     return status
 
 
-def _target_var(sh, name: str, where: str) -> Var:
+def _target_var(sh: ShellAPI, name: str, where: str) -> Var:
     """The variable ``declare NAME`` works on: ``where`` is "local" (the function's own,
     made when missing; not over a readonly one), "global", or "visible" (the one the name
     finds, else a new global)."""
@@ -142,7 +147,8 @@ def _target_var(sh, name: str, where: str) -> Var:
     return var
 
 
-async def _declare_one(sh, name: str, value, on: set, off: set, where: str, text: str | None = None) -> None:
+async def _declare_one(sh: ShellAPI, name: str, value: Operand, on: set[str], off: set[str], where: str,
+                       text: str | None = None) -> None:
     """One operand: ``value`` is an Assign (``text``: its value, expanded already, when it is
     a plain NAME=VALUE), a (subscript, append, text) tuple, or None (a name alone)."""
     var = _target_var(sh, name, where)
@@ -184,7 +190,7 @@ async def _declare_one(sh, name: str, value, on: set, off: set, where: str, text
                 and text.startswith("(") and text.endswith(")"):
             # declare -a x='(1 2)': a compound assignment
             node = Parser(f"{name}={text}").parse_program()
-            for a in node.items[0][0].assigns:
+            for a in cast(SimpleCommand, node.items[0][0]).assigns:
                 await sh.assign(a)
         else:
             sh.set_var(name, text, append)
@@ -194,7 +200,7 @@ async def _declare_one(sh, name: str, value, on: set, off: set, where: str, text
         var.value = var.value.lower() if var.lower else var.value.upper()
 
 
-def _set_flags(sh, var: Var, on: set, off: set) -> None:
+def _set_flags(sh: ShellAPI, var: Var, on: set, off: set) -> None:
     for flag, attr in (("i", "integer"), ("l", "lower"), ("u", "upper"), ("x", "exported")):
         if flag in on:
             setattr(var, attr, True)
@@ -206,8 +212,9 @@ def _set_flags(sh, var: Var, on: set, off: set) -> None:
             setattr(var, attr, False)
 
 
-async def _declare_nameref(sh, name: str, var: Var, value, text: str | None = None) -> None:
+async def _declare_nameref(sh: ShellAPI, name: str, var: Var, value: Operand, text: str | None = None) -> None:
     """``declare -n ref[=target]``: the reference itself is set (not what it points to)."""
+    target: str | None
     if isinstance(value, Assign):
         if value.array is not None:
             raise ShellError(f"{name}: reference variable cannot be an array", 1)
@@ -233,7 +240,7 @@ async def _declare_nameref(sh, name: str, var: Var, value, text: str | None = No
     sh.namerefs += 1
 
 
-async def _print_locals(sh, fds, names: list) -> int:
+async def _print_locals(sh: ShellAPI, fds: Fds, names: list) -> int:
     """``local`` / ``local -p [names]``: the current function's variables."""
     scope = sh.scopes[-1] if sh.scopes else {}
     status = 0
@@ -251,7 +258,7 @@ async def _print_locals(sh, fds, names: list) -> int:
     return 0
 
 
-async def _declare_print(sh, fds, names: list, flags: set) -> int:
+async def _declare_print(sh: ShellAPI, fds: Fds, names: list, flags: set) -> int:
     status = 0
     if names:
         for n in names:
@@ -294,7 +301,7 @@ Set variable values and attributes.
   -x  to make NAMEs export
 Using `+' instead of `-' turns off the given attribute. When used in a function, `declare'
 makes NAMEs local, as with the `local' command.""")
-async def b_declare(sh, argv, fds):
+async def b_declare(sh: ShellAPI, argv: list[str], fds: Fds) -> int:
     return await _declare(sh, argv, fds)
 
 
@@ -302,11 +309,11 @@ async def b_declare(sh, argv, fds):
 Define local variables: create a local variable called NAME and give it VALUE. OPTION can be
 any option accepted by `declare'. Local variables can only be used within a function; they are
 visible only to the function where they are defined and its children.""")
-async def b_local(sh, argv, fds):
+async def b_local(sh: ShellAPI, argv: list[str], fds: Fds) -> int:
     return await _declare(sh, argv, fds, local=True)
 
 
-def _invalid_element(a) -> str | None:
+def _invalid_element(a: str | Assign) -> str | None:
     """export/readonly take names only: ``a[7]=8`` is not a valid identifier."""
     if isinstance(a, Assign):
         return f"{a.name}[{a.index.source}]" if a.index is not None else None
@@ -320,7 +327,7 @@ environment of subsequently executed commands. If VALUE is supplied, assign VALU
   -f  refer to shell functions
   -n  remove the export property from each NAME
   -p  display a list of all exported variables and functions""")
-async def b_export(sh, argv, fds):
+async def b_export(sh: ShellAPI, argv: list[str], fds: Fds) -> int:
     args = argv[1:]
     unexport = False
     while args and isinstance(args[0], str) and args[0].startswith("-") and len(args[0]) > 1:
@@ -391,7 +398,7 @@ Mark shell variables as unchangeable. If VALUE is supplied, assign VALUE before 
   -a  refer to indexed array variables
   -A  refer to associative array variables
   -p  display a list of all readonly variables""")
-async def b_readonly(sh, argv, fds):
+async def b_readonly(sh: ShellAPI, argv: list[str], fds: Fds) -> int:
     options = [a for a in argv[1:] if isinstance(a, str) and a in ("-a", "-A", "-f", "-p", "--")]
     args = [a for a in argv[1:] if not (isinstance(a, str) and a in ("-a", "-A", "-f", "-p", "--"))]
     if not args:
@@ -421,7 +428,7 @@ Unset values and attributes of shell variables and functions.
   -v  treat each NAME as a shell variable
   -n  treat each NAME as a name reference and unset the variable itself
 Without options, unset first tries to unset a variable, and if that fails, a function.""")
-async def b_unset(sh, argv, fds):
+async def b_unset(sh: ShellAPI, argv: list[str], fds: Fds) -> int:
     args = argv[1:]
     mode = None
     reference = False
@@ -471,7 +478,7 @@ async def b_unset(sh, argv, fds):
     return status
 
 
-async def _unset_element(sh, fds, name: str, sub: str) -> int:
+async def _unset_element(sh: ShellAPI, fds: Fds, name: str, sub: str) -> int:
     """``unset 'name[sub]'``: the subscript is expanded (and evaluated) now."""
     var = sh.lookup_var(name)
     if var is None or var.value is None and not (var.assoc or var.indexed):
@@ -491,7 +498,7 @@ async def _unset_element(sh, fds, name: str, sub: str) -> int:
 
 @builtin("shift", usage="shift [n]",
          text="Shift positional parameters: rename $N+1,$N+2 ... to $1,$2 ... (N defaults to 1).")
-async def b_shift(sh, argv, fds):
+async def b_shift(sh: ShellAPI, argv: list[str], fds: Fds) -> int:
     n = 1
     if len(argv) > 1:
         try:
@@ -513,7 +520,7 @@ async def b_shift(sh, argv, fds):
 @builtin("let", usage="let arg [arg ...]", text="""
 Evaluate arithmetic expressions: each ARG is an arithmetic expression to be evaluated.
 Exit status: if the last ARG evaluates to 0, let returns 1; otherwise 0.""")
-async def b_let(sh, argv, fds):
+async def b_let(sh: ShellAPI, argv: list[str], fds: Fds) -> int:
     if len(argv) < 2:
         await err(sh, fds, "let", "expression expected")
         return 1

@@ -23,11 +23,17 @@ starts with an empty one, as a forked bash does.
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
 from ...engine import CancelToken
 from ...lazy import lazy_import
 from ...memory import RunMemory
 from ..builtins.jobs import signal_description
+
+if TYPE_CHECKING:
+    from random import Random
+
+    from .variables import MemoryPool
 
 asyncio = lazy_import("asyncio")  # jobs are tasks: a JobGroup is made with the loop (aio.py)
 
@@ -53,6 +59,21 @@ class RunView:
     __slots__ = ("base", "fs", "sandbox", "limits", "cancel", "deadline", "commands", "last_yield",
                  "yield_interval", "expansion_bytes", "regex_bounds", "limit_error", "streams", "display",
                  "host", "group", "groups", "running", "std_fds")
+
+    if TYPE_CHECKING:  # the Runtime's (SHARED_FIELDS, made properties below)
+        next_pid: int
+        processes: dict[int, Job]
+        live_groups: set[JobGroup]
+        random: Random
+        start_time: float
+        start_time_epoch: int
+        procsub_counter: int
+        live_jobs: int
+        memory: MemoryPool
+
+        def new_pid(self) -> int: ...
+
+        def job_ended(self, job: Job) -> None: ...
 
     def __init__(self, base, limits, cancel, deadline: float, streams=None, host=None) -> None:
         self.base = base
