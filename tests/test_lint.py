@@ -1,6 +1,6 @@
 """Static gates in `make test`: ruff (pyflakes' checks, pycodestyle errors, the line length the
 code meets) over the package (with guest/ and kernelspec/), benchmarks, scripts and tests; mypy
-over the typed layers (the root core modules, vfs/, kernel/, shell/syntax/) as configured in
+over the typed layers (the root core modules, vfs/, kernel/, shell/) as configured in
 pyproject.toml."""
 from __future__ import annotations
 

@@ -393,7 +393,7 @@ class ShellEngine:
         while groups:
             await groups[0].wait()
 
-    async def _end_jobs(self, view: RunView) -> None:
+    async def _end_jobs(self, view: RunView | Runtime) -> None:
         """A run that failed on a limit (or its wall time) ends the jobs it started; they
         leave the table with no notice (the run's error says why)."""
         groups = list(view.groups)

@@ -210,6 +210,8 @@ class TempVar(Var):
     the command's end leaves the name as it is then)."""
 
     __slots__ = ("hides", "uncovered")
+    hides: Var | None
+    uncovered: bool
 
 
 class ControlFlow(Exception):
@@ -325,13 +327,13 @@ def ordered_keys(var: Var) -> list:
 
 def _simulate_table(keys: list) -> list:
     size = ASSOC_BUCKETS
-    buckets = [deque() for _ in range(size)]
+    buckets: list[deque[str]] = [deque() for _ in range(size)]
     hashes = {k: _bash_hash(k) for k in keys}
     for count, key in enumerate(keys):
         if count >= size * 2:
             # bash's hash_rehash: walk the old chains, pushing each item on its new chain
             size *= 4
-            grown = [deque() for _ in range(size)]
+            grown: list[deque[str]] = [deque() for _ in range(size)]
             for chain in buckets:
                 for item in chain:
                     grown[hashes[item] & (size - 1)].appendleft(item)

@@ -9,7 +9,7 @@ None when the general way must do it).
 from __future__ import annotations
 
 import re
-from typing import Callable
+from typing import TYPE_CHECKING, Callable, NoReturn, Protocol
 from ...chars import isdigits
 from ...lazy import lazy_compile
 from ..state import ArithError
@@ -45,7 +45,7 @@ def _tokenize(text: str) -> tuple[list[tuple[str, str]], list[int]]:
         m = _TOKEN.match(text, pos)
         if not m or m.end() == pos:
             raise ArithError(text, "syntax error: invalid arithmetic operator", text[pos:])
-        kind = m.lastgroup
+        kind = m.lastgroup or ""  # (a group matched)
         tokens.append((kind, m.group(kind)))
         starts.append(m.start(kind))
         pos = m.end()
@@ -128,7 +128,26 @@ _BINARY = {
 }
 _ASSIGN = {"=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "^=", "|=", "**="}
 
-Evaluator = Callable[[object], int]
+if TYPE_CHECKING:
+    from ..api import Key
+
+    class ArithEnv(Protocol):
+        """The variable store an expression reads and writes (the shell's: eval/variables.py)."""
+
+        #: how deep the evaluation of variables holding expressions has gone
+        arith_depth: int
+        #: the target's value while a compound assignment (``x += 1``) computes
+        arith_current: int
+
+        def arith_get(self, name: str, index: Key | None) -> str: ...
+
+        def arith_set(self, name: str, index: Key | None, value: int) -> None: ...
+
+        def arith_step(self, name: str, delta: int) -> int | None: ...
+
+        def arith_key(self, name: str, raw: str) -> Key: ...
+
+Evaluator = Callable[["ArithEnv"], int]
 
 
 class _Parser:
@@ -145,7 +164,7 @@ class _Parser:
         self.pos += 1
         return tok
 
-    def fail(self, message: str = "syntax error: operand expected"):
+    def fail(self, message: str = "syntax error: operand expected") -> NoReturn:
         # bash names the text from the failing token on; at the end, from the last token on
         at = min(self.pos, len(self.tokens) - 1)
         if self.tokens[at][0] == "end" and at > 0:
@@ -306,14 +325,14 @@ class _Parser:
         self.fail()
 
 
-def _resolve_index(env, name: str, index: str | None):
+def _resolve_index(env: ArithEnv, name: str, index: str | None) -> Key | None:
     """The element a subscript names: the store evaluates it (an index) or expands it (a key)."""
     if index is None:
         return None
     return env.arith_key(name, index)
 
 
-def _value(env, name: str, index, expr: str) -> int:
+def _value(env: ArithEnv, name: str, index: Key | None, expr: str) -> int:
     raw = env.arith_get(name, index)
     if not raw:
         return 0
@@ -473,6 +492,6 @@ def compile_expr(text: str) -> Evaluator:
     return fn
 
 
-def evaluate(text: str, env) -> int:
+def evaluate(text: str, env: ArithEnv) -> int:
     """Evaluate ``text``; raises ArithError."""
     return compile_expr(text)(env)

@@ -3,7 +3,7 @@ unary and binary tests."""
 from __future__ import annotations
 
 import stat as st
-from typing import Awaitable, Callable
+from typing import TYPE_CHECKING, Awaitable, Callable
 
 from ...lazy import lazy_compile, lazy_import
 from ...vfs import FSError
@@ -13,6 +13,11 @@ from ..state import ArithError, ShellError, TestError
 from ..syntax.ast import DQ, CondAnd, CondBinary, CondNot, CondOr, CondUnary, CondWord, Lit, Quoted, Word
 from .word import quoted_default
 
+if TYPE_CHECKING:
+    from ...commands._lib.bounded import Bounds
+    from .interp import Runtime, Shell
+    from .runs import RunView
+
 posix_regex = lazy_import("...commands._lib.posix_regex", __package__)  # [[ =~ ]] only: regex is ~10 ms
 
 INTEGER_OPS = frozenset({"-eq", "-ne", "-lt", "-le", "-gt", "-ge"})
@@ -21,7 +26,7 @@ TEST_UNARY_OPS = frozenset({"-a", "-b", "-c", "-d", "-e", "-f", "-g", "-h", "-k"
 TEST_BINARY_OPS = frozenset({"=", "==", "!=", "<", ">", "-nt", "-ot", "-ef"}) | INTEGER_OPS
 
 
-def unary_test(sh, op: str, operand: str) -> bool:
+def unary_test(sh: Shell, op: str, operand: str) -> bool:
     """``-f file``, ``-z text``, ``-v name`` ...: the operators test and [[ ]] share."""
     fs = sh.fs
     cwd = sh.cwd
@@ -85,7 +90,7 @@ def unary_test(sh, op: str, operand: str) -> bool:
     return False
 
 
-def binary_test(sh, op: str, left: str, right: str) -> bool:
+def binary_test(sh: Shell, op: str, left: str, right: str) -> bool:
     """The string and file comparisons test and [[ ]] share (``=``, ``<``, ``-nt`` ...)."""
     if op in ("=", "=="):
         return left == right
@@ -143,7 +148,7 @@ def _test_int(s: str) -> int:
     return int(t)
 
 
-def evaluate_test(sh, args: list[str]) -> bool:
+def evaluate_test(sh: Shell, args: list[str]) -> bool:
     """The arguments of test or [ (without the closing ]) as a condition; raises TestError."""
     if len(args) == 3 and args[1] in TEST_BINARY_OPS:
         # the commonest form, as expr_by_count reads it
@@ -157,7 +162,7 @@ def evaluate_test(sh, args: list[str]) -> bool:
 class TestExpression:
     """The arguments of test or [ as an expression (POSIX's rules by argument count first)."""
 
-    def __init__(self, sh, args: list[str]) -> None:
+    def __init__(self, sh: Shell, args: list[str]) -> None:
         self.sh = sh
         self.args = args
         self.pos = 0
@@ -284,7 +289,7 @@ def _every_char_escaped(text: str) -> str:
     return "".join("\\" + c for c in text)
 
 
-async def eval_cond(sh, expr, tracer: CondTracer | None = None) -> bool:
+async def eval_cond(sh: Shell, expr, tracer: CondTracer | None = None) -> bool:
     """The value of a ``[[ ]]`` expression (words expanded by ``sh``); with ``tracer``, each
     test is shown once its words are expanded, as bash's xtrace shows it."""
     tp = type(expr)
@@ -335,7 +340,7 @@ async def eval_cond(sh, expr, tracer: CondTracer | None = None) -> bool:
     raise ShellError("bad conditional expression")
 
 
-def cond_integer(sh, text: str) -> int:
+def cond_integer(sh: Shell, text: str) -> int:
     """An integer operand of ``[[ ]]``: an arithmetic expression (empty is 0). An error in it
     fails the test with status 1 ("[[: ..."), not the command line as in $((...))."""
     if not text.strip():
@@ -348,9 +353,9 @@ def cond_integer(sh, text: str) -> int:
         raise ShellError(f"[[: {text}: expression recursion level exceeded", 1) from None
 
 
-async def regex_source(sh, word: Word) -> str:
+async def regex_source(sh: Shell, word: Word) -> str:
     """The ERE of ``=~ word``: quoted parts escaped so they match literally."""
-    pieces = []
+    pieces: list[str] = []
     for i, p in enumerate(word.parts):
         if type(p) is Lit:
             if i == 0 and p.text.startswith("~"):
@@ -374,7 +379,7 @@ async def regex_source(sh, word: Word) -> str:
     return "".join(pieces)
 
 
-def regex_match(sh, text: str, source: str) -> bool:
+def regex_match(sh: Shell, text: str, source: str) -> bool:
     """``text =~ source``; sets BASH_REMATCH."""
     try:
         rx = _compiled_regex(sh, source)
@@ -398,7 +403,7 @@ def regex_match(sh, text: str, source: str) -> bool:
 _REGEXES: dict = {}
 
 
-def _compiled_regex(sh, source: str):
+def _compiled_regex(sh: Shell, source: str):
     """The compiled ``source``, its calls bound to this run: they stop at the run's wall time
     and on interrupt, like every command's (bound again when another run uses it)."""
     nocase = sh.shopts["nocasematch"]
@@ -415,7 +420,7 @@ def _compiled_regex(sh, source: str):
     return rx
 
 
-def _run_bounds(rt) -> posix_regex.Bounds:
+def _run_bounds(rt: Runtime | RunView) -> Bounds:
     bounds = rt.regex_bounds
     if bounds is None or bounds.deadline != rt.deadline or bounds.cancel is not rt.cancel:
         bounds = rt.regex_bounds = posix_regex.Bounds(rt.deadline, rt.cancel)

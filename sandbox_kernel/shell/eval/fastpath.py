@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 import time
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from ... import aio
 from ..builtins import BUILTINS, SPECIAL_BUILTINS, SYNC_BUILTINS
@@ -39,6 +39,9 @@ from .redirect import redirect_now
 from .variables import DYNAMIC_VARS, NeedsExpansion
 from .word import (BIG_STRING, GLOB_ACTIVE, Fields, ambiguous_redirect, case_convert, charge_expansion, has_brace,
     DEFAULT_WORD_OPS, quoted_default)
+
+if TYPE_CHECKING:
+    from .interp import Shell
 
 #: the runner of a node that has none (the generic handler runs it)
 NO_RUNNER: Any = object()
@@ -70,20 +73,20 @@ def _plain_variable(p: Param) -> bool:
 _PATTERN_OPS = frozenset({"#", "##", "%", "%%", "/", "//", "/#", "/%", "^", "^^", ",", ",,", "~", "~~"})
 
 
-def _compile_operator(p: Param) -> Callable[[Any], str | None] | None:
+def _compile_operator(p: Param) -> Callable[[Shell], str | None] | None:
     """``${name#pat}``, ``${name%%pat}``, ``${name/pat/rep}``, ``${name^^}`` ... of a scalar."""
     base = _compile_value(Param(p.name))
     if base is None:
         return None
-    op = p.op
+    op = p.op or ""  # (one of _PATTERN_OPS)
     if op in ("^", "^^", ",", ",,", "~", "~~"):
-        pattern_of = compile_pattern(p.arg) if p.arg is not None and p.arg.parts else (lambda sh: "?")
-        if pattern_of is None:
+        letters_of = compile_pattern(p.arg) if p.arg is not None and p.arg.parts else (lambda sh: "?")
+        if letters_of is None:
             return None
 
-        def convert(sh) -> str | None:
+        def convert(sh: Shell) -> str | None:
             value = base(sh)
-            return None if value is None else case_convert(value, op, pattern_of(sh))
+            return None if value is None else case_convert(value, op, letters_of(sh))
         return convert
     pattern_of = compile_pattern(p.arg) if p.arg is not None else (lambda sh: "")
     if pattern_of is None:
@@ -95,7 +98,7 @@ def _compile_operator(p: Param) -> Callable[[Any], str | None] | None:
             text = pat.unescape(literal)
             prefix = op[0] == "#"
 
-            def stripped_text(sh) -> str | None:
+            def stripped_text(sh: Shell) -> str | None:
                 value = base(sh)
                 if value is None:
                     return None
@@ -104,7 +107,7 @@ def _compile_operator(p: Param) -> Callable[[Any], str | None] | None:
         longest = op in ("##", "%%")
         strip = pat.strip_prefix if op[0] == "#" else pat.strip_suffix
 
-        def stripped(sh) -> str | None:
+        def stripped(sh: Shell) -> str | None:
             value = base(sh)
             if value is None:
                 return None
@@ -117,7 +120,7 @@ def _compile_operator(p: Param) -> Callable[[Any], str | None] | None:
     if rep_of is None or marked_of is None:
         return None
 
-    def replaced(sh) -> str | None:
+    def replaced(sh: Shell) -> str | None:
         value = base(sh)
         if value is None:
             return None
@@ -130,7 +133,7 @@ def _compile_operator(p: Param) -> Callable[[Any], str | None] | None:
 #: ${x-w} ${x:-w} ${x+w} ${x:+w}: they only read
 
 
-def _compile_default(p: Param, in_string: bool) -> Callable[[Any], str | None] | None:
+def _compile_default(p: Param, in_string: bool) -> Callable[[Shell], str | None] | None:
     """``${x:-word}`` and its kin of a variable or an element, the word made of plain text,
     parameters and arithmetic, and double-quoted parts when the result is not split
     (``in_string``: the caller would split them)."""
@@ -144,10 +147,10 @@ def _compile_default(p: Param, in_string: bool) -> Callable[[Any], str | None] |
     word_of = compile_string(p.arg)
     if base is None or word_of is None:
         return None
-    colon = p.op[0] == ":"
-    default = p.op[-1] == "-"
+    colon = p.op[0] == ":"  # type: ignore[index]  # (one of DEFAULT_WORD_OPS)
+    default = p.op[-1] == "-"  # type: ignore[index]
 
-    def defaulted(sh) -> str | None:
+    def defaulted(sh: Shell) -> str | None:
         if sh.options["nounset"]:
             raise NeedsGeneric  # the base's unset check is not for these operators
         value = base(sh)
@@ -158,7 +161,7 @@ def _compile_default(p: Param, in_string: bool) -> Callable[[Any], str | None] |
     return defaulted
 
 
-def _compile_value(p, unset: str | None = None, in_string: bool = False) -> Callable[[Any], str | None] | None:
+def _compile_value(p, unset: str | None = None, in_string: bool = False) -> Callable[[Shell], str | None] | None:
     """A parameter whose value the runners read without the generic expander: ``$name``,
     ``${name[sub]}``, ``${#name}``, ``${#name[@]}``; the value (None when unset, after the
     nounset check; an element gives ``unset`` then), or None when ``p`` is not one of those."""
@@ -176,7 +179,7 @@ def _compile_value(p, unset: str | None = None, in_string: bool = False) -> Call
         if name in ("@", "*"):
             return None
         if p.length:
-            def length(sh) -> str:
+            def length(sh: Shell) -> str:
                 value = sh.param_scalar(name)
                 if value is None:
                     if sh.options["nounset"]:
@@ -185,7 +188,7 @@ def _compile_value(p, unset: str | None = None, in_string: bool = False) -> Call
                 return str(len(value))
             return length
 
-        def scalar(sh) -> str | None:
+        def scalar(sh: Shell) -> str | None:
             value = sh.param_scalar(name)
             if value is None and sh.options["nounset"]:
                 sh.check_unset(p)
@@ -193,7 +196,7 @@ def _compile_value(p, unset: str | None = None, in_string: bool = False) -> Call
         if name.isdigit() and name.isascii() and name != "0":
             k = int(name) - 1
 
-            def positional(sh) -> str | None:
+            def positional(sh: Shell) -> str | None:
                 # $1 ... (a function's arguments): the list itself
                 args = sh.positional
                 return args[k] if k < len(args) else scalar(sh)
@@ -201,7 +204,7 @@ def _compile_value(p, unset: str | None = None, in_string: bool = False) -> Call
         if not _plain_variable(p):
             return scalar
 
-        def variable(sh) -> str | None:
+        def variable(sh: Shell) -> str | None:
             # a plain string variable (the commonest parameter) without lookup_var's checks
             var = sh.lookup_raw(name)
             if var is not None:
@@ -217,7 +220,7 @@ def _compile_value(p, unset: str | None = None, in_string: bool = False) -> Call
         if not p.length:
             return None
 
-        def count(sh) -> str:
+        def count(sh: Shell) -> str:
             var = sh.lookup_var(name)
             if var is None or var.value is None:
                 return "0"
@@ -231,10 +234,11 @@ def _compile_value(p, unset: str | None = None, in_string: bool = False) -> Call
 
     dynamic = name in DYNAMIC_VARS
 
-    def element(sh) -> str | None:
+    def element(sh: Shell) -> str | None:
         var = sh.lookup_raw(name)
         if dynamic or (var is not None and var.nameref):
             var = sh.lookup_var(name)
+        key: Any  # (an associative array's key, or an index)
         if var is not None and var.assoc:
             key = index_of(sh)
         else:
@@ -267,7 +271,7 @@ def _compile_value(p, unset: str | None = None, in_string: bool = False) -> Call
     return element
 
 
-def compile_string(word: Word) -> Callable[[Any], str] | None:
+def compile_string(word: Word) -> Callable[[Shell], str] | None:
     """``expand_word`` of ``word`` (one string, no splitting or globbing; as an assignment's
     value: no tilde is allowed in it here), or None when it is not compiled."""
     if GENERIC_ONLY:
@@ -284,7 +288,7 @@ def compile_string(word: Word) -> Callable[[Any], str] | None:
     return _concat(pieces)
 
 
-def _concat(pieces: list) -> Callable[[Any], str]:
+def _concat(pieces: list) -> Callable[[Shell], str]:
     """The string of ``pieces`` (constant strs and functions of the shell) one after another."""
     merged: list = []
     for piece in pieces:
@@ -301,12 +305,12 @@ def _concat(pieces: list) -> Callable[[Any], str]:
         a, b = merged
         # the commonest joins (k$i, $x.txt), with _counted's check inline
         if type(a) is str:
-            def prefixed(sh) -> str:
+            def prefixed(sh: Shell) -> str:
                 text = a + b(sh)
                 return text if len(text) <= BIG_STRING else _counted(sh, text)
             return prefixed
         if type(b) is str:
-            def suffixed(sh) -> str:
+            def suffixed(sh: Shell) -> str:
                 text = a(sh) + b
                 return text if len(text) <= BIG_STRING else _counted(sh, text)
             return suffixed
@@ -317,7 +321,7 @@ def _concat(pieces: list) -> Callable[[Any], str]:
     return lambda sh: _counted(sh, "".join([p if type(p) is str else p(sh) for p in merged]))
 
 
-def _counted(sh, text: str) -> str:
+def _counted(sh: Shell, text: str) -> str:
     """A string the expansion made: a big one counts against the shell's memory."""
     if len(text) > BIG_STRING:
         charge_expansion(sh.rt, len(text))
@@ -338,18 +342,18 @@ def _compile_string_part(p):
     return _compile_param(p)
 
 
-def _compile_param(p) -> Callable[[Any], str] | None:
+def _compile_param(p) -> Callable[[Shell], str] | None:
     """A parameter as a string ("" when unset)."""
     if type(p) is Param and p.op is None and p.index is not None and not p.length \
             and p.index.plain not in ("@", "*"):
-        return _compile_value(p, unset="")  # an element: "" for unset without a wrapper
+        return _compile_value(p, unset="")  # type: ignore[return-value]  # an element: "" for unset without a wrapper
     value_of = _compile_value(p, in_string=True)
     if value_of is None:
         return None
     if _plain_variable(p):
         name = p.name
 
-        def variable_text(sh) -> str:
+        def variable_text(sh: Shell) -> str:
             # _compile_value's plain lookup, "" for unset (outside functions: the globals)
             var = sh.lookup_raw(name) if sh.scopes else sh.globals.get(name)
             if var is not None and type(var.value) is str and not var.nameref:
@@ -358,15 +362,16 @@ def _compile_param(p) -> Callable[[Any], str] | None:
             return "" if value is None else value
         return variable_text
 
-    def param(sh) -> str:
+    def param(sh: Shell) -> str:
         value = value_of(sh)
         return "" if value is None else value
     return param
 
 
-def _compile_dq(dq: DQ) -> Callable[[Any], str] | None:
+def _compile_dq(dq: DQ) -> Callable[[Shell], str] | None:
     """A double-quoted string of plain text, ``$name`` and ``$((...))``: one string."""
     pieces: list = []
+    p: Any  # (a Part, told apart by its type)
     for p in dq.parts:
         tp = type(p)
         if tp is Lit or tp is Quoted:
@@ -379,13 +384,13 @@ def _compile_dq(dq: DQ) -> Callable[[Any], str] | None:
     return _concat(pieces)
 
 
-def _compile_arith_sub(p: ArithSub) -> Callable[[Any], str] | None:
+def _compile_arith_sub(p: ArithSub) -> Callable[[Shell], str] | None:
     fast = p.expr.fast
     if fast is not None:
         # a constant expression: parsed once (sh.arith's errors kept)
         evaluator = _constant_arith(fast)
 
-        def constant_sub(sh) -> str:
+        def constant_sub(sh: Shell) -> str:
             try:
                 return str(evaluator(sh))
             except NeedsExpansion:
@@ -399,7 +404,7 @@ def _compile_arith_sub(p: ArithSub) -> Callable[[Any], str] | None:
     if expr is None:
         return None
 
-    def arith_sub(sh) -> str:
+    def arith_sub(sh: Shell) -> str:
         text = expr(sh)
         try:
             return str(sh.arith(text))
@@ -417,23 +422,22 @@ def compile_matcher(word: Word) -> Callable[[Any, str, bool, bool], bool] | None
     if fast is not None and not pat.has_glob(fast, True):
         literal = pat.unescape(fast)
 
-        def equal(sh, text: str, ext: bool, nocase: bool) -> bool:
+        def equal(sh: Shell, text: str, ext: bool, nocase: bool) -> bool:
             if nocase:
                 return pat.match(fast, text, ext, nocase, sh.pattern_budget())
             return literal == text
         return equal
     if word.plain == "*":
         return lambda sh, text, ext, nocase: True
-    if fast is None:
-        fast = constant_pattern(word)
-    if fast is not None:
+    constant_text = fast if fast is not None else constant_pattern(word)
+    if constant_text is not None:
         # a constant pattern: its test is made once per (extglob, nocasematch)
         tests: dict[tuple[bool, bool], Any] = {}
 
-        def constant(sh, text: str, ext: bool, nocase: bool) -> bool:
+        def constant(sh: Shell, text: str, ext: bool, nocase: bool) -> bool:
             test = tests.get((ext, nocase))
             if test is None:
-                test = tests[(ext, nocase)] = _pattern_test(fast, ext, nocase)
+                test = tests[(ext, nocase)] = _pattern_test(constant_text, ext, nocase)
             return test(sh, text)
         return constant
     pattern_of = compile_pattern(word)
@@ -454,7 +458,7 @@ def _pattern_test(pattern: str, ext: bool, nocase: bool) -> Callable[[Any, str],
     return lambda sh, text: m.fullmatch(text, sh.pattern_budget())
 
 
-def _constant_arith(text: str) -> Callable[[Any], int]:
+def _constant_arith(text: str) -> Callable[[Shell], int]:
     """The evaluator of a constant expression, parsed now; one that does not parse raises its
     error when it runs, as ``arith.evaluate`` would."""
     try:
@@ -463,7 +467,7 @@ def _constant_arith(text: str) -> Callable[[Any], int]:
         return lambda sh: arith_evaluate(text, sh)
 
 
-def compile_arith(word: Word) -> Callable[[Any], int] | None:
+def compile_arith(word: Word) -> Callable[[Shell], int] | None:
     """The value of an arithmetic expression written as ``word`` (expanded first), or None."""
     fast = word.fast
     if fast is not None:
@@ -479,7 +483,7 @@ def constant_pattern(word: Word) -> str | None:
     literally), or None when it has expansions (or a leading ``~``)."""
     if word.fast is not None:
         return word.fast
-    parts = word.parts
+    parts: list[Any] = word.parts  # (Parts, told apart by their types)
     if parts and type(parts[0]) is Lit and parts[0].text.startswith("~"):
         return None
     if not all(type(p) is Lit or type(p) is Quoted for p in parts):
@@ -487,13 +491,14 @@ def constant_pattern(word: Word) -> str | None:
     return "".join(p.text if type(p) is Lit else pat.escape(p.text) for p in parts)
 
 
-def compile_pattern(word: Word, escape: Callable[[str], str] = pat.escape) -> Callable[[Any], str] | None:
+def compile_pattern(word: Word, escape: Callable[[str], str] = pat.escape) -> Callable[[Shell], str] | None:
     """``expand_pattern`` of ``word``: a pattern with its quoted characters escaped (by
     ``escape``), or None."""
     fast = word.fast
     if fast is not None:
         return lambda sh: fast
     pieces: list = []
+    p: Any  # (a Part, told apart by its type)
     for k, p in enumerate(word.parts):
         tp = type(p)
         if tp is Lit:
@@ -526,7 +531,7 @@ def compile_fields(word) -> Callable[[Any, list], None] | None:
     fast = word.fast
     if fast is not None:
         return lambda sh, out: out.append(fast)
-    parts = word.parts
+    parts: list[Any] = word.parts  # (Parts, told apart by their types)
     if has_brace(parts):
         return None
     for k, p in enumerate(parts):
@@ -550,11 +555,11 @@ def compile_fields(word) -> Callable[[Any, list], None] | None:
             # "$@": the positional parameters, one word each
             return lambda sh, out: out.extend(sh.positional)
     if len(parts) == 1 and type(parts[0]) is DQ:
-        text = _compile_dq(parts[0])
-        if text is None:
+        quoted_of = _compile_dq(parts[0])
+        if quoted_of is None:
             return None
-        return lambda sh, out: out.append(text(sh))
-    steps = []
+        return lambda sh, out: out.append(quoted_of(sh))
+    steps: list[tuple[int, Any]] = []  # (kind, a str or a function of the shell)
     for p in parts:
         tp = type(p)
         if tp is Lit:
@@ -582,7 +587,7 @@ def compile_fields(word) -> Callable[[Any, list], None] | None:
     quoted = any(kind in (1, 2) for kind, _ in steps)
     may_glob = any(kind == 0 and any(c in GLOB_ACTIVE for c in item) for kind, item in steps)
 
-    def fields(sh, out: list) -> None:
+    def fields(sh: Shell, out: list) -> None:
         values = [item if kind <= 1 else item(sh) for kind, item in steps]
         ifs = sh.ifs()
         if not may_glob:
@@ -617,7 +622,7 @@ def _compile_literal(text: str) -> Callable[[Any, list], None] | None:
     # whether it is a pattern, without and with extglob
     globs = (pat.has_glob(text, False), pat.has_glob(text, True))
 
-    def literal(sh, out: list) -> None:
+    def literal(sh: Shell, out: list) -> None:
         if not globs[sh.shopts["extglob"]] or sh.options["noglob"]:
             out.append(text)
             return
@@ -630,7 +635,7 @@ def _compile_literal(text: str) -> Callable[[Any, list], None] | None:
 
 def _compile_split_param(value_of) -> Callable[[Any, list], None]:
     """An unquoted parameter alone: its value itself when it holds no IFS or glob character."""
-    def split_param(sh, out: list) -> None:
+    def split_param(sh: Shell, out: list) -> None:
         value = value_of(sh)
         if value is None:
             return
@@ -700,7 +705,7 @@ def _compile(node) -> Callable | Any:
     return NO_RUNNER
 
 
-def start(sh, node, fds: dict):
+def start(sh: Shell, node, fds: dict):
     """Run ``node``: its status, or an awaitable of it. (Every command of the shell starts here.)"""
     runner = node.runner
     if runner is None:
@@ -710,13 +715,13 @@ def start(sh, node, fds: dict):
     return runner(sh, node, fds)
 
 
-async def _debug_then(runner, sh, node, fds: dict) -> int:
+async def _debug_then(runner, sh: Shell, node, fds: dict) -> int:
     await sh.debug_trap(node.line)
     status = runner(sh, node, fds)
     return status if type(status) is int else await status
 
 
-def _enter(sh, fds: dict, line: int) -> bool:
+def _enter(sh: Shell, fds: dict, line: int) -> bool:
     """A runner's start: False when the generic handler must run the command (xtrace, a
     cancellation or a yield due: it does them), else the command's fds and line are set and
     True. (A nameref is followed where a variable is read or written: each lookup checks.)"""
@@ -759,7 +764,7 @@ def _compile_command(node: SimpleCommand):
     temporaries = _compile_temporaries(node.assigns)
     line = node.line
 
-    def run_simple(sh, node, fds):
+    def run_simple(sh: Shell, node, fds):
         rt = sh.rt
         cancel = rt.cancel
         if (cancel is not None and cancel.reason is not None) or monotonic() - rt.last_yield > rt.yield_interval:
@@ -814,14 +819,14 @@ def _compile_temporaries(assigns: list) -> list | None:
     return temporaries
 
 
-async def _after_tick(runner, sh, node, fds: dict) -> int:
+async def _after_tick(runner, sh: Shell, node, fds: dict) -> int:
     """A command run once the yield or cancellation check found due is done."""
     await sh._loop_tick()
     status = runner(sh, node, fds)
     return status if type(status) is int else await status
 
 
-async def _expand_rest(sh, node: SimpleCommand, fds: dict, argv: list, k: int, targets, temporaries) -> int:
+async def _expand_rest(sh: Shell, node: SimpleCommand, fds: dict, argv: list, k: int, targets, temporaries) -> int:
     """The words from ``k`` on through the expander (``argv`` has those before), then the
     command; counted first, as the expander's command substitutions count after it."""
     if node.words:
@@ -847,7 +852,7 @@ async def _expand_rest(sh, node: SimpleCommand, fds: dict, argv: list, k: int, t
             await sh.finish_procsubs(procsub_mark)
 
 
-def _command(sh, node: SimpleCommand, fds: dict, argv: list, targets, temporaries, counted: bool,
+def _command(sh: Shell, node: SimpleCommand, fds: dict, argv: list, targets, temporaries, counted: bool,
              traced: bool = False):
     """A simple command once its words are expanded into ``argv`` (``counted``: for the
     commands limit already, or not a command)."""
@@ -882,13 +887,13 @@ def _command(sh, node: SimpleCommand, fds: dict, argv: list, targets, temporarie
     return _command_in(sh, node, argv, cmd_fds, fds, opened, temporaries)
 
 
-async def _traced(sh, node: SimpleCommand, fds: dict, argv: list, targets, temporaries) -> int:
+async def _traced(sh: Shell, node: SimpleCommand, fds: dict, argv: list, targets, temporaries) -> int:
     await sh._trace(node, argv, fds)
     status = _command(sh, node, fds, argv, targets, temporaries, True, True)
     return status if type(status) is int else await status
 
 
-async def _redirected_command(sh, node: SimpleCommand, fds: dict, argv: list, temporaries) -> int:
+async def _redirected_command(sh: Shell, node: SimpleCommand, fds: dict, argv: list, temporaries) -> int:
     """The command under redirections only ``apply_redirs`` makes (here-documents that expand,
     ``{fd}>``, process substitutions)."""
     procsub_mark = len(sh.procsub_files)
@@ -909,7 +914,7 @@ async def _redirected_command(sh, node: SimpleCommand, fds: dict, argv: list, te
 _DECLARING = frozenset(("declare", "typeset", "local"))
 
 
-def _command_in(sh, node: SimpleCommand, argv: list, cmd_fds: dict, fds: dict, opened, temporaries):
+def _command_in(sh: Shell, node: SimpleCommand, argv: list, cmd_fds: dict, fds: dict, opened, temporaries):
     """``argv`` run with ``cmd_fds`` (``opened``: what its redirections opened, closed after)
     under its ``VAR=x`` bindings; errors of the bindings go to ``fds``."""
     saved = None
@@ -939,7 +944,7 @@ def _command_in(sh, node: SimpleCommand, argv: list, cmd_fds: dict, fds: dict, o
     return sh.finish_redirected(status, opened) if opened else status
 
 
-def _bind_temporaries(sh, temporaries: list) -> list | None:
+def _bind_temporaries(sh: Shell, temporaries: list) -> list | None:
     """``VAR=x cmd``'s bindings made (expanded left to right, each seeing the ones before);
     None, with nothing bound, when one is readonly or needs the generic expander."""
     saved: list = []
@@ -959,7 +964,7 @@ def _bind_temporaries(sh, temporaries: list) -> list | None:
     return saved
 
 
-def _target(sh, target) -> str | None:
+def _target(sh: Shell, target) -> str | None:
     """A redirection's target expanded (one word), None for a here-document."""
     if target is None:
         return None
@@ -971,7 +976,7 @@ def _target(sh, target) -> str | None:
     return out[0]
 
 
-def _dispatch(sh, argv: list[str], fds: dict):
+def _dispatch(sh: Shell, argv: list[str], fds: dict):
     """Run the expanded command ``argv`` (a function, builtin or external command)."""
     name = argv[0]
     fdef = sh.functions.get(name)
@@ -1008,7 +1013,7 @@ def _compile_local(node: SimpleCommand, general):
         values.append((a.name, value_of))
     line = node.line
 
-    def run_local(sh, node, fds):
+    def run_local(sh: Shell, node, fds):
         if not _enter(sh, fds, line) or not sh.scopes or sh.options["allexport"] or "local" in sh.functions:
             return general(sh, node, fds)
         scope = sh.scopes[-1]
@@ -1041,7 +1046,7 @@ def _has_arith(parts) -> bool:
     return any(type(p) is ArithSub or (type(p) is DQ and _has_arith(p.parts)) for p in parts)
 
 
-def _declare_locals(sh, scope: dict, values: list, texts: list[str]) -> None:
+def _declare_locals(sh: Shell, scope: dict, values: list, texts: list[str]) -> None:
     if sh.shares_scope(scope):
         sh.own_variables()
         scope = sh.scopes[-1]
@@ -1056,7 +1061,7 @@ def _declare_locals(sh, scope: dict, values: list, texts: list[str]) -> None:
     sh.pipestatus = 0
 
 
-async def _declare_locals_later(sh, scope: dict, values: list, texts: list[str]) -> int:
+async def _declare_locals_later(sh: Shell, scope: dict, values: list, texts: list[str]) -> int:
     """``_declare_locals`` once the expansion's warnings are out (bash prints them first)."""
     await sh.flush_warnings()
     _declare_locals(sh, scope, values, texts)
@@ -1079,7 +1084,7 @@ def _compile_substitution_assignment(node: SimpleCommand, body, general):
     a = node.assigns[0]
     name, append, line = a.name, a.append, node.line
 
-    def run_substitution_assignment(sh, node, fds):
+    def run_substitution_assignment(sh: Shell, node, fds):
         if not _enter(sh, fds, line):
             return general(sh, node, fds)
         sh.cmdsub_status = None
@@ -1088,7 +1093,7 @@ def _compile_substitution_assignment(node: SimpleCommand, body, general):
     return run_substitution_assignment
 
 
-async def _assign_substitution(sh, node: SimpleCommand, fds: dict, body, name: str, append: bool) -> int:
+async def _assign_substitution(sh: Shell, node: SimpleCommand, fds: dict, body, name: str, append: bool) -> int:
     try:
         sh.assign_scalar(name, await sh.command_substitution(body), append)
     except ShellError as e:
@@ -1114,7 +1119,7 @@ def _compile_assignments(node: SimpleCommand, general):
     # the commonest case, one assignment that is not an array's, goes without the loop
     only = steps[0] if len(steps) == 1 and node.assigns[0].array is None else None
 
-    def run_assignments(sh, node, fds):
+    def run_assignments(sh: Shell, node, fds):
         rt = sh.rt
         cancel = rt.cancel
         # _enter inline, as in run_simple
@@ -1151,7 +1156,7 @@ def _compile_assignments(node: SimpleCommand, general):
     return run_assignments
 
 
-def _compile_assign(a) -> Callable[[Any], None] | None:
+def _compile_assign(a) -> Callable[[Shell], None] | None:
     name = a.name
     append = a.append
     if a.array is not None:
@@ -1164,7 +1169,7 @@ def _compile_assign(a) -> Callable[[Any], None] | None:
                 return None
             elements.append(fn)
 
-        def assign_array(sh) -> None:
+        def assign_array(sh: Shell) -> None:
             raw = sh.lookup_raw(name)
             if raw is not None and raw.nameref:
                 raise NeedsGeneric  # (it may name an element: the expander says so)
@@ -1180,7 +1185,7 @@ def _compile_assign(a) -> Callable[[Any], None] | None:
     if value_of is None:
         return None
     if a.index is None:
-        def assign_scalar(sh) -> None:
+        def assign_scalar(sh: Shell) -> None:
             sh.assign_scalar(name, value_of(sh), append)
         return assign_scalar
     index = a.index
@@ -1192,11 +1197,12 @@ def _compile_assign(a) -> Callable[[Any], None] | None:
 
     dynamic = name in DYNAMIC_VARS
 
-    def assign_element(sh) -> None:
+    def assign_element(sh: Shell) -> None:
         value = value_of(sh)
         var = sh.lookup_raw(name)
         if dynamic or (var is not None and var.nameref):
             var = sh.lookup_var(name)
+        key: Any  # (an associative array's key, or an index)
         if var is not None and var.assoc:
             key = index_of(sh)
             if type(var.value) is dict and not (var.readonly or var.integer or dynamic):
@@ -1225,7 +1231,7 @@ def _compile_arith_command(node: ArithCommand):
     expr = compile_string(node.expr)
     line = node.line
 
-    def run_arith(sh, node, fds):
+    def run_arith(sh: Shell, node, fds):
         rt = sh.rt
         cancel = rt.cancel
         if (cancel is not None and cancel.reason is not None) or monotonic() - rt.last_yield > rt.yield_interval:
@@ -1242,7 +1248,7 @@ def _compile_arith_command(node: ArithCommand):
     return _redirected(run_arith, True) if node.redirs else run_arith
 
 
-async def _arith_expanding(sh, node: ArithCommand, fds: dict) -> int:
+async def _arith_expanding(sh: Shell, node: ArithCommand, fds: dict) -> int:
     text = await sh.expand_word(node.expr)
     if sh.options["xtrace"]:
         await sh.err(fds, f"{sh._ps4()}(( {text} ))\n")
@@ -1250,7 +1256,7 @@ async def _arith_expanding(sh, node: ArithCommand, fds: dict) -> int:
     return status if type(status) is int else await status
 
 
-def _arith_status(sh, fds: dict, text: str):
+def _arith_status(sh: Shell, fds: dict, text: str):
     """``(( text ))``'s status (0 for a value other than 0), or the awaitable reporting its error."""
     try:
         value = arith_evaluate(text, sh)
@@ -1280,11 +1286,11 @@ def _compile_for(node: For):
     """``for NAME in WORDS``: the words expanded by their compiled functions where they have
     them, the items run by ``_for_steps``."""
     compiled = [compile_fields(w) for w in node.words] if node.words is not None else []
-    words = tuple(compiled) if None not in compiled else None
+    words = tuple(fn for fn in compiled if fn is not None) if None not in compiled else None
     valid = is_name(node.var)
     line = node.line
 
-    def run_for(sh, node, fds):
+    def run_for(sh: Shell, node, fds):
         sh.current_fds = fds
         sh.lineno = line
         if not valid:  # bash checks the name when the loop runs, not when it is parsed
@@ -1304,14 +1310,14 @@ def _compile_for(node: For):
     return _redirected(run_for) if node.redirs else run_for
 
 
-async def _for_words_from(sh, node: For, fds: dict, items: list[str], k: int) -> int:
+async def _for_words_from(sh: Shell, node: For, fds: dict, items: list[str], k: int) -> int:
     """The words from ``k`` on through the expander (``items`` has those before), then the loop."""
-    items += await sh.expand_words(node.words[k:])
+    items += await sh.expand_words((node.words or [])[k:])
     status = _for_items(sh, node, fds, items)
     return status if type(status) is int else await status
 
 
-def _for_items(sh, node: For, fds: dict, items: list[str]):
+def _for_items(sh: Shell, node: For, fds: dict, items: list[str]):
     if len(items) > sh.rt.limits.words:
         raise too_many_words(sh.rt.limits.words)
     sh.loop_depth += 1
@@ -1331,7 +1337,7 @@ def _for_items(sh, node: For, fds: dict, items: list[str]):
 _BODY, _YIELD, _HEAD, _UNBOUND = "body", "yield", "head", "unbound"
 
 
-def _for_steps(sh, node: For, fds: dict, items: list[str], j: int, status: int, headed: bool):
+def _for_steps(sh: Shell, node: For, fds: dict, items: list[str], j: int, status: int, headed: bool):
     """The loop from item ``j`` on (``headed``: item j's head is shown): its status, or where it
     stopped (j, status or awaitable, what)."""
     var = node.var
@@ -1360,7 +1366,7 @@ def _for_steps(sh, node: For, fds: dict, items: list[str], j: int, status: int, 
     return status
 
 
-async def _for_resume(sh, node: For, fds: dict, items: list[str], stop) -> int:
+async def _for_resume(sh: Shell, node: For, fds: dict, items: list[str], stop) -> int:
     """Where ``_for_steps`` stopped, awaited; the loop level counted (this ends it)."""
     try:
         while type(stop) is not int:
@@ -1399,7 +1405,7 @@ def _compile_arith_for(node: ArithFor):
     each evaluates to an int (raising ArithError like ``arith.evaluate``) or is None."""
     heads = tuple(compile_arith(w) if w is not None else None for w in (node.init, node.condition, node.step))
 
-    def run_arith_for(sh, node, fds):
+    def run_arith_for(sh: Shell, node, fds):
         return sh.run_arith_for(node, fds, heads)
     return run_arith_for
 
@@ -1411,7 +1417,7 @@ def _compile_cond_command(node: CondCommand):
     test = _compile_cond(node.expr)
     line = node.line
 
-    def run_cond(sh, node, fds):
+    def run_cond(sh: Shell, node, fds):
         rt = sh.rt
         cancel = rt.cancel
         if (cancel is not None and cancel.reason is not None) or monotonic() - rt.last_yield > rt.yield_interval:
@@ -1431,7 +1437,7 @@ def _compile_cond_command(node: CondCommand):
     return _redirected(run_cond, True) if node.redirs else run_cond
 
 
-async def _cond_expanding(sh, node: CondCommand, fds: dict) -> int:
+async def _cond_expanding(sh: Shell, node: CondCommand, fds: dict) -> int:
     tracer = None
     if sh.options["xtrace"]:
         async def tracer(text: str) -> None:
@@ -1444,7 +1450,7 @@ async def _cond_expanding(sh, node: CondCommand, fds: dict) -> int:
     return status
 
 
-def _compile_cond(expr) -> Callable[[Any], bool] | None:
+def _compile_cond(expr) -> Callable[[Shell], bool] | None:
     """A ``[[ ]]`` expression as ``eval_cond`` evaluates it (=~ is left to it)."""
     if GENERIC_ONLY:
         return None
@@ -1485,7 +1491,7 @@ def _compile_cond(expr) -> Callable[[Any], bool] | None:
             return None
         equal = op == "="
 
-        def matches(sh) -> bool:
+        def matches(sh: Shell) -> bool:
             # [[ == ]] matches as if extglob were on (bash 5.2)
             return matcher(sh, left_of(sh), True, sh.shopts["nocasematch"]) == equal
         return matches
@@ -1493,7 +1499,7 @@ def _compile_cond(expr) -> Callable[[Any], bool] | None:
     if right_of is None:
         return None
     if op in INTEGER_OPS:
-        def integers(sh) -> bool:
+        def integers(sh: Shell) -> bool:
             # both words expanded before either is evaluated (`[[ x++ -eq $x ]]` sees x before)
             left = left_of(sh)
             right = right_of(sh)
@@ -1502,9 +1508,10 @@ def _compile_cond(expr) -> Callable[[Any], bool] | None:
     return lambda sh: binary_test(sh, op, left_of(sh), right_of(sh))
 
 
-def _compile_regex_source(word: Word) -> Callable[[Any], str] | None:
+def _compile_regex_source(word: Word) -> Callable[[Shell], str] | None:
     """``regex_source`` of ``=~``'s word: quoted parts escaped so they match literally."""
     pieces: list = []
+    p: Any  # (a Part, told apart by its type)
     for p in word.parts:
         tp = type(p)
         if tp is Lit:
@@ -1536,7 +1543,7 @@ def _compile_case(node: Case):
         matchers.append(None if None in compiled else compiled)
     line = node.line
 
-    def run_case(sh, node, fds):
+    def run_case(sh: Shell, node, fds):
         sh.current_fds = fds
         sh.lineno = line
         if word_of is None or sh.options["xtrace"] or sh.debug_trap_set:
@@ -1550,7 +1557,7 @@ def _compile_case(node: Case):
     return _redirected(run_case) if node.redirs else run_case
 
 
-async def _case_head(sh, node: Case, fds: dict, matchers: list) -> int:
+async def _case_head(sh: Shell, node: Case, fds: dict, matchers: list) -> int:
     """The head through the expander, after the DEBUG trap and xtrace's line."""
     if sh.debug_trap_set:
         await sh.debug_trap(node.line)
@@ -1565,7 +1572,7 @@ async def _case_head(sh, node: Case, fds: dict, matchers: list) -> int:
 _RAN: Any = object()
 
 
-def _case_steps(sh, node: Case, fds: dict, matchers: list, word: str, i: int, status: int, matched):
+def _case_steps(sh: Shell, node: Case, fds: dict, matchers: list, word: str, i: int, status: int, matched):
     """The items from ``i`` on (``matched``: whether item i matched, None to test it here, _RAN
     when its body ran): the status, or where it stopped: (i, status, None) for item i's patterns
     to expand and test, (i, awaitable) for its body."""
@@ -1607,7 +1614,7 @@ def _case_steps(sh, node: Case, fds: dict, matchers: list, word: str, i: int, st
     return status
 
 
-async def _case_resume(sh, node: Case, fds: dict, matchers: list, word: str, stop) -> int:
+async def _case_resume(sh: Shell, node: Case, fds: dict, matchers: list, word: str, stop) -> int:
     while type(stop) is tuple:
         if len(stop) == 3:
             i, status, _ = stop
@@ -1619,7 +1626,7 @@ async def _case_resume(sh, node: Case, fds: dict, matchers: list, word: str, sto
     return stop
 
 
-async def _case_matches(sh, item, word: str) -> bool:
+async def _case_matches(sh: Shell, item, word: str) -> bool:
     """Whether one of ``item``'s patterns, expanded, matches ``word``."""
     ext = sh.shopts["extglob"]
     nocase = sh.shopts["nocasematch"]
@@ -1641,7 +1648,7 @@ async def _case_matches(sh, item, word: str) -> bool:
 _ITEM, _TRAP, _JOB = "item", "trap", "job"
 
 
-def run_list(sh, node: CommandList, fds: dict):
+def run_list(sh: Shell, node: CommandList, fds: dict):
     items = node.items
     if len(items) == 1 and not items[0][1]:
         # a list of one command (a loop's or a function's body, say): _list_steps inline
@@ -1659,7 +1666,7 @@ def run_list(sh, node: CommandList, fds: dict):
     return stop if type(stop) is int else _list_resume(sh, node, fds, stop)
 
 
-def _list_steps(sh, node: CommandList, fds: dict, k: int, status: int):
+def _list_steps(sh: Shell, node: CommandList, fds: dict, k: int, status: int):
     """The list from item ``k`` on (``status``: the one before): its status, or where it
     stopped: (k, awaitable, what)."""
     items = node.items
@@ -1679,7 +1686,7 @@ def _list_steps(sh, node: CommandList, fds: dict, k: int, status: int):
     return status
 
 
-def _failed(sh, status: int):
+def _failed(sh: Shell, status: int):
     """An item failed (and no condition around it handled that): errexit, or the ERR trap to
     await (it applies errexit after it), or None; the compound commands around it do not fail
     again for it."""
@@ -1692,7 +1699,7 @@ def _failed(sh, status: int):
     return None
 
 
-async def _list_resume(sh, node: CommandList, fds: dict, stop) -> int:
+async def _list_resume(sh: Shell, node: CommandList, fds: dict, stop) -> int:
     while True:
         k, pending, what = stop
         status = await pending
@@ -1707,7 +1714,7 @@ async def _list_resume(sh, node: CommandList, fds: dict, stop) -> int:
             return stop
 
 
-async def _start_job(sh, item, fds: dict) -> int:
+async def _start_job(sh: Shell, item, fds: dict) -> int:
     """``item &``: started as a job (a task: it needs the event loop)."""
     await aio.need_loop()
     sh.start_background(item, fds)
@@ -1715,7 +1722,7 @@ async def _start_job(sh, item, fds: dict) -> int:
     return 0
 
 
-def run_and_or(sh, node: AndOr, fds: dict):
+def run_and_or(sh: Shell, node: AndOr, fds: dict):
     sh.errexit_suppress += 1
     try:
         status = start(sh, node.first, fds)
@@ -1725,7 +1732,7 @@ def run_and_or(sh, node: AndOr, fds: dict):
     return stop if type(stop) is int else _and_or_resume(sh, node, fds, stop)
 
 
-def _and_or_steps(sh, node: AndOr, fds: dict, k: int, status: int):
+def _and_or_steps(sh: Shell, node: AndOr, fds: dict, k: int, status: int):
     """``a && b || c`` after operand ``k`` (-1: the first) gave ``status``: the list's status,
     or where it stopped: (j, awaitable of operand j)."""
     sh.last_status = status
@@ -1754,7 +1761,7 @@ def _and_or_steps(sh, node: AndOr, fds: dict, k: int, status: int):
     return status
 
 
-async def _and_or_resume(sh, node: AndOr, fds: dict, stop) -> int:
+async def _and_or_resume(sh: Shell, node: AndOr, fds: dict, stop) -> int:
     last = len(node.rest) - 1
     while True:
         k, pending = stop
@@ -1771,13 +1778,13 @@ async def _and_or_resume(sh, node: AndOr, fds: dict, stop) -> int:
             return stop
 
 
-def run_if(sh, node: If, fds: dict):
+def run_if(sh: Shell, node: If, fds: dict):
     sh.current_fds = fds
     stop = _if_steps(sh, node, fds, 0, None)
     return stop if type(stop) is not tuple else _if_resume(sh, node, fds, stop)
 
 
-def _if_steps(sh, node: If, fds: dict, k: int, tested):
+def _if_steps(sh: Shell, node: If, fds: dict, k: int, tested):
     """``if`` from clause ``k`` on (``tested``: its condition's status when known): the status
     or the awaitable of the branch taken, or where it stopped: (k, awaitable of condition k)."""
     clauses = node.clauses
@@ -1800,7 +1807,7 @@ def _if_steps(sh, node: If, fds: dict, k: int, tested):
     return 0
 
 
-async def _if_resume(sh, node: If, fds: dict, stop) -> int:
+async def _if_resume(sh: Shell, node: If, fds: dict, stop) -> int:
     while type(stop) is tuple:
         k, pending = stop
         sh.errexit_suppress += 1
@@ -1817,7 +1824,7 @@ def _compile_brace(node: BraceGroup):
     if node.redirs:
         return _redirected(run_brace)
     if type(body) is CommandList and len(body.items) == 1 and not body.items[0][1]:
-        def run_brace_one(sh, node, fds):
+        def run_brace_one(sh: Shell, node, fds):
             # { cmd; } (a function's body, say): the list's runner folded in
             sh.current_fds = fds
             return run_list(sh, body, fds)
@@ -1825,7 +1832,7 @@ def _compile_brace(node: BraceGroup):
     return run_brace
 
 
-def run_brace(sh, node: BraceGroup, fds: dict):
+def run_brace(sh: Shell, node: BraceGroup, fds: dict):
     sh.current_fds = fds
     return start(sh, node.body, fds)
 
@@ -1834,7 +1841,7 @@ def _redirected(run, pipestatus: bool = False):
     """A compound command's runner under its own redirections (``with_redirs`` applies them,
     reports a failure, and closes what it opened); ``pipestatus``: the status is PIPESTATUS
     (of a failed redirection too)."""
-    def run_redirected(sh, node, fds):
+    def run_redirected(sh: Shell, node, fds):
         sh.current_fds = fds
         pending = sh.with_redirs(node, fds, lambda fds: _finished(run(sh, node, fds)))
         return _pipestatus_of(sh, pending) if pipestatus else pending
@@ -1845,7 +1852,7 @@ async def _finished(status) -> int:
     return status if type(status) is int else await status
 
 
-def run_pipeline(sh, node: Pipeline, fds: dict):
+def run_pipeline(sh: Shell, node: Pipeline, fds: dict):
     """``a | b ...``: its coroutine started directly (with a DEBUG trap, the handler runs it
     before the stages)."""
     if sh.debug_trap_set:
@@ -1855,7 +1862,7 @@ def run_pipeline(sh, node: Pipeline, fds: dict):
     return sh.run_stages(node, fds)
 
 
-def run_subshell(sh, node: Subshell, fds: dict):
+def run_subshell(sh: Shell, node: Subshell, fds: dict):
     """``( list )`` in a waited fork: the body's runner, without a coroutine when it finishes
     at once and the fork has no EXIT trap to run."""
     sh.current_fds = fds
@@ -1880,7 +1887,7 @@ def run_subshell(sh, node: Subshell, fds: dict):
     return status
 
 
-def _redirected_subshell(sh, node: Subshell, fds: dict):
+def _redirected_subshell(sh: Shell, node: Subshell, fds: dict):
     sh.lineno = node.line  # (a failed redirection's message names the subshell's line)
     return _redirected_subshell_run(sh, node, fds)
 
@@ -1888,7 +1895,7 @@ def _redirected_subshell(sh, node: Subshell, fds: dict):
 _redirected_subshell_run = _redirected(run_subshell, True)
 
 
-async def _pipestatus_of(sh, pending) -> int:
+async def _pipestatus_of(sh: Shell, pending) -> int:
     status = await pending
     sh.pipestatus = status
     return status

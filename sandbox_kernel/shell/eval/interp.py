@@ -12,7 +12,7 @@ import contextlib
 import re
 import time
 import weakref
-from typing import Any, Awaitable
+from typing import TYPE_CHECKING, Any, Awaitable, Union, cast
 
 from ... import aio
 from ...commands import registry
@@ -32,8 +32,8 @@ from ..quoting import shell_quote, single_quote
 from ..options import OPTION_DEFAULTS, SHOPT_DEFAULTS, bashopts, option_flags, shellopts
 from ..state import (AbortCommand, BreakLoop, ContinueLoop, ControlFlow, ExitShell, LimitExceeded,
     ReturnFromFunction, ShellError, TempVar, Var)
-from ..syntax.ast import (DQ, ArithFor, Assign, CommandList, FunctionDef, Lit, Loop,
-    Pipeline, Quoted, Select, SimpleCommand, Word)
+from ..syntax.ast import (DQ, ArithFor, Assign, CommandList, FunctionDef, Lit, Loop, Node,
+    Pipeline, ProcSub, Quoted, Select, SimpleCommand, Word)
 from ..syntax.lexer import KEEP_STATUS, Incomplete, ParseError, is_name
 from ..syntax.parser import Parser, is_name_word
 from ..syntax.printer import format_word
@@ -43,12 +43,21 @@ from . import fastpath
 from .fastpath import NOT_NOW, NeedsGeneric, commands_exceeded, loop_flow, raise_later, start
 from .pipeline import Pipelines
 from .redirect import Redirections
-from .runs import Job, JobTable
+from .runs import Job, JobGroup, JobTable
 from .variables import FAKE_PID, MemoryAccount, MemoryPool, Variables
 from .word import Expander
 
+if TYPE_CHECKING:
+    import random
+
+    from ...commands._lib.bounded import Bounds
+    from ...engine import CancelToken, Streams
+    from ...limits import Limits
+    from ...vfs import VFS
+    from .runs import RunView
+
 asyncio = lazy_import("asyncio")  # with the loop (aio.py)
-random = lazy_import("random")  # $RANDOM only
+random = lazy_import("random")  # $RANDOM only  # type: ignore[no-redef]
 
 #: Seconds between yields to the event loop. Well above CPython's GIL switch interval (5 ms):
 #: a thread waiting for the GIL asks the holder to drop it only after a whole interval in which
@@ -57,6 +66,11 @@ random = lazy_import("random")  # $RANDOM only
 YIELD_INTERVAL = 0.02
 #: how bash names a trap whose string has a syntax error
 TRAP_CONTEXTS = {"ERR": "error trap", "DEBUG": "debug trap", "RETURN": "return trap", "INT": "interrupt trap"}
+
+
+#: a process substitution's temporary file: its path (``<(...)``), or what ``>(...)`` runs when
+#: the command ends ("out", path, body, fds)
+ProcsubFile = Union[str, tuple[str, str, Node, dict]]
 
 
 class Frame:
@@ -76,11 +90,11 @@ class Frame:
 class Runtime:
     """What all forks of one shell share during a run."""
 
-    def __init__(self, fs, sandbox, limits) -> None:
+    def __init__(self, fs: VFS, sandbox: Any, limits: Limits) -> None:
         self.fs = fs
         self.sandbox = sandbox
         self.limits = limits
-        self.cancel = None
+        self.cancel: CancelToken | None = None
         self.deadline = float("inf")
         self.commands = 0
         self.last_yield = time.monotonic()
@@ -88,13 +102,13 @@ class Runtime:
         #: bytes of big strings the current command's expansion made (word.charge_expansion)
         self.expansion_bytes = 0
         #: the Bounds of this run's [[ =~ ]] matches (cond.py)
-        self.regex_bounds = None
+        self.regex_bounds: Bounds | None = None
         self.next_pid = FAKE_PID + 1
         #: every live background job of the shell and its forks, by pid (kill, ps)
         self.processes: dict[int, Job] = {}
         #: the job groups still going (runs.JobGroup), whatever run started them
-        self.live_groups: set = set()
-        self._random = None
+        self.live_groups: set[JobGroup] = set()
+        self._random: random.Random | None = None
         self.start_time = time.monotonic()
         self.start_time_epoch = int(time.time())
         self.procsub_counter = 0
@@ -104,11 +118,11 @@ class Runtime:
         #: bytes held in variables by all shells of the run (limit shell_memory_bytes)
         self.memory = MemoryPool()
         # what a run's view has of its own (runs.RunView), for a shell run without one
-        self.streams = None
-        self.display = None
-        self.host = None
-        self.group = None
-        self.groups: list = []
+        self.streams: Streams | None = None
+        self.display: Any = None
+        self.host: Any = None
+        self.group: JobGroup | None = None
+        self.groups: list[JobGroup] = []
         self.running = True
         self.std_fds: tuple = ()
 
@@ -117,7 +131,7 @@ class Runtime:
         return self
 
     @property
-    def random(self):
+    def random(self) -> random.Random:
         """$RANDOM's generator, made when first read. Unseeded sandboxes draw from the OS, so
         no two kernels share RANDOM sequences."""
         if self._random is None:
@@ -139,7 +153,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
     """One shell's state, and running commands in it (variables: ``Variables``; words:
     ``Expander``; redirections: ``Redirections``; pipelines and jobs: ``Pipelines``)."""
 
-    def __init__(self, rt: Runtime, fds: dict | None = None) -> None:
+    def __init__(self, rt: Runtime | RunView, fds: dict | None = None) -> None:
         self.rt = rt
         self.fs = rt.fs
         self.globals: dict[str, Var] = {}
@@ -180,7 +194,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         self.getopts_state: tuple = (0, 0, None, None)
         self.hash_table = CommandHash()
         self.resource_limits = ResourceLimits()
-        self.procsub_files: list[str] = []
+        self.procsub_files: list[ProcsubFile] = []
         self.arith_depth = 0
         self.arith_current = 0
         #: how many `source`/`.` files are running (return is allowed in them)
@@ -245,6 +259,8 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         parent is released when it is collected)."""
         child.memory.end()
 
+    #: the status of the command substitution the running command's words made last (None: none)
+    cmdsub_status: int | None = None
     #: a waited fork's hash table is still its parent's
     hash_shared = False
     #: pipeline stages are running in this shell itself (``Pipelines._start_stages``): what
@@ -620,7 +636,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
                 if not select and not valid_nameref_target(value):
                     return f"`{value}': not a valid identifier"
                 self.own_variables()
-                self.set_raw(self.lookup_raw(name), value, name)
+                self.set_raw(cast(Var, self.lookup_raw(name)), value, name)  # (this shell's copy of var)
                 return None
             var = self._var_for_write(name)[1]
             if var is not None and var.readonly:
@@ -1053,14 +1069,14 @@ class Shell(Variables, Expander, Redirections, Pipelines):
             self.namerefs_hidden += 1
         return scope, name, before, temp
 
-    async def _trace(self, node, words: list[str], fds: dict) -> None:
+    async def _trace(self, node: SimpleCommand, words: list[str | Assign], fds: dict) -> None:
         parts = []
         for a in node.assigns:
             if a.array is None:
                 parts.append(f"{a.name}={shell_quote(await self.expand_word(a.value) if a.value else '')}")
         lines = []
         for w in words:
-            if type(w) is str:
+            if isinstance(w, str):
                 parts.append(shell_quote(w))
             elif w.array is not None:
                 # declare NAME=(...): the array assignment first, then the command with NAME
@@ -1311,7 +1327,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         return await child.run_exit_trap(child.fds, status)
 
     # ------------------------------------------------------------------ substitutions
-    async def command_substitution(self, body) -> str:
+    async def command_substitution(self, body: Node) -> str:
         fast = self._read_file_subst(body)
         if fast is not None:
             return await fast
@@ -1371,7 +1387,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
             return None
 
         async def read() -> str:
-            target = await self.expand_word(node.redirs[0].target)
+            target = await self.expand_word(cast(Word, node.redirs[0].target))  # (<'s target is a Word)
             try:
                 data = self.fs.read_bytes(target, self.cwd)
             except FSError as e:
@@ -1390,7 +1406,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
     def fds_for_subst(self) -> dict:
         return getattr(self, "current_fds", None) or self.fds
 
-    async def process_substitution(self, p) -> str:
+    async def process_substitution(self, p: ProcSub) -> str:
         self.rt.base.procsub_counter += 1
         path = f"/tmp/.sh-procsub-{self.pid}-{self.rt.procsub_counter}"
         fds = dict(self.fds_for_subst())
@@ -1556,10 +1572,10 @@ def _literal_text(word: Word) -> str:
     not), else the word as written."""
     text = []
     for part in word.parts:
-        if type(part) is Lit or type(part) is Quoted:
+        if isinstance(part, (Lit, Quoted)):
             text.append(part.text)
-        elif type(part) is DQ and all(type(p) is Lit for p in part.parts):
-            text.extend(p.text for p in part.parts)
+        elif isinstance(part, DQ) and all(type(p) is Lit for p in part.parts):
+            text.extend(cast(Lit, p).text for p in part.parts)
         else:
             return format_word(word)
     return "".join(text)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import resource
 import time
+from typing import TYPE_CHECKING, Awaitable, cast
 
 from ... import aio
 from ...commands import registry
@@ -23,6 +24,13 @@ from ..syntax.printer import format_command
 from .fastpath import raise_later, start
 from .runs import MAX_LIVE_JOBS, Job, JobGroup
 
+if TYPE_CHECKING:
+    from asyncio import Task
+
+    from ..syntax.ast import FunctionDef, Node
+    from .interp import Runtime, Shell
+    from .runs import JobTable, RunView
+
 asyncio = lazy_import("asyncio")  # with the loop (aio.py)
 
 #: builtins a pipeline stage may run in the shell itself (they only write output)
@@ -32,6 +40,54 @@ STATELESS_BUILTINS = frozenset({"echo", "true", "false", ":", "test", "[", "pwd"
 class Pipelines:
     """Running ``a | b | c`` (each stage in a fork, or in the shell itself when it cannot
     change state) and ``cmd &`` jobs."""
+
+    if TYPE_CHECKING:  # what pipelines and jobs use of the shell
+        rt: Runtime | RunView
+        fds: dict
+        options: dict[str, bool]
+        shopts: dict[str, bool]
+        functions: dict[str, FunctionDef]
+        traps: dict[str, str]
+        lineno: int
+        last_status: int
+        last_arg: str
+        last_bg_pid: int | None
+        pipestatus: list[int] | int
+        errexit_suppress: int
+        errexit_exempt: bool
+        loop_depth: int
+        jobtable: JobTable | None
+        parent_jobs: JobTable | None
+        stages_in_shell: int
+
+        @property
+        def job_notices(self) -> bool: ...
+
+        def own_jobs(self) -> JobTable: ...
+
+        def fork(self) -> Shell: ...
+
+        def get_scalar(self, name: str) -> str | None: ...
+
+        def fds_for_subst(self) -> dict: ...
+
+        def sync_debug_trap(self) -> None: ...
+
+        async def debug_trap(self, line: int) -> None: ...
+
+        async def err(self, fds: dict, message: str) -> None: ...
+
+        async def report(self, fds: dict, message: str) -> None: ...
+
+        async def run_node(self, node: Node, fds: dict) -> int: ...
+
+        async def run_as_child(self, node: Node, fds: dict) -> int: ...
+
+        async def finish_as_child(self, status: int | Awaitable[int], fds: dict) -> int: ...
+
+        async def run_exit_trap(self, fds: dict | None = None, status: int | None = None) -> int: ...
+
+        async def run_trap(self, name: str) -> None: ...
 
     async def run_pipeline(self, node: Pipeline, fds: dict) -> int:
         commands = node.commands
@@ -124,7 +180,7 @@ class Pipelines:
         commands = node.commands
         n = len(commands)
         pipes = [Pipe() for _ in range(n - 1)]
-        tasks = []
+        tasks: list[Task[int]] = []
         statuses: list[int] = []
         lastpipe = self.shopts["lastpipe"] and not self.options["monitor"]
         last_arg = self.last_arg
@@ -185,7 +241,7 @@ class Pipelines:
         """Start a stage that runs in the shell itself: its status when it finished without
         waiting (its pipe ends closed), else the awaitable that finishes it."""
         try:
-            status = start(self, cmd, fds)
+            status = start(cast("Shell", self), cmd, fds)
         except (ExitShell, AbortCommand, ReturnFromFunction) as e:
             status = e.status
         except (BreakLoop, ContinueLoop):
@@ -280,7 +336,7 @@ class Pipelines:
             bg_fds[0] = EmptyInput()
         group = rt.group
         leads = group is None
-        if leads:
+        if group is None:
             group = JobGroup(rt, number, text)
             child.rt = group
             if group.sinks and rt.std_fds:
@@ -350,7 +406,7 @@ class Pipelines:
                 if waiter is not None:
                     waiter.cancel()
             if not task.done():
-                raise CommandCancelled(cancel.reason or "interrupt")
+                raise CommandCancelled(cancel.reason if cancel is not None and cancel.reason else "interrupt")
         status = job.status()
         if self.job_notices:
             job.waited = True

@@ -7,12 +7,22 @@ A mixin of the interpreter's ``Shell``, which owns the state: it needs ``fs``, `
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ...chars import isdigits
 from ...streams import (BytesInput, ClosedInput, ClosedOutput, EmptyInput, FileInput, FileOutput, InputStream,
     NullOutput, OutputStream)
 from ...vfs import FSError
 from ..state import VALUE_OVERHEAD, ShellError
 from ..syntax.ast import HereDoc
+
+if TYPE_CHECKING:
+    from ...vfs import VFS
+    from ..api import Fds
+    from ..builtins.resources import ResourceLimits
+    from ..syntax.ast import Word
+    from .interp import ProcsubFile
+    from .variables import MemoryHold
 
 
 def redirect_now(r) -> bool:
@@ -33,6 +43,32 @@ class Redirections:
     _redir_fds: dict | None = None
     #: the fd table of the command being run (command substitutions and traps write there)
     current_fds: dict | None = None
+
+    if TYPE_CHECKING:  # what redirections use of the shell
+        fs: VFS
+        cwd: str
+        umask: int
+        fds: Fds
+        options: dict[str, bool]
+        shopts: dict[str, bool]
+        resource_limits: ResourceLimits
+        procsub_files: list[ProcsubFile]
+
+        def get_scalar(self, name: str) -> str | None: ...
+
+        def hold_memory(self, name: str, size: int = 0, owner: object = None) -> MemoryHold: ...
+
+        def set_var(self, name: str, value: str, append: bool = False, export: bool | None = None) -> None: ...
+
+        async def expand_heredoc(self, word: Word) -> str: ...
+
+        async def expand_redirect_target(self, word: Word) -> str: ...
+
+        async def expand_word(self, word: Word, assignment: bool = False) -> str: ...
+
+        async def finish_procsubs(self, mark: int = 0) -> None: ...
+
+        async def handle_error(self, e: ShellError, fds: dict) -> int: ...
 
     async def with_redirs(self, node, fds: dict, runner) -> int:
         if not node.redirs:
@@ -94,7 +130,7 @@ class Redirections:
         self._redir_fds = fds
         if op in ("<<", "<<-"):
             doc: HereDoc = r.target
-            text = doc.body.parts[0].text if doc.quoted and doc.body.parts else (
+            text = doc.body.parts[0].text if doc.quoted and doc.body.parts else (  # type: ignore[union-attr]  # (Lit)
                 await self.expand_heredoc(doc.body) if not doc.quoted else "")
             self._set_heredoc(r, fds, opened, text)
             return

@@ -23,7 +23,7 @@ starts with an empty one, as a forked bash does.
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ...engine import CancelToken
 from ...lazy import lazy_import
@@ -31,8 +31,14 @@ from ...memory import RunMemory
 from ..builtins.jobs import signal_description
 
 if TYPE_CHECKING:
+    from asyncio import Event, Task
     from random import Random
 
+    from ...commands._lib.bounded import Bounds
+    from ...engine import Streams
+    from ...limits import Limits
+    from ...vfs import VFS
+    from .interp import Runtime
     from .variables import MemoryPool
 
 asyncio = lazy_import("asyncio")  # jobs are tasks: a JobGroup is made with the loop (aio.py)
@@ -75,10 +81,11 @@ class RunView:
 
         def job_ended(self, job: Job) -> None: ...
 
-    def __init__(self, base, limits, cancel, deadline: float, streams=None, host=None) -> None:
+    def __init__(self, base: Runtime, limits: Limits, cancel: CancelToken | None, deadline: float,
+                 streams: Streams | None = None, host: Any = None) -> None:
         self.base = base
-        self.fs = base.fs
-        self.sandbox = base.sandbox
+        self.fs: VFS = base.fs
+        self.sandbox: Any = base.sandbox
         self.limits = limits
         self.cancel = cancel
         self.deadline = deadline
@@ -86,17 +93,17 @@ class RunView:
         self.last_yield = time.monotonic()
         self.yield_interval = base.yield_interval
         self.expansion_bytes = 0
-        self.regex_bounds = None
+        self.regex_bounds: Bounds | None = None
         #: a limit hit where it could not be raised (reported when the run ends)
         self.limit_error: str | None = None
         #: the engine's Streams of the run (None outside an engine's run)
         self.streams = streams
         #: where `display` sends rich output (the run's Streams.display)
-        self.display = getattr(streams, "display", None)
+        self.display: Any = getattr(streams, "display", None)
         #: the engine (messages of a job's limits: ``job_limit_text``), or None
         self.host = host
         #: the JobGroup this view is (None: a run)
-        self.group = None
+        self.group: JobGroup | None = None
         #: the job groups this run started that are still going
         self.groups: list[JobGroup] = []
         #: the run has not returned yet
@@ -139,6 +146,7 @@ class JobGroup(RunView):
     """A background job started by a run, with the jobs it starts: see the module's docstring."""
 
     __slots__ = ("origin", "number", "text", "tasks", "sinks", "timer", "release", "finished", "said")
+    cancel: CancelToken  # (its own: never None)
 
     def __init__(self, origin, number: int, text: str) -> None:
         cancel = CancelToken()
@@ -149,7 +157,7 @@ class JobGroup(RunView):
         #: the job's number and command text in the table of the shell that started it
         self.number = number
         self.text = text
-        self.tasks: set[asyncio.Task] = set()
+        self.tasks: set[Task] = set()
         streams = origin.streams
         self.sinks = (JobSink(streams.stdout), JobSink(streams.stderr)) if streams is not None else ()
         #: let go of the output streams the group writes to (the kernel then closes them)
@@ -163,17 +171,17 @@ class JobGroup(RunView):
         if delay < float("inf"):
             self.timer = asyncio.get_running_loop().call_later(max(delay, 0.0), cancel.set, "timeout")
         cancel.on_cancel(self._stopped)
-        self.finished: asyncio.Event | None = None
+        self.finished: Event | None = None
         self.said = False
         origin.groups.append(self)
         self.base.live_groups.add(self)
 
     # ------------------------------------------------------------------ tasks
-    def add(self, task: asyncio.Task) -> None:
+    def add(self, task: Task) -> None:
         self.tasks.add(task)
         task.add_done_callback(self._task_done)
 
-    def _task_done(self, task: asyncio.Task) -> None:
+    def _task_done(self, task: Task) -> None:
         self.tasks.discard(task)
         if not self.tasks:
             self.close()
@@ -273,7 +281,7 @@ class Job:
 
     __slots__ = ("pid", "number", "text", "task", "group", "killed", "waited")
 
-    def __init__(self, pid: int, number: int, text: str, task: asyncio.Task, group: JobGroup | None) -> None:
+    def __init__(self, pid: int, number: int, text: str, task: Task, group: JobGroup | None) -> None:
         self.pid = pid
         self.number = number
         #: the command as `jobs` shows it

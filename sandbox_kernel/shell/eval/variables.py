@@ -12,7 +12,7 @@ from __future__ import annotations
 import gc
 import time
 import weakref
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ...chars import isdigits
 from ...lazy import lazy_compile
@@ -23,6 +23,12 @@ from .arith import SIGN
 from ..syntax.ast import DQ, Assign, Lit, Param, Quoted, Word
 from ..syntax.lexer import ParseError, is_name
 from ..syntax.parser import Parser
+
+if TYPE_CHECKING:
+    from ...vfs import VFS
+    from ..api import Key
+    from .interp import Frame, Runtime
+    from .runs import RunView
 
 FAKE_PID = 4242
 #: variables every new shell sets (bash 5.2 without a startup file)
@@ -183,6 +189,49 @@ class MemoryAccount:
 class Variables:
     """Variables of one shell: scopes innermost last, the globals below them."""
 
+    globals: dict[str, Var]
+    #: the functions' local scopes, innermost last
+    scopes: list[dict[str, Var]]
+    #: $1 ...
+    positional: list[str]
+    #: what this shell's variables hold of the shell memory limit
+    memory: MemoryAccount
+
+    if TYPE_CHECKING:  # what the store uses of the shell: its state, and the expander's parts
+        rt: Runtime | RunView
+        fs: VFS
+        cwd: str
+        options: dict[str, bool]
+        arg0: str
+        pid: int
+        last_status: int
+        last_arg: str
+        last_bg_pid: int | None
+        lineno: int
+        pipestatus: list[int] | int
+        frames: list[Frame]
+        subshell_level: int
+        #: when SECONDS was last assigned
+        _seconds_start: float
+
+        def fds_for_subst(self) -> dict: ...
+
+        def option_flags(self) -> str: ...
+
+        async def report(self, fds: dict, message: str) -> None: ...
+
+        def sync_option_vars(self) -> None: ...
+
+        def arith(self, text: str) -> int: ...
+
+        async def expand_word(self, word: Word, assignment: bool = False) -> str: ...
+
+        async def expand_words(self, words: list) -> list[str]: ...
+
+        def ifs(self) -> str: ...
+
+        def unbound_status(self) -> int: ...
+
     # ================================================================== startup
     def init_shell_vars(self, ppid: str) -> None:
         """The variables a starting bash sets (over its environment): IFS, PS4, BASH_VERSION,
@@ -306,7 +355,7 @@ class Variables:
             return Var(str(self.lineno))
         if name == "PIPESTATUS":
             statuses = self.pipestatus
-            if type(statuses) is int:
+            if isinstance(statuses, int):
                 return Var(IndexedArray.of([str(statuses)]))
             return Var(IndexedArray.of(str(s) for s in statuses))
         if name == "BASHPID":
@@ -385,7 +434,7 @@ class Variables:
             merged.update(scope)
         if "BASH_LINENO" not in merged:
             # listed by set and declare even when empty
-            merged["BASH_LINENO"] = self._dynamic("BASH_LINENO")
+            merged["BASH_LINENO"] = self._dynamic("BASH_LINENO") or Var(None)  # (never None)
         return merged
 
     def all_variable_names(self) -> list[str]:
@@ -429,6 +478,7 @@ class Variables:
         value = var.value
         if sub in ("@", "*"):
             return bool(value)
+        key: Key
         try:
             key = self.expand_subscript_sync(sub)
         except NeedsExpansion:
@@ -571,7 +621,8 @@ class Variables:
     async def arith_expanding(self, text: str) -> int:
         """The slow path of arith_async (after a first evaluation met a subscript to expand)."""
         saved = self._expanded_subscripts, self._subscripts_used
-        self._expanded_subscripts = done = {}
+        done: dict[str, list[str]] = {}
+        self._expanded_subscripts = done
         try:
             for _ in range(64):
                 self._subscripts_used = {}
@@ -692,13 +743,13 @@ class Variables:
     #: a fork its parent waits for (Shell.fork_waited) shares the parent's globals and the
     #: scopes it was forked in (``shared_scopes``) until it first changes one of them
     vars_shared = False
-    shared_scopes: tuple = ()  # (the tuple keeps them alive: their ids stay theirs)
-    shared_ids: frozenset = frozenset()
+    shared_scopes: tuple[dict[str, Var], ...] = ()  # (the tuple keeps them alive: their ids stay theirs)
+    shared_ids: frozenset[int] = frozenset()
     #: an assignment in a fork that shares copies one variable (``_own_one``): the ids of
     #: the scope dicts it copied (whose other variables are still the parent's) and of the
     #: variables it owns
-    copied_ids: frozenset | set = frozenset()
-    owned_ids: frozenset | set = frozenset()
+    copied_ids: frozenset[int] | set[int] = frozenset()
+    owned_ids: frozenset[int] | set[int] = frozenset()
 
     def own_variables(self) -> None:
         """Copy the shared variables (as a fork does) before changing one of them."""
@@ -734,15 +785,17 @@ class Variables:
                         break
                 else:
                     return None
-            if not self.copied_ids:
-                self.copied_ids, self.owned_ids = set(), set()
-            self.copied_ids.add(id(new))
+            copied = self.copied_ids
+            if not isinstance(copied, set):  # (frozenset() until the first copy)
+                copied = self.copied_ids = set()
+                self.owned_ids = set()
+            copied.add(id(new))
             self.shared_ids = self.shared_ids | {id(new)}
             self.shared_scopes += (new,)
             scope = new
         if var is not None and id(var) not in self.owned_ids:
             own = scope[name] = var.copy()
-            self.owned_ids.add(id(own))
+            self.owned_ids.add(id(own))  # type: ignore[union-attr]  # a set once a scope was copied
         return scope
 
     def shares_scope(self, scope: dict[str, Var]) -> bool:
@@ -807,7 +860,7 @@ class Variables:
                 return scope, v, name, None
         return self.globals, self.globals.get(name), name, None
 
-    def check_string(self, value: str) -> None:
+    def check_string(self, value: str | bytes) -> None:
         if len(value) > self.rt.limits.string_bytes:
             raise LimitExceeded(
                 f"string of {len(value)} bytes exceeds the limit ({self.rt.limits.string_bytes} bytes; "
@@ -855,7 +908,7 @@ class Variables:
         if current is None and (var.indexed or var.assoc):
             current = var.value = {} if var.assoc else IndexedArray()
         if type(current) is IndexedArray or type(current) is dict:
-            key = "0" if var.assoc else 0
+            key: Any = "0" if var.assoc else 0  # (a dict's key, or an IndexedArray's index)
             self._charge_element(var, current.get(key), value, name, 1)
             current[key] = value
         else:
@@ -972,7 +1025,7 @@ class Variables:
         """``name+=(values)``: after the last element, at the cost of the new ones only."""
         self.set_array(name, values, append=True)
 
-    def set_element(self, name: str, index, value: str, append: bool = False) -> None:
+    def set_element(self, name: str, index: Key, value: str, append: bool = False) -> None:
         """``name[index]=value``: ``index`` is an int (negative ones count from the end) or
         an associative array's key."""
         scope, var, name, sub = self._write_target(name)
@@ -985,33 +1038,35 @@ class Variables:
             scope[name] = var
             if self.options["allexport"]:
                 var.exported = True
+        key: Key
         if var.assoc:
             key = str(index)
             if type(var.value) is not dict:
                 var.value = {}
         else:
-            key = index if type(index) is int else self.arith(str(index))
+            position = index if type(index) is int else self.arith(str(index))
             current = var.value
             if type(current) is not IndexedArray:
                 var.value = IndexedArray() if current is None else IndexedArray.of([current])
-            if key < 0:
-                key = self.resolve_index(name, var, key, f"{name}[{index}]")
+            if position < 0:
+                position = self.resolve_index(name, var, position, f"{name}[{index}]")
+            key = position
         if var.integer:
             value = str(self.arith(f"({var.value.get(key) or 0})+({value or 0})" if append else (value or "0")))
             append = False
         self.store_element(var, name, key, value, append)
 
-    def store_element(self, var: Var, name: str, key, value: str, append: bool = False) -> None:
+    def store_element(self, var: Var, name: str, key: Key, value: str, append: bool = False) -> None:
         """Store ``value`` at ``key`` of the array ``var`` (its value an IndexedArray or a dict,
         the key resolved), charged; ``append``: after the element's old value."""
         if self.vars_shared:
-            var = self._write_target(name)[1]  # this shell's own copy
+            var = cast(Var, self._write_target(name)[1])  # this shell's own copy
         old = var.value.get(key)
         if append and old is not None:
             value = old + value
         if len(value) > 4096:
             self.check_string(value)
-        self._charge_element(var, old, value, name, len(key) if var.assoc else 0)
+        self._charge_element(var, old, value, name, len(key) if var.assoc else 0)  # type: ignore[arg-type]  # (str)
         var.value[key] = value
 
     def unset_var(self, name: str) -> bool:
@@ -1069,7 +1124,7 @@ class Variables:
         return True
 
     # ================================================================== arithmetic access (arith.py)
-    def arith_key(self, name: str, raw: str):
+    def arith_key(self, name: str, raw: str) -> Key:
         """The key of ``name[raw]`` inside an arithmetic expression."""
         var = self.lookup_var(name)
         text = raw if _EXPANDS.search(raw) is None else self.expand_subscript_sync(raw)
@@ -1085,7 +1140,7 @@ class Variables:
             self.notice(f"{name}: bad array subscript")
         return index
 
-    def arith_get(self, name: str, index) -> str:
+    def arith_get(self, name: str, index: Key | None) -> str:
         if index is None:
             # lookup_raw inline: arithmetic reads variables more than anything
             var = None
@@ -1124,7 +1179,7 @@ class Variables:
         self.assign_scalar(name, str(new), False, var)  # (its checks: readonly, integer, a fork's copy)
         return old
 
-    def arith_set(self, name: str, index, value: int) -> None:
+    def arith_set(self, name: str, index: Key | None, value: int) -> None:
         if index is None:
             self.assign_scalar(name, str(value), False)
         else:
@@ -1154,6 +1209,7 @@ class Variables:
             await self.assign_expanded(a, value)
             return
         var = self.lookup_var(a.name)
+        key: Key
         if var is not None and var.assoc:
             key = await self.expand_key(a.index)
         else:
@@ -1175,9 +1231,9 @@ class Variables:
         if self.namerefs:
             # (a circular chain is reported once, by assign_scalar)
             target = self.nameref_target(a.name, quiet=True)
-            if target is not None and target[1] is not None:
+            name, sub = target if target is not None else (a.name, None)
+            if sub is not None:
                 # a reference to an element: its subscript may run commands
-                name, sub = target
                 if sub in ("@", "*"):
                     raise ShellError(f"`{name}[{sub}]': not a valid identifier", 1)
                 self.set_element(name, await self.subscript_key(name, sub), value, a.append)
@@ -1228,7 +1284,7 @@ class Variables:
         assoc = var is not None and var.assoc
         items: list[tuple] = []
         keyed = False
-        for el in a.array:
+        for el in a.array or ():
             if isinstance(el, tuple):
                 keyed = True
                 items.append((el[0], await self.expand_word(el[1], assignment=not assoc), el[2]))

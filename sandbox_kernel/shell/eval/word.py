@@ -8,7 +8,7 @@ from __future__ import annotations
 import bisect
 import re
 from itertools import islice
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Iterable, Sequence, TypeGuard, cast
 
 from ...chars import isdigits
 from ...lazy import lazy_compile
@@ -17,11 +17,19 @@ from .. import pattern as pat
 from .arith import evaluate as arith_evaluate
 from ..quoting import declare_text, double_quote, key_text, quote_always
 from ..syntax.escapes import decode_ansi_c
-from ..syntax.ast import ArithSub, CmdSub, DQ, Lit, Param, ProcSub, Quoted, Word
+from ..syntax.ast import ArithSub, CmdSub, DQ, Lit, Param, Part, ProcSub, Quoted, Word
 from ..state import (ArithError, IndexedArray, LimitExceeded, ShellError, is_array, ordered_keys, ordered_values,
     split_subscript, too_many_words)
 from ..syntax.lexer import NAME_CHARS, is_name
 from .variables import NeedsExpansion, memory_exceeded
+
+if TYPE_CHECKING:
+    from ...vfs import VFS
+    from ..api import Key
+    from ..state import Var
+    from ..syntax.ast import Node
+    from .interp import Runtime
+    from .runs import RunView
 
 GLOB_ACTIVE = frozenset("*?[(")
 #: the ${x OP word} operators whose word is used as a value
@@ -35,7 +43,7 @@ _CHAR_SEQ = lazy_compile(r"^(.)\.\.(.)(?:\.\.(-?[0-9]+))?$", re.S)
 DEFAULT_WORD_OPS = frozenset({":-", "-", ":+", "+"})
 
 
-def quoted_default(p) -> bool:
+def quoted_default(p: object) -> TypeGuard[Param]:
     """``${x:-"word"}`` and its kin with quoted text in the word (a pattern or regex must keep
     it literal: ``Expander.param_default``)."""
     return type(p) is Param and p.op in DEFAULT_WORD_OPS and p.arg is not None \
@@ -106,7 +114,7 @@ class Fields:
         leading, delimiter = _ifs_regexes(ifs)
         # leading IFS whitespace is skipped, unless a field is in progress: then it is part of
         # the delimiter that ends it (``p$v`` with v=' :b' is p, b)
-        pos = 0 if self.segs or self.quoted else leading.match(value).end()
+        pos = 0 if self.segs or self.quoted else leading.match(value).end()  # type: ignore[union-attr]  # (matches "")
         pieces = delimiter.split(value[pos:] if pos else value)
         last = pieces.pop()
         if pieces:
@@ -275,7 +283,7 @@ def brace_expand(tokens: Sequence, limit: int, check: Callable[[], None] | None 
         rests = brace_expand(tokens[j + 1:], limit, check)
         if len(choices) * len(rests) > limit:
             raise too_many_words(limit)
-        prefix = tokens[:i]
+        prefix: Any = tokens[:i]  # (a str or a list, as ``tokens``)
         out: list = []
         for c in choices:
             head = prefix + c
@@ -331,6 +339,67 @@ class Expander:
     """Mixin: needs the Shell's variables (``get_scalar``, ``lookup_var``), options, and
     ``command_substitution(body)``."""
 
+    if TYPE_CHECKING:  # what expansion uses of the shell: its state, the variable store, substitutions
+        rt: Runtime | RunView
+        fs: VFS
+        cwd: str
+        options: dict[str, bool]
+        shopts: dict[str, bool]
+        positional: list[str]
+        arg0: str
+        command_string: bool
+        subshell_level: int
+        namerefs: int
+        pending_warnings: list[str] | None
+
+        def check_cancel(self) -> None: ...
+
+        async def command_checkpoint(self) -> None: ...
+
+        async def command_substitution(self, body: Node) -> str: ...
+
+        async def process_substitution(self, p: ProcSub) -> str: ...
+
+        def all_variable_names(self) -> list[str]: ...
+
+        async def arith_async(self, text: str) -> int: ...
+
+        async def arith_expanding(self, text: str) -> int: ...
+
+        async def expand_key(self, word: Word) -> str: ...
+
+        async def flush_warnings(self) -> None: ...
+
+        def get_scalar(self, name: str) -> str | None: ...
+
+        def lookup_raw(self, name: str) -> Var | None: ...
+
+        def lookup_var(self, name: str) -> Var | None: ...
+
+        def nameref_target(self, name: str, quiet: bool = False) -> tuple[str, str | None] | None: ...
+
+        def notice(self, message: str) -> None: ...
+
+        def param_scalar(self, name: str) -> str | None: ...
+
+        def set_element(self, name: str, index: Key, value: str, append: bool = False) -> None: ...
+
+        def set_var(self, name: str, value: str, append: bool = False, export: bool | None = None) -> None: ...
+
+        def subscript_word(self, text: str) -> Word: ...
+
+        # (the shell is the arithmetic's variable store: arith.ArithEnv)
+        arith_depth: int
+        arith_current: int
+
+        def arith_get(self, name: str, index: Key | None) -> str: ...
+
+        def arith_set(self, name: str, index: Key | None, value: int) -> None: ...
+
+        def arith_step(self, name: str, delta: int) -> int | None: ...
+
+        def arith_key(self, name: str, raw: str) -> Key: ...
+
     #: set while the word of a ${x-word} inside an assignment value expands
     in_assignment_word = False
 
@@ -363,7 +432,7 @@ class Expander:
                 self.finish_fields(fields.out, out)
                 continue
             if len(parts) == 1 and type(parts[0]) is DQ and all(type(p) is Lit for p in parts[0].parts):
-                out.append("".join(p.text for p in parts[0].parts))
+                out.append("".join(p.text for p in parts[0].parts))  # type: ignore[union-attr]  # (Lits: checked)
                 continue
             if not has_brace(parts) or not self.options["braceexpand"]:
                 fields = Fields(self.ifs(), self.rt)
@@ -438,7 +507,8 @@ class Expander:
         fast = word.fast
         if fast is not None:
             return fast
-        parts = word.parts
+        parts: list[Any] = word.parts  # (Parts, told apart by type(p) below: mypy narrows no alias)
+        value: str | Words | None
         if len(parts) == 1:
             p = parts[0]
             tp = type(p)
@@ -505,6 +575,7 @@ class Expander:
         if fast is not None and escape is pat.escape:
             return fast
         out: list[str] = []
+        p: Any  # (a Part, told apart by its type)
         for k, p in enumerate(word.parts):
             tp = type(p)
             if tp is Lit:
@@ -527,13 +598,13 @@ class Expander:
                     out.append(value)
         return "".join(out)
 
-    async def param_default(self, p: Param, expand_word):
+    async def param_default(self, p: Param, expand_word: Callable[[Word], Awaitable[str]]) -> str | Words | None:
         """``${x:-word}`` / ``${x:+word}`` (and the unset-only forms) where a pattern or a
         regex is made: the word, when used, made by ``expand_word`` (which keeps its quoted
         parts literal), else the value."""
         resolved = await self.resolve_param(p)
         value = await self._param_value(resolved)
-        if self._use_word(p.op, value, False, p.indirect):
+        if self._use_word(p.op, value, False, p.indirect) and p.arg is not None:
             return await expand_word(p.arg)
         return value if p.op in (":-", "-") else None
 
@@ -609,7 +680,7 @@ class Expander:
                 else:
                     fields.split(value)
 
-    def _split_list(self, p, values: list[str], fields: Fields) -> None:
+    def _split_list(self, p: Part, values: list[str], fields: Fields) -> None:
         """Unquoted ``$@``, ``$*``, ``${a[@]}``: bash joins the elements with IFS's first
         character and splits the whole, so with IFS=x an empty element is an empty field.
         With an empty IFS each element is a field of its own (empty ones vanish), except
@@ -657,7 +728,7 @@ class Expander:
             return []
         return out
 
-    async def _expand_part_value(self, p, quoted: bool):
+    async def _expand_part_value(self, p: Any, quoted: bool) -> str | Words | None:
         tp = type(p)
         if tp is Param:
             return await self.expand_param(p, quoted)
@@ -766,13 +837,13 @@ class Expander:
         elif value:
             fields.split(value)
 
-    def _use_word(self, op: str, value, quoted: bool, indirect: bool = False) -> bool:
+    def _use_word(self, op: str | None, value: str | Words | None, quoted: bool, indirect: bool = False) -> bool:
         """Whether ``${x<op>word}`` uses its word: unset (no value, or an empty array) for
         ``-``/``+``/``=``/``?``; also null for the ``:`` forms (several values are null when
         they join to the empty string: with spaces, or with IFS for a quoted "${a[*]}")."""
         if value is None or (isinstance(value, list) and not value):
             missing = True
-        elif op[0] != ":":
+        elif op is None or op[0] != ":":
             missing = False
         elif isinstance(value, list):
             if indirect:
@@ -859,16 +930,17 @@ class Expander:
             return Word([Lit(sub)], sub, None, sub)
         return self.subscript_word(sub)
 
-    async def _subscript_of(self, p: Param):
+    async def _subscript_of(self, p: Param) -> Key | None:
         """The element ``p.index`` names: "@"/"*", an assoc key, an index >= 0, or None
         (out of range: reported, and the element is missing)."""
-        plain = p.index.plain
+        word = cast(Word, p.index)  # (callers ask only for an element)
+        plain = word.plain
         if plain in ("@", "*"):
             return plain
         var = self.lookup_var(p.name)
         if var is not None and var.assoc:
-            return await self.expand_key(p.index)
-        text = await self.expand_word(p.index)
+            return await self.expand_key(word)
+        text = await self.expand_word(word)
         if not text.strip():
             raise ShellError(f"${{{p.name}[{text}]}}: bad substitution", 1)
         try:
@@ -885,7 +957,7 @@ class Expander:
             return None
         return index + top
 
-    async def _param_value(self, p: Param):
+    async def _param_value(self, p: Param) -> str | Words | None:
         """The value of a resolved parameter before its operator: None (unset), a str, or
         Words for the @/* forms."""
         name = p.name
@@ -919,7 +991,7 @@ class Expander:
     def _special_param(name: str) -> bool:
         return name in "@*#?-$!" or isdigits(name)
 
-    async def expand_param(self, p: Param, quoted: bool):
+    async def expand_param(self, p: Param, quoted: bool) -> str | Words | None:
         """Value of a ${...}: a str, Words (for @/* forms) or None."""
         try:
             return await self._expand_param(p, quoted)
@@ -927,7 +999,7 @@ class Expander:
             if self.pending_warnings:
                 await self.flush_warnings()
 
-    async def _expand_param(self, p: Param, quoted: bool):
+    async def _expand_param(self, p: Param, quoted: bool) -> str | Words | None:
         op = p.op
         if op == "bad":
             raise ShellError(f"{p.name}: bad substitution", 1, abort=True)
@@ -1024,7 +1096,7 @@ class Expander:
             return await self.expand_word(word)
         return pat.replacement(await self.expand_pattern(word, pat.quote_replacement))
 
-    async def _arg_value(self, arg: Word | None, quoted: bool):
+    async def _arg_value(self, arg: Word | None, quoted: bool) -> str | Words:
         """The word of ``${x:-word}``/``${x:+word}`` (several words for "${x:-"$@"}")."""
         if arg is None:
             return ""
@@ -1048,7 +1120,7 @@ class Expander:
                 label = "$" + label
             raise ShellError(f"{label}: unbound variable", self.unbound_status(), fatal=True)
 
-    async def _substring(self, p: Param, value):
+    async def _substring(self, p: Param, value: str | Words) -> str | Words:
         off_text = await self.expand_word(p.arg) if p.arg else "0"
         offset = await self.arith_async(off_text) if off_text.strip() else 0
         length = None
@@ -1057,6 +1129,7 @@ class Expander:
             length = await self.arith_async(len_text) if len_text.strip() else 0
         if isinstance(value, list):
             items = list(value)
+            start: int | None
             if p.index is None:
                 # $@ counts $0 as position 0
                 items = [self.arg0] + items
@@ -1103,7 +1176,7 @@ class Expander:
             return max(offset - 1, 0)
         return offset if offset >= 0 else offset + 1
 
-    def _attributes(self, p: Param):
+    def _attributes(self, p: Param) -> str | Words:
         """``${x@a}``: the attribute letters, also of a declared variable without a value."""
         var = self.lookup_var(p.name) if not self._special_param(p.name) else None
         if var is None:
@@ -1114,14 +1187,14 @@ class Expander:
             return Words([flags] * count, p.index.plain == "@")
         return flags
 
-    def _transform(self, p: Param, value):
+    def _transform(self, p: Param, value: str | Words) -> str | Words:
         op = p.arg.plain if p.arg else ""
         var = self.lookup_var(p.name) if op in ("A", "K", "k") and not self._special_param(p.name) else None
         whole = p.index is not None and p.index.plain in ("@", "*")
         if op in ("K", "k") and whole and var is not None and is_array(var.value):
             pairs = [(str(k), v) for k, v in zip(ordered_keys(var), ordered_values(var))]
             if op == "k":
-                return Words([x for pair in pairs for x in pair], p.index.plain == "@")
+                return Words([x for pair in pairs for x in pair], p.index is not None and p.index.plain == "@")
             return " ".join(f"{key_text(k)} {double_quote(v)}" for k, v in pairs) + " "
         if op == "A":
             if whole and var is not None and is_array(var.value):
@@ -1160,12 +1233,12 @@ class Words(list):
 
     __slots__ = ("at",)
 
-    def __init__(self, values=(), at: bool = True) -> None:
+    def __init__(self, values: Iterable[str] = (), at: bool = True) -> None:
         super().__init__(values)
         self.at = at
 
 
-def _map(fn, value):
+def _map(fn: Callable[[str], str], value: str | Words) -> str | Words:
     """``fn`` applied to a value, or to each of several (which stay several)."""
     if isinstance(value, list):
         return Words([fn(v) for v in value], value.at)
