@@ -3,7 +3,7 @@
 ``ulimit`` keeps bash's soft and hard values per shell (inherited by subshells and child
 shells) with the kernel's rules: a soft limit may not exceed the hard one and a hard limit may
 only be lowered. The sandbox's real limits are the kernel's (``%limits``); of these values only
-``-n`` is enforced (opening a file past it fails, see ``Redirections``)."""
+``-n`` is enforced (opening a file past it fails: eval/redirect.py)."""
 from __future__ import annotations
 
 from ..api import Fds, ShellAPI

@@ -35,6 +35,7 @@ from .cond import (INTEGER_OPS, binary_test, compare_integers, cond_integer, ere
 from .. import pattern as pat
 from ...wildcard import CHECK_EVERY, Wildcard
 from .arith import ArithError, compile_expr, evaluate as arith_evaluate
+from . import redirect
 from .redirect import redirect_now
 from .variables import DYNAMIC_VARS, NeedsExpansion
 from .word import (BIG_STRING, GLOB_ACTIVE, Fields, ambiguous_redirect, case_convert, charge_expansion, has_brace,
@@ -879,7 +880,7 @@ def _command(sh: Shell, node: SimpleCommand, fds: dict, argv: list, targets, tem
     if targets is None:
         return _redirected_command(sh, node, fds, argv, temporaries)
     try:
-        cmd_fds, opened = sh.apply_redirs_now(redirs, [_target(sh, t) for t in targets], fds)
+        cmd_fds, opened = redirect.apply_redirs_now(sh, redirs, [_target(sh, t) for t in targets], fds)
     except NeedsGeneric:
         return _redirected_command(sh, node, fds, argv, temporaries)
     except ShellError as e:
@@ -899,7 +900,7 @@ async def _redirected_command(sh: Shell, node: SimpleCommand, fds: dict, argv: l
     procsub_mark = len(sh.procsub_files)
     try:
         try:
-            cmd_fds, opened = await sh.apply_redirs(node.redirs, fds)
+            cmd_fds, opened = await redirect.apply_redirs(sh, node.redirs, fds)
         except ShellError as e:
             sh.pipestatus = e.status
             return await sh.handle_error(e, fds)
@@ -931,13 +932,13 @@ def _command_in(sh: Shell, node: SimpleCommand, argv: list, cmd_fds: dict, fds: 
         if saved:
             sh.unbind_temporaries(saved)
         if opened:
-            sh.close_now(opened)
+            redirect.close_now(opened)
         raise
     if type(status) is int:
         if saved:
             sh.unbind_temporaries(saved)
         if opened:
-            sh.close_now(opened)
+            redirect.close_now(opened)
         return status
     if saved:
         status = sh.finish_with_temporaries(status, saved)
@@ -1843,7 +1844,7 @@ def _redirected(run, pipestatus: bool = False):
     (of a failed redirection too)."""
     def run_redirected(sh: Shell, node, fds):
         sh.current_fds = fds
-        pending = sh.with_redirs(node, fds, lambda fds: _finished(run(sh, node, fds)))
+        pending = redirect.with_redirs(sh, node, fds, lambda fds: _finished(run(sh, node, fds)))
         return _pipestatus_of(sh, pending) if pipestatus else pending
     return run_redirected
 

@@ -39,10 +39,9 @@ from ..syntax.parser import Parser, is_name_word
 from ..syntax.printer import format_word
 from .arith import ArithError, evaluate as arith_evaluate
 from .cond import evaluate_test
-from . import fastpath
+from . import fastpath, redirect
 from .fastpath import NOT_NOW, NeedsGeneric, commands_exceeded, loop_flow, raise_later, start
 from .pipeline import Pipelines
-from .redirect import Redirections
 from .runs import Job, JobGroup, JobTable
 from .variables import FAKE_PID, MemoryAccount, MemoryPool, Variables
 from .word import Expander
@@ -149,9 +148,9 @@ class Runtime:
             del self.processes[job.pid]
 
 
-class Shell(Variables, Expander, Redirections, Pipelines):
+class Shell(Variables, Expander, Pipelines):
     """One shell's state, and running commands in it (variables: ``Variables``; words:
-    ``Expander``; redirections: ``Redirections``; pipelines and jobs: ``Pipelines``)."""
+    ``Expander``; pipelines and jobs: ``Pipelines``; redirections: redirect.py's functions)."""
 
     def __init__(self, rt: Runtime | RunView, fds: dict | None = None) -> None:
         self.rt = rt
@@ -259,6 +258,10 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         parent is released when it is collected)."""
         child.memory.end()
 
+    #: the fd table of the command being run (command substitutions and traps write there)
+    current_fds: dict | None = None
+    #: the fd table being redirected (what /dev/stdout or /dev/fd/N names meanwhile: redirect.py)
+    redir_fds: dict | None = None
     #: the status of the command substitution the running command's words made last (None: none)
     cmdsub_status: int | None = None
     #: a waited fork's hash table is still its parent's
@@ -583,7 +586,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
                         return status
                     if self._time_to_yield():
                         await self._yield_now()
-        return await self.with_redirs(node, fds, body)
+        return await redirect.with_redirs(self, node, fds, body)
 
     @contextlib.contextmanager
     def _in_loop(self):
@@ -710,7 +713,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
                     await self._loop_tick()
                     # like ksh, the menu shows again only after an empty reply
                     show_menu = self.get_scalar("REPLY") == ""
-        return await self.with_redirs(node, fds, body)
+        return await redirect.with_redirs(self, node, fds, body)
 
     async def _select_query(self, items: list[str], fds: dict, show_menu: bool) -> str | None:
         """Prompt until a non-empty line is read: the chosen item, "" for a reply that is no
@@ -801,7 +804,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
                 await self.report(fds, e.message)
                 return 1
             return status
-        return await self.with_redirs(node, fds, body)
+        return await redirect.with_redirs(self, node, fds, body)
 
     async def run_funcdef(self, node: FunctionDef, fds: dict) -> int:
         if not is_name_word(node.name):
@@ -828,7 +831,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         """``exec`` with redirections only: they apply to the shell from here on."""
         self.pipestatus = 0
         try:
-            await self.apply_redirs(node.redirs, fds, permanent=True)
+            await redirect.apply_redirs(self, node.redirs, fds, permanent=True)
         except ShellError as e:
             self.pipestatus = e.status
             return await self.handle_error(e, fds)
@@ -848,7 +851,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
             return status
         finally:
             if opened:
-                self.close_now(opened)
+                redirect.close_now(opened)
 
     async def _assignments_only(self, node: SimpleCommand, fds: dict, cmdsub_status, first: int = 0) -> int:
         status = 0
@@ -867,10 +870,10 @@ class Shell(Variables, Expander, Redirections, Pipelines):
             status = cmdsub_status
         if node.redirs:
             try:
-                _, opened = await self.apply_redirs(node.redirs, fds)
+                _, opened = await redirect.apply_redirs(self, node.redirs, fds)
             except ShellError as e:
                 return await self.handle_error(e, fds)
-            await self.close_opened(opened)
+            await redirect.close_opened(opened)
         return status
 
     async def _assignment_error(self, a: Assign, e: ShellError, fds: dict) -> int:
@@ -891,7 +894,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         try:
             return await pending
         finally:
-            self.close_now(opened)
+            redirect.close_now(opened)
 
     async def simple_expansion_failed(self, e: ShellError, fds: dict) -> int:
         """The runner's expansion raised ``e`` (before the command was counted)."""
