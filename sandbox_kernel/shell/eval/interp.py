@@ -39,9 +39,8 @@ from ..syntax.parser import Parser, is_name_word
 from ..syntax.printer import format_word
 from .arith import ArithError, evaluate as arith_evaluate
 from .cond import evaluate_test
-from . import fastpath, redirect
+from . import fastpath, pipeline, redirect
 from .fastpath import NOT_NOW, NeedsGeneric, commands_exceeded, loop_flow, raise_later, start
-from .pipeline import Pipelines
 from .runs import Job, JobGroup, JobTable
 from .variables import FAKE_PID, MemoryAccount, MemoryPool, Variables
 from .word import Expander
@@ -148,9 +147,9 @@ class Runtime:
             del self.processes[job.pid]
 
 
-class Shell(Variables, Expander, Pipelines):
+class Shell(Variables, Expander):
     """One shell's state, and running commands in it (variables: ``Variables``; words:
-    ``Expander``; pipelines and jobs: ``Pipelines``; redirections: redirect.py's functions)."""
+    ``Expander``; redirections, pipelines and jobs: redirect.py's and pipeline.py's functions)."""
 
     def __init__(self, rt: Runtime | RunView, fds: dict | None = None) -> None:
         self.rt = rt
@@ -218,8 +217,18 @@ class Shell(Variables, Expander, Pipelines):
         #: set when a run stopped on a syntax error (the engine reports ename SyntaxError)
         self.syntax_error: str | None = None
 
-    # ================================================================== for the builtins
-    #: ``test`` and ``[`` (builtins/conditional.py): cond.py's, bound as a method (no extra call)
+    # ================================================================== the rooms, wired
+    # The shell's rooms are modules of functions over the shell (redirect.py, pipeline.py,
+    # cond.py ...); the evaluator and interp call them directly where they can import them.
+    # What reaches a room through the shell is bound here, once, as a method (no extra call):
+    # the runners (fastpath.py, which pipeline.py imports: the evaluator's one cycle) and the
+    # builtins (api.ShellAPI).
+    run_pipeline = pipeline.run_pipeline
+    run_stages = pipeline.run_stages
+    start_background = pipeline.start_background
+    wait_job = pipeline.wait_job
+    wait_all_jobs = pipeline.wait_all_jobs
+    #: ``test`` and ``[`` (builtins/conditional.py)
     evaluate_test = evaluate_test
 
     def evaluate_arith(self, text: str) -> int:
@@ -266,7 +275,7 @@ class Shell(Variables, Expander, Pipelines):
     cmdsub_status: int | None = None
     #: a waited fork's hash table is still its parent's
     hash_shared = False
-    #: pipeline stages are running in this shell itself (``Pipelines._start_stages``): what
+    #: pipeline stages are running in this shell itself (``pipeline._start_stages``): what
     #: they look up is not remembered, as in bash, where each stage is a forked child
     stages_in_shell = 0
 
@@ -1714,7 +1723,7 @@ def _handler(method):
 
 
 fastpath.HANDLERS.update({kind: _handler(method) for kind, method in {
-    Pipeline: Shell.run_pipeline,
+    Pipeline: pipeline.run_pipeline,
     Loop: Shell.run_loop,
     Select: Shell.run_select,
     ArithFor: Shell.run_arith_for,

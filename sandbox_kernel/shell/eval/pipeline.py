@@ -1,14 +1,17 @@
 """Pipelines and background jobs: the parts of a run that go on concurrently.
 
-A mixin of the interpreter's ``Shell``, which owns the state: it needs ``execute``, ``fork``,
-``run_as_child``, ``run_exit_trap``, ``err``, ``report``, the options and the ``Runtime``
-(``rt``: job table, limits).
+Functions over the shell: ``run_pipeline`` and ``run_stages`` run ``a | b | c`` (each stage in
+a fork, or in the shell itself when it cannot change state), ``start_background`` starts
+``cmd &`` as a job of the shell's table, ``wait_job``/``wait_all_jobs`` wait for them (the
+builtins reach those through the shell: ``ShellAPI``). They use of the shell its forks
+(``fork``, ``run_as_child``, ``run_exit_trap``), its job table and ``Runtime``, its options and
+traps, and its error output.
 """
 from __future__ import annotations
 
 import resource
 import time
-from typing import TYPE_CHECKING, Awaitable, cast
+from typing import TYPE_CHECKING
 
 from ... import aio
 from ...commands import registry
@@ -27,9 +30,7 @@ from .runs import MAX_LIVE_JOBS, Job, JobGroup
 if TYPE_CHECKING:
     from asyncio import Task
 
-    from ..syntax.ast import FunctionDef, Node
-    from .interp import Runtime, Shell
-    from .runs import JobTable, RunView
+    from .interp import Shell
 
 asyncio = lazy_import("asyncio")  # with the loop (aio.py)
 
@@ -37,398 +38,357 @@ asyncio = lazy_import("asyncio")  # with the loop (aio.py)
 STATELESS_BUILTINS = frozenset({"echo", "true", "false", ":", "test", "[", "pwd", "type", "help"})
 
 
-class Pipelines:
-    """Running ``a | b | c`` (each stage in a fork, or in the shell itself when it cannot
-    change state) and ``cmd &`` jobs."""
-
-    if TYPE_CHECKING:  # what pipelines and jobs use of the shell
-        rt: Runtime | RunView
-        fds: dict
-        options: dict[str, bool]
-        shopts: dict[str, bool]
-        functions: dict[str, FunctionDef]
-        traps: dict[str, str]
-        lineno: int
-        last_status: int
-        last_arg: str
-        last_bg_pid: int | None
-        pipestatus: list[int] | int
-        errexit_suppress: int
-        errexit_exempt: bool
-        loop_depth: int
-        jobtable: JobTable | None
-        parent_jobs: JobTable | None
-        stages_in_shell: int
-
-        @property
-        def job_notices(self) -> bool: ...
-
-        def own_jobs(self) -> JobTable: ...
-
-        def fork(self) -> Shell: ...
-
-        def get_scalar(self, name: str) -> str | None: ...
-
-        def fds_for_subst(self) -> dict: ...
-
-        def sync_debug_trap(self) -> None: ...
-
-        async def debug_trap(self, line: int) -> None: ...
-
-        async def err(self, fds: dict, message: str) -> None: ...
-
-        async def report(self, fds: dict, message: str) -> None: ...
-
-        async def run_node(self, node: Node, fds: dict) -> int: ...
-
-        async def run_as_child(self, node: Node, fds: dict) -> int: ...
-
-        async def finish_as_child(self, status: int | Awaitable[int], fds: dict) -> int: ...
-
-        async def run_exit_trap(self, fds: dict | None = None, status: int | None = None) -> int: ...
-
-        async def run_trap(self, name: str) -> None: ...
-
-    async def run_pipeline(self, node: Pipeline, fds: dict) -> int:
-        commands = node.commands
-        if len(commands) > 1 and not node.timed and not self.traps.get("DEBUG"):
-            self.lineno = node.line
-            return await self.run_stages(node, fds)
-        start = time.monotonic() if node.timed else 0.0
-        cpu_start = resource.getrusage(resource.RUSAGE_SELF) if node.timed else None
-        # `!` keeps errexit (and ERR) from its commands only when errexit is on already
-        suppress = node.negate and self.options["errexit"]
+async def run_pipeline(sh: Shell, node: Pipeline, fds: dict) -> int:
+    commands = node.commands
+    if len(commands) > 1 and not node.timed and not sh.traps.get("DEBUG"):
+        sh.lineno = node.line
+        return await run_stages(sh, node, fds)
+    start = time.monotonic() if node.timed else 0.0
+    cpu_start = resource.getrusage(resource.RUSAGE_SELF) if node.timed else None
+    # `!` keeps errexit (and ERR) from its commands only when errexit is on already
+    suppress = node.negate and sh.options["errexit"]
+    if suppress:
+        sh.errexit_suppress += 1
+    try:
+        if len(commands) == 1:
+            statuses = [await sh.run_node(commands[0], fds)]
+        else:
+            sh.lineno = node.line
+            statuses = await _run_stages(sh, node, fds)
+    finally:
         if suppress:
-            self.errexit_suppress += 1
-        try:
-            if len(commands) == 1:
-                statuses = [await self.run_node(commands[0], fds)]
+            sh.errexit_suppress -= 1
+    if cpu_start is not None:
+        cpu = resource.getrusage(resource.RUSAGE_SELF)
+        await _report_time(sh, node, fds, time.monotonic() - start, cpu.ru_utime - cpu_start.ru_utime,
+                                cpu.ru_stime - cpu_start.ru_stime)
+    return _pipeline_status(sh, node, statuses)
+
+
+async def run_stages(sh: Shell, node: Pipeline, fds: dict) -> int:
+    """A pipeline of two or more stages, not timed, without a DEBUG trap to run (what the
+    compiled runner starts: one coroutine)."""
+    suppress = node.negate and sh.options["errexit"]
+    if suppress:
+        sh.errexit_suppress += 1
+    try:
+        statuses = await _start_stages(sh, node, fds)
+    finally:
+        if suppress:
+            sh.errexit_suppress -= 1
+    return _pipeline_status(sh, node, statuses)
+
+
+def _pipeline_status(sh: Shell, node: Pipeline, statuses: list[int]) -> int:
+    """The pipeline's status (the last stage's; with pipefail the last failure's; ``!``
+    inverts it); PIPESTATUS is every stage's."""
+    status = statuses[-1]
+    if len(statuses) > 1 and sh.options["pipefail"]:
+        for s in reversed(statuses):
+            if s:
+                status = s
+                break
+    sh.pipestatus = statuses
+    if node.negate:
+        sh.errexit_exempt = True
+        return 0 if status else 1
+    return status
+
+
+async def _report_time(sh: Shell, node: Pipeline, fds: dict, real: float, user: float, system: float) -> None:
+    """The ``time`` keyword's report on stderr, in TIMEFORMAT's format (CPU times are the
+    sandbox process's while the pipeline ran)."""
+    fmt = POSIX_TIMEFORMAT if node.posix_time else sh.get_scalar("TIMEFORMAT")
+    if fmt is None:
+        fmt = DEFAULT_TIMEFORMAT
+    if not fmt:
+        return
+    try:
+        text = format_times(fmt, real, user, system)
+    except ValueError as e:
+        await sh.report(fds, f"TIMEFORMAT: `{e}': invalid format character")
+        return
+    await sh.err(fds, text + "\n")
+
+
+async def _run_stages(sh: Shell, node: Pipeline, fds: dict) -> list[int]:
+    debug = sh.traps.get("DEBUG")
+    if not debug:
+        return await _start_stages(sh, node, fds)
+    # bash runs the DEBUG trap in the shell for each simple-command stage, before any runs;
+    # the stages themselves (subshells) run without it
+    for cmd in node.commands:
+        if type(cmd) is SimpleCommand:
+            await sh.debug_trap(cmd.line)
+    del sh.traps["DEBUG"]
+    sh.sync_debug_trap()
+    try:
+        return await _start_stages(sh, node, fds)
+    finally:
+        sh.traps.setdefault("DEBUG", debug)
+        sh.sync_debug_trap()
+
+
+async def _start_stages(sh: Shell, node: Pipeline, fds: dict) -> list[int]:
+    await aio.need_loop()  # stages may be tasks
+    commands = node.commands
+    n = len(commands)
+    pipes = [Pipe() for _ in range(n - 1)]
+    tasks: list[Task[int]] = []
+    statuses: list[int] = []
+    lastpipe = sh.shopts["lastpipe"] and not sh.options["monitor"]
+    last_arg = sh.last_arg
+    # stages running in the shell itself remember no lookups (see Shell.stages_in_shell)
+    in_shell = 0 if lastpipe else 1
+    sh.stages_in_shell += in_shell
+    try:
+        for i, cmd in enumerate(commands):
+            stage_fds = dict(fds)
+            reader = pipes[i - 1].reader if i > 0 else None
+            writer = pipes[i].writer if i < n - 1 else None
+            if reader is not None:
+                stage_fds[0] = reader
+            if writer is not None:
+                stage_fds[1] = writer
+                if node.stderr_pipes[i]:
+                    stage_fds[2] = writer
+            if lastpipe:
+                # only the last stage may set $_ (the others would, running in the shell)
+                shell = sh if i == n - 1 else sh.fork()
             else:
-                self.lineno = node.line
-                statuses = await self._run_stages(node, fds)
-        finally:
-            if suppress:
-                self.errexit_suppress -= 1
-        if cpu_start is not None:
-            cpu = resource.getrusage(resource.RUSAGE_SELF)
-            await self._report_time(node, fds, time.monotonic() - start, cpu.ru_utime - cpu_start.ru_utime,
-                                    cpu.ru_stime - cpu_start.ru_stime)
-        return self._pipeline_status(node, statuses)
-
-    async def run_stages(self, node: Pipeline, fds: dict) -> int:
-        """A pipeline of two or more stages, not timed, without a DEBUG trap to run (what the
-        compiled runner starts: one coroutine)."""
-        suppress = node.negate and self.options["errexit"]
-        if suppress:
-            self.errexit_suppress += 1
-        try:
-            statuses = await self._start_stages(node, fds)
-        finally:
-            if suppress:
-                self.errexit_suppress -= 1
-        return self._pipeline_status(node, statuses)
-
-    def _pipeline_status(self, node: Pipeline, statuses: list[int]) -> int:
-        """The pipeline's status (the last stage's; with pipefail the last failure's; ``!``
-        inverts it); PIPESTATUS is every stage's."""
-        status = statuses[-1]
-        if len(statuses) > 1 and self.options["pipefail"]:
-            for s in reversed(statuses):
-                if s:
-                    status = s
-                    break
-        self.pipestatus = statuses
-        if node.negate:
-            self.errexit_exempt = True
-            return 0 if status else 1
-        return status
-
-    async def _report_time(self, node: Pipeline, fds: dict, real: float, user: float, system: float) -> None:
-        """The ``time`` keyword's report on stderr, in TIMEFORMAT's format (CPU times are the
-        sandbox process's while the pipeline ran)."""
-        fmt = POSIX_TIMEFORMAT if node.posix_time else self.get_scalar("TIMEFORMAT")
-        if fmt is None:
-            fmt = DEFAULT_TIMEFORMAT
-        if not fmt:
-            return
-        try:
-            text = format_times(fmt, real, user, system)
-        except ValueError as e:
-            await self.report(fds, f"TIMEFORMAT: `{e}': invalid format character")
-            return
-        await self.err(fds, text + "\n")
-
-    async def _run_stages(self, node: Pipeline, fds: dict) -> list[int]:
-        debug = self.traps.get("DEBUG")
-        if not debug:
-            return await self._start_stages(node, fds)
-        # bash runs the DEBUG trap in the shell for each simple-command stage, before any runs;
-        # the stages themselves (subshells) run without it
-        for cmd in node.commands:
-            if type(cmd) is SimpleCommand:
-                await self.debug_trap(cmd.line)
-        del self.traps["DEBUG"]
-        self.sync_debug_trap()
-        try:
-            return await self._start_stages(node, fds)
-        finally:
-            self.traps.setdefault("DEBUG", debug)
-            self.sync_debug_trap()
-
-    async def _start_stages(self, node: Pipeline, fds: dict) -> list[int]:
-        await aio.need_loop()  # stages may be tasks
-        commands = node.commands
-        n = len(commands)
-        pipes = [Pipe() for _ in range(n - 1)]
-        tasks: list[Task[int]] = []
-        statuses: list[int] = []
-        lastpipe = self.shopts["lastpipe"] and not self.options["monitor"]
-        last_arg = self.last_arg
-        # stages running in the shell itself remember no lookups (see Shell.stages_in_shell)
-        in_shell = 0 if lastpipe else 1
-        self.stages_in_shell += in_shell
-        try:
-            for i, cmd in enumerate(commands):
-                stage_fds = dict(fds)
-                reader = pipes[i - 1].reader if i > 0 else None
-                writer = pipes[i].writer if i < n - 1 else None
-                if reader is not None:
-                    stage_fds[0] = reader
-                if writer is not None:
-                    stage_fds[1] = writer
-                    if node.stderr_pipes[i]:
-                        stage_fds[2] = writer
-                if lastpipe:
-                    # only the last stage may set $_ (the others would, running in the shell)
-                    shell = self if i == n - 1 else self.fork()
+                shell = sh if _stateless_stage(sh, cmd) else sh.fork()
+            if shell is not sh:
+                if type(cmd) is SimpleCommand:
+                    shell.parent_jobs = sh.jobtable or sh.parent_jobs  # bash: `jobs -p | ...`
                 else:
-                    shell = self if self._stateless_stage(cmd) else self.fork()
-                if shell is not self:
-                    if type(cmd) is SimpleCommand:
-                        shell.parent_jobs = self.jobtable or self.parent_jobs  # bash: `jobs -p | ...`
-                    else:
-                        shell.loop_depth = 0  # like ( ): a compound stage is outside the enclosing loops
-                if not tasks:
-                    if i == n - 1:
-                        # every stage before it is done: the last one runs here, no task needed
-                        statuses.append(await self._run_stage(shell, cmd, stage_fds, reader, writer, True))
-                        break
-                    if shell is self:
-                        # a stage in the shell that finishes at once (echo into an empty pipe)
-                        # needs no task either; one that must wait goes on in its task
-                        started = self._stage_now(cmd, stage_fds, reader, writer)
-                        if type(started) is int:
-                            statuses.append(started)
-                            continue
-                        tasks.append(asyncio.ensure_future(started))
+                    shell.loop_depth = 0  # like ( ): a compound stage is outside the enclosing loops
+            if not tasks:
+                if i == n - 1:
+                    # every stage before it is done: the last one runs here, no task needed
+                    statuses.append(await _run_stage(sh, shell, cmd, stage_fds, reader, writer, True))
+                    break
+                if shell is sh:
+                    # a stage in the shell that finishes at once (echo into an empty pipe)
+                    # needs no task either; one that must wait goes on in its task
+                    started = _stage_now(sh, cmd, stage_fds, reader, writer)
+                    if type(started) is int:
+                        statuses.append(started)
                         continue
-                tasks.append(asyncio.ensure_future(self._run_stage(shell, cmd, stage_fds, reader, writer,
-                                                                   i == n - 1)))
-            if tasks:
-                statuses.extend(await asyncio.gather(*tasks))
-            if not lastpipe:
-                self.last_arg = last_arg
-            return statuses
-        except BaseException:
-            for t in tasks:
-                t.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
-            raise
-        finally:
-            self.stages_in_shell -= in_shell
+                    tasks.append(asyncio.ensure_future(started))
+                    continue
+            tasks.append(asyncio.ensure_future(_run_stage(sh, shell, cmd, stage_fds, reader, writer, i == n - 1)))
+        if tasks:
+            statuses.extend(await asyncio.gather(*tasks))
+        if not lastpipe:
+            sh.last_arg = last_arg
+        return statuses
+    except BaseException:
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        raise
+    finally:
+        sh.stages_in_shell -= in_shell
 
-    def _stage_now(self, cmd, fds: dict, reader, writer):
-        """Start a stage that runs in the shell itself: its status when it finished without
-        waiting (its pipe ends closed), else the awaitable that finishes it."""
+
+def _stage_now(sh: Shell, cmd, fds: dict, reader, writer):
+    """Start a stage that runs in the shell itself: its status when it finished without
+    waiting (its pipe ends closed), else the awaitable that finishes it."""
+    try:
+        status = start(sh, cmd, fds)
+    except (ExitShell, AbortCommand, ReturnFromFunction) as e:
+        status = e.status
+    except (BreakLoop, ContinueLoop):
+        status = 0
+    except BrokenPipeError:
+        status = 141
+    except BaseException as e:
+        return _finish_stage(sh, raise_later(e), fds, reader, writer)
+    if type(status) is int:
+        if writer is not None:
+            writer.close()
+        if reader is not None:
+            reader.close()
+        return status
+    return _finish_stage(sh, status, fds, reader, writer)
+
+
+async def _finish_stage(sh: Shell, pending, fds: dict, reader, writer) -> int:
+    """The rest of a stage ``_stage_now`` started, as ``run_as_child`` would finish it."""
+    try:
         try:
-            status = start(cast("Shell", self), cmd, fds)
-        except (ExitShell, AbortCommand, ReturnFromFunction) as e:
-            status = e.status
-        except (BreakLoop, ContinueLoop):
-            status = 0
-        except BrokenPipeError:
-            status = 141
-        except BaseException as e:
-            return self._finish_stage(raise_later(e), fds, reader, writer)
-        if type(status) is int:
-            if writer is not None:
-                writer.close()
-            if reader is not None:
-                reader.close()
-            return status
-        return self._finish_stage(status, fds, reader, writer)
-
-    async def _finish_stage(self, pending, fds: dict, reader, writer) -> int:
-        """The rest of a stage ``_stage_now`` started, as ``run_as_child`` would finish it."""
-        try:
-            try:
-                return await self.finish_as_child(pending, fds)
-            except BrokenPipeError:
-                return 141
-        finally:
-            if writer is not None:
-                writer.close()
-            if reader is not None:
-                reader.close()
-
-    def _stateless_stage(self, cmd) -> bool:
-        """Can this pipeline stage run without a copy of the shell? True for a plain
-        registered command or output-only builtin whose words cannot assign anything."""
-        if type(cmd) is not SimpleCommand or cmd.assigns:
-            return False
-        words = cmd.words
-        if not words or type(words[0]) is not Word:
-            return False
-        name = words[0].fast
-        if name is None or name in self.functions:
-            return False
-        if name not in STATELESS_BUILTINS:
-            if name in BUILTINS or registry.lookup(name) is None:
-                return False
-        for w in words:
-            if type(w) is not Word:
-                return False
-            if w.fast is None and not _inert_parts(w.parts):
-                return False
-        for r in cmd.redirs:
-            target = r.target
-            if type(target) is Word and target.fast is None and not _inert_parts(target.parts):
-                return False
-        return True
-
-    async def _run_stage(self, shell: Pipelines, cmd, fds: dict, reader, writer, last: bool) -> int:
-        try:
-            try:
-                status = await shell.run_as_child(cmd, fds)
-            except BrokenPipeError:
-                status = 141
-            if shell is not self:
-                if status and last and type(cmd) is Subshell and self.traps.get("ERR"):
-                    # bash runs a ( ) last stage in the stage's own process, which still has
-                    # the ERR trap: it fires there, and again in the shell
-                    shell.traps["ERR"] = self.traps["ERR"]
-                    shell.last_status = status
-                    await shell.run_trap("ERR")
-                status = await shell.run_exit_trap(fds, status)
-            return status
-        finally:
-            if writer is not None:
-                writer.close()
-            if reader is not None:
-                reader.close()
-
-    def start_background(self, node, fds: dict) -> int:
-        """``node &``: a job in this shell's table. Started by a run's own shell (not by a
-        job), it leads a JobGroup: its own cancel token and memory net, the run's limits,
-        deadline and output streams (runs.py)."""
-        rt = self.rt
-        base = rt.base
-        if base.live_jobs >= MAX_LIVE_JOBS:
-            # what stops a fork bomb quickly (bash would fail in fork())
-            raise LimitExceeded(f"fork: {MAX_LIVE_JOBS} background jobs already running (limit commands)", "commands")
-        table = self.own_jobs()
-        text = format_command(node)
-        number = table.next_number()
-        child = self.fork()
-        pid = child.pid
-        bg_fds = dict(fds)
-        if not self.options["monitor"]:
-            bg_fds[0] = EmptyInput()
-        group = rt.group
-        leads = group is None
-        if group is None:
-            group = JobGroup(rt, number, text)
-            child.rt = group
-            if group.sinks and rt.std_fds:
-                # the run's own stdout and stderr become the group's (which `fg` can move)
-                moved = dict(zip(map(id, rt.std_fds), (SinkOutput(sink) for sink in group.sinks)))
-                for fd_map in (bg_fds, child.fds):
-                    for k, stream in fd_map.items():
-                        if id(stream) in moved:
-                            fd_map[k] = moved[id(stream)]
-        task = asyncio.ensure_future(self._job(child, node, bg_fds, group))
-        base.live_jobs += 1
-        job = Job(pid, number, text, task, group if leads else None)
-        task.add_done_callback(lambda _task: base.job_ended(job))
-        group.add(task)
-        table.add(job)
-        base.processes[pid] = job
-        self.last_bg_pid = pid
-        return pid
-
-    @staticmethod
-    async def _job(child, node, fds: dict, group: JobGroup) -> int:
-        """A background job's run in its forked shell: its exit status."""
-        try:
-            return await child.run_node(node, fds)
-        except (ExitShell, AbortCommand) as e:
-            return e.status
+            return await sh.finish_as_child(pending, fds)
         except BrokenPipeError:
             return 141
-        except ShellError as e:
-            await child.report(fds, e.message)
-            return e.status
-        except ControlFlow:
-            return 0
-        except (CommandCancelled, asyncio.CancelledError):
-            return group.status_on_stop()
-        except LimitExceeded as e:
-            group.fail(e.message, e.limit)  # the group ends, and says why
-            return 1
-        except OutputTooLarge as e:  # a process substitution's output, held as a string
-            group.fail(str(e), "string_bytes")
-            return 1
-        except RecursionError:
-            group.fail("nesting too deep (Python recursion limit; limit function_depth)", "function_depth")
-            return 1
-        except Exception as e:  # noqa: BLE001 - an internal error ends the job, with a message
-            await child.err(fds, f"bash: internal error: {type(e).__name__}: {e}\n")
-            return 1
+    finally:
+        if writer is not None:
+            writer.close()
+        if reader is not None:
+            reader.close()
 
-    async def wait_job(self, pid: int, fds: dict | None = None) -> int:
-        """Wait for job ``pid`` of this shell: its status (128+N when ``kill`` ended it with
-        signal N), interrupted by the run's cancel token. A job waited for already keeps its
-        status; an unknown pid gives 127. A script's shell reports a job ended by a signal on
-        ``fds``' stderr as bash does ("PID Killed  COMMAND"); an interactive one says it
-        before its next prompt (``JobTable.finished_report``)."""
-        table = self.own_jobs()
-        job = table.jobs.get(pid)
-        if job is None:
-            return table.statuses.get(pid, 127)
-        task = job.task
-        if not task.done():
-            cancel = self.rt.cancel
-            await aio.need_loop()  # a running job's task means a loop; this says so where asyncio is used
-            waiter = asyncio.ensure_future(cancel.wait()) if cancel is not None else None
-            try:
-                await asyncio.wait([task] if waiter is None else [task, waiter], return_when=asyncio.FIRST_COMPLETED)
-            finally:
-                if waiter is not None:
-                    waiter.cancel()
-            if not task.done():
-                raise CommandCancelled(cancel.reason if cancel is not None and cancel.reason else "interrupt")
-        status = job.status()
-        if self.job_notices:
-            job.waited = True
-        else:
-            killed = job.killed
-            if killed is not None and killed - 128 not in QUIET_SIGNALS:
-                text = f"{pid} {signal_description(killed - 128):<24}{job.text}"
-                await self.report(fds or self.fds_for_subst(), text)
-            table.remove(job)
-        table.remember(pid, status)
+
+def _stateless_stage(sh: Shell, cmd) -> bool:
+    """Can this pipeline stage run without a copy of the shell? True for a plain
+    registered command or output-only builtin whose words cannot assign anything."""
+    if type(cmd) is not SimpleCommand or cmd.assigns:
+        return False
+    words = cmd.words
+    if not words or type(words[0]) is not Word:
+        return False
+    name = words[0].fast
+    if name is None or name in sh.functions:
+        return False
+    if name not in STATELESS_BUILTINS:
+        if name in BUILTINS or registry.lookup(name) is None:
+            return False
+    for w in words:
+        if type(w) is not Word:
+            return False
+        if w.fast is None and not _inert_parts(w.parts):
+            return False
+    for r in cmd.redirs:
+        target = r.target
+        if type(target) is Word and target.fast is None and not _inert_parts(target.parts):
+            return False
+    return True
+
+
+async def _run_stage(sh: Shell, shell: Shell, cmd, fds: dict, reader, writer, last: bool) -> int:
+    try:
+        try:
+            status = await shell.run_as_child(cmd, fds)
+        except BrokenPipeError:
+            status = 141
+        if shell is not sh:
+            if status and last and type(cmd) is Subshell and sh.traps.get("ERR"):
+                # bash runs a ( ) last stage in the stage's own process, which still has
+                # the ERR trap: it fires there, and again in the shell
+                shell.traps["ERR"] = sh.traps["ERR"]
+                shell.last_status = status
+                await shell.run_trap("ERR")
+            status = await shell.run_exit_trap(fds, status)
         return status
+    finally:
+        if writer is not None:
+            writer.close()
+        if reader is not None:
+            reader.close()
 
-    async def wait_all_jobs(self, fds: dict | None = None) -> int:
-        status = 0
-        table = self.own_jobs()
-        while True:  # the jobs may start more jobs meanwhile
-            pending = [j for j in table.jobs.values() if not j.waited]
-            if not pending:
-                return status
-            for job in pending:
-                if table.jobs.get(job.pid) is job and not job.waited:
-                    status = await self.wait_job(job.pid, fds)
+
+def start_background(sh: Shell, node, fds: dict) -> int:
+    """``node &``: a job in this shell's table. Started by a run's own shell (not by a
+    job), it leads a JobGroup: its own cancel token and memory net, the run's limits,
+    deadline and output streams (runs.py)."""
+    rt = sh.rt
+    base = rt.base
+    if base.live_jobs >= MAX_LIVE_JOBS:
+        # what stops a fork bomb quickly (bash would fail in fork())
+        raise LimitExceeded(f"fork: {MAX_LIVE_JOBS} background jobs already running (limit commands)", "commands")
+    table = sh.own_jobs()
+    text = format_command(node)
+    number = table.next_number()
+    child = sh.fork()
+    pid = child.pid
+    bg_fds = dict(fds)
+    if not sh.options["monitor"]:
+        bg_fds[0] = EmptyInput()
+    group = rt.group
+    leads = group is None
+    if group is None:
+        group = JobGroup(rt, number, text)
+        child.rt = group
+        if group.sinks and rt.std_fds:
+            # the run's own stdout and stderr become the group's (which `fg` can move)
+            moved = dict(zip(map(id, rt.std_fds), (SinkOutput(sink) for sink in group.sinks)))
+            for fd_map in (bg_fds, child.fds):
+                for k, stream in fd_map.items():
+                    if id(stream) in moved:
+                        fd_map[k] = moved[id(stream)]
+    task = asyncio.ensure_future(_job(child, node, bg_fds, group))
+    base.live_jobs += 1
+    job = Job(pid, number, text, task, group if leads else None)
+    task.add_done_callback(lambda _task: base.job_ended(job))
+    group.add(task)
+    table.add(job)
+    base.processes[pid] = job
+    sh.last_bg_pid = pid
+    return pid
+
+
+async def _job(child: Shell, node, fds: dict, group: JobGroup) -> int:
+    """A background job's run in its forked shell: its exit status."""
+    try:
+        return await child.run_node(node, fds)
+    except (ExitShell, AbortCommand) as e:
+        return e.status
+    except BrokenPipeError:
+        return 141
+    except ShellError as e:
+        await child.report(fds, e.message)
+        return e.status
+    except ControlFlow:
+        return 0
+    except (CommandCancelled, asyncio.CancelledError):
+        return group.status_on_stop()
+    except LimitExceeded as e:
+        group.fail(e.message, e.limit)  # the group ends, and says why
+        return 1
+    except OutputTooLarge as e:  # a process substitution's output, held as a string
+        group.fail(str(e), "string_bytes")
+        return 1
+    except RecursionError:
+        group.fail("nesting too deep (Python recursion limit; limit function_depth)", "function_depth")
+        return 1
+    except Exception as e:  # noqa: BLE001 - an internal error ends the job, with a message
+        await child.err(fds, f"bash: internal error: {type(e).__name__}: {e}\n")
+        return 1
+
+
+async def wait_job(sh: Shell, pid: int, fds: dict | None = None) -> int:
+    """Wait for job ``pid`` of this shell: its status (128+N when ``kill`` ended it with
+    signal N), interrupted by the run's cancel token. A job waited for already keeps its
+    status; an unknown pid gives 127. A script's shell reports a job ended by a signal on
+    ``fds``' stderr as bash does ("PID Killed  COMMAND"); an interactive one says it
+    before its next prompt (``JobTable.finished_report``)."""
+    table = sh.own_jobs()
+    job = table.jobs.get(pid)
+    if job is None:
+        return table.statuses.get(pid, 127)
+    task = job.task
+    if not task.done():
+        cancel = sh.rt.cancel
+        await aio.need_loop()  # a running job's task means a loop; this says so where asyncio is used
+        waiter = asyncio.ensure_future(cancel.wait()) if cancel is not None else None
+        try:
+            await asyncio.wait([task] if waiter is None else [task, waiter], return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            if waiter is not None:
+                waiter.cancel()
+        if not task.done():
+            raise CommandCancelled(cancel.reason if cancel is not None and cancel.reason else "interrupt")
+    status = job.status()
+    if sh.job_notices:
+        job.waited = True
+    else:
+        killed = job.killed
+        if killed is not None and killed - 128 not in QUIET_SIGNALS:
+            text = f"{pid} {signal_description(killed - 128):<24}{job.text}"
+            await sh.report(fds or sh.fds_for_subst(), text)
+        table.remove(job)
+    table.remember(pid, status)
+    return status
+
+
+async def wait_all_jobs(sh: Shell, fds: dict | None = None) -> int:
+    status = 0
+    table = sh.own_jobs()
+    while True:  # the jobs may start more jobs meanwhile
+        pending = [j for j in table.jobs.values() if not j.waited]
+        if not pending:
+            return status
+        for job in pending:
+            if table.jobs.get(job.pid) is job and not job.waited:
+                status = await wait_job(sh, job.pid, fds)
 
 
 def _inert_parts(parts: list) -> bool:
