@@ -39,11 +39,10 @@ from ..syntax.parser import Parser, is_name_word
 from ..syntax.printer import format_word
 from .arith import ArithError, evaluate as arith_evaluate
 from .cond import evaluate_test
-from . import fastpath, pipeline, redirect
+from . import fastpath, pipeline, redirect, word
 from .fastpath import NOT_NOW, NeedsGeneric, commands_exceeded, loop_flow, raise_later, start
 from .runs import Job, JobGroup, JobTable
 from .variables import FAKE_PID, MemoryAccount, MemoryPool, Variables
-from .word import Expander
 
 if TYPE_CHECKING:
     import random
@@ -147,9 +146,10 @@ class Runtime:
             del self.processes[job.pid]
 
 
-class Shell(Variables, Expander):
-    """One shell's state, and running commands in it (variables: ``Variables``; words:
-    ``Expander``; redirections, pipelines and jobs: redirect.py's and pipeline.py's functions)."""
+class Shell(Variables):
+    """One shell's state, and running commands in it. Its variable store is its base class
+    (``Variables``); expansion, redirections, pipelines and jobs are word.py's, redirect.py's
+    and pipeline.py's functions over it."""
 
     def __init__(self, rt: Runtime | RunView, fds: dict | None = None) -> None:
         self.rt = rt
@@ -218,11 +218,28 @@ class Shell(Variables, Expander):
         self.syntax_error: str | None = None
 
     # ================================================================== the rooms, wired
-    # The shell's rooms are modules of functions over the shell (redirect.py, pipeline.py,
-    # cond.py ...); the evaluator and interp call them directly where they can import them.
-    # What reaches a room through the shell is bound here, once, as a method (no extra call):
-    # the runners (fastpath.py, which pipeline.py imports: the evaluator's one cycle) and the
-    # builtins (api.ShellAPI).
+    # The shell's rooms are modules of functions over the shell (word.py, redirect.py,
+    # pipeline.py, cond.py ...); the evaluator and interp call them directly where they can
+    # import them. What reaches a room through the shell is bound here, once, as a method (no
+    # extra call): the runners (fastpath.py, which the rooms import: the evaluator's one
+    # cycle), the variable store (subscripts are expanded and evaluated) and the builtins
+    # (api.ShellAPI).
+    expand_words = word.expand_words
+    expand_word = word.expand_word
+    expand_pattern = word.expand_pattern
+    expand_redirect_target = word.expand_redirect_target
+    expand_heredoc = word.expand_heredoc
+    finish_fields = word.finish_fields
+    param_default = word.param_default
+    tilde_pieces = word.tilde_pieces
+    check_unset = word.check_unset
+    unbound_status = word.unbound_status
+    pattern_budget = word.pattern_budget
+    parse_extglob = word.parse_extglob
+    ifs = word.ifs
+    arith = word.arith
+    #: set while the word of a ${x-word} inside an assignment value expands (word.py)
+    in_assignment_word = False
     run_pipeline = pipeline.run_pipeline
     run_stages = pipeline.run_stages
     start_background = pipeline.start_background

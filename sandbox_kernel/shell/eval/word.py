@@ -1,14 +1,17 @@
 """Word expansion in bash's order: brace, tilde, parameter/command/arithmetic substitution,
 word splitting on IFS, pathname expansion, quote removal.
 
-A mixin of the interpreter's ``Shell`` (it needs variables, options and command execution).
+Functions over an ``ExpandConfig`` (a Protocol: the narrow part of the shell expansion may
+use, like mvdan/sh's ``expand.Config``): its state, its variable store, and command and
+process substitution. The Shell is the one config; it binds the entry points others reach
+through it (``expand_word``, ``expand_words``, ``arith``, ``ifs`` ...) as methods.
 """
 from __future__ import annotations
 
 import bisect
 import re
 from itertools import islice
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, Iterable, Sequence, TypeGuard, cast
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Iterable, Protocol, Sequence, TypeGuard, cast
 
 from ...chars import isdigits
 from ...lazy import lazy_compile
@@ -28,8 +31,66 @@ if TYPE_CHECKING:
     from ..api import Key
     from ..state import Var
     from ..syntax.ast import Node
+    from .arith import ArithEnv
     from .interp import Runtime
     from .runs import RunView
+
+    class ExpandConfig(ArithEnv, Protocol):
+        """What expansion may use of the shell (the Shell is the one): its state, its variable
+        store (also as the arithmetic's: ArithEnv), and command and process substitution, which
+        run commands (the evaluator's one cycle: it expands their words in turn)."""
+
+        #: set while the word of a ${x-word} inside an assignment value expands
+        in_assignment_word: bool
+
+        rt: Runtime | RunView
+        fs: VFS
+        cwd: str
+        options: dict[str, bool]
+        shopts: dict[str, bool]
+        positional: list[str]
+        arg0: str
+        command_string: bool
+        subshell_level: int
+        namerefs: int
+        pending_warnings: list[str] | None
+
+        def check_cancel(self) -> None: ...
+
+        async def command_checkpoint(self) -> None: ...
+
+        async def command_substitution(self, body: Node) -> str: ...
+
+        async def process_substitution(self, p: ProcSub) -> str: ...
+
+        def all_variable_names(self) -> list[str]: ...
+
+        async def arith_async(self, text: str) -> int: ...
+
+        async def arith_expanding(self, text: str) -> int: ...
+
+        async def expand_key(self, word: Word) -> str: ...
+
+        async def flush_warnings(self) -> None: ...
+
+        def get_scalar(self, name: str) -> str | None: ...
+
+        def lookup_raw(self, name: str) -> Var | None: ...
+
+        def lookup_var(self, name: str) -> Var | None: ...
+
+        def nameref_target(self, name: str, quiet: bool = False) -> tuple[str, str | None] | None: ...
+
+        def notice(self, message: str) -> None: ...
+
+        def param_scalar(self, name: str) -> str | None: ...
+
+        def set_element(self, name: str, index: Key, value: str, append: bool = False) -> None: ...
+
+        def set_var(self, name: str, value: str, append: bool = False, export: bool | None = None) -> None: ...
+
+        def subscript_word(self, text: str) -> Word: ...
+
 
 GLOB_ACTIVE = frozenset("*?[(")
 #: the ${x OP word} operators whose word is used as a value
@@ -335,890 +396,861 @@ def has_brace(parts: list) -> bool:
     return False
 
 
-class Expander:
-    """Mixin: needs the Shell's variables (``get_scalar``, ``lookup_var``), options, and
-    ``command_substitution(body)``."""
-
-    if TYPE_CHECKING:  # what expansion uses of the shell: its state, the variable store, substitutions
-        rt: Runtime | RunView
-        fs: VFS
-        cwd: str
-        options: dict[str, bool]
-        shopts: dict[str, bool]
-        positional: list[str]
-        arg0: str
-        command_string: bool
-        subshell_level: int
-        namerefs: int
-        pending_warnings: list[str] | None
-
-        def check_cancel(self) -> None: ...
-
-        async def command_checkpoint(self) -> None: ...
-
-        async def command_substitution(self, body: Node) -> str: ...
-
-        async def process_substitution(self, p: ProcSub) -> str: ...
-
-        def all_variable_names(self) -> list[str]: ...
-
-        async def arith_async(self, text: str) -> int: ...
-
-        async def arith_expanding(self, text: str) -> int: ...
-
-        async def expand_key(self, word: Word) -> str: ...
-
-        async def flush_warnings(self) -> None: ...
-
-        def get_scalar(self, name: str) -> str | None: ...
-
-        def lookup_raw(self, name: str) -> Var | None: ...
-
-        def lookup_var(self, name: str) -> Var | None: ...
-
-        def nameref_target(self, name: str, quiet: bool = False) -> tuple[str, str | None] | None: ...
-
-        def notice(self, message: str) -> None: ...
-
-        def param_scalar(self, name: str) -> str | None: ...
-
-        def set_element(self, name: str, index: Key, value: str, append: bool = False) -> None: ...
-
-        def set_var(self, name: str, value: str, append: bool = False, export: bool | None = None) -> None: ...
-
-        def subscript_word(self, text: str) -> Word: ...
-
-        # (the shell is the arithmetic's variable store: arith.ArithEnv)
-        arith_depth: int
-        arith_current: int
-
-        def arith_get(self, name: str, index: Key | None) -> str: ...
-
-        def arith_set(self, name: str, index: Key | None, value: int) -> None: ...
-
-        def arith_step(self, name: str, delta: int) -> int | None: ...
-
-        def arith_key(self, name: str, raw: str) -> Key: ...
-
-    #: set while the word of a ${x-word} inside an assignment value expands
-    in_assignment_word = False
-
-    # ------------------------------------------------------------------ entry points
-    async def expand_words(self, words: list) -> list[str]:
-        """Expand command words into fields (brace, split, glob); at most ``Limits.words``."""
-        out: list[str] = []
-        limit = self.rt.limits.words
-        for w in words:
-            fast = w.fast
-            if fast is not None:
-                out.append(fast)
-                continue
-            if type(w) is not Word:
-                out.append(w)  # an array assignment argument of declare/local (an Assign)
-                continue
-            parts = w.parts
-            # $name alone: the commonest case, no await needed
-            if len(parts) == 1 and type(parts[0]) is Param and parts[0].op is None and parts[0].index is None \
-                    and not parts[0].length and not parts[0].indirect and parts[0].name not in "@*" \
-                    and not self.namerefs:
-                value = self.param_scalar(parts[0].name)
-                if value is None:
-                    if self.options["nounset"]:
-                        self.check_unset(parts[0])
-                    continue
-                fields = Fields(self.ifs(), self.rt)
-                fields.split(value)
-                fields.end()
-                self.finish_fields(fields.out, out)
-                continue
-            if len(parts) == 1 and type(parts[0]) is DQ and all(type(p) is Lit for p in parts[0].parts):
-                out.append("".join(p.text for p in parts[0].parts))  # type: ignore[union-attr]  # (Lits: checked)
-                continue
-            if not has_brace(parts) or not self.options["braceexpand"]:
-                fields = Fields(self.ifs(), self.rt)
-                await self._expand_parts(parts, fields, first=True, assign_like=w.assign_like)
-                fields.end()
-                self.finish_fields(fields.out, out)
-            else:
-                await self._expand_braced(parts, out, limit)
-            if len(out) > limit:
-                raise too_many_words(limit)
-        return out
-
-    async def _expand_braced(self, parts: list, out: list[str], limit: int) -> None:
-        """A word with braces: each brace expansion is expanded on its own."""
-        literal = len(parts) == 1 and type(parts[0]) is Lit
-        expansions = brace_expand(parts[0].text if literal else _brace_tokens(parts), limit, self.check_cancel)
-        for k, alt in enumerate(expansions):
-            if k % 10_000 == 9_999:
-                # a long expansion still honours the wall time and interrupts
-                await self.command_checkpoint()
-            if literal:
-                if not alt:
-                    continue
-                if not alt.startswith("~") and not any(c in GLOB_ACTIVE for c in alt):
-                    out.append(alt)
-                    continue
-                alt_parts = [Lit(alt)]
-            else:
-                alt_parts = _tokens_to_parts(_rejoin_names(alt))
-            fields = Fields(self.ifs(), self.rt)
-            await self._expand_parts(alt_parts, fields, first=True)
-            fields.end()
-            self.finish_fields(fields.out, out)
-            if len(out) > limit:
-                raise too_many_words(limit)
-
-    def finish_fields(self, produced: list, out: list[str]) -> None:
-        """Pathname expansion of the fields: a field that matches nothing stays as it was
-        (a backslash that came from a variable's value is kept)."""
-        noglob = self.options["noglob"]
-        for text, pattern in produced:
-            if pattern is None or noglob or not pat.has_glob(pattern, self.shopts["extglob"]):
-                out.append(text)
-                continue
-            ignore = self._globignore()
-            matches = pat.glob_paths(self.fs, self.cwd, pattern, dotglob=self.shopts["dotglob"] or bool(ignore),
-                                     globstar=self.shopts["globstar"], extglob=self.shopts["extglob"],
-                                     nocase=self.shopts["nocaseglob"], skipdots=self.shopts["globskipdots"],
-                                     budget=self.pattern_budget(), limit=self.rt.limits.words)
-            if ignore:
-                # . and .. never match when GLOBIGNORE is set
-                matches = [m for m in matches if m.rstrip("/").rsplit("/", 1)[-1] not in (".", "..")
-                           and not any(g.fullmatch(m) for g in ignore)]
-            if matches:
-                out.extend(matches)
-            elif self.shopts["failglob"]:
-                raise ShellError(f"no match: {text}", 1)
-            elif not self.shopts["nullglob"]:
-                out.append(text)
-
-    def _globignore(self) -> list:
-        """The matchers of GLOBIGNORE's colon-separated patterns (whole paths; ``*`` does not
-        match ``/``)."""
-        value = self.get_scalar("GLOBIGNORE")
-        if not value:
-            return []
-        ext = self.shopts["extglob"]
-        return [pat.compile_pattern(g, ext, path=True) for g in pat.split_pattern_list(value) if g]
-
-    async def expand_word(self, word: Word, assignment: bool = False) -> str:
-        """One string: no splitting or globbing (assignment values, redirect targets...)."""
-        fast = word.fast
+async def expand_words(sh: ExpandConfig, words: list) -> list[str]:
+    """Expand command words into fields (brace, split, glob); at most ``Limits.words``."""
+    out: list[str] = []
+    limit = sh.rt.limits.words
+    for w in words:
+        fast = w.fast
         if fast is not None:
-            return fast
-        parts: list[Any] = word.parts  # (Parts, told apart by type(p) below: mypy narrows no alias)
-        value: str | Words | None
-        if len(parts) == 1:
-            p = parts[0]
-            tp = type(p)
-            if tp is Param and p.op is None and p.index is None and not p.length and not p.indirect \
-                    and p.name not in "@*" and not self.namerefs:
-                value = self.param_scalar(p.name)
-                if value is None:
-                    if self.options["nounset"]:
-                        self.check_unset(p)
-                    return ""
-                return value
-            if tp is Lit and "~" not in p.text:
-                return p.text
-            if tp is Quoted:
-                return p.text
-        out: list[str] = []
-        assignment = assignment or self.in_assignment_word
-        for k, p in enumerate(parts):
-            tp = type(p)
-            if tp is Lit:
-                text = p.text
-                if "~" in text and (k == 0 or assignment):
-                    text = self._tilde(text, assignment, k == 0 or (bool(out) and out[-1].endswith(":")))
-                out.append(text)
-            elif tp is Quoted:
-                out.append(p.text)
-            elif tp is DQ:
-                # "$@" in a one-string context joins with spaces whatever IFS is
-                out.append(" ".join(await self._expand_dq(p.parts)))
-            else:
-                if assignment and tp is Param and p.op in _DEFAULT_OPS and not self.in_assignment_word:
-                    # x=~:${u-~:~}: the word inside takes an assignment's tilde rules too
-                    self.in_assignment_word = True
-                    try:
-                        value = await self._expand_part_value(p, quoted=True)
-                    finally:
-                        self.in_assignment_word = False
-                else:
-                    value = await self._expand_part_value(p, quoted=True)
-                if isinstance(value, list):
-                    out.append(" ".join(value) if value.at else self._ifs_join(value))
-                elif value is not None:
-                    out.append(value)
-        if len(out) > 1:
-            size = sum(map(len, out))
-            if size > BIG_STRING:
-                charge_expansion(self.rt, size)
-        return "".join(out)
-
-    async def expand_redirect_target(self, word: Word) -> str:
-        """The file of a redirection: brace-expanded, split and globbed like a command word
-        (``> one-*``), and it must come to exactly one word."""
-        fast = word.fast
-        if fast is not None:
-            return fast
-        fields = await self.expand_words([word])
-        if len(fields) != 1:
-            raise ambiguous_redirect(word)
-        return fields[0]
-
-    async def expand_pattern(self, word: Word, escape: Callable[[str], str] = pat.escape) -> str:
-        """A pattern: quoted characters escaped (by ``escape``) so they match literally."""
-        fast = word.fast
-        if fast is not None and escape is pat.escape:
-            return fast
-        out: list[str] = []
-        p: Any  # (a Part, told apart by its type)
-        for k, p in enumerate(word.parts):
-            tp = type(p)
-            if tp is Lit:
-                text = p.text
-                if k == 0 and text.startswith("~"):
-                    text = escape(self._tilde(text, False))
-                out.append(text)
-            elif tp is Quoted:
-                out.append(escape(p.text))
-            elif tp is DQ:
-                out.append(escape(self._ifs_join(await self._expand_dq(p.parts))))
-            else:
-                if quoted_default(p):
-                    value = await self.param_default(p, lambda w: self.expand_pattern(w, escape))
-                else:
-                    value = await self._expand_part_value(p, quoted=False)
-                if isinstance(value, list):
-                    value = " ".join(value)
-                if value is not None:
-                    out.append(value)
-        return "".join(out)
-
-    async def param_default(self, p: Param, expand_word: Callable[[Word], Awaitable[str]]) -> str | Words | None:
-        """``${x:-word}`` / ``${x:+word}`` (and the unset-only forms) where a pattern or a
-        regex is made: the word, when used, made by ``expand_word`` (which keeps its quoted
-        parts literal), else the value."""
-        resolved = await self.resolve_param(p)
-        value = await self._param_value(resolved)
-        if self._use_word(p.op, value, False, p.indirect) and p.arg is not None:
-            return await expand_word(p.arg)
-        return value if p.op in (":-", "-") else None
-
-    async def expand_heredoc(self, word: Word) -> str:
-        return "".join([self._ifs_join(await self._expand_dq(word.parts))])
-
-    # ------------------------------------------------------------------ internals
-    def parse_extglob(self) -> bool:
-        """For the parser: extglob groups are words when the line is read with extglob on."""
-        return self.shopts["extglob"]
-
-    def pattern_budget(self) -> Budget:
-        """How long one pattern match may run: until this run is cancelled or out of time."""
-        return Budget(self.check_cancel, self.rt.deadline)
-
-    def ifs(self) -> str:
-        v = self.lookup_raw("IFS")  # (lookup_var's checks only for a nameref: IFS is no dynamic variable)
-        if v is not None and v.nameref:
-            v = self.lookup_var("IFS")
-        if v is None or v.value is None:
-            return " \t\n"
-        value = v.value
-        return value if type(value) is str else v.scalar() or ""
-
-    def _ifs_join(self, values: list[str]) -> str:
-        if len(values) == 1:
-            return values[0]
-        ifs = self.ifs()
-        sep = ifs[0] if ifs else ""
-        return sep.join(values)
-
-    async def _expand_parts(self, parts: list, fields: Fields, first: bool = False, split_lits: bool = False,
-                            assign_like: bool = False) -> None:
-        """Add a word's parts to ``fields``. ``first``: the parts start the word (a leading
-        tilde expands); ``split_lits``: literal text splits too (the word of an unquoted
-        ``${x:-word}``); ``assign_like``: an argument such as ``x=~/a:~/b``."""
-        for k, p in enumerate(parts):
-            tp = type(p)
-            if tp is Lit:
-                text = p.text
-                pieces = None
-                if "~" in text and (assign_like or (k == 0 and first)):
-                    if assign_like and k == 0:
-                        eq = text.find("=") + 1
-                        fields.lit(text[:eq])
-                        text = text[eq:]
-                    pieces = self.tilde_pieces(text, k == 0 and first, assign_like)
-                for piece, expanded in pieces or [(text, False)]:
-                    if expanded:
-                        fields.quote(piece)
-                    elif split_lits:
-                        fields.split(piece)
-                    elif piece:
-                        fields.lit(piece)
-            elif tp is Quoted:
-                fields.quote(p.text)
-            elif tp is DQ:
-                values = await self._expand_dq(p.parts)
-                if not values:
-                    continue
-                fields.quote(values[0])
-                for v in values[1:]:
-                    fields.end(force=True)
-                    fields.quote(v)
-            elif tp is Param and p.op in (":-", "-", ":+", "+", ":=", "="):
-                await self._param_with_word(p, fields)
-            else:
-                value = await self._expand_part_value(p, quoted=False)
-                if value is None:
-                    continue
-                if isinstance(value, list):
-                    self._split_list(p, value, fields)
-                else:
-                    fields.split(value)
-
-    def _split_list(self, p: Part, values: list[str], fields: Fields) -> None:
-        """Unquoted ``$@``, ``$*``, ``${a[@]}``: bash joins the elements with IFS's first
-        character and splits the whole, so with IFS=x an empty element is an empty field.
-        With an empty IFS each element is a field of its own (empty ones vanish), except
-        ``${!prefix*}`` (joined without a separator) and ``${!a[*]}`` (with spaces)."""
-        ifs = fields.ifs
-        if ifs:
-            fields.split(ifs[0].join(values))
-            return
-        if type(p) is Param and (p.op == "prefix*" or (p.indirect and p.index is not None and p.index.plain == "*")):
-            fields.split(("" if p.op == "prefix*" else " ").join(values))
-            return
-        for idx, v in enumerate(values):
-            if idx:
-                fields.end()
-            fields.split(v)
-
-    async def _expand_dq(self, parts: list) -> list[str]:
-        """Expand the inside of double quotes: normally one string, several for "$@"."""
-        out: list[str] = [""]
-        at_seen = at_words = False
-        for p in parts:
-            tp = type(p)
-            if tp is Lit or tp is Quoted:
-                out[-1] += p.text
-                continue
-            if tp is DQ:
-                inner = await self._expand_dq(p.parts)
-                out[-1] += self._ifs_join(inner)
-                continue
-            value = await self._expand_part_value(p, quoted=True)
-            if isinstance(value, list):
-                if value.at:
-                    # "$@" and "${a[@]}": one word per value, none for no values
-                    at_seen = True
-                    if not value:
-                        continue
-                    at_words = True
-                    out[-1] += value[0]
-                    out.extend(value[1:])
-                else:
-                    out[-1] += self._ifs_join(value)
-            elif value is not None:
-                out[-1] += value
-        if at_seen and not at_words and out == [""]:
-            return []
-        return out
-
-    async def _expand_part_value(self, p: Any, quoted: bool) -> str | Words | None:
-        tp = type(p)
-        if tp is Param:
-            return await self.expand_param(p, quoted)
-        if tp is CmdSub:
-            return await self.command_substitution(p.body)
-        if tp is ArithSub:
-            text = await self.expand_word(p.expr)
-            try:
-                return str(self.arith(text))
-            except NeedsExpansion:
-                return str(await self.arith_expanding(text))
-            finally:
-                # what the lookups noticed ($((a[-9]))'s "bad array subscript"), said now
-                if self.pending_warnings:
-                    await self.flush_warnings()
-        if tp is ProcSub:
-            return await self.process_substitution(p)
-        if tp is Lit or tp is Quoted:
-            return p.text
-        if tp is DQ:
-            return self._ifs_join(await self._expand_dq(p.parts))
-        raise ShellError(f"cannot expand {tp.__name__}")
-
-    def arith(self, text: str) -> int:
-        try:
-            return arith_evaluate(text, self)
-        except ArithError as e:
-            raise ShellError(e.message, 1, abort=True) from None
-        except RecursionError:
-            raise ShellError(f"{text}: expression recursion level exceeded", 1, abort=True) from None
-
-    def _tilde_dir(self, name: str) -> str | None:
-        """The directory ``~name`` stands for, or None (the text stays as written)."""
-        if name == "":
-            home = self.get_scalar("HOME")
-            return home if home is not None else "/home/user"
-        if name == "+":
-            return self.get_scalar("PWD") or self.cwd
-        if name == "-":
-            return self.get_scalar("OLDPWD")
-        if name == "user":
-            return "/home/user"
-        if name == "root":
-            return "/root"
-        return None
-
-    def tilde_pieces(self, text: str, at_start: bool, after_colons: bool) -> list[tuple[str, bool]] | None:
-        """``text`` as (piece, expanded) pairs: a ``~`` at its start (``at_start``) or, in an
-        assignment (``after_colons``), after a ``:`` is expanded up to the next ``/`` (or
-        ``:``). None when nothing was expanded."""
-        if "~" not in text:
-            return None
-        starts = [0] if at_start and text.startswith("~") else []
-        if after_colons:
-            k = text.find(":~")
-            while k >= 0:
-                starts.append(k + 1)
-                k = text.find(":~", k + 1)
-        pieces: list[tuple[str, bool]] = []
-        done = 0
-        for i in starts:
-            if i < done:
-                continue
-            end = i + 1
-            while end < len(text) and text[end] != "/" and not (after_colons and text[end] == ":"):
-                end += 1
-            value = self._tilde_dir(text[i + 1:end])
+            out.append(fast)
+            continue
+        if type(w) is not Word:
+            out.append(w)  # an array assignment argument of declare/local (an Assign)
+            continue
+        parts = w.parts
+        # $name alone: the commonest case, no await needed
+        if len(parts) == 1 and type(parts[0]) is Param and parts[0].op is None and parts[0].index is None \
+                and not parts[0].length and not parts[0].indirect and parts[0].name not in "@*" \
+                and not sh.namerefs:
+            value = sh.param_scalar(parts[0].name)
             if value is None:
+                if sh.options["nounset"]:
+                    check_unset(sh, parts[0])
                 continue
-            if i > done:
-                pieces.append((text[done:i], False))
-            pieces.append((value, True))
-            done = end
-        if not pieces:
-            return None
-        if done < len(text):
-            pieces.append((text[done:], False))
-        return pieces
-
-    def _tilde(self, text: str, assignment: bool, at_start: bool = True) -> str:
-        pieces = self.tilde_pieces(text, at_start, assignment)
-        return text if pieces is None else "".join(t for t, _ in pieces)
-
-    # ------------------------------------------------------------------ parameters
-    async def _param_with_word(self, p: Param, fields: Fields) -> None:
-        """Unquoted ``${x:-word}`` and friends: the word's own quoting survives."""
-        p = await self.resolve_param(p)
-        value = await self._param_value(p)
-        op = p.op
-        use_word = self._use_word(op, value, False, p.indirect)
-        if op in (":+", "+"):
-            if use_word and p.arg is not None:
-                await self._expand_parts(p.arg.parts, fields, first=True, split_lits=True)
-            return
-        if use_word:
-            if op in (":=", "="):
-                text = await self.expand_word(p.arg) if p.arg else ""
-                await self._assign_default(p, text)
-                fields.split(text)
-                return
-            if p.arg is not None:
-                await self._expand_parts(p.arg.parts, fields, first=True, split_lits=True)
-            return
-        if isinstance(value, list):
-            self._split_list(p, value, fields)
-        elif value:
+            fields = Fields(ifs(sh), sh.rt)
             fields.split(value)
-
-    def _use_word(self, op: str | None, value: str | Words | None, quoted: bool, indirect: bool = False) -> bool:
-        """Whether ``${x<op>word}`` uses its word: unset (no value, or an empty array) for
-        ``-``/``+``/``=``/``?``; also null for the ``:`` forms (several values are null when
-        they join to the empty string: with spaces, or with IFS for a quoted "${a[*]}")."""
-        if value is None or (isinstance(value, list) and not value):
-            missing = True
-        elif op is None or op[0] != ":":
-            missing = False
-        elif isinstance(value, list):
-            if indirect:
-                # through ${!ref} with ref='a[@]', only no elements count as null
-                missing = False
-            elif value.at or not quoted:
-                missing = len(value) == 1 and value[0] == ""
-            else:
-                missing = self._ifs_join(value) == ""
+            fields.end()
+            finish_fields(sh, fields.out, out)
+            continue
+        if len(parts) == 1 and type(parts[0]) is DQ and all(type(p) is Lit for p in parts[0].parts):
+            out.append("".join(p.text for p in parts[0].parts))  # type: ignore[union-attr]  # (Lits: checked)
+            continue
+        if not has_brace(parts) or not sh.options["braceexpand"]:
+            fields = Fields(ifs(sh), sh.rt)
+            await _expand_parts(sh, parts, fields, first=True, assign_like=w.assign_like)
+            fields.end()
+            finish_fields(sh, fields.out, out)
         else:
-            missing = value == ""
-        return not missing if op in (":+", "+") else missing
+            await _expand_braced(sh, parts, out, limit)
+        if len(out) > limit:
+            raise too_many_words(limit)
+    return out
 
-    async def _assign_default(self, p: Param, text: str) -> None:
-        name = p.name
-        if name in "@*#?-$!" or isdigits(name):
-            raise ShellError(f"${name}: cannot assign in this way", 1, abort=True)
-        if p.index is None:
-            self.set_var(name, text)
-            return
-        key = await self._subscript_of(p)
-        if key in ("@", "*"):
-            raise ShellError(f"{name}[{key}]: bad array subscript", 1)
-        if key is not None:
-            self.set_element(name, key, text)
 
-    async def resolve_param(self, p: Param) -> Param:
-        """The parameter ``p`` stands for after ``${!ref}`` indirection and namerefs: a
-        Param without either, with ``p``'s operator."""
-        if p.indirect and p.op not in ("prefix*", "prefix@") and not (
-                p.op is None and p.index is not None and p.index.plain in ("@", "*")):
-            p = await self._indirect_target(p)
-            if p.name == UNSET_PARAM or p.name == NAMEREF_NAME:
-                return p
-        if self.namerefs and p.name[0] not in "@*#?-$!0123456789":
-            var = self.lookup_raw(p.name)
-            if var is not None and var.nameref and type(var.value) is str and var.value:
-                target = self.nameref_target(p.name)
-                if target is None:
-                    return Param(UNSET_PARAM, p.op, p.arg, p.arg2, None, False, p.length)
-                name, sub = target
-                if sub is None:
-                    return Param(name, p.op, p.arg, p.arg2, p.index, p.indirect, p.length)
-                if p.index is not None:
-                    # ref[i] of a reference to an element: nothing
-                    return Param(UNSET_PARAM, p.op, p.arg, p.arg2, p.index, False, p.length)
-                return Param(name, p.op, p.arg, p.arg2, self._index_word(sub), p.indirect, p.length)
-        return p
+async def _expand_braced(sh: ExpandConfig, parts: list, out: list[str], limit: int) -> None:
+    """A word with braces: each brace expansion is expanded on its own."""
+    literal = len(parts) == 1 and type(parts[0]) is Lit
+    expansions = brace_expand(parts[0].text if literal else _brace_tokens(parts), limit, sh.check_cancel)
+    for k, alt in enumerate(expansions):
+        if k % 10_000 == 9_999:
+            # a long expansion still honours the wall time and interrupts
+            await sh.command_checkpoint()
+        if literal:
+            if not alt:
+                continue
+            if not alt.startswith("~") and not any(c in GLOB_ACTIVE for c in alt):
+                out.append(alt)
+                continue
+            alt_parts = [Lit(alt)]
+        else:
+            alt_parts = _tokens_to_parts(_rejoin_names(alt))
+        fields = Fields(ifs(sh), sh.rt)
+        await _expand_parts(sh, alt_parts, fields, first=True)
+        fields.end()
+        finish_fields(sh, fields.out, out)
+        if len(out) > limit:
+            raise too_many_words(limit)
 
-    async def _indirect_target(self, p: Param) -> Param:
-        """``${!ref...}``: the parameter named by ref's value (which may be ``a[i]``, ``a[@]``,
-        ``@`` or a positional parameter)."""
-        base = Param(p.name, None, None, None, p.index)
-        var = self.lookup_raw(p.name) if p.index is None else None
-        if var is not None and var.nameref:
-            # ${!nameref} is the name it refers to
-            return Param(NAMEREF_NAME, p.op, p.arg, p.arg2, Word([Lit(var.value or "")], var.value or ""))
-        value = await self._param_value(await self.resolve_param(base))
-        if isinstance(value, list):
-            if not value:
-                value = None
-            else:
-                value = " ".join(value)
-        if not value:
-            holder = self.lookup_var(p.name) if p.index is None and is_name(p.name) else None
-            if holder is not None and is_array(holder.value):
-                # an array without element 0: nothing to follow, and no error
-                return Param(UNSET_PARAM, p.op, p.arg, p.arg2, None, False, p.length)
-            label = p.name if p.index is None else f"{p.name}[{p.index.source or p.index.plain or ''}]"
-            raise ShellError(f"{label}: invalid indirect expansion", 1, abort=True)
-        # the Param it gives keeps indirect=True: resolved, but null-tested as bash does
-        target = value
-        if target in ("@", "*", "#", "?", "-", "$", "!") or isdigits(target):
-            return Param(target, p.op, p.arg, p.arg2, None, True, p.length)
-        ref = split_subscript(target)
-        if ref is not None:
-            return Param(ref[0], p.op, p.arg, p.arg2, self._index_word(ref[1]), True, p.length)
-        if not is_name(target):
-            raise ShellError(f"{target}: invalid variable name", 1, abort=True)
-        return Param(target, p.op, p.arg, p.arg2, None, True, p.length)
 
-    def _index_word(self, sub: str) -> Word:
-        if sub in ("@", "*"):
-            return Word([Lit(sub)], sub, None, sub)
-        return self.subscript_word(sub)
+def finish_fields(sh: ExpandConfig, produced: list, out: list[str]) -> None:
+    """Pathname expansion of the fields: a field that matches nothing stays as it was
+    (a backslash that came from a variable's value is kept)."""
+    noglob = sh.options["noglob"]
+    for text, pattern in produced:
+        if pattern is None or noglob or not pat.has_glob(pattern, sh.shopts["extglob"]):
+            out.append(text)
+            continue
+        ignore = _globignore(sh)
+        matches = pat.glob_paths(sh.fs, sh.cwd, pattern, dotglob=sh.shopts["dotglob"] or bool(ignore),
+                                 globstar=sh.shopts["globstar"], extglob=sh.shopts["extglob"],
+                                 nocase=sh.shopts["nocaseglob"], skipdots=sh.shopts["globskipdots"],
+                                 budget=pattern_budget(sh), limit=sh.rt.limits.words)
+        if ignore:
+            # . and .. never match when GLOBIGNORE is set
+            matches = [m for m in matches if m.rstrip("/").rsplit("/", 1)[-1] not in (".", "..")
+                       and not any(g.fullmatch(m) for g in ignore)]
+        if matches:
+            out.extend(matches)
+        elif sh.shopts["failglob"]:
+            raise ShellError(f"no match: {text}", 1)
+        elif not sh.shopts["nullglob"]:
+            out.append(text)
 
-    async def _subscript_of(self, p: Param) -> Key | None:
-        """The element ``p.index`` names: "@"/"*", an assoc key, an index >= 0, or None
-        (out of range: reported, and the element is missing)."""
-        word = cast(Word, p.index)  # (callers ask only for an element)
-        plain = word.plain
-        if plain in ("@", "*"):
-            return plain
-        var = self.lookup_var(p.name)
-        if var is not None and var.assoc:
-            return await self.expand_key(word)
-        text = await self.expand_word(word)
-        if not text.strip():
-            raise ShellError(f"${{{p.name}[{text}]}}: bad substitution", 1)
-        try:
-            index = self.arith(text)
-        except NeedsExpansion:
-            index = await self.arith_expanding(text)
-        if index >= 0:
-            return index
-        value = var.value if var is not None else None
-        top = value.top if type(value) is IndexedArray else (1 if type(value) is str else 0)
-        if index + top < 0:
-            if top:
-                self.notice(f"{p.name}: bad array subscript")
-            return None
-        return index + top
 
-    async def _param_value(self, p: Param) -> str | Words | None:
-        """The value of a resolved parameter before its operator: None (unset), a str, or
-        Words for the @/* forms."""
-        name = p.name
-        index = p.index
-        if name == UNSET_PARAM:
-            return Words((), index.plain == "@") if index is not None and index.plain in ("@", "*") else None
-        if index is None:
-            if name == "@" or name == "*":
-                return Words(self.positional, name == "@")
-            return self.param_scalar(name)
-        if name == NAMEREF_NAME:
-            return index.plain
-        key = await self._subscript_of(p)
-        if key is None:
-            return None
-        var = self.lookup_var(name)
-        if key == "@" or key == "*":
-            if var is None or var.value is None:
-                return Words((), key == "@")
-            return Words(ordered_values(var), key == "@")
-        if var is None or var.value is None:
-            if self._special_param(name) and key == 0:
-                return self.param_scalar(name)
-            return None
-        value = var.value
-        if type(value) is str:
-            return value if key == 0 or key == "0" else None
-        return value.get(key)
+def _globignore(sh: ExpandConfig) -> list:
+    """The matchers of GLOBIGNORE's colon-separated patterns (whole paths; ``*`` does not
+    match ``/``)."""
+    value = sh.get_scalar("GLOBIGNORE")
+    if not value:
+        return []
+    ext = sh.shopts["extglob"]
+    return [pat.compile_pattern(g, ext, path=True) for g in pat.split_pattern_list(value) if g]
 
-    @staticmethod
-    def _special_param(name: str) -> bool:
-        return name in "@*#?-$!" or isdigits(name)
 
-    async def expand_param(self, p: Param, quoted: bool) -> str | Words | None:
-        """Value of a ${...}: a str, Words (for @/* forms) or None."""
-        try:
-            return await self._expand_param(p, quoted)
-        finally:
-            if self.pending_warnings:
-                await self.flush_warnings()
-
-    async def _expand_param(self, p: Param, quoted: bool) -> str | Words | None:
-        op = p.op
-        if op == "bad":
-            raise ShellError(f"{p.name}: bad substitution", 1, abort=True)
-        if op in ("prefix*", "prefix@"):
-            names = sorted(n for n in self.all_variable_names() if n.startswith(p.name))
-            return Words(names, op == "prefix@")
-        if p.indirect and op is None and p.index is not None and p.index.plain in ("@", "*"):
-            # ${!a[@]}: the keys
-            var = self.lookup_var(p.name)
-            if var is None or var.value is None:
-                return Words((), p.index.plain == "@")
-            return Words([str(k) for k in ordered_keys(var)], p.index.plain == "@")
-        p = await self.resolve_param(p)
-        name = p.name
-        if op == "@" and p.arg is not None and p.arg.plain == "a":
-            return self._attributes(p)
-        if p.length and p.index is not None and p.index.plain in ("@", "*") and p.name != UNSET_PARAM:
-            # ${#a[@]}: the count, without making the list
-            var = self.lookup_var(p.name)
-            return str(len(var.value) if var is not None and is_array(var.value) else
-                       0 if var is None or var.value is None else 1)
-        value = await self._param_value(p)
-        if p.length:
+async def expand_word(sh: ExpandConfig, word: Word, assignment: bool = False) -> str:
+    """One string: no splitting or globbing (assignment values, redirect targets...)."""
+    fast = word.fast
+    if fast is not None:
+        return fast
+    parts: list[Any] = word.parts  # (Parts, told apart by type(p) below: mypy narrows no alias)
+    value: str | Words | None
+    if len(parts) == 1:
+        p = parts[0]
+        tp = type(p)
+        if tp is Param and p.op is None and p.index is None and not p.length and not p.indirect \
+                and p.name not in "@*" and not sh.namerefs:
+            value = sh.param_scalar(p.name)
             if value is None:
-                self.check_unset(p)
-                return "0"
-            if isinstance(value, list):
-                return str(len(value))
-            return str(len(value))
-        if op is None:
-            if value is None:
-                self.check_unset(p)
-            return value
-        if op in (":-", "-", ":=", "=", ":+", "+", ":?", "?"):
-            use_word = self._use_word(op, value, quoted, p.indirect)
-            if op in (":-", "-"):
-                return await self._arg_value(p.arg, quoted) if use_word else value
-            if op in (":=", "="):
-                if use_word:
-                    text = await self.expand_word(p.arg) if p.arg else ""
-                    await self._assign_default(p, text)
-                    return text
-                return value
-            if op in (":+", "+"):
-                if not use_word:
-                    if not quoted:
-                        return None
-                    # "${a[@]+x}" of no elements is no word, like "${a[@]}"
-                    return Words((), True) if isinstance(value, list) and value.at else ""
-                return await self._arg_value(p.arg, quoted)
-            if use_word:
-                msg = await self.expand_word(p.arg) if p.arg and p.arg.parts else ""
-                label = name if p.index is None else f"{name}[{p.index.plain or p.index.source or ''}]"
-                default = "parameter null or not set" if op[0] == ":" else "parameter not set"
-                raise ShellError(f"{label}: {msg or default}",
-                                 self.unbound_status(), fatal=True)
-            return value
-        if value is None:
-            self.check_unset(p)
-            return None
-        if op == ":":
-            return await self._substring(p, value)
-        if op in ("#", "##", "%", "%%"):
-            pattern = await self.expand_pattern(p.arg) if p.arg else ""
-            ext = self.shopts["extglob"]
-            budget = self.pattern_budget()
-            if op in ("#", "##"):
-                fn = lambda s: pat.strip_prefix(s, pattern, op == "##", ext, budget)  # noqa: E731
-            else:
-                fn = lambda s: pat.strip_suffix(s, pattern, op == "%%", ext, budget)  # noqa: E731
-            return _map(fn, value)
-        if op in ("/", "//", "/#", "/%"):
-            pattern = await self.expand_pattern(p.arg) if p.arg else ""
-            rep = await self._replacement(p.arg2)
-            ext = self.shopts["extglob"]
-            budget = self.pattern_budget()
-            fn = lambda s: pat.replace(s, pattern, rep, op, ext, budget)  # noqa: E731
-            return _map(fn, value)
-        if op in ("^", "^^", ",", ",,", "~", "~~"):
-            pattern = await self.expand_pattern(p.arg) if p.arg and p.arg.parts else "?"
-            fn = lambda s: case_convert(s, op, pattern)  # noqa: E731
-            return _map(fn, value)
-        if op == "@":
-            return self._transform(p, value)
-        raise ShellError(f"${{{name}{op}}}: bad substitution", 1, abort=True)
-
-    async def _replacement(self, word: Word | None) -> str | tuple:
-        """The replacement of ``${x/pat/rep}``, expanded as an unquoted word even inside double
-        quotes; under patsub_replacement (bash 5.2's default) a template in which each ``&``
-        that was not quoted stands for the matched text."""
-        if word is None:
-            return ""
-        if not self.shopts["patsub_replacement"]:
-            return await self.expand_word(word)
-        return pat.replacement(await self.expand_pattern(word, pat.quote_replacement))
-
-    async def _arg_value(self, arg: Word | None, quoted: bool) -> str | Words:
-        """The word of ``${x:-word}``/``${x:+word}`` (several words for "${x:-"$@"}")."""
-        if arg is None:
-            return ""
-        if quoted and len(arg.parts) == 1 and type(arg.parts[0]) is DQ:
-            fields = await self._expand_dq(arg.parts[0].parts)
-            return fields[0] if len(fields) == 1 else Words(fields, True)
-        return await self.expand_word(arg)
-
-    def unbound_status(self) -> int:
-        """The status an unset-variable error exits with: 127 in a ``bash -c`` string, 1 in
-        a script file, a subshell, or with errexit (as bash)."""
-        return 1 if self.subshell_level or self.options["errexit"] or not self.command_string else 127
-
-    def check_unset(self, p: Param) -> None:
-        if self.options["nounset"] and p.name not in ("@", "*") \
-                and not (p.index is not None and p.index.plain in ("@", "*")):
-            if p.name in ("!", "-", UNSET_PARAM):
-                return
-            label = p.name if p.index is None else f"{p.name}[{p.index.plain or p.index.source or ''}]"
-            if p.unbraced and not (p.name[0].isalpha() or p.name[0] == "_"):
-                label = "$" + label
-            raise ShellError(f"{label}: unbound variable", self.unbound_status(), fatal=True)
-
-    async def _substring(self, p: Param, value: str | Words) -> str | Words:
-        off_text = await self.expand_word(p.arg) if p.arg else "0"
-        offset = await self.arith_async(off_text) if off_text.strip() else 0
-        length = None
-        if p.arg2 is not None:
-            len_text = await self.expand_word(p.arg2)
-            length = await self.arith_async(len_text) if len_text.strip() else 0
-        if isinstance(value, list):
-            items = list(value)
-            start: int | None
-            if p.index is None:
-                # $@ counts $0 as position 0
-                items = [self.arg0] + items
-                start = offset + len(items) if offset < 0 else offset
-            else:
-                start = self._slice_start(p, offset)
-            if start is None or start < 0:
-                return Words((), value.at)
-            if length is None:
-                return Words(items[start:], value.at)
-            if length < 0:
-                raise ShellError(f"{length}: substring expression < 0", 1, abort=True)
-            return Words(items[start:start + length], value.at)
-        n = len(value)
-        if offset < 0:
-            offset += n
-            if offset < 0:
+                if sh.options["nounset"]:
+                    check_unset(sh, p)
                 return ""
-        if length is None:
-            return value[offset:]
-        if length < 0:
-            end = n + length
-            if end < offset:
-                raise ShellError(f"{length}: substring expression < 0", 1, abort=True)
-            return value[offset:end]
-        return value[offset:offset + length]
+            return value
+        if tp is Lit and "~" not in p.text:
+            return p.text
+        if tp is Quoted:
+            return p.text
+    out: list[str] = []
+    assignment = assignment or sh.in_assignment_word
+    for k, p in enumerate(parts):
+        tp = type(p)
+        if tp is Lit:
+            text = p.text
+            if "~" in text and (k == 0 or assignment):
+                text = _tilde(sh, text, assignment, k == 0 or (bool(out) and out[-1].endswith(":")))
+            out.append(text)
+        elif tp is Quoted:
+            out.append(p.text)
+        elif tp is DQ:
+            # "$@" in a one-string context joins with spaces whatever IFS is
+            out.append(" ".join(await _expand_dq(sh, p.parts)))
+        else:
+            if assignment and tp is Param and p.op in _DEFAULT_OPS and not sh.in_assignment_word:
+                # x=~:${u-~:~}: the word inside takes an assignment's tilde rules too
+                sh.in_assignment_word = True
+                try:
+                    value = await _expand_part_value(sh, p, quoted=True)
+                finally:
+                    sh.in_assignment_word = False
+            else:
+                value = await _expand_part_value(sh, p, quoted=True)
+            if isinstance(value, list):
+                out.append(" ".join(value) if value.at else _ifs_join(sh, value))
+            elif value is not None:
+                out.append(value)
+    if len(out) > 1:
+        size = sum(map(len, out))
+        if size > BIG_STRING:
+            charge_expansion(sh.rt, size)
+    return "".join(out)
 
-    def _slice_start(self, p: Param, offset: int) -> int | None:
-        """Where ``${a[@]:offset}`` starts among the elements: an indexed array's offset is an
-        index (negative: from the end), the first element at or after it; an associative
-        array counts its keys from 1."""
-        var = self.lookup_var(p.name)
-        value = var.value if var is not None else None
-        if type(value) is IndexedArray:
-            if offset < 0:
-                offset += value.top
-                if offset < 0:
+
+async def expand_redirect_target(sh: ExpandConfig, word: Word) -> str:
+    """The file of a redirection: brace-expanded, split and globbed like a command word
+    (``> one-*``), and it must come to exactly one word."""
+    fast = word.fast
+    if fast is not None:
+        return fast
+    fields = await expand_words(sh, [word])
+    if len(fields) != 1:
+        raise ambiguous_redirect(word)
+    return fields[0]
+
+
+async def expand_pattern(sh: ExpandConfig, word: Word, escape: Callable[[str], str] = pat.escape) -> str:
+    """A pattern: quoted characters escaped (by ``escape``) so they match literally."""
+    fast = word.fast
+    if fast is not None and escape is pat.escape:
+        return fast
+    out: list[str] = []
+    p: Any  # (a Part, told apart by its type)
+    for k, p in enumerate(word.parts):
+        tp = type(p)
+        if tp is Lit:
+            text = p.text
+            if k == 0 and text.startswith("~"):
+                text = escape(_tilde(sh, text, False))
+            out.append(text)
+        elif tp is Quoted:
+            out.append(escape(p.text))
+        elif tp is DQ:
+            out.append(escape(_ifs_join(sh, await _expand_dq(sh, p.parts))))
+        else:
+            if quoted_default(p):
+                value = await param_default(sh, p, lambda w: expand_pattern(sh, w, escape))
+            else:
+                value = await _expand_part_value(sh, p, quoted=False)
+            if isinstance(value, list):
+                value = " ".join(value)
+            if value is not None:
+                out.append(value)
+    return "".join(out)
+
+
+async def param_default(sh: ExpandConfig, p: Param,
+                        expand_arg: Callable[[Word], Awaitable[str]]) -> str | Words | None:
+    """``${x:-word}`` / ``${x:+word}`` (and the unset-only forms) where a pattern or a
+    regex is made: the word, when used, made by ``expand_word`` (which keeps its quoted
+    parts literal), else the value."""
+    resolved = await resolve_param(sh, p)
+    value = await _param_value(sh, resolved)
+    if _use_word(sh, p.op, value, False, p.indirect) and p.arg is not None:
+        return await expand_arg(p.arg)
+    return value if p.op in (":-", "-") else None
+
+
+async def expand_heredoc(sh: ExpandConfig, word: Word) -> str:
+    return "".join([_ifs_join(sh, await _expand_dq(sh, word.parts))])
+
+
+# ------------------------------------------------------------------ internals
+def parse_extglob(sh: ExpandConfig) -> bool:
+    """For the parser: extglob groups are words when the line is read with extglob on."""
+    return sh.shopts["extglob"]
+
+
+def pattern_budget(sh: ExpandConfig) -> Budget:
+    """How long one pattern match may run: until this run is cancelled or out of time."""
+    return Budget(sh.check_cancel, sh.rt.deadline)
+
+
+def ifs(sh: ExpandConfig) -> str:
+    v = sh.lookup_raw("IFS")  # (lookup_var's checks only for a nameref: IFS is no dynamic variable)
+    if v is not None and v.nameref:
+        v = sh.lookup_var("IFS")
+    if v is None or v.value is None:
+        return " \t\n"
+    value = v.value
+    return value if type(value) is str else v.scalar() or ""
+
+
+def _ifs_join(sh: ExpandConfig, values: list[str]) -> str:
+    if len(values) == 1:
+        return values[0]
+    chars = ifs(sh)
+    sep = chars[0] if chars else ""
+    return sep.join(values)
+
+
+async def _expand_parts(sh: ExpandConfig, parts: list, fields: Fields, first: bool = False, split_lits: bool = False,
+                        assign_like: bool = False) -> None:
+    """Add a word's parts to ``fields``. ``first``: the parts start the word (a leading
+    tilde expands); ``split_lits``: literal text splits too (the word of an unquoted
+    ``${x:-word}``); ``assign_like``: an argument such as ``x=~/a:~/b``."""
+    for k, p in enumerate(parts):
+        tp = type(p)
+        if tp is Lit:
+            text = p.text
+            pieces = None
+            if "~" in text and (assign_like or (k == 0 and first)):
+                if assign_like and k == 0:
+                    eq = text.find("=") + 1
+                    fields.lit(text[:eq])
+                    text = text[eq:]
+                pieces = tilde_pieces(sh, text, k == 0 and first, assign_like)
+            for piece, expanded in pieces or [(text, False)]:
+                if expanded:
+                    fields.quote(piece)
+                elif split_lits:
+                    fields.split(piece)
+                elif piece:
+                    fields.lit(piece)
+        elif tp is Quoted:
+            fields.quote(p.text)
+        elif tp is DQ:
+            values = await _expand_dq(sh, p.parts)
+            if not values:
+                continue
+            fields.quote(values[0])
+            for v in values[1:]:
+                fields.end(force=True)
+                fields.quote(v)
+        elif tp is Param and p.op in (":-", "-", ":+", "+", ":=", "="):
+            await _param_with_word(sh, p, fields)
+        else:
+            value = await _expand_part_value(sh, p, quoted=False)
+            if value is None:
+                continue
+            if isinstance(value, list):
+                _split_list(sh, p, value, fields)
+            else:
+                fields.split(value)
+
+
+def _split_list(sh: ExpandConfig, p: Part, values: list[str], fields: Fields) -> None:
+    """Unquoted ``$@``, ``$*``, ``${a[@]}``: bash joins the elements with IFS's first
+    character and splits the whole, so with IFS=x an empty element is an empty field.
+    With an empty IFS each element is a field of its own (empty ones vanish), except
+    ``${!prefix*}`` (joined without a separator) and ``${!a[*]}`` (with spaces)."""
+    ifs = fields.ifs
+    if ifs:
+        fields.split(ifs[0].join(values))
+        return
+    if type(p) is Param and (p.op == "prefix*" or (p.indirect and p.index is not None and p.index.plain == "*")):
+        fields.split(("" if p.op == "prefix*" else " ").join(values))
+        return
+    for idx, v in enumerate(values):
+        if idx:
+            fields.end()
+        fields.split(v)
+
+
+async def _expand_dq(sh: ExpandConfig, parts: list) -> list[str]:
+    """Expand the inside of double quotes: normally one string, several for "$@"."""
+    out: list[str] = [""]
+    at_seen = at_words = False
+    for p in parts:
+        tp = type(p)
+        if tp is Lit or tp is Quoted:
+            out[-1] += p.text
+            continue
+        if tp is DQ:
+            inner = await _expand_dq(sh, p.parts)
+            out[-1] += _ifs_join(sh, inner)
+            continue
+        value = await _expand_part_value(sh, p, quoted=True)
+        if isinstance(value, list):
+            if value.at:
+                # "$@" and "${a[@]}": one word per value, none for no values
+                at_seen = True
+                if not value:
+                    continue
+                at_words = True
+                out[-1] += value[0]
+                out.extend(value[1:])
+            else:
+                out[-1] += _ifs_join(sh, value)
+        elif value is not None:
+            out[-1] += value
+    if at_seen and not at_words and out == [""]:
+        return []
+    return out
+
+
+async def _expand_part_value(sh: ExpandConfig, p: Any, quoted: bool) -> str | Words | None:
+    tp = type(p)
+    if tp is Param:
+        return await expand_param(sh, p, quoted)
+    if tp is CmdSub:
+        return await sh.command_substitution(p.body)
+    if tp is ArithSub:
+        text = await expand_word(sh, p.expr)
+        try:
+            return str(arith(sh, text))
+        except NeedsExpansion:
+            return str(await sh.arith_expanding(text))
+        finally:
+            # what the lookups noticed ($((a[-9]))'s "bad array subscript"), said now
+            if sh.pending_warnings:
+                await sh.flush_warnings()
+    if tp is ProcSub:
+        return await sh.process_substitution(p)
+    if tp is Lit or tp is Quoted:
+        return p.text
+    if tp is DQ:
+        return _ifs_join(sh, await _expand_dq(sh, p.parts))
+    raise ShellError(f"cannot expand {tp.__name__}")
+
+
+def arith(sh: ExpandConfig, text: str) -> int:
+    try:
+        return arith_evaluate(text, sh)
+    except ArithError as e:
+        raise ShellError(e.message, 1, abort=True) from None
+    except RecursionError:
+        raise ShellError(f"{text}: expression recursion level exceeded", 1, abort=True) from None
+
+
+def _tilde_dir(sh: ExpandConfig, name: str) -> str | None:
+    """The directory ``~name`` stands for, or None (the text stays as written)."""
+    if name == "":
+        home = sh.get_scalar("HOME")
+        return home if home is not None else "/home/user"
+    if name == "+":
+        return sh.get_scalar("PWD") or sh.cwd
+    if name == "-":
+        return sh.get_scalar("OLDPWD")
+    if name == "user":
+        return "/home/user"
+    if name == "root":
+        return "/root"
+    return None
+
+
+def tilde_pieces(sh: ExpandConfig, text: str, at_start: bool, after_colons: bool) -> list[tuple[str, bool]] | None:
+    """``text`` as (piece, expanded) pairs: a ``~`` at its start (``at_start``) or, in an
+    assignment (``after_colons``), after a ``:`` is expanded up to the next ``/`` (or
+    ``:``). None when nothing was expanded."""
+    if "~" not in text:
+        return None
+    starts = [0] if at_start and text.startswith("~") else []
+    if after_colons:
+        k = text.find(":~")
+        while k >= 0:
+            starts.append(k + 1)
+            k = text.find(":~", k + 1)
+    pieces: list[tuple[str, bool]] = []
+    done = 0
+    for i in starts:
+        if i < done:
+            continue
+        end = i + 1
+        while end < len(text) and text[end] != "/" and not (after_colons and text[end] == ":"):
+            end += 1
+        value = _tilde_dir(sh, text[i + 1:end])
+        if value is None:
+            continue
+        if i > done:
+            pieces.append((text[done:i], False))
+        pieces.append((value, True))
+        done = end
+    if not pieces:
+        return None
+    if done < len(text):
+        pieces.append((text[done:], False))
+    return pieces
+
+
+def _tilde(sh: ExpandConfig, text: str, assignment: bool, at_start: bool = True) -> str:
+    pieces = tilde_pieces(sh, text, at_start, assignment)
+    return text if pieces is None else "".join(t for t, _ in pieces)
+
+
+# ------------------------------------------------------------------ parameters
+async def _param_with_word(sh: ExpandConfig, p: Param, fields: Fields) -> None:
+    """Unquoted ``${x:-word}`` and friends: the word's own quoting survives."""
+    p = await resolve_param(sh, p)
+    value = await _param_value(sh, p)
+    op = p.op
+    use_word = _use_word(sh, op, value, False, p.indirect)
+    if op in (":+", "+"):
+        if use_word and p.arg is not None:
+            await _expand_parts(sh, p.arg.parts, fields, first=True, split_lits=True)
+        return
+    if use_word:
+        if op in (":=", "="):
+            text = await expand_word(sh, p.arg) if p.arg else ""
+            await _assign_default(sh, p, text)
+            fields.split(text)
+            return
+        if p.arg is not None:
+            await _expand_parts(sh, p.arg.parts, fields, first=True, split_lits=True)
+        return
+    if isinstance(value, list):
+        _split_list(sh, p, value, fields)
+    elif value:
+        fields.split(value)
+
+
+def _use_word(sh: ExpandConfig, op: str | None, value: str | Words | None, quoted: bool,
+              indirect: bool = False) -> bool:
+    """Whether ``${x<op>word}`` uses its word: unset (no value, or an empty array) for
+    ``-``/``+``/``=``/``?``; also null for the ``:`` forms (several values are null when
+    they join to the empty string: with spaces, or with IFS for a quoted "${a[*]}")."""
+    if value is None or (isinstance(value, list) and not value):
+        missing = True
+    elif op is None or op[0] != ":":
+        missing = False
+    elif isinstance(value, list):
+        if indirect:
+            # through ${!ref} with ref='a[@]', only no elements count as null
+            missing = False
+        elif value.at or not quoted:
+            missing = len(value) == 1 and value[0] == ""
+        else:
+            missing = _ifs_join(sh, value) == ""
+    else:
+        missing = value == ""
+    return not missing if op in (":+", "+") else missing
+
+
+async def _assign_default(sh: ExpandConfig, p: Param, text: str) -> None:
+    name = p.name
+    if name in "@*#?-$!" or isdigits(name):
+        raise ShellError(f"${name}: cannot assign in this way", 1, abort=True)
+    if p.index is None:
+        sh.set_var(name, text)
+        return
+    key = await _subscript_of(sh, p)
+    if key in ("@", "*"):
+        raise ShellError(f"{name}[{key}]: bad array subscript", 1)
+    if key is not None:
+        sh.set_element(name, key, text)
+
+
+async def resolve_param(sh: ExpandConfig, p: Param) -> Param:
+    """The parameter ``p`` stands for after ``${!ref}`` indirection and namerefs: a
+    Param without either, with ``p``'s operator."""
+    if p.indirect and p.op not in ("prefix*", "prefix@") and not (
+            p.op is None and p.index is not None and p.index.plain in ("@", "*")):
+        p = await _indirect_target(sh, p)
+        if p.name == UNSET_PARAM or p.name == NAMEREF_NAME:
+            return p
+    if sh.namerefs and p.name[0] not in "@*#?-$!0123456789":
+        var = sh.lookup_raw(p.name)
+        if var is not None and var.nameref and type(var.value) is str and var.value:
+            target = sh.nameref_target(p.name)
+            if target is None:
+                return Param(UNSET_PARAM, p.op, p.arg, p.arg2, None, False, p.length)
+            name, sub = target
+            if sub is None:
+                return Param(name, p.op, p.arg, p.arg2, p.index, p.indirect, p.length)
+            if p.index is not None:
+                # ref[i] of a reference to an element: nothing
+                return Param(UNSET_PARAM, p.op, p.arg, p.arg2, p.index, False, p.length)
+            return Param(name, p.op, p.arg, p.arg2, _index_word(sh, sub), p.indirect, p.length)
+    return p
+
+
+async def _indirect_target(sh: ExpandConfig, p: Param) -> Param:
+    """``${!ref...}``: the parameter named by ref's value (which may be ``a[i]``, ``a[@]``,
+    ``@`` or a positional parameter)."""
+    base = Param(p.name, None, None, None, p.index)
+    var = sh.lookup_raw(p.name) if p.index is None else None
+    if var is not None and var.nameref:
+        # ${!nameref} is the name it refers to
+        return Param(NAMEREF_NAME, p.op, p.arg, p.arg2, Word([Lit(var.value or "")], var.value or ""))
+    value = await _param_value(sh, await resolve_param(sh, base))
+    if isinstance(value, list):
+        if not value:
+            value = None
+        else:
+            value = " ".join(value)
+    if not value:
+        holder = sh.lookup_var(p.name) if p.index is None and is_name(p.name) else None
+        if holder is not None and is_array(holder.value):
+            # an array without element 0: nothing to follow, and no error
+            return Param(UNSET_PARAM, p.op, p.arg, p.arg2, None, False, p.length)
+        label = p.name if p.index is None else f"{p.name}[{p.index.source or p.index.plain or ''}]"
+        raise ShellError(f"{label}: invalid indirect expansion", 1, abort=True)
+    # the Param it gives keeps indirect=True: resolved, but null-tested as bash does
+    target = value
+    if target in ("@", "*", "#", "?", "-", "$", "!") or isdigits(target):
+        return Param(target, p.op, p.arg, p.arg2, None, True, p.length)
+    ref = split_subscript(target)
+    if ref is not None:
+        return Param(ref[0], p.op, p.arg, p.arg2, _index_word(sh, ref[1]), True, p.length)
+    if not is_name(target):
+        raise ShellError(f"{target}: invalid variable name", 1, abort=True)
+    return Param(target, p.op, p.arg, p.arg2, None, True, p.length)
+
+
+def _index_word(sh: ExpandConfig, sub: str) -> Word:
+    if sub in ("@", "*"):
+        return Word([Lit(sub)], sub, None, sub)
+    return sh.subscript_word(sub)
+
+
+async def _subscript_of(sh: ExpandConfig, p: Param) -> Key | None:
+    """The element ``p.index`` names: "@"/"*", an assoc key, an index >= 0, or None
+    (out of range: reported, and the element is missing)."""
+    word = cast(Word, p.index)  # (callers ask only for an element)
+    plain = word.plain
+    if plain in ("@", "*"):
+        return plain
+    var = sh.lookup_var(p.name)
+    if var is not None and var.assoc:
+        return await sh.expand_key(word)
+    text = await expand_word(sh, word)
+    if not text.strip():
+        raise ShellError(f"${{{p.name}[{text}]}}: bad substitution", 1)
+    try:
+        index = arith(sh, text)
+    except NeedsExpansion:
+        index = await sh.arith_expanding(text)
+    if index >= 0:
+        return index
+    value = var.value if var is not None else None
+    top = value.top if type(value) is IndexedArray else (1 if type(value) is str else 0)
+    if index + top < 0:
+        if top:
+            sh.notice(f"{p.name}: bad array subscript")
+        return None
+    return index + top
+
+
+async def _param_value(sh: ExpandConfig, p: Param) -> str | Words | None:
+    """The value of a resolved parameter before its operator: None (unset), a str, or
+    Words for the @/* forms."""
+    name = p.name
+    index = p.index
+    if name == UNSET_PARAM:
+        return Words((), index.plain == "@") if index is not None and index.plain in ("@", "*") else None
+    if index is None:
+        if name == "@" or name == "*":
+            return Words(sh.positional, name == "@")
+        return sh.param_scalar(name)
+    if name == NAMEREF_NAME:
+        return index.plain
+    key = await _subscript_of(sh, p)
+    if key is None:
+        return None
+    var = sh.lookup_var(name)
+    if key == "@" or key == "*":
+        if var is None or var.value is None:
+            return Words((), key == "@")
+        return Words(ordered_values(var), key == "@")
+    if var is None or var.value is None:
+        if _special_param(name) and key == 0:
+            return sh.param_scalar(name)
+        return None
+    value = var.value
+    if type(value) is str:
+        return value if key == 0 or key == "0" else None
+    return value.get(key)
+
+
+def _special_param(name: str) -> bool:
+    return name in "@*#?-$!" or isdigits(name)
+
+
+async def expand_param(sh: ExpandConfig, p: Param, quoted: bool) -> str | Words | None:
+    """Value of a ${...}: a str, Words (for @/* forms) or None."""
+    try:
+        return await _expand_param(sh, p, quoted)
+    finally:
+        if sh.pending_warnings:
+            await sh.flush_warnings()
+
+
+async def _expand_param(sh: ExpandConfig, p: Param, quoted: bool) -> str | Words | None:
+    op = p.op
+    if op == "bad":
+        raise ShellError(f"{p.name}: bad substitution", 1, abort=True)
+    if op in ("prefix*", "prefix@"):
+        names = sorted(n for n in sh.all_variable_names() if n.startswith(p.name))
+        return Words(names, op == "prefix@")
+    if p.indirect and op is None and p.index is not None and p.index.plain in ("@", "*"):
+        # ${!a[@]}: the keys
+        var = sh.lookup_var(p.name)
+        if var is None or var.value is None:
+            return Words((), p.index.plain == "@")
+        return Words([str(k) for k in ordered_keys(var)], p.index.plain == "@")
+    p = await resolve_param(sh, p)
+    name = p.name
+    if op == "@" and p.arg is not None and p.arg.plain == "a":
+        return _attributes(sh, p)
+    if p.length and p.index is not None and p.index.plain in ("@", "*") and p.name != UNSET_PARAM:
+        # ${#a[@]}: the count, without making the list
+        var = sh.lookup_var(p.name)
+        return str(len(var.value) if var is not None and is_array(var.value) else
+                   0 if var is None or var.value is None else 1)
+    value = await _param_value(sh, p)
+    if p.length:
+        if value is None:
+            check_unset(sh, p)
+            return "0"
+        if isinstance(value, list):
+            return str(len(value))
+        return str(len(value))
+    if op is None:
+        if value is None:
+            check_unset(sh, p)
+        return value
+    if op in (":-", "-", ":=", "=", ":+", "+", ":?", "?"):
+        use_word = _use_word(sh, op, value, quoted, p.indirect)
+        if op in (":-", "-"):
+            return await _arg_value(sh, p.arg, quoted) if use_word else value
+        if op in (":=", "="):
+            if use_word:
+                text = await expand_word(sh, p.arg) if p.arg else ""
+                await _assign_default(sh, p, text)
+                return text
+            return value
+        if op in (":+", "+"):
+            if not use_word:
+                if not quoted:
                     return None
-            return bisect.bisect_left(value.keys(), offset)
-        if type(value) is dict:
+                # "${a[@]+x}" of no elements is no word, like "${a[@]}"
+                return Words((), True) if isinstance(value, list) and value.at else ""
+            return await _arg_value(sh, p.arg, quoted)
+        if use_word:
+            msg = await expand_word(sh, p.arg) if p.arg and p.arg.parts else ""
+            label = name if p.index is None else f"{name}[{p.index.plain or p.index.source or ''}]"
+            default = "parameter null or not set" if op[0] == ":" else "parameter not set"
+            raise ShellError(f"{label}: {msg or default}",
+                             unbound_status(sh), fatal=True)
+        return value
+    if value is None:
+        check_unset(sh, p)
+        return None
+    if op == ":":
+        return await _substring(sh, p, value)
+    if op in ("#", "##", "%", "%%"):
+        pattern = await expand_pattern(sh, p.arg) if p.arg else ""
+        ext = sh.shopts["extglob"]
+        budget = pattern_budget(sh)
+        if op in ("#", "##"):
+            fn = lambda s: pat.strip_prefix(s, pattern, op == "##", ext, budget)  # noqa: E731
+        else:
+            fn = lambda s: pat.strip_suffix(s, pattern, op == "%%", ext, budget)  # noqa: E731
+        return _map(fn, value)
+    if op in ("/", "//", "/#", "/%"):
+        pattern = await expand_pattern(sh, p.arg) if p.arg else ""
+        rep = await _replacement(sh, p.arg2)
+        ext = sh.shopts["extglob"]
+        budget = pattern_budget(sh)
+        fn = lambda s: pat.replace(s, pattern, rep, op, ext, budget)  # noqa: E731
+        return _map(fn, value)
+    if op in ("^", "^^", ",", ",,", "~", "~~"):
+        pattern = await expand_pattern(sh, p.arg) if p.arg and p.arg.parts else "?"
+        fn = lambda s: case_convert(s, op, pattern)  # noqa: E731
+        return _map(fn, value)
+    if op == "@":
+        return _transform(sh, p, value)
+    raise ShellError(f"${{{name}{op}}}: bad substitution", 1, abort=True)
+
+
+async def _replacement(sh: ExpandConfig, word: Word | None) -> str | tuple:
+    """The replacement of ``${x/pat/rep}``, expanded as an unquoted word even inside double
+    quotes; under patsub_replacement (bash 5.2's default) a template in which each ``&``
+    that was not quoted stands for the matched text."""
+    if word is None:
+        return ""
+    if not sh.shopts["patsub_replacement"]:
+        return await expand_word(sh, word)
+    return pat.replacement(await expand_pattern(sh, word, pat.quote_replacement))
+
+
+async def _arg_value(sh: ExpandConfig, arg: Word | None, quoted: bool) -> str | Words:
+    """The word of ``${x:-word}``/``${x:+word}`` (several words for "${x:-"$@"}")."""
+    if arg is None:
+        return ""
+    if quoted and len(arg.parts) == 1 and type(arg.parts[0]) is DQ:
+        fields = await _expand_dq(sh, arg.parts[0].parts)
+        return fields[0] if len(fields) == 1 else Words(fields, True)
+    return await expand_word(sh, arg)
+
+
+def unbound_status(sh: ExpandConfig) -> int:
+    """The status an unset-variable error exits with: 127 in a ``bash -c`` string, 1 in
+    a script file, a subshell, or with errexit (as bash)."""
+    return 1 if sh.subshell_level or sh.options["errexit"] or not sh.command_string else 127
+
+
+def check_unset(sh: ExpandConfig, p: Param) -> None:
+    if sh.options["nounset"] and p.name not in ("@", "*") \
+            and not (p.index is not None and p.index.plain in ("@", "*")):
+        if p.name in ("!", "-", UNSET_PARAM):
+            return
+        label = p.name if p.index is None else f"{p.name}[{p.index.plain or p.index.source or ''}]"
+        if p.unbraced and not (p.name[0].isalpha() or p.name[0] == "_"):
+            label = "$" + label
+        raise ShellError(f"{label}: unbound variable", unbound_status(sh), fatal=True)
+
+
+async def _substring(sh: ExpandConfig, p: Param, value: str | Words) -> str | Words:
+    off_text = await expand_word(sh, p.arg) if p.arg else "0"
+    offset = await sh.arith_async(off_text) if off_text.strip() else 0
+    length = None
+    if p.arg2 is not None:
+        len_text = await expand_word(sh, p.arg2)
+        length = await sh.arith_async(len_text) if len_text.strip() else 0
+    if isinstance(value, list):
+        items = list(value)
+        start: int | None
+        if p.index is None:
+            # $@ counts $0 as position 0
+            items = [sh.arg0] + items
+            start = offset + len(items) if offset < 0 else offset
+        else:
+            start = _slice_start(sh, p, offset)
+        if start is None or start < 0:
+            return Words((), value.at)
+        if length is None:
+            return Words(items[start:], value.at)
+        if length < 0:
+            raise ShellError(f"{length}: substring expression < 0", 1, abort=True)
+        return Words(items[start:start + length], value.at)
+    n = len(value)
+    if offset < 0:
+        offset += n
+        if offset < 0:
+            return ""
+    if length is None:
+        return value[offset:]
+    if length < 0:
+        end = n + length
+        if end < offset:
+            raise ShellError(f"{length}: substring expression < 0", 1, abort=True)
+        return value[offset:end]
+    return value[offset:offset + length]
+
+
+def _slice_start(sh: ExpandConfig, p: Param, offset: int) -> int | None:
+    """Where ``${a[@]:offset}`` starts among the elements: an indexed array's offset is an
+    index (negative: from the end), the first element at or after it; an associative
+    array counts its keys from 1."""
+    var = sh.lookup_var(p.name)
+    value = var.value if var is not None else None
+    if type(value) is IndexedArray:
+        if offset < 0:
+            offset += value.top
             if offset < 0:
-                offset += len(value)
-                return offset if offset >= 0 else None
-            return max(offset - 1, 0)
-        return offset if offset >= 0 else offset + 1
+                return None
+        return bisect.bisect_left(value.keys(), offset)
+    if type(value) is dict:
+        if offset < 0:
+            offset += len(value)
+            return offset if offset >= 0 else None
+        return max(offset - 1, 0)
+    return offset if offset >= 0 else offset + 1
 
-    def _attributes(self, p: Param) -> str | Words:
-        """``${x@a}``: the attribute letters, also of a declared variable without a value."""
-        var = self.lookup_var(p.name) if not self._special_param(p.name) else None
-        if var is None:
-            self.check_unset(p)
+
+def _attributes(sh: ExpandConfig, p: Param) -> str | Words:
+    """``${x@a}``: the attribute letters, also of a declared variable without a value."""
+    var = sh.lookup_var(p.name) if not _special_param(p.name) else None
+    if var is None:
+        check_unset(sh, p)
+    flags = var.attr_flags() if var is not None else ""
+    if p.index is not None and p.index.plain in ("@", "*"):
+        count = len(ordered_values(var)) if var is not None and var.value is not None else 0
+        return Words([flags] * count, p.index.plain == "@")
+    return flags
+
+
+def _transform(sh: ExpandConfig, p: Param, value: str | Words) -> str | Words:
+    op = p.arg.plain if p.arg else ""
+    var = sh.lookup_var(p.name) if op in ("A", "K", "k") and not _special_param(p.name) else None
+    whole = p.index is not None and p.index.plain in ("@", "*")
+    if op in ("K", "k") and whole and var is not None and is_array(var.value):
+        pairs = [(str(k), v) for k, v in zip(ordered_keys(var), ordered_values(var))]
+        if op == "k":
+            return Words([x for pair in pairs for x in pair], p.index is not None and p.index.plain == "@")
+        return " ".join(f"{key_text(k)} {double_quote(v)}" for k, v in pairs) + " "
+    if op == "A":
+        if whole and var is not None and is_array(var.value):
+            return declare_text(p.name, var)
         flags = var.attr_flags() if var is not None else ""
-        if p.index is not None and p.index.plain in ("@", "*"):
-            count = len(ordered_values(var)) if var is not None and var.value is not None else 0
-            return Words([flags] * count, p.index.plain == "@")
-        return flags
+        prefix = f"declare -{flags} " if flags else ""
 
-    def _transform(self, p: Param, value: str | Words) -> str | Words:
-        op = p.arg.plain if p.arg else ""
-        var = self.lookup_var(p.name) if op in ("A", "K", "k") and not self._special_param(p.name) else None
-        whole = p.index is not None and p.index.plain in ("@", "*")
-        if op in ("K", "k") and whole and var is not None and is_array(var.value):
-            pairs = [(str(k), v) for k, v in zip(ordered_keys(var), ordered_values(var))]
-            if op == "k":
-                return Words([x for pair in pairs for x in pair], p.index is not None and p.index.plain == "@")
-            return " ".join(f"{key_text(k)} {double_quote(v)}" for k, v in pairs) + " "
+    def one(s: str) -> str:
+        if op == "Q" or op == "K" or op == "k":
+            return quote_always(s)
+        if op == "U":
+            return s.upper()
+        if op == "L":
+            return s.lower()
+        if op == "u":
+            return s[:1].upper() + s[1:]
+        if op == "E":
+            return decode_ansi_c(s)
+        if op == "P":
+            return decode_prompt(s, sh)
         if op == "A":
-            if whole and var is not None and is_array(var.value):
-                return declare_text(p.name, var)
-            flags = var.attr_flags() if var is not None else ""
-            prefix = f"declare -{flags} " if flags else ""
-
-        def one(s: str) -> str:
-            if op == "Q" or op == "K" or op == "k":
-                return quote_always(s)
-            if op == "U":
-                return s.upper()
-            if op == "L":
-                return s.lower()
-            if op == "u":
-                return s[:1].upper() + s[1:]
-            if op == "E":
-                return decode_ansi_c(s)
-            if op == "P":
-                return decode_prompt(s, self)
-            if op == "A":
-                return f"{prefix}{p.name}={quote_always(s)}"
-            raise ShellError(f"${{{p.name}@{op}}}: bad substitution", 1)
-        return _map(one, value)
+            return f"{prefix}{p.name}={quote_always(s)}"
+        raise ShellError(f"${{{p.name}@{op}}}: bad substitution", 1)
+    return _map(one, value)
 
 
 #: what resolve_param gives for nothing to refer to (a circular nameref), and for ${!nameref}
@@ -1248,7 +1280,7 @@ def _map(fn: Callable[[str], str], value: str | Words) -> str | Words:
 _PROMPT_ESCAPES = {"a": "\a", "e": "\x1b", "n": "\n", "r": "\r", "\\": "\\", "[": "", "]": ""}
 
 
-def decode_prompt(s: str, sh) -> str:
+def decode_prompt(s: str, sh: ExpandConfig) -> str:
     """``${x@P}``: the prompt escapes bash expands (``\\u``, ``\\h``, ``\\w``, ``\\$`` ...)."""
     out = []
     i = 0
