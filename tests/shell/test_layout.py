@@ -51,3 +51,14 @@ def test_no_private_names_imported():
                             (alias.asname or "").startswith("_"):
                         found.append(f"{path.relative_to(SHELL)}:{node.lineno} {alias.name}")
     assert found == []
+
+
+def test_syntax_knows_no_evaluator():
+    # the tree is the parser's: a node's ``cache`` slot is opaque to syntax/ (the evaluator keeps
+    # its compiled runner there), and nothing in syntax/ imports the rooms that run it
+    found = []
+    for path in sorted((SHELL / "syntax").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in ("eval", "builtins", "api"):
+                found.append(f"{path.name}:{node.lineno}")
+    assert found == []

@@ -708,9 +708,9 @@ def _compile(node) -> Callable | Any:
 
 def start(sh: Shell, node, fds: dict):
     """Run ``node``: its status, or an awaitable of it. (Every command of the shell starts here.)"""
-    runner = node.runner
+    runner = node.cache
     if runner is None:
-        runner = node.runner = compile_node(node)
+        runner = node.cache = compile_node(node)
     if sh.debug_trap_set and type(node) in _DEBUG_KINDS:
         return _debug_then(runner, sh, node, fds)
     return runner(sh, node, fds)

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Union
 
-#: what a node holds besides its syntax: never compared or printed (the runner eval/fastpath.py
-#: compiles a command into; whether ``$1`` had braces, which only bash's messages show)
-NOT_SYNTAX = frozenset({"runner", "unbraced"})
+#: what a node holds besides its syntax: never compared or printed (``cache``; whether ``$1``
+#: had braces, which only bash's messages show)
+NOT_SYNTAX = frozenset({"cache", "unbraced"})
 
 
 class Syntax:
@@ -146,8 +146,10 @@ class Word(Syntax):
 
 
 # ----------------------------------------------------------------------------- commands
-# Every command node has ``runner``: the function eval/fastpath.py compiles it into when it first
-# runs (not part of the syntax: never compared or printed).
+# Every command node has ``cache``: a slot whoever runs or analyses the tree may keep what it
+# derived from the node in (the evaluator keeps the node's compiled runner there: a side table
+# keyed by node was 5-10 % slower on loops). Nothing here reads or sets it: it is opaque to
+# syntax/, never compared or printed, and None in a new node.
 class Assign(Syntax):
     name: str
     value: Word | None              # scalar value (None with ``array``)
@@ -205,17 +207,17 @@ class SimpleCommand(Syntax):
     words: list[Word | Assign]
     redirs: list[Redir]
     line: int
-    runner: object
+    cache: object
 
-    __slots__ = ("assigns", "words", "redirs", "line", "runner")
+    __slots__ = ("assigns", "words", "redirs", "line", "cache")
 
     def __init__(self, assigns: list[Assign], words: list[Word | Assign], redirs: list[Redir], line: int = 0,
-                 runner: object = None) -> None:
+                 cache: object = None) -> None:
         self.assigns = assigns
         self.words = words
         self.redirs = redirs
         self.line = line
-        self.runner = runner
+        self.cache = cache
 
 
 class Pipeline(Syntax):
@@ -227,77 +229,77 @@ class Pipeline(Syntax):
     stderr_pipes: list[bool]
     #: ``time -p``: the POSIX report whatever TIMEFORMAT says
     posix_time: bool
-    runner: object
+    cache: object
 
-    __slots__ = ("commands", "negate", "timed", "line", "stderr_pipes", "posix_time", "runner")
+    __slots__ = ("commands", "negate", "timed", "line", "stderr_pipes", "posix_time", "cache")
 
     def __init__(self, commands: list[Node], negate: bool = False, timed: bool = False, line: int = 0,
-                 stderr_pipes: list[bool] | None = None, posix_time: bool = False, runner: object = None) -> None:
+                 stderr_pipes: list[bool] | None = None, posix_time: bool = False, cache: object = None) -> None:
         self.commands = commands
         self.negate = negate
         self.timed = timed
         self.line = line
         self.stderr_pipes = [] if stderr_pipes is None else stderr_pipes
         self.posix_time = posix_time
-        self.runner = runner
+        self.cache = cache
 
 
 class AndOr(Syntax):
     first: Node
     rest: list[tuple[str, Node]]    # [(op "&&"|"||", node)]
     line: int
-    runner: object
+    cache: object
 
-    __slots__ = ("first", "rest", "line", "runner")
+    __slots__ = ("first", "rest", "line", "cache")
 
-    def __init__(self, first: Node, rest: list[tuple[str, Node]], line: int = 0, runner: object = None) -> None:
+    def __init__(self, first: Node, rest: list[tuple[str, Node]], line: int = 0, cache: object = None) -> None:
         self.first = first
         self.rest = rest
         self.line = line
-        self.runner = runner
+        self.cache = cache
 
 
 class CommandList(Syntax):
     items: list[tuple[Node, bool]]  # [(node, background)]
     line: int
-    runner: object
+    cache: object
 
-    __slots__ = ("items", "line", "runner")
+    __slots__ = ("items", "line", "cache")
 
-    def __init__(self, items: list[tuple[Node, bool]], line: int = 0, runner: object = None) -> None:
+    def __init__(self, items: list[tuple[Node, bool]], line: int = 0, cache: object = None) -> None:
         self.items = items
         self.line = line
-        self.runner = runner
+        self.cache = cache
 
 
 class Subshell(Syntax):
     body: Node
     redirs: list[Redir]
     line: int
-    runner: object
+    cache: object
 
-    __slots__ = ("body", "redirs", "line", "runner")
+    __slots__ = ("body", "redirs", "line", "cache")
 
-    def __init__(self, body: Node, redirs: list[Redir] | None = None, line: int = 0, runner: object = None) -> None:
+    def __init__(self, body: Node, redirs: list[Redir] | None = None, line: int = 0, cache: object = None) -> None:
         self.body = body
         self.redirs = [] if redirs is None else redirs
         self.line = line
-        self.runner = runner
+        self.cache = cache
 
 
 class BraceGroup(Syntax):
     body: Node
     redirs: list[Redir]
     line: int
-    runner: object
+    cache: object
 
-    __slots__ = ("body", "redirs", "line", "runner")
+    __slots__ = ("body", "redirs", "line", "cache")
 
-    def __init__(self, body: Node, redirs: list[Redir] | None = None, line: int = 0, runner: object = None) -> None:
+    def __init__(self, body: Node, redirs: list[Redir] | None = None, line: int = 0, cache: object = None) -> None:
         self.body = body
         self.redirs = [] if redirs is None else redirs
         self.line = line
-        self.runner = runner
+        self.cache = cache
 
 
 class If(Syntax):
@@ -305,17 +307,17 @@ class If(Syntax):
     else_body: CommandList | None
     redirs: list[Redir]
     line: int
-    runner: object
+    cache: object
 
-    __slots__ = ("clauses", "else_body", "redirs", "line", "runner")
+    __slots__ = ("clauses", "else_body", "redirs", "line", "cache")
 
     def __init__(self, clauses: list[tuple[CommandList, CommandList]], else_body: CommandList | None,
-                 redirs: list[Redir] | None = None, line: int = 0, runner: object = None) -> None:
+                 redirs: list[Redir] | None = None, line: int = 0, cache: object = None) -> None:
         self.clauses = clauses
         self.else_body = else_body
         self.redirs = [] if redirs is None else redirs
         self.line = line
-        self.runner = runner
+        self.cache = cache
 
 
 class Loop(Syntax):
@@ -324,18 +326,18 @@ class Loop(Syntax):
     until: bool
     redirs: list[Redir]
     line: int
-    runner: object
+    cache: object
 
-    __slots__ = ("condition", "body", "until", "redirs", "line", "runner")
+    __slots__ = ("condition", "body", "until", "redirs", "line", "cache")
 
     def __init__(self, condition: Node, body: Node, until: bool = False, redirs: list[Redir] | None = None,
-                 line: int = 0, runner: object = None) -> None:
+                 line: int = 0, cache: object = None) -> None:
         self.condition = condition
         self.body = body
         self.until = until
         self.redirs = [] if redirs is None else redirs
         self.line = line
-        self.runner = runner
+        self.cache = cache
 
 
 class For(Syntax):
@@ -344,18 +346,18 @@ class For(Syntax):
     body: Node
     redirs: list[Redir]
     line: int
-    runner: object
+    cache: object
 
-    __slots__ = ("var", "words", "body", "redirs", "line", "runner")
+    __slots__ = ("var", "words", "body", "redirs", "line", "cache")
 
     def __init__(self, var: str, words: list[Word] | None, body: Node, redirs: list[Redir] | None = None, line: int = 0,
-                 runner: object = None) -> None:
+                 cache: object = None) -> None:
         self.var = var
         self.words = words
         self.body = body
         self.redirs = [] if redirs is None else redirs
         self.line = line
-        self.runner = runner
+        self.cache = cache
 
 
 class Select(Syntax):
@@ -364,18 +366,18 @@ class Select(Syntax):
     body: Node
     redirs: list[Redir]
     line: int
-    runner: object
+    cache: object
 
-    __slots__ = ("var", "words", "body", "redirs", "line", "runner")
+    __slots__ = ("var", "words", "body", "redirs", "line", "cache")
 
     def __init__(self, var: str, words: list[Word] | None, body: Node, redirs: list[Redir] | None = None, line: int = 0,
-                 runner: object = None) -> None:
+                 cache: object = None) -> None:
         self.var = var
         self.words = words
         self.body = body
         self.redirs = [] if redirs is None else redirs
         self.line = line
-        self.runner = runner
+        self.cache = cache
 
 
 class ArithFor(Syntax):
@@ -385,19 +387,19 @@ class ArithFor(Syntax):
     body: Node
     redirs: list[Redir]
     line: int
-    runner: object
+    cache: object
 
-    __slots__ = ("init", "condition", "step", "body", "redirs", "line", "runner")
+    __slots__ = ("init", "condition", "step", "body", "redirs", "line", "cache")
 
     def __init__(self, init: Word | None, condition: Word | None, step: Word | None, body: Node,
-                 redirs: list[Redir] | None = None, line: int = 0, runner: object = None) -> None:
+                 redirs: list[Redir] | None = None, line: int = 0, cache: object = None) -> None:
         self.init = init
         self.condition = condition
         self.step = step
         self.body = body
         self.redirs = [] if redirs is None else redirs
         self.line = line
-        self.runner = runner
+        self.cache = cache
 
 
 class CaseItem(Syntax):
@@ -418,17 +420,17 @@ class Case(Syntax):
     items: list[CaseItem]
     redirs: list[Redir]
     line: int
-    runner: object
+    cache: object
 
-    __slots__ = ("word", "items", "redirs", "line", "runner")
+    __slots__ = ("word", "items", "redirs", "line", "cache")
 
     def __init__(self, word: Word, items: list[CaseItem], redirs: list[Redir] | None = None, line: int = 0,
-                 runner: object = None) -> None:
+                 cache: object = None) -> None:
         self.word = word
         self.items = items
         self.redirs = [] if redirs is None else redirs
         self.line = line
-        self.runner = runner
+        self.cache = cache
 
 
 class FunctionDef(Syntax):
@@ -436,31 +438,31 @@ class FunctionDef(Syntax):
     body: Node
     line: int
     source: str                     # text for `declare -f` / `type`
-    runner: object
+    cache: object
 
-    __slots__ = ("name", "body", "line", "source", "runner")
+    __slots__ = ("name", "body", "line", "source", "cache")
 
-    def __init__(self, name: str, body: Node, line: int = 0, source: str = "", runner: object = None) -> None:
+    def __init__(self, name: str, body: Node, line: int = 0, source: str = "", cache: object = None) -> None:
         self.name = name
         self.body = body
         self.line = line
         self.source = source
-        self.runner = runner
+        self.cache = cache
 
 
 class ArithCommand(Syntax):
     expr: Word
     redirs: list[Redir]
     line: int
-    runner: object
+    cache: object
 
-    __slots__ = ("expr", "redirs", "line", "runner")
+    __slots__ = ("expr", "redirs", "line", "cache")
 
-    def __init__(self, expr: Word, redirs: list[Redir] | None = None, line: int = 0, runner: object = None) -> None:
+    def __init__(self, expr: Word, redirs: list[Redir] | None = None, line: int = 0, cache: object = None) -> None:
         self.expr = expr
         self.redirs = [] if redirs is None else redirs
         self.line = line
-        self.runner = runner
+        self.cache = cache
 
 
 # [[ ... ]] expressions
@@ -535,15 +537,15 @@ class CondCommand(Syntax):
     expr: CondExpr
     redirs: list[Redir]
     line: int
-    runner: object
+    cache: object
 
-    __slots__ = ("expr", "redirs", "line", "runner")
+    __slots__ = ("expr", "redirs", "line", "cache")
 
-    def __init__(self, expr: CondExpr, redirs: list[Redir] | None = None, line: int = 0, runner: object = None) -> None:
+    def __init__(self, expr: CondExpr, redirs: list[Redir] | None = None, line: int = 0, cache: object = None) -> None:
         self.expr = expr
         self.redirs = [] if redirs is None else redirs
         self.line = line
-        self.runner = runner
+        self.cache = cache
 
 
 Node = Union[SimpleCommand, Pipeline, AndOr, CommandList, Subshell, BraceGroup, If, Loop, For,
