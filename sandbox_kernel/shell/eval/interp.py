@@ -1,6 +1,8 @@
 """The async interpreter: shell state, and running commands (simple and compound ones,
-functions, external commands, substitutions, traps). Word expansion, redirections and
-pipelines/jobs are mixins from word.py, redirect.py and pipeline.py; [[ ]] is cond.py.
+functions, external commands, substitutions, traps). The variable store is the Shell's base
+class (variables.py); word expansion, redirections, pipelines/jobs and [[ ]] are the functions
+of word.py, redirect.py, pipeline.py and cond.py over the shell, and the ``Shell`` binds, in one
+block ("the rooms, wired"), those that are reached through it (docs/architecture.md, "Rooms").
 
 A ``Shell`` holds one shell's state (variables, functions, options, cwd, positional
 parameters, traps). Subshells, pipeline stages and command substitutions run in a

@@ -2,10 +2,13 @@
 assignments of scalars, arrays and elements, ``name[sub]`` strings given at run time (to
 unset, printf -v, test -v, ${!ref}, namerefs), and the memory the values hold.
 
-A mixin of the interpreter's ``Shell``, which owns the state: ``rt`` (limits, the memory
-pool), ``globals``/``scopes``, ``positional``, ``options``, and for the dynamic variables
-``lineno``, ``pipestatus``, ``frames`` (the call stack). Subscripts need word expansion
-(``subscript_word`` + ``expand_word``) and arithmetic (``arith``), from the other mixins.
+The interpreter's ``Shell`` is a ``Variables`` (its base class: variable reads are the hot
+path, and a member holding the shell back would make every fork cyclic garbage; see
+docs/architecture.md, "Rooms"). What the store uses of the shell is declared at the top of
+the class: ``rt`` (limits, the memory pool), ``options``, for the dynamic variables
+``lineno``, ``pipestatus``, ``frames`` (the call stack), and for subscripts word expansion
+(``subscript_word`` + ``expand_word``) and arithmetic (``arith``), which the Shell binds from
+word.py.
 """
 from __future__ import annotations
 

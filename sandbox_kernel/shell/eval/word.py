@@ -106,7 +106,7 @@ DEFAULT_WORD_OPS = frozenset({":-", "-", ":+", "+"})
 
 def quoted_default(p: object) -> TypeGuard[Param]:
     """``${x:-"word"}`` and its kin with quoted text in the word (a pattern or regex must keep
-    it literal: ``Expander.param_default``)."""
+    it literal: ``param_default``)."""
     return type(p) is Param and p.op in DEFAULT_WORD_OPS and p.arg is not None \
         and any(type(part) is not Lit for part in p.arg.parts)
 
