@@ -845,7 +845,7 @@ class Variables:
             scope[name] = var
             return
         if var.readonly:
-            raise ShellError(f"{name}: readonly variable", 1, abort=True)
+            raise ShellError(f"{name}: readonly variable", 1, abort=True, errexit=True)
         if var.integer:
             if append:
                 value = str(self.arith(f"({var.scalar() or 0})+({value or 0})"))
@@ -1156,7 +1156,7 @@ class Variables:
         if a.array is not None:
             if a.index is not None:
                 raise ShellError(f"{a.name}[{await self.expand_word(a.index)}]: cannot assign list to array member",
-                                 1, abort=True)
+                                 1, abort=True, errexit=True)
             await self._assign_array(a)
             return
         value = await self.expand_word(a.value, assignment=True) if a.value is not None else ""
@@ -1240,8 +1240,16 @@ class Variables:
         keyed = False
         for el in a.array:
             if isinstance(el, tuple):
+                words = None if assoc else await self.keyed_element_words(el)
+                if words is not None:
+                    items.extend((None, f, False) for f in words)
+                    continue
                 keyed = True
-                items.append((el[0], await self.expand_word(el[1], assignment=not assoc), el[2]))
+                value = el[1]
+                if assoc and any(type(p) is Lit and "~" in p.text for p in value.parts):
+                    # an associative element's value takes no tilde expansion at all (bash)
+                    value = Word([Quoted(p.text) if type(p) is Lit else p for p in value.parts])
+                items.append((el[0], await self.expand_word(value, assignment=not assoc), el[2]))
             else:
                 for f in await self.expand_words([el]):
                     items.append((None, f, False))

@@ -311,7 +311,7 @@ def brace_sequence(text: str, limit: int, followed: str = "") -> list[str] | Non
         if m.group(1).islower() != m.group(2).islower() and followed:
             # bash builds the range through the punctuation between Z and a, and the backquote
             # then starts an unclosed command substitution with the text after the braces
-            raise ShellError(f'bad substitution: no closing "`" in `{followed}', 1, abort=True)
+            raise ShellError(f'bad substitution: no closing "`" in `{followed}', 1, abort=True, errexit=True)
         step = abs(int(m.group(3))) if m.group(3) else 1
         step = step or 1
         rng = range(a, b + 1, step) if a <= b else range(a, b - 1, -step)
@@ -444,6 +444,18 @@ class Expander:
                 raise too_many_words(limit)
         return out
 
+    async def keyed_element_words(self, element: tuple) -> list[str] | None:
+        """``[k]=v`` in an indexed array's ``(...)``: bash brace-expands the element as written
+        first, and when that makes several words they are plain elements (``[k]=a [k]=b``);
+        None when it stays one keyed assignment."""
+        key, value, append = element
+        if not self.options["braceexpand"] or not (has_brace(key.parts) or has_brace(value.parts)):
+            return None
+        whole = [Lit("["), *key.parts, Lit("]+=" if append else "]="), *value.parts]
+        if len(brace_expand(_brace_tokens(whole), self.rt.limits.words, self.check_cancel)) < 2:
+            return None
+        return await self.expand_words([Word(whole)])
+
     async def _expand_braced(self, parts: list, out: list[str], limit: int) -> None:
         """A word with braces: each brace expansion is expanded on its own."""
         literal = len(parts) == 1 and type(parts[0]) is Lit
@@ -488,7 +500,7 @@ class Expander:
             if matches:
                 out.extend(matches)
             elif self.shopts["failglob"]:
-                raise ShellError(f"no match: {text}", 1)
+                raise ShellError(f"no match: {text}", 1, abort=True, errexit=True)
             elif not self.shopts["nullglob"]:
                 out.append(text)
 
@@ -857,7 +869,7 @@ class Expander:
     async def _assign_default(self, p: Param, text: str) -> None:
         name = p.name
         if name in "@*#?-$!" or isdigits(name):
-            raise ShellError(f"${name}: cannot assign in this way", 1, abort=True)
+            raise ShellError(f"${name}: cannot assign in this way", 1, abort=True, errexit=True)
         if p.index is None:
             self.set_var(name, text)
             return
@@ -910,7 +922,7 @@ class Expander:
                 # an array without element 0: nothing to follow, and no error
                 return Param(UNSET_PARAM, p.op, p.arg, p.arg2, None, False, p.length)
             label = p.name if p.index is None else f"{p.name}[{p.index.source or p.index.plain or ''}]"
-            raise ShellError(f"{label}: invalid indirect expansion", 1, abort=True)
+            raise ShellError(f"{label}: invalid indirect expansion", 1, abort=True, errexit=True)
         # the Param it gives keeps indirect=True: resolved, but null-tested as bash does
         target = value
         if target in ("@", "*", "#", "?", "-", "$", "!") or isdigits(target):
@@ -919,7 +931,7 @@ class Expander:
         if ref is not None:
             return Param(ref[0], p.op, p.arg, p.arg2, self._index_word(ref[1]), True, p.length)
         if not is_name(target):
-            raise ShellError(f"{target}: invalid variable name", 1, abort=True)
+            raise ShellError(f"{target}: invalid variable name", 1, abort=True, errexit=True)
         return Param(target, p.op, p.arg, p.arg2, None, True, p.length)
 
     def _index_word(self, sub: str) -> Word:
@@ -998,7 +1010,7 @@ class Expander:
     async def _expand_param(self, p: Param, quoted: bool):
         op = p.op
         if op == "bad":
-            raise ShellError(f"{p.name}: bad substitution", 1, abort=True)
+            raise ShellError(f"{p.name}: bad substitution", 1, abort=True, errexit=True)
         if op in ("prefix*", "prefix@"):
             names = sorted(n for n in self.all_variable_names() if n.startswith(p.name))
             return Words(names, op == "prefix@")
@@ -1080,7 +1092,7 @@ class Expander:
             return _map(fn, value)
         if op == "@":
             return self._transform(p, value)
-        raise ShellError(f"${{{name}{op}}}: bad substitution", 1, abort=True)
+        raise ShellError(f"${{{name}{op}}}: bad substitution", 1, abort=True, errexit=True)
 
     async def _replacement(self, word: Word | None) -> str | tuple:
         """The replacement of ``${x/pat/rep}``, expanded as an unquoted word even inside double
