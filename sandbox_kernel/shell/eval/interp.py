@@ -167,6 +167,8 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         self.frames: list[Frame] = []
         #: the file each function was defined in (BASH_SOURCE of its frame)
         self.function_files: dict[str, str] = {}
+        #: LC_CTYPE's locale as last set (word.py's byte_locale; None until first needed)
+        self.ctype: str | None = None
         self.dirstack: list[str] = []
         self.umask = 0o022
         self.fds: dict[int, Any] = fds if fds is not None else {}
@@ -310,6 +312,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
             except FSError:
                 pass
         child.init_shell_vars(str(self.pid))
+        child.byte_locale()  # the locale it starts in
         child.umask = self.umask
         child.resource_limits = self.resource_limits.copy()
         child.pid = self.rt.new_pid()

@@ -38,6 +38,11 @@ READONLY_SHELL_VARS = {"UID": "1000", "EUID": "1000"}
 DYNAMIC_VARS = frozenset({"RANDOM", "SECONDS", "LINENO", "PIPESTATUS", "BASHPID", "EPOCHSECONDS",
                           "EPOCHREALTIME", "FUNCNAME", "SRANDOM", "BASH_SUBSHELL", "GROUPS",
                           "BASH_SOURCE", "BASH_LINENO", "_"})
+#: the variables that name LC_CTYPE's locale: a change is applied when made (a locale that
+#: fails to load leaves the one before, so the order of changes matters)
+LOCALE_VARS = frozenset({"LC_ALL", "LC_CTYPE", "LANG"})
+#: names whose plain assignment takes set_var's path
+_WATCHED_VARS = DYNAMIC_VARS | LOCALE_VARS
 #: how long a chain of namerefs may be (bash: 8 levels, then "circular name reference")
 NAMEREF_DEPTH = 8
 #: what one stored value costs besides its characters (the str header, a dict slot, the key)
@@ -843,6 +848,8 @@ class Variables:
             if self.options["allexport"] or export:
                 var.exported = True
             scope[name] = var
+            if name in LOCALE_VARS:
+                self.byte_locale()
             return
         if var.readonly:
             raise ShellError(f"{name}: readonly variable", 1, abort=True, errexit=True)
@@ -875,6 +882,8 @@ class Variables:
             var.exported = True
         if name in DYNAMIC_VARS:
             self._set_dynamic(name, value)
+        elif name in LOCALE_VARS:
+            self.byte_locale()
 
     def set_raw(self, var: Var, value: str, name: str) -> None:
         """Give ``var`` itself the string ``value`` (a nameref's target: not followed)."""
@@ -1050,6 +1059,8 @@ class Variables:
             else:
                 # a caller's local goes, uncovering the variable below it (bash's dynamic scope)
                 del scope[name]
+        if name in LOCALE_VARS:
+            self.byte_locale()
         return True
 
     def unset_element(self, name: str, key) -> bool:
@@ -1201,7 +1212,7 @@ class Variables:
         if var is NOT_LOOKED_UP:
             var = self.lookup_raw(name) if self.scopes else self.globals.get(name)
         if var is None or type(var.value) is not str or var.readonly or var.integer or var.lower or var.upper \
-                or var.nameref or self.options["allexport"] or name in DYNAMIC_VARS or self.vars_shared:
+                or var.nameref or self.options["allexport"] or name in _WATCHED_VARS or self.vars_shared:
             self.set_var(name, value, append)
             return
         # a plain string variable: the commonest assignment, inline

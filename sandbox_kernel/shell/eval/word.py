@@ -12,6 +12,7 @@ from typing import Callable, Sequence
 
 from ...chars import isdigits
 from ...lazy import lazy_compile
+from ...locales import installed_locale, single_byte
 from ...wildcard import Budget
 from . import pattern as pat
 from .arith import ArithError, evaluate as arith_evaluate
@@ -319,6 +320,30 @@ def brace_sequence(text: str, limit: int, followed: str = "") -> list[str] | Non
     return None
 
 
+def text_length(sh, value: str) -> int:
+    """``${#s}``: characters, or bytes in a single-byte locale."""
+    if value.isascii() or not sh.byte_locale():
+        return len(value)
+    return len(value.encode("utf-8", "surrogateescape"))
+
+
+def _substring_of(value: str, offset: int, length: int | None) -> str:
+    """``${s:offset:length}`` of a string (negative offset or length: from the end)."""
+    n = len(value)
+    if offset < 0:
+        offset += n
+        if offset < 0:
+            return ""
+    if length is None:
+        return value[offset:]
+    if length < 0:
+        end = n + length
+        if end < offset:
+            raise ShellError(f"{length}: substring expression < 0", 1, abort=True)
+        return value[offset:end]
+    return value[offset:offset + length]
+
+
 def has_brace(parts: list) -> bool:
     for p in parts:
         if isinstance(p, Lit) and "{" in p.text:
@@ -492,7 +517,8 @@ class Expander:
             matches = pat.glob_paths(self.fs, self.cwd, pattern, dotglob=self.shopts["dotglob"] or bool(ignore),
                                      globstar=self.shopts["globstar"], extglob=self.shopts["extglob"],
                                      nocase=self.shopts["nocaseglob"], skipdots=self.shopts["globskipdots"],
-                                     budget=self.pattern_budget(), limit=self.rt.limits.words)
+                                     budget=self.pattern_budget(), limit=self.rt.limits.words,
+                                     bytewise=self.byte_locale())
             if ignore:
                 # . and .. never match when GLOBIGNORE is set
                 matches = [m for m in matches if m.rstrip("/").rsplit("/", 1)[-1] not in (".", "..")
@@ -628,6 +654,22 @@ class Expander:
     def pattern_budget(self) -> Budget:
         """How long one pattern match may run: until this run is cancelled or out of time."""
         return Budget(self.check_cancel, self.rt.deadline)
+
+    def byte_locale(self) -> bool:
+        """Whether the shell's LC_CTYPE (LC_ALL, else LC_CTYPE, else LANG) is a single-byte
+        locale, where ``${#s}``, ``${s:i:n}`` and a pattern's ``?`` count bytes (checked only
+        for text that is not ASCII)."""
+        wanted = ""
+        for name in ("LC_ALL", "LC_CTYPE", "LANG"):
+            wanted = self.param_scalar(name) or ""
+            if wanted:
+                break
+        if not wanted or installed_locale(wanted):
+            self.ctype = wanted or "C"
+        elif self.ctype is None:
+            self.ctype = "C"  # the shell started in a locale this machine lacks: C
+        # (else setlocale failed: the locale stays what it was, as in bash)
+        return single_byte(self.ctype)
 
     def ifs(self) -> str:
         v = self.lookup_raw("IFS")  # (lookup_var's checks only for a nameref: IFS is no dynamic variable)
@@ -1036,7 +1078,7 @@ class Expander:
                 return "0"
             if isinstance(value, list):
                 return str(len(value))
-            return str(len(value))
+            return str(text_length(self, value))
         if op is None:
             if value is None:
                 self.check_unset(p)
@@ -1074,17 +1116,19 @@ class Expander:
             pattern = await self.expand_pattern(p.arg) if p.arg else ""
             ext = self.shopts["extglob"]
             budget = self.pattern_budget()
+            bytewise = self.byte_locale()
             if op in ("#", "##"):
-                fn = lambda s: pat.strip_prefix(s, pattern, op == "##", ext, budget)  # noqa: E731
+                fn = lambda s: pat.strip_prefix(s, pattern, op == "##", ext, budget, bytewise)  # noqa: E731
             else:
-                fn = lambda s: pat.strip_suffix(s, pattern, op == "%%", ext, budget)  # noqa: E731
+                fn = lambda s: pat.strip_suffix(s, pattern, op == "%%", ext, budget, bytewise)  # noqa: E731
             return _map(fn, value)
         if op in ("/", "//", "/#", "/%"):
             pattern = await self.expand_pattern(p.arg) if p.arg else ""
             rep = await self._replacement(p.arg2)
             ext = self.shopts["extglob"]
             budget = self.pattern_budget()
-            fn = lambda s: pat.replace(s, pattern, rep, op, ext, budget)  # noqa: E731
+            bytewise = self.byte_locale()
+            fn = lambda s: pat.replace(s, pattern, rep, op, ext, budget, bytewise)  # noqa: E731
             return _map(fn, value)
         if op in ("^", "^^", ",", ",,", "~", "~~"):
             pattern = await self.expand_pattern(p.arg) if p.arg and p.arg.parts else "?"
@@ -1150,19 +1194,9 @@ class Expander:
             if length < 0:
                 raise ShellError(f"{length}: substring expression < 0", 1, abort=True)
             return Words(items[start:start + length], value.at)
-        n = len(value)
-        if offset < 0:
-            offset += n
-            if offset < 0:
-                return ""
-        if length is None:
-            return value[offset:]
-        if length < 0:
-            end = n + length
-            if end < offset:
-                raise ShellError(f"{length}: substring expression < 0", 1, abort=True)
-            return value[offset:end]
-        return value[offset:offset + length]
+        if not value.isascii() and self.byte_locale():
+            return pat.from_bytes(_substring_of(pat.as_bytes(value), offset, length))
+        return _substring_of(value, offset, length)
 
     def _slice_start(self, p: Param, offset: int) -> int | None:
         """Where ``${a[@]:offset}`` starts among the elements: an indexed array's offset is an
