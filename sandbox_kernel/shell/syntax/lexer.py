@@ -30,6 +30,10 @@ class ParseError(Exception):
     """A syntax error; ``status`` is what a non-interactive shell exits with (2, 127 for an
     error inside ``$(...)`` as bash gives, or KEEP_STATUS for one inside ``[[ ]]``)."""
 
+    #: bash drops only the rest of the line and reads on, with status 1 (an error inside an
+    #: array's ``(...)``: bash's parse_compound_assignment)
+    discards_line = False
+
     def __init__(self, message: str, line: int, status: int = 2) -> None:
         super().__init__(message)
         self.message = message
@@ -201,6 +205,12 @@ class Lexer:
         if tok[1] == "nl":
             self.after_newline()
         return tok
+
+    def skip_past_line(self, line: int) -> None:
+        """Go on reading at the line after ``line`` (a line bash discards)."""
+        k = line - self.first_line
+        self.seek(self._newlines[k] + 1 if 0 <= k < len(self._newlines) else self.n)
+        self.pending_heredocs = []
 
     def seek(self, pos: int) -> None:
         """Go on reading at ``pos`` (forgetting a peeked token)."""
@@ -445,7 +455,10 @@ class Lexer:
                 self.i += 1
                 return elements
             if c in ";&|<>(":
-                raise self.error(f"syntax error near unexpected token `{c}'")
+                error = self.error(f"syntax error near unexpected token `{c}'")
+                error.discards_line = True
+                error.status = 1
+                raise error
             if c == "[":
                 # [key]=value
                 s = self.src
