@@ -295,6 +295,14 @@ class Lexer:
         s = self.src
         lines = []
         i = self.i
+        # a redirection from an alias's value: bash reads the body from the input after the
+        # line the alias was used on, not from the rest of the value (which runs as commands)
+        inside = [end for end, _ in self._alias_regions if end > i]
+        resume = None
+        if inside:
+            j = s.find("\n", max(inside))
+            resume, i = self.i, (self.n if j < 0 else j + 1)
+        body_start = i
         while True:
             if i >= self.n:
                 # bash warns and uses what it has: a here-doc cut short by EOF still counts
@@ -317,7 +325,12 @@ class Lexer:
         if doc.quoted:
             doc.body = Word([Quoted(text)] if text else [])
         else:
-            doc.body = self._parse_heredoc_text(text, self.i)
+            doc.body = self._parse_heredoc_text(text, body_start)
+        if resume is not None:
+            self.src = s[:body_start] + s[i:]
+            self.n = len(self.src)
+            self._newlines = [k for k, c in enumerate(self.src) if c == "\n"]
+            i = resume
         self.i = i
         self._peeked = None
 
