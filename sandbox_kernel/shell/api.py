@@ -52,6 +52,10 @@ class ShellAPI(Protocol):
     dirstack: list[str]
     resource_limits: ResourceLimits
     functions: dict[str, FunctionDef]
+    #: the file each function was defined in (``declare -F`` with extdebug)
+    function_files: dict[str, str]
+    #: what BASH_SOURCE names code that is not from a file ("environment", "main")
+    script_source: str
     aliases: dict[str, str]
     traps: dict[str, str]
     #: the traps a subshell lists until it sets one of its own

@@ -39,7 +39,7 @@ from . import redirect
 from .redirect import redirect_now
 from .variables import DYNAMIC_VARS, NeedsExpansion
 from .word import (BIG_STRING, GLOB_ACTIVE, Fields, ambiguous_redirect, case_convert, charge_expansion, has_brace,
-    DEFAULT_WORD_OPS, quoted_default)
+    DEFAULT_WORD_OPS, quoted_default, text_length)
 
 if TYPE_CHECKING:
     from .interp import Shell
@@ -93,6 +93,8 @@ def _compile_operator(p: Param) -> Callable[[Shell], str | None] | None:
     if pattern_of is None:
         return None
     if op in ("#", "##", "%", "%%"):
+        longest = op in ("##", "%%")
+        strip = pat.strip_prefix if op[0] == "#" else pat.strip_suffix
         literal = constant_pattern(p.arg) if p.arg is not None else ""
         if literal is not None and not pat.has_glob(literal, True):
             # a pattern without wildcards: its shortest and longest match are itself
@@ -103,16 +105,17 @@ def _compile_operator(p: Param) -> Callable[[Shell], str | None] | None:
                 value = base(sh)
                 if value is None:
                     return None
+                if not value.isascii() and sh.byte_locale():
+                    return strip(value, pattern_of(sh), longest, sh.shopts["extglob"], sh.pattern_budget(), True)
                 return value.removeprefix(text) if prefix else value.removesuffix(text)
             return stripped_text
-        longest = op in ("##", "%%")
-        strip = pat.strip_prefix if op[0] == "#" else pat.strip_suffix
 
         def stripped(sh: Shell) -> str | None:
             value = base(sh)
             if value is None:
                 return None
-            return strip(value, pattern_of(sh), longest, sh.shopts["extglob"], sh.pattern_budget())
+            return strip(value, pattern_of(sh), longest, sh.shopts["extglob"], sh.pattern_budget(),
+                         not value.isascii() and sh.byte_locale())
         return stripped
     # the replacement as expand_word makes it (patsub_replacement off) and with its quoted
     # & and \ escaped for the template patsub_replacement makes (word.py's _replacement)
@@ -127,7 +130,8 @@ def _compile_operator(p: Param) -> Callable[[Shell], str | None] | None:
             return None
         pattern = pattern_of(sh)
         rep = pat.replacement(marked_of(sh)) if sh.shopts["patsub_replacement"] else rep_of(sh)
-        return pat.replace(value, pattern, rep, op, sh.shopts["extglob"], sh.pattern_budget())
+        return pat.replace(value, pattern, rep, op, sh.shopts["extglob"], sh.pattern_budget(),
+                           not value.isascii() and sh.byte_locale())
     return replaced
 
 
@@ -186,7 +190,7 @@ def _compile_value(p, unset: str | None = None, in_string: bool = False) -> Call
                     if sh.options["nounset"]:
                         sh.check_unset(p)
                     return "0"
-                return str(len(value))
+                return str(len(value) if value.isascii() else text_length(sh, value))
             return length
 
         def scalar(sh: Shell) -> str | None:

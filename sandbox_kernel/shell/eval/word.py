@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable, Iterable, Protocol, 
 
 from ...chars import isdigits
 from ...lazy import lazy_compile
+from ...locales import installed_locale, single_byte
 from ...wildcard import Budget
 from .. import pattern as pat
 from .arith import evaluate as arith_evaluate
@@ -42,6 +43,8 @@ if TYPE_CHECKING:
 
         #: set while the word of a ${x-word} inside an assignment value expands
         in_assignment_word: bool
+        #: LC_CTYPE's locale as last set (byte_locale; None until first needed)
+        ctype: str | None
 
         rt: Runtime | RunView
         fs: VFS
@@ -381,12 +384,36 @@ def brace_sequence(text: str, limit: int, followed: str = "") -> list[str] | Non
         if m.group(1).islower() != m.group(2).islower() and followed:
             # bash builds the range through the punctuation between Z and a, and the backquote
             # then starts an unclosed command substitution with the text after the braces
-            raise ShellError(f'bad substitution: no closing "`" in `{followed}', 1, abort=True)
+            raise ShellError(f'bad substitution: no closing "`" in `{followed}', 1, abort=True, errexit=True)
         step = abs(int(m.group(3))) if m.group(3) else 1
         step = step or 1
         rng = range(a, b + 1, step) if a <= b else range(a, b - 1, -step)
         return [chr(v) for v in rng]
     return None
+
+
+def text_length(sh: ExpandConfig, value: str) -> int:
+    """``${#s}``: characters, or bytes in a single-byte locale."""
+    if value.isascii() or not byte_locale(sh):
+        return len(value)
+    return len(value.encode("utf-8", "surrogateescape"))
+
+
+def _substring_of(value: str, offset: int, length: int | None) -> str:
+    """``${s:offset:length}`` of a string (negative offset or length: from the end)."""
+    n = len(value)
+    if offset < 0:
+        offset += n
+        if offset < 0:
+            return ""
+    if length is None:
+        return value[offset:]
+    if length < 0:
+        end = n + length
+        if end < offset:
+            raise ShellError(f"{length}: substring expression < 0", 1, abort=True)
+        return value[offset:end]
+    return value[offset:offset + length]
 
 
 def has_brace(parts: list) -> bool:
@@ -438,6 +465,19 @@ async def expand_words(sh: ExpandConfig, words: list) -> list[str]:
     return out
 
 
+async def keyed_element_words(sh: ExpandConfig, element: tuple) -> list[str] | None:
+    """``[k]=v`` in an indexed array's ``(...)``: bash brace-expands the element as written
+    first, and when that makes several words they are plain elements (``[k]=a [k]=b``);
+    None when it stays one keyed assignment."""
+    key, value, append = element
+    if not sh.options["braceexpand"] or not (has_brace(key.parts) or has_brace(value.parts)):
+        return None
+    whole = [Lit("["), *key.parts, Lit("]+=" if append else "]="), *value.parts]
+    if len(brace_expand(_brace_tokens(whole), sh.rt.limits.words, sh.check_cancel)) < 2:
+        return None
+    return await expand_words(sh, [Word(whole)])
+
+
 async def _expand_braced(sh: ExpandConfig, parts: list, out: list[str], limit: int) -> None:
     """A word with braces: each brace expansion is expanded on its own."""
     literal = len(parts) == 1 and type(parts[0]) is Lit
@@ -475,7 +515,8 @@ def finish_fields(sh: ExpandConfig, produced: list, out: list[str]) -> None:
         matches = pat.glob_paths(sh.fs, sh.cwd, pattern, dotglob=sh.shopts["dotglob"] or bool(ignore),
                                  globstar=sh.shopts["globstar"], extglob=sh.shopts["extglob"],
                                  nocase=sh.shopts["nocaseglob"], skipdots=sh.shopts["globskipdots"],
-                                 budget=pattern_budget(sh), limit=sh.rt.limits.words)
+                                 budget=pattern_budget(sh), limit=sh.rt.limits.words,
+                                 bytewise=byte_locale(sh))
         if ignore:
             # . and .. never match when GLOBIGNORE is set
             matches = [m for m in matches if m.rstrip("/").rsplit("/", 1)[-1] not in (".", "..")
@@ -483,7 +524,7 @@ def finish_fields(sh: ExpandConfig, produced: list, out: list[str]) -> None:
         if matches:
             out.extend(matches)
         elif sh.shopts["failglob"]:
-            raise ShellError(f"no match: {text}", 1)
+            raise ShellError(f"no match: {text}", 1, abort=True, errexit=True)
         elif not sh.shopts["nullglob"]:
             out.append(text)
 
@@ -622,6 +663,23 @@ def parse_extglob(sh: ExpandConfig) -> bool:
 def pattern_budget(sh: ExpandConfig) -> Budget:
     """How long one pattern match may run: until this run is cancelled or out of time."""
     return Budget(sh.check_cancel, sh.rt.deadline)
+
+
+def byte_locale(sh: ExpandConfig) -> bool:
+    """Whether the shell's LC_CTYPE (LC_ALL, else LC_CTYPE, else LANG) is a single-byte
+    locale, where ``${#s}``, ``${s:i:n}`` and a pattern's ``?`` count bytes (checked only
+    for text that is not ASCII)."""
+    wanted = ""
+    for name in ("LC_ALL", "LC_CTYPE", "LANG"):
+        wanted = sh.param_scalar(name) or ""
+        if wanted:
+            break
+    if not wanted or installed_locale(wanted):
+        sh.ctype = wanted or "C"
+    elif sh.ctype is None:
+        sh.ctype = "C"  # the shell started in a locale this machine lacks: C
+    # (else setlocale failed: the locale stays what it was, as in bash)
+    return single_byte(sh.ctype)
 
 
 def ifs(sh: ExpandConfig) -> str:
@@ -877,7 +935,7 @@ def _use_word(sh: ExpandConfig, op: str | None, value: str | Words | None, quote
 async def _assign_default(sh: ExpandConfig, p: Param, text: str) -> None:
     name = p.name
     if name in "@*#?-$!" or isdigits(name):
-        raise ShellError(f"${name}: cannot assign in this way", 1, abort=True)
+        raise ShellError(f"${name}: cannot assign in this way", 1, abort=True, errexit=True)
     if p.index is None:
         sh.set_var(name, text)
         return
@@ -932,7 +990,7 @@ async def _indirect_target(sh: ExpandConfig, p: Param) -> Param:
             # an array without element 0: nothing to follow, and no error
             return Param(UNSET_PARAM, p.op, p.arg, p.arg2, None, False, p.length)
         label = p.name if p.index is None else f"{p.name}[{p.index.source or p.index.plain or ''}]"
-        raise ShellError(f"{label}: invalid indirect expansion", 1, abort=True)
+        raise ShellError(f"{label}: invalid indirect expansion", 1, abort=True, errexit=True)
     # the Param it gives keeps indirect=True: resolved, but null-tested as bash does
     target = value
     if target in ("@", "*", "#", "?", "-", "$", "!") or isdigits(target):
@@ -941,7 +999,7 @@ async def _indirect_target(sh: ExpandConfig, p: Param) -> Param:
     if ref is not None:
         return Param(ref[0], p.op, p.arg, p.arg2, _index_word(sh, ref[1]), True, p.length)
     if not is_name(target):
-        raise ShellError(f"{target}: invalid variable name", 1, abort=True)
+        raise ShellError(f"{target}: invalid variable name", 1, abort=True, errexit=True)
     return Param(target, p.op, p.arg, p.arg2, None, True, p.length)
 
 
@@ -1026,7 +1084,7 @@ async def expand_param(sh: ExpandConfig, p: Param, quoted: bool) -> str | Words 
 async def _expand_param(sh: ExpandConfig, p: Param, quoted: bool) -> str | Words | None:
     op = p.op
     if op == "bad":
-        raise ShellError(f"{p.name}: bad substitution", 1, abort=True)
+        raise ShellError(f"{p.name}: bad substitution", 1, abort=True, errexit=True)
     if op in ("prefix*", "prefix@"):
         names = sorted(n for n in sh.all_variable_names() if n.startswith(p.name))
         return Words(names, op == "prefix@")
@@ -1052,7 +1110,7 @@ async def _expand_param(sh: ExpandConfig, p: Param, quoted: bool) -> str | Words
             return "0"
         if isinstance(value, list):
             return str(len(value))
-        return str(len(value))
+        return str(text_length(sh, value))
     if op is None:
         if value is None:
             check_unset(sh, p)
@@ -1090,17 +1148,19 @@ async def _expand_param(sh: ExpandConfig, p: Param, quoted: bool) -> str | Words
         pattern = await expand_pattern(sh, p.arg) if p.arg else ""
         ext = sh.shopts["extglob"]
         budget = pattern_budget(sh)
+        bytewise = byte_locale(sh)
         if op in ("#", "##"):
-            fn = lambda s: pat.strip_prefix(s, pattern, op == "##", ext, budget)  # noqa: E731
+            fn = lambda s: pat.strip_prefix(s, pattern, op == "##", ext, budget, bytewise)  # noqa: E731
         else:
-            fn = lambda s: pat.strip_suffix(s, pattern, op == "%%", ext, budget)  # noqa: E731
+            fn = lambda s: pat.strip_suffix(s, pattern, op == "%%", ext, budget, bytewise)  # noqa: E731
         return _map(fn, value)
     if op in ("/", "//", "/#", "/%"):
         pattern = await expand_pattern(sh, p.arg) if p.arg else ""
         rep = await _replacement(sh, p.arg2)
         ext = sh.shopts["extglob"]
         budget = pattern_budget(sh)
-        fn = lambda s: pat.replace(s, pattern, rep, op, ext, budget)  # noqa: E731
+        bytewise = byte_locale(sh)
+        fn = lambda s: pat.replace(s, pattern, rep, op, ext, budget, bytewise)  # noqa: E731
         return _map(fn, value)
     if op in ("^", "^^", ",", ",,", "~", "~~"):
         pattern = await expand_pattern(sh, p.arg) if p.arg and p.arg.parts else "?"
@@ -1108,7 +1168,7 @@ async def _expand_param(sh: ExpandConfig, p: Param, quoted: bool) -> str | Words
         return _map(fn, value)
     if op == "@":
         return _transform(sh, p, value)
-    raise ShellError(f"${{{name}{op}}}: bad substitution", 1, abort=True)
+    raise ShellError(f"${{{name}{op}}}: bad substitution", 1, abort=True, errexit=True)
 
 
 async def _replacement(sh: ExpandConfig, word: Word | None) -> str | tuple:
@@ -1172,19 +1232,9 @@ async def _substring(sh: ExpandConfig, p: Param, value: str | Words) -> str | Wo
         if length < 0:
             raise ShellError(f"{length}: substring expression < 0", 1, abort=True)
         return Words(items[start:start + length], value.at)
-    n = len(value)
-    if offset < 0:
-        offset += n
-        if offset < 0:
-            return ""
-    if length is None:
-        return value[offset:]
-    if length < 0:
-        end = n + length
-        if end < offset:
-            raise ShellError(f"{length}: substring expression < 0", 1, abort=True)
-        return value[offset:end]
-    return value[offset:offset + length]
+    if not value.isascii() and byte_locale(sh):
+        return pat.from_bytes(_substring_of(pat.as_bytes(value), offset, length))
+    return _substring_of(value, offset, length)
 
 
 def _slice_start(sh: ExpandConfig, p: Param, offset: int) -> int | None:
