@@ -62,3 +62,14 @@ def test_syntax_knows_no_evaluator():
             if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in ("eval", "builtins", "api"):
                 found.append(f"{path.name}:{node.lineno}")
     assert found == []
+
+
+def test_every_command_node_has_the_cache_slot():
+    # fastpath.start reads node.cache for every command it runs
+    from sandbox_kernel.shell.eval import fastpath
+    from sandbox_kernel.shell.syntax import ast as syntax
+    kinds = [k for k in vars(syntax).values() if isinstance(k, type) and issubclass(k, syntax.Syntax)
+             and "line" in k.__slots__]
+    missing = [k.__name__ for k in kinds if "cache" not in k.__slots__]
+    assert kinds and missing == []
+    assert set(fastpath.HANDLERS) <= set(kinds)

@@ -277,14 +277,14 @@ class Unparsed(Syntax):
     reports it when the substitution runs, as "command substitution: line N")."""
     text: str
     line: int
-    runner: object
+    cache: object
 
-    __slots__ = ("text", "line", "runner")
+    __slots__ = ("text", "line", "cache")
 
-    def __init__(self, text: str, line: int = 0, runner: object = None) -> None:
+    def __init__(self, text: str, line: int = 0, cache: object = None) -> None:
         self.text = text
         self.line = line
-        self.runner = runner
+        self.cache = cache
 
 
 class Subshell(Syntax):
