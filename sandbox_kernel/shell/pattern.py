@@ -313,10 +313,13 @@ def compile_pattern(pat: str, extglob: bool = True, nocase: bool = False, path: 
     return rx
 
 
-def match(pat: str, text: str, extglob: bool = True, nocase: bool = False, budget: Budget | None = None) -> bool:
-    """Does the whole of ``text`` match the pattern?"""
+def match(pat: str, text: str, extglob: bool = True, nocase: bool = False, budget: Budget | None = None,
+          bytewise: bool = False) -> bool:
+    """Does the whole of ``text`` match the pattern? (``bytewise``: in a single-byte locale)"""
     if not nocase and not has_glob(pat, extglob):
         return unescape(pat) == text
+    if bytewise:
+        pat, text = as_bytes(pat), as_bytes(text)
     return compile_pattern(pat, extglob, nocase).fullmatch(text, budget)
 
 

@@ -440,6 +440,8 @@ def compile_matcher(word: Word) -> Callable[[Any, str, bool, bool], bool] | None
         tests: dict[tuple[bool, bool], Any] = {}
 
         def constant(sh: Shell, text: str, ext: bool, nocase: bool) -> bool:
+            if not text.isascii() and sh.byte_locale():
+                return pat.match(constant_text, text, ext, nocase, sh.pattern_budget(), True)
             test = tests.get((ext, nocase))
             if test is None:
                 test = tests[(ext, nocase)] = _pattern_test(constant_text, ext, nocase)
@@ -448,7 +450,8 @@ def compile_matcher(word: Word) -> Callable[[Any, str, bool, bool], bool] | None
     pattern_of = compile_pattern(word)
     if pattern_of is None:
         return None
-    return lambda sh, text, ext, nocase: pat.match(pattern_of(sh), text, ext, nocase, sh.pattern_budget())
+    return lambda sh, text, ext, nocase: pat.match(pattern_of(sh), text, ext, nocase, sh.pattern_budget(),
+                                                   not text.isascii() and sh.byte_locale())
 
 
 def _pattern_test(pattern: str, ext: bool, nocase: bool) -> Callable[[Any, str], bool]:
@@ -1636,8 +1639,9 @@ async def _case_matches(sh: Shell, item, word: str) -> bool:
     ext = sh.shopts["extglob"]
     nocase = sh.shopts["nocasematch"]
     budget = sh.pattern_budget()
+    bytewise = not word.isascii() and sh.byte_locale()
     for p in item.patterns:
-        if pat.match(await sh.expand_pattern(p), word, ext, nocase, budget):
+        if pat.match(await sh.expand_pattern(p), word, ext, nocase, budget, bytewise):
             return True
     return False
 

@@ -20,3 +20,7 @@ mkdir -p globs && cd globs && touch _x_ _μ_ _éé_
 LC_ALL=C; echo _?_ _??_ _????_
 LC_ALL=C.UTF-8; echo _?_ _??_ _????_
 f() { local LC_ALL=C; echo "${#1}"; }; f μμ; echo "${#s}"
+m() { case $1 in ?) echo "case: one";; ??) echo "case: two";; *) echo "case: more";; esac
+      [[ $1 == ? ]] && echo "[[: one" || echo "[[: not one"; }
+cd ..; LC_ALL=C; m μ; p='?'; [[ μ == $p$p ]] && echo dyn-two
+LC_ALL=C.UTF-8; m μ; [[ μ == $p ]] && echo dyn-one
