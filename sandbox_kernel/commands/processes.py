@@ -24,17 +24,10 @@ Report the sandbox's processes: the shell, its background jobs, and ps itself.
 """
 
 
-def _shell_runtime(ctx: CommandContext):
-    """(the shell, its shared runtime) behind ctx.shell, when the shell exposes them."""
-    shell = getattr(ctx.shell, "shell", None)
-    return shell, getattr(shell, "rt", None)
-
-
 def _shell_jobs(ctx: CommandContext) -> dict:
     """pid -> job (``kill(signum)``, ``done()``) of the shell's background jobs still running:
     the notebook's, whichever cell started them, and those they started."""
-    _shell, rt = _shell_runtime(ctx)
-    jobs = getattr(rt, "processes", None)
+    jobs = getattr(ctx.shell, "processes", None)
     if not isinstance(jobs, dict):
         return {}
     return {pid: job for pid, job in jobs.items() if isinstance(pid, int) and not job.done()}
@@ -47,8 +40,7 @@ async def ps(ctx: CommandContext) -> int:
     if operands:
         raise UsageError(f"unsupported option (BSD syntax): '{operands[0]}'", 1)
     full = any(o in ("f", "u") for o, _ in opts)
-    shell, _rt = _shell_runtime(ctx)
-    shell_pid = getattr(shell, "pid", SHELL_PID)
+    shell_pid = getattr(ctx.shell, "pid", SHELL_PID)
     if not isinstance(shell_pid, int):
         shell_pid = SHELL_PID
     procs = [(shell_pid, 0, "bash")]

@@ -23,7 +23,40 @@ from .index import COMMAND_MODULES
 from .options import UsageError
 
 if TYPE_CHECKING:
+    from typing import Protocol
+
+    from ..engine import CancelToken
     from ..vfs import VFS
+
+    class ShellHost(Protocol):
+        """What a command may use of the shell running it (``ctx.shell``: the interpreter's
+        ``CommandHost``, eval/interp.py; a test's stand-in has the methods). The properties are
+        read with ``getattr`` and a default, since a stand-in may lack them."""
+
+        def check_cancel(self) -> None: ...
+
+        async def checkpoint(self) -> None: ...
+
+        async def run_argv(self, argv: list[str], stdin: InputStream, stdout: OutputStream, stderr: OutputStream,
+                           env: dict[str, str] | None = None, cwd: str | None = None) -> int: ...
+
+        @property
+        def limits(self) -> Limits: ...
+
+        @property
+        def cancel(self) -> CancelToken | None: ...
+
+        @property
+        def display(self) -> Any: ...
+
+        @property
+        def deadline(self) -> float: ...
+
+        @property
+        def pid(self) -> int: ...
+
+        @property
+        def processes(self) -> dict[int, Any]: ...
 
 #: ``async def cmd(ctx: CommandContext) -> int`` (not quoted: a string in a type alias is compile()d at import)
 CommandFunc = Callable[[Any], Awaitable[int]]
@@ -99,12 +132,13 @@ _STDIN_NAMES = frozenset(("-", "/dev/stdin", "/dev/fd/0"))
 class CommandContext:
     """What a command runs with. ``env`` is a dict, or a function that makes it when the
     command first reads it (the shell's exported variables: most commands never read them).
-    ``shell``: the interpreter/session running this command (gives ``run``, limits, cancel
-    token); ``sandbox``: the Sandbox (engines by name, limits), when there is one."""
+    ``shell``: the interpreter/session running this command (``ShellHost``: cancellation, running
+    other commands, limits, cancel token, display, deadline, the shell's pid and live jobs);
+    ``sandbox``: the Sandbox (engines by name, limits), when there is one."""
 
     def __init__(self, name: str, args: list[str], stdin: InputStream, stdout: OutputStream, stderr: OutputStream,
-                 fs: "VFS", cwd: str, env: "dict[str, str] | Callable[[], dict[str, str]]", shell: Any = None,
-                 sandbox: Any = None, extra: dict | None = None) -> None:
+                 fs: "VFS", cwd: str, env: "dict[str, str] | Callable[[], dict[str, str]]",
+                 shell: ShellHost | None = None, sandbox: Any = None, extra: dict | None = None) -> None:
         self.name = name
         self.args = args
         self.stdin = stdin

@@ -86,8 +86,7 @@ class Bounds:
         if host is None:
             return cls.budget()
         cancel = getattr(host, "cancel", None)
-        inner = getattr(host, "shell", host)
-        deadline = getattr(getattr(inner, "rt", None), "deadline", None)
+        deadline = getattr(host, "deadline", None)
         if not isinstance(deadline, (int, float)):
             return cls(time.monotonic() + DEFAULT_BUDGET, cancel)
         return cls(float(deadline), cancel)

@@ -1691,7 +1691,9 @@ def _c_integer(text: str) -> int | None:
 
 
 class CommandHost:
-    """What commands see as ``ctx.shell``: cancellation checks and running other commands."""
+    """What commands see as ``ctx.shell`` (commands.registry's ShellHost): cancellation checks,
+    running other commands, the run's limits, token, display and deadline, the shell's pid and
+    live jobs (ps, kill)."""
 
     __slots__ = ("shell", "fds")
 
@@ -1718,6 +1720,19 @@ class CommandHost:
         """Where rich output goes: the display of the run that started the command (for a
         background job, that of the cell it belongs to), or None."""
         return self.shell.rt.display
+
+    @property
+    def deadline(self) -> float:
+        return self.shell.rt.deadline
+
+    @property
+    def pid(self) -> int:
+        return self.shell.pid
+
+    @property
+    def processes(self) -> dict[int, Job]:
+        """Every live background job of the shell and its forks, by pid."""
+        return self.shell.rt.processes
 
     async def run_argv(self, argv: list[str], stdin, stdout, stderr, env=None, cwd=None) -> int:
         if not argv:
