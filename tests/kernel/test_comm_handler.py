@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as hs
 
 import base64
 
-from sandbox_kernel.kernel.comm import (MAX_READ, MAX_WATCHERS, MAX_WRITE, VfsRequestHandler, encode_payload,
+from sandbox_kernel.kernel.comms.vfs import (MAX_READ, MAX_WATCHERS, MAX_WRITE, VfsRequestHandler, encode_payload,
                                         requested_encoding)
 from sandbox_kernel.vfs import make_vfs
 

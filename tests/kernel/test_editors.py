@@ -6,7 +6,7 @@ import pytest
 
 from sandbox_kernel.engine import CancelToken, Streams
 from sandbox_kernel.commands.editor import MAX_FILES
-from sandbox_kernel.kernel.editors import EditorHosts
+from sandbox_kernel.kernel.comms.editors import EditorHosts
 from sandbox_kernel.sandbox import Sandbox
 
 

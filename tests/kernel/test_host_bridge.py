@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from sandbox_kernel.kernel import comm as comm_module
-from sandbox_kernel.kernel.comm import MAX_HOST_NAMES, VfsRequestHandler
+from sandbox_kernel.kernel.comms import vfs as comm_module
+from sandbox_kernel.kernel.comms.vfs import MAX_HOST_NAMES, VfsRequestHandler
 from sandbox_kernel.kernel.install import install
 from sandbox_kernel.kernel.vfs_client import VfsClient, VfsError
 from sandbox_kernel.vfs import make_vfs

@@ -5,10 +5,10 @@ import json
 import os
 
 from tests.support.kernelclient import execute, run_ok, start_kernel, notice_text, stream_text
-from sandbox_kernel.kernel.lost_files import records_dir
-from sandbox_kernel.kernel.store import data_root
+from sandbox_kernel.kernel.storage.lost_files import records_dir
+from sandbox_kernel.kernel.storage.store import data_root
 from sandbox_kernel.vfs import make_vfs
-from sandbox_kernel.kernel.lost_files import LostFiles
+from sandbox_kernel.kernel.storage.lost_files import LostFiles
 
 
 def restart(km, kc):

@@ -14,7 +14,7 @@ import pytest
 
 from sandbox_kernel.cli import run_script
 from sandbox_kernel.kernel.install import install
-from sandbox_kernel.kernel.mounts import HostMount
+from sandbox_kernel.kernel.storage.mounts import HostMount
 from sandbox_kernel.limits import Limits
 from sandbox_kernel.policy import MountError, check_mounts, parse_mount
 from sandbox_kernel.sandbox import Sandbox
@@ -196,7 +196,7 @@ def test_kernel_load_keeps_a_read_write_mount_on_the_host(jupyter_kernels, tmp_p
 
 
 def test_mounts_come_only_from_the_admin():
-    from sandbox_kernel.kernel import magics
+    from sandbox_kernel.kernel.protocol import magics
 
     with pytest.raises(magics.MagicError, match="unknown line magic"):
         magics.parse_cell("%mount /etc:/workspace/etc")

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from sandbox_kernel.kernel.host_files import _raise_quotas
+from sandbox_kernel.kernel.storage.host_files import _raise_quotas
 from sandbox_kernel.kernel.install import install
-from sandbox_kernel.kernel.store import WorkspaceStore, store_path
+from sandbox_kernel.kernel.storage.store import WorkspaceStore, store_path
 from sandbox_kernel.kernel.vfs_client import VfsClient
 from sandbox_kernel.limits import Limits
 from sandbox_kernel.policy import Policy
@@ -157,7 +157,7 @@ def test_a_second_kernel_of_the_same_notebook_does_not_write(tmp_path):
 
 CHILD = textwrap.dedent("""
     import sys
-    from sandbox_kernel.kernel.store import WorkspaceStore
+    from sandbox_kernel.kernel.storage.store import WorkspaceStore
     from sandbox_kernel.sandbox import Sandbox
     sb = Sandbox()
     store = WorkspaceStore(__import__("pathlib").Path(sys.argv[1]), sb.fs)

@@ -6,7 +6,7 @@ import types
 
 import pytest
 
-from sandbox_kernel.kernel.terminal import MAX_PENDING_OUTPUT, OUTPUT_CHUNK, LineEditor, VmTerminalSession
+from sandbox_kernel.kernel.comms.terminal import MAX_PENDING_OUTPUT, OUTPUT_CHUNK, LineEditor, VmTerminalSession
 from sandbox_kernel.vm.terminal import MAX_PENDING_INPUT, VmTerminal
 from tests.support.kernelclient import TerminalComm as Terminal
 from tests.support.kernelclient import run_ok, start_kernel

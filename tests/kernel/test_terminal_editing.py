@@ -11,10 +11,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sandbox_kernel.engine import CancelToken, RunResult, Streams
-from sandbox_kernel.kernel import terminal
-from sandbox_kernel.kernel.cells import CellRunner
-from sandbox_kernel.kernel.lineedit import LineEditor
-from sandbox_kernel.kernel.terminal import MAX_COMMAND_LINES, MAX_LINE, TerminalSession
+from sandbox_kernel.kernel.comms import terminal
+from sandbox_kernel.kernel.protocol.cells import CellRunner
+from sandbox_kernel.kernel.comms.lineedit import LineEditor
+from sandbox_kernel.kernel.comms.terminal import MAX_COMMAND_LINES, MAX_LINE, TerminalSession
 from sandbox_kernel.sandbox import Sandbox
 from .vt import Screen
 

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from sandbox_kernel.commands._lib.mimebundle import DisplayError, guess_type, make_bundle, resolve_type
-from sandbox_kernel.kernel import magics
-from sandbox_kernel.kernel.relay import StreamRelay
+from sandbox_kernel.kernel.protocol import magics
+from sandbox_kernel.kernel.protocol.relay import StreamRelay
 from sandbox_kernel.limits import Limits
 from sandbox_kernel.sandbox import Sandbox
 from sandbox_kernel.shell.complete import at_command_position, current_command, escape_word
@@ -373,7 +373,7 @@ def test_display_command_errors():
 ])
 def test_stream_text_keeps_only_what_renders_as_text(raw, shown):
     """Red team: raw terminal escapes from sandbox code passed through (spoofing jupyter console)."""
-    from sandbox_kernel.kernel.relay import TerminalText
+    from sandbox_kernel.kernel.protocol.relay import TerminalText
 
     assert TerminalText().clean(raw, final=True) == shown
 

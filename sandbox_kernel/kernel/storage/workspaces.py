@@ -24,7 +24,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..limits import format_size
+from ...limits import format_size
 from .store import (StoreBusy, StoreError, WorkspaceStore, _Restored, connect_existing, lock_path, lock_store,
                     remove_db, shown, unlock_store, valid_workspace_id)
 

@@ -10,8 +10,8 @@ import logging
 import os
 from typing import Any, Awaitable, Callable
 
-from ..policy import MountError, Policy
-from ..sandbox import Sandbox
+from ...policy import MountError, Policy
+from ...sandbox import Sandbox
 from . import workspaces
 from .lost_files import LostFiles
 from .mounts import HostMount

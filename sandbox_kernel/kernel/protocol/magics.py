@@ -10,11 +10,11 @@ import shlex
 from dataclasses import dataclass, field
 from typing import Callable, NamedTuple
 
-from ..limits import Limits, format_size
-from ..paths import under
-from ..vfs import USER_UID, Dir, FSError, normpath
-from ..vfs.fs import MAX_PATH
-from ..vfs.tar import export_size, export_tar, import_tar
+from ...limits import Limits, format_size
+from ...paths import under
+from ...vfs import USER_UID, Dir, FSError, normpath
+from ...vfs.fs import MAX_PATH
+from ...vfs.tar import export_size, export_tar, import_tar
 
 #: ``%%name`` -> engine.
 CELL_MAGICS = {"sh": "sh", "bash": "sh", "js": "js", "python": "python", "vm": "vm"}

@@ -29,12 +29,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from ..limits import format_size
-from ..paths import under
-from ..vfs import USER_GID, USER_UID, VFS, Dir, File, FSError, Symlink
-from ..vfs.changes import ChangeTracker
-from ..vfs.fs import MAX_PATH, ROOT_UID, Inode
-from ..vfs.tar import clamp_mtime
+from ...limits import format_size
+from ...paths import under
+from ...vfs import USER_GID, USER_UID, VFS, Dir, File, FSError, Symlink
+from ...vfs.changes import ChangeTracker
+from ...vfs.fs import MAX_PATH, ROOT_UID, Inode
+from ...vfs.tar import clamp_mtime
 
 #: the trees a workspace holds (/tmp is temporary, as after a reboot)
 ROOTS = ("/workspace", "/home/user")

@@ -21,10 +21,10 @@ import threading
 import time
 from typing import Any, Callable
 
-from ..vfs import FSError, VFS, normpath
-from ..vfs.tar import export_size, export_tar, import_tar
+from ...vfs import FSError, VFS, normpath
+from ...vfs.tar import export_size, export_tar, import_tar
 from .editors import EditorHosts
-from .store import valid_workspace_id
+from ..storage.store import valid_workspace_id
 
 #: 2 added the base64 encoding; every version 1 message means the same in version 2
 PROTOCOL_VERSION = 2

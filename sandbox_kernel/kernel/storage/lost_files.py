@@ -10,8 +10,8 @@ import os
 import time
 from pathlib import Path
 
-from ..limits import format_size
-from ..vfs import VFS
+from ...limits import format_size
+from ...vfs import VFS
 from .store import data_root, store_path
 
 #: the trees a user works in (what --persist would keep)

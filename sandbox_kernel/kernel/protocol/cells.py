@@ -10,10 +10,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Awaitable, Callable
 
-from ..commands import registry
-from ..engine import CancelToken, ErrorInfo, RunResult, Streams
-from ..sandbox import EngineUnavailable, Sandbox
-from ..shell.histexpand import HistoryError
+from ...commands import registry
+from ...engine import CancelToken, ErrorInfo, RunResult, Streams
+from ...sandbox import EngineUnavailable, Sandbox
+from ...shell.histexpand import HistoryError
 from . import magics
 
 #: Seconds an engine gets to stop by itself after an interrupt or time-out before the kernel

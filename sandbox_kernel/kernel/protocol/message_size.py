@@ -15,7 +15,7 @@ import json
 import re
 from typing import Any, Sequence
 
-from ..memory import size_text
+from ...memory import size_text
 
 #: the session's delimiter between the routing identities and the message
 DELIM = b"<IDS|MSG>"

@@ -17,10 +17,10 @@ import secrets
 import stat as st
 from pathlib import Path
 
-from ..limits import format_size
-from ..policy import MountError, MountSpec
-from ..vfs import VFS, File, FSError, USER_GID, USER_UID
-from ..vfs.changes import ChangeTracker
+from ...limits import format_size
+from ...policy import MountError, MountSpec
+from ...vfs import VFS, File, FSError, USER_GID, USER_UID
+from ...vfs.changes import ChangeTracker
 
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 CHUNK = 1 << 20

@@ -27,11 +27,11 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ..engine import CancelToken, Streams, Terminal, TerminalError
-from ..memory import give_back
-from ..sandbox import EngineUnavailable, Sandbox
-from ..shell.complete import Completer, completion_suffix, listed_name
-from ..shell.histexpand import HistoryError, split_words
+from ...engine import CancelToken, Streams, Terminal, TerminalError
+from ...memory import give_back
+from ...sandbox import EngineUnavailable, Sandbox
+from ...shell.complete import Completer, completion_suffix, listed_name
+from ...shell.histexpand import HistoryError, split_words
 from .lineedit import MAX_LINE, LineEditor, shown
 
 __all__ = ["LineEditor", "MAX_LINE", "TerminalSession", "VmTerminalSession", "register_terminal_comm"]
