@@ -9,7 +9,7 @@ import uuid
 
 import pytest
 
-from sandbox_kernel.kernel.vfs_client import VfsClient, VfsError
+from sandbox_kernel.client.vfs import VfsClient, VfsError
 from tests.support.kernelclient import execute, run_ok, shell_reply, stream_contains, wait_for_message
 
 

@@ -14,7 +14,7 @@ import pytest
 from sandbox_kernel.kernel.comms import vfs as comm_module
 from sandbox_kernel.kernel.comms.vfs import MAX_HOST_NAMES, VfsRequestHandler
 from sandbox_kernel.kernel.install import install
-from sandbox_kernel.kernel.vfs_client import VfsClient, VfsError
+from sandbox_kernel.client.vfs import VfsClient, VfsError
 from sandbox_kernel.vfs import make_vfs
 from tests.support.kernelclient import collect, execute, notice_text, run_ok, start_kernel, stream_text
 

@@ -16,7 +16,7 @@ import pytest
 from sandbox_kernel.kernel.storage.host_files import _raise_quotas
 from sandbox_kernel.kernel.install import install
 from sandbox_kernel.kernel.storage.store import WorkspaceStore, store_path
-from sandbox_kernel.kernel.vfs_client import VfsClient
+from sandbox_kernel.client.vfs import VfsClient
 from sandbox_kernel.limits import Limits
 from sandbox_kernel.policy import Policy
 from sandbox_kernel.sandbox import Sandbox

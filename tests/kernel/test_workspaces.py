@@ -17,7 +17,7 @@ from sandbox_kernel.kernel.storage import workspaces
 from sandbox_kernel.kernel.storage.host_files import HostFiles
 from sandbox_kernel.kernel.install import install
 from sandbox_kernel.kernel.storage.store import WorkspaceStore, lock_path, read_meta, store_path, valid_workspace_id
-from sandbox_kernel.kernel.vfs_client import VfsClient
+from sandbox_kernel.client.vfs import VfsClient
 from sandbox_kernel.policy import Policy
 from sandbox_kernel.sandbox import Sandbox
 from tests.support.kernelclient import collect, execute, run_ok, shell_reply, start_kernel, notice_text, stream_text

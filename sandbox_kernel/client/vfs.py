@@ -25,7 +25,7 @@ import uuid
 from pathlib import Path
 from typing import Any, Callable
 
-from .comms.vfs import BASE64_FIELD, ENCODINGS, MAX_READ, TARGET_NAME
+from ..kernel.comms.vfs import BASE64_FIELD, ENCODINGS, MAX_READ, TARGET_NAME
 
 CHUNK = MAX_READ
 Progress = Callable[[int, int], None]  # (bytes done, bytes total)
