@@ -1,7 +1,7 @@
 """The Sandbox terminal's line editing as a bash user's fingers expect it (issue #31): a command of
 several lines under PS2, Tab completion, Ctrl-R, word motions and kills, history expansion, a
 bracketed paste, lines wider than the terminal. A TerminalSession over a Sandbox, no kernel;
-the output goes through a small VT100 screen (tests/kernel/vt.py) to see what the user sees."""
+the output goes through a small VT100 screen (tests/kernel/comms/vt.py) to see what the user sees."""
 from __future__ import annotations
 
 import asyncio
