@@ -1,4 +1,4 @@
-"""POSIX BRE/ERE -> Python translation (regex_translate)."""
+"""POSIX BRE/ERE -> Python translation and matching (commands/_lib/posix_regex.py)."""
 from __future__ import annotations
 
 import time
