@@ -2,6 +2,7 @@
 the locale's character widths."""
 from __future__ import annotations
 
+from ...locales import installed_locale
 from ...streams import InputStream
 from ...vfs import FSError
 from ...vfs.errors import EISDIR
@@ -135,15 +136,6 @@ _LOCALE_CATEGORIES = ("LC_CTYPE", "LC_NUMERIC", "LC_TIME", "LC_COLLATE", "LC_MON
                       "LC_NAME", "LC_ADDRESS", "LC_TELEPHONE", "LC_MEASUREMENT", "LC_IDENTIFICATION")
 
 
-def _installed_locale(name: str) -> bool:
-    """Whether this machine (Debian's base: ``locale -a`` is C, C.utf8, POSIX) has the locale
-    NAME; glibc normalizes the codeset (``C.UTF-8``, ``C.utf-8``, ``C.UTF8`` are C.utf8)."""
-    if name in ("C", "POSIX"):
-        return True
-    language, dot, codeset = name.partition(".")
-    return language == "C" and dot == "." and "".join(c for c in codeset.lower() if c.isalnum()) == "utf8"
-
-
 def program_locale(env: dict | None, category: str) -> str:
     """The locale a GNU program started with ENV runs CATEGORY in: setlocale(LC_ALL, "")
     takes LC_ALL, else the category's variable, else LANG; when any category names a locale
@@ -154,7 +146,7 @@ def program_locale(env: dict | None, category: str) -> str:
     chosen = "C"
     for cat in _LOCALE_CATEGORIES:
         name = lc_all or env.get(cat) or lang or "C"
-        if not _installed_locale(name):
+        if not installed_locale(name):
             return "C"
         if cat == category:
             chosen = name

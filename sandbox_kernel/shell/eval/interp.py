@@ -32,7 +32,7 @@ from ..options import OPTION_DEFAULTS, SHOPT_DEFAULTS, bashopts, option_flags, s
 from ..state import (AbortCommand, BreakLoop, ContinueLoop, ControlFlow, ExitShell, LimitExceeded,
     ReturnFromFunction, ShellError, TempVar, Var)
 from ..syntax.ast import (DQ, ArithFor, Assign, CommandList, FunctionDef, Lit, Loop,
-    Pipeline, Quoted, Select, SimpleCommand, Word)
+    Pipeline, Quoted, Select, SimpleCommand, Unparsed, Word)
 from ..syntax.lexer import KEEP_STATUS, Incomplete, ParseError, is_name
 from ..syntax.parser import Parser, is_name_word
 from ..syntax.printer import format_word
@@ -167,6 +167,8 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         self.frames: list[Frame] = []
         #: the file each function was defined in (BASH_SOURCE of its frame)
         self.function_files: dict[str, str] = {}
+        #: LC_CTYPE's locale as last set (word.py's byte_locale; None until first needed)
+        self.ctype: str | None = None
         self.dirstack: list[str] = []
         self.umask = 0o022
         self.fds: dict[int, Any] = fds if fds is not None else {}
@@ -310,6 +312,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
             except FSError:
                 pass
         child.init_shell_vars(str(self.pid))
+        child.byte_locale()  # the locale it starts in
         child.umask = self.umask
         child.resource_limits = self.resource_limits.copy()
         child.pid = self.rt.new_pid()
@@ -398,6 +401,8 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         subshell or under errexit, like bash), an aborting one the top-level command;
         otherwise the command's status."""
         await self.report(fds, e.message)
+        if e.errexit and self.options["errexit"] and not self.interactive:
+            raise ExitShell(e.status)
         if e.fatal and not self.interactive:
             raise ExitShell(1 if self.options["errexit"] or self.subshell_level else e.status)
         if e.fatal or e.abort:
@@ -933,10 +938,11 @@ class Shell(Variables, Expander, Redirections, Pipelines):
 
     async def _readonly_assignment_failed(self) -> None:
         """After ``x=v`` failed on a readonly x: a POSIX-mode script exits (127), errexit
-        exits (1), otherwise the rest of the top-level command is skipped."""
+        exits (1, even in `|| true` or an `if` test: bash's report_error), otherwise the rest of
+        the top-level command is skipped."""
         if self.options["posix"] and not self.interactive:
             raise ExitShell(127)
-        if self.options["errexit"] and not self.errexit_suppress:
+        if self.options["errexit"]:
             raise ExitShell(1)
         raise AbortCommand(1)
 
@@ -1684,7 +1690,12 @@ def _handler(method):
     return run
 
 
+async def _run_unparsed(sh: Shell, node: Unparsed, fds: dict) -> int:
+    return await sh.run_source(node.text, fds, node.line, context="command substitution")
+
+
 fastpath.HANDLERS.update({kind: _handler(method) for kind, method in {
+    Unparsed: _run_unparsed,
     Pipeline: Shell.run_pipeline,
     Loop: Shell.run_loop,
     Select: Shell.run_select,

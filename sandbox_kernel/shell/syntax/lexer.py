@@ -11,7 +11,7 @@ import bisect
 from typing import Any, Callable, Union
 
 from ...lazy import lazy_compile
-from .ast import DQ, ArithSub, Assign, CmdSub, CommandList, HereDoc, Lit, Param, Part, ProcSub, Quoted, Word
+from .ast import DQ, ArithSub, Assign, CmdSub, CommandList, HereDoc, Lit, Param, Part, ProcSub, Quoted, Unparsed, Word
 from .escapes import decode_ansi_c
 
 #: (start, kind, value, end); value is the operator text, the Word, the fd number or name
@@ -378,7 +378,10 @@ class Lexer:
             j += 1
         if j < self.n and s[j] == "[":
             k = s.find("]", j)
-            if k < 0:
+            # unlike a command's own NAME[i]=, an argument's subscript ends with its word: bash
+            # splits `declare a[ 1 ]=x` into three arguments
+            source = tok[2].source if isinstance(tok[2], Word) else None
+            if k < 0 or (source is not None and k >= tok[0] + len(source)):
                 return False
             j = k + 1
         return s.startswith("=", j) or s.startswith("+=", j)
@@ -396,9 +399,11 @@ class Lexer:
         name = s[start:j]
         index = None
         if j < self.n and s[j] == "[":
-            # name[index]=
-            k = self.closing(j, newline_ends=True)
-            if k < 0 or not (s.startswith("=", k + 1) or s.startswith("+=", k + 1)):
+            # name[index]=: bash reads the subscript across blanks and lines, up to its `]`
+            k = self.closing(j)
+            if k < 0:
+                raise self.incomplete("unexpected EOF while looking for matching `]'")
+            if not (s.startswith("=", k + 1) or s.startswith("+=", k + 1)):
                 return None
             index = self.parse_text_word(s[j + 1:k], j + 1)
             j = k + 1
@@ -659,11 +664,13 @@ class Lexer:
             buf.append(c)
             i += 1
         text = "".join(buf)
-        sub = self.sub_parser(text, self.line_at(self.i))
+        line = self.line_at(self.i)
+        sub = self.sub_parser(text, line)
         try:
-            body = sub.parse_program()
-        except Incomplete as e:
-            raise ParseError(e.message, e.line) from None
+            body: CommandList | Unparsed = sub.parse_program()
+        except ParseError:
+            # bash parses a backquoted body when it runs: the error is the substitution's
+            body = Unparsed(text, line)
         self.i = i + 1
         return CmdSub(body)
 
