@@ -426,6 +426,14 @@ class Shell(Variables, Expander, Redirections, Pipelines):
             except ParseError as e:
                 status = self.last_status if e.status == KEEP_STATUS else e.status
                 self.last_status = status
+                if e.discards_line:
+                    parser.skip_past_line(e.line)
+                    self.lineno = e.line
+                    if self.command_string and not self.frames and not self.interactive:
+                        await self.err(fds, f"{self.arg0}: -c: line {e.line}: {e.message}\n")
+                    else:
+                        await self.report(fds, e.message)
+                    continue
                 if context is not None:
                     name = self.arg0 if self.interactive or not self.frames else self.frames[-1].source
                     await self.err(fds, f"{name}: {context}: line {e.line - first_line + 1}: {e.message}\n")
