@@ -56,7 +56,7 @@ if TYPE_CHECKING:
     from .runs import RunView
 
 asyncio = lazy_import("asyncio")  # with the loop (aio.py)
-random = lazy_import("random")  # $RANDOM only  # type: ignore[no-redef]
+random = lazy_import("random")  # $RANDOM only
 
 #: Seconds between yields to the event loop. Well above CPython's GIL switch interval (5 ms):
 #: a thread waiting for the GIL asks the holder to drop it only after a whole interval in which
