@@ -113,6 +113,7 @@ class ShellEngine:
             sandbox.shell_memory = self.rt.memory
         self.rt.memory = sandbox.shell_memory
         self.shell = Shell(self.rt)
+        self.rt.procs[self.shell.pid] = self.shell  # what kill $$ reaches
         #: the running (or last) run's part of the runtime (eval/runs.py)
         self.view: RunView | Runtime = self.rt
         weakref.finalize(self.shell, self.shell.memory.end)  # a closed terminal's share goes back
@@ -326,6 +327,9 @@ class ShellEngine:
             return result
         finally:
             view.running = False
+            if sh.killed_by:  # killed by a signal: the notebook's shell goes on with the next cell
+                sh.killed_by = 0
+                sh.sync_debug_trap()
 
     async def _race(self, cell_run, streams: Streams):
         """The run's outcome, its task raced against the cancel token (in the loop)."""

@@ -98,7 +98,7 @@ async def b_source(sh, argv, fds):
             status = await sh.run_source(text, fds, sourced=True)
         except ReturnFromFunction as r:
             status = r.status
-        if sh.traps.get("RETURN") and not sh.in_trap:
+        if sh.traps.get("RETURN") and sh.return_trap_allowed:
             sh.last_status = status
             await sh.run_trap("RETURN")
         return status

@@ -382,7 +382,7 @@ class Variables:
             ifs = self.ifs()
             return (ifs[0] if ifs else "").join(self.positional) if name == "*" else " ".join(self.positional)
         if name == "$":
-            return str(FAKE_PID)
+            return str(self.shell_pid)
         if name == "!":
             return str(self.last_bg_pid) if self.last_bg_pid is not None else None
         if name == "-":
