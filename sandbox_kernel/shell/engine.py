@@ -302,7 +302,7 @@ class ShellEngine:
         fds[1] = SinkOutput(streams.stdout)
         fds[2] = SinkOutput(streams.stderr)
         view.std_fds = (fds[1], fds[2])
-        sh.fds = fds
+        sh.fds = sh.current_fds = fds  # (a trap run before the first command writes there)
         sh.syntax_error = None
         if self.execution_string_next:
             self.execution_string_next = False

@@ -21,7 +21,7 @@ asyncio = lazy_import("asyncio")  # with the loop (aio.py)
 def never_blocks(stream: InputStream, delim: bytes | None = None) -> bool:
     """True when reading ``stream`` cannot wait (data buffered, or a file/bytes source)."""
     if isinstance(stream, (BytesInput, FileInput, EmptyInput)):
-        return True
+        return not getattr(getattr(stream, "handle", None), "fifo", False)  # a named pipe waits
     return delim is not None and delim in stream._buf
 
 

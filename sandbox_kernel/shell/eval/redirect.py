@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ...chars import isdigits
 from ...streams import (BytesInput, ClosedInput, ClosedOutput, EmptyInput, FileInput, FileOutput, InputStream,
-    NullOutput, OutputStream)
+    NullOutput, OutputStream, fifo_change, fifo_write)
 from ...vfs import FSError
 from ..state import ShellError
 from ..syntax.ast import HereDoc
@@ -267,15 +267,24 @@ class Redirections:
 
 
 class ReadWriteFile(InputStream, OutputStream):
-    """``<>``: one handle, one file offset, for reading and writing."""
+    """``<>``: one handle, one file offset, for reading and writing (of a named pipe: both
+    its ends, which never wait to open)."""
 
     def __init__(self, handle) -> None:
         self.handle = handle
+        self.fifo = getattr(handle, "fifo", False)
 
     async def read_chunk(self) -> bytes:
-        return self.handle.read(65536)
+        while True:
+            try:
+                return self.handle.read(65536)
+            except BlockingIOError:
+                await fifo_change(self.handle)
 
     async def write(self, data: bytes) -> None:
+        if self.fifo:
+            await fifo_write(self.handle, data)
+            return
         if self._buf:
             # read ahead but not consumed: the offset is where the reader stopped
             self.handle.seek(self.handle.tell() - len(self._buf))
