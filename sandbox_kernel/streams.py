@@ -212,6 +212,17 @@ class EmptyInput(InputStream):
         return b""
 
 
+class DirectoryInput(InputStream):
+    """``< dir``: the fd opens (as open(2) opens a directory for reading) and each read fails
+    with EISDIR, which commands report as any read error (``cat: -: Is a directory``)."""
+
+    async def read_chunk(self) -> bytes:
+        raise IsADirectoryError(21, "Is a directory")
+
+    def chunk_now(self) -> bytes | None:
+        return None  # (the error comes from read_chunk, where readers expect errors)
+
+
 class BytesInput(InputStream):
     """Input from a fixed byte string (here-docs, here-strings)."""
 

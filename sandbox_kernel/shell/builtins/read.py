@@ -557,7 +557,10 @@ async def b_mapfile(sh, argv, fds):
         while True:
             if count and len(lines) >= count:
                 break
-            line = await read_with_cancel(sh, stream, stream.readline(d, longest + 1), d)
+            try:
+                line = await read_with_cancel(sh, stream, stream.readline(d, longest + 1), d)
+            except OSError:
+                break  # bash's mapfile takes a read error (< dir: EISDIR) as the end, silently
             if not line:
                 break
             if skip:

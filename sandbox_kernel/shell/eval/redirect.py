@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from ...chars import isdigits
 from ...streams import (BytesInput, ClosedInput, ClosedOutput, EmptyInput, FileInput, FileOutput, InputStream,
-    NullOutput, OutputStream, fifo_change, fifo_write)
+    NullOutput, OutputStream, DirectoryInput, fifo_change, fifo_write)
 from ...vfs import FSError
+from ...vfs.errors import EISDIR
 from ..state import ShellError
 from ..syntax.ast import HereDoc
 from .variables import VALUE_OVERHEAD
@@ -242,6 +243,8 @@ class Redirections:
             handle = self.fs.open(target, "r+b" if create and self.fs.exists(target, self.cwd) else
                                   ("w+b" if create else "rb"), self.cwd, umask=self.umask)
         except FSError as e:
+            if e.errno == EISDIR and not create:
+                return DirectoryInput()  # a directory opens for reading; reading it fails
             raise ShellError(f"{target}: {e.strerror}", 1) from None
         opened.append(handle)
         if create:
