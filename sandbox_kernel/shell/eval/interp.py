@@ -28,7 +28,7 @@ from ..builtins.resources import ResourceLimits
 from ..builtins.variables import valid_nameref_target
 from ..histexpand import Memory as HistoryMemory
 from ..hints import not_found_message
-from ..lookup import CommandHash, search_path
+from ..lookup import CommandHash, is_binary_script, search_path
 from ..options import OPTION_DEFAULTS, SHOPT_DEFAULTS, bashopts, option_flags, shellopts
 from ..state import (AbortCommand, BreakLoop, ContinueLoop, ControlFlow, ExitShell, LimitExceeded,
     ProcessKilled, ReturnFromFunction, ShellError, TempVar, Var)
@@ -1329,6 +1329,13 @@ class Shell(Variables, Expander, Redirections, Pipelines):
                         await self.report(fds, f"{argv[0]}: {interp[0]}: bad interpreter: No such file or directory")
                         return 126
                     return await self._invoke(spec, [prog] + extra + [path] + argv[1:], fds, env, cwd)
+        if is_binary_script(data):
+            # execve's ENOEXEC, then bash's look at the file (or the #! shell's own refusal)
+            if text.startswith("#!"):
+                await self.err(fds, f"{path}: {path}: cannot execute binary file\n")
+            else:
+                await self.report(fds, f"{argv[0]}: cannot execute binary file: Exec format error")
+            return 126
         return await self.run_script_file(text, path, argv[1:], fds, env)
 
     def set_script_mode(self, mode: str, name: str) -> None:
@@ -1345,6 +1352,8 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         """Run script text in a new shell process (no functions or unexported variables).
         ``mode``: "file" (``name`` is the script: the bottom "main" frame), "command" (a -c
         string) or "stdin"."""
+        if mode != "command" and "\0" in text:
+            text = text.replace("\0", "")  # bash's reader skips NUL bytes (a -c string has none)
         child = self.new_process(env)
         child.set_script_mode(mode, name)
         if interactive:
