@@ -32,7 +32,7 @@ asyncio = lazy_import("asyncio")  # with the loop (aio.py)
 
 SANDBOX_ENV = {
     "HOME": "/home/user", "USER": "user", "LOGNAME": "user", "PWD": "/workspace",
-    "PATH": "/usr/local/bin:/usr/bin:/bin", "SHELL": "/bin/bash", "HOSTNAME": "sandbox",
+    "PATH": "/usr/local/bin:/usr/bin:/bin", "SHELL": "/bin/bash",
     "LANG": "C.UTF-8", "TERM": "xterm-256color", "SHLVL": "1",
 }
 #: what an interactive shell (the notebook) sets on top of the startup variables (init_shell_vars)

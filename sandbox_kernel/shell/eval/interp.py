@@ -1359,6 +1359,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         if interactive:
             child.interactive = True
             child.options["emacs"] = child.options["histexpand"] = True
+            child.init_interactive_vars()
         if shopts:
             child.shopts.update(shopts)
         child.arg0 = name
