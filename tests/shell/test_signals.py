@@ -66,6 +66,9 @@ def test_kill_of_the_notebook_shell():
         assert (cell.status, cell.out.text) == (138, "")
         cell = await nb.run("trap 'echo trapped' USR1; kill -USR1 $$; echo after")
         assert (cell.status, cell.out.text) == (0, "trapped\nafter\n")
+        # its jobs are an interactive shell's: INT ends them (a script's jobs ignore it)
+        cell = await nb.run("sleep 100 & kill -INT %1; wait %1; echo \"job=$?\"")
+        assert cell.out.text == "job=130\n"
     notebook(test)
 
 

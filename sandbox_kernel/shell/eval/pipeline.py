@@ -282,8 +282,10 @@ class Pipelines:
         bg_fds = dict(fds)
         if not self.options["monitor"]:
             bg_fds[0] = EmptyInput()
+        if not self.options["monitor"] and not self.interactive:
             # without job control, an asynchronous command ignores SIGINT and SIGQUIT, and
-            # cannot trap them (trap -p lists SIGINT as ignored)
+            # cannot trap them (trap -p lists SIGINT as ignored); the notebook's and a
+            # terminal's jobs are an interactive shell's, which kill -INT ends
             child.traps["INT"] = ""
             if child.parent_traps is not None:
                 child.parent_traps = {**child.parent_traps, "INT": ""}
