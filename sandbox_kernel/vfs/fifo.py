@@ -196,7 +196,10 @@ class FifoHandle:
         # the last descriptor on this end went (``exec 8<&-``, a fork's table collected):
         # the end closes, as the kernel closes a file description nobody refers to
         if not self.closed:
-            self.close()
+            try:
+                self.close()
+            except Exception:  # noqa: BLE001 - (collected with its loop gone: nobody waits)
+                pass
 
     def seek(self, offset: int, whence: int = 0) -> int:
         raise FSError(ESPIPE, self.path)
