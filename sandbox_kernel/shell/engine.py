@@ -141,6 +141,7 @@ class ShellEngine:
                 sh.globals[k] = Var(v)
             sh.options["history"] = True
             sh.sync_option_vars()
+        sh.byte_locale()  # the locale it starts in
         sh.cwd = "/workspace"
 
     def _install_stubs(self) -> None:

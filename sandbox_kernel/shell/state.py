@@ -253,14 +253,18 @@ class ShellError(Exception):
 
     ``abort``: the whole top-level command (the script line) is abandoned, as bash does on an
     arithmetic error or a readonly assignment; ``fatal``: a non-interactive shell exits, as on
-    ``${x:?}`` or an unbound variable under ``set -u``."""
+    ``${x:?}`` or an unbound variable under ``set -u``; ``errexit``: under ``set -e`` the shell
+    exits even where errexit is ignored (``|| true``, ``if``), as after bash's report_error
+    (readonly variables, bad substitutions, failglob), unlike arithmetic errors."""
 
-    def __init__(self, message: str, status: int = 1, fatal: bool = False, abort: bool = False) -> None:
+    def __init__(self, message: str, status: int = 1, fatal: bool = False, abort: bool = False,
+                 errexit: bool = False) -> None:
         super().__init__(message)
         self.message = message
         self.status = status
         self.fatal = fatal
         self.abort = abort
+        self.errexit = errexit
 
 
 class AbortCommand(ControlFlow):

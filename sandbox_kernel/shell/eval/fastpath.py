@@ -38,7 +38,7 @@ from .arith import ArithError, compile_expr, evaluate as arith_evaluate
 from .redirect import redirect_now
 from .variables import DYNAMIC_VARS, NeedsExpansion
 from .word import (BIG_STRING, GLOB_ACTIVE, Fields, ambiguous_redirect, case_convert, charge_expansion, has_brace,
-    DEFAULT_WORD_OPS, quoted_default)
+    DEFAULT_WORD_OPS, quoted_default, text_length)
 
 #: the runner of a node that has none (the generic handler runs it)
 NO_RUNNER: Any = object()
@@ -89,6 +89,8 @@ def _compile_operator(p: Param) -> Callable[[Any], str | None] | None:
     if pattern_of is None:
         return None
     if op in ("#", "##", "%", "%%"):
+        longest = op in ("##", "%%")
+        strip = pat.strip_prefix if op[0] == "#" else pat.strip_suffix
         literal = constant_pattern(p.arg) if p.arg is not None else ""
         if literal is not None and not pat.has_glob(literal, True):
             # a pattern without wildcards: its shortest and longest match are itself
@@ -99,16 +101,17 @@ def _compile_operator(p: Param) -> Callable[[Any], str | None] | None:
                 value = base(sh)
                 if value is None:
                     return None
+                if not value.isascii() and sh.byte_locale():
+                    return strip(value, pattern_of(sh), longest, sh.shopts["extglob"], sh.pattern_budget(), True)
                 return value.removeprefix(text) if prefix else value.removesuffix(text)
             return stripped_text
-        longest = op in ("##", "%%")
-        strip = pat.strip_prefix if op[0] == "#" else pat.strip_suffix
 
         def stripped(sh) -> str | None:
             value = base(sh)
             if value is None:
                 return None
-            return strip(value, pattern_of(sh), longest, sh.shopts["extglob"], sh.pattern_budget())
+            return strip(value, pattern_of(sh), longest, sh.shopts["extglob"], sh.pattern_budget(),
+                         not value.isascii() and sh.byte_locale())
         return stripped
     # the replacement as expand_word makes it (patsub_replacement off) and with its quoted
     # & and \ escaped for the template patsub_replacement makes (word.py's _replacement)
@@ -123,7 +126,8 @@ def _compile_operator(p: Param) -> Callable[[Any], str | None] | None:
             return None
         pattern = pattern_of(sh)
         rep = pat.replacement(marked_of(sh)) if sh.shopts["patsub_replacement"] else rep_of(sh)
-        return pat.replace(value, pattern, rep, op, sh.shopts["extglob"], sh.pattern_budget())
+        return pat.replace(value, pattern, rep, op, sh.shopts["extglob"], sh.pattern_budget(),
+                           not value.isascii() and sh.byte_locale())
     return replaced
 
 
@@ -182,7 +186,7 @@ def _compile_value(p, unset: str | None = None, in_string: bool = False) -> Call
                     if sh.options["nounset"]:
                         sh.check_unset(p)
                     return "0"
-                return str(len(value))
+                return str(len(value) if value.isascii() else text_length(sh, value))
             return length
 
         def scalar(sh) -> str | None:
@@ -431,6 +435,8 @@ def compile_matcher(word: Word) -> Callable[[Any, str, bool, bool], bool] | None
         tests: dict[tuple[bool, bool], Any] = {}
 
         def constant(sh, text: str, ext: bool, nocase: bool) -> bool:
+            if not text.isascii() and sh.byte_locale():
+                return pat.match(fast, text, ext, nocase, sh.pattern_budget(), True)
             test = tests.get((ext, nocase))
             if test is None:
                 test = tests[(ext, nocase)] = _pattern_test(fast, ext, nocase)
@@ -439,7 +445,8 @@ def compile_matcher(word: Word) -> Callable[[Any, str, bool, bool], bool] | None
     pattern_of = compile_pattern(word)
     if pattern_of is None:
         return None
-    return lambda sh, text, ext, nocase: pat.match(pattern_of(sh), text, ext, nocase, sh.pattern_budget())
+    return lambda sh, text, ext, nocase: pat.match(pattern_of(sh), text, ext, nocase, sh.pattern_budget(),
+                                                   not text.isascii() and sh.byte_locale())
 
 
 def _pattern_test(pattern: str, ext: bool, nocase: bool) -> Callable[[Any, str], bool]:
@@ -1624,8 +1631,9 @@ async def _case_matches(sh, item, word: str) -> bool:
     ext = sh.shopts["extglob"]
     nocase = sh.shopts["nocasematch"]
     budget = sh.pattern_budget()
+    bytewise = not word.isascii() and sh.byte_locale()
     for p in item.patterns:
-        if pat.match(await sh.expand_pattern(p), word, ext, nocase, budget):
+        if pat.match(await sh.expand_pattern(p), word, ext, nocase, budget, bytewise):
             return True
     return False
 

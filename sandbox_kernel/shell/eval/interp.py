@@ -33,7 +33,7 @@ from ..options import OPTION_DEFAULTS, SHOPT_DEFAULTS, bashopts, option_flags, s
 from ..state import (AbortCommand, BreakLoop, ContinueLoop, ControlFlow, ExitShell, LimitExceeded,
     ProcessKilled, ReturnFromFunction, ShellError, TempVar, Var)
 from ..syntax.ast import (DQ, ArithFor, Assign, CommandList, FunctionDef, Lit, Loop,
-    Pipeline, Quoted, Select, SimpleCommand, Word)
+    Pipeline, Quoted, Select, SimpleCommand, Unparsed, Word)
 from ..syntax.lexer import KEEP_STATUS, Incomplete, ParseError, is_name
 from ..syntax.parser import Parser, is_name_word
 from ..syntax.printer import format_command, format_word
@@ -172,6 +172,8 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         self.frames: list[Frame] = []
         #: the file each function was defined in (BASH_SOURCE of its frame)
         self.function_files: dict[str, str] = {}
+        #: LC_CTYPE's locale as last set (word.py's byte_locale; None until first needed)
+        self.ctype: str | None = None
         self.dirstack: list[str] = []
         self.umask = 0o022
         self.fds: dict[int, Any] = fds if fds is not None else {}
@@ -380,6 +382,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
             child.fixed_signals = frozenset(ignored)
             child.traps = dict.fromkeys(ignored, "")
         child.init_shell_vars(str(child.ppid))
+        child.byte_locale()  # the locale it starts in
         child.umask = self.umask
         child.resource_limits = self.resource_limits.copy()
         child.func_depth = self.func_depth
@@ -467,6 +470,8 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         subshell or under errexit, like bash), an aborting one the top-level command;
         otherwise the command's status."""
         await self.report(fds, e.message)
+        if e.errexit and self.options["errexit"] and not self.interactive:
+            raise ExitShell(e.status)
         if e.fatal and not self.interactive:
             raise ExitShell(1 if self.options["errexit"] or self.subshell_level else e.status)
         if e.fatal or e.abort:
@@ -490,6 +495,14 @@ class Shell(Variables, Expander, Redirections, Pipelines):
             except ParseError as e:
                 status = self.last_status if e.status == KEEP_STATUS else e.status
                 self.last_status = status
+                if e.discards_line:
+                    parser.skip_past_line(e.line)
+                    self.lineno = e.line
+                    if self.command_string and not self.frames and not self.interactive:
+                        await self.err(fds, f"{self.arg0}: -c: line {e.line}: {e.message}\n")
+                    else:
+                        await self.report(fds, e.message)
+                    continue
                 if context is not None:
                     name = self.arg0 if self.interactive or not self.frames else self.frames[-1].source
                     await self.err(fds, f"{name}: {context}: line {e.line - first_line + 1}: {e.message}\n")
@@ -1008,10 +1021,11 @@ class Shell(Variables, Expander, Redirections, Pipelines):
 
     async def _readonly_assignment_failed(self) -> None:
         """After ``x=v`` failed on a readonly x: a POSIX-mode script exits (127), errexit
-        exits (1), otherwise the rest of the top-level command is skipped."""
+        exits (1, even in `|| true` or an `if` test: bash's report_error), otherwise the rest of
+        the top-level command is skipped."""
         if self.options["posix"] and not self.interactive:
             raise ExitShell(127)
-        if self.options["errexit"] and not self.errexit_suppress:
+        if self.options["errexit"]:
             raise ExitShell(1)
         raise AbortCommand(1)
 
@@ -1930,7 +1944,12 @@ def _handler(method):
     return run
 
 
+async def _run_unparsed(sh: Shell, node: Unparsed, fds: dict) -> int:
+    return await sh.run_source(node.text, fds, node.line, context="command substitution")
+
+
 fastpath.HANDLERS.update({kind: _handler(method) for kind, method in {
+    Unparsed: _run_unparsed,
     Pipeline: Shell.run_pipeline,
     Loop: Shell.run_loop,
     Select: Shell.run_select,

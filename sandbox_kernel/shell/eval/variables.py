@@ -38,6 +38,11 @@ READONLY_SHELL_VARS = {"UID": "1000", "EUID": "1000"}
 DYNAMIC_VARS = frozenset({"RANDOM", "SECONDS", "LINENO", "PIPESTATUS", "BASHPID", "EPOCHSECONDS",
                           "EPOCHREALTIME", "FUNCNAME", "SRANDOM", "BASH_SUBSHELL", "GROUPS",
                           "BASH_SOURCE", "BASH_LINENO", "_"})
+#: the variables that name LC_CTYPE's locale: a change is applied when made (a locale that
+#: fails to load leaves the one before, so the order of changes matters)
+LOCALE_VARS = frozenset({"LC_ALL", "LC_CTYPE", "LANG"})
+#: names whose plain assignment takes set_var's path
+_WATCHED_VARS = DYNAMIC_VARS | LOCALE_VARS
 #: how long a chain of namerefs may be (bash: 8 levels, then "circular name reference")
 NAMEREF_DEPTH = 8
 #: what one stored value costs besides its characters (the str header, a dict slot, the key)
@@ -865,9 +870,11 @@ class Variables:
             if self.options["allexport"] or export:
                 var.exported = True
             scope[name] = var
+            if name in LOCALE_VARS:
+                self.byte_locale()
             return
         if var.readonly:
-            raise ShellError(f"{name}: readonly variable", 1, abort=True)
+            raise ShellError(f"{name}: readonly variable", 1, abort=True, errexit=True)
         if var.integer:
             if append:
                 value = str(self.arith(f"({var.scalar() or 0})+({value or 0})"))
@@ -897,6 +904,8 @@ class Variables:
             var.exported = True
         if name in DYNAMIC_VARS:
             self._set_dynamic(name, value)
+        elif name in LOCALE_VARS:
+            self.byte_locale()
 
     def set_raw(self, var: Var, value: str, name: str) -> None:
         """Give ``var`` itself the string ``value`` (a nameref's target: not followed)."""
@@ -1072,6 +1081,8 @@ class Variables:
             else:
                 # a caller's local goes, uncovering the variable below it (bash's dynamic scope)
                 del scope[name]
+        if name in LOCALE_VARS:
+            self.byte_locale()
         return True
 
     def unset_element(self, name: str, key) -> bool:
@@ -1178,7 +1189,7 @@ class Variables:
         if a.array is not None:
             if a.index is not None:
                 raise ShellError(f"{a.name}[{await self.expand_word(a.index)}]: cannot assign list to array member",
-                                 1, abort=True)
+                                 1, abort=True, errexit=True)
             await self._assign_array(a)
             return
         value = await self.expand_word(a.value, assignment=True) if a.value is not None else ""
@@ -1223,7 +1234,7 @@ class Variables:
         if var is NOT_LOOKED_UP:
             var = self.lookup_raw(name) if self.scopes else self.globals.get(name)
         if var is None or type(var.value) is not str or var.readonly or var.integer or var.lower or var.upper \
-                or var.nameref or self.options["allexport"] or name in DYNAMIC_VARS or self.vars_shared:
+                or var.nameref or self.options["allexport"] or name in _WATCHED_VARS or self.vars_shared:
             self.set_var(name, value, append)
             return
         # a plain string variable: the commonest assignment, inline
@@ -1262,8 +1273,16 @@ class Variables:
         keyed = False
         for el in a.array:
             if isinstance(el, tuple):
+                words = None if assoc else await self.keyed_element_words(el)
+                if words is not None:
+                    items.extend((None, f, False) for f in words)
+                    continue
                 keyed = True
-                items.append((el[0], await self.expand_word(el[1], assignment=not assoc), el[2]))
+                value = el[1]
+                if assoc and any(type(p) is Lit and "~" in p.text for p in value.parts):
+                    # an associative element's value takes no tilde expansion at all (bash)
+                    value = Word([Quoted(p.text) if type(p) is Lit else p for p in value.parts])
+                items.append((el[0], await self.expand_word(value, assignment=not assoc), el[2]))
             else:
                 for f in await self.expand_words([el]):
                     items.append((None, f, False))
