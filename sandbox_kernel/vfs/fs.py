@@ -173,7 +173,7 @@ class VFS:
         self.gid = USER_GID
         self.umask = 0o022
         self.listeners: list[ChangeListener] = []
-        #: the admin's host mounts (``kernel.mounts``): no archive import, %load or %save
+        #: the admin's host mounts (``kernel.storage.mounts``): no archive import, %load or %save
         #: writes through, replaces or removes these trees (they are outside every snapshot)
         self.mount_points: set[str] = set()
         #: ENOSPC errors the quotas gave, by limit (``vfs_bytes``, ``vfs_inodes``): a run that

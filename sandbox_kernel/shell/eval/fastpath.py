@@ -251,12 +251,16 @@ def _compile_value(p, unset: str | None = None, in_string: bool = False) -> Call
                 raise NeedsGeneric from None
             if key < 0:
                 value = var.value if var is not None else None
-                top = value.top if type(value) is IndexedArray else (1 if type(value) is str else 0)
+                top = value.top if type(value) is IndexedArray else 0
                 if key + top < 0:
-                    raise NeedsGeneric  # reported by the generic path
+                    # before the start (a scalar has no end to count from): said at the next
+                    # expansion, the value is unset, as the expander does (no fallback: it
+                    # would expand the words before this one again)
+                    if sh.options["nounset"]:
+                        raise NeedsGeneric
+                    sh.notice(f"{name}: bad array subscript")
+                    return unset
                 key += top
-        if sh.pending_warnings:
-            raise NeedsGeneric
         if var is None or var.value is None:
             value = None
         elif type(var.value) is str:

@@ -479,6 +479,8 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         return e.status
 
     async def report(self, fds: dict, message: str) -> None:
+        if self.pending_warnings:  # what lookups noticed comes first, as bash says it then
+            await self.flush_warnings()
         await self.err(fds, f"{self.error_prefix()}{message}\n")
 
     # ================================================================== running source text

@@ -1000,10 +1000,10 @@ class Expander:
         if index >= 0:
             return index
         value = var.value if var is not None else None
-        top = value.top if type(value) is IndexedArray else (1 if type(value) is str else 0)
+        top = value.top if type(value) is IndexedArray else 0
         if index + top < 0:
-            if top:
-                self.notice(f"{p.name}: bad array subscript")
+            # before the start (a scalar has no end to count from)
+            self.notice(f"{p.name}: bad array subscript")
             return None
         return index + top
 
