@@ -9,7 +9,6 @@ gets a reply.
 from __future__ import annotations
 
 import asyncio
-import fnmatch
 from collections import deque
 import importlib.util
 import os
@@ -30,6 +29,7 @@ from ..limits import format_size
 from ..policy import POLICY_ENV, Policy, argv_from_environment
 from ..policy import from_argv as policy_from_argv
 from ..sandbox import ENGINE_FACTORIES, EngineUnavailable, Sandbox
+from ..wildcard import fnmatch
 from .comms.editors import EditorHosts
 from .comms.terminal import TARGET_NAME as TERMINAL_TARGET
 from .comms.terminal import register_terminal_comm
@@ -488,7 +488,7 @@ class SandboxKernel(Kernel):
                 entries = [e for e in entries if e[0] >= lo and (stop is None or e[0] < stop)]
         elif hist_access_type == "search":
             glob = pattern or "*"
-            entries = [e for e in entries if fnmatch.fnmatchcase(e[1], glob)]
+            entries = [e for e in entries if fnmatch(glob, e[1])]  # the one wildcard matcher: linear time
             if unique:
                 seen: dict[str, tuple[int, str, str]] = {}
                 for e in entries:
