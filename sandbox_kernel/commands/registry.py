@@ -58,6 +58,8 @@ if TYPE_CHECKING:
         @property
         def processes(self) -> dict[int, Any]: ...
 
+        def send_signal(self, pid: int, signum: int) -> bool: ...
+
 #: ``async def cmd(ctx: CommandContext) -> int`` (not quoted: a string in a type alias is compile()d at import)
 CommandFunc = Callable[[Any], Awaitable[int]]
 
@@ -133,7 +135,7 @@ class CommandContext:
     """What a command runs with. ``env`` is a dict, or a function that makes it when the
     command first reads it (the shell's exported variables: most commands never read them).
     ``shell``: the interpreter/session running this command (``ShellHost``: cancellation, running
-    other commands, limits, cancel token, display, deadline, the shell's pid and live jobs);
+    other commands, limits, cancel token, display, deadline, the shell's pid, live jobs, signals);
     ``sandbox``: the Sandbox (engines by name, limits), when there is one."""
 
     def __init__(self, name: str, args: list[str], stdin: InputStream, stdout: OutputStream, stderr: OutputStream,

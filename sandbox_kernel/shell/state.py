@@ -238,6 +238,24 @@ class ExitShell(ControlFlow):
         self.status = status
 
 
+class ProcessKilled(ExitShell):
+    """The shell process dies of signal ``signum`` (its default action): it unwinds as an
+    ``exit 128+N`` to the process's end, which runs the EXIT trap when bash would (it catches
+    the terminating signals when an EXIT trap is set) and lets the parent say so."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(128 + signum)
+        self.signum = signum
+
+
+class WaitInterrupted(ControlFlow):
+    """A trapped signal arrived while ``wait`` waited: wait returns 128+N at once, and the
+    trap runs after it."""
+
+    def __init__(self, status: int) -> None:
+        self.status = status
+
+
 class ShellError(Exception):
     """An error that ends the current command with ``status`` after printing ``message``.
 

@@ -1,6 +1,8 @@
 """cp, mv, rm, mkdir, rmdir, touch, ln, truncate, mkfifo over the VFS."""
 from __future__ import annotations
 
+import stat
+
 import pytest
 
 from .helpers import new_fs, run_cmd
@@ -252,7 +254,12 @@ def test_truncate(fs):
 
 def test_sync_and_mkfifo(fs):
     ok(["sync"], fs)
-    assert run_cmd(["mkfifo", "p"], fs=fs) == ("", "mkfifo: cannot create fifo 'p': Operation not supported\n", 1)
+    assert run_cmd(["mkfifo", "p"], fs=fs) == ("", "", 0)
+    assert stat.S_ISFIFO(fs.stat("/workspace/p").st_mode)
+    assert run_cmd(["mkfifo", "-m", "600", "q"], fs=fs) == ("", "", 0)
+    assert stat.S_IMODE(fs.stat("/workspace/q").st_mode) == 0o600
+    assert run_cmd(["mkfifo", "p"], fs=fs) == ("", "mkfifo: cannot create fifo 'p': File exists\n", 1)
+    assert run_cmd(["mkfifo", "-m", "zz", "r"], fs=fs) == ("", "mkfifo: invalid mode\n", 1)
 
 
 @pytest.mark.parametrize("text,want", [

@@ -101,6 +101,8 @@ async def b_trap(sh: ShellAPI, argv: list[str], fds: Fds) -> int:
             await err(sh, fds, "trap", f"{spec}: invalid signal specification")
             status = 1
             continue
+        if name in sh.fixed_signals and not sh.interactive:
+            continue  # ignored since the shell started: it stays so, silently
         if action is None:
             sh.traps.pop(name, None)
         else:

@@ -1704,7 +1704,7 @@ def _failed(sh: Shell, status: int):
     await (it applies errexit after it), or None; the compound commands around it do not fail
     again for it."""
     if not sh.errexit_suppress:
-        if sh.traps.get("ERR") and not sh.in_trap:
+        if sh.traps.get("ERR") and not sh.in_err_trap:
             return sh.after_failure(status)
         if sh.options["errexit"]:
             raise ExitShell(status)
@@ -1868,9 +1868,9 @@ async def _finished(status) -> int:
 def run_pipeline(sh: Shell, node: Pipeline, fds: dict):
     """``a | b ...``: its coroutine started directly (with a DEBUG trap, the handler runs it
     before the stages)."""
+    sh.current_fds = fds  # (what the DEBUG trap writes to, too)
     if sh.debug_trap_set:
         return sh.run_pipeline(node, fds)
-    sh.current_fds = fds
     sh.lineno = node.line
     return sh.run_stages(node, fds)
 
@@ -1881,6 +1881,8 @@ def run_subshell(sh: Shell, node: Subshell, fds: dict):
     sh.current_fds = fds
     sh.lineno = node.line
     child = sh.fork_waited()
+    if sh.exec_position:
+        sh.exec_into(child)  # ( ... ) & is one process
     child.loop_depth = 0  # bash: break/continue in ( ) do not reach the enclosing loops
     try:
         status = start(child, node.body, fds)
@@ -1893,8 +1895,9 @@ def run_subshell(sh: Shell, node: Subshell, fds: dict):
     except BaseException:
         sh.end_waited(child)
         raise
-    if type(status) is not int or child.traps.get("EXIT"):
-        return sh.finish_subshell(child, status, fds)
+    if type(status) is not int or child.traps.get("EXIT") or child.debug_trap_set:
+        # (debug_trap_set: it may have a signal to take, or have died of one)
+        return sh.finish_subshell(child, status, fds, node)
     sh.end_waited(child)
     sh.pipestatus = status
     return status

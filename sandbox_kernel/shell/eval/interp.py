@@ -24,21 +24,22 @@ from ...streams import BufferOutput, BytesInput, ClosedInput, ClosedOutput, Inpu
 from ...vfs import FSError
 from ...vfs.layout import COMMAND_STUB
 from ..builtins import BUILTINS, SPECIAL_BUILTINS
+from ..builtins.jobs import EXIT_TRAP_SIGNALS, HARMLESS_SIGNALS, SIGNAL_NAMES, SIGNALS, signal_description
 from ..builtins.output import out
 from ..builtins.resources import ResourceLimits
 from ..builtins.variables import valid_nameref_target
 from ..histexpand import Memory as HistoryMemory
 from ..hints import not_found_message
-from ..lookup import CommandHash, search_path
+from ..lookup import CommandHash, is_binary_script, search_path
 from ..quoting import shell_quote, single_quote
 from ..options import OPTION_DEFAULTS, SHOPT_DEFAULTS, bashopts, option_flags, shellopts
 from ..state import (AbortCommand, BreakLoop, ContinueLoop, ControlFlow, ExitShell, LimitExceeded,
-    ReturnFromFunction, ShellError, TempVar, Var)
+    ProcessKilled, ReturnFromFunction, ShellError, TempVar, Var)
 from ..syntax.ast import (DQ, ArithFor, Assign, CommandList, FunctionDef, Lit, Loop, Node,
     Pipeline, ProcSub, Quoted, Select, SimpleCommand, Unparsed, Word)
 from ..syntax.lexer import KEEP_STATUS, Incomplete, ParseError, is_name
 from ..syntax.parser import Parser, is_name_word
-from ..syntax.printer import format_word
+from ..syntax.printer import format_command, format_word
 from .arith import ArithError, evaluate as arith_evaluate
 from .cond import evaluate_test
 from . import fastpath, pipeline, redirect, word
@@ -48,6 +49,7 @@ from .variables import FAKE_PID, MemoryAccount, MemoryPool, Variables
 
 if TYPE_CHECKING:
     import random
+    from asyncio import Future
 
     from ...commands._lib.bounded import Bounds
     from ...engine import CancelToken, Streams
@@ -105,6 +107,10 @@ class Runtime:
         self.next_pid = FAKE_PID + 1
         #: every live background job of the shell and its forks, by pid (kill, ps)
         self.processes: dict[int, Job] = {}
+        #: every live shell process by pid (BASHPID), what `kill` signals: the shell, its
+        #: subshells, jobs, pipeline stages and nested shells (weak: a shell that ended
+        #: without saying so leaves when it is collected)
+        self.procs: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
         #: the job groups still going (runs.JobGroup), whatever run started them
         self.live_groups: set[JobGroup] = set()
         self._random: random.Random | None = None
@@ -190,7 +196,33 @@ class Shell(Variables):
         self.fds: dict[int, Any] = fds if fds is not None else {}
         self.source_depth = 0
         self.in_trap = False
+        #: which trap is running (bash runs the DEBUG trap inside the ERR trap and the ERR
+        #: trap inside the DEBUG trap, neither inside itself; RETURN in neither DEBUG nor itself)
+        self.in_debug_trap = self.in_err_trap = self.in_return_trap = False
+        #: BASHPID
         self.pid = FAKE_PID
+        #: $$: the shell's pid, which its subshells keep
+        self.shell_pid = FAKE_PID
+        #: the pid of the process that started this one
+        self.ppid = FAKE_PID - 1
+        #: signals sent to this process and not yet acted on (bit N: signal N), taken at the
+        #: next command's start (``take_signals``) or by the wait or read it is blocked in
+        self.pending_signals = 0
+        #: the signal this process is dying of (ProcessKilled), 0 while alive
+        self.killed_by = 0
+        #: signals not taken now (bit N): the one whose trap runs, and those that were
+        #: pending when it started (bash takes them after it, in order)
+        self.signals_blocked = 0
+        #: what wait and read await besides their own event: set when a signal arrives
+        self.signal_waiter = None
+        #: names of the signals ignored when this shell started, which a non-interactive
+        #: shell cannot trap or reset (bash's "hard ignored" signals)
+        self.fixed_signals: frozenset[str] = frozenset()
+        #: the command the shell runs next is its last: a nested shell it starts replaces it
+        #: (exec: the same pid), as a background simple command does in bash
+        self.exec_position = False
+        #: the shell this one replaced (``exec_position``), its pid's owner again after it
+        self.exec_parent: Shell | None = None
         #: (OPTIND, position in the argument, OPTIND's variable, the arguments) where getopts
         #: stopped inside an option group
         self.getopts_state: tuple = (0, 0, None, None)
@@ -251,6 +283,7 @@ class Shell(Variables):
     start_background = pipeline.start_background
     wait_job = pipeline.wait_job
     wait_all_jobs = pipeline.wait_all_jobs
+    signal_interrupts_wait = pipeline.signal_interrupts_wait
     #: ``test`` and ``[`` (builtins/conditional.py)
     evaluate_test = evaluate_test
 
@@ -289,6 +322,29 @@ class Shell(Variables):
         """A waited fork finished: what it charged is released (a fork that runs beside its
         parent is released when it is collected)."""
         child.memory.end()
+        child.end_process()
+
+    def exec_into(self, child: "Shell") -> None:
+        """This shell's last command is ``child`` (a nested shell or a subshell), which
+        replaces it as bash's exec would: the same pid and parent, what ``kill $!`` reaches."""
+        self.exec_position = False
+        procs = self.rt.procs
+        if procs.get(child.pid) is child:
+            del procs[child.pid]
+        child.pid, child.ppid = self.pid, self.ppid
+        child.exec_parent = self
+        procs[child.pid] = child
+
+    def end_process(self) -> None:
+        """This process ended: its pid is no longer signalled (the shell it replaced, if it
+        was exec'd, owns the pid again)."""
+        procs = self.rt.procs
+        if procs.get(self.pid) is self:
+            parent = self.exec_parent
+            if parent is not None:
+                procs[self.pid] = parent
+            else:
+                del procs[self.pid]
 
     #: the fd table of the command being run (command substitutions and traps write there)
     current_fds: dict | None = None
@@ -325,6 +381,9 @@ class Shell(Variables):
         child.shopts = dict(self.shopts)
         child.traps = self.inherited_traps()
         child.parent_traps = self.traps if self.traps else self.parent_traps
+        child.pending_signals = child.killed_by = child.signals_blocked = 0
+        child.signal_waiter = child.exec_parent = None
+        child.exec_position = False
         child.sync_debug_trap()
         child.frames = list(self.frames)
         child.function_files = dict(self.function_files)
@@ -334,6 +393,8 @@ class Shell(Variables):
         child.procsub_files = []
         child.jobtable = child.parent_jobs = None
         child.pid = self.rt.new_pid()
+        child.ppid = self.pid
+        self.rt.procs[child.pid] = child
         return child
 
     def own_jobs(self) -> JobTable:
@@ -370,11 +431,21 @@ class Shell(Variables):
                 child.cwd = self.fs.realpath(self.cwd)
             except FSError:
                 pass
-        child.init_shell_vars(str(self.pid))
+        child.pid, child.ppid = self.rt.new_pid(), self.pid
+        self.rt.procs[child.pid] = child
+        if self.exec_position:
+            self.exec_into(child)
+        child.shell_pid = child.pid
+        # the signals ignored on entry stay ignored: trap cannot change them
+        ignored = {name for name, action in self.traps.items() if action == "" and name in SIGNALS}
+        ignored |= self.fixed_signals
+        if ignored:
+            child.fixed_signals = frozenset(ignored)
+            child.traps = dict.fromkeys(ignored, "")
+        child.init_shell_vars(str(child.ppid))
         child.byte_locale()  # the locale it starts in
         child.umask = self.umask
         child.resource_limits = self.resource_limits.copy()
-        child.pid = self.rt.new_pid()
         child.func_depth = self.func_depth
         child.source_depth = self.source_depth
         child.interactive = False
@@ -561,7 +632,7 @@ class Shell(Variables):
         """A command failed: the ERR trap, then errexit (unless in a condition)."""
         if self.errexit_suppress:
             return
-        if self.traps.get("ERR") and not self.in_trap:
+        if self.traps.get("ERR") and not self.in_err_trap:
             await self.run_trap("ERR")
             self.last_status = status
         if self.options["errexit"]:
@@ -590,7 +661,7 @@ class Shell(Variables):
             return 0
 
     # ------------------------------------------------------------------ compound commands
-    async def finish_subshell(self, child: "Shell", status, fds: dict) -> int:
+    async def finish_subshell(self, child: "Shell", status, fds: dict, node=None) -> int:
         """The rest of a ( ) the compiled runner started in ``child``: ``status`` is its status
         or the awaitable of it."""
         try:
@@ -598,6 +669,12 @@ class Shell(Variables):
             status = await child.run_exit_trap(fds, status)
         finally:
             self.end_waited(child)
+        if child.killed_by:
+            if child.exec_parent is self:
+                self.killed_by = child.killed_by  # ( ... ) & was the job itself
+                self.sync_debug_trap()
+                raise ProcessKilled(child.killed_by)
+            await self.report_killed(fds, child, format_command(node) if node is not None else "( ... )")
         self.pipestatus = status
         return status
 
@@ -1174,6 +1251,7 @@ class Shell(Variables):
             raise LimitExceeded(f"{argv[0]}: maximum function nesting level exceeded ({limit}; limit function_depth)",
                                 "function_depth")
         name = argv[0]
+        self.exec_position = False  # a function runs more than one command
         saved_positional = self.enter_positional(argv[1:], name)
         self.scopes.append({})
         line = self.lineno
@@ -1188,7 +1266,7 @@ class Shell(Variables):
         except BaseException:
             self._leave_function(frame)
             raise
-        if type(status) is not int or (self.traps and self.traps.get("RETURN") and not self.in_trap):
+        if type(status) is not int or (self.traps and self.traps.get("RETURN") and self.return_trap_allowed):
             return self._finish_function(status, frame)
         self._leave_function(frame)
         # a failure inside was handled there; the call itself is a failing command
@@ -1206,7 +1284,7 @@ class Shell(Variables):
                     status = await pending
                 except ReturnFromFunction as r:
                     status = r.status
-            if self.traps.get("RETURN") and not self.in_trap:
+            if self.traps.get("RETURN") and self.return_trap_allowed:
                 self.last_status = status
                 await self.run_trap("RETURN")
         finally:
@@ -1328,6 +1406,13 @@ class Shell(Variables):
                         await self.report(fds, f"{argv[0]}: {interp[0]}: bad interpreter: No such file or directory")
                         return 126
                     return await self._invoke(spec, [prog] + extra + [path] + argv[1:], fds, env, cwd)
+        if is_binary_script(data):
+            # execve's ENOEXEC, then bash's look at the file (or the #! shell's own refusal)
+            if text.startswith("#!"):
+                await self.err(fds, f"{path}: {path}: cannot execute binary file\n")
+            else:
+                await self.report(fds, f"{argv[0]}: cannot execute binary file: Exec format error")
+            return 126
         return await self.run_script_file(text, path, argv[1:], fds, env)
 
     def set_script_mode(self, mode: str, name: str) -> None:
@@ -1344,11 +1429,14 @@ class Shell(Variables):
         """Run script text in a new shell process (no functions or unexported variables).
         ``mode``: "file" (``name`` is the script: the bottom "main" frame), "command" (a -c
         string) or "stdin"."""
+        if mode != "command" and "\0" in text:
+            text = text.replace("\0", "")  # bash's reader skips NUL bytes (a -c string has none)
         child = self.new_process(env)
         child.set_script_mode(mode, name)
         if interactive:
             child.interactive = True
             child.options["emacs"] = child.options["histexpand"] = True
+            child.init_interactive_vars()
         if shopts:
             child.shopts.update(shopts)
         child.arg0 = name
@@ -1363,17 +1451,28 @@ class Shell(Variables):
             raise LimitExceeded(f"{name}: maximum nesting of shells exceeded (limit function_depth)", "function_depth")
         child.source_depth = self.source_depth + 1
         try:
-            status = await child.run_source(text, child.fds)
-        except (ExitShell, AbortCommand) as e:
-            status = e.status
-        except ShellError as e:
-            await child.report(child.fds, e.message)
-            status = e.status
-        except (BreakLoop, ContinueLoop):
-            status = 0
-        except ReturnFromFunction as e:
-            status = e.status
-        return await child.run_exit_trap(child.fds, status)
+            try:
+                status = await child.run_source(text, child.fds)
+            except (ExitShell, AbortCommand) as e:
+                status = e.status
+            except ShellError as e:
+                await child.report(child.fds, e.message)
+                status = e.status
+            except (BreakLoop, ContinueLoop):
+                status = 0
+            except ReturnFromFunction as e:
+                status = e.status
+            status = await child.run_exit_trap(child.fds, status)
+        finally:
+            child.end_process()
+        if child.killed_by:
+            if child.exec_parent is self:
+                # it had replaced this shell: the process died
+                self.killed_by = child.killed_by
+                self.sync_debug_trap()
+                raise ProcessKilled(child.killed_by)
+            await self.report_killed(fds, child, name if mode != "command" else f"{name} -c {shell_quote(text)}")
+        return status
 
     # ------------------------------------------------------------------ substitutions
     async def command_substitution(self, body: Node) -> str:
@@ -1404,7 +1503,7 @@ class Shell(Variables):
                 raise LimitExceeded(f"command substitution output exceeds {self.rt.limits.string_bytes} bytes "
                                     "(limit string_bytes)",
                                     "string_bytes")
-            if child.traps.get("EXIT"):
+            if child.traps.get("EXIT") or child.pending_signals:
                 status = await child.run_exit_trap(fds, status)
             self.cmdsub_status = status
             self.last_status = status
@@ -1481,6 +1580,7 @@ class Shell(Variables):
             finally:
                 out.buf = bytearray()
                 hold.release()
+                child.end_process()
             self.procsub_files.append(path)
         else:
             self.fs.write_bytes(path, b"")
@@ -1505,6 +1605,8 @@ class Shell(Variables):
                     await child.run_node(body, fds)
                 except (ExitShell, ShellError):
                     pass
+                finally:
+                    child.end_process()
             else:
                 path = item
             try:
@@ -1545,24 +1647,33 @@ class Shell(Variables):
 
     def sync_debug_trap(self) -> None:
         """Keep ``debug_trap_set`` (what ``fastpath.start`` checks) true exactly while a DEBUG
-        trap is set."""
-        self.debug_trap_set = bool(self.traps.get("DEBUG"))
+        trap is set or a signal waits to be taken (``take_signals``, at the same place)."""
+        self.debug_trap_set = bool(self.traps.get("DEBUG")) or bool(self.pending_signals or self.killed_by)
+
+    @property
+    def return_trap_allowed(self) -> bool:
+        """The RETURN trap runs (bash: not inside the DEBUG trap, nor inside itself)."""
+        return not (self.in_debug_trap or self.in_return_trap)
 
     async def debug_trap(self, line: int) -> None:
         """The DEBUG trap, before a simple command, [[ ]], (( )) and the heads of for, select
-        and case: $? is kept, LINENO is the command's line; errexit and exit in it apply."""
+        and case: $? is kept, LINENO is the command's line; errexit and exit in it apply.
+        Signals that arrived are taken first (their traps run before the command's DEBUG)."""
+        if self.pending_signals or self.killed_by:
+            await self.take_signals()
         action = self.traps.get("DEBUG")
-        if not action or self.in_trap:
+        if not action or self.in_debug_trap:
             return
         self.lineno = line
         saved = self.last_status
-        self.in_trap = True
+        saved_flags = self.in_trap, self.in_debug_trap
+        self.in_trap = self.in_debug_trap = True
         try:
             await self.run_source(action, self.fds_for_subst(), first_line=line, context="debug trap")
         except (ShellError, BreakLoop, ContinueLoop, ReturnFromFunction):
             pass
         finally:
-            self.in_trap = False
+            self.in_trap, self.in_debug_trap = saved_flags
         self.last_status = saved
         self.lineno = line
 
@@ -1571,7 +1682,10 @@ class Shell(Variables):
         if not action:
             return
         saved = self.last_status
+        flag = "in_err_trap" if name == "ERR" else "in_return_trap" if name == "RETURN" else "in_trap"
+        saved_flags = self.in_trap, getattr(self, flag)
         self.in_trap = True
+        setattr(self, flag, True)
         try:
             await self.run_source(action, self.fds_for_subst(), first_line=self.lineno,
                                   context=TRAP_CONTEXTS.get(name, "trap"))
@@ -1580,14 +1694,30 @@ class Shell(Variables):
         except (ShellError, ControlFlow):
             pass
         finally:
-            self.in_trap = False
+            self.in_trap = saved_flags[0]
+            setattr(self, flag, saved_flags[1])
         self.last_status = saved
 
     async def run_exit_trap(self, fds: dict | None = None, status: int | None = None) -> int:
         """Run the EXIT trap (once); returns the shell's exit status (changed only by an
-        ``exit`` inside the trap)."""
+        ``exit`` inside the trap). Signals still waiting are taken first, as bash runs its
+        pending traps after each command; a shell dying of a signal runs it only when bash
+        would have caught the signal (``EXIT_TRAP_SIGNALS``)."""
         if status is None:
             status = self.last_status
+        if self.pending_signals and not self.killed_by:
+            saved_fds = self.fds
+            if fds is not None:
+                self.fds = self.current_fds = fds
+            try:
+                self.last_status = status
+                await self.take_signals()
+            except ExitShell as e:  # a trap's exit, or death by a signal
+                status = e.status
+            finally:
+                self.fds = saved_fds
+        if self.killed_by and self.killed_by not in EXIT_TRAP_SIGNALS:
+            self.traps.pop("EXIT", None)
         action = self.traps.pop("EXIT", None)
         if not action:
             return status
@@ -1608,7 +1738,118 @@ class Shell(Variables):
         self.last_status = status
         return status
 
-    #: a DEBUG trap is set: ``fastpath.start`` runs it before each simple command, [[ ]] and (( ))
+    # ------------------------------------------------------------------ signals
+    def signal_action(self, signum: int) -> str | None:
+        """What this process does with signal ``signum``: its trap's text, "" (ignored: by a
+        trap, since it started, or by default) or None (it dies)."""
+        if signum == 9:  # KILL: nobody catches or ignores it
+            return None
+        name = SIGNAL_NAMES.get(signum)
+        action = self.traps.get(name) if name is not None else None
+        if action is not None:
+            return action
+        if signum in HARMLESS_SIGNALS or name == "QUIT" or name in self.fixed_signals:
+            return ""  # (bash ignores SIGQUIT in all cases)
+        if self.interactive and self.subshell_level == 0 and name in ("TERM", "INT"):
+            return ""  # an interactive shell: kill $$ does not end it; INT is the interrupt's
+        return None
+
+    def send_signal(self, pid: int, signum: int) -> bool:
+        """``kill -SIGNUM PID`` from this shell: False when no such process lives. A signal
+        the process ignores does nothing; one it traps waits until the process takes it (the
+        start of its next command, or at once in wait and read); one it dies of ends a job at
+        once (its task) and any other process where it takes it."""
+        target = self.rt.procs.get(pid)
+        if target is None:
+            job = self.rt.processes.get(pid)
+            return job is not None and not job.done()
+        if signum == 0:
+            return True
+        action = target.signal_action(signum)
+        if action == "":
+            return True
+        job = self.rt.processes.get(pid)
+        if action is None and job is not None:
+            # a job (or the shell it exec'd) dies now, however it is waiting
+            job.kill(signum)
+            return True
+        target.post_signal(signum)
+        return True
+
+    def post_signal(self, signum: int) -> None:
+        """Mark ``signum`` pending in this process and wake the wait or read it is blocked in."""
+        self.pending_signals |= 1 << signum
+        self.debug_trap_set = True
+        waiter = self.signal_waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    def signal_future(self) -> Future[None]:
+        """The future a blocking builtin (wait, read) awaits beside its own event: it is done
+        when a signal arrives."""
+        waiter = self.signal_waiter
+        if waiter is None or waiter.done():
+            waiter = self.signal_waiter = asyncio.get_running_loop().create_future()
+        if self.first_pending_signal() and not waiter.done():
+            waiter.set_result(None)
+        return waiter
+
+    def first_pending_signal(self) -> int:
+        """The lowest signal waiting to be taken (bash takes them in that order), or 0."""
+        pending = self.pending_signals & ~self.signals_blocked
+        return (pending & -pending).bit_length() - 1 if pending else 0
+
+    async def take_signals(self) -> None:
+        """Act on the signals that arrived: run their traps (in signal order; one arriving
+        while its own trap runs waits for it), or die of one (ProcessKilled, raised again at
+        each command until the process ends)."""
+        if self.killed_by and not self.in_trap:
+            raise ProcessKilled(self.killed_by)
+        while True:
+            signum = self.first_pending_signal()
+            if not signum:
+                break
+            self.pending_signals &= ~(1 << signum)
+            action = self.signal_action(signum)
+            if action is None:
+                self.killed_by = signum
+                self.sync_debug_trap()
+                raise ProcessKilled(signum)
+            if action:
+                await self._run_signal_trap(signum, action)
+        self.sync_debug_trap()
+
+    async def _run_signal_trap(self, signum: int, action: str) -> None:
+        """A signal's trap: $? and LINENO are kept around it, its lines count from 1 (bash
+        resets the line number for pending traps); exit ends the shell, return its function."""
+        saved_status, saved_line, saved_in_trap = self.last_status, self.lineno, self.in_trap
+        saved_blocked = self.signals_blocked
+        self.signals_blocked |= (1 << signum) | self.pending_signals
+        self.in_trap = True
+        try:
+            await self.run_source(action, self.fds_for_subst(), first_line=1, context="trap")
+        except ReturnFromFunction:
+            if self.func_depth:
+                raise
+        except (ShellError, BreakLoop, ContinueLoop):
+            pass
+        finally:
+            self.signals_blocked = saved_blocked
+            self.in_trap = saved_in_trap
+        self.last_status = saved_status
+        self.lineno = saved_line
+
+    async def report_killed(self, fds: dict, child: "Shell", text: str) -> None:
+        """A foreground child died of a signal: bash says so, as for a job (``PID Hangup
+        COMMAND``), but "Terminated" alone for TERM and nothing for INT and PIPE."""
+        signum = child.killed_by
+        if signum in (2, 13):
+            return
+        if signum == 15:
+            await self.err(fds, "Terminated\n")
+            return
+        await self.report(fds, f"{child.pid:>5} {signal_description(signum):<24}{text}")
+
     debug_trap_set = False
 
 
@@ -1736,6 +1977,10 @@ class CommandHost:
         """Every live background job of the shell and its forks, by pid."""
         return self.shell.rt.processes
 
+    def send_signal(self, pid: int, signum: int) -> bool:
+        """``kill``: signal ``signum`` to the sandbox's process ``pid`` (False: none lives)."""
+        return self.shell.send_signal(pid, signum)
+
     async def run_argv(self, argv: list[str], stdin, stdout, stderr, env=None, cwd=None) -> int:
         if not argv:
             return 0
@@ -1759,7 +2004,10 @@ class CommandHost:
                             del scope[name]
                     for k, v in env.items():
                         child.globals[k] = Var(v, True)
-                return await child.run_command(argv, fds, allow_functions=False)
+                try:
+                    return await child.run_command(argv, fds, allow_functions=False)
+                finally:
+                    child.end_process()
             return await shell.run_external(argv, fds, env, cwd)
         except ExitShell as e:
             return e.status

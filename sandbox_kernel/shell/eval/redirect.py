@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING
 
 from ...chars import isdigits
 from ...streams import (BytesInput, ClosedInput, ClosedOutput, EmptyInput, FileInput, FileOutput, InputStream,
-    NullOutput, OutputStream)
+    NullOutput, OutputStream, DirectoryInput, fifo_change, fifo_write)
 from ...vfs import FSError
+from ...vfs.errors import EISDIR
 from ..state import VALUE_OVERHEAD, ShellError
 from ..syntax.ast import HereDoc
 
@@ -253,6 +254,8 @@ def _open_input(sh: Shell, target: str, opened: list, create: bool = False):
         handle = sh.fs.open(target, "r+b" if create and sh.fs.exists(target, sh.cwd) else
                               ("w+b" if create else "rb"), sh.cwd, umask=sh.umask)
     except FSError as e:
+        if e.errno == EISDIR and not create:
+            return DirectoryInput()  # a directory opens for reading; reading it fails
         raise ShellError(f"{target}: {e.strerror}", 1) from None
     opened.append(handle)
     if create:
@@ -282,15 +285,24 @@ def close_now(opened: list) -> None:
 
 
 class ReadWriteFile(InputStream, OutputStream):
-    """``<>``: one handle, one file offset, for reading and writing."""
+    """``<>``: one handle, one file offset, for reading and writing (of a named pipe: both
+    its ends, which never wait to open)."""
 
     def __init__(self, handle) -> None:
         self.handle = handle
+        self.fifo = getattr(handle, "fifo", False)
 
     async def read_chunk(self) -> bytes:
-        return self.handle.read(65536)
+        while True:
+            try:
+                return self.handle.read(65536)
+            except BlockingIOError:
+                await fifo_change(self.handle)
 
     async def write(self, data: bytes) -> None:
+        if self.fifo:
+            await fifo_write(self.handle, data)
+            return
         if self._buf:
             # read ahead but not consumed: the offset is where the reader stopped
             self.handle.seek(self.handle.tell() - len(self._buf))

@@ -33,12 +33,13 @@ from ..builtins.jobs import signal_description
 if TYPE_CHECKING:
     from asyncio import Event, Task
     from random import Random
+    from weakref import WeakValueDictionary
 
     from ...commands._lib.bounded import Bounds
     from ...engine import Streams
     from ...limits import Limits
     from ...vfs import VFS
-    from .interp import Runtime
+    from .interp import Runtime, Shell
     from .variables import MemoryPool
 
 asyncio = lazy_import("asyncio")  # jobs are tasks: a JobGroup is made with the loop (aio.py)
@@ -54,7 +55,7 @@ STOP_STATUS = {"timeout": 124, "memory": 1, "limit": 1, "ended": 1, "shutdown": 
 
 
 #: the Runtime's attributes every run shares (a view reads and writes them on ``base``)
-SHARED_FIELDS = ("next_pid", "processes", "live_groups", "random", "start_time", "start_time_epoch",
+SHARED_FIELDS = ("next_pid", "processes", "procs", "live_groups", "random", "start_time", "start_time_epoch",
                  "procsub_counter", "live_jobs", "memory", "new_pid", "job_ended")
 
 
@@ -69,6 +70,7 @@ class RunView:
     if TYPE_CHECKING:  # the Runtime's (SHARED_FIELDS, made properties below)
         next_pid: int
         processes: dict[int, Job]
+        procs: WeakValueDictionary[int, Shell]
         live_groups: set[JobGroup]
         random: Random
         start_time: float

@@ -212,6 +212,8 @@ class Variables:
         options: dict[str, bool]
         arg0: str
         pid: int
+        #: $$ (the shell process's pid; ``pid`` is BASHPID)
+        shell_pid: int
         last_status: int
         last_arg: str
         last_bg_pid: int | None
@@ -266,6 +268,8 @@ class Variables:
         for name, value in DEFAULT_VARS.items():
             if name not in g:
                 g[name] = Var(value)
+        if "HOSTNAME" not in g:
+            g["HOSTNAME"] = Var(self._host_name())  # gethostname(), unexported
         g["PWD"] = Var(self.cwd, True)
         oldpwd = g.get("OLDPWD")
         if oldpwd is None or type(oldpwd.value) is not str or not self._is_dir(oldpwd.value):
@@ -275,6 +279,26 @@ class Variables:
         depth = int(level.value) if level is not None and type(level.value) is str and isdigits(level.value) else 0
         g["SHLVL"] = Var(str(depth + 1), True)
         self.sync_option_vars()
+
+    def init_interactive_vars(self) -> None:
+        """What ``bash -i`` sets besides (when unset): the prompts, MAILCHECK, and HISTFILE
+        under $HOME (HISTSIZE comes with a history read, which -c does not)."""
+        g = self.globals
+        home = g.get("HOME")
+        defaults = {"PS1": "\\s-\\v\\$ ", "PS2": "> ", "MAILCHECK": "60",
+                    "HISTFILE": (home.value if home is not None and type(home.value) is str else "~")
+                    + "/.bash_history"}
+        for name, value in defaults.items():
+            if name not in g:
+                g[name] = Var(value)
+
+    def _host_name(self) -> str:
+        """The host name (the sandbox's /etc/hostname, what `hostname` says)."""
+        try:
+            name = self.fs.read_text("/etc/hostname").strip()
+        except Exception:  # noqa: BLE001 - an odd layout: the default name
+            name = ""
+        return name or "sandbox"
 
     def _is_dir(self, path: str) -> bool:
         try:
@@ -433,7 +457,7 @@ class Variables:
             ifs = self.ifs()
             return (ifs[0] if ifs else "").join(self.positional) if name == "*" else " ".join(self.positional)
         if name == "$":
-            return str(FAKE_PID)
+            return str(self.shell_pid)
         if name == "!":
             return str(self.last_bg_pid) if self.last_bg_pid is not None else None
         if name == "-":
