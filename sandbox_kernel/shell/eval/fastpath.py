@@ -1151,7 +1151,7 @@ def _compile_assignments(node: SimpleCommand, general):
                 return sh.assignment_failed(node.assigns[0], e, fds)
             sh.pipestatus = 0
             sh.last_arg = ""  # $_ after an assignment, as in bash
-            return 0
+            return _noticed_then(sh, 0) if sh.pending_warnings else 0
         for k, step in enumerate(steps):
             try:
                 step(sh)
@@ -1164,8 +1164,15 @@ def _compile_assignments(node: SimpleCommand, general):
                 return sh.assignments_from(node, fds, k + 1, flush=True)
         sh.pipestatus = 0
         sh.last_arg = ""
-        return 0
+        return _noticed_then(sh, 0) if sh.pending_warnings else 0
     return run_assignments
+
+
+async def _noticed_then(sh: Shell, status: int) -> int:
+    """``status`` once what the command's lookups noticed is said: within the command, as the
+    expander says it (before errexit or the end of a subshell)."""
+    await sh.flush_warnings()
+    return status
 
 
 def _compile_assign(a) -> Callable[[Shell], None] | None:
@@ -1445,6 +1452,8 @@ def _compile_cond_command(node: CondCommand):
         except ShellError as e:
             return sh.cond_failed(e, fds)
         sh.pipestatus = status
+        if sh.pending_warnings:
+            return _noticed_then(sh, status)
         return status
     return _redirected(run_cond, True) if node.redirs else run_cond
 
@@ -1895,7 +1904,7 @@ def run_subshell(sh: Shell, node: Subshell, fds: dict):
     except BaseException:
         sh.end_waited(child)
         raise
-    if type(status) is not int or child.traps.get("EXIT") or child.debug_trap_set:
+    if type(status) is not int or child.traps.get("EXIT") or child.debug_trap_set or child.pending_warnings:
         # (debug_trap_set: it may have a signal to take, or have died of one)
         return sh.finish_subshell(child, status, fds, node)
     sh.end_waited(child)

@@ -651,14 +651,17 @@ class Shell(Variables):
         """``run_as_child`` of a node already started: ``status`` is its status or the
         awaitable of it."""
         try:
-            return status if type(status) is int else await status
+            status = status if type(status) is int else await status
         except (ExitShell, AbortCommand, ReturnFromFunction) as e:
-            return e.status
+            status = e.status
         except ShellError as e:
             await self.report(fds, e.message)
-            return e.status
+            status = e.status
         except (BreakLoop, ContinueLoop):
-            return 0
+            status = 0
+        if self.pending_warnings:  # what its last lookups noticed, said before it ends
+            await self.flush_warnings()
+        return status
 
     # ------------------------------------------------------------------ compound commands
     async def finish_subshell(self, child: "Shell", status, fds: dict, node=None) -> int:
@@ -1495,7 +1498,7 @@ class Shell(Variables):
                     status = start(child, body, fds)
                 except BaseException as e:
                     status = raise_later(e)  # met by finish_as_child's handlers
-                if type(status) is not int:
+                if type(status) is not int or child.pending_warnings:
                     status = await child.finish_as_child(status, fds)
             except BrokenPipeError:
                 status = 141

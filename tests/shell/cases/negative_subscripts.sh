@@ -10,3 +10,7 @@ b=xyz; echo "[${b[-1]}] [${b[0]}] [${b[1]}]"
 echo "[${u[-1]}]"; e=(); echo "[${e[-1]}]"
 s=([5]=x); echo "[${s[-1]}] [${s[-2]}] [${s[-6]}] [${s[-7]}]"
 echo $(( a[-1] + a[-4] )) $(( b[-1] ))
+( x=${a[-5]} ); echo "subshell $?"
+y=$( z=${a[-5]}; echo in ); echo "y=$y"
+( [[ ${a[-5]} == x ]] ); echo "cond $?"
+w=${a[-5]} | cat; echo "stage"
