@@ -25,6 +25,8 @@ from sandbox_kernel.vm.image import (EXPORT_MANIFEST, IMAGE_FILES, ImageError, e
                                      parse_export_manifest)
 
 IMAGE_HASH = "0123456789abcdef"
+#: where a hostile manifest's hash tries to reach (a name no other process uses)
+ESCAPE = f"/tmp/sandbox-kernel-escape-{os.getpid()}"
 
 
 def run_python(code: str, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
@@ -181,7 +183,7 @@ def tamper(export: Path, how: str) -> str | None:
     elif how == "other recipe":
         manifest["recipe"] = "f" * 16
     elif how == "hash path":
-        manifest["hash"] = "../../../../tmp/x"
+        manifest["hash"] = "../../../.." + ESCAPE
     elif how == "other image's manifest":
         inner = json.dumps({"hash": "fedcba9876543210", "recipe": manifest["recipe"]}).encode()
         (export / "manifest.json").write_bytes(inner)
@@ -202,7 +204,7 @@ def test_import_refuses_a_damaged_or_hostile_export(cache, tmp_path, monkeypatch
         import_image(tmp_path / "export", expect)
     guest = tmp_path / "other-host" / "guest"
     assert not guest.exists() or not list(guest.iterdir()), "something was installed"
-    assert not (tmp_path / "escape").exists() and not Path("/tmp/x").exists()
+    assert not (tmp_path / "escape").exists() and not Path(ESCAPE).exists()
 
 
 def test_vm_image_import_reports_a_bad_export_without_a_traceback(tmp_path):
