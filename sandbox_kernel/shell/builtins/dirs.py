@@ -212,7 +212,7 @@ async def b_dirs(sh, argv, fds):
         if a[:1] not in "+-":
             raise usage_error("dirs", f"{a}: invalid option")
     if "c" in flags:
-        sh.dirstack.clear()
+        sh.dirstack = []  # (a fork shares the list)
         return 0
     items = _dirs_list(sh)
     if args:

@@ -223,6 +223,7 @@ async def b_alias(sh, argv, fds):
     for a in args:
         if "=" in a:
             name, _, value = a.partition("=")
+            sh.own_tables()
             sh.aliases[name] = value
         elif a in sh.aliases:
             await out(fds, f"alias {a}={single_quote(sh.aliases[a])}\n")
@@ -239,6 +240,7 @@ async def b_alias(sh, argv, fds):
 )
 async def b_unalias(sh, argv, fds):
     opts, args = parse_options(argv, "a")
+    sh.own_tables()
     if opts:
         sh.aliases.clear()
         return 0

@@ -60,6 +60,7 @@ async def _set_options(sh, args: list[str], fds) -> int:
             return 0
         if a == "-":
             # the end of the options; -x and -v go off; no arguments keep the positionals
+            sh.own_tables()
             sh.options["xtrace"] = sh.options["verbose"] = False
             if i + 1 < len(args):
                 sh.set_positional(args[i + 1:], "set")
@@ -93,6 +94,7 @@ async def _set_options(sh, args: list[str], fds) -> int:
 
 
 def set_option(sh, name: str, on: bool) -> None:
+    sh.own_tables()
     sh.options[name] = on
     if name in ("emacs", "vi") and on:
         sh.options["vi" if name == "emacs" else "emacs"] = False
@@ -130,6 +132,8 @@ async def b_shopt(sh, argv, fds):
     invalid = "invalid option name" if use_set else "invalid shell option name"
     status = 0
     if mode is not None and args:
+        sh.own_tables()
+        table = sh.options if use_set else sh.shopts
         for name in args:
             if name not in table:
                 await err(sh, fds, "shopt", f"{name}: {invalid}")

@@ -172,7 +172,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         self.fds: dict[int, Any] = fds if fds is not None else {}
         self.source_depth = 0
         self.in_trap = False
-        self.pid = FAKE_PID
+        self._pid = FAKE_PID
         #: (OPTIND, position in the argument, OPTIND's variable, the arguments) where getopts
         #: stopped inside an option group
         self.getopts_state: tuple = (0, 0, None, None)
@@ -207,39 +207,69 @@ class Shell(Variables, Expander, Redirections, Pipelines):
     def fork(self) -> "Shell":
         """A copy of this shell that runs beside it (a pipeline stage, a background job)."""
         child = self._forked()
+        child.own_tables()
         child.globals = {k: v.copy() for k, v in self.globals.items()}
         child.scopes = [{k: v.copy() for k, v in s.items()} for s in self.scopes]
         child.hash_table = self.commands_hash().copy()
         child.resource_limits = self.resource_limits.copy()
-        child.memory = MemoryAccount(self.rt.memory, self.memory)
+        child.memory = MemoryAccount(self.rt.memory, self.account())
+        child.waited_by = None
         weakref.finalize(child, child.memory.end)
         return child
 
     def fork_waited(self) -> "Shell":
         """A copy of this shell that this shell waits for (a command substitution, a ( )
         subshell): it shares this shell's variables until it changes one (``own_variables``),
-        its hash table until it uses it (``commands_hash``) and its ulimits until it sets one,
-        which most never do. While it runs, this shell changes nothing. The caller ends it (``end_waited``)."""
+        its functions, aliases and option tables until it changes one (``own_tables``), its
+        hash table until it uses it (``commands_hash``) and its ulimits until it sets one,
+        which most never do; its memory account and its pid are made when first needed.
+        While it runs, this shell changes nothing. The caller ends it (``end_waited``)."""
         child = self._forked()
         child.vars_shared = True
-        child.scopes = list(self.scopes)
-        child.shared_scopes = tuple(self.scopes)
-        child.shared_ids = frozenset(map(id, child.shared_scopes))
+        scopes = self.scopes
+        if scopes:
+            child.scopes = list(scopes)
+            child.shared_scopes = tuple(scopes)
+            child.shared_ids = frozenset(map(id, scopes))
         child.hash_shared = True
-        child.memory = MemoryAccount(self.rt.memory, self.memory)
+        child.memory = None
+        child.waited_by = self
         return child
 
     @staticmethod
     def end_waited(child: "Shell") -> None:
         """A waited fork finished: what it charged is released (a fork that runs beside its
         parent is released when it is collected)."""
-        child.memory.end()
+        if child.memory is not None:
+            child.memory.end()
 
+    def account(self) -> MemoryAccount:
+        """This shell's memory account (a waited fork opens its own at its first charge)."""
+        account = self.memory
+        if account is None:
+            account = self.memory = MemoryAccount(self.rt.memory, self.waited_by.account())
+        return account
+
+    #: the shell a waited fork belongs to (the parent of its memory account)
+    waited_by: "Shell | None" = None
     #: a waited fork's hash table is still its parent's
     hash_shared = False
     #: pipeline stages are running in this shell itself (``Pipelines._start_stages``): what
     #: they look up is not remembered, as in bash, where each stage is a forked child
     stages_in_shell = 0
+    #: a waited fork's functions, aliases and option tables are still its parent's
+    tables_shared = False
+
+    def own_tables(self) -> None:
+        """Copy the parent's functions, aliases, options and shopts (a waited fork shares them)
+        before changing one of them: every writer of those tables calls this first."""
+        if self.tables_shared:
+            self.tables_shared = False
+            self.functions = dict(self.functions)
+            self.function_files = dict(self.function_files)
+            self.aliases = dict(self.aliases)
+            self.options = dict(self.options)
+            self.shopts = dict(self.shopts)
 
     def commands_hash(self) -> CommandHash:
         """This shell's hash table, to read or change (hits count as uses)."""
@@ -256,24 +286,31 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         child.shared_ids = child.copied_ids = child.owned_ids = frozenset()
         child.hash_shared = False
         child.stages_in_shell = 0
-        child.positional = list(self.positional)
+        # positional lists and the directory stack are replaced, never changed in place
         child.positional_charged = 0  # the parent's account holds them
-        child.functions = dict(self.functions)
-        child.aliases = dict(self.aliases)
-        child.options = dict(self.options)
-        child.shopts = dict(self.shopts)
-        child.traps = self.inherited_traps()
-        child.parent_traps = self.traps if self.traps else self.parent_traps
-        child.sync_debug_trap()
+        child.tables_shared = True
+        traps = self.traps
+        if traps:
+            child.traps = self.inherited_traps()
+            child.parent_traps = traps
+            child.sync_debug_trap()
+        else:
+            child.traps = {}
         child.frames = list(self.frames)
-        child.function_files = dict(self.function_files)
-        child.dirstack = list(self.dirstack)
         child.subshell_level = self.subshell_level + 1
         child.fds = dict(self.fds)
         child.procsub_files = []
         child.jobtable = child.parent_jobs = None
-        child.pid = self.rt.new_pid()
+        child._pid = None
         return child
+
+    @property
+    def pid(self) -> int:
+        """This shell's (fake) process id: a fork's is numbered when first asked for."""
+        pid = self._pid
+        if pid is None:
+            pid = self._pid = self.rt.new_pid()
+        return pid
 
     def own_jobs(self) -> JobTable:
         """This shell's job table (what `jobs`, `wait`, `fg` and ``%N`` see)."""
@@ -295,7 +332,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         """A fresh shell for a script run as a command: its environment (the exported
         variables, or ``env``) and the variables bash sets at startup."""
         child = Shell(self.rt)
-        child.memory = MemoryAccount(self.rt.memory, self.memory)
+        child.memory = MemoryAccount(self.rt.memory, self.account())
         weakref.finalize(child, child.memory.end)
         if env is None:
             env = self.exported_env()
@@ -312,7 +349,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         child.init_shell_vars(str(self.pid))
         child.umask = self.umask
         child.resource_limits = self.resource_limits.copy()
-        child.pid = self.rt.new_pid()
+        child._pid = self.rt.new_pid()
         child.func_depth = self.func_depth
         child.source_depth = self.source_depth
         child.interactive = False
@@ -785,6 +822,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         if node.name in SPECIAL_BUILTINS and self.options["posix"]:
             self.lineno = node.line
             return await self.handle_error(ShellError(f"`{node.name}': is a special builtin", 2, fatal=True), fds)
+        self.own_tables()
         self.functions[node.name] = node
         self.function_files[node.name] = self.current_source()
         return 0
@@ -1313,6 +1351,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         child.trace_depth = self.trace_depth + 1
         child.parent_jobs = self.jobtable or self.parent_jobs  # bash: `kill $(jobs -p)`
         if not self.shopts["inherit_errexit"] and child.options["errexit"]:
+            child.own_tables()
             child.options["errexit"] = False
             child.sync_option_vars()
         try:

@@ -598,6 +598,8 @@ class Variables:
         """Charge (or credit) ``delta`` bytes of variable storage; over the limit it raises
         before anything is stored."""
         account = self.memory
+        if account is None:
+            account = self.account()
         pool = account.pool
         if delta > 0:
             if pool.released:
@@ -617,6 +619,8 @@ class Variables:
         """``old`` bytes make way for ``new`` ones. While forks of this shell run they may
         still hold the old value, so it stays charged until they end."""
         account = self.memory
+        if account is None:
+            account = self.account()
         if account.forks and account.pool.released:
             account.pool.settle()
         if not account.forks:
@@ -640,7 +644,8 @@ class Variables:
         """``var`` is to hold the string ``value`` (charged before it is stored)."""
         n = len(value)
         size = (n if value.isascii() else 4 * n) + VALUE_OVERHEAD
-        if self.memory.forks:
+        account = self.memory
+        if account is None or account.forks:
             self._replace(var.charged, size, name)
             var.charged = size
         elif size != var.charged:
