@@ -57,8 +57,8 @@ def _dotdot_missing(sh, target: str) -> bool:
 def _enter(sh, path: str) -> None:
     old = sh.cwd
     sh.cwd = path
-    sh.set_var("OLDPWD", old)
-    sh.set_var("PWD", path)
+    sh.assign_scalar("OLDPWD", old, False)
+    sh.assign_scalar("PWD", path, False)
 
 
 async def cd_async(sh, argv, fds):

@@ -430,18 +430,32 @@ def _make_binary(op: str, left: Evaluator, right: Evaluator, text: str) -> Evalu
         return lambda env: 1 if left(env) and right(env) else 0
     if op == "||":
         return lambda env: 1 if left(env) or right(env) else 0
+    if c is not None:
+        # a comparison with a constant (a loop's i < 100): one call less
+        if op == "==":
+            return lambda env: 1 if left(env) == c else 0
+        if op == "!=":
+            return lambda env: 1 if left(env) != c else 0
+        if op == "<":
+            return lambda env: 1 if left(env) < c else 0
+        if op == ">":
+            return lambda env: 1 if left(env) > c else 0
+        if op == "<=":
+            return lambda env: 1 if left(env) <= c else 0
+        if op == ">=":
+            return lambda env: 1 if left(env) >= c else 0
     if op == "==":
-        return lambda env: int(left(env) == right(env))
+        return lambda env: 1 if left(env) == right(env) else 0
     if op == "!=":
-        return lambda env: int(left(env) != right(env))
+        return lambda env: 1 if left(env) != right(env) else 0
     if op == "<":
-        return lambda env: int(left(env) < right(env))
+        return lambda env: 1 if left(env) < right(env) else 0
     if op == ">":
-        return lambda env: int(left(env) > right(env))
+        return lambda env: 1 if left(env) > right(env) else 0
     if op == "<=":
-        return lambda env: int(left(env) <= right(env))
+        return lambda env: 1 if left(env) <= right(env) else 0
     if op == ">=":
-        return lambda env: int(left(env) >= right(env))
+        return lambda env: 1 if left(env) >= right(env) else 0
     raise ArithError(text, "syntax error in expression", op)
 
 

@@ -37,8 +37,8 @@ from ...wildcard import CHECK_EVERY, Wildcard
 from .arith import ArithError, compile_expr, evaluate as arith_evaluate
 from .redirect import redirect_now
 from .variables import DYNAMIC_VARS, NeedsExpansion
-from .word import (BIG_STRING, GLOB_ACTIVE, Fields, ambiguous_redirect, case_convert, charge_expansion, has_brace,
-    DEFAULT_WORD_OPS, quoted_default)
+from .word import (BIG_STRING, DEFAULT_IFS, GLOB_ACTIVE, Fields, ambiguous_redirect, case_convert, charge_expansion,
+    has_brace, DEFAULT_WORD_OPS, quoted_default)
 
 #: the runner of a node that has none (the generic handler runs it)
 NO_RUNNER: Any = object()
@@ -636,6 +636,9 @@ def _compile_split_param(value_of) -> Callable[[Any, list], None]:
             return
         if value:
             ifs = sh.ifs()
+            if ifs == DEFAULT_IFS and value.isalnum():
+                out.append(value)  # (a number, a word: no blank, no glob character)
+                return
             if len(value) < 64:
                 for c in value:
                     if c in ifs or c in GLOB_ACTIVE:
@@ -676,7 +679,7 @@ def _compile(node) -> Callable | Any:
     if tp is SimpleCommand:
         return _compile_simple(node)
     if tp is CommandList:
-        return run_list
+        return _compile_list(node)
     if tp is AndOr:
         return run_and_or
     if tp is If:
@@ -755,6 +758,13 @@ def _compile_command(node: SimpleCommand):
     """A simple command's runner: its words expanded by their compiled functions up to the
     first that has none (the expander does the rest), then ``_command``."""
     words = tuple(compile_fields(w) if type(w) is Word else None for w in node.words)
+    # the leading words that expand to themselves (the command's name, mostly) start argv
+    constant = 0
+    while constant < len(words) and words[constant] is not None and node.words[constant].fast is not None:
+        constant += 1
+    prefix = [w.fast for w in node.words[:constant]]
+    rest = tuple(enumerate(words))[constant:]
+    counted = not words
     targets = _compile_targets(node.redirs)
     temporaries = _compile_temporaries(node.assigns)
     line = node.line
@@ -768,8 +778,8 @@ def _compile_command(node: SimpleCommand):
         sh.lineno = line
         sh.cmdsub_status = None
         rt.expansion_bytes = 0
-        argv: list = []
-        for k, fn in enumerate(words):
+        argv = prefix.copy()
+        for k, fn in rest:
             if fn is None:
                 return _expand_rest(sh, node, fds, argv, k, targets, temporaries)
             try:
@@ -780,7 +790,7 @@ def _compile_command(node: SimpleCommand):
                 return sh.simple_expansion_failed(e, fds)
         if sh.pending_warnings:
             return _expand_rest(sh, node, fds, argv, len(words), targets, temporaries)
-        return _command(sh, node, fds, argv, targets, temporaries, not words)
+        return _command(sh, node, fds, argv, targets, temporaries, counted)
     return run_simple
 
 
@@ -868,6 +878,8 @@ def _command(sh, node: SimpleCommand, fds: dict, argv: list, targets, temporarie
         return _traced(sh, node, fds, argv, targets, temporaries)
     redirs = node.redirs
     if not redirs:
+        if not node.assigns:
+            return _dispatch(sh, argv, fds)  # (what _command_in comes to: nothing to bind or close)
         return _command_in(sh, node, argv, fds, fds, None, temporaries)
     if argv[0] == "exec" and (len(argv) == 1 or argv[1:] == ["--"]) and "exec" not in sh.functions:
         return sh.exec_redirections(node, fds)
@@ -1641,12 +1653,16 @@ async def _case_matches(sh, item, word: str) -> bool:
 _ITEM, _TRAP, _JOB = "item", "trap", "job"
 
 
-def run_list(sh, node: CommandList, fds: dict):
+def _compile_list(node: CommandList):
     items = node.items
-    if len(items) == 1 and not items[0][1]:
+    if len(items) != 1 or items[0][1]:
+        return run_list
+    item = items[0][0]
+
+    def run_one(sh, node, fds):
         # a list of one command (a loop's or a function's body, say): _list_steps inline
         sh.errexit_exempt = False
-        status = start(sh, items[0][0], fds)
+        status = start(sh, item, fds)
         if type(status) is not int:
             return _list_resume(sh, node, fds, (0, status, _ITEM))
         sh.last_status = status
@@ -1655,6 +1671,10 @@ def run_list(sh, node: CommandList, fds: dict):
             if trap is not None:
                 return trap
         return status
+    return run_one
+
+
+def run_list(sh, node: CommandList, fds: dict):
     stop = _list_steps(sh, node, fds, 0, sh.last_status)
     return stop if type(stop) is int else _list_resume(sh, node, fds, stop)
 
@@ -1817,10 +1837,12 @@ def _compile_brace(node: BraceGroup):
     if node.redirs:
         return _redirected(run_brace)
     if type(body) is CommandList and len(body.items) == 1 and not body.items[0][1]:
+        run_body = _compile_list(body)
+
         def run_brace_one(sh, node, fds):
             # { cmd; } (a function's body, say): the list's runner folded in
             sh.current_fds = fds
-            return run_list(sh, body, fds)
+            return run_body(sh, body, fds)
         return run_brace_one
     return run_brace
 

@@ -12,6 +12,7 @@ import contextlib
 import re
 import time
 import weakref
+from operator import itemgetter
 from typing import Any, Awaitable
 
 from ... import aio
@@ -57,18 +58,18 @@ YIELD_INTERVAL = 0.02
 TRAP_CONTEXTS = {"ERR": "error trap", "DEBUG": "debug trap", "RETURN": "return trap", "INT": "interrupt trap"}
 
 
-class Frame:
+class Frame(tuple):
     """One call-stack entry: a function call, a sourced file, or the script itself
-    (FUNCNAME, BASH_SOURCE and BASH_LINENO read the stack)."""
+    (FUNCNAME, BASH_SOURCE and BASH_LINENO read the stack). ``Frame((name, source, line,
+    function))``: a tuple, made without a call of Python code (every function call makes one)."""
 
-    __slots__ = ("name", "source", "line", "function")
+    __slots__ = ()
 
-    def __init__(self, name: str, source: str, line: int, function: bool) -> None:
-        self.name = name
-        self.source = source
-        #: the line it was called from (0 for the script)
-        self.line = line
-        self.function = function
+    name = property(itemgetter(0))
+    source = property(itemgetter(1))
+    #: the line it was called from (0 for the script)
+    line = property(itemgetter(2))
+    function = property(itemgetter(3))
 
 
 class Runtime:
@@ -131,6 +132,13 @@ class Runtime:
         self.live_jobs -= 1
         if self.processes.get(job.pid) is job:
             del self.processes[job.pid]
+
+
+#: class-level defaults of ``Shell`` and its mixins that hot paths read (see ``Shell.__init__``)
+_INSTANCE_DEFAULTS = ("debug_trap_set", "vars_shared", "shared_scopes", "shared_ids", "copied_ids", "owned_ids",
+                      "namerefs", "namerefs_hidden", "pending_warnings", "positional_charged", "hash_shared",
+                      "stages_in_shell", "tables_shared", "waited_by", "parent_jobs", "in_assignment_word",
+                      "_redir_fds")
 
 
 class Shell(Variables, Expander, Redirections, Pipelines):
@@ -202,6 +210,10 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         self.history_memory = HistoryMemory()
         #: set when a run stopped on a syntax error (the engine reports ename SyntaxError)
         self.syntax_error: str | None = None
+        # the mixins' defaults, read by every command, made the shell's own: CPython 3.11
+        # specialises an attribute read only when the instance holds the attribute
+        for name in _INSTANCE_DEFAULTS:
+            setattr(self, name, getattr(Shell, name))
 
     # ================================================================== forks
     def fork(self) -> "Shell":
@@ -423,7 +435,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
     def push_frame(self, name: str, source: str, function: bool = False) -> None:
         """Enter a call-stack frame (a function, or a sourced file named ``source``), called
         from the current line; the caller pops ``frames`` when it ends."""
-        self.frames.append(Frame(name, source, self.lineno, function))
+        self.frames.append(Frame((name, source, self.lineno, function)))
 
     @property
     def funcnames(self) -> list[str]:
@@ -764,41 +776,49 @@ class Shell(Variables, Expander, Redirections, Pipelines):
             except RecursionError:
                 raise ShellError(f"((: {text}: expression recursion level exceeded", 1, abort=True) from None
 
-        def head_now(compiled):
-            """A compiled head's value, as ``head`` gives it, or NOT_NOW when only it can."""
-            if compiled is None or self.debug_trap_set:
-                return NOT_NOW
-            self.lineno = node.line
-            try:
-                return compiled(self)
-            except ArithError as e:
-                raise ShellError(f"((: {e.message}", 1, abort=True) from None
-            except (NeedsGeneric, RecursionError):
-                return NOT_NOW
-
         async def body(fds):
             status = 0
             condition, step = (heads[1], heads[2]) if heads is not None else (None, None)
             rt = self.rt
+            line = node.line
+            loop_body = node.body
             try:
                 await head(node.init)
                 with self._in_loop():
                     while True:
-                        # the compiled condition and step run without a coroutine (as head)
-                        value = head_now(condition)
+                        # a compiled condition and step run without a coroutine (as head
+                        # would: without a DEBUG trap, LINENO the loop's line)
+                        value = NOT_NOW
+                        if condition is not None and not self.debug_trap_set:
+                            self.lineno = line
+                            try:
+                                value = condition(self)
+                            except ArithError as e:
+                                raise ShellError(f"((: {e.message}", 1, abort=True) from None
+                            except (NeedsGeneric, RecursionError):
+                                pass
                         if value is NOT_NOW:
                             value = await head(node.condition)
                         if value == 0:
                             break
                         try:
-                            status = start(self, node.body, fds)
+                            status = start(self, loop_body, fds)
                             if type(status) is not int:
                                 status = await status
                         except (BreakLoop, ContinueLoop) as e:
                             status = 0
                             if loop_flow(e) == "break":
                                 break
-                        if head_now(step) is NOT_NOW:
+                        value = NOT_NOW
+                        if step is not None and not self.debug_trap_set:
+                            self.lineno = line
+                            try:
+                                value = step(self)
+                            except ArithError as e:
+                                raise ShellError(f"((: {e.message}", 1, abort=True) from None
+                            except (NeedsGeneric, RecursionError):
+                                pass
+                        if value is NOT_NOW:
                             await head(node.step)
                         cancel = rt.cancel
                         if time.monotonic() - rt.last_yield > rt.yield_interval or (
@@ -1140,7 +1160,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         saved_positional = self.enter_positional(argv[1:], name)
         self.scopes.append({})
         line = self.lineno
-        self.frames.append(Frame(name, self.function_files.get(name, self.script_source), line, True))
+        self.frames.append(Frame((name, self.function_files.get(name, self.script_source), line, True)))
         self.func_depth += 1
         hidden = self.hide_traps_for_function() if self.traps else None
         frame = (line, saved_positional, hidden)
@@ -1297,7 +1317,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         """What this shell runs: "command" (a -c string: $- has c, BASH_SOURCE says
         "environment"), "file" (the script ``name``: the bottom "main" frame) or "stdin"."""
         self.command_string = mode == "command"
-        self.frames = [Frame("main", name, 0, False)] if mode == "file" else []
+        self.frames = [Frame(("main", name, 0, False))] if mode == "file" else []
         self.script_source = "environment" if mode == "command" else "main"
 
     async def run_script_file(self, text: str, name: str, args: list[str], fds: dict,

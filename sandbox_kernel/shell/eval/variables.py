@@ -1206,9 +1206,11 @@ class Variables:
         if var is NOT_LOOKED_UP:
             var = self.lookup_raw(name) if self.scopes else self.globals.get(name)
         if var is None or type(var.value) is not str or var.readonly or var.integer or var.lower or var.upper \
-                or var.nameref or self.options["allexport"] or name in DYNAMIC_VARS or self.vars_shared:
+                or var.nameref or self.options["allexport"] or name in DYNAMIC_VARS:
             self.set_var(name, value, append)
             return
+        if self.vars_shared and id(var) not in self.owned_ids:
+            var = self._write_target(name)[1]  # this fork's own copy of it
         # a plain string variable: the commonest assignment, inline
         old_length = -1
         if append:

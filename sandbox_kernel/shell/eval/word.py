@@ -23,6 +23,8 @@ from ..syntax.lexer import NAME_CHARS, is_name
 from .variables import NeedsExpansion, memory_exceeded, split_subscript
 
 GLOB_ACTIVE = frozenset("*?[(")
+#: IFS when it is unset
+DEFAULT_IFS = " \t\n"
 #: the ${x OP word} operators whose word is used as a value
 _DEFAULT_OPS = frozenset({":-", "-", ":=", "=", ":+", "+"})
 _SEQ = lazy_compile(r"^(-?[0-9]+)\.\.(-?[0-9]+)(?:\.\.(-?[0-9]+))?$")
@@ -622,7 +624,7 @@ class Expander:
         if v is not None and v.nameref:
             v = self.lookup_var("IFS")
         if v is None or v.value is None:
-            return " \t\n"
+            return DEFAULT_IFS
         value = v.value
         return value if type(value) is str else v.scalar() or ""
 
