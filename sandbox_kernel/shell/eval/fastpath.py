@@ -1419,8 +1419,9 @@ def _compile_arith_for(node: ArithFor):
 # ---------------------------------------------------------------------------- [[ ]] and case
 def _compile_cond_command(node: CondCommand):
     """``[[ expr ]]``: compiled where it can be, else ``eval_cond`` expands and tests it (and
-    shows each test under xtrace)."""
-    test = _compile_cond(node.expr)
+    shows each test under xtrace). Not one with an arithmetic substitution: the expander
+    would evaluate it again after a word that needs it (NeedsGeneric) was met."""
+    test = _compile_cond(node.expr) if not _cond_has_arith(node.expr) else None
     line = node.line
 
     def run_cond(sh, node, fds):
@@ -1454,6 +1455,21 @@ async def _cond_expanding(sh, node: CondCommand, fds: dict) -> int:
         status = await sh._cond_error(e, fds)
     sh.pipestatus = status
     return status
+
+
+def _cond_has_arith(expr) -> bool:
+    tp = type(expr)
+    if tp is CondAnd or tp is CondOr:
+        return _cond_has_arith(expr.left) or _cond_has_arith(expr.right)
+    if tp is CondNot:
+        return _cond_has_arith(expr.expr)
+    if tp is CondWord:
+        return _has_arith(expr.word.parts)
+    if tp is CondUnary:
+        return _has_arith(expr.operand.parts)
+    if tp is CondBinary:
+        return _has_arith(expr.left.parts) or _has_arith(expr.right.parts)
+    return False
 
 
 def _compile_cond(expr) -> Callable[[Any], bool] | None:
