@@ -689,7 +689,7 @@ def _compile(node) -> Callable | Any:
     if tp is Subshell:
         return run_subshell if not node.redirs else _redirected_subshell
     if tp is Pipeline:
-        return run_pipeline if len(node.commands) > 1 and not node.timed else NO_RUNNER
+        return _compile_pipeline(node) if len(node.commands) > 1 and not node.timed else NO_RUNNER
     if tp is ArithCommand:
         return _compile_arith_command(node)
     if tp is ArithFor:
@@ -1883,14 +1883,63 @@ async def _finished(status) -> int:
     return status if type(status) is int else await status
 
 
-def run_pipeline(sh, node: Pipeline, fds: dict):
+def stage_names(node: Pipeline) -> tuple[str | None, ...]:
+    """Each stage's command name when it is a plain simple command whose words and redirection
+    targets cannot assign anything (it may run in the shell itself: ``Pipelines._runs_in_shell``), else
+    None. A pipeline's runner computes them once."""
+    return tuple(_plain_stage_name(cmd) for cmd in node.commands)
+
+
+def _plain_stage_name(cmd) -> str | None:
+    if type(cmd) is not SimpleCommand or cmd.assigns:
+        return None
+    words = cmd.words
+    if not words or type(words[0]) is not Word:
+        return None
+    for w in words:
+        if type(w) is not Word:
+            return None
+        if w.fast is None and not _inert_parts(w.parts):
+            return None
+    for r in cmd.redirs:
+        target = r.target
+        if type(target) is Word and target.fast is None and not _inert_parts(target.parts):
+            return None
+    return words[0].fast
+
+
+def _inert_parts(parts: list) -> bool:
+    """Parts whose expansion cannot change shell state (no substitutions, no ${x:=})."""
+    for p in parts:
+        tp = type(p)
+        if tp is Lit or tp is Quoted:
+            continue
+        if tp is DQ:
+            if not _inert_parts(p.parts):
+                return False
+            continue
+        if tp is Param:
+            if p.op in ("=", ":=", "bad") or p.index is not None \
+                    or (p.arg is not None and not _inert_parts(p.arg.parts)) \
+                    or (p.arg2 is not None and not _inert_parts(p.arg2.parts)):
+                return False
+            continue
+        return False
+    return True
+
+
+def _compile_pipeline(node: Pipeline):
     """``a | b ...``: its coroutine started directly (with a DEBUG trap, the handler runs it
-    before the stages)."""
-    if sh.debug_trap_set:
-        return sh.run_pipeline(node, fds)
-    sh.current_fds = fds
-    sh.lineno = node.line
-    return sh.run_stages(node, fds)
+    before the stages), with what can be known of its stages before they run."""
+    names = stage_names(node)
+
+    def run_pipeline(sh, node: Pipeline, fds: dict):
+        if sh.debug_trap_set:
+            return sh.run_pipeline(node, fds)
+        sh.current_fds = fds
+        sh.lineno = node.line
+        return sh.run_stages(node, fds, names)
+    return run_pipeline
 
 
 def run_subshell(sh, node: Subshell, fds: dict):
@@ -1938,4 +1987,4 @@ async def raise_later(e: BaseException) -> int:
 
 
 __all__ = ["NO_RUNNER", "NOT_NOW", "NeedsGeneric", "commands_exceeded", "compile_arith", "compile_fields",
-           "compile_node", "compile_pattern", "compile_string", "start"]
+           "compile_node", "compile_pattern", "compile_string", "stage_names", "start"]

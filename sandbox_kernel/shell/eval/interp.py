@@ -1231,9 +1231,20 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         status (found without a coroutine: one less per command)."""
         name = argv[0]
         if "/" not in name:
-            path = self.find_command(name, env)
+            # a stage's lookup (it changes nothing) leaves checking the file to opening it
+            quick = self.stages_in_shell > 0
+            path = self.find_command(name, env, check=not quick)
             if path is None:
                 return self._failed(fds, not_found_message(name), 127)
+            if quick:
+                try:
+                    data = self.fs.program(path, self.cwd)
+                except FSError:
+                    path = self.find_command(name, env)  # gone since the last search: search again
+                    if path is None:
+                        return self._failed(fds, not_found_message(name), 127)
+                    return self._run_path(path, argv, fds, env, cwd)
+                return self._run_data(data, path, argv, fds, env, cwd)
             name = path
         return self._run_path(name, argv, fds, env, cwd)
 
@@ -1241,17 +1252,17 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         await self.report(fds, message)
         return status
 
-    def find_command(self, name: str, env: dict | None = None) -> str | None:
+    def find_command(self, name: str, env: dict | None = None, check: bool = True) -> str | None:
         """Where NAME runs from: bash's hash table, else a PATH search (ENV's PATH, when it
-        has its own, is searched without the table)."""
+        has its own, is searched without the table). ``check``: see ``CommandHash.resolve``."""
         path_var = self.get_scalar("PATH") or ""
         if env is not None and env.get("PATH", path_var) != path_var:
             hits = search_path(self.fs, self.cwd, name, env["PATH"])
             return hits[0] if hits else None
-        if self.stages_in_shell and self.hash_shared and self.hash_table.path_var == path_var:
-            # a stage's lookup changes nothing: a waited fork need not copy its parent's table
-            return self.hash_table.resolve(self.fs, self.cwd, name, path_var, False)
-        return self.commands_hash().resolve(self.fs, self.cwd, name, path_var, not self.stages_in_shell)
+        if self.stages_in_shell:
+            # a stage's lookup only reads the table: a waited fork need not copy its parent's
+            return self.hash_table.resolve(self.fs, self.cwd, name, path_var, False, check)
+        return self.commands_hash().resolve(self.fs, self.cwd, name, path_var)
 
     async def _invoke(self, spec, argv: list[str], fds: dict, env: dict | None, cwd: str | None = None) -> int:
         ctx = self.make_context(argv, fds, env, cwd)
@@ -1283,6 +1294,11 @@ class Shell(Variables, Expander, Redirections, Pipelines):
             data = self.fs.program(path, self.cwd)
         except FSError as e:
             return self._failed(fds, f"{path}: {e.strerror}", 127 if e.errno == 2 else 126)
+        return self._run_data(data, path, argv, fds, env, cwd)
+
+    def _run_data(self, data: bytes, path: str, argv: list[str], fds: dict, env: dict | None,
+                  cwd: str | None) -> Awaitable[int]:
+        """The file at ``path`` run, ``data`` its content."""
         if data == COMMAND_STUB:
             base = path.rstrip("/").rsplit("/", 1)[-1]
             spec = registry.lookup(base)

@@ -18,9 +18,9 @@ from ..builtins import BUILTINS
 from ..builtins.jobs import QUIET_SIGNALS, signal_description
 from ..state import (AbortCommand, BreakLoop, ContinueLoop, ControlFlow, ExitShell, LimitExceeded, ReturnFromFunction,
                      ShellError)
-from ..syntax.ast import DQ, Lit, Param, Pipeline, Quoted, SimpleCommand, Subshell, Word
+from ..syntax.ast import Pipeline, SimpleCommand, Subshell
 from ..syntax.printer import format_command
-from .fastpath import raise_later, start
+from .fastpath import raise_later, stage_names, start
 from .runs import MAX_LIVE_JOBS, Job, JobGroup
 
 asyncio = lazy_import("asyncio")  # with the loop (aio.py)
@@ -59,14 +59,14 @@ class Pipelines:
                                     cpu.ru_stime - cpu_start.ru_stime)
         return self._pipeline_status(node, statuses)
 
-    async def run_stages(self, node: Pipeline, fds: dict) -> int:
+    async def run_stages(self, node: Pipeline, fds: dict, names: tuple | None = None) -> int:
         """A pipeline of two or more stages, not timed, without a DEBUG trap to run (what the
-        compiled runner starts: one coroutine)."""
+        compiled runner starts: one coroutine; ``names``: its ``stage_names``)."""
         suppress = node.negate and self.options["errexit"]
         if suppress:
             self.errexit_suppress += 1
         try:
-            statuses = await self._start_stages(node, fds)
+            statuses = await self._start_stages(node, fds, names)
         finally:
             if suppress:
                 self.errexit_suppress -= 1
@@ -119,11 +119,13 @@ class Pipelines:
             self.traps.setdefault("DEBUG", debug)
             self.sync_debug_trap()
 
-    async def _start_stages(self, node: Pipeline, fds: dict) -> list[int]:
+    async def _start_stages(self, node: Pipeline, fds: dict, names: tuple | None = None) -> list[int]:
         await aio.need_loop()  # stages may be tasks
         commands = node.commands
         n = len(commands)
-        pipes = [Pipe() for _ in range(n - 1)]
+        if names is None:
+            names = stage_names(node)
+        pipes = [Pipe()] if n == 2 else [Pipe() for _ in range(n - 1)]
         tasks = []
         statuses: list[int] = []
         lastpipe = self.shopts["lastpipe"] and not self.options["monitor"]
@@ -146,7 +148,7 @@ class Pipelines:
                     # only the last stage may set $_ (the others would, running in the shell)
                     shell = self if i == n - 1 else self.fork()
                 else:
-                    shell = self if self._stateless_stage(cmd) else self.fork()
+                    shell = self if self._runs_in_shell(names[i]) else self.fork()
                 if shell is not self:
                     if type(cmd) is SimpleCommand:
                         shell.parent_jobs = self.jobtable or self.parent_jobs  # bash: `jobs -p | ...`
@@ -155,7 +157,11 @@ class Pipelines:
                 if not tasks:
                     if i == n - 1:
                         # every stage before it is done: the last one runs here, no task needed
-                        statuses.append(await self._run_stage(shell, cmd, stage_fds, reader, writer, True))
+                        if shell is self:
+                            status = self._stage_now(cmd, stage_fds, reader, writer)
+                            statuses.append(status if type(status) is int else await status)
+                        else:
+                            statuses.append(await self._run_stage(shell, cmd, stage_fds, reader, writer, True))
                         break
                     if shell is self:
                         # a stage in the shell that finishes at once (echo into an empty pipe)
@@ -215,30 +221,12 @@ class Pipelines:
             if reader is not None:
                 reader.close()
 
-    def _stateless_stage(self, cmd) -> bool:
-        """Can this pipeline stage run without a copy of the shell? True for a plain
-        registered command or output-only builtin whose words cannot assign anything."""
-        if type(cmd) is not SimpleCommand or cmd.assigns:
-            return False
-        words = cmd.words
-        if not words or type(words[0]) is not Word:
-            return False
-        name = words[0].fast
+    def _runs_in_shell(self, name: str | None) -> bool:
+        """Whether a stage ``stage_names`` names runs in the shell itself, without a copy of
+        it: a registered command or an output-only builtin (no function of that name)."""
         if name is None or name in self.functions:
             return False
-        if name not in STATELESS_BUILTINS:
-            if name in BUILTINS or registry.lookup(name) is None:
-                return False
-        for w in words:
-            if type(w) is not Word:
-                return False
-            if w.fast is None and not _inert_parts(w.parts):
-                return False
-        for r in cmd.redirs:
-            target = r.target
-            if type(target) is Word and target.fast is None and not _inert_parts(target.parts):
-                return False
-        return True
+        return name in STATELESS_BUILTINS or (name not in BUILTINS and registry.lookup(name) is not None)
 
     async def _run_stage(self, shell: Pipelines, cmd, fds: dict, reader, writer, last: bool) -> int:
         try:
@@ -373,26 +361,6 @@ class Pipelines:
             for job in pending:
                 if table.jobs.get(job.pid) is job and not job.waited:
                     status = await self.wait_job(job.pid, fds)
-
-
-def _inert_parts(parts: list) -> bool:
-    """Parts whose expansion cannot change shell state (no substitutions, no ${x:=})."""
-    for p in parts:
-        tp = type(p)
-        if tp is Lit or tp is Quoted:
-            continue
-        if tp is DQ:
-            if not _inert_parts(p.parts):
-                return False
-            continue
-        if tp is Param:
-            if p.op in ("=", ":=", "bad") or p.index is not None \
-                    or (p.arg is not None and not _inert_parts(p.arg.parts)) \
-                    or (p.arg2 is not None and not _inert_parts(p.arg2.parts)):
-                return False
-            continue
-        return False
-    return True
 
 
 #: what ``time`` reports when TIMEFORMAT is unset, and with ``time -p``
