@@ -414,6 +414,10 @@ def _convert(flags: str, width: int, prec: int | None, conv: str, tail: str, arg
     elif conv in "ouxX":
         value = _printf_integer(arg or "", errors, unsigned=True)
     else:
+        if conv in "fF" and arg and prec != _NEGATIVE:
+            text = cprintf.format_decimal(arg, flags, width, prec)  # (a plain decimal: exactly itself)
+            if text is not None:
+                return text
         number = _printf_long_double(arg or "", errors)
         if prec == _NEGATIVE:
             return _unknown_conversion(flags, width, tail, conv)
