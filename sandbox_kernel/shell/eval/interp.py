@@ -259,7 +259,8 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         """This shell's memory account (a waited fork opens its own at its first charge)."""
         account = self.memory
         if account is None:
-            account = self.memory = MemoryAccount(self.rt.memory, self.waited_by.account())
+            parent = self.waited_by.account()
+            account = self.memory = MemoryAccount(parent.pool, parent)
         return account
 
     #: the shell a waited fork belongs to (the parent of its memory account)

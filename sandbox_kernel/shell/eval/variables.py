@@ -786,7 +786,7 @@ class Variables:
         """(scope, var or None, final name, subscript of an element target or None): this
         shell's own, to change."""
         found = self._find_write_target(name)
-        if self.vars_shared and self.shares_scope(found[0]):
+        if self.vars_shared and (found[0] is self.globals or id(found[0]) in self.shared_ids):  # (shares_scope)
             var = found[1]
             if var is not None and id(var) in self.owned_ids:
                 return found
