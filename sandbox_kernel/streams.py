@@ -7,7 +7,7 @@ close the streams they are given: the shell closes what it opened.
 from __future__ import annotations
 
 from collections import deque
-from typing import AsyncIterator
+from collections.abc import AsyncIterator
 
 from . import aio, memory
 from .lazy import lazy_import

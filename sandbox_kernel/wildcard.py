@@ -15,7 +15,7 @@ matches ``/``. Used by the shell (``shell/eval/pattern.py``) and by commands (``
 from __future__ import annotations
 
 import time
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 __all__ = ["Budget", "CharSet", "Wildcard", "bracket_end", "compile_wildcard", "excluded", "fnmatch", "parse_bracket"]
 

@@ -21,6 +21,7 @@ HEAVY = {
     "datetime": "dates only",
     "signal": "strsignal only (builtins.jobs)",
     "random": "$RANDOM and /dev/random only",
+    "typing": "annotations only (lazy.TYPE_CHECKING); vfs.statresult's Stat is a collections.namedtuple",
     "pkgutil": "commands.load_all only",
     "sandbox_kernel.policy": "a sandbox without a policy makes Policy() when asked for (Sandbox.policy)",
     "sandbox_kernel.vfs.tar": "archives only",

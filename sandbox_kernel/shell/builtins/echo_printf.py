@@ -2,9 +2,8 @@
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
 
-from ...lazy import lazy_compile, lazy_import
+from ...lazy import TYPE_CHECKING, lazy_compile, lazy_import
 from ..eval.variables import split_subscript
 from ..eval.word import backslash_quote
 from ..state import LimitExceeded, ShellError

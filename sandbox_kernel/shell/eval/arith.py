@@ -9,7 +9,7 @@ None when the general way must do it).
 from __future__ import annotations
 
 import re
-from typing import Callable
+from collections.abc import Callable
 from ...chars import isdigits
 from ...lazy import lazy_compile
 

@@ -3,7 +3,7 @@ unary and binary tests."""
 from __future__ import annotations
 
 import stat as st
-from typing import Awaitable, Callable
+from collections.abc import Awaitable, Callable
 
 from ...lazy import lazy_compile, lazy_import
 from ...vfs import FSError

@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import os
 import time
-from typing import Any, Callable
+from collections.abc import Callable
 
 from ... import aio
+from ...lazy import TYPE_CHECKING
 from ..builtins import BUILTINS, SPECIAL_BUILTINS, SYNC_BUILTINS
 from ..state import (AbortCommand, BreakLoop, ContinueLoop, ExitShell, IndexedArray, LimitExceeded, ReturnFromFunction,
     ShellError, Var, is_array, too_many_words)
@@ -39,6 +40,9 @@ from .redirect import redirect_now
 from .variables import DYNAMIC_VARS, NeedsExpansion
 from .word import (BIG_STRING, DEFAULT_IFS, GLOB_ACTIVE, Fields, ambiguous_redirect, case_convert, charge_expansion,
     has_brace, DEFAULT_WORD_OPS, quoted_default)
+
+if TYPE_CHECKING:
+    from typing import Any
 
 #: the runner of a node that has none (the generic handler runs it)
 NO_RUNNER: Any = object()

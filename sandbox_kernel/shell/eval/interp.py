@@ -12,13 +12,13 @@ import contextlib
 import re
 import time
 import weakref
+from collections.abc import Awaitable
 from operator import itemgetter
-from typing import Any, Awaitable
 
 from ... import aio
 from ...commands import registry
 from ...commands.registry import CommandCancelled, CommandContext
-from ...lazy import lazy_import
+from ...lazy import TYPE_CHECKING, lazy_import
 from ...streams import BufferOutput, BytesInput, ClosedInput, ClosedOutput, InputStream, OutputStream, OutputTooLarge
 from ...vfs import FSError
 from ...vfs.layout import COMMAND_STUB
@@ -45,6 +45,9 @@ from .redirect import Redirections
 from .runs import Job, JobTable
 from .variables import FAKE_PID, MemoryAccount, MemoryPool, Variables
 from .word import Expander, shell_quote, single_quote
+
+if TYPE_CHECKING:
+    from typing import Any
 
 asyncio = lazy_import("asyncio")  # with the loop (aio.py)
 random = lazy_import("random")  # $RANDOM only

@@ -12,16 +12,18 @@ from __future__ import annotations
 import gc
 import time
 import weakref
-from typing import Any
 
 from ...chars import isdigits
-from ...lazy import lazy_compile
+from ...lazy import TYPE_CHECKING, lazy_compile
 from ..options import OPTION_DEFAULTS
 from ..state import IndexedArray, LimitExceeded, ShellError, TempVar, Var, is_array
 from .arith import SIGN
 from ..syntax.ast import DQ, Assign, Lit, Param, Quoted, Word
 from ..syntax.lexer import ParseError, is_name
 from ..syntax.parser import Parser
+
+if TYPE_CHECKING:
+    from typing import Any
 
 FAKE_PID = 4242
 #: variables every new shell sets (bash 5.2 without a startup file)

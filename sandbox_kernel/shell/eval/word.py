@@ -8,7 +8,7 @@ from __future__ import annotations
 import bisect
 import re
 from itertools import islice
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from ...chars import isdigits
 from ...lazy import lazy_compile
