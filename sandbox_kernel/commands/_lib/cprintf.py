@@ -358,13 +358,22 @@ def format_decimal(text: str, flags: str, width: int, prec: int | None) -> str |
     negative = text[:1] == "-"
     body = text[1:] if negative or text[:1] == "+" else text
     whole, _, frac = body.partition(".")
-    if not (whole or frac) or not body.isascii() or len(frac) > p \
-            or (whole and not whole.isdigit()) or (frac and not frac.isdigit()):
+    if len(frac) > p or not body.isascii() or (frac and not frac.isdigit()):
         return None
-    whole = whole.lstrip("0") or "0"
-    if len(whole) + p > 18:
+    if whole:
+        if not whole.isdigit():
+            return None
+        whole = whole.lstrip("0") or "0"
+        if len(whole) + p > 18:
+            return None
+    elif frac:
+        whole = "0"
+    else:
         return None
     digits = whole + "." + frac.ljust(p, "0") if p else (whole + "." if "#" in flags else whole)
+    if not flags:
+        text = "-" + digits if negative else digits
+        return text.rjust(width) if width > len(text) else text
     sign = "-" if negative else "+" if "+" in flags else " " if " " in flags else ""
     return _pad(sign, digits, flags, width, "0" in flags)
 

@@ -180,7 +180,9 @@ def _compile_format(fmt: str) -> list:
     """FMT as bash's printf reads it: a list of literal text (str) and tuples ("spec", flags,
     width, precision, conversion, digits after ``.-``), ("time", flags, width, precision,
     strftime format), ("warn", message) and ("bad", message) (a fatal error, the last piece).
-    A width is None, a number or _STAR; a precision None, a number, _STAR or _NEGATIVE.
+    A width is None, a number or _STAR; a precision None, a number, _STAR or _NEGATIVE. A
+    spec without stars that is no %b or %n is ("plain", flags, width (0: none), precision,
+    conversion, digits after ``.-``, the widest field it may make): printf_format's fast case.
     Parsed once per format string (a loop prints the same format again)."""
     pieces: list = []
     text: list[str] = []
@@ -273,7 +275,12 @@ def _compile_format(fmt: str) -> list:
         if conv not in _CONVERSIONS:
             pieces.append(("bad", f"`{conv}': invalid format character"))
             return pieces
-        pieces.append(("spec", flags, width, prec, conv, tail))
+        if width != _STAR and prec != _STAR and conv not in "bn":
+            width = width or 0
+            widest = width if conv in "csqQ" else max(width, prec or 0)
+            pieces.append(("plain", flags, width, prec, conv, tail, widest))
+        else:
+            pieces.append(("spec", flags, width, prec, conv, tail))
         i = j + 1
     flush()
     return pieces
@@ -303,6 +310,15 @@ def printf_format(sh, fmt: str, args: list[str], errors: list, start: int, res: 
             res.append(piece)
             continue
         kind = piece[0]
+        if kind == "plain":
+            if piece[6] > limit:
+                raise _too_wide(piece[6])
+            arg = None
+            if argi < nargs:
+                arg = args[argi]
+                argi += 1
+            res.append(_convert(piece[1], piece[2], piece[3], piece[4], piece[5], arg, errors))
+            continue
         if kind == "spec" or kind == "time":
             flags, width, prec = piece[1], piece[2], piece[3]
             if width == _STAR:
