@@ -2,9 +2,10 @@
 ``let``, array indices and ``declare -i``.
 
 Expressions are parsed once into closures (cached by text) and then evaluated against a
-variable store that offers ``arith_get(name, index) -> str``, ``arith_set(name, index, int)`` and
+variable store that offers ``arith_get(name, index) -> str``, ``arith_set(name, index, int)``,
 ``arith_step(name, delta) -> int | None`` (``name++``/``name--`` done at once: the old value, or
-None when the general way must do it).
+None when the general way must do it) and ``arith_number(name) -> int | None`` (a plain
+variable holding a decimal number, read at once; None: ``arith_get`` and the general way).
 """
 from __future__ import annotations
 
@@ -304,11 +305,8 @@ class _Parser:
             text = self.text
             if index is None:
                 def variable(env) -> int:
-                    raw = env.arith_get(name, None)
-                    if raw.isdigit() and raw.isascii() and (raw[0] != "0" or len(raw) == 1):
-                        n = int(raw)  # the commonest value: a plain decimal number
-                        return n if n < SIGN else wrap(n)
-                    return _value(env, name, None, text)
+                    n = env.arith_number(name)  # the commonest value: a plain decimal number
+                    return n if n is not None else _value(env, name, None, text)
                 return variable
             return lambda env: _value(env, name, _resolve_index(env, name, index), text)
         self.pos -= 1

@@ -17,7 +17,7 @@ from ...chars import isdigits
 from ...lazy import TYPE_CHECKING, lazy_compile
 from ..options import OPTION_DEFAULTS
 from ..state import IndexedArray, LimitExceeded, ShellError, TempVar, Var, is_array
-from .arith import SIGN
+from .arith import SIGN, wrap
 from ..syntax.ast import DQ, Assign, Lit, Param, Quoted, Word
 from ..syntax.lexer import ParseError, is_name
 from ..syntax.parser import Parser
@@ -1125,6 +1125,34 @@ class Variables:
             raise ShellError(f"{name}: unbound variable", self.unbound_status(), fatal=True)
         return value or ""
 
+    def arith_number(self, name: str) -> int | None:
+        """The value of a plain variable holding a decimal number as arithmetic reads it (kept
+        with the variable: ``Var.numeric``); None for anything else (``arith_get`` and the
+        general way)."""
+        # lookup_raw inline: arithmetic reads variables more than anything
+        var = None
+        scopes = self.scopes
+        if scopes:
+            for scope in reversed(scopes):
+                var = scope.get(name)
+                if var is not None:
+                    break
+        if var is None:
+            var = self.globals.get(name)
+        if var is None or var.nameref or name in DYNAMIC_VARS:
+            return None
+        raw = var.value
+        numeric = var.numeric
+        if numeric is not None and numeric[0] is raw:
+            return numeric[1]
+        if type(raw) is not str or not raw.isdigit() or not raw.isascii() or (raw[0] == "0" and len(raw) > 1):
+            return None
+        n = int(raw)
+        if n >= SIGN:
+            n = wrap(n)
+        var.numeric = (raw, n)
+        return n
+
     def arith_step(self, name: str, delta: int) -> int | None:
         """``name++``/``name--`` of a plain variable holding a decimal number, in one lookup:
         the old value; None (nothing done) for anything else (``arith_get``/``arith_set``)."""
@@ -1132,13 +1160,20 @@ class Variables:
         if var is None or var.nameref or name in DYNAMIC_VARS:
             return None
         raw = var.value
-        if type(raw) is not str or not raw.isdigit() or not raw.isascii() or (raw[0] == "0" and len(raw) > 1):
+        numeric = var.numeric
+        if numeric is not None and numeric[0] is raw:
+            old = numeric[1]
+        elif type(raw) is not str or not raw.isdigit() or not raw.isascii() or (raw[0] == "0" and len(raw) > 1):
             return None
-        old = int(raw)
+        else:
+            old = int(raw)
         new = old + delta
         if new >= SIGN or new < 0:
             return None  # (wrapping, or a minus sign: the general way)
-        self.assign_scalar(name, str(new), False, var)  # (its checks: readonly, integer, a fork's copy)
+        text = str(new)
+        self.assign_scalar(name, text, False, var)  # (its checks: readonly, integer, a fork's copy)
+        if var.value is text:  # (not a fork's copy of var, which has it)
+            var.numeric = (text, new)
         return old
 
     def arith_set(self, name: str, index, value: int) -> None:
