@@ -432,12 +432,13 @@ def compile_matcher(word: Word) -> Callable[[Any, str, bool, bool], bool] | None
         fast = constant_pattern(word)
     if fast is not None:
         # a constant pattern: its test is made once per (extglob, nocasematch)
-        tests: dict[tuple[bool, bool], Any] = {}
+        tests: list = [None, None, None, None]
 
         def constant(sh, text: str, ext: bool, nocase: bool) -> bool:
-            test = tests.get((ext, nocase))
+            k = 2 * ext + nocase
+            test = tests[k]
             if test is None:
-                test = tests[(ext, nocase)] = _pattern_test(fast, ext, nocase)
+                test = tests[k] = _pattern_test(fast, ext, nocase)
             return test(sh, text)
         return constant
     pattern_of = compile_pattern(word)
@@ -453,6 +454,9 @@ def _pattern_test(pattern: str, ext: bool, nocase: bool) -> Callable[[Any, str],
         return lambda sh, text: text == literal
     m = pat.compile_pattern(pattern, ext, nocase)
     if type(m) is Wildcard:
+        literal = m.literal_test()
+        if literal is not None:
+            return lambda sh, text: literal(text)
         # the wildcard matcher is linear: a short text needs no budget to stop it
         return lambda sh, text: m.fullmatch(text, sh.pattern_budget() if len(text) > CHECK_EVERY else None)
     return lambda sh, text: m.fullmatch(text, sh.pattern_budget())
