@@ -9,7 +9,7 @@ from .harness import Report, Row, measure
 
 
 def bench_store(report: Report, runs: int) -> None:
-    from sandbox_kernel.kernel.store import WorkspaceStore
+    from sandbox_kernel.kernel.storage.store import WorkspaceStore
     from sandbox_kernel.sandbox import Sandbox
 
     with tempfile.TemporaryDirectory() as tmp:

@@ -212,6 +212,17 @@ class EmptyInput(InputStream):
         return b""
 
 
+class DirectoryInput(InputStream):
+    """``< dir``: the fd opens (as open(2) opens a directory for reading) and each read fails
+    with EISDIR, which commands report as any read error (``cat: -: Is a directory``)."""
+
+    async def read_chunk(self) -> bytes:
+        raise IsADirectoryError(21, "Is a directory")
+
+    def chunk_now(self) -> bytes | None:
+        return None  # (the error comes from read_chunk, where readers expect errors)
+
+
 class BytesInput(InputStream):
     """Input from a fixed byte string (here-docs, here-strings)."""
 
@@ -227,17 +238,41 @@ class BytesInput(InputStream):
         return data
 
 
+async def fifo_change(handle) -> None:
+    """Until a named pipe's channel changes (a handle said BlockingIOError: vfs/fifo.py). An
+    await like a pipe's: the interrupt (the task's cancellation) ends it."""
+    await aio.need_loop()
+    event = asyncio.Event()
+    wakers = handle.channel.wakers
+    pool = handle.channel.pool.wakers  # (a writer may wait for all the FIFOs' room)
+    wakers.add(event.set)
+    pool.add(event.set)
+    try:
+        await event.wait()
+    finally:
+        wakers.discard(event.set)
+        pool.discard(event.set)
+
+
 class FileInput(InputStream):
-    """Reads a VFS file handle lazily in chunks, so ``cat big | head -1`` reads one chunk."""
+    """Reads a VFS file handle lazily in chunks, so ``cat big | head -1`` reads one chunk
+    (a named pipe's handle: what was written, waiting while there is none)."""
 
     def __init__(self, handle) -> None:
         self.handle = handle
 
     async def read_chunk(self) -> bytes:
-        return self.handle.read(CHUNK)
+        while True:
+            try:
+                return self.handle.read(CHUNK)
+            except BlockingIOError:
+                await fifo_change(self.handle)
 
     def chunk_now(self) -> bytes | None:
-        return self.handle.read(CHUNK)
+        try:
+            return self.handle.read(CHUNK)
+        except BlockingIOError:
+            return None
 
     def in_place(self) -> tuple[bytearray, int] | None:
         """The VFS file's content and the offset reading has reached, when nothing is buffered
@@ -261,11 +296,29 @@ class FileOutput(OutputStream):
         self.handle = handle
 
     async def write(self, data: bytes) -> None:
+        if getattr(self.handle, "fifo", False):
+            await fifo_write(self.handle, data)
+            return
         self.handle.write(data)
 
     def write_now(self, data: bytes) -> bool:
+        if getattr(self.handle, "fifo", False):
+            return self.handle.write_now(data)
         self.handle.write(data)
         return True
+
+
+async def fifo_write(handle, data: bytes) -> None:
+    """All of ``data`` into a named pipe, waiting for a reader and for room as a blocking
+    write does."""
+    view = memoryview(data)
+    while view:
+        try:
+            n = handle.write(bytes(view[:CHUNK]))
+        except BlockingIOError:
+            await fifo_change(handle)
+            continue
+        view = view[n:]
 
 
 class BufferOutput(OutputStream):

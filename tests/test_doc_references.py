@@ -1,6 +1,7 @@
 """The tests the documentation cites exist: every ``tests/...`` path (and ``::test_name``) in the
 README, docs/ and guest/README.md, and every bare test name or test file in docs/security.md's
-"proven by" column, so a moved or renamed test cannot leave a threat row pointing at nothing."""
+"proven by" column, so a moved or renamed test cannot leave a threat row pointing at nothing; and
+so do the package's files they name by path (``sandbox_kernel/...``)."""
 from __future__ import annotations
 
 import re
@@ -11,6 +12,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), ROOT / "guest" / "README.md"]
 PATH_REF = re.compile(r"tests/[A-Za-z0-9_/.*-]+(?:::[A-Za-z0-9_]+)?")
+PACKAGE_REF = re.compile(r"(?<![A-Za-z0-9_/.])sandbox_kernel/[A-Za-z0-9_/.*-]+")
 
 
 def _defines(path: Path, name: str) -> bool:
@@ -31,6 +33,13 @@ def test_cited_test_paths_exist(doc):
         if not found or (name and not any(p.is_file() and _defines(p, name) for p in found)):
             stale.append(ref)
     assert not stale, f"{doc.name} cites tests that do not exist: {stale}"
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_named_package_files_exist(doc):
+    stale = [ref for ref in sorted(set(PACKAGE_REF.findall(doc.read_text())))
+             if not (any(ROOT.glob(ref.rstrip("."))) if "*" in ref else (ROOT / ref.rstrip(".")).exists())]
+    assert not stale, f"{doc.name} names files that do not exist: {stale}"
 
 
 def test_security_rows_cite_existing_tests():

@@ -13,7 +13,7 @@ import pytest
 from sandbox_kernel import memory, policy
 from sandbox_kernel.cli import parse_limit_options, run_script
 from sandbox_kernel.engine import CancelToken
-from sandbox_kernel.kernel import magics
+from sandbox_kernel.kernel.protocol import magics
 from sandbox_kernel.limits import DEFAULT_CEILINGS, CliLimits, Limits
 from sandbox_kernel.sandbox import Sandbox
 from sandbox_kernel.streams import BytesInput, Pipe

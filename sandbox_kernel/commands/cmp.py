@@ -4,7 +4,7 @@ from __future__ import annotations
 from ..vfs import FSError
 from ._lib.quoting import quote
 from ._lib.sizes import parse_size
-from ._lib.textio import program_locale
+from ..locales import program_locale
 from .options import UsageError, getopt
 from .registry import CommandContext, command
 

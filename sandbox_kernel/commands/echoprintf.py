@@ -9,7 +9,7 @@ from __future__ import annotations
 from ..limits import Limits
 from ._lib.cprintf import C_SPACE, format_bytes, format_float, format_int, from_int, strtold
 from ._lib.quoting import quote
-from ._lib.textio import program_locale
+from ..locales import program_locale
 from .options import UsageError
 from .registry import CommandContext, command
 

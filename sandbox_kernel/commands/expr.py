@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ..chars import isdigits
 from ._lib.posix_regex import Bounds, RegexError, RegexStopped, compile_posix
-from ._lib.textio import utf8_locale
+from ..locales import utf8_locale
 from .options import ArgCursor
 from .registry import CommandContext, command
 

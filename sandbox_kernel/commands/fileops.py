@@ -229,6 +229,13 @@ class _Copier:
                     if self.verbose:
                         await self.ctx.out(f"removed {quote(dst)}\n")
                 fs.symlink(target, dst, cwd)
+            elif st.S_ISFIFO(sst.st_mode) and self.recursive:
+                # -R makes special files anew, as GNU cp does (without --copy-contents)
+                if dst_l is not None:
+                    fs.unlink(dst, cwd)
+                perm = sst.st_mode & 0o7777
+                fs.mkfifo(dst, cwd, perm, umask=0 if self.preserve_mode else umask_of(self.ctx))
+                self.copy_times(dst, sst)
             else:
                 await self.copy_file(src, dst, sst, dst_l)
         except FSError as e:
@@ -246,7 +253,10 @@ class _Copier:
 
     async def copy_file(self, src: str, dst: str, sst, dst_l) -> None:
         fs, cwd = self.fs, self.ctx.cwd
-        data = fs.read_bytes(src, cwd)
+        if st.S_ISFIFO(sst.st_mode):
+            data = await self.ctx.open_input(src).read()  # what its writers write, until they close
+        else:
+            data = fs.read_bytes(src, cwd)
         if dst_l is not None and self.remove_destination:
             fs.unlink(dst, cwd)
             dst_l = None
@@ -1089,12 +1099,36 @@ async def sync(ctx: CommandContext) -> int:
     return 0
 
 
-@command("mkfifo", help="Usage: mkfifo [OPTION]... NAME...\nCreate named pipes (FIFOs) with the given NAMEs.\n"
-                        "The sandbox filesystem does not support FIFOs: use a pipeline instead.")
+MKFIFO_HELP = """Usage: mkfifo [OPTION]... NAME...
+Create named pipes (FIFOs) with the given NAMEs.
+
+Mandatory arguments to long options are mandatory for short options too.
+  -m, --mode=MODE    set file permission bits to MODE, not a=rw - umask
+  -Z                   set the SELinux security context to default type (ignored)
+      --help        display this help and exit
+"""
+
+
+@command("mkfifo", help=MKFIFO_HELP)
 async def mkfifo(ctx: CommandContext) -> int:
-    _, operands = getopt(ctx.args, "m:Z", {"mode=": "m"}, status=1)
+    opts, operands = getopt(ctx.args, "m:Z", {"mode=": "m", "context==": "Z"}, status=1)
     if not operands:
         raise UsageError("missing operand", 1)
+    umask = umask_of(ctx)
+    mode = None
+    for key, val in opts:
+        if key == "m":
+            mode = parse_mode(val, 0o666, umask=umask)
+            if mode is None:
+                await ctx.error("invalid mode")
+                return 1
+    status = 0
     for name in operands:
-        await ctx.error(f"cannot create fifo {quote(name)}: Operation not supported")
-    return 1
+        try:
+            ctx.fs.mkfifo(name, ctx.cwd, 0o666, umask=umask)
+            if mode is not None:
+                ctx.fs.chmod(name, mode, ctx.cwd)  # -m: exactly MODE, the umask aside
+        except FSError as e:
+            await ctx.error(f"cannot create fifo {quote(name)}: {strerror(e)}")
+            status = 1
+    return status

@@ -4,13 +4,13 @@ from __future__ import annotations
 import re
 
 from .. import memory
+from ..locales import utf8_locale
 from ..streams import CHUNK, FileOutput
 from ..vfs import FSError
 from ._lib.posix_regex import RegexError, compile_posix, translate
 from ._lib.quoting import quote
 from ._lib.sizes import parse_size
-from ._lib.textio import (BatchWriter, Fail, each_input, line_batches, open_operand, run_guarded,
-    utf8_locale)
+from ._lib.textio import BatchWriter, Fail, each_input, line_batches, open_operand, run_guarded
 from .options import UsageError, argmatch, getopt
 from .registry import CommandContext, command
 

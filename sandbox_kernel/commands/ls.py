@@ -12,7 +12,7 @@ from ..vfs.fs import MAX_PATH, Dir, Inode, stat_of
 from ._lib.dates import full_timestamp, local_datetime
 from ._lib.fsutil import group_name, human_size, join_path, mode_string, type_indicator, user_name
 from ._lib.quoting import quote, strerror
-from ._lib.textio import utf8_locale
+from ..locales import utf8_locale
 from ._lib.versionsort import version_key
 from .options import UsageError, argmatch, getopt
 from .registry import CommandContext, command

@@ -145,13 +145,20 @@ async def kill(ctx: CommandContext) -> int:
     if not args:
         raise UsageError("not enough arguments", 1)
     status = 0
-    jobs = _shell_jobs(ctx)
+    send = getattr(ctx.shell, "send_signal", None)
+    jobs = _shell_jobs(ctx) if send is None else {}
     for target in args:
         try:
             pid = int(target)
         except ValueError:
             await ctx.error(f"failed to parse argument: '{target}'")
             status = 1
+            continue
+        if send is not None:
+            # the shell's processes (itself, subshells, jobs): traps, ignored signals, death
+            if not send(pid, sig):
+                await ctx.error(f"({pid}): No such process")
+                status = 1
             continue
         job = jobs.get(pid)
         if job is None:

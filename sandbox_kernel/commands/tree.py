@@ -8,7 +8,7 @@ from ..vfs import FSError
 from ..wildcard import fnmatch
 from ._lib.dates import local_datetime
 from ._lib.fsutil import group_name, join_path, mode_string, type_indicator, user_name
-from ._lib.textio import utf8_locale
+from ..locales import utf8_locale
 from ._lib.versionsort import version_key
 from .registry import CommandContext, command
 

@@ -7,7 +7,8 @@ import re
 from ..streams import FileInput
 from ..vfs import FileHandle, FSError
 from ._lib.quoting import quote
-from ._lib.textio import char_width, utf8_locale
+from ..locales import utf8_locale
+from ._lib.textio import char_width
 from .options import UsageError, getopt
 from .registry import CommandContext, command
 

@@ -12,12 +12,12 @@ is interrupted or times out are cancelled, with a notice on stderr.
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import threading
 import time
 
 from ..engine import ErrorInfo, RunResult, Streams
 from ..limits import Limits, format_size
+from ..wasm_engine import CellStreams, CommandStreams, GuestIO, WasmEngine
 from ..workers import Worker, spawn
 from . import binary
 from .completeness import is_complete
@@ -48,58 +48,17 @@ def compiled_module() -> CompiledModule:
         return _COMPILED
 
 
-class _BaseIO(RunIO):
-    def __init__(self, loop: asyncio.AbstractEventLoop, cwd: str, env: dict | None, argv: list[str],
-                 wall_time: float) -> None:
-        self.loop = loop
-        self.cwd = cwd
-        self.env = env
-        self.argv = argv
-        self.deadline = time.monotonic() + wall_time
-        self.wake = threading.Event()
-        self.reason: str | None = None
-        self._stdin_buf = b""
-
-    def stop(self, reason: str) -> None:
-        if self.reason is None:
-            self.reason = reason
-        self.wake.set()
-
-    def cancelled(self) -> str | None:
-        if self.reason is None and time.monotonic() > self.deadline:
-            self.reason = "timeout"
-        return self.reason
-
+class _BaseIO(GuestIO, RunIO):
     def wait(self, seconds: float) -> None:
         self.wake.wait(max(0.0, min(seconds, self.deadline - time.monotonic() + 0.01)))
 
-    def _await(self, coro):
-        """Run a coroutine on the kernel loop from the worker thread, giving up on cancel."""
-        future = asyncio.run_coroutine_threadsafe(coro, self.loop)
-        while True:
-            try:
-                return future.result(timeout=0.05)
-            except concurrent.futures.TimeoutError:
-                if self.cancelled():
-                    future.cancel()
-                    return None
 
-    def read_stdin(self, n: int) -> bytes:
-        if not self._stdin_buf:
-            self._stdin_buf = self._read_more() or b""
-        data, self._stdin_buf = self._stdin_buf[:n], self._stdin_buf[n:]
-        return data
-
-    def _read_more(self) -> bytes:
-        return b""
-
-
-class CellIO(_BaseIO):
+class CellIO(CellStreams, _BaseIO):
     """I/O of a `%%js` cell: the kernel's streams."""
 
     def __init__(self, streams: Streams, loop, cwd, sandbox, wall_time) -> None:
-        super().__init__(loop, cwd, None, ["/usr/bin/node"], wall_time)
-        self.streams = streams
+        super().__init__(streams, loop, wall_time)
+        self.cwd, self.env, self.argv = cwd, None, ["/usr/bin/node"]
         self.sandbox = sandbox
 
     def load_env(self) -> dict[str, str]:
@@ -111,68 +70,17 @@ class CellIO(_BaseIO):
                 return {}
         return self._await(exported()) or {}
 
-    def write_stdout(self, data: bytes) -> None:
-        self.streams.stdout.write(data)
 
-    def write_stderr(self, data: bytes) -> None:
-        self.streams.stderr.write(data)
-
-    def cancelled(self) -> str | None:
-        if self.reason is None and self.streams.cancel.is_set():
-            self.reason = self.streams.cancel.reason
-        return super().cancelled()
-
-    def _read_more(self) -> bytes:
-        if self.streams.input is None:
-            return b""
-        line = self._await(self.streams.input("", False))
-        return b"" if line is None else (line + "\n").encode("utf-8", "surrogateescape")
-
-    def display(self, data, metadata, display_id, update) -> None:
-        """Hand the bundle to the kernel loop and wait until it is sent, so a display loop
-        queues one bundle at a time, not all of them, in host memory."""
-        show = self.streams.display
-        if show is None:
-            return
-        sent = threading.Event()
-
-        def deliver() -> None:
-            try:
-                show(data, metadata, display_id, update)
-            finally:
-                sent.set()
-        self.loop.call_soon_threadsafe(deliver)
-        while not sent.wait(0.05) and not self.cancelled():
-            pass
-
-
-class CommandIO(_BaseIO):
+class CommandIO(CommandStreams, _BaseIO):
     """I/O of a `js`/`node` command: the pipeline's streams."""
 
     def __init__(self, ctx, loop, argv, wall_time, api: HostApi) -> None:
-        super().__init__(loop, ctx.cwd, dict(ctx.env), argv, wall_time)
-        self.ctx = ctx
+        super().__init__(ctx, loop, wall_time)
+        self.cwd, self.env, self.argv = ctx.cwd, dict(ctx.env), argv
         self.api = api
 
-    def _write(self, stream, data: bytes) -> None:
-        try:
-            self._await(stream.write(data))
-        except BrokenPipeError:
-            self.api.request_exit(141)
-        except Exception:
-            self.api.request_exit(1)
-
-    def write_stdout(self, data: bytes) -> None:
-        self._write(self.ctx.stdout, data)
-
-    def write_stderr(self, data: bytes) -> None:
-        self._write(self.ctx.stderr, data)
-
-    def _read_more(self) -> bytes:
-        try:
-            return self._await(self.ctx.stdin.read_some(65536)) or b""
-        except Exception:
-            return b""
+    def write_failed(self, broken: bool) -> None:
+        self.api.request_exit(141 if broken else 1)
 
 
 def _error_lines(err: dict) -> list[str]:
@@ -183,22 +91,18 @@ def _error_lines(err: dict) -> list[str]:
     return [head, *stack]
 
 
-class JsEngine:
+class JsEngine(WasmEngine):
     name = "js"
+    label = "JS"
 
     def __init__(self, sandbox) -> None:
-        self.sandbox = sandbox
+        super().__init__(sandbox, Worker("sandbox-js", THREAD_STACK))
         self._compiled = compiled_module()
         self._facts = binary.load()
-        self._worker = Worker("sandbox-js", THREAD_STACK)
         self._memory_limit = sandbox.limits.wasm_memory_bytes
         self.api = HostApi(sandbox.fs, lambda: self._memory_limit)
         self.instance: JsInstance | None = None
         self._cells = 0
-        self._closed = False
-        #: jobs given to the worker and not finished (a cell, a completion): completion asks
-        #: nothing while one is
-        self._jobs = 0
         #: why the context was lost outside a cell (told by the next cell)
         self._lost: str | None = None
 
@@ -209,15 +113,6 @@ class JsEngine:
                               api, memory_limit)
         api.instance = instance
         return instance
-
-    def _cwd(self) -> str:
-        """The shell's cwd; before the shell engine exists, where it will start."""
-        if "sh" in self.sandbox.engines:
-            try:
-                return self.sandbox.cwd()
-            except Exception:
-                pass
-        return "/workspace" if self.sandbox.fs.is_dir("/workspace") else "/"
 
     # ------------------------------------------------------------------ cells
     async def run(self, cell: str, streams: Streams, limits: Limits) -> RunResult:
@@ -234,28 +129,8 @@ class JsEngine:
             if inst is not None:
                 inst.request_interrupt()
 
-        remove = streams.cancel.on_cancel(poke)
-        future = self._submit(lambda: self._run_cell(cell, filename, io, limits))
-        try:
-            outcome, notices = await asyncio.shield(future)
-        except asyncio.CancelledError:
-            poke("interrupt")
-            raise
-        finally:
-            remove()
-        for line in notices:
-            streams.stderr.write((line + "\n").encode())
+        outcome = await self._run_cell_job(streams, lambda: self._run_cell(cell, filename, io, limits), poke)
         return self._result(outcome, limits)
-
-    def _submit(self, fn) -> asyncio.Future:
-        """Give ``fn`` to the worker, counted in ``_jobs`` until it is done."""
-        self._jobs += 1
-        future = self._worker.submit(fn)
-        future.add_done_callback(self._job_done)
-        return future
-
-    def _job_done(self, _future: asyncio.Future) -> None:
-        self._jobs -= 1
 
     def _run_cell(self, cell: str, filename: str, io: CellIO, limits: Limits):
         notices: list[str] = []
@@ -316,8 +191,7 @@ class JsEngine:
     def _result(self, outcome: Outcome, limits: Limits) -> RunResult:
         value = {"text/plain": outcome.value} if outcome.value is not None else None
         if outcome.interrupted == "timeout":
-            msg = (f"JS run exceeded the wall-time limit ({limits.wall_time:g} s; limit wall_time; "
-                   f"{self._hint(limits, 'wall_time')})")
+            msg = self._timeout_message(limits)
             return RunResult(124, ErrorInfo("Timeout", msg, [f"Timeout: {msg}"]))
         if outcome.interrupted:
             return RunResult(130, ErrorInfo("Interrupted", "JS execution interrupted", ["Interrupted"]))
@@ -333,10 +207,6 @@ class JsEngine:
             )
             return RunResult(outcome.status, ErrorInfo("ExitStatus", msg, [msg]), value)
         return RunResult(0, None, value)
-
-    def _hint(self, limits: Limits, name: str) -> str:
-        """How to raise limit ``name`` (within the admin's ceiling)."""
-        return limits.raise_hint(name, ceilings=getattr(self.sandbox, "ceilings", None))
 
     def _memory_note(self, limits: Limits) -> str:
         return (f"the JS memory limit is {format_size(limits.wasm_memory_bytes)}: wasm_memory_bytes; "
@@ -405,23 +275,7 @@ class JsEngine:
             if inst is not None:
                 inst.request_interrupt()
 
-        future = self._spawn(work)
-        try:
-            while not future.done():
-                try:
-                    await asyncio.wait_for(asyncio.shield(future), 0.05)
-                except asyncio.TimeoutError:
-                    pass
-                try:
-                    ctx.check()
-                except BaseException:
-                    stop("interrupt")
-                    await asyncio.shield(future)
-                    raise
-        except asyncio.CancelledError:
-            stop("interrupt")
-            raise
-        outcome: Outcome = future.result()
+        outcome: Outcome = await self._run_command_job(ctx, self._spawn(work), stop)
         return await self._command_status(ctx, plan, outcome, limits)
 
     @staticmethod
@@ -496,11 +350,7 @@ class JsEngine:
             except Exception:  # no answer (a helper threw, was interrupted, or memory ran out)
                 return None
 
-        future = self._submit(work)
-        try:
-            return await asyncio.wait_for(asyncio.shield(future), INTROSPECT_WAIT)
-        except asyncio.TimeoutError:
-            return None
+        return await self._answer(work, INTROSPECT_WAIT)
 
     # ------------------------------------------------------------------ control
     @staticmethod

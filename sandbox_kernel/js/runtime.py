@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import ctypes
 import json
-import os
 import struct
 import threading
 from dataclasses import dataclass, field
@@ -17,7 +16,9 @@ from pathlib import Path
 
 import wasmtime
 
+from ..guest.build import cache_root
 from ..limits import format_size
+from ..wasm_engine import raise_async_stack_limit, store_compiled, wasmtime_version
 from . import binary
 from .binary import BinaryFacts
 from .wasi import ProcessExit, WasiHost
@@ -62,21 +63,6 @@ class Outcome:
     notices: list[str] = field(default_factory=list)
 
 
-def _raise_async_stack_limit(cfg: wasmtime.Config, size: int) -> bool:
-    """wasmtime caps max_wasm_stack at async_stack_size, which wasmtime-py does not expose;
-    the C API has the setter. False if it is missing (then the 2 MiB default applies)."""
-    try:
-        from wasmtime import _bindings
-
-        setter = _bindings.dll.wasmtime_config_async_stack_size_set
-        setter.restype = None
-        setter.argtypes = [ctypes.POINTER(_bindings.wasm_config_t), ctypes.c_size_t]
-        setter(cfg.ptr(), size)
-        return True
-    except Exception:
-        return False
-
-
 _native_stack = DEFAULT_NATIVE_STACK
 
 
@@ -84,7 +70,7 @@ def make_wasmtime_engine() -> wasmtime.Engine:
     global _native_stack
     cfg = wasmtime.Config()
     cfg.epoch_interruption = True   # last-resort stop of a run that ignores the soft interrupt
-    if _raise_async_stack_limit(cfg, WASM_NATIVE_STACK):
+    if raise_async_stack_limit(cfg, WASM_NATIVE_STACK):
         cfg.max_wasm_stack = _native_stack = WASM_NATIVE_STACK
     else:
         cfg.max_wasm_stack = _native_stack = DEFAULT_NATIVE_STACK  # wasmtime's own default is smaller
@@ -93,25 +79,15 @@ def make_wasmtime_engine() -> wasmtime.Engine:
 
 
 def cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "sandbox-kernel" / "js"
-
-
-def wasmtime_version() -> str:
-    """The installed wasmtime-py version (its dist-info name: importlib.metadata takes ~25 ms)."""
-    site = Path(wasmtime.__file__).resolve().parent.parent
-    for info in site.glob("wasmtime-*.dist-info"):
-        return info.name[len("wasmtime-"):-len(".dist-info")]
-    from importlib.metadata import version
-    return version("wasmtime")
+    return cache_root() / "js"
 
 
 class CompiledModule:
     """QuickJS compiled to native code once per process, loadable into any wasmtime Engine
     made by ``make_wasmtime_engine`` (each JS context has its own Engine, so an epoch trap
-    that stops one context cannot touch another). The native code is cached per user in
-    ``~/.cache/sandbox-kernel/js/<wasmtime-version>-<module-hash>.cwasm``; when the cache is
-    unwritable it is kept in memory."""
+    that stops one context cannot touch another). The native code is cached for the host in
+    ``$SANDBOX_KERNEL_CACHE/js/<wasmtime-version>-<module-hash>.cwasm`` (default under
+    ``~/.cache/sandbox-kernel``); when the cache is unwritable it is kept in memory."""
 
     def __init__(self, facts: BinaryFacts) -> None:
         self.facts = facts
@@ -128,13 +104,7 @@ class CompiledModule:
 
     def _compile(self) -> None:
         self.serialized = wasmtime.Module(make_wasmtime_engine(), self.facts.wasm).serialize()
-        try:
-            assert self.path is not None
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = self.path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
-            tmp.write_bytes(self.serialized)
-            os.replace(tmp, self.path)
-        except OSError:
+        if self.path is None or not store_compiled(self.path, self.serialized):
             self.path = None  # unwritable cache: load from memory
 
     def load(self, engine: wasmtime.Engine) -> wasmtime.Module:

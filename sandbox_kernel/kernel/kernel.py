@@ -9,7 +9,6 @@ gets a reply.
 from __future__ import annotations
 
 import asyncio
-import fnmatch
 from collections import deque
 import importlib.util
 import os
@@ -30,15 +29,15 @@ from ..limits import format_size
 from ..policy import POLICY_ENV, Policy, argv_from_environment
 from ..policy import from_argv as policy_from_argv
 from ..sandbox import ENGINE_FACTORIES, EngineUnavailable, Sandbox
-from . import magics
-from .cells import CellOutcome, CellRunner
-from . import message_size
-from .comm import MAX_WRITE, NoticeHosts, register_vfs_comm
-from .editors import EditorHosts
-from .host_files import HostFiles, notice_level
-from .relay import DisplayHook, StreamRelay, safe_output, terminal_safe
-from .terminal import TARGET_NAME as TERMINAL_TARGET
-from .terminal import register_terminal_comm
+from ..wildcard import fnmatch
+from .comms.editors import EditorHosts
+from .comms.terminal import TARGET_NAME as TERMINAL_TARGET
+from .comms.terminal import register_terminal_comm
+from .comms.vfs import MAX_WRITE, NoticeHosts, register_vfs_comm
+from .protocol import magics, message_size
+from .protocol.cells import CellOutcome, CellRunner
+from .protocol.relay import DisplayHook, StreamRelay, safe_output, terminal_safe
+from .storage.host_files import HostFiles, notice_level
 
 #: How often a pending input_request is polled for its reply.
 INPUT_POLL = 0.02
@@ -489,7 +488,7 @@ class SandboxKernel(Kernel):
                 entries = [e for e in entries if e[0] >= lo and (stop is None or e[0] < stop)]
         elif hist_access_type == "search":
             glob = pattern or "*"
-            entries = [e for e in entries if fnmatch.fnmatchcase(e[1], glob)]
+            entries = [e for e in entries if fnmatch(glob, e[1])]  # the one wildcard matcher: linear time
             if unique:
                 seen: dict[str, tuple[int, str, str]] = {}
                 for e in entries:

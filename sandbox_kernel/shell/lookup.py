@@ -20,6 +20,28 @@ def file_status(fs, cwd: str, path: str) -> int:
     return EXECUTABLE if runnable else PLAIN_FILE
 
 
+#: how much of a file bash looks at to call it binary (its ``sample`` buffer)
+BINARY_SAMPLE = 80
+
+
+def is_binary_script(data: bytes) -> bool:
+    """bash's check_binary_file on a file's first 80 bytes: an ELF header, or a NUL byte in
+    the first line (the first two after a ``#!`` line). Such a file is refused as a script
+    ("cannot execute binary file", status 126)."""
+    sample = data[:BINARY_SAMPLE]
+    if sample.startswith(b"\x7fELF"):
+        return True
+    lines = 2 if sample.startswith(b"#!") else 1
+    for c in sample:
+        if c == 10:
+            lines -= 1
+            if not lines:
+                return False
+        elif c == 0:
+            return True
+    return False
+
+
 def _join(directory: str, name: str) -> str:
     directory = directory or "."
     return directory + name if directory.endswith("/") else f"{directory}/{name}"

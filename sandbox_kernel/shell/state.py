@@ -234,19 +234,41 @@ class ExitShell(ControlFlow):
         self.status = status
 
 
+class ProcessKilled(ExitShell):
+    """The shell process dies of signal ``signum`` (its default action): it unwinds as an
+    ``exit 128+N`` to the process's end, which runs the EXIT trap when bash would (it catches
+    the terminating signals when an EXIT trap is set) and lets the parent say so."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(128 + signum)
+        self.signum = signum
+
+
+class WaitInterrupted(ControlFlow):
+    """A trapped signal arrived while ``wait`` waited: wait returns 128+N at once, and the
+    trap runs after it."""
+
+    def __init__(self, status: int) -> None:
+        self.status = status
+
+
 class ShellError(Exception):
     """An error that ends the current command with ``status`` after printing ``message``.
 
     ``abort``: the whole top-level command (the script line) is abandoned, as bash does on an
     arithmetic error or a readonly assignment; ``fatal``: a non-interactive shell exits, as on
-    ``${x:?}`` or an unbound variable under ``set -u``."""
+    ``${x:?}`` or an unbound variable under ``set -u``; ``errexit``: under ``set -e`` the shell
+    exits even where errexit is ignored (``|| true``, ``if``), as after bash's report_error
+    (readonly variables, bad substitutions, failglob), unlike arithmetic errors."""
 
-    def __init__(self, message: str, status: int = 1, fatal: bool = False, abort: bool = False) -> None:
+    def __init__(self, message: str, status: int = 1, fatal: bool = False, abort: bool = False,
+                 errexit: bool = False) -> None:
         super().__init__(message)
         self.message = message
         self.status = status
         self.fatal = fatal
         self.abort = abort
+        self.errexit = errexit
 
 
 class AbortCommand(ControlFlow):

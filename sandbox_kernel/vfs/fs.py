@@ -11,6 +11,7 @@ from .errors import (
     EACCES, EBADF, EBUSY, EEXIST, EINVAL, EISDIR, ELOOP, ENAMETOOLONG, ENOENT, ENOSPC,
     ENOTDIR, ENOTEMPTY, EPERM, FSError,
 )
+from .fifo import FifoHandle, FifoPool
 from .statresult import Stat
 
 if TYPE_CHECKING:
@@ -106,6 +107,17 @@ class Device(Inode):
         self.kind = kind
 
 
+class Fifo(Inode):
+    """A named pipe (``mkfifo``): its bytes are never in the file but in ``channel`` (a
+    ``fifo.FifoChannel``) while an end is open."""
+
+    __slots__ = ("channel",)
+
+    def __init__(self, ino, mode, uid, gid, now) -> None:
+        super().__init__(ino, st.S_IFIFO | mode, uid, gid, now)
+        self.channel = None
+
+
 def stat_of(node: Inode) -> Stat:
     """The Stat of an inode already in hand (no path resolution)."""
     return Stat(node.mode, node.ino, node.nlink, node.uid, node.gid, node.size,
@@ -162,7 +174,7 @@ class VFS:
         self.gid = USER_GID
         self.umask = 0o022
         self.listeners: list[ChangeListener] = []
-        #: the admin's host mounts (``kernel.mounts``): no archive import, %load or %save
+        #: the admin's host mounts (``kernel.storage.mounts``): no archive import, %load or %save
         #: writes through, replaces or removes these trees (they are outside every snapshot)
         self.mount_points: set[str] = set()
         #: ENOSPC errors the quotas gave, by limit (``vfs_bytes``, ``vfs_inodes``): a run that
@@ -170,6 +182,8 @@ class VFS:
         self.quota_refusals = {"vfs_bytes": 0, "vfs_inodes": 0}
         self._seed = seed
         self._rng: random.Random | None = None  # made on the first read of /dev/(u)random
+        #: what the named pipes hold together (bounded: their writers wait, vfs/fifo.py)
+        self.fifo_pool = FifoPool()
         self.root = Dir(self._alloc_ino(), 0o755, ROOT_UID, ROOT_UID, time.time())
         # (absolute dir path as written, uid) -> (Dir, canonical path): a path operation
         # then resolves only its last name. Filled by symlink-free resolutions; adding an
@@ -492,7 +506,7 @@ class VFS:
         self.write_bytes(path, text.encode("utf-8", "surrogateescape"), cwd)
 
     def open(self, path: str, mode: str = "rb", cwd: str = "/", perm: int = 0o666,
-             umask: int | None = None) -> "FileHandle | DeviceHandle":
+             umask: int | None = None) -> "FileHandle | DeviceHandle | FifoHandle":
         """Open like Python's ``open`` with binary modes: r, w, a, x, r+, w+, a+ (``b`` optional).
         ``perm`` is the permission of a new file before ``umask`` (the VFS's own by default;
         a shell passes its process's)."""
@@ -514,11 +528,13 @@ class VFS:
             raise FSError(EISDIR, path)
         if isinstance(node, Device):
             return DeviceHandle(self, node)
-        assert isinstance(node, File)
         if readable and not self._can(node, 4):
             raise FSError(EACCES, path)
         if writable and not self._can(node, 2):
             raise FSError(EACCES, path)
+        if isinstance(node, Fifo):
+            return FifoHandle(node, r.path, readable, writable, self.fifo_pool)
+        assert isinstance(node, File)
         handle = FileHandle(self, node, r.path, readable, writable, "a" in flags)
         if "w" in flags and node.data:
             self.bytes_used -= len(node.data)
@@ -580,6 +596,22 @@ class VFS:
         node = Dir(self._alloc_ino(), mode & ~self.umask & 0o7777, self.uid, self.gid, now, r.parent)
         r.parent.entries[r.name] = node
         r.parent.nlink += 1
+        r.parent.mtime = r.parent.ctime = now
+        self._notify(r.path, "created")
+
+    def mkfifo(self, path: str, cwd: str = "/", mode: int = 0o666, umask: int | None = None) -> None:
+        """A named pipe at ``path`` (EEXIST if the name is taken), ``mode`` less the umask."""
+        r = self.resolve(path.rstrip("/") or "/", cwd, follow=False)
+        if r.node is not None or not r.name:
+            raise FSError(EEXIST, path)
+        if path.endswith("/"):
+            raise FSError(ENOENT, path)
+        if not self._can(r.parent, 2) or not self._can(r.parent, 1):
+            raise FSError(EACCES, path)
+        now = time.time()
+        node = Fifo(self._alloc_ino(), mode & ~(self.umask if umask is None else umask) & 0o7777,
+                    self.uid, self.gid, now)
+        r.parent.entries[r.name] = node
         r.parent.mtime = r.parent.ctime = now
         self._notify(r.path, "created")
 

@@ -29,6 +29,19 @@ def new_fs(max_bytes: int = 64 * 1024 * 1024, max_inodes: int = 10_000, seed: in
     return make_vfs(max_bytes, max_inodes, registry.names(), seed=seed)
 
 
+def links_fs() -> VFS:
+    """A file, a directory and symlinks to it, to nowhere and in a loop, in /workspace (the path,
+    stat, permission and disk-usage commands' tests)."""
+    fs = new_fs()
+    fs.write_bytes("/workspace/f", b"hello")
+    fs.symlink("f", "/workspace/l")
+    fs.symlink("nope", "/workspace/dang")
+    fs.symlink("loop1", "/workspace/loop2")
+    fs.symlink("loop2", "/workspace/loop1")
+    fs.mkdir("/workspace/d")
+    return fs
+
+
 class DirectRunner:
     """Stands in for the shell: ``ctx.run(argv)`` runs registered commands directly, and
     setting ``cancel`` interrupts them as an interrupt in the kernel would."""

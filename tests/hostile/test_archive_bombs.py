@@ -10,7 +10,7 @@ import tarfile
 
 import pytest
 
-from sandbox_kernel.kernel import magics
+from sandbox_kernel.kernel.protocol import magics
 from sandbox_kernel.limits import Limits
 from sandbox_kernel.sandbox import Sandbox
 from sandbox_kernel.vfs import FSError
@@ -215,7 +215,7 @@ def test_load_tells_the_persistent_store_what_it_replaced():
 
 def test_a_comm_import_stops_at_its_time_limit(bomb, monkeypatch):
     """Comm requests are answered on the kernel's event loop: an import had no time limit."""
-    from sandbox_kernel.kernel import comm
+    from sandbox_kernel.kernel.comms import vfs as comm
 
     monkeypatch.setattr(comm, "ARCHIVE_SECONDS", 0.0)
     sb = Sandbox()

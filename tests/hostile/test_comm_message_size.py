@@ -9,7 +9,7 @@ import uuid
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sandbox_kernel.kernel import message_size
+from sandbox_kernel.kernel.protocol import message_size
 from tests.support.kernelclient import TerminalComm, run_ok, start_kernel
 
 MiB = 1 << 20

@@ -46,8 +46,8 @@ def test_rm_r_reports_what_it_may_not_remove_and_goes_on(deep_session):
 
 DEEP_SCENARIO = r'''
 import json, resource, sys, time
-from sandbox_kernel.kernel import magics
-from sandbox_kernel.kernel.comm import VfsRequestHandler
+from sandbox_kernel.kernel.protocol import magics
+from sandbox_kernel.kernel.comms.vfs import VfsRequestHandler
 from sandbox_kernel.limits import Limits
 from sandbox_kernel.sandbox import Sandbox
 
@@ -119,7 +119,7 @@ def test_a_tree_deeper_than_a_path_saves_and_loads_back():
     its paths past 4,096 characters), and a 1,000-deep %load took 52 s."""
     import time
 
-    from sandbox_kernel.kernel import magics
+    from sandbox_kernel.kernel.protocol import magics
 
     session = Session(vfs_inodes=20_000)
     fs = session.sandbox.fs

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from sandbox_kernel.kernel.mounts import HostMount
-from sandbox_kernel.kernel.store import WorkspaceStore
+from sandbox_kernel.kernel.storage.mounts import HostMount
+from sandbox_kernel.kernel.storage.store import WorkspaceStore
 from sandbox_kernel.policy import parse_mount
 from sandbox_kernel.sandbox import Sandbox
 
@@ -187,7 +187,7 @@ def host_tree(top: Path) -> dict[str, bytes | None]:
 def test_load_leaves_a_read_write_mount_as_it_is(host, snapshot):
     """Red team: %load of a snapshot without the rw mount's folder deleted the host's files
     and removed the mount. Mounts are outside every snapshot."""
-    from sandbox_kernel.kernel import magics
+    from sandbox_kernel.kernel.protocol import magics
 
     top, _ = host
     sb, mount = mounted(top, rw=True)
@@ -204,7 +204,7 @@ def test_load_leaves_a_read_write_mount_as_it_is(host, snapshot):
 
 
 def test_a_snapshot_of_nothing_but_a_mount_changes_nothing(host):
-    from sandbox_kernel.kernel import magics
+    from sandbox_kernel.kernel.protocol import magics
 
     top, _ = host
     sb, mount = mounted(top, rw=True)
@@ -217,7 +217,7 @@ def test_a_snapshot_of_nothing_but_a_mount_changes_nothing(host):
 
 
 def test_save_leaves_the_mounts_out(host):
-    from sandbox_kernel.kernel import magics
+    from sandbox_kernel.kernel.protocol import magics
 
     top, _ = host
     sb, _ = mounted(top, rw=True)
@@ -229,7 +229,7 @@ def test_save_leaves_the_mounts_out(host):
 
 
 def test_a_comm_import_leaves_the_mounts_as_they_are(host):
-    from sandbox_kernel.kernel.comm import VfsRequestHandler
+    from sandbox_kernel.kernel.comms.vfs import VfsRequestHandler
 
     top, _ = host
     sb, mount = mounted(top, rw=True)

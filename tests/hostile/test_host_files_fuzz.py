@@ -14,10 +14,10 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, example, given, settings, strategies as hs
 
-from sandbox_kernel.kernel import magics
-from sandbox_kernel.kernel.comm import VfsRequestHandler
-from sandbox_kernel.kernel.mounts import HostMount
-from sandbox_kernel.kernel.store import ROOTS, WorkspaceStore
+from sandbox_kernel.kernel.protocol import magics
+from sandbox_kernel.kernel.comms.vfs import VfsRequestHandler
+from sandbox_kernel.kernel.storage.mounts import HostMount
+from sandbox_kernel.kernel.storage.store import ROOTS, WorkspaceStore
 from sandbox_kernel.limits import Limits
 from sandbox_kernel.paths import under
 from sandbox_kernel.policy import parse_mount

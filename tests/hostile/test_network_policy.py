@@ -12,7 +12,7 @@ import logging
 import pytest
 
 from sandbox_kernel.engine import CancelToken, Streams
-from sandbox_kernel.kernel.cells import CellRunner
+from sandbox_kernel.kernel.protocol.cells import CellRunner
 from sandbox_kernel.netpolicy import (AllowRule, check_narrower, host_addresses, is_public,
                                       parse_address, parse_allow_list, reachable)
 from sandbox_kernel.policy import Policy, Secret

@@ -35,7 +35,8 @@ def test_no_host_file_outside_python_and_cache_is_opened(tmp_path):
                           env=env, timeout=120)
     assert proc.returncode == 0, proc.stderr[-2000:]
     opened = json.loads(proc.stdout.strip().splitlines()[-1])
-    allowed = [sys.prefix, sys.base_prefix, str(ROOT / "sandbox_kernel"), str(tmp_path / ".cache"),
+    # (guest/ is the package's sandbox_kernel.guest: the JS engine reads its cache root there)
+    allowed = [sys.prefix, sys.base_prefix, str(ROOT / "sandbox_kernel"), str(ROOT / "guest"), str(tmp_path / ".cache"),
                "/usr/lib/python3", "/usr/share/zoneinfo", "/dev/urandom"]
     assert any(p.endswith((".wasm", ".cwasm")) for p in opened)  # the hook saw the JS engine load
     # the memory safety net reads the process's own /proc/PID/statm (a fixed path, read only)

@@ -10,7 +10,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from sandbox_kernel.kernel.sanitize import clean_svg, passive_bundle, UnsafeContent
+from sandbox_kernel.kernel.protocol.sanitize import clean_svg, passive_bundle, UnsafeContent
 
 ACTIVE = re.compile(r"<script|onerror|onload|onclick|javascript:|<iframe|<form|<foreignObject|<animate"
                     r"|<set\b|@import|<object|<embed|<meta|<base|<link", re.IGNORECASE)
@@ -442,7 +442,7 @@ def test_every_display_path_loads_nothing(kc):
     display.* and an execute_result bundle are all sanitised before they are sent."""
     from tests.support.kernelclient import execute
 
-    from sandbox_kernel.kernel.relay import safe_output
+    from sandbox_kernel.kernel.protocol.relay import safe_output
 
     cells = [f"display --html \"<img src='{H}?d=$(echo secret)'>\"\n"
              f"display --markdown '![a]({H}md) ![b][r]\n\n[r]: //127.0.0.1:9/ref'\n"

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from sandbox_kernel import memory, policy
 from sandbox_kernel.engine import CancelToken, Streams
-from sandbox_kernel.kernel.terminal import MAX_COMMAND_LINES, MAX_TYPEAHEAD, TARGET_NAME, register_terminal_comm
+from sandbox_kernel.kernel.comms.terminal import MAX_COMMAND_LINES, MAX_TYPEAHEAD, TARGET_NAME, register_terminal_comm
 from sandbox_kernel.limits import Limits
 from sandbox_kernel.policy import DEFAULT_MAX_TERMINALS, Policy
 from sandbox_kernel.sandbox import Sandbox

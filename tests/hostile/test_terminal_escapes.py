@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from sandbox_kernel.kernel.relay import safe_output, terminal_safe
+from sandbox_kernel.kernel.protocol.relay import safe_output, terminal_safe
 
 #: what a terminal would act on: any escape but SGR (colours), and other control characters
 UNSAFE = re.compile(r"\x1b(?!\[[0-9;:]*m)|[\x00-\x08\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f-\x9f]")

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from sandbox_kernel.kernel import workspaces
-from sandbox_kernel.kernel.store import WorkspaceStore, shown, store_path
+from sandbox_kernel.kernel.storage import workspaces
+from sandbox_kernel.kernel.storage.store import WorkspaceStore, shown, store_path
 from sandbox_kernel.sandbox import Sandbox
 
 NB_ID = "0b6c3f5e-8d1a-4c52-9e7f-2a4b6c8d0e1f"

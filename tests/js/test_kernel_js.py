@@ -1,7 +1,7 @@
 """%%js through the real kernel (jupyter_client): what only the kernel path can show."""
 import time
 
-from sandbox_kernel.kernel.vfs_client import VfsClient
+from sandbox_kernel.client.vfs import VfsClient
 from tests.support.kernelclient import collect, execute, shell_reply, stream_contains, stream_text, wait_for_message
 
 

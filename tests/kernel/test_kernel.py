@@ -1,5 +1,6 @@
-"""The kernel through jupyter_client: a real kernel subprocess started from the installed
-kernelspec (tests/kernel/conftest.py), driven over ZMQ like any front end does."""
+"""kernel/kernel.py through jupyter_client: a real kernel subprocess started from the installed
+kernelspec (tests/kernel/conftest.py), driven over ZMQ like any front end does (and the cell
+history's bound, in process)."""
 import json
 import subprocess
 import sys
@@ -425,6 +426,24 @@ def test_history(kc):
     assert hist[-1][2] == "echo history-marker-1"
     msg_id = kc.history(hist_access_type="search", pattern="*history-marker*", output=False, raw=True)
     assert [h[2] for h in shell_reply(kc, msg_id)["content"]["history"]] == ["echo history-marker-1"]
+
+
+def test_cell_history_is_bounded(monkeypatch):
+    """A long-running kernel kept every cell's code and output forever (~360 B a cell)."""
+    import asyncio
+
+    from sandbox_kernel.kernel import kernel as kernel_module
+
+    monkeypatch.setattr(kernel_module, "HISTORY_CELLS", 5)
+    monkeypatch.setattr(kernel_module, "HISTORY_TEXT", 10)
+    k = kernel_module.SandboxKernel()
+
+    async def cells():
+        for i in range(8):
+            await k.do_execute(f"echo {i} #" + "x" * 50, silent=True)
+            k.execution_count += 1
+    asyncio.run(cells())
+    assert [(n, text) for n, text, _ in k.cell_history] == [(n, f"echo {n} #xx") for n in range(3, 8)]
 
 
 def test_vfs_comm_is_served(kc):

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from sandbox_kernel.kernel.vfs_client import VfsClient
+from sandbox_kernel.client.vfs import VfsClient
 from tests.support.kernelclient import collect, execute, run_ok, shell_reply, stream_text
 
 NAMES = " ".join(f"file{i:02d}.txt" for i in range(30))

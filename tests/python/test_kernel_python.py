@@ -7,7 +7,7 @@ import pytest
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
-from sandbox_kernel.kernel.vfs_client import VfsClient
+from sandbox_kernel.client.vfs import VfsClient
 from tests.support.kernelclient import (collect, execute, shell_reply, stream_contains, stream_text,
                                         wait_for_message)
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import AsyncIterator, Callable
 
+from ...locales import utf8_locale
+
 #: The longest line we hold in memory (GNU tools grow without bound and end "memory exhausted").
 MAX_LINE = 64 * 1024 * 1024
 BLOCK = 1 << 20
@@ -59,9 +61,7 @@ class TextCodec:
 
     @classmethod
     def for_env(cls, env: dict) -> "TextCodec":
-        locale = env.get("LC_ALL") or env.get("LC_CTYPE") or env.get("LANG") or "C"
-        upper = locale.upper()
-        return cls(not ("UTF-8" in upper or "UTF8" in upper))
+        return cls(not utf8_locale(env))
 
     def decode(self, data: bytes) -> str:
         return data.decode(self.encoding, self.errors)

@@ -30,6 +30,7 @@ import re
 
 import regex
 from ...chars import isdigits
+from ...lazy import lazy_compile
 from .bounded import MAX_EXPANDED, Bounds, BoundedPattern, RegexStopped, cheap_length, expanded_size
 
 __all__ = ["RegexError", "RegexStopped", "RegexTimeout", "Bounds", "translate", "compile_posix",
@@ -81,15 +82,22 @@ def _class_lit(ch: str) -> str:
 _SED_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "f": "\f", "v": "\v", "a": "\a"}
 
 
-def sed_escape(text: str, i: int) -> tuple[str, int] | None:
+_HEX_BYTE = lazy_compile(r"x([0-9a-fA-F]{2})")
+
+
+def sed_escape(text: str, i: int, utf8: bool = False) -> tuple[str, int] | None:
     r"""GNU sed's character escapes at ``text[i]`` (the character after a backslash):
     ``\n \t \r \f \v \a``, ``\xHH``, ``\oNNN``, ``\dNNN``, ``\cX``. Returns (character,
-    index after the escape) or None when ``text[i]`` starts no such escape."""
+    index after the escape) or None when ``text[i]`` starts no such escape. ``utf8``: the
+    text is characters of a UTF-8 locale, where ``\xce\xbc`` (the bytes of one character)
+    is that character; a byte that begins or continues no whole character stays a byte."""
     if i >= len(text):
         return None
     ch = text[i]
     if ch in _SED_ESCAPES:
         return _SED_ESCAPES[ch], i + 1
+    if utf8 and ch == "x" and (m := _HEX_BYTE.match(text, i)) and int(m.group(1), 16) >= 0x80:
+        return _utf8_escape(text, i)
     digits = {"x": ("0123456789abcdefABCDEF", 2, 16), "o": ("01234567", 3, 8), "d": ("0123456789", 3, 10)}
     if ch in digits:
         allowed, most, base = digits[ch]
@@ -104,7 +112,24 @@ def sed_escape(text: str, i: int) -> tuple[str, int] | None:
     return None
 
 
-def _parse_bracket(p: str, i: int, line_mode: bool = False, escapes: str = "") -> tuple[str, int]:
+def _utf8_escape(text: str, i: int) -> tuple[str, int]:
+    """``\\xHH`` escapes from ``text[i]`` (at the x) that spell one UTF-8 character: it, and
+    the index after them; else the first byte alone (a surrogate escape, as undecodable input
+    bytes are)."""
+    lead = int(text[i + 1:i + 3], 16)
+    size = 2 if 0xC2 <= lead <= 0xDF else 3 if 0xE0 <= lead <= 0xEF else 4 if 0xF0 <= lead <= 0xF4 else 1
+    raw = bytearray([lead])
+    j = i + 3
+    while len(raw) < size and text.startswith("\\", j) and (m := _HEX_BYTE.match(text, j + 1)):
+        raw.append(int(m.group(1), 16))
+        j = m.end()
+    try:
+        return raw.decode("utf-8"), j
+    except UnicodeDecodeError:
+        return bytes([lead]).decode("utf-8", "surrogateescape"), i + 3
+
+
+def _parse_bracket(p: str, i: int, line_mode: bool = False, escapes: str = "", utf8: bool = False) -> tuple[str, int]:
     """Parse a bracket expression starting after ``[`` at ``p[i]``; return (python, next index).
     ``line_mode``: the subject holds many lines, so the set must never match a newline.
     ``escapes``: "" (POSIX: a backslash is literal), "sed" (``\\n``, ``\\t``... are escapes),
@@ -142,7 +167,7 @@ def _parse_bracket(p: str, i: int, line_mode: bool = False, escapes: str = "") -
             if len(name) != 1:
                 raise RegexError("Invalid collation character")
             ch_value = name
-        elif ch == "\\" and escapes and (got := _bracket_escape(p, i + 1, escapes)) is not None:
+        elif ch == "\\" and escapes and (got := _bracket_escape(p, i + 1, escapes, utf8)) is not None:
             ch_value, i = got
         else:
             ch_value = ch
@@ -160,7 +185,7 @@ def _parse_bracket(p: str, i: int, line_mode: bool = False, escapes: str = "") -
                 if len(hi) != 1:
                     raise RegexError("Invalid collation character")
                 i = end + 2
-            elif hi == "\\" and escapes and (got := _bracket_escape(p, i + 1, escapes)) is not None:
+            elif hi == "\\" and escapes and (got := _bracket_escape(p, i + 1, escapes, utf8)) is not None:
                 hi, i = got
             else:
                 i += 1
@@ -178,13 +203,13 @@ def _parse_bracket(p: str, i: int, line_mode: bool = False, escapes: str = "") -
     return ("[^" if negate else "[") + body + "]", i
 
 
-def _bracket_escape(p: str, i: int, escapes: str) -> tuple[str, int] | None:
+def _bracket_escape(p: str, i: int, escapes: str, utf8: bool = False) -> tuple[str, int] | None:
     if escapes == "awk" and i < len(p) and p[i] in "01234567":
         j = i + 1
         while j < len(p) and j < i + 3 and p[j] in "01234567":
             j += 1
         return chr(int(p[i:j], 8)), j
-    got = sed_escape(p, i)
+    got = sed_escape(p, i, utf8)
     if got is not None:
         return got
     if escapes == "awk" and i < len(p):
@@ -207,9 +232,10 @@ class _Piece:
 
 class _Translator:
     def __init__(self, pattern: str, extended: bool, multiline: bool, sed_escapes: bool,
-                 line_mode: bool = False, awk: bool = False) -> None:
+                 line_mode: bool = False, awk: bool = False, utf8: bool = False) -> None:
         self.p = pattern
         self.awk = awk
+        self.utf8 = utf8
         self.bracket_escapes = "awk" if awk else ("sed" if sed_escapes else "")
         sed_escapes = sed_escapes or awk
         self.line_mode = line_mode
@@ -321,7 +347,7 @@ class _Translator:
                 start = False
                 continue
             if ch == "[":
-                src, self.i = _parse_bracket(p, self.i + 1, self.line_mode, self.bracket_escapes)
+                src, self.i = _parse_bracket(p, self.i + 1, self.line_mode, self.bracket_escapes, self.utf8)
                 pieces.append(_Piece(src))
                 start = False
                 continue
@@ -463,7 +489,7 @@ class _Translator:
             src, rep = simple[ch]
             return _Piece(src, repeatable=rep)
         if self.sed_escapes:
-            got = sed_escape(self.p, self.i - 1)
+            got = sed_escape(self.p, self.i - 1, self.utf8)
             if got is not None:
                 value, self.i = got
                 if self.line_mode and value == "\n":
@@ -488,11 +514,13 @@ class PosixRegex(BoundedPattern):
     repetitions). ``repetitions`` (None: no bound on the work) lets short subjects run in
     ``re``."""
 
-    __slots__ = ("python", "risky", "groups", "repetitions")
+    __slots__ = ("python", "flags", "risky", "groups", "repetitions")
 
     def __init__(self, pattern: str, python: str, flags: int, risky: bool = False, posix: bool = False,
                  repetitions: int | None = None, bounds: Bounds | None = None) -> None:
         self.python = python
+        #: the ``re`` flags it was made with (``compiled.flags`` are the regex module's: its A differs)
+        self.flags = flags
         self.risky = risky
         self.repetitions = repetitions
         rflags = regex.V0 | (regex.POSIX if posix else 0)
@@ -570,9 +598,9 @@ def _compile_posix(pattern: str, extended: bool, ignore_case: bool, multiline: b
         src = pattern
         risky, posix, repetitions = True, False, None
     elif len(pattern) <= 1024:
-        src, risky, posix, repetitions = _translated(pattern, extended, multiline, sed_escapes, awk)
+        src, risky, posix, repetitions = _translated(pattern, extended, multiline, sed_escapes, awk, not ascii)
     else:
-        src, risky, posix, repetitions = _translate(pattern, extended, multiline, sed_escapes, awk)
+        src, risky, posix, repetitions = _translate(pattern, extended, multiline, sed_escapes, awk, not ascii)
     flags = (re.I if ignore_case else 0) | (re.M if multiline else 0) | (re.S if dotall else 0)
     if ascii:  # C locale: \w, \b and case folding know ASCII only
         flags |= re.A
@@ -580,9 +608,10 @@ def _compile_posix(pattern: str, extended: bool, ignore_case: bool, multiline: b
 
 
 def _translate(pattern: str, extended: bool, multiline: bool, sed_escapes: bool,
-               awk: bool) -> tuple[str, bool, bool, int | None]:
-    """(Python source, risky, has alternation, repetitions) of a POSIX pattern."""
-    translator = _Translator(pattern, extended, multiline, sed_escapes, awk=awk)
+               awk: bool, utf8: bool = False) -> tuple[str, bool, bool, int | None]:
+    """(Python source, risky, has alternation, repetitions) of a POSIX pattern; ``utf8``: a
+    UTF-8 locale's (escaped bytes that spell a character are that character)."""
+    translator = _Translator(pattern, extended, multiline, sed_escapes, awk=awk, utf8=utf8)
     src = translator.run()
     return src, _risky(translator), translator.has_alternation, _repetitions(translator)
 
@@ -591,20 +620,21 @@ def _translate(pattern: str, extended: bool, multiline: bool, sed_escapes: bool,
 _translated = functools.lru_cache(maxsize=256)(_translate)
 
 
-def translate_lines(pattern: str, extended: bool = False, *,
-                    sed_escapes: bool = False) -> tuple[str, bool, bool, int | None] | None:
+def translate_lines(pattern: str, extended: bool = False, *, sed_escapes: bool = False,
+                    utf8: bool = False) -> tuple[str, bool, bool, int | None] | None:
     """Python source that matches like ``pattern`` on one line but can run over a text of many
     lines at once (compile with re.M, without re.S): it never matches a newline, and ``^``/``$``
     are line anchors. Returns (source, risky, has_alternation, repetitions: None when the
     pattern's work has no bound, see ``compile_posix``), or None when the pattern could match
     a newline (then callers go line by line)."""
     if len(pattern) <= 1024:
-        return _translated_lines(pattern, extended, sed_escapes)
-    return _translate_lines(pattern, extended, sed_escapes)
+        return _translated_lines(pattern, extended, sed_escapes, utf8)
+    return _translate_lines(pattern, extended, sed_escapes, utf8)
 
 
-def _translate_lines(pattern: str, extended: bool, sed_escapes: bool) -> tuple[str, bool, bool, int | None] | None:
-    translator = _Translator(pattern, extended, True, sed_escapes, line_mode=True)
+def _translate_lines(pattern: str, extended: bool, sed_escapes: bool,
+                     utf8: bool) -> tuple[str, bool, bool, int | None] | None:
+    translator = _Translator(pattern, extended, True, sed_escapes, line_mode=True, utf8=utf8)
     try:
         src = translator.run()
     except _NotLineSafe:

@@ -2,6 +2,7 @@
 the locale's character widths."""
 from __future__ import annotations
 
+
 from ...streams import InputStream
 from ...vfs import FSError
 from ...vfs.errors import EISDIR
@@ -118,47 +119,6 @@ async def line_batches(stream: InputStream, sep: bytes = b"\n", size: int = 1 <<
         partial = lines.pop()
         if lines:
             yield [line + sep for line in lines]
-
-
-def utf8_locale(env: dict | None) -> bool:
-    """Whether LC_ALL / LC_CTYPE / LANG (the first one set) names a UTF-8 locale."""
-    for var in ("LC_ALL", "LC_CTYPE", "LANG"):
-        value = (env or {}).get(var)
-        if value:
-            low = value.lower()
-            return "utf-8" in low or "utf8" in low
-    return False
-
-
-#: the categories setlocale(LC_ALL, "") reads from the environment
-_LOCALE_CATEGORIES = ("LC_CTYPE", "LC_NUMERIC", "LC_TIME", "LC_COLLATE", "LC_MONETARY", "LC_MESSAGES", "LC_PAPER",
-                      "LC_NAME", "LC_ADDRESS", "LC_TELEPHONE", "LC_MEASUREMENT", "LC_IDENTIFICATION")
-
-
-def _installed_locale(name: str) -> bool:
-    """Whether this machine (Debian's base: ``locale -a`` is C, C.utf8, POSIX) has the locale
-    NAME; glibc normalizes the codeset (``C.UTF-8``, ``C.utf-8``, ``C.UTF8`` are C.utf8)."""
-    if name in ("C", "POSIX"):
-        return True
-    language, dot, codeset = name.partition(".")
-    return language == "C" and dot == "." and "".join(c for c in codeset.lower() if c.isalnum()) == "utf8"
-
-
-def program_locale(env: dict | None, category: str) -> str:
-    """The locale a GNU program started with ENV runs CATEGORY in: setlocale(LC_ALL, "")
-    takes LC_ALL, else the category's variable, else LANG; when any category names a locale
-    the machine lacks, the call fails and the program stays in "C" altogether."""
-    env = env or {}
-    lc_all = env.get("LC_ALL")
-    lang = env.get("LANG")
-    chosen = "C"
-    for cat in _LOCALE_CATEGORIES:
-        name = lc_all or env.get(cat) or lang or "C"
-        if not _installed_locale(name):
-            return "C"
-        if cat == category:
-            chosen = name
-    return chosen
 
 
 def char_width(ch: str) -> int:

@@ -362,6 +362,9 @@ class _Tar:
                 return
             info.size = len(data)
             tf.addfile(info, io.BytesIO(data))
+        elif _stat.S_ISFIFO(st.st_mode):
+            info.type = tarfile.FIFOTYPE  # the named pipe itself, never what flows through it
+            tf.addfile(info)
         else:
             await ctx.error(f"{name}: file type not archived")
             return
@@ -524,6 +527,9 @@ class _Tar:
                         return
                 fs.chmod(target, info.mode & 0o7777)
                 fs.utime(target, clamp_mtime(info.mtime))
+            elif info.isfifo():
+                fs.mkfifo(target, mode=info.mode & 0o7777, umask=0)
+                fs.utime(target, clamp_mtime(info.mtime))
             else:
                 await ctx.error(f"{rel}: Cannot create special file: Operation not permitted")
                 self.failed = True
@@ -586,12 +592,12 @@ def _member_matches(name: str, wanted: str) -> bool:
 
 def _long_listing(info: tarfile.TarInfo, zone, name: str) -> str:
     kind = ("dir" if info.isdir() else "symlink" if info.issym() else
-            "hardlink" if info.islnk() else "file")
+            "hardlink" if info.islnk() else "fifo" if info.isfifo() else "file")
     owner = f"{info.uname or info.uid}/{info.gname or info.gid}"
     size = str(info.size)
     pad = max(19 - len(owner) - len(size), 1)
     when = zoned_datetime(clamp_mtime(info.mtime), zone).strftime("%Y-%m-%d %H:%M")
-    text = f"{_mode_string(info.mode, 'dir' if info.isdir() else 'symlink' if info.issym() else 'file')} " \
+    text = f"{_mode_string(info.mode, 'file' if kind == 'hardlink' else kind)} " \
            f"{owner}{' ' * pad}{size} {when} {name}"
     if kind == "symlink":
         text += f" -> {info.linkname}"

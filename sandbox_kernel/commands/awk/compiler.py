@@ -97,7 +97,8 @@ class Compiler:
             elif k == "builtin":
                 name, args = n[1], n[2]
                 for i, a in enumerate(args):
-                    if a[0] == "var" and ((name == "split" and i == 1) or name in ("asort", "asorti")):
+                    if a[0] == "var" and ((name == "split" and i == 1) or (name == "match" and i == 2)
+                                          or name in ("asort", "asorti")):
                         use(scope, a[1], "A")
                     elif a[0] == "var" and name == "length":
                         use(scope, a[1], "L")  # types an untyped name as a scalar (gawk)
@@ -564,7 +565,7 @@ class Compiler:
         return f"(({t} := {call}), ({self.assign_to(lv, 'R.gl_value')} if {t} > 0 else 0))[0]", "num"
 
     _ARITY = {"length": (0, 1), "substr": (2, 3), "index": (2, 2), "split": (2, 3), "sub": (2, 3),
-              "gsub": (2, 3), "gensub": (3, 4), "match": (2, 2), "sprintf": (1, 10**9),
+              "gsub": (2, 3), "gensub": (3, 4), "match": (2, 3), "sprintf": (1, 10**9),
               "tolower": (1, 1), "toupper": (1, 1), "int": (1, 1), "sqrt": (1, 1), "exp": (1, 1),
               "log": (1, 1), "sin": (1, 1), "cos": (1, 1), "atan2": (2, 2), "rand": (0, 0),
               "srand": (0, 1), "system": (1, 1), "close": (1, 1), "fflush": (0, 1),
@@ -582,6 +583,8 @@ class Compiler:
             target = args[1] if name == "split" else (args[2] if n == 3 else None)
             if name == "split" and target[0] != "var":
                 raise CompileError("split: second argument is not an array")
+        if name == "match" and n == 3 and args[2][0] != "var":
+            raise CompileError("match: third argument is not an array")
         if name == "length":
             if n == 0:
                 return "float(len(R.text0()))", "num"
@@ -629,9 +632,8 @@ class Compiler:
             regex, replacement, how = self.regex_operand(args[0]), self.str_(args[1]), self.expr(args[2])[0]
             return f"gensub({regex}, {replacement}, {how}, {target})", "str"
         if name == "match":
-            if n != 2:
-                raise CompileError(f"{n} is invalid as number of arguments for match", "error")
-            return f"R.match({self.str_(args[0])}, {self.regex_operand(args[1])})", "num"
+            groups = self.array_ref(args[2][1]) if n == 3 else "None"
+            return f"R.match({self.str_(args[0])}, {self.regex_operand(args[1])}, {groups})", "num"
         if name == "sprintf":
             if n == 0:
                 raise CompileError("0 is invalid as number of arguments for sprintf", "error")

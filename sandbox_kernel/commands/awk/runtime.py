@@ -650,14 +650,26 @@ class Runtime:
             arr[str(i)] = StrNum(p)
         return float(len(parts))
 
-    def match(self, text: str, rx) -> float:
+    def match(self, text: str, rx, groups: dict | None = None) -> float:
         m = rx.search(text)
+        if groups is not None:
+            groups.clear()
         if m is None:
             self.RSTART = 0.0
             self.RLENGTH = -1.0
             return 0.0
         self.RSTART = float(m.start() + 1)
         self.RLENGTH = float(m.end() - m.start())
+        if groups is not None:
+            # gawk's third argument: each group that took part, its text, start and length
+            sep = self.SUBSEP
+            for i in range(rx.groups + 1):
+                start = m.start(i)
+                if start < 0:
+                    continue
+                groups[str(i)] = StrNum(m.group(i))
+                groups[f"{i}{sep}start"] = float(start + 1)
+                groups[f"{i}{sep}length"] = float(m.end(i) - start)
         return self.RSTART
 
     def in_range(self, idx: int, start, end) -> bool:

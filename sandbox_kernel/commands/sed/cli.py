@@ -1,6 +1,7 @@
 """The sed command: options, the script's -e/-f chunks, the run."""
 from __future__ import annotations
 
+from ...lazy import lazy_compile
 from ...vfs import FSError
 from .._lib.lineblocks import LineTooLong, TextCodec
 from .._lib.posix_regex import RegexStopped
@@ -51,6 +52,23 @@ def _parse_options(args: list[str]):
         "line-length=": "l", "regexp-extended": "E", "separate": "s", "unbuffered": "u",
         "null-data": "z", "zero-terminated": "z", "posix": None, "version": "V",
         "debug": None, "follow-symlinks": None, "sandbox": None})
+
+
+_HEX_RUN = lazy_compile(r"(?:\\x[0-9a-fA-F]{2})+")
+
+
+def _names_partial_characters(script: str) -> bool:
+    """Whether the script's ``\\xHH`` escapes spell a byte that is no whole UTF-8 character
+    (in a bracket expression each escape is a byte of its own)."""
+    for m in _HEX_RUN.finditer(script):
+        before = script[:m.start()]
+        if before.rfind("[") > before.rfind("]") and int(m.group(0)[2:4], 16) >= 0x80:
+            return True
+        try:
+            bytes.fromhex(m.group(0).replace("\\x", "")).decode("utf-8")
+        except UnicodeDecodeError:
+            return True
+    return False
 
 
 @command("sed", help=SED_HELP)
@@ -108,6 +126,9 @@ async def sed(ctx: CommandContext) -> int:
         chunks.append(operands.pop(0))
     script = "\n".join(chunks)
     codec = TextCodec.for_env(ctx.env)
+    if not codec.bytes_mode and _names_partial_characters(script):
+        # GNU sed matches such a byte even inside a character: the script runs byte-wise
+        codec = TextCodec(True)
     if script[:2] == "#n" and script[2:3] in ("", "\n"):
         quiet = True  # POSIX: a script starting with "#n" line means -n
     # which -e chunk a script offset belongs to (for messages)

@@ -190,7 +190,7 @@ class ScriptParser:
             c = s[self.i]
             if c == "\\":
                 if self.i + 1 < len(s):
-                    got = sed_escape(s, self.i + 1)
+                    got = sed_escape(s, self.i + 1, not self.ascii)
                     if got is not None:
                         out.append(got[0])
                         self.i = got[1]
@@ -418,7 +418,7 @@ class ScriptParser:
                 elif nxt == "\n":
                     lit.append("\n")
                 else:
-                    got = sed_escape(s, self.i - 1)
+                    got = sed_escape(s, self.i - 1, not self.ascii)
                     if got is not None:
                         lit.append(got[0])
                         self.i = got[1]

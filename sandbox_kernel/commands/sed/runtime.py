@@ -470,14 +470,14 @@ class Sed:
 
     def _line_regex(self, rx: PosixRegex, extended: bool) -> PosixRegex | None:
         """``rx`` as a regex that can run over many lines at once (None if it cannot)."""
-        if rx.compiled.flags & re.M:
+        if rx.flags & re.M:
             return None
-        got = translate_lines(rx.pattern, extended, sed_escapes=True)
+        got = translate_lines(rx.pattern, extended, sed_escapes=True, utf8=not rx.flags & re.A)
         if got is None:
             return None
         src, risky, alternation, repetitions = got
-        return compile_python(src, ignore_case=bool(rx.compiled.flags & re.I), multiline=True,
-                              ascii=bool(rx.compiled.flags & re.A), risky=risky, posix=alternation,
+        return compile_python(src, ignore_case=bool(rx.flags & re.I), multiline=True,
+                              ascii=bool(rx.flags & re.A), risky=risky, posix=alternation,
                               bounds=self.bounds, shown=rx.pattern, repetitions=repetitions)
 
     def _plan_substitution(self, cmd: Command, extended: bool) -> None:
@@ -513,7 +513,7 @@ class Sed:
         rx = self._line_regex(a.regex, extended)
         if rx is None:
             return
-        options = {"ignore_case": bool(rx.compiled.flags & re.I), "ascii": bool(rx.compiled.flags & re.A),
+        options = {"ignore_case": bool(rx.flags & re.I), "ascii": bool(rx.flags & re.A),
                    "multiline": True, "risky": rx.risky, "bounds": self.bounds, "shown": rx.pattern,
                    "repetitions": rx.repetitions}
         whole = compile_python(f"^[^\\n]*?(?:{rx.python})[^\\n]*$", **options)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ...commands import registry as command_registry
 from ...streams import InputStream
 from ...vfs import FSError, normpath
-from ..lookup import find_sourced
+from ..lookup import find_sourced, is_binary_script
 from ..state import AbortCommand, BreakLoop, ContinueLoop, ExitShell, LimitExceeded, ReturnFromFunction, ShellError
 from ..syntax.lexer import ParseError
 from ..syntax.parser import Parser
@@ -81,7 +81,7 @@ async def b_source(sh, argv, fds):
         path = find_sourced(sh.fs, sh.cwd, name, sh.get_scalar("PATH") or "")
     path = normpath(path, sh.cwd)
     try:
-        text = sh.fs.read_bytes(path).decode("utf-8", "surrogateescape")
+        text = sh.fs.read_bytes(path).decode("utf-8", "surrogateescape").replace("\0", "")  # (bash drops NULs)
     except FSError as e:
         await err(sh, fds, name, e.strerror)
         return 1
@@ -98,7 +98,7 @@ async def b_source(sh, argv, fds):
             status = await sh.run_source(text, fds, sourced=True)
         except ReturnFromFunction as r:
             status = r.status
-        if sh.traps.get("RETURN") and not sh.in_trap:
+        if sh.traps.get("RETURN") and sh.return_trap_allowed:
             sh.last_status = status
             await sh.run_trap("RETURN")
         return status
@@ -242,10 +242,14 @@ async def b_bash(sh, argv, fds):
     if args and not read_stdin:
         path = args[0]
         try:
-            text = sh.fs.read_bytes(path, sh.cwd).decode("utf-8", "surrogateescape")
+            data = sh.fs.read_bytes(path, sh.cwd)
         except FSError as e:
             await sh.err(fds, f"{argv[0]}: {path}: {e.strerror}\n")
             return 127
+        if is_binary_script(data):
+            await sh.err(fds, f"{path}: {path}: cannot execute binary file\n")  # (bash names itself PATH by then)
+            return 126
+        text = data.decode("utf-8", "surrogateescape")
         return await run(text, path, args[1:], fds, options=options, shopts=shopts, interactive=interactive)
     stream = fds.get(0)
     data = await race_cancel(sh, stream.read()) if isinstance(stream, InputStream) else b""

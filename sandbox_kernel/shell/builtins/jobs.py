@@ -5,6 +5,7 @@ from ... import aio
 from ...chars import isdigits
 from ...commands.registry import CommandCancelled
 from ...lazy import lazy_import
+from ..state import WaitInterrupted
 from .output import err, out
 from .registry import builtin
 
@@ -16,8 +17,16 @@ signal = lazy_import("signal")  # strsignal and SIGINT only: its enums cost ~1 m
 Wait for job completion and return exit status. Waits for each process identified by an ID
 (a process ID or a job specification %N) and reports its termination status. Without IDs,
 waits for all currently active child processes, and the return status is zero. With -n,
-waits for the next job to terminate. The interrupt stops the waiting; the jobs go on.""")
+waits for the next job to terminate. The interrupt stops the waiting; the jobs go on. A
+signal with a trap ends the wait with status 128+N, then its trap runs.""")
 async def b_wait(sh, argv, fds):
+    try:
+        return await _wait(sh, argv, fds)
+    except WaitInterrupted as e:
+        return e.status
+
+
+async def _wait(sh, argv, fds):
     args = argv[1:]
     next_only = False
     while args and args[0].startswith("-") and len(args[0]) > 1:
@@ -33,7 +42,7 @@ async def b_wait(sh, argv, fds):
     if next_only:
         return await _wait_next(sh, args, fds)
     if not args:
-        await sh.wait_all_jobs(fds)
+        await sh.wait_all_jobs(fds, True)
         return 0
     status = 0
     for a in args:
@@ -41,7 +50,7 @@ async def b_wait(sh, argv, fds):
         if pid is None:
             status = 127 if a.startswith("%") or isdigits(a) else 1
             continue
-        status = await sh.wait_job(pid, fds)
+        status = await sh.wait_job(pid, fds, True)
     return status
 
 
@@ -81,19 +90,21 @@ async def _wait_next(sh, specs: list[str], fds) -> int:
     if not tasks:
         return 127
     done = [t for t in tasks if t.done()]
-    if not done:
+    while not done:
         cancel = sh.rt.cancel
         await aio.need_loop()  # a job's task means a loop; this says so where asyncio is used
         waiter = asyncio.ensure_future(cancel.wait()) if cancel is not None else None
         try:
-            finished, _ = await asyncio.wait(list(tasks) + ([waiter] if waiter is not None else []),
-                                             return_when=asyncio.FIRST_COMPLETED)
+            finished, _ = await asyncio.wait(list(tasks) + ([waiter] if waiter is not None else [])
+                                             + [sh.signal_future()], return_when=asyncio.FIRST_COMPLETED)
         finally:
             if waiter is not None:
                 waiter.cancel()
         done = [t for t in tasks if t in finished]
         if not done:
-            raise CommandCancelled(cancel.reason or "interrupt")
+            if cancel is not None and cancel.reason is not None:
+                raise CommandCancelled(cancel.reason)
+            await sh.signal_interrupts_wait()
     return await sh.wait_job(tasks[done[0]], fds)
 
 
@@ -175,8 +186,14 @@ def _signal_table() -> dict[int, str]:
 #: Linux signal numbers and names (without SIG), as bash lists them
 SIGNAL_NAMES = _signal_table()
 SIGNALS = {name: num for num, name in SIGNAL_NAMES.items()}
-#: signals whose default action is not to end the process
+#: signals whose default action is not to end the process (nothing stops here: the job
+#: control signals do nothing)
 HARMLESS_SIGNALS = frozenset({SIGNALS[n] for n in ("CHLD", "CONT", "URG", "WINCH", "STOP", "TSTP", "TTIN", "TTOU")})
+#: the signals bash catches to run its EXIT trap before it dies of them (its "terminating
+#: signals"); the others (KILL, which nobody catches, PROF, IO, the real-time ones ...) end
+#: the shell without it
+EXIT_TRAP_SIGNALS = frozenset({SIGNALS[n] for n in ("HUP", "INT", "ILL", "TRAP", "ABRT", "FPE", "BUS", "SEGV", "SYS",
+                                                     "PIPE", "ALRM", "TERM", "XCPU", "XFSZ", "VTALRM", "USR1", "USR2")})
 #: signals bash does not report when a job ends by them
 QUIET_SIGNALS = frozenset({SIGNALS["INT"], SIGNALS["TERM"], SIGNALS["PIPE"]})
 
@@ -261,24 +278,16 @@ async def b_kill(sh, argv, fds):
                 await err(sh, fds, "kill", f"{a}: {why}")
                 status = 1
                 continue
+            pid = job.pid
         elif isdigits(a) or a.startswith("-") and isdigits(a[1:]):
             pid = int(a)
-            job = table.jobs.get(pid) or sh.rt.processes.get(pid)
-            if job is None:
-                if pid == sh.pid:
-                    continue
-                await err(sh, fds, "kill", f"({a}) - No such process")
-                status = 1
-                continue
         else:
             await err(sh, fds, "kill", f"{a}: arguments must be process or job IDs")
             status = 1
             continue
-        if job.done():
-            await err(sh, fds, "kill", f"({job.pid}) - No such process")
+        if not sh.send_signal(pid, signum):
+            await err(sh, fds, "kill", f"({pid}) - No such process")
             status = 1
-        elif signum != 0 and signum not in HARMLESS_SIGNALS:
-            job.kill(signum)
     return status
 
 

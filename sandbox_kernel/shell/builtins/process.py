@@ -100,6 +100,8 @@ async def b_trap(sh, argv, fds):
             await err(sh, fds, "trap", f"{spec}: invalid signal specification")
             status = 1
             continue
+        if name in sh.fixed_signals and not sh.interactive:
+            continue  # ignored since the shell started: it stays so, silently
         if action is None:
             sh.traps.pop(name, None)
         else:

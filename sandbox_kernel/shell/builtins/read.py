@@ -21,7 +21,7 @@ asyncio = lazy_import("asyncio")  # with the loop (aio.py)
 def never_blocks(stream: InputStream, delim: bytes | None = None) -> bool:
     """True when reading ``stream`` cannot wait (data buffered, or a file/bytes source)."""
     if isinstance(stream, (BytesInput, FileInput, EmptyInput)):
-        return True
+        return not getattr(getattr(stream, "handle", None), "fifo", False)  # a named pipe waits
     return delim is not None and delim in stream._buf
 
 
@@ -32,28 +32,38 @@ async def read_with_cancel(sh, stream: InputStream, coro, delim: bytes | None = 
 
 
 async def race_cancel(sh, coro, timeout: float | None = None):
-    """Await ``coro`` but give up at once on interrupt/time-out (or after ``timeout``)."""
+    """Await ``coro`` but give up at once on interrupt/time-out (or after ``timeout``). A
+    signal that arrives meanwhile is taken at once: its trap runs and the wait goes on (bash's
+    read), or the shell dies of it."""
     await aio.need_loop()
     cancel = sh.rt.cancel
     task = asyncio.ensure_future(coro)
     if task.done():
         return task.result()
-    waiters = [task]
-    cancel_task = None
-    if cancel is not None:
-        cancel_task = asyncio.ensure_future(cancel.wait())
-        waiters.append(cancel_task)
+    deadline = None if timeout is None else asyncio.get_running_loop().time() + timeout
     try:
-        done, _ = await asyncio.wait(waiters, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        if cancel_task is not None:
-            cancel_task.cancel()
-    if task in done:
-        return task.result()
-    task.cancel()
-    if cancel is not None and cancel.reason is not None:
-        raise CommandCancelled(cancel.reason)
-    raise TimeoutError()
+        while True:
+            waiters = [task, sh.signal_future()]
+            cancel_task = None
+            if cancel is not None:
+                cancel_task = asyncio.ensure_future(cancel.wait())
+                waiters.append(cancel_task)
+            left = None if deadline is None else max(0.0, deadline - asyncio.get_running_loop().time())
+            try:
+                done, _ = await asyncio.wait(waiters, timeout=left, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                if cancel_task is not None:
+                    cancel_task.cancel()
+            if task in done:
+                return task.result()
+            if cancel is not None and cancel.reason is not None:
+                raise CommandCancelled(cancel.reason)
+            if not done:
+                raise TimeoutError()
+            await sh.take_signals()
+    except BaseException:
+        task.cancel()
+        raise
 
 
 def split_read_fields(line: str, count: int, ifs: str, raw_escapes: list[bool] | None = None) -> list[str]:
@@ -547,7 +557,10 @@ async def b_mapfile(sh, argv, fds):
         while True:
             if count and len(lines) >= count:
                 break
-            line = await read_with_cancel(sh, stream, stream.readline(d, longest + 1), d)
+            try:
+                line = await read_with_cancel(sh, stream, stream.readline(d, longest + 1), d)
+            except OSError:
+                break  # bash's mapfile takes a read error (< dir: EISDIR) as the end, silently
             if not line:
                 break
             if skip:

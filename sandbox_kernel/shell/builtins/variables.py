@@ -76,7 +76,13 @@ async def _declare(sh, argv, fds, local: bool = False, visible: bool = False) ->
                 status = 1
                 continue
             if "F" in flags_on:
-                await out(fds, f"{n}\n" if operands else f"declare -f {n}\n")
+                if not operands:
+                    await out(fds, f"declare -f {n}\n")
+                elif sh.shopts["extdebug"]:
+                    # with extdebug bash adds where the function was defined
+                    await out(fds, f"{n} {f.line} {sh.function_files.get(n, sh.script_source)}\n")
+                else:
+                    await out(fds, f"{n}\n")
             else:
                 await out(fds, format_function(f) + "\n")
         return status

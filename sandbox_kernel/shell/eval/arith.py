@@ -35,7 +35,7 @@ def wrap(n: int) -> int:
 
 _TOKEN = lazy_compile(r"""
     \s*(?:
-      (?P<num>0[xX][0-9a-fA-F]+|[0-9]+\#[0-9a-zA-Z@_]+|[0-9]+)
+      (?P<num>[0-9][0-9a-zA-Z@_\#]*)
     | (?P<name>[A-Za-z_][A-Za-z_0-9]*)
     | (?P<op><<=|>>=|\*\*=|\+\+|--|\*\*|<<|>>|<=|>=|==|!=|&&|\|\||\+=|-=|\*=|/=|%=|&=|\^=|\|=|[-+*/%<>=!~&^|?:,()\[\]])
     )""", re.X)
@@ -97,37 +97,50 @@ def _subscript_end(text: str, pos: int) -> int:
 
 
 def parse_number(text: str, expr: str | None = None) -> int:
-    try:
-        if text.startswith(("0x", "0X")):
-            return wrap(int(text[2:], 16))
-        if "#" in text:
-            base_s, _, digits = text.partition("#")
-            base = int(base_s)
-            if not 2 <= base <= 64:
-                raise ArithError(expr or text, "invalid arithmetic base", text)
-            value = 0
-            for ch in digits:
-                if isdigits(ch):
-                    d = ord(ch) - 48
-                elif "a" <= ch <= "z":
-                    d = ord(ch) - 87
-                elif "A" <= ch <= "Z":
-                    d = ord(ch) - 29 if base > 36 else ord(ch) - 55
-                elif ch == "@":
-                    d = 62
-                elif ch == "_":
-                    d = 63
-                else:
-                    d = 99
-                if d >= base:
-                    raise ArithError(expr or text, "value too great for base", text)
-                value = value * base + d
-            return wrap(value)
-        if len(text) > 1 and text[0] == "0":
-            return wrap(int(text, 8))
-        return wrap(int(text))
-    except ValueError:
-        raise ArithError(expr or text, "value too great for base", text) from None
+    """An integer constant as bash reads one: a digit, then letters, digits, ``@ _ #``.
+
+    A leading ``0`` means octal and ``0x`` hex (then ``#`` is "invalid number"); ``B#digits``
+    takes a decimal base from 2 to 64, digits ``0-9a-zA-Z@_`` (letters fold below base 37)."""
+    def fail(message: str) -> ArithError:
+        return ArithError(expr or text, message, text)
+
+    base = 10
+    based = False
+    i = 0
+    if text[0] == "0" and len(text) > 1:
+        based = True
+        if text[1] in "xX":
+            base, i = 16, 2
+        else:
+            base, i = 8, 1
+    value = 0
+    n = len(text)
+    while i < n:
+        ch = text[i]
+        i += 1
+        if ch == "#":
+            if based:
+                raise fail("invalid number")
+            if not 2 <= value <= 64:
+                raise fail("invalid arithmetic base")
+            if i >= n or text[i] == "#":
+                raise fail("invalid integer constant")
+            base, value, based = value, 0, True
+            continue
+        if "0" <= ch <= "9":
+            d = ord(ch) - 48
+        elif "a" <= ch <= "z":
+            d = ord(ch) - 87
+        elif "A" <= ch <= "Z":
+            d = ord(ch) - 29 if base > 36 else ord(ch) - 55
+        elif ch == "@":
+            d = 62
+        else:  # "_"
+            d = 63
+        if d >= base:
+            raise fail("value too great for base")
+        value = value * base + d
+    return wrap(value)
 
 
 # binary operator -> precedence (higher binds tighter)

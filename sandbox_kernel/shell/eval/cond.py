@@ -323,7 +323,8 @@ async def eval_cond(sh, expr, tracer: CondTracer | None = None) -> bool:
                 pattern = await sh.expand_pattern(expr.right, _every_char_escaped)
                 await tracer(f"{_shown(left)} {expr.written or op} {_shown(pattern)}")
             # [[ == ]] matches as if extglob were on (bash 5.2)
-            result = pat.match(pattern, left, True, sh.shopts["nocasematch"], sh.pattern_budget())
+            result = pat.match(pattern, left, True, sh.shopts["nocasematch"], sh.pattern_budget(),
+                               not left.isascii() and sh.byte_locale())
             return result if op == "=" else not result
         if op == "=~":
             source = await regex_source(sh, expr.right)

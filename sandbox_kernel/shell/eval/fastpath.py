@@ -39,7 +39,7 @@ from .arith import ArithError, compile_expr, evaluate as arith_evaluate
 from .redirect import redirect_now
 from .variables import DYNAMIC_VARS, NeedsExpansion
 from .word import (BIG_STRING, DEFAULT_IFS, GLOB_ACTIVE, Fields, ambiguous_redirect, case_convert, charge_expansion,
-    has_brace, DEFAULT_WORD_OPS, quoted_default)
+    has_brace, DEFAULT_WORD_OPS, quoted_default, text_length)
 
 if TYPE_CHECKING:
     from typing import Any
@@ -93,6 +93,8 @@ def _compile_operator(p: Param) -> Callable[[Any], str | None] | None:
     if pattern_of is None:
         return None
     if op in ("#", "##", "%", "%%"):
+        longest = op in ("##", "%%")
+        strip = pat.strip_prefix if op[0] == "#" else pat.strip_suffix
         literal = constant_pattern(p.arg) if p.arg is not None else ""
         if literal is not None and not pat.has_glob(literal, True):
             # a pattern without wildcards: its shortest and longest match are itself
@@ -103,16 +105,17 @@ def _compile_operator(p: Param) -> Callable[[Any], str | None] | None:
                 value = base(sh)
                 if value is None:
                     return None
+                if not value.isascii() and sh.byte_locale():
+                    return strip(value, pattern_of(sh), longest, sh.shopts["extglob"], sh.pattern_budget(), True)
                 return value.removeprefix(text) if prefix else value.removesuffix(text)
             return stripped_text
-        longest = op in ("##", "%%")
-        strip = pat.strip_prefix if op[0] == "#" else pat.strip_suffix
 
         def stripped(sh) -> str | None:
             value = base(sh)
             if value is None:
                 return None
-            return strip(value, pattern_of(sh), longest, sh.shopts["extglob"], sh.pattern_budget())
+            return strip(value, pattern_of(sh), longest, sh.shopts["extglob"], sh.pattern_budget(),
+                         not value.isascii() and sh.byte_locale())
         return stripped
     # the replacement as expand_word makes it (patsub_replacement off) and with its quoted
     # & and \ escaped for the template patsub_replacement makes (word.py's _replacement)
@@ -127,7 +130,8 @@ def _compile_operator(p: Param) -> Callable[[Any], str | None] | None:
             return None
         pattern = pattern_of(sh)
         rep = pat.replacement(marked_of(sh)) if sh.shopts["patsub_replacement"] else rep_of(sh)
-        return pat.replace(value, pattern, rep, op, sh.shopts["extglob"], sh.pattern_budget())
+        return pat.replace(value, pattern, rep, op, sh.shopts["extglob"], sh.pattern_budget(),
+                           not value.isascii() and sh.byte_locale())
     return replaced
 
 
@@ -186,7 +190,7 @@ def _compile_value(p, unset: str | None = None, in_string: bool = False) -> Call
                     if sh.options["nounset"]:
                         sh.check_unset(p)
                     return "0"
-                return str(len(value))
+                return str(len(value) if value.isascii() else text_length(sh, value))
             return length
 
         def scalar(sh) -> str | None:
@@ -251,12 +255,16 @@ def _compile_value(p, unset: str | None = None, in_string: bool = False) -> Call
                 raise NeedsGeneric from None
             if key < 0:
                 value = var.value if var is not None else None
-                top = value.top if type(value) is IndexedArray else (1 if type(value) is str else 0)
+                top = value.top if type(value) is IndexedArray else 0
                 if key + top < 0:
-                    raise NeedsGeneric  # reported by the generic path
+                    # before the start (a scalar has no end to count from): said at the next
+                    # expansion, the value is unset, as the expander does (no fallback: it
+                    # would expand the words before this one again)
+                    if sh.options["nounset"]:
+                        raise NeedsGeneric
+                    sh.notice(f"{name}: bad array subscript")
+                    return unset
                 key += top
-        if sh.pending_warnings:
-            raise NeedsGeneric
         if var is None or var.value is None:
             value = None
         elif type(var.value) is str:
@@ -435,6 +443,8 @@ def compile_matcher(word: Word) -> Callable[[Any, str, bool, bool], bool] | None
         tests: list = [None, None, None, None]
 
         def constant(sh, text: str, ext: bool, nocase: bool) -> bool:
+            if not text.isascii() and sh.byte_locale():
+                return pat.match(fast, text, ext, nocase, sh.pattern_budget(), True)
             k = 2 * ext + nocase
             test = tests[k]
             if test is None:
@@ -444,7 +454,8 @@ def compile_matcher(word: Word) -> Callable[[Any, str, bool, bool], bool] | None
     pattern_of = compile_pattern(word)
     if pattern_of is None:
         return None
-    return lambda sh, text, ext, nocase: pat.match(pattern_of(sh), text, ext, nocase, sh.pattern_budget())
+    return lambda sh, text, ext, nocase: pat.match(pattern_of(sh), text, ext, nocase, sh.pattern_budget(),
+                                                   not text.isascii() and sh.byte_locale())
 
 
 def _pattern_test(pattern: str, ext: bool, nocase: bool) -> Callable[[Any, str], bool]:
@@ -1660,8 +1671,9 @@ async def _case_matches(sh, item, word: str) -> bool:
     ext = sh.shopts["extglob"]
     nocase = sh.shopts["nocasematch"]
     budget = sh.pattern_budget()
+    bytewise = not word.isascii() and sh.byte_locale()
     for p in item.patterns:
-        if pat.match(await sh.expand_pattern(p), word, ext, nocase, budget):
+        if pat.match(await sh.expand_pattern(p), word, ext, nocase, budget, bytewise):
             return True
     return False
 
@@ -1728,7 +1740,7 @@ def _failed(sh, status: int):
     await (it applies errexit after it), or None; the compound commands around it do not fail
     again for it."""
     if not sh.errexit_suppress:
-        if sh.traps.get("ERR") and not sh.in_trap:
+        if sh.traps.get("ERR") and not sh.in_err_trap:
             return sh.after_failure(status)
         if sh.options["errexit"]:
             raise ExitShell(status)
@@ -1942,9 +1954,9 @@ def _compile_pipeline(node: Pipeline):
     names = stage_names(node)
 
     def run_pipeline(sh, node: Pipeline, fds: dict):
+        sh.current_fds = fds  # (what the DEBUG trap writes to, too)
         if sh.debug_trap_set:
             return sh.run_pipeline(node, fds)
-        sh.current_fds = fds
         sh.lineno = node.line
         return sh.run_stages(node, fds, names)
     return run_pipeline
@@ -1956,6 +1968,8 @@ def run_subshell(sh, node: Subshell, fds: dict):
     sh.current_fds = fds
     sh.lineno = node.line
     child = sh.fork_waited()
+    if sh.exec_position:
+        sh.exec_into(child)  # ( ... ) & is one process
     child.loop_depth = 0  # bash: break/continue in ( ) do not reach the enclosing loops
     try:
         status = start(child, node.body, fds)
@@ -1968,8 +1982,9 @@ def run_subshell(sh, node: Subshell, fds: dict):
     except BaseException:
         sh.end_waited(child)
         raise
-    if type(status) is not int or child.traps.get("EXIT"):
-        return sh.finish_subshell(child, status, fds)
+    if type(status) is not int or child.traps.get("EXIT") or child.debug_trap_set:
+        # (debug_trap_set: it may have a signal to take, or have died of one)
+        return sh.finish_subshell(child, status, fds, node)
     sh.end_waited(child)
     sh.pipestatus = status
     return status

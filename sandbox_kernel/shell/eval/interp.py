@@ -23,20 +23,21 @@ from ...streams import BufferOutput, BytesInput, ClosedInput, ClosedOutput, Inpu
 from ...vfs import FSError
 from ...vfs.layout import COMMAND_STUB
 from ..builtins import BUILTINS, SPECIAL_BUILTINS
+from ..builtins.jobs import EXIT_TRAP_SIGNALS, HARMLESS_SIGNALS, SIGNAL_NAMES, SIGNALS, signal_description
 from ..builtins.output import out
 from ..builtins.resources import ResourceLimits
 from ..builtins.variables import valid_nameref_target
 from ..histexpand import Memory as HistoryMemory
 from ..hints import not_found_message
-from ..lookup import CommandHash, search_path
+from ..lookup import CommandHash, is_binary_script, search_path
 from ..options import OPTION_DEFAULTS, SHOPT_DEFAULTS, bashopts, option_flags, shellopts
 from ..state import (AbortCommand, BreakLoop, ContinueLoop, ControlFlow, ExitShell, LimitExceeded,
-    ReturnFromFunction, ShellError, TempVar, Var)
+    ProcessKilled, ReturnFromFunction, ShellError, TempVar, Var)
 from ..syntax.ast import (DQ, ArithFor, Assign, CommandList, FunctionDef, Lit, Loop,
-    Pipeline, Quoted, Select, SimpleCommand, Word)
+    Pipeline, Quoted, Select, SimpleCommand, Unparsed, Word)
 from ..syntax.lexer import KEEP_STATUS, Incomplete, ParseError, is_name
 from ..syntax.parser import Parser, is_name_word
-from ..syntax.printer import format_word
+from ..syntax.printer import format_command, format_word
 from .arith import ArithError, evaluate as arith_evaluate
 from . import fastpath
 from .fastpath import NOT_NOW, NeedsGeneric, commands_exceeded, loop_flow, raise_later, start
@@ -94,6 +95,10 @@ class Runtime:
         self.next_pid = FAKE_PID + 1
         #: every live background job of the shell and its forks, by pid (kill, ps)
         self.processes: dict[int, Job] = {}
+        #: every live shell process by pid (BASHPID), what `kill` signals: the shell, its
+        #: subshells, jobs, pipeline stages and nested shells (weak: a shell that ended
+        #: without saying so leaves when it is collected)
+        self.procs: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
         #: the job groups still going (runs.JobGroup), whatever run started them
         self.live_groups: set = set()
         self._random = None
@@ -178,12 +183,40 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         self.frames: list[Frame] = []
         #: the file each function was defined in (BASH_SOURCE of its frame)
         self.function_files: dict[str, str] = {}
+        #: LC_CTYPE's locale as last set (word.py's byte_locale; None until first needed)
+        self.ctype: str | None = None
         self.dirstack: list[str] = []
         self.umask = 0o022
         self.fds: dict[int, Any] = fds if fds is not None else {}
         self.source_depth = 0
         self.in_trap = False
-        self._pid = FAKE_PID
+        #: which trap is running (bash runs the DEBUG trap inside the ERR trap and the ERR
+        #: trap inside the DEBUG trap, neither inside itself; RETURN in neither DEBUG nor itself)
+        self.in_debug_trap = self.in_err_trap = self.in_return_trap = False
+        #: BASHPID
+        self.pid = FAKE_PID
+        #: $$: the shell's pid, which its subshells keep
+        self.shell_pid = FAKE_PID
+        #: the pid of the process that started this one
+        self.ppid = FAKE_PID - 1
+        #: signals sent to this process and not yet acted on (bit N: signal N), taken at the
+        #: next command's start (``take_signals``) or by the wait or read it is blocked in
+        self.pending_signals = 0
+        #: the signal this process is dying of (ProcessKilled), 0 while alive
+        self.killed_by = 0
+        #: signals not taken now (bit N): the one whose trap runs, and those that were
+        #: pending when it started (bash takes them after it, in order)
+        self.signals_blocked = 0
+        #: what wait and read await besides their own event: set when a signal arrives
+        self.signal_waiter = None
+        #: names of the signals ignored when this shell started, which a non-interactive
+        #: shell cannot trap or reset (bash's "hard ignored" signals)
+        self.fixed_signals: frozenset[str] = frozenset()
+        #: the command the shell runs next is its last: a nested shell it starts replaces it
+        #: (exec: the same pid), as a background simple command does in bash
+        self.exec_position = False
+        #: the shell this one replaced (``exec_position``), its pid's owner again after it
+        self.exec_parent = None
         #: (OPTIND, position in the argument, OPTIND's variable, the arguments) where getopts
         #: stopped inside an option group
         self.getopts_state: tuple = (0, 0, None, None)
@@ -257,6 +290,29 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         parent is released when it is collected)."""
         if child.memory is not None:
             child.memory.end()
+        child.end_process()
+
+    def exec_into(self, child: "Shell") -> None:
+        """This shell's last command is ``child`` (a nested shell or a subshell), which
+        replaces it as bash's exec would: the same pid and parent, what ``kill $!`` reaches."""
+        self.exec_position = False
+        procs = self.rt.procs
+        if procs.get(child.pid) is child:
+            del procs[child.pid]
+        child.pid, child.ppid = self.pid, self.ppid
+        child.exec_parent = self
+        procs[child.pid] = child
+
+    def end_process(self) -> None:
+        """This process ended: its pid is no longer signalled (the shell it replaced, if it
+        was exec'd, owns the pid again)."""
+        procs = self.rt.procs
+        if procs.get(self.pid) is self:
+            parent = self.exec_parent
+            if parent is not None:
+                procs[self.pid] = parent
+            else:
+                del procs[self.pid]
 
     def account(self) -> MemoryAccount:
         """This shell's memory account (a waited fork opens its own at its first charge)."""
@@ -312,21 +368,18 @@ class Shell(Variables, Expander, Redirections, Pipelines):
             child.sync_debug_trap()
         else:
             child.traps = {}
+        child.pending_signals = child.killed_by = child.signals_blocked = 0
+        child.signal_waiter = child.exec_parent = None
+        child.exec_position = False
         child.frames = list(self.frames)
         child.subshell_level = self.subshell_level + 1
         child.fds = dict(self.fds)
         child.procsub_files = []
         child.jobtable = child.parent_jobs = None
-        child._pid = None
+        child.pid = self.rt.new_pid()
+        child.ppid = self.pid
+        self.rt.procs[child.pid] = child
         return child
-
-    @property
-    def pid(self) -> int:
-        """This shell's (fake) process id: a fork's is numbered when first asked for."""
-        pid = self._pid
-        if pid is None:
-            pid = self._pid = self.rt.new_pid()
-        return pid
 
     def own_jobs(self) -> JobTable:
         """This shell's job table (what `jobs`, `wait`, `fg` and ``%N`` see)."""
@@ -362,10 +415,21 @@ class Shell(Variables, Expander, Redirections, Pipelines):
                 child.cwd = self.fs.realpath(self.cwd)
             except FSError:
                 pass
-        child.init_shell_vars(str(self.pid))
+        child.pid, child.ppid = self.rt.new_pid(), self.pid
+        self.rt.procs[child.pid] = child
+        if self.exec_position:
+            self.exec_into(child)
+        child.shell_pid = child.pid
+        # the signals ignored on entry stay ignored: trap cannot change them
+        ignored = {name for name, action in self.traps.items() if action == "" and name in SIGNALS}
+        ignored |= self.fixed_signals
+        if ignored:
+            child.fixed_signals = frozenset(ignored)
+            child.traps = dict.fromkeys(ignored, "")
+        child.init_shell_vars(str(child.ppid))
+        child.byte_locale()  # the locale it starts in
         child.umask = self.umask
         child.resource_limits = self.resource_limits.copy()
-        child._pid = self.rt.new_pid()
         child.func_depth = self.func_depth
         child.source_depth = self.source_depth
         child.interactive = False
@@ -451,6 +515,8 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         subshell or under errexit, like bash), an aborting one the top-level command;
         otherwise the command's status."""
         await self.report(fds, e.message)
+        if e.errexit and self.options["errexit"] and not self.interactive:
+            raise ExitShell(e.status)
         if e.fatal and not self.interactive:
             raise ExitShell(1 if self.options["errexit"] or self.subshell_level else e.status)
         if e.fatal or e.abort:
@@ -458,6 +524,8 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         return e.status
 
     async def report(self, fds: dict, message: str) -> None:
+        if self.pending_warnings:  # what lookups noticed comes first, as bash says it then
+            await self.flush_warnings()
         await self.err(fds, f"{self.error_prefix()}{message}\n")
 
     # ================================================================== running source text
@@ -474,6 +542,14 @@ class Shell(Variables, Expander, Redirections, Pipelines):
             except ParseError as e:
                 status = self.last_status if e.status == KEEP_STATUS else e.status
                 self.last_status = status
+                if e.discards_line:
+                    parser.skip_past_line(e.line)
+                    self.lineno = e.line
+                    if self.command_string and not self.frames and not self.interactive:
+                        await self.err(fds, f"{self.arg0}: -c: line {e.line}: {e.message}\n")
+                    else:
+                        await self.report(fds, e.message)
+                    continue
                 if context is not None:
                     name = self.arg0 if self.interactive or not self.frames else self.frames[-1].source
                     await self.err(fds, f"{name}: {context}: line {e.line - first_line + 1}: {e.message}\n")
@@ -540,7 +616,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         """A command failed: the ERR trap, then errexit (unless in a condition)."""
         if self.errexit_suppress:
             return
-        if self.traps.get("ERR") and not self.in_trap:
+        if self.traps.get("ERR") and not self.in_err_trap:
             await self.run_trap("ERR")
             self.last_status = status
         if self.options["errexit"]:
@@ -569,7 +645,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
             return 0
 
     # ------------------------------------------------------------------ compound commands
-    async def finish_subshell(self, child: "Shell", status, fds: dict) -> int:
+    async def finish_subshell(self, child: "Shell", status, fds: dict, node=None) -> int:
         """The rest of a ( ) the compiled runner started in ``child``: ``status`` is its status
         or the awaitable of it."""
         try:
@@ -577,6 +653,12 @@ class Shell(Variables, Expander, Redirections, Pipelines):
             status = await child.run_exit_trap(fds, status)
         finally:
             self.end_waited(child)
+        if child.killed_by:
+            if child.exec_parent is self:
+                self.killed_by = child.killed_by  # ( ... ) & was the job itself
+                self.sync_debug_trap()
+                raise ProcessKilled(child.killed_by)
+            await self.report_killed(fds, child, format_command(node) if node is not None else "( ... )")
         self.pipestatus = status
         return status
 
@@ -995,10 +1077,11 @@ class Shell(Variables, Expander, Redirections, Pipelines):
 
     async def _readonly_assignment_failed(self) -> None:
         """After ``x=v`` failed on a readonly x: a POSIX-mode script exits (127), errexit
-        exits (1), otherwise the rest of the top-level command is skipped."""
+        exits (1, even in `|| true` or an `if` test: bash's report_error), otherwise the rest of
+        the top-level command is skipped."""
         if self.options["posix"] and not self.interactive:
             raise ExitShell(127)
-        if self.options["errexit"] and not self.errexit_suppress:
+        if self.options["errexit"]:
             raise ExitShell(1)
         raise AbortCommand(1)
 
@@ -1161,6 +1244,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
             raise LimitExceeded(f"{argv[0]}: maximum function nesting level exceeded ({limit}; limit function_depth)",
                                 "function_depth")
         name = argv[0]
+        self.exec_position = False  # a function runs more than one command
         saved_positional = self.enter_positional(argv[1:], name)
         self.scopes.append({})
         line = self.lineno
@@ -1175,7 +1259,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         except BaseException:
             self._leave_function(frame)
             raise
-        if type(status) is not int or (self.traps and self.traps.get("RETURN") and not self.in_trap):
+        if type(status) is not int or (self.traps and self.traps.get("RETURN") and self.return_trap_allowed):
             return self._finish_function(status, frame)
         self._leave_function(frame)
         # a failure inside was handled there; the call itself is a failing command
@@ -1193,7 +1277,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
                     status = await pending
                 except ReturnFromFunction as r:
                     status = r.status
-            if self.traps.get("RETURN") and not self.in_trap:
+            if self.traps.get("RETURN") and self.return_trap_allowed:
                 self.last_status = status
                 await self.run_trap("RETURN")
         finally:
@@ -1331,6 +1415,13 @@ class Shell(Variables, Expander, Redirections, Pipelines):
                         await self.report(fds, f"{argv[0]}: {interp[0]}: bad interpreter: No such file or directory")
                         return 126
                     return await self._invoke(spec, [prog] + extra + [path] + argv[1:], fds, env, cwd)
+        if is_binary_script(data):
+            # execve's ENOEXEC, then bash's look at the file (or the #! shell's own refusal)
+            if text.startswith("#!"):
+                await self.err(fds, f"{path}: {path}: cannot execute binary file\n")
+            else:
+                await self.report(fds, f"{argv[0]}: cannot execute binary file: Exec format error")
+            return 126
         return await self.run_script_file(text, path, argv[1:], fds, env)
 
     def set_script_mode(self, mode: str, name: str) -> None:
@@ -1347,11 +1438,14 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         """Run script text in a new shell process (no functions or unexported variables).
         ``mode``: "file" (``name`` is the script: the bottom "main" frame), "command" (a -c
         string) or "stdin"."""
+        if mode != "command" and "\0" in text:
+            text = text.replace("\0", "")  # bash's reader skips NUL bytes (a -c string has none)
         child = self.new_process(env)
         child.set_script_mode(mode, name)
         if interactive:
             child.interactive = True
             child.options["emacs"] = child.options["histexpand"] = True
+            child.init_interactive_vars()
         if shopts:
             child.shopts.update(shopts)
         child.arg0 = name
@@ -1366,17 +1460,28 @@ class Shell(Variables, Expander, Redirections, Pipelines):
             raise LimitExceeded(f"{name}: maximum nesting of shells exceeded (limit function_depth)", "function_depth")
         child.source_depth = self.source_depth + 1
         try:
-            status = await child.run_source(text, child.fds)
-        except (ExitShell, AbortCommand) as e:
-            status = e.status
-        except ShellError as e:
-            await child.report(child.fds, e.message)
-            status = e.status
-        except (BreakLoop, ContinueLoop):
-            status = 0
-        except ReturnFromFunction as e:
-            status = e.status
-        return await child.run_exit_trap(child.fds, status)
+            try:
+                status = await child.run_source(text, child.fds)
+            except (ExitShell, AbortCommand) as e:
+                status = e.status
+            except ShellError as e:
+                await child.report(child.fds, e.message)
+                status = e.status
+            except (BreakLoop, ContinueLoop):
+                status = 0
+            except ReturnFromFunction as e:
+                status = e.status
+            status = await child.run_exit_trap(child.fds, status)
+        finally:
+            child.end_process()
+        if child.killed_by:
+            if child.exec_parent is self:
+                # it had replaced this shell: the process died
+                self.killed_by = child.killed_by
+                self.sync_debug_trap()
+                raise ProcessKilled(child.killed_by)
+            await self.report_killed(fds, child, name if mode != "command" else f"{name} -c {shell_quote(text)}")
+        return status
 
     # ------------------------------------------------------------------ substitutions
     async def command_substitution(self, body) -> str:
@@ -1408,7 +1513,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
                 raise LimitExceeded(f"command substitution output exceeds {self.rt.limits.string_bytes} bytes "
                                     "(limit string_bytes)",
                                     "string_bytes")
-            if child.traps.get("EXIT"):
+            if child.traps.get("EXIT") or child.pending_signals:
                 status = await child.run_exit_trap(fds, status)
             self.cmdsub_status = status
             self.last_status = status
@@ -1485,6 +1590,7 @@ class Shell(Variables, Expander, Redirections, Pipelines):
             finally:
                 out.buf = bytearray()
                 hold.release()
+                child.end_process()
             self.procsub_files.append(path)
         else:
             self.fs.write_bytes(path, b"")
@@ -1509,6 +1615,8 @@ class Shell(Variables, Expander, Redirections, Pipelines):
                     await child.run_node(body, fds)
                 except (ExitShell, ShellError):
                     pass
+                finally:
+                    child.end_process()
             else:
                 path = item
             try:
@@ -1549,24 +1657,33 @@ class Shell(Variables, Expander, Redirections, Pipelines):
 
     def sync_debug_trap(self) -> None:
         """Keep ``debug_trap_set`` (what ``fastpath.start`` checks) true exactly while a DEBUG
-        trap is set."""
-        self.debug_trap_set = bool(self.traps.get("DEBUG"))
+        trap is set or a signal waits to be taken (``take_signals``, at the same place)."""
+        self.debug_trap_set = bool(self.traps.get("DEBUG")) or bool(self.pending_signals or self.killed_by)
+
+    @property
+    def return_trap_allowed(self) -> bool:
+        """The RETURN trap runs (bash: not inside the DEBUG trap, nor inside itself)."""
+        return not (self.in_debug_trap or self.in_return_trap)
 
     async def debug_trap(self, line: int) -> None:
         """The DEBUG trap, before a simple command, [[ ]], (( )) and the heads of for, select
-        and case: $? is kept, LINENO is the command's line; errexit and exit in it apply."""
+        and case: $? is kept, LINENO is the command's line; errexit and exit in it apply.
+        Signals that arrived are taken first (their traps run before the command's DEBUG)."""
+        if self.pending_signals or self.killed_by:
+            await self.take_signals()
         action = self.traps.get("DEBUG")
-        if not action or self.in_trap:
+        if not action or self.in_debug_trap:
             return
         self.lineno = line
         saved = self.last_status
-        self.in_trap = True
+        saved_flags = self.in_trap, self.in_debug_trap
+        self.in_trap = self.in_debug_trap = True
         try:
             await self.run_source(action, self.fds_for_subst(), first_line=line, context="debug trap")
         except (ShellError, BreakLoop, ContinueLoop, ReturnFromFunction):
             pass
         finally:
-            self.in_trap = False
+            self.in_trap, self.in_debug_trap = saved_flags
         self.last_status = saved
         self.lineno = line
 
@@ -1575,7 +1692,10 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         if not action:
             return
         saved = self.last_status
+        flag = "in_err_trap" if name == "ERR" else "in_return_trap" if name == "RETURN" else "in_trap"
+        saved_flags = self.in_trap, getattr(self, flag)
         self.in_trap = True
+        setattr(self, flag, True)
         try:
             await self.run_source(action, self.fds_for_subst(), first_line=self.lineno,
                                   context=TRAP_CONTEXTS.get(name, "trap"))
@@ -1584,14 +1704,30 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         except (ShellError, ControlFlow):
             pass
         finally:
-            self.in_trap = False
+            self.in_trap = saved_flags[0]
+            setattr(self, flag, saved_flags[1])
         self.last_status = saved
 
     async def run_exit_trap(self, fds: dict | None = None, status: int | None = None) -> int:
         """Run the EXIT trap (once); returns the shell's exit status (changed only by an
-        ``exit`` inside the trap)."""
+        ``exit`` inside the trap). Signals still waiting are taken first, as bash runs its
+        pending traps after each command; a shell dying of a signal runs it only when bash
+        would have caught the signal (``EXIT_TRAP_SIGNALS``)."""
         if status is None:
             status = self.last_status
+        if self.pending_signals and not self.killed_by:
+            saved_fds = self.fds
+            if fds is not None:
+                self.fds = self.current_fds = fds
+            try:
+                self.last_status = status
+                await self.take_signals()
+            except ExitShell as e:  # a trap's exit, or death by a signal
+                status = e.status
+            finally:
+                self.fds = saved_fds
+        if self.killed_by and self.killed_by not in EXIT_TRAP_SIGNALS:
+            self.traps.pop("EXIT", None)
         action = self.traps.pop("EXIT", None)
         if not action:
             return status
@@ -1612,7 +1748,118 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         self.last_status = status
         return status
 
-    #: a DEBUG trap is set: ``fastpath.start`` runs it before each simple command, [[ ]] and (( ))
+    # ------------------------------------------------------------------ signals
+    def signal_action(self, signum: int) -> str | None:
+        """What this process does with signal ``signum``: its trap's text, "" (ignored: by a
+        trap, since it started, or by default) or None (it dies)."""
+        if signum == 9:  # KILL: nobody catches or ignores it
+            return None
+        name = SIGNAL_NAMES.get(signum)
+        action = self.traps.get(name) if name is not None else None
+        if action is not None:
+            return action
+        if signum in HARMLESS_SIGNALS or name == "QUIT" or name in self.fixed_signals:
+            return ""  # (bash ignores SIGQUIT in all cases)
+        if self.interactive and self.subshell_level == 0 and name in ("TERM", "INT"):
+            return ""  # an interactive shell: kill $$ does not end it; INT is the interrupt's
+        return None
+
+    def send_signal(self, pid: int, signum: int) -> bool:
+        """``kill -SIGNUM PID`` from this shell: False when no such process lives. A signal
+        the process ignores does nothing; one it traps waits until the process takes it (the
+        start of its next command, or at once in wait and read); one it dies of ends a job at
+        once (its task) and any other process where it takes it."""
+        target = self.rt.procs.get(pid)
+        if target is None:
+            job = self.rt.processes.get(pid)
+            return job is not None and not job.done()
+        if signum == 0:
+            return True
+        action = target.signal_action(signum)
+        if action == "":
+            return True
+        job = self.rt.processes.get(pid)
+        if action is None and job is not None:
+            # a job (or the shell it exec'd) dies now, however it is waiting
+            job.kill(signum)
+            return True
+        target.post_signal(signum)
+        return True
+
+    def post_signal(self, signum: int) -> None:
+        """Mark ``signum`` pending in this process and wake the wait or read it is blocked in."""
+        self.pending_signals |= 1 << signum
+        self.debug_trap_set = True
+        waiter = self.signal_waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    def signal_future(self):
+        """The future a blocking builtin (wait, read) awaits beside its own event: it is done
+        when a signal arrives."""
+        waiter = self.signal_waiter
+        if waiter is None or waiter.done():
+            waiter = self.signal_waiter = asyncio.get_running_loop().create_future()
+        if self.first_pending_signal() and not waiter.done():
+            waiter.set_result(None)
+        return waiter
+
+    def first_pending_signal(self) -> int:
+        """The lowest signal waiting to be taken (bash takes them in that order), or 0."""
+        pending = self.pending_signals & ~self.signals_blocked
+        return (pending & -pending).bit_length() - 1 if pending else 0
+
+    async def take_signals(self) -> None:
+        """Act on the signals that arrived: run their traps (in signal order; one arriving
+        while its own trap runs waits for it), or die of one (ProcessKilled, raised again at
+        each command until the process ends)."""
+        if self.killed_by and not self.in_trap:
+            raise ProcessKilled(self.killed_by)
+        while True:
+            signum = self.first_pending_signal()
+            if not signum:
+                break
+            self.pending_signals &= ~(1 << signum)
+            action = self.signal_action(signum)
+            if action is None:
+                self.killed_by = signum
+                self.sync_debug_trap()
+                raise ProcessKilled(signum)
+            if action:
+                await self._run_signal_trap(signum, action)
+        self.sync_debug_trap()
+
+    async def _run_signal_trap(self, signum: int, action: str) -> None:
+        """A signal's trap: $? and LINENO are kept around it, its lines count from 1 (bash
+        resets the line number for pending traps); exit ends the shell, return its function."""
+        saved_status, saved_line, saved_in_trap = self.last_status, self.lineno, self.in_trap
+        saved_blocked = self.signals_blocked
+        self.signals_blocked |= (1 << signum) | self.pending_signals
+        self.in_trap = True
+        try:
+            await self.run_source(action, self.fds_for_subst(), first_line=1, context="trap")
+        except ReturnFromFunction:
+            if self.func_depth:
+                raise
+        except (ShellError, BreakLoop, ContinueLoop):
+            pass
+        finally:
+            self.signals_blocked = saved_blocked
+            self.in_trap = saved_in_trap
+        self.last_status = saved_status
+        self.lineno = saved_line
+
+    async def report_killed(self, fds: dict, child: "Shell", text: str) -> None:
+        """A foreground child died of a signal: bash says so, as for a job (``PID Hangup
+        COMMAND``), but "Terminated" alone for TERM and nothing for INT and PIPE."""
+        signum = child.killed_by
+        if signum in (2, 13):
+            return
+        if signum == 15:
+            await self.err(fds, "Terminated\n")
+            return
+        await self.report(fds, f"{child.pid:>5} {signal_description(signum):<24}{text}")
+
     debug_trap_set = False
 
 
@@ -1725,6 +1972,10 @@ class CommandHost:
         background job, that of the cell it belongs to), or None."""
         return self.shell.rt.display
 
+    def send_signal(self, pid: int, signum: int) -> bool:
+        """``kill``: signal ``signum`` to the sandbox's process ``pid`` (False: none lives)."""
+        return self.shell.send_signal(pid, signum)
+
     async def run_argv(self, argv: list[str], stdin, stdout, stderr, env=None, cwd=None) -> int:
         if not argv:
             return 0
@@ -1748,7 +1999,10 @@ class CommandHost:
                             del scope[name]
                     for k, v in env.items():
                         child.globals[k] = Var(v, True)
-                return await child.run_command(argv, fds, allow_functions=False)
+                try:
+                    return await child.run_command(argv, fds, allow_functions=False)
+                finally:
+                    child.end_process()
             return await shell.run_external(argv, fds, env, cwd)
         except ExitShell as e:
             return e.status
@@ -1763,7 +2017,12 @@ def _handler(method):
     return run
 
 
+async def _run_unparsed(sh: Shell, node: Unparsed, fds: dict) -> int:
+    return await sh.run_source(node.text, fds, node.line, context="command substitution")
+
+
 fastpath.HANDLERS.update({kind: _handler(method) for kind, method in {
+    Unparsed: _run_unparsed,
     Pipeline: Shell.run_pipeline,
     Loop: Shell.run_loop,
     Select: Shell.run_select,

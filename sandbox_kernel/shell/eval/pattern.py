@@ -313,10 +313,13 @@ def compile_pattern(pat: str, extglob: bool = True, nocase: bool = False, path: 
     return rx
 
 
-def match(pat: str, text: str, extglob: bool = True, nocase: bool = False, budget: Budget | None = None) -> bool:
-    """Does the whole of ``text`` match the pattern?"""
+def match(pat: str, text: str, extglob: bool = True, nocase: bool = False, budget: Budget | None = None,
+          bytewise: bool = False) -> bool:
+    """Does the whole of ``text`` match the pattern? (``bytewise``: in a single-byte locale)"""
     if not nocase and not has_glob(pat, extglob):
         return unescape(pat) == text
+    if bytewise:
+        pat, text = as_bytes(pat), as_bytes(text)
     return compile_pattern(pat, extglob, nocase).fullmatch(text, budget)
 
 
@@ -331,6 +334,17 @@ def _last(it: Iterator[int]) -> int | None:
     return end
 
 
+def as_bytes(text: str) -> str:
+    """TEXT as a single-byte locale (LC_CTYPE=C) sees it: one character per UTF-8 byte, so a
+    pattern's ``?`` or a length counts bytes."""
+    return text.encode("utf-8", "surrogateescape").decode("latin-1")
+
+
+def from_bytes(text: str) -> str:
+    """``as_bytes`` undone (bytes that are no longer UTF-8 stay as surrogate escapes)."""
+    return text.encode("latin-1").decode("utf-8", "surrogateescape")
+
+
 def _prefix_end(text: str, pat: str, longest: bool, extglob: bool, budget: Budget | None) -> int | None:
     ends = compile_pattern(pat, extglob).ends(text, 0, budget)
     return _last(ends) if longest else _first(ends)
@@ -341,12 +355,20 @@ def _suffix_start(text: str, pat: str, longest: bool, extglob: bool, budget: Bud
     return _last(starts) if longest else _first(starts)
 
 
-def strip_prefix(text: str, pat: str, longest: bool, extglob: bool = True, budget: Budget | None = None) -> str:
+def strip_prefix(text: str, pat: str, longest: bool, extglob: bool = True, budget: Budget | None = None,
+                 bytewise: bool = False) -> str:
+    """``${x#pat}`` / ``${x##pat}``; ``bytewise``: in a single-byte locale."""
+    if bytewise and not text.isascii():
+        return from_bytes(strip_prefix(as_bytes(text), as_bytes(pat), longest, extglob, budget))
     end = _prefix_end(text, pat, longest, extglob, budget)
     return text if end is None else text[end:]
 
 
-def strip_suffix(text: str, pat: str, longest: bool, extglob: bool = True, budget: Budget | None = None) -> str:
+def strip_suffix(text: str, pat: str, longest: bool, extglob: bool = True, budget: Budget | None = None,
+                 bytewise: bool = False) -> str:
+    """``${x%pat}`` / ``${x%%pat}``; ``bytewise``: in a single-byte locale."""
+    if bytewise and not text.isascii():
+        return from_bytes(strip_suffix(as_bytes(text), as_bytes(pat), longest, extglob, budget))
     start = _suffix_start(text, pat, longest, extglob, budget)
     return text if start is None else text[:start]
 
@@ -392,10 +414,14 @@ def _render(rep: str | tuple, match: str) -> str:
 
 
 def replace(text: str, pat: str, rep: str | tuple, mode: str, extglob: bool = True,
-            budget: Budget | None = None) -> str:
+            budget: Budget | None = None, bytewise: bool = False) -> str:
     """``${x/pat/rep}``: mode is ``/`` (first), ``//`` (all), ``/#`` (prefix), ``/%`` (suffix);
     each match is the longest one at the leftmost position. REP is a string, or a template
-    (``replacement``) that puts the matched text where ``&`` was."""
+    (``replacement``) that puts the matched text where ``&`` was; ``bytewise``: in a
+    single-byte locale."""
+    if bytewise and not text.isascii():
+        rep = as_bytes(rep) if rep.__class__ is str else tuple(None if r is None else as_bytes(r) for r in rep)
+        return from_bytes(replace(as_bytes(text), as_bytes(pat), rep, mode, extglob, budget))
     if mode == "/#":
         end = _prefix_end(text, pat, True, extglob, budget)
         return text if end is None else _render(rep, text[:end]) + text[end:]
@@ -434,8 +460,9 @@ def replace(text: str, pat: str, rep: str | tuple, mode: str, extglob: bool = Tr
 # ----------------------------------------------------------------------------- pathnames
 def glob_paths(fs, cwd: str, pattern: str, *, dotglob: bool = False, globstar: bool = False,
                extglob: bool = True, nocase: bool = False, skipdots: bool = True,
-               budget: Budget | None = None, limit: int | None = None) -> list[str]:
-    """Expand a (backslash-escaped) pattern against the VFS; sorted matches, [] when none.
+               budget: Budget | None = None, limit: int | None = None, bytewise: bool = False) -> list[str]:
+    """Expand a (backslash-escaped) pattern against the VFS; sorted matches, [] when none;
+    ``bytewise``: names matched as a single-byte locale sees them (``?`` is one byte).
     ``.`` and ``..`` match only a pattern that starts with a literal dot, and only when
     ``skipdots`` (shopt globskipdots) is off. More than ``limit`` paths at any step (the
     words limit: ``d*/../d*/../d*`` multiplies) raise LimitExceeded before they take memory."""
@@ -470,7 +497,7 @@ def glob_paths(fs, cwd: str, pattern: str, *, dotglob: bool = False, globstar: b
             if not results:
                 return []
             continue
-        matcher = compile_pattern(comp, extglob, nocase)
+        matcher = compile_pattern(as_bytes(comp) if bytewise else comp, extglob, nocase)
         leading_dot = unescape(comp).startswith(".")
         show_hidden = dotglob or leading_dot
         seen = 0
@@ -488,7 +515,7 @@ def glob_paths(fs, cwd: str, pattern: str, *, dotglob: bool = False, globstar: b
                     budget.check()
                 if name[0] == "." and not show_hidden:
                     continue
-                if matcher.fullmatch(name, budget):
+                if matcher.fullmatch(as_bytes(name) if bytewise and not name.isascii() else name, budget):
                     path = base + name if base.endswith("/") or base == "" else base + "/" + name
                     if not last and not fs.is_dir(path, cwd):
                         continue

@@ -17,7 +17,7 @@ from ...streams import EmptyInput, OutputTooLarge, Pipe, SinkOutput
 from ..builtins import BUILTINS
 from ..builtins.jobs import QUIET_SIGNALS, signal_description
 from ..state import (AbortCommand, BreakLoop, ContinueLoop, ControlFlow, ExitShell, LimitExceeded, ReturnFromFunction,
-                     ShellError)
+                     ShellError, WaitInterrupted)
 from ..syntax.ast import Pipeline, SimpleCommand, Subshell
 from ..syntax.printer import format_command
 from .fastpath import raise_later, stage_names, start
@@ -229,6 +229,8 @@ class Pipelines:
         return name in STATELESS_BUILTINS or (name not in BUILTINS and registry.lookup(name) is not None)
 
     async def _run_stage(self, shell: Pipelines, cmd, fds: dict, reader, writer, last: bool) -> int:
+        if shell is not self:
+            shell.exec_position = _execs(cmd)
         try:
             try:
                 status = await shell.run_as_child(cmd, fds)
@@ -244,6 +246,8 @@ class Pipelines:
                 status = await shell.run_exit_trap(fds, status)
             return status
         finally:
+            if shell is not self:
+                shell.end_process()
             if writer is not None:
                 writer.close()
             if reader is not None:
@@ -266,6 +270,15 @@ class Pipelines:
         bg_fds = dict(fds)
         if not self.options["monitor"]:
             bg_fds[0] = EmptyInput()
+        if not self.options["monitor"] and not self.interactive:
+            # without job control, an asynchronous command ignores SIGINT and SIGQUIT, and
+            # cannot trap them (trap -p lists SIGINT as ignored); the notebook's and a
+            # terminal's jobs are an interactive shell's, which kill -INT ends
+            child.traps["INT"] = ""
+            if child.parent_traps is not None:
+                child.parent_traps = {**child.parent_traps, "INT": ""}
+            child.fixed_signals = child.fixed_signals | {"INT", "QUIT"}
+        child.exec_position = _execs(node)
         group = rt.group
         leads = group is None
         if leads:
@@ -281,7 +294,11 @@ class Pipelines:
         task = asyncio.ensure_future(self._job(child, node, bg_fds, group))
         base.live_jobs += 1
         job = Job(pid, number, text, task, group if leads else None)
-        task.add_done_callback(lambda _task: base.job_ended(job))
+        def ended(_task) -> None:
+            base.job_ended(job)
+            if child.killed_by and job.killed is None:
+                job.killed = 128 + child.killed_by  # it died of a signal it took itself
+        task.add_done_callback(ended)
         group.add(task)
         table.add(job)
         base.processes[pid] = job
@@ -292,16 +309,28 @@ class Pipelines:
     async def _job(child, node, fds: dict, group: JobGroup) -> int:
         """A background job's run in its forked shell: its exit status."""
         try:
-            return await child.run_node(node, fds)
-        except (ExitShell, AbortCommand) as e:
-            return e.status
+            return await Pipelines._job_run(child, node, fds, group)
+        finally:
+            child.end_process()
+
+    @staticmethod
+    async def _job_run(child, node, fds: dict, group: JobGroup) -> int:
+        try:
+            try:
+                status = await child.run_node(node, fds)
+            except (ExitShell, AbortCommand) as e:
+                status = e.status
+            except ShellError as e:
+                await child.report(fds, e.message)
+                status = e.status
+            except ControlFlow:
+                status = 0
+            if child.traps.get("EXIT") or child.pending_signals:
+                # the job's shell ends: the signals it got, its EXIT trap
+                status = await child.run_exit_trap(fds, status)
+            return status
         except BrokenPipeError:
             return 141
-        except ShellError as e:
-            await child.report(fds, e.message)
-            return e.status
-        except ControlFlow:
-            return 0
         except (CommandCancelled, asyncio.CancelledError):
             return group.status_on_stop()
         except LimitExceeded as e:
@@ -317,41 +346,47 @@ class Pipelines:
             await child.err(fds, f"bash: internal error: {type(e).__name__}: {e}\n")
             return 1
 
-    async def wait_job(self, pid: int, fds: dict | None = None) -> int:
+    async def wait_job(self, pid: int, fds: dict | None = None, signals: bool = False) -> int:
         """Wait for job ``pid`` of this shell: its status (128+N when ``kill`` ended it with
         signal N), interrupted by the run's cancel token. A job waited for already keeps its
         status; an unknown pid gives 127. A script's shell reports a job ended by a signal on
         ``fds``' stderr as bash does ("PID Killed  COMMAND"); an interactive one says it
-        before its next prompt (``JobTable.finished_report``)."""
+        before its next prompt (``JobTable.finished_report``). With ``signals`` (the wait
+        builtin), a trapped signal's arrival ends the wait (WaitInterrupted: 128+N)."""
         table = self.own_jobs()
         job = table.jobs.get(pid)
         if job is None:
             return table.statuses.get(pid, 127)
         task = job.task
-        if not task.done():
+        while not task.done():
             cancel = self.rt.cancel
             await aio.need_loop()  # a running job's task means a loop; this says so where asyncio is used
             waiter = asyncio.ensure_future(cancel.wait()) if cancel is not None else None
+            waits = [task] if waiter is None else [task, waiter]
+            if signals:
+                waits.append(self.signal_future())
             try:
-                await asyncio.wait([task] if waiter is None else [task, waiter], return_when=asyncio.FIRST_COMPLETED)
+                await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
             finally:
                 if waiter is not None:
                     waiter.cancel()
             if not task.done():
-                raise CommandCancelled(cancel.reason or "interrupt")
+                if cancel is not None and cancel.reason is not None:
+                    raise CommandCancelled(cancel.reason)
+                await self.signal_interrupts_wait()
         status = job.status()
         if self.job_notices:
             job.waited = True
         else:
             killed = job.killed
             if killed is not None and killed - 128 not in QUIET_SIGNALS:
-                text = f"{pid} {signal_description(killed - 128):<24}{job.text}"
+                text = f"{pid:>5} {signal_description(killed - 128):<24}{job.text}"
                 await self.report(fds or self.fds_for_subst(), text)
             table.remove(job)
         table.remember(pid, status)
         return status
 
-    async def wait_all_jobs(self, fds: dict | None = None) -> int:
+    async def wait_all_jobs(self, fds: dict | None = None, signals: bool = False) -> int:
         status = 0
         table = self.own_jobs()
         while True:  # the jobs may start more jobs meanwhile
@@ -360,7 +395,26 @@ class Pipelines:
                 return status
             for job in pending:
                 if table.jobs.get(job.pid) is job and not job.waited:
-                    status = await self.wait_job(job.pid, fds)
+                    status = await self.wait_job(job.pid, fds, signals)
+
+    async def signal_interrupts_wait(self) -> None:
+        """A signal arrived while wait waited: one the shell dies of ends it now; a trapped
+        one ends the wait with 128+N, and its trap runs next (before the next command)."""
+        signum = self.first_pending_signal()
+        if not signum:
+            return
+        if self.signal_action(signum) is None:
+            await self.take_signals()  # raises ProcessKilled
+        raise WaitInterrupted(128 + signum)
+
+
+def _execs(node) -> bool:
+    """Does a forked shell that runs only ``node`` become what it runs (bash's exec of a
+    background or pipeline simple command, and of ``( ... ) &``)? Then a nested shell or
+    subshell it starts has its pid."""
+    if type(node) is Pipeline and len(node.commands) == 1 and not node.negate and not node.timed:
+        node = node.commands[0]
+    return type(node) is SimpleCommand or type(node) is Subshell
 
 
 #: what ``time`` reports when TIMEFORMAT is unset, and with ``time -p``

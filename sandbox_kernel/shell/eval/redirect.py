@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from ...chars import isdigits
 from ...streams import (BytesInput, ClosedInput, ClosedOutput, EmptyInput, FileInput, FileOutput, InputStream,
-    NullOutput, OutputStream)
+    NullOutput, OutputStream, DirectoryInput, fifo_change, fifo_write)
 from ...vfs import FSError
+from ...vfs.errors import EISDIR
 from ..state import ShellError
 from ..syntax.ast import HereDoc
 from .variables import VALUE_OVERHEAD
@@ -242,6 +243,8 @@ class Redirections:
             handle = self.fs.open(target, "r+b" if create and self.fs.exists(target, self.cwd) else
                                   ("w+b" if create else "rb"), self.cwd, umask=self.umask)
         except FSError as e:
+            if e.errno == EISDIR and not create:
+                return DirectoryInput()  # a directory opens for reading; reading it fails
             raise ShellError(f"{target}: {e.strerror}", 1) from None
         opened.append(handle)
         if create:
@@ -267,15 +270,24 @@ class Redirections:
 
 
 class ReadWriteFile(InputStream, OutputStream):
-    """``<>``: one handle, one file offset, for reading and writing."""
+    """``<>``: one handle, one file offset, for reading and writing (of a named pipe: both
+    its ends, which never wait to open)."""
 
     def __init__(self, handle) -> None:
         self.handle = handle
+        self.fifo = getattr(handle, "fifo", False)
 
     async def read_chunk(self) -> bytes:
-        return self.handle.read(65536)
+        while True:
+            try:
+                return self.handle.read(65536)
+            except BlockingIOError:
+                await fifo_change(self.handle)
 
     async def write(self, data: bytes) -> None:
+        if self.fifo:
+            await fifo_write(self.handle, data)
+            return
         if self._buf:
             # read ahead but not consumed: the offset is where the reader stopped
             self.handle.seek(self.handle.tell() - len(self._buf))

@@ -42,7 +42,7 @@ STOP_STATUS = {"timeout": 124, "memory": 1, "limit": 1, "ended": 1, "shutdown": 
 
 
 #: the Runtime's attributes every run shares (a view reads and writes them on ``base``)
-SHARED_FIELDS = ("next_pid", "processes", "live_groups", "random", "start_time", "start_time_epoch",
+SHARED_FIELDS = ("next_pid", "processes", "procs", "live_groups", "random", "start_time", "start_time_epoch",
                  "procsub_counter", "live_jobs", "memory", "new_pid", "job_ended")
 
 

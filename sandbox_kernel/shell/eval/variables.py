@@ -40,6 +40,11 @@ READONLY_SHELL_VARS = {"UID": "1000", "EUID": "1000"}
 DYNAMIC_VARS = frozenset({"RANDOM", "SECONDS", "LINENO", "PIPESTATUS", "BASHPID", "EPOCHSECONDS",
                           "EPOCHREALTIME", "FUNCNAME", "SRANDOM", "BASH_SUBSHELL", "GROUPS",
                           "BASH_SOURCE", "BASH_LINENO", "_"})
+#: the variables that name LC_CTYPE's locale: a change is applied when made (a locale that
+#: fails to load leaves the one before, so the order of changes matters)
+LOCALE_VARS = frozenset({"LC_ALL", "LC_CTYPE", "LANG"})
+#: names whose plain assignment takes set_var's path
+_WATCHED_VARS = DYNAMIC_VARS | LOCALE_VARS
 #: how long a chain of namerefs may be (bash: 8 levels, then "circular name reference")
 NAMEREF_DEPTH = 8
 #: what one stored value costs besides its characters (the str header, a dict slot, the key)
@@ -217,6 +222,8 @@ class Variables:
         for name, value in DEFAULT_VARS.items():
             if name not in g:
                 g[name] = Var(value)
+        if "HOSTNAME" not in g:
+            g["HOSTNAME"] = Var(self._host_name())  # gethostname(), unexported
         g["PWD"] = Var(self.cwd, True)
         oldpwd = g.get("OLDPWD")
         if oldpwd is None or type(oldpwd.value) is not str or not self._is_dir(oldpwd.value):
@@ -226,6 +233,26 @@ class Variables:
         depth = int(level.value) if level is not None and type(level.value) is str and isdigits(level.value) else 0
         g["SHLVL"] = Var(str(depth + 1), True)
         self.sync_option_vars()
+
+    def init_interactive_vars(self) -> None:
+        """What ``bash -i`` sets besides (when unset): the prompts, MAILCHECK, and HISTFILE
+        under $HOME (HISTSIZE comes with a history read, which -c does not)."""
+        g = self.globals
+        home = g.get("HOME")
+        defaults = {"PS1": "\\s-\\v\\$ ", "PS2": "> ", "MAILCHECK": "60",
+                    "HISTFILE": (home.value if home is not None and type(home.value) is str else "~")
+                    + "/.bash_history"}
+        for name, value in defaults.items():
+            if name not in g:
+                g[name] = Var(value)
+
+    def _host_name(self) -> str:
+        """The host name (the sandbox's /etc/hostname, what `hostname` says)."""
+        try:
+            name = self.fs.read_text("/etc/hostname").strip()
+        except Exception:  # noqa: BLE001 - an odd layout: the default name
+            name = ""
+        return name or "sandbox"
 
     def _is_dir(self, path: str) -> bool:
         try:
@@ -384,7 +411,7 @@ class Variables:
             ifs = self.ifs()
             return (ifs[0] if ifs else "").join(self.positional) if name == "*" else " ".join(self.positional)
         if name == "$":
-            return str(FAKE_PID)
+            return str(self.shell_pid)
         if name == "!":
             return str(self.last_bg_pid) if self.last_bg_pid is not None else None
         if name == "-":
@@ -850,9 +877,11 @@ class Variables:
             if self.options["allexport"] or export:
                 var.exported = True
             scope[name] = var
+            if name in LOCALE_VARS:
+                self.byte_locale()
             return
         if var.readonly:
-            raise ShellError(f"{name}: readonly variable", 1, abort=True)
+            raise ShellError(f"{name}: readonly variable", 1, abort=True, errexit=True)
         if var.integer:
             if append:
                 value = str(self.arith(f"({var.scalar() or 0})+({value or 0})"))
@@ -882,6 +911,8 @@ class Variables:
             var.exported = True
         if name in DYNAMIC_VARS:
             self._set_dynamic(name, value)
+        elif name in LOCALE_VARS:
+            self.byte_locale()
 
     def set_raw(self, var: Var, value: str, name: str) -> None:
         """Give ``var`` itself the string ``value`` (a nameref's target: not followed)."""
@@ -1057,6 +1088,8 @@ class Variables:
             else:
                 # a caller's local goes, uncovering the variable below it (bash's dynamic scope)
                 del scope[name]
+        if name in LOCALE_VARS:
+            self.byte_locale()
         return True
 
     def unset_element(self, name: str, key) -> bool:
@@ -1198,7 +1231,7 @@ class Variables:
         if a.array is not None:
             if a.index is not None:
                 raise ShellError(f"{a.name}[{await self.expand_word(a.index)}]: cannot assign list to array member",
-                                 1, abort=True)
+                                 1, abort=True, errexit=True)
             await self._assign_array(a)
             return
         value = await self.expand_word(a.value, assignment=True) if a.value is not None else ""
@@ -1243,7 +1276,7 @@ class Variables:
         if var is NOT_LOOKED_UP:
             var = self.lookup_raw(name) if self.scopes else self.globals.get(name)
         if var is None or type(var.value) is not str or var.readonly or var.integer or var.lower or var.upper \
-                or var.nameref or self.options["allexport"] or name in DYNAMIC_VARS:
+                or var.nameref or self.options["allexport"] or name in _WATCHED_VARS:
             self.set_var(name, value, append)
             return
         if self.vars_shared and id(var) not in self.owned_ids:
@@ -1284,8 +1317,16 @@ class Variables:
         keyed = False
         for el in a.array:
             if isinstance(el, tuple):
+                words = None if assoc else await self.keyed_element_words(el)
+                if words is not None:
+                    items.extend((None, f, False) for f in words)
+                    continue
                 keyed = True
-                items.append((el[0], await self.expand_word(el[1], assignment=not assoc), el[2]))
+                value = el[1]
+                if assoc and any(type(p) is Lit and "~" in p.text for p in value.parts):
+                    # an associative element's value takes no tilde expansion at all (bash)
+                    value = Word([Quoted(p.text) if type(p) is Lit else p for p in value.parts])
+                items.append((el[0], await self.expand_word(value, assignment=not assoc), el[2]))
             else:
                 for f in await self.expand_words([el]):
                     items.append((None, f, False))

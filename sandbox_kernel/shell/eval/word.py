@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 
 from ...chars import isdigits
 from ...lazy import lazy_compile
+from ...locales import installed_locale, single_byte
 from ...wildcard import Budget
 from . import pattern as pat
 from .arith import ArithError, evaluate as arith_evaluate
@@ -313,12 +314,36 @@ def brace_sequence(text: str, limit: int, followed: str = "") -> list[str] | Non
         if m.group(1).islower() != m.group(2).islower() and followed:
             # bash builds the range through the punctuation between Z and a, and the backquote
             # then starts an unclosed command substitution with the text after the braces
-            raise ShellError(f'bad substitution: no closing "`" in `{followed}', 1, abort=True)
+            raise ShellError(f'bad substitution: no closing "`" in `{followed}', 1, abort=True, errexit=True)
         step = abs(int(m.group(3))) if m.group(3) else 1
         step = step or 1
         rng = range(a, b + 1, step) if a <= b else range(a, b - 1, -step)
         return [chr(v) for v in rng]
     return None
+
+
+def text_length(sh, value: str) -> int:
+    """``${#s}``: characters, or bytes in a single-byte locale."""
+    if value.isascii() or not sh.byte_locale():
+        return len(value)
+    return len(value.encode("utf-8", "surrogateescape"))
+
+
+def _substring_of(value: str, offset: int, length: int | None) -> str:
+    """``${s:offset:length}`` of a string (negative offset or length: from the end)."""
+    n = len(value)
+    if offset < 0:
+        offset += n
+        if offset < 0:
+            return ""
+    if length is None:
+        return value[offset:]
+    if length < 0:
+        end = n + length
+        if end < offset:
+            raise ShellError(f"{length}: substring expression < 0", 1, abort=True)
+        return value[offset:end]
+    return value[offset:offset + length]
 
 
 def has_brace(parts: list) -> bool:
@@ -446,6 +471,18 @@ class Expander:
                 raise too_many_words(limit)
         return out
 
+    async def keyed_element_words(self, element: tuple) -> list[str] | None:
+        """``[k]=v`` in an indexed array's ``(...)``: bash brace-expands the element as written
+        first, and when that makes several words they are plain elements (``[k]=a [k]=b``);
+        None when it stays one keyed assignment."""
+        key, value, append = element
+        if not self.options["braceexpand"] or not (has_brace(key.parts) or has_brace(value.parts)):
+            return None
+        whole = [Lit("["), *key.parts, Lit("]+=" if append else "]="), *value.parts]
+        if len(brace_expand(_brace_tokens(whole), self.rt.limits.words, self.check_cancel)) < 2:
+            return None
+        return await self.expand_words([Word(whole)])
+
     async def _expand_braced(self, parts: list, out: list[str], limit: int) -> None:
         """A word with braces: each brace expansion is expanded on its own."""
         literal = len(parts) == 1 and type(parts[0]) is Lit
@@ -482,7 +519,8 @@ class Expander:
             matches = pat.glob_paths(self.fs, self.cwd, pattern, dotglob=self.shopts["dotglob"] or bool(ignore),
                                      globstar=self.shopts["globstar"], extglob=self.shopts["extglob"],
                                      nocase=self.shopts["nocaseglob"], skipdots=self.shopts["globskipdots"],
-                                     budget=self.pattern_budget(), limit=self.rt.limits.words)
+                                     budget=self.pattern_budget(), limit=self.rt.limits.words,
+                                     bytewise=self.byte_locale())
             if ignore:
                 # . and .. never match when GLOBIGNORE is set
                 matches = [m for m in matches if m.rstrip("/").rsplit("/", 1)[-1] not in (".", "..")
@@ -490,7 +528,7 @@ class Expander:
             if matches:
                 out.extend(matches)
             elif self.shopts["failglob"]:
-                raise ShellError(f"no match: {text}", 1)
+                raise ShellError(f"no match: {text}", 1, abort=True, errexit=True)
             elif not self.shopts["nullglob"]:
                 out.append(text)
 
@@ -618,6 +656,22 @@ class Expander:
     def pattern_budget(self) -> Budget:
         """How long one pattern match may run: until this run is cancelled or out of time."""
         return Budget(self.check_cancel, self.rt.deadline)
+
+    def byte_locale(self) -> bool:
+        """Whether the shell's LC_CTYPE (LC_ALL, else LC_CTYPE, else LANG) is a single-byte
+        locale, where ``${#s}``, ``${s:i:n}`` and a pattern's ``?`` count bytes (checked only
+        for text that is not ASCII)."""
+        wanted = ""
+        for name in ("LC_ALL", "LC_CTYPE", "LANG"):
+            wanted = self.param_scalar(name) or ""
+            if wanted:
+                break
+        if not wanted or installed_locale(wanted):
+            self.ctype = wanted or "C"
+        elif self.ctype is None:
+            self.ctype = "C"  # the shell started in a locale this machine lacks: C
+        # (else setlocale failed: the locale stays what it was, as in bash)
+        return single_byte(self.ctype)
 
     def ifs(self) -> str:
         v = self.lookup_raw("IFS")  # (lookup_var's checks only for a nameref: IFS is no dynamic variable)
@@ -859,7 +913,7 @@ class Expander:
     async def _assign_default(self, p: Param, text: str) -> None:
         name = p.name
         if name in "@*#?-$!" or isdigits(name):
-            raise ShellError(f"${name}: cannot assign in this way", 1, abort=True)
+            raise ShellError(f"${name}: cannot assign in this way", 1, abort=True, errexit=True)
         if p.index is None:
             self.set_var(name, text)
             return
@@ -912,7 +966,7 @@ class Expander:
                 # an array without element 0: nothing to follow, and no error
                 return Param(UNSET_PARAM, p.op, p.arg, p.arg2, None, False, p.length)
             label = p.name if p.index is None else f"{p.name}[{p.index.source or p.index.plain or ''}]"
-            raise ShellError(f"{label}: invalid indirect expansion", 1, abort=True)
+            raise ShellError(f"{label}: invalid indirect expansion", 1, abort=True, errexit=True)
         # the Param it gives keeps indirect=True: resolved, but null-tested as bash does
         target = value
         if target in ("@", "*", "#", "?", "-", "$", "!") or isdigits(target):
@@ -921,7 +975,7 @@ class Expander:
         if ref is not None:
             return Param(ref[0], p.op, p.arg, p.arg2, self._index_word(ref[1]), True, p.length)
         if not is_name(target):
-            raise ShellError(f"{target}: invalid variable name", 1, abort=True)
+            raise ShellError(f"{target}: invalid variable name", 1, abort=True, errexit=True)
         return Param(target, p.op, p.arg, p.arg2, None, True, p.length)
 
     def _index_word(self, sub: str) -> Word:
@@ -948,10 +1002,10 @@ class Expander:
         if index >= 0:
             return index
         value = var.value if var is not None else None
-        top = value.top if type(value) is IndexedArray else (1 if type(value) is str else 0)
+        top = value.top if type(value) is IndexedArray else 0
         if index + top < 0:
-            if top:
-                self.notice(f"{p.name}: bad array subscript")
+            # before the start (a scalar has no end to count from)
+            self.notice(f"{p.name}: bad array subscript")
             return None
         return index + top
 
@@ -1000,7 +1054,7 @@ class Expander:
     async def _expand_param(self, p: Param, quoted: bool):
         op = p.op
         if op == "bad":
-            raise ShellError(f"{p.name}: bad substitution", 1, abort=True)
+            raise ShellError(f"{p.name}: bad substitution", 1, abort=True, errexit=True)
         if op in ("prefix*", "prefix@"):
             names = sorted(n for n in self.all_variable_names() if n.startswith(p.name))
             return Words(names, op == "prefix@")
@@ -1026,7 +1080,7 @@ class Expander:
                 return "0"
             if isinstance(value, list):
                 return str(len(value))
-            return str(len(value))
+            return str(text_length(self, value))
         if op is None:
             if value is None:
                 self.check_unset(p)
@@ -1064,17 +1118,19 @@ class Expander:
             pattern = await self.expand_pattern(p.arg) if p.arg else ""
             ext = self.shopts["extglob"]
             budget = self.pattern_budget()
+            bytewise = self.byte_locale()
             if op in ("#", "##"):
-                fn = lambda s: pat.strip_prefix(s, pattern, op == "##", ext, budget)  # noqa: E731
+                fn = lambda s: pat.strip_prefix(s, pattern, op == "##", ext, budget, bytewise)  # noqa: E731
             else:
-                fn = lambda s: pat.strip_suffix(s, pattern, op == "%%", ext, budget)  # noqa: E731
+                fn = lambda s: pat.strip_suffix(s, pattern, op == "%%", ext, budget, bytewise)  # noqa: E731
             return _map(fn, value)
         if op in ("/", "//", "/#", "/%"):
             pattern = await self.expand_pattern(p.arg) if p.arg else ""
             rep = await self._replacement(p.arg2)
             ext = self.shopts["extglob"]
             budget = self.pattern_budget()
-            fn = lambda s: pat.replace(s, pattern, rep, op, ext, budget)  # noqa: E731
+            bytewise = self.byte_locale()
+            fn = lambda s: pat.replace(s, pattern, rep, op, ext, budget, bytewise)  # noqa: E731
             return _map(fn, value)
         if op in ("^", "^^", ",", ",,", "~", "~~"):
             pattern = await self.expand_pattern(p.arg) if p.arg and p.arg.parts else "?"
@@ -1082,7 +1138,7 @@ class Expander:
             return _map(fn, value)
         if op == "@":
             return self._transform(p, value)
-        raise ShellError(f"${{{name}{op}}}: bad substitution", 1, abort=True)
+        raise ShellError(f"${{{name}{op}}}: bad substitution", 1, abort=True, errexit=True)
 
     async def _replacement(self, word: Word | None) -> str | tuple:
         """The replacement of ``${x/pat/rep}``, expanded as an unquoted word even inside double
@@ -1140,19 +1196,9 @@ class Expander:
             if length < 0:
                 raise ShellError(f"{length}: substring expression < 0", 1, abort=True)
             return Words(items[start:start + length], value.at)
-        n = len(value)
-        if offset < 0:
-            offset += n
-            if offset < 0:
-                return ""
-        if length is None:
-            return value[offset:]
-        if length < 0:
-            end = n + length
-            if end < offset:
-                raise ShellError(f"{length}: substring expression < 0", 1, abort=True)
-            return value[offset:end]
-        return value[offset:offset + length]
+        if not value.isascii() and self.byte_locale():
+            return pat.from_bytes(_substring_of(pat.as_bytes(value), offset, length))
+        return _substring_of(value, offset, length)
 
     def _slice_start(self, p: Param, offset: int) -> int | None:
         """Where ``${a[@]:offset}`` starts among the elements: an indexed array's offset is an

@@ -90,11 +90,11 @@ class Param(Syntax):
 
 
 class CmdSub(Syntax):
-    body: CommandList
+    body: "CommandList | Unparsed"
 
     __slots__ = ("body",)
 
-    def __init__(self, body: CommandList) -> None:
+    def __init__(self, body: "CommandList | Unparsed") -> None:
         self.body = body
 
 
@@ -265,6 +265,21 @@ class CommandList(Syntax):
 
     def __init__(self, items: list[tuple[Node, bool]], line: int = 0, runner: object = None) -> None:
         self.items = items
+        self.line = line
+        self.runner = runner
+
+
+class Unparsed(Syntax):
+    """Source text parsed only when it runs: a backquoted body with a syntax error (bash
+    reports it when the substitution runs, as "command substitution: line N")."""
+    text: str
+    line: int
+    runner: object
+
+    __slots__ = ("text", "line", "runner")
+
+    def __init__(self, text: str, line: int = 0, runner: object = None) -> None:
+        self.text = text
         self.line = line
         self.runner = runner
 

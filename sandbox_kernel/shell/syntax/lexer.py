@@ -11,7 +11,7 @@ import bisect
 from collections.abc import Callable
 
 from ...lazy import TYPE_CHECKING, lazy_compile
-from .ast import DQ, ArithSub, Assign, CmdSub, CommandList, HereDoc, Lit, Param, Part, ProcSub, Quoted, Word
+from .ast import DQ, ArithSub, Assign, CmdSub, CommandList, HereDoc, Lit, Param, Part, ProcSub, Quoted, Unparsed, Word
 from .escapes import decode_ansi_c
 
 if TYPE_CHECKING:
@@ -32,6 +32,10 @@ KEEP_STATUS = -1
 class ParseError(Exception):
     """A syntax error; ``status`` is what a non-interactive shell exits with (2, 127 for an
     error inside ``$(...)`` as bash gives, or KEEP_STATUS for one inside ``[[ ]]``)."""
+
+    #: bash drops only the rest of the line and reads on, with status 1 (an error inside an
+    #: array's ``(...)``: bash's parse_compound_assignment)
+    discards_line = False
 
     def __init__(self, message: str, line: int, status: int = 2) -> None:
         super().__init__(message)
@@ -205,6 +209,12 @@ class Lexer:
             self.after_newline()
         return tok
 
+    def skip_past_line(self, line: int) -> None:
+        """Go on reading at the line after ``line`` (a line bash discards)."""
+        k = line - self.first_line
+        self.seek(self._newlines[k] + 1 if 0 <= k < len(self._newlines) else self.n)
+        self.pending_heredocs = []
+
     def seek(self, pos: int) -> None:
         """Go on reading at ``pos`` (forgetting a peeked token)."""
         self._peeked = None
@@ -288,6 +298,14 @@ class Lexer:
         s = self.src
         lines = []
         i = self.i
+        # a redirection from an alias's value: bash reads the body from the input after the
+        # line the alias was used on, not from the rest of the value (which runs as commands)
+        inside = [end for end, _ in self._alias_regions if end > i]
+        resume = None
+        if inside:
+            j = s.find("\n", max(inside))
+            resume, i = self.i, (self.n if j < 0 else j + 1)
+        body_start = i
         while True:
             if i >= self.n:
                 # bash warns and uses what it has: a here-doc cut short by EOF still counts
@@ -310,7 +328,12 @@ class Lexer:
         if doc.quoted:
             doc.body = Word([Quoted(text)] if text else [])
         else:
-            doc.body = self._parse_heredoc_text(text, self.i)
+            doc.body = self._parse_heredoc_text(text, body_start)
+        if resume is not None:
+            self.src = s[:body_start] + s[i:]
+            self.n = len(self.src)
+            self._newlines = [k for k, c in enumerate(self.src) if c == "\n"]
+            i = resume
         self.i = i
         self._peeked = None
 
@@ -381,7 +404,10 @@ class Lexer:
             j += 1
         if j < self.n and s[j] == "[":
             k = s.find("]", j)
-            if k < 0:
+            # unlike a command's own NAME[i]=, an argument's subscript ends with its word: bash
+            # splits `declare a[ 1 ]=x` into three arguments
+            source = tok[2].source if isinstance(tok[2], Word) else None
+            if k < 0 or (source is not None and k >= tok[0] + len(source)):
                 return False
             j = k + 1
         return s.startswith("=", j) or s.startswith("+=", j)
@@ -399,9 +425,11 @@ class Lexer:
         name = s[start:j]
         index = None
         if j < self.n and s[j] == "[":
-            # name[index]=
-            k = self.closing(j, newline_ends=True)
-            if k < 0 or not (s.startswith("=", k + 1) or s.startswith("+=", k + 1)):
+            # name[index]=: bash reads the subscript across blanks and lines, up to its `]`
+            k = self.closing(j)
+            if k < 0:
+                raise self.incomplete("unexpected EOF while looking for matching `]'")
+            if not (s.startswith("=", k + 1) or s.startswith("+=", k + 1)):
                 return None
             index = self.parse_text_word(s[j + 1:k], j + 1)
             j = k + 1
@@ -443,7 +471,10 @@ class Lexer:
                 self.i += 1
                 return elements
             if c in ";&|<>(":
-                raise self.error(f"syntax error near unexpected token `{c}'")
+                error = self.error(f"syntax error near unexpected token `{c}'")
+                error.discards_line = True
+                error.status = 1
+                raise error
             if c == "[":
                 # [key]=value
                 s = self.src
@@ -662,11 +693,13 @@ class Lexer:
             buf.append(c)
             i += 1
         text = "".join(buf)
-        sub = self.sub_parser(text, self.line_at(self.i))
+        line = self.line_at(self.i)
+        sub = self.sub_parser(text, line)
         try:
-            body = sub.parse_program()
-        except Incomplete as e:
-            raise ParseError(e.message, e.line) from None
+            body: CommandList | Unparsed = sub.parse_program()
+        except ParseError:
+            # bash parses a backquoted body when it runs: the error is the substitution's
+            body = Unparsed(text, line)
         self.i = i + 1
         return CmdSub(body)
 
