@@ -1269,8 +1269,18 @@ def _compile_arith_command(node: ArithCommand):
             text = expr(sh)
         except NeedsGeneric:
             return _arith_expanding(sh, node, fds)
+        if sh.pending_warnings:
+            return _warned_first(sh, _arith_status, sh, fds, text)
         return _arith_status(sh, fds, text)
     return _redirected(run_arith, True) if node.redirs else run_arith
+
+
+async def _warned_first(sh, finish, *args) -> int:
+    """``finish(*args)`` once the expansion's warnings are out (bash prints them as it
+    expands, before the command's own errors, and before errexit may end the shell)."""
+    await sh.flush_warnings()
+    status = finish(*args)
+    return status if type(status) is int else await status
 
 
 async def _arith_expanding(sh, node: ArithCommand, fds: dict) -> int:
@@ -1459,6 +1469,8 @@ def _compile_cond_command(node: CondCommand):
         except ShellError as e:
             return sh.cond_failed(e, fds)
         sh.pipestatus = status
+        if sh.pending_warnings:
+            return _warned_first(sh, int, status)
         return status
     return _redirected(run_cond, True) if node.redirs else run_cond
 
