@@ -1994,7 +1994,7 @@ def run_subshell(sh, node: Subshell, fds: dict):
     except BaseException:
         sh.end_waited(child)
         raise
-    if type(status) is not int or child.traps.get("EXIT") or child.debug_trap_set:
+    if type(status) is not int or child.traps.get("EXIT") or child.debug_trap_set or child.pending_warnings:
         # (debug_trap_set: it may have a signal to take, or have died of one)
         return sh.finish_subshell(child, status, fds, node)
     sh.end_waited(child)

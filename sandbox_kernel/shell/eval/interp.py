@@ -650,6 +650,8 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         or the awaitable of it."""
         try:
             status = await child.finish_as_child(status, fds)
+            if child.pending_warnings:  # (its last expansion's: no later one of its own prints them)
+                await child.flush_warnings()
             status = await child.run_exit_trap(fds, status)
         finally:
             self.end_waited(child)
@@ -1259,7 +1261,8 @@ class Shell(Variables, Expander, Redirections, Pipelines):
         except BaseException:
             self._leave_function(frame)
             raise
-        if type(status) is not int or (self.traps and self.traps.get("RETURN") and self.return_trap_allowed):
+        if type(status) is not int or (self.traps and self.traps.get("RETURN") and self.return_trap_allowed) \
+                or self.pending_warnings:
             return self._finish_function(status, frame)
         self._leave_function(frame)
         # a failure inside was handled there; the call itself is a failing command
@@ -1277,6 +1280,8 @@ class Shell(Variables, Expander, Redirections, Pipelines):
                     status = await pending
                 except ReturnFromFunction as r:
                     status = r.status
+            if self.pending_warnings:  # (its last expansion's: said where the function's code is)
+                await self.flush_warnings()
             if self.traps.get("RETURN") and self.return_trap_allowed:
                 self.last_status = status
                 await self.run_trap("RETURN")
@@ -1507,6 +1512,8 @@ class Shell(Variables, Expander, Redirections, Pipelines):
                     status = raise_later(e)  # met by finish_as_child's handlers
                 if type(status) is not int:
                     status = await child.finish_as_child(status, fds)
+                if child.pending_warnings:  # (its last expansion's: no later one of its own prints them)
+                    await child.flush_warnings()
             except BrokenPipeError:
                 status = 141
             except OutputTooLarge:
