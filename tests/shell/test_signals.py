@@ -82,3 +82,20 @@ def test_a_signal_from_a_job_between_cells_waits_for_the_next_command():
         cell = await nb.run("echo next")
         assert cell.out.text == "trapped\nnext\n"
     notebook(test)
+
+
+def test_kill_never_reaches_a_host_process():
+    # the test process's own pid and init's: kill knows only the sandbox's emulated processes
+    import os
+    import signal
+
+    received: list[int] = []
+    previous = signal.signal(signal.SIGUSR1, lambda signum, frame: received.append(signum))
+    try:
+        out, err, status = run_script(f"kill -0 {os.getpid()}; echo $?; kill -USR1 {os.getpid()}; echo $?; "
+                                      "kill -0 1; echo $?")
+    finally:
+        signal.signal(signal.SIGUSR1, previous)
+    assert out == b"1\n1\n1\n", (out, err)
+    assert b"No such process" in err
+    assert received == []
