@@ -547,8 +547,14 @@ class VFS:
             raise FSError(EACCES, r.path)
         if not r.name:
             raise FSError(EISDIR, r.path)
+        node = self._add_node(r, File, perm, umask)
+        assert isinstance(node, File)
+        return node
+
+    def _add_node(self, r: Resolved, kind: type, perm: int, umask: int | None) -> File | Fifo:
+        """A new ``kind`` (File or Fifo) at ``r``'s free name, ``perm`` less the umask."""
         now = time.time()
-        node = File(self._alloc_ino(), perm & ~(self.umask if umask is None else umask) & 0o7777,
+        node = kind(self._alloc_ino(), perm & ~(self.umask if umask is None else umask) & 0o7777,
                     self.uid, self.gid, now)
         r.parent.entries[r.name] = node
         r.parent.mtime = r.parent.ctime = now
@@ -607,12 +613,7 @@ class VFS:
             raise FSError(ENOENT, path)
         if not self._can(r.parent, 2) or not self._can(r.parent, 1):
             raise FSError(EACCES, path)
-        now = time.time()
-        node = Fifo(self._alloc_ino(), mode & ~(self.umask if umask is None else umask) & 0o7777,
-                    self.uid, self.gid, now)
-        r.parent.entries[r.name] = node
-        r.parent.mtime = r.parent.ctime = now
-        self._notify(r.path, "created")
+        self._add_node(r, Fifo, mode, umask)
 
     def makedirs(self, path: str, cwd: str = "/", mode: int = 0o777) -> None:
         self.mkdir(path, cwd, mode, parents=True)
