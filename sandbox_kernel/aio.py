@@ -18,7 +18,11 @@ import threading
 import time
 import types
 from collections.abc import Callable, Coroutine
-from typing import Any
+
+from .lazy import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
 
 #: what ``need_loop()`` yields while there is no loop: ``run`` (or ``step``) sees it
 _START_LOOP = object()

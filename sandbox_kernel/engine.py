@@ -8,10 +8,16 @@ given at construction (its ``fs`` above all).
 from __future__ import annotations
 
 import threading
-from typing import Any, Awaitable, Callable, Protocol
+from collections.abc import Awaitable, Callable
 
 from . import aio
+from .lazy import TYPE_CHECKING
 from .limits import Limits
+
+if TYPE_CHECKING:
+    from typing import Any, Protocol
+else:
+    Protocol = object  # (the protocols below are for the type checker: plain classes at run time)
 
 # ErrorInfo, RunResult and Streams are plain classes, not dataclasses: the shell's start imports
 # no ``dataclasses`` (tests/test_startup.py)

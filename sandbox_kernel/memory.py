@@ -25,7 +25,7 @@ import contextvars
 import gc
 import os
 import time
-from typing import Callable
+from collections.abc import Callable
 
 #: What one kept line costs beyond its bytes: a bytes object's header (33) and the pointers
 #: to it in a list or two.

@@ -4,15 +4,17 @@ from __future__ import annotations
 import importlib
 import threading
 import time
-from typing import TYPE_CHECKING, Any
 
 from . import aio
 from .engine import CancelToken, DisplayFunc, Engine, ErrorInfo, RunResult, Streams
+from .lazy import TYPE_CHECKING
 from .limits import DEFAULT_CEILINGS, Limits, check_ceiling, format_size
 from .memory import MemoryBudget, RunMemory
 from .vfs import VFS, make_vfs, normpath
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from .policy import Policy
 
 #: Engine name -> "module:Class"; each class is constructed as ``Class(sandbox)``.

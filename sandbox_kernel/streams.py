@@ -7,7 +7,7 @@ close the streams they are given: the shell closes what it opened.
 from __future__ import annotations
 
 from collections import deque
-from typing import AsyncIterator
+from collections.abc import AsyncIterator
 
 from . import aio, memory
 from .lazy import lazy_import
@@ -390,7 +390,7 @@ class SinkOutput(OutputStream):
 
 #: writes smaller than this are joined in a pipe (``Pipe.push``)
 SMALL_WRITE = 4096
-#: what a pipe's end waits for (``Pipe.until``)
+#: what a pipe's end waits for (``_PipeBuffer.until``)
 READABLE, WRITABLE = 0, 1
 
 
@@ -398,10 +398,30 @@ class Pipe:
     """A bounded in-memory pipe; ``reader`` and ``writer`` are its two ends.
 
     The writer awaits while the pipe holds ``capacity`` bytes; closing the writer gives the
-    reader end-of-file; closing the reader makes further writes raise BrokenPipeError.
+    reader end-of-file; closing the reader makes further writes raise BrokenPipeError. The
+    ends share the pipe's ``buffer``, not the pipe itself: no reference cycle, so a pipeline's
+    pipes go as soon as their ends do, without waiting for the garbage collector.
     """
 
+    __slots__ = ("buffer", "reader", "writer")
+
     def __init__(self, capacity: int = PIPE_CAPACITY) -> None:
+        self.buffer = buffer = _PipeBuffer(capacity)
+        self.reader = _PipeReader(buffer)
+        self.writer = _PipeWriter(buffer)
+
+    @property
+    def size(self) -> int:
+        """The bytes written and not read yet."""
+        return self.buffer.size
+
+
+class _PipeBuffer:
+    """What a pipe holds, and the state of its two ends."""
+
+    __slots__ = ("capacity", "chunks", "size", "writer_closed", "reader_closed", "_events")
+
+    def __init__(self, capacity: int) -> None:
         self.capacity = capacity
         self.chunks: deque[bytes] = deque()
         self.size = 0
@@ -409,8 +429,6 @@ class Pipe:
         self.reader_closed = False
         # [readable, writable], made when an end first waits (most pipes never do)
         self._events: list = [None, None]
-        self.reader = _PipeReader(self)
-        self.writer = _PipeWriter(self)
 
     def push(self, data: bytes) -> None:
         """Queue ``data`` for the reader: small writes (a loop's lines) join the last small
@@ -446,11 +464,11 @@ class Pipe:
 
 
 class _PipeReader(InputStream):
-    def __init__(self, pipe: Pipe) -> None:
-        self.pipe = pipe
+    def __init__(self, buffer: _PipeBuffer) -> None:
+        self.buffer = buffer
 
     async def read_chunk(self) -> bytes:
-        p = self.pipe
+        p = self.buffer
         while not p.chunks:
             if p.writer_closed or p.reader_closed:
                 return b""
@@ -458,13 +476,13 @@ class _PipeReader(InputStream):
         return self._pop()
 
     def chunk_now(self) -> bytes | None:
-        p = self.pipe
+        p = self.buffer
         if not p.chunks:
             return b"" if p.writer_closed or p.reader_closed else None
         return self._pop()
 
     def _pop(self) -> bytes:
-        p = self.pipe
+        p = self.buffer
         chunk = p.chunks.popleft()
         p.size -= len(chunk)
         if type(chunk) is bytearray:
@@ -475,7 +493,7 @@ class _PipeReader(InputStream):
 
     def close(self) -> None:
         super().close()
-        p = self.pipe
+        p = self.buffer
         p.reader_closed = True
         p.chunks.clear()
         p.size = 0
@@ -484,11 +502,11 @@ class _PipeReader(InputStream):
 
 
 class _PipeWriter(OutputStream):
-    def __init__(self, pipe: Pipe) -> None:
-        self.pipe = pipe
+    def __init__(self, buffer: _PipeBuffer) -> None:
+        self.buffer = buffer
 
     async def write(self, data: bytes) -> None:
-        p = self.pipe
+        p = self.buffer
         if not data:
             return
         if p.reader_closed:
@@ -506,7 +524,7 @@ class _PipeWriter(OutputStream):
             await asyncio.sleep(0)
 
     def write_now(self, data: bytes) -> bool:
-        p = self.pipe
+        p = self.buffer
         if not data:
             return True
         if p.reader_closed:
@@ -520,6 +538,6 @@ class _PipeWriter(OutputStream):
         return True
 
     def close(self) -> None:
-        p = self.pipe
+        p = self.buffer
         p.writer_closed = True
         p.wake(READABLE)

@@ -15,7 +15,7 @@ matches ``/``. Used by the shell (``shell/pattern.py``) and by commands (``find 
 from __future__ import annotations
 
 import time
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 __all__ = ["Budget", "CharSet", "Wildcard", "bracket_end", "compile_wildcard", "excluded", "fnmatch", "parse_bracket"]
 
@@ -283,6 +283,19 @@ class Wildcard:
                 budget.check()
                 countdown = CHECK_EVERY
         return bool(states & self.accept)
+
+    def literal_test(self) -> Callable[[str], bool] | None:
+        """``fullmatch`` without a budget (it is linear), for a pattern of literal texts between
+        stars: ``*.txt``, ``a*``, ``*7*``, ``a*b*c``; None for other patterns."""
+        segments = self._segments
+        if segments is None:
+            return None
+        if len(segments) == 1:
+            return segments[0].__eq__
+        if len(segments) == 3 and not segments[0] and not segments[2]:
+            middle = segments[1]
+            return lambda text: middle in text
+        return lambda text: _segments_match(segments, text)
 
     def starts(self, text: str, budget: Budget | None = None) -> Iterator[int]:
         """Every ``i`` (descending) where ``text[i:]`` matches the whole pattern."""

@@ -12,9 +12,10 @@ A command is ``async def cmd(ctx: CommandContext) -> int`` registered by name::
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 
 from .. import aio, memory
+from ..lazy import TYPE_CHECKING
 from ..limits import Limits
 from ..streams import FileInput, InputStream, OutputStream
 from ..vfs import FSError, normpath
@@ -23,7 +24,7 @@ from .index import COMMAND_MODULES
 from .options import UsageError
 
 if TYPE_CHECKING:
-    from typing import Protocol
+    from typing import Any, Protocol
 
     from ..engine import CancelToken
     from ..vfs import VFS
@@ -61,7 +62,7 @@ if TYPE_CHECKING:
         def send_signal(self, pid: int, signum: int) -> bool: ...
 
 #: ``async def cmd(ctx: CommandContext) -> int`` (not quoted: a string in a type alias is compile()d at import)
-CommandFunc = Callable[[Any], Awaitable[int]]
+CommandFunc = Callable[["CommandContext"], Awaitable[int]]
 
 
 class CommandSpec:

@@ -6,11 +6,14 @@ variables), paths from the VFS, options from each command's help text.
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from ..commands import registry
-from ..lazy import lazy_compile
+from ..lazy import TYPE_CHECKING, lazy_compile
 from ..vfs import VFS
+
+if TYPE_CHECKING:
+    from typing import Any
 
 WORD_BREAKS = set(" \t\n;|&()<>`'\"")
 OPTION_RE = lazy_compile(r"(?:^|[\s,\[])(--?[A-Za-z0-9?][\w-]*)")

@@ -127,21 +127,24 @@ class CommandHash:
         order = sorted(range(len(items)), key=lambda k: (_bucket(items[k][0]), -k))
         return [(items[k][0], items[k][1][0], items[k][1][1]) for k in order]
 
-    def resolve(self, fs, cwd: str, name: str, path_var: str, remember: bool = True) -> str | None:
+    def resolve(self, fs, cwd: str, name: str, path_var: str, remember: bool = True,
+                check: bool = True) -> str | None:
         """Where running NAME goes: the remembered location, or the PATH search (remembered,
-        and the use counted, only with ``remember``: a forked child's table is its own)."""
+        and the use counted, only with ``remember``: a forked child's table is its own;
+        without it the table is only read). A search's earlier result is checked to be an
+        executable still, unless ``check`` is off for a lookup that only reads: the caller
+        runs the file, which checks it, and asks again when it is gone (Shell.run_external)."""
         if remember:
             path = self.remembered(name, path_var)
             if path is not None:
                 return path
-        else:
-            self.sync(path_var)
+        elif path_var == self.path_var:
             entry = self.entries.get(name)
             if entry is not None:
                 return entry[0]
         key = (path_var, name)
         path = self.quiet.get(key)
-        if path is not None and file_status(fs, cwd, path) != EXECUTABLE:
+        if path is not None and (check or remember) and file_status(fs, cwd, path) != EXECUTABLE:
             path = None  # gone since: search again
         if path is None:
             hits = search_path(fs, cwd, name, path_var)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import re
 import threading
-from typing import Iterator, Union
+from collections.abc import Iterator
 
 from ..lazy import lazy_import
 from ..wildcard import Budget, CLASSES, CharSet, Wildcard, bracket_end, compile_wildcard, parse_bracket
@@ -296,7 +296,7 @@ class RegexPattern:
                 yield i
 
 
-Matcher = Union[Wildcard, RegexPattern]
+Matcher = Wildcard | RegexPattern
 _CACHE: dict[tuple[str, bool, bool, bool], RegexPattern] = {}
 
 

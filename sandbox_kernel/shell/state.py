@@ -143,7 +143,7 @@ class Var:
     shares the parent's strings)."""
 
     __slots__ = ("value", "exported", "readonly", "integer", "assoc", "lower", "upper", "nameref", "indexed",
-                 "charged")
+                 "charged", "numeric")
 
     def __init__(self, value=None, exported: bool = False) -> None:
         self.value = value
@@ -157,6 +157,9 @@ class Var:
         #: declared an indexed array (``declare -a``) before it has a value
         self.indexed = False
         self.charged = 0
+        #: (value, the number it is) once arithmetic read it as one: valid while ``value`` is
+        #: that very string (a loop's counter is parsed once per change, not once per read)
+        self.numeric: tuple[str, int] | None = None
 
     def copy(self) -> "Var":
         """A fork's copy: the same attributes and values (arrays copied), nothing charged."""
@@ -172,6 +175,7 @@ class Var:
         v.nameref = self.nameref
         v.indexed = self.indexed
         v.charged = 0
+        v.numeric = self.numeric
         return v
 
     def scalar(self) -> str | None:

@@ -19,7 +19,7 @@ The bytes live only while an end is open (as in a kernel pipe), never in the fil
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from .errors import EAGAIN, EBADF, EINVAL, ESPIPE, FSError
 

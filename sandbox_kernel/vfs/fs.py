@@ -4,8 +4,9 @@ from __future__ import annotations
 import stat as st
 import time
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Callable, Iterator
+from collections.abc import Callable, Iterator
 
+from ..lazy import TYPE_CHECKING
 from .errors import (
     EACCES, EBADF, EBUSY, EEXIST, EINVAL, EISDIR, ELOOP, ENAMETOOLONG, ENOENT, ENOSPC,
     ENOTDIR, ENOTEMPTY, EPERM, FSError,

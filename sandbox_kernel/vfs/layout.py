@@ -1,7 +1,7 @@
 """The initial tree of a new sandbox."""
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from .fs import VFS, Dir, File, ROOT_UID, USER_UID
 

@@ -1,25 +1,38 @@
-"""``Stat``, an lstat/stat result. In a module of its own, written without ``from __future__
-import annotations``: typing.NamedTuple turns a field's annotation that is a string into a
-ForwardRef, which compile()s it, ~1M instructions a field at every start (tests/test_startup.py)."""
+"""``Stat``, an lstat/stat result: a named tuple (walks build one per entry, and a frozen
+dataclass costs four times as much to construct). The type checker sees a typing.NamedTuple;
+at run time it is a collections.namedtuple: importing typing is ~2 ms of every start
+(tests/test_startup.py)."""
+from __future__ import annotations
+
 import stat as st
-from typing import NamedTuple
+from collections import namedtuple
+
+from ..lazy import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import NamedTuple
+
+    class _Fields(NamedTuple):
+        st_mode: int
+        st_ino: int
+        st_nlink: int
+        st_uid: int
+        st_gid: int
+        st_size: int
+        st_atime: float
+        st_mtime: float
+        st_ctime: float
+        st_dev: int = 1
+        st_blksize: int = 4096
+else:
+    _Fields = namedtuple("Stat", "st_mode st_ino st_nlink st_uid st_gid st_size st_atime st_mtime st_ctime st_dev "
+                         "st_blksize", defaults=(1, 4096))
 
 
-class Stat(NamedTuple):
-    """An lstat/stat result. A NamedTuple: walks build one per entry, and a frozen
-    dataclass costs four times as much to construct."""
+class Stat(_Fields):
+    """An lstat/stat result."""
 
-    st_mode: int
-    st_ino: int
-    st_nlink: int
-    st_uid: int
-    st_gid: int
-    st_size: int
-    st_atime: float
-    st_mtime: float
-    st_ctime: float
-    st_dev: int = 1
-    st_blksize: int = 4096
+    __slots__ = ()
 
     @property
     def st_blocks(self) -> int:

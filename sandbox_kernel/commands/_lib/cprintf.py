@@ -348,6 +348,36 @@ def format_float(v: LongDouble, flags: str, width: int, prec: int | None, conv: 
     return _pad(sign + prefix, body, flags, width, zero)
 
 
+def format_decimal(text: str, flags: str, width: int, prec: int | None) -> str | None:
+    """``format_float(strtold(TEXT), ..., "f")`` without the exact arithmetic, for a plain
+    decimal TEXT (``[+-]digits[.digits]``) with at most PREC decimals whose integer digits and
+    PREC decimals are at most 18: the long double nearest it is within 2**-64 of it relatively,
+    less than half a unit of the last decimal printed, so what is printed is the number itself,
+    with zeros after it. None for any other TEXT."""
+    p = 6 if prec is None else prec
+    negative = text[:1] == "-"
+    body = text[1:] if negative or text[:1] == "+" else text
+    whole, _, frac = body.partition(".")
+    if len(frac) > p or not body.isascii() or (frac and not frac.isdigit()):
+        return None
+    if whole:
+        if not whole.isdigit():
+            return None
+        whole = whole.lstrip("0") or "0"
+        if len(whole) + p > 18:
+            return None
+    elif frac:
+        whole = "0"
+    else:
+        return None
+    digits = whole + "." + frac.ljust(p, "0") if p else (whole + "." if "#" in flags else whole)
+    if not flags:
+        text = "-" + digits if negative else digits
+        return text.rjust(width) if width > len(text) else text
+    sign = "-" if negative else "+" if "+" in flags else " " if " " in flags else ""
+    return _pad(sign, digits, flags, width, "0" in flags)
+
+
 def _pad(head: str, body: str, flags: str, width: int, zero: bool) -> str:
     size = len(head) + len(body)
     if size >= width:

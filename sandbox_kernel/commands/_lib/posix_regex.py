@@ -627,12 +627,22 @@ def translate_lines(pattern: str, extended: bool = False, *, sed_escapes: bool =
     are line anchors. Returns (source, risky, has_alternation, repetitions: None when the
     pattern's work has no bound, see ``compile_posix``), or None when the pattern could match
     a newline (then callers go line by line)."""
+    if len(pattern) <= 1024:
+        return _translated_lines(pattern, extended, sed_escapes, utf8)
+    return _translate_lines(pattern, extended, sed_escapes, utf8)
+
+
+def _translate_lines(pattern: str, extended: bool, sed_escapes: bool,
+                     utf8: bool) -> tuple[str, bool, bool, int | None] | None:
     translator = _Translator(pattern, extended, True, sed_escapes, line_mode=True, utf8=utf8)
     try:
         src = translator.run()
     except _NotLineSafe:
         return None
     return src, _risky(translator), translator.has_alternation, _repetitions(translator)
+
+
+_translated_lines = functools.lru_cache(maxsize=256)(_translate_lines)
 
 
 def _risky(translator: _Translator) -> bool:
@@ -653,8 +663,22 @@ def compile_python(src: str, *, ignore_case: bool = False, multiline: bool = Fal
                    repetitions: int | None = None) -> PosixRegex:
     """A PosixRegex from already-translated Python source; ``shown`` is the user's pattern,
     ``repetitions`` those of the user's pattern when wrapping it in line-bounded ``[^\\n]*``
-    (they add no backtracking of their own: see ``translate_lines``)."""
+    (they add no backtracking of their own: see ``translate_lines``). Like ``compile_posix``, a
+    short source compiled before is that same object, bound to ``bounds`` now."""
+    key = (src, ignore_case, multiline, dotall, risky, posix, ascii, shown, repetitions)
+    rx = _COMPILED_PYTHON.get(key) if len(src) <= 1024 else None
+    if rx is not None:
+        rx.bind(bounds or Bounds.budget())
+        return rx
     flags = (re.I if ignore_case else 0) | (re.M if multiline else 0) | (re.S if dotall else 0)
     if ascii:
         flags |= re.A
-    return PosixRegex(src if shown is None else shown, src, flags, risky, posix, repetitions, bounds)
+    rx = PosixRegex(src if shown is None else shown, src, flags, risky, posix, repetitions, bounds)
+    if len(src) <= 1024:
+        if len(_COMPILED_PYTHON) >= 256:
+            _COMPILED_PYTHON.clear()
+        _COMPILED_PYTHON[key] = rx
+    return rx
+
+
+_COMPILED_PYTHON: dict[tuple, PosixRegex] = {}

@@ -59,8 +59,8 @@ def _dotdot_missing(sh: ShellAPI, target: str) -> bool:
 def _enter(sh: ShellAPI, path: str) -> None:
     old = sh.cwd
     sh.cwd = path
-    sh.set_var("OLDPWD", old)
-    sh.set_var("PWD", path)
+    sh.assign_scalar("OLDPWD", old, False)
+    sh.assign_scalar("PWD", path, False)
 
 
 async def cd_async(sh: ShellAPI, argv: list[str], fds: Fds) -> int:
@@ -214,7 +214,7 @@ async def b_dirs(sh: ShellAPI, argv: list[str], fds: Fds) -> int:
         if a[:1] not in "+-":
             raise usage_error("dirs", f"{a}: invalid option")
     if "c" in flags:
-        sh.dirstack.clear()
+        sh.dirstack = []  # (a fork shares the list)
         return 0
     items = _dirs_list(sh)
     if args:

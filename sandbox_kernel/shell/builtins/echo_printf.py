@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 import time
-from typing import Awaitable, TYPE_CHECKING
+from collections.abc import Awaitable
 
-from ...lazy import lazy_compile, lazy_import
+from ...lazy import TYPE_CHECKING, lazy_compile, lazy_import
 from ..api import Fds, ShellAPI
 from ..quoting import backslash_quote
 from ..state import LimitExceeded, ShellError, split_subscript
@@ -181,7 +181,9 @@ def _compile_format(fmt: str) -> list:
     """FMT as bash's printf reads it: a list of literal text (str) and tuples ("spec", flags,
     width, precision, conversion, digits after ``.-``), ("time", flags, width, precision,
     strftime format), ("warn", message) and ("bad", message) (a fatal error, the last piece).
-    A width is None, a number or _STAR; a precision None, a number, _STAR or _NEGATIVE.
+    A width is None, a number or _STAR; a precision None, a number, _STAR or _NEGATIVE. A
+    spec without stars that is no %b or %n is ("plain", flags, width (0: none), precision,
+    conversion, digits after ``.-``, the widest field it may make): printf_format's fast case.
     Parsed once per format string (a loop prints the same format again)."""
     pieces: list = []
     text: list[str] = []
@@ -274,7 +276,12 @@ def _compile_format(fmt: str) -> list:
         if conv not in _CONVERSIONS:
             pieces.append(("bad", f"`{conv}': invalid format character"))
             return pieces
-        pieces.append(("spec", flags, width, prec, conv, tail))
+        if width != _STAR and prec != _STAR and conv not in "bn":
+            width = width or 0
+            widest = width if conv in "csqQ" else max(width, prec or 0)
+            pieces.append(("plain", flags, width, prec, conv, tail, widest))
+        else:
+            pieces.append(("spec", flags, width, prec, conv, tail))
         i = j + 1
     flush()
     return pieces
@@ -305,6 +312,15 @@ def printf_format(sh: ShellAPI, fmt: str, args: list[str], errors: list, start: 
             res.append(piece)
             continue
         kind = piece[0]
+        if kind == "plain":
+            if piece[6] > limit:
+                raise _too_wide(piece[6])
+            arg = None
+            if argi < nargs:
+                arg = args[argi]
+                argi += 1
+            res.append(_convert(piece[1], piece[2], piece[3], piece[4], piece[5], arg, errors))
+            continue
         if kind == "spec" or kind == "time":
             flags, width, prec = piece[1], piece[2], piece[3]
             if width == _STAR:
@@ -415,6 +431,10 @@ def _convert(flags: str, width: int, prec: int | None, conv: str, tail: str, arg
     elif conv in "ouxX":
         value = _printf_integer(arg or "", errors, unsigned=True)
     else:
+        if conv in "fF" and arg and prec != _NEGATIVE:
+            text = cprintf.format_decimal(arg, flags, width, prec)  # (a plain decimal: exactly itself)
+            if text is not None:
+                return text
         number = _printf_long_double(arg or "", errors)
         if prec == _NEGATIVE:
             return _unknown_conversion(flags, width, tail, conv)

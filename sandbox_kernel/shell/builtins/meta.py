@@ -224,6 +224,7 @@ async def b_alias(sh: ShellAPI, argv: list[str], fds: Fds) -> int:
     for a in args:
         if "=" in a:
             name, _, value = a.partition("=")
+            sh.own_tables()
             sh.aliases[name] = value
         elif a in sh.aliases:
             await out(fds, f"alias {a}={single_quote(sh.aliases[a])}\n")
@@ -240,6 +241,7 @@ async def b_alias(sh: ShellAPI, argv: list[str], fds: Fds) -> int:
 )
 async def b_unalias(sh: ShellAPI, argv: list[str], fds: Fds) -> int:
     opts, args = parse_options(argv, "a")
+    sh.own_tables()
     if opts:
         sh.aliases.clear()
         return 0

@@ -61,6 +61,7 @@ async def _set_options(sh: ShellAPI, args: list[str], fds: Fds) -> int:
             return 0
         if a == "-":
             # the end of the options; -x and -v go off; no arguments keep the positionals
+            sh.own_tables()
             sh.options["xtrace"] = sh.options["verbose"] = False
             if i + 1 < len(args):
                 sh.set_positional(args[i + 1:], "set")
@@ -94,6 +95,7 @@ async def _set_options(sh: ShellAPI, args: list[str], fds: Fds) -> int:
 
 
 def set_option(sh: ShellAPI, name: str, on: bool) -> None:
+    sh.own_tables()
     sh.options[name] = on
     if name in ("emacs", "vi") and on:
         sh.options["vi" if name == "emacs" else "emacs"] = False
@@ -131,6 +133,8 @@ async def b_shopt(sh: ShellAPI, argv: list[str], fds: Fds) -> int:
     invalid = "invalid option name" if use_set else "invalid shell option name"
     status = 0
     if mode is not None and args:
+        sh.own_tables()
+        table = sh.options if use_set else sh.shopts
         for name in args:
             if name not in table:
                 await err(sh, fds, "shopt", f"{name}: {invalid}")

@@ -453,6 +453,7 @@ async def b_unset(sh: ShellAPI, argv: list[str], fds: Fds) -> int:
                 return 2
         args = args[1:]
     status = 0
+    sh.own_tables()
     for name in args:
         if mode == "f":
             sh.functions.pop(name, None)

@@ -2,14 +2,16 @@
 ``let``, array indices and ``declare -i``.
 
 Expressions are parsed once into closures (cached by text) and then evaluated against a
-variable store that offers ``arith_get(name, index) -> str``, ``arith_set(name, index, int)`` and
+variable store that offers ``arith_get(name, index) -> str``, ``arith_set(name, index, int)``,
 ``arith_step(name, delta) -> int | None`` (``name++``/``name--`` done at once: the old value, or
-None when the general way must do it).
+None when the general way must do it) and ``arith_number(name) -> int | None`` (a plain
+variable holding a decimal number, read at once; None: ``arith_get`` and the general way).
 """
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Callable, NoReturn, Protocol
+from collections.abc import Callable
+from typing import TYPE_CHECKING, NoReturn, Protocol
 from ...chars import isdigits
 from ...lazy import lazy_compile
 from ..state import ArithError
@@ -327,11 +329,8 @@ class _Parser:
             text = self.text
             if index is None:
                 def variable(env) -> int:
-                    raw = env.arith_get(name, None)
-                    if raw.isdigit() and raw.isascii() and (raw[0] != "0" or len(raw) == 1):
-                        n = int(raw)  # the commonest value: a plain decimal number
-                        return n if n < SIGN else wrap(n)
-                    return _value(env, name, None, text)
+                    n = env.arith_number(name)  # the commonest value: a plain decimal number
+                    return n if n is not None else _value(env, name, None, text)
                 return variable
             return lambda env: _value(env, name, _resolve_index(env, name, index), text)
         self.pos -= 1
@@ -453,18 +452,32 @@ def _make_binary(op: str, left: Evaluator, right: Evaluator, text: str) -> Evalu
         return lambda env: 1 if left(env) and right(env) else 0
     if op == "||":
         return lambda env: 1 if left(env) or right(env) else 0
+    if c is not None:
+        # a comparison with a constant (a loop's i < 100): one call less
+        if op == "==":
+            return lambda env: 1 if left(env) == c else 0
+        if op == "!=":
+            return lambda env: 1 if left(env) != c else 0
+        if op == "<":
+            return lambda env: 1 if left(env) < c else 0
+        if op == ">":
+            return lambda env: 1 if left(env) > c else 0
+        if op == "<=":
+            return lambda env: 1 if left(env) <= c else 0
+        if op == ">=":
+            return lambda env: 1 if left(env) >= c else 0
     if op == "==":
-        return lambda env: int(left(env) == right(env))
+        return lambda env: 1 if left(env) == right(env) else 0
     if op == "!=":
-        return lambda env: int(left(env) != right(env))
+        return lambda env: 1 if left(env) != right(env) else 0
     if op == "<":
-        return lambda env: int(left(env) < right(env))
+        return lambda env: 1 if left(env) < right(env) else 0
     if op == ">":
-        return lambda env: int(left(env) > right(env))
+        return lambda env: 1 if left(env) > right(env) else 0
     if op == "<=":
-        return lambda env: int(left(env) <= right(env))
+        return lambda env: 1 if left(env) <= right(env) else 0
     if op == ">=":
-        return lambda env: int(left(env) >= right(env))
+        return lambda env: 1 if left(env) >= right(env) else 0
     raise ArithError(text, "syntax error in expression", op)
 
 

@@ -3,7 +3,8 @@ unary and binary tests."""
 from __future__ import annotations
 
 import stat as st
-from typing import TYPE_CHECKING, Awaitable, Callable
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
 
 from ...lazy import lazy_compile, lazy_import
 from ...vfs import FSError

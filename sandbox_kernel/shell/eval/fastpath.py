@@ -22,6 +22,7 @@ import time
 from typing import TYPE_CHECKING, Any, Callable
 
 from ... import aio
+from ...lazy import TYPE_CHECKING
 from ..builtins import BUILTINS, SPECIAL_BUILTINS, SYNC_BUILTINS
 from ..state import (AbortCommand, BreakLoop, ContinueLoop, ExitShell, IndexedArray, LimitExceeded, ReturnFromFunction,
     ShellError, Var, is_array, too_many_words)
@@ -38,8 +39,11 @@ from .arith import ArithError, compile_expr, evaluate as arith_evaluate
 from . import redirect
 from .redirect import redirect_now
 from .variables import DYNAMIC_VARS, NeedsExpansion
-from .word import (BIG_STRING, GLOB_ACTIVE, Fields, ambiguous_redirect, case_convert, charge_expansion, has_brace,
-    DEFAULT_WORD_OPS, quoted_default, text_length)
+from .word import (BIG_STRING, DEFAULT_IFS, GLOB_ACTIVE, Fields, ambiguous_redirect, case_convert, charge_expansion,
+    has_brace, DEFAULT_WORD_OPS, quoted_default, text_length)
+
+if TYPE_CHECKING:
+    from typing import Any
 
 if TYPE_CHECKING:
     from .interp import Shell
@@ -441,14 +445,15 @@ def compile_matcher(word: Word) -> Callable[[Any, str, bool, bool], bool] | None
     constant_text = fast if fast is not None else constant_pattern(word)
     if constant_text is not None:
         # a constant pattern: its test is made once per (extglob, nocasematch)
-        tests: dict[tuple[bool, bool], Any] = {}
+        tests: list = [None, None, None, None]
 
         def constant(sh: Shell, text: str, ext: bool, nocase: bool) -> bool:
             if not text.isascii() and sh.byte_locale():
                 return pat.match(constant_text, text, ext, nocase, sh.pattern_budget(), True)
-            test = tests.get((ext, nocase))
+            k = 2 * ext + nocase
+            test = tests[k]
             if test is None:
-                test = tests[(ext, nocase)] = _pattern_test(constant_text, ext, nocase)
+                test = tests[k] = _pattern_test(constant_text, ext, nocase)
             return test(sh, text)
         return constant
     pattern_of = compile_pattern(word)
@@ -465,6 +470,9 @@ def _pattern_test(pattern: str, ext: bool, nocase: bool) -> Callable[[Any, str],
         return lambda sh, text: text == literal
     m = pat.compile_pattern(pattern, ext, nocase)
     if type(m) is Wildcard:
+        literal = m.literal_test()
+        if literal is not None:
+            return lambda sh, text: literal(text)
         # the wildcard matcher is linear: a short text needs no budget to stop it
         return lambda sh, text: m.fullmatch(text, sh.pattern_budget() if len(text) > CHECK_EVERY else None)
     return lambda sh, text: m.fullmatch(text, sh.pattern_budget())
@@ -653,6 +661,9 @@ def _compile_split_param(value_of) -> Callable[[Any, list], None]:
             return
         if value:
             ifs = sh.ifs()
+            if ifs == DEFAULT_IFS and value.isalnum():
+                out.append(value)  # (a number, a word: no blank, no glob character)
+                return
             if len(value) < 64:
                 for c in value:
                     if c in ifs or c in GLOB_ACTIVE:
@@ -693,7 +704,7 @@ def _compile(node) -> Callable | Any:
     if tp is SimpleCommand:
         return _compile_simple(node)
     if tp is CommandList:
-        return run_list
+        return _compile_list(node)
     if tp is AndOr:
         return run_and_or
     if tp is If:
@@ -703,7 +714,7 @@ def _compile(node) -> Callable | Any:
     if tp is Subshell:
         return run_subshell if not node.redirs else _redirected_subshell
     if tp is Pipeline:
-        return run_pipeline if len(node.commands) > 1 and not node.timed else NO_RUNNER
+        return _compile_pipeline(node) if len(node.commands) > 1 and not node.timed else NO_RUNNER
     if tp is ArithCommand:
         return _compile_arith_command(node)
     if tp is ArithFor:
@@ -772,6 +783,13 @@ def _compile_command(node: SimpleCommand):
     """A simple command's runner: its words expanded by their compiled functions up to the
     first that has none (the expander does the rest), then ``_command``."""
     words = tuple(compile_fields(w) if type(w) is Word else None for w in node.words)
+    # the leading words that expand to themselves (the command's name, mostly) start argv
+    constant = 0
+    while constant < len(words) and words[constant] is not None and node.words[constant].fast is not None:
+        constant += 1
+    prefix = [w.fast for w in node.words[:constant]]
+    rest = tuple(enumerate(words))[constant:]
+    counted = not words
     targets = _compile_targets(node.redirs)
     temporaries = _compile_temporaries(node.assigns)
     line = node.line
@@ -785,8 +803,8 @@ def _compile_command(node: SimpleCommand):
         sh.lineno = line
         sh.cmdsub_status = None
         rt.expansion_bytes = 0
-        argv: list = []
-        for k, fn in enumerate(words):
+        argv = prefix.copy()
+        for k, fn in rest:
             if fn is None:
                 return _expand_rest(sh, node, fds, argv, k, targets, temporaries)
             try:
@@ -797,7 +815,7 @@ def _compile_command(node: SimpleCommand):
                 return sh.simple_expansion_failed(e, fds)
         if sh.pending_warnings:
             return _expand_rest(sh, node, fds, argv, len(words), targets, temporaries)
-        return _command(sh, node, fds, argv, targets, temporaries, not words)
+        return _command(sh, node, fds, argv, targets, temporaries, counted)
     return run_simple
 
 
@@ -885,6 +903,8 @@ def _command(sh: Shell, node: SimpleCommand, fds: dict, argv: list, targets, tem
         return _traced(sh, node, fds, argv, targets, temporaries)
     redirs = node.redirs
     if not redirs:
+        if not node.assigns:
+            return _dispatch(sh, argv, fds)  # (what _command_in comes to: nothing to bind or close)
         return _command_in(sh, node, argv, fds, fds, None, temporaries)
     if argv[0] == "exec" and (len(argv) == 1 or argv[1:] == ["--"]) and "exec" not in sh.functions:
         return sh.exec_redirections(node, fds)
@@ -1151,7 +1171,7 @@ def _compile_assignments(node: SimpleCommand, general):
                 return sh.assignment_failed(node.assigns[0], e, fds)
             sh.pipestatus = 0
             sh.last_arg = ""  # $_ after an assignment, as in bash
-            return _noticed_then(sh, 0) if sh.pending_warnings else 0
+            return _warned_first(sh, int, 0) if sh.pending_warnings else 0
         for k, step in enumerate(steps):
             try:
                 step(sh)
@@ -1164,15 +1184,8 @@ def _compile_assignments(node: SimpleCommand, general):
                 return sh.assignments_from(node, fds, k + 1, flush=True)
         sh.pipestatus = 0
         sh.last_arg = ""
-        return _noticed_then(sh, 0) if sh.pending_warnings else 0
+        return _warned_first(sh, int, 0) if sh.pending_warnings else 0
     return run_assignments
-
-
-async def _noticed_then(sh: Shell, status: int) -> int:
-    """``status`` once what the command's lookups noticed is said: within the command, as the
-    expander says it (before errexit or the end of a subshell)."""
-    await sh.flush_warnings()
-    return status
 
 
 def _compile_assign(a) -> Callable[[Shell], None] | None:
@@ -1263,8 +1276,18 @@ def _compile_arith_command(node: ArithCommand):
             text = expr(sh)
         except NeedsGeneric:
             return _arith_expanding(sh, node, fds)
+        if sh.pending_warnings:
+            return _warned_first(sh, _arith_status, sh, fds, text)
         return _arith_status(sh, fds, text)
     return _redirected(run_arith, True) if node.redirs else run_arith
+
+
+async def _warned_first(sh: Shell, finish, *args) -> int:
+    """``finish(*args)`` once the expansion's warnings are out (bash prints them as it
+    expands, before the command's own errors, and before errexit may end the shell)."""
+    await sh.flush_warnings()
+    status = finish(*args)
+    return status if type(status) is int else await status
 
 
 async def _arith_expanding(sh: Shell, node: ArithCommand, fds: dict) -> int:
@@ -1453,7 +1476,7 @@ def _compile_cond_command(node: CondCommand):
             return sh.cond_failed(e, fds)
         sh.pipestatus = status
         if sh.pending_warnings:
-            return _noticed_then(sh, status)
+            return _warned_first(sh, int, status)
         return status
     return _redirected(run_cond, True) if node.redirs else run_cond
 
@@ -1670,12 +1693,16 @@ async def _case_matches(sh: Shell, item, word: str) -> bool:
 _ITEM, _TRAP, _JOB = "item", "trap", "job"
 
 
-def run_list(sh: Shell, node: CommandList, fds: dict):
+def _compile_list(node: CommandList):
     items = node.items
-    if len(items) == 1 and not items[0][1]:
+    if len(items) != 1 or items[0][1]:
+        return run_list
+    item = items[0][0]
+
+    def run_one(sh: Shell, node, fds):
         # a list of one command (a loop's or a function's body, say): _list_steps inline
         sh.errexit_exempt = False
-        status = start(sh, items[0][0], fds)
+        status = start(sh, item, fds)
         if type(status) is not int:
             return _list_resume(sh, node, fds, (0, status, _ITEM))
         sh.last_status = status
@@ -1684,6 +1711,10 @@ def run_list(sh: Shell, node: CommandList, fds: dict):
             if trap is not None:
                 return trap
         return status
+    return run_one
+
+
+def run_list(sh: Shell, node: CommandList, fds: dict):
     stop = _list_steps(sh, node, fds, 0, sh.last_status)
     return stop if type(stop) is int else _list_resume(sh, node, fds, stop)
 
@@ -1846,10 +1877,12 @@ def _compile_brace(node: BraceGroup):
     if node.redirs:
         return _redirected(run_brace)
     if type(body) is CommandList and len(body.items) == 1 and not body.items[0][1]:
+        run_body = _compile_list(body)
+
         def run_brace_one(sh: Shell, node, fds):
             # { cmd; } (a function's body, say): the list's runner folded in
             sh.current_fds = fds
-            return run_list(sh, body, fds)
+            return run_body(sh, body, fds)
         return run_brace_one
     return run_brace
 
@@ -1874,14 +1907,63 @@ async def _finished(status) -> int:
     return status if type(status) is int else await status
 
 
-def run_pipeline(sh: Shell, node: Pipeline, fds: dict):
+def stage_names(node: Pipeline) -> tuple[str | None, ...]:
+    """Each stage's command name when it is a plain simple command whose words and redirection
+    targets cannot assign anything (it may run in the shell itself: ``Pipelines._runs_in_shell``), else
+    None. A pipeline's runner computes them once."""
+    return tuple(_plain_stage_name(cmd) for cmd in node.commands)
+
+
+def _plain_stage_name(cmd) -> str | None:
+    if type(cmd) is not SimpleCommand or cmd.assigns:
+        return None
+    words = cmd.words
+    if not words or type(words[0]) is not Word:
+        return None
+    for w in words:
+        if type(w) is not Word:
+            return None
+        if w.fast is None and not _inert_parts(w.parts):
+            return None
+    for r in cmd.redirs:
+        target = r.target
+        if type(target) is Word and target.fast is None and not _inert_parts(target.parts):
+            return None
+    return words[0].fast
+
+
+def _inert_parts(parts: list) -> bool:
+    """Parts whose expansion cannot change shell state (no substitutions, no ${x:=})."""
+    for p in parts:
+        tp = type(p)
+        if tp is Lit or tp is Quoted:
+            continue
+        if tp is DQ:
+            if not _inert_parts(p.parts):
+                return False
+            continue
+        if tp is Param:
+            if p.op in ("=", ":=", "bad") or p.index is not None \
+                    or (p.arg is not None and not _inert_parts(p.arg.parts)) \
+                    or (p.arg2 is not None and not _inert_parts(p.arg2.parts)):
+                return False
+            continue
+        return False
+    return True
+
+
+def _compile_pipeline(node: Pipeline):
     """``a | b ...``: its coroutine started directly (with a DEBUG trap, the handler runs it
-    before the stages)."""
-    sh.current_fds = fds  # (what the DEBUG trap writes to, too)
-    if sh.debug_trap_set:
-        return sh.run_pipeline(node, fds)
-    sh.lineno = node.line
-    return sh.run_stages(node, fds)
+    before the stages), with what can be known of its stages before they run."""
+    names = stage_names(node)
+
+    def run_pipeline(sh: Shell, node: Pipeline, fds: dict):
+        sh.current_fds = fds  # (what the DEBUG trap writes to, too)
+        if sh.debug_trap_set:
+            return sh.run_pipeline(node, fds)
+        sh.lineno = node.line
+        return sh.run_stages(node, fds, names)
+    return run_pipeline
 
 
 def run_subshell(sh: Shell, node: Subshell, fds: dict):
@@ -1932,4 +2014,4 @@ async def raise_later(e: BaseException) -> int:
 
 
 __all__ = ["NO_RUNNER", "NOT_NOW", "NeedsGeneric", "commands_exceeded", "compile_arith", "compile_fields",
-           "compile_node", "compile_pattern", "compile_string", "start"]
+           "compile_node", "compile_pattern", "compile_string", "stage_names", "start"]

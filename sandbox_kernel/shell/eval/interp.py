@@ -15,11 +15,12 @@ import re
 import time
 import weakref
 from typing import TYPE_CHECKING, Any, Awaitable, Union, cast
+from operator import itemgetter
 
 from ... import aio
 from ...commands import registry
 from ...commands.registry import CommandCancelled, CommandContext
-from ...lazy import lazy_import
+from ...lazy import TYPE_CHECKING, lazy_import
 from ...streams import BufferOutput, BytesInput, ClosedInput, ClosedOutput, InputStream, OutputStream, OutputTooLarge
 from ...vfs import FSError
 from ...vfs.layout import COMMAND_STUB
@@ -57,6 +58,9 @@ if TYPE_CHECKING:
     from ...vfs import VFS
     from .runs import RunView
 
+if TYPE_CHECKING:
+    from typing import Any
+
 asyncio = lazy_import("asyncio")  # with the loop (aio.py)
 random = lazy_import("random")  # $RANDOM only
 
@@ -74,18 +78,18 @@ TRAP_CONTEXTS = {"ERR": "error trap", "DEBUG": "debug trap", "RETURN": "return t
 ProcsubFile = Union[str, tuple[str, str, Node, dict]]
 
 
-class Frame:
+class Frame(tuple):
     """One call-stack entry: a function call, a sourced file, or the script itself
-    (FUNCNAME, BASH_SOURCE and BASH_LINENO read the stack)."""
+    (FUNCNAME, BASH_SOURCE and BASH_LINENO read the stack). ``Frame((name, source, line,
+    function))``: a tuple, made without a call of Python code (every function call makes one)."""
 
-    __slots__ = ("name", "source", "line", "function")
+    __slots__ = ()
 
-    def __init__(self, name: str, source: str, line: int, function: bool) -> None:
-        self.name = name
-        self.source = source
-        #: the line it was called from (0 for the script)
-        self.line = line
-        self.function = function
+    name = property(itemgetter(0))
+    source = property(itemgetter(1))
+    #: the line it was called from (0 for the script)
+    line = property(itemgetter(2))
+    function = property(itemgetter(3))
 
 
 class Runtime:
@@ -152,6 +156,13 @@ class Runtime:
         self.live_jobs -= 1
         if self.processes.get(job.pid) is job:
             del self.processes[job.pid]
+
+
+#: class-level defaults of ``Shell`` and its mixins that hot paths read (see ``Shell.__init__``)
+_INSTANCE_DEFAULTS = ("debug_trap_set", "vars_shared", "shared_scopes", "shared_ids", "copied_ids", "owned_ids",
+                      "namerefs", "namerefs_hidden", "pending_warnings", "positional_charged", "hash_shared",
+                      "stages_in_shell", "tables_shared", "waited_by", "parent_jobs", "in_assignment_word",
+                      "current_fds", "redir_fds", "cmdsub_status")
 
 
 class Shell(Variables):
@@ -252,6 +263,10 @@ class Shell(Variables):
         self.history_memory = HistoryMemory()
         #: set when a run stopped on a syntax error (the engine reports ename SyntaxError)
         self.syntax_error: str | None = None
+        # the mixins' defaults, read by every command, made the shell's own: CPython 3.11
+        # specialises an attribute read only when the instance holds the attribute
+        for name in _INSTANCE_DEFAULTS:
+            setattr(self, name, getattr(Shell, name))
 
     # ================================================================== the rooms, wired
     # The shell's rooms are modules of functions over the shell (word.py, redirect.py,
@@ -295,33 +310,41 @@ class Shell(Variables):
     def fork(self) -> "Shell":
         """A copy of this shell that runs beside it (a pipeline stage, a background job)."""
         child = self._forked()
+        child.own_tables()
         child.globals = {k: v.copy() for k, v in self.globals.items()}
         child.scopes = [{k: v.copy() for k, v in s.items()} for s in self.scopes]
         child.hash_table = self.commands_hash().copy()
         child.resource_limits = self.resource_limits.copy()
-        child.memory = MemoryAccount(self.rt.memory, self.memory)
+        child.memory = MemoryAccount(self.rt.memory, self.account())
+        child.waited_by = None
         weakref.finalize(child, child.memory.end)
         return child
 
     def fork_waited(self) -> "Shell":
         """A copy of this shell that this shell waits for (a command substitution, a ( )
         subshell): it shares this shell's variables until it changes one (``own_variables``),
-        its hash table until it uses it (``commands_hash``) and its ulimits until it sets one,
-        which most never do. While it runs, this shell changes nothing. The caller ends it (``end_waited``)."""
+        its functions, aliases and option tables until it changes one (``own_tables``), its
+        hash table until it uses it (``commands_hash``) and its ulimits until it sets one,
+        which most never do; its memory account and its pid are made when first needed.
+        While it runs, this shell changes nothing. The caller ends it (``end_waited``)."""
         child = self._forked()
         child.vars_shared = True
-        child.scopes = list(self.scopes)
-        child.shared_scopes = tuple(self.scopes)
-        child.shared_ids = frozenset(map(id, child.shared_scopes))
+        scopes = self.scopes
+        if scopes:
+            child.scopes = list(scopes)
+            child.shared_scopes = tuple(scopes)
+            child.shared_ids = frozenset(map(id, scopes))
         child.hash_shared = True
-        child.memory = MemoryAccount(self.rt.memory, self.memory)
+        child.memory = None
+        child.waited_by = self
         return child
 
     @staticmethod
     def end_waited(child: "Shell") -> None:
         """A waited fork finished: what it charged is released (a fork that runs beside its
         parent is released when it is collected)."""
-        child.memory.end()
+        if child.memory is not None:
+            child.memory.end()
         child.end_process()
 
     def exec_into(self, child: "Shell") -> None:
@@ -346,6 +369,16 @@ class Shell(Variables):
             else:
                 del procs[self.pid]
 
+    def account(self) -> MemoryAccount:
+        """This shell's memory account (a waited fork opens its own at its first charge)."""
+        account = self.memory
+        if account is None:
+            parent = self.waited_by.account()
+            account = self.memory = MemoryAccount(parent.pool, parent)
+        return account
+
+    #: the shell a waited fork belongs to (the parent of its memory account)
+    waited_by: "Shell | None" = None
     #: the fd table of the command being run (command substitutions and traps write there)
     current_fds: dict | None = None
     #: the fd table being redirected (what /dev/stdout or /dev/fd/N names meanwhile: redirect.py)
@@ -357,6 +390,19 @@ class Shell(Variables):
     #: pipeline stages are running in this shell itself (``pipeline._start_stages``): what
     #: they look up is not remembered, as in bash, where each stage is a forked child
     stages_in_shell = 0
+    #: a waited fork's functions, aliases and option tables are still its parent's
+    tables_shared = False
+
+    def own_tables(self) -> None:
+        """Copy the parent's functions, aliases, options and shopts (a waited fork shares them)
+        before changing one of them: every writer of those tables calls this first."""
+        if self.tables_shared:
+            self.tables_shared = False
+            self.functions = dict(self.functions)
+            self.function_files = dict(self.function_files)
+            self.aliases = dict(self.aliases)
+            self.options = dict(self.options)
+            self.shopts = dict(self.shopts)
 
     def commands_hash(self) -> CommandHash:
         """This shell's hash table, to read or change (hits count as uses)."""
@@ -373,21 +419,20 @@ class Shell(Variables):
         child.shared_ids = child.copied_ids = child.owned_ids = frozenset()
         child.hash_shared = False
         child.stages_in_shell = 0
-        child.positional = list(self.positional)
+        # positional lists and the directory stack are replaced, never changed in place
         child.positional_charged = 0  # the parent's account holds them
-        child.functions = dict(self.functions)
-        child.aliases = dict(self.aliases)
-        child.options = dict(self.options)
-        child.shopts = dict(self.shopts)
-        child.traps = self.inherited_traps()
-        child.parent_traps = self.traps if self.traps else self.parent_traps
+        child.tables_shared = True
+        traps = self.traps
+        if traps:
+            child.traps = self.inherited_traps()
+            child.parent_traps = traps
+            child.sync_debug_trap()
+        else:
+            child.traps = {}
         child.pending_signals = child.killed_by = child.signals_blocked = 0
         child.signal_waiter = child.exec_parent = None
         child.exec_position = False
-        child.sync_debug_trap()
         child.frames = list(self.frames)
-        child.function_files = dict(self.function_files)
-        child.dirstack = list(self.dirstack)
         child.subshell_level = self.subshell_level + 1
         child.fds = dict(self.fds)
         child.procsub_files = []
@@ -417,7 +462,7 @@ class Shell(Variables):
         """A fresh shell for a script run as a command: its environment (the exported
         variables, or ``env``) and the variables bash sets at startup."""
         child = Shell(self.rt)
-        child.memory = MemoryAccount(self.rt.memory, self.memory)
+        child.memory = MemoryAccount(self.rt.memory, self.account())
         weakref.finalize(child, child.memory.end)
         if env is None:
             env = self.exported_env()
@@ -519,7 +564,7 @@ class Shell(Variables):
     def push_frame(self, name: str, source: str, function: bool = False) -> None:
         """Enter a call-stack frame (a function, or a sourced file named ``source``), called
         from the current line; the caller pops ``frames`` when it ends."""
-        self.frames.append(Frame(name, source, self.lineno, function))
+        self.frames.append(Frame((name, source, self.lineno, function)))
 
     @property
     def funcnames(self) -> list[str]:
@@ -669,6 +714,8 @@ class Shell(Variables):
         or the awaitable of it."""
         try:
             status = await child.finish_as_child(status, fds)
+            if child.pending_warnings:  # (its last expansion's: no later one of its own prints them)
+                await child.flush_warnings()
             status = await child.run_exit_trap(fds, status)
         finally:
             self.end_waited(child)
@@ -881,41 +928,49 @@ class Shell(Variables):
             except RecursionError:
                 raise ShellError(f"((: {text}: expression recursion level exceeded", 1, abort=True) from None
 
-        def head_now(compiled):
-            """A compiled head's value, as ``head`` gives it, or NOT_NOW when only it can."""
-            if compiled is None or self.debug_trap_set:
-                return NOT_NOW
-            self.lineno = node.line
-            try:
-                return compiled(self)
-            except ArithError as e:
-                raise ShellError(f"((: {e.message}", 1, abort=True) from None
-            except (NeedsGeneric, RecursionError):
-                return NOT_NOW
-
         async def body(fds):
             status = 0
             condition, step = (heads[1], heads[2]) if heads is not None else (None, None)
             rt = self.rt
+            line = node.line
+            loop_body = node.body
             try:
                 await head(node.init)
                 with self._in_loop():
                     while True:
-                        # the compiled condition and step run without a coroutine (as head)
-                        value = head_now(condition)
+                        # a compiled condition and step run without a coroutine (as head
+                        # would: without a DEBUG trap, LINENO the loop's line)
+                        value = NOT_NOW
+                        if condition is not None and not self.debug_trap_set:
+                            self.lineno = line
+                            try:
+                                value = condition(self)
+                            except ArithError as e:
+                                raise ShellError(f"((: {e.message}", 1, abort=True) from None
+                            except (NeedsGeneric, RecursionError):
+                                pass
                         if value is NOT_NOW:
                             value = await head(node.condition)
                         if value == 0:
                             break
                         try:
-                            status = start(self, node.body, fds)
+                            status = start(self, loop_body, fds)
                             if type(status) is not int:
                                 status = await status
                         except (BreakLoop, ContinueLoop) as e:
                             status = 0
                             if loop_flow(e) == "break":
                                 break
-                        if head_now(step) is NOT_NOW:
+                        value = NOT_NOW
+                        if step is not None and not self.debug_trap_set:
+                            self.lineno = line
+                            try:
+                                value = step(self)
+                            except ArithError as e:
+                                raise ShellError(f"((: {e.message}", 1, abort=True) from None
+                            except (NeedsGeneric, RecursionError):
+                                pass
+                        if value is NOT_NOW:
                             await head(node.step)
                         cancel = rt.cancel
                         if time.monotonic() - rt.last_yield > rt.yield_interval or (
@@ -939,6 +994,7 @@ class Shell(Variables):
         if node.name in SPECIAL_BUILTINS and self.options["posix"]:
             self.lineno = node.line
             return await self.handle_error(ShellError(f"`{node.name}': is a special builtin", 2, fatal=True), fds)
+        self.own_tables()
         self.functions[node.name] = node
         self.function_files[node.name] = self.current_source()
         return 0
@@ -1258,7 +1314,7 @@ class Shell(Variables):
         saved_positional = self.enter_positional(argv[1:], name)
         self.scopes.append({})
         line = self.lineno
-        self.frames.append(Frame(name, self.function_files.get(name, self.script_source), line, True))
+        self.frames.append(Frame((name, self.function_files.get(name, self.script_source), line, True)))
         self.func_depth += 1
         hidden = self.hide_traps_for_function() if self.traps else None
         frame = (line, saved_positional, hidden)
@@ -1269,7 +1325,8 @@ class Shell(Variables):
         except BaseException:
             self._leave_function(frame)
             raise
-        if type(status) is not int or (self.traps and self.traps.get("RETURN") and self.return_trap_allowed):
+        if type(status) is not int or (self.traps and self.traps.get("RETURN") and self.return_trap_allowed) \
+                or self.pending_warnings:
             return self._finish_function(status, frame)
         self._leave_function(frame)
         # a failure inside was handled there; the call itself is a failing command
@@ -1287,6 +1344,8 @@ class Shell(Variables):
                     status = await pending
                 except ReturnFromFunction as r:
                     status = r.status
+            if self.pending_warnings:  # (its last expansion's: said where the function's code is)
+                await self.flush_warnings()
             if self.traps.get("RETURN") and self.return_trap_allowed:
                 self.last_status = status
                 await self.run_trap("RETURN")
@@ -1329,9 +1388,20 @@ class Shell(Variables):
         status (found without a coroutine: one less per command)."""
         name = argv[0]
         if "/" not in name:
-            path = self.find_command(name, env)
+            # a stage's lookup (it changes nothing) leaves checking the file to opening it
+            quick = self.stages_in_shell > 0
+            path = self.find_command(name, env, check=not quick)
             if path is None:
                 return self._failed(fds, not_found_message(name), 127)
+            if quick:
+                try:
+                    data = self.fs.program(path, self.cwd)
+                except FSError:
+                    path = self.find_command(name, env)  # gone since the last search: search again
+                    if path is None:
+                        return self._failed(fds, not_found_message(name), 127)
+                    return self._run_path(path, argv, fds, env, cwd)
+                return self._run_data(data, path, argv, fds, env, cwd)
             name = path
         return self._run_path(name, argv, fds, env, cwd)
 
@@ -1339,17 +1409,17 @@ class Shell(Variables):
         await self.report(fds, message)
         return status
 
-    def find_command(self, name: str, env: dict | None = None) -> str | None:
+    def find_command(self, name: str, env: dict | None = None, check: bool = True) -> str | None:
         """Where NAME runs from: bash's hash table, else a PATH search (ENV's PATH, when it
-        has its own, is searched without the table)."""
+        has its own, is searched without the table). ``check``: see ``CommandHash.resolve``."""
         path_var = self.get_scalar("PATH") or ""
         if env is not None and env.get("PATH", path_var) != path_var:
             hits = search_path(self.fs, self.cwd, name, env["PATH"])
             return hits[0] if hits else None
-        if self.stages_in_shell and self.hash_shared and self.hash_table.path_var == path_var:
-            # a stage's lookup changes nothing: a waited fork need not copy its parent's table
-            return self.hash_table.resolve(self.fs, self.cwd, name, path_var, False)
-        return self.commands_hash().resolve(self.fs, self.cwd, name, path_var, not self.stages_in_shell)
+        if self.stages_in_shell:
+            # a stage's lookup only reads the table: a waited fork need not copy its parent's
+            return self.hash_table.resolve(self.fs, self.cwd, name, path_var, False, check)
+        return self.commands_hash().resolve(self.fs, self.cwd, name, path_var)
 
     async def _invoke(self, spec, argv: list[str], fds: dict, env: dict | None, cwd: str | None = None) -> int:
         ctx = self.make_context(argv, fds, env, cwd)
@@ -1381,6 +1451,11 @@ class Shell(Variables):
             data = self.fs.program(path, self.cwd)
         except FSError as e:
             return self._failed(fds, f"{path}: {e.strerror}", 127 if e.errno == 2 else 126)
+        return self._run_data(data, path, argv, fds, env, cwd)
+
+    def _run_data(self, data: bytes, path: str, argv: list[str], fds: dict, env: dict | None,
+                  cwd: str | None) -> Awaitable[int]:
+        """The file at ``path`` run, ``data`` its content."""
         if data == COMMAND_STUB:
             base = path.rstrip("/").rsplit("/", 1)[-1]
             spec = registry.lookup(base)
@@ -1422,7 +1497,7 @@ class Shell(Variables):
         """What this shell runs: "command" (a -c string: $- has c, BASH_SOURCE says
         "environment"), "file" (the script ``name``: the bottom "main" frame) or "stdin"."""
         self.command_string = mode == "command"
-        self.frames = [Frame("main", name, 0, False)] if mode == "file" else []
+        self.frames = [Frame(("main", name, 0, False))] if mode == "file" else []
         self.script_source = "environment" if mode == "command" else "main"
 
     async def run_script_file(self, text: str, name: str, args: list[str], fds: dict,
@@ -1490,6 +1565,7 @@ class Shell(Variables):
         child.trace_depth = self.trace_depth + 1
         child.parent_jobs = self.jobtable or self.parent_jobs  # bash: `kill $(jobs -p)`
         if not self.shopts["inherit_errexit"] and child.options["errexit"]:
+            child.own_tables()
             child.options["errexit"] = False
             child.sync_option_vars()
         try:
@@ -1500,6 +1576,8 @@ class Shell(Variables):
                     status = raise_later(e)  # met by finish_as_child's handlers
                 if type(status) is not int or child.pending_warnings:
                     status = await child.finish_as_child(status, fds)
+                if child.pending_warnings:  # (its last expansion's: no later one of its own prints them)
+                    await child.flush_warnings()
             except BrokenPipeError:
                 status = 141
             except OutputTooLarge:

@@ -22,9 +22,9 @@ from ..builtins import BUILTINS
 from ..builtins.jobs import QUIET_SIGNALS, signal_description
 from ..state import (AbortCommand, BreakLoop, ContinueLoop, ControlFlow, ExitShell, LimitExceeded, ReturnFromFunction,
                      ShellError, WaitInterrupted)
-from ..syntax.ast import DQ, Lit, Param, Pipeline, Quoted, SimpleCommand, Subshell, Word
+from ..syntax.ast import Pipeline, SimpleCommand, Subshell
 from ..syntax.printer import format_command
-from .fastpath import raise_later, start
+from .fastpath import raise_later, stage_names, start
 from .runs import MAX_LIVE_JOBS, Job, JobGroup
 
 if TYPE_CHECKING:
@@ -65,14 +65,14 @@ async def run_pipeline(sh: Shell, node: Pipeline, fds: dict) -> int:
     return _pipeline_status(sh, node, statuses)
 
 
-async def run_stages(sh: Shell, node: Pipeline, fds: dict) -> int:
+async def run_stages(sh: Shell, node: Pipeline, fds: dict, names: tuple | None = None) -> int:
     """A pipeline of two or more stages, not timed, without a DEBUG trap to run (what the
-    compiled runner starts: one coroutine)."""
+    compiled runner starts: one coroutine; ``names``: its ``stage_names``)."""
     suppress = node.negate and sh.options["errexit"]
     if suppress:
         sh.errexit_suppress += 1
     try:
-        statuses = await _start_stages(sh, node, fds)
+        statuses = await _start_stages(sh, node, fds, names)
     finally:
         if suppress:
             sh.errexit_suppress -= 1
@@ -129,11 +129,13 @@ async def _run_stages(sh: Shell, node: Pipeline, fds: dict) -> list[int]:
         sh.sync_debug_trap()
 
 
-async def _start_stages(sh: Shell, node: Pipeline, fds: dict) -> list[int]:
+async def _start_stages(sh: Shell, node: Pipeline, fds: dict, names: tuple | None = None) -> list[int]:
     await aio.need_loop()  # stages may be tasks
     commands = node.commands
     n = len(commands)
-    pipes = [Pipe() for _ in range(n - 1)]
+    if names is None:
+        names = stage_names(node)
+    pipes = [Pipe()] if n == 2 else [Pipe() for _ in range(n - 1)]
     tasks: list[Task[int]] = []
     statuses: list[int] = []
     lastpipe = sh.shopts["lastpipe"] and not sh.options["monitor"]
@@ -156,7 +158,7 @@ async def _start_stages(sh: Shell, node: Pipeline, fds: dict) -> list[int]:
                 # only the last stage may set $_ (the others would, running in the shell)
                 shell = sh if i == n - 1 else sh.fork()
             else:
-                shell = sh if _stateless_stage(sh, cmd) else sh.fork()
+                shell = sh if _runs_in_shell(sh, names[i]) else sh.fork()
             if shell is not sh:
                 if type(cmd) is SimpleCommand:
                     shell.parent_jobs = sh.jobtable or sh.parent_jobs  # bash: `jobs -p | ...`
@@ -165,7 +167,11 @@ async def _start_stages(sh: Shell, node: Pipeline, fds: dict) -> list[int]:
             if not tasks:
                 if i == n - 1:
                     # every stage before it is done: the last one runs here, no task needed
-                    statuses.append(await _run_stage(sh, shell, cmd, stage_fds, reader, writer, True))
+                    if shell is sh:
+                        status = _stage_now(sh, cmd, stage_fds, reader, writer)
+                        statuses.append(status if type(status) is int else await status)
+                    else:
+                        statuses.append(await _run_stage(sh, shell, cmd, stage_fds, reader, writer, True))
                     break
                 if shell is sh:
                     # a stage in the shell that finishes at once (echo into an empty pipe)
@@ -227,30 +233,12 @@ async def _finish_stage(sh: Shell, pending, fds: dict, reader, writer) -> int:
             reader.close()
 
 
-def _stateless_stage(sh: Shell, cmd) -> bool:
-    """Can this pipeline stage run without a copy of the shell? True for a plain
-    registered command or output-only builtin whose words cannot assign anything."""
-    if type(cmd) is not SimpleCommand or cmd.assigns:
-        return False
-    words = cmd.words
-    if not words or type(words[0]) is not Word:
-        return False
-    name = words[0].fast
+def _runs_in_shell(sh: Shell, name: str | None) -> bool:
+    """Whether a stage ``stage_names`` names runs in the shell itself, without a copy of it:
+    a registered command or an output-only builtin (no function of that name)."""
     if name is None or name in sh.functions:
         return False
-    if name not in STATELESS_BUILTINS:
-        if name in BUILTINS or registry.lookup(name) is None:
-            return False
-    for w in words:
-        if type(w) is not Word:
-            return False
-        if w.fast is None and not _inert_parts(w.parts):
-            return False
-    for r in cmd.redirs:
-        target = r.target
-        if type(target) is Word and target.fast is None and not _inert_parts(target.parts):
-            return False
-    return True
+    return name in STATELESS_BUILTINS or (name not in BUILTINS and registry.lookup(name) is not None)
 
 
 async def _run_stage(sh: Shell, shell: Shell, cmd, fds: dict, reader, writer, last: bool) -> int:
@@ -445,26 +433,6 @@ def _execs(node) -> bool:
     if type(node) is Pipeline and len(node.commands) == 1 and not node.negate and not node.timed:
         node = node.commands[0]
     return type(node) is SimpleCommand or type(node) is Subshell
-
-
-def _inert_parts(parts: list) -> bool:
-    """Parts whose expansion cannot change shell state (no substitutions, no ${x:=})."""
-    for p in parts:
-        tp = type(p)
-        if tp is Lit or tp is Quoted:
-            continue
-        if tp is DQ:
-            if not _inert_parts(p.parts):
-                return False
-            continue
-        if tp is Param:
-            if p.op in ("=", ":=", "bad") or p.index is not None \
-                    or (p.arg is not None and not _inert_parts(p.arg.parts)) \
-                    or (p.arg2 is not None and not _inert_parts(p.arg2.parts)):
-                return False
-            continue
-        return False
-    return True
 
 
 #: what ``time`` reports when TIMEFORMAT is unset, and with ``time -p``

@@ -22,7 +22,7 @@ from ...lazy import lazy_compile
 from ..options import OPTION_DEFAULTS
 from ..state import (VALUE_OVERHEAD, IndexedArray, LimitExceeded, ShellError, TempVar, Var, is_array,
     split_subscript)
-from .arith import SIGN
+from .arith import SIGN, wrap
 from ..syntax.ast import DQ, Assign, Lit, Param, Quoted, Word
 from ..syntax.lexer import ParseError, is_name
 from ..syntax.parser import Parser
@@ -675,6 +675,8 @@ class Variables:
         """Charge (or credit) ``delta`` bytes of variable storage; over the limit it raises
         before anything is stored."""
         account = self.memory
+        if account is None:
+            account = self.account()
         pool = account.pool
         if delta > 0:
             if pool.released:
@@ -694,6 +696,8 @@ class Variables:
         """``old`` bytes make way for ``new`` ones. While forks of this shell run they may
         still hold the old value, so it stays charged until they end."""
         account = self.memory
+        if account is None:
+            account = self.account()
         if account.forks and account.pool.released:
             account.pool.settle()
         if not account.forks:
@@ -717,7 +721,8 @@ class Variables:
         """``var`` is to hold the string ``value`` (charged before it is stored)."""
         n = len(value)
         size = (n if value.isascii() else 4 * n) + VALUE_OVERHEAD
-        if self.memory.forks:
+        account = self.memory
+        if account is None or account.forks:
             self._replace(var.charged, size, name)
             var.charged = size
         elif size != var.charged:
@@ -860,7 +865,7 @@ class Variables:
         """(scope, var or None, final name, subscript of an element target or None): this
         shell's own, to change."""
         found = self._find_write_target(name)
-        if self.vars_shared and self.shares_scope(found[0]):
+        if self.vars_shared and (found[0] is self.globals or id(found[0]) in self.shared_ids):  # (shares_scope)
             var = found[1]
             if var is not None and id(var) in self.owned_ids:
                 return found
@@ -1205,6 +1210,34 @@ class Variables:
             raise ShellError(f"{name}: unbound variable", self.unbound_status(), fatal=True)
         return value or ""
 
+    def arith_number(self, name: str) -> int | None:
+        """The value of a plain variable holding a decimal number as arithmetic reads it (kept
+        with the variable: ``Var.numeric``); None for anything else (``arith_get`` and the
+        general way)."""
+        # lookup_raw inline: arithmetic reads variables more than anything
+        var = None
+        scopes = self.scopes
+        if scopes:
+            for scope in reversed(scopes):
+                var = scope.get(name)
+                if var is not None:
+                    break
+        if var is None:
+            var = self.globals.get(name)
+        if var is None or var.nameref or name in DYNAMIC_VARS:
+            return None
+        raw = var.value
+        numeric = var.numeric
+        if numeric is not None and numeric[0] is raw:
+            return numeric[1]
+        if type(raw) is not str or not raw.isdigit() or not raw.isascii() or (raw[0] == "0" and len(raw) > 1):
+            return None
+        n = int(raw)
+        if n >= SIGN:
+            n = wrap(n)
+        var.numeric = (raw, n)
+        return n
+
     def arith_step(self, name: str, delta: int) -> int | None:
         """``name++``/``name--`` of a plain variable holding a decimal number, in one lookup:
         the old value; None (nothing done) for anything else (``arith_get``/``arith_set``)."""
@@ -1212,13 +1245,20 @@ class Variables:
         if var is None or var.nameref or name in DYNAMIC_VARS:
             return None
         raw = var.value
-        if type(raw) is not str or not raw.isdigit() or not raw.isascii() or (raw[0] == "0" and len(raw) > 1):
+        numeric = var.numeric
+        if numeric is not None and numeric[0] is raw:
+            old = numeric[1]
+        elif type(raw) is not str or not raw.isdigit() or not raw.isascii() or (raw[0] == "0" and len(raw) > 1):
             return None
-        old = int(raw)
+        else:
+            old = int(raw)
         new = old + delta
         if new >= SIGN or new < 0:
             return None  # (wrapping, or a minus sign: the general way)
-        self.assign_scalar(name, str(new), False, var)  # (its checks: readonly, integer, a fork's copy)
+        text = str(new)
+        self.assign_scalar(name, text, False, var)  # (its checks: readonly, integer, a fork's copy)
+        if var.value is text:  # (not a fork's copy of var, which has it)
+            var.numeric = (text, new)
         return old
 
     def arith_set(self, name: str, index: Key | None, value: int) -> None:
@@ -1289,9 +1329,11 @@ class Variables:
         if var is NOT_LOOKED_UP:
             var = self.lookup_raw(name) if self.scopes else self.globals.get(name)
         if var is None or type(var.value) is not str or var.readonly or var.integer or var.lower or var.upper \
-                or var.nameref or self.options["allexport"] or name in _WATCHED_VARS or self.vars_shared:
+                or var.nameref or self.options["allexport"] or name in _WATCHED_VARS:
             self.set_var(name, value, append)
             return
+        if self.vars_shared and id(var) not in self.owned_ids:
+            var = self._write_target(name)[1]  # this fork's own copy of it
         # a plain string variable: the commonest assignment, inline
         old_length = -1
         if append:

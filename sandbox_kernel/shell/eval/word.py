@@ -96,6 +96,8 @@ if TYPE_CHECKING:
 
 
 GLOB_ACTIVE = frozenset("*?[(")
+#: IFS when it is unset
+DEFAULT_IFS = " \t\n"
 #: the ${x OP word} operators whose word is used as a value
 _DEFAULT_OPS = frozenset({":-", "-", ":=", "=", ":+", "+"})
 _SEQ = lazy_compile(r"^(-?[0-9]+)\.\.(-?[0-9]+)(?:\.\.(-?[0-9]+))?$")
@@ -687,7 +689,7 @@ def ifs(sh: ExpandConfig) -> str:
     if v is not None and v.nameref:
         v = sh.lookup_var("IFS")
     if v is None or v.value is None:
-        return " \t\n"
+        return DEFAULT_IFS
     value = v.value
     return value if type(value) is str else v.scalar() or ""
 

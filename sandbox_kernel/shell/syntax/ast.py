@@ -6,7 +6,6 @@ error messages, and compound commands carry their own redirections.
 """
 from __future__ import annotations
 
-from typing import Union
 
 #: what a node holds besides its syntax: never compared or printed (``cache``; whether ``$1``
 #: had braces, which only bash's messages show)
@@ -119,7 +118,7 @@ class ProcSub(Syntax):
         self.body = body
 
 
-Part = Union[Lit, Quoted, DQ, Param, CmdSub, ArithSub, ProcSub]
+Part = Lit | Quoted | DQ | Param | CmdSub | ArithSub | ProcSub
 
 
 class Word(Syntax):
@@ -563,6 +562,6 @@ class CondCommand(Syntax):
         self.cache = cache
 
 
-Node = Union[SimpleCommand, Pipeline, AndOr, CommandList, Subshell, BraceGroup, If, Loop, For,
-             Select, ArithFor, Case, FunctionDef, ArithCommand, CondCommand]
-CondExpr = Union[CondWord, CondUnary, CondBinary, CondNot, CondAnd, CondOr]
+Node = (SimpleCommand | Pipeline | AndOr | CommandList | Subshell | BraceGroup | If | Loop | For
+        | Select | ArithFor | Case | FunctionDef | ArithCommand | CondCommand)
+CondExpr = CondWord | CondUnary | CondBinary | CondNot | CondAnd | CondOr

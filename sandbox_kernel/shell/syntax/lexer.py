@@ -8,18 +8,21 @@ Tokens are ``(start, kind, value, end)`` tuples: kind is op|word|nl|eof|ionum.
 from __future__ import annotations
 
 import bisect
-from typing import Any, Callable, Union
+from collections.abc import Callable
 
-from ...lazy import lazy_compile
+from ...lazy import TYPE_CHECKING, lazy_compile
 from .ast import DQ, ArithSub, Assign, CmdSub, CommandList, HereDoc, Lit, Param, Part, ProcSub, Quoted, Unparsed, Word
 from .escapes import decode_ansi_c
 
+if TYPE_CHECKING:
+    from typing import Any
+
 #: (start, kind, value, end); value is the operator text, the Word, the fd number or name
-Token = tuple[int, str, Any, int]
+Token = tuple[int, str, "Any", int]
 #: an alias table, or a callable returning the current one (None: no alias expansion)
-Aliases = Union[dict[str, str], Callable[[], dict[str, str] | None], None]
+Aliases = dict[str, str] | Callable[[], dict[str, str] | None] | None
 #: a parse-time option: a value, or a callable returning the current value
-Switch = Union[bool, Callable[[], bool]]
+Switch = bool | Callable[[], bool]
 
 
 #: the exit status of a script whose syntax error is inside ``[[ ]]``: bash keeps ``$?``

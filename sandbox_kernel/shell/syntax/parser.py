@@ -8,7 +8,7 @@ finish the text (the kernel's is_complete); ``ParseError`` is a real syntax erro
 from __future__ import annotations
 
 from ...chars import isdigits
-from typing import Callable, Union
+from collections.abc import Callable
 
 from .ast import (
     AndOr, ArithCommand, ArithFor, Assign, BraceGroup, Case, CaseItem, CommandList, CondAnd,
@@ -18,7 +18,7 @@ from .ast import (
 from .lexer import CLOSERS, KEEP_STATUS, RESERVED, Aliases, Incomplete, Lexer, ParseError, Token, is_name
 
 #: the commands that start with a reserved word (and take trailing redirections)
-CompoundCommand = Union[If, Loop, For, Select, ArithFor, Case, BraceGroup, CondCommand]
+CompoundCommand = If | Loop | For | Select | ArithFor | Case | BraceGroup | CondCommand
 REDIR_OPS = frozenset({"<", ">", ">>", ">|", "<>", "<&", ">&", "&>", "&>>", "<<", "<<-", "<<<"})
 
 
