@@ -116,6 +116,15 @@ class CommandHash:
         entry[1] += 1
         return entry[0]
 
+    def count_use(self, name: str, path: str) -> None:
+        """A use of NAME, found at PATH by a lookup that only read the table: counted as
+        ``resolve`` would have (a hit of its entry, else a new entry)."""
+        entry = self.entries.get(name)
+        if entry is not None:
+            entry[1] += 1
+        else:
+            self.remember(name, path, 1)
+
     def remember(self, name: str, path: str, hits: int = 0) -> None:
         self.entries.pop(name, None)
         self.entries[name] = [path, hits]

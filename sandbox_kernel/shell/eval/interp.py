@@ -161,7 +161,7 @@ class Runtime:
 #: class-level defaults of ``Shell`` and its mixins that hot paths read (see ``Shell.__init__``)
 _INSTANCE_DEFAULTS = ("debug_trap_set", "vars_shared", "shared_scopes", "shared_ids", "copied_ids", "owned_ids",
                       "namerefs", "namerefs_hidden", "pending_warnings", "positional_charged", "hash_shared",
-                      "stages_in_shell", "tables_shared", "waited_by", "parent_jobs", "in_assignment_word",
+                      "hash_uses", "stages_in_shell", "tables_shared", "waited_by", "parent_jobs", "in_assignment_word",
                       "current_fds", "redir_fds", "cmdsub_status")
 
 
@@ -210,8 +210,8 @@ class Shell(Variables):
         #: which trap is running (bash runs the DEBUG trap inside the ERR trap and the ERR
         #: trap inside the DEBUG trap, neither inside itself; RETURN in neither DEBUG nor itself)
         self.in_debug_trap = self.in_err_trap = self.in_return_trap = False
-        #: BASHPID
-        self.pid = FAKE_PID
+        #: BASHPID (``pid``)
+        self._pid: int | None = FAKE_PID
         #: $$: the shell's pid, which its subshells keep
         self.shell_pid = FAKE_PID
         #: the pid of the process that started this one
@@ -318,6 +318,7 @@ class Shell(Variables):
         child.memory = MemoryAccount(self.rt.memory, self.account())
         child.waited_by = None
         weakref.finalize(child, child.memory.end)
+        child.take_pid()  # (now: a job's pid is its fork's, in the order they start)
         return child
 
     def fork_waited(self) -> "Shell":
@@ -327,6 +328,8 @@ class Shell(Variables):
         hash table until it uses it (``commands_hash``) and its ulimits until it sets one,
         which most never do; its memory account and its pid are made when first needed.
         While it runs, this shell changes nothing. The caller ends it (``end_waited``)."""
+        if self.hash_uses:
+            self.commands_hash()  # (the child shares the table with this shell's uses counted)
         child = self._forked()
         child.vars_shared = True
         scopes = self.scopes
@@ -352,8 +355,8 @@ class Shell(Variables):
         replaces it as bash's exec would: the same pid and parent, what ``kill $!`` reaches."""
         self.exec_position = False
         procs = self.rt.procs
-        if procs.get(child.pid) is child:
-            del procs[child.pid]
+        if child._pid is not None and procs.get(child._pid) is child:
+            del procs[child._pid]
         child.pid, child.ppid = self.pid, self.ppid
         child.exec_parent = self
         procs[child.pid] = child
@@ -361,13 +364,33 @@ class Shell(Variables):
     def end_process(self) -> None:
         """This process ended: its pid is no longer signalled (the shell it replaced, if it
         was exec'd, owns the pid again)."""
+        pid = self._pid
+        if pid is None:
+            return  # (nobody asked for it: nobody can signal it)
         procs = self.rt.procs
-        if procs.get(self.pid) is self:
+        if procs.get(pid) is self:
             parent = self.exec_parent
             if parent is not None:
-                procs[self.pid] = parent
+                procs[pid] = parent
             else:
-                del procs[self.pid]
+                del procs[pid]
+
+    @property
+    def pid(self) -> int:
+        """BASHPID, what `kill` reaches this process by. A fork takes one (and enters the
+        process table) when first asked: most command substitutions and ( ) never are."""
+        pid = self._pid
+        return pid if pid is not None else self.take_pid()
+
+    def take_pid(self) -> int:
+        """A new pid for this process, in the process table."""
+        pid = self._pid = self.rt.new_pid()
+        self.rt.procs[pid] = self
+        return pid
+
+    @pid.setter
+    def pid(self, pid: int) -> None:
+        self._pid = pid
 
     def account(self) -> MemoryAccount:
         """This shell's memory account (a waited fork opens its own at its first charge)."""
@@ -404,11 +427,20 @@ class Shell(Variables):
             self.options = dict(self.options)
             self.shopts = dict(self.shopts)
 
+    #: a waited fork's lookups in its parent's table, (name, path) each: counted in a table of
+    #: its own only if it ever needs one (``commands_hash``), as bash counts them in its copy
+    hash_uses: list[tuple[str, str]] | None = None
+
     def commands_hash(self) -> CommandHash:
         """This shell's hash table, to read or change (hits count as uses)."""
         if self.hash_shared:
             self.hash_shared = False
-            self.hash_table = self.hash_table.copy()
+            table = self.hash_table = self.hash_table.copy()
+            uses = self.hash_uses
+            if uses:
+                self.hash_uses = None
+                for name, path in uses:
+                    table.count_use(name, path)
         return self.hash_table
 
     def _forked(self) -> "Shell":
@@ -418,6 +450,7 @@ class Shell(Variables):
         child.shared_scopes = ()
         child.shared_ids = child.copied_ids = child.owned_ids = frozenset()
         child.hash_shared = False
+        child.hash_uses = None
         child.stages_in_shell = 0
         # positional lists and the directory stack are replaced, never changed in place
         child.positional_charged = 0  # the parent's account holds them
@@ -437,9 +470,8 @@ class Shell(Variables):
         child.fds = dict(self.fds)
         child.procsub_files = []
         child.jobtable = child.parent_jobs = None
-        child.pid = self.rt.new_pid()
+        child._pid = None
         child.ppid = self.pid
-        self.rt.procs[child.pid] = child
         return child
 
     def own_jobs(self) -> JobTable:
@@ -476,8 +508,9 @@ class Shell(Variables):
                 child.cwd = self.fs.realpath(self.cwd)
             except FSError:
                 pass
-        child.pid, child.ppid = self.rt.new_pid(), self.pid
-        self.rt.procs[child.pid] = child
+        child._pid = None
+        child.ppid = self.pid
+        child.take_pid()
         if self.exec_position:
             self.exec_into(child)
         child.shell_pid = child.pid
@@ -1388,8 +1421,9 @@ class Shell(Variables):
         status (found without a coroutine: one less per command)."""
         name = argv[0]
         if "/" not in name:
-            # a stage's lookup (it changes nothing) leaves checking the file to opening it
-            quick = self.stages_in_shell > 0
+            # a lookup that only reads the table (a stage's, a waited fork's) leaves checking
+            # the file to opening it
+            quick = self.stages_in_shell > 0 or self.hash_shared
             path = self.find_command(name, env, check=not quick)
             if path is None:
                 return self._failed(fds, not_found_message(name), 127)
@@ -1397,6 +1431,9 @@ class Shell(Variables):
                 try:
                     data = self.fs.program(path, self.cwd)
                 except FSError:
+                    uses = self.hash_uses
+                    if uses and uses[-1] == (name, path):
+                        uses.pop()
                     path = self.find_command(name, env)  # gone since the last search: search again
                     if path is None:
                         return self._failed(fds, not_found_message(name), 127)
@@ -1419,6 +1456,15 @@ class Shell(Variables):
         if self.stages_in_shell:
             # a stage's lookup only reads the table: a waited fork need not copy its parent's
             return self.hash_table.resolve(self.fs, self.cwd, name, path_var, False, check)
+        if self.hash_shared and self.hash_table.path_var == path_var:
+            # a waited fork reads its parent's table and notes the use (commands_hash)
+            path = self.hash_table.resolve(self.fs, self.cwd, name, path_var, False, check)
+            if path is not None:
+                uses = self.hash_uses
+                if uses is None:
+                    uses = self.hash_uses = []
+                uses.append((name, path))
+            return path
         return self.commands_hash().resolve(self.fs, self.cwd, name, path_var)
 
     async def _invoke(self, spec, argv: list[str], fds: dict, env: dict | None, cwd: str | None = None) -> int:
