@@ -722,7 +722,9 @@ class Variables:
         n = len(value)
         size = (n if value.isascii() else 4 * n) + VALUE_OVERHEAD
         account = self.memory
-        if account is None or account.forks:
+        if account is None:
+            account = self.account()  # (a waited fork's first charge: its account is new, no forks)
+        if account.forks:
             self._replace(var.charged, size, name)
             var.charged = size
         elif size != var.charged:
@@ -1333,7 +1335,10 @@ class Variables:
             self.set_var(name, value, append)
             return
         if self.vars_shared and id(var) not in self.owned_ids:
-            var = self._write_target(name)[1]  # this fork's own copy of it
+            if self.scopes:
+                var = self._write_target(name)[1]  # this fork's own copy of it
+            else:
+                var = self._own_one(self.globals, var, name)[name]  # type: ignore[index]  # (globals: found)
         # a plain string variable: the commonest assignment, inline
         old_length = -1
         if append:
