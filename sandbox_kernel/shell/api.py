@@ -94,6 +94,8 @@ class ShellAPI(Protocol):
 
     def commands_hash(self) -> CommandHash: ...
 
+    def own_tables(self) -> None: ...
+
     # ------------------------------------------------------------------ the variable store
     globals: dict[str, Var]
     scopes: list[dict[str, Var]]

@@ -116,7 +116,7 @@ class ShellEngine:
         self.rt.procs[self.shell.pid] = self.shell  # what kill $$ reaches
         #: the running (or last) run's part of the runtime (eval/runs.py)
         self.view: RunView | Runtime = self.rt
-        weakref.finalize(self.shell, self.shell.memory.end)  # a closed terminal's share goes back
+        weakref.finalize(self.shell, self.shell.account().end)  # a closed terminal's share goes back
         self.shell.interactive = interactive
         self.shell.command_string = not interactive
         self.shell.script_source = "main" if interactive else "environment"

@@ -22,7 +22,6 @@ import time
 from typing import TYPE_CHECKING, Any, Callable
 
 from ... import aio
-from ...lazy import TYPE_CHECKING
 from ..builtins import BUILTINS, SPECIAL_BUILTINS, SYNC_BUILTINS
 from ..state import (AbortCommand, BreakLoop, ContinueLoop, ExitShell, IndexedArray, LimitExceeded, ReturnFromFunction,
     ShellError, Var, is_array, too_many_words)
@@ -470,9 +469,9 @@ def _pattern_test(pattern: str, ext: bool, nocase: bool) -> Callable[[Any, str],
         return lambda sh, text: text == literal
     m = pat.compile_pattern(pattern, ext, nocase)
     if type(m) is Wildcard:
-        literal = m.literal_test()
-        if literal is not None:
-            return lambda sh, text: literal(text)
+        same = m.literal_test()
+        if same is not None:
+            return lambda sh, text: same(text)
         # the wildcard matcher is linear: a short text needs no budget to stop it
         return lambda sh, text: m.fullmatch(text, sh.pattern_budget() if len(text) > CHECK_EVERY else None)
     return lambda sh, text: m.fullmatch(text, sh.pattern_budget())

@@ -20,7 +20,7 @@ from operator import itemgetter
 from ... import aio
 from ...commands import registry
 from ...commands.registry import CommandCancelled, CommandContext
-from ...lazy import TYPE_CHECKING, lazy_import
+from ...lazy import lazy_import
 from ...streams import BufferOutput, BytesInput, ClosedInput, ClosedOutput, InputStream, OutputStream, OutputTooLarge
 from ...vfs import FSError
 from ...vfs.layout import COMMAND_STUB
@@ -382,26 +382,16 @@ class Shell(Variables):
         pid = self._pid
         return pid if pid is not None else self.take_pid()
 
+    @pid.setter
+    def pid(self, pid: int) -> None:
+        self._pid = pid
+
     def take_pid(self) -> int:
         """A new pid for this process, in the process table."""
         pid = self._pid = self.rt.new_pid()
         self.rt.procs[pid] = self
         return pid
 
-    @pid.setter
-    def pid(self, pid: int) -> None:
-        self._pid = pid
-
-    def account(self) -> MemoryAccount:
-        """This shell's memory account (a waited fork opens its own at its first charge)."""
-        account = self.memory
-        if account is None:
-            parent = self.waited_by.account()
-            account = self.memory = MemoryAccount(parent.pool, parent)
-        return account
-
-    #: the shell a waited fork belongs to (the parent of its memory account)
-    waited_by: "Shell | None" = None
     #: the fd table of the command being run (command substitutions and traps write there)
     current_fds: dict | None = None
     #: the fd table being redirected (what /dev/stdout or /dev/fd/N names meanwhile: redirect.py)

@@ -203,7 +203,8 @@ class Variables:
     #: $1 ...
     positional: list[str]
     #: what this shell's variables hold of the shell memory limit
-    memory: MemoryAccount
+    #: None in a waited fork until its first charge (``account``)
+    memory: MemoryAccount | None
 
     if TYPE_CHECKING:  # what the store uses of the shell: its state, and the expander's parts
         rt: Runtime | RunView
@@ -671,6 +672,18 @@ class Variables:
             self._expanded_subscripts, self._subscripts_used = saved
 
     # ================================================================== memory
+    #: the shell a waited fork belongs to (the parent of its memory account)
+    waited_by: "Variables | None" = None
+
+    def account(self) -> MemoryAccount:
+        """This shell's memory account (a waited fork opens its own at its first charge)."""
+        account = self.memory
+        if account is None:
+            assert self.waited_by is not None  # (only a waited fork starts without one)
+            parent = self.waited_by.account()
+            account = self.memory = MemoryAccount(parent.pool, parent)
+        return account
+
     def _account(self, delta: int, name: str) -> None:
         """Charge (or credit) ``delta`` bytes of variable storage; over the limit it raises
         before anything is stored."""
@@ -1335,10 +1348,10 @@ class Variables:
             self.set_var(name, value, append)
             return
         if self.vars_shared and id(var) not in self.owned_ids:
-            if self.scopes:
-                var = self._write_target(name)[1]  # this fork's own copy of it
-            else:
-                var = self._own_one(self.globals, var, name)[name]  # type: ignore[index]  # (globals: found)
+            own = self._write_target(name)[1] if self.scopes else \
+                cast(dict, self._own_one(self.globals, var, name))[name]  # (a global: no second lookup)
+            assert own is not None
+            var = own  # this fork's own copy of it
         # a plain string variable: the commonest assignment, inline
         old_length = -1
         if append:
