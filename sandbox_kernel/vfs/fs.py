@@ -398,6 +398,17 @@ class VFS:
         """The bytes of the file at PATH to run as a program, checked as exec does: FSError
         ENOENT (or ENOTDIR, ELOOP ...), EISDIR for a directory, EACCES without execute or read
         permission."""
+        if path[:1] == "/":
+            # an absolute path in a directory resolved before (every command run from PATH):
+            # one lookup in it, the same checks as the general way's
+            prefix, _, tail = path.rpartition("/")
+            cached = self._dir_cache.get((prefix, self.uid)) if prefix else None
+            if cached is not None and tail and tail != "." and tail != ".." and "\0" not in tail \
+                    and len(tail) <= MAX_NAME and len(path) <= MAX_PATH:
+                folder = cached[0]
+                node = folder.entries.get(tail)
+                if type(node) is File and self._can(folder, 1) and self._can(node, 1) and self._can(node, 4):
+                    return bytes(node.data)
         node = self._lookup(path, cwd)
         if isinstance(node, Dir):
             raise FSError(EISDIR, path)

@@ -6,6 +6,7 @@ import io
 import tarfile
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from sandbox_kernel.vfs import FSError, VFS, make_vfs, normpath
 from sandbox_kernel.vfs.tar import export_tar, import_tar
@@ -554,3 +555,52 @@ def test_remembered_directories_are_per_user(fs):
     with pytest.raises(FSError) as e:
         fs.read_text("/workspace/s/f")
     assert e.value.errno == errno.EACCES
+
+
+# ------------------------------------------------------------------ program(): the cached-directory way
+def _outcome(fn):
+    try:
+        return fn()
+    except FSError as e:
+        return e.errno
+
+
+_TARGETS = ["/w/bin/a", "/w/bin/b", "/w/bin", "/w/lib/a", "/w/lib", "/w"]
+_PROGRAM_OPS = st.lists(st.tuples(
+    st.sampled_from(["chmod", "unlink", "remove_tree", "rename", "symlink", "write", "mkdir", "user"]),
+    st.sampled_from(_TARGETS), st.sampled_from(_TARGETS),
+    st.sampled_from([0o000, 0o100, 0o400, 0o500, 0o644, 0o711, 0o755])), max_size=12)
+
+
+@given(_PROGRAM_OPS)
+@settings(max_examples=300, deadline=None)
+def test_program_agrees_with_a_fresh_resolution(ops):
+    """Whatever changes between runs (modes, removals, renames, symlinks, the user), what
+    ``program`` finds through a directory remembered from an earlier lookup is what a lookup
+    from the root finds."""
+    fs = make_vfs(1 << 20, 1000, [], seed=1)
+    fs.uid = 0
+    fs.makedirs("/w/bin")
+    fs.makedirs("/w/lib")
+    for f in ("/w/bin/a", "/w/bin/b", "/w/lib/a"):
+        fs.write_bytes(f, f.encode())
+        fs.chmod(f, 0o755)
+    user = 1000
+    paths = ["/w/bin/a", "/w/bin/b", "/w/lib/a", "/w/bin", "/w/bin/../lib/a", "/w/lib/a/x"]
+    for op, path, other, mode in ops:
+        fs.uid = user
+        for p in paths:
+            _outcome(lambda: fs.program(p))  # (directories remembered)
+        fs.uid = 0
+        if op == "user":
+            user = 0 if user else 1000
+        else:
+            _outcome({"chmod": lambda: fs.chmod(path, mode), "unlink": lambda: fs.unlink(path),
+                      "remove_tree": lambda: fs.remove_tree(path), "rename": lambda: fs.rename(path, other),
+                      "symlink": lambda: fs.symlink(other, path), "write": lambda: fs.write_bytes(path, b"new"),
+                      "mkdir": lambda: fs.makedirs(path)}[op])
+        fs.uid = user
+        for p in paths:
+            remembered = _outcome(lambda: fs.program(p))
+            fs._forget_dirs()
+            assert remembered == _outcome(lambda: fs.program(p)), (p, op)
