@@ -1,6 +1,7 @@
 """Loops and arithmetic (issue 18): CPU time per iteration of the interpreter's hot paths,
-ours against real bash and bashkit, with the targets <= 3x bash and <= 0.9x bashkit (issue 29); and a loop beside unrelated state (a
-nameref, xtrace on and off) within 10 % of the same loop without it.
+ours against real bash and bashkit, with the targets <= 3x bash and <= 0.9x bashkit (issue
+29); and a loop beside unrelated state (a nameref, xtrace on and off) within 10 % of the same
+loop without it.
 
 Ours and bashkit run in-process (``time.process_time``); bash runs as ``bash -c`` and is
 charged its children's CPU (``RUSAGE_CHILDREN``). CPU time, not wall time: the loops are
