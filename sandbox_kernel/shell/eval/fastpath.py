@@ -1114,19 +1114,21 @@ def _compile_substitution_assignment(node: SimpleCommand, body, general):
     expander; the status is the substitution's."""
     a = node.assigns[0]
     name, append, line = a.name, a.append, node.line
+    plan = substitution_plan(body)
 
     def run_substitution_assignment(sh: Shell, node, fds):
         if not _enter(sh, fds, line):
             return general(sh, node, fds)
         sh.cmdsub_status = None
         sh.rt.expansion_bytes = 0
-        return _assign_substitution(sh, node, fds, body, name, append)
+        return _assign_substitution(sh, node, fds, body, name, append, plan)
     return run_substitution_assignment
 
 
-async def _assign_substitution(sh: Shell, node: SimpleCommand, fds: dict, body, name: str, append: bool) -> int:
+async def _assign_substitution(sh: Shell, node: SimpleCommand, fds: dict, body, name: str, append: bool,
+                               plan: tuple | None) -> int:
     try:
-        sh.assign_scalar(name, await sh.command_substitution(body), append)
+        sh.assign_scalar(name, await sh.command_substitution(body, plan), append)
     except ShellError as e:
         return await sh.assignment_failed(node.assigns[0], e, fds)
     status = sh.cmdsub_status if sh.cmdsub_status is not None else 0
@@ -1908,7 +1910,7 @@ async def _finished(status) -> int:
 
 def stage_names(node: Pipeline) -> tuple[str | None, ...]:
     """Each stage's command name when it is a plain simple command whose words and redirection
-    targets cannot assign anything (it may run in the shell itself: ``Pipelines._runs_in_shell``), else
+    targets cannot assign anything (it may run in the shell itself: ``pipeline.runs_in_shell``), else
     None. A pipeline's runner computes them once."""
     return tuple(_plain_stage_name(cmd) for cmd in node.commands)
 
@@ -1929,6 +1931,51 @@ def _plain_stage_name(cmd) -> str | None:
         if type(target) is Word and target.fast is None and not _inert_parts(target.parts):
             return None
     return words[0].fast
+
+
+def substitution_plan(body) -> tuple | None:
+    """``$(...)`` of one simple command or pipeline whose every stage ``stage_names`` names
+    and whose words read nothing of the process running them (BASHPID, BASH_SUBSHELL, an
+    indirect name): (the stage names,), what ``Shell.command_substitution`` needs to run it in
+    the shell itself, as a pipeline's stages are run; else None. Computed once per body."""
+    if type(body) is not CommandList or len(body.items) != 1 or body.items[0][1]:
+        return None
+    node = body.items[0][0]
+    if type(node) is Pipeline:
+        if node.negate or node.timed or len(node.commands) < 2:
+            return None
+        commands = node.commands
+    elif type(node) is SimpleCommand:
+        commands = [node]
+    else:
+        return None
+    names = tuple(_plain_stage_name(cmd) for cmd in commands)
+    if None in names:
+        return None
+    for cmd in commands:
+        words = list(cmd.words) + [r.target for r in cmd.redirs if type(r.target) is Word]
+        if not all(_process_blind(w.parts) for w in words):
+            return None
+    return (names,)
+
+
+#: what a fork's own words may read of its process: a substitution run in the shell itself
+#: would read the shell's
+_PROCESS_PARAMS = frozenset({"BASHPID", "BASH_SUBSHELL"})
+
+
+def _process_blind(parts: list) -> bool:
+    for p in parts:
+        tp = type(p)
+        if tp is DQ:
+            if not _process_blind(p.parts):
+                return False
+        elif tp is Param:
+            if p.name in _PROCESS_PARAMS or p.indirect \
+                    or (p.arg is not None and not _process_blind(p.arg.parts)) \
+                    or (p.arg2 is not None and not _process_blind(p.arg2.parts)):
+                return False
+    return True
 
 
 def _inert_parts(parts: list) -> bool:
@@ -2013,4 +2060,4 @@ async def raise_later(e: BaseException) -> int:
 
 
 __all__ = ["NO_RUNNER", "NOT_NOW", "NeedsGeneric", "commands_exceeded", "compile_arith", "compile_fields",
-           "compile_node", "compile_pattern", "compile_string", "stage_names", "start"]
+           "compile_node", "compile_pattern", "compile_string", "stage_names", "start", "substitution_plan"]

@@ -71,6 +71,24 @@ random = lazy_import("random")  # $RANDOM only
 YIELD_INTERVAL = 0.02
 #: how bash names a trap whose string has a syntax error
 TRAP_CONTEXTS = {"ERR": "error trap", "DEBUG": "debug trap", "RETURN": "return trap", "INT": "interrupt trap"}
+#: commands that see which process runs them (ps lists it, kill signals by it): a command
+#: substitution of one runs in a fork, as in bash
+FORK_OBSERVERS = frozenset({"ps", "kill"})
+#: ``command_substitution``'s default: the caller has no plan, one is looked up
+NOT_PLANNED: Any = object()
+#: bodies met by the expander (not compiled): their plans, by id (the body kept alive beside)
+_PLANS: dict[int, tuple[Node, tuple | None]] = {}
+
+
+def _substitution_plan(body: Node) -> tuple | None:
+    known = _PLANS.get(id(body))
+    if known is not None and known[0] is body:
+        return known[1]
+    if len(_PLANS) >= 4096:
+        _PLANS.clear()
+    plan = fastpath.substitution_plan(body)
+    _PLANS[id(body)] = (body, plan)
+    return plan
 
 
 #: a process substitution's temporary file: its path (``<(...)``), or what ``>(...)`` runs when
@@ -1589,21 +1607,39 @@ class Shell(Variables):
         return status
 
     # ------------------------------------------------------------------ substitutions
-    async def command_substitution(self, body: Node) -> str:
+    async def command_substitution(self, body: Node, plan: tuple | None | object = NOT_PLANNED) -> str:
+        """``$(body)``'s output. ``plan``: ``fastpath.substitution_plan(body)``, when the caller
+        has it: a body that may run in the shell itself does (without a fork) when nothing of
+        this shell would tell the difference: no traps, namerefs or xtrace, no errexit for the
+        fork to turn off, and every stage a command that may run in a pipeline's shell
+        (``pipeline.runs_in_shell``)."""
         fast = self._read_file_subst(body)
         if fast is not None:
             return await fast
+        if plan is NOT_PLANNED:
+            plan = _substitution_plan(body)
         hold = self.hold_memory("command substitution")
         out = BufferOutput(self.rt.limits.string_bytes, hold)
         fds = dict(self.fds_for_subst())
         fds[1] = out
-        child = self.fork_waited()
-        child.trace_depth = self.trace_depth + 1
-        child.parent_jobs = self.jobtable or self.parent_jobs  # bash: `kill $(jobs -p)`
-        if not self.shopts["inherit_errexit"] and child.options["errexit"]:
-            child.own_tables()
-            child.options["errexit"] = False
-            child.sync_option_vars()
+        options = self.options
+        if plan is not None and not self.traps and not self.namerefs and not options["xtrace"] \
+                and (not options["errexit"] or self.shopts["inherit_errexit"]) \
+                and all(pipeline.runs_in_shell(self, name) and name not in FORK_OBSERVERS
+                        for name in plan[0]):  # type: ignore[index]
+            child = self
+            # what running a command changes of a shell, the shell's again when it is done
+            saved = (self.lineno, self.current_fds, self.last_arg, self.pipestatus, self.errexit_exempt)
+            self.stages_in_shell += 1
+            self.subshell_level += 1  # (what its errors' statuses depend on)
+        else:
+            child = self.fork_waited()
+            child.trace_depth = self.trace_depth + 1
+            child.parent_jobs = self.jobtable or self.parent_jobs  # bash: `kill $(jobs -p)`
+            if not self.shopts["inherit_errexit"] and child.options["errexit"]:
+                child.own_tables()
+                child.options["errexit"] = False
+                child.sync_option_vars()
         try:
             try:
                 try:
@@ -1620,7 +1656,7 @@ class Shell(Variables):
                 raise LimitExceeded(f"command substitution output exceeds {self.rt.limits.string_bytes} bytes "
                                     "(limit string_bytes)",
                                     "string_bytes")
-            if child.traps.get("EXIT") or child.pending_signals:
+            if child is not self and (child.traps.get("EXIT") or child.pending_signals):
                 status = await child.run_exit_trap(fds, status)
             self.cmdsub_status = status
             self.last_status = status
@@ -1630,7 +1666,12 @@ class Shell(Variables):
         finally:
             out.buf = bytearray()
             hold.release()
-            self.end_waited(child)
+            if child is self:
+                self.stages_in_shell -= 1
+                self.subshell_level -= 1
+                self.lineno, self.current_fds, self.last_arg, self.pipestatus, self.errexit_exempt = saved
+            else:
+                self.end_waited(child)
         return text.rstrip("\n")
 
     async def _substituted_text(self, data: bytes) -> str:

@@ -158,7 +158,7 @@ async def _start_stages(sh: Shell, node: Pipeline, fds: dict, names: tuple | Non
                 # only the last stage may set $_ (the others would, running in the shell)
                 shell = sh if i == n - 1 else sh.fork()
             else:
-                shell = sh if _runs_in_shell(sh, names[i]) else sh.fork()
+                shell = sh if runs_in_shell(sh, names[i]) else sh.fork()
             if shell is not sh:
                 if type(cmd) is SimpleCommand:
                     shell.parent_jobs = sh.jobtable or sh.parent_jobs  # bash: `jobs -p | ...`
@@ -233,7 +233,7 @@ async def _finish_stage(sh: Shell, pending, fds: dict, reader, writer) -> int:
             reader.close()
 
 
-def _runs_in_shell(sh: Shell, name: str | None) -> bool:
+def runs_in_shell(sh: Shell, name: str | None) -> bool:
     """Whether a stage ``stage_names`` names runs in the shell itself, without a copy of it:
     a registered command or an output-only builtin (no function of that name)."""
     if name is None or name in sh.functions:
