@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 import time
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, cast
 
 from ... import aio
 from ..builtins import BUILTINS, SPECIAL_BUILTINS, SYNC_BUILTINS
@@ -1952,9 +1952,10 @@ def substitution_plan(body) -> tuple | None:
     names = tuple(_plain_stage_name(cmd) for cmd in commands)
     if None in names:
         return None
-    for cmd in commands:
-        words = list(cmd.words) + [r.target for r in cmd.redirs if type(r.target) is Word]
-        if not all(_process_blind(w.parts) for w in words):
+    for cmd in commands:  # (plain stages: simple commands of Words)
+        words = [w for w in cast(SimpleCommand, cmd).words] + \
+            [r.target for r in cast(SimpleCommand, cmd).redirs if type(r.target) is Word]
+        if not all(_process_blind(cast(Word, w).parts) for w in words):
             return None
     return (names,)
 
