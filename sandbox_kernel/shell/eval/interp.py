@@ -183,6 +183,20 @@ _INSTANCE_DEFAULTS = ("debug_trap_set", "vars_shared", "shared_scopes", "shared_
                       "current_fds", "redir_fds", "cmdsub_status")
 
 
+#: what every fork starts with, whatever its parent had: nothing shared yet (variables, the
+#: hash table; its functions, aliases and options tables are its parent's until it changes
+#: one), no stages running in it, no signals, jobs or pid of its own (``Shell.pid``); its
+#: positional lists and directory stack are its parent's (replaced, never changed in place),
+#: charged to the parent
+_FORK_STATE = {
+    "vars_shared": False, "shared_scopes": (), "shared_ids": frozenset(), "copied_ids": frozenset(),
+    "owned_ids": frozenset(), "hash_shared": False, "hash_uses": None, "stages_in_shell": 0,
+    "positional_charged": 0, "tables_shared": True, "pending_signals": 0, "killed_by": 0, "signals_blocked": 0,
+    "signal_waiter": None, "exec_parent": None, "exec_position": False, "jobtable": None, "parent_jobs": None,
+    "_pid": None,
+}
+
+
 class Shell(Variables):
     """One shell's state, and running commands in it. Its variable store is its base class
     (``Variables``); expansion, redirections, pipelines and jobs are word.py's, redirect.py's
@@ -453,16 +467,9 @@ class Shell(Variables):
 
     def _forked(self) -> "Shell":
         child = Shell.__new__(Shell)
-        child.__dict__.update(self.__dict__)
-        child.vars_shared = False
-        child.shared_scopes = ()
-        child.shared_ids = child.copied_ids = child.owned_ids = frozenset()
-        child.hash_shared = False
-        child.hash_uses = None
-        child.stages_in_shell = 0
-        # positional lists and the directory stack are replaced, never changed in place
-        child.positional_charged = 0  # the parent's account holds them
-        child.tables_shared = True
+        state = child.__dict__
+        state.update(self.__dict__)
+        state.update(_FORK_STATE)
         traps = self.traps
         if traps:
             child.traps = self.inherited_traps()
@@ -470,15 +477,10 @@ class Shell(Variables):
             child.sync_debug_trap()
         else:
             child.traps = {}
-        child.pending_signals = child.killed_by = child.signals_blocked = 0
-        child.signal_waiter = child.exec_parent = None
-        child.exec_position = False
         child.frames = list(self.frames)
         child.subshell_level = self.subshell_level + 1
         child.fds = dict(self.fds)
         child.procsub_files = []
-        child.jobtable = child.parent_jobs = None
-        child._pid = None
         child.ppid = self.pid
         return child
 
