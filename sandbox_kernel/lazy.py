@@ -19,7 +19,11 @@ from types import ModuleType
 #: a name TYPE_CHECKING as true
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, cast
+else:
+    def cast(typ, value):
+        """typing.cast (which type checkers see): the value itself."""
+        return value
 
 
 class LazyModule:

@@ -21,6 +21,7 @@ HEAVY = {
     "datetime": "dates only",
     "signal": "strsignal only (builtins.jobs)",
     "random": "$RANDOM and /dev/random only",
+    "typing": "annotations only (lazy.TYPE_CHECKING, lazy.cast); the loop imports it when a run needs one",
     "pkgutil": "commands.load_all only",
     "sandbox_kernel.policy": "a sandbox without a policy makes Policy() when asked for (Sandbox.policy)",
     "sandbox_kernel.vfs.tar": "archives only",

@@ -1,10 +1,13 @@
 """Builtin arguments read the way bash reads them (its ``internal_getopt``)."""
 from __future__ import annotations
 
+from ...lazy import TYPE_CHECKING
 from ...chars import isdigits, parse_int
-from ..api import ShellAPI
 from ..state import ShellError
 from .registry import HELP
+
+if TYPE_CHECKING:
+    from ..api import ShellAPI
 
 
 def bash_int(text: str) -> int:

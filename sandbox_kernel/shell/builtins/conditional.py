@@ -1,12 +1,15 @@
 """test and [: conditional expressions of arguments (evaluated by the shell: eval/cond.py)."""
 from __future__ import annotations
 
-from typing import Awaitable
 
-from ..api import Fds, ShellAPI
+from ...lazy import TYPE_CHECKING
 from ..state import ShellError, TestError
 from .output import err
 from .registry import builtin
+
+if TYPE_CHECKING:
+    from typing import Awaitable
+    from ..api import Fds, ShellAPI
 
 
 def _run_test(sh: ShellAPI, name: str, args: list[str], fds: Fds):

@@ -2,12 +2,11 @@
 and the no-ops : true false."""
 from __future__ import annotations
 
-from typing import Awaitable
 
+from ...lazy import TYPE_CHECKING
 from ...commands import registry as command_registry
 from ...streams import InputStream
 from ...vfs import FSError, normpath
-from ..api import Fds, ShellAPI
 from ..lookup import find_sourced, is_binary_script
 from ..state import AbortCommand, BreakLoop, ContinueLoop, ExitShell, LimitExceeded, ReturnFromFunction, ShellError
 from ..syntax.lexer import ParseError
@@ -17,6 +16,10 @@ from ..options import OPTION_LETTERS
 from .output import err, out
 from .read import race_cancel
 from .registry import BUILTINS, builtin, help_text
+
+if TYPE_CHECKING:
+    from typing import Awaitable
+    from ..api import Fds, ShellAPI
 
 
 @builtin(":", usage=":", text="Null command: no effect; the exit status is 0.", sync=True)

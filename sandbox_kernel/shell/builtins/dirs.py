@@ -3,14 +3,17 @@ from __future__ import annotations
 
 import errno
 import os
-from typing import Awaitable
 
+from ...lazy import TYPE_CHECKING
 from ...vfs import FSError, normpath
-from ..api import Fds, ShellAPI
 from ..state import ShellError
 from .args import usage_error
 from .output import err, out, write_or_fail
 from .registry import builtin
+
+if TYPE_CHECKING:
+    from typing import Awaitable
+    from ..api import Fds, ShellAPI
 
 
 @builtin("cd", usage="cd [-L|[-P [-e]] [-@]] [dir]", text="""

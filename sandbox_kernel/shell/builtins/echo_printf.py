@@ -5,7 +5,6 @@ import time
 from collections.abc import Awaitable
 
 from ...lazy import TYPE_CHECKING, lazy_compile, lazy_import
-from ..api import Fds, ShellAPI
 from ..quoting import backslash_quote
 from ..state import LimitExceeded, ShellError, split_subscript
 from ..syntax.escapes import PRINTF, PRINTF_B, decode_escape, decode_escapes
@@ -14,6 +13,7 @@ from .output import err, write_now_or_later, write_or_fail
 from .registry import builtin
 
 if TYPE_CHECKING:
+    from ..api import Fds, ShellAPI
     from ...commands._lib.cprintf import LongDouble
 
 cprintf = lazy_import("...commands._lib.cprintf", __package__)  # printf's conversions only

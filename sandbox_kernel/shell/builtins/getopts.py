@@ -1,11 +1,13 @@
 """getopts."""
 from __future__ import annotations
 
-from ...lazy import lazy_compile
-from ..api import Fds, ShellAPI
+from ...lazy import TYPE_CHECKING, lazy_compile
 from ..syntax.lexer import is_name
 from .output import err
 from .registry import builtin
+
+if TYPE_CHECKING:
+    from ..api import Fds, ShellAPI
 
 _ATOI = lazy_compile(r"[ \t\n\v\f\r]*([-+]?[0-9]+)")
 

@@ -6,14 +6,16 @@ written only when asked (``history -r/-w/-a``): a kernel has no login or logout.
 """
 from __future__ import annotations
 
-from ...lazy import lazy_compile
+from ...lazy import TYPE_CHECKING, lazy_compile
 from ...vfs import FSError
-from ..api import Fds, ShellAPI
 from ..histexpand import HistoryError, expand
 from ..syntax.parser import completeness
 from .args import bash_int
 from .output import err, out
 from .registry import builtin
+
+if TYPE_CHECKING:
+    from ..api import Fds, ShellAPI
 
 #: entries kept when HISTSIZE is unset or not a number (bash's default)
 DEFAULT_HISTSIZE = 500

@@ -1,18 +1,17 @@
 """Background jobs: wait, jobs, kill, disown, fg, bg (the job table is the shell's: eval/runs.py)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from ... import aio
 from ...chars import isdigits
 from ...commands.registry import CommandCancelled
-from ...lazy import lazy_import
-from ..api import Fds, ShellAPI
+from ...lazy import TYPE_CHECKING, lazy_import
 from ..state import WaitInterrupted
 from .output import err, out
 from .registry import builtin
 
 if TYPE_CHECKING:
+    from ..api import Fds, ShellAPI
     from ..eval.runs import Job, JobTable
 
 asyncio = lazy_import("asyncio")  # jobs are tasks: it is there when they are (aio.py)

@@ -2,9 +2,9 @@
 enable, caller, compgen, complete, logout."""
 from __future__ import annotations
 
+from ...lazy import TYPE_CHECKING
 from ...commands import registry
 from .. import pattern as pat
-from ..api import Fds, ShellAPI
 from ..syntax.lexer import RESERVED
 from ..hints import not_found_message
 from ..lookup import EXECUTABLE, STANDARD_PATH, file_status, search_path
@@ -14,6 +14,9 @@ from ..state import ordered_values
 from .args import parse_options
 from .output import err, out
 from .registry import BUILTINS, HELP, builtin, help_text
+
+if TYPE_CHECKING:
+    from ..api import Fds, ShellAPI
 
 
 def command_files(sh: ShellAPI, name: str, every: bool = False, standard: bool = False) -> list[tuple[str, bool]]:

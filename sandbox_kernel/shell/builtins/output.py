@@ -1,8 +1,11 @@
 """Writing a builtin's output and its error messages."""
 from __future__ import annotations
 
+from ...lazy import TYPE_CHECKING
 from ...streams import OutputStream
-from ..api import Fds, ShellAPI
+
+if TYPE_CHECKING:
+    from ..api import Fds, ShellAPI
 
 
 async def out(fds: Fds, text: str | bytes) -> None:

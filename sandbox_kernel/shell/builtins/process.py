@@ -3,13 +3,16 @@ from __future__ import annotations
 
 import time
 
+from ...lazy import TYPE_CHECKING
 from ...chars import isdigits
-from ..api import Fds, ShellAPI
 from ..quoting import single_quote
 from .jobs import SIGNAL_NAMES, SIGNALS, signal_number
 from .registry import BUILTINS
 from .output import err, out
 from .registry import builtin
+
+if TYPE_CHECKING:
+    from ..api import Fds, ShellAPI
 
 
 #: the traps that are not signals, listed after the signals in this order

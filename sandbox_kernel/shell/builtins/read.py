@@ -3,22 +3,27 @@ from __future__ import annotations
 
 import codecs
 import re
-from typing import Awaitable, TypeVar
 
 from ... import aio
 from ...chars import isdigits
 from ...commands.registry import CommandCancelled
-from ...lazy import lazy_import
+from ...lazy import TYPE_CHECKING, lazy_import
 from ...streams import BytesInput, EmptyInput, FileInput, InputStream
-from ..api import Fds, ShellAPI
 from ..state import VALUE_OVERHEAD
 from ..syntax.lexer import is_name
 from .args import bash_int
 from .output import err
 from .registry import builtin
 
+if TYPE_CHECKING:
+    from collections.abc import Awaitable
+    from typing import TypeVar
+
+    from ..api import Fds, ShellAPI
+
+    T = TypeVar("T")
+
 asyncio = lazy_import("asyncio")  # with the loop (aio.py)
-T = TypeVar("T")
 
 
 def never_blocks(stream: InputStream, delim: bytes | None = None) -> bool:

@@ -11,18 +11,22 @@ without a coroutine; ``BUILTINS`` holds a coroutine version of every builtin.
 """
 from __future__ import annotations
 
-from typing import Any, Awaitable, Callable, TypeVar
-
-from ..api import Fds, ShellAPI
+from ...lazy import TYPE_CHECKING
 from .output import out
 
-#: a builtin: (the shell, argv, its fds) -> the status. The words of argv are strings; a
-#: declaration builtin (declare, local, export, readonly) also gets NAME=(...) operands as
-#: the parser's Assign nodes
-Builtin = Callable[[ShellAPI, list[Any], Fds], Awaitable[int]]
-#: a ``sync=True`` builtin: the status, or an awaitable of it when it must wait
-SyncBuiltin = Callable[[ShellAPI, list[Any], Fds], int | Awaitable[int]]
-_Registered = TypeVar("_Registered", bound=Callable[..., Any])
+if TYPE_CHECKING:  # (what the annotations name: typing is no import of the shell's start)
+    from collections.abc import Awaitable, Callable
+    from typing import Any, TypeVar
+
+    from ..api import Fds, ShellAPI
+
+    #: a builtin: (the shell, argv, its fds) -> the status. The words of argv are strings; a
+    #: declaration builtin (declare, local, export, readonly) also gets NAME=(...) operands as
+    #: the parser's Assign nodes
+    Builtin = Callable[[ShellAPI, list[Any], Fds], Awaitable[int]]
+    #: a ``sync=True`` builtin: the status, or an awaitable of it when it must wait
+    SyncBuiltin = Callable[[ShellAPI, list[Any], Fds], int | Awaitable[int]]
+    _Registered = TypeVar("_Registered", bound=Callable[..., Any])
 
 BUILTINS: dict[str, Builtin] = {}
 SYNC_BUILTINS: dict[str, SyncBuiltin] = {}

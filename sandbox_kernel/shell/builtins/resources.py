@@ -6,10 +6,13 @@ only be lowered. The sandbox's real limits are the kernel's (``%limits``); of th
 ``-n`` is enforced (opening a file past it fails: eval/redirect.py)."""
 from __future__ import annotations
 
-from ..api import Fds, ShellAPI
+from ...lazy import TYPE_CHECKING
 from .args import parse_options
 from .output import err, out
 from .registry import builtin
+
+if TYPE_CHECKING:
+    from ..api import Fds, ShellAPI
 
 UNLIMITED = None
 

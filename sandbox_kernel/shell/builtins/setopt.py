@@ -1,13 +1,16 @@
 """Shell options: set and shopt."""
 from __future__ import annotations
 
-from ..api import Fds, ShellAPI
+from ...lazy import TYPE_CHECKING
 from ..syntax.printer import format_function
 from ..options import OPTION_DEFAULTS, OPTION_LETTERS
 from .output import err, out
 from .registry import builtin
 from .variables import set_line
 from ..state import AbortCommand
+
+if TYPE_CHECKING:
+    from ..api import Fds, ShellAPI
 
 
 def _print_options(sh: ShellAPI, plus: bool) -> str:

@@ -2,10 +2,8 @@
 from __future__ import annotations
 
 import re
-from typing import cast
 
-from ...lazy import lazy_compile
-from ..api import Fds, ShellAPI
+from ...lazy import TYPE_CHECKING, cast, lazy_compile
 from ..quoting import declare_text, double_quote, key_text, shell_quote
 from ..state import ArithError, IndexedArray, ShellError, Var, ordered_keys, split_subscript
 from ..syntax.ast import Assign, SimpleCommand
@@ -15,6 +13,9 @@ from ..syntax.printer import format_function
 from .args import bash_int, too_many_arguments
 from .output import err, out
 from .registry import builtin
+
+if TYPE_CHECKING:
+    from ..api import Fds, ShellAPI
 
 _OPERAND = lazy_compile(r"([A-Za-z_][A-Za-z_0-9]*)(\[.*\])?(\+?=)(.*)$", re.S)
 #: a declare operand's value: a NAME=(...) or NAME=WORD word, (subscript, +=, text) of a

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, NoReturn, Protocol
 from ...chars import isdigits
-from ...lazy import lazy_compile
+from ...lazy import TYPE_CHECKING, lazy_compile
 from ..state import ArithError
 
 MASK = (1 << 64) - 1
@@ -144,6 +143,7 @@ _BINARY = {
 _ASSIGN = {"=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "^=", "|=", "**="}
 
 if TYPE_CHECKING:
+    from typing import NoReturn, Protocol
     from ..api import Key
 
     class ArithEnv(Protocol):

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import stat as st
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
 
-from ...lazy import lazy_compile, lazy_import
+from ...lazy import TYPE_CHECKING, lazy_compile, lazy_import
 from ...vfs import FSError
 from .. import pattern as pat
 from .arith import evaluate as arith_evaluate

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import os
 import time
-from typing import TYPE_CHECKING, Any, Callable, cast
 
+from ...lazy import TYPE_CHECKING, cast
 from ... import aio
 from ..builtins import BUILTINS, SPECIAL_BUILTINS, SYNC_BUILTINS
 from ..state import (AbortCommand, BreakLoop, ContinueLoop, ExitShell, IndexedArray, LimitExceeded, ReturnFromFunction,
@@ -42,7 +42,7 @@ from .word import (BIG_STRING, DEFAULT_IFS, GLOB_ACTIVE, Fields, ambiguous_redir
     has_brace, DEFAULT_WORD_OPS, quoted_default, text_length)
 
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, Callable
 
 if TYPE_CHECKING:
     from .interp import Shell

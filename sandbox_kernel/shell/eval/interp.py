@@ -14,13 +14,12 @@ import contextlib
 import re
 import time
 import weakref
-from typing import TYPE_CHECKING, Any, Awaitable, Union, cast
 from operator import itemgetter
 
 from ... import aio
 from ...commands import registry
 from ...commands.registry import CommandCancelled, CommandContext
-from ...lazy import lazy_import
+from ...lazy import TYPE_CHECKING, cast, lazy_import
 from ...streams import BufferOutput, BytesInput, ClosedInput, ClosedOutput, InputStream, OutputStream, OutputTooLarge
 from ...vfs import FSError
 from ...vfs.layout import COMMAND_STUB
@@ -59,6 +58,7 @@ if TYPE_CHECKING:
     from .runs import RunView
 
 if TYPE_CHECKING:
+    from collections.abc import Awaitable
     from typing import Any
 
 asyncio = lazy_import("asyncio")  # with the loop (aio.py)
@@ -91,9 +91,10 @@ def _substitution_plan(body: Node) -> tuple | None:
     return plan
 
 
-#: a process substitution's temporary file: its path (``<(...)``), or what ``>(...)`` runs when
-#: the command ends ("out", path, body, fds)
-ProcsubFile = Union[str, tuple[str, str, Node, dict]]
+if TYPE_CHECKING:
+    #: a process substitution's temporary file: its path (``<(...)``), or what ``>(...)`` runs
+    #: when the command ends ("out", path, body, fds)
+    ProcsubFile = str | tuple[str, str, Node, dict]
 
 
 class Frame(tuple):

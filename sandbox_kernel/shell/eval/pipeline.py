@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import resource
 import time
-from typing import TYPE_CHECKING
 
 from ... import aio
 from ...commands import registry
 from ...commands.registry import CommandCancelled
-from ...lazy import lazy_import
+from ...lazy import TYPE_CHECKING, lazy_import
 from ...streams import EmptyInput, OutputTooLarge, Pipe, SinkOutput
 from ..builtins import BUILTINS
 from ..builtins.jobs import QUIET_SIGNALS, signal_description

@@ -10,8 +10,8 @@ command they belong to).
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
+from ...lazy import TYPE_CHECKING
 from ...chars import isdigits
 from ...streams import (BytesInput, ClosedInput, ClosedOutput, EmptyInput, FileInput, FileOutput, InputStream,
     NullOutput, OutputStream, DirectoryInput, fifo_change, fifo_write)

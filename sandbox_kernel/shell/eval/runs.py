@@ -23,14 +23,14 @@ starts with an empty one, as a forked bash does.
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any
 
 from ...engine import CancelToken
-from ...lazy import lazy_import
+from ...lazy import TYPE_CHECKING, lazy_import
 from ...memory import RunMemory
 from ..builtins.jobs import signal_description
 
 if TYPE_CHECKING:
+    from typing import Any
     from asyncio import Event, Task
     from random import Random
     from weakref import WeakValueDictionary

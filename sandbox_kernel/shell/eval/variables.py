@@ -15,10 +15,9 @@ from __future__ import annotations
 import gc
 import time
 import weakref
-from typing import TYPE_CHECKING, Any, cast
 
 from ...chars import isdigits
-from ...lazy import lazy_compile
+from ...lazy import TYPE_CHECKING, cast, lazy_compile
 from ..options import OPTION_DEFAULTS
 from ..state import (VALUE_OVERHEAD, IndexedArray, LimitExceeded, ShellError, TempVar, Var, is_array,
     split_subscript)
@@ -28,6 +27,7 @@ from ..syntax.lexer import ParseError, is_name
 from ..syntax.parser import Parser
 
 if TYPE_CHECKING:
+    from typing import Any
     from ...vfs import VFS
     from ..api import Key
     from .interp import Frame, Runtime

@@ -11,10 +11,9 @@ from __future__ import annotations
 import bisect
 import re
 from itertools import islice
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, Iterable, Protocol, Sequence, TypeGuard, cast
 
 from ...chars import isdigits
-from ...lazy import lazy_compile
+from ...lazy import TYPE_CHECKING, cast, lazy_compile
 from ...locales import installed_locale, single_byte
 from ...wildcard import Budget
 from .. import pattern as pat
@@ -28,6 +27,7 @@ from ..syntax.lexer import NAME_CHARS, is_name
 from .variables import NeedsExpansion, memory_exceeded
 
 if TYPE_CHECKING:
+    from typing import Any, Awaitable, Callable, Iterable, Protocol, Sequence, TypeGuard
     from ...vfs import VFS
     from ..api import Key
     from ..state import Var
