@@ -1313,6 +1313,8 @@ def _arith_status(sh: Shell, fds: dict, text: str):
         return sh.report_status(fds, e.message, 1)  # (an assignment to a readonly name)
     status = 0 if value else 1
     sh.pipestatus = status
+    if sh.pending_warnings:  # (what evaluating it noticed: said before errexit may end the shell)
+        return _warned_first(sh, int, status)
     return status
 
 
@@ -1363,6 +1365,8 @@ async def _for_words_from(sh: Shell, node: For, fds: dict, items: list[str], k: 
 def _for_items(sh: Shell, node: For, fds: dict, items: list[str]):
     if len(items) > sh.rt.limits.words:
         raise too_many_words(sh.rt.limits.words)
+    if sh.pending_warnings:  # (what expanding the words noticed, said before the loop runs)
+        return _warned_first(sh, _for_items, sh, node, fds, items)
     sh.loop_depth += 1
     try:
         stop = _for_steps(sh, node, fds, items, 0, 0, False)
@@ -1598,7 +1602,9 @@ def _compile_case(node: Case):
         except NeedsGeneric:
             return _case_head(sh, node, fds, matchers)
         stop = _case_steps(sh, node, fds, matchers, word, 0, 0, None)
-        return stop if type(stop) is not tuple else _case_resume(sh, node, fds, matchers, word, stop)
+        if type(stop) is tuple:
+            return _case_resume(sh, node, fds, matchers, word, stop)
+        return stop if not sh.pending_warnings else _warned_first(sh, int, stop)
     return _redirected(run_case) if node.redirs else run_case
 
 
@@ -1610,7 +1616,11 @@ async def _case_head(sh: Shell, node: Case, fds: dict, matchers: list) -> int:
         await sh.err(fds, f"{sh._ps4()}case {format_word(node.word)} in\n")
     word = await sh.expand_word(node.word)
     stop = _case_steps(sh, node, fds, matchers, word, 0, 0, None)
-    return stop if type(stop) is int else await _case_resume(sh, node, fds, matchers, word, stop)
+    if type(stop) is tuple:
+        return await _case_resume(sh, node, fds, matchers, word, stop)
+    if sh.pending_warnings:
+        await sh.flush_warnings()
+    return stop
 
 
 #: ``_case_steps``'s ``matched`` when item i's body has run (``status`` is its status)
@@ -1644,6 +1654,8 @@ def _case_steps(sh: Shell, node: Case, fds: dict, matchers: list, word: str, i: 
                 matched = None
                 continue
             if item.body is not None:
+                if sh.pending_warnings:  # (what matching the patterns noticed, said before the body runs)
+                    return i, _warned_first(sh, start, sh, item.body, fds)
                 r = start(sh, item.body, fds)
                 if type(r) is not int:
                     return i, r
@@ -1668,6 +1680,8 @@ async def _case_resume(sh: Shell, node: Case, fds: dict, matchers: list, word: s
         else:
             i, pending = stop
             stop = _case_steps(sh, node, fds, matchers, word, i, await pending, _RAN)
+    if sh.pending_warnings:  # (what matching noticed when no body ran)
+        await sh.flush_warnings()
     return stop
 
 
@@ -1744,6 +1758,8 @@ def _failed(sh: Shell, status: int):
     """An item failed (and no condition around it handled that): errexit, or the ERR trap to
     await (it applies errexit after it), or None; the compound commands around it do not fail
     again for it."""
+    if sh.pending_warnings:
+        return _said_then_failed(sh, status)
     if not sh.errexit_suppress:
         if sh.traps.get("ERR") and not sh.in_err_trap:
             return sh.after_failure(status)
@@ -1751,6 +1767,13 @@ def _failed(sh: Shell, status: int):
             raise ExitShell(status)
     sh.errexit_exempt = True
     return None
+
+
+async def _said_then_failed(sh: Shell, status: int) -> int:
+    """``_failed`` once what the command noticed is said (before errexit or the ERR trap)."""
+    await sh.flush_warnings()
+    after = _failed(sh, status)
+    return status if after is None else await after
 
 
 async def _list_resume(sh: Shell, node: CommandList, fds: dict, stop) -> int:

@@ -186,15 +186,15 @@ _INSTANCE_DEFAULTS = ("debug_trap_set", "vars_shared", "shared_scopes", "shared_
 
 #: what every fork starts with, whatever its parent had: nothing shared yet (variables, the
 #: hash table; its functions, aliases and options tables are its parent's until it changes
-#: one), no stages running in it, no signals, jobs or pid of its own (``Shell.pid``); its
-#: positional lists and directory stack are its parent's (replaced, never changed in place),
-#: charged to the parent
+#: one), no stages running in it, no signals, jobs or pid of its own (``Shell.pid``), none of
+#: its parent's warnings to say (the parent says them); its positional lists and directory
+#: stack are its parent's (replaced, never changed in place), charged to the parent
 _FORK_STATE = {
     "vars_shared": False, "shared_scopes": (), "shared_ids": frozenset(), "copied_ids": frozenset(),
     "owned_ids": frozenset(), "hash_shared": False, "hash_uses": None, "stages_in_shell": 0,
     "positional_charged": 0, "tables_shared": True, "pending_signals": 0, "killed_by": 0, "signals_blocked": 0,
     "signal_waiter": None, "exec_parent": None, "exec_position": False, "jobtable": None, "parent_jobs": None,
-    "_pid": None,
+    "_pid": None, "pending_warnings": None,
 }
 
 
@@ -377,10 +377,10 @@ class Shell(Variables):
 
     @staticmethod
     def end_waited(child: "Shell") -> None:
-        """A waited fork finished: what it charged is released (a fork that runs beside its
-        parent is released when it is collected)."""
+        """A waited fork finished: what it charged is released now (a fork that runs beside
+        its parent is released when it is collected: its finalizer queues it)."""
         if child.memory is not None:
-            child.memory.end()
+            child.memory.settle()
         child.end_process()
 
     def exec_into(self, child: "Shell") -> None:

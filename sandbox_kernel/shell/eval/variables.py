@@ -19,7 +19,7 @@ import weakref
 from ...chars import isdigits
 from ...lazy import TYPE_CHECKING, cast, lazy_compile
 from ..options import OPTION_DEFAULTS
-from ..state import (VALUE_OVERHEAD, IndexedArray, LimitExceeded, ShellError, TempVar, Var, is_array,
+from ..state import (VALUE_OVERHEAD, ExitShell, IndexedArray, LimitExceeded, ShellError, TempVar, Var, is_array,
     split_subscript)
 from .arith import SIGN, wrap
 from ..syntax.ast import DQ, Assign, Lit, Param, Quoted, Word
@@ -876,6 +876,17 @@ class Variables:
         scope, var, name, sub = self._write_target(name)
         return scope, var, name
 
+    def _new_var(self, scope: dict[str, Var], name: str, value: str, export: bool | None = None) -> None:
+        """A new string variable ``name`` in ``scope`` (this shell's own)."""
+        if len(value) > 4096:
+            self.check_string(value)
+        var = Var(None)
+        self.charge_string(var, value, name)
+        var.value = value
+        if export or self.options["allexport"]:
+            var.exported = True
+        scope[name] = var
+
     def _write_target(self, name: str) -> tuple[dict[str, Var], Var | None, str, str | None]:
         """(scope, var or None, final name, subscript of an element target or None): this
         shell's own, to change."""
@@ -934,14 +945,7 @@ class Variables:
         if var is None:
             if name in DYNAMIC_VARS:
                 self._set_dynamic(name, value)
-            if len(value) > 4096:
-                self.check_string(value)
-            var = Var(None)
-            self.charge_string(var, value, name)
-            var.value = value
-            if self.options["allexport"] or export:
-                var.exported = True
-            scope[name] = var
+            self._new_var(scope, name, value, export)
             if name in LOCALE_VARS:
                 self.byte_locale()
             return
@@ -1343,6 +1347,12 @@ class Variables:
         caller has it."""
         if var is NOT_LOOKED_UP:
             var = self.lookup_raw(name) if self.scopes else self.globals.get(name)
+        if var is None and not self.scopes and name not in _WATCHED_VARS:
+            # a new global (a fork's own copy of the globals first): set_var's way, without
+            # looking the name up again
+            self._new_var(self.globals if not self.vars_shared else cast(dict, self._own_one(self.globals, None, name)),
+                          name, value)
+            return
         if var is None or type(var.value) is not str or var.readonly or var.integer or var.lower or var.upper \
                 or var.nameref or self.options["allexport"] or name in _WATCHED_VARS:
             self.set_var(name, value, append)
@@ -1478,6 +1488,10 @@ class Variables:
         self.notice(f"warning: {message}")
 
     async def flush_warnings(self) -> None:
+        """Say the pending messages. An error among them (not a warning) ends the shell under
+        errexit, wherever it is (bash's report_error), with the last status or 1."""
         messages, self.pending_warnings = self.pending_warnings or [], None
         for message in messages:
             await self.report(self.fds_for_subst(), message)
+        if self.options["errexit"] and any(not m.startswith("warning: ") for m in messages):
+            raise ExitShell(self.last_status or 1)
