@@ -972,27 +972,30 @@ class Shell(Variables):
             except RecursionError:
                 raise ShellError(f"((: {text}: expression recursion level exceeded", 1, abort=True) from None
 
+        def head_now(compiled):
+            """A compiled condition or step's value without a coroutine (as ``head`` would
+            give it: without a DEBUG trap, LINENO the loop's line), or NOT_NOW when only
+            ``head`` can."""
+            if compiled is None or self.debug_trap_set:
+                return NOT_NOW
+            self.lineno = node.line
+            try:
+                return compiled(self)
+            except ArithError as e:
+                raise ShellError(f"((: {e.message}", 1, abort=True) from None
+            except (NeedsGeneric, RecursionError):
+                return NOT_NOW
+
         async def body(fds):
             status = 0
             condition, step = (heads[1], heads[2]) if heads is not None else (None, None)
             rt = self.rt
-            line = node.line
             loop_body = node.body
             try:
                 await head(node.init)
                 with self._in_loop():
                     while True:
-                        # a compiled condition and step run without a coroutine (as head
-                        # would: without a DEBUG trap, LINENO the loop's line)
-                        value = NOT_NOW
-                        if condition is not None and not self.debug_trap_set:
-                            self.lineno = line
-                            try:
-                                value = condition(self)
-                            except ArithError as e:
-                                raise ShellError(f"((: {e.message}", 1, abort=True) from None
-                            except (NeedsGeneric, RecursionError):
-                                pass
+                        value = head_now(condition)
                         if value is NOT_NOW:
                             value = await head(node.condition)
                         if value == 0:
@@ -1005,16 +1008,7 @@ class Shell(Variables):
                             status = 0
                             if loop_flow(e) == "break":
                                 break
-                        value = NOT_NOW
-                        if step is not None and not self.debug_trap_set:
-                            self.lineno = line
-                            try:
-                                value = step(self)
-                            except ArithError as e:
-                                raise ShellError(f"((: {e.message}", 1, abort=True) from None
-                            except (NeedsGeneric, RecursionError):
-                                pass
-                        if value is NOT_NOW:
+                        if head_now(step) is NOT_NOW:
                             await head(node.step)
                         cancel = rt.cancel
                         if time.monotonic() - rt.last_yield > rt.yield_interval or (

@@ -194,6 +194,23 @@ class MemoryAccount:
                 parent.deferred = 0
 
 
+def decimal_value(var: Var) -> int | None:
+    """The number a variable holding a plain decimal string is, as arithmetic reads it (kept in
+    ``Var.numeric`` while the value is that very string: a loop's counter is parsed once per
+    change); None for any other value."""
+    raw = var.value
+    numeric = var.numeric
+    if numeric is not None and numeric[0] is raw:
+        return numeric[1]
+    if type(raw) is not str or not raw.isdigit() or not raw.isascii() or (raw[0] == "0" and len(raw) > 1):
+        return None
+    n = int(raw)
+    if n >= SIGN:
+        n = wrap(n)
+    var.numeric = (raw, n)
+    return n
+
+
 class Variables:
     """Variables of one shell: scopes innermost last, the globals below them."""
 
@@ -1208,16 +1225,7 @@ class Variables:
 
     def arith_get(self, name: str, index: Key | None) -> str:
         if index is None:
-            # lookup_raw inline: arithmetic reads variables more than anything
-            var = None
-            scopes = self.scopes
-            if scopes:
-                for scope in reversed(scopes):
-                    var = scope.get(name)
-                    if var is not None:
-                        break
-            if var is None:
-                var = self.globals.get(name)
+            var = self.lookup_raw(name) if self.scopes else self.globals.get(name)
             if var is not None and type(var.value) is str and not var.nameref and name not in DYNAMIC_VARS:
                 return var.value  # a plain string: the commonest case, inline
             v = self.get_scalar(name)
@@ -1233,29 +1241,10 @@ class Variables:
         """The value of a plain variable holding a decimal number as arithmetic reads it (kept
         with the variable: ``Var.numeric``); None for anything else (``arith_get`` and the
         general way)."""
-        # lookup_raw inline: arithmetic reads variables more than anything
-        var = None
-        scopes = self.scopes
-        if scopes:
-            for scope in reversed(scopes):
-                var = scope.get(name)
-                if var is not None:
-                    break
-        if var is None:
-            var = self.globals.get(name)
+        var = self.lookup_raw(name) if self.scopes else self.globals.get(name)
         if var is None or var.nameref or name in DYNAMIC_VARS:
             return None
-        raw = var.value
-        numeric = var.numeric
-        if numeric is not None and numeric[0] is raw:
-            return numeric[1]
-        if type(raw) is not str or not raw.isdigit() or not raw.isascii() or (raw[0] == "0" and len(raw) > 1):
-            return None
-        n = int(raw)
-        if n >= SIGN:
-            n = wrap(n)
-        var.numeric = (raw, n)
-        return n
+        return decimal_value(var)
 
     def arith_step(self, name: str, delta: int) -> int | None:
         """``name++``/``name--`` of a plain variable holding a decimal number, in one lookup:
@@ -1263,14 +1252,9 @@ class Variables:
         var = self.lookup_raw(name) if self.scopes else self.globals.get(name)
         if var is None or var.nameref or name in DYNAMIC_VARS:
             return None
-        raw = var.value
-        numeric = var.numeric
-        if numeric is not None and numeric[0] is raw:
-            old = numeric[1]
-        elif type(raw) is not str or not raw.isdigit() or not raw.isascii() or (raw[0] == "0" and len(raw) > 1):
+        old = decimal_value(var)
+        if old is None:
             return None
-        else:
-            old = int(raw)
         new = old + delta
         if new >= SIGN or new < 0:
             return None  # (wrapping, or a minus sign: the general way)
