@@ -187,14 +187,15 @@ _INSTANCE_DEFAULTS = ("debug_trap_set", "vars_shared", "shared_scopes", "shared_
 #: what every fork starts with, whatever its parent had: nothing shared yet (variables, the
 #: hash table; its functions, aliases and options tables are its parent's until it changes
 #: one), no stages running in it, no signals, jobs or pid of its own (``Shell.pid``), none of
-#: its parent's warnings to say (the parent says them); its positional lists and directory
-#: stack are its parent's (replaced, never changed in place), charged to the parent
+#: its parent's warnings to say (the parent says them), no DEBUG trap unless its traps say so
+#: (``sync_debug_trap``); its positional lists and directory stack are its parent's (replaced,
+#: never changed in place), charged to the parent
 _FORK_STATE = {
     "vars_shared": False, "shared_scopes": (), "shared_ids": frozenset(), "copied_ids": frozenset(),
     "owned_ids": frozenset(), "hash_shared": False, "hash_uses": None, "stages_in_shell": 0,
     "positional_charged": 0, "tables_shared": True, "pending_signals": 0, "killed_by": 0, "signals_blocked": 0,
     "signal_waiter": None, "exec_parent": None, "exec_position": False, "jobtable": None, "parent_jobs": None,
-    "_pid": None, "pending_warnings": None,
+    "_pid": None, "pending_warnings": None, "debug_trap_set": False,
 }
 
 
