@@ -1126,7 +1126,7 @@ def _compile_substitution_assignment(node: SimpleCommand, body, general):
 
 
 async def _assign_substitution(sh: Shell, node: SimpleCommand, fds: dict, body, name: str, append: bool,
-                               plan: tuple | None) -> int:
+                               plan: list | None) -> int:
     try:
         sh.assign_scalar(name, await sh.command_substitution(body, plan), append)
     except ShellError as e:
@@ -1956,11 +1956,12 @@ def _plain_stage_name(cmd) -> str | None:
     return words[0].fast
 
 
-def substitution_plan(body) -> tuple | None:
+def substitution_plan(body) -> list | None:
     """``$(...)`` of one simple command or pipeline whose every stage ``stage_names`` names
     and whose words read nothing of the process running them (BASHPID, BASH_SUBSHELL, an
-    indirect name): (the stage names,), what ``Shell.command_substitution`` needs to run it in
-    the shell itself, as a pipeline's stages are run; else None. Computed once per body."""
+    indirect name): [the stage names, None], what ``Shell.command_substitution`` needs to run it
+    in the shell itself, as a pipeline's stages are run (it fills in the second item: whether
+    those commands may, found at their first run); else None. Computed once per body."""
     if type(body) is not CommandList or len(body.items) != 1 or body.items[0][1]:
         return None
     node = body.items[0][0]
@@ -1980,7 +1981,7 @@ def substitution_plan(body) -> tuple | None:
             [r.target for r in cast(SimpleCommand, cmd).redirs if type(r.target) is Word]
         if not all(_process_blind(cast(Word, w).parts) for w in words):
             return None
-    return (names,)
+    return [names, None]
 
 
 #: what a fork's own words may read of its process: a substitution run in the shell itself

@@ -77,10 +77,10 @@ FORK_OBSERVERS = frozenset({"ps", "kill"})
 #: ``command_substitution``'s default: the caller has no plan, one is looked up
 NOT_PLANNED: Any = object()
 #: bodies met by the expander (not compiled): their plans, by id (the body kept alive beside)
-_PLANS: dict[int, tuple[Node, tuple | None]] = {}
+_PLANS: dict[int, tuple[Node, list | None]] = {}
 
 
-def _substitution_plan(body: Node) -> tuple | None:
+def _substitution_plan(body: Node) -> list | None:
     known = _PLANS.get(id(body))
     if known is not None and known[0] is body:
         return known[1]
@@ -1605,17 +1605,19 @@ class Shell(Variables):
         return status
 
     # ------------------------------------------------------------------ substitutions
-    async def command_substitution(self, body: Node, plan: tuple | None | object = NOT_PLANNED) -> str:
+    async def command_substitution(self, body: Node, plan: list | None | object = NOT_PLANNED) -> str:
         """``$(body)``'s output. ``plan``: ``fastpath.substitution_plan(body)``, when the caller
         has it: a body that may run in the shell itself does (without a fork) when nothing of
         this shell would tell the difference: no traps, namerefs or xtrace, no errexit for the
         fork to turn off, and every stage a command that may run in a pipeline's shell
         (``pipeline.runs_in_shell``)."""
-        fast = self._read_file_subst(body)
-        if fast is not None:
-            return await fast
         if plan is NOT_PLANNED:
             plan = _substitution_plan(body)
+        plan = cast("list | None", plan)
+        if plan is None:  # (a plan's command has words: it is no $(< file))
+            fast = self._read_file_subst(body)
+            if fast is not None:
+                return await fast
         hold = self.hold_memory("command substitution")
         out = BufferOutput(self.rt.limits.string_bytes, hold)
         fds = dict(self.fds_for_subst())
@@ -1623,8 +1625,7 @@ class Shell(Variables):
         options = self.options
         if plan is not None and not self.traps and not self.namerefs and not options["xtrace"] \
                 and (not options["errexit"] or self.shopts["inherit_errexit"]) \
-                and all(pipeline.runs_in_shell(self, name) and name not in FORK_OBSERVERS
-                        for name in plan[0]):  # type: ignore[index]
+                and self._plan_runs_here(plan):
             child = self
             # what running a command changes of a shell, the shell's again when it is done
             saved = (self.lineno, self.current_fds, self.last_arg, self.pipestatus, self.errexit_exempt)
@@ -1671,6 +1672,17 @@ class Shell(Variables):
             else:
                 self.end_waited(child)
         return text.rstrip("\n")
+
+    def _plan_runs_here(self, plan: list) -> bool:
+        """Whether every stage of a substitution's plan may run in this shell: commands that
+        may (``pipeline.runs_anywhere``, found once for the plan) and no function of their name."""
+        names, anywhere = plan
+        if anywhere is None:
+            anywhere = plan[1] = all(pipeline.runs_anywhere(name) and name not in FORK_OBSERVERS for name in names)
+        if not anywhere:
+            return False
+        functions = self.functions
+        return not functions or not any(name in functions for name in names)
 
     async def _substituted_text(self, data: bytes) -> str:
         """A command substitution's output as a string: like bash, without its NUL bytes (a

@@ -237,6 +237,12 @@ def runs_in_shell(sh: Shell, name: str | None) -> bool:
     a registered command or an output-only builtin (no function of that name)."""
     if name is None or name in sh.functions:
         return False
+    return runs_anywhere(name)
+
+
+def runs_anywhere(name: str) -> bool:
+    """``runs_in_shell``'s part that no shell changes: an output-only builtin, or a registered
+    command no builtin shadows."""
     return name in STATELESS_BUILTINS or (name not in BUILTINS and registry.lookup(name) is not None)
 
 
