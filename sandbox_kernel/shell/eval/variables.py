@@ -1337,9 +1337,11 @@ class Variables:
             self._new_var(self.globals if not self.vars_shared else cast(dict, self._own_one(self.globals, None, name)),
                           name, value)
             return
-        if var is None or type(var.value) is not str or var.readonly or var.integer or var.lower or var.upper \
-                or var.nameref or self.options["allexport"] or name in _WATCHED_VARS:
-            self.set_var(name, value, append)
+        if var is None or (type(var.value) is not str and (append or var.value is not None or var.indexed
+                                                           or var.assoc)) \
+                or var.readonly or var.integer or var.lower or var.upper or var.nameref or self.options["allexport"] \
+                or name in _WATCHED_VARS:
+            self.set_var(name, value, append)  # (else a string, or declared without one, as OLDPWD starts)
             return
         if self.vars_shared and id(var) not in self.owned_ids:
             own = self._write_target(name)[1] if self.scopes else \
