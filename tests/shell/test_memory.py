@@ -137,3 +137,24 @@ def test_a_pipe_holds_at_most_its_capacity_and_one_write():
             await task
 
     asyncio.run(main())
+
+
+def test_a_waited_forks_noted_lookups_stay_bounded(monkeypatch):
+    """A subshell that runs commands forever notes its lookups in a bounded list, then counts
+    them in a table of its own (with the same hits bash shows)."""
+    from sandbox_kernel.shell.eval import interp
+
+    forks = []
+    fork_waited = interp.Shell.fork_waited
+
+    def spy(self):
+        child = fork_waited(self)
+        forks.append(child)
+        return child
+
+    monkeypatch.setattr(interp.Shell, "fork_waited", spy)
+    _, _, status = run("( for i in $(seq 1 500); do basename a >/dev/null; done )")
+    assert status == 0 and forks
+    assert all(len(child.hash_uses or ()) < interp.HASH_USES_MAX for child in forks)
+    out, _, status = run("( for i in $(seq 1 500); do basename a >/dev/null; done; hash )")
+    assert status == 0 and "500\t/usr/bin/basename" in out.replace(" ", "")

@@ -74,6 +74,9 @@ TRAP_CONTEXTS = {"ERR": "error trap", "DEBUG": "debug trap", "RETURN": "return t
 #: commands that see which process runs them (ps lists it, kill signals by it): a command
 #: substitution of one runs in a fork, as in bash
 FORK_OBSERVERS = frozenset({"ps", "kill"})
+#: how many lookups a waited fork notes (``Shell.hash_uses``) before it counts them in a copy
+#: of the table: the list stays small whatever the fork runs
+HASH_USES_MAX = 64
 #: ``command_substitution``'s default: the caller has no plan, one is looked up
 NOT_PLANNED: Any = object()
 #: bodies met by the expander (not compiled): their plans, by id (the body kept alive beside)
@@ -451,9 +454,10 @@ class Shell(Variables):
             self.options = dict(self.options)
             self.shopts = dict(self.shopts)
 
-    #: a waited fork's lookups in its parent's table, (name, path) each: counted in a table of
-    #: its own only if it ever needs one (``commands_hash``), as bash counts them in its copy
-    hash_uses: list[tuple[str, str]] | None = None
+    #: a waited fork's lookups in its parent's table, (name, path, PATH) each: counted in a
+    #: table of its own only if it ever needs one (``commands_hash``), as bash counts them in
+    #: its copy
+    hash_uses: list[tuple[str, str, str]] | None = None
 
     def commands_hash(self) -> CommandHash:
         """This shell's hash table, to read or change (hits count as uses)."""
@@ -463,7 +467,8 @@ class Shell(Variables):
             uses = self.hash_uses
             if uses:
                 self.hash_uses = None
-                for name, path in uses:
+                for name, path, path_var in uses:
+                    table.sync(path_var)
                     table.count_use(name, path)
         return self.hash_table
 
@@ -1438,7 +1443,7 @@ class Shell(Variables):
                     data = self.fs.program(path, self.cwd)
                 except FSError:
                     uses = self.hash_uses
-                    if uses and uses[-1] == (name, path):
+                    if uses and uses[-1][:2] == (name, path):
                         uses.pop()
                     path = self.find_command(name, env)  # gone since the last search: search again
                     if path is None:
@@ -1462,14 +1467,17 @@ class Shell(Variables):
         if self.stages_in_shell:
             # a stage's lookup only reads the table: a waited fork need not copy its parent's
             return self.hash_table.resolve(self.fs, self.cwd, name, path_var, False, check)
-        if self.hash_shared and self.hash_table.path_var == path_var:
-            # a waited fork reads its parent's table and notes the use (commands_hash)
+        if self.hash_shared and self.hash_table.path_var in (path_var, None):
+            # a waited fork reads its parent's table (as it is for this PATH, or still unused)
+            # and notes the use (commands_hash)
             path = self.hash_table.resolve(self.fs, self.cwd, name, path_var, False, check)
             if path is not None:
                 uses = self.hash_uses
                 if uses is None:
                     uses = self.hash_uses = []
-                uses.append((name, path))
+                uses.append((name, path, path_var))
+                if len(uses) >= HASH_USES_MAX:
+                    self.commands_hash()  # (a long-running fork counts in a table of its own)
             return path
         return self.commands_hash().resolve(self.fs, self.cwd, name, path_var)
 
